@@ -1,0 +1,1 @@
+//! The Stagecraft editor library.

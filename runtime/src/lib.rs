@@ -1,0 +1,6 @@
+//! Stagecraft's headless, deterministic runtime: project documents, recipes, generation and simulation.
+//!
+//! The runtime does no file-system IO, reads no clock and knows nothing about any GUI: it takes
+//! strings and values and returns data or typed errors.
+
+pub mod project;

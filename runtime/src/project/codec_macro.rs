@@ -1,0 +1,59 @@
+//! `record_codec!`: derives [`Decode`](super::decode::Decode) and [`Encode`](super::decode::Encode)
+//! for a plain struct written as a RON struct, with fields in declaration order.
+
+/// Implements `Decode` and `Encode` for a struct whose fields are all written by name.
+///
+/// `field: Type` is required; `field: Type = expr` falls back to `expr` when absent (and is
+/// always written, because canonical files spell out their defaults). With `schema CONST` the
+/// struct is a top-level document: a `schema` field equal to `CONST` comes first.
+macro_rules! record_codec {
+    ($ty:ident $name:literal $(schema $schema:path)? {
+        $($field:ident : $fty:ty $(= $default:expr)?),* $(,)?
+    }) => {
+        impl $crate::project::decode::Decode for $ty {
+            fn decode(
+                node: &$crate::project::node::Node,
+                cx: &mut $crate::project::decode::Decoder,
+            ) -> Option<Self> {
+                let known: &[&str] = &[$($crate::project::codec_macro::record_codec!(@schema_name $schema),)? $(stringify!($field)),*];
+                let record = cx.record(node, $name, known)?;
+                $(
+                    let version: Option<u32> = cx.required(&record, "schema");
+                    if let (Some(version), Some(at)) = (version, record.get("schema")) {
+                        if version != $schema {
+                            cx.at($crate::project::node::PathSeg::Field("schema".into()), |cx| {
+                                cx.error(
+                                    at.span,
+                                    format!("unsupported schema version {version}"),
+                                    format!("schema version {}", $schema),
+                                )
+                            });
+                        }
+                    }
+                )?
+                $(
+                    let $field: Option<$fty> = $crate::project::codec_macro::record_codec!(@field cx, record, $field $(, $default)?);
+                )*
+                Some($ty { $($field: $field?),* })
+            }
+        }
+
+        impl $crate::project::decode::Encode for $ty {
+            fn encode(&self) -> $crate::project::write::Doc {
+                $crate::project::write::Doc::Struct($name, vec![
+                    $(("schema", $crate::project::write::Doc::Int(i128::from($schema))),)?
+                    $((stringify!($field), $crate::project::decode::Encode::encode(&self.$field))),*
+                ])
+            }
+        }
+    };
+    (@schema_name $schema:path) => { "schema" };
+    (@field $cx:ident, $record:ident, $field:ident) => {
+        $cx.required(&$record, stringify!($field))
+    };
+    (@field $cx:ident, $record:ident, $field:ident, $default:expr) => {
+        $cx.defaulted(&$record, stringify!($field), $default)
+    };
+}
+
+pub(crate) use record_codec;

@@ -1,0 +1,149 @@
+//! Schema versions and migrations: each document kind reads its older versions by rewriting the
+//! tree one version at a time (N−1 → N) before decoding.
+
+use super::decode::Decoder;
+use super::node::{Ident, Node, NodeKind, PathSeg, Span};
+use super::schema::{
+    FAMILY_SCHEMA, MANIFEST_SCHEMA, OVERRIDES_SCHEMA, RECIPE_SCHEMA, SCENARIO_SCHEMA,
+};
+
+/// The kinds of project document, each with its own schema version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DocKind {
+    /// `stagecraft.ron`.
+    Manifest,
+    /// `recipes/<id>.recipe.ron`.
+    Recipe,
+    /// `scenarios/<id>.scenario.ron`.
+    Scenario,
+    /// `overrides/<id>.overrides.ron`.
+    Overrides,
+    /// `<asset path>/<id>.family.ron`.
+    Family,
+}
+
+impl DocKind {
+    /// The schema version this build writes.
+    pub fn current_schema(self) -> u32 {
+        match self {
+            DocKind::Manifest => MANIFEST_SCHEMA,
+            DocKind::Recipe => RECIPE_SCHEMA,
+            DocKind::Scenario => SCENARIO_SCHEMA,
+            DocKind::Overrides => OVERRIDES_SCHEMA,
+            DocKind::Family => FAMILY_SCHEMA,
+        }
+    }
+
+    /// The oldest schema version this build can still read (through migrations).
+    pub fn oldest_schema(self) -> u32 {
+        1
+    }
+}
+
+/// Brings `root` to the current schema of `kind`, reporting a missing or unsupported version.
+///
+/// Returns the version the document was written in, or `None` if it cannot be read.
+pub fn migrate_to_current(kind: DocKind, root: &mut Node, cx: &mut Decoder) -> Option<u32> {
+    let NodeKind::Struct { fields, .. } = &mut root.kind else {
+        return None; // Decoding reports the wrong shape.
+    };
+    let Some((_, schema_node)) = fields.iter_mut().find(|(ident, _)| ident.name == "schema") else {
+        cx.error(
+            root.span,
+            "missing field `schema`",
+            format!("a `schema` field (version {})", kind.current_schema()),
+        );
+        return None;
+    };
+    let NodeKind::Int(written) = schema_node.kind else {
+        cx.at(PathSeg::Field("schema".into()), |cx| {
+            cx.wrong_type(schema_node, "an integer schema version")
+        });
+        return None;
+    };
+    let current = kind.current_schema();
+    if written < i128::from(kind.oldest_schema()) || written > i128::from(current) {
+        let span = schema_node.span;
+        cx.at(PathSeg::Field("schema".into()), |cx| {
+            cx.error(
+                span,
+                format!("unknown schema version {written}"),
+                format!(
+                    "a schema version from {} to {current}",
+                    kind.oldest_schema()
+                ),
+            )
+        });
+        return None;
+    }
+    let written = written as u32;
+    schema_node.kind = NodeKind::Int(current.into());
+    for from in written..current {
+        migrate_step(kind, from, fields);
+    }
+    Some(written)
+}
+
+/// One migration step from version `from` to `from + 1`.
+fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>) {
+    if let (DocKind::Manifest, 1) = (kind, from) {
+        manifest_v1_to_v2(fields);
+    }
+}
+
+/// Manifest 1 → 2: `seed` became `root_seed`, and the single `assets` folder became the list
+/// `asset_paths`.
+fn manifest_v1_to_v2(fields: &mut Vec<(Ident, Node)>) {
+    for (ident, node) in fields.iter_mut() {
+        match ident.name.as_str() {
+            "seed" => ident.name = "root_seed".into(),
+            "assets" => {
+                ident.name = "asset_paths".into();
+                let span: Span = node.span;
+                let single = std::mem::replace(&mut node.kind, NodeKind::List(Vec::new()));
+                node.kind = NodeKind::List(vec![Node { kind: single, span }]);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::decode::Decode;
+    use crate::project::parse::parse;
+    use crate::project::schema::Manifest;
+
+    #[test]
+    fn manifest_version_1_reads_as_version_2() {
+        let text = "Manifest(\n    schema: 1,\n    name: \"Old\",\n    seed: 42,\n    assets: \"../../assets\",\n    recipes: [\"a\"],\n)\n";
+        let mut root = parse(text).root.expect("parses");
+        let mut cx = Decoder::new("stagecraft.ron");
+        assert_eq!(
+            migrate_to_current(DocKind::Manifest, &mut root, &mut cx),
+            Some(1)
+        );
+        let manifest = Manifest::decode(&root, &mut cx).expect("decodes");
+        assert!(cx.diagnostics.is_empty(), "{:?}", cx.diagnostics);
+        assert_eq!(manifest.root_seed, 42);
+        assert_eq!(manifest.asset_paths, vec!["../../assets".to_owned()]);
+        assert_eq!(manifest.recipes, vec!["a".to_owned()]);
+    }
+
+    #[test]
+    fn unknown_version_is_reported_at_the_schema_field() {
+        let mut root = parse("Manifest(\n    schema: 9,\n    name: \"x\",\n)")
+            .root
+            .expect("parses");
+        let mut cx = Decoder::new("stagecraft.ron");
+        assert_eq!(
+            migrate_to_current(DocKind::Manifest, &mut root, &mut cx),
+            None
+        );
+        let diagnostic = &cx.diagnostics[0];
+        assert_eq!((diagnostic.line, diagnostic.column), (2, 13));
+        assert_eq!(diagnostic.message, "unknown schema version 9");
+        assert_eq!(diagnostic.path.to_string(), "schema");
+    }
+}

@@ -1,0 +1,27 @@
+//! The project document model: typed schema, strict reader with diagnostics, canonical writer.
+//!
+//! A project is a folder of RON files (see `DESIGN.md`, "Project files"). This module never
+//! touches the file system: the caller hands it file texts ([`ProjectSources`]) and writes the
+//! canonical texts it returns.
+
+pub(crate) mod codec_macro;
+pub mod decode;
+pub mod diagnostic;
+pub mod load;
+pub mod migrate;
+pub mod node;
+pub mod parse;
+pub mod routes;
+pub mod schema;
+pub mod validate;
+pub mod write;
+
+pub use diagnostic::{has_errors, Diagnostic, Severity};
+pub use load::{
+    asset_paths, canonical_text, classify, family_file, load_project, overrides_file,
+    read_document, recipe_file, scenario_file, LoadedProject, Project, ProjectSources,
+    MANIFEST_FILE,
+};
+pub use migrate::DocKind;
+pub use node::{FieldPath, PathSeg, Span};
+pub use schema::*;

@@ -1,0 +1,186 @@
+//! The spanned syntax tree of a RON document: every value remembers where it was written.
+
+use std::fmt;
+
+/// A position in a source text: 1-based line and column (in characters), and the byte offset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column number, counted in characters.
+    pub column: u32,
+    /// Byte offset from the start of the text.
+    pub offset: usize,
+}
+
+/// One value of a RON document together with the position where it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// What the value is.
+    pub kind: NodeKind,
+    /// Where the value starts.
+    pub span: Span,
+}
+
+/// An identifier together with the position where it is written (a struct field name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    /// The identifier's text.
+    pub name: String,
+    /// Where it starts.
+    pub span: Span,
+}
+
+/// The shapes a RON value can take.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer literal (decimal or `0x` hexadecimal), kept wide so range errors can be reported.
+    Int(i128),
+    /// A finite floating-point literal.
+    Float(f64),
+    /// A string literal, unescaped.
+    Str(String),
+    /// `[a, b, …]`.
+    List(Vec<Node>),
+    /// `{k: v, …}` in source order (duplicates are rejected by the parser).
+    Map(Vec<(Node, Node)>),
+    /// `(a, b, …)` without a name.
+    Tuple(Vec<Node>),
+    /// `Name(field: value, …)` or `(field: value, …)`.
+    Struct {
+        /// The optional struct name before the parenthesis.
+        name: Option<Ident>,
+        /// Fields in source order (duplicates are rejected by the parser).
+        fields: Vec<(Ident, Node)>,
+    },
+    /// `Name(a, b, …)`: an enum variant or wrapper with positional values, including `Some(x)`.
+    Variant {
+        /// The variant name.
+        name: Ident,
+        /// The positional values.
+        items: Vec<Node>,
+    },
+    /// A bare identifier: a unit enum variant or `None`.
+    Unit(Ident),
+}
+
+impl NodeKind {
+    /// A short description of the shape, used in "found …" parts of diagnostics.
+    pub fn describe(&self) -> String {
+        match self {
+            NodeKind::Bool(value) => format!("boolean `{value}`"),
+            NodeKind::Int(value) => format!("integer `{value}`"),
+            NodeKind::Float(value) => format!("number `{value}`"),
+            NodeKind::Str(text) => format!("string {text:?}"),
+            NodeKind::List(_) => "a list".to_owned(),
+            NodeKind::Map(_) => "a map".to_owned(),
+            NodeKind::Tuple(_) => "a tuple".to_owned(),
+            NodeKind::Struct {
+                name: Some(name), ..
+            } => format!("struct `{}`", name.name),
+            NodeKind::Struct { name: None, .. } => "a struct".to_owned(),
+            NodeKind::Variant { name, .. } => format!("`{}(…)`", name.name),
+            NodeKind::Unit(name) => format!("`{}`", name.name),
+        }
+    }
+}
+
+/// One step of a field path: a struct field, a list index or a map key.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PathSeg {
+    /// A named struct field.
+    Field(String),
+    /// A position in a list or tuple.
+    Index(usize),
+    /// A key of a map.
+    Key(String),
+}
+
+/// A field path from a document's root, such as `stages[2].parameters["cell_size"]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldPath(pub Vec<PathSeg>);
+
+impl FieldPath {
+    /// The empty path: the document root.
+    pub fn root() -> Self {
+        FieldPath(Vec::new())
+    }
+
+    /// This path extended by a struct field.
+    pub fn field(&self, name: &str) -> Self {
+        let mut next = self.clone();
+        next.0.push(PathSeg::Field(name.to_owned()));
+        next
+    }
+
+    /// This path extended by a list index.
+    pub fn index(&self, index: usize) -> Self {
+        let mut next = self.clone();
+        next.0.push(PathSeg::Index(index));
+        next
+    }
+
+    /// This path extended by a map key.
+    pub fn key(&self, key: &str) -> Self {
+        let mut next = self.clone();
+        next.0.push(PathSeg::Key(key.to_owned()));
+        next
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(document)");
+        }
+        for (position, seg) in self.0.iter().enumerate() {
+            match seg {
+                PathSeg::Field(name) if position == 0 => write!(f, "{name}")?,
+                PathSeg::Field(name) => write!(f, ".{name}")?,
+                PathSeg::Index(index) => write!(f, "[{index}]")?,
+                PathSeg::Key(key) => write!(f, "[{key:?}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Node {
+    /// The node at `path` below this one, or the deepest node that exists on the way.
+    ///
+    /// Used to place a diagnostic found on typed data back onto the line and column it came from.
+    pub fn deepest_at(&self, path: &FieldPath) -> &Node {
+        let mut current = self;
+        for seg in &path.0 {
+            match current.child(seg) {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+        current
+    }
+
+    /// The direct child named by `seg`, if any.
+    pub fn child(&self, seg: &PathSeg) -> Option<&Node> {
+        match (&self.kind, seg) {
+            (NodeKind::Struct { fields, .. }, PathSeg::Field(name)) => fields
+                .iter()
+                .find(|(ident, _)| &ident.name == name)
+                .map(|(_, node)| node),
+            (NodeKind::List(items), PathSeg::Index(index))
+            | (NodeKind::Tuple(items), PathSeg::Index(index))
+            | (NodeKind::Variant { items, .. }, PathSeg::Index(index)) => items.get(*index),
+            (NodeKind::Map(entries), PathSeg::Key(key)) => entries
+                .iter()
+                .find(|(k, _)| matches!(&k.kind, NodeKind::Str(s) if s == key))
+                .map(|(_, v)| v),
+            // `Some(x)` is transparent for paths, so a field path never mentions it.
+            (NodeKind::Variant { name, items }, _) if name.name == "Some" && items.len() == 1 => {
+                items[0].child(seg)
+            }
+            _ => None,
+        }
+    }
+}

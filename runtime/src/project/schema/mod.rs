@@ -1,0 +1,18 @@
+//! The typed schema of every project document, with its decoding and canonical encoding.
+
+pub mod common;
+pub mod family;
+pub mod manifest;
+pub mod overrides;
+pub mod recipe;
+pub mod scenario;
+
+pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
+pub use family::{AssetFamily, AssetVariant, PreviewShape, FAMILY_SCHEMA};
+pub use manifest::{Manifest, MANIFEST_SCHEMA};
+pub use overrides::{Override, OverrideAction, OverrideSet, OVERRIDES_SCHEMA};
+pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
+pub use scenario::{
+    Directive, DirectiveCommand, Observer, PopulationKind, PopulationSource, Scenario,
+    SCENARIO_SCHEMA,
+};

@@ -1,0 +1,623 @@
+//! Semantic validation of a decoded project: identities, references, graph shape and limits.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::diagnostic::{Diagnostic, Severity};
+use super::load::{
+    classify, overrides_file, recipe_file, scenario_file, Project, ProjectSources, MANIFEST_FILE,
+};
+use super::migrate::DocKind;
+use super::node::{FieldPath, Node};
+use super::routes::published_routes;
+use super::schema::{AssetFamily, Box3, Recipe, RecipeInput, Scenario, StageInput};
+
+/// Most stages in one recipe.
+pub const MAX_STAGES: usize = 128;
+
+/// Most edges (stage inputs) in one recipe.
+pub const MAX_EDGES: usize = 256;
+
+/// Places diagnostics found on typed data back onto the source positions of their field paths.
+struct Reporter<'a> {
+    trees: &'a BTreeMap<String, Node>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Reporter<'_> {
+    fn report(
+        &mut self,
+        severity: Severity,
+        file: &str,
+        path: FieldPath,
+        message: String,
+        expected: &str,
+    ) {
+        let (line, column) = self
+            .trees
+            .get(file)
+            .map(|tree| {
+                let span = tree.deepest_at(&path).span;
+                (span.line, span.column)
+            })
+            .unwrap_or((1, 1));
+        self.diagnostics.push(Diagnostic {
+            severity,
+            file: file.to_owned(),
+            line,
+            column,
+            path,
+            message,
+            expected: expected.to_owned(),
+        });
+    }
+
+    fn error(&mut self, file: &str, path: FieldPath, message: String, expected: &str) {
+        self.report(Severity::Error, file, path, message, expected);
+    }
+
+    fn warning(&mut self, file: &str, path: FieldPath, message: String, expected: &str) {
+        self.report(Severity::Warning, file, path, message, expected);
+    }
+}
+
+/// Validates the cross-file and semantic rules of a project whose files decoded.
+pub fn validate_project(
+    project: &Project,
+    sources: &ProjectSources,
+    trees: &BTreeMap<String, Node>,
+) -> Vec<Diagnostic> {
+    let mut reporter = Reporter {
+        trees,
+        diagnostics: Vec::new(),
+    };
+    validate_manifest(project, sources, &mut reporter);
+    for (id, recipe) in &project.recipes {
+        validate_recipe(project, &recipe_file(id), recipe, &mut reporter);
+    }
+    for (id, scenario) in &project.scenarios {
+        validate_scenario(project, &scenario_file(id), scenario, &mut reporter);
+    }
+    for (id, set) in &project.overrides {
+        let file = overrides_file(id);
+        match project.recipes.get(&set.recipe) {
+            None => reporter.error(
+                &file,
+                FieldPath::root().field("recipe"),
+                format!("override set names the missing recipe `{}`", set.recipe),
+                "the id of a recipe listed in the manifest",
+            ),
+            Some(recipe) => {
+                for (index, item) in set.overrides.iter().enumerate() {
+                    if !recipe.stages.iter().any(|stage| stage.id == item.stage) {
+                        reporter.error(
+                            &file,
+                            FieldPath::root()
+                                .field("overrides")
+                                .index(index)
+                                .field("stage"),
+                            format!(
+                                "override names stage {}, which recipe `{}` does not have",
+                                item.stage, recipe.id
+                            ),
+                            "the id of a stage of the recipe",
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for (id, family) in &project.families {
+        if let Some(file) = project.family_files.get(id) {
+            validate_family(file, family, &mut reporter);
+        }
+    }
+    reporter.diagnostics
+}
+
+fn check_unique_ids<'a>(
+    reporter: &mut Reporter<'_>,
+    file: &str,
+    what: &str,
+    ids: impl Iterator<Item = (FieldPath, &'a str)>,
+) {
+    let mut seen = BTreeSet::new();
+    for (path, id) in ids {
+        if id.is_empty() {
+            reporter.error(file, path, format!("empty {what} id"), "a non-empty id");
+        } else if !seen.insert(id) {
+            reporter.error(
+                file,
+                path,
+                format!("duplicate {what} id `{id}`"),
+                "each id at most once",
+            );
+        }
+    }
+}
+
+fn validate_manifest(project: &Project, sources: &ProjectSources, reporter: &mut Reporter<'_>) {
+    let manifest = &project.manifest;
+    if manifest.name.trim().is_empty() {
+        reporter.error(
+            MANIFEST_FILE,
+            FieldPath::root().field("name"),
+            "empty project name".into(),
+            "a non-empty name",
+        );
+    }
+    let lists: [(&str, &Vec<String>, fn(&str) -> String, DocKind); 3] = [
+        ("recipes", &manifest.recipes, recipe_file, DocKind::Recipe),
+        (
+            "scenarios",
+            &manifest.scenarios,
+            scenario_file,
+            DocKind::Scenario,
+        ),
+        (
+            "overrides",
+            &manifest.overrides,
+            overrides_file,
+            DocKind::Overrides,
+        ),
+    ];
+    for (field, ids, file_of, kind) in lists {
+        let list_path = FieldPath::root().field(field);
+        check_unique_ids(
+            reporter,
+            MANIFEST_FILE,
+            field.trim_end_matches('s'),
+            ids.iter()
+                .enumerate()
+                .map(|(i, id)| (list_path.index(i), id.as_str())),
+        );
+        for (index, id) in ids.iter().enumerate() {
+            let file = file_of(id);
+            if !sources.files.contains_key(&file) {
+                reporter.error(
+                    MANIFEST_FILE,
+                    list_path.index(index),
+                    format!("`{id}` is listed but `{file}` does not exist"),
+                    "a listed id to have its file in the project",
+                );
+            }
+        }
+        for path in sources.files.keys() {
+            if let Some((found_kind, id)) = classify(path) {
+                if found_kind == kind && !ids.contains(&id) {
+                    reporter.warning(
+                        MANIFEST_FILE,
+                        list_path.clone(),
+                        format!("`{path}` is not listed in the manifest's `{field}`"),
+                        "every document file to be listed",
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn validate_recipe(project: &Project, file: &str, recipe: &Recipe, reporter: &mut Reporter<'_>) {
+    let stages_path = FieldPath::root().field("stages");
+    if recipe.stages.len() > MAX_STAGES {
+        reporter.error(
+            file,
+            stages_path.clone(),
+            format!(
+                "recipe has {} stages, over the limit of {MAX_STAGES}",
+                recipe.stages.len()
+            ),
+            "at most 128 stages",
+        );
+    }
+    let mut stage_ids = BTreeSet::new();
+    for (index, stage) in recipe.stages.iter().enumerate() {
+        if !stage_ids.insert(stage.id) {
+            reporter.error(
+                file,
+                stages_path.index(index).field("id"),
+                format!("duplicate stage id {}", stage.id),
+                "each stage id at most once",
+            );
+        }
+        if stage.operator.is_empty() {
+            reporter.error(
+                file,
+                stages_path.index(index).field("operator"),
+                "empty operator id".into(),
+                "a registered operator id such as `environment.scatter`",
+            );
+        }
+        if stage.algorithm == 0 {
+            reporter.error(
+                file,
+                stages_path.index(index).field("algorithm"),
+                "algorithm version 0".into(),
+                "an algorithm version of at least 1",
+            );
+        }
+    }
+    let edges: usize = recipe.stages.iter().map(|stage| stage.inputs.len()).sum();
+    if edges > MAX_EDGES {
+        reporter.error(
+            file,
+            stages_path.clone(),
+            format!("recipe has {edges} edges, over the limit of {MAX_EDGES}"),
+            "at most 256 stage inputs in all",
+        );
+    }
+    let mut used_inputs = BTreeSet::new();
+    for (index, stage) in recipe.stages.iter().enumerate() {
+        for (slot, input) in stage.inputs.iter().enumerate() {
+            let path = stages_path.index(index).field("inputs").index(slot);
+            match input {
+                StageInput::Named(name) => {
+                    used_inputs.insert(name.as_str());
+                    if !recipe.inputs.contains_key(name) {
+                        reporter.error(
+                            file,
+                            path,
+                            format!("stage {} reads the missing input `{name}`", stage.id),
+                            "the name of one of the recipe's `inputs`",
+                        );
+                    }
+                }
+                StageInput::Stage(id) if !stage_ids.contains(id) => {
+                    reporter.error(
+                        file,
+                        path,
+                        format!("stage {} reads the missing stage {id}", stage.id),
+                        "the id of another stage of the recipe",
+                    );
+                }
+                StageInput::Stage(_) => {}
+            }
+        }
+    }
+    for (name, input) in &recipe.inputs {
+        let path = FieldPath::root().field("inputs").key(name);
+        if !used_inputs.contains(name.as_str()) {
+            reporter.warning(
+                file,
+                path.clone(),
+                format!("input `{name}` is not read by any stage"),
+                "every input to be read by a stage",
+            );
+        }
+        if let RecipeInput::Family(family) = input {
+            if !project.families.contains_key(family) {
+                reporter.error(
+                    file,
+                    path,
+                    format!("input `{name}` names the missing asset family `{family}`"),
+                    "the id of an asset family in the manifest's asset paths",
+                );
+            }
+        }
+    }
+    let outputs_path = FieldPath::root().field("outputs");
+    if recipe.outputs.is_empty() {
+        reporter.error(
+            file,
+            outputs_path.clone(),
+            "recipe publishes no output".into(),
+            "at least one stage id in `outputs`",
+        );
+    }
+    let mut seen_outputs = BTreeSet::new();
+    for (index, output) in recipe.outputs.iter().enumerate() {
+        if !stage_ids.contains(output) {
+            reporter.error(
+                file,
+                outputs_path.index(index),
+                format!("output names the missing stage {output}"),
+                "the id of a stage of the recipe",
+            );
+        } else if !seen_outputs.insert(*output) {
+            reporter.error(
+                file,
+                outputs_path.index(index),
+                format!("duplicate output {output}"),
+                "each output at most once",
+            );
+        }
+    }
+    if let Some(cycle) = find_cycle(recipe) {
+        let first = cycle[0];
+        let index = recipe
+            .stages
+            .iter()
+            .position(|stage| stage.id == first)
+            .unwrap_or(0);
+        let chain: Vec<String> = cycle
+            .iter()
+            .chain(std::iter::once(&first))
+            .map(u32::to_string)
+            .collect();
+        reporter.error(
+            file,
+            stages_path.index(index).field("inputs"),
+            format!("stage graph has a cycle: {}", chain.join(" → ")),
+            "stages that read only stages before them in the graph (no cycles)",
+        );
+    }
+}
+
+/// A cycle of stage ids, if the stage graph has one (the cycle through the smallest id found).
+pub fn find_cycle(recipe: &Recipe) -> Option<Vec<u32>> {
+    let reads: BTreeMap<u32, Vec<u32>> = recipe
+        .stages
+        .iter()
+        .map(|stage| {
+            let deps = stage
+                .inputs
+                .iter()
+                .filter_map(|input| match input {
+                    StageInput::Stage(id) => Some(*id),
+                    StageInput::Named(_) => None,
+                })
+                .collect();
+            (stage.id, deps)
+        })
+        .collect();
+    // Iterative depth-first search with colours; deterministic because ids are visited in order.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Colour {
+        White,
+        Grey,
+        Black,
+    }
+    let mut colour: BTreeMap<u32, Colour> = reads.keys().map(|id| (*id, Colour::White)).collect();
+    for &start in reads.keys() {
+        if colour[&start] != Colour::White {
+            continue;
+        }
+        let mut stack: Vec<(u32, usize)> = vec![(start, 0)];
+        colour.insert(start, Colour::Grey);
+        while let Some((node, next)) = stack.last_mut() {
+            let deps = &reads[node];
+            if *next < deps.len() {
+                let dep = deps[*next];
+                *next += 1;
+                match colour.get(&dep) {
+                    Some(Colour::White) => {
+                        colour.insert(dep, Colour::Grey);
+                        stack.push((dep, 0));
+                    }
+                    Some(Colour::Grey) => {
+                        let position = stack.iter().position(|(id, _)| *id == dep).unwrap_or(0);
+                        let mut cycle: Vec<u32> =
+                            stack[position..].iter().map(|(id, _)| *id).collect();
+                        // Written in reading order: each stage is read by the next one.
+                        cycle.reverse();
+                        let smallest = cycle
+                            .iter()
+                            .enumerate()
+                            .min_by_key(|(_, id)| **id)
+                            .map(|(i, _)| i)
+                            .unwrap_or(0);
+                        cycle.rotate_left(smallest);
+                        return Some(cycle);
+                    }
+                    _ => {}
+                }
+            } else {
+                colour.insert(*node, Colour::Black);
+                stack.pop();
+            }
+        }
+    }
+    None
+}
+
+fn check_box(reporter: &mut Reporter<'_>, file: &str, path: FieldPath, bounds: &Box3) {
+    let axes = [
+        ("x", bounds.min.x, bounds.max.x),
+        ("y", bounds.min.y, bounds.max.y),
+        ("z", bounds.min.z, bounds.max.z),
+    ];
+    for (axis, min, max) in axes {
+        if min > max {
+            reporter.error(
+                file,
+                path.field("min"),
+                format!("box minimum {axis} {min} is above its maximum {max}"),
+                "min ≤ max on every axis",
+            );
+        }
+    }
+}
+
+fn validate_scenario(
+    project: &Project,
+    file: &str,
+    scenario: &Scenario,
+    reporter: &mut Reporter<'_>,
+) {
+    let root = FieldPath::root();
+    let recipe = project.recipes.get(&scenario.recipe);
+    if recipe.is_none() {
+        reporter.error(
+            file,
+            root.field("recipe"),
+            format!("scenario names the missing recipe `{}`", scenario.recipe),
+            "the id of a recipe listed in the manifest",
+        );
+    }
+    if !(scenario.fixed_step_s > 0.0 && scenario.fixed_step_s <= 1.0) {
+        reporter.error(
+            file,
+            root.field("fixed_step_s"),
+            format!("fixed step {} s is out of range", scenario.fixed_step_s),
+            "a step in (0, 1] seconds, such as 0.05",
+        );
+    }
+    check_unique_ids(
+        reporter,
+        file,
+        "observer",
+        scenario
+            .observers
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (root.field("observers").index(i).field("id"), o.id.as_str())),
+    );
+    for (index, observer) in scenario.observers.iter().enumerate() {
+        let path = root.field("observers").index(index);
+        if !(observer.near_m > 0.0 && observer.near_m < observer.far_m) {
+            reporter.error(
+                file,
+                path.field("near_m"),
+                format!(
+                    "near plane {} m is not between 0 and the far plane {} m",
+                    observer.near_m, observer.far_m
+                ),
+                "0 < near_m < far_m",
+            );
+        }
+        if !(observer.fov_y_rad > 0.0 && observer.fov_y_rad < std::f64::consts::PI) {
+            reporter.error(
+                file,
+                path.field("fov_y_rad"),
+                format!("field of view {} rad is out of range", observer.fov_y_rad),
+                "a field of view in (0, π) radians",
+            );
+        }
+        if observer.retain_radius_m > observer.remove_radius_m {
+            reporter.error(
+                file,
+                path.field("retain_radius_m"),
+                format!(
+                    "retain radius {} m is beyond the remove radius {} m",
+                    observer.retain_radius_m, observer.remove_radius_m
+                ),
+                "retain_radius_m ≤ remove_radius_m",
+            );
+        }
+    }
+    check_unique_ids(
+        reporter,
+        file,
+        "source",
+        scenario
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (root.field("sources").index(i).field("id"), s.id.as_str())),
+    );
+    let routes = recipe.map(published_routes);
+    for (index, source) in scenario.sources.iter().enumerate() {
+        if let Some(routes) = &routes {
+            if !routes.contains(&source.route) {
+                let known: Vec<&str> = routes.iter().map(String::as_str).collect();
+                reporter.error(
+                    file,
+                    root.field("sources").index(index).field("route"),
+                    format!(
+                        "source `{}` names the missing route `{}`",
+                        source.id, source.route
+                    ),
+                    &format!(
+                        "a route of recipe `{}`: {}",
+                        scenario.recipe,
+                        if known.is_empty() {
+                            "(it publishes none)".to_owned()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                );
+            }
+        }
+        if !(source.walk_speed_m_s > 0.0) {
+            reporter.error(
+                file,
+                root.field("sources").index(index).field("walk_speed_m_s"),
+                format!("walking speed {} m/s", source.walk_speed_m_s),
+                "a positive speed in m/s",
+            );
+        }
+    }
+    if let Some(bounds) = &scenario.no_spawn_box {
+        check_box(reporter, file, root.field("no_spawn_box"), bounds);
+    }
+    if let Some(bounds) = &scenario.no_removal_box {
+        check_box(reporter, file, root.field("no_removal_box"), bounds);
+    }
+    let sources: BTreeSet<&str> = scenario.sources.iter().map(|s| s.id.as_str()).collect();
+    for (index, directive) in scenario.directives.iter().enumerate() {
+        let path = root.field("directives").index(index);
+        if !sources.contains(directive.source.as_str()) {
+            reporter.error(
+                file,
+                path.field("source"),
+                format!("directive names the missing source `{}`", directive.source),
+                "the id of one of the scenario's sources",
+            );
+        }
+        if directive.frame > scenario.duration_frames {
+            reporter.warning(
+                file,
+                path.field("frame"),
+                format!(
+                    "directive at frame {} is after the scenario's end (frame {})",
+                    directive.frame, scenario.duration_frames
+                ),
+                "a frame within `duration_frames`",
+            );
+        }
+    }
+}
+
+fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>) {
+    let variants = FieldPath::root().field("variants");
+    if family.variants.is_empty() {
+        reporter.error(
+            file,
+            variants.clone(),
+            "asset family has no variants".into(),
+            "at least one variant",
+        );
+    }
+    check_unique_ids(
+        reporter,
+        file,
+        "variant",
+        family
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (variants.index(i).field("id"), v.id.as_str())),
+    );
+    for (index, variant) in family.variants.iter().enumerate() {
+        let path = variants.index(index);
+        if variant.weight == 0 {
+            reporter.error(
+                file,
+                path.field("weight"),
+                "weight 0".into(),
+                "a weight of at least 1",
+            );
+        }
+        if variant.exclusion_radius < 0 {
+            reporter.error(
+                file,
+                path.field("exclusion_radius"),
+                format!("negative exclusion radius {}", variant.exclusion_radius),
+                "a radius ≥ 0 in lattice units",
+            );
+        }
+        for (field, value) in [
+            ("collision_radius_m", variant.collision_radius_m),
+            ("height_m", variant.height_m),
+        ] {
+            if value < 0.0 {
+                reporter.error(
+                    file,
+                    path.field(field),
+                    format!("negative {field} {value}"),
+                    "a length ≥ 0 in meters",
+                );
+            }
+        }
+    }
+}

@@ -3,6 +3,8 @@
 //! The runtime does no file-system IO, reads no clock and knows nothing about any GUI: it takes
 //! strings and values and returns data or typed errors.
 
+pub mod content;
 pub mod identity;
+pub mod ops;
 pub mod project;
 pub mod rng;

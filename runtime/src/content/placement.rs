@@ -1,0 +1,276 @@
+//! Scatter products: accepted placements, rejected candidates with reasons, placed objects.
+//!
+//! Positions are integer lattice units; the recipe maps them to meters. Lists are in canonical order:
+//! cell Y, then cell X, then candidate index, all ascending.
+
+use crate::identity::ScatterId;
+use thiserror::Error;
+
+/// An accepted scatter candidate, before select-and-place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// Packed identity (room, layer, candidate, cell); also the RNG scope of its draws.
+    pub id: ScatterId,
+    /// Column of the cell the candidate belongs to.
+    pub cell_x: i16,
+    /// Row of the cell the candidate belongs to.
+    pub cell_y: i16,
+    /// Candidate index within its cell.
+    pub candidate: u8,
+    /// Lattice x position.
+    pub x: i64,
+    /// Lattice y position.
+    pub y: i64,
+    /// Index of the chosen variant in the family's variant order.
+    pub variant: u32,
+    /// Sampled thinning priority (ties broken by the packed id).
+    pub priority: u32,
+}
+
+impl Placement {
+    /// The canonical sort key: (cell Y, cell X, candidate).
+    pub fn canonical_key(&self) -> (i16, i16, u8) {
+        (self.cell_y, self.cell_x, self.candidate)
+    }
+}
+
+/// Why a scatter candidate was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RejectReason {
+    /// The position lies outside the layer's region.
+    OutsideRegion,
+    /// The position lies inside a keep-out rectangle (the lowest index of those containing it).
+    InKeepOut {
+        /// Index of the keep-out in the layer's keep-out list.
+        keep_out: u32,
+    },
+    /// The candidate conflicts with an eligible candidate of higher (priority, packed id); `with` is
+    /// the highest of those.
+    Conflict {
+        /// The winning candidate.
+        with: ScatterId,
+    },
+}
+
+/// A scatter candidate that was not accepted, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RejectedCandidate {
+    /// Packed identity of the candidate.
+    pub id: ScatterId,
+    /// Column of its cell.
+    pub cell_x: i16,
+    /// Row of its cell.
+    pub cell_y: i16,
+    /// Candidate index within its cell.
+    pub candidate: u8,
+    /// Lattice x position.
+    pub x: i64,
+    /// Lattice y position.
+    pub y: i64,
+    /// Why it was rejected.
+    pub reason: RejectReason,
+}
+
+impl RejectedCandidate {
+    /// The canonical sort key: (cell Y, cell X, candidate).
+    pub fn canonical_key(&self) -> (i16, i16, u8) {
+        (self.cell_y, self.cell_x, self.candidate)
+    }
+}
+
+/// The result of scattering one layer over a range of cells.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScatterOutput {
+    /// Accepted candidates in canonical order.
+    pub placements: Vec<Placement>,
+    /// Rejected candidates of the requested cells, in canonical order.
+    pub rejected: Vec<RejectedCandidate>,
+}
+
+/// Version tag at the start of [`ScatterOutput::canonical_bytes`].
+const SCATTER_OUTPUT_MAGIC: &[u8; 8] = b"SCATTER1";
+/// Version tag at the start of the encoding hashed by [`digest_placed`].
+const PLACED_MAGIC: &[u8; 8] = b"PLACED01";
+
+impl ScatterOutput {
+    /// Merges outputs of disjoint cell ranges into canonical order.
+    ///
+    /// Fails if two parts contain the same candidate (overlapping ranges).
+    pub fn merge(
+        parts: impl IntoIterator<Item = ScatterOutput>,
+    ) -> Result<ScatterOutput, MergeError> {
+        let mut merged = ScatterOutput::default();
+        for part in parts {
+            merged.placements.extend(part.placements);
+            merged.rejected.extend(part.rejected);
+        }
+        merged.placements.sort_by_key(Placement::canonical_key);
+        merged
+            .rejected
+            .sort_by_key(RejectedCandidate::canonical_key);
+        if let Some(pair) = merged
+            .placements
+            .windows(2)
+            .find(|pair| pair[0].canonical_key() == pair[1].canonical_key())
+        {
+            return Err(MergeError::Duplicate { id: pair[0].id });
+        }
+        if let Some(pair) = merged
+            .rejected
+            .windows(2)
+            .find(|pair| pair[0].canonical_key() == pair[1].canonical_key())
+        {
+            return Err(MergeError::Duplicate { id: pair[0].id });
+        }
+        Ok(merged)
+    }
+
+    /// The canonical byte encoding, all integers little-endian:
+    /// `"SCATTER1"`, placement count (u64), per placement id (u64) x (i64) y (i64) variant (u32)
+    /// priority (u32); rejected count (u64), per rejection id (u64) x (i64) y (i64) reason tag (u8:
+    /// 0 outside region, 1 keep-out, 2 conflict) then keep-out index (u32) or winner id (u64).
+    pub fn canonical_bytes(&self) -> Vec<u8> {
+        let mut bytes =
+            Vec::with_capacity(24 + self.placements.len() * 32 + self.rejected.len() * 33);
+        bytes.extend_from_slice(SCATTER_OUTPUT_MAGIC);
+        bytes.extend_from_slice(&(self.placements.len() as u64).to_le_bytes());
+        for placement in &self.placements {
+            bytes.extend_from_slice(&placement.id.bits().to_le_bytes());
+            bytes.extend_from_slice(&placement.x.to_le_bytes());
+            bytes.extend_from_slice(&placement.y.to_le_bytes());
+            bytes.extend_from_slice(&placement.variant.to_le_bytes());
+            bytes.extend_from_slice(&placement.priority.to_le_bytes());
+        }
+        bytes.extend_from_slice(&(self.rejected.len() as u64).to_le_bytes());
+        for rejected in &self.rejected {
+            bytes.extend_from_slice(&rejected.id.bits().to_le_bytes());
+            bytes.extend_from_slice(&rejected.x.to_le_bytes());
+            bytes.extend_from_slice(&rejected.y.to_le_bytes());
+            match rejected.reason {
+                RejectReason::OutsideRegion => bytes.push(0),
+                RejectReason::InKeepOut { keep_out } => {
+                    bytes.push(1);
+                    bytes.extend_from_slice(&keep_out.to_le_bytes());
+                }
+                RejectReason::Conflict { with } => {
+                    bytes.push(2);
+                    bytes.extend_from_slice(&with.bits().to_le_bytes());
+                }
+            }
+        }
+        bytes
+    }
+
+    /// BLAKE3 digest of [`ScatterOutput::canonical_bytes`].
+    pub fn digest(&self) -> [u8; 32] {
+        *blake3::hash(&self.canonical_bytes()).as_bytes()
+    }
+
+    /// [`ScatterOutput::digest`] as lowercase hex.
+    pub fn digest_hex(&self) -> String {
+        blake3::hash(&self.canonical_bytes()).to_hex().to_string()
+    }
+}
+
+/// Outputs could not be merged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum MergeError {
+    /// The same candidate appears in two parts: their cell ranges overlap.
+    #[error("candidate {id} appears in more than one part (overlapping cell ranges)")]
+    Duplicate {
+        /// The duplicated candidate.
+        id: ScatterId,
+    },
+}
+
+/// An accepted placement with its select-and-place transform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PlacedObject {
+    /// The accepted placement (unchanged by select-and-place).
+    pub placement: Placement,
+    /// Rotation about the up axis in 1/65536 turns.
+    pub rotation_turns_65536: u16,
+    /// Scale in the recipe's scale unit (e.g. 1/1000).
+    pub scale: u32,
+}
+
+/// BLAKE3 digest of placed objects, in the order given: `"PLACED01"`, count (u64), then per object
+/// id (u64) x (i64) y (i64) variant (u32) priority (u32) rotation (u16) scale (u32), little-endian.
+pub fn digest_placed(objects: &[PlacedObject]) -> [u8; 32] {
+    let mut bytes = Vec::with_capacity(16 + objects.len() * 38);
+    bytes.extend_from_slice(PLACED_MAGIC);
+    bytes.extend_from_slice(&(objects.len() as u64).to_le_bytes());
+    for object in objects {
+        let placement = &object.placement;
+        bytes.extend_from_slice(&placement.id.bits().to_le_bytes());
+        bytes.extend_from_slice(&placement.x.to_le_bytes());
+        bytes.extend_from_slice(&placement.y.to_le_bytes());
+        bytes.extend_from_slice(&placement.variant.to_le_bytes());
+        bytes.extend_from_slice(&placement.priority.to_le_bytes());
+        bytes.extend_from_slice(&object.rotation_turns_65536.to_le_bytes());
+        bytes.extend_from_slice(&object.scale.to_le_bytes());
+    }
+    *blake3::hash(&bytes).as_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identity::pack_scatter_id;
+
+    fn placement(cx: i16, cy: i16, k: u8) -> Placement {
+        let id = pack_scatter_id(1, 0, u32::from(k), i64::from(cx), i64::from(cy))
+            .unwrap_or_else(|e| panic!("{e}"));
+        Placement {
+            id,
+            cell_x: cx,
+            cell_y: cy,
+            candidate: k,
+            x: i64::from(cx) * 10,
+            y: i64::from(cy) * 10,
+            variant: 0,
+            priority: 7,
+        }
+    }
+
+    #[test]
+    fn merge_sorts_canonically_and_rejects_duplicates() {
+        let a = ScatterOutput {
+            placements: vec![placement(1, 0, 0), placement(-1, 1, 1)],
+            rejected: vec![],
+        };
+        let b = ScatterOutput {
+            placements: vec![placement(0, 0, 1), placement(-2, 0, 0)],
+            rejected: vec![],
+        };
+        let merged = ScatterOutput::merge([a.clone(), b]).unwrap_or_else(|e| panic!("{e}"));
+        let keys: Vec<_> = merged
+            .placements
+            .iter()
+            .map(Placement::canonical_key)
+            .collect();
+        assert_eq!(keys, [(0, -2, 0), (0, 0, 1), (0, 1, 0), (1, -1, 1)]);
+        assert_eq!(
+            ScatterOutput::merge([a.clone(), a]),
+            Err(MergeError::Duplicate {
+                id: placement(1, 0, 0).id
+            })
+        );
+    }
+
+    #[test]
+    fn digest_depends_on_every_field() {
+        let base = ScatterOutput {
+            placements: vec![placement(0, 0, 0)],
+            rejected: vec![],
+        };
+        let mut moved = base.clone();
+        moved.placements[0].x += 1;
+        let mut reprioritized = base.clone();
+        reprioritized.placements[0].priority += 1;
+        assert_ne!(base.digest(), moved.digest());
+        assert_ne!(base.digest(), reprioritized.digest());
+        assert_eq!(base.digest(), base.clone().digest());
+        assert_eq!(base.digest_hex().len(), 64);
+    }
+}

@@ -1,0 +1,598 @@
+//! Seeded grid mission solver: spawn west, extraction east, objectives, blockers that keep the
+//! layout playable, role-tagged fill, BFS bot path and NPC-placement check.
+//!
+//! Per attempt `a` (0-based) the solver draws from the structure domain under the attempt seed
+//! `seed + a × 7919` (wrapping `u64`), so the same request reproduces the same layout and a failed
+//! attempt deterministically perturbs the next. Address layout (key = `key(attempt_seed, structure)`,
+//! dimension always 0; "index among" lists are row-major, chunk lists in library order):
+//!
+//! | scope | event                | draw                                                       |
+//! | ----- | -------------------- | ---------------------------------------------------------- |
+//! | 1     | 0                    | spawn row on the west edge, below `height`                 |
+//! | 2     | 0                    | extraction row on the east edge, below `height`            |
+//! | 3     | objective index      | index among free cells at Manhattan ≥ minimum from spawn   |
+//! | 4     | blocker draw index   | index among free cells                                     |
+//! | 5     | `y × width + x`      | index among the library's chunks for the cell's role (fill cells: all connector / encounter / landmark chunks) |
+//!
+//! Steps of one attempt, each failure a typed [`AttemptFailure`]: spawn and extraction (rejected when
+//! closer than the minimum Manhattan distance); objectives; `floor(area × density‰ / 1000)` blocker
+//! draws, each kept only if spawn → objectives → extraction stays reachable; chunk choice for every
+//! cell; the NPC-placement minimum. The bot path is a BFS over 4-neighbours (east, west, south,
+//! north order) with blockers as walls, chained through the waypoints.
+
+mod daily;
+
+pub use daily::{
+    daily_date_id, daily_key, parse_date_id, solve_daily_mission, DailyError, DailySeedBook,
+    DailySeedRecord,
+};
+
+use std::collections::VecDeque;
+use std::num::NonZeroU32;
+
+use thiserror::Error;
+
+use crate::content::{ChunkRole, GridCell, MissionChunk, MissionLayout};
+use crate::rng::{sample_bounded, Address, Domain, DomainKey, SamplerExhausted};
+
+/// The stride between attempt seeds.
+pub const ATTEMPT_SEED_STRIDE: u64 = 7919;
+/// Largest grid width or height.
+pub const MAX_GRID_SIDE: u32 = 64;
+/// Largest number of objectives.
+pub const MAX_OBJECTIVES: u32 = 32;
+/// Largest number of attempts per request.
+pub const MAX_ATTEMPTS: u32 = 64;
+
+/// Structure-domain scope of the spawn row draw.
+pub const SCOPE_SPAWN: u64 = 1;
+/// Structure-domain scope of the extraction row draw.
+pub const SCOPE_EXTRACTION: u64 = 2;
+/// Structure-domain scope of the objective draws.
+pub const SCOPE_OBJECTIVES: u64 = 3;
+/// Structure-domain scope of the blocker draws.
+pub const SCOPE_BLOCKERS: u64 = 4;
+/// Structure-domain scope of the chunk choices.
+pub const SCOPE_CHUNKS: u64 = 5;
+
+/// One entry of the chunk library.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ChunkDefinition {
+    /// Unique, non-empty id (e.g. an asset path).
+    pub id: String,
+    /// The role the chunk plays.
+    pub role: ChunkRole,
+    /// Whether the chunk carries the explicit NPC-spawn tag.
+    pub npc_spawn_tag: bool,
+}
+
+/// What to solve.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MissionRequest {
+    /// The requested seed.
+    pub seed: u64,
+    /// Grid width, `2..=64`.
+    pub width: u32,
+    /// Grid height, `1..=64`.
+    pub height: u32,
+    /// Objectives to place, `0..=32`.
+    pub objective_count: u32,
+    /// Minimum Manhattan distance between spawn and extraction.
+    pub min_extraction_distance: u32,
+    /// Minimum Manhattan distance from spawn to every objective.
+    pub min_objective_distance: u32,
+    /// Blocker draws as per mille of the grid area, `0..=1000`.
+    pub blocker_density_permille: u32,
+    /// Minimum number of cells admitting NPCs.
+    pub min_npc_cells: u32,
+    /// Attempts before giving up, `1..=64`.
+    pub max_attempts: u32,
+    /// The chunks to build from, in authored order.
+    pub chunk_library: Vec<ChunkDefinition>,
+}
+
+/// Why one attempt failed (the solver then tries the next attempt seed).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AttemptFailure {
+    /// Spawn and extraction are closer than the minimum.
+    #[error("spawn and extraction are {distance} apart, below the minimum {minimum}")]
+    ExtractionTooClose {
+        /// Their Manhattan distance.
+        distance: u32,
+        /// The minimum.
+        minimum: u32,
+    },
+    /// No free cell is far enough from spawn for an objective.
+    #[error("no free cell for objective {objective} at the minimum distance from spawn")]
+    NoObjectiveCell {
+        /// The index of the objective that could not be placed.
+        objective: u32,
+    },
+    /// The layout is not playable.
+    #[error("unplayable: {0}")]
+    Unplayable(PlayabilityFailure),
+    /// Too few cells admit NPCs.
+    #[error("{found} cells admit NPCs, below the minimum {required}")]
+    NotEnoughNpcCells {
+        /// Cells admitting NPCs.
+        found: u32,
+        /// The minimum.
+        required: u32,
+    },
+}
+
+/// Why a layout is not playable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum PlayabilityFailure {
+    /// A waypoint lies outside the grid.
+    #[error("waypoint ({}, {}) is outside the grid", cell.x, cell.y)]
+    WaypointOutside {
+        /// The waypoint.
+        cell: GridCell,
+    },
+    /// A waypoint is a wall.
+    #[error("waypoint ({}, {}) is blocked", cell.x, cell.y)]
+    WaypointBlocked {
+        /// The waypoint.
+        cell: GridCell,
+    },
+    /// No path joins two consecutive waypoints.
+    #[error("segment {segment}: ({}, {}) cannot reach ({}, {})", from.x, from.y, to.x, to.y)]
+    Unreachable {
+        /// Index of the segment (0 = spawn → first waypoint after it).
+        segment: usize,
+        /// Its start.
+        from: GridCell,
+        /// Its end.
+        to: GridCell,
+    },
+}
+
+/// Why a layout fails the NPC-placement check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum NpcPlacementFailure {
+    /// The layout is not playable, so NPC placement is not considered.
+    #[error("unplayable: {0}")]
+    Unplayable(PlayabilityFailure),
+    /// Too few cells admit NPCs.
+    #[error("{found} cells admit NPCs, below the minimum {required}")]
+    TooFew {
+        /// Cells admitting NPCs.
+        found: u32,
+        /// The minimum.
+        required: u32,
+    },
+}
+
+/// A request that cannot be solved.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MissionError {
+    /// The grid size is outside the limits.
+    #[error("grid {width}×{height} is outside 2..={MAX_GRID_SIDE} × 1..={MAX_GRID_SIDE}")]
+    GridSize {
+        /// Width given.
+        width: u32,
+        /// Height given.
+        height: u32,
+    },
+    /// More objectives than [`MAX_OBJECTIVES`].
+    #[error("{count} objectives exceed {MAX_OBJECTIVES}")]
+    TooManyObjectives {
+        /// Count given.
+        count: u32,
+    },
+    /// Density above 1000‰.
+    #[error("blocker density {permille}‰ exceeds 1000‰")]
+    BlockerDensity {
+        /// Density given.
+        permille: u32,
+    },
+    /// Attempts outside `1..=MAX_ATTEMPTS`.
+    #[error("max attempts {max_attempts} is outside 1..={MAX_ATTEMPTS}")]
+    Attempts {
+        /// Count given.
+        max_attempts: u32,
+    },
+    /// A chunk id is empty or repeated.
+    #[error("chunk id {id:?} is empty or repeated")]
+    ChunkId {
+        /// The id.
+        id: String,
+    },
+    /// The library has no chunk for a role the solver needs (fill: any of connector, encounter,
+    /// landmark).
+    #[error("the chunk library has no {} chunk", role.name())]
+    MissingChunkRole {
+        /// The missing role.
+        role: ChunkRole,
+    },
+    /// Every attempt failed; one reason per attempt, in attempt order.
+    #[error("no playable layout in {} attempts", attempts.len())]
+    Unsolved {
+        /// Why each attempt failed.
+        attempts: Vec<AttemptFailure>,
+    },
+    /// A bounded draw exhausted its attempts.
+    #[error(transparent)]
+    Sampler(#[from] SamplerExhausted),
+}
+
+/// The seed of attempt `attempt`: `seed + attempt × 7919`, wrapping.
+pub fn attempt_seed(seed: u64, attempt: u32) -> u64 {
+    seed.wrapping_add(u64::from(attempt).wrapping_mul(ATTEMPT_SEED_STRIDE))
+}
+
+/// Whether a chunk admits NPCs: objective, encounter, landmark, connector, or the NPC-spawn tag;
+/// never blockers, spawn or extraction.
+pub fn admits_npc(role: ChunkRole, npc_spawn_tag: bool) -> bool {
+    let excluded = matches!(
+        role,
+        ChunkRole::Blocker | ChunkRole::Spawn | ChunkRole::Extraction
+    );
+    let by_role = matches!(
+        role,
+        ChunkRole::Objective | ChunkRole::Encounter | ChunkRole::Landmark | ChunkRole::Connector
+    );
+    !excluded && (by_role || npc_spawn_tag)
+}
+
+/// Solves `request`: the first attempt that passes every check, or every attempt's failure.
+pub fn solve_mission(request: &MissionRequest) -> Result<MissionLayout, MissionError> {
+    validate_request(request)?;
+    let mut failures = Vec::new();
+    for attempt in 0..request.max_attempts {
+        match solve_attempt(request, attempt)? {
+            Ok(layout) => return Ok(layout),
+            Err(failure) => failures.push(failure),
+        }
+    }
+    Err(MissionError::Unsolved { attempts: failures })
+}
+
+/// A grid of walls for path finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraversalGrid {
+    width: u32,
+    height: u32,
+    walls: Vec<bool>,
+}
+
+impl TraversalGrid {
+    /// An open grid (sides up to [`MAX_GRID_SIDE`]; larger sides are clamped to it).
+    pub fn new(width: u32, height: u32) -> TraversalGrid {
+        let (width, height) = (width.min(MAX_GRID_SIDE), height.min(MAX_GRID_SIDE));
+        TraversalGrid {
+            width,
+            height,
+            walls: vec![false; (width * height) as usize],
+        }
+    }
+
+    /// Marks `cell` as a wall or open; cells outside the grid are ignored.
+    pub fn set_wall(&mut self, cell: GridCell, wall: bool) {
+        if let Some(index) = self.index(cell) {
+            self.walls[index] = wall;
+        }
+    }
+
+    /// Whether `cell` is a wall (cells outside the grid are walls).
+    pub fn is_wall(&self, cell: GridCell) -> bool {
+        self.index(cell).is_none_or(|index| self.walls[index])
+    }
+
+    fn index(&self, cell: GridCell) -> Option<usize> {
+        (cell.x < self.width && cell.y < self.height)
+            .then(|| (cell.y * self.width + cell.x) as usize)
+    }
+
+    fn cell(&self, index: usize) -> GridCell {
+        // Indices come from `index`, so they are below width × height ≤ 64².
+        let index = index as u32;
+        GridCell::new(index % self.width, index / self.width)
+    }
+
+    /// The open 4-neighbours of `cell`, in the fixed order east, west, south, north.
+    fn neighbours(&self, cell: GridCell) -> impl Iterator<Item = usize> + '_ {
+        let east = cell.x.checked_add(1).map(|x| GridCell::new(x, cell.y));
+        let west = cell.x.checked_sub(1).map(|x| GridCell::new(x, cell.y));
+        let south = cell.y.checked_add(1).map(|y| GridCell::new(cell.x, y));
+        let north = cell.y.checked_sub(1).map(|y| GridCell::new(cell.x, y));
+        [east, west, south, north]
+            .into_iter()
+            .flatten()
+            .filter(|n| !self.is_wall(*n))
+            .filter_map(|n| self.index(n))
+    }
+}
+
+/// A BFS path through `waypoints` in order, including every waypoint once at each junction.
+pub fn find_path_through_waypoints(
+    grid: &TraversalGrid,
+    waypoints: &[GridCell],
+) -> Result<Vec<GridCell>, PlayabilityFailure> {
+    for &cell in waypoints {
+        if grid.index(cell).is_none() {
+            return Err(PlayabilityFailure::WaypointOutside { cell });
+        }
+        if grid.is_wall(cell) {
+            return Err(PlayabilityFailure::WaypointBlocked { cell });
+        }
+    }
+    let mut path: Vec<GridCell> = waypoints.first().copied().into_iter().collect();
+    for (segment, pair) in waypoints.windows(2).enumerate() {
+        let (from, to) = (pair[0], pair[1]);
+        let leg =
+            bfs(grid, from, to).ok_or(PlayabilityFailure::Unreachable { segment, from, to })?;
+        path.extend(leg.into_iter().skip(1));
+    }
+    Ok(path)
+}
+
+/// The shortest path from `from` to `to` (both open and inside), first-found in neighbour order.
+fn bfs(grid: &TraversalGrid, from: GridCell, to: GridCell) -> Option<Vec<GridCell>> {
+    let (start, goal) = (grid.index(from)?, grid.index(to)?);
+    let mut previous = vec![usize::MAX; grid.walls.len()];
+    previous[start] = start;
+    let mut queue = VecDeque::from([start]);
+    while let Some(current) = queue.pop_front() {
+        if current == goal {
+            let mut path = vec![grid.cell(goal)];
+            let mut at = goal;
+            while at != start {
+                at = previous[at];
+                path.push(grid.cell(at));
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for next in grid.neighbours(grid.cell(current)) {
+            if previous[next] == usize::MAX {
+                previous[next] = current;
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+/// The layout's waypoints: spawn, objectives in order, extraction.
+fn waypoints(spawn: GridCell, objectives: &[GridCell], extraction: GridCell) -> Vec<GridCell> {
+    let mut points = Vec::with_capacity(objectives.len() + 2);
+    points.push(spawn);
+    points.extend_from_slice(objectives);
+    points.push(extraction);
+    points
+}
+
+/// The bot path of a layout, treating chunks that block traversal as walls.
+pub fn validate_playability(layout: &MissionLayout) -> Result<Vec<GridCell>, PlayabilityFailure> {
+    let mut grid = TraversalGrid::new(layout.width, layout.height);
+    for chunk in &layout.chunks {
+        grid.set_wall(chunk.cell, chunk.blocks_traversal);
+    }
+    find_path_through_waypoints(
+        &grid,
+        &waypoints(layout.spawn, &layout.objectives, layout.extraction),
+    )
+}
+
+/// The cells admitting NPCs (row-major), once the layout is known to be playable; fails below
+/// `minimum`.
+pub fn validate_npc_placement(
+    layout: &MissionLayout,
+    minimum: u32,
+) -> Result<Vec<GridCell>, NpcPlacementFailure> {
+    validate_playability(layout).map_err(NpcPlacementFailure::Unplayable)?;
+    let cells = npc_cells(&layout.chunks);
+    let found = u32::try_from(cells.len()).unwrap_or(u32::MAX);
+    if found < minimum {
+        return Err(NpcPlacementFailure::TooFew {
+            found,
+            required: minimum,
+        });
+    }
+    Ok(cells)
+}
+
+/// Cells of `chunks` admitting NPCs, row-major.
+fn npc_cells(chunks: &[MissionChunk]) -> Vec<GridCell> {
+    let mut cells: Vec<GridCell> = chunks
+        .iter()
+        .filter(|chunk| !chunk.blocks_traversal && admits_npc(chunk.role, chunk.npc_spawn_tag))
+        .map(|chunk| chunk.cell)
+        .collect();
+    cells.sort();
+    cells
+}
+
+/// Checks the request's limits and library before any attempt.
+fn validate_request(request: &MissionRequest) -> Result<(), MissionError> {
+    let (width, height) = (request.width, request.height);
+    if !(2..=MAX_GRID_SIDE).contains(&width) || !(1..=MAX_GRID_SIDE).contains(&height) {
+        return Err(MissionError::GridSize { width, height });
+    }
+    if request.objective_count > MAX_OBJECTIVES {
+        return Err(MissionError::TooManyObjectives {
+            count: request.objective_count,
+        });
+    }
+    if request.blocker_density_permille > 1000 {
+        return Err(MissionError::BlockerDensity {
+            permille: request.blocker_density_permille,
+        });
+    }
+    if !(1..=MAX_ATTEMPTS).contains(&request.max_attempts) {
+        return Err(MissionError::Attempts {
+            max_attempts: request.max_attempts,
+        });
+    }
+    let mut ids: Vec<&str> = request
+        .chunk_library
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    ids.sort_unstable();
+    if let Some(id) = ids.first().filter(|id| id.is_empty()) {
+        return Err(MissionError::ChunkId {
+            id: (*id).to_owned(),
+        });
+    }
+    if let Some(pair) = ids.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(MissionError::ChunkId {
+            id: pair[0].to_owned(),
+        });
+    }
+    let has = |role: ChunkRole| request.chunk_library.iter().any(|c| c.role == role);
+    for role in [
+        ChunkRole::Spawn,
+        ChunkRole::Objective,
+        ChunkRole::Extraction,
+        ChunkRole::Blocker,
+    ] {
+        if !has(role) {
+            return Err(MissionError::MissingChunkRole { role });
+        }
+    }
+    if !ChunkRole::FILL.into_iter().any(has) {
+        return Err(MissionError::MissingChunkRole {
+            role: ChunkRole::Connector,
+        });
+    }
+    Ok(())
+}
+
+/// A bounded structure draw below `n` (`n ≥ 1` is the caller's precondition; 0 maps to 1).
+fn draw(key: &DomainKey, scope: u64, event: u32, n: usize) -> Result<usize, SamplerExhausted> {
+    let bound = u32::try_from(n)
+        .ok()
+        .and_then(NonZeroU32::new)
+        .unwrap_or(NonZeroU32::MIN);
+    sample_bounded(key, Address::new(scope, event, 0), bound).map(|v| v as usize)
+}
+
+/// One attempt: the outer `Result` carries fatal sampler errors, the inner one the attempt's failure.
+fn solve_attempt(
+    request: &MissionRequest,
+    attempt: u32,
+) -> Result<Result<MissionLayout, AttemptFailure>, SamplerExhausted> {
+    let seed = attempt_seed(request.seed, attempt);
+    let key = DomainKey::new(seed, Domain::Structure);
+    let (width, height) = (request.width, request.height);
+    let area = (width * height) as usize;
+    let mut roles: Vec<Option<ChunkRole>> = vec![None; area];
+    let index = |cell: GridCell| (cell.y * width + cell.x) as usize;
+    let cell_of = |i: usize| GridCell::new(i as u32 % width, i as u32 / width);
+
+    let spawn = GridCell::new(0, draw(&key, SCOPE_SPAWN, 0, height as usize)? as u32);
+    let extraction = GridCell::new(
+        width - 1,
+        draw(&key, SCOPE_EXTRACTION, 0, height as usize)? as u32,
+    );
+    let distance = spawn.manhattan(extraction);
+    if distance < request.min_extraction_distance {
+        return Ok(Err(AttemptFailure::ExtractionTooClose {
+            distance,
+            minimum: request.min_extraction_distance,
+        }));
+    }
+    roles[index(spawn)] = Some(ChunkRole::Spawn);
+    roles[index(extraction)] = Some(ChunkRole::Extraction);
+
+    let mut objectives = Vec::new();
+    for objective in 0..request.objective_count {
+        let eligible: Vec<usize> = (0..area)
+            .filter(|&i| {
+                roles[i].is_none() && cell_of(i).manhattan(spawn) >= request.min_objective_distance
+            })
+            .collect();
+        if eligible.is_empty() {
+            return Ok(Err(AttemptFailure::NoObjectiveCell { objective }));
+        }
+        let chosen = eligible[draw(&key, SCOPE_OBJECTIVES, objective, eligible.len())?];
+        roles[chosen] = Some(ChunkRole::Objective);
+        objectives.push(cell_of(chosen));
+    }
+
+    let points = waypoints(spawn, &objectives, extraction);
+    let mut grid = TraversalGrid::new(width, height);
+    let mut path = match find_path_through_waypoints(&grid, &points) {
+        Ok(path) => path,
+        Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
+    };
+    let blocker_draws = area * request.blocker_density_permille as usize / 1000;
+    for event in 0..blocker_draws {
+        let free: Vec<usize> = (0..area).filter(|&i| roles[i].is_none()).collect();
+        if free.is_empty() {
+            break;
+        }
+        let chosen = free[draw(&key, SCOPE_BLOCKERS, event as u32, free.len())?];
+        let cell = cell_of(chosen);
+        grid.set_wall(cell, true);
+        // A blocker off the current path cannot break it; one on it needs a new proof.
+        if path.contains(&cell) {
+            match find_path_through_waypoints(&grid, &points) {
+                Ok(new_path) => path = new_path,
+                Err(_) => {
+                    grid.set_wall(cell, false);
+                    continue;
+                }
+            }
+        }
+        roles[chosen] = Some(ChunkRole::Blocker);
+    }
+
+    let mut chunks = Vec::with_capacity(area);
+    for (i, role) in roles.iter().enumerate() {
+        let choices: Vec<_> = request
+            .chunk_library
+            .iter()
+            .filter(|c| match role {
+                Some(role) => c.role == *role,
+                None => ChunkRole::FILL.contains(&c.role),
+            })
+            .collect();
+        let Some(&chosen) = choices.get(draw(&key, SCOPE_CHUNKS, i as u32, choices.len())?) else {
+            // Unreachable: the library was checked to hold every role the solver assigns.
+            continue;
+        };
+        chunks.push(MissionChunk {
+            cell: cell_of(i),
+            role: chosen.role,
+            chunk_id: chosen.id.clone(),
+            blocks_traversal: chosen.role == ChunkRole::Blocker,
+            npc_spawn_tag: chosen.npc_spawn_tag,
+        });
+    }
+    chunks.sort_by_key(|chunk| chunk.cell);
+
+    let npc_cells = npc_cells(&chunks);
+    let found = u32::try_from(npc_cells.len()).unwrap_or(u32::MAX);
+    if found < request.min_npc_cells {
+        return Ok(Err(AttemptFailure::NotEnoughNpcCells {
+            found,
+            required: request.min_npc_cells,
+        }));
+    }
+    // A fresh search on the final grid, so the bot path does not depend on the blocker history.
+    let bot_path = match find_path_through_waypoints(&grid, &points) {
+        Ok(path) => path,
+        Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
+    };
+    Ok(Ok(MissionLayout {
+        seed: request.seed,
+        attempt,
+        attempt_seed: seed,
+        width,
+        height,
+        spawn,
+        extraction,
+        objectives,
+        chunks,
+        bot_path,
+        npc_cells,
+        daily: None,
+    }))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,8 @@
+//! Operators of the recipe engine, one module each: pure deterministic kernels over typed inputs.
+//!
+//! Kernels read only their typed parameters and explicit seeds: no files, no clock, no global RNG.
+
+pub mod grid_mission;
+pub mod scatter;
+pub mod select_place;
+pub mod streaming;

@@ -517,6 +517,13 @@ where
         rows: rows.into_iter().collect::<Result<_, _>>()?,
         cells: evaluated,
         per_cell: params.candidates_per_cell as usize,
+        cell_size: params.cell_size,
+        max_radius: params
+            .variants
+            .iter()
+            .map(|v| v.exclusion_radius)
+            .max()
+            .unwrap_or(0),
     };
 
     let decide = |cy: i64| decide_row(&grid, &requested, cy);
@@ -541,6 +548,9 @@ struct Grid {
     rows: Vec<Vec<Candidate>>,
     cells: CellBox,
     per_cell: usize,
+    cell_size: i64,
+    /// The largest exclusion radius of the family, which bounds how far a conflict reaches.
+    max_radius: i64,
 }
 
 impl Grid {
@@ -676,16 +686,26 @@ fn strongest_conflict(
     candidate: &Candidate,
     radius: i64,
 ) -> Option<ScatterId> {
-    let rank = (candidate.priority, candidate.id);
-    let mut strongest: Option<(u32, ScatterId)> = None;
-    let cells = CellBox {
-        min_x: cx,
-        min_y: cy,
-        max_x: cx,
-        max_y: cy,
+    let own_rank = rank(candidate);
+    // A conflict needs |dx| and |dy| below `reach`, so only the cells overlapping that window can
+    // hold one; `reach ≤ 2 · cell_size` keeps them within two cells of (cx, cy), inside the grid's
+    // margin. Skipping the others is an optimization: the result is the same as scanning ±2 cells.
+    let reach = radius + grid.max_radius;
+    if reach == 0 {
+        return None;
     }
-    .grow(2)
+    let cs = grid.cell_size;
+    let cells = CellBox {
+        min_x: (candidate.x - reach + 1).div_euclid(cs).max(cx - 2),
+        min_y: (candidate.y - reach + 1).div_euclid(cs).max(cy - 2),
+        max_x: (candidate.x + reach - 1).div_euclid(cs).min(cx + 2),
+        max_y: (candidate.y + reach - 1).div_euclid(cs).min(cy + 2),
+    }
     .intersect(&grid.cells);
+    // Starting from the candidate's own rank, "outranks the best so far" also means "outranks the
+    // candidate"; the candidate itself never outranks itself.
+    let mut best = own_rank;
+    let mut best_id = None;
     for ny in cells.min_y..=cells.max_y {
         for nx in cells.min_x..=cells.max_x {
             for other in grid.cell(nx, ny) {
@@ -696,19 +716,22 @@ fn strongest_conflict(
                 else {
                     continue;
                 };
-                let other_rank = (other.priority, other.id);
-                if other_rank <= rank || strongest.is_some_and(|best| other_rank <= best) {
-                    continue;
-                }
                 let (dx, dy) = (candidate.x - other.x, candidate.y - other.y);
-                let reach = radius + other_radius;
-                if dx * dx + dy * dy < reach * reach {
-                    strongest = Some(other_rank);
+                let pair_reach = radius + other_radius;
+                let other_rank = rank(other);
+                if (dx * dx + dy * dy < pair_reach * pair_reach) & (other_rank > best) {
+                    best = other_rank;
+                    best_id = Some(other.id);
                 }
             }
         }
     }
-    strongest.map(|(_, id)| id)
+    best_id
+}
+
+/// The total thinning order: `(priority, packed id)` as one integer.
+fn rank(candidate: &Candidate) -> u128 {
+    (u128::from(candidate.priority) << 64) | u128::from(candidate.id.bits())
 }
 
 #[cfg(test)]

@@ -1,1 +1,4 @@
 //! The Stagecraft editor library.
+
+pub mod cli;
+pub mod project_io;

@@ -139,7 +139,7 @@ const GOLDEN_SIGNATURE_DIGEST: &str =
 #[test]
 fn a_walled_3x3_layout_is_rejected() {
     // Column 1 is a wall: spawn (0, 1) cannot reach extraction (2, 1).
-    let mut grid = TraversalGrid::new(3, 3);
+    let mut grid = TraversalGrid::new(3, 3).unwrap_or_else(|e| panic!("{e}"));
     for y in 0..3 {
         grid.set_wall(GridCell::new(1, y), true);
     }
@@ -209,7 +209,14 @@ fn a_walled_3x3_layout_is_rejected() {
             required: 6
         })
     );
-    // Blocked and out-of-grid waypoints are their own reasons.
+    // Oversized grids, blocked and out-of-grid waypoints are their own reasons.
+    assert_eq!(
+        TraversalGrid::new(65, 1),
+        Err(PlayabilityFailure::GridSize {
+            width: 65,
+            height: 1
+        })
+    );
     assert_eq!(
         find_path_through_waypoints(&grid, &[GridCell::new(1, 0)]),
         Err(PlayabilityFailure::WaypointBlocked {

@@ -1,7 +1,9 @@
 //! Tests of the P0 scatter kernel: a naive reference, splits, isolation, parallelism, golden digest.
 
 use super::*;
+use crate::identity::PackError;
 use crate::rng::philox;
+use crate::rng::SamplerExhausted;
 use proptest::prelude::*;
 
 /// The fixture layer: 100-unit cells straddling the origin, one keep-out, three variants.

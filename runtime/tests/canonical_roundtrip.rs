@@ -1,0 +1,315 @@
+//! Property tests of the canonical writer: write → read gives the same document, and
+//! write → read → write gives the same bytes, for generated documents of every kind.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use stagecraft_runtime::project::decode::Decode;
+use stagecraft_runtime::project::*;
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z][a-z0-9.-]{0,12}",
+        any::<String>().prop_map(|s| s.chars().take(16).collect()),
+    ]
+}
+
+fn finite() -> impl Strategy<Value = f64> {
+    any::<f64>().prop_filter("finite", |v| v.is_finite())
+}
+
+fn vec3() -> impl Strategy<Value = Vec3> {
+    (finite(), finite(), finite()).prop_map(|(x, y, z)| Vec3 { x, y, z })
+}
+
+fn param() -> impl Strategy<Value = ParamValue> {
+    let leaf = prop_oneof![
+        any::<bool>().prop_map(ParamValue::Bool),
+        any::<i64>().prop_map(ParamValue::Int),
+        finite().prop_map(ParamValue::Float),
+        text().prop_map(ParamValue::Str),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(ParamValue::List),
+            prop::collection::vec(inner, 0..4).prop_map(ParamValue::Tuple),
+        ]
+    })
+}
+
+fn stage() -> impl Strategy<Value = Stage> {
+    (
+        any::<u32>(),
+        text(),
+        text(),
+        any::<u32>(),
+        prop::collection::vec(
+            prop_oneof![
+                text().prop_map(StageInput::Named),
+                any::<u32>().prop_map(StageInput::Stage)
+            ],
+            0..4,
+        ),
+        prop::collection::btree_map(text(), param(), 0..5),
+    )
+        .prop_map(|(id, label, operator, algorithm, inputs, parameters)| Stage {
+            id,
+            label,
+            operator,
+            algorithm,
+            inputs,
+            parameters,
+        })
+}
+
+fn recipe() -> impl Strategy<Value = Recipe> {
+    (
+        text(),
+        text(),
+        any::<u32>(),
+        prop::collection::btree_map(
+            text(),
+            prop_oneof![
+                text().prop_map(RecipeInput::Family),
+                param().prop_map(RecipeInput::Value)
+            ],
+            0..3,
+        ),
+        prop::collection::vec(stage(), 0..4),
+        prop::collection::vec(any::<u32>(), 0..3),
+    )
+        .prop_map(|(id, label, address_schema, inputs, stages, outputs)| Recipe {
+            id,
+            label,
+            address_schema,
+            inputs,
+            stages,
+            outputs,
+        })
+}
+
+fn command() -> impl Strategy<Value = DirectiveCommand> {
+    prop_oneof![
+        text().prop_map(|owner| DirectiveCommand::Claim { owner }),
+        Just(DirectiveCommand::Release),
+        vec3().prop_map(|goal| DirectiveCommand::Rendezvous { goal }),
+        Just(DirectiveCommand::Hold),
+        Just(DirectiveCommand::Continue),
+        vec3().prop_map(|goal| DirectiveCommand::Redirect { goal }),
+        Just(DirectiveCommand::Cancel),
+        (vec3(), finite()).prop_map(|(threat, safe_distance_m)| DirectiveCommand::Escape {
+            threat,
+            safe_distance_m
+        }),
+    ]
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    let observer = (text(), vec3(), prop::collection::vec(finite(), 7)).prop_map(|(id, position, v)| {
+        Observer {
+            id,
+            position,
+            yaw_rad: v[0],
+            pitch_rad: v[1],
+            fov_y_rad: v[2],
+            near_m: v[3],
+            far_m: v[4],
+            retain_radius_m: v[5],
+            remove_radius_m: v[6],
+        }
+    });
+    let source = (text(), any::<bool>(), text(), any::<u32>(), finite()).prop_map(
+        |(id, mission, route, target_count, walk_speed_m_s)| PopulationSource {
+            id,
+            kind: if mission {
+                PopulationKind::Mission
+            } else {
+                PopulationKind::Ambient
+            },
+            route,
+            target_count,
+            walk_speed_m_s,
+        },
+    );
+    let bounds = || prop::option::of((vec3(), vec3()).prop_map(|(min, max)| Box3 { min, max }));
+    let directive = (any::<u64>(), text(), any::<u32>(), command()).prop_map(
+        |(frame, source, agent, command)| Directive {
+            frame,
+            source,
+            agent,
+            command,
+        },
+    );
+    (
+        (text(), text(), text(), finite(), any::<u64>()),
+        prop::collection::vec(observer, 0..3),
+        prop::collection::vec(source, 0..3),
+        bounds(),
+        bounds(),
+        prop::collection::vec(directive, 0..4),
+    )
+        .prop_map(
+            |((id, name, recipe, fixed_step_s, duration_frames), observers, sources, a, b, directives)| {
+                Scenario {
+                    id,
+                    name,
+                    recipe,
+                    fixed_step_s,
+                    duration_frames,
+                    observers,
+                    sources,
+                    no_spawn_box: a,
+                    no_removal_box: b,
+                    directives,
+                }
+            },
+        )
+}
+
+fn family() -> impl Strategy<Value = AssetFamily> {
+    let variant = (
+        text(),
+        any::<u32>(),
+        any::<i64>(),
+        finite(),
+        finite(),
+        0usize..3,
+        any::<(u8, u8, u8)>(),
+    )
+        .prop_map(|(id, weight, exclusion_radius, collision_radius_m, height_m, shape, c)| {
+            AssetVariant {
+                id,
+                weight,
+                exclusion_radius,
+                collision_radius_m,
+                height_m,
+                shape: [PreviewShape::Cone, PreviewShape::Box, PreviewShape::Cylinder][shape],
+                colour: Rgb(c.0, c.1, c.2),
+            }
+        });
+    (text(), text(), prop::collection::vec(variant, 0..4))
+        .prop_map(|(id, name, variants)| AssetFamily { id, name, variants })
+}
+
+fn overrides() -> impl Strategy<Value = OverrideSet> {
+    let action = prop_oneof![
+        Just(OverrideAction::LockSelection),
+        Just(OverrideAction::LockTransform),
+        Just(OverrideAction::Delete),
+        (finite(), finite()).prop_map(|(x, y)| OverrideAction::Move {
+            position: Vec2 { x, y }
+        }),
+        text().prop_map(|variant| OverrideAction::Replace { variant }),
+    ];
+    let item = (any::<u32>(), any::<u64>(), any::<u32>(), action).prop_map(
+        |(stage, target, precedence, action)| Override {
+            stage,
+            target,
+            precedence,
+            action,
+        },
+    );
+    (text(), text(), text(), prop::collection::vec(item, 0..4)).prop_map(
+        |(id, recipe, base_revision, overrides)| OverrideSet {
+            id,
+            recipe,
+            base_revision,
+            overrides,
+        },
+    )
+}
+
+fn manifest() -> impl Strategy<Value = Manifest> {
+    let ids = || prop::collection::vec(text(), 0..3);
+    (text(), any::<u64>(), ids(), ids(), ids(), ids()).prop_map(
+        |(name, root_seed, asset_paths, recipes, scenarios, overrides)| Manifest {
+            name,
+            root_seed,
+            asset_paths,
+            recipes,
+            scenarios,
+            overrides,
+        },
+    )
+}
+
+/// Writes `document`, reads it back, and checks equality and byte-stable rewriting.
+fn assert_round_trip<T>(kind: DocKind, document: &T) -> Result<(), TestCaseError>
+where
+    T: Decode + decode::Encode + PartialEq + std::fmt::Debug,
+{
+    let written = canonical_text(document);
+    let (read, _, diagnostics) = read_document::<T>(kind, "doc.ron", &written);
+    prop_assert!(diagnostics.is_empty(), "{diagnostics:?}\n{written}");
+    let read = read.expect("decodes");
+    prop_assert_eq!(&read, document);
+    prop_assert_eq!(canonical_text(&read), written);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn recipes_round_trip(document in recipe()) {
+        assert_round_trip(DocKind::Recipe, &document)?;
+    }
+
+    #[test]
+    fn scenarios_round_trip(document in scenario()) {
+        assert_round_trip(DocKind::Scenario, &document)?;
+    }
+
+    #[test]
+    fn families_round_trip(document in family()) {
+        assert_round_trip(DocKind::Family, &document)?;
+    }
+
+    #[test]
+    fn override_sets_round_trip(document in overrides()) {
+        assert_round_trip(DocKind::Overrides, &document)?;
+    }
+
+    #[test]
+    fn manifests_round_trip(document in manifest()) {
+        assert_round_trip(DocKind::Manifest, &document)?;
+    }
+
+    /// Any prefix of a valid file, and any single-byte change, is read without panicking.
+    #[test]
+    fn damaged_text_never_panics(cut in 0usize..2000, flip in 0usize..2000, byte in any::<u8>()) {
+        let text = canonical_text(&Recipe {
+            id: "r".into(),
+            stages: vec![Stage { id: 1, operator: "x".into(), algorithm: 1, ..Stage::default() }],
+            outputs: vec![1],
+            ..Recipe::default()
+        });
+        let prefix: String = text.chars().take(cut).collect();
+        let _ = read_document::<Recipe>(DocKind::Recipe, "r.ron", &prefix);
+        let mut bytes = text.into_bytes();
+        let at = flip % bytes.len();
+        bytes[at] = byte;
+        let damaged = String::from_utf8_lossy(&bytes).into_owned();
+        let _ = read_document::<Recipe>(DocKind::Recipe, "r.ron", &damaged);
+        let mut sources = ProjectSources::default();
+        sources.files.insert("recipes/r.recipe.ron".into(), damaged);
+        let _ = load_project(&sources);
+    }
+}
+
+#[test]
+fn maps_are_written_sorted() {
+    let mut parameters = BTreeMap::new();
+    parameters.insert("zeta".to_owned(), ParamValue::Int(1));
+    parameters.insert("alpha".to_owned(), ParamValue::Int(2));
+    let text = canonical_text(&Stage {
+        id: 1,
+        operator: "op".into(),
+        algorithm: 1,
+        parameters,
+        ..Stage::default()
+    });
+    let alpha = text.find("\"alpha\"").expect("alpha");
+    let zeta = text.find("\"zeta\"").expect("zeta");
+    assert!(alpha < zeta, "{text}");
+}

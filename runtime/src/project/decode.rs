@@ -43,6 +43,25 @@ impl Decoder {
         FieldPath(self.path.clone())
     }
 
+    /// Reports an error at `span` for an explicit field path (used for syntax errors).
+    pub fn error_at_path(
+        &mut self,
+        span: Span,
+        path: FieldPath,
+        message: String,
+        expected: String,
+    ) {
+        self.diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            file: self.file.clone(),
+            line: span.line,
+            column: span.column,
+            path,
+            message,
+            expected,
+        });
+    }
+
     /// Reports an error at `span` for the current field path.
     pub fn error(&mut self, span: Span, message: impl Into<String>, expected: impl Into<String>) {
         self.report(Severity::Error, span, message.into(), expected.into());
@@ -130,18 +149,14 @@ impl Decoder {
         }
     }
 
-    /// Decodes the optional field `field`: `Ok(None)` when absent, `Err(())` when present but bad.
-    pub fn optional<T: Decode>(
-        &mut self,
-        record: &Record<'_>,
-        field: &str,
-    ) -> Result<Option<T>, ()> {
+    /// Decodes the optional field `field`: `Some(None)` when absent, `None` when present but bad
+    /// (the problem is already reported).
+    pub fn optional<T: Decode>(&mut self, record: &Record<'_>, field: &str) -> Option<Option<T>> {
         match record.get(field) {
             Some(node) => self
                 .at(PathSeg::Field(field.to_owned()), |cx| T::decode(node, cx))
-                .map(Some)
-                .ok_or(()),
-            None => Ok(None),
+                .map(Some),
+            None => Some(None),
         }
     }
 
@@ -153,7 +168,6 @@ impl Decoder {
         default: T,
     ) -> Option<T> {
         self.optional(record, field)
-            .ok()
             .map(|value| value.unwrap_or(default))
     }
 }

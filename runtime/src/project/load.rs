@@ -106,7 +106,12 @@ pub fn read_document<T: Decode>(
     let parsed = parse(text);
     let mut cx = Decoder::new(file);
     for error in &parsed.errors {
-        cx.error(error.span, error.message.clone(), error.expected.clone());
+        cx.error_at_path(
+            error.span,
+            error.path.clone(),
+            error.message.clone(),
+            error.expected.clone(),
+        );
     }
     let Some(mut root) = parsed.root else {
         return (None, None, cx.diagnostics);

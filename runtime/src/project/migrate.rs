@@ -85,7 +85,7 @@ pub fn migrate_to_current(kind: DocKind, root: &mut Node, cx: &mut Decoder) -> O
 }
 
 /// One migration step from version `from` to `from + 1`.
-fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>) {
+fn migrate_step(kind: DocKind, from: u32, fields: &mut [(Ident, Node)]) {
     if let (DocKind::Manifest, 1) = (kind, from) {
         manifest_v1_to_v2(fields);
     }
@@ -93,7 +93,7 @@ fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>) {
 
 /// Manifest 1 → 2: `seed` became `root_seed`, and the single `assets` folder became the list
 /// `asset_paths`.
-fn manifest_v1_to_v2(fields: &mut Vec<(Ident, Node)>) {
+fn manifest_v1_to_v2(fields: &mut [(Ident, Node)]) {
     for (ident, node) in fields.iter_mut() {
         match ident.name.as_str() {
             "seed" => ident.name = "root_seed".into(),

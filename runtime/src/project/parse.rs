@@ -5,7 +5,7 @@
 //! typed data, still point at the source), duplicate-key detection, a nesting limit, and more than
 //! one error per file.
 
-use super::node::{Ident, Node, NodeKind, Span};
+use super::node::{FieldPath, Ident, Node, NodeKind, PathSeg, Span};
 
 /// Deepest nesting of lists, maps, tuples and structs a document may have.
 pub const MAX_NESTING: usize = 32;
@@ -22,6 +22,8 @@ pub struct SyntaxError {
     pub message: String,
     /// What the reader expected at that point.
     pub expected: String,
+    /// The field path of the value being read when the problem was found.
+    pub path: FieldPath,
 }
 
 /// The result of reading one text: the tree (absent after a fatal error) and every error found.
@@ -50,6 +52,7 @@ pub fn parse(text: &str) -> Parsed {
                     MAX_SOURCE_BYTES
                 ),
                 expected: "a source file of at most 1 MiB".to_owned(),
+                path: FieldPath::root(),
             }],
         };
     }
@@ -59,6 +62,7 @@ pub fn parse(text: &str) -> Parsed {
         line: 1,
         column: 1,
         depth: 0,
+        path: Vec::new(),
         errors: Vec::new(),
     };
     let root = parser.document();
@@ -80,6 +84,7 @@ struct Parser<'a> {
     line: u32,
     column: u32,
     depth: usize,
+    path: Vec<PathSeg>,
     errors: Vec<SyntaxError>,
 }
 
@@ -112,6 +117,7 @@ impl<'a> Parser<'a> {
             span,
             message: message.into(),
             expected: expected.to_owned(),
+            path: FieldPath(self.path.clone()),
         }
     }
 
@@ -432,7 +438,9 @@ impl<'a> Parser<'a> {
         self.bump();
         let mut items = Vec::new();
         self.separated(']', "`,` or `]`", |parser| {
+            parser.path.push(PathSeg::Index(items.len()));
             items.push(parser.value()?);
+            parser.path.pop();
             Ok(())
         })?;
         self.leave();
@@ -446,6 +454,10 @@ impl<'a> Parser<'a> {
         self.separated('}', "`,` or `}`", |parser| {
             let key = parser.value()?;
             parser.expect_char(':', "`:` after a map key")?;
+            parser.path.push(match &key.kind {
+                NodeKind::Str(text) => PathSeg::Key(text.clone()),
+                other => PathSeg::Key(other.describe()),
+            });
             let value = parser.value()?;
             let duplicate = entries
                 .iter()
@@ -460,10 +472,12 @@ impl<'a> Parser<'a> {
                         first.span.column
                     ),
                     expected: "each key at most once".to_owned(),
+                    path: FieldPath(parser.path.clone()),
                 });
             } else {
                 entries.push((key, value));
             }
+            parser.path.pop();
             Ok(())
         })?;
         self.leave();
@@ -485,6 +499,7 @@ impl<'a> Parser<'a> {
                 }
                 let field = parser.ident();
                 parser.expect_char(':', "`:` after a field name")?;
+                parser.path.push(PathSeg::Field(field.name.clone()));
                 let value = parser.value()?;
                 if let Some((first, _)) = fields.iter().find(|(f, _)| f.name == field.name) {
                     parser.errors.push(SyntaxError {
@@ -494,17 +509,27 @@ impl<'a> Parser<'a> {
                             field.name, first.span.line, first.span.column
                         ),
                         expected: "each field at most once".to_owned(),
+                        path: FieldPath(parser.path.clone()),
                     });
                 } else {
                     fields.push((field, value));
                 }
+                parser.path.pop();
                 Ok(())
             })?;
             NodeKind::Struct { name, fields }
         } else {
+            // `Some(x)` is transparent in field paths, as in decoding.
+            let transparent = name.as_ref().is_some_and(|n| n.name == "Some");
             let mut items = Vec::new();
             self.separated(')', "`,` or `)`", |parser| {
+                if !transparent {
+                    parser.path.push(PathSeg::Index(items.len()));
+                }
                 items.push(parser.value()?);
+                if !transparent {
+                    parser.path.pop();
+                }
                 Ok(())
             })?;
             match name {

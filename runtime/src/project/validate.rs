@@ -20,10 +20,17 @@ pub const MAX_EDGES: usize = 256;
 /// Places diagnostics found on typed data back onto the source positions of their field paths.
 struct Reporter<'a> {
     trees: &'a BTreeMap<String, Node>,
+    /// Ids of documents whose files exist but could not be read: references to them are not
+    /// reported again, since their own diagnostics already explain the problem.
+    unreadable: BTreeSet<(DocKind, String)>,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Reporter<'_> {
+    fn is_unreadable(&self, kind: DocKind, id: &str) -> bool {
+        self.unreadable.contains(&(kind, id.to_owned()))
+    }
+
     fn report(
         &mut self,
         severity: Severity,
@@ -66,8 +73,19 @@ pub fn validate_project(
     sources: &ProjectSources,
     trees: &BTreeMap<String, Node>,
 ) -> Vec<Diagnostic> {
+    let unreadable = sources
+        .files
+        .keys()
+        .filter_map(|path| classify(path))
+        .filter(|(kind, id)| match kind {
+            DocKind::Recipe => !project.recipes.contains_key(id),
+            DocKind::Family => !project.families.contains_key(id),
+            _ => false,
+        })
+        .collect();
     let mut reporter = Reporter {
         trees,
+        unreadable,
         diagnostics: Vec::new(),
     };
     validate_manifest(project, sources, &mut reporter);
@@ -80,6 +98,7 @@ pub fn validate_project(
     for (id, set) in &project.overrides {
         let file = overrides_file(id);
         match project.recipes.get(&set.recipe) {
+            None if reporter.is_unreadable(DocKind::Recipe, &set.recipe) => {}
             None => reporter.error(
                 &file,
                 FieldPath::root().field("recipe"),
@@ -145,7 +164,8 @@ fn validate_manifest(project: &Project, sources: &ProjectSources, reporter: &mut
             "a non-empty name",
         );
     }
-    let lists: [(&str, &Vec<String>, fn(&str) -> String, DocKind); 3] = [
+    type DocumentList<'a> = (&'a str, &'a Vec<String>, fn(&str) -> String, DocKind);
+    let lists: [DocumentList<'_>; 3] = [
         ("recipes", &manifest.recipes, recipe_file, DocKind::Recipe),
         (
             "scenarios",
@@ -210,8 +230,10 @@ fn validate_recipe(project: &Project, file: &str, recipe: &Recipe, reporter: &mu
         );
     }
     let mut stage_ids = BTreeSet::new();
+    let mut unique_ids = true;
     for (index, stage) in recipe.stages.iter().enumerate() {
         if !stage_ids.insert(stage.id) {
+            unique_ids = false;
             reporter.error(
                 file,
                 stages_path.index(index).field("id"),
@@ -284,7 +306,9 @@ fn validate_recipe(project: &Project, file: &str, recipe: &Recipe, reporter: &mu
             );
         }
         if let RecipeInput::Family(family) = input {
-            if !project.families.contains_key(family) {
+            if !project.families.contains_key(family)
+                && !reporter.is_unreadable(DocKind::Family, family)
+            {
                 reporter.error(
                     file,
                     path,
@@ -321,7 +345,8 @@ fn validate_recipe(project: &Project, file: &str, recipe: &Recipe, reporter: &mu
             );
         }
     }
-    if let Some(cycle) = find_cycle(recipe) {
+    // With duplicate ids the graph is ambiguous; the duplicate is reported instead of a cycle.
+    if let Some(cycle) = find_cycle(recipe).filter(|_| unique_ids) {
         let first = cycle[0];
         let index = recipe
             .stages
@@ -435,7 +460,7 @@ fn validate_scenario(
 ) {
     let root = FieldPath::root();
     let recipe = project.recipes.get(&scenario.recipe);
-    if recipe.is_none() {
+    if recipe.is_none() && !reporter.is_unreadable(DocKind::Recipe, &scenario.recipe) {
         reporter.error(
             file,
             root.field("recipe"),
@@ -528,7 +553,7 @@ fn validate_scenario(
                 );
             }
         }
-        if !(source.walk_speed_m_s > 0.0) {
+        if source.walk_speed_m_s <= 0.0 {
             reporter.error(
                 file,
                 root.field("sources").index(index).field("walk_speed_m_s"),

@@ -286,6 +286,14 @@ impl<'a> Parser<'a> {
             };
             match c {
                 '"' => return Ok(out),
+                // Canonical files escape line breaks, so a raw one means a missing quote.
+                '\n' => {
+                    return Err(self.error_at(
+                        start,
+                        "unterminated string (a line break before its closing quote)",
+                        "a closing `\"` on the same line (write line breaks as \\n)",
+                    ))
+                }
                 '\\' => {
                     let escape_span = self.span();
                     match self.bump() {

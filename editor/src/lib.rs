@@ -1,4 +1,8 @@
 //! The Stagecraft editor library.
 
+pub mod app;
 pub mod cli;
+pub mod document;
+pub mod edits;
+pub mod panels;
 pub mod project_io;

@@ -1,0 +1,179 @@
+//! Menu actions and keyboard shortcuts.
+
+use std::path::PathBuf;
+
+use egui::{Key, KeyboardShortcut, Modifiers, Ui};
+
+use super::StagecraftApp;
+use crate::document::Document;
+use crate::edits::{DocId, Selection};
+
+/// Something the user asks the app to do from a menu or a shortcut.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// New project from the template (asks for a folder).
+    New,
+    /// Open a project (asks for a folder).
+    Open,
+    /// Open the project in this folder.
+    OpenPath(PathBuf),
+    /// Save every changed document.
+    Save,
+    /// Save into another folder.
+    SaveAs,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the next edit.
+    Redo,
+    /// Close the window.
+    Quit,
+    /// Put the default dock layout back.
+    ResetLayout,
+    /// Select something (the Edit menu's "Select manifest").
+    Select(Selection),
+}
+
+const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+const REDO_SHIFT: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+const SAVE_AS: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
+const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
+
+/// The actions whose shortcuts were pressed this frame (the key events are consumed, so a
+/// focused text field does not also handle Ctrl+Z itself).
+pub fn shortcuts(ctx: &egui::Context) -> Vec<Action> {
+    // Shift variants first: a plain Ctrl+Z shortcut would also match Ctrl+Shift+Z.
+    let table = [
+        (REDO_SHIFT, Action::Redo),
+        (UNDO, Action::Undo),
+        (REDO_Y, Action::Redo),
+        (SAVE_AS, Action::SaveAs),
+        (SAVE, Action::Save),
+        (OPEN, Action::Open),
+        (NEW, Action::New),
+    ];
+    ctx.input_mut(|input| {
+        table
+            .into_iter()
+            .filter(|(shortcut, _)| input.consume_shortcut(shortcut))
+            .map(|(_, action)| action)
+            .collect()
+    })
+}
+
+/// The menu bar; returns the chosen action.
+pub fn menu_bar_ui(ui: &mut Ui, app: &StagecraftApp) -> Option<Action> {
+    let mut action = None;
+    let document = app.document();
+    let shortcut = |ui: &Ui, shortcut: &KeyboardShortcut| ui.ctx().format_shortcut(shortcut);
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| {
+            if ui
+                .add(egui::Button::new("New project…").shortcut_text(shortcut(ui, &NEW)))
+                .clicked()
+            {
+                action = Some(Action::New);
+            }
+            if ui
+                .add(egui::Button::new("Open…").shortcut_text(shortcut(ui, &OPEN)))
+                .clicked()
+            {
+                action = Some(Action::Open);
+            }
+            ui.menu_button("Open recent", |ui| {
+                if app.persisted().recent.is_empty() {
+                    ui.weak("No recent projects");
+                }
+                for dir in &app.persisted().recent {
+                    if ui.button(dir.display().to_string()).clicked() {
+                        action = Some(Action::OpenPath(dir.clone()));
+                    }
+                }
+            });
+            ui.separator();
+            let has_document = document.is_some();
+            if ui
+                .add_enabled(
+                    has_document,
+                    egui::Button::new("Save").shortcut_text(shortcut(ui, &SAVE)),
+                )
+                .clicked()
+            {
+                action = Some(Action::Save);
+            }
+            if ui
+                .add_enabled(
+                    has_document,
+                    egui::Button::new("Save as…").shortcut_text(shortcut(ui, &SAVE_AS)),
+                )
+                .clicked()
+            {
+                action = Some(Action::SaveAs);
+            }
+            ui.separator();
+            if ui.button("Quit").clicked() {
+                action = Some(Action::Quit);
+            }
+        });
+        ui.menu_button("Edit", |ui| {
+            let undo = document.and_then(|d| d.record().undo_string());
+            let redo = document.and_then(|d| d.record().redo_string());
+            let undo_text = undo.map_or("Undo".to_owned(), |edit| format!("Undo {edit}"));
+            let redo_text = redo.map_or("Redo".to_owned(), |edit| format!("Redo {edit}"));
+            let can_undo = document.is_some_and(|d| d.record().can_undo());
+            let can_redo = document.is_some_and(|d| d.record().can_redo());
+            if ui
+                .add_enabled(
+                    can_undo,
+                    egui::Button::new(undo_text).shortcut_text(shortcut(ui, &UNDO)),
+                )
+                .clicked()
+            {
+                action = Some(Action::Undo);
+            }
+            if ui
+                .add_enabled(
+                    can_redo,
+                    egui::Button::new(redo_text).shortcut_text(shortcut(ui, &REDO_SHIFT)),
+                )
+                .clicked()
+            {
+                action = Some(Action::Redo);
+            }
+            ui.separator();
+            if ui
+                .add_enabled(document.is_some(), egui::Button::new("Select manifest"))
+                .clicked()
+            {
+                action = Some(Action::Select(Selection::doc(DocId::Manifest)));
+            }
+        });
+        ui.menu_button("View", |ui| {
+            if ui.button("Reset layout").clicked() {
+                action = Some(Action::ResetLayout);
+            }
+        });
+        if let Some(document) = document {
+            ui.separator();
+            title_ui(ui, document);
+        }
+    });
+    if action.is_some() {
+        ui.close();
+    }
+    action
+}
+
+fn title_ui(ui: &mut Ui, document: &Document) {
+    let name = if document.is_dirty() {
+        format!("{} ●", document.name())
+    } else {
+        document.name().to_owned()
+    };
+    ui.strong(name)
+        .on_hover_text(document.dir().display().to_string());
+}

@@ -1,0 +1,479 @@
+//! Modal dialogs: open, new project, save as, unsaved changes, disk conflicts, autosave recovery
+//! and errors. Folder fields are typed paths with a "Browse…" button: the system dialog runs on
+//! its own thread (it may not exist at all, e.g. without an XDG portal) and never blocks the UI.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::channel;
+
+use egui::{Id, Modal, RichText, Ui};
+use stagecraft_runtime::project::ProjectSources;
+
+use super::actions::Action;
+use super::StagecraftApp;
+use crate::document::autosave::{self, Recovery};
+use crate::document::template;
+use crate::project_io;
+
+/// What to do after the user answered the unsaved-changes question.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pending {
+    /// Run this action.
+    Action(Action),
+    /// Close the window.
+    Quit,
+}
+
+/// The dialog on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dialog {
+    /// Choose a project folder to open.
+    Open {
+        /// The typed folder.
+        path: String,
+    },
+    /// Create a project from the template.
+    New {
+        /// The folder to create.
+        path: String,
+        /// The project's name.
+        name: String,
+    },
+    /// Save into another folder.
+    SaveAs {
+        /// The typed folder.
+        path: String,
+    },
+    /// The document has unsaved edits: save, discard or cancel?
+    Unsaved {
+        /// What happens after save or discard.
+        then: Pending,
+    },
+    /// Files changed on disk while the document has unsaved edits.
+    DiskConflict {
+        /// The changed files.
+        files: Vec<String>,
+        /// What the disk holds now.
+        sources: ProjectSources,
+    },
+    /// A newer autosave exists: recover it?
+    Recovery(Recovery),
+    /// Something failed.
+    Error(String),
+}
+
+impl Dialog {
+    /// The open dialog, pre-filled with the most recent project.
+    pub fn open(recent: &[PathBuf]) -> Dialog {
+        Dialog::Open {
+            path: recent
+                .first()
+                .map(|dir| dir.display().to_string())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The new-project dialog.
+    pub fn new_project() -> Dialog {
+        Dialog::New {
+            path: String::new(),
+            name: "New project".to_owned(),
+        }
+    }
+
+    /// The save-as dialog, pre-filled with the current folder.
+    pub fn save_as(dir: &Path) -> Dialog {
+        Dialog::SaveAs {
+            path: dir.display().to_string(),
+        }
+    }
+}
+
+/// The start screen without a project: new, open, recent.
+pub fn welcome_ui(ui: &mut Ui, recent: &[PathBuf]) -> Option<Action> {
+    let mut action = None;
+    ui.vertical_centered(|ui| {
+        ui.add_space(ui.available_height() * 0.2);
+        ui.heading("Stagecraft");
+        ui.label("Procedural-content recipes and pedestrian scenarios");
+        ui.add_space(16.0);
+        if ui.button("📂 Open project…").clicked() {
+            action = Some(Action::Open);
+        }
+        if ui.button("✨ New project…").clicked() {
+            action = Some(Action::New);
+        }
+        if !recent.is_empty() {
+            ui.add_space(16.0);
+            ui.label(RichText::new("Recent").strong());
+            for dir in recent {
+                if ui.link(dir.display().to_string()).clicked() {
+                    action = Some(Action::OpenPath(dir.clone()));
+                }
+            }
+        }
+    });
+    action
+}
+
+/// What the user answered in a dialog.
+enum Answer {
+    None,
+    Close,
+    OpenFolder(PathBuf),
+    CreateProject(PathBuf, String),
+    SaveAs(PathBuf),
+    SaveThen(Pending),
+    DiscardThen(Pending),
+    KeepMine,
+    LoadFromDisk,
+    Recover,
+    DiscardAutosave,
+    Browse,
+}
+
+impl StagecraftApp {
+    /// Draws the dialog on screen, if any, and carries out the answer.
+    pub(super) fn dialogs_ui(&mut self, ctx: &egui::Context) {
+        let Some(dialog) = &mut self.dialog else {
+            return;
+        };
+        let browsing = self.picker.is_some();
+        let modal = Modal::new(Id::new("stagecraft-dialog")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
+            dialog_ui(ui, dialog, browsing)
+        });
+        let answer = match modal.inner {
+            Answer::None if modal.should_close() && !is_question(dialog) => Answer::Close,
+            answer => answer,
+        };
+        self.answer(answer);
+    }
+
+    fn answer(&mut self, answer: Answer) {
+        match answer {
+            Answer::None => {}
+            Answer::Close => self.dialog = None,
+            Answer::Browse => self.browse(),
+            Answer::OpenFolder(dir) => {
+                self.dialog = None;
+                self.open_project(&dir);
+            }
+            Answer::CreateProject(dir, name) => {
+                self.dialog = None;
+                match create_project(&dir, &name) {
+                    Ok(()) => self.open_project(&dir),
+                    Err(message) => self.dialog = Some(Dialog::Error(message)),
+                }
+            }
+            Answer::SaveAs(dir) => {
+                self.dialog = None;
+                if let Some(workspace) = &mut self.workspace {
+                    match workspace.document.save_as(&dir) {
+                        Ok(_) => {
+                            workspace.watcher = None;
+                            let watcher = self.watch_current();
+                            if let Some(workspace) = &mut self.workspace {
+                                workspace.watcher = watcher;
+                            }
+                            self.persisted.remember(&dir);
+                            self.status = Some((format!("Saved as {}", dir.display()), false));
+                        }
+                        Err(error) => {
+                            self.dialog = Some(Dialog::Error(format!("Saving failed: {error}")));
+                        }
+                    }
+                }
+            }
+            Answer::SaveThen(then) => {
+                self.dialog = None;
+                if self.save_for_pending() {
+                    self.continue_with(then);
+                }
+            }
+            Answer::DiscardThen(then) => {
+                self.dialog = None;
+                self.continue_with(then);
+            }
+            Answer::KeepMine | Answer::LoadFromDisk => {
+                let keep = matches!(answer, Answer::KeepMine);
+                if let (Some(Dialog::DiskConflict { sources, .. }), Some(workspace)) =
+                    (self.dialog.take(), &mut self.workspace)
+                {
+                    if keep {
+                        workspace.document.keep_mine(sources);
+                    } else {
+                        workspace.document.load_from_disk(sources);
+                    }
+                }
+            }
+            Answer::Recover => {
+                if let (Some(Dialog::Recovery(recovery)), Some(workspace)) =
+                    (self.dialog.take(), &mut self.workspace)
+                {
+                    workspace.document.recover(&recovery.autosave.files);
+                    self.status = Some(("Recovered autosaved edits".to_owned(), false));
+                }
+            }
+            Answer::DiscardAutosave => {
+                self.dialog = None;
+                if let Some(document) = self.document() {
+                    autosave::clear(document.dir());
+                }
+            }
+        }
+    }
+
+    fn save_for_pending(&mut self) -> bool {
+        match &mut self.workspace {
+            Some(workspace) => match workspace.document.save() {
+                Ok(_) => true,
+                Err(error) => {
+                    self.dialog = Some(Dialog::Error(format!("Saving failed: {error}")));
+                    false
+                }
+            },
+            None => true,
+        }
+    }
+
+    fn continue_with(&mut self, then: Pending) {
+        match then {
+            Pending::Action(action) => self.perform_now(action),
+            Pending::Quit => self.perform_now(Action::Quit),
+        }
+    }
+
+    fn watch_current(&self) -> Option<crate::document::watch::Watcher> {
+        self.workspace
+            .as_ref()
+            .and_then(|w| self.watch(&w.document))
+    }
+
+    /// Starts the system folder dialog on its own thread.
+    fn browse(&mut self) {
+        if self.picker.is_some() {
+            return;
+        }
+        let (sender, receiver) = channel();
+        let ctx = self.ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("folder-dialog".to_owned())
+            .spawn(move || {
+                let folder = rfd::FileDialog::new()
+                    .set_title("Choose a project folder")
+                    .pick_folder();
+                let _ = sender.send(folder);
+                ctx.request_repaint();
+            });
+        match spawned {
+            Ok(_) => self.picker = Some(receiver),
+            Err(error) => self.status = Some((format!("No folder dialog: {error}"), true)),
+        }
+    }
+
+    /// Takes the folder dialog's answer, when it has one, into the dialog's path field.
+    pub(super) fn poll_picker(&mut self) {
+        let Some(receiver) = &self.picker else {
+            return;
+        };
+        let Ok(folder) = receiver.try_recv() else {
+            return;
+        };
+        self.picker = None;
+        let Some(folder) = folder else {
+            self.status = Some((
+                "The system folder dialog returned nothing; type the path instead.".to_owned(),
+                false,
+            ));
+            return;
+        };
+        let text = folder.display().to_string();
+        match &mut self.dialog {
+            Some(Dialog::Open { path })
+            | Some(Dialog::New { path, .. })
+            | Some(Dialog::SaveAs { path }) => *path = text,
+            _ => {}
+        }
+    }
+}
+
+/// Questions must be answered with a button; Escape or a click outside does not dismiss them.
+fn is_question(dialog: &Dialog) -> bool {
+    matches!(
+        dialog,
+        Dialog::Unsaved { .. } | Dialog::DiskConflict { .. } | Dialog::Recovery(_)
+    )
+}
+
+fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
+    match dialog {
+        Dialog::Open { path } => {
+            ui.heading("Open project");
+            ui.label("The project folder (the one holding stagecraft.ron):");
+            let entered = folder_field(ui, path, browsing);
+            let dir = PathBuf::from(path.trim());
+            let valid = dir
+                .join(stagecraft_runtime::project::MANIFEST_FILE)
+                .is_file();
+            if !path.trim().is_empty() && !valid {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    "No stagecraft.ron in this folder.",
+                );
+            }
+            buttons(ui, valid, "Open", entered, || {
+                Answer::OpenFolder(dir.clone())
+            })
+        }
+        Dialog::New { path, name } => {
+            ui.heading("New project");
+            ui.label("Name:");
+            ui.text_edit_singleline(name);
+            ui.label("Folder (created if missing; must not hold a project yet):");
+            let entered = folder_field(ui, path, browsing);
+            let dir = PathBuf::from(path.trim());
+            let taken = dir
+                .join(stagecraft_runtime::project::MANIFEST_FILE)
+                .exists();
+            if taken {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    "This folder already holds a project.",
+                );
+            }
+            let valid = !path.trim().is_empty() && !taken && !name.trim().is_empty();
+            ui.weak("Starts with a street block recipe and a crossing scenario.");
+            let name = name.trim().to_owned();
+            buttons(ui, valid, "Create", entered, || {
+                Answer::CreateProject(dir.clone(), name.clone())
+            })
+        }
+        Dialog::SaveAs { path } => {
+            ui.heading("Save project as");
+            ui.label("Folder:");
+            let entered = folder_field(ui, path, browsing);
+            let dir = PathBuf::from(path.trim());
+            buttons(ui, !path.trim().is_empty(), "Save", entered, || {
+                Answer::SaveAs(dir.clone())
+            })
+        }
+        Dialog::Unsaved { then } => {
+            ui.heading("Unsaved changes");
+            ui.label("The project has changes that are not saved.");
+            let mut answer = Answer::None;
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    answer = Answer::SaveThen(then.clone());
+                }
+                if ui.button("Discard changes").clicked() {
+                    answer = Answer::DiscardThen(then.clone());
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Answer::Close;
+                }
+            });
+            answer
+        }
+        Dialog::DiskConflict { files, .. } => {
+            ui.heading("Files changed on disk");
+            ui.label("Another program changed these files while you have unsaved edits:");
+            for file in files.iter() {
+                ui.monospace(file);
+            }
+            let mut answer = Answer::None;
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Keep mine")
+                    .on_hover_text("Keep the editor's version; saving overwrites the disk.")
+                    .clicked()
+                {
+                    answer = Answer::KeepMine;
+                }
+                if ui
+                    .button("Load from disk")
+                    .on_hover_text("Replace the changed documents (Undo brings yours back).")
+                    .clicked()
+                {
+                    answer = Answer::LoadFromDisk;
+                }
+            });
+            answer
+        }
+        Dialog::Recovery(recovery) => {
+            ui.heading("Recover unsaved edits?");
+            let age = recovery
+                .written
+                .elapsed()
+                .map(|age| format!("{} s ago", age.as_secs()))
+                .unwrap_or_else(|_| "recently".to_owned());
+            ui.label(format!(
+                "An autosave from {age} holds edits that were never saved, in:"
+            ));
+            for file in &recovery.changed {
+                ui.monospace(file);
+            }
+            let mut answer = Answer::None;
+            ui.horizontal(|ui| {
+                if ui.button("Recover").clicked() {
+                    answer = Answer::Recover;
+                }
+                if ui.button("Discard autosave").clicked() {
+                    answer = Answer::DiscardAutosave;
+                }
+            });
+            answer
+        }
+        Dialog::Error(message) => {
+            ui.heading("Something went wrong");
+            ui.label(message.as_str());
+            if ui.button("OK").clicked() {
+                Answer::Close
+            } else {
+                Answer::None
+            }
+        }
+    }
+}
+
+/// A typed folder path with a Browse button; true when Enter was pressed in it.
+fn folder_field(ui: &mut Ui, path: &mut String, browsing: bool) -> bool {
+    let mut entered = false;
+    ui.horizontal(|ui| {
+        let response = ui.add(egui::TextEdit::singleline(path).desired_width(380.0));
+        entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if browsing {
+            ui.spinner();
+        }
+    });
+    entered
+}
+
+fn buttons(
+    ui: &mut Ui,
+    valid: bool,
+    confirm: &str,
+    entered: bool,
+    answer: impl Fn() -> Answer,
+) -> Answer {
+    let mut result = Answer::None;
+    ui.horizontal(|ui| {
+        if ui.add_enabled(valid, egui::Button::new(confirm)).clicked() || (valid && entered) {
+            result = answer();
+        }
+        if ui.button("Browse…").clicked() {
+            result = Answer::Browse;
+        }
+        if ui.button("Cancel").clicked() {
+            result = Answer::Close;
+        }
+    });
+    result
+}
+
+/// Writes the template project into `dir`.
+fn create_project(dir: &Path, name: &str) -> Result<(), String> {
+    let project = template::new_project(name);
+    project_io::save_files(dir, &project.canonical_files())
+        .map(|_| ())
+        .map_err(|error| format!("Cannot create the project in {}: {error}", dir.display()))
+}

@@ -1,0 +1,462 @@
+//! The eframe application: owns the open document, the per-user state and the dock, and is the
+//! one place where panel commands and menu actions change anything.
+//!
+//! Per-user state that is saved between runs ([`persist::Persisted`]) is kept apart from runtime
+//! resources (the [`Workspace`]: document, file watcher) and from transient UI state (dialogs).
+
+pub mod actions;
+pub mod dialogs;
+pub mod persist;
+pub mod screenshot;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use anyhow::anyhow;
+use egui::{RichText, Ui, ViewportCommand};
+use egui_dock::{DockArea, Style};
+
+use crate::document::watch::{Watcher, DEBOUNCE};
+use crate::document::{autosave, DiskChange, Document};
+use crate::edits::{DocId, Selection};
+use crate::panels::{Command, Panels, Tab, TabViewer};
+use crate::project_io;
+use actions::Action;
+use dialogs::{Dialog, Pending};
+use persist::Persisted;
+use screenshot::ScreenshotTask;
+
+/// What `stagecraft [PROJECT] [--screenshot PATH]` asks the editor to do.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunArgs {
+    /// The project folder to open.
+    pub project: Option<PathBuf>,
+    /// Capture the window to this PNG after the first frames, then exit.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// Opens the editor window and runs until it closes.
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let screenshot = args.screenshot.clone();
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Stagecraft")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0]),
+        renderer: eframe::Renderer::Glow,
+        // A screenshot run must not depend on, or change, the user's saved layout.
+        persist_window: screenshot.is_none(),
+        ..Default::default()
+    };
+    if let Some(path) = &screenshot {
+        // A stale file from an earlier run must not pass for this run's capture.
+        let _ = std::fs::remove_file(path);
+    }
+    eframe::run_native(
+        "Stagecraft",
+        options,
+        Box::new(move |cc| Ok(Box::new(StagecraftApp::new(cc, args)))),
+    )
+    .map_err(|error| anyhow!("the editor window failed: {error}"))?;
+    match screenshot {
+        Some(path) if !path.exists() => {
+            Err(anyhow!("no screenshot was written to {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The runtime resources of an open project.
+pub struct Workspace {
+    /// The document.
+    pub document: Document,
+    watcher: Option<Watcher>,
+}
+
+/// The Stagecraft editor.
+pub struct StagecraftApp {
+    persisted: Persisted,
+    workspace: Option<Workspace>,
+    panels: Panels,
+    dialog: Option<Dialog>,
+    /// A file dialog running on its own thread, if any.
+    picker: Option<Receiver<Option<PathBuf>>>,
+    status: Option<(String, bool)>,
+    screenshot: Option<ScreenshotTask>,
+    title: String,
+    /// Set once the user confirmed quitting, so the next close request goes through.
+    allow_close: bool,
+    ctx: egui::Context,
+}
+
+impl StagecraftApp {
+    /// Creates the app, restoring per-user state and opening `args.project` if given.
+    pub fn new(cc: &eframe::CreationContext<'_>, args: RunArgs) -> Self {
+        let persisted = if args.screenshot.is_some() {
+            Persisted::default()
+        } else {
+            Persisted::load(cc.storage)
+        };
+        let mut app = StagecraftApp {
+            persisted,
+            workspace: None,
+            panels: Panels::default(),
+            dialog: None,
+            picker: None,
+            status: None,
+            screenshot: args.screenshot.map(ScreenshotTask::new),
+            title: String::new(),
+            allow_close: false,
+            ctx: cc.egui_ctx.clone(),
+        };
+        if let Some(dir) = args.project {
+            app.open_project(&dir);
+        }
+        app
+    }
+
+    /// The open document, if any.
+    pub fn document(&self) -> Option<&Document> {
+        self.workspace.as_ref().map(|w| &w.document)
+    }
+
+    /// The open document, mutably (tests use it to set the autosave interval).
+    pub fn document_mut(&mut self) -> Option<&mut Document> {
+        self.workspace.as_mut().map(|w| &mut w.document)
+    }
+
+    /// The dialog on screen, if any.
+    pub fn dialog(&self) -> Option<&Dialog> {
+        self.dialog.as_ref()
+    }
+
+    /// The window title the app last set.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The per-user state.
+    pub fn persisted(&self) -> &Persisted {
+        &self.persisted
+    }
+
+    /// Opens the project in `dir`, replacing the current one (callers ask about unsaved edits).
+    pub fn open_project(&mut self, dir: &Path) {
+        match Document::open(dir) {
+            Ok(document) => {
+                let recovery = autosave::recovery(dir, &document.project().canonical_files());
+                let watcher = self.watch(&document);
+                self.workspace = Some(Workspace { document, watcher });
+                self.persisted.remember(dir);
+                self.status = Some((format!("Opened {}", dir.display()), false));
+                if let Some(recovery) = recovery {
+                    self.dialog = Some(Dialog::Recovery(recovery));
+                }
+            }
+            Err(error) => {
+                self.dialog = Some(Dialog::Error(format!(
+                    "Cannot open {}:\n{error}",
+                    dir.display()
+                )));
+            }
+        }
+    }
+
+    fn watch(&self, document: &Document) -> Option<Watcher> {
+        let dir = document.dir();
+        let outside: Vec<PathBuf> = document
+            .project()
+            .manifest
+            .asset_paths
+            .iter()
+            .filter(|path| path.starts_with(".."))
+            .map(|path| dir.join(path))
+            .collect();
+        let ctx = self.ctx.clone();
+        let wake = move || ctx.request_repaint_after(DEBOUNCE + Duration::from_millis(10));
+        match Watcher::new(dir, &outside, wake) {
+            Ok(watcher) => Some(watcher),
+            Err(error) => {
+                eprintln!("file watching is off: {error}");
+                None
+            }
+        }
+    }
+
+    /// Applies what the panels asked for.
+    fn apply_commands(&mut self, commands: Vec<Command>) {
+        let Some(workspace) = &mut self.workspace else {
+            return;
+        };
+        let document = &mut workspace.document;
+        for command in commands {
+            match command {
+                Command::Select(selection) => document.select(selection),
+                Command::Apply(edit) => document.apply(edit),
+                Command::ShowDiagnostic(diagnostic) => {
+                    if let Some(doc) = DocId::of_file(document.project(), &diagnostic.file) {
+                        document.select(Selection::field(doc, diagnostic.path.clone()));
+                        if let Some(path) = self.persisted.dock.find_tab(&Tab::Inspector) {
+                            let _ = self.persisted.dock.set_active_tab(path);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Watcher, autosave and validation: the document's background duties, once per frame.
+    fn housekeeping(&mut self, ctx: &egui::Context) {
+        let now = Instant::now();
+        let Some(workspace) = &mut self.workspace else {
+            return;
+        };
+        if let Some(watcher) = &mut workspace.watcher {
+            if watcher.poll(now) {
+                match project_io::read_sources(workspace.document.dir()) {
+                    Ok(sources) => match &mut self.dialog {
+                        // A conflict is on screen: show the newest disk state in it.
+                        Some(Dialog::DiskConflict {
+                            files,
+                            sources: held,
+                        }) => {
+                            *files = workspace.document.changed_files(&sources);
+                            *held = sources;
+                        }
+                        _ => match workspace.document.disk_changed(sources.clone()) {
+                            DiskChange::None => {}
+                            DiskChange::Reloaded(files) => {
+                                self.status = Some((
+                                    format!("Reloaded from disk: {}", files.join(", ")),
+                                    false,
+                                ));
+                            }
+                            DiskChange::Conflict(files) => {
+                                self.dialog = Some(Dialog::DiskConflict { files, sources });
+                            }
+                        },
+                    },
+                    Err(error) => {
+                        self.status =
+                            Some((format!("Cannot read the project folder: {error}"), true));
+                    }
+                }
+            }
+            if watcher.is_pending() {
+                ctx.request_repaint_after(Duration::from_millis(40));
+            }
+        }
+        let document = &mut workspace.document;
+        match document.autosave_if_due(now) {
+            Ok(true) => self.status = Some(("Autosaved unsaved edits".to_owned(), false)),
+            Ok(false) => {}
+            Err(error) => self.status = Some((format!("Autosave failed: {error}"), true)),
+        }
+        if document.is_dirty() {
+            ctx.request_repaint_after(document.autosave_wait(now));
+        }
+        document.validate_if_due();
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = match self.document() {
+            Some(document) => {
+                let dirty = if document.is_dirty() { " ●" } else { "" };
+                format!("{}{dirty} — Stagecraft", document.name())
+            }
+            None => "Stagecraft".to_owned(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn handle_close_request(&mut self, ctx: &egui::Context) {
+        let close_requested = ctx.input(|input| input.viewport().close_requested());
+        if !close_requested || self.allow_close || self.screenshot.is_some() {
+            return;
+        }
+        if self.document().is_some_and(Document::is_dirty) {
+            ctx.send_viewport_cmd(ViewportCommand::CancelClose);
+            self.dialog = Some(Dialog::Unsaved {
+                then: Pending::Quit,
+            });
+        }
+    }
+
+    fn main_ui(&mut self, ui: &mut Ui) {
+        let mut commands = Vec::new();
+        match &self.workspace {
+            Some(workspace) => {
+                let mut viewer = TabViewer {
+                    panels: &mut self.panels,
+                    document: &workspace.document,
+                    out: &mut commands,
+                };
+                DockArea::new(&mut self.persisted.dock)
+                    .style(Style::from_egui(ui.style().as_ref()))
+                    .show_inside(ui, &mut viewer);
+            }
+            None => {
+                if let Some(action) = dialogs::welcome_ui(ui, &self.persisted.recent) {
+                    self.perform(action);
+                }
+            }
+        }
+        if !commands.is_empty() {
+            self.apply_commands(commands);
+            ui.ctx().request_repaint();
+        }
+    }
+
+    fn status_ui(&self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            if let Some(document) = self.document() {
+                let errors = document
+                    .diagnostics()
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .count();
+                let warnings = document.diagnostics().len() - errors;
+                ui.label(format!("⛔ {errors}  ⚠ {warnings}"));
+                ui.separator();
+                ui.label(if document.is_dirty() {
+                    "Unsaved changes"
+                } else {
+                    "Saved"
+                });
+                ui.separator();
+                if let Some(edit) = document.record().undo_string() {
+                    ui.weak(format!("Undo: {edit}"));
+                }
+            }
+            if let Some((message, is_error)) = &self.status {
+                ui.separator();
+                let text = RichText::new(message);
+                if *is_error {
+                    ui.label(text.color(ui.visuals().error_fg_color));
+                } else {
+                    ui.weak(message);
+                }
+            }
+        });
+    }
+}
+
+impl eframe::App for StagecraftApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        if let Some(task) = &mut self.screenshot {
+            task.step(&ctx);
+        }
+        self.handle_close_request(&ctx);
+        if self.dialog.is_none() {
+            for action in actions::shortcuts(&ctx) {
+                self.perform(action);
+            }
+        }
+        self.poll_picker();
+        self.housekeeping(&ctx);
+        egui::Panel::top("stagecraft-menu").show(ui, |ui| {
+            if let Some(action) = actions::menu_bar_ui(ui, self) {
+                self.perform(action);
+            }
+        });
+        egui::Panel::bottom("stagecraft-status").show(ui, |ui| self.status_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.main_ui(ui));
+        self.dialogs_ui(&ctx);
+        if let Some(workspace) = &mut self.workspace {
+            if workspace.document.validate_if_due() {
+                ctx.request_repaint();
+            }
+        }
+        self.update_title(&ctx);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if self.screenshot.is_none() {
+            self.persisted.store(storage);
+        }
+    }
+}
+
+/// Whether `action` would throw away unsaved edits.
+fn discards_edits(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::New | Action::Open | Action::OpenPath(_) | Action::Quit
+    )
+}
+
+impl StagecraftApp {
+    /// Performs a menu action or shortcut, asking first when it would discard unsaved edits.
+    pub fn perform(&mut self, action: Action) {
+        if discards_edits(&action) && self.document().is_some_and(Document::is_dirty) {
+            self.dialog = Some(Dialog::Unsaved {
+                then: Pending::Action(action),
+            });
+            return;
+        }
+        self.perform_now(action);
+    }
+
+    fn perform_now(&mut self, action: Action) {
+        match action {
+            Action::New => self.dialog = Some(Dialog::new_project()),
+            Action::Open => self.dialog = Some(Dialog::open(&self.persisted.recent)),
+            Action::OpenPath(dir) => self.open_project(&dir),
+            Action::Save => {
+                self.save();
+            }
+            Action::SaveAs => {
+                if let Some(document) = self.document() {
+                    self.dialog = Some(Dialog::save_as(document.dir()));
+                }
+            }
+            Action::Undo => {
+                if let Some(document) = self.document_mut() {
+                    document.undo();
+                }
+            }
+            Action::Redo => {
+                if let Some(document) = self.document_mut() {
+                    document.redo();
+                }
+            }
+            Action::Quit => {
+                self.allow_close = true;
+                self.ctx.send_viewport_cmd(ViewportCommand::Close);
+            }
+            Action::ResetLayout => self.persisted.reset_layout(),
+            Action::Select(selection) => {
+                if let Some(document) = self.document_mut() {
+                    document.select(selection);
+                }
+            }
+        }
+    }
+
+    /// Saves the open document; true on success (errors go to a dialog).
+    fn save(&mut self) -> bool {
+        let Some(workspace) = &mut self.workspace else {
+            return false;
+        };
+        match workspace.document.save() {
+            Ok(written) => {
+                let message = if written.is_empty() {
+                    "Saved (no file changed)".to_owned()
+                } else {
+                    format!("Saved {}", written.join(", "))
+                };
+                self.status = Some((message, false));
+                true
+            }
+            Err(error) => {
+                self.dialog = Some(Dialog::Error(format!("Saving failed: {error}")));
+                false
+            }
+        }
+    }
+}

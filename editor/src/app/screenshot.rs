@@ -1,0 +1,81 @@
+//! `--screenshot PATH`: after the first frames, capture the real window and write it as a PNG.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use egui::{ColorImage, Event, ViewportCommand};
+
+/// Frames drawn before capturing, so fonts, layout and the dock have settled.
+const SETTLE_FRAMES: u32 = 8;
+
+/// How far the capture has got.
+#[derive(Debug)]
+pub struct ScreenshotTask {
+    path: PathBuf,
+    frames: u32,
+    requested: bool,
+    /// The outcome, once written (or failed).
+    pub result: Option<Result<(), String>>,
+}
+
+impl ScreenshotTask {
+    /// A capture to `path`.
+    pub fn new(path: PathBuf) -> Self {
+        ScreenshotTask {
+            path,
+            frames: 0,
+            requested: false,
+            result: None,
+        }
+    }
+
+    /// Advances one frame: requests the screenshot once settled, writes it when it arrives and
+    /// then closes the window.
+    pub fn step(&mut self, ctx: &egui::Context) {
+        if self.result.is_some() {
+            return;
+        }
+        ctx.request_repaint();
+        self.frames += 1;
+        // Read the event first; calling ctx methods inside `input` would deadlock.
+        let image: Option<Arc<ColorImage>> = ctx.input(|input| {
+            input.raw.events.iter().find_map(|event| match event {
+                Event::Screenshot { image, .. } => Some(image.clone()),
+                _ => None,
+            })
+        });
+        if let Some(image) = image {
+            let result = write_png(&self.path, &image);
+            if let Err(error) = &result {
+                eprintln!("screenshot failed: {error}");
+            } else {
+                eprintln!("screenshot written to {}", self.path.display());
+            }
+            self.result = Some(result);
+            ctx.send_viewport_cmd(ViewportCommand::Close);
+            return;
+        }
+        if !self.requested && self.frames >= SETTLE_FRAMES {
+            self.requested = true;
+            ctx.send_viewport_cmd(ViewportCommand::Screenshot(egui::UserData::default()));
+        }
+    }
+}
+
+/// Writes an egui image as an RGBA PNG.
+pub fn write_png(path: &Path, image: &ColorImage) -> Result<(), String> {
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    }
+    let [width, height] = image.size;
+    let pixels: Vec<u8> = image
+        .pixels
+        .iter()
+        .flat_map(|pixel| pixel.to_srgba_unmultiplied())
+        .collect();
+    let buffer = image::RgbaImage::from_raw(width as u32, height as u32, pixels)
+        .ok_or_else(|| "the screenshot has the wrong number of pixels".to_owned())?;
+    buffer
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

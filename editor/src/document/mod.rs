@@ -1,0 +1,278 @@
+//! The open project: its documents, the undo record of edits, dirty state, validation, saving and
+//! reconciling with changes other programs make on disk.
+//!
+//! Architecture invariant: the project changes only through [`Document::apply`], [`Document::undo`]
+//! and [`Document::redo`], so every change is one [`ProjectEdit`] in the record — including
+//! reloads from disk and autosave recovery, which are undoable like any other edit.
+
+pub mod autosave;
+pub mod reconcile;
+pub mod template;
+pub mod watch;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use stagecraft_runtime::project::{load_project, Diagnostic, Project, ProjectSources};
+use undo::Record;
+
+use crate::edits::{get_doc, DocId, DocValue, ProjectEdit, Selection};
+use crate::project_io;
+
+pub use reconcile::DiskChange;
+
+/// How often unsaved edits are written to the autosave folder.
+pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(30);
+
+/// An open project with its edit history.
+pub struct Document {
+    dir: PathBuf,
+    project: Project,
+    record: Record<ProjectEdit>,
+    selection: Selection,
+    /// The text of every project file as last read from or written to disk.
+    disk: ProjectSources,
+    /// Files whose text on disk cannot be read, while the editor keeps the last good document,
+    /// with the diagnostics of the disk text. Saving skips them, so nothing is overwritten.
+    held: BTreeMap<String, Vec<Diagnostic>>,
+    diagnostics: Vec<Diagnostic>,
+    validation_due: bool,
+    /// Counts changes to the project, so autosave knows whether it has written the current state.
+    change_serial: u64,
+    autosaved_serial: u64,
+    last_autosave: Option<Instant>,
+    /// How often [`Document::autosave_if_due`] writes; [`AUTOSAVE_INTERVAL`] unless a test changes it.
+    pub autosave_interval: Duration,
+}
+
+/// Why a project could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// The folder could not be read.
+    Io(io::Error),
+    /// The manifest could not be read; the diagnostics say why.
+    Invalid(Vec<Diagnostic>),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Io(error) => write!(f, "cannot read the project folder: {error}"),
+            OpenError::Invalid(diagnostics) => {
+                write!(f, "the project manifest cannot be read")?;
+                if let Some(first) = diagnostics.first() {
+                    write!(f, ": {first}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+impl Document {
+    /// Opens the project in `dir`. Documents that cannot be read are left out and their
+    /// diagnostics shown; only an unreadable manifest fails.
+    pub fn open(dir: &Path) -> Result<Document, OpenError> {
+        let (sources, loaded) = project_io::load_dir(dir).map_err(OpenError::Io)?;
+        let Some(project) = loaded.project else {
+            return Err(OpenError::Invalid(loaded.diagnostics));
+        };
+        Ok(Document::from_parts(dir, project, sources))
+    }
+
+    /// A document over `project`, whose files on disk read `disk`.
+    pub fn from_parts(dir: &Path, project: Project, disk: ProjectSources) -> Document {
+        let mut document = Document {
+            dir: dir.to_path_buf(),
+            project,
+            record: Record::new(),
+            selection: Selection::default(),
+            disk,
+            held: BTreeMap::new(),
+            diagnostics: Vec::new(),
+            validation_due: true,
+            change_serial: 0,
+            autosaved_serial: 0,
+            last_autosave: None,
+            autosave_interval: AUTOSAVE_INTERVAL,
+        };
+        document.validate();
+        document
+    }
+
+    /// The project folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The documents as they are now.
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
+    /// A copy of one document.
+    pub fn get(&self, doc: &DocId) -> Option<DocValue> {
+        get_doc(&self.project, doc)
+    }
+
+    /// The project's display name.
+    pub fn name(&self) -> &str {
+        &self.project.manifest.name
+    }
+
+    /// True when the project has edits that are not saved.
+    pub fn is_dirty(&self) -> bool {
+        !self.record.is_saved()
+    }
+
+    /// What is selected.
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
+    /// Selects `selection` (not an edit: selection is not part of the project).
+    pub fn select(&mut self, selection: Selection) {
+        self.selection = selection;
+    }
+
+    /// The diagnostics of the last validation, sorted by file, line and column.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Files changed on disk into something unreadable, with their diagnostics; the editor keeps
+    /// the last good version of each.
+    pub fn held(&self) -> &BTreeMap<String, Vec<Diagnostic>> {
+        &self.held
+    }
+
+    /// The file texts on disk as last read or written.
+    pub fn disk(&self) -> &ProjectSources {
+        &self.disk
+    }
+
+    /// The undo record.
+    pub fn record(&self) -> &Record<ProjectEdit> {
+        &self.record
+    }
+
+    /// Applies `edit` and records it.
+    pub fn apply(&mut self, edit: ProjectEdit) {
+        let selection = self.record.edit(&mut self.project, edit);
+        self.changed(selection);
+    }
+
+    /// Undoes the last edit; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.record.undo(&mut self.project) {
+            Some(selection) => {
+                self.changed(selection);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Redoes the next edit; false when there is none.
+    pub fn redo(&mut self) -> bool {
+        match self.record.redo(&mut self.project) {
+            Some(selection) => {
+                self.changed(selection);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn changed(&mut self, selection: Selection) {
+        if selection.doc.is_some() {
+            self.selection = selection;
+        }
+        self.change_serial += 1;
+        self.validation_due = true;
+    }
+
+    /// Runs validation if an edit happened since the last one. Returns true if it ran.
+    pub fn validate_if_due(&mut self) -> bool {
+        if self.validation_due {
+            self.validate();
+        }
+        !self.validation_due
+    }
+
+    /// Validates the project as it would be saved: the canonical text of every document, plus the
+    /// disk text of files that could not be read (so their diagnostics stay visible).
+    pub fn validate(&mut self) {
+        let loaded = load_project(&self.validation_sources());
+        self.diagnostics = loaded.diagnostics;
+        self.validation_due = false;
+    }
+
+    fn validation_sources(&self) -> ProjectSources {
+        let mut files = self.disk.files.clone();
+        files.extend(self.project.canonical_files());
+        ProjectSources { files }
+    }
+
+    /// The canonical texts a save writes: every document except those held after an unreadable
+    /// change on disk.
+    pub fn files_to_save(&self) -> BTreeMap<String, String> {
+        let mut files = self.project.canonical_files();
+        files.retain(|path, _| !self.held.contains_key(path));
+        files
+    }
+
+    /// Saves every changed document with the atomic writer; returns the files written.
+    pub fn save(&mut self) -> io::Result<Vec<String>> {
+        let files = self.files_to_save();
+        let written = project_io::save_files(&self.dir, &files)?;
+        self.disk.files.extend(files);
+        self.record.set_saved();
+        self.autosaved_serial = self.change_serial;
+        autosave::clear(&self.dir);
+        Ok(written)
+    }
+
+    /// Saves the project into `dir` and makes that its folder. Asset families outside the
+    /// project folder (paths starting with `..`) are shared and not copied.
+    pub fn save_as(&mut self, dir: &Path) -> io::Result<Vec<String>> {
+        let mut files = self.files_to_save();
+        files.retain(|path, _| !path.starts_with(".."));
+        let written = project_io::save_files(dir, &files)?;
+        self.dir = dir.to_path_buf();
+        self.disk = project_io::read_sources(dir)?;
+        self.held.clear();
+        self.record.set_saved();
+        self.autosaved_serial = self.change_serial;
+        self.validation_due = true;
+        Ok(written)
+    }
+
+    /// Writes unsaved edits to the autosave folder when the interval has passed since the last
+    /// autosave and the project changed since. Returns true when it wrote.
+    pub fn autosave_if_due(&mut self, now: Instant) -> io::Result<bool> {
+        let last = *self.last_autosave.get_or_insert(now);
+        let due = now.duration_since(last) >= self.autosave_interval;
+        if !due || !self.is_dirty() || self.autosaved_serial == self.change_serial {
+            return Ok(false);
+        }
+        self.last_autosave = Some(now);
+        autosave::write(&self.dir, &self.project.canonical_files())?;
+        self.autosaved_serial = self.change_serial;
+        Ok(true)
+    }
+
+    /// Time until the next autosave could be due, for scheduling a repaint.
+    pub fn autosave_wait(&self, now: Instant) -> Duration {
+        match self.last_autosave {
+            Some(last) => self
+                .autosave_interval
+                .saturating_sub(now.duration_since(last)),
+            None => self.autosave_interval,
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! List editing in the Inspector: items with move up, move down and remove, and an add button.
+
+use egui::collapsing_header::CollapsingState;
+use egui::{RichText, Ui};
+
+use super::form::{humanize, section_colour, Form};
+
+/// What the user did to a list this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ListAction {
+    Up(usize),
+    Down(usize),
+    Remove(usize),
+    Add,
+}
+
+/// A list of records: each item is a collapsible section titled by `title`, drawn by `item_ui`.
+///
+/// `new_item` builds the item the add button appends, given the items already there.
+pub fn record_list<T>(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    name: &str,
+    items: &mut Vec<T>,
+    new_item: impl Fn(&[T]) -> T,
+    title: impl Fn(usize, &T) -> String,
+    mut item_ui: impl FnMut(&mut Form<'_>, &mut Ui, &mut T),
+) {
+    form.field(name, |form| {
+        let heading = format!("{} ({})", humanize(name), items.len());
+        let colour = section_colour(ui, form.worst_below());
+        let id = ui.make_persistent_id(form.path().to_string());
+        let mut state = CollapsingState::load_with_default_open(ui.ctx(), id, true);
+        if form.is_focused() {
+            state.set_open(true);
+        }
+        let mut action = None;
+        state
+            .show_header(ui, |ui| {
+                ui.label(RichText::new(heading).strong().color(colour));
+            })
+            .body(|ui| {
+                let count = items.len();
+                for (index, item) in items.iter_mut().enumerate() {
+                    form.index(index, |form| {
+                        let item_id = ui.make_persistent_id(form.path().to_string());
+                        let mut item_state =
+                            CollapsingState::load_with_default_open(ui.ctx(), item_id, false);
+                        if form.is_focused() {
+                            item_state.set_open(true);
+                        }
+                        let colour = section_colour(ui, form.worst_below());
+                        let label = title(index, item);
+                        item_state
+                            .show_header(ui, |ui| {
+                                ui.label(RichText::new(label).color(colour));
+                                if let Some(done) = item_buttons(ui, index, count) {
+                                    action = Some(done);
+                                }
+                            })
+                            .body(|ui| item_ui(form, ui, item));
+                    });
+                }
+                if ui.button(format!("＋ Add {}", singular(name))).clicked() {
+                    action = Some(ListAction::Add);
+                }
+            });
+        if let Some(action) = action {
+            apply(items, action, &new_item);
+            form.changed_structure(describe(action));
+        }
+    });
+}
+
+/// A list of small values (ids, numbers): one row per item with its buttons.
+pub fn value_list<T>(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    name: &str,
+    help: &str,
+    items: &mut Vec<T>,
+    new_item: impl Fn(&[T]) -> T,
+    mut item_ui: impl FnMut(&mut Form<'_>, &mut Ui, &mut T),
+) {
+    form.field(name, |form| {
+        let colour = section_colour(ui, form.worst_below());
+        ui.label(RichText::new(humanize(name)).color(colour))
+            .on_hover_text(format!("`{name}`: {help}"));
+        let mut action = None;
+        ui.indent(form.path().to_string(), |ui| {
+            let count = items.len();
+            for (index, item) in items.iter_mut().enumerate() {
+                form.index(index, |form| {
+                    ui.horizontal(|ui| {
+                        item_ui(form, ui, item);
+                        if let Some(done) = item_buttons(ui, index, count) {
+                            action = Some(done);
+                        }
+                    });
+                });
+            }
+            if ui
+                .small_button(format!("＋ Add {}", singular(name)))
+                .clicked()
+            {
+                action = Some(ListAction::Add);
+            }
+        });
+        if let Some(action) = action {
+            apply(items, action, &new_item);
+            form.changed_structure(describe(action));
+        }
+    });
+}
+
+fn item_buttons(ui: &mut Ui, index: usize, count: usize) -> Option<ListAction> {
+    let mut action = None;
+    if ui
+        .add_enabled(index > 0, egui::Button::new("⬆").small())
+        .on_hover_text("Move up")
+        .clicked()
+    {
+        action = Some(ListAction::Up(index));
+    }
+    if ui
+        .add_enabled(index + 1 < count, egui::Button::new("⬇").small())
+        .on_hover_text("Move down")
+        .clicked()
+    {
+        action = Some(ListAction::Down(index));
+    }
+    if ui
+        .add(egui::Button::new("🗑").small())
+        .on_hover_text("Remove")
+        .clicked()
+    {
+        action = Some(ListAction::Remove(index));
+    }
+    action
+}
+
+fn apply<T>(items: &mut Vec<T>, action: ListAction, new_item: &impl Fn(&[T]) -> T) {
+    match action {
+        ListAction::Up(index) if index > 0 && index < items.len() => items.swap(index - 1, index),
+        ListAction::Down(index) if index + 1 < items.len() => items.swap(index, index + 1),
+        ListAction::Remove(index) if index < items.len() => {
+            items.remove(index);
+        }
+        ListAction::Add => {
+            let item = new_item(items);
+            items.push(item);
+        }
+        _ => {}
+    }
+}
+
+fn describe(action: ListAction) -> &'static str {
+    match action {
+        ListAction::Up(_) | ListAction::Down(_) => "Reorder",
+        ListAction::Remove(_) => "Remove from",
+        ListAction::Add => "Add to",
+    }
+}
+
+/// `observers` → `observer`, for "Add observer".
+fn singular(name: &str) -> String {
+    let human = humanize(name).to_lowercase();
+    human
+        .strip_suffix("ies")
+        .map(|stem| format!("{stem}y"))
+        .or_else(|| human.strip_suffix('s').map(str::to_owned))
+        .unwrap_or(human)
+}
+
+/// An id not yet in `taken`: `stem`, `stem-2`, `stem-3`, …
+pub fn fresh_id<'a>(stem: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    let free = |candidate: &str| !taken.clone().any(|id| id == candidate);
+    if free(stem) {
+        return stem.to_owned();
+    }
+    (2..)
+        .map(|n| format!("{stem}-{n}"))
+        .find(|candidate| free(candidate))
+        .unwrap_or_else(|| stem.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_actions_move_remove_and_add() {
+        let mut items = vec![1, 2, 3];
+        apply(&mut items, ListAction::Up(2), &|_: &[i32]| 0);
+        assert_eq!(items, [1, 3, 2]);
+        apply(&mut items, ListAction::Down(0), &|_: &[i32]| 0);
+        assert_eq!(items, [3, 1, 2]);
+        apply(&mut items, ListAction::Remove(1), &|_: &[i32]| 0);
+        assert_eq!(items, [3, 2]);
+        apply(&mut items, ListAction::Add, &|items: &[i32]| {
+            items.len() as i32
+        });
+        assert_eq!(items, [3, 2, 2]);
+        apply(&mut items, ListAction::Up(0), &|_: &[i32]| 0);
+        assert_eq!(items, [3, 2, 2]);
+    }
+
+    #[test]
+    fn fresh_ids_and_singulars() {
+        let taken = ["a", "a-2"];
+        assert_eq!(fresh_id("a", taken.iter().copied()), "a-3");
+        assert_eq!(fresh_id("b", taken.iter().copied()), "b");
+        assert_eq!(singular("observers"), "observer");
+        assert_eq!(singular("directives"), "directive");
+        assert_eq!(singular("asset_paths"), "asset path");
+        assert_eq!(singular("families"), "family");
+    }
+}

@@ -1,0 +1,534 @@
+//! Inspector widgets for scenarios (observers, sources, boxes, directives) and override sets.
+
+use egui::Ui;
+use stagecraft_runtime::project::routes::published_routes;
+use stagecraft_runtime::project::{
+    Box3, Directive, DirectiveCommand, Observer, Override, OverrideAction, OverrideSet,
+    PopulationKind, PopulationSource, Scenario, Vec2, Vec3,
+};
+
+use super::form::{combo, vec3_edit, Form};
+use super::list::{fresh_id, record_list};
+
+const KINDS: [(PopulationKind, &str); 2] = [
+    (PopulationKind::Ambient, "Ambient"),
+    (PopulationKind::Mission, "Mission"),
+];
+
+/// A scenario: recipe, clock, observers, sources, boxes and directives.
+pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
+    let project = form.project;
+    let recipes: Vec<String> = project.recipes.keys().cloned().collect();
+    form.read_only(ui, "id", "Persistent id; also the file name.", &scenario.id);
+    form.text(ui, "name", "Display name.", &mut scenario.name);
+    form.id_picker(
+        ui,
+        "recipe",
+        "The recipe whose pedestrian space the scenario runs on.",
+        &mut scenario.recipe,
+        &recipes,
+    );
+    form.number(
+        ui,
+        "fixed_step_s",
+        "Fixed simulation step, in (0, 1] seconds.",
+        &mut scenario.fixed_step_s,
+        0.001..=1.0,
+        " s",
+    );
+    form.number(
+        ui,
+        "duration_frames",
+        "Length of the scenario in frames.",
+        &mut scenario.duration_frames,
+        0..=10_000_000,
+        " frames",
+    );
+    record_list(
+        form,
+        ui,
+        "observers",
+        &mut scenario.observers,
+        |observers| Observer {
+            id: fresh_id("observer", observers.iter().map(|o| o.id.as_str())),
+            fov_y_rad: 1.0,
+            near_m: 0.1,
+            far_m: 200.0,
+            retain_radius_m: 40.0,
+            remove_radius_m: 80.0,
+            ..Observer::default()
+        },
+        |index, observer| format!("{index}: {}", observer.id),
+        observer_ui,
+    );
+    let routes: Vec<String> = project
+        .recipes
+        .get(&scenario.recipe)
+        .map(|recipe| published_routes(recipe).into_iter().collect())
+        .unwrap_or_default();
+    record_list(
+        form,
+        ui,
+        "sources",
+        &mut scenario.sources,
+        |sources| PopulationSource {
+            id: fresh_id("source", sources.iter().map(|s| s.id.as_str())),
+            kind: PopulationKind::Ambient,
+            route: routes.first().cloned().unwrap_or_default(),
+            target_count: 10,
+            walk_speed_m_s: 1.4,
+        },
+        |index, source| format!("{index}: {} on {}", source.id, source.route),
+        |form, ui, source| source_ui(form, ui, source, &routes),
+    );
+    box_ui(
+        form,
+        ui,
+        "no_spawn_box",
+        "No ambient births inside this box (inclusive).",
+        &mut scenario.no_spawn_box,
+    );
+    box_ui(
+        form,
+        ui,
+        "no_removal_box",
+        "Ambient members inside this box are never retired automatically.",
+        &mut scenario.no_removal_box,
+    );
+    let source_ids: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
+    record_list(
+        form,
+        ui,
+        "directives",
+        &mut scenario.directives,
+        |directives| Directive {
+            frame: directives.last().map(|d| d.frame + 20).unwrap_or(0),
+            source: source_ids.first().cloned().unwrap_or_default(),
+            agent: 0,
+            command: DirectiveCommand::Hold,
+        },
+        |index, directive| {
+            format!(
+                "{index}: frame {} · {} #{} · {}",
+                directive.frame,
+                directive.source,
+                directive.agent,
+                command_name(&directive.command)
+            )
+        },
+        |form, ui, directive| directive_ui(form, ui, directive, &source_ids),
+    );
+}
+
+fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
+    use std::f64::consts::PI;
+    form.text(ui, "id", "Persistent id.", &mut observer.id);
+    form.vec3(ui, "position", "Eye position.", &mut observer.position);
+    form.number(
+        ui,
+        "yaw_rad",
+        "Heading around Z (0 looks along +X).",
+        &mut observer.yaw_rad,
+        -PI..=PI,
+        " rad",
+    );
+    form.number(
+        ui,
+        "pitch_rad",
+        "Pitch (negative looks down).",
+        &mut observer.pitch_rad,
+        -PI / 2.0..=PI / 2.0,
+        " rad",
+    );
+    form.number(
+        ui,
+        "fov_y_rad",
+        "Vertical field of view, in (0, π).",
+        &mut observer.fov_y_rad,
+        0.01..=3.1,
+        " rad",
+    );
+    form.number(
+        ui,
+        "near_m",
+        "Near plane distance.",
+        &mut observer.near_m,
+        0.01..=1000.0,
+        " m",
+    );
+    form.number(
+        ui,
+        "far_m",
+        "Far plane distance.",
+        &mut observer.far_m,
+        0.1..=100_000.0,
+        " m",
+    );
+    form.number(
+        ui,
+        "retain_radius_m",
+        "Members within this horizontal distance are retained (Rout).",
+        &mut observer.retain_radius_m,
+        0.0..=10_000.0,
+        " m",
+    );
+    form.number(
+        ui,
+        "remove_radius_m",
+        "Members beyond this horizontal distance are removable (Rin).",
+        &mut observer.remove_radius_m,
+        0.0..=10_000.0,
+        " m",
+    );
+}
+
+fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, routes: &[String]) {
+    form.text(ui, "id", "Persistent id.", &mut source.id);
+    form.choice(
+        ui,
+        "kind",
+        "Ambient (managed by the population system) or Mission (owned by a script).",
+        &mut source.kind,
+        &KINDS,
+    );
+    form.id_picker(
+        ui,
+        "route",
+        "The route of the recipe's pedestrian space the source spawns on.",
+        &mut source.route,
+        routes,
+    );
+    form.number(
+        ui,
+        "target_count",
+        "How many pedestrians the source aims to keep alive.",
+        &mut source.target_count,
+        0..=100_000,
+        "",
+    );
+    form.number(
+        ui,
+        "walk_speed_m_s",
+        "Preferred walking speed.",
+        &mut source.walk_speed_m_s,
+        0.05..=10.0,
+        " m/s",
+    );
+}
+
+fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut Option<Box3>) {
+    form.row(ui, name, help, |ui| {
+        let mut enabled = value.is_some();
+        let mut response = ui.checkbox(&mut enabled, "");
+        match (enabled, value.as_mut()) {
+            (true, Some(bounds)) => {
+                ui.vertical(|ui| {
+                    ui.horizontal(|ui| {
+                        ui.label("min");
+                        response |= vec3_edit(ui, &mut bounds.min);
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label("max");
+                        response |= vec3_edit(ui, &mut bounds.max);
+                    });
+                });
+            }
+            (true, None) => {
+                *value = Some(Box3 {
+                    min: Vec3 {
+                        x: -5.0,
+                        y: -5.0,
+                        z: 0.0,
+                    },
+                    max: Vec3 {
+                        x: 5.0,
+                        y: 5.0,
+                        z: 3.0,
+                    },
+                });
+            }
+            (false, _) => *value = None,
+        }
+        response
+    });
+}
+
+/// The kinds of directive command, for the combo box.
+#[derive(Clone, Copy, PartialEq)]
+enum CommandKind {
+    Claim,
+    Release,
+    Rendezvous,
+    Hold,
+    Continue,
+    Redirect,
+    Cancel,
+    Escape,
+}
+
+const COMMANDS: [(CommandKind, &str); 8] = [
+    (CommandKind::Claim, "Claim"),
+    (CommandKind::Release, "Release"),
+    (CommandKind::Rendezvous, "Rendezvous"),
+    (CommandKind::Hold, "Hold"),
+    (CommandKind::Continue, "Continue"),
+    (CommandKind::Redirect, "Redirect"),
+    (CommandKind::Cancel, "Cancel"),
+    (CommandKind::Escape, "Escape"),
+];
+
+fn command_kind(command: &DirectiveCommand) -> CommandKind {
+    match command {
+        DirectiveCommand::Claim { .. } => CommandKind::Claim,
+        DirectiveCommand::Release => CommandKind::Release,
+        DirectiveCommand::Rendezvous { .. } => CommandKind::Rendezvous,
+        DirectiveCommand::Hold => CommandKind::Hold,
+        DirectiveCommand::Continue => CommandKind::Continue,
+        DirectiveCommand::Redirect { .. } => CommandKind::Redirect,
+        DirectiveCommand::Cancel => CommandKind::Cancel,
+        DirectiveCommand::Escape { .. } => CommandKind::Escape,
+    }
+}
+
+fn command_name(command: &DirectiveCommand) -> &'static str {
+    let kind = command_kind(command);
+    COMMANDS
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, name)| *name)
+        .unwrap_or("?")
+}
+
+/// The goal or threat a command carries, kept when switching between commands that have one.
+fn command_point(command: &DirectiveCommand) -> Vec3 {
+    match command {
+        DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => *goal,
+        DirectiveCommand::Escape { threat, .. } => *threat,
+        _ => Vec3::default(),
+    }
+}
+
+fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveCommand {
+    let point = command_point(previous);
+    match kind {
+        CommandKind::Claim => DirectiveCommand::Claim {
+            owner: "script".to_owned(),
+        },
+        CommandKind::Release => DirectiveCommand::Release,
+        CommandKind::Rendezvous => DirectiveCommand::Rendezvous { goal: point },
+        CommandKind::Hold => DirectiveCommand::Hold,
+        CommandKind::Continue => DirectiveCommand::Continue,
+        CommandKind::Redirect => DirectiveCommand::Redirect { goal: point },
+        CommandKind::Cancel => DirectiveCommand::Cancel,
+        CommandKind::Escape => DirectiveCommand::Escape {
+            threat: point,
+            safe_distance_m: 20.0,
+        },
+    }
+}
+
+fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sources: &[String]) {
+    form.number(
+        ui,
+        "frame",
+        "The frame at which the command is issued.",
+        &mut directive.frame,
+        0..=10_000_000,
+        "",
+    );
+    form.id_picker(
+        ui,
+        "source",
+        "The population source of the pedestrian.",
+        &mut directive.source,
+        sources,
+    );
+    form.number(
+        ui,
+        "agent",
+        "Which of the source's pedestrians (0-based, in birth order).",
+        &mut directive.agent,
+        0..=u32::MAX,
+        "",
+    );
+    form.field("command", |form| {
+        let salt = form.path().clone();
+        form.row_here(ui, "command", "What to do.", |ui| {
+            let mut kind = command_kind(&directive.command);
+            let before = kind;
+            let response = combo(ui, &salt, &mut kind, &COMMANDS);
+            if kind != before {
+                directive.command = new_command(kind, &directive.command);
+            }
+            response
+        });
+        match &mut directive.command {
+            DirectiveCommand::Claim { owner } => {
+                form.text(ui, "owner", "The owner id.", owner);
+            }
+            DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
+                form.vec3(ui, "goal", "Goal position.", goal);
+            }
+            DirectiveCommand::Escape {
+                threat,
+                safe_distance_m,
+            } => {
+                form.vec3(ui, "threat", "Threat position.", threat);
+                form.number(
+                    ui,
+                    "safe_distance_m",
+                    "Safe distance from the threat.",
+                    safe_distance_m,
+                    0.0..=10_000.0,
+                    " m",
+                );
+            }
+            _ => {}
+        }
+    });
+}
+
+/// The kinds of override action, for the combo box.
+#[derive(Clone, Copy, PartialEq)]
+enum ActionKind {
+    LockSelection,
+    LockTransform,
+    Delete,
+    Move,
+    Replace,
+}
+
+const ACTIONS: [(ActionKind, &str); 5] = [
+    (ActionKind::LockSelection, "Lock selection"),
+    (ActionKind::LockTransform, "Lock transform"),
+    (ActionKind::Delete, "Delete"),
+    (ActionKind::Move, "Move"),
+    (ActionKind::Replace, "Replace"),
+];
+
+/// An override set: recipe, base revision and overrides.
+pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
+    let project = form.project;
+    let recipes: Vec<String> = project.recipes.keys().cloned().collect();
+    let variants: Vec<String> = project
+        .families
+        .values()
+        .flat_map(|family| family.variants.iter().map(|v| v.id.clone()))
+        .collect();
+    form.read_only(ui, "id", "Persistent id; also the file name.", &set.id);
+    form.id_picker(
+        ui,
+        "recipe",
+        "The recipe whose generated objects are overridden.",
+        &mut set.recipe,
+        &recipes,
+    );
+    form.text(
+        ui,
+        "base_revision",
+        "Digest of the generated base the overrides were authored against.",
+        &mut set.base_revision,
+    );
+    let stage_ids: Vec<(u32, String)> = project
+        .recipes
+        .get(&set.recipe)
+        .map(|recipe| {
+            recipe
+                .stages
+                .iter()
+                .map(|s| (s.id, format!("stage {} {}", s.id, s.label)))
+                .collect()
+        })
+        .unwrap_or_default();
+    record_list(
+        form,
+        ui,
+        "overrides",
+        &mut set.overrides,
+        |_| Override {
+            stage: stage_ids.first().map(|(id, _)| *id).unwrap_or(0),
+            target: 0,
+            precedence: 0,
+            action: OverrideAction::LockSelection,
+        },
+        |index, item| format!("{index}: stage {} · target {:#x}", item.stage, item.target),
+        |form, ui, item| override_ui(form, ui, item, &stage_ids, &variants),
+    );
+}
+
+fn override_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    item: &mut Override,
+    stage_ids: &[(u32, String)],
+    variants: &[String],
+) {
+    let mut stages = stage_ids.to_vec();
+    if !stages.iter().any(|(id, _)| *id == item.stage) {
+        stages.push((item.stage, format!("stage {} (missing)", item.stage)));
+    }
+    form.choice(
+        ui,
+        "stage",
+        "The stage that emitted the target.",
+        &mut item.stage,
+        &stages,
+    );
+    form.u64_text(
+        ui,
+        "target",
+        "The target's packed generated identity (decimal or 0x hex).",
+        &mut item.target,
+    );
+    form.number(
+        ui,
+        "precedence",
+        "Higher precedence wins when two overrides touch the same property.",
+        &mut item.precedence,
+        0..=u32::MAX,
+        "",
+    );
+    form.field("action", |form| {
+        let salt = form.path().clone();
+        form.row_here(ui, "action", "What the override does.", |ui| {
+            let mut kind = match item.action {
+                OverrideAction::LockSelection => ActionKind::LockSelection,
+                OverrideAction::LockTransform => ActionKind::LockTransform,
+                OverrideAction::Delete => ActionKind::Delete,
+                OverrideAction::Move { .. } => ActionKind::Move,
+                OverrideAction::Replace { .. } => ActionKind::Replace,
+            };
+            let before = kind;
+            let response = combo(ui, &salt, &mut kind, &ACTIONS);
+            if kind != before {
+                item.action = match kind {
+                    ActionKind::LockSelection => OverrideAction::LockSelection,
+                    ActionKind::LockTransform => OverrideAction::LockTransform,
+                    ActionKind::Delete => OverrideAction::Delete,
+                    ActionKind::Move => OverrideAction::Move {
+                        position: Vec2::default(),
+                    },
+                    ActionKind::Replace => OverrideAction::Replace {
+                        variant: variants.first().cloned().unwrap_or_default(),
+                    },
+                };
+            }
+            response
+        });
+        match &mut item.action {
+            OverrideAction::Move { position } => {
+                form.vec2(ui, "position", "New ground position.", position);
+            }
+            OverrideAction::Replace { variant } => {
+                form.id_picker(
+                    ui,
+                    "variant",
+                    "Variant id of the target's asset family.",
+                    variant,
+                    variants,
+                );
+            }
+            _ => {}
+        }
+    });
+}

@@ -1,0 +1,277 @@
+//! The Project tab: a tree of the manifest, recipes, scenarios, override sets and asset families.
+
+use egui::{RichText, Ui};
+use stagecraft_runtime::project::{FieldPath, Severity};
+
+use super::inspector::list::fresh_id;
+use super::{Command, Panel};
+use crate::document::Document;
+use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
+
+/// The Project tab.
+#[derive(Default)]
+pub struct ProjectPanel;
+
+impl Panel for ProjectPanel {
+    fn title(&self) -> &'static str {
+        "Project"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| tree_ui(ui, document, out));
+    }
+}
+
+fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
+    let project = document.project();
+    item_ui(ui, document, out, DocId::Manifest, "📄 Manifest", &[]);
+    ui.separator();
+
+    section(ui, "Recipes", project.recipes.len(), |ui| {
+        for (id, recipe) in &project.recipes {
+            let doc = DocId::Recipe(id.clone());
+            let children: Vec<(String, FieldPath)> = recipe
+                .stages
+                .iter()
+                .enumerate()
+                .map(|(index, stage)| {
+                    (
+                        format!("Stage {} · {}", stage.id, stage.operator),
+                        FieldPath::root().field("stages").index(index),
+                    )
+                })
+                .collect();
+            let title = if recipe.label.is_empty() {
+                format!("🔧 {id}")
+            } else {
+                format!("🔧 {id} — {}", recipe.label)
+            };
+            item_ui(ui, document, out, doc, &title, &children);
+        }
+        if ui.small_button("＋ New recipe").clicked() {
+            out.push(Command::Apply(new_recipe(document)));
+        }
+    });
+    section(ui, "Scenarios", project.scenarios.len(), |ui| {
+        for (id, scenario) in &project.scenarios {
+            let doc = DocId::Scenario(id.clone());
+            let mut children = Vec::new();
+            for (field, names) in [
+                (
+                    "observers",
+                    scenario
+                        .observers
+                        .iter()
+                        .map(|o| format!("👁 {}", o.id))
+                        .collect::<Vec<_>>(),
+                ),
+                (
+                    "sources",
+                    scenario
+                        .sources
+                        .iter()
+                        .map(|s| format!("🚶 {}", s.id))
+                        .collect(),
+                ),
+                (
+                    "directives",
+                    scenario
+                        .directives
+                        .iter()
+                        .map(|d| format!("⏱ frame {} · {}", d.frame, d.source))
+                        .collect(),
+                ),
+            ] {
+                for (index, name) in names.into_iter().enumerate() {
+                    children.push((name, FieldPath::root().field(field).index(index)));
+                }
+            }
+            item_ui(ui, document, out, doc, &format!("🎬 {id}"), &children);
+        }
+        if ui.small_button("＋ New scenario").clicked() {
+            out.push(Command::Apply(new_scenario(document)));
+        }
+    });
+    section(ui, "Overrides", project.overrides.len(), |ui| {
+        for (id, set) in &project.overrides {
+            let doc = DocId::Overrides(id.clone());
+            let title = format!("✏ {id} ({} overrides)", set.overrides.len());
+            item_ui(ui, document, out, doc, &title, &[]);
+        }
+    });
+    section(ui, "Asset families", project.families.len(), |ui| {
+        for (id, family) in &project.families {
+            let doc = DocId::Family(id.clone());
+            let children: Vec<(String, FieldPath)> = family
+                .variants
+                .iter()
+                .enumerate()
+                .map(|(index, variant)| {
+                    (
+                        format!("{} ×{}", variant.id, variant.weight),
+                        FieldPath::root().field("variants").index(index),
+                    )
+                })
+                .collect();
+            item_ui(ui, document, out, doc, &format!("🌲 {id}"), &children);
+        }
+    });
+    unreadable_ui(ui, document, out);
+}
+
+fn section(ui: &mut Ui, title: &str, count: usize, body: impl FnOnce(&mut Ui)) {
+    egui::CollapsingHeader::new(RichText::new(format!("{title} ({count})")).strong())
+        .id_salt(title)
+        .default_open(true)
+        .show(ui, body);
+}
+
+/// One document: a selectable row, with selectable children (stages, observers, …) below it.
+fn item_ui(
+    ui: &mut Ui,
+    document: &Document,
+    out: &mut Vec<Command>,
+    doc: DocId,
+    title: &str,
+    children: &[(String, FieldPath)],
+) {
+    let selection = document.selection();
+    let file = doc.file(document.project()).unwrap_or_default();
+    let worst = document
+        .diagnostics()
+        .iter()
+        .filter(|d| d.file == file)
+        .map(|d| d.severity)
+        .min();
+    let held = document.held().contains_key(&file);
+    let mut text = RichText::new(title);
+    text = match worst {
+        Some(Severity::Error) => text.color(ui.visuals().error_fg_color),
+        Some(Severity::Warning) => text.color(ui.visuals().warn_fg_color),
+        None => text,
+    };
+    let is_selected = selection.doc.as_ref() == Some(&doc);
+    let row = |ui: &mut Ui, out: &mut Vec<Command>| {
+        let selected = is_selected && selection.path.0.is_empty();
+        let response = ui
+            .selectable_label(selected, text.clone())
+            .on_hover_text(&file);
+        if response.clicked() {
+            out.push(Command::Select(Selection::doc(doc.clone())));
+        }
+        if held {
+            ui.colored_label(ui.visuals().warn_fg_color, "⚠ changed on disk")
+                .on_hover_text("The file on disk cannot be read; the last good version is kept.");
+        }
+    };
+    if children.is_empty() {
+        ui.horizontal(|ui| row(ui, out));
+        return;
+    }
+    let id = ui.make_persistent_id(("tree", &doc));
+    let mut state =
+        egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false);
+    if is_selected && !selection.path.0.is_empty() {
+        state.set_open(true);
+    }
+    state.show_header(ui, |ui| row(ui, out)).body(|ui| {
+        for (name, path) in children {
+            let selected = is_selected && selection.path.0.starts_with(&path.0);
+            if ui.selectable_label(selected, name).clicked() {
+                out.push(Command::Select(Selection::field(doc.clone(), path.clone())));
+            }
+        }
+    });
+}
+
+/// Files that exist on disk but could not be read into a document.
+fn unreadable_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
+    let project = document.project();
+    let unreadable: Vec<&String> = document
+        .disk()
+        .files
+        .keys()
+        .filter(|path| {
+            DocId::of_file(project, path).is_some_and(|doc| document.get(&doc).is_none())
+        })
+        .collect();
+    if unreadable.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.label(RichText::new("Unreadable files").color(ui.visuals().error_fg_color));
+    for path in unreadable {
+        if ui
+            .selectable_label(false, format!("⛔ {path}"))
+            .on_hover_text("Click to show its first problem")
+            .clicked()
+        {
+            if let Some(diagnostic) = document.diagnostics().iter().find(|d| &d.file == path) {
+                out.push(Command::ShowDiagnostic(diagnostic.clone()));
+            }
+        }
+    }
+}
+
+/// A batch edit adding a recipe (one stage publishing it) and listing it in the manifest.
+fn new_recipe(document: &Document) -> ProjectEdit {
+    let project = document.project();
+    let id = fresh_id("recipe", project.recipes.keys().map(String::as_str));
+    let mut recipe = crate::document::template::new_project("")
+        .recipes
+        .into_values()
+        .next()
+        .unwrap_or_default();
+    recipe.id = id.clone();
+    recipe.label = "New recipe".to_owned();
+    add_document(document, DocValue::Recipe(recipe), |m| &mut m.recipes, &id)
+}
+
+/// A batch edit adding a scenario on the first recipe and listing it in the manifest.
+fn new_scenario(document: &Document) -> ProjectEdit {
+    let project = document.project();
+    let id = fresh_id("scenario", project.scenarios.keys().map(String::as_str));
+    let mut scenario = crate::document::template::new_project("")
+        .scenarios
+        .into_values()
+        .next()
+        .unwrap_or_default();
+    scenario.id = id.clone();
+    scenario.name = "New scenario".to_owned();
+    if let Some(recipe) = project.recipes.keys().next() {
+        scenario.recipe = recipe.clone();
+    }
+    add_document(
+        document,
+        DocValue::Scenario(scenario),
+        |m| &mut m.scenarios,
+        &id,
+    )
+}
+
+fn add_document(
+    document: &Document,
+    value: DocValue,
+    list: impl FnOnce(&mut stagecraft_runtime::project::Manifest) -> &mut Vec<String>,
+    id: &str,
+) -> ProjectEdit {
+    let doc = value.id();
+    let mut manifest = document.project().manifest.clone();
+    list(&mut manifest).push(id.to_owned());
+    let selection = Selection::doc(doc.clone());
+    ProjectEdit::Batch {
+        edits: vec![
+            ProjectEdit::replace(doc.clone(), Some(value), selection.clone(), ""),
+            ProjectEdit::replace(
+                DocId::Manifest,
+                Some(DocValue::Manifest(manifest)),
+                selection.clone(),
+                "",
+            ),
+        ],
+        selection,
+        label: format!("New {}", doc.label()),
+    }
+}

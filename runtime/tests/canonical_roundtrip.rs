@@ -52,14 +52,16 @@ fn stage() -> impl Strategy<Value = Stage> {
         ),
         prop::collection::btree_map(text(), param(), 0..5),
     )
-        .prop_map(|(id, label, operator, algorithm, inputs, parameters)| Stage {
-            id,
-            label,
-            operator,
-            algorithm,
-            inputs,
-            parameters,
-        })
+        .prop_map(
+            |(id, label, operator, algorithm, inputs, parameters)| Stage {
+                id,
+                label,
+                operator,
+                algorithm,
+                inputs,
+                parameters,
+            },
+        )
 }
 
 fn recipe() -> impl Strategy<Value = Recipe> {
@@ -78,14 +80,16 @@ fn recipe() -> impl Strategy<Value = Recipe> {
         prop::collection::vec(stage(), 0..4),
         prop::collection::vec(any::<u32>(), 0..3),
     )
-        .prop_map(|(id, label, address_schema, inputs, stages, outputs)| Recipe {
-            id,
-            label,
-            address_schema,
-            inputs,
-            stages,
-            outputs,
-        })
+        .prop_map(
+            |(id, label, address_schema, inputs, stages, outputs)| Recipe {
+                id,
+                label,
+                address_schema,
+                inputs,
+                stages,
+                outputs,
+            },
+        )
 }
 
 fn command() -> impl Strategy<Value = DirectiveCommand> {
@@ -105,19 +109,20 @@ fn command() -> impl Strategy<Value = DirectiveCommand> {
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
-    let observer = (text(), vec3(), prop::collection::vec(finite(), 7)).prop_map(|(id, position, v)| {
-        Observer {
-            id,
-            position,
-            yaw_rad: v[0],
-            pitch_rad: v[1],
-            fov_y_rad: v[2],
-            near_m: v[3],
-            far_m: v[4],
-            retain_radius_m: v[5],
-            remove_radius_m: v[6],
-        }
-    });
+    let observer =
+        (text(), vec3(), prop::collection::vec(finite(), 7)).prop_map(|(id, position, v)| {
+            Observer {
+                id,
+                position,
+                yaw_rad: v[0],
+                pitch_rad: v[1],
+                fov_y_rad: v[2],
+                near_m: v[3],
+                far_m: v[4],
+                retain_radius_m: v[5],
+                remove_radius_m: v[6],
+            }
+        });
     let source = (text(), any::<bool>(), text(), any::<u32>(), finite()).prop_map(
         |(id, mission, route, target_count, walk_speed_m_s)| PopulationSource {
             id,
@@ -149,7 +154,14 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         prop::collection::vec(directive, 0..4),
     )
         .prop_map(
-            |((id, name, recipe, fixed_step_s, duration_frames), observers, sources, a, b, directives)| {
+            |(
+                (id, name, recipe, fixed_step_s, duration_frames),
+                observers,
+                sources,
+                a,
+                b,
+                directives,
+            )| {
                 Scenario {
                     id,
                     name,
@@ -176,17 +188,21 @@ fn family() -> impl Strategy<Value = AssetFamily> {
         0usize..3,
         any::<(u8, u8, u8)>(),
     )
-        .prop_map(|(id, weight, exclusion_radius, collision_radius_m, height_m, shape, c)| {
-            AssetVariant {
+        .prop_map(
+            |(id, weight, exclusion_radius, collision_radius_m, height_m, shape, c)| AssetVariant {
                 id,
                 weight,
                 exclusion_radius,
                 collision_radius_m,
                 height_m,
-                shape: [PreviewShape::Cone, PreviewShape::Box, PreviewShape::Cylinder][shape],
+                shape: [
+                    PreviewShape::Cone,
+                    PreviewShape::Box,
+                    PreviewShape::Cylinder,
+                ][shape],
                 colour: Rgb(c.0, c.1, c.2),
-            }
-        });
+            },
+        );
     (text(), text(), prop::collection::vec(variant, 0..4))
         .prop_map(|(id, name, variants)| AssetFamily { id, name, variants })
 }

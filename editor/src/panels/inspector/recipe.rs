@@ -183,7 +183,7 @@ fn input_ui(
     }
     response |= match input {
         RecipeInput::Family(family) => id_combo(ui, &(salt, "family"), family, families),
-        RecipeInput::Value(value) => param_ui(ui, &(salt, "value"), value),
+        RecipeInput::Value(value) => param_ui(ui, egui::Id::new((salt, "value")), value),
     };
     response
 }
@@ -284,7 +284,7 @@ fn parameters_ui(form: &mut Form<'_>, ui: &mut Ui, parameters: &mut BTreeMap<Str
                 form.at(PathSeg::Key(name.clone()), |form| {
                     let salt = form.path().clone();
                     form.row_here(ui, name, "An operator parameter.", |ui| {
-                        let mut response = param_ui(ui, &salt, value);
+                        let mut response = param_ui(ui, egui::Id::new(&salt), value);
                         if ui.small_button("🗑").on_hover_text("Remove").clicked() {
                             remove = Some(name.clone());
                             response.mark_changed();
@@ -346,11 +346,7 @@ const PARAM_KINDS: [(ParamKind, &str); 6] = [
 ];
 
 /// A parameter value: its kind and a widget for it (lists and tuples recurse).
-pub fn param_ui(
-    ui: &mut Ui,
-    salt: &(impl std::hash::Hash + std::fmt::Debug),
-    value: &mut ParamValue,
-) -> egui::Response {
+pub fn param_ui(ui: &mut Ui, salt: egui::Id, value: &mut ParamValue) -> egui::Response {
     let kind_of = |value: &ParamValue| match value {
         ParamValue::Bool(_) => ParamKind::Bool,
         ParamValue::Int(_) => ParamKind::Int,
@@ -361,7 +357,7 @@ pub fn param_ui(
     };
     let mut kind = kind_of(value);
     let before = kind;
-    let mut response = combo(ui, &(salt, "kind"), &mut kind, &PARAM_KINDS);
+    let mut response = combo(ui, &salt.with("kind"), &mut kind, &PARAM_KINDS);
     if kind != before {
         *value = convert(value, kind);
     }
@@ -375,18 +371,14 @@ pub fn param_ui(
     response
 }
 
-fn items_ui(
-    ui: &mut Ui,
-    salt: &(impl std::hash::Hash + std::fmt::Debug),
-    items: &mut Vec<ParamValue>,
-) -> egui::Response {
+fn items_ui(ui: &mut Ui, salt: egui::Id, items: &mut Vec<ParamValue>) -> egui::Response {
     let mut remove = None;
     let mut add = false;
     let inner = ui.vertical(|ui| {
         let mut response: Option<egui::Response> = None;
         for (index, item) in items.iter_mut().enumerate() {
             ui.horizontal(|ui| {
-                let r = param_ui(ui, &(salt, index), item);
+                let r = param_ui(ui, salt.with(index), item);
                 if ui.small_button("🗑").clicked() {
                     remove = Some(index);
                 }

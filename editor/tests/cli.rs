@@ -1,0 +1,146 @@
+//! End-to-end tests of the `stagecraft` command line: `check` and `fmt` on real folders.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(PathBuf::from)
+        .unwrap_or_default()
+}
+
+fn stagecraft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stagecraft"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A copy of an example project whose asset path still points at the repository's `assets/`.
+fn copy_example(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = repo().join("projects").join(name);
+    copy_tree(&source, dir.path());
+    let manifest = dir.path().join("stagecraft.ron");
+    let text = fs::read_to_string(&manifest).expect("manifest");
+    let assets = repo().join("assets");
+    let text = text.replace("\"../../assets\"", &format!("{:?}", assets.display().to_string()));
+    fs::write(&manifest, text).expect("write manifest");
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in fs::read_dir(from).expect("list") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            fs::create_dir_all(&target).expect("mkdir");
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn check_accepts_every_example() {
+    for name in ["street-block", "pine-clearing"] {
+        let path = repo().join("projects").join(name);
+        let output = stagecraft(&["check", path.to_str().expect("utf-8")]);
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+        assert!(stdout(&output).ends_with("0 errors, 0 warnings\n"), "{}", stdout(&output));
+    }
+}
+
+#[test]
+fn check_reports_error_with_source_line_and_exit_code_1() {
+    let dir = copy_example("street-block");
+    let scenario = dir.path().join("scenarios/crosswalk-rush.scenario.ron");
+    let text = fs::read_to_string(&scenario).expect("scenario");
+    fs::write(&scenario, text.replace("\"sidewalk.south\"", "\"sidewalk.east\"")).expect("edit");
+    let output = stagecraft(&["check", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = stdout(&output);
+    assert!(
+        report.contains(
+            "error: source `south-walkers` names the missing route `sidewalk.east`\n  --> scenarios/crosswalk-rush.scenario.ron:34:20\n"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("34 |             route: \"sidewalk.east\",\n"), "{report}");
+    assert!(report.contains("   = at sources[1].route\n"), "{report}");
+}
+
+#[test]
+fn check_json_lists_diagnostics_for_machines() {
+    let dir = copy_example("pine-clearing");
+    let recipe = dir.path().join("recipes/pine-clearing.recipe.ron");
+    let text = fs::read_to_string(&recipe).expect("recipe");
+    fs::write(&recipe, text.replace("id: 1002,", "id: 1001,")).expect("edit");
+    let output = stagecraft(&["check", dir.path().to_str().expect("utf-8"), "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(report["errors"], 3);
+    let first = &report["diagnostics"][0];
+    assert_eq!(first["file"], "recipes/pine-clearing.recipe.ron");
+    assert_eq!(first["line"], 33);
+    assert_eq!(first["column"], 17);
+    assert_eq!(first["path"], "stages[1].id");
+    assert_eq!(first["message"], "duplicate stage id 1001");
+    assert_eq!(first["expected"], "each stage id at most once");
+}
+
+#[test]
+fn fmt_check_lists_non_canonical_files_and_fmt_rewrites_them() {
+    let dir = copy_example("pine-clearing");
+    let project = dir.path().to_str().expect("utf-8");
+    let recipe = dir.path().join("recipes/pine-clearing.recipe.ron");
+    let canonical = fs::read_to_string(&recipe).expect("recipe");
+    // Same document, other layout: one line, no trailing commas, a comment.
+    let squashed: String = canonical
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(", )", ")")
+        .replace(",)", ")");
+    fs::write(&recipe, format!("// squashed\n{squashed}")).expect("write");
+
+    let output = stagecraft(&["fmt", project, "--check"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "recipes/pine-clearing.recipe.ron: not canonical\n");
+
+    let output = stagecraft(&["fmt", project]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(stdout(&output), "recipes/pine-clearing.recipe.ron: rewritten\n");
+    assert_eq!(fs::read_to_string(&recipe).expect("recipe"), canonical);
+
+    let output = stagecraft(&["fmt", project, "--check"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "");
+}
+
+#[test]
+fn fmt_refuses_a_file_with_errors() {
+    let dir = copy_example("pine-clearing");
+    let recipe = dir.path().join("recipes/pine-clearing.recipe.ron");
+    let broken = fs::read_to_string(&recipe).expect("recipe").replace("cell_size\": 400", "cell_size\": NaN");
+    fs::write(&recipe, &broken).expect("write");
+    let output = stagecraft(&["fmt", dir.path().to_str().expect("utf-8")]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("recipes/pine-clearing.recipe.ron: has errors, not rewritten"));
+    assert_eq!(fs::read_to_string(&recipe).expect("recipe"), broken);
+}
+
+#[test]
+fn missing_project_folder_is_a_clear_error() {
+    let output = stagecraft(&["check", "/nonexistent/stagecraft-project"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("the project has no manifest"), "{}", stdout(&output));
+}

@@ -1,0 +1,319 @@
+//! UI tests of the editor shell through AccessKit (no GPU): Inspector edits, undo/redo, save and
+//! reopen, external changes, unsaved-changes questions, autosave recovery and diagnostics.
+
+mod support;
+
+use std::time::Duration;
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use stagecraft_editor::app::dialogs::Dialog;
+use stagecraft_editor::edits::{DocId, Selection};
+use stagecraft_runtime::project::{canonical_text, FieldPath};
+use support::{example, harness, snapshot, wait_until};
+
+const SCENARIO: &str = "crosswalk-rush";
+
+fn scenario_name(app: &stagecraft_editor::app::StagecraftApp) -> String {
+    app.document()
+        .and_then(|d| d.project().scenarios.get(SCENARIO))
+        .map(|s| s.name.clone())
+        .unwrap_or_default()
+}
+
+fn select_scenario(
+    harness: &mut egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp>,
+) {
+    harness.get_by_label(&format!("🎬 {SCENARIO}")).click();
+    harness.run_steps(2);
+    let selected = harness.state().document().map(|d| d.selection().clone());
+    assert_eq!(
+        selected,
+        Some(Selection::doc(DocId::Scenario(SCENARIO.into())))
+    );
+}
+
+#[test]
+fn inspector_edit_undo_redo_save_and_reopen_round_trips_bytes() {
+    let example = example("street-block");
+    let before = snapshot(&example.dir);
+    let mut harness = harness(&example.dir);
+    assert!(harness.state().title().starts_with("Street block — "));
+    select_scenario(&mut harness);
+    let original = scenario_name(harness.state());
+
+    // Typing over several frames into one field is one undo step.
+    harness.get_by_label("Name").focus();
+    harness.run_steps(2);
+    for text in [" at", " dusk"] {
+        harness.get_by_label("Name").type_text(text);
+        harness.run_steps(2);
+    }
+    let edited = scenario_name(harness.state());
+    assert_ne!(edited, original);
+    assert!(edited.contains("at dusk"), "{edited:?}");
+    let document = harness.state().document().expect("document");
+    assert_eq!(document.record().len(), 1, "typing merges into one step");
+    assert!(document.is_dirty());
+    assert!(
+        harness.state().title().contains('●'),
+        "dirty marker in title"
+    );
+
+    // Undo restores the value and selects the edited field.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(scenario_name(harness.state()), original);
+    let name_field = Selection::field(
+        DocId::Scenario(SCENARIO.into()),
+        FieldPath::root().field("name"),
+    );
+    let document = harness.state().document().expect("document");
+    assert_eq!(document.selection(), &name_field);
+    assert!(!document.is_dirty());
+
+    // Both redo shortcuts.
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(scenario_name(harness.state()), edited);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(1);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    harness.run_steps(2);
+    assert_eq!(scenario_name(harness.state()), edited);
+
+    // Save writes only the scenario, canonically; undo after save makes the document dirty.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    let document = harness.state().document().expect("document");
+    assert!(!document.is_dirty());
+    let expected = canonical_text(&document.project().scenarios[SCENARIO]);
+    let after = snapshot(&example.dir);
+    let scenario_file = format!("scenarios/{SCENARIO}.scenario.ron");
+    assert_eq!(after[&scenario_file], expected.as_bytes());
+    for (path, bytes) in &before {
+        if *path != scenario_file {
+            assert_eq!(&after[path], bytes, "{path} must not change");
+        }
+    }
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert!(harness.state().document().expect("document").is_dirty());
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run_steps(2);
+    assert!(!harness.state().document().expect("document").is_dirty());
+    drop(harness);
+
+    // Reopen: same documents; saving again changes no byte.
+    let mut reopened = support::harness(&example.dir);
+    assert_eq!(scenario_name(reopened.state()), edited);
+    reopened.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    reopened.run_steps(2);
+    assert_eq!(snapshot(&example.dir), after);
+}
+
+#[test]
+fn external_change_reloads_and_own_saves_do_not() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let file = example
+        .dir
+        .join(format!("scenarios/{SCENARIO}.scenario.ron"));
+
+    // The editor's own save: nothing is reloaded.
+    select_scenario(&mut harness);
+    harness.get_by_label("Name").focus();
+    harness.run_steps(1);
+    harness.get_by_label("Name").type_text("!");
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    let steps = harness.state().document().expect("document").record().len();
+    let reloaded = wait_until(&mut harness, Duration::from_millis(600), |app| {
+        app.document().expect("document").record().len() != steps
+    });
+    assert_eq!(reloaded, None, "an own save must not reload");
+
+    // Another program edits the file: reloaded without asking, still clean.
+    let text = std::fs::read_to_string(&file).expect("read");
+    let changed = text.replace(&scenario_name(harness.state()), "Renamed elsewhere");
+    std::fs::write(&file, changed).expect("write");
+    let took = wait_until(&mut harness, Duration::from_secs(3), |app| {
+        scenario_name(app) == "Renamed elsewhere"
+    });
+    let took = took.expect("the external change is reloaded");
+    eprintln!("external change reloaded after {} ms", took.as_millis());
+    assert!(took < Duration::from_millis(1500), "reload took {took:?}");
+    let document = harness.state().document().expect("document");
+    assert!(!document.is_dirty());
+    assert!(harness.state().dialog().is_none());
+}
+
+#[test]
+fn invalid_external_change_shows_diagnostics_and_keeps_the_document() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let relative = format!("scenarios/{SCENARIO}.scenario.ron");
+    let file = example.dir.join(&relative);
+    let good = harness
+        .state()
+        .document()
+        .expect("document")
+        .project()
+        .scenarios[SCENARIO]
+        .clone();
+    let broken = "Scenario(\n    schema: 1,\n    id: \"crosswalk-rush\",\n    name: 12,\n";
+    std::fs::write(&file, broken).expect("write");
+    wait_until(&mut harness, Duration::from_secs(3), |app| {
+        app.document()
+            .is_some_and(|d| d.held().contains_key(&relative))
+    })
+    .expect("the broken file is noticed");
+    let document = harness.state().document().expect("document");
+    assert_eq!(document.project().scenarios[SCENARIO], good);
+    assert!(!document.held()[&relative].is_empty());
+    harness.run_steps(2);
+    // The Diagnostics tab explains it.
+    assert!(harness
+        .query_by_label_contains("changed on disk and cannot be read")
+        .is_some());
+    // Saving never overwrites the file someone else is editing.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), broken);
+}
+
+#[test]
+fn closing_with_unsaved_changes_asks() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    select_scenario(&mut harness);
+    harness.get_by_label("Name").focus();
+    harness.run_steps(1);
+    harness.get_by_label("Name").type_text("?");
+    harness.run_steps(2);
+    request_close(&mut harness);
+    harness.step();
+    assert!(sent(&harness, &egui::ViewportCommand::CancelClose));
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::Unsaved { .. })
+    ));
+    harness.run_steps(2);
+    harness.get_by_label("Discard changes").click();
+    harness.step();
+    assert!(sent(&harness, &egui::ViewportCommand::Close));
+}
+
+#[test]
+fn conflicting_external_change_asks_and_load_from_disk_is_undoable() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let file = example
+        .dir
+        .join(format!("scenarios/{SCENARIO}.scenario.ron"));
+    select_scenario(&mut harness);
+    harness.get_by_label("Name").focus();
+    harness.run_steps(1);
+    harness.get_by_label("Name").type_text(" (mine)");
+    harness.run_steps(2);
+    let mine = scenario_name(harness.state());
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&file, text.replace("Crosswalk rush hour", "Theirs")).expect("write");
+    wait_until(&mut harness, Duration::from_secs(3), |app| {
+        matches!(app.dialog(), Some(Dialog::DiskConflict { .. }))
+    })
+    .expect("the conflict is asked about");
+    assert_eq!(scenario_name(harness.state()), mine);
+    harness.run_steps(1);
+    harness.get_by_label("Load from disk").click();
+    harness.run_steps(2);
+    assert_eq!(scenario_name(harness.state()), "Theirs");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(scenario_name(harness.state()), mine);
+}
+
+#[test]
+fn autosave_is_offered_for_recovery_on_open() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    if let Some(document) = harness.state_mut().document_mut() {
+        document.autosave_interval = Duration::ZERO;
+    }
+    select_scenario(&mut harness);
+    harness.get_by_label("Name").focus();
+    harness.run_steps(1);
+    harness.get_by_label("Name").type_text(" recovered");
+    harness.run_steps(3);
+    let autosave = example.dir.join(".stagecraft/autosave/session.json");
+    assert!(autosave.is_file(), "autosave written");
+    let edited = scenario_name(harness.state());
+    drop(harness);
+
+    let mut reopened = support::harness(&example.dir);
+    assert!(matches!(
+        reopened.state().dialog(),
+        Some(Dialog::Recovery(_))
+    ));
+    reopened.get_by_label("Recover").click();
+    reopened.run_steps(2);
+    assert_eq!(scenario_name(reopened.state()), edited);
+    assert!(reopened.state().document().expect("document").is_dirty());
+}
+
+#[test]
+fn clicking_a_diagnostic_selects_the_field() {
+    let example = example("street-block");
+    let file = example
+        .dir
+        .join(format!("scenarios/{SCENARIO}.scenario.ron"));
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(
+        &file,
+        text.replace("fixed_step_s: 0.05", "fixed_step_s: 2.0"),
+    )
+    .expect("write");
+    let mut harness = harness(&example.dir);
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("fixed step 2 s is out of range")
+        .click();
+    harness.run_steps(2);
+    let selection = harness
+        .state()
+        .document()
+        .expect("document")
+        .selection()
+        .clone();
+    assert_eq!(
+        selection,
+        Selection::field(
+            DocId::Scenario(SCENARIO.into()),
+            FieldPath::root().field("fixed_step_s")
+        )
+    );
+}
+
+fn request_close(
+    harness: &mut egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp>,
+) {
+    harness
+        .input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+}
+
+fn sent(
+    harness: &egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp>,
+    command: &egui::ViewportCommand,
+) -> bool {
+    harness
+        .output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|viewport| viewport.commands.contains(command))
+}

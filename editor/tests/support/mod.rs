@@ -1,0 +1,120 @@
+//! Shared test context for the editor's UI tests: example projects copied to temp folders and a
+//! kittest harness over the real eframe app (no GPU: AccessKit only).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use stagecraft_editor::app::{RunArgs, StagecraftApp};
+use stagecraft_editor::document::template;
+
+/// A temp copy of an example project with the shared asset folder beside it, laid out like the
+/// repository (`<tmp>/projects/<name>`, `<tmp>/assets`) so `../../assets` still resolves.
+pub struct Example {
+    /// Keeps the folder alive.
+    pub temp: tempfile::TempDir,
+    /// The project folder.
+    pub dir: PathBuf,
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// Copies example `name` (or, if the repository has none by that name, writes the template).
+pub fn example(name: &str) -> Example {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let root = repo_root();
+    let source = root.join("projects").join(name);
+    let dir = temp.path().join("projects").join(name);
+    if source.join("stagecraft.ron").is_file() {
+        copy_dir(&source, &dir);
+        let assets = root.join("assets");
+        if assets.is_dir() {
+            copy_dir(&assets, &temp.path().join("assets"));
+        }
+    } else {
+        let project = template::new_project(name);
+        stagecraft_editor::project_io::save_files(&dir, &project.canonical_files())
+            .expect("write template");
+    }
+    Example { temp, dir }
+}
+
+/// Copies a folder tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+/// The editor with `dir` open, in a 1280×800 window.
+pub fn harness(dir: &Path) -> Harness<'static, StagecraftApp> {
+    let args = RunArgs {
+        project: Some(dir.to_path_buf()),
+        screenshot: None,
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| StagecraftApp::new(cc, args));
+    harness.run_steps(3);
+    harness
+}
+
+/// Steps the harness (sleeping between steps, so background threads make progress) until
+/// `done` holds; returns how long it took, or `None` after `timeout`.
+pub fn wait_until(
+    harness: &mut Harness<'static, StagecraftApp>,
+    timeout: Duration,
+    mut done: impl FnMut(&StagecraftApp) -> bool,
+) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        harness.step();
+        if done(harness.state()) {
+            return Some(start.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+/// Every file of a folder tree (relative path → bytes), skipping `.stagecraft/`.
+pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    collect(dir, dir, &mut files);
+    files
+}
+
+fn collect(root: &Path, dir: &Path, files: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+    for entry in std::fs::read_dir(dir).expect("read folder") {
+        let entry = entry.expect("entry");
+        let path = entry.path();
+        if entry.file_name() == ".stagecraft" {
+            continue;
+        }
+        if path.is_dir() {
+            collect(root, &path, files);
+        } else {
+            let relative = path
+                .strip_prefix(root)
+                .expect("inside")
+                .display()
+                .to_string();
+            files.insert(relative, std::fs::read(&path).expect("read file"));
+        }
+    }
+}

@@ -8,3 +8,4 @@ pub mod identity;
 pub mod ops;
 pub mod project;
 pub mod rng;
+pub mod sim;

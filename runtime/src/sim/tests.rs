@@ -1,0 +1,233 @@
+//! Tests of the scenario runtime: births, directives, snapshots and scrubbing determinism.
+
+use super::*;
+use crate::project::{
+    Box3, Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, Vec2, Vec3,
+};
+
+fn routes() -> Vec<SimRoute> {
+    vec![
+        SimRoute::new(
+            "sidewalk.north",
+            vec![Vec2 { x: -40.0, y: 8.0 }, Vec2 { x: 40.0, y: 8.0 }],
+        )
+        .expect("route"),
+        SimRoute::new(
+            "crosswalk.0",
+            vec![Vec2 { x: 0.0, y: -8.0 }, Vec2 { x: 0.0, y: 8.0 }],
+        )
+        .expect("route"),
+    ]
+}
+
+fn scenario() -> Scenario {
+    Scenario {
+        id: "s".into(),
+        recipe: "r".into(),
+        fixed_step_s: 0.05,
+        duration_frames: 1200,
+        sources: vec![
+            PopulationSource {
+                id: "walkers".into(),
+                kind: PopulationKind::Ambient,
+                route: "sidewalk.north".into(),
+                target_count: 20,
+                walk_speed_m_s: 1.4,
+            },
+            PopulationSource {
+                id: "crossers".into(),
+                kind: PopulationKind::Ambient,
+                route: "crosswalk.0".into(),
+                target_count: 6,
+                walk_speed_m_s: 1.2,
+            },
+        ],
+        no_spawn_box: Some(Box3 {
+            min: Vec3 {
+                x: -10.0,
+                y: 0.0,
+                z: -1.0,
+            },
+            max: Vec3 {
+                x: 10.0,
+                y: 10.0,
+                z: 2.0,
+            },
+        }),
+        directives: vec![
+            Directive {
+                frame: 30,
+                source: "walkers".into(),
+                agent: 0,
+                command: DirectiveCommand::Hold,
+            },
+            Directive {
+                frame: 90,
+                source: "walkers".into(),
+                agent: 0,
+                command: DirectiveCommand::Continue,
+            },
+            Directive {
+                frame: 100,
+                source: "walkers".into(),
+                agent: 1,
+                command: DirectiveCommand::Rendezvous {
+                    goal: Vec3 {
+                        x: 20.0,
+                        y: 0.0,
+                        z: 0.0,
+                    },
+                },
+            },
+        ],
+        ..Scenario::default()
+    }
+}
+
+fn world() -> World {
+    World::new(&scenario(), routes(), 7).expect("world")
+}
+
+#[test]
+fn births_fill_targets_and_never_land_in_the_no_spawn_box() {
+    let mut world = world();
+    let mut rejected = 0;
+    for _ in 0..200 {
+        let births_before = world.agents().len();
+        world.step();
+        rejected += world.last_rejections().len();
+        for row in births_before..world.agents().len() {
+            let p = world.agents().position[row];
+            assert!(
+                !((-10.0..=10.0).contains(&p.x) && (0.0..=10.0).contains(&p.y)),
+                "{p:?}"
+            );
+        }
+    }
+    let counters = world.counters();
+    assert_eq!(counters.alive, 26);
+    assert_eq!(counters.births, 26);
+    assert_eq!(counters.rejected_no_spawn_box, rejected as u64);
+    assert!(
+        rejected > 0,
+        "the box covers a quarter of the sidewalk, so some draws land in it"
+    );
+}
+
+#[test]
+fn hold_stops_an_agent_and_continue_resumes_it() {
+    let mut world = world();
+    world.step_n_for_test(40);
+    let row = world.row_of(0, 0).expect("born");
+    let position_at_40 = world.agents().position[row];
+    assert_eq!(world.agents().state[row], AgentState::Holding);
+    world.step_n_for_test(40);
+    assert_eq!(world.agents().position[row], position_at_40);
+    world.step_n_for_test(20);
+    assert_eq!(world.agents().state[row], AgentState::Walking);
+    assert_ne!(world.agents().position[row], position_at_40);
+    assert_eq!(world.counters().directives_applied, 3);
+}
+
+#[test]
+fn rendezvous_arrives_at_its_goal() {
+    let mut world = world();
+    world.step_n_for_test(99);
+    let row = world.row_of(0, 1).expect("born");
+    let start = world.agents().position[row];
+    let distance = (20.0 - start.x).hypot(start.y);
+    let speed = world.agents().speed_m_s[row];
+    // One frame more than the walk takes at this agent's speed.
+    let frames = (distance / (speed * 0.05)).ceil() as u64 + 2;
+    world.step_n_for_test(frames);
+    assert_eq!(world.agents().state[row], AgentState::Arrived);
+    assert_eq!(world.agents().position[row], Vec2 { x: 20.0, y: 0.0 });
+}
+
+#[test]
+fn runs_are_bit_identical_and_pinned() {
+    let mut a = world();
+    let mut b = world();
+    a.step_n_for_test(600);
+    b.step_n_for_test(600);
+    assert_eq!(a.state_digest(), b.state_digest());
+    assert_eq!(
+        a.state_digest_hex(),
+        "9765b08d844002d33fe38e14d2c925c2c569cae3b844b47dda50221c292dd739"
+    );
+}
+
+#[test]
+fn scrubbing_back_and_forth_matches_straight_stepping() {
+    let mut straight = world();
+    let mut digests = vec![straight.state_digest()];
+    for _ in 0..700 {
+        straight.step();
+        digests.push(straight.state_digest());
+    }
+    let mut timeline = Timeline::new(world());
+    timeline.step_n(700);
+    assert_eq!(timeline.world().state_digest(), digests[700]);
+    for frame in [600, 599, 64, 65, 0, 1, 650, 128, 700] {
+        timeline.seek(frame);
+        assert_eq!(timeline.frame(), frame);
+        assert_eq!(
+            timeline.world().state_digest(),
+            digests[frame as usize],
+            "frame {frame}"
+        );
+    }
+    timeline.seek(200);
+    timeline.step_back();
+    assert_eq!(timeline.world().state_digest(), digests[199]);
+    assert_eq!(timeline.history().len(), 700);
+}
+
+#[test]
+fn checkpoints_stay_bounded_on_long_runs() {
+    let mut timeline = Timeline::new(world());
+    timeline.step_n(64 * 200);
+    assert!(
+        timeline.checkpoint_count() <= 65,
+        "{}",
+        timeline.checkpoint_count()
+    );
+    let digest = timeline.world().state_digest();
+    timeline.seek(5000);
+    timeline.seek(64 * 200);
+    assert_eq!(timeline.world().state_digest(), digest);
+}
+
+#[test]
+fn snapshot_of_another_world_is_refused_and_changes_nothing() {
+    let mut a = world();
+    a.step_n_for_test(10);
+    let mut other = scenario();
+    other.fixed_step_s = 0.1;
+    let mut b = World::new(&other, routes(), 7).expect("world");
+    b.step_n_for_test(5);
+    let before = b.state_digest();
+    assert_eq!(b.restore(&a.snapshot()), Err(SnapshotError::ConfigMismatch));
+    assert_eq!(b.state_digest(), before);
+}
+
+#[test]
+fn missing_route_is_an_error() {
+    let mut bad = scenario();
+    bad.sources[0].route = "sidewalk.east".into();
+    assert_eq!(
+        World::new(&bad, routes(), 1).map(|_| ()),
+        Err(SimError::MissingRoute {
+            source_id: "walkers".into(),
+            route: "sidewalk.east".into()
+        })
+    );
+}
+
+impl World {
+    fn step_n_for_test(&mut self, frames: u64) {
+        for _ in 0..frames {
+            self.step();
+        }
+    }
+}

@@ -1,0 +1,485 @@
+//! The world: configuration from a scenario, the fixed-step phases, counters and digests.
+
+use std::num::NonZeroU32;
+
+use thiserror::Error;
+
+use super::agents::{AgentState, Agents};
+use super::routes::SimRoute;
+use crate::project::{Box3, DirectiveCommand, PopulationKind, Scenario, Vec2};
+use crate::rng::{Address, Domain, DomainKey};
+
+/// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
+pub const ARRIVAL_RADIUS_M: f64 = 0.15;
+/// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
+pub const FLEE_SPEED_M_S: f64 = 4.0;
+
+/// Why a world cannot be built.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SimError {
+    /// A source names a route the pedestrian space does not have.
+    #[error(
+        "source `{source_id}` names the route `{route}`, which the pedestrian space does not have"
+    )]
+    MissingRoute {
+        /// The source.
+        source_id: String,
+        /// The missing route.
+        route: String,
+    },
+    /// The fixed step is not a positive finite number of seconds.
+    #[error("fixed step {0} s is not a positive finite number")]
+    BadFixedStep(f64),
+    /// More sources or routes than the columns can index.
+    #[error("too many sources or routes (at most 65535 each)")]
+    TooMany,
+}
+
+/// One population source as the world runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceConfig {
+    /// The source's id.
+    pub id: String,
+    /// Ambient or Mission.
+    pub kind: PopulationKind,
+    /// Index of its route.
+    pub route: u16,
+    /// How many agents it keeps alive.
+    pub target_count: u32,
+    /// Mean walking speed, meters per second.
+    pub walk_speed_m_s: f64,
+}
+
+/// Everything that decides a world's evolution besides its state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldConfig {
+    /// Fixed step, seconds.
+    pub fixed_step_s: f64,
+    /// Root seed of the population domain.
+    pub seed: u64,
+    /// Routes, in the order sources index them.
+    pub routes: Vec<SimRoute>,
+    /// Population sources, in scenario order.
+    pub sources: Vec<SourceConfig>,
+    /// No ambient births inside this box.
+    pub no_spawn_box: Option<Box3>,
+    /// Directives sorted by frame (stable: file order within a frame).
+    pub directives: Vec<(u64, u16, u32, DirectiveCommand)>,
+}
+
+/// Why a birth attempt was rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SpawnRejection {
+    /// The drawn position is inside the no-spawn box.
+    NoSpawnBox,
+    /// The population sampler exhausted its attempts.
+    SamplerExhausted,
+}
+
+/// Counters the world publishes every frame; each is distinct, never a sum of others.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Agents alive now.
+    pub alive: u64,
+    /// Births so far.
+    pub births: u64,
+    /// Birth attempts rejected by the no-spawn box so far.
+    pub rejected_no_spawn_box: u64,
+    /// Birth attempts rejected by sampler exhaustion so far.
+    pub rejected_sampler: u64,
+    /// Directives applied so far.
+    pub directives_applied: u64,
+    /// Directives whose agent was not born yet so far.
+    pub directives_missed: u64,
+    /// Agents walking now.
+    pub walking: u64,
+    /// Agents holding now.
+    pub holding: u64,
+    /// Agents travelling to a goal now.
+    pub travelling: u64,
+    /// Agents owned by a script now.
+    pub mission: u64,
+}
+
+impl Counters {
+    /// Every counter with its name, in a fixed order (for plots and logs).
+    pub fn rows(&self) -> [(&'static str, u64); 10] {
+        [
+            ("alive", self.alive),
+            ("births", self.births),
+            ("rejected: no-spawn box", self.rejected_no_spawn_box),
+            ("rejected: sampler", self.rejected_sampler),
+            ("directives applied", self.directives_applied),
+            ("directives missed", self.directives_missed),
+            ("walking", self.walking),
+            ("holding", self.holding),
+            ("travelling", self.travelling),
+            ("mission", self.mission),
+        ]
+    }
+}
+
+/// A running scenario.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub(super) config: std::sync::Arc<WorldConfig>,
+    pub(super) frame: u64,
+    pub(super) agents: Agents,
+    /// Rows of each source's agents, in birth order.
+    pub(super) births: Vec<Vec<u32>>,
+    /// Birth attempts made by each source (the event of its next draw).
+    pub(super) attempts: Vec<u32>,
+    pub(super) counters: Counters,
+    /// Rejections of the last step, with the source index.
+    pub(super) last_rejections: Vec<(u16, SpawnRejection)>,
+}
+
+impl World {
+    /// A world for `scenario` over `routes`, seeded with `seed`.
+    pub fn new(scenario: &Scenario, routes: Vec<SimRoute>, seed: u64) -> Result<World, SimError> {
+        if !(scenario.fixed_step_s.is_finite() && scenario.fixed_step_s > 0.0) {
+            return Err(SimError::BadFixedStep(scenario.fixed_step_s));
+        }
+        if routes.len() > u16::MAX as usize || scenario.sources.len() > u16::MAX as usize {
+            return Err(SimError::TooMany);
+        }
+        let mut sources = Vec::with_capacity(scenario.sources.len());
+        for source in &scenario.sources {
+            let route = routes
+                .iter()
+                .position(|r| r.id == source.route)
+                .ok_or_else(|| SimError::MissingRoute {
+                    source_id: source.id.clone(),
+                    route: source.route.clone(),
+                })?;
+            sources.push(SourceConfig {
+                id: source.id.clone(),
+                kind: source.kind,
+                route: route as u16,
+                target_count: source.target_count,
+                walk_speed_m_s: source.walk_speed_m_s,
+            });
+        }
+        let mut directives: Vec<(u64, u16, u32, DirectiveCommand)> = scenario
+            .directives
+            .iter()
+            .filter_map(|d| {
+                let source = scenario.sources.iter().position(|s| s.id == d.source)?;
+                Some((d.frame, source as u16, d.agent, d.command.clone()))
+            })
+            .collect();
+        directives.sort_by_key(|d| d.0);
+        let source_count = sources.len();
+        Ok(World {
+            config: std::sync::Arc::new(WorldConfig {
+                fixed_step_s: scenario.fixed_step_s,
+                seed,
+                routes,
+                sources,
+                no_spawn_box: scenario.no_spawn_box,
+                directives,
+            }),
+            frame: 0,
+            agents: Agents::default(),
+            births: vec![Vec::new(); source_count],
+            attempts: vec![0; source_count],
+            counters: Counters::default(),
+            last_rejections: Vec::new(),
+        })
+    }
+
+    /// Frames stepped so far.
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// Simulated time, seconds.
+    pub fn time_s(&self) -> f64 {
+        self.frame as f64 * self.config.fixed_step_s
+    }
+
+    /// The agents.
+    pub fn agents(&self) -> &Agents {
+        &self.agents
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    /// The counters after the last step.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// The row of the `ordinal`-th agent born from source `source_index`, if born yet.
+    pub fn row_of(&self, source_index: usize, ordinal: usize) -> Option<usize> {
+        self.births
+            .get(source_index)?
+            .get(ordinal)
+            .map(|row| *row as usize)
+    }
+
+    /// Birth rejections of the last step, with the index of the source.
+    pub fn last_rejections(&self) -> &[(u16, SpawnRejection)] {
+        &self.last_rejections
+    }
+
+    /// Advances one fixed step: Control, Tasks, Motion, Commit.
+    pub fn step(&mut self) {
+        self.frame += 1;
+        self.last_rejections.clear();
+        self.control_phase();
+        self.tasks_phase();
+        self.motion_phase();
+        self.commit_phase();
+    }
+
+    /// Control: each source below its target attempts one birth.
+    fn control_phase(&mut self) {
+        let key = DomainKey::new(self.config.seed, Domain::Population);
+        let config = std::sync::Arc::clone(&self.config);
+        for (source_index, source) in config.sources.iter().enumerate() {
+            if self.births[source_index].len() as u64 >= u64::from(source.target_count) {
+                continue;
+            }
+            let attempt = self.attempts[source_index];
+            self.attempts[source_index] = attempt.wrapping_add(1);
+            let route = &config.routes[source.route as usize];
+            let address = |dimension| Address::new(source_index as u64, attempt, dimension);
+            let length_cm = (route.length_m() * 100.0)
+                .floor()
+                .clamp(1.0, u32::MAX as f64) as u32;
+            let draws = (
+                NonZeroU32::new(length_cm).map(|n| key.sample_bounded(address(0), n)),
+                NonZeroU32::new(201).map(|n| key.sample_bounded(address(2), n)),
+            );
+            let (Some(Ok(distance_cm)), Some(Ok(speed_permille))) = draws else {
+                self.reject(source_index, SpawnRejection::SamplerExhausted);
+                continue;
+            };
+            let distance_m = f64::from(distance_cm) / 100.0;
+            let (position, along) = route.sample(distance_m);
+            if let Some(bounds) = &config.no_spawn_box {
+                if inside(bounds, position) {
+                    self.reject(source_index, SpawnRejection::NoSpawnBox);
+                    continue;
+                }
+            }
+            let direction: i8 = if key.sample_u32(address(1)) & 1 == 0 {
+                1
+            } else {
+                -1
+            };
+            let ordinal = self.births[source_index].len() as u64;
+            let row = self.agents.len() as u32;
+            let agents = &mut self.agents;
+            agents.id.push(((source_index as u64) << 32) | ordinal);
+            agents.generation.push(0);
+            agents.source.push(source_index as u16);
+            agents.route.push(source.route);
+            agents.distance_m.push(distance_m);
+            agents.direction.push(direction);
+            agents
+                .speed_m_s
+                .push(source.walk_speed_m_s * (900.0 + f64::from(speed_permille)) / 1000.0);
+            agents.position.push(position);
+            agents.facing.push(scale(along, f64::from(direction)));
+            agents.state.push(AgentState::Walking);
+            agents.resume.push(AgentState::Walking);
+            agents.target.push(None);
+            agents.safe_distance_m.push(0.0);
+            agents.kind.push(source.kind);
+            agents.owner.push(None);
+            agents.steps.push(0);
+            self.births[source_index].push(row);
+            self.counters.births += 1;
+        }
+    }
+
+    fn reject(&mut self, source_index: usize, reason: SpawnRejection) {
+        self.last_rejections.push((source_index as u16, reason));
+        match reason {
+            SpawnRejection::NoSpawnBox => self.counters.rejected_no_spawn_box += 1,
+            SpawnRejection::SamplerExhausted => self.counters.rejected_sampler += 1,
+        }
+    }
+
+    /// Tasks: apply the directives due this frame, in file order.
+    fn tasks_phase(&mut self) {
+        let config = std::sync::Arc::clone(&self.config);
+        let frame = self.frame;
+        let start = config.directives.partition_point(|d| d.0 < frame);
+        for (_, source, agent, command) in config.directives[start..]
+            .iter()
+            .take_while(|d| d.0 == frame)
+        {
+            let row = self.births[*source as usize].get(*agent as usize).copied();
+            match row {
+                Some(row) => {
+                    self.apply(row as usize, command);
+                    self.counters.directives_applied += 1;
+                }
+                None => self.counters.directives_missed += 1,
+            }
+        }
+    }
+
+    fn apply(&mut self, row: usize, command: &DirectiveCommand) {
+        let agents = &mut self.agents;
+        match command {
+            DirectiveCommand::Claim { owner } => {
+                agents.kind[row] = PopulationKind::Mission;
+                agents.owner[row] = Some(owner.clone());
+            }
+            DirectiveCommand::Release => {
+                agents.kind[row] = PopulationKind::Ambient;
+                agents.owner[row] = None;
+            }
+            DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
+                agents.target[row] = Some(Vec2 {
+                    x: goal.x,
+                    y: goal.y,
+                });
+                agents.state[row] = AgentState::Travelling;
+            }
+            DirectiveCommand::Hold => {
+                if agents.state[row] != AgentState::Holding {
+                    agents.resume[row] = agents.state[row];
+                    agents.state[row] = AgentState::Holding;
+                }
+            }
+            DirectiveCommand::Continue => {
+                if agents.state[row] == AgentState::Holding {
+                    agents.state[row] = agents.resume[row];
+                }
+            }
+            DirectiveCommand::Cancel => {
+                agents.target[row] = None;
+                agents.state[row] = AgentState::Arrived;
+            }
+            DirectiveCommand::Escape {
+                threat,
+                safe_distance_m,
+            } => {
+                agents.target[row] = Some(Vec2 {
+                    x: threat.x,
+                    y: threat.y,
+                });
+                agents.safe_distance_m[row] = *safe_distance_m;
+                agents.state[row] = AgentState::Fleeing;
+            }
+        }
+    }
+
+    /// Motion: every agent advances by one fixed step according to its state.
+    fn motion_phase(&mut self) {
+        let dt = self.config.fixed_step_s;
+        let config = std::sync::Arc::clone(&self.config);
+        let agents = &mut self.agents;
+        for row in 0..agents.len() {
+            agents.steps[row] += 1;
+            match agents.state[row] {
+                AgentState::Walking => {
+                    let route = &config.routes[agents.route[row] as usize];
+                    let length = route.length_m();
+                    let mut distance = agents.distance_m[row]
+                        + f64::from(agents.direction[row]) * agents.speed_m_s[row] * dt;
+                    if distance > length {
+                        distance = 2.0 * length - distance;
+                        agents.direction[row] = -1;
+                    } else if distance < 0.0 {
+                        distance = -distance;
+                        agents.direction[row] = 1;
+                    }
+                    let distance = distance.clamp(0.0, length);
+                    let (position, along) = route.sample(distance);
+                    agents.distance_m[row] = distance;
+                    agents.position[row] = position;
+                    agents.facing[row] = scale(along, f64::from(agents.direction[row]));
+                }
+                AgentState::Travelling => {
+                    let Some(goal) = agents.target[row] else {
+                        agents.state[row] = AgentState::Arrived;
+                        continue;
+                    };
+                    let here = agents.position[row];
+                    let (dx, dy) = (goal.x - here.x, goal.y - here.y);
+                    let remaining = dx.hypot(dy);
+                    let stride = agents.speed_m_s[row] * dt;
+                    if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
+                        agents.position[row] = goal;
+                        agents.state[row] = AgentState::Arrived;
+                    } else {
+                        let unit = Vec2 {
+                            x: dx / remaining,
+                            y: dy / remaining,
+                        };
+                        agents.position[row] = Vec2 {
+                            x: here.x + unit.x * stride,
+                            y: here.y + unit.y * stride,
+                        };
+                        agents.facing[row] = unit;
+                    }
+                }
+                AgentState::Fleeing => {
+                    let Some(threat) = agents.target[row] else {
+                        agents.state[row] = AgentState::Arrived;
+                        continue;
+                    };
+                    let here = agents.position[row];
+                    let (dx, dy) = (here.x - threat.x, here.y - threat.y);
+                    let distance = dx.hypot(dy);
+                    if distance > agents.safe_distance_m[row] {
+                        agents.state[row] = AgentState::Arrived;
+                        continue;
+                    }
+                    // Coincident with the threat: flee along the current facing (tasks seed).
+                    let away = if distance > 0.0 {
+                        Vec2 {
+                            x: dx / distance,
+                            y: dy / distance,
+                        }
+                    } else {
+                        agents.facing[row]
+                    };
+                    agents.position[row] = Vec2 {
+                        x: here.x + away.x * FLEE_SPEED_M_S * dt,
+                        y: here.y + away.y * FLEE_SPEED_M_S * dt,
+                    };
+                    agents.facing[row] = away;
+                }
+                AgentState::Holding | AgentState::Arrived => {}
+            }
+        }
+    }
+
+    /// Commit: recount the per-frame counters.
+    fn commit_phase(&mut self) {
+        let agents = &self.agents;
+        self.counters.alive = agents.len() as u64;
+        self.counters.walking = agents.count_in(AgentState::Walking);
+        self.counters.holding = agents.count_in(AgentState::Holding);
+        self.counters.travelling = agents.count_in(AgentState::Travelling);
+        self.counters.mission = agents
+            .kind
+            .iter()
+            .filter(|k| **k == PopulationKind::Mission)
+            .count() as u64;
+    }
+}
+
+fn scale(v: Vec2, factor: f64) -> Vec2 {
+    Vec2 {
+        x: v.x * factor,
+        y: v.y * factor,
+    }
+}
+
+/// Inclusive containment of a ground point (at z = 0) in a box.
+fn inside(bounds: &Box3, point: Vec2) -> bool {
+    (bounds.min.x..=bounds.max.x).contains(&point.x)
+        && (bounds.min.y..=bounds.max.y).contains(&point.y)
+        && (bounds.min.z..=bounds.max.z).contains(&0.0)
+}

@@ -1,6 +1,9 @@
 //! Benchmark: read + validate and canonical write of a large project held in memory
 //! (100 recipes × 100 stages and a scenario with 10,000 directives).
 
+// criterion's macros generate undocumented public functions.
+#![allow(missing_docs)]
+
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::Instant;

@@ -66,7 +66,7 @@ impl Timeline {
         } else {
             self.history.push(self.world.counters());
         }
-        if frame % self.interval == 0 && !self.checkpoints.contains_key(&frame) {
+        if frame.is_multiple_of(self.interval) && !self.checkpoints.contains_key(&frame) {
             self.checkpoints.insert(frame, self.world.snapshot());
             self.thin_out();
         }
@@ -126,6 +126,6 @@ impl Timeline {
         self.interval *= 2;
         let interval = self.interval;
         self.checkpoints
-            .retain(|frame, _| *frame == 0 || frame % interval == 0);
+            .retain(|frame, _| *frame == 0 || frame.is_multiple_of(interval));
     }
 }

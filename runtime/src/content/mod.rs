@@ -1,16 +1,38 @@
-//! Typed products of generation: placements, mission layouts and streaming plans.
+//! Typed products of generation: pedestrian space and street blocks, placements, mission layouts,
+//! streaming plans, their provenance, and the canonical encodings their digests are taken of.
 //!
 //! These are what the generator produces and what the simulation, the viewport and cooking consume.
 //! They are plain data: every list is kept in a documented canonical order, and each product that is
 //! pinned by tests has a canonical byte encoding and a BLAKE3 digest.
 
+pub mod encode;
+pub mod geometry;
 pub mod mission;
+pub mod pedestrian;
 pub mod placement;
+pub mod product;
+pub mod provenance;
 pub mod streaming;
+pub mod street;
 
+pub use geometry::{BoundsM, PointM, RectM};
 pub use mission::{ChunkRole, DailyKey, GridCell, MissionChunk, MissionLayout};
+pub use pedestrian::{
+    Crosswalk, CrosswalkSide, PedestrianSpace, Portal, Route, RouteKind, SpaceError,
+};
 pub use placement::{
     digest_placed, MergeError, PlacedObject, Placement, RejectReason, RejectedCandidate,
     ScatterOutput,
 };
+pub use product::{
+    FamilyData, FamilyVariant, MissionProduct, PlacedProduct, Product, ProductKind, ProductSummary,
+    ScatterLayer, ScatterProduct, StreamingProduct,
+};
+pub use provenance::{
+    Constraint, ConstraintCheck, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
+    RejectionProvenance, StageProvenance,
+};
 pub use streaming::{StreamingCell, StreamingPlan};
+pub use street::{
+    KeepOut, LaneDirection, ScatterArea, StreetBlock, SurfaceKind, SurfacePolygon, VehicleLane,
+};

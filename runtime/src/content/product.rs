@@ -1,0 +1,476 @@
+//! Stage products: the typed value each operator returns, its summary and its canonical digest.
+//!
+//! A [`Product`] is one of a closed set of kinds ([`ProductKind`]); the recipe compiler types stage
+//! ports with these kinds. Every product has a canonical byte encoding (version-tagged, fixed-width,
+//! little-endian, see [`super::encode`]) whose BLAKE3 digest identifies it in stage-cache keys and
+//! in the bundle digest.
+
+use super::encode::ByteWriter;
+use super::geometry::{BoundsM, PointM};
+use super::mission::MissionLayout;
+use super::placement::{PlacedObject, Placement, ScatterOutput};
+use super::streaming::{StreamingCell, StreamingPlan};
+use super::street::StreetBlock;
+use crate::ops::scatter::Rect;
+
+/// The kinds of stage products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProductKind {
+    /// A street block: pedestrian space, surfaces, lanes, scatter areas and keep-outs.
+    StreetBlock,
+    /// Accepted scatter placements (with rejected candidates), before transforms.
+    Placements,
+    /// Placements with rotation and scale.
+    PlacedObjects,
+    /// A solved grid mission layout.
+    MissionLayout,
+    /// A streaming plan around one observer.
+    StreamingPlan,
+}
+
+impl ProductKind {
+    /// The kind's stable name (as shown in port lists and exports).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ProductKind::StreetBlock => "StreetBlock",
+            ProductKind::Placements => "Placements",
+            ProductKind::PlacedObjects => "PlacedObjects",
+            ProductKind::MissionLayout => "MissionLayout",
+            ProductKind::StreamingPlan => "StreamingPlan",
+        }
+    }
+}
+
+/// An asset family as generation sees it: the variants' ids, weights and footprints.
+///
+/// Preview shape and colour are left out on purpose: they do not change what is generated, so
+/// editing them never invalidates a cached stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FamilyData {
+    /// The family id.
+    pub id: String,
+    /// Variants in the family's persistent order.
+    pub variants: Vec<FamilyVariant>,
+}
+
+/// One variant of a [`FamilyData`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FamilyVariant {
+    /// The variant id.
+    pub id: String,
+    /// Selection weight.
+    pub weight: u32,
+    /// Exclusion radius in scatter lattice units.
+    pub exclusion_radius: i64,
+    /// Collision radius, meters.
+    pub collision_radius_m: f64,
+    /// Height, meters.
+    pub height_m: f64,
+}
+
+impl FamilyData {
+    /// BLAKE3 of the canonical encoding (`"FAMILY01"`, id, then each variant's fields).
+    pub fn digest(&self) -> [u8; 32] {
+        let mut w = ByteWriter::tagged(b"FAMILY01");
+        w.str(&self.id).count(self.variants.len());
+        for variant in &self.variants {
+            w.str(&variant.id)
+                .u32(variant.weight)
+                .i64(variant.exclusion_radius)
+                .f64(variant.collision_radius_m)
+                .f64(variant.height_m);
+        }
+        w.digest()
+    }
+
+    /// The variant ids in order.
+    pub fn variant_ids(&self) -> Vec<String> {
+        self.variants.iter().map(|v| v.id.clone()).collect()
+    }
+}
+
+/// One scatter layer's result: its region, keep-outs and kernel output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScatterLayer {
+    /// The layer id packed into the placements' identities.
+    pub layer: u8,
+    /// The room (recipe instance) ordinal packed into the identities.
+    pub room: u16,
+    /// The upstream area the layer filled (e.g. `furniture.north`), if the region came from one.
+    pub area: Option<String>,
+    /// The layer's region in lattice units.
+    pub region: Rect,
+    /// The keep-outs in lattice units (authored ones first, then those from the input).
+    pub keep_outs: Vec<Rect>,
+    /// Accepted and rejected candidates in canonical order.
+    pub output: ScatterOutput,
+}
+
+/// The product of `environment.scatter`: one or more layers over one family.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScatterProduct {
+    /// The family scattered.
+    pub family: String,
+    /// The family's variant ids, indexed by a placement's `variant`.
+    pub variant_ids: Vec<String>,
+    /// Meters per lattice unit.
+    pub lattice_unit_m: f64,
+    /// Cell edge, lattice units.
+    pub cell_size: i64,
+    /// Candidates per cell.
+    pub candidates_per_cell: u32,
+    /// The stage whose areas gave the regions, if any.
+    pub area_stage: Option<u32>,
+    /// Layers in ascending layer id.
+    pub layers: Vec<ScatterLayer>,
+}
+
+impl ScatterProduct {
+    /// Every accepted placement, layer by layer, each layer in canonical order.
+    pub fn placements(&self) -> impl Iterator<Item = &Placement> {
+        self.layers
+            .iter()
+            .flat_map(|layer| layer.output.placements.iter())
+    }
+
+    /// Total accepted placements.
+    pub fn placement_count(&self) -> usize {
+        self.layers.iter().map(|l| l.output.placements.len()).sum()
+    }
+
+    /// Total rejected candidates.
+    pub fn rejected_count(&self) -> usize {
+        self.layers.iter().map(|l| l.output.rejected.len()).sum()
+    }
+}
+
+/// The product of `environment.select-and-place`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlacedProduct {
+    /// The family of the placements.
+    pub family: String,
+    /// The family's variant ids.
+    pub variant_ids: Vec<String>,
+    /// Meters per lattice unit.
+    pub lattice_unit_m: f64,
+    /// The value of one scale step (e.g. 0.001).
+    pub scale_unit: f64,
+    /// The scatter stage the placements came from.
+    pub placements_stage: u32,
+    /// Placed objects in the scatter's order.
+    pub objects: Vec<PlacedObject>,
+}
+
+/// The product of `layout.grid-mission`, with the size of a grid cell in the world.
+///
+/// Cell `(x, y)` (y grows south) is centred at `((x + ½)·s, −(y + ½)·s)` meters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MissionProduct {
+    /// Edge of a grid cell, meters.
+    pub cell_size_m: f64,
+    /// The solved layout.
+    pub layout: MissionLayout,
+}
+
+impl MissionProduct {
+    /// The world position of the centre of grid cell `(x, y)`.
+    pub fn cell_center_m(&self, x: u32, y: u32) -> PointM {
+        PointM::new(
+            (f64::from(x) + 0.5) * self.cell_size_m,
+            -(f64::from(y) + 0.5) * self.cell_size_m,
+        )
+    }
+}
+
+/// The product of `streaming.plan`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamingProduct {
+    /// Edge of a streaming cell, meters.
+    pub cell_size_m: f64,
+    /// The observer's position, meters.
+    pub observer_m: PointM,
+    /// The plan.
+    pub plan: StreamingPlan,
+}
+
+/// Any stage product.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Product {
+    /// From `street.block`.
+    StreetBlock(StreetBlock),
+    /// From `environment.scatter`.
+    Placements(ScatterProduct),
+    /// From `environment.select-and-place`.
+    PlacedObjects(PlacedProduct),
+    /// From `layout.grid-mission`.
+    MissionLayout(MissionProduct),
+    /// From `streaming.plan`.
+    StreamingPlan(StreamingProduct),
+}
+
+/// Counts and bounds of a product.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProductSummary {
+    /// Generated objects (placements, placed objects, chunks, planned cells, block elements).
+    pub objects: u64,
+    /// Rejected candidates (scatter) or pruned cells (streaming).
+    pub rejected: u64,
+    /// Bounds of the objects in meters, if there are any.
+    pub bounds_m: Option<BoundsM>,
+}
+
+impl Product {
+    /// The product's kind.
+    pub fn kind(&self) -> ProductKind {
+        match self {
+            Product::StreetBlock(_) => ProductKind::StreetBlock,
+            Product::Placements(_) => ProductKind::Placements,
+            Product::PlacedObjects(_) => ProductKind::PlacedObjects,
+            Product::MissionLayout(_) => ProductKind::MissionLayout,
+            Product::StreamingPlan(_) => ProductKind::StreamingPlan,
+        }
+    }
+
+    /// BLAKE3 of [`Product::canonical_bytes`].
+    pub fn digest(&self) -> [u8; 32] {
+        *blake3::hash(&self.canonical_bytes()).as_bytes()
+    }
+
+    /// Counts and bounds.
+    pub fn summary(&self) -> ProductSummary {
+        let lattice = |unit: f64, p: &Placement| PointM::new(p.x as f64 * unit, p.y as f64 * unit);
+        match self {
+            Product::StreetBlock(block) => ProductSummary {
+                objects: (block.space.routes.len()
+                    + block.space.crosswalks.len()
+                    + block.space.portals.len()
+                    + block.surfaces.len()
+                    + block.lanes.len()
+                    + block.scatter_areas.len()
+                    + block.keep_outs.len()) as u64,
+                rejected: 0,
+                bounds_m: block.bounds(),
+            },
+            Product::Placements(scatter) => ProductSummary {
+                objects: scatter.placement_count() as u64,
+                rejected: scatter.rejected_count() as u64,
+                bounds_m: BoundsM::of_points(
+                    scatter
+                        .placements()
+                        .map(|p| lattice(scatter.lattice_unit_m, p)),
+                ),
+            },
+            Product::PlacedObjects(placed) => ProductSummary {
+                objects: placed.objects.len() as u64,
+                rejected: 0,
+                bounds_m: BoundsM::of_points(
+                    placed
+                        .objects
+                        .iter()
+                        .map(|o| lattice(placed.lattice_unit_m, &o.placement)),
+                ),
+            },
+            Product::MissionLayout(mission) => {
+                let (w, h) = (mission.layout.width, mission.layout.height);
+                let s = mission.cell_size_m;
+                ProductSummary {
+                    objects: mission.layout.chunks.len() as u64,
+                    rejected: 0,
+                    bounds_m: Some(BoundsM {
+                        min_x: 0.0,
+                        min_y: -f64::from(h) * s,
+                        max_x: f64::from(w) * s,
+                        max_y: 0.0,
+                    }),
+                }
+            }
+            Product::StreamingPlan(streaming) => {
+                let s = streaming.cell_size_m;
+                let plan = &streaming.plan;
+                let corners = plan
+                    .loaded_cells
+                    .iter()
+                    .chain(&plan.hlod_cells)
+                    .flat_map(|c| {
+                        let (x, y) = (f64::from(c.x) * s, f64::from(c.y) * s);
+                        [PointM::new(x, y), PointM::new(x + s, y + s)]
+                    });
+                ProductSummary {
+                    objects: (plan.loaded_cells.len() + plan.hlod_cells.len()) as u64,
+                    rejected: plan.hlod_pruned_cells.len() as u64,
+                    bounds_m: BoundsM::of_points(corners),
+                }
+            }
+        }
+    }
+
+    /// The canonical encoding: a kind tag, then every field in declaration order.
+    pub fn canonical_bytes(&self) -> Vec<u8> {
+        match self {
+            Product::StreetBlock(block) => encode_street(block),
+            Product::Placements(scatter) => {
+                let mut w = ByteWriter::tagged(b"SCATPRD1");
+                w.str(&scatter.family).count(scatter.variant_ids.len());
+                for id in &scatter.variant_ids {
+                    w.str(id);
+                }
+                w.f64(scatter.lattice_unit_m)
+                    .i64(scatter.cell_size)
+                    .u32(scatter.candidates_per_cell)
+                    .u64(scatter.area_stage.map_or(u64::MAX, u64::from))
+                    .count(scatter.layers.len());
+                for layer in &scatter.layers {
+                    w.u8(layer.layer)
+                        .u16(layer.room)
+                        .str(layer.area.as_deref().unwrap_or(""));
+                    rect(&mut w, &layer.region);
+                    w.count(layer.keep_outs.len());
+                    for keep_out in &layer.keep_outs {
+                        rect(&mut w, keep_out);
+                    }
+                    w.bytes(&layer.output.canonical_bytes());
+                }
+                w.finish()
+            }
+            Product::PlacedObjects(placed) => {
+                let mut w = ByteWriter::tagged(b"PLACEPR1");
+                w.str(&placed.family).count(placed.variant_ids.len());
+                for id in &placed.variant_ids {
+                    w.str(id);
+                }
+                w.f64(placed.lattice_unit_m)
+                    .f64(placed.scale_unit)
+                    .u32(placed.placements_stage)
+                    .count(placed.objects.len());
+                for object in &placed.objects {
+                    let p = &object.placement;
+                    w.u64(p.id.bits())
+                        .i64(p.x)
+                        .i64(p.y)
+                        .u32(p.variant)
+                        .u32(p.priority)
+                        .u16(object.rotation_turns_65536)
+                        .u32(object.scale);
+                }
+                w.finish()
+            }
+            Product::MissionLayout(mission) => {
+                let layout = &mission.layout;
+                let mut w = ByteWriter::tagged(b"MISSION1");
+                w.f64(mission.cell_size_m)
+                    .u64(layout.attempt_seed)
+                    .str(&layout.signature())
+                    .count(layout.chunks.len());
+                for chunk in &layout.chunks {
+                    w.bool(chunk.npc_spawn_tag);
+                }
+                w.count(layout.bot_path.len());
+                for cell in &layout.bot_path {
+                    w.u32(cell.x).u32(cell.y);
+                }
+                w.count(layout.npc_cells.len());
+                for cell in &layout.npc_cells {
+                    w.u32(cell.x).u32(cell.y);
+                }
+                w.finish()
+            }
+            Product::StreamingPlan(streaming) => {
+                let plan = &streaming.plan;
+                let mut w = ByteWriter::tagged(b"STREAM01");
+                w.f64(streaming.cell_size_m)
+                    .f64(streaming.observer_m.x)
+                    .f64(streaming.observer_m.y);
+                cells(&mut w, &[plan.observer_cell]);
+                cells(&mut w, &plan.loaded_cells);
+                cells(&mut w, &plan.hlod_cells);
+                cells(&mut w, &plan.hlod_pruned_cells);
+                w.u64(plan.hlod_requested_mb)
+                    .u64(plan.hlod_estimated_mb)
+                    .u64(plan.hlod_budget_mb);
+                w.finish()
+            }
+        }
+    }
+}
+
+fn rect(w: &mut ByteWriter, rect: &Rect) {
+    w.i64(rect.min_x)
+        .i64(rect.min_y)
+        .i64(rect.max_x)
+        .i64(rect.max_y);
+}
+
+fn cells(w: &mut ByteWriter, cells: &[StreamingCell]) {
+    w.count(cells.len());
+    for cell in cells {
+        w.u32(cell.x as u32).u32(cell.y as u32);
+    }
+}
+
+fn point(w: &mut ByteWriter, point: PointM) {
+    w.f64(point.x).f64(point.y);
+}
+
+fn points(w: &mut ByteWriter, list: &[PointM]) {
+    w.count(list.len());
+    for p in list {
+        point(w, *p);
+    }
+}
+
+fn encode_street(block: &StreetBlock) -> Vec<u8> {
+    let mut w = ByteWriter::tagged(b"STREET01");
+    w.f64(block.length_m)
+        .f64(block.road_width_m)
+        .f64(block.sidewalk_width_m);
+    let space = &block.space;
+    w.count(space.routes.len());
+    for route in &space.routes {
+        w.str(&route.id).str(route.kind.name()).f64(route.width_m);
+        points(&mut w, &route.points);
+    }
+    w.count(space.crosswalks.len());
+    for crosswalk in &space.crosswalks {
+        w.str(&crosswalk.id)
+            .str(&crosswalk.route)
+            .str(&crosswalk.signal_id)
+            .f64(crosswalk.width_m)
+            .u32(crosswalk.lanes_crossed)
+            .count(crosswalk.sides.len());
+        for side in &crosswalk.sides {
+            w.str(&side.sidewalk).u32(side.node);
+            point(&mut w, side.kerb);
+            point(&mut w, side.waiting_point);
+        }
+    }
+    w.count(space.portals.len());
+    for portal in &space.portals {
+        w.str(&portal.id).str(&portal.route).u32(portal.node);
+        point(&mut w, portal.position);
+    }
+    w.count(block.surfaces.len());
+    for surface in &block.surfaces {
+        w.str(&surface.id).str(surface.kind.name());
+        points(&mut w, &surface.outline);
+    }
+    w.count(block.lanes.len());
+    for lane in &block.lanes {
+        w.str(&lane.id).str(lane.direction.name()).f64(lane.width_m);
+        points(&mut w, &lane.centerline);
+        w.count(lane.crosswalks.len());
+        for id in &lane.crosswalks {
+            w.str(id);
+        }
+    }
+    w.count(block.scatter_areas.len());
+    for area in &block.scatter_areas {
+        w.str(&area.id);
+        points(&mut w, &area.rect.corners());
+    }
+    w.count(block.keep_outs.len());
+    for keep_out in &block.keep_outs {
+        w.str(&keep_out.id);
+        points(&mut w, &keep_out.rect.corners());
+    }
+    w.finish()
+}

@@ -1,0 +1,402 @@
+//! Operator descriptors and the explicit registry the recipe compiler resolves stages against.
+//!
+//! An operator describes itself ([`OperatorDescriptor`]): persistent id and algorithm version, typed
+//! input ports and output kind, a parameter schema, its locality, a capacity estimator, a decoder
+//! from checked parameters to typed ones, and the kernel. [`Registry::standard`] registers the
+//! built-in operators explicitly — no static constructors, no discovery — and a registry can be
+//! extended the same way. Saved recipes name operators by id and version, never by address.
+
+mod grid_mission;
+pub mod params;
+mod scatter;
+mod select_place;
+mod streaming;
+mod street_block;
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+pub use grid_mission::GridMissionStageParams;
+pub use params::{ParamDefault, ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType};
+pub use scatter::ScatterStageParams;
+pub use select_place::SelectPlaceStageParams;
+pub use streaming::StreamingStageParams;
+
+use crate::content::{BoundsM, FamilyData, Product, ProductKind, StageProvenance};
+use crate::ops::street_block::StreetBlockParams;
+
+/// What a port carries: an asset family (a recipe input) or a stage product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PortKind {
+    /// An asset family, named by a recipe input.
+    Family,
+    /// A product of another stage.
+    Product(ProductKind),
+}
+
+impl PortKind {
+    /// The kind's stable name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PortKind::Family => "Family",
+            PortKind::Product(kind) => kind.name(),
+        }
+    }
+}
+
+/// One input port of an operator. Each port takes at most one source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputPort {
+    /// The port's name.
+    pub name: &'static str,
+    /// What it accepts.
+    pub kind: PortKind,
+    /// Whether a stage must connect it.
+    pub required: bool,
+    /// One line of documentation.
+    pub doc: &'static str,
+}
+
+/// The locality contract of an operator (what its result may depend on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Locality {
+    /// One object and its parameters.
+    ObjectLocal,
+    /// A bounded neighbourhood around the requested scope (scatter: ±2 cells).
+    FiniteNeighborhood,
+    /// Immutable decisions of a parent plan plus local inputs.
+    ParentPlanned,
+    /// A bounded region solved as a whole.
+    Regional,
+}
+
+impl Locality {
+    /// The locality's stable name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Locality::ObjectLocal => "object-local",
+            Locality::FiniteNeighborhood => "finite-neighborhood",
+            Locality::ParentPlanned => "parent-planned",
+            Locality::Regional => "regional",
+        }
+    }
+}
+
+/// An upper bound of what a stage produces, computed before it runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Capacity {
+    /// Most objects the stage can emit.
+    pub objects: u64,
+    /// Most candidates it evaluates.
+    pub candidates: u64,
+    /// Bounds of its output in meters, when known from parameters alone.
+    pub bounds_m: Option<BoundsM>,
+}
+
+/// Typed, validated parameters of one stage (one variant per operator).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StageParams {
+    /// `street.block`.
+    StreetBlock(StreetBlockParams),
+    /// `environment.scatter`.
+    Scatter(ScatterStageParams),
+    /// `environment.select-and-place`.
+    SelectPlace(SelectPlaceStageParams),
+    /// `layout.grid-mission`.
+    GridMission(GridMissionStageParams),
+    /// `streaming.plan`.
+    Streaming(StreamingStageParams),
+}
+
+/// The failure kinds of generation (`procedural-recipes.txt`, "Constraints and failure").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FailureKind {
+    /// A parameter, input or recipe is invalid.
+    InvalidInput,
+    /// The request needs a profile (address schema, numerical profile) that is not supported.
+    UnsupportedProfile,
+    /// A capacity ceiling would be exceeded.
+    ExhaustedCapacity,
+    /// Memory could not be reserved.
+    OutOfMemory,
+    /// The result breaks a hard constraint (e.g. a disconnected pedestrian space).
+    UnmetConstraints,
+    /// A bounded search or sampler ran out of attempts.
+    SearchExhaustion,
+    /// A stage this one depends on failed.
+    DependencyFailure,
+    /// The request was cancelled.
+    Cancellation,
+    /// A newer request superseded this one.
+    StaleRequest,
+}
+
+impl FailureKind {
+    /// The kind's stable name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FailureKind::InvalidInput => "invalid-input",
+            FailureKind::UnsupportedProfile => "unsupported-profile",
+            FailureKind::ExhaustedCapacity => "exhausted-capacity",
+            FailureKind::OutOfMemory => "out-of-memory",
+            FailureKind::UnmetConstraints => "unmet-constraints",
+            FailureKind::SearchExhaustion => "search-exhaustion",
+            FailureKind::DependencyFailure => "dependency-failure",
+            FailureKind::Cancellation => "cancellation",
+            FailureKind::StaleRequest => "stale-request",
+        }
+    }
+}
+
+/// Why a kernel could not produce its product.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}: {message}", kind.name())]
+pub struct StageError {
+    /// The failure kind.
+    pub kind: FailureKind,
+    /// The parameter or port at fault, if one is.
+    pub field: Option<String>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl StageError {
+    /// A failure of `kind`, optionally naming a field.
+    pub fn new(kind: FailureKind, field: Option<&str>, message: impl Into<String>) -> Self {
+        StageError {
+            kind,
+            field: field.map(str::to_owned),
+            message: message.into(),
+        }
+    }
+}
+
+/// A value bound to an input port.
+#[derive(Debug, Clone, Copy)]
+pub enum InputValue<'a> {
+    /// An asset family.
+    Family(&'a FamilyData),
+    /// The product of stage `stage`.
+    Product {
+        /// The producing stage.
+        stage: u32,
+        /// Its product.
+        product: &'a Product,
+    },
+}
+
+/// The values bound to a stage's ports, by port name.
+#[derive(Debug, Clone, Default)]
+pub struct StageInputs<'a> {
+    ports: BTreeMap<&'static str, InputValue<'a>>,
+}
+
+impl<'a> StageInputs<'a> {
+    /// Binds `value` to `port`.
+    pub fn bind(&mut self, port: &'static str, value: InputValue<'a>) {
+        self.ports.insert(port, value);
+    }
+
+    /// The value bound to `port`, if any.
+    pub fn get(&self, port: &str) -> Option<InputValue<'a>> {
+        self.ports.get(port).copied()
+    }
+
+    /// The family bound to `port`, or an invalid-input error.
+    pub fn family(&self, port: &str) -> Result<&'a FamilyData, StageError> {
+        match self.get(port) {
+            Some(InputValue::Family(family)) => Ok(family),
+            _ => Err(unbound(port, "an asset family")),
+        }
+    }
+
+    /// The product bound to `port` and its stage, if the port is bound to a product.
+    pub fn product(&self, port: &str) -> Option<(u32, &'a Product)> {
+        match self.get(port) {
+            Some(InputValue::Product { stage, product }) => Some((stage, product)),
+            _ => None,
+        }
+    }
+}
+
+fn unbound(port: &str, what: &str) -> StageError {
+    StageError::new(
+        FailureKind::InvalidInput,
+        Some(port),
+        format!("port `{port}` is not bound to {what}"),
+    )
+}
+
+/// What a kernel may know about its invocation: never a file, a clock or a global RNG.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelContext<'a> {
+    /// The recipe instance.
+    pub recipe: &'a str,
+    /// The emitting stage.
+    pub stage: u32,
+    /// The root seed of the invocation.
+    pub seed: u64,
+    /// Whether the kernel may run its work on the current rayon pool (the result is the same).
+    pub parallel: bool,
+}
+
+/// What a kernel returns: the product and the provenance of everything in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StageOutput {
+    /// The product.
+    pub product: Product,
+    /// Its provenance.
+    pub provenance: StageProvenance,
+}
+
+/// Turns checked parameters into typed ones; gets the names of the bound ports for rules that
+/// depend on them. Problems name their parameter.
+pub type DecodeFn = fn(&ParamSet, &[&'static str]) -> Result<StageParams, Vec<ParamProblem>>;
+/// Bounds the output from typed parameters and the capacities of the bound product inputs.
+pub type EstimateFn = fn(&StageParams, &[Capacity]) -> Capacity;
+/// Runs the operator.
+pub type KernelFn =
+    fn(&StageParams, &StageInputs<'_>, &KernelContext<'_>) -> Result<StageOutput, StageError>;
+
+/// Everything the engine, the compiler and the editor know about one operator version.
+#[derive(Debug, Clone, Copy)]
+pub struct OperatorDescriptor {
+    /// Persistent id, such as `environment.scatter`.
+    pub id: &'static str,
+    /// Algorithm version.
+    pub algorithm: u32,
+    /// One line of documentation.
+    pub summary: &'static str,
+    /// Input ports, in binding order.
+    pub inputs: &'static [InputPort],
+    /// The product kind of the output port.
+    pub output: ProductKind,
+    /// The parameter schema.
+    pub params: &'static [ParamSpec],
+    /// The locality contract.
+    pub locality: Locality,
+    /// Typed-parameter decoder.
+    pub decode: DecodeFn,
+    /// Capacity estimator.
+    pub estimate: EstimateFn,
+    /// The kernel.
+    pub kernel: KernelFn,
+}
+
+/// A registry cannot accept a descriptor.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RegistryError {
+    /// The same id and version is already registered.
+    #[error("operator `{id}` version {algorithm} is already registered")]
+    Duplicate {
+        /// The id.
+        id: String,
+        /// The version.
+        algorithm: u32,
+    },
+    /// The descriptor is malformed (empty id, version 0, repeated port or parameter name).
+    #[error("operator `{id}` is malformed: {why}")]
+    Malformed {
+        /// The id.
+        id: String,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// The operators a compiler can resolve, by (id, version), in id then version order.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    operators: BTreeMap<(&'static str, u32), OperatorDescriptor>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// The built-in operators: `street.block`, `environment.scatter`,
+    /// `environment.select-and-place`, `layout.grid-mission` and `streaming.plan`, version 1 each.
+    pub fn standard() -> Registry {
+        let mut registry = Registry::new();
+        for descriptor in [
+            street_block::descriptor(),
+            scatter::descriptor(),
+            select_place::descriptor(),
+            grid_mission::descriptor(),
+            streaming::descriptor(),
+        ] {
+            // The built-in descriptors are distinct and well formed (a test checks it), so
+            // registration cannot fail; a failure would only drop that operator.
+            let _ = registry.register(descriptor);
+        }
+        registry
+    }
+
+    /// Adds a descriptor.
+    pub fn register(&mut self, descriptor: OperatorDescriptor) -> Result<(), RegistryError> {
+        let malformed = |why: &str| RegistryError::Malformed {
+            id: descriptor.id.to_owned(),
+            why: why.to_owned(),
+        };
+        if descriptor.id.is_empty() {
+            return Err(malformed("empty id"));
+        }
+        if descriptor.algorithm == 0 {
+            return Err(malformed("algorithm version 0"));
+        }
+        let mut ports: Vec<&str> = descriptor.inputs.iter().map(|p| p.name).collect();
+        ports.sort_unstable();
+        if ports.windows(2).any(|w| w[0] == w[1]) {
+            return Err(malformed("repeated port name"));
+        }
+        let mut names: Vec<&str> = descriptor.params.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        if names.windows(2).any(|w| w[0] == w[1]) {
+            return Err(malformed("repeated parameter name"));
+        }
+        let key = (descriptor.id, descriptor.algorithm);
+        if self.operators.contains_key(&key) {
+            return Err(RegistryError::Duplicate {
+                id: descriptor.id.to_owned(),
+                algorithm: descriptor.algorithm,
+            });
+        }
+        self.operators.insert(key, descriptor);
+        Ok(())
+    }
+
+    /// The descriptor of `id` at `algorithm`, if registered.
+    pub fn get(&self, id: &str, algorithm: u32) -> Option<&OperatorDescriptor> {
+        self.operators
+            .iter()
+            .find(|((op, version), _)| *op == id && *version == algorithm)
+            .map(|(_, descriptor)| descriptor)
+    }
+
+    /// The registered versions of `id`, ascending.
+    pub fn versions(&self, id: &str) -> Vec<u32> {
+        self.operators
+            .keys()
+            .filter(|(op, _)| *op == id)
+            .map(|(_, version)| *version)
+            .collect()
+    }
+
+    /// Every descriptor, by id then version.
+    pub fn operators(&self) -> impl Iterator<Item = &OperatorDescriptor> {
+        self.operators.values()
+    }
+}
+
+/// Converts a length in meters to lattice units (rounded to nearest), checking that it is finite
+/// and fits comfortably in `i64`.
+pub(crate) fn meters_to_lattice(value_m: f64, unit_m: f64) -> Option<i64> {
+    let units = (value_m / unit_m).round();
+    (units.is_finite() && units.abs() < 1e15).then_some(units as i64)
+}
+
+#[cfg(test)]
+mod tests;

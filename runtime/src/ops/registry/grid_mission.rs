@@ -1,0 +1,307 @@
+//! The `layout.grid-mission` descriptor: the seeded grid solver with its BFS playability proof.
+//!
+//! The solver's seed is the invocation's root seed; attempt seeds follow `seed + attempt × 7919`.
+
+use super::{
+    Capacity, FailureKind, KernelContext, Locality, OperatorDescriptor, ParamDefault, ParamProblem,
+    ParamRange, ParamSet, ParamSpec, ParamType, StageError, StageInputs, StageOutput, StageParams,
+};
+use crate::content::{
+    BoundsM, ChunkRole, Constraint, ConstraintCheck, DrawPurpose, DrawRecord, MissionProduct,
+    ObjectProvenance, Product, ProductKind, StageProvenance,
+};
+use crate::identity::ChildKey;
+use crate::ops::grid_mission::{
+    solve_mission, ChunkDefinition, MissionError, MissionRequest, MAX_ATTEMPTS, MAX_GRID_SIDE,
+    MAX_OBJECTIVES, SCOPE_CHUNKS,
+};
+use crate::rng::Domain;
+
+/// Typed parameters of a grid-mission stage (the request without its seed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridMissionStageParams {
+    /// Grid width.
+    pub width: u32,
+    /// Grid height.
+    pub height: u32,
+    /// Objectives.
+    pub objectives: u32,
+    /// Minimum spawn–extraction Manhattan distance.
+    pub min_extraction_distance: u32,
+    /// Minimum spawn–objective Manhattan distance.
+    pub min_objective_distance: u32,
+    /// Blocker draws per mille of the area.
+    pub blocker_density_permille: u32,
+    /// Minimum cells admitting NPCs.
+    pub min_npc_cells: u32,
+    /// Attempts before giving up.
+    pub max_attempts: u32,
+    /// Edge of a grid cell in the world, meters.
+    pub cell_size_m: f64,
+    /// The chunk library.
+    pub chunks: Vec<ChunkDefinition>,
+}
+
+const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        ty: ParamType::Int,
+        unit: "",
+        range: ParamRange::Int { min, max },
+        default: ParamDefault::Int(default),
+        doc,
+    }
+}
+
+const PARAMS: &[ParamSpec] = &[
+    int(
+        "blocker_density_permille",
+        0,
+        1000,
+        150,
+        "Blocker draws as per mille of the grid area (‰).",
+    ),
+    ParamSpec {
+        name: "cell_size_m",
+        ty: ParamType::Float,
+        unit: "m",
+        range: ParamRange::Float {
+            min: 1.0,
+            max: 1000.0,
+        },
+        default: ParamDefault::Float(12.0),
+        doc: "Edge of a grid cell in the world.",
+    },
+    ParamSpec {
+        name: "chunks",
+        ty: ParamType::ChunkList,
+        unit: "",
+        range: ParamRange::Any,
+        default: ParamDefault::Required,
+        doc: "The chunk library: (id, role, npc_spawn_tag) per chunk, in authored order.",
+    },
+    int(
+        "height",
+        1,
+        MAX_GRID_SIDE as i64,
+        6,
+        "Grid height in cells.",
+    ),
+    int(
+        "max_attempts",
+        1,
+        MAX_ATTEMPTS as i64,
+        16,
+        "Attempts before the solver gives up.",
+    ),
+    int(
+        "min_extraction_distance",
+        0,
+        128,
+        6,
+        "Minimum Manhattan distance spawn → extraction.",
+    ),
+    int(
+        "min_npc_cells",
+        0,
+        4096,
+        8,
+        "Minimum cells that admit NPCs.",
+    ),
+    int(
+        "min_objective_distance",
+        0,
+        128,
+        2,
+        "Minimum Manhattan distance spawn → objective.",
+    ),
+    int(
+        "objectives",
+        0,
+        MAX_OBJECTIVES as i64,
+        3,
+        "Objectives to place.",
+    ),
+    int("width", 2, MAX_GRID_SIDE as i64, 8, "Grid width in cells."),
+];
+
+/// The descriptor of `layout.grid-mission` version 1.
+pub fn descriptor() -> OperatorDescriptor {
+    OperatorDescriptor {
+        id: "layout.grid-mission",
+        algorithm: 1,
+        summary: "Seeded grid mission layout with a BFS playability proof and NPC placement check.",
+        inputs: &[],
+        output: ProductKind::MissionLayout,
+        params: PARAMS,
+        locality: Locality::Regional,
+        decode,
+        estimate,
+        kernel,
+    }
+}
+
+fn decode(set: &ParamSet, _bound: &[&'static str]) -> Result<StageParams, Vec<ParamProblem>> {
+    let typed = || -> Result<GridMissionStageParams, ParamProblem> {
+        Ok(GridMissionStageParams {
+            width: set.u32("width")?,
+            height: set.u32("height")?,
+            objectives: set.u32("objectives")?,
+            min_extraction_distance: set.u32("min_extraction_distance")?,
+            min_objective_distance: set.u32("min_objective_distance")?,
+            blocker_density_permille: set.u32("blocker_density_permille")?,
+            min_npc_cells: set.u32("min_npc_cells")?,
+            max_attempts: set.u32("max_attempts")?,
+            cell_size_m: set.float("cell_size_m")?,
+            chunks: set.chunks("chunks")?,
+        })
+    };
+    let params = typed().map_err(|problem| vec![problem])?;
+    let mut ids: Vec<&str> = params.chunks.iter().map(|c| c.id.as_str()).collect();
+    ids.sort_unstable();
+    if let Some(pair) = ids.windows(2).find(|w| w[0] == w[1]) {
+        return Err(vec![ParamProblem::new(
+            "chunks",
+            format!("chunk id `{}` is repeated", pair[0]),
+            "each chunk id at most once",
+        )]);
+    }
+    Ok(StageParams::GridMission(params))
+}
+
+fn estimate(params: &StageParams, _inputs: &[Capacity]) -> Capacity {
+    let StageParams::GridMission(p) = params else {
+        return Capacity {
+            objects: 0,
+            candidates: 0,
+            bounds_m: None,
+        };
+    };
+    let area = u64::from(p.width) * u64::from(p.height);
+    Capacity {
+        objects: area,
+        candidates: area.saturating_mul(u64::from(p.max_attempts)),
+        bounds_m: Some(BoundsM {
+            min_x: 0.0,
+            min_y: -f64::from(p.height) * p.cell_size_m,
+            max_x: f64::from(p.width) * p.cell_size_m,
+            max_y: 0.0,
+        }),
+    }
+}
+
+fn kernel(
+    params: &StageParams,
+    _inputs: &StageInputs<'_>,
+    context: &KernelContext<'_>,
+) -> Result<StageOutput, StageError> {
+    let StageParams::GridMission(p) = params else {
+        return Err(StageError::new(
+            FailureKind::InvalidInput,
+            None,
+            "parameters of another operator",
+        ));
+    };
+    let request = MissionRequest {
+        seed: context.seed,
+        width: p.width,
+        height: p.height,
+        objective_count: p.objectives,
+        min_extraction_distance: p.min_extraction_distance,
+        min_objective_distance: p.min_objective_distance,
+        blocker_density_permille: p.blocker_density_permille,
+        min_npc_cells: p.min_npc_cells,
+        max_attempts: p.max_attempts,
+        chunk_library: p.chunks.clone(),
+    };
+    let layout = solve_mission(&request).map_err(|error| {
+        let (kind, field) = match &error {
+            MissionError::Unsolved { .. } | MissionError::Sampler(_) => {
+                (FailureKind::SearchExhaustion, None)
+            }
+            MissionError::GridSize { .. } => (FailureKind::InvalidInput, Some("width")),
+            MissionError::TooManyObjectives { .. } => {
+                (FailureKind::InvalidInput, Some("objectives"))
+            }
+            MissionError::BlockerDensity { .. } => {
+                (FailureKind::InvalidInput, Some("blocker_density_permille"))
+            }
+            MissionError::Attempts { .. } => (FailureKind::InvalidInput, Some("max_attempts")),
+            MissionError::ChunkId { .. } | MissionError::MissingChunkRole { .. } => {
+                (FailureKind::InvalidInput, Some("chunks"))
+            }
+        };
+        let detail = match &error {
+            MissionError::Unsolved { attempts } => attempts
+                .iter()
+                .enumerate()
+                .map(|(i, failure)| format!("attempt {i}: {failure}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+            _ => String::new(),
+        };
+        let message = if detail.is_empty() {
+            error.to_string()
+        } else {
+            format!("{error} ({detail})")
+        };
+        StageError::new(kind, field, message)
+    })?;
+    let objects = layout
+        .chunks
+        .iter()
+        .map(|chunk| {
+            let choices: Vec<&ChunkDefinition> = p
+                .chunks
+                .iter()
+                .filter(|c| {
+                    if ChunkRole::FILL.contains(&chunk.role) {
+                        ChunkRole::FILL.contains(&c.role)
+                    } else {
+                        c.role == chunk.role
+                    }
+                })
+                .collect();
+            let index = choices
+                .iter()
+                .position(|c| c.id == chunk.chunk_id)
+                .unwrap_or(0);
+            ObjectProvenance {
+                key: ChildKey::GridCell {
+                    x: chunk.cell.x as i32,
+                    y: chunk.cell.y as i32,
+                },
+                parent: None,
+                variant: None,
+                draws: vec![DrawRecord {
+                    domain: Domain::Structure,
+                    seed: layout.attempt_seed,
+                    scope: SCOPE_CHUNKS,
+                    event: chunk.cell.y * layout.width + chunk.cell.x,
+                    dimension: 0,
+                    value: index as u32,
+                    purpose: DrawPurpose::Chunk,
+                }],
+                constraints: Vec::new(),
+            }
+        })
+        .collect();
+    let provenance = StageProvenance {
+        family: None,
+        constraints: vec![
+            ConstraintCheck::passed(Constraint::Playable),
+            ConstraintCheck::passed(Constraint::NpcPlacement {
+                minimum: p.min_npc_cells,
+            }),
+        ],
+        objects,
+        rejected: Vec::new(),
+    };
+    Ok(StageOutput {
+        product: Product::MissionLayout(MissionProduct {
+            cell_size_m: p.cell_size_m,
+            layout,
+        }),
+        provenance,
+    })
+}

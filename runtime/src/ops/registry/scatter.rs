@@ -1,0 +1,480 @@
+//! The `environment.scatter` descriptor: the P0 kernel over one family, on an authored region or on
+//! the scatter areas of an upstream street block.
+//!
+//! Regions: with no `areas` input, the stage scatters one layer over its `region` parameter. With a
+//! street block bound to `areas`, it scatters one layer per scatter area of the block, in area id
+//! order, with layer ids `layer`, `layer + 1`, …; each area (meters) becomes the layer's region in
+//! lattice units (`round(m / lattice_unit_m)`), and its keep-outs are the authored `keep_outs`
+//! followed by every keep-out of the block. The kernel scatters one rectangle per layer, so this
+//! is how a block's two sidewalks become two independent layers whose identities never collide.
+
+use std::num::NonZeroU32;
+
+use super::street_block::area_key;
+use super::{
+    meters_to_lattice, Capacity, FailureKind, InputPort, KernelContext, Locality,
+    OperatorDescriptor, ParamDefault, ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType,
+    PortKind, StageError, StageInputs, StageOutput, StageParams,
+};
+use crate::content::{
+    Constraint, ConstraintCheck, DrawPurpose, DrawRecord, FamilyData, ObjectProvenance, ParentRef,
+    Product, ProductKind, RectM, RejectReason, RejectionProvenance, ScatterLayer, ScatterProduct,
+    StageProvenance,
+};
+use crate::identity::{ChildKey, ScatterId};
+use crate::ops::scatter::{
+    region_cells, scatter, scatter_par, Rect, ScatterError, ScatterParams, ScatterVariant,
+    MAX_CELL_SIZE,
+};
+use crate::rng::{sample_bounded, sample_u32, Address, Domain, DomainKey};
+
+/// Typed parameters of a scatter stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScatterStageParams {
+    /// Cell edge, lattice units.
+    pub cell_size: i64,
+    /// Candidates per cell.
+    pub candidates_per_cell: u32,
+    /// The authored region (absent when the areas come from an input).
+    pub region: Option<Rect>,
+    /// Authored keep-outs, lattice units.
+    pub keep_outs: Vec<Rect>,
+    /// Meters per lattice unit.
+    pub lattice_unit_m: f64,
+    /// First layer id.
+    pub layer: u32,
+    /// Room (recipe instance) ordinal.
+    pub room: u32,
+}
+
+const PORTS: &[InputPort] = &[
+    InputPort {
+        name: "family",
+        kind: PortKind::Family,
+        required: true,
+        doc: "The asset family whose variants are scattered.",
+    },
+    InputPort {
+        name: "areas",
+        kind: PortKind::Product(ProductKind::StreetBlock),
+        required: false,
+        doc: "A street block whose scatter areas and keep-outs replace `region`.",
+    },
+];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "candidates_per_cell",
+        ty: ParamType::Int,
+        unit: "",
+        range: ParamRange::Int { min: 1, max: 256 },
+        default: ParamDefault::Int(1),
+        doc: "Fixed candidates drawn in every cell.",
+    },
+    ParamSpec {
+        name: "cell_size",
+        ty: ParamType::Int,
+        unit: "lattice units",
+        range: ParamRange::Int {
+            min: 1,
+            max: MAX_CELL_SIZE,
+        },
+        default: ParamDefault::Int(400),
+        doc: "Edge of a scatter cell; every exclusion radius must be at most this.",
+    },
+    ParamSpec {
+        name: "keep_outs",
+        ty: ParamType::RectList,
+        unit: "lattice units",
+        range: ParamRange::Int {
+            min: -(1 << 40),
+            max: 1 << 40,
+        },
+        default: ParamDefault::EmptyList,
+        doc: "Half-open rectangles where nothing is placed.",
+    },
+    ParamSpec {
+        name: "lattice_unit_m",
+        ty: ParamType::Float,
+        unit: "m",
+        range: ParamRange::Float {
+            min: 0.0001,
+            max: 10.0,
+        },
+        default: ParamDefault::Float(0.01),
+        doc: "Meters per lattice unit.",
+    },
+    ParamSpec {
+        name: "layer",
+        ty: ParamType::Int,
+        unit: "",
+        range: ParamRange::Int { min: 0, max: 255 },
+        default: ParamDefault::Int(0),
+        doc: "Layer id packed into identities (the first of consecutive ids, one per area).",
+    },
+    ParamSpec {
+        name: "region",
+        ty: ParamType::Rect,
+        unit: "lattice units",
+        range: ParamRange::Int {
+            min: -(1 << 40),
+            max: 1 << 40,
+        },
+        default: ParamDefault::Optional,
+        doc: "Half-open region to fill; required unless `areas` is connected.",
+    },
+    ParamSpec {
+        name: "room",
+        ty: ParamType::Int,
+        unit: "",
+        range: ParamRange::Int {
+            min: 1,
+            max: 65_535,
+        },
+        default: ParamDefault::Int(1),
+        doc: "Room (recipe instance) ordinal packed into identities.",
+    },
+];
+
+/// The descriptor of `environment.scatter` version 1.
+pub fn descriptor() -> OperatorDescriptor {
+    OperatorDescriptor {
+        id: "environment.scatter",
+        algorithm: 1,
+        summary: "P0 scatter: fixed candidates per lattice cell, thinned by addressed priority.",
+        inputs: PORTS,
+        output: ProductKind::Placements,
+        params: PARAMS,
+        locality: Locality::FiniteNeighborhood,
+        decode,
+        estimate,
+        kernel,
+    }
+}
+
+fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<ParamProblem>> {
+    let typed = || -> Result<ScatterStageParams, ParamProblem> {
+        Ok(ScatterStageParams {
+            cell_size: set.int("cell_size")?,
+            candidates_per_cell: set.u32("candidates_per_cell")?,
+            region: set.opt_rect("region")?,
+            keep_outs: set.rects("keep_outs")?,
+            lattice_unit_m: set.float("lattice_unit_m")?,
+            layer: set.u32("layer")?,
+            room: set.u32("room")?,
+        })
+    };
+    let params = typed().map_err(|problem| vec![problem])?;
+    let has_areas = bound.contains(&"areas");
+    match (&params.region, has_areas) {
+        (None, false) => Err(vec![ParamProblem::new(
+            "region",
+            "missing parameter `region` (no `areas` input is connected)",
+            "`region`: a rectangle `(x0, y0, x1, y1)`, or a street block input",
+        )]),
+        (Some(_), true) => Err(vec![ParamProblem::new(
+            "region",
+            "`region` is given, but the regions come from the `areas` input",
+            "no `region` when a street block is connected",
+        )]),
+        _ => Ok(StageParams::Scatter(params)),
+    }
+}
+
+fn estimate(params: &StageParams, inputs: &[Capacity]) -> Capacity {
+    let empty = Capacity {
+        objects: 0,
+        candidates: 0,
+        bounds_m: None,
+    };
+    let StageParams::Scatter(p) = params else {
+        return empty;
+    };
+    let cs = p.cell_size.max(1);
+    let cells = |w: i64, h: i64| -> u64 {
+        let along = |extent: i64| (extent.max(0) / cs).saturating_add(2).unsigned_abs();
+        along(w).saturating_mul(along(h))
+    };
+    let cells = match (p.region, inputs.iter().find_map(|c| c.bounds_m)) {
+        (Some(region), _) => cells(region.max_x - region.min_x, region.max_y - region.min_y),
+        (None, Some(bounds)) => {
+            let to = |m: f64| meters_to_lattice(m, p.lattice_unit_m).unwrap_or(i64::MAX);
+            // Each area is inside the block's bounds; two layers at most cover it twice.
+            cells(to(bounds.width_m()), to(bounds.depth_m())).saturating_mul(2)
+        }
+        (None, None) => return empty,
+    };
+    let candidates = cells.saturating_mul(u64::from(p.candidates_per_cell));
+    Capacity {
+        objects: candidates,
+        candidates,
+        bounds_m: None,
+    }
+}
+
+/// One layer to scatter: its id, region, keep-outs and the area it fills.
+struct LayerPlan {
+    layer: u32,
+    area: Option<String>,
+    region: Rect,
+    keep_outs: Vec<Rect>,
+}
+
+fn kernel(
+    params: &StageParams,
+    inputs: &StageInputs<'_>,
+    context: &KernelContext<'_>,
+) -> Result<StageOutput, StageError> {
+    let StageParams::Scatter(p) = params else {
+        return Err(StageError::new(
+            FailureKind::InvalidInput,
+            None,
+            "parameters of another operator",
+        ));
+    };
+    let family = inputs.family("family")?;
+    let variants: Vec<ScatterVariant> = family
+        .variants
+        .iter()
+        .map(|v| ScatterVariant {
+            weight: v.weight,
+            exclusion_radius: v.exclusion_radius,
+        })
+        .collect();
+    let (area_stage, plans) = layer_plans(p, inputs)?;
+    let mut layers = Vec::with_capacity(plans.len());
+    for plan in plans {
+        let kernel_params = ScatterParams {
+            cell_size: p.cell_size,
+            candidates_per_cell: p.candidates_per_cell,
+            region: plan.region,
+            keep_outs: plan.keep_outs,
+            variants: variants.clone(),
+            room: p.room,
+            layer: plan.layer,
+        };
+        let cells = region_cells(&kernel_params).map_err(scatter_error)?;
+        let output = if context.parallel {
+            scatter_par(&kernel_params, context.seed, cells)
+        } else {
+            scatter(&kernel_params, context.seed, cells)
+        }
+        .map_err(scatter_error)?;
+        layers.push(ScatterLayer {
+            // Both fit: `scatter` checked them against the packed identity's field widths.
+            layer: plan.layer as u8,
+            room: p.room as u16,
+            area: plan.area,
+            region: kernel_params.region,
+            keep_outs: kernel_params.keep_outs,
+            output,
+        });
+    }
+    let product = ScatterProduct {
+        family: family.id.clone(),
+        variant_ids: family.variant_ids(),
+        lattice_unit_m: p.lattice_unit_m,
+        cell_size: p.cell_size,
+        candidates_per_cell: p.candidates_per_cell,
+        area_stage,
+        layers,
+    };
+    let provenance = provenance(&product, family, context.seed)?;
+    Ok(StageOutput {
+        product: Product::Placements(product),
+        provenance,
+    })
+}
+
+fn layer_plans(
+    p: &ScatterStageParams,
+    inputs: &StageInputs<'_>,
+) -> Result<(Option<u32>, Vec<LayerPlan>), StageError> {
+    let Some((stage, product)) = inputs.product("areas") else {
+        let region = p.region.ok_or_else(|| {
+            StageError::new(
+                FailureKind::InvalidInput,
+                Some("region"),
+                "no region and no areas input",
+            )
+        })?;
+        return Ok((
+            None,
+            vec![LayerPlan {
+                layer: p.layer,
+                area: None,
+                region,
+                keep_outs: p.keep_outs.clone(),
+            }],
+        ));
+    };
+    let Product::StreetBlock(block) = product else {
+        return Err(StageError::new(
+            FailureKind::InvalidInput,
+            Some("areas"),
+            "the `areas` input is not a street block",
+        ));
+    };
+    let to_lattice = |rect: &RectM, field: &str| -> Result<Rect, StageError> {
+        let convert = |m: f64| {
+            meters_to_lattice(m, p.lattice_unit_m).ok_or_else(|| {
+                StageError::new(
+                    FailureKind::InvalidInput,
+                    Some(field),
+                    format!(
+                        "{m} m is not representable in lattice units of {} m",
+                        p.lattice_unit_m
+                    ),
+                )
+            })
+        };
+        Ok(Rect::new(
+            convert(rect.min_x)?,
+            convert(rect.min_y)?,
+            convert(rect.max_x)?,
+            convert(rect.max_y)?,
+        ))
+    };
+    let mut keep_outs = p.keep_outs.clone();
+    for keep_out in &block.keep_outs {
+        keep_outs.push(to_lattice(&keep_out.rect, "areas")?);
+    }
+    let mut plans = Vec::with_capacity(block.scatter_areas.len());
+    for (index, area) in block.scatter_areas.iter().enumerate() {
+        let layer = p.layer.saturating_add(index as u32);
+        if layer > 255 {
+            return Err(StageError::new(
+                FailureKind::InvalidInput,
+                Some("layer"),
+                format!("area `{}` would need layer {layer}, above 255", area.id),
+            ));
+        }
+        plans.push(LayerPlan {
+            layer,
+            area: Some(area.id.clone()),
+            region: to_lattice(&area.rect, "areas")?,
+            keep_outs: keep_outs.clone(),
+        });
+    }
+    Ok((Some(stage), plans))
+}
+
+fn scatter_error(error: ScatterError) -> StageError {
+    let (kind, field) = match error {
+        ScatterError::CellSize { .. } => (FailureKind::InvalidInput, Some("cell_size")),
+        ScatterError::CandidatesPerCell { .. } => {
+            (FailureKind::InvalidInput, Some("candidates_per_cell"))
+        }
+        ScatterError::EmptyRegion | ScatterError::RegionCells { .. } => {
+            (FailureKind::InvalidInput, Some("region"))
+        }
+        ScatterError::TooManyKeepOuts { .. } | ScatterError::InvertedKeepOut { .. } => {
+            (FailureKind::InvalidInput, Some("keep_outs"))
+        }
+        ScatterError::NoVariants
+        | ScatterError::TooManyVariants { .. }
+        | ScatterError::VariantWeight { .. }
+        | ScatterError::TotalWeight
+        | ScatterError::ExclusionRadius { .. } => (FailureKind::InvalidInput, Some("family")),
+        ScatterError::Identity(_) => (FailureKind::InvalidInput, Some("room")),
+        ScatterError::InvertedRange => (FailureKind::InvalidInput, None),
+        ScatterError::Capacity { .. } => (FailureKind::ExhaustedCapacity, None),
+        ScatterError::Sampler(_) => (FailureKind::SearchExhaustion, None),
+    };
+    StageError::new(kind, field, error.to_string())
+}
+
+/// Draw records of a candidate: x and y offsets and priority, plus the variant draw if eligible.
+fn candidate_draws(
+    seed: u64,
+    keys: &(DomainKey, DomainKey),
+    id: ScatterId,
+    offsets: (i64, i64),
+    total_weight: Option<NonZeroU32>,
+) -> Result<Vec<DrawRecord>, StageError> {
+    let scope = id.bits();
+    let record = |domain, dimension, value, purpose| DrawRecord {
+        domain,
+        seed,
+        scope,
+        event: 0,
+        dimension,
+        value,
+        purpose,
+    };
+    // Offsets are below the cell size, which fits u32 (MAX_CELL_SIZE = 2^29).
+    let mut draws = vec![
+        record(Domain::Placement, 0, offsets.0 as u32, DrawPurpose::OffsetX),
+        record(Domain::Placement, 1, offsets.1 as u32, DrawPurpose::OffsetY),
+        record(
+            Domain::Placement,
+            2,
+            sample_u32(&keys.0, Address::new(scope, 0, 2)),
+            DrawPurpose::Priority,
+        ),
+    ];
+    if let Some(total) = total_weight {
+        let value = sample_bounded(&keys.1, Address::new(scope, 0, 0), total)
+            .map_err(|e| StageError::new(FailureKind::SearchExhaustion, None, e.to_string()))?;
+        draws.push(record(Domain::Variant, 0, value, DrawPurpose::Variant));
+    }
+    Ok(draws)
+}
+
+fn provenance(
+    product: &ScatterProduct,
+    family: &FamilyData,
+    seed: u64,
+) -> Result<StageProvenance, StageError> {
+    let keys = (
+        DomainKey::new(seed, Domain::Placement),
+        DomainKey::new(seed, Domain::Variant),
+    );
+    let total: u64 = family.variants.iter().map(|v| u64::from(v.weight)).sum();
+    let total = u32::try_from(total).ok().and_then(NonZeroU32::new);
+    let cs = product.cell_size;
+    let mut out = StageProvenance {
+        family: Some(family.id.clone()),
+        ..StageProvenance::default()
+    };
+    for layer in &product.layers {
+        let parent = match (&layer.area, product.area_stage) {
+            (Some(area), Some(stage)) => Some(ParentRef {
+                stage,
+                key: area_key(area),
+            }),
+            _ => None,
+        };
+        let keep_outs = layer.keep_outs.len() as u32;
+        for p in &layer.output.placements {
+            let offsets = (
+                p.x - i64::from(p.cell_x) * cs,
+                p.y - i64::from(p.cell_y) * cs,
+            );
+            out.objects.push(ObjectProvenance {
+                key: ChildKey::Scatter(p.id),
+                parent: parent.clone(),
+                variant: Some(p.variant),
+                draws: candidate_draws(seed, &keys, p.id, offsets, total)?,
+                constraints: vec![
+                    ConstraintCheck::passed(Constraint::InsideRegion),
+                    ConstraintCheck::passed(Constraint::OutsideKeepOuts { count: keep_outs }),
+                    ConstraintCheck::passed(Constraint::NoStrongerConflict),
+                ],
+            });
+        }
+        for r in &layer.output.rejected {
+            let offsets = (
+                r.x - i64::from(r.cell_x) * cs,
+                r.y - i64::from(r.cell_y) * cs,
+            );
+            let eligible = matches!(r.reason, RejectReason::Conflict { .. });
+            out.rejected.push(RejectionProvenance {
+                key: ChildKey::Scatter(r.id),
+                reason: r.reason,
+                draws: candidate_draws(seed, &keys, r.id, offsets, total.filter(|_| eligible))?,
+            });
+        }
+    }
+    Ok(out)
+}

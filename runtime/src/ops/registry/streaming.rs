@@ -1,0 +1,255 @@
+//! The `streaming.plan` descriptor: loaded ring, HLOD donut and budget pruning around an observer.
+//!
+//! The observer is the `observer_m` parameter, or — when a mission layout is bound to `observer` —
+//! the centre of that layout's spawn cell (see [`MissionProduct::cell_center_m`]).
+
+use super::{
+    Capacity, FailureKind, InputPort, KernelContext, Locality, OperatorDescriptor, ParamDefault,
+    ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType, PortKind, StageError, StageInputs,
+    StageOutput, StageParams,
+};
+use crate::content::{
+    Constraint, ConstraintCheck, MissionProduct, ObjectProvenance, PointM, Product, ProductKind,
+    StageProvenance, StreamingProduct,
+};
+use crate::identity::ChildKey;
+use crate::ops::streaming::{
+    plan_streaming, StreamingError, StreamingProfile, MAX_RING_RADIUS_CELLS,
+};
+
+/// Typed parameters of a streaming-plan stage.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StreamingStageParams {
+    /// The streaming profile.
+    pub profile: StreamingProfile,
+    /// The authored observer position (absent when it comes from an input).
+    pub observer_m: Option<PointM>,
+}
+
+const PORTS: &[InputPort] = &[InputPort {
+    name: "observer",
+    kind: PortKind::Product(ProductKind::MissionLayout),
+    required: false,
+    doc: "A mission layout whose spawn cell centre is the observer.",
+}];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "cell_size_m",
+        ty: ParamType::Float,
+        unit: "m",
+        range: ParamRange::Float {
+            min: 1.0,
+            max: 10_000.0,
+        },
+        default: ParamDefault::Float(50.0),
+        doc: "Edge of a streaming cell.",
+    },
+    ParamSpec {
+        name: "hlod_budget_mb",
+        ty: ParamType::Int,
+        unit: "MB",
+        range: ParamRange::Int {
+            min: 0,
+            max: 1 << 40,
+        },
+        default: ParamDefault::Int(96),
+        doc: "HLOD memory budget; the donut is pruned to fit.",
+    },
+    ParamSpec {
+        name: "hlod_mb_per_cell",
+        ty: ParamType::Int,
+        unit: "MB",
+        range: ParamRange::Int {
+            min: 0,
+            max: 1 << 20,
+        },
+        default: ParamDefault::Int(6),
+        doc: "Estimated HLOD megabytes per cell.",
+    },
+    ParamSpec {
+        name: "hlod_radius_cells",
+        ty: ParamType::Int,
+        unit: "cells",
+        range: ParamRange::Int {
+            min: 1,
+            max: MAX_RING_RADIUS_CELLS as i64,
+        },
+        default: ParamDefault::Int(2),
+        doc: "Radius of the HLOD ring (at least the loaded radius + 1).",
+    },
+    ParamSpec {
+        name: "loaded_radius_cells",
+        ty: ParamType::Int,
+        unit: "cells",
+        range: ParamRange::Int {
+            min: 0,
+            max: MAX_RING_RADIUS_CELLS as i64 - 1,
+        },
+        default: ParamDefault::Int(1),
+        doc: "Radius R of the fully loaded ring (R = 1 → 9 cells).",
+    },
+    ParamSpec {
+        name: "observer_m",
+        ty: ParamType::Point,
+        unit: "m",
+        range: ParamRange::Float {
+            min: -1e9,
+            max: 1e9,
+        },
+        default: ParamDefault::Optional,
+        doc: "Observer position; required unless `observer` is connected.",
+    },
+];
+
+/// The descriptor of `streaming.plan` version 1.
+pub fn descriptor() -> OperatorDescriptor {
+    OperatorDescriptor {
+        id: "streaming.plan",
+        algorithm: 1,
+        summary: "Streaming cells around an observer: loaded ring, HLOD donut, budget pruning.",
+        inputs: PORTS,
+        output: ProductKind::StreamingPlan,
+        params: PARAMS,
+        locality: Locality::ParentPlanned,
+        decode,
+        estimate,
+        kernel,
+    }
+}
+
+fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<ParamProblem>> {
+    let typed = || -> Result<StreamingStageParams, ParamProblem> {
+        let budget = set.int("hlod_budget_mb")?;
+        let per_cell = set.int("hlod_mb_per_cell")?;
+        Ok(StreamingStageParams {
+            profile: StreamingProfile {
+                cell_size_m: set.float("cell_size_m")?,
+                loaded_radius_cells: set.u32("loaded_radius_cells")?,
+                hlod_radius_cells: set.u32("hlod_radius_cells")?,
+                // The schema's ranges keep both non-negative.
+                hlod_budget_mb: budget.unsigned_abs(),
+                hlod_mb_per_cell: per_cell.unsigned_abs(),
+            },
+            observer_m: set.opt_point("observer_m")?.map(|(x, y)| PointM::new(x, y)),
+        })
+    };
+    let params = typed().map_err(|problem| vec![problem])?;
+    let mut problems = Vec::new();
+    if params.profile.hlod_radius_cells <= params.profile.loaded_radius_cells {
+        problems.push(ParamProblem::new(
+            "hlod_radius_cells",
+            format!(
+                "HLOD radius {} does not reach past the loaded radius {}",
+                params.profile.hlod_radius_cells, params.profile.loaded_radius_cells
+            ),
+            "hlod_radius_cells ≥ loaded_radius_cells + 1",
+        ));
+    }
+    match (params.observer_m.is_some(), bound.contains(&"observer")) {
+        (false, false) => problems.push(ParamProblem::new(
+            "observer_m",
+            "missing parameter `observer_m` (no `observer` input is connected)",
+            "`observer_m`: a point `(x, y)` in meters, or a mission layout input",
+        )),
+        (true, true) => problems.push(ParamProblem::new(
+            "observer_m",
+            "`observer_m` is given, but the observer comes from the `observer` input",
+            "no `observer_m` when a mission layout is connected",
+        )),
+        _ => {}
+    }
+    if problems.is_empty() {
+        Ok(StageParams::Streaming(params))
+    } else {
+        Err(problems)
+    }
+}
+
+fn estimate(params: &StageParams, _inputs: &[Capacity]) -> Capacity {
+    let side = match params {
+        StageParams::Streaming(p) => 2 * u64::from(p.profile.hlod_radius_cells) + 1,
+        _ => 0,
+    };
+    Capacity {
+        objects: side * side,
+        candidates: side * side,
+        bounds_m: None,
+    }
+}
+
+fn kernel(
+    params: &StageParams,
+    inputs: &StageInputs<'_>,
+    _context: &KernelContext<'_>,
+) -> Result<StageOutput, StageError> {
+    let StageParams::Streaming(p) = params else {
+        return Err(StageError::new(
+            FailureKind::InvalidInput,
+            None,
+            "parameters of another operator",
+        ));
+    };
+    let observer = match (p.observer_m, inputs.product("observer")) {
+        (Some(point), _) => point,
+        (None, Some((_, Product::MissionLayout(mission)))) => spawn_center(mission),
+        _ => {
+            return Err(StageError::new(
+                FailureKind::InvalidInput,
+                Some("observer_m"),
+                "no observer: neither `observer_m` nor a mission layout input",
+            ))
+        }
+    };
+    let plan = plan_streaming(&p.profile, observer.x, observer.y).map_err(|error| {
+        let field = match error {
+            StreamingError::CellSize { .. } => "cell_size_m",
+            StreamingError::NonFiniteLocation { .. } | StreamingError::CellOutOfRange => {
+                "observer_m"
+            }
+            StreamingError::RingRadius { .. } | StreamingError::HlodRadius { .. } => {
+                "hlod_radius_cells"
+            }
+        };
+        StageError::new(FailureKind::InvalidInput, Some(field), error.to_string())
+    })?;
+    let objects = plan
+        .loaded_cells
+        .iter()
+        .chain(&plan.hlod_cells)
+        .map(|cell| ObjectProvenance {
+            key: ChildKey::GridCell {
+                x: cell.x,
+                y: cell.y,
+            },
+            parent: None,
+            variant: None,
+            draws: Vec::new(),
+            constraints: Vec::new(),
+        })
+        .collect();
+    let provenance = StageProvenance {
+        family: None,
+        constraints: vec![ConstraintCheck {
+            constraint: Constraint::WithinBudget {
+                budget_mb: plan.hlod_budget_mb,
+            },
+            passed: plan.hlod_estimated_mb <= plan.hlod_budget_mb,
+        }],
+        objects,
+        rejected: Vec::new(),
+    };
+    Ok(StageOutput {
+        product: Product::StreamingPlan(StreamingProduct {
+            cell_size_m: p.profile.cell_size_m,
+            observer_m: observer,
+            plan,
+        }),
+        provenance,
+    })
+}
+
+fn spawn_center(mission: &MissionProduct) -> PointM {
+    let spawn = mission.layout.spawn;
+    mission.cell_center_m(spawn.x, spawn.y)
+}

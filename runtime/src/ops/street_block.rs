@@ -1,0 +1,427 @@
+//! `street.block`: a parametric straight street block → pedestrian space, road surfaces, vehicle
+//! lanes, and the areas and keep-outs a downstream scatter uses.
+//!
+//! Layout (meters, Z up, the block centred on the origin, the road along x):
+//!
+//! - The carriageway spans `y ∈ [−road/2, road/2)`, split into `lanes` equal lanes counted from the
+//!   south edge; the southern half drives east (right-hand traffic), lane ids `lane.{j}`.
+//! - A sidewalk of `sidewalk_width_m` lies on each side. Its kerb-side strip of `furniture_zone_m` is
+//!   the scatter area (`furniture.north` / `furniture.south`); the rest is the walkway, whose centre
+//!   line is the route `sidewalk.north` / `sidewalk.south`, walked west to east.
+//! - `crosswalks` crossings sit at `x_i = −length/2 + length·(i+1)/(crosswalks+1)`. Crossing route
+//!   `crosswalk.{i}` runs from the south walkway over both kerbs to the north walkway; side 0 is the
+//!   south kerb, side 1 the north one, each with a waiting point 0.75 m (one queue row) back from
+//!   the kerb and signal `signal.{i}`. Both sidewalk routes have a node at every `x_i`, where the
+//!   crossing route starts and ends, so the network is connected.
+//! - Keep-outs `landing.{i}.{north|south}` clear the sidewalk in front of each crossing
+//!   (crossing width plus 0.5 m each side) so nothing is scattered into a queue.
+//! - Portals `portal.sidewalk.{north|south}.{west|east}` open the walkway ends.
+//!
+//! The route ids are exactly [`crate::project::routes::street_block_routes`] of the crossing count:
+//! that list is how scenarios are checked without generating, and a test here pins the agreement.
+//! The space is validated ([`PedestrianSpace::validate`]) before the block is returned.
+
+use thiserror::Error;
+
+use crate::content::{
+    Crosswalk, CrosswalkSide, KeepOut, LaneDirection, PedestrianSpace, PointM, Portal, RectM,
+    Route, RouteKind, ScatterArea, SpaceError, StreetBlock, SurfaceKind, SurfacePolygon,
+    VehicleLane,
+};
+
+/// Distance from the kerb to the first waiting row (the queue row spacing), meters.
+pub const QUEUE_ROW_SPACING_M: f64 = 0.75;
+/// Extra sidewalk kept clear on each side of a crossing's landing, meters.
+pub const LANDING_MARGIN_M: f64 = 0.5;
+/// Narrowest vehicle lane, meters.
+pub const MIN_LANE_WIDTH_M: f64 = 2.5;
+/// Narrowest walkway left beside the furniture zone, meters.
+pub const MIN_WALKWAY_M: f64 = 1.0;
+
+/// Parameters of a street block (ranges are checked by the operator's schema; cross-field rules by
+/// [`check_params`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StreetBlockParams {
+    /// Block length along x, meters.
+    pub length_m: f64,
+    /// Carriageway width, meters.
+    pub road_width_m: f64,
+    /// Width of each sidewalk, meters.
+    pub sidewalk_width_m: f64,
+    /// Kerb-side strip of each sidewalk that scatter may fill, meters.
+    pub furniture_zone_m: f64,
+    /// Vehicle lanes.
+    pub lanes: u32,
+    /// Crossings.
+    pub crosswalks: u32,
+    /// Width of each crossing, meters.
+    pub crosswalk_width_m: f64,
+}
+
+/// A street block that cannot be built.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum StreetBlockError {
+    /// A parameter breaks a rule; `field` names the parameter.
+    #[error("parameter `{field}`: {message}")]
+    Parameter {
+        /// The offending parameter.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// The generated pedestrian space failed validation (never published).
+    #[error("pedestrian space: {0}")]
+    Space(#[from] SpaceError),
+}
+
+/// Checks the rules that involve more than one parameter, naming the parameter to change.
+pub fn check_params(params: &StreetBlockParams) -> Result<(), StreetBlockError> {
+    let finite = [
+        ("length_m", params.length_m),
+        ("road_width_m", params.road_width_m),
+        ("sidewalk_width_m", params.sidewalk_width_m),
+        ("furniture_zone_m", params.furniture_zone_m),
+        ("crosswalk_width_m", params.crosswalk_width_m),
+    ];
+    for (field, value) in finite {
+        if !(value.is_finite() && value > 0.0) {
+            return Err(StreetBlockError::Parameter {
+                field,
+                message: format!("{value} is not a positive length"),
+            });
+        }
+    }
+    if params.lanes == 0 || params.road_width_m / f64::from(params.lanes) < MIN_LANE_WIDTH_M {
+        return Err(StreetBlockError::Parameter {
+            field: "lanes",
+            message: format!(
+                "{} lanes on a {} m road are narrower than {MIN_LANE_WIDTH_M} m",
+                params.lanes, params.road_width_m
+            ),
+        });
+    }
+    let spacing = params.length_m / f64::from(params.crosswalks + 1);
+    if params.crosswalks == 0 || spacing <= params.crosswalk_width_m + 2.0 * LANDING_MARGIN_M {
+        return Err(StreetBlockError::Parameter {
+            field: "crosswalks",
+            message: format!(
+                "{} crossings of {} m do not fit a {} m block with their landings",
+                params.crosswalks, params.crosswalk_width_m, params.length_m
+            ),
+        });
+    }
+    if params.furniture_zone_m > params.sidewalk_width_m - MIN_WALKWAY_M {
+        return Err(StreetBlockError::Parameter {
+            field: "furniture_zone_m",
+            message: format!(
+                "a {} m furniture zone leaves less than {MIN_WALKWAY_M} m of a {} m sidewalk",
+                params.furniture_zone_m, params.sidewalk_width_m
+            ),
+        });
+    }
+    if params.sidewalk_width_m <= QUEUE_ROW_SPACING_M {
+        return Err(StreetBlockError::Parameter {
+            field: "sidewalk_width_m",
+            message: "the sidewalk cannot hold a waiting row".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Builds and validates the block.
+pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, StreetBlockError> {
+    check_params(params)?;
+    let half_l = params.length_m / 2.0;
+    let half_r = params.road_width_m / 2.0;
+    let side = params.sidewalk_width_m;
+    let zone = params.furniture_zone_m;
+    let walkway = side - zone;
+    let north_y = half_r + zone + walkway / 2.0;
+    let south_y = -north_y;
+    let crossing_xs: Vec<f64> = (0..params.crosswalks)
+        .map(|i| -half_l + params.length_m * f64::from(i + 1) / f64::from(params.crosswalks + 1))
+        .collect();
+
+    let sidewalk_route = |id: &str, y: f64| Route {
+        id: id.to_owned(),
+        kind: RouteKind::Sidewalk,
+        points: std::iter::once(-half_l)
+            .chain(crossing_xs.iter().copied())
+            .chain(std::iter::once(half_l))
+            .map(|x| PointM::new(x, y))
+            .collect(),
+        width_m: walkway,
+    };
+    let mut routes = vec![
+        sidewalk_route("sidewalk.north", north_y),
+        sidewalk_route("sidewalk.south", south_y),
+    ];
+    let mut crosswalks = Vec::new();
+    let mut surfaces = vec![
+        surface(
+            "road",
+            SurfaceKind::Road,
+            RectM::new(-half_l, -half_r, half_l, half_r),
+        ),
+        surface(
+            "sidewalk.north",
+            SurfaceKind::Sidewalk,
+            RectM::new(-half_l, half_r, half_l, half_r + side),
+        ),
+        surface(
+            "sidewalk.south",
+            SurfaceKind::Sidewalk,
+            RectM::new(-half_l, -half_r - side, half_l, -half_r),
+        ),
+    ];
+    let mut keep_outs = Vec::new();
+    let half_cw = params.crosswalk_width_m / 2.0;
+    for (i, &x) in crossing_xs.iter().enumerate() {
+        let id = format!("crosswalk.{i}");
+        // Node 0 of a sidewalk route is its west end, so crossing i meets node i + 1.
+        let node = (i + 1) as u32;
+        routes.push(Route {
+            id: id.clone(),
+            kind: RouteKind::Crosswalk,
+            points: vec![
+                PointM::new(x, south_y),
+                PointM::new(x, -half_r),
+                PointM::new(x, half_r),
+                PointM::new(x, north_y),
+            ],
+            width_m: params.crosswalk_width_m,
+        });
+        crosswalks.push(Crosswalk {
+            id: id.clone(),
+            route: id.clone(),
+            signal_id: format!("signal.{i}"),
+            width_m: params.crosswalk_width_m,
+            lanes_crossed: params.lanes,
+            sides: vec![
+                CrosswalkSide {
+                    sidewalk: "sidewalk.south".to_owned(),
+                    node,
+                    kerb: PointM::new(x, -half_r),
+                    waiting_point: PointM::new(x, -half_r - QUEUE_ROW_SPACING_M),
+                },
+                CrosswalkSide {
+                    sidewalk: "sidewalk.north".to_owned(),
+                    node,
+                    kerb: PointM::new(x, half_r),
+                    waiting_point: PointM::new(x, half_r + QUEUE_ROW_SPACING_M),
+                },
+            ],
+        });
+        surfaces.push(surface(
+            &id,
+            SurfaceKind::Crosswalk,
+            RectM::new(x - half_cw, -half_r, x + half_cw, half_r),
+        ));
+        let (x0, x1) = (
+            x - half_cw - LANDING_MARGIN_M,
+            x + half_cw + LANDING_MARGIN_M,
+        );
+        keep_outs.push(KeepOut {
+            id: format!("landing.{i}.north"),
+            rect: RectM::new(x0, half_r, x1, half_r + side),
+        });
+        keep_outs.push(KeepOut {
+            id: format!("landing.{i}.south"),
+            rect: RectM::new(x0, -half_r - side, x1, -half_r),
+        });
+    }
+    let last_node = (crossing_xs.len() + 1) as u32;
+    let portal = |route: &str, end: &str, node: u32, x: f64, y: f64| Portal {
+        id: format!("portal.{route}.{end}"),
+        route: route.to_owned(),
+        node,
+        position: PointM::new(x, y),
+    };
+    let mut portals = vec![
+        portal("sidewalk.north", "east", last_node, half_l, north_y),
+        portal("sidewalk.north", "west", 0, -half_l, north_y),
+        portal("sidewalk.south", "east", last_node, half_l, south_y),
+        portal("sidewalk.south", "west", 0, -half_l, south_y),
+    ];
+    let lane_width = params.road_width_m / f64::from(params.lanes);
+    let eastbound_lanes = params.lanes.div_ceil(2);
+    let mut lanes: Vec<VehicleLane> = (0..params.lanes)
+        .map(|j| {
+            let y = -half_r + (f64::from(j) + 0.5) * lane_width;
+            let ids = (0..crossing_xs.len()).map(|i| format!("crosswalk.{i}"));
+            let (direction, centerline, crossed) = if j < eastbound_lanes {
+                let line = vec![PointM::new(-half_l, y), PointM::new(half_l, y)];
+                (LaneDirection::Eastbound, line, ids.collect())
+            } else {
+                let line = vec![PointM::new(half_l, y), PointM::new(-half_l, y)];
+                (LaneDirection::Westbound, line, ids.rev().collect())
+            };
+            VehicleLane {
+                id: format!("lane.{j}"),
+                direction,
+                centerline,
+                width_m: lane_width,
+                crosswalks: crossed,
+            }
+        })
+        .collect();
+    let mut scatter_areas = vec![
+        ScatterArea {
+            id: "furniture.north".to_owned(),
+            rect: RectM::new(-half_l, half_r, half_l, half_r + zone),
+        },
+        ScatterArea {
+            id: "furniture.south".to_owned(),
+            rect: RectM::new(-half_l, -half_r - zone, half_l, -half_r),
+        },
+    ];
+    routes.sort_by(|a, b| a.id.cmp(&b.id));
+    crosswalks.sort_by(|a, b| a.id.cmp(&b.id));
+    portals.sort_by(|a, b| a.id.cmp(&b.id));
+    surfaces.sort_by(|a, b| a.id.cmp(&b.id));
+    lanes.sort_by(|a, b| a.id.cmp(&b.id));
+    scatter_areas.sort_by(|a, b| a.id.cmp(&b.id));
+    keep_outs.sort_by(|a, b| a.id.cmp(&b.id));
+    let space = PedestrianSpace {
+        routes,
+        crosswalks,
+        portals,
+    };
+    space.validate()?;
+    Ok(StreetBlock {
+        length_m: params.length_m,
+        road_width_m: params.road_width_m,
+        sidewalk_width_m: params.sidewalk_width_m,
+        space,
+        surfaces,
+        lanes,
+        scatter_areas,
+        keep_outs,
+    })
+}
+
+fn surface(id: &str, kind: SurfaceKind, rect: RectM) -> SurfacePolygon {
+    SurfacePolygon {
+        id: id.to_owned(),
+        kind,
+        outline: rect.corners().to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::routes::street_block_routes;
+
+    fn params(crosswalks: u32) -> StreetBlockParams {
+        StreetBlockParams {
+            length_m: 80.0,
+            road_width_m: 7.0,
+            sidewalk_width_m: 4.0,
+            furniture_zone_m: 1.5,
+            lanes: 2,
+            crosswalks,
+            crosswalk_width_m: 4.0,
+        }
+    }
+
+    fn build(params: &StreetBlockParams) -> StreetBlock {
+        build_street_block(params).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn published_routes_are_exactly_the_naming_contract() {
+        for crosswalks in 1..=8 {
+            let block = build(&params(crosswalks));
+            assert_eq!(
+                block.space.route_ids(),
+                street_block_routes(i64::from(crosswalks)),
+                "{crosswalks} crossings"
+            );
+        }
+    }
+
+    #[test]
+    fn every_crosswalk_has_two_sides_with_waiting_points_on_the_sidewalk() {
+        let block = build(&params(3));
+        assert_eq!(block.space.crosswalks.len(), 3);
+        for crosswalk in &block.space.crosswalks {
+            assert_eq!(crosswalk.sides.len(), 2);
+            assert!(crosswalk.signal_id.starts_with("signal."));
+            for side in &crosswalk.sides {
+                let sidewalk = block
+                    .surfaces
+                    .iter()
+                    .find(|s| s.id == side.sidewalk)
+                    .unwrap_or_else(|| panic!("surface {}", side.sidewalk));
+                let (lo, hi) = (sidewalk.outline[0].y, sidewalk.outline[2].y);
+                assert!(lo <= side.waiting_point.y && side.waiting_point.y < hi);
+                assert!((side.kerb.distance(side.waiting_point) - 0.75).abs() < 1e-12);
+            }
+        }
+        assert_eq!(block.space.validate(), Ok(()));
+        assert_eq!(block.space.portals.len(), 4);
+    }
+
+    #[test]
+    fn lanes_split_the_road_and_meet_crossings_in_travel_order() {
+        let block = build(&params(2));
+        assert_eq!(block.lanes.len(), 2);
+        assert_eq!(block.lanes[0].direction, LaneDirection::Eastbound);
+        assert_eq!(block.lanes[0].crosswalks, ["crosswalk.0", "crosswalk.1"]);
+        assert_eq!(block.lanes[1].direction, LaneDirection::Westbound);
+        assert_eq!(block.lanes[1].crosswalks, ["crosswalk.1", "crosswalk.0"]);
+        assert!(block.lanes.iter().all(|lane| lane.width_m == 3.5));
+        let bounds = block.bounds().unwrap_or_else(|| panic!("bounds"));
+        assert_eq!((bounds.width_m(), bounds.depth_m()), (80.0, 15.0));
+    }
+
+    #[test]
+    fn landings_keep_the_crossing_mouths_clear_of_the_furniture_zone() {
+        let block = build(&params(1));
+        let north = &block.scatter_areas[0];
+        assert_eq!(north.id, "furniture.north");
+        assert_eq!(north.rect, RectM::new(-40.0, 3.5, 40.0, 5.0));
+        let landing = &block.keep_outs[0];
+        assert_eq!(landing.id, "landing.0.north");
+        assert!(landing
+            .rect
+            .contains(block.space.crosswalks[0].sides[1].waiting_point));
+    }
+
+    #[test]
+    fn cross_field_rules_name_the_parameter() {
+        let field = |p: StreetBlockParams| match build_street_block(&p) {
+            Err(StreetBlockError::Parameter { field, .. }) => field,
+            other => panic!("expected a parameter error, got {other:?}"),
+        };
+        assert_eq!(
+            field(StreetBlockParams {
+                lanes: 4,
+                ..params(1)
+            }),
+            "lanes"
+        );
+        assert_eq!(field(params(0)), "crosswalks");
+        assert_eq!(field(params(20)), "crosswalks");
+        assert_eq!(
+            field(StreetBlockParams {
+                furniture_zone_m: 3.5,
+                ..params(1)
+            }),
+            "furniture_zone_m"
+        );
+        assert_eq!(
+            field(StreetBlockParams {
+                length_m: f64::NAN,
+                ..params(1)
+            }),
+            "length_m"
+        );
+    }
+
+    #[test]
+    fn building_twice_gives_the_same_block() {
+        assert_eq!(build(&params(2)), build(&params(2)));
+    }
+}

@@ -4,8 +4,10 @@
 //! strings and values and returns data or typed errors.
 
 pub mod content;
+pub mod generate;
 pub mod identity;
 pub mod ops;
 pub mod project;
+pub mod recipe;
 pub mod rng;
 pub mod sim;

@@ -1,0 +1,188 @@
+//! The generated bundle: every stage's product with its identity, digest, counts, bounds and
+//! provenance, and one digest over all of it.
+//!
+//! Bundle digest = BLAKE3 over `"BUNDLE01"`, recipe id, root seed, address schema, then per stage
+//! in plan order its id, operator, algorithm and product digest, then the output ids. Labels, the
+//! recipe's source text, provenance records and cache hits are not part of it: they cannot change
+//! a product, so they must not change the digest.
+
+use std::sync::Arc;
+
+use crate::content::encode::{hex, ByteWriter};
+use crate::content::{
+    ObjectProvenance, Product, ProductKind, ProductSummary, RejectionProvenance, StageProvenance,
+};
+use crate::identity::{ChildKey, ObjectIdentity, RecipeInstanceId, StageId};
+
+/// One stage's result inside a bundle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StageRecord {
+    /// Persistent stage id.
+    pub stage: u32,
+    /// Display label.
+    pub label: String,
+    /// Operator id.
+    pub operator: &'static str,
+    /// Algorithm version.
+    pub algorithm: u32,
+    /// Depth in the plan.
+    pub depth: u32,
+    /// The stage ids it read, ascending.
+    pub dependencies: Vec<u32>,
+    /// Its cache key.
+    pub key: [u8; 32],
+    /// BLAKE3 of the product's canonical bytes.
+    pub digest: [u8; 32],
+    /// Counts and bounds.
+    pub summary: ProductSummary,
+    /// The product.
+    pub product: Arc<Product>,
+    /// The provenance of everything in the product.
+    pub provenance: Arc<StageProvenance>,
+}
+
+impl StageRecord {
+    /// The product's kind.
+    pub fn kind(&self) -> ProductKind {
+        self.product.kind()
+    }
+}
+
+/// What one object's provenance answers, assembled for an inspector.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProvenanceView<'a> {
+    /// The recipe (instance) that generated the object.
+    pub recipe: &'a str,
+    /// The emitting stage.
+    pub stage: &'a StageRecord,
+    /// The full identity tuple (recipe instance, parent chain, stage, key).
+    pub identity: ObjectIdentity,
+    /// The asset family and variant id, for objects that have one.
+    pub asset: Option<(String, String)>,
+    /// The record: draws, constraints, parent.
+    pub record: &'a ObjectProvenance,
+}
+
+/// A complete, validated generation of one recipe.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedBundle {
+    /// Recipe id (the recipe instance).
+    pub recipe_id: String,
+    /// BLAKE3 of the recipe's canonical text.
+    pub source_digest: [u8; 32],
+    /// Root seed.
+    pub root_seed: u64,
+    /// Address schema version.
+    pub address_schema: u32,
+    /// Stages in plan order.
+    pub stages: Vec<StageRecord>,
+    /// The published stage ids.
+    pub outputs: Vec<u32>,
+    digest: [u8; 32],
+}
+
+impl GeneratedBundle {
+    /// Assembles a bundle and computes its digest.
+    pub fn new(
+        recipe_id: String,
+        source_digest: [u8; 32],
+        root_seed: u64,
+        address_schema: u32,
+        stages: Vec<StageRecord>,
+        outputs: Vec<u32>,
+    ) -> GeneratedBundle {
+        let mut w = ByteWriter::tagged(b"BUNDLE01");
+        w.str(&recipe_id)
+            .u64(root_seed)
+            .u32(address_schema)
+            .count(stages.len());
+        for stage in &stages {
+            w.u32(stage.stage)
+                .str(stage.operator)
+                .u32(stage.algorithm)
+                .bytes(&stage.digest);
+        }
+        w.count(outputs.len());
+        for output in &outputs {
+            w.u32(*output);
+        }
+        GeneratedBundle {
+            digest: w.digest(),
+            recipe_id,
+            source_digest,
+            root_seed,
+            address_schema,
+            stages,
+            outputs,
+        }
+    }
+
+    /// The bundle digest.
+    pub fn digest(&self) -> [u8; 32] {
+        self.digest
+    }
+
+    /// The bundle digest as lowercase hex.
+    pub fn digest_hex(&self) -> String {
+        hex(&self.digest)
+    }
+
+    /// The record of stage `id`.
+    pub fn stage(&self, id: u32) -> Option<&StageRecord> {
+        self.stages.iter().find(|stage| stage.stage == id)
+    }
+
+    /// Total objects over every stage.
+    pub fn object_count(&self) -> u64 {
+        self.stages.iter().map(|s| s.summary.objects).sum()
+    }
+
+    /// The identity of the object `key` emitted by `stage`, with its parent chain.
+    pub fn identity(&self, stage: u32, key: &ChildKey) -> Option<ObjectIdentity> {
+        let record = self.stage(stage)?.provenance.object(key)?;
+        let instance = RecipeInstanceId(self.recipe_id.clone());
+        let parent = match &record.parent {
+            Some(parent) => Some(Box::new(self.identity(parent.stage, &parent.key)?)),
+            None => None,
+        };
+        Some(ObjectIdentity {
+            recipe_instance: instance,
+            parent,
+            stage: StageId(stage),
+            child_key: key.clone(),
+        })
+    }
+
+    /// Everything provenance answers about object `key` of `stage`.
+    pub fn provenance(&self, stage: u32, key: &ChildKey) -> Option<ProvenanceView<'_>> {
+        let record_stage = self.stage(stage)?;
+        let record = record_stage.provenance.object(key)?;
+        let asset = match (&record_stage.provenance.family, record.variant) {
+            (Some(family), Some(variant)) => {
+                Some((family.clone(), variant_id(&record_stage.product, variant)))
+            }
+            _ => None,
+        };
+        Some(ProvenanceView {
+            recipe: &self.recipe_id,
+            stage: record_stage,
+            identity: self.identity(stage, key)?,
+            asset,
+            record,
+        })
+    }
+
+    /// Why candidate `key` of scatter stage `stage` was rejected, if it was.
+    pub fn rejection(&self, stage: u32, key: &ChildKey) -> Option<&RejectionProvenance> {
+        self.stage(stage)?.provenance.rejection(key)
+    }
+}
+
+fn variant_id(product: &Product, variant: u32) -> String {
+    let ids = match product {
+        Product::Placements(scatter) => &scatter.variant_ids,
+        Product::PlacedObjects(placed) => &placed.variant_ids,
+        _ => return String::new(),
+    };
+    ids.get(variant as usize).cloned().unwrap_or_default()
+}

@@ -1,0 +1,297 @@
+//! Runs a compiled plan level by level — serially (the reference) or on the current rayon pool —
+//! with the stage cache, and assembles the bundle.
+//!
+//! Both modes do the same work in the same order of decisions: per level (stages of one depth,
+//! ascending id) every stage is looked up in the cache, the misses run (one after another, or in
+//! parallel; a parallel scatter also splits its rows), and results are taken in plan order. Kernels
+//! write only their own products, so the outputs are bit-identical whatever the thread count. A
+//! level with a failure ends the run: nothing is published and the error lists the cause, the other
+//! failures of that level and every dependent stage.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::bundle::{GeneratedBundle, StageRecord};
+use super::cache::{CacheKey, CacheOutcome, CachedStage, KeyParts, MissReason, StageCache};
+use super::failure::{FailureKind, GenerateError, StageFailure};
+use super::{CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest};
+use crate::ops::registry::{InputValue, KernelContext, StageError, StageInputs};
+use crate::recipe::{CompiledPlan, CompiledStage, InputSource, SUPPORTED_ADDRESS_SCHEMAS};
+
+/// Whether one stage was served from the cache or run, in a [`RunReport`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StageRun {
+    /// The stage.
+    pub stage: u32,
+    /// Hit, or the reason it ran.
+    pub cache: CacheOutcome,
+}
+
+/// How a generation went, stage by stage (in plan order). Not part of the bundle: the same bundle
+/// can come from a cold or a warm cache.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunReport {
+    /// One entry per stage, in plan order.
+    pub stages: Vec<StageRun>,
+}
+
+impl RunReport {
+    /// Stages served from the cache.
+    pub fn hits(&self) -> usize {
+        self.stages
+            .iter()
+            .filter(|s| s.cache == CacheOutcome::Hit)
+            .count()
+    }
+
+    /// Stages that ran.
+    pub fn misses(&self) -> usize {
+        self.stages.len() - self.hits()
+    }
+
+    /// The ids of the stages that ran, in plan order.
+    pub fn ran(&self) -> Vec<u32> {
+        self.stages
+            .iter()
+            .filter(|s| s.cache != CacheOutcome::Hit)
+            .map(|s| s.stage)
+            .collect()
+    }
+}
+
+/// A finished generation: the bundle and how it was made.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The bundle.
+    pub bundle: Arc<GeneratedBundle>,
+    /// Cache hits and misses per stage.
+    pub report: RunReport,
+}
+
+type Done = BTreeMap<u32, (CacheKey, Arc<CachedStage>)>;
+
+/// Runs `plan` for `request`, reading and filling `cache`.
+pub fn run_plan(
+    plan: &CompiledPlan,
+    request: &GenerateRequest,
+    cache: &mut StageCache,
+    cancel: &CancelToken,
+    observer: &dyn ExecutionObserver,
+) -> Result<Generated, GenerateError> {
+    if !SUPPORTED_ADDRESS_SCHEMAS.contains(&plan.address_schema()) {
+        return Err(GenerateError::request(
+            FailureKind::UnsupportedProfile,
+            format!("address schema {} is not supported", plan.address_schema()),
+        ));
+    }
+    let mut done: Done = BTreeMap::new();
+    let mut runs: Vec<StageRun> = Vec::with_capacity(plan.stages().len());
+    for level in plan.levels() {
+        if cancel.is_cancelled() {
+            return Err(GenerateError::request(
+                FailureKind::Cancellation,
+                "cancelled",
+            ));
+        }
+        let mut pending: Vec<(&CompiledStage, CacheKey, MissReason)> = Vec::new();
+        for stage in level {
+            let parts = key_parts(plan, stage, request, &done);
+            match cache.lookup(&parts) {
+                (key, Ok(cached)) => {
+                    observer.stage_started(stage.id());
+                    observer.stage_finished(stage.id(), CacheOutcome::Hit, true);
+                    done.insert(stage.id(), (key, cached));
+                    runs.push(StageRun {
+                        stage: stage.id(),
+                        cache: CacheOutcome::Hit,
+                    });
+                }
+                (key, Err(reason)) => pending.push((stage, key, reason)),
+            }
+        }
+        let run_one = |(stage, _, reason): &(&CompiledStage, CacheKey, MissReason)| {
+            let result = run_stage(plan, stage, request, &done, cancel, observer);
+            observer.stage_finished(stage.id(), CacheOutcome::Miss(*reason), result.is_ok());
+            result
+        };
+        let results: Vec<Result<CachedStage, StageError>> = match request.mode {
+            ExecutionMode::Serial => pending.iter().map(run_one).collect(),
+            ExecutionMode::Parallel => pending.par_iter().map(run_one).collect(),
+        };
+        let mut failures = Vec::new();
+        for ((stage, key, reason), result) in pending.into_iter().zip(results) {
+            match result {
+                Ok(cached) => {
+                    let cached = Arc::new(cached);
+                    cache.insert(key, Arc::clone(&cached));
+                    done.insert(stage.id(), (key, cached));
+                    runs.push(StageRun {
+                        stage: stage.id(),
+                        cache: CacheOutcome::Miss(reason),
+                    });
+                }
+                Err(error) => failures.push(StageFailure {
+                    stage: Some(stage.id()),
+                    kind: error.kind,
+                    field: error.field,
+                    message: error.message,
+                }),
+            }
+        }
+        if !failures.is_empty() {
+            let failed: Vec<u32> = failures.iter().filter_map(|f| f.stage).collect();
+            let dependents: BTreeSet<u32> =
+                failed.iter().flat_map(|id| plan.dependents(*id)).collect();
+            for stage in dependents {
+                let reads: Vec<String> = plan
+                    .stage(stage)
+                    .map(|s| s.dependencies())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|dep| failed.contains(dep) || !done.contains_key(dep))
+                    .map(|dep| dep.to_string())
+                    .collect();
+                failures.push(StageFailure {
+                    stage: Some(stage),
+                    kind: FailureKind::DependencyFailure,
+                    field: None,
+                    message: format!(
+                        "not run: it depends on stage {} (failed or not run)",
+                        reads.join(", ")
+                    ),
+                });
+            }
+            return Err(GenerateError { failures });
+        }
+    }
+    let order = |id: u32| plan.stages().iter().position(|s| s.id() == id);
+    runs.sort_by_key(|run| order(run.stage));
+    let mut stages = Vec::with_capacity(plan.stages().len());
+    for stage in plan.stages() {
+        let Some((key, cached)) = done.get(&stage.id()) else {
+            return Err(GenerateError::request(
+                FailureKind::InvalidInput,
+                format!("stage {} did not run", stage.id()),
+            ));
+        };
+        stages.push(StageRecord {
+            stage: stage.id(),
+            label: stage.label().to_owned(),
+            operator: stage.operator().id,
+            algorithm: stage.operator().algorithm,
+            depth: stage.depth(),
+            dependencies: stage.dependencies(),
+            key: key.0,
+            digest: cached.digest,
+            summary: cached.summary,
+            product: Arc::clone(&cached.product),
+            provenance: Arc::clone(&cached.provenance),
+        });
+    }
+    let bundle = GeneratedBundle::new(
+        plan.recipe_id().to_owned(),
+        plan.source_digest(),
+        request.root_seed,
+        plan.address_schema(),
+        stages,
+        plan.outputs().to_vec(),
+    );
+    Ok(Generated {
+        bundle: Arc::new(bundle),
+        report: RunReport { stages: runs },
+    })
+}
+
+/// The cache-key parts of `stage`; its stage inputs are in `done` (they ran at a lower depth).
+fn key_parts(
+    plan: &CompiledPlan,
+    stage: &CompiledStage,
+    request: &GenerateRequest,
+    done: &Done,
+) -> KeyParts {
+    KeyParts {
+        operator: stage.operator().id,
+        algorithm: stage.operator().algorithm,
+        output: stage.output(),
+        scope: plan.recipe_id().to_owned(),
+        stage: stage.id(),
+        params: stage.param_bytes().to_vec(),
+        seed: request.root_seed,
+        address_schema: plan.address_schema(),
+        inputs: stage
+            .inputs()
+            .iter()
+            .map(|bound| {
+                let digest = match &bound.source {
+                    InputSource::Family { family, .. } => family.digest(),
+                    InputSource::Stage(id) => done.get(id).map_or([0; 32], |(_, c)| c.digest),
+                };
+                (bound.port, digest)
+            })
+            .collect(),
+    }
+}
+
+fn run_stage(
+    plan: &CompiledPlan,
+    stage: &CompiledStage,
+    request: &GenerateRequest,
+    done: &Done,
+    cancel: &CancelToken,
+    observer: &dyn ExecutionObserver,
+) -> Result<CachedStage, StageError> {
+    if cancel.is_cancelled() {
+        return Err(StageError::new(
+            FailureKind::Cancellation,
+            None,
+            "cancelled",
+        ));
+    }
+    observer.stage_started(stage.id());
+    let mut inputs = StageInputs::default();
+    for bound in stage.inputs() {
+        match &bound.source {
+            InputSource::Family { family, .. } => {
+                inputs.bind(bound.port, InputValue::Family(family))
+            }
+            InputSource::Stage(id) => {
+                let Some((_, cached)) = done.get(id) else {
+                    return Err(StageError::new(
+                        FailureKind::DependencyFailure,
+                        Some(bound.port),
+                        format!("stage {id} has no product"),
+                    ));
+                };
+                inputs.bind(
+                    bound.port,
+                    InputValue::Product {
+                        stage: *id,
+                        product: &cached.product,
+                    },
+                );
+            }
+        }
+    }
+    let context = KernelContext {
+        recipe: plan.recipe_id(),
+        stage: stage.id(),
+        seed: request.root_seed,
+        parallel: request.mode == ExecutionMode::Parallel,
+    };
+    let output = (stage.operator().kernel)(stage.params(), &inputs, &context)?;
+    if output.product.kind() != stage.output() {
+        return Err(StageError::new(
+            FailureKind::InvalidInput,
+            None,
+            format!(
+                "operator `{}` returned a {}, not its declared {}",
+                stage.operator().id,
+                output.product.kind().name(),
+                stage.output().name()
+            ),
+        ));
+    }
+    Ok(CachedStage::new(output.product, output.provenance))
+}

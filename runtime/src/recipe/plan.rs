@@ -1,0 +1,173 @@
+//! The sealed compiled plan: typed stages in execution order with bound inputs and checked,
+//! typed parameters. Only [`super::compile`] builds one, so a plan in hand is always valid.
+
+use std::sync::Arc;
+
+use crate::content::{FamilyData, ProductKind};
+use crate::ops::registry::{Capacity, OperatorDescriptor, ParamSet, StageParams};
+
+/// Where a bound input comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputSource {
+    /// An asset family named by a recipe input (resolved at compile time).
+    Family {
+        /// The recipe input's name.
+        input: String,
+        /// The family's generation data.
+        family: Arc<FamilyData>,
+    },
+    /// The product of another stage.
+    Stage(u32),
+}
+
+/// One input of a compiled stage, bound to a port.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoundInput {
+    /// The port it is bound to.
+    pub port: &'static str,
+    /// Its source.
+    pub source: InputSource,
+}
+
+/// One stage of a compiled plan.
+#[derive(Debug, Clone)]
+pub struct CompiledStage {
+    pub(super) id: u32,
+    pub(super) label: String,
+    pub(super) operator: OperatorDescriptor,
+    pub(super) params: StageParams,
+    pub(super) param_set: ParamSet,
+    pub(super) param_bytes: Vec<u8>,
+    pub(super) inputs: Vec<BoundInput>,
+    pub(super) depth: u32,
+    pub(super) capacity: Capacity,
+}
+
+impl CompiledStage {
+    /// The persistent stage id.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The display label.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The operator descriptor the stage resolved to.
+    pub fn operator(&self) -> &OperatorDescriptor {
+        &self.operator
+    }
+
+    /// The typed parameters.
+    pub fn params(&self) -> &StageParams {
+        &self.params
+    }
+
+    /// The checked parameters with defaults filled in, by name.
+    pub fn param_set(&self) -> &ParamSet {
+        &self.param_set
+    }
+
+    /// The canonical encoding of the checked parameters (part of the stage's cache key).
+    pub fn param_bytes(&self) -> &[u8] {
+        &self.param_bytes
+    }
+
+    /// The bound inputs, in port order.
+    pub fn inputs(&self) -> &[BoundInput] {
+        &self.inputs
+    }
+
+    /// The ids of the stages this one reads, ascending.
+    pub fn dependencies(&self) -> Vec<u32> {
+        let mut ids: Vec<u32> = self
+            .inputs
+            .iter()
+            .filter_map(|input| match input.source {
+                InputSource::Stage(id) => Some(id),
+                InputSource::Family { .. } => None,
+            })
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Longest path from a stage without stage inputs (those have depth 0).
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The output's product kind.
+    pub fn output(&self) -> ProductKind {
+        self.operator.output
+    }
+
+    /// The estimated upper bound of what the stage produces.
+    pub fn capacity(&self) -> Capacity {
+        self.capacity
+    }
+}
+
+/// A compiled recipe: stages in execution order — ascending (depth, stage id) — so stages of one
+/// depth never read each other and may run in parallel.
+#[derive(Debug, Clone)]
+pub struct CompiledPlan {
+    pub(super) recipe_id: String,
+    pub(super) address_schema: u32,
+    pub(super) source_digest: [u8; 32],
+    pub(super) stages: Vec<CompiledStage>,
+    pub(super) outputs: Vec<u32>,
+}
+
+impl CompiledPlan {
+    /// The recipe id (the recipe instance).
+    pub fn recipe_id(&self) -> &str {
+        &self.recipe_id
+    }
+
+    /// The address schema version the stages draw under.
+    pub fn address_schema(&self) -> u32 {
+        self.address_schema
+    }
+
+    /// BLAKE3 of the recipe's canonical text (provenance of the whole source).
+    pub fn source_digest(&self) -> [u8; 32] {
+        self.source_digest
+    }
+
+    /// The stages in execution order.
+    pub fn stages(&self) -> &[CompiledStage] {
+        &self.stages
+    }
+
+    /// The stage with id `id`.
+    pub fn stage(&self, id: u32) -> Option<&CompiledStage> {
+        self.stages.iter().find(|stage| stage.id == id)
+    }
+
+    /// The published stages, as authored.
+    pub fn outputs(&self) -> &[u32] {
+        &self.outputs
+    }
+
+    /// The stages grouped by depth, each group in ascending id.
+    pub fn levels(&self) -> Vec<&[CompiledStage]> {
+        self.stages.chunk_by(|a, b| a.depth == b.depth).collect()
+    }
+
+    /// The stages that read `id`, directly or through others, ascending.
+    pub fn dependents(&self, id: u32) -> Vec<u32> {
+        let mut found: Vec<u32> = Vec::new();
+        // Execution order lists every reader after what it reads, so one pass suffices.
+        for stage in &self.stages {
+            let reads = stage.dependencies();
+            if reads.iter().any(|dep| *dep == id || found.contains(dep)) {
+                found.push(stage.id);
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+}

@@ -1,0 +1,242 @@
+//! Tests of the recipe compiler: a `check(stages, expected)` helper per case.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::content::ProductKind;
+use crate::project::{read_document, AssetFamily, AssetVariant, DocKind, Recipe};
+
+const FILE: &str = "recipes/r.recipe.ron";
+
+fn families() -> BTreeMap<String, AssetFamily> {
+    let variant = |id: &str, radius: i64| AssetVariant {
+        id: id.to_owned(),
+        weight: 1,
+        exclusion_radius: radius,
+        collision_radius_m: 0.5,
+        height_m: 2.0,
+        ..AssetVariant::default()
+    };
+    let family = AssetFamily {
+        id: "trees".to_owned(),
+        name: String::new(),
+        variants: vec![variant("a", 100), variant("b", 200)],
+    };
+    [("trees".to_owned(), family)].into_iter().collect()
+}
+
+/// A recipe with a `family` input, the given stages (RON) and outputs.
+fn recipe_text(stages: &str, outputs: &str) -> String {
+    format!(
+        "Recipe(schema: 1, id: \"r\", address_schema: 1, inputs: {{\"family\": Family(\"trees\")}},\n\
+         stages: [\n{stages}\n], outputs: [{outputs}])\n"
+    )
+}
+
+fn compile_text(text: &str) -> CompileOutcome {
+    let (recipe, tree, diagnostics) = read_document::<Recipe>(DocKind::Recipe, FILE, text);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
+    let source = RecipeSource {
+        file: FILE,
+        tree: tree.as_ref(),
+    };
+    compile(&recipe, &families(), &Registry::standard(), source)
+}
+
+/// Compiles and compares `"line:path: message"` of every diagnostic.
+fn check(stages: &str, outputs: &str, expected: &[&str]) -> CompileOutcome {
+    let outcome = compile_text(&recipe_text(stages, outputs));
+    let mut found: Vec<String> = outcome
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}: {}", d.line, d.path, d.message))
+        .collect();
+    found.sort();
+    let mut expected = expected.to_vec();
+    expected.sort_unstable();
+    assert_eq!(found, expected);
+    assert_eq!(
+        outcome.plan.is_some(),
+        !outcome.diagnostics.iter().any(|d| d.is_error())
+    );
+    outcome
+}
+
+const SCATTER: &str =
+    "Stage(id: 10, operator: \"environment.scatter\", algorithm: 1, inputs: [\"family\"], \
+     parameters: {\"region\": (0, 0, 4000, 4000)}),";
+const PLACE: &str =
+    "Stage(id: 20, operator: \"environment.select-and-place\", algorithm: 1, inputs: [10], \
+     parameters: {\"scale_min\": 900, \"scale_max\": 1100}),";
+
+#[test]
+fn a_scatter_pipeline_compiles_with_defaults_filled() {
+    let outcome = check(&format!("{PLACE}\n{SCATTER}"), "20", &[]);
+    let plan = outcome.plan.unwrap_or_else(|| panic!("plan"));
+    let ids: Vec<u32> = plan.stages().iter().map(|s| s.id()).collect();
+    assert_eq!(ids, [10, 20], "(depth, id) order, not file order");
+    let scatter = &plan.stages()[0];
+    assert_eq!(scatter.param_set().int("cell_size"), Ok(400));
+    assert_eq!(scatter.inputs()[0].port, "family");
+    assert_eq!(plan.stages()[1].dependencies(), [10]);
+    assert_eq!(plan.stages()[1].output(), ProductKind::PlacedObjects);
+    assert_eq!(plan.dependents(10), [20]);
+    assert_eq!(plan.levels().len(), 2);
+    // Writing a default explicitly compiles to the same parameter bytes.
+    let explicit = SCATTER.replace("parameters: {", "parameters: {\"cell_size\": 400, ");
+    let again = check(&format!("{explicit}\n{PLACE}"), "20", &[]);
+    let again = again.plan.unwrap_or_else(|| panic!("plan"));
+    assert_eq!(again.stages()[0].param_bytes(), scatter.param_bytes());
+}
+
+#[test]
+fn unknown_operators_and_versions_name_the_stage_and_field() {
+    check(
+        "Stage(id: 1, operator: \"environment.teleport\", algorithm: 1),",
+        "1",
+        &[
+            "1:inputs[\"family\"]: input `family` is not read by any stage",
+            "3:stages[0].operator: stage 1 uses the unknown operator `environment.teleport`",
+        ],
+    );
+    check(
+        &SCATTER.replace("algorithm: 1", "algorithm: 7"),
+        "10",
+        &["3:stages[0].algorithm: stage 10: operator `environment.scatter` has no algorithm version 7"],
+    );
+}
+
+#[test]
+fn inputs_are_typed_against_ports() {
+    check(
+        &format!("{SCATTER}\n{}", PLACE.replace("[10]", "[\"family\"]")),
+        "20",
+        &[
+            "3:stages[0].id: the product of stage 10 is not used",
+            "4:stages[1].inputs[0]: stage 20: input `family` is a Family, but \
+             `environment.select-and-place` has no free input port of that type",
+        ],
+    );
+    check(
+        &SCATTER.replace("[\"family\"]", "[]"),
+        "10",
+        &[
+            "1:inputs[\"family\"]: input `family` is not read by any stage",
+            "3:stages[0].inputs: stage 10 is missing its `family` input (Family)",
+        ],
+    );
+    check(
+        &format!("{SCATTER}\n{}", PLACE.replace("[10]", "[10, 10]")),
+        "20",
+        &[
+            "4:stages[1].inputs[1]: stage 20: stage 10 is a Placements, but \
+           `environment.select-and-place` has no free input port of that type",
+        ],
+    );
+}
+
+#[test]
+fn parameters_are_checked_against_the_schema() {
+    check(
+        &SCATTER.replace(
+            "{\"region\"",
+            "{\"cell_size\": 0, \"layer\": \"top\", \"colour\": 3, \"region\"",
+        ),
+        "10",
+        &[
+            "3:stages[0].parameters[\"cell_size\"]: stage 10: parameter `cell_size` is 0, out of range",
+            "3:stages[0].parameters[\"colour\"]: stage 10: unknown parameter `colour`",
+            "3:stages[0].parameters[\"layer\"]: stage 10: parameter `layer` is string \"top\"",
+        ],
+    );
+    check(
+        &SCATTER.replace("\"region\": (0, 0, 4000, 4000)", ""),
+        "10",
+        &["3:stages[0].parameters: stage 10: missing parameter `region` (no `areas` input is connected)"],
+    );
+    check(
+        &format!("{SCATTER}\n{}", PLACE.replace("900", "1200")),
+        "20",
+        &["4:stages[1].parameters[\"scale_min\"]: stage 20: scale range 1200..=1100 is inverted"],
+    );
+}
+
+#[test]
+fn cycles_and_missing_references_are_errors() {
+    let a = "Stage(id: 1, operator: \"streaming.plan\", algorithm: 1, inputs: [2]),";
+    let b = "Stage(id: 2, operator: \"layout.grid-mission\", algorithm: 1, inputs: [1], \
+             parameters: {\"chunks\": []}),";
+    let outcome = compile_text(&recipe_text(&format!("{a}\n{b}"), "1"));
+    let messages: Vec<&str> = outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages.contains(&"stage graph has a cycle: 1 → 2 → 1"),
+        "{messages:?}"
+    );
+    assert!(outcome.plan.is_none());
+    check(
+        &PLACE.replace("[10]", "[99]"),
+        "20",
+        &[
+            "3:stages[0].inputs[0]: stage 20 reads the missing stage 99",
+            "1:inputs[\"family\"]: input `family` is not read by any stage",
+        ],
+    );
+}
+
+#[test]
+fn limits_and_capacity_ceilings_are_checked() {
+    let many: String = (1..=129)
+        .map(|id| format!("Stage(id: {id}, operator: \"street.block\", algorithm: 1),\n"))
+        .collect();
+    let outcome = compile_text(&recipe_text(&many, "1"));
+    assert!(outcome
+        .diagnostics
+        .iter()
+        .any(|d| d.message == "recipe has 129 stages, over the limit of 128"));
+    check(
+        &SCATTER.replace("(0, 0, 4000, 4000)", "(0, 0, 4000000, 4000000)"),
+        "10",
+        &[
+            "2:stages: the recipe could produce 100040004 objects, over the ceiling of 67108864",
+            "3:stages[0].parameters: stage 10 could evaluate 100040004 candidates, over the ceiling of 16777216",
+        ],
+    );
+}
+
+#[test]
+fn a_street_block_feeds_scatter_areas() {
+    let block =
+        "Stage(id: 1, operator: \"street.block\", algorithm: 1, parameters: {\"crosswalks\": 2}),";
+    let scatter =
+        "Stage(id: 2, operator: \"environment.scatter\", algorithm: 1, inputs: [1, \"family\"], \
+                   parameters: {\"cell_size\": 300}),";
+    let outcome = check(&format!("{scatter}\n{block}"), "1, 2", &[]);
+    let plan = outcome.plan.unwrap_or_else(|| panic!("plan"));
+    let ports: Vec<&str> = plan.stages()[1].inputs().iter().map(|b| b.port).collect();
+    assert_eq!(ports, ["family", "areas"], "bound in port order");
+    assert_eq!(plan.stages()[1].depth(), 1);
+    check(
+        &format!(
+            "{}\n{block}",
+            scatter.replace("{\"cell_size\": 300}", "{\"region\": (0, 0, 10, 10)}")
+        ),
+        "1, 2",
+        &["3:stages[0].parameters[\"region\"]: stage 2: `region` is given, but the regions come from the `areas` input"],
+    );
+}
+
+#[test]
+fn unsupported_address_schemas_are_rejected() {
+    let text = recipe_text(SCATTER, "10").replace("address_schema: 1", "address_schema: 2");
+    let outcome = compile_text(&text);
+    assert_eq!(outcome.diagnostics.len(), 1);
+    assert_eq!(
+        outcome.diagnostics[0].message,
+        "address schema 2 is not supported"
+    );
+}

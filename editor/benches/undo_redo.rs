@@ -1,6 +1,9 @@
 //! Benchmarks of the editor shell: undo and redo at the head of a 10,000-edit history, the same
 //! with validation, and opening the largest example up to its first (headless) frame.
 
+// criterion's macros generate undocumented public functions.
+#![allow(missing_docs)]
+
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};

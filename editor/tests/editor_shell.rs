@@ -295,6 +295,85 @@ fn clicking_a_diagnostic_selects_the_field() {
     );
 }
 
+/// Every selection the Project tree offers: each document and each item of its lists.
+fn every_selection(project: &stagecraft_runtime::project::Project) -> Vec<Selection> {
+    let items = |doc: DocId, field: &str, count: usize| {
+        (0..count)
+            .map(|i| Selection::field(doc.clone(), FieldPath::root().field(field).index(i)))
+            .chain(std::iter::once(Selection::doc(doc.clone())))
+            .collect::<Vec<_>>()
+    };
+    let mut all = vec![Selection::doc(DocId::Manifest)];
+    for (id, recipe) in &project.recipes {
+        all.extend(items(
+            DocId::Recipe(id.clone()),
+            "stages",
+            recipe.stages.len(),
+        ));
+    }
+    for (id, scenario) in &project.scenarios {
+        let doc = DocId::Scenario(id.clone());
+        all.extend(items(doc.clone(), "observers", scenario.observers.len()));
+        all.extend(items(doc.clone(), "sources", scenario.sources.len()));
+        all.extend(items(doc, "directives", scenario.directives.len()));
+    }
+    for (id, set) in &project.overrides {
+        all.extend(items(
+            DocId::Overrides(id.clone()),
+            "overrides",
+            set.overrides.len(),
+        ));
+    }
+    for (id, family) in &project.families {
+        all.extend(items(
+            DocId::Family(id.clone()),
+            "variants",
+            family.variants.len(),
+        ));
+    }
+    all
+}
+
+#[test]
+fn viewing_every_document_of_every_example_changes_nothing() {
+    let projects = support::repo_root().join("projects");
+    let mut names: Vec<String> = std::fs::read_dir(&projects)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names.push("template-only".to_owned());
+    for name in names {
+        let example = example(&name);
+        let mut harness = harness(&example.dir);
+        let project = harness
+            .state()
+            .document()
+            .expect("document")
+            .project()
+            .clone();
+        for selection in every_selection(&project) {
+            harness
+                .state_mut()
+                .perform(stagecraft_editor::app::actions::Action::Select(
+                    selection.clone(),
+                ));
+            harness.run_steps(3);
+            let document = harness.state().document().expect("document");
+            assert_eq!(
+                document.record().len(),
+                0,
+                "{name}: showing {selection:?} made an edit: {:?}",
+                document.record().undo_string()
+            );
+        }
+    }
+}
+
 fn request_close(
     harness: &mut egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp>,
 ) {

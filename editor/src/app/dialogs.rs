@@ -309,7 +309,7 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
     match dialog {
         Dialog::Open { path } => {
             ui.heading("Open project");
-            ui.label("The project folder (the one holding stagecraft.ron):");
+            ui.label("The project folder is the one holding stagecraft.ron.");
             let entered = folder_field(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
             let valid = dir
@@ -327,9 +327,11 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
         }
         Dialog::New { path, name } => {
             ui.heading("New project");
-            ui.label("Name:");
-            ui.text_edit_singleline(name);
-            ui.label("Folder (created if missing; must not hold a project yet):");
+            ui.horizontal(|ui| {
+                let label = ui.label("Name");
+                ui.text_edit_singleline(name).labelled_by(label.id);
+            });
+            ui.label("The folder is created if missing and must not hold a project yet.");
             let entered = folder_field(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
             let taken = dir
@@ -350,7 +352,6 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
         }
         Dialog::SaveAs { path } => {
             ui.heading("Save project as");
-            ui.label("Folder:");
             let entered = folder_field(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
             buttons(ui, !path.trim().is_empty(), "Save", entered, || {
@@ -439,7 +440,10 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
 fn folder_field(ui: &mut Ui, path: &mut String, browsing: bool) -> bool {
     let mut entered = false;
     ui.horizontal(|ui| {
-        let response = ui.add(egui::TextEdit::singleline(path).desired_width(380.0));
+        let label = ui.label("Folder");
+        let response = ui
+            .add(egui::TextEdit::singleline(path).desired_width(380.0))
+            .labelled_by(label.id);
         entered = response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if browsing {
             ui.spinner();

@@ -53,10 +53,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         // A stale file from an earlier run must not pass for this run's capture.
         let _ = std::fs::remove_file(path);
     }
+    let started = Instant::now();
     eframe::run_native(
         "Stagecraft",
         options,
-        Box::new(move |cc| Ok(Box::new(StagecraftApp::new(cc, args)))),
+        Box::new(move |cc| {
+            let mut app = StagecraftApp::new(cc, args);
+            app.started = Some(started);
+            Ok(Box::new(app))
+        }),
     )
     .map_err(|error| anyhow!("the editor window failed: {error}"))?;
     match screenshot {
@@ -88,6 +93,9 @@ pub struct StagecraftApp {
     /// Set once the user confirmed quitting, so the next close request goes through.
     allow_close: bool,
     ctx: egui::Context,
+    /// When the process started the window, to report the time to the first frame.
+    started: Option<Instant>,
+    frames: u64,
 }
 
 impl StagecraftApp {
@@ -109,6 +117,8 @@ impl StagecraftApp {
             title: String::new(),
             allow_close: false,
             ctx: cc.egui_ctx.clone(),
+            started: None,
+            frames: 0,
         };
         if let Some(dir) = args.project {
             app.open_project(&dir);
@@ -144,7 +154,8 @@ impl StagecraftApp {
     /// Opens the project in `dir`, replacing the current one (callers ask about unsaved edits).
     pub fn open_project(&mut self, dir: &Path) {
         match Document::open(dir) {
-            Ok(document) => {
+            Ok(mut document) => {
+                document.select(first_selection(document.project()));
                 let recovery = autosave::recovery(dir, &document.project().canonical_files());
                 let watcher = self.watch(&document);
                 self.workspace = Some(Workspace { document, watcher });
@@ -297,6 +308,8 @@ impl StagecraftApp {
                 };
                 DockArea::new(&mut self.persisted.dock)
                     .style(Style::from_egui(ui.style().as_ref()))
+                    .show_leaf_close_all_buttons(false)
+                    .show_leaf_collapse_buttons(false)
                     .show_inside(ui, &mut viewer);
             }
             None => {
@@ -348,6 +361,14 @@ impl StagecraftApp {
 impl eframe::App for StagecraftApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        self.frames += 1;
+        if let (Some(started), 2) = (self.started, self.frames) {
+            // The second frame starts once the first one is on screen.
+            eprintln!(
+                "first frame shown {} ms after start (project opened and laid out)",
+                started.elapsed().as_millis()
+            );
+        }
         if let Some(task) = &mut self.screenshot {
             task.step(&ctx);
         }
@@ -380,6 +401,19 @@ impl eframe::App for StagecraftApp {
             self.persisted.store(storage);
         }
     }
+}
+
+/// What a freshly opened project shows: its first scenario, else its first recipe, else the
+/// manifest, so the Inspector starts with something to inspect.
+fn first_selection(project: &stagecraft_runtime::project::Project) -> Selection {
+    let doc = if let Some(id) = project.scenarios.keys().next() {
+        DocId::Scenario(id.clone())
+    } else if let Some(id) = project.recipes.keys().next() {
+        DocId::Recipe(id.clone())
+    } else {
+        DocId::Manifest
+    };
+    Selection::doc(doc)
 }
 
 /// Whether `action` would throw away unsaved edits.

@@ -67,3 +67,56 @@ impl Persisted {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_and_recent_projects_survive_a_round_trip() {
+        let mut persisted = Persisted::default();
+        persisted
+            .dock
+            .main_surface_mut()
+            .push_to_focused_leaf(Tab::Project);
+        persisted.remember(Path::new("/a"));
+        let text = ron::to_string(&persisted).expect("serialize");
+        let back: Persisted = ron::from_str(&text).expect("deserialize");
+        assert_eq!(ron::to_string(&back).expect("serialize"), text);
+        assert_eq!(back.recent, vec![PathBuf::from("/a")]);
+    }
+
+    #[test]
+    fn reset_restores_the_default_layout() {
+        let default = ron::to_string(&Persisted::default().dock).expect("serialize");
+        let mut persisted = Persisted::default();
+        persisted.dock = DockState::new(vec![Tab::Diagnostics]);
+        persisted.repair();
+        assert_eq!(ron::to_string(&persisted.dock).expect("serialize"), default);
+        persisted
+            .dock
+            .main_surface_mut()
+            .push_to_focused_leaf(Tab::Project);
+        persisted.reset_layout();
+        assert_eq!(ron::to_string(&persisted.dock).expect("serialize"), default);
+    }
+
+    #[test]
+    fn recent_projects_are_unique_most_recent_first_and_bounded() {
+        let mut persisted = Persisted::default();
+        for n in 0..15 {
+            persisted.remember(Path::new(&format!("/p{n}")));
+        }
+        persisted.remember(Path::new("/p10"));
+        assert_eq!(persisted.recent.len(), RECENT_LIMIT);
+        assert_eq!(persisted.recent[0], PathBuf::from("/p10"));
+        assert_eq!(
+            persisted
+                .recent
+                .iter()
+                .filter(|p| **p == PathBuf::from("/p10"))
+                .count(),
+            1
+        );
+    }
+}

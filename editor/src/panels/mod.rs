@@ -73,7 +73,7 @@ pub fn default_layout() -> DockState<Tab> {
     let mut dock = DockState::new(vec![Tab::Inspector]);
     let surface = dock.main_surface_mut();
     let [inspector, _project] = surface.split_left(NodeIndex::root(), 0.24, vec![Tab::Project]);
-    surface.split_below(inspector, 0.72, vec![Tab::Diagnostics]);
+    surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);
     dock
 }
 

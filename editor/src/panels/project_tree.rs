@@ -50,7 +50,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
             };
             item_ui(ui, document, out, doc, &title, &children);
         }
-        if ui.small_button("＋ New recipe").clicked() {
+        if ui.small_button("+ New recipe").clicked() {
             out.push(Command::Apply(new_recipe(document)));
         }
     });
@@ -90,7 +90,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
             }
             item_ui(ui, document, out, doc, &format!("🎬 {id}"), &children);
         }
-        if ui.small_button("＋ New scenario").clicked() {
+        if ui.small_button("+ New scenario").clicked() {
             out.push(Command::Apply(new_scenario(document)));
         }
     });

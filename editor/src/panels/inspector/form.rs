@@ -162,11 +162,14 @@ impl<'a> Form<'a> {
                     }
                     None => RichText::new(text),
                 };
+                let size = egui::vec2(LABEL_WIDTH, ui.spacing().interact_size.y);
+                let layout = egui::Layout::left_to_right(egui::Align::Center);
                 let label = ui
-                    .add_sized(
-                        [LABEL_WIDTH, ui.spacing().interact_size.y],
-                        egui::Label::new(text).truncate(),
-                    )
+                    .allocate_ui_with_layout(size, layout, |ui| {
+                        ui.set_min_width(LABEL_WIDTH);
+                        ui.add(egui::Label::new(text).truncate())
+                    })
+                    .inner
                     .on_hover_text(format!("`{name}`: {help}"));
                 let response = add(ui).labelled_by(label.id);
                 if !messages.is_empty() {
@@ -199,9 +202,12 @@ impl<'a> Form<'a> {
     ) -> Response {
         let speed = number_speed(&range);
         self.row(ui, name, help, |ui| {
+            // An out-of-range value on disk is shown as it is (validation reports it); only
+            // the user's own dragging and typing is kept in range.
             ui.add(
                 DragValue::new(value)
                     .range(range)
+                    .clamp_existing_to_range(false)
                     .speed(speed)
                     .suffix(suffix.to_owned()),
             )

@@ -61,7 +61,7 @@ pub fn record_list<T>(
                             .body(|ui| item_ui(form, ui, item));
                     });
                 }
-                if ui.button(format!("＋ Add {}", singular(name))).clicked() {
+                if ui.button(format!("+ Add {}", singular(name))).clicked() {
                     action = Some(ListAction::Add);
                 }
             });
@@ -100,7 +100,7 @@ pub fn value_list<T>(
                 });
             }
             if ui
-                .small_button(format!("＋ Add {}", singular(name)))
+                .small_button(format!("+ Add {}", singular(name)))
                 .clicked()
             {
                 action = Some(ListAction::Add);
@@ -113,30 +113,36 @@ pub fn value_list<T>(
     });
 }
 
+/// The move up, move down and remove buttons of one item, added right to left so they read
+/// ⬆ ⬇ 🗑 at the right edge of the row.
 fn item_buttons(ui: &mut Ui, index: usize, count: usize) -> Option<ListAction> {
-    let mut action = None;
-    if ui
-        .add_enabled(index > 0, egui::Button::new("⬆").small())
-        .on_hover_text("Move up")
-        .clicked()
-    {
-        action = Some(ListAction::Up(index));
-    }
-    if ui
-        .add_enabled(index + 1 < count, egui::Button::new("⬇").small())
-        .on_hover_text("Move down")
-        .clicked()
-    {
-        action = Some(ListAction::Down(index));
-    }
-    if ui
-        .add(egui::Button::new("🗑").small())
-        .on_hover_text("Remove")
-        .clicked()
-    {
-        action = Some(ListAction::Remove(index));
-    }
-    action
+    let layout = egui::Layout::right_to_left(egui::Align::Center);
+    ui.with_layout(layout, |ui| {
+        let mut action = None;
+        if ui
+            .add(egui::Button::new("🗑").small())
+            .on_hover_text("Remove")
+            .clicked()
+        {
+            action = Some(ListAction::Remove(index));
+        }
+        if ui
+            .add_enabled(index + 1 < count, egui::Button::new("⬇").small())
+            .on_hover_text("Move down")
+            .clicked()
+        {
+            action = Some(ListAction::Down(index));
+        }
+        if ui
+            .add_enabled(index > 0, egui::Button::new("⬆").small())
+            .on_hover_text("Move up")
+            .clicked()
+        {
+            action = Some(ListAction::Up(index));
+        }
+        action
+    })
+    .inner
 }
 
 fn apply<T>(items: &mut Vec<T>, action: ListAction, new_item: &impl Fn(&[T]) -> T) {

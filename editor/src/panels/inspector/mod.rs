@@ -59,7 +59,7 @@ impl Panel for InspectorPanel {
         };
         let file = doc.file(document.project()).unwrap_or_default();
         ui.horizontal(|ui| {
-            ui.heading(doc.label());
+            ui.heading(capitalized(&doc.label()));
             ui.weak(&file);
         });
         if let Some(held) = document.held().get(&file) {
@@ -121,4 +121,13 @@ fn document_ui(form: &mut Form<'_>, ui: &mut Ui, value: &mut DocValue) {
     }
     ui.add_space(8.0);
     ui.label(RichText::new("Changes are validated as you type; Ctrl+Z undoes.").weak());
+}
+
+/// `scenario x` → `Scenario x`.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

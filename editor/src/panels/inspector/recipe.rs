@@ -131,7 +131,7 @@ fn inputs_ui(form: &mut Form<'_>, ui: &mut Ui, inputs: &mut BTreeMap<String, Rec
                 );
                 let valid = !new_name.trim().is_empty() && !inputs.contains_key(new_name.trim());
                 if ui
-                    .add_enabled(valid, egui::Button::new("＋ Add input"))
+                    .add_enabled(valid, egui::Button::new("+ Add input"))
                     .clicked()
                 {
                     let value = match families.first() {
@@ -307,7 +307,7 @@ fn parameters_ui(form: &mut Form<'_>, ui: &mut Ui, parameters: &mut BTreeMap<Str
                 let valid =
                     !new_name.trim().is_empty() && !parameters.contains_key(new_name.trim());
                 if ui
-                    .add_enabled(valid, egui::Button::new("＋ Add parameter"))
+                    .add_enabled(valid, egui::Button::new("+ Add parameter"))
                     .clicked()
                 {
                     parameters.insert(new_name.trim().to_owned(), ParamValue::Int(0));
@@ -388,7 +388,7 @@ fn items_ui(ui: &mut Ui, salt: egui::Id, items: &mut Vec<ParamValue>) -> egui::R
                 });
             });
         }
-        if ui.small_button("＋").on_hover_text("Add an item").clicked() {
+        if ui.small_button("+").on_hover_text("Add an item").clicked() {
             add = true;
         }
         response

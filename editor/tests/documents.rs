@@ -1,0 +1,167 @@
+//! UI tests of the document commands: new from the template, open by typed path, save as,
+//! the unsaved-changes question before opening, and drags merging into one undo step.
+
+mod support;
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use stagecraft_editor::app::dialogs::Dialog;
+use stagecraft_editor::app::{RunArgs, StagecraftApp};
+use stagecraft_runtime::project::has_errors;
+use support::{example, harness};
+
+const SCENARIO: &str = "crosswalk-rush";
+
+fn empty_editor() -> Harness<'static, StagecraftApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(|cc| StagecraftApp::new(cc, RunArgs::default()));
+    harness.run_steps(2);
+    harness
+}
+
+fn type_into(harness: &mut Harness<'static, StagecraftApp>, label: &str, text: &str) {
+    harness.get_by_label(label).focus();
+    harness.run_steps(1);
+    harness.get_by_label(label).type_text(text);
+    harness.run_steps(2);
+}
+
+#[test]
+fn new_project_from_the_template_is_written_and_opened() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("fresh");
+    let mut harness = empty_editor();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    harness.run_steps(2);
+    assert!(matches!(harness.state().dialog(), Some(Dialog::New { .. })));
+    type_into(&mut harness, "Folder", &dir.display().to_string());
+    harness.get_by_label("Create").click();
+    harness.run_steps(3);
+    let document = harness.state().document().expect("the new project is open");
+    assert_eq!(document.dir(), dir);
+    assert_eq!(document.name(), "New project");
+    assert!(!document.is_dirty());
+    assert!(
+        !has_errors(document.diagnostics()),
+        "{:?}",
+        document.diagnostics()
+    );
+    assert!(dir.join("stagecraft.ron").is_file());
+    assert!(harness.state().title().starts_with("New project — "));
+}
+
+#[test]
+fn open_by_typed_path_and_ask_before_discarding_edits() {
+    let example = example("street-block");
+    let mut harness = empty_editor();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    harness.run_steps(2);
+    type_into(&mut harness, "Folder", &example.dir.display().to_string());
+    harness.get_by_label("Open").click();
+    harness.run_steps(3);
+    assert_eq!(
+        harness.state().document().map(|d| d.dir().to_path_buf()),
+        Some(example.dir.clone())
+    );
+    assert_eq!(
+        harness.state().persisted().recent.first(),
+        Some(&example.dir)
+    );
+
+    // An unsaved edit: opening asks first, and Cancel keeps everything.
+    harness.get_by_label(&format!("🎬 {SCENARIO}")).click();
+    harness.run_steps(2);
+    type_into(&mut harness, "Name", "!");
+    harness.key_press(Key::Escape);
+    harness.run_steps(1);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    harness.run_steps(2);
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::Unsaved { .. })
+    ));
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert!(harness.state().dialog().is_none());
+    assert!(harness.state().document().expect("document").is_dirty());
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    harness.run_steps(2);
+    harness.get_by_label("Discard changes").click();
+    harness.run_steps(2);
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::Open { .. })
+    ));
+}
+
+#[test]
+fn save_as_writes_the_project_into_another_folder() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    harness.run_steps(2);
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::SaveAs { .. })
+    ));
+    type_into(&mut harness, "Folder", "-copy");
+    harness.get_by_label("Save").click();
+    harness.run_steps(2);
+    let copy = example.dir.with_file_name("street-block-copy");
+    let document = harness.state().document().expect("document");
+    assert_eq!(document.dir(), copy);
+    assert!(!document.is_dirty());
+    for file in [
+        "stagecraft.ron",
+        "recipes/street-block.recipe.ron",
+        "scenarios/crosswalk-rush.scenario.ron",
+    ] {
+        assert_eq!(
+            std::fs::read(copy.join(file)).expect("copied"),
+            std::fs::read(example.dir.join(file)).expect("original"),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn a_slider_drag_is_one_undo_step() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let step_of = |app: &StagecraftApp| {
+        app.document()
+            .map(|d| d.project().scenarios[SCENARIO].fixed_step_s)
+            .unwrap_or_default()
+    };
+    let before = step_of(harness.state());
+    let drag = |harness: &mut Harness<'static, StagecraftApp>| {
+        let centre = harness.get_by_label("Fixed step").rect().center();
+        harness.hover_at(centre);
+        harness.drag_at(centre);
+        harness.step();
+        for dx in [10.0, 20.0, 30.0, 40.0] {
+            harness.hover_at(centre + egui::vec2(dx, 0.0));
+            harness.step();
+        }
+        harness.drop_at(centre + egui::vec2(40.0, 0.0));
+        harness.run_steps(3);
+    };
+    drag(&mut harness);
+    let after_first = step_of(harness.state());
+    assert!(after_first > before, "{before} → {after_first}");
+    assert_eq!(
+        harness.state().document().expect("document").record().len(),
+        1
+    );
+    drag(&mut harness);
+    assert!(step_of(harness.state()) > after_first);
+    assert_eq!(
+        harness.state().document().expect("document").record().len(),
+        2
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(step_of(harness.state()), after_first);
+}

@@ -6,3 +6,5 @@ pub mod document;
 pub mod edits;
 pub mod panels;
 pub mod project_io;
+pub mod session;
+pub mod viewport;

@@ -45,6 +45,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .with_inner_size([1280.0, 800.0])
             .with_min_inner_size([640.0, 400.0]),
         renderer: eframe::Renderer::Glow,
+        // The 3D viewport draws inside egui's frame and needs a depth buffer there.
+        depth_buffer: 24,
         // A screenshot run must not depend on, or change, the user's saved layout.
         persist_window: screenshot.is_none(),
         ..Default::default()

@@ -6,6 +6,9 @@
 pub mod diagnostics;
 pub mod inspector;
 pub mod project_tree;
+pub mod provenance;
+pub mod timeline;
+pub mod viewport;
 
 use egui::Ui;
 use egui_dock::{DockState, NodeIndex};
@@ -24,6 +27,12 @@ pub enum Tab {
     Inspector,
     /// Errors and warnings of the last validation.
     Diagnostics,
+    /// The 3D preview of generated content and the running scenario.
+    Viewport,
+    /// Playback and counters of the selected scenario's simulation.
+    Timeline,
+    /// Where the object picked in the viewport came from.
+    Provenance,
 }
 
 /// What a panel asks the app to do.
@@ -47,7 +56,6 @@ pub trait Panel {
 }
 
 /// The panels' state between frames.
-#[derive(Default)]
 pub struct Panels {
     /// The Project tab.
     pub project: project_tree::ProjectPanel,
@@ -55,6 +63,29 @@ pub struct Panels {
     pub inspector: inspector::InspectorPanel,
     /// The Diagnostics tab.
     pub diagnostics: diagnostics::DiagnosticsPanel,
+    /// The Viewport tab.
+    pub viewport: viewport::ViewportPanel,
+    /// The Timeline tab.
+    pub timeline: timeline::TimelinePanel,
+    /// The Provenance tab.
+    pub provenance: provenance::ProvenancePanel,
+    /// The simulation session and scene the Viewport, Timeline and Provenance tabs share.
+    pub preview: crate::viewport::SharedPreview,
+}
+
+impl Default for Panels {
+    fn default() -> Self {
+        let preview = crate::viewport::Preview::shared();
+        Panels {
+            project: Default::default(),
+            inspector: Default::default(),
+            diagnostics: Default::default(),
+            viewport: viewport::ViewportPanel::new(preview.clone()),
+            timeline: timeline::TimelinePanel::new(preview.clone()),
+            provenance: provenance::ProvenancePanel::new(preview.clone()),
+            preview,
+        }
+    }
 }
 
 impl Panels {
@@ -64,15 +95,21 @@ impl Panels {
             Tab::Project => &mut self.project,
             Tab::Inspector => &mut self.inspector,
             Tab::Diagnostics => &mut self.diagnostics,
+            Tab::Viewport => &mut self.viewport,
+            Tab::Timeline => &mut self.timeline,
+            Tab::Provenance => &mut self.provenance,
         }
     }
 }
 
-/// The default layout: Project on the left, Inspector in the middle, Diagnostics below.
+/// The default layout: Project on the left, Inspector beside it with Diagnostics below, and the
+/// right half for the Viewport with the Timeline and Provenance below it.
 pub fn default_layout() -> DockState<Tab> {
     let mut dock = DockState::new(vec![Tab::Inspector]);
     let surface = dock.main_surface_mut();
-    let [inspector, _project] = surface.split_left(NodeIndex::root(), 0.24, vec![Tab::Project]);
+    let [inspector, viewport] = surface.split_right(NodeIndex::root(), 0.5, vec![Tab::Viewport]);
+    surface.split_below(viewport, 0.64, vec![Tab::Timeline, Tab::Provenance]);
+    let [inspector, _project] = surface.split_left(inspector, 0.4, vec![Tab::Project]);
     surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);
     dock
 }

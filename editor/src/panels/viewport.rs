@@ -1,0 +1,207 @@
+//! The Viewport tab: the three-d scene of the previewed recipe and scenario, with a toolbar for
+//! the camera and the layers, a legend, and identity labels.
+//!
+//! Mouse: drag to orbit (top-down: pan), right- or middle-drag or Shift-drag to pan, scroll to
+//! zoom, click to select. Keys: F frames the selection (or everything), T toggles top-down.
+
+use egui::{Color32, Sense, Ui};
+
+use super::{Command, Panel};
+use crate::document::Document;
+use crate::viewport::gpu::{paint_callback, FrameToDraw, Renderer, SharedRenderer};
+use crate::viewport::{interact, palette, OrbitCamera, Preview, Projection, SharedPreview};
+
+/// The Viewport tab.
+pub struct ViewportPanel {
+    preview: SharedPreview,
+    /// The camera.
+    pub camera: OrbitCamera,
+    renderer: SharedRenderer,
+    /// The content version the camera last framed automatically.
+    framed: Option<u64>,
+}
+
+impl ViewportPanel {
+    /// A Viewport tab over the shared preview.
+    pub fn new(preview: SharedPreview) -> Self {
+        ViewportPanel {
+            preview,
+            camera: OrbitCamera::default(),
+            renderer: SharedRenderer::default(),
+            framed: None,
+        }
+    }
+
+    /// Why the GPU scene could not be made, if it could not.
+    pub fn gpu_failure(&self) -> Option<String> {
+        self.renderer
+            .lock()
+            .ok()
+            .and_then(|r: std::sync::MutexGuard<'_, Renderer>| r.failure.clone())
+    }
+}
+
+impl Panel for ViewportPanel {
+    fn title(&self) -> &'static str {
+        "Viewport"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
+        let preview = self.preview.clone();
+        let mut preview = preview.borrow_mut();
+        preview.frame_update(ui.ctx(), document);
+        if toolbar_ui(ui, &mut preview, &mut self.camera) {
+            preview.update_scene();
+        }
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        // Frame the content once when it first appears (not on every regeneration, which would
+        // yank the camera while the user edits).
+        if self.framed.is_none() && preview.session.content().is_some() {
+            if let Some(bounds) = preview.scene.content_bounds() {
+                self.camera.frame(&bounds);
+                self.camera.distance_m *= 0.75;
+                self.framed = Some(preview.session.content_version());
+            }
+        }
+        let interaction = interact::viewport_input(
+            ui,
+            &response,
+            &mut self.camera,
+            &preview.scene,
+            preview.selected.as_ref(),
+        );
+        let mut changed = interaction.hovered != preview.hovered;
+        preview.hovered = interaction.hovered;
+        if let Some(selection) = interaction.select {
+            changed |= selection != preview.selected;
+            preview.selected = selection;
+        }
+        if changed {
+            preview.update_scene();
+        }
+        if ui.is_rect_visible(rect) {
+            let frame = FrameToDraw {
+                camera: self.camera.clone(),
+                layers: preview.scene.layers().to_vec(),
+            };
+            ui.painter()
+                .add(paint_callback(rect, self.renderer.clone(), frame));
+            interact::labels_ui(
+                ui,
+                rect,
+                &preview,
+                &self.camera,
+                preview.options.show_labels,
+            );
+            overlay_text_ui(ui, rect, &preview, self.gpu_failure());
+        }
+    }
+}
+
+/// The camera and layer toolbar; true when a layer option changed.
+fn toolbar_ui(ui: &mut Ui, preview: &mut Preview, camera: &mut OrbitCamera) -> bool {
+    let before = preview.options.clone();
+    ui.horizontal_wrapped(|ui| {
+        let top_down = camera.projection == Projection::TopDown;
+        if ui
+            .selectable_label(top_down, "Top-down")
+            .on_hover_text("Orthographic view straight down, north up (T)")
+            .clicked()
+        {
+            camera.toggle_top_down();
+        }
+        if ui
+            .button("Frame")
+            .on_hover_text("Frame the selection, or everything (F)")
+            .clicked()
+        {
+            let bounds = preview
+                .selected
+                .as_ref()
+                .and_then(|pick| preview.scene.bounds_of(pick))
+                .or_else(|| preview.scene.content_bounds());
+            if let Some(bounds) = bounds {
+                camera.frame(&bounds);
+            }
+        }
+        ui.separator();
+        let options = &mut preview.options;
+        ui.checkbox(&mut options.show_grid, "Grid");
+        ui.checkbox(&mut options.show_routes, "Routes");
+        ui.checkbox(&mut options.show_layouts, "Layouts");
+        ui.checkbox(&mut options.show_scenario, "Scenario");
+        ui.checkbox(&mut options.show_rejected, "Rejected");
+        ui.checkbox(&mut options.show_labels, "Labels");
+    });
+    preview.options != before
+}
+
+/// Counts, the agent-state legend and any problem, drawn over the viewport's corner.
+fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Option<String>) {
+    let painter = ui.painter_at(rect);
+    let session = &preview.session;
+    let mut lines: Vec<(String, Color32)> = Vec::new();
+    if let Some(content) = session.content() {
+        let placements = preview
+            .scene
+            .layer(crate::viewport::LayerKind::Placements)
+            .picks
+            .len();
+        lines.push((
+            format!("{} · {placements} objects", content.recipe()),
+            Color32::from_gray(220),
+        ));
+    }
+    if let Some(world) = session.world() {
+        lines.push((
+            format!(
+                "frame {} · t = {:.2} s · {} agents{}",
+                world.frame(),
+                world.time_s(),
+                world.agents().len(),
+                if session.playing { " · playing" } else { "" }
+            ),
+            Color32::from_gray(220),
+        ));
+    }
+    if let Some(problem) = session.problem() {
+        lines.push((problem.to_owned(), ui.visuals().warn_fg_color));
+    }
+    if let Some(failure) = gpu_failure {
+        lines.push((failure, ui.visuals().error_fg_color));
+    }
+    let font = egui::FontId::proportional(13.0);
+    let mut y = rect.top() + 6.0;
+    for (text, colour) in lines {
+        let galley = painter.layout_no_wrap(text, font.clone(), colour);
+        let at = egui::pos2(rect.left() + 8.0, y);
+        painter.rect_filled(
+            egui::Rect::from_min_size(at, galley.size()).expand(3.0),
+            3.0,
+            Color32::from_black_alpha(150),
+        );
+        y += galley.size().y + 6.0;
+        painter.galley(at, galley, colour);
+    }
+    if session.world().is_some() {
+        let mut x = rect.left() + 8.0;
+        let y = rect.bottom() - 22.0;
+        for (state, name) in palette::AGENT_STATES {
+            let c = palette::agent_state(state);
+            let colour = Color32::from_rgb(c.r, c.g, c.b);
+            painter.circle_filled(egui::pos2(x + 5.0, y + 8.0), 5.0, colour);
+            let galley = painter.layout_no_wrap(
+                name.to_owned(),
+                egui::FontId::proportional(12.0),
+                Color32::from_gray(220),
+            );
+            let width = galley.size().x;
+            painter.galley(
+                egui::pos2(x + 14.0, y + 1.0),
+                galley,
+                Color32::from_gray(220),
+            );
+            x += width + 26.0;
+        }
+    }
+}

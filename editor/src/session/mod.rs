@@ -1,0 +1,344 @@
+//! The embedded simulation: generated content for the previewed recipe and a checkpointed
+//! [`Timeline`] of the selected scenario's world, kept in step with the document.
+//!
+//! [`Session::sync`] compares the documents the current content and world were built from with
+//! the document's; when the recipe (or its families, overrides, seed) changed it regenerates, and
+//! when the scenario or the content changed it rebuilds the world and re-simulates to the frame it
+//! was at, so an edit made while paused at frame F shows its effect at F. The session reads the
+//! document and never changes it.
+
+pub mod content;
+pub mod fixtures;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use stagecraft_runtime::project::{AssetFamily, OverrideSet, Project, Recipe, Scenario};
+use stagecraft_runtime::sim::{Timeline, World};
+
+use crate::document::Document;
+use crate::edits::DocId;
+pub use content::{PreviewContent, PreviewGenerator};
+
+/// Most frames one UI frame may simulate during playback, so a slow frame never snowballs.
+pub const MAX_STEPS_PER_TICK: u64 = 64;
+
+/// Playback speeds offered, as multiples of real time.
+pub const SPEEDS: [f32; 7] = [0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
+
+/// What generated content is made from; content is regenerated when this changes.
+#[derive(Clone, Debug, PartialEq)]
+struct GenerationInputs {
+    recipe: Recipe,
+    families: BTreeMap<String, AssetFamily>,
+    overrides: Vec<OverrideSet>,
+    seed: u64,
+}
+
+/// Makes preview content for one recipe of a project (the error says why it could not).
+pub type Generator = Box<dyn FnMut(&Project, &str) -> Result<PreviewContent, String>>;
+
+/// The simulation session of the open document.
+pub struct Session {
+    generator: Generator,
+    scenario_id: Option<String>,
+    generation_inputs: Option<GenerationInputs>,
+    content: Option<Arc<PreviewContent>>,
+    content_version: u64,
+    content_problem: Option<String>,
+    scenario: Option<Scenario>,
+    scenario_version: u64,
+    timeline: Option<Timeline>,
+    world_version: u64,
+    world_problem: Option<String>,
+    /// Whether playback runs.
+    pub playing: bool,
+    /// Playback speed, a multiple of real time.
+    pub speed: f32,
+    accumulator_s: f64,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        let mut generator = PreviewGenerator::default();
+        Session::new(move |project, recipe| generator.generate(project, recipe))
+    }
+}
+
+impl Session {
+    /// A session that generates content with `generator`.
+    pub fn new(
+        generator: impl FnMut(&Project, &str) -> Result<PreviewContent, String> + 'static,
+    ) -> Session {
+        Session {
+            generator: Box::new(generator),
+            scenario_id: None,
+            generation_inputs: None,
+            content: None,
+            content_version: 0,
+            content_problem: None,
+            scenario: None,
+            scenario_version: 0,
+            timeline: None,
+            world_version: 0,
+            world_problem: None,
+            playing: false,
+            speed: 1.0,
+            accumulator_s: 0.0,
+        }
+    }
+
+    /// The scenario the timeline runs, if any.
+    pub fn scenario_id(&self) -> Option<&str> {
+        self.scenario_id.as_deref()
+    }
+
+    /// Chooses the scenario to run (takes effect at the next [`Session::sync`]).
+    pub fn choose_scenario(&mut self, id: &str) {
+        if self.scenario_id.as_deref() != Some(id) {
+            self.scenario_id = Some(id.to_owned());
+            self.timeline = None;
+            self.scenario = None;
+            self.playing = false;
+        }
+    }
+
+    /// The scenario as the world was built from it.
+    pub fn scenario(&self) -> Option<&Scenario> {
+        self.scenario.as_ref()
+    }
+
+    /// Bumped whenever the scenario the world runs changes.
+    pub fn scenario_version(&self) -> u64 {
+        self.scenario_version
+    }
+
+    /// The generated content, if generation succeeded.
+    pub fn content(&self) -> Option<&Arc<PreviewContent>> {
+        self.content.as_ref()
+    }
+
+    /// Bumped whenever the content is regenerated.
+    pub fn content_version(&self) -> u64 {
+        self.content_version
+    }
+
+    /// The timeline, when a world could be built.
+    pub fn timeline(&self) -> Option<&Timeline> {
+        self.timeline.as_ref()
+    }
+
+    /// The world at the current frame.
+    pub fn world(&self) -> Option<&World> {
+        self.timeline.as_ref().map(Timeline::world)
+    }
+
+    /// Bumped whenever the world is rebuilt (not when it steps).
+    pub fn world_version(&self) -> u64 {
+        self.world_version
+    }
+
+    /// Why there is no content or no world, if so.
+    pub fn problem(&self) -> Option<&str> {
+        self.content_problem
+            .as_deref()
+            .or(self.world_problem.as_deref())
+    }
+
+    /// The current frame (0 without a world).
+    pub fn frame(&self) -> u64 {
+        self.timeline.as_ref().map_or(0, Timeline::frame)
+    }
+
+    /// The last frame of the scenario (its duration).
+    pub fn last_frame(&self) -> u64 {
+        self.scenario.as_ref().map_or(0, |s| s.duration_frames)
+    }
+
+    /// Brings content and world up to date with `document`; returns true when anything changed.
+    pub fn sync(&mut self, document: &Document) -> bool {
+        self.sync_project(document.project(), document.selection().doc.as_ref())
+    }
+
+    /// [`Session::sync`] over a bare project and the selected document.
+    pub fn sync_project(&mut self, project: &Project, selected: Option<&DocId>) -> bool {
+        if let Some(DocId::Scenario(id)) = selected {
+            if project.scenarios.contains_key(id) {
+                self.choose_scenario(id);
+            }
+        }
+        let known = self
+            .scenario_id
+            .as_ref()
+            .is_some_and(|id| project.scenarios.contains_key(id));
+        if !known {
+            let first = project.scenarios.keys().next().cloned();
+            if first != self.scenario_id {
+                self.scenario_id = first;
+                self.timeline = None;
+                self.scenario = None;
+                self.playing = false;
+            }
+        }
+        let scenario = self
+            .scenario_id
+            .as_ref()
+            .and_then(|id| project.scenarios.get(id));
+        let recipe_id = match (scenario, selected) {
+            (Some(scenario), _) => Some(scenario.recipe.clone()),
+            (None, Some(DocId::Recipe(id))) => Some(id.clone()),
+            (None, _) => project.recipes.keys().next().cloned(),
+        };
+        let mut changed = self.sync_content(project, recipe_id.as_deref());
+        changed |= self.sync_world(project, scenario, changed);
+        changed
+    }
+
+    fn sync_content(&mut self, project: &Project, recipe_id: Option<&str>) -> bool {
+        let Some(recipe) = recipe_id.and_then(|id| project.recipes.get(id)) else {
+            let had = self.content.is_some() || self.generation_inputs.is_some();
+            self.generation_inputs = None;
+            self.content = None;
+            self.content_problem = recipe_id.map(|id| format!("the recipe `{id}` is missing"));
+            if had {
+                self.content_version += 1;
+            }
+            return had;
+        };
+        let inputs = GenerationInputs {
+            recipe: recipe.clone(),
+            families: project.families.clone(),
+            overrides: project
+                .overrides
+                .values()
+                .filter(|o| o.recipe == recipe.id)
+                .cloned()
+                .collect(),
+            seed: project.manifest.root_seed,
+        };
+        if self.generation_inputs.as_ref() == Some(&inputs) {
+            return false;
+        }
+        self.generation_inputs = Some(inputs);
+        match (self.generator)(project, &recipe.id) {
+            Ok(content) => {
+                self.content = Some(Arc::new(content));
+                self.content_problem = None;
+            }
+            Err(problem) => {
+                self.content = None;
+                self.content_problem = Some(problem);
+            }
+        }
+        self.content_version += 1;
+        true
+    }
+
+    fn sync_world(
+        &mut self,
+        project: &Project,
+        scenario: Option<&Scenario>,
+        content_changed: bool,
+    ) -> bool {
+        let Some(scenario) = scenario else {
+            let had = self.timeline.is_some() || self.scenario.is_some();
+            self.timeline = None;
+            self.scenario = None;
+            self.world_problem = None;
+            if had {
+                self.world_version += 1;
+                self.scenario_version += 1;
+            }
+            return had;
+        };
+        if !content_changed && self.scenario.as_ref() == Some(scenario) {
+            return false;
+        }
+        if self.scenario.as_ref() != Some(scenario) {
+            self.scenario = Some(scenario.clone());
+            self.scenario_version += 1;
+        }
+        self.world_version += 1;
+        let routes = self
+            .content
+            .as_ref()
+            .map(|c| c.sim_routes())
+            .unwrap_or_default();
+        match World::new(scenario, routes, project.manifest.root_seed) {
+            Ok(world) => {
+                self.world_problem = None;
+                match &mut self.timeline {
+                    Some(timeline) => timeline.rebuild(world),
+                    None => self.timeline = Some(Timeline::new(world)),
+                }
+            }
+            Err(error) => {
+                self.world_problem = Some(error.to_string());
+                self.timeline = None;
+                self.playing = false;
+            }
+        }
+        true
+    }
+
+    /// Advances playback by `dt_s` seconds of real time; returns the frames stepped.
+    pub fn tick(&mut self, dt_s: f64) -> u64 {
+        let Some(timeline) = &mut self.timeline else {
+            self.playing = false;
+            return 0;
+        };
+        if !self.playing {
+            self.accumulator_s = 0.0;
+            return 0;
+        }
+        let fixed_step_s = timeline.world().config().fixed_step_s;
+        self.accumulator_s += dt_s.max(0.0) * f64::from(self.speed);
+        let due = (self.accumulator_s / fixed_step_s).floor();
+        let steps = (due as u64).min(MAX_STEPS_PER_TICK);
+        self.accumulator_s = (self.accumulator_s - steps as f64 * fixed_step_s).min(fixed_step_s);
+        let last = self
+            .scenario
+            .as_ref()
+            .map_or(u64::MAX, |s| s.duration_frames);
+        let steps = steps.min(last.saturating_sub(timeline.frame()));
+        timeline.step_n(steps);
+        if timeline.frame() >= last {
+            self.playing = false;
+        }
+        steps
+    }
+
+    /// Starts or pauses playback (starting again from the beginning at the last frame).
+    pub fn toggle_play(&mut self) {
+        if !self.playing && self.frame() >= self.last_frame() && self.last_frame() > 0 {
+            self.seek(0);
+        }
+        self.playing = !self.playing && self.timeline.is_some();
+    }
+
+    /// Pauses and steps `frames` forward.
+    pub fn step(&mut self, frames: u64) {
+        self.playing = false;
+        if let Some(timeline) = &mut self.timeline {
+            timeline.step_n(frames);
+        }
+    }
+
+    /// Pauses and steps one frame back.
+    pub fn step_back(&mut self) {
+        self.playing = false;
+        if let Some(timeline) = &mut self.timeline {
+            timeline.step_back();
+        }
+    }
+
+    /// Jumps to `frame` (restoring the nearest checkpoint and re-simulating).
+    pub fn seek(&mut self, frame: u64) {
+        if let Some(timeline) = &mut self.timeline {
+            timeline.seek(frame);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,181 @@
+//! Session tests: scrubbing determinism through the session, re-simulating to the same frame after
+//! an edit, regenerating after a recipe edit, and playback.
+
+use std::path::Path;
+
+use super::*;
+use crate::session::fixtures::street_content;
+use stagecraft_runtime::project::Project;
+
+/// The street-block example project.
+fn example() -> Project {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
+    let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
+    loaded.project.expect("example loads")
+}
+
+fn synced(project: &Project) -> Session {
+    let mut session = Session::new(|_, recipe| Ok(street_content(recipe)));
+    session.sync_project(project, None);
+    assert!(session.problem().is_none(), "{:?}", session.problem());
+    session
+}
+
+fn digest(session: &Session) -> [u8; 32] {
+    session.world().expect("world").state_digest()
+}
+
+/// The digest of a fresh world over the same content stepped straight to `frame`.
+fn straight_digest(project: &Project, scenario_id: &str, frame: u64) -> [u8; 32] {
+    let content = street_content("street-block");
+    let scenario = &project.scenarios[scenario_id];
+    let mut world =
+        World::new(scenario, content.sim_routes(), project.manifest.root_seed).expect("world");
+    for _ in 0..frame {
+        world.step();
+    }
+    world.state_digest()
+}
+
+#[test]
+fn the_session_runs_the_first_scenario_over_its_recipe() {
+    let project = example();
+    let session = synced(&project);
+    assert_eq!(session.scenario_id(), Some("crosswalk-rush"));
+    assert_eq!(session.frame(), 0);
+    assert_eq!(session.last_frame(), 1200);
+    let routes: Vec<String> = session
+        .content()
+        .expect("content")
+        .sim_routes()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(routes, ["crosswalk.0", "sidewalk.north", "sidewalk.south"]);
+}
+
+#[test]
+fn scrubbing_through_the_session_is_bit_identical_to_stepping() {
+    let project = example();
+    let mut session = synced(&project);
+    session.step(600);
+    let at_600 = digest(&session);
+    assert_eq!(at_600, straight_digest(&project, "crosswalk-rush", 600));
+    assert!(session.world().expect("world").agents().len() > 10);
+    // Back to an earlier frame and forward again, one frame back, a jump between checkpoints.
+    session.seek(37);
+    assert_eq!(
+        digest(&session),
+        straight_digest(&project, "crosswalk-rush", 37)
+    );
+    session.seek(600);
+    assert_eq!(digest(&session), at_600);
+    session.step(1);
+    session.step_back();
+    assert_eq!(session.frame(), 600);
+    assert_eq!(digest(&session), at_600);
+    session.seek(0);
+    assert_eq!(session.frame(), 0);
+}
+
+#[test]
+fn editing_the_scenario_while_paused_resimulates_to_the_same_frame() {
+    let mut project = example();
+    let mut session = synced(&project);
+    session.step(250);
+    let before = digest(&session);
+    let world_version = session.world_version();
+    let scenario = project
+        .scenarios
+        .get_mut("crosswalk-rush")
+        .expect("scenario");
+    scenario.sources[0].target_count = 5;
+    assert!(session.sync_project(&project, None));
+    assert_eq!(session.frame(), 250);
+    assert!(session.world_version() > world_version);
+    assert_ne!(digest(&session), before);
+    assert_eq!(
+        digest(&session),
+        straight_digest(&project, "crosswalk-rush", 250)
+    );
+    // Nothing changed: nothing is rebuilt.
+    assert!(!session.sync_project(&project, None));
+}
+
+#[test]
+fn editing_the_recipe_regenerates_and_keeps_the_frame() {
+    let mut project = example();
+    let mut session = synced(&project);
+    session.step(80);
+    let version = session.content_version();
+    let recipe = project.recipes.get_mut("street-block").expect("recipe");
+    recipe.label.push_str(" (edited)");
+    assert!(session.sync_project(&project, None));
+    assert_eq!(session.content_version(), version + 1);
+    assert_eq!(session.frame(), 80);
+}
+
+#[test]
+fn a_scenario_naming_a_missing_route_reports_why() {
+    let mut project = example();
+    let scenario = project
+        .scenarios
+        .get_mut("crosswalk-rush")
+        .expect("scenario");
+    scenario.sources[0].route = "sidewalk.nowhere".into();
+    let mut session = Session::new(|_, recipe| Ok(street_content(recipe)));
+    session.sync_project(&project, None);
+    assert!(session.timeline().is_none());
+    assert!(session
+        .problem()
+        .is_some_and(|p| p.contains("sidewalk.nowhere")));
+    // Failing generation is reported, not a panic.
+    let mut failing = Session::new(|_, _| Err("stage 2 failed".into()));
+    failing.sync_project(&example(), None);
+    assert_eq!(failing.problem(), Some("stage 2 failed"));
+}
+
+#[test]
+fn playback_follows_real_time_and_speed_and_stops_at_the_end() {
+    let project = example();
+    let mut session = synced(&project);
+    assert_eq!(session.tick(1.0), 0, "paused");
+    session.toggle_play();
+    assert!(session.playing);
+    // 0.05 s per frame: one real second at 1× is 20 frames.
+    assert_eq!(session.tick(1.0), 20);
+    session.speed = 2.0;
+    assert_eq!(session.tick(0.5), 20);
+    // A long stall is capped.
+    assert_eq!(session.tick(100.0), MAX_STEPS_PER_TICK);
+    session.seek(1190);
+    assert_eq!(session.tick(10.0), 10);
+    assert!(!session.playing, "stops at the scenario's last frame");
+    // Play from the end starts over.
+    session.toggle_play();
+    assert_eq!(session.frame(), 0);
+}
+
+#[test]
+fn the_real_generator_previews_the_example_street_block() {
+    let project = example();
+    let mut session = Session::default();
+    session.sync_project(&project, None);
+    assert_eq!(session.problem(), None);
+    let content = session.content().expect("generated");
+    assert_eq!(content.recipe(), "street-block");
+    assert!(content.street_blocks().count() == 1);
+    assert!(!content.sim_routes().is_empty());
+    assert!(content
+        .stages()
+        .iter()
+        .any(|s| matches!(s.product.as_ref(), stagecraft_runtime::content::Product::PlacedObjects(p) if !p.objects.is_empty())));
+    session.step(100);
+    assert!(session.world().expect("world").agents().len() > 5);
+    // Generating again with unchanged inputs does nothing; a changed seed regenerates.
+    assert!(!session.sync_project(&project, None));
+    let mut reseeded = project.clone();
+    reseeded.manifest.root_seed += 1;
+    assert!(session.sync_project(&reseeded, None));
+    assert_eq!(session.frame(), 100);
+}

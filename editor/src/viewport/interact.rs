@@ -1,0 +1,222 @@
+//! Mouse and keyboard in the viewport (orbit, pan, zoom, pick, frame, top-down) and the identity
+//! labels drawn over it.
+
+use egui::{Align2, Color32, FontId, Key, PointerButton, Rect, Response, Ui};
+use three_d::vec3;
+
+use super::camera::{OrbitCamera, Projection};
+use super::picking::{pick_nearest, Aabb, PickId};
+use super::scene::{LayerKind, SceneBuilder};
+use super::Preview;
+use crate::session::Session;
+use stagecraft_runtime::content::{Product, RejectReason};
+use stagecraft_runtime::sim::AgentState;
+
+/// Most identity labels drawn at once when labels are on.
+const MAX_LABELS: usize = 150;
+
+/// What happened in the viewport this frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Interaction {
+    /// The selection changed to this (`Some(None)`: cleared).
+    pub select: Option<Option<PickId>>,
+    /// The thing now under the cursor.
+    pub hovered: Option<PickId>,
+}
+
+/// Applies drags, scrolling, clicks and keys on `response` to `camera`; picks with the scene.
+pub fn viewport_input(
+    ui: &Ui,
+    response: &Response,
+    camera: &mut OrbitCamera,
+    scene: &SceneBuilder,
+    selected: Option<&PickId>,
+) -> Interaction {
+    let rect = response.rect;
+    let size = [rect.width(), rect.height()];
+    let mut interaction = Interaction::default();
+    let pan_drag = response.dragged_by(PointerButton::Secondary)
+        || response.dragged_by(PointerButton::Middle)
+        || (response.dragged_by(PointerButton::Primary)
+            && (ui.input(|i| i.modifiers.shift) || camera.projection == Projection::TopDown));
+    let delta = response.drag_delta();
+    if pan_drag {
+        camera.pan([delta.x, delta.y], rect.height());
+    } else if response.dragged_by(PointerButton::Primary) {
+        camera.orbit([delta.x, delta.y]);
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            camera.zoom((-scroll * 0.0015).exp());
+        }
+    }
+    let pointer = response.hover_pos().filter(|p| rect.contains(*p));
+    let hit_at = |point: egui::Pos2| {
+        let local = [point.x - rect.min.x, point.y - rect.min.y];
+        camera
+            .ray(local, size)
+            .and_then(|ray| pick_nearest(&ray, scene.picks()))
+            .map(|(id, _)| id)
+    };
+    if let Some(point) = pointer {
+        interaction.hovered = hit_at(point);
+    }
+    if response.clicked() {
+        interaction.select = Some(response.interact_pointer_pos().and_then(hit_at));
+    }
+    let keys_free = !ui.ctx().egui_wants_keyboard_input();
+    if keys_free && (response.hovered() || response.has_focus()) {
+        if ui.input(|i| i.key_pressed(Key::F)) {
+            let target = selected
+                .and_then(|pick| scene.bounds_of(pick))
+                .or_else(|| scene.content_bounds());
+            if let Some(bounds) = target {
+                camera.frame(&bounds);
+            }
+        }
+        if ui.input(|i| i.key_pressed(Key::T)) {
+            camera.toggle_top_down();
+        }
+    }
+    interaction
+}
+
+/// A one-line identity of a picked thing, such as `street-props/bench 0x0001…` or
+/// `north-walkers #3 walking`.
+pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
+    match pick {
+        PickId::Object { stage, index } => {
+            let content = session.content()?;
+            let stage_content = content.stage(*stage)?;
+            let index = *index as usize;
+            let (family, variant, id) = match stage_content.product.as_ref() {
+                Product::PlacedObjects(placed) => {
+                    let object = placed.objects.get(index)?;
+                    (
+                        &placed.family,
+                        placed.variant_ids.get(object.placement.variant as usize),
+                        object.placement.id,
+                    )
+                }
+                Product::Placements(scatter) => {
+                    let placement = scatter.placements().nth(index)?;
+                    (
+                        &scatter.family,
+                        scatter.variant_ids.get(placement.variant as usize),
+                        placement.id,
+                    )
+                }
+                _ => return None,
+            };
+            let variant = variant.map_or("?", String::as_str);
+            Some(format!("{family}/{variant} {id} (stage {stage})"))
+        }
+        PickId::Rejected {
+            stage,
+            layer,
+            index,
+        } => {
+            let content = session.content()?;
+            let Product::Placements(scatter) = content.stage(*stage)?.product.as_ref() else {
+                return None;
+            };
+            let candidate = scatter
+                .layers
+                .get(*layer as usize)?
+                .output
+                .rejected
+                .get(*index as usize)?;
+            Some(format!(
+                "rejected {}: {}",
+                candidate.id,
+                reason_text(&candidate.reason)
+            ))
+        }
+        PickId::Agent { id } => {
+            let world = session.world()?;
+            let agents = world.agents();
+            let row = agents.id.iter().position(|a| a == id)?;
+            let source = (id >> 32) as usize;
+            let ordinal = id & 0xffff_ffff;
+            let source_id = world
+                .config()
+                .sources
+                .get(source)
+                .map_or("?", |s| s.id.as_str());
+            Some(format!(
+                "{source_id} #{ordinal} {}",
+                state_name(agents.state[row])
+            ))
+        }
+    }
+}
+
+/// Why a candidate was rejected, in words.
+pub fn reason_text(reason: &RejectReason) -> String {
+    match reason {
+        RejectReason::OutsideRegion => "outside the layer's region".to_owned(),
+        RejectReason::InKeepOut { keep_out } => format!("inside keep-out #{keep_out}"),
+        RejectReason::Conflict { with } => format!("conflicts with stronger candidate {with}"),
+    }
+}
+
+/// An agent state's name.
+pub fn state_name(state: AgentState) -> &'static str {
+    super::palette::AGENT_STATES
+        .iter()
+        .find(|(s, _)| *s == state)
+        .map_or("?", |(_, name)| name)
+}
+
+/// Draws identity labels over the viewport: the hovered and selected things always, and with
+/// `all` the agents and objects nearest the camera target (at most [`MAX_LABELS`]).
+pub fn labels_ui(ui: &Ui, rect: Rect, preview: &Preview, camera: &OrbitCamera, all: bool) {
+    let painter = ui.painter_at(rect);
+    let size = [rect.width(), rect.height()];
+    let font = FontId::proportional(12.0);
+    let draw = |pick: &PickId, bounds: &Aabb, strong: bool| {
+        let top = vec3(bounds.center().x, bounds.center().y, bounds.max.z + 0.2);
+        let Some(point) = camera.project(top, size) else {
+            return;
+        };
+        let Some(text) = identity_label(&preview.session, pick) else {
+            return;
+        };
+        let at = rect.min + egui::vec2(point[0], point[1]);
+        if !rect.contains(at) {
+            return;
+        }
+        let colour = if strong {
+            Color32::WHITE
+        } else {
+            Color32::from_gray(200)
+        };
+        let galley = painter.layout_no_wrap(text, font.clone(), colour);
+        let text_rect = Align2::CENTER_BOTTOM.anchor_size(at, galley.size());
+        painter.rect_filled(text_rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
+        painter.galley(text_rect.min, galley, colour);
+    };
+    if all {
+        let mut near: Vec<(f32, &PickId, &Aabb)> = [LayerKind::Agents, LayerKind::Placements]
+            .iter()
+            .flat_map(|kind| preview.scene.layer(*kind).picks.iter())
+            .map(|(pick, bounds)| {
+                let d = bounds.center() - camera.target;
+                (d.x * d.x + d.y * d.y, pick, bounds)
+            })
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        for (_, pick, bounds) in near.into_iter().take(MAX_LABELS) {
+            draw(pick, bounds, false);
+        }
+    }
+    for pick in [preview.hovered.as_ref(), preview.selected.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        if let Some(bounds) = preview.scene.bounds_of(pick) {
+            draw(pick, &bounds, true);
+        }
+    }
+}

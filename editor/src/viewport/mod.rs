@@ -1,0 +1,93 @@
+//! The 3D viewport: a three-d scene built from runtime output (generated content, the scenario's
+//! overlays, the simulation's agents), an orbit camera, picking, and the shared preview state the
+//! Viewport, Timeline and Provenance tabs work on.
+//!
+//! Architecture invariant: rendering reads runtime output and never writes back. The scene is
+//! built on the CPU ([`scene`], [`build`], [`overlays`]) without GL, so it is tested and benchmarked
+//! headless; only [`gpu`] touches GL, inside an egui paint callback.
+
+pub mod build;
+pub mod camera;
+pub mod gpu;
+pub mod interact;
+pub mod meshes;
+pub mod overlays;
+pub mod palette;
+pub mod picking;
+pub mod scene;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::document::Document;
+use crate::session::Session;
+pub use camera::{OrbitCamera, Projection};
+pub use picking::{Aabb, PickId, Ray};
+pub use scene::{ColourBy, LayerKind, OverlayOptions, SceneBuilder, SceneInputs};
+
+/// What the Viewport, Timeline and Provenance tabs share: the simulation session, the picked
+/// thing, and the scene built from them.
+#[derive(Default)]
+pub struct Preview {
+    /// The embedded simulation and generated content.
+    pub session: Session,
+    /// The thing picked in the viewport, if any.
+    pub selected: Option<PickId>,
+    /// The thing under the cursor, if any.
+    pub hovered: Option<PickId>,
+    /// Display options.
+    pub options: OverlayOptions,
+    /// The scene's layers.
+    pub scene: SceneBuilder,
+    last_frame_nr: Option<u64>,
+}
+
+/// The preview state, shared by the three tabs that show it.
+pub type SharedPreview = Rc<RefCell<Preview>>;
+
+impl Preview {
+    /// A new shared preview.
+    pub fn shared() -> SharedPreview {
+        Rc::new(RefCell::new(Preview::default()))
+    }
+
+    /// Once per UI frame (whichever tab asks first): syncs the session with the document and
+    /// advances playback by the frame's time. Returns true while playback runs (repaint wanted).
+    pub fn frame_update(&mut self, ctx: &egui::Context, document: &Document) -> bool {
+        let frame_nr = ctx.cumulative_frame_nr();
+        if self.last_frame_nr == Some(frame_nr) {
+            return self.session.playing;
+        }
+        self.last_frame_nr = Some(frame_nr);
+        self.session.sync(document);
+        crate::panels::timeline::timeline_shortcuts(ctx, &mut self.session);
+        let dt_s = f64::from(ctx.input(|input| input.stable_dt));
+        self.session.tick(dt_s.min(0.25));
+        self.update_scene();
+        if self.session.playing {
+            ctx.request_repaint();
+        }
+        self.session.playing
+    }
+
+    /// Rebuilds the scene layers whose inputs changed.
+    pub fn update_scene(&mut self) -> Vec<LayerKind> {
+        let session = &self.session;
+        // A selection that no longer exists (regenerated away, agent not born at this frame)
+        // keeps its id: it comes back when the object does.
+        let inputs = SceneInputs {
+            content: session
+                .content()
+                .map(|c| (c.as_ref(), session.content_version())),
+            scenario: session.scenario().map(|s| (s, session.scenario_version())),
+            world: session.world().map(|w| (w, session.world_version())),
+            options: &self.options,
+            selected: self.selected.as_ref(),
+            hovered: self.hovered.as_ref(),
+        };
+        self.scene.update(&inputs)
+    }
+}
+
+#[cfg(test)]
+mod tests;

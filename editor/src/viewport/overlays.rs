@@ -1,0 +1,308 @@
+//! Layers that are not generated content: the ground grid and axes, the scenario's boxes and
+//! observers (frusta and range rings), the pedestrians, and the wireframe and marker helpers the
+//! other layers use.
+
+use three_d::{vec3, InnerSpace, Mat4, Srgba, Vec3};
+
+use super::meshes::Shape;
+use super::palette;
+use super::picking::{Aabb, PickId};
+use super::scene::LayerData;
+use crate::session::PreviewContent;
+use stagecraft_runtime::project::{Box3, Observer, PopulationKind, Scenario};
+use stagecraft_runtime::sim::World;
+
+/// Outline of the thing under the cursor.
+pub const HOVER_COLOUR: Srgba = palette::rgb(255, 255, 255);
+/// Outline of the selected thing.
+pub const SELECTION_COLOUR: Srgba = palette::rgb(255, 214, 10);
+
+/// Radius of a pedestrian's body, meters.
+pub const AGENT_RADIUS_M: f32 = 0.28;
+/// Height of a pedestrian, meters.
+pub const AGENT_HEIGHT_M: f32 = 1.75;
+/// Aspect ratio assumed for observer frusta (16:9).
+const OBSERVER_ASPECT: f32 = 16.0 / 9.0;
+/// Frusta are drawn at most this deep, meters, so a 200 m far plane does not swamp the view.
+const FRUSTUM_DRAW_DEPTH_M: f32 = 30.0;
+
+/// A transform that stands a unit shape at `(x, y, z)`, turned by `rotation_rad` about z and
+/// scaled to `size` = (width, depth, height).
+pub fn standing_transform(x: f32, y: f32, z: f32, rotation_rad: f32, size: [f32; 3]) -> Mat4 {
+    let (sin, cos) = rotation_rad.sin_cos();
+    Mat4::new(
+        cos * size[0],
+        sin * size[0],
+        0.0,
+        0.0,
+        -sin * size[1],
+        cos * size[1],
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        size[2],
+        0.0,
+        x,
+        y,
+        z,
+        1.0,
+    )
+}
+
+/// Adds a small upright shape of `radius` and `height` standing at `base`.
+pub fn marker(
+    data: &mut LayerData,
+    shape: Shape,
+    base: Vec3,
+    radius: f32,
+    height: f32,
+    colour: Srgba,
+) {
+    let transform = standing_transform(
+        base.x,
+        base.y,
+        base.z,
+        0.0,
+        [2.0 * radius, 2.0 * radius, height],
+    );
+    data.shape(shape).push(transform, colour);
+}
+
+/// Adds the twelve edges of a box.
+pub fn box_wireframe(data: &mut LayerData, bounds: &Aabb, colour: Srgba) {
+    let c = bounds.corners();
+    for (a, b) in [
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (3, 0),
+        (4, 5),
+        (5, 6),
+        (6, 7),
+        (7, 4),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+    ] {
+        data.line(c[a], c[b], colour);
+    }
+}
+
+/// Adds a horizontal circle of `radius_m` around `center`.
+pub fn ring(data: &mut LayerData, center: Vec3, radius_m: f32, colour: Srgba) {
+    let segments = ((radius_m * 2.0) as usize).clamp(24, 128);
+    let points: Vec<Vec3> = (0..segments)
+        .map(|i| {
+            let angle = std::f32::consts::TAU * i as f32 / segments as f32;
+            center + vec3(angle.cos(), angle.sin(), 0.0) * radius_m
+        })
+        .collect();
+    data.polygon(&points, colour);
+}
+
+/// The ground grid (spacing chosen from the content's size) and the X/Y/Z axes.
+pub fn ground(content: Option<&PreviewContent>, show: bool) -> LayerData {
+    let mut data = LayerData::default();
+    if !show {
+        return data;
+    }
+    let (min, max) = match content.and_then(PreviewContent::bounds_m) {
+        Some(b) => (
+            [b.min_x as f32, b.min_y as f32],
+            [b.max_x as f32, b.max_y as f32],
+        ),
+        None => ([-50.0, -50.0], [50.0, 50.0]),
+    };
+    let extent = (max[0] - min[0]).max(max[1] - min[1]).max(20.0);
+    let spacing = [1.0f32, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0]
+        .into_iter()
+        .find(|s| extent / s <= 40.0)
+        .unwrap_or(1000.0);
+    let margin = spacing * 4.0;
+    let start = [
+        ((min[0] - margin) / spacing).floor() as i64,
+        ((min[1] - margin) / spacing).floor() as i64,
+    ];
+    let end = [
+        ((max[0] + margin) / spacing).ceil() as i64,
+        ((max[1] + margin) / spacing).ceil() as i64,
+    ];
+    let z = -0.03;
+    let (x0, x1) = (start[0] as f32 * spacing, end[0] as f32 * spacing);
+    let (y0, y1) = (start[1] as f32 * spacing, end[1] as f32 * spacing);
+    let colour = |i: i64| {
+        if i % 5 == 0 {
+            palette::GRID_MAJOR
+        } else {
+            palette::GRID
+        }
+    };
+    for i in start[0]..=end[0] {
+        let x = i as f32 * spacing;
+        data.line(vec3(x, y0, z), vec3(x, y1, z), colour(i));
+    }
+    for j in start[1]..=end[1] {
+        let y = j as f32 * spacing;
+        data.line(vec3(x0, y, z), vec3(x1, y, z), colour(j));
+    }
+    let axis = spacing * 2.0;
+    data.line(
+        vec3(0.0, 0.0, 0.0),
+        vec3(axis, 0.0, 0.0),
+        palette::rgb(230, 70, 70),
+    );
+    data.line(
+        vec3(0.0, 0.0, 0.0),
+        vec3(0.0, axis, 0.0),
+        palette::rgb(80, 210, 90),
+    );
+    data.line(
+        vec3(0.0, 0.0, 0.0),
+        vec3(0.0, 0.0, axis),
+        palette::rgb(80, 130, 250),
+    );
+    data
+}
+
+fn box3(bounds: &Box3) -> Aabb {
+    Aabb::new(
+        vec3(
+            bounds.min.x as f32,
+            bounds.min.y as f32,
+            bounds.min.z as f32,
+        ),
+        vec3(
+            bounds.max.x as f32,
+            bounds.max.y as f32,
+            bounds.max.z as f32,
+        ),
+    )
+}
+
+/// The no-spawn box (red), the no-removal box (blue) and every observer.
+pub fn scenario(scenario: &Scenario) -> LayerData {
+    let mut data = LayerData::default();
+    if let Some(bounds) = &scenario.no_spawn_box {
+        box_wireframe(&mut data, &box3(bounds), palette::NO_SPAWN);
+    }
+    if let Some(bounds) = &scenario.no_removal_box {
+        box_wireframe(&mut data, &box3(bounds), palette::NO_REMOVAL);
+    }
+    for observer in &scenario.observers {
+        observer_overlay(&mut data, observer);
+    }
+    data
+}
+
+/// An observer: a marker at its eye, its view frustum and its retain/remove range rings.
+fn observer_overlay(data: &mut LayerData, observer: &Observer) {
+    let eye = vec3(
+        observer.position.x as f32,
+        observer.position.y as f32,
+        observer.position.z as f32,
+    );
+    let (yaw, pitch) = (observer.yaw_rad as f32, observer.pitch_rad as f32);
+    let forward = vec3(
+        yaw.cos() * pitch.cos(),
+        yaw.sin() * pitch.cos(),
+        pitch.sin(),
+    );
+    if !(eye.x.is_finite() && eye.y.is_finite() && eye.z.is_finite() && forward.x.is_finite()) {
+        return;
+    }
+    let right = forward.cross(Vec3::unit_z());
+    let right = if right.magnitude2() > 1e-8 {
+        right.normalize()
+    } else {
+        Vec3::unit_x()
+    };
+    let up = right.cross(forward);
+    let half_v = (observer.fov_y_rad as f32 * 0.5).tan();
+    let half_h = half_v * OBSERVER_ASPECT;
+    let near = (observer.near_m as f32).max(0.01);
+    let far = (observer.far_m as f32).clamp(near, FRUSTUM_DRAW_DEPTH_M.max(near));
+    let corners = |depth: f32| {
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(sx, sy)| eye + (forward + right * (sx * half_h) + up * (sy * half_v)) * depth)
+    };
+    let (near_corners, far_corners) = (corners(near), corners(far));
+    data.polygon(&near_corners, palette::OBSERVER);
+    data.polygon(&far_corners, palette::OBSERVER);
+    for (a, b) in near_corners.iter().zip(&far_corners) {
+        data.line(eye, *a, palette::OBSERVER);
+        data.line(*a, *b, palette::OBSERVER);
+    }
+    let ground = vec3(eye.x, eye.y, 0.05);
+    data.line(ground, eye, palette::OBSERVER);
+    marker(
+        data,
+        Shape::Cone,
+        vec3(eye.x, eye.y, eye.z - 0.6),
+        0.35,
+        0.6,
+        palette::OBSERVER,
+    );
+    for (radius, colour) in [
+        (observer.retain_radius_m, palette::RETAIN_RING),
+        (observer.remove_radius_m, palette::REMOVE_RING),
+    ] {
+        let radius = radius as f32;
+        if radius.is_finite() && radius > 0.0 {
+            ring(data, ground, radius, colour);
+        }
+    }
+}
+
+/// Pedestrians: a body coloured by state and a head offset towards the facing direction (magenta
+/// for agents a script owns).
+pub fn agents(world: &World) -> LayerData {
+    let agents = world.agents();
+    let mut data = LayerData::default();
+    data.picks.reserve(agents.len());
+    for row in 0..agents.len() {
+        let position = agents.position[row];
+        let facing = agents.facing[row];
+        let (x, y) = (position.x as f32, position.y as f32);
+        if !(x.is_finite() && y.is_finite()) {
+            continue;
+        }
+        let heading = (facing.y as f32).atan2(facing.x as f32);
+        let colour = palette::agent_state(agents.state[row]);
+        data.shape(Shape::Cylinder).push(
+            standing_transform(
+                x,
+                y,
+                0.0,
+                heading,
+                [
+                    2.0 * AGENT_RADIUS_M,
+                    2.0 * AGENT_RADIUS_M,
+                    AGENT_HEIGHT_M * 0.8,
+                ],
+            ),
+            colour,
+        );
+        let head = match agents.kind.get(row) {
+            Some(PopulationKind::Mission) => palette::MISSION_AGENT,
+            _ => palette::rgb(235, 225, 210),
+        };
+        let (sin, cos) = heading.sin_cos();
+        data.shape(Shape::Box).push(
+            standing_transform(
+                x + cos * 0.1,
+                y + sin * 0.1,
+                AGENT_HEIGHT_M * 0.8,
+                heading,
+                [0.36, 0.3, AGENT_HEIGHT_M * 0.2],
+            ),
+            head,
+        );
+        data.picks.push((
+            PickId::Agent { id: agents.id[row] },
+            Aabb::standing(x, y, 0.0, AGENT_RADIUS_M + 0.05, AGENT_HEIGHT_M),
+        ));
+    }
+    data
+}

@@ -1,0 +1,136 @@
+//! Viewport colours: categorical palettes, agent states, mission roles, rejection reasons.
+//!
+//! Every colour that carries meaning is named here, so the legend in the Viewport tab and the scene
+//! agree.
+
+use stagecraft_runtime::content::{ChunkRole, RejectReason};
+use stagecraft_runtime::project::Rgb;
+use stagecraft_runtime::sim::AgentState;
+use three_d::Srgba;
+
+/// A colour from its sRGB components.
+pub const fn rgb(r: u8, g: u8, b: u8) -> Srgba {
+    Srgba { r, g, b, a: 255 }
+}
+
+/// A colour from a project colour.
+pub const fn of_rgb(colour: Rgb) -> Srgba {
+    rgb(colour.0, colour.1, colour.2)
+}
+
+/// Ten distinct colours for categories (stages, recipes, variants).
+pub const CATEGORIES: [Srgba; 10] = [
+    rgb(78, 121, 167),
+    rgb(242, 142, 43),
+    rgb(225, 87, 89),
+    rgb(118, 183, 178),
+    rgb(89, 161, 79),
+    rgb(237, 201, 72),
+    rgb(176, 122, 161),
+    rgb(255, 157, 167),
+    rgb(156, 117, 95),
+    rgb(186, 176, 172),
+];
+
+/// The category colour of `index`.
+pub fn category(index: usize) -> Srgba {
+    CATEGORIES[index % CATEGORIES.len()]
+}
+
+/// A stable category colour for a name (FNV-1a, so it does not change between runs).
+pub fn category_of_name(name: &str) -> Srgba {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in name.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    category(hash as usize)
+}
+
+/// The colour of an agent in `state`.
+pub fn agent_state(state: AgentState) -> Srgba {
+    match state {
+        AgentState::Walking => rgb(72, 199, 116),
+        AgentState::Holding => rgb(245, 180, 40),
+        AgentState::Travelling => rgb(70, 150, 255),
+        AgentState::Arrived => rgb(170, 170, 185),
+        AgentState::Fleeing => rgb(240, 60, 60),
+    }
+}
+
+/// Every agent state with its legend name.
+pub const AGENT_STATES: [(AgentState, &str); 5] = [
+    (AgentState::Walking, "walking"),
+    (AgentState::Holding, "holding"),
+    (AgentState::Travelling, "travelling"),
+    (AgentState::Arrived, "arrived"),
+    (AgentState::Fleeing, "fleeing"),
+];
+
+/// The head colour of agents a script owns (mission agents).
+pub const MISSION_AGENT: Srgba = rgb(230, 80, 220);
+
+/// The colour of a mission cell's role.
+pub fn chunk_role(role: ChunkRole) -> Srgba {
+    match role {
+        ChunkRole::Spawn => rgb(60, 170, 90),
+        ChunkRole::Objective => rgb(230, 180, 40),
+        ChunkRole::Extraction => rgb(60, 120, 220),
+        ChunkRole::Connector => rgb(120, 120, 130),
+        ChunkRole::Encounter => rgb(200, 80, 70),
+        ChunkRole::Landmark => rgb(150, 100, 190),
+        ChunkRole::Blocker => rgb(45, 45, 50),
+    }
+}
+
+/// The colour of a rejected candidate's reason.
+pub fn reject_reason(reason: &RejectReason) -> Srgba {
+    match reason {
+        RejectReason::OutsideRegion => rgb(150, 150, 150),
+        RejectReason::InKeepOut { .. } => rgb(255, 140, 0),
+        RejectReason::Conflict { .. } => rgb(230, 40, 40),
+    }
+}
+
+/// Road surface.
+pub const ROAD: Srgba = rgb(58, 60, 66);
+/// Sidewalk surface.
+pub const SIDEWALK: Srgba = rgb(150, 148, 140);
+/// Crosswalk base and stripes.
+pub const CROSSWALK: Srgba = rgb(70, 72, 78);
+/// Zebra stripes.
+pub const STRIPE: Srgba = rgb(235, 235, 228);
+/// Lane markings.
+pub const LANE_MARK: Srgba = rgb(240, 210, 80);
+/// Sidewalk route lines.
+pub const ROUTE: Srgba = rgb(80, 200, 230);
+/// Crosswalk route lines.
+pub const CROSSING_ROUTE: Srgba = rgb(120, 230, 140);
+/// Waiting points.
+pub const WAITING_POINT: Srgba = rgb(255, 170, 30);
+/// Scatter area outlines.
+pub const SCATTER_AREA: Srgba = rgb(110, 170, 90);
+/// Keep-out outlines.
+pub const KEEP_OUT: Srgba = rgb(230, 120, 40);
+/// No-spawn box.
+pub const NO_SPAWN: Srgba = rgb(235, 50, 50);
+/// No-removal box.
+pub const NO_REMOVAL: Srgba = rgb(60, 110, 245);
+/// Observer frusta.
+pub const OBSERVER: Srgba = rgb(240, 240, 240);
+/// Retain range ring.
+pub const RETAIN_RING: Srgba = rgb(90, 220, 120);
+/// Remove range ring.
+pub const REMOVE_RING: Srgba = rgb(240, 130, 60);
+/// Loaded streaming cells.
+pub const STREAM_LOADED: Srgba = rgb(70, 190, 110);
+/// HLOD streaming cells.
+pub const STREAM_HLOD: Srgba = rgb(80, 130, 220);
+/// HLOD cells pruned by the budget.
+pub const STREAM_PRUNED: Srgba = rgb(220, 70, 70);
+/// Grid lines.
+pub const GRID: Srgba = rgb(62, 66, 74);
+/// Major grid lines.
+pub const GRID_MAJOR: Srgba = rgb(84, 90, 100);
+/// Viewport background.
+pub const BACKGROUND: Srgba = rgb(32, 35, 41);

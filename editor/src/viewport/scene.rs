@@ -1,0 +1,388 @@
+//! The CPU side of the viewport scene: layers of instances, lines and ground triangles built from
+//! runtime output, each rebuilt only when its inputs changed.
+//!
+//! A [`SceneBuilder`] keeps, per layer, the key of the inputs it was built from. [`SceneBuilder::update`]
+//! compares keys and rebuilds only the layers whose key differs, bumping their version; the GPU
+//! side uploads a layer only when its version moved. Building reads runtime output and never writes
+//! to it.
+
+use std::sync::Arc;
+
+use three_d::{Mat4, Srgba, Vec3};
+
+use super::build;
+use super::meshes::Shape;
+use super::overlays;
+use super::picking::{Aabb, PickId};
+use crate::session::PreviewContent;
+use stagecraft_runtime::project::Scenario;
+use stagecraft_runtime::sim::World;
+
+/// Instances of one shape: a transform and a colour each.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InstanceBatch {
+    /// Unit-shape → world transforms.
+    pub transforms: Vec<Mat4>,
+    /// Colours, one per transform.
+    pub colours: Vec<Srgba>,
+}
+
+impl InstanceBatch {
+    /// Adds one instance.
+    pub fn push(&mut self, transform: Mat4, colour: Srgba) {
+        self.transforms.push(transform);
+        self.colours.push(colour);
+    }
+
+    /// Number of instances.
+    pub fn len(&self) -> usize {
+        self.transforms.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.transforms.is_empty()
+    }
+}
+
+/// A straight line segment drawn as a thin beam.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment {
+    /// Start, meters.
+    pub a: Vec3,
+    /// End, meters.
+    pub b: Vec3,
+    /// Colour.
+    pub colour: Srgba,
+}
+
+/// What one layer draws: flat ground triangles, lines, lit shape instances, and pick targets.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LayerData {
+    /// Unlit triangles (three positions per triangle) with one colour per vertex.
+    pub triangles: Vec<(Vec3, Srgba)>,
+    /// Line segments.
+    pub lines: Vec<Segment>,
+    /// Lit instances per shape, indexed by [`Shape::index`].
+    pub shapes: [InstanceBatch; 3],
+    /// What a click can select, with its bounds.
+    pub picks: Vec<(PickId, Aabb)>,
+}
+
+impl LayerData {
+    /// The instances of `shape`.
+    pub fn shape(&mut self, shape: Shape) -> &mut InstanceBatch {
+        &mut self.shapes[shape.index()]
+    }
+
+    /// Adds a line segment.
+    pub fn line(&mut self, a: Vec3, b: Vec3, colour: Srgba) {
+        self.lines.push(Segment { a, b, colour });
+    }
+
+    /// Adds a closed polyline.
+    pub fn polygon(&mut self, points: &[Vec3], colour: Srgba) {
+        for (i, a) in points.iter().enumerate() {
+            let b = points[(i + 1) % points.len()];
+            self.line(*a, b, colour);
+        }
+    }
+
+    /// Adds a filled convex polygon (fan triangulation).
+    pub fn fill_convex(&mut self, points: &[Vec3], colour: Srgba) {
+        for i in 1..points.len().saturating_sub(1) {
+            self.triangles.push((points[0], colour));
+            self.triangles.push((points[i], colour));
+            self.triangles.push((points[i + 1], colour));
+        }
+    }
+
+    /// The bounds of everything drawn, if anything is.
+    pub fn bounds(&self) -> Option<Aabb> {
+        let mut bounds: Option<Aabb> = None;
+        let mut add = |b: Aabb| bounds = Some(bounds.map_or(b, |a| a.union(&b)));
+        for (point, _) in &self.triangles {
+            add(Aabb::new(*point, *point));
+        }
+        for segment in &self.lines {
+            add(Aabb::new(segment.a, segment.b));
+        }
+        for (_, b) in &self.picks {
+            add(*b);
+        }
+        bounds
+    }
+}
+
+/// The layers, in drawing order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LayerKind {
+    /// Ground grid and axes.
+    Ground,
+    /// Street surfaces, lanes, routes, crosswalks, mission cells, streaming cells.
+    Content,
+    /// Generated objects as preview shapes.
+    Placements,
+    /// Rejected scatter candidates.
+    Rejected,
+    /// No-spawn and no-removal boxes, observers with frusta and range rings.
+    Scenario,
+    /// Pedestrians.
+    Agents,
+    /// Selection and hover outlines.
+    Highlight,
+}
+
+impl LayerKind {
+    /// Every layer, in drawing order.
+    pub const ALL: [LayerKind; 7] = [
+        LayerKind::Ground,
+        LayerKind::Content,
+        LayerKind::Placements,
+        LayerKind::Rejected,
+        LayerKind::Scenario,
+        LayerKind::Agents,
+        LayerKind::Highlight,
+    ];
+}
+
+/// How generated objects are coloured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ColourBy {
+    /// The asset variant's own preview colour.
+    #[default]
+    Asset,
+    /// The stage that emitted the object.
+    Stage,
+    /// The recipe that generated it.
+    Recipe,
+    /// The variant index within the family.
+    Variant,
+}
+
+/// What the viewport shows.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OverlayOptions {
+    /// How generated objects are coloured.
+    pub colour_by: ColourBy,
+    /// Show rejected scatter candidates (coloured by reason).
+    pub show_rejected: bool,
+    /// Show identity labels next to objects and agents.
+    pub show_labels: bool,
+    /// Show the ground grid and axes.
+    pub show_grid: bool,
+    /// Show routes, crosswalks and waiting points.
+    pub show_routes: bool,
+    /// Show mission cells and streaming cells.
+    pub show_layouts: bool,
+    /// Show observers, their frusta and range rings, and the scenario boxes.
+    pub show_scenario: bool,
+}
+
+impl Default for OverlayOptions {
+    fn default() -> Self {
+        OverlayOptions {
+            colour_by: ColourBy::Asset,
+            show_rejected: false,
+            show_labels: false,
+            show_grid: true,
+            show_routes: true,
+            show_layouts: true,
+            show_scenario: true,
+        }
+    }
+}
+
+/// Everything a scene is built from, with the versions that say when each part changed.
+#[derive(Clone, Copy)]
+pub struct SceneInputs<'a> {
+    /// Generated content and its version.
+    pub content: Option<(&'a PreviewContent, u64)>,
+    /// The scenario shown and its version.
+    pub scenario: Option<(&'a Scenario, u64)>,
+    /// The running world and its version (the frame is read from it).
+    pub world: Option<(&'a World, u64)>,
+    /// Display options.
+    pub options: &'a OverlayOptions,
+    /// The selected thing.
+    pub selected: Option<&'a PickId>,
+    /// The thing under the cursor.
+    pub hovered: Option<&'a PickId>,
+}
+
+/// One built layer: its version (bumped on every rebuild) and data.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    /// Which layer.
+    pub kind: LayerKind,
+    /// Bumped each time the layer is rebuilt.
+    pub version: u64,
+    /// What it draws.
+    pub data: Arc<LayerData>,
+}
+
+/// The key each layer was last built from.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Keys {
+    ground: Option<(u64, bool)>,
+    content: Option<(u64, bool, bool)>,
+    placements: Option<(u64, ColourBy)>,
+    rejected: Option<(u64, bool)>,
+    scenario: Option<(u64, bool)>,
+    agents: Option<(u64, u64)>,
+    highlight: Option<(Option<PickId>, Option<PickId>, u64, u64, u64)>,
+}
+
+/// Builds and keeps the scene's layers, rebuilding only what changed.
+#[derive(Debug)]
+pub struct SceneBuilder {
+    layers: Vec<Layer>,
+    keys: Keys,
+    serial: u64,
+}
+
+impl Default for SceneBuilder {
+    fn default() -> Self {
+        SceneBuilder {
+            layers: LayerKind::ALL
+                .iter()
+                .map(|kind| Layer {
+                    kind: *kind,
+                    version: 0,
+                    data: Arc::new(LayerData::default()),
+                })
+                .collect(),
+            keys: Keys::default(),
+            serial: 0,
+        }
+    }
+}
+
+impl SceneBuilder {
+    /// The layers in drawing order.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// One layer's data.
+    pub fn layer(&self, kind: LayerKind) -> &LayerData {
+        &self.layers[kind as usize].data
+    }
+
+    /// Rebuilds the layers whose inputs changed; returns the layers rebuilt, in drawing order.
+    pub fn update(&mut self, inputs: &SceneInputs<'_>) -> Vec<LayerKind> {
+        let mut rebuilt = Vec::new();
+        let options = inputs.options;
+        let content_version = inputs.content.map(|(_, v)| v);
+        let content = inputs.content.map(|(c, _)| c);
+        let content_key = content_version.unwrap_or(0);
+
+        let key = Some((content_key, options.show_grid));
+        if self.keys.ground != key {
+            self.keys.ground = key;
+            let data = overlays::ground(content, options.show_grid);
+            self.set(LayerKind::Ground, data, &mut rebuilt);
+        }
+        let key = Some((content_key, options.show_routes, options.show_layouts));
+        if self.keys.content != key {
+            self.keys.content = key;
+            let data = content.map_or_else(LayerData::default, |c| {
+                build::content_overlays(c, options.show_routes, options.show_layouts)
+            });
+            self.set(LayerKind::Content, data, &mut rebuilt);
+        }
+        let key = Some((content_key, options.colour_by));
+        if self.keys.placements != key {
+            self.keys.placements = key;
+            let data = content.map_or_else(LayerData::default, |c| {
+                build::placements(c, options.colour_by)
+            });
+            self.set(LayerKind::Placements, data, &mut rebuilt);
+        }
+        let key = Some((content_key, options.show_rejected));
+        if self.keys.rejected != key {
+            self.keys.rejected = key;
+            let data = match content {
+                Some(c) if options.show_rejected => build::rejected(c),
+                _ => LayerData::default(),
+            };
+            self.set(LayerKind::Rejected, data, &mut rebuilt);
+        }
+        let scenario_version = inputs.scenario.map_or(0, |(_, v)| v);
+        let key = Some((scenario_version, options.show_scenario));
+        if self.keys.scenario != key {
+            self.keys.scenario = key;
+            let data = match inputs.scenario {
+                Some((scenario, _)) if options.show_scenario => overlays::scenario(scenario),
+                _ => LayerData::default(),
+            };
+            self.set(LayerKind::Scenario, data, &mut rebuilt);
+        }
+        let world_key = inputs.world.map_or((0, u64::MAX), |(w, v)| (v, w.frame()));
+        if self.keys.agents != Some(world_key) {
+            self.keys.agents = Some(world_key);
+            let data = inputs
+                .world
+                .map_or_else(LayerData::default, |(w, _)| overlays::agents(w));
+            self.set(LayerKind::Agents, data, &mut rebuilt);
+        }
+        let key = Some((
+            inputs.selected.cloned(),
+            inputs.hovered.cloned(),
+            content_key,
+            world_key.0,
+            world_key.1,
+        ));
+        if self.keys.highlight != key {
+            self.keys.highlight = key;
+            let mut data = LayerData::default();
+            for (pick, colour) in [
+                (inputs.hovered, overlays::HOVER_COLOUR),
+                (inputs.selected, overlays::SELECTION_COLOUR),
+            ] {
+                if let Some(bounds) = pick.and_then(|p| self.bounds_of(p)) {
+                    overlays::box_wireframe(&mut data, &bounds, colour);
+                }
+            }
+            self.set(LayerKind::Highlight, data, &mut rebuilt);
+        }
+        rebuilt
+    }
+
+    fn set(&mut self, kind: LayerKind, data: LayerData, rebuilt: &mut Vec<LayerKind>) {
+        self.serial += 1;
+        let layer = &mut self.layers[kind as usize];
+        layer.version = self.serial;
+        layer.data = Arc::new(data);
+        rebuilt.push(kind);
+    }
+
+    /// The bounds of a pickable thing, if the scene has it.
+    pub fn bounds_of(&self, pick: &PickId) -> Option<Aabb> {
+        let kind = match pick {
+            PickId::Object { .. } => LayerKind::Placements,
+            PickId::Rejected { .. } => LayerKind::Rejected,
+            PickId::Agent { .. } => LayerKind::Agents,
+        };
+        self.layer(kind)
+            .picks
+            .iter()
+            .find(|(id, _)| id == pick)
+            .map(|(_, bounds)| *bounds)
+    }
+
+    /// Every pick target of every layer.
+    pub fn picks(&self) -> impl Iterator<Item = (&PickId, &Aabb)> {
+        self.layers
+            .iter()
+            .flat_map(|layer| layer.data.picks.iter().map(|(id, b)| (id, b)))
+    }
+
+    /// The bounds of the generated content and agents (for framing the whole scene).
+    pub fn content_bounds(&self) -> Option<Aabb> {
+        [LayerKind::Content, LayerKind::Placements, LayerKind::Agents]
+            .iter()
+            .filter_map(|kind| self.layer(*kind).bounds())
+            .reduce(|a, b| a.union(&b))
+    }
+}

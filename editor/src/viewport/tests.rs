@@ -1,0 +1,274 @@
+//! Scene-building tests: instances per shape from a bundle, layers rebuilt only when their inputs
+//! change, overlays for the street block and the scenario, agents from the running world.
+
+use std::path::Path;
+
+use super::meshes::Shape;
+use super::palette;
+use super::scene::{ColourBy, LayerKind, OverlayOptions, SceneBuilder, SceneInputs};
+use super::PickId;
+use crate::session::fixtures::{stage_record, street_content, with_placed_objects, with_stage};
+use crate::session::PreviewContent;
+use stagecraft_runtime::content::{
+    Placement, Product, RejectReason, RejectedCandidate, ScatterLayer, ScatterOutput,
+    ScatterProduct, StageProvenance,
+};
+use stagecraft_runtime::identity::pack_scatter_id;
+use stagecraft_runtime::ops::scatter::Rect;
+use stagecraft_runtime::project::{Project, Scenario};
+use stagecraft_runtime::sim::World;
+
+fn example() -> Project {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
+    let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
+    loaded.project.expect("example loads")
+}
+
+fn scenario() -> Scenario {
+    example().scenarios["crosswalk-rush"].clone()
+}
+
+fn counts(builder: &SceneBuilder, kind: LayerKind) -> [usize; 3] {
+    Shape::ALL.map(|shape| builder.layer(kind).shapes[shape.index()].len())
+}
+
+fn inputs<'a>(
+    content: &'a PreviewContent,
+    options: &'a OverlayOptions,
+    world: Option<(&'a World, u64)>,
+    scenario: Option<(&'a Scenario, u64)>,
+) -> SceneInputs<'a> {
+    SceneInputs {
+        content: Some((content, 1)),
+        scenario,
+        world,
+        options,
+        selected: None,
+        hovered: None,
+    }
+}
+
+#[test]
+fn placements_become_instances_of_their_variant_shape() {
+    let content = with_placed_objects(street_content("r"), 100);
+    let options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, None, None));
+    // Variants cycle bench (box), bin (cylinder), tree (cone), planter (box).
+    assert_eq!(counts(&builder, LayerKind::Placements), [50, 25, 25]);
+    let placements = builder.layer(LayerKind::Placements);
+    assert_eq!(placements.picks.len(), 100);
+    assert_eq!(placements.picks[7].0, PickId::Object { stage: 3, index: 7 });
+    // The bench keeps its family colour when coloured by asset.
+    assert_eq!(
+        placements.shapes[Shape::Box.index()].colours[0],
+        palette::rgb(139, 94, 60)
+    );
+}
+
+#[test]
+fn only_the_layers_whose_inputs_changed_are_rebuilt() {
+    let content = with_placed_objects(street_content("r"), 40);
+    let scenario = scenario();
+    let mut world = World::new(&scenario, content.sim_routes(), 7).expect("world");
+    let mut options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    let first = builder.update(&inputs(
+        &content,
+        &options,
+        Some((&world, 1)),
+        Some((&scenario, 1)),
+    ));
+    assert_eq!(first, LayerKind::ALL.to_vec());
+    let same = builder.update(&inputs(
+        &content,
+        &options,
+        Some((&world, 1)),
+        Some((&scenario, 1)),
+    ));
+    assert!(same.is_empty(), "{same:?}");
+    world.step();
+    let stepped = builder.update(&inputs(
+        &content,
+        &options,
+        Some((&world, 1)),
+        Some((&scenario, 1)),
+    ));
+    assert_eq!(stepped, [LayerKind::Agents, LayerKind::Highlight]);
+    options.colour_by = ColourBy::Variant;
+    let recoloured = builder.update(&inputs(
+        &content,
+        &options,
+        Some((&world, 1)),
+        Some((&scenario, 1)),
+    ));
+    assert_eq!(recoloured, [LayerKind::Placements]);
+    assert_eq!(counts(&builder, LayerKind::Placements), [20, 10, 10]);
+    assert_eq!(
+        builder.layer(LayerKind::Placements).shapes[Shape::Cylinder.index()].colours[0],
+        palette::category(1)
+    );
+}
+
+#[test]
+fn the_street_block_draws_surfaces_routes_and_waiting_points() {
+    let content = street_content("r");
+    let options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, None, None));
+    let layer = builder.layer(LayerKind::Content);
+    assert!(
+        layer.triangles.len() >= 3 * 2 * 4,
+        "road, sidewalks, crossing"
+    );
+    let colours = |colour| layer.lines.iter().filter(|s| s.colour == colour).count();
+    assert!(colours(palette::ROUTE) >= 2, "two sidewalk routes");
+    assert!(colours(palette::CROSSING_ROUTE) >= 1);
+    // One waiting point per crosswalk side.
+    let waiting = &layer.shapes[Shape::Cylinder.index()];
+    let waiting = waiting
+        .colours
+        .iter()
+        .filter(|c| **c == palette::WAITING_POINT)
+        .count();
+    assert_eq!(waiting, 2);
+    // Routes off: surfaces stay, the route lines go.
+    let without = OverlayOptions {
+        show_routes: false,
+        ..OverlayOptions::default()
+    };
+    builder.update(&inputs(&content, &without, None, None));
+    let layer = builder.layer(LayerKind::Content);
+    assert!(!layer.triangles.is_empty());
+    assert!(layer.lines.iter().all(|s| s.colour != palette::ROUTE));
+}
+
+#[test]
+fn the_scenario_draws_its_boxes_and_observers() {
+    let content = street_content("r");
+    let scenario = scenario();
+    let options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, None, Some((&scenario, 1))));
+    let layer = builder.layer(LayerKind::Scenario);
+    let count = |colour| layer.lines.iter().filter(|s| s.colour == colour).count();
+    assert_eq!(count(palette::NO_SPAWN), 12, "a red box wireframe");
+    assert_eq!(count(palette::NO_REMOVAL), 12, "a blue box wireframe");
+    assert!(count(palette::RETAIN_RING) >= 24, "retain ring");
+    assert!(count(palette::REMOVE_RING) >= 24, "remove ring");
+    assert!(count(palette::OBSERVER) >= 16, "frustum");
+}
+
+#[test]
+fn agents_are_instances_coloured_by_state_and_pickable() {
+    let content = street_content("r");
+    let scenario = scenario();
+    let mut world = World::new(&scenario, content.sim_routes(), 7).expect("world");
+    for _ in 0..120 {
+        world.step();
+    }
+    let options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, Some((&world, 1)), None));
+    let alive = world.agents().len();
+    assert!(alive > 10);
+    let layer = builder.layer(LayerKind::Agents);
+    assert_eq!(layer.shapes[Shape::Cylinder.index()].len(), alive);
+    assert_eq!(layer.picks.len(), alive);
+    let walking = world
+        .agents()
+        .state
+        .iter()
+        .filter(|s| **s == stagecraft_runtime::sim::AgentState::Walking)
+        .count();
+    let green = layer.shapes[Shape::Cylinder.index()]
+        .colours
+        .iter()
+        .filter(|c| **c == palette::agent_state(stagecraft_runtime::sim::AgentState::Walking))
+        .count();
+    assert_eq!(green, walking);
+    let id = world.agents().id[0];
+    assert!(builder.bounds_of(&PickId::Agent { id }).is_some());
+}
+
+#[test]
+fn rejected_candidates_show_only_when_asked_with_their_reason_colour() {
+    let content = street_content("r");
+    let id = |x| pack_scatter_id(1, 0, 0, x, 0).expect("packs");
+    let placement = Placement {
+        id: id(0),
+        cell_x: 0,
+        cell_y: 0,
+        candidate: 0,
+        x: 0,
+        y: 0,
+        variant: 0,
+        priority: 1,
+    };
+    let rejected = [
+        RejectReason::OutsideRegion,
+        RejectReason::InKeepOut { keep_out: 0 },
+        RejectReason::Conflict { with: id(0) },
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, reason)| RejectedCandidate {
+        id: id(i as i64 + 1),
+        cell_x: i as i16 + 1,
+        cell_y: 0,
+        candidate: 0,
+        x: (i as i64 + 1) * 300,
+        y: 0,
+        reason: *reason,
+    })
+    .collect();
+    let scatter = stage_record(
+        2,
+        "Scatter",
+        "environment.scatter",
+        Product::Placements(ScatterProduct {
+            family: "props".into(),
+            variant_ids: vec!["bench".into()],
+            lattice_unit_m: 0.01,
+            cell_size: 300,
+            candidates_per_cell: 1,
+            area_stage: None,
+            layers: vec![ScatterLayer {
+                layer: 0,
+                room: 1,
+                area: None,
+                region: Rect {
+                    min_x: 0,
+                    min_y: 0,
+                    max_x: 3000,
+                    max_y: 300,
+                },
+                keep_outs: Vec::new(),
+                output: ScatterOutput {
+                    placements: vec![placement],
+                    rejected,
+                },
+            }],
+        }),
+        StageProvenance::default(),
+    );
+    let content = with_stage(&content, scatter);
+    let mut options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, None, None));
+    assert!(builder.layer(LayerKind::Rejected).picks.is_empty());
+    // The unconsumed scatter's placement is drawn (no select-and-place stage uses it).
+    assert_eq!(builder.layer(LayerKind::Placements).picks.len(), 1);
+    options.show_rejected = true;
+    builder.update(&inputs(&content, &options, None, None));
+    let layer = builder.layer(LayerKind::Rejected);
+    assert_eq!(layer.picks.len(), 3);
+    assert_eq!(
+        layer.shapes[Shape::Cone.index()].colours,
+        [
+            palette::reject_reason(&RejectReason::OutsideRegion),
+            palette::reject_reason(&RejectReason::InKeepOut { keep_out: 0 }),
+            palette::reject_reason(&RejectReason::Conflict { with: id(0) }),
+        ]
+    );
+}

@@ -26,6 +26,9 @@ pub struct Cli {
     /// Capture the editor window to this PNG after the first frames, then exit.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
+    /// Open the Timeline at this simulated frame of the selected scenario.
+    #[arg(long, value_name = "N")]
+    pub frame: Option<u64>,
 }
 
 /// The headless subcommands.

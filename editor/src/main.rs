@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         None => stagecraft_editor::app::run(stagecraft_editor::app::RunArgs {
             project: cli.project.clone(),
             screenshot: cli.screenshot.clone(),
+            frame: cli.frame,
         })
         .map(|()| 0),
     };

@@ -34,6 +34,8 @@ pub struct RunArgs {
     pub project: Option<PathBuf>,
     /// Capture the window to this PNG after the first frames, then exit.
     pub screenshot: Option<PathBuf>,
+    /// Open the Timeline at this simulated frame.
+    pub frame: Option<u64>,
 }
 
 /// Opens the editor window and runs until it closes.
@@ -122,6 +124,7 @@ impl StagecraftApp {
             started: None,
             frames: 0,
         };
+        app.panels.preview.borrow_mut().seek_on_open = args.frame;
         if let Some(dir) = args.project {
             app.open_project(&dir);
         }

@@ -107,9 +107,9 @@ impl Panels {
 pub fn default_layout() -> DockState<Tab> {
     let mut dock = DockState::new(vec![Tab::Inspector]);
     let surface = dock.main_surface_mut();
-    let [inspector, viewport] = surface.split_right(NodeIndex::root(), 0.5, vec![Tab::Viewport]);
-    surface.split_below(viewport, 0.64, vec![Tab::Timeline, Tab::Provenance]);
-    let [inspector, _project] = surface.split_left(inspector, 0.4, vec![Tab::Project]);
+    let [inspector, viewport] = surface.split_right(NodeIndex::root(), 0.54, vec![Tab::Viewport]);
+    surface.split_below(viewport, 0.62, vec![Tab::Timeline, Tab::Provenance]);
+    let [inspector, _project] = surface.split_left(inspector, 0.34, vec![Tab::Project]);
     surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);
     dock
 }

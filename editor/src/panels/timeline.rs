@@ -184,10 +184,9 @@ impl TimelinePanel {
             }
         });
         let mut scrub = frame;
-        let slider = egui::Slider::new(&mut scrub, 0..=last.max(frame).max(1))
-            .show_value(false)
-            .text("scrub");
-        if ui.add_sized([ui.available_width(), 18.0], slider).changed() {
+        ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(60.0);
+        let slider = egui::Slider::new(&mut scrub, 0..=last.max(frame).max(1)).show_value(false);
+        if ui.add(slider).on_hover_text("Scrub").changed() {
             session.playing = false;
             session.seek(scrub);
         }
@@ -204,7 +203,13 @@ fn counts_plot_ui(ui: &mut Ui, session: &Session) {
     // Long runs are thinned to about PLOT_POINTS points per line; the last frame is always kept.
     let stride = history.len() / PLOT_POINTS + 1;
     Plot::new("timeline-counts")
-        .legend(Legend::default())
+        .legend(
+            Legend::default()
+                .position(egui_plot::Corner::LeftTop)
+                .text_style(egui::TextStyle::Small)
+                .background_alpha(0.5)
+                .follow_insertion_order(true),
+        )
         .allow_scroll(false)
         .x_axis_label("frame")
         .show(ui, |plot| {
@@ -217,6 +222,9 @@ fn counts_plot_ui(ui: &mut Ui, session: &Session) {
                     .collect();
                 plot.line(Line::new(*name, points));
             }
-            plot.vline(VLine::new("current frame", timeline.frame() as f64));
+            plot.vline(
+                VLine::new("current frame", timeline.frame() as f64)
+                    .stroke(egui::Stroke::new(1.5, egui::Color32::WHITE)),
+            );
         });
 }

@@ -59,7 +59,8 @@ impl Panel for ViewportPanel {
         if self.framed.is_none() && preview.session.content().is_some() {
             if let Some(bounds) = preview.scene.content_bounds() {
                 self.camera.frame(&bounds);
-                self.camera.distance_m *= 0.75;
+                // The bounding sphere is generous for long, flat blocks: come closer.
+                self.camera.distance_m *= 0.55;
                 self.framed = Some(preview.session.content_version());
             }
         }
@@ -186,6 +187,11 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
     if session.world().is_some() {
         let mut x = rect.left() + 8.0;
         let y = rect.bottom() - 22.0;
+        painter.rect_filled(
+            egui::Rect::from_min_max(egui::pos2(rect.left(), y - 4.0), rect.right_bottom()),
+            0.0,
+            Color32::from_black_alpha(110),
+        );
         for (state, name) in palette::AGENT_STATES {
             let c = palette::agent_state(state);
             let colour = Color32::from_rgb(c.r, c.g, c.b);

@@ -179,3 +179,16 @@ fn the_real_generator_previews_the_example_street_block() {
     assert!(session.sync_project(&reseeded, None));
     assert_eq!(session.frame(), 100);
 }
+
+#[test]
+fn an_edit_at_frame_zero_rebuilds_at_frame_zero() {
+    let mut project = example();
+    let mut session = synced(&project);
+    let scenario = project
+        .scenarios
+        .get_mut("crosswalk-rush")
+        .expect("scenario");
+    scenario.name.push_str(" (edited)");
+    assert!(session.sync_project(&project, None));
+    assert_eq!(session.frame(), 0);
+}

@@ -296,11 +296,11 @@ mod tests {
     }
 
     fn cameras() -> Vec<OrbitCamera> {
-        let mut top = OrbitCamera {
+        let top = OrbitCamera {
             target: vec3(5.0, -3.0, 0.0),
+            projection: Projection::TopDown,
             ..OrbitCamera::default()
         };
-        top.projection = Projection::TopDown;
         vec![
             OrbitCamera::default(),
             OrbitCamera {
@@ -391,8 +391,10 @@ mod tests {
 
     #[test]
     fn pan_moves_the_ground_with_the_cursor_in_top_down() {
-        let mut camera = OrbitCamera::default();
-        camera.projection = Projection::TopDown;
+        let mut camera = OrbitCamera {
+            projection: Projection::TopDown,
+            ..OrbitCamera::default()
+        };
         let ground = vec3(3.0, 4.0, 0.0);
         let before = camera.project(ground, SIZE).expect("visible");
         camera.pan([40.0, -25.0], SIZE[1]);

@@ -271,11 +271,22 @@ impl GpuScene {
             width: viewport_px.width_px as u32,
             height: viewport_px.height_px as u32,
         };
+        // Draw (and clear) only where the viewport and the clip rectangle overlap: the clip
+        // rectangle alone may cover the tab's toolbar.
+        let left = viewport_px.left_px.max(clip_px.left_px);
+        let bottom = viewport_px.from_bottom_px.max(clip_px.from_bottom_px);
+        let right =
+            (viewport_px.left_px + viewport_px.width_px).min(clip_px.left_px + clip_px.width_px);
+        let top = (viewport_px.from_bottom_px + viewport_px.height_px)
+            .min(clip_px.from_bottom_px + clip_px.height_px);
+        if right <= left || top <= bottom {
+            return;
+        }
         let scissor = ScissorBox {
-            x: clip_px.left_px,
-            y: clip_px.from_bottom_px,
-            width: clip_px.width_px.max(0) as u32,
-            height: clip_px.height_px.max(0) as u32,
+            x: left,
+            y: bottom,
+            width: (right - left) as u32,
+            height: (top - bottom) as u32,
         };
         let meters_per_pixel = frame.camera.view_height_m() / viewport.height as f32;
         self.sync(&frame.layers, LINE_WIDTH_PX * meters_per_pixel);

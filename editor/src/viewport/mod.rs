@@ -39,6 +39,8 @@ pub struct Preview {
     pub options: OverlayOptions,
     /// The scene's layers.
     pub scene: SceneBuilder,
+    /// A frame to jump to once the first world is built (`stagecraft --frame N`).
+    pub seek_on_open: Option<u64>,
     last_frame_nr: Option<u64>,
 }
 
@@ -60,6 +62,11 @@ impl Preview {
         }
         self.last_frame_nr = Some(frame_nr);
         self.session.sync(document);
+        if self.session.timeline().is_some() {
+            if let Some(frame) = self.seek_on_open.take() {
+                self.session.seek(frame.min(self.session.last_frame()));
+            }
+        }
         crate::panels::timeline::timeline_shortcuts(ctx, &mut self.session);
         let dt_s = f64::from(ctx.input(|input| input.stable_dt));
         self.session.tick(dt_s.min(0.25));

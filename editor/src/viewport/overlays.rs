@@ -24,7 +24,7 @@ pub const AGENT_HEIGHT_M: f32 = 1.75;
 /// Aspect ratio assumed for observer frusta (16:9).
 const OBSERVER_ASPECT: f32 = 16.0 / 9.0;
 /// Frusta are drawn at most this deep, meters, so a 200 m far plane does not swamp the view.
-const FRUSTUM_DRAW_DEPTH_M: f32 = 30.0;
+const FRUSTUM_DRAW_DEPTH_M: f32 = 12.0;
 
 /// A transform that stands a unit shape at `(x, y, z)`, turned by `rotation_rad` about z and
 /// scaled to `size` = (width, depth, height).

@@ -117,7 +117,7 @@ pub const NO_SPAWN: Srgba = rgb(235, 50, 50);
 /// No-removal box.
 pub const NO_REMOVAL: Srgba = rgb(60, 110, 245);
 /// Observer frusta.
-pub const OBSERVER: Srgba = rgb(240, 240, 240);
+pub const OBSERVER: Srgba = rgb(200, 200, 210);
 /// Retain range ring.
 pub const RETAIN_RING: Srgba = rgb(90, 220, 120);
 /// Remove range ring.

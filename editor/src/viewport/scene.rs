@@ -221,6 +221,9 @@ pub struct Layer {
     pub data: Arc<LayerData>,
 }
 
+/// What the highlight layer depends on: selected, hovered, content version, world version, frame.
+type HighlightKey = (Option<PickId>, Option<PickId>, u64, u64, u64);
+
 /// The key each layer was last built from.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Keys {
@@ -230,7 +233,7 @@ struct Keys {
     rejected: Option<(u64, bool)>,
     scenario: Option<(u64, bool)>,
     agents: Option<(u64, u64)>,
-    highlight: Option<(Option<PickId>, Option<PickId>, u64, u64, u64)>,
+    highlight: Option<HighlightKey>,
 }
 
 /// Builds and keeps the scene's layers, rebuilding only what changed.

@@ -66,6 +66,7 @@ pub fn harness(dir: &Path) -> Harness<'static, StagecraftApp> {
     let args = RunArgs {
         project: Some(dir.to_path_buf()),
         screenshot: None,
+        frame: None,
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

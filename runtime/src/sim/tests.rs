@@ -199,6 +199,22 @@ fn checkpoints_stay_bounded_on_long_runs() {
 }
 
 #[test]
+fn seeking_to_the_current_frame_and_rebuilding_at_frame_zero_change_nothing() {
+    let mut timeline = Timeline::new(world());
+    let start = timeline.world().state_digest();
+    timeline.seek(0);
+    timeline.rebuild(world());
+    assert_eq!(
+        (timeline.frame(), timeline.world().state_digest()),
+        (0, start)
+    );
+    timeline.step_n(70);
+    let at_70 = timeline.world().state_digest();
+    timeline.seek(70);
+    assert_eq!(timeline.world().state_digest(), at_70);
+}
+
+#[test]
 fn snapshot_of_another_world_is_refused_and_changes_nothing() {
     let mut a = world();
     a.step_n_for_test(10);

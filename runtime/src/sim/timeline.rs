@@ -106,6 +106,10 @@ impl Timeline {
     }
 
     fn has_no_checkpoint_between(&self, frame: u64) -> bool {
+        // An empty range (seeking to the current frame) holds no checkpoint; `range` would panic.
+        if frame <= self.frame() {
+            return true;
+        }
         self.checkpoints
             .range(self.frame() + 1..=frame)
             .next()

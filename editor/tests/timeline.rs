@@ -1,0 +1,146 @@
+//! The Timeline tab driven through AccessKit (no GPU): play and pause, step, step N, back, jump,
+//! the Space / period / comma shortcuts, and re-simulation to the same frame after an edit made
+//! while paused.
+
+mod support;
+
+use egui::Key;
+use egui_kittest::kittest::Queryable as _;
+use egui_kittest::Harness;
+use stagecraft_editor::document::Document;
+use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
+use stagecraft_editor::panels::timeline::TimelinePanel;
+use stagecraft_editor::panels::Panel as _;
+use stagecraft_editor::viewport::{Preview, SharedPreview};
+use support::example;
+
+struct State {
+    document: Document,
+    panel: TimelinePanel,
+    preview: SharedPreview,
+}
+
+fn frame(harness: &Harness<'_, State>) -> u64 {
+    harness.state().preview.borrow().session.frame()
+}
+
+fn digest(harness: &Harness<'_, State>) -> [u8; 32] {
+    let preview = harness.state().preview.borrow();
+    preview.session.world().expect("world").state_digest()
+}
+
+fn timeline(dir: &std::path::Path) -> Harness<'static, State> {
+    let document = Document::open(dir).expect("example opens");
+    let preview = Preview::shared();
+    let state = State {
+        document,
+        panel: TimelinePanel::new(preview.clone()),
+        preview,
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(900.0, 500.0))
+        .with_step_dt(0.05)
+        .build_ui_state(
+            |ui, state: &mut State| {
+                let mut out = Vec::new();
+                state.panel.ui(ui, &state.document, &mut out);
+                assert!(out.is_empty(), "the timeline never edits the project");
+            },
+            state,
+        );
+    harness.run_steps(2);
+    harness
+}
+
+#[test]
+fn buttons_step_back_play_pause_and_jump() {
+    let example = example("street-block");
+    let mut harness = timeline(&example.dir);
+    assert_eq!(frame(&harness), 0);
+    assert!(harness.query_by_label_contains("Frame 0 / 1200").is_some());
+
+    harness.get_by_label("Step ⏵").click();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 1);
+    harness.get_by_label("Step N").click();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 11, "step N advances the 10 frames shown");
+    harness.get_by_label("⏴ Back").click();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 10);
+    assert!(harness.query_by_label_contains("Frame 10 / 1200").is_some());
+
+    // Play: at 1× and 0.05 s per UI frame, one simulated frame per UI frame.
+    harness.get_by_label("▶ Play").click();
+    harness.run_steps(5);
+    let playing = frame(&harness);
+    assert!(playing > 10, "playback advanced to {playing}");
+    harness.get_by_label("⏸ Pause").click();
+    harness.run_steps(1);
+    let paused = frame(&harness);
+    harness.run_steps(5);
+    assert_eq!(frame(&harness), paused, "paused stays put");
+
+    harness.state_mut().panel.jump_frame = 3;
+    harness.get_by_label("Jump").click();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 3);
+}
+
+#[test]
+fn shortcuts_play_step_and_step_back() {
+    let example = example("street-block");
+    let mut harness = timeline(&example.dir);
+    harness.key_press(Key::Period);
+    harness.run_steps(1);
+    harness.key_press(Key::Period);
+    harness.run_steps(1);
+    assert_eq!(frame(&harness), 2);
+    harness.key_press(Key::Comma);
+    harness.run_steps(1);
+    assert_eq!(frame(&harness), 1);
+    harness.key_press(Key::Space);
+    harness.run_steps(4);
+    assert!(harness.state().preview.borrow().session.playing);
+    assert!(frame(&harness) > 1);
+    harness.key_press(Key::Space);
+    harness.run_steps(1);
+    assert!(!harness.state().preview.borrow().session.playing);
+}
+
+#[test]
+fn an_edit_while_paused_resimulates_to_the_same_frame() {
+    let example = example("street-block");
+    let mut harness = timeline(&example.dir);
+    harness.state_mut().panel.step_frames = 200;
+    harness.get_by_label("Step N").click();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 200);
+    let before = digest(&harness);
+
+    // Halve a source's population through the edit type, as the Inspector would.
+    let scenario_id = "crosswalk-rush".to_owned();
+    let document = &mut harness.state_mut().document;
+    let Some(DocValue::Scenario(mut scenario)) =
+        document.get(&DocId::Scenario(scenario_id.clone()))
+    else {
+        panic!("the example has the scenario");
+    };
+    scenario.sources[0].target_count /= 2;
+    document.apply(ProjectEdit::replace(
+        DocId::Scenario(scenario_id.clone()),
+        Some(DocValue::Scenario(scenario)),
+        Selection::doc(DocId::Scenario(scenario_id)),
+        "Set target_count",
+    ));
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 200, "still at the frame it was paused at");
+    let after = digest(&harness);
+    assert_ne!(after, before, "the new scenario shows at frame 200");
+
+    // Undo brings back exactly the state before the edit.
+    harness.state_mut().document.undo();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 200);
+    assert_eq!(digest(&harness), before);
+}

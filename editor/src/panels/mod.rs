@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod inspector;
 pub mod project_tree;
 pub mod provenance;
+pub mod recipe_graph;
 pub mod timeline;
 pub mod viewport;
 
@@ -33,6 +34,8 @@ pub enum Tab {
     Timeline,
     /// Where the object picked in the viewport came from.
     Provenance,
+    /// The selected recipe's stages and wires as a node graph.
+    RecipeGraph,
 }
 
 /// What a panel asks the app to do.
@@ -69,6 +72,8 @@ pub struct Panels {
     pub timeline: timeline::TimelinePanel,
     /// The Provenance tab.
     pub provenance: provenance::ProvenancePanel,
+    /// The Recipe graph tab.
+    pub recipe_graph: recipe_graph::RecipeGraphPanel,
     /// The simulation session and scene the Viewport, Timeline and Provenance tabs share.
     pub preview: crate::viewport::SharedPreview,
 }
@@ -83,6 +88,7 @@ impl Default for Panels {
             viewport: viewport::ViewportPanel::new(preview.clone()),
             timeline: timeline::TimelinePanel::new(preview.clone()),
             provenance: provenance::ProvenancePanel::new(preview.clone()),
+            recipe_graph: Default::default(),
             preview,
         }
     }
@@ -98,16 +104,21 @@ impl Panels {
             Tab::Viewport => &mut self.viewport,
             Tab::Timeline => &mut self.timeline,
             Tab::Provenance => &mut self.provenance,
+            Tab::RecipeGraph => &mut self.recipe_graph,
         }
     }
 }
 
 /// The default layout: Project on the left, Inspector beside it with Diagnostics below, and the
-/// right half for the Viewport with the Timeline and Provenance below it.
+/// right half for the Viewport and the Recipe graph with the Timeline and Provenance below them.
 pub fn default_layout() -> DockState<Tab> {
     let mut dock = DockState::new(vec![Tab::Inspector]);
     let surface = dock.main_surface_mut();
-    let [inspector, viewport] = surface.split_right(NodeIndex::root(), 0.54, vec![Tab::Viewport]);
+    let [inspector, viewport] = surface.split_right(
+        NodeIndex::root(),
+        0.54,
+        vec![Tab::Viewport, Tab::RecipeGraph],
+    );
     surface.split_below(viewport, 0.62, vec![Tab::Timeline, Tab::Provenance]);
     let [inspector, _project] = surface.split_left(inspector, 0.34, vec![Tab::Project]);
     surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);

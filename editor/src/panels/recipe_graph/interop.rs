@@ -1,0 +1,350 @@
+//! Recipe model ↔ egui-snarl graph: the one place that converts between them.
+//!
+//! The recipe document is the truth. [`build`] makes a snarl view of it (one node per recipe
+//! input and per stage, wires replayed with the compiler's port binding) together with a two-way
+//! [`IdMap`]; what the user does to the view comes back as a new [`Recipe`] value from
+//! [`connect`], [`disconnect`], [`add_stage`] or [`remove_stage`], which the panel wraps in a
+//! [`ProjectEdit`]. The snarl graph is never saved and never edited in place.
+
+use std::collections::BTreeMap;
+
+use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
+use stagecraft_runtime::ops::registry::{OperatorDescriptor, PortKind, Registry};
+use stagecraft_runtime::project::{Recipe, RecipeInput, Stage, StageInput};
+
+use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
+
+/// What a graph node stands for in the recipe.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum GraphNode {
+    /// A named recipe input (an asset family or a literal value).
+    Input(String),
+    /// A stage, by persistent id.
+    Stage(u32),
+}
+
+impl GraphNode {
+    /// The key this node's position is stored under in the editor layout.
+    pub fn layout_key(&self) -> String {
+        match self {
+            GraphNode::Input(name) => format!("input:{name}"),
+            GraphNode::Stage(id) => format!("stage:{id}"),
+        }
+    }
+}
+
+/// The two-way map between snarl node ids and recipe nodes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IdMap {
+    to_snarl: BTreeMap<GraphNode, NodeId>,
+    to_recipe: BTreeMap<usize, GraphNode>,
+}
+
+impl IdMap {
+    /// The snarl node showing `node`.
+    pub fn snarl(&self, node: &GraphNode) -> Option<NodeId> {
+        self.to_snarl.get(node).copied()
+    }
+
+    /// The recipe node snarl node `id` shows.
+    pub fn recipe(&self, id: NodeId) -> Option<&GraphNode> {
+        self.to_recipe.get(&id.0)
+    }
+
+    fn insert(&mut self, node: GraphNode, id: NodeId) {
+        self.to_recipe.insert(id.0, node.clone());
+        self.to_snarl.insert(node, id);
+    }
+}
+
+/// A snarl view of one recipe and its id map.
+pub struct GraphView {
+    /// The view.
+    pub snarl: Snarl<GraphNode>,
+    /// Snarl ids ↔ recipe nodes.
+    pub ids: IdMap,
+}
+
+/// Why a graph change was refused (the recipe is left as it was).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reject {
+    /// The target stage is not in the recipe.
+    MissingStage(u32),
+    /// The target stage's operator is not registered, so its ports are unknown.
+    UnknownOperator(String),
+    /// The port index is past the operator's ports.
+    NoSuchPort(usize),
+    /// The source's type does not match the port's.
+    TypeMismatch {
+        /// What the port accepts.
+        expected: &'static str,
+        /// What the source carries (`None`: unknown, e.g. a literal value or a broken stage).
+        found: Option<&'static str>,
+    },
+    /// The wire would make the stage depend on itself.
+    Cycle,
+}
+
+impl std::fmt::Display for Reject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reject::MissingStage(id) => write!(f, "stage {id} is not in the recipe"),
+            Reject::UnknownOperator(op) => write!(f, "operator `{op}` is not registered"),
+            Reject::NoSuchPort(port) => write!(f, "the stage has no input port {port}"),
+            Reject::TypeMismatch { expected, found } => write!(
+                f,
+                "the port takes a {expected}, not a {}",
+                found.unwrap_or("value of unknown type")
+            ),
+            Reject::Cycle => f.write_str("the wire would make a cycle"),
+        }
+    }
+}
+
+/// The operator of `stage`, if registered.
+pub fn operator_of<'r>(registry: &'r Registry, stage: &Stage) -> Option<&'r OperatorDescriptor> {
+    registry.get(&stage.operator, stage.algorithm)
+}
+
+/// What a source node carries, if known.
+pub fn source_kind(recipe: &Recipe, registry: &Registry, source: &StageInput) -> Option<PortKind> {
+    match source {
+        StageInput::Named(name) => match recipe.inputs.get(name)? {
+            RecipeInput::Family(_) => Some(PortKind::Family),
+            RecipeInput::Value(_) => None,
+        },
+        StageInput::Stage(id) => {
+            let stage = recipe.stages.iter().find(|s| s.id == *id)?;
+            operator_of(registry, stage).map(|op| PortKind::Product(op.output))
+        }
+    }
+}
+
+/// Binds `stage`'s inputs to its operator's ports as the compiler does (each input, in order,
+/// takes the first free port of its type): one slot per port, and the inputs that bound nowhere.
+pub fn bind_ports(
+    recipe: &Recipe,
+    registry: &Registry,
+    stage: &Stage,
+) -> (Vec<Option<StageInput>>, Vec<StageInput>) {
+    let Some(op) = operator_of(registry, stage) else {
+        return (Vec::new(), stage.inputs.clone());
+    };
+    let mut ports: Vec<Option<StageInput>> = vec![None; op.inputs.len()];
+    let mut unbound = Vec::new();
+    for input in &stage.inputs {
+        let kind = source_kind(recipe, registry, input);
+        let free = op
+            .inputs
+            .iter()
+            .enumerate()
+            .position(|(i, port)| Some(port.kind) == kind && ports[i].is_none());
+        match free {
+            Some(i) => ports[i] = Some(input.clone()),
+            None => unbound.push(input.clone()),
+        }
+    }
+    (ports, unbound)
+}
+
+/// Builds the snarl view of `recipe`, placing nodes at `positions` (by [`GraphNode::layout_key`])
+/// or, where absent, in columns by stage order.
+pub fn build(
+    recipe: &Recipe,
+    registry: &Registry,
+    positions: &BTreeMap<String, [f32; 2]>,
+) -> GraphView {
+    let mut snarl = Snarl::new();
+    let mut ids = IdMap::default();
+    let mut place = |node: GraphNode, column: usize, row: usize| {
+        let pos = positions
+            .get(&node.layout_key())
+            .copied()
+            .unwrap_or([column as f32 * 260.0, row as f32 * 160.0]);
+        let id = snarl.insert_node(egui::pos2(pos[0], pos[1]), node.clone());
+        ids.insert(node, id);
+    };
+    for (row, name) in recipe.inputs.keys().enumerate() {
+        place(GraphNode::Input(name.clone()), 0, row);
+    }
+    for (row, stage) in recipe.stages.iter().enumerate() {
+        place(GraphNode::Stage(stage.id), 1 + row, row % 2);
+    }
+    for stage in &recipe.stages {
+        let Some(to) = ids.snarl(&GraphNode::Stage(stage.id)) else {
+            continue;
+        };
+        let (ports, _) = bind_ports(recipe, registry, stage);
+        for (port, source) in ports.iter().enumerate() {
+            let Some(source) = source else { continue };
+            let from = match source {
+                StageInput::Named(name) => ids.snarl(&GraphNode::Input(name.clone())),
+                StageInput::Stage(id) => ids.snarl(&GraphNode::Stage(*id)),
+            };
+            if let Some(from) = from {
+                snarl.connect(
+                    OutPinId {
+                        node: from,
+                        output: 0,
+                    },
+                    InPinId {
+                        node: to,
+                        input: port,
+                    },
+                );
+            }
+        }
+    }
+    GraphView { snarl, ids }
+}
+
+/// The source a graph node feeds into a stage.
+pub fn as_source(node: &GraphNode) -> StageInput {
+    match node {
+        GraphNode::Input(name) => StageInput::Named(name.clone()),
+        GraphNode::Stage(id) => StageInput::Stage(*id),
+    }
+}
+
+/// Whether stage `from` (transitively) reads stage `target`.
+fn depends_on(recipe: &Recipe, from: u32, target: u32) -> bool {
+    let mut stack = vec![from];
+    let mut seen = Vec::new();
+    while let Some(id) = stack.pop() {
+        if id == target {
+            return true;
+        }
+        if seen.contains(&id) {
+            continue;
+        }
+        seen.push(id);
+        if let Some(stage) = recipe.stages.iter().find(|s| s.id == id) {
+            stack.extend(stage.inputs.iter().filter_map(|input| match input {
+                StageInput::Stage(dep) => Some(*dep),
+                StageInput::Named(_) => None,
+            }));
+        }
+    }
+    false
+}
+
+/// Rewrites a stage's inputs in port order, keeping inputs that bound nowhere at the end (so
+/// nothing the author wrote is lost; the diagnostics report them).
+fn set_ports(stage: &mut Stage, ports: Vec<Option<StageInput>>, unbound: Vec<StageInput>) {
+    stage.inputs = ports.into_iter().flatten().chain(unbound).collect();
+}
+
+/// `recipe` with `source` wired into input `port` of stage `stage` (replacing what was there).
+pub fn connect(
+    recipe: &Recipe,
+    registry: &Registry,
+    source: &GraphNode,
+    stage: u32,
+    port: usize,
+) -> Result<Recipe, Reject> {
+    let index = recipe
+        .stages
+        .iter()
+        .position(|s| s.id == stage)
+        .ok_or(Reject::MissingStage(stage))?;
+    let target = &recipe.stages[index];
+    let op = operator_of(registry, target)
+        .ok_or_else(|| Reject::UnknownOperator(target.operator.clone()))?;
+    let expected = op.inputs.get(port).ok_or(Reject::NoSuchPort(port))?.kind;
+    let input = as_source(source);
+    let found = source_kind(recipe, registry, &input);
+    if found != Some(expected) {
+        return Err(Reject::TypeMismatch {
+            expected: expected.name(),
+            found: found.map(PortKind::name),
+        });
+    }
+    if let GraphNode::Stage(from) = source {
+        if depends_on(recipe, *from, stage) {
+            return Err(Reject::Cycle);
+        }
+    }
+    let (mut ports, unbound) = bind_ports(recipe, registry, target);
+    ports[port] = Some(input);
+    let mut next = recipe.clone();
+    set_ports(&mut next.stages[index], ports, unbound);
+    Ok(next)
+}
+
+/// `recipe` with input `port` of stage `stage` disconnected.
+pub fn disconnect(
+    recipe: &Recipe,
+    registry: &Registry,
+    stage: u32,
+    port: usize,
+) -> Result<Recipe, Reject> {
+    let index = recipe
+        .stages
+        .iter()
+        .position(|s| s.id == stage)
+        .ok_or(Reject::MissingStage(stage))?;
+    let target = &recipe.stages[index];
+    let (mut ports, unbound) = bind_ports(recipe, registry, target);
+    let slot = ports.get_mut(port).ok_or(Reject::NoSuchPort(port))?;
+    *slot = None;
+    let mut next = recipe.clone();
+    set_ports(&mut next.stages[index], ports, unbound);
+    Ok(next)
+}
+
+/// `recipe` with a new stage of operator `op` (parameters at their schema defaults, id one past
+/// the largest) appended; returns the new recipe and the new stage's id.
+pub fn add_stage(recipe: &Recipe, op: &OperatorDescriptor) -> (Recipe, u32) {
+    let id = recipe
+        .stages
+        .iter()
+        .map(|s| s.id)
+        .max()
+        .map_or(1, |m| m + 1);
+    let parameters = op
+        .params
+        .iter()
+        .filter_map(|spec| spec.default.value().map(|v| (spec.name.to_owned(), v)))
+        .collect();
+    let mut next = recipe.clone();
+    next.stages.push(Stage {
+        id,
+        label: op.summary.to_owned(),
+        operator: op.id.to_owned(),
+        algorithm: op.algorithm,
+        inputs: Vec::new(),
+        parameters,
+    });
+    (next, id)
+}
+
+/// `recipe` without stage `stage`, its wires and its place among the outputs.
+pub fn remove_stage(recipe: &Recipe, stage: u32) -> Result<Recipe, Reject> {
+    if !recipe.stages.iter().any(|s| s.id == stage) {
+        return Err(Reject::MissingStage(stage));
+    }
+    let mut next = recipe.clone();
+    next.stages.retain(|s| s.id != stage);
+    for other in &mut next.stages {
+        other
+            .inputs
+            .retain(|input| *input != StageInput::Stage(stage));
+    }
+    next.outputs.retain(|id| *id != stage);
+    Ok(next)
+}
+
+/// The edit that replaces recipe document `recipe_id` by `next`, selecting `selection`.
+pub fn recipe_edit(
+    recipe_id: &str,
+    next: Recipe,
+    selection: Selection,
+    label: impl Into<String>,
+) -> ProjectEdit {
+    let doc = DocId::Recipe(recipe_id.to_owned());
+    ProjectEdit::replace(doc, Some(DocValue::Recipe(next)), selection, label)
+}
+
+#[cfg(test)]
+#[path = "interop_tests.rs"]
+mod tests;

@@ -1,0 +1,357 @@
+//! The Recipe graph tab: the selected recipe's stages and wires in an egui-snarl view rebuilt
+//! from the document, an operator palette, and each stage's last output from a background
+//! generation worker.
+//!
+//! Every change the user makes (connect, disconnect, add, remove) is turned into one
+//! [`ProjectEdit`] through [`interop`] and sent as [`Command::Apply`]; the snarl graph is a view
+//! and is never saved. Node positions are editor layout, stored in
+//! `<project>/.stagecraft/graph-layout.ron`, never in the recipe.
+
+pub mod interop;
+pub mod palette;
+pub mod viewer;
+pub mod worker;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use egui::Ui;
+use egui_snarl::ui::SnarlWidget;
+use serde::{Deserialize, Serialize};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::project::{FieldPath, PathSeg, Project, Recipe};
+
+use super::{Command, Panel};
+use crate::document::Document;
+use crate::edits::{DocId, Selection};
+use interop::{GraphNode, GraphView};
+use viewer::{GraphAction, RecipeViewer};
+use worker::GenerationWorker;
+
+/// The layout file, relative to the project folder.
+pub const LAYOUT_FILE: &str = ".stagecraft/graph-layout.ron";
+
+/// Node positions per recipe, by [`GraphNode::layout_key`] (editor layout, not canonical).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GraphLayout {
+    /// Recipe id → node key → graph position.
+    pub recipes: BTreeMap<String, BTreeMap<String, [f32; 2]>>,
+}
+
+impl GraphLayout {
+    /// Reads the layout of the project in `dir` (empty when absent or unreadable).
+    pub fn load(dir: &Path) -> GraphLayout {
+        std::fs::read_to_string(dir.join(LAYOUT_FILE))
+            .ok()
+            .and_then(|text| ron::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    /// Writes the layout of the project in `dir` (temp file, then rename).
+    pub fn save(&self, dir: &Path) -> std::io::Result<()> {
+        let path = dir.join(LAYOUT_FILE);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(std::io::Error::other)?;
+        let temp = path.with_extension("ron.tmp");
+        std::fs::write(&temp, text)?;
+        std::fs::rename(temp, path)
+    }
+}
+
+/// What generation depends on, to notice when to regenerate.
+#[derive(Clone, Debug, PartialEq)]
+struct GenerationKey {
+    recipe: Recipe,
+    families: BTreeMap<String, stagecraft_runtime::project::AssetFamily>,
+    seed: u64,
+}
+
+/// The Recipe graph tab's state.
+pub struct RecipeGraphPanel {
+    registry: Registry,
+    recipe_id: Option<String>,
+    built_from: Option<Recipe>,
+    view: Option<GraphView>,
+    layout: GraphLayout,
+    layout_dir: Option<PathBuf>,
+    layout_dirty: bool,
+    worker: Option<GenerationWorker>,
+    revision: u64,
+    generated_from: Option<GenerationKey>,
+    message: Option<String>,
+}
+
+impl Default for RecipeGraphPanel {
+    fn default() -> Self {
+        RecipeGraphPanel {
+            registry: Registry::standard(),
+            recipe_id: None,
+            built_from: None,
+            view: None,
+            layout: GraphLayout::default(),
+            layout_dir: None,
+            layout_dirty: false,
+            worker: None,
+            revision: 0,
+            generated_from: None,
+            message: None,
+        }
+    }
+}
+
+/// The stage index a selection path points into (`stages[i]…`).
+fn selected_stage_index(path: &FieldPath) -> Option<usize> {
+    match path.0.as_slice() {
+        [PathSeg::Field(field), PathSeg::Index(index), ..] if field == "stages" => Some(*index),
+        _ => None,
+    }
+}
+
+/// The recipe the graph shows: the selected one, else the last shown, else the first.
+fn shown_recipe(project: &Project, selection: &Selection, last: Option<&String>) -> Option<String> {
+    if let Some(DocId::Recipe(id)) = &selection.doc {
+        if project.recipes.contains_key(id) {
+            return Some(id.clone());
+        }
+    }
+    if let Some(last) = last.filter(|id| project.recipes.contains_key(*id)) {
+        return Some(last.clone());
+    }
+    project.recipes.keys().next().cloned()
+}
+
+impl RecipeGraphPanel {
+    /// The generation worker (started on first use).
+    fn worker(&mut self) -> &mut GenerationWorker {
+        self.worker.get_or_insert_with(GenerationWorker::spawn)
+    }
+
+    /// Keeps the view, the layout and the background generation in step with the document.
+    fn sync(&mut self, document: &Document, recipe_id: &str) {
+        if self.layout_dir.as_deref() != Some(document.dir()) {
+            self.layout = GraphLayout::load(document.dir());
+            self.layout_dir = Some(document.dir().to_path_buf());
+            self.view = None;
+        }
+        let project = document.project();
+        let Some(recipe) = project.recipes.get(recipe_id) else {
+            return;
+        };
+        if self.recipe_id.as_deref() != Some(recipe_id)
+            || self.built_from.as_ref() != Some(recipe)
+            || self.view.is_none()
+        {
+            self.harvest_positions();
+            let positions = self
+                .layout
+                .recipes
+                .get(recipe_id)
+                .cloned()
+                .unwrap_or_default();
+            self.view = Some(interop::build(recipe, &self.registry, &positions));
+            self.built_from = Some(recipe.clone());
+            self.recipe_id = Some(recipe_id.to_owned());
+        }
+        let key = GenerationKey {
+            recipe: recipe.clone(),
+            families: project.families.clone(),
+            seed: project.manifest.root_seed,
+        };
+        if self.generated_from.as_ref() != Some(&key) {
+            self.revision += 1;
+            let revision = self.revision;
+            let shared = Arc::new(project.clone());
+            self.worker().request(revision, shared, recipe_id);
+            self.generated_from = Some(key);
+        }
+        self.worker().poll();
+    }
+
+    /// Copies the view's node positions into the layout, marking it dirty when they moved.
+    fn harvest_positions(&mut self) {
+        let (Some(view), Some(recipe_id)) = (&self.view, &self.recipe_id) else {
+            return;
+        };
+        let positions = self.layout.recipes.entry(recipe_id.clone()).or_default();
+        for (id, pos, _) in view.snarl.nodes_pos_ids() {
+            let Some(node) = view.ids.recipe(id) else {
+                continue;
+            };
+            let pos = [pos.x, pos.y];
+            if positions.insert(node.layout_key(), pos) != Some(pos) {
+                self.layout_dirty = true;
+            }
+        }
+    }
+
+    /// Applies the frame's actions to the recipe as one edit (or a message saying why not).
+    fn apply_actions(
+        &mut self,
+        document: &Document,
+        recipe_id: &str,
+        actions: Vec<GraphAction>,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(original) = document.project().recipes.get(recipe_id) else {
+            return;
+        };
+        let doc = DocId::Recipe(recipe_id.to_owned());
+        let mut recipe = original.clone();
+        let mut labels = Vec::new();
+        let mut selection = document.selection().clone();
+        for action in actions {
+            let result = match action {
+                GraphAction::Select(stage) => {
+                    if let Some(index) = recipe.stages.iter().position(|s| s.id == stage) {
+                        let path = FieldPath::root().field("stages").index(index);
+                        out.push(Command::Select(Selection::field(doc.clone(), path)));
+                    }
+                    continue;
+                }
+                GraphAction::Connect {
+                    source,
+                    stage,
+                    port,
+                } => interop::connect(&recipe, &self.registry, &source, stage, port)
+                    .map(|next| (next, "Connect stages")),
+                GraphAction::Disconnect { stage, port } => {
+                    interop::disconnect(&recipe, &self.registry, stage, port)
+                        .map(|next| (next, "Disconnect stages"))
+                }
+                GraphAction::Remove(stage) => {
+                    interop::remove_stage(&recipe, stage).map(|next| (next, "Remove stage"))
+                }
+                GraphAction::Add { id, algorithm, pos } => {
+                    let Some(op) = self.registry.get(id, algorithm) else {
+                        continue;
+                    };
+                    let (next, new_id) = interop::add_stage(&recipe, op);
+                    self.layout
+                        .recipes
+                        .entry(recipe_id.to_owned())
+                        .or_default()
+                        .insert(GraphNode::Stage(new_id).layout_key(), pos);
+                    self.layout_dirty = true;
+                    let index = next.stages.len().saturating_sub(1);
+                    selection = Selection::field(
+                        doc.clone(),
+                        FieldPath::root().field("stages").index(index),
+                    );
+                    Ok((next, "Add stage"))
+                }
+            };
+            match result {
+                Ok((next, label)) => {
+                    recipe = next;
+                    labels.push(label);
+                    self.message = None;
+                }
+                Err(reject) => self.message = Some(format!("Refused: {reject}.")),
+            }
+        }
+        if recipe != *original {
+            let label = if labels.len() == 1 {
+                labels[0].to_owned()
+            } else {
+                "Edit recipe graph".to_owned()
+            };
+            out.push(Command::Apply(interop::recipe_edit(
+                recipe_id, recipe, selection, label,
+            )));
+        }
+    }
+
+    /// The toolbar: recipe name, palette, status of the background generation.
+    fn toolbar_ui(&mut self, ui: &mut Ui, recipe_id: &str) -> Option<GraphAction> {
+        let mut action = None;
+        ui.horizontal(|ui| {
+            ui.strong(format!("recipe {recipe_id}"));
+            ui.menu_button("Add stage", |ui| {
+                if let Some((id, algorithm)) = palette::palette_ui(ui, &self.registry) {
+                    let count = self.built_from.as_ref().map_or(0, |r| r.stages.len());
+                    action = Some(GraphAction::Add {
+                        id,
+                        algorithm,
+                        pos: [260.0 * (count + 1) as f32, 320.0],
+                    });
+                    ui.close();
+                }
+            });
+            let worker = self.worker();
+            if worker.is_busy() {
+                ui.spinner();
+                ui.weak("generating…");
+            } else if let Some(outcome) = worker.current() {
+                ui.weak(format!("generated in {:.1} ms", outcome.elapsed_ms));
+            }
+            if let Some(message) = &self.message {
+                ui.colored_label(ui.visuals().warn_fg_color, message);
+            }
+        });
+        action
+    }
+}
+
+impl Panel for RecipeGraphPanel {
+    fn title(&self) -> &'static str {
+        "Recipe graph"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
+        let selection = document.selection().clone();
+        let Some(recipe_id) = shown_recipe(document.project(), &selection, self.recipe_id.as_ref())
+        else {
+            ui.weak("The project has no recipes.");
+            return;
+        };
+        self.sync(document, &recipe_id);
+        let mut actions: Vec<GraphAction> = self.toolbar_ui(ui, &recipe_id).into_iter().collect();
+        let Some(recipe) = document.project().recipes.get(&recipe_id) else {
+            return;
+        };
+        let selected = (selection.doc == Some(DocId::Recipe(recipe_id.clone())))
+            .then(|| selected_stage_index(&selection.path))
+            .flatten()
+            .and_then(|index| recipe.stages.get(index))
+            .map(|stage| stage.id);
+        let outcome = self
+            .worker
+            .as_ref()
+            .and_then(GenerationWorker::current)
+            .filter(|outcome| outcome.recipe == recipe_id);
+        let mut viewer = RecipeViewer {
+            recipe,
+            registry: &self.registry,
+            outcome,
+            selected,
+            actions: Vec::new(),
+        };
+        if let Some(view) = &mut self.view {
+            SnarlWidget::new()
+                .id_salt(("stagecraft-recipe-graph", &recipe_id))
+                .show(&mut view.snarl, &mut viewer, ui);
+        }
+        actions.extend(viewer.actions);
+        if self.worker.as_ref().is_some_and(GenerationWorker::is_busy) {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(30));
+        }
+        self.harvest_positions();
+        let dragging = ui.input(|i| i.pointer.any_down());
+        if self.layout_dirty && !dragging {
+            if let Some(dir) = &self.layout_dir {
+                // Layout is a convenience: a failed write keeps the positions for this session.
+                if self.layout.save(dir).is_ok() {
+                    self.layout_dirty = false;
+                }
+            }
+        }
+        if !actions.is_empty() {
+            self.apply_actions(document, &recipe_id, actions, out);
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! The [`SnarlViewer`] of the Recipe graph: draws nodes, ports and last-output summaries, and
+//! turns what the user does into [`GraphAction`]s. It never changes the snarl graph itself; the
+//! panel applies the actions to the recipe and the graph is rebuilt from the document.
+
+use egui::{Color32, Pos2, Ui};
+use egui_snarl::ui::{PinInfo, SnarlPin, SnarlViewer};
+use egui_snarl::{InPin, NodeId, OutPin, Snarl};
+use stagecraft_runtime::ops::registry::{PortKind, Registry};
+use stagecraft_runtime::project::{Recipe, RecipeInput};
+
+use super::interop::{operator_of, GraphNode};
+use super::palette::palette_ui;
+use super::worker::Outcome;
+
+/// What the user did in the graph this frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GraphAction {
+    /// Wire `source` into input `port` of stage `stage`.
+    Connect {
+        /// The source node.
+        source: GraphNode,
+        /// The target stage.
+        stage: u32,
+        /// The target port.
+        port: usize,
+    },
+    /// Disconnect input `port` of stage `stage`.
+    Disconnect {
+        /// The stage.
+        stage: u32,
+        /// The port.
+        port: usize,
+    },
+    /// Add a stage of operator (`id`, `algorithm`) at graph position `pos`.
+    Add {
+        /// Operator id.
+        id: &'static str,
+        /// Algorithm version.
+        algorithm: u32,
+        /// Where to put the node.
+        pos: [f32; 2],
+    },
+    /// Remove stage `stage`.
+    Remove(u32),
+    /// Select stage `stage` (shows it in the Inspector).
+    Select(u32),
+}
+
+/// Draws one recipe's graph.
+pub struct RecipeViewer<'a> {
+    /// The recipe shown.
+    pub recipe: &'a Recipe,
+    /// The operator registry.
+    pub registry: &'a Registry,
+    /// The last accepted generation of this recipe, if any.
+    pub outcome: Option<&'a Outcome>,
+    /// The selected stage, if any.
+    pub selected: Option<u32>,
+    /// What the user did.
+    pub actions: Vec<GraphAction>,
+}
+
+/// A colour per port kind, so matching ports are easy to see.
+fn kind_colour(kind: Option<PortKind>) -> Color32 {
+    match kind {
+        Some(PortKind::Family) => Color32::from_rgb(120, 190, 120),
+        Some(PortKind::Product(product)) => match product.name().len() % 4 {
+            0 => Color32::from_rgb(110, 160, 230),
+            1 => Color32::from_rgb(230, 170, 90),
+            2 => Color32::from_rgb(200, 120, 200),
+            _ => Color32::from_rgb(220, 210, 110),
+        },
+        None => Color32::GRAY,
+    }
+}
+
+impl RecipeViewer<'_> {
+    fn output_kind(&self, node: &GraphNode) -> Option<PortKind> {
+        match node {
+            GraphNode::Input(name) => match self.recipe.inputs.get(name)? {
+                RecipeInput::Family(_) => Some(PortKind::Family),
+                RecipeInput::Value(_) => None,
+            },
+            GraphNode::Stage(id) => {
+                let stage = self.recipe.stages.iter().find(|s| s.id == *id)?;
+                operator_of(self.registry, stage).map(|op| PortKind::Product(op.output))
+            }
+        }
+    }
+
+    fn stage_of(snarl: &Snarl<GraphNode>, node: NodeId) -> Option<u32> {
+        match snarl.get_node(node)? {
+            GraphNode::Stage(id) => Some(*id),
+            GraphNode::Input(_) => None,
+        }
+    }
+}
+
+impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
+    fn title(&mut self, node: &GraphNode) -> String {
+        match node {
+            GraphNode::Input(name) => format!("input {name}"),
+            GraphNode::Stage(id) => match self.recipe.stages.iter().find(|s| s.id == *id) {
+                Some(stage) => format!("{id} {} ({})", stage.label, stage.operator),
+                None => format!("stage {id}"),
+            },
+        }
+    }
+
+    fn show_header(
+        &mut self,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<GraphNode>,
+    ) {
+        let Some(graph_node) = snarl.get_node(node).cloned() else {
+            return;
+        };
+        let title = self.title(&graph_node);
+        match graph_node {
+            GraphNode::Stage(id) => {
+                let selected = self.selected == Some(id);
+                if ui.selectable_label(selected, title).clicked() {
+                    self.actions.push(GraphAction::Select(id));
+                }
+            }
+            GraphNode::Input(_) => {
+                ui.label(title);
+            }
+        }
+    }
+
+    fn inputs(&mut self, node: &GraphNode) -> usize {
+        match node {
+            GraphNode::Input(_) => 0,
+            GraphNode::Stage(id) => self
+                .recipe
+                .stages
+                .iter()
+                .find(|s| s.id == *id)
+                .and_then(|stage| operator_of(self.registry, stage))
+                .map_or(0, |op| op.inputs.len()),
+        }
+    }
+
+    fn show_input(
+        &mut self,
+        pin: &InPin,
+        ui: &mut Ui,
+        snarl: &mut Snarl<GraphNode>,
+    ) -> impl SnarlPin + 'static {
+        let port = Self::stage_of(snarl, pin.id.node)
+            .and_then(|id| self.recipe.stages.iter().find(|s| s.id == id))
+            .and_then(|stage| operator_of(self.registry, stage))
+            .and_then(|op| op.inputs.get(pin.id.input));
+        match port {
+            Some(port) => {
+                let star = if port.required { "*" } else { "" };
+                ui.label(format!("{}{star}: {}", port.name, port.kind.name()))
+                    .on_hover_text(port.doc);
+                PinInfo::circle().with_fill(kind_colour(Some(port.kind)))
+            }
+            None => {
+                ui.label("?");
+                PinInfo::circle().with_fill(kind_colour(None))
+            }
+        }
+    }
+
+    fn outputs(&mut self, _node: &GraphNode) -> usize {
+        1
+    }
+
+    fn show_output(
+        &mut self,
+        pin: &OutPin,
+        ui: &mut Ui,
+        snarl: &mut Snarl<GraphNode>,
+    ) -> impl SnarlPin + 'static {
+        let kind = snarl
+            .get_node(pin.id.node)
+            .and_then(|node| self.output_kind(node));
+        ui.label(kind.map_or("value", PortKind::name));
+        PinInfo::circle().with_fill(kind_colour(kind))
+    }
+
+    fn has_footer(&mut self, node: &GraphNode) -> bool {
+        matches!(node, GraphNode::Stage(_))
+    }
+
+    fn show_footer(
+        &mut self,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<GraphNode>,
+    ) {
+        let Some(id) = Self::stage_of(snarl, node) else {
+            return;
+        };
+        let Some(outcome) = self.outcome else {
+            ui.weak("not generated yet");
+            return;
+        };
+        match outcome.stages.get(&id) {
+            Some(summary) => match &summary.error {
+                Some(error) => {
+                    ui.colored_label(ui.visuals().error_fg_color, error);
+                }
+                None => {
+                    let cache = if summary.cache_hit { "hit" } else { "miss" };
+                    ui.weak(format!(
+                        "{} objects, {} rejected · cache {cache} · run {:.1} ms",
+                        summary.objects, summary.rejected, outcome.elapsed_ms
+                    ));
+                }
+            },
+            None => match &outcome.error {
+                Some(error) => {
+                    ui.colored_label(ui.visuals().warn_fg_color, error);
+                }
+                None => {
+                    ui.weak("no output");
+                }
+            },
+        }
+    }
+
+    fn connect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<GraphNode>) {
+        let (Some(source), Some(stage)) = (
+            snarl.get_node(from.id.node).cloned(),
+            Self::stage_of(snarl, to.id.node),
+        ) else {
+            return;
+        };
+        self.actions.push(GraphAction::Connect {
+            source,
+            stage,
+            port: to.id.input,
+        });
+    }
+
+    fn disconnect(&mut self, _from: &OutPin, to: &InPin, snarl: &mut Snarl<GraphNode>) {
+        if let Some(stage) = Self::stage_of(snarl, to.id.node) {
+            self.actions.push(GraphAction::Disconnect {
+                stage,
+                port: to.id.input,
+            });
+        }
+    }
+
+    fn drop_inputs(&mut self, pin: &InPin, snarl: &mut Snarl<GraphNode>) {
+        if let Some(stage) = Self::stage_of(snarl, pin.id.node) {
+            self.actions.push(GraphAction::Disconnect {
+                stage,
+                port: pin.id.input,
+            });
+        }
+    }
+
+    fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<GraphNode>) {
+        for remote in &pin.remotes {
+            if let Some(stage) = Self::stage_of(snarl, remote.node) {
+                self.actions.push(GraphAction::Disconnect {
+                    stage,
+                    port: remote.input,
+                });
+            }
+        }
+    }
+
+    fn has_graph_menu(&mut self, _pos: Pos2, _snarl: &mut Snarl<GraphNode>) -> bool {
+        true
+    }
+
+    fn show_graph_menu(&mut self, pos: Pos2, ui: &mut Ui, _snarl: &mut Snarl<GraphNode>) {
+        ui.label("Add stage");
+        if let Some((id, algorithm)) = palette_ui(ui, self.registry) {
+            self.actions.push(GraphAction::Add {
+                id,
+                algorithm,
+                pos: [pos.x, pos.y],
+            });
+            ui.close();
+        }
+    }
+
+    fn has_node_menu(&mut self, node: &GraphNode) -> bool {
+        matches!(node, GraphNode::Stage(_))
+    }
+
+    fn show_node_menu(
+        &mut self,
+        node: NodeId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<GraphNode>,
+    ) {
+        let Some(id) = Self::stage_of(snarl, node) else {
+            return;
+        };
+        if ui.button("Select").clicked() {
+            self.actions.push(GraphAction::Select(id));
+            ui.close();
+        }
+        if ui.button("Remove stage").clicked() {
+            self.actions.push(GraphAction::Remove(id));
+            ui.close();
+        }
+    }
+}

@@ -310,7 +310,7 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
         Dialog::Open { path } => {
             ui.heading("Open project");
             ui.label("The project folder is the one holding stagecraft.ron.");
-            let entered = folder_field(ui, path, browsing);
+            let entered = folder_field_ui(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
             let valid = dir
                 .join(stagecraft_runtime::project::MANIFEST_FILE)
@@ -321,7 +321,7 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
                     "No stagecraft.ron in this folder.",
                 );
             }
-            buttons(ui, valid, "Open", entered, || {
+            buttons_ui(ui, valid, "Open", entered, || {
                 Answer::OpenFolder(dir.clone())
             })
         }
@@ -332,7 +332,7 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
                 ui.text_edit_singleline(name).labelled_by(label.id);
             });
             ui.label("The folder is created if missing and must not hold a project yet.");
-            let entered = folder_field(ui, path, browsing);
+            let entered = folder_field_ui(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
             let taken = dir
                 .join(stagecraft_runtime::project::MANIFEST_FILE)
@@ -346,15 +346,15 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
             let valid = !path.trim().is_empty() && !taken && !name.trim().is_empty();
             ui.weak("Starts with a street block recipe and a crossing scenario.");
             let name = name.trim().to_owned();
-            buttons(ui, valid, "Create", entered, || {
+            buttons_ui(ui, valid, "Create", entered, || {
                 Answer::CreateProject(dir.clone(), name.clone())
             })
         }
         Dialog::SaveAs { path } => {
             ui.heading("Save project as");
-            let entered = folder_field(ui, path, browsing);
+            let entered = folder_field_ui(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
-            buttons(ui, !path.trim().is_empty(), "Save", entered, || {
+            buttons_ui(ui, !path.trim().is_empty(), "Save", entered, || {
                 Answer::SaveAs(dir.clone())
             })
         }
@@ -437,7 +437,7 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
 }
 
 /// A typed folder path with a Browse button; true when Enter was pressed in it.
-fn folder_field(ui: &mut Ui, path: &mut String, browsing: bool) -> bool {
+fn folder_field_ui(ui: &mut Ui, path: &mut String, browsing: bool) -> bool {
     let mut entered = false;
     ui.horizontal(|ui| {
         let label = ui.label("Folder");
@@ -452,7 +452,7 @@ fn folder_field(ui: &mut Ui, path: &mut String, browsing: bool) -> bool {
     entered
 }
 
-fn buttons(
+fn buttons_ui(
     ui: &mut Ui,
     valid: bool,
     confirm: &str,

@@ -97,7 +97,7 @@ pub struct StagecraftApp {
     /// Set once the user confirmed quitting, so the next close request goes through.
     allow_close: bool,
     ctx: egui::Context,
-    /// When the process started the window, to report the time to the first frame.
+    /// When the process started the window; screenshot runs report the time to the first frame.
     started: Option<Instant>,
     frames: u64,
 }
@@ -367,7 +367,7 @@ impl eframe::App for StagecraftApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.frames += 1;
-        if let (Some(started), 2) = (self.started, self.frames) {
+        if let (Some(started), 2, Some(_)) = (self.started, self.frames, &self.screenshot) {
             // The second frame starts once the first one is on screen.
             eprintln!(
                 "first frame shown {} ms after start (project opened and laid out)",

@@ -89,8 +89,10 @@ mod tests {
     #[test]
     fn reset_restores_the_default_layout() {
         let default = ron::to_string(&Persisted::default().dock).expect("serialize");
-        let mut persisted = Persisted::default();
-        persisted.dock = DockState::new(vec![Tab::Diagnostics]);
+        let mut persisted = Persisted {
+            dock: DockState::new(vec![Tab::Diagnostics]),
+            ..Persisted::default()
+        };
         persisted.repair();
         assert_eq!(ron::to_string(&persisted.dock).expect("serialize"), default);
         persisted
@@ -114,7 +116,7 @@ mod tests {
             persisted
                 .recent
                 .iter()
-                .filter(|p| **p == PathBuf::from("/p10"))
+                .filter(|p| p.as_path() == Path::new("/p10"))
                 .count(),
             1
         );

@@ -29,7 +29,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
     item_ui(ui, document, out, DocId::Manifest, "📄 Manifest", &[]);
     ui.separator();
 
-    section(ui, "Recipes", project.recipes.len(), |ui| {
+    section_ui(ui, "Recipes", project.recipes.len(), |ui| {
         for (id, recipe) in &project.recipes {
             let doc = DocId::Recipe(id.clone());
             let children: Vec<(String, FieldPath)> = recipe
@@ -54,7 +54,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
             out.push(Command::Apply(new_recipe(document)));
         }
     });
-    section(ui, "Scenarios", project.scenarios.len(), |ui| {
+    section_ui(ui, "Scenarios", project.scenarios.len(), |ui| {
         for (id, scenario) in &project.scenarios {
             let doc = DocId::Scenario(id.clone());
             let mut children = Vec::new();
@@ -94,14 +94,14 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
             out.push(Command::Apply(new_scenario(document)));
         }
     });
-    section(ui, "Overrides", project.overrides.len(), |ui| {
+    section_ui(ui, "Overrides", project.overrides.len(), |ui| {
         for (id, set) in &project.overrides {
             let doc = DocId::Overrides(id.clone());
             let title = format!("✏ {id} ({} overrides)", set.overrides.len());
             item_ui(ui, document, out, doc, &title, &[]);
         }
     });
-    section(ui, "Asset families", project.families.len(), |ui| {
+    section_ui(ui, "Asset families", project.families.len(), |ui| {
         for (id, family) in &project.families {
             let doc = DocId::Family(id.clone());
             let children: Vec<(String, FieldPath)> = family
@@ -121,7 +121,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
     unreadable_ui(ui, document, out);
 }
 
-fn section(ui: &mut Ui, title: &str, count: usize, body: impl FnOnce(&mut Ui)) {
+fn section_ui(ui: &mut Ui, title: &str, count: usize, body: impl FnOnce(&mut Ui)) {
     egui::CollapsingHeader::new(RichText::new(format!("{title} ({count})")).strong())
         .id_salt(title)
         .default_open(true)

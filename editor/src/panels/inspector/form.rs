@@ -128,18 +128,18 @@ impl<'a> Form<'a> {
     ///
     /// The row shows the field's diagnostics, highlights itself when selected, and records a
     /// change when the response says so.
-    pub fn row(
+    pub fn row_ui(
         &mut self,
         ui: &mut Ui,
         name: &str,
         help: &str,
         add: impl FnOnce(&mut Ui) -> Response,
     ) -> Response {
-        self.field(name, |form| form.row_here(ui, name, help, add))
+        self.field(name, |form| form.row_here_ui(ui, name, help, add))
     }
 
     /// Like [`Form::row`] for the current path (list items, map values).
-    pub fn row_here(
+    pub fn row_here_ui(
         &mut self,
         ui: &mut Ui,
         name: &str,
@@ -191,7 +191,7 @@ impl<'a> Form<'a> {
     }
 
     /// A number row with a range and a unit suffix such as `" m"`.
-    pub fn number<N: egui::emath::Numeric>(
+    pub fn number_ui<N: egui::emath::Numeric>(
         &mut self,
         ui: &mut Ui,
         name: &str,
@@ -201,7 +201,7 @@ impl<'a> Form<'a> {
         suffix: &str,
     ) -> Response {
         let speed = number_speed(&range);
-        self.row(ui, name, help, |ui| {
+        self.row_ui(ui, name, help, |ui| {
             // An out-of-range value on disk is shown as it is (validation reports it); only
             // the user's own dragging and typing is kept in range.
             ui.add(
@@ -215,41 +215,47 @@ impl<'a> Form<'a> {
     }
 
     /// A single-line text row.
-    pub fn text(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut String) -> Response {
-        self.row(ui, name, help, |ui| {
+    pub fn text_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut String) -> Response {
+        self.row_ui(ui, name, help, |ui| {
             ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
         })
     }
 
     /// A read-only row (ids that name files cannot change here).
-    pub fn read_only(&mut self, ui: &mut Ui, name: &str, help: &str, value: &str) {
-        self.row(ui, name, help, |ui| {
+    pub fn read_only_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &str) {
+        self.row_ui(ui, name, help, |ui| {
             ui.label(RichText::new(value).monospace())
                 .on_hover_text("The id is the file name; it is not edited here.")
         });
     }
 
     /// A `u64` row edited as text, so values above 2^53 keep every digit.
-    pub fn u64_text(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut u64) -> Response {
-        self.row(ui, name, help, |ui| u64_edit(ui, value))
+    pub fn u64_text_ui(
+        &mut self,
+        ui: &mut Ui,
+        name: &str,
+        help: &str,
+        value: &mut u64,
+    ) -> Response {
+        self.row_ui(ui, name, help, |ui| u64_ui(ui, value))
     }
 
     /// A point `(x, y, z)` in meters.
-    pub fn vec3(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut Vec3) -> Response {
-        self.row(ui, name, help, |ui| vec3_edit(ui, value))
+    pub fn vec3_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut Vec3) -> Response {
+        self.row_ui(ui, name, help, |ui| vec3_ui(ui, value))
     }
 
     /// A point `(x, y)` in meters.
-    pub fn vec2(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut Vec2) -> Response {
-        self.row(ui, name, help, |ui| {
-            let mut response = axis(ui, "x", &mut value.x);
-            response |= axis(ui, "y", &mut value.y);
+    pub fn vec2_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut Vec2) -> Response {
+        self.row_ui(ui, name, help, |ui| {
+            let mut response = axis_ui(ui, "x", &mut value.x);
+            response |= axis_ui(ui, "y", &mut value.y);
             response
         })
     }
 
     /// A combo box row choosing `value` among `options` (value, label).
-    pub fn choice<T: PartialEq + Clone, L: AsRef<str>>(
+    pub fn choice_ui<T: PartialEq + Clone, L: AsRef<str>>(
         &mut self,
         ui: &mut Ui,
         name: &str,
@@ -258,12 +264,12 @@ impl<'a> Form<'a> {
         options: &[(T, L)],
     ) -> Response {
         let id = self.path.field(name);
-        self.row(ui, name, help, |ui| combo(ui, &id, value, options))
+        self.row_ui(ui, name, help, |ui| combo_ui(ui, &id, value, options))
     }
 
     /// A combo box row choosing an id among `ids`; a value that is not among them stays shown,
     /// marked missing.
-    pub fn id_picker(
+    pub fn id_picker_ui(
         &mut self,
         ui: &mut Ui,
         name: &str,
@@ -272,13 +278,19 @@ impl<'a> Form<'a> {
         ids: &[String],
     ) -> Response {
         let salt = self.path.field(name);
-        self.row(ui, name, help, |ui| id_combo(ui, &salt, value, ids))
+        self.row_ui(ui, name, help, |ui| id_combo_ui(ui, &salt, value, ids))
     }
 
     /// A combo box for an id at the current path (list items).
-    pub fn id_picker_here(&mut self, ui: &mut Ui, name: &str, value: &mut String, ids: &[String]) {
+    pub fn id_picker_here_ui(
+        &mut self,
+        ui: &mut Ui,
+        name: &str,
+        value: &mut String,
+        ids: &[String],
+    ) {
         let salt = self.path.clone();
-        self.row_here(ui, name, "", |ui| id_combo(ui, &salt, value, ids));
+        self.row_here_ui(ui, name, "", |ui| id_combo_ui(ui, &salt, value, ids));
     }
 }
 
@@ -322,7 +334,7 @@ fn number_speed<N: egui::emath::Numeric>(range: &std::ops::RangeInclusive<N>) ->
 }
 
 /// One axis of a vector: a drag value with an axis prefix and meters suffix.
-pub fn axis(ui: &mut Ui, name: &str, value: &mut f64) -> Response {
+pub fn axis_ui(ui: &mut Ui, name: &str, value: &mut f64) -> Response {
     ui.add(
         DragValue::new(value)
             .speed(0.05)
@@ -332,16 +344,16 @@ pub fn axis(ui: &mut Ui, name: &str, value: &mut f64) -> Response {
 }
 
 /// Three drag values for a point in meters.
-pub fn vec3_edit(ui: &mut Ui, value: &mut Vec3) -> Response {
-    let mut response = axis(ui, "x", &mut value.x);
-    response |= axis(ui, "y", &mut value.y);
-    response |= axis(ui, "z", &mut value.z);
+pub fn vec3_ui(ui: &mut Ui, value: &mut Vec3) -> Response {
+    let mut response = axis_ui(ui, "x", &mut value.x);
+    response |= axis_ui(ui, "y", &mut value.y);
+    response |= axis_ui(ui, "z", &mut value.z);
     response
 }
 
 /// A text field holding a `u64`; only valid numbers are written back (the Inspector ignores a
 /// "change" that leaves the document as it was).
-pub fn u64_edit(ui: &mut Ui, value: &mut u64) -> Response {
+pub fn u64_ui(ui: &mut Ui, value: &mut u64) -> Response {
     let id = ui.next_auto_id();
     let mut text = ui
         .ctx()
@@ -372,7 +384,7 @@ fn parse_u64(text: &str) -> Option<u64> {
 }
 
 /// A combo box choosing among `options` (value, label).
-pub fn combo<T: PartialEq + Clone, L: AsRef<str>>(
+pub fn combo_ui<T: PartialEq + Clone, L: AsRef<str>>(
     ui: &mut Ui,
     salt: &(impl std::hash::Hash + std::fmt::Debug),
     value: &mut T,
@@ -406,7 +418,7 @@ pub fn combo<T: PartialEq + Clone, L: AsRef<str>>(
 }
 
 /// A combo box choosing an id; the current value stays visible even when it names nothing.
-pub fn id_combo(
+pub fn id_combo_ui(
     ui: &mut Ui,
     salt: &(impl std::hash::Hash + std::fmt::Debug),
     value: &mut String,

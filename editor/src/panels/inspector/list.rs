@@ -17,7 +17,7 @@ enum ListAction {
 /// A list of records: each item is a collapsible section titled by `title`, drawn by `item_ui`.
 ///
 /// `new_item` builds the item the add button appends, given the items already there.
-pub fn record_list<T>(
+pub fn record_list_ui<T>(
     form: &mut Form<'_>,
     ui: &mut Ui,
     name: &str,
@@ -54,7 +54,7 @@ pub fn record_list<T>(
                         item_state
                             .show_header(ui, |ui| {
                                 ui.label(RichText::new(label).color(colour));
-                                if let Some(done) = item_buttons(ui, index, count) {
+                                if let Some(done) = item_buttons_ui(ui, index, count) {
                                     action = Some(done);
                                 }
                             })
@@ -73,7 +73,7 @@ pub fn record_list<T>(
 }
 
 /// A list of small values (ids, numbers): one row per item with its buttons.
-pub fn value_list<T>(
+pub fn value_list_ui<T>(
     form: &mut Form<'_>,
     ui: &mut Ui,
     name: &str,
@@ -93,7 +93,7 @@ pub fn value_list<T>(
                 form.index(index, |form| {
                     ui.horizontal(|ui| {
                         item_ui(form, ui, item);
-                        if let Some(done) = item_buttons(ui, index, count) {
+                        if let Some(done) = item_buttons_ui(ui, index, count) {
                             action = Some(done);
                         }
                     });
@@ -115,7 +115,7 @@ pub fn value_list<T>(
 
 /// The move up, move down and remove buttons of one item, added right to left so they read
 /// ⬆ ⬇ 🗑 at the right edge of the row.
-fn item_buttons(ui: &mut Ui, index: usize, count: usize) -> Option<ListAction> {
+fn item_buttons_ui(ui: &mut Ui, index: usize, count: usize) -> Option<ListAction> {
     let layout = egui::Layout::right_to_left(egui::Align::Center);
     ui.with_layout(layout, |ui| {
         let mut action = None;

@@ -4,23 +4,23 @@ use egui::Ui;
 use stagecraft_runtime::project::{AssetFamily, AssetVariant, Manifest, PreviewShape, Rgb};
 
 use super::form::Form;
-use super::list::{fresh_id, record_list, value_list};
+use super::list::{fresh_id, record_list_ui, value_list_ui};
 
 /// The manifest: name, seed, asset folders and the document lists.
 pub fn manifest_ui(form: &mut Form<'_>, ui: &mut Ui, manifest: &mut Manifest) {
-    form.text(
+    form.text_ui(
         ui,
         "name",
         "Display name of the project.",
         &mut manifest.name,
     );
-    form.u64_text(
+    form.u64_text_ui(
         ui,
         "root_seed",
         "Root seed of every generation and simulation in the project (decimal or 0x hex).",
         &mut manifest.root_seed,
     );
-    value_list(
+    value_list_ui(
         form,
         ui,
         "asset_paths",
@@ -28,7 +28,7 @@ pub fn manifest_ui(form: &mut Form<'_>, ui: &mut Ui, manifest: &mut Manifest) {
         &mut manifest.asset_paths,
         |_| "assets".to_owned(),
         |form, ui, path| {
-            form.row_here(ui, "path", "", |ui| ui.text_edit_singleline(path));
+            form.row_here_ui(ui, "path", "", |ui| ui.text_edit_singleline(path));
         },
     );
     let project = form.project;
@@ -50,7 +50,7 @@ pub fn manifest_ui(form: &mut Form<'_>, ui: &mut Ui, manifest: &mut Manifest) {
         ),
     ];
     for (name, ids, known) in lists {
-        value_list(
+        value_list_ui(
             form,
             ui,
             name,
@@ -63,7 +63,7 @@ pub fn manifest_ui(form: &mut Form<'_>, ui: &mut Ui, manifest: &mut Manifest) {
                     .cloned()
                     .unwrap_or_default()
             },
-            |form, ui, id| form.id_picker_here(ui, "id", id, &known),
+            |form, ui, id| form.id_picker_here_ui(ui, "id", id, &known),
         );
     }
 }
@@ -76,9 +76,9 @@ const SHAPES: [(PreviewShape, &str); 3] = [
 
 /// An asset family: name and weighted variants.
 pub fn family_ui(form: &mut Form<'_>, ui: &mut Ui, family: &mut AssetFamily) {
-    form.read_only(ui, "id", "Persistent id; also the file name.", &family.id);
-    form.text(ui, "name", "Display name.", &mut family.name);
-    record_list(
+    form.read_only_ui(ui, "id", "Persistent id; also the file name.", &family.id);
+    form.text_ui(ui, "name", "Display name.", &mut family.name);
+    record_list_ui(
         form,
         ui,
         "variants",
@@ -98,13 +98,13 @@ pub fn family_ui(form: &mut Form<'_>, ui: &mut Ui, family: &mut AssetFamily) {
 }
 
 fn variant_ui(form: &mut Form<'_>, ui: &mut Ui, variant: &mut AssetVariant) {
-    form.text(
+    form.text_ui(
         ui,
         "id",
         "Persistent id within the family.",
         &mut variant.id,
     );
-    form.number(
+    form.number_ui(
         ui,
         "weight",
         "Relative selection weight, at least 1.",
@@ -112,7 +112,7 @@ fn variant_ui(form: &mut Form<'_>, ui: &mut Ui, variant: &mut AssetVariant) {
         1..=1_000_000,
         "",
     );
-    form.number(
+    form.number_ui(
         ui,
         "exclusion_radius",
         "Exclusion radius in scatter lattice units (at most the layer's cell size).",
@@ -120,7 +120,7 @@ fn variant_ui(form: &mut Form<'_>, ui: &mut Ui, variant: &mut AssetVariant) {
         0..=(1 << 29),
         " units",
     );
-    form.number(
+    form.number_ui(
         ui,
         "collision_radius_m",
         "Collision radius.",
@@ -128,7 +128,7 @@ fn variant_ui(form: &mut Form<'_>, ui: &mut Ui, variant: &mut AssetVariant) {
         0.0..=100.0,
         " m",
     );
-    form.number(
+    form.number_ui(
         ui,
         "height_m",
         "Height.",
@@ -136,14 +136,14 @@ fn variant_ui(form: &mut Form<'_>, ui: &mut Ui, variant: &mut AssetVariant) {
         0.0..=500.0,
         " m",
     );
-    form.choice(
+    form.choice_ui(
         ui,
         "shape",
         "Preview shape in the viewport.",
         &mut variant.shape,
         &SHAPES,
     );
-    form.row(ui, "colour", "Preview colour in the viewport.", |ui| {
+    form.row_ui(ui, "colour", "Preview colour in the viewport.", |ui| {
         let mut rgb = [variant.colour.0, variant.colour.1, variant.colour.2];
         let response = ui.color_edit_button_srgb(&mut rgb);
         variant.colour = Rgb(rgb[0], rgb[1], rgb[2]);

@@ -5,19 +5,19 @@ use std::collections::BTreeMap;
 use egui::{RichText, Ui};
 use stagecraft_runtime::project::{ParamValue, PathSeg, Recipe, RecipeInput, Stage, StageInput};
 
-use super::form::{combo, id_combo, section_colour, Form};
-use super::list::{record_list, value_list};
+use super::form::{combo_ui, id_combo_ui, section_colour, Form};
+use super::list::{record_list_ui, value_list_ui};
 
 /// A recipe: label, address schema, named inputs, stages and outputs.
 pub fn recipe_ui(form: &mut Form<'_>, ui: &mut Ui, recipe: &mut Recipe) {
-    form.read_only(ui, "id", "Persistent id; also the file name.", &recipe.id);
-    form.text(
+    form.read_only_ui(ui, "id", "Persistent id; also the file name.", &recipe.id);
+    form.text_ui(
         ui,
         "label",
         "Display label (renaming never changes an identity).",
         &mut recipe.label,
     );
-    form.number(
+    form.number_ui(
         ui,
         "address_schema",
         "Version of the addressed-RNG layout the stages use.",
@@ -28,7 +28,7 @@ pub fn recipe_ui(form: &mut Form<'_>, ui: &mut Ui, recipe: &mut Recipe) {
     inputs_ui(form, ui, &mut recipe.inputs);
     let input_names: Vec<String> = recipe.inputs.keys().cloned().collect();
     let stage_ids: Vec<u32> = recipe.stages.iter().map(|stage| stage.id).collect();
-    record_list(
+    record_list_ui(
         form,
         ui,
         "stages",
@@ -56,7 +56,7 @@ pub fn recipe_ui(form: &mut Form<'_>, ui: &mut Ui, recipe: &mut Recipe) {
         },
         |form, ui, stage| stage_ui(form, ui, stage, &input_names, &stage_ids),
     );
-    value_list(
+    value_list_ui(
         form,
         ui,
         "outputs",
@@ -71,8 +71,8 @@ pub fn recipe_ui(form: &mut Form<'_>, ui: &mut Ui, recipe: &mut Recipe) {
         },
         |form, ui, output| {
             let salt = form.path().clone();
-            form.row_here(ui, "stage", "", |ui| {
-                combo(ui, &salt, output, &stage_choices(&stage_ids, *output))
+            form.row_here_ui(ui, "stage", "", |ui| {
+                combo_ui(ui, &salt, output, &stage_choices(&stage_ids, *output))
             });
         },
     );
@@ -108,7 +108,7 @@ fn inputs_ui(form: &mut Form<'_>, ui: &mut Ui, inputs: &mut BTreeMap<String, Rec
             for (name, input) in inputs.iter_mut() {
                 form.at(PathSeg::Key(name.clone()), |form| {
                     let salt = form.path().clone();
-                    form.row_here(ui, name, "A named recipe input.", |ui| {
+                    form.row_here_ui(ui, name, "A named recipe input.", |ui| {
                         let mut response = input_ui(ui, &salt, input, &families);
                         if ui.small_button("🗑").on_hover_text("Remove").clicked() {
                             remove = Some(name.clone());
@@ -169,7 +169,7 @@ fn input_ui(
         RecipeInput::Value(_) => Kind::Value,
     };
     let before = kind;
-    let mut response = combo(
+    let mut response = combo_ui(
         ui,
         &(salt, "kind"),
         &mut kind,
@@ -182,7 +182,7 @@ fn input_ui(
         };
     }
     response |= match input {
-        RecipeInput::Family(family) => id_combo(ui, &(salt, "family"), family, families),
+        RecipeInput::Family(family) => id_combo_ui(ui, &(salt, "family"), family, families),
         RecipeInput::Value(value) => param_ui(ui, egui::Id::new((salt, "value")), value),
     };
     response
@@ -195,7 +195,7 @@ fn stage_ui(
     input_names: &[String],
     stage_ids: &[u32],
 ) {
-    form.number(
+    form.number_ui(
         ui,
         "id",
         "Persistent numeric id, kept across reordering and relabelling.",
@@ -203,14 +203,14 @@ fn stage_ui(
         0..=u32::MAX,
         "",
     );
-    form.text(ui, "label", "Display label.", &mut stage.label);
-    form.text(
+    form.text_ui(ui, "label", "Display label.", &mut stage.label);
+    form.text_ui(
         ui,
         "operator",
         "Registered operator id, such as `environment.scatter`.",
         &mut stage.operator,
     );
-    form.number(
+    form.number_ui(
         ui,
         "algorithm",
         "Algorithm version of the operator the stage was authored against.",
@@ -224,7 +224,7 @@ fn stage_ui(
         .copied()
         .filter(|id| *id != own_id)
         .collect();
-    value_list(
+    value_list_ui(
         form,
         ui,
         "inputs",
@@ -236,7 +236,7 @@ fn stage_ui(
         },
         |form, ui, input| {
             let salt = form.path().clone();
-            form.row_here(ui, "input", "", |ui| {
+            form.row_here_ui(ui, "input", "", |ui| {
                 stage_input_ui(ui, &salt, input, input_names, &other_stages)
             });
         },
@@ -253,7 +253,7 @@ fn stage_input_ui(
 ) -> egui::Response {
     let mut is_stage = matches!(input, StageInput::Stage(_));
     let before = is_stage;
-    let mut response = combo(
+    let mut response = combo_ui(
         ui,
         &(salt, "kind"),
         &mut is_stage,
@@ -267,8 +267,8 @@ fn stage_input_ui(
         };
     }
     response |= match input {
-        StageInput::Named(name) => id_combo(ui, &(salt, "name"), name, input_names),
-        StageInput::Stage(id) => combo(ui, &(salt, "stage"), id, &stage_choices(stage_ids, *id)),
+        StageInput::Named(name) => id_combo_ui(ui, &(salt, "name"), name, input_names),
+        StageInput::Stage(id) => combo_ui(ui, &(salt, "stage"), id, &stage_choices(stage_ids, *id)),
     };
     response
 }
@@ -283,7 +283,7 @@ fn parameters_ui(form: &mut Form<'_>, ui: &mut Ui, parameters: &mut BTreeMap<Str
             for (name, value) in parameters.iter_mut() {
                 form.at(PathSeg::Key(name.clone()), |form| {
                     let salt = form.path().clone();
-                    form.row_here(ui, name, "An operator parameter.", |ui| {
+                    form.row_here_ui(ui, name, "An operator parameter.", |ui| {
                         let mut response = param_ui(ui, egui::Id::new(&salt), value);
                         if ui.small_button("🗑").on_hover_text("Remove").clicked() {
                             remove = Some(name.clone());
@@ -357,7 +357,7 @@ pub fn param_ui(ui: &mut Ui, salt: egui::Id, value: &mut ParamValue) -> egui::Re
     };
     let mut kind = kind_of(value);
     let before = kind;
-    let mut response = combo(ui, &salt.with("kind"), &mut kind, &PARAM_KINDS);
+    let mut response = combo_ui(ui, &salt.with("kind"), &mut kind, &PARAM_KINDS);
     if kind != before {
         *value = convert(value, kind);
     }

@@ -7,8 +7,8 @@ use stagecraft_runtime::project::{
     PopulationKind, PopulationSource, Scenario, Vec2, Vec3,
 };
 
-use super::form::{combo, vec3_edit, Form};
-use super::list::{fresh_id, record_list};
+use super::form::{combo_ui, vec3_ui, Form};
+use super::list::{fresh_id, record_list_ui};
 
 const KINDS: [(PopulationKind, &str); 2] = [
     (PopulationKind::Ambient, "Ambient"),
@@ -19,16 +19,16 @@ const KINDS: [(PopulationKind, &str); 2] = [
 pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     let project = form.project;
     let recipes: Vec<String> = project.recipes.keys().cloned().collect();
-    form.read_only(ui, "id", "Persistent id; also the file name.", &scenario.id);
-    form.text(ui, "name", "Display name.", &mut scenario.name);
-    form.id_picker(
+    form.read_only_ui(ui, "id", "Persistent id; also the file name.", &scenario.id);
+    form.text_ui(ui, "name", "Display name.", &mut scenario.name);
+    form.id_picker_ui(
         ui,
         "recipe",
         "The recipe whose pedestrian space the scenario runs on.",
         &mut scenario.recipe,
         &recipes,
     );
-    form.number(
+    form.number_ui(
         ui,
         "fixed_step_s",
         "Fixed simulation step, in (0, 1] seconds.",
@@ -36,7 +36,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         0.001..=1.0,
         " s",
     );
-    form.number(
+    form.number_ui(
         ui,
         "duration_frames",
         "Length of the scenario in frames.",
@@ -44,7 +44,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         0..=10_000_000,
         " frames",
     );
-    record_list(
+    record_list_ui(
         form,
         ui,
         "observers",
@@ -66,7 +66,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         .get(&scenario.recipe)
         .map(|recipe| published_routes(recipe).into_iter().collect())
         .unwrap_or_default();
-    record_list(
+    record_list_ui(
         form,
         ui,
         "sources",
@@ -96,7 +96,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         &mut scenario.no_removal_box,
     );
     let source_ids: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
-    record_list(
+    record_list_ui(
         form,
         ui,
         "directives",
@@ -122,9 +122,9 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
 
 fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
     use std::f64::consts::PI;
-    form.text(ui, "id", "Persistent id.", &mut observer.id);
-    form.vec3(ui, "position", "Eye position.", &mut observer.position);
-    form.number(
+    form.text_ui(ui, "id", "Persistent id.", &mut observer.id);
+    form.vec3_ui(ui, "position", "Eye position.", &mut observer.position);
+    form.number_ui(
         ui,
         "yaw_rad",
         "Heading around Z (0 looks along +X).",
@@ -132,7 +132,7 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         -PI..=PI,
         " rad",
     );
-    form.number(
+    form.number_ui(
         ui,
         "pitch_rad",
         "Pitch (negative looks down).",
@@ -140,7 +140,7 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         -PI / 2.0..=PI / 2.0,
         " rad",
     );
-    form.number(
+    form.number_ui(
         ui,
         "fov_y_rad",
         "Vertical field of view, in (0, π).",
@@ -148,7 +148,7 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         0.01..=3.1,
         " rad",
     );
-    form.number(
+    form.number_ui(
         ui,
         "near_m",
         "Near plane distance.",
@@ -156,7 +156,7 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         0.01..=1000.0,
         " m",
     );
-    form.number(
+    form.number_ui(
         ui,
         "far_m",
         "Far plane distance.",
@@ -164,7 +164,7 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         0.1..=100_000.0,
         " m",
     );
-    form.number(
+    form.number_ui(
         ui,
         "retain_radius_m",
         "Members within this horizontal distance are retained (Rout).",
@@ -172,7 +172,7 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         0.0..=10_000.0,
         " m",
     );
-    form.number(
+    form.number_ui(
         ui,
         "remove_radius_m",
         "Members beyond this horizontal distance are removable (Rin).",
@@ -183,22 +183,22 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
 }
 
 fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, routes: &[String]) {
-    form.text(ui, "id", "Persistent id.", &mut source.id);
-    form.choice(
+    form.text_ui(ui, "id", "Persistent id.", &mut source.id);
+    form.choice_ui(
         ui,
         "kind",
         "Ambient (managed by the population system) or Mission (owned by a script).",
         &mut source.kind,
         &KINDS,
     );
-    form.id_picker(
+    form.id_picker_ui(
         ui,
         "route",
         "The route of the recipe's pedestrian space the source spawns on.",
         &mut source.route,
         routes,
     );
-    form.number(
+    form.number_ui(
         ui,
         "target_count",
         "How many pedestrians the source aims to keep alive.",
@@ -206,7 +206,7 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
         0..=100_000,
         "",
     );
-    form.number(
+    form.number_ui(
         ui,
         "walk_speed_m_s",
         "Preferred walking speed.",
@@ -217,7 +217,7 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
 }
 
 fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut Option<Box3>) {
-    form.row(ui, name, help, |ui| {
+    form.row_ui(ui, name, help, |ui| {
         let mut enabled = value.is_some();
         let mut response = ui.checkbox(&mut enabled, "");
         match (enabled, value.as_mut()) {
@@ -225,11 +225,11 @@ fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut 
                 ui.vertical(|ui| {
                     ui.horizontal(|ui| {
                         ui.label("min");
-                        response |= vec3_edit(ui, &mut bounds.min);
+                        response |= vec3_ui(ui, &mut bounds.min);
                     });
                     ui.horizontal(|ui| {
                         ui.label("max");
-                        response |= vec3_edit(ui, &mut bounds.max);
+                        response |= vec3_ui(ui, &mut bounds.max);
                     });
                 });
             }
@@ -328,7 +328,7 @@ fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveComma
 }
 
 fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sources: &[String]) {
-    form.number(
+    form.number_ui(
         ui,
         "frame",
         "The frame at which the command is issued.",
@@ -336,14 +336,14 @@ fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sou
         0..=10_000_000,
         "",
     );
-    form.id_picker(
+    form.id_picker_ui(
         ui,
         "source",
         "The population source of the pedestrian.",
         &mut directive.source,
         sources,
     );
-    form.number(
+    form.number_ui(
         ui,
         "agent",
         "Which of the source's pedestrians (0-based, in birth order).",
@@ -353,10 +353,10 @@ fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sou
     );
     form.field("command", |form| {
         let salt = form.path().clone();
-        form.row_here(ui, "command", "What to do.", |ui| {
+        form.row_here_ui(ui, "command", "What to do.", |ui| {
             let mut kind = command_kind(&directive.command);
             let before = kind;
-            let response = combo(ui, &salt, &mut kind, &COMMANDS);
+            let response = combo_ui(ui, &salt, &mut kind, &COMMANDS);
             if kind != before {
                 directive.command = new_command(kind, &directive.command);
             }
@@ -364,17 +364,17 @@ fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sou
         });
         match &mut directive.command {
             DirectiveCommand::Claim { owner } => {
-                form.text(ui, "owner", "The owner id.", owner);
+                form.text_ui(ui, "owner", "The owner id.", owner);
             }
             DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
-                form.vec3(ui, "goal", "Goal position.", goal);
+                form.vec3_ui(ui, "goal", "Goal position.", goal);
             }
             DirectiveCommand::Escape {
                 threat,
                 safe_distance_m,
             } => {
-                form.vec3(ui, "threat", "Threat position.", threat);
-                form.number(
+                form.vec3_ui(ui, "threat", "Threat position.", threat);
+                form.number_ui(
                     ui,
                     "safe_distance_m",
                     "Safe distance from the threat.",
@@ -415,15 +415,15 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
         .values()
         .flat_map(|family| family.variants.iter().map(|v| v.id.clone()))
         .collect();
-    form.read_only(ui, "id", "Persistent id; also the file name.", &set.id);
-    form.id_picker(
+    form.read_only_ui(ui, "id", "Persistent id; also the file name.", &set.id);
+    form.id_picker_ui(
         ui,
         "recipe",
         "The recipe whose generated objects are overridden.",
         &mut set.recipe,
         &recipes,
     );
-    form.text(
+    form.text_ui(
         ui,
         "base_revision",
         "Digest of the generated base the overrides were authored against.",
@@ -440,7 +440,7 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
                 .collect()
         })
         .unwrap_or_default();
-    record_list(
+    record_list_ui(
         form,
         ui,
         "overrides",
@@ -467,20 +467,20 @@ fn override_ui(
     if !stages.iter().any(|(id, _)| *id == item.stage) {
         stages.push((item.stage, format!("stage {} (missing)", item.stage)));
     }
-    form.choice(
+    form.choice_ui(
         ui,
         "stage",
         "The stage that emitted the target.",
         &mut item.stage,
         &stages,
     );
-    form.u64_text(
+    form.u64_text_ui(
         ui,
         "target",
         "The target's packed generated identity (decimal or 0x hex).",
         &mut item.target,
     );
-    form.number(
+    form.number_ui(
         ui,
         "precedence",
         "Higher precedence wins when two overrides touch the same property.",
@@ -490,7 +490,7 @@ fn override_ui(
     );
     form.field("action", |form| {
         let salt = form.path().clone();
-        form.row_here(ui, "action", "What the override does.", |ui| {
+        form.row_here_ui(ui, "action", "What the override does.", |ui| {
             let mut kind = match item.action {
                 OverrideAction::LockSelection => ActionKind::LockSelection,
                 OverrideAction::LockTransform => ActionKind::LockTransform,
@@ -499,7 +499,7 @@ fn override_ui(
                 OverrideAction::Replace { .. } => ActionKind::Replace,
             };
             let before = kind;
-            let response = combo(ui, &salt, &mut kind, &ACTIONS);
+            let response = combo_ui(ui, &salt, &mut kind, &ACTIONS);
             if kind != before {
                 item.action = match kind {
                     ActionKind::LockSelection => OverrideAction::LockSelection,
@@ -517,10 +517,10 @@ fn override_ui(
         });
         match &mut item.action {
             OverrideAction::Move { position } => {
-                form.vec2(ui, "position", "New ground position.", position);
+                form.vec2_ui(ui, "position", "New ground position.", position);
             }
             OverrideAction::Replace { variant } => {
-                form.id_picker(
+                form.id_picker_ui(
                     ui,
                     "variant",
                     "Variant id of the target's asset family.",

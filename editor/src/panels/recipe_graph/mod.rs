@@ -83,6 +83,7 @@ pub struct RecipeGraphPanel {
     revision: u64,
     generated_from: Option<GenerationKey>,
     message: Option<String>,
+    snarl_selection: Vec<egui_snarl::NodeId>,
 }
 
 impl Default for RecipeGraphPanel {
@@ -99,6 +100,7 @@ impl Default for RecipeGraphPanel {
             revision: 0,
             generated_from: None,
             message: None,
+            snarl_selection: Vec::new(),
         }
     }
 }
@@ -109,6 +111,15 @@ fn selected_stage_index(path: &FieldPath) -> Option<usize> {
         [PathSeg::Field(field), PathSeg::Index(index), ..] if field == "stages" => Some(*index),
         _ => None,
     }
+}
+
+/// The selection of stage `stage` of recipe `recipe_id` (what the Inspector shows for it).
+pub fn stage_selection(recipe_id: &str, recipe: &Recipe, stage: u32) -> Option<Selection> {
+    let index = recipe.stages.iter().position(|s| s.id == stage)?;
+    Some(Selection::field(
+        DocId::Recipe(recipe_id.to_owned()),
+        FieldPath::root().field("stages").index(index),
+    ))
 }
 
 /// The recipe the graph shows: the selected one, else the last shown, else the first.
@@ -206,9 +217,8 @@ impl RecipeGraphPanel {
         for action in actions {
             let result = match action {
                 GraphAction::Select(stage) => {
-                    if let Some(index) = recipe.stages.iter().position(|s| s.id == stage) {
-                        let path = FieldPath::root().field("stages").index(index);
-                        out.push(Command::Select(Selection::field(doc.clone(), path)));
+                    if let Some(selection) = stage_selection(recipe_id, &recipe, stage) {
+                        out.push(Command::Select(selection));
                     }
                     continue;
                 }
@@ -331,9 +341,18 @@ impl Panel for RecipeGraphPanel {
             actions: Vec::new(),
         };
         if let Some(view) = &mut self.view {
-            SnarlWidget::new()
-                .id_salt(("stagecraft-recipe-graph", &recipe_id))
-                .show(&mut view.snarl, &mut viewer, ui);
+            let widget = SnarlWidget::new().id_salt(("stagecraft-recipe-graph", &recipe_id));
+            widget.show(&mut view.snarl, &mut viewer, ui);
+            // A newly selected single stage node becomes the editor's selection.
+            let chosen = widget.get_selected_nodes(ui);
+            if chosen != self.snarl_selection {
+                if let [node] = chosen.as_slice() {
+                    if let Some(GraphNode::Stage(id)) = view.ids.recipe(*node) {
+                        viewer.actions.push(GraphAction::Select(*id));
+                    }
+                }
+                self.snarl_selection = chosen;
+            }
         }
         actions.extend(viewer.actions);
         if self.worker.as_ref().is_some_and(GenerationWorker::is_busy) {
@@ -353,5 +372,53 @@ impl Panel for RecipeGraphPanel {
         if !actions.is_empty() {
             self.apply_actions(document, &recipe_id, actions, out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stage_selects_its_inspector_path_and_back() {
+        let recipe = Recipe {
+            id: "r".into(),
+            stages: vec![
+                stagecraft_runtime::project::Stage {
+                    id: 7,
+                    ..Default::default()
+                },
+                stagecraft_runtime::project::Stage {
+                    id: 9,
+                    ..Default::default()
+                },
+            ],
+            ..Recipe::default()
+        };
+        let selection = stage_selection("r", &recipe, 9).expect("stage 9");
+        assert_eq!(selection.doc, Some(DocId::Recipe("r".into())));
+        assert_eq!(selection.path, FieldPath::root().field("stages").index(1));
+        assert_eq!(selected_stage_index(&selection.path), Some(1));
+        let deeper = selection.path.field("parameters").key("cell_size");
+        assert_eq!(selected_stage_index(&deeper), Some(1));
+        assert_eq!(stage_selection("r", &recipe, 3), None);
+    }
+
+    #[test]
+    fn layout_round_trips_through_stagecraft_folder() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut layout = GraphLayout::default();
+        layout
+            .recipes
+            .entry("r".into())
+            .or_default()
+            .insert(GraphNode::Stage(2).layout_key(), [10.0, -4.5]);
+        layout.save(dir.path()).expect("saves");
+        assert!(dir.path().join(LAYOUT_FILE).is_file());
+        assert_eq!(GraphLayout::load(dir.path()), layout);
+        assert_eq!(
+            GraphLayout::load(&dir.path().join("missing")),
+            GraphLayout::default()
+        );
     }
 }

@@ -121,9 +121,11 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         let title = self.title(&graph_node);
         match graph_node {
             GraphNode::Stage(id) => {
-                let selected = self.selected == Some(id);
-                if ui.selectable_label(selected, title).clicked() {
-                    self.actions.push(GraphAction::Select(id));
+                // Clicking the node selects it in snarl; the panel turns that into a selection.
+                if self.selected == Some(id) {
+                    ui.strong(format!("▶ {title}"));
+                } else {
+                    ui.label(title);
                 }
             }
             GraphNode::Input(_) => {
@@ -212,9 +214,12 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                 }
                 None => {
                     let cache = if summary.cache_hit { "hit" } else { "miss" };
+                    let time = summary
+                        .time_ms
+                        .map_or_else(|| "–".to_owned(), |ms| format!("{ms:.2} ms"));
                     ui.weak(format!(
-                        "{} objects, {} rejected · cache {cache} · run {:.1} ms",
-                        summary.objects, summary.rejected, outcome.elapsed_ms
+                        "{} objects, {} rejected\n{time} · cache {cache}",
+                        summary.objects, summary.rejected
                     ));
                 }
             },

@@ -7,11 +7,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use stagecraft_runtime::generate::{
-    CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generator, NoObserver,
+    CacheOutcome, CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest, Generator,
 };
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{recipe_file, Project};
@@ -26,6 +26,8 @@ pub struct StageSummary {
     pub rejected: u64,
     /// Whether the stage came from the cache.
     pub cache_hit: bool,
+    /// Wall time of the stage in milliseconds (lookup or run), measured here at the editor edge.
+    pub time_ms: Option<f64>,
     /// Why the stage failed, if it did.
     pub error: Option<String>,
 }
@@ -134,6 +136,38 @@ impl GenerationWorker {
     }
 }
 
+/// Times stages at the editor edge (the runtime reads no clock).
+#[derive(Default)]
+struct StageTimer {
+    started: Mutex<BTreeMap<u32, Instant>>,
+    elapsed_ms: Mutex<BTreeMap<u32, f64>>,
+}
+
+impl ExecutionObserver for StageTimer {
+    fn stage_started(&self, stage: u32) {
+        if let Ok(mut started) = self.started.lock() {
+            started.insert(stage, Instant::now());
+        }
+    }
+
+    fn stage_finished(&self, stage: u32, _cache: CacheOutcome, _ok: bool) {
+        let start = self
+            .started
+            .lock()
+            .ok()
+            .and_then(|s| s.get(&stage).copied());
+        if let (Some(start), Ok(mut elapsed)) = (start, self.elapsed_ms.lock()) {
+            elapsed.insert(stage, start.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+}
+
+impl StageTimer {
+    fn time_ms(&self, stage: u32) -> Option<f64> {
+        self.elapsed_ms.lock().ok()?.get(&stage).copied()
+    }
+}
+
 /// The thread body: newest job first, older queued jobs skipped.
 fn run(jobs: Receiver<Job>, results: Sender<Outcome>) {
     let mut generator = Generator::default();
@@ -185,7 +219,8 @@ fn generate(generator: &mut Generator, registry: &Registry, job: &Job) -> Outcom
                 mode: ExecutionMode::Parallel,
                 generation: job.revision,
             };
-            match generator.generate(&plan, &request, &CancelToken::new(), &NoObserver) {
+            let timer = StageTimer::default();
+            match generator.generate(&plan, &request, &CancelToken::new(), &timer) {
                 Ok(generated) => {
                     for record in &generated.bundle.stages {
                         let cache_hit =
@@ -198,6 +233,7 @@ fn generate(generator: &mut Generator, registry: &Registry, job: &Job) -> Outcom
                                 objects: record.summary.objects,
                                 rejected: record.summary.rejected,
                                 cache_hit,
+                                time_ms: timer.time_ms(record.stage),
                                 error: None,
                             },
                         );
@@ -214,6 +250,7 @@ fn generate(generator: &mut Generator, registry: &Registry, job: &Job) -> Outcom
                                         objects: 0,
                                         rejected: 0,
                                         cache_hit: false,
+                                        time_ms: timer.time_ms(stage),
                                         error: Some(text),
                                     },
                                 );

@@ -404,6 +404,72 @@ mod tests {
         assert_eq!(stage_selection("r", &recipe, 3), None);
     }
 
+    fn document() -> Document {
+        let mut recipe = Recipe {
+            id: "r".into(),
+            address_schema: 1,
+            ..Recipe::default()
+        };
+        recipe.inputs.insert(
+            "trees".into(),
+            stagecraft_runtime::project::RecipeInput::Family("pines".into()),
+        );
+        for (id, operator) in [(1, "street.block"), (2, "environment.scatter")] {
+            recipe.stages.push(stagecraft_runtime::project::Stage {
+                id,
+                operator: operator.into(),
+                algorithm: 1,
+                ..Default::default()
+            });
+        }
+        let mut project = Project::default();
+        project.recipes.insert("r".into(), recipe);
+        Document::from_parts(Path::new("/nonexistent"), project, Default::default())
+    }
+
+    #[test]
+    fn graph_actions_become_one_edit_and_refusals_a_message() {
+        let mut document = document();
+        let mut panel = RecipeGraphPanel::default();
+        let mut out = Vec::new();
+        // Two wires in one frame: one undoable edit.
+        let actions = vec![
+            GraphAction::Connect {
+                source: GraphNode::Input("trees".into()),
+                stage: 2,
+                port: 0,
+            },
+            GraphAction::Connect {
+                source: GraphNode::Stage(1),
+                stage: 2,
+                port: 1,
+            },
+        ];
+        panel.apply_actions(&document, "r", actions, &mut out);
+        assert_eq!(out.len(), 1);
+        let Some(Command::Apply(edit)) = out.pop() else {
+            panic!("one edit");
+        };
+        assert_eq!(edit.docs(), vec![DocId::Recipe("r".into())]);
+        document.apply(edit);
+        assert_eq!(document.project().recipes["r"].stages[1].inputs.len(), 2);
+        assert!(document.undo());
+        assert!(document.project().recipes["r"].stages[1].inputs.is_empty());
+
+        // A mismatched port: no edit, a message saying why.
+        let wrong = vec![GraphAction::Connect {
+            source: GraphNode::Stage(1),
+            stage: 2,
+            port: 0,
+        }];
+        panel.apply_actions(&document, "r", wrong, &mut out);
+        assert!(out.is_empty());
+        assert!(panel
+            .message
+            .as_deref()
+            .is_some_and(|m| m.contains("Family")));
+    }
+
     #[test]
     fn layout_round_trips_through_stagecraft_folder() {
         let dir = tempfile::tempdir().expect("temp dir");

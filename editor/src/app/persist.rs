@@ -59,10 +59,14 @@ impl Persisted {
         self.recent.truncate(RECENT_LIMIT);
     }
 
-    /// A stored layout that lost a tab (from an older build) is replaced by the default.
+    /// A stored layout that lacks a tab of the default layout (saved by an older build, before
+    /// the tab existed) is replaced by the default, so no tab is ever out of reach.
     fn repair(&mut self) {
-        let has = |tab: Tab| self.dock.iter_all_tabs().any(|(_, t)| *t == tab);
-        if !(has(Tab::Project) && has(Tab::Inspector) && has(Tab::Diagnostics)) {
+        let default = default_layout();
+        let missing = default
+            .iter_all_tabs()
+            .any(|(_, tab)| !self.dock.iter_all_tabs().any(|(_, t)| t == tab));
+        if missing {
             self.reset_layout();
         }
     }

@@ -63,6 +63,8 @@ pub struct GraphView {
     pub snarl: Snarl<GraphNode>,
     /// Snarl ids ↔ recipe nodes.
     pub ids: IdMap,
+    /// Where each node was placed when the view was built.
+    pub placed: BTreeMap<GraphNode, [f32; 2]>,
 }
 
 /// Why a graph change was refused (the recipe is left as it was).
@@ -156,12 +158,14 @@ pub fn build(
 ) -> GraphView {
     let mut snarl = Snarl::new();
     let mut ids = IdMap::default();
+    let mut placed = BTreeMap::new();
     let mut place = |node: GraphNode, column: usize, row: usize| {
         let pos = positions
             .get(&node.layout_key())
             .copied()
             .unwrap_or([column as f32 * 260.0, row as f32 * 160.0]);
         let id = snarl.insert_node(egui::pos2(pos[0], pos[1]), node.clone());
+        placed.insert(node.clone(), pos);
         ids.insert(node, id);
     };
     for (row, name) in recipe.inputs.keys().enumerate() {
@@ -195,7 +199,7 @@ pub fn build(
             }
         }
     }
-    GraphView { snarl, ids }
+    GraphView { snarl, ids, placed }
 }
 
 /// The source a graph node feeds into a stage.
@@ -331,6 +335,20 @@ pub fn remove_stage(recipe: &Recipe, stage: u32) -> Result<Recipe, Reject> {
             .retain(|input| *input != StageInput::Stage(stage));
     }
     next.outputs.retain(|id| *id != stage);
+    Ok(next)
+}
+
+/// `recipe` with stage `stage` published (appended to the outputs) or, if it was, no longer.
+pub fn toggle_output(recipe: &Recipe, stage: u32) -> Result<Recipe, Reject> {
+    if !recipe.stages.iter().any(|s| s.id == stage) {
+        return Err(Reject::MissingStage(stage));
+    }
+    let mut next = recipe.clone();
+    if next.outputs.contains(&stage) {
+        next.outputs.retain(|id| *id != stage);
+    } else {
+        next.outputs.push(stage);
+    }
     Ok(next)
 }
 

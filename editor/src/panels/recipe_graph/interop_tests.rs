@@ -202,3 +202,12 @@ fn changes_become_one_recipe_edit() {
         ProjectEdit::Batch { .. } => panic!("one replace"),
     }
 }
+
+#[test]
+fn publishing_toggles_an_output() {
+    let published = toggle_output(&recipe(), 2).expect("publishes");
+    assert_eq!(published.outputs, vec![3, 2]);
+    let back = toggle_output(&published, 2).expect("unpublishes");
+    assert_eq!(back.outputs, vec![3]);
+    assert_eq!(toggle_output(&recipe(), 8), Err(Reject::MissingStage(8)));
+}

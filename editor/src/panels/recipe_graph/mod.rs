@@ -182,18 +182,31 @@ impl RecipeGraphPanel {
         self.worker().poll();
     }
 
-    /// Copies the view's node positions into the layout, marking it dirty when they moved.
+    /// Copies the positions of nodes the user moved into the layout, marking it dirty when
+    /// they changed (nodes left where they were placed write nothing).
     fn harvest_positions(&mut self) {
         let (Some(view), Some(recipe_id)) = (&self.view, &self.recipe_id) else {
             return;
         };
-        let positions = self.layout.recipes.entry(recipe_id.clone()).or_default();
         for (id, pos, _) in view.snarl.nodes_pos_ids() {
             let Some(node) = view.ids.recipe(id) else {
                 continue;
             };
             let pos = [pos.x, pos.y];
-            if positions.insert(node.layout_key(), pos) != Some(pos) {
+            let key = node.layout_key();
+            let stored = self
+                .layout
+                .recipes
+                .get(recipe_id)
+                .and_then(|positions| positions.get(&key))
+                .copied();
+            let moved = view.placed.get(node) != Some(&pos);
+            if stored != Some(pos) && (moved || stored.is_some()) {
+                self.layout
+                    .recipes
+                    .entry(recipe_id.clone())
+                    .or_default()
+                    .insert(key, pos);
                 self.layout_dirty = true;
             }
         }
@@ -232,6 +245,8 @@ impl RecipeGraphPanel {
                     interop::disconnect(&recipe, &self.registry, stage, port)
                         .map(|next| (next, "Disconnect stages"))
                 }
+                GraphAction::TogglePublished(stage) => interop::toggle_output(&recipe, stage)
+                    .map(|next| (next, "Toggle recipe output")),
                 GraphAction::Remove(stage) => {
                     interop::remove_stage(&recipe, stage).map(|next| (next, "Remove stage"))
                 }

@@ -42,6 +42,8 @@ pub enum GraphAction {
     },
     /// Remove stage `stage`.
     Remove(u32),
+    /// Publish stage `stage`'s product as a recipe output, or stop publishing it.
+    TogglePublished(u32),
     /// Select stage `stage` (shows it in the Inspector).
     Select(u32),
 }
@@ -122,6 +124,11 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         match graph_node {
             GraphNode::Stage(id) => {
                 // Clicking the node selects it in snarl; the panel turns that into a selection.
+                let title = if self.recipe.outputs.contains(&id) {
+                    format!("{title} ⇥")
+                } else {
+                    title
+                };
                 if self.selected == Some(id) {
                     ui.strong(format!("▶ {title}"));
                 } else {
@@ -310,6 +317,16 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         };
         if ui.button("Select").clicked() {
             self.actions.push(GraphAction::Select(id));
+            ui.close();
+        }
+        let published = self.recipe.outputs.contains(&id);
+        let text = if published {
+            "Stop publishing"
+        } else {
+            "Publish as output"
+        };
+        if ui.button(text).clicked() {
+            self.actions.push(GraphAction::TogglePublished(id));
             ui.close();
         }
         if ui.button("Remove stage").clicked() {

@@ -18,12 +18,17 @@ mkdir -p screenshots
 
 capture() {
     local project="$1" output="$2"
-    echo "== $project -> $output"
+    shift 2
+    echo "== $project $* -> $output"
     # Software GL keeps the capture independent of any GPU on the machine.
     LIBGL_ALWAYS_SOFTWARE=1 timeout 120 \
-        xvfb-run -a -s "-screen 0 1280x800x24" "$binary" "$project" --screenshot "$output"
+        xvfb-run -a -s "-screen 0 1280x800x24" "$binary" "$project" --screenshot "$output" "$@"
 }
 
 capture projects/street-block screenshots/editor-shell.png
+# The generated street block with pedestrians walking: the Timeline opened at frame 240 (12 s).
+capture projects/street-block screenshots/viewport-street-block.png --frame 240
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
+# The 3D viewport itself must have rendered, not just the panels around it.
+python3 scripts/check_viewport_png.py screenshots/viewport-street-block.png

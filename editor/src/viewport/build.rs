@@ -361,13 +361,13 @@ fn streaming_cells(data: &mut LayerData, streaming: &StreamingProduct) {
     };
     let dim = |colour: Srgba| mix(colour, palette::BACKGROUND, 0.55);
     for cell in &plan.loaded_cells {
-        data.fill_convex(&square(cell, 0.003, s * 0.04), dim(palette::STREAM_LOADED));
+        data.fill_convex(&square(cell, -0.02, s * 0.04), dim(palette::STREAM_LOADED));
     }
     for cell in &plan.hlod_cells {
-        data.fill_convex(&square(cell, 0.003, s * 0.04), dim(palette::STREAM_HLOD));
+        data.fill_convex(&square(cell, -0.02, s * 0.04), dim(palette::STREAM_HLOD));
     }
     for cell in &plan.hlod_pruned_cells {
-        data.polygon(&square(cell, 0.01, s * 0.08), palette::STREAM_PRUNED);
+        data.polygon(&square(cell, -0.01, s * 0.08), palette::STREAM_PRUNED);
     }
     marker(
         data,

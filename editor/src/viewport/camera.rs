@@ -95,7 +95,9 @@ impl OrbitCamera {
 
     /// Near and far clip distances, meters, scaled with the orbit distance.
     pub fn near_far_m(&self) -> (f32, f32) {
-        let near = (self.distance_m * 0.002).clamp(0.01, 10.0);
+        // A near plane at 1 % of the distance keeps depth precision for surfaces centimetres
+        // apart (road, crosswalk, stripes) at any zoom.
+        let near = (self.distance_m * 0.01).clamp(0.02, 50.0);
         (near, self.distance_m * 20.0 + 2_000.0)
     }
 

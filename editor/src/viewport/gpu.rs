@@ -21,6 +21,10 @@ use super::scene::{Layer, LayerData, Segment};
 
 /// Screen width of overlay lines, pixels.
 const LINE_WIDTH_PX: f32 = 1.6;
+/// Horizontal lines below this height are drawn as flat ribbons, meters.
+const GROUND_LINE_MAX_Z_M: f32 = 0.5;
+/// Vertical thickness of those ribbons, meters.
+const GROUND_LINE_THICKNESS_M: f32 = 0.004;
 
 /// What one paint callback draws: the camera and the layers.
 #[derive(Clone)]
@@ -126,7 +130,15 @@ pub fn beam_transform(segment: &Segment, width_m: f32) -> Option<Mat4> {
         Vec3::unit_z()
     };
     let side = along.cross(hint).normalize() * width_m;
-    let other = along.cross(side).normalize() * width_m;
+    // Lines lying on the ground are flat ribbons, so they never poke through the surfaces a few
+    // centimetres above them (the grid under the road, routes on a sidewalk).
+    let on_ground = segment.a.z.max(segment.b.z) < GROUND_LINE_MAX_Z_M && along.z.abs() < 1e-3;
+    let thickness = if on_ground {
+        GROUND_LINE_THICKNESS_M
+    } else {
+        width_m
+    };
+    let other = along.cross(side).normalize() * thickness;
     // The unit box is centred on its z axis, which becomes the segment.
     Some(Mat4::from_cols(
         side.extend(0.0),
@@ -339,8 +351,8 @@ mod tests {
     #[test]
     fn beams_run_from_a_to_b_and_are_centred_on_the_segment() {
         let segment = Segment {
-            a: vec3(1.0, 2.0, 0.0),
-            b: vec3(4.0, 6.0, 0.0),
+            a: vec3(1.0, 2.0, 1.0),
+            b: vec3(4.0, 6.0, 1.0),
             colour: Srgba::WHITE,
         };
         let transform = beam_transform(&segment, 0.1).expect("not degenerate");
@@ -352,6 +364,17 @@ mod tests {
         // Its corners lie half a width from the axis.
         let corner = (transform * vec4(0.5, 0.5, 0.0, 1.0)).truncate();
         assert!(((corner - start).magnitude() - 0.1 * 0.5f32.sqrt()).abs() < 1e-5);
+        // On the ground the beam is a flat ribbon: wide across, thin vertically.
+        let ground = Segment {
+            a: vec3(1.0, 2.0, 0.0),
+            b: vec3(4.0, 6.0, 0.0),
+            colour: Srgba::WHITE,
+        };
+        let ribbon = beam_transform(&ground, 0.1).expect("not degenerate");
+        let corners = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+            .map(|(x, y)| (ribbon * vec4(x, y, 0.0, 1.0)).truncate());
+        assert!(corners.iter().all(|c| c.z.abs() <= GROUND_LINE_THICKNESS_M));
+        assert!((corners[0] - corners[2]).magnitude() > 0.09);
         let vertical = Segment {
             a: vec3(0.0, 0.0, 0.0),
             b: vec3(0.0, 0.0, 3.0),

@@ -169,34 +169,36 @@ pub fn state_name(state: AgentState) -> &'static str {
         .map_or("?", |(_, name)| name)
 }
 
-/// Draws identity labels over the viewport: the hovered and selected things always, and with
-/// `all` the agents and objects nearest the camera target (at most [`MAX_LABELS`]).
+/// Draws identity labels over the viewport: the hovered and selected things always (in full),
+/// and with `all` short labels of the agents and objects nearest the camera target, skipping any
+/// that would overlap a label already placed (at most [`MAX_LABELS`]).
 pub fn labels_ui(ui: &Ui, rect: Rect, preview: &Preview, camera: &OrbitCamera, all: bool) {
     let painter = ui.painter_at(rect);
     let size = [rect.width(), rect.height()];
     let font = FontId::proportional(12.0);
-    let draw = |pick: &PickId, bounds: &Aabb, strong: bool| {
+    let anchor = |bounds: &Aabb| {
         let top = vec3(bounds.center().x, bounds.center().y, bounds.max.z + 0.2);
-        let Some(point) = camera.project(top, size) else {
-            return;
+        let point = camera.project(top, size)?;
+        let at = rect.min + egui::vec2(point[0], point[1]);
+        rect.contains(at).then_some(at)
+    };
+    let mut placed: Vec<Rect> = Vec::new();
+    let mut strong = Vec::new();
+    for pick in [preview.hovered.as_ref(), preview.selected.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        let Some(at) = preview.scene.bounds_of(pick).and_then(|b| anchor(&b)) else {
+            continue;
         };
         let Some(text) = identity_label(&preview.session, pick) else {
-            return;
+            continue;
         };
-        let at = rect.min + egui::vec2(point[0], point[1]);
-        if !rect.contains(at) {
-            return;
-        }
-        let colour = if strong {
-            Color32::WHITE
-        } else {
-            Color32::from_gray(200)
-        };
-        let galley = painter.layout_no_wrap(text, font.clone(), colour);
+        let galley = painter.layout_no_wrap(text, font.clone(), Color32::WHITE);
         let text_rect = Align2::CENTER_BOTTOM.anchor_size(at, galley.size());
-        painter.rect_filled(text_rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
-        painter.galley(text_rect.min, galley, colour);
-    };
+        placed.push(text_rect.expand(2.0));
+        strong.push((galley, text_rect));
+    }
     if all {
         let mut near: Vec<(f32, &PickId, &Aabb)> = [LayerKind::Agents, LayerKind::Placements]
             .iter()
@@ -206,17 +208,76 @@ pub fn labels_ui(ui: &Ui, rect: Rect, preview: &Preview, camera: &OrbitCamera, a
                 (d.x * d.x + d.y * d.y, pick, bounds)
             })
             .collect();
-        near.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-        for (_, pick, bounds) in near.into_iter().take(MAX_LABELS) {
-            draw(pick, bounds, false);
+        let order = |a: &(f32, &PickId, &Aabb), b: &(f32, &PickId, &Aabb)| {
+            a.0.total_cmp(&b.0).then_with(|| a.1.cmp(b.1))
+        };
+        // Only the nearest few thousand are worth sorting and measuring.
+        let considered = (MAX_LABELS * 16).min(near.len());
+        if considered < near.len() {
+            near.select_nth_unstable_by(considered, order);
+            near.truncate(considered);
+        }
+        near.sort_by(order);
+        let mut drawn = 0;
+        for (_, pick, bounds) in near {
+            if drawn == MAX_LABELS {
+                break;
+            }
+            let Some(at) = anchor(bounds) else {
+                continue;
+            };
+            let Some(text) = short_label(&preview.session, pick) else {
+                continue;
+            };
+            let colour = Color32::from_gray(210);
+            let galley = painter.layout_no_wrap(text, font.clone(), colour);
+            let text_rect = Align2::CENTER_BOTTOM.anchor_size(at, galley.size());
+            let padded = text_rect.expand(2.0);
+            if placed.iter().any(|other| other.intersects(padded)) {
+                continue;
+            }
+            placed.push(padded);
+            painter.rect_filled(padded, 3.0, Color32::from_black_alpha(150));
+            painter.galley(text_rect.min, galley, colour);
+            drawn += 1;
         }
     }
-    for pick in [preview.hovered.as_ref(), preview.selected.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        if let Some(bounds) = preview.scene.bounds_of(pick) {
-            draw(pick, &bounds, true);
+    for (galley, text_rect) in strong {
+        painter.rect_filled(text_rect.expand(2.0), 3.0, Color32::from_black_alpha(200));
+        painter.galley(text_rect.min, galley, Color32::WHITE);
+    }
+}
+
+/// A compact identity for bulk labels: `bench (−10, 1)#0`, `north-walkers #3`, `keep-out`.
+pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
+    match pick {
+        PickId::Object { stage, index } => {
+            let content = session.content()?;
+            let (variant, id) = match content.stage(*stage)?.product.as_ref() {
+                Product::PlacedObjects(placed) => {
+                    let p = &placed.objects.get(*index as usize)?.placement;
+                    (placed.variant_ids.get(p.variant as usize), p.id)
+                }
+                Product::Placements(scatter) => {
+                    let p = scatter.placements().nth(*index as usize)?;
+                    (scatter.variant_ids.get(p.variant as usize), p.id)
+                }
+                _ => return None,
+            };
+            let key = id.unpack();
+            Some(format!(
+                "{} ({}, {})#{}",
+                variant.map_or("?", String::as_str),
+                key.cell_x,
+                key.cell_y,
+                key.candidate
+            ))
+        }
+        PickId::Rejected { .. } => identity_label(session, pick),
+        PickId::Agent { id } => {
+            let world = session.world()?;
+            let source = world.config().sources.get((id >> 32) as usize)?;
+            Some(format!("{} #{}", source.id, id & 0xffff_ffff))
         }
     }
 }

@@ -129,7 +129,7 @@ pub fn ground(content: Option<&PreviewContent>, show: bool) -> LayerData {
         ((max[0] + margin) / spacing).ceil() as i64,
         ((max[1] + margin) / spacing).ceil() as i64,
     ];
-    let z = -0.03;
+    let z = -0.05;
     let (x0, x1) = (start[0] as f32 * spacing, end[0] as f32 * spacing);
     let (y0, y1) = (start[1] as f32 * spacing, end[1] as f32 * spacing);
     let colour = |i: i64| {

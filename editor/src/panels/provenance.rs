@@ -14,7 +14,7 @@ use stagecraft_runtime::content::{
     ConstraintCheck, DrawRecord, ObjectProvenance, Product, RejectionProvenance,
 };
 use stagecraft_runtime::generate::StageRecord;
-use stagecraft_runtime::identity::{ChildKey, ScatterId};
+use stagecraft_runtime::identity::{ChildKey, ObjectIdentity, ScatterId};
 use stagecraft_runtime::project::Project;
 
 /// The Provenance tab.
@@ -186,6 +186,11 @@ fn object_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, index: usize, pr
                 ));
                 ui.end_row();
             }
+            if let Some(identity) = content.bundle.identity(stage, &key) {
+                ui.label("Identity tuple");
+                ui.label(RichText::new(identity_text(&identity)).monospace());
+                ui.end_row();
+            }
         });
     match record {
         Some(record) => {
@@ -324,6 +329,24 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
                 ui.end_row();
             }
         });
+}
+
+/// `recipe / stage 2 scatter 0x… / stage 3 scatter 0x…`: the recipe instance, then the chain of
+/// emitting stages and keys from the root object down to this one.
+fn identity_text(identity: &ObjectIdentity) -> String {
+    let mut chain = Vec::new();
+    let mut current = Some(identity);
+    while let Some(object) = current {
+        chain.push(format!(
+            "stage {} {}",
+            object.stage.0,
+            child_key_text(&object.child_key)
+        ));
+        current = object.parent.as_deref();
+    }
+    chain.push(identity.recipe_instance.0.clone());
+    chain.reverse();
+    chain.join(" / ")
 }
 
 fn child_key_text(key: &ChildKey) -> String {

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use stagecraft_runtime::project::{AssetFamily, OverrideSet, Project, Recipe, Scenario};
-use stagecraft_runtime::sim::{Timeline, World};
+use stagecraft_runtime::sim::{SimRoute, Timeline, World};
 
 use crate::document::Document;
 use crate::edits::DocId;
@@ -49,6 +49,9 @@ pub struct Session {
     scenario: Option<Scenario>,
     scenario_version: u64,
     timeline: Option<Timeline>,
+    /// The routes and seed the world was built with.
+    world_routes: Vec<SimRoute>,
+    world_seed: u64,
     world_version: u64,
     world_problem: Option<String>,
     /// Whether playback runs.
@@ -80,6 +83,8 @@ impl Session {
             scenario: None,
             scenario_version: 0,
             timeline: None,
+            world_routes: Vec::new(),
+            world_seed: 0,
             world_version: 0,
             world_problem: None,
             playing: false,
@@ -254,17 +259,28 @@ impl Session {
         if !content_changed && self.scenario.as_ref() == Some(scenario) {
             return false;
         }
-        if self.scenario.as_ref() != Some(scenario) {
-            self.scenario = Some(scenario.clone());
-            self.scenario_version += 1;
-        }
-        self.world_version += 1;
         let routes = self
             .content
             .as_ref()
             .map(|c| c.sim_routes())
             .unwrap_or_default();
-        match World::new(scenario, routes, project.manifest.root_seed) {
+        let seed = project.manifest.root_seed;
+        // Regenerated content with the same routes (props moved, say) leaves the world as it is.
+        let same_world = self.scenario.as_ref() == Some(scenario)
+            && self.world_routes == routes
+            && self.world_seed == seed
+            && (self.timeline.is_some() || self.world_problem.is_some());
+        if same_world {
+            return false;
+        }
+        if self.scenario.as_ref() != Some(scenario) {
+            self.scenario = Some(scenario.clone());
+            self.scenario_version += 1;
+        }
+        self.world_version += 1;
+        self.world_routes = routes.clone();
+        self.world_seed = seed;
+        match World::new(scenario, routes, seed) {
             Ok(world) => {
                 self.world_problem = None;
                 match &mut self.timeline {

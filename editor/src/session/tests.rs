@@ -110,9 +110,39 @@ fn editing_the_recipe_regenerates_and_keeps_the_frame() {
     let version = session.content_version();
     let recipe = project.recipes.get_mut("street-block").expect("recipe");
     recipe.label.push_str(" (edited)");
+    let world_version = session.world_version();
     assert!(session.sync_project(&project, None));
     assert_eq!(session.content_version(), version + 1);
     assert_eq!(session.frame(), 80);
+    assert_eq!(
+        session.world_version(),
+        world_version,
+        "same routes: the world is kept"
+    );
+}
+
+#[test]
+fn a_longer_street_rebuilds_the_world_at_the_same_frame() {
+    use stagecraft_runtime::project::ParamValue;
+    let mut project = example();
+    let mut session = Session::default();
+    session.sync_project(&project, None);
+    session.step(150);
+    let (world_version, before) = (session.world_version(), digest(&session));
+    let recipe = project.recipes.get_mut("street-block").expect("recipe");
+    let stage = recipe
+        .stages
+        .iter_mut()
+        .find(|s| s.operator == "street.block")
+        .expect("a street block stage");
+    stage
+        .parameters
+        .insert("length_m".into(), ParamValue::Float(120.0));
+    assert!(session.sync_project(&project, None));
+    assert_eq!(session.problem(), None);
+    assert!(session.world_version() > world_version);
+    assert_eq!(session.frame(), 150);
+    assert_ne!(digest(&session), before);
 }
 
 #[test]

@@ -210,21 +210,23 @@ impl Session {
             }
             return had;
         };
-        let inputs = GenerationInputs {
-            recipe: recipe.clone(),
-            families: project.families.clone(),
-            overrides: project
-                .overrides
-                .values()
-                .filter(|o| o.recipe == recipe.id)
-                .cloned()
-                .collect(),
-            seed: project.manifest.root_seed,
-        };
-        if self.generation_inputs.as_ref() == Some(&inputs) {
+        let overrides = || project.overrides.values().filter(|o| o.recipe == recipe.id);
+        // Compared in place every frame; cloned only when something changed.
+        let unchanged = self.generation_inputs.as_ref().is_some_and(|inputs| {
+            inputs.recipe == *recipe
+                && inputs.families == project.families
+                && inputs.seed == project.manifest.root_seed
+                && inputs.overrides.iter().eq(overrides())
+        });
+        if unchanged {
             return false;
         }
-        self.generation_inputs = Some(inputs);
+        self.generation_inputs = Some(GenerationInputs {
+            recipe: recipe.clone(),
+            families: project.families.clone(),
+            overrides: overrides().cloned().collect(),
+            seed: project.manifest.root_seed,
+        });
         match (self.generator)(project, &recipe.id) {
             Ok(content) => {
                 self.content = Some(Arc::new(content));

@@ -45,6 +45,8 @@ fn read_project(name: &str) -> Project {
         }
     };
     add_folder("recipes", ".recipe.ron", &mut sources);
+    add_folder("scenarios", ".scenario.ron", &mut sources);
+    add_folder("overrides", ".overrides.ron", &mut sources);
     for assets in asset_paths(&manifest) {
         add_folder(&assets, ".family.ron", &mut sources);
     }

@@ -240,3 +240,13 @@ fn unsupported_address_schemas_are_rejected() {
         "address schema 2 is not supported"
     );
 }
+
+#[test]
+fn a_region_whose_cells_cannot_be_packed_is_rejected_at_compile_time() {
+    check(
+        &SCATTER.replace("(0, 0, 4000, 4000)", "(-20000000, 0, 0, 4000)"),
+        "10",
+        &["3:stages[0].parameters[\"region\"]: stage 10: the cells of region (-20000000, 0, 0, 4000) \
+           at cell size 400 do not fit the packed identity"],
+    );
+}

@@ -177,8 +177,26 @@ fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<Par
             "`region` is given, but the regions come from the `areas` input",
             "no `region` when a street block is connected",
         )]),
+        (Some(region), false) if !cells_fit_identity(&region, params.cell_size) => {
+            Err(vec![ParamProblem::new(
+                "region",
+                format!(
+                    "the cells of region ({}, {}, {}, {}) at cell size {} do not fit the packed identity",
+                    region.min_x, region.min_y, region.max_x, region.max_y, params.cell_size
+                ),
+                "a region whose cell coordinates fit i16 (−32768..=32767)",
+            )])
+        }
         _ => Ok(StageParams::Scatter(params)),
     }
+}
+
+/// Whether every cell the region touches has coordinates that fit the identity's `i16` fields
+/// (checked here so that a recipe that cannot be packed is rejected when it is compiled).
+fn cells_fit_identity(region: &Rect, cell_size: i64) -> bool {
+    let cs = cell_size.max(1);
+    let fits = |v: i64| i16::try_from(v.div_euclid(cs)).is_ok();
+    fits(region.min_x) && fits(region.min_y) && fits(region.max_x - 1) && fits(region.max_y - 1)
 }
 
 fn estimate(params: &StageParams, inputs: &[Capacity]) -> Capacity {

@@ -9,7 +9,9 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use stagecraft_runtime::project::{asset_paths, load_project, LoadedProject, ProjectSources, MANIFEST_FILE};
+use stagecraft_runtime::project::{
+    asset_paths, load_project, LoadedProject, ProjectSources, MANIFEST_FILE,
+};
 
 /// The folders of a project that hold documents, with the suffix of their files.
 pub const DOCUMENT_FOLDERS: [(&str, &str); 3] = [
@@ -33,7 +35,11 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     for (folder, suffix) in DOCUMENT_FOLDERS {
         read_folder(dir, folder, suffix, &mut sources)?;
     }
-    let manifest_text = sources.files.get(MANIFEST_FILE).cloned().unwrap_or_default();
+    let manifest_text = sources
+        .files
+        .get(MANIFEST_FILE)
+        .cloned()
+        .unwrap_or_default();
     for asset_path in asset_paths(&manifest_text) {
         read_folder(dir, &asset_path, FAMILY_SUFFIX, &mut sources)?;
     }
@@ -51,7 +57,12 @@ fn read_text(path: &Path) -> io::Result<String> {
 }
 
 /// Adds every `*suffix` file of `dir/folder` under the key `folder/name`. A missing folder is empty.
-fn read_folder(dir: &Path, folder: &str, suffix: &str, sources: &mut ProjectSources) -> io::Result<()> {
+fn read_folder(
+    dir: &Path,
+    folder: &str,
+    suffix: &str,
+    sources: &mut ProjectSources,
+) -> io::Result<()> {
     let folder_path = dir.join(folder);
     let entries = match fs::read_dir(&folder_path) {
         Ok(entries) => entries,
@@ -94,8 +105,15 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// [`atomic_write`] with a hook that runs after the temp file is written and synced and before
 /// the rename; an error from the hook aborts the save like a failed write would.
-pub fn atomic_write_with(path: &Path, bytes: &[u8], before_rename: BeforeRename<'_>) -> io::Result<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+pub fn atomic_write_with(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: BeforeRename<'_>,
+) -> io::Result<()> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     fs::create_dir_all(folder)?;
     let mut temp = tempfile::Builder::new()
         .prefix(".stagecraft-save-")
@@ -118,7 +136,9 @@ pub fn save_files(dir: &Path, files: &BTreeMap<String, String>) -> io::Result<Ve
     let mut written = Vec::new();
     for (relative, text) in files {
         let path = file_path(dir, relative);
-        let unchanged = fs::read(&path).map(|old| old == text.as_bytes()).unwrap_or(false);
+        let unchanged = fs::read(&path)
+            .map(|old| old == text.as_bytes())
+            .unwrap_or(false);
         if !unchanged {
             atomic_write(&path, text.as_bytes())?;
             written.push(relative.clone());
@@ -139,7 +159,10 @@ mod tests {
         let result = atomic_write_with(&path, b"new contents\n", &mut |_| {
             Err(io::Error::other("injected failure: disk full"))
         });
-        assert_eq!(result.map_err(|e| e.to_string()), Err("injected failure: disk full".to_owned()));
+        assert_eq!(
+            result.map_err(|e| e.to_string()),
+            Err("injected failure: disk full".to_owned())
+        );
         assert_eq!(fs::read_to_string(&path).expect("read"), "old contents\n");
         let leftovers: Vec<_> = fs::read_dir(dir.path())
             .expect("list")

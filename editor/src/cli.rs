@@ -1,12 +1,17 @@
-//! The headless command line: `stagecraft check` and `stagecraft fmt` over a project folder.
+//! The headless command line: `stagecraft check`, `fmt`, `generate` and `ops` over a project folder.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
-use stagecraft_runtime::project::{has_errors, Diagnostic, LoadedProject, ProjectSources, Severity};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::project::{
+    has_errors, Diagnostic, LoadedProject, ProjectSources, Severity,
+};
+use stagecraft_runtime::recipe::check_project;
 
+use crate::generate_cmd::{generate, ops, GenerateOptions};
 use crate::project_io::{atomic_write, file_path, load_dir};
 
 /// Command-line arguments of the `stagecraft` binary.
@@ -50,6 +55,32 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Generate a project's recipes; print counts, timings and each bundle digest.
+    Generate {
+        /// The project folder.
+        project: PathBuf,
+        /// Generate only this recipe (default: every recipe of the manifest).
+        #[arg(long, value_name = "ID")]
+        recipe: Option<String>,
+        /// Root seed instead of the manifest's.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Write the products to FILE (canonical RON, or JSON with --json).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Print the report as JSON (and write --out as JSON).
+        #[arg(long)]
+        json: bool,
+        /// Run the serial reference executor instead of the parallel one.
+        #[arg(long)]
+        serial: bool,
+    },
+    /// List the registered operators with their ports and parameter schemas.
+    Ops {
+        /// Print the catalogue as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a headless command, writing its report to `out`; returns the process exit code.
@@ -57,6 +88,24 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
     match command {
         Command::Check { project, json } => check(project, *json, out),
         Command::Fmt { project, check } => fmt(project, *check, out),
+        Command::Generate {
+            project,
+            recipe,
+            seed,
+            out: out_file,
+            json,
+            serial,
+        } => {
+            let options = GenerateOptions {
+                recipe: recipe.as_deref(),
+                seed: *seed,
+                out: out_file.as_deref(),
+                json: *json,
+                serial: *serial,
+            };
+            generate(project, &options, out)
+        }
+        Command::Ops { json } => ops(*json, out),
     }
 }
 
@@ -64,11 +113,16 @@ fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
     load_dir(project).with_context(|| format!("cannot read the project in {}", project.display()))
 }
 
-/// `stagecraft check`: prints every diagnostic; exit code 1 when any is an error.
+/// `stagecraft check`: prints every diagnostic — the project's and the recipe compiler's (unknown
+/// operators, port types, parameter schemas) — and exits 1 when any is an error.
 pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
-    let (sources, loaded) = load(project)?;
+    let (sources, mut loaded) = load(project)?;
+    let compiled = check_project(&loaded, &Registry::standard());
+    loaded.diagnostics.extend(compiled);
+    loaded.diagnostics.sort();
     if json {
-        let items: Vec<serde_json::Value> = loaded.diagnostics.iter().map(diagnostic_json).collect();
+        let items: Vec<serde_json::Value> =
+            loaded.diagnostics.iter().map(diagnostic_json).collect();
         let report = serde_json::json!({
             "project": project.display().to_string(),
             "files": sources.files.len(),
@@ -79,7 +133,11 @@ pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         for diagnostic in &loaded.diagnostics {
-            write!(out, "{}", render_diagnostic(diagnostic, sources.files.get(&diagnostic.file)))?;
+            write!(
+                out,
+                "{}",
+                render_diagnostic(diagnostic, sources.files.get(&diagnostic.file))
+            )?;
         }
         let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
         let warnings = loaded.diagnostics.len() - errors;
@@ -90,7 +148,11 @@ pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<
             sources.files.len()
         )?;
     }
-    Ok(if has_errors(&loaded.diagnostics) { 1 } else { 0 })
+    Ok(if has_errors(&loaded.diagnostics) {
+        1
+    } else {
+        0
+    })
 }
 
 /// One diagnostic as a JSON object.
@@ -148,8 +210,15 @@ pub enum FmtStatus {
 }
 
 /// Decides, for every document file of a loaded project, its canonical text or why it has none.
-pub fn fmt_plan(sources: &ProjectSources, loaded: &LoadedProject) -> Vec<(String, FmtStatus, Option<String>)> {
-    let canonical = loaded.project.as_ref().map(|p| p.canonical_files()).unwrap_or_default();
+pub fn fmt_plan(
+    sources: &ProjectSources,
+    loaded: &LoadedProject,
+) -> Vec<(String, FmtStatus, Option<String>)> {
+    let canonical = loaded
+        .project
+        .as_ref()
+        .map(|p| p.canonical_files())
+        .unwrap_or_default();
     let mut plan = Vec::new();
     for (path, text) in &sources.files {
         let file_has_errors = loaded.diagnostics_of(path).any(Diagnostic::is_error);
@@ -158,7 +227,11 @@ pub fn fmt_plan(sources: &ProjectSources, loaded: &LoadedProject) -> Vec<(String
                 if canonical_text == text {
                     plan.push((path.clone(), FmtStatus::Canonical, None));
                 } else {
-                    plan.push((path.clone(), FmtStatus::Rewritten, Some(canonical_text.clone())));
+                    plan.push((
+                        path.clone(),
+                        FmtStatus::Rewritten,
+                        Some(canonical_text.clone()),
+                    ));
                 }
             }
             _ => plan.push((path.clone(), FmtStatus::Refused, None)),
@@ -178,7 +251,10 @@ pub fn fmt(project: &Path, check_only: bool, out: &mut dyn Write) -> anyhow::Res
         match (status, canonical) {
             (FmtStatus::Canonical, _) => {}
             (FmtStatus::Refused, _) => {
-                writeln!(out, "{path}: has errors, not rewritten (run `stagecraft check`)")?;
+                writeln!(
+                    out,
+                    "{path}: has errors, not rewritten (run `stagecraft check`)"
+                )?;
                 exit = 1;
             }
             (FmtStatus::Rewritten, Some(text)) if !check_only => {

@@ -34,6 +34,12 @@ pub enum ExecutionMode {
     Parallel,
 }
 
+/// The number of threads a parallel generation runs on here (the current rayon pool's size,
+/// which `RAYON_NUM_THREADS` sets for the global pool).
+pub fn worker_threads() -> usize {
+    rayon::current_num_threads()
+}
+
 /// One request to generate a recipe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct GenerateRequest {

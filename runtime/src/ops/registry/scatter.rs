@@ -177,7 +177,7 @@ fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<Par
             "`region` is given, but the regions come from the `areas` input",
             "no `region` when a street block is connected",
         )]),
-        (Some(region), false) if !cells_fit_identity(&region, params.cell_size) => {
+        (Some(region), false) if !cells_fit_identity(region, params.cell_size) => {
             Err(vec![ParamProblem::new(
                 "region",
                 format!(

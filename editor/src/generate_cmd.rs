@@ -1,0 +1,455 @@
+//! `stagecraft generate` and `stagecraft ops`: headless generation with counts, timings and the
+//! bundle digest, product export as canonical RON or JSON, and the operator catalogue.
+//!
+//! Timings are measured here, at the binary's edge: the runtime reads no clock and reports stage
+//! starts and ends through an [`ExecutionObserver`].
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use stagecraft_runtime::generate::export::bundle_doc;
+use stagecraft_runtime::generate::{
+    worker_threads, CacheOutcome, CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest,
+    Generated, Generator,
+};
+use stagecraft_runtime::ops::registry::{ParamDefault, Registry};
+use stagecraft_runtime::project::write::{to_canonical_string, Doc};
+use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
+use stagecraft_runtime::recipe::compile_project_recipe;
+
+use crate::cli::{diagnostic_json, render_diagnostic};
+use crate::project_io::{atomic_write, load_dir};
+
+/// Options of `stagecraft generate`.
+#[derive(Debug, Clone, Default)]
+pub struct GenerateOptions<'a> {
+    /// Only this recipe (default: every recipe of the manifest).
+    pub recipe: Option<&'a str>,
+    /// Root seed instead of the manifest's.
+    pub seed: Option<u64>,
+    /// Where to write the products.
+    pub out: Option<&'a Path>,
+    /// JSON report on stdout and JSON products in `out`.
+    pub json: bool,
+    /// Run the serial reference executor instead of the parallel one.
+    pub serial: bool,
+}
+
+/// Per-stage wall times, measured from the observer's callbacks.
+#[derive(Default)]
+struct Timer {
+    started: Mutex<BTreeMap<u32, Instant>>,
+    finished: Mutex<BTreeMap<u32, (Duration, CacheOutcome, bool)>>,
+}
+
+impl ExecutionObserver for Timer {
+    fn stage_started(&self, stage: u32) {
+        if let Ok(mut started) = self.started.lock() {
+            started.insert(stage, Instant::now());
+        }
+    }
+
+    fn stage_finished(&self, stage: u32, cache: CacheOutcome, ok: bool) {
+        let start = self
+            .started
+            .lock()
+            .ok()
+            .and_then(|s| s.get(&stage).copied());
+        let elapsed = start.map(|s| s.elapsed()).unwrap_or_default();
+        if let Ok(mut finished) = self.finished.lock() {
+            finished.insert(stage, (elapsed, cache, ok));
+        }
+    }
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+/// `stagecraft generate`: exit 0 when every selected recipe generated, 1 on project, compile or
+/// generation errors.
+pub fn generate(
+    project: &Path,
+    options: &GenerateOptions<'_>,
+    out: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    let load_start = Instant::now();
+    let (sources, loaded) = load_dir(project)
+        .with_context(|| format!("cannot read the project in {}", project.display()))?;
+    let load_time = load_start.elapsed();
+    let Some(project_doc) = loaded
+        .project
+        .as_ref()
+        .filter(|_| !has_errors(&loaded.diagnostics))
+    else {
+        return report_diagnostics(project, &sources, &loaded.diagnostics, options.json, out);
+    };
+    let recipes: Vec<String> = match options.recipe {
+        Some(id) if project_doc.recipes.contains_key(id) => vec![id.to_owned()],
+        Some(id) => anyhow::bail!("the project has no recipe `{id}`"),
+        None => project_doc.manifest.recipes.clone(),
+    };
+    if options.out.is_some() && recipes.len() != 1 {
+        anyhow::bail!("--out writes one recipe's products; choose one with --recipe");
+    }
+    let seed = options.seed.unwrap_or(project_doc.manifest.root_seed);
+    let registry = Registry::standard();
+    let mode = if options.serial {
+        ExecutionMode::Serial
+    } else {
+        ExecutionMode::Parallel
+    };
+    let mut reports = Vec::new();
+    let mut exit = 0;
+    let mut text = String::new();
+    text.push_str(&format!(
+        "{}: seed {seed}, {} executor, {} threads, loaded in {:.2} ms\n",
+        project.display(),
+        if options.serial { "serial" } else { "parallel" },
+        worker_threads(),
+        ms(load_time)
+    ));
+    for id in &recipes {
+        let compile_start = Instant::now();
+        let Some(outcome) = compile_project_recipe(&loaded, id, &registry) else {
+            anyhow::bail!("recipe `{id}` could not be read");
+        };
+        let compile_time = compile_start.elapsed();
+        for diagnostic in &outcome.diagnostics {
+            text.push_str(&render_diagnostic(
+                diagnostic,
+                sources.files.get(&diagnostic.file),
+            ));
+        }
+        let Some(plan) = outcome.plan else {
+            exit = 1;
+            reports.push(serde_json::json!({
+                "recipe": id,
+                "diagnostics": outcome.diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
+            }));
+            continue;
+        };
+        let timer = Timer::default();
+        let request = GenerateRequest {
+            root_seed: seed,
+            mode,
+            generation: 0,
+        };
+        let generate_start = Instant::now();
+        let result = Generator::new().generate(&plan, &request, &CancelToken::new(), &timer);
+        let generate_time = generate_start.elapsed();
+        match result {
+            Ok(generated) => {
+                let timings = timer.finished.lock().map(|f| f.clone()).unwrap_or_default();
+                text.push_str(&recipe_text(
+                    id,
+                    &generated,
+                    &timings,
+                    compile_time,
+                    generate_time,
+                ));
+                reports.push(recipe_json(
+                    id,
+                    &generated,
+                    &timings,
+                    compile_time,
+                    generate_time,
+                ));
+                if let Some(path) = options.out {
+                    let doc = bundle_doc(&generated.bundle);
+                    let bytes = if options.json {
+                        let mut json = serde_json::to_string_pretty(&doc_to_json(&doc))?;
+                        json.push('\n');
+                        json
+                    } else {
+                        to_canonical_string(&doc)
+                    };
+                    atomic_write(path, bytes.as_bytes())
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    text.push_str(&format!("  products written to {}\n", path.display()));
+                }
+            }
+            Err(error) => {
+                exit = 1;
+                text.push_str(&format!("recipe {id}: {error}\n"));
+                for failure in error.failures.iter().skip(1) {
+                    text.push_str(&format!("  {failure}\n"));
+                }
+                reports.push(serde_json::json!({
+                    "recipe": id,
+                    "error": error.to_string(),
+                    "failures": error.failures.iter().map(|f| serde_json::json!({
+                        "stage": f.stage,
+                        "kind": f.kind.name(),
+                        "field": f.field,
+                        "message": f.message,
+                    })).collect::<Vec<_>>(),
+                }));
+            }
+        }
+    }
+    if options.json {
+        let report = serde_json::json!({
+            "project": project.display().to_string(),
+            "seed": seed,
+            "threads": worker_threads(),
+            "serial": options.serial,
+            "load_ms": ms(load_time),
+            "recipes": reports,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(exit)
+}
+
+fn report_diagnostics(
+    project: &Path,
+    sources: &ProjectSources,
+    diagnostics: &[Diagnostic],
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    if json {
+        let report = serde_json::json!({
+            "project": project.display().to_string(),
+            "diagnostics": diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        for diagnostic in diagnostics {
+            write!(
+                out,
+                "{}",
+                render_diagnostic(diagnostic, sources.files.get(&diagnostic.file))
+            )?;
+        }
+        writeln!(
+            out,
+            "{}: the project has errors; nothing generated",
+            project.display()
+        )?;
+    }
+    Ok(1)
+}
+
+type Timings = BTreeMap<u32, (Duration, CacheOutcome, bool)>;
+
+fn cache_text(outcome: CacheOutcome) -> String {
+    match outcome {
+        CacheOutcome::Hit => "hit".to_owned(),
+        CacheOutcome::Miss(reason) => format!("miss: {}", reason.name()),
+    }
+}
+
+fn recipe_text(
+    id: &str,
+    generated: &Generated,
+    timings: &Timings,
+    compile: Duration,
+    total: Duration,
+) -> String {
+    let bundle = &generated.bundle;
+    let mut text = format!("recipe {id}: {} stages\n", bundle.stages.len());
+    for stage in &bundle.stages {
+        let (time, cache, _) =
+            timings
+                .get(&stage.stage)
+                .copied()
+                .unwrap_or((Duration::ZERO, CacheOutcome::Hit, true));
+        text.push_str(&format!(
+            "  stage {} {} v{}: {} objects, {} rejected, {:.2} ms ({})\n",
+            stage.stage,
+            stage.operator,
+            stage.algorithm,
+            stage.summary.objects,
+            stage.summary.rejected,
+            ms(time),
+            cache_text(cache)
+        ));
+    }
+    text.push_str(&format!(
+        "  compile {:.2} ms, generate {:.2} ms, {} objects\n",
+        ms(compile),
+        ms(total),
+        bundle.object_count()
+    ));
+    text.push_str(&format!("digest {}\n", bundle.digest_hex()));
+    text
+}
+
+fn recipe_json(
+    id: &str,
+    generated: &Generated,
+    timings: &Timings,
+    compile: Duration,
+    total: Duration,
+) -> serde_json::Value {
+    let bundle = &generated.bundle;
+    let stages: Vec<serde_json::Value> = bundle
+        .stages
+        .iter()
+        .map(|stage| {
+            let (time, cache, _) = timings.get(&stage.stage).copied().unwrap_or((
+                Duration::ZERO,
+                CacheOutcome::Hit,
+                true,
+            ));
+            serde_json::json!({
+                "stage": stage.stage,
+                "operator": stage.operator,
+                "algorithm": stage.algorithm,
+                "objects": stage.summary.objects,
+                "rejected": stage.summary.rejected,
+                "digest": stagecraft_runtime::content::encode::hex(&stage.digest),
+                "ms": ms(time),
+                "cache": cache_text(cache),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "recipe": id,
+        "digest": bundle.digest_hex(),
+        "objects": bundle.object_count(),
+        "compile_ms": ms(compile),
+        "generate_ms": ms(total),
+        "stages": stages,
+    })
+}
+
+/// A document tree as JSON: structs and maps become objects, lists and tuples arrays, `Some(x)`
+/// becomes `x`, `None` becomes `null` and other unit variants their name, other variants a
+/// one-key object.
+pub fn doc_to_json(doc: &Doc) -> serde_json::Value {
+    use serde_json::Value;
+    match doc {
+        Doc::Bool(value) => Value::Bool(*value),
+        Doc::Int(value) => match (i64::try_from(*value), u64::try_from(*value)) {
+            (Ok(v), _) => Value::from(v),
+            (_, Ok(v)) => Value::from(v),
+            _ => Value::String(value.to_string()),
+        },
+        Doc::Float(value) => {
+            serde_json::Number::from_f64(*value).map_or(Value::Null, Value::Number)
+        }
+        Doc::Str(text) => Value::String(text.clone()),
+        Doc::List(items) | Doc::Tuple(items) => {
+            Value::Array(items.iter().map(doc_to_json).collect())
+        }
+        Doc::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(key, value)| {
+                    let key = match key {
+                        Doc::Str(text) => text.clone(),
+                        other => doc_to_json(other).to_string(),
+                    };
+                    (key, doc_to_json(value))
+                })
+                .collect(),
+        ),
+        Doc::Struct(_, fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(name, value)| ((*name).to_owned(), doc_to_json(value)))
+                .collect(),
+        ),
+        Doc::Variant("Some", items) if items.len() == 1 => doc_to_json(&items[0]),
+        Doc::Variant(name, items) => {
+            let inner = match items.as_slice() {
+                [single] => doc_to_json(single),
+                many => Value::Array(many.iter().map(doc_to_json).collect()),
+            };
+            Value::Object([((*name).to_owned(), inner)].into_iter().collect())
+        }
+        Doc::Unit("None") => Value::Null,
+        Doc::Unit(name) => Value::String((*name).to_owned()),
+    }
+}
+
+/// `stagecraft ops`: every registered operator with its ports and parameter schema.
+pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
+    let registry = Registry::standard();
+    if json {
+        let operators: Vec<serde_json::Value> = registry
+            .operators()
+            .map(|op| {
+                serde_json::json!({
+                    "id": op.id,
+                    "algorithm": op.algorithm,
+                    "summary": op.summary,
+                    "locality": op.locality.name(),
+                    "output": op.output.name(),
+                    "inputs": op.inputs.iter().map(|p| serde_json::json!({
+                        "name": p.name, "kind": p.kind.name(), "required": p.required, "doc": p.doc,
+                    })).collect::<Vec<_>>(),
+                    "parameters": op.params.iter().map(|p| serde_json::json!({
+                        "name": p.name,
+                        "type": p.ty.name(),
+                        "unit": p.unit,
+                        "range": p.range.describe(),
+                        "default": default_text(&p.default),
+                        "doc": p.doc,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&operators)?)?;
+        return Ok(0);
+    }
+    for op in registry.operators() {
+        writeln!(
+            out,
+            "{} v{} ({}) → {}",
+            op.id,
+            op.algorithm,
+            op.locality.name(),
+            op.output.name()
+        )?;
+        writeln!(out, "  {}", op.summary)?;
+        for port in op.inputs {
+            let need = if port.required {
+                "required"
+            } else {
+                "optional"
+            };
+            writeln!(
+                out,
+                "  input  {:<22} {:<14} {need:<8} {}",
+                port.name,
+                port.kind.name(),
+                port.doc
+            )?;
+        }
+        for p in op.params {
+            writeln!(
+                out,
+                "  param  {:<26} {:<10} {:<14} {:<24} default {:<10} {}",
+                p.name,
+                p.ty.name(),
+                if p.unit.is_empty() { "-" } else { p.unit },
+                p.range.describe(),
+                default_text(&p.default),
+                p.doc
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(0)
+}
+
+fn default_text(default: &ParamDefault) -> String {
+    match default {
+        ParamDefault::Required => "required".to_owned(),
+        ParamDefault::Optional => "optional".to_owned(),
+        ParamDefault::Bool(v) => v.to_string(),
+        ParamDefault::Int(v) => v.to_string(),
+        ParamDefault::Float(v) => format!("{v:?}"),
+        ParamDefault::EmptyList => "[]".to_owned(),
+    }
+}

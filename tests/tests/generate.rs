@@ -1,0 +1,129 @@
+//! Acceptance of the recipe engine on the example projects: golden bundle digests, identical on
+//! the serial executor and on 1- and 2-thread pools, and the street block's published routes
+//! agreeing with the naming contract scenarios are checked against.
+//!
+//! The golden digests pin generated output. Update them deliberately (with the reason in the
+//! commit), never to make a test pass.
+
+use stagecraft_editor::project_io::load_dir;
+use stagecraft_runtime::content::Product;
+use stagecraft_runtime::generate::{
+    run_plan, CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, NoObserver, StageCache,
+};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::project::routes::published_routes;
+use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
+use stagecraft_tests::example_project;
+
+/// (project, recipe, golden bundle digest).
+const GOLDEN: [(&str, &str, &str); 3] = [
+    (
+        "pine-clearing",
+        "pine-clearing",
+        "afe959275630563ac05e49f1a29d09fef56af11360bab9d088204ae9e7ca7931",
+    ),
+    (
+        "street-block",
+        "street-block",
+        "e3bf9d6f12a598f252e1760f8b20bb496c627eb0cb49720caf1c0c96c6113275",
+    ),
+    (
+        "tactical-mission",
+        "tactical-mission",
+        "561f9c516ae5a83138555c87c5dc8d73679071046c2355bddedb60409808893d",
+    ),
+];
+
+fn generate(project: &str, recipe: &str, mode: ExecutionMode) -> GeneratedBundle {
+    let (_, loaded) = load_dir(&example_project(project)).expect("readable");
+    let registry = Registry::standard();
+    assert_eq!(check_project(&loaded, &registry), Vec::new(), "{project}");
+    let seed = loaded.project.as_ref().expect("loads").manifest.root_seed;
+    let outcome = compile_project_recipe(&loaded, recipe, &registry).expect("recipe");
+    let plan = outcome.plan.expect("compiles");
+    let request = GenerateRequest {
+        root_seed: seed,
+        mode,
+        generation: 0,
+    };
+    let generated = run_plan(
+        &plan,
+        &request,
+        &mut StageCache::default(),
+        &CancelToken::new(),
+        &NoObserver,
+    )
+    .unwrap_or_else(|error| panic!("{project}: {error}"));
+    (*generated.bundle).clone()
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+}
+
+#[test]
+fn every_example_generates_its_golden_digest() {
+    for (project, recipe, golden) in GOLDEN {
+        let serial = generate(project, recipe, ExecutionMode::Serial);
+        assert_eq!(serial.digest_hex(), golden, "{project}: serial reference");
+        for threads in [1, 2] {
+            let parallel =
+                pool(threads).install(|| generate(project, recipe, ExecutionMode::Parallel));
+            assert_eq!(parallel, serial, "{project}: {threads} threads");
+        }
+        assert!(serial.object_count() > 0, "{project} generates something");
+    }
+}
+
+#[test]
+fn the_street_block_publishes_the_routes_its_scenario_uses() {
+    let (_, loaded) = load_dir(&example_project("street-block")).expect("readable");
+    let project = loaded.project.expect("loads");
+    let recipe = &project.recipes["street-block"];
+    let bundle = generate("street-block", "street-block", ExecutionMode::Serial);
+    let Some(Product::StreetBlock(block)) = bundle.stage(1).map(|s| &*s.product) else {
+        panic!("stage 1 is a street block");
+    };
+    assert_eq!(block.space.route_ids(), published_routes(recipe));
+    for scenario in project.scenarios.values() {
+        for source in &scenario.sources {
+            assert!(
+                block.space.route(&source.route).is_some(),
+                "scenario {} walks route {}",
+                scenario.id,
+                source.route
+            );
+        }
+    }
+}
+
+#[test]
+fn every_placed_object_has_provenance_back_to_its_family() {
+    for (project, recipe) in [
+        ("pine-clearing", "pine-clearing"),
+        ("street-block", "street-block"),
+    ] {
+        let bundle = generate(project, recipe, ExecutionMode::Serial);
+        for stage in &bundle.stages {
+            let Product::PlacedObjects(placed) = &*stage.product else {
+                continue;
+            };
+            assert_eq!(stage.provenance.objects.len(), placed.objects.len());
+            for record in &stage.provenance.objects {
+                let view = bundle
+                    .provenance(stage.stage, &record.key)
+                    .expect("provenance");
+                let (family, variant) = view.asset.expect("an asset");
+                assert_eq!(family, placed.family);
+                assert!(placed.variant_ids.contains(&variant));
+                assert!(
+                    view.identity.parent.is_some(),
+                    "a placed object has a parent"
+                );
+            }
+        }
+    }
+}

@@ -16,15 +16,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
+use super::plan::{BoundInput, CompiledPlan, InputSource};
+use super::seal::order_and_seal;
 use crate::content::{FamilyData, FamilyVariant};
 use crate::ops::registry::{
-    Capacity, OperatorDescriptor, ParamProblem, ParamSet, PortKind, Registry, StageParams,
+    OperatorDescriptor, ParamProblem, ParamSet, PortKind, Registry, StageParams,
 };
 use crate::project::node::Node;
 use crate::project::validate::{find_cycle, MAX_EDGES, MAX_STAGES};
 use crate::project::{
-    canonical_text, AssetFamily, Diagnostic, FieldPath, Recipe, RecipeInput, Severity, StageInput,
+    AssetFamily, Diagnostic, FieldPath, Recipe, RecipeInput, Severity, StageInput,
 };
 
 /// The address schema versions the engine implements.
@@ -52,13 +53,19 @@ pub struct CompileOutcome {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-struct Reporter<'a> {
+pub(super) struct Reporter<'a> {
     source: RecipeSource<'a>,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl Reporter<'_> {
-    fn push(&mut self, severity: Severity, path: FieldPath, message: String, expected: String) {
+    pub(super) fn push(
+        &mut self,
+        severity: Severity,
+        path: FieldPath,
+        message: String,
+        expected: String,
+    ) {
         let (line, column) = self
             .source
             .tree
@@ -78,7 +85,7 @@ impl Reporter<'_> {
         });
     }
 
-    fn error(&mut self, path: FieldPath, message: String, expected: impl Into<String>) {
+    pub(super) fn error(&mut self, path: FieldPath, message: String, expected: impl Into<String>) {
         self.push(Severity::Error, path, message, expected.into());
     }
 
@@ -87,17 +94,17 @@ impl Reporter<'_> {
     }
 }
 
-fn stage_path(index: usize) -> FieldPath {
+pub(super) fn stage_path(index: usize) -> FieldPath {
     FieldPath::root().field("stages").index(index)
 }
 
 /// A stage after operator resolution and port binding, before ordering.
-struct Resolved {
-    index: usize,
-    operator: OperatorDescriptor,
-    params: StageParams,
-    param_set: ParamSet,
-    inputs: Vec<BoundInput>,
+pub(super) struct Resolved {
+    pub(super) index: usize,
+    pub(super) operator: OperatorDescriptor,
+    pub(super) params: StageParams,
+    pub(super) param_set: ParamSet,
+    pub(super) inputs: Vec<BoundInput>,
 }
 
 /// Compiles `recipe` against `registry`, resolving family inputs in `families`.
@@ -192,7 +199,11 @@ pub fn compile(
         );
     }
     if let Some(cycle) = find_cycle(recipe) {
-        let index = indices.get(&cycle[0]).copied().unwrap_or(0);
+        let index = cycle
+            .first()
+            .and_then(|id| indices.get(id))
+            .copied()
+            .unwrap_or(0);
         let chain: Vec<String> = cycle
             .iter()
             .chain(cycle.first())
@@ -484,105 +495,4 @@ fn warn_unused(recipe: &Recipe, r: &mut Reporter<'_>) {
             );
         }
     }
-}
-
-/// Orders the resolved stages by (depth, id), estimates capacities and seals the plan.
-fn order_and_seal(
-    recipe: &Recipe,
-    mut resolved: BTreeMap<u32, Resolved>,
-    r: &mut Reporter<'_>,
-) -> Option<CompiledPlan> {
-    let deps = |stage: &Resolved| -> Vec<u32> {
-        stage
-            .inputs
-            .iter()
-            .filter_map(|b| match b.source {
-                InputSource::Stage(id) => Some(id),
-                InputSource::Family { .. } => None,
-            })
-            .collect()
-    };
-    // Kahn's algorithm over ids in ascending order; the graph is acyclic (checked before).
-    let mut depth: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut remaining: BTreeSet<u32> = resolved.keys().copied().collect();
-    while !remaining.is_empty() {
-        let ready: Vec<u32> = remaining
-            .iter()
-            .copied()
-            .filter(|id| {
-                resolved
-                    .get(id)
-                    .is_some_and(|s| deps(s).iter().all(|d| depth.contains_key(d)))
-            })
-            .collect();
-        if ready.is_empty() {
-            return None;
-        }
-        for id in ready {
-            let d = resolved
-                .get(&id)
-                .map(|s| {
-                    deps(s)
-                        .iter()
-                        .filter_map(|d| depth.get(d))
-                        .map(|d| d + 1)
-                        .max()
-                        .unwrap_or(0)
-                })
-                .unwrap_or(0);
-            depth.insert(id, d);
-            remaining.remove(&id);
-        }
-    }
-    let mut order: Vec<(u32, u32)> = depth.iter().map(|(id, d)| (*d, *id)).collect();
-    order.sort_unstable();
-    let mut stages: Vec<CompiledStage> = Vec::with_capacity(order.len());
-    let mut capacities: BTreeMap<u32, Capacity> = BTreeMap::new();
-    let mut total_objects: u64 = 0;
-    for (d, id) in order {
-        let stage = resolved.remove(&id)?;
-        let inputs: Vec<Capacity> = deps(&stage)
-            .iter()
-            .filter_map(|dep| capacities.get(dep).copied())
-            .collect();
-        let capacity = (stage.operator.estimate)(&stage.params, &inputs);
-        if capacity.candidates > MAX_STAGE_CANDIDATES {
-            r.error(
-                stage_path(stage.index).field("parameters"),
-                format!(
-                    "stage {id} could evaluate {} candidates, over the ceiling of {MAX_STAGE_CANDIDATES}",
-                    capacity.candidates
-                ),
-                "a smaller region, larger cells or fewer candidates per cell",
-            );
-        }
-        total_objects = total_objects.saturating_add(capacity.objects);
-        capacities.insert(id, capacity);
-        let authored = &recipe.stages[stage.index];
-        stages.push(CompiledStage {
-            id,
-            label: authored.label.clone(),
-            operator: stage.operator,
-            param_bytes: stage.param_set.canonical_bytes(),
-            params: stage.params,
-            param_set: stage.param_set,
-            inputs: stage.inputs,
-            depth: d,
-            capacity,
-        });
-    }
-    if total_objects > MAX_PLAN_OBJECTS {
-        r.error(
-            FieldPath::root().field("stages"),
-            format!("the recipe could produce {total_objects} objects, over the ceiling of {MAX_PLAN_OBJECTS}"),
-            "smaller stages",
-        );
-    }
-    Some(CompiledPlan {
-        recipe_id: recipe.id.clone(),
-        address_schema: recipe.address_schema,
-        source_digest: *blake3::hash(canonical_text(recipe).as_bytes()).as_bytes(),
-        stages,
-        outputs: recipe.outputs.clone(),
-    })
 }

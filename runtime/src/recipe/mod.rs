@@ -6,6 +6,7 @@
 
 pub mod compile;
 pub mod plan;
+mod seal;
 
 pub use compile::{
     compile, family_data, CompileOutcome, RecipeSource, MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES,

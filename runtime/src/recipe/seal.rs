@@ -1,0 +1,110 @@
+//! Sealing a compiled plan: Kahn's algorithm over the resolved stages with ascending-id tie
+//! breaks, depths, execution order (depth, id), and capacity estimates checked against ceilings.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::compile::{stage_path, Reporter, Resolved, MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
+use super::plan::{CompiledPlan, CompiledStage, InputSource};
+use crate::ops::registry::Capacity;
+use crate::project::{canonical_text, FieldPath, Recipe};
+
+/// Orders the resolved stages by (depth, id), estimates capacities and seals the plan.
+pub(super) fn order_and_seal(
+    recipe: &Recipe,
+    mut resolved: BTreeMap<u32, Resolved>,
+    r: &mut Reporter<'_>,
+) -> Option<CompiledPlan> {
+    let deps = |stage: &Resolved| -> Vec<u32> {
+        stage
+            .inputs
+            .iter()
+            .filter_map(|b| match b.source {
+                InputSource::Stage(id) => Some(id),
+                InputSource::Family { .. } => None,
+            })
+            .collect()
+    };
+    // Kahn's algorithm over ids in ascending order; the graph is acyclic (checked before).
+    let mut depth: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut remaining: BTreeSet<u32> = resolved.keys().copied().collect();
+    while !remaining.is_empty() {
+        let ready: Vec<u32> = remaining
+            .iter()
+            .copied()
+            .filter(|id| {
+                resolved
+                    .get(id)
+                    .is_some_and(|s| deps(s).iter().all(|d| depth.contains_key(d)))
+            })
+            .collect();
+        if ready.is_empty() {
+            return None;
+        }
+        for id in ready {
+            let d = resolved
+                .get(&id)
+                .map(|s| {
+                    deps(s)
+                        .iter()
+                        .filter_map(|d| depth.get(d))
+                        .map(|d| d + 1)
+                        .max()
+                        .unwrap_or(0)
+                })
+                .unwrap_or(0);
+            depth.insert(id, d);
+            remaining.remove(&id);
+        }
+    }
+    let mut order: Vec<(u32, u32)> = depth.iter().map(|(id, d)| (*d, *id)).collect();
+    order.sort_unstable();
+    let mut stages: Vec<CompiledStage> = Vec::with_capacity(order.len());
+    let mut capacities: BTreeMap<u32, Capacity> = BTreeMap::new();
+    let mut total_objects: u64 = 0;
+    for (d, id) in order {
+        let stage = resolved.remove(&id)?;
+        let inputs: Vec<Capacity> = deps(&stage)
+            .iter()
+            .filter_map(|dep| capacities.get(dep).copied())
+            .collect();
+        let capacity = (stage.operator.estimate)(&stage.params, &inputs);
+        if capacity.candidates > MAX_STAGE_CANDIDATES {
+            r.error(
+                stage_path(stage.index).field("parameters"),
+                format!(
+                    "stage {id} could evaluate {} candidates, over the ceiling of {MAX_STAGE_CANDIDATES}",
+                    capacity.candidates
+                ),
+                "a smaller region, larger cells or fewer candidates per cell",
+            );
+        }
+        total_objects = total_objects.saturating_add(capacity.objects);
+        capacities.insert(id, capacity);
+        let authored = &recipe.stages[stage.index];
+        stages.push(CompiledStage {
+            id,
+            label: authored.label.clone(),
+            operator: stage.operator,
+            param_bytes: stage.param_set.canonical_bytes(),
+            params: stage.params,
+            param_set: stage.param_set,
+            inputs: stage.inputs,
+            depth: d,
+            capacity,
+        });
+    }
+    if total_objects > MAX_PLAN_OBJECTS {
+        r.error(
+            FieldPath::root().field("stages"),
+            format!("the recipe could produce {total_objects} objects, over the ceiling of {MAX_PLAN_OBJECTS}"),
+            "smaller stages",
+        );
+    }
+    Some(CompiledPlan {
+        recipe_id: recipe.id.clone(),
+        address_schema: recipe.address_schema,
+        source_digest: *blake3::hash(canonical_text(recipe).as_bytes()).as_bytes(),
+        stages,
+        outputs: recipe.outputs.clone(),
+    })
+}

@@ -53,7 +53,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 #[test]
 fn check_accepts_every_example() {
-    for name in ["street-block", "pine-clearing"] {
+    for name in ["street-block", "pine-clearing", "tactical-mission"] {
         let path = repo().join("projects").join(name);
         let output = stagecraft(&["check", path.to_str().expect("utf-8")]);
         assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));

@@ -1,7 +1,9 @@
 //! End-to-end tests of the `stagecraft` command line: `check` and `fmt` on real folders.
 
+mod support;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn repo() -> PathBuf {
@@ -26,7 +28,7 @@ fn stdout(output: &Output) -> String {
 fn copy_example(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = repo().join("projects").join(name);
-    copy_tree(&source, dir.path());
+    support::copy_dir(&source, dir.path());
     let manifest = dir.path().join("stagecraft.ron");
     let text = fs::read_to_string(&manifest).expect("manifest");
     let assets = repo().join("assets");
@@ -36,19 +38,6 @@ fn copy_example(name: &str) -> tempfile::TempDir {
     );
     fs::write(&manifest, text).expect("write manifest");
     dir
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in fs::read_dir(from).expect("list") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            fs::create_dir_all(&target).expect("mkdir");
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 #[test]

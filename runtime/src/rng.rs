@@ -14,7 +14,10 @@
 
 use std::num::NonZeroU32;
 
+use strength_reduce::StrengthReducedU32;
 use thiserror::Error;
+
+mod batch;
 
 /// First Philox4x32 multiplier (Random123 `PHILOX_M4x32_0`).
 const PHILOX_M0: u32 = 0xD251_1F53;
@@ -201,11 +204,24 @@ impl Address {
 pub trait BlockSource {
     /// The four words of attempt `attempt` at `address`.
     fn block(&self, address: Address, attempt: u16) -> [u32; 4];
+
+    /// Word 0 of attempt 0 at `(scope, event, dimension)` for each of `scopes`, written to the same
+    /// index of `out` (at least as long as `scopes`): the first word [`sample_u32`] and
+    /// [`sample_bounded`] read, for many draws at once.
+    fn first_words(&self, scopes: &[u64], event: u32, dimension: u16, out: &mut [u32]) {
+        for (&scope, word) in scopes.iter().zip(out) {
+            *word = self.block(Address::new(scope, event, dimension), 0)[0];
+        }
+    }
 }
 
 impl BlockSource for DomainKey {
     fn block(&self, address: Address, attempt: u16) -> [u32; 4] {
         philox(address.counter(attempt), self.words)
+    }
+
+    fn first_words(&self, scopes: &[u64], event: u32, dimension: u16, out: &mut [u32]) {
+        batch::first_words(self.words, scopes, event, dimension, out);
     }
 }
 
@@ -224,26 +240,94 @@ pub fn sample_u64<S: BlockSource + ?Sized>(source: &S, address: Address) -> u64 
 /// `x < 2^32 − (2^32 mod n)` and `x mod n` is returned.
 ///
 /// After [`BOUNDED_ATTEMPTS`] (65,536) consecutive rejections the draw fails with
-/// [`SamplerExhausted`].
+/// [`SamplerExhausted`]. Kernels drawing many values below one bound prepare it once with
+/// [`Bound::new`] and call [`sample_within`].
 pub fn sample_bounded<S: BlockSource + ?Sized>(
     source: &S,
     address: Address,
     n: NonZeroU32,
 ) -> Result<u32, SamplerExhausted> {
-    const TWO_POW_32: u64 = 1 << 32;
-    let bound = u64::from(n.get());
-    let limit = TWO_POW_32 - TWO_POW_32 % bound;
-    for attempt in 0..=u16::MAX {
-        let word = u64::from(source.block(address, attempt)[0]);
-        if word < limit {
-            // `word % bound < bound ≤ u32::MAX`, so the conversion cannot fail.
-            return Ok((word % bound) as u32);
+    sample_within(source, address, &Bound::new(n))
+}
+
+/// [`sample_bounded`] with the bound's rejection limit and remainder prepared in advance.
+#[inline]
+pub fn sample_within<S: BlockSource + ?Sized>(
+    source: &S,
+    address: Address,
+    bound: &Bound,
+) -> Result<u32, SamplerExhausted> {
+    bounded_from_first(source, address, bound, source.block(address, 0)[0])
+}
+
+/// [`sample_within`] when word 0 of attempt 0 is already known (from
+/// [`BlockSource::first_words`]): that word is accepted or attempts 1, 2, … follow.
+#[inline]
+pub fn bounded_from_first<S: BlockSource + ?Sized>(
+    source: &S,
+    address: Address,
+    bound: &Bound,
+    first_word: u32,
+) -> Result<u32, SamplerExhausted> {
+    // Attempt 0 is accepted with probability above 1/2 (always, when `n` divides 2^32); the retries
+    // stay out of line so that callers' loops compile to the single-attempt path.
+    match bound.accept(first_word) {
+        Some(value) => Ok(value),
+        None => retry_within(source, address, bound),
+    }
+}
+
+/// Attempts 1..=65535 of [`sample_within`].
+#[cold]
+#[inline(never)]
+fn retry_within<S: BlockSource + ?Sized>(
+    source: &S,
+    address: Address,
+    bound: &Bound,
+) -> Result<u32, SamplerExhausted> {
+    for attempt in 1..=u16::MAX {
+        if let Some(value) = bound.accept(source.block(address, attempt)[0]) {
+            return Ok(value);
         }
     }
     Err(SamplerExhausted {
         address,
-        bound: n.get(),
+        bound: bound.get().get(),
     })
+}
+
+/// An exclusive upper bound `n` prepared for many bounded draws: the rejection limit
+/// `2^32 − (2^32 mod n)` is computed once, and `x mod n` becomes a multiplication.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound {
+    /// Words at or above this are rejected (`2^32` when `n` divides `2^32`).
+    limit: u64,
+    /// `n`, prepared for a division-free remainder.
+    divisor: StrengthReducedU32,
+}
+
+impl Bound {
+    /// Prepares the bound `n`.
+    pub fn new(n: NonZeroU32) -> Bound {
+        const TWO_POW_32: u64 = 1 << 32;
+        let wide = u64::from(n.get());
+        Bound {
+            limit: TWO_POW_32 - TWO_POW_32 % wide,
+            divisor: StrengthReducedU32::new(n.get()),
+        }
+    }
+
+    /// The bound `n`.
+    pub fn get(&self) -> NonZeroU32 {
+        // `divisor` was built from a `NonZeroU32`.
+        NonZeroU32::new(self.divisor.get()).unwrap_or(NonZeroU32::MIN)
+    }
+
+    /// `word mod n` when the convention accepts `word`, `None` when it rejects it.
+    #[inline]
+    pub fn accept(&self, word: u32) -> Option<u32> {
+        (u64::from(word) < self.limit).then(|| word % self.divisor)
+    }
 }
 
 /// A bounded draw was rejected 65,536 times in a row.
@@ -384,6 +468,48 @@ mod tests {
             }
         }
         assert!(retried, "some draw needed a second attempt");
+    }
+
+    #[test]
+    fn a_prepared_bound_maps_words_like_the_division() {
+        let bounds = [
+            1u32,
+            2,
+            3,
+            7,
+            9,
+            100,
+            400,
+            0x8000_0001,
+            0xC000_0000,
+            u32::MAX,
+        ];
+        let words = [
+            0u32,
+            1,
+            2,
+            3,
+            399,
+            400,
+            401,
+            0x7FFF_FFFF,
+            0x8000_0000,
+            0x8000_0001,
+        ];
+        let more = (0..2_000u32).map(|i| i.wrapping_mul(0x9E37_79B9));
+        for &n in &bounds {
+            let bound = Bound::new(NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN));
+            assert_eq!(bound.get().get(), n);
+            let limit = (1u64 << 32) - (1u64 << 32) % u64::from(n);
+            for word in words
+                .into_iter()
+                .chain(more.clone())
+                .chain([u32::MAX - 1, u32::MAX])
+            {
+                let expected = (u64::from(word) < limit).then_some(word % n);
+                assert_eq!(bound.accept(word), expected, "word {word} below {n}");
+            }
+        }
     }
 
     /// A source whose words are always `u32::MAX`, which every bound that does not divide 2^32

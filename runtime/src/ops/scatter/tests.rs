@@ -1,8 +1,10 @@
 //! Tests of the P0 scatter kernel: a naive reference, splits, isolation, parallelism, golden digest.
 
 use super::*;
-use crate::identity::PackError;
+use crate::content::{Placement, RejectReason, RejectedCandidate};
+use crate::identity::{PackError, ScatterId, ScatterKey};
 use crate::rng::philox;
+use crate::rng::Address;
 use crate::rng::SamplerExhausted;
 use proptest::prelude::*;
 

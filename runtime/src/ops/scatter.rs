@@ -30,7 +30,6 @@ mod decide;
 mod generate;
 mod layer;
 mod params;
-mod search;
 mod sweep;
 
 pub use params::{
@@ -43,7 +42,6 @@ use crate::rng::{BlockSource, Domain, DomainKey};
 use decide::decide_row;
 use generate::{generate_row, GeneratedRow};
 use layer::{CellBox, Layer};
-use search::{strongest_conflict, Neighbourhood};
 use sweep::sweep_row;
 
 /// Scatters one layer over `cells` (serial reference).
@@ -176,63 +174,74 @@ where
     P: BlockSource + Sync + ?Sized,
     V: BlockSource + Sync + ?Sized,
 {
-    /// Generates row `cy` of the evaluated cells into `row`.
-    fn generate(&self, cy: i64, row: &mut GeneratedRow) -> Result<(), ScatterError> {
-        generate_row(
-            self.layer,
-            self.placement_source,
-            self.variant_source,
-            &self.evaluated,
-            cy,
-            row,
-        )
-    }
-
-    /// The neighbourhood of row `cy`, given where each evaluated row's candidates are.
-    fn neighbourhood<'r>(
-        &self,
-        cy: i64,
-        row_of: impl Fn(i64) -> Option<&'r GeneratedRow>,
-    ) -> Neighbourhood<'r> {
-        let rows = std::array::from_fn(|i| {
-            let y = cy - 2 + i as i64;
-            if (self.evaluated.min_y..=self.evaluated.max_y).contains(&y) {
-                row_of(y)
-            } else {
-                None
-            }
-        });
-        Neighbourhood {
-            rows,
-            first_x: self.evaluated.min_x,
-            last_x: self.evaluated.max_x,
-        }
-    }
-
-    /// The candidates of the requested cells.
-    fn requested_candidates(&self) -> usize {
-        let cells = self.requested.width() * self.requested.height();
-        cells as usize * self.layer.params.candidates_per_cell as usize
-    }
-
-    /// The serial reference: rows are generated just ahead of the row being swept, into a ring of
-    /// five reused buffers, swept in ascending order (each pair of nearby candidates is tested once),
-    /// and decided straight into the output.
+    /// The serial reference: one band of every requested row.
     fn run_serial(&self) -> Result<ScatterOutput, ScatterError> {
+        self.run_band(self.requested.min_y, self.requested.max_y)
+    }
+
+    /// Bands of requested rows run on the rayon pool and concatenated in row order. A band's
+    /// result does not depend on the other bands, so this is exactly [`Rows::run_serial`].
+    fn run_parallel(&self) -> Result<ScatterOutput, ScatterError> {
+        // Each band regenerates the two rows on either side of it, so bands are kept tall.
+        const MIN_BAND_ROWS: u64 = 16;
+        let rows = self.requested.height();
+        let bands = (rayon::current_num_threads() as u64 * 2)
+            .min(rows / MIN_BAND_ROWS)
+            .max(1);
+        let band_rows = rows.div_ceil(bands) as i64;
+        let starts: Vec<i64> = (self.requested.min_y..=self.requested.max_y)
+            .step_by(band_rows as usize)
+            .collect();
+        let parts: Vec<Result<ScatterOutput, ScatterError>> = starts
+            .into_par_iter()
+            .map(|first| self.run_band(first, (first + band_rows - 1).min(self.requested.max_y)))
+            .collect();
+        // Collecting in band order reports the first failing band, as the serial run would.
+        let parts: Vec<ScatterOutput> = parts.into_iter().collect::<Result<_, _>>()?;
+        let mut output = ScatterOutput::default();
+        output
+            .placements
+            .reserve_exact(parts.iter().map(|part| part.placements.len()).sum());
+        output
+            .rejected
+            .reserve_exact(parts.iter().map(|part| part.rejected.len()).sum());
+        for part in parts {
+            output.placements.extend(part.placements);
+            output.rejected.extend(part.rejected);
+        }
+        Ok(output)
+    }
+
+    /// Decides requested rows `first..=last`.
+    ///
+    /// Rows are generated just ahead of the row being swept, into a ring of five reused buffers,
+    /// swept in ascending order from two rows above the band (whose pairs with the band count), so
+    /// each pair of nearby candidates is tested once, and decided straight into the output.
+    fn run_band(&self, first: i64, last: i64) -> Result<ScatterOutput, ScatterError> {
         const RING: i64 = 5;
         let slot = |y: i64| y.rem_euclid(RING) as usize;
+        let top = (first - 2).max(self.evaluated.min_y);
+        let bottom = (last + 2).min(self.evaluated.max_y);
         let mut ring: [GeneratedRow; RING as usize] = Default::default();
-        let mut next_row = self.evaluated.min_y;
+        let mut next_row = top;
         let mut output = ScatterOutput::default();
-        let capacity = self.requested_candidates();
+        let capacity = (last - first + 1).max(0) as usize
+            * self.requested.width() as usize
+            * self.layer.params.candidates_per_cell as usize;
         output.placements.reserve(capacity);
         output.rejected.reserve(capacity);
         let columns = (self.evaluated.min_x, self.evaluated.max_x);
-        // Rows above the requested ones are swept too: their pairs with requested rows count.
-        for cy in self.evaluated.min_y..=self.requested.max_y {
+        for cy in top..=last {
             // Rows are generated in ascending order, so row cy + 2 replaces row cy − 3.
-            while next_row <= (cy + 2).min(self.evaluated.max_y) {
-                self.generate(next_row, &mut ring[slot(next_row)])?;
+            while next_row <= (cy + 2).min(bottom) {
+                generate_row(
+                    self.layer,
+                    self.placement_source,
+                    self.variant_source,
+                    &self.evaluated,
+                    next_row,
+                    &mut ring[slot(next_row)],
+                )?;
                 next_row += 1;
             }
             let Ok([row, below, further]) =
@@ -240,7 +249,7 @@ where
             else {
                 continue;
             };
-            let exists = |y: i64| y <= self.evaluated.max_y;
+            let exists = |y: i64| y <= bottom;
             sweep_row(
                 self.layer,
                 [
@@ -251,7 +260,7 @@ where
                 cy,
                 columns,
             );
-            if cy >= self.requested.min_y {
+            if cy >= first {
                 let row: &GeneratedRow = row;
                 decide_row(
                     self.layer,
@@ -260,60 +269,12 @@ where
                     &self.requested,
                     cy,
                     &mut output,
-                    |eligible, _, _| row.eligible.strongest(eligible),
+                    |eligible| row.eligible.strongest(self.layer, eligible),
                 );
             }
         }
         output.placements.shrink_to_fit();
         output.rejected.shrink_to_fit();
-        Ok(output)
-    }
-
-    /// Every evaluated row generated on the rayon pool, then every requested row decided on it, and
-    /// the decided rows concatenated in canonical order: exactly what [`Rows::run_serial`] returns.
-    fn run_parallel(&self) -> Result<ScatterOutput, ScatterError> {
-        let generated: Vec<Result<GeneratedRow, ScatterError>> = (self.evaluated.min_y
-            ..=self.evaluated.max_y)
-            .into_par_iter()
-            .map(|cy| {
-                let mut row = GeneratedRow::default();
-                self.generate(cy, &mut row).map(|()| row)
-            })
-            .collect();
-        // Collecting in row order reports the first failing row, as the serial run does.
-        let grid: Vec<GeneratedRow> = generated.into_iter().collect::<Result<_, _>>()?;
-        let row_of = |y: i64| grid.get(usize::try_from(y - self.evaluated.min_y).ok()?);
-        let decided: Vec<ScatterOutput> = (self.requested.min_y..=self.requested.max_y)
-            .into_par_iter()
-            .map(|cy| {
-                let mut output = ScatterOutput::default();
-                let near = self.neighbourhood(cy, row_of);
-                if let Some(row) = near.rows[2] {
-                    decide_row(
-                        self.layer,
-                        row,
-                        self.evaluated.min_x,
-                        &self.requested,
-                        cy,
-                        &mut output,
-                        |_, cx, candidate| strongest_conflict(self.layer, &near, cx, cy, candidate),
-                    );
-                }
-                output
-            })
-            .collect();
-        // Rows are already in canonical order, and each row is ordered by (cx, k).
-        let mut output = ScatterOutput::default();
-        output
-            .placements
-            .reserve_exact(decided.iter().map(|row| row.placements.len()).sum());
-        output
-            .rejected
-            .reserve_exact(decided.iter().map(|row| row.rejected.len()).sum());
-        for row in decided {
-            output.placements.extend(row.placements);
-            output.rejected.extend(row.rejected);
-        }
         Ok(output)
     }
 }

@@ -94,34 +94,16 @@ impl EligibleRow {
         self.discs.xs.push(candidate.x);
         self.discs.ys.push(candidate.y);
         self.discs.radii.push(i64::from(candidate.radius));
-        let rank = Rank {
-            priority: candidate.priority,
-            id: candidate.id,
-        };
+        let rank = Rank::of(candidate.priority, candidate.id);
         self.ranks.push(rank);
         self.best.push(rank);
     }
 
     /// After the serial sweep: the strongest conflicting candidate that outranks eligible candidate
     /// `index`, if any (its best rank is then no longer its own).
-    pub(super) fn strongest(&self, index: usize) -> Option<ScatterId> {
+    pub(super) fn strongest(&self, layer: &Layer<'_>, index: usize) -> Option<ScatterId> {
         let (own, best) = (self.ranks.get(index)?, self.best.get(index)?);
-        (best != own).then_some(best.id)
-    }
-
-    /// The indices of the eligible candidates of a range of evaluated columns.
-    pub(super) fn range(&self, columns: std::ops::RangeInclusive<usize>) -> std::ops::Range<usize> {
-        let start = self
-            .column_starts
-            .get(*columns.start())
-            .copied()
-            .unwrap_or(0);
-        let end = self
-            .column_starts
-            .get(columns.end().saturating_add(1))
-            .copied()
-            .unwrap_or(start);
-        start as usize..end.max(start) as usize
+        (best != own).then(|| best.id(layer))
     }
 
     /// Ends the current column.
@@ -131,13 +113,25 @@ impl EligibleRow {
     }
 }
 
-/// The total thinning order of eligible candidates: priority, then packed identity; larger wins.
+/// The total thinning order of eligible candidates, priority then packed identity (larger wins),
+/// as one integer: `priority << 64 | id`. Zero ranks below every candidate (a packed identity is
+/// never zero: its room is at least 1).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct Rank {
-    /// The sampled priority.
-    pub(super) priority: u32,
-    /// The packed identity, which breaks ties.
-    pub(super) id: ScatterId,
+pub(super) struct Rank(u128);
+
+impl Rank {
+    /// Below every candidate's rank.
+    pub(super) const NONE: Rank = Rank(0);
+
+    /// The rank of a candidate.
+    pub(super) fn of(priority: u32, id: ScatterId) -> Rank {
+        Rank(u128::from(priority) << 64 | u128::from(id.bits()))
+    }
+
+    /// The identity of the ranked candidate.
+    pub(super) fn id(self, layer: &Layer<'_>) -> ScatterId {
+        layer.id_of_bits(self.0 as u64)
+    }
 }
 
 /// The exclusion discs of a row's eligible candidates, as parallel arrays.
@@ -149,29 +143,6 @@ pub(super) struct Discs {
     pub(super) ys: Vec<i64>,
     /// Exclusion radii.
     pub(super) radii: Vec<i64>,
-}
-
-impl Discs {
-    /// The indices in `range` of the discs that conflict with a disc at `(x, y)` of radius `radius`:
-    /// `(xa−xb)² + (ya−yb)² < (ra+rb)²` in i64 (within a conflict window |dx| and |dy| stay below
-    /// 3 · 2^29, so nothing overflows).
-    pub(super) fn conflicting(
-        &self,
-        range: std::ops::Range<usize>,
-        (x, y, radius): (i64, i64, i64),
-    ) -> impl Iterator<Item = usize> + '_ {
-        let start = range.start;
-        let xs = self.xs.get(range.clone()).unwrap_or(&[]);
-        let ys = self.ys.get(range.clone()).unwrap_or(&[]);
-        let radii = self.radii.get(range).unwrap_or(&[]);
-        xs.iter().zip(ys).zip(radii).enumerate().filter_map(
-            move |(i, ((&other_x, &other_y), &other_radius))| {
-                let (dx, dy) = (x - other_x, y - other_y);
-                let pair_reach = radius + other_radius;
-                (dx * dx + dy * dy < pair_reach * pair_reach).then_some(start + i)
-            },
-        )
-    }
 }
 
 /// Reused buffers for a row's batched draws.

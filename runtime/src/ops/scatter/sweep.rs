@@ -1,7 +1,7 @@
 //! The serial schedule's conflict sweep: rows are settled in ascending order, and each pair of
 //! nearby eligible candidates is tested once, from whichever comes first in scan order.
 
-use super::decide::Window;
+use super::decide::index;
 use super::generate::{Discs, EligibleRow, GeneratedRow, Rank};
 use super::layer::Layer;
 
@@ -93,11 +93,77 @@ impl Contender {
     /// records the stronger candidate in the weaker one's result, if it beats what is there.
     #[inline(always)]
     fn settle(&mut self, row: &mut Contest<'_>, range: std::ops::Range<usize>) {
-        for other in row.discs.conflicting(range, self.at) {
-            let rank = row.ranks[other];
-            self.best = self.best.max(rank);
-            let best = &mut row.best[other];
-            *best = (*best).max(self.rank);
+        let (x, y, radius) = self.at;
+        let discs = row.discs;
+        let (Some(xs), Some(ys), Some(radii), Some(ranks), Some(best)) = (
+            discs.xs.get(range.clone()),
+            discs.ys.get(range.clone()),
+            discs.radii.get(range.clone()),
+            row.ranks.get(range.clone()),
+            row.best.get_mut(range),
+        ) else {
+            return;
+        };
+        // Branch-free: a pair that does not conflict offers `Rank::NONE`, which changes nothing.
+        for ((((&other_x, &other_y), &other_radius), &rank), best) in
+            xs.iter().zip(ys).zip(radii).zip(ranks).zip(best)
+        {
+            let (dx, dy) = (x - other_x, y - other_y);
+            let pair_reach = radius + other_radius;
+            let conflicts = dx * dx + dy * dy < pair_reach * pair_reach;
+            let (offered, taken) = if conflicts {
+                (rank, self.rank)
+            } else {
+                (Rank::NONE, Rank::NONE)
+            };
+            self.best = self.best.max(offered);
+            *best = (*best).max(taken);
         }
     }
+}
+
+/// The cells that can hold a conflict of an eligible candidate of cell `(cx, cy)`: columns as
+/// indices into the evaluated columns, and the last row as an offset 0..=2 from `cy` (the sweep
+/// only looks down).
+///
+/// A conflict needs |dx| and |dy| below `reach = radius + max_radius`, so only the cells overlapping
+/// that window can hold one; `reach ≤ 2 · cell_size` keeps them within two cells of (cx, cy).
+/// Skipping the others is an optimization: the result is the same as scanning ±2 cells.
+struct Window {
+    /// Evaluated columns, as indices from the first evaluated column.
+    columns: std::ops::RangeInclusive<usize>,
+    /// The last row, as an offset from the candidate's row.
+    last_row: i64,
+}
+
+impl Window {
+    /// The window of an eligible candidate at `(x, y)` with exclusion radius `radius` in cell
+    /// `(cx, cy)`, clipped to the evaluated columns `first_x..=last_x`; `None` when nothing can
+    /// conflict with it (every radius is zero).
+    fn of(
+        layer: &Layer<'_>,
+        (x, y, radius): (i64, i64, i64),
+        (cx, cy): (i64, i64),
+        (first_x, last_x): (i64, i64),
+    ) -> Option<Window> {
+        let reach = radius + layer.max_radius;
+        if reach == 0 {
+            return None;
+        }
+        let cell_size = layer.params.cell_size;
+        let (offset_x, offset_y) = (x - cx * cell_size, y - cy * cell_size);
+        let low_x = (cx + cells_below(offset_x - reach + 1, cell_size)).max(first_x);
+        let high_x = (cx + cells_below(offset_x + reach - 1, cell_size)).min(last_x);
+        Some(Window {
+            columns: index(low_x - first_x)..=index(high_x - first_x),
+            last_row: cells_below(offset_y + reach - 1, cell_size),
+        })
+    }
+}
+
+/// `floor(offset / cell_size)` for `−2 · cell_size ≤ offset < 3 · cell_size`, without a division.
+fn cells_below(offset: i64, cell_size: i64) -> i64 {
+    i64::from(offset >= cell_size) + i64::from(offset >= 2 * cell_size)
+        - i64::from(offset < 0)
+        - i64::from(offset < -cell_size)
 }

@@ -411,6 +411,36 @@ fn parallel_equals_serial_on_one_and_two_threads() {
     }
 }
 
+/// A layer tall enough for the parallel schedule to cut it into several bands of rows.
+fn tall() -> ScatterParams {
+    ScatterParams {
+        region: Rect::new(-230, -3_050, 170, 2_960),
+        keep_outs: vec![Rect::new(-50, -400, 60, 900)],
+        ..fixture()
+    }
+}
+
+#[test]
+fn bands_of_rows_on_any_pool_equal_the_serial_reference() {
+    let params = tall();
+    let range = whole(&params);
+    assert_eq!(range.end_y - range.min_y, 61, "61 rows");
+    let serial = run(&params, range);
+    assert_eq!(serial, naive_scatter(&params, SEED, range));
+    for threads in [1, 2, 3, 4] {
+        let parallel = pool(threads).install(|| scatter_par(&params, SEED, range));
+        assert_eq!(parallel.as_ref().ok(), Some(&serial), "{threads} threads");
+    }
+    // A request that starts and ends mid-layer, so bands meet requested edges too.
+    let piece = CellRange::new(-1, -20, 1, 19);
+    let expected = run(&params, piece);
+    assert_eq!(expected.placements.len() + expected.rejected.len(), 2 * 39 * 3);
+    for threads in [2, 4] {
+        let parallel = pool(threads).install(|| scatter_par(&params, SEED, piece));
+        assert_eq!(parallel.ok(), Some(expected.clone()), "{threads} threads");
+    }
+}
+
 /// The pinned golden output of the fixture. Update deliberately, never to make a test pass: a
 /// change here changes every generated world.
 #[test]

@@ -64,64 +64,79 @@ pub(super) struct GeneratedRow {
     buffers: DrawBuffers,
 }
 
-/// The eligible candidates of a row as parallel arrays, with the start of each column's run, so
-/// that the candidates of a range of columns are one contiguous range of every array.
+/// The eligible candidates of a row, with the start of each column's run, so that the candidates
+/// of a range of columns are one contiguous range.
 #[derive(Default)]
 pub(super) struct EligibleRow {
-    /// Positions and exclusion radii.
-    pub(super) discs: Discs,
-    /// Thinning ranks.
-    pub(super) ranks: Vec<Rank>,
+    /// The eligible candidates in (cx, k) order.
+    pub(super) discs: Vec<Disc>,
     /// `column_starts[c]` is the index of the first eligible candidate of evaluated column `c`;
     /// the last entry is the number of eligible candidates.
     pub(super) column_starts: Vec<u32>,
-    /// The serial sweep's running result per candidate: the rank of the strongest conflicting
-    /// candidate seen so far, starting from the candidate's own (see [`EligibleRow::strongest`]).
-    pub(super) best: Vec<Rank>,
+}
+
+/// What the conflict sweep reads and writes of an eligible candidate.
+#[derive(Clone, Copy)]
+pub(super) struct Disc {
+    /// Centre in lattice units.
+    pub(super) x: i64,
+    /// Centre in lattice units.
+    pub(super) y: i64,
+    /// Exclusion radius.
+    pub(super) radius: i64,
+    /// Thinning rank.
+    pub(super) rank: Rank,
+    /// The sweep's running result: the rank of the strongest conflicting candidate seen so far,
+    /// starting from the candidate's own (see [`EligibleRow::strongest`]).
+    pub(super) best: Rank,
 }
 
 impl EligibleRow {
     fn clear(&mut self) {
-        self.discs.xs.clear();
-        self.discs.ys.clear();
-        self.discs.radii.clear();
-        self.ranks.clear();
+        self.discs.clear();
         self.column_starts.clear();
-        self.best.clear();
     }
 
     fn push(&mut self, candidate: &Candidate) {
-        self.discs.xs.push(candidate.x);
-        self.discs.ys.push(candidate.y);
-        self.discs.radii.push(i64::from(candidate.radius));
         let rank = Rank::of(candidate.priority, candidate.id);
-        self.ranks.push(rank);
-        self.best.push(rank);
+        self.discs.push(Disc {
+            x: candidate.x,
+            y: candidate.y,
+            radius: i64::from(candidate.radius),
+            rank,
+            best: rank,
+        });
     }
 
     /// After the serial sweep: the strongest conflicting candidate that outranks eligible candidate
     /// `index`, if any (its best rank is then no longer its own).
     pub(super) fn strongest(&self, layer: &Layer<'_>, index: usize) -> Option<ScatterId> {
-        let (own, best) = (self.ranks.get(index)?, self.best.get(index)?);
-        (best != own).then(|| best.id(layer))
+        let disc = self.discs.get(index)?;
+        (disc.best != disc.rank).then(|| disc.best.id(layer))
+    }
+
+    /// The indices of the eligible candidates of columns `first..=last`.
+    pub(super) fn range(&self, first: usize, last: usize) -> std::ops::Range<usize> {
+        let start = self.column_starts.get(first).copied().unwrap_or(0) as usize;
+        let end = self.column_starts.get(last + 1).copied().unwrap_or(0) as usize;
+        start..end.max(start)
     }
 
     /// Ends the current column.
     fn close_column(&mut self) {
         // At most MAX_EVALUATED_CANDIDATES (2^24) candidates, which fits u32.
-        self.column_starts.push(self.discs.xs.len() as u32);
+        self.column_starts.push(self.discs.len() as u32);
     }
 }
 
 /// The total thinning order of eligible candidates, priority then packed identity (larger wins),
-/// as one integer: `priority << 64 | id`. Zero ranks below every candidate (a packed identity is
-/// never zero: its room is at least 1).
+/// as one integer: `priority << 64 | id`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Rank(u128);
 
 impl Rank {
-    /// Below every candidate's rank.
-    pub(super) const NONE: Rank = Rank(0);
+    /// Below every candidate's rank (a packed identity is never zero: its room is at least 1).
+    pub(super) const LOWEST: Rank = Rank(0);
 
     /// The rank of a candidate.
     pub(super) fn of(priority: u32, id: ScatterId) -> Rank {
@@ -132,17 +147,6 @@ impl Rank {
     pub(super) fn id(self, layer: &Layer<'_>) -> ScatterId {
         layer.id_of_bits(self.0 as u64)
     }
-}
-
-/// The exclusion discs of a row's eligible candidates, as parallel arrays.
-#[derive(Default)]
-pub(super) struct Discs {
-    /// Centres in lattice units.
-    pub(super) xs: Vec<i64>,
-    /// Centres in lattice units.
-    pub(super) ys: Vec<i64>,
-    /// Exclusion radii.
-    pub(super) radii: Vec<i64>,
 }
 
 /// Reused buffers for a row's batched draws.

@@ -2,7 +2,7 @@
 //! nearby eligible candidates is tested once, from whichever comes first in scan order.
 
 use super::decide::index;
-use super::generate::{Discs, EligibleRow, GeneratedRow, Rank};
+use super::generate::{Disc, GeneratedRow, Rank};
 use super::layer::Layer;
 
 /// Settles every pair between an eligible candidate of row `cy` (`rows[0]`) and the candidates
@@ -11,7 +11,7 @@ use super::layer::Layer;
 ///
 /// Rows `cy − 1` and `cy − 2` settled their pairs with row `cy` before, and a conflicting pair is
 /// always inside the window of its earlier member (the pair's reach is at most that member's
-/// radius plus the largest radius). So afterwards [`EligibleRow::strongest`] of every eligible
+/// radius plus the largest radius). So afterwards [`super::generate::EligibleRow::strongest`] of every eligible
 /// candidate of row `cy` names the strongest conflicting candidate that outranks it, exactly as a
 /// search of its own window would.
 pub(super) fn sweep_row(
@@ -20,104 +20,69 @@ pub(super) fn sweep_row(
     cy: i64,
     (first_x, last_x): (i64, i64),
 ) {
-    let [Some(row), below, further] = rows else {
+    let [Some(row), below, further] = rows.map(|row| row.map(|row| &mut row.eligible)) else {
         return;
     };
-    let mut later_rows = [below, further].map(|row| row.map(|row| Contest::of(&mut row.eligible)));
-    let mut row = Contest::of(&mut row.eligible);
+    let mut later_rows = [below, further];
     let columns = row.column_starts.len().saturating_sub(1);
     for column in 0..columns {
         let cx = first_x + column as i64;
         for own in row.range(column, column) {
-            let at = (row.discs.xs[own], row.discs.ys[own], row.discs.radii[own]);
-            let Some(window) = Window::of(layer, at, (cx, cy), (first_x, last_x)) else {
+            let Some(&disc) = row.discs.get(own) else {
+                continue;
+            };
+            let Some(window) = Window::of(layer, &disc, (cx, cy), (first_x, last_x)) else {
                 continue;
             };
             let (first, last) = (*window.columns.start(), *window.columns.end());
             let mut contender = Contender {
-                at,
-                rank: row.ranks[own],
-                best: row.best[own],
+                disc,
+                best: disc.best,
             };
             let end = row.range(first, last).end;
-            contender.settle(&mut row, own + 1..end.max(own + 1));
+            contender.settle(row.discs.get_mut(own + 1..end).unwrap_or(&mut []));
             for (offset, later) in (1..).zip(later_rows.iter_mut()) {
-                if let Some(later) = later.as_mut().filter(|_| offset <= window.last_row) {
+                if let Some(later) = later.as_deref_mut().filter(|_| offset <= window.last_row) {
                     let range = later.range(first, last);
-                    contender.settle(later, range);
+                    contender.settle(later.discs.get_mut(range).unwrap_or(&mut []));
                 }
             }
-            row.best[own] = contender.best;
+            if let Some(disc) = row.discs.get_mut(own) {
+                disc.best = contender.best;
+            }
         }
-    }
-}
-
-/// The parts of an eligible row the sweep reads, and the results it writes.
-struct Contest<'a> {
-    discs: &'a Discs,
-    ranks: &'a [Rank],
-    best: &'a mut [Rank],
-    column_starts: &'a [u32],
-}
-
-impl<'a> Contest<'a> {
-    fn of(row: &'a mut EligibleRow) -> Contest<'a> {
-        Contest {
-            discs: &row.discs,
-            ranks: &row.ranks,
-            best: &mut row.best,
-            column_starts: &row.column_starts,
-        }
-    }
-
-    /// The indices of the eligible candidates of columns `first..=last`.
-    fn range(&self, first: usize, last: usize) -> std::ops::Range<usize> {
-        let start = self.column_starts.get(first).copied().unwrap_or(0) as usize;
-        let end = self.column_starts.get(last + 1).copied().unwrap_or(0) as usize;
-        start..end.max(start)
     }
 }
 
 /// An eligible candidate whose pairs are being settled, with its running result.
 struct Contender {
-    /// Position and radius.
-    at: (i64, i64, i64),
-    /// Its own rank.
-    rank: Rank,
+    /// The candidate as generated (and as settled by earlier rows).
+    disc: Disc,
     /// The rank of the strongest conflicting candidate so far (its own rank at first).
     best: Rank,
 }
 
 impl Contender {
-    /// Settles the pairs with the eligible candidates `range` of `row`: each conflicting pair
-    /// records the stronger candidate in the weaker one's result, if it beats what is there.
+    /// Settles the pairs with `others`: each conflicting pair records the stronger candidate in the
+    /// weaker one's result, if it beats what is there.
     #[inline(always)]
-    fn settle(&mut self, row: &mut Contest<'_>, range: std::ops::Range<usize>) {
-        let (x, y, radius) = self.at;
-        let discs = row.discs;
-        let (Some(xs), Some(ys), Some(radii), Some(ranks), Some(best)) = (
-            discs.xs.get(range.clone()),
-            discs.ys.get(range.clone()),
-            discs.radii.get(range.clone()),
-            row.ranks.get(range.clone()),
-            row.best.get_mut(range),
-        ) else {
-            return;
-        };
-        // Branch-free: a pair that does not conflict offers `Rank::NONE`, which changes nothing.
-        for ((((&other_x, &other_y), &other_radius), &rank), best) in
-            xs.iter().zip(ys).zip(radii).zip(ranks).zip(best)
-        {
-            let (dx, dy) = (x - other_x, y - other_y);
-            let pair_reach = radius + other_radius;
+    fn settle(&mut self, others: &mut [Disc]) {
+        let Disc {
+            x, y, radius, rank, ..
+        } = self.disc;
+        for other in others {
+            let (dx, dy) = (x - other.x, y - other.y);
+            let pair_reach = radius + other.radius;
+            // Branch-free: a pair that does not conflict offers the lowest rank, which changes
+            // nothing.
             let conflicts = dx * dx + dy * dy < pair_reach * pair_reach;
             let (offered, taken) = if conflicts {
-                (rank, self.rank)
+                (other.rank, rank)
             } else {
-                (Rank::NONE, Rank::NONE)
+                (Rank::LOWEST, Rank::LOWEST)
             };
             self.best = self.best.max(offered);
-            *best = (*best).max(taken);
+            other.best = other.best.max(taken);
         }
     }
 }
@@ -137,12 +102,12 @@ struct Window {
 }
 
 impl Window {
-    /// The window of an eligible candidate at `(x, y)` with exclusion radius `radius` in cell
+    /// The window of an eligible candidate `disc` in cell
     /// `(cx, cy)`, clipped to the evaluated columns `first_x..=last_x`; `None` when nothing can
     /// conflict with it (every radius is zero).
     fn of(
         layer: &Layer<'_>,
-        (x, y, radius): (i64, i64, i64),
+        &Disc { x, y, radius, .. }: &Disc,
         (cx, cy): (i64, i64),
         (first_x, last_x): (i64, i64),
     ) -> Option<Window> {

@@ -434,7 +434,10 @@ fn bands_of_rows_on_any_pool_equal_the_serial_reference() {
     // A request that starts and ends mid-layer, so bands meet requested edges too.
     let piece = CellRange::new(-1, -20, 1, 19);
     let expected = run(&params, piece);
-    assert_eq!(expected.placements.len() + expected.rejected.len(), 2 * 39 * 3);
+    assert_eq!(
+        expected.placements.len() + expected.rejected.len(),
+        2 * 39 * 3
+    );
     for threads in [2, 4] {
         let parallel = pool(threads).install(|| scatter_par(&params, SEED, piece));
         assert_eq!(parallel.ok(), Some(expected.clone()), "{threads} threads");

@@ -196,43 +196,47 @@ where
     row.candidates.clear();
     row.candidates.reserve(count);
     buffers.eligible_scopes.clear();
-    let y0 = cy * params.cell_size;
-    let columns = evaluated.min_x..=evaluated.max_x;
-    let cells = columns.flat_map(|cx| (0..per_cell).map(move |_| cx));
-    for (((cx, &scope), &x_word), &y_word) in cells
-        .zip(&buffers.scopes)
-        .zip(x_words.iter())
-        .zip(y_words.iter())
-    {
-        let offset = |dimension, word| {
-            bounded_from_first(
-                placement_source,
-                Address::new(scope, 0, dimension),
-                &layer.cell_bound,
-                word,
-            )
-        };
-        let x = cx * params.cell_size + i64::from(offset(0, x_word)?);
-        let y = y0 + i64::from(offset(1, y_word)?);
-        let mut candidate = Candidate {
-            x,
-            y,
-            id: layer.id_of_bits(scope),
-            priority: 0,
-            radius: INELIGIBLE,
-            tag: OUTSIDE_REGION,
-        };
-        if params.region.contains(x, y) {
-            if let Some(index) = params.keep_outs.iter().position(|r| r.contains(x, y)) {
-                // `index < MAX_KEEP_OUTS`, which fits u32.
-                candidate.tag = index as u32;
-            } else {
-                // Eligible: priority and variant follow in the next pass.
-                candidate.radius = 0;
-                buffers.eligible_scopes.push(scope);
+    let cell_size = params.cell_size;
+    let y0 = cy * cell_size;
+    let per_cell = per_cell as usize;
+    let cells = buffers
+        .scopes
+        .chunks_exact(per_cell)
+        .zip(x_words.chunks_exact(per_cell))
+        .zip(y_words.chunks_exact(per_cell));
+    for (cx, ((scopes, x_words), y_words)) in (evaluated.min_x..=evaluated.max_x).zip(cells) {
+        let x0 = cx * cell_size;
+        for ((&scope, &x_word), &y_word) in scopes.iter().zip(x_words).zip(y_words) {
+            let offset = |dimension, word| {
+                bounded_from_first(
+                    placement_source,
+                    Address::new(scope, 0, dimension),
+                    &layer.cell_bound,
+                    word,
+                )
+            };
+            let x = x0 + i64::from(offset(0, x_word)?);
+            let y = y0 + i64::from(offset(1, y_word)?);
+            let mut candidate = Candidate {
+                x,
+                y,
+                id: layer.id_of_bits(scope),
+                priority: 0,
+                radius: INELIGIBLE,
+                tag: OUTSIDE_REGION,
+            };
+            if params.region.contains(x, y) {
+                if let Some(index) = params.keep_outs.iter().position(|r| r.contains(x, y)) {
+                    // `index < MAX_KEEP_OUTS`, which fits u32.
+                    candidate.tag = index as u32;
+                } else {
+                    // Eligible: priority and variant follow in the next pass.
+                    candidate.radius = 0;
+                    buffers.eligible_scopes.push(scope);
+                }
             }
+            row.candidates.push(candidate);
         }
-        row.candidates.push(candidate);
     }
 
     // Priority and variant of the eligible candidates.
@@ -244,7 +248,7 @@ where
     let mut draws = priority_words.iter().zip(variant_words.iter());
     row.eligible.clear();
     row.eligible.close_column();
-    for cell in row.candidates.chunks_mut(per_cell as usize) {
+    for cell in row.candidates.chunks_mut(per_cell) {
         for candidate in cell.iter_mut().filter(|c| c.is_eligible()) {
             let Some((&priority, &variant_word)) = draws.next() else {
                 break;

@@ -135,6 +135,20 @@ mod tests {
                     .collect();
                 assert_eq!(batched, scalar, "{count} scopes at ({event}, {dimension})");
                 assert_eq!(portable, scalar);
+                #[cfg(target_arch = "x86_64")]
+                {
+                    let mut words = vec![0; scopes.len()];
+                    if std::arch::is_x86_feature_detected!("avx2") {
+                        // SAFETY: AVX2 was detected just above.
+                        unsafe { first_words_avx2(key, &scopes, event, dimension, &mut words) };
+                        assert_eq!(words, scalar, "AVX2");
+                    }
+                    if std::arch::is_x86_feature_detected!("avx512f") {
+                        // SAFETY: AVX-512F was detected just above.
+                        unsafe { first_words_avx512(key, &scopes, event, dimension, &mut words) };
+                        assert_eq!(words, scalar, "AVX-512");
+                    }
+                }
             }
         }
     }

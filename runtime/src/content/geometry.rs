@@ -1,7 +1,9 @@
-//! Ground-plane geometry shared by the products: points, half-open rectangles and bounds, in meters.
+//! Ground-plane geometry shared by the products: points, half-open rectangles and bounds, in meters,
+//! and the integer lattice rectangles of scatter layers.
 //!
-//! Z is up, so every product here lives on the XY ground plane. Values are plain `f64`; products
-//! that are pinned by digests encode them by their IEEE-754 bits.
+//! Z is up, so every product here lives on the XY ground plane. Metric values are plain `f64`;
+//! products that are pinned by digests encode them by their IEEE-754 bits. Lattice rectangles are
+//! exact integers.
 
 /// A point on the ground plane, in meters.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -142,5 +144,41 @@ mod tests {
         let bounds = BoundsM::of_points(rect.corners()).unwrap_or_else(|| panic!("points"));
         assert_eq!((bounds.width_m(), bounds.depth_m()), (2.0, 1.0));
         assert_eq!(BoundsM::of_points([]), None);
+    }
+}
+
+/// A half-open integer rectangle `[min_x, max_x) × [min_y, max_y)` in lattice units (scatter
+/// regions and keep-outs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rect {
+    /// Inclusive lower x.
+    pub min_x: i64,
+    /// Inclusive lower y.
+    pub min_y: i64,
+    /// Exclusive upper x.
+    pub max_x: i64,
+    /// Exclusive upper y.
+    pub max_y: i64,
+}
+
+impl Rect {
+    /// A rectangle from its bounds.
+    pub const fn new(min_x: i64, min_y: i64, max_x: i64, max_y: i64) -> Rect {
+        Rect {
+            min_x,
+            min_y,
+            max_x,
+            max_y,
+        }
+    }
+
+    /// Whether `(x, y)` lies inside (half-open).
+    pub const fn contains(&self, x: i64, y: i64) -> bool {
+        self.min_x <= x && x < self.max_x && self.min_y <= y && y < self.max_y
+    }
+
+    /// Whether the rectangle contains no point.
+    pub const fn is_empty(&self) -> bool {
+        self.min_x >= self.max_x || self.min_y >= self.max_y
     }
 }

@@ -11,7 +11,7 @@ use super::mission::MissionLayout;
 use super::placement::{PlacedObject, Placement, ScatterOutput};
 use super::streaming::{StreamingCell, StreamingPlan};
 use super::street::StreetBlock;
-use crate::ops::scatter::Rect;
+use crate::content::geometry::Rect;
 
 /// The kinds of stage products.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+pub use crate::content::geometry::Rect;
 use crate::identity::PackError;
 use crate::rng::SamplerExhausted;
 
@@ -17,41 +18,6 @@ pub const MAX_VARIANTS: usize = 4096;
 /// Ceiling on candidates one call evaluates (requested cells plus their 2-cell margin, times the
 /// candidates per cell); split larger requests — any split gives the same result.
 pub const MAX_EVALUATED_CANDIDATES: u64 = 1 << 24;
-
-/// A half-open integer rectangle `[min_x, max_x) × [min_y, max_y)` in lattice units.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rect {
-    /// Inclusive lower x.
-    pub min_x: i64,
-    /// Inclusive lower y.
-    pub min_y: i64,
-    /// Exclusive upper x.
-    pub max_x: i64,
-    /// Exclusive upper y.
-    pub max_y: i64,
-}
-
-impl Rect {
-    /// A rectangle from its bounds.
-    pub const fn new(min_x: i64, min_y: i64, max_x: i64, max_y: i64) -> Rect {
-        Rect {
-            min_x,
-            min_y,
-            max_x,
-            max_y,
-        }
-    }
-
-    /// Whether `(x, y)` lies inside (half-open).
-    pub const fn contains(&self, x: i64, y: i64) -> bool {
-        self.min_x <= x && x < self.max_x && self.min_y <= y && y < self.max_y
-    }
-
-    /// Whether the rectangle contains no point.
-    pub const fn is_empty(&self) -> bool {
-        self.min_x >= self.max_x || self.min_y >= self.max_y
-    }
-}
 
 /// One variant of the scattered family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -5,6 +5,13 @@ use std::process::ExitCode;
 use clap::Parser as _;
 use stagecraft_editor::cli::{run_command, Cli};
 
+/// The process allocator: mimalloc keeps and reuses freed memory instead of handing large blocks
+/// back to the system, so regenerating big products does not pay page faults on fresh memory each
+/// time (about a fifth of a 1 km² scatter with the system allocator). The runtime's benchmarks use
+/// the same allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {

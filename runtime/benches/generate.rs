@@ -250,6 +250,10 @@ fn bench_generate(criterion: &mut Criterion) {
     group.finish();
 }
 
+/// The editor binary's allocator, so that timings match the product (see `editor/src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let mut criterion = Criterion::default().configure_from_args();
     bench_generate(&mut criterion);

@@ -162,5 +162,9 @@ fn bench_project_documents(c: &mut Criterion) {
     );
 }
 
+/// The editor binary's allocator, so that timings match the product (see `editor/src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 criterion_group!(benches, bench_project_documents);
 criterion_main!(benches);

@@ -170,6 +170,15 @@ impl StageError {
             message: message.into(),
         }
     }
+
+    /// A kernel was handed the parameters of another operator (a registry wiring error).
+    pub fn foreign_parameters() -> Self {
+        StageError::new(
+            FailureKind::InvalidInput,
+            None,
+            "parameters of another operator",
+        )
+    }
 }
 
 /// A value bound to an input port.

@@ -196,11 +196,7 @@ fn kernel(
     context: &KernelContext<'_>,
 ) -> Result<StageOutput, StageError> {
     let StageParams::GridMission(p) = params else {
-        return Err(StageError::new(
-            FailureKind::InvalidInput,
-            None,
-            "parameters of another operator",
-        ));
+        return Err(StageError::foreign_parameters());
     };
     let request = MissionRequest {
         seed: context.seed,

@@ -244,11 +244,7 @@ fn kernel(
     context: &KernelContext<'_>,
 ) -> Result<StageOutput, StageError> {
     let StageParams::Scatter(p) = params else {
-        return Err(StageError::new(
-            FailureKind::InvalidInput,
-            None,
-            "parameters of another operator",
-        ));
+        return Err(StageError::foreign_parameters());
     };
     let family = inputs.family("family")?;
     let variants: Vec<ScatterVariant> = family

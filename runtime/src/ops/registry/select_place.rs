@@ -126,11 +126,7 @@ fn kernel(
     context: &KernelContext<'_>,
 ) -> Result<StageOutput, StageError> {
     let StageParams::SelectPlace(p) = params else {
-        return Err(StageError::new(
-            FailureKind::InvalidInput,
-            None,
-            "parameters of another operator",
-        ));
+        return Err(StageError::foreign_parameters());
     };
     let Some((stage, Product::Placements(scatter))) = inputs.product("placements") else {
         return Err(StageError::new(

@@ -184,11 +184,7 @@ fn kernel(
     _context: &KernelContext<'_>,
 ) -> Result<StageOutput, StageError> {
     let StageParams::Streaming(p) = params else {
-        return Err(StageError::new(
-            FailureKind::InvalidInput,
-            None,
-            "parameters of another operator",
-        ));
+        return Err(StageError::foreign_parameters());
     };
     let observer = match (p.observer_m, inputs.product("observer")) {
         (Some(point), _) => point,

@@ -166,11 +166,7 @@ fn kernel(
     _context: &KernelContext<'_>,
 ) -> Result<StageOutput, StageError> {
     let StageParams::StreetBlock(params) = params else {
-        return Err(StageError::new(
-            FailureKind::InvalidInput,
-            None,
-            "parameters of another operator",
-        ));
+        return Err(StageError::foreign_parameters());
     };
     let block = build_street_block(params).map_err(|error| match error {
         StreetBlockError::Parameter { field, message } => {

@@ -238,6 +238,15 @@ fn set_ports(stage: &mut Stage, ports: Vec<Option<StageInput>>, unbound: Vec<Sta
     stage.inputs = ports.into_iter().flatten().chain(unbound).collect();
 }
 
+/// The position of stage `stage` in `recipe`.
+fn stage_index(recipe: &Recipe, stage: u32) -> Result<usize, Reject> {
+    recipe
+        .stages
+        .iter()
+        .position(|s| s.id == stage)
+        .ok_or(Reject::MissingStage(stage))
+}
+
 /// `recipe` with `source` wired into input `port` of stage `stage` (replacing what was there).
 pub fn connect(
     recipe: &Recipe,
@@ -246,11 +255,7 @@ pub fn connect(
     stage: u32,
     port: usize,
 ) -> Result<Recipe, Reject> {
-    let index = recipe
-        .stages
-        .iter()
-        .position(|s| s.id == stage)
-        .ok_or(Reject::MissingStage(stage))?;
+    let index = stage_index(recipe, stage)?;
     let target = &recipe.stages[index];
     let op = operator_of(registry, target)
         .ok_or_else(|| Reject::UnknownOperator(target.operator.clone()))?;
@@ -282,11 +287,7 @@ pub fn disconnect(
     stage: u32,
     port: usize,
 ) -> Result<Recipe, Reject> {
-    let index = recipe
-        .stages
-        .iter()
-        .position(|s| s.id == stage)
-        .ok_or(Reject::MissingStage(stage))?;
+    let index = stage_index(recipe, stage)?;
     let target = &recipe.stages[index];
     let (mut ports, unbound) = bind_ports(recipe, registry, target);
     let slot = ports.get_mut(port).ok_or(Reject::NoSuchPort(port))?;

@@ -26,11 +26,12 @@
 
 use rayon::prelude::*;
 
+mod conflicts;
 mod decide;
 mod generate;
 mod layer;
 mod params;
-mod sweep;
+mod rank;
 
 pub use params::{
     CellRange, Rect, ScatterError, ScatterParams, ScatterVariant, MAX_CANDIDATES_PER_CELL,
@@ -39,10 +40,11 @@ pub use params::{
 
 use crate::content::ScatterOutput;
 use crate::rng::{BlockSource, Domain, DomainKey};
-use decide::decide_row;
+use conflicts::settle_row;
+use decide::{decide_row, Decision};
 use generate::{generate_row, GeneratedRow};
 use layer::{CellBox, Layer};
-use sweep::sweep_row;
+use rank::RankOrder;
 
 /// Scatters one layer over `cells` (serial reference).
 ///
@@ -214,15 +216,23 @@ where
 
     /// Decides requested rows `first..=last`.
     ///
-    /// Rows are generated just ahead of the row being swept, into a ring of five reused buffers,
-    /// swept in ascending order from two rows above the band (whose pairs with the band count), so
-    /// each pair of nearby candidates is tested once, and decided straight into the output.
+    /// Rows are generated just ahead of the row being decided, into a ring of five reused buffers,
+    /// so each row is generated once; each requested row is compared with the rows within two of
+    /// it and decided straight into the output.
     fn run_band(&self, first: i64, last: i64) -> Result<ScatterOutput, ScatterError> {
         const RING: i64 = 5;
         let slot = |y: i64| y.rem_euclid(RING) as usize;
         let top = (first - 2).max(self.evaluated.min_y);
         let bottom = (last + 2).min(self.evaluated.max_y);
+        let order = RankOrder::new(self.layer, &self.evaluated);
+        let decision = Decision {
+            layer: self.layer,
+            order: &order,
+            first_x: self.evaluated.min_x,
+            requested: self.requested,
+        };
         let mut ring: [GeneratedRow; RING as usize] = Default::default();
+        let mut scratch = Vec::new();
         let mut next_row = top;
         let mut output = ScatterOutput::default();
         let capacity = (last - first + 1).max(0) as usize
@@ -230,12 +240,14 @@ where
             * self.layer.params.candidates_per_cell as usize;
         output.placements.reserve(capacity);
         output.rejected.reserve(capacity);
-        let columns = (self.evaluated.min_x, self.evaluated.max_x);
+        let reach = self.layer.reach_cells;
+        // Rows above the band are settled too: their pairs with the band's rows count.
         for cy in top..=last {
             // Rows are generated in ascending order, so row cy + 2 replaces row cy − 3.
-            while next_row <= (cy + 2).min(bottom) {
+            while next_row <= (cy + reach).min(bottom) {
                 generate_row(
                     self.layer,
+                    &order,
                     self.placement_source,
                     self.variant_source,
                     &self.evaluated,
@@ -249,28 +261,11 @@ where
             else {
                 continue;
             };
-            let exists = |y: i64| y <= bottom;
-            sweep_row(
-                self.layer,
-                [
-                    Some(&mut *row),
-                    exists(cy + 1).then_some(below),
-                    exists(cy + 2).then_some(further),
-                ],
-                cy,
-                columns,
-            );
+            let mut later = [&mut below.slots, &mut further.slots];
+            let later_rows = ((cy + reach).min(bottom) - cy).clamp(0, 2) as usize;
+            settle_row(&mut row.slots, &mut later[..later_rows], &mut scratch);
             if cy >= first {
-                let row: &GeneratedRow = row;
-                decide_row(
-                    self.layer,
-                    row,
-                    self.evaluated.min_x,
-                    &self.requested,
-                    cy,
-                    &mut output,
-                    |eligible| row.eligible.strongest(self.layer, eligible),
-                );
+                decide_row(&decision, row, cy, &mut output);
             }
         }
         output.placements.shrink_to_fit();

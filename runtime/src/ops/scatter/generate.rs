@@ -1,7 +1,9 @@
 //! Candidate generation: the addressed draws of one row of cells, in the compact form the conflict
 //! search scans.
 
+use super::conflicts::Slots;
 use super::layer::{CellBox, Layer};
+use super::rank::RankOrder;
 use super::ScatterError;
 use crate::content::RejectReason;
 use crate::identity::ScatterId;
@@ -52,101 +54,16 @@ impl Candidate {
     }
 }
 
-/// One generated row of cells: every candidate, and the eligible ones again in the arrays the
-/// conflict search scans.
+/// One generated row of cells: every candidate, and the same candidates again as the lanes the
+/// conflict search reads.
 #[derive(Default)]
 pub(super) struct GeneratedRow {
     /// Every candidate of the row's evaluated cells, in (cx, k) order.
     pub(super) candidates: Vec<Candidate>,
-    /// The eligible candidates, in the same order.
-    pub(super) eligible: EligibleRow,
+    /// The candidates in the same order, as conflict-search lanes.
+    pub(super) slots: Slots,
     /// Buffers of the batched draws, kept for the next row.
     buffers: DrawBuffers,
-}
-
-/// The eligible candidates of a row, with the start of each column's run, so that the candidates
-/// of a range of columns are one contiguous range.
-#[derive(Default)]
-pub(super) struct EligibleRow {
-    /// The eligible candidates in (cx, k) order.
-    pub(super) discs: Vec<Disc>,
-    /// `column_starts[c]` is the index of the first eligible candidate of evaluated column `c`;
-    /// the last entry is the number of eligible candidates.
-    pub(super) column_starts: Vec<u32>,
-}
-
-/// What the conflict sweep reads and writes of an eligible candidate.
-#[derive(Clone, Copy)]
-pub(super) struct Disc {
-    /// Centre in lattice units.
-    pub(super) x: i64,
-    /// Centre in lattice units.
-    pub(super) y: i64,
-    /// Exclusion radius.
-    pub(super) radius: i64,
-    /// Thinning rank.
-    pub(super) rank: Rank,
-    /// The sweep's running result: the rank of the strongest conflicting candidate seen so far,
-    /// starting from the candidate's own (see [`EligibleRow::strongest`]).
-    pub(super) best: Rank,
-}
-
-impl EligibleRow {
-    fn clear(&mut self) {
-        self.discs.clear();
-        self.column_starts.clear();
-    }
-
-    fn push(&mut self, candidate: &Candidate) {
-        let rank = Rank::of(candidate.priority, candidate.id);
-        self.discs.push(Disc {
-            x: candidate.x,
-            y: candidate.y,
-            radius: i64::from(candidate.radius),
-            rank,
-            best: rank,
-        });
-    }
-
-    /// After the serial sweep: the strongest conflicting candidate that outranks eligible candidate
-    /// `index`, if any (its best rank is then no longer its own).
-    pub(super) fn strongest(&self, layer: &Layer<'_>, index: usize) -> Option<ScatterId> {
-        let disc = self.discs.get(index)?;
-        (disc.best != disc.rank).then(|| disc.best.id(layer))
-    }
-
-    /// The indices of the eligible candidates of columns `first..=last`.
-    pub(super) fn range(&self, first: usize, last: usize) -> std::ops::Range<usize> {
-        let start = self.column_starts.get(first).copied().unwrap_or(0) as usize;
-        let end = self.column_starts.get(last + 1).copied().unwrap_or(0) as usize;
-        start..end.max(start)
-    }
-
-    /// Ends the current column.
-    fn close_column(&mut self) {
-        // At most MAX_EVALUATED_CANDIDATES (2^24) candidates, which fits u32.
-        self.column_starts.push(self.discs.len() as u32);
-    }
-}
-
-/// The total thinning order of eligible candidates, priority then packed identity (larger wins),
-/// as one integer: `priority << 64 | id`.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct Rank(u128);
-
-impl Rank {
-    /// Below every candidate's rank (a packed identity is never zero: its room is at least 1).
-    pub(super) const LOWEST: Rank = Rank(0);
-
-    /// The rank of a candidate.
-    pub(super) fn of(priority: u32, id: ScatterId) -> Rank {
-        Rank(u128::from(priority) << 64 | u128::from(id.bits()))
-    }
-
-    /// The identity of the ranked candidate.
-    pub(super) fn id(self, layer: &Layer<'_>) -> ScatterId {
-        layer.id_of_bits(self.0 as u64)
-    }
 }
 
 /// Reused buffers for a row's batched draws.
@@ -166,6 +83,7 @@ pub(super) struct DrawBuffers {
 /// of the eligible ones. A bounded draw whose first word is rejected retries alone.
 pub(super) fn generate_row<P, V>(
     layer: &Layer<'_>,
+    order: &RankOrder<'_>,
     placement_source: &P,
     variant_source: &V,
     evaluated: &CellBox,
@@ -195,6 +113,7 @@ where
     // Positions and eligibility.
     row.candidates.clear();
     row.candidates.reserve(count);
+    row.slots.reset(layer.slot_padding(), count);
     buffers.eligible_scopes.clear();
     let cell_size = params.cell_size;
     let y0 = cy * cell_size;
@@ -235,6 +154,7 @@ where
                     buffers.eligible_scopes.push(scope);
                 }
             }
+            row.slots.set_position(row.candidates.len(), x, y);
             row.candidates.push(candidate);
         }
     }
@@ -246,10 +166,12 @@ where
     variant_words.resize(eligible, 0);
     variant_source.first_words(&buffers.eligible_scopes, 0, 0, variant_words);
     let mut draws = priority_words.iter().zip(variant_words.iter());
-    row.eligible.clear();
-    row.eligible.close_column();
-    for cell in row.candidates.chunks_mut(per_cell) {
-        for candidate in cell.iter_mut().filter(|c| c.is_eligible()) {
+    let cells = row.candidates.chunks_mut(per_cell);
+    for ((cx, cell), first_slot) in (evaluated.min_x..).zip(cells).zip((0..).step_by(per_cell)) {
+        for (k, candidate) in (0..).zip(cell.iter_mut()) {
+            if !candidate.is_eligible() {
+                continue;
+            }
             let Some((&priority, &variant_word)) = draws.next() else {
                 break;
             };
@@ -264,9 +186,12 @@ where
             candidate.radius = layer.radii.get(variant).copied().unwrap_or(0);
             // `variant < MAX_VARIANTS`, which fits u32.
             candidate.tag = variant as u32;
-            row.eligible.push(candidate);
+            row.slots.set_eligible(
+                first_slot + k as usize,
+                i64::from(candidate.radius),
+                order.rank(priority, k, cx, cy),
+            );
         }
-        row.eligible.close_column();
     }
     Ok(())
 }

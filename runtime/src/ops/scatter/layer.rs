@@ -72,8 +72,9 @@ pub(super) struct Layer<'a> {
     pub(super) weight_bound: Bound,
     /// Exclusion radius per variant (each fits `i32`: it is at most `cell_size` ≤ 2^29).
     pub(super) radii: Vec<i32>,
-    /// The largest exclusion radius, which bounds how far a conflict reaches.
-    pub(super) max_radius: i64,
+    /// How many cells apart two candidates can conflict: 0, 1 or 2 (every radius is at most
+    /// `cell_size`).
+    pub(super) reach_cells: i64,
     /// The cells intersecting the region (they fit `i16`).
     pub(super) region_cells: CellBox,
     /// Candidate 0 of cell (0, 0): the room and layer of every identity the layer packs.
@@ -168,7 +169,7 @@ impl<'a> Layer<'a> {
             cell_bound,
             cumulative_weights,
             weight_bound: Bound::new(total_weight),
-            max_radius: radii.iter().copied().max().map_or(0, i64::from),
+            reach_cells: reach_cells(radii.iter().copied().max().unwrap_or(0), cell_size),
             radii,
             region_cells,
             key_base,
@@ -201,9 +202,29 @@ impl<'a> Layer<'a> {
         .pack()
     }
 
+    /// Empty slots on either side of a row's conflict-search lanes: the candidates up to
+    /// `reach_cells` cells either way of a slot are within `(reach_cells + 1) · candidates_per_cell
+    /// − 1` slots of it.
+    pub(super) fn slot_padding(&self) -> usize {
+        (self.reach_cells as usize + 1) * self.params.candidates_per_cell as usize - 1
+    }
+
     /// The variant a weighted draw `v < total_weight` selects.
     pub(super) fn variant_of(&self, v: u32) -> usize {
         self.cumulative_weights
             .partition_point(|&cumulative| cumulative <= v)
+    }
+}
+
+/// How many cells apart two candidates with radii up to `max_radius` can conflict.
+///
+/// Candidates `d ≥ 1` cells apart on an axis are at least `(d − 1) · cell_size + 1` apart on it,
+/// and a conflict needs a distance below `2 · max_radius`.
+fn reach_cells(max_radius: i32, cell_size: i64) -> i64 {
+    let max_radius = i64::from(max_radius);
+    if max_radius == 0 {
+        0
+    } else {
+        (2 * max_radius - 2) / cell_size + 1
     }
 }

@@ -110,6 +110,16 @@ struct NaiveCandidate {
 }
 
 fn naive_scatter(p: &ScatterParams, seed: u64, cells: CellRange) -> ScatterOutput {
+    naive_scatter_with(p, seed, cells, None)
+}
+
+/// The naive reference, with every priority equal to `flat_priority` when given.
+fn naive_scatter_with(
+    p: &ScatterParams,
+    seed: u64,
+    cells: CellRange,
+    flat_priority: Option<u32>,
+) -> ScatterOutput {
     let placement_key = naive_key(seed, 1);
     let variant_key = naive_key(seed, 2);
     let cs = p.cell_size;
@@ -121,7 +131,7 @@ fn naive_scatter(p: &ScatterParams, seed: u64, cells: CellRange) -> ScatterOutpu
                 let id = naive_pack(p.room, p.layer, k, cx, cy);
                 let x = cx * cs + i64::from(naive_bounded(placement_key, id, 0, cs as u64));
                 let y = cy * cs + i64::from(naive_bounded(placement_key, id, 1, cs as u64));
-                let priority = naive_word(placement_key, id, 2, 0);
+                let priority = flat_priority.unwrap_or_else(|| naive_word(placement_key, id, 2, 0));
                 let inside = p.region.min_x <= x
                     && x < p.region.max_x
                     && p.region.min_y <= y
@@ -605,6 +615,84 @@ fn sampler_exhaustion_is_reported_serially_and_in_parallel() {
             pool(2).install(|| scatter_with(&params, &AlwaysMax, &variant, range, schedule));
         assert!(expected.is_ok());
         assert_eq!(result.err(), expected.ok());
+    }
+}
+
+/// Placement draws with every priority equal, so that only packed ids order the candidates.
+struct FlatPriority(DomainKey);
+
+/// The priority [`FlatPriority`] gives every candidate.
+const FLAT_PRIORITY: u32 = 0x8000_0001;
+
+impl BlockSource for FlatPriority {
+    fn block(&self, address: Address, attempt: u16) -> [u32; 4] {
+        if address.dimension == 2 {
+            [FLAT_PRIORITY; 4]
+        } else {
+            self.0.block(address, attempt)
+        }
+    }
+}
+
+#[test]
+fn equal_priorities_are_ordered_by_packed_id_across_the_origin() {
+    // The fixture straddles cell 0 on both axes, where packed ids wrap (cell −1 packs as 0xFFFF).
+    let params = fixture();
+    let placement = FlatPriority(DomainKey::new(SEED, Domain::Placement));
+    let variant = DomainKey::new(SEED, Domain::Variant);
+    for range in [whole(&params), CellRange::new(-3, -2, 2, 4)] {
+        let expected = naive_scatter_with(&params, SEED, range, Some(FLAT_PRIORITY));
+        let conflicts = expected
+            .rejected
+            .iter()
+            .filter(|r| matches!(r.reason, RejectReason::Conflict { .. }))
+            .count();
+        assert!(conflicts > 20, "only {conflicts} conflicts");
+        for schedule in [Schedule::Serial, Schedule::Parallel] {
+            let output = pool(2)
+                .install(|| scatter_with(&params, &placement, &variant, range, schedule))
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(output, expected);
+        }
+    }
+}
+
+#[test]
+fn the_largest_cells_radii_and_candidate_counts_agree_with_the_reference() {
+    let cs = MAX_CELL_SIZE;
+    let variant = |weight, exclusion_radius| ScatterVariant {
+        weight,
+        exclusion_radius,
+    };
+    // Differences reach 4 · 2^29 = 2^31 lattice units across the compared cells.
+    let largest_cells = ScatterParams {
+        cell_size: cs,
+        candidates_per_cell: 4,
+        region: Rect::new(-5 * cs + 7, -4 * cs, 4 * cs - 3, 5 * cs),
+        keep_outs: vec![Rect::new(-cs, -cs, cs / 3, cs / 2)],
+        variants: vec![variant(1, cs), variant(2, cs / 2), variant(1, 0)],
+        room: 65_535,
+        layer: 255,
+    };
+    // Every candidate index of a cell, across the origin.
+    let most_candidates = ScatterParams {
+        cell_size: 40,
+        candidates_per_cell: MAX_CANDIDATES_PER_CELL,
+        region: Rect::new(-70, -30, 50, 45),
+        keep_outs: vec![],
+        variants: vec![variant(1, 3), variant(1, 7)],
+        room: 1,
+        layer: 0,
+    };
+    for params in [largest_cells, most_candidates] {
+        let full = run(&params, whole(&params));
+        let conflicts = full
+            .rejected
+            .iter()
+            .filter(|r| matches!(r.reason, RejectReason::Conflict { .. }))
+            .count();
+        assert!(conflicts > 10, "only {conflicts} conflicts");
+        assert_eq!(full, naive_scatter(&params, SEED, whole(&params)));
     }
 }
 

@@ -79,27 +79,35 @@ fn first_words_portable(
 }
 
 /// Philox4x32-10 on [`LANES`] counters `[low[i], high[i], event, word3]`, returning word 0 of each.
+///
+/// Each word lives in the low half of a `u64`, so a round is one 32 × 32 → 64-bit multiply per
+/// product (a single vector instruction on x86) and its high half a shift, with no shuffles between
+/// halves of 32-bit lanes. The high halves of the state pick up bits no result depends on: every
+/// multiply reads only the low 32 bits of its operand (the mask), and XOR and shifts right never
+/// move high bits into low ones. So the low halves are exactly the 32-bit algorithm.
 #[inline(always)]
 fn lanes(key: [u32; 2], [low, high]: [[u32; LANES]; 2], event: u32, word3: u32) -> [u32; LANES] {
-    let (mut w0, mut w1, mut w2, mut w3) = (low, high, [event; LANES], [word3; LANES]);
-    let mut round_key = key;
+    const LOW: u64 = 0xFFFF_FFFF;
+    let (mut w0, mut w1) = (low.map(u64::from), high.map(u64::from));
+    let (mut w2, mut w3) = ([u64::from(event); LANES], [u64::from(word3); LANES]);
+    let mut round_key = key.map(u64::from);
     for round in 0..PHILOX_ROUNDS {
         if round > 0 {
-            round_key[0] = round_key[0].wrapping_add(PHILOX_W0);
-            round_key[1] = round_key[1].wrapping_add(PHILOX_W1);
+            round_key[0] = (round_key[0] + u64::from(PHILOX_W0)) & LOW;
+            round_key[1] = (round_key[1] + u64::from(PHILOX_W1)) & LOW;
         }
-        let mut next = [[0u32; LANES]; 4];
+        let mut next = [[0u64; LANES]; 4];
         for lane in 0..LANES {
-            let product0 = u64::from(PHILOX_M0) * u64::from(w0[lane]);
-            let product1 = u64::from(PHILOX_M1) * u64::from(w2[lane]);
-            next[0][lane] = (product1 >> 32) as u32 ^ w1[lane] ^ round_key[0];
-            next[1][lane] = product1 as u32;
-            next[2][lane] = (product0 >> 32) as u32 ^ w3[lane] ^ round_key[1];
-            next[3][lane] = product0 as u32;
+            let product0 = u64::from(PHILOX_M0) * (w0[lane] & LOW);
+            let product1 = u64::from(PHILOX_M1) * (w2[lane] & LOW);
+            next[0][lane] = (product1 >> 32) ^ w1[lane] ^ round_key[0];
+            next[1][lane] = product1;
+            next[2][lane] = (product0 >> 32) ^ w3[lane] ^ round_key[1];
+            next[3][lane] = product0;
         }
         [w0, w1, w2, w3] = next;
     }
-    w0
+    w0.map(|word| word as u32)
 }
 
 #[cfg(test)]

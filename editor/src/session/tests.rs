@@ -55,6 +55,25 @@ fn the_session_runs_the_first_scenario_over_its_recipe() {
 }
 
 #[test]
+fn every_source_of_the_example_spawns_pedestrians() {
+    // The no-spawn box covers only the carriageway, so the crossers spawn on the kerbs.
+    let project = example();
+    let mut session = synced(&project);
+    session.step(600);
+    let world = session.world().expect("world");
+    let mut per_source = [0usize; 4];
+    for &source in &world.agents().source {
+        per_source[usize::from(source)] += 1;
+    }
+    assert_eq!(
+        per_source,
+        [24, 24, 8, 1],
+        "north, south, crossers, courier"
+    );
+    assert!(world.counters().rejected_no_spawn_box > 0);
+}
+
+#[test]
 fn scrubbing_through_the_session_is_bit_identical_to_stepping() {
     let project = example();
     let mut session = synced(&project);

@@ -375,7 +375,8 @@ impl eframe::App for StagecraftApp {
             );
         }
         if let Some(task) = &mut self.screenshot {
-            task.step(&ctx);
+            let ready = !self.panels.preview.borrow().session.is_generating();
+            task.step(&ctx, ready);
         }
         self.handle_close_request(&ctx);
         if self.dialog.is_none() {

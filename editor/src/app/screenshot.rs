@@ -30,13 +30,16 @@ impl ScreenshotTask {
     }
 
     /// Advances one frame: requests the screenshot once settled, writes it when it arrives and
-    /// then closes the window.
-    pub fn step(&mut self, ctx: &egui::Context) {
+    /// then closes the window. Frames count towards settling only once the editor is `ready`
+    /// (its content generated).
+    pub fn step(&mut self, ctx: &egui::Context, ready: bool) {
         if self.result.is_some() {
             return;
         }
         ctx.request_repaint();
-        self.frames += 1;
+        if ready {
+            self.frames += 1;
+        }
         // Read the event first; calling ctx methods inside `input` would deadlock.
         let image: Option<Arc<ColorImage>> = ctx.input(|input| {
             input.raw.events.iter().find_map(|event| match event {

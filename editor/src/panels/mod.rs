@@ -80,7 +80,7 @@ pub struct Panels {
 
 impl Default for Panels {
     fn default() -> Self {
-        let preview = crate::viewport::Preview::shared();
+        let preview = crate::viewport::Preview::shared_in_background();
         Panels {
             project: Default::default(),
             inspector: Default::default(),

@@ -148,10 +148,17 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
             .layer(crate::viewport::LayerKind::Placements)
             .picks
             .len();
+        let generating = if session.is_generating() {
+            " · regenerating…"
+        } else {
+            ""
+        };
         lines.push((
-            format!("{} · {placements} objects", content.recipe()),
+            format!("{} · {placements} objects{generating}", content.recipe()),
             Color32::from_gray(220),
         ));
+    } else if session.is_generating() {
+        lines.push(("generating…".to_owned(), Color32::from_gray(220)));
     }
     if let Some(world) = session.world() {
         lines.push((

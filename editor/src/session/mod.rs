@@ -6,7 +6,13 @@
 //! when the scenario or the content changed it rebuilds the world and re-simulates to the frame it
 //! was at, so an edit made while paused at frame F shows its effect at F. The session reads the
 //! document and never changes it.
+//!
+//! Content is generated either in the calling thread ([`Session::new`], [`Session::default`]: tests
+//! and benchmarks see it at once) or on a background thread ([`Session::background`]: the editor,
+//! whose UI thread then never waits for a recipe). In the background the current content stays
+//! on show until the newest request's result arrives; older results are dropped.
 
+pub mod background;
 pub mod content;
 pub mod fixtures;
 
@@ -18,6 +24,7 @@ use stagecraft_runtime::sim::{SimRoute, Timeline, World};
 
 use crate::document::Document;
 use crate::edits::DocId;
+use background::BackgroundGenerator;
 pub use content::{PreviewContent, PreviewGenerator};
 
 /// Most frames one UI frame may simulate during playback, so a slow frame never snowballs.
@@ -38,9 +45,27 @@ struct GenerationInputs {
 /// Makes preview content for one recipe of a project (the error says why it could not).
 pub type Generator = Box<dyn FnMut(&Project, &str) -> Result<PreviewContent, String>>;
 
+/// Where the session's content comes from.
+enum ContentSource {
+    /// Generated in the calling thread.
+    Inline(Generator),
+    /// Generated on a background thread.
+    Background(BackgroundGenerator),
+}
+
+/// What asking for content gave.
+enum Request {
+    /// The result, generated in the calling thread.
+    Done(Result<PreviewContent, String>),
+    /// Asked of the background thread.
+    Pending,
+    /// The background thread has gone.
+    ThreadGone,
+}
+
 /// The simulation session of the open document.
 pub struct Session {
-    generator: Generator,
+    source: ContentSource,
     scenario_id: Option<String>,
     generation_inputs: Option<GenerationInputs>,
     content: Option<Arc<PreviewContent>>,
@@ -63,18 +88,36 @@ pub struct Session {
 
 impl Default for Session {
     fn default() -> Self {
-        let mut generator = PreviewGenerator::default();
-        Session::new(move |project, recipe| generator.generate(project, recipe))
+        Session::new(inline_generator())
     }
 }
 
+/// The standard generator, run in the calling thread.
+fn inline_generator() -> impl FnMut(&Project, &str) -> Result<PreviewContent, String> {
+    let mut generator = PreviewGenerator::default();
+    move |project, recipe| generator.generate(project, recipe)
+}
+
 impl Session {
-    /// A session that generates content with `generator`.
+    /// A session that generates content with `generator`, in the calling thread.
     pub fn new(
         generator: impl FnMut(&Project, &str) -> Result<PreviewContent, String> + 'static,
     ) -> Session {
+        Session::with_source(ContentSource::Inline(Box::new(generator)))
+    }
+
+    /// A session that generates content on a background thread (in the calling thread if the
+    /// thread cannot start).
+    pub fn background() -> Session {
+        match BackgroundGenerator::spawn() {
+            Some(generator) => Session::with_source(ContentSource::Background(generator)),
+            None => Session::default(),
+        }
+    }
+
+    fn with_source(source: ContentSource) -> Session {
         Session {
-            generator: Box::new(generator),
+            source,
             scenario_id: None,
             generation_inputs: None,
             content: None,
@@ -116,6 +159,15 @@ impl Session {
     /// Bumped whenever the scenario the world runs changes.
     pub fn scenario_version(&self) -> u64 {
         self.scenario_version
+    }
+
+    /// Whether content is being generated in the background for the current inputs (the content
+    /// on show is then the previous one).
+    pub fn is_generating(&self) -> bool {
+        match &self.source {
+            ContentSource::Inline(_) => false,
+            ContentSource::Background(generator) => generator.is_pending(),
+        }
     }
 
     /// The generated content, if generation succeeded.
@@ -218,16 +270,53 @@ impl Session {
                 && inputs.seed == project.manifest.root_seed
                 && inputs.overrides.iter().eq(overrides())
         });
-        if unchanged {
-            return false;
+        if !unchanged {
+            self.generation_inputs = Some(GenerationInputs {
+                recipe: recipe.clone(),
+                families: project.families.clone(),
+                overrides: overrides().cloned().collect(),
+                seed: project.manifest.root_seed,
+            });
+            let requested = match &mut self.source {
+                ContentSource::Inline(generator) => Request::Done(generator(project, &recipe.id)),
+                ContentSource::Background(generator) => {
+                    if generator.request(project, &recipe.id) {
+                        Request::Pending
+                    } else {
+                        Request::ThreadGone
+                    }
+                }
+            };
+            match requested {
+                Request::Done(result) => {
+                    self.show_content(result);
+                    return true;
+                }
+                Request::Pending => {}
+                Request::ThreadGone => {
+                    // Generate here from now on.
+                    self.source = ContentSource::Inline(Box::new(inline_generator()));
+                    self.generation_inputs = None;
+                    return self.sync_content(project, Some(&recipe.id));
+                }
+            }
         }
-        self.generation_inputs = Some(GenerationInputs {
-            recipe: recipe.clone(),
-            families: project.families.clone(),
-            overrides: overrides().cloned().collect(),
-            seed: project.manifest.root_seed,
-        });
-        match (self.generator)(project, &recipe.id) {
+        // Polled after any new request, so a result made before the newest edit is dropped.
+        match &mut self.source {
+            ContentSource::Background(generator) => match generator.take_newest() {
+                Some(result) => {
+                    self.show_content(result);
+                    true
+                }
+                None => false,
+            },
+            ContentSource::Inline(_) => false,
+        }
+    }
+
+    /// Replaces the content (or the reason there is none) with a generation result.
+    fn show_content(&mut self, result: Result<PreviewContent, String>) {
+        match result {
             Ok(content) => {
                 self.content = Some(Arc::new(content));
                 self.content_problem = None;
@@ -238,7 +327,6 @@ impl Session {
             }
         }
         self.content_version += 1;
-        true
     }
 
     fn sync_world(
@@ -259,6 +347,10 @@ impl Session {
             return had;
         };
         if !content_changed && self.scenario.as_ref() == Some(scenario) {
+            return false;
+        }
+        if self.content.is_none() && self.content_problem.is_none() && self.is_generating() {
+            // The first content is on its way; the world is built from it when it arrives.
             return false;
         }
         let routes = self

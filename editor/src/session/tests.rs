@@ -241,3 +241,46 @@ fn an_edit_at_frame_zero_rebuilds_at_frame_zero() {
     assert!(session.sync_project(&project, None));
     assert_eq!(session.frame(), 0);
 }
+
+/// Syncs `session` with `project` until its content is generated (at most ten seconds).
+fn sync_until_generated(session: &mut Session, project: &Project) {
+    let start = std::time::Instant::now();
+    session.sync_project(project, None);
+    while session.is_generating() {
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "no content within ten seconds"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        session.sync_project(project, None);
+    }
+}
+
+#[test]
+fn background_generation_shows_what_inline_generation_shows() {
+    let mut project = example();
+    let mut inline = Session::default();
+    let mut background = Session::background();
+    inline.sync_project(&project, None);
+    sync_until_generated(&mut background, &project);
+    let bundle = |session: &Session| session.content().expect("content").bundle.digest();
+    assert_eq!(bundle(&background), bundle(&inline));
+    assert_eq!(background.content_version(), 1);
+    assert_eq!(digest(&background), digest(&inline));
+
+    // An edit keeps the previous content on show until the new one arrives.
+    project.manifest.root_seed ^= 0x5eed;
+    let before = bundle(&background);
+    background.sync_project(&project, None);
+    if background.is_generating() {
+        assert_eq!(bundle(&background), before);
+    }
+    sync_until_generated(&mut background, &project);
+    inline.sync_project(&project, None);
+    assert_ne!(bundle(&background), before);
+    assert_eq!(bundle(&background), bundle(&inline));
+    assert_eq!(background.content_version(), 2);
+    background.step(120);
+    inline.step(120);
+    assert_eq!(digest(&background), digest(&inline));
+}

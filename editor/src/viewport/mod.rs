@@ -25,6 +25,9 @@ pub use camera::{OrbitCamera, Projection};
 pub use picking::{Aabb, PickId, Ray};
 pub use scene::{ColourBy, LayerKind, OverlayOptions, SceneBuilder, SceneInputs};
 
+/// How often the UI looks for content generated in the background.
+const GENERATION_POLL: std::time::Duration = std::time::Duration::from_millis(15);
+
 /// What the Viewport, Timeline and Provenance tabs share: the simulation session, the picked
 /// thing, and the scene built from them.
 #[derive(Default)]
@@ -48,13 +51,22 @@ pub struct Preview {
 pub type SharedPreview = Rc<RefCell<Preview>>;
 
 impl Preview {
-    /// A new shared preview.
+    /// A new shared preview whose content is generated in the calling thread.
     pub fn shared() -> SharedPreview {
         Rc::new(RefCell::new(Preview::default()))
     }
 
+    /// A new shared preview whose content is generated on a background thread (the editor's).
+    pub fn shared_in_background() -> SharedPreview {
+        Rc::new(RefCell::new(Preview {
+            session: Session::background(),
+            ..Preview::default()
+        }))
+    }
+
     /// Once per UI frame (whichever tab asks first): syncs the session with the document and
-    /// advances playback by the frame's time. Returns true while playback runs (repaint wanted).
+    /// advances playback by the frame's time. Returns true while playback runs (repaint wanted);
+    /// while content is generated in the background it asks for a repaint soon, to pick it up.
     pub fn frame_update(&mut self, ctx: &egui::Context, document: &Document) -> bool {
         let frame_nr = ctx.cumulative_frame_nr();
         if self.last_frame_nr == Some(frame_nr) {
@@ -73,6 +85,8 @@ impl Preview {
         self.update_scene();
         if self.session.playing {
             ctx.request_repaint();
+        } else if self.session.is_generating() {
+            ctx.request_repaint_after(GENERATION_POLL);
         }
         self.session.playing
     }

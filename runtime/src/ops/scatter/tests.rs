@@ -618,6 +618,15 @@ fn sampler_exhaustion_is_reported_serially_and_in_parallel() {
     }
 }
 
+/// How many candidates of `output` lost a conflict.
+fn conflicts(output: &ScatterOutput) -> usize {
+    output
+        .rejected
+        .iter()
+        .filter(|r| matches!(r.reason, RejectReason::Conflict { .. }))
+        .count()
+}
+
 /// Placement draws with every priority equal, so that only packed ids order the candidates.
 struct FlatPriority(DomainKey);
 
@@ -642,11 +651,7 @@ fn equal_priorities_are_ordered_by_packed_id_across_the_origin() {
     let variant = DomainKey::new(SEED, Domain::Variant);
     for range in [whole(&params), CellRange::new(-3, -2, 2, 4)] {
         let expected = naive_scatter_with(&params, SEED, range, Some(FLAT_PRIORITY));
-        let conflicts = expected
-            .rejected
-            .iter()
-            .filter(|r| matches!(r.reason, RejectReason::Conflict { .. }))
-            .count();
+        let conflicts = conflicts(&expected);
         assert!(conflicts > 20, "only {conflicts} conflicts");
         for schedule in [Schedule::Serial, Schedule::Parallel] {
             let output = pool(2)
@@ -686,11 +691,7 @@ fn the_largest_cells_radii_and_candidate_counts_agree_with_the_reference() {
     };
     for params in [largest_cells, most_candidates] {
         let full = run(&params, whole(&params));
-        let conflicts = full
-            .rejected
-            .iter()
-            .filter(|r| matches!(r.reason, RejectReason::Conflict { .. }))
-            .count();
+        let conflicts = conflicts(&full);
         assert!(conflicts > 10, "only {conflicts} conflicts");
         assert_eq!(full, naive_scatter(&params, SEED, whole(&params)));
     }

@@ -209,10 +209,20 @@ impl<'a> Layer<'a> {
         (self.reach_cells as usize + 1) * self.params.candidates_per_cell as usize - 1
     }
 
-    /// The variant a weighted draw `v < total_weight` selects.
+    /// The variant a weighted draw `v < total_weight` selects: the number of cumulative weights
+    /// at or below `v`.
     pub(super) fn variant_of(&self, v: u32) -> usize {
-        self.cumulative_weights
-            .partition_point(|&cumulative| cumulative <= v)
+        /// Up to this many variants a branch-free count beats a binary search.
+        const COUNTED: usize = 16;
+        if self.cumulative_weights.len() <= COUNTED {
+            self.cumulative_weights
+                .iter()
+                .map(|&cumulative| usize::from(cumulative <= v))
+                .sum()
+        } else {
+            self.cumulative_weights
+                .partition_point(|&cumulative| cumulative <= v)
+        }
     }
 }
 

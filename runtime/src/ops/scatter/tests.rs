@@ -663,7 +663,7 @@ fn equal_priorities_are_ordered_by_packed_id_across_the_origin() {
 }
 
 #[test]
-fn the_largest_cells_radii_and_candidate_counts_agree_with_the_reference() {
+fn the_largest_cells_radii_candidate_and_variant_counts_agree_with_the_reference() {
     let cs = MAX_CELL_SIZE;
     let variant = |weight, exclusion_radius| ScatterVariant {
         weight,
@@ -689,7 +689,17 @@ fn the_largest_cells_radii_and_candidate_counts_agree_with_the_reference() {
         room: 1,
         layer: 0,
     };
-    for params in [largest_cells, most_candidates] {
+    // More variants than the branch-free variant count handles: the binary search.
+    let many_variants = ScatterParams {
+        cell_size: 50,
+        candidates_per_cell: 3,
+        region: Rect::new(-260, -190, 240, 310),
+        keep_outs: vec![],
+        variants: (0..40).map(|i| variant(1 + i % 3, i64::from(i))).collect(),
+        room: 2,
+        layer: 9,
+    };
+    for params in [largest_cells, most_candidates, many_variants] {
         let full = run(&params, whole(&params));
         let conflicts = conflicts(&full);
         assert!(conflicts > 10, "only {conflicts} conflicts");

@@ -8,6 +8,8 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use stagecraft_editor::app::dialogs::Dialog;
 use stagecraft_editor::app::{RunArgs, StagecraftApp};
+use stagecraft_editor::document::Document;
+use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
 use stagecraft_runtime::project::has_errors;
 use support::{example, harness};
 
@@ -124,6 +126,37 @@ fn save_as_writes_the_project_into_another_folder() {
             "{file}"
         );
     }
+}
+
+#[test]
+fn save_as_keeps_edits_to_shared_families() {
+    let example = example("street-block");
+    let mut document = Document::open(&example.dir).expect("opens");
+    let doc = DocId::Family("street-props".into());
+    let Some(DocValue::Family(mut family, file)) = document.get(&doc) else {
+        panic!("the example has the shared family street-props");
+    };
+    assert!(file.starts_with(".."), "{file} is outside the project");
+    family.name = "Street props (edited)".into();
+    let edit = ProjectEdit::replace(
+        doc,
+        Some(DocValue::Family(family, file.clone())),
+        Selection::default(),
+        "Set label",
+    );
+    document.apply(edit);
+    let copy = example.dir.with_file_name("street-block-copy");
+    let written = document.save_as(&copy).expect("saves");
+    assert!(written.contains(&file), "{written:?}");
+    let shared = std::fs::read_to_string(example.dir.join(&file)).expect("shared family");
+    assert!(shared.contains("Street props (edited)"), "{shared}");
+    assert!(!document.is_dirty());
+    // The copy opens with the edited family.
+    let reopened = Document::open(&copy).expect("the copy opens");
+    assert_eq!(
+        reopened.project().families["street-props"].name,
+        "Street props (edited)"
+    );
 }
 
 #[test]

@@ -238,11 +238,16 @@ impl Document {
     }
 
     /// Saves the project into `dir` and makes that its folder. Asset families outside the
-    /// project folder (paths starting with `..`) are shared and not copied.
+    /// project folder (paths starting with `..`) are shared and not copied: edits to them are
+    /// saved where they are, before the copy is written.
     pub fn save_as(&mut self, dir: &Path) -> io::Result<Vec<String>> {
-        let mut files = self.files_to_save();
-        files.retain(|path, _| !path.starts_with(".."));
-        let written = project_io::save_files(dir, &files)?;
+        let (shared, files): (BTreeMap<_, _>, BTreeMap<_, _>) = self
+            .files_to_save()
+            .into_iter()
+            .partition(|(path, _)| path.starts_with(".."));
+        // Only shared files whose text changed are written (the writer skips identical ones).
+        let mut written: Vec<String> = project_io::save_files(&self.dir, &shared)?;
+        written.extend(project_io::save_files(dir, &files)?);
         self.dir = dir.to_path_buf();
         self.disk = project_io::read_sources(dir)?;
         self.held.clear();

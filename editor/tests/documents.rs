@@ -160,6 +160,24 @@ fn save_as_keeps_edits_to_shared_families() {
 }
 
 #[test]
+fn save_as_refuses_a_folder_from_which_shared_families_would_be_lost() {
+    let example = example("street-block");
+    let mut document = Document::open(&example.dir).expect("opens");
+    // `../../assets` from two levels deeper names another folder.
+    let deeper = example.temp.path().join("a/b/c/street-block");
+    let error = document.save_as(&deeper).err().expect("refused");
+    assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(error.to_string().contains("`../../assets`"), "{error}");
+    assert!(!deeper.exists(), "nothing written");
+    assert_eq!(document.dir(), example.dir);
+    // At the same depth the shared folder is the same one, so Save As goes ahead.
+    let beside = example.dir.with_file_name("street-block-copy");
+    assert!(document.save_as(&beside).is_ok());
+    let reopened = Document::open(&beside).expect("the copy opens");
+    assert_eq!(reopened.project().families.len(), 2);
+}
+
+#[test]
 fn a_slider_drag_is_one_undo_step() {
     let example = example("street-block");
     let mut harness = harness(&example.dir);

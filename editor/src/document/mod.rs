@@ -12,7 +12,7 @@ pub mod watch;
 
 use std::collections::BTreeMap;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use stagecraft_runtime::project::{load_project, Diagnostic, Project, ProjectSources};
@@ -240,7 +240,28 @@ impl Document {
     /// Saves the project into `dir` and makes that its folder. Asset families outside the
     /// project folder (paths starting with `..`) are shared and not copied: edits to them are
     /// saved where they are, before the copy is written.
+    ///
+    /// Refuses (writing nothing) a folder from which a shared asset path of the manifest would
+    /// name a different folder, since the copy would open without those families.
     pub fn save_as(&mut self, dir: &Path) -> io::Result<Vec<String>> {
+        let stranded = self.stranded_asset_paths(dir);
+        if !stranded.is_empty() {
+            let folders: Vec<String> = stranded
+                .iter()
+                .map(|(path, target)| format!("`{path}` ({})", target.display()))
+                .collect();
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "from {}, the shared asset folder {} would name another folder, and the copy \
+                     would open without its families; choose a folder from which it still names \
+                     the same one (beside {}, say), or move the families into the project",
+                    dir.display(),
+                    folders.join(", "),
+                    self.dir.display()
+                ),
+            ));
+        }
         let (shared, files): (BTreeMap<_, _>, BTreeMap<_, _>) = self
             .files_to_save()
             .into_iter()
@@ -255,6 +276,20 @@ impl Document {
         self.autosaved_serial = self.change_serial;
         self.validation_due = true;
         Ok(written)
+    }
+
+    /// The manifest's asset paths outside the project folder that name a different folder from
+    /// `dir` than from the project folder, each with the folder it names now.
+    fn stranded_asset_paths(&self, dir: &Path) -> Vec<(String, PathBuf)> {
+        let here = normalised(&self.dir);
+        let mut stranded = Vec::new();
+        for path in &self.project.manifest.asset_paths {
+            let target = normalised(&self.dir.join(path));
+            if !target.starts_with(&here) && target != normalised(&dir.join(path)) {
+                stranded.push((path.clone(), target));
+            }
+        }
+        stranded
     }
 
     /// Writes unsaved edits to the autosave folder when the interval has passed since the last
@@ -280,4 +315,21 @@ impl Document {
             None => self.autosave_interval,
         }
     }
+}
+
+/// `path` made absolute, with `.` and `..` resolved by name (without touching the disk, so the
+/// folder need not exist).
+fn normalised(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }

@@ -64,6 +64,13 @@ impl BackgroundGenerator {
             .is_ok()
     }
 
+    /// Makes every earlier request stale without asking for anything new: its result, if it
+    /// comes, is dropped.
+    pub fn cancel(&mut self) {
+        self.requested += 1;
+        self.delivered = self.requested;
+    }
+
     /// The result of the newest request, once it is ready (stale results are dropped).
     pub fn take_newest(&mut self) -> Option<Result<PreviewContent, String>> {
         let mut newest = None;
@@ -144,6 +151,12 @@ mod tests {
         assert_eq!(delivered.bundle.digest(), expected.bundle.digest());
         // Nothing else is delivered later.
         std::thread::sleep(Duration::from_millis(50));
+        assert!(generator.take_newest().is_none());
+        // A cancelled request is never delivered.
+        assert!(generator.request(&project, &recipe));
+        generator.cancel();
+        assert!(!generator.is_pending());
+        std::thread::sleep(Duration::from_millis(200));
         assert!(generator.take_newest().is_none());
     }
 

@@ -254,6 +254,10 @@ impl Session {
     fn sync_content(&mut self, project: &Project, recipe_id: Option<&str>) -> bool {
         let Some(recipe) = recipe_id.and_then(|id| project.recipes.get(id)) else {
             let had = self.content.is_some() || self.generation_inputs.is_some();
+            if let ContentSource::Background(generator) = &mut self.source {
+                // What was being generated is for a recipe that is gone.
+                generator.cancel();
+            }
             self.generation_inputs = None;
             self.content = None;
             self.content_problem = recipe_id.map(|id| format!("the recipe `{id}` is missing"));

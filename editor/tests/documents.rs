@@ -165,7 +165,7 @@ fn save_as_refuses_a_folder_from_which_shared_families_would_be_lost() {
     let mut document = Document::open(&example.dir).expect("opens");
     // `../../assets` from two levels deeper names another folder.
     let deeper = example.temp.path().join("a/b/c/street-block");
-    let error = document.save_as(&deeper).err().expect("refused");
+    let error = document.save_as(&deeper).expect_err("refused");
     assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
     assert!(error.to_string().contains("`../../assets`"), "{error}");
     assert!(!deeper.exists(), "nothing written");

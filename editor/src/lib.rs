@@ -4,7 +4,6 @@ pub mod app;
 pub mod cli;
 pub mod document;
 pub mod edits;
-pub mod generate_cmd;
 pub mod panels;
 pub mod project_io;
 pub mod session;

@@ -1,0 +1,87 @@
+//! `stagecraft ops`: the operator catalogue with ports and parameter schemas, as text or JSON.
+
+use std::io::Write;
+
+use stagecraft_runtime::ops::registry::{ParamDefault, Registry};
+
+/// `stagecraft ops`: every registered operator with its ports and parameter schema.
+pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
+    let registry = Registry::standard();
+    if json {
+        let operators: Vec<serde_json::Value> = registry
+            .operators()
+            .map(|op| {
+                serde_json::json!({
+                    "id": op.id,
+                    "algorithm": op.algorithm,
+                    "summary": op.summary,
+                    "locality": op.locality.name(),
+                    "output": op.output.name(),
+                    "inputs": op.inputs.iter().map(|p| serde_json::json!({
+                        "name": p.name, "kind": p.kind.name(), "required": p.required, "doc": p.doc,
+                    })).collect::<Vec<_>>(),
+                    "parameters": op.params.iter().map(|p| serde_json::json!({
+                        "name": p.name,
+                        "type": p.ty.name(),
+                        "unit": p.unit,
+                        "range": p.range.describe(),
+                        "default": default_text(&p.default),
+                        "doc": p.doc,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&operators)?)?;
+        return Ok(0);
+    }
+    for op in registry.operators() {
+        writeln!(
+            out,
+            "{} v{} ({}) → {}",
+            op.id,
+            op.algorithm,
+            op.locality.name(),
+            op.output.name()
+        )?;
+        writeln!(out, "  {}", op.summary)?;
+        for port in op.inputs {
+            let need = if port.required {
+                "required"
+            } else {
+                "optional"
+            };
+            writeln!(
+                out,
+                "  input  {:<22} {:<14} {need:<8} {}",
+                port.name,
+                port.kind.name(),
+                port.doc
+            )?;
+        }
+        for p in op.params {
+            writeln!(
+                out,
+                "  param  {:<26} {:<10} {:<14} {:<24} default {:<10} {}",
+                p.name,
+                p.ty.name(),
+                if p.unit.is_empty() { "-" } else { p.unit },
+                p.range.describe(),
+                default_text(&p.default),
+                p.doc
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(0)
+}
+
+fn default_text(default: &ParamDefault) -> String {
+    match default {
+        ParamDefault::Required => "required".to_owned(),
+        ParamDefault::Optional => "optional".to_owned(),
+        ParamDefault::Bool(v) => v.to_string(),
+        ParamDefault::Int(v) => v.to_string(),
+        ParamDefault::Float(v) => format!("{v:?}"),
+        ParamDefault::EmptyList => "[]".to_owned(),
+    }
+}

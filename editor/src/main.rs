@@ -2,8 +2,7 @@
 
 use std::process::ExitCode;
 
-use clap::Parser as _;
-use stagecraft_editor::cli::{run_command, Cli};
+use stagecraft_editor::cli::{parse_cli, run_command};
 
 /// The process allocator: mimalloc keeps and reuses freed memory instead of handing large blocks
 /// back to the system, so regenerating big products does not pay page faults on fresh memory each
@@ -13,7 +12,7 @@ use stagecraft_editor::cli::{run_command, Cli};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_cli(std::env::args_os().collect()).unwrap_or_else(|error| error.exit());
     let result = match &cli.command {
         Some(command) => run_command(command, &mut std::io::stdout().lock()),
         None => stagecraft_editor::app::run(stagecraft_editor::app::RunArgs {

@@ -24,18 +24,16 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-/// A copy of an example project whose asset path still points at the repository's `assets/`.
+/// A self-contained copy of an example project: the repository's `assets/` copied inside it
+/// (asset paths are relative, and a temp folder is in no repository).
 fn copy_example(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = repo().join("projects").join(name);
     support::copy_dir(&source, dir.path());
+    support::copy_dir(&repo().join("assets"), &dir.path().join("assets"));
     let manifest = dir.path().join("stagecraft.ron");
     let text = fs::read_to_string(&manifest).expect("manifest");
-    let assets = repo().join("assets");
-    let text = text.replace(
-        "\"../../assets\"",
-        &format!("{:?}", assets.display().to_string()),
-    );
+    let text = text.replace("\"../../assets\"", "\"assets\"");
     fs::write(&manifest, text).expect("write manifest");
     dir
 }
@@ -126,7 +124,7 @@ fn fmt_check_lists_non_canonical_files_and_fmt_rewrites_them() {
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert_eq!(
         stdout(&output),
-        "recipes/pine-clearing.recipe.ron: rewritten\n"
+        format!("recipes/pine-clearing.recipe.ron: rewritten\n{project}: 1 file rewritten\n")
     );
     assert_eq!(fs::read_to_string(&recipe).expect("recipe"), canonical);
 
@@ -152,10 +150,17 @@ fn fmt_refuses_a_file_with_errors() {
 #[test]
 fn missing_project_folder_is_a_clear_error() {
     let output = stagecraft(&["check", "/nonexistent/stagecraft-project"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stdout(&output).contains("the project has no manifest"),
-        "{}",
-        stdout(&output)
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: the project folder /nonexistent/stagecraft-project does not exist\n"
+    );
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    let path = file.path().to_str().expect("utf-8");
+    let output = stagecraft(&["check", path]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("error: {path} is a file, not a project folder\n")
     );
 }

@@ -155,9 +155,18 @@ fn edited_pine(edit: impl Fn(&str) -> String) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let source = repo().join("projects").join("pine-clearing");
     let manifest = fs::read_to_string(source.join("stagecraft.ron")).expect("manifest");
-    let assets = repo().join("assets").display().to_string();
-    let manifest = manifest.replace("\"../../assets\"", &format!("{assets:?}"));
+    // Asset paths are relative: the families travel with the copy.
+    let manifest = manifest.replace("\"../../assets\"", "\"assets\"");
     fs::write(dir.path().join("stagecraft.ron"), manifest).expect("write manifest");
+    fs::create_dir_all(dir.path().join("assets")).expect("mkdir");
+    for entry in fs::read_dir(repo().join("assets")).expect("assets") {
+        let entry = entry.expect("entry");
+        fs::copy(
+            entry.path(),
+            dir.path().join("assets").join(entry.file_name()),
+        )
+        .expect("copy");
+    }
     fs::create_dir_all(dir.path().join("recipes")).expect("mkdir");
     let recipe =
         fs::read_to_string(source.join("recipes/pine-clearing.recipe.ron")).expect("recipe");

@@ -37,6 +37,8 @@ pub enum Dialog {
         path: String,
         /// The project's name.
         name: String,
+        /// What the project starts with.
+        template: template::Template,
     },
     /// Save into another folder.
     SaveAs {
@@ -77,6 +79,7 @@ impl Dialog {
         Dialog::New {
             path: String::new(),
             name: "New project".to_owned(),
+            template: template::Template::StreetBlock,
         }
     }
 
@@ -120,7 +123,7 @@ enum Answer {
     None,
     Close,
     OpenFolder(PathBuf),
-    CreateProject(PathBuf, String),
+    CreateProject(PathBuf, String, template::Template),
     SaveAs(PathBuf),
     SaveThen(Pending),
     DiscardThen(Pending),
@@ -158,9 +161,9 @@ impl StagecraftApp {
                 self.dialog = None;
                 self.open_project(&dir);
             }
-            Answer::CreateProject(dir, name) => {
+            Answer::CreateProject(dir, name, template) => {
                 self.dialog = None;
-                match create_project(&dir, &name) {
+                match create_project(&dir, &name, template) {
                     Ok(()) => self.open_project(&dir),
                     Err(message) => self.dialog = Some(Dialog::Error(message)),
                 }
@@ -325,12 +328,24 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
                 Answer::OpenFolder(dir.clone())
             })
         }
-        Dialog::New { path, name } => {
+        Dialog::New {
+            path,
+            name,
+            template,
+        } => {
             ui.heading("New project");
             ui.horizontal(|ui| {
                 let label = ui.label("Name");
                 ui.text_edit_singleline(name).labelled_by(label.id);
             });
+            egui::ComboBox::from_label("Template")
+                .selected_text(template.id())
+                .show_ui(ui, |ui| {
+                    for choice in template::Template::ALL {
+                        ui.selectable_value(template, choice, choice.id())
+                            .on_hover_text(choice.description());
+                    }
+                });
             ui.label("The folder is created if missing and must not hold a project yet.");
             let entered = folder_field_ui(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
@@ -344,10 +359,11 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
                 );
             }
             let valid = !path.trim().is_empty() && !taken && !name.trim().is_empty();
-            ui.weak("Starts with a street block recipe and a crossing scenario.");
+            ui.weak(format!("Starts with {}.", template.description()));
             let name = name.trim().to_owned();
+            let template = *template;
             buttons_ui(ui, valid, "Create", entered, || {
-                Answer::CreateProject(dir.clone(), name.clone())
+                Answer::CreateProject(dir.clone(), name.clone(), template)
             })
         }
         Dialog::SaveAs { path } => {
@@ -474,10 +490,10 @@ fn buttons_ui(
     result
 }
 
-/// Writes the template project into `dir`.
-fn create_project(dir: &Path, name: &str) -> Result<(), String> {
-    let project = template::new_project(name);
-    project_io::save_files(dir, &project.canonical_files())
+/// Writes a project from `template` into `dir` (the same files as `stagecraft new`).
+fn create_project(dir: &Path, name: &str, template: template::Template) -> Result<(), String> {
+    let files = template.files(name)?;
+    project_io::save_files(dir, &files)
         .map(|_| ())
         .map_err(|error| format!("Cannot create the project in {}: {error}", dir.display()))
 }

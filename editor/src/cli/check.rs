@@ -7,7 +7,7 @@ use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::has_errors;
 use stagecraft_runtime::recipe::check_project;
 
-use super::diagnostics::{diagnostic_json, render_diagnostic};
+use super::diagnostics::{diagnostic_json, render_all};
 use super::load;
 
 /// `stagecraft check`: prints every diagnostic — the project's and the recipe compiler's (unknown
@@ -29,13 +29,7 @@ pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        for diagnostic in &loaded.diagnostics {
-            write!(
-                out,
-                "{}",
-                render_diagnostic(diagnostic, sources.files.get(&diagnostic.file))
-            )?;
-        }
+        write!(out, "{}", render_all(&loaded.diagnostics, &sources))?;
         let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
         let warnings = loaded.diagnostics.len() - errors;
         writeln!(
@@ -51,4 +45,3 @@ pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<
         0
     })
 }
-

@@ -1,11 +1,20 @@
 //! Diagnostics rendering shared by the commands: JSON objects and text with the source line.
+//!
+//! Rendering is linear in the size of the sources and the number of diagnostics: each file's
+//! line starts are indexed once, and at most [`MAX_SHOWN_PER_FILE`] diagnostics per file are
+//! written in full, followed by a count of the rest.
 
-use stagecraft_runtime::project::{Diagnostic, Severity};
+use std::collections::BTreeMap;
+
+use stagecraft_runtime::project::{Diagnostic, ProjectSources, Severity};
+
+/// Diagnostics per file shown with their source line; the rest are counted in one line.
+pub const MAX_SHOWN_PER_FILE: usize = 50;
 
 /// One diagnostic as a JSON object.
 pub fn diagnostic_json(diagnostic: &Diagnostic) -> serde_json::Value {
     serde_json::json!({
-        "severity": match diagnostic.severity { Severity::Error => "error", Severity::Warning => "warning" },
+        "severity": severity_name(diagnostic.severity),
         "file": diagnostic.file,
         "line": diagnostic.line,
         "column": diagnostic.column,
@@ -15,17 +24,56 @@ pub fn diagnostic_json(diagnostic: &Diagnostic) -> serde_json::Value {
     })
 }
 
-/// A diagnostic with its source line and a caret under the offending column.
-pub fn render_diagnostic(diagnostic: &Diagnostic, source: Option<&String>) -> String {
-    let severity = match diagnostic.severity {
+fn severity_name(severity: Severity) -> &'static str {
+    match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
-    };
+    }
+}
+
+/// The byte offsets where each line of a text starts, for finding line N in constant time.
+pub struct LineIndex<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    /// Indexes `text` in one pass.
+    pub fn new(text: &'t str) -> LineIndex<'t> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
+        LineIndex { text, starts }
+    }
+
+    /// Line `number` (1-based) without its line break, if the text has it.
+    pub fn line(&self, number: u32) -> Option<&'t str> {
+        let index = usize::try_from(number).ok()?.checked_sub(1)?;
+        let start = *self.starts.get(index)?;
+        let end = self
+            .starts
+            .get(index + 1)
+            .map_or(self.text.len(), |&next| next - 1);
+        let line = self.text.get(start..end.max(start))?;
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    }
+}
+
+/// A diagnostic with its source line and a caret under the offending column.
+pub fn render_diagnostic(diagnostic: &Diagnostic, source: Option<&String>) -> String {
+    let index = source.map(|text| LineIndex::new(text));
+    render_with_line(
+        diagnostic,
+        index.as_ref().and_then(|i| i.line(diagnostic.line)),
+    )
+}
+
+/// [`render_diagnostic`] given the diagnostic's source line.
+pub fn render_with_line(diagnostic: &Diagnostic, line_text: Option<&str>) -> String {
+    let severity = severity_name(diagnostic.severity);
     let mut text = format!(
         "{severity}: {}\n  --> {}:{}:{}\n",
         diagnostic.message, diagnostic.file, diagnostic.line, diagnostic.column
     );
-    let line_text = source.and_then(|s| s.lines().nth(diagnostic.line.saturating_sub(1) as usize));
     if let Some(line_text) = line_text {
         let number = diagnostic.line.to_string();
         let gutter = " ".repeat(number.len());
@@ -45,3 +93,78 @@ pub fn render_diagnostic(diagnostic: &Diagnostic, source: Option<&String>) -> St
     text
 }
 
+/// Every diagnostic rendered with its source line, in order, at most [`MAX_SHOWN_PER_FILE`] per
+/// file followed by one "N more" line for that file.
+pub fn render_all(diagnostics: &[Diagnostic], sources: &ProjectSources) -> String {
+    let mut indexes: BTreeMap<&str, LineIndex<'_>> = BTreeMap::new();
+    let mut shown: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut text = String::new();
+    for diagnostic in diagnostics {
+        let count = shown.entry(diagnostic.file.as_str()).or_default();
+        *count += 1;
+        if *count > MAX_SHOWN_PER_FILE {
+            continue;
+        }
+        let index = indexes.entry(diagnostic.file.as_str()).or_insert_with(|| {
+            LineIndex::new(sources.files.get(&diagnostic.file).map_or("", |s| s))
+        });
+        text.push_str(&render_with_line(diagnostic, index.line(diagnostic.line)));
+    }
+    for (file, count) in shown {
+        if count > MAX_SHOWN_PER_FILE {
+            let more = count - MAX_SHOWN_PER_FILE;
+            text.push_str(&format!(
+                "{file}: {more} more diagnostics not shown (`--json` lists them all)\n\n"
+            ));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stagecraft_runtime::project::FieldPath;
+
+    fn diagnostic(file: &str, line: u32) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            file: file.to_owned(),
+            line,
+            column: 2,
+            path: FieldPath::root(),
+            message: format!("problem on line {line}"),
+            expected: "something".to_owned(),
+        }
+    }
+
+    #[test]
+    fn line_index_finds_lines_with_and_without_a_final_break() {
+        let index = LineIndex::new("a\r\nbb\n\nccc");
+        assert_eq!(index.line(1), Some("a"));
+        assert_eq!(index.line(2), Some("bb"));
+        assert_eq!(index.line(3), Some(""));
+        assert_eq!(index.line(4), Some("ccc"));
+        assert_eq!(index.line(5), None);
+        assert_eq!(index.line(0), None);
+    }
+
+    #[test]
+    fn each_file_shows_at_most_the_cap_then_a_count() {
+        let mut sources = ProjectSources::default();
+        sources.files.insert("a.ron".into(), "x\n".repeat(200));
+        let diagnostics: Vec<Diagnostic> =
+            (1..=120).map(|line| diagnostic("a.ron", line)).collect();
+        let text = render_all(&diagnostics, &sources);
+        assert_eq!(
+            text.matches("error: problem on line").count(),
+            MAX_SHOWN_PER_FILE
+        );
+        assert!(text.contains("problem on line 50\n"), "{text}");
+        assert!(!text.contains("problem on line 51\n"));
+        assert!(
+            text.ends_with("a.ron: 70 more diagnostics not shown (`--json` lists them all)\n\n")
+        );
+        assert!(text.contains("50 | x\n"), "{text}");
+    }
+}

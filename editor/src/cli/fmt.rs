@@ -1,13 +1,18 @@
 //! `stagecraft fmt`: rewrites files in canonical form, or lists the ones that are not (`--check`).
+//!
+//! A file with errors is never rewritten; nor is a file outside the project folder (asset
+//! families shared through `asset_paths`, or a link's target elsewhere) unless the user passes
+//! `--allow-outside`. Links are written through to their targets. Each file is written atomically
+//! and named in the report as it is written, so an interrupted run leaves whole files and a rerun
+//! finishes the job.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use stagecraft_runtime::project::{Diagnostic, LoadedProject, ProjectSources};
 
 use super::load;
-use crate::project_io::{atomic_write, file_path};
+use crate::project_io::{atomic_write, file_path, write_target};
 
 /// What `fmt` found for one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +26,7 @@ pub enum FmtStatus {
 }
 
 /// Decides, for every document file of a loaded project, its canonical text or why it has none.
+/// Files that could not be read at all are refused.
 pub fn fmt_plan(
     sources: &ProjectSources,
     loaded: &LoadedProject,
@@ -48,16 +54,40 @@ pub fn fmt_plan(
             _ => plan.push((path.clone(), FmtStatus::Refused, None)),
         }
     }
+    for path in sources.unreadable.keys() {
+        plan.push((path.clone(), FmtStatus::Refused, None));
+    }
+    plan.sort_by(|a, b| a.0.cmp(&b.0));
     plan
+}
+
+/// Options of `stagecraft fmt`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FmtOptions {
+    /// Only list the files that are not canonical.
+    pub check_only: bool,
+    /// Also rewrite files whose real location is outside the project folder.
+    pub allow_outside: bool,
 }
 
 /// `stagecraft fmt`: rewrites non-canonical files, or lists them with `--check`.
 ///
-/// Exit code 1 when a file has errors (it is never rewritten) or, with `--check`, when any file
-/// is not canonical.
+/// Exit code 1 when a file has errors (it is never rewritten), when a file outside the project
+/// was left alone, when a write failed or, with `--check`, when any file is not canonical.
 pub fn fmt(project: &Path, check_only: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
+    let options = FmtOptions {
+        check_only,
+        allow_outside: false,
+    };
+    fmt_with(project, options, out)
+}
+
+/// [`fmt`] with every option.
+pub fn fmt_with(project: &Path, options: FmtOptions, out: &mut dyn Write) -> anyhow::Result<i32> {
     let (sources, loaded) = load(project)?;
+    let project_root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
     let mut exit = 0;
+    let mut rewritten = 0usize;
     for (path, status, canonical) in fmt_plan(&sources, &loaded) {
         match (status, canonical) {
             (FmtStatus::Canonical, _) => {}
@@ -68,10 +98,29 @@ pub fn fmt(project: &Path, check_only: bool, out: &mut dyn Write) -> anyhow::Res
                 )?;
                 exit = 1;
             }
-            (FmtStatus::Rewritten, Some(text)) if !check_only => {
-                atomic_write(&file_path(project, &path), text.as_bytes())
-                    .with_context(|| format!("cannot write {path}"))?;
-                writeln!(out, "{path}: rewritten")?;
+            (FmtStatus::Rewritten, Some(text)) if !options.check_only => {
+                let target = file_path(project, &path);
+                if let Some(real) = outside_project(&target, &project_root) {
+                    if !options.allow_outside {
+                        writeln!(
+                            out,
+                            "{path}: not rewritten: it is outside the project folder ({}); pass --allow-outside to rewrite it",
+                            real.display()
+                        )?;
+                        exit = 1;
+                        continue;
+                    }
+                }
+                match atomic_write(&target, text.as_bytes()) {
+                    Ok(()) => {
+                        writeln!(out, "{path}: rewritten")?;
+                        rewritten += 1;
+                    }
+                    Err(error) => {
+                        writeln!(out, "{path}: cannot write: {error}")?;
+                        exit = 1;
+                    }
+                }
             }
             (FmtStatus::Rewritten, _) => {
                 writeln!(out, "{path}: not canonical")?;
@@ -79,5 +128,18 @@ pub fn fmt(project: &Path, check_only: bool, out: &mut dyn Write) -> anyhow::Res
             }
         }
     }
+    if !options.check_only {
+        let files = if rewritten == 1 { "file" } else { "files" };
+        writeln!(out, "{}: {rewritten} {files} rewritten", project.display())?;
+    }
     Ok(exit)
+}
+
+/// Where a write to `target` would really land, when that is outside `project_root`.
+fn outside_project(target: &Path, project_root: &Path) -> Option<PathBuf> {
+    let real = write_target(target).unwrap_or_else(|_| target.to_path_buf());
+    let folder = real.parent()?;
+    let real_folder = std::fs::canonicalize(folder).ok()?;
+    let real = real_folder.join(real.file_name()?);
+    (!real.starts_with(project_root)).then_some(real)
 }

@@ -21,8 +21,8 @@ use stagecraft_runtime::project::write::{to_canonical_string, Doc};
 use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
-use super::diagnostics::{diagnostic_json, render_diagnostic};
-use crate::project_io::{atomic_write, load_dir};
+use super::diagnostics::{diagnostic_json, render_all};
+use crate::project_io::atomic_write;
 
 /// Options of `stagecraft generate`.
 #[derive(Debug, Clone, Default)]
@@ -78,8 +78,7 @@ pub fn generate(
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
     let load_start = Instant::now();
-    let (sources, loaded) = load_dir(project)
-        .with_context(|| format!("cannot read the project in {}", project.display()))?;
+    let (sources, loaded) = super::load(project)?;
     let load_time = load_start.elapsed();
     let Some(project_doc) = loaded
         .project
@@ -90,7 +89,10 @@ pub fn generate(
     };
     let recipes: Vec<String> = match options.recipe {
         Some(id) if project_doc.recipes.contains_key(id) => vec![id.to_owned()],
-        Some(id) => anyhow::bail!("the project has no recipe `{id}`"),
+        Some(id) => anyhow::bail!(
+            "the project has no recipe `{id}`; its recipes are: {}",
+            super::known_ids(project_doc.recipes.keys())
+        ),
         None => project_doc.manifest.recipes.clone(),
     };
     if options.out.is_some() && recipes.len() != 1 {
@@ -119,12 +121,7 @@ pub fn generate(
             anyhow::bail!("recipe `{id}` could not be read");
         };
         let compile_time = compile_start.elapsed();
-        for diagnostic in &outcome.diagnostics {
-            text.push_str(&render_diagnostic(
-                diagnostic,
-                sources.files.get(&diagnostic.file),
-            ));
-        }
+        text.push_str(&render_all(&outcome.diagnostics, &sources));
         let Some(plan) = outcome.plan else {
             exit = 1;
             reports.push(serde_json::json!({
@@ -222,13 +219,7 @@ fn report_diagnostics(
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        for diagnostic in diagnostics {
-            write!(
-                out,
-                "{}",
-                render_diagnostic(diagnostic, sources.files.get(&diagnostic.file))
-            )?;
-        }
+        write!(out, "{}", render_all(diagnostics, sources))?;
         writeln!(
             out,
             "{}: the project has errors; nothing generated",

@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use stagecraft_runtime::project::{LoadedProject, ProjectSources};
 
@@ -14,11 +13,12 @@ pub mod check;
 pub mod diagnostics;
 pub mod fmt;
 pub mod generate;
+pub mod new;
 pub mod ops;
 
 pub use check::check;
-pub use diagnostics::{diagnostic_json, render_diagnostic};
-pub use fmt::{fmt, fmt_plan, FmtStatus};
+pub use diagnostics::{diagnostic_json, render_all, render_diagnostic};
+pub use fmt::{fmt, fmt_plan, fmt_with, FmtOptions, FmtStatus};
 pub use generate::{generate, GenerateOptions};
 pub use ops::ops;
 
@@ -55,6 +55,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Create a new project from a template.
+    New {
+        /// The folder to create (it must not hold a project yet).
+        dir: PathBuf,
+        /// What the project starts with.
+        #[arg(long, value_enum, default_value = "street-block")]
+        template: crate::document::template::Template,
+        /// The project's name (default: the folder's name).
+        #[arg(long)]
+        name: Option<String>,
+    },
     /// Rewrite a project's files in canonical form (files with errors are never rewritten).
     Fmt {
         /// The project folder.
@@ -62,6 +73,10 @@ pub enum Command {
         /// List the files that are not canonical and exit 1 if any, without writing.
         #[arg(long)]
         check: bool,
+        /// Also rewrite files whose real location is outside the project folder (shared asset
+        /// families, targets of links that lead elsewhere).
+        #[arg(long)]
+        allow_outside: bool,
     },
     /// Generate a project's recipes; print counts, timings and each bundle digest.
     Generate {
@@ -86,8 +101,11 @@ pub enum Command {
     /// List the registered operators with their ports and parameter schemas.
     Ops {
         /// Print the catalogue as JSON.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "markdown")]
         json: bool,
+        /// Print the operator sections of `docs/format.md` (Markdown tables).
+        #[arg(long)]
+        markdown: bool,
     },
 }
 
@@ -95,7 +113,22 @@ pub enum Command {
 pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
     match command {
         Command::Check { project, json } => check(project, *json, out),
-        Command::Fmt { project, check } => fmt(project, *check, out),
+        Command::New {
+            dir,
+            template,
+            name,
+        } => new::new_project(dir, *template, name.as_deref(), out),
+        Command::Fmt {
+            project,
+            check,
+            allow_outside,
+        } => {
+            let options = FmtOptions {
+                check_only: *check,
+                allow_outside: *allow_outside,
+            };
+            fmt_with(project, options, out)
+        }
         Command::Generate {
             project,
             recipe,
@@ -113,12 +146,49 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
             };
             generate(project, &options, out)
         }
-        Command::Ops { json } => ops(*json, out),
+        Command::Ops { markdown: true, .. } => {
+            write!(out, "{}", ops::markdown())?;
+            Ok(0)
+        }
+        Command::Ops { json, .. } => ops(*json, out),
     }
 }
 
-/// Reads a project folder, naming the folder in the error.
+/// Reads a project folder; the error names the folder and the operating system's reason.
 pub(crate) fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
-    load_dir(project).with_context(|| format!("cannot read the project in {}", project.display()))
+    Ok(load_dir(project)?)
 }
 
+/// Ids for an "unknown id" message: each quoted, comma-separated, or "none".
+pub(crate) fn known_ids<'a>(ids: impl Iterator<Item = &'a String>) -> String {
+    let quoted: Vec<String> = ids.map(|id| format!("`{id}`")).collect();
+    if quoted.is_empty() {
+        "none".to_owned()
+    } else {
+        quoted.join(", ")
+    }
+}
+
+/// Parses the command line like [`Cli::parse_from`], except that a first word which is neither
+/// an existing path nor a subcommand is reported as an unknown subcommand with clap's "did you
+/// mean" tip, instead of being taken for a project folder to open.
+pub fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    if let Some(first) = args.get(1).and_then(|arg| arg.to_str()) {
+        let looks_like_word = first
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            && first.starts_with(|c: char| c.is_ascii_alphabetic());
+        if looks_like_word && !Path::new(first).exists() {
+            use clap::CommandFactory as _;
+            let subcommands_only = <Command as clap::Subcommand>::augment_subcommands(
+                clap::Command::new("stagecraft").subcommand_required(true),
+            );
+            if let Err(error) = subcommands_only.try_get_matches_from(&args) {
+                if error.kind() == clap::error::ErrorKind::InvalidSubcommand {
+                    return Err(error.with_cmd(&Cli::command()));
+                }
+            }
+        }
+    }
+    Cli::try_parse_from(args)
+}

@@ -4,6 +4,60 @@ use std::io::Write;
 
 use stagecraft_runtime::ops::registry::{ParamDefault, Registry};
 
+/// `stagecraft ops --markdown`: the operator sections of `docs/format.md`, one per operator with
+/// its ports and a parameter table (type, unit, range, default, meaning).
+pub fn markdown() -> String {
+    let registry = Registry::standard();
+    let mut text = String::new();
+    for op in registry.operators() {
+        text.push_str(&format!(
+            "\n### `{}` (algorithm {})\n\n{}\n\nLocality: {}. Output: {}.\n\n",
+            op.id,
+            op.algorithm,
+            op.summary,
+            op.locality.name(),
+            op.output.name()
+        ));
+        if !op.inputs.is_empty() {
+            text.push_str("| input | kind | required | meaning |\n| --- | --- | --- | --- |\n");
+            for port in op.inputs {
+                let need = if port.required { "yes" } else { "no" };
+                text.push_str(&format!(
+                    "| `{}` | {} | {need} | {} |\n",
+                    port.name,
+                    port.kind.name(),
+                    cell(port.doc)
+                ));
+            }
+            text.push('\n');
+        }
+        if op.params.is_empty() {
+            text.push_str("No parameters.\n");
+            continue;
+        }
+        text.push_str(
+            "| parameter | type | unit | range | default | meaning |\n| --- | --- | --- | --- | --- | --- |\n",
+        );
+        for p in op.params {
+            let unit = if p.unit.is_empty() { "–" } else { p.unit };
+            text.push_str(&format!(
+                "| `{}` | {} | {unit} | {} | {} | {} |\n",
+                p.name,
+                p.ty.name(),
+                cell(&p.range.describe()),
+                cell(&default_text(&p.default)),
+                cell(p.doc)
+            ));
+        }
+    }
+    text
+}
+
+/// A table cell: pipes escaped so a doc line cannot break the table.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
 /// `stagecraft ops`: every registered operator with its ports and parameter schema.
 pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
     let registry = Registry::standard();

@@ -213,9 +213,9 @@ impl Document {
     }
 
     fn validation_sources(&self) -> ProjectSources {
-        let mut files = self.disk.files.clone();
-        files.extend(self.project.canonical_files());
-        ProjectSources { files }
+        let mut sources = self.disk.clone();
+        sources.files.extend(self.project.canonical_files());
+        sources
     }
 
     /// The canonical texts a save writes: every document except those held after an unreadable
@@ -223,6 +223,9 @@ impl Document {
     pub fn files_to_save(&self) -> BTreeMap<String, String> {
         let mut files = self.project.canonical_files();
         files.retain(|path, _| !self.held.contains_key(path));
+        // A canonical text over the size limit would not load again; validation reports it on
+        // the file, and the file on disk keeps its readable text.
+        files.retain(|_, text| text.len() <= stagecraft_runtime::project::parse::MAX_SOURCE_BYTES);
         files
     }
 

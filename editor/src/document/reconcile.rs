@@ -27,10 +27,19 @@ pub enum DiskChange {
 impl Document {
     /// The files whose text in `sources` differs from what the editor last read or wrote, sorted.
     pub fn changed_files(&self, sources: &ProjectSources) -> Vec<String> {
-        let paths: BTreeSet<&String> = sources.files.keys().chain(self.disk.files.keys()).collect();
+        let paths: BTreeSet<&String> = sources
+            .files
+            .keys()
+            .chain(sources.unreadable.keys())
+            .chain(self.disk.files.keys())
+            .chain(self.disk.unreadable.keys())
+            .collect();
         paths
             .into_iter()
-            .filter(|path| sources.files.get(*path) != self.disk.files.get(*path))
+            .filter(|path| {
+                sources.files.get(*path) != self.disk.files.get(*path)
+                    || sources.unreadable.get(*path) != self.disk.unreadable.get(*path)
+            })
             .cloned()
             .collect()
     }
@@ -83,7 +92,11 @@ impl Document {
                 changed.push(path.clone());
             }
         }
-        self.adopt(&ProjectSources { files }, &changed, "Recover autosave");
+        let sources = ProjectSources {
+            files,
+            ..self.disk.clone()
+        };
+        self.adopt(&sources, &changed, "Recover autosave");
         self.held.clear();
         self.validation_due = true;
     }
@@ -146,7 +159,9 @@ fn adopt_file(
         return Adopt::Same;
     };
     let current = get_doc(current_project, &doc);
-    let exists_on_disk = sources.files.contains_key(path);
+    // A file that exists but cannot be read as text (not UTF-8, a folder, a broken link) is held
+    // like a file that does not parse: it is not a deletion.
+    let exists_on_disk = sources.files.contains_key(path) || sources.unreadable.contains_key(path);
     let new = loaded
         .project
         .as_ref()

@@ -1,10 +1,11 @@
-//! The template a new project starts from: one street block recipe and one scenario on it.
+//! The templates a new project starts from (the same for File → New project and `stagecraft
+//! new`), and the minimal street block project the editor's own tests and "add recipe" use.
 
 use std::collections::BTreeMap;
 
 use stagecraft_runtime::project::{
-    Manifest, Observer, ParamValue, PopulationKind, PopulationSource, Project, Recipe, Scenario,
-    Stage, Vec3,
+    has_errors, load_project, Manifest, Observer, ParamValue, PopulationKind, PopulationSource,
+    Project, ProjectSources, Recipe, Scenario, Stage, Vec3,
 };
 
 /// The id of the template's recipe.
@@ -77,16 +78,152 @@ pub fn new_project(name: &str) -> Project {
     }
 }
 
+/// A template for a new project: an example project made self-contained, or an empty one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Template {
+    /// The street-block example: a block with crosswalks, props and a pedestrian scenario.
+    StreetBlock,
+    /// The pine-clearing example: a forest scatter around a clearing.
+    PineClearing,
+    /// The tactical-mission example: a grid mission layout with streaming cells.
+    TacticalMission,
+    /// A manifest and nothing else.
+    Empty,
+}
+
+impl Template {
+    /// Every template, in menu order.
+    pub const ALL: [Template; 4] = [
+        Template::StreetBlock,
+        Template::PineClearing,
+        Template::TacticalMission,
+        Template::Empty,
+    ];
+
+    /// The name shown in menus and accepted by `--template`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Template::StreetBlock => "street-block",
+            Template::PineClearing => "pine-clearing",
+            Template::TacticalMission => "tactical-mission",
+            Template::Empty => "empty",
+        }
+    }
+
+    /// One line on what the template holds.
+    pub fn description(self) -> &'static str {
+        match self {
+            Template::StreetBlock => "a street block with crosswalks, props and pedestrians",
+            Template::PineClearing => "a pine forest scattered around a clearing",
+            Template::TacticalMission => "a grid mission layout with streaming cells",
+            Template::Empty => "a manifest without recipes or scenarios",
+        }
+    }
+
+    /// The example's files (path → text) as they are in `projects/` and `assets/`.
+    fn example_files(self) -> Vec<(&'static str, &'static str)> {
+        macro_rules! file {
+            ($path:literal) => {
+                ($path, include_str!(concat!("../../../projects/", $path)))
+            };
+        }
+        const FAMILIES: [(&str, &str); 2] = [
+            (
+                "assets/alpine-trees.family.ron",
+                include_str!("../../../assets/alpine-trees.family.ron"),
+            ),
+            (
+                "assets/street-props.family.ron",
+                include_str!("../../../assets/street-props.family.ron"),
+            ),
+        ];
+        let mut files = match self {
+            Template::StreetBlock => vec![
+                (
+                    "stagecraft.ron",
+                    include_str!("../../../projects/street-block/stagecraft.ron"),
+                ),
+                file!("street-block/recipes/street-block.recipe.ron"),
+                file!("street-block/scenarios/crosswalk-rush.scenario.ron"),
+                file!("street-block/overrides/street-block-edits.overrides.ron"),
+            ],
+            Template::PineClearing => vec![
+                (
+                    "stagecraft.ron",
+                    include_str!("../../../projects/pine-clearing/stagecraft.ron"),
+                ),
+                file!("pine-clearing/recipes/pine-clearing.recipe.ron"),
+            ],
+            Template::TacticalMission => vec![
+                (
+                    "stagecraft.ron",
+                    include_str!("../../../projects/tactical-mission/stagecraft.ron"),
+                ),
+                file!("tactical-mission/recipes/tactical-mission.recipe.ron"),
+            ],
+            Template::Empty => Vec::new(),
+        };
+        // Paths inside the example folder, relative to the new project.
+        for (path, _) in files.iter_mut().skip(1) {
+            *path = path.split_once('/').map_or(*path, |(_, rest)| rest);
+        }
+        if matches!(self, Template::StreetBlock | Template::PineClearing) {
+            files.extend(FAMILIES);
+        }
+        files
+    }
+
+    /// The canonical files of a new project named `name` from this template, self-contained:
+    /// the asset families it uses live in its own `assets/` folder.
+    pub fn files(self, name: &str) -> Result<BTreeMap<String, String>, String> {
+        let mut project = if self == Template::Empty {
+            Project::default()
+        } else {
+            let sources = ProjectSources {
+                files: self
+                    .example_files()
+                    .into_iter()
+                    .map(|(path, text)| (path.to_owned(), text.to_owned()))
+                    .collect(),
+                ..ProjectSources::default()
+            };
+            let mut sources = sources;
+            // The example's manifest names the shared folder; the copy has its own.
+            let manifest = sources
+                .files
+                .get("stagecraft.ron")
+                .cloned()
+                .unwrap_or_default();
+            let local = manifest.replace("\"../../assets\"", "\"assets\"");
+            sources.files.insert("stagecraft.ron".to_owned(), local);
+            let loaded = load_project(&sources);
+            if has_errors(&loaded.diagnostics) {
+                return Err(format!(
+                    "the {} template does not load: {:?}",
+                    self.id(),
+                    loaded.diagnostics.first()
+                ));
+            }
+            loaded.project.ok_or("the template has no manifest")?
+        };
+        project.manifest.name = name.to_owned();
+        if self == Template::Empty {
+            project.manifest.root_seed = 1;
+        }
+        Ok(project.canonical_files())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stagecraft_runtime::project::{has_errors, load_project, ProjectSources};
 
     #[test]
     fn template_is_valid_and_round_trips() {
         let project = new_project("New");
         let sources = ProjectSources {
             files: project.canonical_files(),
+            ..ProjectSources::default()
         };
         let loaded = load_project(&sources);
         assert!(
@@ -95,5 +232,71 @@ mod tests {
             loaded.diagnostics
         );
         assert_eq!(loaded.project.as_ref(), Some(&project));
+    }
+}
+
+#[cfg(test)]
+mod template_tests {
+    use super::*;
+
+    #[test]
+    fn every_template_is_valid_canonical_and_self_contained() {
+        for template in Template::ALL {
+            let files = template.files("Fresh").expect("template files");
+            let sources = ProjectSources {
+                files: files.clone(),
+                ..ProjectSources::default()
+            };
+            let loaded = load_project(&sources);
+            assert!(
+                !has_errors(&loaded.diagnostics),
+                "{}: {:#?}",
+                template.id(),
+                loaded.diagnostics
+            );
+            let project = loaded.project.expect("project");
+            assert_eq!(project.manifest.name, "Fresh");
+            assert_eq!(
+                project.canonical_files(),
+                files,
+                "{} is canonical",
+                template.id()
+            );
+            for family_file in project.family_files.values() {
+                assert!(
+                    project
+                        .manifest
+                        .asset_paths
+                        .iter()
+                        .any(|p| family_file.starts_with(p.as_str())),
+                    "{}: {family_file} is in no asset path",
+                    template.id()
+                );
+            }
+            assert!(
+                project
+                    .manifest
+                    .asset_paths
+                    .iter()
+                    .all(|p| !p.starts_with("..")),
+                "{} must not reach outside its folder: {:?}",
+                template.id(),
+                project.manifest.asset_paths
+            );
+        }
+        let street = Template::StreetBlock.files("s").expect("files");
+        assert_eq!(
+            street.keys().map(String::as_str).collect::<Vec<_>>(),
+            vec![
+                "assets/alpine-trees.family.ron",
+                "assets/street-props.family.ron",
+                "overrides/street-block-edits.overrides.ron",
+                "recipes/street-block.recipe.ron",
+                "scenarios/crosswalk-rush.scenario.ron",
+                "stagecraft.ron",
+            ]
+        );
+        let empty = Template::Empty.files("e").expect("files");
+        assert_eq!(empty.keys().collect::<Vec<_>>(), vec!["stagecraft.ron"]);
     }
 }

@@ -10,12 +10,25 @@ macro_rules! record_codec {
     ($ty:ident $name:literal $(schema $schema:path)? {
         $($field:ident : $fty:ty $(= $default:expr)?),* $(,)?
     }) => {
+        impl $ty {
+            /// The struct's name as written in RON.
+            pub const RON_NAME: &'static str = $name;
+            /// Every field name a file may write, in canonical order (`schema` first for a
+            /// document), so docs and editors can be checked against the decoder.
+            pub const FIELD_NAMES: &'static [&'static str] =
+                &[$($crate::project::codec_macro::record_codec!(@schema_name $schema),)? $(stringify!($field)),*];
+        }
+
         impl $crate::project::decode::Decode for $ty {
+            fn expected() -> String {
+                concat!("a `", $name, "(…)` struct").to_owned()
+            }
+
             fn decode(
                 node: &$crate::project::node::Node,
                 cx: &mut $crate::project::decode::Decoder,
             ) -> Option<Self> {
-                let known: &[&str] = &[$($crate::project::codec_macro::record_codec!(@schema_name $schema),)? $(stringify!($field)),*];
+                let known: &[&str] = Self::FIELD_NAMES;
                 let record = cx.record(node, $name, known)?;
                 $(
                     let version: Option<u32> = cx.required(&record, "schema");

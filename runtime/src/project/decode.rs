@@ -12,6 +12,12 @@ use super::write::Doc;
 pub trait Decode: Sized {
     /// Decodes `node`, reporting every problem found to `cx`.
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self>;
+
+    /// What a value of this type looks like, for the "expected" part of a missing-field
+    /// diagnostic (`docs/format.md` has the full reference).
+    fn expected() -> String {
+        "a value of the type docs/format.md gives for this field".to_owned()
+    }
 }
 
 /// Converts a typed value into its canonical [`Doc`].
@@ -143,7 +149,8 @@ impl Decoder {
             Some(node) => self.at(PathSeg::Field(field.to_owned()), |cx| T::decode(node, cx)),
             None => {
                 let message = format!("missing field `{field}` in `{}`", record.name);
-                self.error(record.span, message, format!("a `{field}` field"));
+                let expected = format!("field `{field}`: {}{}", T::expected(), unit_of(field));
+                self.error(record.span, message, expected);
                 None
             }
         }
@@ -190,6 +197,22 @@ impl<'n> Record<'n> {
     }
 }
 
+/// The unit a field's name gives by its suffix (`_m`, `_s`, …), as words for a diagnostic.
+fn unit_of(field: &str) -> &'static str {
+    const UNITS: [(&str, &str); 6] = [
+        ("_m", ", in meters"),
+        ("_s", ", in seconds"),
+        ("_ms", ", in milliseconds"),
+        ("_deg", ", in degrees"),
+        ("_rad", ", in radians"),
+        ("_mps", ", in meters per second"),
+    ];
+    UNITS
+        .iter()
+        .find(|(suffix, _)| field.ends_with(suffix))
+        .map_or("", |(_, unit)| unit)
+}
+
 fn quote_list(names: &[&str]) -> String {
     names
         .iter()
@@ -199,6 +222,10 @@ fn quote_list(names: &[&str]) -> String {
 }
 
 impl Decode for String {
+    fn expected() -> String {
+        "a string `\"…\"`".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match &node.kind {
             NodeKind::Str(text) => Some(text.clone()),
@@ -217,6 +244,10 @@ impl Encode for String {
 }
 
 impl Decode for bool {
+    fn expected() -> String {
+        "`true` or `false`".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match node.kind {
             NodeKind::Bool(value) => Some(value),
@@ -237,6 +268,10 @@ impl Encode for bool {
 macro_rules! integer_codec {
     ($($ty:ty),*) => {$(
         impl Decode for $ty {
+            fn expected() -> String {
+                format!(concat!("an integer (", stringify!($ty), ", {}..={})"), <$ty>::MIN, <$ty>::MAX)
+            }
+
             fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
                 let expected = concat!("an integer in the range of ", stringify!($ty));
                 match node.kind {
@@ -270,6 +305,10 @@ macro_rules! integer_codec {
 integer_codec!(u8, u16, u32, u64, i16, i32, i64);
 
 impl Decode for f64 {
+    fn expected() -> String {
+        "a number with a decimal point, such as `1.0`".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match node.kind {
             NodeKind::Float(value) => Some(value),
@@ -288,6 +327,10 @@ impl Encode for f64 {
 }
 
 impl<T: Decode> Decode for Vec<T> {
+    fn expected() -> String {
+        format!("a list `[…]`, each item {}", T::expected())
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         let NodeKind::List(items) = &node.kind else {
             cx.wrong_type(node, "a list `[…]`");
@@ -312,6 +355,13 @@ impl<T: Encode> Encode for Vec<T> {
 }
 
 impl<T: Decode> Decode for BTreeMap<String, T> {
+    fn expected() -> String {
+        format!(
+            "a map `{{\"key\": value, …}}`, each value {}",
+            T::expected()
+        )
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         let NodeKind::Map(entries) = &node.kind else {
             cx.wrong_type(node, "a map `{\"key\": value, …}`");
@@ -347,6 +397,10 @@ impl<T: Encode> Encode for BTreeMap<String, T> {
 }
 
 impl<T: Decode> Decode for Option<T> {
+    fn expected() -> String {
+        format!("`None` or `Some(…)` of {}", T::expected())
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match &node.kind {
             NodeKind::Unit(ident) if ident.name == "None" => Some(None),

@@ -6,7 +6,7 @@ use super::decode::{Decode, Decoder, Encode};
 use super::diagnostic::{Diagnostic, Severity};
 use super::migrate::{migrate_to_current, DocKind};
 use super::node::{FieldPath, Node, Span};
-use super::parse::parse;
+use super::parse::{parse, MAX_SOURCE_BYTES};
 use super::schema::{AssetFamily, Manifest, OverrideSet, Recipe, Scenario};
 use super::validate::validate_project;
 use super::write::to_canonical_string;
@@ -23,6 +23,36 @@ pub const MANIFEST_FILE: &str = "stagecraft.ron";
 pub struct ProjectSources {
     /// Path → text.
     pub files: BTreeMap<String, String>,
+    /// Files the caller found but could not read as text (not UTF-8, a folder, a dangling link,
+    /// permission denied, …), with where and why; each becomes an error diagnostic and its
+    /// document counts as unreadable, never as missing.
+    pub unreadable: BTreeMap<String, Unreadable>,
+    /// Asset paths of the manifest that the caller judged on disk: refused (not read, an error
+    /// at its entry in `asset_paths`: a special file system) or read with a warning (it leaves
+    /// the repository that holds the project).
+    pub asset_path_problems: BTreeMap<String, AssetPathProblem>,
+}
+
+/// What the caller found wrong with where an asset path leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssetPathProblem {
+    /// `true` when the folder was not read (an error); `false` when it was read (a warning).
+    pub refused: bool,
+    /// Where the path leads and why that is a problem.
+    pub reason: String,
+}
+
+/// Why a project file could not be read, and where in it the problem starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    /// 1-based line of the problem (1 when it concerns the whole file).
+    pub line: u32,
+    /// 1-based column, in characters (1 when it concerns the whole file).
+    pub column: u32,
+    /// What is wrong, naming the file and the operating system's reason where there is one.
+    pub message: String,
+    /// What was expected instead.
+    pub expected: String,
 }
 
 /// A project's documents, keyed by id. Documents that could not be read are absent.
@@ -195,7 +225,19 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
             loaded.trees.insert(path.clone(), tree);
         }
     }
-    if !sources.files.contains_key(MANIFEST_FILE) {
+    for (path, problem) in &sources.unreadable {
+        loaded.diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            file: path.clone(),
+            line: problem.line,
+            column: problem.column,
+            path: FieldPath::root(),
+            message: problem.message.clone(),
+            expected: problem.expected.clone(),
+        });
+    }
+    if !sources.files.contains_key(MANIFEST_FILE) && !sources.unreadable.contains_key(MANIFEST_FILE)
+    {
         loaded.diagnostics.push(Diagnostic {
             severity: Severity::Error,
             file: MANIFEST_FILE.to_owned(),
@@ -210,11 +252,36 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
         loaded
             .diagnostics
             .extend(validate_project(&project, sources, &loaded.trees));
+        loaded.diagnostics.extend(oversized_canonical(&project));
         loaded.project = Some(project);
     }
     loaded.diagnostics.sort();
     loaded.diagnostics.dedup();
     loaded
+}
+
+/// The size limit holds for the canonical form too: a compactly written file whose canonical text
+/// would exceed it is reported, so neither `fmt` nor a save turns a readable file into one that
+/// no longer loads (both refuse to write a file with an error).
+fn oversized_canonical(project: &Project) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for (file, text) in project.canonical_files() {
+        if text.len() > MAX_SOURCE_BYTES {
+            diagnostics.push(Diagnostic {
+                severity: Severity::Error,
+                file,
+                line: 1,
+                column: 1,
+                path: FieldPath::root(),
+                message: format!(
+                    "in canonical form this file would be {} bytes, over the limit of {MAX_SOURCE_BYTES} bytes (1 MiB), so it cannot be formatted or saved",
+                    text.len()
+                ),
+                expected: "a document whose canonical text is at most 1 MiB (split it into several files)".to_owned(),
+            });
+        }
+    }
+    diagnostics
 }
 
 /// Reads a document keyed by id into `into`, checking that its id matches its file name.

@@ -42,18 +42,15 @@ impl DocKind {
 
 /// Brings `root` to the current schema of `kind`, reporting a missing or unsupported version.
 ///
-/// Returns the version the document was written in, or `None` if it cannot be read.
+/// Returns the version the document was written in, or `None` if it cannot be read. A top level
+/// that is not a struct, or a struct without `schema`, is decoded as the current version, so that
+/// decoding reports the wrong shape or every missing field at once (never a silent drop).
 pub fn migrate_to_current(kind: DocKind, root: &mut Node, cx: &mut Decoder) -> Option<u32> {
     let NodeKind::Struct { fields, .. } = &mut root.kind else {
-        return None; // Decoding reports the wrong shape.
+        return Some(kind.current_schema());
     };
     let Some((_, schema_node)) = fields.iter_mut().find(|(ident, _)| ident.name == "schema") else {
-        cx.error(
-            root.span,
-            "missing field `schema`",
-            format!("a `schema` field (version {})", kind.current_schema()),
-        );
-        return None;
+        return Some(kind.current_schema());
     };
     let NodeKind::Int(written) = schema_node.kind else {
         cx.at(PathSeg::Field("schema".into()), |cx| {
@@ -79,21 +76,43 @@ pub fn migrate_to_current(kind: DocKind, root: &mut Node, cx: &mut Decoder) -> O
     let written = written as u32;
     schema_node.kind = NodeKind::Int(current.into());
     for from in written..current {
-        migrate_step(kind, from, fields);
+        migrate_step(kind, from, fields, cx);
     }
     Some(written)
 }
 
 /// One migration step from version `from` to `from + 1`.
-fn migrate_step(kind: DocKind, from: u32, fields: &mut [(Ident, Node)]) {
+fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>, cx: &mut Decoder) {
     if let (DocKind::Manifest, 1) = (kind, from) {
-        manifest_v1_to_v2(fields);
+        manifest_v1_to_v2(fields, cx);
     }
 }
 
 /// Manifest 1 → 2: `seed` became `root_seed`, and the single `assets` folder became the list
-/// `asset_paths`.
-fn manifest_v1_to_v2(fields: &mut [(Ident, Node)]) {
+/// `asset_paths`. A version-1 file that gives both an old and a new name is a conflict: it is
+/// reported at the old name, and the old field is dropped so no value is silently chosen (the
+/// error keeps the document from being used or rewritten).
+fn manifest_v1_to_v2(fields: &mut Vec<(Ident, Node)>, cx: &mut Decoder) {
+    let renames = [("seed", "root_seed"), ("assets", "asset_paths")];
+    for (old, new) in renames {
+        let has_new = fields.iter().any(|(ident, _)| ident.name == new);
+        let Some(at) = fields.iter().position(|(ident, _)| ident.name == old) else {
+            continue;
+        };
+        if has_new {
+            let span = fields[at].0.span;
+            cx.at(PathSeg::Field(old.into()), |cx| {
+                cx.error(
+                    span,
+                    format!(
+                        "both `{old}` (its name in schema 1) and `{new}` are given; they conflict"
+                    ),
+                    format!("only `{new}` (or only `{old}` in a schema 1 file)"),
+                )
+            });
+            fields.remove(at);
+        }
+    }
     for (ident, node) in fields.iter_mut() {
         match ident.name.as_str() {
             "seed" => ident.name = "root_seed".into(),

@@ -9,6 +9,7 @@ pub mod decode;
 pub mod diagnostic;
 pub mod load;
 pub mod migrate;
+pub mod names;
 pub mod node;
 pub mod parse;
 pub mod routes;
@@ -19,9 +20,9 @@ pub mod write;
 pub use diagnostic::{has_errors, Diagnostic, Severity};
 pub use load::{
     asset_paths, canonical_text, classify, family_file, load_project, overrides_file,
-    read_document, recipe_file, scenario_file, LoadedProject, Project, ProjectSources,
-    MANIFEST_FILE,
+    read_document, recipe_file, scenario_file, AssetPathProblem, LoadedProject, Project,
+    ProjectSources, Unreadable, MANIFEST_FILE,
 };
 pub use migrate::DocKind;
-pub use node::{FieldPath, PathSeg, Span};
+pub use node::{FieldPath, Locator, PathSeg, Span};
 pub use schema::*;

@@ -184,3 +184,124 @@ impl Node {
         }
     }
 }
+
+/// Containers with more children than this get a lookup index in a [`Locator`]; smaller ones are
+/// searched directly, which is faster than an index at that size.
+const INDEXED_CHILDREN: usize = 16;
+
+/// Finds the node of a field path in logarithmic time per step, for placing many diagnostics in
+/// one large file (a linear search per diagnostic makes a file with many keys quadratic).
+///
+/// Built once per tree by one walk; only large maps and structs are indexed.
+#[derive(Debug, Default)]
+pub struct Locator {
+    /// For each large map or struct (by its path): child key or field name → position.
+    children: std::collections::BTreeMap<FieldPath, std::collections::BTreeMap<String, usize>>,
+}
+
+impl Locator {
+    /// Indexes every large container of `tree`.
+    pub fn new(tree: &Node) -> Locator {
+        let mut locator = Locator::default();
+        let mut path = FieldPath::root();
+        locator.index(tree, &mut path);
+        locator
+    }
+
+    fn index(&mut self, node: &Node, path: &mut FieldPath) {
+        match &node.kind {
+            NodeKind::Struct { fields, .. } => {
+                if fields.len() > INDEXED_CHILDREN {
+                    let names = fields.iter().enumerate();
+                    let index = names.map(|(i, (f, _))| (f.name.clone(), i)).collect();
+                    self.children.insert(path.clone(), index);
+                }
+                for (field, child) in fields {
+                    path.0.push(PathSeg::Field(field.name.clone()));
+                    self.index(child, path);
+                    path.0.pop();
+                }
+            }
+            NodeKind::Map(entries) => {
+                if entries.len() > INDEXED_CHILDREN {
+                    let keys = entries
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, (k, _))| match &k.kind {
+                            NodeKind::Str(key) => Some((key.clone(), i)),
+                            _ => None,
+                        });
+                    self.children.insert(path.clone(), keys.collect());
+                }
+                for (key, child) in entries {
+                    let NodeKind::Str(key) = &key.kind else {
+                        continue;
+                    };
+                    path.0.push(PathSeg::Key(key.clone()));
+                    self.index(child, path);
+                    path.0.pop();
+                }
+            }
+            NodeKind::List(items) | NodeKind::Tuple(items) | NodeKind::Variant { items, .. } => {
+                let transparent = matches!(&node.kind, NodeKind::Variant { name, items } if name.name == "Some" && items.len() == 1);
+                for (position, child) in items.iter().enumerate() {
+                    if !transparent {
+                        path.0.push(PathSeg::Index(position));
+                    }
+                    self.index(child, path);
+                    if !transparent {
+                        path.0.pop();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The node at `path` in `tree` (the tree this locator was built from), or the deepest node
+    /// that exists on the way: the same answer as [`Node::deepest_at`].
+    pub fn deepest_at<'t>(&self, tree: &'t Node, path: &FieldPath) -> &'t Node {
+        let mut current = tree;
+        let mut prefix = FieldPath::root();
+        for seg in &path.0 {
+            let next = match self.indexed_child(current, &prefix, seg) {
+                Some(found) => found,
+                None => current.child(seg),
+            };
+            match next {
+                Some(next) => current = next,
+                None => break,
+            }
+            // `Some(x)` is transparent: the prefix names the wrapper and its content alike.
+            prefix.0.push(seg.clone());
+        }
+        current
+    }
+
+    /// The child through the index of a large container; `None` when it has no index.
+    fn indexed_child<'t>(
+        &self,
+        node: &'t Node,
+        prefix: &FieldPath,
+        seg: &PathSeg,
+    ) -> Option<Option<&'t Node>> {
+        let mut node = node;
+        while let NodeKind::Variant { name, items } = &node.kind {
+            match items.as_slice() {
+                [inner] if name.name == "Some" => node = inner,
+                _ => break,
+            }
+        }
+        let index = self.children.get(prefix)?;
+        let found = match (&node.kind, seg) {
+            (NodeKind::Struct { fields, .. }, PathSeg::Field(name)) => {
+                index.get(name).and_then(|&i| fields.get(i)).map(|(_, n)| n)
+            }
+            (NodeKind::Map(entries), PathSeg::Key(key)) => {
+                index.get(key).and_then(|&i| entries.get(i)).map(|(_, n)| n)
+            }
+            _ => return None,
+        };
+        Some(found)
+    }
+}

@@ -5,6 +5,8 @@
 //! typed data, still point at the source), duplicate-key detection, a nesting limit, and more than
 //! one error per file.
 
+use std::collections::BTreeMap;
+
 use super::node::{FieldPath, Ident, Node, NodeKind, PathSeg, Span};
 
 /// Deepest nesting of lists, maps, tuples and structs a document may have.
@@ -92,6 +94,11 @@ type Result<T> = std::result::Result<T, SyntaxError>;
 
 impl<'a> Parser<'a> {
     fn document(&mut self) -> Result<Node> {
+        // A UTF-8 byte-order mark is accepted and takes no column; the canonical writer never
+        // writes one back.
+        if self.text.starts_with('\u{feff}') {
+            self.offset += '\u{feff}'.len_utf8();
+        }
         self.skip_trivia()?;
         let node = self.value()?;
         self.skip_trivia()?;
@@ -459,6 +466,8 @@ impl<'a> Parser<'a> {
         self.enter(span)?;
         self.bump();
         let mut entries: Vec<(Node, Node)> = Vec::new();
+        // Key → position in `entries`, so duplicate detection stays linear in the map's size.
+        let mut seen: BTreeMap<KeyText, usize> = BTreeMap::new();
         self.separated('}', "`,` or `}`", |parser| {
             let key = parser.value()?;
             parser.expect_char(':', "`:` after a map key")?;
@@ -467,9 +476,13 @@ impl<'a> Parser<'a> {
                 other => PathSeg::Key(other.describe()),
             });
             let value = parser.value()?;
-            let duplicate = entries
-                .iter()
-                .find(|(existing, _)| existing.kind == key.kind);
+            let key_text = KeyText::of(&key.kind);
+            let duplicate = match &key_text {
+                Some(text) => seen.get(text).map(|&at| &entries[at]),
+                None => entries
+                    .iter()
+                    .find(|(existing, _)| existing.kind == key.kind),
+            };
             if let Some((first, _)) = duplicate {
                 parser.errors.push(SyntaxError {
                     span: key.span,
@@ -483,6 +496,9 @@ impl<'a> Parser<'a> {
                     path: FieldPath(parser.path.clone()),
                 });
             } else {
+                if let Some(text) = key_text {
+                    seen.insert(text, entries.len());
+                }
                 entries.push((key, value));
             }
             parser.path.pop();
@@ -500,6 +516,8 @@ impl<'a> Parser<'a> {
         let is_struct = self.looks_like_field();
         let kind = if is_struct {
             let mut fields: Vec<(Ident, Node)> = Vec::new();
+            // Field name → position in `fields`, so duplicate detection stays linear.
+            let mut seen: BTreeMap<String, usize> = BTreeMap::new();
             self.separated(')', "`,` or `)`", |parser| {
                 parser.skip_trivia()?;
                 if !matches!(parser.peek(), Some(c) if c.is_ascii_alphabetic() || c == '_') {
@@ -509,7 +527,7 @@ impl<'a> Parser<'a> {
                 parser.expect_char(':', "`:` after a field name")?;
                 parser.path.push(PathSeg::Field(field.name.clone()));
                 let value = parser.value()?;
-                if let Some((first, _)) = fields.iter().find(|(f, _)| f.name == field.name) {
+                if let Some((first, _)) = seen.get(&field.name).map(|&at| &fields[at]) {
                     parser.errors.push(SyntaxError {
                         span: field.span,
                         message: format!(
@@ -520,6 +538,7 @@ impl<'a> Parser<'a> {
                         path: FieldPath(parser.path.clone()),
                     });
                 } else {
+                    seen.insert(field.name.clone(), fields.len());
                     fields.push((field, value));
                 }
                 parser.path.pop();
@@ -559,7 +578,42 @@ impl<'a> Parser<'a> {
         if ident_len == 0 || !rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
             return false;
         }
-        rest[ident_len..].trim_start().starts_with(':')
+        skip_trivia_text(&rest[ident_len..]).starts_with(':')
+    }
+}
+
+/// `text` after any leading whitespace and comments (an unterminated block comment leaves
+/// nothing), for looking ahead without moving the reader.
+fn skip_trivia_text(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("//") {
+            text = rest.find('\n').map_or("", |at| &rest[at..]);
+        } else if let Some(rest) = trimmed.strip_prefix("/*") {
+            text = rest.find("*/").map_or("", |at| &rest[at + 2..]);
+        } else {
+            return trimmed;
+        }
+    }
+}
+
+/// A map key that orders exactly like equality of its node kind: strings, integers and booleans
+/// (the keys documents use). Other keys are compared directly.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum KeyText {
+    Str(String),
+    Int(i128),
+    Bool(bool),
+}
+
+impl KeyText {
+    fn of(kind: &NodeKind) -> Option<KeyText> {
+        match kind {
+            NodeKind::Str(text) => Some(KeyText::Str(text.clone())),
+            NodeKind::Int(value) => Some(KeyText::Int(*value)),
+            NodeKind::Bool(value) => Some(KeyText::Bool(*value)),
+            _ => None,
+        }
     }
 }
 

@@ -7,7 +7,8 @@ use super::load::{
     classify, overrides_file, recipe_file, scenario_file, Project, ProjectSources, MANIFEST_FILE,
 };
 use super::migrate::DocKind;
-use super::node::{FieldPath, Node};
+use super::names::{asset_path_problem, id_problem, ID_EXPECTED};
+use super::node::{FieldPath, Locator, Node};
 use super::routes::published_routes;
 use super::schema::{AssetFamily, Box3, Recipe, RecipeInput, Scenario, StageInput};
 
@@ -24,6 +25,9 @@ struct Reporter<'a> {
     /// reported again, since their own diagnostics already explain the problem.
     unreadable: BTreeSet<(DocKind, String)>,
     diagnostics: Vec<Diagnostic>,
+    /// A path index per file, built at its first diagnostic, so many diagnostics in one large
+    /// file stay linear.
+    locators: BTreeMap<String, Locator>,
 }
 
 impl Reporter<'_> {
@@ -39,14 +43,17 @@ impl Reporter<'_> {
         message: String,
         expected: &str,
     ) {
-        let (line, column) = self
-            .trees
-            .get(file)
-            .map(|tree| {
-                let span = tree.deepest_at(&path).span;
+        let (line, column) = match self.trees.get(file) {
+            Some(tree) => {
+                let locator = self
+                    .locators
+                    .entry(file.to_owned())
+                    .or_insert_with(|| Locator::new(tree));
+                let span = locator.deepest_at(tree, &path).span;
                 (span.line, span.column)
-            })
-            .unwrap_or((1, 1));
+            }
+            None => (1, 1),
+        };
         self.diagnostics.push(Diagnostic {
             severity,
             file: file.to_owned(),
@@ -67,6 +74,47 @@ impl Reporter<'_> {
     }
 }
 
+/// Ids of the manifest's lists are names, not paths; asset paths are relative and lead nowhere the
+/// reader refused.
+fn validate_names_and_paths(
+    project: &Project,
+    sources: &ProjectSources,
+    reporter: &mut Reporter<'_>,
+) {
+    let manifest = &project.manifest;
+    let lists = [
+        ("recipes", &manifest.recipes),
+        ("scenarios", &manifest.scenarios),
+        ("overrides", &manifest.overrides),
+    ];
+    for (field, ids) in lists {
+        for (index, id) in ids.iter().enumerate() {
+            if let Some(problem) = id_problem(id) {
+                let path = FieldPath::root().field(field).index(index);
+                let message = format!("{problem}: {id:?} (ids are names, not paths)");
+                reporter.error(MANIFEST_FILE, path, message, ID_EXPECTED);
+            }
+        }
+    }
+    for (index, asset_path) in manifest.asset_paths.iter().enumerate() {
+        let path = FieldPath::root().field("asset_paths").index(index);
+        if let Some(problem) = asset_path_problem(asset_path) {
+            let message = format!("{problem}: {asset_path:?}");
+            let expected = "a folder relative to the project folder, such as `../../assets`";
+            reporter.error(MANIFEST_FILE, path, message, expected);
+        } else if let Some(problem) = sources.asset_path_problems.get(asset_path) {
+            let expected = "a folder inside the project or its repository";
+            if problem.refused {
+                let message = format!("asset path {asset_path:?} is not read: {}", problem.reason);
+                reporter.error(MANIFEST_FILE, path, message, expected);
+            } else {
+                let message = format!("asset path {asset_path:?}: {}", problem.reason);
+                reporter.warning(MANIFEST_FILE, path, message, expected);
+            }
+        }
+    }
+}
+
 /// Validates the cross-file and semantic rules of a project whose files decoded.
 pub fn validate_project(
     project: &Project,
@@ -76,6 +124,7 @@ pub fn validate_project(
     let unreadable = sources
         .files
         .keys()
+        .chain(sources.unreadable.keys())
         .filter_map(|path| classify(path))
         .filter(|(kind, id)| match kind {
             DocKind::Recipe => !project.recipes.contains_key(id),
@@ -87,6 +136,7 @@ pub fn validate_project(
         trees,
         unreadable,
         diagnostics: Vec::new(),
+        locators: BTreeMap::new(),
     };
     validate_manifest(project, sources, &mut reporter);
     for (id, recipe) in &project.recipes {
@@ -156,6 +206,7 @@ fn check_unique_ids<'a>(
 
 fn validate_manifest(project: &Project, sources: &ProjectSources, reporter: &mut Reporter<'_>) {
     let manifest = &project.manifest;
+    validate_names_and_paths(project, sources, reporter);
     if manifest.name.trim().is_empty() {
         reporter.error(
             MANIFEST_FILE,
@@ -192,7 +243,7 @@ fn validate_manifest(project: &Project, sources: &ProjectSources, reporter: &mut
         );
         for (index, id) in ids.iter().enumerate() {
             let file = file_of(id);
-            if !sources.files.contains_key(&file) {
+            if !sources.files.contains_key(&file) && !sources.unreadable.contains_key(&file) {
                 reporter.error(
                     MANIFEST_FILE,
                     list_path.index(index),

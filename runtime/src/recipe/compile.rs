@@ -22,7 +22,7 @@ use crate::content::{FamilyData, FamilyVariant};
 use crate::ops::registry::{
     OperatorDescriptor, ParamProblem, ParamSet, PortKind, Registry, StageParams,
 };
-use crate::project::node::Node;
+use crate::project::node::{Locator, Node};
 use crate::project::validate::{find_cycle, MAX_EDGES, MAX_STAGES};
 use crate::project::{
     AssetFamily, Diagnostic, FieldPath, Recipe, RecipeInput, Severity, StageInput,
@@ -56,6 +56,8 @@ pub struct CompileOutcome {
 pub(super) struct Reporter<'a> {
     source: RecipeSource<'a>,
     diagnostics: Vec<Diagnostic>,
+    /// The tree's path index, built at the first diagnostic.
+    locator: Option<Locator>,
 }
 
 impl Reporter<'_> {
@@ -66,14 +68,14 @@ impl Reporter<'_> {
         message: String,
         expected: String,
     ) {
-        let (line, column) = self
-            .source
-            .tree
-            .map(|tree| {
-                let span = tree.deepest_at(&path).span;
+        let (line, column) = match self.source.tree {
+            Some(tree) => {
+                let locator = self.locator.get_or_insert_with(|| Locator::new(tree));
+                let span = locator.deepest_at(tree, &path).span;
                 (span.line, span.column)
-            })
-            .unwrap_or((1, 1));
+            }
+            None => (1, 1),
+        };
         self.diagnostics.push(Diagnostic {
             severity,
             file: self.source.file.to_owned(),
@@ -117,6 +119,7 @@ pub fn compile(
     let mut r = Reporter {
         source,
         diagnostics: Vec::new(),
+        locator: None,
     };
     if !SUPPORTED_ADDRESS_SCHEMAS.contains(&recipe.address_schema) {
         r.error(

@@ -40,6 +40,10 @@ pub struct Box3 {
 crate::project::codec_macro::record_codec!(Box3 "Box3" { min: Vec3, max: Vec3 });
 
 impl Decode for Vec2 {
+    fn expected() -> String {
+        "a point `(x, y)` in meters".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         let [x, y] = decode_tuple(node, cx, "a point `(x, y)` in meters", f64::decode)?;
         Some(Vec2 { x, y })
@@ -53,6 +57,10 @@ impl Encode for Vec2 {
 }
 
 impl Decode for Vec3 {
+    fn expected() -> String {
+        "a point `(x, y, z)` in meters".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         let [x, y, z] = decode_tuple(node, cx, "a point `(x, y, z)` in meters", f64::decode)?;
         Some(Vec3 { x, y, z })
@@ -70,6 +78,10 @@ impl Encode for Vec3 {
 }
 
 impl Decode for Rgb {
+    fn expected() -> String {
+        "a colour `(r, g, b)` of 0..=255".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         let [r, g, b] = decode_tuple(node, cx, "a colour `(r, g, b)` of 0..=255", u8::decode)?;
         Some(Rgb(r, g, b))
@@ -131,6 +143,10 @@ impl ParamValue {
 }
 
 impl Decode for ParamValue {
+    fn expected() -> String {
+        "a parameter value: boolean, integer, number, string, list or tuple".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         let items = |items: &[Node], cx: &mut Decoder| -> Option<Vec<ParamValue>> {
             let decoded: Vec<Option<ParamValue>> = items

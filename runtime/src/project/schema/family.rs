@@ -69,6 +69,10 @@ pub enum PreviewShape {
 const SHAPES: [&str; 3] = ["Cone", "Box", "Cylinder"];
 
 impl Decode for PreviewShape {
+    fn expected() -> String {
+        "one of `Cone`, `Box`, `Cylinder`".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         decode_unit_variant(node, cx, &SHAPES).map(|index| match index {
             0 => PreviewShape::Cone,

@@ -74,6 +74,10 @@ const ACTIONS: &str =
     "one of `LockSelection`, `LockTransform`, `Delete`, `Move(position: …)`, `Replace(variant: …)`";
 
 impl Decode for OverrideAction {
+    fn expected() -> String {
+        ACTIONS.to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match &node.kind {
             NodeKind::Unit(ident) => match ident.name.as_str() {

@@ -72,6 +72,10 @@ pub enum StageInput {
 }
 
 impl Decode for StageInput {
+    fn expected() -> String {
+        "a recipe input name (string) or a stage id (integer)".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match &node.kind {
             NodeKind::Str(name) => Some(StageInput::Named(name.clone())),
@@ -103,6 +107,10 @@ pub enum RecipeInput {
 }
 
 impl Decode for RecipeInput {
+    fn expected() -> String {
+        "`Family(\"id\")` or `Value(…)`".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         let expected = "`Family(\"id\")` or `Value(…)`";
         match &node.kind {

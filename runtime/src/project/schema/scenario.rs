@@ -94,6 +94,10 @@ pub enum PopulationKind {
 const POPULATION_KINDS: [&str; 2] = ["Ambient", "Mission"];
 
 impl Decode for PopulationKind {
+    fn expected() -> String {
+        "`Ambient` or `Mission`".to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         decode_unit_variant(node, cx, &POPULATION_KINDS).map(|index| match index {
             0 => PopulationKind::Ambient,
@@ -191,6 +195,10 @@ const COMMANDS: &str =
     "one of `Claim(owner: …)`, `Release`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`";
 
 impl Decode for DirectiveCommand {
+    fn expected() -> String {
+        COMMANDS.to_owned()
+    }
+
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match &node.kind {
             NodeKind::Unit(ident) => match ident.name.as_str() {

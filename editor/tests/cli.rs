@@ -164,3 +164,67 @@ fn missing_project_folder_is_a_clear_error() {
         format!("error: {path} is a file, not a project folder\n")
     );
 }
+
+#[test]
+fn subcommand_typos_get_did_you_mean_and_unknown_ids_are_listed() {
+    let project = repo().join("projects/street-block");
+    let project = project.to_str().expect("utf-8");
+    let output = stagecraft(&["chek", project]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("unrecognized subcommand 'chek'"), "{error}");
+    assert!(
+        error.contains("a similar subcommand exists: 'check'"),
+        "{error}"
+    );
+    let output = stagecraft(&["genrate"]);
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("'generate'"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = stagecraft(&["generate", project, "--recipe", "nope"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: the project has no recipe `nope`; its recipes are: `street-block`\n"
+    );
+}
+
+#[test]
+fn new_writes_a_valid_canonical_project_from_each_template() {
+    for template in ["street-block", "pine-clearing", "tactical-mission", "empty"] {
+        let outer = tempfile::tempdir().expect("temp dir");
+        let dir = outer.path().join(template);
+        let folder = dir.to_str().expect("utf-8");
+        let output = stagecraft(&["new", folder, "--template", template]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let output = stagecraft(&["check", folder]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{template}: {}",
+            stdout(&output)
+        );
+        assert!(
+            stdout(&output).ends_with("0 errors, 0 warnings\n"),
+            "{}",
+            stdout(&output)
+        );
+        let output = stagecraft(&["fmt", folder, "--check"]);
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+        let manifest = fs::read_to_string(dir.join("stagecraft.ron")).expect("manifest");
+        assert!(
+            manifest.contains(&format!("name: \"{template}\"")),
+            "{manifest}"
+        );
+        let again = stagecraft(&["new", folder]);
+        assert_eq!(again.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&again.stderr).contains("already holds a project"));
+    }
+}

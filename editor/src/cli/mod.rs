@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
+use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{LoadedProject, ProjectSources};
+use stagecraft_runtime::recipe::check_project;
 
 use crate::project_io::load_dir;
 
@@ -118,7 +120,13 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
 }
 
 /// Reads a project folder, naming the folder in the error.
+/// Reads a project and applies the whole rulebook (the loader's and the recipe compiler's
+/// diagnostics, merged and sorted), as `check` and `fmt` need it.
 pub(crate) fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
-    load_dir(project).with_context(|| format!("cannot read the project in {}", project.display()))
+    let (sources, mut loaded) = load_dir(project)
+        .with_context(|| format!("cannot read the project in {}", project.display()))?;
+    let checked = check_project(&loaded, &Registry::standard());
+    loaded.diagnostics.extend(checked);
+    loaded.diagnostics.sort();
+    Ok((sources, loaded))
 }
-

@@ -497,13 +497,15 @@ fn scatter_error(error: ScatterError) -> StageError {
     StageError::new(kind, field, error.to_string())
 }
 
-/// Draw records of a candidate: x and y offsets and priority, plus the variant draw if eligible.
+/// Draw records of a candidate: its x and y offsets and, when it was eligible (`eligible` holds
+/// the family's total weight), its priority and variant — the kernel draws those for eligible
+/// candidates only.
 fn candidate_draws(
     seed: u64,
     keys: &(DomainKey, DomainKey),
     id: ScatterId,
     offsets: (i64, i64),
-    total_weight: Option<NonZeroU32>,
+    eligible: Option<NonZeroU32>,
 ) -> Result<Vec<DrawRecord>, StageError> {
     let record = |slot: DrawSlot, value, purpose| DrawRecord {
         domain: slot.domain,
@@ -518,13 +520,13 @@ fn candidate_draws(
     let mut draws = vec![
         record(OFFSET_X, offsets.0 as u32, DrawPurpose::OffsetX),
         record(OFFSET_Y, offsets.1 as u32, DrawPurpose::OffsetY),
-        record(
+    ];
+    if let Some(total) = eligible {
+        draws.push(record(
             PRIORITY,
             sample_u32(&keys.0, PRIORITY.address(id)),
             DrawPurpose::Priority,
-        ),
-    ];
-    if let Some(total) = total_weight {
+        ));
         let value = sample_bounded(&keys.1, VARIANT.address(id), total)
             .map_err(|e| StageError::new(FailureKind::SearchExhaustion, None, e.to_string()))?;
         draws.push(record(VARIANT, value, DrawPurpose::Variant));

@@ -202,17 +202,25 @@ fn check_and_generate_report_compile_errors_with_their_line() {
 }
 
 #[test]
-fn a_failing_stage_reports_its_kind_and_dependents() {
-    // 100-unit cells are smaller than the trees' exclusion radii: the kernel rejects the family.
+fn a_family_too_large_for_its_cells_is_a_located_error_before_generation() {
+    // 100-unit cells are smaller than the trees' exclusion radii: once a kernel failure, now a
+    // diagnostic of the one rulebook that `check` and `generate` share.
     let dir = edited_pine(|text| text.replace("\"cell_size\": 400", "\"cell_size\": 100"));
     let output = stagecraft(&["generate", &path_arg(dir.path())], None);
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
     assert!(
-        text.contains("stage 1001: invalid-input (at `family`)"),
+        text.contains("error: stage 1001: variant `pine-tall` of family `alpine-trees` has exclusion radius 250, above the cell size 100 (and 2 more variants)\n  --> recipes/pine-clearing.recipe.ron:20:30"),
         "{text}"
     );
-    assert!(text.contains("stage 1002: dependency-failure"), "{text}");
+    assert!(
+        text.contains("the project has errors; nothing generated"),
+        "{text}"
+    );
+    assert!(digests(&output).is_empty());
+    let check = stagecraft(&["check", &path_arg(dir.path())], None);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stdout(&check).contains("recipes/pine-clearing.recipe.ron:20:30"));
 }
 
 #[test]

@@ -216,3 +216,26 @@ fn a_slider_drag_is_one_undo_step() {
     harness.run_steps(2);
     assert_eq!(step_of(harness.state()), after_first);
 }
+
+#[test]
+fn a_file_that_is_not_utf8_opens_the_project_and_is_listed_as_unreadable() {
+    let example = example("street-block");
+    let recipe = example.dir.join("recipes/street-block.recipe.ron");
+    let mut bytes = std::fs::read(&recipe).expect("recipe");
+    bytes.insert(20, 0xE9);
+    std::fs::write(&recipe, &bytes).expect("write");
+    let mut harness = harness(&example.dir);
+    harness.run_steps(3);
+    let document = harness.state().document().expect("the project opens");
+    let diagnostic = document
+        .diagnostics()
+        .iter()
+        .find(|d| d.file == "recipes/street-block.recipe.ron")
+        .expect("a diagnostic on the file");
+    assert_eq!(
+        diagnostic.message,
+        "the file is not UTF-8 text: byte 0xE9 is not valid UTF-8"
+    );
+    assert!(diagnostic.line >= 1 && diagnostic.column >= 1);
+    harness.get_by_label("⛔ recipes/street-block.recipe.ron");
+}

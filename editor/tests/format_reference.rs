@@ -79,8 +79,12 @@ fn lattice_units_and_street_routes_are_findable() {
     for route in ["sidewalk.north", "sidewalk.south", "crosswalk.0"] {
         assert!(text.contains(route), "{route} is documented");
     }
-    let routes = stagecraft_runtime::project::routes::street_block_routes(1);
-    for route in &routes {
+    use stagecraft_runtime::ops::street_block::{crosswalk_id, SIDEWALKS};
+    for route in SIDEWALKS
+        .iter()
+        .map(|s| s.to_string())
+        .chain([crosswalk_id(0)])
+    {
         assert!(text.contains(route.as_str()), "{route} is documented");
     }
 }

@@ -1,5 +1,6 @@
 //! The bad-input corpus: every malformed file gets its exact diagnostic, nothing panics, and
-//! `fmt` refuses to rewrite it.
+//! `fmt` refuses to rewrite it. Diagnostics are the whole rulebook's, as `stagecraft check` prints
+//! them: the loader's and the recipe compiler's.
 //!
 //! Each `corpus/cases/*.ron` starts with `// target: FILE` (which file of `corpus/base` it
 //! replaces) and one or more `// expect: FILE:LINE:COL PATH | MESSAGE` lines.
@@ -9,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use stagecraft_editor::cli::fmt;
 use stagecraft_editor::project_io::load_dir;
+use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::Diagnostic;
+use stagecraft_runtime::recipe::check_project;
 
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus")
@@ -43,9 +46,11 @@ fn run_case(target: &str, text: &str) -> Vec<String> {
     let target_path = dir.path().join(target);
     fs::write(&target_path, text).expect("write case");
     let (_, loaded) = load_dir(dir.path()).expect("readable");
+    let checked = check_project(&loaded, &Registry::standard());
     let errors: Vec<String> = loaded
         .diagnostics
         .iter()
+        .chain(&checked)
         .filter(|d| d.is_error())
         .map(describe)
         .collect();
@@ -64,7 +69,13 @@ fn run_case(target: &str, text: &str) -> Vec<String> {
 #[test]
 fn base_project_is_clean_and_canonical() {
     let (_, loaded) = load_dir(&corpus().join("base")).expect("readable");
-    let all: Vec<String> = loaded.diagnostics.iter().map(describe).collect();
+    let checked = check_project(&loaded, &Registry::standard());
+    let all: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .chain(&checked)
+        .map(describe)
+        .collect();
     assert_eq!(all, Vec::<String>::new());
     let mut out = Vec::new();
     assert_eq!(fmt(&corpus().join("base"), true, &mut out).expect("fmt"), 0);
@@ -163,5 +174,102 @@ fn too_many_edges_is_an_error_at_the_stage_list() {
                 .to_owned()
         ),
         "{errors:?}"
+    );
+}
+
+/// The base recipe with `parameters` (RON map entries) as the scatter stage's parameters, and
+/// without the street block's `areas` input when `areas` is false (then with a region).
+fn scatter_recipe(parameters: &str, areas: bool) -> String {
+    let inputs = if areas { "1, \"family\"" } else { "\"family\"" };
+    let region = if areas {
+        ""
+    } else {
+        "\"region\": (0, 0, 4000, 4000), "
+    };
+    let outputs = if areas { "2" } else { "1, 2" };
+    format!(
+        "Recipe(\n    schema: 1,\n    id: \"r\",\n    address_schema: 1,\n    inputs: {{\"family\": Family(\"fam\")}},\n    stages: [\n        Stage(id: 1, operator: \"street.block\", algorithm: 1, inputs: [], parameters: {{}}),\n        Stage(id: 2, operator: \"environment.scatter\", algorithm: 1, inputs: [{inputs}], parameters: {{{region}{parameters}}}),\n    ],\n    outputs: [{outputs}],\n)\n"
+    )
+}
+
+/// The errors of the base project with `text` written over `target` (no `fmt` run).
+fn errors_with(target: &str, text: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_tree(&corpus().join("base"), dir.path());
+    fs::write(dir.path().join(target), text).expect("write case");
+    let (_, loaded) = load_dir(dir.path()).expect("readable");
+    loaded
+        .diagnostics
+        .iter()
+        .chain(&check_project(&loaded, &Registry::standard()))
+        .filter(|d| d.is_error())
+        .map(describe)
+        .collect()
+}
+
+fn keep_outs(count: usize) -> String {
+    let rects: Vec<String> = (0..count)
+        .map(|i| format!("({i}, 0, {}, 1)", i + 1))
+        .collect();
+    format!("\"keep_outs\": [{}]", rects.join(", "))
+}
+
+#[test]
+fn more_keep_outs_than_a_layer_takes_is_an_error_at_the_list() {
+    let errors = run_case(
+        "recipes/r.recipe.ron",
+        &scatter_recipe(&keep_outs(4097), false),
+    );
+    assert_eq!(
+        errors,
+        vec![
+            "recipes/r.recipe.ron:8:145 stages[1].parameters[\"keep_outs\"] | stage 2: `keep_outs` has 4097 rectangles, over the limit of 4096"
+                .to_owned()
+        ]
+    );
+    let errors = errors_with(
+        "recipes/r.recipe.ron",
+        &scatter_recipe(&keep_outs(4096), false),
+    );
+    assert_eq!(errors, Vec::<String>::new());
+}
+
+#[test]
+fn authored_and_street_block_keep_outs_together_are_limited() {
+    // The default block has one crossing, so two landing keep-outs.
+    let errors = run_case(
+        "recipes/r.recipe.ron",
+        &scatter_recipe(&keep_outs(4095), true),
+    );
+    assert_eq!(
+        errors,
+        vec![
+            "recipes/r.recipe.ron:8:118 stages[1].parameters[\"keep_outs\"] | stage 2: 4095 authored keep-outs and 2 of the `areas` input make 4097, over the limit of 4096"
+                .to_owned()
+        ]
+    );
+    let errors = errors_with(
+        "recipes/r.recipe.ron",
+        &scatter_recipe(&keep_outs(4094), true),
+    );
+    assert_eq!(errors, Vec::<String>::new());
+}
+
+#[test]
+fn a_family_over_the_scatter_variant_limit_is_an_error_at_the_input() {
+    let variants: Vec<String> = (0..4097)
+        .map(|i| format!("Variant(id: \"v{i}\", weight: 1, exclusion_radius: 1, collision_radius_m: 0.5, height_m: 1.0)"))
+        .collect();
+    let family = format!(
+        "AssetFamily(schema: 1, id: \"fam\", name: \"\", variants: [{}])\n",
+        variants.join(", ")
+    );
+    let errors = errors_with("assets/fam.family.ron", &family);
+    assert_eq!(
+        errors,
+        vec![
+            "recipes/r.recipe.ron:27:17 stages[1].inputs[1] | stage 2: family `fam` has 4097 variants, over the scatter limit of 4096"
+                .to_owned()
+        ]
     );
 }

@@ -10,8 +10,9 @@ use stagecraft_runtime::content::Product;
 use stagecraft_runtime::generate::{
     run_plan, CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, NoObserver, StageCache,
 };
+use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::project::routes::published_routes;
+use stagecraft_runtime::recipe::published_routes;
 use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
 use stagecraft_tests::example_project;
 
@@ -87,7 +88,10 @@ fn the_street_block_publishes_the_routes_its_scenario_uses() {
     let Some(Product::StreetBlock(block)) = bundle.stage(1).map(|s| &*s.product) else {
         panic!("stage 1 is a street block");
     };
-    assert_eq!(block.space.route_ids(), published_routes(recipe));
+    assert_eq!(
+        block.space.route_ids(),
+        published_routes(recipe, &project.families, &Registry::standard())
+    );
     for scenario in project.scenarios.values() {
         for source in &scenario.sources {
             assert!(
@@ -111,11 +115,17 @@ fn every_placed_object_has_provenance_back_to_its_family() {
             let Product::PlacedObjects(placed) = &*stage.product else {
                 continue;
             };
-            assert_eq!(stage.provenance.objects.len(), placed.objects.len());
-            for record in &stage.provenance.objects {
-                let view = bundle
-                    .provenance(stage.stage, &record.key)
-                    .expect("provenance");
+            // Records are derived on demand from the product: one per object, none stored.
+            assert!(stage.provenance.objects.is_empty());
+            for object in &placed.objects {
+                let key = ChildKey::Scatter(object.placement.id);
+                let view = bundle.provenance(stage.stage, &key).expect("provenance");
+                assert_eq!(view.record.key, key);
+                assert_eq!(view.record.variant, Some(object.placement.variant));
+                assert_eq!(
+                    view.record.draws[0].value >> 16,
+                    u32::from(object.rotation_turns_65536)
+                );
                 let (family, variant) = view.asset.expect("an asset");
                 assert_eq!(family, placed.family);
                 assert!(placed.variant_ids.contains(&variant));

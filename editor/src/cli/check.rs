@@ -3,9 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::has_errors;
-use stagecraft_runtime::recipe::check_project;
 
 use super::diagnostics::{diagnostic_json, render_all};
 use super::load;
@@ -13,10 +11,7 @@ use super::load;
 /// `stagecraft check`: prints every diagnostic — the project's and the recipe compiler's (unknown
 /// operators, port types, parameter schemas) — and exits 1 when any is an error.
 pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
-    let (sources, mut loaded) = load(project)?;
-    let compiled = check_project(&loaded, &Registry::standard());
-    loaded.diagnostics.extend(compiled);
-    loaded.diagnostics.sort();
+    let (sources, loaded) = load(project)?;
     if json {
         let items: Vec<serde_json::Value> =
             loaded.diagnostics.iter().map(diagnostic_json).collect();

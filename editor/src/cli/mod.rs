@@ -5,7 +5,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
+use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{LoadedProject, ProjectSources};
+use stagecraft_runtime::recipe::check_project;
 
 use crate::project_io::load_dir;
 
@@ -154,9 +156,15 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
     }
 }
 
-/// Reads a project folder; the error names the folder and the operating system's reason.
+/// Reads a project and applies the whole rulebook (the loader's and the recipe compiler's
+/// diagnostics, merged and sorted), as `check` and `fmt` need it. The error names the folder and
+/// the operating system's reason.
 pub(crate) fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
-    Ok(load_dir(project)?)
+    let (sources, mut loaded) = load_dir(project)?;
+    let checked = check_project(&loaded, &Registry::standard());
+    loaded.diagnostics.extend(checked);
+    loaded.diagnostics.sort();
+    Ok((sources, loaded))
 }
 
 /// Ids for an "unknown id" message: each quoted, comma-separated, or "none".

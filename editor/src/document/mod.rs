@@ -15,7 +15,9 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use stagecraft_runtime::project::{load_project, Diagnostic, Project, ProjectSources};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::project::{Diagnostic, Project, ProjectSources};
+use stagecraft_runtime::recipe::load_and_check;
 use undo::Record;
 
 use crate::edits::{get_doc, DocId, DocValue, ProjectEdit, Selection};
@@ -204,10 +206,11 @@ impl Document {
         !self.validation_due
     }
 
-    /// Validates the project as it would be saved: the canonical text of every document, plus the
-    /// disk text of files that could not be read (so their diagnostics stay visible).
+    /// Validates the project as it would be saved, with the whole rulebook (the same diagnostics
+    /// `stagecraft check` prints): the canonical text of every document, plus the disk text of
+    /// files that could not be read (so their diagnostics stay visible).
     pub fn validate(&mut self) {
-        let loaded = load_project(&self.validation_sources());
+        let loaded = load_and_check(&self.validation_sources(), &Registry::standard());
         self.diagnostics = loaded.diagnostics;
         self.validation_due = false;
     }

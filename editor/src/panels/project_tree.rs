@@ -189,7 +189,7 @@ fn item_ui(
 /// Files that exist on disk but could not be read into a document.
 fn unreadable_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
     let project = document.project();
-    let unreadable: Vec<&String> = document
+    let mut unreadable: Vec<&String> = document
         .disk()
         .files
         .keys()
@@ -197,6 +197,10 @@ fn unreadable_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
             DocId::of_file(project, path).is_some_and(|doc| document.get(&doc).is_none())
         })
         .collect();
+    // Files that could not even be read as text (not UTF-8, a folder, a broken link).
+    unreadable.extend(document.disk().unreadable.keys());
+    unreadable.sort();
+    unreadable.dedup();
     if unreadable.is_empty() {
         return;
     }

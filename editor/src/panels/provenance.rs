@@ -3,6 +3,8 @@
 //! a rejected scatter candidate, why it was rejected; for a pedestrian, its state. Also the
 //! viewport's provenance overlays: colour by stage, recipe or variant, rejected candidates, labels.
 
+use std::borrow::Cow;
+
 use egui::{Grid, RichText, Ui};
 
 use super::{Command, Panel};
@@ -153,13 +155,15 @@ fn object_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, index: usize, pr
         return;
     };
     let key = ChildKey::Scatter(id);
-    // Records are in the product's object order; check the key and fall back to a search.
-    let record: Option<&ObjectProvenance> = stage_content
+    // Stored records are in the product's object order; check the key, else ask the stage (which
+    // searches its stored records or derives the record from the product on demand).
+    let record: Option<Cow<'_, ObjectProvenance>> = stage_content
         .provenance
         .objects
         .get(index)
         .filter(|r| r.key == key)
-        .or_else(|| stage_content.provenance.object(&key));
+        .map(Cow::Borrowed)
+        .or_else(|| stage_content.object_provenance(&key));
     Grid::new("provenance-object")
         .num_columns(2)
         .striped(true)
@@ -177,7 +181,7 @@ fn object_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, index: usize, pr
             ui.label("Asset");
             ui.label(format!("{family} / {variant}"));
             ui.end_row();
-            if let Some(parent) = record.and_then(|r| r.parent.as_ref()) {
+            if let Some(parent) = record.as_ref().and_then(|r| r.parent.as_ref()) {
                 ui.label("Parent");
                 ui.label(format!(
                     "stage {} · {}",
@@ -224,9 +228,8 @@ fn rejected_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, layer: usize, 
             .color(ui.visuals().warn_fg_color)
             .strong(),
     );
-    let record: Option<&RejectionProvenance> = stage_content
-        .provenance
-        .rejection(&ChildKey::Scatter(candidate.id));
+    let record: Option<Cow<'_, RejectionProvenance>> =
+        stage_content.rejection(&ChildKey::Scatter(candidate.id));
     if let Some(record) = record {
         draws_ui(ui, "provenance-rejected-draws", &record.draws);
     }

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 
 use three_d::{vec3, Mat4, Srgba, Vec3};
 
+use super::layer::{ColourBy, LayerData};
 use super::meshes::Shape;
 use super::overlays::{marker, standing_transform};
 use super::palette;
 use super::picking::{Aabb, PickId};
-use super::scene::{ColourBy, LayerData};
 use crate::session::PreviewContent;
 use stagecraft_runtime::content::{
     MissionProduct, PointM, Product, StreamingCell, StreamingProduct, StreetBlock, SurfaceKind,

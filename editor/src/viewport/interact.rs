@@ -10,6 +10,7 @@ use super::scene::{LayerKind, SceneBuilder};
 use super::Preview;
 use crate::session::Session;
 use stagecraft_runtime::content::{Product, RejectReason};
+use stagecraft_runtime::identity::AgentId;
 use stagecraft_runtime::sim::AgentState;
 
 /// Most identity labels drawn at once when labels are on.
@@ -137,8 +138,9 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
             let world = session.world()?;
             let agents = world.agents();
             let row = agents.id.iter().position(|a| a == id)?;
-            let source = (id >> 32) as usize;
-            let ordinal = id & 0xffff_ffff;
+            let agent = AgentId::from_bits(*id);
+            let source = agent.source_index() as usize;
+            let ordinal = agent.ordinal();
             let source_id = world
                 .config()
                 .sources
@@ -276,8 +278,9 @@ pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
         PickId::Rejected { .. } => identity_label(session, pick),
         PickId::Agent { id } => {
             let world = session.world()?;
-            let source = world.config().sources.get((id >> 32) as usize)?;
-            Some(format!("{} #{}", source.id, id & 0xffff_ffff))
+            let agent = AgentId::from_bits(*id);
+            let source = world.config().sources.get(agent.source_index() as usize)?;
+            Some(format!("{} #{}", source.id, agent.ordinal()))
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod build;
 pub mod camera;
 pub mod gpu;
 pub mod interact;
+pub mod layer;
 pub mod meshes;
 pub mod overlays;
 pub mod palette;

@@ -4,10 +4,10 @@
 
 use three_d::{vec3, InnerSpace, Mat4, Srgba, Vec3};
 
+use super::layer::LayerData;
 use super::meshes::Shape;
 use super::palette;
 use super::picking::{Aabb, PickId};
-use super::scene::LayerData;
 use crate::session::PreviewContent;
 use stagecraft_runtime::project::{Box3, Observer, PopulationKind, Scenario};
 use stagecraft_runtime::sim::World;

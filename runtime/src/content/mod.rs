@@ -29,7 +29,7 @@ pub use product::{
     ScatterLayer, ScatterProduct, StreamingProduct,
 };
 pub use provenance::{
-    Constraint, ConstraintCheck, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
+    Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
     RejectionProvenance, StageProvenance,
 };
 pub use streaming::{StreamingCell, StreamingPlan};

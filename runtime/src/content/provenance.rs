@@ -1,9 +1,13 @@
 //! Provenance: for every generated object, what made it — parent, asset variant, the random draws it
 //! used and the constraints it passed — and for every rejected candidate, why it was rejected.
 //!
-//! Records are plain data built by the operators while they run. They are never needed to
-//! reproduce a product (the product digests do not include them), and reading them never advances
-//! a random stream: each draw is recorded with its full address, so an inspector can recompute it.
+//! Records are never needed to reproduce a product (the product digests do not include them), and
+//! reading them never advances a random stream: each draw carries its full address. Operators with
+//! few objects store their records; those with many (scatter, select-and-place) store only a
+//! [`Derivation`] — the seed and the few numbers their draws were bounded by — and the record of one
+//! object or rejected candidate is derived when asked, by re-evaluating its addressed draws
+//! (`GeneratedBundle::provenance`, `StageRecord::object_provenance`). Deriving is deterministic and
+//! never advances a stream, so a derived record equals the one an eager run would have stored.
 
 use crate::content::RejectReason;
 use crate::identity::ChildKey;
@@ -151,6 +155,28 @@ pub struct RejectionProvenance {
     pub draws: Vec<DrawRecord>,
 }
 
+/// How the records of a stage that does not store them are derived from its product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Derivation {
+    /// `environment.scatter`: offsets, priority and variant re-drawn at each candidate's address.
+    Scatter {
+        /// The root seed the domain keys were derived from.
+        seed: u64,
+        /// The family's total variant weight (the bound of the variant draw).
+        total_weight: u32,
+    },
+    /// `environment.select-and-place`: rotation re-drawn at each object's address, scale read off
+    /// the object.
+    SelectPlace {
+        /// The root seed the transform key was derived from.
+        seed: u64,
+        /// The bottom of the scale range (the scale draw is the offset above it).
+        scale_min: u32,
+        /// The scatter stage whose placements are the objects' parents.
+        placements_stage: u32,
+    },
+}
+
 /// The provenance of everything one stage produced.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StageProvenance {
@@ -162,15 +188,18 @@ pub struct StageProvenance {
     pub objects: Vec<ObjectProvenance>,
     /// One record per rejected candidate, in the product's order.
     pub rejected: Vec<RejectionProvenance>,
+    /// How records that are not stored above are derived on demand, if they are.
+    pub derived: Option<Derivation>,
 }
 
 impl StageProvenance {
-    /// The record of the object with key `key`, if the stage produced it.
+    /// The stored record of the object with key `key`, if the stage stored one (see
+    /// [`StageProvenance::derived`] for stages that derive them).
     pub fn object(&self, key: &ChildKey) -> Option<&ObjectProvenance> {
         self.objects.iter().find(|object| &object.key == key)
     }
 
-    /// The record of the rejected candidate with key `key`, if the stage rejected it.
+    /// The stored record of the rejected candidate with key `key`, if the stage stored one.
     pub fn rejection(&self, key: &ChildKey) -> Option<&RejectionProvenance> {
         self.rejected.iter().find(|rejected| &rejected.key == key)
     }

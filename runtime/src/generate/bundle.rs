@@ -6,6 +6,7 @@
 //! recipe's source text, provenance records and cache hits are not part of it: they cannot change
 //! a product, so they must not change the digest.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::content::encode::{hex, ByteWriter};
@@ -13,6 +14,7 @@ use crate::content::{
     ObjectProvenance, Product, ProductKind, ProductSummary, RejectionProvenance, StageProvenance,
 };
 use crate::identity::{ChildKey, ObjectIdentity, RecipeInstanceId, StageId};
+use crate::ops::registry::{derive_object, derive_rejection};
 
 /// One stage's result inside a bundle.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +39,7 @@ pub struct StageRecord {
     pub summary: ProductSummary,
     /// The product.
     pub product: Arc<Product>,
-    /// The provenance of everything in the product.
+    /// The provenance of everything in the product: stored records, or how to derive them.
     pub provenance: Arc<StageProvenance>,
 }
 
@@ -45,6 +47,25 @@ impl StageRecord {
     /// The product's kind.
     pub fn kind(&self) -> ProductKind {
         self.product.kind()
+    }
+
+    /// The provenance record of object `key`: the stored one, or derived on demand from the
+    /// product by re-evaluating its addressed draws (never advancing a stream).
+    pub fn object_provenance(&self, key: &ChildKey) -> Option<Cow<'_, ObjectProvenance>> {
+        if let Some(record) = self.provenance.object(key) {
+            return Some(Cow::Borrowed(record));
+        }
+        let derivation = self.provenance.derived.as_ref()?;
+        derive_object(&self.product, derivation, key).map(Cow::Owned)
+    }
+
+    /// Why candidate `key` was rejected, with its draws: the stored record, or derived on demand.
+    pub fn rejection(&self, key: &ChildKey) -> Option<Cow<'_, RejectionProvenance>> {
+        if let Some(record) = self.provenance.rejection(key) {
+            return Some(Cow::Borrowed(record));
+        }
+        let derivation = self.provenance.derived.as_ref()?;
+        derive_rejection(&self.product, derivation, key).map(Cow::Owned)
     }
 }
 
@@ -59,8 +80,8 @@ pub struct ProvenanceView<'a> {
     pub identity: ObjectIdentity,
     /// The asset family and variant id, for objects that have one.
     pub asset: Option<(String, String)>,
-    /// The record: draws, constraints, parent.
-    pub record: &'a ObjectProvenance,
+    /// The record: draws, constraints, parent (derived on demand where the stage stores none).
+    pub record: Cow<'a, ObjectProvenance>,
 }
 
 /// A complete, validated generation of one recipe.
@@ -139,7 +160,7 @@ impl GeneratedBundle {
 
     /// The identity of the object `key` emitted by `stage`, with its parent chain.
     pub fn identity(&self, stage: u32, key: &ChildKey) -> Option<ObjectIdentity> {
-        let record = self.stage(stage)?.provenance.object(key)?;
+        let record = self.stage(stage)?.object_provenance(key)?;
         let instance = RecipeInstanceId(self.recipe_id.clone());
         let parent = match &record.parent {
             Some(parent) => Some(Box::new(self.identity(parent.stage, &parent.key)?)),
@@ -156,7 +177,7 @@ impl GeneratedBundle {
     /// Everything provenance answers about object `key` of `stage`.
     pub fn provenance(&self, stage: u32, key: &ChildKey) -> Option<ProvenanceView<'_>> {
         let record_stage = self.stage(stage)?;
-        let record = record_stage.provenance.object(key)?;
+        let record = record_stage.object_provenance(key)?;
         let asset = match (&record_stage.provenance.family, record.variant) {
             (Some(family), Some(variant)) => {
                 Some((family.clone(), variant_id(&record_stage.product, variant)))
@@ -173,8 +194,8 @@ impl GeneratedBundle {
     }
 
     /// Why candidate `key` of scatter stage `stage` was rejected, if it was.
-    pub fn rejection(&self, stage: u32, key: &ChildKey) -> Option<&RejectionProvenance> {
-        self.stage(stage)?.provenance.rejection(key)
+    pub fn rejection(&self, stage: u32, key: &ChildKey) -> Option<Cow<'_, RejectionProvenance>> {
+        self.stage(stage)?.rejection(key)
     }
 }
 

@@ -3,7 +3,46 @@
 
 use std::fmt;
 
-pub use crate::ops::registry::FailureKind;
+/// The failure kinds of generation (`procedural-recipes.txt`, "Constraints and failure"), defined
+/// here for the executor and every kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FailureKind {
+    /// A parameter, input or recipe is invalid.
+    InvalidInput,
+    /// The request needs a profile (address schema, numerical profile) that is not supported.
+    UnsupportedProfile,
+    /// A capacity ceiling would be exceeded.
+    ExhaustedCapacity,
+    /// Memory could not be reserved.
+    OutOfMemory,
+    /// The result breaks a hard constraint (e.g. a disconnected pedestrian space).
+    UnmetConstraints,
+    /// A bounded search or sampler ran out of attempts.
+    SearchExhaustion,
+    /// A stage this one depends on failed.
+    DependencyFailure,
+    /// The request was cancelled.
+    Cancellation,
+    /// A newer request superseded this one.
+    StaleRequest,
+}
+
+impl FailureKind {
+    /// The kind's stable name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FailureKind::InvalidInput => "invalid-input",
+            FailureKind::UnsupportedProfile => "unsupported-profile",
+            FailureKind::ExhaustedCapacity => "exhausted-capacity",
+            FailureKind::OutOfMemory => "out-of-memory",
+            FailureKind::UnmetConstraints => "unmet-constraints",
+            FailureKind::SearchExhaustion => "search-exhaustion",
+            FailureKind::DependencyFailure => "dependency-failure",
+            FailureKind::Cancellation => "cancellation",
+            FailureKind::StaleRequest => "stale-request",
+        }
+    }
+}
 
 /// One stage that did not produce its product.
 #[derive(Debug, Clone, PartialEq, Eq)]

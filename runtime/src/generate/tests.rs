@@ -43,6 +43,14 @@ fn street_text(scatter: &str, place: &str) -> String {
 }
 
 fn plan_with(text: &str, families: &BTreeMap<String, AssetFamily>) -> crate::recipe::CompiledPlan {
+    plan_in(text, families, &Registry::standard())
+}
+
+fn plan_in(
+    text: &str,
+    families: &BTreeMap<String, AssetFamily>,
+    registry: &Registry,
+) -> crate::recipe::CompiledPlan {
     let (recipe, tree, diagnostics) = read_document::<Recipe>(DocKind::Recipe, "r", text);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
@@ -50,7 +58,7 @@ fn plan_with(text: &str, families: &BTreeMap<String, AssetFamily>) -> crate::rec
         file: "r",
         tree: tree.as_ref(),
     };
-    let outcome = compile(&recipe, families, &Registry::standard(), source);
+    let outcome = compile(&recipe, families, registry, source);
     outcome
         .plan
         .unwrap_or_else(|| panic!("{:#?}", outcome.diagnostics))
@@ -265,6 +273,60 @@ fn a_damaged_cache_entry_is_discarded_and_rebuilt() {
     assert_eq!(cache.stats().corrupt, 1);
 }
 
+/// The standard operators plus `environment.scatter` version 2, whose kernel always refuses.
+fn failing_registry() -> Registry {
+    use crate::ops::registry::{
+        KernelContext, OperatorDescriptor, StageError, StageInputs, StageOutput, StageParams,
+    };
+    fn refuse(
+        _: &StageParams,
+        _: &StageInputs<'_>,
+        _: &KernelContext<'_>,
+    ) -> Result<StageOutput, StageError> {
+        Err(StageError::new(
+            FailureKind::InvalidInput,
+            Some("family"),
+            "refused by the test kernel",
+        ))
+    }
+    let mut registry = Registry::standard();
+    let scatter = *registry
+        .get("environment.scatter", 1)
+        .unwrap_or_else(|| panic!("scatter"));
+    let failing = OperatorDescriptor {
+        algorithm: 2,
+        kernel: refuse,
+        ..scatter
+    };
+    registry.register(failing).unwrap_or_else(|e| panic!("{e}"));
+    registry
+}
+
+#[test]
+fn a_radius_above_the_cell_size_is_refused_when_compiling_not_generating() {
+    let (recipe, tree, _) =
+        read_document::<Recipe>(DocKind::Recipe, "r", &street_text(SCATTER, PLACE));
+    let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
+    let source = RecipeSource {
+        file: "r",
+        tree: tree.as_ref(),
+    };
+    let outcome = compile(&recipe, &families(301), &Registry::standard(), source);
+    assert!(outcome.plan.is_none());
+    let errors: Vec<String> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{}: {}", d.path, d.message))
+        .collect();
+    assert_eq!(
+        errors,
+        vec![
+            "stages[1].parameters[\"cell_size\"]: stage 2: variant `bench` of family `props` has exclusion radius 301, above the cell size 300"
+        ]
+    );
+}
+
 #[test]
 fn failure_publishes_nothing_and_names_the_dependents() {
     let mut generator = Generator::new();
@@ -277,8 +339,15 @@ fn failure_publishes_nothing_and_names_the_dependents() {
             &NoObserver,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-    // A variant radius above the cell size is rejected by the kernel: invalid input at stage 2.
-    let bad = plan_with(&street_text(SCATTER, PLACE), &families(301));
+    // A kernel failure no recipe rule foresees: version 2 of the scatter always fails at `family`.
+    let bad = plan_in(
+        &street_text(SCATTER, PLACE).replace(
+            "\"environment.scatter\", algorithm: 1",
+            "\"environment.scatter\", algorithm: 2",
+        ),
+        &families(150),
+        &failing_registry(),
+    );
     let error = generator
         .generate(
             &bad,
@@ -363,26 +432,62 @@ fn provenance_answers_parent_asset_draws_and_rejections() {
         sample_u32(&key_words, Address::new(first.placement.id.bits(), 0, 0))
     );
     assert_eq!(rotation.value >> 16, u32::from(first.rotation_turns_65536));
-    // The scatter stage records the four draws of an accepted candidate and why others lost.
+    // The scatter stage stores no records: the four draws of an accepted candidate, and why
+    // others lost, are derived on demand and match the product exactly.
     let scatter = bundle.stage(2).unwrap_or_else(|| panic!("stage 2"));
+    assert!(scatter.provenance.objects.is_empty() && scatter.provenance.rejected.is_empty());
+    let Product::Placements(product) = &*scatter.product else {
+        panic!("placements");
+    };
     let record = scatter
-        .provenance
-        .object(&key)
+        .object_provenance(&key)
         .unwrap_or_else(|| panic!("scatter record"));
     assert_eq!(record.draws.len(), 4);
-    assert_eq!(record.draws[2].value, first.placement.priority);
-    let rejected = &scatter.provenance.rejected;
-    assert_eq!(rejected.len() as u64, scatter.summary.rejected);
-    let conflict = rejected
+    let placement = first.placement;
+    let cs = product.cell_size;
+    let values: Vec<u32> = record.draws.iter().map(|d| d.value).collect();
+    assert_eq!(
+        values[..3],
+        [
+            (placement.x - i64::from(placement.cell_x) * cs) as u32,
+            (placement.y - i64::from(placement.cell_y) * cs) as u32,
+            placement.priority,
+        ]
+    );
+    // Weights 2 and 1: draws 0 and 1 choose the bench, 2 the lamp.
+    assert_eq!(u32::from(values[3] >= 2), placement.variant);
+    assert_eq!(record.draws[3].domain, Domain::Variant);
+    let conflict = product
+        .layers
         .iter()
+        .flat_map(|l| &l.output.rejected)
         .find(|r| matches!(r.reason, RejectReason::Conflict { .. }))
         .unwrap_or_else(|| panic!("a conflict"));
+    let derived = bundle
+        .rejection(2, &ChildKey::Scatter(conflict.id))
+        .unwrap_or_else(|| panic!("rejection record"));
+    assert_eq!(derived.reason, conflict.reason);
+    assert_eq!(derived.draws.len(), 4, "eligible candidates drew a variant");
+    let outside = product
+        .layers
+        .iter()
+        .flat_map(|l| &l.output.rejected)
+        .find(|r| !matches!(r.reason, RejectReason::Conflict { .. }))
+        .unwrap_or_else(|| panic!("an ineligible candidate"));
+    let derived = bundle
+        .rejection(2, &ChildKey::Scatter(outside.id))
+        .unwrap_or_else(|| panic!("rejection record"));
     assert_eq!(
-        conflict.draws.len(),
-        4,
-        "eligible candidates drew a variant"
+        derived.draws.len(),
+        2,
+        "ineligible candidates drew offsets only"
     );
-    assert_eq!(bundle.rejection(2, &conflict.key), Some(conflict));
+    // Deriving twice gives the same record: nothing advanced.
+    assert_eq!(
+        bundle.rejection(2, &ChildKey::Scatter(outside.id)),
+        Some(derived)
+    );
+    assert_eq!(bundle.rejection(2, &ChildKey::Scatter(placement.id)), None);
 }
 
 #[test]

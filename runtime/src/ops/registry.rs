@@ -13,7 +13,7 @@ mod select_place;
 mod streaming;
 mod street_block;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use thiserror::Error;
 
@@ -23,7 +23,13 @@ pub use scatter::ScatterStageParams;
 pub use select_place::SelectPlaceStageParams;
 pub use streaming::StreamingStageParams;
 
-use crate::content::{BoundsM, FamilyData, Product, ProductKind, StageProvenance};
+use crate::content::{
+    BoundsM, Derivation, FamilyData, ObjectProvenance, Product, ProductKind, RejectionProvenance,
+    StageProvenance,
+};
+use crate::identity::ChildKey;
+// Failure kinds belong to generation; a kernel's error names one.
+pub(crate) use crate::generate::failure::FailureKind;
 use crate::ops::street_block::StreetBlockParams;
 
 /// What a port carries: an asset family (a recipe input) or a stage product.
@@ -94,6 +100,30 @@ pub struct Capacity {
     pub bounds_m: Option<BoundsM>,
 }
 
+/// What a stage's product will hold that checks need before anything runs, known from the stage's
+/// typed parameters alone: the operator publishes it, so validation never keeps its own copy.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outline {
+    /// The pedestrian route ids the product publishes, sorted.
+    pub routes: BTreeSet<String>,
+    /// The ids of its scatter areas, in the product's order.
+    pub scatter_areas: Vec<String>,
+    /// How many keep-out rectangles it holds.
+    pub keep_outs: usize,
+}
+
+/// What one bound input holds at compile time, for an operator's rules across its inputs.
+#[derive(Debug, Clone, Copy)]
+pub enum InputOutline<'a> {
+    /// An asset family.
+    Family(&'a FamilyData),
+    /// The outline of an upstream stage's product.
+    Product(&'a Outline),
+}
+
+/// The inputs of a stage at compile time, by port name.
+pub type InputOutlines<'a> = [(&'static str, InputOutline<'a>)];
+
 /// Typed, validated parameters of one stage (one variant per operator).
 #[derive(Debug, Clone, PartialEq)]
 pub enum StageParams {
@@ -107,46 +137,6 @@ pub enum StageParams {
     GridMission(GridMissionStageParams),
     /// `streaming.plan`.
     Streaming(StreamingStageParams),
-}
-
-/// The failure kinds of generation (`procedural-recipes.txt`, "Constraints and failure").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FailureKind {
-    /// A parameter, input or recipe is invalid.
-    InvalidInput,
-    /// The request needs a profile (address schema, numerical profile) that is not supported.
-    UnsupportedProfile,
-    /// A capacity ceiling would be exceeded.
-    ExhaustedCapacity,
-    /// Memory could not be reserved.
-    OutOfMemory,
-    /// The result breaks a hard constraint (e.g. a disconnected pedestrian space).
-    UnmetConstraints,
-    /// A bounded search or sampler ran out of attempts.
-    SearchExhaustion,
-    /// A stage this one depends on failed.
-    DependencyFailure,
-    /// The request was cancelled.
-    Cancellation,
-    /// A newer request superseded this one.
-    StaleRequest,
-}
-
-impl FailureKind {
-    /// The kind's stable name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FailureKind::InvalidInput => "invalid-input",
-            FailureKind::UnsupportedProfile => "unsupported-profile",
-            FailureKind::ExhaustedCapacity => "exhausted-capacity",
-            FailureKind::OutOfMemory => "out-of-memory",
-            FailureKind::UnmetConstraints => "unmet-constraints",
-            FailureKind::SearchExhaustion => "search-exhaustion",
-            FailureKind::DependencyFailure => "dependency-failure",
-            FailureKind::Cancellation => "cancellation",
-            FailureKind::StaleRequest => "stale-request",
-        }
-    }
 }
 
 /// Why a kernel could not produce its product.
@@ -264,6 +254,12 @@ pub struct StageOutput {
 pub type DecodeFn = fn(&ParamSet, &[&'static str]) -> Result<StageParams, Vec<ParamProblem>>;
 /// Bounds the output from typed parameters and the capacities of the bound product inputs.
 pub type EstimateFn = fn(&StageParams, &[Capacity]) -> Capacity;
+/// What the product will hold, from typed parameters (see [`Outline`]).
+pub type OutlineFn = fn(&StageParams) -> Outline;
+/// The operator's rules across its parameters and what its inputs hold at compile time (a family's
+/// variants, an upstream product's outline): everything the kernel would refuse for a reason the
+/// recipe files show. Problems name their parameter.
+pub type CheckFn = fn(&StageParams, &InputOutlines<'_>) -> Vec<ParamProblem>;
 /// Runs the operator.
 pub type KernelFn =
     fn(&StageParams, &StageInputs<'_>, &KernelContext<'_>) -> Result<StageOutput, StageError>;
@@ -289,6 +285,10 @@ pub struct OperatorDescriptor {
     pub decode: DecodeFn,
     /// Capacity estimator.
     pub estimate: EstimateFn,
+    /// What the product will hold.
+    pub outline: OutlineFn,
+    /// Rules across parameters and inputs, checked when a recipe is compiled.
+    pub check: CheckFn,
     /// The kernel.
     pub kernel: KernelFn,
 }
@@ -398,6 +398,58 @@ impl Registry {
     pub fn operators(&self) -> impl Iterator<Item = &OperatorDescriptor> {
         self.operators.values()
     }
+}
+
+/// The provenance of object `key` of `product`, derived as `derivation` says (for stages that do
+/// not store their records; see [`crate::content::provenance`]). Never advances a stream.
+pub fn derive_object(
+    product: &Product,
+    derivation: &Derivation,
+    key: &ChildKey,
+) -> Option<ObjectProvenance> {
+    let ChildKey::Scatter(id) = key else {
+        return None;
+    };
+    match (product, *derivation) {
+        (Product::Placements(scatter), Derivation::Scatter { seed, total_weight }) => {
+            scatter::derive_object(scatter, seed, total_weight, *id)
+        }
+        (
+            Product::PlacedObjects(placed),
+            Derivation::SelectPlace {
+                seed,
+                scale_min,
+                placements_stage,
+            },
+        ) => select_place::derive_object(placed, seed, scale_min, placements_stage, *id),
+        _ => None,
+    }
+}
+
+/// The provenance of rejected candidate `key` of `product`, derived as `derivation` says.
+pub fn derive_rejection(
+    product: &Product,
+    derivation: &Derivation,
+    key: &ChildKey,
+) -> Option<RejectionProvenance> {
+    match (product, *derivation, key) {
+        (
+            Product::Placements(scatter),
+            Derivation::Scatter { seed, total_weight },
+            ChildKey::Scatter(id),
+        ) => scatter::derive_rejection(scatter, seed, total_weight, *id),
+        _ => None,
+    }
+}
+
+/// An [`OutlineFn`] for operators whose products publish nothing checks need.
+pub fn no_outline(_params: &StageParams) -> Outline {
+    Outline::default()
+}
+
+/// A [`CheckFn`] for operators whose decoder already checks every rule.
+pub fn no_check(_params: &StageParams, _inputs: &InputOutlines<'_>) -> Vec<ParamProblem> {
+    Vec::new()
 }
 
 /// Converts a length in meters to lattice units (rounded to nearest), checking that it is finite

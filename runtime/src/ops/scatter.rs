@@ -26,6 +26,7 @@
 
 use rayon::prelude::*;
 
+pub mod address;
 mod conflicts;
 mod decide;
 mod generate;
@@ -39,7 +40,7 @@ pub use params::{
 };
 
 use crate::content::ScatterOutput;
-use crate::rng::{BlockSource, Domain, DomainKey};
+use crate::rng::{BlockSource, DomainKey};
 use conflicts::settle_row;
 use decide::{decide_row, Decision};
 use generate::{generate_row, GeneratedRow};
@@ -100,8 +101,9 @@ struct Keys {
 impl Keys {
     fn new(seed: u64) -> Keys {
         Keys {
-            placement: DomainKey::new(seed, Domain::Placement),
-            variant: DomainKey::new(seed, Domain::Variant),
+            // Every placement slot shares one domain.
+            placement: DomainKey::new(seed, address::OFFSET_X.domain),
+            variant: DomainKey::new(seed, address::VARIANT.domain),
         }
     }
 }

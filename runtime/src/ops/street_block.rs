@@ -17,8 +17,9 @@
 //!   (crossing width plus 0.5 m each side) so nothing is scattered into a queue.
 //! - Portals `portal.sidewalk.{north|south}.{west|east}` open the walkway ends.
 //!
-//! The route ids are exactly [`crate::project::routes::street_block_routes`] of the crossing count:
-//! that list is how scenarios are checked without generating, and a test here pins the agreement.
+//! [`outline`] publishes the route ids, scatter areas and keep-out count from the parameters alone,
+//! with the same naming functions the builder uses: that is how scenarios and downstream scatters
+//! are checked without generating, and a test here pins the agreement.
 //! The space is validated ([`PedestrianSpace::validate`]) before the block is returned.
 
 use thiserror::Error;
@@ -28,6 +29,40 @@ use crate::content::{
     Route, RouteKind, ScatterArea, SpaceError, StreetBlock, SurfaceKind, SurfacePolygon,
     VehicleLane,
 };
+use crate::ops::registry::Outline;
+
+/// The sidewalk route ids (also the sidewalk surfaces), north first.
+pub const SIDEWALKS: [&str; 2] = ["sidewalk.north", "sidewalk.south"];
+/// The scatter area ids, sorted (north first).
+pub const SCATTER_AREAS: [&str; 2] = ["furniture.north", "furniture.south"];
+
+/// The id of crossing `index`'s route (and crosswalk and surface).
+pub fn crosswalk_id(index: usize) -> String {
+    format!("crosswalk.{index}")
+}
+
+/// The ids of the two landing keep-outs of crossing `index`, north first.
+pub fn landing_ids(index: usize) -> [String; 2] {
+    [
+        format!("landing.{index}.north"),
+        format!("landing.{index}.south"),
+    ]
+}
+
+/// What a block with `params` publishes, known before it is built: its routes (sorted), its
+/// scatter areas (in product order) and the number of its keep-outs.
+pub fn outline(params: &StreetBlockParams) -> Outline {
+    let crossings = params.crosswalks as usize;
+    Outline {
+        routes: SIDEWALKS
+            .iter()
+            .map(|id| (*id).to_owned())
+            .chain((0..crossings).map(crosswalk_id))
+            .collect(),
+        scatter_areas: SCATTER_AREAS.iter().map(|id| (*id).to_owned()).collect(),
+        keep_outs: 2 * crossings,
+    }
+}
 
 /// Distance from the kerb to the first waiting row (the queue row spacing), meters.
 pub const QUEUE_ROW_SPACING_M: f64 = 0.75;
@@ -153,8 +188,8 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
         width_m: walkway,
     };
     let mut routes = vec![
-        sidewalk_route("sidewalk.north", north_y),
-        sidewalk_route("sidewalk.south", south_y),
+        sidewalk_route(SIDEWALKS[0], north_y),
+        sidewalk_route(SIDEWALKS[1], south_y),
     ];
     let mut crosswalks = Vec::new();
     let mut surfaces = vec![
@@ -164,12 +199,12 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
             RectM::new(-half_l, -half_r, half_l, half_r),
         ),
         surface(
-            "sidewalk.north",
+            SIDEWALKS[0],
             SurfaceKind::Sidewalk,
             RectM::new(-half_l, half_r, half_l, half_r + side),
         ),
         surface(
-            "sidewalk.south",
+            SIDEWALKS[1],
             SurfaceKind::Sidewalk,
             RectM::new(-half_l, -half_r - side, half_l, -half_r),
         ),
@@ -177,7 +212,7 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
     let mut keep_outs = Vec::new();
     let half_cw = params.crosswalk_width_m / 2.0;
     for (i, &x) in crossing_xs.iter().enumerate() {
-        let id = format!("crosswalk.{i}");
+        let id = crosswalk_id(i);
         // Node 0 of a sidewalk route is its west end, so crossing i meets node i + 1.
         let node = (i + 1) as u32;
         routes.push(Route {
@@ -199,13 +234,13 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
             lanes_crossed: params.lanes,
             sides: vec![
                 CrosswalkSide {
-                    sidewalk: "sidewalk.south".to_owned(),
+                    sidewalk: SIDEWALKS[1].to_owned(),
                     node,
                     kerb: PointM::new(x, -half_r),
                     waiting_point: PointM::new(x, -half_r - QUEUE_ROW_SPACING_M),
                 },
                 CrosswalkSide {
-                    sidewalk: "sidewalk.north".to_owned(),
+                    sidewalk: SIDEWALKS[0].to_owned(),
                     node,
                     kerb: PointM::new(x, half_r),
                     waiting_point: PointM::new(x, half_r + QUEUE_ROW_SPACING_M),
@@ -221,12 +256,13 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
             x - half_cw - LANDING_MARGIN_M,
             x + half_cw + LANDING_MARGIN_M,
         );
+        let [north, south] = landing_ids(i);
         keep_outs.push(KeepOut {
-            id: format!("landing.{i}.north"),
+            id: north,
             rect: RectM::new(x0, half_r, x1, half_r + side),
         });
         keep_outs.push(KeepOut {
-            id: format!("landing.{i}.south"),
+            id: south,
             rect: RectM::new(x0, -half_r - side, x1, -half_r),
         });
     }
@@ -238,17 +274,17 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
         position: PointM::new(x, y),
     };
     let mut portals = vec![
-        portal("sidewalk.north", "east", last_node, half_l, north_y),
-        portal("sidewalk.north", "west", 0, -half_l, north_y),
-        portal("sidewalk.south", "east", last_node, half_l, south_y),
-        portal("sidewalk.south", "west", 0, -half_l, south_y),
+        portal(SIDEWALKS[0], "east", last_node, half_l, north_y),
+        portal(SIDEWALKS[0], "west", 0, -half_l, north_y),
+        portal(SIDEWALKS[1], "east", last_node, half_l, south_y),
+        portal(SIDEWALKS[1], "west", 0, -half_l, south_y),
     ];
     let lane_width = params.road_width_m / f64::from(params.lanes);
     let eastbound_lanes = params.lanes.div_ceil(2);
     let mut lanes: Vec<VehicleLane> = (0..params.lanes)
         .map(|j| {
             let y = -half_r + (f64::from(j) + 0.5) * lane_width;
-            let ids = (0..crossing_xs.len()).map(|i| format!("crosswalk.{i}"));
+            let ids = (0..crossing_xs.len()).map(crosswalk_id);
             let (direction, centerline, crossed) = if j < eastbound_lanes {
                 let line = vec![PointM::new(-half_l, y), PointM::new(half_l, y)];
                 (LaneDirection::Eastbound, line, ids.collect())
@@ -267,11 +303,11 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
         .collect();
     let mut scatter_areas = vec![
         ScatterArea {
-            id: "furniture.north".to_owned(),
+            id: SCATTER_AREAS[0].to_owned(),
             rect: RectM::new(-half_l, half_r, half_l, half_r + zone),
         },
         ScatterArea {
-            id: "furniture.south".to_owned(),
+            id: SCATTER_AREAS[1].to_owned(),
             rect: RectM::new(-half_l, -half_r - zone, half_l, -half_r),
         },
     ];
@@ -311,7 +347,6 @@ fn surface(id: &str, kind: SurfaceKind, rect: RectM) -> SurfacePolygon {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::routes::street_block_routes;
 
     fn params(crosswalks: u32) -> StreetBlockParams {
         StreetBlockParams {
@@ -330,14 +365,21 @@ mod tests {
     }
 
     #[test]
-    fn published_routes_are_exactly_the_naming_contract() {
+    fn the_outline_is_exactly_what_the_block_publishes() {
         for crosswalks in 1..=8 {
-            let block = build(&params(crosswalks));
+            let p = params(crosswalks);
+            let block = build(&p);
+            let outline = outline(&p);
             assert_eq!(
                 block.space.route_ids(),
-                street_block_routes(i64::from(crosswalks)),
+                outline.routes,
                 "{crosswalks} crossings"
             );
+            assert_eq!(outline.routes.len(), 2 + crosswalks as usize);
+            let areas: Vec<String> = block.scatter_areas.iter().map(|a| a.id.clone()).collect();
+            assert_eq!(areas, outline.scatter_areas);
+            assert_eq!(block.keep_outs.len(), outline.keep_outs);
+            assert_eq!(outline.keep_outs, 2 * crosswalks as usize);
         }
     }
 

@@ -9,20 +9,20 @@ pub mod decode;
 pub mod diagnostic;
 pub mod load;
 pub mod migrate;
+pub mod model;
 pub mod names;
 pub mod node;
 pub mod parse;
-pub mod routes;
 pub mod schema;
 pub mod validate;
 pub mod write;
 
 pub use diagnostic::{has_errors, Diagnostic, Severity};
-pub use load::{
-    asset_paths, canonical_text, classify, family_file, load_project, overrides_file,
-    read_document, recipe_file, scenario_file, AssetPathProblem, LoadedProject, Project,
-    ProjectSources, Unreadable, MANIFEST_FILE,
-};
+pub use load::{asset_paths, load_project, read_document, LoadedProject};
 pub use migrate::DocKind;
+pub use model::{
+    canonical_text, classify, family_file, overrides_file, recipe_file, scenario_file,
+    AssetPathProblem, Project, ProjectSources, Unreadable, MANIFEST_FILE,
+};
 pub use node::{FieldPath, Locator, PathSeg, Span};
 pub use schema::*;

@@ -1,22 +1,20 @@
-//! Semantic validation of a decoded project: identities, references, graph shape and limits.
+//! Semantic validation of a decoded project: the rules of each document on its own and the
+//! references between documents (manifest lists, scenario and override targets, families).
+//!
+//! The structural rules of a recipe (limits, stage ids, inputs, outputs, cycles, operators,
+//! families it reads) and everything that needs an operator (such as the routes a scenario walks)
+//! are the recipe compiler's: `recipe::check_project` applies them, and nothing here repeats them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::diagnostic::{Diagnostic, Severity};
-use super::load::{
+use super::migrate::DocKind;
+use super::model::{
     classify, overrides_file, recipe_file, scenario_file, Project, ProjectSources, MANIFEST_FILE,
 };
-use super::migrate::DocKind;
 use super::names::{asset_path_problem, id_problem, ID_EXPECTED};
 use super::node::{FieldPath, Locator, Node};
-use super::routes::published_routes;
-use super::schema::{AssetFamily, Box3, Recipe, RecipeInput, Scenario, StageInput};
-
-/// Most stages in one recipe.
-pub const MAX_STAGES: usize = 128;
-
-/// Most edges (stage inputs) in one recipe.
-pub const MAX_EDGES: usize = 256;
+use super::schema::{AssetFamily, Box3, Scenario};
 
 /// Places diagnostics found on typed data back onto the source positions of their field paths.
 struct Reporter<'a> {
@@ -139,9 +137,6 @@ pub fn validate_project(
         locators: BTreeMap::new(),
     };
     validate_manifest(project, sources, &mut reporter);
-    for (id, recipe) in &project.recipes {
-        validate_recipe(project, &recipe_file(id), recipe, &mut reporter);
-    }
     for (id, scenario) in &project.scenarios {
         validate_scenario(project, &scenario_file(id), scenario, &mut reporter);
     }
@@ -267,224 +262,6 @@ fn validate_manifest(project: &Project, sources: &ProjectSources, reporter: &mut
     }
 }
 
-fn validate_recipe(project: &Project, file: &str, recipe: &Recipe, reporter: &mut Reporter<'_>) {
-    let stages_path = FieldPath::root().field("stages");
-    if recipe.stages.len() > MAX_STAGES {
-        reporter.error(
-            file,
-            stages_path.clone(),
-            format!(
-                "recipe has {} stages, over the limit of {MAX_STAGES}",
-                recipe.stages.len()
-            ),
-            "at most 128 stages",
-        );
-    }
-    let mut stage_ids = BTreeSet::new();
-    let mut unique_ids = true;
-    for (index, stage) in recipe.stages.iter().enumerate() {
-        if !stage_ids.insert(stage.id) {
-            unique_ids = false;
-            reporter.error(
-                file,
-                stages_path.index(index).field("id"),
-                format!("duplicate stage id {}", stage.id),
-                "each stage id at most once",
-            );
-        }
-        if stage.operator.is_empty() {
-            reporter.error(
-                file,
-                stages_path.index(index).field("operator"),
-                "empty operator id".into(),
-                "a registered operator id such as `environment.scatter`",
-            );
-        }
-        if stage.algorithm == 0 {
-            reporter.error(
-                file,
-                stages_path.index(index).field("algorithm"),
-                "algorithm version 0".into(),
-                "an algorithm version of at least 1",
-            );
-        }
-    }
-    let edges: usize = recipe.stages.iter().map(|stage| stage.inputs.len()).sum();
-    if edges > MAX_EDGES {
-        reporter.error(
-            file,
-            stages_path.clone(),
-            format!("recipe has {edges} edges, over the limit of {MAX_EDGES}"),
-            "at most 256 stage inputs in all",
-        );
-    }
-    let mut used_inputs = BTreeSet::new();
-    for (index, stage) in recipe.stages.iter().enumerate() {
-        for (slot, input) in stage.inputs.iter().enumerate() {
-            let path = stages_path.index(index).field("inputs").index(slot);
-            match input {
-                StageInput::Named(name) => {
-                    used_inputs.insert(name.as_str());
-                    if !recipe.inputs.contains_key(name) {
-                        reporter.error(
-                            file,
-                            path,
-                            format!("stage {} reads the missing input `{name}`", stage.id),
-                            "the name of one of the recipe's `inputs`",
-                        );
-                    }
-                }
-                StageInput::Stage(id) if !stage_ids.contains(id) => {
-                    reporter.error(
-                        file,
-                        path,
-                        format!("stage {} reads the missing stage {id}", stage.id),
-                        "the id of another stage of the recipe",
-                    );
-                }
-                StageInput::Stage(_) => {}
-            }
-        }
-    }
-    for (name, input) in &recipe.inputs {
-        let path = FieldPath::root().field("inputs").key(name);
-        if !used_inputs.contains(name.as_str()) {
-            reporter.warning(
-                file,
-                path.clone(),
-                format!("input `{name}` is not read by any stage"),
-                "every input to be read by a stage",
-            );
-        }
-        if let RecipeInput::Family(family) = input {
-            if !project.families.contains_key(family)
-                && !reporter.is_unreadable(DocKind::Family, family)
-            {
-                reporter.error(
-                    file,
-                    path,
-                    format!("input `{name}` names the missing asset family `{family}`"),
-                    "the id of an asset family in the manifest's asset paths",
-                );
-            }
-        }
-    }
-    let outputs_path = FieldPath::root().field("outputs");
-    if recipe.outputs.is_empty() {
-        reporter.error(
-            file,
-            outputs_path.clone(),
-            "recipe publishes no output".into(),
-            "at least one stage id in `outputs`",
-        );
-    }
-    let mut seen_outputs = BTreeSet::new();
-    for (index, output) in recipe.outputs.iter().enumerate() {
-        if !stage_ids.contains(output) {
-            reporter.error(
-                file,
-                outputs_path.index(index),
-                format!("output names the missing stage {output}"),
-                "the id of a stage of the recipe",
-            );
-        } else if !seen_outputs.insert(*output) {
-            reporter.error(
-                file,
-                outputs_path.index(index),
-                format!("duplicate output {output}"),
-                "each output at most once",
-            );
-        }
-    }
-    // With duplicate ids the graph is ambiguous; the duplicate is reported instead of a cycle.
-    if let Some(cycle) = find_cycle(recipe).filter(|_| unique_ids) {
-        let first = cycle[0];
-        let index = recipe
-            .stages
-            .iter()
-            .position(|stage| stage.id == first)
-            .unwrap_or(0);
-        let chain: Vec<String> = cycle
-            .iter()
-            .chain(std::iter::once(&first))
-            .map(u32::to_string)
-            .collect();
-        reporter.error(
-            file,
-            stages_path.index(index).field("inputs"),
-            format!("stage graph has a cycle: {}", chain.join(" → ")),
-            "stages that read only stages before them in the graph (no cycles)",
-        );
-    }
-}
-
-/// A cycle of stage ids, if the stage graph has one (the cycle through the smallest id found).
-pub fn find_cycle(recipe: &Recipe) -> Option<Vec<u32>> {
-    let reads: BTreeMap<u32, Vec<u32>> = recipe
-        .stages
-        .iter()
-        .map(|stage| {
-            let deps = stage
-                .inputs
-                .iter()
-                .filter_map(|input| match input {
-                    StageInput::Stage(id) => Some(*id),
-                    StageInput::Named(_) => None,
-                })
-                .collect();
-            (stage.id, deps)
-        })
-        .collect();
-    // Iterative depth-first search with colours; deterministic because ids are visited in order.
-    #[derive(Clone, Copy, PartialEq)]
-    enum Colour {
-        White,
-        Grey,
-        Black,
-    }
-    let mut colour: BTreeMap<u32, Colour> = reads.keys().map(|id| (*id, Colour::White)).collect();
-    for &start in reads.keys() {
-        if colour[&start] != Colour::White {
-            continue;
-        }
-        let mut stack: Vec<(u32, usize)> = vec![(start, 0)];
-        colour.insert(start, Colour::Grey);
-        while let Some((node, next)) = stack.last_mut() {
-            let deps = &reads[node];
-            if *next < deps.len() {
-                let dep = deps[*next];
-                *next += 1;
-                match colour.get(&dep) {
-                    Some(Colour::White) => {
-                        colour.insert(dep, Colour::Grey);
-                        stack.push((dep, 0));
-                    }
-                    Some(Colour::Grey) => {
-                        let position = stack.iter().position(|(id, _)| *id == dep).unwrap_or(0);
-                        let mut cycle: Vec<u32> =
-                            stack[position..].iter().map(|(id, _)| *id).collect();
-                        // Written in reading order: each stage is read by the next one.
-                        cycle.reverse();
-                        let smallest = cycle
-                            .iter()
-                            .enumerate()
-                            .min_by_key(|(_, id)| **id)
-                            .map(|(i, _)| i)
-                            .unwrap_or(0);
-                        cycle.rotate_left(smallest);
-                        return Some(cycle);
-                    }
-                    _ => {}
-                }
-            } else {
-                colour.insert(*node, Colour::Black);
-                stack.pop();
-            }
-        }
-    }
-    None
-}
-
 fn check_box(reporter: &mut Reporter<'_>, file: &str, path: FieldPath, bounds: &Box3) {
     let axes = [
         ("x", bounds.min.x, bounds.max.x),
@@ -580,30 +357,7 @@ fn validate_scenario(
             .enumerate()
             .map(|(i, s)| (root.field("sources").index(i).field("id"), s.id.as_str())),
     );
-    let routes = recipe.map(published_routes);
     for (index, source) in scenario.sources.iter().enumerate() {
-        if let Some(routes) = &routes {
-            if !routes.contains(&source.route) {
-                let known: Vec<&str> = routes.iter().map(String::as_str).collect();
-                reporter.error(
-                    file,
-                    root.field("sources").index(index).field("route"),
-                    format!(
-                        "source `{}` names the missing route `{}`",
-                        source.id, source.route
-                    ),
-                    &format!(
-                        "a route of recipe `{}`: {}",
-                        scenario.recipe,
-                        if known.is_empty() {
-                            "(it publishes none)".to_owned()
-                        } else {
-                            known.join(", ")
-                        }
-                    ),
-                );
-            }
-        }
         if source.walk_speed_m_s <= 0.0 {
             reporter.error(
                 file,
@@ -664,6 +418,8 @@ fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>
             .enumerate()
             .map(|(i, v)| (variants.index(i).field("id"), v.id.as_str())),
     );
+    let mut total_weight: u64 = 0;
+    let mut weight_reported = false;
     for (index, variant) in family.variants.iter().enumerate() {
         let path = variants.index(index);
         if variant.weight == 0 {
@@ -680,6 +436,20 @@ fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>
                 path.field("exclusion_radius"),
                 format!("negative exclusion radius {}", variant.exclusion_radius),
                 "a radius ≥ 0 in lattice units",
+            );
+        }
+        total_weight += u64::from(variant.weight);
+        if total_weight > u64::from(u32::MAX) && !weight_reported {
+            weight_reported = true;
+            reporter.error(
+                file,
+                path.field("weight"),
+                format!(
+                    "the variant weights reach {total_weight} at variant `{}`, past {}",
+                    variant.id,
+                    u32::MAX
+                ),
+                "weights that sum to at most 4294967295",
             );
         }
         for (field, value) in [

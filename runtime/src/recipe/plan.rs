@@ -1,10 +1,11 @@
 //! The sealed compiled plan: typed stages in execution order with bound inputs and checked,
 //! typed parameters. Only [`super::compile`] builds one, so a plan in hand is always valid.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::content::{FamilyData, ProductKind};
-use crate::ops::registry::{Capacity, OperatorDescriptor, ParamSet, StageParams};
+use crate::ops::registry::{Capacity, OperatorDescriptor, Outline, ParamSet, StageParams};
 
 /// Where a bound input comes from.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +42,7 @@ pub struct CompiledStage {
     pub(super) inputs: Vec<BoundInput>,
     pub(super) depth: u32,
     pub(super) capacity: Capacity,
+    pub(super) outline: Outline,
 }
 
 impl CompiledStage {
@@ -77,6 +79,11 @@ impl CompiledStage {
     /// The bound inputs, in port order.
     pub fn inputs(&self) -> &[BoundInput] {
         &self.inputs
+    }
+
+    /// What the operator says the product will hold (routes, scatter areas, keep-outs).
+    pub fn outline(&self) -> &Outline {
+        &self.outline
     }
 
     /// The ids of the stages this one reads, ascending.
@@ -150,6 +157,14 @@ impl CompiledPlan {
     /// The published stages, as authored.
     pub fn outputs(&self) -> &[u32] {
         &self.outputs
+    }
+
+    /// Every pedestrian route id the plan's stages publish, by their operators' outlines, sorted.
+    pub fn routes(&self) -> BTreeSet<String> {
+        self.stages
+            .iter()
+            .flat_map(|stage| stage.outline.routes.iter().cloned())
+            .collect()
     }
 
     /// The stages grouped by depth, each group in ascending id.

@@ -1,12 +1,29 @@
 //! Sealing a compiled plan: Kahn's algorithm over the resolved stages with ascending-id tie
-//! breaks, depths, execution order (depth, id), and capacity estimates checked against ceilings.
+//! breaks, depths, execution order (depth, id); then, in that order, each operator's outline and
+//! its rules across its inputs, and capacity estimates checked against ceilings.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::compile::{stage_path, Reporter, Resolved, MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
-use super::plan::{CompiledPlan, CompiledStage, InputSource};
-use crate::ops::registry::Capacity;
+use super::limits::{MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
+use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
+use super::report::{stage_path, Reporter};
+use crate::ops::registry::{
+    Capacity, InputOutline, OperatorDescriptor, Outline, ParamSet, StageParams,
+};
 use crate::project::{canonical_text, FieldPath, Recipe};
+
+/// A stage after operator resolution and port binding, before ordering.
+pub(super) struct Resolved {
+    /// Its index in the recipe's stage list.
+    pub(super) index: usize,
+    pub(super) operator: OperatorDescriptor,
+    pub(super) params: StageParams,
+    pub(super) param_set: ParamSet,
+    /// Bound inputs, in port order.
+    pub(super) inputs: Vec<BoundInput>,
+    /// Each bound port and the input slot bound to it, for placing diagnostics.
+    pub(super) ports: Vec<(&'static str, usize)>,
+}
 
 /// Orders the resolved stages by (depth, id), estimates capacities and seals the plan.
 pub(super) fn order_and_seal(
@@ -60,9 +77,24 @@ pub(super) fn order_and_seal(
     order.sort_unstable();
     let mut stages: Vec<CompiledStage> = Vec::with_capacity(order.len());
     let mut capacities: BTreeMap<u32, Capacity> = BTreeMap::new();
+    let mut outlines: BTreeMap<u32, Outline> = BTreeMap::new();
     let mut total_objects: u64 = 0;
     for (d, id) in order {
         let stage = resolved.remove(&id)?;
+        let authored = &recipe.stages[stage.index];
+        let input_outlines: Vec<(&'static str, InputOutline<'_>)> = stage
+            .inputs
+            .iter()
+            .filter_map(|b| match &b.source {
+                InputSource::Family { family, .. } => Some((b.port, InputOutline::Family(family))),
+                InputSource::Stage(dep) => outlines
+                    .get(dep)
+                    .map(|outline| (b.port, InputOutline::Product(outline))),
+            })
+            .collect();
+        let problems = (stage.operator.check)(&stage.params, &input_outlines);
+        r.param_problems(stage.index, authored, &stage.ports, problems);
+        let outline = (stage.operator.outline)(&stage.params);
         let inputs: Vec<Capacity> = deps(&stage)
             .iter()
             .filter_map(|dep| capacities.get(dep).copied())
@@ -80,7 +112,7 @@ pub(super) fn order_and_seal(
         }
         total_objects = total_objects.saturating_add(capacity.objects);
         capacities.insert(id, capacity);
-        let authored = &recipe.stages[stage.index];
+        outlines.insert(id, outline.clone());
         stages.push(CompiledStage {
             id,
             label: authored.label.clone(),
@@ -91,6 +123,7 @@ pub(super) fn order_and_seal(
             inputs: stage.inputs,
             depth: d,
             capacity,
+            outline,
         });
     }
     if total_objects > MAX_PLAN_OBJECTS {

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::content::ProductKind;
+use crate::ops::registry::Registry;
 use crate::project::{read_document, AssetFamily, AssetVariant, DocKind, Recipe};
 
 const FILE: &str = "recipes/r.recipe.ron";

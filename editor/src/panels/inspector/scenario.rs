@@ -1,11 +1,12 @@
 //! Inspector widgets for scenarios (observers, sources, boxes, directives) and override sets.
 
 use egui::Ui;
-use stagecraft_runtime::project::routes::published_routes;
+use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     Box3, Directive, DirectiveCommand, Observer, Override, OverrideAction, OverrideSet,
     PopulationKind, PopulationSource, Scenario, Vec2, Vec3,
 };
+use stagecraft_runtime::recipe::published_routes;
 
 use super::form::{combo_ui, vec3_ui, Form};
 use super::list::{fresh_id, record_list_ui};
@@ -64,7 +65,11 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     let routes: Vec<String> = project
         .recipes
         .get(&scenario.recipe)
-        .map(|recipe| published_routes(recipe).into_iter().collect())
+        .map(|recipe| {
+            published_routes(recipe, &project.families, &Registry::standard())
+                .into_iter()
+                .collect()
+        })
         .unwrap_or_default();
     record_list_ui(
         form,

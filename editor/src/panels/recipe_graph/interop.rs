@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
 use stagecraft_runtime::ops::registry::{OperatorDescriptor, PortKind, Registry};
-use stagecraft_runtime::project::{Recipe, RecipeInput, Stage, StageInput};
+use stagecraft_runtime::project::{Recipe, Stage, StageInput};
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
@@ -108,22 +108,14 @@ pub fn operator_of<'r>(registry: &'r Registry, stage: &Stage) -> Option<&'r Oper
     registry.get(&stage.operator, stage.algorithm)
 }
 
-/// What a source node carries, if known.
+/// What a source node carries, if known (the compiler's own answer).
 pub fn source_kind(recipe: &Recipe, registry: &Registry, source: &StageInput) -> Option<PortKind> {
-    match source {
-        StageInput::Named(name) => match recipe.inputs.get(name)? {
-            RecipeInput::Family(_) => Some(PortKind::Family),
-            RecipeInput::Value(_) => None,
-        },
-        StageInput::Stage(id) => {
-            let stage = recipe.stages.iter().find(|s| s.id == *id)?;
-            operator_of(registry, stage).map(|op| PortKind::Product(op.output))
-        }
-    }
+    stagecraft_runtime::recipe::source_kind(recipe, registry, source)
 }
 
-/// Binds `stage`'s inputs to its operator's ports as the compiler does (each input, in order,
-/// takes the first free port of its type): one slot per port, and the inputs that bound nowhere.
+/// Binds `stage`'s inputs to its operator's ports with the compiler's binding
+/// ([`stagecraft_runtime::recipe::bind_ports`]): one slot per port, and the inputs that bound
+/// nowhere.
 pub fn bind_ports(
     recipe: &Recipe,
     registry: &Registry,
@@ -132,17 +124,20 @@ pub fn bind_ports(
     let Some(op) = operator_of(registry, stage) else {
         return (Vec::new(), stage.inputs.clone());
     };
+    let kinds: Vec<Option<PortKind>> = stage
+        .inputs
+        .iter()
+        .map(|input| source_kind(recipe, registry, input))
+        .collect();
     let mut ports: Vec<Option<StageInput>> = vec![None; op.inputs.len()];
     let mut unbound = Vec::new();
-    for input in &stage.inputs {
-        let kind = source_kind(recipe, registry, input);
-        let free = op
-            .inputs
-            .iter()
-            .enumerate()
-            .position(|(i, port)| Some(port.kind) == kind && ports[i].is_none());
-        match free {
-            Some(i) => ports[i] = Some(input.clone()),
+    for (input, port) in stage
+        .inputs
+        .iter()
+        .zip(stagecraft_runtime::recipe::bind_ports(op.inputs, &kinds))
+    {
+        match port.and_then(|i| ports.get_mut(i)) {
+            Some(slot) => *slot = Some(input.clone()),
             None => unbound.push(input.clone()),
         }
     }

@@ -1,7 +1,7 @@
 //! Tests of the recipe ↔ snarl interop: views built from documents, and graph changes as edits.
 
 use super::*;
-use stagecraft_runtime::project::FieldPath;
+use stagecraft_runtime::project::{FieldPath, RecipeInput};
 
 fn stage(id: u32, operator: &str, inputs: Vec<StageInput>) -> Stage {
     Stage {

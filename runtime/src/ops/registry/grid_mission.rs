@@ -137,6 +137,8 @@ pub fn descriptor() -> OperatorDescriptor {
         locality: Locality::Regional,
         decode,
         estimate,
+        outline: super::no_outline,
+        check: super::no_check,
         kernel,
     }
 }
@@ -292,6 +294,7 @@ fn kernel(
         ],
         objects,
         rejected: Vec::new(),
+        derived: None,
     };
     Ok(StageOutput {
         product: Product::MissionLayout(MissionProduct {

@@ -151,6 +151,8 @@ pub struct ParamSpec {
 pub struct ParamProblem {
     /// The parameter (empty when the problem is about the parameter map as a whole).
     pub field: String,
+    /// The item of a list parameter at fault, when one is.
+    pub item: Option<usize>,
     /// What is wrong.
     pub message: String,
     /// What was expected instead.
@@ -162,9 +164,16 @@ impl ParamProblem {
     pub fn new(field: &str, message: impl Into<String>, expected: impl Into<String>) -> Self {
         ParamProblem {
             field: field.to_owned(),
+            item: None,
             message: message.into(),
             expected: expected.into(),
         }
+    }
+
+    /// The same problem, placed at item `index` of the list parameter.
+    pub fn at_item(mut self, index: usize) -> Self {
+        self.item = Some(index);
+        self
     }
 }
 
@@ -431,16 +440,37 @@ fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamPr
             None => Err(wrong(value)),
         },
         ParamType::Rect => check_rect(value, &int_ok).map_err(|bad| match bad {
-            Some(shown) => out_of_range(shown),
-            None => wrong(value),
+            BadRect::NotARect => wrong(value),
+            BadRect::OutOfRange(shown) => out_of_range(shown),
+            BadRect::Empty(shown) => empty_rect(spec, None, &shown),
         }),
         ParamType::RectList => match value {
             ParamValue::List(items) => items
                 .iter()
-                .map(|item| {
+                .enumerate()
+                .map(|(index, item)| {
                     check_rect(item, &int_ok).map_err(|bad| match bad {
-                        Some(shown) => out_of_range(shown),
-                        None => wrong(item),
+                        BadRect::NotARect => ParamProblem::new(
+                            spec.name,
+                            format!(
+                                "item {index} of `{}` is {}",
+                                spec.name,
+                                describe_value(item)
+                            ),
+                            ParamType::Rect.describe(),
+                        )
+                        .at_item(index),
+                        BadRect::OutOfRange(shown) => ParamProblem::new(
+                            spec.name,
+                            format!("item {index} of `{}` is {shown}, out of range", spec.name),
+                            format!(
+                                "coordinates in {}{}",
+                                spec.range.describe(),
+                                unit_suffix(spec)
+                            ),
+                        )
+                        .at_item(index),
+                        BadRect::Empty(shown) => empty_rect(spec, Some(index), &shown),
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
@@ -479,21 +509,43 @@ fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamPr
     }
 }
 
-/// `Err(None)`: not a rectangle; `Err(Some(text))`: a rectangle out of range or empty.
-fn check_rect(
-    value: &ParamValue,
-    int_ok: &dyn Fn(i64) -> bool,
-) -> Result<ParamValue, Option<String>> {
-    let rect = as_rect(value).ok_or(None)?;
+/// Why a value is not an acceptable rectangle (with the rectangle as written, when it is one).
+enum BadRect {
+    NotARect,
+    OutOfRange(String),
+    Empty(String),
+}
+
+fn check_rect(value: &ParamValue, int_ok: &dyn Fn(i64) -> bool) -> Result<ParamValue, BadRect> {
+    let rect = as_rect(value).ok_or(BadRect::NotARect)?;
+    let shown = format!(
+        "({}, {}, {}, {})",
+        rect.min_x, rect.min_y, rect.max_x, rect.max_y
+    );
     let coordinates = [rect.min_x, rect.min_y, rect.max_x, rect.max_y];
-    if coordinates.iter().all(|v| int_ok(*v)) && rect.min_x < rect.max_x && rect.min_y < rect.max_y
-    {
-        Ok(value.clone())
+    if !coordinates.iter().all(|v| int_ok(*v)) {
+        Err(BadRect::OutOfRange(shown))
+    } else if rect.min_x >= rect.max_x || rect.min_y >= rect.max_y {
+        Err(BadRect::Empty(shown))
     } else {
-        Err(Some(format!(
-            "({}, {}, {}, {})",
-            rect.min_x, rect.min_y, rect.max_x, rect.max_y
-        )))
+        Ok(value.clone())
+    }
+}
+
+/// A zero-width, zero-height or inverted rectangle, at item `index` of a list when it is one.
+fn empty_rect(spec: &ParamSpec, index: Option<usize>, shown: &str) -> ParamProblem {
+    let what = match index {
+        Some(index) => format!("item {index} of `{}`", spec.name),
+        None => format!("parameter `{}`", spec.name),
+    };
+    let problem = ParamProblem::new(
+        spec.name,
+        format!("{what} is {shown}, which is empty or inverted: a rectangle (x0, y0, x1, y1) needs x0 < x1 and y0 < y1"),
+        "a rectangle `(x0, y0, x1, y1)` with x0 < x1 and y0 < y1",
+    );
+    match index {
+        Some(index) => problem.at_item(index),
+        None => problem,
     }
 }
 

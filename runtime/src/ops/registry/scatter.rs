@@ -12,21 +12,22 @@ use std::num::NonZeroU32;
 
 use super::street_block::area_key;
 use super::{
-    meters_to_lattice, Capacity, FailureKind, InputPort, KernelContext, Locality,
-    OperatorDescriptor, ParamDefault, ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType,
-    PortKind, StageError, StageInputs, StageOutput, StageParams,
+    meters_to_lattice, Capacity, FailureKind, InputOutline, InputOutlines, InputPort,
+    KernelContext, Locality, OperatorDescriptor, Outline, ParamDefault, ParamProblem, ParamRange,
+    ParamSet, ParamSpec, ParamType, PortKind, StageError, StageInputs, StageOutput, StageParams,
 };
 use crate::content::{
-    Constraint, ConstraintCheck, DrawPurpose, DrawRecord, FamilyData, ObjectProvenance, ParentRef,
-    Product, ProductKind, RectM, RejectReason, RejectionProvenance, ScatterLayer, ScatterProduct,
-    StageProvenance,
+    Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, FamilyData, ObjectProvenance,
+    ParentRef, Placement, Product, ProductKind, RectM, RejectReason, RejectedCandidate,
+    RejectionProvenance, ScatterLayer, ScatterProduct, StageProvenance,
 };
 use crate::identity::{ChildKey, ScatterId};
+use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use crate::ops::scatter::{
     region_cells, scatter, scatter_par, Rect, ScatterError, ScatterParams, ScatterVariant,
-    MAX_CELL_SIZE,
+    MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
 };
-use crate::rng::{sample_bounded, sample_u32, Address, Domain, DomainKey};
+use crate::rng::{sample_bounded, sample_u32, DomainKey};
 
 /// Typed parameters of a scatter stage.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,6 +149,8 @@ pub fn descriptor() -> OperatorDescriptor {
         locality: Locality::FiniteNeighborhood,
         decode,
         estimate,
+        outline: super::no_outline,
+        check,
         kernel,
     }
 }
@@ -165,6 +168,16 @@ fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<Par
         })
     };
     let params = typed().map_err(|problem| vec![problem])?;
+    if params.keep_outs.len() > MAX_KEEP_OUTS {
+        return Err(vec![ParamProblem::new(
+            "keep_outs",
+            format!(
+                "`keep_outs` has {} rectangles, over the limit of {MAX_KEEP_OUTS}",
+                params.keep_outs.len()
+            ),
+            format!("at most {MAX_KEEP_OUTS} keep-outs per layer"),
+        )]);
+    }
     let has_areas = bound.contains(&"areas");
     match (&params.region, has_areas) {
         (None, false) => Err(vec![ParamProblem::new(
@@ -188,6 +201,92 @@ fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<Par
             )])
         }
         _ => Ok(StageParams::Scatter(params)),
+    }
+}
+
+/// The rules across the parameters and what the inputs hold: every variant's exclusion radius fits
+/// the cell size, the family is within the kernel's variant limit, and a street block's areas fit
+/// the layer ids and, with its keep-outs, the keep-out limit.
+fn check(params: &StageParams, inputs: &InputOutlines<'_>) -> Vec<ParamProblem> {
+    let StageParams::Scatter(p) = params else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for (port, input) in inputs {
+        match (*port, input) {
+            ("family", InputOutline::Family(family)) => check_family(p, family, &mut problems),
+            ("areas", InputOutline::Product(outline)) => check_areas(p, outline, &mut problems),
+            _ => {}
+        }
+    }
+    problems
+}
+
+fn check_family(p: &ScatterStageParams, family: &FamilyData, problems: &mut Vec<ParamProblem>) {
+    if family.variants.len() > MAX_VARIANTS {
+        problems.push(ParamProblem::new(
+            "family",
+            format!(
+                "family `{}` has {} variants, over the scatter limit of {MAX_VARIANTS}",
+                family.id,
+                family.variants.len()
+            ),
+            format!("a family of at most {MAX_VARIANTS} variants"),
+        ));
+    }
+    let too_wide: Vec<_> = family
+        .variants
+        .iter()
+        .filter(|v| v.exclusion_radius > p.cell_size)
+        .collect();
+    if let Some(first) = too_wide.first() {
+        let widest = too_wide
+            .iter()
+            .map(|v| v.exclusion_radius)
+            .max()
+            .unwrap_or(first.exclusion_radius);
+        let more = match too_wide.len() {
+            1 => String::new(),
+            n => format!(" (and {} more variants)", n - 1),
+        };
+        problems.push(ParamProblem::new(
+            "cell_size",
+            format!(
+                "variant `{}` of family `{}` has exclusion radius {}, above the cell size {}{more}",
+                first.id, family.id, first.exclusion_radius, p.cell_size
+            ),
+            format!(
+                "a cell size of at least {widest} lattice units (no exclusion radius may exceed it)"
+            ),
+        ));
+    }
+}
+
+fn check_areas(p: &ScatterStageParams, outline: &Outline, problems: &mut Vec<ParamProblem>) {
+    let areas = outline.scatter_areas.len() as u64;
+    if let Some(last) = (u64::from(p.layer) + areas).checked_sub(1) {
+        if last > 255 {
+            problems.push(ParamProblem::new(
+                "layer",
+                format!(
+                    "the {areas} scatter areas of the `areas` input need layers {}..={last}, above 255",
+                    p.layer
+                ),
+                format!("a `layer` of at most {}", 256u64.saturating_sub(areas)),
+            ));
+        }
+    }
+    let total = p.keep_outs.len() + outline.keep_outs;
+    if total > MAX_KEEP_OUTS {
+        problems.push(ParamProblem::new(
+            "keep_outs",
+            format!(
+                "{} authored keep-outs and {} of the `areas` input make {total}, over the limit of {MAX_KEEP_OUTS}",
+                p.keep_outs.len(),
+                outline.keep_outs
+            ),
+            format!("at most {MAX_KEEP_OUTS} keep-outs per layer in all"),
+        ));
     }
 }
 
@@ -293,7 +392,7 @@ fn kernel(
         area_stage,
         layers,
     };
-    let provenance = provenance(&product, family, context.seed)?;
+    let provenance = provenance(family, context.seed);
     Ok(StageOutput {
         product: Product::Placements(product),
         provenance,
@@ -398,97 +497,150 @@ fn scatter_error(error: ScatterError) -> StageError {
     StageError::new(kind, field, error.to_string())
 }
 
-/// Draw records of a candidate: x and y offsets and priority, plus the variant draw if eligible.
+/// Draw records of a candidate: its x and y offsets and, when it was eligible (`eligible` holds
+/// the family's total weight), its priority and variant — the kernel draws those for eligible
+/// candidates only.
 fn candidate_draws(
     seed: u64,
     keys: &(DomainKey, DomainKey),
     id: ScatterId,
     offsets: (i64, i64),
-    total_weight: Option<NonZeroU32>,
+    eligible: Option<NonZeroU32>,
 ) -> Result<Vec<DrawRecord>, StageError> {
-    let scope = id.bits();
-    let record = |domain, dimension, value, purpose| DrawRecord {
-        domain,
+    let record = |slot: DrawSlot, value, purpose| DrawRecord {
+        domain: slot.domain,
         seed,
-        scope,
-        event: 0,
-        dimension,
+        scope: id.bits(),
+        event: slot.address(id).event,
+        dimension: slot.dimension,
         value,
         purpose,
     };
     // Offsets are below the cell size, which fits u32 (MAX_CELL_SIZE = 2^29).
     let mut draws = vec![
-        record(Domain::Placement, 0, offsets.0 as u32, DrawPurpose::OffsetX),
-        record(Domain::Placement, 1, offsets.1 as u32, DrawPurpose::OffsetY),
-        record(
-            Domain::Placement,
-            2,
-            sample_u32(&keys.0, Address::new(scope, 0, 2)),
-            DrawPurpose::Priority,
-        ),
+        record(OFFSET_X, offsets.0 as u32, DrawPurpose::OffsetX),
+        record(OFFSET_Y, offsets.1 as u32, DrawPurpose::OffsetY),
     ];
-    if let Some(total) = total_weight {
-        let value = sample_bounded(&keys.1, Address::new(scope, 0, 0), total)
+    if let Some(total) = eligible {
+        draws.push(record(
+            PRIORITY,
+            sample_u32(&keys.0, PRIORITY.address(id)),
+            DrawPurpose::Priority,
+        ));
+        let value = sample_bounded(&keys.1, VARIANT.address(id), total)
             .map_err(|e| StageError::new(FailureKind::SearchExhaustion, None, e.to_string()))?;
-        draws.push(record(Domain::Variant, 0, value, DrawPurpose::Variant));
+        draws.push(record(VARIANT, value, DrawPurpose::Variant));
     }
     Ok(draws)
 }
 
-fn provenance(
-    product: &ScatterProduct,
-    family: &FamilyData,
-    seed: u64,
-) -> Result<StageProvenance, StageError> {
-    let keys = (
-        DomainKey::new(seed, Domain::Placement),
-        DomainKey::new(seed, Domain::Variant),
-    );
+/// The stage's provenance: the family and how each record is derived when asked (nothing per
+/// object is stored).
+fn provenance(family: &FamilyData, seed: u64) -> StageProvenance {
+    // The kernel checked that the weights sum to a nonzero `u32`.
     let total: u64 = family.variants.iter().map(|v| u64::from(v.weight)).sum();
-    let total = u32::try_from(total).ok().and_then(NonZeroU32::new);
-    let cs = product.cell_size;
-    let mut out = StageProvenance {
+    StageProvenance {
         family: Some(family.id.clone()),
+        derived: Some(Derivation::Scatter {
+            seed,
+            total_weight: u32::try_from(total).unwrap_or(0),
+        }),
         ..StageProvenance::default()
-    };
-    for layer in &product.layers {
-        let parent = match (&layer.area, product.area_stage) {
-            (Some(area), Some(stage)) => Some(ParentRef {
-                stage,
-                key: area_key(area),
-            }),
-            _ => None,
-        };
-        let keep_outs = layer.keep_outs.len() as u32;
-        for p in &layer.output.placements {
-            let offsets = (
-                p.x - i64::from(p.cell_x) * cs,
-                p.y - i64::from(p.cell_y) * cs,
-            );
-            out.objects.push(ObjectProvenance {
-                key: ChildKey::Scatter(p.id),
-                parent: parent.clone(),
-                variant: Some(p.variant),
-                draws: candidate_draws(seed, &keys, p.id, offsets, total)?,
-                constraints: vec![
-                    ConstraintCheck::passed(Constraint::InsideRegion),
-                    ConstraintCheck::passed(Constraint::OutsideKeepOuts { count: keep_outs }),
-                    ConstraintCheck::passed(Constraint::NoStrongerConflict),
-                ],
-            });
-        }
-        for r in &layer.output.rejected {
-            let offsets = (
-                r.x - i64::from(r.cell_x) * cs,
-                r.y - i64::from(r.cell_y) * cs,
-            );
-            let eligible = matches!(r.reason, RejectReason::Conflict { .. });
-            out.rejected.push(RejectionProvenance {
-                key: ChildKey::Scatter(r.id),
-                reason: r.reason,
-                draws: candidate_draws(seed, &keys, r.id, offsets, total.filter(|_| eligible))?,
-            });
-        }
     }
-    Ok(out)
+}
+
+/// The layer of `product` that packs `id`, and the parent reference of its objects.
+fn layer_of(product: &ScatterProduct, id: ScatterId) -> Option<(&ScatterLayer, Option<ParentRef>)> {
+    let key = id.unpack();
+    let layer = product
+        .layers
+        .iter()
+        .find(|l| l.layer == key.layer && l.room == key.room.get())?;
+    let parent = match (&layer.area, product.area_stage) {
+        (Some(area), Some(stage)) => Some(ParentRef {
+            stage,
+            key: area_key(area),
+        }),
+        _ => None,
+    };
+    Some((layer, parent))
+}
+
+fn keys(seed: u64) -> (DomainKey, DomainKey) {
+    (
+        DomainKey::new(seed, PRIORITY.domain),
+        DomainKey::new(seed, VARIANT.domain),
+    )
+}
+
+/// The provenance of placement `id` of a scatter product, re-derived from its addressed draws.
+pub(crate) fn derive_object(
+    product: &ScatterProduct,
+    seed: u64,
+    total_weight: u32,
+    id: ScatterId,
+) -> Option<ObjectProvenance> {
+    let (layer, parent) = layer_of(product, id)?;
+    let key = id.unpack();
+    let placements = &layer.output.placements;
+    let index = placements
+        .binary_search_by_key(
+            &(key.cell_y, key.cell_x, key.candidate),
+            Placement::canonical_key,
+        )
+        .ok()?;
+    let p = placements.get(index)?;
+    let cs = product.cell_size;
+    let offsets = (
+        p.x - i64::from(p.cell_x) * cs,
+        p.y - i64::from(p.cell_y) * cs,
+    );
+    let total = NonZeroU32::new(total_weight);
+    let draws = candidate_draws(seed, &keys(seed), p.id, offsets, total).ok()?;
+    Some(ObjectProvenance {
+        key: ChildKey::Scatter(p.id),
+        parent,
+        variant: Some(p.variant),
+        draws,
+        constraints: vec![
+            ConstraintCheck::passed(Constraint::InsideRegion),
+            ConstraintCheck::passed(Constraint::OutsideKeepOuts {
+                count: layer.keep_outs.len() as u32,
+            }),
+            ConstraintCheck::passed(Constraint::NoStrongerConflict),
+        ],
+    })
+}
+
+/// The provenance of rejected candidate `id` of a scatter product, re-derived: its offsets, and
+/// its priority and variant when it was eligible (a conflict; the others never drew them).
+pub(crate) fn derive_rejection(
+    product: &ScatterProduct,
+    seed: u64,
+    total_weight: u32,
+    id: ScatterId,
+) -> Option<RejectionProvenance> {
+    let (layer, _) = layer_of(product, id)?;
+    let key = id.unpack();
+    let rejected = &layer.output.rejected;
+    let index = rejected
+        .binary_search_by_key(
+            &(key.cell_y, key.cell_x, key.candidate),
+            RejectedCandidate::canonical_key,
+        )
+        .ok()?;
+    let r = rejected.get(index)?;
+    let cs = product.cell_size;
+    let offsets = (
+        r.x - i64::from(r.cell_x) * cs,
+        r.y - i64::from(r.cell_y) * cs,
+    );
+    let eligible = matches!(r.reason, RejectReason::Conflict { .. });
+    let total = NonZeroU32::new(total_weight).filter(|_| eligible);
+    let draws = candidate_draws(seed, &keys(seed), r.id, offsets, total).ok()?;
+    Some(RejectionProvenance {
+        key: ChildKey::Scatter(r.id),
+        reason: r.reason,
+        draws,
+    })
 }

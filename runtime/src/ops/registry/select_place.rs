@@ -10,10 +10,10 @@ use super::{
     StageOutput, StageParams,
 };
 use crate::content::{
-    Constraint, ConstraintCheck, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
+    Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
     PlacedProduct, Placement, Product, ProductKind, StageProvenance,
 };
-use crate::identity::ChildKey;
+use crate::identity::{ChildKey, ScatterId};
 use crate::ops::select_place::{
     select_and_place, SelectPlaceError, SelectPlaceParams, ROTATION_DIMENSION, SCALE_DIMENSION,
 };
@@ -83,6 +83,8 @@ pub fn descriptor() -> OperatorDescriptor {
         locality: Locality::ObjectLocal,
         decode,
         estimate,
+        outline: super::no_outline,
+        check: super::no_check,
         kernel,
     }
 }
@@ -143,47 +145,14 @@ fn kernel(
         };
         StageError::new(kind, field, error.to_string())
     })?;
-    let key = DomainKey::new(context.seed, Domain::Transform);
     let provenance = StageProvenance {
         family: Some(scatter.family.clone()),
-        constraints: Vec::new(),
-        objects: objects
-            .iter()
-            .map(|object| {
-                let scope = object.placement.id.bits();
-                let record = |dimension, value, purpose| DrawRecord {
-                    domain: Domain::Transform,
-                    seed: context.seed,
-                    scope,
-                    event: 0,
-                    dimension,
-                    value,
-                    purpose,
-                };
-                ObjectProvenance {
-                    key: ChildKey::Scatter(object.placement.id),
-                    parent: Some(ParentRef {
-                        stage,
-                        key: ChildKey::Scatter(object.placement.id),
-                    }),
-                    variant: Some(object.placement.variant),
-                    draws: vec![
-                        record(
-                            ROTATION_DIMENSION,
-                            sample_u32(&key, Address::new(scope, 0, ROTATION_DIMENSION)),
-                            DrawPurpose::Rotation,
-                        ),
-                        record(
-                            SCALE_DIMENSION,
-                            object.scale - p.scale.scale_min,
-                            DrawPurpose::Scale,
-                        ),
-                    ],
-                    constraints: vec![ConstraintCheck::passed(Constraint::ScaleInRange)],
-                }
-            })
-            .collect(),
-        rejected: Vec::new(),
+        derived: Some(Derivation::SelectPlace {
+            seed: context.seed,
+            scale_min: p.scale.scale_min,
+            placements_stage: stage,
+        }),
+        ..StageProvenance::default()
     };
     Ok(StageOutput {
         product: Product::PlacedObjects(PlacedProduct {
@@ -195,5 +164,49 @@ fn kernel(
             objects,
         }),
         provenance,
+    })
+}
+
+/// The provenance of object `id` of a select-and-place product, re-derived: the rotation word at
+/// its address, the scale offset read off the object.
+pub(crate) fn derive_object(
+    product: &PlacedProduct,
+    seed: u64,
+    scale_min: u32,
+    placements_stage: u32,
+    id: ScatterId,
+) -> Option<ObjectProvenance> {
+    let object = product.objects.iter().find(|o| o.placement.id == id)?;
+    let key = DomainKey::new(seed, Domain::Transform);
+    let scope = id.bits();
+    let record = |dimension, value, purpose| DrawRecord {
+        domain: Domain::Transform,
+        seed,
+        scope,
+        event: 0,
+        dimension,
+        value,
+        purpose,
+    };
+    Some(ObjectProvenance {
+        key: ChildKey::Scatter(id),
+        parent: Some(ParentRef {
+            stage: placements_stage,
+            key: ChildKey::Scatter(id),
+        }),
+        variant: Some(object.placement.variant),
+        draws: vec![
+            record(
+                ROTATION_DIMENSION,
+                sample_u32(&key, Address::new(scope, 0, ROTATION_DIMENSION)),
+                DrawPurpose::Rotation,
+            ),
+            record(
+                SCALE_DIMENSION,
+                object.scale.saturating_sub(scale_min),
+                DrawPurpose::Scale,
+            ),
+        ],
+        constraints: vec![ConstraintCheck::passed(Constraint::ScaleInRange)],
     })
 }

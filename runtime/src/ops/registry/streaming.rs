@@ -114,6 +114,8 @@ pub fn descriptor() -> OperatorDescriptor {
         locality: Locality::ParentPlanned,
         decode,
         estimate,
+        outline: super::no_outline,
+        check: super::no_check,
         kernel,
     }
 }
@@ -234,6 +236,7 @@ fn kernel(
         }],
         objects,
         rejected: Vec::new(),
+        derived: None,
     };
     Ok(StageOutput {
         product: Product::StreamingPlan(StreamingProduct {

@@ -1,8 +1,9 @@
 //! The `street.block` descriptor: schema, decoder, estimator and kernel adapter.
 
 use super::{
-    Capacity, FailureKind, KernelContext, Locality, OperatorDescriptor, ParamDefault, ParamProblem,
-    ParamRange, ParamSet, ParamSpec, ParamType, StageError, StageInputs, StageOutput, StageParams,
+    Capacity, FailureKind, KernelContext, Locality, OperatorDescriptor, Outline, ParamDefault,
+    ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType, StageError, StageInputs, StageOutput,
+    StageParams,
 };
 use crate::content::{
     BoundsM, Constraint, ConstraintCheck, ObjectProvenance, Product, ProductKind, StageProvenance,
@@ -99,6 +100,8 @@ pub fn descriptor() -> OperatorDescriptor {
         locality: Locality::ObjectLocal,
         decode,
         estimate,
+        outline,
+        check: super::no_check,
         kernel,
     }
 }
@@ -157,6 +160,13 @@ fn estimate(params: &StageParams, _inputs: &[Capacity]) -> Capacity {
             max_x: half_l,
             max_y: half_w,
         }),
+    }
+}
+
+fn outline(params: &StageParams) -> Outline {
+    match params {
+        StageParams::StreetBlock(p) => crate::ops::street_block::outline(p),
+        _ => Outline::default(),
     }
 }
 
@@ -220,6 +230,7 @@ fn provenance(block: &StreetBlock) -> StageProvenance {
             })
             .collect(),
         rejected: Vec::new(),
+        derived: None,
     }
 }
 

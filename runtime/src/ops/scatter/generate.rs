@@ -1,6 +1,7 @@
 //! Candidate generation: the addressed draws of one row of cells, in the compact form the conflict
 //! search scans.
 
+use super::address::{EVENT, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use super::conflicts::Slots;
 use super::layer::{CellBox, Layer};
 use super::rank::RankOrder;
@@ -105,9 +106,9 @@ where
     }
     let count = buffers.scopes.len();
     let [x_words, y_words, priority_words, variant_words] = &mut buffers.words;
-    for (words, dimension) in [(&mut *x_words, 0), (&mut *y_words, 1)] {
+    for (words, slot) in [(&mut *x_words, OFFSET_X), (&mut *y_words, OFFSET_Y)] {
         words.resize(count, 0);
-        placement_source.first_words(&buffers.scopes, 0, dimension, words);
+        placement_source.first_words(&buffers.scopes, EVENT, slot.dimension, words);
     }
 
     // Positions and eligibility.
@@ -126,16 +127,16 @@ where
     for (cx, ((scopes, x_words), y_words)) in (evaluated.min_x..=evaluated.max_x).zip(cells) {
         let x0 = cx * cell_size;
         for ((&scope, &x_word), &y_word) in scopes.iter().zip(x_words).zip(y_words) {
-            let offset = |dimension, word| {
+            let offset = |slot: super::address::DrawSlot, word| {
                 bounded_from_first(
                     placement_source,
-                    Address::new(scope, 0, dimension),
+                    Address::new(scope, EVENT, slot.dimension),
                     &layer.cell_bound,
                     word,
                 )
             };
-            let x = x0 + i64::from(offset(0, x_word)?);
-            let y = y0 + i64::from(offset(1, y_word)?);
+            let x = x0 + i64::from(offset(OFFSET_X, x_word)?);
+            let y = y0 + i64::from(offset(OFFSET_Y, y_word)?);
             let mut candidate = Candidate {
                 x,
                 y,
@@ -162,9 +163,19 @@ where
     // Priority and variant of the eligible candidates.
     let eligible = buffers.eligible_scopes.len();
     priority_words.resize(eligible, 0);
-    placement_source.first_words(&buffers.eligible_scopes, 0, 2, priority_words);
+    placement_source.first_words(
+        &buffers.eligible_scopes,
+        EVENT,
+        PRIORITY.dimension,
+        priority_words,
+    );
     variant_words.resize(eligible, 0);
-    variant_source.first_words(&buffers.eligible_scopes, 0, 0, variant_words);
+    variant_source.first_words(
+        &buffers.eligible_scopes,
+        EVENT,
+        VARIANT.dimension,
+        variant_words,
+    );
     let mut draws = priority_words.iter().zip(variant_words.iter());
     let cells = row.candidates.chunks_mut(per_cell);
     for ((cx, cell), first_slot) in (evaluated.min_x..).zip(cells).zip((0..).step_by(per_cell)) {
@@ -177,7 +188,7 @@ where
             };
             let draw = bounded_from_first(
                 variant_source,
-                Address::new(candidate.id.bits(), 0, 0),
+                VARIANT.address(candidate.id),
                 &layer.weight_bound,
                 variant_word,
             )?;

@@ -4,8 +4,8 @@ use super::*;
 use crate::content::{Placement, RejectReason, RejectedCandidate};
 use crate::identity::{PackError, ScatterId, ScatterKey};
 use crate::rng::philox;
-use crate::rng::Address;
 use crate::rng::SamplerExhausted;
+use crate::rng::{Address, Domain};
 use proptest::prelude::*;
 
 /// The fixture layer: 100-unit cells straddling the origin, one keep-out, three variants.

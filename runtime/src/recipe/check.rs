@@ -1,0 +1,142 @@
+//! The rulebook applied to a loaded project: every recipe compiled with diagnostics on its file,
+//! and the rules that need operators across documents (the routes a scenario's sources walk are
+//! those the recipe's operators publish). `stagecraft check`, the editor and `generate` all read
+//! their diagnostics from here, so they show the same ones.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::compile::{compile, CompileOutcome};
+use super::report::{RecipeSource, Reporter};
+use crate::ops::registry::Registry;
+use crate::project::{
+    classify, load_project, recipe_file, scenario_file, AssetFamily, Diagnostic, DocKind,
+    FieldPath, LoadedProject, ProjectSources, Recipe, RecipeInput, Scenario,
+};
+
+/// Compiles recipe `id` of a loaded project, with diagnostics on its file; `None` when the
+/// project or the recipe could not be read.
+pub fn compile_project_recipe(
+    loaded: &LoadedProject,
+    id: &str,
+    registry: &Registry,
+) -> Option<CompileOutcome> {
+    let project = loaded.project.as_ref()?;
+    let recipe = project.recipes.get(id)?;
+    let file = recipe_file(id);
+    let source = RecipeSource {
+        file: &file,
+        tree: loaded.trees.get(&file),
+    };
+    Some(compile(recipe, &project.families, registry, source))
+}
+
+/// The rulebook's diagnostics for a loaded project (none of them are in `loaded.diagnostics`):
+/// the compiler's for every recipe, and the routes of every scenario. Sorted.
+///
+/// A recipe is not compiled while its own file has an error from reading it (the id does not
+/// match the file name), or while a family it reads is in a file that could not be read: those
+/// diagnostics explain the problem, and compiling would only report the family as missing.
+pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnostic> {
+    let Some(project) = loaded.project.as_ref() else {
+        return Vec::new();
+    };
+    let unreadable_families: BTreeSet<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .filter_map(|d| classify(&d.file))
+        .filter(|(kind, id)| *kind == DocKind::Family && !project.families.contains_key(id))
+        .map(|(_, id)| id)
+        .collect();
+    let mut found: Vec<Diagnostic> = Vec::new();
+    let mut routes: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for (id, recipe) in &project.recipes {
+        let file = recipe_file(id);
+        let reads_unreadable = recipe.inputs.values().any(|input| {
+            matches!(input, RecipeInput::Family(family) if unreadable_families.contains(family))
+        });
+        if reads_unreadable || loaded.diagnostics_of(&file).any(Diagnostic::is_error) {
+            continue;
+        }
+        if let Some(outcome) = compile_project_recipe(loaded, id, registry) {
+            if let Some(plan) = &outcome.plan {
+                routes.insert(id.as_str(), plan.routes());
+            }
+            found.extend(outcome.diagnostics);
+        }
+    }
+    for (id, scenario) in &project.scenarios {
+        // A recipe that did not compile has its own diagnostics; its routes are unknown.
+        if let Some(published) = routes.get(scenario.recipe.as_str()) {
+            let file = scenario_file(id);
+            let source = RecipeSource {
+                file: &file,
+                tree: loaded.trees.get(&file),
+            };
+            found.extend(check_routes(scenario, published, source));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Reads a project and applies the whole rulebook: [`load_project`]'s diagnostics and
+/// [`check_project`]'s, merged and sorted.
+pub fn load_and_check(sources: &ProjectSources, registry: &Registry) -> LoadedProject {
+    let mut loaded = load_project(sources);
+    let checked = check_project(&loaded, registry);
+    loaded.diagnostics.extend(checked);
+    loaded.diagnostics.sort();
+    loaded
+}
+
+/// The route ids `recipe`'s stages publish, as their operators declare; empty when the recipe does
+/// not compile.
+pub fn published_routes(
+    recipe: &Recipe,
+    families: &BTreeMap<String, AssetFamily>,
+    registry: &Registry,
+) -> BTreeSet<String> {
+    let source = RecipeSource {
+        file: "",
+        tree: None,
+    };
+    compile(recipe, families, registry, source)
+        .plan
+        .map(|plan| plan.routes())
+        .unwrap_or_default()
+}
+
+fn check_routes(
+    scenario: &Scenario,
+    published: &BTreeSet<String>,
+    source: RecipeSource<'_>,
+) -> Vec<Diagnostic> {
+    let mut r = Reporter::new(source);
+    let known: Vec<&str> = published.iter().map(String::as_str).collect();
+    for (index, population) in scenario.sources.iter().enumerate() {
+        if published.contains(&population.route) {
+            continue;
+        }
+        r.error(
+            FieldPath::root()
+                .field("sources")
+                .index(index)
+                .field("route"),
+            format!(
+                "source `{}` names the missing route `{}`",
+                population.id, population.route
+            ),
+            format!(
+                "a route of recipe `{}`: {}",
+                scenario.recipe,
+                if known.is_empty() {
+                    "(it publishes none)".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        );
+    }
+    r.finish()
+}

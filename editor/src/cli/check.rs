@@ -3,15 +3,26 @@
 use std::io::Write;
 use std::path::Path;
 
+use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::has_errors;
 
 use super::diagnostics::{diagnostic_json, render_all};
-use super::load;
+use super::load_with;
 
 /// `stagecraft check`: prints every diagnostic — the project's and the recipe compiler's (unknown
 /// operators, port types, parameter schemas) — and exits 1 when any is an error.
 pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
-    let (sources, loaded) = load(project)?;
+    check_with(project, json, &Registry::standard(), out)
+}
+
+/// [`check`] compiling against `registry` (its operators and memory budget).
+pub fn check_with(
+    project: &Path,
+    json: bool,
+    registry: &Registry,
+    out: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    let (sources, loaded) = load_with(project, registry)?;
     if json {
         let items: Vec<serde_json::Value> =
             loaded.diagnostics.iter().map(diagnostic_json).collect();

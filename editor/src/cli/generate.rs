@@ -16,7 +16,6 @@ use stagecraft_runtime::generate::{
     worker_threads, CacheOutcome, CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest,
     Generated, Generator,
 };
-use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::write::{to_canonical_string, Doc};
 use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
 use stagecraft_runtime::recipe::compile_project_recipe;
@@ -37,6 +36,8 @@ pub struct GenerateOptions<'a> {
     pub json: bool,
     /// Run the serial reference executor instead of the parallel one.
     pub serial: bool,
+    /// The memory budget in MiB plans must fit (default: the runtime's).
+    pub memory_budget_mib: Option<u64>,
 }
 
 /// Per-stage wall times, measured from the observer's callbacks.
@@ -78,7 +79,8 @@ pub fn generate(
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
     let load_start = Instant::now();
-    let (sources, loaded) = super::load(project)?;
+    let registry = super::registry(options.memory_budget_mib);
+    let (sources, loaded) = super::load_with(project, &registry)?;
     let load_time = load_start.elapsed();
     let Some(project_doc) = loaded
         .project
@@ -99,7 +101,6 @@ pub fn generate(
         anyhow::bail!("--out writes one recipe's products; choose one with --recipe");
     }
     let seed = options.seed.unwrap_or(project_doc.manifest.root_seed);
-    let registry = Registry::standard();
     let mode = if options.serial {
         ExecutionMode::Serial
     } else {

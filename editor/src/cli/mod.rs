@@ -56,6 +56,9 @@ pub enum Command {
         /// Print the diagnostics as JSON.
         #[arg(long)]
         json: bool,
+        /// Refuse recipes whose capacity estimate needs more memory than this (default 8192).
+        #[arg(long, value_name = "MIB")]
+        memory_budget_mib: Option<u64>,
     },
     /// Create a new project from a template.
     New {
@@ -99,6 +102,9 @@ pub enum Command {
         /// Run the serial reference executor instead of the parallel one.
         #[arg(long)]
         serial: bool,
+        /// Refuse recipes whose capacity estimate needs more memory than this (default 8192).
+        #[arg(long, value_name = "MIB")]
+        memory_budget_mib: Option<u64>,
     },
     /// List the registered operators with their ports and parameter schemas.
     Ops {
@@ -114,7 +120,11 @@ pub enum Command {
 /// Runs a headless command, writing its report to `out`; returns the process exit code.
 pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
     match command {
-        Command::Check { project, json } => check(project, *json, out),
+        Command::Check {
+            project,
+            json,
+            memory_budget_mib,
+        } => check::check_with(project, *json, &registry(*memory_budget_mib), out),
         Command::New {
             dir,
             template,
@@ -145,6 +155,7 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
                 out: out_file.as_deref(),
                 json: *json,
                 serial: *serial,
+                memory_budget_mib: *memory_budget_mib,
             };
             generate(project, &options, out)
         }
@@ -160,11 +171,27 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
 /// diagnostics, merged and sorted), as `check` and `fmt` need it. The error names the folder and
 /// the operating system's reason.
 pub(crate) fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
+    load_with(project, &Registry::standard())
+}
+
+/// [`load`] compiling against `registry` (its operators and memory budget).
+pub(crate) fn load_with(
+    project: &Path,
+    registry: &Registry,
+) -> anyhow::Result<(ProjectSources, LoadedProject)> {
     let (sources, mut loaded) = load_dir(project)?;
-    let checked = check_project(&loaded, &Registry::standard());
+    let checked = check_project(&loaded, registry);
     loaded.diagnostics.extend(checked);
     loaded.diagnostics.sort();
     Ok((sources, loaded))
+}
+
+/// The standard operators, compiling against `memory_budget_mib` when given.
+pub(crate) fn registry(memory_budget_mib: Option<u64>) -> Registry {
+    match memory_budget_mib {
+        Some(mib) => Registry::standard().with_memory_budget(mib.saturating_mul(1 << 20)),
+        None => Registry::standard(),
+    }
 }
 
 /// Ids for an "unknown id" message: each quoted, comma-separated, or "none".

@@ -318,6 +318,9 @@ pub enum RegistryError {
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     operators: BTreeMap<(&'static str, u32), OperatorDescriptor>,
+    /// The memory budget compiled plans must fit, by their capacity estimates; `None` means
+    /// [`DEFAULT_MEMORY_BUDGET_BYTES`](crate::recipe::limits::DEFAULT_MEMORY_BUDGET_BYTES).
+    memory_budget_bytes: Option<u64>,
 }
 
 impl Registry {
@@ -342,6 +345,19 @@ impl Registry {
             let _ = registry.register(descriptor);
         }
         registry
+    }
+
+    /// The same registry compiling against a memory budget of `bytes` (the estimate of every
+    /// stage and of the whole plan must fit it).
+    pub fn with_memory_budget(mut self, bytes: u64) -> Registry {
+        self.memory_budget_bytes = Some(bytes);
+        self
+    }
+
+    /// The memory budget plans compiled with this registry must fit, in bytes.
+    pub fn memory_budget_bytes(&self) -> u64 {
+        self.memory_budget_bytes
+            .unwrap_or(crate::recipe::limits::DEFAULT_MEMORY_BUDGET_BYTES)
     }
 
     /// Adds a descriptor.

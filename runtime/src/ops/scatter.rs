@@ -203,12 +203,10 @@ where
         // Collecting in band order reports the first failing band, as the serial run would.
         let parts: Vec<ScatterOutput> = parts.into_iter().collect::<Result<_, _>>()?;
         let mut output = ScatterOutput::default();
-        output
-            .placements
-            .reserve_exact(parts.iter().map(|part| part.placements.len()).sum());
-        output
-            .rejected
-            .reserve_exact(parts.iter().map(|part| part.rejected.len()).sum());
+        let placed: usize = parts.iter().map(|part| part.placements.len()).sum();
+        let rejected: usize = parts.iter().map(|part| part.rejected.len()).sum();
+        reserve(&mut output.placements, placed)?;
+        reserve(&mut output.rejected, rejected)?;
         for part in parts {
             output.placements.extend(part.placements);
             output.rejected.extend(part.rejected);
@@ -240,8 +238,8 @@ where
         let capacity = (last - first + 1).max(0) as usize
             * self.requested.width() as usize
             * self.layer.params.candidates_per_cell as usize;
-        output.placements.reserve(capacity);
-        output.rejected.reserve(capacity);
+        reserve(&mut output.placements, capacity)?;
+        reserve(&mut output.rejected, capacity)?;
         let reach = self.layer.reach_cells;
         // Rows above the band are settled too: their pairs with the band's rows count.
         for cy in top..=last {
@@ -274,6 +272,15 @@ where
         output.rejected.shrink_to_fit();
         Ok(output)
     }
+}
+
+/// Reserves room for `items` more records, reporting an allocation failure as
+/// [`ScatterError::OutOfMemory`] (so it becomes the `out-of-memory` failure kind) instead of
+/// aborting the process.
+fn reserve<T>(records: &mut Vec<T>, items: usize) -> Result<(), ScatterError> {
+    records
+        .try_reserve(items)
+        .map_err(|_| ScatterError::OutOfMemory { items })
 }
 
 #[cfg(test)]

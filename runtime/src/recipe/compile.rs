@@ -53,7 +53,7 @@ pub fn compile(
     if r.has_errors() {
         return finish(r, None);
     }
-    let plan = order_and_seal(recipe, resolved, &mut r);
+    let plan = order_and_seal(recipe, resolved, registry.memory_budget_bytes(), &mut r);
     finish(r, plan)
 }
 

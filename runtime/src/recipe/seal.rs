@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::limits::{MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
+use super::limits::{estimated_bytes, MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
 use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
 use super::report::{stage_path, Reporter};
 use crate::ops::registry::{
@@ -29,6 +29,7 @@ pub(super) struct Resolved {
 pub(super) fn order_and_seal(
     recipe: &Recipe,
     mut resolved: BTreeMap<u32, Resolved>,
+    memory_budget_bytes: u64,
     r: &mut Reporter<'_>,
 ) -> Option<CompiledPlan> {
     let deps = |stage: &Resolved| -> Vec<u32> {
@@ -79,6 +80,7 @@ pub(super) fn order_and_seal(
     let mut capacities: BTreeMap<u32, Capacity> = BTreeMap::new();
     let mut outlines: BTreeMap<u32, Outline> = BTreeMap::new();
     let mut total_objects: u64 = 0;
+    let mut total_bytes: u64 = 0;
     for (d, id) in order {
         let stage = resolved.remove(&id)?;
         let authored = &recipe.stages[stage.index];
@@ -110,6 +112,19 @@ pub(super) fn order_and_seal(
                 "a smaller region, larger cells or fewer candidates per cell",
             );
         }
+        let stage_bytes = estimated_bytes(capacity.candidates, capacity.objects);
+        if stage_bytes > memory_budget_bytes {
+            r.error(
+                stage_path(stage.index).field("parameters"),
+                format!(
+                    "stage {id} could need {} of memory, over the budget of {}",
+                    mib(stage_bytes),
+                    mib(memory_budget_bytes)
+                ),
+                "a smaller stage (region, cells, candidates per cell), or a larger memory budget (`--memory-budget-mib`)",
+            );
+        }
+        total_bytes = total_bytes.saturating_add(stage_bytes);
         total_objects = total_objects.saturating_add(capacity.objects);
         capacities.insert(id, capacity);
         outlines.insert(id, outline.clone());
@@ -126,6 +141,17 @@ pub(super) fn order_and_seal(
             outline,
         });
     }
+    if total_bytes > memory_budget_bytes {
+        r.error(
+            FieldPath::root().field("stages"),
+            format!(
+                "the recipe could need {} of memory, over the budget of {}",
+                mib(total_bytes),
+                mib(memory_budget_bytes)
+            ),
+            "smaller stages, or a larger memory budget (`--memory-budget-mib`)",
+        );
+    }
     if total_objects > MAX_PLAN_OBJECTS {
         r.error(
             FieldPath::root().field("stages"),
@@ -140,4 +166,13 @@ pub(super) fn order_and_seal(
         stages,
         outputs: recipe.outputs.clone(),
     })
+}
+
+/// Bytes for a diagnostic: exact below a mebibyte, else mebibytes rounded up.
+fn mib(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{} MiB", bytes.div_ceil(1 << 20))
+    }
 }

@@ -205,7 +205,55 @@ fn limits_and_capacity_ceilings_are_checked() {
         &[
             "2:stages: the recipe could produce 100040004 objects, over the ceiling of 67108864",
             "3:stages[0].parameters: stage 10 could evaluate 100040004 candidates, over the ceiling of 16777216",
+            "2:stages: the recipe could need 33583 MiB of memory, over the budget of 8192 MiB",
+            "3:stages[0].parameters: stage 10 could need 33583 MiB of memory, over the budget of 8192 MiB",
         ],
+    );
+}
+
+#[test]
+fn the_memory_budget_bounds_each_stage_and_the_plan() {
+    // 4000 × 4000 lattice units at 400-unit cells: 10 × 10 cells of 1 candidate = 100.
+    let text = recipe_text(SCATTER, "10");
+    let (recipe, tree, _) = read_document::<Recipe>(DocKind::Recipe, FILE, &text);
+    let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
+    let compile_with = |budget: u64| {
+        let source = RecipeSource {
+            file: FILE,
+            tree: tree.as_ref(),
+        };
+        let registry = Registry::standard().with_memory_budget(budget);
+        compile(&recipe, &families(), &registry, source)
+    };
+    // The estimate covers the 12 × 12 cells a conflict can reach (the region's 10 × 10 and a
+    // ring around it), 352 bytes per candidate and object.
+    let capacity = compile_with(u64::MAX)
+        .plan
+        .unwrap_or_else(|| panic!("plan"))
+        .stages()[0]
+        .capacity();
+    assert_eq!((capacity.candidates, capacity.objects), (144, 144));
+    let needed = crate::recipe::limits::estimated_bytes(144, 144);
+    assert_eq!(needed, 144 * 352);
+    let fits = compile_with(needed);
+    assert!(fits.plan.is_some(), "{:?}", fits.diagnostics);
+    let over = compile_with(needed - 1);
+    let messages: Vec<String> = over
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}: {}", d.line, d.path, d.message))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "2:stages: the recipe could need 50688 bytes of memory, over the budget of 50687 bytes",
+            "3:stages[0].parameters: stage 10 could need 50688 bytes of memory, over the budget of 50687 bytes",
+        ]
+    );
+    assert!(over.plan.is_none());
+    assert_eq!(
+        Registry::standard().memory_budget_bytes(),
+        crate::recipe::limits::DEFAULT_MEMORY_BUDGET_BYTES
     );
 }
 

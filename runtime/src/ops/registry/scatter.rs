@@ -493,6 +493,7 @@ fn scatter_error(error: ScatterError) -> StageError {
         ScatterError::InvertedRange => (FailureKind::InvalidInput, None),
         ScatterError::Capacity { .. } => (FailureKind::ExhaustedCapacity, None),
         ScatterError::Sampler(_) => (FailureKind::SearchExhaustion, None),
+        ScatterError::OutOfMemory { .. } => (FailureKind::OutOfMemory, None),
     };
     StageError::new(kind, field, error.to_string())
 }
@@ -643,4 +644,19 @@ pub(crate) fn derive_rejection(
         reason: r.reason,
         draws,
     })
+}
+
+#[cfg(test)]
+mod failure_kind_tests {
+    use super::*;
+
+    #[test]
+    fn out_of_memory_is_its_own_failure_kind() {
+        let error = scatter_error(ScatterError::OutOfMemory { items: 7 });
+        assert_eq!(error.kind, FailureKind::OutOfMemory);
+        assert_eq!(
+            error.message,
+            "could not reserve memory for 7 output records"
+        );
+    }
 }

@@ -161,4 +161,10 @@ pub enum ScatterError {
     /// A bounded draw exhausted its attempts.
     #[error(transparent)]
     Sampler(#[from] SamplerExhausted),
+    /// The allocator could not provide the memory the output needs.
+    #[error("could not reserve memory for {items} output records")]
+    OutOfMemory {
+        /// Records the reservation was for.
+        items: usize,
+    },
 }

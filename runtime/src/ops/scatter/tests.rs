@@ -764,3 +764,16 @@ proptest! {
         prop_assert_eq!(ScatterOutput::merge(parts).ok(), Some(full));
     }
 }
+
+#[test]
+fn an_allocation_the_allocator_refuses_is_an_out_of_memory_error_not_an_abort() {
+    let mut records: Vec<Placement> = Vec::new();
+    assert_eq!(
+        reserve(&mut records, usize::MAX / 2),
+        Err(ScatterError::OutOfMemory {
+            items: usize::MAX / 2
+        })
+    );
+    assert!(reserve(&mut records, 16).is_ok());
+    assert!(records.capacity() >= 16);
+}

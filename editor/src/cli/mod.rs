@@ -42,6 +42,9 @@ pub struct Cli {
     /// Open the Timeline at this simulated frame of the selected scenario.
     #[arg(long, value_name = "N")]
     pub frame: Option<u64>,
+    /// Bring this dock tab to the front when the editor opens (e.g. for a screenshot).
+    #[arg(long, value_name = "TAB", value_parser = crate::panels::Tab::NAMES)]
+    pub tab: Option<String>,
 }
 
 /// The headless subcommands.
@@ -121,4 +124,3 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
 pub(crate) fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
     load_dir(project).with_context(|| format!("cannot read the project in {}", project.display()))
 }
-

@@ -19,6 +19,9 @@ pub struct ViewportPanel {
     renderer: SharedRenderer,
     /// The content version the camera last framed automatically.
     framed: Option<u64>,
+    /// After a project opens: the content version then on screen (the old project's), which
+    /// must not be framed; the first content after it is.
+    stale_version: Option<u64>,
 }
 
 impl ViewportPanel {
@@ -29,7 +32,16 @@ impl ViewportPanel {
             camera: OrbitCamera::default(),
             renderer: SharedRenderer::default(),
             framed: None,
+            stale_version: None,
         }
+    }
+
+    /// Forgets the previous project's view: the camera goes back to its default and frames the
+    /// next project's content as soon as it is generated.
+    pub fn project_opened(&mut self, content_version_now: u64) {
+        self.camera = OrbitCamera::default();
+        self.framed = None;
+        self.stale_version = Some(content_version_now);
     }
 
     /// Why the GPU scene could not be made, if it could not.
@@ -56,12 +68,15 @@ impl Panel for ViewportPanel {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         // Frame the content once when it first appears (not on every regeneration, which would
         // yank the camera while the user edits).
-        if self.framed.is_none() && preview.session.content().is_some() {
+        let fresh = self.stale_version != Some(preview.session.content_version())
+            && !preview.session.is_generating();
+        if self.framed.is_none() && fresh && preview.session.content().is_some() {
             if let Some(bounds) = preview.scene.content_bounds() {
                 self.camera.frame(&bounds);
                 // The bounding sphere is generous for long, flat blocks: come closer.
                 self.camera.distance_m *= 0.55;
                 self.framed = Some(preview.session.content_version());
+                self.stale_version = None;
             }
         }
         let interaction = interact::viewport_input(
@@ -153,8 +168,9 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         } else {
             ""
         };
+        let drawn = crate::viewport::cells::DrawnCounts::of(content, placements);
         lines.push((
-            format!("{} · {placements} objects{generating}", content.recipe()),
+            format!("{} · {}{generating}", content.recipe(), drawn.text()),
             Color32::from_gray(220),
         ));
     } else if session.is_generating() {
@@ -191,6 +207,9 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         y += galley.size().y + 6.0;
         painter.galley(at, galley, colour);
     }
+    if let Some(content) = session.content().filter(|_| preview.options.show_layouts) {
+        legend_ui(&painter, rect, &crate::viewport::cells::legend(content));
+    }
     if session.world().is_some() {
         let mut x = rect.left() + 8.0;
         let y = rect.bottom() - 22.0;
@@ -216,5 +235,42 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
             );
             x += width + 26.0;
         }
+    }
+}
+
+/// The legend of the layout colours in the viewport's top-right corner: a swatch and a name
+/// per entry, one entry a line.
+fn legend_ui(painter: &egui::Painter, rect: egui::Rect, entries: &[(String, three_d::Srgba)]) {
+    if entries.is_empty() {
+        return;
+    }
+    let font = egui::FontId::proportional(12.0);
+    let text = Color32::from_gray(220);
+    let galleys: Vec<_> = entries
+        .iter()
+        .map(|(name, _)| painter.layout_no_wrap(name.clone(), font.clone(), text))
+        .collect();
+    let row_h = 16.0;
+    let width = galleys.iter().map(|g| g.size().x).fold(0.0, f32::max) + 26.0;
+    let height = row_h * entries.len() as f32 + 6.0;
+    let panel = egui::Rect::from_min_size(
+        egui::pos2(rect.right() - width - 8.0, rect.top() + 6.0),
+        egui::vec2(width, height),
+    );
+    painter.rect_filled(panel, 3.0, Color32::from_black_alpha(160));
+    for (row, ((_, colour), galley)) in entries.iter().zip(galleys).enumerate() {
+        let y = panel.top() + 3.0 + row_h * row as f32;
+        let swatch = egui::Rect::from_min_size(
+            egui::pos2(panel.left() + 6.0, y + 3.0),
+            egui::vec2(10.0, 10.0),
+        );
+        painter.rect_filled(swatch, 2.0, Color32::from_rgb(colour.r, colour.g, colour.b));
+        painter.rect_stroke(
+            swatch,
+            2.0,
+            egui::Stroke::new(1.0, Color32::from_gray(90)),
+            egui::StrokeKind::Outside,
+        );
+        painter.galley(egui::pos2(panel.left() + 21.0, y + 1.0), galley, text);
     }
 }

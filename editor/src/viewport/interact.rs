@@ -133,6 +133,9 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
                 reason_text(&candidate.reason)
             ))
         }
+        PickId::Cell { stage, x, y } => {
+            super::cells::cell_label(session.content()?, *stage, *x, *y)
+        }
         PickId::Agent { id } => {
             let world = session.world()?;
             let agents = world.agents();
@@ -273,7 +276,7 @@ pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
                 key.candidate
             ))
         }
-        PickId::Rejected { .. } => identity_label(session, pick),
+        PickId::Rejected { .. } | PickId::Cell { .. } => identity_label(session, pick),
         PickId::Agent { id } => {
             let world = session.world()?;
             let source = world.config().sources.get((id >> 32) as usize)?;

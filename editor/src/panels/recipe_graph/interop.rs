@@ -149,6 +149,43 @@ pub fn bind_ports(
     (ports, unbound)
 }
 
+/// Graph units between the left edges of two columns of automatically placed nodes.
+const COLUMN_SPACING: f32 = 240.0;
+/// Graph units between the tops of two rows of automatically placed nodes.
+const ROW_SPACING: f32 = 150.0;
+
+/// Each stage's column: 0 for a stage that reads no stage, else one more than the deepest stage
+/// it reads (wires that name a missing stage or form a cycle count as nothing).
+fn stage_depths(recipe: &Recipe, registry: &Registry) -> BTreeMap<u32, usize> {
+    let mut depths: BTreeMap<u32, usize> = BTreeMap::new();
+    // At most one pass per stage settles every acyclic chain, whatever the file order.
+    for _ in 0..recipe.stages.len().max(1) {
+        let mut changed = false;
+        for stage in &recipe.stages {
+            let (ports, extra) = bind_ports(recipe, registry, stage);
+            let depth = ports
+                .iter()
+                .flatten()
+                .chain(&extra)
+                .filter_map(|input| match input {
+                    StageInput::Stage(id) if *id != stage.id => depths.get(id).map(|d| d + 1),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0)
+                .min(recipe.stages.len());
+            if depths.get(&stage.id) != Some(&depth) {
+                depths.insert(stage.id, depth);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    depths
+}
+
 /// Builds the snarl view of `recipe`, placing nodes at `positions` (by [`GraphNode::layout_key`])
 /// or, where absent, in columns by stage order.
 pub fn build(
@@ -163,16 +200,29 @@ pub fn build(
         let pos = positions
             .get(&node.layout_key())
             .copied()
-            .unwrap_or([column as f32 * 260.0, row as f32 * 160.0]);
+            .unwrap_or([column as f32 * COLUMN_SPACING, row as f32 * ROW_SPACING]);
         let id = snarl.insert_node(egui::pos2(pos[0], pos[1]), node.clone());
         placed.insert(node.clone(), pos);
         ids.insert(node, id);
     };
-    for (row, name) in recipe.inputs.keys().enumerate() {
+    // Nodes without a stored position go in columns by depth (inputs and stages that read no
+    // stage first, each stage one column right of the deepest stage it reads), so a chain is
+    // as compact as its longest path and the whole graph fits the tab at a readable zoom.
+    let depths = stage_depths(recipe, registry);
+    let mut rows_used: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut next_row = |column: usize| {
+        let row = rows_used.entry(column).or_insert(0);
+        *row += 1;
+        *row - 1
+    };
+    for name in recipe.inputs.keys() {
+        let row = next_row(0);
         place(GraphNode::Input(name.clone()), 0, row);
     }
-    for (row, stage) in recipe.stages.iter().enumerate() {
-        place(GraphNode::Stage(stage.id), 1 + row, row % 2);
+    for stage in &recipe.stages {
+        let column = depths.get(&stage.id).copied().unwrap_or(0);
+        let row = next_row(column);
+        place(GraphNode::Stage(stage.id), column, row);
     }
     for stage in &recipe.stages {
         let Some(to) = ids.snarl(&GraphNode::Stage(stage.id)) else {

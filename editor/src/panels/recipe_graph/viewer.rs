@@ -194,6 +194,48 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         }
     }
 
+    fn current_transform(&mut self, to_global: &mut TSTransform, _snarl: &mut Snarl<GraphNode>) {
+        if let Some(fit) = self.fit.take() {
+            *to_global = fit;
+        }
+        self.transform = Some(*to_global);
+    }
+
+    fn final_node_rect(
+        &mut self,
+        node: NodeId,
+        rect: Rect,
+        ui: &mut Ui,
+        snarl: &mut Snarl<GraphNode>,
+    ) {
+        self.node_rects.push((node, rect));
+        // A plain left click anywhere on a node selects it (snarl itself only selects with
+        // Shift); clicks on the node's widgets count too, as the user means the node.
+        let clicked = ui.input(|i| {
+            (i.pointer.primary_clicked() && i.modifiers.is_none())
+                .then(|| i.pointer.interact_pos())
+                .flatten()
+        });
+        // The snarl layer is transformed: compare in graph coordinates, and only for clicks on
+        // the graph's own layer order (not on a menu or popup above it).
+        let on_node = clicked
+            .zip(self.transform)
+            .is_some_and(|(screen, to_screen)| {
+                let graph = to_screen.inverse() * screen;
+                let layer = ui.ctx().layer_id_at(screen);
+                rect.contains(graph)
+                    && ui.clip_rect().contains(graph)
+                    && layer.is_none_or(|l| l.order == ui.layer_id().order)
+            });
+        if on_node {
+            if let Some(id) = Self::stage_of(snarl, node) {
+                self.actions
+                    .retain(|a| !matches!(a, GraphAction::Select(_)));
+                self.actions.push(GraphAction::Select(id));
+            }
+        }
+    }
+
     fn inputs(&mut self, node: &GraphNode) -> usize {
         match node {
             GraphNode::Input(_) => 0,
@@ -219,9 +261,16 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
             .and_then(|op| op.inputs.get(pin.id.input));
         match port {
             Some(port) => {
+                // The kind is in the pin's colour and the hover text; the name alone keeps the
+                // node narrow.
                 let star = if port.required { "*" } else { "" };
-                ui.label(format!("{}{star}: {}", port.name, port.kind.name()))
-                    .on_hover_text(port.doc);
+                ui.label(format!("{}{star}", port.name))
+                    .on_hover_text(format!(
+                        "{}: {}{}",
+                        port.kind.name(),
+                        port.doc,
+                        if port.required { " (required)" } else { "" }
+                    ));
                 PinInfo::circle().with_fill(kind_colour(Some(port.kind)))
             }
             None => {

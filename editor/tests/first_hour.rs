@@ -133,3 +133,68 @@ fn opening_another_project_resets_the_selection_and_frames_its_content() {
         .query_by_label_contains("not alive at this frame")
         .is_none());
 }
+
+#[test]
+fn the_idle_editor_stops_repainting() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let settled = |app: &stagecraft_editor::app::StagecraftApp| {
+        let preview = app.panels().preview.borrow();
+        preview.session.world().is_some() && !preview.session.is_generating()
+    };
+    assert!(wait_until(&mut harness, Duration::from_secs(60), settled).is_some());
+    harness.run_steps(5);
+    // With no input, no playback and nothing in the background, a frame asks for no other
+    // frame at once (kittest's `run` stops when no immediate repaint is requested).
+    match harness.try_run() {
+        Ok(steps) => assert!(steps <= 3, "{steps} frames"),
+        Err(error) => panic!("the idle editor keeps repainting: {error}"),
+    }
+}
+
+/// The list buttons (move up, move down, remove) of the open scenario's observers, sources and
+/// directives, with the right edge of the Inspector column.
+fn list_buttons_inside_the_inspector(size: egui::Vec2) {
+    let example = example("street-block");
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(size)
+        .build_eframe({
+            let dir = example.dir.clone();
+            move |cc| {
+                stagecraft_editor::app::StagecraftApp::new(
+                    cc,
+                    stagecraft_editor::app::RunArgs {
+                        project: Some(dir),
+                        ..Default::default()
+                    },
+                )
+            }
+        });
+    harness.run_steps(4);
+    harness.get_by_label(&format!("🎬 {SCENARIO}")).click();
+    harness.run_steps(3);
+    // The Viewport toolbar starts just right of the Inspector column.
+    let column_right = harness.get_by_label("Top-down").rect().left();
+    let mut checked = 0;
+    for label in ["🗑", "⬇", "⬆"] {
+        for button in harness.query_all_by_label(label) {
+            let rect = button.rect();
+            assert!(
+                rect.right() <= column_right + 0.5 && rect.left() >= 0.0,
+                "{label} at {rect:?} is clipped (the column ends at {column_right}) at {size:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "found {checked} list buttons");
+}
+
+#[test]
+fn the_inspector_list_buttons_are_not_clipped_at_1100_by_700() {
+    list_buttons_inside_the_inspector(egui::vec2(1100.0, 700.0));
+}
+
+#[test]
+fn the_editor_stays_usable_at_1280_by_720() {
+    list_buttons_inside_the_inspector(egui::vec2(1280.0, 720.0));
+}

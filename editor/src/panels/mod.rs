@@ -133,9 +133,8 @@ impl Panels {
         let mut preview = self.preview.borrow_mut();
         preview.selected = None;
         preview.hovered = None;
-        self.viewport
-            .project_opened(preview.session.content_version());
         drop(preview);
+        self.viewport.project_opened();
         self.recipe_graph.project_opened();
     }
 

@@ -19,9 +19,6 @@ pub struct ViewportPanel {
     renderer: SharedRenderer,
     /// The content version the camera last framed automatically.
     framed: Option<u64>,
-    /// After a project opens: the content version then on screen (the old project's), which
-    /// must not be framed; the first content after it is.
-    stale_version: Option<u64>,
 }
 
 impl ViewportPanel {
@@ -32,16 +29,14 @@ impl ViewportPanel {
             camera: OrbitCamera::default(),
             renderer: SharedRenderer::default(),
             framed: None,
-            stale_version: None,
         }
     }
 
     /// Forgets the previous project's view: the camera goes back to its default and frames the
     /// next project's content as soon as it is generated.
-    pub fn project_opened(&mut self, content_version_now: u64) {
+    pub fn project_opened(&mut self) {
         self.camera = OrbitCamera::default();
         self.framed = None;
-        self.stale_version = Some(content_version_now);
     }
 
     /// Why the GPU scene could not be made, if it could not.
@@ -68,15 +63,16 @@ impl Panel for ViewportPanel {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         // Frame the content once when it first appears (not on every regeneration, which would
         // yank the camera while the user edits).
-        let fresh = self.stale_version != Some(preview.session.content_version())
-            && !preview.session.is_generating();
-        if self.framed.is_none() && fresh && preview.session.content().is_some() {
+        // `frame_update` has synced the session with this document, so content that is not
+        // being regenerated is this project's (after an open, the old project's content is
+        // still shown while the new one generates: it must not be framed).
+        let current = !preview.session.is_generating();
+        if self.framed.is_none() && current && preview.session.content().is_some() {
             if let Some(bounds) = preview.scene.content_bounds() {
                 self.camera.frame(&bounds);
                 // The bounding sphere is generous for long, flat blocks: come closer.
                 self.camera.distance_m *= 0.55;
                 self.framed = Some(preview.session.content_version());
-                self.stale_version = None;
             }
         }
         let interaction = interact::viewport_input(
@@ -208,7 +204,18 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         painter.galley(at, galley, colour);
     }
     if let Some(content) = session.content().filter(|_| preview.options.show_layouts) {
-        legend_ui(&painter, rect, &crate::viewport::cells::legend(content));
+        // Bottom right, above the agent-state strip: clear of the header lines at the top.
+        let bottom = if session.world().is_some() {
+            rect.bottom() - 30.0
+        } else {
+            rect.bottom() - 8.0
+        };
+        legend_ui(
+            &painter,
+            rect,
+            bottom,
+            &crate::viewport::cells::legend(content),
+        );
     }
     if session.world().is_some() {
         let mut x = rect.left() + 8.0;
@@ -238,9 +245,14 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
     }
 }
 
-/// The legend of the layout colours in the viewport's top-right corner: a swatch and a name
+/// The legend of the layout colours in the viewport's bottom-right corner: a swatch and a name
 /// per entry, one entry a line.
-fn legend_ui(painter: &egui::Painter, rect: egui::Rect, entries: &[(String, three_d::Srgba)]) {
+fn legend_ui(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    bottom: f32,
+    entries: &[(String, three_d::Srgba)],
+) {
     if entries.is_empty() {
         return;
     }
@@ -254,7 +266,7 @@ fn legend_ui(painter: &egui::Painter, rect: egui::Rect, entries: &[(String, thre
     let width = galleys.iter().map(|g| g.size().x).fold(0.0, f32::max) + 26.0;
     let height = row_h * entries.len() as f32 + 6.0;
     let panel = egui::Rect::from_min_size(
-        egui::pos2(rect.right() - width - 8.0, rect.top() + 6.0),
+        egui::pos2(rect.right() - width - 8.0, bottom - height),
         egui::vec2(width, height),
     );
     painter.rect_filled(panel, 3.0, Color32::from_black_alpha(160));

@@ -65,6 +65,8 @@ pub struct GraphView {
     pub ids: IdMap,
     /// Where each node was placed when the view was built.
     pub placed: BTreeMap<GraphNode, [f32; 2]>,
+    /// The nodes placed automatically (no stored position), with their depth column.
+    pub auto_columns: BTreeMap<GraphNode, usize>,
 }
 
 /// Why a graph change was refused (the recipe is left as it was).
@@ -196,11 +198,15 @@ pub fn build(
     let mut snarl = Snarl::new();
     let mut ids = IdMap::default();
     let mut placed = BTreeMap::new();
+    let mut auto_columns = BTreeMap::new();
     let mut place = |node: GraphNode, column: usize, row: usize| {
-        let pos = positions
-            .get(&node.layout_key())
-            .copied()
-            .unwrap_or([column as f32 * COLUMN_SPACING, row as f32 * ROW_SPACING]);
+        let pos = match positions.get(&node.layout_key()) {
+            Some(pos) => *pos,
+            None => {
+                auto_columns.insert(node.clone(), column);
+                [column as f32 * COLUMN_SPACING, row as f32 * ROW_SPACING]
+            }
+        };
         let id = snarl.insert_node(egui::pos2(pos[0], pos[1]), node.clone());
         placed.insert(node.clone(), pos);
         ids.insert(node, id);
@@ -249,7 +255,51 @@ pub fn build(
             }
         }
     }
-    GraphView { snarl, ids, placed }
+    GraphView {
+        snarl,
+        ids,
+        placed,
+        auto_columns,
+    }
+}
+
+/// Gap between two columns of automatically placed nodes once their widths are known.
+const COLUMN_GAP: f32 = 48.0;
+
+/// Moves the automatically placed nodes' columns next to each other, each as wide as its widest
+/// node (`rects`: each node's rect as last drawn, graph coordinates) plus a gap, so the graph is
+/// no wider than it needs to be. Nodes with a stored position stay where they are. Returns true
+/// when a node moved.
+pub fn pack_columns(view: &mut GraphView, rects: &[(GraphNode, egui::Rect)]) -> bool {
+    let mut widths: BTreeMap<usize, f32> = BTreeMap::new();
+    for (node, rect) in rects {
+        if let Some(column) = view.auto_columns.get(node) {
+            let width = widths.entry(*column).or_insert(0.0);
+            *width = width.max(rect.width());
+        }
+    }
+    let mut lefts: BTreeMap<usize, f32> = BTreeMap::new();
+    let mut x = 0.0;
+    for (column, width) in &widths {
+        lefts.insert(*column, x);
+        x += width + COLUMN_GAP;
+    }
+    let mut moved = false;
+    for (node, column) in &view.auto_columns {
+        let (Some(left), Some(id)) = (lefts.get(column), view.ids.snarl(node)) else {
+            continue;
+        };
+        let Some(info) = view.snarl.get_node_info_mut(id) else {
+            continue;
+        };
+        if (info.pos.x - left).abs() > 0.5 {
+            info.pos.x = *left;
+            moved = true;
+        }
+        // Not a move by the user: nothing goes into the layout file for it.
+        view.placed.insert(node.clone(), [info.pos.x, info.pos.y]);
+    }
+    moved
 }
 
 /// The source a graph node feeds into a stage.

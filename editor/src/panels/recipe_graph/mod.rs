@@ -416,6 +416,18 @@ impl Panel for RecipeGraphPanel {
                 .iter()
                 .map(|(_, rect)| *rect)
                 .reduce(|a, b| a.union(b));
+            if self.fit_frames > 0 {
+                // While fitting after an open, node sizes are known: pack the columns.
+                let graph_rects: Vec<(GraphNode, egui::Rect)> = viewer
+                    .node_rects
+                    .iter()
+                    .filter_map(|(id, rect)| Some((view.ids.recipe(*id)?.clone(), *rect)))
+                    .collect();
+                if interop::pack_columns(view, &graph_rects) {
+                    self.node_bounds = None;
+                    self.fit_frames = self.fit_frames.max(2);
+                }
+            }
             let transform = viewer.transform.unwrap_or_default();
             self.zoom = transform.scaling;
             self.screen_rects = viewer

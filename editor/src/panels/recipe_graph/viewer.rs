@@ -176,16 +176,18 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                 let published = self.recipe.outputs.contains(&id);
                 let marker = if published { " ⇥" } else { "" };
                 let title = format!("{id} {}{marker}", stage.label);
+                // Titles never wrap: a wrapped title makes a tall, narrow node that reads badly.
+                let extend = |text: egui::RichText| egui::Label::new(text).extend();
                 ui.vertical(|ui| {
                     let response = if self.selected == Some(id) {
-                        ui.strong(format!("▶ {title}"))
+                        ui.add(extend(egui::RichText::new(format!("▶ {title}")).strong()))
                     } else {
-                        ui.label(title)
+                        ui.add(extend(egui::RichText::new(title)))
                     };
                     if published {
                         response.on_hover_text("⇥ published as a recipe output");
                     }
-                    ui.weak(stage.operator.as_str());
+                    ui.add(extend(egui::RichText::new(stage.operator.as_str()).weak()));
                 });
             }
             GraphNode::Input(_) => {

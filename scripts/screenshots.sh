@@ -25,10 +25,57 @@ capture() {
         xvfb-run -a -s "-screen 0 1280x800x24" "$binary" "$project" --screenshot "$output" "$@"
 }
 
+# Idle CPU of the real window: start the editor on a project, let it open and generate, then
+# measure the CPU time it uses over IDLE_SECONDS with no input. The editor repaints only on
+# input, playback, background results and file events, so this is near zero; a value over
+# IDLE_CPU_LIMIT percent of one core fails the script.
+idle_cpu() {
+    local project="$1" seconds="${IDLE_SECONDS:-10}" limit="${IDLE_CPU_LIMIT:-10}"
+    local state
+    state="$(mktemp -d)"
+    exec 3>"$state/display"
+    Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+    local xvfb=$!
+    exec 3>&-
+    for _ in $(seq 50); do [ -s "$state/display" ] && break; sleep 0.1; done
+    local display
+    display=":$(head -n1 "$state/display")"
+    # A private data folder, so the run neither reads nor writes the user's saved layout.
+    DISPLAY="$display" XDG_DATA_HOME="$state" LIBGL_ALWAYS_SOFTWARE=1 \
+        "$binary" "$project" >"$state/log" 2>&1 &
+    local editor=$!
+    sleep "${IDLE_SETTLE_SECONDS:-8}"
+    local ticks_per_s before after
+    ticks_per_s="$(getconf CLK_TCK)"
+    before="$(awk '{print $14 + $15}' "/proc/$editor/stat")"
+    sleep "$seconds"
+    after="$(awk '{print $14 + $15}' "/proc/$editor/stat")"
+    kill "$editor" 2>/dev/null || true
+    wait "$editor" 2>/dev/null || true
+    kill "$xvfb" 2>/dev/null || true
+    wait "$xvfb" 2>/dev/null || true
+    local percent
+    percent="$(awk -v d="$((after - before))" -v t="$ticks_per_s" -v s="$seconds" \
+        'BEGIN { printf "%.1f", 100 * d / (t * s) }')"
+    echo "idle CPU of the editor on $project: $percent % of one core over $seconds s (software GL)"
+    rm -rf "$state"
+    awk -v p="$percent" -v l="$limit" 'BEGIN { exit !(p <= l) }' || {
+        echo "the idle editor uses more than $limit % of a core" >&2
+        return 1
+    }
+}
+
 capture projects/street-block screenshots/editor-shell.png
 # The generated street block with pedestrians walking: the Timeline opened at frame 240 (12 s).
 capture projects/street-block screenshots/viewport-street-block.png --frame 240
+# The tactical mission: mission cells by role and the streaming rings, with their legend.
+capture projects/tactical-mission screenshots/viewport-tactical-mission.png --tab viewport
+# The street block's recipe graph, fitted to the tab on open.
+capture projects/street-block screenshots/recipe-graph-street-block.png --tab recipe-graph
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.
 python3 scripts/check_viewport_png.py screenshots/viewport-street-block.png
+python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
+
+idle_cpu projects/street-block

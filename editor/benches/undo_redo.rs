@@ -101,6 +101,7 @@ fn open_first_frame(c: &mut Criterion) {
                 project: Some(dir.clone()),
                 screenshot: None,
                 frame: None,
+                tab: None,
             };
             let mut harness = egui_kittest::Harness::builder()
                 .with_size(egui::vec2(1280.0, 800.0))

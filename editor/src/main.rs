@@ -19,6 +19,10 @@ fn main() -> ExitCode {
             project: cli.project.clone(),
             screenshot: cli.screenshot.clone(),
             frame: cli.frame,
+            tab: cli
+                .tab
+                .as_deref()
+                .and_then(stagecraft_editor::panels::Tab::from_name),
         })
         .map(|()| 0),
     };

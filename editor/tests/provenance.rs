@@ -3,7 +3,7 @@
 
 mod support;
 
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use egui_kittest::Harness;
 use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::provenance::ProvenancePanel;
@@ -103,4 +103,121 @@ fn overlay_toggles_change_the_viewport_options() {
     let preview = harness.state().preview.borrow();
     assert_eq!(preview.options.colour_by, ColourBy::Stage);
     assert!(preview.options.show_rejected);
+}
+
+#[test]
+fn the_identity_tuple_wraps_inside_a_narrow_panel_can_be_copied_and_draws_say_what_they_did() {
+    let example = example("street-block");
+    let document = Document::open(&example.dir).expect("example opens");
+    let preview = Preview::shared();
+    let state = State {
+        document,
+        panel: ProvenancePanel::new(preview.clone()),
+        preview,
+    };
+    let width = 360.0;
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(width, 900.0))
+        .build_ui_state(
+            |ui, state: &mut State| {
+                let mut out = Vec::new();
+                state.panel.ui(ui, &state.document, &mut out);
+            },
+            state,
+        );
+    harness.run_steps(2);
+    let pick = {
+        let preview = harness.state().preview.borrow();
+        preview.scene.layer(LayerKind::Placements).picks[0]
+            .0
+            .clone()
+    };
+    harness.state().preview.borrow_mut().selected = Some(pick);
+    harness.run_steps(2);
+    let tuple = harness.get_by_label_contains("street-block / stage");
+    let node = tuple.accesskit_node();
+    let text = node.label().or_else(|| node.value()).unwrap_or_default();
+    assert!(
+        tuple.rect().right() <= width + 0.5,
+        "the tuple runs past the panel: {:?}",
+        tuple.rect()
+    );
+    harness.get_by_label("Copy").click();
+    harness.run_steps(1);
+    let copied =
+        harness.output().platform_output.commands.iter().any(
+            |command| matches!(command, egui::OutputCommand::CopyText(copied) if *copied == text),
+        );
+    assert!(
+        copied,
+        "Copy puts the identity tuple on the clipboard: {:?} vs {text:?}",
+        harness.output().platform_output.commands
+    );
+    // A placed object's draws: its rotation and scale, in degrees and as a factor.
+    for meaning in [
+        "rotation = ",
+        "° (high 16 bits",
+        "scale = ",
+        "steps of 0.001",
+    ] {
+        assert!(
+            harness
+                .query_all_by_label_contains(meaning)
+                .next()
+                .is_some(),
+            "no draw says {meaning:?}"
+        );
+    }
+    // A rejected candidate's draws: offsets in meters, priority as a fraction, the variant.
+    harness.state().preview.borrow_mut().options.show_rejected = true;
+    harness.run_steps(2);
+    let rejected = {
+        let mut preview = harness.state().preview.borrow_mut();
+        preview.update_scene();
+        preview.scene.layer(LayerKind::Rejected).picks[0].0.clone()
+    };
+    harness.state().preview.borrow_mut().selected = Some(rejected);
+    harness.run_steps(2);
+    for meaning in [
+        "x offset ",
+        " m in its cell",
+        "priority 0.",
+        "of the u32 range",
+    ] {
+        assert!(
+            harness
+                .query_all_by_label_contains(meaning)
+                .next()
+                .is_some(),
+            "no draw says {meaning:?}"
+        );
+    }
+}
+
+#[test]
+fn a_picked_mission_cell_shows_its_role_chunk_and_draw() {
+    let example = example("tactical-mission");
+    let mut harness = provenance(&example.dir);
+    let pick = {
+        let preview = harness.state().preview.borrow();
+        preview
+            .scene
+            .layer(LayerKind::Content)
+            .picks
+            .iter()
+            .map(|(pick, _)| pick.clone())
+            .find(|pick| matches!(pick, PickId::Cell { .. }))
+    };
+    let Some(pick) = pick else {
+        panic!("the mission's cells are pickable");
+    };
+    harness.state().preview.borrow_mut().selected = Some(pick);
+    harness.run_steps(2);
+    for label in ["Cell", "Role", "Chunk", "Identity tuple"] {
+        assert!(harness.query_by_label(label).is_some(), "{label}");
+    }
+    assert!(harness.query_by_label_contains("mission cell (").is_some());
+    assert!(harness
+        .query_by_label_contains("among the role's chunks")
+        .is_some());
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
 use stagecraft_editor::document::Document;
+use stagecraft_editor::panels::recipe_graph::interop::GraphNode;
 use stagecraft_editor::panels::recipe_graph::{RecipeGraphPanel, LAYOUT_FILE};
 use stagecraft_editor::panels::{Command, Panel as _};
 use stagecraft_runtime::project::{FieldPath, PathSeg};
@@ -20,27 +21,29 @@ struct State {
 }
 
 fn graph(dir: &std::path::Path) -> Harness<'static, State> {
+    graph_sized(dir, egui::vec2(1400.0, 700.0))
+}
+
+fn graph_sized(dir: &std::path::Path, size: egui::Vec2) -> Harness<'static, State> {
     let document = Document::open(dir).expect("example opens");
     let state = State {
         document,
         panel: RecipeGraphPanel::default(),
     };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 700.0))
-        .build_ui_state(
-            |ui, state: &mut State| {
-                let mut out = Vec::new();
-                state.panel.ui(ui, &state.document, &mut out);
-                for command in out {
-                    match command {
-                        Command::Apply(edit) => state.document.apply(edit),
-                        Command::Select(selection) => state.document.select(selection),
-                        Command::ShowDiagnostic(_) => {}
-                    }
+    let mut harness = Harness::builder().with_size(size).build_ui_state(
+        |ui, state: &mut State| {
+            let mut out = Vec::new();
+            state.panel.ui(ui, &state.document, &mut out);
+            for command in out {
+                match command {
+                    Command::Apply(edit) => state.document.apply(edit),
+                    Command::Select(selection) => state.document.select(selection),
+                    Command::ShowDiagnostic(_) => {}
                 }
-            },
-            state,
-        );
+            }
+        },
+        state,
+    );
     harness.run_steps(2);
     harness
 }
@@ -109,4 +112,54 @@ fn nodes_summaries_selection_and_palette() {
     assert!(harness.state_mut().document.undo());
     harness.run_steps(2);
     assert_eq!(stage_count(&harness), 3);
+}
+
+/// The size of the Recipe graph tab in the default layout of a 1280×800 window.
+const TAB_SIZE: egui::Vec2 = egui::vec2(590.0, 470.0);
+
+#[test]
+fn on_open_every_node_is_visible_at_a_readable_zoom_and_a_left_click_selects_one() {
+    let example = example("street-block");
+    let mut harness = graph_sized(&example.dir, TAB_SIZE);
+    harness.run_steps(4);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, TAB_SIZE);
+    let panel = &harness.state().panel;
+    let rects = panel.node_screen_rects().to_vec();
+    assert_eq!(rects.len(), 4, "the input and three stages: {rects:?}");
+    for (node, rect) in &rects {
+        assert!(
+            window.contains_rect(*rect),
+            "{node:?} at {rect:?} is cut off"
+        );
+    }
+    // Body text is 14 points at zoom 1: at 0.7 it is still about 10 points.
+    assert!(panel.zoom() >= 0.7, "zoom {} makes text tiny", panel.zoom());
+
+    // A plain left click on the third stage's node selects it.
+    let (_, rect) = rects
+        .iter()
+        .find(|(node, _)| *node == GraphNode::Stage(3))
+        .expect("stage 3 is drawn");
+    let at = egui::pos2(rect.center().x, rect.bottom() - 6.0);
+    harness.event(egui::Event::PointerMoved(at));
+    harness.run_steps(1);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run_steps(1);
+    }
+    harness.run_steps(2);
+    let expected = stagecraft_editor::panels::recipe_graph::stage_selection(
+        "street-block",
+        &harness.state().document.project().recipes["street-block"],
+        3,
+    );
+    assert_eq!(Some(harness.state().document.selection().clone()), expected);
+    assert!(harness
+        .query_by_label_contains("▶ 3 Orient props")
+        .is_some());
 }

@@ -144,3 +144,25 @@ fn an_edit_while_paused_resimulates_to_the_same_frame() {
     assert_eq!(frame(&harness), 200);
     assert_eq!(digest(&harness), before);
 }
+
+#[test]
+fn the_counter_plot_spans_the_scenario_from_frame_0_and_series_can_be_hidden() {
+    let example = example("street-block");
+    let mut harness = timeline(&example.dir);
+    harness.run_steps(2);
+    let plot = &harness.state().panel.plot;
+    let (min_x, max_x) = plot.shown_x.expect("the plot was drawn");
+    assert!(
+        (-100.0..=0.0).contains(&min_x) && max_x >= 1_200.0,
+        "x axis {min_x}..{max_x} at frame 0"
+    );
+    assert_eq!(plot.drawn_series, 10);
+    harness.get_by_label("● births").click();
+    harness.run_steps(2);
+    let plot = &harness.state().panel.plot;
+    assert!(plot.hidden.contains("births"));
+    assert_eq!(plot.drawn_series, 9);
+    harness.get_by_label("● births").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().panel.plot.drawn_series, 10);
+}

@@ -195,6 +195,10 @@ impl StagecraftApp {
             }
             Answer::DiscardThen(then) => {
                 self.dialog = None;
+                // Discarded edits must not come back as a recovery offer on the next open.
+                if let Some(document) = self.document() {
+                    autosave::clear(document.dir());
+                }
                 self.continue_with(then);
             }
             Answer::KeepMine | Answer::LoadFromDisk => {

@@ -6,6 +6,7 @@
 
 pub mod actions;
 pub mod dialogs;
+pub mod fonts;
 pub mod persist;
 pub mod screenshot;
 
@@ -36,6 +37,8 @@ pub struct RunArgs {
     pub screenshot: Option<PathBuf>,
     /// Open the Timeline at this simulated frame.
     pub frame: Option<u64>,
+    /// Bring this dock tab to the front.
+    pub tab: Option<Tab>,
 }
 
 /// Opens the editor window and runs until it closes.
@@ -105,6 +108,7 @@ pub struct StagecraftApp {
 impl StagecraftApp {
     /// Creates the app, restoring per-user state and opening `args.project` if given.
     pub fn new(cc: &eframe::CreationContext<'_>, args: RunArgs) -> Self {
+        fonts::install(&cc.egui_ctx);
         let persisted = if args.screenshot.is_some() {
             Persisted::default()
         } else {
@@ -125,6 +129,9 @@ impl StagecraftApp {
             frames: 0,
         };
         app.panels.preview.borrow_mut().seek_on_open = args.frame;
+        if let Some(path) = args.tab.and_then(|tab| app.persisted.dock.find_tab(&tab)) {
+            let _ = app.persisted.dock.set_active_tab(path);
+        }
         if let Some(dir) = args.project {
             app.open_project(&dir);
         }
@@ -139,6 +146,11 @@ impl StagecraftApp {
     /// The open document, mutably (tests use it to set the autosave interval).
     pub fn document_mut(&mut self) -> Option<&mut Document> {
         self.workspace.as_mut().map(|w| &mut w.document)
+    }
+
+    /// The dock tabs' state (tests read the viewport camera and the shared preview).
+    pub fn panels(&self) -> &Panels {
+        &self.panels
     }
 
     /// The dialog on screen, if any.
@@ -164,6 +176,7 @@ impl StagecraftApp {
                 let recovery = autosave::recovery(dir, &document.project().canonical_files());
                 let watcher = self.watch(&document);
                 self.workspace = Some(Workspace { document, watcher });
+                self.panels.project_opened();
                 self.persisted.remember(dir);
                 self.status = Some((format!("Opened {}", dir.display()), false));
                 if let Some(recovery) = recovery {

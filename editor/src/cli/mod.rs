@@ -44,6 +44,9 @@ pub struct Cli {
     /// Open the Timeline at this simulated frame of the selected scenario.
     #[arg(long, value_name = "N")]
     pub frame: Option<u64>,
+    /// Bring this dock tab to the front when the editor opens (e.g. for a screenshot).
+    #[arg(long, value_name = "TAB", value_parser = crate::panels::Tab::NAMES)]
+    pub tab: Option<String>,
 }
 
 /// The headless subcommands.
@@ -148,6 +151,7 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
             out: out_file,
             json,
             serial,
+            memory_budget_mib,
         } => {
             let options = GenerateOptions {
                 recipe: recipe.as_deref(),

@@ -200,10 +200,13 @@ impl Document {
 
     /// Runs validation if an edit happened since the last one. Returns true if it ran.
     pub fn validate_if_due(&mut self) -> bool {
-        if self.validation_due {
-            self.validate();
+        // Returning true only when it ran matters: the app repaints on true, and a constant
+        // true kept the idle editor repainting every frame.
+        if !self.validation_due {
+            return false;
         }
-        !self.validation_due
+        self.validate();
+        true
     }
 
     /// Validates the project as it would be saved, with the whole rulebook (the same diagnostics
@@ -300,7 +303,18 @@ impl Document {
 
     /// Writes unsaved edits to the autosave folder when the interval has passed since the last
     /// autosave and the project changed since. Returns true when it wrote.
+    ///
+    /// An autosave always holds the document's current state or nothing: when the document is
+    /// back at its saved state (an undo to the save point, say) the autosave is removed at once,
+    /// so a reopen never offers to restore edits that were taken back.
     pub fn autosave_if_due(&mut self, now: Instant) -> io::Result<bool> {
+        if !self.is_dirty() {
+            if self.autosaved_serial != self.change_serial {
+                autosave::clear(&self.dir);
+                self.autosaved_serial = self.change_serial;
+            }
+            return Ok(false);
+        }
         let last = *self.last_autosave.get_or_insert(now);
         let due = now.duration_since(last) >= self.autosave_interval;
         if !due || !self.is_dirty() || self.autosaved_serial == self.change_serial {

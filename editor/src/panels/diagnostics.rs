@@ -5,11 +5,14 @@ use stagecraft_runtime::project::{Diagnostic, Severity};
 
 use super::{Command, Panel};
 use crate::document::Document;
+use crate::viewport::{spawn_watch, SharedPreview};
 
 /// The Diagnostics tab and its filters.
 pub struct DiagnosticsPanel {
     show_errors: bool,
     show_warnings: bool,
+    /// The running simulation, whose stalled population sources are warned about here.
+    pub preview: Option<SharedPreview>,
 }
 
 impl Default for DiagnosticsPanel {
@@ -17,6 +20,17 @@ impl Default for DiagnosticsPanel {
         DiagnosticsPanel {
             show_errors: true,
             show_warnings: true,
+            preview: None,
+        }
+    }
+}
+
+impl DiagnosticsPanel {
+    /// A Diagnostics tab that also warns about the shared preview's stalled population sources.
+    pub fn watching(preview: SharedPreview) -> Self {
+        DiagnosticsPanel {
+            preview: Some(preview),
+            ..DiagnosticsPanel::default()
         }
     }
 }
@@ -39,6 +53,12 @@ impl Panel for DiagnosticsPanel {
                 );
             }
         });
+        if let Some(preview) = &self.preview {
+            let preview = preview.borrow();
+            if let Some(world) = preview.session.world() {
+                spawn_watch::warnings_ui(ui, &preview.spawn_watch.stalled(world));
+            }
+        }
         ui.separator();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])

@@ -4,11 +4,13 @@
 //! [`Command`]s, which the app applies in one place (where edits enter the undo record).
 
 pub mod diagnostics;
+pub mod draws;
 pub mod inspector;
 pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;
 pub mod timeline;
+pub mod timeline_plot;
 pub mod viewport;
 
 use egui::Ui;
@@ -36,6 +38,36 @@ pub enum Tab {
     Provenance,
     /// The selected recipe's stages and wires as a node graph.
     RecipeGraph,
+}
+
+impl Tab {
+    /// Every tab, in the order the command line lists them.
+    pub const ALL: [Tab; 7] = [
+        Tab::Project,
+        Tab::Inspector,
+        Tab::Diagnostics,
+        Tab::Viewport,
+        Tab::Timeline,
+        Tab::Provenance,
+        Tab::RecipeGraph,
+    ];
+
+    /// The names `--tab` accepts, in [`Tab::ALL`] order.
+    pub const NAMES: [&'static str; 7] = [
+        "project",
+        "inspector",
+        "diagnostics",
+        "viewport",
+        "timeline",
+        "provenance",
+        "recipe-graph",
+    ];
+
+    /// The tab called `name` on the command line.
+    pub fn from_name(name: &str) -> Option<Tab> {
+        let index = Tab::NAMES.iter().position(|n| *n == name)?;
+        Tab::ALL.get(index).copied()
+    }
 }
 
 /// What a panel asks the app to do.
@@ -84,7 +116,7 @@ impl Default for Panels {
         Panels {
             project: Default::default(),
             inspector: Default::default(),
-            diagnostics: Default::default(),
+            diagnostics: diagnostics::DiagnosticsPanel::watching(preview.clone()),
             viewport: viewport::ViewportPanel::new(preview.clone()),
             timeline: timeline::TimelinePanel::new(preview.clone()),
             provenance: provenance::ProvenancePanel::new(preview.clone()),
@@ -95,6 +127,17 @@ impl Default for Panels {
 }
 
 impl Panels {
+    /// Forgets what belonged to the previous project: the picked and hovered things, the camera
+    /// (which frames the new content once it is generated) and the recipe graph's view.
+    pub fn project_opened(&mut self) {
+        let mut preview = self.preview.borrow_mut();
+        preview.selected = None;
+        preview.hovered = None;
+        drop(preview);
+        self.viewport.project_opened();
+        self.recipe_graph.project_opened();
+    }
+
     /// The panel behind `tab`.
     pub fn get(&mut self, tab: Tab) -> &mut dyn Panel {
         match tab {

@@ -7,9 +7,11 @@ use std::borrow::Cow;
 
 use egui::{Grid, RichText, Ui};
 
+use super::draws::{draw_meaning, DrawContext};
 use super::{Command, Panel};
 use crate::document::Document;
 use crate::session::PreviewContent;
+use crate::viewport::cells::{cell_info, CellInfo};
 use crate::viewport::interact::{identity_label, reason_text, state_name};
 use crate::viewport::{ColourBy, PickId, Preview, SharedPreview};
 use stagecraft_runtime::content::{
@@ -77,7 +79,8 @@ fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project) {
     };
     let session = &preview.session;
     if let Some(label) = identity_label(session, pick) {
-        ui.heading(label);
+        // Long identities wrap inside the panel instead of running past its edge.
+        ui.add(egui::Label::new(RichText::new(label).heading()).wrap());
     }
     match pick {
         PickId::Object { stage, index } => {
@@ -96,8 +99,87 @@ fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project) {
             };
             rejected_ui(ui, content, *stage, *layer as usize, *index as usize);
         }
+        PickId::Cell { stage, x, y } => {
+            let Some(content) = session.content() else {
+                return;
+            };
+            cell_ui(ui, content, *stage, (*x, *y));
+        }
         PickId::Agent { id } => agent_ui(ui, preview, *id),
     }
+}
+
+fn cell_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, (x, y): (i32, i32)) {
+    let Some(stage_content) = content.stage(stage) else {
+        ui.label("The stage is gone from the regenerated content.");
+        return;
+    };
+    stage_header_ui(ui, content, stage_content);
+    let Some(info) = cell_info(content, stage, x, y) else {
+        ui.weak("This cell is gone from the regenerated content.");
+        return;
+    };
+    let mut context = DrawContext::default();
+    Grid::new("provenance-cell")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("Cell");
+            ui.label(format!("({x}, {y})"));
+            ui.end_row();
+            match &info {
+                CellInfo::Mission(chunk) => {
+                    ui.label("Role");
+                    ui.label(chunk.role.name());
+                    ui.end_row();
+                    ui.label("Chunk");
+                    ui.label(&chunk.chunk_id);
+                    ui.end_row();
+                    ui.label("Blocks traversal");
+                    ui.label(if chunk.blocks_traversal { "yes" } else { "no" });
+                    ui.end_row();
+                    ui.label("NPC spawn tag");
+                    ui.label(if chunk.npc_spawn_tag { "yes" } else { "no" });
+                    ui.end_row();
+                    context.chunk_id = Some(chunk.chunk_id.clone());
+                }
+                CellInfo::Streaming(ring) => {
+                    ui.label("Ring");
+                    ui.label(ring.name());
+                    ui.end_row();
+                }
+            }
+        });
+    let key = ChildKey::GridCell { x, y };
+    if let Some(identity) = content.bundle.identity(stage, &key) {
+        identity_tuple_ui(ui, &identity_text(&identity));
+    }
+    match stage_content.provenance.object(&key) {
+        Some(record) => {
+            draws_ui(ui, &record.draws, &context);
+            constraints_ui(ui, &stage_content.provenance.constraints);
+        }
+        None => {
+            ui.weak("No provenance record: the budget pruned this cell, so nothing was generated for it.");
+            constraints_ui(ui, &stage_content.provenance.constraints);
+        }
+    }
+}
+
+/// The identity tuple on its own full-width, wrapping line with a button copying it.
+fn identity_tuple_ui(ui: &mut Ui, text: &str) {
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        ui.strong("Identity tuple");
+        if ui
+            .small_button("Copy")
+            .on_hover_text("Copy the identity tuple to the clipboard")
+            .clicked()
+        {
+            ui.ctx().copy_text(text.to_owned());
+        }
+    });
+    ui.add(egui::Label::new(RichText::new(text).monospace()).wrap());
 }
 
 fn stage_header_ui(ui: &mut Ui, content: &PreviewContent, stage: &StageRecord) {
@@ -190,15 +272,14 @@ fn object_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, index: usize, pr
                 ));
                 ui.end_row();
             }
-            if let Some(identity) = content.bundle.identity(stage, &key) {
-                ui.label("Identity tuple");
-                ui.label(RichText::new(identity_text(&identity)).monospace());
-                ui.end_row();
-            }
         });
+    if let Some(identity) = content.bundle.identity(stage, &key) {
+        identity_tuple_ui(ui, &identity_text(&identity));
+    }
+    let context = object_draw_context(content, stage_content, index, &family);
     match record {
         Some(record) => {
-            draws_ui(ui, "provenance-draws", &record.draws);
+            draws_ui(ui, &record.draws, &context);
             constraints_ui(ui, &record.constraints);
         }
         None => {
@@ -231,33 +312,80 @@ fn rejected_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, layer: usize, 
     let record: Option<Cow<'_, RejectionProvenance>> =
         stage_content.rejection(&ChildKey::Scatter(candidate.id));
     if let Some(record) = record {
-        draws_ui(ui, "provenance-rejected-draws", &record.draws);
+        let context = DrawContext {
+            lattice_unit_m: Some(scatter.lattice_unit_m),
+            variants: family_weights(content, &scatter.family),
+            ..DrawContext::default()
+        };
+        draws_ui(ui, &record.draws, &context);
     }
 }
 
-fn draws_ui(ui: &mut Ui, id: &str, draws: &[DrawRecord]) {
+/// The family's variants as (id, weight), in their persistent order.
+fn family_weights(content: &PreviewContent, family: &str) -> Vec<(String, u32)> {
+    content
+        .families
+        .get(family)
+        .map(|f| {
+            f.variants
+                .iter()
+                .map(|v| (v.id.clone(), v.weight))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What the draws of object `index` of a stage need to be put in words.
+fn object_draw_context(
+    content: &PreviewContent,
+    stage: &StageRecord,
+    index: usize,
+    family: &str,
+) -> DrawContext {
+    let mut context = DrawContext {
+        variants: family_weights(content, family),
+        ..DrawContext::default()
+    };
+    match stage.product.as_ref() {
+        Product::PlacedObjects(placed) => {
+            context.lattice_unit_m = Some(placed.lattice_unit_m);
+            context.scale = placed
+                .objects
+                .get(index)
+                .map(|object| (placed.scale_unit, object.scale));
+        }
+        Product::Placements(scatter) => context.lattice_unit_m = Some(scatter.lattice_unit_m),
+        _ => {}
+    }
+    context
+}
+
+/// Each draw as `purpose = value — meaning`, with its domain and address below it.
+fn draws_ui(ui: &mut Ui, draws: &[DrawRecord], context: &DrawContext) {
     ui.add_space(6.0);
     ui.strong(format!("Draws ({})", draws.len()));
-    Grid::new(id).num_columns(4).striped(true).show(ui, |ui| {
-        ui.weak("purpose");
-        ui.weak("domain");
-        ui.weak("address (scope, event, dim)");
-        ui.weak("value");
-        ui.end_row();
-        for draw in draws {
-            ui.label(draw.purpose.name());
-            ui.label(format!("{:?}", draw.domain));
-            ui.label(
+    for draw in draws {
+        ui.add(
+            egui::Label::new(format!(
+                "{} = {} — {}",
+                draw.purpose.name(),
+                draw.value,
+                draw_meaning(draw, context)
+            ))
+            .wrap(),
+        );
+        ui.add(
+            egui::Label::new(
                 RichText::new(format!(
-                    "{:#x}, {}, {}",
-                    draw.scope, draw.event, draw.dimension
+                    "    {:?} domain · address ({:#x}, {}, {})",
+                    draw.domain, draw.scope, draw.event, draw.dimension
                 ))
-                .monospace(),
-            );
-            ui.label(draw.value.to_string());
-            ui.end_row();
-        }
-    });
+                .monospace()
+                .weak(),
+            )
+            .wrap(),
+        );
+    }
 }
 
 fn constraints_ui(ui: &mut Ui, constraints: &[ConstraintCheck]) {

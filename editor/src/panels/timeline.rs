@@ -6,16 +6,11 @@
 //! pauses, period steps one frame, comma steps one frame back.
 
 use egui::{Key, Modifiers, RichText, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 
 use super::{Command, Panel};
 use crate::document::Document;
 use crate::session::{Session, SPEEDS};
 use crate::viewport::SharedPreview;
-use stagecraft_runtime::sim::Counters;
-
-/// Points per counter line in the plot, at most (about).
-const PLOT_POINTS: usize = 2_000;
 
 /// The Timeline tab.
 pub struct TimelinePanel {
@@ -24,6 +19,8 @@ pub struct TimelinePanel {
     pub step_frames: u64,
     /// The frame "Jump" goes to.
     pub jump_frame: u64,
+    /// The counter plot's toggles and last view.
+    pub plot: super::timeline_plot::PlotState,
 }
 
 impl TimelinePanel {
@@ -33,6 +30,7 @@ impl TimelinePanel {
             preview,
             step_frames: 10,
             jump_frame: 0,
+            plot: Default::default(),
         }
     }
 }
@@ -81,7 +79,7 @@ impl Panel for TimelinePanel {
         }
         self.controls_ui(ui, session);
         ui.separator();
-        counts_plot_ui(ui, session);
+        super::timeline_plot::counts_plot_ui(ui, session, &mut self.plot);
         drop(preview);
         self.preview.borrow_mut().update_scene();
     }
@@ -191,40 +189,4 @@ impl TimelinePanel {
             session.seek(scrub);
         }
     }
-}
-
-/// Every published counter over the simulated frames, with the current frame marked.
-fn counts_plot_ui(ui: &mut Ui, session: &Session) {
-    let Some(timeline) = session.timeline() else {
-        return;
-    };
-    let history = timeline.history();
-    let names = Counters::default().rows().map(|(name, _)| name);
-    // Long runs are thinned to about PLOT_POINTS points per line; the last frame is always kept.
-    let stride = history.len() / PLOT_POINTS + 1;
-    Plot::new("timeline-counts")
-        .legend(
-            Legend::default()
-                .position(egui_plot::Corner::LeftTop)
-                .text_style(egui::TextStyle::Small)
-                .background_alpha(0.5)
-                .follow_insertion_order(true),
-        )
-        .allow_scroll(false)
-        .x_axis_label("frame")
-        .show(ui, |plot| {
-            for (index, name) in names.iter().enumerate() {
-                let points: PlotPoints<'_> = history
-                    .iter()
-                    .enumerate()
-                    .filter(|(frame, _)| frame % stride == 0 || frame + 1 == history.len())
-                    .map(|(frame, counters)| [(frame + 1) as f64, counters.rows()[index].1 as f64])
-                    .collect();
-                plot.line(Line::new(*name, points));
-            }
-            plot.vline(
-                VLine::new("current frame", timeline.frame() as f64)
-                    .stroke(egui::Stroke::new(1.5, egui::Color32::WHITE)),
-            );
-        });
 }

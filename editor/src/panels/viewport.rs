@@ -32,6 +32,13 @@ impl ViewportPanel {
         }
     }
 
+    /// Forgets the previous project's view: the camera goes back to its default and frames the
+    /// next project's content as soon as it is generated.
+    pub fn project_opened(&mut self) {
+        self.camera = OrbitCamera::default();
+        self.framed = None;
+    }
+
     /// Why the GPU scene could not be made, if it could not.
     pub fn gpu_failure(&self) -> Option<String> {
         self.renderer
@@ -56,7 +63,11 @@ impl Panel for ViewportPanel {
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         // Frame the content once when it first appears (not on every regeneration, which would
         // yank the camera while the user edits).
-        if self.framed.is_none() && preview.session.content().is_some() {
+        // `frame_update` has synced the session with this document, so content that is not
+        // being regenerated is this project's (after an open, the old project's content is
+        // still shown while the new one generates: it must not be framed).
+        let current = !preview.session.is_generating();
+        if self.framed.is_none() && current && preview.session.content().is_some() {
             if let Some(bounds) = preview.scene.content_bounds() {
                 self.camera.frame(&bounds);
                 // The bounding sphere is generous for long, flat blocks: come closer.
@@ -153,8 +164,9 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         } else {
             ""
         };
+        let drawn = crate::viewport::cells::DrawnCounts::of(content, placements);
         lines.push((
-            format!("{} · {placements} objects{generating}", content.recipe()),
+            format!("{} · {}{generating}", content.recipe(), drawn.text()),
             Color32::from_gray(220),
         ));
     } else if session.is_generating() {
@@ -191,6 +203,20 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         y += galley.size().y + 6.0;
         painter.galley(at, galley, colour);
     }
+    if let Some(content) = session.content().filter(|_| preview.options.show_layouts) {
+        // Bottom right, above the agent-state strip: clear of the header lines at the top.
+        let bottom = if session.world().is_some() {
+            rect.bottom() - 30.0
+        } else {
+            rect.bottom() - 8.0
+        };
+        legend_ui(
+            &painter,
+            rect,
+            bottom,
+            &crate::viewport::cells::legend(content),
+        );
+    }
     if session.world().is_some() {
         let mut x = rect.left() + 8.0;
         let y = rect.bottom() - 22.0;
@@ -216,5 +242,47 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
             );
             x += width + 26.0;
         }
+    }
+}
+
+/// The legend of the layout colours in the viewport's bottom-right corner: a swatch and a name
+/// per entry, one entry a line.
+fn legend_ui(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    bottom: f32,
+    entries: &[(String, three_d::Srgba)],
+) {
+    if entries.is_empty() {
+        return;
+    }
+    let font = egui::FontId::proportional(12.0);
+    let text = Color32::from_gray(220);
+    let galleys: Vec<_> = entries
+        .iter()
+        .map(|(name, _)| painter.layout_no_wrap(name.clone(), font.clone(), text))
+        .collect();
+    let row_h = 16.0;
+    let width = galleys.iter().map(|g| g.size().x).fold(0.0, f32::max) + 26.0;
+    let height = row_h * entries.len() as f32 + 6.0;
+    let panel = egui::Rect::from_min_size(
+        egui::pos2(rect.right() - width - 8.0, bottom - height),
+        egui::vec2(width, height),
+    );
+    painter.rect_filled(panel, 3.0, Color32::from_black_alpha(160));
+    for (row, ((_, colour), galley)) in entries.iter().zip(galleys).enumerate() {
+        let y = panel.top() + 3.0 + row_h * row as f32;
+        let swatch = egui::Rect::from_min_size(
+            egui::pos2(panel.left() + 6.0, y + 3.0),
+            egui::vec2(10.0, 10.0),
+        );
+        painter.rect_filled(swatch, 2.0, Color32::from_rgb(colour.r, colour.g, colour.b));
+        painter.rect_stroke(
+            swatch,
+            2.0,
+            egui::Stroke::new(1.0, Color32::from_gray(90)),
+            egui::StrokeKind::Outside,
+        );
+        painter.galley(egui::pos2(panel.left() + 21.0, y + 1.0), galley, text);
     }
 }

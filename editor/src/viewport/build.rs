@@ -343,7 +343,7 @@ fn mission_cells(data: &mut LayerData, mission: &MissionProduct) {
     for pair in mission.layout.bot_path.windows(2) {
         let a = mission.cell_center_m(pair[0].x, pair[0].y);
         let b = mission.cell_center_m(pair[1].x, pair[1].y);
-        data.line(at(a, 0.2), at(b, 0.2), palette::rgb(250, 250, 250));
+        data.line(at(a, 0.2), at(b, 0.2), palette::BOT_PATH);
     }
 }
 

@@ -134,6 +134,9 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
                 reason_text(&candidate.reason)
             ))
         }
+        PickId::Cell { stage, x, y } => {
+            super::cells::cell_label(session.content()?, *stage, *x, *y)
+        }
         PickId::Agent { id } => {
             let world = session.world()?;
             let agents = world.agents();
@@ -275,7 +278,7 @@ pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
                 key.candidate
             ))
         }
-        PickId::Rejected { .. } => identity_label(session, pick),
+        PickId::Rejected { .. } | PickId::Cell { .. } => identity_label(session, pick),
         PickId::Agent { id } => {
             let world = session.world()?;
             let agent = AgentId::from_bits(*id);

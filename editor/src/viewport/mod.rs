@@ -8,6 +8,7 @@
 
 pub mod build;
 pub mod camera;
+pub mod cells;
 pub mod gpu;
 pub mod interact;
 pub mod layer;
@@ -16,6 +17,7 @@ pub mod overlays;
 pub mod palette;
 pub mod picking;
 pub mod scene;
+pub mod spawn_watch;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -45,6 +47,8 @@ pub struct Preview {
     pub scene: SceneBuilder,
     /// A frame to jump to once the first world is built (`stagecraft --frame N`).
     pub seek_on_open: Option<u64>,
+    /// Sources that stopped spawning, for the Diagnostics tab.
+    pub spawn_watch: spawn_watch::SpawnWatch,
     last_frame_nr: Option<u64>,
 }
 
@@ -83,6 +87,10 @@ impl Preview {
         crate::panels::timeline::timeline_shortcuts(ctx, &mut self.session);
         let dt_s = f64::from(ctx.input(|input| input.stable_dt));
         self.session.tick(dt_s.min(0.25));
+        if let Some(world) = self.session.world() {
+            self.spawn_watch
+                .observe(world, self.session.world_version());
+        }
         self.update_scene();
         if self.session.playing {
             ctx.request_repaint();

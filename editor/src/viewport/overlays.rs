@@ -286,7 +286,7 @@ pub fn agents(world: &World) -> LayerData {
         );
         let head = match agents.kind.get(row) {
             Some(PopulationKind::Mission) => palette::MISSION_AGENT,
-            _ => palette::rgb(235, 225, 210),
+            _ => palette::agent_head(agents.state[row]),
         };
         let (sin, cos) = heading.sin_cos();
         data.shape(Shape::Box).push(

@@ -58,6 +58,15 @@ pub fn agent_state(state: AgentState) -> Srgba {
     }
 }
 
+/// The head colour of an ambient agent in `state`: its state colour, lightened. The head is what
+/// the top-down view sees of an agent, so it must carry the state too (a neutral head made every
+/// agent a white dot from above).
+pub fn agent_head(state: AgentState) -> Srgba {
+    let c = agent_state(state);
+    let lighten = |x: u8| x + ((255 - x) as f32 * 0.35).round() as u8;
+    rgb(lighten(c.r), lighten(c.g), lighten(c.b))
+}
+
 /// Every agent state with its legend name.
 pub const AGENT_STATES: [(AgentState, &str); 5] = [
     (AgentState::Walking, "walking"),
@@ -66,6 +75,9 @@ pub const AGENT_STATES: [(AgentState, &str); 5] = [
     (AgentState::Arrived, "arrived"),
     (AgentState::Fleeing, "fleeing"),
 ];
+
+/// The bot path through a mission layout.
+pub const BOT_PATH: Srgba = rgb(250, 250, 250);
 
 /// The head colour of agents a script owns (mission agents).
 pub const MISSION_AGENT: Srgba = rgb(230, 80, 220);
@@ -134,3 +146,44 @@ pub const GRID: Srgba = rgb(62, 66, 74);
 pub const GRID_MAJOR: Srgba = rgb(84, 90, 100);
 /// Viewport background.
 pub const BACKGROUND: Srgba = rgb(32, 35, 41);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::fixtures::street_content;
+    use crate::viewport::meshes::Shape;
+    use stagecraft_runtime::project::PopulationKind;
+    use stagecraft_runtime::sim::World;
+
+    #[test]
+    fn seen_from_above_an_agent_still_shows_its_state_colour() {
+        let content = street_content("r");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
+        let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
+        let scenario = loaded.project.expect("loads").scenarios["crosswalk-rush"].clone();
+        let mut world = World::new(&scenario, content.sim_routes(), 7).expect("world");
+        for _ in 0..200 {
+            world.step();
+        }
+        let layer = crate::viewport::overlays::agents(&world);
+        // The head (a box on top) is what the top-down view sees.
+        let heads = &layer.shapes[Shape::Box.index()].colours;
+        let agents = world.agents();
+        assert_eq!(heads.len(), agents.len());
+        let mut ambient = 0;
+        for (row, head) in heads.iter().enumerate() {
+            if agents.kind[row] == PopulationKind::Mission {
+                continue;
+            }
+            ambient += 1;
+            assert_eq!(*head, agent_head(agents.state[row]));
+        }
+        assert!(ambient > 10);
+        let heads: Vec<Srgba> = AGENT_STATES.iter().map(|(s, _)| agent_head(*s)).collect();
+        for (i, a) in heads.iter().enumerate() {
+            for b in &heads[i + 1..] {
+                assert_ne!(a, b, "two states share a head colour");
+            }
+        }
+    }
+}

@@ -153,6 +153,16 @@ pub enum PickId {
         /// Index in the layer's rejected list.
         index: u32,
     },
+    /// A grid cell of a layout product (a mission-layout cell or a streaming cell): its stage
+    /// and the cell's column and row.
+    Cell {
+        /// The emitting stage.
+        stage: u32,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
     /// A pedestrian, by its stable agent id.
     Agent {
         /// The agent's id (`source << 32 | ordinal`).

@@ -178,7 +178,12 @@ impl SceneBuilder {
         if self.keys.content != key {
             self.keys.content = key;
             let data = content.map_or_else(LayerData::default, |c| {
-                build::content_overlays(c, options.show_routes, options.show_layouts)
+                let mut data =
+                    build::content_overlays(c, options.show_routes, options.show_layouts);
+                if options.show_layouts {
+                    data.picks.extend(super::cells::cell_picks(c));
+                }
+                data
             });
             self.set(LayerKind::Content, data, &mut rebuilt);
         }
@@ -253,6 +258,7 @@ impl SceneBuilder {
         let kind = match pick {
             PickId::Object { .. } => LayerKind::Placements,
             PickId::Rejected { .. } => LayerKind::Rejected,
+            PickId::Cell { .. } => LayerKind::Content,
             PickId::Agent { .. } => LayerKind::Agents,
         };
         self.layer(kind)

@@ -67,6 +67,7 @@ pub fn harness(dir: &Path) -> Harness<'static, StagecraftApp> {
         project: Some(dir.to_path_buf()),
         screenshot: None,
         frame: None,
+        tab: None,
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

@@ -53,10 +53,12 @@ pub fn record_list_ui<T>(
                         let label = title(index, item);
                         item_state
                             .show_header(ui, |ui| {
-                                ui.label(RichText::new(label).color(colour));
+                                // Buttons first: at the row's left they are never pushed past
+                                // a narrow column's edge by wide fields below.
                                 if let Some(done) = item_buttons_ui(ui, index, count) {
                                     action = Some(done);
                                 }
+                                ui.label(RichText::new(label).color(colour));
                             })
                             .body(|ui| item_ui(form, ui, item));
                     });
@@ -92,10 +94,10 @@ pub fn value_list_ui<T>(
             for (index, item) in items.iter_mut().enumerate() {
                 form.index(index, |form| {
                     ui.horizontal(|ui| {
-                        item_ui(form, ui, item);
                         if let Some(done) = item_buttons_ui(ui, index, count) {
                             action = Some(done);
                         }
+                        item_ui(form, ui, item);
                     });
                 });
             }
@@ -113,36 +115,35 @@ pub fn value_list_ui<T>(
     });
 }
 
-/// The move up, move down and remove buttons of one item, added right to left so they read
-/// ⬆ ⬇ 🗑 at the right edge of the row.
+/// The move up, move down and remove buttons of one item, left to right (⬆ ⬇ 🗑), placed at
+/// the start of the row so no column width can clip them.
 fn item_buttons_ui(ui: &mut Ui, index: usize, count: usize) -> Option<ListAction> {
-    let layout = egui::Layout::right_to_left(egui::Align::Center);
-    ui.with_layout(layout, |ui| {
-        let mut action = None;
-        if ui
-            .add(egui::Button::new("🗑").small())
-            .on_hover_text("Remove")
-            .clicked()
-        {
-            action = Some(ListAction::Remove(index));
-        }
-        if ui
-            .add_enabled(index + 1 < count, egui::Button::new("⬇").small())
-            .on_hover_text("Move down")
-            .clicked()
-        {
-            action = Some(ListAction::Down(index));
-        }
-        if ui
-            .add_enabled(index > 0, egui::Button::new("⬆").small())
-            .on_hover_text("Move up")
-            .clicked()
-        {
-            action = Some(ListAction::Up(index));
-        }
-        action
-    })
-    .inner
+    let mut action = None;
+    let spacing = ui.spacing().item_spacing.x;
+    ui.spacing_mut().item_spacing.x = 2.0;
+    if ui
+        .add_enabled(index > 0, egui::Button::new("⬆").small())
+        .on_hover_text("Move up")
+        .clicked()
+    {
+        action = Some(ListAction::Up(index));
+    }
+    if ui
+        .add_enabled(index + 1 < count, egui::Button::new("⬇").small())
+        .on_hover_text("Move down")
+        .clicked()
+    {
+        action = Some(ListAction::Down(index));
+    }
+    if ui
+        .add(egui::Button::new("🗑").small())
+        .on_hover_text("Remove")
+        .clicked()
+    {
+        action = Some(ListAction::Remove(index));
+    }
+    ui.spacing_mut().item_spacing.x = spacing;
+    action
 }
 
 fn apply<T>(items: &mut Vec<T>, action: ListAction, new_item: &impl Fn(&[T]) -> T) {

@@ -65,6 +65,8 @@ pub struct GraphView {
     pub ids: IdMap,
     /// Where each node was placed when the view was built.
     pub placed: BTreeMap<GraphNode, [f32; 2]>,
+    /// The nodes placed automatically (no stored position), with their depth column.
+    pub auto_columns: BTreeMap<GraphNode, usize>,
 }
 
 /// Why a graph change was refused (the recipe is left as it was).
@@ -144,6 +146,43 @@ pub fn bind_ports(
     (ports, unbound)
 }
 
+/// Graph units between the left edges of two columns of automatically placed nodes.
+const COLUMN_SPACING: f32 = 240.0;
+/// Graph units between the tops of two rows of automatically placed nodes.
+const ROW_SPACING: f32 = 150.0;
+
+/// Each stage's column: 0 for a stage that reads no stage, else one more than the deepest stage
+/// it reads (wires that name a missing stage or form a cycle count as nothing).
+fn stage_depths(recipe: &Recipe, registry: &Registry) -> BTreeMap<u32, usize> {
+    let mut depths: BTreeMap<u32, usize> = BTreeMap::new();
+    // At most one pass per stage settles every acyclic chain, whatever the file order.
+    for _ in 0..recipe.stages.len().max(1) {
+        let mut changed = false;
+        for stage in &recipe.stages {
+            let (ports, extra) = bind_ports(recipe, registry, stage);
+            let depth = ports
+                .iter()
+                .flatten()
+                .chain(&extra)
+                .filter_map(|input| match input {
+                    StageInput::Stage(id) if *id != stage.id => depths.get(id).map(|d| d + 1),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0)
+                .min(recipe.stages.len());
+            if depths.get(&stage.id) != Some(&depth) {
+                depths.insert(stage.id, depth);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    depths
+}
+
 /// Builds the snarl view of `recipe`, placing nodes at `positions` (by [`GraphNode::layout_key`])
 /// or, where absent, in columns by stage order.
 pub fn build(
@@ -154,20 +193,37 @@ pub fn build(
     let mut snarl = Snarl::new();
     let mut ids = IdMap::default();
     let mut placed = BTreeMap::new();
+    let mut auto_columns = BTreeMap::new();
     let mut place = |node: GraphNode, column: usize, row: usize| {
-        let pos = positions
-            .get(&node.layout_key())
-            .copied()
-            .unwrap_or([column as f32 * 260.0, row as f32 * 160.0]);
+        let pos = match positions.get(&node.layout_key()) {
+            Some(pos) => *pos,
+            None => {
+                auto_columns.insert(node.clone(), column);
+                [column as f32 * COLUMN_SPACING, row as f32 * ROW_SPACING]
+            }
+        };
         let id = snarl.insert_node(egui::pos2(pos[0], pos[1]), node.clone());
         placed.insert(node.clone(), pos);
         ids.insert(node, id);
     };
-    for (row, name) in recipe.inputs.keys().enumerate() {
+    // Nodes without a stored position go in columns by depth (inputs and stages that read no
+    // stage first, each stage one column right of the deepest stage it reads), so a chain is
+    // as compact as its longest path and the whole graph fits the tab at a readable zoom.
+    let depths = stage_depths(recipe, registry);
+    let mut rows_used: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut next_row = |column: usize| {
+        let row = rows_used.entry(column).or_insert(0);
+        *row += 1;
+        *row - 1
+    };
+    for name in recipe.inputs.keys() {
+        let row = next_row(0);
         place(GraphNode::Input(name.clone()), 0, row);
     }
-    for (row, stage) in recipe.stages.iter().enumerate() {
-        place(GraphNode::Stage(stage.id), 1 + row, row % 2);
+    for stage in &recipe.stages {
+        let column = depths.get(&stage.id).copied().unwrap_or(0);
+        let row = next_row(column);
+        place(GraphNode::Stage(stage.id), column, row);
     }
     for stage in &recipe.stages {
         let Some(to) = ids.snarl(&GraphNode::Stage(stage.id)) else {
@@ -194,7 +250,51 @@ pub fn build(
             }
         }
     }
-    GraphView { snarl, ids, placed }
+    GraphView {
+        snarl,
+        ids,
+        placed,
+        auto_columns,
+    }
+}
+
+/// Gap between two columns of automatically placed nodes once their widths are known.
+const COLUMN_GAP: f32 = 48.0;
+
+/// Moves the automatically placed nodes' columns next to each other, each as wide as its widest
+/// node (`rects`: each node's rect as last drawn, graph coordinates) plus a gap, so the graph is
+/// no wider than it needs to be. Nodes with a stored position stay where they are. Returns true
+/// when a node moved.
+pub fn pack_columns(view: &mut GraphView, rects: &[(GraphNode, egui::Rect)]) -> bool {
+    let mut widths: BTreeMap<usize, f32> = BTreeMap::new();
+    for (node, rect) in rects {
+        if let Some(column) = view.auto_columns.get(node) {
+            let width = widths.entry(*column).or_insert(0.0);
+            *width = width.max(rect.width());
+        }
+    }
+    let mut lefts: BTreeMap<usize, f32> = BTreeMap::new();
+    let mut x = 0.0;
+    for (column, width) in &widths {
+        lefts.insert(*column, x);
+        x += width + COLUMN_GAP;
+    }
+    let mut moved = false;
+    for (node, column) in &view.auto_columns {
+        let (Some(left), Some(id)) = (lefts.get(column), view.ids.snarl(node)) else {
+            continue;
+        };
+        let Some(info) = view.snarl.get_node_info_mut(id) else {
+            continue;
+        };
+        if (info.pos.x - left).abs() > 0.5 {
+            info.pos.x = *left;
+            moved = true;
+        }
+        // Not a move by the user: nothing goes into the layout file for it.
+        view.placed.insert(node.clone(), [info.pos.x, info.pos.y]);
+    }
+    moved
 }
 
 /// The source a graph node feeds into a stage.

@@ -26,8 +26,11 @@ use super::{Command, Panel};
 use crate::document::Document;
 use crate::edits::{DocId, Selection};
 use interop::{GraphNode, GraphView};
-use viewer::{GraphAction, RecipeViewer};
+use viewer::{fit_transform, GraphAction, RecipeViewer};
 use worker::GenerationWorker;
+
+/// Frames in a row the graph is fitted to its nodes after it opens, while their sizes settle.
+const FIT_FRAMES: u8 = 3;
 
 /// The layout file, relative to the project folder.
 pub const LAYOUT_FILE: &str = ".stagecraft/graph-layout.ron";
@@ -84,6 +87,14 @@ pub struct RecipeGraphPanel {
     generated_from: Option<GenerationKey>,
     message: Option<String>,
     snarl_selection: Vec<egui_snarl::NodeId>,
+    /// Frames left in which the view is fitted to every node (set when a recipe is opened).
+    fit_frames: u8,
+    /// The nodes' bounds last frame, in graph coordinates.
+    node_bounds: Option<egui::Rect>,
+    /// Each node's rect on screen last frame.
+    screen_rects: Vec<(GraphNode, egui::Rect)>,
+    /// The zoom (screen points per graph unit) last frame.
+    zoom: f32,
 }
 
 impl Default for RecipeGraphPanel {
@@ -101,6 +112,10 @@ impl Default for RecipeGraphPanel {
             generated_from: None,
             message: None,
             snarl_selection: Vec::new(),
+            fit_frames: FIT_FRAMES,
+            node_bounds: None,
+            screen_rects: Vec::new(),
+            zoom: 1.0,
         }
     }
 }
@@ -136,6 +151,29 @@ fn shown_recipe(project: &Project, selection: &Selection, last: Option<&String>)
 }
 
 impl RecipeGraphPanel {
+    /// A project was opened: forget the old graph's selection and fit the next one to its nodes.
+    pub fn project_opened(&mut self) {
+        self.snarl_selection.clear();
+        self.view = None;
+        self.node_bounds = None;
+        self.fit_frames = FIT_FRAMES;
+    }
+
+    /// Each node's rect on screen as last drawn, in drawing order.
+    pub fn node_screen_rects(&self) -> &[(GraphNode, egui::Rect)] {
+        &self.screen_rects
+    }
+
+    /// The zoom last drawn at: screen points per graph unit (1 shows text at its normal size).
+    pub fn zoom(&self) -> f32 {
+        self.zoom
+    }
+
+    /// Fits the view to every node on the next frames.
+    pub fn fit(&mut self) {
+        self.fit_frames = FIT_FRAMES;
+    }
+
     /// The generation worker (started on first use).
     fn worker(&mut self) -> &mut GenerationWorker {
         self.worker.get_or_insert_with(GenerationWorker::spawn)
@@ -147,6 +185,7 @@ impl RecipeGraphPanel {
             self.layout = GraphLayout::load(document.dir());
             self.layout_dir = Some(document.dir().to_path_buf());
             self.view = None;
+            self.fit_frames = FIT_FRAMES;
         }
         let project = document.project();
         let Some(recipe) = project.recipes.get(recipe_id) else {
@@ -156,6 +195,11 @@ impl RecipeGraphPanel {
             || self.built_from.as_ref() != Some(recipe)
             || self.view.is_none()
         {
+            if self.recipe_id.as_deref() != Some(recipe_id) || self.view.is_none() {
+                // Another recipe (not an edit of this one): show all of it.
+                self.fit_frames = FIT_FRAMES;
+                self.node_bounds = None;
+            }
             self.harvest_positions();
             let positions = self
                 .layout
@@ -306,6 +350,13 @@ impl RecipeGraphPanel {
                     ui.close();
                 }
             });
+            if ui
+                .button("Fit")
+                .on_hover_text("Show every node (double-click the background does too)")
+                .clicked()
+            {
+                self.fit();
+            }
             let worker = self.worker();
             if worker.is_busy() {
                 ui.spinner();
@@ -348,16 +399,42 @@ impl Panel for RecipeGraphPanel {
             .as_ref()
             .and_then(GenerationWorker::current)
             .filter(|outcome| outcome.recipe == recipe_id);
-        let mut viewer = RecipeViewer {
-            recipe,
-            registry: &self.registry,
-            outcome,
-            selected,
-            actions: Vec::new(),
-        };
+        let mut viewer = RecipeViewer::new(recipe, &self.registry, outcome, selected);
+        if self.fit_frames > 0 {
+            if let Some(bounds) = self.node_bounds {
+                viewer.fit = Some(fit_transform(bounds, ui.available_rect_before_wrap()));
+                self.fit_frames -= 1;
+            }
+            // Node sizes are known after a frame: come back without waiting for input.
+            ui.ctx().request_repaint();
+        }
         if let Some(view) = &mut self.view {
             let widget = SnarlWidget::new().id_salt(("stagecraft-recipe-graph", &recipe_id));
             widget.show(&mut view.snarl, &mut viewer, ui);
+            self.node_bounds = viewer
+                .node_rects
+                .iter()
+                .map(|(_, rect)| *rect)
+                .reduce(|a, b| a.union(b));
+            if self.fit_frames > 0 {
+                // While fitting after an open, node sizes are known: pack the columns.
+                let graph_rects: Vec<(GraphNode, egui::Rect)> = viewer
+                    .node_rects
+                    .iter()
+                    .filter_map(|(id, rect)| Some((view.ids.recipe(*id)?.clone(), *rect)))
+                    .collect();
+                if interop::pack_columns(view, &graph_rects) {
+                    self.node_bounds = None;
+                    self.fit_frames = self.fit_frames.max(2);
+                }
+            }
+            let transform = viewer.transform.unwrap_or_default();
+            self.zoom = transform.scaling;
+            self.screen_rects = viewer
+                .node_rects
+                .iter()
+                .filter_map(|(id, rect)| Some((view.ids.recipe(*id)?.clone(), transform * *rect)))
+                .collect();
             // A newly selected single stage node becomes the editor's selection.
             let chosen = widget.get_selected_nodes(ui);
             if chosen != self.snarl_selection {

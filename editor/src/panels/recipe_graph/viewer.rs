@@ -2,7 +2,8 @@
 //! turns what the user does into [`GraphAction`]s. It never changes the snarl graph itself; the
 //! panel applies the actions to the recipe and the graph is rebuilt from the document.
 
-use egui::{Color32, Pos2, Ui};
+use egui::emath::TSTransform;
+use egui::{Color32, Pos2, Rect, Ui};
 use egui_snarl::ui::{PinInfo, SnarlPin, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, Snarl};
 use stagecraft_runtime::ops::registry::{PortKind, Registry};
@@ -60,6 +61,50 @@ pub struct RecipeViewer<'a> {
     pub selected: Option<u32>,
     /// What the user did.
     pub actions: Vec<GraphAction>,
+    /// A graph → screen transform to apply this frame (fitting every node), if any.
+    pub fit: Option<TSTransform>,
+    /// Each node's rect this frame, in graph coordinates, in drawing order.
+    pub node_rects: Vec<(NodeId, Rect)>,
+    /// The graph → screen transform snarl drew this frame with.
+    pub transform: Option<TSTransform>,
+}
+
+impl<'a> RecipeViewer<'a> {
+    /// A viewer of `recipe` with nothing done yet.
+    pub fn new(
+        recipe: &'a Recipe,
+        registry: &'a Registry,
+        outcome: Option<&'a Outcome>,
+        selected: Option<u32>,
+    ) -> Self {
+        RecipeViewer {
+            recipe,
+            registry,
+            outcome,
+            selected,
+            actions: Vec::new(),
+            fit: None,
+            node_rects: Vec::new(),
+            transform: None,
+        }
+    }
+}
+
+/// Largest zoom a fit uses: a small graph is shown at a comfortable size, not blown up.
+const FIT_MAX_SCALE: f32 = 1.25;
+/// Margin around the nodes when fitting, in screen points.
+const FIT_MARGIN: f32 = 24.0;
+
+/// The graph → screen transform that shows all of `nodes` (graph coordinates) centred in
+/// `screen`, never zoomed in beyond [`FIT_MAX_SCALE`].
+pub fn fit_transform(nodes: Rect, screen: Rect) -> TSTransform {
+    let room = (screen.size() - egui::vec2(2.0, 2.0) * FIT_MARGIN).max(egui::vec2(1.0, 1.0));
+    let size = nodes.size().max(egui::vec2(1.0, 1.0));
+    let scale = (room.x / size.x).min(room.y / size.y).min(FIT_MAX_SCALE);
+    TSTransform {
+        scaling: scale,
+        translation: screen.center().to_vec2() - nodes.center().to_vec2() * scale,
+    }
 }
 
 /// A colour per port kind, so matching ports are easy to see.
@@ -120,23 +165,75 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         let Some(graph_node) = snarl.get_node(node).cloned() else {
             return;
         };
-        let title = self.title(&graph_node);
         match graph_node {
             GraphNode::Stage(id) => {
-                // Clicking the node selects it in snarl; the panel turns that into a selection.
-                let title = if self.recipe.outputs.contains(&id) {
-                    format!("{title} ⇥")
-                } else {
-                    title
+                let Some(stage) = self.recipe.stages.iter().find(|s| s.id == id) else {
+                    ui.label(format!("stage {id}"));
+                    return;
                 };
-                if self.selected == Some(id) {
-                    ui.strong(format!("▶ {title}"));
-                } else {
-                    ui.label(title);
-                }
+                // The operator goes on its own weak line, so nodes stay narrow and the graph
+                // fits at a readable zoom.
+                let published = self.recipe.outputs.contains(&id);
+                let marker = if published { " ⇥" } else { "" };
+                let title = format!("{id} {}{marker}", stage.label);
+                // Titles never wrap: a wrapped title makes a tall, narrow node that reads badly.
+                let extend = |text: egui::RichText| egui::Label::new(text).extend();
+                ui.vertical(|ui| {
+                    let response = if self.selected == Some(id) {
+                        ui.add(extend(egui::RichText::new(format!("▶ {title}")).strong()))
+                    } else {
+                        ui.add(extend(egui::RichText::new(title)))
+                    };
+                    if published {
+                        response.on_hover_text("⇥ published as a recipe output");
+                    }
+                    ui.add(extend(egui::RichText::new(stage.operator.as_str()).weak()));
+                });
             }
             GraphNode::Input(_) => {
-                ui.label(title);
+                ui.label(self.title(&graph_node));
+            }
+        }
+    }
+
+    fn current_transform(&mut self, to_global: &mut TSTransform, _snarl: &mut Snarl<GraphNode>) {
+        if let Some(fit) = self.fit.take() {
+            *to_global = fit;
+        }
+        self.transform = Some(*to_global);
+    }
+
+    fn final_node_rect(
+        &mut self,
+        node: NodeId,
+        rect: Rect,
+        ui: &mut Ui,
+        snarl: &mut Snarl<GraphNode>,
+    ) {
+        self.node_rects.push((node, rect));
+        // A plain left click anywhere on a node selects it (snarl itself only selects with
+        // Shift); clicks on the node's widgets count too, as the user means the node.
+        let clicked = ui.input(|i| {
+            (i.pointer.primary_clicked() && i.modifiers.is_none())
+                .then(|| i.pointer.interact_pos())
+                .flatten()
+        });
+        // The snarl layer is transformed: compare in graph coordinates, and only for clicks on
+        // the graph's own layer order (not on a menu or popup above it).
+        let on_node = clicked
+            .zip(self.transform)
+            .is_some_and(|(screen, to_screen)| {
+                let graph = to_screen.inverse() * screen;
+                let layer = ui.ctx().layer_id_at(screen);
+                rect.contains(graph)
+                    && ui.clip_rect().contains(graph)
+                    && layer.is_none_or(|l| l.order == ui.layer_id().order)
+            });
+        if on_node {
+            if let Some(id) = Self::stage_of(snarl, node) {
+                self.actions
+                    .retain(|a| !matches!(a, GraphAction::Select(_)));
+                self.actions.push(GraphAction::Select(id));
             }
         }
     }
@@ -166,9 +263,16 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
             .and_then(|op| op.inputs.get(pin.id.input));
         match port {
             Some(port) => {
+                // The kind is in the pin's colour and the hover text; the name alone keeps the
+                // node narrow.
                 let star = if port.required { "*" } else { "" };
-                ui.label(format!("{}{star}: {}", port.name, port.kind.name()))
-                    .on_hover_text(port.doc);
+                ui.label(format!("{}{star}", port.name))
+                    .on_hover_text(format!(
+                        "{}: {}{}",
+                        port.kind.name(),
+                        port.doc,
+                        if port.required { " (required)" } else { "" }
+                    ));
                 PinInfo::circle().with_fill(kind_colour(Some(port.kind)))
             }
             None => {

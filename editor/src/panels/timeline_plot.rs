@@ -1,0 +1,136 @@
+//! The Timeline's counter plot: every counter the runtime publishes over the simulated frames,
+//! one qualitative colour per series, a row of toggles above the plot that is also its legend
+//! (so no legend box covers the curves), and an x-axis spanning the scenario from frame 0.
+
+use std::collections::BTreeSet;
+
+use egui::{Color32, RichText, Ui};
+use egui_plot::{Line, Plot, PlotPoints, VLine};
+
+use crate::session::Session;
+use crate::viewport::palette;
+use stagecraft_runtime::sim::Counters;
+
+/// Points per counter line in the plot, at most (about).
+const PLOT_POINTS: usize = 2_000;
+
+/// The x-axis never spans fewer frames than this, so a run at frame 0 still has a readable axis.
+const MIN_SPAN_FRAMES: f64 = 20.0;
+
+/// What the plot remembers between frames.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlotState {
+    /// Series the user switched off, by counter name.
+    pub hidden: BTreeSet<&'static str>,
+    /// The x range the plot showed last, frames.
+    pub shown_x: Option<(f64, f64)>,
+    /// How many series it drew last.
+    pub drawn_series: usize,
+}
+
+/// The colour of counter series `index`: the qualitative category palette (Tableau 10), so
+/// neighbouring series never share a hue.
+pub fn series_colour(index: usize) -> Color32 {
+    let c = palette::category(index);
+    Color32::from_rgb(c.r, c.g, c.b)
+}
+
+/// The counter names, in their fixed order.
+pub fn series_names() -> [&'static str; 10] {
+    Counters::default().rows().map(|(name, _)| name)
+}
+
+/// The toggles (also the legend) and the plot.
+pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
+    let Some(timeline) = session.timeline() else {
+        return;
+    };
+    let names = series_names();
+    toggles_ui(ui, &names, &mut state.hidden);
+    let history = timeline.history();
+    // Long runs are thinned to about PLOT_POINTS points per line; the last frame is always kept.
+    let stride = history.len() / PLOT_POINTS + 1;
+    let end_frame = (session.last_frame() as f64).max(MIN_SPAN_FRAMES);
+    let mut drawn = 0;
+    let response = Plot::new("timeline-counts")
+        .allow_scroll(false)
+        .x_axis_label("frame")
+        .include_x(0.0)
+        .include_x(end_frame)
+        .include_y(0.0)
+        .include_y(1.0)
+        .show(ui, |plot| {
+            for (index, name) in names.iter().enumerate() {
+                if state.hidden.contains(name) {
+                    continue;
+                }
+                let points: PlotPoints<'_> = history
+                    .iter()
+                    .enumerate()
+                    .filter(|(frame, _)| frame % stride == 0 || frame + 1 == history.len())
+                    .map(|(frame, counters)| [(frame + 1) as f64, counters.rows()[index].1 as f64])
+                    .collect();
+                plot.line(
+                    Line::new(*name, points)
+                        .color(series_colour(index))
+                        .width(1.5),
+                );
+                drawn += 1;
+            }
+            plot.vline(
+                VLine::new("current frame", timeline.frame() as f64)
+                    .stroke(egui::Stroke::new(1.5, Color32::WHITE)),
+            );
+        });
+    let bounds = response.transform.bounds();
+    state.shown_x = Some((bounds.min()[0], bounds.max()[0]));
+    state.drawn_series = drawn;
+}
+
+/// One toggle per series, in its colour: a click shows or hides the series.
+fn toggles_ui(ui: &mut Ui, names: &[&'static str], hidden: &mut BTreeSet<&'static str>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        for (index, name) in names.iter().enumerate() {
+            let shown = !hidden.contains(name);
+            let colour = if shown {
+                series_colour(index)
+            } else {
+                ui.visuals().weak_text_color()
+            };
+            let text = RichText::new(format!("● {name}")).color(colour).small();
+            if ui
+                .selectable_label(shown, text)
+                .on_hover_text(if shown {
+                    "Hide this series"
+                } else {
+                    "Show this series"
+                })
+                .clicked()
+            {
+                if shown {
+                    hidden.insert(name);
+                } else {
+                    hidden.remove(name);
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn series_colours_are_distinct_and_not_grey() {
+        let colours: Vec<Color32> = (0..series_names().len()).map(series_colour).collect();
+        for (i, a) in colours.iter().enumerate() {
+            for b in &colours[i + 1..] {
+                assert_ne!(a, b);
+            }
+            let spread = a.r().max(a.g()).max(a.b()) - a.r().min(a.g()).min(a.b());
+            assert!(spread > 8 || i == 9, "series {i} is grey: {a:?}");
+        }
+    }
+}

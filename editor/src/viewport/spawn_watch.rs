@@ -1,0 +1,254 @@
+//! Watches the running world's population sources frame by frame and notices a source that has
+//! spawned nothing for [`STALL_FRAMES`] frames while below its target, with the rejection reason
+//! that stopped it most often. The Diagnostics tab shows these as warnings (until a Population
+//! tab exists), so "Play shows 0 agents" is never silent.
+//!
+//! It only reads the world: each observed step's rejections (`World::last_rejections`) and the
+//! agents per source. A rebuilt world, or a step back, starts the watch again from what the world
+//! holds then.
+
+use std::collections::BTreeMap;
+
+use egui::{RichText, Ui};
+use stagecraft_runtime::sim::{SpawnRejection, World};
+
+/// Frames without a birth after which a source below its target is reported (5 s at 20 Hz).
+pub const STALL_FRAMES: u64 = 100;
+
+/// One source's watch.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct SourceWatch {
+    /// Agents from the source seen last frame.
+    agents: usize,
+    /// The frame of its last birth seen (or the frame the watch started from).
+    last_birth_frame: u64,
+    /// Rejections seen since that frame, by reason.
+    rejections: BTreeMap<SpawnRejection, u64>,
+}
+
+/// A source that has not spawned anything for a while.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StalledSource {
+    /// The source's id.
+    pub source: String,
+    /// Frames since its last birth (or since the start).
+    pub frames: u64,
+    /// Agents born from it so far, and its target.
+    pub agents: usize,
+    /// Its target count.
+    pub target: u32,
+    /// The most frequent rejection reason, with its count and the count of all rejections.
+    pub dominant: Option<(SpawnRejection, u64, u64)>,
+}
+
+impl StalledSource {
+    /// The warning in words.
+    pub fn message(&self) -> String {
+        let why = match self.dominant {
+            Some((reason, count, total)) => format!(
+                "; most attempts were rejected because {} ({count} of {total})",
+                reason_text(reason)
+            ),
+            None => String::new(),
+        };
+        format!(
+            "Source `{}` has spawned nothing for {} frames ({} of {} agents){why}.",
+            self.source, self.frames, self.agents, self.target
+        )
+    }
+}
+
+/// Why a birth attempt was rejected, in words.
+pub fn reason_text(reason: SpawnRejection) -> &'static str {
+    match reason {
+        SpawnRejection::NoSpawnBox => "the drawn position is inside the no-spawn box",
+        SpawnRejection::SamplerExhausted => "the population sampler ran out of attempts",
+    }
+}
+
+/// The watch over one world.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpawnWatch {
+    world_version: Option<u64>,
+    frame: u64,
+    sources: Vec<SourceWatch>,
+}
+
+impl SpawnWatch {
+    /// Takes in the world as it is now (once per UI frame is enough; several steps between two
+    /// looks count only the last step's rejections).
+    pub fn observe(&mut self, world: &World, world_version: u64) {
+        let frame = world.frame();
+        let counts = agents_per_source(world);
+        let restart = self.world_version != Some(world_version)
+            || frame < self.frame
+            || self.sources.len() != counts.len();
+        if restart {
+            self.world_version = Some(world_version);
+            self.frame = frame;
+            self.sources = counts
+                .iter()
+                .map(|&agents| SourceWatch {
+                    agents,
+                    // A source with no agent at all has spawned nothing since frame 0.
+                    last_birth_frame: if agents == 0 { 0 } else { frame },
+                    rejections: BTreeMap::new(),
+                })
+                .collect();
+            return;
+        }
+        if frame == self.frame {
+            return;
+        }
+        self.frame = frame;
+        for (watch, agents) in self.sources.iter_mut().zip(&counts) {
+            if *agents > watch.agents {
+                watch.last_birth_frame = frame;
+                watch.rejections.clear();
+            }
+            watch.agents = *agents;
+        }
+        for (source, reason) in world.last_rejections() {
+            if let Some(watch) = self.sources.get_mut(usize::from(*source)) {
+                *watch.rejections.entry(*reason).or_default() += 1;
+            }
+        }
+    }
+
+    /// The sources below their target that have spawned nothing for [`STALL_FRAMES`] frames,
+    /// in scenario order.
+    pub fn stalled(&self, world: &World) -> Vec<StalledSource> {
+        let counters = world.counters();
+        let mut stalled = Vec::new();
+        for (watch, config) in self.sources.iter().zip(&world.config().sources) {
+            let frames = self.frame.saturating_sub(watch.last_birth_frame);
+            if frames < STALL_FRAMES || watch.agents >= config.target_count as usize {
+                continue;
+            }
+            let total: u64 = watch.rejections.values().sum();
+            let dominant = watch
+                .rejections
+                .iter()
+                .max_by_key(|(reason, count)| (**count, std::cmp::Reverse(**reason)))
+                .map(|(reason, count)| (*reason, *count, total))
+                .or_else(|| {
+                    // Nothing seen for this source (the watch started late): the world's totals.
+                    let rows = [
+                        (SpawnRejection::NoSpawnBox, counters.rejected_no_spawn_box),
+                        (SpawnRejection::SamplerExhausted, counters.rejected_sampler),
+                    ];
+                    let all = rows.iter().map(|(_, n)| n).sum::<u64>();
+                    rows.into_iter()
+                        .filter(|(_, n)| *n > 0)
+                        .max_by_key(|(_, n)| *n)
+                        .map(|(reason, n)| (reason, n, all))
+                });
+            stalled.push(StalledSource {
+                source: config.id.clone(),
+                frames,
+                agents: watch.agents,
+                target: config.target_count,
+                dominant,
+            });
+        }
+        stalled
+    }
+}
+
+/// Agents alive per source, by source index.
+fn agents_per_source(world: &World) -> Vec<usize> {
+    let mut counts = vec![0; world.config().sources.len()];
+    for source in &world.agents().source {
+        if let Some(count) = counts.get_mut(usize::from(*source)) {
+            *count += 1;
+        }
+    }
+    counts
+}
+
+/// The warnings of `stalled`, one line each, in the warning colour.
+pub fn warnings_ui(ui: &mut Ui, stalled: &[StalledSource]) {
+    for source in stalled {
+        ui.label(
+            RichText::new(format!("⚠ {}", source.message())).color(ui.visuals().warn_fg_color),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::fixtures::street_content;
+    use stagecraft_runtime::project::{Box3, Scenario, Vec3};
+
+    fn scenario(no_spawn_half_m: Option<f64>) -> Scenario {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
+        let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
+        let mut scenario =
+            loaded.project.expect("example loads").scenarios["crosswalk-rush"].clone();
+        scenario.no_spawn_box = no_spawn_half_m.map(|h| Box3 {
+            min: Vec3 {
+                x: -h,
+                y: -h,
+                z: -h,
+            },
+            max: Vec3 { x: h, y: h, z: h },
+        });
+        scenario
+    }
+
+    fn watched(scenario: &Scenario, frames: u64) -> (World, SpawnWatch) {
+        let content = street_content("r");
+        let mut world = World::new(scenario, content.sim_routes(), 7).expect("world");
+        let mut watch = SpawnWatch::default();
+        watch.observe(&world, 1);
+        for _ in 0..frames {
+            world.step();
+            watch.observe(&world, 1);
+        }
+        (world, watch)
+    }
+
+    #[test]
+    fn a_source_blocked_by_the_no_spawn_box_is_reported_with_that_reason() {
+        let (world, watch) = watched(&scenario(Some(100.0)), STALL_FRAMES + 20);
+        assert_eq!(world.agents().len(), 0);
+        let stalled = watch.stalled(&world);
+        assert_eq!(stalled.len(), world.config().sources.len());
+        for source in &stalled {
+            assert_eq!(source.frames, STALL_FRAMES + 20);
+            let Some((reason, count, total)) = source.dominant else {
+                panic!("a reason for {}", source.source);
+            };
+            assert_eq!(reason, SpawnRejection::NoSpawnBox);
+            assert_eq!(count, total);
+            assert!(count >= STALL_FRAMES, "{count}");
+        }
+        let message = stalled[0].message();
+        assert!(
+            message.contains("has spawned nothing for 120 frames"),
+            "{message}"
+        );
+        assert!(message.contains("inside the no-spawn box"), "{message}");
+    }
+
+    #[test]
+    fn sources_that_spawn_are_not_reported_and_a_late_start_counts_from_the_world() {
+        let (world, watch) = watched(&scenario(None), STALL_FRAMES + 20);
+        assert!(!world.agents().is_empty());
+        assert_eq!(watch.stalled(&world), Vec::new());
+        // Not enough frames yet: no warning.
+        let (world, watch) = watched(&scenario(Some(100.0)), STALL_FRAMES - 1);
+        assert_eq!(watch.stalled(&world), Vec::new());
+        // A watch that starts late on an empty world counts from frame 0.
+        let (world, _) = watched(&scenario(Some(100.0)), STALL_FRAMES + 5);
+        let mut late = SpawnWatch::default();
+        late.observe(&world, 9);
+        let stalled = late.stalled(&world);
+        assert_eq!(stalled[0].frames, STALL_FRAMES + 5);
+        assert_eq!(
+            stalled[0].dominant.map(|d| d.0),
+            Some(SpawnRejection::NoSpawnBox)
+        );
+    }
+}

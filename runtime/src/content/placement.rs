@@ -130,8 +130,36 @@ impl ScatterOutput {
     /// priority (u32); rejected count (u64), per rejection id (u64) x (i64) y (i64) reason tag (u8:
     /// 0 outside region, 1 keep-out, 2 conflict) then keep-out index (u32) or winner id (u64).
     pub fn canonical_bytes(&self) -> Vec<u8> {
-        let mut bytes =
-            Vec::with_capacity(24 + self.placements.len() * 32 + self.rejected.len() * 33);
+        let mut bytes = Vec::with_capacity(self.encoded_len());
+        self.encode_into(&mut |chunk| bytes.extend_from_slice(chunk));
+        bytes
+    }
+
+    /// The length of [`ScatterOutput::canonical_bytes`], without encoding.
+    pub fn encoded_len(&self) -> usize {
+        let rejected: usize = self
+            .rejected
+            .iter()
+            .map(|r| match r.reason {
+                RejectReason::OutsideRegion => 25,
+                RejectReason::InKeepOut { .. } => 29,
+                RejectReason::Conflict { .. } => 33,
+            })
+            .sum();
+        24 + self.placements.len() * 32 + rejected
+    }
+
+    /// Feeds [`ScatterOutput::canonical_bytes`] to `sink` in chunks of a few tens of kilobytes,
+    /// so a digest never holds the whole encoding in memory.
+    pub fn encode_into(&self, sink: &mut dyn FnMut(&[u8])) {
+        const CHUNK: usize = 1 << 16;
+        let mut bytes: Vec<u8> = Vec::with_capacity(CHUNK + 64);
+        let mut flush = |bytes: &mut Vec<u8>, force: bool| {
+            if force || bytes.len() >= CHUNK {
+                sink(bytes);
+                bytes.clear();
+            }
+        };
         bytes.extend_from_slice(SCATTER_OUTPUT_MAGIC);
         bytes.extend_from_slice(&(self.placements.len() as u64).to_le_bytes());
         for placement in &self.placements {
@@ -140,6 +168,7 @@ impl ScatterOutput {
             bytes.extend_from_slice(&placement.y.to_le_bytes());
             bytes.extend_from_slice(&placement.variant.to_le_bytes());
             bytes.extend_from_slice(&placement.priority.to_le_bytes());
+            flush(&mut bytes, false);
         }
         bytes.extend_from_slice(&(self.rejected.len() as u64).to_le_bytes());
         for rejected in &self.rejected {
@@ -157,18 +186,23 @@ impl ScatterOutput {
                     bytes.extend_from_slice(&with.bits().to_le_bytes());
                 }
             }
+            flush(&mut bytes, false);
         }
-        bytes
+        flush(&mut bytes, true);
     }
 
-    /// BLAKE3 digest of [`ScatterOutput::canonical_bytes`].
+    /// BLAKE3 digest of [`ScatterOutput::canonical_bytes`], hashed as it is encoded.
     pub fn digest(&self) -> [u8; 32] {
-        *blake3::hash(&self.canonical_bytes()).as_bytes()
+        let mut hasher = blake3::Hasher::new();
+        self.encode_into(&mut |chunk| {
+            hasher.update(chunk);
+        });
+        *hasher.finalize().as_bytes()
     }
 
     /// [`ScatterOutput::digest`] as lowercase hex.
     pub fn digest_hex(&self) -> String {
-        blake3::hash(&self.canonical_bytes()).to_hex().to_string()
+        super::encode::hex(&self.digest())
     }
 }
 
@@ -272,5 +306,42 @@ mod tests {
         assert_ne!(base.digest(), reprioritized.digest());
         assert_eq!(base.digest(), base.clone().digest());
         assert_eq!(base.digest_hex().len(), 64);
+    }
+
+    #[test]
+    fn chunked_encoding_is_the_canonical_bytes_and_their_digest() {
+        // Enough records to span several chunks, with every rejection reason.
+        let placements: Vec<Placement> = (0..3000i16)
+            .map(|i| placement(i % 100, i / 100, 0))
+            .collect();
+        let rejected: Vec<RejectedCandidate> = (0..3000i16)
+            .map(|i| {
+                let p = placement(i % 100, i / 100, 1);
+                RejectedCandidate {
+                    id: p.id,
+                    cell_x: p.cell_x,
+                    cell_y: p.cell_y,
+                    candidate: p.candidate,
+                    x: p.x,
+                    y: p.y,
+                    reason: match i % 3 {
+                        0 => RejectReason::OutsideRegion,
+                        1 => RejectReason::InKeepOut { keep_out: 7 },
+                        _ => RejectReason::Conflict { with: p.id },
+                    },
+                }
+            })
+            .collect();
+        let output = ScatterOutput {
+            placements,
+            rejected,
+        };
+        let bytes = output.canonical_bytes();
+        assert_eq!(bytes.len(), output.encoded_len());
+        assert_eq!(bytes.len(), 24 + 3000 * 32 + 1000 * (25 + 29 + 33));
+        let mut chunks = 0;
+        output.encode_into(&mut |_| chunks += 1);
+        assert!(chunks > 2, "{chunks} chunks");
+        assert_eq!(output.digest(), *blake3::hash(&bytes).as_bytes());
     }
 }

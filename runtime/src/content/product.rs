@@ -231,9 +231,19 @@ impl Product {
         }
     }
 
-    /// BLAKE3 of [`Product::canonical_bytes`].
+    /// BLAKE3 of [`Product::canonical_bytes`]; scatter products are hashed as they are encoded,
+    /// never held whole.
     pub fn digest(&self) -> [u8; 32] {
-        *blake3::hash(&self.canonical_bytes()).as_bytes()
+        match self {
+            Product::Placements(scatter) => {
+                let mut hasher = blake3::Hasher::new();
+                encode_scatter(scatter, &mut |chunk| {
+                    hasher.update(chunk);
+                });
+                *hasher.finalize().as_bytes()
+            }
+            _ => *blake3::hash(&self.canonical_bytes()).as_bytes(),
+        }
     }
 
     /// Counts and bounds.
@@ -309,28 +319,9 @@ impl Product {
         match self {
             Product::StreetBlock(block) => encode_street(block),
             Product::Placements(scatter) => {
-                let mut w = ByteWriter::tagged(b"SCATPRD1");
-                w.str(&scatter.family).count(scatter.variant_ids.len());
-                for id in &scatter.variant_ids {
-                    w.str(id);
-                }
-                w.f64(scatter.lattice_unit_m)
-                    .i64(scatter.cell_size)
-                    .u32(scatter.candidates_per_cell)
-                    .u64(scatter.area_stage.map_or(u64::MAX, u64::from))
-                    .count(scatter.layers.len());
-                for layer in &scatter.layers {
-                    w.u8(layer.layer)
-                        .u16(layer.room)
-                        .str(layer.area.as_deref().unwrap_or(""));
-                    rect(&mut w, &layer.region);
-                    w.count(layer.keep_outs.len());
-                    for keep_out in &layer.keep_outs {
-                        rect(&mut w, keep_out);
-                    }
-                    w.bytes(&layer.output.canonical_bytes());
-                }
-                w.finish()
+                let mut bytes = Vec::new();
+                encode_scatter(scatter, &mut |chunk| bytes.extend_from_slice(chunk));
+                bytes
             }
             Product::PlacedObjects(placed) => {
                 let mut w = ByteWriter::tagged(b"PLACEPR1");
@@ -473,4 +464,34 @@ fn encode_street(block: &StreetBlock) -> Vec<u8> {
         points(&mut w, &keep_out.rect.corners());
     }
     w.finish()
+}
+
+/// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
+/// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
+/// room, area, region, keep-outs and its output's canonical bytes (length first).
+fn encode_scatter(scatter: &ScatterProduct, sink: &mut dyn FnMut(&[u8])) {
+    let mut w = ByteWriter::tagged(b"SCATPRD1");
+    w.str(&scatter.family).count(scatter.variant_ids.len());
+    for id in &scatter.variant_ids {
+        w.str(id);
+    }
+    w.f64(scatter.lattice_unit_m)
+        .i64(scatter.cell_size)
+        .u32(scatter.candidates_per_cell)
+        .u64(scatter.area_stage.map_or(u64::MAX, u64::from))
+        .count(scatter.layers.len());
+    for layer in &scatter.layers {
+        w.u8(layer.layer)
+            .u16(layer.room)
+            .str(layer.area.as_deref().unwrap_or(""));
+        rect(&mut w, &layer.region);
+        w.count(layer.keep_outs.len());
+        for keep_out in &layer.keep_outs {
+            rect(&mut w, keep_out);
+        }
+        w.count(layer.output.encoded_len());
+        sink(&std::mem::take(&mut w).finish());
+        layer.output.encode_into(sink);
+    }
+    sink(&w.finish());
 }

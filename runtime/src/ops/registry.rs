@@ -102,7 +102,7 @@ pub struct Capacity {
 
 /// What a stage's product will hold that checks need before anything runs, known from the stage's
 /// typed parameters alone: the operator publishes it, so validation never keeps its own copy.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Outline {
     /// The pedestrian route ids the product publishes, sorted.
     pub routes: BTreeSet<String>,
@@ -110,6 +110,8 @@ pub struct Outline {
     pub scatter_areas: Vec<String>,
     /// How many keep-out rectangles it holds.
     pub keep_outs: usize,
+    /// Bounds of everything it holds, meters, when known from the parameters.
+    pub bounds_m: Option<BoundsM>,
 }
 
 /// What one bound input holds at compile time, for an operator's rules across its inputs.

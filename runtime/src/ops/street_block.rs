@@ -25,8 +25,8 @@
 use thiserror::Error;
 
 use crate::content::{
-    Crosswalk, CrosswalkSide, KeepOut, LaneDirection, PedestrianSpace, PointM, Portal, RectM,
-    Route, RouteKind, ScatterArea, SpaceError, StreetBlock, SurfaceKind, SurfacePolygon,
+    BoundsM, Crosswalk, CrosswalkSide, KeepOut, LaneDirection, PedestrianSpace, PointM, Portal,
+    RectM, Route, RouteKind, ScatterArea, SpaceError, StreetBlock, SurfaceKind, SurfacePolygon,
     VehicleLane,
 };
 use crate::ops::registry::Outline;
@@ -61,6 +61,12 @@ pub fn outline(params: &StreetBlockParams) -> Outline {
             .collect(),
         scatter_areas: SCATTER_AREAS.iter().map(|id| (*id).to_owned()).collect(),
         keep_outs: 2 * crossings,
+        bounds_m: Some(BoundsM {
+            min_x: -params.length_m / 2.0,
+            min_y: -(params.road_width_m / 2.0 + params.sidewalk_width_m),
+            max_x: params.length_m / 2.0,
+            max_y: params.road_width_m / 2.0 + params.sidewalk_width_m,
+        }),
     }
 }
 
@@ -380,6 +386,7 @@ mod tests {
             assert_eq!(areas, outline.scatter_areas);
             assert_eq!(block.keep_outs.len(), outline.keep_outs);
             assert_eq!(outline.keep_outs, 2 * crosswalks as usize);
+            assert_eq!(outline.bounds_m, block.bounds());
         }
     }
 

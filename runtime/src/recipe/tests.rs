@@ -299,3 +299,43 @@ fn a_region_whose_cells_cannot_be_packed_is_rejected_at_compile_time() {
            at cell size 400 do not fit the packed identity"],
     );
 }
+
+#[test]
+fn routes_are_what_the_operators_publish() {
+    let block =
+        "Stage(id: 1, operator: \"street.block\", algorithm: 1, parameters: {\"crosswalks\": 3}),";
+    let text = recipe_text(&format!("{block}\n{SCATTER}"), "1, 10");
+    let (recipe, _, _) = read_document::<Recipe>(DocKind::Recipe, FILE, &text);
+    let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
+    let routes: Vec<String> = published_routes(&recipe, &families(), &Registry::standard())
+        .into_iter()
+        .collect();
+    assert_eq!(
+        routes,
+        [
+            "crosswalk.0",
+            "crosswalk.1",
+            "crosswalk.2",
+            "sidewalk.north",
+            "sidewalk.south"
+        ]
+    );
+    // A recipe that does not compile publishes nothing.
+    let broken = text.replace("\"crosswalks\": 3", "\"crosswalks\": 30");
+    let (recipe, _, _) = read_document::<Recipe>(DocKind::Recipe, FILE, &broken);
+    let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
+    assert!(published_routes(&recipe, &families(), &Registry::standard()).is_empty());
+}
+
+#[test]
+fn a_zero_width_keep_out_is_reported_at_its_rectangle() {
+    check(
+        &SCATTER.replace(
+            "{\"region\": (0, 0, 4000, 4000)}",
+            "{\"region\": (0, 0, 4000, 4000), \"keep_outs\": [(0, 0, 5, 5), (7, 0, 7, 5)]}",
+        ),
+        "10",
+        &["3:stages[0].parameters[\"keep_outs\"][1]: stage 10: item 1 of `keep_outs` is (7, 0, 7, 5), \
+           which is empty or inverted: a rectangle (x0, y0, x1, y1) needs x0 < x1 and y0 < y1"],
+    );
+}

@@ -276,6 +276,31 @@ fn check_areas(p: &ScatterStageParams, outline: &Outline, problems: &mut Vec<Par
             ));
         }
     }
+    if let Some(bounds) = outline.bounds_m {
+        let to = |m: f64| meters_to_lattice(m, p.lattice_unit_m);
+        let lattice = match (
+            to(bounds.min_x),
+            to(bounds.min_y),
+            to(bounds.max_x),
+            to(bounds.max_y),
+        ) {
+            (Some(x0), Some(y0), Some(x1), Some(y1)) => Some(Rect::new(x0, y0, x1, y1)),
+            _ => None,
+        };
+        if !lattice.is_some_and(|rect| cells_fit_identity(&rect, p.cell_size)) {
+            problems.push(ParamProblem::new(
+                "cell_size",
+                format!(
+                    "the `areas` input spans {:.1} m × {:.1} m, whose cells at cell size {} and {} m per lattice unit do not fit the packed identity",
+                    bounds.width_m(),
+                    bounds.depth_m(),
+                    p.cell_size,
+                    p.lattice_unit_m
+                ),
+                "a larger cell size or lattice unit, so cell coordinates fit i16 (−32768..=32767)",
+            ));
+        }
+    }
     let total = p.keep_outs.len() + outline.keep_outs;
     if total > MAX_KEEP_OUTS {
         problems.push(ParamProblem::new(

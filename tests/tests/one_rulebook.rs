@@ -1,0 +1,98 @@
+//! One rulebook: a project whose recipe has a compile-level error shows the same diagnostics in
+//! `stagecraft check`, in the editor's document (its Diagnostics tab) and in `stagecraft generate`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use stagecraft_editor::cli::{check, generate, GenerateOptions};
+use stagecraft_editor::document::Document;
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in fs::read_dir(from).expect("list") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            fs::create_dir_all(&target).expect("mkdir");
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+fn corpus_base() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/base")
+}
+
+/// `file:line:column message` of every error in a JSON list of diagnostics.
+fn errors_of(list: &serde_json::Value) -> Vec<String> {
+    let mut found: Vec<String> = list
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| {
+            format!(
+                "{}:{}:{} {}",
+                d["file"].as_str().unwrap_or(""),
+                d["line"],
+                d["column"],
+                d["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn check_the_document_and_generate_show_the_same_compile_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_tree(&corpus_base(), dir.path());
+    let recipe = dir.path().join("recipes/r.recipe.ron");
+    let text = fs::read_to_string(&recipe).expect("recipe");
+    // A variant radius above the cell size: a rule only the compiler (the scatter operator) knows.
+    fs::write(
+        &recipe,
+        text.replace("\"cell_size\": 400", "\"cell_size\": 50"),
+    )
+    .expect("write");
+
+    let mut out = Vec::new();
+    assert_eq!(check(dir.path(), true, &mut out).expect("check runs"), 1);
+    let report: serde_json::Value = serde_json::from_slice(&out).expect("check JSON");
+    let from_check = errors_of(&report["diagnostics"]);
+    assert_eq!(
+        from_check,
+        vec!["recipes/r.recipe.ron:30:30 stage 2: variant `a` of family `fam` has exclusion radius 100, above the cell size 50"]
+    );
+
+    let document = Document::open(dir.path()).expect("opens");
+    let from_document: Vec<String> = document
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{}:{}:{} {}", d.file, d.line, d.column, d.message))
+        .collect();
+    assert_eq!(from_document, from_check);
+
+    let mut out = Vec::new();
+    let options = GenerateOptions {
+        recipe: None,
+        seed: None,
+        out: None,
+        json: true,
+        serial: true,
+    };
+    assert_eq!(
+        generate(dir.path(), &options, &mut out).expect("generate runs"),
+        1
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out).expect("generate JSON");
+    let recipes = report["recipes"].as_array().cloned().unwrap_or_default();
+    let from_generate: Vec<String> = recipes
+        .iter()
+        .flat_map(|r| errors_of(&r["diagnostics"]))
+        .collect();
+    assert_eq!(from_generate, from_check, "generate said: {report}");
+}

@@ -74,13 +74,11 @@ pub struct Panels {
     pub provenance: provenance::ProvenancePanel,
     /// The Recipe graph tab.
     pub recipe_graph: recipe_graph::RecipeGraphPanel,
-    /// The simulation session and scene the Viewport, Timeline and Provenance tabs share.
-    pub preview: crate::viewport::SharedPreview,
 }
 
-impl Default for Panels {
-    fn default() -> Self {
-        let preview = crate::viewport::Preview::shared_in_background();
+impl Panels {
+    /// The tabs, the Viewport, Timeline and Provenance over the app's `preview`.
+    pub fn new(preview: crate::viewport::SharedPreview) -> Self {
         Panels {
             project: Default::default(),
             inspector: Default::default(),
@@ -89,12 +87,9 @@ impl Default for Panels {
             timeline: timeline::TimelinePanel::new(preview.clone()),
             provenance: provenance::ProvenancePanel::new(preview.clone()),
             recipe_graph: Default::default(),
-            preview,
         }
     }
-}
 
-impl Panels {
     /// The panel behind `tab`.
     pub fn get(&mut self, tab: Tab) -> &mut dyn Panel {
         match tab {
@@ -146,6 +141,12 @@ impl egui_dock::TabViewer for TabViewer<'_> {
         let title = self.panels.get(*tab).title();
         if *tab == Tab::Diagnostics {
             let count = self.document.diagnostics().len();
+            let errors = self.document.error_count();
+            if errors > 0 && !self.document.is_dirty() {
+                // The files on disk are what has these errors: say so where it is seen.
+                let saved = crate::app::count_text(errors, "error");
+                return format!("{title} ({count}) · saved with {saved}").into();
+            }
             if count > 0 {
                 return format!("{title} ({count})").into();
             }

@@ -46,10 +46,9 @@ impl Panel for ViewportPanel {
         "Viewport"
     }
 
-    fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut Ui, _document: &Document, _out: &mut Vec<Command>) {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
-        preview.frame_update(ui.ctx(), document);
         if toolbar_ui(ui, &mut preview, &mut self.camera) {
             preview.update_scene();
         }

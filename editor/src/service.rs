@@ -581,7 +581,12 @@ impl GenerationService {
     /// changed, and takes the newest result. Returns true when [`GenerationService::latest`]
     /// changed.
     pub fn sync(&mut self, document: &Document, recipe: Option<&str>) -> bool {
-        self.sync_parts(document.id(), document.revision(), document.project(), recipe)
+        self.sync_parts(
+            document.id(),
+            document.revision(),
+            document.project(),
+            recipe,
+        )
     }
 
     /// [`GenerationService::sync`] over a bare project: `document` and `revision` identify its
@@ -810,7 +815,12 @@ pub fn focus_recipe_in(
 }
 
 /// The thread body: the newest queued job first, older ones skipped unstarted.
-fn run(mut engine: Engine, jobs: Receiver<Job>, results: Sender<Generation>, started: Arc<AtomicU64>) {
+fn run(
+    mut engine: Engine,
+    jobs: Receiver<Job>,
+    results: Sender<Generation>,
+    started: Arc<AtomicU64>,
+) {
     while let Ok(mut job) = jobs.recv() {
         while let Ok(newer) = jobs.try_recv() {
             job = newer;

@@ -45,10 +45,11 @@ fn timeline(dir: &std::path::Path) -> Harness<'static, State> {
         .build_ui_state(
             |ui, state: &mut State| {
                 // What the app does once a frame before drawing the tabs.
-                state
-                    .preview
-                    .borrow_mut()
-                    .frame_update(ui.ctx(), &state.document, &mut state.service);
+                state.preview.borrow_mut().frame_update(
+                    ui.ctx(),
+                    &state.document,
+                    &mut state.service,
+                );
                 let mut out = Vec::new();
                 state.panel.ui(ui, &state.document, &mut out);
                 assert!(out.is_empty(), "the timeline never edits the project");

@@ -115,6 +115,16 @@ pub struct StagecraftApp {
 impl StagecraftApp {
     /// Creates the app, restoring per-user state and opening `args.project` if given.
     pub fn new(cc: &eframe::CreationContext<'_>, args: RunArgs) -> Self {
+        StagecraftApp::with_service(cc, args, GenerationService::background())
+    }
+
+    /// [`StagecraftApp::new`] with a given generation service (tests give one whose generator
+    /// they control).
+    pub fn with_service(
+        cc: &eframe::CreationContext<'_>,
+        args: RunArgs,
+        service: GenerationService,
+    ) -> Self {
         let persisted = if args.screenshot.is_some() {
             Persisted::default()
         } else {
@@ -124,7 +134,7 @@ impl StagecraftApp {
         let mut app = StagecraftApp {
             persisted,
             workspace: None,
-            service: GenerationService::background(),
+            service,
             panels: Panels::new(preview.clone()),
             preview,
             dialog: None,
@@ -169,9 +179,18 @@ impl StagecraftApp {
         &self.panels
     }
 
+    /// Brings tab `tab` to the front of its dock node.
+    pub fn show_tab(&mut self, tab: Tab) {
+        if let Some(path) = self.persisted.dock.find_tab(&tab) {
+            let _ = self.persisted.dock.set_active_tab(path);
+        }
+    }
+
     /// The status line's message, if any, and whether it reports an error.
     pub fn status(&self) -> Option<(&str, bool)> {
-        self.status.as_ref().map(|(text, error)| (text.as_str(), *error))
+        self.status
+            .as_ref()
+            .map(|(text, error)| (text.as_str(), *error))
     }
 
     /// The dialog on screen, if any.

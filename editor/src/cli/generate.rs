@@ -15,8 +15,7 @@ use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stagecraft_runtime::generate::export::bundle_doc;
 use stagecraft_runtime::generate::{
-    worker_threads, CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated,
-    Generator,
+    worker_threads, CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated, Generator,
 };
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::write::{to_canonical_string, Doc};
@@ -52,8 +51,14 @@ pub fn progress_bar(recipe: &str, total: Progress, target: ProgressDrawTarget) -
         total.stages_total
     };
     let bar = ProgressBar::with_draw_target(Some(length), target);
-    let unit = if by_candidates { "candidates" } else { "stages" };
-    let template = format!("{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} · {{msg}} · {{elapsed}}");
+    let unit = if by_candidates {
+        "candidates"
+    } else {
+        "stages"
+    };
+    let template = format!(
+        "{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} · {{msg}} · {{elapsed}}"
+    );
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style.progress_chars("=> "));
     }
@@ -266,7 +271,9 @@ type Timings = BTreeMap<u32, StageTiming>;
 fn timing(timings: &Timings, stage: u32) -> (Duration, CacheOutcome) {
     timings
         .get(&stage)
-        .map_or((Duration::ZERO, CacheOutcome::Hit), |t| (t.elapsed, t.cache))
+        .map_or((Duration::ZERO, CacheOutcome::Hit), |t| {
+            (t.elapsed, t.cache)
+        })
 }
 
 fn cache_text(outcome: CacheOutcome) -> String {

@@ -121,4 +121,3 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
 pub(crate) fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
     load_dir(project).with_context(|| format!("cannot read the project in {}", project.display()))
 }
-

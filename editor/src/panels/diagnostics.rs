@@ -72,8 +72,11 @@ impl DiagnosticsPanel {
             }
             GenerationError::Generate(failed) => {
                 ui.label(
-                    RichText::new(format!("⛔ generating recipe {} failed", generation.recipe()))
-                        .color(colour),
+                    RichText::new(format!(
+                        "⛔ generating recipe {} failed",
+                        generation.recipe()
+                    ))
+                    .color(colour),
                 );
                 for failure in &failed.failures {
                     ui.label(RichText::new(format!("    {failure}")).color(colour));

@@ -120,6 +120,22 @@ pub fn default_layout() -> DockState<Tab> {
     dock
 }
 
+/// The Diagnostics tab's title: its badge counts the diagnostics and, when the files on disk are
+/// what has errors (the document is saved), says so.
+pub fn diagnostics_title(document: &Document) -> String {
+    let count = document.diagnostics().len();
+    let errors = document.error_count();
+    if errors > 0 && !document.is_dirty() {
+        let saved = crate::app::count_text(errors, "error");
+        return format!("Diagnostics ({count}) · saved with {saved}");
+    }
+    if count > 0 {
+        format!("Diagnostics ({count})")
+    } else {
+        "Diagnostics".to_owned()
+    }
+}
+
 /// Shows the dock tabs over one document.
 pub struct TabViewer<'a> {
     /// The panels.
@@ -138,20 +154,10 @@ impl egui_dock::TabViewer for TabViewer<'_> {
     }
 
     fn title(&mut self, tab: &mut Tab) -> egui::WidgetText {
-        let title = self.panels.get(*tab).title();
         if *tab == Tab::Diagnostics {
-            let count = self.document.diagnostics().len();
-            let errors = self.document.error_count();
-            if errors > 0 && !self.document.is_dirty() {
-                // The files on disk are what has these errors: say so where it is seen.
-                let saved = crate::app::count_text(errors, "error");
-                return format!("{title} ({count}) · saved with {saved}").into();
-            }
-            if count > 0 {
-                return format!("{title} ({count})").into();
-            }
+            return diagnostics_title(self.document).into();
         }
-        title.into()
+        self.panels.get(*tab).title().into()
     }
 
     fn ui(&mut self, ui: &mut Ui, tab: &mut Tab) {

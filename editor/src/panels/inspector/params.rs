@@ -33,7 +33,10 @@ pub fn problems(
     let mut by_name: BTreeMap<String, Vec<ParamProblem>> = BTreeMap::new();
     if let Err(found) = ParamSet::check(op.params, parameters) {
         for problem in found {
-            by_name.entry(problem.field.clone()).or_default().push(problem);
+            by_name
+                .entry(problem.field.clone())
+                .or_default()
+                .push(problem);
         }
     }
     by_name
@@ -74,9 +77,9 @@ pub fn schema_parameters_ui(
 ) {
     let found = problems(op, parameters);
     form.field("parameters", |form| {
-        let worst = form.worst_below().or((!found.is_empty()).then_some(
-            stagecraft_runtime::project::Severity::Error,
-        ));
+        let worst = form
+            .worst_below()
+            .or((!found.is_empty()).then_some(stagecraft_runtime::project::Severity::Error));
         ui.label(
             RichText::new(format!("Parameters of {} v{}", op.id, op.algorithm))
                 .color(section_colour(ui, worst)),
@@ -177,10 +180,7 @@ fn absent_ui(
         .small_button("Set")
         .on_hover_text("Write a value for this parameter");
     if response.clicked() {
-        let value = spec
-            .default
-            .value()
-            .unwrap_or_else(|| initial_value(spec));
+        let value = spec.default.value().unwrap_or_else(|| initial_value(spec));
         parameters.insert(spec.name.to_owned(), value);
         response.mark_changed();
     }
@@ -301,7 +301,9 @@ mod tests {
         let mut parameters = BTreeMap::new();
         parameters.insert("no_such_thing".to_owned(), ParamValue::Int(3));
         let found = problems(op, &parameters);
-        let unknown = found.get("no_such_thing").expect("unknown parameter reported");
+        let unknown = found
+            .get("no_such_thing")
+            .expect("unknown parameter reported");
         assert!(unknown[0].message.contains("unknown parameter"));
         // Every parameter of the schema has a hover text with its doc and its default.
         for spec in op.params {
@@ -317,7 +319,12 @@ mod tests {
         let spec = op
             .params
             .iter()
-            .find(|spec| matches!(spec.range, ParamRange::Int { .. } | ParamRange::Float { .. }))
+            .find(|spec| {
+                matches!(
+                    spec.range,
+                    ParamRange::Int { .. } | ParamRange::Float { .. }
+                )
+            })
             .expect("a ranged parameter");
         let too_big = match spec.range {
             ParamRange::Int { max, .. } => ParamValue::Int(max.saturating_add(1)),

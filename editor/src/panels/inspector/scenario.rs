@@ -52,7 +52,10 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         "observers",
         &mut scenario.observers,
         |observers| {
-            Observer::with_defaults(fresh_id("observer", observers.iter().map(|o| o.id.as_str())))
+            Observer::with_defaults(fresh_id(
+                "observer",
+                observers.iter().map(|o| o.id.as_str()),
+            ))
         },
         |index, observer| format!("{index}: {}", observer.id),
         observer_ui,

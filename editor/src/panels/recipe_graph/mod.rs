@@ -339,7 +339,10 @@ impl RecipeGraphPanel {
                     .digest_hex()
                     .map(|d| format!(" · digest {}", &d[..d.len().min(12)]))
                     .unwrap_or_default();
-                ui.weak(format!("generated in {:.1} ms{digest}", generation.elapsed_ms));
+                ui.weak(format!(
+                    "generated in {:.1} ms{digest}",
+                    generation.elapsed_ms
+                ));
             }
             if let Some(message) = &self.message {
                 ui.colored_label(ui.visuals().warn_fg_color, message);

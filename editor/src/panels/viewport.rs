@@ -159,6 +159,14 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
     } else if session.is_generating() {
         lines.push(("generating…".to_owned(), Color32::from_gray(220)));
     }
+    if let Some(content) = session.content() {
+        // The same digest the Recipe graph shows: both read the service's one generation.
+        let digest = content.bundle.digest_hex();
+        lines.push((
+            format!("bundle {}", &digest[..digest.len().min(12)]),
+            Color32::from_gray(170),
+        ));
+    }
     if let Some(world) = session.world() {
         lines.push((
             format!(

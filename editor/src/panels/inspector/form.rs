@@ -109,7 +109,9 @@ impl<'a> Form<'a> {
         if self.change.is_some() {
             return;
         }
-        let continuous = response.dragged() || response.has_focus();
+        // The frame that commits typing (Enter, or focus moving on) still belongs to the gesture,
+        // so the last keystroke and the commit are never an undo step of their own.
+        let continuous = response.dragged() || response.has_focus() || response.lost_focus();
         self.change = Some(Change {
             path: self.path.clone(),
             gesture: continuous.then_some(response.id),

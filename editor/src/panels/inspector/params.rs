@@ -137,26 +137,25 @@ fn spec_row_ui(
         let salt = egui::Id::new(form.path());
         form.row_here_ui(ui, spec.name, &help, |ui| {
             let default = spec.default.value();
-            let mut response = match parameters.get_mut(spec.name) {
+            let response = match parameters.get_mut(spec.name) {
                 Some(value) => {
                     let mut response = typed_ui(ui, salt, spec, value);
                     let at_default = default.as_ref().is_some_and(|d| same_value(d, value));
-                    if !at_default
-                        && spec.default != ParamDefault::Required
-                        && ui
+                    if !at_default && spec.default != ParamDefault::Required {
+                        let reset = ui
                             .small_button("⟲")
-                            .on_hover_text(format!("Reset: {}", default_text(spec)))
-                            .clicked()
-                    {
-                        parameters.remove(spec.name);
-                        response.mark_changed();
+                            .on_hover_text(format!("Reset: {}", default_text(spec)));
+                        reset.widget_info(|| button_info(&format!("Reset {}", spec.name)));
+                        if reset.clicked() {
+                            parameters.remove(spec.name);
+                            response.mark_changed();
+                        }
                     }
                     response
                 }
                 None => absent_ui(ui, spec, parameters),
             };
             if !spec.unit.is_empty() {
-                response = response.on_hover_text(spec.unit);
                 ui.weak(spec.unit);
             }
             problems_ui(ui, problems);
@@ -179,12 +178,18 @@ fn absent_ui(
     let mut response = ui
         .small_button("Set")
         .on_hover_text("Write a value for this parameter");
+    response.widget_info(|| button_info(&format!("Set {}", spec.name)));
     if response.clicked() {
         let value = spec.default.value().unwrap_or_else(|| initial_value(spec));
         parameters.insert(spec.name.to_owned(), value);
         response.mark_changed();
     }
     response
+}
+
+/// What a screen reader (and a UI test) hears a small button as.
+fn button_info(label: &str) -> egui::WidgetInfo {
+    egui::WidgetInfo::labeled(egui::WidgetType::Button, true, label)
 }
 
 /// A value of the parameter's type for a parameter without a default.

@@ -102,6 +102,41 @@ fn edit_to_preview(c: &mut Criterion) {
             session.sync_project(&project, None, &service);
         })
     });
+    // The same revisits straight through the runtime (compile + generate), for comparison: what
+    // the service adds on top is the difference.
+    let registry = stagecraft_runtime::ops::registry::Registry::standard();
+    let mut generator = stagecraft_runtime::generate::Generator::new();
+    let mut generation = 0;
+    group.bench_function("runtime_only_warm_cache_revisit", |b| {
+        b.iter(|| {
+            toggle = !toggle;
+            set_cell_size(&mut project, if toggle { 401 } else { 400 });
+            generation += 1;
+            let recipe = &project.recipes[RECIPE];
+            let file = stagecraft_runtime::project::recipe_file(RECIPE);
+            let source = stagecraft_runtime::recipe::RecipeSource {
+                file: &file,
+                tree: None,
+            };
+            let plan =
+                stagecraft_runtime::recipe::compile(recipe, &project.families, &registry, source)
+                    .plan
+                    .expect("compiles");
+            let request = stagecraft_runtime::generate::GenerateRequest {
+                root_seed: project.manifest.root_seed,
+                mode: stagecraft_runtime::generate::ExecutionMode::Parallel,
+                generation,
+            };
+            generator
+                .generate(
+                    &plan,
+                    &request,
+                    &stagecraft_runtime::generate::CancelToken::new(),
+                    &stagecraft_runtime::generate::NoObserver,
+                )
+                .expect("generates")
+        })
+    });
     group.finish();
 }
 

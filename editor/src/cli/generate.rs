@@ -399,3 +399,49 @@ pub fn doc_to_json(doc: &Doc) -> serde_json::Value {
         Doc::Unit(name) => Value::String((*name).to_owned()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_follows_candidates_then_stages() {
+        let total = Progress {
+            stages_done: 0,
+            stages_total: 3,
+            candidates_done: 0,
+            candidates_total: 125_000,
+        };
+        let bar = progress_bar("forest", total, ProgressDrawTarget::hidden());
+        assert_eq!(bar.length(), Some(125_000));
+        assert_eq!(bar.position(), 0);
+        assert_eq!(bar.message(), "stage 0/3");
+        show_progress(
+            &bar,
+            Progress {
+                stages_done: 2,
+                candidates_done: 100_000,
+                ..total
+            },
+        );
+        assert_eq!(bar.position(), 100_000);
+        assert_eq!(bar.message(), "stage 2/3");
+        assert_eq!(bar.prefix(), "recipe forest");
+
+        // A plan without candidates counts stages.
+        let stages_only = Progress {
+            candidates_total: 0,
+            ..total
+        };
+        let bar = progress_bar("block", stages_only, ProgressDrawTarget::hidden());
+        assert_eq!(bar.length(), Some(3));
+        show_progress(
+            &bar,
+            Progress {
+                stages_done: 1,
+                ..stages_only
+            },
+        );
+        assert_eq!(bar.position(), 1);
+    }
+}

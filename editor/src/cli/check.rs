@@ -51,3 +51,4 @@ pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<
         0
     })
 }
+

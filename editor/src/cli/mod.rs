@@ -121,3 +121,4 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
 pub(crate) fn load(project: &Path) -> anyhow::Result<(ProjectSources, LoadedProject)> {
     load_dir(project).with_context(|| format!("cannot read the project in {}", project.display()))
 }
+

@@ -8,7 +8,11 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::session::fixtures::street_content;
+use stagecraft_runtime::generate::{ExecutionMode, GenerateRequest, Generator};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::project::recipe_file;
 use stagecraft_runtime::project::ParamValue;
+use stagecraft_runtime::recipe::{compile, RecipeSource};
 
 fn example() -> Project {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");

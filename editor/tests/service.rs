@@ -393,3 +393,35 @@ fn playback_shortcuts_live_in_the_apps_table() {
     harness.run_steps(1);
     assert!(!harness.state().preview().borrow().session.playing);
 }
+
+#[test]
+fn a_failed_generation_shows_in_the_diagnostics_tab() {
+    use stagecraft_runtime::generate::{FailureKind, GenerateError};
+    let example = example("street-block");
+    let service = GenerationService::custom(|_: &GenerationInputs| {
+        Err(GenerationError::Generate(GenerateError::request(
+            FailureKind::InvalidInput,
+            "a variant is wider than the scatter's cells",
+        )))
+    });
+    let args = RunArgs {
+        project: Some(example.dir.clone()),
+        screenshot: None,
+        frame: None,
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| StagecraftApp::with_service(cc, args, service));
+    harness.run_steps(4);
+    assert!(harness
+        .query_by_label_contains("generating recipe street-block failed")
+        .is_some());
+    // The cause, in the Diagnostics tab (the Timeline says it too: it has no world).
+    assert!(harness
+        .query_all_by_label_contains("a variant is wider than the scatter's cells")
+        .next()
+        .is_some());
+    assert!(harness
+        .query_by_label_contains("The project is valid")
+        .is_none());
+}

@@ -101,7 +101,8 @@ impl Panel for DiagnosticsPanel {
         ui.horizontal(|ui| {
             ui.toggle_value(&mut self.show_errors, format!("⛔ {errors} errors"));
             ui.toggle_value(&mut self.show_warnings, format!("⚠ {warnings} warnings"));
-            if diagnostics.is_empty() && document.held().is_empty() {
+            let generation_failed = self.generation.as_ref().is_some_and(|g| g.result.is_err());
+            if diagnostics.is_empty() && document.held().is_empty() && !generation_failed {
                 ui.label(
                     RichText::new("✔ The project is valid.").color(Color32::from_rgb(90, 170, 90)),
                 );

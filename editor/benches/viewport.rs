@@ -14,8 +14,9 @@ use stagecraft_editor::panels::timeline::TimelinePanel;
 use stagecraft_editor::panels::viewport::ViewportPanel;
 use stagecraft_editor::panels::Panel as _;
 use stagecraft_editor::project_io;
+use stagecraft_editor::service::GenerationService;
 use stagecraft_editor::session::fixtures::{street_content, with_placed_objects};
-use stagecraft_editor::session::{PreviewContent, Session};
+use stagecraft_editor::session::PreviewContent;
 use stagecraft_editor::viewport::{ColourBy, Preview, SceneBuilder, SceneInputs};
 use stagecraft_runtime::project::{PopulationKind, PopulationSource, Project};
 use stagecraft_runtime::sim::{Timeline, World};
@@ -97,7 +98,7 @@ fn editor_frame(c: &mut Criterion) {
     let document = Document::from_parts(&example_dir(), project, sources);
     let preview = Preview::shared();
     let content = big_content();
-    preview.borrow_mut().session = Session::new(move |_, _| Ok(content.clone()));
+    let mut service = GenerationService::custom(move |_| Ok(content.clone()));
     let mut viewport = ViewportPanel::new(preview.clone());
     let mut timeline = TimelinePanel::new(preview.clone());
     let ctx = egui::Context::default();
@@ -114,6 +115,10 @@ fn editor_frame(c: &mut Criterion) {
             input.events.push(egui::Event::PointerMoved(pos));
         }
         let output = ctx.run_ui(input, |ui| {
+            // What the app does once a frame before drawing the tabs.
+            preview
+                .borrow_mut()
+                .frame_update(ui.ctx(), &document, &mut service);
             let mut out = Vec::new();
             egui::Panel::bottom("timeline")
                 .exact_size(300.0)

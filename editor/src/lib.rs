@@ -6,5 +6,6 @@ pub mod document;
 pub mod edits;
 pub mod panels;
 pub mod project_io;
+pub mod service;
 pub mod session;
 pub mod viewport;

@@ -233,18 +233,18 @@ fn new_writes_a_valid_canonical_project_from_each_template() {
 fn the_memory_budget_is_a_setting_of_check_and_generate() {
     let project = repo().join("projects/pine-clearing");
     let project = project.to_str().expect("utf-8");
-    let output = stagecraft(&["check", project, "--memory-budget-mib", "1"]);
+    let output = stagecraft(&["check", project, "--memory-budget-mib", "0"]);
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     let text = stdout(&output);
     assert!(
-        text.contains("of memory, over the budget of 1 MiB"),
+        text.contains("of memory, over the budget of 0 bytes"),
         "{text}"
     );
     assert!(
         text.contains("--> recipes/pine-clearing.recipe.ron:"),
         "{text}"
     );
-    let output = stagecraft(&["generate", project, "--memory-budget-mib", "1"]);
+    let output = stagecraft(&["generate", project, "--memory-budget-mib", "0"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stdout(&output).contains("nothing generated"),

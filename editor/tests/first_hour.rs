@@ -92,19 +92,19 @@ fn opening_another_project_resets_the_selection_and_frames_its_content() {
     let pines = example("pine-clearing");
     let mut harness = harness(&street.dir);
     let ready = |app: &stagecraft_editor::app::StagecraftApp| {
-        let preview = app.panels().preview.borrow();
+        let preview = app.preview().borrow();
         preview.session.content().is_some() && !preview.session.is_generating()
     };
     assert!(wait_until(&mut harness, Duration::from_secs(60), ready).is_some());
     harness.run_steps(2);
     let street_camera = harness.state().panels().viewport.camera.clone();
-    harness.state().panels().preview.borrow_mut().selected = Some(PickId::Agent { id: 1 << 32 });
+    harness.state().preview().borrow_mut().selected = Some(PickId::Agent { id: 1 << 32 });
     harness.run_steps(1);
 
     harness.state_mut().open_project(&pines.dir);
-    assert_eq!(harness.state().panels().preview.borrow().selected, None);
+    assert_eq!(harness.state().preview().borrow().selected, None);
     let opened = |app: &stagecraft_editor::app::StagecraftApp| {
-        let preview = app.panels().preview.borrow();
+        let preview = app.preview().borrow();
         ready(app)
             && preview
                 .session
@@ -116,8 +116,7 @@ fn opening_another_project_resets_the_selection_and_frames_its_content() {
     let app = harness.state();
     let camera = &app.panels().viewport.camera;
     let bounds = app
-        .panels()
-        .preview
+        .preview()
         .borrow()
         .scene
         .content_bounds()
@@ -139,7 +138,7 @@ fn the_idle_editor_stops_repainting() {
     let example = example("street-block");
     let mut harness = harness(&example.dir);
     let settled = |app: &stagecraft_editor::app::StagecraftApp| {
-        let preview = app.panels().preview.borrow();
+        let preview = app.preview().borrow();
         preview.session.world().is_some() && !preview.session.is_generating()
     };
     assert!(wait_until(&mut harness, Duration::from_secs(60), settled).is_some());

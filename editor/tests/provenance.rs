@@ -8,6 +8,7 @@ use egui_kittest::Harness;
 use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::provenance::ProvenancePanel;
 use stagecraft_editor::panels::Panel as _;
+use stagecraft_editor::service::GenerationService;
 use stagecraft_editor::viewport::{ColourBy, LayerKind, PickId, Preview, SharedPreview};
 use support::example;
 
@@ -15,6 +16,7 @@ struct State {
     document: Document,
     panel: ProvenancePanel,
     preview: SharedPreview,
+    service: GenerationService,
 }
 
 fn provenance(dir: &std::path::Path) -> Harness<'static, State> {
@@ -24,11 +26,18 @@ fn provenance(dir: &std::path::Path) -> Harness<'static, State> {
         document,
         panel: ProvenancePanel::new(preview.clone()),
         preview,
+        service: GenerationService::inline(),
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(700.0, 900.0))
         .build_ui_state(
             |ui, state: &mut State| {
+                // What the app does once a frame before drawing the tabs.
+                state.preview.borrow_mut().frame_update(
+                    ui.ctx(),
+                    &state.document,
+                    &mut state.service,
+                );
                 let mut out = Vec::new();
                 state.panel.ui(ui, &state.document, &mut out);
                 assert!(out.is_empty(), "provenance never edits the project");
@@ -114,12 +123,19 @@ fn the_identity_tuple_wraps_inside_a_narrow_panel_can_be_copied_and_draws_say_wh
         document,
         panel: ProvenancePanel::new(preview.clone()),
         preview,
+        service: GenerationService::inline(),
     };
     let width = 360.0;
     let mut harness = Harness::builder()
         .with_size(egui::vec2(width, 900.0))
         .build_ui_state(
             |ui, state: &mut State| {
+                // What the app does once a frame before drawing the tabs.
+                state.preview.borrow_mut().frame_update(
+                    ui.ctx(),
+                    &state.document,
+                    &mut state.service,
+                );
                 let mut out = Vec::new();
                 state.panel.ui(ui, &state.document, &mut out);
             },
@@ -171,13 +187,25 @@ fn the_identity_tuple_wraps_inside_a_narrow_panel_can_be_copied_and_draws_say_wh
     // A rejected candidate's draws: offsets in meters, priority as a fraction, the variant.
     harness.state().preview.borrow_mut().options.show_rejected = true;
     harness.run_steps(2);
-    let rejected = {
+    let rejected: Vec<PickId> = {
         let mut preview = harness.state().preview.borrow_mut();
         preview.update_scene();
-        preview.scene.layer(LayerKind::Rejected).picks[0].0.clone()
+        let picks = &preview.scene.layer(LayerKind::Rejected).picks;
+        picks.iter().map(|(pick, _)| pick.clone()).collect()
     };
-    harness.state().preview.borrow_mut().selected = Some(rejected);
-    harness.run_steps(2);
+    // A candidate outside the region drew only its offsets; one that lost a conflict drew its
+    // priority and variant too. Show the first of those.
+    for pick in rejected.into_iter().take(64) {
+        harness.state().preview.borrow_mut().selected = Some(pick);
+        harness.run_steps(2);
+        if harness
+            .query_all_by_label_contains("priority 0.")
+            .next()
+            .is_some()
+        {
+            break;
+        }
+    }
     for meaning in [
         "x offset ",
         " m in its cell",

@@ -1,6 +1,6 @@
 //! The Recipe graph tab driven through AccessKit (no GPU): nodes from the recipe, per-stage
-//! summaries from the background generation, selecting a node, adding a stage from the palette
-//! as one undoable edit, and node positions stored under `.stagecraft/`.
+//! summaries from the generation service on its background thread, selecting a node, adding a
+//! stage from the palette as one undoable edit, and node positions stored under `.stagecraft/`.
 
 mod support;
 
@@ -12,12 +12,14 @@ use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::recipe_graph::interop::GraphNode;
 use stagecraft_editor::panels::recipe_graph::{RecipeGraphPanel, LAYOUT_FILE};
 use stagecraft_editor::panels::{Command, Panel as _};
+use stagecraft_editor::service::{focus_recipe, GenerationService};
 use stagecraft_runtime::project::{FieldPath, PathSeg};
 use support::example;
 
 struct State {
     document: Document,
     panel: RecipeGraphPanel,
+    service: GenerationService,
 }
 
 fn graph(dir: &std::path::Path) -> Harness<'static, State> {
@@ -29,9 +31,17 @@ fn graph_sized(dir: &std::path::Path, size: egui::Vec2) -> Harness<'static, Stat
     let state = State {
         document,
         panel: RecipeGraphPanel::default(),
+        service: GenerationService::background(),
     };
     let mut harness = Harness::builder().with_size(size).build_ui_state(
         |ui, state: &mut State| {
+            // What the app does once a frame before drawing the tabs.
+            let recipe = focus_recipe(&state.document, None, state.service.recipe());
+            state.service.sync(&state.document, recipe.as_deref());
+            state.panel.follow(&state.service);
+            if state.service.is_busy() {
+                ui.ctx().request_repaint();
+            }
             let mut out = Vec::new();
             state.panel.ui(ui, &state.document, &mut out);
             for command in out {

@@ -47,7 +47,10 @@ fn sources(side_km: i64) -> ProjectSources {
     ]
     .into_iter()
     .collect();
-    ProjectSources { files }
+    ProjectSources {
+        files,
+        ..ProjectSources::default()
+    }
 }
 
 fn kernel_params(side_km: i64) -> ScatterParams {

@@ -31,6 +31,14 @@ pub enum Action {
     ResetLayout,
     /// Select something (the Edit menu's "Select manifest").
     Select(Selection),
+    /// Play or pause the simulation.
+    TogglePlay,
+    /// Pause and step the simulation one frame.
+    StepFrame,
+    /// Pause and step the simulation one frame back.
+    StepBack,
+    /// Stop the running generation, keeping the content on show.
+    CancelGeneration,
 }
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -43,9 +51,40 @@ const SAVE_AS: KeyboardShortcut =
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
 
+/// The playback shortcuts: Space plays or pauses, period steps one frame, comma one frame back.
+pub const PLAYBACK: [(KeyboardShortcut, Action); 3] = [
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::Space),
+        Action::TogglePlay,
+    ),
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::Period),
+        Action::StepFrame,
+    ),
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::Comma),
+        Action::StepBack,
+    ),
+];
+
 /// The actions whose shortcuts were pressed this frame (the key events are consumed, so a
-/// focused text field does not also handle Ctrl+Z itself).
-pub fn shortcuts(ctx: &egui::Context) -> Vec<Action> {
+/// focused text field does not also handle Ctrl+Z itself). The playback keys count only when
+/// `playback` holds (a simulation runs) and no text field has the keyboard.
+pub fn shortcuts(ctx: &egui::Context, playback: bool) -> Vec<Action> {
+    let mut actions = document_shortcuts(ctx);
+    if playback && !ctx.egui_wants_keyboard_input() {
+        ctx.input_mut(|input| {
+            for (shortcut, action) in PLAYBACK {
+                if input.consume_shortcut(&shortcut) {
+                    actions.push(action);
+                }
+            }
+        });
+    }
+    actions
+}
+
+fn document_shortcuts(ctx: &egui::Context) -> Vec<Action> {
     // Shift variants first: a plain Ctrl+Z shortcut would also match Ctrl+Shift+Z.
     let table = [
         (REDO_SHIFT, Action::Redo),

@@ -2,7 +2,10 @@
 //! one place where panel commands and menu actions change anything.
 //!
 //! Per-user state that is saved between runs ([`persist::Persisted`]) is kept apart from runtime
-//! resources (the [`Workspace`]: document, file watcher) and from transient UI state (dialogs).
+//! resources (the [`Workspace`]: document, file watcher; the generation service and the
+//! simulation session) and from transient UI state (dialogs). The app owns the one
+//! [`GenerationService`] and the preview (with the session) and brings both up to date once per
+//! frame before any tab draws; the tabs borrow them.
 
 pub mod actions;
 pub mod dialogs;
@@ -23,6 +26,8 @@ use crate::document::{autosave, DiskChange, Document};
 use crate::edits::{DocId, Selection};
 use crate::panels::{Command, Panels, Tab, TabViewer};
 use crate::project_io;
+use crate::service::GenerationService;
+use crate::viewport::{Preview, SharedPreview};
 use actions::Action;
 use dialogs::{Dialog, Pending};
 use persist::Persisted;
@@ -90,6 +95,11 @@ pub struct Workspace {
 pub struct StagecraftApp {
     persisted: Persisted,
     workspace: Option<Workspace>,
+    /// The one generation service.
+    service: GenerationService,
+    /// The simulation session, the picked thing and the scene (the tabs that show it hold a
+    /// handle and borrow it while they draw).
+    preview: SharedPreview,
     panels: Panels,
     dialog: Option<Dialog>,
     /// A file dialog running on its own thread, if any.
@@ -108,16 +118,29 @@ pub struct StagecraftApp {
 impl StagecraftApp {
     /// Creates the app, restoring per-user state and opening `args.project` if given.
     pub fn new(cc: &eframe::CreationContext<'_>, args: RunArgs) -> Self {
+        StagecraftApp::with_service(cc, args, GenerationService::background())
+    }
+
+    /// [`StagecraftApp::new`] with a given generation service (tests give one whose generator
+    /// they control).
+    pub fn with_service(
+        cc: &eframe::CreationContext<'_>,
+        args: RunArgs,
+        service: GenerationService,
+    ) -> Self {
         fonts::install(&cc.egui_ctx);
         let persisted = if args.screenshot.is_some() {
             Persisted::default()
         } else {
             Persisted::load(cc.storage)
         };
+        let preview = Preview::shared();
         let mut app = StagecraftApp {
             persisted,
             workspace: None,
-            panels: Panels::default(),
+            service,
+            panels: Panels::new(preview.clone()),
+            preview,
             dialog: None,
             picker: None,
             status: None,
@@ -128,7 +151,7 @@ impl StagecraftApp {
             started: None,
             frames: 0,
         };
-        app.panels.preview.borrow_mut().seek_on_open = args.frame;
+        app.preview.borrow_mut().seek_on_open = args.frame;
         if let Some(path) = args.tab.and_then(|tab| app.persisted.dock.find_tab(&tab)) {
             let _ = app.persisted.dock.set_active_tab(path);
         }
@@ -148,9 +171,33 @@ impl StagecraftApp {
         self.workspace.as_mut().map(|w| &mut w.document)
     }
 
-    /// The dock tabs' state (tests read the viewport camera and the shared preview).
+    /// The generation service.
+    pub fn service(&self) -> &GenerationService {
+        &self.service
+    }
+
+    /// The preview state: the simulation session, the picked thing and the scene.
+    pub fn preview(&self) -> &SharedPreview {
+        &self.preview
+    }
+
+    /// The tabs' state.
     pub fn panels(&self) -> &Panels {
         &self.panels
+    }
+
+    /// Brings tab `tab` to the front of its dock node.
+    pub fn show_tab(&mut self, tab: Tab) {
+        if let Some(path) = self.persisted.dock.find_tab(&tab) {
+            let _ = self.persisted.dock.set_active_tab(path);
+        }
+    }
+
+    /// The status line's message, if any, and whether it reports an error.
+    pub fn status(&self) -> Option<(&str, bool)> {
+        self.status
+            .as_ref()
+            .map(|(text, error)| (text.as_str(), *error))
     }
 
     /// The dialog on screen, if any.
@@ -176,7 +223,7 @@ impl StagecraftApp {
                 let recovery = autosave::recovery(dir, &document.project().canonical_files());
                 let watcher = self.watch(&document);
                 self.workspace = Some(Workspace { document, watcher });
-                self.panels.project_opened();
+                self.panels.project_opened(&self.preview);
                 self.persisted.remember(dir);
                 self.status = Some((format!("Opened {}", dir.display()), false));
                 if let Some(recovery) = recovery {
@@ -288,6 +335,19 @@ impl StagecraftApp {
         document.validate_if_due();
     }
 
+    /// Brings the generation service, the session and the scene up to date with the document,
+    /// once per frame and before any tab draws (whether or not a tab showing them is visible).
+    fn preview_update(&mut self, ctx: &egui::Context) {
+        let Some(workspace) = &self.workspace else {
+            return;
+        };
+        self.preview
+            .borrow_mut()
+            .frame_update(ctx, &workspace.document, &mut self.service);
+        self.panels.recipe_graph.follow(&self.service);
+        self.panels.diagnostics.follow(&self.service);
+    }
+
     fn update_title(&mut self, ctx: &egui::Context) {
         let title = match self.document() {
             Some(document) => {
@@ -342,8 +402,14 @@ impl StagecraftApp {
         }
     }
 
-    fn status_ui(&self, ui: &mut Ui) {
+    /// The status line; returns the action its Cancel button asks for.
+    fn status_ui(&self, ui: &mut Ui) -> Option<Action> {
+        let mut action = None;
         ui.horizontal(|ui| {
+            if self.service.is_busy() && self.document().is_some() {
+                action = generation_progress_ui(ui, &self.service);
+                ui.separator();
+            }
             if let Some(document) = self.document() {
                 let errors = document
                     .diagnostics()
@@ -373,6 +439,7 @@ impl StagecraftApp {
                 }
             }
         });
+        action
     }
 }
 
@@ -388,23 +455,30 @@ impl eframe::App for StagecraftApp {
             );
         }
         if let Some(task) = &mut self.screenshot {
-            let ready = !self.panels.preview.borrow().session.is_generating();
+            let ready = !self.service.is_busy();
             task.step(&ctx, ready);
         }
         self.handle_close_request(&ctx);
         if self.dialog.is_none() {
-            for action in actions::shortcuts(&ctx) {
+            let playback = self.preview.borrow().session.timeline().is_some();
+            for action in actions::shortcuts(&ctx, playback) {
                 self.perform(action);
             }
         }
         self.poll_picker();
         self.housekeeping(&ctx);
+        self.preview_update(&ctx);
         egui::Panel::top("stagecraft-menu").show(ui, |ui| {
             if let Some(action) = actions::menu_bar_ui(ui, self) {
                 self.perform(action);
             }
         });
-        egui::Panel::bottom("stagecraft-status").show(ui, |ui| self.status_ui(ui));
+        let status = egui::Panel::bottom("stagecraft-status")
+            .show(ui, |ui| self.status_ui(ui))
+            .inner;
+        if let Some(action) = status {
+            self.perform(action);
+        }
         egui::CentralPanel::default().show(ui, |ui| self.main_ui(ui));
         self.dialogs_ui(&ctx);
         if let Some(workspace) = &mut self.workspace {
@@ -433,6 +507,43 @@ fn first_selection(project: &stagecraft_runtime::project::Project) -> Selection 
         DocId::Manifest
     };
     Selection::doc(doc)
+}
+
+/// `1 error`, `2 errors`.
+pub fn count_text(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// The running generation's progress bar (stages and candidates done) and its Cancel button.
+fn generation_progress_ui(ui: &mut Ui, service: &GenerationService) -> Option<Action> {
+    let recipe = service.recipe().unwrap_or_default();
+    let (fraction, text) = match service.progress() {
+        Some(progress) => (
+            progress.fraction(),
+            format!(
+                "Generating {recipe}: {}/{} stages, {}/{} candidates",
+                progress.stages_done,
+                progress.stages_total,
+                progress.candidates_done,
+                progress.candidates_total
+            ),
+        ),
+        None => (0.0, format!("Generating {recipe}…")),
+    };
+    ui.add(
+        egui::ProgressBar::new(fraction)
+            .text(text)
+            .desired_width(320.0)
+            .animate(true),
+    );
+    ui.button("Cancel")
+        .on_hover_text("Stop generating; the previous content stays on show")
+        .clicked()
+        .then_some(Action::CancelGeneration)
 }
 
 /// Whether `action` would throw away unsaved edits.
@@ -488,6 +599,16 @@ impl StagecraftApp {
                     document.select(selection);
                 }
             }
+            Action::TogglePlay => self.preview.borrow_mut().session.toggle_play(),
+            Action::StepFrame => self.preview.borrow_mut().session.step(1),
+            Action::StepBack => self.preview.borrow_mut().session.step_back(),
+            Action::CancelGeneration => {
+                self.service.cancel();
+                self.status = Some((
+                    "Generation cancelled; the previous content stays on show".to_owned(),
+                    false,
+                ));
+            }
         }
     }
 
@@ -503,7 +624,20 @@ impl StagecraftApp {
                 } else {
                     format!("Saved {}", written.join(", "))
                 };
-                self.status = Some((message, false));
+                // Saving with errors is allowed, never silent.
+                workspace.document.validate_if_due();
+                let errors = workspace.document.error_count();
+                self.status = Some(if errors > 0 {
+                    (
+                        format!(
+                            "{message} — the saved project has {}; see Diagnostics",
+                            count_text(errors, "error")
+                        ),
+                        true,
+                    )
+                } else {
+                    (message, false)
+                });
                 true
             }
             Err(error) => {

@@ -2,19 +2,20 @@
 //! product export as canonical RON or JSON.
 //!
 //! Timings are measured here, at the binary's edge: the runtime reads no clock and reports stage
-//! starts and ends through an [`ExecutionObserver`].
+//! starts and ends through an observer — the editor's [`StageObserver`], the same one the
+//! generation service uses. When stdout is a terminal, a progress bar on stderr follows the
+//! executor's stages and candidates.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{IsTerminal as _, Write};
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stagecraft_runtime::generate::export::bundle_doc;
 use stagecraft_runtime::generate::{
-    worker_threads, CacheOutcome, CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest,
-    Generated, Generator,
+    worker_threads, CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated, Generator,
 };
 use stagecraft_runtime::project::write::{to_canonical_string, Doc};
 use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
@@ -22,6 +23,7 @@ use stagecraft_runtime::recipe::compile_project_recipe;
 
 use super::diagnostics::{diagnostic_json, render_all};
 use crate::project_io::atomic_write;
+use crate::service::{Progress, StageObserver, StageTiming};
 
 /// Options of `stagecraft generate`.
 #[derive(Debug, Clone, Default)]
@@ -40,31 +42,44 @@ pub struct GenerateOptions<'a> {
     pub memory_budget_mib: Option<u64>,
 }
 
-/// Per-stage wall times, measured from the observer's callbacks.
-#[derive(Default)]
-struct Timer {
-    started: Mutex<BTreeMap<u32, Instant>>,
-    finished: Mutex<BTreeMap<u32, (Duration, CacheOutcome, bool)>>,
+/// A progress bar for one recipe's generation: length in candidates (stages when the plan has
+/// none), drawn to `target`.
+pub fn progress_bar(recipe: &str, total: Progress, target: ProgressDrawTarget) -> ProgressBar {
+    let by_candidates = total.candidates_total > 0;
+    let length = if by_candidates {
+        total.candidates_total
+    } else {
+        total.stages_total
+    };
+    let bar = ProgressBar::with_draw_target(Some(length), target);
+    let unit = if by_candidates {
+        "candidates"
+    } else {
+        "stages"
+    };
+    let template = format!(
+        "{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} · {{msg}} · {{elapsed}}"
+    );
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(format!("recipe {recipe}"));
+    bar.set_message(format!("stage 0/{}", total.stages_total));
+    bar
 }
 
-impl ExecutionObserver for Timer {
-    fn stage_started(&self, stage: u32) {
-        if let Ok(mut started) = self.started.lock() {
-            started.insert(stage, Instant::now());
-        }
-    }
-
-    fn stage_finished(&self, stage: u32, cache: CacheOutcome, ok: bool) {
-        let start = self
-            .started
-            .lock()
-            .ok()
-            .and_then(|s| s.get(&stage).copied());
-        let elapsed = start.map(|s| s.elapsed()).unwrap_or_default();
-        if let Ok(mut finished) = self.finished.lock() {
-            finished.insert(stage, (elapsed, cache, ok));
-        }
-    }
+/// Moves `bar` to `progress`.
+pub fn show_progress(bar: &ProgressBar, progress: Progress) {
+    let position = if progress.candidates_total > 0 {
+        progress.candidates_done
+    } else {
+        progress.stages_done
+    };
+    bar.set_position(position);
+    bar.set_message(format!(
+        "stage {}/{}",
+        progress.stages_done, progress.stages_total
+    ));
 }
 
 fn ms(duration: Duration) -> f64 {
@@ -131,7 +146,15 @@ pub fn generate(
             }));
             continue;
         };
-        let timer = Timer::default();
+        let mut timer = StageObserver::new(&plan);
+        // The bar only where a person watches: stdout a terminal, not JSON for a program.
+        let bar = (!options.json && std::io::stdout().is_terminal())
+            .then(|| progress_bar(id, timer.progress(), ProgressDrawTarget::stderr()));
+        if let Some(bar) = &bar {
+            bar.enable_steady_tick(Duration::from_millis(120));
+            let shown = bar.clone();
+            timer = timer.with_hook(Box::new(move |progress| show_progress(&shown, progress)));
+        }
         let request = GenerateRequest {
             root_seed: seed,
             mode,
@@ -140,9 +163,12 @@ pub fn generate(
         let generate_start = Instant::now();
         let result = Generator::new().generate(&plan, &request, &CancelToken::new(), &timer);
         let generate_time = generate_start.elapsed();
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
         match result {
             Ok(generated) => {
-                let timings = timer.finished.lock().map(|f| f.clone()).unwrap_or_default();
+                let timings = timer.timings();
                 text.push_str(&recipe_text(
                     id,
                     &generated,
@@ -230,7 +256,17 @@ fn report_diagnostics(
     Ok(1)
 }
 
-type Timings = BTreeMap<u32, (Duration, CacheOutcome, bool)>;
+type Timings = BTreeMap<u32, StageTiming>;
+
+/// The time and cache outcome of `stage` (a stage the observer never heard of reads as a hit
+/// that took no time).
+fn timing(timings: &Timings, stage: u32) -> (Duration, CacheOutcome) {
+    timings
+        .get(&stage)
+        .map_or((Duration::ZERO, CacheOutcome::Hit), |t| {
+            (t.elapsed, t.cache)
+        })
+}
 
 fn cache_text(outcome: CacheOutcome) -> String {
     match outcome {
@@ -249,11 +285,7 @@ fn recipe_text(
     let bundle = &generated.bundle;
     let mut text = format!("recipe {id}: {} stages\n", bundle.stages.len());
     for stage in &bundle.stages {
-        let (time, cache, _) =
-            timings
-                .get(&stage.stage)
-                .copied()
-                .unwrap_or((Duration::ZERO, CacheOutcome::Hit, true));
+        let (time, cache) = timing(timings, stage.stage);
         text.push_str(&format!(
             "  stage {} {} v{}: {} objects, {} rejected, {:.2} ms ({})\n",
             stage.stage,
@@ -287,11 +319,7 @@ fn recipe_json(
         .stages
         .iter()
         .map(|stage| {
-            let (time, cache, _) = timings.get(&stage.stage).copied().unwrap_or((
-                Duration::ZERO,
-                CacheOutcome::Hit,
-                true,
-            ));
+            let (time, cache) = timing(timings, stage.stage);
             serde_json::json!({
                 "stage": stage.stage,
                 "operator": stage.operator,
@@ -361,5 +389,51 @@ pub fn doc_to_json(doc: &Doc) -> serde_json::Value {
         }
         Doc::Unit("None") => Value::Null,
         Doc::Unit(name) => Value::String((*name).to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_follows_candidates_then_stages() {
+        let total = Progress {
+            stages_done: 0,
+            stages_total: 3,
+            candidates_done: 0,
+            candidates_total: 125_000,
+        };
+        let bar = progress_bar("forest", total, ProgressDrawTarget::hidden());
+        assert_eq!(bar.length(), Some(125_000));
+        assert_eq!(bar.position(), 0);
+        assert_eq!(bar.message(), "stage 0/3");
+        show_progress(
+            &bar,
+            Progress {
+                stages_done: 2,
+                candidates_done: 100_000,
+                ..total
+            },
+        );
+        assert_eq!(bar.position(), 100_000);
+        assert_eq!(bar.message(), "stage 2/3");
+        assert_eq!(bar.prefix(), "recipe forest");
+
+        // A plan without candidates counts stages.
+        let stages_only = Progress {
+            candidates_total: 0,
+            ..total
+        };
+        let bar = progress_bar("block", stages_only, ProgressDrawTarget::hidden());
+        assert_eq!(bar.length(), Some(3));
+        show_progress(
+            &bar,
+            Progress {
+                stages_done: 1,
+                ..stages_only
+            },
+        );
+        assert_eq!(bar.position(), 1);
     }
 }

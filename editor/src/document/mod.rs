@@ -13,6 +13,7 @@ pub mod watch;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use stagecraft_runtime::ops::registry::Registry;
@@ -28,8 +29,21 @@ pub use reconcile::DiskChange;
 /// How often unsaved edits are written to the autosave folder.
 pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(30);
 
+/// Gives every document of the process its own [`Document::id`].
+static NEXT_DOCUMENT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Every diagnostic of a project's texts, as `stagecraft check` prints them: the reader's and
+/// validation's, then the recipe compiler's (operators, ports, parameter schemas), sorted.
+pub fn project_diagnostics(sources: &ProjectSources) -> Vec<Diagnostic> {
+    load_and_check(sources, &Registry::standard()).diagnostics
+}
+
 /// An open project with its edit history.
 pub struct Document {
+    /// Unique in the process, so a revision of one document is never taken for another's.
+    id: u64,
+    /// Counts changes to the project (edits, undo, redo, reloads).
+    revision: u64,
     dir: PathBuf,
     project: Project,
     record: Record<ProjectEdit>,
@@ -89,6 +103,8 @@ impl Document {
     /// A document over `project`, whose files on disk read `disk`.
     pub fn from_parts(dir: &Path, project: Project, disk: ProjectSources) -> Document {
         let mut document = Document {
+            id: NEXT_DOCUMENT_ID.fetch_add(1, Ordering::Relaxed),
+            revision: 0,
             dir: dir.to_path_buf(),
             project,
             record: Record::new(),
@@ -104,6 +120,17 @@ impl Document {
         };
         document.validate();
         document
+    }
+
+    /// This document's id, unique in the process.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Grows with every change to the project (edit, undo, redo, reload), never otherwise: what
+    /// derives from the project (generation, the session) compares it instead of the documents.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The project folder.
@@ -195,6 +222,7 @@ impl Document {
             self.selection = selection;
         }
         self.change_serial += 1;
+        self.revision += 1;
         self.validation_due = true;
     }
 
@@ -209,13 +237,18 @@ impl Document {
         true
     }
 
-    /// Validates the project as it would be saved, with the whole rulebook (the same diagnostics
-    /// `stagecraft check` prints): the canonical text of every document, plus the disk text of
-    /// files that could not be read (so their diagnostics stay visible).
+    /// Validates the project as it would be saved: the canonical text of every document, plus the
+    /// disk text of files that could not be read (so their diagnostics stay visible). The
+    /// diagnostics are those `stagecraft check` prints for the same texts
+    /// ([`project_diagnostics`]), the compiler's included.
     pub fn validate(&mut self) {
-        let loaded = load_and_check(&self.validation_sources(), &Registry::standard());
-        self.diagnostics = loaded.diagnostics;
+        self.diagnostics = project_diagnostics(&self.validation_sources());
         self.validation_due = false;
+    }
+
+    /// The number of errors among the diagnostics.
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
 
     fn validation_sources(&self) -> ProjectSources {

@@ -1,10 +1,15 @@
-//! The Diagnostics tab: every error and warning of the last validation; a click selects the field.
+//! The Diagnostics tab: every error and warning of the last validation — the same diagnostics,
+//! compiler's included, that `stagecraft check` prints — and why the generation service's newest
+//! run failed, if it did; a click selects the field.
+
+use std::sync::Arc;
 
 use egui::{Color32, RichText, Ui};
 use stagecraft_runtime::project::{Diagnostic, Severity};
 
 use super::{Command, Panel};
 use crate::document::Document;
+use crate::service::{Generation, GenerationError, GenerationService};
 use crate::viewport::{spawn_watch, SharedPreview};
 
 /// The Diagnostics tab and its filters.
@@ -13,6 +18,8 @@ pub struct DiagnosticsPanel {
     show_warnings: bool,
     /// The running simulation, whose stalled population sources are warned about here.
     pub preview: Option<SharedPreview>,
+    /// The service's newest generation, handed over by the app each frame.
+    generation: Option<Arc<Generation>>,
 }
 
 impl Default for DiagnosticsPanel {
@@ -21,6 +28,7 @@ impl Default for DiagnosticsPanel {
             show_errors: true,
             show_warnings: true,
             preview: None,
+            generation: None,
         }
     }
 }
@@ -31,6 +39,66 @@ impl DiagnosticsPanel {
         DiagnosticsPanel {
             preview: Some(preview),
             ..DiagnosticsPanel::default()
+        }
+    }
+}
+
+/// A diagnostic as its row reads: location, field path and message.
+pub fn row_text(diagnostic: &Diagnostic) -> String {
+    format!(
+        "{}:{}:{}  {}  — {}",
+        diagnostic.file, diagnostic.line, diagnostic.column, diagnostic.path, diagnostic.message
+    )
+}
+
+impl DiagnosticsPanel {
+    /// Takes the service's newest generation (the app calls this every frame).
+    pub fn follow(&mut self, service: &GenerationService) {
+        let newest = service.latest();
+        let same = match (&self.generation, newest) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.generation = newest.cloned();
+        }
+    }
+
+    /// Why the newest generation failed, under the document's diagnostics.
+    fn generation_ui(&self, ui: &mut Ui) {
+        let Some(generation) = &self.generation else {
+            return;
+        };
+        let Err(error) = &generation.result else {
+            return;
+        };
+        ui.separator();
+        let colour = ui.visuals().error_fg_color;
+        match error {
+            GenerationError::Compile { recipe, .. } => {
+                ui.label(
+                    RichText::new(format!(
+                        "⛔ recipe {recipe} is not generated: it has errors (listed above)"
+                    ))
+                    .color(colour),
+                );
+            }
+            GenerationError::Generate(failed) => {
+                ui.label(
+                    RichText::new(format!(
+                        "⛔ generating recipe {} failed",
+                        generation.recipe()
+                    ))
+                    .color(colour),
+                );
+                for failure in &failed.failures {
+                    ui.label(RichText::new(format!("    {failure}")).color(colour));
+                }
+            }
+            other => {
+                ui.label(RichText::new(format!("⛔ {other}")).color(colour));
+            }
         }
     }
 }
@@ -47,7 +115,8 @@ impl Panel for DiagnosticsPanel {
         ui.horizontal(|ui| {
             ui.toggle_value(&mut self.show_errors, format!("⛔ {errors} errors"));
             ui.toggle_value(&mut self.show_warnings, format!("⚠ {warnings} warnings"));
-            if diagnostics.is_empty() && document.held().is_empty() {
+            let generation_failed = self.generation.as_ref().is_some_and(|g| g.result.is_err());
+            if diagnostics.is_empty() && document.held().is_empty() && !generation_failed {
                 ui.label(
                     RichText::new("✔ The project is valid.").color(Color32::from_rgb(90, 170, 90)),
                 );
@@ -78,6 +147,7 @@ impl Panel for DiagnosticsPanel {
                 for diagnostic in diagnostics {
                     self.row_ui(ui, diagnostic, out);
                 }
+                self.generation_ui(ui);
             });
     }
 }
@@ -91,14 +161,7 @@ impl DiagnosticsPanel {
         if !shown {
             return;
         }
-        let text = format!(
-            "{icon} {}:{}:{}  {}  — {}",
-            diagnostic.file,
-            diagnostic.line,
-            diagnostic.column,
-            diagnostic.path,
-            diagnostic.message
-        );
+        let text = format!("{icon} {}", row_text(diagnostic));
         let response = ui
             .selectable_label(false, RichText::new(text).color(colour))
             .on_hover_text(format!("expected: {}", diagnostic.expected));

@@ -106,13 +106,11 @@ pub struct Panels {
     pub provenance: provenance::ProvenancePanel,
     /// The Recipe graph tab.
     pub recipe_graph: recipe_graph::RecipeGraphPanel,
-    /// The simulation session and scene the Viewport, Timeline and Provenance tabs share.
-    pub preview: crate::viewport::SharedPreview,
 }
 
-impl Default for Panels {
-    fn default() -> Self {
-        let preview = crate::viewport::Preview::shared_in_background();
+impl Panels {
+    /// The tabs, the Viewport, Timeline and Provenance over the app's `preview`.
+    pub fn new(preview: crate::viewport::SharedPreview) -> Self {
         Panels {
             project: Default::default(),
             inspector: Default::default(),
@@ -121,16 +119,14 @@ impl Default for Panels {
             timeline: timeline::TimelinePanel::new(preview.clone()),
             provenance: provenance::ProvenancePanel::new(preview.clone()),
             recipe_graph: Default::default(),
-            preview,
         }
     }
-}
 
-impl Panels {
-    /// Forgets what belonged to the previous project: the picked and hovered things, the camera
-    /// (which frames the new content once it is generated) and the recipe graph's view.
-    pub fn project_opened(&mut self) {
-        let mut preview = self.preview.borrow_mut();
+    /// Forgets what belonged to the previous project: the picked and hovered things of
+    /// `preview`, the camera (which frames the new content once it is generated) and the recipe
+    /// graph's view.
+    pub fn project_opened(&mut self, preview: &crate::viewport::SharedPreview) {
+        let mut preview = preview.borrow_mut();
         preview.selected = None;
         preview.hovered = None;
         drop(preview);
@@ -168,6 +164,22 @@ pub fn default_layout() -> DockState<Tab> {
     dock
 }
 
+/// The Diagnostics tab's title: its badge counts the diagnostics and, when the files on disk are
+/// what has errors (the document is saved), says so.
+pub fn diagnostics_title(document: &Document) -> String {
+    let count = document.diagnostics().len();
+    let errors = document.error_count();
+    if errors > 0 && !document.is_dirty() {
+        let saved = crate::app::count_text(errors, "error");
+        return format!("Diagnostics ({count}) · saved with {saved}");
+    }
+    if count > 0 {
+        format!("Diagnostics ({count})")
+    } else {
+        "Diagnostics".to_owned()
+    }
+}
+
 /// Shows the dock tabs over one document.
 pub struct TabViewer<'a> {
     /// The panels.
@@ -186,14 +198,10 @@ impl egui_dock::TabViewer for TabViewer<'_> {
     }
 
     fn title(&mut self, tab: &mut Tab) -> egui::WidgetText {
-        let title = self.panels.get(*tab).title();
         if *tab == Tab::Diagnostics {
-            let count = self.document.diagnostics().len();
-            if count > 0 {
-                return format!("{title} ({count})").into();
-            }
+            return diagnostics_title(self.document).into();
         }
-        title.into()
+        self.panels.get(*tab).title().into()
     }
 
     fn ui(&mut self, ui: &mut Ui, tab: &mut Tab) {

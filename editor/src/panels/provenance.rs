@@ -40,7 +40,6 @@ impl Panel for ProvenancePanel {
 
     fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
         let mut preview = self.preview.borrow_mut();
-        preview.frame_update(ui.ctx(), document);
         if overlays_ui(ui, &mut preview) {
             preview.update_scene();
         }

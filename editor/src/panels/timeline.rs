@@ -2,10 +2,10 @@
 //! scenario's simulation; playback speed; the frame counter and simulated time; and a plot of
 //! every counter the runtime publishes over the simulated frames.
 //!
-//! Shortcuts (whenever a preview tab is shown and no text field has focus): Space plays or
-//! pauses, period steps one frame, comma steps one frame back.
+//! The session is the app's; this tab borrows it. Its shortcuts (Space plays or pauses, period
+//! steps one frame, comma steps one frame back) are in the app's shortcut table.
 
-use egui::{Key, Modifiers, RichText, Ui};
+use egui::{RichText, Ui};
 
 use super::{Command, Panel};
 use crate::document::Document;
@@ -35,29 +35,6 @@ impl TimelinePanel {
     }
 }
 
-/// Applies the timeline's keyboard shortcuts (Space, period, comma) to `session`.
-pub fn timeline_shortcuts(ctx: &egui::Context, session: &mut Session) {
-    if ctx.egui_wants_keyboard_input() || session.timeline().is_none() {
-        return;
-    }
-    let (play, step, back) = ctx.input_mut(|input| {
-        (
-            input.consume_key(Modifiers::NONE, Key::Space),
-            input.consume_key(Modifiers::NONE, Key::Period),
-            input.consume_key(Modifiers::NONE, Key::Comma),
-        )
-    });
-    if play {
-        session.toggle_play();
-    }
-    if step {
-        session.step(1);
-    }
-    if back {
-        session.step_back();
-    }
-}
-
 impl Panel for TimelinePanel {
     fn title(&self) -> &'static str {
         "Timeline"
@@ -66,7 +43,6 @@ impl Panel for TimelinePanel {
     fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
-        preview.frame_update(ui.ctx(), document);
         let session = &mut preview.session;
         scenario_picker_ui(ui, document, session);
         if session.timeline().is_none() {

@@ -53,10 +53,9 @@ impl Panel for ViewportPanel {
         "Viewport"
     }
 
-    fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut Ui, _document: &Document, _out: &mut Vec<Command>) {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
-        preview.frame_update(ui.ctx(), document);
         if toolbar_ui(ui, &mut preview, &mut self.camera) {
             preview.update_scene();
         }
@@ -171,6 +170,14 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         ));
     } else if session.is_generating() {
         lines.push(("generating…".to_owned(), Color32::from_gray(220)));
+    }
+    if let Some(content) = session.content() {
+        // The same digest the Recipe graph shows: both read the service's one generation.
+        let digest = content.bundle.digest_hex();
+        lines.push((
+            format!("bundle {}", &digest[..digest.len().min(12)]),
+            Color32::from_gray(170),
+        ));
     }
     if let Some(world) = session.world() {
         lines.push((

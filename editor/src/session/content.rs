@@ -6,13 +6,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use stagecraft_runtime::content::{BoundsM, PedestrianSpace, Product, StreetBlock};
-use stagecraft_runtime::generate::{
-    CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
-    StageRecord,
-};
-use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::project::{recipe_file, AssetFamily, AssetVariant, Project, Vec2};
-use stagecraft_runtime::recipe::{compile, RecipeSource};
+use stagecraft_runtime::generate::{GeneratedBundle, StageRecord};
+use stagecraft_runtime::project::{AssetFamily, AssetVariant, Vec2};
 use stagecraft_runtime::sim::{RouteError, SimRoute};
 
 /// A generated recipe instance, ready to preview.
@@ -91,60 +86,6 @@ impl PreviewContent {
             .iter()
             .filter_map(|s| s.summary.bounds_m)
             .reduce(BoundsM::union)
-    }
-}
-
-/// Generates preview content, keeping the runtime generator (and its stage cache) between calls,
-/// so an edit re-runs only the stages it touched.
-#[derive(Default)]
-pub struct PreviewGenerator {
-    generator: Generator,
-    requests: u64,
-}
-
-impl PreviewGenerator {
-    /// Compiles and generates recipe `recipe_id` of `project`; the error says why not.
-    pub fn generate(
-        &mut self,
-        project: &Project,
-        recipe_id: &str,
-    ) -> Result<PreviewContent, String> {
-        let recipe = project
-            .recipes
-            .get(recipe_id)
-            .ok_or_else(|| format!("the recipe `{recipe_id}` is missing"))?;
-        let registry = Registry::standard();
-        let file = recipe_file(recipe_id);
-        let source = RecipeSource {
-            file: &file,
-            tree: None,
-        };
-        let outcome = compile(recipe, &project.families, &registry, source);
-        let Some(plan) = outcome.plan else {
-            let first = outcome
-                .diagnostics
-                .iter()
-                .find(|d| d.is_error())
-                .map(|d| d.message.clone())
-                .unwrap_or_else(|| "it has errors".to_owned());
-            return Err(format!(
-                "the recipe `{recipe_id}` does not compile: {first}"
-            ));
-        };
-        self.requests += 1;
-        let request = GenerateRequest {
-            root_seed: project.manifest.root_seed,
-            mode: ExecutionMode::Parallel,
-            generation: self.requests,
-        };
-        let generated = self
-            .generator
-            .generate(&plan, &request, &CancelToken::new(), &NoObserver)
-            .map_err(|error| error.to_string())?;
-        Ok(PreviewContent {
-            bundle: generated.bundle,
-            families: project.families.clone(),
-        })
     }
 }
 

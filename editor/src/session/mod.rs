@@ -1,31 +1,25 @@
-//! The embedded simulation: generated content for the previewed recipe and a checkpointed
-//! [`Timeline`] of the selected scenario's world, kept in step with the document.
+//! The embedded simulation: a checkpointed [`Timeline`] of the selected scenario's world over
+//! the content the generation service made for its recipe, kept in step with the document.
 //!
-//! [`Session::sync`] compares the documents the current content and world were built from with
-//! the document's; when the recipe (or its families, overrides, seed) changed it regenerates, and
-//! when the scenario or the content changed it rebuilds the world and re-simulates to the frame it
-//! was at, so an edit made while paused at frame F shows its effect at F. The session reads the
-//! document and never changes it.
-//!
-//! Content is generated either in the calling thread ([`Session::new`], [`Session::default`]: tests
-//! and benchmarks see it at once) or on a background thread ([`Session::background`]: the editor,
-//! whose UI thread then never waits for a recipe). In the background the current content stays
-//! on show until the newest request's result arrives; older results are dropped.
+//! The app owns the session (and the [`GenerationService`]); the Viewport, Timeline and
+//! Provenance tabs borrow it. [`Session::sync`] takes the service's newest content when it
+//! changed, and rebuilds the world when the scenario or the content changed, re-simulating to the
+//! frame it was at, so an edit made while paused at frame F shows its effect at F. The session
+//! reads the document and never changes it, and never generates: while the service works, the
+//! current content stays on show.
 
-pub mod background;
 pub mod content;
 pub mod fixtures;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use stagecraft_runtime::project::{AssetFamily, OverrideSet, Project, Recipe, Scenario};
+use stagecraft_runtime::project::{Project, Scenario};
 use stagecraft_runtime::sim::{SimRoute, Timeline, World};
 
 use crate::document::Document;
 use crate::edits::DocId;
-use background::BackgroundGenerator;
-pub use content::{PreviewContent, PreviewGenerator};
+use crate::service::GenerationService;
+pub use content::PreviewContent;
 
 /// Most frames one UI frame may simulate during playback, so a slow frame never snowballs.
 pub const MAX_STEPS_PER_TICK: u64 = 64;
@@ -33,41 +27,13 @@ pub const MAX_STEPS_PER_TICK: u64 = 64;
 /// Playback speeds offered, as multiples of real time.
 pub const SPEEDS: [f32; 7] = [0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 
-/// What generated content is made from; content is regenerated when this changes.
-#[derive(Clone, Debug, PartialEq)]
-struct GenerationInputs {
-    recipe: Recipe,
-    families: BTreeMap<String, AssetFamily>,
-    overrides: Vec<OverrideSet>,
-    seed: u64,
-}
-
-/// Makes preview content for one recipe of a project (the error says why it could not).
-pub type Generator = Box<dyn FnMut(&Project, &str) -> Result<PreviewContent, String>>;
-
-/// Where the session's content comes from.
-enum ContentSource {
-    /// Generated in the calling thread.
-    Inline(Generator),
-    /// Generated on a background thread.
-    Background(BackgroundGenerator),
-}
-
-/// What asking for content gave.
-enum Request {
-    /// The result, generated in the calling thread.
-    Done(Result<PreviewContent, String>),
-    /// Asked of the background thread.
-    Pending,
-    /// The background thread has gone.
-    ThreadGone,
-}
-
 /// The simulation session of the open document.
 pub struct Session {
-    source: ContentSource,
     scenario_id: Option<String>,
-    generation_inputs: Option<GenerationInputs>,
+    /// The service version the content was last taken from.
+    service_version: Option<u64>,
+    /// Whether the service was generating at the last sync.
+    generating: bool,
     content: Option<Arc<PreviewContent>>,
     content_version: u64,
     content_problem: Option<String>,
@@ -88,38 +54,10 @@ pub struct Session {
 
 impl Default for Session {
     fn default() -> Self {
-        Session::new(inline_generator())
-    }
-}
-
-/// The standard generator, run in the calling thread.
-fn inline_generator() -> impl FnMut(&Project, &str) -> Result<PreviewContent, String> {
-    let mut generator = PreviewGenerator::default();
-    move |project, recipe| generator.generate(project, recipe)
-}
-
-impl Session {
-    /// A session that generates content with `generator`, in the calling thread.
-    pub fn new(
-        generator: impl FnMut(&Project, &str) -> Result<PreviewContent, String> + 'static,
-    ) -> Session {
-        Session::with_source(ContentSource::Inline(Box::new(generator)))
-    }
-
-    /// A session that generates content on a background thread (in the calling thread if the
-    /// thread cannot start).
-    pub fn background() -> Session {
-        match BackgroundGenerator::spawn() {
-            Some(generator) => Session::with_source(ContentSource::Background(generator)),
-            None => Session::default(),
-        }
-    }
-
-    fn with_source(source: ContentSource) -> Session {
         Session {
-            source,
             scenario_id: None,
-            generation_inputs: None,
+            service_version: None,
+            generating: false,
             content: None,
             content_version: 0,
             content_problem: None,
@@ -135,7 +73,9 @@ impl Session {
             accumulator_s: 0.0,
         }
     }
+}
 
+impl Session {
     /// The scenario the timeline runs, if any.
     pub fn scenario_id(&self) -> Option<&str> {
         self.scenario_id.as_deref()
@@ -164,10 +104,7 @@ impl Session {
     /// Whether content is being generated in the background for the current inputs (the content
     /// on show is then the previous one).
     pub fn is_generating(&self) -> bool {
-        match &self.source {
-            ContentSource::Inline(_) => false,
-            ContentSource::Background(generator) => generator.is_pending(),
-        }
+        self.generating
     }
 
     /// The generated content, if generation succeeded.
@@ -212,13 +149,18 @@ impl Session {
         self.scenario.as_ref().map_or(0, |s| s.duration_frames)
     }
 
-    /// Brings content and world up to date with `document`; returns true when anything changed.
-    pub fn sync(&mut self, document: &Document) -> bool {
-        self.sync_project(document.project(), document.selection().doc.as_ref())
+    /// Brings content and world up to date with `document` and the service's newest content;
+    /// returns true when anything changed.
+    pub fn sync(&mut self, document: &Document, service: &GenerationService) -> bool {
+        self.sync_project(
+            document.project(),
+            document.selection().doc.as_ref(),
+            service,
+        )
     }
 
-    /// [`Session::sync`] over a bare project and the selected document.
-    pub fn sync_project(&mut self, project: &Project, selected: Option<&DocId>) -> bool {
+    /// Follows the selection to a scenario, or to the first scenario when the chosen one is gone.
+    pub fn choose_scenario_for(&mut self, project: &Project, selected: Option<&DocId>) {
         if let Some(DocId::Scenario(id)) = selected {
             if project.scenarios.contains_key(id) {
                 self.choose_scenario(id);
@@ -237,100 +179,52 @@ impl Session {
                 self.playing = false;
             }
         }
+    }
+
+    /// [`Session::sync`] over a bare project and the selected document.
+    pub fn sync_project(
+        &mut self,
+        project: &Project,
+        selected: Option<&DocId>,
+        service: &GenerationService,
+    ) -> bool {
+        self.choose_scenario_for(project, selected);
         let scenario = self
             .scenario_id
             .as_ref()
             .and_then(|id| project.scenarios.get(id));
-        let recipe_id = match (scenario, selected) {
-            (Some(scenario), _) => Some(scenario.recipe.clone()),
-            (None, Some(DocId::Recipe(id))) => Some(id.clone()),
-            (None, _) => project.recipes.keys().next().cloned(),
-        };
-        let mut changed = self.sync_content(project, recipe_id.as_deref());
+        let mut changed = self.take_content(service);
         changed |= self.sync_world(project, scenario, changed);
         changed
     }
 
-    fn sync_content(&mut self, project: &Project, recipe_id: Option<&str>) -> bool {
-        let Some(recipe) = recipe_id.and_then(|id| project.recipes.get(id)) else {
-            let had = self.content.is_some() || self.generation_inputs.is_some();
-            if let ContentSource::Background(generator) = &mut self.source {
-                // What was being generated is for a recipe that is gone.
-                generator.cancel();
-            }
-            self.generation_inputs = None;
-            self.content = None;
-            self.content_problem = recipe_id.map(|id| format!("the recipe `{id}` is missing"));
-            if had {
-                self.content_version += 1;
-            }
-            return had;
+    /// Takes the service's newest generation if it is new; returns true when the content (or the
+    /// reason there is none) changed.
+    fn take_content(&mut self, service: &GenerationService) -> bool {
+        self.generating = service.is_busy();
+        if self.service_version == Some(service.version()) {
+            return false;
+        }
+        self.service_version = Some(service.version());
+        let (content, problem) = match service.latest() {
+            Some(generation) => (
+                generation.content().cloned(),
+                service.problem().map(ToString::to_string),
+            ),
+            None => (None, None),
         };
-        let overrides = || project.overrides.values().filter(|o| o.recipe == recipe.id);
-        // Compared in place every frame; cloned only when something changed.
-        let unchanged = self.generation_inputs.as_ref().is_some_and(|inputs| {
-            inputs.recipe == *recipe
-                && inputs.families == project.families
-                && inputs.seed == project.manifest.root_seed
-                && inputs.overrides.iter().eq(overrides())
-        });
-        if !unchanged {
-            self.generation_inputs = Some(GenerationInputs {
-                recipe: recipe.clone(),
-                families: project.families.clone(),
-                overrides: overrides().cloned().collect(),
-                seed: project.manifest.root_seed,
-            });
-            let requested = match &mut self.source {
-                ContentSource::Inline(generator) => Request::Done(generator(project, &recipe.id)),
-                ContentSource::Background(generator) => {
-                    if generator.request(project, &recipe.id) {
-                        Request::Pending
-                    } else {
-                        Request::ThreadGone
-                    }
-                }
-            };
-            match requested {
-                Request::Done(result) => {
-                    self.show_content(result);
-                    return true;
-                }
-                Request::Pending => {}
-                Request::ThreadGone => {
-                    // Generate here from now on.
-                    self.source = ContentSource::Inline(Box::new(inline_generator()));
-                    self.generation_inputs = None;
-                    return self.sync_content(project, Some(&recipe.id));
-                }
-            }
+        let same = match (&self.content, &content) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if same && problem == self.content_problem {
+            return false;
         }
-        // Polled after any new request, so a result made before the newest edit is dropped.
-        match &mut self.source {
-            ContentSource::Background(generator) => match generator.take_newest() {
-                Some(result) => {
-                    self.show_content(result);
-                    true
-                }
-                None => false,
-            },
-            ContentSource::Inline(_) => false,
-        }
-    }
-
-    /// Replaces the content (or the reason there is none) with a generation result.
-    fn show_content(&mut self, result: Result<PreviewContent, String>) {
-        match result {
-            Ok(content) => {
-                self.content = Some(Arc::new(content));
-                self.content_problem = None;
-            }
-            Err(problem) => {
-                self.content = None;
-                self.content_problem = Some(problem);
-            }
-        }
+        self.content = content;
+        self.content_problem = problem;
         self.content_version += 1;
+        true
     }
 
     fn sync_world(

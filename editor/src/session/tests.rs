@@ -4,8 +4,66 @@
 use std::path::Path;
 
 use super::*;
+use crate::service::{focus_recipe_in, GenerationError, GenerationInputs, GenerationService};
 use crate::session::fixtures::street_content;
 use stagecraft_runtime::project::Project;
+
+/// A session with its own generation service, synced over bare projects (each sync is a new
+/// revision, as if the project had been edited).
+struct Rig {
+    service: GenerationService,
+    session: Session,
+    revision: u64,
+}
+
+impl Rig {
+    fn new(service: GenerationService) -> Rig {
+        Rig {
+            service,
+            session: Session::default(),
+            revision: 0,
+        }
+    }
+
+    /// The runtime generator, in the calling thread.
+    fn real() -> Rig {
+        Rig::new(GenerationService::inline())
+    }
+
+    /// The example street block's content without the generator.
+    fn fixture() -> Rig {
+        Rig::new(GenerationService::custom(|inputs: &GenerationInputs| {
+            Ok(street_content(&inputs.recipe.id))
+        }))
+    }
+
+    fn sync_project(&mut self, project: &Project, selected: Option<&DocId>) -> bool {
+        self.revision += 1;
+        self.session.choose_scenario_for(project, selected);
+        let recipe = focus_recipe_in(
+            project,
+            selected,
+            self.session.scenario_id(),
+            self.service.recipe(),
+        );
+        self.service
+            .sync_parts(0, self.revision, project, recipe.as_deref());
+        self.session.sync_project(project, selected, &self.service)
+    }
+}
+
+impl std::ops::Deref for Rig {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        &self.session
+    }
+}
+
+impl std::ops::DerefMut for Rig {
+    fn deref_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+}
 
 /// The street-block example project.
 fn example() -> Project {
@@ -14,14 +72,14 @@ fn example() -> Project {
     loaded.project.expect("example loads")
 }
 
-fn synced(project: &Project) -> Session {
-    let mut session = Session::new(|_, recipe| Ok(street_content(recipe)));
+fn synced(project: &Project) -> Rig {
+    let mut session = Rig::fixture();
     session.sync_project(project, None);
     assert!(session.problem().is_none(), "{:?}", session.problem());
     session
 }
 
-fn digest(session: &Session) -> [u8; 32] {
+fn digest(session: &Rig) -> [u8; 32] {
     session.world().expect("world").state_digest()
 }
 
@@ -144,7 +202,7 @@ fn editing_the_recipe_regenerates_and_keeps_the_frame() {
 fn a_longer_street_rebuilds_the_world_at_the_same_frame() {
     use stagecraft_runtime::project::ParamValue;
     let mut project = example();
-    let mut session = Session::default();
+    let mut session = Rig::real();
     session.sync_project(&project, None);
     session.step(150);
     let (world_version, before) = (session.world_version(), digest(&session));
@@ -172,14 +230,16 @@ fn a_scenario_naming_a_missing_route_reports_why() {
         .get_mut("crosswalk-rush")
         .expect("scenario");
     scenario.sources[0].route = "sidewalk.nowhere".into();
-    let mut session = Session::new(|_, recipe| Ok(street_content(recipe)));
+    let mut session = Rig::fixture();
     session.sync_project(&project, None);
     assert!(session.timeline().is_none());
     assert!(session
         .problem()
         .is_some_and(|p| p.contains("sidewalk.nowhere")));
     // Failing generation is reported, not a panic.
-    let mut failing = Session::new(|_, _| Err("stage 2 failed".into()));
+    let mut failing = Rig::new(GenerationService::custom(|_: &GenerationInputs| {
+        Err(GenerationError::Other("stage 2 failed".into()))
+    }));
     failing.sync_project(&example(), None);
     assert_eq!(failing.problem(), Some("stage 2 failed"));
 }
@@ -208,7 +268,7 @@ fn playback_follows_real_time_and_speed_and_stops_at_the_end() {
 #[test]
 fn the_real_generator_previews_the_example_street_block() {
     let project = example();
-    let mut session = Session::default();
+    let mut session = Rig::real();
     session.sync_project(&project, None);
     assert_eq!(session.problem(), None);
     let content = session.content().expect("generated");
@@ -243,10 +303,10 @@ fn an_edit_at_frame_zero_rebuilds_at_frame_zero() {
 }
 
 /// Syncs `session` with `project` until its content is generated (at most ten seconds).
-fn sync_until_generated(session: &mut Session, project: &Project) {
+fn sync_until_generated(session: &mut Rig, project: &Project) {
     let start = std::time::Instant::now();
     session.sync_project(project, None);
-    while session.is_generating() {
+    while session.service.is_busy() {
         assert!(
             start.elapsed().as_secs() < 10,
             "no content within ten seconds"
@@ -259,11 +319,11 @@ fn sync_until_generated(session: &mut Session, project: &Project) {
 #[test]
 fn background_generation_shows_what_inline_generation_shows() {
     let mut project = example();
-    let mut inline = Session::default();
-    let mut background = Session::background();
+    let mut inline = Rig::real();
+    let mut background = Rig::new(GenerationService::background());
     inline.sync_project(&project, None);
     sync_until_generated(&mut background, &project);
-    let bundle = |session: &Session| session.content().expect("content").bundle.digest();
+    let bundle = |session: &Rig| session.content().expect("content").bundle.digest();
     assert_eq!(bundle(&background), bundle(&inline));
     assert_eq!(background.content_version(), 1);
     assert_eq!(digest(&background), digest(&inline));
@@ -272,7 +332,7 @@ fn background_generation_shows_what_inline_generation_shows() {
     project.manifest.root_seed ^= 0x5eed;
     let before = bundle(&background);
     background.sync_project(&project, None);
-    if background.is_generating() {
+    if background.service.is_busy() {
         assert_eq!(bundle(&background), before);
     }
     sync_until_generated(&mut background, &project);

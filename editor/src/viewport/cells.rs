@@ -247,7 +247,6 @@ pub fn legend(content: &PreviewContent) -> Vec<(String, Srgba)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::content::PreviewGenerator;
     use crate::viewport::camera::{OrbitCamera, Projection};
     use crate::viewport::picking::pick_nearest;
     use crate::viewport::scene::{LayerKind, OverlayOptions, SceneBuilder, SceneInputs};
@@ -256,10 +255,32 @@ mod tests {
         let dir =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/tactical-mission");
         let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
+        let registry = stagecraft_runtime::ops::registry::Registry::standard();
+        let outcome = stagecraft_runtime::recipe::compile_project_recipe(
+            &loaded,
+            "tactical-mission",
+            &registry,
+        )
+        .expect("the recipe reads");
+        let plan = outcome.plan.expect("compiles");
         let project = loaded.project.expect("example loads");
-        PreviewGenerator::default()
-            .generate(&project, "tactical-mission")
-            .expect("generates")
+        let request = stagecraft_runtime::generate::GenerateRequest {
+            root_seed: project.manifest.root_seed,
+            mode: stagecraft_runtime::generate::ExecutionMode::Serial,
+            generation: 1,
+        };
+        let generated = stagecraft_runtime::generate::Generator::new()
+            .generate(
+                &plan,
+                &request,
+                &stagecraft_runtime::generate::CancelToken::default(),
+                &stagecraft_runtime::generate::NoObserver,
+            )
+            .expect("generates");
+        PreviewContent {
+            bundle: generated.bundle,
+            families: project.families.clone(),
+        }
     }
 
     fn scene(content: &PreviewContent) -> SceneBuilder {

@@ -1,6 +1,7 @@
 //! The 3D viewport: a three-d scene built from runtime output (generated content, the scenario's
-//! overlays, the simulation's agents), an orbit camera, picking, and the shared preview state the
-//! Viewport, Timeline and Provenance tabs work on.
+//! overlays, the simulation's agents), an orbit camera, picking, and the preview state (the
+//! session, the picked thing, the scene) that the app owns and the Viewport, Timeline and
+//! Provenance tabs borrow.
 //!
 //! Architecture invariant: rendering reads runtime output and never writes back. The scene is
 //! built on the CPU ([`scene`], [`build`], [`overlays`]) without GL, so it is tested and benchmarked
@@ -23,6 +24,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::document::Document;
+use crate::service::{focus_recipe, GenerationService};
 use crate::session::Session;
 pub use camera::{OrbitCamera, Projection};
 pub use picking::{Aabb, PickId, Ray};
@@ -32,10 +34,11 @@ pub use scene::{ColourBy, LayerKind, OverlayOptions, SceneBuilder, SceneInputs};
 const GENERATION_POLL: std::time::Duration = std::time::Duration::from_millis(15);
 
 /// What the Viewport, Timeline and Provenance tabs share: the simulation session, the picked
-/// thing, and the scene built from them.
+/// thing, and the scene built from them. The app owns it and updates it once per frame, whether
+/// or not a tab that shows it is visible.
 #[derive(Default)]
 pub struct Preview {
-    /// The embedded simulation and generated content.
+    /// The embedded simulation over the service's content.
     pub session: Session,
     /// The thing picked in the viewport, if any.
     pub selected: Option<PickId>,
@@ -49,42 +52,38 @@ pub struct Preview {
     pub seek_on_open: Option<u64>,
     /// Sources that stopped spawning, for the Diagnostics tab.
     pub spawn_watch: spawn_watch::SpawnWatch,
-    last_frame_nr: Option<u64>,
 }
 
-/// The preview state, shared by the three tabs that show it.
+/// The preview state, owned by the app and borrowed by the tabs that show it.
 pub type SharedPreview = Rc<RefCell<Preview>>;
 
 impl Preview {
-    /// A new shared preview whose content is generated in the calling thread.
+    /// A new shared preview.
     pub fn shared() -> SharedPreview {
         Rc::new(RefCell::new(Preview::default()))
     }
 
-    /// A new shared preview whose content is generated on a background thread (the editor's).
-    pub fn shared_in_background() -> SharedPreview {
-        Rc::new(RefCell::new(Preview {
-            session: Session::background(),
-            ..Preview::default()
-        }))
-    }
-
-    /// Once per UI frame (whichever tab asks first): syncs the session with the document and
-    /// advances playback by the frame's time. Returns true while playback runs (repaint wanted);
-    /// while content is generated in the background it asks for a repaint soon, to pick it up.
-    pub fn frame_update(&mut self, ctx: &egui::Context, document: &Document) -> bool {
-        let frame_nr = ctx.cumulative_frame_nr();
-        if self.last_frame_nr == Some(frame_nr) {
-            return self.session.playing;
-        }
-        self.last_frame_nr = Some(frame_nr);
-        self.session.sync(document);
+    /// Once per UI frame (the app calls it before drawing the tabs): asks `service` for the
+    /// previewed recipe of `document`, syncs the session with its newest content and advances
+    /// playback by the frame's time. Returns true while playback runs (repaint wanted); while the
+    /// service generates it asks for a repaint soon, to pick the result up.
+    pub fn frame_update(
+        &mut self,
+        ctx: &egui::Context,
+        document: &Document,
+        service: &mut GenerationService,
+    ) -> bool {
+        let project = document.project();
+        self.session
+            .choose_scenario_for(project, document.selection().doc.as_ref());
+        let recipe = focus_recipe(document, self.session.scenario_id(), service.recipe());
+        service.sync(document, recipe.as_deref());
+        self.session.sync(document, service);
         if self.session.timeline().is_some() {
             if let Some(frame) = self.seek_on_open.take() {
                 self.session.seek(frame.min(self.session.last_frame()));
             }
         }
-        crate::panels::timeline::timeline_shortcuts(ctx, &mut self.session);
         let dt_s = f64::from(ctx.input(|input| input.stable_dt));
         self.session.tick(dt_s.min(0.25));
         if let Some(world) = self.session.world() {
@@ -94,7 +93,7 @@ impl Preview {
         self.update_scene();
         if self.session.playing {
             ctx.request_repaint();
-        } else if self.session.is_generating() {
+        } else if service.is_busy() {
             ctx.request_repaint_after(GENERATION_POLL);
         }
         self.session.playing

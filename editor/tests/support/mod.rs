@@ -39,6 +39,9 @@ pub fn example(name: &str) -> Example {
         if assets.is_dir() {
             copy_dir(&assets, &temp.path().join("assets"));
         }
+        // The copy is a repository like the original, so its shared `../../assets` stays inside
+        // it (an asset path leaving the repository is warned about).
+        std::fs::create_dir_all(temp.path().join(".git")).expect("repository marker");
     } else {
         let project = template::new_project(name);
         stagecraft_editor::project_io::save_files(&dir, &project.canonical_files())

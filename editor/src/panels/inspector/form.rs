@@ -4,6 +4,10 @@
 //! field's diagnostics, highlight and scroll to itself when selected, and report which field
 //! changed (the edit's selection) and whether the change came from a continuous gesture (a drag
 //! or typing, whose frames merge into one undo step).
+//!
+//! A typed number is one edit: number fields take the text only when it is committed (Enter or
+//! leaving the field), so a half-typed value never enters the document, its undo record or the
+//! generation service.
 
 use egui::{Color32, DragValue, Response, RichText, Ui};
 use stagecraft_runtime::project::{Diagnostic, FieldPath, Project, Severity, Vec2, Vec3};
@@ -105,7 +109,9 @@ impl<'a> Form<'a> {
         if self.change.is_some() {
             return;
         }
-        let continuous = response.dragged() || response.has_focus();
+        // The frame that commits typing (Enter, or focus moving on) still belongs to the gesture,
+        // so the last keystroke and the commit are never an undo step of their own.
+        let continuous = response.dragged() || response.has_focus() || response.lost_focus();
         self.change = Some(Change {
             path: self.path.clone(),
             gesture: continuous.then_some(response.id),
@@ -208,6 +214,7 @@ impl<'a> Form<'a> {
                 DragValue::new(value)
                     .range(range)
                     .clamp_existing_to_range(false)
+                    .update_while_editing(false)
                     .speed(speed)
                     .suffix(suffix.to_owned()),
             )
@@ -337,6 +344,7 @@ fn number_speed<N: egui::emath::Numeric>(range: &std::ops::RangeInclusive<N>) ->
 pub fn axis_ui(ui: &mut Ui, name: &str, value: &mut f64) -> Response {
     ui.add(
         DragValue::new(value)
+            .update_while_editing(false)
             .speed(0.05)
             .prefix(format!("{name} "))
             .suffix(" m"),
@@ -351,25 +359,29 @@ pub fn vec3_ui(ui: &mut Ui, value: &mut Vec3) -> Response {
     response
 }
 
-/// A text field holding a `u64`; only valid numbers are written back (the Inspector ignores a
-/// "change" that leaves the document as it was).
+/// A text field holding a `u64`; a valid number is written back when the text is committed
+/// (Enter or leaving the field), never while it is typed (the Inspector ignores a "change" that
+/// leaves the document as it was).
 pub fn u64_ui(ui: &mut Ui, value: &mut u64) -> Response {
     let id = ui.next_auto_id();
     let mut text = ui
         .ctx()
         .data(|d| d.get_temp::<String>(id))
         .unwrap_or_else(|| value.to_string());
-    let response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(180.0));
+    let mut response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(180.0));
+    let parsed = parse_u64(&text);
     if response.has_focus() {
+        // Typing is not a change yet: the value stays as it was until the text is committed.
         ui.ctx().data_mut(|d| d.insert_temp(id, text.clone()));
     } else {
         ui.ctx().data_mut(|d| d.remove::<String>(id));
-    }
-    match parse_u64(&text) {
-        Some(number) => *value = number,
-        None => {
-            ui.label(RichText::new("not a number").color(ui.visuals().error_fg_color));
+        if let Some(number) = parsed.filter(|n| *n != *value) {
+            *value = number;
+            response.mark_changed();
         }
+    }
+    if parsed.is_none() {
+        ui.label(RichText::new("not a number").color(ui.visuals().error_fg_color));
     }
     response
 }

@@ -2,11 +2,14 @@
 //!
 //! The Inspector draws a copy of the selected document and, when the copy differs afterwards,
 //! returns one [`ProjectEdit`] replacing the document. Frames of one drag or of typing into one
-//! field carry the same [`MergeKey`], so the gesture is one undo step.
+//! field carry the same [`MergeKey`], so the gesture is one undo step; numbers are taken only
+//! when their text is committed, so a typed number is one edit. Stage parameters are drawn from
+//! the operators' schemas ([`params`]).
 
 pub mod form;
 pub mod list;
 pub mod manifest;
+pub mod params;
 pub mod recipe;
 pub mod scenario;
 

@@ -1,4 +1,5 @@
-//! Inspector widgets for recipes: inputs, stages with their inputs and parameters, outputs.
+//! Inspector widgets for recipes: inputs, stages with their inputs and parameters (from the
+//! operator's schema, see [`super::params`]), outputs.
 
 use std::collections::BTreeMap;
 
@@ -241,7 +242,11 @@ fn stage_ui(
             });
         },
     );
-    parameters_ui(form, ui, &mut stage.parameters);
+    // The operator's schema draws its parameters; an unknown operator gets the free-form map.
+    match super::params::registry().get(&stage.operator, stage.algorithm) {
+        Some(op) => super::params::schema_parameters_ui(form, ui, op, &mut stage.parameters),
+        None => parameters_ui(form, ui, &mut stage.parameters),
+    }
 }
 
 fn stage_input_ui(
@@ -363,8 +368,16 @@ pub fn param_ui(ui: &mut Ui, salt: egui::Id, value: &mut ParamValue) -> egui::Re
     }
     response |= match value {
         ParamValue::Bool(flag) => ui.checkbox(flag, ""),
-        ParamValue::Int(number) => ui.add(egui::DragValue::new(number).speed(0.2)),
-        ParamValue::Float(number) => ui.add(egui::DragValue::new(number).speed(0.01)),
+        ParamValue::Int(number) => ui.add(
+            egui::DragValue::new(number)
+                .update_while_editing(false)
+                .speed(0.2),
+        ),
+        ParamValue::Float(number) => ui.add(
+            egui::DragValue::new(number)
+                .update_while_editing(false)
+                .speed(0.01),
+        ),
         ParamValue::Str(text) => ui.add(egui::TextEdit::singleline(text).desired_width(140.0)),
         ParamValue::List(items) | ParamValue::Tuple(items) => items_ui(ui, salt, items),
     };

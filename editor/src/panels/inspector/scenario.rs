@@ -4,7 +4,7 @@ use egui::Ui;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     Box3, Directive, DirectiveCommand, Observer, Override, OverrideAction, OverrideSet,
-    PopulationKind, PopulationSource, Scenario, Vec2, Vec3,
+    PopulationKind, PopulationSource, Scenario, Vec2, Vec3, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
 
@@ -32,9 +32,11 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     form.number_ui(
         ui,
         "fixed_step_s",
-        "Fixed simulation step, in (0, 1] seconds.",
+        &format!(
+            "Fixed simulation step, in (0, {MAX_FIXED_STEP_S}] seconds (default {DEFAULT_FIXED_STEP_S} s)."
+        ),
         &mut scenario.fixed_step_s,
-        0.001..=1.0,
+        0.001..=MAX_FIXED_STEP_S,
         " s",
     );
     form.number_ui(
@@ -50,14 +52,11 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         ui,
         "observers",
         &mut scenario.observers,
-        |observers| Observer {
-            id: fresh_id("observer", observers.iter().map(|o| o.id.as_str())),
-            fov_y_rad: 1.0,
-            near_m: 0.1,
-            far_m: 200.0,
-            retain_radius_m: 40.0,
-            remove_radius_m: 80.0,
-            ..Observer::default()
+        |observers| {
+            Observer::with_defaults(fresh_id(
+                "observer",
+                observers.iter().map(|o| o.id.as_str()),
+            ))
         },
         |index, observer| format!("{index}: {}", observer.id),
         observer_ui,

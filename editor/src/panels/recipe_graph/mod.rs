@@ -1,6 +1,6 @@
 //! The Recipe graph tab: the selected recipe's stages and wires in an egui-snarl view rebuilt
-//! from the document, an operator palette, and each stage's last output from a background
-//! generation worker.
+//! from the document, an operator palette, and each stage's last output from the app's
+//! generation service (the same generation the Viewport shows).
 //!
 //! Every change the user makes (connect, disconnect, add, remove) is turned into one
 //! [`ProjectEdit`] through [`interop`] and sent as [`Command::Apply`]; the snarl graph is a view
@@ -10,7 +10,6 @@
 pub mod interop;
 pub mod palette;
 pub mod viewer;
-pub mod worker;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,9 +24,9 @@ use stagecraft_runtime::project::{FieldPath, PathSeg, Project, Recipe};
 use super::{Command, Panel};
 use crate::document::Document;
 use crate::edits::{DocId, Selection};
+use crate::service::{Generation, GenerationService};
 use interop::{GraphNode, GraphView};
 use viewer::{fit_transform, GraphAction, RecipeViewer};
-use worker::GenerationWorker;
 
 /// Frames in a row the graph is fitted to its nodes after it opens, while their sizes settle.
 const FIT_FRAMES: u8 = 3;
@@ -65,26 +64,26 @@ impl GraphLayout {
     }
 }
 
-/// What generation depends on, to notice when to regenerate.
-#[derive(Clone, Debug, PartialEq)]
-struct GenerationKey {
-    recipe: Recipe,
-    families: BTreeMap<String, stagecraft_runtime::project::AssetFamily>,
-    seed: u64,
-}
-
 /// The Recipe graph tab's state.
 pub struct RecipeGraphPanel {
     registry: Registry,
     recipe_id: Option<String>,
+    /// The document state (id, revision) last looked at: the recipe is compared with the one the
+    /// view was built from only when it moves.
+    built_at: Option<(u64, u64)>,
     built_from: Option<Recipe>,
+    /// The number of stages the view was built with (where the palette puts a new node).
+    stage_count: usize,
     view: Option<GraphView>,
     layout: GraphLayout,
     layout_dir: Option<PathBuf>,
     layout_dirty: bool,
-    worker: Option<GenerationWorker>,
-    revision: u64,
-    generated_from: Option<GenerationKey>,
+    /// The service's newest generation, handed over by the app each frame.
+    generation: Option<Arc<Generation>>,
+    /// The recipe the service previews.
+    service_recipe: Option<String>,
+    /// Whether the service is generating.
+    generating: bool,
     message: Option<String>,
     snarl_selection: Vec<egui_snarl::NodeId>,
     /// Frames left in which the view is fitted to every node (set when a recipe is opened).
@@ -102,14 +101,16 @@ impl Default for RecipeGraphPanel {
         RecipeGraphPanel {
             registry: Registry::standard(),
             recipe_id: None,
+            built_at: None,
             built_from: None,
+            stage_count: 0,
             view: None,
             layout: GraphLayout::default(),
             layout_dir: None,
             layout_dirty: false,
-            worker: None,
-            revision: 0,
-            generated_from: None,
+            generation: None,
+            service_recipe: None,
+            generating: false,
             message: None,
             snarl_selection: Vec::new(),
             fit_frames: FIT_FRAMES,
@@ -137,12 +138,21 @@ pub fn stage_selection(recipe_id: &str, recipe: &Recipe, stage: u32) -> Option<S
     ))
 }
 
-/// The recipe the graph shows: the selected one, else the last shown, else the first.
-fn shown_recipe(project: &Project, selection: &Selection, last: Option<&String>) -> Option<String> {
+/// The recipe the graph shows: the selected one, else the one the service previews, else the
+/// last shown, else the first.
+fn shown_recipe(
+    project: &Project,
+    selection: &Selection,
+    previewed: Option<&String>,
+    last: Option<&String>,
+) -> Option<String> {
     if let Some(DocId::Recipe(id)) = &selection.doc {
         if project.recipes.contains_key(id) {
             return Some(id.clone());
         }
+    }
+    if let Some(previewed) = previewed.filter(|id| project.recipes.contains_key(*id)) {
+        return Some(previewed.clone());
     }
     if let Some(last) = last.filter(|id| project.recipes.contains_key(*id)) {
         return Some(last.clone());
@@ -174,12 +184,37 @@ impl RecipeGraphPanel {
         self.fit_frames = FIT_FRAMES;
     }
 
-    /// The generation worker (started on first use).
-    fn worker(&mut self) -> &mut GenerationWorker {
-        self.worker.get_or_insert_with(GenerationWorker::spawn)
+    /// Takes the service's newest generation and state (the app calls this every frame).
+    pub fn follow(&mut self, service: &GenerationService) {
+        let newest = service.latest();
+        let same = match (&self.generation, newest) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.generation = newest.cloned();
+        }
+        if self.service_recipe.as_deref() != service.recipe() {
+            self.service_recipe = service.recipe().map(str::to_owned);
+        }
+        self.generating = service.is_busy();
     }
 
-    /// Keeps the view, the layout and the background generation in step with the document.
+    /// The generation the graph shows for the recipe it shows, if any.
+    pub fn generation(&self) -> Option<&Arc<Generation>> {
+        self.generation
+            .as_ref()
+            .filter(|g| self.recipe_id.as_deref() == Some(g.recipe()))
+    }
+
+    /// The bundle digest the graph shows (hex), if its generation succeeded.
+    pub fn shown_digest(&self) -> Option<String> {
+        self.generation().and_then(|g| g.digest_hex())
+    }
+
+    /// Keeps the view and the layout in step with the document (the revision says when the
+    /// recipe may have changed; nothing is compared or cloned otherwise).
     fn sync(&mut self, document: &Document, recipe_id: &str) {
         if self.layout_dir.as_deref() != Some(document.dir()) {
             self.layout = GraphLayout::load(document.dir());
@@ -187,12 +222,14 @@ impl RecipeGraphPanel {
             self.view = None;
             self.fit_frames = FIT_FRAMES;
         }
-        let project = document.project();
-        let Some(recipe) = project.recipes.get(recipe_id) else {
+        let Some(recipe) = document.project().recipes.get(recipe_id) else {
             return;
         };
+        let state = (document.id(), document.revision());
+        let moved = self.built_at != Some(state);
+        self.built_at = Some(state);
         if self.recipe_id.as_deref() != Some(recipe_id)
-            || self.built_from.as_ref() != Some(recipe)
+            || (moved && self.built_from.as_ref() != Some(recipe))
             || self.view.is_none()
         {
             if self.recipe_id.as_deref() != Some(recipe_id) || self.view.is_none() {
@@ -209,21 +246,9 @@ impl RecipeGraphPanel {
                 .unwrap_or_default();
             self.view = Some(interop::build(recipe, &self.registry, &positions));
             self.built_from = Some(recipe.clone());
+            self.stage_count = recipe.stages.len();
             self.recipe_id = Some(recipe_id.to_owned());
         }
-        let key = GenerationKey {
-            recipe: recipe.clone(),
-            families: project.families.clone(),
-            seed: project.manifest.root_seed,
-        };
-        if self.generated_from.as_ref() != Some(&key) {
-            self.revision += 1;
-            let revision = self.revision;
-            let shared = Arc::new(project.clone());
-            self.worker().request(revision, shared, recipe_id);
-            self.generated_from = Some(key);
-        }
-        self.worker().poll();
     }
 
     /// Copies the positions of nodes the user moved into the layout, marking it dirty when
@@ -341,7 +366,7 @@ impl RecipeGraphPanel {
             ui.strong(format!("recipe {recipe_id}"));
             ui.menu_button("Add stage", |ui| {
                 if let Some((id, algorithm)) = palette::palette_ui(ui, &self.registry) {
-                    let count = self.built_from.as_ref().map_or(0, |r| r.stages.len());
+                    let count = self.stage_count;
                     action = Some(GraphAction::Add {
                         id,
                         algorithm,
@@ -357,12 +382,18 @@ impl RecipeGraphPanel {
             {
                 self.fit();
             }
-            let worker = self.worker();
-            if worker.is_busy() {
+            if self.generating {
                 ui.spinner();
                 ui.weak("generating…");
-            } else if let Some(outcome) = worker.current() {
-                ui.weak(format!("generated in {:.1} ms", outcome.elapsed_ms));
+            } else if let Some(generation) = self.generation() {
+                let digest = generation
+                    .digest_hex()
+                    .map(|d| format!(" · digest {}", &d[..d.len().min(12)]))
+                    .unwrap_or_default();
+                ui.weak(format!(
+                    "generated in {:.1} ms{digest}",
+                    generation.elapsed_ms
+                ));
             }
             if let Some(message) = &self.message {
                 ui.colored_label(ui.visuals().warn_fg_color, message);
@@ -379,8 +410,12 @@ impl Panel for RecipeGraphPanel {
 
     fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         let selection = document.selection().clone();
-        let Some(recipe_id) = shown_recipe(document.project(), &selection, self.recipe_id.as_ref())
-        else {
+        let Some(recipe_id) = shown_recipe(
+            document.project(),
+            &selection,
+            self.service_recipe.as_ref(),
+            self.recipe_id.as_ref(),
+        ) else {
             ui.weak("The project has no recipes.");
             return;
         };
@@ -395,10 +430,9 @@ impl Panel for RecipeGraphPanel {
             .and_then(|index| recipe.stages.get(index))
             .map(|stage| stage.id);
         let outcome = self
-            .worker
-            .as_ref()
-            .and_then(GenerationWorker::current)
-            .filter(|outcome| outcome.recipe == recipe_id);
+            .generation
+            .as_deref()
+            .filter(|generation| generation.recipe() == recipe_id);
         let mut viewer = RecipeViewer::new(recipe, &self.registry, outcome, selected);
         if self.fit_frames > 0 {
             if let Some(bounds) = self.node_bounds {
@@ -447,10 +481,6 @@ impl Panel for RecipeGraphPanel {
             }
         }
         actions.extend(viewer.actions);
-        if self.worker.as_ref().is_some_and(GenerationWorker::is_busy) {
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(30));
-        }
         self.harvest_positions();
         let dragging = ui.input(|i| i.pointer.any_down());
         if self.layout_dirty && !dragging {

@@ -11,7 +11,7 @@ use stagecraft_runtime::project::{Recipe, RecipeInput};
 
 use super::interop::{operator_of, GraphNode};
 use super::palette::palette_ui;
-use super::worker::Outcome;
+use crate::service::Generation;
 
 /// What the user did in the graph this frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +56,7 @@ pub struct RecipeViewer<'a> {
     /// The operator registry.
     pub registry: &'a Registry,
     /// The last accepted generation of this recipe, if any.
-    pub outcome: Option<&'a Outcome>,
+    pub outcome: Option<&'a Generation>,
     /// The selected stage, if any.
     pub selected: Option<u32>,
     /// What the user did.
@@ -74,7 +74,7 @@ impl<'a> RecipeViewer<'a> {
     pub fn new(
         recipe: &'a Recipe,
         registry: &'a Registry,
-        outcome: Option<&'a Outcome>,
+        outcome: Option<&'a Generation>,
         selected: Option<u32>,
     ) -> Self {
         RecipeViewer {
@@ -334,11 +334,11 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                     ));
                 }
             },
-            None => match &outcome.error {
-                Some(error) => {
-                    ui.colored_label(ui.visuals().warn_fg_color, error);
+            None => match &outcome.result {
+                Err(error) => {
+                    ui.colored_label(ui.visuals().warn_fg_color, error.to_string());
                 }
-                None => {
+                Ok(_) => {
                     ui.weak("no output");
                 }
             },

@@ -14,5 +14,5 @@ pub use overrides::{Override, OverrideAction, OverrideSet, OVERRIDES_SCHEMA};
 pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
 pub use scenario::{
     Directive, DirectiveCommand, Observer, PopulationKind, PopulationSource, Scenario,
-    SCENARIO_SCHEMA,
+    DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S, SCENARIO_SCHEMA,
 };

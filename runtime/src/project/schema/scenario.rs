@@ -8,6 +8,13 @@ use crate::project::write::Doc;
 /// Current schema version of scenarios.
 pub const SCENARIO_SCHEMA: u32 = 1;
 
+/// The fixed step a scenario gets when its file gives none, seconds.
+pub const DEFAULT_FIXED_STEP_S: f64 = 0.05;
+/// The longest fixed step allowed, seconds (steps are in `(0, MAX_FIXED_STEP_S]`).
+pub const MAX_FIXED_STEP_S: f64 = 1.0;
+/// The length a scenario gets when its file gives none, frames.
+pub const DEFAULT_DURATION_FRAMES: u64 = 1200;
+
 /// A pedestrian scenario over the content of one recipe.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scenario {
@@ -37,8 +44,8 @@ crate::project::codec_macro::record_codec!(Scenario "Scenario" schema SCENARIO_S
     id: String,
     name: String = String::new(),
     recipe: String,
-    fixed_step_s: f64 = 0.05,
-    duration_frames: u64 = 1200,
+    fixed_step_s: f64 = DEFAULT_FIXED_STEP_S,
+    duration_frames: u64 = DEFAULT_DURATION_FRAMES,
     observers: Vec<Observer> = Vec::new(),
     sources: Vec<PopulationSource> = Vec::new(),
     no_spawn_box: Option<Box3> = None,
@@ -69,16 +76,45 @@ pub struct Observer {
     pub remove_radius_m: f64,
 }
 
+impl Observer {
+    /// Vertical field of view of an observer whose file gives none, radians.
+    pub const DEFAULT_FOV_Y_RAD: f64 = 1.0;
+    /// Near plane of an observer whose file gives none, meters.
+    pub const DEFAULT_NEAR_M: f64 = 0.1;
+    /// Far plane of an observer whose file gives none, meters.
+    pub const DEFAULT_FAR_M: f64 = 200.0;
+    /// Retain radius (Rout) of an observer whose file gives none, meters.
+    pub const DEFAULT_RETAIN_RADIUS_M: f64 = 40.0;
+    /// Remove radius (Rin) of an observer whose file gives none, meters.
+    pub const DEFAULT_REMOVE_RADIUS_M: f64 = 80.0;
+
+    /// An observer at the origin with every optional field at its default (what a file that
+    /// names only `id` and `position` reads as).
+    pub fn with_defaults(id: String) -> Observer {
+        Observer {
+            id,
+            position: Vec3::default(),
+            yaw_rad: 0.0,
+            pitch_rad: 0.0,
+            fov_y_rad: Observer::DEFAULT_FOV_Y_RAD,
+            near_m: Observer::DEFAULT_NEAR_M,
+            far_m: Observer::DEFAULT_FAR_M,
+            retain_radius_m: Observer::DEFAULT_RETAIN_RADIUS_M,
+            remove_radius_m: Observer::DEFAULT_REMOVE_RADIUS_M,
+        }
+    }
+}
+
 crate::project::codec_macro::record_codec!(Observer "Observer" {
     id: String,
     position: Vec3,
     yaw_rad: f64 = 0.0,
     pitch_rad: f64 = 0.0,
-    fov_y_rad: f64 = 1.0,
-    near_m: f64 = 0.1,
-    far_m: f64 = 200.0,
-    retain_radius_m: f64 = 40.0,
-    remove_radius_m: f64 = 80.0,
+    fov_y_rad: f64 = Observer::DEFAULT_FOV_Y_RAD,
+    near_m: f64 = Observer::DEFAULT_NEAR_M,
+    far_m: f64 = Observer::DEFAULT_FAR_M,
+    retain_radius_m: f64 = Observer::DEFAULT_RETAIN_RADIUS_M,
+    remove_radius_m: f64 = Observer::DEFAULT_REMOVE_RADIUS_M,
 });
 
 /// Whether a source's pedestrians are ambient population or owned by a script.

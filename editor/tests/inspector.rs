@@ -1,0 +1,74 @@
+//! The Inspector's stage parameters from the operators' schemas, driven through AccessKit (no
+//! GPU): every declared parameter has a row (absent ones show their default with a Set button),
+//! an out-of-range value is an error in place, and a reset to the default is one undoable edit.
+
+mod support;
+
+use egui_kittest::kittest::Queryable as _;
+use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
+use stagecraft_editor::panels::inspector::params::registry;
+use stagecraft_runtime::project::{FieldPath, ParamValue};
+use support::{example, harness};
+
+const RECIPE: &str = "street-block";
+
+#[test]
+fn stage_parameters_follow_the_operators_schema() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let stage = FieldPath::root().field("stages").index(0);
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(DocId::Recipe(RECIPE.into()), stage));
+    harness.run_steps(3);
+
+    // Every parameter of `street.block` has its row; the one the file leaves out shows its
+    // default and can be set.
+    let op = registry().get("street.block", 1).expect("registered");
+    assert!(harness
+        .query_by_label_contains("Parameters of street.block v1")
+        .is_some());
+    assert!(harness.query_by_label("Set furniture_zone_m").is_some());
+    assert!(harness.query_by_label_contains("1.5 (default)").is_some());
+    assert!(op.params.iter().any(|spec| spec.name == "furniture_zone_m"));
+    // Values at their default offer no reset.
+    assert!(harness.query_by_label("Reset length_m").is_none());
+
+    // An out-of-range value: an error in place, and a reset back to the default.
+    let document = harness.state_mut().document_mut().expect("a document");
+    let doc = DocId::Recipe(RECIPE.into());
+    let Some(DocValue::Recipe(mut recipe)) = document.get(&doc) else {
+        panic!("the example has its recipe");
+    };
+    recipe.stages[0]
+        .parameters
+        .insert("lanes".into(), ParamValue::Int(9));
+    document.apply(ProjectEdit::replace(
+        doc.clone(),
+        Some(DocValue::Recipe(recipe)),
+        Selection::field(doc, FieldPath::root().field("stages").index(0)),
+        "Set lanes",
+    ));
+    harness.run_steps(3);
+    // In place, beside the widget (the Diagnostics tab's row says it too, with its location).
+    assert!(harness
+        .query_by_label("parameter `lanes` is 9, out of range")
+        .is_some());
+    harness.get_by_label("Reset lanes").click();
+    harness.run_steps(3);
+    let document = harness.state().document().expect("a document");
+    let lanes = document.project().recipes[RECIPE].stages[0]
+        .parameters
+        .get("lanes")
+        .cloned();
+    assert_eq!(lanes, None, "reset: the operator's default applies");
+    assert!(harness
+        .query_all_by_label_contains("parameter `lanes` is 9")
+        .next()
+        .is_none());
+    assert!(document.diagnostics().iter().all(|d| !d.is_error()));
+    let undo = document.record().undo_string().unwrap_or_default();
+    assert!(undo.contains("lanes"), "the reset is the last edit: {undo}");
+}

@@ -51,4 +51,3 @@ pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<
         0
     })
 }
-

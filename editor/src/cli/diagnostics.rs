@@ -44,4 +44,3 @@ pub fn render_diagnostic(diagnostic: &Diagnostic, source: Option<&String>) -> St
     text.push_str(&format!("   = at {}\n\n", diagnostic.path));
     text
 }
-

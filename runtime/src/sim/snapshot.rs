@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 use super::agents::Agents;
-use super::world::{Counters, World, WorldConfig};
+use super::world::{Counters, World};
 
 /// Everything that changes as a world steps, captured at one frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,32 +34,11 @@ impl Snapshot {
     }
 }
 
-/// A digest of a configuration: what must match for a snapshot to apply.
-pub(super) fn config_digest(config: &WorldConfig) -> [u8; 32] {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&config.fixed_step_s.to_bits().to_le_bytes());
-    hasher.update(&config.seed.to_le_bytes());
-    for route in &config.routes {
-        hasher.update(route.id.as_bytes());
-        hasher.update(&[0]);
-        for point in route.points() {
-            hasher.update(&point.x.to_bits().to_le_bytes());
-            hasher.update(&point.y.to_bits().to_le_bytes());
-        }
-    }
-    for source in &config.sources {
-        hasher.update(format!("{source:?}").as_bytes());
-    }
-    hasher.update(format!("{:?}", config.no_spawn_box).as_bytes());
-    hasher.update(format!("{:?}", config.directives).as_bytes());
-    *hasher.finalize().as_bytes()
-}
-
 impl World {
     /// Captures the current state.
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            config_digest: config_digest(&self.config),
+            config_digest: self.config.digest,
             frame: self.frame,
             agents: self.agents.clone(),
             births: self.births.clone(),
@@ -70,7 +49,7 @@ impl World {
 
     /// Restores a snapshot after checking all of it; on error the world is unchanged.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
-        if snapshot.config_digest != config_digest(&self.config) {
+        if snapshot.config_digest != self.config.digest {
             return Err(SnapshotError::ConfigMismatch);
         }
         let agents = &snapshot.agents;
@@ -113,7 +92,7 @@ impl World {
         if agents
             .route
             .iter()
-            .any(|route| *route as usize >= self.config.routes.len())
+            .any(|route| *route as usize >= self.config.space.routes.len())
         {
             return Err(SnapshotError::Inconsistent(
                 "an agent names a missing route",

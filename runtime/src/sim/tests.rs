@@ -1,5 +1,7 @@
 //! Tests of the scenario runtime: births, directives, snapshots and scrubbing determinism.
 
+use std::sync::Arc;
+
 use super::*;
 use crate::project::{
     Box3, Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, Vec2, Vec3,
@@ -84,8 +86,16 @@ fn scenario() -> Scenario {
     }
 }
 
+fn space() -> Arc<SimSpace> {
+    Arc::new(SimSpace::from_routes(routes()).expect("space"))
+}
+
+fn compiled(scenario: &Scenario) -> Arc<CompiledScenario> {
+    Arc::new(CompiledScenario::compile(scenario).expect("compiles"))
+}
+
 fn world() -> World {
-    World::new(&scenario(), routes(), 7).expect("world")
+    build_world(&space(), &compiled(&scenario()), 7).expect("world")
 }
 
 #[test]
@@ -220,7 +230,7 @@ fn snapshot_of_another_world_is_refused_and_changes_nothing() {
     a.step_n_for_test(10);
     let mut other = scenario();
     other.fixed_step_s = 0.1;
-    let mut b = World::new(&other, routes(), 7).expect("world");
+    let mut b = build_world(&space(), &compiled(&other), 7).expect("world");
     b.step_n_for_test(5);
     let before = b.state_digest();
     assert_eq!(b.restore(&a.snapshot()), Err(SnapshotError::ConfigMismatch));
@@ -228,16 +238,24 @@ fn snapshot_of_another_world_is_refused_and_changes_nothing() {
 }
 
 #[test]
-fn missing_route_is_an_error() {
+fn missing_route_is_an_error_at_its_field() {
     let mut bad = scenario();
     bad.sources[0].route = "sidewalk.east".into();
+    let error = build_world(&space(), &compiled(&bad), 1).map(|_| ());
+    let Err(error) = error else {
+        panic!("a missing route must not build");
+    };
+    assert_eq!(error.diagnostics.len(), 1);
+    assert_eq!(error.diagnostics[0].path.to_string(), "sources[0].route");
     assert_eq!(
-        World::new(&bad, routes(), 1).map(|_| ()),
-        Err(SimError::MissingRoute {
+        error.diagnostics[0].problem,
+        SimProblem::MissingRoute {
             source_id: "walkers".into(),
-            route: "sidewalk.east".into()
-        })
+            route: "sidewalk.east".into(),
+            known: vec!["sidewalk.north".into(), "crosswalk.0".into()],
+        }
     );
+    assert!(error.to_string().contains("sidewalk.east"), "{error}");
 }
 
 impl World {

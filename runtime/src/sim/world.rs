@@ -1,12 +1,17 @@
-//! The world: configuration from a scenario, the fixed-step phases, counters and digests.
+//! The world: built from a space and a compiled scenario ([`build_world`]), the fixed-step
+//! phases, counters and digests.
 
 use std::num::NonZeroU32;
-
-use thiserror::Error;
+use std::sync::Arc;
 
 use super::agents::{AgentState, Agents};
 use super::routes::SimRoute;
-use crate::project::{Box3, DirectiveCommand, PopulationKind, Scenario, Vec2};
+use super::scenario::{
+    Command, CompiledScenario, DirectiveTarget, SimBuildError, SimDiagnostic, SimProblem,
+};
+use super::space::SimSpace;
+use crate::content::encode::ByteWriter;
+use crate::project::{FieldPath, PopulationKind, Vec2};
 use crate::rng::{Address, Domain, DomainKey};
 
 /// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
@@ -14,35 +19,14 @@ pub const ARRIVAL_RADIUS_M: f64 = 0.15;
 /// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
 pub const FLEE_SPEED_M_S: f64 = 4.0;
 
-/// Why a world cannot be built.
-#[derive(Clone, Debug, PartialEq, Error)]
-pub enum SimError {
-    /// A source names a route the pedestrian space does not have.
-    #[error(
-        "source `{source_id}` names the route `{route}`, which the pedestrian space does not have"
-    )]
-    MissingRoute {
-        /// The source.
-        source_id: String,
-        /// The missing route.
-        route: String,
-    },
-    /// The fixed step is not a positive finite number of seconds.
-    #[error("fixed step {0} s is not a positive finite number")]
-    BadFixedStep(f64),
-    /// More sources or routes than the columns can index.
-    #[error("too many sources or routes (at most 65535 each)")]
-    TooMany,
-}
-
-/// One population source as the world runs it.
+/// One population source as the world runs it: its compiled spec with the route resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SourceConfig {
     /// The source's id.
     pub id: String,
     /// Ambient or Mission.
     pub kind: PopulationKind,
-    /// Index of its route.
+    /// Index of its route in the space.
     pub route: u16,
     /// How many agents it keeps alive.
     pub target_count: u32,
@@ -57,14 +41,21 @@ pub struct WorldConfig {
     pub fixed_step_s: f64,
     /// Root seed of the population domain.
     pub seed: u64,
-    /// Routes, in the order sources index them.
-    pub routes: Vec<SimRoute>,
-    /// Population sources, in scenario order.
+    /// The content the world runs on.
+    pub space: Arc<SimSpace>,
+    /// The compiled scenario.
+    pub scenario: Arc<CompiledScenario>,
+    /// Population sources, in scenario order, with their routes resolved.
     pub sources: Vec<SourceConfig>,
-    /// No ambient births inside this box.
-    pub no_spawn_box: Option<Box3>,
-    /// Directives sorted by frame (stable: file order within a frame).
-    pub directives: Vec<(u64, u16, u32, DirectiveCommand)>,
+    /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
+    pub digest: [u8; 32],
+}
+
+impl WorldConfig {
+    /// The routes, in the order agents and sources index them.
+    pub fn routes(&self) -> &[SimRoute] {
+        &self.space.routes
+    }
 }
 
 /// Why a birth attempt was rejected.
@@ -122,7 +113,7 @@ impl Counters {
 /// A running scenario.
 #[derive(Clone, Debug)]
 pub struct World {
-    pub(super) config: std::sync::Arc<WorldConfig>,
+    pub(super) config: Arc<WorldConfig>,
     pub(super) frame: u64,
     pub(super) agents: Agents,
     /// Rows of each source's agents, in birth order.
@@ -135,59 +126,6 @@ pub struct World {
 }
 
 impl World {
-    /// A world for `scenario` over `routes`, seeded with `seed`.
-    pub fn new(scenario: &Scenario, routes: Vec<SimRoute>, seed: u64) -> Result<World, SimError> {
-        if !(scenario.fixed_step_s.is_finite() && scenario.fixed_step_s > 0.0) {
-            return Err(SimError::BadFixedStep(scenario.fixed_step_s));
-        }
-        if routes.len() > u16::MAX as usize || scenario.sources.len() > u16::MAX as usize {
-            return Err(SimError::TooMany);
-        }
-        let mut sources = Vec::with_capacity(scenario.sources.len());
-        for source in &scenario.sources {
-            let route = routes
-                .iter()
-                .position(|r| r.id == source.route)
-                .ok_or_else(|| SimError::MissingRoute {
-                    source_id: source.id.clone(),
-                    route: source.route.clone(),
-                })?;
-            sources.push(SourceConfig {
-                id: source.id.clone(),
-                kind: source.kind,
-                route: route as u16,
-                target_count: source.target_count,
-                walk_speed_m_s: source.walk_speed_m_s,
-            });
-        }
-        let mut directives: Vec<(u64, u16, u32, DirectiveCommand)> = scenario
-            .directives
-            .iter()
-            .filter_map(|d| {
-                let source = scenario.sources.iter().position(|s| s.id == d.source)?;
-                Some((d.frame, source as u16, d.agent, d.command.clone()))
-            })
-            .collect();
-        directives.sort_by_key(|d| d.0);
-        let source_count = sources.len();
-        Ok(World {
-            config: std::sync::Arc::new(WorldConfig {
-                fixed_step_s: scenario.fixed_step_s,
-                seed,
-                routes,
-                sources,
-                no_spawn_box: scenario.no_spawn_box,
-                directives,
-            }),
-            frame: 0,
-            agents: Agents::default(),
-            births: vec![Vec::new(); source_count],
-            attempts: vec![0; source_count],
-            counters: Counters::default(),
-            last_rejections: Vec::new(),
-        })
-    }
-
     /// Frames stepped so far.
     pub fn frame(&self) -> u64 {
         self.frame
@@ -239,14 +177,14 @@ impl World {
     /// Control: each source below its target attempts one birth.
     fn control_phase(&mut self) {
         let key = DomainKey::new(self.config.seed, Domain::Population);
-        let config = std::sync::Arc::clone(&self.config);
+        let config = Arc::clone(&self.config);
         for (source_index, source) in config.sources.iter().enumerate() {
             if self.births[source_index].len() as u64 >= u64::from(source.target_count) {
                 continue;
             }
             let attempt = self.attempts[source_index];
             self.attempts[source_index] = attempt.wrapping_add(1);
-            let route = &config.routes[source.route as usize];
+            let route = &config.space.routes[source.route as usize];
             let address = |dimension| Address::new(source_index as u64, attempt, dimension);
             let length_cm = (route.length_m() * 100.0)
                 .floor()
@@ -261,8 +199,9 @@ impl World {
             };
             let distance_m = f64::from(distance_cm) / 100.0;
             let (position, along) = route.sample(distance_m);
-            if let Some(bounds) = &config.no_spawn_box {
-                if inside(bounds, position) {
+            if let Some(bounds) = &config.scenario.no_spawn_box {
+                // Births stand on the ground (z = 0).
+                if bounds.contains([position.x, position.y, 0.0]) {
                     self.reject(source_index, SpawnRejection::NoSpawnBox);
                     continue;
                 }
@@ -308,17 +247,20 @@ impl World {
 
     /// Tasks: apply the directives due this frame, in file order.
     fn tasks_phase(&mut self) {
-        let config = std::sync::Arc::clone(&self.config);
+        let config = Arc::clone(&self.config);
         let frame = self.frame;
-        let start = config.directives.partition_point(|d| d.0 < frame);
-        for (_, source, agent, command) in config.directives[start..]
-            .iter()
-            .take_while(|d| d.0 == frame)
-        {
-            let row = self.births[*source as usize].get(*agent as usize).copied();
+        let directives = &config.scenario.directives;
+        let start = directives.partition_point(|d| d.frame < frame);
+        for directive in directives[start..].iter().take_while(|d| d.frame == frame) {
+            let DirectiveTarget::Born { source, ordinal } = directive.target;
+            let row = self
+                .births
+                .get(usize::from(source))
+                .and_then(|births| births.get(ordinal as usize))
+                .copied();
             match row {
                 Some(row) => {
-                    self.apply(row as usize, command);
+                    self.apply(row as usize, &directive.command);
                     self.counters.directives_applied += 1;
                 }
                 None => self.counters.directives_missed += 1,
@@ -326,47 +268,41 @@ impl World {
         }
     }
 
-    fn apply(&mut self, row: usize, command: &DirectiveCommand) {
+    fn apply(&mut self, row: usize, command: &Command) {
         let agents = &mut self.agents;
         match command {
-            DirectiveCommand::Claim { owner } => {
+            Command::Claim { owner } => {
                 agents.kind[row] = PopulationKind::Mission;
                 agents.owner[row] = Some(owner.clone());
             }
-            DirectiveCommand::Release => {
+            Command::Release => {
                 agents.kind[row] = PopulationKind::Ambient;
                 agents.owner[row] = None;
             }
-            DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
-                agents.target[row] = Some(Vec2 {
-                    x: goal.x,
-                    y: goal.y,
-                });
+            Command::Rendezvous { goal } | Command::Redirect { goal } => {
+                agents.target[row] = Some(*goal);
                 agents.state[row] = AgentState::Travelling;
             }
-            DirectiveCommand::Hold => {
+            Command::Hold => {
                 if agents.state[row] != AgentState::Holding {
                     agents.resume[row] = agents.state[row];
                     agents.state[row] = AgentState::Holding;
                 }
             }
-            DirectiveCommand::Continue => {
+            Command::Continue => {
                 if agents.state[row] == AgentState::Holding {
                     agents.state[row] = agents.resume[row];
                 }
             }
-            DirectiveCommand::Cancel => {
+            Command::Cancel => {
                 agents.target[row] = None;
                 agents.state[row] = AgentState::Arrived;
             }
-            DirectiveCommand::Escape {
+            Command::Escape {
                 threat,
                 safe_distance_m,
             } => {
-                agents.target[row] = Some(Vec2 {
-                    x: threat.x,
-                    y: threat.y,
-                });
+                agents.target[row] = Some(*threat);
                 agents.safe_distance_m[row] = *safe_distance_m;
                 agents.state[row] = AgentState::Fleeing;
             }
@@ -376,13 +312,13 @@ impl World {
     /// Motion: every agent advances by one fixed step according to its state.
     fn motion_phase(&mut self) {
         let dt = self.config.fixed_step_s;
-        let config = std::sync::Arc::clone(&self.config);
+        let config = Arc::clone(&self.config);
         let agents = &mut self.agents;
         for row in 0..agents.len() {
             agents.steps[row] += 1;
             match agents.state[row] {
                 AgentState::Walking => {
-                    let route = &config.routes[agents.route[row] as usize];
+                    let route = &config.space.routes[agents.route[row] as usize];
                     let length = route.length_m();
                     let mut distance = agents.distance_m[row]
                         + f64::from(agents.direction[row]) * agents.speed_m_s[row] * dt;
@@ -477,9 +413,64 @@ fn scale(v: Vec2, factor: f64) -> Vec2 {
     }
 }
 
-/// Inclusive containment of a ground point (at z = 0) in a box.
-fn inside(bounds: &Box3, point: Vec2) -> bool {
-    (bounds.min.x..=bounds.max.x).contains(&point.x)
-        && (bounds.min.y..=bounds.max.y).contains(&point.y)
-        && (bounds.min.z..=bounds.max.z).contains(&0.0)
+/// Builds the world of `scenario` over `space`, seeded with `seed`: the one way a world is made
+/// (the editor and `stagecraft simulate` both come here). Every source's route is resolved
+/// against the space; the error lists every source whose route the space does not have.
+pub fn build_world(
+    space: &Arc<SimSpace>,
+    scenario: &Arc<CompiledScenario>,
+    seed: u64,
+) -> Result<World, SimBuildError> {
+    let mut sources = Vec::with_capacity(scenario.sources.len());
+    let mut diagnostics = Vec::new();
+    for (index, source) in scenario.sources.iter().enumerate() {
+        let Some(route) = space.route_index(&source.route) else {
+            diagnostics.push(SimDiagnostic {
+                path: FieldPath::root()
+                    .field("sources")
+                    .index(index)
+                    .field("route"),
+                problem: SimProblem::MissingRoute {
+                    source_id: source.id.clone(),
+                    route: source.route.clone(),
+                    known: space.route_ids().map(str::to_owned).collect(),
+                },
+            });
+            continue;
+        };
+        sources.push(SourceConfig {
+            id: source.id.clone(),
+            kind: source.kind,
+            route,
+            target_count: source.target_count,
+            walk_speed_m_s: source.walk_speed_m_s,
+        });
+    }
+    if !diagnostics.is_empty() {
+        return Err(SimBuildError {
+            scenario: scenario.id.clone(),
+            diagnostics,
+        });
+    }
+    let mut w = ByteWriter::tagged(b"SIMCFG01");
+    w.u64(seed);
+    space.write_canonical(&mut w);
+    scenario.write_canonical(&mut w);
+    let source_count = sources.len();
+    Ok(World {
+        config: Arc::new(WorldConfig {
+            fixed_step_s: scenario.fixed_step_s,
+            seed,
+            space: Arc::clone(space),
+            scenario: Arc::clone(scenario),
+            sources,
+            digest: w.digest(),
+        }),
+        frame: 0,
+        agents: Agents::default(),
+        births: vec![Vec::new(); source_count],
+        attempts: vec![0; source_count],
+        counters: Counters::default(),
+        last_rejections: Vec::new(),
+    })
 }

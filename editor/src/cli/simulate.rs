@@ -16,7 +16,7 @@ use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
 };
 use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::project::{has_errors, Project, Scenario};
+use stagecraft_runtime::project::{has_errors, Diagnostic, Project, ProjectSources, Scenario};
 use stagecraft_runtime::recipe::compile_project_recipe;
 use stagecraft_runtime::sim::{build_world, CompiledScenario, Counters, SimSpace, World};
 
@@ -52,25 +52,14 @@ pub fn simulate(
         .as_ref()
         .filter(|_| !has_errors(&loaded.diagnostics))
     else {
-        for diagnostic in loaded.diagnostics.iter().filter(|d| d.is_error()) {
-            if !options.json {
-                write!(
-                    out,
-                    "{}",
-                    render_diagnostic(diagnostic, sources.files.get(&diagnostic.file))
-                )?;
-            }
-        }
-        return refuse(
-            out,
-            options.json,
-            "the project has errors; nothing simulated",
-            serde_json::json!(loaded
-                .diagnostics
-                .iter()
-                .map(diagnostic_json)
-                .collect::<Vec<_>>()),
-        );
+        let errors: Vec<Diagnostic> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect();
+        let message = "the project has errors; nothing simulated";
+        return refuse_with(out, options.json, message, &errors, &sources);
     };
     let scenario = scenario_of(project_doc, options.scenario)?;
     let Some(outcome) = compile_project_recipe(&loaded, &scenario.recipe, &Registry::standard())
@@ -81,22 +70,8 @@ pub fn simulate(
         );
     };
     let Some(plan) = outcome.plan else {
-        for diagnostic in &outcome.diagnostics {
-            if !options.json {
-                write!(
-                    out,
-                    "{}",
-                    render_diagnostic(diagnostic, sources.files.get(&diagnostic.file))
-                )?;
-            }
-        }
-        let diagnostics = outcome.diagnostics.iter().map(diagnostic_json).collect();
-        return refuse(
-            out,
-            options.json,
-            &format!("the recipe `{}` does not compile", scenario.recipe),
-            serde_json::Value::Array(diagnostics),
-        );
+        let message = format!("the recipe `{}` does not compile", scenario.recipe);
+        return refuse_with(out, options.json, &message, &outcome.diagnostics, &sources);
     };
     let request = GenerateRequest {
         root_seed: project_doc.manifest.root_seed,
@@ -160,6 +135,24 @@ fn world_of(
         project.manifest.root_seed,
     )
     .map_err(|e| e.to_string())
+}
+
+/// Prints `diagnostics` (with their source lines) and why nothing was simulated; exit code 1.
+fn refuse_with(
+    out: &mut dyn Write,
+    json: bool,
+    message: &str,
+    diagnostics: &[Diagnostic],
+    sources: &ProjectSources,
+) -> anyhow::Result<i32> {
+    if !json {
+        for diagnostic in diagnostics {
+            let source = sources.files.get(&diagnostic.file);
+            write!(out, "{}", render_diagnostic(diagnostic, source))?;
+        }
+    }
+    let items = diagnostics.iter().map(diagnostic_json).collect();
+    refuse(out, json, message, serde_json::Value::Array(items))
 }
 
 /// Prints why nothing was simulated and returns exit code 1.

@@ -54,24 +54,7 @@ impl World {
         }
         let agents = &snapshot.agents;
         let rows = agents.len();
-        let columns = [
-            agents.generation.len(),
-            agents.source.len(),
-            agents.route.len(),
-            agents.distance_m.len(),
-            agents.direction.len(),
-            agents.speed_m_s.len(),
-            agents.position.len(),
-            agents.facing.len(),
-            agents.state.len(),
-            agents.resume.len(),
-            agents.target.len(),
-            agents.safe_distance_m.len(),
-            agents.kind.len(),
-            agents.owner.len(),
-            agents.steps.len(),
-        ];
-        if columns.iter().any(|len| *len != rows) {
+        if !agents.columns_agree() {
             return Err(SnapshotError::Inconsistent(
                 "agent columns differ in length",
             ));
@@ -111,42 +94,11 @@ impl World {
     pub fn state_digest(&self) -> [u8; 32] {
         let mut hasher = blake3::Hasher::new();
         hasher.update(&self.frame.to_le_bytes());
-        let agents = &self.agents;
-        for row in 0..agents.len() {
-            hasher.update(&agents.id[row].to_le_bytes());
-            hasher.update(&agents.generation[row].to_le_bytes());
-            hasher.update(&agents.source[row].to_le_bytes());
-            hasher.update(&agents.route[row].to_le_bytes());
-            for value in [
-                agents.distance_m[row],
-                agents.speed_m_s[row],
-                agents.position[row].x,
-                agents.position[row].y,
-                agents.facing[row].x,
-                agents.facing[row].y,
-                agents.safe_distance_m[row],
-            ] {
-                hasher.update(&value.to_bits().to_le_bytes());
-            }
-            hasher.update(&[
-                agents.direction[row] as u8,
-                agents.state[row].code(),
-                agents.resume[row].code(),
-                agents.kind[row] as u8,
-            ]);
-            match agents.target[row] {
-                Some(target) => {
-                    hasher.update(&[1]);
-                    hasher.update(&target.x.to_bits().to_le_bytes());
-                    hasher.update(&target.y.to_bits().to_le_bytes());
-                }
-                None => {
-                    hasher.update(&[0]);
-                }
-            }
-            hasher.update(agents.owner[row].as_deref().unwrap_or("").as_bytes());
-            hasher.update(&[0]);
-            hasher.update(&agents.steps[row].to_le_bytes());
+        let mut bytes = Vec::new();
+        for row in 0..self.agents.len() {
+            bytes.clear();
+            self.agents.write_row(row, &mut bytes);
+            hasher.update(&bytes);
         }
         for births in &self.births {
             hasher.update(&(births.len() as u64).to_le_bytes());

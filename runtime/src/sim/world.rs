@@ -4,7 +4,7 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use super::agents::{AgentState, Agents};
+use super::agents::{AgentRow, AgentState, Agents};
 use super::routes::SimRoute;
 use super::scenario::{
     Command, CompiledScenario, DirectiveTarget, SimBuildError, SimDiagnostic, SimProblem,
@@ -213,25 +213,24 @@ impl World {
             };
             let ordinal = self.births[source_index].len() as u64;
             let row = self.agents.len() as u32;
-            let agents = &mut self.agents;
-            agents.id.push(((source_index as u64) << 32) | ordinal);
-            agents.generation.push(0);
-            agents.source.push(source_index as u16);
-            agents.route.push(source.route);
-            agents.distance_m.push(distance_m);
-            agents.direction.push(direction);
-            agents
-                .speed_m_s
-                .push(source.walk_speed_m_s * (900.0 + f64::from(speed_permille)) / 1000.0);
-            agents.position.push(position);
-            agents.facing.push(scale(along, f64::from(direction)));
-            agents.state.push(AgentState::Walking);
-            agents.resume.push(AgentState::Walking);
-            agents.target.push(None);
-            agents.safe_distance_m.push(0.0);
-            agents.kind.push(source.kind);
-            agents.owner.push(None);
-            agents.steps.push(0);
+            self.agents.push(AgentRow {
+                id: ((source_index as u64) << 32) | ordinal,
+                generation: 0,
+                source: source_index as u16,
+                route: source.route,
+                distance_m,
+                speed_m_s: source.walk_speed_m_s * (900.0 + f64::from(speed_permille)) / 1000.0,
+                position,
+                facing: scale(along, f64::from(direction)),
+                safe_distance_m: 0.0,
+                direction,
+                state: AgentState::Walking,
+                resume: AgentState::Walking,
+                kind: source.kind,
+                target: None,
+                owner: None,
+                steps: 0,
+            });
             self.births[source_index].push(row);
             self.counters.births += 1;
         }

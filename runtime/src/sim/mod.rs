@@ -31,7 +31,7 @@ pub use space::{
     SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SpaceBuildError,
     StaticBlocker,
 };
-pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES};
+pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
 pub use world::{build_world, Counters, SourceConfig, SpawnRejection, World, WorldConfig};
 
 #[cfg(test)]

@@ -202,6 +202,9 @@ fn checkpoints_stay_bounded_on_long_runs() {
         "{}",
         timeline.checkpoint_count()
     );
+    // The counters history is bounded too: 12,800 frames fit, so nothing is thinned yet.
+    assert_eq!(timeline.history().len(), 64 * 200);
+    assert_eq!(timeline.history_stride(), 1);
     let digest = timeline.world().state_digest();
     timeline.seek(5000);
     timeline.seek(64 * 200);
@@ -264,4 +267,22 @@ impl World {
             self.step();
         }
     }
+}
+
+#[test]
+fn the_counters_history_thins_out_past_its_bound_and_keeps_the_latest_counters() {
+    let mut timeline = Timeline::new(world());
+    let frames = MAX_HISTORY_FRAMES as u64 + 10;
+    timeline.step_n(frames);
+    let history = timeline.history();
+    assert_eq!(timeline.history_stride(), 2);
+    assert_eq!(history.len(), (frames / 2) as usize);
+    assert!(history.iter().all(|(frame, _)| frame % 2 == 0));
+    assert!(history.windows(2).all(|w| w[0].0 < w[1].0));
+    let (last_frame, last) = history[history.len() - 1];
+    assert_eq!((last_frame, last), (frames, timeline.world().counters()));
+    // Stepping back and forth over recorded frames replaces entries, never duplicates them.
+    timeline.seek(100);
+    timeline.step_n(10);
+    assert_eq!(timeline.history().len(), (frames / 2) as usize);
 }

@@ -14,6 +14,39 @@ pub struct AgentHandle {
     pub generation: u32,
 }
 
+/// An agent's stable id: the source it was born from and its birth ordinal within that source,
+/// packed as `source << 32 | ordinal` in the agents' `id` column. Code outside the runtime reads
+/// it through the accessors, never by shifting bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AgentId(u64);
+
+impl AgentId {
+    /// The id of the `ordinal`-th agent born from source `source`.
+    pub fn new(source: u16, ordinal: u32) -> AgentId {
+        AgentId((u64::from(source) << 32) | u64::from(ordinal))
+    }
+
+    /// The id stored in the `id` column.
+    pub fn from_bits(bits: u64) -> AgentId {
+        AgentId(bits)
+    }
+
+    /// The packed value.
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Index of the source the agent was born from (in the scenario's source order).
+    pub fn source(self) -> usize {
+        (self.0 >> 32) as usize
+    }
+
+    /// Birth ordinal within the source (0-based).
+    pub fn ordinal(self) -> u32 {
+        (self.0 & 0xffff_ffff) as u32
+    }
+}
+
 /// What an agent is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AgentState {

@@ -20,7 +20,7 @@ pub mod space;
 mod timeline;
 mod world;
 
-pub use agents::{AgentHandle, AgentState, Agents};
+pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
 pub use routes::{RouteError, SimRoute};
 pub use scenario::{
     Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverSpec, SimBox, SimBuildError,

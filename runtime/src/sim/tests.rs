@@ -286,3 +286,22 @@ fn the_counters_history_thins_out_past_its_bound_and_keeps_the_latest_counters()
     timeline.step_n(10);
     assert_eq!(timeline.history().len(), (frames / 2) as usize);
 }
+
+#[test]
+fn agent_ids_name_their_source_and_birth_ordinal() {
+    let mut world = world();
+    world.step_n_for_test(200);
+    let mut checked = 0;
+    for source in 0..2 {
+        for ordinal in 0.. {
+            let Some(row) = world.row_of(source, ordinal) else {
+                break;
+            };
+            let id = AgentId::from_bits(world.agents().id[row]);
+            assert_eq!((id.source(), id.ordinal() as usize), (source, ordinal));
+            assert_eq!(AgentId::new(source as u16, ordinal as u32), id);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 26);
+}

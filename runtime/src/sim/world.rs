@@ -4,7 +4,7 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use super::agents::{AgentRow, AgentState, Agents};
+use super::agents::{AgentId, AgentRow, AgentState, Agents};
 use super::routes::SimRoute;
 use super::scenario::{
     Command, CompiledScenario, DirectiveTarget, SimBuildError, SimDiagnostic, SimProblem,
@@ -211,10 +211,10 @@ impl World {
             } else {
                 -1
             };
-            let ordinal = self.births[source_index].len() as u64;
+            let ordinal = self.births[source_index].len() as u32;
             let row = self.agents.len() as u32;
             self.agents.push(AgentRow {
-                id: ((source_index as u64) << 32) | ordinal,
+                id: AgentId::new(source_index as u16, ordinal).bits(),
                 generation: 0,
                 source: source_index as u16,
                 route: source.route,

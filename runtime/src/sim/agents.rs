@@ -2,13 +2,13 @@
 
 use crate::project::{PopulationKind, Vec2};
 
-/// A stable reference to an agent: its index in the columns and the generation of that slot.
+/// A stable reference to an agent: its slot (see `sim::slots`) and the generation of that slot.
 ///
 /// The generation changes when a slot is reused, so a stale handle is detected, never confused
 /// with the slot's new occupant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct AgentHandle {
-    /// Slot index in the [`Agents`] columns.
+    /// Slot index (not a row: rows move when an agent is removed).
     pub index: u32,
     /// Generation of the slot when the handle was made.
     pub generation: u32,
@@ -237,21 +237,6 @@ impl Agents {
     /// True when there are no agents.
     pub fn is_empty(&self) -> bool {
         self.id.is_empty()
-    }
-
-    /// The handle of row `index`.
-    pub fn handle(&self, index: usize) -> Option<AgentHandle> {
-        let generation = *self.generation.get(index)?;
-        Some(AgentHandle {
-            index: u32::try_from(index).ok()?,
-            generation,
-        })
-    }
-
-    /// The row a handle refers to, if it is still current.
-    pub fn resolve(&self, handle: AgentHandle) -> Option<usize> {
-        let index = handle.index as usize;
-        (self.generation.get(index) == Some(&handle.generation)).then_some(index)
     }
 
     /// Number of agents in `state`.

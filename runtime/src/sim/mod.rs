@@ -15,6 +15,7 @@
 mod agents;
 mod routes;
 pub mod scenario;
+pub mod slots;
 mod snapshot;
 pub mod space;
 mod timeline;
@@ -26,6 +27,7 @@ pub use scenario::{
     Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverSpec, SimBox, SimBuildError,
     SimDiagnostic, SimProblem, SourceSpec,
 };
+pub use slots::{SlotError, Slots};
 pub use snapshot::{Snapshot, SnapshotError};
 pub use space::{
     SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SpaceBuildError,

@@ -2,7 +2,8 @@
 
 use thiserror::Error;
 
-use super::agents::Agents;
+use super::agents::{AgentHandle, Agents};
+use super::slots::Slots;
 use super::world::{Counters, World};
 
 /// Everything that changes as a world steps, captured at one frame.
@@ -11,7 +12,8 @@ pub struct Snapshot {
     config_digest: [u8; 32],
     frame: u64,
     agents: Agents,
-    births: Vec<Vec<u32>>,
+    slots: Slots,
+    births: Vec<Vec<AgentHandle>>,
     attempts: Vec<u32>,
     counters: Counters,
 }
@@ -41,6 +43,7 @@ impl World {
             config_digest: self.config.digest,
             frame: self.frame,
             agents: self.agents.clone(),
+            slots: self.slots.clone(),
             births: self.births.clone(),
             attempts: self.attempts.clone(),
             counters: self.counters,
@@ -64,13 +67,18 @@ impl World {
         {
             return Err(SnapshotError::Inconsistent("source count differs"));
         }
-        if snapshot
-            .births
-            .iter()
-            .flatten()
-            .any(|row| *row as usize >= rows)
-        {
-            return Err(SnapshotError::Inconsistent("a birth names a missing agent"));
+        if !snapshot.slots.is_consistent(rows) {
+            return Err(SnapshotError::Inconsistent(
+                "the slots do not match the agent rows",
+            ));
+        }
+        let row_generations = (0..rows).all(|row| {
+            snapshot.slots.handle_of(row).map(|h| h.generation) == Some(agents.generation[row])
+        });
+        if !row_generations {
+            return Err(SnapshotError::Inconsistent(
+                "an agent's generation differs from its slot's",
+            ));
         }
         if agents
             .route
@@ -83,6 +91,7 @@ impl World {
         }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
+        self.slots = snapshot.slots.clone();
         self.births = snapshot.births.clone();
         self.attempts = snapshot.attempts.clone();
         self.counters = snapshot.counters;
@@ -102,10 +111,20 @@ impl World {
         }
         for births in &self.births {
             hasher.update(&(births.len() as u64).to_le_bytes());
-            for row in births {
-                hasher.update(&row.to_le_bytes());
+            for handle in births {
+                hasher.update(&handle.index.to_le_bytes());
             }
         }
+        // Empty until a slot is released, so worlds that never removed an agent keep the digest
+        // they had before slots existed; then the slots and the births' generations follow.
+        let mut slot_bytes = Vec::new();
+        self.slots.write_canonical(&mut slot_bytes);
+        if !slot_bytes.is_empty() {
+            for handle in self.births.iter().flatten() {
+                slot_bytes.extend_from_slice(&handle.generation.to_le_bytes());
+            }
+        }
+        hasher.update(&slot_bytes);
         for attempts in &self.attempts {
             hasher.update(&attempts.to_le_bytes());
         }

@@ -4,11 +4,12 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use super::agents::{AgentId, AgentRow, AgentState, Agents};
+use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
 use super::routes::SimRoute;
 use super::scenario::{
     Command, CompiledScenario, DirectiveTarget, SimBuildError, SimDiagnostic, SimProblem,
 };
+use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
 use crate::content::encode::ByteWriter;
 use crate::project::{FieldPath, PopulationKind, Vec2};
@@ -65,6 +66,8 @@ pub enum SpawnRejection {
     NoSpawnBox,
     /// The population sampler exhausted its attempts.
     SamplerExhausted,
+    /// Every agent slot is taken (2^32 agents); recorded in the frame's rejections only.
+    NoSlot,
 }
 
 /// Counters the world publishes every frame; each is distinct, never a sum of others.
@@ -116,8 +119,10 @@ pub struct World {
     pub(super) config: Arc<WorldConfig>,
     pub(super) frame: u64,
     pub(super) agents: Agents,
-    /// Rows of each source's agents, in birth order.
-    pub(super) births: Vec<Vec<u32>>,
+    /// Slot allocator: handles ↔ rows.
+    pub(super) slots: Slots,
+    /// Handles of each source's agents, in birth order (stale once an agent is removed).
+    pub(super) births: Vec<Vec<AgentHandle>>,
     /// Birth attempts made by each source (the event of its next draw).
     pub(super) attempts: Vec<u32>,
     pub(super) counters: Counters,
@@ -151,12 +156,29 @@ impl World {
         self.counters
     }
 
-    /// The row of the `ordinal`-th agent born from source `source_index`, if born yet.
+    /// The row of the `ordinal`-th agent born from source `source_index`, if born and alive.
     pub fn row_of(&self, source_index: usize, ordinal: usize) -> Option<usize> {
-        self.births
-            .get(source_index)?
-            .get(ordinal)
-            .map(|row| *row as usize)
+        let handle = *self.births.get(source_index)?.get(ordinal)?;
+        self.slots.resolve(handle)
+    }
+
+    /// The handle of the agent in row `row`.
+    pub fn handle_of(&self, row: usize) -> Option<AgentHandle> {
+        self.slots.handle_of(row)
+    }
+
+    /// The row of a current handle; `None` for a stale one.
+    pub fn resolve(&self, handle: AgentHandle) -> Option<usize> {
+        self.slots.resolve(handle)
+    }
+
+    /// Removes the agent `handle` names: its slot is released (the generation bumps) and the last
+    /// row moves into its place. A stale handle changes nothing.
+    pub fn remove_agent(&mut self, handle: AgentHandle) -> Result<(), SlotError> {
+        let row = self.slots.release(handle)?;
+        self.agents.swap_remove(row);
+        self.counters.alive = self.agents.len() as u64;
+        Ok(())
     }
 
     /// Birth rejections of the last step, with the index of the source.
@@ -211,11 +233,15 @@ impl World {
             } else {
                 -1
             };
+            let Ok(handle) = self.slots.allocate() else {
+                self.last_rejections
+                    .push((source_index as u16, SpawnRejection::NoSlot));
+                continue;
+            };
             let ordinal = self.births[source_index].len() as u32;
-            let row = self.agents.len() as u32;
             self.agents.push(AgentRow {
                 id: AgentId::new(source_index as u16, ordinal).bits(),
-                generation: 0,
+                generation: handle.generation,
                 source: source_index as u16,
                 route: source.route,
                 distance_m,
@@ -231,7 +257,7 @@ impl World {
                 owner: None,
                 steps: 0,
             });
-            self.births[source_index].push(row);
+            self.births[source_index].push(handle);
             self.counters.births += 1;
         }
     }
@@ -241,6 +267,7 @@ impl World {
         match reason {
             SpawnRejection::NoSpawnBox => self.counters.rejected_no_spawn_box += 1,
             SpawnRejection::SamplerExhausted => self.counters.rejected_sampler += 1,
+            SpawnRejection::NoSlot => {}
         }
     }
 
@@ -252,14 +279,9 @@ impl World {
         let start = directives.partition_point(|d| d.frame < frame);
         for directive in directives[start..].iter().take_while(|d| d.frame == frame) {
             let DirectiveTarget::Born { source, ordinal } = directive.target;
-            let row = self
-                .births
-                .get(usize::from(source))
-                .and_then(|births| births.get(ordinal as usize))
-                .copied();
-            match row {
+            match self.row_of(usize::from(source), ordinal as usize) {
                 Some(row) => {
-                    self.apply(row as usize, &directive.command);
+                    self.apply(row, &directive.command);
                     self.counters.directives_applied += 1;
                 }
                 None => self.counters.directives_missed += 1,
@@ -467,6 +489,7 @@ pub fn build_world(
         }),
         frame: 0,
         agents: Agents::default(),
+        slots: Slots::default(),
         births: vec![Vec::new(); source_count],
         attempts: vec![0; source_count],
         counters: Counters::default(),

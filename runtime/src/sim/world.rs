@@ -186,245 +186,280 @@ impl World {
         &self.last_rejections
     }
 
-    /// Advances one fixed step: Control, Tasks, Motion, Commit.
+    /// Advances one fixed step: Control, Tasks, Motion, Commit. Each phase is a function over
+    /// the explicit sets it reads and changes; the configuration is only read.
     pub fn step(&mut self) {
         self.frame += 1;
         self.last_rejections.clear();
-        self.control_phase();
-        self.tasks_phase();
-        self.motion_phase();
-        self.commit_phase();
+        let config = &*self.config;
+        let mut log = Log {
+            counters: &mut self.counters,
+            rejections: &mut self.last_rejections,
+        };
+        let population = Population {
+            slots: &mut self.slots,
+            births: &mut self.births,
+            attempts: &mut self.attempts,
+        };
+        control_phase(config, population, &mut self.agents, &mut log);
+        tasks_phase(
+            config,
+            self.frame,
+            &self.slots,
+            &self.births,
+            &mut self.agents,
+            &mut log,
+        );
+        motion_phase(config, &mut self.agents);
+        commit_phase(&self.agents, log.counters);
     }
+}
 
-    /// Control: each source below its target attempts one birth.
-    fn control_phase(&mut self) {
-        let key = DomainKey::new(self.config.seed, Domain::Population);
-        let config = Arc::clone(&self.config);
-        for (source_index, source) in config.sources.iter().enumerate() {
-            if self.births[source_index].len() as u64 >= u64::from(source.target_count) {
-                continue;
-            }
-            let attempt = self.attempts[source_index];
-            self.attempts[source_index] = attempt.wrapping_add(1);
-            let route = &config.space.routes[source.route as usize];
-            let address = |dimension| Address::new(source_index as u64, attempt, dimension);
-            let length_cm = (route.length_m() * 100.0)
-                .floor()
-                .clamp(1.0, u32::MAX as f64) as u32;
-            let draws = (
-                NonZeroU32::new(length_cm).map(|n| key.sample_bounded(address(0), n)),
-                NonZeroU32::new(201).map(|n| key.sample_bounded(address(2), n)),
-            );
-            let (Some(Ok(distance_cm)), Some(Ok(speed_permille))) = draws else {
-                self.reject(source_index, SpawnRejection::SamplerExhausted);
-                continue;
-            };
-            let distance_m = f64::from(distance_cm) / 100.0;
-            let (position, along) = route.sample(distance_m);
-            if let Some(bounds) = &config.scenario.no_spawn_box {
-                // Births stand on the ground (z = 0).
-                if bounds.contains([position.x, position.y, 0.0]) {
-                    self.reject(source_index, SpawnRejection::NoSpawnBox);
-                    continue;
-                }
-            }
-            let direction: i8 = if key.sample_u32(address(1)) & 1 == 0 {
-                1
-            } else {
-                -1
-            };
-            let Ok(handle) = self.slots.allocate() else {
-                self.last_rejections
-                    .push((source_index as u16, SpawnRejection::NoSlot));
-                continue;
-            };
-            let ordinal = self.births[source_index].len() as u32;
-            self.agents.push(AgentRow {
-                id: AgentId::new(source_index as u16, ordinal).bits(),
-                generation: handle.generation,
-                source: source_index as u16,
-                route: source.route,
-                distance_m,
-                speed_m_s: source.walk_speed_m_s * (900.0 + f64::from(speed_permille)) / 1000.0,
-                position,
-                facing: scale(along, f64::from(direction)),
-                safe_distance_m: 0.0,
-                direction,
-                state: AgentState::Walking,
-                resume: AgentState::Walking,
-                kind: source.kind,
-                target: None,
-                owner: None,
-                steps: 0,
-            });
-            self.births[source_index].push(handle);
-            self.counters.births += 1;
+/// The population sets the Control phase changes.
+struct Population<'a> {
+    slots: &'a mut Slots,
+    births: &'a mut [Vec<AgentHandle>],
+    attempts: &'a mut [u32],
+}
+
+/// Counters and the frame's rejections, which every phase may add to.
+struct Log<'a> {
+    counters: &'a mut Counters,
+    rejections: &'a mut Vec<(u16, SpawnRejection)>,
+}
+
+/// Control: each source below its target attempts one birth.
+fn control_phase(config: &WorldConfig, p: Population<'_>, agents: &mut Agents, log: &mut Log<'_>) {
+    let key = DomainKey::new(config.seed, Domain::Population);
+    for (source_index, source) in config.sources.iter().enumerate() {
+        if p.births[source_index].len() as u64 >= u64::from(source.target_count) {
+            continue;
         }
+        let attempt = p.attempts[source_index];
+        p.attempts[source_index] = attempt.wrapping_add(1);
+        let route = &config.space.routes[source.route as usize];
+        let address = |dimension| Address::new(source_index as u64, attempt, dimension);
+        let length_cm = (route.length_m() * 100.0)
+            .floor()
+            .clamp(1.0, u32::MAX as f64) as u32;
+        let draws = (
+            NonZeroU32::new(length_cm).map(|n| key.sample_bounded(address(0), n)),
+            NonZeroU32::new(201).map(|n| key.sample_bounded(address(2), n)),
+        );
+        let (Some(Ok(distance_cm)), Some(Ok(speed_permille))) = draws else {
+            log.reject(source_index, SpawnRejection::SamplerExhausted);
+            continue;
+        };
+        let distance_m = f64::from(distance_cm) / 100.0;
+        let (position, along) = route.sample(distance_m);
+        if let Some(bounds) = &config.scenario.no_spawn_box {
+            // Births stand on the ground (z = 0).
+            if bounds.contains([position.x, position.y, 0.0]) {
+                log.reject(source_index, SpawnRejection::NoSpawnBox);
+                continue;
+            }
+        }
+        let direction: i8 = if key.sample_u32(address(1)) & 1 == 0 {
+            1
+        } else {
+            -1
+        };
+        let Ok(handle) = p.slots.allocate() else {
+            log.reject(source_index, SpawnRejection::NoSlot);
+            continue;
+        };
+        let ordinal = p.births[source_index].len() as u32;
+        agents.push(AgentRow {
+            id: AgentId::new(source_index as u16, ordinal).bits(),
+            generation: handle.generation,
+            source: source_index as u16,
+            route: source.route,
+            distance_m,
+            speed_m_s: source.walk_speed_m_s * (900.0 + f64::from(speed_permille)) / 1000.0,
+            position,
+            facing: scale(along, f64::from(direction)),
+            safe_distance_m: 0.0,
+            direction,
+            state: AgentState::Walking,
+            resume: AgentState::Walking,
+            kind: source.kind,
+            target: None,
+            owner: None,
+            steps: 0,
+        });
+        p.births[source_index].push(handle);
+        log.counters.births += 1;
     }
+}
 
+impl Log<'_> {
     fn reject(&mut self, source_index: usize, reason: SpawnRejection) {
-        self.last_rejections.push((source_index as u16, reason));
+        self.rejections.push((source_index as u16, reason));
         match reason {
             SpawnRejection::NoSpawnBox => self.counters.rejected_no_spawn_box += 1,
             SpawnRejection::SamplerExhausted => self.counters.rejected_sampler += 1,
             SpawnRejection::NoSlot => {}
         }
     }
+}
 
-    /// Tasks: apply the directives due this frame, in file order.
-    fn tasks_phase(&mut self) {
-        let config = Arc::clone(&self.config);
-        let frame = self.frame;
-        let directives = &config.scenario.directives;
-        let start = directives.partition_point(|d| d.frame < frame);
-        for directive in directives[start..].iter().take_while(|d| d.frame == frame) {
-            let DirectiveTarget::Born { source, ordinal } = directive.target;
-            match self.row_of(usize::from(source), ordinal as usize) {
-                Some(row) => {
-                    self.apply(row, &directive.command);
-                    self.counters.directives_applied += 1;
-                }
-                None => self.counters.directives_missed += 1,
+/// Tasks: apply the directives due this frame, in file order.
+fn tasks_phase(
+    config: &WorldConfig,
+    frame: u64,
+    slots: &Slots,
+    births: &[Vec<AgentHandle>],
+    agents: &mut Agents,
+    log: &mut Log<'_>,
+) {
+    let directives = &config.scenario.directives;
+    let start = directives.partition_point(|d| d.frame < frame);
+    for directive in directives[start..].iter().take_while(|d| d.frame == frame) {
+        let DirectiveTarget::Born { source, ordinal } = directive.target;
+        let handle = births
+            .get(usize::from(source))
+            .and_then(|births| births.get(ordinal as usize));
+        match handle.and_then(|handle| slots.resolve(*handle)) {
+            Some(row) => {
+                apply(agents, row, &directive.command);
+                log.counters.directives_applied += 1;
             }
+            None => log.counters.directives_missed += 1,
         }
     }
+}
 
-    fn apply(&mut self, row: usize, command: &Command) {
-        let agents = &mut self.agents;
-        match command {
-            Command::Claim { owner } => {
-                agents.kind[row] = PopulationKind::Mission;
-                agents.owner[row] = Some(owner.clone());
-            }
-            Command::Release => {
-                agents.kind[row] = PopulationKind::Ambient;
-                agents.owner[row] = None;
-            }
-            Command::Rendezvous { goal } | Command::Redirect { goal } => {
-                agents.target[row] = Some(*goal);
-                agents.state[row] = AgentState::Travelling;
-            }
-            Command::Hold => {
-                if agents.state[row] != AgentState::Holding {
-                    agents.resume[row] = agents.state[row];
-                    agents.state[row] = AgentState::Holding;
-                }
-            }
-            Command::Continue => {
-                if agents.state[row] == AgentState::Holding {
-                    agents.state[row] = agents.resume[row];
-                }
-            }
-            Command::Cancel => {
-                agents.target[row] = None;
-                agents.state[row] = AgentState::Arrived;
-            }
-            Command::Escape {
-                threat,
-                safe_distance_m,
-            } => {
-                agents.target[row] = Some(*threat);
-                agents.safe_distance_m[row] = *safe_distance_m;
-                agents.state[row] = AgentState::Fleeing;
+fn apply(agents: &mut Agents, row: usize, command: &Command) {
+    match command {
+        Command::Claim { owner } => {
+            agents.kind[row] = PopulationKind::Mission;
+            agents.owner[row] = Some(owner.clone());
+        }
+        Command::Release => {
+            agents.kind[row] = PopulationKind::Ambient;
+            agents.owner[row] = None;
+        }
+        Command::Rendezvous { goal } | Command::Redirect { goal } => {
+            agents.target[row] = Some(*goal);
+            agents.state[row] = AgentState::Travelling;
+        }
+        Command::Hold => {
+            if agents.state[row] != AgentState::Holding {
+                agents.resume[row] = agents.state[row];
+                agents.state[row] = AgentState::Holding;
             }
         }
+        Command::Continue => {
+            if agents.state[row] == AgentState::Holding {
+                agents.state[row] = agents.resume[row];
+            }
+        }
+        Command::Cancel => {
+            agents.target[row] = None;
+            agents.state[row] = AgentState::Arrived;
+        }
+        Command::Escape {
+            threat,
+            safe_distance_m,
+        } => {
+            agents.target[row] = Some(*threat);
+            agents.safe_distance_m[row] = *safe_distance_m;
+            agents.state[row] = AgentState::Fleeing;
+        }
     }
+}
 
-    /// Motion: every agent advances by one fixed step according to its state.
-    fn motion_phase(&mut self) {
-        let dt = self.config.fixed_step_s;
-        let config = Arc::clone(&self.config);
-        let agents = &mut self.agents;
-        for row in 0..agents.len() {
-            agents.steps[row] += 1;
-            match agents.state[row] {
-                AgentState::Walking => {
-                    let route = &config.space.routes[agents.route[row] as usize];
-                    let length = route.length_m();
-                    let mut distance = agents.distance_m[row]
-                        + f64::from(agents.direction[row]) * agents.speed_m_s[row] * dt;
-                    if distance > length {
-                        distance = 2.0 * length - distance;
-                        agents.direction[row] = -1;
-                    } else if distance < 0.0 {
-                        distance = -distance;
-                        agents.direction[row] = 1;
-                    }
-                    let distance = distance.clamp(0.0, length);
-                    let (position, along) = route.sample(distance);
-                    agents.distance_m[row] = distance;
-                    agents.position[row] = position;
-                    agents.facing[row] = scale(along, f64::from(agents.direction[row]));
+/// Motion: every agent advances by one fixed step according to its state.
+fn motion_phase(config: &WorldConfig, agents: &mut Agents) {
+    let dt = config.fixed_step_s;
+    for row in 0..agents.len() {
+        agents.steps[row] += 1;
+        match agents.state[row] {
+            AgentState::Walking => {
+                let route = &config.space.routes[agents.route[row] as usize];
+                let length = route.length_m();
+                let mut distance = agents.distance_m[row]
+                    + f64::from(agents.direction[row]) * agents.speed_m_s[row] * dt;
+                if distance > length {
+                    distance = 2.0 * length - distance;
+                    agents.direction[row] = -1;
+                } else if distance < 0.0 {
+                    distance = -distance;
+                    agents.direction[row] = 1;
                 }
-                AgentState::Travelling => {
-                    let Some(goal) = agents.target[row] else {
-                        agents.state[row] = AgentState::Arrived;
-                        continue;
-                    };
-                    let here = agents.position[row];
-                    let (dx, dy) = (goal.x - here.x, goal.y - here.y);
-                    let remaining = dx.hypot(dy);
-                    let stride = agents.speed_m_s[row] * dt;
-                    if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
-                        agents.position[row] = goal;
-                        agents.state[row] = AgentState::Arrived;
-                    } else {
-                        let unit = Vec2 {
-                            x: dx / remaining,
-                            y: dy / remaining,
-                        };
-                        agents.position[row] = Vec2 {
-                            x: here.x + unit.x * stride,
-                            y: here.y + unit.y * stride,
-                        };
-                        agents.facing[row] = unit;
-                    }
-                }
-                AgentState::Fleeing => {
-                    let Some(threat) = agents.target[row] else {
-                        agents.state[row] = AgentState::Arrived;
-                        continue;
-                    };
-                    let here = agents.position[row];
-                    let (dx, dy) = (here.x - threat.x, here.y - threat.y);
-                    let distance = dx.hypot(dy);
-                    if distance > agents.safe_distance_m[row] {
-                        agents.state[row] = AgentState::Arrived;
-                        continue;
-                    }
-                    // Coincident with the threat: flee along the current facing (tasks seed).
-                    let away = if distance > 0.0 {
-                        Vec2 {
-                            x: dx / distance,
-                            y: dy / distance,
-                        }
-                    } else {
-                        agents.facing[row]
+                let distance = distance.clamp(0.0, length);
+                let (position, along) = route.sample(distance);
+                agents.distance_m[row] = distance;
+                agents.position[row] = position;
+                agents.facing[row] = scale(along, f64::from(agents.direction[row]));
+            }
+            AgentState::Travelling => {
+                let Some(goal) = agents.target[row] else {
+                    agents.state[row] = AgentState::Arrived;
+                    continue;
+                };
+                let here = agents.position[row];
+                let (dx, dy) = (goal.x - here.x, goal.y - here.y);
+                let remaining = dx.hypot(dy);
+                let stride = agents.speed_m_s[row] * dt;
+                if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
+                    agents.position[row] = goal;
+                    agents.state[row] = AgentState::Arrived;
+                } else {
+                    let unit = Vec2 {
+                        x: dx / remaining,
+                        y: dy / remaining,
                     };
                     agents.position[row] = Vec2 {
-                        x: here.x + away.x * FLEE_SPEED_M_S * dt,
-                        y: here.y + away.y * FLEE_SPEED_M_S * dt,
+                        x: here.x + unit.x * stride,
+                        y: here.y + unit.y * stride,
                     };
-                    agents.facing[row] = away;
+                    agents.facing[row] = unit;
                 }
-                AgentState::Holding | AgentState::Arrived => {}
             }
+            AgentState::Fleeing => {
+                let Some(threat) = agents.target[row] else {
+                    agents.state[row] = AgentState::Arrived;
+                    continue;
+                };
+                let here = agents.position[row];
+                let (dx, dy) = (here.x - threat.x, here.y - threat.y);
+                let distance = dx.hypot(dy);
+                if distance > agents.safe_distance_m[row] {
+                    agents.state[row] = AgentState::Arrived;
+                    continue;
+                }
+                // Coincident with the threat: flee along the current facing (tasks seed).
+                let away = if distance > 0.0 {
+                    Vec2 {
+                        x: dx / distance,
+                        y: dy / distance,
+                    }
+                } else {
+                    agents.facing[row]
+                };
+                agents.position[row] = Vec2 {
+                    x: here.x + away.x * FLEE_SPEED_M_S * dt,
+                    y: here.y + away.y * FLEE_SPEED_M_S * dt,
+                };
+                agents.facing[row] = away;
+            }
+            AgentState::Holding | AgentState::Arrived => {}
         }
     }
+}
 
-    /// Commit: recount the per-frame counters.
-    fn commit_phase(&mut self) {
-        let agents = &self.agents;
-        self.counters.alive = agents.len() as u64;
-        self.counters.walking = agents.count_in(AgentState::Walking);
-        self.counters.holding = agents.count_in(AgentState::Holding);
-        self.counters.travelling = agents.count_in(AgentState::Travelling);
-        self.counters.mission = agents
-            .kind
-            .iter()
-            .filter(|k| **k == PopulationKind::Mission)
-            .count() as u64;
-    }
+/// Commit: recount the per-frame counters.
+fn commit_phase(agents: &Agents, counters: &mut Counters) {
+    counters.alive = agents.len() as u64;
+    counters.walking = agents.count_in(AgentState::Walking);
+    counters.holding = agents.count_in(AgentState::Holding);
+    counters.travelling = agents.count_in(AgentState::Travelling);
+    counters.mission = agents
+        .kind
+        .iter()
+        .filter(|k| **k == PopulationKind::Mission)
+        .count() as u64;
 }
 
 fn scale(v: Vec2, factor: f64) -> Vec2 {

@@ -13,11 +13,14 @@
 //! a [`Snapshot`].
 
 mod agents;
+mod motion;
+mod population;
 mod routes;
 pub mod scenario;
 pub mod slots;
 mod snapshot;
 pub mod space;
+mod tasks;
 mod timeline;
 mod world;
 

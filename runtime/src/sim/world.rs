@@ -1,24 +1,19 @@
-//! The world: built from a space and a compiled scenario ([`build_world`]), the fixed-step
-//! phases, counters and digests.
+//! The world: built from a space and a compiled scenario ([`build_world`]), its state, counters
+//! and the phase order of one fixed step. The phases themselves live in their own modules
+//! (`population`, `tasks`, `motion`), each a function over the sets it reads and changes.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
+use super::agents::{AgentHandle, AgentState, Agents};
+use super::motion::motion_phase;
+use super::population::{control_phase, Population};
 use super::routes::SimRoute;
-use super::scenario::{
-    Command, CompiledScenario, DirectiveTarget, SimBuildError, SimDiagnostic, SimProblem,
-};
+use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
+use super::tasks::tasks_phase;
 use crate::content::encode::ByteWriter;
-use crate::project::{FieldPath, PopulationKind, Vec2};
-use crate::rng::{Address, Domain, DomainKey};
-
-/// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
-pub const ARRIVAL_RADIUS_M: f64 = 0.15;
-/// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
-pub const FLEE_SPEED_M_S: f64 = 4.0;
+use crate::project::{FieldPath, PopulationKind};
 
 /// One population source as the world runs it: its compiled spec with the route resolved.
 #[derive(Clone, Debug, PartialEq)]
@@ -215,236 +210,19 @@ impl World {
     }
 }
 
-/// The population sets the Control phase changes.
-struct Population<'a> {
-    slots: &'a mut Slots,
-    births: &'a mut [Vec<AgentHandle>],
-    attempts: &'a mut [u32],
-}
-
 /// Counters and the frame's rejections, which every phase may add to.
-struct Log<'a> {
-    counters: &'a mut Counters,
-    rejections: &'a mut Vec<(u16, SpawnRejection)>,
-}
-
-/// Control: each source below its target attempts one birth.
-fn control_phase(config: &WorldConfig, p: Population<'_>, agents: &mut Agents, log: &mut Log<'_>) {
-    let key = DomainKey::new(config.seed, Domain::Population);
-    for (source_index, source) in config.sources.iter().enumerate() {
-        if p.births[source_index].len() as u64 >= u64::from(source.target_count) {
-            continue;
-        }
-        let attempt = p.attempts[source_index];
-        p.attempts[source_index] = attempt.wrapping_add(1);
-        let route = &config.space.routes[source.route as usize];
-        let address = |dimension| Address::new(source_index as u64, attempt, dimension);
-        let length_cm = (route.length_m() * 100.0)
-            .floor()
-            .clamp(1.0, u32::MAX as f64) as u32;
-        let draws = (
-            NonZeroU32::new(length_cm).map(|n| key.sample_bounded(address(0), n)),
-            NonZeroU32::new(201).map(|n| key.sample_bounded(address(2), n)),
-        );
-        let (Some(Ok(distance_cm)), Some(Ok(speed_permille))) = draws else {
-            log.reject(source_index, SpawnRejection::SamplerExhausted);
-            continue;
-        };
-        let distance_m = f64::from(distance_cm) / 100.0;
-        let (position, along) = route.sample(distance_m);
-        if let Some(bounds) = &config.scenario.no_spawn_box {
-            // Births stand on the ground (z = 0).
-            if bounds.contains([position.x, position.y, 0.0]) {
-                log.reject(source_index, SpawnRejection::NoSpawnBox);
-                continue;
-            }
-        }
-        let direction: i8 = if key.sample_u32(address(1)) & 1 == 0 {
-            1
-        } else {
-            -1
-        };
-        let Ok(handle) = p.slots.allocate() else {
-            log.reject(source_index, SpawnRejection::NoSlot);
-            continue;
-        };
-        let ordinal = p.births[source_index].len() as u32;
-        agents.push(AgentRow {
-            id: AgentId::new(source_index as u16, ordinal).bits(),
-            generation: handle.generation,
-            source: source_index as u16,
-            route: source.route,
-            distance_m,
-            speed_m_s: source.walk_speed_m_s * (900.0 + f64::from(speed_permille)) / 1000.0,
-            position,
-            facing: scale(along, f64::from(direction)),
-            safe_distance_m: 0.0,
-            direction,
-            state: AgentState::Walking,
-            resume: AgentState::Walking,
-            kind: source.kind,
-            target: None,
-            owner: None,
-            steps: 0,
-        });
-        p.births[source_index].push(handle);
-        log.counters.births += 1;
-    }
+pub(super) struct Log<'a> {
+    pub(super) counters: &'a mut Counters,
+    pub(super) rejections: &'a mut Vec<(u16, SpawnRejection)>,
 }
 
 impl Log<'_> {
-    fn reject(&mut self, source_index: usize, reason: SpawnRejection) {
+    pub(super) fn reject(&mut self, source_index: usize, reason: SpawnRejection) {
         self.rejections.push((source_index as u16, reason));
         match reason {
             SpawnRejection::NoSpawnBox => self.counters.rejected_no_spawn_box += 1,
             SpawnRejection::SamplerExhausted => self.counters.rejected_sampler += 1,
             SpawnRejection::NoSlot => {}
-        }
-    }
-}
-
-/// Tasks: apply the directives due this frame, in file order.
-fn tasks_phase(
-    config: &WorldConfig,
-    frame: u64,
-    slots: &Slots,
-    births: &[Vec<AgentHandle>],
-    agents: &mut Agents,
-    log: &mut Log<'_>,
-) {
-    let directives = &config.scenario.directives;
-    let start = directives.partition_point(|d| d.frame < frame);
-    for directive in directives[start..].iter().take_while(|d| d.frame == frame) {
-        let DirectiveTarget::Born { source, ordinal } = directive.target;
-        let handle = births
-            .get(usize::from(source))
-            .and_then(|births| births.get(ordinal as usize));
-        match handle.and_then(|handle| slots.resolve(*handle)) {
-            Some(row) => {
-                apply(agents, row, &directive.command);
-                log.counters.directives_applied += 1;
-            }
-            None => log.counters.directives_missed += 1,
-        }
-    }
-}
-
-fn apply(agents: &mut Agents, row: usize, command: &Command) {
-    match command {
-        Command::Claim { owner } => {
-            agents.kind[row] = PopulationKind::Mission;
-            agents.owner[row] = Some(owner.clone());
-        }
-        Command::Release => {
-            agents.kind[row] = PopulationKind::Ambient;
-            agents.owner[row] = None;
-        }
-        Command::Rendezvous { goal } | Command::Redirect { goal } => {
-            agents.target[row] = Some(*goal);
-            agents.state[row] = AgentState::Travelling;
-        }
-        Command::Hold => {
-            if agents.state[row] != AgentState::Holding {
-                agents.resume[row] = agents.state[row];
-                agents.state[row] = AgentState::Holding;
-            }
-        }
-        Command::Continue => {
-            if agents.state[row] == AgentState::Holding {
-                agents.state[row] = agents.resume[row];
-            }
-        }
-        Command::Cancel => {
-            agents.target[row] = None;
-            agents.state[row] = AgentState::Arrived;
-        }
-        Command::Escape {
-            threat,
-            safe_distance_m,
-        } => {
-            agents.target[row] = Some(*threat);
-            agents.safe_distance_m[row] = *safe_distance_m;
-            agents.state[row] = AgentState::Fleeing;
-        }
-    }
-}
-
-/// Motion: every agent advances by one fixed step according to its state.
-fn motion_phase(config: &WorldConfig, agents: &mut Agents) {
-    let dt = config.fixed_step_s;
-    for row in 0..agents.len() {
-        agents.steps[row] += 1;
-        match agents.state[row] {
-            AgentState::Walking => {
-                let route = &config.space.routes[agents.route[row] as usize];
-                let length = route.length_m();
-                let mut distance = agents.distance_m[row]
-                    + f64::from(agents.direction[row]) * agents.speed_m_s[row] * dt;
-                if distance > length {
-                    distance = 2.0 * length - distance;
-                    agents.direction[row] = -1;
-                } else if distance < 0.0 {
-                    distance = -distance;
-                    agents.direction[row] = 1;
-                }
-                let distance = distance.clamp(0.0, length);
-                let (position, along) = route.sample(distance);
-                agents.distance_m[row] = distance;
-                agents.position[row] = position;
-                agents.facing[row] = scale(along, f64::from(agents.direction[row]));
-            }
-            AgentState::Travelling => {
-                let Some(goal) = agents.target[row] else {
-                    agents.state[row] = AgentState::Arrived;
-                    continue;
-                };
-                let here = agents.position[row];
-                let (dx, dy) = (goal.x - here.x, goal.y - here.y);
-                let remaining = dx.hypot(dy);
-                let stride = agents.speed_m_s[row] * dt;
-                if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
-                    agents.position[row] = goal;
-                    agents.state[row] = AgentState::Arrived;
-                } else {
-                    let unit = Vec2 {
-                        x: dx / remaining,
-                        y: dy / remaining,
-                    };
-                    agents.position[row] = Vec2 {
-                        x: here.x + unit.x * stride,
-                        y: here.y + unit.y * stride,
-                    };
-                    agents.facing[row] = unit;
-                }
-            }
-            AgentState::Fleeing => {
-                let Some(threat) = agents.target[row] else {
-                    agents.state[row] = AgentState::Arrived;
-                    continue;
-                };
-                let here = agents.position[row];
-                let (dx, dy) = (here.x - threat.x, here.y - threat.y);
-                let distance = dx.hypot(dy);
-                if distance > agents.safe_distance_m[row] {
-                    agents.state[row] = AgentState::Arrived;
-                    continue;
-                }
-                // Coincident with the threat: flee along the current facing (tasks seed).
-                let away = if distance > 0.0 {
-                    Vec2 {
-                        x: dx / distance,
-                        y: dy / distance,
-                    }
-                } else {
-                    agents.facing[row]
-                };
-                agents.position[row] = Vec2 {
-                    x: here.x + away.x * FLEE_SPEED_M_S * dt,
-                    y: here.y + away.y * FLEE_SPEED_M_S * dt,
-                };
-                agents.facing[row] = away;
-            }
-            AgentState::Holding | AgentState::Arrived => {}
         }
     }
 }
@@ -460,13 +238,6 @@ fn commit_phase(agents: &Agents, counters: &mut Counters) {
         .iter()
         .filter(|k| **k == PopulationKind::Mission)
         .count() as u64;
-}
-
-fn scale(v: Vec2, factor: f64) -> Vec2 {
-    Vec2 {
-        x: v.x * factor,
-        y: v.y * factor,
-    }
 }
 
 /// Builds the world of `scenario` over `space`, seeded with `seed`: the one way a world is made

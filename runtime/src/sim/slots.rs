@@ -49,6 +49,11 @@ impl Slots {
         self.slot_of_row.len()
     }
 
+    /// Slots ever made (occupied and free).
+    pub fn slot_count(&self) -> usize {
+        self.generation.len()
+    }
+
     /// True when no slot is occupied.
     pub fn is_empty(&self) -> bool {
         self.slot_of_row.is_empty()

@@ -80,6 +80,15 @@ impl World {
                 "an agent's generation differs from its slot's",
             ));
         }
+        let slots = snapshot.slots.slot_count();
+        if snapshot
+            .births
+            .iter()
+            .flatten()
+            .any(|handle| handle.index as usize >= slots)
+        {
+            return Err(SnapshotError::Inconsistent("a birth names a missing slot"));
+        }
         if agents
             .route
             .iter()

@@ -2,6 +2,8 @@
 //! at the same frame (the world built by the runtime both times), the report's counters, run-to-run
 //! determinism, and the errors for an unknown scenario.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -146,4 +148,28 @@ fn an_unknown_scenario_lists_the_known_ones() {
         stderr.contains("no scenario `rush`; its scenarios: crosswalk-rush"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_project_with_errors_is_not_simulated_and_says_where() {
+    let example = support::example("street-block");
+    let scenario = example.dir.join("scenarios/crosswalk-rush.scenario.ron");
+    let text = std::fs::read_to_string(&scenario).expect("scenario");
+    let broken = text.replacen("\"sidewalk.south\"", "\"sidewalk.nowhere\"", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&scenario, broken).expect("write scenario");
+    let path = example.dir.display().to_string();
+    let output = stagecraft(&["simulate", &path, "--scenario", "crosswalk-rush"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.contains("names the missing route `sidewalk.nowhere`"),
+        "{text}"
+    );
+    assert!(text.contains("crosswalk-rush.scenario.ron:"), "{text}");
+    assert!(
+        text.ends_with("error: the project has errors; nothing simulated\n"),
+        "{text}"
+    );
+    assert!(!text.contains("state digest"));
 }

@@ -19,7 +19,7 @@ use stagecraft_editor::session::fixtures::{street_content, with_placed_objects};
 use stagecraft_editor::session::PreviewContent;
 use stagecraft_editor::viewport::{ColourBy, Preview, SceneBuilder, SceneInputs};
 use stagecraft_runtime::project::{PopulationKind, PopulationSource, Project};
-use stagecraft_runtime::sim::{Timeline, World};
+use stagecraft_runtime::sim::Timeline;
 
 const PLACEMENTS: usize = 100_000;
 const AGENTS: u32 = 10_000;
@@ -181,7 +181,7 @@ fn scrubbing(c: &mut Criterion) {
         ),
     ] {
         let Some(scenario) = scenario else { continue };
-        let world = World::new(&scenario, content.sim_routes(), 7).expect("world");
+        let world = content.world(&scenario, 7).expect("world");
         let mut timeline = Timeline::new(world);
         timeline.step_n(1200);
         group.bench_function(format!("scrub back from 1200 to frame 600, {name}"), |b| {

@@ -1,5 +1,5 @@
-//! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`), sharing
-//! the diagnostics rendering in [`diagnostics`].
+//! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
+//! `simulate`), sharing the diagnostics rendering in [`diagnostics`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,12 +17,14 @@ pub mod fmt;
 pub mod generate;
 pub mod new;
 pub mod ops;
+pub mod simulate;
 
 pub use check::check;
 pub use diagnostics::{diagnostic_json, render_all, render_diagnostic};
 pub use fmt::{fmt, fmt_plan, fmt_with, FmtOptions, FmtStatus};
 pub use generate::{generate, GenerateOptions};
 pub use ops::ops;
+pub use simulate::{simulate, SimulateOptions};
 
 /// Command-line arguments of the `stagecraft` binary.
 #[derive(Debug, Parser)]
@@ -118,6 +120,24 @@ pub enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Generate a scenario's recipe, run the scenario headless and print its counters and final
+    /// state digest.
+    Simulate {
+        /// The project folder.
+        project: PathBuf,
+        /// The scenario to run.
+        #[arg(long, value_name = "ID")]
+        scenario: String,
+        /// Frames to simulate (default: the scenario's duration).
+        #[arg(long, value_name = "N")]
+        frames: Option<u64>,
+        /// Frames between counter rows in the text report (0: only the final row).
+        #[arg(long, value_name = "N")]
+        every: Option<u64>,
+        /// Print the report as JSON, with the counters of every frame.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a headless command, writing its report to `out`; returns the process exit code.
@@ -168,6 +188,21 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
             Ok(0)
         }
         Command::Ops { json, .. } => ops(*json, out),
+        Command::Simulate {
+            project,
+            scenario,
+            frames,
+            every,
+            json,
+        } => {
+            let options = SimulateOptions {
+                scenario,
+                frames: *frames,
+                every: *every,
+                json: *json,
+            };
+            simulate(project, &options, out)
+        }
     }
 }
 

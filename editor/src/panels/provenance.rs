@@ -431,7 +431,7 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
     };
     let config = world.config();
     let source = config.sources.get(agents.source[row] as usize);
-    let route = config.routes.get(agents.route[row] as usize);
+    let route = config.routes().get(agents.route[row] as usize);
     Grid::new("provenance-agent")
         .num_columns(2)
         .striped(true)

@@ -67,8 +67,10 @@ pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
                 let points: PlotPoints<'_> = history
                     .iter()
                     .enumerate()
-                    .filter(|(frame, _)| frame % stride == 0 || frame + 1 == history.len())
-                    .map(|(frame, counters)| [(frame + 1) as f64, counters.rows()[index].1 as f64])
+                    .filter(|(entry, _)| entry % stride == 0 || entry + 1 == history.len())
+                    .map(|(_, (frame, counters))| {
+                        [(frame + 1) as f64, counters.rows()[index].1 as f64]
+                    })
                     .collect();
                 plot.line(
                     Line::new(*name, points)

@@ -1,14 +1,14 @@
 //! Generated content as the preview reads it: the runtime's [`GeneratedBundle`] (every stage's
-//! product and provenance), the preview shapes of the asset families, and the walkable routes the
-//! simulation gets from it.
+//! product and provenance) and the preview shapes of the asset families. The simulation's space
+//! is built from it by the runtime ([`SimSpace::from_products`]); nothing here converts content.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use stagecraft_runtime::content::{BoundsM, PedestrianSpace, Product, StreetBlock};
+use stagecraft_runtime::content::{BoundsM, Product, StreetBlock};
 use stagecraft_runtime::generate::{GeneratedBundle, StageRecord};
-use stagecraft_runtime::project::{AssetFamily, AssetVariant, Vec2};
-use stagecraft_runtime::sim::{RouteError, SimRoute};
+use stagecraft_runtime::project::{AssetFamily, AssetVariant, Scenario};
+use stagecraft_runtime::sim::{build_world, CompiledScenario, SimSpace, SpaceBuildError, World};
 
 /// A generated recipe instance, ready to preview.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,18 +66,18 @@ impl PreviewContent {
             })
     }
 
-    /// The walkable routes of every street block, as the simulation walks them, sorted by id
-    /// (a route id that repeats keeps its first occurrence). Degenerate routes are left out.
-    pub fn sim_routes(&self) -> Vec<SimRoute> {
-        let mut routes: BTreeMap<&str, SimRoute> = BTreeMap::new();
-        for block in self.street_blocks() {
-            for (id, route) in space_routes(&block.space) {
-                if let (false, Ok(route)) = (routes.contains_key(id), route) {
-                    routes.insert(id, route);
-                }
-            }
-        }
-        routes.into_values().collect()
+    /// The simulation's space of this content: the runtime's one content → simulation
+    /// conversion over the bundle's products and the families' collision sizes.
+    pub fn sim_space(&self) -> Result<SimSpace, SpaceBuildError> {
+        SimSpace::from_products(self.bundle.products(), &self.families)
+    }
+
+    /// A world of `scenario` over this content, seeded with `seed`, built by the runtime (tests
+    /// and benchmarks; the session keeps the space to compare it).
+    pub fn world(&self, scenario: &Scenario, seed: u64) -> Result<World, String> {
+        let space = Arc::new(self.sim_space().map_err(|e| e.to_string())?);
+        let compiled = Arc::new(CompiledScenario::compile(scenario).map_err(|e| e.to_string())?);
+        build_world(&space, &compiled, seed).map_err(|e| e.to_string())
     }
 
     /// The bounds of every product, meters.
@@ -87,17 +87,4 @@ impl PreviewContent {
             .filter_map(|s| s.summary.bounds_m)
             .reduce(BoundsM::union)
     }
-}
-
-fn space_routes(
-    space: &PedestrianSpace,
-) -> impl Iterator<Item = (&str, Result<SimRoute, RouteError>)> {
-    space.routes.iter().map(|route| {
-        let points = route
-            .points
-            .iter()
-            .map(|p| Vec2 { x: p.x, y: p.y })
-            .collect();
-        (route.id.as_str(), SimRoute::new(route.id.clone(), points))
-    })
 }

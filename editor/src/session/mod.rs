@@ -14,7 +14,9 @@ pub mod fixtures;
 use std::sync::Arc;
 
 use stagecraft_runtime::project::{Project, Scenario};
-use stagecraft_runtime::sim::{SimRoute, Timeline, World};
+use stagecraft_runtime::sim::{
+    build_world, CompiledScenario, SimSpace, SpaceBuildError, Timeline, World,
+};
 
 use crate::document::Document;
 use crate::edits::DocId;
@@ -40,8 +42,8 @@ pub struct Session {
     scenario: Option<Scenario>,
     scenario_version: u64,
     timeline: Option<Timeline>,
-    /// The routes and seed the world was built with.
-    world_routes: Vec<SimRoute>,
+    /// The space (or why there is none) and the seed the world was built with.
+    world_space: Option<Result<Arc<SimSpace>, SpaceBuildError>>,
     world_seed: u64,
     world_version: u64,
     world_problem: Option<String>,
@@ -64,7 +66,7 @@ impl Default for Session {
             scenario: None,
             scenario_version: 0,
             timeline: None,
-            world_routes: Vec::new(),
+            world_space: None,
             world_seed: 0,
             world_version: 0,
             world_problem: None,
@@ -251,15 +253,16 @@ impl Session {
             // The first content is on its way; the world is built from it when it arrives.
             return false;
         }
-        let routes = self
+        // The runtime builds the space from the bundle; without content the space is empty.
+        let space = self
             .content
             .as_ref()
-            .map(|c| c.sim_routes())
-            .unwrap_or_default();
+            .map_or_else(|| Ok(SimSpace::default()), |c| c.sim_space())
+            .map(Arc::new);
         let seed = project.manifest.root_seed;
-        // Regenerated content with the same routes (props moved, say) leaves the world as it is.
+        // Regenerated content with the same space (a label edited, say) leaves the world as it is.
         let same_world = self.scenario.as_ref() == Some(scenario)
-            && self.world_routes == routes
+            && self.world_space.as_ref() == Some(&space)
             && self.world_seed == seed
             && (self.timeline.is_some() || self.world_problem.is_some());
         if same_world {
@@ -270,9 +273,13 @@ impl Session {
             self.scenario_version += 1;
         }
         self.world_version += 1;
-        self.world_routes = routes.clone();
+        self.world_space = Some(space.clone());
         self.world_seed = seed;
-        match World::new(scenario, routes, seed) {
+        let built = space.map_err(|e| e.to_string()).and_then(|space| {
+            let compiled = CompiledScenario::compile(scenario).map_err(|e| e.to_string())?;
+            build_world(&space, &Arc::new(compiled), seed).map_err(|e| e.to_string())
+        });
+        match built {
             Ok(world) => {
                 self.world_problem = None;
                 match &mut self.timeline {
@@ -281,7 +288,7 @@ impl Session {
                 }
             }
             Err(error) => {
-                self.world_problem = Some(error.to_string());
+                self.world_problem = Some(error);
                 self.timeline = None;
                 self.playing = false;
             }

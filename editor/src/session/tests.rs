@@ -87,8 +87,9 @@ fn digest(session: &Rig) -> [u8; 32] {
 fn straight_digest(project: &Project, scenario_id: &str, frame: u64) -> [u8; 32] {
     let content = street_content("street-block");
     let scenario = &project.scenarios[scenario_id];
-    let mut world =
-        World::new(scenario, content.sim_routes(), project.manifest.root_seed).expect("world");
+    let mut world = content
+        .world(scenario, project.manifest.root_seed)
+        .expect("world");
     for _ in 0..frame {
         world.step();
     }
@@ -105,7 +106,9 @@ fn the_session_runs_the_first_scenario_over_its_recipe() {
     let routes: Vec<String> = session
         .content()
         .expect("content")
-        .sim_routes()
+        .sim_space()
+        .expect("space")
+        .routes
         .into_iter()
         .map(|r| r.id)
         .collect();
@@ -274,7 +277,7 @@ fn the_real_generator_previews_the_example_street_block() {
     let content = session.content().expect("generated");
     assert_eq!(content.recipe(), "street-block");
     assert!(content.street_blocks().count() == 1);
-    assert!(!content.sim_routes().is_empty());
+    assert!(!content.sim_space().expect("space").routes.is_empty());
     assert!(content
         .stages()
         .iter()

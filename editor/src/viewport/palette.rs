@@ -153,7 +153,6 @@ mod tests {
     use crate::session::fixtures::street_content;
     use crate::viewport::meshes::Shape;
     use stagecraft_runtime::project::PopulationKind;
-    use stagecraft_runtime::sim::World;
 
     #[test]
     fn seen_from_above_an_agent_still_shows_its_state_colour() {
@@ -161,7 +160,7 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
         let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
         let scenario = loaded.project.expect("loads").scenarios["crosswalk-rush"].clone();
-        let mut world = World::new(&scenario, content.sim_routes(), 7).expect("world");
+        let mut world = content.world(&scenario, 7).expect("world");
         for _ in 0..200 {
             world.step();
         }

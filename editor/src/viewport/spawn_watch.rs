@@ -63,6 +63,7 @@ pub fn reason_text(reason: SpawnRejection) -> &'static str {
     match reason {
         SpawnRejection::NoSpawnBox => "the drawn position is inside the no-spawn box",
         SpawnRejection::SamplerExhausted => "the population sampler ran out of attempts",
+        SpawnRejection::NoSlot => "every agent slot is taken",
     }
 }
 
@@ -199,7 +200,7 @@ mod tests {
 
     fn watched(scenario: &Scenario, frames: u64) -> (World, SpawnWatch) {
         let content = street_content("r");
-        let mut world = World::new(scenario, content.sim_routes(), 7).expect("world");
+        let mut world = content.world(scenario, 7).expect("world");
         let mut watch = SpawnWatch::default();
         watch.observe(&world, 1);
         for _ in 0..frames {

@@ -70,7 +70,7 @@ fn placements_become_instances_of_their_variant_shape() {
 fn only_the_layers_whose_inputs_changed_are_rebuilt() {
     let content = with_placed_objects(street_content("r"), 40);
     let scenario = scenario();
-    let mut world = World::new(&scenario, content.sim_routes(), 7).expect("world");
+    let mut world = content.world(&scenario, 7).expect("world");
     let mut options = OverlayOptions::default();
     let mut builder = SceneBuilder::default();
     let first = builder.update(&inputs(
@@ -163,7 +163,7 @@ fn the_scenario_draws_its_boxes_and_observers() {
 fn agents_are_instances_coloured_by_state_and_pickable() {
     let content = street_content("r");
     let scenario = scenario();
-    let mut world = World::new(&scenario, content.sim_routes(), 7).expect("world");
+    let mut world = content.world(&scenario, 7).expect("world");
     for _ in 0..120 {
         world.step();
     }

@@ -153,6 +153,12 @@ impl GeneratedBundle {
         self.stages.iter().find(|stage| stage.stage == id)
     }
 
+    /// Every stage's product with its stage id, in plan order (what `sim::SimSpace` is built
+    /// from).
+    pub fn products(&self) -> impl Iterator<Item = (u32, &Product)> {
+        self.stages.iter().map(|s| (s.stage, s.product.as_ref()))
+    }
+
     /// Total objects over every stage.
     pub fn object_count(&self) -> u64 {
         self.stages.iter().map(|s| s.summary.objects).sum()

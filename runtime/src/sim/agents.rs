@@ -1,17 +1,50 @@
-//! Pedestrians as structure-of-arrays columns keyed by a stable agent id.
+//! Pedestrians as structure-of-arrays columns keyed by a stable agent id, declared once.
 
 use crate::project::{PopulationKind, Vec2};
 
-/// A stable reference to an agent: its index in the columns and the generation of that slot.
+/// A stable reference to an agent: its slot (see `sim::slots`) and the generation of that slot.
 ///
 /// The generation changes when a slot is reused, so a stale handle is detected, never confused
 /// with the slot's new occupant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct AgentHandle {
-    /// Slot index in the [`Agents`] columns.
+    /// Slot index (not a row: rows move when an agent is removed).
     pub index: u32,
     /// Generation of the slot when the handle was made.
     pub generation: u32,
+}
+
+/// An agent's stable id: the source it was born from and its birth ordinal within that source,
+/// packed as `source << 32 | ordinal` in the agents' `id` column. Code outside the runtime reads
+/// it through the accessors, never by shifting bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AgentId(u64);
+
+impl AgentId {
+    /// The id of the `ordinal`-th agent born from source `source`.
+    pub fn new(source: u16, ordinal: u32) -> AgentId {
+        AgentId((u64::from(source) << 32) | u64::from(ordinal))
+    }
+
+    /// The id stored in the `id` column.
+    pub fn from_bits(bits: u64) -> AgentId {
+        AgentId(bits)
+    }
+
+    /// The packed value.
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Index of the source the agent was born from (in the scenario's source order).
+    pub fn source(self) -> usize {
+        (self.0 >> 32) as usize
+    }
+
+    /// Birth ordinal within the source (0-based).
+    pub fn ordinal(self) -> u32 {
+        (self.0 & 0xffff_ffff) as u32
+    }
 }
 
 /// What an agent is doing.
@@ -42,41 +75,157 @@ impl AgentState {
     }
 }
 
-/// The agents of a world, one column per property; row `i` of every column is one agent.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Agents {
+/// A value's canonical bytes in the state digest: fixed-width little-endian, floats by their bits.
+pub trait Canonical {
+    /// Appends the value's bytes.
+    fn write_canonical(&self, bytes: &mut Vec<u8>);
+}
+
+impl Canonical for u64 {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl Canonical for u32 {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl Canonical for u16 {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.to_le_bytes());
+    }
+}
+
+impl Canonical for i8 {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.push(*self as u8);
+    }
+}
+
+impl Canonical for f64 {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.to_bits().to_le_bytes());
+    }
+}
+
+impl Canonical for Vec2 {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        self.x.write_canonical(bytes);
+        self.y.write_canonical(bytes);
+    }
+}
+
+impl Canonical for AgentState {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.push(self.code());
+    }
+}
+
+impl Canonical for PopulationKind {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.push(*self as u8);
+    }
+}
+
+impl Canonical for Option<Vec2> {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        match self {
+            Some(point) => {
+                bytes.push(1);
+                point.write_canonical(bytes);
+            }
+            None => bytes.push(0),
+        }
+    }
+}
+
+impl Canonical for Option<String> {
+    /// The text and a terminating zero (no owner writes just the zero).
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(self.as_deref().unwrap_or("").as_bytes());
+        bytes.push(0);
+    }
+}
+
+/// Declares the agent columns once: the [`Agents`] struct of columns, the [`AgentRow`] a birth
+/// pushes, and the operations that must visit every column (push, length check, canonical bytes,
+/// removal), so a new column cannot be forgotten by any of them. The declaration order is the
+/// order of a row's bytes in the state digest.
+macro_rules! agent_columns {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty,)*) => {
+        /// The agents of a world, one column per property; row `i` of every column is one agent.
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct Agents {
+            $($(#[$doc])* pub $name: Vec<$ty>,)*
+        }
+
+        /// One agent's value of every column: what a birth appends.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct AgentRow {
+            $($(#[$doc])* pub $name: $ty,)*
+        }
+
+        impl Agents {
+            /// Appends one agent to every column.
+            pub fn push(&mut self, row: AgentRow) {
+                $(self.$name.push(row.$name);)*
+            }
+
+            /// Whether every column has as many rows as the id column.
+            pub fn columns_agree(&self) -> bool {
+                let rows = self.id.len();
+                true $(&& self.$name.len() == rows)*
+            }
+
+            /// Appends the canonical bytes of row `row`, column by column in declaration order.
+            pub fn write_row(&self, row: usize, bytes: &mut Vec<u8>) {
+                $(self.$name[row].write_canonical(bytes);)*
+            }
+
+            /// Removes row `row` from every column, moving the last row into its place.
+            pub fn swap_remove(&mut self, row: usize) {
+                $(self.$name.swap_remove(row);)*
+            }
+        }
+    };
+}
+
+agent_columns! {
     /// Stable agent id: `source index << 32 | birth ordinal within the source`.
-    pub id: Vec<u64>,
+    id: u64,
     /// Slot generation (see [`AgentHandle`]).
-    pub generation: Vec<u32>,
+    generation: u32,
     /// Index of the scenario source the agent was born from.
-    pub source: Vec<u16>,
+    source: u16,
     /// Index of the route the agent walks.
-    pub route: Vec<u16>,
+    route: u16,
     /// Distance along the route, meters.
-    pub distance_m: Vec<f64>,
-    /// +1 walks towards the route's end, −1 towards its start.
-    pub direction: Vec<i8>,
+    distance_m: f64,
     /// Walking speed, meters per second.
-    pub speed_m_s: Vec<f64>,
+    speed_m_s: f64,
     /// Ground position, meters.
-    pub position: Vec<Vec2>,
+    position: Vec2,
     /// Unit facing direction on the ground.
-    pub facing: Vec<Vec2>,
-    /// Current state.
-    pub state: Vec<AgentState>,
-    /// State to resume after a hold.
-    pub resume: Vec<AgentState>,
-    /// Goal of `Travelling`, or the threat of `Fleeing`.
-    pub target: Vec<Option<Vec2>>,
+    facing: Vec2,
     /// Safe distance while fleeing, meters.
-    pub safe_distance_m: Vec<f64>,
+    safe_distance_m: f64,
+    /// +1 walks towards the route's end, −1 towards its start.
+    direction: i8,
+    /// Current state.
+    state: AgentState,
+    /// State to resume after a hold.
+    resume: AgentState,
     /// Ambient or Mission (claimed by a script).
-    pub kind: Vec<PopulationKind>,
+    kind: PopulationKind,
+    /// Goal of `Travelling`, or the threat of `Fleeing`.
+    target: Option<Vec2>,
     /// Script owner of a claimed agent.
-    pub owner: Vec<Option<String>>,
+    owner: Option<String>,
     /// Fixed steps this agent has been updated.
-    pub steps: Vec<u64>,
+    steps: u64,
 }
 
 impl Agents {
@@ -88,21 +237,6 @@ impl Agents {
     /// True when there are no agents.
     pub fn is_empty(&self) -> bool {
         self.id.is_empty()
-    }
-
-    /// The handle of row `index`.
-    pub fn handle(&self, index: usize) -> Option<AgentHandle> {
-        let generation = *self.generation.get(index)?;
-        Some(AgentHandle {
-            index: u32::try_from(index).ok()?,
-            generation,
-        })
-    }
-
-    /// The row a handle refers to, if it is still current.
-    pub fn resolve(&self, handle: AgentHandle) -> Option<usize> {
-        let index = handle.index as usize;
-        (self.generation.get(index) == Some(&handle.generation)).then_some(index)
     }
 
     /// Number of agents in `state`.

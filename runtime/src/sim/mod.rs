@@ -1,22 +1,46 @@
 //! The scenario runtime: a fixed-step world of pedestrians walking the routes of a pedestrian
 //! space, driven by a scenario's sources and directives, with snapshots and checkpoints.
 //!
+//! A world is built in the runtime from generated content and a compiled scenario:
+//! [`SimSpace::from_products`] turns a bundle's products into the space (routes, crosswalks with
+//! their sides and waiting points, signals, portals, lanes, props as static blockers),
+//! [`CompiledScenario::compile`] turns a scenario document into runtime types with diagnostics,
+//! and [`build_world`] joins them. The editor and `stagecraft simulate` call exactly these.
+//!
 //! One [`World::step`] advances one frame through fixed phases — Control (population births),
 //! Tasks (directives due this frame), Motion (walking), Commit (counters) — so the same scenario,
 //! routes and seed always give the same state, whether stepped straight through or restored from
 //! a [`Snapshot`].
 
 mod agents;
+mod motion;
+mod population;
 mod routes;
+pub mod scenario;
+pub mod slots;
 mod snapshot;
+pub mod space;
+mod tasks;
 mod timeline;
 mod world;
 
-pub use agents::{AgentHandle, AgentState, Agents};
+pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
 pub use routes::{RouteError, SimRoute};
+pub use scenario::{
+    Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverSpec, SimBox, SimBuildError,
+    SimDiagnostic, SimProblem, SourceSpec,
+};
+pub use slots::{SlotError, Slots};
 pub use snapshot::{Snapshot, SnapshotError};
-pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES};
-pub use world::{Counters, SimError, SpawnRejection, World, WorldConfig};
+pub use space::{
+    SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SpaceBuildError,
+    StaticBlocker,
+};
+pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
+pub use world::{build_world, Counters, SourceConfig, SpawnRejection, World, WorldConfig};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod build_tests;

@@ -2,8 +2,9 @@
 
 use thiserror::Error;
 
-use super::agents::Agents;
-use super::world::{Counters, World, WorldConfig};
+use super::agents::{AgentHandle, Agents};
+use super::slots::Slots;
+use super::world::{Counters, World};
 
 /// Everything that changes as a world steps, captured at one frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,7 +12,8 @@ pub struct Snapshot {
     config_digest: [u8; 32],
     frame: u64,
     agents: Agents,
-    births: Vec<Vec<u32>>,
+    slots: Slots,
+    births: Vec<Vec<AgentHandle>>,
     attempts: Vec<u32>,
     counters: Counters,
 }
@@ -34,34 +36,14 @@ impl Snapshot {
     }
 }
 
-/// A digest of a configuration: what must match for a snapshot to apply.
-pub(super) fn config_digest(config: &WorldConfig) -> [u8; 32] {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&config.fixed_step_s.to_bits().to_le_bytes());
-    hasher.update(&config.seed.to_le_bytes());
-    for route in &config.routes {
-        hasher.update(route.id.as_bytes());
-        hasher.update(&[0]);
-        for point in route.points() {
-            hasher.update(&point.x.to_bits().to_le_bytes());
-            hasher.update(&point.y.to_bits().to_le_bytes());
-        }
-    }
-    for source in &config.sources {
-        hasher.update(format!("{source:?}").as_bytes());
-    }
-    hasher.update(format!("{:?}", config.no_spawn_box).as_bytes());
-    hasher.update(format!("{:?}", config.directives).as_bytes());
-    *hasher.finalize().as_bytes()
-}
-
 impl World {
     /// Captures the current state.
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            config_digest: config_digest(&self.config),
+            config_digest: self.config.digest,
             frame: self.frame,
             agents: self.agents.clone(),
+            slots: self.slots.clone(),
             births: self.births.clone(),
             attempts: self.attempts.clone(),
             counters: self.counters,
@@ -70,29 +52,12 @@ impl World {
 
     /// Restores a snapshot after checking all of it; on error the world is unchanged.
     pub fn restore(&mut self, snapshot: &Snapshot) -> Result<(), SnapshotError> {
-        if snapshot.config_digest != config_digest(&self.config) {
+        if snapshot.config_digest != self.config.digest {
             return Err(SnapshotError::ConfigMismatch);
         }
         let agents = &snapshot.agents;
         let rows = agents.len();
-        let columns = [
-            agents.generation.len(),
-            agents.source.len(),
-            agents.route.len(),
-            agents.distance_m.len(),
-            agents.direction.len(),
-            agents.speed_m_s.len(),
-            agents.position.len(),
-            agents.facing.len(),
-            agents.state.len(),
-            agents.resume.len(),
-            agents.target.len(),
-            agents.safe_distance_m.len(),
-            agents.kind.len(),
-            agents.owner.len(),
-            agents.steps.len(),
-        ];
-        if columns.iter().any(|len| *len != rows) {
+        if !agents.columns_agree() {
             return Err(SnapshotError::Inconsistent(
                 "agent columns differ in length",
             ));
@@ -102,18 +67,32 @@ impl World {
         {
             return Err(SnapshotError::Inconsistent("source count differs"));
         }
+        if !snapshot.slots.is_consistent(rows) {
+            return Err(SnapshotError::Inconsistent(
+                "the slots do not match the agent rows",
+            ));
+        }
+        let row_generations = (0..rows).all(|row| {
+            snapshot.slots.handle_of(row).map(|h| h.generation) == Some(agents.generation[row])
+        });
+        if !row_generations {
+            return Err(SnapshotError::Inconsistent(
+                "an agent's generation differs from its slot's",
+            ));
+        }
+        let slots = snapshot.slots.slot_count();
         if snapshot
             .births
             .iter()
             .flatten()
-            .any(|row| *row as usize >= rows)
+            .any(|handle| handle.index as usize >= slots)
         {
-            return Err(SnapshotError::Inconsistent("a birth names a missing agent"));
+            return Err(SnapshotError::Inconsistent("a birth names a missing slot"));
         }
         if agents
             .route
             .iter()
-            .any(|route| *route as usize >= self.config.routes.len())
+            .any(|route| *route as usize >= self.config.space.routes.len())
         {
             return Err(SnapshotError::Inconsistent(
                 "an agent names a missing route",
@@ -121,6 +100,7 @@ impl World {
         }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
+        self.slots = snapshot.slots.clone();
         self.births = snapshot.births.clone();
         self.attempts = snapshot.attempts.clone();
         self.counters = snapshot.counters;
@@ -132,49 +112,28 @@ impl World {
     pub fn state_digest(&self) -> [u8; 32] {
         let mut hasher = blake3::Hasher::new();
         hasher.update(&self.frame.to_le_bytes());
-        let agents = &self.agents;
-        for row in 0..agents.len() {
-            hasher.update(&agents.id[row].to_le_bytes());
-            hasher.update(&agents.generation[row].to_le_bytes());
-            hasher.update(&agents.source[row].to_le_bytes());
-            hasher.update(&agents.route[row].to_le_bytes());
-            for value in [
-                agents.distance_m[row],
-                agents.speed_m_s[row],
-                agents.position[row].x,
-                agents.position[row].y,
-                agents.facing[row].x,
-                agents.facing[row].y,
-                agents.safe_distance_m[row],
-            ] {
-                hasher.update(&value.to_bits().to_le_bytes());
-            }
-            hasher.update(&[
-                agents.direction[row] as u8,
-                agents.state[row].code(),
-                agents.resume[row].code(),
-                agents.kind[row] as u8,
-            ]);
-            match agents.target[row] {
-                Some(target) => {
-                    hasher.update(&[1]);
-                    hasher.update(&target.x.to_bits().to_le_bytes());
-                    hasher.update(&target.y.to_bits().to_le_bytes());
-                }
-                None => {
-                    hasher.update(&[0]);
-                }
-            }
-            hasher.update(agents.owner[row].as_deref().unwrap_or("").as_bytes());
-            hasher.update(&[0]);
-            hasher.update(&agents.steps[row].to_le_bytes());
+        let mut bytes = Vec::new();
+        for row in 0..self.agents.len() {
+            bytes.clear();
+            self.agents.write_row(row, &mut bytes);
+            hasher.update(&bytes);
         }
         for births in &self.births {
             hasher.update(&(births.len() as u64).to_le_bytes());
-            for row in births {
-                hasher.update(&row.to_le_bytes());
+            for handle in births {
+                hasher.update(&handle.index.to_le_bytes());
             }
         }
+        // Empty until a slot is released, so worlds that never removed an agent keep the digest
+        // they had before slots existed; then the slots and the births' generations follow.
+        let mut slot_bytes = Vec::new();
+        self.slots.write_canonical(&mut slot_bytes);
+        if !slot_bytes.is_empty() {
+            for handle in self.births.iter().flatten() {
+                slot_bytes.extend_from_slice(&handle.generation.to_le_bytes());
+            }
+        }
+        hasher.update(&slot_bytes);
         for attempts in &self.attempts {
             hasher.update(&attempts.to_le_bytes());
         }

@@ -1,5 +1,7 @@
 //! Tests of the scenario runtime: births, directives, snapshots and scrubbing determinism.
 
+use std::sync::Arc;
+
 use super::*;
 use crate::project::{
     Box3, Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, Vec2, Vec3,
@@ -84,8 +86,16 @@ fn scenario() -> Scenario {
     }
 }
 
+fn space() -> Arc<SimSpace> {
+    Arc::new(SimSpace::from_routes(routes()).expect("space"))
+}
+
+fn compiled(scenario: &Scenario) -> Arc<CompiledScenario> {
+    Arc::new(CompiledScenario::compile(scenario).expect("compiles"))
+}
+
 fn world() -> World {
-    World::new(&scenario(), routes(), 7).expect("world")
+    build_world(&space(), &compiled(&scenario()), 7).expect("world")
 }
 
 #[test]
@@ -192,6 +202,9 @@ fn checkpoints_stay_bounded_on_long_runs() {
         "{}",
         timeline.checkpoint_count()
     );
+    // The counters history is bounded too: 12,800 frames fit, so nothing is thinned yet.
+    assert_eq!(timeline.history().len(), 64 * 200);
+    assert_eq!(timeline.history_stride(), 1);
     let digest = timeline.world().state_digest();
     timeline.seek(5000);
     timeline.seek(64 * 200);
@@ -220,7 +233,7 @@ fn snapshot_of_another_world_is_refused_and_changes_nothing() {
     a.step_n_for_test(10);
     let mut other = scenario();
     other.fixed_step_s = 0.1;
-    let mut b = World::new(&other, routes(), 7).expect("world");
+    let mut b = build_world(&space(), &compiled(&other), 7).expect("world");
     b.step_n_for_test(5);
     let before = b.state_digest();
     assert_eq!(b.restore(&a.snapshot()), Err(SnapshotError::ConfigMismatch));
@@ -228,16 +241,24 @@ fn snapshot_of_another_world_is_refused_and_changes_nothing() {
 }
 
 #[test]
-fn missing_route_is_an_error() {
+fn missing_route_is_an_error_at_its_field() {
     let mut bad = scenario();
     bad.sources[0].route = "sidewalk.east".into();
+    let error = build_world(&space(), &compiled(&bad), 1).map(|_| ());
+    let Err(error) = error else {
+        panic!("a missing route must not build");
+    };
+    assert_eq!(error.diagnostics.len(), 1);
+    assert_eq!(error.diagnostics[0].path.to_string(), "sources[0].route");
     assert_eq!(
-        World::new(&bad, routes(), 1).map(|_| ()),
-        Err(SimError::MissingRoute {
+        error.diagnostics[0].problem,
+        SimProblem::MissingRoute {
             source_id: "walkers".into(),
-            route: "sidewalk.east".into()
-        })
+            route: "sidewalk.east".into(),
+            known: vec!["sidewalk.north".into(), "crosswalk.0".into()],
+        }
     );
+    assert!(error.to_string().contains("sidewalk.east"), "{error}");
 }
 
 impl World {
@@ -246,4 +267,82 @@ impl World {
             self.step();
         }
     }
+}
+
+#[test]
+fn the_counters_history_thins_out_past_its_bound_and_keeps_the_latest_counters() {
+    let mut timeline = Timeline::new(world());
+    let frames = MAX_HISTORY_FRAMES as u64 + 10;
+    timeline.step_n(frames);
+    let history = timeline.history();
+    assert_eq!(timeline.history_stride(), 2);
+    assert_eq!(history.len(), (frames / 2) as usize);
+    assert!(history.iter().all(|(frame, _)| frame % 2 == 0));
+    assert!(history.windows(2).all(|w| w[0].0 < w[1].0));
+    let (last_frame, last) = history[history.len() - 1];
+    assert_eq!((last_frame, last), (frames, timeline.world().counters()));
+    // Stepping back and forth over recorded frames replaces entries, never duplicates them.
+    timeline.seek(100);
+    timeline.step_n(10);
+    assert_eq!(timeline.history().len(), (frames / 2) as usize);
+}
+
+#[test]
+fn agent_ids_name_their_source_and_birth_ordinal() {
+    let mut world = world();
+    world.step_n_for_test(200);
+    let mut checked = 0;
+    for source in 0..2 {
+        for ordinal in 0.. {
+            let Some(row) = world.row_of(source, ordinal) else {
+                break;
+            };
+            let id = AgentId::from_bits(world.agents().id[row]);
+            assert_eq!((id.source(), id.ordinal() as usize), (source, ordinal));
+            assert_eq!(AgentId::new(source as u16, ordinal as u32), id);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 26);
+}
+
+#[test]
+fn a_removed_agent_frees_its_slot_for_the_next_birth_with_a_new_generation() {
+    let mut world = world();
+    world.step();
+    let first = world.row_of(0, 0).and_then(|row| world.handle_of(row));
+    let first = first.expect("the first walker is born at frame 1");
+    assert_eq!(first.generation, 0);
+    let unchanged = {
+        let mut other = world.clone();
+        other.step_n_for_test(50);
+        other.state_digest()
+    };
+    assert_eq!(world.remove_agent(first), Ok(()));
+    assert_eq!(world.resolve(first), None);
+    assert_eq!(world.row_of(0, 0), None);
+    assert_eq!(
+        world.remove_agent(first),
+        Err(SlotError::Stale {
+            index: first.index,
+            generation: 0
+        })
+    );
+    world.step();
+    // The next birth takes the released slot, one generation on; its handle resolves to its row.
+    let reborn = (0..world.agents().len())
+        .filter_map(|row| world.handle_of(row))
+        .find(|h| h.index == first.index)
+        .expect("the slot is reused");
+    assert_eq!(reborn.generation, 1);
+    let row = world.resolve(reborn).expect("current");
+    assert_eq!(world.agents().generation[row], 1);
+    // Snapshots carry the slots: restore and continue equals never stopping.
+    let snapshot = world.snapshot();
+    world.step_n_for_test(49);
+    let straight = world.state_digest();
+    assert_ne!(straight, unchanged);
+    world.restore(&snapshot).expect("restores");
+    world.step_n_for_test(49);
+    assert_eq!(world.state_digest(), straight);
 }

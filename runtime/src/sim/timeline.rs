@@ -1,5 +1,6 @@
 //! A world with checkpoints: step forward, step back and jump to any frame by restoring the
-//! nearest checkpoint and re-simulating, bit-identical to stepping straight through.
+//! nearest checkpoint and re-simulating, bit-identical to stepping straight through. Checkpoints
+//! and the counters history are both bounded, however long the run.
 
 use std::collections::BTreeMap;
 
@@ -13,14 +14,19 @@ pub const CHECKPOINT_INTERVAL_FRAMES: u64 = 64;
 /// stays bounded however long the run.
 pub const MAX_CHECKPOINTS: usize = 64;
 
-/// A world plus its checkpoints and the counters of every simulated frame.
+/// Most frames whose counters the history keeps; past it, every other one is dropped (the
+/// stride doubles), so a long run's history stays bounded like its checkpoints.
+pub const MAX_HISTORY_FRAMES: usize = 1 << 14;
+
+/// A world plus its checkpoints and the counters of the simulated frames.
 #[derive(Clone, Debug)]
 pub struct Timeline {
     world: World,
     checkpoints: BTreeMap<u64, Snapshot>,
     interval: u64,
-    /// Counters after each frame, index = frame − 1.
-    history: Vec<Counters>,
+    /// (frame, counters after it) for every `history_stride`-th simulated frame, ascending.
+    history: Vec<(u64, Counters)>,
+    history_stride: u64,
 }
 
 impl Timeline {
@@ -33,6 +39,7 @@ impl Timeline {
             checkpoints,
             interval: CHECKPOINT_INTERVAL_FRAMES,
             history: Vec::new(),
+            history_stride: 1,
         }
     }
 
@@ -46,9 +53,15 @@ impl Timeline {
         self.world.frame()
     }
 
-    /// Counters of every frame simulated so far (frame 1 first).
-    pub fn history(&self) -> &[Counters] {
+    /// `(frame, counters after it)` of the frames simulated so far, ascending: every frame
+    /// until [`MAX_HISTORY_FRAMES`], then every [`Timeline::history_stride`]-th.
+    pub fn history(&self) -> &[(u64, Counters)] {
         &self.history
+    }
+
+    /// Frames between two history entries (1 until the history first fills up).
+    pub fn history_stride(&self) -> u64 {
+        self.history_stride
     }
 
     /// Number of checkpoints held.
@@ -60,12 +73,7 @@ impl Timeline {
     pub fn step(&mut self) {
         self.world.step();
         let frame = self.world.frame();
-        let index = (frame - 1) as usize;
-        if index < self.history.len() {
-            self.history[index] = self.world.counters();
-        } else {
-            self.history.push(self.world.counters());
-        }
+        self.record(frame);
         if frame.is_multiple_of(self.interval) && !self.checkpoints.contains_key(&frame) {
             self.checkpoints.insert(frame, self.world.snapshot());
             self.thin_out();
@@ -121,6 +129,23 @@ impl Timeline {
         let frame = self.frame();
         *self = Timeline::new(world);
         self.seek(frame);
+    }
+
+    /// Records the counters of `frame` in the history (replacing an earlier run's entry).
+    fn record(&mut self, frame: u64) {
+        if !frame.is_multiple_of(self.history_stride) {
+            return;
+        }
+        let entry = (frame, self.world.counters());
+        match self.history.binary_search_by_key(&frame, |(f, _)| *f) {
+            Ok(index) => self.history[index] = entry,
+            Err(index) => self.history.insert(index, entry),
+        }
+        if self.history.len() > MAX_HISTORY_FRAMES {
+            self.history_stride *= 2;
+            let stride = self.history_stride;
+            self.history.retain(|(f, _)| f.is_multiple_of(stride));
+        }
     }
 
     fn thin_out(&mut self) {

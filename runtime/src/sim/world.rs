@@ -1,48 +1,28 @@
-//! The world: configuration from a scenario, the fixed-step phases, counters and digests.
+//! The world: built from a space and a compiled scenario ([`build_world`]), its state, counters
+//! and the phase order of one fixed step. The phases themselves live in their own modules
+//! (`population`, `tasks`, `motion`), each a function over the sets it reads and changes.
 
-use std::num::NonZeroU32;
+use std::sync::Arc;
 
-use thiserror::Error;
-
-use super::agents::{AgentState, Agents};
+use super::agents::{AgentHandle, AgentState, Agents};
+use super::motion::motion_phase;
+use super::population::{control_phase, Population};
 use super::routes::SimRoute;
-use crate::project::{Box3, DirectiveCommand, PopulationKind, Scenario, Vec2};
-use crate::rng::{Address, Domain, DomainKey};
+use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
+use super::slots::{SlotError, Slots};
+use super::space::SimSpace;
+use super::tasks::tasks_phase;
+use crate::content::encode::ByteWriter;
+use crate::project::{FieldPath, PopulationKind};
 
-/// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
-pub const ARRIVAL_RADIUS_M: f64 = 0.15;
-/// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
-pub const FLEE_SPEED_M_S: f64 = 4.0;
-
-/// Why a world cannot be built.
-#[derive(Clone, Debug, PartialEq, Error)]
-pub enum SimError {
-    /// A source names a route the pedestrian space does not have.
-    #[error(
-        "source `{source_id}` names the route `{route}`, which the pedestrian space does not have"
-    )]
-    MissingRoute {
-        /// The source.
-        source_id: String,
-        /// The missing route.
-        route: String,
-    },
-    /// The fixed step is not a positive finite number of seconds.
-    #[error("fixed step {0} s is not a positive finite number")]
-    BadFixedStep(f64),
-    /// More sources or routes than the columns can index.
-    #[error("too many sources or routes (at most 65535 each)")]
-    TooMany,
-}
-
-/// One population source as the world runs it.
+/// One population source as the world runs it: its compiled spec with the route resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SourceConfig {
     /// The source's id.
     pub id: String,
     /// Ambient or Mission.
     pub kind: PopulationKind,
-    /// Index of its route.
+    /// Index of its route in the space.
     pub route: u16,
     /// How many agents it keeps alive.
     pub target_count: u32,
@@ -57,14 +37,21 @@ pub struct WorldConfig {
     pub fixed_step_s: f64,
     /// Root seed of the population domain.
     pub seed: u64,
-    /// Routes, in the order sources index them.
-    pub routes: Vec<SimRoute>,
-    /// Population sources, in scenario order.
+    /// The content the world runs on.
+    pub space: Arc<SimSpace>,
+    /// The compiled scenario.
+    pub scenario: Arc<CompiledScenario>,
+    /// Population sources, in scenario order, with their routes resolved.
     pub sources: Vec<SourceConfig>,
-    /// No ambient births inside this box.
-    pub no_spawn_box: Option<Box3>,
-    /// Directives sorted by frame (stable: file order within a frame).
-    pub directives: Vec<(u64, u16, u32, DirectiveCommand)>,
+    /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
+    pub digest: [u8; 32],
+}
+
+impl WorldConfig {
+    /// The routes, in the order agents and sources index them.
+    pub fn routes(&self) -> &[SimRoute] {
+        &self.space.routes
+    }
 }
 
 /// Why a birth attempt was rejected.
@@ -74,6 +61,8 @@ pub enum SpawnRejection {
     NoSpawnBox,
     /// The population sampler exhausted its attempts.
     SamplerExhausted,
+    /// Every agent slot is taken (2^32 agents); recorded in the frame's rejections only.
+    NoSlot,
 }
 
 /// Counters the world publishes every frame; each is distinct, never a sum of others.
@@ -122,11 +111,13 @@ impl Counters {
 /// A running scenario.
 #[derive(Clone, Debug)]
 pub struct World {
-    pub(super) config: std::sync::Arc<WorldConfig>,
+    pub(super) config: Arc<WorldConfig>,
     pub(super) frame: u64,
     pub(super) agents: Agents,
-    /// Rows of each source's agents, in birth order.
-    pub(super) births: Vec<Vec<u32>>,
+    /// Slot allocator: handles ↔ rows.
+    pub(super) slots: Slots,
+    /// Handles of each source's agents, in birth order (stale once an agent is removed).
+    pub(super) births: Vec<Vec<AgentHandle>>,
     /// Birth attempts made by each source (the event of its next draw).
     pub(super) attempts: Vec<u32>,
     pub(super) counters: Counters,
@@ -135,59 +126,6 @@ pub struct World {
 }
 
 impl World {
-    /// A world for `scenario` over `routes`, seeded with `seed`.
-    pub fn new(scenario: &Scenario, routes: Vec<SimRoute>, seed: u64) -> Result<World, SimError> {
-        if !(scenario.fixed_step_s.is_finite() && scenario.fixed_step_s > 0.0) {
-            return Err(SimError::BadFixedStep(scenario.fixed_step_s));
-        }
-        if routes.len() > u16::MAX as usize || scenario.sources.len() > u16::MAX as usize {
-            return Err(SimError::TooMany);
-        }
-        let mut sources = Vec::with_capacity(scenario.sources.len());
-        for source in &scenario.sources {
-            let route = routes
-                .iter()
-                .position(|r| r.id == source.route)
-                .ok_or_else(|| SimError::MissingRoute {
-                    source_id: source.id.clone(),
-                    route: source.route.clone(),
-                })?;
-            sources.push(SourceConfig {
-                id: source.id.clone(),
-                kind: source.kind,
-                route: route as u16,
-                target_count: source.target_count,
-                walk_speed_m_s: source.walk_speed_m_s,
-            });
-        }
-        let mut directives: Vec<(u64, u16, u32, DirectiveCommand)> = scenario
-            .directives
-            .iter()
-            .filter_map(|d| {
-                let source = scenario.sources.iter().position(|s| s.id == d.source)?;
-                Some((d.frame, source as u16, d.agent, d.command.clone()))
-            })
-            .collect();
-        directives.sort_by_key(|d| d.0);
-        let source_count = sources.len();
-        Ok(World {
-            config: std::sync::Arc::new(WorldConfig {
-                fixed_step_s: scenario.fixed_step_s,
-                seed,
-                routes,
-                sources,
-                no_spawn_box: scenario.no_spawn_box,
-                directives,
-            }),
-            frame: 0,
-            agents: Agents::default(),
-            births: vec![Vec::new(); source_count],
-            attempts: vec![0; source_count],
-            counters: Counters::default(),
-            last_rejections: Vec::new(),
-        })
-    }
-
     /// Frames stepped so far.
     pub fn frame(&self) -> u64 {
         self.frame
@@ -213,12 +151,29 @@ impl World {
         self.counters
     }
 
-    /// The row of the `ordinal`-th agent born from source `source_index`, if born yet.
+    /// The row of the `ordinal`-th agent born from source `source_index`, if born and alive.
     pub fn row_of(&self, source_index: usize, ordinal: usize) -> Option<usize> {
-        self.births
-            .get(source_index)?
-            .get(ordinal)
-            .map(|row| *row as usize)
+        let handle = *self.births.get(source_index)?.get(ordinal)?;
+        self.slots.resolve(handle)
+    }
+
+    /// The handle of the agent in row `row`.
+    pub fn handle_of(&self, row: usize) -> Option<AgentHandle> {
+        self.slots.handle_of(row)
+    }
+
+    /// The row of a current handle; `None` for a stale one.
+    pub fn resolve(&self, handle: AgentHandle) -> Option<usize> {
+        self.slots.resolve(handle)
+    }
+
+    /// Removes the agent `handle` names: its slot is released (the generation bumps) and the last
+    /// row moves into its place. A stale handle changes nothing.
+    pub fn remove_agent(&mut self, handle: AgentHandle) -> Result<(), SlotError> {
+        let row = self.slots.release(handle)?;
+        self.agents.swap_remove(row);
+        self.counters.alive = self.agents.len() as u64;
+        Ok(())
     }
 
     /// Birth rejections of the last step, with the index of the source.
@@ -226,260 +181,124 @@ impl World {
         &self.last_rejections
     }
 
-    /// Advances one fixed step: Control, Tasks, Motion, Commit.
+    /// Advances one fixed step: Control, Tasks, Motion, Commit. Each phase is a function over
+    /// the explicit sets it reads and changes; the configuration is only read.
     pub fn step(&mut self) {
         self.frame += 1;
         self.last_rejections.clear();
-        self.control_phase();
-        self.tasks_phase();
-        self.motion_phase();
-        self.commit_phase();
+        let config = &*self.config;
+        let mut log = Log {
+            counters: &mut self.counters,
+            rejections: &mut self.last_rejections,
+        };
+        let population = Population {
+            slots: &mut self.slots,
+            births: &mut self.births,
+            attempts: &mut self.attempts,
+        };
+        control_phase(config, population, &mut self.agents, &mut log);
+        tasks_phase(
+            config,
+            self.frame,
+            &self.slots,
+            &self.births,
+            &mut self.agents,
+            &mut log,
+        );
+        motion_phase(config, &mut self.agents);
+        commit_phase(&self.agents, log.counters);
     }
+}
 
-    /// Control: each source below its target attempts one birth.
-    fn control_phase(&mut self) {
-        let key = DomainKey::new(self.config.seed, Domain::Population);
-        let config = std::sync::Arc::clone(&self.config);
-        for (source_index, source) in config.sources.iter().enumerate() {
-            if self.births[source_index].len() as u64 >= u64::from(source.target_count) {
-                continue;
-            }
-            let attempt = self.attempts[source_index];
-            self.attempts[source_index] = attempt.wrapping_add(1);
-            let route = &config.routes[source.route as usize];
-            let address = |dimension| Address::new(source_index as u64, attempt, dimension);
-            let length_cm = (route.length_m() * 100.0)
-                .floor()
-                .clamp(1.0, u32::MAX as f64) as u32;
-            let draws = (
-                NonZeroU32::new(length_cm).map(|n| key.sample_bounded(address(0), n)),
-                NonZeroU32::new(201).map(|n| key.sample_bounded(address(2), n)),
-            );
-            let (Some(Ok(distance_cm)), Some(Ok(speed_permille))) = draws else {
-                self.reject(source_index, SpawnRejection::SamplerExhausted);
-                continue;
-            };
-            let distance_m = f64::from(distance_cm) / 100.0;
-            let (position, along) = route.sample(distance_m);
-            if let Some(bounds) = &config.no_spawn_box {
-                if inside(bounds, position) {
-                    self.reject(source_index, SpawnRejection::NoSpawnBox);
-                    continue;
-                }
-            }
-            let direction: i8 = if key.sample_u32(address(1)) & 1 == 0 {
-                1
-            } else {
-                -1
-            };
-            let ordinal = self.births[source_index].len() as u64;
-            let row = self.agents.len() as u32;
-            let agents = &mut self.agents;
-            agents.id.push(((source_index as u64) << 32) | ordinal);
-            agents.generation.push(0);
-            agents.source.push(source_index as u16);
-            agents.route.push(source.route);
-            agents.distance_m.push(distance_m);
-            agents.direction.push(direction);
-            agents
-                .speed_m_s
-                .push(source.walk_speed_m_s * (900.0 + f64::from(speed_permille)) / 1000.0);
-            agents.position.push(position);
-            agents.facing.push(scale(along, f64::from(direction)));
-            agents.state.push(AgentState::Walking);
-            agents.resume.push(AgentState::Walking);
-            agents.target.push(None);
-            agents.safe_distance_m.push(0.0);
-            agents.kind.push(source.kind);
-            agents.owner.push(None);
-            agents.steps.push(0);
-            self.births[source_index].push(row);
-            self.counters.births += 1;
-        }
-    }
+/// Counters and the frame's rejections, which every phase may add to.
+pub(super) struct Log<'a> {
+    pub(super) counters: &'a mut Counters,
+    pub(super) rejections: &'a mut Vec<(u16, SpawnRejection)>,
+}
 
-    fn reject(&mut self, source_index: usize, reason: SpawnRejection) {
-        self.last_rejections.push((source_index as u16, reason));
+impl Log<'_> {
+    pub(super) fn reject(&mut self, source_index: usize, reason: SpawnRejection) {
+        self.rejections.push((source_index as u16, reason));
         match reason {
             SpawnRejection::NoSpawnBox => self.counters.rejected_no_spawn_box += 1,
             SpawnRejection::SamplerExhausted => self.counters.rejected_sampler += 1,
+            SpawnRejection::NoSlot => {}
         }
-    }
-
-    /// Tasks: apply the directives due this frame, in file order.
-    fn tasks_phase(&mut self) {
-        let config = std::sync::Arc::clone(&self.config);
-        let frame = self.frame;
-        let start = config.directives.partition_point(|d| d.0 < frame);
-        for (_, source, agent, command) in config.directives[start..]
-            .iter()
-            .take_while(|d| d.0 == frame)
-        {
-            let row = self.births[*source as usize].get(*agent as usize).copied();
-            match row {
-                Some(row) => {
-                    self.apply(row as usize, command);
-                    self.counters.directives_applied += 1;
-                }
-                None => self.counters.directives_missed += 1,
-            }
-        }
-    }
-
-    fn apply(&mut self, row: usize, command: &DirectiveCommand) {
-        let agents = &mut self.agents;
-        match command {
-            DirectiveCommand::Claim { owner } => {
-                agents.kind[row] = PopulationKind::Mission;
-                agents.owner[row] = Some(owner.clone());
-            }
-            DirectiveCommand::Release => {
-                agents.kind[row] = PopulationKind::Ambient;
-                agents.owner[row] = None;
-            }
-            DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
-                agents.target[row] = Some(Vec2 {
-                    x: goal.x,
-                    y: goal.y,
-                });
-                agents.state[row] = AgentState::Travelling;
-            }
-            DirectiveCommand::Hold => {
-                if agents.state[row] != AgentState::Holding {
-                    agents.resume[row] = agents.state[row];
-                    agents.state[row] = AgentState::Holding;
-                }
-            }
-            DirectiveCommand::Continue => {
-                if agents.state[row] == AgentState::Holding {
-                    agents.state[row] = agents.resume[row];
-                }
-            }
-            DirectiveCommand::Cancel => {
-                agents.target[row] = None;
-                agents.state[row] = AgentState::Arrived;
-            }
-            DirectiveCommand::Escape {
-                threat,
-                safe_distance_m,
-            } => {
-                agents.target[row] = Some(Vec2 {
-                    x: threat.x,
-                    y: threat.y,
-                });
-                agents.safe_distance_m[row] = *safe_distance_m;
-                agents.state[row] = AgentState::Fleeing;
-            }
-        }
-    }
-
-    /// Motion: every agent advances by one fixed step according to its state.
-    fn motion_phase(&mut self) {
-        let dt = self.config.fixed_step_s;
-        let config = std::sync::Arc::clone(&self.config);
-        let agents = &mut self.agents;
-        for row in 0..agents.len() {
-            agents.steps[row] += 1;
-            match agents.state[row] {
-                AgentState::Walking => {
-                    let route = &config.routes[agents.route[row] as usize];
-                    let length = route.length_m();
-                    let mut distance = agents.distance_m[row]
-                        + f64::from(agents.direction[row]) * agents.speed_m_s[row] * dt;
-                    if distance > length {
-                        distance = 2.0 * length - distance;
-                        agents.direction[row] = -1;
-                    } else if distance < 0.0 {
-                        distance = -distance;
-                        agents.direction[row] = 1;
-                    }
-                    let distance = distance.clamp(0.0, length);
-                    let (position, along) = route.sample(distance);
-                    agents.distance_m[row] = distance;
-                    agents.position[row] = position;
-                    agents.facing[row] = scale(along, f64::from(agents.direction[row]));
-                }
-                AgentState::Travelling => {
-                    let Some(goal) = agents.target[row] else {
-                        agents.state[row] = AgentState::Arrived;
-                        continue;
-                    };
-                    let here = agents.position[row];
-                    let (dx, dy) = (goal.x - here.x, goal.y - here.y);
-                    let remaining = dx.hypot(dy);
-                    let stride = agents.speed_m_s[row] * dt;
-                    if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
-                        agents.position[row] = goal;
-                        agents.state[row] = AgentState::Arrived;
-                    } else {
-                        let unit = Vec2 {
-                            x: dx / remaining,
-                            y: dy / remaining,
-                        };
-                        agents.position[row] = Vec2 {
-                            x: here.x + unit.x * stride,
-                            y: here.y + unit.y * stride,
-                        };
-                        agents.facing[row] = unit;
-                    }
-                }
-                AgentState::Fleeing => {
-                    let Some(threat) = agents.target[row] else {
-                        agents.state[row] = AgentState::Arrived;
-                        continue;
-                    };
-                    let here = agents.position[row];
-                    let (dx, dy) = (here.x - threat.x, here.y - threat.y);
-                    let distance = dx.hypot(dy);
-                    if distance > agents.safe_distance_m[row] {
-                        agents.state[row] = AgentState::Arrived;
-                        continue;
-                    }
-                    // Coincident with the threat: flee along the current facing (tasks seed).
-                    let away = if distance > 0.0 {
-                        Vec2 {
-                            x: dx / distance,
-                            y: dy / distance,
-                        }
-                    } else {
-                        agents.facing[row]
-                    };
-                    agents.position[row] = Vec2 {
-                        x: here.x + away.x * FLEE_SPEED_M_S * dt,
-                        y: here.y + away.y * FLEE_SPEED_M_S * dt,
-                    };
-                    agents.facing[row] = away;
-                }
-                AgentState::Holding | AgentState::Arrived => {}
-            }
-        }
-    }
-
-    /// Commit: recount the per-frame counters.
-    fn commit_phase(&mut self) {
-        let agents = &self.agents;
-        self.counters.alive = agents.len() as u64;
-        self.counters.walking = agents.count_in(AgentState::Walking);
-        self.counters.holding = agents.count_in(AgentState::Holding);
-        self.counters.travelling = agents.count_in(AgentState::Travelling);
-        self.counters.mission = agents
-            .kind
-            .iter()
-            .filter(|k| **k == PopulationKind::Mission)
-            .count() as u64;
     }
 }
 
-fn scale(v: Vec2, factor: f64) -> Vec2 {
-    Vec2 {
-        x: v.x * factor,
-        y: v.y * factor,
-    }
+/// Commit: recount the per-frame counters.
+fn commit_phase(agents: &Agents, counters: &mut Counters) {
+    counters.alive = agents.len() as u64;
+    counters.walking = agents.count_in(AgentState::Walking);
+    counters.holding = agents.count_in(AgentState::Holding);
+    counters.travelling = agents.count_in(AgentState::Travelling);
+    counters.mission = agents
+        .kind
+        .iter()
+        .filter(|k| **k == PopulationKind::Mission)
+        .count() as u64;
 }
 
-/// Inclusive containment of a ground point (at z = 0) in a box.
-fn inside(bounds: &Box3, point: Vec2) -> bool {
-    (bounds.min.x..=bounds.max.x).contains(&point.x)
-        && (bounds.min.y..=bounds.max.y).contains(&point.y)
-        && (bounds.min.z..=bounds.max.z).contains(&0.0)
+/// Builds the world of `scenario` over `space`, seeded with `seed`: the one way a world is made
+/// (the editor and `stagecraft simulate` both come here). Every source's route is resolved
+/// against the space; the error lists every source whose route the space does not have.
+pub fn build_world(
+    space: &Arc<SimSpace>,
+    scenario: &Arc<CompiledScenario>,
+    seed: u64,
+) -> Result<World, SimBuildError> {
+    let mut sources = Vec::with_capacity(scenario.sources.len());
+    let mut diagnostics = Vec::new();
+    for (index, source) in scenario.sources.iter().enumerate() {
+        let Some(route) = space.route_index(&source.route) else {
+            diagnostics.push(SimDiagnostic {
+                path: FieldPath::root()
+                    .field("sources")
+                    .index(index)
+                    .field("route"),
+                problem: SimProblem::MissingRoute {
+                    source_id: source.id.clone(),
+                    route: source.route.clone(),
+                    known: space.route_ids().map(str::to_owned).collect(),
+                },
+            });
+            continue;
+        };
+        sources.push(SourceConfig {
+            id: source.id.clone(),
+            kind: source.kind,
+            route,
+            target_count: source.target_count,
+            walk_speed_m_s: source.walk_speed_m_s,
+        });
+    }
+    if !diagnostics.is_empty() {
+        return Err(SimBuildError {
+            scenario: scenario.id.clone(),
+            diagnostics,
+        });
+    }
+    let mut w = ByteWriter::tagged(b"SIMCFG01");
+    w.u64(seed);
+    space.write_canonical(&mut w);
+    scenario.write_canonical(&mut w);
+    let source_count = sources.len();
+    Ok(World {
+        config: Arc::new(WorldConfig {
+            fixed_step_s: scenario.fixed_step_s,
+            seed,
+            space: Arc::clone(space),
+            scenario: Arc::clone(scenario),
+            sources,
+            digest: w.digest(),
+        }),
+        frame: 0,
+        agents: Agents::default(),
+        slots: Slots::default(),
+        births: vec![Vec::new(); source_count],
+        attempts: vec![0; source_count],
+        counters: Counters::default(),
+        last_rejections: Vec::new(),
+    })
 }

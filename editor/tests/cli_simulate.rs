@@ -1,0 +1,182 @@
+//! End-to-end tests of `stagecraft simulate`: the final state digest equals the editor session's
+//! at the same frame (the world built by the runtime both times), the report's counters, run-to-run
+//! determinism, and the errors for an unknown scenario.
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use stagecraft_editor::project_io::load_dir;
+use stagecraft_editor::service::{focus_recipe_in, GenerationService};
+use stagecraft_editor::session::Session;
+
+fn example() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("projects")
+        .join("street-block")
+}
+
+fn stagecraft(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stagecraft"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn simulate_json(frames: &str) -> serde_json::Value {
+    let path = example().display().to_string();
+    let output = stagecraft(&[
+        "simulate",
+        &path,
+        "--scenario",
+        "crosswalk-rush",
+        "--frames",
+        frames,
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    serde_json::from_str(&stdout(&output)).expect("a JSON report")
+}
+
+/// The editor's session over the example, stepped to `frame`: (state digest, bundle digest).
+fn session_digests(frame: u64) -> (String, String) {
+    let (_, loaded) = load_dir(&example()).expect("example readable");
+    let project = loaded.project.expect("example loads");
+    // What the app does: the service generates the session's recipe in the calling thread,
+    // then the session takes the content and builds the world through the runtime.
+    let mut session = Session::default();
+    let mut service = GenerationService::inline();
+    session.choose_scenario_for(&project, None);
+    let recipe = focus_recipe_in(&project, None, session.scenario_id(), service.recipe());
+    service.sync_parts(0, 1, &project, recipe.as_deref());
+    session.sync_project(&project, None, &service);
+    assert_eq!(session.problem(), None);
+    assert_eq!(session.scenario_id(), Some("crosswalk-rush"));
+    session.step(frame);
+    assert_eq!(session.frame(), frame);
+    let world = session.world().expect("a world");
+    let bundle = session.content().expect("content").bundle.digest_hex();
+    (world.state_digest_hex(), bundle)
+}
+
+/// The example's state digest at frame 600 (pins the simulation of generated content; change it
+/// only deliberately, never to make a test pass).
+const GOLDEN_600: &str = "3bce7e89c1c8dab4dffbf378466168bf1afe4ef8000bca89f3701bcf85989e0a";
+
+#[test]
+fn simulate_prints_the_same_final_digest_as_the_editor_session() {
+    for frames in [1u64, 600] {
+        let report = simulate_json(&frames.to_string());
+        let (state, bundle) = session_digests(frames);
+        assert_eq!(report["frame"], frames);
+        assert_eq!(report["bundle_digest"], bundle.as_str());
+        assert_eq!(report["state_digest"], state.as_str(), "frame {frames}");
+        let per_frame = report["frames"].as_array().expect("frames");
+        assert_eq!(per_frame.len() as u64, frames);
+        assert_eq!(per_frame.last(), Some(&report["final"]));
+        if frames == 600 {
+            assert_eq!(state, GOLDEN_600);
+        }
+    }
+}
+
+#[test]
+fn simulate_reports_counters_and_is_deterministic() {
+    let report = simulate_json("600");
+    // The example's sources aim for 24 + 24 + 8 + 1 pedestrians; by frame 600 all are born.
+    assert_eq!(report["final"]["alive"], 57);
+    assert_eq!(report["final"]["births"], 57);
+    assert_eq!(report["final"]["mission"], 1, "the courier is claimed");
+    assert_eq!(report["final"]["directives applied"], 4);
+    assert!(report["final"]["rejected: no-spawn box"].as_u64() > Some(0));
+    // Births only grow, one attempt per source per frame at most.
+    let births: Vec<u64> = report["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|f| f["births"].as_u64().expect("a count"))
+        .collect();
+    assert!(births.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= 4));
+    let first = &report["frames"][0];
+    assert_eq!(
+        first["births"]
+            .as_u64()
+            .zip(first["rejected: no-spawn box"].as_u64())
+            .map(|(b, r)| b + r),
+        Some(4),
+        "every source attempts one birth at frame 1"
+    );
+    assert_eq!(simulate_json("600")["state_digest"], report["state_digest"]);
+}
+
+#[test]
+fn simulate_text_report_ends_with_the_digest_and_defaults_to_the_scenario_length() {
+    let path = example().display().to_string();
+    let output = stagecraft(&["simulate", &path, "--scenario", "crosswalk-rush"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("scenario crosswalk-rush over recipe street-block"));
+    assert!(lines[1].trim_start().starts_with("frame  alive  births"));
+    // A row every 60 frames of the 1200-frame scenario, then the summary and the digest.
+    let rows = lines
+        .iter()
+        .filter(|l| {
+            l.starts_with(' ')
+                && l.split_whitespace()
+                    .next()
+                    .is_some_and(|f| f.parse::<u64>().is_ok())
+        })
+        .count();
+    assert_eq!(rows, 20);
+    assert!(text.contains("frame 1200 (60.00 s), 57 agents\n"), "{text}");
+    let digest = lines.last().and_then(|l| l.strip_prefix("state digest "));
+    assert_eq!(digest.map(str::len), Some(64));
+    assert_eq!(
+        digest.map(str::to_owned),
+        Some(session_digests(1200).0),
+        "the default is the scenario's duration"
+    );
+}
+
+#[test]
+fn an_unknown_scenario_lists_the_known_ones() {
+    let path = example().display().to_string();
+    let output = stagecraft(&["simulate", &path, "--scenario", "rush"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no scenario `rush`; its scenarios: crosswalk-rush"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_project_with_errors_is_not_simulated_and_says_where() {
+    let example = support::example("street-block");
+    let scenario = example.dir.join("scenarios/crosswalk-rush.scenario.ron");
+    let text = std::fs::read_to_string(&scenario).expect("scenario");
+    let broken = text.replacen("\"sidewalk.south\"", "\"sidewalk.nowhere\"", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&scenario, broken).expect("write scenario");
+    let path = example.dir.display().to_string();
+    let output = stagecraft(&["simulate", &path, "--scenario", "crosswalk-rush"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.contains("names the missing route `sidewalk.nowhere`"),
+        "{text}"
+    );
+    assert!(text.contains("crosswalk-rush.scenario.ron:"), "{text}");
+    assert!(
+        text.ends_with("error: the project has errors; nothing simulated\n"),
+        "{text}"
+    );
+    assert!(!text.contains("state digest"));
+}

@@ -1,0 +1,615 @@
+//! The runtime scenario: a scenario document compiled into what the world runs — sources,
+//! observers, boxes and directives with their targets resolved to indices, sorted by frame — and
+//! the diagnostics (with field paths) of what the world cannot run.
+//!
+//! Compiling reads the document once; the world never sees a document type. Rules here are the
+//! ones the runtime itself depends on (finite numbers, positive steps and speeds, ordered boxes,
+//! directives naming a source of the scenario, sizes that fit the indices); the document's
+//! authoring rules and their located messages stay in `project::validate`.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::content::encode::ByteWriter;
+use crate::project::{
+    Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSource, Scenario, Vec2,
+    Vec3,
+};
+
+/// An axis-aligned box, inclusive on both ends, meters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimBox {
+    /// Lowest corner `[x, y, z]`.
+    pub min_m: [f64; 3],
+    /// Highest corner `[x, y, z]`.
+    pub max_m: [f64; 3],
+}
+
+impl SimBox {
+    /// Inclusive containment of a point.
+    pub fn contains(&self, point_m: [f64; 3]) -> bool {
+        (0..3).all(|axis| (self.min_m[axis]..=self.max_m[axis]).contains(&point_m[axis]))
+    }
+}
+
+/// A view that admission, removal and streaming read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObserverSpec {
+    /// The observer's id.
+    pub id: String,
+    /// Eye position `[x, y, z]`, meters.
+    pub position_m: [f64; 3],
+    /// Heading around Z, radians.
+    pub yaw_rad: f64,
+    /// Pitch, radians.
+    pub pitch_rad: f64,
+    /// Vertical field of view, radians.
+    pub fov_y_rad: f64,
+    /// Near plane, meters.
+    pub near_m: f64,
+    /// Far plane, meters.
+    pub far_m: f64,
+    /// Retained within this horizontal distance (Rout), meters.
+    pub retain_radius_m: f64,
+    /// Removable beyond this horizontal distance (Rin), meters.
+    pub remove_radius_m: f64,
+}
+
+/// A population source as the world runs it (its route is resolved against the space when the
+/// world is built).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceSpec {
+    /// The source's id.
+    pub id: String,
+    /// Ambient or Mission.
+    pub kind: PopulationKind,
+    /// The id of the route it spawns on.
+    pub route: String,
+    /// How many agents it keeps alive.
+    pub target_count: u32,
+    /// Mean walking speed, meters per second.
+    pub walk_speed_m_s: f64,
+}
+
+/// Who a directive is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DirectiveTarget {
+    /// The `ordinal`-th agent (0-based, in birth order) of source `source`.
+    Born {
+        /// Index of the source in [`CompiledScenario::sources`].
+        source: u16,
+        /// Birth ordinal within the source.
+        ordinal: u32,
+    },
+}
+
+/// What a directive does (goals and threats on the ground plane).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Claim for a script owner (Ambient → Mission).
+    Claim {
+        /// The owner id.
+        owner: String,
+    },
+    /// Release back to the ambient population.
+    Release,
+    /// Walk to a goal.
+    Rendezvous {
+        /// Goal, meters.
+        goal: Vec2,
+    },
+    /// Stop until `Continue`.
+    Hold,
+    /// Resume after `Hold`.
+    Continue,
+    /// Replace the goal.
+    Redirect {
+        /// New goal, meters.
+        goal: Vec2,
+    },
+    /// Cancel the directive.
+    Cancel,
+    /// Flee from a threat.
+    Escape {
+        /// Threat position, meters.
+        threat: Vec2,
+        /// Safe distance from the threat, meters.
+        safe_distance_m: f64,
+    },
+}
+
+impl Command {
+    /// A stable small number for canonical bytes.
+    pub fn code(&self) -> u8 {
+        match self {
+            Command::Claim { .. } => 0,
+            Command::Release => 1,
+            Command::Rendezvous { .. } => 2,
+            Command::Hold => 3,
+            Command::Continue => 4,
+            Command::Redirect { .. } => 5,
+            Command::Cancel => 6,
+            Command::Escape { .. } => 7,
+        }
+    }
+}
+
+/// One scheduled directive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectiveSpec {
+    /// The frame at which it applies.
+    pub frame: u64,
+    /// Its index in the scenario's directive list (for messages and event logs).
+    pub index: u32,
+    /// Who it is for.
+    pub target: DirectiveTarget,
+    /// What it does.
+    pub command: Command,
+}
+
+/// A scenario compiled for the runtime.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledScenario {
+    /// The scenario's id.
+    pub id: String,
+    /// The recipe whose content it runs on.
+    pub recipe: String,
+    /// Fixed step, seconds.
+    pub fixed_step_s: f64,
+    /// Length, frames.
+    pub duration_frames: u64,
+    /// Views, in file order.
+    pub observers: Vec<ObserverSpec>,
+    /// Sources, in file order (directives and agents index them).
+    pub sources: Vec<SourceSpec>,
+    /// No ambient births inside this box.
+    pub no_spawn_box: Option<SimBox>,
+    /// Ambient members inside this box are never retired automatically.
+    pub no_removal_box: Option<SimBox>,
+    /// Directives sorted by frame (file order within a frame).
+    pub directives: Vec<DirectiveSpec>,
+}
+
+/// What makes a scenario impossible to run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SimProblem {
+    /// The fixed step is not a positive finite number of seconds.
+    BadFixedStep {
+        /// The step given.
+        fixed_step_s: f64,
+    },
+    /// A number that must be finite is not.
+    NonFinite,
+    /// A speed or distance that must be positive (or not negative) is not.
+    NotPositive {
+        /// The value given.
+        value: f64,
+    },
+    /// A box whose minimum exceeds its maximum on some axis.
+    InvertedBox {
+        /// The axis, `x`, `y` or `z`.
+        axis: char,
+    },
+    /// Two sources share an id.
+    DuplicateSource {
+        /// The id.
+        id: String,
+    },
+    /// A directive names a source the scenario does not have.
+    UnknownSource {
+        /// The source named.
+        source: String,
+    },
+    /// A source names a route the pedestrian space does not publish.
+    MissingRoute {
+        /// The source.
+        source_id: String,
+        /// The route named.
+        route: String,
+        /// The routes the space publishes, sorted.
+        known: Vec<String>,
+    },
+    /// More sources or directives than the indices hold.
+    TooMany {
+        /// What overflowed.
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for SimProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimProblem::BadFixedStep { fixed_step_s } => {
+                write!(
+                    f,
+                    "fixed step {fixed_step_s} s is not a positive finite number"
+                )
+            }
+            SimProblem::NonFinite => f.write_str("the value is not a finite number"),
+            SimProblem::NotPositive { value } => write!(f, "{value} is not a positive number"),
+            SimProblem::InvertedBox { axis } => {
+                write!(f, "the box's minimum {axis} exceeds its maximum {axis}")
+            }
+            SimProblem::DuplicateSource { id } => write!(f, "the source id `{id}` repeats"),
+            SimProblem::UnknownSource { source } => {
+                write!(f, "the directive names the missing source `{source}`")
+            }
+            SimProblem::MissingRoute {
+                source_id,
+                route,
+                known,
+            } => write!(
+                f,
+                "source `{source_id}` names the route `{route}`, which the pedestrian space does \
+                 not have (it has: {})",
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            ),
+            SimProblem::TooMany { what } => write!(f, "too many {what} (at most 65535)"),
+        }
+    }
+}
+
+/// One problem at one field of the scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimDiagnostic {
+    /// Where in the scenario document, such as `sources[1].route`.
+    pub path: FieldPath,
+    /// What is wrong.
+    pub problem: SimProblem,
+}
+
+impl fmt::Display for SimDiagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.problem)
+    }
+}
+
+/// Why a world could not be built: every problem found, in document order.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub struct SimBuildError {
+    /// The id of the scenario.
+    pub scenario: String,
+    /// The problems, at least one.
+    pub diagnostics: Vec<SimDiagnostic>,
+}
+
+impl fmt::Display for SimBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "scenario `{}` cannot run: ", self.scenario)?;
+        for (index, diagnostic) in self.diagnostics.iter().enumerate() {
+            if index > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{diagnostic}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects diagnostics while compiling.
+struct Problems {
+    diagnostics: Vec<SimDiagnostic>,
+}
+
+impl Problems {
+    fn push(&mut self, path: FieldPath, problem: SimProblem) {
+        self.diagnostics.push(SimDiagnostic { path, problem });
+    }
+
+    fn finite(&mut self, path: FieldPath, values: &[f64]) {
+        if values.iter().any(|v| !v.is_finite()) {
+            self.push(path, SimProblem::NonFinite);
+        }
+    }
+
+    fn positive(&mut self, path: FieldPath, value: f64) {
+        if !value.is_finite() {
+            self.push(path, SimProblem::NonFinite);
+        } else if value <= 0.0 {
+            self.push(path, SimProblem::NotPositive { value });
+        }
+    }
+}
+
+impl CompiledScenario {
+    /// Compiles `scenario`; the error lists every problem with its field path.
+    pub fn compile(scenario: &Scenario) -> Result<CompiledScenario, SimBuildError> {
+        let root = FieldPath::root();
+        let mut problems = Problems {
+            diagnostics: Vec::new(),
+        };
+        if !(scenario.fixed_step_s.is_finite() && scenario.fixed_step_s > 0.0) {
+            problems.push(
+                root.field("fixed_step_s"),
+                SimProblem::BadFixedStep {
+                    fixed_step_s: scenario.fixed_step_s,
+                },
+            );
+        }
+        let observers = scenario
+            .observers
+            .iter()
+            .enumerate()
+            .map(|(i, o)| observer(o, root.field("observers").index(i), &mut problems))
+            .collect();
+        let sources = sources(&scenario.sources, &root, &mut problems);
+        let no_spawn_box = scenario
+            .no_spawn_box
+            .map(|b| sim_box(&b, root.field("no_spawn_box"), &mut problems));
+        let no_removal_box = scenario
+            .no_removal_box
+            .map(|b| sim_box(&b, root.field("no_removal_box"), &mut problems));
+        let directives = directives(scenario, &root, &mut problems);
+        if !problems.diagnostics.is_empty() {
+            return Err(SimBuildError {
+                scenario: scenario.id.clone(),
+                diagnostics: problems.diagnostics,
+            });
+        }
+        Ok(CompiledScenario {
+            id: scenario.id.clone(),
+            recipe: scenario.recipe.clone(),
+            fixed_step_s: scenario.fixed_step_s,
+            duration_frames: scenario.duration_frames,
+            observers,
+            sources,
+            no_spawn_box,
+            no_removal_box,
+            directives,
+        })
+    }
+
+    /// The index of source `id`.
+    pub fn source_index(&self, id: &str) -> Option<usize> {
+        self.sources.iter().position(|s| s.id == id)
+    }
+
+    /// Canonical bytes of the compiled scenario (floats by their bits).
+    pub fn write_canonical(&self, w: &mut ByteWriter) {
+        w.str(&self.id)
+            .str(&self.recipe)
+            .f64(self.fixed_step_s)
+            .u64(self.duration_frames);
+        w.count(self.observers.len());
+        for o in &self.observers {
+            w.str(&o.id);
+            for value in o.position_m {
+                w.f64(value);
+            }
+            for value in [
+                o.yaw_rad,
+                o.pitch_rad,
+                o.fov_y_rad,
+                o.near_m,
+                o.far_m,
+                o.retain_radius_m,
+                o.remove_radius_m,
+            ] {
+                w.f64(value);
+            }
+        }
+        w.count(self.sources.len());
+        for s in &self.sources {
+            w.str(&s.id)
+                .u8(s.kind as u8)
+                .str(&s.route)
+                .u32(s.target_count)
+                .f64(s.walk_speed_m_s);
+        }
+        for bounds in [&self.no_spawn_box, &self.no_removal_box] {
+            write_box(w, bounds.as_ref());
+        }
+        w.count(self.directives.len());
+        for d in &self.directives {
+            write_directive(w, d);
+        }
+    }
+}
+
+fn write_box(w: &mut ByteWriter, bounds: Option<&SimBox>) {
+    match bounds {
+        Some(bounds) => {
+            w.u8(1);
+            for value in bounds.min_m.iter().chain(&bounds.max_m) {
+                w.f64(*value);
+            }
+        }
+        None => {
+            w.u8(0);
+        }
+    }
+}
+
+fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
+    let DirectiveTarget::Born { source, ordinal } = d.target;
+    w.u64(d.frame)
+        .u32(d.index)
+        .u8(0)
+        .u16(source)
+        .u32(ordinal)
+        .u8(d.command.code());
+    match &d.command {
+        Command::Claim { owner } => {
+            w.str(owner);
+        }
+        Command::Rendezvous { goal } | Command::Redirect { goal } => {
+            w.f64(goal.x).f64(goal.y);
+        }
+        Command::Escape {
+            threat,
+            safe_distance_m,
+        } => {
+            w.f64(threat.x).f64(threat.y).f64(*safe_distance_m);
+        }
+        Command::Release | Command::Hold | Command::Continue | Command::Cancel => {}
+    }
+}
+
+fn xyz(v: Vec3) -> [f64; 3] {
+    [v.x, v.y, v.z]
+}
+
+fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverSpec {
+    problems.finite(path.field("position"), &xyz(o.position));
+    for (field, value) in [
+        ("yaw_rad", o.yaw_rad),
+        ("pitch_rad", o.pitch_rad),
+        ("fov_y_rad", o.fov_y_rad),
+        ("near_m", o.near_m),
+        ("far_m", o.far_m),
+        ("retain_radius_m", o.retain_radius_m),
+        ("remove_radius_m", o.remove_radius_m),
+    ] {
+        problems.finite(path.field(field), &[value]);
+    }
+    ObserverSpec {
+        id: o.id.clone(),
+        position_m: xyz(o.position),
+        yaw_rad: o.yaw_rad,
+        pitch_rad: o.pitch_rad,
+        fov_y_rad: o.fov_y_rad,
+        near_m: o.near_m,
+        far_m: o.far_m,
+        retain_radius_m: o.retain_radius_m,
+        remove_radius_m: o.remove_radius_m,
+    }
+}
+
+fn sources(
+    sources: &[PopulationSource],
+    root: &FieldPath,
+    problems: &mut Problems,
+) -> Vec<SourceSpec> {
+    if u16::try_from(sources.len()).is_err() {
+        problems.push(
+            root.field("sources"),
+            SimProblem::TooMany { what: "sources" },
+        );
+    }
+    let mut seen = BTreeSet::new();
+    let mut compiled = Vec::with_capacity(sources.len());
+    for (index, source) in sources.iter().enumerate() {
+        let path = root.field("sources").index(index);
+        if !seen.insert(source.id.as_str()) {
+            problems.push(
+                path.field("id"),
+                SimProblem::DuplicateSource {
+                    id: source.id.clone(),
+                },
+            );
+        }
+        problems.positive(path.field("walk_speed_m_s"), source.walk_speed_m_s);
+        compiled.push(SourceSpec {
+            id: source.id.clone(),
+            kind: source.kind,
+            route: source.route.clone(),
+            target_count: source.target_count,
+            walk_speed_m_s: source.walk_speed_m_s,
+        });
+    }
+    compiled
+}
+
+fn sim_box(bounds: &Box3, path: FieldPath, problems: &mut Problems) -> SimBox {
+    let (min_m, max_m) = (xyz(bounds.min), xyz(bounds.max));
+    if min_m.iter().chain(&max_m).any(|v| !v.is_finite()) {
+        problems.push(path.clone(), SimProblem::NonFinite);
+    } else if let Some(axis) = (0..3).find(|a| min_m[*a] > max_m[*a]) {
+        problems.push(
+            path,
+            SimProblem::InvertedBox {
+                axis: ['x', 'y', 'z'][axis],
+            },
+        );
+    }
+    SimBox { min_m, max_m }
+}
+
+fn ground(v: Vec3) -> Vec2 {
+    Vec2 { x: v.x, y: v.y }
+}
+
+fn directives(
+    scenario: &Scenario,
+    root: &FieldPath,
+    problems: &mut Problems,
+) -> Vec<DirectiveSpec> {
+    if u32::try_from(scenario.directives.len()).is_err() {
+        problems.push(
+            root.field("directives"),
+            SimProblem::TooMany { what: "directives" },
+        );
+    }
+    let mut compiled = Vec::with_capacity(scenario.directives.len());
+    for (index, directive) in scenario.directives.iter().enumerate() {
+        let path = root.field("directives").index(index);
+        let source = scenario
+            .sources
+            .iter()
+            .position(|s| s.id == directive.source)
+            .and_then(|i| u16::try_from(i).ok());
+        let Some(source) = source else {
+            problems.push(
+                path.field("source"),
+                SimProblem::UnknownSource {
+                    source: directive.source.clone(),
+                },
+            );
+            continue;
+        };
+        let command = command(&directive.command, path.field("command"), problems);
+        compiled.push(DirectiveSpec {
+            frame: directive.frame,
+            index: u32::try_from(index).unwrap_or(u32::MAX),
+            target: DirectiveTarget::Born {
+                source,
+                ordinal: directive.agent,
+            },
+            command,
+        });
+    }
+    // Stable: file order within a frame.
+    compiled.sort_by_key(|d| d.frame);
+    compiled
+}
+
+fn command(command: &DirectiveCommand, path: FieldPath, problems: &mut Problems) -> Command {
+    match command {
+        DirectiveCommand::Claim { owner } => Command::Claim {
+            owner: owner.clone(),
+        },
+        DirectiveCommand::Release => Command::Release,
+        DirectiveCommand::Rendezvous { goal } => {
+            problems.finite(path.field("goal"), &xyz(*goal));
+            Command::Rendezvous {
+                goal: ground(*goal),
+            }
+        }
+        DirectiveCommand::Hold => Command::Hold,
+        DirectiveCommand::Continue => Command::Continue,
+        DirectiveCommand::Redirect { goal } => {
+            problems.finite(path.field("goal"), &xyz(*goal));
+            Command::Redirect {
+                goal: ground(*goal),
+            }
+        }
+        DirectiveCommand::Cancel => Command::Cancel,
+        DirectiveCommand::Escape {
+            threat,
+            safe_distance_m,
+        } => {
+            problems.finite(path.field("threat"), &xyz(*threat));
+            problems.finite(path.field("safe_distance_m"), &[*safe_distance_m]);
+            Command::Escape {
+                threat: ground(*threat),
+                safe_distance_m: *safe_distance_m,
+            }
+        }
+    }
+}

@@ -153,9 +153,12 @@ fn special_files_and_broken_links_name_their_path_and_reason() {
     );
 }
 
+/// A name, how to make the special file at a path, and the reason the diagnostic must give.
+type Case = (&'static str, fn(&Path), &'static str);
+
 #[test]
 fn a_manifest_that_is_a_pipe_a_device_a_folder_or_a_loop_is_reported_promptly() {
-    let cases: [(&str, fn(&Path), &str); 4] = [
+    let cases: [Case; 4] = [
         (
             "pipe",
             |p| {

@@ -124,7 +124,10 @@ fn bench_project_documents(c: &mut Criterion) {
     let project = large_project();
     let files = project.canonical_files();
     let bytes: usize = files.values().map(String::len).sum();
-    let sources = ProjectSources { files };
+    let sources = ProjectSources {
+        files,
+        ..ProjectSources::default()
+    };
     // The generated project is valid apart from its street-block route, which this recipe lacks.
     let loaded = load_project(&sources);
     assert!(loaded.project.is_some());

@@ -454,6 +454,20 @@ impl GenerationService {
         progress.lock().ok().and_then(|p| *p)
     }
 
+    /// Points `held` at the newest generation when it is not that one already (a pointer
+    /// comparison, so following the service each frame costs nothing while nothing changed).
+    pub fn follow_latest(&self, held: &mut Option<Arc<Generation>>) {
+        let newest = self.latest();
+        let same = match (&*held, newest) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            *held = newest.cloned();
+        }
+    }
+
     /// The newest accepted generation (its result may be an error).
     pub fn latest(&self) -> Option<&Arc<Generation>> {
         self.latest.as_ref()

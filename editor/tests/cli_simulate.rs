@@ -5,7 +5,8 @@
 mod support;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+use support::{stagecraft, stdout};
 
 use stagecraft_editor::project_io::load_dir;
 use stagecraft_editor::service::{focus_recipe_in, GenerationService};
@@ -16,17 +17,6 @@ fn example() -> PathBuf {
         .join("..")
         .join("projects")
         .join("street-block")
-}
-
-fn stagecraft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stagecraft"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 fn simulate_json(frames: &str) -> serde_json::Value {

@@ -9,19 +9,10 @@ use std::os::unix::fs::{symlink, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use support::{stagecraft, stdout};
+
 use stagecraft_editor::project_io::{atomic_write, load_dir, read_sources, STALE_TEMP_AGE};
 use stagecraft_runtime::project::Diagnostic;
-
-fn stagecraft(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_stagecraft"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()

@@ -54,15 +54,7 @@ pub fn row_text(diagnostic: &Diagnostic) -> String {
 impl DiagnosticsPanel {
     /// Takes the service's newest generation (the app calls this every frame).
     pub fn follow(&mut self, service: &GenerationService) {
-        let newest = service.latest();
-        let same = match (&self.generation, newest) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
-            self.generation = newest.cloned();
-        }
+        service.follow_latest(&mut self.generation);
     }
 
     /// Why the newest generation failed, under the document's diagnostics.

@@ -19,6 +19,19 @@ pub struct Example {
     pub dir: PathBuf,
 }
 
+/// Runs the `stagecraft` binary of this build with `args`.
+pub fn stagecraft(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_stagecraft"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A command's standard output as text.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

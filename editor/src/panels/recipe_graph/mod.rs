@@ -186,15 +186,7 @@ impl RecipeGraphPanel {
 
     /// Takes the service's newest generation and state (the app calls this every frame).
     pub fn follow(&mut self, service: &GenerationService) {
-        let newest = service.latest();
-        let same = match (&self.generation, newest) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
-            self.generation = newest.cloned();
-        }
+        service.follow_latest(&mut self.generation);
         if self.service_recipe.as_deref() != service.recipe() {
             self.service_recipe = service.recipe().map(str::to_owned);
         }

@@ -7,8 +7,10 @@
 //! digest. Never a path, a timestamp or a pointer. Editing one stage's parameters changes its key
 //! and, through its product digest, the keys of its dependents only.
 //!
-//! A hit is verified: the stored product is re-hashed and compared with its recorded digest; a
-//! corrupt entry is discarded and rebuilt. Every miss records why (first run, which part of the key
+//! A hit is verified: an entry remembers the product it was sealed with, and a product that is not
+//! that one is re-hashed and compared with its recorded digest; a corrupt entry is discarded and
+//! rebuilt. (Products are immutable behind `Arc`, so a hit of an untouched entry costs a pointer
+//! comparison, not a re-hash of megabytes.) Every miss records why (first run, which part of the key
 //! changed, eviction, corruption). Eviction is least-recently-used by a use counter, so it is
 //! deterministic.
 
@@ -153,6 +155,16 @@ pub struct CacheStats {
 struct Entry {
     stage: Arc<CachedStage>,
     last_use: u64,
+    /// The product whose digest was computed when the entry was stored.
+    sealed: Arc<Product>,
+}
+
+impl Entry {
+    /// Whether the entry still holds the product it was sealed with, or one with the same digest.
+    fn is_intact(&self) -> bool {
+        Arc::ptr_eq(&self.stage.product, &self.sealed)
+            || self.stage.product.digest() == self.stage.digest
+    }
 }
 
 /// Default number of entries a cache keeps.
@@ -215,7 +227,7 @@ impl StageCache {
             .last
             .insert((parts.scope.clone(), parts.stage), parts.clone());
         let result = match self.entries.get_mut(&key) {
-            Some(entry) if entry.stage.product.digest() == entry.stage.digest => {
+            Some(entry) if entry.is_intact() => {
                 entry.last_use = self.clock;
                 Ok(Arc::clone(&entry.stage))
             }
@@ -253,11 +265,13 @@ impl StageCache {
             return;
         }
         self.clock += 1;
+        let sealed = Arc::clone(&stage.product);
         self.entries.insert(
             key,
             Entry {
                 stage,
                 last_use: self.clock,
+                sealed,
             },
         );
         while self.entries.len() > self.capacity {

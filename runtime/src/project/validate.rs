@@ -14,7 +14,7 @@ use super::model::{
 };
 use super::names::{asset_path_problem, id_problem, ID_EXPECTED};
 use super::node::{FieldPath, Locator, Node};
-use super::schema::{AssetFamily, Box3, Scenario};
+use super::schema::{AssetFamily, Box3, Scenario, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S};
 
 /// Places diagnostics found on typed data back onto the source positions of their field paths.
 struct Reporter<'a> {
@@ -296,12 +296,12 @@ fn validate_scenario(
             "the id of a recipe listed in the manifest",
         );
     }
-    if !(scenario.fixed_step_s > 0.0 && scenario.fixed_step_s <= 1.0) {
+    if !(scenario.fixed_step_s > 0.0 && scenario.fixed_step_s <= MAX_FIXED_STEP_S) {
         reporter.error(
             file,
             root.field("fixed_step_s"),
             format!("fixed step {} s is out of range", scenario.fixed_step_s),
-            "a step in (0, 1] seconds, such as 0.05",
+            &format!("a step in (0, {MAX_FIXED_STEP_S}] seconds, such as {DEFAULT_FIXED_STEP_S}"),
         );
     }
     check_unique_ids(

@@ -15,7 +15,7 @@ use thiserror::Error;
 use crate::content::encode::ByteWriter;
 use crate::project::{
     Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSource, Scenario, Vec2,
-    Vec3,
+    Vec3, MAX_FIXED_STEP_S,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -324,7 +324,7 @@ impl CompiledScenario {
         let mut problems = Problems {
             diagnostics: Vec::new(),
         };
-        if !(scenario.fixed_step_s.is_finite() && scenario.fixed_step_s > 0.0) {
+        if !(scenario.fixed_step_s > 0.0 && scenario.fixed_step_s <= MAX_FIXED_STEP_S) {
             problems.push(
                 root.field("fixed_step_s"),
                 SimProblem::BadFixedStep {

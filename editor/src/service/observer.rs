@@ -61,6 +61,8 @@ pub struct StageObserver {
     candidates_total: u64,
     stages_done: AtomicU64,
     candidates_done: AtomicU64,
+    /// Candidates evaluated so far by stages still running, as their kernels report them.
+    running: Mutex<BTreeMap<u32, u64>>,
     started: Mutex<BTreeMap<u32, Instant>>,
     finished: Mutex<BTreeMap<u32, StageTiming>>,
     hook: Option<ProgressHook>,
@@ -80,10 +82,19 @@ impl StageObserver {
             candidates,
             stages_done: AtomicU64::new(0),
             candidates_done: AtomicU64::new(0),
+            running: Mutex::new(BTreeMap::new()),
             started: Mutex::new(BTreeMap::new()),
             finished: Mutex::new(BTreeMap::new()),
             hook: None,
         }
+    }
+
+    /// Candidates the running stages have reported so far.
+    fn running_candidates(&self) -> u64 {
+        self.running
+            .lock()
+            .map(|running| running.values().fold(0u64, |a, b| a.saturating_add(*b)))
+            .unwrap_or(0)
     }
 
     /// The same observer, calling `hook` after every finished stage.
@@ -97,7 +108,10 @@ impl StageObserver {
         Progress {
             stages_done: self.stages_done.load(Ordering::Relaxed),
             stages_total: self.stages_total,
-            candidates_done: self.candidates_done.load(Ordering::Relaxed),
+            candidates_done: self
+                .candidates_done
+                .load(Ordering::Relaxed)
+                .saturating_add(self.running_candidates()),
             candidates_total: self.candidates_total,
         }
     }
@@ -133,10 +147,23 @@ impl ExecutionObserver for StageObserver {
         if let Ok(mut finished) = self.finished.lock() {
             finished.insert(stage, StageTiming { elapsed, cache, ok });
         }
+        if let Ok(mut running) = self.running.lock() {
+            running.remove(&stage);
+        }
         self.stages_done.fetch_add(1, Ordering::Relaxed);
         let candidates = self.candidates.get(&stage).copied().unwrap_or(0);
         self.candidates_done
             .fetch_add(candidates, Ordering::Relaxed);
+        if let Some(hook) = &self.hook {
+            hook(self.progress());
+        }
+    }
+
+    fn stage_progress(&self, stage: u32, candidates_done: u64) {
+        let estimate = self.candidates.get(&stage).copied().unwrap_or(0);
+        if let Ok(mut running) = self.running.lock() {
+            running.insert(stage, candidates_done.min(estimate));
+        }
         if let Some(hook) = &self.hook {
             hook(self.progress());
         }

@@ -274,11 +274,15 @@ fn run_stage(
             }
         }
     }
+    let stage_id = stage.id();
+    let progress = |candidates_done: u64| observer.stage_progress(stage_id, candidates_done);
     let context = KernelContext {
         recipe: plan.recipe_id(),
         stage: stage.id(),
         seed: request.root_seed,
         parallel: request.mode == ExecutionMode::Parallel,
+        cancel,
+        progress: &progress,
     };
     let output = (stage.operator().kernel)(stage.params(), &inputs, &context)?;
     if output.product.kind() != stage.output() {

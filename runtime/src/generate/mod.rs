@@ -79,6 +79,9 @@ pub trait ExecutionObserver: Sync {
     fn stage_started(&self, _stage: u32) {}
     /// A stage finished: from the cache or run, successfully or not.
     fn stage_finished(&self, _stage: u32, _cache: CacheOutcome, _ok: bool) {}
+    /// A running stage has evaluated `candidates_done` candidates so far (long kernels report
+    /// between pieces of their work; the count never exceeds the stage's capacity estimate).
+    fn stage_progress(&self, _stage: u32, _candidates_done: u64) {}
 }
 
 /// An observer that ignores everything.

@@ -230,7 +230,7 @@ fn unbound(port: &str, what: &str) -> StageError {
 }
 
 /// What a kernel may know about its invocation: never a file, a clock or a global RNG.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct KernelContext<'a> {
     /// The recipe instance.
     pub recipe: &'a str,
@@ -240,6 +240,30 @@ pub struct KernelContext<'a> {
     pub seed: u64,
     /// Whether the kernel may run its work on the current rayon pool (the result is the same).
     pub parallel: bool,
+    /// The run's cancellation flag: a long kernel checks it between pieces of its work and
+    /// stops with the `cancellation` failure kind.
+    pub cancel: &'a crate::generate::CancelToken,
+    /// Told how many candidates the kernel has evaluated so far.
+    pub progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl std::fmt::Debug for KernelContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KernelContext")
+            .field("recipe", &self.recipe)
+            .field("stage", &self.stage)
+            .field("seed", &self.seed)
+            .field("parallel", &self.parallel)
+            .field("cancelled", &self.cancel.is_cancelled())
+            .finish_non_exhaustive()
+    }
+}
+
+impl KernelContext<'_> {
+    /// The failure a kernel returns when it finds the run cancelled.
+    pub fn cancelled(&self) -> StageError {
+        StageError::new(FailureKind::Cancellation, None, "cancelled")
+    }
 }
 
 /// What a kernel returns: the product and the provenance of everything in it.

@@ -19,13 +19,13 @@ use super::{
 use crate::content::{
     Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, FamilyData, ObjectProvenance,
     ParentRef, Placement, Product, ProductKind, RectM, RejectReason, RejectedCandidate,
-    RejectionProvenance, ScatterLayer, ScatterProduct, StageProvenance,
+    RejectionProvenance, ScatterLayer, ScatterOutput, ScatterProduct, StageProvenance,
 };
 use crate::identity::{ChildKey, ScatterId};
 use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use crate::ops::scatter::{
-    region_cells, scatter, scatter_par, Rect, ScatterError, ScatterParams, ScatterVariant,
-    MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
+    region_cells, scatter, scatter_par, CellRange, Rect, ScatterError, ScatterParams,
+    ScatterVariant, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
 };
 use crate::rng::{sample_bounded, sample_u32, DomainKey};
 
@@ -381,6 +381,7 @@ fn kernel(
         .collect();
     let (area_stage, plans) = layer_plans(p, inputs)?;
     let mut layers = Vec::with_capacity(plans.len());
+    let mut evaluated = 0u64;
     for plan in plans {
         let kernel_params = ScatterParams {
             cell_size: p.cell_size,
@@ -392,12 +393,7 @@ fn kernel(
             layer: plan.layer,
         };
         let cells = region_cells(&kernel_params).map_err(scatter_error)?;
-        let output = if context.parallel {
-            scatter_par(&kernel_params, context.seed, cells)
-        } else {
-            scatter(&kernel_params, context.seed, cells)
-        }
-        .map_err(scatter_error)?;
+        let output = scatter_in_chunks(&kernel_params, cells, context, &mut evaluated)?;
         layers.push(ScatterLayer {
             // Both fit: `scatter` checked them against the packed identity's field widths.
             layer: plan.layer as u8,
@@ -495,6 +491,57 @@ fn layer_plans(
         });
     }
     Ok((Some(stage), plans))
+}
+
+/// Rows of cells one piece of a scatter covers. Between pieces the kernel checks for cancellation
+/// and reports progress; splitting never changes the result (the sampling convention's split
+/// guarantee), and pieces this tall regenerate under 2 % of their rows at their borders.
+const CHUNK_ROWS: i32 = 256;
+
+/// Scatters `cells` piece by piece (rows `CHUNK_ROWS` at a time), stopping when the run is
+/// cancelled and adding each piece's candidates to `evaluated` for the progress report.
+fn scatter_in_chunks(
+    params: &ScatterParams,
+    cells: CellRange,
+    context: &KernelContext<'_>,
+    evaluated: &mut u64,
+) -> Result<ScatterOutput, StageError> {
+    let mut output = ScatterOutput::default();
+    let per_row = u64::try_from(cells.end_x.saturating_sub(cells.min_x)).unwrap_or(0)
+        * u64::from(params.candidates_per_cell);
+    let mut first = cells.min_y;
+    while first < cells.end_y {
+        if context.cancel.is_cancelled() {
+            return Err(context.cancelled());
+        }
+        let end = first.saturating_add(CHUNK_ROWS).min(cells.end_y);
+        let piece = CellRange::new(cells.min_x, first, cells.end_x, end);
+        let part = if context.parallel {
+            scatter_par(params, context.seed, piece)
+        } else {
+            scatter(params, context.seed, piece)
+        }
+        .map_err(scatter_error)?;
+        if output.placements.is_empty() && output.rejected.is_empty() {
+            output = part;
+        } else {
+            let out_of_memory = |items| scatter_error(ScatterError::OutOfMemory { items });
+            output
+                .placements
+                .try_reserve(part.placements.len())
+                .map_err(|_| out_of_memory(part.placements.len()))?;
+            output
+                .rejected
+                .try_reserve(part.rejected.len())
+                .map_err(|_| out_of_memory(part.rejected.len()))?;
+            output.placements.extend(part.placements);
+            output.rejected.extend(part.rejected);
+        }
+        *evaluated = evaluated.saturating_add(per_row * u64::try_from(end - first).unwrap_or(0));
+        (context.progress)(*evaluated);
+        first = end;
+    }
+    Ok(output)
 }
 
 fn scatter_error(error: ScatterError) -> StageError {
@@ -674,6 +721,99 @@ pub(crate) fn derive_rejection(
 #[cfg(test)]
 mod failure_kind_tests {
     use super::*;
+    use crate::generate::CancelToken;
+    use std::sync::Mutex;
+
+    /// 7 × 602 cells of 3 candidates: three pieces of up to 256 rows.
+    fn tall() -> ScatterParams {
+        ScatterParams {
+            cell_size: 100,
+            candidates_per_cell: 3,
+            region: Rect::new(-250, -30_050, 330, 30_020),
+            keep_outs: vec![Rect::new(-50, -400, 60, 900)],
+            variants: vec![
+                ScatterVariant {
+                    weight: 3,
+                    exclusion_radius: 40,
+                },
+                ScatterVariant {
+                    weight: 1,
+                    exclusion_radius: 90,
+                },
+            ],
+            room: 1,
+            layer: 0,
+        }
+    }
+
+    fn context<'a>(
+        cancel: &'a CancelToken,
+        progress: &'a (dyn Fn(u64) + Sync),
+        parallel: bool,
+    ) -> KernelContext<'a> {
+        KernelContext {
+            recipe: "r",
+            stage: 1,
+            seed: 77,
+            parallel,
+            cancel,
+            progress,
+        }
+    }
+
+    #[test]
+    fn a_scatter_in_pieces_equals_one_call_and_reports_each_piece() {
+        let params = tall();
+        let cells = region_cells(&params).expect("cells");
+        assert_eq!(cells.end_y - cells.min_y, 602);
+        let whole = scatter(&params, 77, cells).expect("scatter");
+        for parallel in [false, true] {
+            let reports = Mutex::new(Vec::new());
+            let progress = |done: u64| reports.lock().expect("lock").push(done);
+            let cancel = CancelToken::default();
+            let mut evaluated = 0;
+            let pieces = scatter_in_chunks(
+                &params,
+                cells,
+                &context(&cancel, &progress, parallel),
+                &mut evaluated,
+            )
+            .expect("pieces");
+            assert_eq!(pieces, whole);
+            let per_row = 7 * 3;
+            assert_eq!(
+                reports.into_inner().expect("lock"),
+                vec![per_row * 256, per_row * 512, per_row * 602]
+            );
+            assert_eq!(evaluated, per_row * 602);
+        }
+    }
+
+    #[test]
+    fn a_cancelled_scatter_stops_between_pieces() {
+        let params = tall();
+        let cells = region_cells(&params).expect("cells");
+        let cancel = CancelToken::default();
+        let pieces_done = Mutex::new(0);
+        let progress = |_: u64| {
+            *pieces_done.lock().expect("lock") += 1;
+            cancel.cancel();
+        };
+        let mut evaluated = 0;
+        let error = scatter_in_chunks(
+            &params,
+            cells,
+            &context(&cancel, &progress, false),
+            &mut evaluated,
+        )
+        .expect_err("cancelled");
+        assert_eq!(error.kind, FailureKind::Cancellation);
+        assert_eq!(
+            *pieces_done.lock().expect("lock"),
+            1,
+            "it stopped after the first piece"
+        );
+    }
 
     #[test]
     fn out_of_memory_is_its_own_failure_kind() {

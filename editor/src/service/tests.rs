@@ -52,7 +52,7 @@ fn the_newest_request_wins_and_matches_inline_generation() {
     service.sync_parts(1, 1, &project, Some(RECIPE));
     project.manifest.root_seed ^= 0x5eed;
     service.sync_parts(1, 2, &project, Some(RECIPE));
-    assert!(service.is_busy());
+    // Whether it is still busy here depends on timing (the gated tests check busy states).
     settle(&mut service);
     let latest = service.latest().expect("a generation");
     assert_eq!(latest.key.revision, 2);

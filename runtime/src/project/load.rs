@@ -6,7 +6,7 @@ use super::decode::{Decode, Decoder};
 use super::diagnostic::{Diagnostic, Severity};
 use super::migrate::{migrate_to_current, DocKind};
 use super::model::{classify, Project, ProjectSources, MANIFEST_FILE};
-use super::node::{FieldPath, Node, Span};
+use super::node::{FieldPath, Node, NodeKind, Span};
 use super::parse::{parse, MAX_SOURCE_BYTES};
 use super::schema::{AssetFamily, Manifest, OverrideSet, Recipe, Scenario};
 use super::validate::validate_project;
@@ -60,11 +60,34 @@ pub fn read_document<T: Decode>(
 }
 
 /// The asset folders a manifest text names, so the caller knows which family files to read.
-/// Empty when the manifest cannot be read.
+/// Empty when the manifest does not parse or its folder list cannot be read. Only that one field
+/// is decoded (`assets` in a schema 1 file), so a manifest with many other problems costs one parse
+/// here, not a second full decode.
 pub fn asset_paths(manifest_text: &str) -> Vec<String> {
-    let (manifest, _, _) =
-        read_document::<Manifest>(DocKind::Manifest, MANIFEST_FILE, manifest_text);
-    manifest.map(|m| m.asset_paths).unwrap_or_default()
+    let parsed = parse(manifest_text);
+    let Some(root) = parsed.root.filter(|_| parsed.errors.is_empty()) else {
+        return Vec::new();
+    };
+    let NodeKind::Struct { fields, .. } = &root.kind else {
+        return Vec::new();
+    };
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(ident, _)| ident.name == name)
+            .map(|(_, node)| node)
+    };
+    let mut cx = Decoder::new(MANIFEST_FILE);
+    let version_1 = matches!(
+        field("schema").map(|node| &node.kind),
+        Some(NodeKind::Int(1))
+    );
+    let paths = match (version_1, field("assets"), field("asset_paths")) {
+        (true, Some(single), None) => String::decode(single, &mut cx).map(|path| vec![path]),
+        (_, _, Some(list)) => Vec::<String>::decode(list, &mut cx),
+        _ => None,
+    };
+    paths.unwrap_or_default()
 }
 
 /// Reads, validates and cross-checks every file of a project.

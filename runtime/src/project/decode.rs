@@ -127,10 +127,14 @@ impl Decoder {
                 );
             }
         }
+        // Built once per record: a file with many unknown fields must not pay for it per field.
+        let mut expected: Option<String> = None;
         for (field, _) in fields {
             if !known.contains(&field.name.as_str()) {
                 let message = format!("unknown field `{}` in `{name}`", field.name);
-                let expected = format!("one of {}", quote_list(known));
+                let expected = expected
+                    .get_or_insert_with(|| format!("one of {}", quote_list(known)))
+                    .clone();
                 self.at(PathSeg::Field(field.name.clone()), |cx| {
                     cx.error(field.span, message, expected)
                 });

@@ -517,7 +517,8 @@ impl<'a> Parser<'a> {
         let kind = if is_struct {
             let mut fields: Vec<(Ident, Node)> = Vec::new();
             // Field name → position in `fields`, so duplicate detection stays linear.
-            let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+            let mut seen: BTreeMap<&'a str, usize> = BTreeMap::new();
+            let text = self.text;
             self.separated(')', "`,` or `)`", |parser| {
                 parser.skip_trivia()?;
                 if !matches!(parser.peek(), Some(c) if c.is_ascii_alphabetic() || c == '_') {
@@ -527,7 +528,12 @@ impl<'a> Parser<'a> {
                 parser.expect_char(':', "`:` after a field name")?;
                 parser.path.push(PathSeg::Field(field.name.clone()));
                 let value = parser.value()?;
-                if let Some((first, _)) = seen.get(&field.name).map(|&at| &fields[at]) {
+                // The name as written (identifiers are ASCII), borrowed rather than copied.
+                let start = field.span.offset;
+                let written = text
+                    .get(start..start + field.name.len())
+                    .unwrap_or_default();
+                if let Some((first, _)) = seen.get(written).map(|&at| &fields[at]) {
                     parser.errors.push(SyntaxError {
                         span: field.span,
                         message: format!(
@@ -538,7 +544,7 @@ impl<'a> Parser<'a> {
                         path: FieldPath(parser.path.clone()),
                     });
                 } else {
-                    seen.insert(field.name.clone(), fields.len());
+                    seen.insert(written, fields.len());
                     fields.push((field, value));
                 }
                 parser.path.pop();

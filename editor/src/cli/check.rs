@@ -6,7 +6,18 @@ use std::path::Path;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::has_errors;
 
-use super::diagnostics::{diagnostic_json, render_all};
+use super::diagnostics::{render_all, DiagnosticJson};
+
+/// What `check --json` prints.
+#[derive(serde::Serialize)]
+struct CheckReport<'d> {
+    // Alphabetical, as the JSON tree this replaced wrote them.
+    diagnostics: Vec<DiagnosticJson<'d>>,
+    errors: usize,
+    files: usize,
+    project: String,
+    warnings: usize,
+}
 use super::load_with;
 
 /// `stagecraft check`: prints every diagnostic — the project's and the recipe compiler's (unknown
@@ -24,16 +35,18 @@ pub fn check_with(
 ) -> anyhow::Result<i32> {
     let (sources, loaded) = load_with(project, registry)?;
     if json {
-        let items: Vec<serde_json::Value> =
-            loaded.diagnostics.iter().map(diagnostic_json).collect();
-        let report = serde_json::json!({
-            "project": project.display().to_string(),
-            "files": sources.files.len(),
-            "errors": loaded.diagnostics.iter().filter(|d| d.is_error()).count(),
-            "warnings": loaded.diagnostics.iter().filter(|d| !d.is_error()).count(),
-            "diagnostics": items,
-        });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
+        let report = CheckReport {
+            diagnostics: loaded.diagnostics.iter().map(DiagnosticJson::of).collect(),
+            errors,
+            files: sources.files.len(),
+            project: project.display().to_string(),
+            warnings: loaded.diagnostics.len() - errors,
+        };
+        let mut buffered = std::io::BufWriter::new(&mut *out);
+        serde_json::to_writer_pretty(&mut buffered, &report)?;
+        writeln!(buffered)?;
+        buffered.flush()?;
     } else {
         write!(out, "{}", render_all(&loaded.diagnostics, &sources))?;
         let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();

@@ -13,7 +13,7 @@ use std::time::Duration;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
-use stagecraft_editor::app::{RunArgs, StagecraftApp};
+use stagecraft_editor::app::StagecraftApp;
 use stagecraft_editor::cli::{check, generate, render_diagnostic, GenerateOptions};
 use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
 use stagecraft_editor::panels::diagnostics::row_text;
@@ -322,17 +322,7 @@ fn gated_harness(dir: &Path) -> (Harness<'static, StagecraftApp>, Sender<()>) {
             .map_err(|_| GenerationError::Other("no go-ahead".into()))?;
         Ok(street_content(&inputs.recipe.id))
     });
-    let args = RunArgs {
-        project: Some(dir.to_path_buf()),
-        screenshot: None,
-        frame: None,
-        tab: None,
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |cc| StagecraftApp::with_service(cc, args, service));
-    harness.run_steps(3);
-    (harness, go)
+    (support::harness_with_service(dir, service), go)
 }
 
 #[test]
@@ -405,16 +395,8 @@ fn a_failed_generation_shows_in_the_diagnostics_tab() {
             "a variant is wider than the scatter's cells",
         )))
     });
-    let args = RunArgs {
-        project: Some(example.dir.clone()),
-        screenshot: None,
-        frame: None,
-        tab: None,
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |cc| StagecraftApp::with_service(cc, args, service));
-    harness.run_steps(4);
+    let mut harness = support::harness_with_service(&example.dir, service);
+    harness.run_steps(1);
     assert!(harness
         .query_by_label_contains("generating recipe street-block failed")
         .is_some());

@@ -5,30 +5,20 @@
 //! Each `corpus/cases/*.ron` starts with `// target: FILE` (which file of `corpus/base` it
 //! replaces) and one or more `// expect: FILE:LINE:COL PATH | MESSAGE` lines.
 
+mod support;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use stagecraft_editor::cli::fmt;
 use stagecraft_editor::project_io::load_dir;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::Diagnostic;
 use stagecraft_runtime::recipe::check_project;
+use support::copy_tree;
 
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in fs::read_dir(from).expect("list") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            fs::create_dir_all(&target).expect("mkdir");
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 fn describe(diagnostic: &Diagnostic) -> String {

@@ -1,24 +1,14 @@
 //! One rulebook: a project whose recipe has a compile-level error shows the same diagnostics in
 //! `stagecraft check`, in the editor's document (its Diagnostics tab) and in `stagecraft generate`.
 
+mod support;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use stagecraft_editor::cli::{check, generate, GenerateOptions};
 use stagecraft_editor::document::Document;
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in fs::read_dir(from).expect("list") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            fs::create_dir_all(&target).expect("mkdir");
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
+use support::copy_tree;
 
 fn corpus_base() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/base")

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{LoadedProject, ProjectSources};
-use stagecraft_runtime::recipe::check_project;
+use stagecraft_runtime::recipe::load_and_check;
 
-use crate::project_io::load_dir;
+use crate::project_io::read_sources;
 
 pub mod check;
 pub mod diagnostics;
@@ -218,10 +218,8 @@ pub(crate) fn load_with(
     project: &Path,
     registry: &Registry,
 ) -> anyhow::Result<(ProjectSources, LoadedProject)> {
-    let (sources, mut loaded) = load_dir(project)?;
-    let checked = check_project(&loaded, registry);
-    loaded.diagnostics.extend(checked);
-    loaded.diagnostics.sort();
+    let sources = read_sources(project)?;
+    let loaded = load_and_check(&sources, registry);
     Ok((sources, loaded))
 }
 

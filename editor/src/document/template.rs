@@ -179,7 +179,7 @@ impl Template {
         let mut project = if self == Template::Empty {
             Project::default()
         } else {
-            let sources = ProjectSources {
+            let mut sources = ProjectSources {
                 files: self
                     .example_files()
                     .into_iter()
@@ -187,7 +187,6 @@ impl Template {
                     .collect(),
                 ..ProjectSources::default()
             };
-            let mut sources = sources;
             // The example's manifest names the shared folder; the copy has its own.
             let manifest = sources
                 .files

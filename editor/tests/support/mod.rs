@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use stagecraft_editor::app::{RunArgs, StagecraftApp};
 use stagecraft_editor::document::template;
+use stagecraft_editor::service::GenerationService;
 
 /// A temp copy of an example project with the shared asset folder beside it, laid out like the
 /// repository (`<tmp>/projects/<name>`, `<tmp>/assets`) so `../../assets` still resolves.
@@ -79,6 +80,14 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// The editor with `dir` open, in a 1280×800 window.
 pub fn harness(dir: &Path) -> Harness<'static, StagecraftApp> {
+    harness_with_service(dir, GenerationService::background())
+}
+
+/// [`harness`] with a given generation service (one whose generator the test controls).
+pub fn harness_with_service(
+    dir: &Path,
+    service: GenerationService,
+) -> Harness<'static, StagecraftApp> {
     let args = RunArgs {
         project: Some(dir.to_path_buf()),
         screenshot: None,
@@ -87,7 +96,7 @@ pub fn harness(dir: &Path) -> Harness<'static, StagecraftApp> {
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |cc| StagecraftApp::new(cc, args));
+        .build_eframe(move |cc| StagecraftApp::with_service(cc, args, service));
     harness.run_steps(3);
     harness
 }

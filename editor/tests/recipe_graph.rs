@@ -173,3 +173,56 @@ fn on_open_every_node_is_visible_at_a_readable_zoom_and_a_left_click_selects_one
         .query_by_label_contains("▶ 3 Orient props")
         .is_some());
 }
+
+/// Every text the graph draws whose content is exactly `text`: its galley's row count, whether
+/// the galley lies inside the clip rectangle it is drawn with, and whether a pin circle covers it.
+fn drawn_text(harness: &Harness<'_, State>, text: &str) -> Vec<(usize, bool, bool)> {
+    let shapes = &harness.output().shapes;
+    let circles: Vec<egui::Rect> = shapes
+        .iter()
+        .filter_map(|clipped| match &clipped.shape {
+            egui::Shape::Circle(circle) => Some(egui::Rect::from_center_size(
+                circle.center,
+                egui::Vec2::splat(2.0 * circle.radius + circle.stroke.width),
+            )),
+            _ => None,
+        })
+        .collect();
+    shapes
+        .iter()
+        .filter_map(|clipped| match &clipped.shape {
+            egui::Shape::Text(shape) if shape.galley.job.text == text => {
+                let rect = shape.galley.rect.translate(shape.pos.to_vec2());
+                // Half a point of slack for sub-pixel rounding of the glyph boxes.
+                let inside = clipped.clip_rect.expand(0.5).contains_rect(rect);
+                let covered = circles.iter().any(|pin| pin.intersects(rect));
+                Some((shape.galley.rows.len(), inside, covered))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn pin_labels_are_never_wrapped_clipped_or_covered_by_their_pin() {
+    let example = example("street-block");
+    let mut harness = graph_sized(&example.dir, TAB_SIZE);
+    wait_for(&mut harness, "rejected");
+    harness.run_steps(8);
+    for label in [
+        "Family",
+        "StreetBlock",
+        "Placements",
+        "PlacedObjects",
+        "family*",
+        "areas",
+    ] {
+        let drawn = drawn_text(&harness, label);
+        assert!(!drawn.is_empty(), "pin label {label:?} is drawn");
+        for (rows, inside, covered) in drawn {
+            assert_eq!(rows, 1, "pin label {label:?} wraps onto {rows} rows");
+            assert!(inside, "pin label {label:?} is clipped");
+            assert!(!covered, "pin label {label:?} is under a pin circle");
+        }
+    }
+}

@@ -252,8 +252,29 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
     }
 }
 
+/// Legends longer than this many entries are laid out in two columns, so they cover less of
+/// the content.
+const LEGEND_ROWS_PER_COLUMN: usize = 7;
+
+/// Height of one legend row, points.
+const LEGEND_ROW_H: f32 = 16.0;
+
+/// The legend's column count, rows per column and size in points, for entries whose names are
+/// `name_widths` points wide.
+fn legend_layout(name_widths: &[f32]) -> (usize, usize, egui::Vec2) {
+    let columns = if name_widths.len() > LEGEND_ROWS_PER_COLUMN {
+        2
+    } else {
+        1
+    };
+    let rows = name_widths.len().div_ceil(columns);
+    let column_w = name_widths.iter().copied().fold(0.0, f32::max) + 26.0;
+    let size = egui::vec2(column_w * columns as f32, LEGEND_ROW_H * rows as f32 + 6.0);
+    (columns, rows, size)
+}
+
 /// The legend of the layout colours in the viewport's bottom-right corner: a swatch and a name
-/// per entry, one entry a line.
+/// per entry, in one column or, when long, two.
 fn legend_ui(
     painter: &egui::Painter,
     rect: egui::Rect,
@@ -269,20 +290,19 @@ fn legend_ui(
         .iter()
         .map(|(name, _)| painter.layout_no_wrap(name.clone(), font.clone(), text))
         .collect();
-    let row_h = 16.0;
-    let width = galleys.iter().map(|g| g.size().x).fold(0.0, f32::max) + 26.0;
-    let height = row_h * entries.len() as f32 + 6.0;
+    let widths: Vec<f32> = galleys.iter().map(|g| g.size().x).collect();
+    let (columns, rows, size) = legend_layout(&widths);
+    let column_w = size.x / columns as f32;
     let panel = egui::Rect::from_min_size(
-        egui::pos2(rect.right() - width - 8.0, bottom - height),
-        egui::vec2(width, height),
+        egui::pos2(rect.right() - size.x - 8.0, bottom - size.y),
+        size,
     );
     painter.rect_filled(panel, 3.0, Color32::from_black_alpha(160));
-    for (row, ((_, colour), galley)) in entries.iter().zip(galleys).enumerate() {
-        let y = panel.top() + 3.0 + row_h * row as f32;
-        let swatch = egui::Rect::from_min_size(
-            egui::pos2(panel.left() + 6.0, y + 3.0),
-            egui::vec2(10.0, 10.0),
-        );
+    for (index, ((_, colour), galley)) in entries.iter().zip(galleys).enumerate() {
+        let x = panel.left() + column_w * (index / rows) as f32;
+        let y = panel.top() + 3.0 + LEGEND_ROW_H * (index % rows) as f32;
+        let swatch =
+            egui::Rect::from_min_size(egui::pos2(x + 6.0, y + 3.0), egui::vec2(10.0, 10.0));
         painter.rect_filled(swatch, 2.0, Color32::from_rgb(colour.r, colour.g, colour.b));
         painter.rect_stroke(
             swatch,
@@ -290,6 +310,21 @@ fn legend_ui(
             egui::Stroke::new(1.0, Color32::from_gray(90)),
             egui::StrokeKind::Outside,
         );
-        painter.galley(egui::pos2(panel.left() + 21.0, y + 1.0), galley, text);
+        painter.galley(egui::pos2(x + 21.0, y + 1.0), galley, text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::legend_layout;
+
+    #[test]
+    fn a_long_legend_takes_two_columns_and_half_the_height() {
+        let (columns, rows, size) = legend_layout(&[40.0; 13]);
+        assert_eq!((columns, rows), (2, 7));
+        assert_eq!(size, egui::vec2(132.0, 118.0));
+        let (columns, rows, size) = legend_layout(&[40.0, 60.0, 50.0]);
+        assert_eq!((columns, rows), (1, 3));
+        assert_eq!(size, egui::vec2(86.0, 54.0));
     }
 }

@@ -90,6 +90,9 @@ impl<'a> RecipeViewer<'a> {
     }
 }
 
+/// Space between a pin label and the node's edge, where the pin's circle is drawn, points.
+const PIN_LABEL_GAP: f32 = 6.0;
+
 /// Largest zoom a fit uses: a small graph is shown at a comfortable size, not blown up.
 const FIT_MAX_SCALE: f32 = 1.25;
 /// Margin around the nodes when fitting, in screen points.
@@ -266,7 +269,8 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                 // The kind is in the pin's colour and the hover text; the name alone keeps the
                 // node narrow.
                 let star = if port.required { "*" } else { "" };
-                ui.label(format!("{}{star}", port.name))
+                ui.add_space(PIN_LABEL_GAP);
+                ui.add(egui::Label::new(format!("{}{star}", port.name)).extend())
                     .on_hover_text(format!(
                         "{}: {}{}",
                         port.kind.name(),
@@ -295,7 +299,10 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         let kind = snarl
             .get_node(pin.id.node)
             .and_then(|node| self.output_kind(node));
-        ui.label(kind.map_or("value", PortKind::name));
+        // The pin sits on the node's edge and is wider than the frame's margin: keep the label
+        // clear of it (the layout is right to left, so this space is next to the pin).
+        ui.add_space(PIN_LABEL_GAP);
+        ui.add(egui::Label::new(kind.map_or("value", PortKind::name)).extend());
         PinInfo::circle().with_fill(kind_colour(kind))
     }
 

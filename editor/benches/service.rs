@@ -21,6 +21,10 @@ use stagecraft_editor::service::GenerationService;
 use stagecraft_editor::session::Session;
 use stagecraft_runtime::project::{ParamValue, Project, ProjectSources};
 
+/// The editor's allocator (see `editor/src/main.rs`): the latency measured is the editor's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const RECIPE: &str = "pine-clearing";
 
 /// The pine clearing example grown to 1 km × 1 km (lattice unit 1 cm) without keep-outs.

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use stagecraft_editor::document::Document;
 use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
 use stagecraft_editor::panels::timeline::TimelinePanel;
-use stagecraft_editor::panels::Panel as _;
+use stagecraft_editor::panels::{Command, Panel as _};
 use stagecraft_editor::service::GenerationService;
 use stagecraft_editor::viewport::{Preview, SharedPreview};
 use support::example;
@@ -52,7 +52,13 @@ fn timeline(dir: &std::path::Path) -> Harness<'static, State> {
                 );
                 let mut out = Vec::new();
                 state.panel.ui(ui, &state.document, &mut out);
-                assert!(out.is_empty(), "the timeline never edits the project");
+                for command in out {
+                    match command {
+                        Command::Apply(edit) => state.document.apply(edit),
+                        Command::Select(selection) => state.document.select(selection),
+                        Command::ShowDiagnostic(_) => {}
+                    }
+                }
             },
             state,
         );
@@ -152,4 +158,111 @@ fn the_counter_plot_spans_the_scenario_from_frame_0_and_series_can_be_hidden() {
     harness.get_by_label("● births").click();
     harness.run_steps(2);
     assert_eq!(harness.state().panel.plot.drawn_series, 10);
+}
+
+fn directive_frames(harness: &Harness<'_, State>) -> Vec<u64> {
+    harness.state().document.project().scenarios["crosswalk-rush"]
+        .directives
+        .iter()
+        .map(|d| d.frame)
+        .collect()
+}
+
+fn drag(harness: &mut Harness<'_, State>, from: egui::Pos2, to: egui::Pos2) {
+    harness.event(egui::Event::PointerMoved(from));
+    harness.run_steps(1);
+    harness.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run_steps(1);
+    for step in 1..=6 {
+        let at = from + (to - from) * (step as f32 / 6.0);
+        harness.event(egui::Event::PointerMoved(at));
+        harness.run_steps(1);
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run_steps(2);
+}
+
+#[test]
+fn directives_are_added_at_the_current_frame_and_dragged_on_the_ruler_each_one_undoable_edit() {
+    let example = example("street-block");
+    let mut harness = timeline(&example.dir);
+    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360]);
+    harness.get_by_label("Step N").click();
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("Directives (4) · Bookmarks (0)")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("+ Directive at frame 10").click();
+    harness.run_steps(2);
+    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360, 10]);
+    assert!(harness.state_mut().document.undo());
+    harness.run_steps(2);
+    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360]);
+
+    // Drag the frame-300 marker to about frame 600: one edit, whose undo puts it back.
+    let (from, to) = {
+        let marks = &harness.state().panel.marks;
+        (
+            marks.ruler_point(300).expect("ruler drawn"),
+            marks.ruler_point(600).expect("ruler drawn"),
+        )
+    };
+    drag(&mut harness, from, to);
+    let moved = directive_frames(&harness)[2];
+    assert!((590..=610).contains(&moved), "moved to {moved}");
+    assert_eq!(directive_frames(&harness)[..2], [40, 60]);
+    assert!(harness.state_mut().document.undo());
+    harness.run_steps(2);
+    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360]);
+}
+
+#[test]
+fn a_bookmark_is_named_saved_with_the_project_and_jumps_back() {
+    let example = example("street-block");
+    let mut harness = timeline(&example.dir);
+    harness.get_by_label("Step N").click();
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("Directives (4) · Bookmarks (0)")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("Bookmark name").click();
+    harness.run_steps(1);
+    harness
+        .get_by_label("Bookmark name")
+        .type_text("crossers wait");
+    harness.run_steps(1);
+    harness.get_by_label("Bookmark frame 10").click();
+    harness.run_steps(2);
+    let saved = std::fs::read_to_string(
+        example
+            .dir
+            .join(stagecraft_editor::panels::timeline_marks::BOOKMARKS_FILE),
+    )
+    .expect("bookmarks saved");
+    assert!(saved.contains("crossers wait"), "{saved}");
+    assert!(harness
+        .query_by_label_contains("crossers wait · frame 10")
+        .is_some());
+    harness.get_by_label("Step N").click();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 20);
+    harness
+        .get_all_by_label("Jump")
+        .last()
+        .expect("a jump button")
+        .click();
+    harness.run_steps(2);
+    assert_eq!(frame(&harness), 10);
 }

@@ -10,6 +10,7 @@ pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;
 pub mod timeline;
+pub mod timeline_marks;
 pub mod timeline_plot;
 pub mod viewport;
 

@@ -1,6 +1,7 @@
 //! The Timeline tab: play, pause, step, step N, step back and jump to a frame in the selected
 //! scenario's simulation; playback speed; the frame counter and simulated time; and a plot of
-//! every counter the runtime publishes over the simulated frames.
+//! every counter the runtime publishes over the simulated frames; under the scrub bar, the frame
+//! ruler with directive markers, notable frames and bookmarks (`timeline_marks`).
 //!
 //! The session is the app's; this tab borrows it. Its shortcuts (Space plays or pauses, period
 //! steps one frame, comma steps one frame back) are in the app's shortcut table.
@@ -21,6 +22,8 @@ pub struct TimelinePanel {
     pub jump_frame: u64,
     /// The counter plot's toggles and last view.
     pub plot: super::timeline_plot::PlotState,
+    /// The frame ruler's drag, bookmarks and typed bookmark name.
+    pub marks: super::timeline_marks::MarksState,
 }
 
 impl TimelinePanel {
@@ -31,6 +34,7 @@ impl TimelinePanel {
             step_frames: 10,
             jump_frame: 0,
             plot: Default::default(),
+            marks: Default::default(),
         }
     }
 }
@@ -40,7 +44,7 @@ impl Panel for TimelinePanel {
         "Timeline"
     }
 
-    fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
         let session = &mut preview.session;
@@ -54,6 +58,17 @@ impl Panel for TimelinePanel {
             return;
         }
         self.controls_ui(ui, session);
+        // The document's scenario, not the session's copy: markers follow edits at once.
+        let scenario = session
+            .scenario_id()
+            .and_then(|id| document.project().scenarios.get(id))
+            .cloned();
+        if let Some(scenario) = &scenario {
+            self.marks
+                .ruler_ui(ui, document.dir(), scenario, session, out);
+            self.marks
+                .lists_ui(ui, document.dir(), scenario, session, out);
+        }
         ui.separator();
         super::timeline_plot::counts_plot_ui(ui, session, &mut self.plot);
         drop(preview);

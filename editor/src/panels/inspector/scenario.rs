@@ -105,23 +105,35 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         ui,
         "directives",
         &mut scenario.directives,
-        |directives| Directive {
-            frame: directives.last().map(|d| d.frame + 20).unwrap_or(0),
-            source: source_ids.first().cloned().unwrap_or_default(),
-            agent: 0,
-            command: DirectiveCommand::Hold,
+        |directives| {
+            let frame = directives.last().map(|d| d.frame + 20).unwrap_or(0);
+            new_directive(&source_ids, frame)
         },
-        |index, directive| {
-            format!(
-                "{index}: frame {} · {} #{} · {}",
-                directive.frame,
-                directive.source,
-                directive.agent,
-                command_name(&directive.command)
-            )
-        },
+        |index, directive| format!("{index}: {}", directive_summary(directive)),
         |form, ui, directive| directive_ui(form, ui, directive, &source_ids),
     );
+}
+
+/// The directive "add" creates at `frame`: a Hold of the first source's first pedestrian (the
+/// Inspector's list and the Timeline's "+ Directive" both use it).
+pub fn new_directive(source_ids: &[String], frame: u64) -> Directive {
+    Directive {
+        frame,
+        source: source_ids.first().cloned().unwrap_or_default(),
+        agent: 0,
+        command: DirectiveCommand::Hold,
+    }
+}
+
+/// One line naming a directive: "frame 40 · courier #0 · Claim".
+pub fn directive_summary(directive: &Directive) -> String {
+    format!(
+        "frame {} · {} #{} · {}",
+        directive.frame,
+        directive.source,
+        directive.agent,
+        command_name(&directive.command)
+    )
 }
 
 fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {

@@ -3,6 +3,8 @@
 //!
 //! Mouse: drag to orbit (top-down: pan), right- or middle-drag or Shift-drag to pan, scroll to
 //! zoom, click to select. Keys: F frames the selection (or everything), T toggles top-down.
+//! With the Scenario layer on, the boxes' corners and centres and the observers have drag
+//! handles (`viewport::handles`): each drag is one undoable edit.
 
 use egui::{Color32, Sense, Ui};
 
@@ -19,6 +21,8 @@ pub struct ViewportPanel {
     renderer: SharedRenderer,
     /// The content version the camera last framed automatically.
     framed: Option<u64>,
+    /// The scenario's drag handles.
+    pub handles: crate::viewport::handles::HandleState,
 }
 
 impl ViewportPanel {
@@ -29,6 +33,7 @@ impl ViewportPanel {
             camera: OrbitCamera::default(),
             renderer: SharedRenderer::default(),
             framed: None,
+            handles: Default::default(),
         }
     }
 
@@ -53,7 +58,7 @@ impl Panel for ViewportPanel {
         "Viewport"
     }
 
-    fn ui(&mut self, ui: &mut Ui, _document: &Document, _out: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
         if toolbar_ui(ui, &mut preview, &mut self.camera) {
@@ -105,6 +110,36 @@ impl Panel for ViewportPanel {
                 preview.options.show_labels,
             );
             overlay_text_ui(ui, rect, &preview, self.gpu_failure());
+            let scenario = preview
+                .session
+                .scenario_id()
+                .and_then(|id| document.project().scenarios.get(id))
+                .filter(|_| preview.options.show_scenario);
+            if let Some(scenario) = scenario {
+                crate::viewport::handles::handles_ui(
+                    ui,
+                    rect,
+                    &self.camera,
+                    scenario,
+                    &mut self.handles,
+                    out,
+                );
+            }
+            if let Some(message) = &self.handles.message {
+                let painter = ui.painter_at(rect);
+                let galley = painter.layout_no_wrap(
+                    message.clone(),
+                    egui::FontId::proportional(13.0),
+                    ui.visuals().warn_fg_color,
+                );
+                let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
+                painter.rect_filled(
+                    egui::Rect::from_min_size(at, galley.size()).expand(4.0),
+                    3.0,
+                    Color32::from_black_alpha(200),
+                );
+                painter.galley(at, galley, Color32::WHITE);
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod build;
 pub mod camera;
 pub mod cells;
 pub mod gpu;
+pub mod handles;
 pub mod interact;
 pub mod layer;
 pub mod meshes;

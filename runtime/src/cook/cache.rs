@@ -5,11 +5,11 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use super::manifest::{manifest_error, Fields};
+use super::manifest::{manifest_error, parse_stage, stage_doc, CookedStage, Fields};
 use super::CookError;
 use crate::content::encode::hex;
 use crate::generate::KeyParts;
-use crate::project::node::NodeKind;
+use crate::project::node::{Node, NodeKind};
 use crate::project::parse::parse;
 use crate::project::write::{to_canonical_string, Doc};
 
@@ -61,12 +61,21 @@ impl KeyRecord {
 
     /// Canonical RON text.
     pub fn to_text(&self) -> String {
+        to_canonical_string(&self.doc())
+    }
+
+    /// Reads [`KeyRecord::to_text`] back.
+    pub fn parse(text: &str) -> Result<KeyRecord, CookError> {
+        KeyRecord::from_node(&parse_root(text)?)
+    }
+
+    fn doc(&self) -> Doc {
         let inputs = self
             .inputs
             .iter()
             .map(|(p, d)| Doc::Tuple(vec![Doc::Str(p.clone()), Doc::Str(d.clone())]))
             .collect();
-        to_canonical_string(&Doc::Struct(
+        Doc::Struct(
             "KeyRecord",
             vec![
                 ("key", Doc::Str(self.key.clone())),
@@ -80,16 +89,11 @@ impl KeyRecord {
                 ("address_schema", Doc::Int(self.address_schema.into())),
                 ("inputs", Doc::List(inputs)),
             ],
-        ))
+        )
     }
 
-    /// Reads [`KeyRecord::to_text`] back.
-    pub fn parse(text: &str) -> Result<KeyRecord, CookError> {
-        let parsed = parse(text);
-        let Some(root) = parsed.root.filter(|_| parsed.errors.is_empty()) else {
-            return Err(manifest_error(None, "unreadable key record".to_owned()));
-        };
-        let f = Fields::of(&root, "KeyRecord")?;
+    fn from_node(root: &Node) -> Result<KeyRecord, CookError> {
+        let f = Fields::of(root, "KeyRecord")?;
         let mut inputs = Vec::new();
         for item in f.list("inputs")? {
             match &item.kind {
@@ -130,6 +134,67 @@ impl KeyRecord {
         Ok(record)
     }
 }
+
+fn parse_root(text: &str) -> Result<Node, CookError> {
+    let parsed = parse(text);
+    if let Some(error) = parsed.errors.first() {
+        return Err(CookError::Manifest {
+            line: error.span.line,
+            column: error.span.column,
+            message: error.message.clone(),
+        });
+    }
+    parsed
+        .root
+        .ok_or_else(|| manifest_error(None, "empty document".to_owned()))
+}
+
+/// The completion manifest of one on-disk cache entry, written after its product file: the key
+/// record it was stored under and the product's size, digests and counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheEntry {
+    /// The key's parts.
+    pub record: KeyRecord,
+    /// The product file's entry (its `file` is the name it takes in a bundle).
+    pub product: CookedStage,
+}
+
+impl CacheEntry {
+    /// Canonical RON text.
+    pub fn to_text(&self) -> String {
+        to_canonical_string(&Doc::Struct(
+            "CacheEntry",
+            vec![
+                ("schema", Doc::Int(CACHE_ENTRY_SCHEMA.into())),
+                ("record", self.record.doc()),
+                ("product", stage_doc(&self.product)),
+            ],
+        ))
+    }
+
+    /// Reads [`CacheEntry::to_text`] back, strictly.
+    pub fn parse(text: &str) -> Result<CacheEntry, CookError> {
+        let root = parse_root(text)?;
+        let f = Fields::of(&root, "CacheEntry")?;
+        let schema = f.uint("schema", u64::from(u32::MAX))?;
+        if schema != u64::from(CACHE_ENTRY_SCHEMA) {
+            return Err(CookError::UnsupportedVersion {
+                what: "cache entry schema".to_owned(),
+                found: schema,
+                supported: CACHE_ENTRY_SCHEMA.into(),
+            });
+        }
+        let entry = CacheEntry {
+            record: KeyRecord::from_node(f.get("record")?)?,
+            product: parse_stage(f.get("product")?)?,
+        };
+        f.no_others(&["schema", "record", "product"])?;
+        Ok(entry)
+    }
+}
+
+/// The cache entry schema this build writes and reads.
+pub const CACHE_ENTRY_SCHEMA: u32 = 1;
 
 /// One part of a key that differs from the last time the stage was cooked.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

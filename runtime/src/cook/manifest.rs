@@ -166,26 +166,27 @@ impl CookedManifest {
     }
 }
 
+pub(super) fn stage_doc(s: &CookedStage) -> Doc {
+    Doc::Struct(
+        "Stage",
+        vec![
+            ("id", Doc::Int(s.id.into())),
+            ("label", Doc::Str(s.label.clone())),
+            ("operator", Doc::Str(s.operator.clone())),
+            ("algorithm", Doc::Int(s.algorithm.into())),
+            ("kind", Doc::Str(s.kind.clone())),
+            ("key", Doc::Str(s.key.clone())),
+            ("digest", Doc::Str(s.digest.clone())),
+            ("file", Doc::Str(s.file.clone())),
+            ("bytes", Doc::Int(s.bytes.into())),
+            ("file_digest", Doc::Str(s.file_digest.clone())),
+            ("elements", Doc::Int(s.elements.into())),
+            ("rejected", Doc::Int(s.rejected.into())),
+        ],
+    )
+}
+
 fn recipe_doc(recipe: &CookedRecipe) -> Doc {
-    let stage_doc = |s: &CookedStage| {
-        Doc::Struct(
-            "Stage",
-            vec![
-                ("id", Doc::Int(s.id.into())),
-                ("label", Doc::Str(s.label.clone())),
-                ("operator", Doc::Str(s.operator.clone())),
-                ("algorithm", Doc::Int(s.algorithm.into())),
-                ("kind", Doc::Str(s.kind.clone())),
-                ("key", Doc::Str(s.key.clone())),
-                ("digest", Doc::Str(s.digest.clone())),
-                ("file", Doc::Str(s.file.clone())),
-                ("bytes", Doc::Int(s.bytes.into())),
-                ("file_digest", Doc::Str(s.file_digest.clone())),
-                ("elements", Doc::Int(s.elements.into())),
-                ("rejected", Doc::Int(s.rejected.into())),
-            ],
-        )
-    };
     Doc::Struct(
         "Recipe",
         vec![
@@ -289,7 +290,7 @@ fn parse_recipe(node: &Node) -> Result<CookedRecipe, CookError> {
     Ok(recipe)
 }
 
-fn parse_stage(node: &Node) -> Result<CookedStage, CookError> {
+pub(super) fn parse_stage(node: &Node) -> Result<CookedStage, CookError> {
     let f = Fields::of(node, "Stage")?;
     let stage = CookedStage {
         id: f.u32("id")?,
@@ -363,7 +364,7 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn get(&self, name: &str) -> Result<&'a Node, CookError> {
+    pub(super) fn get(&self, name: &str) -> Result<&'a Node, CookError> {
         self.fields
             .iter()
             .find(|(ident, _)| ident.name == name)

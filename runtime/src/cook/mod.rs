@@ -13,11 +13,13 @@ pub mod manifest;
 pub mod reader;
 pub mod shard;
 
-pub use cache::{explain_miss, plan_eviction, CacheEntryInfo, KeyChange, KeyRecord, StoreMiss};
+pub use cache::{
+    explain_miss, plan_eviction, CacheEntry, CacheEntryInfo, KeyChange, KeyRecord, StoreMiss,
+};
 pub use codec::{decode_product_file, encode_product_file, read_header, ProductHeader};
 pub use manifest::{
-    check_product, cook_recipe, parse_manifest, CookedManifest, CookedRecipe, CookedStage,
-    MANIFEST_SCHEMA,
+    check_product, check_product_path, cook_recipe, parse_manifest, CookedManifest, CookedRecipe,
+    CookedStage, MANIFEST_SCHEMA,
 };
 pub use shard::{shard_of, ShardSpec, WorkItem};
 

@@ -418,7 +418,11 @@ fn cook_one(
     Ok(bundle)
 }
 
-/// Why a stage whose key was only known after its inputs ran missed.
+/// Why a stage whose key was only known after its inputs ran missed: its entry is looked up
+/// now (and discarded if corrupt).
 fn explain_after_run(cache: &DiskCache, record: &KeyRecord) -> StoreMiss {
-    stagecraft_runtime::cook::explain_miss(cache.last(&record.scope, record.stage).as_ref(), record)
+    match cache.lookup(record) {
+        Ok(_) => StoreMiss::InputRecooked,
+        Err(miss) => miss,
+    }
 }

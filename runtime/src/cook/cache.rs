@@ -235,6 +235,9 @@ pub enum StoreMiss {
     KeyChanged(Vec<KeyChange>),
     /// The entry failed verification and was discarded.
     Corrupt(String),
+    /// Its entry is intact, but an input had to be re-cooked first, so its key was known only
+    /// after it ran.
+    InputRecooked,
 }
 
 impl StoreMiss {
@@ -244,6 +247,7 @@ impl StoreMiss {
             StoreMiss::NoEntry => "no-entry",
             StoreMiss::KeyChanged(_) => "key-changed",
             StoreMiss::Corrupt(_) => "corrupt",
+            StoreMiss::InputRecooked => "input-recooked",
         }
     }
 }
@@ -257,6 +261,7 @@ impl fmt::Display for StoreMiss {
                 write!(f, "key changed: {}", parts.join(", "))
             }
             StoreMiss::Corrupt(why) => write!(f, "corrupt entry discarded: {why}"),
+            StoreMiss::InputRecooked => write!(f, "an input was re-cooked first"),
         }
     }
 }

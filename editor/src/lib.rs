@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod cook;
 pub mod document;
 pub mod edits;
 pub mod panels;

@@ -4,6 +4,8 @@
 //! strings and values and returns data or typed errors.
 
 pub mod content;
+pub mod cook;
+pub mod diff;
 pub mod generate;
 pub mod identity;
 pub mod ops;

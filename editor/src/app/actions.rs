@@ -39,6 +39,8 @@ pub enum Action {
     StepBack,
     /// Stop the running generation, keeping the content on show.
     CancelGeneration,
+    /// Cook the project into a bundle (asks for a folder).
+    Cook,
 }
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -152,6 +154,12 @@ pub fn menu_bar_ui(ui: &mut Ui, app: &StagecraftApp) -> Option<Action> {
                 .clicked()
             {
                 action = Some(Action::SaveAs);
+            }
+            if ui
+                .add_enabled(has_document, egui::Button::new("Cook bundle…"))
+                .clicked()
+            {
+                action = Some(Action::Cook);
             }
             ui.separator();
             if ui.button("Quit").clicked() {

@@ -1,5 +1,5 @@
-//! Modal dialogs: open, new project, save as, unsaved changes, disk conflicts, autosave recovery
-//! and errors. Folder fields are typed paths with a "Browse…" button: the system dialog runs on
+//! Modal dialogs: open, new project, save as, cook, unsaved changes, disk conflicts, autosave
+//! recovery and errors. Folder fields are typed paths with a "Browse…" button: the system dialog runs on
 //! its own thread (it may not exist at all, e.g. without an XDG portal) and never blocks the UI.
 
 use std::path::{Path, PathBuf};
@@ -9,6 +9,7 @@ use egui::{Id, Modal, RichText, Ui};
 use stagecraft_runtime::project::ProjectSources;
 
 use super::actions::Action;
+use super::cook_dialog::{start_cook, start_verify, CookSummary};
 use super::StagecraftApp;
 use crate::document::autosave::{self, Recovery};
 use crate::document::template;
@@ -59,6 +60,15 @@ pub enum Dialog {
     },
     /// A newer autosave exists: recover it?
     Recovery(Recovery),
+    /// Cook the project's saved files into a bundle folder; then verify it.
+    Cook {
+        /// The typed bundle folder.
+        path: String,
+        /// The last cook's (or verify's) result.
+        summary: Option<CookSummary>,
+        /// The last cook's error.
+        error: Option<String>,
+    },
     /// Something failed.
     Error(String),
 }
@@ -80,6 +90,22 @@ impl Dialog {
             path: String::new(),
             name: "New project".to_owned(),
             template: template::Template::StreetBlock,
+        }
+    }
+
+    /// The cook dialog, pre-filled with `<project>-bundle` next to the project folder.
+    pub fn cook(dir: &Path) -> Dialog {
+        let name = dir.file_name().map_or_else(
+            || "project".to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Dialog::Cook {
+            path: dir
+                .with_file_name(format!("{name}-bundle"))
+                .display()
+                .to_string(),
+            summary: None,
+            error: None,
         }
     }
 
@@ -132,18 +158,28 @@ enum Answer {
     Recover,
     DiscardAutosave,
     Browse,
+    StartCook(PathBuf),
+    Verify(CookSummary),
 }
 
 impl StagecraftApp {
     /// Draws the dialog on screen, if any, and carries out the answer.
     pub(super) fn dialogs_ui(&mut self, ctx: &egui::Context) {
+        let cooking = self
+            .cook_job
+            .as_ref()
+            .map(|job| (job.progress(), job.verifying));
+        let unsaved = self.document().is_some_and(|d| d.is_dirty());
         let Some(dialog) = &mut self.dialog else {
             return;
         };
         let browsing = self.picker.is_some();
         let modal = Modal::new(Id::new("stagecraft-dialog")).show(ctx, |ui| {
             ui.set_max_width(520.0);
-            dialog_ui(ui, dialog, browsing)
+            match dialog {
+                Dialog::Cook { .. } => cook_ui(ui, dialog, browsing, cooking, unsaved),
+                _ => dialog_ui(ui, dialog, browsing),
+            }
         });
         let answer = match modal.inner {
             Answer::None if modal.should_close() && !is_question(dialog) => Answer::Close,
@@ -157,6 +193,23 @@ impl StagecraftApp {
             Answer::None => {}
             Answer::Close => self.dialog = None,
             Answer::Browse => self.browse(),
+            Answer::StartCook(out) => {
+                let Some(dir) = self.document().map(|d| d.dir().to_owned()) else {
+                    return;
+                };
+                let ctx = self.ctx.clone();
+                match start_cook(&dir, &out, move || ctx.request_repaint()) {
+                    Ok(job) => self.cook_job = Some(job),
+                    Err(message) => self.status = Some((message, true)),
+                }
+            }
+            Answer::Verify(summary) => {
+                let ctx = self.ctx.clone();
+                match start_verify(summary, move || ctx.request_repaint()) {
+                    Ok(job) => self.cook_job = Some(job),
+                    Err(message) => self.status = Some((message, true)),
+                }
+            }
             Answer::OpenFolder(dir) => {
                 self.dialog = None;
                 self.open_project(&dir);
@@ -298,10 +351,135 @@ impl StagecraftApp {
         match &mut self.dialog {
             Some(Dialog::Open { path })
             | Some(Dialog::New { path, .. })
-            | Some(Dialog::SaveAs { path }) => *path = text,
+            | Some(Dialog::SaveAs { path })
+            | Some(Dialog::Cook { path, .. }) => *path = text,
             _ => {}
         }
     }
+}
+
+impl StagecraftApp {
+    /// Takes a finished cook or verify into the Cook dialog (and the status line).
+    pub(super) fn poll_cook(&mut self) {
+        let Some(result) = self.cook_job.as_ref().and_then(|job| job.poll()) else {
+            return;
+        };
+        self.cook_job = None;
+        self.status = Some(match &result {
+            Ok(s) => match &s.verified {
+                Some(Ok(_)) => (format!("Verified {}", s.out.display()), false),
+                Some(Err(e)) => (format!("Verify failed: {e}"), true),
+                None => (
+                    format!(
+                        "Cooked {} ({} hits, {} misses)",
+                        s.out.display(),
+                        s.hits,
+                        s.misses
+                    ),
+                    false,
+                ),
+            },
+            Err(e) => (format!("Cooking failed: {e}"), true),
+        });
+        if let Some(Dialog::Cook { summary, error, .. }) = &mut self.dialog {
+            match result {
+                Ok(s) => {
+                    *summary = Some(s);
+                    *error = None;
+                }
+                Err(e) => *error = Some(e),
+            }
+        }
+    }
+}
+
+/// The Cook dialog: bundle folder, Cook, progress while it runs, the summary, Verify.
+fn cook_ui(
+    ui: &mut Ui,
+    dialog: &mut Dialog,
+    browsing: bool,
+    cooking: Option<(crate::service::Progress, bool)>,
+    unsaved: bool,
+) -> Answer {
+    let Dialog::Cook {
+        path,
+        summary,
+        error,
+    } = dialog
+    else {
+        return Answer::None;
+    };
+    ui.heading("Cook bundle");
+    ui.label(
+        "Writes manifest.ron and products/*.bin (the bundle folder is replaced when complete).",
+    );
+    if unsaved {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "The project has unsaved edits: cooking reads the saved files.",
+        );
+    }
+    let entered = folder_field_ui(ui, path, browsing);
+    let dir = PathBuf::from(path.trim());
+    let mut answer = Answer::None;
+    match cooking {
+        Some((progress, verifying)) => {
+            let text = if verifying {
+                "Verifying…".to_owned()
+            } else {
+                format!(
+                    "Cooking… stage {}/{}",
+                    progress.stages_done, progress.stages_total
+                )
+            };
+            ui.add(egui::ProgressBar::new(progress.fraction()).text(text));
+        }
+        None => {
+            ui.horizontal(|ui| {
+                let valid = !path.trim().is_empty();
+                if ui.add_enabled(valid, egui::Button::new("Cook")).clicked() || (valid && entered)
+                {
+                    answer = Answer::StartCook(dir.clone());
+                }
+                if ui.button("Browse…").clicked() {
+                    answer = Answer::Browse;
+                }
+                if let Some(done) = summary.as_ref() {
+                    if ui.button("Verify").clicked() {
+                        answer = Answer::Verify(done.clone());
+                    }
+                }
+                if ui.button("Close").clicked() {
+                    answer = Answer::Close;
+                }
+            });
+        }
+    }
+    if let Some(message) = error {
+        ui.colored_label(ui.visuals().error_fg_color, message.as_str());
+    }
+    if let Some(done) = summary {
+        ui.separator();
+        ui.label(format!("Bundle {}", done.out.display()));
+        ui.monospace(format!("digest {}", done.digest));
+        ui.label(format!("Cache: {} hits, {} misses", done.hits, done.misses));
+        for line in &done.lines {
+            ui.monospace(line);
+        }
+        match &done.verified {
+            Some(Ok(text)) => {
+                ui.label(format!("Verified: {text}"));
+            }
+            Some(Err(problem)) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("Verify failed: {problem}"),
+                );
+            }
+            None => {}
+        }
+    }
+    answer
 }
 
 /// Questions must be answered with a button; Escape or a click outside does not dismiss them.
@@ -444,6 +622,8 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
             });
             answer
         }
+        // Drawn by `cook_ui`, which also needs the running job's progress.
+        Dialog::Cook { .. } => Answer::None,
         Dialog::Error(message) => {
             ui.heading("Something went wrong");
             ui.label(message.as_str());

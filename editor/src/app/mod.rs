@@ -8,6 +8,7 @@
 //! frame before any tab draws; the tabs borrow them.
 
 pub mod actions;
+pub mod cook_dialog;
 pub mod dialogs;
 pub mod fonts;
 pub mod persist;
@@ -104,6 +105,8 @@ pub struct StagecraftApp {
     dialog: Option<Dialog>,
     /// A file dialog running on its own thread, if any.
     picker: Option<Receiver<Option<PathBuf>>>,
+    /// A cook or verify started from the Cook dialog, running on its thread.
+    cook_job: Option<cook_dialog::CookJob>,
     status: Option<(String, bool)>,
     screenshot: Option<ScreenshotTask>,
     title: String,
@@ -143,6 +146,7 @@ impl StagecraftApp {
             preview,
             dialog: None,
             picker: None,
+            cook_job: None,
             status: None,
             screenshot: args.screenshot.map(ScreenshotTask::new),
             title: String::new(),
@@ -466,6 +470,7 @@ impl eframe::App for StagecraftApp {
             }
         }
         self.poll_picker();
+        self.poll_cook();
         self.housekeeping(&ctx);
         self.preview_update(&ctx);
         egui::Panel::top("stagecraft-menu").show(ui, |ui| {
@@ -573,6 +578,11 @@ impl StagecraftApp {
             Action::OpenPath(dir) => self.open_project(&dir),
             Action::Save => {
                 self.save();
+            }
+            Action::Cook => {
+                if let Some(document) = self.document() {
+                    self.dialog = Some(Dialog::cook(document.dir()));
+                }
             }
             Action::SaveAs => {
                 if let Some(document) = self.document() {

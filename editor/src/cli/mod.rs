@@ -1,5 +1,5 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `simulate`), sharing the diagnostics rendering in [`diagnostics`].
+//! `simulate`, `cook`, `verify`, `diff`), sharing the diagnostics rendering in [`diagnostics`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,12 +12,15 @@ use stagecraft_runtime::recipe::load_and_check;
 use crate::project_io::read_sources;
 
 pub mod check;
+pub mod cook;
 pub mod diagnostics;
+pub mod diff;
 pub mod fmt;
 pub mod generate;
 pub mod new;
 pub mod ops;
 pub mod simulate;
+pub mod verify;
 
 pub use check::check;
 pub use diagnostics::{diagnostic_json, render_all, render_diagnostic};
@@ -138,6 +141,64 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
+    /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
+    Cook {
+        /// The project folder.
+        project: PathBuf,
+        /// The bundle folder to write (written to a staging folder, renamed when complete).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The stage cache folder (default `<project>/.stagecraft/cache`).
+        #[arg(long, value_name = "DIR")]
+        cache: Option<PathBuf>,
+        /// Root seed instead of the manifest's.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// List the work items (recipe, stage, scope, cache key) instead of cooking.
+        #[arg(long)]
+        plan: bool,
+        /// Cook only work items K, K+N, K+2N, … (1-based) into the cache; no bundle.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Evict least recently used cache entries beyond this many MiB (default 1024).
+        #[arg(long, value_name = "MIB")]
+        cache_budget_mib: Option<u64>,
+    },
+    /// Re-hash and validate a cooked bundle; print what was checked; exit 1 if anything is off.
+    Verify {
+        /// The bundle folder.
+        dir: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare two generations by persistent identity: projects (generated here) or cooked
+    /// bundles. Exit 0 when equal, 1 when they differ, 2 on an error.
+    Diff {
+        /// Side A: a project folder or a cooked bundle folder.
+        a: PathBuf,
+        /// Side B: a project folder or a cooked bundle folder.
+        b: PathBuf,
+        /// Root seed of side A (a project).
+        #[arg(long, value_name = "N")]
+        a_seed: Option<u64>,
+        /// Root seed of side B (a project).
+        #[arg(long, value_name = "N")]
+        b_seed: Option<u64>,
+        /// Set a stage parameter on side A: STAGE.PARAM=VALUE (RON value), repeatable.
+        #[arg(long, value_name = "STAGE.PARAM=VALUE")]
+        a_set: Vec<String>,
+        /// Set a stage parameter on side B: STAGE.PARAM=VALUE (RON value), repeatable.
+        #[arg(long, value_name = "STAGE.PARAM=VALUE")]
+        b_set: Vec<String>,
+        /// Print the diff as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a headless command, writing its report to `out`; returns the process exit code.
@@ -202,6 +263,47 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
                 json: *json,
             };
             simulate(project, &options, out)
+        }
+        Command::Cook {
+            project,
+            out: dir,
+            cache,
+            seed,
+            plan,
+            shard,
+            json,
+            cache_budget_mib,
+        } => {
+            let args = cook::CookArgs {
+                out: dir.clone(),
+                cache: cache.clone(),
+                seed: *seed,
+                plan: *plan,
+                shard: shard.clone(),
+                json: *json,
+                cache_budget_mib: *cache_budget_mib,
+            };
+            cook::cook(project, &args, out)
+        }
+        Command::Verify { dir, json } => verify::verify(dir, *json, out),
+        Command::Diff {
+            a,
+            b,
+            a_seed,
+            b_seed,
+            a_set,
+            b_set,
+            json,
+        } => {
+            let side_a = diff::DiffSide {
+                seed: *a_seed,
+                sets: a_set,
+            };
+            let side_b = diff::DiffSide {
+                seed: *b_seed,
+                sets: b_set,
+            };
+            diff::diff(a, b, (&side_a, &side_b), *json, out)
         }
     }
 }

@@ -211,6 +211,39 @@ fn key_parts(
     request: &GenerateRequest,
     done: &Done,
 ) -> KeyParts {
+    parts_with(plan, stage, request.root_seed, &|id| {
+        done.get(&id).map_or([0; 32], |(_, c)| c.digest)
+    })
+}
+
+/// The cache-key parts of `stage` of `plan` for `root_seed`, reading each upstream stage's
+/// product digest from `upstream`; `Err` names the first upstream stage whose digest is not
+/// known. The executor keys its stage cache with exactly these parts, so an on-disk cache
+/// (cooking) computes the same keys before running anything.
+pub fn stage_key_parts(
+    plan: &CompiledPlan,
+    stage: &CompiledStage,
+    root_seed: u64,
+    upstream: &dyn Fn(u32) -> Option<[u8; 32]>,
+) -> Result<KeyParts, u32> {
+    if let Some(missing) = stage
+        .dependencies()
+        .into_iter()
+        .find(|id| upstream(*id).is_none())
+    {
+        return Err(missing);
+    }
+    Ok(parts_with(plan, stage, root_seed, &|id| {
+        upstream(id).unwrap_or([0; 32])
+    }))
+}
+
+fn parts_with(
+    plan: &CompiledPlan,
+    stage: &CompiledStage,
+    root_seed: u64,
+    digest_of: &dyn Fn(u32) -> [u8; 32],
+) -> KeyParts {
     KeyParts {
         operator: stage.operator().id,
         algorithm: stage.operator().algorithm,
@@ -218,7 +251,7 @@ fn key_parts(
         scope: plan.recipe_id().to_owned(),
         stage: stage.id(),
         params: stage.param_bytes().to_vec(),
-        seed: request.root_seed,
+        seed: root_seed,
         address_schema: plan.address_schema(),
         inputs: stage
             .inputs()
@@ -226,7 +259,7 @@ fn key_parts(
             .map(|bound| {
                 let digest = match &bound.source {
                     InputSource::Family { family, .. } => family.digest(),
-                    InputSource::Stage(id) => done.get(id).map_or([0; 32], |(_, c)| c.digest),
+                    InputSource::Stage(id) => digest_of(*id),
                 };
                 (bound.port, digest)
             })

@@ -19,7 +19,7 @@ pub use cache::{
     CacheKey, CacheOutcome, CacheStats, CachedStage, KeyParts, MissReason, StageCache,
     DEFAULT_CACHE_ENTRIES,
 };
-pub use executor::{run_plan, Generated, RunReport, StageRun};
+pub use executor::{run_plan, stage_key_parts, Generated, RunReport, StageRun};
 pub use failure::{FailureKind, GenerateError, StageFailure};
 
 use crate::recipe::CompiledPlan;
@@ -162,4 +162,4 @@ impl Generator {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -10,7 +10,7 @@ use crate::project::{read_document, AssetFamily, AssetVariant, DocKind, Recipe};
 use crate::recipe::{compile, RecipeSource};
 use crate::rng::{sample_u32, Address, Domain, DomainKey};
 
-fn families(radius: i64) -> BTreeMap<String, AssetFamily> {
+pub(crate) fn families(radius: i64) -> BTreeMap<String, AssetFamily> {
     let variant = |id: &str, weight: u32, radius: i64| AssetVariant {
         id: id.to_owned(),
         weight,
@@ -29,7 +29,7 @@ fn families(radius: i64) -> BTreeMap<String, AssetFamily> {
 
 /// A street block, a scatter over its areas and select-and-place; `scatter` and `place` are the
 /// parameter maps of stages 2 and 3.
-fn street_text(scatter: &str, place: &str) -> String {
+pub(crate) fn street_text(scatter: &str, place: &str) -> String {
     format!(
         "Recipe(schema: 1, id: \"street\", address_schema: 1, inputs: {{\"props\": Family(\"props\")}},
          stages: [
@@ -42,11 +42,14 @@ fn street_text(scatter: &str, place: &str) -> String {
     )
 }
 
-fn plan_with(text: &str, families: &BTreeMap<String, AssetFamily>) -> crate::recipe::CompiledPlan {
+pub(crate) fn plan_with(
+    text: &str,
+    families: &BTreeMap<String, AssetFamily>,
+) -> crate::recipe::CompiledPlan {
     plan_in(text, families, &Registry::standard())
 }
 
-fn plan_in(
+pub(crate) fn plan_in(
     text: &str,
     families: &BTreeMap<String, AssetFamily>,
     registry: &Registry,
@@ -64,14 +67,14 @@ fn plan_in(
         .unwrap_or_else(|| panic!("{:#?}", outcome.diagnostics))
 }
 
-fn plan(text: &str) -> crate::recipe::CompiledPlan {
+pub(crate) fn plan(text: &str) -> crate::recipe::CompiledPlan {
     plan_with(text, &families(150))
 }
 
-const SCATTER: &str = "\"cell_size\": 300, \"candidates_per_cell\": 2";
-const PLACE: &str = "\"scale_min\": 900, \"scale_max\": 1100";
+pub(crate) const SCATTER: &str = "\"cell_size\": 300, \"candidates_per_cell\": 2";
+pub(crate) const PLACE: &str = "\"scale_min\": 900, \"scale_max\": 1100";
 
-fn request(mode: ExecutionMode) -> GenerateRequest {
+pub(crate) fn request(mode: ExecutionMode) -> GenerateRequest {
     GenerateRequest {
         root_seed: 7,
         mode,
@@ -79,7 +82,7 @@ fn request(mode: ExecutionMode) -> GenerateRequest {
     }
 }
 
-fn run(plan: &crate::recipe::CompiledPlan, mode: ExecutionMode) -> Generated {
+pub(crate) fn run(plan: &crate::recipe::CompiledPlan, mode: ExecutionMode) -> Generated {
     run_plan(
         plan,
         &request(mode),

@@ -1,0 +1,261 @@
+//! `stagecraft cook`: cooks a project into a verified bundle through the on-disk stage cache,
+//! prints every stage's hit or miss (with its reason) and the bundle digest; `--plan` lists the
+//! work items, `--shard K/N` cooks one shard's items into the cache. A progress bar on stderr
+//! when stdout is a terminal, plain lines otherwise.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal as _, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget};
+use stagecraft_runtime::cook::ShardSpec;
+use stagecraft_runtime::recipe::CompiledPlan;
+
+use super::generate::{progress_bar, show_progress};
+use crate::cook::{
+    compile_all, cook_project, default_cache, work_items, CookOptions, CookReport, DiskCache,
+    StageOutcome, DEFAULT_BUDGET_BYTES,
+};
+use crate::service::StageObserver;
+
+/// Options of `stagecraft cook`.
+#[derive(Debug, Clone, Default)]
+pub struct CookArgs {
+    /// The bundle folder to write.
+    pub out: Option<PathBuf>,
+    /// The cache folder.
+    pub cache: Option<PathBuf>,
+    /// Root seed instead of the manifest's.
+    pub seed: Option<u64>,
+    /// List the work items instead of cooking.
+    pub plan: bool,
+    /// `K/N`: cook only this shard's work items into the cache.
+    pub shard: Option<String>,
+    /// JSON on stdout.
+    pub json: bool,
+    /// The cache's byte budget in MiB.
+    pub cache_budget_mib: Option<u64>,
+}
+
+/// `stagecraft cook`: exit 0 when everything cooked, 1 on a project or generation error.
+pub fn cook(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+    if args.plan {
+        return plan(project, args, out);
+    }
+    let shard = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
+    if shard.is_none() && args.out.is_none() {
+        anyhow::bail!("cook needs --out DIR (or --plan, or --shard K/N to fill the cache)");
+    }
+    let options = CookOptions {
+        out: args.out.clone(),
+        cache: args.cache.clone(),
+        seed: args.seed,
+        shard,
+        budget_bytes: args
+            .cache_budget_mib
+            .map_or(DEFAULT_BUDGET_BYTES, |mib| mib.saturating_mul(1 << 20)),
+    };
+    let terminal = !args.json && std::io::stdout().is_terminal();
+    let bars: Mutex<Vec<ProgressBar>> = Mutex::new(Vec::new());
+    let observer = |recipe: &str, plan: &CompiledPlan| {
+        let timer = StageObserver::new(plan);
+        if !terminal {
+            return timer;
+        }
+        let bar = progress_bar(recipe, timer.progress(), ProgressDrawTarget::stderr());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        let shown = bar.clone();
+        if let Ok(mut bars) = bars.lock() {
+            bars.push(bar);
+        }
+        timer.with_hook(Box::new(move |progress| show_progress(&shown, progress)))
+    };
+    let start = Instant::now();
+    let result = cook_project(project, &options, &observer);
+    for bar in bars.lock().map(|b| b.clone()).unwrap_or_default() {
+        bar.finish_and_clear();
+    }
+    let report = match result {
+        Ok(report) => report,
+        Err(error) => {
+            writeln!(out, "{error:#}")?;
+            return Ok(1);
+        }
+    };
+    let elapsed = start.elapsed();
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report_json(&report, &options))?
+        )?;
+    } else {
+        out.write_all(report_text(project, &report, &options, elapsed).as_bytes())?;
+    }
+    Ok(0)
+}
+
+fn outcome_text(outcome: &StageOutcome) -> String {
+    match outcome {
+        StageOutcome::Hit => "hit".to_owned(),
+        StageOutcome::Miss(reason) => format!("miss ({reason})"),
+        StageOutcome::Dependency => "ran as a dependency of this shard (not stored)".to_owned(),
+    }
+}
+
+/// Misses by reason name.
+fn reasons(report: &CookReport) -> BTreeMap<&'static str, usize> {
+    let mut counts = BTreeMap::new();
+    for stage in &report.stages {
+        if let StageOutcome::Miss(reason) = &stage.outcome {
+            *counts.entry(reason.name()).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+fn report_text(
+    project: &Path,
+    report: &CookReport,
+    options: &CookOptions,
+    elapsed: Duration,
+) -> String {
+    let mut text = format!(
+        "cook {}: cache {}\n",
+        project.display(),
+        report.cache.display()
+    );
+    for stage in &report.stages {
+        text.push_str(&format!(
+            "  {} stage {} {}: {}, {} objects, {} bytes{}\n",
+            stage.recipe,
+            stage.stage,
+            stage.operator,
+            outcome_text(&stage.outcome),
+            stage.elements,
+            stage.bytes,
+            if stage.stored { ", stored" } else { "" }
+        ));
+    }
+    let reasons: Vec<String> = reasons(report)
+        .iter()
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    text.push_str(&format!(
+        "cache: {} hits, {} misses{}, {} stored, {} evicted\n",
+        report.hits(),
+        report.misses(),
+        if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reasons.join(", "))
+        },
+        report.stages.iter().filter(|s| s.stored).count(),
+        report.evicted.len()
+    ));
+    if let Some(shard) = options.shard {
+        text.push_str(&format!(
+            "shard {}/{}: done in {:.1} ms\n",
+            shard.index,
+            shard.count,
+            elapsed.as_secs_f64() * 1e3
+        ));
+    }
+    if let Some(digest) = report.digest() {
+        text.push_str(&format!("bundle digest {digest}\n"));
+    }
+    if let Some(out) = &options.out {
+        text.push_str(&format!(
+            "wrote {} ({} files, {} bytes) in {:.1} ms\n",
+            out.display(),
+            report.files,
+            report.bytes,
+            elapsed.as_secs_f64() * 1e3
+        ));
+    }
+    text
+}
+
+fn report_json(report: &CookReport, options: &CookOptions) -> serde_json::Value {
+    let stages: Vec<serde_json::Value> = report
+        .stages
+        .iter()
+        .map(|s| {
+            let (cache, reason) = match &s.outcome {
+                StageOutcome::Hit => ("hit", None),
+                StageOutcome::Miss(reason) => ("miss", Some(reason.to_string())),
+                StageOutcome::Dependency => ("dependency", None),
+            };
+            serde_json::json!({
+                "recipe": s.recipe, "stage": s.stage, "operator": s.operator,
+                "cache": cache, "reason": reason, "stored": s.stored,
+                "elements": s.elements, "bytes": s.bytes,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "cache": report.cache.display().to_string(),
+        "hits": report.hits(),
+        "misses": report.misses(),
+        "miss_reasons": reasons(report),
+        "evicted": report.evicted,
+        "digest": report.digest(),
+        "out": options.out.as_ref().map(|o| o.display().to_string()),
+        "shard": options.shard.map(|s| format!("{}/{}", s.index, s.count)),
+        "stages": stages,
+    })
+}
+
+fn plan(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
+    let compiled = match compile_all(project, &|_| Ok(())) {
+        Ok(compiled) => compiled,
+        Err(error) => {
+            writeln!(out, "{error:#}")?;
+            return Ok(1);
+        }
+    };
+    let cache = DiskCache::new(args.cache.clone().unwrap_or_else(|| default_cache(project)));
+    let seed = args.seed.unwrap_or(compiled.root_seed);
+    let shards = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
+    let items = work_items(&compiled, &cache, seed);
+    if args.json {
+        let list: Vec<serde_json::Value> = items
+            .iter()
+            .map(|i| {
+                serde_json::json!({
+                    "index": i.index, "recipe": i.recipe, "stage": i.stage, "scope": i.scope,
+                    "operator": i.operator, "key": i.key, "after": i.after,
+                    "shard_of_n": shards.map(|s| stagecraft_runtime::cook::shard_of(i.index, s.count)),
+                })
+            })
+            .collect();
+        let report = serde_json::json!({
+            "project": project.display().to_string(),
+            "seed": seed,
+            "cache": cache.root().display().to_string(),
+            "items": list,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        for i in &items {
+            writeln!(
+                out,
+                "{} {} stage {} ({}) scope {} key {}{}",
+                i.index,
+                i.recipe,
+                i.stage,
+                i.operator,
+                i.scope,
+                i.key.as_deref().unwrap_or("(after its inputs)"),
+                if i.after.is_empty() {
+                    String::new()
+                } else {
+                    format!(" after {:?}", i.after)
+                }
+            )?;
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,180 @@
+//! Cooked bundles on disk: writing one into a private staging folder and renaming it into place
+//! only when complete, and reading one back with every check of `stagecraft verify` — product
+//! paths that stay inside the bundle folder (links included), sizes within limits before
+//! reading, then the runtime's checks over the bytes.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use stagecraft_runtime::content::Product;
+use stagecraft_runtime::cook::codec::MAX_PRODUCT_BYTES;
+use stagecraft_runtime::cook::{check_product, parse_manifest, CookError, CookedManifest};
+use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
+
+/// The manifest's file name inside a bundle folder.
+pub const MANIFEST_NAME: &str = "manifest.ron";
+
+fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = fs::File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+fn sibling(out: &Path, tag: &str) -> PathBuf {
+    let name = out
+        .file_name()
+        .map_or_else(|| "bundle".to_owned(), |n| n.to_string_lossy().into_owned());
+    out.with_file_name(format!(".{name}.{tag}-{}", std::process::id()))
+}
+
+/// Writes a bundle (manifest text and product files) to `out`: everything goes into a staging
+/// folder next to it, is synced, and only then replaces `out`. An existing `out` must be a
+/// bundle (it holds `manifest.ron`) or empty; anything else is refused and left untouched.
+pub fn write_bundle(out: &Path, manifest: &str, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
+    if out.exists() {
+        let is_bundle = out.join(MANIFEST_NAME).is_file();
+        let is_empty = fs::read_dir(out)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false);
+        if !is_bundle && !is_empty {
+            anyhow::bail!(
+                "{} exists and is not a cooked bundle (no {MANIFEST_NAME}); refusing to replace it",
+                out.display()
+            );
+        }
+    }
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let staging = sibling(out, "staging");
+    let _ = fs::remove_dir_all(&staging);
+    let result = (|| -> io::Result<()> {
+        fs::create_dir_all(staging.join("products"))?;
+        for (path, bytes) in files {
+            write_synced(&staging.join(path), bytes)?;
+        }
+        // The manifest goes last: a staging folder without it is incomplete.
+        write_synced(&staging.join(MANIFEST_NAME), manifest.as_bytes())?;
+        fs::File::open(staging.join("products"))?.sync_all()?;
+        fs::File::open(&staging)?.sync_all()
+    })();
+    if let Err(error) = result {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(error).with_context(|| format!("cannot write {}", staging.display()));
+    }
+    let old = sibling(out, "old");
+    if out.exists() {
+        let _ = fs::remove_dir_all(&old);
+        fs::rename(out, &old).with_context(|| format!("cannot move {} aside", out.display()))?;
+    }
+    if let Err(error) = fs::rename(&staging, out) {
+        if old.exists() {
+            let _ = fs::rename(&old, out);
+        }
+        return Err(error)
+            .with_context(|| format!("cannot rename the bundle into {}", out.display()));
+    }
+    let _ = fs::remove_dir_all(&old);
+    Ok(())
+}
+
+/// One product checked by [`read_bundle`].
+#[derive(Debug, Clone)]
+pub struct CheckedProduct {
+    /// Recipe id.
+    pub recipe: String,
+    /// Stage id.
+    pub stage: u32,
+    /// The file, relative to the bundle.
+    pub file: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Generated objects.
+    pub elements: u64,
+    /// The decoded product.
+    pub product: Product,
+}
+
+/// A bundle read back and verified.
+#[derive(Debug, Clone)]
+pub struct ReadBundle {
+    /// The manifest.
+    pub manifest: CookedManifest,
+    /// BLAKE3 of `manifest.ron`, hex (the bundle digest).
+    pub digest: String,
+    /// Every product, in manifest order.
+    pub products: Vec<CheckedProduct>,
+    /// Bytes read in all (manifest and products).
+    pub bytes_read: u64,
+}
+
+fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, CookError> {
+    let meta = fs::symlink_metadata(path)
+        .map_err(|e| CookError::invalid(what, format!("file cannot be read: {e}")))?;
+    if !meta.is_file() {
+        return Err(CookError::invalid(
+            what,
+            "path: not a regular file".to_owned(),
+        ));
+    }
+    if meta.len() > limit {
+        return Err(CookError::TooLarge {
+            what: what.to_owned(),
+            size: meta.len(),
+            limit,
+        });
+    }
+    fs::read(path).map_err(|e| CookError::invalid(what, format!("file cannot be read: {e}")))
+}
+
+/// Reads and verifies the bundle in `dir`: the manifest (at most 1 MiB, strict), then each
+/// product file (a regular file inside `dir/products`, at most the size limit, then every check
+/// of [`check_product`]). The first problem is the error; nothing panics.
+pub fn read_bundle(dir: &Path) -> Result<ReadBundle, CookError> {
+    let manifest_bytes = read_limited(
+        &dir.join(MANIFEST_NAME),
+        MAX_SOURCE_BYTES as u64,
+        MANIFEST_NAME,
+    )?;
+    let text = String::from_utf8(manifest_bytes)
+        .map_err(|_| CookError::invalid(MANIFEST_NAME, "text: not UTF-8".to_owned()))?;
+    let manifest = parse_manifest(&text)?;
+    let root =
+        fs::canonicalize(dir).map_err(|e| CookError::invalid("bundle folder", e.to_string()))?;
+    let mut products = Vec::new();
+    let mut bytes_read = text.len() as u64;
+    for (recipe, stage) in manifest.stages() {
+        let path = dir.join(&stage.file);
+        let real = fs::canonicalize(&path).map_err(|e| {
+            CookError::invalid(&stage.file, format!("file cannot be opened: {e}"))
+                .in_file(&stage.file)
+        })?;
+        if !real.starts_with(root.join("products")) {
+            return Err(CookError::PathEscapes {
+                path: stage.file.clone(),
+                why: format!("it leads to {}", real.display()),
+            });
+        }
+        let bytes = read_limited(&real, MAX_PRODUCT_BYTES, "product file")
+            .map_err(|e| e.in_file(&stage.file))?;
+        bytes_read += bytes.len() as u64;
+        let product = check_product(stage, &bytes)?;
+        products.push(CheckedProduct {
+            recipe: recipe.id.clone(),
+            stage: stage.id,
+            file: stage.file.clone(),
+            bytes: stage.bytes,
+            elements: stage.elements,
+            product,
+        });
+    }
+    Ok(ReadBundle {
+        digest: blake3::hash(text.as_bytes()).to_hex().to_string(),
+        manifest,
+        products,
+        bytes_read,
+    })
+}

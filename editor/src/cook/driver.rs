@@ -1,0 +1,428 @@
+//! Cooking a project: every recipe generated through the runtime's executor with its stage
+//! cache seeded from the on-disk cache (so only stages whose key has no verified entry run),
+//! misses stored back, the byte budget enforced, and the bundle written atomically — or, for a
+//! shard, only that shard's work items stored.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use stagecraft_runtime::content::encode::hex;
+use stagecraft_runtime::content::StageProvenance;
+use stagecraft_runtime::cook::{
+    cook_recipe, CookedManifest, KeyRecord, ShardSpec, StoreMiss, WorkItem,
+};
+use stagecraft_runtime::generate::{
+    run_plan, stage_key_parts, CachedStage, CancelToken, ExecutionMode, ExecutionObserver,
+    GenerateRequest, GeneratedBundle, StageCache,
+};
+use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
+use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSource};
+
+use super::bundle_io::write_bundle;
+use super::store::DiskCache;
+use crate::service::StageObserver;
+
+/// Options of one cook.
+#[derive(Debug, Clone, Default)]
+pub struct CookOptions {
+    /// Where to write the bundle (none for a shard or a plan).
+    pub out: Option<PathBuf>,
+    /// The cache folder (default `<project>/.stagecraft/cache`).
+    pub cache: Option<PathBuf>,
+    /// Root seed instead of the manifest's.
+    pub seed: Option<u64>,
+    /// Cook only this shard's work items into the cache.
+    pub shard: Option<ShardSpec>,
+    /// The cache's byte budget.
+    pub budget_bytes: u64,
+}
+
+/// How one stage was served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StageOutcome {
+    /// From a verified cache entry.
+    Hit,
+    /// Run, for this reason.
+    Miss(StoreMiss),
+    /// Not this shard's: run in memory only because one of its items reads it, not stored.
+    Dependency,
+}
+
+/// One stage of a cook.
+#[derive(Debug, Clone)]
+pub struct StageCook {
+    /// Recipe id.
+    pub recipe: String,
+    /// Stage id.
+    pub stage: u32,
+    /// Operator id.
+    pub operator: String,
+    /// Hit or miss.
+    pub outcome: StageOutcome,
+    /// Whether the product was stored into the cache.
+    pub stored: bool,
+    /// Generated objects.
+    pub elements: u64,
+    /// Product file bytes.
+    pub bytes: u64,
+}
+
+/// What a cook did.
+#[derive(Debug, Clone, Default)]
+pub struct CookReport {
+    /// Every stage, recipes in manifest order, stages in plan order.
+    pub stages: Vec<StageCook>,
+    /// The manifest written (not for a shard).
+    pub manifest: Option<CookedManifest>,
+    /// Files written into the bundle and their bytes.
+    pub files: usize,
+    /// Bytes of the bundle's product files and manifest.
+    pub bytes: u64,
+    /// Keys evicted from the cache afterwards.
+    pub evicted: Vec<String>,
+    /// The cache folder used.
+    pub cache: PathBuf,
+}
+
+impl CookReport {
+    /// Stages served from the cache.
+    pub fn hits(&self) -> usize {
+        self.stages
+            .iter()
+            .filter(|s| s.outcome == StageOutcome::Hit)
+            .count()
+    }
+
+    /// Stages that ran (dependencies of a shard not counted).
+    pub fn misses(&self) -> usize {
+        self.stages
+            .iter()
+            .filter(|s| matches!(s.outcome, StageOutcome::Miss(_)))
+            .count()
+    }
+
+    /// The bundle digest (BLAKE3 of `manifest.ron`), hex.
+    pub fn digest(&self) -> Option<String> {
+        self.manifest.as_ref().map(CookedManifest::digest_hex)
+    }
+}
+
+/// Makes the observer of one recipe's generation (the command line hangs a progress bar on it).
+pub type ObserverFactory<'a> = &'a dyn Fn(&str, &CompiledPlan) -> StageObserver;
+
+/// The default cache folder of `project`.
+pub fn default_cache(project: &Path) -> PathBuf {
+    project.join(".stagecraft").join("cache")
+}
+
+/// A loaded, error-free project with its compiled plans, in manifest order.
+pub struct Compiled {
+    /// The sources read.
+    pub sources: ProjectSources,
+    /// The loaded project.
+    pub loaded: LoadedProject,
+    /// (recipe id, plan).
+    pub plans: Vec<(String, CompiledPlan)>,
+    /// The manifest's root seed.
+    pub root_seed: u64,
+}
+
+/// Loads `project` and compiles every recipe; `edit` may change the loaded documents first
+/// (`diff --set`). Any error diagnostic fails with the rendered diagnostics.
+pub fn compile_all(
+    project: &Path,
+    edit: &dyn Fn(&mut LoadedProject) -> anyhow::Result<()>,
+) -> anyhow::Result<Compiled> {
+    let registry = stagecraft_runtime::ops::registry::Registry::standard();
+    let (sources, mut loaded) = crate::cli::load_with(project, &registry)?;
+    if has_errors(&loaded.diagnostics) {
+        anyhow::bail!(
+            "{}{}: the project has errors",
+            crate::cli::render_all(&loaded.diagnostics, &sources),
+            project.display()
+        );
+    }
+    edit(&mut loaded)?;
+    let Some(doc) = loaded.project.as_ref() else {
+        anyhow::bail!("{}: no project", project.display());
+    };
+    let root_seed = doc.manifest.root_seed;
+    let mut plans = Vec::new();
+    for id in doc.manifest.recipes.clone() {
+        let outcome = compile_project_recipe(&loaded, &id, &registry)
+            .with_context(|| format!("recipe `{id}` could not be read"))?;
+        let Some(plan) = outcome.plan else {
+            anyhow::bail!(
+                "{}recipe `{id}` does not compile",
+                crate::cli::render_all(&outcome.diagnostics, &sources)
+            );
+        };
+        plans.push((id, plan));
+    }
+    Ok(Compiled {
+        sources,
+        loaded,
+        plans,
+        root_seed,
+    })
+}
+
+/// Generates `plan` with no cache (what `diff` compares).
+pub fn generate_plan(plan: &CompiledPlan, seed: u64) -> anyhow::Result<GeneratedBundle> {
+    let request = GenerateRequest {
+        root_seed: seed,
+        mode: ExecutionMode::Parallel,
+        generation: 0,
+    };
+    let generated = run_plan(
+        plan,
+        &request,
+        &mut StageCache::new(0),
+        &CancelToken::new(),
+        &stagecraft_runtime::generate::NoObserver,
+    )
+    .map_err(|e| anyhow::anyhow!("recipe `{}`: {e}", plan.recipe_id()))?;
+    Ok((*generated.bundle).clone())
+}
+
+/// The work items of a compiled project, with keys where the cache already knows every input.
+pub fn work_items(compiled: &Compiled, cache: &DiskCache, seed: u64) -> Vec<WorkItem> {
+    let mut items = Vec::new();
+    for (recipe, plan) in &compiled.plans {
+        let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
+        for stage in plan.stages() {
+            let key = stage_key_parts(plan, stage, seed, &|id| known.get(&id).copied())
+                .ok()
+                .map(|parts| hex(&parts.key().0));
+            if let Some(digest) = key.as_deref().and_then(|k| cache.peek_digest(k)) {
+                if let Some(bytes) = unhex(&digest) {
+                    known.insert(stage.id(), bytes);
+                }
+            }
+            items.push(WorkItem {
+                index: items.len(),
+                recipe: recipe.clone(),
+                stage: stage.id(),
+                scope: plan.recipe_id().to_owned(),
+                operator: stage.operator().id.to_owned(),
+                key,
+                after: stage.dependencies(),
+            });
+        }
+    }
+    items
+}
+
+fn unhex(text: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if text.len() != 64 {
+        return None;
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// Cooks `project`: see the module documentation.
+pub fn cook_project(
+    project: &Path,
+    options: &CookOptions,
+    observer: ObserverFactory<'_>,
+) -> anyhow::Result<CookReport> {
+    let compiled = compile_all(project, &|_| Ok(()))?;
+    let seed = options.seed.unwrap_or(compiled.root_seed);
+    let cache = DiskCache::new(
+        options
+            .cache
+            .clone()
+            .unwrap_or_else(|| default_cache(project)),
+    );
+    let mut report = CookReport {
+        cache: cache.root().to_owned(),
+        ..CookReport::default()
+    };
+    let mut recipes = Vec::new();
+    let mut files = Vec::new();
+    let mut in_use = BTreeSet::new();
+    let mut index = 0usize;
+    for (recipe, plan) in &compiled.plans {
+        let owned: BTreeSet<u32> = plan
+            .stages()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| options.shard.is_none_or(|s| s.owns(index + i)))
+            .map(|(_, s)| s.id())
+            .collect();
+        index += plan.stages().len();
+        if owned.is_empty() {
+            continue;
+        }
+        let bundle = cook_one(
+            plan,
+            recipe,
+            seed,
+            &cache,
+            &owned,
+            &mut report,
+            &mut in_use,
+            observer,
+        )?;
+        if options.shard.is_none() {
+            let (entry, recipe_files) = cook_recipe(&bundle);
+            recipes.push(entry);
+            files.extend(recipe_files);
+        }
+    }
+    if options.shard.is_none() {
+        let manifest = manifest_of(&compiled, seed, recipes);
+        if let Some(out) = &options.out {
+            let text = manifest.to_text();
+            report.files = files.len() + 1;
+            report.bytes =
+                text.len() as u64 + files.iter().map(|(_, b)| b.len() as u64).sum::<u64>();
+            write_bundle(out, &text, &files)?;
+        }
+        report.manifest = Some(manifest);
+    }
+    report.evicted = cache.evict(options.budget_bytes, &in_use);
+    Ok(report)
+}
+
+fn manifest_of(
+    compiled: &Compiled,
+    seed: u64,
+    recipes: Vec<stagecraft_runtime::cook::CookedRecipe>,
+) -> CookedManifest {
+    let mut families = BTreeMap::new();
+    for (_, plan) in &compiled.plans {
+        for stage in plan.stages() {
+            for input in stage.inputs() {
+                if let InputSource::Family { family, .. } = &input.source {
+                    families.insert(family.id.clone(), hex(&family.digest()));
+                }
+            }
+        }
+    }
+    let project = compiled.loaded.project.as_ref();
+    let overrides = project
+        .map(|p| {
+            p.overrides
+                .keys()
+                .map(|id| {
+                    let text = compiled.sources.files.get(&overrides_file(id));
+                    let digest = blake3::hash(text.map_or(&[][..], |t| t.as_bytes()));
+                    (id.clone(), digest.to_hex().to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    CookedManifest {
+        project: project.map(|p| p.manifest.name.clone()).unwrap_or_default(),
+        root_seed: seed,
+        families,
+        overrides,
+        recipes,
+    }
+}
+
+/// Cooks one recipe: seeds an in-memory stage cache with every stage whose key has a verified
+/// disk entry, runs the executor (which runs only the rest), stores what ran and `owned` holds.
+#[allow(clippy::too_many_arguments)]
+fn cook_one(
+    plan: &CompiledPlan,
+    recipe: &str,
+    seed: u64,
+    cache: &DiskCache,
+    owned: &BTreeSet<u32>,
+    report: &mut CookReport,
+    in_use: &mut BTreeSet<String>,
+    observer: ObserverFactory<'_>,
+) -> anyhow::Result<GeneratedBundle> {
+    let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
+    let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
+    let mut memory = StageCache::new(plan.stages().len().max(1));
+    for stage in plan.stages() {
+        let Ok(parts) = stage_key_parts(plan, stage, seed, &|id| known.get(&id).copied()) else {
+            continue; // An input runs first; its key is known after the run.
+        };
+        let record = KeyRecord::of(&parts);
+        match cache.lookup(&record) {
+            Ok(hit) => {
+                let cached = CachedStage::new(hit.product, StageProvenance::default());
+                known.insert(stage.id(), cached.digest);
+                memory.insert(parts.key(), Arc::new(cached));
+                in_use.insert(record.key.clone());
+                outcomes.insert(stage.id(), StageOutcome::Hit);
+            }
+            Err(miss) => {
+                outcomes.insert(stage.id(), StageOutcome::Miss(miss));
+            }
+        }
+    }
+    let request = GenerateRequest {
+        root_seed: seed,
+        mode: ExecutionMode::Parallel,
+        generation: 0,
+    };
+    let timer = observer(recipe, plan);
+    let generated = run_plan(
+        plan,
+        &request,
+        &mut memory,
+        &CancelToken::new(),
+        &timer as &dyn ExecutionObserver,
+    )
+    .map_err(|e| anyhow::anyhow!("recipe `{recipe}`: {e}"))?;
+    let bundle = (*generated.bundle).clone();
+    let (entry, files) = cook_recipe(&bundle);
+    let stages = plan.stages().iter().zip(&bundle.stages);
+    for ((compiled, stage), (cooked, (_, bytes))) in stages.zip(entry.stages.iter().zip(&files)) {
+        let parts = stage_key_parts(plan, compiled, seed, &|id| {
+            bundle.stage(id).map(|s| s.digest)
+        })
+        .map_err(|id| anyhow::anyhow!("stage {id} has no digest"))?;
+        let record = KeyRecord::of(&parts);
+        let outcome = match outcomes.remove(&stage.stage) {
+            Some(outcome) => outcome,
+            None => StageOutcome::Miss(explain_after_run(cache, &record)),
+        };
+        let mine = owned.contains(&stage.stage);
+        let outcome = match outcome {
+            StageOutcome::Miss(_) if !mine => StageOutcome::Dependency,
+            other => other,
+        };
+        let mut stored = false;
+        if matches!(outcome, StageOutcome::Miss(_)) {
+            cache.store(&record, cooked, bytes)?;
+            stored = true;
+        }
+        if mine {
+            cache
+                .set_last(&record)
+                .context("cannot record the stage's key")?;
+        }
+        in_use.insert(record.key.clone());
+        report.stages.push(StageCook {
+            recipe: recipe.to_owned(),
+            stage: stage.stage,
+            operator: stage.operator.to_owned(),
+            outcome,
+            stored,
+            elements: stage.summary.objects,
+            bytes: bytes.len() as u64,
+        });
+    }
+    Ok(bundle)
+}
+
+/// Why a stage whose key was only known after its inputs ran missed: its entry is looked up
+/// now (and discarded if corrupt).
+fn explain_after_run(cache: &DiskCache, record: &KeyRecord) -> StoreMiss {
+    match cache.lookup(record) {
+        Ok(_) => StoreMiss::InputRecooked,
+        Err(miss) => miss,
+    }
+}

@@ -1,0 +1,208 @@
+//! The on-disk stage cache (`<project>/.stagecraft/cache` or `--cache DIR`): stage products by
+//! cache key, each written into private staging, read back and verified, then published with
+//! its completion manifest (`entry.ron`) last; every hit re-verifies length, digests and schema,
+//! and a corrupt entry is discarded. The record of each stage's last key explains misses.
+//!
+//! Layout: `entries/<key>/product.bin` + `entries/<key>/entry.ron`, `last/<scope>.<stage>.ron`,
+//! `staging/` (private, removed after use).
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use stagecraft_runtime::content::Product;
+use stagecraft_runtime::cook::{
+    check_product, decode_product_file, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo,
+    CookError, CookedStage, KeyRecord, StoreMiss,
+};
+
+/// The default byte budget of a cache (1 GiB).
+pub const DEFAULT_BUDGET_BYTES: u64 = 1 << 30;
+
+/// A verified hit: the product and its file bytes.
+#[derive(Debug, Clone)]
+pub struct StoreHit {
+    /// The entry's completion manifest.
+    pub entry: CacheEntry,
+    /// The decoded product.
+    pub product: Product,
+}
+
+/// An on-disk stage cache.
+#[derive(Debug, Clone)]
+pub struct DiskCache {
+    root: PathBuf,
+}
+
+static STAGING_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = fs::File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+impl DiskCache {
+    /// The cache in `root` (created when something is stored).
+    pub fn new(root: impl Into<PathBuf>) -> DiskCache {
+        DiskCache { root: root.into() }
+    }
+
+    /// The cache folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn entry_dir(&self, key: &str) -> PathBuf {
+        self.root.join("entries").join(key)
+    }
+
+    fn last_path(&self, scope: &str, stage: u32) -> PathBuf {
+        self.root.join("last").join(format!("{scope}.{stage}.ron"))
+    }
+
+    /// The key record of the last cook of (`scope`, `stage`), if one was recorded and readable.
+    pub fn last(&self, scope: &str, stage: u32) -> Option<KeyRecord> {
+        let text = fs::read_to_string(self.last_path(scope, stage)).ok()?;
+        KeyRecord::parse(&text).ok()
+    }
+
+    /// Records `record` as the last key of its stage.
+    pub fn set_last(&self, record: &KeyRecord) -> io::Result<()> {
+        let path = self.last_path(&record.scope, record.stage);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        crate::project_io::atomic_write(&path, record.to_text().as_bytes())
+    }
+
+    /// The product digest of the entry under `key`, from its completion manifest alone (no
+    /// verification; for planning).
+    pub fn peek_digest(&self, key: &str) -> Option<String> {
+        let text = fs::read_to_string(self.entry_dir(key).join("entry.ron")).ok()?;
+        CacheEntry::parse(&text).ok().map(|e| e.product.digest)
+    }
+
+    /// Looks `record` up: a verified hit, or why not. A corrupt entry is removed.
+    pub fn lookup(&self, record: &KeyRecord) -> Result<StoreHit, StoreMiss> {
+        let dir = self.entry_dir(&record.key);
+        if !dir.join("entry.ron").is_file() {
+            return Err(explain_miss(
+                self.last(&record.scope, record.stage).as_ref(),
+                record,
+            ));
+        }
+        match self.verify_entry(&dir, record) {
+            Ok(hit) => {
+                // The completion manifest's modification time is the entry's last use.
+                if let Ok(file) = fs::File::options().append(true).open(dir.join("entry.ron")) {
+                    let _ = file.set_modified(SystemTime::now());
+                }
+                Ok(hit)
+            }
+            Err(error) => {
+                let _ = fs::remove_dir_all(&dir);
+                Err(StoreMiss::Corrupt(error.to_string()))
+            }
+        }
+    }
+
+    fn verify_entry(&self, dir: &Path, record: &KeyRecord) -> Result<StoreHit, CookError> {
+        let text = fs::read_to_string(dir.join("entry.ron"))
+            .map_err(|e| CookError::invalid("entry.ron", format!("file: {e}")))?;
+        let entry = CacheEntry::parse(&text).map_err(|e| e.in_file("entry.ron"))?;
+        if entry.record.key != record.key {
+            return Err(CookError::invalid(
+                "entry.ron",
+                format!("key {} under {}", entry.record.key, record.key),
+            ));
+        }
+        let bytes = fs::read(dir.join("product.bin"))
+            .map_err(|e| CookError::invalid("product.bin", format!("file: {e}")))?;
+        let product = check_product(&entry.product, &bytes)?;
+        Ok(StoreHit { entry, product })
+    }
+
+    /// Stores a product file under `record`: staging, verification of what was written, the
+    /// completion manifest last, then one rename publishes it. An entry another process published
+    /// first is kept (it has the same key, so the same content).
+    pub fn store(
+        &self,
+        record: &KeyRecord,
+        product: &CookedStage,
+        bytes: &[u8],
+    ) -> anyhow::Result<()> {
+        let target = self.entry_dir(&record.key);
+        if target.join("entry.ron").is_file() {
+            return Ok(());
+        }
+        let staging = self.root.join("staging").join(format!(
+            "{}-{}-{}",
+            record.key,
+            std::process::id(),
+            STAGING_COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        fs::create_dir_all(&staging)?;
+        let result = (|| -> anyhow::Result<()> {
+            write_synced(&staging.join("product.bin"), bytes)?;
+            let written = fs::read(staging.join("product.bin"))?;
+            check_product(product, &written)?;
+            decode_product_file(&written)?;
+            let entry = CacheEntry {
+                record: record.clone(),
+                product: product.clone(),
+            };
+            write_synced(&staging.join("entry.ron"), entry.to_text().as_bytes())?;
+            fs::File::open(&staging)?.sync_all()?;
+            fs::create_dir_all(self.root.join("entries"))?;
+            if let Err(error) = fs::rename(&staging, &target) {
+                if !target.join("entry.ron").is_file() {
+                    return Err(error.into());
+                }
+            }
+            Ok(())
+        })();
+        let _ = fs::remove_dir_all(&staging);
+        result
+    }
+
+    /// Every published entry with its size and last use.
+    pub fn entries(&self) -> Vec<CacheEntryInfo> {
+        let Ok(dir) = fs::read_dir(self.root.join("entries")) else {
+            return Vec::new();
+        };
+        let mut entries: Vec<CacheEntryInfo> = dir
+            .filter_map(Result::ok)
+            .map(|e| {
+                let key = e.file_name().to_string_lossy().into_owned();
+                let path = e.path();
+                let size = |name: &str| fs::metadata(path.join(name)).map(|m| m.len()).unwrap_or(0);
+                let last_use = fs::metadata(path.join("entry.ron"))
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos() as u64);
+                CacheEntryInfo {
+                    key,
+                    bytes: size("product.bin") + size("entry.ron"),
+                    last_use,
+                }
+            })
+            .collect();
+        entries.sort_by(|a, b| a.key.cmp(&b.key));
+        entries
+    }
+
+    /// Evicts least recently used entries until the cache fits `budget_bytes`, never one whose
+    /// key is in `in_use`; returns the evicted keys.
+    pub fn evict(&self, budget_bytes: u64, in_use: &BTreeSet<String>) -> Vec<String> {
+        let evicted = plan_eviction(&self.entries(), budget_bytes, in_use);
+        for key in &evicted {
+            let _ = fs::remove_dir_all(self.entry_dir(key));
+        }
+        evicted
+    }
+}

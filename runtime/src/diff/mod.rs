@@ -1,0 +1,474 @@
+//! Identity diff of two generations: every generated object keyed by (recipe, stage, product
+//! kind, persistent child key) — never by array position — and compared field by field into
+//! added, removed, moved (with the distance in meters), changed (variant, scale, rotation,
+//! properties) and unchanged, in canonical order.
+//!
+//! Objects come from products ([`objects_of`]), so a generated bundle and a decoded cooked
+//! bundle compare the same way.
+
+use std::cmp::Ordering;
+
+use crate::content::encode::ByteWriter;
+use crate::content::{PointM, Product, ProductKind};
+use crate::generate::GeneratedBundle;
+use crate::identity::ChildKey;
+
+/// One generated object as the diff sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiffObject {
+    /// The recipe (instance) that generated it.
+    pub recipe: String,
+    /// The emitting stage.
+    pub stage: u32,
+    /// The product kind it belongs to.
+    pub kind: ProductKind,
+    /// Its key among its siblings.
+    pub key: ChildKey,
+    /// Variant index, for objects that have one.
+    pub variant: Option<u32>,
+    /// Position in meters, for objects that have one.
+    pub position_m: Option<PointM>,
+    /// Rotation in 1/65536 turns, for placed objects.
+    pub rotation_turns_65536: Option<u16>,
+    /// Scale in the recipe's scale unit, for placed objects.
+    pub scale: Option<u32>,
+    /// BLAKE3 of every other property (priority, role, geometry, …).
+    pub properties: [u8; 32],
+}
+
+impl DiffObject {
+    fn identity(&self) -> (&str, u32, ProductKind, &ChildKey) {
+        (&self.recipe, self.stage, self.kind, &self.key)
+    }
+}
+
+/// A field that differs between the two sides of one object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ChangedField {
+    /// The variant.
+    Variant,
+    /// The scale.
+    Scale,
+    /// The rotation.
+    Rotation,
+    /// Any other property.
+    Properties,
+}
+
+impl ChangedField {
+    /// The field's stable name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ChangedField::Variant => "variant",
+            ChangedField::Scale => "scale",
+            ChangedField::Rotation => "rotation",
+            ChangedField::Properties => "properties",
+        }
+    }
+}
+
+/// How one object differs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// Only in B.
+    Added,
+    /// Only in A.
+    Removed,
+    /// In both, at a different position (other fields may differ too, listed).
+    Moved {
+        /// Distance between the positions, meters.
+        distance_m: f64,
+        /// Fields that changed besides the position.
+        fields: Vec<ChangedField>,
+    },
+    /// In both at the same position, with these fields different.
+    Changed {
+        /// The fields that differ.
+        fields: Vec<ChangedField>,
+    },
+}
+
+impl Change {
+    /// The change's stable name.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Change::Added => "added",
+            Change::Removed => "removed",
+            Change::Moved { .. } => "moved",
+            Change::Changed { .. } => "changed",
+        }
+    }
+}
+
+/// One differing object: the A side (absent when added), the B side (absent when removed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiffEntry {
+    /// What changed.
+    pub change: Change,
+    /// The object in A.
+    pub a: Option<DiffObject>,
+    /// The object in B.
+    pub b: Option<DiffObject>,
+}
+
+impl DiffEntry {
+    /// The object (its B side when present, else its A side).
+    pub fn object(&self) -> Option<&DiffObject> {
+        self.b.as_ref().or(self.a.as_ref())
+    }
+}
+
+/// Counts per kind of change.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DiffCounts {
+    /// Only in B.
+    pub added: u64,
+    /// Only in A.
+    pub removed: u64,
+    /// At another position.
+    pub moved: u64,
+    /// Same position, other fields differ.
+    pub changed: u64,
+    /// Identical.
+    pub unchanged: u64,
+}
+
+/// The diff of two generations.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BundleDiff {
+    /// Differing objects, sorted by (recipe, stage, kind, key).
+    pub entries: Vec<DiffEntry>,
+    /// Counts.
+    pub counts: DiffCounts,
+}
+
+impl BundleDiff {
+    /// Whether the two sides hold the same objects with the same fields.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Every object of a generated bundle.
+pub fn bundle_objects(bundle: &GeneratedBundle) -> Vec<DiffObject> {
+    let mut objects = Vec::new();
+    for (stage, product) in bundle.products() {
+        objects.extend(objects_of(&bundle.recipe_id, stage, product));
+    }
+    objects
+}
+
+fn props(build: impl FnOnce(&mut ByteWriter)) -> [u8; 32] {
+    let mut w = ByteWriter::tagged(b"DIFFPRP1");
+    build(&mut w);
+    w.digest()
+}
+
+fn slot(
+    recipe: &str,
+    stage: u32,
+    key: String,
+    position_m: Option<PointM>,
+    p: [u8; 32],
+) -> DiffObject {
+    DiffObject {
+        recipe: recipe.to_owned(),
+        stage,
+        kind: ProductKind::StreetBlock,
+        key: ChildKey::Slot(key),
+        variant: None,
+        position_m,
+        rotation_turns_65536: None,
+        scale: None,
+        properties: p,
+    }
+}
+
+/// The objects of one product, keyed as their provenance keys them.
+pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject> {
+    let scatter_object = |kind, unit: f64, p: &crate::content::Placement| DiffObject {
+        recipe: recipe.to_owned(),
+        stage,
+        kind,
+        key: ChildKey::Scatter(p.id),
+        variant: Some(p.variant),
+        position_m: Some(PointM::new(p.x as f64 * unit, p.y as f64 * unit)),
+        rotation_turns_65536: None,
+        scale: None,
+        properties: props(|w| {
+            w.u32(p.priority);
+        }),
+    };
+    match product {
+        Product::Placements(scatter) => scatter
+            .placements()
+            .map(|p| scatter_object(ProductKind::Placements, scatter.lattice_unit_m, p))
+            .collect(),
+        Product::PlacedObjects(placed) => placed
+            .objects
+            .iter()
+            .map(|o| DiffObject {
+                rotation_turns_65536: Some(o.rotation_turns_65536),
+                scale: Some(o.scale),
+                ..scatter_object(
+                    ProductKind::PlacedObjects,
+                    placed.lattice_unit_m,
+                    &o.placement,
+                )
+            })
+            .collect(),
+        Product::StreetBlock(block) => street_objects(recipe, stage, block),
+        Product::MissionLayout(mission) => {
+            let layout = &mission.layout;
+            let cell = |x: u32, y: u32, p| DiffObject {
+                recipe: recipe.to_owned(),
+                stage,
+                kind: ProductKind::MissionLayout,
+                key: ChildKey::GridCell {
+                    x: x as i32,
+                    y: y as i32,
+                },
+                variant: None,
+                position_m: None,
+                rotation_turns_65536: None,
+                scale: None,
+                properties: p,
+            };
+            let mut objects: Vec<DiffObject> = layout
+                .chunks
+                .iter()
+                .map(|c| {
+                    cell(
+                        c.cell.x,
+                        c.cell.y,
+                        props(|w| {
+                            w.str(c.role.name())
+                                .str(&c.chunk_id)
+                                .bool(c.blocks_traversal)
+                                .bool(c.npc_spawn_tag);
+                        }),
+                    )
+                })
+                .collect();
+            let mut whole = slot(
+                recipe,
+                stage,
+                "layout".to_owned(),
+                None,
+                props(|w| {
+                    w.bytes(&product.canonical_bytes());
+                }),
+            );
+            whole.kind = ProductKind::MissionLayout;
+            objects.push(whole);
+            objects
+        }
+        Product::StreamingPlan(streaming) => {
+            let plan = &streaming.plan;
+            let cell = |c: &crate::content::StreamingCell, tier: u8| DiffObject {
+                recipe: recipe.to_owned(),
+                stage,
+                kind: ProductKind::StreamingPlan,
+                key: ChildKey::GridCell { x: c.x, y: c.y },
+                variant: None,
+                position_m: None,
+                rotation_turns_65536: None,
+                scale: None,
+                properties: props(|w| {
+                    w.u8(tier);
+                }),
+            };
+            let mut objects: Vec<DiffObject> = plan
+                .loaded_cells
+                .iter()
+                .map(|c| cell(c, 0))
+                .chain(plan.hlod_cells.iter().map(|c| cell(c, 1)))
+                .collect();
+            let mut whole = slot(
+                recipe,
+                stage,
+                "plan".to_owned(),
+                None,
+                props(|w| {
+                    w.bytes(&product.canonical_bytes());
+                }),
+            );
+            whole.kind = ProductKind::StreamingPlan;
+            objects.push(whole);
+            objects
+        }
+    }
+}
+
+fn street_objects(
+    recipe: &str,
+    stage: u32,
+    block: &crate::content::StreetBlock,
+) -> Vec<DiffObject> {
+    let space = &block.space;
+    let mut objects = Vec::new();
+    let pts = |w: &mut ByteWriter, list: &[PointM]| {
+        w.count(list.len());
+        for p in list {
+            w.f64(p.x).f64(p.y);
+        }
+    };
+    for r in &space.routes {
+        let p = props(|w| {
+            w.str(r.kind.name()).f64(r.width_m);
+            pts(w, &r.points);
+        });
+        objects.push(slot(recipe, stage, format!("route/{}", r.id), None, p));
+    }
+    for c in &space.crosswalks {
+        let p = props(|w| {
+            w.str(&c.route)
+                .str(&c.signal_id)
+                .f64(c.width_m)
+                .u32(c.lanes_crossed);
+            for s in &c.sides {
+                w.str(&s.sidewalk).u32(s.node);
+                pts(w, &[s.kerb, s.waiting_point]);
+            }
+        });
+        objects.push(slot(recipe, stage, format!("crosswalk/{}", c.id), None, p));
+    }
+    for portal in &space.portals {
+        let p = props(|w| {
+            w.str(&portal.route).u32(portal.node);
+        });
+        objects.push(slot(
+            recipe,
+            stage,
+            format!("portal/{}", portal.id),
+            Some(portal.position),
+            p,
+        ));
+    }
+    for s in &block.surfaces {
+        let p = props(|w| {
+            w.str(s.kind.name());
+            pts(w, &s.outline);
+        });
+        objects.push(slot(recipe, stage, format!("surface/{}", s.id), None, p));
+    }
+    for l in &block.lanes {
+        let p = props(|w| {
+            w.str(l.direction.name()).f64(l.width_m);
+            pts(w, &l.centerline);
+            for id in &l.crosswalks {
+                w.str(id);
+            }
+        });
+        objects.push(slot(recipe, stage, format!("lane/{}", l.id), None, p));
+    }
+    for a in &block.scatter_areas {
+        let p = props(|w| pts(w, &a.rect.corners()));
+        objects.push(slot(recipe, stage, format!("area/{}", a.id), None, p));
+    }
+    for k in &block.keep_outs {
+        let p = props(|w| pts(w, &k.rect.corners()));
+        objects.push(slot(recipe, stage, format!("keep-out/{}", k.id), None, p));
+    }
+    objects
+}
+
+fn sort_by_identity(objects: &mut [DiffObject]) {
+    objects.sort_by(cmp_identity);
+}
+
+fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
+    a.identity().cmp(&b.identity())
+}
+
+/// The diff of object sets `a` and `b` (any order; each identity at most once per side — a
+/// repeated identity is kept once, the first in canonical order).
+pub fn diff_objects(mut a: Vec<DiffObject>, mut b: Vec<DiffObject>) -> BundleDiff {
+    sort_by_identity(&mut a);
+    sort_by_identity(&mut b);
+    a.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
+    b.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
+    let mut diff = BundleDiff::default();
+    let (mut ia, mut ib) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let order = match (ia.peek(), ib.peek()) {
+            (Some(x), Some(y)) => cmp_identity(x, y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => break,
+        };
+        match order {
+            Ordering::Less => {
+                diff.counts.removed += 1;
+                diff.entries.push(DiffEntry {
+                    change: Change::Removed,
+                    a: ia.next(),
+                    b: None,
+                });
+            }
+            Ordering::Greater => {
+                diff.counts.added += 1;
+                diff.entries.push(DiffEntry {
+                    change: Change::Added,
+                    a: None,
+                    b: ib.next(),
+                });
+            }
+            Ordering::Equal => {
+                let (Some(x), Some(y)) = (ia.next(), ib.next()) else {
+                    break;
+                };
+                compare(x, y, &mut diff);
+            }
+        }
+    }
+    diff
+}
+
+fn compare(a: DiffObject, b: DiffObject, diff: &mut BundleDiff) {
+    let mut fields = Vec::new();
+    if a.variant != b.variant {
+        fields.push(ChangedField::Variant);
+    }
+    if a.scale != b.scale {
+        fields.push(ChangedField::Scale);
+    }
+    if a.rotation_turns_65536 != b.rotation_turns_65536 {
+        fields.push(ChangedField::Rotation);
+    }
+    if a.properties != b.properties {
+        fields.push(ChangedField::Properties);
+    }
+    let change = match (a.position_m, b.position_m) {
+        (Some(p), Some(q)) if p != q => Change::Moved {
+            distance_m: (p.x - q.x).hypot(p.y - q.y),
+            fields,
+        },
+        (Some(_), None) | (None, Some(_)) => {
+            fields.push(ChangedField::Properties);
+            Change::Changed { fields }
+        }
+        _ if !fields.is_empty() => Change::Changed { fields },
+        _ => {
+            diff.counts.unchanged += 1;
+            return;
+        }
+    };
+    match change {
+        Change::Moved { .. } => diff.counts.moved += 1,
+        _ => diff.counts.changed += 1,
+    }
+    diff.entries.push(DiffEntry {
+        change,
+        a: Some(a),
+        b: Some(b),
+    });
+}
+
+/// The diff of two generated bundles.
+pub fn diff_bundles(a: &GeneratedBundle, b: &GeneratedBundle) -> BundleDiff {
+    diff_objects(bundle_objects(a), bundle_objects(b))
+}
+
+#[cfg(test)]
+mod tests;

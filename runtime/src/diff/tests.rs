@@ -1,0 +1,114 @@
+//! Tests of the identity diff.
+
+use super::*;
+use crate::content::Product;
+use crate::generate::tests::{plan, run, street_text, PLACE, SCATTER};
+use crate::generate::ExecutionMode;
+
+fn street(scatter: &str, place: &str) -> GeneratedBundle {
+    (*run(&plan(&street_text(scatter, place)), ExecutionMode::Serial).bundle).clone()
+}
+
+#[test]
+fn a_bundle_equals_itself_and_counts_every_object_unchanged() {
+    let a = street(SCATTER, PLACE);
+    let diff = diff_bundles(&a, &a);
+    assert!(diff.is_empty());
+    assert_eq!(diff.counts.unchanged as usize, bundle_objects(&a).len());
+    assert!(diff.counts.unchanged > 20);
+}
+
+#[test]
+fn a_changed_scale_range_changes_scales_only_and_moves_nothing() {
+    let a = street(SCATTER, PLACE);
+    let b = street(SCATTER, "\"scale_min\": 500, \"scale_max\": 600");
+    let diff = diff_bundles(&a, &b);
+    let placed = a.stage(3).map_or(0, |s| s.summary.objects);
+    assert_eq!(diff.counts.changed, placed, "every placed object rescaled");
+    assert_eq!(
+        (diff.counts.added, diff.counts.removed, diff.counts.moved),
+        (0, 0, 0)
+    );
+    for entry in &diff.entries {
+        assert_eq!(
+            entry.change,
+            Change::Changed {
+                fields: vec![ChangedField::Scale]
+            }
+        );
+        assert_eq!(entry.object().map(|o| o.stage), Some(3));
+    }
+}
+
+/// Moves one placement, removes another and adds a third by editing the product directly, then
+/// checks the diff keys them by identity, not by position in the list.
+#[test]
+fn edits_are_found_by_identity_in_canonical_order() {
+    let a = street(SCATTER, PLACE);
+    let mut b = a.clone();
+    let stage = b
+        .stages
+        .iter_mut()
+        .find(|s| s.stage == 3)
+        .unwrap_or_else(|| panic!("stage 3"));
+    let mut product = (*stage.product).clone();
+    let Product::PlacedObjects(placed) = &mut product else {
+        panic!("placed objects");
+    };
+    let removed = placed.objects.remove(0);
+    placed.objects[0].placement.x += 300; // 3 m at 0.01 m per lattice unit
+    placed.objects[1].rotation_turns_65536 ^= 1;
+    placed.objects.reverse(); // array order must not matter
+    stage.product = std::sync::Arc::new(product);
+    let diff = diff_bundles(&a, &b);
+    assert_eq!(diff.counts.removed, 1);
+    assert_eq!(diff.counts.moved, 1);
+    assert_eq!(diff.counts.changed, 1);
+    let removed_entry = diff.entries.iter().find(|e| e.change == Change::Removed);
+    assert_eq!(
+        removed_entry
+            .and_then(|e| e.a.as_ref())
+            .map(|o| o.key.clone()),
+        Some(ChildKey::Scatter(removed.placement.id))
+    );
+    let moved = diff.entries.iter().find_map(|e| match &e.change {
+        Change::Moved { distance_m, fields } => Some((*distance_m, fields.clone())),
+        _ => None,
+    });
+    let (distance_m, fields) = moved.unwrap_or_else(|| panic!("a moved entry"));
+    assert!((distance_m - 3.0).abs() < 1e-9, "{distance_m}");
+    assert!(fields.is_empty());
+    let keys: Vec<_> = diff
+        .entries
+        .iter()
+        .filter_map(|e| e.object())
+        .map(|o| (o.stage, o.key.clone()))
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted, "canonical order");
+    // Swapping the sides swaps added and removed.
+    let back = diff_bundles(&b, &a);
+    assert_eq!((back.counts.added, back.counts.removed), (1, 0));
+}
+
+#[test]
+fn more_candidates_per_cell_adds_and_removes_placements_by_identity() {
+    let a = street(SCATTER, PLACE);
+    let b = street("\"cell_size\": 300, \"candidates_per_cell\": 3", PLACE);
+    let diff = diff_bundles(&a, &b);
+    assert!(diff.counts.added > 0, "{:?}", diff.counts);
+    for entry in diff.entries.iter().filter(|e| e.change == Change::Added) {
+        let object = entry.b.as_ref().unwrap_or_else(|| panic!("b side"));
+        assert!(matches!(
+            object.kind,
+            ProductKind::Placements | ProductKind::PlacedObjects
+        ));
+        assert!(a.stage(object.stage).is_some());
+    }
+    // The street block is untouched.
+    assert!(diff
+        .entries
+        .iter()
+        .all(|e| e.object().is_some_and(|o| o.stage != 1)));
+}

@@ -1,0 +1,555 @@
+//! Acceptance of cooking: every example cooks to byte-identical bundles with pinned digests, a
+//! second cook is served from the on-disk cache, an edited scatter re-cooks only what it affects
+//! (with reasons), shards assemble to the same bytes, damaged cache entries are rebuilt, the byte
+//! budget never evicts what a cook uses, and a corpus of damaged bundles is refused with clear
+//! errors. The golden digests pin cooked bytes: update them deliberately, never to pass a test.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use stagecraft_editor::cli::{run_command, Command};
+use stagecraft_editor::cook::{
+    cook_project, read_bundle, CookOptions, CookReport, StageOutcome, DEFAULT_BUDGET_BYTES,
+};
+use stagecraft_editor::service::StageObserver;
+use stagecraft_runtime::cook::{KeyChange, ShardSpec, StoreMiss};
+use stagecraft_tests::{example_project, repo_root};
+
+mod support;
+
+/// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron).
+const GOLDEN: [(&str, &str); 3] = [
+    (
+        "pine-clearing",
+        "57dd394e01f949fcc131fa73bd24ce50b9b256972d9a8a5bd0afc980448e0432",
+    ),
+    (
+        "street-block",
+        "fa78d3c73f7b05977edf482010cffb0f032ecf4e67a7d7db266433ee477653d7",
+    ),
+    (
+        "tactical-mission",
+        "172f13242f75a2e751086de40539aab1517628d9d5e18763cd6fc136d2f619c9",
+    ),
+];
+
+fn cook(
+    project: &Path,
+    out: Option<PathBuf>,
+    cache: &Path,
+    shard: Option<ShardSpec>,
+) -> CookReport {
+    let options = CookOptions {
+        out,
+        cache: Some(cache.to_owned()),
+        seed: None,
+        shard,
+        budget_bytes: DEFAULT_BUDGET_BYTES,
+    };
+    cook_project(project, &options, &|_, plan| StageObserver::new(plan))
+        .unwrap_or_else(|e| panic!("{}: {e:#}", project.display()))
+}
+
+/// Every file of a folder tree with its bytes, by relative path.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(folder) = stack.pop() {
+        for entry in fs::read_dir(&folder).expect("list") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = path
+                    .strip_prefix(dir)
+                    .expect("inside")
+                    .display()
+                    .to_string();
+                files.push((name, fs::read(&path).expect("read")));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A copy of example `name` and the shared assets, laid out as in the repository.
+fn copy_example(name: &str, root: &Path) -> PathBuf {
+    let project = root.join("projects").join(name);
+    fs::create_dir_all(&project).expect("mkdir");
+    support::copy_tree(&example_project(name), &project);
+    fs::create_dir_all(root.join("assets")).expect("mkdir");
+    support::copy_tree(&repo_root().join("assets"), &root.join("assets"));
+    let _ = fs::remove_dir_all(project.join(".stagecraft"));
+    project
+}
+
+#[test]
+fn every_example_cooks_twice_to_identical_bytes_with_its_golden_digest() {
+    let temp = tempfile::tempdir().expect("temp");
+    for (name, golden) in GOLDEN {
+        let project = example_project(name);
+        let (one, two) = (
+            temp.path().join(format!("{name}-1")),
+            temp.path().join(format!("{name}-2")),
+        );
+        let first = cook(
+            &project,
+            Some(one.clone()),
+            &temp.path().join(format!("{name}-cache-1")),
+            None,
+        );
+        let second = cook(
+            &project,
+            Some(two.clone()),
+            &temp.path().join(format!("{name}-cache-2")),
+            None,
+        );
+        assert_eq!(first.hits(), 0, "{name}: a fresh cache");
+        assert_eq!(second.hits(), 0, "{name}: a second fresh cache");
+        let files = tree(&one);
+        assert_eq!(files, tree(&two), "{name}: byte-identical bundles");
+        assert_eq!(
+            files.len(),
+            first.stages.len() + 1,
+            "{name}: manifest + one file per stage"
+        );
+        assert_eq!(
+            first.digest().as_deref(),
+            Some(golden),
+            "{name}: golden digest"
+        );
+        let read = read_bundle(&one).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(read.digest, golden);
+        assert_eq!(read.products.len(), first.stages.len());
+        // Nothing is left behind next to the bundle.
+        let leftovers: Vec<String> = fs::read_dir(temp.path())
+            .expect("list")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert_eq!(leftovers, Vec::<String>::new());
+    }
+}
+
+#[test]
+fn a_second_cook_with_nothing_changed_is_served_entirely_from_the_cache() {
+    let temp = tempfile::tempdir().expect("temp");
+    for (name, golden) in GOLDEN {
+        let cache = temp.path().join(format!("{name}-cache"));
+        let cold = cook(
+            &example_project(name),
+            Some(temp.path().join("a")),
+            &cache,
+            None,
+        );
+        let warm = cook(
+            &example_project(name),
+            Some(temp.path().join("b")),
+            &cache,
+            None,
+        );
+        assert_eq!(cold.misses(), cold.stages.len(), "{name}");
+        assert!(cold
+            .stages
+            .iter()
+            .all(|s| s.outcome == StageOutcome::Miss(StoreMiss::NoEntry)));
+        assert_eq!(
+            (warm.hits(), warm.misses()),
+            (warm.stages.len(), 0),
+            "{name}"
+        );
+        assert_eq!(
+            warm.digest().as_deref(),
+            Some(golden),
+            "{name}: a warm cook is the same bundle"
+        );
+        assert_eq!(tree(&temp.path().join("a")), tree(&temp.path().join("b")));
+    }
+}
+
+#[test]
+fn changing_one_scatter_parameter_recooks_only_the_affected_stages() {
+    let temp = tempfile::tempdir().expect("temp");
+    let project = copy_example("street-block", temp.path());
+    let cache = temp.path().join("cache");
+    cook(&project, Some(temp.path().join("before")), &cache, None);
+    let recipe = project.join("recipes/street-block.recipe.ron");
+    let text = fs::read_to_string(&recipe).expect("read");
+    assert!(
+        text.contains("\"candidates_per_cell\": 1,"),
+        "the fixture's scatter parameter"
+    );
+    fs::write(
+        &recipe,
+        text.replacen(
+            "\"candidates_per_cell\": 1,",
+            "\"candidates_per_cell\": 2,",
+            1,
+        ),
+    )
+    .expect("write");
+    let after = cook(&project, Some(temp.path().join("after")), &cache, None);
+    let outcomes: Vec<(u32, StageOutcome)> = after
+        .stages
+        .iter()
+        .map(|s| (s.stage, s.outcome.clone()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            (1, StageOutcome::Hit),
+            (
+                2,
+                StageOutcome::Miss(StoreMiss::KeyChanged(vec![KeyChange::Parameters]))
+            ),
+            (
+                3,
+                StageOutcome::Miss(StoreMiss::KeyChanged(vec![KeyChange::Input(
+                    "placements".to_owned()
+                )]))
+            ),
+        ]
+    );
+    assert_eq!((after.hits(), after.misses()), (1, 2));
+    assert_ne!(after.digest(), Some(GOLDEN[1].1.to_owned()));
+}
+
+#[test]
+fn three_shards_then_an_assembly_give_the_bundle_of_one_cook() {
+    let temp = tempfile::tempdir().expect("temp");
+    for (name, golden) in GOLDEN {
+        let cache = temp.path().join(format!("{name}-shared"));
+        let mut stored = 0;
+        for k in 1..=3 {
+            let shard = ShardSpec { index: k, count: 3 };
+            let report = cook(&example_project(name), None, &cache, Some(shard));
+            assert!(report.manifest.is_none(), "a shard writes no bundle");
+            stored += report.stages.iter().filter(|s| s.stored).count();
+        }
+        let assembled_dir = temp.path().join(format!("{name}-assembled"));
+        let assembled = cook(
+            &example_project(name),
+            Some(assembled_dir.clone()),
+            &cache,
+            None,
+        );
+        assert_eq!(
+            stored,
+            assembled.stages.len(),
+            "{name}: each item stored by exactly one shard"
+        );
+        assert_eq!(
+            assembled.misses(),
+            0,
+            "{name}: assembly is served from the cache"
+        );
+        let single_dir = temp.path().join(format!("{name}-single"));
+        cook(
+            &example_project(name),
+            Some(single_dir.clone()),
+            &temp.path().join(format!("{name}-own")),
+            None,
+        );
+        assert_eq!(tree(&assembled_dir), tree(&single_dir), "{name}");
+        assert_eq!(assembled.digest().as_deref(), Some(golden));
+    }
+}
+
+fn entry_files(cache: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(cache.join("entries"))
+        .expect("entries")
+        .filter_map(Result::ok)
+        .map(|e| e.path().join("product.bin"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn corrupt_or_truncated_cache_entries_are_discarded_and_rebuilt() {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = temp.path().join("cache");
+    let project = example_project("pine-clearing");
+    cook(&project, Some(temp.path().join("a")), &cache, None);
+    let files = entry_files(&cache);
+    assert_eq!(files.len(), 2);
+    // Flip one byte of the first entry, truncate the second.
+    let mut bytes = fs::read(&files[0]).expect("read");
+    bytes[100] ^= 0x40;
+    fs::write(&files[0], &bytes).expect("write");
+    let bytes = fs::read(&files[1]).expect("read");
+    fs::write(&files[1], &bytes[..bytes.len() / 2]).expect("write");
+    let report = cook(&project, Some(temp.path().join("b")), &cache, None);
+    assert_eq!(report.misses(), 2);
+    for stage in &report.stages {
+        let StageOutcome::Miss(StoreMiss::Corrupt(why)) = &stage.outcome else {
+            panic!("stage {}: {:?}", stage.stage, stage.outcome);
+        };
+        assert!(
+            why.contains("digest mismatch") || why.contains("declared"),
+            "{why}"
+        );
+        assert!(stage.stored, "rebuilt");
+    }
+    assert_eq!(
+        tree(&temp.path().join("a")),
+        tree(&temp.path().join("b")),
+        "rebuilt bytes are the same"
+    );
+    let again = cook(&project, Some(temp.path().join("c")), &cache, None);
+    assert_eq!(again.hits(), 2, "the rebuilt entries serve the next cook");
+}
+
+#[test]
+fn the_byte_budget_evicts_old_entries_but_never_one_in_use() {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = temp.path().join("cache");
+    let options = |budget_bytes| CookOptions {
+        out: Some(temp.path().join("out")),
+        cache: Some(cache.clone()),
+        seed: None,
+        shard: None,
+        budget_bytes,
+    };
+    let run = |project: &str, budget| {
+        cook_project(&example_project(project), &options(budget), &|_, plan| {
+            StageObserver::new(plan)
+        })
+        .expect("cook")
+    };
+    let pine = run("pine-clearing", 0);
+    assert_eq!(
+        pine.evicted,
+        Vec::<String>::new(),
+        "everything is in use by this cook"
+    );
+    assert_eq!(entry_files(&cache).len(), 2);
+    let street = run("street-block", 0);
+    assert_eq!(street.evicted.len(), 2, "the pine clearing's entries go");
+    assert_eq!(entry_files(&cache).len(), 3, "the street block's stay");
+    let again = run("street-block", 0);
+    assert_eq!(again.hits(), 3);
+    let pine_again = run("pine-clearing", DEFAULT_BUDGET_BYTES);
+    assert!(pine_again
+        .stages
+        .iter()
+        .all(|s| s.outcome == StageOutcome::Miss(StoreMiss::NoEntry)));
+}
+
+/// A good cook of the street block, copied into `name` for damaging.
+fn damaged_copy(good: &Path, root: &Path, name: &str) -> PathBuf {
+    let dir = root.join(name);
+    fs::create_dir_all(&dir).expect("mkdir");
+    support::copy_tree(good, &dir);
+    dir
+}
+
+fn resign(dir: &Path, file: &str) {
+    let bytes = fs::read(dir.join(file)).expect("read");
+    let manifest = fs::read_to_string(dir.join("manifest.ron")).expect("manifest");
+    let mut parsed = stagecraft_runtime::cook::parse_manifest(&manifest).expect("parses");
+    for recipe in &mut parsed.recipes {
+        for stage in recipe.stages.iter_mut().filter(|s| s.file == file) {
+            stage.bytes = bytes.len() as u64;
+            stage.file_digest = blake3::hash(&bytes).to_hex().to_string();
+        }
+    }
+    fs::write(dir.join("manifest.ron"), parsed.to_text()).expect("write");
+}
+
+#[test]
+fn a_corpus_of_damaged_bundles_is_refused_with_clear_errors() {
+    let temp = tempfile::tempdir().expect("temp");
+    let good = temp.path().join("good");
+    cook(
+        &example_project("street-block"),
+        Some(good.clone()),
+        &temp.path().join("cache"),
+        None,
+    );
+    let scatter = "products/street-block.2.bin";
+    type Damage = Box<dyn Fn(&Path)>;
+    let edit = |file: &'static str, f: fn(&mut Vec<u8>), re: bool| -> Damage {
+        Box::new(move |dir: &Path| {
+            let mut bytes = fs::read(dir.join(file)).expect("read");
+            f(&mut bytes);
+            fs::write(dir.join(file), &bytes).expect("write");
+            if re {
+                resign(dir, file);
+            }
+        })
+    };
+    let manifest = |from: &'static str, to: &'static str| -> Damage {
+        Box::new(move |dir: &Path| {
+            let text = fs::read_to_string(dir.join("manifest.ron")).expect("read");
+            assert!(text.contains(from), "{from}");
+            fs::write(dir.join("manifest.ron"), text.replacen(from, to, 1)).expect("write");
+        })
+    };
+    let cases: Vec<(&str, Damage, String)> = vec![
+        ("wrong-magic", edit(scatter, |b| b[0] = b'Z', true), format!("{scatter}: product file magic: expected `SCBPROD1`, found `ZCBPROD1`")),
+        ("wrong-version", edit(scatter, |b| b[8] = 2, true), format!("{scatter}: product format version 2 is not supported (this build reads version 1)")),
+        ("digest-mismatch", edit(scatter, |b| b[60] ^= 1, false), format!("{scatter}: file: digest mismatch")),
+        ("truncated", edit(scatter, |b| b.truncate(30), true), format!("{scatter}: truncated: reading element count at byte 24 needs 8 bytes, 6 remain")),
+        ("truncated-unsigned", edit(scatter, |b| b.truncate(100), false), format!("{scatter}: file size in bytes (the manifest's `bytes`): declared 2092, found 100")),
+        ("count-disagrees-with-size", edit(scatter, |b| { let at = b.windows(8).position(|w| w == b"SCATTER1").expect("tag") + 8; b[at..at + 8].copy_from_slice(&1_000_000u64.to_le_bytes()); }, true), format!("{scatter}: placements: count 1000000 needs at least 32000000 bytes")),
+        ("element-count", edit(scatter, |b| b[24] ^= 4, true), format!("{scatter}: element count: declared")),
+        ("path-escapes", manifest("products/street-block.2.bin", "../street-block.2.bin"), "product path `../street-block.2.bin` escapes the bundle folder: it is not inside `products/`".to_owned()),
+        ("path-dotdot", manifest("products/street-block.2.bin", "products/../../x.bin"), "escapes the bundle folder: it contains `..`".to_owned()),
+        ("size-beyond-limit", manifest("bytes: 2092,", "bytes: 9999999999999,"), "product file `products/street-block.2.bin` is 9999999999999, over the limit of 1073741824".to_owned()),
+        ("manifest-schema", manifest("schema: 1,", "schema: 99,"), "manifest schema version 99 is not supported (this build reads version 1)".to_owned()),
+        ("manifest-unknown-field", manifest("root_seed:", "color: 3,\n    root_seed:"), "unknown field `color`".to_owned()),
+        ("missing-product", Box::new(move |dir: &Path| fs::remove_file(dir.join(scatter)).expect("rm")), format!("{scatter}: {scatter}: invalid file cannot be opened")),
+    ];
+    for (name, damage, expected) in &cases {
+        let dir = damaged_copy(&good, temp.path(), name);
+        damage(&dir);
+        let error = match read_bundle(&dir) {
+            Ok(_) => panic!("{name}: a damaged bundle was accepted"),
+            Err(error) => error.to_string(),
+        };
+        assert!(
+            error.contains(expected.as_str()),
+            "{name}:\n  got      {error}\n  expected {expected}"
+        );
+        // The command line says the same and exits 1.
+        let mut out = Vec::new();
+        let code = run_command(
+            &Command::Verify {
+                dir: dir.clone(),
+                json: false,
+            },
+            &mut out,
+        )
+        .expect("runs");
+        assert_eq!(code, 1, "{name}");
+        assert!(
+            String::from_utf8_lossy(&out).contains(expected.as_str()),
+            "{name}"
+        );
+    }
+    #[cfg(unix)]
+    {
+        // A product that is a link leading outside the bundle.
+        let dir = damaged_copy(&good, temp.path(), "link-escapes");
+        let outside = temp.path().join("outside.bin");
+        fs::copy(dir.join(scatter), &outside).expect("copy");
+        fs::remove_file(dir.join(scatter)).expect("rm");
+        std::os::unix::fs::symlink(&outside, dir.join(scatter)).expect("link");
+        let error = read_bundle(&dir).map(|_| ()).unwrap_err().to_string();
+        assert!(
+            error.contains("escapes the bundle folder: it leads to"),
+            "{error}"
+        );
+    }
+    assert!(read_bundle(&good).is_ok(), "the original is untouched");
+}
+
+fn run(command: Command) -> (i32, String) {
+    let mut out = Vec::new();
+    let code = run_command(&command, &mut out).expect("runs");
+    (code, String::from_utf8(out).expect("utf-8"))
+}
+
+#[test]
+fn the_command_line_cooks_verifies_diffs_and_plans() {
+    let temp = tempfile::tempdir().expect("temp");
+    let project = example_project("pine-clearing");
+    let out = temp.path().join("bundle");
+    let cook_command = |plan: bool, json: bool| Command::Cook {
+        project: project.clone(),
+        out: (!plan).then(|| out.clone()),
+        cache: Some(temp.path().join("cache")),
+        seed: None,
+        plan,
+        shard: None,
+        json,
+        cache_budget_mib: None,
+    };
+    let (code, text) = run(cook_command(false, false));
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("stage 1001 environment.scatter: miss (no entry), 78 objects"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("bundle digest {}", GOLDEN[0].1)),
+        "{text}"
+    );
+    let (code, text) = run(cook_command(false, true));
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(
+        (json["hits"].as_u64(), json["misses"].as_u64()),
+        (Some(2), Some(0))
+    );
+    let (_, text) = run(cook_command(true, true));
+    let plan: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let items = plan["items"].as_array().expect("items");
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[1]["after"], serde_json::json!([1001]));
+    assert!(
+        items
+            .iter()
+            .all(|i| i["key"].as_str().is_some_and(|k| k.len() == 64)),
+        "{text}"
+    );
+    let (code, text) = run(Command::Verify {
+        dir: out.clone(),
+        json: false,
+    });
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("products/pine-clearing.1001.bin: 14801 bytes, 78 elements"),
+        "{text}"
+    );
+    assert!(text.contains("verified 2 products"), "{text}");
+    let diff =
+        |a: &Path, b: &Path, b_seed: Option<u64>, b_set: Vec<String>, json: bool| Command::Diff {
+            a: a.to_owned(),
+            b: b.to_owned(),
+            a_seed: None,
+            b_seed,
+            a_set: Vec::new(),
+            b_set,
+            json,
+        };
+    let (code, text) = run(diff(&project, &out, None, Vec::new(), false));
+    assert_eq!(
+        (code, text.trim()),
+        (0, "0 added, 0 removed, 0 moved, 0 changed, 156 unchanged")
+    );
+    let (code, text) = run(diff(
+        &project,
+        &project,
+        None,
+        vec!["1002.scale_max=1200".to_owned()],
+        true,
+    ));
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(json["counts"]["moved"], 0);
+    assert!(json["counts"]["changed"].as_u64().is_some_and(|n| n > 0));
+    assert!(json["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .all(|e| e["fields"] == serde_json::json!(["scale"])));
+    let (code, text) = run(diff(&out, &project, Some(5), Vec::new(), false));
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(" moved ") || text.starts_with("moved") || text.contains("\nmoved"),
+        "{text}"
+    );
+    let (code, text) = run(diff(
+        &project,
+        &project,
+        None,
+        vec!["9.x=1".to_owned()],
+        false,
+    ));
+    assert_eq!(code, 2);
+    assert!(text.contains("no recipe has stage 9"), "{text}");
+}

@@ -4,6 +4,7 @@
 //! [`Command`]s, which the app applies in one place (where edits enter the undo record).
 
 pub mod diagnostics;
+pub mod diff;
 pub mod draws;
 pub mod inspector;
 pub mod project_tree;
@@ -39,11 +40,13 @@ pub enum Tab {
     Provenance,
     /// The selected recipe's stages and wires as a node graph.
     RecipeGraph,
+    /// The identity diff of the preview against the saved state, another seed or a bundle.
+    Diff,
 }
 
 impl Tab {
     /// Every tab, in the order the command line lists them.
-    pub const ALL: [Tab; 7] = [
+    pub const ALL: [Tab; 8] = [
         Tab::Project,
         Tab::Inspector,
         Tab::Diagnostics,
@@ -51,10 +54,11 @@ impl Tab {
         Tab::Timeline,
         Tab::Provenance,
         Tab::RecipeGraph,
+        Tab::Diff,
     ];
 
     /// The names `--tab` accepts, in [`Tab::ALL`] order.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "project",
         "inspector",
         "diagnostics",
@@ -62,6 +66,7 @@ impl Tab {
         "timeline",
         "provenance",
         "recipe-graph",
+        "diff",
     ];
 
     /// The tab called `name` on the command line.
@@ -107,6 +112,8 @@ pub struct Panels {
     pub provenance: provenance::ProvenancePanel,
     /// The Recipe graph tab.
     pub recipe_graph: recipe_graph::RecipeGraphPanel,
+    /// The Diff tab.
+    pub diff: diff::DiffPanel,
 }
 
 impl Panels {
@@ -120,6 +127,7 @@ impl Panels {
             timeline: timeline::TimelinePanel::new(preview.clone()),
             provenance: provenance::ProvenancePanel::new(preview.clone()),
             recipe_graph: Default::default(),
+            diff: diff::DiffPanel::new(preview.clone()),
         }
     }
 
@@ -130,7 +138,10 @@ impl Panels {
         let mut preview = preview.borrow_mut();
         preview.selected = None;
         preview.hovered = None;
+        preview.diff_marks.clear();
         drop(preview);
+        self.diff.result = None;
+        self.diff.error = None;
         self.viewport.project_opened();
         self.recipe_graph.project_opened();
     }
@@ -145,6 +156,7 @@ impl Panels {
             Tab::Timeline => &mut self.timeline,
             Tab::Provenance => &mut self.provenance,
             Tab::RecipeGraph => &mut self.recipe_graph,
+            Tab::Diff => &mut self.diff,
         }
     }
 }
@@ -159,7 +171,11 @@ pub fn default_layout() -> DockState<Tab> {
         0.54,
         vec![Tab::Viewport, Tab::RecipeGraph],
     );
-    surface.split_below(viewport, 0.62, vec![Tab::Timeline, Tab::Provenance]);
+    surface.split_below(
+        viewport,
+        0.62,
+        vec![Tab::Timeline, Tab::Provenance, Tab::Diff],
+    );
     let [inspector, _project] = surface.split_left(inspector, 0.34, vec![Tab::Project]);
     surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);
     dock

@@ -79,6 +79,9 @@ impl Panel for ViewportPanel {
                 self.framed = Some(preview.session.content_version());
             }
         }
+        if let Some(bounds) = preview.frame_request.take() {
+            self.camera.frame(&bounds);
+        }
         let interaction = interact::viewport_input(
             ui,
             &response,
@@ -110,6 +113,7 @@ impl Panel for ViewportPanel {
                 preview.options.show_labels,
             );
             overlay_text_ui(ui, rect, &preview, self.gpu_failure());
+            crate::viewport::diff_marks::diff_marks_ui(ui, rect, &self.camera, &preview.diff_marks);
             let scenario = preview
                 .session
                 .scenario_id()

@@ -10,6 +10,7 @@
 pub mod build;
 pub mod camera;
 pub mod cells;
+pub mod diff_marks;
 pub mod gpu;
 pub mod handles;
 pub mod interact;
@@ -53,6 +54,35 @@ pub struct Preview {
     pub seek_on_open: Option<u64>,
     /// Sources that stopped spawning, for the Diagnostics tab.
     pub spawn_watch: spawn_watch::SpawnWatch,
+    /// The Diff tab's entries to draw over the scene (empty: no diff shown).
+    pub diff_marks: Vec<DiffMark>,
+    /// Bounds another tab asks the Viewport to frame on its next frame.
+    pub frame_request: Option<Aabb>,
+}
+
+/// What kind of difference a [`DiffMark`] shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffMarkKind {
+    /// Only in the preview (green).
+    Added,
+    /// Only on the other side (a red ghost).
+    Removed,
+    /// At another position (yellow, with an arrow from the old position).
+    Moved,
+    /// Same position, other fields differ (blue).
+    Changed,
+}
+
+/// One diff entry as the Viewport draws it: ground positions in meters on the other side
+/// (`from`) and in the preview (`to`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiffMark {
+    /// The kind.
+    pub kind: DiffMarkKind,
+    /// Position on the other side, if the object is there.
+    pub from: Option<[f64; 2]>,
+    /// Position in the preview, if the object is there.
+    pub to: Option<[f64; 2]>,
 }
 
 /// The preview state, owned by the app and borrowed by the tabs that show it.

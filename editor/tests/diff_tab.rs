@@ -1,0 +1,157 @@
+//! The Diff tab driven through kittest: the preview against the saved state (identical), against
+//! another seed (objects added and removed, counts toggled), and against a cooked bundle;
+//! clicking an entry selects its object and asks the Viewport to frame it.
+
+mod support;
+
+use egui_kittest::kittest::Queryable as _;
+use egui_kittest::Harness;
+use stagecraft_editor::document::Document;
+use stagecraft_editor::panels::diff::{Against, DiffPanel};
+use stagecraft_editor::panels::Panel as _;
+use stagecraft_editor::service::GenerationService;
+use stagecraft_editor::viewport::{DiffMarkKind, Preview, SharedPreview};
+use support::example;
+
+struct State {
+    document: Document,
+    panel: DiffPanel,
+    preview: SharedPreview,
+    service: GenerationService,
+}
+
+fn diff_tab(dir: &std::path::Path) -> Harness<'static, State> {
+    let document = Document::open(dir).expect("example opens");
+    let preview = Preview::shared();
+    let state = State {
+        document,
+        panel: DiffPanel::new(preview.clone()),
+        preview,
+        service: GenerationService::inline(),
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(900.0, 600.0))
+        .build_ui_state(
+            |ui, state: &mut State| {
+                state.preview.borrow_mut().frame_update(
+                    ui.ctx(),
+                    &state.document,
+                    &mut state.service,
+                );
+                let mut out = Vec::new();
+                state.panel.ui(ui, &state.document, &mut out);
+                assert!(out.is_empty(), "the Diff tab never edits the project");
+            },
+            state,
+        );
+    harness.run_steps(3);
+    harness
+}
+
+#[test]
+fn the_saved_state_is_identical_and_another_seed_adds_and_removes_objects() {
+    let example = example("pine-clearing");
+    let mut harness = diff_tab(&example.dir);
+    harness.get_by_label("Compare").click();
+    harness.run_steps(2);
+    let result = harness.state().panel.result.as_ref().expect("compared");
+    assert!(result.diff.is_empty(), "{:?}", result.diff.counts);
+    assert!(
+        result.diff.counts.unchanged > 100,
+        "{:?}",
+        result.diff.counts
+    );
+    assert!(harness
+        .query_by_label_contains("The two generations are identical.")
+        .is_some());
+
+    harness.get_by_label("Seed").click();
+    harness.run_steps(1);
+    harness.state_mut().panel.seed = 99;
+    harness.get_by_label("Compare").click();
+    harness.run_steps(2);
+    let counts = harness
+        .state()
+        .panel
+        .result
+        .as_ref()
+        .expect("compared")
+        .diff
+        .counts;
+    assert!(counts.added > 0 && counts.removed > 0, "{counts:?}");
+    let marks = harness.state().preview.borrow().diff_marks.len() as u64;
+    assert!(marks > 0 && marks <= counts.added + counts.removed + counts.moved + counts.changed);
+
+    // Hiding "removed" hides its marks too.
+    harness
+        .get_by_label_contains(&format!("removed {}", counts.removed))
+        .click();
+    harness.run_steps(2);
+    let removed_marks = harness
+        .state()
+        .preview
+        .borrow()
+        .diff_marks
+        .iter()
+        .filter(|m| m.kind == DiffMarkKind::Removed)
+        .count();
+    assert_eq!(removed_marks, 0);
+
+    // Clicking an added entry selects its object and asks for framing.
+    harness
+        .get_all_by_label_contains("added · stage")
+        .next()
+        .expect("an added entry")
+        .click();
+    harness.run_steps(2);
+    let preview = harness.state().preview.borrow();
+    assert!(preview.selected.is_some(), "the entry's object is selected");
+    assert!(
+        preview.frame_request.is_some(),
+        "and the Viewport is asked to frame it"
+    );
+}
+
+#[test]
+fn a_missing_bundle_folder_is_a_clear_error() {
+    let example = example("pine-clearing");
+    let mut harness = diff_tab(&example.dir);
+    harness.get_by_label("Cooked bundle").click();
+    harness.run_steps(1);
+    harness.state_mut().panel.bundle_path =
+        example.dir.join("no-such-bundle").display().to_string();
+    harness.get_by_label("Compare").click();
+    harness.run_steps(2);
+    let error = harness.state().panel.error.clone().expect("an error");
+    assert!(error.contains("no-such-bundle"), "{error}");
+    assert!(harness.state().panel.result.is_none());
+    assert_eq!(harness.state().panel.against, Against::Bundle);
+}
+
+#[test]
+fn a_cook_of_the_same_project_is_identical_to_the_preview() {
+    let example = example("pine-clearing");
+    let out = example.dir.join("cooked");
+    let cooked = support::stagecraft(&[
+        "cook",
+        example.dir.to_str().expect("utf-8 path"),
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        cooked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cooked.stderr)
+    );
+    let mut harness = diff_tab(&example.dir);
+    harness.get_by_label("Cooked bundle").click();
+    harness.run_steps(1);
+    harness.state_mut().panel.bundle_path = out.display().to_string();
+    harness.get_by_label("Compare").click();
+    harness.run_steps(2);
+    let panel = &harness.state().panel;
+    assert_eq!(panel.error, None);
+    let result = panel.result.as_ref().expect("compared");
+    assert!(result.diff.is_empty(), "{:?}", result.diff.counts);
+    assert!(result.diff.counts.unchanged > 100);
+}

@@ -7,6 +7,7 @@ pub mod content;
 pub mod generate;
 pub mod identity;
 pub mod ops;
+pub mod overrides;
 pub mod project;
 pub mod recipe;
 pub mod rng;

@@ -18,6 +18,8 @@ use super::cache::{CacheKey, CacheOutcome, CachedStage, KeyParts, MissReason, St
 use super::failure::{FailureKind, GenerateError, StageFailure};
 use super::{CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest};
 use crate::ops::registry::{InputValue, KernelContext, StageError, StageInputs};
+use crate::overrides::stage::{key_digest, run_kernel};
+use crate::overrides::Overrides;
 use crate::recipe::{CompiledPlan, CompiledStage, InputSource, SUPPORTED_ADDRESS_SCHEMAS};
 
 /// Whether one stage was served from the cache or run, in a [`RunReport`].
@@ -72,10 +74,23 @@ pub struct Generated {
 
 type Done = BTreeMap<u32, (CacheKey, Arc<CachedStage>)>;
 
-/// Runs `plan` for `request`, reading and filling `cache`.
+/// Runs `plan` for `request` without overrides, reading and filling `cache`.
 pub fn run_plan(
     plan: &CompiledPlan,
     request: &GenerateRequest,
+    cache: &mut StageCache,
+    cancel: &CancelToken,
+    observer: &dyn ExecutionObserver,
+) -> Result<Generated, GenerateError> {
+    run_plan_with(plan, request, &Overrides::none(), cache, cancel, observer)
+}
+
+/// Runs `plan` for `request` with the recipe's author overrides and world mutations applied,
+/// reading and filling `cache` (the edits naming a stage are part of its key).
+pub fn run_plan_with(
+    plan: &CompiledPlan,
+    request: &GenerateRequest,
+    overrides: &Overrides,
     cache: &mut StageCache,
     cancel: &CancelToken,
     observer: &dyn ExecutionObserver,
@@ -97,7 +112,7 @@ pub fn run_plan(
         }
         let mut pending: Vec<(&CompiledStage, CacheKey, MissReason)> = Vec::new();
         for stage in level {
-            let parts = key_parts(plan, stage, request, &done);
+            let parts = key_parts(plan, stage, request, overrides, &done);
             match cache.lookup(&parts) {
                 (key, Ok(cached)) => {
                     observer.stage_started(stage.id());
@@ -112,7 +127,7 @@ pub fn run_plan(
             }
         }
         let run_one = |(stage, _, reason): &(&CompiledStage, CacheKey, MissReason)| {
-            let result = run_stage(plan, stage, request, &done, cancel, observer);
+            let result = run_stage(plan, stage, request, overrides, &done, cancel, observer);
             observer.stage_finished(stage.id(), CacheOutcome::Miss(*reason), result.is_ok());
             result
         };
@@ -209,6 +224,7 @@ fn key_parts(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     request: &GenerateRequest,
+    overrides: &Overrides,
     done: &Done,
 ) -> KeyParts {
     KeyParts {
@@ -231,6 +247,7 @@ fn key_parts(
                 (bound.port, digest)
             })
             .collect(),
+        edits: key_digest(overrides, stage, request.root_seed),
     }
 }
 
@@ -238,6 +255,7 @@ fn run_stage(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     request: &GenerateRequest,
+    overrides: &Overrides,
     done: &Done,
     cancel: &CancelToken,
     observer: &dyn ExecutionObserver,
@@ -284,7 +302,8 @@ fn run_stage(
         cancel,
         progress: &progress,
     };
-    let output = (stage.operator().kernel)(stage.params(), &inputs, &context)?;
+    let upstream = |id: u32| done.get(&id).map(|(_, cached)| cached.provenance.as_ref());
+    let output = run_kernel(stage, &inputs, &context, overrides, &upstream)?;
     if output.product.kind() != stage.output() {
         return Err(StageError::new(
             FailureKind::InvalidInput,

@@ -257,7 +257,7 @@ fn decide(
     }
 }
 
-fn stage_base<'a>(report: &'a RebaseReport, stage: u32) -> Option<&'a StageBase> {
+fn stage_base(report: &RebaseReport, stage: u32) -> Option<&StageBase> {
     report.stages.iter().find(|s| s.stage == stage)
 }
 

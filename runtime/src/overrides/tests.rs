@@ -200,7 +200,9 @@ fn reference(
         .collect();
     all.sort_unstable();
     let displaced: Vec<u64> = occupants.iter().map(|o| o.0).collect();
-    let eligible: Vec<(u64, i64, i64, (u32, u64), i64)> = all
+    // (id, x, y, rank, radius) of every eligible candidate that stays.
+    type Eligible = (u64, i64, i64, (u32, u64), i64);
+    let eligible: Vec<Eligible> = all
         .iter()
         .filter(|c| c.3 && !displaced.contains(&c.0))
         .map(|c| {

@@ -154,7 +154,7 @@ pub fn validate_project(
                 "the id of a recipe listed in the manifest",
             ),
             Some(recipe) => {
-                validate_override_values(&file, set, &mut reporter);
+                validate_override_values(&file, set, project.manifest.root_seed, &mut reporter);
                 for (index, item) in set.mutations.iter().enumerate() {
                     if !recipe.stages.iter().any(|stage| stage.id == item.stage) {
                         reporter.error(
@@ -489,8 +489,25 @@ fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>
 }
 
 /// The rules of an override set's own values: base revisions are 16 lowercase hex digits (or empty),
-/// an exclusion is a non-empty rectangle with target 0, and a mutation is harvested or regrown.
-fn validate_override_values(file: &str, set: &OverrideSet, reporter: &mut Reporter<'_>) {
+/// an exclusion is a non-empty rectangle with target 0, and a mutation is harvested or regrown. A
+/// set with edits that is bound to another seed than the project's is a warning: none of its edits
+/// applies until a rebase.
+fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: &mut Reporter<'_>) {
+    let has_edits = !set.overrides.is_empty() || !set.mutations.is_empty();
+    if has_edits && set.base_seed != Some(seed) {
+        let bound = match set.base_seed {
+            Some(base) => format!("seed {base}"),
+            None => "no seed".to_owned(),
+        };
+        reporter.warning(
+            file,
+            FieldPath::root().field("base_seed"),
+            format!(
+                "the set is bound to {bound} and the project's seed is {seed}: none of its edits applies until it is rebased"
+            ),
+            "`stagecraft rebase PROJECT --write` (or the editor's rebase), or the seed it was authored against",
+        );
+    }
     let is_base = |base: &str| {
         base.is_empty()
             || (base.len() == 16

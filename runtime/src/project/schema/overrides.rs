@@ -66,7 +66,7 @@ crate::project::codec_macro::record_codec!(Override "Override" {
 });
 
 /// What an override does to its target.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum OverrideAction {
     /// Keep the target, with this variant, across regeneration.
     LockSelection {
@@ -83,6 +83,7 @@ pub enum OverrideAction {
         scale: u32,
     },
     /// Remove the target (a tombstone on its identity).
+    #[default]
     Delete,
     /// Move the target to a new ground position, meters.
     Move {
@@ -119,12 +120,6 @@ pub enum OverrideAction {
         /// Scale in the recipe's scale unit.
         scale: u32,
     },
-}
-
-impl Default for OverrideAction {
-    fn default() -> Self {
-        OverrideAction::Delete
-    }
 }
 
 /// A saved world mutation of one generated placement: a harvest tombstone and its regrowths.

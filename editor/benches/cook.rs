@@ -124,7 +124,12 @@ fn big(c: &mut Criterion) {
     let b_project = big_project(temp.path(), 2);
     let bundle = |p: &Path| {
         let compiled = compile_all(p, &|_| Ok(())).expect("compiles");
-        generate_plan(&compiled.plans[0].1, compiled.root_seed).expect("generates")
+        generate_plan(
+            &compiled.plans[0].1,
+            compiled.root_seed,
+            &compiled.overrides_of(&compiled.plans[0].0),
+        )
+        .expect("generates")
     };
     let (x, y) = (bundle(&a), bundle(&b_project));
     let mut group = c.benchmark_group("diff");

@@ -42,7 +42,7 @@ fn digests(output: &Output) -> Vec<String> {
 const GOLDEN: [(&str, &str); 3] = [
     (
         "pine-clearing",
-        "afe959275630563ac05e49f1a29d09fef56af11360bab9d088204ae9e7ca7931",
+        "b0239defee8bd0b98a3ea4da10e4f54a6afa25299cd2cca015933cfded4890d7",
     ),
     (
         "street-block",
@@ -103,6 +103,14 @@ fn generate_writes_canonical_ron_and_json_products() {
     let bundle: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&json_path).expect("json written")).expect("JSON");
     assert_eq!(bundle["digest"], GOLDEN[0].1);
+    // The example's override set: nine edits applied, one regrown placement with its ordinal.
+    let edits = report["recipes"][0]["edits"].as_array().expect("edits");
+    assert_eq!(edits.len(), 9);
+    assert!(edits.iter().all(|e| e["applied"] == true), "{edits:?}");
+    let regrown = &bundle["regrown"][0];
+    assert_eq!(regrown["id"], 281474977562638u64);
+    assert_eq!(regrown["ordinal"], 1);
+    assert_eq!(regrown["variant_id"], "pine-tall");
     let placed = &bundle["stages"][1]["product"]["PlacedObjects"]["objects"][0];
     for field in [
         "id",
@@ -241,4 +249,57 @@ fn ops_lists_every_operator_with_its_schema() {
     let operators: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
     assert_eq!(operators.as_array().map(Vec::len), Some(5));
     assert_eq!(operators[0]["parameters"][0]["name"], "candidates_per_cell");
+}
+
+#[test]
+fn rebase_reports_the_orphans_of_a_seed_change_and_writes_only_when_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = dir.path().join("pine");
+    let output = stagecraft(
+        &[
+            "new",
+            &project.display().to_string(),
+            "--template",
+            "pine-clearing",
+        ],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let path = project.display().to_string();
+    let same = stagecraft(&["rebase", &path], None);
+    assert!(
+        stdout(&same).starts_with(
+            "recipe pine-clearing at seed 20261129: 9 apply, 0 orphaned, 0 conflict\n"
+        ),
+        "{}",
+        stdout(&same)
+    );
+    let output = stagecraft(&["rebase", &path, "--seed", "7", "--json"], None);
+    assert_eq!(output.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let counts = |r: &serde_json::Value| {
+        (
+            r["applies"].clone(),
+            r["orphaned"].clone(),
+            r["conflict"].clone(),
+        )
+    };
+    assert_eq!(counts(&report[0]), (2.into(), 7.into(), 0.into()));
+    let file = project.join("overrides/pine-clearing-edits.overrides.ron");
+    let before = fs::read_to_string(&file).expect("set");
+    assert!(before.contains("base_seed: Some(20261129)"));
+    // Nothing is written without --write; with it the orphans go and the set binds to seed 7.
+    assert_eq!(fs::read_to_string(&file).expect("set"), before);
+    let output = stagecraft(&["rebase", &path, "--seed", "7", "--write"], None);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let after = fs::read_to_string(&file).expect("set");
+    assert!(after.contains("base_seed: Some(7)"), "{after}");
+    assert_eq!(after.matches("Override(").count(), 2);
+    assert_eq!(after.matches("Mutation(").count(), 0);
+    let generated = stagecraft(&["generate", &path, "--seed", "7"], None);
+    assert!(
+        stdout(&generated).contains("  edits: 2 applied, 0 not applied\n"),
+        "{}",
+        stdout(&generated)
+    );
 }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use stagecraft_editor::cli::ops::markdown;
 use stagecraft_runtime::project::{
-    AssetFamily, AssetVariant, Box3, Directive, Manifest, Observer, Override, OverrideSet,
-    PopulationSource, Recipe, Scenario, Stage,
+    AssetFamily, AssetVariant, Box3, Directive, Manifest, Mutation, Observer, Override,
+    OverrideSet, PopulationSource, Recipe, Scenario, Stage,
 };
 
 fn format_reference() -> String {
@@ -48,7 +48,7 @@ fn documented_fields(text: &str, ron_name: &str) -> Vec<String> {
 #[test]
 fn every_document_field_is_documented_in_canonical_order() {
     let text = format_reference();
-    let structs: [(&str, &[&str]); 12] = [
+    let structs: [(&str, &[&str]); 13] = [
         (Manifest::RON_NAME, Manifest::FIELD_NAMES),
         (Recipe::RON_NAME, Recipe::FIELD_NAMES),
         (Stage::RON_NAME, Stage::FIELD_NAMES),
@@ -59,6 +59,7 @@ fn every_document_field_is_documented_in_canonical_order() {
         (Directive::RON_NAME, Directive::FIELD_NAMES),
         (OverrideSet::RON_NAME, OverrideSet::FIELD_NAMES),
         (Override::RON_NAME, Override::FIELD_NAMES),
+        (Mutation::RON_NAME, Mutation::FIELD_NAMES),
         (AssetFamily::RON_NAME, AssetFamily::FIELD_NAMES),
         (AssetVariant::RON_NAME, AssetVariant::FIELD_NAMES),
     ];

@@ -9,6 +9,7 @@ pub mod diff;
 pub mod generate;
 pub mod identity;
 pub mod ops;
+pub mod overrides;
 pub mod project;
 pub mod recipe;
 pub mod rng;

@@ -89,16 +89,19 @@ pub enum Domain {
     Structure,
     /// Scenario randomness of the population (id 5).
     Population,
+    /// Regrowth of harvested placements, a world mutation (id 6).
+    Regrow,
 }
 
 impl Domain {
     /// Every domain, in ascending id order.
-    pub const ALL: [Domain; 5] = [
+    pub const ALL: [Domain; 6] = [
         Domain::Placement,
         Domain::Variant,
         Domain::Transform,
         Domain::Structure,
         Domain::Population,
+        Domain::Regrow,
     ];
 
     /// The domain's persistent numeric id.
@@ -109,6 +112,7 @@ impl Domain {
             Domain::Transform => 3,
             Domain::Structure => 4,
             Domain::Population => 5,
+            Domain::Regrow => 6,
         }
     }
 
@@ -394,12 +398,12 @@ mod tests {
     #[test]
     fn domain_ids_are_fixed_and_round_trip() {
         let ids: Vec<u32> = Domain::ALL.iter().map(|d| d.id()).collect();
-        assert_eq!(ids, [1, 2, 3, 4, 5]);
+        assert_eq!(ids, [1, 2, 3, 4, 5, 6]);
         for domain in Domain::ALL {
             assert_eq!(Domain::from_id(domain.id()), Some(domain));
         }
         assert_eq!(Domain::from_id(0), None);
-        assert_eq!(Domain::from_id(6), None);
+        assert_eq!(Domain::from_id(7), None);
     }
 
     #[test]

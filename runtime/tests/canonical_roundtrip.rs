@@ -208,31 +208,71 @@ fn family() -> impl Strategy<Value = AssetFamily> {
 }
 
 fn overrides() -> impl Strategy<Value = OverrideSet> {
+    let point = || (finite(), finite()).prop_map(|(x, y)| Vec2 { x, y });
     let action = prop_oneof![
-        Just(OverrideAction::LockSelection),
-        Just(OverrideAction::LockTransform),
-        Just(OverrideAction::Delete),
-        (finite(), finite()).prop_map(|(x, y)| OverrideAction::Move {
-            position: Vec2 { x, y }
+        text().prop_map(|variant| OverrideAction::LockSelection { variant }),
+        (point(), any::<u16>(), any::<u32>()).prop_map(|(position, rotation, scale)| {
+            OverrideAction::LockTransform {
+                position,
+                rotation,
+                scale,
+            }
         }),
+        Just(OverrideAction::Delete),
+        point().prop_map(|position| OverrideAction::Move { position }),
         text().prop_map(|variant| OverrideAction::Replace { variant }),
+        (text(), point()).prop_map(|(variant, position)| OverrideAction::Add { variant, position }),
+        (point(), point()).prop_map(|(min, max)| OverrideAction::Exclude { min, max }),
+        (text(), point(), any::<u16>(), any::<u32>()).prop_map(
+            |(variant, position, rotation, scale)| OverrideAction::FreezeSubtree {
+                variant,
+                position,
+                rotation,
+                scale,
+            }
+        ),
     ];
-    let item = (any::<u32>(), any::<u64>(), any::<u32>(), action).prop_map(
-        |(stage, target, precedence, action)| Override {
+    let item = (any::<u32>(), any::<u64>(), any::<u32>(), text(), action).prop_map(
+        |(stage, target, precedence, base, action)| Override {
             stage,
             target,
             precedence,
+            base,
             action,
         },
     );
-    (text(), text(), text(), prop::collection::vec(item, 0..4)).prop_map(
-        |(id, recipe, base_revision, overrides)| OverrideSet {
-            id,
-            recipe,
-            base_revision,
-            overrides,
-        },
+    let mutation = (
+        any::<u32>(),
+        any::<u64>(),
+        text(),
+        any::<bool>(),
+        any::<u32>(),
     )
+        .prop_map(|(stage, target, base, harvested, ordinal)| Mutation {
+            stage,
+            target,
+            base,
+            harvested,
+            ordinal,
+        });
+    (
+        text(),
+        text(),
+        proptest::option::of(any::<u64>()),
+        text(),
+        prop::collection::vec(item, 0..4),
+        prop::collection::vec(mutation, 0..3),
+    )
+        .prop_map(
+            |(id, recipe, base_seed, base_revision, overrides, mutations)| OverrideSet {
+                id,
+                recipe,
+                base_seed,
+                base_revision,
+                overrides,
+                mutations,
+            },
+        )
 }
 
 fn manifest() -> impl Strategy<Value = Manifest> {

@@ -8,10 +8,12 @@
 use stagecraft_editor::project_io::load_dir;
 use stagecraft_runtime::content::Product;
 use stagecraft_runtime::generate::{
-    run_plan, CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, NoObserver, StageCache,
+    run_plan_with, CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, NoObserver,
+    StageCache,
 };
 use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::recipe::published_routes;
 use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
 use stagecraft_tests::example_project;
@@ -21,7 +23,9 @@ const GOLDEN: [(&str, &str, &str); 3] = [
     (
         "pine-clearing",
         "pine-clearing",
-        "afe959275630563ac05e49f1a29d09fef56af11360bab9d088204ae9e7ca7931",
+        // With its override set (locks, a tombstone, a move, an added boulder, an exclusion, a
+        // harvest and a regrowth); without it the bundle is afe95927…7931.
+        "b0239defee8bd0b98a3ea4da10e4f54a6afa25299cd2cca015933cfded4890d7",
     ),
     (
         "street-block",
@@ -47,9 +51,11 @@ fn generate(project: &str, recipe: &str, mode: ExecutionMode) -> GeneratedBundle
         mode,
         generation: 0,
     };
-    let generated = run_plan(
+    let overrides = Overrides::of_recipe(loaded.project.as_ref().expect("loads"), recipe);
+    let generated = run_plan_with(
         &plan,
         &request,
+        &overrides,
         &mut StageCache::default(),
         &CancelToken::new(),
         &NoObserver,

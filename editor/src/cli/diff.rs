@@ -43,8 +43,9 @@ pub fn side_objects(path: &Path, side: &DiffSide<'_>) -> anyhow::Result<Vec<Diff
     let compiled = compile_all(path, &|loaded| apply_sets(loaded, side.sets))?;
     let seed = side.seed.unwrap_or(compiled.root_seed);
     let mut objects = Vec::new();
-    for (_, plan) in &compiled.plans {
-        objects.extend(bundle_objects(&generate_plan(plan, seed)?));
+    for (recipe, plan) in &compiled.plans {
+        let overrides = compiled.overrides_of(recipe);
+        objects.extend(bundle_objects(&generate_plan(plan, seed, &overrides)?));
     }
     Ok(objects)
 }

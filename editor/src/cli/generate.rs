@@ -17,6 +17,7 @@ use stagecraft_runtime::generate::export::bundle_doc;
 use stagecraft_runtime::generate::{
     worker_threads, CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated, Generator,
 };
+use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::write::{to_canonical_string, Doc};
 use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
 use stagecraft_runtime::recipe::compile_project_recipe;
@@ -160,8 +161,15 @@ pub fn generate(
             mode,
             generation: 0,
         };
+        let overrides = Overrides::of_recipe(project_doc, id);
         let generate_start = Instant::now();
-        let result = Generator::new().generate(&plan, &request, &CancelToken::new(), &timer);
+        let result = Generator::new().generate_with(
+            &plan,
+            &request,
+            &overrides,
+            &CancelToken::new(),
+            &timer,
+        );
         let generate_time = generate_start.elapsed();
         if let Some(bar) = bar {
             bar.finish_and_clear();
@@ -303,8 +311,64 @@ fn recipe_text(
         ms(total),
         bundle.object_count()
     ));
+    text.push_str(&edits_text(bundle));
     text.push_str(&format!("digest {}\n", bundle.digest_hex()));
     text
+}
+
+/// One line counting the overrides and mutations applied, and one per edit not applied.
+fn edits_text(bundle: &stagecraft_runtime::generate::GeneratedBundle) -> String {
+    let outcomes: Vec<_> = bundle.edit_outcomes().collect();
+    if outcomes.is_empty() {
+        return String::new();
+    }
+    let applied = outcomes.iter().filter(|o| o.result.is_ok()).count();
+    let mut text = format!(
+        "  edits: {applied} applied, {} not applied\n",
+        outcomes.len() - applied
+    );
+    for outcome in &outcomes {
+        match &outcome.result {
+            Ok(()) => {
+                if let Some((ordinal, variant)) = outcome.regrow {
+                    text.push_str(&format!(
+                        "    {} {} {}: regrowth {ordinal}, variant {variant}\n",
+                        outcome.edit, outcome.action, outcome.target
+                    ));
+                }
+            }
+            Err(reason) => text.push_str(&format!(
+                "    {} {} {}: not applied ({}): {reason}\n",
+                outcome.edit,
+                outcome.action,
+                outcome.target,
+                reason.name()
+            )),
+        }
+    }
+    text
+}
+
+/// The outcome of every edit, for `--json`.
+fn edits_json(bundle: &stagecraft_runtime::generate::GeneratedBundle) -> Vec<serde_json::Value> {
+    bundle
+        .edit_outcomes()
+        .map(|o| {
+            serde_json::json!({
+                "edit": o.edit.to_string(),
+                "stage": o.stage,
+                "target": o.target,
+                "action": o.action,
+                "applied": o.result.is_ok(),
+                "reason": o.result.as_ref().err().map(|r| r.name()),
+                "message": o.result.as_ref().err().map(ToString::to_string),
+                "regrow": o.regrow.map(|(ordinal, variant)| serde_json::json!({
+                    "ordinal": ordinal,
+                    "variant": variant,
+                })),
+            })
+        })
+        .collect()
 }
 
 fn recipe_json(
@@ -339,6 +403,7 @@ fn recipe_json(
         "compile_ms": ms(compile),
         "generate_ms": ms(total),
         "stages": stages,
+        "edits": edits_json(bundle),
     })
 }
 

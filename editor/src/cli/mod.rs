@@ -1,5 +1,5 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `simulate`, `cook`, `verify`, `diff`), sharing the diagnostics rendering in [`diagnostics`].
+//! `rebase`, `simulate`, `cook`, `verify`, `diff`), sharing the diagnostics rendering in [`diagnostics`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,6 +19,7 @@ pub mod fmt;
 pub mod generate;
 pub mod new;
 pub mod ops;
+pub mod rebase;
 pub mod simulate;
 pub mod verify;
 
@@ -27,6 +28,7 @@ pub use diagnostics::{diagnostic_json, render_all, render_diagnostic};
 pub use fmt::{fmt, fmt_plan, fmt_with, FmtOptions, FmtStatus};
 pub use generate::{generate, GenerateOptions};
 pub use ops::ops;
+pub use rebase::{rebase_command, RebaseOptions};
 pub use simulate::{simulate, SimulateOptions};
 
 /// Command-line arguments of the `stagecraft` binary.
@@ -113,6 +115,24 @@ pub enum Command {
         /// Refuse recipes whose capacity estimate needs more memory than this (default 8192).
         #[arg(long, value_name = "MIB")]
         memory_budget_mib: Option<u64>,
+    },
+    /// Report where each override and world mutation stands against the generation at a seed
+    /// (applies, orphaned, conflict); with --write, rebase the override sets to that seed.
+    Rebase {
+        /// The project folder.
+        project: PathBuf,
+        /// Only this recipe (default: every recipe with override sets).
+        #[arg(long, value_name = "ID")]
+        recipe: Option<String>,
+        /// The seed to rebase to (default: the manifest's).
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Write the rebased sets: keep what applies, drop orphans (refused on any conflict).
+        #[arg(long)]
+        write: bool,
     },
     /// List the registered operators with their ports and parameter schemas.
     Ops {
@@ -243,6 +263,21 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
                 memory_budget_mib: *memory_budget_mib,
             };
             generate(project, &options, out)
+        }
+        Command::Rebase {
+            project,
+            recipe,
+            seed,
+            json,
+            write,
+        } => {
+            let options = RebaseOptions {
+                recipe: recipe.as_deref(),
+                seed: *seed,
+                json: *json,
+                write: *write,
+            };
+            rebase_command(project, &options, out)
         }
         Command::Ops { markdown: true, .. } => {
             write!(out, "{}", ops::markdown())?;

@@ -14,9 +14,10 @@ use stagecraft_runtime::cook::{
     cook_recipe, CookedManifest, KeyRecord, ShardSpec, StoreMiss, WorkItem,
 };
 use stagecraft_runtime::generate::{
-    run_plan, stage_key_parts, CachedStage, CancelToken, ExecutionMode, ExecutionObserver,
+    run_plan_with, stage_key_parts, CachedStage, CancelToken, ExecutionMode, ExecutionObserver,
     GenerateRequest, GeneratedBundle, StageCache,
 };
+use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSource};
 
@@ -129,6 +130,16 @@ pub struct Compiled {
     pub root_seed: u64,
 }
 
+impl Compiled {
+    /// The author overrides and world mutations of `recipe` (what its generation applies).
+    pub fn overrides_of(&self, recipe: &str) -> Overrides {
+        self.loaded
+            .project
+            .as_ref()
+            .map_or_else(Overrides::none, |p| Overrides::of_recipe(p, recipe))
+    }
+}
+
 /// Loads `project` and compiles every recipe; `edit` may change the loaded documents first
 /// (`diff --set`). Any error diagnostic fails with the rendered diagnostics.
 pub fn compile_all(
@@ -169,16 +180,21 @@ pub fn compile_all(
     })
 }
 
-/// Generates `plan` with no cache (what `diff` compares).
-pub fn generate_plan(plan: &CompiledPlan, seed: u64) -> anyhow::Result<GeneratedBundle> {
+/// Generates `plan` with the recipe's `overrides` and no cache (what `diff` compares).
+pub fn generate_plan(
+    plan: &CompiledPlan,
+    seed: u64,
+    overrides: &Overrides,
+) -> anyhow::Result<GeneratedBundle> {
     let request = GenerateRequest {
         root_seed: seed,
         mode: ExecutionMode::Parallel,
         generation: 0,
     };
-    let generated = run_plan(
+    let generated = run_plan_with(
         plan,
         &request,
+        overrides,
         &mut StageCache::new(0),
         &CancelToken::new(),
         &stagecraft_runtime::generate::NoObserver,
@@ -191,9 +207,10 @@ pub fn generate_plan(plan: &CompiledPlan, seed: u64) -> anyhow::Result<Generated
 pub fn work_items(compiled: &Compiled, cache: &DiskCache, seed: u64) -> Vec<WorkItem> {
     let mut items = Vec::new();
     for (recipe, plan) in &compiled.plans {
+        let overrides = compiled.overrides_of(recipe);
         let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
         for stage in plan.stages() {
-            let key = stage_key_parts(plan, stage, seed, &|id| known.get(&id).copied())
+            let key = stage_key_parts(plan, stage, seed, &overrides, &|id| known.get(&id).copied())
                 .ok()
                 .map(|parts| hex(&parts.key().0));
             if let Some(digest) = key.as_deref().and_then(|k| cache.peek_digest(k)) {
@@ -264,6 +281,7 @@ pub fn cook_project(
             plan,
             recipe,
             seed,
+            &compiled.overrides_of(recipe),
             &cache,
             &owned,
             &mut report,
@@ -335,6 +353,7 @@ fn cook_one(
     plan: &CompiledPlan,
     recipe: &str,
     seed: u64,
+    overrides: &Overrides,
     cache: &DiskCache,
     owned: &BTreeSet<u32>,
     report: &mut CookReport,
@@ -345,10 +364,23 @@ fn cook_one(
     let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
     let mut memory = StageCache::new(plan.stages().len().max(1));
     for stage in plan.stages() {
-        let Ok(parts) = stage_key_parts(plan, stage, seed, &|id| known.get(&id).copied()) else {
+        let Ok(parts) =
+            stage_key_parts(plan, stage, seed, overrides, &|id| known.get(&id).copied())
+        else {
             continue; // An input runs first; its key is known after the run.
         };
         let record = KeyRecord::of(&parts);
+        if parts.edits.is_some() {
+            // The edits' outcomes live in the stage's provenance, which the cache does not hold:
+            // the stage runs again. Its stored entry still gives its digest, so the stages after
+            // it know their keys (and hit) before anything runs.
+            if let Ok(hit) = cache.lookup(&record) {
+                known.insert(stage.id(), hit.product.digest());
+                in_use.insert(record.key.clone());
+            }
+            outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
+            continue;
+        }
         match cache.lookup(&record) {
             Ok(hit) => {
                 let cached = CachedStage::new(hit.product, StageProvenance::default());
@@ -368,9 +400,10 @@ fn cook_one(
         generation: 0,
     };
     let timer = observer(recipe, plan);
-    let generated = run_plan(
+    let generated = run_plan_with(
         plan,
         &request,
+        overrides,
         &mut memory,
         &CancelToken::new(),
         &timer as &dyn ExecutionObserver,
@@ -380,7 +413,7 @@ fn cook_one(
     let (entry, files) = cook_recipe(&bundle);
     let stages = plan.stages().iter().zip(&bundle.stages);
     for ((compiled, stage), (cooked, (_, bytes))) in stages.zip(entry.stages.iter().zip(&files)) {
-        let parts = stage_key_parts(plan, compiled, seed, &|id| {
+        let parts = stage_key_parts(plan, compiled, seed, overrides, &|id| {
             bundle.stage(id).map(|s| s.digest)
         })
         .map_err(|id| anyhow::anyhow!("stage {id} has no digest"))?;

@@ -153,6 +153,7 @@ impl Template {
                     include_str!("../../../projects/pine-clearing/stagecraft.ron"),
                 ),
                 file!("pine-clearing/recipes/pine-clearing.recipe.ron"),
+                file!("pine-clearing/overrides/pine-clearing-edits.overrides.ron"),
             ],
             Template::TacticalMission => vec![
                 (

@@ -198,7 +198,8 @@ fn generate(project: &Project, recipe: &str, seed: u64) -> Result<Vec<DiffObject
     let plan = outcome
         .plan
         .ok_or_else(|| format!("recipe `{recipe}` does not compile on the other side"))?;
-    let bundle = crate::cook::generate_plan(&plan, seed).map_err(|e| e.to_string())?;
+    let overrides = stagecraft_runtime::overrides::Overrides::of_recipe(project, recipe);
+    let bundle = crate::cook::generate_plan(&plan, seed, &overrides).map_err(|e| e.to_string())?;
     Ok(bundle_objects(&bundle))
 }
 

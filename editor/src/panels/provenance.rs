@@ -10,6 +10,7 @@ use egui::{Grid, RichText, Ui};
 use super::draws::{draw_meaning, DrawContext};
 use super::{Command, Panel};
 use crate::document::Document;
+use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 use crate::session::PreviewContent;
 use crate::viewport::cells::{cell_info, CellInfo};
 use crate::viewport::interact::{identity_label, reason_text, state_name};
@@ -19,6 +20,7 @@ use stagecraft_runtime::content::{
 };
 use stagecraft_runtime::generate::StageRecord;
 use stagecraft_runtime::identity::{ChildKey, ObjectIdentity, ScatterId};
+use stagecraft_runtime::overrides::{action_name, EditList, EditRef};
 use stagecraft_runtime::project::Project;
 
 /// The Provenance tab.
@@ -38,7 +40,7 @@ impl Panel for ProvenancePanel {
         "Provenance"
     }
 
-    fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
+    fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         let mut preview = self.preview.borrow_mut();
         if overlays_ui(ui, &mut preview) {
             preview.update_scene();
@@ -46,7 +48,7 @@ impl Panel for ProvenancePanel {
         ui.separator();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| selection_ui(ui, &preview, document.project()));
+            .show(ui, |ui| selection_ui(ui, &preview, document.project(), out));
     }
 }
 
@@ -71,7 +73,7 @@ fn overlays_ui(ui: &mut Ui, preview: &mut Preview) -> bool {
     preview.options != before
 }
 
-fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project) {
+fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project, out: &mut Vec<Command>) {
     let Some(pick) = &preview.selected else {
         ui.label(RichText::new("Click an object or a pedestrian in the viewport.").weak());
         return;
@@ -86,7 +88,7 @@ fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project) {
             let Some(content) = session.content() else {
                 return;
             };
-            object_ui(ui, content, *stage, *index as usize, project);
+            object_ui(ui, content, *stage, *index as usize, project, out);
         }
         PickId::Rejected {
             stage,
@@ -226,7 +228,14 @@ fn object_identity(stage: &StageRecord, index: usize) -> Option<(ScatterId, Stri
     }
 }
 
-fn object_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, index: usize, project: &Project) {
+fn object_ui(
+    ui: &mut Ui,
+    content: &PreviewContent,
+    stage: u32,
+    index: usize,
+    project: &Project,
+    out: &mut Vec<Command>,
+) {
     let Some(stage_content) = content.stage(stage) else {
         ui.label("The stage is gone from the regenerated content.");
         return;
@@ -285,7 +294,7 @@ fn object_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, index: usize, pr
             ui.weak("No provenance record for this object.");
         }
     }
-    overrides_ui(ui, project, content.recipe(), stage, id.bits());
+    overrides_ui(ui, project, content, stage_content, id.bits(), out);
 }
 
 fn rejected_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, layer: usize, index: usize) {
@@ -396,28 +405,112 @@ fn constraints_ui(ui: &mut Ui, constraints: &[ConstraintCheck]) {
     }
 }
 
-fn overrides_ui(ui: &mut Ui, project: &Project, recipe: &str, stage: u32, target: u64) {
+/// The overrides and world mutations of the project that name this object, each with what it did
+/// in the shown generation and a button that removes it (one undoable edit).
+fn overrides_ui(
+    ui: &mut Ui,
+    project: &Project,
+    content: &PreviewContent,
+    stage: &StageRecord,
+    target: u64,
+    out: &mut Vec<Command>,
+) {
     ui.add_space(6.0);
-    let applying: Vec<(String, String)> = project
+    // Overrides name the scatter stage; a placed object's is the stage it was placed from.
+    let edited = match stage.product.as_ref() {
+        Product::PlacedObjects(placed) => placed.placements_stage,
+        _ => stage.stage,
+    };
+    let outcomes = content
+        .stage(edited)
+        .map(|s| s.provenance.edits.as_slice())
+        .unwrap_or_default();
+    let entries = edits_naming(project, content.recipe(), edited, target);
+    ui.strong(format!("Overrides ({})", entries.len()));
+    for entry in entries {
+        let outcome = outcomes.iter().find(|o| o.edit == entry.edit);
+        let status = match outcome.map(|o| &o.result) {
+            Some(Ok(())) => "applied".to_owned(),
+            Some(Err(reason)) => format!("not applied: {reason}"),
+            None => "not in this generation".to_owned(),
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!("{} · {} · {status}", entry.edit, entry.description));
+            let remove = ui
+                .small_button("Remove")
+                .on_hover_text("Remove this edit from its override set (undoable).");
+            if remove.clicked() {
+                if let Some(command) = remove_edit(project, &entry.edit) {
+                    out.push(command);
+                }
+            }
+        });
+    }
+}
+
+/// One override or mutation of the project naming an object.
+struct NamingEdit {
+    edit: EditRef,
+    description: String,
+}
+
+/// The overrides and mutations of recipe `recipe`'s sets naming `target` of `stage`, sets by id.
+fn edits_naming(project: &Project, recipe: &str, stage: u32, target: u64) -> Vec<NamingEdit> {
+    let mut found = Vec::new();
+    for set in project
         .overrides
         .values()
         .filter(|set| set.recipe == recipe)
-        .flat_map(|set| {
-            set.overrides
-                .iter()
-                .filter(|o| o.stage == stage && o.target == target)
-                .map(|o| {
-                    (
-                        set.id.clone(),
-                        format!("{:?} (precedence {})", o.action, o.precedence),
-                    )
-                })
-        })
-        .collect();
-    ui.strong(format!("Overrides ({})", applying.len()));
-    for (set, action) in applying {
-        ui.label(format!("{set}: {action}"));
+    {
+        let at = |list, index| EditRef {
+            set: set.id.clone(),
+            list,
+            index,
+        };
+        for (index, o) in set.overrides.iter().enumerate() {
+            if o.stage == stage && o.target == target {
+                found.push(NamingEdit {
+                    edit: at(EditList::Override, index),
+                    description: format!(
+                        "{} (precedence {})",
+                        action_name(&o.action),
+                        o.precedence
+                    ),
+                });
+            }
+        }
+        for (index, m) in set.mutations.iter().enumerate() {
+            if m.stage == stage && m.target == target {
+                let what = if m.harvested { "harvested" } else { "regrown" };
+                found.push(NamingEdit {
+                    edit: at(EditList::Mutation, index),
+                    description: format!("{what}, regrow ordinal {}", m.ordinal),
+                });
+            }
+        }
     }
+    found
+}
+
+/// The edit that removes `edit` from its override set, if the set holds it.
+pub fn remove_edit(project: &Project, edit: &EditRef) -> Option<Command> {
+    let mut set = project.overrides.get(&edit.set)?.clone();
+    match edit.list {
+        EditList::Override if edit.index < set.overrides.len() => {
+            set.overrides.remove(edit.index);
+        }
+        EditList::Mutation if edit.index < set.mutations.len() => {
+            set.mutations.remove(edit.index);
+        }
+        _ => return None,
+    }
+    let doc = DocId::Overrides(edit.set.clone());
+    Some(Command::Apply(ProjectEdit::replace(
+        doc.clone(),
+        Some(DocValue::Overrides(set)),
+        Selection::doc(doc),
+        format!("Remove {edit}"),
+    )))
 }
 
 fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
@@ -484,5 +577,53 @@ fn child_key_text(key: &ChildKey) -> String {
         ChildKey::Scatter(id) => format!("scatter {id}"),
         ChildKey::GridCell { x, y } => format!("cell ({x}, {y})"),
         ChildKey::Slot(slot) => format!("slot {slot}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pine() -> Project {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/pine-clearing");
+        let (_, loaded) = crate::project_io::load_dir(&dir).expect("readable");
+        loaded.project.expect("loads")
+    }
+
+    #[test]
+    fn the_edits_naming_an_object_and_removing_one() {
+        let project = pine();
+        let naming = edits_naming(&project, "pine-clearing", 1001, 281474977562638);
+        let labels: Vec<String> = naming
+            .iter()
+            .map(|e| format!("{} {}", e.edit, e.description))
+            .collect();
+        assert_eq!(
+            labels,
+            vec!["pine-clearing-edits:mutations[1] regrown, regrow ordinal 1"]
+        );
+        let delete = &edits_naming(&project, "pine-clearing", 1001, 281474977628161)[0].edit;
+        let Some(Command::Apply(ProjectEdit::Replace {
+            doc,
+            value: Some(value),
+            ..
+        })) = remove_edit(&project, delete)
+        else {
+            panic!("a replace edit of the set");
+        };
+        assert_eq!(doc, DocId::Overrides("pine-clearing-edits".into()));
+        let DocValue::Overrides(set) = *value else {
+            panic!("an override set");
+        };
+        let before = &project.overrides["pine-clearing-edits"];
+        assert_eq!(set.overrides.len(), before.overrides.len() - 1);
+        assert!(set.overrides.iter().all(|o| o.target != 281474977628161));
+        assert_eq!(set.mutations, before.mutations);
+        let gone = EditRef {
+            index: 99,
+            ..delete.clone()
+        };
+        assert!(remove_edit(&project, &gone).is_none());
     }
 }

@@ -9,6 +9,7 @@ use stagecraft_runtime::generate::{
     CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated, Generator,
 };
 use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::recipe_file;
 use stagecraft_runtime::recipe::{compile, RecipeSource};
 
@@ -118,7 +119,8 @@ fn run_runtime(
     if let Ok(mut slot) = job.progress.lock() {
         *slot = Some(observer.progress());
     }
-    match generator.generate(&plan, request, &job.cancel, &observer) {
+    let overrides = Overrides::new(inputs.overrides.clone());
+    match generator.generate_with(&plan, request, &overrides, &job.cancel, &observer) {
         Ok(generated) => {
             generation.stages = summaries(&generated, &observer);
             generation.result = Ok(Arc::new(PreviewContent {

@@ -190,6 +190,21 @@ pub struct StageProvenance {
     pub rejected: Vec<RejectionProvenance>,
     /// How records that are not stored above are derived on demand, if they are.
     pub derived: Option<Derivation>,
+    /// What became of each author override and world mutation naming the stage, in precedence
+    /// order (empty when none names it).
+    pub edits: Vec<crate::overrides::EditOutcome>,
+    /// The digest of the edits the stage applied (`None` when none names it); part of the
+    /// bundle digest.
+    pub edits_digest: Option<[u8; 32]>,
+    /// What re-drawing the stage's candidates needs, for stages that edits name (rebase).
+    pub edit_base: Option<crate::overrides::StageBase>,
+}
+
+impl StageProvenance {
+    /// The outcomes of the edits naming object `target` of the stage.
+    pub fn edits_of(&self, target: u64) -> impl Iterator<Item = &crate::overrides::EditOutcome> {
+        self.edits.iter().filter(move |e| e.target == target)
+    }
 }
 
 impl StageProvenance {

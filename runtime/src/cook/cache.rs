@@ -238,6 +238,10 @@ pub enum StoreMiss {
     /// Its entry is intact, but an input had to be re-cooked first, so its key was known only
     /// after it ran.
     InputRecooked,
+    /// Author overrides or world mutations name the stage: their outcomes (which downstream
+    /// stages and the bundle digest read) live in the stage's provenance, which the cache does
+    /// not hold, so the stage is run again.
+    Edited,
 }
 
 impl StoreMiss {
@@ -248,6 +252,7 @@ impl StoreMiss {
             StoreMiss::KeyChanged(_) => "key-changed",
             StoreMiss::Corrupt(_) => "corrupt",
             StoreMiss::InputRecooked => "input-recooked",
+            StoreMiss::Edited => "edited",
         }
     }
 }
@@ -262,6 +267,7 @@ impl fmt::Display for StoreMiss {
             }
             StoreMiss::Corrupt(why) => write!(f, "corrupt entry discarded: {why}"),
             StoreMiss::InputRecooked => write!(f, "an input was re-cooked first"),
+            StoreMiss::Edited => write!(f, "author overrides name it: re-run every cook"),
         }
     }
 }

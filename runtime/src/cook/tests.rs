@@ -241,8 +241,14 @@ fn a_miss_names_what_changed_in_the_key() {
     let bundle = street();
     let parts = |plan: &crate::recipe::CompiledPlan, id: u32, digests: &GeneratedBundle| {
         let stage = plan.stage(id).unwrap_or_else(|| panic!("stage"));
-        crate::generate::stage_key_parts(plan, stage, 7, &|s| digests.stage(s).map(|r| r.digest))
-            .unwrap_or_else(|s| panic!("{s}"))
+        crate::generate::stage_key_parts(
+            plan,
+            stage,
+            7,
+            &crate::overrides::Overrides::none(),
+            &|s| digests.stage(s).map(|r| r.digest),
+        )
+        .unwrap_or_else(|s| panic!("{s}"))
     };
     let base = plan(&street_text(SCATTER, PLACE));
     let old = KeyRecord::of(&parts(&base, 2, &bundle));

@@ -2,9 +2,10 @@
 //! provenance, and one digest over all of it.
 //!
 //! Bundle digest = BLAKE3 over `"BUNDLE01"`, recipe id, root seed, address schema, then per stage
-//! in plan order its id, operator, algorithm and product digest, then the output ids. Labels, the
-//! recipe's source text, provenance records and cache hits are not part of it: they cannot change
-//! a product, so they must not change the digest.
+//! in plan order its id, operator, algorithm and product digest, then the output ids, then — only
+//! when overrides or mutations name some stage — `"EDITS"` and each such stage's id and edits
+//! digest. Labels, the recipe's source text, provenance records (other than that edits digest) and
+//! cache hits are not part of it: they cannot change a product, so they must not change the digest.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -127,6 +128,18 @@ impl GeneratedBundle {
         for output in &outputs {
             w.u32(*output);
         }
+        // Edits enter only when some stage has them, so a bundle without overrides keeps the
+        // digest it had before overrides existed.
+        let edited: Vec<(u32, [u8; 32])> = stages
+            .iter()
+            .filter_map(|s| s.provenance.edits_digest.map(|d| (s.stage, d)))
+            .collect();
+        if !edited.is_empty() {
+            w.str("EDITS").count(edited.len());
+            for (stage, digest) in &edited {
+                w.u32(*stage).bytes(digest);
+            }
+        }
         GeneratedBundle {
             digest: w.digest(),
             recipe_id,
@@ -146,6 +159,11 @@ impl GeneratedBundle {
     /// The bundle digest as lowercase hex.
     pub fn digest_hex(&self) -> String {
         hex(&self.digest)
+    }
+
+    /// The outcomes of every author override and world mutation, stage by stage in plan order.
+    pub fn edit_outcomes(&self) -> impl Iterator<Item = &crate::overrides::EditOutcome> {
+        self.stages.iter().flat_map(|s| s.provenance.edits.iter())
     }
 
     /// The record of stage `id`.

@@ -4,7 +4,8 @@
 //! Key = BLAKE3 over `"STAGEKEY"`, operator id, algorithm version, output product kind, recipe
 //! instance (scope), stage id, the canonical parameter bytes, root seed, address schema, and each
 //! bound input as (port, input digest) in port order — a family's digest or an upstream product's
-//! digest. Never a path, a timestamp or a pointer. Editing one stage's parameters changes its key
+//! digest, then — only when author overrides or world mutations name the stage — their digest.
+//! Never a path, a timestamp or a pointer. Editing one stage's parameters changes its key
 //! and, through its product digest, the keys of its dependents only.
 //!
 //! A hit is verified: an entry remembers the product it was sealed with, and a product that is not
@@ -45,6 +46,8 @@ pub struct KeyParts {
     pub address_schema: u32,
     /// Each bound input: port name and digest, in port order.
     pub inputs: Vec<(&'static str, [u8; 32])>,
+    /// The digest of the author overrides and world mutations that decide the product, if any.
+    pub edits: Option<[u8; 32]>,
 }
 
 impl KeyParts {
@@ -62,6 +65,10 @@ impl KeyParts {
             .count(self.inputs.len());
         for (port, digest) in &self.inputs {
             w.str(port).bytes(digest);
+        }
+        // Only present when edits name the stage, so keys without them are unchanged.
+        if let Some(edits) = &self.edits {
+            w.str("EDITS").bytes(edits);
         }
         CacheKey(w.digest())
     }
@@ -105,6 +112,8 @@ pub enum MissReason {
     InputsChanged,
     /// The root seed or the address schema changed.
     SeedChanged,
+    /// The author overrides or world mutations naming the stage changed.
+    OverridesChanged,
     /// The same key was cached before but has been evicted.
     Evicted,
     /// The entry failed verification and was discarded.
@@ -122,6 +131,7 @@ impl MissReason {
             MissReason::ParametersChanged => "parameters-changed",
             MissReason::InputsChanged => "inputs-changed",
             MissReason::SeedChanged => "seed-changed",
+            MissReason::OverridesChanged => "overrides-changed",
             MissReason::Evicted => "evicted",
             MissReason::Corrupt => "corrupt",
             MissReason::Disabled => "disabled",
@@ -249,6 +259,7 @@ impl StageCache {
                     MissReason::SeedChanged
                 }
                 Some(old) if old.inputs != parts.inputs => MissReason::InputsChanged,
+                Some(old) if old.edits != parts.edits => MissReason::OverridesChanged,
                 Some(_) => MissReason::Evicted,
             }),
         };

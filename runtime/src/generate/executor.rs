@@ -18,6 +18,8 @@ use super::cache::{CacheKey, CacheOutcome, CachedStage, KeyParts, MissReason, St
 use super::failure::{FailureKind, GenerateError, StageFailure};
 use super::{CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest};
 use crate::ops::registry::{InputValue, KernelContext, StageError, StageInputs};
+use crate::overrides::stage::{key_digest, run_kernel};
+use crate::overrides::Overrides;
 use crate::recipe::{CompiledPlan, CompiledStage, InputSource, SUPPORTED_ADDRESS_SCHEMAS};
 
 /// Whether one stage was served from the cache or run, in a [`RunReport`].
@@ -72,10 +74,23 @@ pub struct Generated {
 
 type Done = BTreeMap<u32, (CacheKey, Arc<CachedStage>)>;
 
-/// Runs `plan` for `request`, reading and filling `cache`.
+/// Runs `plan` for `request` without overrides, reading and filling `cache`.
 pub fn run_plan(
     plan: &CompiledPlan,
     request: &GenerateRequest,
+    cache: &mut StageCache,
+    cancel: &CancelToken,
+    observer: &dyn ExecutionObserver,
+) -> Result<Generated, GenerateError> {
+    run_plan_with(plan, request, &Overrides::none(), cache, cancel, observer)
+}
+
+/// Runs `plan` for `request` with the recipe's author overrides and world mutations applied,
+/// reading and filling `cache` (the edits naming a stage are part of its key).
+pub fn run_plan_with(
+    plan: &CompiledPlan,
+    request: &GenerateRequest,
+    overrides: &Overrides,
     cache: &mut StageCache,
     cancel: &CancelToken,
     observer: &dyn ExecutionObserver,
@@ -97,7 +112,7 @@ pub fn run_plan(
         }
         let mut pending: Vec<(&CompiledStage, CacheKey, MissReason)> = Vec::new();
         for stage in level {
-            let parts = key_parts(plan, stage, request, &done);
+            let parts = key_parts(plan, stage, request, overrides, &done);
             match cache.lookup(&parts) {
                 (key, Ok(cached)) => {
                     observer.stage_started(stage.id());
@@ -112,7 +127,7 @@ pub fn run_plan(
             }
         }
         let run_one = |(stage, _, reason): &(&CompiledStage, CacheKey, MissReason)| {
-            let result = run_stage(plan, stage, request, &done, cancel, observer);
+            let result = run_stage(plan, stage, request, overrides, &done, cancel, observer);
             observer.stage_finished(stage.id(), CacheOutcome::Miss(*reason), result.is_ok());
             result
         };
@@ -209,21 +224,23 @@ fn key_parts(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     request: &GenerateRequest,
+    overrides: &Overrides,
     done: &Done,
 ) -> KeyParts {
-    parts_with(plan, stage, request.root_seed, &|id| {
+    parts_with(plan, stage, request.root_seed, overrides, &|id| {
         done.get(&id).map_or([0; 32], |(_, c)| c.digest)
     })
 }
 
-/// The cache-key parts of `stage` of `plan` for `root_seed`, reading each upstream stage's
-/// product digest from `upstream`; `Err` names the first upstream stage whose digest is not
-/// known. The executor keys its stage cache with exactly these parts, so an on-disk cache
-/// (cooking) computes the same keys before running anything.
+/// The cache-key parts of `stage` of `plan` for `root_seed` with the recipe's `overrides`,
+/// reading each upstream stage's product digest from `upstream`; `Err` names the first upstream
+/// stage whose digest is not known. The executor keys its stage cache with exactly these parts,
+/// so an on-disk cache (cooking) computes the same keys before running anything.
 pub fn stage_key_parts(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     root_seed: u64,
+    overrides: &Overrides,
     upstream: &dyn Fn(u32) -> Option<[u8; 32]>,
 ) -> Result<KeyParts, u32> {
     if let Some(missing) = stage
@@ -233,7 +250,7 @@ pub fn stage_key_parts(
     {
         return Err(missing);
     }
-    Ok(parts_with(plan, stage, root_seed, &|id| {
+    Ok(parts_with(plan, stage, root_seed, overrides, &|id| {
         upstream(id).unwrap_or([0; 32])
     }))
 }
@@ -242,6 +259,7 @@ fn parts_with(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     root_seed: u64,
+    overrides: &Overrides,
     digest_of: &dyn Fn(u32) -> [u8; 32],
 ) -> KeyParts {
     KeyParts {
@@ -264,6 +282,7 @@ fn parts_with(
                 (bound.port, digest)
             })
             .collect(),
+        edits: key_digest(overrides, stage, root_seed),
     }
 }
 
@@ -271,6 +290,7 @@ fn run_stage(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     request: &GenerateRequest,
+    overrides: &Overrides,
     done: &Done,
     cancel: &CancelToken,
     observer: &dyn ExecutionObserver,
@@ -317,7 +337,8 @@ fn run_stage(
         cancel,
         progress: &progress,
     };
-    let output = (stage.operator().kernel)(stage.params(), &inputs, &context)?;
+    let upstream = |id: u32| done.get(&id).map(|(_, cached)| cached.provenance.as_ref());
+    let output = run_kernel(stage, &inputs, &context, overrides, &upstream)?;
     if output.product.kind() != stage.output() {
         return Err(StageError::new(
             FailureKind::InvalidInput,

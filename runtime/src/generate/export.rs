@@ -10,6 +10,7 @@ use crate::content::{
     MissionProduct, PlacedProduct, Placement, PointM, Product, RejectReason, ScatterProduct,
     StreamingCell, StreamingProduct, StreetBlock,
 };
+use crate::overrides::EditOutcome;
 use crate::project::write::Doc;
 
 use super::bundle::{GeneratedBundle, StageRecord};
@@ -38,8 +39,64 @@ pub fn bundle_doc(bundle: &GeneratedBundle) -> Doc {
                 "stages",
                 Doc::List(bundle.stages.iter().map(stage_doc).collect()),
             ),
-        ],
+        ]
+        .into_iter()
+        .chain(edits_fields(bundle))
+        .collect(),
     )
+}
+
+/// `edits` (every override and mutation with its outcome) and `regrown` (each regrown placement's
+/// ordinal and variant), only for a bundle that has edits, so other exports are unchanged.
+fn edits_fields(bundle: &GeneratedBundle) -> Vec<(&'static str, Doc)> {
+    let outcomes: Vec<&EditOutcome> = bundle.edit_outcomes().collect();
+    if outcomes.is_empty() {
+        return Vec::new();
+    }
+    let edits = outcomes
+        .iter()
+        .map(|o| {
+            let result = match &o.result {
+                Ok(()) => Doc::Unit("Applied"),
+                Err(reason) => Doc::Variant("Conflict", vec![Doc::Str(reason.name().to_owned())]),
+            };
+            Doc::Struct(
+                "Edit",
+                vec![
+                    ("edit", Doc::Str(o.edit.to_string())),
+                    ("stage", int(o.stage)),
+                    ("target", int(o.target)),
+                    ("action", Doc::Str(o.action.to_owned())),
+                    ("result", result),
+                ],
+            )
+        })
+        .collect();
+    let regrown = outcomes
+        .iter()
+        .filter_map(|o| {
+            let (ordinal, variant) = o.regrow?;
+            let variant_id = bundle
+                .stage(o.stage)
+                .and_then(|s| match &*s.product {
+                    Product::Placements(scatter) => scatter.variant_ids.get(variant as usize),
+                    _ => None,
+                })
+                .cloned()
+                .unwrap_or_default();
+            Some(Doc::Struct(
+                "Regrown",
+                vec![
+                    ("stage", int(o.stage)),
+                    ("id", int(o.target)),
+                    ("ordinal", int(ordinal)),
+                    ("variant", int(variant)),
+                    ("variant_id", Doc::Str(variant_id)),
+                ],
+            ))
+        })
+        .collect();
+    vec![("edits", Doc::List(edits)), ("regrown", Doc::List(regrown))]
 }
 
 fn stage_doc(stage: &StageRecord) -> Doc {

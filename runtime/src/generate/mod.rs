@@ -19,9 +19,10 @@ pub use cache::{
     CacheKey, CacheOutcome, CacheStats, CachedStage, KeyParts, MissReason, StageCache,
     DEFAULT_CACHE_ENTRIES,
 };
-pub use executor::{run_plan, stage_key_parts, Generated, RunReport, StageRun};
+pub use executor::{run_plan, run_plan_with, stage_key_parts, Generated, RunReport, StageRun};
 pub use failure::{FailureKind, GenerateError, StageFailure};
 
+use crate::overrides::Overrides;
 use crate::recipe::CompiledPlan;
 
 /// Serial (the reference) or parallel on the current rayon pool; the results are identical.
@@ -115,11 +116,24 @@ impl Generator {
         }
     }
 
-    /// Generates `plan` and, on success, publishes the bundle.
+    /// Generates `plan` without overrides and, on success, publishes the bundle.
     pub fn generate(
         &mut self,
         plan: &CompiledPlan,
         request: &GenerateRequest,
+        cancel: &CancelToken,
+        observer: &dyn ExecutionObserver,
+    ) -> Result<Generated, GenerateError> {
+        self.generate_with(plan, request, &Overrides::none(), cancel, observer)
+    }
+
+    /// Generates `plan` with the recipe's overrides and mutations and, on success, publishes the
+    /// bundle. `stagecraft generate` and the editor's generation service both come here.
+    pub fn generate_with(
+        &mut self,
+        plan: &CompiledPlan,
+        request: &GenerateRequest,
+        overrides: &Overrides,
         cancel: &CancelToken,
         observer: &dyn ExecutionObserver,
     ) -> Result<Generated, GenerateError> {
@@ -134,7 +148,7 @@ impl Generator {
                 ));
             }
         }
-        let generated = run_plan(plan, request, &mut self.cache, cancel, observer)?;
+        let generated = run_plan_with(plan, request, overrides, &mut self.cache, cancel, observer)?;
         self.current = Some(Arc::clone(&generated.bundle));
         self.published_generation = Some(request.generation);
         Ok(generated)

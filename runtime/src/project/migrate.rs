@@ -83,8 +83,73 @@ pub fn migrate_to_current(kind: DocKind, root: &mut Node, cx: &mut Decoder) -> O
 
 /// One migration step from version `from` to `from + 1`.
 fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>, cx: &mut Decoder) {
-    if let (DocKind::Manifest, 1) = (kind, from) {
-        manifest_v1_to_v2(fields, cx);
+    match (kind, from) {
+        (DocKind::Manifest, 1) => manifest_v1_to_v2(fields, cx),
+        (DocKind::Overrides, 1) => overrides_v1_to_v2(fields, cx),
+        _ => {}
+    }
+}
+
+/// Override sets 1 → 2: a schema-1 `LockSelection` recorded no variant; it becomes
+/// `LockSelection(variant: "")`, which keeps the generated base's variant until a rebase records
+/// one. A schema-1 `LockTransform` recorded no transform and there is none to keep: it is reported
+/// at the action (the file must be locked again). The set gets `base_seed: None` (not bound to a
+/// seed, so nothing applies before an explicit rebase) and each override `base: ""`, by default.
+fn overrides_v1_to_v2(fields: &mut [(Ident, Node)], cx: &mut Decoder) {
+    let Some((_, list)) = fields
+        .iter_mut()
+        .find(|(ident, _)| ident.name == "overrides")
+    else {
+        return;
+    };
+    let NodeKind::List(items) = &mut list.kind else {
+        return;
+    };
+    for (index, item) in items.iter_mut().enumerate() {
+        let NodeKind::Struct { fields, .. } = &mut item.kind else {
+            continue;
+        };
+        let Some((_, action)) = fields.iter_mut().find(|(ident, _)| ident.name == "action") else {
+            continue;
+        };
+        let NodeKind::Unit(ident) = &action.kind else {
+            continue;
+        };
+        let span = action.span;
+        match ident.name.as_str() {
+            "LockSelection" => {
+                let name = Ident {
+                    name: "LockSelection".into(),
+                    span: ident.span,
+                };
+                let variant = Node {
+                    kind: NodeKind::Str(String::new()),
+                    span,
+                };
+                let variant_ident = Ident {
+                    name: "variant".into(),
+                    span,
+                };
+                action.kind = NodeKind::Struct {
+                    name: Some(name),
+                    fields: vec![(variant_ident, variant)],
+                };
+            }
+            "LockTransform" => {
+                cx.at(PathSeg::Field("overrides".into()), |cx| {
+                    cx.at(PathSeg::Index(index), |cx| {
+                        cx.at(PathSeg::Field("action".into()), |cx| {
+                            cx.error(
+                                span,
+                                "a schema-1 `LockTransform` recorded no transform, so schema 2 has none to keep",
+                                "`LockTransform(position: …, rotation: …, scale: …)` (lock the object again)",
+                            )
+                        })
+                    })
+                });
+            }
+            _ => {}
+        }
     }
 }
 
@@ -148,6 +213,41 @@ mod tests {
         assert_eq!(manifest.root_seed, 42);
         assert_eq!(manifest.asset_paths, vec!["../../assets".to_owned()]);
         assert_eq!(manifest.recipes, vec!["a".to_owned()]);
+    }
+
+    #[test]
+    fn override_set_version_1_reads_as_version_2() {
+        use crate::project::schema::{OverrideAction, OverrideSet};
+        let text = "OverrideSet(\n    schema: 1,\n    id: \"o\",\n    recipe: \"r\",\n    base_revision: \"\",\n    overrides: [\n        Override(stage: 2, target: 5, precedence: 1, action: LockSelection),\n        Override(stage: 2, target: 6, action: Move(position: (1.0, 2.0))),\n    ],\n)\n";
+        let mut root = parse(text).root.expect("parses");
+        let mut cx = Decoder::new("overrides/o.overrides.ron");
+        assert_eq!(
+            migrate_to_current(DocKind::Overrides, &mut root, &mut cx),
+            Some(1)
+        );
+        let set = OverrideSet::decode(&root, &mut cx).expect("decodes");
+        assert!(cx.diagnostics.is_empty(), "{:?}", cx.diagnostics);
+        assert_eq!(set.base_seed, None, "not bound to a seed until a rebase");
+        assert_eq!(
+            set.overrides[0].action,
+            OverrideAction::LockSelection {
+                variant: String::new()
+            }
+        );
+        assert_eq!(set.overrides[0].base, "");
+        assert!(set.mutations.is_empty());
+    }
+
+    #[test]
+    fn a_version_1_lock_transform_is_reported_where_it_is() {
+        let text = "OverrideSet(\n    schema: 1,\n    id: \"o\",\n    recipe: \"r\",\n    overrides: [\n        Override(stage: 2, target: 5, action: LockTransform),\n    ],\n)\n";
+        let mut root = parse(text).root.expect("parses");
+        let mut cx = Decoder::new("overrides/o.overrides.ron");
+        migrate_to_current(DocKind::Overrides, &mut root, &mut cx);
+        let diagnostic = &cx.diagnostics[0];
+        assert_eq!((diagnostic.line, diagnostic.column), (6, 47));
+        assert_eq!(diagnostic.path.to_string(), "overrides[0].action");
+        assert!(diagnostic.message.contains("recorded no transform"));
     }
 
     #[test]

@@ -14,7 +14,10 @@ use super::model::{
 };
 use super::names::{asset_path_problem, id_problem, ID_EXPECTED};
 use super::node::{FieldPath, Locator, Node};
-use super::schema::{AssetFamily, Box3, Scenario, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S};
+use super::schema::{
+    AssetFamily, Box3, OverrideAction, OverrideSet, Scenario, DEFAULT_FIXED_STEP_S,
+    MAX_FIXED_STEP_S,
+};
 
 /// Places diagnostics found on typed data back onto the source positions of their field paths.
 struct Reporter<'a> {
@@ -151,6 +154,23 @@ pub fn validate_project(
                 "the id of a recipe listed in the manifest",
             ),
             Some(recipe) => {
+                validate_override_values(&file, set, project.manifest.root_seed, &mut reporter);
+                for (index, item) in set.mutations.iter().enumerate() {
+                    if !recipe.stages.iter().any(|stage| stage.id == item.stage) {
+                        reporter.error(
+                            &file,
+                            FieldPath::root()
+                                .field("mutations")
+                                .index(index)
+                                .field("stage"),
+                            format!(
+                                "mutation names stage {}, which recipe `{}` does not have",
+                                item.stage, recipe.id
+                            ),
+                            "the id of a stage of the recipe",
+                        );
+                    }
+                }
                 for (index, item) in set.overrides.iter().enumerate() {
                     if !recipe.stages.iter().any(|stage| stage.id == item.stage) {
                         reporter.error(
@@ -464,6 +484,89 @@ fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>
                     "a length ≥ 0 in meters",
                 );
             }
+        }
+    }
+}
+
+/// The rules of an override set's own values: base revisions are 16 lowercase hex digits (or empty),
+/// an exclusion is a non-empty rectangle with target 0, and a mutation is harvested or regrown. A
+/// set with edits that is bound to another seed than the project's is a warning: none of its edits
+/// applies until a rebase.
+fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: &mut Reporter<'_>) {
+    let has_edits = !set.overrides.is_empty() || !set.mutations.is_empty();
+    if has_edits && set.base_seed != Some(seed) {
+        let bound = match set.base_seed {
+            Some(base) => format!("seed {base}"),
+            None => "no seed".to_owned(),
+        };
+        reporter.warning(
+            file,
+            FieldPath::root().field("base_seed"),
+            format!(
+                "the set is bound to {bound} and the project's seed is {seed}: none of its edits applies until it is rebased"
+            ),
+            "`stagecraft rebase PROJECT --write` (or the editor's rebase), or the seed it was authored against",
+        );
+    }
+    let is_base = |base: &str| {
+        base.is_empty()
+            || (base.len() == 16
+                && base
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    };
+    for (index, item) in set.overrides.iter().enumerate() {
+        let at = FieldPath::root().field("overrides").index(index);
+        if !is_base(&item.base) {
+            reporter.error(
+                file,
+                at.clone().field("base"),
+                format!(
+                    "base revision {:?} is not 16 lowercase hex digits",
+                    item.base
+                ),
+                "the target's base revision as `stagecraft rebase` prints it, or \"\"",
+            );
+        }
+        if let OverrideAction::Exclude { min, max } = &item.action {
+            if !(min.x < max.x && min.y < max.y) {
+                reporter.error(
+                    file,
+                    at.clone().field("action"),
+                    "the exclusion rectangle is empty".to_owned(),
+                    "`min` below `max` on both axes",
+                );
+            }
+            if item.target != 0 {
+                reporter.error(
+                    file,
+                    at.field("target"),
+                    format!("an exclusion has no target, but names {}", item.target),
+                    "target: 0",
+                );
+            }
+        }
+    }
+    for (index, item) in set.mutations.iter().enumerate() {
+        let at = FieldPath::root().field("mutations").index(index);
+        if !is_base(&item.base) {
+            reporter.error(
+                file,
+                at.clone().field("base"),
+                format!(
+                    "base revision {:?} is not 16 lowercase hex digits",
+                    item.base
+                ),
+                "the target's base revision as `stagecraft rebase` prints it, or \"\"",
+            );
+        }
+        if !item.harvested && item.ordinal == 0 {
+            reporter.error(
+                file,
+                at.field("harvested"),
+                "a mutation that is neither harvested nor regrown changes nothing".to_owned(),
+                "harvested: true, or a regrow ordinal of at least 1",
+            );
         }
     }
 }

@@ -412,15 +412,63 @@ enum ActionKind {
     Delete,
     Move,
     Replace,
+    Add,
+    Exclude,
+    FreezeSubtree,
 }
 
-const ACTIONS: [(ActionKind, &str); 5] = [
+const ACTIONS: [(ActionKind, &str); 8] = [
     (ActionKind::LockSelection, "Lock selection"),
     (ActionKind::LockTransform, "Lock transform"),
     (ActionKind::Delete, "Delete"),
     (ActionKind::Move, "Move"),
     (ActionKind::Replace, "Replace"),
+    (ActionKind::Add, "Add authored object"),
+    (ActionKind::Exclude, "Exclude region"),
+    (ActionKind::FreezeSubtree, "Freeze subtree"),
 ];
+
+/// The kind of an action.
+fn action_kind(action: &OverrideAction) -> ActionKind {
+    match action {
+        OverrideAction::LockSelection { .. } => ActionKind::LockSelection,
+        OverrideAction::LockTransform { .. } => ActionKind::LockTransform,
+        OverrideAction::Delete => ActionKind::Delete,
+        OverrideAction::Move { .. } => ActionKind::Move,
+        OverrideAction::Replace { .. } => ActionKind::Replace,
+        OverrideAction::Add { .. } => ActionKind::Add,
+        OverrideAction::Exclude { .. } => ActionKind::Exclude,
+        OverrideAction::FreezeSubtree { .. } => ActionKind::FreezeSubtree,
+    }
+}
+
+/// A fresh action of `kind`, with the first variant where one is needed.
+fn new_action(kind: ActionKind, variants: &[String]) -> OverrideAction {
+    let variant = variants.first().cloned().unwrap_or_default();
+    let position = Vec2::default();
+    match kind {
+        ActionKind::LockSelection => OverrideAction::LockSelection { variant },
+        ActionKind::LockTransform => OverrideAction::LockTransform {
+            position,
+            rotation: 0,
+            scale: 1000,
+        },
+        ActionKind::Delete => OverrideAction::Delete,
+        ActionKind::Move => OverrideAction::Move { position },
+        ActionKind::Replace => OverrideAction::Replace { variant },
+        ActionKind::Add => OverrideAction::Add { variant, position },
+        ActionKind::Exclude => OverrideAction::Exclude {
+            min: position,
+            max: Vec2 { x: 1.0, y: 1.0 },
+        },
+        ActionKind::FreezeSubtree => OverrideAction::FreezeSubtree {
+            variant,
+            position,
+            rotation: 0,
+            scale: 1000,
+        },
+    }
+}
 
 /// An override set: recipe, base revision and overrides.
 pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
@@ -465,7 +513,8 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
             stage: stage_ids.first().map(|(id, _)| *id).unwrap_or(0),
             target: 0,
             precedence: 0,
-            action: OverrideAction::LockSelection,
+            base: String::new(),
+            action: OverrideAction::Delete,
         },
         |index, item| format!("{index}: stage {} · target {:#x}", item.stage, item.target),
         |form, ui, item| override_ui(form, ui, item, &stage_ids, &variants),
@@ -504,47 +553,87 @@ fn override_ui(
         0..=u32::MAX,
         "",
     );
+    form.text_ui(
+        ui,
+        "base",
+        "The expected base revision of the target (as `stagecraft rebase` prints it).",
+        &mut item.base,
+    );
     form.field("action", |form| {
         let salt = form.path().clone();
         form.row_here_ui(ui, "action", "What the override does.", |ui| {
-            let mut kind = match item.action {
-                OverrideAction::LockSelection => ActionKind::LockSelection,
-                OverrideAction::LockTransform => ActionKind::LockTransform,
-                OverrideAction::Delete => ActionKind::Delete,
-                OverrideAction::Move { .. } => ActionKind::Move,
-                OverrideAction::Replace { .. } => ActionKind::Replace,
-            };
+            let mut kind = action_kind(&item.action);
             let before = kind;
             let response = combo_ui(ui, &salt, &mut kind, &ACTIONS);
             if kind != before {
-                item.action = match kind {
-                    ActionKind::LockSelection => OverrideAction::LockSelection,
-                    ActionKind::LockTransform => OverrideAction::LockTransform,
-                    ActionKind::Delete => OverrideAction::Delete,
-                    ActionKind::Move => OverrideAction::Move {
-                        position: Vec2::default(),
-                    },
-                    ActionKind::Replace => OverrideAction::Replace {
-                        variant: variants.first().cloned().unwrap_or_default(),
-                    },
-                };
+                item.action = new_action(kind, variants);
             }
             response
         });
-        match &mut item.action {
-            OverrideAction::Move { position } => {
-                form.vec2_ui(ui, "position", "New ground position.", position);
-            }
-            OverrideAction::Replace { variant } => {
-                form.id_picker_ui(
-                    ui,
-                    "variant",
-                    "Variant id of the target's asset family.",
-                    variant,
-                    variants,
-                );
-            }
-            _ => {}
-        }
+        action_fields_ui(form, ui, &mut item.action, variants);
     });
+}
+
+/// The fields of an override action.
+fn action_fields_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    action: &mut OverrideAction,
+    variants: &[String],
+) {
+    let variant_help = "Variant id of the target's asset family.";
+    match action {
+        OverrideAction::LockSelection { variant } | OverrideAction::Replace { variant } => {
+            form.id_picker_ui(ui, "variant", variant_help, variant, variants);
+        }
+        OverrideAction::Move { position } => {
+            form.vec2_ui(ui, "position", "New ground position.", position);
+        }
+        OverrideAction::Add { variant, position } => {
+            form.id_picker_ui(ui, "variant", variant_help, variant, variants);
+            form.vec2_ui(ui, "position", "Ground position.", position);
+        }
+        OverrideAction::Exclude { min, max } => {
+            form.vec2_ui(ui, "min", "Lowest corner of the excluded rectangle.", min);
+            form.vec2_ui(ui, "max", "Highest corner (excluded).", max);
+        }
+        OverrideAction::LockTransform {
+            position,
+            rotation,
+            scale,
+        } => {
+            form.vec2_ui(ui, "position", "Kept ground position.", position);
+            transform_ui(form, ui, rotation, scale);
+        }
+        OverrideAction::FreezeSubtree {
+            variant,
+            position,
+            rotation,
+            scale,
+        } => {
+            form.id_picker_ui(ui, "variant", variant_help, variant, variants);
+            form.vec2_ui(ui, "position", "Kept ground position.", position);
+            transform_ui(form, ui, rotation, scale);
+        }
+        OverrideAction::Delete => {}
+    }
+}
+
+fn transform_ui(form: &mut Form<'_>, ui: &mut Ui, rotation: &mut u16, scale: &mut u32) {
+    form.number_ui(
+        ui,
+        "rotation",
+        "Kept rotation about the up axis.",
+        rotation,
+        0..=u16::MAX,
+        "1/65536 turn",
+    );
+    form.number_ui(
+        ui,
+        "scale",
+        "Kept scale.",
+        scale,
+        0..=u32::MAX,
+        "scale units",
+    );
 }

@@ -295,6 +295,7 @@ fn kernel(
         objects,
         rejected: Vec::new(),
         derived: None,
+        ..StageProvenance::default()
     };
     Ok(StageOutput {
         product: Product::MissionLayout(MissionProduct {

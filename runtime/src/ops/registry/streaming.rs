@@ -237,6 +237,7 @@ fn kernel(
         objects,
         rejected: Vec::new(),
         derived: None,
+        ..StageProvenance::default()
     };
     Ok(StageOutput {
         product: Product::StreamingPlan(StreamingProduct {

@@ -231,6 +231,7 @@ fn provenance(block: &StreetBlock) -> StageProvenance {
             .collect(),
         rejected: Vec::new(),
         derived: None,
+        ..StageProvenance::default()
     }
 }
 

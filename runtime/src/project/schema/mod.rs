@@ -10,7 +10,7 @@ pub mod scenario;
 pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
 pub use family::{AssetFamily, AssetVariant, PreviewShape, FAMILY_SCHEMA};
 pub use manifest::{Manifest, MANIFEST_SCHEMA};
-pub use overrides::{Override, OverrideAction, OverrideSet, OVERRIDES_SCHEMA};
+pub use overrides::{Mutation, Override, OverrideAction, OverrideSet, OVERRIDES_SCHEMA};
 pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
 pub use scenario::{
     Directive, DirectiveCommand, Observer, PopulationKind, PopulationSource, Scenario,

@@ -1,0 +1,197 @@
+//! `stagecraft rebase`: where each author override and world mutation stands against the project's
+//! generation at a seed (the manifest's, or `--seed`): applies, orphaned or conflict, with the
+//! reason. With `--write` it rebases every set of the recipe to that seed: edits that apply are
+//! kept (recording their targets' new base revisions), orphans are dropped, and a conflict stops
+//! it with nothing written (those need a decision per edit, as the editor's rebase dialog asks).
+//!
+//! The report and the new sets come from the runtime (`overrides::rebase_report`,
+//! `overrides::rebase`); this module only reads, prints and writes.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context as _;
+use stagecraft_runtime::generate::{
+    CancelToken, ExecutionMode, GenerateRequest, Generator, NoObserver,
+};
+use stagecraft_runtime::overrides::{
+    rebase, rebase_report, Decision, Overrides, RebaseReport, Standing,
+};
+use stagecraft_runtime::project::{canonical_text, has_errors, overrides_file, OverrideSet};
+use stagecraft_runtime::recipe::compile_project_recipe;
+
+use super::diagnostics::render_all;
+use crate::project_io::atomic_write;
+
+/// Options of `stagecraft rebase`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RebaseOptions<'a> {
+    /// Only this recipe (default: every recipe that has override sets).
+    pub recipe: Option<&'a str>,
+    /// The seed to rebase to (default: the manifest's).
+    pub seed: Option<u64>,
+    /// JSON on stdout.
+    pub json: bool,
+    /// Write the rebased sets (keep what applies, drop orphans; refused on any conflict).
+    pub write: bool,
+}
+
+/// `stagecraft rebase`: exit 0 after a report (or a write), 1 on project or generation errors or
+/// when `--write` meets a conflict.
+pub fn rebase_command(
+    project: &Path,
+    options: &RebaseOptions<'_>,
+    out: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    let registry = super::registry(None);
+    let (sources, loaded) = super::load_with(project, &registry)?;
+    let Some(doc) = loaded
+        .project
+        .as_ref()
+        .filter(|_| !has_errors(&loaded.diagnostics))
+    else {
+        write!(out, "{}", render_all(&loaded.diagnostics, &sources))?;
+        writeln!(
+            out,
+            "{}: the project has errors; nothing rebased",
+            project.display()
+        )?;
+        return Ok(1);
+    };
+    let seed = options.seed.unwrap_or(doc.manifest.root_seed);
+    let recipes: Vec<&String> = doc
+        .recipes
+        .keys()
+        .filter(|id| options.recipe.is_none_or(|only| only == id.as_str()))
+        .filter(|id| doc.overrides.values().any(|set| &set.recipe == *id))
+        .collect();
+    let mut reports = Vec::new();
+    let mut exit = 0;
+    for id in recipes {
+        let Some(plan) = compile_project_recipe(&loaded, id, &registry).and_then(|o| o.plan) else {
+            anyhow::bail!("recipe `{id}` does not compile");
+        };
+        let sets: Vec<OverrideSet> = Overrides::of_recipe(doc, id).sets().to_vec();
+        let request = GenerateRequest {
+            root_seed: seed,
+            mode: ExecutionMode::Parallel,
+            generation: 0,
+        };
+        let mut generator = Generator::new();
+        let cancel = CancelToken::new();
+        let base = generator
+            .generate(&plan, &request, &cancel, &NoObserver)
+            .map_err(|e| anyhow::anyhow!("recipe `{id}`: {e}"))?;
+        let preview = generator
+            .generate_with(
+                &plan,
+                &request,
+                &Overrides::preview(sets.clone()),
+                &cancel,
+                &NoObserver,
+            )
+            .map_err(|e| anyhow::anyhow!("recipe `{id}`: {e}"))?;
+        let report = rebase_report(&sets, &preview.bundle, &base.bundle.digest_hex());
+        if options.write {
+            exit = exit.max(write_sets(project, &sets, &report, out)?);
+        }
+        reports.push(report);
+    }
+    if options.json {
+        let json: Vec<serde_json::Value> = reports.iter().map(report_json).collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        for report in &reports {
+            write!(out, "{}", report_text(report))?;
+        }
+    }
+    Ok(exit)
+}
+
+/// Writes each set rebased with the default decisions; refuses (writing nothing) on a conflict.
+fn write_sets(
+    project: &Path,
+    sets: &[OverrideSet],
+    report: &RebaseReport,
+    out: &mut dyn Write,
+) -> anyhow::Result<i32> {
+    let conflicts: Vec<_> = report
+        .entries
+        .iter()
+        .filter(|e| matches!(e.standing, Standing::Conflict(_)))
+        .collect();
+    if !conflicts.is_empty() {
+        writeln!(
+            out,
+            "recipe {}: {} edits conflict and need a decision; nothing written",
+            report.recipe,
+            conflicts.len()
+        )?;
+        return Ok(1);
+    }
+    let decisions: BTreeMap<_, _> = report
+        .entries
+        .iter()
+        .filter(|e| e.standing == Standing::Orphaned)
+        .map(|e| (e.edit.clone(), Decision::Drop))
+        .collect();
+    let mut texts = Vec::new();
+    for set in sets {
+        let next = rebase(set, report, &decisions)?;
+        texts.push((overrides_file(&set.id), canonical_text(&next)));
+    }
+    for (file, text) in texts {
+        let path = project.join(&file);
+        atomic_write(&path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        writeln!(out, "rebased {file} to seed {}", report.seed)?;
+    }
+    Ok(0)
+}
+
+fn report_text(report: &RebaseReport) -> String {
+    let mut text = format!(
+        "recipe {} at seed {}: {} apply, {} orphaned, {} conflict\n",
+        report.recipe,
+        report.seed,
+        report.count("applies"),
+        report.count("orphaned"),
+        report.count("conflict")
+    );
+    for entry in &report.entries {
+        let detail = match &entry.standing {
+            Standing::Applies => "applies".to_owned(),
+            Standing::Orphaned => "orphaned".to_owned(),
+            Standing::Conflict(reason) => format!("conflict ({}): {reason}", reason.name()),
+        };
+        text.push_str(&format!(
+            "  {} {} {} (stage {}): {detail}\n",
+            entry.edit, entry.action, entry.target, entry.stage
+        ));
+    }
+    text
+}
+
+fn report_json(report: &RebaseReport) -> serde_json::Value {
+    serde_json::json!({
+        "recipe": report.recipe,
+        "seed": report.seed,
+        "base_revision": report.base_revision,
+        "applies": report.count("applies"),
+        "orphaned": report.count("orphaned"),
+        "conflict": report.count("conflict"),
+        "entries": report.entries.iter().map(|e| serde_json::json!({
+            "edit": e.edit.to_string(),
+            "stage": e.stage,
+            "target": e.target,
+            "action": e.action,
+            "standing": e.standing.name(),
+            "reason": match &e.standing {
+                Standing::Conflict(reason) => Some(reason.name()),
+                _ => None,
+            },
+            "found_base": e.found_base,
+        })).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,377 @@
+//! Author overrides and world mutations: which edits reach which stage, how they are applied in
+//! the fixed precedence (generated base < author overrides < saved world mutations), the conflicts
+//! they report, and rebase after a seed, parameter or family change.
+//!
+//! An [`Overrides`] holds the override sets of one recipe. The executor asks it, per stage, for the
+//! [`StageEdits`] naming that stage (sets in id order, each in authored order, mutations after every
+//! override); their digest enters the stage's cache key, so editing an override regenerates exactly
+//! the stages it touches, and the bundle digest. A set whose `base_seed` is not the generation's seed
+//! applies nothing: each of its edits is reported as [`ConflictReason::SeedNotBound`] until an
+//! explicit rebase ([`rebase`]) binds it.
+
+pub mod apply;
+pub mod base;
+pub mod mutation;
+pub mod rebase;
+pub mod stage;
+
+#[cfg(test)]
+mod tests;
+
+use crate::content::encode::ByteWriter;
+use crate::project::decode::Encode;
+use crate::project::schema::{Mutation, Override, OverrideAction, OverrideSet};
+use crate::project::write::to_canonical_string;
+
+pub use apply::{apply_placed, apply_scatter, exclusions_lattice};
+pub use base::{CandidateBase, StageBase};
+pub use mutation::{harvest, regrow, regrow_variant, RegrowError};
+pub use rebase::{
+    rebase, rebase_report, Decision, RebaseEntry, RebaseError, RebaseReport, Standing,
+};
+
+/// Which list of its set an edit is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EditList {
+    /// `overrides`.
+    Override,
+    /// `mutations`.
+    Mutation,
+}
+
+/// Where one edit is written: its set, its list and its index there.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EditRef {
+    /// The override set id.
+    pub set: String,
+    /// Which list.
+    pub list: EditList,
+    /// Index in that list.
+    pub index: usize,
+}
+
+impl std::fmt::Display for EditRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = match self.list {
+            EditList::Override => "overrides",
+            EditList::Mutation => "mutations",
+        };
+        write!(f, "{}:{list}[{}]", self.set, self.index)
+    }
+}
+
+/// Why an edit was not applied. It is never applied to another object instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConflictReason {
+    /// The set is bound to another seed (or to none): a seed change needs an explicit rebase.
+    SeedNotBound {
+        /// The seed the set was authored against.
+        base_seed: Option<u64>,
+        /// The seed of this generation.
+        seed: u64,
+    },
+    /// The target is not a candidate of the stage any more (or, for a delete or a mutation, not
+    /// a placement of the result): the edit is orphaned.
+    TargetGone,
+    /// The target's base revision is not the one the edit expects.
+    BaseRevisionMismatch {
+        /// What the edit expects.
+        expected: String,
+        /// What the base is now.
+        found: String,
+    },
+    /// The object would lie outside its layer's region (a hard constraint).
+    OutsideRegion,
+    /// The object would lie inside a keep-out or an exclusion (a hard constraint).
+    InsideKeepOut {
+        /// Index in the layer's keep-outs (authored, then exclusions, then upstream ones).
+        keep_out: u32,
+    },
+    /// The object would overlap a stronger locked, moved or added object.
+    OverlapsOccupant {
+        /// The stronger object.
+        with: u64,
+    },
+    /// Another edit of higher precedence (or, at equal precedence, later) touches the same
+    /// property of the same target.
+    Superseded {
+        /// The winning edit.
+        by: EditRef,
+    },
+    /// The variant id is not one of the family's.
+    UnknownVariant {
+        /// The id given.
+        variant: String,
+    },
+    /// An added object's identity is one the generator can emit, or is not of a layer of the
+    /// stage (identities of authored objects use candidate indices ≥ candidates per cell).
+    IdentityCollision,
+    /// The stage is not a scatter stage; only placements can be overridden.
+    UnsupportedStage,
+    /// A position or rectangle is not representable in the stage's lattice units.
+    Unrepresentable,
+    /// The regrow variant draw exhausted its attempts; the placement stays harvested.
+    RegrowFailed,
+}
+
+impl ConflictReason {
+    /// The reason's stable name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ConflictReason::SeedNotBound { .. } => "seed-not-bound",
+            ConflictReason::TargetGone => "target-gone",
+            ConflictReason::BaseRevisionMismatch { .. } => "base-revision-mismatch",
+            ConflictReason::OutsideRegion => "outside-region",
+            ConflictReason::InsideKeepOut { .. } => "inside-keep-out",
+            ConflictReason::OverlapsOccupant { .. } => "overlaps-occupant",
+            ConflictReason::Superseded { .. } => "superseded",
+            ConflictReason::UnknownVariant { .. } => "unknown-variant",
+            ConflictReason::IdentityCollision => "identity-collision",
+            ConflictReason::UnsupportedStage => "unsupported-stage",
+            ConflictReason::Unrepresentable => "unrepresentable",
+            ConflictReason::RegrowFailed => "regrow-failed",
+        }
+    }
+}
+
+impl std::fmt::Display for ConflictReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConflictReason::SeedNotBound { base_seed, seed } => match base_seed {
+                Some(base) => write!(
+                    f,
+                    "authored against seed {base}, generated with seed {seed}"
+                ),
+                None => write!(f, "not bound to a seed; generated with seed {seed}"),
+            },
+            ConflictReason::TargetGone => write!(f, "the target is gone"),
+            ConflictReason::BaseRevisionMismatch { expected, found } => {
+                write!(f, "expected base revision {expected}, found {found}")
+            }
+            ConflictReason::OutsideRegion => write!(f, "outside the layer's region"),
+            ConflictReason::InsideKeepOut { keep_out } => write!(f, "inside keep-out {keep_out}"),
+            ConflictReason::OverlapsOccupant { with } => {
+                write!(f, "overlaps the stronger object {with}")
+            }
+            ConflictReason::Superseded { by } => write!(f, "superseded by {by}"),
+            ConflictReason::UnknownVariant { variant } => {
+                write!(f, "the family has no variant `{variant}`")
+            }
+            ConflictReason::IdentityCollision => {
+                write!(f, "the identity collides with generated candidates")
+            }
+            ConflictReason::UnsupportedStage => write!(f, "the stage is not a scatter stage"),
+            ConflictReason::Unrepresentable => write!(f, "not representable in lattice units"),
+            ConflictReason::RegrowFailed => write!(f, "the regrow draw failed"),
+        }
+    }
+}
+
+/// What became of one edit in one generation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditOutcome {
+    /// The edit.
+    pub edit: EditRef,
+    /// The stage it names.
+    pub stage: u32,
+    /// Its target (0 for an exclusion).
+    pub target: u64,
+    /// The action's name (`LockSelection`, …, `Harvest`, `Regrow`).
+    pub action: &'static str,
+    /// The target's base revision in this generation, when it has a generated target.
+    pub found_base: Option<String>,
+    /// Applied, or why not.
+    pub result: Result<(), ConflictReason>,
+    /// For an applied regrow: its ordinal and the variant it drew.
+    pub regrow: Option<(u32, u32)>,
+}
+
+/// One edit as a stage sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// An author override.
+    Override(Override),
+    /// A world mutation.
+    Mutation(Mutation),
+}
+
+/// The edits naming one stage, in precedence order: overrides (sets by id, authored order), then
+/// mutations. `bound` says whether the edit's set is bound to the generation's seed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StageEdits {
+    /// The edits, each with where it is written and whether its set is bound.
+    pub edits: Vec<(EditRef, Edit, Result<(), ConflictReason>)>,
+}
+
+impl StageEdits {
+    /// Whether no edit names the stage.
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    /// BLAKE3 over `"EDITS001"` and each edit's place, binding and canonical text: what enters
+    /// the cache key of every stage the edits touch.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut w = ByteWriter::tagged(b"EDITS001");
+        w.count(self.edits.len());
+        for (at, edit, bound) in &self.edits {
+            let text = match edit {
+                Edit::Override(o) => to_canonical_string(&o.encode()),
+                Edit::Mutation(m) => to_canonical_string(&m.encode()),
+            };
+            w.str(&at.to_string()).bool(bound.is_ok()).str(&text);
+        }
+        w.digest()
+    }
+}
+
+/// The override sets of one recipe, as one generation applies them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides {
+    sets: Vec<OverrideSet>,
+    /// Evaluate sets bound to another seed as if bound to this one (for a rebase report).
+    preview: bool,
+}
+
+impl Overrides {
+    /// No overrides: the generated base.
+    pub fn none() -> Overrides {
+        Overrides::default()
+    }
+
+    /// The given sets, applied in set id order.
+    pub fn new(mut sets: Vec<OverrideSet>) -> Overrides {
+        sets.sort_by(|a, b| a.id.cmp(&b.id));
+        Overrides {
+            sets,
+            preview: false,
+        }
+    }
+
+    /// The sets evaluated as if each were bound to the generation's seed: what they would do
+    /// after a rebase that keeps everything. Only for reports, never for published content.
+    pub fn preview(sets: Vec<OverrideSet>) -> Overrides {
+        Overrides {
+            preview: true,
+            ..Overrides::new(sets)
+        }
+    }
+
+    /// The override sets of `project` that edit recipe `recipe` (what `stagecraft generate` and
+    /// the editor's generation service both apply).
+    pub fn of_recipe(project: &crate::project::Project, recipe: &str) -> Overrides {
+        Overrides::new(
+            project
+                .overrides
+                .values()
+                .filter(|set| set.recipe == recipe)
+                .cloned()
+                .collect(),
+        )
+    }
+
+    /// Whether there is nothing to apply.
+    pub fn is_empty(&self) -> bool {
+        self.sets
+            .iter()
+            .all(|s| s.overrides.is_empty() && s.mutations.is_empty())
+    }
+
+    /// The sets.
+    pub fn sets(&self) -> &[OverrideSet] {
+        &self.sets
+    }
+
+    /// The edits naming `stage`, for a generation with root seed `seed`.
+    pub fn for_stage(&self, stage: u32, seed: u64) -> StageEdits {
+        let mut edits = Vec::new();
+        for set in &self.sets {
+            let bound = if self.preview || set.base_seed == Some(seed) {
+                Ok(())
+            } else {
+                Err(ConflictReason::SeedNotBound {
+                    base_seed: set.base_seed,
+                    seed,
+                })
+            };
+            for (index, o) in set.overrides.iter().enumerate() {
+                if o.stage == stage {
+                    let at = edit_ref(set, EditList::Override, index);
+                    edits.push((at, Edit::Override(o.clone()), bound.clone()));
+                }
+            }
+        }
+        for set in &self.sets {
+            let bound = if self.preview || set.base_seed == Some(seed) {
+                Ok(())
+            } else {
+                Err(ConflictReason::SeedNotBound {
+                    base_seed: set.base_seed,
+                    seed,
+                })
+            };
+            for (index, m) in set.mutations.iter().enumerate() {
+                if m.stage == stage {
+                    let at = edit_ref(set, EditList::Mutation, index);
+                    edits.push((at, Edit::Mutation(m.clone()), bound.clone()));
+                }
+            }
+        }
+        StageEdits { edits }
+    }
+}
+
+fn edit_ref(set: &OverrideSet, list: EditList, index: usize) -> EditRef {
+    EditRef {
+        set: set.id.clone(),
+        list,
+        index,
+    }
+}
+
+/// The stable name of an override action.
+pub fn action_name(action: &OverrideAction) -> &'static str {
+    match action {
+        OverrideAction::LockSelection { .. } => "LockSelection",
+        OverrideAction::LockTransform { .. } => "LockTransform",
+        OverrideAction::Delete => "Delete",
+        OverrideAction::Move { .. } => "Move",
+        OverrideAction::Replace { .. } => "Replace",
+        OverrideAction::Add { .. } => "Add",
+        OverrideAction::Exclude { .. } => "Exclude",
+        OverrideAction::FreezeSubtree { .. } => "FreezeSubtree",
+    }
+}
+
+/// The properties of its target an override touches; two overrides of one target compete when
+/// they share one (a delete touches all of them).
+pub fn properties(action: &OverrideAction) -> &'static [Property] {
+    match action {
+        OverrideAction::LockSelection { .. } | OverrideAction::Replace { .. } => {
+            &[Property::Selection]
+        }
+        OverrideAction::LockTransform { .. } | OverrideAction::Move { .. } => {
+            &[Property::Transform]
+        }
+        OverrideAction::FreezeSubtree { .. } => &[Property::Selection, Property::Transform],
+        OverrideAction::Delete | OverrideAction::Add { .. } => &[
+            Property::Selection,
+            Property::Transform,
+            Property::Existence,
+        ],
+        OverrideAction::Exclude { .. } => &[Property::Region],
+    }
+}
+
+/// A property of a generated object that overrides touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Property {
+    /// The variant.
+    Selection,
+    /// Position, rotation and scale.
+    Transform,
+    /// Whether it exists.
+    Existence,
+    /// The stage's eligible region (exclusions).
+    Region,
+}

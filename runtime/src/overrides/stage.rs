@@ -1,0 +1,105 @@
+//! The executor's side of overrides: which edits enter a stage's cache key, and running a stage's
+//! kernel with them (exclusions before, occupants, tombstones and mutations after).
+
+use super::{apply_placed, apply_scatter, exclusions_lattice, ConflictReason, EditOutcome};
+use super::{Overrides, StageBase, StageEdits};
+use crate::content::{Product, ProductKind, StageProvenance};
+use crate::ops::registry::{KernelContext, StageError, StageInputs, StageOutput, StageParams};
+use crate::recipe::{CompiledStage, InputSource};
+
+/// The stage whose edits a stage applies: its own for a scatter stage, its placements stage's for
+/// select-and-place (which keeps their transforms), its own otherwise (reported as unsupported).
+fn edited_stage(stage: &CompiledStage) -> u32 {
+    if stage.output() == ProductKind::PlacedObjects {
+        if let Some(id) = stage.inputs().iter().find_map(|b| match b.source {
+            InputSource::Stage(id) => Some(id),
+            InputSource::Family { .. } => None,
+        }) {
+            return id;
+        }
+    }
+    stage.id()
+}
+
+/// The edits that decide `stage`'s product, for its cache key; `None` when there are none.
+pub fn key_digest(overrides: &Overrides, stage: &CompiledStage, seed: u64) -> Option<[u8; 32]> {
+    let edits = overrides.for_stage(edited_stage(stage), seed);
+    (!edits.is_empty()).then(|| edits.digest())
+}
+
+/// Runs `stage`'s kernel with the edits naming it. `upstream` gives the provenance of a finished
+/// stage (for select-and-place, the outcomes of its placements stage).
+pub fn run_kernel<'a>(
+    stage: &CompiledStage,
+    inputs: &StageInputs<'_>,
+    context: &KernelContext<'_>,
+    overrides: &Overrides,
+    upstream: &dyn Fn(u32) -> Option<&'a StageProvenance>,
+) -> Result<StageOutput, StageError> {
+    let kernel = stage.operator().kernel;
+    let edited = edited_stage(stage);
+    let edits = overrides.for_stage(edited, context.seed);
+    if edits.is_empty() {
+        return kernel(stage.params(), inputs, context);
+    }
+    match (stage.output(), stage.params()) {
+        (ProductKind::Placements, StageParams::Scatter(p)) => {
+            let mut params = p.clone();
+            params
+                .keep_outs
+                .extend(exclusions_lattice(&edits, p.lattice_unit_m));
+            let mut output = kernel(&StageParams::Scatter(params), inputs, context)?;
+            let family = inputs.family("family")?;
+            let base = StageBase::new(
+                stage.id(),
+                context.seed,
+                family,
+                p.cell_size,
+                p.candidates_per_cell,
+                p.lattice_unit_m,
+            );
+            if let Product::Placements(product) = &mut output.product {
+                output.provenance.edits = apply_scatter(product, &base, &edits);
+            }
+            output.provenance.edits_digest = Some(edits.digest());
+            output.provenance.edit_base = Some(base);
+            Ok(output)
+        }
+        (ProductKind::PlacedObjects, _) => {
+            let mut output = kernel(stage.params(), inputs, context)?;
+            let outcomes: &[EditOutcome] = upstream(edited).map_or(&[], |p| p.edits.as_slice());
+            if let Product::PlacedObjects(product) = &mut output.product {
+                apply_placed(product, &edits, outcomes);
+            }
+            Ok(output)
+        }
+        _ => {
+            let mut output = kernel(stage.params(), inputs, context)?;
+            output.provenance.edits = unsupported(&edits, stage.id());
+            output.provenance.edits_digest = Some(edits.digest());
+            Ok(output)
+        }
+    }
+}
+
+fn unsupported(edits: &StageEdits, stage: u32) -> Vec<EditOutcome> {
+    edits
+        .edits
+        .iter()
+        .map(|(at, edit, _)| {
+            let (target, action) = match edit {
+                super::Edit::Override(o) => (o.target, super::action_name(&o.action)),
+                super::Edit::Mutation(m) => (m.target, "Harvest"),
+            };
+            EditOutcome {
+                edit: at.clone(),
+                stage,
+                target,
+                action,
+                found_base: None,
+                result: Err(ConflictReason::UnsupportedStage),
+                regrow: None,
+            }
+        })
+        .collect()
+}

@@ -297,7 +297,7 @@ fn a_long_street_crowd_keeps_walking_without_gridlock() {
     let mut min = f64::INFINITY;
     for _ in 0..300 {
         world.step();
-        if world.frame() % 50 == 0 {
+        if world.frame().is_multiple_of(50) {
             min = min.min(min_separation(&world));
         }
     }

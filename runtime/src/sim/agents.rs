@@ -1,5 +1,6 @@
 //! Pedestrians as structure-of-arrays columns keyed by a stable agent id, declared once.
 
+use super::walk::WalkDecision;
 use crate::project::{PopulationKind, Vec2};
 
 /// A stable reference to an agent: its slot (see `sim::slots`) and the generation of that slot.
@@ -189,6 +190,16 @@ macro_rules! agent_columns {
             pub fn swap_remove(&mut self, row: usize) {
                 $(self.$name.swap_remove(row);)*
             }
+
+            /// Bytes one row takes in the columns (inline sizes; heap text of owners excluded).
+            pub fn row_bytes() -> usize {
+                0 $(+ std::mem::size_of::<$ty>())*
+            }
+
+            /// Heap bytes the columns hold (their capacities × inline sizes).
+            pub fn heap_bytes(&self) -> usize {
+                0 $(+ self.$name.capacity() * std::mem::size_of::<$ty>())*
+            }
         }
     };
 }
@@ -226,6 +237,15 @@ agent_columns! {
     owner: Option<String>,
     /// Fixed steps this agent has been updated.
     steps: u64,
+    // walking
+    /// Velocity observed over the last completed window (`sim::walk::VELOCITY_WINDOW_S`), m/s.
+    velocity_m_s: Vec2,
+    /// Position at the start of the current observation window, meters.
+    window_origin: Vec2,
+    /// Fixed steps into the current observation window.
+    window_steps: u32,
+    /// What the agent's last Motion phase decided (see `sim::walk`).
+    walk_decision: WalkDecision,
 }
 
 impl Agents {

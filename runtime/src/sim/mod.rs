@@ -13,6 +13,7 @@
 //! a [`Snapshot`].
 
 mod agents;
+mod crowd;
 mod motion;
 mod population;
 mod routes;
@@ -20,12 +21,15 @@ pub mod scenario;
 pub mod slots;
 mod snapshot;
 pub mod space;
+pub mod spatial;
 mod tasks;
 mod timeline;
+pub mod walk;
 mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
-pub use routes::{RouteError, SimRoute};
+pub use crowd::{long_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S};
+pub use routes::{RouteConnection, RouteError, SimRoute, DEFAULT_ROUTE_WIDTH_M};
 pub use scenario::{
     Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverSpec, SimBox, SimBuildError,
     SimDiagnostic, SimProblem, SourceSpec,
@@ -37,6 +41,7 @@ pub use space::{
     StaticBlocker,
 };
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
+pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{build_world, Counters, SourceConfig, SpawnRejection, World, WorldConfig};
 
 #[cfg(test)]

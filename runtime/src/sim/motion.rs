@@ -1,7 +1,11 @@
-//! The Motion phase: walking along routes (turning back at their ends), travelling to a goal,
-//! fleeing from a threat, by one fixed step.
+//! The Motion phase: walking along routes with local avoidance (turning back at their ends, see
+//! `sim::walk`), travelling to a goal, fleeing from a threat, by one fixed step.
 
 use super::agents::{AgentState, Agents};
+use super::walk::ground::BlockerIndex;
+use super::walk::{
+    walk_agent, WalkDecision, WalkEnv, WalkState, NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
+};
 use super::world::WorldConfig;
 use crate::project::Vec2;
 
@@ -10,29 +14,38 @@ pub const ARRIVAL_RADIUS_M: f64 = 0.15;
 /// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
 pub const FLEE_SPEED_M_S: f64 = 4.0;
 
-/// Motion: every agent advances by one fixed step according to its state.
-pub(super) fn motion_phase(config: &WorldConfig, agents: &mut Agents) {
+/// Motion: every agent advances by one fixed step according to its state. Walkers steer
+/// around each other and the static blockers (`sim::walk`), reading their neighbours from a grid
+/// rebuilt here once per step; afterwards every agent's observed velocity window advances.
+pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, agents: &mut Agents) {
     let dt = config.fixed_step_s;
+    let WalkState {
+        grid,
+        blockers,
+        scratch,
+        fan,
+    } = walk;
+    grid.rebuild(&agents.position, NEIGHBOUR_CELL_M);
+    let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
+    let fastest_m_s = agents
+        .speed_m_s
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite())
+        .fold(FLEE_SPEED_M_S, f64::max);
+    let env = WalkEnv {
+        routes: &config.space.routes,
+        blockers,
+        fan,
+        dt_s: dt,
+        max_step_m: fastest_m_s * dt,
+    };
     for row in 0..agents.len() {
         agents.steps[row] += 1;
+        agents.walk_decision[row] = WalkDecision::Idle;
         match agents.state[row] {
             AgentState::Walking => {
-                let route = &config.space.routes[agents.route[row] as usize];
-                let length = route.length_m();
-                let mut distance = agents.distance_m[row]
-                    + f64::from(agents.direction[row]) * agents.speed_m_s[row] * dt;
-                if distance > length {
-                    distance = 2.0 * length - distance;
-                    agents.direction[row] = -1;
-                } else if distance < 0.0 {
-                    distance = -distance;
-                    agents.direction[row] = 1;
-                }
-                let distance = distance.clamp(0.0, length);
-                let (position, along) = route.sample(distance);
-                agents.distance_m[row] = distance;
-                agents.position[row] = position;
-                agents.facing[row] = scale(along, f64::from(agents.direction[row]));
+                agents.walk_decision[row] = walk_agent(&env, grid, scratch, agents, row);
             }
             AgentState::Travelling => {
                 let Some(goal) = agents.target[row] else {
@@ -86,6 +99,29 @@ pub(super) fn motion_phase(config: &WorldConfig, agents: &mut Agents) {
                 agents.facing[row] = away;
             }
             AgentState::Holding | AgentState::Arrived => {}
+        }
+        // Later walkers see where this agent is now.
+        grid.update(row, agents.position[row]);
+    }
+    observe_velocities(dt, agents);
+}
+
+/// Advances every agent's velocity window: once it spans [`VELOCITY_WINDOW_S`], the observed
+/// velocity becomes the displacement over the window divided by its duration.
+fn observe_velocities(dt: f64, agents: &mut Agents) {
+    for row in 0..agents.len() {
+        let steps = agents.window_steps[row] + 1;
+        let elapsed_s = f64::from(steps) * dt;
+        if elapsed_s >= VELOCITY_WINDOW_S - 1e-9 {
+            let (now, origin) = (agents.position[row], agents.window_origin[row]);
+            agents.velocity_m_s[row] = Vec2 {
+                x: (now.x - origin.x) / elapsed_s,
+                y: (now.y - origin.y) / elapsed_s,
+            };
+            agents.window_origin[row] = now;
+            agents.window_steps[row] = 0;
+        } else {
+            agents.window_steps[row] = steps;
         }
     }
 }

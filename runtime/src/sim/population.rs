@@ -6,7 +6,9 @@ use std::num::NonZeroU32;
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
 use super::motion::scale;
 use super::slots::Slots;
+use super::walk::WalkDecision;
 use super::world::{Log, SpawnRejection, WorldConfig};
+use crate::project::Vec2;
 use crate::rng::{Address, Domain, DomainKey};
 
 /// The population sets the Control phase changes.
@@ -79,6 +81,10 @@ pub(super) fn control_phase(
             target: None,
             owner: None,
             steps: 0,
+            velocity_m_s: Vec2::default(),
+            window_origin: position,
+            window_steps: 0,
+            walk_decision: WalkDecision::Idle,
         });
         p.births[source_index].push(handle);
         log.counters.births += 1;

@@ -1,4 +1,5 @@
-//! Routes as the simulation walks them: polylines on the ground with cumulative lengths.
+//! Routes as the simulation walks them: polylines on the ground with cumulative lengths, a
+//! walkway width, and their straight connections (maximal runs of collinear segments).
 
 use thiserror::Error;
 
@@ -12,6 +13,36 @@ pub struct SimRoute {
     points: Vec<Vec2>,
     /// Distance from the first point to each point, meters.
     cumulative_m: Vec<f64>,
+    /// Width of the walkway around the polyline, meters.
+    width_m: f64,
+    /// The straight connections between the first point, every corner (a change of
+    /// direction) and the last point, in route order.
+    connections: Vec<RouteConnection>,
+}
+
+/// Walkway width of a route whose content gives none, meters (the example street block's
+/// walkway: a 4 m sidewalk less its 1.5 m furniture zone).
+pub const DEFAULT_ROUTE_WIDTH_M: f64 = 2.5;
+
+/// Segments whose unit directions differ by less than this (cross product) are one straight
+/// connection.
+const COLLINEAR_TOLERANCE: f64 = 1e-9;
+
+/// One straight connection of a route: from point `corners[j]` to point `corners[j + 1]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RouteConnection {
+    /// First point (in route order).
+    pub start: Vec2,
+    /// Last point (in route order).
+    pub end: Vec2,
+    /// Route distance at `start`, meters.
+    pub start_m: f64,
+    /// Route distance at `end`, meters.
+    pub end_m: f64,
+    /// Unit direction from `start` to `end` (x when they coincide).
+    pub axis: Vec2,
+    /// Horizontal distance from `start` to `end`, meters.
+    pub length_m: f64,
 }
 
 /// Why a polyline cannot be walked.
@@ -48,11 +79,83 @@ impl SimRoute {
         if total <= 0.0 {
             return Err(RouteError::ZeroLength(id));
         }
+        let connections = corners_of(&points)
+            .windows(2)
+            .map(|pair| {
+                let (a, b) = (pair[0] as usize, pair[1] as usize);
+                let (start, end) = (points[a], points[b]);
+                let length_m = ((end.x - start.x).powi(2) + (end.y - start.y).powi(2)).sqrt();
+                let axis = if length_m > 0.0 {
+                    Vec2 {
+                        x: (end.x - start.x) / length_m,
+                        y: (end.y - start.y) / length_m,
+                    }
+                } else {
+                    Vec2 { x: 1.0, y: 0.0 }
+                };
+                RouteConnection {
+                    start,
+                    end,
+                    start_m: cumulative_m[a],
+                    end_m: cumulative_m[b],
+                    axis,
+                    length_m,
+                }
+            })
+            .collect();
         Ok(SimRoute {
             id,
             points,
             cumulative_m,
+            width_m: DEFAULT_ROUTE_WIDTH_M,
+            connections,
         })
+    }
+
+    /// The same route with a walkway `width_m` wide (a non-finite or non-positive width keeps
+    /// the current one).
+    pub fn with_width_m(mut self, width_m: f64) -> SimRoute {
+        if width_m.is_finite() && width_m > 0.0 {
+            self.width_m = width_m;
+        }
+        self
+    }
+
+    /// Walkway width, meters.
+    pub fn width_m(&self) -> f64 {
+        self.width_m
+    }
+
+    /// Number of straight connections (at least 1).
+    pub fn connection_count(&self) -> usize {
+        self.connections.len()
+    }
+
+    /// Straight connection `index` (clamped to the last one).
+    #[inline]
+    pub fn connection(&self, index: usize) -> RouteConnection {
+        self.connections[index.min(self.connections.len() - 1)]
+    }
+
+    /// The connection a walker at `distance_m` heading `direction` (+1 towards the end, −1
+    /// towards the start) is on. At a corner it is the connection the walker arrives by, so a
+    /// connection is left only once it is completed (see `sim::walk::progress`).
+    #[inline]
+    pub fn connection_at(&self, distance_m: f64, direction: i8) -> usize {
+        let count = self.connection_count();
+        if count == 1 {
+            return 0;
+        }
+        if direction >= 0 {
+            (0..count)
+                .find(|j| self.connections[*j].end_m >= distance_m)
+                .unwrap_or(count - 1)
+        } else {
+            (0..count)
+                .rev()
+                .find(|j| self.connections[*j].start_m <= distance_m)
+                .unwrap_or(0)
+        }
     }
 
     /// Total length, meters.
@@ -101,6 +204,31 @@ impl SimRoute {
     }
 }
 
+/// The first point, every point where the direction changes, the last point.
+fn corners_of(points: &[Vec2]) -> Vec<u32> {
+    let unit = |a: Vec2, b: Vec2| {
+        let length = (b.x - a.x).hypot(b.y - a.y);
+        (length > 0.0).then(|| ((b.x - a.x) / length, (b.y - a.y) / length))
+    };
+    let mut corners = vec![0];
+    let mut previous: Option<(f64, f64)> = None;
+    for (i, pair) in points.windows(2).enumerate() {
+        let Some(direction) = unit(pair[0], pair[1]) else {
+            continue;
+        };
+        if let Some(before) = previous {
+            let cross = before.0 * direction.1 - before.1 * direction.0;
+            let dot = before.0 * direction.0 + before.1 * direction.1;
+            if cross.abs() > COLLINEAR_TOLERANCE || dot <= 0.0 {
+                corners.push(i as u32);
+            }
+        }
+        previous = Some(direction);
+    }
+    corners.push((points.len() - 1) as u32);
+    corners
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +255,32 @@ mod tests {
         );
         assert_eq!(route.sample(99.0).0, Vec2 { x: 4.0, y: 3.0 });
         assert_eq!(route.sample(-1.0).0, Vec2 { x: 0.0, y: 0.0 });
+    }
+
+    #[test]
+    fn collinear_segments_are_one_connection_and_corners_split_them() {
+        let route = SimRoute::new(
+            "l",
+            vec![
+                Vec2 { x: 0.0, y: 0.0 },
+                Vec2 { x: 2.0, y: 0.0 },
+                Vec2 { x: 4.0, y: 0.0 },
+                Vec2 { x: 4.0, y: 3.0 },
+            ],
+        )
+        .expect("valid");
+        assert_eq!(route.connection_count(), 2);
+        let first = route.connection(0);
+        assert_eq!((first.start_m, first.end_m), (0.0, 4.0));
+        assert_eq!(first.end, Vec2 { x: 4.0, y: 0.0 });
+        // At the corner a walker is still on the connection it arrives by.
+        assert_eq!(route.connection_at(4.0, 1), 0);
+        assert_eq!(route.connection_at(4.0, -1), 1);
+        assert_eq!(route.connection_at(5.0, 1), 1);
+        assert_eq!(route.connection_at(3.0, -1), 0);
+        assert_eq!(route.width_m(), DEFAULT_ROUTE_WIDTH_M);
+        assert_eq!(route.clone().with_width_m(f64::NAN).width_m(), 2.5);
+        assert_eq!(route.with_width_m(4.0).width_m(), 4.0);
     }
 
     #[test]

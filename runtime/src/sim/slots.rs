@@ -122,6 +122,14 @@ impl Slots {
         Ok(row)
     }
 
+    /// Heap bytes held (capacities).
+    pub fn heap_bytes(&self) -> usize {
+        self.generation.capacity() * 4
+            + self.row.capacity() * std::mem::size_of::<Option<u32>>()
+            + self.slot_of_row.capacity() * 4
+            + self.free.capacity() * 4
+    }
+
     /// Whether every occupied slot agrees with its row and every free slot is free.
     pub fn is_consistent(&self, rows: usize) -> bool {
         let occupied =

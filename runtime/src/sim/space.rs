@@ -267,7 +267,9 @@ impl SimSpace {
     pub fn write_canonical(&self, w: &mut ByteWriter) {
         w.count(self.routes.len());
         for route in &self.routes {
-            w.str(&route.id).count(route.points().len());
+            w.str(&route.id)
+                .f64(route.width_m())
+                .count(route.points().len());
             for point in route.points() {
                 w.f64(point.x).f64(point.y);
             }
@@ -339,7 +341,8 @@ fn space_routes(
 ) -> impl Iterator<Item = (&str, Result<SimRoute, super::routes::RouteError>)> {
     space.routes.iter().map(|route| {
         let points = route.points.iter().map(|p| vec2(*p)).collect();
-        (route.id.as_str(), SimRoute::new(route.id.clone(), points))
+        let built = SimRoute::new(route.id.clone(), points).map(|r| r.with_width_m(route.width_m));
+        (route.id.as_str(), built)
     })
 }
 

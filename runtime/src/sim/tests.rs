@@ -163,7 +163,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "9765b08d844002d33fe38e14d2c925c2c569cae3b844b47dda50221c292dd739"
+        "a4ef182c76edec866bfc7bde0d3c9ef569717d232839856515b7f34526228808"
     );
 }
 

@@ -12,6 +12,7 @@ use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
 use super::tasks::tasks_phase;
+use super::walk::WalkState;
 use crate::content::encode::ByteWriter;
 use crate::project::{FieldPath, PopulationKind};
 
@@ -123,6 +124,8 @@ pub struct World {
     pub(super) counters: Counters,
     /// Rejections of the last step, with the source index.
     pub(super) last_rejections: Vec<(u16, SpawnRejection)>,
+    /// Walking's derived data and scratch (not state: snapshots leave it out).
+    pub(super) walk: WalkState,
 }
 
 impl World {
@@ -205,7 +208,7 @@ impl World {
             &mut self.agents,
             &mut log,
         );
-        motion_phase(config, &mut self.agents);
+        motion_phase(config, &mut self.walk, &mut self.agents);
         commit_phase(&self.agents, log.counters);
     }
 }
@@ -300,5 +303,6 @@ pub fn build_world(
         attempts: vec![0; source_count],
         counters: Counters::default(),
         last_rejections: Vec::new(),
+        walk: WalkState::default(),
     })
 }

@@ -1,0 +1,289 @@
+//! A uniform spatial grid over ground points for neighbour queries: rebuilt by a counting sort in
+//! time linear in the points, queried cell by cell in a fixed order (row-major cells, ascending
+//! point index within a cell), so results never depend on hashing or insertion history.
+
+use crate::project::Vec2;
+
+/// Cells a grid may have per point (plus a floor): past it the cell size doubles until it fits,
+/// so memory stays linear in the points however spread out they are.
+const CELLS_PER_POINT: usize = 4;
+/// Cells any grid may have regardless of the point count.
+const MIN_CELL_BUDGET: usize = 64;
+
+/// Points bucketed into square cells; point indices are `u32` (a world's rows).
+#[derive(Clone, Debug, Default)]
+pub struct SpatialGrid {
+    cell_m: f64,
+    origin: Vec2,
+    columns: usize,
+    rows: usize,
+    /// `cell_start[c]..cell_start[c + 1]` are cell `c`'s entries.
+    cell_start: Vec<u32>,
+    /// Point indices sorted by cell, ascending within a cell.
+    entries: Vec<u32>,
+    /// Cell of each point (`u32::MAX` for a non-finite point, which is never found).
+    cell_of: Vec<u32>,
+    /// The points in `entries` order, kept current by [`SpatialGrid::update`] so a query reads
+    /// positions contiguously.
+    packed: Vec<Vec2>,
+    /// Where each point sits in `entries` (`u32::MAX` when left out).
+    slot_of: Vec<u32>,
+    /// `1 / cell_m`.
+    inverse_cell: f64,
+}
+
+impl SpatialGrid {
+    /// Rebuilds the grid over `points` with cells of about `cell_m` (larger when the points are
+    /// spread so wide that the cell budget would be exceeded). Non-finite points are left out.
+    /// Buffers are reused, so a grid rebuilt every step allocates only when it grows.
+    pub fn rebuild(&mut self, points: &[Vec2], cell_m: f64) {
+        let (mut min, mut max) = (
+            Vec2 {
+                x: f64::INFINITY,
+                y: f64::INFINITY,
+            },
+            Vec2 {
+                x: f64::NEG_INFINITY,
+                y: f64::NEG_INFINITY,
+            },
+        );
+        for p in points.iter().filter(|p| p.x.is_finite() && p.y.is_finite()) {
+            min.x = min.x.min(p.x);
+            min.y = min.y.min(p.y);
+            max.x = max.x.max(p.x);
+            max.y = max.y.max(p.y);
+        }
+        if min.x > max.x {
+            min = Vec2::default();
+            max = Vec2::default();
+        }
+        let budget = points.len() * CELLS_PER_POINT + MIN_CELL_BUDGET;
+        let mut cell_m = if cell_m.is_finite() && cell_m > 0.0 {
+            cell_m
+        } else {
+            1.0
+        };
+        // Extents are non-negative, so truncation is the floor.
+        let span = |extent: f64, cell: f64| ((extent / cell) as usize).saturating_add(1);
+        while span(max.x - min.x, cell_m).saturating_mul(span(max.y - min.y, cell_m)) > budget {
+            cell_m *= 2.0;
+        }
+        self.cell_m = cell_m;
+        self.inverse_cell = 1.0 / cell_m;
+        self.origin = min;
+        self.columns = span(max.x - min.x, cell_m);
+        self.rows = span(max.y - min.y, cell_m);
+        let cells = self.columns * self.rows;
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.cell_of.clear();
+        for p in points {
+            let cell = self.cell_index(*p).map_or(u32::MAX, |c| c as u32);
+            self.cell_of.push(cell);
+            if cell != u32::MAX {
+                self.cell_start[cell as usize] += 1;
+            }
+        }
+        // Inclusive prefix sums make `cell_start[c]` the end of cell `c`; filling from the last
+        // point backwards moves each to its cell's start and keeps indices ascending in a cell.
+        for c in 1..=cells {
+            self.cell_start[c] += self.cell_start[c - 1];
+        }
+        self.entries.clear();
+        self.entries.resize(self.cell_start[cells] as usize, 0);
+        self.packed.clear();
+        self.packed.resize(self.entries.len(), Vec2::default());
+        self.slot_of.clear();
+        self.slot_of.resize(points.len(), u32::MAX);
+        for (index, cell) in self.cell_of.iter().enumerate().rev() {
+            if *cell != u32::MAX {
+                let slot = &mut self.cell_start[*cell as usize];
+                *slot -= 1;
+                self.entries[*slot as usize] = index as u32;
+                self.packed[*slot as usize] = points[index];
+                self.slot_of[index] = *slot;
+            }
+        }
+    }
+
+    /// Records that point `index` moved to `position` (its cell stays the one it was bucketed
+    /// in, so queries must reach as far as points move between rebuilds).
+    #[inline]
+    pub fn update(&mut self, index: usize, position: Vec2) {
+        if let Some(&slot) = self.slot_of.get(index) {
+            if let Some(packed) = self.packed.get_mut(slot as usize) {
+                *packed = position;
+            }
+        }
+    }
+
+    /// Side of a cell, meters (at least the requested size).
+    pub fn cell_m(&self) -> f64 {
+        self.cell_m
+    }
+
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.columns * self.rows
+    }
+
+    /// Calls `visit` with every point index whose cell overlaps the square of half-side
+    /// `radius_m` around `center` (a superset of the points within `radius_m`; callers test the
+    /// distance), cells in row-major order and indices ascending within each cell.
+    pub fn for_each_near(&self, center: Vec2, radius_m: f64, mut visit: impl FnMut(u32)) {
+        self.for_each_point_near(center, radius_m, |index, _| visit(index));
+    }
+
+    /// [`SpatialGrid::for_each_near`] with each point's current position (as last rebuilt or
+    /// updated).
+    #[inline]
+    pub fn for_each_point_near(
+        &self,
+        center: Vec2,
+        radius_m: f64,
+        mut visit: impl FnMut(u32, Vec2),
+    ) {
+        if self.cell_count() == 0 || !(center.x.is_finite() && center.y.is_finite()) {
+            return;
+        }
+        // Offsets are clamped to ≥ 0 before the cast, so truncation is the floor.
+        let range = |low: f64, high: f64, origin: f64, count: usize| {
+            let (first, last) = (
+                (low - origin) * self.inverse_cell,
+                (high - origin) * self.inverse_cell,
+            );
+            if last < 0.0 || first >= count as f64 {
+                return None;
+            }
+            Some((first.max(0.0) as usize, (last as usize).min(count - 1)))
+        };
+        let columns = range(
+            center.x - radius_m,
+            center.x + radius_m,
+            self.origin.x,
+            self.columns,
+        );
+        let rows = range(
+            center.y - radius_m,
+            center.y + radius_m,
+            self.origin.y,
+            self.rows,
+        );
+        let (Some((c0, c1)), Some((r0, r1))) = (columns, rows) else {
+            return;
+        };
+        for row in r0..=r1 {
+            let first = row * self.columns;
+            let (start, end) = (
+                self.cell_start[first + c0] as usize,
+                self.cell_start[first + c1 + 1] as usize,
+            );
+            // The cells of one grid row are contiguous in `entries`.
+            for (index, position) in self.entries[start..end]
+                .iter()
+                .zip(&self.packed[start..end])
+            {
+                visit(*index, *position);
+            }
+        }
+    }
+
+    /// Heap bytes held (capacities, not lengths).
+    pub fn heap_bytes(&self) -> usize {
+        (self.cell_start.capacity()
+            + self.entries.capacity()
+            + self.cell_of.capacity()
+            + self.slot_of.capacity())
+            * std::mem::size_of::<u32>()
+            + self.packed.capacity() * std::mem::size_of::<Vec2>()
+    }
+
+    fn cell_index(&self, p: Vec2) -> Option<usize> {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return None;
+        }
+        // Clamped to ≥ 0 before the cast, so truncation is the floor.
+        let column =
+            (((p.x - self.origin.x) * self.inverse_cell).max(0.0) as usize).min(self.columns - 1);
+        let row =
+            (((p.y - self.origin.y) * self.inverse_cell).max(0.0) as usize).min(self.rows - 1);
+        Some(row * self.columns + column)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn near(grid: &SpatialGrid, points: &[Vec2], center: Vec2, radius: f64) -> Vec<u32> {
+        let mut found = Vec::new();
+        grid.for_each_near(center, radius, |i| {
+            let p = points[i as usize];
+            if (p.x - center.x).hypot(p.y - center.y) <= radius {
+                found.push(i);
+            }
+        });
+        found
+    }
+
+    #[test]
+    fn finds_exactly_the_points_a_brute_force_scan_finds_in_a_fixed_order() {
+        // A deterministic scatter (a 2-D additive recurrence), some points coincident.
+        let points: Vec<Vec2> = (0..500)
+            .map(|i| {
+                let f = f64::from(i);
+                Vec2 {
+                    x: (f * 0.618_034).fract() * 60.0 - 30.0,
+                    y: (f * 0.754_878).fract() * 12.0,
+                }
+            })
+            .chain([Vec2 { x: 1.0, y: 1.0 }; 3])
+            .collect();
+        let mut grid = SpatialGrid::default();
+        grid.rebuild(&points, 2.5);
+        assert_eq!(grid.cell_m(), 2.5);
+        for (center, radius) in [
+            (Vec2 { x: 0.0, y: 6.0 }, 2.5),
+            (Vec2 { x: 1.0, y: 1.0 }, 0.0),
+            (Vec2 { x: -30.0, y: 0.0 }, 4.0),
+            (Vec2 { x: 100.0, y: 6.0 }, 3.0),
+        ] {
+            let mut found = near(&grid, &points, center, radius);
+            let brute: Vec<u32> = (0..points.len() as u32)
+                .filter(|i| {
+                    let p = points[*i as usize];
+                    (p.x - center.x).hypot(p.y - center.y) <= radius
+                })
+                .collect();
+            // Within a grid row indices ascend; across rows the order is row-major.
+            let order = found.clone();
+            found.sort_unstable();
+            assert_eq!(found, brute, "{center:?} {radius}");
+            assert_eq!(near(&grid, &points, center, radius), order, "repeatable");
+        }
+        assert_eq!(near(&grid, &points, Vec2 { x: 1.0, y: 1.0 }, 0.0).len(), 3);
+    }
+
+    #[test]
+    fn wide_spreads_grow_the_cell_to_keep_memory_linear() {
+        let points = [Vec2 { x: 0.0, y: 0.0 }, Vec2 { x: 1.0e6, y: 1.0e6 }];
+        let mut grid = SpatialGrid::default();
+        grid.rebuild(&points, 1.0);
+        assert!(grid.cell_count() <= 2 * CELLS_PER_POINT + MIN_CELL_BUDGET);
+        assert!(grid.cell_m() > 1.0e5, "{}", grid.cell_m());
+        let mut found = Vec::new();
+        grid.for_each_near(Vec2 { x: 1.0e6, y: 1.0e6 }, 1.0, |i| found.push(i));
+        assert!(found.contains(&1));
+        // Non-finite points are never found and never panic.
+        grid.rebuild(
+            &[Vec2 {
+                x: f64::NAN,
+                y: 0.0,
+            }],
+            1.0,
+        );
+        let mut none = Vec::new();
+        grid.for_each_near(Vec2::default(), 10.0, |i| none.push(i));
+        assert!(none.is_empty());
+    }
+}

@@ -1,0 +1,160 @@
+//! Walking along routes with local avoidance (the seed's formal Sidewalk adapter): routes commit
+//! movement, avoidance only suggests steering.
+//!
+//! One walker's step, in order: complete its connection if it stands at the goal (`progress`);
+//! buy a physical step with its route budget; shorten it behind a same-direction leader
+//! (`follow`); try the steering fan best first (`fan`) — each candidate must stay on the
+//! walkway, respect the connection's longitudinal bounds, clear static blockers (with a forward
+//! exit for a sidestep when static geometry blocks the straight way, `ground`) and pass the
+//! predicted body test against every neighbour within the opposing scan (`body`); then the
+//! shorter executed step is checked again. Progress is the longitudinal projection of the
+//! accepted displacement. With no safe candidate the walker waits: no progress, no position
+//! change. Every outcome is a [`WalkDecision`] with its reason.
+//!
+//! Walkers update in row order and read their neighbours' current positions, so a step is
+//! checked against bodies that already moved this step and is seen by those that move later.
+
+pub mod body;
+pub mod fan;
+pub mod follow;
+pub mod ground;
+pub mod progress;
+mod step;
+
+#[cfg(test)]
+mod tests;
+
+pub use step::{walk_agent, Neighbour, Scratch, WalkEnv};
+
+use super::agents::Canonical;
+use super::spatial::SpatialGrid;
+use fan::Fan;
+use ground::BlockerIndex;
+
+/// Lookahead distance of a candidate's predicted endpoint, meters.
+pub const LOOKAHEAD_M: f64 = 1.0;
+/// Bodies within this horizontal distance are a walker's neighbours, meters.
+pub const OPPOSING_SCAN_M: f64 = 2.5;
+/// Window over which a body's velocity is observed, seconds.
+pub const VELOCITY_WINDOW_S: f64 = 0.2;
+/// Cell of the neighbour grid, meters: wide enough that a scan (2.5 m plus the most a body
+/// moves in a step, both ways) spans at most two cells per axis.
+pub const NEIGHBOUR_CELL_M: f64 = 2.0 * OPPOSING_SCAN_M + 0.5;
+
+/// Why a steering candidate (or the executed step) was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CandidateRejection {
+    /// The body would leave the walkway.
+    OffWalkway,
+    /// It would move backward along the connection.
+    ReverseProjection,
+    /// It would pass the connection's end.
+    BeyondEnd,
+    /// It would end inside the end band too far sideways from the goal.
+    FarFromGoal,
+    /// The swept body touches a static blocker.
+    StaticBlocker,
+    /// A sidestep whose way forward along the route is blocked.
+    NoForwardExit,
+    /// The predicted body test fails against a neighbour.
+    BodyConflict,
+}
+
+impl CandidateRejection {
+    /// A stable small number for digests.
+    pub fn code(self) -> u8 {
+        match self {
+            CandidateRejection::OffWalkway => 0,
+            CandidateRejection::ReverseProjection => 1,
+            CandidateRejection::BeyondEnd => 2,
+            CandidateRejection::FarFromGoal => 3,
+            CandidateRejection::StaticBlocker => 4,
+            CandidateRejection::NoForwardExit => 5,
+            CandidateRejection::BodyConflict => 6,
+        }
+    }
+}
+
+/// Why a walker kept its position this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WaitReason {
+    /// Its route budget buys no distance (zero speed or a degenerate connection).
+    NoBudget,
+    /// A same-direction leader leaves no room ahead.
+    NoRoomBehindLeader,
+    /// No fan candidate is safe; the straight one was refused for this reason.
+    NoSafeCandidate(CandidateRejection),
+    /// The chosen candidate's shorter executed step was refused.
+    StepRejected(CandidateRejection),
+}
+
+/// What a walker did in its last Motion phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WalkDecision {
+    /// It was not walking (holding, travelling, arrived, fleeing), or not stepped yet.
+    #[default]
+    Idle,
+    /// Straight along the desired direction with its full budget.
+    Straight,
+    /// Straight, its step shortened behind a same-direction leader.
+    Following,
+    /// Along a fan candidate other than 0° (the angle, degrees).
+    Steered(i8),
+    /// It completed its connection: turned back at the route's end (no step this time).
+    TurnedBack,
+    /// It kept its position.
+    Waiting(WaitReason),
+}
+
+impl WalkDecision {
+    /// `(kind, detail)`: stable small numbers for digests and colours.
+    pub fn code(self) -> (u8, u8) {
+        match self {
+            WalkDecision::Idle => (0, 0),
+            WalkDecision::Straight => (1, 0),
+            WalkDecision::Following => (2, 0),
+            WalkDecision::Steered(angle) => (3, angle as u8),
+            WalkDecision::TurnedBack => (4, 0),
+            WalkDecision::Waiting(WaitReason::NoBudget) => (5, 0),
+            WalkDecision::Waiting(WaitReason::NoRoomBehindLeader) => (6, 0),
+            WalkDecision::Waiting(WaitReason::NoSafeCandidate(r)) => (7, r.code()),
+            WalkDecision::Waiting(WaitReason::StepRejected(r)) => (8, r.code()),
+        }
+    }
+
+    /// Whether the walker kept its position.
+    pub fn is_waiting(self) -> bool {
+        matches!(self, WalkDecision::Waiting(_))
+    }
+}
+
+impl Canonical for WalkDecision {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        let (kind, detail) = self.code();
+        bytes.extend_from_slice(&[kind, detail]);
+    }
+}
+
+/// What the Motion phase keeps between steps for walking: derived data and scratch buffers,
+/// never state (a snapshot does not hold it; it is rebuilt from the agents and the space).
+#[derive(Clone, Debug, Default)]
+pub struct WalkState {
+    /// Neighbour grid over the agents' positions at the start of the phase.
+    pub(in crate::sim) grid: SpatialGrid,
+    /// The space's static blockers, indexed on first use.
+    pub(in crate::sim) blockers: Option<BlockerIndex>,
+    /// Surroundings of the walker being stepped.
+    pub(in crate::sim) scratch: Scratch,
+    /// The steering fan.
+    pub(in crate::sim) fan: Fan,
+}
+
+impl WalkState {
+    /// Heap bytes held by the grid and scratch buffers.
+    pub fn heap_bytes(&self) -> usize {
+        self.grid.heap_bytes()
+            + self.scratch.neighbours.capacity() * std::mem::size_of::<Neighbour>()
+            + (self.scratch.blockers.capacity() + self.scratch.far_blockers.capacity())
+                * std::mem::size_of::<(crate::project::Vec2, f64)>()
+    }
+}

@@ -1,0 +1,344 @@
+//! Behaviour tests of walking in whole worlds: progress, following, opposing and three-way
+//! passage, waiting with no safe candidate, the forward exit a sidestep needs, completion.
+
+use std::sync::Arc;
+
+use super::body::SAFETY_DIAMETER_M;
+use super::progress::GOAL_TOLERANCE_M;
+use super::{CandidateRejection, WaitReason, WalkDecision};
+use crate::project::{PopulationKind, PopulationSource, Scenario, Vec2};
+use crate::sim::space::StaticBlocker;
+use crate::sim::{build_world, AgentState, CompiledScenario, SimRoute, SimSpace, World};
+
+fn v(x: f64, y: f64) -> Vec2 {
+    Vec2 { x, y }
+}
+
+fn route(id: &str, from: Vec2, to: Vec2, width_m: f64) -> SimRoute {
+    SimRoute::new(id, vec![from, to])
+        .expect("route")
+        .with_width_m(width_m)
+}
+
+fn post(x: f64, y: f64, radius_m: f64) -> StaticBlocker {
+    StaticBlocker {
+        stage: 0,
+        index: 0,
+        position: v(x, y),
+        radius_m,
+        height_m: 1.0,
+    }
+}
+
+/// A world over `routes` with one source per route and no births (walkers are placed).
+fn world_of(routes: Vec<SimRoute>, blockers: Vec<StaticBlocker>) -> World {
+    let sources = routes
+        .iter()
+        .map(|r| PopulationSource {
+            id: r.id.clone(),
+            kind: PopulationKind::Ambient,
+            route: r.id.clone(),
+            target_count: 0,
+            walk_speed_m_s: 1.4,
+        })
+        .collect();
+    let mut space = SimSpace::from_routes(routes).expect("space");
+    space.blockers = blockers;
+    let scenario = Scenario {
+        id: "walk".into(),
+        recipe: "walk".into(),
+        fixed_step_s: 0.05,
+        duration_frames: 1000,
+        sources,
+        ..Scenario::default()
+    };
+    let scenario = Arc::new(CompiledScenario::compile(&scenario).expect("compiles"));
+    build_world(&Arc::new(space), &scenario, 1).expect("world")
+}
+
+fn place(world: &mut World, route: u16, distance_m: f64, direction: i8, speed: f64) -> usize {
+    let handle = world
+        .place_walker(usize::from(route), route, distance_m, direction, speed, 0.0)
+        .expect("placed");
+    world.resolve(handle).expect("row")
+}
+
+fn min_separation(world: &World) -> f64 {
+    let p = &world.agents().position;
+    let mut min = f64::INFINITY;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            min = min.min((p[i].x - p[j].x).hypot(p[i].y - p[j].y));
+        }
+    }
+    min
+}
+
+#[test]
+fn an_unobstructed_walker_goes_straight_and_progress_equals_its_displacement() {
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(50.0, 0.0), 2.5)], vec![]);
+    let row = place(&mut world, 0, 1.0, 1, 1.2);
+    for _ in 0..100 {
+        world.step();
+        assert_eq!(world.agents().walk_decision[row], WalkDecision::Straight);
+    }
+    let agents = world.agents();
+    // 100 steps × 1.2 m/s × 0.05 s = 6 m.
+    assert!(
+        (agents.distance_m[row] - 7.0).abs() < 1e-9,
+        "{}",
+        agents.distance_m[row]
+    );
+    assert!((agents.position[row].x - 7.0).abs() < 1e-9 && agents.position[row].y == 0.0);
+    // The observed velocity is the displacement over the 0.2 s window.
+    assert!((agents.velocity_m_s[row].x - 1.2).abs() < 1e-9);
+}
+
+#[test]
+fn a_follower_keeps_the_longitudinal_clearance_behind_a_stopped_leader() {
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(50.0, 0.0), 2.5)], vec![]);
+    let leader = place(&mut world, 0, 5.0, 1, 1.4);
+    let follower = place(&mut world, 0, 1.0, 1, 1.4);
+    world.agents.state[leader] = AgentState::Holding;
+    let mut followed = false;
+    for _ in 0..100 {
+        world.step();
+        followed |= world.agents().walk_decision[follower] == WalkDecision::Following;
+    }
+    let agents = world.agents();
+    let gap = agents.position[leader].x - agents.position[follower].x;
+    // It stops one safety diameter plus one step margin (1.4 × 0.05 = 0.07 m) behind, in line.
+    assert!((gap - (SAFETY_DIAMETER_M + 0.07)).abs() < 1e-9, "gap {gap}");
+    assert_eq!(agents.position[follower].y, 0.0);
+    assert!(followed, "the step shortens before it stops");
+    assert_eq!(
+        agents.walk_decision[follower],
+        WalkDecision::Waiting(WaitReason::NoRoomBehindLeader)
+    );
+    // Waiting earns no progress: the route distance is the position's projection.
+    assert!((agents.distance_m[follower] - agents.position[follower].x).abs() < 1e-9);
+}
+
+#[test]
+fn opposing_walkers_both_turn_left_and_pass_without_overlap() {
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(20.0, 0.0), 2.5)], vec![]);
+    let east = place(&mut world, 0, 4.0, 1, 1.4);
+    let west = place(&mut world, 0, 16.0, -1, 1.4);
+    let mut steered = [false; 2];
+    for _ in 0..160 {
+        let before = world.agents().clone();
+        world.step();
+        let agents = world.agents();
+        assert!(min_separation(&world) >= SAFETY_DIAMETER_M - 1e-9);
+        for (k, row) in [east, west].into_iter().enumerate() {
+            if let WalkDecision::Steered(angle) = agents.walk_decision[row] {
+                steered[k] = true;
+                assert!(
+                    angle > 0,
+                    "the positive preference turns both left: {angle}"
+                );
+            }
+            // Progress is the longitudinal projection of the displacement, never the detour.
+            let along = (agents.position[row].x - before.position[row].x)
+                * f64::from(before.direction[row]);
+            let progressed = (agents.distance_m[row] - before.distance_m[row])
+                * f64::from(before.direction[row]);
+            if agents.walk_decision[row] != WalkDecision::TurnedBack {
+                assert!(
+                    (progressed - along.max(0.0)).abs() < 1e-9,
+                    "{progressed} vs {along}"
+                );
+            }
+        }
+    }
+    assert_eq!(steered, [true, true]);
+    // They passed each other: east is now east of west.
+    let agents = world.agents();
+    assert!(agents.position[east].x > agents.position[west].x + 5.0);
+    // Turning left means east passed north of the line, west south of it.
+}
+
+#[test]
+fn three_walkers_pass_each_other_without_overlap_and_all_reach_their_goals() {
+    // Three routes through the origin at 0°, 120° and 240°, each 12 m long.
+    let routes: Vec<SimRoute> = [0.0f64, 120.0, 240.0]
+        .iter()
+        .enumerate()
+        .map(|(i, deg)| {
+            let (s, c) = deg.to_radians().sin_cos();
+            route(
+                &format!("r{i}"),
+                v(-6.0 * c, -6.0 * s),
+                v(6.0 * c, 6.0 * s),
+                4.0,
+            )
+        })
+        .collect();
+    let goals: Vec<Vec2> = routes.iter().map(|r| r.points()[1]).collect();
+    let mut world = world_of(routes, vec![]);
+    let rows: Vec<usize> = (0..3).map(|i| place(&mut world, i, 0.0, 1, 1.3)).collect();
+    let mut reached = [None; 3];
+    let mut steered = [false; 3];
+    let mut min = f64::INFINITY;
+    for frame in 1..=400u32 {
+        world.step();
+        min = min.min(min_separation(&world));
+        for (k, row) in rows.iter().enumerate() {
+            let decision = world.agents().walk_decision[*row];
+            steered[k] |= matches!(decision, WalkDecision::Steered(_));
+            if decision == WalkDecision::TurnedBack && reached[k].is_none() {
+                let p = world.agents().position[*row];
+                let off = (p.x - goals[k].x).hypot(p.y - goals[k].y);
+                assert!(off <= GOAL_TOLERANCE_M, "walker {k} off its goal by {off}");
+                reached[k] = Some(frame);
+            }
+        }
+    }
+    assert!(min >= SAFETY_DIAMETER_M - 1e-9, "closest approach {min}");
+    assert_eq!(
+        steered, [true; 3],
+        "they meet in the middle and avoid locally"
+    );
+    // 12 m at 1.3 m/s is 185 frames straight; every walker arrives, none much later.
+    for (k, frame) in reached.iter().enumerate() {
+        let frame = frame.unwrap_or_else(|| panic!("walker {k} never reached its goal"));
+        assert!((185..300).contains(&frame), "walker {k} at frame {frame}");
+    }
+}
+
+#[test]
+fn with_no_safe_candidate_the_walker_waits_without_moving_or_progressing() {
+    // A full-width wall of posts across a 2.5 m walkway at x = 10.
+    let wall: Vec<StaticBlocker> = (0..=10)
+        .map(|i| post(10.0, -1.25 + 0.25 * f64::from(i), 0.2))
+        .collect();
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(30.0, 0.0), 2.5)], wall);
+    let row = place(&mut world, 0, 2.0, 1, 1.4);
+    world_steps(&mut world, 200);
+    let (position, distance) = (world.agents().position[row], world.agents().distance_m[row]);
+    assert_eq!(
+        world.agents().walk_decision[row],
+        WalkDecision::Waiting(WaitReason::NoSafeCandidate(
+            CandidateRejection::StaticBlocker
+        ))
+    );
+    // It stopped at the first step from which the straight prediction (1 m) swept into the
+    // wall: x + 1 + 0.3 + 0.2 > 10, one 0.07 m step past 8.5 at most.
+    assert!(position.x >= 8.5 && position.x < 8.57, "{position:?}");
+    world_steps(&mut world, 50);
+    assert_eq!(world.agents().position[row], position);
+    assert_eq!(world.agents().distance_m[row], distance);
+}
+
+#[test]
+fn a_sidestep_beside_an_unbroken_wall_is_no_exit_so_the_walker_does_not_slide_along_it() {
+    // An 8 m walkway and a wall across all of it: sideways steps are clear but lead nowhere.
+    let wall: Vec<StaticBlocker> = (0..=32)
+        .map(|i| post(10.0, -4.0 + 0.25 * f64::from(i), 0.2))
+        .collect();
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(30.0, 0.0), 8.0)], wall);
+    let row = place(&mut world, 0, 2.0, 1, 1.4);
+    world_steps(&mut world, 150);
+    let stopped = world.agents().position[row];
+    world_steps(&mut world, 60);
+    assert_eq!(world.agents().position[row], stopped, "no sideways probing");
+    assert!(stopped.y.abs() < 1e-9, "{stopped:?}");
+    // With a 1.5 m gap in the wall at y ∈ [1.5, 3] the same walker finds the way through.
+    let gapped: Vec<StaticBlocker> = (0..=32)
+        .map(|i| post(10.0, -4.0 + 0.25 * f64::from(i), 0.2))
+        .filter(|p| !(1.0..=3.5).contains(&p.position.y))
+        .collect();
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(30.0, 0.0), 8.0)], gapped);
+    let row = place(&mut world, 0, 2.0, 1, 1.4);
+    world_steps(&mut world, 400);
+    assert!(
+        world.agents().position[row].x > 12.0,
+        "{:?}",
+        world.agents().position[row]
+    );
+}
+
+#[test]
+fn a_walker_turns_back_only_at_its_goal() {
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(10.0, 0.0), 2.5)], vec![]);
+    let row = place(&mut world, 0, 8.0, 1, 1.4);
+    // Push it 0.5 m aside: crossing the goal's plane there is no arrival.
+    world.agents.position[row] = v(8.0, 0.5);
+    let mut turned = None;
+    for frame in 1..=80u32 {
+        world.step();
+        if world.agents().walk_decision[row] == WalkDecision::TurnedBack {
+            turned = Some(frame);
+            break;
+        }
+        let p = world.agents().position[row];
+        // Inside the end band it is never farther than the tolerance sideways.
+        if p.x > 10.0 - GOAL_TOLERANCE_M {
+            assert!(p.y.abs() <= GOAL_TOLERANCE_M + 1e-12, "{p:?}");
+        }
+    }
+    assert!(turned.is_some());
+    let p = world.agents().position[row];
+    assert!((p.x - 10.0).hypot(p.y) <= GOAL_TOLERANCE_M);
+    assert_eq!(world.agents().direction[row], -1);
+    assert_eq!(world.agents().distance_m[row], 10.0);
+}
+
+fn world_steps(world: &mut World, frames: u32) {
+    for _ in 0..frames {
+        world.step();
+    }
+}
+
+#[test]
+fn a_long_street_crowd_keeps_walking_without_gridlock() {
+    let mut world = crate::sim::long_street_world(400, 7).expect("world");
+    let start = world.agents().position.clone();
+    let mut min = f64::INFINITY;
+    for _ in 0..300 {
+        world.step();
+        if world.frame().is_multiple_of(50) {
+            min = min.min(min_separation(&world));
+        }
+    }
+    let agents = world.agents();
+    let waiting = agents
+        .walk_decision
+        .iter()
+        .filter(|d| d.is_waiting())
+        .count();
+    assert!(
+        waiting * 20 < agents.len(),
+        "{waiting} of {} wait",
+        agents.len()
+    );
+    // 15 s at about 1.4 m/s is about 21 m; nearly everyone covers a good part of it.
+    let moved = (0..agents.len())
+        .filter(|r| (agents.position[*r].x - start[*r].x).abs() > 8.0)
+        .count();
+    assert!(
+        moved * 100 >= agents.len() * 95,
+        "{moved} of {} moved",
+        agents.len()
+    );
+    let steered = agents
+        .walk_decision
+        .iter()
+        .filter(|d| matches!(d, WalkDecision::Steered(_)))
+        .count();
+    assert!(steered > 0, "the counter-flow makes walkers steer");
+    assert!(min >= SAFETY_DIAMETER_M - 1e-9, "closest pair {min}");
+}
+
+#[test]
+fn a_walker_costs_at_most_512_bytes() {
+    let mut world = crate::sim::long_street_world(10_000, 7).expect("world");
+    world.step();
+    world.step();
+    let per_walker = world.heap_bytes() as f64 / 10_000.0;
+    // Columns at their capacity, slots, births, grid and scratch; the columns alone are the
+    // row size (pinned, so a new column is a visible decision).
+    assert_eq!(crate::sim::Agents::row_bytes(), 170);
+    assert!(per_walker <= 512.0, "{per_walker} bytes per walker");
+    assert!(per_walker >= crate::sim::Agents::row_bytes() as f64);
+}

@@ -7,6 +7,7 @@
 //! bundle compare the same way.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use crate::content::encode::ByteWriter;
 use crate::content::{PointM, Product, ProductKind};
@@ -16,8 +17,8 @@ use crate::identity::ChildKey;
 /// One generated object as the diff sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffObject {
-    /// The recipe (instance) that generated it.
-    pub recipe: String,
+    /// The recipe (instance) that generated it (shared by every object of the recipe).
+    pub recipe: Arc<str>,
     /// The emitting stage.
     pub stage: u32,
     /// The product kind it belongs to.
@@ -32,13 +33,15 @@ pub struct DiffObject {
     pub rotation_turns_65536: Option<u16>,
     /// Scale in the recipe's scale unit, for placed objects.
     pub scale: Option<u32>,
-    /// BLAKE3 of every other property (priority, role, geometry, …).
-    pub properties: [u8; 32],
+    /// Every other property (priority, role, geometry, …): the value itself when it fits (a
+    /// placement's priority), else the first 8 bytes of its BLAKE3 digest. Only the two sides of
+    /// one identity are ever compared, so both always use the same form.
+    pub properties: u64,
 }
 
 impl DiffObject {
     fn identity(&self) -> (&str, u32, ProductKind, &ChildKey) {
-        (&self.recipe, self.stage, self.kind, &self.key)
+        (&*self.recipe, self.stage, self.kind, &self.key)
     }
 }
 
@@ -152,27 +155,31 @@ impl BundleDiff {
 /// Every object of a generated bundle.
 pub fn bundle_objects(bundle: &GeneratedBundle) -> Vec<DiffObject> {
     let mut objects = Vec::new();
+    let recipe: Arc<str> = Arc::from(bundle.recipe_id.as_str());
     for (stage, product) in bundle.products() {
-        objects.extend(objects_of(&bundle.recipe_id, stage, product));
+        objects.extend(objects_of(&recipe, stage, product));
     }
     objects
 }
 
-fn props(build: impl FnOnce(&mut ByteWriter)) -> [u8; 32] {
+fn props(build: impl FnOnce(&mut ByteWriter)) -> u64 {
     let mut w = ByteWriter::tagged(b"DIFFPRP1");
     build(&mut w);
-    w.digest()
+    let digest = w.digest();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first)
 }
 
 fn slot(
-    recipe: &str,
+    recipe: &Arc<str>,
     stage: u32,
     key: String,
     position_m: Option<PointM>,
-    p: [u8; 32],
+    p: u64,
 ) -> DiffObject {
     DiffObject {
-        recipe: recipe.to_owned(),
+        recipe: Arc::clone(recipe),
         stage,
         kind: ProductKind::StreetBlock,
         key: ChildKey::Slot(key),
@@ -185,9 +192,9 @@ fn slot(
 }
 
 /// The objects of one product, keyed as their provenance keys them.
-pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject> {
+pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffObject> {
     let scatter_object = |kind, unit: f64, p: &crate::content::Placement| DiffObject {
-        recipe: recipe.to_owned(),
+        recipe: Arc::clone(recipe),
         stage,
         kind,
         key: ChildKey::Scatter(p.id),
@@ -195,9 +202,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
         position_m: Some(PointM::new(p.x as f64 * unit, p.y as f64 * unit)),
         rotation_turns_65536: None,
         scale: None,
-        properties: props(|w| {
-            w.u32(p.priority);
-        }),
+        properties: u64::from(p.priority),
     };
     match product {
         Product::Placements(scatter) => scatter
@@ -221,7 +226,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
         Product::MissionLayout(mission) => {
             let layout = &mission.layout;
             let cell = |x: u32, y: u32, p| DiffObject {
-                recipe: recipe.to_owned(),
+                recipe: Arc::clone(recipe),
                 stage,
                 kind: ProductKind::MissionLayout,
                 key: ChildKey::GridCell {
@@ -266,7 +271,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
         Product::StreamingPlan(streaming) => {
             let plan = &streaming.plan;
             let cell = |c: &crate::content::StreamingCell, tier: u8| DiffObject {
-                recipe: recipe.to_owned(),
+                recipe: Arc::clone(recipe),
                 stage,
                 kind: ProductKind::StreamingPlan,
                 key: ChildKey::GridCell { x: c.x, y: c.y },
@@ -274,9 +279,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
                 position_m: None,
                 rotation_turns_65536: None,
                 scale: None,
-                properties: props(|w| {
-                    w.u8(tier);
-                }),
+                properties: u64::from(tier),
             };
             let mut objects: Vec<DiffObject> = plan
                 .loaded_cells
@@ -301,7 +304,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
 }
 
 fn street_objects(
-    recipe: &str,
+    recipe: &Arc<str>,
     stage: u32,
     block: &crate::content::StreetBlock,
 ) -> Vec<DiffObject> {
@@ -373,8 +376,62 @@ fn street_objects(
     objects
 }
 
-fn sort_by_identity(objects: &mut [DiffObject]) {
-    objects.sort_by(cmp_identity);
+/// Sorts objects by identity. Objects arrive in runs of one (recipe, stage, kind) — one run per
+/// product — so each run is sorted on its own (scatter keys through a compact `(u64, index)`
+/// array, so 100-byte objects move once instead of at every step of the sort) and the runs are
+/// then laid out in group order.
+fn sort_by_identity(objects: Vec<DiffObject>) -> Vec<DiffObject> {
+    type Group = (Arc<str>, u32, ProductKind);
+    let mut groups: Vec<(Group, Vec<DiffObject>)> = Vec::new();
+    for object in objects {
+        let same = groups.last().is_some_and(|((r, s, k), _)| {
+            *s == object.stage && *k == object.kind && **r == *object.recipe
+        });
+        if !same {
+            let group = (Arc::clone(&object.recipe), object.stage, object.kind);
+            groups.push((group, Vec::new()));
+        }
+        if let Some((_, run)) = groups.last_mut() {
+            run.push(object);
+        }
+    }
+    groups.sort_by(|(a, _), (b, _)| (&*a.0, a.1, a.2).cmp(&(&*b.0, b.1, b.2)));
+    let mut sorted = Vec::with_capacity(groups.iter().map(|(_, run)| run.len()).sum());
+    let mut index = 0;
+    while index < groups.len() {
+        // Runs of the same group (rare: a product listed twice) are sorted together.
+        let mut run = std::mem::take(&mut groups[index].1);
+        let mut next = index + 1;
+        while next < groups.len() && groups[next].0 == groups[index].0 {
+            run.append(&mut groups[next].1);
+            next += 1;
+        }
+        sorted.extend(sort_run(run));
+        index = next;
+    }
+    sorted
+}
+
+fn sort_run(mut run: Vec<DiffObject>) -> Vec<DiffObject> {
+    let scatter_bits = |o: &DiffObject| match o.key {
+        ChildKey::Scatter(id) => Some(id.bits()),
+        _ => None,
+    };
+    if !run.iter().all(|o| scatter_bits(o).is_some()) {
+        run.sort_unstable_by(cmp_identity);
+        return run;
+    }
+    let mut order: Vec<(u64, u32)> = run
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (scatter_bits(o).unwrap_or(0), i as u32))
+        .collect();
+    order.sort_unstable();
+    let mut slots: Vec<Option<DiffObject>> = run.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|&(_, i)| slots.get_mut(i as usize).and_then(Option::take))
+        .collect()
 }
 
 fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
@@ -383,9 +440,8 @@ fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
 
 /// The diff of object sets `a` and `b` (any order; each identity at most once per side — a
 /// repeated identity is kept once, the first in canonical order).
-pub fn diff_objects(mut a: Vec<DiffObject>, mut b: Vec<DiffObject>) -> BundleDiff {
-    sort_by_identity(&mut a);
-    sort_by_identity(&mut b);
+pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
+    let (mut a, mut b) = (sort_by_identity(a), sort_by_identity(b));
     a.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
     b.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
     let mut diff = BundleDiff::default();

@@ -171,7 +171,7 @@ pub fn diff(
             return Ok(2);
         }
     };
-    let diff = diff_objects(oa, ob);
+    let diff = diff_objects(&oa, &ob);
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&diff_json(&diff))?)?;
     } else {

@@ -154,7 +154,7 @@ impl BundleDiff {
 
 /// Every object of a generated bundle.
 pub fn bundle_objects(bundle: &GeneratedBundle) -> Vec<DiffObject> {
-    let mut objects = Vec::new();
+    let mut objects = Vec::with_capacity(bundle.object_count() as usize + 2);
     let recipe: Arc<str> = Arc::from(bundle.recipe_id.as_str());
     for (stage, product) in bundle.products() {
         objects.extend(objects_of(&recipe, stage, product));
@@ -376,112 +376,109 @@ fn street_objects(
     objects
 }
 
-/// Sorts objects by identity. Objects arrive in runs of one (recipe, stage, kind) — one run per
-/// product — so each run is sorted on its own (scatter keys through a compact `(u64, index)`
-/// array, so 100-byte objects move once instead of at every step of the sort) and the runs are
-/// then laid out in group order.
-fn sort_by_identity(objects: Vec<DiffObject>) -> Vec<DiffObject> {
-    type Group = (Arc<str>, u32, ProductKind);
-    let mut groups: Vec<(Group, Vec<DiffObject>)> = Vec::new();
-    for object in objects {
-        let same = groups.last().is_some_and(|((r, s, k), _)| {
-            *s == object.stage && *k == object.kind && **r == *object.recipe
-        });
-        if !same {
-            let group = (Arc::clone(&object.recipe), object.stage, object.kind);
-            groups.push((group, Vec::new()));
-        }
-        if let Some((_, run)) = groups.last_mut() {
-            run.push(object);
+/// The indices of `objects` in identity order, without moving an object. Objects arrive in
+/// runs of one (recipe, stage, kind) — one run per product — so the runs are ordered by group
+/// and each group is sorted on its own: scatter keys through a compact `(u64, index)` array,
+/// other keys (street slots, grid cells: small products) with the full comparison.
+fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
+    let same_group = |a: &DiffObject, b: &DiffObject| {
+        a.stage == b.stage && a.kind == b.kind && *a.recipe == *b.recipe
+    };
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        match runs.last_mut() {
+            Some((start, end)) if same_group(&objects[*start], object) => *end = i + 1,
+            _ => runs.push((i, i + 1)),
         }
     }
-    groups.sort_by(|(a, _), (b, _)| (&*a.0, a.1, a.2).cmp(&(&*b.0, b.1, b.2)));
-    let mut sorted = Vec::with_capacity(groups.iter().map(|(_, run)| run.len()).sum());
-    let mut index = 0;
-    while index < groups.len() {
-        // Runs of the same group (rare: a product listed twice) are sorted together.
-        let mut run = std::mem::take(&mut groups[index].1);
-        let mut next = index + 1;
-        while next < groups.len() && groups[next].0 == groups[index].0 {
-            run.append(&mut groups[next].1);
+    let group = |i: usize| {
+        let o = &objects[i];
+        (&*o.recipe, o.stage, o.kind)
+    };
+    runs.sort_by(|x, y| group(x.0).cmp(&group(y.0)));
+    let mut order: Vec<u32> = Vec::with_capacity(objects.len());
+    let mut r = 0;
+    while r < runs.len() {
+        let mut members: Vec<u32> = Vec::new();
+        let mut next = r;
+        while next < runs.len() && group(runs[next].0) == group(runs[r].0) {
+            members.extend(runs[next].0 as u32..runs[next].1 as u32);
             next += 1;
         }
-        sorted.extend(sort_run(run));
-        index = next;
+        let bits = |i: u32| match objects[i as usize].key {
+            ChildKey::Scatter(id) => Some(id.bits()),
+            _ => None,
+        };
+        if members.iter().all(|&i| bits(i).is_some()) {
+            let mut keyed: Vec<(u64, u32)> =
+                members.iter().map(|&i| (bits(i).unwrap_or(0), i)).collect();
+            keyed.sort_unstable();
+            order.extend(keyed.into_iter().map(|(_, i)| i));
+        } else {
+            members.sort_by(|&x, &y| cmp_identity(&objects[x as usize], &objects[y as usize]));
+            order.extend(members);
+        }
+        r = next;
     }
-    sorted
-}
-
-fn sort_run(mut run: Vec<DiffObject>) -> Vec<DiffObject> {
-    let scatter_bits = |o: &DiffObject| match o.key {
-        ChildKey::Scatter(id) => Some(id.bits()),
-        _ => None,
-    };
-    if !run.iter().all(|o| scatter_bits(o).is_some()) {
-        run.sort_unstable_by(cmp_identity);
-        return run;
-    }
-    let mut order: Vec<(u64, u32)> = run
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (scatter_bits(o).unwrap_or(0), i as u32))
-        .collect();
-    order.sort_unstable();
-    let mut slots: Vec<Option<DiffObject>> = run.into_iter().map(Some).collect();
+    // A repeated identity is kept once.
+    order.dedup_by(|x, y| {
+        cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
+    });
     order
-        .iter()
-        .filter_map(|&(_, i)| slots.get_mut(i as usize).and_then(Option::take))
-        .collect()
 }
 
 fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
     a.identity().cmp(&b.identity())
 }
 
-/// The diff of object sets `a` and `b` (any order; each identity at most once per side — a
-/// repeated identity is kept once, the first in canonical order).
-pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
-    let (mut a, mut b) = (sort_by_identity(a), sort_by_identity(b));
-    a.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
-    b.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
+/// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
+/// once). Only differing objects are copied into the result.
+pub fn diff_objects(a: &[DiffObject], b: &[DiffObject]) -> BundleDiff {
+    let (order_a, order_b) = (identity_order(a), identity_order(b));
     let mut diff = BundleDiff::default();
-    let (mut ia, mut ib) = (a.into_iter().peekable(), b.into_iter().peekable());
+    let (mut ia, mut ib) = (0, 0);
     loop {
-        let order = match (ia.peek(), ib.peek()) {
+        let (x, y) = (
+            order_a.get(ia).map(|&i| &a[i as usize]),
+            order_b.get(ib).map(|&i| &b[i as usize]),
+        );
+        let order = match (x, y) {
             (Some(x), Some(y)) => cmp_identity(x, y),
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
             (None, None) => break,
         };
-        match order {
-            Ordering::Less => {
+        match (order, x, y) {
+            (Ordering::Less, Some(x), _) => {
                 diff.counts.removed += 1;
                 diff.entries.push(DiffEntry {
                     change: Change::Removed,
-                    a: ia.next(),
+                    a: Some(x.clone()),
                     b: None,
                 });
+                ia += 1;
             }
-            Ordering::Greater => {
+            (Ordering::Greater, _, Some(y)) => {
                 diff.counts.added += 1;
                 diff.entries.push(DiffEntry {
                     change: Change::Added,
                     a: None,
-                    b: ib.next(),
+                    b: Some(y.clone()),
                 });
+                ib += 1;
             }
-            Ordering::Equal => {
-                let (Some(x), Some(y)) = (ia.next(), ib.next()) else {
-                    break;
-                };
+            (Ordering::Equal, Some(x), Some(y)) => {
                 compare(x, y, &mut diff);
+                ia += 1;
+                ib += 1;
             }
+            _ => break,
         }
     }
     diff
 }
 
-fn compare(a: DiffObject, b: DiffObject, diff: &mut BundleDiff) {
+fn compare(a: &DiffObject, b: &DiffObject, diff: &mut BundleDiff) {
     let mut fields = Vec::new();
     if a.variant != b.variant {
         fields.push(ChangedField::Variant);
@@ -516,14 +513,14 @@ fn compare(a: DiffObject, b: DiffObject, diff: &mut BundleDiff) {
     }
     diff.entries.push(DiffEntry {
         change,
-        a: Some(a),
-        b: Some(b),
+        a: Some(a.clone()),
+        b: Some(b.clone()),
     });
 }
 
 /// The diff of two generated bundles.
 pub fn diff_bundles(a: &GeneratedBundle, b: &GeneratedBundle) -> BundleDiff {
-    diff_objects(bundle_objects(a), bundle_objects(b))
+    diff_objects(&bundle_objects(a), &bundle_objects(b))
 }
 
 #[cfg(test)]

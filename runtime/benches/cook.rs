@@ -63,9 +63,39 @@ fn big_bundle(seed: u64) -> GeneratedBundle {
     (*generated.bundle).clone()
 }
 
+/// CPU time this thread has run, in nanoseconds (Linux `/proc/thread-self/schedstat`), so the
+/// figures can be read on a loaded machine where wall time includes waiting for a core.
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Mean CPU time per call of `f` over `runs` calls, in milliseconds.
+fn cpu_ms(runs: u32, mut f: impl FnMut()) -> Option<f64> {
+    let start = cpu_ns()?;
+    for _ in 0..runs {
+        f();
+    }
+    Some((cpu_ns()? - start) as f64 / 1e6 / f64::from(runs))
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let (a, b) = (big_bundle(1), big_bundle(2));
+    let objects = cpu_ms(10, || {
+        black_box(stagecraft_runtime::diff::bundle_objects(&a));
+    });
+    let (oa, ob) = (
+        stagecraft_runtime::diff::bundle_objects(&a),
+        stagecraft_runtime::diff::bundle_objects(&b),
+    );
+    let merge = cpu_ms(10, || {
+        black_box(stagecraft_runtime::diff::diff_objects(&oa, &ob));
+    });
+    let whole = cpu_ms(10, || {
+        black_box(diff_bundles(&a, &b));
+    });
+    println!("CPU time per call: objects of one bundle {objects:?} ms, diff of the objects {merge:?} ms, whole diff {whole:?} ms");
     let counts = diff_bundles(&a, &b).counts;
     println!(
         "diff of two 1 km² bundles ({} objects each): {counts:?}",
@@ -86,6 +116,17 @@ fn main() {
     let (recipe, files) = cook_recipe(&a);
     let bytes: u64 = files.iter().map(|(_, f)| f.len() as u64).sum();
     println!("cooked product files: {bytes} bytes");
+    let check_all = || {
+        for (stage, (_, file)) in recipe.stages.iter().zip(&files) {
+            black_box(check_product(stage, file).expect("valid"));
+        }
+    };
+    if let Some(ms) = cpu_ms(10, check_all) {
+        println!(
+            "CPU time per verify: {ms:.2} ms = {:.0} MB/s",
+            bytes as f64 / 1e6 / (ms / 1e3)
+        );
+    }
     let mut group = c.benchmark_group("verify");
     group
         .sample_size(20)

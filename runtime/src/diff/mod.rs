@@ -70,6 +70,49 @@ impl ChangedField {
     }
 }
 
+/// A set of [`ChangedField`]s (a bit set: an entry of a 100,000-object diff allocates nothing
+/// for it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct FieldSet(u8);
+
+impl FieldSet {
+    const ALL: [ChangedField; 4] = [
+        ChangedField::Variant,
+        ChangedField::Scale,
+        ChangedField::Rotation,
+        ChangedField::Properties,
+    ];
+
+    /// The set of `fields`.
+    pub fn of(fields: &[ChangedField]) -> FieldSet {
+        let mut set = FieldSet::default();
+        for field in fields {
+            set.push(*field);
+        }
+        set
+    }
+
+    /// Adds `field`.
+    pub fn push(&mut self, field: ChangedField) {
+        self.0 |= 1 << (field as u8);
+    }
+
+    /// Whether `field` is in the set.
+    pub fn contains(self, field: ChangedField) -> bool {
+        self.0 & (1 << (field as u8)) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The fields, in the order variant, scale, rotation, properties.
+    pub fn iter(self) -> impl Iterator<Item = ChangedField> {
+        FieldSet::ALL.into_iter().filter(move |f| self.contains(*f))
+    }
+}
+
 /// How one object differs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {
@@ -82,12 +125,12 @@ pub enum Change {
         /// Distance between the positions, meters.
         distance_m: f64,
         /// Fields that changed besides the position.
-        fields: Vec<ChangedField>,
+        fields: FieldSet,
     },
     /// In both at the same position, with these fields different.
     Changed {
         /// The fields that differ.
-        fields: Vec<ChangedField>,
+        fields: FieldSet,
     },
 }
 
@@ -435,7 +478,12 @@ fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
 /// once). Only differing objects are copied into the result.
 pub fn diff_objects(a: &[DiffObject], b: &[DiffObject]) -> BundleDiff {
     let (order_a, order_b) = (identity_order(a), identity_order(b));
-    let mut diff = BundleDiff::default();
+    let mut diff = BundleDiff {
+        // Room for the usual worst case (everything differs) up front: growing a vector of
+        // 100,000 entries by doubling copies it several times.
+        entries: Vec::with_capacity(order_a.len().max(order_b.len())),
+        counts: DiffCounts::default(),
+    };
     let (mut ia, mut ib) = (0, 0);
     loop {
         let (x, y) = (
@@ -479,7 +527,7 @@ pub fn diff_objects(a: &[DiffObject], b: &[DiffObject]) -> BundleDiff {
 }
 
 fn compare(a: &DiffObject, b: &DiffObject, diff: &mut BundleDiff) {
-    let mut fields = Vec::new();
+    let mut fields = FieldSet::default();
     if a.variant != b.variant {
         fields.push(ChangedField::Variant);
     }

@@ -34,11 +34,12 @@ pub fn side_objects(path: &Path, side: &DiffSide<'_>) -> anyhow::Result<Vec<Diff
             );
         }
         let bundle = read_bundle(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        return Ok(bundle
-            .products
-            .iter()
-            .flat_map(|p| objects_of(&p.recipe, p.stage, &p.product))
-            .collect());
+        let mut objects = Vec::new();
+        for p in &bundle.products {
+            let recipe: std::sync::Arc<str> = std::sync::Arc::from(p.recipe.as_str());
+            objects.extend(objects_of(&recipe, p.stage, &p.product));
+        }
+        return Ok(objects);
     }
     let compiled = compile_all(path, &|loaded| apply_sets(loaded, side.sets))?;
     let seed = side.seed.unwrap_or(compiled.root_seed);
@@ -171,7 +172,7 @@ pub fn diff(
             return Ok(2);
         }
     };
-    let diff = diff_objects(oa, ob);
+    let diff = diff_objects(&oa, &ob);
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&diff_json(&diff))?)?;
     } else {

@@ -8,6 +8,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 use stagecraft_runtime::content::Product;
 use stagecraft_runtime::cook::codec::MAX_PRODUCT_BYTES;
 use stagecraft_runtime::cook::{check_product, parse_manifest, CookError, CookedManifest};
@@ -144,8 +145,7 @@ pub fn read_bundle(dir: &Path) -> Result<ReadBundle, CookError> {
     let manifest = parse_manifest(&text)?;
     let root =
         fs::canonicalize(dir).map_err(|e| CookError::invalid("bundle folder", e.to_string()))?;
-    let mut products = Vec::new();
-    let mut bytes_read = text.len() as u64;
+    let mut files = Vec::new();
     for (recipe, stage) in manifest.stages() {
         let path = dir.join(&stage.file);
         let real = fs::canonicalize(&path).map_err(|e| {
@@ -160,17 +160,24 @@ pub fn read_bundle(dir: &Path) -> Result<ReadBundle, CookError> {
         }
         let bytes = read_limited(&real, MAX_PRODUCT_BYTES, "product file")
             .map_err(|e| e.in_file(&stage.file))?;
-        bytes_read += bytes.len() as u64;
-        let product = check_product(stage, &bytes)?;
-        products.push(CheckedProduct {
-            recipe: recipe.id.clone(),
-            stage: stage.id,
-            file: stage.file.clone(),
-            bytes: stage.bytes,
-            elements: stage.elements,
-            product,
-        });
+        files.push((recipe, stage, bytes));
     }
+    let bytes_read = text.len() as u64 + files.iter().map(|(_, _, b)| b.len() as u64).sum::<u64>();
+    // The checks of different files are independent; the first error in manifest order wins.
+    let checked: Vec<Result<CheckedProduct, CookError>> = files
+        .par_iter()
+        .map(|(recipe, stage, bytes)| {
+            check_product(stage, bytes).map(|product| CheckedProduct {
+                recipe: recipe.id.clone(),
+                stage: stage.id,
+                file: stage.file.clone(),
+                bytes: stage.bytes,
+                elements: stage.elements,
+                product,
+            })
+        })
+        .collect();
+    let products = checked.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(ReadBundle {
         digest: blake3::hash(text.as_bytes()).to_hex().to_string(),
         manifest,

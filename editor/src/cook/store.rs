@@ -15,8 +15,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use stagecraft_runtime::content::Product;
 use stagecraft_runtime::cook::{
-    check_product, decode_product_file, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo,
-    CookError, CookedStage, KeyRecord, StoreMiss,
+    check_product, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo, CookError, CookedStage,
+    KeyRecord, StoreMiss,
 };
 
 /// The default byte budget of a cache (1 GiB).
@@ -150,7 +150,6 @@ impl DiskCache {
             write_synced(&staging.join("product.bin"), bytes)?;
             let written = fs::read(staging.join("product.bin"))?;
             check_product(product, &written)?;
-            decode_product_file(&written)?;
             let entry = CacheEntry {
                 record: record.clone(),
                 product: product.clone(),

@@ -124,7 +124,10 @@ impl DiffPanel {
                     .products
                     .iter()
                     .filter(|p| p.recipe == recipe)
-                    .flat_map(|p| objects_of(&p.recipe, p.stage, &p.product))
+                    .flat_map(|p| {
+                        let recipe: std::sync::Arc<str> = std::sync::Arc::from(p.recipe.as_str());
+                        objects_of(&recipe, p.stage, &p.product)
+                    })
                     .collect();
                 (path.display().to_string(), objects)
             }
@@ -132,7 +135,7 @@ impl DiffPanel {
         Ok(DiffResult {
             label,
             recipe,
-            diff: diff_objects(other, current),
+            diff: diff_objects(&other, &current),
         })
     }
 

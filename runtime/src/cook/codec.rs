@@ -12,9 +12,9 @@ use crate::content::geometry::Rect;
 use crate::content::{
     ChunkRole, Crosswalk, CrosswalkSide, DailyKey, GridCell, KeepOut, LaneDirection, MissionChunk,
     MissionLayout, MissionProduct, PedestrianSpace, PlacedObject, PlacedProduct, Placement, PointM,
-    Portal, Product, ProductKind, RectM, RejectReason, RejectedCandidate, Route, RouteKind,
-    ScatterArea, ScatterLayer, ScatterOutput, ScatterProduct, StreamingCell, StreamingPlan,
-    StreamingProduct, StreetBlock, SurfaceKind, SurfacePolygon, VehicleLane,
+    Portal, Product, ProductKind, ProductSummary, RectM, RejectReason, RejectedCandidate, Route,
+    RouteKind, ScatterArea, ScatterLayer, ScatterOutput, ScatterProduct, StreamingCell,
+    StreamingPlan, StreamingProduct, StreetBlock, SurfaceKind, SurfacePolygon, VehicleLane,
 };
 use crate::identity::ScatterId;
 
@@ -148,15 +148,35 @@ pub fn read_header(bytes: &[u8]) -> Result<ProductHeader, CookError> {
 /// Decodes a whole product file: header, payload, and that the element count agrees with the
 /// decoded product and the payload is exactly its canonical re-encoding.
 pub fn decode_product_file(bytes: &[u8]) -> Result<(ProductHeader, Product), CookError> {
+    decode_checked(bytes).map(|d| (d.header, d.product))
+}
+
+/// A product file decoded and checked by [`decode_checked`].
+#[derive(Debug, Clone)]
+pub struct DecodedFile {
+    /// The header.
+    pub header: ProductHeader,
+    /// The product.
+    pub product: Product,
+    /// Its counts and bounds (computed once).
+    pub summary: ProductSummary,
+    /// BLAKE3 of the product's canonical digest encoding (the stage digest).
+    pub digest: [u8; 32],
+}
+
+/// [`decode_product_file`] with the product's summary and digest. For every kind whose payload
+/// is its canonical digest encoding, the re-encoding check proves the payload is those bytes,
+/// so the digest is taken of the payload directly instead of encoding the product again.
+pub fn decode_checked(bytes: &[u8]) -> Result<DecodedFile, CookError> {
     let header = read_header(bytes)?;
     let payload = &bytes[HEADER_BYTES..];
     let product = decode_payload(header.kind, payload)?;
-    let objects = product.summary().objects;
-    if objects != header.elements {
+    let summary = product.summary();
+    if summary.objects != header.elements {
         return Err(CookError::SizeMismatch {
             what: "element count".to_owned(),
             declared: header.elements,
-            actual: objects,
+            actual: summary.objects,
         });
     }
     if encode_payload(&product) != payload {
@@ -165,7 +185,16 @@ pub fn decode_product_file(bytes: &[u8]) -> Result<(ProductHeader, Product), Coo
             "bytes that are not the canonical encoding of the product they decode to".to_owned(),
         ));
     }
-    Ok((header, product))
+    let digest = match product {
+        Product::MissionLayout(_) => product.digest(),
+        _ => *blake3::hash(payload).as_bytes(),
+    };
+    Ok(DecodedFile {
+        header,
+        product,
+        summary,
+        digest,
+    })
 }
 
 /// Decodes a payload of `kind`; every byte must be read.

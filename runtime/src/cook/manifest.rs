@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::codec::{decode_product_file, encode_product_file, kind_of_code, MAX_PRODUCT_BYTES};
+use super::codec::{decode_checked, encode_product_file, kind_of_code, MAX_PRODUCT_BYTES};
 use super::CookError;
 use crate::content::encode::hex;
 use crate::content::{Product, ProductKind};
@@ -544,7 +544,8 @@ fn check_product_inner(stage: &CookedStage, bytes: &[u8]) -> Result<Product, Coo
             actual: file_digest,
         });
     }
-    let (header, product) = decode_product_file(bytes)?;
+    let decoded = decode_checked(bytes)?;
+    let (header, product) = (decoded.header, decoded.product);
     let kind = kind_named(&stage.kind)?;
     if header.kind != kind || header.stage != stage.id {
         return Err(CookError::invalid(
@@ -565,7 +566,7 @@ fn check_product_inner(stage: &CookedStage, bytes: &[u8]) -> Result<Product, Coo
             actual: header.elements,
         });
     }
-    let rejected = product.summary().rejected;
+    let rejected = decoded.summary.rejected;
     if rejected != stage.rejected {
         return Err(CookError::SizeMismatch {
             what: "rejected count".to_owned(),
@@ -573,7 +574,7 @@ fn check_product_inner(stage: &CookedStage, bytes: &[u8]) -> Result<Product, Coo
             actual: rejected,
         });
     }
-    let digest = hex(&product.digest());
+    let digest = hex(&decoded.digest);
     if digest != stage.digest {
         return Err(CookError::DigestMismatch {
             what: "product".to_owned(),

@@ -7,6 +7,7 @@
 //! bundle compare the same way.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use crate::content::encode::ByteWriter;
 use crate::content::{PointM, Product, ProductKind};
@@ -16,8 +17,8 @@ use crate::identity::ChildKey;
 /// One generated object as the diff sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffObject {
-    /// The recipe (instance) that generated it.
-    pub recipe: String,
+    /// The recipe (instance) that generated it (shared by every object of the recipe).
+    pub recipe: Arc<str>,
     /// The emitting stage.
     pub stage: u32,
     /// The product kind it belongs to.
@@ -32,13 +33,15 @@ pub struct DiffObject {
     pub rotation_turns_65536: Option<u16>,
     /// Scale in the recipe's scale unit, for placed objects.
     pub scale: Option<u32>,
-    /// BLAKE3 of every other property (priority, role, geometry, …).
-    pub properties: [u8; 32],
+    /// Every other property (priority, role, geometry, …): the value itself when it fits (a
+    /// placement's priority), else the first 8 bytes of its BLAKE3 digest. Only the two sides of
+    /// one identity are ever compared, so both always use the same form.
+    pub properties: u64,
 }
 
 impl DiffObject {
     fn identity(&self) -> (&str, u32, ProductKind, &ChildKey) {
-        (&self.recipe, self.stage, self.kind, &self.key)
+        (&*self.recipe, self.stage, self.kind, &self.key)
     }
 }
 
@@ -67,6 +70,49 @@ impl ChangedField {
     }
 }
 
+/// A set of [`ChangedField`]s (a bit set: an entry of a 100,000-object diff allocates nothing
+/// for it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct FieldSet(u8);
+
+impl FieldSet {
+    const ALL: [ChangedField; 4] = [
+        ChangedField::Variant,
+        ChangedField::Scale,
+        ChangedField::Rotation,
+        ChangedField::Properties,
+    ];
+
+    /// The set of `fields`.
+    pub fn of(fields: &[ChangedField]) -> FieldSet {
+        let mut set = FieldSet::default();
+        for field in fields {
+            set.push(*field);
+        }
+        set
+    }
+
+    /// Adds `field`.
+    pub fn push(&mut self, field: ChangedField) {
+        self.0 |= 1 << (field as u8);
+    }
+
+    /// Whether `field` is in the set.
+    pub fn contains(self, field: ChangedField) -> bool {
+        self.0 & (1 << (field as u8)) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The fields, in the order variant, scale, rotation, properties.
+    pub fn iter(self) -> impl Iterator<Item = ChangedField> {
+        FieldSet::ALL.into_iter().filter(move |f| self.contains(*f))
+    }
+}
+
 /// How one object differs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {
@@ -79,12 +125,12 @@ pub enum Change {
         /// Distance between the positions, meters.
         distance_m: f64,
         /// Fields that changed besides the position.
-        fields: Vec<ChangedField>,
+        fields: FieldSet,
     },
     /// In both at the same position, with these fields different.
     Changed {
         /// The fields that differ.
-        fields: Vec<ChangedField>,
+        fields: FieldSet,
     },
 }
 
@@ -151,28 +197,32 @@ impl BundleDiff {
 
 /// Every object of a generated bundle.
 pub fn bundle_objects(bundle: &GeneratedBundle) -> Vec<DiffObject> {
-    let mut objects = Vec::new();
+    let mut objects = Vec::with_capacity(bundle.object_count() as usize + 2);
+    let recipe: Arc<str> = Arc::from(bundle.recipe_id.as_str());
     for (stage, product) in bundle.products() {
-        objects.extend(objects_of(&bundle.recipe_id, stage, product));
+        objects.extend(objects_of(&recipe, stage, product));
     }
     objects
 }
 
-fn props(build: impl FnOnce(&mut ByteWriter)) -> [u8; 32] {
+fn props(build: impl FnOnce(&mut ByteWriter)) -> u64 {
     let mut w = ByteWriter::tagged(b"DIFFPRP1");
     build(&mut w);
-    w.digest()
+    let digest = w.digest();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first)
 }
 
 fn slot(
-    recipe: &str,
+    recipe: &Arc<str>,
     stage: u32,
     key: String,
     position_m: Option<PointM>,
-    p: [u8; 32],
+    p: u64,
 ) -> DiffObject {
     DiffObject {
-        recipe: recipe.to_owned(),
+        recipe: Arc::clone(recipe),
         stage,
         kind: ProductKind::StreetBlock,
         key: ChildKey::Slot(key),
@@ -185,9 +235,9 @@ fn slot(
 }
 
 /// The objects of one product, keyed as their provenance keys them.
-pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject> {
+pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffObject> {
     let scatter_object = |kind, unit: f64, p: &crate::content::Placement| DiffObject {
-        recipe: recipe.to_owned(),
+        recipe: Arc::clone(recipe),
         stage,
         kind,
         key: ChildKey::Scatter(p.id),
@@ -195,9 +245,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
         position_m: Some(PointM::new(p.x as f64 * unit, p.y as f64 * unit)),
         rotation_turns_65536: None,
         scale: None,
-        properties: props(|w| {
-            w.u32(p.priority);
-        }),
+        properties: u64::from(p.priority),
     };
     match product {
         Product::Placements(scatter) => scatter
@@ -221,7 +269,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
         Product::MissionLayout(mission) => {
             let layout = &mission.layout;
             let cell = |x: u32, y: u32, p| DiffObject {
-                recipe: recipe.to_owned(),
+                recipe: Arc::clone(recipe),
                 stage,
                 kind: ProductKind::MissionLayout,
                 key: ChildKey::GridCell {
@@ -266,7 +314,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
         Product::StreamingPlan(streaming) => {
             let plan = &streaming.plan;
             let cell = |c: &crate::content::StreamingCell, tier: u8| DiffObject {
-                recipe: recipe.to_owned(),
+                recipe: Arc::clone(recipe),
                 stage,
                 kind: ProductKind::StreamingPlan,
                 key: ChildKey::GridCell { x: c.x, y: c.y },
@@ -274,9 +322,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
                 position_m: None,
                 rotation_turns_65536: None,
                 scale: None,
-                properties: props(|w| {
-                    w.u8(tier);
-                }),
+                properties: u64::from(tier),
             };
             let mut objects: Vec<DiffObject> = plan
                 .loaded_cells
@@ -301,7 +347,7 @@ pub fn objects_of(recipe: &str, stage: u32, product: &Product) -> Vec<DiffObject
 }
 
 fn street_objects(
-    recipe: &str,
+    recipe: &Arc<str>,
     stage: u32,
     block: &crate::content::StreetBlock,
 ) -> Vec<DiffObject> {
@@ -373,60 +419,115 @@ fn street_objects(
     objects
 }
 
-fn sort_by_identity(objects: &mut [DiffObject]) {
-    objects.sort_by(cmp_identity);
+/// The indices of `objects` in identity order, without moving an object. Objects arrive in
+/// runs of one (recipe, stage, kind) — one run per product — so the runs are ordered by group
+/// and each group is sorted on its own: scatter keys through a compact `(u64, index)` array,
+/// other keys (street slots, grid cells: small products) with the full comparison.
+fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
+    let same_group = |a: &DiffObject, b: &DiffObject| {
+        a.stage == b.stage && a.kind == b.kind && *a.recipe == *b.recipe
+    };
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        match runs.last_mut() {
+            Some((start, end)) if same_group(&objects[*start], object) => *end = i + 1,
+            _ => runs.push((i, i + 1)),
+        }
+    }
+    let group = |i: usize| {
+        let o = &objects[i];
+        (&*o.recipe, o.stage, o.kind)
+    };
+    runs.sort_by(|x, y| group(x.0).cmp(&group(y.0)));
+    let mut order: Vec<u32> = Vec::with_capacity(objects.len());
+    let mut r = 0;
+    while r < runs.len() {
+        let mut members: Vec<u32> = Vec::new();
+        let mut next = r;
+        while next < runs.len() && group(runs[next].0) == group(runs[r].0) {
+            members.extend(runs[next].0 as u32..runs[next].1 as u32);
+            next += 1;
+        }
+        let bits = |i: u32| match objects[i as usize].key {
+            ChildKey::Scatter(id) => Some(id.bits()),
+            _ => None,
+        };
+        if members.iter().all(|&i| bits(i).is_some()) {
+            let mut keyed: Vec<(u64, u32)> =
+                members.iter().map(|&i| (bits(i).unwrap_or(0), i)).collect();
+            keyed.sort_unstable();
+            order.extend(keyed.into_iter().map(|(_, i)| i));
+        } else {
+            members.sort_by(|&x, &y| cmp_identity(&objects[x as usize], &objects[y as usize]));
+            order.extend(members);
+        }
+        r = next;
+    }
+    // A repeated identity is kept once.
+    order.dedup_by(|x, y| {
+        cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
+    });
+    order
 }
 
 fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
     a.identity().cmp(&b.identity())
 }
 
-/// The diff of object sets `a` and `b` (any order; each identity at most once per side — a
-/// repeated identity is kept once, the first in canonical order).
-pub fn diff_objects(mut a: Vec<DiffObject>, mut b: Vec<DiffObject>) -> BundleDiff {
-    sort_by_identity(&mut a);
-    sort_by_identity(&mut b);
-    a.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
-    b.dedup_by(|x, y| cmp_identity(x, y) == Ordering::Equal);
-    let mut diff = BundleDiff::default();
-    let (mut ia, mut ib) = (a.into_iter().peekable(), b.into_iter().peekable());
+/// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
+/// once). Only differing objects are copied into the result.
+pub fn diff_objects(a: &[DiffObject], b: &[DiffObject]) -> BundleDiff {
+    let (order_a, order_b) = (identity_order(a), identity_order(b));
+    let mut diff = BundleDiff {
+        // Room for the usual worst case (everything differs) up front: growing a vector of
+        // 100,000 entries by doubling copies it several times.
+        entries: Vec::with_capacity(order_a.len().max(order_b.len())),
+        counts: DiffCounts::default(),
+    };
+    let (mut ia, mut ib) = (0, 0);
     loop {
-        let order = match (ia.peek(), ib.peek()) {
+        let (x, y) = (
+            order_a.get(ia).map(|&i| &a[i as usize]),
+            order_b.get(ib).map(|&i| &b[i as usize]),
+        );
+        let order = match (x, y) {
             (Some(x), Some(y)) => cmp_identity(x, y),
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
             (None, None) => break,
         };
-        match order {
-            Ordering::Less => {
+        match (order, x, y) {
+            (Ordering::Less, Some(x), _) => {
                 diff.counts.removed += 1;
                 diff.entries.push(DiffEntry {
                     change: Change::Removed,
-                    a: ia.next(),
+                    a: Some(x.clone()),
                     b: None,
                 });
+                ia += 1;
             }
-            Ordering::Greater => {
+            (Ordering::Greater, _, Some(y)) => {
                 diff.counts.added += 1;
                 diff.entries.push(DiffEntry {
                     change: Change::Added,
                     a: None,
-                    b: ib.next(),
+                    b: Some(y.clone()),
                 });
+                ib += 1;
             }
-            Ordering::Equal => {
-                let (Some(x), Some(y)) = (ia.next(), ib.next()) else {
-                    break;
-                };
+            (Ordering::Equal, Some(x), Some(y)) => {
                 compare(x, y, &mut diff);
+                ia += 1;
+                ib += 1;
             }
+            _ => break,
         }
     }
     diff
 }
 
-fn compare(a: DiffObject, b: DiffObject, diff: &mut BundleDiff) {
-    let mut fields = Vec::new();
+fn compare(a: &DiffObject, b: &DiffObject, diff: &mut BundleDiff) {
+    let mut fields = FieldSet::default();
     if a.variant != b.variant {
         fields.push(ChangedField::Variant);
     }
@@ -460,14 +561,14 @@ fn compare(a: DiffObject, b: DiffObject, diff: &mut BundleDiff) {
     }
     diff.entries.push(DiffEntry {
         change,
-        a: Some(a),
-        b: Some(b),
+        a: Some(a.clone()),
+        b: Some(b.clone()),
     });
 }
 
 /// The diff of two generated bundles.
 pub fn diff_bundles(a: &GeneratedBundle, b: &GeneratedBundle) -> BundleDiff {
-    diff_objects(bundle_objects(a), bundle_objects(b))
+    diff_objects(&bundle_objects(a), &bundle_objects(b))
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ fn a_changed_scale_range_changes_scales_only_and_moves_nothing() {
         assert_eq!(
             entry.change,
             Change::Changed {
-                fields: vec![ChangedField::Scale]
+                fields: FieldSet::of(&[ChangedField::Scale])
             }
         );
         assert_eq!(entry.object().map(|o| o.stage), Some(3));
@@ -72,7 +72,7 @@ fn edits_are_found_by_identity_in_canonical_order() {
         Some(ChildKey::Scatter(removed.placement.id))
     );
     let moved = diff.entries.iter().find_map(|e| match &e.change {
-        Change::Moved { distance_m, fields } => Some((*distance_m, fields.clone())),
+        Change::Moved { distance_m, fields } => Some((*distance_m, *fields)),
         _ => None,
     });
     let (distance_m, fields) = moved.unwrap_or_else(|| panic!("a moved entry"));

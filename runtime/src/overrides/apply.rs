@@ -145,12 +145,12 @@ pub fn apply_scatter(
         let kept = settle_occupants(base, occupants, &mut outcomes);
         rethin(layer, base, &kept);
     }
-    for (edit, id) in tombstones {
-        let removed = remove_placement(product, id);
-        if removed.is_none() {
-            fail(&mut outcomes, edit, ConflictReason::TargetGone);
+    for (edit, id) in &tombstones {
+        if placement_mut(product, *id).is_none() {
+            fail(&mut outcomes, *edit, ConflictReason::TargetGone);
         }
     }
+    remove_placements(product, tombstones.into_iter().map(|(_, id)| id).collect());
     super::mutation::apply_mutations(product, base, edits, &mut outcomes);
     outcomes
 }
@@ -437,25 +437,6 @@ fn within(dx: i64, dy: i64, r: i64) -> bool {
     dx * dx + dy * dy < r * r
 }
 
-/// The candidates of one layer's output with cell `(cx, cy)`: index ranges into the placements
-/// and the rejected list (both in canonical order).
-fn cell_ranges(
-    layer: &ScatterLayer,
-    cx: i64,
-    cy: i64,
-) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
-    let (Ok(cx), Ok(cy)) = (i16::try_from(cx), i16::try_from(cy)) else {
-        return (0..0, 0..0);
-    };
-    let p = &layer.output.placements;
-    let r = &layer.output.rejected;
-    let p0 = p.partition_point(|c| (c.cell_y, c.cell_x) < (cy, cx));
-    let p1 = p0 + p[p0..].partition_point(|c| (c.cell_y, c.cell_x) == (cy, cx));
-    let r0 = r.partition_point(|c| (c.cell_y, c.cell_x) < (cy, cx));
-    let r1 = r0 + r[r0..].partition_point(|c| (c.cell_y, c.cell_x) == (cy, cx));
-    (p0..p1, r0..r1)
-}
-
 /// A thinning participant near an occupant: an eligible candidate of the output.
 #[derive(Clone, Copy)]
 struct Near {
@@ -466,31 +447,40 @@ struct Near {
     at: Result<usize, usize>,
 }
 
-/// Every eligible candidate of the output in the cells within two of `(cx, cy)`.
+/// Every eligible candidate of the output in the cells within two of `(cx, cy)`: per row one
+/// binary search into each canonical list, then a scan along the row.
 fn near(layer: &ScatterLayer, cx: i64, cy: i64, out: &mut Vec<Near>) {
     out.clear();
-    for y in cy - 2..=cy + 2 {
-        for x in cx - 2..=cx + 2 {
-            let (ps, rs) = cell_ranges(layer, x, y);
-            for i in ps {
-                let p = &layer.output.placements[i];
-                out.push(Near {
-                    id: p.id,
-                    x: p.x,
-                    y: p.y,
-                    at: Ok(i),
-                });
+    let clamp = |v: i64| v.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+    let (x0, x1) = (clamp(cx - 2), clamp(cx + 2));
+    let placements = &layer.output.placements;
+    let rejected = &layer.output.rejected;
+    for y in (cy - 2).max(i64::from(i16::MIN))..=(cy + 2).min(i64::from(i16::MAX)) {
+        let y = y as i16;
+        let from = placements.partition_point(|c| (c.cell_y, c.cell_x) < (y, x0));
+        for (i, p) in (from..).zip(&placements[from..]) {
+            if (p.cell_y, p.cell_x) > (y, x1) {
+                break;
             }
-            for i in rs {
-                let r = &layer.output.rejected[i];
-                if matches!(r.reason, RejectReason::Conflict { .. }) {
-                    out.push(Near {
-                        id: r.id,
-                        x: r.x,
-                        y: r.y,
-                        at: Err(i),
-                    });
-                }
+            out.push(Near {
+                id: p.id,
+                x: p.x,
+                y: p.y,
+                at: Ok(i),
+            });
+        }
+        let from = rejected.partition_point(|c| (c.cell_y, c.cell_x) < (y, x0));
+        for (i, r) in (from..).zip(&rejected[from..]) {
+            if (r.cell_y, r.cell_x) > (y, x1) {
+                break;
+            }
+            if matches!(r.reason, RejectReason::Conflict { .. }) {
+                out.push(Near {
+                    id: r.id,
+                    x: r.x,
+                    y: r.y,
+                    at: Err(i),
+                });
             }
         }
     }
@@ -504,8 +494,11 @@ fn rank_of(layer: &ScatterLayer, base: &StageBase, n: &Near) -> Option<((u32, u6
             Some(((p.priority, p.id.bits()), base.radius(p.variant)))
         }
         Err(_) => {
-            let c = base.candidate(n.id)?;
-            Some(((c.priority, n.id.bits()), base.radius(c.variant)))
+            let variant = base.drawn_variant(n.id)?;
+            Some((
+                (base.drawn_priority(n.id), n.id.bits()),
+                base.radius(variant),
+            ))
         }
     }
 }
@@ -681,25 +674,25 @@ fn write_result(
             priority: o.priority,
         }
     }));
-    out.placements.sort_by_key(Placement::canonical_key);
-    out.rejected.sort_by_key(RejectedCandidate::canonical_key);
+    // Keys are unique (one record per candidate), so an unstable sort is exact.
+    out.placements
+        .sort_unstable_by_key(Placement::canonical_key);
+    out.rejected
+        .sort_unstable_by_key(RejectedCandidate::canonical_key);
 }
 
-/// Removes placement `id` from the product; returns it when it was there.
-pub(super) fn remove_placement(product: &mut ScatterProduct, id: ScatterId) -> Option<Placement> {
-    let key = id.unpack();
-    let layer = product
-        .layers
-        .iter_mut()
-        .find(|l| l.room == key.room.get() && l.layer == key.layer)?;
-    let list = &mut layer.output.placements;
-    let at = list
-        .binary_search_by_key(
-            &(key.cell_y, key.cell_x, key.candidate),
-            Placement::canonical_key,
-        )
-        .ok()?;
-    Some(list.remove(at))
+/// Removes the placements `ids` from the product, in one pass per layer.
+pub(super) fn remove_placements(product: &mut ScatterProduct, mut ids: Vec<ScatterId>) {
+    if ids.is_empty() {
+        return;
+    }
+    ids.sort_unstable_by_key(|id| id.bits());
+    for layer in &mut product.layers {
+        layer.output.placements.retain(|p| {
+            ids.binary_search_by_key(&p.id.bits(), |id| id.bits())
+                .is_err()
+        });
+    }
 }
 
 /// The placement `id` of the product, mutably.

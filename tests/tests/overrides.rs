@@ -10,7 +10,7 @@ use stagecraft_runtime::generate::{
     CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator,
     MissReason, NoObserver,
 };
-use stagecraft_runtime::identity::ScatterId;
+use stagecraft_runtime::identity::{ChildKey, ScatterId};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::{
     rebase, rebase_report, regrow_variant, ConflictReason, Decision, Overrides, Standing,
@@ -141,6 +141,26 @@ fn every_pine_clearing_edit_applies_with_the_values_it_names() {
         placed(&edited, MOVED).map(|p| (p.0, p.1, p.2)),
         Some((300, 1300, 2))
     );
+    // Provenance: the moved tree's draws are its candidate's; the boulder drew nothing; each
+    // object names the edits that apply to it.
+    let record = |b: &GeneratedBundle, bits: u64| {
+        let stage = b.stage(1001).expect("scatter stage");
+        let key = ChildKey::Scatter(id(bits));
+        stage.object_provenance(&key).map(|r| r.into_owned())
+    };
+    assert_eq!(
+        record(&edited, MOVED).map(|r| r.draws),
+        record(&base, MOVED).map(|r| r.draws)
+    );
+    assert_eq!(record(&edited, ADDED).map(|r| r.draws.len()), Some(0));
+    let naming: Vec<&str> = edited
+        .stage(1001)
+        .expect("stage")
+        .provenance
+        .edits_of(MOVED)
+        .map(|o| o.action)
+        .collect();
+    assert_eq!(naming, vec!["Move"]);
     // The tombstone, the exclusion (keep-out 2, after the two authored ones) and the harvest.
     assert!(placed(&base, DELETED).is_some() && placed(&edited, DELETED).is_none());
     assert_eq!(

@@ -266,3 +266,32 @@ fn the_focus_follows_the_selection_then_the_scenario() {
         None
     );
 }
+
+#[test]
+fn the_service_applies_the_recipes_overrides_and_an_edit_of_them_regenerates() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/pine-clearing");
+    let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
+    let mut project = loaded.project.expect("example loads");
+    let mut service = GenerationService::inline();
+    service.sync_parts(1, 1, &project, Some("pine-clearing"));
+    // The same digest `stagecraft generate` prints (pinned in tests/tests/generate.rs).
+    let golden = "cb02d0da78a4c0159783d2d630d22375fabde31eb5c710008b1686a8a3378b5e";
+    assert_eq!(
+        service.latest().and_then(|g| g.digest_hex()).as_deref(),
+        Some(golden)
+    );
+    let set = project
+        .overrides
+        .get_mut("pine-clearing-edits")
+        .expect("set");
+    set.overrides.clear();
+    set.mutations.clear();
+    service.sync_parts(1, 2, &project, Some("pine-clearing"));
+    let latest = service.latest().expect("a generation");
+    assert_eq!(latest.key.revision, 2, "editing the overrides regenerated");
+    assert_eq!(
+        latest.digest_hex().as_deref(),
+        Some("afe959275630563ac05e49f1a29d09fef56af11360bab9d088204ae9e7ca7931"),
+        "without edits: the base digest"
+    );
+}

@@ -145,12 +145,12 @@ pub fn apply_scatter(
         let kept = settle_occupants(base, occupants, &mut outcomes);
         rethin(layer, base, &kept);
     }
-    for (edit, id) in tombstones {
-        let removed = remove_placement(product, id);
-        if removed.is_none() {
-            fail(&mut outcomes, edit, ConflictReason::TargetGone);
+    for (edit, id) in &tombstones {
+        if placement_mut(product, *id).is_none() {
+            fail(&mut outcomes, *edit, ConflictReason::TargetGone);
         }
     }
+    remove_placements(product, tombstones.into_iter().map(|(_, id)| id).collect());
     super::mutation::apply_mutations(product, base, edits, &mut outcomes);
     outcomes
 }
@@ -437,25 +437,6 @@ fn within(dx: i64, dy: i64, r: i64) -> bool {
     dx * dx + dy * dy < r * r
 }
 
-/// The candidates of one layer's output with cell `(cx, cy)`: index ranges into the placements
-/// and the rejected list (both in canonical order).
-fn cell_ranges(
-    layer: &ScatterLayer,
-    cx: i64,
-    cy: i64,
-) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
-    let (Ok(cx), Ok(cy)) = (i16::try_from(cx), i16::try_from(cy)) else {
-        return (0..0, 0..0);
-    };
-    let p = &layer.output.placements;
-    let r = &layer.output.rejected;
-    let p0 = p.partition_point(|c| (c.cell_y, c.cell_x) < (cy, cx));
-    let p1 = p0 + p[p0..].partition_point(|c| (c.cell_y, c.cell_x) == (cy, cx));
-    let r0 = r.partition_point(|c| (c.cell_y, c.cell_x) < (cy, cx));
-    let r1 = r0 + r[r0..].partition_point(|c| (c.cell_y, c.cell_x) == (cy, cx));
-    (p0..p1, r0..r1)
-}
-
 /// A thinning participant near an occupant: an eligible candidate of the output.
 #[derive(Clone, Copy)]
 struct Near {
@@ -466,31 +447,40 @@ struct Near {
     at: Result<usize, usize>,
 }
 
-/// Every eligible candidate of the output in the cells within two of `(cx, cy)`.
+/// Every eligible candidate of the output in the cells within two of `(cx, cy)`: per row one
+/// binary search into each canonical list, then a scan along the row.
 fn near(layer: &ScatterLayer, cx: i64, cy: i64, out: &mut Vec<Near>) {
     out.clear();
-    for y in cy - 2..=cy + 2 {
-        for x in cx - 2..=cx + 2 {
-            let (ps, rs) = cell_ranges(layer, x, y);
-            for i in ps {
-                let p = &layer.output.placements[i];
-                out.push(Near {
-                    id: p.id,
-                    x: p.x,
-                    y: p.y,
-                    at: Ok(i),
-                });
+    let clamp = |v: i64| v.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
+    let (x0, x1) = (clamp(cx - 2), clamp(cx + 2));
+    let placements = &layer.output.placements;
+    let rejected = &layer.output.rejected;
+    for y in (cy - 2).max(i64::from(i16::MIN))..=(cy + 2).min(i64::from(i16::MAX)) {
+        let y = y as i16;
+        let from = placements.partition_point(|c| (c.cell_y, c.cell_x) < (y, x0));
+        for (i, p) in (from..).zip(&placements[from..]) {
+            if (p.cell_y, p.cell_x) > (y, x1) {
+                break;
             }
-            for i in rs {
-                let r = &layer.output.rejected[i];
-                if matches!(r.reason, RejectReason::Conflict { .. }) {
-                    out.push(Near {
-                        id: r.id,
-                        x: r.x,
-                        y: r.y,
-                        at: Err(i),
-                    });
-                }
+            out.push(Near {
+                id: p.id,
+                x: p.x,
+                y: p.y,
+                at: Ok(i),
+            });
+        }
+        let from = rejected.partition_point(|c| (c.cell_y, c.cell_x) < (y, x0));
+        for (i, r) in (from..).zip(&rejected[from..]) {
+            if (r.cell_y, r.cell_x) > (y, x1) {
+                break;
+            }
+            if matches!(r.reason, RejectReason::Conflict { .. }) {
+                out.push(Near {
+                    id: r.id,
+                    x: r.x,
+                    y: r.y,
+                    at: Err(i),
+                });
             }
         }
     }
@@ -504,10 +494,59 @@ fn rank_of(layer: &ScatterLayer, base: &StageBase, n: &Near) -> Option<((u32, u6
             Some(((p.priority, p.id.bits()), base.radius(p.variant)))
         }
         Err(_) => {
-            let c = base.candidate(n.id)?;
-            Some(((c.priority, n.id.bits()), base.radius(c.variant)))
+            let variant = base.drawn_variant(n.id)?;
+            Some((
+                (base.drawn_priority(n.id), n.id.bits()),
+                base.radius(variant),
+            ))
         }
     }
+}
+
+/// Per record of a layer's output (placements, then rejected, by index): displaced, and the
+/// strongest occupant conflicting with it.
+struct Marks {
+    placements: usize,
+    displaced: Vec<bool>,
+    hit: Vec<Option<((u32, usize), u64)>>,
+}
+
+impl Marks {
+    fn slot(&self, at: Result<usize, usize>) -> usize {
+        match at {
+            Ok(i) => i,
+            Err(i) => self.placements + i,
+        }
+    }
+
+    fn is_displaced(&self, at: Result<usize, usize>) -> bool {
+        self.displaced.get(self.slot(at)).copied().unwrap_or(false)
+    }
+
+    fn hit_by(&self, at: Result<usize, usize>) -> Option<u64> {
+        self.hit
+            .get(self.slot(at))
+            .copied()
+            .flatten()
+            .map(|(_, id)| id)
+    }
+}
+
+/// Where candidate `id` is in the layer's output, if it is there.
+fn locate(layer: &ScatterLayer, id: ScatterId) -> Option<Result<usize, usize>> {
+    let k = id.unpack();
+    let key = (k.cell_y, k.cell_x, k.candidate);
+    let out = &layer.output;
+    if let Ok(i) = out
+        .placements
+        .binary_search_by_key(&key, Placement::canonical_key)
+    {
+        return Some(Ok(i));
+    }
+    out.rejected
+        .binary_search_by_key(&key, RejectedCandidate::canonical_key)
+        .ok()
+        .map(Err)
 }
 
 /// Decides again the candidates of `layer` that `occupants` can change, and writes the result.
@@ -517,20 +556,26 @@ fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
     }
     let cs = base.cell_size.max(1);
     let max_radius = base.radii.iter().copied().max().unwrap_or(0);
-    let mut displaced: Vec<u64> = occupants
+    let placements = layer.output.placements.len();
+    let mut marks = Marks {
+        placements,
+        displaced: vec![false; placements + layer.output.rejected.len()],
+        hit: vec![None; placements + layer.output.rejected.len()],
+    };
+    let displaced: Vec<(ScatterId, Result<usize, usize>)> = occupants
         .iter()
         .filter(|o| o.generated)
-        .map(|o| o.id.bits())
+        .filter_map(|o| locate(layer, o.id).map(|at| (o.id, at)))
         .collect();
-    displaced.sort_unstable();
-    let is_displaced = |id: ScatterId| displaced.binary_search(&id.bits()).is_ok();
-    // Strongest conflicting occupant per candidate hit, as (candidate, occupant strength, id).
-    let mut hits: Vec<(u64, (u32, usize), u64)> = Vec::new();
+    for (_, at) in &displaced {
+        let slot = marks.slot(*at);
+        marks.displaced[slot] = true;
+    }
     let mut scratch = Vec::new();
     for o in occupants {
         near(layer, o.x.div_euclid(cs), o.y.div_euclid(cs), &mut scratch);
         for n in &scratch {
-            if is_displaced(n.id) || n.id == o.id {
+            if marks.is_displaced(n.at) || n.id == o.id {
                 continue;
             }
             if !within(n.x - o.x, n.y - o.y, o.radius + max_radius) {
@@ -540,33 +585,49 @@ fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
                 continue;
             };
             if within(n.x - o.x, n.y - o.y, o.radius + radius) {
-                hits.push((n.id.bits(), o.strength, o.id.bits()));
+                let slot = marks.slot(n.at);
+                let stronger = marks.hit[slot].is_none_or(|(s, _)| o.strength > s);
+                if stronger {
+                    marks.hit[slot] = Some((o.strength, o.id.bits()));
+                }
             }
         }
     }
-    hits.sort_unstable_by_key(|(c, strength, _)| (*c, std::cmp::Reverse(*strength)));
-    hits.dedup_by_key(|(c, _, _)| *c);
-    let hit_by = |id: u64| {
-        hits.binary_search_by_key(&id, |(c, _, _)| *c)
-            .ok()
-            .map(|i| hits[i].2)
-    };
-    // Thinned candidates whose winner was displaced: decided again without it.
-    let mut revived: Vec<Placement> = Vec::new();
+    // Thinned candidates: a hit names its occupant; one whose winner was displaced is decided
+    // again without it.
     let mut reasons: Vec<(usize, RejectReason)> = Vec::new();
-    for (i, r) in layer.output.rejected.iter().enumerate() {
-        let RejectReason::Conflict { with } = r.reason else {
-            continue;
-        };
-        if let Some(occupant) = hit_by(r.id.bits()) {
-            if let Ok(with) = ScatterId::from_bits(occupant) {
-                reasons.push((i, RejectReason::Conflict { with }));
+    for i in 0..layer.output.rejected.len() {
+        if let Some(with) = marks
+            .hit_by(Err(i))
+            .and_then(|o| ScatterId::from_bits(o).ok())
+        {
+            reasons.push((i, RejectReason::Conflict { with }));
+        }
+    }
+    let mut revive: Vec<usize> = Vec::new();
+    for (d, _) in &displaced {
+        near(
+            layer,
+            i64::from(d.unpack().cell_x),
+            i64::from(d.unpack().cell_y),
+            &mut scratch,
+        );
+        for n in &scratch {
+            let Err(i) = n.at else { continue };
+            let thinned_by_d = matches!(
+                layer.output.rejected[i].reason,
+                RejectReason::Conflict { with } if with == *d
+            );
+            if thinned_by_d && !marks.is_displaced(n.at) && marks.hit_by(n.at).is_none() {
+                revive.push(i);
             }
-            continue;
         }
-        if !is_displaced(with) || is_displaced(r.id) {
-            continue;
-        }
+    }
+    revive.sort_unstable();
+    revive.dedup();
+    let mut revived: Vec<Placement> = Vec::new();
+    for i in revive {
+        let r = layer.output.rejected[i];
         let me = Near {
             id: r.id,
             x: r.x,
@@ -584,7 +645,7 @@ fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
         );
         let mut strongest: Option<(u32, u64)> = None;
         for n in &scratch {
-            if n.id == r.id || is_displaced(n.id) {
+            if n.id == r.id || marks.is_displaced(n.at) {
                 continue;
             }
             if !within(n.x - r.x, n.y - r.y, radius + max_radius) {
@@ -615,14 +676,13 @@ fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
             }
         }
     }
-    write_result(layer, occupants, &displaced, &hits, revived, reasons);
+    write_result(layer, occupants, &marks, revived, reasons);
 }
 
 fn write_result(
     layer: &mut ScatterLayer,
     occupants: &[Occupant],
-    displaced: &[u64],
-    hits: &[(u64, (u32, usize), u64)],
+    marks: &Marks,
     revived: Vec<Placement>,
     reasons: Vec<(usize, RejectReason)>,
 ) {
@@ -632,21 +692,18 @@ fn write_result(
             r.reason = reason;
         }
     }
-    let mut revived_ids: Vec<u64> = revived.iter().map(|p| p.id.bits()).collect();
+    let mut revived_ids: Vec<(i16, i16, u8)> =
+        revived.iter().map(Placement::canonical_key).collect();
     revived_ids.sort_unstable();
-    let gone = |id: u64| displaced.binary_search(&id).is_ok();
-    let hit = |id: u64| {
-        hits.binary_search_by_key(&id, |(c, _, _)| *c)
-            .ok()
-            .map(|i| hits[i].2)
-    };
     let mut newly_rejected = Vec::new();
+    let mut index = 0;
     out.placements.retain(|p| {
-        let bits = p.id.bits();
-        if gone(bits) {
+        let at = Ok(index);
+        index += 1;
+        if marks.is_displaced(at) {
             return false;
         }
-        match hit(bits).and_then(|o| ScatterId::from_bits(o).ok()) {
+        match marks.hit_by(at).and_then(|o| ScatterId::from_bits(o).ok()) {
             Some(with) => {
                 newly_rejected.push(RejectedCandidate {
                     id: p.id,
@@ -662,9 +719,11 @@ fn write_result(
             None => true,
         }
     });
+    let mut index = 0;
     out.rejected.retain(|r| {
-        let bits = r.id.bits();
-        !gone(bits) && revived_ids.binary_search(&bits).is_err()
+        let at = Err(index);
+        index += 1;
+        !marks.is_displaced(at) && revived_ids.binary_search(&r.canonical_key()).is_err()
     });
     out.rejected.extend(newly_rejected);
     out.placements.extend(revived);
@@ -681,25 +740,23 @@ fn write_result(
             priority: o.priority,
         }
     }));
+    // Both lists are a sorted run and a short tail: the stable sort merges them in linear time.
     out.placements.sort_by_key(Placement::canonical_key);
     out.rejected.sort_by_key(RejectedCandidate::canonical_key);
 }
 
-/// Removes placement `id` from the product; returns it when it was there.
-pub(super) fn remove_placement(product: &mut ScatterProduct, id: ScatterId) -> Option<Placement> {
-    let key = id.unpack();
-    let layer = product
-        .layers
-        .iter_mut()
-        .find(|l| l.room == key.room.get() && l.layer == key.layer)?;
-    let list = &mut layer.output.placements;
-    let at = list
-        .binary_search_by_key(
-            &(key.cell_y, key.cell_x, key.candidate),
-            Placement::canonical_key,
-        )
-        .ok()?;
-    Some(list.remove(at))
+/// Removes the placements `ids` from the product, in one pass per layer.
+pub(super) fn remove_placements(product: &mut ScatterProduct, mut ids: Vec<ScatterId>) {
+    if ids.is_empty() {
+        return;
+    }
+    ids.sort_unstable_by_key(|id| id.bits());
+    for layer in &mut product.layers {
+        layer.output.placements.retain(|p| {
+            ids.binary_search_by_key(&p.id.bits(), |id| id.bits())
+                .is_err()
+        });
+    }
 }
 
 /// The placement `id` of the product, mutably.

@@ -33,6 +33,8 @@ pub struct StageBase {
     pub cumulative_weights: Vec<u32>,
     /// Exclusion radius per variant, lattice units.
     pub radii: Vec<i64>,
+    /// The placement and variant domain keys of the seed, derived once.
+    keys: (DomainKey, DomainKey),
 }
 
 /// A candidate as the generated base draws it.
@@ -76,6 +78,10 @@ impl StageBase {
             variant_ids: family.variant_ids(),
             cumulative_weights,
             radii: family.variants.iter().map(|v| v.exclusion_radius).collect(),
+            keys: (
+                DomainKey::new(seed, OFFSET_X.domain),
+                DomainKey::new(seed, VARIANT.domain),
+            ),
         }
     }
 
@@ -111,19 +117,28 @@ impl StageBase {
     /// is exhausted or the family has no weight (the kernel would have failed).
     pub fn candidate(&self, id: ScatterId) -> Option<CandidateBase> {
         let key = id.unpack();
-        let placement = DomainKey::new(self.seed, OFFSET_X.domain);
-        let variant_key = DomainKey::new(self.seed, VARIANT.domain);
+        let placement = &self.keys.0;
         let cell = NonZeroU32::new(u32::try_from(self.cell_size).ok()?)?;
-        let dx = sample_bounded(&placement, OFFSET_X.address(id), cell).ok()?;
-        let dy = sample_bounded(&placement, OFFSET_Y.address(id), cell).ok()?;
-        let total = self.total_weight()?;
-        let v = sample_bounded(&variant_key, VARIANT.address(id), total).ok()?;
+        let dx = sample_bounded(placement, OFFSET_X.address(id), cell).ok()?;
+        let dy = sample_bounded(placement, OFFSET_Y.address(id), cell).ok()?;
         Some(CandidateBase {
             x: i64::from(key.cell_x) * self.cell_size + i64::from(dx),
             y: i64::from(key.cell_y) * self.cell_size + i64::from(dy),
-            priority: sample_u32(&placement, PRIORITY.address(id)),
-            variant: self.variant_of(v),
+            priority: sample_u32(placement, PRIORITY.address(id)),
+            variant: self.drawn_variant(id)?,
         })
+    }
+
+    /// The variant candidate `id` draws (one draw, for its radius).
+    pub fn drawn_variant(&self, id: ScatterId) -> Option<u32> {
+        let total = self.total_weight()?;
+        let v = sample_bounded(&self.keys.1, VARIANT.address(id), total).ok()?;
+        Some(self.variant_of(v))
+    }
+
+    /// The thinning priority candidate `id` draws.
+    pub fn drawn_priority(&self, id: ScatterId) -> u32 {
+        sample_u32(&self.keys.0, PRIORITY.address(id))
     }
 
     /// Whether `id` is a generated candidate of `layer`: its room and layer, a cell of the region

@@ -19,9 +19,7 @@ pub mod stage;
 mod tests;
 
 use crate::content::encode::ByteWriter;
-use crate::project::decode::Encode;
 use crate::project::schema::{Mutation, Override, OverrideAction, OverrideSet};
-use crate::project::write::to_canonical_string;
 
 pub use apply::{apply_placed, apply_scatter, exclusions_lattice};
 pub use base::{CandidateBase, StageBase};
@@ -209,17 +207,30 @@ impl StageEdits {
         self.edits.is_empty()
     }
 
-    /// BLAKE3 over `"EDITS001"` and each edit's place, binding and canonical text: what enters
-    /// the cache key of every stage the edits touch.
+    /// BLAKE3 over `"EDITS001"` and each edit's place, binding and every field (strings with
+    /// their length, numbers little-endian, each action with a tag): what enters the cache key of
+    /// every stage the edits touch.
     pub fn digest(&self) -> [u8; 32] {
         let mut w = ByteWriter::tagged(b"EDITS001");
         w.count(self.edits.len());
         for (at, edit, bound) in &self.edits {
-            let text = match edit {
-                Edit::Override(o) => to_canonical_string(&o.encode()),
-                Edit::Mutation(m) => to_canonical_string(&m.encode()),
-            };
-            w.str(&at.to_string()).bool(bound.is_ok()).str(&text);
+            w.str(&at.set)
+                .u8(at.list as u8)
+                .count(at.index)
+                .bool(bound.is_ok());
+            match edit {
+                Edit::Override(o) => {
+                    w.u32(o.stage).u64(o.target).u32(o.precedence).str(&o.base);
+                    encode_action(&mut w, &o.action);
+                }
+                Edit::Mutation(m) => {
+                    w.u32(m.stage)
+                        .u64(m.target)
+                        .str(&m.base)
+                        .bool(m.harvested)
+                        .u32(m.ordinal);
+                }
+            }
         }
         w.digest()
     }
@@ -318,6 +329,55 @@ impl Overrides {
             }
         }
         StageEdits { edits }
+    }
+}
+
+fn encode_action(w: &mut ByteWriter, action: &OverrideAction) {
+    let point = |w: &mut ByteWriter, p: &crate::project::schema::Vec2| {
+        w.f64(p.x).f64(p.y);
+    };
+    match action {
+        OverrideAction::LockSelection { variant } => {
+            w.u8(1).str(variant);
+        }
+        OverrideAction::LockTransform {
+            position,
+            rotation,
+            scale,
+        } => {
+            w.u8(2);
+            point(w, position);
+            w.u16(*rotation).u32(*scale);
+        }
+        OverrideAction::Delete => {
+            w.u8(3);
+        }
+        OverrideAction::Move { position } => {
+            w.u8(4);
+            point(w, position);
+        }
+        OverrideAction::Replace { variant } => {
+            w.u8(5).str(variant);
+        }
+        OverrideAction::Add { variant, position } => {
+            w.u8(6).str(variant);
+            point(w, position);
+        }
+        OverrideAction::Exclude { min, max } => {
+            w.u8(7);
+            point(w, min);
+            point(w, max);
+        }
+        OverrideAction::FreezeSubtree {
+            variant,
+            position,
+            rotation,
+            scale,
+        } => {
+            w.u8(8).str(variant);
+            point(w, position);
+            w.u16(*rotation).u32(*scale);
+        }
     }
 }
 

@@ -90,6 +90,7 @@ pub(super) fn apply_mutations(
         })
         .collect();
     last.sort_unstable();
+    let mut harvested = Vec::new();
     for (index, (_, edit, _)) in edits.edits.iter().enumerate() {
         let Edit::Mutation(m) = edit else { continue };
         if outcomes[index].result.is_err() {
@@ -103,8 +104,9 @@ pub(super) fn apply_mutations(
                 continue;
             }
         }
-        outcomes[index].result = apply_one(product, base, m, &mut outcomes[index]);
+        outcomes[index].result = apply_one(product, base, m, &mut outcomes[index], &mut harvested);
     }
+    super::apply::remove_placements(product, harvested);
 }
 
 fn apply_one(
@@ -112,6 +114,7 @@ fn apply_one(
     base: &StageBase,
     m: &Mutation,
     outcome: &mut EditOutcome,
+    harvested: &mut Vec<ScatterId>,
 ) -> Result<(), ConflictReason> {
     let id = ScatterId::from_bits(m.target).map_err(|_| ConflictReason::TargetGone)?;
     if let Some(found) = &outcome.found_base {
@@ -122,16 +125,15 @@ fn apply_one(
             });
         }
     }
+    let placement = super::apply::placement_mut(product, id).ok_or(ConflictReason::TargetGone)?;
     if m.harvested {
-        return super::apply::remove_placement(product, id)
-            .map(|_| ())
-            .ok_or(ConflictReason::TargetGone);
+        harvested.push(id);
+        return Ok(());
     }
     let Some(variant) = regrow_variant(base, id, m.ordinal) else {
-        super::apply::remove_placement(product, id);
+        harvested.push(id);
         return Err(ConflictReason::RegrowFailed);
     };
-    let placement = super::apply::placement_mut(product, id).ok_or(ConflictReason::TargetGone)?;
     placement.variant = variant;
     outcome.regrow = Some((m.ordinal, variant));
     Ok(())

@@ -663,13 +663,19 @@ pub(crate) fn derive_object(
         )
         .ok()?;
     let p = placements.get(index)?;
-    let cs = product.cell_size;
-    let offsets = (
-        p.x - i64::from(p.cell_x) * cs,
-        p.y - i64::from(p.cell_y) * cs,
-    );
-    let total = NonZeroU32::new(total_weight);
-    let draws = candidate_draws(seed, &keys(seed), p.id, offsets, total).ok()?;
+    // An authored object (a candidate index the generator never emits) made no draws; a moved
+    // one's draws are those of its generated candidate, re-drawn (its position is the override's).
+    let draws = if u32::from(key.candidate) >= product.candidates_per_cell {
+        Vec::new()
+    } else {
+        let cell = NonZeroU32::new(u32::try_from(product.cell_size).ok()?)?;
+        let placement_key = DomainKey::new(seed, OFFSET_X.domain);
+        let dx = sample_bounded(&placement_key, OFFSET_X.address(p.id), cell).ok()?;
+        let dy = sample_bounded(&placement_key, OFFSET_Y.address(p.id), cell).ok()?;
+        let offsets = (i64::from(dx), i64::from(dy));
+        let total = NonZeroU32::new(total_weight);
+        candidate_draws(seed, &keys(seed), p.id, offsets, total).ok()?
+    };
     Some(ObjectProvenance {
         key: ChildKey::Scatter(p.id),
         parent,

@@ -447,40 +447,102 @@ struct Near {
     at: Result<usize, usize>,
 }
 
-/// Every eligible candidate of the output in the cells within two of `(cx, cy)`: per row one
-/// binary search into each canonical list, then a scan along the row.
-fn near(layer: &ScatterLayer, cx: i64, cy: i64, out: &mut Vec<Near>) {
-    out.clear();
-    let clamp = |v: i64| v.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16;
-    let (x0, x1) = (clamp(cx - 2), clamp(cx + 2));
-    let placements = &layer.output.placements;
-    let rejected = &layer.output.rejected;
-    for y in (cy - 2).max(i64::from(i16::MIN))..=(cy + 2).min(i64::from(i16::MAX)) {
-        let y = y as i16;
-        let from = placements.partition_point(|c| (c.cell_y, c.cell_x) < (y, x0));
-        for (i, p) in (from..).zip(&placements[from..]) {
-            if (p.cell_y, p.cell_x) > (y, x1) {
-                break;
+/// Where each cell's records start in a layer's two canonical lists (row-major over the region's
+/// cells, which is their canonical order), so gathering a neighbourhood costs no search.
+struct CellIndex {
+    min_x: i64,
+    min_y: i64,
+    width: i64,
+    height: i64,
+    placements: Vec<u32>,
+    rejected: Vec<u32>,
+}
+
+impl CellIndex {
+    fn new(layer: &ScatterLayer, cell_size: i64) -> CellIndex {
+        let r = &layer.region;
+        let (min_x, min_y) = (r.min_x.div_euclid(cell_size), r.min_y.div_euclid(cell_size));
+        let width = (r.max_x - 1).div_euclid(cell_size) - min_x + 1;
+        let height = (r.max_y - 1).div_euclid(cell_size) - min_y + 1;
+        let cells = usize::try_from(width * height).unwrap_or(0);
+        let starts = |keys: &mut dyn Iterator<Item = (i16, i16)>| {
+            let mut counts = vec![0u32; cells + 1];
+            for (cy, cx) in keys {
+                let (x, y) = (i64::from(cx) - min_x, i64::from(cy) - min_y);
+                if (0..width).contains(&x) && (0..height).contains(&y) {
+                    counts[(y * width + x) as usize + 1] += 1;
+                }
             }
-            out.push(Near {
-                id: p.id,
-                x: p.x,
-                y: p.y,
-                at: Ok(i),
-            });
+            for i in 1..counts.len() {
+                counts[i] += counts[i - 1];
+            }
+            counts
+        };
+        let out = &layer.output;
+        CellIndex {
+            min_x,
+            min_y,
+            width,
+            height,
+            placements: starts(&mut out.placements.iter().map(|p| (p.cell_y, p.cell_x))),
+            rejected: starts(&mut out.rejected.iter().map(|p| (p.cell_y, p.cell_x))),
         }
-        let from = rejected.partition_point(|c| (c.cell_y, c.cell_x) < (y, x0));
-        for (i, r) in (from..).zip(&rejected[from..]) {
-            if (r.cell_y, r.cell_x) > (y, x1) {
-                break;
-            }
-            if matches!(r.reason, RejectReason::Conflict { .. }) {
+    }
+
+    /// The index ranges of row `y`'s cells `x0..=x1` (clamped to the region's cells).
+    fn row(
+        &self,
+        y: i64,
+        x0: i64,
+        x1: i64,
+    ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+        let y = y - self.min_y;
+        let (x0, x1) = (
+            (x0 - self.min_x).max(0),
+            (x1 - self.min_x).min(self.width - 1),
+        );
+        if !(0..self.height).contains(&y) || x0 > x1 {
+            return None;
+        }
+        let (first, last) = (
+            (y * self.width + x0) as usize,
+            (y * self.width + x1) as usize + 1,
+        );
+        let range = |starts: &[u32]| {
+            starts.get(first).copied().unwrap_or(0) as usize
+                ..starts.get(last).copied().unwrap_or(0) as usize
+        };
+        Some((range(&self.placements), range(&self.rejected)))
+    }
+}
+
+/// Every eligible candidate of the output in the cells within two of `(cx, cy)`.
+fn near(layer: &ScatterLayer, index: &CellIndex, cx: i64, cy: i64, out: &mut Vec<Near>) {
+    out.clear();
+    for y in cy - 2..=cy + 2 {
+        let Some((ps, rs)) = index.row(y, cx - 2, cx + 2) else {
+            continue;
+        };
+        for i in ps {
+            if let Some(p) = layer.output.placements.get(i) {
                 out.push(Near {
-                    id: r.id,
-                    x: r.x,
-                    y: r.y,
-                    at: Err(i),
+                    id: p.id,
+                    x: p.x,
+                    y: p.y,
+                    at: Ok(i),
                 });
+            }
+        }
+        for i in rs {
+            if let Some(r) = layer.output.rejected.get(i) {
+                if matches!(r.reason, RejectReason::Conflict { .. }) {
+                    out.push(Near {
+                        id: r.id,
+                        x: r.x,
+                        y: r.y,
+                        at: Err(i),
+                    });
+                }
             }
         }
     }
@@ -571,9 +633,16 @@ fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
         let slot = marks.slot(*at);
         marks.displaced[slot] = true;
     }
+    let index = CellIndex::new(layer, cs);
     let mut scratch = Vec::new();
     for o in occupants {
-        near(layer, o.x.div_euclid(cs), o.y.div_euclid(cs), &mut scratch);
+        near(
+            layer,
+            &index,
+            o.x.div_euclid(cs),
+            o.y.div_euclid(cs),
+            &mut scratch,
+        );
         for n in &scratch {
             if marks.is_displaced(n.at) || n.id == o.id {
                 continue;
@@ -608,6 +677,7 @@ fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
     for (d, _) in &displaced {
         near(
             layer,
+            &index,
             i64::from(d.unpack().cell_x),
             i64::from(d.unpack().cell_y),
             &mut scratch,
@@ -639,6 +709,7 @@ fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
         };
         near(
             layer,
+            &index,
             i64::from(r.cell_x),
             i64::from(r.cell_y),
             &mut scratch,

@@ -21,7 +21,7 @@ mod support;
 const GOLDEN: [(&str, &str); 3] = [
     (
         "pine-clearing",
-        "a4222e22386c99ccdeaa81788a941df19ae64a563763ce9c1e42619eced4bbc6",
+        "ebdd418c5ec5309b9d34073312ce8018a5f8da22a10ed8f86f4e8dbec1bf30be",
     ),
     (
         "street-block",

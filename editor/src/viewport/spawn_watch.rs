@@ -60,11 +60,7 @@ impl StalledSource {
 
 /// Why a birth attempt was rejected, in words.
 pub fn reason_text(reason: SpawnRejection) -> &'static str {
-    match reason {
-        SpawnRejection::NoSpawnBox => "the drawn position is inside the no-spawn box",
-        SpawnRejection::SamplerExhausted => "the population sampler ran out of attempts",
-        SpawnRejection::NoSlot => "every agent slot is taken",
-    }
+    reason.describe()
 }
 
 /// The watch over one world.

@@ -14,6 +14,10 @@ pub const FLEE_SPEED_M_S: f64 = 4.0;
 pub(super) fn motion_phase(config: &WorldConfig, agents: &mut Agents) {
     let dt = config.fixed_step_s;
     for row in 0..agents.len() {
+        // Pooled peds are not members of any source: they do not move.
+        if agents.pooled[row] {
+            continue;
+        }
         agents.steps[row] += 1;
         match agents.state[row] {
             AgentState::Walking => {

@@ -117,9 +117,9 @@ fn births_fill_targets_and_never_land_in_the_no_spawn_box() {
     let counters = world.counters();
     assert_eq!(counters.alive, 26);
     assert_eq!(counters.births, 26);
-    assert_eq!(counters.rejected_no_spawn_box, rejected as u64);
+    assert_eq!(counters.rejected, rejected as u64);
     assert!(
-        rejected > 0,
+        counters.rejected_no_spawn_box > 0,
         "the box covers a quarter of the sidewalk, so some draws land in it"
     );
 }
@@ -163,7 +163,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "9765b08d844002d33fe38e14d2c925c2c569cae3b844b47dda50221c292dd739"
+        "5fbecb0b0fce2be42f9218d8f07bfc0e148036c4007d2a6640f27b4032691b66"
     );
 }
 

@@ -17,8 +17,8 @@ use super::events::BoxSlot;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 use crate::content::encode::ByteWriter;
 use crate::project::{
-    Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSource, Scenario, Vec2,
-    Vec3, MAX_FIXED_STEP_S,
+    Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSettings,
+    PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -382,6 +382,28 @@ pub enum SimProblem {
         /// The source named.
         source: String,
     },
+    /// A directive names an observer the scenario does not have.
+    UnknownObserver {
+        /// The observer named.
+        observer: String,
+    },
+    /// A directive names an appearance family no source uses.
+    UnknownFamily {
+        /// The family named.
+        family: String,
+    },
+    /// A world command given a pedestrian target, or a pedestrian command given `World`.
+    WrongTarget {
+        /// Whether the command acts on the world.
+        world_command: bool,
+    },
+    /// A value outside its range.
+    OutOfRange {
+        /// The value given.
+        value: f64,
+        /// The range, in words.
+        range: &'static str,
+    },
     /// A source names a route the pedestrian space does not publish.
     MissingRoute {
         /// The source.
@@ -424,6 +446,24 @@ impl fmt::Display for SimProblem {
             SimProblem::DuplicateSource { id } => write!(f, "the source id `{id}` repeats"),
             SimProblem::UnknownSource { source } => {
                 write!(f, "the directive names the missing source `{source}`")
+            }
+            SimProblem::UnknownObserver { observer } => {
+                write!(f, "the directive names the missing observer `{observer}`")
+            }
+            SimProblem::UnknownFamily { family } => {
+                write!(
+                    f,
+                    "the directive names the family `{family}`, which no source uses"
+                )
+            }
+            SimProblem::WrongTarget {
+                world_command: true,
+            } => f.write_str("a world command needs the target `World`"),
+            SimProblem::WrongTarget {
+                world_command: false,
+            } => f.write_str("a pedestrian command needs a pedestrian target, not `World`"),
+            SimProblem::OutOfRange { value, range } => {
+                write!(f, "{value} is outside {range}")
             }
             SimProblem::MissingRoute {
                 source_id,
@@ -548,7 +588,46 @@ impl CompiledScenario {
         let no_removal_box = scenario
             .no_removal_box
             .map(|b| sim_box(&b, root.field("no_removal_box"), &mut problems));
-        let directives = directives(scenario, &root, &mut problems);
+        let families: Vec<String> = scenario
+            .sources
+            .iter()
+            .filter_map(|s| s.family.clone())
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        let sources: Vec<SourceSpec> = sources
+            .into_iter()
+            .zip(&scenario.sources)
+            .map(|(mut spec, source)| {
+                spec.family = source
+                    .family
+                    .as_ref()
+                    .and_then(|f| families.binary_search(f).ok())
+                    .and_then(|i| u16::try_from(i).ok());
+                spec
+            })
+            .collect();
+        let directives = directives(scenario, &families, &root, &mut problems);
+        let vehicle_sources = scenario
+            .vehicle_sources
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let path = root.field("vehicle_sources").index(i);
+                problems.positive(path.field("speed_m_s"), v.speed_m_s);
+                VehicleSourceSpec {
+                    id: v.id.clone(),
+                    lane: v.lane.clone(),
+                    target_count: v.target_count,
+                    speed_m_s: v.speed_m_s,
+                }
+            })
+            .collect();
+        let population = population(
+            &scenario.population,
+            root.field("population"),
+            &mut problems,
+        );
         if !problems.diagnostics.is_empty() {
             return Err(SimBuildError {
                 scenario: scenario.id.clone(),
@@ -565,9 +644,9 @@ impl CompiledScenario {
             no_spawn_box,
             no_removal_box,
             directives,
-            vehicle_sources: Vec::new(),
-            families: Vec::new(),
-            population: PopulationParams::default(),
+            vehicle_sources,
+            families,
+            population,
         })
     }
 
@@ -760,6 +839,31 @@ fn xyz(v: Vec3) -> [f64; 3] {
 
 fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverSpec {
     problems.finite(path.field("position"), &xyz(o.position));
+    problems.finite(path.field("close_m"), &[o.close_m]);
+    if !(0.0..=1.0).contains(&o.fade) {
+        problems.push(
+            path.field("fade"),
+            SimProblem::OutOfRange {
+                value: o.fade,
+                range: "[0, 1]",
+            },
+        );
+    }
+    if o.path.windows(2).any(|k| k[0].frame >= k[1].frame) {
+        problems.push(
+            path.field("path"),
+            SimProblem::OutOfRange {
+                value: 0.0,
+                range: "keyframes in ascending frame order",
+            },
+        );
+    }
+    for (i, key) in o.path.iter().enumerate() {
+        problems.finite(
+            path.field("path").index(i).field("position"),
+            &xyz(key.position),
+        );
+    }
     for (field, value) in [
         ("yaw_rad", o.yaw_rad),
         ("pitch_rad", o.pitch_rad),
@@ -781,11 +885,54 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
         far_m: o.far_m,
         retain_radius_m: o.retain_radius_m,
         remove_radius_m: o.remove_radius_m,
-        close_m: DEFAULT_CLOSE_M,
-        center_m: None,
-        path: Vec::new(),
-        fade: 0.0,
-        valid: true,
+        close_m: o.close_m,
+        center_m: o.center.map(xyz),
+        path: o
+            .path
+            .iter()
+            .map(|k| ObserverKey {
+                frame: k.frame,
+                position_m: xyz(k.position),
+            })
+            .collect(),
+        fade: o.fade,
+        valid: o.valid,
+    }
+}
+
+fn population(
+    p: &PopulationSettings,
+    path: FieldPath,
+    problems: &mut Problems,
+) -> PopulationParams {
+    for (field, value) in [
+        ("ped_frame_rate", p.ped_frame_rate),
+        ("ped_cycles_per_frame", p.ped_cycles_per_frame),
+        ("vehicle_frame_rate", p.vehicle_frame_rate),
+        ("vehicle_cycles_per_frame", p.vehicle_cycles_per_frame),
+        ("max_frame_time_s", p.max_frame_time_s),
+    ] {
+        problems.positive(path.field(field), value);
+    }
+    PopulationParams {
+        clocks: ClocksConfig {
+            ped: ClockConfig {
+                frame_rate: p.ped_frame_rate,
+                cycles_per_frame: p.ped_cycles_per_frame,
+            },
+            vehicle: ClockConfig {
+                frame_rate: p.vehicle_frame_rate,
+                cycles_per_frame: p.vehicle_cycles_per_frame,
+            },
+            max_frame_time_s: p.max_frame_time_s,
+        },
+        pool_capacity: p.pool_capacity,
+        aggressive_cleanup: p.aggressive_cleanup,
+        fault: p.fault.as_ref().map(|f| AttachFault {
+            batch: f.batch,
+            item: f.item,
+            fail_restore: f.fail_restore,
+        }),
     }
 }
 
@@ -813,17 +960,25 @@ fn sources(
             );
         }
         problems.positive(path.field("walk_speed_m_s"), source.walk_speed_m_s);
+        problems.positive(path.field("removal_multiplier"), source.removal_multiplier);
+        problems.finite(path.field("candidates_m"), &source.candidates_m);
+        if source.batch_size == 0 {
+            problems.push(
+                path.field("batch_size"),
+                SimProblem::NotPositive { value: 0.0 },
+            );
+        }
         compiled.push(SourceSpec {
             id: source.id.clone(),
             kind: source.kind,
             route: source.route.clone(),
             target_count: source.target_count,
             walk_speed_m_s: source.walk_speed_m_s,
-            capacity: source.target_count,
-            batch_size: 1,
+            capacity: source.capacity.unwrap_or(source.target_count),
+            batch_size: source.batch_size.max(1),
             family: None,
-            candidates_m: Vec::new(),
-            removal_multiplier: 1.0,
+            candidates_m: source.candidates_m.clone(),
+            removal_multiplier: source.removal_multiplier,
         });
     }
     compiled
@@ -850,6 +1005,7 @@ fn ground(v: Vec3) -> Vec2 {
 
 fn directives(
     scenario: &Scenario,
+    families: &[String],
     root: &FieldPath,
     problems: &mut Problems,
 ) -> Vec<DirectiveSpec> {
@@ -862,28 +1018,27 @@ fn directives(
     let mut compiled = Vec::with_capacity(scenario.directives.len());
     for (index, directive) in scenario.directives.iter().enumerate() {
         let path = root.field("directives").index(index);
-        let source = scenario
-            .sources
-            .iter()
-            .position(|s| s.id == directive.source)
-            .and_then(|i| u16::try_from(i).ok());
-        let Some(source) = source else {
+        let world_command = directive.command.is_world();
+        if world_command != (directive.target == Target::World) {
             problems.push(
-                path.field("source"),
-                SimProblem::UnknownSource {
-                    source: directive.source.clone(),
-                },
+                path.field("target"),
+                SimProblem::WrongTarget { world_command },
             );
+        }
+        let target = target(scenario, &directive.target, path.field("target"), problems);
+        let cx = CommandContext {
+            scenario,
+            families,
+            path: path.field("command"),
+        };
+        let command = command(&directive.command, &cx, problems);
+        let (Some(target), Some(command)) = (target, command) else {
             continue;
         };
-        let command = command(&directive.command, path.field("command"), problems);
         compiled.push(DirectiveSpec {
             frame: directive.frame,
             index: u32::try_from(index).unwrap_or(u32::MAX),
-            target: DirectiveTarget::Born {
-                source,
-                ordinal: directive.agent,
-            },
+            target,
             command,
         });
     }
@@ -892,14 +1047,85 @@ fn directives(
     compiled
 }
 
-fn command(command: &DirectiveCommand, path: FieldPath, problems: &mut Problems) -> Command {
-    match command {
-        DirectiveCommand::Claim { owner } => Command::Claim {
+fn target(
+    scenario: &Scenario,
+    target: &Target,
+    path: FieldPath,
+    problems: &mut Problems,
+) -> Option<DirectiveTarget> {
+    Some(match target {
+        Target::Born { source, ordinal } => {
+            let index = scenario
+                .sources
+                .iter()
+                .position(|s| &s.id == source)
+                .and_then(|i| u16::try_from(i).ok());
+            let Some(index) = index else {
+                problems.push(
+                    path.field("source"),
+                    SimProblem::UnknownSource {
+                        source: source.clone(),
+                    },
+                );
+                return None;
+            };
+            DirectiveTarget::Born {
+                source: index,
+                ordinal: *ordinal,
+            }
+        }
+        Target::Handle { index, generation } => DirectiveTarget::Handle(AgentHandle {
+            index: *index,
+            generation: *generation,
+        }),
+        Target::NearestAmbient { point } => {
+            problems.finite(path.field("point"), &xyz(*point));
+            DirectiveTarget::nearest_ambient(point.x, point.y)
+        }
+        Target::World => DirectiveTarget::World,
+    })
+}
+
+/// What compiling a command reads besides the command.
+struct CommandContext<'a> {
+    scenario: &'a Scenario,
+    families: &'a [String],
+    path: FieldPath,
+}
+
+fn command(
+    command: &DirectiveCommand,
+    cx: &CommandContext<'_>,
+    problems: &mut Problems,
+) -> Option<Command> {
+    let path = &cx.path;
+    let observer = |id: &str, problems: &mut Problems| {
+        let found = cx
+            .scenario
+            .observers
+            .iter()
+            .position(|o| o.id == id)
+            .and_then(|i| u16::try_from(i).ok());
+        if found.is_none() {
+            problems.push(
+                path.field("observer"),
+                SimProblem::UnknownObserver {
+                    observer: id.to_owned(),
+                },
+            );
+        }
+        found
+    };
+    Some(match command {
+        DirectiveCommand::Claim {
+            owner,
+            allow_transfer,
+        } => Command::Claim {
             owner: owner.clone(),
-            allow_transfer: false,
+            allow_transfer: *allow_transfer,
         },
-        DirectiveCommand::Release => Command::Release {
-            owner: String::new(),
+        DirectiveCommand::Release { owner } => Command::Release {
+            owner: owner.clone(),
         },
         DirectiveCommand::Rendezvous { goal } => {
             problems.finite(path.field("goal"), &xyz(*goal));
@@ -927,5 +1153,95 @@ fn command(command: &DirectiveCommand, path: FieldPath, problems: &mut Problems)
                 safe_distance_m: *safe_distance_m,
             }
         }
-    }
+        DirectiveCommand::Destroy => Command::Destroy,
+        // Boxes are checked when applied: an invalid one is refused at run time and logged,
+        // keeping the slot's box (the seed's rule); `check` still warns about it.
+        DirectiveCommand::SetNoSpawnBox { bounds } => Command::SetBox {
+            slot: BoxSlot::NoSpawn,
+            bounds: SimBox {
+                min_m: xyz(bounds.min),
+                max_m: xyz(bounds.max),
+            },
+        },
+        DirectiveCommand::SetNoRemovalBox { bounds } => Command::SetBox {
+            slot: BoxSlot::NoRemoval,
+            bounds: SimBox {
+                min_m: xyz(bounds.min),
+                max_m: xyz(bounds.max),
+            },
+        },
+        DirectiveCommand::ClearNoSpawnBox => Command::ClearBox {
+            slot: BoxSlot::NoSpawn,
+        },
+        DirectiveCommand::ClearNoRemovalBox => Command::ClearBox {
+            slot: BoxSlot::NoRemoval,
+        },
+        DirectiveCommand::SuppressCleanup => Command::SuppressCleanup,
+        DirectiveCommand::ForcedInit { duration_s } => {
+            if !(duration_s.is_finite() && *duration_s > 0.0 && *duration_s <= 3600.0) {
+                problems.push(
+                    path.field("duration_s"),
+                    SimProblem::OutOfRange {
+                        value: *duration_s,
+                        range: "(0, 3600] seconds",
+                    },
+                );
+            }
+            Command::ForcedInit {
+                duration_s: *duration_s,
+            }
+        }
+        DirectiveCommand::InstantFill => Command::InstantFill,
+        DirectiveCommand::SetObserverFade { observer: id, fade } => {
+            if !(0.0..=1.0).contains(fade) {
+                problems.push(
+                    path.field("fade"),
+                    SimProblem::OutOfRange {
+                        value: *fade,
+                        range: "[0, 1]",
+                    },
+                );
+            }
+            Command::SetObserverFade {
+                observer: observer(id, problems)?,
+                fade: *fade,
+            }
+        }
+        DirectiveCommand::SetObserverValid {
+            observer: id,
+            valid,
+        } => Command::SetObserverValid {
+            observer: observer(id, problems)?,
+            valid: *valid,
+        },
+        DirectiveCommand::SetRemovalMultiplier { multiplier } => {
+            problems.positive(path.field("multiplier"), *multiplier);
+            Command::SetRemovalMultiplier {
+                multiplier: *multiplier,
+            }
+        }
+        DirectiveCommand::SetVehicleIntent { intent } => {
+            Command::SetVehicleIntent { intent: *intent }
+        }
+        DirectiveCommand::SetFamilyAvailable { family, available } => {
+            let Some(index) = cx
+                .families
+                .iter()
+                .position(|f| f == family)
+                .and_then(|i| u16::try_from(i).ok())
+            else {
+                problems.push(
+                    path.field("family"),
+                    SimProblem::UnknownFamily {
+                        family: family.clone(),
+                    },
+                );
+                return None;
+            };
+            Command::SetFamilyAvailable {
+                family: index,
+                available: *available,
+            }
+        }
+    })
 }

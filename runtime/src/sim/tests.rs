@@ -35,6 +35,7 @@ fn scenario() -> Scenario {
                 route: "sidewalk.north".into(),
                 target_count: 20,
                 walk_speed_m_s: 1.4,
+                ..Default::default()
             },
             PopulationSource {
                 id: "crossers".into(),
@@ -42,6 +43,7 @@ fn scenario() -> Scenario {
                 route: "crosswalk.0".into(),
                 target_count: 6,
                 walk_speed_m_s: 1.2,
+                ..Default::default()
             },
         ],
         no_spawn_box: Some(Box3 {
@@ -59,20 +61,26 @@ fn scenario() -> Scenario {
         directives: vec![
             Directive {
                 frame: 30,
-                source: "walkers".into(),
-                agent: 0,
+                target: crate::project::Target::Born {
+                    source: "walkers".into(),
+                    ordinal: 0,
+                },
                 command: DirectiveCommand::Hold,
             },
             Directive {
                 frame: 90,
-                source: "walkers".into(),
-                agent: 0,
+                target: crate::project::Target::Born {
+                    source: "walkers".into(),
+                    ordinal: 0,
+                },
                 command: DirectiveCommand::Continue,
             },
             Directive {
                 frame: 100,
-                source: "walkers".into(),
-                agent: 1,
+                target: crate::project::Target::Born {
+                    source: "walkers".into(),
+                    ordinal: 1,
+                },
                 command: DirectiveCommand::Rendezvous {
                     goal: Vec3 {
                         x: 20.0,

@@ -200,6 +200,12 @@ impl World {
         self.slots.resolve(handle)
     }
 
+    /// Handles of the peds source `source_index` created, in birth order (a destroyed one's
+    /// handle is stale; pooled and readmitted peds keep theirs).
+    pub fn births_of(&self, source_index: usize) -> &[AgentHandle] {
+        self.births.get(source_index).map_or(&[], Vec::as_slice)
+    }
+
     /// The handle of the agent in row `row`.
     pub fn handle_of(&self, row: usize) -> Option<AgentHandle> {
         self.slots.handle_of(row)
@@ -271,6 +277,10 @@ impl World {
                     capacity: config.capacity,
                     ambient,
                     mission,
+                    members: match config.kind {
+                        PopulationKind::Ambient => ambient,
+                        PopulationKind::Mission => attached,
+                    },
                     attached,
                     pending: state.pending,
                     pooled: entries.len() as u64,

@@ -378,9 +378,10 @@ fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<usize> {
         let index = (sets.state.ped_cursor as usize + step) % count;
         let source = &config.sources[index];
         let (ambient, mission, attached) = counts[index];
+        let _ = mission;
         let members = match source.kind {
             PopulationKind::Ambient => ambient,
-            PopulationKind::Mission => attached.min(mission + ambient),
+            PopulationKind::Mission => attached,
         };
         if sets.state.sources[index].pending.is_none() && members >= u64::from(source.target_count)
         {

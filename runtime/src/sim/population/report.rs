@@ -17,6 +17,9 @@ pub struct SourceStatus {
     pub ambient: u64,
     /// Members claimed by a script.
     pub mission: u64,
+    /// The members its target counts: ambient members for an ambient source, every attached
+    /// ped for a mission source.
+    pub members: u64,
     /// Attached peds (what capacity counts: ambient and mission).
     pub attached: u64,
     /// The pending demand, if any.
@@ -72,7 +75,7 @@ impl SpawnReport {
             Some((reason, times)) => format!(
                 "`{}` is short ({} of {}): rejected {times} times by {reason:?}; needs {}",
                 s.id,
-                s.ambient,
+                s.members,
                 s.target,
                 reason.remedy()
             ),

@@ -857,3 +857,44 @@ fn restoring_mid_lifecycle_continues_bit_identically() {
         );
     }
 }
+
+#[test]
+fn vehicles_run_on_their_own_clock_and_a_candidate_on_their_lane_is_a_crossing_conflict() {
+    use crate::sim::scenario::VehicleSourceSpec;
+    use crate::sim::space::SimLane;
+    let mut space = space(Vec::new());
+    // A lane across the route at x = 0 (north to south, 3.5 m wide), entering 10 m north of it.
+    space.lanes = vec![SimLane {
+        id: "lane.0".into(),
+        centerline: vec![Vec2 { x: 0.0, y: 10.0 }, Vec2 { x: 0.0, y: -200.0 }],
+        width_m: 3.5,
+        crosswalks: Vec::new(),
+    }];
+    let mut scn = scenario(vec![behind()], vec![source("a", 1, &[0.5])], Vec::new());
+    scn.vehicle_sources = vec![VehicleSourceSpec {
+        id: "cars".into(),
+        lane: "lane.0".into(),
+        target_count: 1,
+        speed_m_s: 10.0,
+    }];
+    // Vehicles at 40 cycles/s (two per 0.05 s update: compensating), peds at 20/s.
+    scn.population.clocks.vehicle.frame_rate = 40.0;
+    let mut world = build_world(&Arc::new(space), &Arc::new(scn), 7).expect("world");
+    steps(&mut world, 4);
+    assert_eq!(world.population().stats.planned_vehicle_cycles, 8);
+    // The source keeps one vehicle on its lane: the other cycles find nothing to do.
+    assert_eq!(world.population().vehicles.created, 1);
+    // Peds alternate into a single-cycle cap while vehicles compensate: 1 cycle per update.
+    assert_eq!(world.population().stats.planned_ped_cycles, 4);
+    assert!(rejections(&world, 0, SpawnRejection::CrossingConflict) > 0);
+    assert!(
+        world.agents().is_empty(),
+        "no birth on the lane while a car approaches"
+    );
+    // The car passes the candidate (0.5 m per frame) and is 12 m beyond it by frame ~45.
+    steps(&mut world, 76);
+    assert_eq!(world.agents().len(), 1, "born once the car has passed");
+    assert_eq!(world.population().vehicles.len(), 1);
+    let born = events_of(&world, EventKind::Realized)[0].frame;
+    assert!((40..=50).contains(&born), "born at frame {born}");
+}

@@ -43,6 +43,7 @@ fn crowd_project() -> (Project, stagecraft_runtime::project::ProjectSources) {
                 route: routes[i as usize % routes.len()].into(),
                 target_count: AGENTS / SOURCES,
                 walk_speed_m_s: 1.2 + f64::from(i % 5) * 0.1,
+                ..Default::default()
             })
             .collect();
         scenario.no_spawn_box = None;

@@ -73,6 +73,9 @@ impl DocId {
 }
 
 /// The value of one document.
+// A scenario (with its population settings) is the largest variant; values live one or two per
+// undo record, so boxing would only add an indirection to every match on them.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum DocValue {
     /// The manifest.

@@ -57,7 +57,7 @@ fn session_digests(frame: u64) -> (String, String) {
 
 /// The example's state digest at frame 600 (pins the simulation of generated content; change it
 /// only deliberately, never to make a test pass).
-const GOLDEN_600: &str = "9879ed0904a763085ff9340f642e2318a9a8d916b63446354aa5cd03f630061f";
+const GOLDEN_600: &str = "991a3a0eb50205fa84ee4049ef7a04c463764a5841f96f3851e554a09b681fc1";
 
 #[test]
 fn simulate_prints_the_same_final_digest_as_the_editor_session() {
@@ -79,11 +79,12 @@ fn simulate_prints_the_same_final_digest_as_the_editor_session() {
 #[test]
 fn simulate_reports_counters_and_is_deterministic() {
     let report = simulate_json("600");
-    // The example's sources aim for 24 + 24 + 8 + 1 pedestrians; by frame 600 all are born.
+    // The example's sources aim for 24 + 24 + 8 + 1 pedestrians; all are born behind the
+    // opening fade (hidden startup) long before frame 600.
     assert_eq!(report["final"]["alive"], 57);
     assert_eq!(report["final"]["births"], 57);
     assert_eq!(report["final"]["mission"], 1, "the courier is claimed");
-    assert_eq!(report["final"]["directives applied"], 4);
+    assert_eq!(report["final"]["directives applied"], 5);
     assert!(report["final"]["rejected: no-spawn box"].as_u64() > Some(0));
     // Births only grow, one attempt per source per frame at most.
     let births: Vec<u64> = report["frames"]
@@ -95,13 +96,16 @@ fn simulate_reports_counters_and_is_deterministic() {
     assert!(births.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= 4));
     let first = &report["frames"][0];
     assert_eq!(
-        first["births"]
-            .as_u64()
-            .zip(first["rejected: no-spawn box"].as_u64())
-            .map(|(b, r)| b + r),
-        Some(4),
-        "every source attempts one birth at frame 1"
+        first["ped cycles"], 2,
+        "two ped cycles per frame (the scenario's clock)"
     );
+    assert_eq!(
+        first["births"], 0,
+        "frame 1 is not hidden yet: the full-fade streak needs three Control updates"
+    );
+    let sources = report["sources"].as_array().expect("sources");
+    assert_eq!(sources.len(), 4);
+    assert_eq!(sources[2]["id"], "crossers");
     assert_eq!(simulate_json("600")["state_digest"], report["state_digest"]);
 }
 
@@ -125,7 +129,10 @@ fn simulate_text_report_ends_with_the_digest_and_defaults_to_the_scenario_length
         })
         .count();
     assert_eq!(rows, 20);
-    assert!(text.contains("frame 1200 (60.00 s), 57 agents\n"), "{text}");
+    // Pooled peds the full pool evicts are destroyed: 45 of the 57 remain at the end.
+    assert!(text.contains("frame 1200 (60.00 s), 45 agents\n"), "{text}");
+    let summaries = lines.iter().filter(|l| l.starts_with("source `")).count();
+    assert_eq!(summaries, 4, "one why-nothing-spawned line per source");
     let digest = lines.last().and_then(|l| l.strip_prefix("state digest "));
     assert_eq!(digest.map(str::len), Some(64));
     assert_eq!(
@@ -169,4 +176,44 @@ fn a_project_with_errors_is_not_simulated_and_says_where() {
         "{text}"
     );
     assert!(!text.contains("state digest"));
+}
+
+#[test]
+fn restoring_a_snapshot_mid_run_gives_the_uninterrupted_digest_and_events_are_written() {
+    let path = example().display().to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let events = dir.path().join("events.json");
+    let events_arg = events.display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            &path,
+            "--scenario",
+            "crosswalk-rush",
+            "--frames",
+            "300",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let output = stagecraft(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+        serde_json::from_str::<serde_json::Value>(&stdout(&output)).expect("JSON")
+    };
+    let straight = run(&[]);
+    for at in ["1", "137", "299"] {
+        let restored = run(&["--snapshot-at", at, "--restore", "--events", &events_arg]);
+        assert_eq!(
+            restored["state_digest"], straight["state_digest"],
+            "restored at {at}"
+        );
+    }
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&events).expect("events written"))
+            .expect("events JSON");
+    let held = log["events"].as_array().expect("events");
+    assert!(!held.is_empty());
+    assert!(held.iter().any(|e| e["kind"] == "realized"));
+    assert!(held
+        .windows(2)
+        .all(|w| w[0]["seq"].as_u64() < w[1]["seq"].as_u64()));
 }

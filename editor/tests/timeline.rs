@@ -196,19 +196,20 @@ fn drag(harness: &mut Harness<'_, State>, from: egui::Pos2, to: egui::Pos2) {
 fn directives_are_added_at_the_current_frame_and_dragged_on_the_ruler_each_one_undoable_edit() {
     let example = example("street-block");
     let mut harness = timeline(&example.dir);
-    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360]);
+    let initial = directive_frames(&harness);
+    assert_eq!(initial, vec![60, 40, 60, 300, 360]);
     harness.get_by_label("Step N").click();
     harness.run_steps(2);
     harness
-        .get_by_label_contains("Directives (4) · Bookmarks (0)")
+        .get_by_label_contains("Directives (5) · Bookmarks (0)")
         .click();
     harness.run_steps(2);
     harness.get_by_label("+ Directive at frame 10").click();
     harness.run_steps(2);
-    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360, 10]);
+    assert_eq!(directive_frames(&harness), vec![60, 40, 60, 300, 360, 10]);
     assert!(harness.state_mut().document.undo());
     harness.run_steps(2);
-    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360]);
+    assert_eq!(directive_frames(&harness), initial);
 
     // Drag the frame-300 marker to about frame 600: one edit, whose undo puts it back.
     let (from, to) = {
@@ -219,12 +220,12 @@ fn directives_are_added_at_the_current_frame_and_dragged_on_the_ruler_each_one_u
         )
     };
     drag(&mut harness, from, to);
-    let moved = directive_frames(&harness)[2];
+    let moved = directive_frames(&harness)[3];
     assert!((590..=610).contains(&moved), "moved to {moved}");
-    assert_eq!(directive_frames(&harness)[..2], [40, 60]);
+    assert_eq!(directive_frames(&harness)[..3], [60, 40, 60]);
     assert!(harness.state_mut().document.undo());
     harness.run_steps(2);
-    assert_eq!(directive_frames(&harness), vec![40, 60, 300, 360]);
+    assert_eq!(directive_frames(&harness), initial);
 }
 
 #[test]
@@ -234,7 +235,7 @@ fn a_bookmark_is_named_saved_with_the_project_and_jumps_back() {
     harness.get_by_label("Step N").click();
     harness.run_steps(2);
     harness
-        .get_by_label_contains("Directives (4) · Bookmarks (0)")
+        .get_by_label_contains("Directives (5) · Bookmarks (0)")
         .click();
     harness.run_steps(2);
     harness.get_by_label("Bookmark name").click();

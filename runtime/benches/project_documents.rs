@@ -82,8 +82,10 @@ fn large_project() -> Project {
     let directives = (0..10_000u64)
         .map(|frame| Directive {
             frame: frame / 10,
-            source: "walkers".into(),
-            agent: (frame % 7) as u32,
+            target: stagecraft_runtime::project::Target::Born {
+                source: "walkers".into(),
+                ordinal: (frame % 7) as u32,
+            },
             command: if frame % 2 == 0 {
                 DirectiveCommand::Hold
             } else {
@@ -111,6 +113,7 @@ fn large_project() -> Project {
                 route: "sidewalk.north".into(),
                 target_count: 10,
                 walk_speed_m_s: 1.4,
+                ..Default::default()
             }],
             directives,
             ..Scenario::default()

@@ -94,8 +94,22 @@ fn recipe() -> impl Strategy<Value = Recipe> {
 
 fn command() -> impl Strategy<Value = DirectiveCommand> {
     prop_oneof![
-        text().prop_map(|owner| DirectiveCommand::Claim { owner }),
-        Just(DirectiveCommand::Release),
+        (text(), any::<bool>()).prop_map(|(owner, allow_transfer)| DirectiveCommand::Claim {
+            owner,
+            allow_transfer
+        }),
+        text().prop_map(|owner| DirectiveCommand::Release { owner }),
+        (vec3(), vec3()).prop_map(|(min, max)| DirectiveCommand::SetNoSpawnBox {
+            bounds: Box3 { min, max }
+        }),
+        Just(DirectiveCommand::ClearNoRemovalBox),
+        Just(DirectiveCommand::InstantFill),
+        finite().prop_map(|duration_s| DirectiveCommand::ForcedInit { duration_s }),
+        (text(), finite())
+            .prop_map(|(observer, fade)| DirectiveCommand::SetObserverFade { observer, fade }),
+        (text(), any::<bool>()).prop_map(|(family, available)| {
+            DirectiveCommand::SetFamilyAvailable { family, available }
+        }),
         vec3().prop_map(|goal| DirectiveCommand::Rendezvous { goal }),
         Just(DirectiveCommand::Hold),
         Just(DirectiveCommand::Continue),
@@ -121,6 +135,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 far_m: v[4],
                 retain_radius_m: v[5],
                 remove_radius_m: v[6],
+                close_m: v[0].abs(),
+                center: Some(position),
+                path: vec![Keyframe { frame: 3, position }],
+                fade: 0.5,
+                valid: v[1] > 0.0,
             }
         });
     let source = (text(), any::<bool>(), text(), any::<u32>(), finite()).prop_map(
@@ -134,14 +153,30 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             route,
             target_count,
             walk_speed_m_s,
+            capacity: Some(target_count / 2),
+            batch_size: 2,
+            family: Some("adult".to_owned()),
+            candidates_m: vec![walk_speed_m_s],
+            removal_multiplier: 1.5,
         },
     );
     let bounds = || prop::option::of((vec3(), vec3()).prop_map(|(min, max)| Box3 { min, max }));
     let directive = (any::<u64>(), text(), any::<u32>(), command()).prop_map(
         |(frame, source, agent, command)| Directive {
             frame,
-            source,
-            agent,
+            target: if agent % 3 == 0 {
+                Target::World
+            } else if agent % 3 == 1 {
+                Target::Born {
+                    source,
+                    ordinal: agent,
+                }
+            } else {
+                Target::Handle {
+                    index: agent,
+                    generation: agent / 2,
+                }
+            },
             command,
         },
     );
@@ -172,6 +207,20 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                     sources,
                     no_spawn_box: a,
                     no_removal_box: b,
+                    vehicle_sources: vec![VehicleSource {
+                        id: "cars".to_owned(),
+                        lane: "lane.0".to_owned(),
+                        target_count: 2,
+                        speed_m_s: 8.5,
+                    }],
+                    population: PopulationSettings {
+                        fault: Some(AttachFaultSpec {
+                            batch: 1,
+                            item: 2,
+                            fail_restore: true,
+                        }),
+                        ..PopulationSettings::default()
+                    },
                     directives,
                 }
             },

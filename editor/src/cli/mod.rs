@@ -160,6 +160,16 @@ pub enum Command {
         /// Print the report as JSON, with the counters of every frame.
         #[arg(long)]
         json: bool,
+        /// Write the event log the run ends with (JSON, one object per event) to this file.
+        #[arg(long, value_name = "FILE")]
+        events: Option<PathBuf>,
+        /// Take a snapshot at this frame (with `--restore`: restore it into a fresh world and
+        /// finish the run from there; the final digest must equal an uninterrupted run's).
+        #[arg(long, value_name = "F")]
+        snapshot_at: Option<u64>,
+        /// Restore the `--snapshot-at` snapshot into a fresh world and continue from it.
+        #[arg(long, requires = "snapshot_at")]
+        restore: bool,
     },
     /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
     /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
@@ -290,12 +300,18 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
             frames,
             every,
             json,
+            events,
+            snapshot_at,
+            restore,
         } => {
             let options = SimulateOptions {
                 scenario,
                 frames: *frames,
                 every: *every,
                 json: *json,
+                events: events.as_deref(),
+                snapshot_at: *snapshot_at,
+                restore: *restore,
             };
             simulate(project, &options, out)
         }

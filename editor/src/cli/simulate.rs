@@ -37,7 +37,16 @@ pub struct SimulateOptions<'a> {
     pub every: Option<u64>,
     /// JSON report (with the counters of every frame).
     pub json: bool,
+    /// Where to write the final event log as JSON.
+    pub events: Option<&'a Path>,
+    /// A frame to take a snapshot at.
+    pub snapshot_at: Option<u64>,
+    /// Restore that snapshot into a fresh world and finish the run from it.
+    pub restore: bool,
 }
+
+/// Runs at least this many frames show a progress bar (when stderr is a terminal).
+pub const PROGRESS_MIN_FRAMES: u64 = 2000;
 
 /// `stagecraft simulate`: exit 0 when the scenario ran, 1 when the project has errors or its
 /// content or world cannot be built; an unknown scenario is an error that lists the known ones.
@@ -91,7 +100,28 @@ pub fn simulate(
         Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
     };
     let frames = options.frames.unwrap_or(scenario.duration_frames);
-    let run = Run::new(project, scenario, &generated.bundle, world, frames);
+    let fresh = if options.restore {
+        match world_of(&generated.bundle, project_doc, scenario) {
+            Ok(world) => Some(world),
+            Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
+        }
+    } else {
+        None
+    };
+    let plan = RunPlan {
+        frames,
+        snapshot_at: options.snapshot_at,
+        restore_into: fresh,
+    };
+    let run = match Run::new(project, scenario, &generated.bundle, world, plan) {
+        Ok(run) => run,
+        Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
+    };
+    if let Some(path) = options.events {
+        let events = events_json(&run.world);
+        std::fs::write(path, serde_json::to_string_pretty(&events)? + "\n")
+            .with_context(|| format!("cannot write the event log to {}", path.display()))?;
+    }
     if options.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&run.json())?)?;
     } else {
@@ -171,6 +201,52 @@ fn refuse(
     Ok(1)
 }
 
+/// How a run goes: its length, and an optional snapshot (restored into a fresh world).
+struct RunPlan {
+    frames: u64,
+    snapshot_at: Option<u64>,
+    restore_into: Option<World>,
+}
+
+/// The event log as JSON: every held event in the order it happened, and the dropped counts.
+pub fn events_json(world: &World) -> serde_json::Value {
+    let log = world.events();
+    let events: Vec<serde_json::Value> = log
+        .all()
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "seq": e.seq,
+                "frame": e.frame,
+                "kind": e.kind.name(),
+                "handle": e.handle.map(|h| format!("{}:{}", h.index, h.generation)),
+                "source": e.source.and_then(|s| world.config().sources.get(usize::from(s))).map(|s| s.id.clone()),
+                "detail": format!("{:?}", e.detail),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "logged": log.logged_total(),
+        "dropped": log.dropped_total(),
+        "events": events,
+    })
+}
+
+/// A progress bar on stderr for a long run, hidden when stderr is not a terminal.
+fn progress(frames: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal as _;
+    if frames < PROGRESS_MIN_FRAMES || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(frames);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("simulate {bar:40} {pos}/{len} frames {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// A finished run: what it ran on and the counters of every frame.
 struct Run {
     header: String,
@@ -189,14 +265,36 @@ impl Run {
         scenario: &Scenario,
         bundle: &GeneratedBundle,
         mut world: World,
-        frames: u64,
-    ) -> Run {
+        mut plan: RunPlan,
+    ) -> Result<Run, String> {
         let mut history = Vec::new();
-        for _ in 0..frames {
+        let bar = progress(plan.frames);
+        for _ in 0..plan.frames {
+            if plan.snapshot_at == Some(world.frame()) {
+                let snapshot = world.snapshot();
+                if let Some(mut fresh) = plan.restore_into.take() {
+                    fresh.restore(&snapshot).map_err(|e| {
+                        format!(
+                            "the snapshot at frame {} cannot be restored: {e}",
+                            snapshot.frame()
+                        )
+                    })?;
+                    world = fresh;
+                }
+            }
             world.step();
             history.push(world.counters());
+            bar.inc(1);
         }
-        Run {
+        bar.finish_and_clear();
+        if plan.restore_into.is_some() {
+            return Err(format!(
+                "--snapshot-at {} is not within the run's {} frames",
+                plan.snapshot_at.unwrap_or(0),
+                plan.frames
+            ));
+        }
+        Ok(Run {
             header: project.display().to_string(),
             scenario: scenario.id.clone(),
             recipe: bundle.recipe_id.clone(),
@@ -205,7 +303,7 @@ impl Run {
             fixed_step_s: world.config().fixed_step_s,
             history,
             world,
-        }
+        })
     }
 
     fn text(&self, every: u64) -> String {
@@ -218,9 +316,14 @@ impl Run {
             self.seed,
             self.fixed_step_s
         );
-        let names = Counters::default().rows().map(|(name, _)| name);
+        let rows = |c: &Counters| {
+            let mut rows = c.rows().to_vec();
+            rows.extend(c.population_rows());
+            rows
+        };
+        let names: Vec<&str> = rows(&Counters::default()).iter().map(|(n, _)| *n).collect();
         text.push_str(&format!("{:>7}", "frame"));
-        for name in names {
+        for name in &names {
             text.push_str(&format!("  {name}"));
         }
         text.push('\n');
@@ -231,10 +334,15 @@ impl Run {
                 continue;
             }
             text.push_str(&format!("{frame:>7}"));
-            for ((name, value), _) in counters.rows().iter().zip(names) {
+            for ((_, value), name) in rows(counters).iter().zip(&names) {
                 text.push_str(&format!("  {value:>width$}", width = name.len()));
             }
             text.push('\n');
+        }
+        for index in 0..world_sources(&self.world) {
+            if let Some(report) = self.world.spawn_report(index) {
+                text.push_str(&format!("source {}\n", report.text()));
+            }
         }
         let world = &self.world;
         text.push_str(&format!(
@@ -252,10 +360,30 @@ impl Run {
             serde_json::Value::Object(
                 c.rows()
                     .iter()
+                    .chain(c.population_rows().iter())
                     .map(|(name, value)| ((*name).to_owned(), serde_json::json!(value)))
                     .collect(),
             )
         };
+        let sources: Vec<serde_json::Value> = (0..world_sources(&self.world))
+            .filter_map(|i| self.world.spawn_report(i))
+            .map(|r| {
+                let s = &r.status;
+                serde_json::json!({
+                    "id": s.id,
+                    "target": s.target,
+                    "ambient": s.ambient,
+                    "mission": s.mission,
+                    "attached": s.attached,
+                    "pending": s.pending.is_some(),
+                    "pooled": s.pooled,
+                    "quarantined": s.quarantined,
+                    "rejections": r.rejections.iter().map(|(reason, n)| serde_json::json!([format!("{reason:?}"), n])).collect::<Vec<_>>(),
+                    "summary": r.text(),
+                })
+            })
+            .collect();
+        let (ped_debt, vehicle_debt) = self.world.cycle_debt();
         serde_json::json!({
             "project": self.header,
             "scenario": self.scenario,
@@ -267,7 +395,13 @@ impl Run {
             "agents": self.world.agents().len(),
             "frames": self.history.iter().map(counters).collect::<Vec<_>>(),
             "final": counters(&self.world.counters()),
+            "sources": sources,
+            "cycle_debt": { "ped": ped_debt, "vehicle": vehicle_debt },
             "state_digest": self.world.state_digest_hex(),
         })
     }
+}
+
+fn world_sources(world: &World) -> usize {
+    world.config().sources.len()
 }

@@ -51,6 +51,7 @@ pub fn new_project(name: &str) -> Project {
             far_m: 200.0,
             retain_radius_m: 40.0,
             remove_radius_m: 80.0,
+            ..Observer::with_defaults(String::new())
         }],
         sources: vec![PopulationSource {
             id: "walkers".to_owned(),
@@ -58,9 +59,12 @@ pub fn new_project(name: &str) -> Project {
             route: "sidewalk.north".to_owned(),
             target_count: 12,
             walk_speed_m_s: 1.4,
+            ..Default::default()
         }],
         no_spawn_box: None,
         no_removal_box: None,
+        vehicle_sources: Vec::new(),
+        population: Default::default(),
         directives: Vec::new(),
     };
     Project {

@@ -80,7 +80,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
                     scenario
                         .directives
                         .iter()
-                        .map(|d| format!("⏱ frame {} · {}", d.frame, d.source))
+                        .map(|d| format!("⏱ frame {} · {}", d.frame, d.target))
                         .collect(),
                 ),
             ] {

@@ -122,15 +122,12 @@ fn every_source_of_the_example_spawns_pedestrians() {
     let mut session = synced(&project);
     session.step(600);
     let world = session.world().expect("world");
-    let mut per_source = [0usize; 4];
-    for &source in &world.agents().source {
-        per_source[usize::from(source)] += 1;
-    }
-    assert_eq!(
-        per_source,
-        [24, 24, 8, 1],
-        "north, south, crossers, courier"
-    );
+    // Every source creates its whole target behind the opening fade (created counts new
+    // entities; the peds a source hosts now can differ, since cross-source reuse moves pooled
+    // peds to the source that readmits them).
+    let created: Vec<u64> = world.source_statuses().iter().map(|s| s.created).collect();
+    assert_eq!(created, [24, 24, 8, 1], "north, south, crossers, courier");
+    assert_eq!(world.agents().len(), 57);
     assert!(world.counters().rejected_no_spawn_box > 0);
 }
 

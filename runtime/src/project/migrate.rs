@@ -86,6 +86,7 @@ fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>, cx: &
     match (kind, from) {
         (DocKind::Manifest, 1) => manifest_v1_to_v2(fields, cx),
         (DocKind::Overrides, 1) => overrides_v1_to_v2(fields, cx),
+        (DocKind::Scenario, 1) => scenario_v1_to_v2(fields),
         _ => {}
     }
 }
@@ -149,6 +150,140 @@ fn overrides_v1_to_v2(fields: &mut [(Ident, Node)], cx: &mut Decoder) {
                 });
             }
             _ => {}
+        }
+    }
+}
+
+/// Scenario 1 → 2: a directive's `source` and `agent` became `target: Born(source, ordinal)`,
+/// and `Release` names the owner that releases. A version-1 release carried no owner; it was
+/// meant for the pedestrian's claimer, so it takes the owner of the latest earlier `Claim` of
+/// the same pedestrian in the file (by frame, then file order), or `""` when there is none (the
+/// runtime then refuses it as not the owner, as it would refuse any stranger). Directives that
+/// are not structs, or miss a field, are left for the decoder to report.
+fn scenario_v1_to_v2(fields: &mut [(Ident, Node)]) {
+    let Some((_, directives)) = fields.iter_mut().find(|(i, _)| i.name == "directives") else {
+        return;
+    };
+    let NodeKind::List(items) = &mut directives.kind else {
+        return;
+    };
+    // (frame, file index, source, agent, owner) of every claim, to find a release's claimer.
+    let claims: Vec<(i128, usize, String, i128, String)> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(index, node)| {
+            let (frame, source, agent, command) = v1_directive(node)?;
+            let owner = claim_owner(command)?;
+            Some((frame, index, source, agent, owner))
+        })
+        .collect();
+    for (index, node) in items.iter_mut().enumerate() {
+        let Some((frame, source, agent, _)) = v1_directive(node) else {
+            continue;
+        };
+        let owner = claims
+            .iter()
+            .filter(|c| c.2 == source && c.3 == agent && (c.0, c.1) < (frame, index))
+            .max_by_key(|c| (c.0, c.1))
+            .map_or(String::new(), |c| c.4.clone());
+        rewrite_v1_directive(node, owner);
+    }
+}
+
+fn field<'n>(fields: &'n [(Ident, Node)], name: &str) -> Option<&'n Node> {
+    fields.iter().find(|(i, _)| i.name == name).map(|(_, n)| n)
+}
+
+/// `(frame, source, agent, command)` of a well-formed version-1 directive.
+fn v1_directive(node: &Node) -> Option<(i128, String, i128, &Node)> {
+    let NodeKind::Struct { fields, .. } = &node.kind else {
+        return None;
+    };
+    let frame = match field(fields, "frame")?.kind {
+        NodeKind::Int(frame) => frame,
+        _ => return None,
+    };
+    let source = match &field(fields, "source")?.kind {
+        NodeKind::Str(source) => source.clone(),
+        _ => return None,
+    };
+    let agent = match field(fields, "agent")?.kind {
+        NodeKind::Int(agent) => agent,
+        _ => return None,
+    };
+    Some((frame, source, agent, field(fields, "command")?))
+}
+
+fn claim_owner(command: &Node) -> Option<String> {
+    let NodeKind::Struct {
+        name: Some(name),
+        fields,
+    } = &command.kind
+    else {
+        return None;
+    };
+    if name.name != "Claim" {
+        return None;
+    }
+    match &field(fields, "owner")?.kind {
+        NodeKind::Str(owner) => Some(owner.clone()),
+        _ => None,
+    }
+}
+
+fn rewrite_v1_directive(node: &mut Node, release_owner: String) {
+    let span = node.span;
+    let NodeKind::Struct { fields, .. } = &mut node.kind else {
+        return;
+    };
+    let take = |fields: &mut Vec<(Ident, Node)>, name: &str| {
+        let at = fields.iter().position(|(i, _)| i.name == name)?;
+        Some(fields.remove(at))
+    };
+    let (Some(source), Some(agent)) = (take(fields, "source"), take(fields, "agent")) else {
+        return;
+    };
+    let (mut source_ident, mut agent_ident) = (source.0, agent.0);
+    let target_ident = Ident {
+        name: "target".into(),
+        span: source_ident.span,
+    };
+    source_ident.name = "source".into();
+    agent_ident.name = "ordinal".into();
+    let target = Node {
+        kind: NodeKind::Struct {
+            name: Some(Ident {
+                name: "Born".into(),
+                span,
+            }),
+            fields: vec![(source_ident, source.1), (agent_ident, agent.1)],
+        },
+        span,
+    };
+    let at = fields
+        .iter()
+        .position(|(i, _)| i.name == "command")
+        .unwrap_or(fields.len());
+    fields.insert(at, (target_ident, target));
+    if let Some((_, command)) = fields.iter_mut().find(|(i, _)| i.name == "command") {
+        if matches!(&command.kind, NodeKind::Unit(i) if i.name == "Release") {
+            let span = command.span;
+            command.kind = NodeKind::Struct {
+                name: Some(Ident {
+                    name: "Release".into(),
+                    span,
+                }),
+                fields: vec![(
+                    Ident {
+                        name: "owner".into(),
+                        span,
+                    },
+                    Node {
+                        kind: NodeKind::Str(release_owner),
+                        span,
+                    },
+                )],
+            };
         }
     }
 }
@@ -248,6 +383,56 @@ mod tests {
         assert_eq!((diagnostic.line, diagnostic.column), (6, 47));
         assert_eq!(diagnostic.path.to_string(), "overrides[0].action");
         assert!(diagnostic.message.contains("recorded no transform"));
+    }
+
+    #[test]
+    fn scenario_version_1_directives_become_targets_and_releases_name_their_claimer() {
+        let text = "Scenario(\n    schema: 1,\n    id: \"s\",\n    recipe: \"r\",\n    sources: [Source(id: \"a\", route: \"x\", target_count: 1)],\n    directives: [\n        Directive(frame: 9, source: \"a\", agent: 0, command: Release),\n        Directive(frame: 5, source: \"a\", agent: 0, command: Claim(owner: \"late\")),\n        Directive(frame: 2, source: \"a\", agent: 0, command: Claim(owner: \"early\")),\n        Directive(frame: 3, source: \"a\", agent: 1, command: Release),\n        Directive(frame: 4, source: \"a\", agent: 0, command: Hold),\n    ],\n)\n";
+        let mut root = parse(text).root.expect("parses");
+        let mut cx = Decoder::new("scenarios/s.scenario.ron");
+        assert_eq!(
+            migrate_to_current(DocKind::Scenario, &mut root, &mut cx),
+            Some(1)
+        );
+        let scenario = crate::project::Scenario::decode(&root, &mut cx).expect("decodes");
+        assert!(cx.diagnostics.is_empty(), "{:?}", cx.diagnostics);
+        use crate::project::{DirectiveCommand, Target};
+        let born = |ordinal| Target::Born {
+            source: "a".into(),
+            ordinal,
+        };
+        let release = |owner: &str| DirectiveCommand::Release {
+            owner: owner.into(),
+        };
+        let got: Vec<(u64, Target, DirectiveCommand)> = scenario
+            .directives
+            .iter()
+            .map(|d| (d.frame, d.target.clone(), d.command.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (9, born(0), release("late")),
+                (
+                    5,
+                    born(0),
+                    DirectiveCommand::Claim {
+                        owner: "late".into(),
+                        allow_transfer: false
+                    }
+                ),
+                (
+                    2,
+                    born(0),
+                    DirectiveCommand::Claim {
+                        owner: "early".into(),
+                        allow_transfer: false
+                    }
+                ),
+                (3, born(1), release("")),
+                (4, born(0), DirectiveCommand::Hold),
+            ]
+        );
     }
 
     #[test]

@@ -100,6 +100,12 @@ impl Canonical for u16 {
     }
 }
 
+impl Canonical for bool {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.push(u8::from(*self));
+    }
+}
+
 impl Canonical for i8 {
     fn write_canonical(&self, bytes: &mut Vec<u8>) {
         bytes.push(*self as u8);
@@ -186,6 +192,16 @@ macro_rules! agent_columns {
                 $(self.$name[row].write_canonical(bytes);)*
             }
 
+            /// Row `row`'s value of every column.
+            pub fn row(&self, row: usize) -> AgentRow {
+                AgentRow { $($name: self.$name[row].clone(),)* }
+            }
+
+            /// Replaces row `row`'s value of every column.
+            pub fn set_row(&mut self, row: usize, value: AgentRow) {
+                $(self.$name[row] = value.$name;)*
+            }
+
             /// Removes row `row` from every column, moving the last row into its place.
             pub fn swap_remove(&mut self, row: usize) {
                 $(self.$name.swap_remove(row);)*
@@ -237,6 +253,15 @@ agent_columns! {
     owner: Option<String>,
     /// Fixed steps this agent has been updated.
     steps: u64,
+    // population lifecycle
+    /// In the reuse pool: not a member of any source, not moving, identity kept.
+    pooled: bool,
+    /// Per-ped multiplier of the removal distances (the source's default on every admission).
+    removal_multiplier: f64,
+    /// About to enter or leave a vehicle: protects the ped from retirement.
+    vehicle_intent: bool,
+    /// The source's generation when the ped was admitted.
+    source_generation: u32,
     // walking
     /// Velocity observed over the last completed window (`sim::walk::VELOCITY_WINDOW_S`), m/s.
     velocity_m_s: Vec2,

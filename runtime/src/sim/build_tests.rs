@@ -9,7 +9,8 @@ use crate::content::{PlacedObject, PlacedProduct, Placement, Product};
 use crate::identity::pack_scatter_id;
 use crate::ops::street_block::{build_street_block, StreetBlockParams};
 use crate::project::{
-    AssetFamily, AssetVariant, Box3, Directive, DirectiveCommand, PopulationSource, Scenario, Vec3,
+    AssetFamily, AssetVariant, Box3, Directive, DirectiveCommand, PopulationSource, Scenario,
+    Target, Vec3,
 };
 
 fn street_block() -> Product {
@@ -129,14 +130,18 @@ fn scenario() -> Scenario {
         directives: vec![
             Directive {
                 frame: 20,
-                source: "walkers".into(),
-                agent: 0,
+                target: crate::project::Target::Born {
+                    source: "walkers".into(),
+                    ordinal: 0,
+                },
                 command: DirectiveCommand::Hold,
             },
             Directive {
                 frame: 10,
-                source: "walkers".into(),
-                agent: 1,
+                target: crate::project::Target::Born {
+                    source: "walkers".into(),
+                    ordinal: 1,
+                },
                 command: DirectiveCommand::Rendezvous {
                     goal: Vec3 {
                         x: 1.0,
@@ -208,7 +213,10 @@ fn compile_diagnostics_name_their_fields() {
             z: 1.0,
         },
     });
-    bad.directives[0].source = "nobody".into();
+    bad.directives[0].target = Target::Born {
+        source: "nobody".into(),
+        ordinal: 0,
+    };
     bad.directives[1].command = DirectiveCommand::Redirect {
         goal: Vec3 {
             x: f64::NAN,
@@ -238,7 +246,7 @@ fn compile_diagnostics_name_their_fields() {
                 SimProblem::InvertedBox { axis: 'y' }
             ),
             (
-                "directives[0].source".to_owned(),
+                "directives[0].target.source".to_owned(),
                 SimProblem::UnknownSource {
                     source: "nobody".into()
                 }

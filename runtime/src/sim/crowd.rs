@@ -64,6 +64,7 @@ pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
                 route: (*route).to_owned(),
                 target_count: count as u32,
                 walk_speed_m_s: STREET_WALK_SPEED_M_S,
+                ..PopulationSource::default()
             })
             .collect(),
         ..Scenario::default()
@@ -152,6 +153,14 @@ impl World {
             target: None,
             owner: None,
             steps: 0,
+            pooled: false,
+            removal_multiplier: self
+                .config
+                .sources
+                .get(source)
+                .map_or(1.0, |s| s.removal_multiplier),
+            vehicle_intent: false,
+            source_generation: 0,
             velocity_m_s: Vec2::default(),
             window_origin: position,
             window_steps: 0,

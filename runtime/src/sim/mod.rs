@@ -7,15 +7,19 @@
 //! [`CompiledScenario::compile`] turns a scenario document into runtime types with diagnostics,
 //! and [`build_world`] joins them. The editor and `stagecraft simulate` call exactly these.
 //!
-//! One [`World::step`] advances one frame through fixed phases — Control (population births),
-//! Tasks (directives due this frame), Motion (walking), Commit (counters) — so the same scenario,
+//! One [`World::step`] advances one frame through fixed phases — Control (one observation, the
+//! cycle clocks), Population (vehicle cycles, then ped cycles: retirement, spillover, demands,
+//! admission, realization), Tasks (directives due this frame), Motion (walking, vehicles),
+//! Commit (staged births and removals, counters) — so the same scenario,
 //! routes and seed always give the same state, whether stepped straight through or restored from
 //! a [`Snapshot`].
 
 mod agents;
 mod crowd;
+pub mod events;
 mod motion;
-mod population;
+pub mod observers;
+pub mod population;
 mod routes;
 pub mod scenario;
 pub mod slots;
@@ -29,10 +33,16 @@ mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
 pub use crowd::{long_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S};
+pub use events::{Event, EventDetail, EventKind, EventLog};
+pub use observers::{Observation, ObserverState, View};
+pub use population::{
+    ClaimRefusal, PopulationState, RetireRefusal, SourceStatus, SpawnRejection, SpawnReport,
+};
 pub use routes::{RouteConnection, RouteError, SimRoute, DEFAULT_ROUTE_WIDTH_M};
 pub use scenario::{
-    Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverSpec, SimBox, SimBuildError,
-    SimDiagnostic, SimProblem, SourceSpec,
+    Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey, ObserverSpec,
+    PopulationParams, SimBox, SimBuildError, SimDiagnostic, SimProblem, SourceSpec,
+    VehicleSourceSpec,
 };
 pub use slots::{SlotError, Slots};
 pub use snapshot::{Snapshot, SnapshotError};
@@ -42,7 +52,7 @@ pub use space::{
 };
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
-pub use world::{build_world, Counters, SourceConfig, SpawnRejection, World, WorldConfig};
+pub use world::{build_world, Counters, SourceConfig, World, WorldConfig};
 
 #[cfg(test)]
 mod tests;

@@ -25,7 +25,23 @@ pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, agents: &
         scratch,
         fan,
     } = walk;
-    grid.rebuild(&agents.position, NEIGHBOUR_CELL_M);
+    if agents.pooled.iter().any(|p| *p) {
+        // Pooled peds are detached: they are nobody's neighbour (a non-finite point is left out
+        // of the grid, and indices stay rows).
+        let detached = Vec2 {
+            x: f64::NAN,
+            y: f64::NAN,
+        };
+        let points: Vec<Vec2> = agents
+            .position
+            .iter()
+            .zip(&agents.pooled)
+            .map(|(p, pooled)| if *pooled { detached } else { *p })
+            .collect();
+        grid.rebuild(&points, NEIGHBOUR_CELL_M);
+    } else {
+        grid.rebuild(&agents.position, NEIGHBOUR_CELL_M);
+    }
     let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
     let fastest_m_s = agents
         .speed_m_s
@@ -41,6 +57,10 @@ pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, agents: &
         max_step_m: fastest_m_s * dt,
     };
     for row in 0..agents.len() {
+        // Pooled peds are not members of any source: they do not move.
+        if agents.pooled[row] {
+            continue;
+        }
         agents.steps[row] += 1;
         agents.walk_decision[row] = WalkDecision::Idle;
         match agents.state[row] {

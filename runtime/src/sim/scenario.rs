@@ -12,10 +12,13 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::agents::AgentHandle;
+use super::events::BoxSlot;
+use super::population::{AttachFault, ClockConfig, ClocksConfig};
 use crate::content::encode::ByteWriter;
 use crate::project::{
-    Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSource, Scenario, Vec2,
-    Vec3, MAX_FIXED_STEP_S,
+    Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSettings,
+    PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -55,7 +58,30 @@ pub struct ObserverSpec {
     pub retain_radius_m: f64,
     /// Removable beyond this horizontal distance (Rin), meters.
     pub remove_radius_m: f64,
+    /// Closer than this to the camera (3D) a visible birth is refused, meters.
+    pub close_m: f64,
+    /// The population center ranges are measured from (the camera's position when `None`);
+    /// it moves with the camera along the path.
+    pub center_m: Option<[f64; 3]>,
+    /// Keyframed camera positions, ascending by frame (empty: the camera stays put).
+    pub path: Vec<ObserverKey>,
+    /// Fade at the start, 0 (clear) to 1 (black).
+    pub fade: f64,
+    /// Whether the view is valid at the start.
+    pub valid: bool,
 }
+
+/// One keyframe of an observer's path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ObserverKey {
+    /// The frame.
+    pub frame: u64,
+    /// Camera position at that frame, meters.
+    pub position_m: [f64; 3],
+}
+
+/// Default 3D distance within which a visible birth is refused, meters.
+pub const DEFAULT_CLOSE_M: f64 = 3.0;
 
 /// A population source as the world runs it (its route is resolved against the space when the
 /// world is built).
@@ -71,6 +97,61 @@ pub struct SourceSpec {
     pub target_count: u32,
     /// Mean walking speed, meters per second.
     pub walk_speed_m_s: f64,
+    /// Attached peds (ambient and mission) the source may host.
+    pub capacity: u32,
+    /// Peds one demand creates at once (an atomic batch).
+    pub batch_size: u32,
+    /// Index of the appearance family its peds need in [`CompiledScenario::families`].
+    pub family: Option<u16>,
+    /// Authored candidate progresses along the route, meters (empty: drawn at random).
+    pub candidates_m: Vec<f64>,
+    /// The removal-distance multiplier every admission applies (the model default).
+    pub removal_multiplier: f64,
+}
+
+/// A vehicle source: vehicles driving one lane of the space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VehicleSourceSpec {
+    /// The source's id.
+    pub id: String,
+    /// The id of its lane.
+    pub lane: String,
+    /// Vehicles it keeps on the lane.
+    pub target_count: u32,
+    /// Driving speed, meters per second.
+    pub speed_m_s: f64,
+}
+
+/// Population parameters of a scenario.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PopulationParams {
+    /// The cycle clocks.
+    pub clocks: ClocksConfig,
+    /// Entries the reuse pool holds.
+    pub pool_capacity: u32,
+    /// Whether the intermediate band removes offscreen peds.
+    pub aggressive_cleanup: bool,
+    /// A provoked attachment failure (tests and fault scenarios).
+    pub fault: Option<AttachFault>,
+}
+
+impl Default for PopulationParams {
+    fn default() -> Self {
+        let clock = ClockConfig {
+            frame_rate: 20.0,
+            cycles_per_frame: 1.0,
+        };
+        PopulationParams {
+            clocks: ClocksConfig {
+                ped: clock,
+                vehicle: clock,
+                max_frame_time_s: 0.1,
+            },
+            pool_capacity: 16,
+            aggressive_cleanup: true,
+            fault: None,
+        }
+    }
 }
 
 /// Who a directive is for.
@@ -83,18 +164,46 @@ pub enum DirectiveTarget {
         /// Birth ordinal within the source.
         ordinal: u32,
     },
+    /// The agent a handle names (a stale handle is unresolvable).
+    Handle(AgentHandle),
+    /// The ambient, unpooled ped nearest (horizontally) to a point at that frame; ties go to
+    /// the lower slot index.
+    NearestAmbient {
+        /// Bits of the point's `x` and `y` (meters), so the target stays `Ord`.
+        x_bits: u64,
+        /// See `x_bits`.
+        y_bits: u64,
+    },
+    /// The world itself (boxes, requests, observers, families).
+    World,
+}
+
+impl DirectiveTarget {
+    /// A nearest-ambient selector at ground point `(x, y)`.
+    pub fn nearest_ambient(x: f64, y: f64) -> DirectiveTarget {
+        DirectiveTarget::NearestAmbient {
+            x_bits: x.to_bits(),
+            y_bits: y.to_bits(),
+        }
+    }
 }
 
 /// What a directive does (goals and threats on the ground plane).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Claim for a script owner (Ambient → Mission).
+    /// Claim for a script owner (Ambient → Mission); another owner's ped only with
+    /// `allow_transfer`.
     Claim {
         /// The owner id.
         owner: String,
+        /// Whether taking another owner's ped is permitted.
+        allow_transfer: bool,
     },
-    /// Release back to the ambient population.
-    Release,
+    /// Release back to the ambient population, by its current owner only.
+    Release {
+        /// Who releases.
+        owner: String,
+    },
     /// Walk to a goal.
     Rendezvous {
         /// Goal, meters.
@@ -118,6 +227,60 @@ pub enum Command {
         /// Safe distance from the threat, meters.
         safe_distance_m: f64,
     },
+    /// Destroy the ped explicitly (boxes and claims do not protect from this).
+    Destroy,
+    /// Set a box slot (an invalid box is refused and the slot keeps its box).
+    SetBox {
+        /// Which slot.
+        slot: BoxSlot,
+        /// The box.
+        bounds: SimBox,
+    },
+    /// Clear a box slot.
+    ClearBox {
+        /// Which slot.
+        slot: BoxSlot,
+    },
+    /// Suppress aggressive cleanup at the next Control update.
+    SuppressCleanup,
+    /// Open (or extend) a forced-init window.
+    ForcedInit {
+        /// Its length, seconds.
+        duration_s: f64,
+    },
+    /// Request an instant fill.
+    InstantFill,
+    /// Set an observer's fade.
+    SetObserverFade {
+        /// Index of the observer.
+        observer: u16,
+        /// Fade, 0..1.
+        fade: f64,
+    },
+    /// Set an observer's validity.
+    SetObserverValid {
+        /// Index of the observer.
+        observer: u16,
+        /// Whether it is valid.
+        valid: bool,
+    },
+    /// Set a ped's removal-distance multiplier.
+    SetRemovalMultiplier {
+        /// The multiplier (positive).
+        multiplier: f64,
+    },
+    /// Set a ped's vehicle intent.
+    SetVehicleIntent {
+        /// Whether it intends to enter a vehicle.
+        intent: bool,
+    },
+    /// Make an appearance family available or not.
+    SetFamilyAvailable {
+        /// Index of the family in [`CompiledScenario::families`].
+        family: u16,
+        /// Whether its bindings are ready.
+        available: bool,
+    },
 }
 
 impl Command {
@@ -125,13 +288,24 @@ impl Command {
     pub fn code(&self) -> u8 {
         match self {
             Command::Claim { .. } => 0,
-            Command::Release => 1,
+            Command::Release { .. } => 1,
             Command::Rendezvous { .. } => 2,
             Command::Hold => 3,
             Command::Continue => 4,
             Command::Redirect { .. } => 5,
             Command::Cancel => 6,
             Command::Escape { .. } => 7,
+            Command::Destroy => 8,
+            Command::SetBox { .. } => 9,
+            Command::ClearBox { .. } => 10,
+            Command::SuppressCleanup => 11,
+            Command::ForcedInit { .. } => 12,
+            Command::InstantFill => 13,
+            Command::SetObserverFade { .. } => 14,
+            Command::SetObserverValid { .. } => 15,
+            Command::SetRemovalMultiplier { .. } => 16,
+            Command::SetVehicleIntent { .. } => 17,
+            Command::SetFamilyAvailable { .. } => 18,
         }
     }
 }
@@ -170,6 +344,12 @@ pub struct CompiledScenario {
     pub no_removal_box: Option<SimBox>,
     /// Directives sorted by frame (file order within a frame).
     pub directives: Vec<DirectiveSpec>,
+    /// Vehicle sources, in file order.
+    pub vehicle_sources: Vec<VehicleSourceSpec>,
+    /// Appearance families the sources name, sorted and unique.
+    pub families: Vec<String>,
+    /// Population parameters.
+    pub population: PopulationParams,
 }
 
 /// What makes a scenario impossible to run.
@@ -202,6 +382,28 @@ pub enum SimProblem {
         /// The source named.
         source: String,
     },
+    /// A directive names an observer the scenario does not have.
+    UnknownObserver {
+        /// The observer named.
+        observer: String,
+    },
+    /// A directive names an appearance family no source uses.
+    UnknownFamily {
+        /// The family named.
+        family: String,
+    },
+    /// A world command given a pedestrian target, or a pedestrian command given `World`.
+    WrongTarget {
+        /// Whether the command acts on the world.
+        world_command: bool,
+    },
+    /// A value outside its range.
+    OutOfRange {
+        /// The value given.
+        value: f64,
+        /// The range, in words.
+        range: &'static str,
+    },
     /// A source names a route the pedestrian space does not publish.
     MissingRoute {
         /// The source.
@@ -209,6 +411,15 @@ pub enum SimProblem {
         /// The route named.
         route: String,
         /// The routes the space publishes, sorted.
+        known: Vec<String>,
+    },
+    /// A vehicle source names a lane the space does not have.
+    MissingLane {
+        /// The vehicle source.
+        source_id: String,
+        /// The lane named.
+        lane: String,
+        /// The lanes the space has, sorted.
         known: Vec<String>,
     },
     /// More sources or directives than the indices hold.
@@ -236,6 +447,24 @@ impl fmt::Display for SimProblem {
             SimProblem::UnknownSource { source } => {
                 write!(f, "the directive names the missing source `{source}`")
             }
+            SimProblem::UnknownObserver { observer } => {
+                write!(f, "the directive names the missing observer `{observer}`")
+            }
+            SimProblem::UnknownFamily { family } => {
+                write!(
+                    f,
+                    "the directive names the family `{family}`, which no source uses"
+                )
+            }
+            SimProblem::WrongTarget {
+                world_command: true,
+            } => f.write_str("a world command needs the target `World`"),
+            SimProblem::WrongTarget {
+                world_command: false,
+            } => f.write_str("a pedestrian command needs a pedestrian target, not `World`"),
+            SimProblem::OutOfRange { value, range } => {
+                write!(f, "{value} is outside {range}")
+            }
             SimProblem::MissingRoute {
                 source_id,
                 route,
@@ -244,6 +473,20 @@ impl fmt::Display for SimProblem {
                 f,
                 "source `{source_id}` names the route `{route}`, which the pedestrian space does \
                  not have (it has: {})",
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            ),
+            SimProblem::MissingLane {
+                source_id,
+                lane,
+                known,
+            } => write!(
+                f,
+                "vehicle source `{source_id}` names the lane `{lane}`, which the space does not \
+                 have (it has: {})",
                 if known.is_empty() {
                     "none".to_owned()
                 } else {
@@ -345,7 +588,46 @@ impl CompiledScenario {
         let no_removal_box = scenario
             .no_removal_box
             .map(|b| sim_box(&b, root.field("no_removal_box"), &mut problems));
-        let directives = directives(scenario, &root, &mut problems);
+        let families: Vec<String> = scenario
+            .sources
+            .iter()
+            .filter_map(|s| s.family.clone())
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        let sources: Vec<SourceSpec> = sources
+            .into_iter()
+            .zip(&scenario.sources)
+            .map(|(mut spec, source)| {
+                spec.family = source
+                    .family
+                    .as_ref()
+                    .and_then(|f| families.binary_search(f).ok())
+                    .and_then(|i| u16::try_from(i).ok());
+                spec
+            })
+            .collect();
+        let directives = directives(scenario, &families, &root, &mut problems);
+        let vehicle_sources = scenario
+            .vehicle_sources
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let path = root.field("vehicle_sources").index(i);
+                problems.positive(path.field("speed_m_s"), v.speed_m_s);
+                VehicleSourceSpec {
+                    id: v.id.clone(),
+                    lane: v.lane.clone(),
+                    target_count: v.target_count,
+                    speed_m_s: v.speed_m_s,
+                }
+            })
+            .collect();
+        let population = population(
+            &scenario.population,
+            root.field("population"),
+            &mut problems,
+        );
         if !problems.diagnostics.is_empty() {
             return Err(SimBuildError {
                 scenario: scenario.id.clone(),
@@ -362,6 +644,9 @@ impl CompiledScenario {
             no_spawn_box,
             no_removal_box,
             directives,
+            vehicle_sources,
+            families,
+            population,
         })
     }
 
@@ -390,8 +675,26 @@ impl CompiledScenario {
                 o.far_m,
                 o.retain_radius_m,
                 o.remove_radius_m,
+                o.close_m,
+                o.fade,
             ] {
                 w.f64(value);
+            }
+            w.bool(o.valid);
+            match o.center_m {
+                Some(c) => {
+                    w.u8(1).f64(c[0]).f64(c[1]).f64(c[2]);
+                }
+                None => {
+                    w.u8(0);
+                }
+            }
+            w.count(o.path.len());
+            for k in &o.path {
+                w.u64(k.frame);
+                for v in k.position_m {
+                    w.f64(v);
+                }
             }
         }
         w.count(self.sources.len());
@@ -400,7 +703,15 @@ impl CompiledScenario {
                 .u8(s.kind as u8)
                 .str(&s.route)
                 .u32(s.target_count)
-                .f64(s.walk_speed_m_s);
+                .f64(s.walk_speed_m_s)
+                .u32(s.capacity)
+                .u32(s.batch_size)
+                .u32(s.family.map_or(u32::MAX, u32::from))
+                .f64(s.removal_multiplier);
+            w.count(s.candidates_m.len());
+            for c in &s.candidates_m {
+                w.f64(*c);
+            }
         }
         for bounds in [&self.no_spawn_box, &self.no_removal_box] {
             write_box(w, bounds.as_ref());
@@ -408,6 +719,32 @@ impl CompiledScenario {
         w.count(self.directives.len());
         for d in &self.directives {
             write_directive(w, d);
+        }
+        w.count(self.vehicle_sources.len());
+        for v in &self.vehicle_sources {
+            w.str(&v.id)
+                .str(&v.lane)
+                .u32(v.target_count)
+                .f64(v.speed_m_s);
+        }
+        w.count(self.families.len());
+        for f in &self.families {
+            w.str(f);
+        }
+        let p = &self.population;
+        for c in [p.clocks.ped, p.clocks.vehicle] {
+            w.f64(c.frame_rate).f64(c.cycles_per_frame);
+        }
+        w.f64(p.clocks.max_frame_time_s)
+            .u32(p.pool_capacity)
+            .bool(p.aggressive_cleanup);
+        match p.fault {
+            Some(f) => {
+                w.u8(1).u64(f.batch).u32(f.item).bool(f.fail_restore);
+            }
+            None => {
+                w.u8(0);
+            }
         }
     }
 }
@@ -426,18 +763,63 @@ fn write_box(w: &mut ByteWriter, bounds: Option<&SimBox>) {
     }
 }
 
+fn write_target(w: &mut ByteWriter, target: &DirectiveTarget) {
+    match *target {
+        DirectiveTarget::Born { source, ordinal } => {
+            w.u8(0).u16(source).u32(ordinal);
+        }
+        DirectiveTarget::Handle(h) => {
+            w.u8(1).u32(h.index).u32(h.generation);
+        }
+        DirectiveTarget::NearestAmbient { x_bits, y_bits } => {
+            w.u8(2).u64(x_bits).u64(y_bits);
+        }
+        DirectiveTarget::World => {
+            w.u8(3);
+        }
+    }
+}
+
 fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
-    let DirectiveTarget::Born { source, ordinal } = d.target;
-    w.u64(d.frame)
-        .u32(d.index)
-        .u8(0)
-        .u16(source)
-        .u32(ordinal)
-        .u8(d.command.code());
+    w.u64(d.frame).u32(d.index);
+    write_target(w, &d.target);
+    w.u8(d.command.code());
     match &d.command {
-        Command::Claim { owner } => {
+        Command::Claim {
+            owner,
+            allow_transfer,
+        } => {
+            w.str(owner).bool(*allow_transfer);
+        }
+        Command::Release { owner } => {
             w.str(owner);
         }
+        Command::SetBox { slot, bounds } => {
+            w.u8(*slot as u8);
+            write_box(w, Some(bounds));
+        }
+        Command::ClearBox { slot } => {
+            w.u8(*slot as u8);
+        }
+        Command::ForcedInit { duration_s } => {
+            w.f64(*duration_s);
+        }
+        Command::SetObserverFade { observer, fade } => {
+            w.u16(*observer).f64(*fade);
+        }
+        Command::SetObserverValid { observer, valid } => {
+            w.u16(*observer).bool(*valid);
+        }
+        Command::SetRemovalMultiplier { multiplier } => {
+            w.f64(*multiplier);
+        }
+        Command::SetVehicleIntent { intent } => {
+            w.bool(*intent);
+        }
+        Command::SetFamilyAvailable { family, available } => {
+            w.u16(*family).bool(*available);
+        }
+        Command::Destroy | Command::SuppressCleanup | Command::InstantFill => {}
         Command::Rendezvous { goal } | Command::Redirect { goal } => {
             w.f64(goal.x).f64(goal.y);
         }
@@ -447,7 +829,7 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
         } => {
             w.f64(threat.x).f64(threat.y).f64(*safe_distance_m);
         }
-        Command::Release | Command::Hold | Command::Continue | Command::Cancel => {}
+        Command::Hold | Command::Continue | Command::Cancel => {}
     }
 }
 
@@ -457,6 +839,31 @@ fn xyz(v: Vec3) -> [f64; 3] {
 
 fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverSpec {
     problems.finite(path.field("position"), &xyz(o.position));
+    problems.finite(path.field("close_m"), &[o.close_m]);
+    if !(0.0..=1.0).contains(&o.fade) {
+        problems.push(
+            path.field("fade"),
+            SimProblem::OutOfRange {
+                value: o.fade,
+                range: "[0, 1]",
+            },
+        );
+    }
+    if o.path.windows(2).any(|k| k[0].frame >= k[1].frame) {
+        problems.push(
+            path.field("path"),
+            SimProblem::OutOfRange {
+                value: 0.0,
+                range: "keyframes in ascending frame order",
+            },
+        );
+    }
+    for (i, key) in o.path.iter().enumerate() {
+        problems.finite(
+            path.field("path").index(i).field("position"),
+            &xyz(key.position),
+        );
+    }
     for (field, value) in [
         ("yaw_rad", o.yaw_rad),
         ("pitch_rad", o.pitch_rad),
@@ -478,6 +885,54 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
         far_m: o.far_m,
         retain_radius_m: o.retain_radius_m,
         remove_radius_m: o.remove_radius_m,
+        close_m: o.close_m,
+        center_m: o.center.map(xyz),
+        path: o
+            .path
+            .iter()
+            .map(|k| ObserverKey {
+                frame: k.frame,
+                position_m: xyz(k.position),
+            })
+            .collect(),
+        fade: o.fade,
+        valid: o.valid,
+    }
+}
+
+fn population(
+    p: &PopulationSettings,
+    path: FieldPath,
+    problems: &mut Problems,
+) -> PopulationParams {
+    for (field, value) in [
+        ("ped_frame_rate", p.ped_frame_rate),
+        ("ped_cycles_per_frame", p.ped_cycles_per_frame),
+        ("vehicle_frame_rate", p.vehicle_frame_rate),
+        ("vehicle_cycles_per_frame", p.vehicle_cycles_per_frame),
+        ("max_frame_time_s", p.max_frame_time_s),
+    ] {
+        problems.positive(path.field(field), value);
+    }
+    PopulationParams {
+        clocks: ClocksConfig {
+            ped: ClockConfig {
+                frame_rate: p.ped_frame_rate,
+                cycles_per_frame: p.ped_cycles_per_frame,
+            },
+            vehicle: ClockConfig {
+                frame_rate: p.vehicle_frame_rate,
+                cycles_per_frame: p.vehicle_cycles_per_frame,
+            },
+            max_frame_time_s: p.max_frame_time_s,
+        },
+        pool_capacity: p.pool_capacity,
+        aggressive_cleanup: p.aggressive_cleanup,
+        fault: p.fault.as_ref().map(|f| AttachFault {
+            batch: f.batch,
+            item: f.item,
+            fail_restore: f.fail_restore,
+        }),
     }
 }
 
@@ -505,12 +960,25 @@ fn sources(
             );
         }
         problems.positive(path.field("walk_speed_m_s"), source.walk_speed_m_s);
+        problems.positive(path.field("removal_multiplier"), source.removal_multiplier);
+        problems.finite(path.field("candidates_m"), &source.candidates_m);
+        if source.batch_size == 0 {
+            problems.push(
+                path.field("batch_size"),
+                SimProblem::NotPositive { value: 0.0 },
+            );
+        }
         compiled.push(SourceSpec {
             id: source.id.clone(),
             kind: source.kind,
             route: source.route.clone(),
             target_count: source.target_count,
             walk_speed_m_s: source.walk_speed_m_s,
+            capacity: source.capacity.unwrap_or(source.target_count),
+            batch_size: source.batch_size.max(1),
+            family: None,
+            candidates_m: source.candidates_m.clone(),
+            removal_multiplier: source.removal_multiplier,
         });
     }
     compiled
@@ -537,6 +1005,7 @@ fn ground(v: Vec3) -> Vec2 {
 
 fn directives(
     scenario: &Scenario,
+    families: &[String],
     root: &FieldPath,
     problems: &mut Problems,
 ) -> Vec<DirectiveSpec> {
@@ -549,28 +1018,27 @@ fn directives(
     let mut compiled = Vec::with_capacity(scenario.directives.len());
     for (index, directive) in scenario.directives.iter().enumerate() {
         let path = root.field("directives").index(index);
-        let source = scenario
-            .sources
-            .iter()
-            .position(|s| s.id == directive.source)
-            .and_then(|i| u16::try_from(i).ok());
-        let Some(source) = source else {
+        let world_command = directive.command.is_world();
+        if world_command != (directive.target == Target::World) {
             problems.push(
-                path.field("source"),
-                SimProblem::UnknownSource {
-                    source: directive.source.clone(),
-                },
+                path.field("target"),
+                SimProblem::WrongTarget { world_command },
             );
+        }
+        let target = target(scenario, &directive.target, path.field("target"), problems);
+        let cx = CommandContext {
+            scenario,
+            families,
+            path: path.field("command"),
+        };
+        let command = command(&directive.command, &cx, problems);
+        let (Some(target), Some(command)) = (target, command) else {
             continue;
         };
-        let command = command(&directive.command, path.field("command"), problems);
         compiled.push(DirectiveSpec {
             frame: directive.frame,
             index: u32::try_from(index).unwrap_or(u32::MAX),
-            target: DirectiveTarget::Born {
-                source,
-                ordinal: directive.agent,
-            },
+            target,
             command,
         });
     }
@@ -579,12 +1047,86 @@ fn directives(
     compiled
 }
 
-fn command(command: &DirectiveCommand, path: FieldPath, problems: &mut Problems) -> Command {
-    match command {
-        DirectiveCommand::Claim { owner } => Command::Claim {
+fn target(
+    scenario: &Scenario,
+    target: &Target,
+    path: FieldPath,
+    problems: &mut Problems,
+) -> Option<DirectiveTarget> {
+    Some(match target {
+        Target::Born { source, ordinal } => {
+            let index = scenario
+                .sources
+                .iter()
+                .position(|s| &s.id == source)
+                .and_then(|i| u16::try_from(i).ok());
+            let Some(index) = index else {
+                problems.push(
+                    path.field("source"),
+                    SimProblem::UnknownSource {
+                        source: source.clone(),
+                    },
+                );
+                return None;
+            };
+            DirectiveTarget::Born {
+                source: index,
+                ordinal: *ordinal,
+            }
+        }
+        Target::Handle { index, generation } => DirectiveTarget::Handle(AgentHandle {
+            index: *index,
+            generation: *generation,
+        }),
+        Target::NearestAmbient { point } => {
+            problems.finite(path.field("point"), &xyz(*point));
+            DirectiveTarget::nearest_ambient(point.x, point.y)
+        }
+        Target::World => DirectiveTarget::World,
+    })
+}
+
+/// What compiling a command reads besides the command.
+struct CommandContext<'a> {
+    scenario: &'a Scenario,
+    families: &'a [String],
+    path: FieldPath,
+}
+
+fn command(
+    command: &DirectiveCommand,
+    cx: &CommandContext<'_>,
+    problems: &mut Problems,
+) -> Option<Command> {
+    let path = &cx.path;
+    let observer = |id: &str, problems: &mut Problems| {
+        let found = cx
+            .scenario
+            .observers
+            .iter()
+            .position(|o| o.id == id)
+            .and_then(|i| u16::try_from(i).ok());
+        if found.is_none() {
+            problems.push(
+                path.field("observer"),
+                SimProblem::UnknownObserver {
+                    observer: id.to_owned(),
+                },
+            );
+        }
+        found
+    };
+    Some(match command {
+        DirectiveCommand::Claim {
+            owner,
+            allow_transfer,
+        } => Command::Claim {
+            owner: owner.clone(),
+            allow_transfer: *allow_transfer,
+        },
+        DirectiveCommand::Release { owner } => Command::Release {
             owner: owner.clone(),
         },
-        DirectiveCommand::Release => Command::Release,
         DirectiveCommand::Rendezvous { goal } => {
             problems.finite(path.field("goal"), &xyz(*goal));
             Command::Rendezvous {
@@ -611,5 +1153,95 @@ fn command(command: &DirectiveCommand, path: FieldPath, problems: &mut Problems)
                 safe_distance_m: *safe_distance_m,
             }
         }
-    }
+        DirectiveCommand::Destroy => Command::Destroy,
+        // Boxes are checked when applied: an invalid one is refused at run time and logged,
+        // keeping the slot's box (the seed's rule); `check` still warns about it.
+        DirectiveCommand::SetNoSpawnBox { bounds } => Command::SetBox {
+            slot: BoxSlot::NoSpawn,
+            bounds: SimBox {
+                min_m: xyz(bounds.min),
+                max_m: xyz(bounds.max),
+            },
+        },
+        DirectiveCommand::SetNoRemovalBox { bounds } => Command::SetBox {
+            slot: BoxSlot::NoRemoval,
+            bounds: SimBox {
+                min_m: xyz(bounds.min),
+                max_m: xyz(bounds.max),
+            },
+        },
+        DirectiveCommand::ClearNoSpawnBox => Command::ClearBox {
+            slot: BoxSlot::NoSpawn,
+        },
+        DirectiveCommand::ClearNoRemovalBox => Command::ClearBox {
+            slot: BoxSlot::NoRemoval,
+        },
+        DirectiveCommand::SuppressCleanup => Command::SuppressCleanup,
+        DirectiveCommand::ForcedInit { duration_s } => {
+            if !(duration_s.is_finite() && *duration_s > 0.0 && *duration_s <= 3600.0) {
+                problems.push(
+                    path.field("duration_s"),
+                    SimProblem::OutOfRange {
+                        value: *duration_s,
+                        range: "(0, 3600] seconds",
+                    },
+                );
+            }
+            Command::ForcedInit {
+                duration_s: *duration_s,
+            }
+        }
+        DirectiveCommand::InstantFill => Command::InstantFill,
+        DirectiveCommand::SetObserverFade { observer: id, fade } => {
+            if !(0.0..=1.0).contains(fade) {
+                problems.push(
+                    path.field("fade"),
+                    SimProblem::OutOfRange {
+                        value: *fade,
+                        range: "[0, 1]",
+                    },
+                );
+            }
+            Command::SetObserverFade {
+                observer: observer(id, problems)?,
+                fade: *fade,
+            }
+        }
+        DirectiveCommand::SetObserverValid {
+            observer: id,
+            valid,
+        } => Command::SetObserverValid {
+            observer: observer(id, problems)?,
+            valid: *valid,
+        },
+        DirectiveCommand::SetRemovalMultiplier { multiplier } => {
+            problems.positive(path.field("multiplier"), *multiplier);
+            Command::SetRemovalMultiplier {
+                multiplier: *multiplier,
+            }
+        }
+        DirectiveCommand::SetVehicleIntent { intent } => {
+            Command::SetVehicleIntent { intent: *intent }
+        }
+        DirectiveCommand::SetFamilyAvailable { family, available } => {
+            let Some(index) = cx
+                .families
+                .iter()
+                .position(|f| f == family)
+                .and_then(|i| u16::try_from(i).ok())
+            else {
+                problems.push(
+                    path.field("family"),
+                    SimProblem::UnknownFamily {
+                        family: family.clone(),
+                    },
+                );
+                return None;
+            };
+            Command::SetFamilyAvailable {
+                family: index,
+                available: *available,
+            }
+        }
+    })
 }

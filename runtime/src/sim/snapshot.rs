@@ -3,6 +3,8 @@
 use thiserror::Error;
 
 use super::agents::{AgentHandle, Agents};
+use super::events::EventLog;
+use super::population::PopulationState;
 use super::slots::Slots;
 use super::world::{Counters, World};
 
@@ -14,8 +16,9 @@ pub struct Snapshot {
     agents: Agents,
     slots: Slots,
     births: Vec<Vec<AgentHandle>>,
-    attempts: Vec<u32>,
     counters: Counters,
+    pop: PopulationState,
+    events: EventLog,
 }
 
 /// Why a snapshot cannot be restored.
@@ -45,8 +48,9 @@ impl World {
             agents: self.agents.clone(),
             slots: self.slots.clone(),
             births: self.births.clone(),
-            attempts: self.attempts.clone(),
             counters: self.counters,
+            pop: self.pop.clone(),
+            events: self.events.clone(),
         }
     }
 
@@ -62,9 +66,7 @@ impl World {
                 "agent columns differ in length",
             ));
         }
-        if snapshot.births.len() != self.config.sources.len()
-            || snapshot.attempts.len() != self.config.sources.len()
-        {
+        if snapshot.births.len() != self.config.sources.len() || !snapshot.pop.fits(&self.config) {
             return Err(SnapshotError::Inconsistent("source count differs"));
         }
         if !snapshot.slots.is_consistent(rows) {
@@ -98,13 +100,30 @@ impl World {
                 "an agent names a missing route",
             ));
         }
+        let pooled_rows = snapshot.pop.pool.entries.iter().all(|e| {
+            snapshot
+                .slots
+                .resolve(e.handle)
+                .is_some_and(|row| row < rows && agents.pooled[row])
+        });
+        if !pooled_rows {
+            return Err(SnapshotError::Inconsistent(
+                "a pool entry names no pooled agent",
+            ));
+        }
+        if !snapshot.events.is_consistent() {
+            return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
+        }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
         self.slots = snapshot.slots.clone();
         self.births = snapshot.births.clone();
-        self.attempts = snapshot.attempts.clone();
         self.counters = snapshot.counters;
+        self.pop = snapshot.pop.clone();
+        self.events = snapshot.events.clone();
+        self.staged = Default::default();
         self.last_rejections.clear();
+        self.observation = Default::default();
         Ok(())
     }
 
@@ -134,12 +153,16 @@ impl World {
             }
         }
         hasher.update(&slot_bytes);
-        for attempts in &self.attempts {
-            hasher.update(&attempts.to_le_bytes());
-        }
         for (_, value) in self.counters.rows() {
             hasher.update(&value.to_le_bytes());
         }
+        for (_, value) in self.counters.population_rows() {
+            hasher.update(&value.to_le_bytes());
+        }
+        bytes.clear();
+        self.pop.write_canonical(&mut bytes);
+        self.events.write_canonical(&mut bytes);
+        hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }
 

@@ -5,8 +5,14 @@
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentState, Agents};
+use super::events::EventLog;
 use super::motion::motion_phase;
-use super::population::{control_phase, Population};
+use super::observers::Observation;
+use super::population::{
+    control_phase, member_counts, population_phase, BlockerIndex, PopulationState, Sets,
+    SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig, NO_BINDING,
+    QUARANTINE_FRAMES,
+};
 use super::routes::SimRoute;
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
@@ -29,6 +35,16 @@ pub struct SourceConfig {
     pub target_count: u32,
     /// Mean walking speed, meters per second.
     pub walk_speed_m_s: f64,
+    /// Attached peds (ambient and mission) it may host.
+    pub capacity: u32,
+    /// Peds one demand creates at once.
+    pub batch_size: u32,
+    /// Appearance family index its peds need ([`NO_BINDING`] for none).
+    pub binding: u16,
+    /// Authored candidate progresses, meters (empty: drawn).
+    pub candidates_m: Vec<f64>,
+    /// The removal multiplier every admission applies.
+    pub removal_multiplier: f64,
 }
 
 /// Everything that decides a world's evolution besides its state.
@@ -44,6 +60,10 @@ pub struct WorldConfig {
     pub scenario: Arc<CompiledScenario>,
     /// Population sources, in scenario order, with their routes resolved.
     pub sources: Vec<SourceConfig>,
+    /// Vehicle sources, in scenario order, with their lanes resolved.
+    pub vehicle_sources: Vec<VehicleSourceConfig>,
+    /// The props as collision shapes (built once from the space's blockers).
+    pub blockers: Arc<BlockerIndex>,
     /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
     pub digest: [u8; 32],
 }
@@ -53,17 +73,6 @@ impl WorldConfig {
     pub fn routes(&self) -> &[SimRoute] {
         &self.space.routes
     }
-}
-
-/// Why a birth attempt was rejected.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum SpawnRejection {
-    /// The drawn position is inside the no-spawn box.
-    NoSpawnBox,
-    /// The population sampler exhausted its attempts.
-    SamplerExhausted,
-    /// Every agent slot is taken (2^32 agents); recorded in the frame's rejections only.
-    NoSlot,
 }
 
 /// Counters the world publishes every frame; each is distinct, never a sum of others.
@@ -89,6 +98,20 @@ pub struct Counters {
     pub travelling: u64,
     /// Agents owned by a script now.
     pub mission: u64,
+    /// Rejections of every gate so far.
+    pub rejected: u64,
+    /// Peds in the reuse pool now.
+    pub pooled: u64,
+    /// Sources with a pending demand now.
+    pub pending_demands: u64,
+    /// Ped cycles planned so far.
+    pub ped_cycles: u64,
+    /// Pooled peds readmitted so far.
+    pub reused: u64,
+    /// Retirements so far.
+    pub retired: u64,
+    /// Vehicles on the road now.
+    pub vehicles: u64,
 }
 
 impl Counters {
@@ -107,6 +130,20 @@ impl Counters {
             ("mission", self.mission),
         ]
     }
+
+    /// The population lifecycle's counters with their names, in a fixed order (a panel's
+    /// second plot; [`Counters::rows`] keeps the motion counters).
+    pub fn population_rows(&self) -> [(&'static str, u64); 7] {
+        [
+            ("rejected", self.rejected),
+            ("pooled", self.pooled),
+            ("pending demands", self.pending_demands),
+            ("ped cycles", self.ped_cycles),
+            ("reused", self.reused),
+            ("retired", self.retired),
+            ("vehicles", self.vehicles),
+        ]
+    }
 }
 
 /// A running scenario.
@@ -119,9 +156,15 @@ pub struct World {
     pub(super) slots: Slots,
     /// Handles of each source's agents, in birth order (stale once an agent is removed).
     pub(super) births: Vec<Vec<AgentHandle>>,
-    /// Birth attempts made by each source (the event of its next draw).
-    pub(super) attempts: Vec<u32>,
     pub(super) counters: Counters,
+    /// Population state: clocks, demands, pool, boxes, startup, observers, vehicles.
+    pub(super) pop: PopulationState,
+    /// The bounded event log.
+    pub(super) events: EventLog,
+    /// Births and removals of the current step, applied in Commit (empty between steps).
+    pub(super) staged: Staged,
+    /// The observation the last Control update took.
+    pub(super) observation: Observation,
     /// Rejections of the last step, with the source index.
     pub(super) last_rejections: Vec<(u16, SpawnRejection)>,
     /// Walking's derived data and scratch (not state: snapshots leave it out).
@@ -160,6 +203,12 @@ impl World {
         self.slots.resolve(handle)
     }
 
+    /// Handles of the peds source `source_index` created, in birth order (a destroyed one's
+    /// handle is stale; pooled and readmitted peds keep theirs).
+    pub fn births_of(&self, source_index: usize) -> &[AgentHandle] {
+        self.births.get(source_index).map_or(&[], Vec::as_slice)
+    }
+
     /// The handle of the agent in row `row`.
     pub fn handle_of(&self, row: usize) -> Option<AgentHandle> {
         self.slots.handle_of(row)
@@ -170,11 +219,13 @@ impl World {
         self.slots.resolve(handle)
     }
 
-    /// Removes the agent `handle` names: its slot is released (the generation bumps) and the last
-    /// row moves into its place. A stale handle changes nothing.
+    /// Removes the agent `handle` names: its slot is released (the generation bumps), the last
+    /// row moves into its place and a pool entry of it is dropped. A stale handle changes
+    /// nothing.
     pub fn remove_agent(&mut self, handle: AgentHandle) -> Result<(), SlotError> {
         let row = self.slots.release(handle)?;
         self.agents.swap_remove(row);
+        self.pop.pool.entries.retain(|e| e.handle != handle);
         self.counters.alive = self.agents.len() as u64;
         Ok(())
     }
@@ -184,54 +235,128 @@ impl World {
         &self.last_rejections
     }
 
-    /// Advances one fixed step: Control, Tasks, Motion, Commit. Each phase is a function over
-    /// the explicit sets it reads and changes; the configuration is only read.
+    /// The event log.
+    pub fn events(&self) -> &EventLog {
+        &self.events
+    }
+
+    /// The population state (clocks, demands, pool, boxes, startup, observers, vehicles).
+    pub fn population(&self) -> &PopulationState {
+        &self.pop
+    }
+
+    /// The observation the last Control update took.
+    pub fn observation(&self) -> &Observation {
+        &self.observation
+    }
+
+    /// Cycle debt per type, `(ped, vehicle)`.
+    pub fn cycle_debt(&self) -> (f64, f64) {
+        (self.pop.clocks.ped_debt, self.pop.clocks.vehicle_debt)
+    }
+
+    /// Every source's status, in scenario order.
+    pub fn source_statuses(&self) -> Vec<SourceStatus> {
+        let counts = member_counts(self.config.sources.len(), &self.agents, &self.staged);
+        let control = self.pop.control_frame;
+        let in_quarantine = |retired: u64| control.saturating_sub(retired) < QUARANTINE_FRAMES;
+        self.config
+            .sources
+            .iter()
+            .zip(&self.pop.sources)
+            .zip(counts)
+            .enumerate()
+            .map(|(index, ((config, state), (ambient, mission, attached)))| {
+                let entries: Vec<_> = self
+                    .pop
+                    .pool
+                    .entries
+                    .iter()
+                    .filter(|e| e.source as usize == index)
+                    .collect();
+                SourceStatus {
+                    id: config.id.clone(),
+                    target: config.target_count,
+                    capacity: config.capacity,
+                    ambient,
+                    mission,
+                    members: match config.kind {
+                        PopulationKind::Ambient => ambient,
+                        PopulationKind::Mission => attached,
+                    },
+                    attached,
+                    pending: state.pending,
+                    pooled: entries.len() as u64,
+                    quarantined: entries
+                        .iter()
+                        .filter(|e| in_quarantine(e.retired_frame))
+                        .count() as u64,
+                    created: state.created,
+                    reused: state.reused,
+                    generation: state.generation,
+                }
+            })
+            .collect()
+    }
+
+    /// Why source `index` did (not) spawn: its status and its rejections by gate.
+    pub fn spawn_report(&self, index: usize) -> Option<SpawnReport> {
+        let status = self.source_statuses().into_iter().nth(index)?;
+        let state = self.pop.sources.get(index)?;
+        Some(SpawnReport {
+            status,
+            rejections: SpawnReport::ranked(&state.rejections),
+            last: state.last_rejection,
+        })
+    }
+
+    /// Advances one fixed step: Control, Population, Tasks, Motion, Commit. Each phase is a
+    /// function over the explicit sets it reads and changes; the configuration is only read.
     pub fn step(&mut self) {
         self.frame += 1;
         self.last_rejections.clear();
         let config = &*self.config;
-        let mut log = Log {
+        // Control: one observation and one cycle plan for the whole update.
+        let (observation, plan) = control_phase(config, self.frame, &mut self.pop);
+        let walk = &mut self.walk;
+        let mut sets = Sets {
+            frame: self.frame,
+            state: &mut self.pop,
+            agents: &mut self.agents,
+            slots: &mut self.slots,
+            births: &mut self.births,
+            staged: &mut self.staged,
+            events: &mut self.events,
             counters: &mut self.counters,
             rejections: &mut self.last_rejections,
         };
-        let population = Population {
-            slots: &mut self.slots,
-            births: &mut self.births,
-            attempts: &mut self.attempts,
-        };
-        control_phase(config, population, &mut self.agents, &mut log);
-        tasks_phase(
-            config,
-            self.frame,
-            &self.slots,
-            &self.births,
-            &mut self.agents,
-            &mut log,
+        population_phase(config, &observation, plan, &mut sets);
+        tasks_phase(config, &mut sets);
+        motion_phase(config, walk, sets.agents);
+        sets.state.vehicles.advance(
+            &config.vehicle_sources,
+            &config.space.lanes,
+            config.fixed_step_s,
         );
-        motion_phase(config, &mut self.walk, &mut self.agents);
-        commit_phase(&self.agents, log.counters);
+        self.observation = observation;
+        commit_phase(self);
     }
 }
 
-/// Counters and the frame's rejections, which every phase may add to.
-pub(super) struct Log<'a> {
-    pub(super) counters: &'a mut Counters,
-    pub(super) rejections: &'a mut Vec<(u16, SpawnRejection)>,
-}
-
-impl Log<'_> {
-    pub(super) fn reject(&mut self, source_index: usize, reason: SpawnRejection) {
-        self.rejections.push((source_index as u16, reason));
-        match reason {
-            SpawnRejection::NoSpawnBox => self.counters.rejected_no_spawn_box += 1,
-            SpawnRejection::SamplerExhausted => self.counters.rejected_sampler += 1,
-            SpawnRejection::NoSlot => {}
+/// Commit: apply the staged births (in slot-allocation order, so each lands on the row its
+/// slot names) and removals, then recount the per-frame counters.
+fn commit_phase(world: &mut World) {
+    for (_, row) in world.staged.births.drain(..) {
+        world.agents.push(row);
+    }
+    for handle in std::mem::take(&mut world.staged.removals) {
+        if let Ok(row) = world.slots.release(handle) {
+            world.agents.swap_remove(row);
         }
     }
-}
-
-/// Commit: recount the per-frame counters.
-fn commit_phase(agents: &Agents, counters: &mut Counters) {
+    let agents = &world.agents;
+    let pop = &world.pop;
+    let counters = &mut world.counters;
     counters.alive = agents.len() as u64;
     counters.walking = agents.count_in(AgentState::Walking);
     counters.holding = agents.count_in(AgentState::Holding);
@@ -241,6 +366,12 @@ fn commit_phase(agents: &Agents, counters: &mut Counters) {
         .iter()
         .filter(|k| **k == PopulationKind::Mission)
         .count() as u64;
+    counters.pooled = pop.pool.entries.len() as u64;
+    counters.pending_demands = pop.sources.iter().filter(|s| s.pending.is_some()).count() as u64;
+    counters.ped_cycles = pop.stats.planned_ped_cycles;
+    counters.reused = pop.sources.iter().map(|s| s.reused).sum();
+    counters.retired = pop.stats.retirements;
+    counters.vehicles = pop.vehicles.len() as u64;
 }
 
 /// Builds the world of `scenario` over `space`, seeded with `seed`: the one way a world is made
@@ -274,8 +405,14 @@ pub fn build_world(
             route,
             target_count: source.target_count,
             walk_speed_m_s: source.walk_speed_m_s,
+            capacity: source.capacity,
+            batch_size: source.batch_size.max(1),
+            binding: source.family.unwrap_or(NO_BINDING),
+            candidates_m: source.candidates_m.clone(),
+            removal_multiplier: source.removal_multiplier,
         });
     }
+    let vehicle_sources = vehicle_sources(space, scenario, &mut diagnostics);
     if !diagnostics.is_empty() {
         return Err(SimBuildError {
             scenario: scenario.id.clone(),
@@ -287,22 +424,65 @@ pub fn build_world(
     space.write_canonical(&mut w);
     scenario.write_canonical(&mut w);
     let source_count = sources.len();
+    let config = Arc::new(WorldConfig {
+        fixed_step_s: scenario.fixed_step_s,
+        seed,
+        space: Arc::clone(space),
+        scenario: Arc::clone(scenario),
+        sources,
+        vehicle_sources,
+        blockers: Arc::new(BlockerIndex::new(&space.blockers)),
+        digest: w.digest(),
+    });
     Ok(World {
-        config: Arc::new(WorldConfig {
-            fixed_step_s: scenario.fixed_step_s,
-            seed,
-            space: Arc::clone(space),
-            scenario: Arc::clone(scenario),
-            sources,
-            digest: w.digest(),
-        }),
+        pop: PopulationState::new(&config),
+        config,
         frame: 0,
         agents: Agents::default(),
         slots: Slots::default(),
         births: vec![Vec::new(); source_count],
-        attempts: vec![0; source_count],
         counters: Counters::default(),
         last_rejections: Vec::new(),
         walk: WalkState::default(),
+        events: EventLog::default(),
+        staged: Staged::default(),
+        observation: Observation::default(),
     })
+}
+
+/// The vehicle sources with their lanes resolved; a missing lane is a diagnostic.
+fn vehicle_sources(
+    space: &SimSpace,
+    scenario: &CompiledScenario,
+    diagnostics: &mut Vec<SimDiagnostic>,
+) -> Vec<VehicleSourceConfig> {
+    let mut resolved = Vec::with_capacity(scenario.vehicle_sources.len());
+    for (index, source) in scenario.vehicle_sources.iter().enumerate() {
+        let lane = space
+            .lanes
+            .iter()
+            .position(|l| l.id == source.lane)
+            .and_then(|i| u16::try_from(i).ok());
+        let Some(lane) = lane else {
+            diagnostics.push(SimDiagnostic {
+                path: FieldPath::root()
+                    .field("vehicle_sources")
+                    .index(index)
+                    .field("lane"),
+                problem: SimProblem::MissingLane {
+                    source_id: source.id.clone(),
+                    lane: source.lane.clone(),
+                    known: space.lanes.iter().map(|l| l.id.clone()).collect(),
+                },
+            });
+            continue;
+        };
+        resolved.push(VehicleSourceConfig {
+            id: source.id.clone(),
+            lane,
+            target_count: source.target_count,
+            speed_m_s: source.speed_m_s,
+        });
+    }
+    resolved
 }

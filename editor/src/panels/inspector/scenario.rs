@@ -81,6 +81,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
             route: routes.first().cloned().unwrap_or_default(),
             target_count: 10,
             walk_speed_m_s: 1.4,
+            ..Default::default()
         },
         |index, source| format!("{index}: {} on {}", source.id, source.route),
         |form, ui, source| source_ui(form, ui, source, &routes),
@@ -119,8 +120,10 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
 pub fn new_directive(source_ids: &[String], frame: u64) -> Directive {
     Directive {
         frame,
-        source: source_ids.first().cloned().unwrap_or_default(),
-        agent: 0,
+        target: stagecraft_runtime::project::Target::Born {
+            source: source_ids.first().cloned().unwrap_or_default(),
+            ordinal: 0,
+        },
         command: DirectiveCommand::Hold,
     }
 }
@@ -128,10 +131,9 @@ pub fn new_directive(source_ids: &[String], frame: u64) -> Directive {
 /// One line naming a directive: "frame 40 · courier #0 · Claim".
 pub fn directive_summary(directive: &Directive) -> String {
     format!(
-        "frame {} · {} #{} · {}",
+        "frame {} · {} · {}",
         directive.frame,
-        directive.source,
-        directive.agent,
+        directive.target,
         command_name(&directive.command)
     )
 }
@@ -280,6 +282,8 @@ enum CommandKind {
     Redirect,
     Cancel,
     Escape,
+    /// A population-lifecycle command (boxes, requests, observers, families, ped settings).
+    Other,
 }
 
 const COMMANDS: [(CommandKind, &str); 8] = [
@@ -296,18 +300,23 @@ const COMMANDS: [(CommandKind, &str); 8] = [
 fn command_kind(command: &DirectiveCommand) -> CommandKind {
     match command {
         DirectiveCommand::Claim { .. } => CommandKind::Claim,
-        DirectiveCommand::Release => CommandKind::Release,
+        DirectiveCommand::Release { .. } => CommandKind::Release,
         DirectiveCommand::Rendezvous { .. } => CommandKind::Rendezvous,
         DirectiveCommand::Hold => CommandKind::Hold,
         DirectiveCommand::Continue => CommandKind::Continue,
         DirectiveCommand::Redirect { .. } => CommandKind::Redirect,
         DirectiveCommand::Cancel => CommandKind::Cancel,
         DirectiveCommand::Escape { .. } => CommandKind::Escape,
+        // The population commands have no editor widgets yet: they show as their own kind.
+        _ => CommandKind::Other,
     }
 }
 
 fn command_name(command: &DirectiveCommand) -> &'static str {
     let kind = command_kind(command);
+    if kind == CommandKind::Other {
+        return "population command";
+    }
     COMMANDS
         .iter()
         .find(|(k, _)| *k == kind)
@@ -329,8 +338,12 @@ fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveComma
     match kind {
         CommandKind::Claim => DirectiveCommand::Claim {
             owner: "script".to_owned(),
+            allow_transfer: false,
         },
-        CommandKind::Release => DirectiveCommand::Release,
+        CommandKind::Release => DirectiveCommand::Release {
+            owner: "script".to_owned(),
+        },
+        CommandKind::Other => previous.clone(),
         CommandKind::Rendezvous => DirectiveCommand::Rendezvous { goal: point },
         CommandKind::Hold => DirectiveCommand::Hold,
         CommandKind::Continue => DirectiveCommand::Continue,
@@ -352,21 +365,28 @@ fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sou
         0..=10_000_000,
         "",
     );
-    form.id_picker_ui(
-        ui,
-        "source",
-        "The population source of the pedestrian.",
-        &mut directive.source,
-        sources,
-    );
-    form.number_ui(
-        ui,
-        "agent",
-        "Which of the source's pedestrians (0-based, in birth order).",
-        &mut directive.agent,
-        0..=u32::MAX,
-        "",
-    );
+    form.field("target", |form| match &mut directive.target {
+        stagecraft_runtime::project::Target::Born { source, ordinal } => {
+            form.id_picker_ui(
+                ui,
+                "source",
+                "The population source of the pedestrian.",
+                source,
+                sources,
+            );
+            form.number_ui(
+                ui,
+                "ordinal",
+                "Which of the source's pedestrians (0-based, in birth order).",
+                ordinal,
+                0..=u32::MAX,
+                "",
+            );
+        }
+        other => {
+            ui.label(format!("target: {other}"));
+        }
+    });
     form.field("command", |form| {
         let salt = form.path().clone();
         form.row_here_ui(ui, "command", "What to do.", |ui| {
@@ -379,7 +399,7 @@ fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sou
             response
         });
         match &mut directive.command {
-            DirectiveCommand::Claim { owner } => {
+            DirectiveCommand::Claim { owner, .. } | DirectiveCommand::Release { owner } => {
                 form.text_ui(ui, "owner", "The owner id.", owner);
             }
             DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {

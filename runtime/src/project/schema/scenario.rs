@@ -6,7 +6,7 @@ use crate::project::node::{Node, NodeKind};
 use crate::project::write::Doc;
 
 /// Current schema version of scenarios.
-pub const SCENARIO_SCHEMA: u32 = 1;
+pub const SCENARIO_SCHEMA: u32 = 2;
 
 /// The fixed step a scenario gets when its file gives none, seconds.
 pub const DEFAULT_FIXED_STEP_S: f64 = 0.05;
@@ -36,6 +36,10 @@ pub struct Scenario {
     pub no_spawn_box: Option<Box3>,
     /// Ambient members inside this box are never retired automatically.
     pub no_removal_box: Option<Box3>,
+    /// Lane-following vehicle sources.
+    pub vehicle_sources: Vec<VehicleSource>,
+    /// Population cycle and pool settings.
+    pub population: PopulationSettings,
     /// Scripted directives, by frame.
     pub directives: Vec<Directive>,
 }
@@ -50,7 +54,94 @@ crate::project::codec_macro::record_codec!(Scenario "Scenario" schema SCENARIO_S
     sources: Vec<PopulationSource> = Vec::new(),
     no_spawn_box: Option<Box3> = None,
     no_removal_box: Option<Box3> = None,
+    vehicle_sources: Vec<VehicleSource> = Vec::new(),
+    population: PopulationSettings = PopulationSettings::default(),
     directives: Vec<Directive> = Vec::new(),
+});
+
+/// A lane-following vehicle source.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VehicleSource {
+    /// Persistent id.
+    pub id: String,
+    /// The lane of the recipe's street block it drives.
+    pub lane: String,
+    /// Vehicles it keeps on the lane.
+    pub target_count: u32,
+    /// Driving speed, meters per second.
+    pub speed_m_s: f64,
+}
+
+crate::project::codec_macro::record_codec!(VehicleSource "VehicleSource" {
+    id: String,
+    lane: String,
+    target_count: u32,
+    speed_m_s: f64 = 8.0,
+});
+
+/// Population cycles and the reuse pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PopulationSettings {
+    /// Frames per second the ped clock counts against.
+    pub ped_frame_rate: f64,
+    /// Ped cycles per such frame.
+    pub ped_cycles_per_frame: f64,
+    /// Frames per second the vehicle clock counts against.
+    pub vehicle_frame_rate: f64,
+    /// Vehicle cycles per such frame.
+    pub vehicle_cycles_per_frame: f64,
+    /// Longest elapsed time one update adds to the clocks, seconds.
+    pub max_frame_time_s: f64,
+    /// Entries the reuse pool holds.
+    pub pool_capacity: u32,
+    /// Whether the intermediate band removes offscreen members.
+    pub aggressive_cleanup: bool,
+    /// A provoked attachment failure (fault-injection scenarios).
+    pub fault: Option<AttachFaultSpec>,
+}
+
+impl Default for PopulationSettings {
+    fn default() -> Self {
+        PopulationSettings {
+            ped_frame_rate: 20.0,
+            ped_cycles_per_frame: 1.0,
+            vehicle_frame_rate: 20.0,
+            vehicle_cycles_per_frame: 1.0,
+            max_frame_time_s: 0.1,
+            pool_capacity: 16,
+            aggressive_cleanup: true,
+            fault: None,
+        }
+    }
+}
+
+crate::project::codec_macro::record_codec!(PopulationSettings "Population" {
+    ped_frame_rate: f64 = 20.0,
+    ped_cycles_per_frame: f64 = 1.0,
+    vehicle_frame_rate: f64 = 20.0,
+    vehicle_cycles_per_frame: f64 = 1.0,
+    max_frame_time_s: f64 = 0.1,
+    pool_capacity: u32 = 16,
+    aggressive_cleanup: bool = true,
+    fault: Option<AttachFaultSpec> = None,
+});
+
+/// The attachment of item `item` of realization batch `batch` fails (with `fail_restore`,
+/// putting reused peds back into the pool fails too).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AttachFaultSpec {
+    /// Realization batch ordinal (from 0).
+    pub batch: u64,
+    /// Item within the batch.
+    pub item: u32,
+    /// Whether restoring reused items fails as well.
+    pub fail_restore: bool,
+}
+
+crate::project::codec_macro::record_codec!(AttachFaultSpec "AttachFault" {
+    batch: u64,
+    item: u32,
+    fail_restore: bool = false,
 });
 
 /// A camera-like view used by admission, removal and streaming.
@@ -74,7 +165,31 @@ pub struct Observer {
     pub retain_radius_m: f64,
     /// Members beyond this horizontal distance are removable (Rin).
     pub remove_radius_m: f64,
+    /// Closer than this to the camera (3D) a visible birth is refused, meters.
+    pub close_m: f64,
+    /// The population center ranges are measured from (the eye when absent).
+    pub center: Option<Vec3>,
+    /// Keyframed eye positions, ascending by frame.
+    pub path: Vec<Keyframe>,
+    /// Fade at the start, 0 (clear) to 1 (black).
+    pub fade: f64,
+    /// Whether the view is valid at the start.
+    pub valid: bool,
 }
+
+/// One keyframe of an observer's path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Keyframe {
+    /// The frame.
+    pub frame: u64,
+    /// Eye position at that frame, meters.
+    pub position: Vec3,
+}
+
+crate::project::codec_macro::record_codec!(Keyframe "Key" {
+    frame: u64,
+    position: Vec3,
+});
 
 impl Observer {
     /// Vertical field of view of an observer whose file gives none, radians.
@@ -87,6 +202,8 @@ impl Observer {
     pub const DEFAULT_RETAIN_RADIUS_M: f64 = 40.0;
     /// Remove radius (Rin) of an observer whose file gives none, meters.
     pub const DEFAULT_REMOVE_RADIUS_M: f64 = 80.0;
+    /// Close-view distance of an observer whose file gives none, meters.
+    pub const DEFAULT_CLOSE_M: f64 = 3.0;
 
     /// An observer at the origin with every optional field at its default (what a file that
     /// names only `id` and `position` reads as).
@@ -101,6 +218,11 @@ impl Observer {
             far_m: Observer::DEFAULT_FAR_M,
             retain_radius_m: Observer::DEFAULT_RETAIN_RADIUS_M,
             remove_radius_m: Observer::DEFAULT_REMOVE_RADIUS_M,
+            close_m: Observer::DEFAULT_CLOSE_M,
+            center: None,
+            path: Vec::new(),
+            fade: 0.0,
+            valid: true,
         }
     }
 }
@@ -115,6 +237,11 @@ crate::project::codec_macro::record_codec!(Observer "Observer" {
     far_m: f64 = Observer::DEFAULT_FAR_M,
     retain_radius_m: f64 = Observer::DEFAULT_RETAIN_RADIUS_M,
     remove_radius_m: f64 = Observer::DEFAULT_REMOVE_RADIUS_M,
+    close_m: f64 = Observer::DEFAULT_CLOSE_M,
+    center: Option<Vec3> = None,
+    path: Vec<Keyframe> = Vec::new(),
+    fade: f64 = 0.0,
+    valid: bool = true,
 });
 
 /// Whether a source's pedestrians are ambient population or owned by a script.
@@ -149,7 +276,7 @@ impl Encode for PopulationKind {
 }
 
 /// A population source: pedestrians born along one route of the pedestrian space.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PopulationSource {
     /// Persistent id.
     pub id: String,
@@ -161,6 +288,33 @@ pub struct PopulationSource {
     pub target_count: u32,
     /// Preferred walking speed, meters per second.
     pub walk_speed_m_s: f64,
+    /// Attached peds (ambient and mission) it may host; its target when absent.
+    pub capacity: Option<u32>,
+    /// Peds one demand creates at once (an atomic batch).
+    pub batch_size: u32,
+    /// The appearance family its peds need (availability can be toggled by directives).
+    pub family: Option<String>,
+    /// Authored candidate progresses along the route, meters (empty: drawn at random).
+    pub candidates_m: Vec<f64>,
+    /// The removal-distance multiplier every admission applies.
+    pub removal_multiplier: f64,
+}
+
+impl Default for PopulationSource {
+    fn default() -> Self {
+        PopulationSource {
+            id: String::new(),
+            kind: PopulationKind::Ambient,
+            route: String::new(),
+            target_count: 0,
+            walk_speed_m_s: 1.4,
+            capacity: None,
+            batch_size: 1,
+            family: None,
+            candidates_m: Vec::new(),
+            removal_multiplier: 1.0,
+        }
+    }
 }
 
 crate::project::codec_macro::record_codec!(PopulationSource "Source" {
@@ -169,38 +323,158 @@ crate::project::codec_macro::record_codec!(PopulationSource "Source" {
     route: String,
     target_count: u32,
     walk_speed_m_s: f64 = 1.4,
+    capacity: Option<u32> = None,
+    batch_size: u32 = 1,
+    family: Option<String> = None,
+    candidates_m: Vec<f64> = Vec::new(),
+    removal_multiplier: f64 = 1.0,
 });
 
-/// One scripted command at one frame for one pedestrian of a source.
+/// Who a directive is for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Target {
+    /// The `ordinal`-th pedestrian (0-based, in birth order) of a source.
+    Born {
+        /// The population source.
+        source: String,
+        /// Birth ordinal.
+        ordinal: u32,
+    },
+    /// The pedestrian a handle names (slot index and generation).
+    Handle {
+        /// Slot index.
+        index: u32,
+        /// Slot generation.
+        generation: u32,
+    },
+    /// The ambient pedestrian nearest (horizontally) to a point at that frame.
+    NearestAmbient {
+        /// The point, meters.
+        point: Vec3,
+    },
+    /// The world (boxes, requests, observers, families).
+    #[default]
+    World,
+}
+
+impl std::fmt::Display for Target {
+    /// A short label: `walkers #0`, `handle 3:1`, `nearest ambient to (1, 2)`, `world`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Born { source, ordinal } => write!(f, "{source} #{ordinal}"),
+            Target::Handle { index, generation } => write!(f, "handle {index}:{generation}"),
+            Target::NearestAmbient { point } => {
+                write!(f, "nearest ambient to ({}, {})", point.x, point.y)
+            }
+            Target::World => f.write_str("world"),
+        }
+    }
+}
+
+const TARGETS: &str =
+    "one of `Born(source: …, ordinal: …)`, `Handle(index: …, generation: …)`, `NearestAmbient(point: …)`, `World`";
+
+impl Decode for Target {
+    fn expected() -> String {
+        TARGETS.to_owned()
+    }
+
+    fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
+        match &node.kind {
+            NodeKind::Unit(ident) if ident.name == "World" => Some(Target::World),
+            NodeKind::Struct {
+                name: Some(name), ..
+            } => match name.name.as_str() {
+                "Born" => {
+                    let record = cx.record(node, "Born", &["source", "ordinal"])?;
+                    let source = cx.required(&record, "source");
+                    let ordinal = cx.required(&record, "ordinal");
+                    Some(Target::Born {
+                        source: source?,
+                        ordinal: ordinal?,
+                    })
+                }
+                "Handle" => {
+                    let record = cx.record(node, "Handle", &["index", "generation"])?;
+                    let index = cx.required(&record, "index");
+                    let generation = cx.required(&record, "generation");
+                    Some(Target::Handle {
+                        index: index?,
+                        generation: generation?,
+                    })
+                }
+                "NearestAmbient" => {
+                    let record = cx.record(node, "NearestAmbient", &["point"])?;
+                    let point = cx.required(&record, "point")?;
+                    Some(Target::NearestAmbient { point })
+                }
+                other => {
+                    cx.error(name.span, format!("unknown target `{other}`"), TARGETS);
+                    None
+                }
+            },
+            _ => {
+                cx.wrong_type(node, TARGETS);
+                None
+            }
+        }
+    }
+}
+
+impl Encode for Target {
+    fn encode(&self) -> Doc {
+        match self {
+            Target::Born { source, ordinal } => Doc::Struct(
+                "Born",
+                vec![("source", source.encode()), ("ordinal", ordinal.encode())],
+            ),
+            Target::Handle { index, generation } => Doc::Struct(
+                "Handle",
+                vec![
+                    ("index", index.encode()),
+                    ("generation", generation.encode()),
+                ],
+            ),
+            Target::NearestAmbient { point } => {
+                Doc::Struct("NearestAmbient", vec![("point", point.encode())])
+            }
+            Target::World => Doc::Unit("World"),
+        }
+    }
+}
+
+/// One scripted command at one frame for one target.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Directive {
     /// The frame at which the command is issued.
     pub frame: u64,
-    /// The population source of the pedestrian.
-    pub source: String,
-    /// Which of the source's pedestrians (0-based, in birth order).
-    pub agent: u32,
+    /// Who it is for.
+    pub target: Target,
     /// What to do.
     pub command: DirectiveCommand,
 }
 
 crate::project::codec_macro::record_codec!(Directive "Directive" {
     frame: u64,
-    source: String,
-    agent: u32,
+    target: Target,
     command: DirectiveCommand,
 });
 
-/// A scripted command (the tasks-and-directives seed).
+/// A scripted command (the tasks-and-directives and population-lifecycle seeds).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum DirectiveCommand {
     /// Claim the pedestrian for a script owner (Ambient → Mission).
     Claim {
         /// The owner id.
         owner: String,
+        /// Whether taking another owner's pedestrian is permitted.
+        allow_transfer: bool,
     },
-    /// Release a claimed pedestrian back to the ambient population.
-    Release,
+    /// Release a claimed pedestrian back to the ambient population (its owner only).
+    Release {
+        /// Who releases.
+        owner: String,
+    },
     /// Walk to a goal.
     Rendezvous {
         /// Goal position, meters.
@@ -225,10 +499,188 @@ pub enum DirectiveCommand {
         /// Safe distance from the threat, meters.
         safe_distance_m: f64,
     },
+    /// Destroy the pedestrian explicitly.
+    Destroy,
+    /// Set the no-spawn box (an invalid box is refused, keeping the old one).
+    SetNoSpawnBox {
+        /// The box.
+        bounds: Box3,
+    },
+    /// Clear the no-spawn box.
+    ClearNoSpawnBox,
+    /// Set the no-removal box.
+    SetNoRemovalBox {
+        /// The box.
+        bounds: Box3,
+    },
+    /// Clear the no-removal box.
+    ClearNoRemovalBox,
+    /// Suppress aggressive cleanup at the next Control update.
+    SuppressCleanup,
+    /// Open (or extend) a forced-init window.
+    ForcedInit {
+        /// Its length, seconds.
+        duration_s: f64,
+    },
+    /// Request an instant fill.
+    InstantFill,
+    /// Set an observer's fade.
+    SetObserverFade {
+        /// The observer's id.
+        observer: String,
+        /// Fade, 0 (clear) to 1 (black).
+        fade: f64,
+    },
+    /// Set an observer's validity.
+    SetObserverValid {
+        /// The observer's id.
+        observer: String,
+        /// Whether the view is valid.
+        valid: bool,
+    },
+    /// Set the pedestrian's removal-distance multiplier.
+    SetRemovalMultiplier {
+        /// The multiplier (positive).
+        multiplier: f64,
+    },
+    /// Set the pedestrian's vehicle intent.
+    SetVehicleIntent {
+        /// Whether it intends to enter a vehicle.
+        intent: bool,
+    },
+    /// Make an appearance family available or not.
+    SetFamilyAvailable {
+        /// The family's id.
+        family: String,
+        /// Whether its bindings are ready.
+        available: bool,
+    },
 }
 
-const COMMANDS: &str =
-    "one of `Claim(owner: …)`, `Release`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`";
+impl DirectiveCommand {
+    /// Whether the command acts on the world rather than on a pedestrian.
+    pub fn is_world(&self) -> bool {
+        matches!(
+            self,
+            DirectiveCommand::SetNoSpawnBox { .. }
+                | DirectiveCommand::ClearNoSpawnBox
+                | DirectiveCommand::SetNoRemovalBox { .. }
+                | DirectiveCommand::ClearNoRemovalBox
+                | DirectiveCommand::SuppressCleanup
+                | DirectiveCommand::ForcedInit { .. }
+                | DirectiveCommand::InstantFill
+                | DirectiveCommand::SetObserverFade { .. }
+                | DirectiveCommand::SetObserverValid { .. }
+                | DirectiveCommand::SetFamilyAvailable { .. }
+        )
+    }
+}
+
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`";
+
+fn unit_command(name: &str) -> Option<DirectiveCommand> {
+    Some(match name {
+        "Hold" => DirectiveCommand::Hold,
+        "Continue" => DirectiveCommand::Continue,
+        "Cancel" => DirectiveCommand::Cancel,
+        "Destroy" => DirectiveCommand::Destroy,
+        "ClearNoSpawnBox" => DirectiveCommand::ClearNoSpawnBox,
+        "ClearNoRemovalBox" => DirectiveCommand::ClearNoRemovalBox,
+        "SuppressCleanup" => DirectiveCommand::SuppressCleanup,
+        "InstantFill" => DirectiveCommand::InstantFill,
+        _ => return None,
+    })
+}
+
+/// Decodes the struct commands that name one or two fields.
+fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<DirectiveCommand>> {
+    let fields: &[&str] = match name {
+        "Claim" => &["owner", "allow_transfer"],
+        "Release" => &["owner"],
+        "Rendezvous" | "Redirect" => &["goal"],
+        "Escape" => &["threat", "safe_distance_m"],
+        "SetNoSpawnBox" | "SetNoRemovalBox" => &["bounds"],
+        "ForcedInit" => &["duration_s"],
+        "SetObserverFade" => &["observer", "fade"],
+        "SetObserverValid" => &["observer", "valid"],
+        "SetRemovalMultiplier" => &["multiplier"],
+        "SetVehicleIntent" => &["intent"],
+        "SetFamilyAvailable" => &["family", "available"],
+        _ => return None,
+    };
+    let Some(record) = cx.record(node, name, fields) else {
+        return Some(None);
+    };
+    let command =
+        match name {
+            "Claim" => {
+                let owner = cx.required(&record, "owner");
+                let allow_transfer = cx.defaulted(&record, "allow_transfer", false);
+                owner
+                    .zip(allow_transfer)
+                    .map(|(owner, allow_transfer)| DirectiveCommand::Claim {
+                        owner,
+                        allow_transfer,
+                    })
+            }
+            "Release" => cx
+                .required(&record, "owner")
+                .map(|owner| DirectiveCommand::Release { owner }),
+            "Rendezvous" => cx
+                .required(&record, "goal")
+                .map(|goal| DirectiveCommand::Rendezvous { goal }),
+            "Redirect" => cx
+                .required(&record, "goal")
+                .map(|goal| DirectiveCommand::Redirect { goal }),
+            "Escape" => {
+                let threat = cx.required(&record, "threat");
+                let safe = cx.required(&record, "safe_distance_m");
+                threat
+                    .zip(safe)
+                    .map(|(threat, safe_distance_m)| DirectiveCommand::Escape {
+                        threat,
+                        safe_distance_m,
+                    })
+            }
+            "SetNoSpawnBox" => cx
+                .required(&record, "bounds")
+                .map(|bounds| DirectiveCommand::SetNoSpawnBox { bounds }),
+            "SetNoRemovalBox" => cx
+                .required(&record, "bounds")
+                .map(|bounds| DirectiveCommand::SetNoRemovalBox { bounds }),
+            "ForcedInit" => cx
+                .required(&record, "duration_s")
+                .map(|duration_s| DirectiveCommand::ForcedInit { duration_s }),
+            "SetObserverFade" => {
+                let observer = cx.required(&record, "observer");
+                let fade = cx.required(&record, "fade");
+                observer
+                    .zip(fade)
+                    .map(|(observer, fade)| DirectiveCommand::SetObserverFade { observer, fade })
+            }
+            "SetObserverValid" => {
+                let observer = cx.required(&record, "observer");
+                let valid = cx.required(&record, "valid");
+                observer
+                    .zip(valid)
+                    .map(|(observer, valid)| DirectiveCommand::SetObserverValid { observer, valid })
+            }
+            "SetRemovalMultiplier" => cx
+                .required(&record, "multiplier")
+                .map(|multiplier| DirectiveCommand::SetRemovalMultiplier { multiplier }),
+            "SetVehicleIntent" => cx
+                .required(&record, "intent")
+                .map(|intent| DirectiveCommand::SetVehicleIntent { intent }),
+            _ => {
+                let family = cx.required(&record, "family");
+                let available = cx.required(&record, "available");
+                family.zip(available).map(|(family, available)| {
+                    DirectiveCommand::SetFamilyAvailable { family, available }
+                })
+            }
+        };
+    Some(command)
+}
 
 impl Decode for DirectiveCommand {
     fn expected() -> String {
@@ -237,45 +689,27 @@ impl Decode for DirectiveCommand {
 
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
         match &node.kind {
-            NodeKind::Unit(ident) => match ident.name.as_str() {
-                "Release" => Some(DirectiveCommand::Release),
-                "Hold" => Some(DirectiveCommand::Hold),
-                "Continue" => Some(DirectiveCommand::Continue),
-                "Cancel" => Some(DirectiveCommand::Cancel),
-                other => {
-                    cx.error(node.span, format!("unknown command `{other}`"), COMMANDS);
-                    None
+            NodeKind::Unit(ident) => {
+                let command = unit_command(&ident.name);
+                if command.is_none() {
+                    cx.error(
+                        node.span,
+                        format!("unknown command `{}`", ident.name),
+                        COMMANDS,
+                    );
                 }
-            },
+                command
+            }
             NodeKind::Struct {
                 name: Some(name), ..
-            } => match name.name.as_str() {
-                "Claim" => {
-                    let record = cx.record(node, "Claim", &["owner"])?;
-                    let owner = cx.required(&record, "owner")?;
-                    Some(DirectiveCommand::Claim { owner })
-                }
-                "Rendezvous" => {
-                    let record = cx.record(node, "Rendezvous", &["goal"])?;
-                    let goal = cx.required(&record, "goal")?;
-                    Some(DirectiveCommand::Rendezvous { goal })
-                }
-                "Redirect" => {
-                    let record = cx.record(node, "Redirect", &["goal"])?;
-                    let goal = cx.required(&record, "goal")?;
-                    Some(DirectiveCommand::Redirect { goal })
-                }
-                "Escape" => {
-                    let record = cx.record(node, "Escape", &["threat", "safe_distance_m"])?;
-                    let threat = cx.required(&record, "threat");
-                    let safe_distance_m = cx.required(&record, "safe_distance_m");
-                    Some(DirectiveCommand::Escape {
-                        threat: threat?,
-                        safe_distance_m: safe_distance_m?,
-                    })
-                }
-                other => {
-                    cx.error(name.span, format!("unknown command `{other}`"), COMMANDS);
+            } => match struct_command(&name.name, node, cx) {
+                Some(command) => command,
+                None => {
+                    cx.error(
+                        name.span,
+                        format!("unknown command `{}`", name.name),
+                        COMMANDS,
+                    );
                     None
                 }
             },
@@ -289,21 +723,26 @@ impl Decode for DirectiveCommand {
 
 impl Encode for DirectiveCommand {
     fn encode(&self) -> Doc {
+        use DirectiveCommand as C;
+        let one = |name, field, value: Doc| Doc::Struct(name, vec![(field, value)]);
         match self {
-            DirectiveCommand::Claim { owner } => {
-                Doc::Struct("Claim", vec![("owner", owner.encode())])
-            }
-            DirectiveCommand::Release => Doc::Unit("Release"),
-            DirectiveCommand::Rendezvous { goal } => {
-                Doc::Struct("Rendezvous", vec![("goal", goal.encode())])
-            }
-            DirectiveCommand::Hold => Doc::Unit("Hold"),
-            DirectiveCommand::Continue => Doc::Unit("Continue"),
-            DirectiveCommand::Redirect { goal } => {
-                Doc::Struct("Redirect", vec![("goal", goal.encode())])
-            }
-            DirectiveCommand::Cancel => Doc::Unit("Cancel"),
-            DirectiveCommand::Escape {
+            C::Claim {
+                owner,
+                allow_transfer,
+            } => Doc::Struct(
+                "Claim",
+                vec![
+                    ("owner", owner.encode()),
+                    ("allow_transfer", allow_transfer.encode()),
+                ],
+            ),
+            C::Release { owner } => one("Release", "owner", owner.encode()),
+            C::Rendezvous { goal } => one("Rendezvous", "goal", goal.encode()),
+            C::Hold => Doc::Unit("Hold"),
+            C::Continue => Doc::Unit("Continue"),
+            C::Redirect { goal } => one("Redirect", "goal", goal.encode()),
+            C::Cancel => Doc::Unit("Cancel"),
+            C::Escape {
                 threat,
                 safe_distance_m,
             } => Doc::Struct(
@@ -311,6 +750,33 @@ impl Encode for DirectiveCommand {
                 vec![
                     ("threat", threat.encode()),
                     ("safe_distance_m", safe_distance_m.encode()),
+                ],
+            ),
+            C::Destroy => Doc::Unit("Destroy"),
+            C::SetNoSpawnBox { bounds } => one("SetNoSpawnBox", "bounds", bounds.encode()),
+            C::ClearNoSpawnBox => Doc::Unit("ClearNoSpawnBox"),
+            C::SetNoRemovalBox { bounds } => one("SetNoRemovalBox", "bounds", bounds.encode()),
+            C::ClearNoRemovalBox => Doc::Unit("ClearNoRemovalBox"),
+            C::SuppressCleanup => Doc::Unit("SuppressCleanup"),
+            C::ForcedInit { duration_s } => one("ForcedInit", "duration_s", duration_s.encode()),
+            C::InstantFill => Doc::Unit("InstantFill"),
+            C::SetObserverFade { observer, fade } => Doc::Struct(
+                "SetObserverFade",
+                vec![("observer", observer.encode()), ("fade", fade.encode())],
+            ),
+            C::SetObserverValid { observer, valid } => Doc::Struct(
+                "SetObserverValid",
+                vec![("observer", observer.encode()), ("valid", valid.encode())],
+            ),
+            C::SetRemovalMultiplier { multiplier } => {
+                one("SetRemovalMultiplier", "multiplier", multiplier.encode())
+            }
+            C::SetVehicleIntent { intent } => one("SetVehicleIntent", "intent", intent.encode()),
+            C::SetFamilyAvailable { family, available } => Doc::Struct(
+                "SetFamilyAvailable",
+                vec![
+                    ("family", family.encode()),
+                    ("available", available.encode()),
                 ],
             ),
         }

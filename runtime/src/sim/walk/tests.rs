@@ -40,6 +40,7 @@ fn world_of(routes: Vec<SimRoute>, blockers: Vec<StaticBlocker>) -> World {
             route: r.id.clone(),
             target_count: 0,
             walk_speed_m_s: 1.4,
+            ..PopulationSource::default()
         })
         .collect();
     let mut space = SimSpace::from_routes(routes).expect("space");
@@ -338,7 +339,7 @@ fn a_walker_costs_at_most_512_bytes() {
     let per_walker = world.heap_bytes() as f64 / 10_000.0;
     // Columns at their capacity, slots, births, grid and scratch; the columns alone are the
     // row size (pinned, so a new column is a visible decision).
-    assert_eq!(crate::sim::Agents::row_bytes(), 170);
+    assert_eq!(crate::sim::Agents::row_bytes(), 184);
     assert!(per_walker <= 512.0, "{per_walker} bytes per walker");
     assert!(per_walker >= crate::sim::Agents::row_bytes() as f64);
 }

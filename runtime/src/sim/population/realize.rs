@@ -1,0 +1,246 @@
+//! Realization of an admitted batch: preview resources (the source's appearance family must be
+//! available) → claim the candidates → per item acquire from the pool (a compatible entry in
+//! quarantine defers the whole batch) or create → attach at the admitted progress → commit the
+//! whole batch. On a failure the failed item restores or removes itself, earlier items are
+//! compensated in reverse (reused → back to the pool, new → removal request), the candidate
+//! claims are released, and an incomplete cleanup reports `RollbackFailed`. Only a fully
+//! attached batch clears the demand.
+
+use super::{
+    fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, SpawnRejection, NO_BINDING,
+};
+use crate::sim::agents::{AgentHandle, AgentId, AgentRow};
+use crate::sim::events::{EventDetail, EventKind};
+use crate::sim::observers::Observation;
+use crate::sim::world::WorldConfig;
+
+/// A scenario-level fault: the attachment of item `item` of realization batch `batch` (the
+/// world's batch ordinal, from 0) fails; with `fail_restore`, putting a reused ped back into the
+/// pool fails too, so the rollback cannot complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttachFault {
+    /// Batch ordinal.
+    pub batch: u64,
+    /// Item within the batch.
+    pub item: u32,
+    /// Whether restoring reused items fails as well.
+    pub fail_restore: bool,
+}
+
+/// One attached item, with what undoing it needs.
+enum Attached {
+    /// A new entity (staged birth).
+    New(AgentHandle),
+    /// A pooled entity readmitted: its entry and its row before acquisition.
+    Reused {
+        row: usize,
+        entry: PoolEntry,
+        before: Box<AgentRow>,
+    },
+}
+
+/// Realizes `candidates` for `source`; on success the demand is cleared and the batch recorded.
+pub(super) fn realize(
+    config: &WorldConfig,
+    observation: &Observation,
+    sets: &mut Sets<'_>,
+    source: usize,
+    candidates: &[Candidate],
+) -> Result<(), SpawnRejection> {
+    let binding = config.sources[source].binding;
+    if binding != NO_BINDING
+        && !sets
+            .state
+            .families_available
+            .get(binding as usize)
+            .copied()
+            .unwrap_or(false)
+    {
+        return Err(SpawnRejection::ResourcesNotReady);
+    }
+    let plan = plan_acquisitions(observation, sets, source, binding, candidates)?;
+    let ordinal = sets.state.batches;
+    sets.state.batches += 1;
+    let fault = config
+        .scenario
+        .population
+        .fault
+        .filter(|f| f.batch == ordinal);
+    let taken: Vec<usize> = plan.iter().flatten().copied().collect();
+    let mut entries = sets.state.pool.take(&taken).into_iter();
+    let mut attached: Vec<Attached> = Vec::with_capacity(candidates.len());
+    for (item, (candidate, reuse)) in candidates.iter().zip(&plan).enumerate() {
+        let entry = reuse.and_then(|_| entries.next());
+        let done = attach(config, sets, source, candidate, entry);
+        let failed = fault.is_some_and(|f| f.item as usize == item);
+        match done {
+            Some(done) if !failed => attached.push(done),
+            outcome => {
+                let fail_restore = fault.is_some_and(|f| f.fail_restore);
+                // The failed item first undoes itself, then the earlier ones in reverse.
+                let own = outcome.is_none_or(|d| undo(sets, d, fail_restore));
+                let mut complete = own;
+                let undone = attached.len() as u32 + 1;
+                for earlier in attached.into_iter().rev() {
+                    complete = undo(sets, earlier, fail_restore) && complete;
+                }
+                // The candidate claims (the call-local list) are dropped with this frame.
+                let detail = EventDetail::Rollback { complete, undone };
+                sets.events.push(
+                    sets.frame,
+                    EventKind::RolledBack,
+                    None,
+                    Some(source as u16),
+                    detail,
+                );
+                sets.state.stats.rollbacks += 1;
+                if !complete {
+                    sets.state.stats.rollbacks_failed += 1;
+                    return Err(SpawnRejection::RollbackFailed);
+                }
+                return Err(SpawnRejection::AttachFailed);
+            }
+        }
+    }
+    commit(sets, source, attached);
+    Ok(())
+}
+
+/// For each item, the pool entry it will reuse (`None`: create). A compatible entry still in
+/// quarantine defers the whole batch before anything is done.
+fn plan_acquisitions(
+    observation: &Observation,
+    sets: &Sets<'_>,
+    source: usize,
+    binding: u16,
+    candidates: &[Candidate],
+) -> Result<Vec<Option<usize>>, SpawnRejection> {
+    let mut taken = Vec::new();
+    let mut plan = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        let dest = Destination {
+            source: source as u16,
+            generation: sets.state.sources[source].generation,
+            binding,
+            safe: observation.offscreen_for_all(candidate.feet_m()),
+        };
+        match sets
+            .state
+            .pool
+            .find(&dest, sets.state.control_frame, &taken)
+        {
+            Acquire::Ready(index) => {
+                taken.push(index);
+                plan.push(Some(index));
+            }
+            Acquire::Quarantined => return Err(SpawnRejection::PoolQuarantine),
+            Acquire::NoneCompatible => plan.push(None),
+        }
+    }
+    Ok(plan)
+}
+
+/// Attaches one item at its admitted progress: a reused ped relinquishes its old route and
+/// position authority (its row is rebuilt from the source's defaults, keeping only its
+/// identity); a new one takes a slot and is staged. `None` when no slot is left.
+fn attach(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    source: usize,
+    candidate: &Candidate,
+    entry: Option<PoolEntry>,
+) -> Option<Attached> {
+    let spec = &config.sources[source];
+    let generation = sets.state.sources[source].generation;
+    match entry {
+        Some(entry) => {
+            let row = super::live_row(sets.slots, sets.agents, entry.handle)?;
+            let before = sets.agents.row(row);
+            let id = AgentId::from_bits(before.id);
+            let mut fresh = fresh_row(source, spec, generation, id, before.generation, candidate);
+            fresh.steps = before.steps;
+            sets.agents.set_row(row, fresh);
+            Some(Attached::Reused {
+                row,
+                entry,
+                before: Box::new(before),
+            })
+        }
+        None => {
+            let handle = sets.slots.allocate().ok()?;
+            let new_items = sets
+                .staged
+                .births
+                .iter()
+                .filter(|(_, r)| r.source as usize == source)
+                .count();
+            let ordinal = sets.births[source].len() + new_items;
+            let id = AgentId::new(source as u16, ordinal as u32);
+            let row = fresh_row(source, spec, generation, id, handle.generation, candidate);
+            sets.staged.births.push((handle, row));
+            Some(Attached::New(handle))
+        }
+    }
+}
+
+/// Undoes one attached item: a reused ped gets its old row back and returns to the pool with
+/// its quarantine record (or, when that fails, is removed: incomplete); a new one is removed.
+fn undo(sets: &mut Sets<'_>, item: Attached, fail_restore: bool) -> bool {
+    match item {
+        Attached::New(handle) => {
+            super::destroy(sets, handle, None);
+            true
+        }
+        Attached::Reused { row, entry, before } => {
+            sets.agents.set_row(row, *before);
+            if !fail_restore && sets.state.pool.restore(entry) {
+                return true;
+            }
+            super::destroy(sets, entry.handle, Some(entry.source));
+            false
+        }
+    }
+}
+
+/// The whole batch attached: clear the demand, record the spillover, publish the births.
+fn commit(sets: &mut Sets<'_>, source: usize, attached: Vec<Attached>) {
+    let items = attached.len() as u32;
+    let reused = attached
+        .iter()
+        .filter(|a| matches!(a, Attached::Reused { .. }))
+        .count() as u32;
+    let state = &mut *sets.state;
+    state.sources[source].pending = None;
+    state.sources[source].created += u64::from(items - reused);
+    state.sources[source].reused += u64::from(reused);
+    state.ped_spillover.record_batch(items);
+    state.stats.batches_realized += 1;
+    sets.counters.births += u64::from(items - reused);
+    let detail = EventDetail::Batch { items, reused };
+    for item in attached {
+        let handle = match item {
+            Attached::New(handle) => {
+                sets.births[source].push(handle);
+                handle
+            }
+            Attached::Reused { entry, .. } => {
+                let acquired = EventDetail::None;
+                sets.events.push(
+                    sets.frame,
+                    EventKind::Acquired,
+                    Some(entry.handle),
+                    Some(source as u16),
+                    acquired,
+                );
+                entry.handle
+            }
+        };
+        sets.events.push(
+            sets.frame,
+            EventKind::Realized,
+            Some(handle),
+            Some(source as u16),
+            detail,
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! Retirement: a read-only eligibility check that returns a reason (Mission, pooled, vehicle
+//! intent, a non-default task, the no-removal box), the same at estimate and at commit, and the
+//! spatial rule by horizontal distance `d` to each valid view's population center:
+//! `d ≤ Rout` retains; `Rout < d ≤ Rin` removes only when offscreen for every view and aggressive
+//! cleanup is allowed; `d > Rin` is removable. Any view requiring retention wins; no valid view
+//! never authorizes removal. The per-ped multiplier scales the removal distances only, applied
+//! last; a suppress-cleanup request multiplies them by 1.6 and disables the intermediate band.
+
+use crate::project::PopulationKind;
+use crate::sim::agents::{AgentState, Agents};
+use crate::sim::observers::Observation;
+
+use super::boxes::Boxes;
+
+/// Removal distances are multiplied by this while cleanup is suppressed.
+pub const SUPPRESS_CLEANUP_MULTIPLIER: f64 = 1.6;
+
+/// Why a ped is not retired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RetireRefusal {
+    /// Owned by a script.
+    Mission,
+    /// Already in the pool.
+    Pooled,
+    /// About to enter (or leave) a vehicle.
+    VehicleIntent,
+    /// Holding, travelling, fleeing or otherwise running a task population does not own.
+    NonDefaultTask,
+    /// Inside the no-removal box.
+    NoRemovalBox,
+    /// Within some view's Rout.
+    WithinRetainRadius,
+    /// In some view's intermediate band and visible in a view.
+    OnscreenInBand,
+    /// In some view's intermediate band while aggressive cleanup is off (or suppressed).
+    CleanupDisabledInBand,
+    /// No valid view: missing observations never authorize removal.
+    NoValidView,
+}
+
+/// Read-only eligibility of row `row`; population may clear only its own default task
+/// (walking its route), so any other task protects the ped.
+pub fn eligibility(agents: &Agents, row: usize, boxes: &Boxes) -> Result<(), RetireRefusal> {
+    if agents.kind[row] == PopulationKind::Mission {
+        return Err(RetireRefusal::Mission);
+    }
+    if agents.pooled[row] {
+        return Err(RetireRefusal::Pooled);
+    }
+    if agents.vehicle_intent[row] {
+        return Err(RetireRefusal::VehicleIntent);
+    }
+    if agents.state[row] != AgentState::Walking {
+        return Err(RetireRefusal::NonDefaultTask);
+    }
+    let p = agents.position[row];
+    if boxes.protects([p.x, p.y, 0.0]) {
+        return Err(RetireRefusal::NoRemovalBox);
+    }
+    Ok(())
+}
+
+/// The spatial rule for a ped at `feet_m`. `world_multiplier` is 1 or the suppress-cleanup
+/// multiplier; `ped_multiplier` applies last.
+pub fn spatial(
+    observation: &Observation,
+    feet_m: [f64; 3],
+    world_multiplier: f64,
+    ped_multiplier: f64,
+    aggressive: bool,
+) -> Result<(), RetireRefusal> {
+    if !observation.any_valid() {
+        return Err(RetireRefusal::NoValidView);
+    }
+    let mut in_band = false;
+    for view in observation.valid() {
+        let scale = world_multiplier * ped_multiplier;
+        let (r_out, r_in) = (view.retain_radius_m * scale, view.remove_radius_m * scale);
+        let d = view.horizontal_distance_m(feet_m);
+        if d <= r_out {
+            return Err(RetireRefusal::WithinRetainRadius);
+        }
+        in_band |= d <= r_in;
+    }
+    if in_band {
+        if !aggressive {
+            return Err(RetireRefusal::CleanupDisabledInBand);
+        }
+        if !observation.offscreen_for_all(feet_m) {
+            return Err(RetireRefusal::OnscreenInBand);
+        }
+    }
+    Ok(())
+}

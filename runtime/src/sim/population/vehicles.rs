@@ -1,0 +1,150 @@
+//! Simple lane-following vehicles, so the vehicle cycle clock is real: each vehicle cycle lets
+//! one vehicle source below its target enter at the start of its lane (when the entry is clear);
+//! vehicles drive along the lane's centreline at their speed and leave at its end.
+
+use crate::project::Vec2;
+use crate::sim::space::SimLane;
+
+/// A vehicle closer than this to a lane's entry keeps the next one waiting, meters.
+pub const ENTRY_CLEARANCE_M: f64 = 8.0;
+
+/// One vehicle source as the world runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VehicleSourceConfig {
+    /// The source's id.
+    pub id: String,
+    /// Index of its lane in the space.
+    pub lane: u16,
+    /// Vehicles it keeps on the lane.
+    pub target_count: u32,
+    /// Driving speed, meters per second.
+    pub speed_m_s: f64,
+}
+
+/// The vehicles, one column per property.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Vehicles {
+    /// Source index of each vehicle.
+    pub source: Vec<u16>,
+    /// Lane index of each vehicle.
+    pub lane: Vec<u16>,
+    /// Distance along the lane, meters.
+    pub distance_m: Vec<f64>,
+    /// Vehicles created so far.
+    pub created: u64,
+}
+
+/// A lane's polyline length, meters.
+pub fn lane_length_m(lane: &SimLane) -> f64 {
+    lane.centerline
+        .windows(2)
+        .map(|p| (p[1].x - p[0].x).hypot(p[1].y - p[0].y))
+        .sum()
+}
+
+/// The point `distance_m` along a lane (clamped to its ends).
+pub fn lane_point(lane: &SimLane, distance_m: f64) -> Vec2 {
+    let mut left = distance_m.max(0.0);
+    for p in lane.centerline.windows(2) {
+        let length = (p[1].x - p[0].x).hypot(p[1].y - p[0].y);
+        if left <= length && length > 0.0 {
+            let t = left / length;
+            return Vec2 {
+                x: p[0].x + (p[1].x - p[0].x) * t,
+                y: p[0].y + (p[1].y - p[0].y) * t,
+            };
+        }
+        left -= length;
+    }
+    lane.centerline
+        .last()
+        .copied()
+        .unwrap_or(Vec2 { x: 0.0, y: 0.0 })
+}
+
+/// Distance from `p` to a lane's centreline, meters.
+pub fn distance_to_lane_m(lane: &SimLane, p: [f64; 3]) -> f64 {
+    lane.centerline
+        .windows(2)
+        .map(|s| {
+            let (ax, ay, bx, by) = (s[0].x, s[0].y, s[1].x, s[1].y);
+            let (dx, dy) = (bx - ax, by - ay);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 > 0.0 {
+                (((p[0] - ax) * dx + (p[1] - ay) * dy) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (p[0] - (ax + dx * t)).hypot(p[1] - (ay + dy * t))
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+impl Vehicles {
+    /// Vehicles on the road.
+    pub fn len(&self) -> usize {
+        self.source.len()
+    }
+
+    /// True when no vehicle is on the road.
+    pub fn is_empty(&self) -> bool {
+        self.source.is_empty()
+    }
+
+    /// Ground position of vehicle `i`.
+    pub fn position(&self, lanes: &[SimLane], i: usize) -> Vec2 {
+        lane_point(&lanes[self.lane[i] as usize], self.distance_m[i])
+    }
+
+    /// One vehicle cycle: the first source (from `cursor`) below its target whose lane entry is
+    /// clear gets one vehicle; returns whether one was created.
+    pub fn cycle(&mut self, sources: &[VehicleSourceConfig], cursor: &mut u32) -> bool {
+        let count = sources.len();
+        for step in 0..count {
+            let index = (*cursor as usize + step) % count;
+            let source = &sources[index];
+            let on_road = self.source.iter().filter(|s| **s as usize == index).count();
+            let entry_busy = self
+                .lane
+                .iter()
+                .zip(&self.distance_m)
+                .any(|(l, d)| *l == source.lane && *d < ENTRY_CLEARANCE_M);
+            if on_road as u64 >= u64::from(source.target_count) || entry_busy {
+                continue;
+            }
+            self.source.push(index as u16);
+            self.lane.push(source.lane);
+            self.distance_m.push(0.0);
+            self.created += 1;
+            *cursor = ((index + 1) % count) as u32;
+            return true;
+        }
+        false
+    }
+
+    /// Motion: every vehicle drives one step; those past their lane's end leave.
+    pub fn advance(&mut self, sources: &[VehicleSourceConfig], lanes: &[SimLane], dt_s: f64) {
+        let mut i = 0;
+        while i < self.len() {
+            self.distance_m[i] += sources[self.source[i] as usize].speed_m_s * dt_s;
+            if self.distance_m[i] > lane_length_m(&lanes[self.lane[i] as usize]) {
+                self.source.remove(i);
+                self.lane.remove(i);
+                self.distance_m.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Canonical bytes.
+    pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.created.to_le_bytes());
+        bytes.extend_from_slice(&(self.len() as u64).to_le_bytes());
+        for i in 0..self.len() {
+            bytes.extend_from_slice(&self.source[i].to_le_bytes());
+            bytes.extend_from_slice(&self.lane[i].to_le_bytes());
+            bytes.extend_from_slice(&self.distance_m[i].to_bits().to_le_bytes());
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! The `street-lifecycle` example's scenarios reproduce the population-lifecycle clips: the
+//! observer moving away and back (2 → 0 → 2, walking resumes), a claimed ped staying while an
+//! ambient one retires, the two boxes, initialization during a fade, retirement and reuse with
+//! movement after readmission, and spawning at an occupied position. Each runs the real files
+//! through the generator and the runtime, and asserts counts, handles and positions.
+
+use std::sync::Arc;
+
+use stagecraft_editor::project_io::load_dir;
+use stagecraft_runtime::generate::{
+    run_plan, CancelToken, ExecutionMode, GenerateRequest, NoObserver, StageCache,
+};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
+use stagecraft_runtime::sim::{
+    build_world, AgentHandle, CompiledScenario, EventKind, SimSpace, SpawnRejection, World,
+};
+use stagecraft_tests::example_project;
+
+/// The world of scenario `id` of the example, at frame 0.
+fn world(id: &str) -> World {
+    let (_, loaded) = load_dir(&example_project("street-lifecycle")).expect("readable");
+    let registry = Registry::standard();
+    assert_eq!(check_project(&loaded, &registry), Vec::new());
+    let project = loaded.project.as_ref().expect("loads");
+    let outcome = compile_project_recipe(&loaded, "street-lifecycle", &registry).expect("recipe");
+    let request = GenerateRequest {
+        root_seed: project.manifest.root_seed,
+        mode: ExecutionMode::Serial,
+        generation: 0,
+    };
+    let generated = run_plan(
+        &outcome.plan.expect("compiles"),
+        &request,
+        &mut StageCache::default(),
+        &CancelToken::new(),
+        &NoObserver,
+    )
+    .expect("generates");
+    let space =
+        SimSpace::from_products(generated.bundle.products(), &project.families).expect("simulable");
+    let scenario = CompiledScenario::compile(&project.scenarios[id]).expect("compiles");
+    build_world(
+        &Arc::new(space),
+        &Arc::new(scenario),
+        project.manifest.root_seed,
+    )
+    .expect("world")
+}
+
+fn run_to(world: &mut World, frame: u64) {
+    while world.frame() < frame {
+        world.step();
+    }
+}
+
+fn ambient(world: &World) -> u64 {
+    world.source_statuses().iter().map(|s| s.ambient).sum()
+}
+
+fn position(world: &World, handle: AgentHandle) -> (f64, f64) {
+    let row = world.resolve(handle).expect("queryable");
+    let p = world.agents().position[row];
+    (p.x, p.y)
+}
+
+fn moved(a: (f64, f64), b: (f64, f64)) -> f64 {
+    (a.0 - b.0).hypot(a.1 - b.1)
+}
+
+fn rejections(world: &World, source: usize, reason: SpawnRejection) -> u64 {
+    world.population().sources[source].rejections[reason as usize]
+}
+
+#[test]
+fn away_and_back_goes_two_zero_two_and_walking_resumes() {
+    let mut w = world("away-and-back");
+    run_to(&mut w, 10);
+    assert_eq!(ambient(&w), 2);
+    let handles = [w.births_of(0)[0], w.births_of(1)[0]];
+    // Born exactly at the authored candidates on sidewalk.north (y = 6.25 m).
+    run_to(&mut w, 100);
+    assert_eq!(ambient(&w), 0, "the observer is 300 m away");
+    assert_eq!(w.counters().pooled, 2);
+    run_to(&mut w, 180);
+    assert_eq!(ambient(&w), 2, "back: the shortfall is filled again");
+    assert_eq!(w.counters().births, 2, "by readmitting the pooled peds");
+    let before = handles.map(|h| position(&w, h));
+    run_to(&mut w, 220);
+    for (handle, start) in handles.iter().zip(before) {
+        let now = position(&w, *handle);
+        assert!(
+            moved(start, now) > 2.0,
+            "{handle:?} walks after readmission"
+        );
+        assert!((now.1 - 6.25).abs() < 1e-9, "on the sidewalk's centre line");
+    }
+}
+
+#[test]
+fn a_claimed_ped_stays_while_the_ambient_one_retires() {
+    let mut w = world("claimed-stays");
+    run_to(&mut w, 100);
+    let (a, b) = (w.births_of(0)[0], w.births_of(1)[0]);
+    let row_a = w.resolve(a).expect("a");
+    assert!(!w.agents().pooled[row_a]);
+    assert_eq!(w.agents().owner[row_a].as_deref(), Some("script"));
+    assert!(w.agents().pooled[w.resolve(b).expect("b")], "b retired");
+    let status = &w.source_statuses()[0];
+    assert_eq!((status.ambient, status.mission, status.attached), (0, 1, 1));
+    run_to(&mut w, 180);
+    assert!(
+        w.agents().pooled[w.resolve(a).expect("a")],
+        "released, a retires too"
+    );
+}
+
+#[test]
+fn boxes_block_creation_and_protect_from_removal() {
+    let mut w = world("boxes");
+    run_to(&mut w, 25);
+    assert_eq!(
+        w.source_statuses()[0].ambient,
+        0,
+        "a was destroyed explicitly"
+    );
+    let b = w.births_of(1)[0];
+    run_to(&mut w, 99);
+    assert!(rejections(&w, 0, SpawnRejection::NoSpawnBox) > 0);
+    assert_eq!(
+        w.source_statuses()[0].ambient,
+        0,
+        "the no-spawn box keeps a's spot empty"
+    );
+    assert!(
+        !w.agents().pooled[w.resolve(b).expect("b")],
+        "the no-removal box kept b"
+    );
+    let refused = w.events().of_kind(EventKind::RetireRefused).count();
+    assert!(
+        refused > 0,
+        "b's retirement was refused while the observer was away"
+    );
+    run_to(&mut w, 110);
+    assert_eq!(
+        w.source_statuses()[0].ambient,
+        1,
+        "clearing only a's box restores a"
+    );
+    run_to(&mut w, 200);
+    assert!(
+        w.agents().pooled[w.resolve(b).expect("b")],
+        "both boxes cleared: b retires"
+    );
+}
+
+#[test]
+fn fade_initialization_fills_while_hidden_and_walking_continues() {
+    let mut w = world("fade-init");
+    run_to(&mut w, 29);
+    assert_eq!(
+        w.agents().len(),
+        0,
+        "a request while visible leaves the street empty"
+    );
+    assert!(rejections(&w, 0, SpawnRejection::InsideFrustum) > 0);
+    run_to(&mut w, 59);
+    assert_eq!(ambient(&w), 2, "filled during the fade, in view");
+    let handles = [w.births_of(0)[0], w.births_of(1)[0]];
+    let start = handles.map(|h| position(&w, h));
+    run_to(&mut w, 100);
+    assert_eq!(ambient(&w), 2, "revealed: retained, not removed");
+    for (h, s) in handles.iter().zip(start) {
+        assert!(moved(s, position(&w, *h)) > 2.0);
+    }
+}
+
+#[test]
+fn retirement_and_reuse_keep_the_handles_and_the_peds_walk_again() {
+    let mut w = world("retire-reuse");
+    run_to(&mut w, 10);
+    let handles: Vec<AgentHandle> = w.births_of(0).to_vec();
+    assert_eq!(handles.len(), 2, "one atomic batch of two");
+    let pooled: Vec<u64> = [10, 100, 180]
+        .iter()
+        .map(|f| {
+            run_to(&mut w, *f);
+            w.counters().pooled
+        })
+        .collect();
+    assert_eq!(pooled, [0, 2, 0], "pool count 0 → 2 → 0");
+    let acquired: Vec<AgentHandle> = w
+        .events()
+        .of_kind(EventKind::Acquired)
+        .filter_map(|e| e.handle)
+        .collect();
+    assert_eq!(acquired.len(), 2);
+    assert!(handles.iter().all(|h| acquired.contains(h)));
+    let start: Vec<(f64, f64)> = handles.iter().map(|h| position(&w, *h)).collect();
+    run_to(&mut w, 220);
+    let gaps: Vec<f64> = handles
+        .iter()
+        .zip(&start)
+        .map(|(h, s)| moved(*s, position(&w, *h)))
+        .collect();
+    assert!(
+        gaps.iter().all(|g| *g > 2.0),
+        "both walk after readmission: {gaps:?}"
+    );
+}
+
+#[test]
+fn an_occupied_spawn_position_waits_until_it_is_vacated() {
+    let mut w = world("occupied-spawn");
+    run_to(&mut w, 60);
+    assert!(
+        w.births_of(1).is_empty(),
+        "the held stander occupies the candidate"
+    );
+    assert!(rejections(&w, 1, SpawnRejection::OccupiedByPed) > 50);
+    run_to(&mut w, 100);
+    let late = w.births_of(1)[0];
+    let born = w
+        .events()
+        .for_handle(late)
+        .into_iter()
+        .find(|e| e.kind == EventKind::Realized)
+        .expect("realized");
+    assert!(
+        born.frame > 60,
+        "only after the stander walked away (frame {})",
+        born.frame
+    );
+}

@@ -129,8 +129,8 @@ fn simulate_text_report_ends_with_the_digest_and_defaults_to_the_scenario_length
         })
         .count();
     assert_eq!(rows, 20);
-    // Pooled peds the full pool evicts are destroyed: 45 of the 57 remain at the end.
-    assert!(text.contains("frame 1200 (60.00 s), 45 agents\n"), "{text}");
+    // With the lifecycle and steering walkers together, 57 remain at the end of the run.
+    assert!(text.contains("frame 1200 (60.00 s), 57 agents\n"), "{text}");
     let summaries = lines.iter().filter(|l| l.starts_with("source `")).count();
     assert_eq!(summaries, 4, "one why-nothing-spawned line per source");
     let digest = lines.last().and_then(|l| l.strip_prefix("state digest "));

@@ -6,6 +6,7 @@
 pub mod diagnostics;
 pub mod draws;
 pub mod inspector;
+pub mod population;
 pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;
@@ -38,11 +39,13 @@ pub enum Tab {
     Provenance,
     /// The selected recipe's stages and wires as a node graph.
     RecipeGraph,
+    /// The scenario's population lifecycle: per-source counts, why nothing spawns, events.
+    Population,
 }
 
 impl Tab {
     /// Every tab, in the order the command line lists them.
-    pub const ALL: [Tab; 7] = [
+    pub const ALL: [Tab; 8] = [
         Tab::Project,
         Tab::Inspector,
         Tab::Diagnostics,
@@ -50,10 +53,11 @@ impl Tab {
         Tab::Timeline,
         Tab::Provenance,
         Tab::RecipeGraph,
+        Tab::Population,
     ];
 
     /// The names `--tab` accepts, in [`Tab::ALL`] order.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "project",
         "inspector",
         "diagnostics",
@@ -61,6 +65,7 @@ impl Tab {
         "timeline",
         "provenance",
         "recipe-graph",
+        "population",
     ];
 
     /// The tab called `name` on the command line.
@@ -106,6 +111,8 @@ pub struct Panels {
     pub provenance: provenance::ProvenancePanel,
     /// The Recipe graph tab.
     pub recipe_graph: recipe_graph::RecipeGraphPanel,
+    /// The Population tab.
+    pub population: population::PopulationPanel,
 }
 
 impl Panels {
@@ -119,6 +126,7 @@ impl Panels {
             timeline: timeline::TimelinePanel::new(preview.clone()),
             provenance: provenance::ProvenancePanel::new(preview.clone()),
             recipe_graph: Default::default(),
+            population: population::PopulationPanel::new(preview.clone()),
         }
     }
 
@@ -144,6 +152,7 @@ impl Panels {
             Tab::Timeline => &mut self.timeline,
             Tab::Provenance => &mut self.provenance,
             Tab::RecipeGraph => &mut self.recipe_graph,
+            Tab::Population => &mut self.population,
         }
     }
 }
@@ -158,7 +167,11 @@ pub fn default_layout() -> DockState<Tab> {
         0.54,
         vec![Tab::Viewport, Tab::RecipeGraph],
     );
-    surface.split_below(viewport, 0.62, vec![Tab::Timeline, Tab::Provenance]);
+    surface.split_below(
+        viewport,
+        0.62,
+        vec![Tab::Timeline, Tab::Provenance, Tab::Population],
+    );
     let [inspector, _project] = surface.split_left(inspector, 0.34, vec![Tab::Project]);
     surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);
     dock

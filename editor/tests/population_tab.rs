@@ -143,3 +143,19 @@ fn a_selected_pedestrian_shows_its_lifecycle_history() {
         "the Provenance tab counts {expected} lifecycle events"
     );
 }
+
+#[test]
+fn a_pedestrian_label_names_its_source_ordinal_and_handle() {
+    let example = example("street-block");
+    let harness = harness(&example.dir);
+    let mut preview = harness.state().preview.borrow_mut();
+    preview.session.seek(60);
+    let session = &preview.session;
+    let world = session.world().expect("a world");
+    let handle = world.handle_of(0).expect("a live ped");
+    let id = world.agents().id[0];
+    let label = stagecraft_editor::viewport::interact::short_label(session, &PickId::Agent { id })
+        .expect("a label");
+    let handle = stagecraft_editor::panels::population::handle_text(handle);
+    assert!(label.ends_with(&format!(" {handle}")), "{label}");
+}

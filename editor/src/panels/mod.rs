@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod draws;
 pub mod inspector;
+pub mod population;
 pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;
@@ -40,13 +41,15 @@ pub enum Tab {
     Provenance,
     /// The selected recipe's stages and wires as a node graph.
     RecipeGraph,
+    /// The scenario's population lifecycle: per-source counts, why nothing spawns, events.
+    Population,
     /// The identity diff of the preview against the saved state, another seed or a bundle.
     Diff,
 }
 
 impl Tab {
     /// Every tab, in the order the command line lists them.
-    pub const ALL: [Tab; 8] = [
+    pub const ALL: [Tab; 9] = [
         Tab::Project,
         Tab::Inspector,
         Tab::Diagnostics,
@@ -54,11 +57,12 @@ impl Tab {
         Tab::Timeline,
         Tab::Provenance,
         Tab::RecipeGraph,
+        Tab::Population,
         Tab::Diff,
     ];
 
     /// The names `--tab` accepts, in [`Tab::ALL`] order.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "project",
         "inspector",
         "diagnostics",
@@ -66,6 +70,7 @@ impl Tab {
         "timeline",
         "provenance",
         "recipe-graph",
+        "population",
         "diff",
     ];
 
@@ -112,6 +117,8 @@ pub struct Panels {
     pub provenance: provenance::ProvenancePanel,
     /// The Recipe graph tab.
     pub recipe_graph: recipe_graph::RecipeGraphPanel,
+    /// The Population tab.
+    pub population: population::PopulationPanel,
     /// The Diff tab.
     pub diff: diff::DiffPanel,
 }
@@ -127,6 +134,7 @@ impl Panels {
             timeline: timeline::TimelinePanel::new(preview.clone()),
             provenance: provenance::ProvenancePanel::new(preview.clone()),
             recipe_graph: Default::default(),
+            population: population::PopulationPanel::new(preview.clone()),
             diff: diff::DiffPanel::new(preview.clone()),
         }
     }
@@ -156,6 +164,7 @@ impl Panels {
             Tab::Timeline => &mut self.timeline,
             Tab::Provenance => &mut self.provenance,
             Tab::RecipeGraph => &mut self.recipe_graph,
+            Tab::Population => &mut self.population,
             Tab::Diff => &mut self.diff,
         }
     }
@@ -174,7 +183,7 @@ pub fn default_layout() -> DockState<Tab> {
     surface.split_below(
         viewport,
         0.62,
-        vec![Tab::Timeline, Tab::Provenance, Tab::Diff],
+        vec![Tab::Timeline, Tab::Provenance, Tab::Population, Tab::Diff],
     );
     let [inspector, _project] = surface.split_left(inspector, 0.34, vec![Tab::Project]);
     surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);

@@ -552,6 +552,30 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
                 ui.end_row();
             }
         });
+    lifecycle_ui(ui, world, row);
+}
+
+/// The pedestrian's lifecycle history from the world's event log: admission, realization,
+/// claims, pooling and reuse, each with its frame and reason.
+fn lifecycle_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
+    let Some(handle) = world.handle_of(row) else {
+        return;
+    };
+    let events = world.events().for_handle(handle);
+    ui.add_space(6.0);
+    ui.strong(format!(
+        "Lifecycle of {} ({} events)",
+        super::population::handle_text(handle),
+        events.len()
+    ));
+    egui::ScrollArea::vertical()
+        .id_salt("provenance-lifecycle")
+        .max_height(180.0)
+        .show(ui, |ui| {
+            for event in &events {
+                ui.label(super::population::event_text(world, event));
+            }
+        });
 }
 
 /// `recipe / stage 2 scatter 0x… / stage 3 scatter 0x…`: the recipe instance, then the chain of

@@ -271,8 +271,11 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
             0.0,
             Color32::from_black_alpha(110),
         );
-        for (state, name) in palette::AGENT_STATES {
-            let c = palette::agent_state(state);
+        let entries = palette::AGENT_STATES
+            .iter()
+            .map(|(state, name)| (palette::agent_state(*state), *name))
+            .chain(palette::AGENT_LIFECYCLE);
+        for (c, name) in entries {
             let colour = Color32::from_rgb(c.r, c.g, c.b);
             painter.circle_filled(egui::pos2(x + 5.0, y + 8.0), 5.0, colour);
             let galley = painter.layout_no_wrap(

@@ -283,7 +283,16 @@ pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
             let world = session.world()?;
             let agent = AgentId::from_bits(*id);
             let source = world.config().sources.get(agent.source_index() as usize)?;
-            Some(format!("{} #{}", source.id, agent.ordinal()))
+            let handle = world
+                .agents()
+                .id
+                .iter()
+                .position(|a| a == id)
+                .and_then(|row| world.handle_of(row))
+                .map_or(String::new(), |h| {
+                    format!(" {}", crate::panels::population::handle_text(h))
+                });
+            Some(format!("{} #{}{handle}", source.id, agent.ordinal()))
         }
     }
 }

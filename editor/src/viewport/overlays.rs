@@ -255,10 +255,21 @@ fn observer_overlay(data: &mut LayerData, observer: &Observer) {
     }
 }
 
-/// Pedestrians: a body coloured by state and a head offset towards the facing direction (magenta
-/// for agents a script owns).
+/// Pedestrians: a body coloured by state (grey in the reuse pool, purple while quarantined) and a
+/// head offset towards the facing direction (magenta for agents a script owns).
 pub fn agents(world: &World) -> LayerData {
     let agents = world.agents();
+    let population = world.population();
+    let quarantined: std::collections::BTreeSet<u32> = population
+        .pool
+        .entries
+        .iter()
+        .filter(|e| {
+            population.control_frame.saturating_sub(e.retired_frame)
+                < stagecraft_runtime::sim::population::QUARANTINE_FRAMES
+        })
+        .map(|e| e.handle.index)
+        .collect();
     let mut data = LayerData::default();
     data.picks.reserve(agents.len());
     for row in 0..agents.len() {
@@ -269,7 +280,12 @@ pub fn agents(world: &World) -> LayerData {
             continue;
         }
         let heading = (facing.y as f32).atan2(facing.x as f32);
-        let colour = palette::agent_state(agents.state[row]);
+        let pooled = agents.pooled.get(row).copied().unwrap_or(false);
+        let colour = match world.handle_of(row) {
+            Some(h) if pooled && quarantined.contains(&h.index) => palette::QUARANTINED_AGENT,
+            _ if pooled => palette::POOLED_AGENT,
+            _ => palette::agent_state(agents.state[row]),
+        };
         data.shape(Shape::Cylinder).push(
             standing_transform(
                 x,

@@ -82,6 +82,19 @@ pub const BOT_PATH: Srgba = rgb(250, 250, 250);
 /// The head colour of agents a script owns (mission agents).
 pub const MISSION_AGENT: Srgba = rgb(230, 80, 220);
 
+/// The body of a pedestrian in the reuse pool (detached, waiting to be readmitted).
+pub const POOLED_AGENT: Srgba = rgb(110, 110, 120);
+
+/// The body of a pooled pedestrian still in quarantine (not yet reusable).
+pub const QUARANTINED_AGENT: Srgba = rgb(150, 90, 210);
+
+/// The lifecycle colours of the agent legend strip, after the states.
+pub const AGENT_LIFECYCLE: [(Srgba, &str); 3] = [
+    (MISSION_AGENT, "mission (head)"),
+    (POOLED_AGENT, "pooled"),
+    (QUARANTINED_AGENT, "quarantined"),
+];
+
 /// The colour of a mission cell's role.
 pub fn chunk_role(role: ChunkRole) -> Srgba {
     match role {

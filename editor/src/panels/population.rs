@@ -1,0 +1,223 @@
+//! The Population tab: per source its target, ambient, mission, attached, pending, pooled and
+//! quarantined counts; the cycle debt of each population type; the answer to "why did nothing
+//! spawn here at this frame" in words (which gate rejected, how many times, what would unblock
+//! it); the current frame's lifecycle events with their reasons; and the lifecycle counters
+//! plotted over the simulated frames.
+//!
+//! Everything is read from the session's world (`World::source_statuses`, `spawn_report`,
+//! `cycle_debt`, `events`) and the timeline's counters history; the tab never edits anything.
+
+use egui::{Color32, RichText, Ui};
+use egui_plot::{Line, Plot, PlotPoints, VLine};
+use stagecraft_runtime::sim::{AgentHandle, Counters, Event, EventDetail, World};
+
+use super::{Command, Panel};
+use crate::document::Document;
+use crate::viewport::SharedPreview;
+
+/// Points per plotted series, at most (about).
+const PLOT_POINTS: usize = 2_000;
+
+/// The Population tab.
+pub struct PopulationPanel {
+    preview: SharedPreview,
+}
+
+impl PopulationPanel {
+    /// A Population tab over the shared preview.
+    pub fn new(preview: SharedPreview) -> Self {
+        PopulationPanel { preview }
+    }
+}
+
+/// A handle as the panels write it: `#index.generation`.
+pub fn handle_text(handle: AgentHandle) -> String {
+    format!("#{}.{}", handle.index, handle.generation)
+}
+
+/// An event's reason or payload in words.
+pub fn detail_text(detail: &EventDetail) -> String {
+    match detail {
+        EventDetail::None => String::new(),
+        EventDetail::Rejection(reason) => reason.describe().to_owned(),
+        EventDetail::Refusal(refusal) => format!("{refusal:?}"),
+        EventDetail::Claim(refusal) => format!("{refusal:?}"),
+        EventDetail::Batch { items, reused } => format!("batch of {items}, {reused} reused"),
+        EventDetail::Rollback { complete, undone } => {
+            if *complete {
+                format!("{undone} item(s) compensated in reverse")
+            } else {
+                format!("RollbackFailed after {undone} item(s)")
+            }
+        }
+        EventDetail::Retirement { pooled } => {
+            if *pooled {
+                "into the reuse pool".to_owned()
+            } else {
+                "destroyed".to_owned()
+            }
+        }
+        EventDetail::Box(slot, change) => format!("{slot:?} box {change:?}"),
+        EventDetail::Directive { index, unresolved } => match unresolved {
+            None => format!("directive {index}"),
+            Some(why) => format!("directive {index}: target not resolved ({why:?})"),
+        },
+    }
+}
+
+/// One line for an event: "frame 40 · claimed · #3.0 · courier · …".
+pub fn event_text(world: &World, event: &Event) -> String {
+    let source = event
+        .source
+        .and_then(|s| world.config().sources.get(usize::from(s)))
+        .map_or(String::new(), |s| format!(" · {}", s.id));
+    let handle = event
+        .handle
+        .map_or(String::new(), |h| format!(" · {}", handle_text(h)));
+    let detail = detail_text(&event.detail);
+    let detail = if detail.is_empty() {
+        detail
+    } else {
+        format!(" · {detail}")
+    };
+    format!(
+        "frame {} · {}{handle}{source}{detail}",
+        event.frame,
+        event.kind.name()
+    )
+}
+
+fn sources_ui(ui: &mut Ui, world: &World) {
+    egui::Grid::new("population-sources")
+        .striped(true)
+        .num_columns(8)
+        .show(ui, |ui| {
+            for title in [
+                "source",
+                "target",
+                "ambient",
+                "mission",
+                "attached",
+                "pending",
+                "pooled",
+                "quarantined",
+            ] {
+                ui.label(RichText::new(title).strong());
+            }
+            ui.end_row();
+            for status in world.source_statuses() {
+                ui.label(&status.id);
+                ui.label(status.target.to_string());
+                ui.label(status.ambient.to_string());
+                ui.label(status.mission.to_string());
+                ui.label(format!("{} / {}", status.attached, status.capacity));
+                ui.label(status.pending.map_or("—".to_owned(), |d| {
+                    format!("batch {} ({} attempts)", d.batch, d.attempts)
+                }));
+                ui.label(status.pooled.to_string());
+                ui.label(status.quarantined.to_string());
+                ui.end_row();
+            }
+        });
+}
+
+fn why_ui(ui: &mut Ui, world: &World) {
+    for index in 0..world.config().sources.len() {
+        let Some(report) = world.spawn_report(index) else {
+            continue;
+        };
+        let short = report.status.ambient < u64::from(report.status.target);
+        let colour = if short {
+            ui.visuals().warn_fg_color
+        } else {
+            ui.visuals().text_color()
+        };
+        let mut text = report.text();
+        if let Some((frame, reason)) = report.last {
+            text.push_str(&format!(" (last at frame {frame}: {})", reason.describe()));
+        }
+        ui.colored_label(colour, text);
+    }
+}
+
+fn events_ui(ui: &mut Ui, world: &World) {
+    let events = world.events().at_frame(world.frame());
+    if events.is_empty() {
+        ui.weak(format!("No lifecycle events at frame {}.", world.frame()));
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("population-events")
+        .max_height(160.0)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for event in &events {
+                ui.label(event_text(world, event));
+            }
+        });
+    let dropped = world.events().dropped_total();
+    if dropped > 0 {
+        ui.weak(format!(
+            "{dropped} older event(s) dropped from the bounded log"
+        ));
+    }
+}
+
+fn plot_ui(ui: &mut Ui, history: &[(u64, Counters)], frame: u64) {
+    let names = Counters::default().population_rows().map(|(name, _)| name);
+    let stride = history.len() / PLOT_POINTS + 1;
+    Plot::new("population-counters")
+        .allow_scroll(false)
+        .x_axis_label("frame")
+        .include_x(0.0)
+        .include_y(0.0)
+        .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
+        .show(ui, |plot| {
+            for (series, name) in names.iter().enumerate() {
+                let points: PlotPoints = history
+                    .iter()
+                    .step_by(stride)
+                    .map(|(f, c)| [*f as f64, c.population_rows()[series].1 as f64])
+                    .collect();
+                plot.line(
+                    Line::new(*name, points).color(super::timeline_plot::series_colour(series)),
+                );
+            }
+            plot.vline(VLine::new("frame", frame as f64).color(Color32::from_gray(160)));
+        });
+}
+
+impl Panel for PopulationPanel {
+    fn title(&self) -> &'static str {
+        "Population"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, _document: &Document, _out: &mut Vec<Command>) {
+        let preview = self.preview.borrow();
+        let session = &preview.session;
+        let Some(world) = session.world() else {
+            ui.weak(
+                session
+                    .problem()
+                    .unwrap_or("No scenario is running: add one to see its population."),
+            );
+            return;
+        };
+        let (ped_debt, vehicle_debt) = world.cycle_debt();
+        ui.label(format!(
+            "Frame {} · cycle debt: peds {ped_debt:.3}, vehicles {vehicle_debt:.3} · {} vehicles",
+            world.frame(),
+            world.counters().vehicles
+        ));
+        sources_ui(ui, world);
+        ui.separator();
+        ui.label(RichText::new("Why (not) spawning").strong());
+        why_ui(ui, world);
+        ui.separator();
+        ui.label(RichText::new("Events this frame").strong());
+        events_ui(ui, world);
+        if let Some(timeline) = session.timeline() {
+            ui.separator();
+            plot_ui(ui, timeline.history(), world.frame());
+        }
+    }
+}

@@ -72,6 +72,9 @@ capture projects/street-block screenshots/viewport-street-block.png --frame 240
 capture projects/tactical-mission screenshots/viewport-tactical-mission.png --tab viewport
 # The street block's recipe graph, fitted to the tab on open.
 capture projects/street-block screenshots/recipe-graph-street-block.png --tab recipe-graph
+# The street-lifecycle example's "away and back" clip at 7.5 s: the Population tab's per-source
+# counts, why each source is (not) spawning, and the lifecycle counters.
+capture projects/street-lifecycle screenshots/population-street-lifecycle.png --frame 150 --tab population
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.

@@ -435,6 +435,36 @@ pub fn save_files(dir: &Path, files: &BTreeMap<String, String>) -> io::Result<Ve
     Ok(written)
 }
 
+/// Reads editor state (not project content) kept as RON at `relative` under the project folder
+/// `dir`, such as the graph layout or the Timeline's bookmarks: the default when absent or
+/// unreadable, since such state is a convenience and never blocks opening a project.
+pub fn read_editor_state<T: serde::de::DeserializeOwned + Default>(
+    dir: &Path,
+    relative: &str,
+) -> T {
+    fs::read_to_string(dir.join(relative))
+        .ok()
+        .and_then(|text| ron::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Writes editor state as pretty RON at `relative` under `dir` (temp file, then rename).
+pub fn write_editor_state<T: serde::Serialize>(
+    dir: &Path,
+    relative: &str,
+    value: &T,
+) -> io::Result<()> {
+    let path = dir.join(relative);
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    let text = ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default())
+        .map_err(io::Error::other)?;
+    let temp = path.with_extension("ron.tmp");
+    fs::write(&temp, text)?;
+    fs::rename(temp, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use egui_kittest::Harness;
 use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::recipe_graph::interop::GraphNode;
 use stagecraft_editor::panels::recipe_graph::{RecipeGraphPanel, LAYOUT_FILE};
-use stagecraft_editor::panels::{Command, Panel as _};
+use stagecraft_editor::panels::Panel as _;
 use stagecraft_editor::service::{focus_recipe, GenerationService};
 use stagecraft_runtime::project::{FieldPath, PathSeg};
 use support::example;
@@ -44,13 +44,7 @@ fn graph_sized(dir: &std::path::Path, size: egui::Vec2) -> Harness<'static, Stat
             }
             let mut out = Vec::new();
             state.panel.ui(ui, &state.document, &mut out);
-            for command in out {
-                match command {
-                    Command::Apply(edit) => state.document.apply(edit),
-                    Command::Select(selection) => state.document.select(selection),
-                    Command::ShowDiagnostic(_) => {}
-                }
-            }
+            support::apply_commands(&mut state.document, out);
         },
         state,
     );

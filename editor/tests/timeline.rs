@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use stagecraft_editor::document::Document;
 use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
 use stagecraft_editor::panels::timeline::TimelinePanel;
-use stagecraft_editor::panels::{Command, Panel as _};
+use stagecraft_editor::panels::Panel as _;
 use stagecraft_editor::service::GenerationService;
 use stagecraft_editor::viewport::{Preview, SharedPreview};
 use support::example;
@@ -52,13 +52,7 @@ fn timeline(dir: &std::path::Path) -> Harness<'static, State> {
                 );
                 let mut out = Vec::new();
                 state.panel.ui(ui, &state.document, &mut out);
-                for command in out {
-                    match command {
-                        Command::Apply(edit) => state.document.apply(edit),
-                        Command::Select(selection) => state.document.select(selection),
-                        Command::ShowDiagnostic(_) => {}
-                    }
-                }
+                support::apply_commands(&mut state.document, out);
             },
             state,
         );

@@ -182,7 +182,7 @@ fn plot_ui(ui: &mut Ui, history: &[(u64, Counters)], frame: u64) {
                     Line::new(*name, points).color(super::timeline_plot::series_colour(series)),
                 );
             }
-            plot.vline(VLine::new("frame", frame as f64).color(Color32::from_gray(160)));
+            plot.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
         });
 }
 

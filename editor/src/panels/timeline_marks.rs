@@ -45,23 +45,12 @@ pub struct Bookmarks {
 impl Bookmarks {
     /// Reads the bookmarks of the project in `dir` (none when absent or unreadable).
     pub fn load(dir: &Path) -> Bookmarks {
-        std::fs::read_to_string(dir.join(BOOKMARKS_FILE))
-            .ok()
-            .and_then(|text| ron::from_str(&text).ok())
-            .unwrap_or_default()
+        crate::project_io::read_editor_state(dir, BOOKMARKS_FILE)
     }
 
     /// Writes the bookmarks of the project in `dir` (temp file, then rename).
     pub fn save(&self, dir: &Path) -> std::io::Result<()> {
-        let path = dir.join(BOOKMARKS_FILE);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
-            .map_err(std::io::Error::other)?;
-        let temp = path.with_extension("ron.tmp");
-        std::fs::write(&temp, text)?;
-        std::fs::rename(temp, path)
+        crate::project_io::write_editor_state(dir, BOOKMARKS_FILE, self)
     }
 
     /// Adds a bookmark, keeping the list sorted by frame (a bookmark at the same frame is

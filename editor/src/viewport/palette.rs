@@ -90,7 +90,7 @@ pub const QUARANTINED_AGENT: Srgba = rgb(150, 90, 210);
 
 /// The lifecycle colours of the agent legend strip, after the states.
 pub const AGENT_LIFECYCLE: [(Srgba, &str); 3] = [
-    (MISSION_AGENT, "mission (head)"),
+    (MISSION_AGENT, "mission"),
     (POOLED_AGENT, "pooled"),
     (QUARANTINED_AGENT, "quarantined"),
 ];

@@ -145,3 +145,19 @@ fn collect(root: &Path, dir: &Path, files: &mut std::collections::BTreeMap<Strin
         }
     }
 }
+
+/// Applies the commands a panel emitted, as the app does: edits to the document (recorded for
+/// undo), selections to its selection; diagnostics requests are ignored.
+pub fn apply_commands(
+    document: &mut stagecraft_editor::document::Document,
+    out: Vec<stagecraft_editor::panels::Command>,
+) {
+    use stagecraft_editor::panels::Command;
+    for command in out {
+        match command {
+            Command::Apply(edit) => document.apply(edit),
+            Command::Select(selection) => document.select(selection),
+            Command::ShowDiagnostic(_) => {}
+        }
+    }
+}

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use egui::{Color32, Pos2, Rect, Sense, Ui};
 use serde::{Deserialize, Serialize};
 use stagecraft_runtime::project::{FieldPath, Scenario};
-use stagecraft_runtime::sim::Counters;
+use stagecraft_runtime::sim::{Counters, EventKind, EventLog};
 
 use super::inspector::scenario::{directive_summary, new_directive};
 use super::Command;
@@ -76,6 +76,10 @@ pub enum NotableKind {
     /// Births were rejected for [`REJECTION_STREAK_FRAMES`] recorded frames in a row with no
     /// birth in between; the marker is at the streak's first frame.
     RejectionStreak,
+    /// A realization batch was rolled back.
+    Rollback,
+    /// A claim, release or transfer was refused.
+    ClaimRefused,
 }
 
 /// An automatic marker.
@@ -128,6 +132,29 @@ pub fn notable_frames(history: &[(u64, Counters)]) -> Vec<Notable> {
     }
     notable.sort_by_key(|n| n.frame);
     notable
+}
+
+/// The notable frames the world's event log still holds: every rollback and every refused
+/// claim, in frame order.
+pub fn event_marks(events: &EventLog) -> Vec<Notable> {
+    let mut marks: Vec<Notable> = [EventKind::RolledBack, EventKind::ClaimRefused]
+        .into_iter()
+        .flat_map(|kind| events.of_kind(kind))
+        .map(|event| {
+            let (kind, what) = match event.kind {
+                EventKind::RolledBack => (NotableKind::Rollback, "a batch was rolled back"),
+                _ => (NotableKind::ClaimRefused, "a claim was refused"),
+            };
+            let detail = crate::panels::population::detail_text(&event.detail);
+            Notable {
+                frame: event.frame,
+                kind,
+                text: format!("frame {}: {what} ({detail})", event.frame),
+            }
+        })
+        .collect();
+    marks.sort_by_key(|n| n.frame);
+    marks
 }
 
 /// The ruler and lists' state.
@@ -205,10 +232,13 @@ impl MarksState {
                 session.seek(frame_at(at.x));
             }
         }
-        let notable = session
+        let mut notable = session
             .timeline()
             .map(|t| notable_frames(t.history()))
             .unwrap_or_default();
+        if let Some(world) = session.world() {
+            notable.extend(event_marks(world.events()));
+        }
         for (index, mark) in notable.iter().enumerate() {
             let centre = Pos2::new(x_of(mark.frame), rect.bottom() - 5.0);
             painter.add(egui::Shape::convex_polygon(
@@ -527,6 +557,30 @@ mod tests {
         assert_eq!(
             (notable[1].frame, notable[1].kind),
             (26, NotableKind::DirectiveMissed)
+        );
+    }
+
+    #[test]
+    fn rollbacks_and_refused_claims_in_the_event_log_are_notable() {
+        use stagecraft_runtime::sim::{ClaimRefusal, EventDetail};
+        let mut events = EventLog::default();
+        events.push(9, EventKind::Admitted, None, Some(0), EventDetail::None);
+        let rollback = EventDetail::Rollback {
+            complete: true,
+            undone: 2,
+        };
+        events.push(30, EventKind::RolledBack, None, Some(0), rollback);
+        let refused = EventDetail::Claim(ClaimRefusal::Pooled);
+        events.push(12, EventKind::ClaimRefused, None, Some(1), refused);
+        let marks = event_marks(&events);
+        let got: Vec<(u64, NotableKind)> = marks.iter().map(|m| (m.frame, m.kind)).collect();
+        assert_eq!(
+            got,
+            vec![(12, NotableKind::ClaimRefused), (30, NotableKind::Rollback)]
+        );
+        assert_eq!(
+            marks[1].text,
+            "frame 30: a batch was rolled back (2 item(s) compensated in reverse)"
         );
     }
 

@@ -72,3 +72,63 @@ fn stage_parameters_follow_the_operators_schema() {
     let undo = document.record().undo_string().unwrap_or_default();
     assert!(undo.contains("lanes"), "the reset is the last edit: {undo}");
 }
+
+#[test]
+fn an_observer_path_keyframe_is_added_and_undone_as_one_edit() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let doc = DocId::Scenario("crosswalk-rush".into());
+    let observer = FieldPath::root().field("observers").index(0);
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(doc.clone(), observer));
+    harness.run_steps(3);
+    let path_len = |harness: &egui_kittest::Harness<'_, stagecraft_editor::app::StagecraftApp>| {
+        harness
+            .state()
+            .document()
+            .expect("a document")
+            .project()
+            .scenarios["crosswalk-rush"]
+            .observers[0]
+            .path
+            .len()
+    };
+    let before = path_len(&harness);
+    assert!(harness.query_by_label_contains("Fade").is_some());
+    harness.get_by_label("+ Add path").click();
+    harness.run_steps(3);
+    assert_eq!(path_len(&harness), before + 1);
+    let key = harness
+        .state()
+        .document()
+        .expect("a document")
+        .project()
+        .scenarios["crosswalk-rush"]
+        .observers[0]
+        .path
+        .last()
+        .cloned()
+        .expect("a keyframe");
+    // The example's camera has no path yet: the first keyframe starts at frame 0 where the
+    // camera stands.
+    assert_eq!(before, 0);
+    let eye = harness
+        .state()
+        .document()
+        .expect("a document")
+        .project()
+        .scenarios["crosswalk-rush"]
+        .observers[0]
+        .position;
+    assert_eq!((key.frame, key.position), (0, eye));
+    assert!(harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .undo());
+    harness.run_steps(2);
+    assert_eq!(path_len(&harness), before);
+}

@@ -3,7 +3,7 @@
 use egui::Ui;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
-    Box3, Directive, DirectiveCommand, Observer, Override, OverrideAction, OverrideSet,
+    Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction, OverrideSet,
     PopulationKind, PopulationSource, Scenario, Vec2, Vec3, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
@@ -197,6 +197,55 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         &mut observer.remove_radius_m,
         0.0..=10_000.0,
         " m",
+    );
+    form.number_ui(
+        ui,
+        "close_m",
+        "Closer than this to the camera (3D), a visible birth is refused.",
+        &mut observer.close_m,
+        0.0..=10_000.0,
+        " m",
+    );
+    form.number_ui(
+        ui,
+        "fade",
+        "Fade at the start: 0 is clear, 1 is black (hidden startup needs more than 0.9).",
+        &mut observer.fade,
+        0.0..=1.0,
+        "",
+    );
+    let start = observer.position;
+    record_list_ui(
+        form,
+        ui,
+        "path",
+        &mut observer.path,
+        |keys| Keyframe {
+            frame: keys.last().map_or(0, |k| k.frame + 100),
+            position: keys.last().map_or(start, |k| k.position),
+        },
+        |index, key| {
+            format!(
+                "{index}: frame {} at ({:.1}, {:.1}, {:.1})",
+                key.frame, key.position.x, key.position.y, key.position.z
+            )
+        },
+        |form, ui, key| {
+            form.number_ui(
+                ui,
+                "frame",
+                "The frame the eye reaches this position (keyframes ascend by frame).",
+                &mut key.frame,
+                0..=10_000_000,
+                "",
+            );
+            form.vec3_ui(
+                ui,
+                "position",
+                "Eye position at that frame.",
+                &mut key.position,
+            );
+        },
     );
 }
 

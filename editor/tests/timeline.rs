@@ -162,30 +162,6 @@ fn directive_frames(harness: &Harness<'_, State>) -> Vec<u64> {
         .collect()
 }
 
-fn drag(harness: &mut Harness<'_, State>, from: egui::Pos2, to: egui::Pos2) {
-    harness.event(egui::Event::PointerMoved(from));
-    harness.run_steps(1);
-    harness.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.run_steps(1);
-    for step in 1..=6 {
-        let at = from + (to - from) * (step as f32 / 6.0);
-        harness.event(egui::Event::PointerMoved(at));
-        harness.run_steps(1);
-    }
-    harness.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.run_steps(2);
-}
-
 #[test]
 fn directives_are_added_at_the_current_frame_and_dragged_on_the_ruler_each_one_undoable_edit() {
     let example = example("street-block");
@@ -213,7 +189,7 @@ fn directives_are_added_at_the_current_frame_and_dragged_on_the_ruler_each_one_u
             marks.ruler_point(600).expect("ruler drawn"),
         )
     };
-    drag(&mut harness, from, to);
+    support::drag(&mut harness, from, to, 6);
     let moved = directive_frames(&harness)[3];
     assert!((590..=610).contains(&moved), "moved to {moved}");
     assert_eq!(directive_frames(&harness)[..3], [60, 40, 60]);

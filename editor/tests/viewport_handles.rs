@@ -69,31 +69,6 @@ fn handle_at(harness: &Harness<'_, State>, target: HandleTarget) -> egui::Pos2 {
         .expect("handle drawn")
 }
 
-fn drag(harness: &mut Harness<'_, State>, from: egui::Pos2, to: egui::Pos2) {
-    harness.event(egui::Event::PointerMoved(from));
-    harness.run_steps(1);
-    harness.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.run_steps(1);
-    for step in 1..=5 {
-        harness.event(egui::Event::PointerMoved(
-            from + (to - from) * (step as f32 / 5.0),
-        ));
-        harness.run_steps(1);
-    }
-    harness.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.run_steps(2);
-}
-
 #[test]
 fn a_dragged_box_corner_is_one_undoable_edit_and_an_inverting_drag_is_refused() {
     let example = example("street-block");
@@ -101,7 +76,7 @@ fn a_dragged_box_corner_is_one_undoable_edit_and_an_inverting_drag_is_refused() 
     let before = no_spawn_box(&harness);
     let max = HandleTarget::BoxMax(BoxSlot::NoSpawn);
     let from = handle_at(&harness, max);
-    drag(&mut harness, from, from + egui::vec2(60.0, 0.0));
+    support::drag(&mut harness, from, from + egui::vec2(60.0, 0.0), 5);
     let after = no_spawn_box(&harness);
     assert!(after.max.x > before.max.x + 1.0, "{before:?} → {after:?}");
     assert_eq!(after.min, before.min, "the other corner stays");
@@ -113,7 +88,7 @@ fn a_dragged_box_corner_is_one_undoable_edit_and_an_inverting_drag_is_refused() 
     let min = HandleTarget::BoxMin(BoxSlot::NoSpawn);
     let from = handle_at(&harness, min);
     let past_max = handle_at(&harness, max) + egui::vec2(40.0, 0.0);
-    drag(&mut harness, from, egui::pos2(past_max.x, from.y));
+    support::drag(&mut harness, from, egui::pos2(past_max.x, from.y), 5);
     let message = harness.state().panel.handles.message.clone();
     assert!(
         message

@@ -4,14 +4,16 @@
 //! an entry selects its object and frames it in the Viewport, where every entry is drawn:
 //! added green, removed as a red ghost, moved yellow with an arrow, changed blue.
 //!
-//! The other side is generated here, synchronously, with the cook driver's one-shot generation
-//! (the same runtime executor the service runs); the examples take milliseconds.
+//! The other side is read synchronously: the saved project or a cooked bundle exactly as
+//! `stagecraft diff` reads a side (`cli::diff::side_objects`), another seed by generating the
+//! document as edited with the cook driver's one-shot run (the same runtime executor, overrides
+//! applied). The examples take milliseconds.
 
 use std::path::Path;
 
 use egui::{Color32, RichText, Ui};
 use stagecraft_runtime::content::Product;
-use stagecraft_runtime::diff::{bundle_objects, diff_objects, objects_of, BundleDiff, Change};
+use stagecraft_runtime::diff::{bundle_objects, diff_objects, BundleDiff, Change};
 use stagecraft_runtime::diff::{DiffEntry, DiffObject};
 use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::ops::registry::Registry;
@@ -103,33 +105,17 @@ impl DiffPanel {
         let current = bundle_objects(&content.bundle);
         drop(preview);
         let (label, other) = match self.against {
-            Against::Saved => {
-                let (_, loaded) = crate::project_io::load_dir(document.dir())
-                    .map_err(|e| format!("reading the saved project: {e}"))?;
-                let project = loaded
-                    .project
-                    .ok_or("the saved project has errors and cannot be generated")?;
-                let seed = project.manifest.root_seed;
-                ("saved state".to_owned(), generate(&project, &recipe, seed)?)
-            }
+            Against::Saved => (
+                "saved state".to_owned(),
+                saved_side(document.dir(), &recipe)?,
+            ),
             Against::Seed => (
                 format!("seed {}", self.seed),
                 generate(document.project(), &recipe, self.seed)?,
             ),
             Against::Bundle => {
                 let path = Path::new(self.bundle_path.trim());
-                let bundle = crate::cook::read_bundle(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                let objects: Vec<DiffObject> = bundle
-                    .products
-                    .iter()
-                    .filter(|p| p.recipe == recipe)
-                    .flat_map(|p| {
-                        let recipe: std::sync::Arc<str> = std::sync::Arc::from(p.recipe.as_str());
-                        objects_of(&recipe, p.stage, &p.product)
-                    })
-                    .collect();
-                (path.display().to_string(), objects)
+                (path.display().to_string(), saved_side(path, &recipe)?)
             }
         };
         Ok(DiffResult {
@@ -181,7 +167,20 @@ impl DiffPanel {
     }
 }
 
-/// Compiles `recipe` of `project` and generates it with `seed`.
+/// The objects of `recipe` in the project folder or cooked bundle at `path`, read as
+/// `stagecraft diff` reads a side (a project is loaded, checked and generated with its overrides;
+/// a bundle is verified and decoded).
+fn saved_side(path: &Path, recipe: &str) -> Result<Vec<DiffObject>, String> {
+    let side = crate::cli::diff::DiffSide::default();
+    let objects = crate::cli::diff::side_objects(path, &side).map_err(|e| format!("{e:#}"))?;
+    Ok(objects
+        .into_iter()
+        .filter(|o| o.recipe.as_ref() == recipe)
+        .collect())
+}
+
+/// Compiles `recipe` of `project` (the document as edited, unsaved) and generates it with
+/// `seed`.
 fn generate(project: &Project, recipe: &str, seed: u64) -> Result<Vec<DiffObject>, String> {
     let source = project
         .recipes

@@ -161,3 +161,26 @@ pub fn apply_commands(
         }
     }
 }
+
+/// A primary-button drag from `from` to `to` in `moves` pointer moves, a frame after each event
+/// (two after the release), as a user's mouse makes it.
+pub fn drag<S>(harness: &mut Harness<'_, S>, from: egui::Pos2, to: egui::Pos2, moves: u32) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    harness.event(egui::Event::PointerMoved(from));
+    harness.run_steps(1);
+    harness.event(button(from, true));
+    harness.run_steps(1);
+    for step in 1..=moves {
+        harness.event(egui::Event::PointerMoved(
+            from + (to - from) * (step as f32 / moves as f32),
+        ));
+        harness.run_steps(1);
+    }
+    harness.event(button(to, false));
+    harness.run_steps(2);
+}

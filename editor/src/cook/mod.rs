@@ -4,6 +4,7 @@
 
 pub mod bundle_io;
 pub mod driver;
+pub mod side;
 pub mod store;
 
 pub use bundle_io::{read_bundle, write_bundle, CheckedProduct, ReadBundle, MANIFEST_NAME};

@@ -5,7 +5,7 @@
 //! added green, removed as a red ghost, moved yellow with an arrow, changed blue.
 //!
 //! The other side is read synchronously: the saved project or a cooked bundle exactly as
-//! `stagecraft diff` reads a side (`cli::diff::side_objects`), another seed by generating the
+//! `stagecraft diff` reads a side (`cook::side::side_objects`), another seed by generating the
 //! document as edited with the cook driver's one-shot run (the same runtime executor, overrides
 //! applied). The examples take milliseconds.
 
@@ -171,8 +171,8 @@ impl DiffPanel {
 /// `stagecraft diff` reads a side (a project is loaded, checked and generated with its overrides;
 /// a bundle is verified and decoded).
 fn saved_side(path: &Path, recipe: &str) -> Result<Vec<DiffObject>, String> {
-    let side = crate::cli::diff::DiffSide::default();
-    let objects = crate::cli::diff::side_objects(path, &side).map_err(|e| format!("{e:#}"))?;
+    let side = crate::cook::side::DiffSide::default();
+    let objects = crate::cook::side::side_objects(path, &side).map_err(|e| format!("{e:#}"))?;
     Ok(objects
         .into_iter()
         .filter(|o| o.recipe.as_ref() == recipe)
@@ -257,7 +257,7 @@ pub fn entry_text(entry: &DiffEntry) -> String {
     let Some(object) = entry.object() else {
         return String::new();
     };
-    let key = crate::cli::diff::key_text(&object.key);
+    let key = crate::cook::side::key_text(&object.key);
     let what = match &entry.change {
         Change::Moved { distance_m, fields } if fields.is_empty() => {
             format!("moved {distance_m:.2} m")

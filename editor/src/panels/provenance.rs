@@ -107,6 +107,33 @@ fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project, out: &mut Vec
             cell_ui(ui, content, *stage, (*x, *y));
         }
         PickId::Agent { id } => agent_ui(ui, preview, *id),
+        PickId::SpawnCandidate { frame, ordinal } => candidate_ui(ui, preview, *frame, *ordinal),
+    }
+}
+
+/// A spawn candidate: where it stood, which gate refused it and what would unblock it.
+fn candidate_ui(ui: &mut Ui, preview: &Preview, frame: u64, ordinal: u32) {
+    let Some(world) = preview.session.world() else {
+        return;
+    };
+    let Some(mark) = crate::viewport::overlays::spawn_candidate(world, frame, ordinal) else {
+        ui.label(
+            RichText::new("This candidate is no longer among the world's recent draws.").weak(),
+        );
+        return;
+    };
+    match mark.rejection {
+        None => {
+            ui.label("Admitted: every gate passed and the batch was realized or rolled back.");
+        }
+        Some(reason) => {
+            ui.label(format!("Refused by the {reason:?} gate."));
+            ui.label(format!("Would pass with: {}.", reason.remedy()));
+        }
+    }
+    if let Some(report) = world.spawn_report(usize::from(mark.source)) {
+        ui.add_space(6.0);
+        ui.label(RichText::new(report.text()).weak());
     }
 }
 

@@ -181,6 +181,8 @@ fn toolbar_ui(ui: &mut Ui, preview: &mut Preview, camera: &mut OrbitCamera) -> b
         ui.checkbox(&mut options.show_layouts, "Layouts");
         ui.checkbox(&mut options.show_scenario, "Scenario");
         ui.checkbox(&mut options.show_rejected, "Rejected");
+        ui.checkbox(&mut options.show_candidates, "Spawns")
+            .on_hover_text("The world's recent spawn candidates, coloured by admission result");
         ui.checkbox(&mut options.show_labels, "Labels");
     });
     preview.options != before
@@ -249,20 +251,21 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         y += galley.size().y + 6.0;
         painter.galley(at, galley, colour);
     }
-    if let Some(content) = session.content().filter(|_| preview.options.show_layouts) {
-        // Bottom right, above the agent-state strip: clear of the header lines at the top.
-        let bottom = if session.world().is_some() {
-            rect.bottom() - 30.0
-        } else {
-            rect.bottom() - 8.0
-        };
-        legend_ui(
-            &painter,
-            rect,
-            bottom,
-            &crate::viewport::cells::legend(content),
-        );
+    let mut legend = session
+        .content()
+        .filter(|_| preview.options.show_layouts)
+        .map(|c| crate::viewport::cells::legend(c))
+        .unwrap_or_default();
+    if let Some(world) = session.world().filter(|_| preview.options.show_candidates) {
+        legend.extend(candidate_legend(world));
     }
+    // Bottom right, above the agent-state strip: clear of the header lines at the top.
+    let bottom = if session.world().is_some() {
+        rect.bottom() - 30.0
+    } else {
+        rect.bottom() - 8.0
+    };
+    legend_ui(&painter, rect, bottom, &legend);
     if session.world().is_some() {
         let mut x = rect.left() + 8.0;
         let y = rect.bottom() - 22.0;
@@ -297,6 +300,31 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
 /// Legends longer than this many entries are laid out in two columns, so they cover less of
 /// the content.
 const LEGEND_ROWS_PER_COLUMN: usize = 7;
+
+/// Legend entries for the spawn-candidate marks the world keeps: admitted, then each refusing
+/// gate present, in gate order.
+fn candidate_legend(world: &stagecraft_runtime::sim::World) -> Vec<(String, three_d::Srgba)> {
+    let mut admitted = false;
+    let mut gates = std::collections::BTreeSet::new();
+    for (_, mark) in world.recent_candidates() {
+        match mark.rejection {
+            None => admitted = true,
+            Some(reason) => {
+                gates.insert(reason);
+            }
+        }
+    }
+    let mut entries = Vec::new();
+    if admitted {
+        entries.push(("spawn admitted".to_owned(), palette::ADMITTED_CANDIDATE));
+    }
+    entries.extend(
+        gates
+            .into_iter()
+            .map(|r| (format!("spawn refused: {r:?}"), palette::spawn_rejection(r))),
+    );
+    entries
+}
 
 /// Height of one legend row, points.
 const LEGEND_ROW_H: f32 = 16.0;

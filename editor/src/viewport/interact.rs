@@ -154,7 +154,33 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
                 state_name(agents.state[row])
             ))
         }
+        PickId::SpawnCandidate { frame, ordinal } => {
+            let world = session.world()?;
+            let mark = super::overlays::spawn_candidate(world, *frame, *ordinal)?;
+            Some(candidate_text(world, &mark, *frame))
+        }
     }
+}
+
+/// A spawn candidate in words: its source, frame, place and what admission said.
+pub fn candidate_text(
+    world: &stagecraft_runtime::sim::World,
+    mark: &stagecraft_runtime::sim::CandidateMark,
+    frame: u64,
+) -> String {
+    let source = world
+        .config()
+        .sources
+        .get(usize::from(mark.source))
+        .map_or("?", |s| s.id.as_str());
+    let result = match mark.rejection {
+        None => "admitted".to_owned(),
+        Some(reason) => format!("refused: {reason:?}"),
+    };
+    format!(
+        "{source} candidate at ({:.2}, {:.2}) m, frame {frame}: {result}",
+        mark.position.x, mark.position.y
+    )
 }
 
 /// Why a candidate was rejected, in words.
@@ -293,6 +319,14 @@ pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
                     format!(" {}", crate::panels::population::handle_text(h))
                 });
             Some(format!("{} #{}{handle}", source.id, agent.ordinal()))
+        }
+        PickId::SpawnCandidate { frame, ordinal } => {
+            let world = session.world()?;
+            let mark = super::overlays::spawn_candidate(world, *frame, *ordinal)?;
+            Some(match mark.rejection {
+                None => "admitted".to_owned(),
+                Some(reason) => format!("{reason:?}"),
+            })
         }
     }
 }

@@ -322,3 +322,55 @@ pub fn agents(world: &World) -> LayerData {
     }
     data
 }
+
+/// Radius of a spawn-candidate mark, meters.
+pub const CANDIDATE_RADIUS_M: f32 = 0.2;
+
+/// The world's recent spawn candidates: a flat disc where each stood, green when admitted, else
+/// the colour of the gate that refused it; each pickable by its frame and place in that frame.
+pub fn spawn_candidates(world: &World) -> LayerData {
+    let mut data = LayerData::default();
+    let mut previous_frame = None;
+    let mut ordinal = 0u32;
+    for (frame, mark) in world.recent_candidates() {
+        ordinal = if previous_frame == Some(frame) {
+            ordinal + 1
+        } else {
+            0
+        };
+        previous_frame = Some(frame);
+        let (x, y) = (mark.position.x as f32, mark.position.y as f32);
+        if !(x.is_finite() && y.is_finite()) {
+            continue;
+        }
+        let colour = mark
+            .rejection
+            .map_or(palette::ADMITTED_CANDIDATE, palette::spawn_rejection);
+        marker(
+            &mut data,
+            Shape::Cylinder,
+            vec3(x, y, 0.0),
+            CANDIDATE_RADIUS_M,
+            0.05,
+            colour,
+        );
+        data.picks.push((
+            PickId::SpawnCandidate { frame, ordinal },
+            Aabb::standing(x, y, 0.0, CANDIDATE_RADIUS_M, 0.1),
+        ));
+    }
+    data
+}
+
+/// The spawn candidate `frame`'s `ordinal`-th draw, if the world still keeps it.
+pub fn spawn_candidate(
+    world: &World,
+    frame: u64,
+    ordinal: u32,
+) -> Option<stagecraft_runtime::sim::CandidateMark> {
+    world
+        .recent_candidates()
+        .filter(|(f, _)| *f == frame)
+        .nth(ordinal as usize)
+        .map(|(_, mark)| *mark)
+}

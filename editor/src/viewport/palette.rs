@@ -5,7 +5,7 @@
 
 use stagecraft_runtime::content::{ChunkRole, RejectReason};
 use stagecraft_runtime::project::Rgb;
-use stagecraft_runtime::sim::AgentState;
+use stagecraft_runtime::sim::{AgentState, SpawnRejection};
 use three_d::Srgba;
 
 /// A colour from its sRGB components.
@@ -114,6 +114,17 @@ pub fn reject_reason(reason: &RejectReason) -> Srgba {
         RejectReason::OutsideRegion => rgb(150, 150, 150),
         RejectReason::InKeepOut { .. } => rgb(255, 140, 0),
         RejectReason::Conflict { .. } => rgb(230, 40, 40),
+    }
+}
+
+/// An admitted spawn candidate.
+pub const ADMITTED_CANDIDATE: Srgba = rgb(90, 230, 110);
+
+/// The colour of the gate that refused a spawn candidate (the no-spawn box's red for its own).
+pub fn spawn_rejection(reason: SpawnRejection) -> Srgba {
+    match reason {
+        SpawnRejection::NoSpawnBox => NO_SPAWN,
+        other => category(other as usize + 1),
     }
 }
 

@@ -168,6 +168,14 @@ pub enum PickId {
         /// The agent's id (`source << 32 | ordinal`).
         id: u64,
     },
+    /// A spawn candidate the world drew: the frame that drew it and its place among that
+    /// frame's candidates.
+    SpawnCandidate {
+        /// The frame that drew it.
+        frame: u64,
+        /// Its index among that frame's candidates.
+        ordinal: u32,
+    },
 }
 
 /// The nearest target `ray` hits: its id and the distance along the ray.

@@ -29,6 +29,8 @@ pub enum LayerKind {
     Rejected,
     /// No-spawn and no-removal boxes, observers with frusta and range rings.
     Scenario,
+    /// The world's recent spawn candidates, coloured by admission result.
+    Spawns,
     /// Pedestrians.
     Agents,
     /// Selection and hover outlines.
@@ -37,12 +39,13 @@ pub enum LayerKind {
 
 impl LayerKind {
     /// Every layer, in drawing order.
-    pub const ALL: [LayerKind; 7] = [
+    pub const ALL: [LayerKind; 8] = [
         LayerKind::Ground,
         LayerKind::Content,
         LayerKind::Placements,
         LayerKind::Rejected,
         LayerKind::Scenario,
+        LayerKind::Spawns,
         LayerKind::Agents,
         LayerKind::Highlight,
     ];
@@ -65,6 +68,8 @@ pub struct OverlayOptions {
     pub show_layouts: bool,
     /// Show observers, their frusta and range rings, and the scenario boxes.
     pub show_scenario: bool,
+    /// Show the world's recent spawn candidates, coloured by what admission said.
+    pub show_candidates: bool,
 }
 
 impl Default for OverlayOptions {
@@ -77,6 +82,7 @@ impl Default for OverlayOptions {
             show_routes: true,
             show_layouts: true,
             show_scenario: true,
+            show_candidates: true,
         }
     }
 }
@@ -120,6 +126,7 @@ struct Keys {
     placements: Option<(u64, ColourBy)>,
     rejected: Option<(u64, bool)>,
     scenario: Option<(u64, bool)>,
+    spawns: Option<((u64, u64), bool)>,
     agents: Option<(u64, u64)>,
     highlight: Option<HighlightKey>,
 }
@@ -215,6 +222,15 @@ impl SceneBuilder {
             self.set(LayerKind::Scenario, data, &mut rebuilt);
         }
         let world_key = inputs.world.map_or((0, u64::MAX), |(w, v)| (v, w.frame()));
+        let key = Some((world_key, options.show_candidates));
+        if self.keys.spawns != key {
+            self.keys.spawns = key;
+            let data = match inputs.world {
+                Some((world, _)) if options.show_candidates => overlays::spawn_candidates(world),
+                _ => LayerData::default(),
+            };
+            self.set(LayerKind::Spawns, data, &mut rebuilt);
+        }
         if self.keys.agents != Some(world_key) {
             self.keys.agents = Some(world_key);
             let data = inputs
@@ -260,6 +276,7 @@ impl SceneBuilder {
             PickId::Rejected { .. } => LayerKind::Rejected,
             PickId::Cell { .. } => LayerKind::Content,
             PickId::Agent { .. } => LayerKind::Agents,
+            PickId::SpawnCandidate { .. } => LayerKind::Spawns,
         };
         self.layer(kind)
             .picks

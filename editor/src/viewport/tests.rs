@@ -94,7 +94,10 @@ fn only_the_layers_whose_inputs_changed_are_rebuilt() {
         Some((&world, 1)),
         Some((&scenario, 1)),
     ));
-    assert_eq!(stepped, [LayerKind::Agents, LayerKind::Highlight]);
+    assert_eq!(
+        stepped,
+        [LayerKind::Spawns, LayerKind::Agents, LayerKind::Highlight]
+    );
     options.colour_by = ColourBy::Variant;
     let recoloured = builder.update(&inputs(
         &content,
@@ -271,4 +274,48 @@ fn rejected_candidates_show_only_when_asked_with_their_reason_colour() {
             palette::reject_reason(&RejectReason::Conflict { with: id(0) }),
         ]
     );
+}
+
+#[test]
+fn spawn_candidates_show_where_they_stood_coloured_by_admission_and_are_pickable() {
+    let content = street_content("r");
+    let scenario = scenario();
+    let mut world = content.world(&scenario, 7).expect("world");
+    for _ in 0..40 {
+        world.step();
+    }
+    let marks: Vec<_> = world.recent_candidates().map(|(f, m)| (f, *m)).collect();
+    assert!(!marks.is_empty(), "the street's sources drew candidates");
+    let mut options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, Some((&world, 1)), None));
+    let layer = builder.layer(LayerKind::Spawns);
+    let discs = &layer.shapes[Shape::Cylinder.index()];
+    assert_eq!(discs.len(), marks.len());
+    assert_eq!(layer.picks.len(), marks.len());
+    for (index, (_, mark)) in marks.iter().enumerate() {
+        let expected = mark
+            .rejection
+            .map_or(palette::ADMITTED_CANDIDATE, palette::spawn_rejection);
+        assert_eq!(discs.colours[index], expected);
+    }
+    // The first mark of the last frame picks back to the same candidate.
+    let (last_frame, _) = marks[marks.len() - 1];
+    let first_of_last = marks
+        .iter()
+        .position(|(f, _)| *f == last_frame)
+        .expect("a mark");
+    let pick = PickId::SpawnCandidate {
+        frame: last_frame,
+        ordinal: 0,
+    };
+    assert_eq!(layer.picks[first_of_last].0, pick);
+    let found = crate::viewport::overlays::spawn_candidate(&world, last_frame, 0).expect("kept");
+    assert_eq!(found, marks[first_of_last].1);
+    let bounds = builder.bounds_of(&pick).expect("bounds");
+    let centre = bounds.center();
+    assert!((centre.x - found.position.x as f32).abs() < 1e-3);
+    options.show_candidates = false;
+    builder.update(&inputs(&content, &options, Some((&world, 1)), None));
+    assert!(builder.layer(LayerKind::Spawns).picks.is_empty());
 }

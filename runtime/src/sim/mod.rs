@@ -36,7 +36,8 @@ pub use crowd::{long_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S};
 pub use events::{Event, EventDetail, EventKind, EventLog};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
-    ClaimRefusal, PopulationState, RetireRefusal, SourceStatus, SpawnRejection, SpawnReport,
+    CandidateMark, ClaimRefusal, PopulationState, RetireRefusal, SourceStatus, SpawnRejection,
+    SpawnReport,
 };
 pub use routes::{RouteConnection, RouteError, SimRoute, DEFAULT_ROUTE_WIDTH_M};
 pub use scenario::{
@@ -52,7 +53,7 @@ pub use space::{
 };
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
-pub use world::{build_world, Counters, SourceConfig, World, WorldConfig};
+pub use world::{build_world, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES};
 
 #[cfg(test)]
 mod tests;

@@ -123,6 +123,8 @@ impl World {
         self.events = snapshot.events.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
+        self.last_candidates.clear();
+        self.recent_candidates.clear();
         self.observation = Default::default();
         Ok(())
     }

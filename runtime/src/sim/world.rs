@@ -2,6 +2,7 @@
 //! and the phase order of one fixed step. The phases themselves live in their own modules
 //! (`population`, `tasks`, `motion`), each a function over the sets it reads and changes.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentState, Agents};
@@ -9,8 +10,8 @@ use super::events::EventLog;
 use super::motion::motion_phase;
 use super::observers::Observation;
 use super::population::{
-    control_phase, member_counts, population_phase, BlockerIndex, PopulationState, Sets,
-    SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig, NO_BINDING,
+    control_phase, member_counts, population_phase, BlockerIndex, CandidateMark, PopulationState,
+    Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig, NO_BINDING,
     QUARANTINE_FRAMES,
 };
 use super::routes::SimRoute;
@@ -46,6 +47,9 @@ pub struct SourceConfig {
     /// The removal multiplier every admission applies.
     pub removal_multiplier: f64,
 }
+
+/// How many recent spawn candidates a world keeps for the overlay.
+pub const RECENT_CANDIDATES: usize = 512;
 
 /// Everything that decides a world's evolution besides its state.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,6 +171,11 @@ pub struct World {
     pub(super) observation: Observation,
     /// Rejections of the last step, with the source index.
     pub(super) last_rejections: Vec<(u16, SpawnRejection)>,
+    /// Spawn candidates of the last step with their admission results.
+    pub(super) last_candidates: Vec<CandidateMark>,
+    /// The last [`RECENT_CANDIDATES`] spawn candidates with the frame that drew them (derived
+    /// for the overlay: snapshots leave it out and a restore empties it).
+    pub(super) recent_candidates: VecDeque<(u64, CandidateMark)>,
     /// Walking's derived data and scratch (not state: snapshots leave it out).
     pub(super) walk: WalkState,
 }
@@ -233,6 +242,20 @@ impl World {
     /// Birth rejections of the last step, with the index of the source.
     pub fn last_rejections(&self) -> &[(u16, SpawnRejection)] {
         &self.last_rejections
+    }
+
+    /// The spawn candidates the last step drew, each with where it stood and its admission
+    /// result (the spawn-candidate overlay).
+    pub fn last_candidates(&self) -> &[CandidateMark] {
+        &self.last_candidates
+    }
+
+    /// The last [`RECENT_CANDIDATES`] spawn candidates, oldest first, each with the frame that
+    /// drew it.
+    pub fn recent_candidates(&self) -> impl Iterator<Item = (u64, &CandidateMark)> + '_ {
+        self.recent_candidates
+            .iter()
+            .map(|(frame, mark)| (*frame, mark))
     }
 
     /// The event log.
@@ -315,6 +338,7 @@ impl World {
     pub fn step(&mut self) {
         self.frame += 1;
         self.last_rejections.clear();
+        self.last_candidates.clear();
         let config = &*self.config;
         // Control: one observation and one cycle plan for the whole update.
         let (observation, plan) = control_phase(config, self.frame, &mut self.pop);
@@ -329,6 +353,7 @@ impl World {
             events: &mut self.events,
             counters: &mut self.counters,
             rejections: &mut self.last_rejections,
+            candidates: &mut self.last_candidates,
         };
         population_phase(config, &observation, plan, &mut sets);
         tasks_phase(config, &mut sets);
@@ -339,6 +364,12 @@ impl World {
             config.fixed_step_s,
         );
         self.observation = observation;
+        for mark in &self.last_candidates {
+            self.recent_candidates.push_back((self.frame, *mark));
+        }
+        while self.recent_candidates.len() > RECENT_CANDIDATES {
+            self.recent_candidates.pop_front();
+        }
         commit_phase(self);
     }
 }
@@ -443,6 +474,8 @@ pub fn build_world(
         births: vec![Vec::new(); source_count],
         counters: Counters::default(),
         last_rejections: Vec::new(),
+        last_candidates: Vec::new(),
+        recent_candidates: VecDeque::new(),
         walk: WalkState::default(),
         events: EventLog::default(),
         staged: Staged::default(),

@@ -42,7 +42,7 @@ pub use pool::{
     QUARANTINE_FRAMES,
 };
 pub use realize::AttachFault;
-pub use report::{SourceStatus, SpawnReport};
+pub use report::{CandidateMark, SourceStatus, SpawnReport};
 pub use retire::{eligibility, spatial, RetireRefusal, SUPPRESS_CLEANUP_MULTIPLIER};
 pub use startup::{
     Startup, StartupError, DEFAULT_FORCED_INIT_MS, EARLY_COMPLETION_MS, FULL_FADE,
@@ -282,6 +282,8 @@ pub(in crate::sim) struct Sets<'a> {
     pub(in crate::sim) events: &'a mut EventLog,
     pub(in crate::sim) counters: &'a mut Counters,
     pub(in crate::sim) rejections: &'a mut Vec<(u16, SpawnRejection)>,
+    /// The candidates this step drew, with their admission results.
+    pub(in crate::sim) candidates: &'a mut Vec<CandidateMark>,
 }
 
 /// The row a current handle names, if that row exists yet (staged births have none).
@@ -574,7 +576,13 @@ fn admit_batch(
     for _ in 0..batch {
         let candidate = draw(config, &mut sets.state.sources[source], source)
             .ok_or(SpawnRejection::SamplerExhausted)?;
-        admit(&gates, candidate.feet_m(), &accepted)?;
+        let admitted = admit(&gates, candidate.feet_m(), &accepted);
+        sets.candidates.push(CandidateMark {
+            source: source as u16,
+            position: candidate.position,
+            rejection: admitted.err(),
+        });
+        admitted?;
         accepted.push(candidate.feet_m());
         candidates.push(candidate);
     }

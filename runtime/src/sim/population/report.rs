@@ -3,6 +3,7 @@
 //! how many times, and what would unblock it).
 
 use super::{Demand, SpawnRejection, SPAWN_REJECTIONS};
+use crate::project::Vec2;
 
 /// One source's numbers at the current frame; each is distinct, never a sum of the others.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,4 +82,16 @@ impl SpawnReport {
             ),
         }
     }
+}
+
+/// One spawn candidate a step drew and put through admission: where it stood and what the gates
+/// said. Batch-wide refusals (no valid view, capacity, quarantine) draw nothing and so have no mark.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CandidateMark {
+    /// Index of the source that drew it.
+    pub source: u16,
+    /// Ground position of its feet root, meters.
+    pub position: Vec2,
+    /// `None`: admitted; otherwise the gate that refused it.
+    pub rejection: Option<SpawnRejection>,
 }

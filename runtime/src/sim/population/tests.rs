@@ -898,3 +898,61 @@ fn vehicles_run_on_their_own_clock_and_a_candidate_on_their_lane_is_a_crossing_c
     let born = events_of(&world, EventKind::Realized)[0].frame;
     assert!((40..=50).contains(&born), "born at frame {born}");
 }
+
+#[test]
+fn each_drawn_candidate_is_marked_with_its_position_and_admission_result() {
+    let boxed = || SimBox {
+        min_m: [-12.0, -1.0, 0.0],
+        max_m: [-8.0, 1.0, 2.0],
+    };
+    let mut scn = scenario(vec![behind()], vec![source("a", 1, &[-10.0])], Vec::new());
+    scn.no_spawn_box = Some(boxed());
+    let mut world = world_of(scn);
+    let mut marks = Vec::new();
+    for _ in 0..3 {
+        world.step();
+        marks.extend_from_slice(world.last_candidates());
+    }
+    assert!(!marks.is_empty(), "the source drew candidates");
+    for mark in &marks {
+        assert_eq!(mark.source, 0);
+        assert_eq!(mark.rejection, Some(SpawnRejection::NoSpawnBox));
+        assert!((mark.position.x + 10.0).abs() < 1e-9, "{mark:?}");
+        assert!(mark.position.y.abs() < 1e-9, "{mark:?}");
+    }
+    assert_eq!(
+        marks.len() as u64,
+        rejections(&world, 0, SpawnRejection::NoSpawnBox),
+        "one mark per refused candidate"
+    );
+    let recent: Vec<(u64, CandidateMark)> =
+        world.recent_candidates().map(|(f, m)| (f, *m)).collect();
+    assert_eq!(
+        recent.len(),
+        marks.len(),
+        "the recent marks keep every step's"
+    );
+    assert!(recent.windows(2).all(|w| w[0].0 <= w[1].0), "oldest first");
+    assert_eq!(recent.last().map(|r| r.0), Some(3));
+
+    let scn = scenario(vec![behind()], vec![source("a", 1, &[-10.0])], Vec::new());
+    let mut world = world_of(scn);
+    let mut admitted: Vec<CandidateMark> = Vec::new();
+    while world.agents().is_empty() && world.frame() < 40 {
+        world.step();
+        admitted.extend(
+            world
+                .last_candidates()
+                .iter()
+                .filter(|m| m.rejection.is_none())
+                .copied(),
+        );
+    }
+    assert_eq!(world.agents().len(), 1);
+    assert_eq!(
+        admitted.len(),
+        1,
+        "the birth's candidate is marked admitted"
+    );
+    assert!((admitted[0].position.x + 10.0).abs() < 1e-9);
+}

@@ -60,6 +60,8 @@ pub enum HandleTarget {
     BoxCentre(BoxSlot),
     /// An observer's position (x and y; its height stays).
     Observer(usize),
+    /// One keyframe of an observer's path (x and y; its height stays): observer, keyframe.
+    Keyframe(usize, usize),
 }
 
 /// A handle: what it moves and where it is, meters.
@@ -98,6 +100,12 @@ pub fn handles(scenario: &Scenario) -> Vec<Handle> {
             target: HandleTarget::Observer(index),
             at: observer.position,
         });
+        for (key, keyframe) in observer.path.iter().enumerate() {
+            out.push(Handle {
+                target: HandleTarget::Keyframe(index, key),
+                at: keyframe.position,
+            });
+        }
     }
     out
 }
@@ -162,6 +170,17 @@ pub fn apply_drag(
             observer.position.x = x;
             observer.position.y = y;
         }
+        HandleTarget::Keyframe(index, key) => {
+            let Some(keyframe) = changed
+                .observers
+                .get_mut(index)
+                .and_then(|o| o.path.get_mut(key))
+            else {
+                return Err(format!("observer {index} has no keyframe {key}"));
+            };
+            keyframe.position.x = x;
+            keyframe.position.y = y;
+        }
     }
     Ok(changed)
 }
@@ -181,6 +200,15 @@ fn target_path(target: HandleTarget) -> (FieldPath, String) {
                 .field("position"),
             format!("Move observer {index}"),
         ),
+        HandleTarget::Keyframe(index, key) => (
+            FieldPath::root()
+                .field("observers")
+                .index(index)
+                .field("path")
+                .index(key)
+                .field("position"),
+            format!("Move keyframe {key} of observer {index}"),
+        ),
     }
 }
 
@@ -193,6 +221,7 @@ fn colour(target: HandleTarget) -> Color32 {
         | HandleTarget::BoxMax(BoxSlot::NoRemoval)
         | HandleTarget::BoxCentre(BoxSlot::NoRemoval) => Color32::from_rgb(80, 130, 255),
         HandleTarget::Observer(_) => Color32::from_gray(235),
+        HandleTarget::Keyframe(..) => Color32::from_rgb(250, 200, 90),
     }
 }
 
@@ -355,5 +384,50 @@ mod tests {
                 HandleTarget::Observer(0),
             ]
         );
+    }
+
+    #[test]
+    fn a_path_keyframe_has_a_handle_and_moves_on_the_ground_keeping_frame_and_height() {
+        use stagecraft_runtime::project::{Keyframe, Observer};
+        let mut base = Scenario::default();
+        base.observers.push(Observer {
+            position: v3(0.0, 0.0, 1.7),
+            path: vec![
+                Keyframe {
+                    frame: 0,
+                    position: v3(0.0, 0.0, 1.7),
+                },
+                Keyframe {
+                    frame: 200,
+                    position: v3(10.0, 0.0, 2.5),
+                },
+            ],
+            ..Default::default()
+        });
+        let listed: Vec<HandleTarget> = handles(&base).iter().map(|h| h.target).collect();
+        assert_eq!(
+            listed,
+            vec![
+                HandleTarget::Observer(0),
+                HandleTarget::Keyframe(0, 0),
+                HandleTarget::Keyframe(0, 1),
+            ]
+        );
+        let moved = apply_drag(&base, HandleTarget::Keyframe(0, 1), 12.344, -3.0).expect("moves");
+        let key = &moved.observers[0].path[1];
+        assert_eq!(key.frame, 200);
+        assert_eq!(
+            (key.position.x, key.position.y, key.position.z),
+            (12.34, -3.0, 2.5)
+        );
+        assert_eq!(moved.observers[0].path[0], base.observers[0].path[0]);
+        assert_eq!(moved.observers[0].position, base.observers[0].position);
+        assert_eq!(
+            apply_drag(&base, HandleTarget::Keyframe(0, 2), 0.0, 0.0),
+            Err("observer 0 has no keyframe 2".to_owned())
+        );
+        let (path, label) = target_path(HandleTarget::Keyframe(0, 1));
+        assert_eq!(path.to_string(), "observers[0].path[1].position");
+        assert_eq!(label, "Move keyframe 1 of observer 0");
     }
 }

@@ -236,6 +236,7 @@ fn observer_overlay(data: &mut LayerData, observer: &Observer) {
     }
     let ground = vec3(eye.x, eye.y, 0.05);
     data.line(ground, eye, palette::OBSERVER);
+    observer_path(data, observer);
     marker(
         data,
         Shape::Cone,
@@ -252,6 +253,22 @@ fn observer_overlay(data: &mut LayerData, observer: &Observer) {
         if radius.is_finite() && radius > 0.0 {
             ring(data, ground, radius, colour);
         }
+    }
+}
+
+/// An observer's keyframed path: a line from its authored position through each keyframe in
+/// frame order, with a post from the ground to each keyframe's eye.
+fn observer_path(data: &mut LayerData, observer: &Observer) {
+    let point = |p: &stagecraft_runtime::project::Vec3| vec3(p.x as f32, p.y as f32, p.z as f32);
+    let mut previous = point(&observer.position);
+    for key in &observer.path {
+        let at = point(&key.position);
+        if !(at.x.is_finite() && at.y.is_finite() && at.z.is_finite()) {
+            continue;
+        }
+        data.line(previous, at, palette::OBSERVER_PATH);
+        data.line(vec3(at.x, at.y, 0.05), at, palette::OBSERVER_PATH);
+        previous = at;
     }
 }
 

@@ -117,6 +117,9 @@ pub fn reject_reason(reason: &RejectReason) -> Srgba {
     }
 }
 
+/// An observer's keyframed path.
+pub const OBSERVER_PATH: Srgba = rgb(250, 200, 90);
+
 /// An admitted spawn candidate.
 pub const ADMITTED_CANDIDATE: Srgba = rgb(90, 230, 110);
 

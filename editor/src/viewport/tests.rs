@@ -319,3 +319,41 @@ fn spawn_candidates_show_where_they_stood_coloured_by_admission_and_are_pickable
     builder.update(&inputs(&content, &options, Some((&world, 1)), None));
     assert!(builder.layer(LayerKind::Spawns).picks.is_empty());
 }
+
+#[test]
+fn an_observer_path_is_drawn_through_its_keyframes() {
+    use stagecraft_runtime::project::{Keyframe, Observer, Vec3 as P};
+    let content = street_content("r");
+    let mut scenario = scenario();
+    let at = |x, y, z| P { x, y, z };
+    scenario.observers = vec![Observer {
+        position: at(0.0, 0.0, 1.7),
+        path: vec![
+            Keyframe {
+                frame: 0,
+                position: at(0.0, 0.0, 1.7),
+            },
+            Keyframe {
+                frame: 100,
+                position: at(8.0, 4.0, 2.0),
+            },
+            Keyframe {
+                frame: 200,
+                position: at(16.0, 0.0, 2.0),
+            },
+        ],
+        ..Default::default()
+    }];
+    let options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, None, Some((&scenario, 1))));
+    let layer = builder.layer(LayerKind::Scenario);
+    let path: Vec<_> = layer
+        .lines
+        .iter()
+        .filter(|s| s.colour == palette::OBSERVER_PATH)
+        .collect();
+    assert_eq!(path.len(), 6, "a segment and a post per keyframe");
+    assert_eq!((path[2].a.x, path[2].b.x, path[2].b.y), (0.0, 8.0, 4.0));
+    assert_eq!((path[4].a.x, path[4].b.x), (8.0, 16.0));
+}

@@ -90,12 +90,15 @@ fn main() {
         stagecraft_runtime::diff::bundle_objects(&b),
     );
     let merge = cpu_ms(10, || {
-        black_box(stagecraft_runtime::diff::diff_objects(&oa, &ob));
+        black_box(stagecraft_runtime::diff::diff_objects(
+            oa.clone(),
+            ob.clone(),
+        ));
     });
     let whole = cpu_ms(10, || {
         black_box(diff_bundles(&a, &b));
     });
-    println!("CPU time per call: objects of one bundle {objects:?} ms, diff of the objects {merge:?} ms, whole diff {whole:?} ms");
+    println!("CPU time per call: objects of one bundle {objects:?} ms, diff of the objects (copying them in) {merge:?} ms, whole diff {whole:?} ms");
     let counts = diff_bundles(&a, &b).counts;
     println!(
         "diff of two 1 km² bundles ({} objects each): {counts:?}",

@@ -24,8 +24,7 @@ fn fields_text(change: &Change) -> String {
 
 fn diff_json(diff: &BundleDiff) -> serde_json::Value {
     let entries: Vec<serde_json::Value> = diff
-        .entries
-        .iter()
+        .entries()
         .filter_map(|e| {
             let o = e.object()?;
             let distance = match e.change {
@@ -69,11 +68,11 @@ pub fn diff(
             return Ok(2);
         }
     };
-    let diff = diff_objects(&oa, &ob);
+    let diff = diff_objects(oa, ob);
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&diff_json(&diff))?)?;
     } else {
-        for e in &diff.entries {
+        for e in diff.entries() {
             let Some(o) = e.object() else { continue };
             let detail = match e.change {
                 Change::Moved { distance_m, .. } => format!(" by {distance_m:.3} m"),

@@ -121,7 +121,7 @@ impl DiffPanel {
         Ok(DiffResult {
             label,
             recipe,
-            diff: diff_objects(&other, &current),
+            diff: diff_objects(other, current),
         })
     }
 
@@ -130,19 +130,18 @@ impl DiffPanel {
         let marks = self.result.as_ref().map_or_else(Vec::new, |result| {
             result
                 .diff
-                .entries
-                .iter()
+                .entries()
                 .filter(|e| self.shown[kind_index(&e.change)])
-                .filter_map(mark_of)
+                .filter_map(|e| mark_of(&e))
                 .collect()
         });
         self.preview.borrow_mut().diff_marks = marks;
     }
 
     /// Selects `entry`'s object (its current side) and asks the Viewport to frame it.
-    fn select(&self, entry: &DiffEntry) {
+    fn select(&self, entry: &DiffEntry<'_>) {
         let mut preview = self.preview.borrow_mut();
-        if let Some(object) = &entry.b {
+        if let Some(object) = entry.b {
             preview.selected = preview.session.content().and_then(|content| {
                 let (_, product) = content
                     .bundle
@@ -153,9 +152,8 @@ impl DiffPanel {
         }
         let at = entry
             .b
-            .as_ref()
             .and_then(|o| o.position_m)
-            .or(entry.a.as_ref().and_then(|o| o.position_m));
+            .or(entry.a.and_then(|o| o.position_m));
         if let Some(at) = at {
             let (x, y) = (at.x as f32, at.y as f32);
             preview.frame_request = Some(Aabb::new(
@@ -224,15 +222,15 @@ pub const KIND_COLOURS: [Color32; 4] = [
     Color32::from_rgb(90, 150, 255),
 ];
 
-fn mark_of(entry: &DiffEntry) -> Option<DiffMark> {
-    let point = |o: &Option<DiffObject>| o.as_ref().and_then(|o| o.position_m).map(|p| [p.x, p.y]);
+fn mark_of(entry: &DiffEntry<'_>) -> Option<DiffMark> {
+    let point = |o: Option<&DiffObject>| o.and_then(|o| o.position_m).map(|p| [p.x, p.y]);
     let kind = match entry.change {
         Change::Added => DiffMarkKind::Added,
         Change::Removed => DiffMarkKind::Removed,
         Change::Moved { .. } => DiffMarkKind::Moved,
         Change::Changed { .. } => DiffMarkKind::Changed,
     };
-    let (from, to) = (point(&entry.a), point(&entry.b));
+    let (from, to) = (point(entry.a), point(entry.b));
     (from.is_some() || to.is_some()).then_some(DiffMark { kind, from, to })
 }
 
@@ -253,7 +251,7 @@ fn pick_of(product: &Product, object: &DiffObject) -> Option<PickId> {
 }
 
 /// One line for an entry: "moved 2.37 m · stage 3 · scatter 0x…".
-pub fn entry_text(entry: &DiffEntry) -> String {
+pub fn entry_text(entry: &DiffEntry<'_>) -> String {
     let Some(object) = entry.object() else {
         return String::new();
     };
@@ -354,14 +352,13 @@ impl Panel for DiffPanel {
         let filter = self.filter.trim().to_lowercase();
         let rows: Vec<(usize, String)> = result
             .diff
-            .entries
-            .iter()
+            .entries()
             .enumerate()
             .filter(|(_, e)| self.shown[kind_index(&e.change)])
-            .map(|(i, e)| (i, entry_text(e)))
+            .map(|(i, e)| (i, entry_text(&e)))
             .filter(|(_, text)| filter.is_empty() || text.to_lowercase().contains(&filter))
             .collect();
-        if result.diff.entries.is_empty() {
+        if result.diff.is_empty() {
             ui.label("The two generations are identical.");
         }
         let mut clicked = None;
@@ -369,7 +366,9 @@ impl Panel for DiffPanel {
             .auto_shrink([false, false])
             .show_rows(ui, 18.0, rows.len(), |ui, range| {
                 for (index, text) in &rows[range] {
-                    let entry = &result.diff.entries[*index];
+                    let Some(entry) = result.diff.entry(*index) else {
+                        continue;
+                    };
                     let colour = KIND_COLOURS[kind_index(&entry.change)];
                     if ui
                         .selectable_label(false, RichText::new(text).color(colour))
@@ -380,7 +379,7 @@ impl Panel for DiffPanel {
                 }
             });
         if let Some(index) = clicked {
-            if let Some(entry) = self.result.as_ref().map(|r| r.diff.entries[index].clone()) {
+            if let Some(entry) = self.result.as_ref().and_then(|r| r.diff.entry(index)) {
                 self.select(&entry);
             }
         }

@@ -114,7 +114,7 @@ impl FieldSet {
 }
 
 /// How one object differs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Change {
     /// Only in B.
     Added,
@@ -146,21 +146,22 @@ impl Change {
     }
 }
 
-/// One differing object: the A side (absent when added), the B side (absent when removed).
-#[derive(Debug, Clone, PartialEq)]
-pub struct DiffEntry {
+/// One differing object: the A side (absent when added), the B side (absent when removed),
+/// borrowed from the diff that holds both sides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DiffEntry<'a> {
     /// What changed.
     pub change: Change,
     /// The object in A.
-    pub a: Option<DiffObject>,
+    pub a: Option<&'a DiffObject>,
     /// The object in B.
-    pub b: Option<DiffObject>,
+    pub b: Option<&'a DiffObject>,
 }
 
-impl DiffEntry {
+impl<'a> DiffEntry<'a> {
     /// The object (its B side when present, else its A side).
-    pub fn object(&self) -> Option<&DiffObject> {
-        self.b.as_ref().or(self.a.as_ref())
+    pub fn object(&self) -> Option<&'a DiffObject> {
+        self.b.or(self.a)
     }
 }
 
@@ -179,11 +180,24 @@ pub struct DiffCounts {
     pub unchanged: u64,
 }
 
-/// The diff of two generations.
+/// A differing object as the diff stores it: the change and the index of each side's object
+/// ([`NO_SIDE`] for none), so a diff of 100,000 objects copies none of them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Row {
+    change: Change,
+    a: u32,
+    b: u32,
+}
+
+/// The side index of an entry without that side.
+const NO_SIDE: u32 = u32::MAX;
+
+/// The diff of two generations: both sides' objects and the differing ones among them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BundleDiff {
-    /// Differing objects, sorted by (recipe, stage, kind, key).
-    pub entries: Vec<DiffEntry>,
+    a: Vec<DiffObject>,
+    b: Vec<DiffObject>,
+    rows: Vec<Row>,
     /// Counts.
     pub counts: DiffCounts,
 }
@@ -191,7 +205,30 @@ pub struct BundleDiff {
 impl BundleDiff {
     /// Whether the two sides hold the same objects with the same fields.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.rows.is_empty()
+    }
+
+    /// How many objects differ.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The differing objects, sorted by (recipe, stage, kind, key).
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = DiffEntry<'_>> + '_ {
+        self.rows.iter().map(|row| self.entry_of(row))
+    }
+
+    /// The `index`-th differing object.
+    pub fn entry(&self, index: usize) -> Option<DiffEntry<'_>> {
+        self.rows.get(index).map(|row| self.entry_of(row))
+    }
+
+    fn entry_of(&self, row: &Row) -> DiffEntry<'_> {
+        DiffEntry {
+            change: row.change,
+            a: self.a.get(row.a as usize),
+            b: self.b.get(row.b as usize),
+        }
     }
 }
 
@@ -424,9 +461,6 @@ fn street_objects(
 /// and each group is sorted on its own: scatter keys through a compact `(u64, index)` array,
 /// other keys (street slots, grid cells: small products) with the full comparison.
 fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
-    let same_group = |a: &DiffObject, b: &DiffObject| {
-        a.stage == b.stage && a.kind == b.kind && *a.recipe == *b.recipe
-    };
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         match runs.last_mut() {
@@ -456,17 +490,18 @@ fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
             let mut keyed: Vec<(u64, u32)> =
                 members.iter().map(|&i| (bits(i).unwrap_or(0), i)).collect();
             keyed.sort_unstable();
+            // A repeated identity is kept once (its first occurrence).
+            keyed.dedup_by_key(|(bits, _)| *bits);
             order.extend(keyed.into_iter().map(|(_, i)| i));
         } else {
             members.sort_by(|&x, &y| cmp_identity(&objects[x as usize], &objects[y as usize]));
+            members.dedup_by(|x, y| {
+                cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
+            });
             order.extend(members);
         }
         r = next;
     }
-    // A repeated identity is kept once.
-    order.dedup_by(|x, y| {
-        cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
-    });
     order
 }
 
@@ -475,58 +510,112 @@ fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
 }
 
 /// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
-/// once). Only differing objects are copied into the result.
-pub fn diff_objects(a: &[DiffObject], b: &[DiffObject]) -> BundleDiff {
-    let (order_a, order_b) = (identity_order(a), identity_order(b));
-    let mut diff = BundleDiff {
-        // Room for the usual worst case (everything differs) up front: growing a vector of
-        // 100,000 entries by doubling copies it several times.
-        entries: Vec::with_capacity(order_a.len().max(order_b.len())),
-        counts: DiffCounts::default(),
-    };
+/// once). The diff keeps both sets; its entries refer to their objects.
+pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
+    let (order_a, order_b) = (identity_order(&a), identity_order(&b));
+    let (keys_a, keys_b) = merge_keys(&a, &b);
+    let mut rows = Vec::new();
+    let mut counts = DiffCounts::default();
     let (mut ia, mut ib) = (0, 0);
     loop {
-        let (x, y) = (
-            order_a.get(ia).map(|&i| &a[i as usize]),
-            order_b.get(ib).map(|&i| &b[i as usize]),
-        );
-        let order = match (x, y) {
-            (Some(x), Some(y)) => cmp_identity(x, y),
+        let order = match (order_a.get(ia), order_b.get(ib)) {
+            (Some(&x), Some(&y)) => match (keys_a[x as usize], keys_b[y as usize]) {
+                (Some(kx), Some(ky)) => kx.cmp(&ky),
+                _ => cmp_identity(&a[x as usize], &b[y as usize]),
+            },
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
             (None, None) => break,
         };
-        match (order, x, y) {
-            (Ordering::Less, Some(x), _) => {
-                diff.counts.removed += 1;
-                diff.entries.push(DiffEntry {
+        match order {
+            Ordering::Less => {
+                counts.removed += 1;
+                rows.push(Row {
                     change: Change::Removed,
-                    a: Some(x.clone()),
-                    b: None,
+                    a: order_a[ia],
+                    b: NO_SIDE,
                 });
                 ia += 1;
             }
-            (Ordering::Greater, _, Some(y)) => {
-                diff.counts.added += 1;
-                diff.entries.push(DiffEntry {
+            Ordering::Greater => {
+                counts.added += 1;
+                rows.push(Row {
                     change: Change::Added,
-                    a: None,
-                    b: Some(y.clone()),
+                    a: NO_SIDE,
+                    b: order_b[ib],
                 });
                 ib += 1;
             }
-            (Ordering::Equal, Some(x), Some(y)) => {
-                compare(x, y, &mut diff);
+            Ordering::Equal => {
+                let (x, y) = (order_a[ia], order_b[ib]);
+                match compare(&a[x as usize], &b[y as usize]) {
+                    None => counts.unchanged += 1,
+                    Some(change) => {
+                        match change {
+                            Change::Moved { .. } => counts.moved += 1,
+                            _ => counts.changed += 1,
+                        }
+                        rows.push(Row { change, a: x, b: y });
+                    }
+                }
                 ia += 1;
                 ib += 1;
             }
-            _ => break,
         }
     }
-    diff
+    BundleDiff { a, b, rows, counts }
 }
 
-fn compare(a: &DiffObject, b: &DiffObject, diff: &mut BundleDiff) {
+/// Whether two objects belong to one (recipe, stage, kind) group.
+fn same_group(a: &DiffObject, b: &DiffObject) -> bool {
+    a.stage == b.stage
+        && a.kind == b.kind
+        && (Arc::ptr_eq(&a.recipe, &b.recipe) || *a.recipe == *b.recipe)
+}
+
+/// A scatter object's merge key: its group's rank over both sides and its packed id.
+type MergeKey = Option<(u32, u64)>;
+
+/// A compact merge key per object of either side, where one exists: scatter objects get
+/// `(group rank, packed id)`, the group rank ordering (recipe, stage, kind) over both sides,
+/// so two keyed objects compare as their identities do. Other objects (street slots, grid
+/// cells) get none and compare by identity.
+fn merge_keys(a: &[DiffObject], b: &[DiffObject]) -> (Vec<MergeKey>, Vec<MergeKey>) {
+    let mut groups: Vec<(Arc<str>, u32, ProductKind)> = Vec::new();
+    for side in [a, b] {
+        let mut last: Option<&DiffObject> = None;
+        for o in side {
+            if last.is_some_and(|l| same_group(l, o)) {
+                continue;
+            }
+            last = Some(o);
+            groups.push((o.recipe.clone(), o.stage, o.kind));
+        }
+    }
+    groups.sort();
+    groups.dedup();
+    let keys = |side: &[DiffObject]| {
+        let mut rank = 0u32;
+        let mut last: Option<&DiffObject> = None;
+        side.iter()
+            .map(|o| {
+                if !last.is_some_and(|l| same_group(l, o)) {
+                    let g = (o.recipe.clone(), o.stage, o.kind);
+                    rank = groups.binary_search(&g).map_or(0, |r| r as u32);
+                    last = Some(o);
+                }
+                match o.key {
+                    ChildKey::Scatter(id) => Some((rank, id.bits())),
+                    _ => None,
+                }
+            })
+            .collect()
+    };
+    (keys(a), keys(b))
+}
+
+/// How `b` differs from `a` (the same identity), or `None` when identical.
+fn compare(a: &DiffObject, b: &DiffObject) -> Option<Change> {
     let mut fields = FieldSet::default();
     if a.variant != b.variant {
         fields.push(ChangedField::Variant);
@@ -540,35 +629,23 @@ fn compare(a: &DiffObject, b: &DiffObject, diff: &mut BundleDiff) {
     if a.properties != b.properties {
         fields.push(ChangedField::Properties);
     }
-    let change = match (a.position_m, b.position_m) {
-        (Some(p), Some(q)) if p != q => Change::Moved {
+    match (a.position_m, b.position_m) {
+        (Some(p), Some(q)) if p != q => Some(Change::Moved {
             distance_m: (p.x - q.x).hypot(p.y - q.y),
             fields,
-        },
+        }),
         (Some(_), None) | (None, Some(_)) => {
             fields.push(ChangedField::Properties);
-            Change::Changed { fields }
+            Some(Change::Changed { fields })
         }
-        _ if !fields.is_empty() => Change::Changed { fields },
-        _ => {
-            diff.counts.unchanged += 1;
-            return;
-        }
-    };
-    match change {
-        Change::Moved { .. } => diff.counts.moved += 1,
-        _ => diff.counts.changed += 1,
+        _ if !fields.is_empty() => Some(Change::Changed { fields }),
+        _ => None,
     }
-    diff.entries.push(DiffEntry {
-        change,
-        a: Some(a.clone()),
-        b: Some(b.clone()),
-    });
 }
 
 /// The diff of two generated bundles.
 pub fn diff_bundles(a: &GeneratedBundle, b: &GeneratedBundle) -> BundleDiff {
-    diff_objects(&bundle_objects(a), &bundle_objects(b))
+    diff_objects(bundle_objects(a), bundle_objects(b))
 }
 
 #[cfg(test)]

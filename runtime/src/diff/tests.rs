@@ -29,7 +29,7 @@ fn a_changed_scale_range_changes_scales_only_and_moves_nothing() {
         (diff.counts.added, diff.counts.removed, diff.counts.moved),
         (0, 0, 0)
     );
-    for entry in &diff.entries {
+    for entry in diff.entries() {
         assert_eq!(
             entry.change,
             Change::Changed {
@@ -64,14 +64,12 @@ fn edits_are_found_by_identity_in_canonical_order() {
     assert_eq!(diff.counts.removed, 1);
     assert_eq!(diff.counts.moved, 1);
     assert_eq!(diff.counts.changed, 1);
-    let removed_entry = diff.entries.iter().find(|e| e.change == Change::Removed);
+    let removed_entry = diff.entries().find(|e| e.change == Change::Removed);
     assert_eq!(
-        removed_entry
-            .and_then(|e| e.a.as_ref())
-            .map(|o| o.key.clone()),
+        removed_entry.and_then(|e| e.a).map(|o| o.key.clone()),
         Some(ChildKey::Scatter(removed.placement.id))
     );
-    let moved = diff.entries.iter().find_map(|e| match &e.change {
+    let moved = diff.entries().find_map(|e| match &e.change {
         Change::Moved { distance_m, fields } => Some((*distance_m, *fields)),
         _ => None,
     });
@@ -79,8 +77,7 @@ fn edits_are_found_by_identity_in_canonical_order() {
     assert!((distance_m - 3.0).abs() < 1e-9, "{distance_m}");
     assert!(fields.is_empty());
     let keys: Vec<_> = diff
-        .entries
-        .iter()
+        .entries()
         .filter_map(|e| e.object())
         .map(|o| (o.stage, o.key.clone()))
         .collect();
@@ -98,8 +95,8 @@ fn more_candidates_per_cell_adds_and_removes_placements_by_identity() {
     let b = street("\"cell_size\": 300, \"candidates_per_cell\": 3", PLACE);
     let diff = diff_bundles(&a, &b);
     assert!(diff.counts.added > 0, "{:?}", diff.counts);
-    for entry in diff.entries.iter().filter(|e| e.change == Change::Added) {
-        let object = entry.b.as_ref().unwrap_or_else(|| panic!("b side"));
+    for entry in diff.entries().filter(|e| e.change == Change::Added) {
+        let object = entry.b.unwrap_or_else(|| panic!("b side"));
         assert!(matches!(
             object.kind,
             ProductKind::Placements | ProductKind::PlacedObjects
@@ -108,7 +105,40 @@ fn more_candidates_per_cell_adds_and_removes_placements_by_identity() {
     }
     // The street block is untouched.
     assert!(diff
-        .entries
-        .iter()
+        .entries()
         .all(|e| e.object().is_some_and(|o| o.stage != 1)));
+}
+
+/// The keyed merge orders scatter objects exactly as their identities do: a diff of two
+/// bundles lists its entries in identity order, with the same counts as a diff of the same
+/// objects shuffled.
+#[test]
+fn the_keyed_merge_agrees_with_identity_order_whatever_the_input_order() {
+    let a = street(SCATTER, PLACE);
+    let b = street("\"cell_size\": 300, \"candidates_per_cell\": 3", PLACE);
+    let diff = diff_bundles(&a, &b);
+    let mut oa = bundle_objects(&a);
+    let mut ob = bundle_objects(&b);
+    oa.reverse();
+    let third = ob.len() / 3;
+    ob.rotate_left(third);
+    let shuffled = diff_objects(oa, ob);
+    assert_eq!(shuffled.counts, diff.counts);
+    let identities = |d: &BundleDiff| -> Vec<(u32, ChildKey, &'static str)> {
+        d.entries()
+            .filter_map(|e| {
+                e.object()
+                    .map(|o| (o.stage, o.key.clone(), e.change.name()))
+            })
+            .collect()
+    };
+    assert_eq!(identities(&shuffled), identities(&diff));
+    let keys = identities(&diff);
+    let mut sorted = keys.clone();
+    sorted.sort_by(|x, y| (x.0, &x.1).cmp(&(y.0, &y.1)));
+    assert_eq!(keys, sorted);
+    assert_eq!(
+        diff.len() as u64,
+        diff.counts.added + diff.counts.removed + diff.counts.moved + diff.counts.changed
+    );
 }

@@ -17,6 +17,13 @@ impl ByteWriter {
         writer
     }
 
+    /// Makes room for at least `additional` more bytes (an encoding that knows its size grows
+    /// its buffer once instead of copying it at every doubling).
+    pub fn reserve(&mut self, additional: usize) -> &mut Self {
+        self.bytes.reserve(additional);
+        self
+    }
+
     /// Appends raw bytes as they are (for nested canonical encodings, length first).
     pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
         self.u64(bytes.len() as u64);

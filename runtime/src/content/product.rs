@@ -314,6 +314,25 @@ impl Product {
         }
     }
 
+    /// Whether `bytes` are exactly [`Product::canonical_bytes`], compared as the encoding is
+    /// produced where the product streams it (scatter placements), so checking a large product
+    /// does not build a second copy of it.
+    pub fn is_canonical_encoding(&self, bytes: &[u8]) -> bool {
+        match self {
+            Product::Placements(scatter) => {
+                let mut at = 0usize;
+                let mut same = true;
+                encode_scatter(scatter, &mut |chunk| {
+                    let end = at + chunk.len();
+                    same = same && bytes.get(at..end) == Some(chunk);
+                    at = end;
+                });
+                same && at == bytes.len()
+            }
+            other => other.canonical_bytes() == bytes,
+        }
+    }
+
     /// The canonical encoding: a kind tag, then every field in declaration order.
     pub fn canonical_bytes(&self) -> Vec<u8> {
         match self {
@@ -325,6 +344,8 @@ impl Product {
             }
             Product::PlacedObjects(placed) => {
                 let mut w = ByteWriter::tagged(b"PLACEPR1");
+                // 38 bytes per object (id, x, y, variant, priority, rotation, scale).
+                w.reserve(placed.objects.len() * 38 + 128);
                 w.str(&placed.family).count(placed.variant_ids.len());
                 for id in &placed.variant_ids {
                     w.str(id);

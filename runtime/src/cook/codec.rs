@@ -179,7 +179,11 @@ pub fn decode_checked(bytes: &[u8]) -> Result<DecodedFile, CookError> {
             actual: summary.objects,
         });
     }
-    if encode_payload(&product) != payload {
+    let canonical = match &product {
+        Product::MissionLayout(_) => encode_payload(&product) == payload,
+        other => other.is_canonical_encoding(payload),
+    };
+    if !canonical {
         return Err(CookError::invalid(
             "payload",
             "bytes that are not the canonical encoding of the product they decode to".to_owned(),

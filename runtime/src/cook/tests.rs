@@ -315,3 +315,27 @@ fn shards_split_the_work_items_round_robin() {
     let spec = ShardSpec { index: 3, count: 3 };
     assert!(spec.owns(2) && spec.owns(5) && !spec.owns(0));
 }
+
+#[test]
+fn a_streamed_canonical_check_accepts_exactly_the_canonical_bytes() {
+    let bundle = street();
+    let mut checked = 0;
+    for (_, product) in bundle.products() {
+        let canonical = product.canonical_bytes();
+        assert!(product.is_canonical_encoding(&canonical), "{:?}", product.kind());
+        let mut flipped = canonical.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert!(!product.is_canonical_encoding(&flipped), "a flipped byte");
+        let mut longer = canonical.clone();
+        longer.push(0);
+        assert!(!product.is_canonical_encoding(&longer), "a trailing byte");
+        assert!(
+            !product.is_canonical_encoding(&canonical[..canonical.len() - 1]),
+            "a truncated encoding"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, bundle.products().count());
+    assert!(checked >= 2, "the street bundle has a scatter and its placed objects");
+}

@@ -5,6 +5,11 @@
 //! zoom, click to select. Keys: F frames the selection (or everything), T toggles top-down.
 //! With the Scenario layer on, the boxes' corners and centres and the observers have drag
 //! handles (`viewport::handles`): each drag is one undoable edit.
+//!
+//! Authoring (`crate::authoring`, one undoable override edit each): the tools of
+//! `viewport::tools` (Esc select, G move, A add, X exclude), a right-click menu on an object, and
+//! keys on the selected object: L lock, Shift+L lock transform, Delete (or Backspace) delete,
+//! H harvest.
 
 use egui::{Color32, Sense, Ui};
 
@@ -23,6 +28,8 @@ pub struct ViewportPanel {
     framed: Option<u64>,
     /// The scenario's drag handles.
     pub handles: crate::viewport::handles::HandleState,
+    /// The authoring tools.
+    pub tools: crate::viewport::tools::ToolState,
 }
 
 impl ViewportPanel {
@@ -34,6 +41,7 @@ impl ViewportPanel {
             renderer: SharedRenderer::default(),
             framed: None,
             handles: Default::default(),
+            tools: Default::default(),
         }
     }
 
@@ -64,6 +72,7 @@ impl Panel for ViewportPanel {
         if toolbar_ui(ui, &mut preview, &mut self.camera) {
             preview.update_scene();
         }
+        crate::viewport::tools::toolbar_ui(ui, &mut self.tools, &preview);
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         // Frame the content once when it first appears (not on every regeneration, which would
         // yank the camera while the user edits).
@@ -88,12 +97,44 @@ impl Panel for ViewportPanel {
             &mut self.camera,
             &preview.scene,
             preview.selected.as_ref(),
+            self.tools.takes_drags(),
         );
         let mut changed = interaction.hovered != preview.hovered;
         preview.hovered = interaction.hovered;
-        if let Some(selection) = interaction.select {
+        let placing = self.tools.tool == crate::viewport::tools::Tool::Add;
+        if let Some(selection) = interaction.select.filter(|_| !placing) {
             changed |= selection != preview.selected;
             preview.selected = selection;
+        }
+        if response.secondary_clicked() && preview.hovered.is_some() {
+            changed |= preview.hovered != preview.selected;
+            preview.selected = preview.hovered.clone();
+        }
+        let before = out.len();
+        let tooled = crate::viewport::tools::tools_ui(
+            ui,
+            &response,
+            &self.camera,
+            &preview,
+            document.project(),
+            &mut self.tools,
+            out,
+        );
+        if let Some(pick) = tooled.select {
+            changed |= preview.selected.as_ref() != Some(&pick);
+            preview.selected = Some(pick);
+        }
+        let mut message = tooled.message;
+        if response.hovered() || response.has_focus() {
+            message = message.or_else(|| keys_ui(ui, &mut self.tools, &preview, document, out));
+        }
+        let mut refused = None;
+        response.context_menu(|ui| refused = context_menu_ui(ui, &preview, document, out));
+        message = message.or(refused);
+        if message.is_some() {
+            preview.authoring_message = message;
+        } else if out.len() > before {
+            preview.authoring_message = None;
         }
         if changed {
             preview.update_scene();
@@ -129,7 +170,12 @@ impl Panel for ViewportPanel {
                     out,
                 );
             }
-            if let Some(message) = &self.handles.message {
+            let message = self
+                .handles
+                .message
+                .as_ref()
+                .or(preview.authoring_message.as_ref());
+            if let Some(message) = message {
                 let painter = ui.painter_at(rect);
                 let galley = painter.layout_no_wrap(
                     message.clone(),
@@ -146,6 +192,73 @@ impl Panel for ViewportPanel {
             }
         }
     }
+}
+
+/// The authoring keys on the selected object and the tool keys, unless a text field has the
+/// keyboard; returns a refusal in words.
+fn keys_ui(
+    ui: &Ui,
+    tools: &mut crate::viewport::tools::ToolState,
+    preview: &Preview,
+    document: &Document,
+    out: &mut Vec<Command>,
+) -> Option<String> {
+    use crate::authoring::{author_object, target_of, ObjectAction};
+    use crate::viewport::tools::Tool;
+    use egui::{Key, Modifiers};
+    if ui.ctx().egui_wants_keyboard_input() {
+        return None;
+    }
+    let pressed = |modifiers, key| ui.input_mut(|i| i.consume_key(modifiers, key));
+    for (key, tool) in [
+        (Key::Escape, Tool::Select),
+        (Key::G, Tool::Move),
+        (Key::A, Tool::Add),
+        (Key::X, Tool::Exclude),
+    ] {
+        if pressed(Modifiers::NONE, key) {
+            tools.tool = tool;
+        }
+    }
+    let action = if pressed(Modifiers::SHIFT, Key::L) {
+        Some(ObjectAction::LockTransform)
+    } else if pressed(Modifiers::NONE, Key::L) {
+        Some(ObjectAction::Lock)
+    } else if pressed(Modifiers::NONE, Key::Delete) || pressed(Modifiers::NONE, Key::Backspace) {
+        Some(ObjectAction::Delete)
+    } else if pressed(Modifiers::NONE, Key::H) {
+        Some(ObjectAction::Harvest)
+    } else {
+        None
+    }?;
+    let content = preview.session.content()?;
+    let target = preview
+        .selected
+        .as_ref()
+        .and_then(|pick| target_of(content, pick))?;
+    let result = author_object(document.project(), content, &target, &action);
+    crate::panels::authoring::emit(result, out)
+}
+
+/// The right-click menu on the selected object: the Provenance tab's authoring actions.
+fn context_menu_ui(
+    ui: &mut Ui,
+    preview: &Preview,
+    document: &Document,
+    out: &mut Vec<Command>,
+) -> Option<String> {
+    let content = preview.session.content()?;
+    let Some(target) = preview
+        .selected
+        .as_ref()
+        .and_then(|pick| crate::authoring::target_of(content, pick))
+    else {
+        ui.weak("Right-click a generated object to author it");
+        return None;
+    };
+    ui.label(format!("{} (stage {})", target.id, target.stage));
+    ui.separator();
+    crate::panels::authoring::object_tools_ui(ui, document.project(), content, &target, true, out)
 }
 
 /// The camera and layer toolbar; true when a layer option changed.

@@ -92,13 +92,9 @@ pub fn object_tools_ui(
             }
         }
     };
-    if in_menu {
-        ui.menu_button("Replace variant", |ui| entries(ui, &mut chosen));
-    } else {
-        egui::ComboBox::from_id_salt(("replace-variant", target.id))
-            .selected_text("Replace variant…")
-            .show_ui(ui, |ui| entries(ui, &mut chosen));
-    }
+    ui.menu_button("Replace variant", |ui| entries(ui, &mut chosen))
+        .response
+        .on_hover_text("Give it another variant of its family");
     if let Some(variant) = chosen {
         act(&ObjectAction::Replace(variant), out);
         if in_menu {

@@ -30,6 +30,8 @@ pub struct ViewportPanel {
     pub handles: crate::viewport::handles::HandleState,
     /// The authoring tools.
     pub tools: crate::viewport::tools::ToolState,
+    /// Where the scene was drawn last frame, screen points.
+    pub rect: Option<egui::Rect>,
 }
 
 impl ViewportPanel {
@@ -42,6 +44,7 @@ impl ViewportPanel {
             framed: None,
             handles: Default::default(),
             tools: Default::default(),
+            rect: None,
         }
     }
 
@@ -74,6 +77,7 @@ impl Panel for ViewportPanel {
         }
         crate::viewport::tools::toolbar_ui(ui, &mut self.tools, &preview);
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        self.rect = Some(rect);
         // Frame the content once when it first appears (not on every regeneration, which would
         // yank the camera while the user edits).
         // `frame_update` has synced the session with this document, so content that is not

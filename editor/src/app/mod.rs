@@ -12,6 +12,7 @@ pub mod cook_dialog;
 pub mod dialogs;
 pub mod fonts;
 pub mod persist;
+pub mod rebase_dialog;
 pub mod screenshot;
 
 use std::path::{Path, PathBuf};
@@ -582,6 +583,12 @@ impl StagecraftApp {
             Action::Cook => {
                 if let Some(document) = self.document() {
                     self.dialog = Some(Dialog::cook(document.dir()));
+                }
+            }
+            Action::Rebase => {
+                if let Some(document) = self.document() {
+                    let dialog = rebase_dialog::RebaseDialog::new(document.project());
+                    self.dialog = Some(Dialog::Rebase(dialog));
                 }
             }
             Action::SaveAs => {

@@ -110,36 +110,7 @@ impl Panel for ViewportPanel {
             changed |= selection != preview.selected;
             preview.selected = selection;
         }
-        if response.secondary_clicked() && preview.hovered.is_some() {
-            changed |= preview.hovered != preview.selected;
-            preview.selected = preview.hovered.clone();
-        }
-        let before = out.len();
-        let tooled = crate::viewport::tools::tools_ui(
-            ui,
-            &response,
-            &self.camera,
-            &preview,
-            document.project(),
-            &mut self.tools,
-            out,
-        );
-        if let Some(pick) = tooled.select {
-            changed |= preview.selected.as_ref() != Some(&pick);
-            preview.selected = Some(pick);
-        }
-        let mut message = tooled.message;
-        if response.hovered() || response.has_focus() {
-            message = message.or_else(|| keys_ui(ui, &mut self.tools, &preview, document, out));
-        }
-        let mut refused = None;
-        response.context_menu(|ui| refused = context_menu_ui(ui, &preview, document, out));
-        message = message.or(refused);
-        if message.is_some() {
-            preview.authoring_message = message;
-        } else if out.len() > before {
-            preview.authoring_message = None;
-        }
+        changed |= self.authoring_ui(ui, &response, &mut preview, document, out);
         if changed {
             preview.update_scene();
         }
@@ -195,6 +166,52 @@ impl Panel for ViewportPanel {
                 painter.galley(at, galley, Color32::WHITE);
             }
         }
+    }
+}
+
+impl ViewportPanel {
+    /// The authoring tools, keys and right-click menu over the scene's `response`; true when the
+    /// selection changed.
+    fn authoring_ui(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        preview: &mut Preview,
+        document: &Document,
+        out: &mut Vec<Command>,
+    ) -> bool {
+        let mut changed = false;
+        if response.secondary_clicked() && preview.hovered.is_some() {
+            changed |= preview.hovered != preview.selected;
+            preview.selected = preview.hovered.clone();
+        }
+        let before = out.len();
+        let tooled = crate::viewport::tools::tools_ui(
+            ui,
+            response,
+            &self.camera,
+            preview,
+            document.project(),
+            &mut self.tools,
+            out,
+        );
+        if let Some(pick) = tooled.select {
+            changed |= preview.selected.as_ref() != Some(&pick);
+            preview.selected = Some(pick);
+        }
+        let mut message = tooled.message;
+        if response.hovered() || response.has_focus() {
+            message = message.or_else(|| keys_ui(ui, &mut self.tools, preview, document, out));
+        }
+        let mut refused = None;
+        response.context_menu(|ui| refused = context_menu_ui(ui, preview, document, out));
+        message = message.or(refused);
+        if message.is_some() {
+            preview.authoring_message = message;
+        } else if out.len() > before {
+            preview.authoring_message = None;
+        }
+        changed
     }
 }
 

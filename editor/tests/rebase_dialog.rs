@@ -32,9 +32,14 @@ fn dialog_harness(dir: &std::path::Path, seed: u64) -> Harness<'static, State> {
         .build_ui_state(
             |ui, state: &mut State| {
                 let answer = rebase_ui(ui, &mut state.dialog, state.document.project(), None);
-                if let RebaseAnswer::Apply(edit) = answer {
-                    state.document.apply(edit);
-                    state.dialog.report = None;
+                match answer {
+                    RebaseAnswer::Apply(edit) => {
+                        state.document.apply(edit);
+                        state.dialog.report = None;
+                    }
+                    // The app runs it on a thread; here it runs in place.
+                    RebaseAnswer::Run => state.dialog.run(state.document.project()),
+                    RebaseAnswer::None | RebaseAnswer::Close => {}
                 }
             },
             state,
@@ -187,7 +192,13 @@ fn edit_menu_opens_the_dialog_at_the_manifest_seed_where_everything_applies() {
         ("pine-clearing", 20261129)
     );
     harness.get_by_label("Run report").click();
-    harness.run_steps(3);
+    let reported = support::wait_until(
+        &mut harness,
+        std::time::Duration::from_secs(60),
+        |app| matches!(app.dialog(), Some(Dialog::Rebase(d)) if d.report.is_some()),
+    );
+    assert!(reported.is_some(), "the report arrives from its thread");
+    harness.run_steps(2);
     assert!(harness
         .query_by_label("recipe pine-clearing at seed 20261129: 9 apply, 0 orphaned, 0 conflict")
         .is_some());

@@ -163,6 +163,7 @@ enum Answer {
     StartCook(PathBuf),
     Verify(CookSummary),
     ApplyEdit(crate::edits::ProjectEdit),
+    StartRebaseReport,
 }
 
 impl StagecraftApp {
@@ -193,6 +194,7 @@ impl StagecraftApp {
                     match super::rebase_dialog::rebase_ui(ui, rebase, project, selected) {
                         super::rebase_dialog::RebaseAnswer::None => Answer::None,
                         super::rebase_dialog::RebaseAnswer::Close => Answer::Close,
+                        super::rebase_dialog::RebaseAnswer::Run => Answer::StartRebaseReport,
                         super::rebase_dialog::RebaseAnswer::Apply(edit) => Answer::ApplyEdit(edit),
                     }
                 }
@@ -206,6 +208,38 @@ impl StagecraftApp {
         self.answer(answer);
     }
 
+    /// Starts the Rebase dialog's report on its thread over a copy of the document as edited.
+    fn start_rebase_report(&mut self) {
+        let Some(project) = self.document().map(|d| d.project().clone()) else {
+            return;
+        };
+        let Some(Dialog::Rebase(dialog)) = &mut self.dialog else {
+            return;
+        };
+        let ctx = self.ctx.clone();
+        let (recipe, seed) = (dialog.recipe.clone(), dialog.seed);
+        match super::rebase_dialog::start_report(project, recipe, seed, move || {
+            ctx.request_repaint()
+        }) {
+            Ok(job) => {
+                dialog.running = true;
+                self.rebase_job = Some(job);
+            }
+            Err(why) => dialog.error = Some(why),
+        }
+    }
+
+    /// Takes a finished rebase report into the Rebase dialog (dropped if the dialog is gone).
+    pub(super) fn poll_rebase(&mut self) {
+        let Some(result) = self.rebase_job.as_ref().and_then(|job| job.poll()) else {
+            return;
+        };
+        self.rebase_job = None;
+        if let Some(Dialog::Rebase(dialog)) = &mut self.dialog {
+            dialog.finish(result);
+        }
+    }
+
     /// The packed id of the generated object selected in the viewport, if one is.
     fn selected_id(&self) -> Option<u64> {
         let preview = self.preview.borrow();
@@ -217,6 +251,7 @@ impl StagecraftApp {
     fn answer(&mut self, answer: Answer) {
         match answer {
             Answer::None => {}
+            Answer::StartRebaseReport => self.start_rebase_report(),
             Answer::ApplyEdit(edit) => {
                 self.dialog = None;
                 let label = edit.label().to_owned();

@@ -108,6 +108,8 @@ pub struct StagecraftApp {
     picker: Option<Receiver<Option<PathBuf>>>,
     /// A cook or verify started from the Cook dialog, running on its thread.
     cook_job: Option<cook_dialog::CookJob>,
+    /// The Rebase dialog's report, made on its thread.
+    rebase_job: Option<rebase_dialog::RebaseJob>,
     status: Option<(String, bool)>,
     screenshot: Option<ScreenshotTask>,
     title: String,
@@ -148,6 +150,7 @@ impl StagecraftApp {
             dialog: None,
             picker: None,
             cook_job: None,
+            rebase_job: None,
             status: None,
             screenshot: args.screenshot.map(ScreenshotTask::new),
             title: String::new(),
@@ -472,6 +475,7 @@ impl eframe::App for StagecraftApp {
         }
         self.poll_picker();
         self.poll_cook();
+        self.poll_rebase();
         self.housekeeping(&ctx);
         self.preview_update(&ctx);
         egui::Panel::top("stagecraft-menu").show(ui, |ui| {

@@ -4,10 +4,12 @@
 //! selection), and the decisions applied as one undoable edit through `overrides::rebase`.
 //!
 //! The report is `authoring::rebase::report`, the function `stagecraft rebase` calls, over the
-//! document as edited; with the default decisions (keep what applies, drop orphans) the result is
-//! what `stagecraft rebase --write` writes.
+//! document as edited, run on the `stagecraft-rebase` thread (it generates the recipe twice) so
+//! the UI never waits for it; with the default decisions (keep what applies, drop orphans) the
+//! result is what `stagecraft rebase --write` writes.
 
 use std::collections::BTreeMap;
+use std::sync::mpsc::{channel, Receiver};
 
 use egui::{Grid, RichText, Ui};
 use stagecraft_runtime::overrides::{Decision, EditRef, RebaseEntry, RebaseReport, Standing};
@@ -43,6 +45,8 @@ pub struct RebaseDialog {
     pub retarget: BTreeMap<EditRef, String>,
     /// Why the report or the rebase failed.
     pub error: Option<String>,
+    /// Whether a report is being made on its thread.
+    pub running: bool,
 }
 
 impl RebaseDialog {
@@ -58,14 +62,23 @@ impl RebaseDialog {
             choices: BTreeMap::new(),
             retarget: BTreeMap::new(),
             error: None,
+            running: false,
         }
     }
 
-    /// Runs the report for the chosen recipe and seed over `project`, forgetting old choices.
+    /// Runs the report for the chosen recipe and seed over `project` here and now, forgetting
+    /// old choices (what [`start_report`]'s thread sends to [`RebaseDialog::finish`]).
     pub fn run(&mut self, project: &Project) {
+        let result = report(project, &self.recipe, self.seed);
+        self.finish(result);
+    }
+
+    /// Takes a finished report (for the dialog's recipe and seed), forgetting old choices.
+    pub fn finish(&mut self, result: Result<RebaseReport, String>) {
+        self.running = false;
         self.choices.clear();
         self.retarget.clear();
-        match report(project, &self.recipe, self.seed) {
+        match result {
             Ok(report) => {
                 self.report = Some(report);
                 self.error = None;
@@ -122,11 +135,44 @@ pub fn parse_id(text: &str) -> Option<u64> {
     }
 }
 
+/// A report being made on its thread.
+pub struct RebaseJob {
+    receiver: Receiver<Result<RebaseReport, String>>,
+}
+
+impl RebaseJob {
+    /// The report, once the thread has sent it.
+    pub fn poll(&self) -> Option<Result<RebaseReport, String>> {
+        self.receiver.try_recv().ok()
+    }
+}
+
+/// Starts the report of `recipe` of `project` (a copy of the document as edited) at `seed` on the
+/// `stagecraft-rebase` thread; `repaint` is called when it is done.
+pub fn start_report(
+    project: Project,
+    recipe: String,
+    seed: u64,
+    repaint: impl Fn() + Send + 'static,
+) -> Result<RebaseJob, String> {
+    let (sender, receiver) = channel();
+    std::thread::Builder::new()
+        .name("stagecraft-rebase".to_owned())
+        .spawn(move || {
+            let _ = sender.send(report(&project, &recipe, seed));
+            repaint();
+        })
+        .map_err(|e| format!("cannot start the rebase report: {e}"))?;
+    Ok(RebaseJob { receiver })
+}
+
 /// What the user answered.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RebaseAnswer {
     /// Nothing yet.
     None,
+    /// Make the report for the dialog's recipe and seed.
+    Run,
     /// Close the dialog.
     Close,
     /// Apply this edit (one undo step) and close.
@@ -147,6 +193,7 @@ pub fn rebase_ui(
          stands against the new base, and what to do with it. Applied as one undoable edit.",
     );
     let before = (dialog.recipe.clone(), dialog.seed);
+    let mut answer = RebaseAnswer::None;
     ui.horizontal(|ui| {
         egui::ComboBox::from_label("Recipe")
             .selected_text(dialog.recipe.clone())
@@ -158,8 +205,10 @@ pub fn rebase_ui(
         let label = ui.label("Seed");
         ui.add(egui::DragValue::new(&mut dialog.seed))
             .labelled_by(label.id);
-        if ui.button("Run report").clicked() {
-            dialog.run(project);
+        if dialog.running {
+            ui.spinner();
+        } else if ui.button("Run report").clicked() {
+            answer = RebaseAnswer::Run;
         }
     });
     if before != (dialog.recipe.clone(), dialog.seed) {
@@ -168,7 +217,6 @@ pub fn rebase_ui(
     if let Some(why) = &dialog.error {
         ui.colored_label(ui.visuals().error_fg_color, why.as_str());
     }
-    let mut answer = RebaseAnswer::None;
     if dialog.report.is_some() {
         entries_ui(ui, dialog, selected);
     }

@@ -208,3 +208,62 @@ fn edit_menu_opens_the_dialog_at_the_manifest_seed_where_everything_applies() {
     harness.run_steps(2);
     assert!(harness.state().dialog().is_none());
 }
+
+#[test]
+fn a_conflict_blocks_apply_until_it_is_decided() {
+    let example = example("pine-clearing");
+    // An added rock inside keep-out 0 ((20, 20)–(40, 40) m): a hard-constraint conflict.
+    let path = example.dir.join(format!("overrides/{SET}.overrides.ron"));
+    let text = std::fs::read_to_string(&path).expect("set");
+    let rock = "        Override(\n            stage: 1001,\n            target: 281483567104007,\n            precedence: 0,\n            base: \"\",\n            action: Add(\n                variant: \"boulder\",\n                position: (30.0, 30.0),\n            ),\n        ),\n    ],\n    mutations: [";
+    std::fs::write(&path, text.replacen("    ],\n    mutations: [", rock, 1)).expect("write");
+    let mut harness = dialog_harness(&example.dir, 20261129);
+    harness.get_by_label("Run report").click();
+    harness.run_steps(2);
+    let report = harness.state().dialog.report.clone().expect("a report");
+    assert_eq!(report.count("conflict"), 1);
+    assert_eq!(
+        dialog_entries(&harness),
+        cli_entries(&example.dir, 20261129)
+    );
+    let conflict = report
+        .entries
+        .iter()
+        .position(|e| {
+            matches!(
+                e.standing,
+                stagecraft_runtime::overrides::Standing::Conflict(_)
+            )
+        })
+        .expect("the conflict");
+    assert_eq!(
+        report.entries[conflict].edit.to_string(),
+        format!("{SET}:overrides[7]")
+    );
+    assert!(harness
+        .query_by_label_contains("conflict (inside-keep-out): inside keep-out 0")
+        .is_some());
+    assert_eq!(
+        harness.state().dialog.decisions().err(),
+        Some(format!("{SET}:overrides[7] conflicts and needs a decision"))
+    );
+    // Rows are in report order; Add has no re-target, so its Drop is the conflict's row's.
+    harness
+        .get_all_by_label("Drop")
+        .nth(conflict)
+        .expect("the conflict's Drop")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("Apply rebase").click();
+    harness.run_steps(2);
+    let rebased = edits(&harness);
+    assert_eq!(
+        rebased.overrides.len(),
+        7,
+        "the conflicting rock is dropped"
+    );
+    assert!(rebased
+        .overrides
+        .iter()
+        .all(|o| o.target != 281483567104007));
+}

@@ -342,3 +342,44 @@ fn keys_and_the_context_menu_author_the_selected_object() {
     );
     undo_restores(&mut harness, &before);
 }
+
+#[test]
+fn regrow_in_provenance_advances_the_ordinal_once_and_the_tree_comes_back() {
+    use stagecraft_runtime::identity::ScatterId;
+    use stagecraft_runtime::overrides::{regrow_variant, StageBase};
+    use stagecraft_runtime::recipe::family_data;
+    let example = example("pine-clearing");
+    let mut harness = harness(&example.dir, true);
+    let harvested = 281474977234957u64;
+    let shown = |harness: &Harness<'_, State>| {
+        let preview = harness.state().preview.borrow();
+        let content = preview.session.content().expect("generated").clone();
+        preview
+            .scene
+            .layer(LayerKind::Placements)
+            .picks
+            .iter()
+            .filter_map(|(pick, _)| target_of(&content, pick))
+            .find(|t| t.id.bits() == harvested)
+            .map(|t| t.variant)
+    };
+    assert_eq!(shown(&harness), None, "harvested: not shown");
+    let before = edits(&harness);
+    assert!(harness.query_by_label_contains("Harvested (1)").is_some());
+    harness.get_by_label("Regrow").click();
+    harness.run_steps(3);
+    let after = edits(&harness);
+    let m = &after.mutations[0];
+    assert_eq!((m.target, m.harvested, m.ordinal), (harvested, false, 1));
+    // Regrowth 1 draws its variant at (regrow domain 6, scope = packed id, event = 1, dim 0).
+    let project = harness.state().document.project().clone();
+    let family = family_data(&project.families["alpine-trees"]);
+    let base = StageBase::new(1001, 20261129, &family, 400, 2, 0.01);
+    let id = ScatterId::from_bits(harvested).expect("valid");
+    assert_eq!(
+        shown(&harness),
+        regrow_variant(&base, id, 1),
+        "it grew back"
+    );
+    undo_restores(&mut harness, &before);
+}

@@ -2,6 +2,8 @@
 //! made it, the random draws it used, the constraints it passed and the overrides that apply; for
 //! a rejected scatter candidate, why it was rejected; for a pedestrian, its state. Also the
 //! viewport's provenance overlays: colour by stage, recipe or variant, rejected candidates, labels.
+//! Under a generated object, its Author buttons (`panels::authoring`); below everything, the
+//! recipe's harvested placements with Regrow.
 
 use std::borrow::Cow;
 

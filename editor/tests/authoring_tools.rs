@@ -200,7 +200,43 @@ fn a_move_drag_is_one_move_override_that_a_second_drag_updates() {
     // The object is shown where it was moved, so a second drag starts on it there.
     let second_from = screen_of(&harness, [expected.x, expected.y]);
     let second_to = second_from + egui::vec2(0.0, 30.0);
-    support::drag(&mut harness, second_from, second_to, 5);
+    // While the pointer moves, the Move is already updated (the preview follows the pointer).
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    harness.event(egui::Event::PointerMoved(second_from));
+    harness.run_steps(1);
+    harness.event(button(second_from, true));
+    harness.run_steps(1);
+    let halfway = second_from + egui::vec2(0.0, 15.0);
+    for step in 1..=3 {
+        harness.event(egui::Event::PointerMoved(
+            second_from + (halfway - second_from) * (step as f32 / 3.0),
+        ));
+        harness.run_steps(1);
+    }
+    let ground = ground_of(&harness, halfway);
+    assert_eq!(
+        edits(&harness).overrides.last().map(|o| o.action.clone()),
+        Some(OverrideAction::Move {
+            position: Vec2 {
+                x: snap_m(ground[0], 0.01),
+                y: snap_m(ground[1], 0.01)
+            }
+        }),
+        "live during the drag"
+    );
+    for step in 1..=3 {
+        harness.event(egui::Event::PointerMoved(
+            halfway + (second_to - halfway) * (step as f32 / 3.0),
+        ));
+        harness.run_steps(1);
+    }
+    harness.event(button(second_to, false));
+    harness.run_steps(2);
     let again = edits(&harness);
     assert_eq!(
         again.overrides.len(),

@@ -1,7 +1,10 @@
 //! Authoring tools over the Viewport: Move (drag a generated object on the ground), Add (click
 //! the ground to place an authored object of the stage's family) and Exclude (drag a rectangle
-//! on the ground). Each gesture is one undoable edit made by `crate::authoring` when it ends; a
-//! refused one says why and changes nothing.
+//! on the ground). Each gesture is one undoable edit made by `crate::authoring`; a refused one
+//! says why and changes nothing. A move into a set that exists is sent while the pointer moves,
+//! every edit of the drag carrying the same `MergeKey` (as the scenario handles do), so the
+//! preview regenerates under the pointer and the drag is one undo step; a move that has to create
+//! the set, and an exclusion, are sent once when the drag ends.
 
 use egui::{Color32, PointerButton, Pos2, Rect, Response, Stroke, Ui};
 
@@ -9,9 +12,10 @@ use super::camera::OrbitCamera;
 use super::picking::{pick_nearest, PickId};
 use super::Preview;
 use crate::authoring::{
-    add_object, author_object, exclude_rect, scatter_stages, stage_variants, target_of,
+    add_object, author_object, exclude_rect, scatter_stages, stage_variants, target_of, target_set,
     ObjectAction, Target,
 };
+use crate::edits::MergeKey;
 use crate::panels::authoring::emit;
 use crate::panels::Command;
 use stagecraft_runtime::content::Product;
@@ -59,9 +63,20 @@ impl Tool {
 /// A gesture in progress.
 #[derive(Clone, Debug, PartialEq)]
 enum Gesture {
-    Move { target: Target, to: [f64; 2] },
-    Exclude { from: [f64; 2], to: [f64; 2] },
+    Move {
+        target: Target,
+        to: [f64; 2],
+        /// The position last sent during the drag (live moves only).
+        sent: Option<[f64; 2]>,
+    },
+    Exclude {
+        from: [f64; 2],
+        to: [f64; 2],
+    },
 }
+
+/// Salt of the merge keys of move drags (the scenario handles use another).
+const MOVE_GESTURE: u64 = 0x30fe_0000_0000_0000;
 
 /// The tools' state between frames.
 #[derive(Clone, Debug, Default)]
@@ -73,6 +88,8 @@ pub struct ToolState {
     /// The variant Add places (default: the family's first).
     pub variant: Option<String>,
     gesture: Option<Gesture>,
+    /// Counts drags, so each is its own undo step.
+    drags: u64,
 }
 
 impl ToolState {
@@ -194,6 +211,7 @@ pub fn tools_ui(
             if response.drag_started_by(PointerButton::Primary) {
                 let origin = ui.input(|i| i.pointer.press_origin()).or(pointer);
                 state.gesture = origin.and_then(|at| start(state.tool, camera, rect, at, preview));
+                state.drags += 1;
                 if let Some(Gesture::Move { .. }) = &state.gesture {
                     outcome.select = origin.and_then(|at| pick_at(camera, rect, at, preview));
                 }
@@ -203,9 +221,20 @@ pub fn tools_ui(
                     Gesture::Move { to, .. } | Gesture::Exclude { to, .. } => *to = point,
                 }
             }
+            let key = MergeKey(MOVE_GESTURE ^ state.drags);
+            if let Some(Gesture::Move { target, to, sent }) = &mut state.gesture {
+                let live = target_set(project, content.recipe(), content.seed())
+                    .is_ok_and(|(_, created)| !created);
+                let moved = sent.is_none_or(|s| (s[0] - to[0]).hypot(s[1] - to[1]) >= 0.005);
+                if live && moved && response.dragged() {
+                    let result = author_object(project, content, target, &ObjectAction::Move(*to));
+                    outcome.message = emit(result.map(|e| e.merging(Some(key))), out);
+                    *sent = Some(*to);
+                }
+            }
             if response.drag_stopped() {
                 if let Some(gesture) = state.gesture.take() {
-                    outcome.message = finish(&gesture, project, content, state, out);
+                    outcome.message = finish(&gesture, project, content, state, key, out);
                 }
             }
         }
@@ -240,25 +269,33 @@ fn start(
         Tool::Move => {
             let pick = pick_at(camera, rect, at, preview)?;
             let target = target_of(content, &pick)?;
-            Some(Gesture::Move { target, to: from })
+            Some(Gesture::Move {
+                target,
+                to: from,
+                sent: None,
+            })
         }
         Tool::Exclude => Some(Gesture::Exclude { from, to: from }),
         Tool::Select | Tool::Add => None,
     }
 }
 
+/// The edit a drag ends with: a move's last position (merged into the drag's live edits, or
+/// the one edit of a move that creates the set), an exclusion's rectangle.
 fn finish(
     gesture: &Gesture,
     project: &Project,
     content: &crate::session::PreviewContent,
     state: &ToolState,
+    key: MergeKey,
     out: &mut Vec<Command>,
 ) -> Option<String> {
     match gesture {
-        Gesture::Move { target, to } => emit(
-            author_object(project, content, target, &ObjectAction::Move(*to)),
-            out,
-        ),
+        Gesture::Move { sent, to, .. } if *sent == Some(*to) => None,
+        Gesture::Move { target, to, sent } => {
+            let result = author_object(project, content, target, &ObjectAction::Move(*to));
+            emit(result.map(|e| e.merging(sent.map(|_| key))), out)
+        }
         Gesture::Exclude { from, to } => {
             let (stage, _) = state.stage_and_variant(content)?;
             emit(exclude_rect(project, content, stage, *from, *to), out)
@@ -283,7 +320,7 @@ fn draw_gesture(
     };
     let colour = Color32::from_rgb(250, 200, 60);
     match gesture {
-        Gesture::Move { target, to } => {
+        Gesture::Move { target, to, .. } => {
             let unit_m = match content.stage(target.stage).map(|s| s.product.as_ref()) {
                 Some(Product::Placements(scatter)) => scatter.lattice_unit_m,
                 _ => return,

@@ -70,6 +70,9 @@ capture projects/street-block screenshots/editor-shell.png
 capture projects/street-block screenshots/viewport-street-block.png --frame 240
 # The tactical mission: mission cells by role and the streaming rings, with their legend.
 capture projects/tactical-mission screenshots/viewport-tactical-mission.png --tab viewport
+# The pine clearing with its overrides applied (locks, a tombstone, a moved tree, an added rock, an
+# exclusion, a harvested and a regrown tree) and the Viewport's authoring tool row.
+capture projects/pine-clearing screenshots/viewport-pine-clearing.png --tab viewport
 # The street block's recipe graph, fitted to the tab on open.
 capture projects/street-block screenshots/recipe-graph-street-block.png --tab recipe-graph
 # The street-lifecycle example's "away and back" clip at 7.5 s: the Population tab's per-source
@@ -80,5 +83,6 @@ python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.
 python3 scripts/check_viewport_png.py screenshots/viewport-street-block.png
 python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
+python3 scripts/check_viewport_png.py screenshots/viewport-pine-clearing.png
 
 idle_cpu projects/street-block

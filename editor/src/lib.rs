@@ -1,6 +1,7 @@
 //! The Stagecraft editor library.
 
 pub mod app;
+pub mod authoring;
 pub mod cli;
 pub mod cook;
 pub mod document;

@@ -41,6 +41,8 @@ pub enum Action {
     CancelGeneration,
     /// Cook the project into a bundle (asks for a folder).
     Cook,
+    /// Rebase the override sets to a seed (the Rebase dialog).
+    Rebase,
 }
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -192,6 +194,16 @@ pub fn menu_bar_ui(ui: &mut Ui, app: &StagecraftApp) -> Option<Action> {
                 action = Some(Action::Redo);
             }
             ui.separator();
+            let has_sets = document.is_some_and(|d| !d.project().overrides.is_empty());
+            if ui
+                .add_enabled(has_sets, egui::Button::new("Rebase overrides…"))
+                .on_hover_text(
+                    "Where each override stands at a seed; decide and apply as one undoable edit",
+                )
+                .clicked()
+            {
+                action = Some(Action::Rebase);
+            }
             if ui
                 .add_enabled(document.is_some(), egui::Button::new("Select manifest"))
                 .clicked()

@@ -1,5 +1,5 @@
-//! Modal dialogs: open, new project, save as, cook, unsaved changes, disk conflicts, autosave
-//! recovery and errors. Folder fields are typed paths with a "Browse…" button: the system dialog runs on
+//! Modal dialogs: open, new project, save as, cook, rebase, unsaved changes, disk conflicts,
+//! autosave recovery and errors. Folder fields are typed paths with a "Browse…" button: the system dialog runs on
 //! its own thread (it may not exist at all, e.g. without an XDG portal) and never blocks the UI.
 
 use std::path::{Path, PathBuf};
@@ -69,6 +69,8 @@ pub enum Dialog {
         /// The last cook's error.
         error: Option<String>,
     },
+    /// Rebase a recipe's override sets to a seed, with a decision per edit.
+    Rebase(super::rebase_dialog::RebaseDialog),
     /// Something failed.
     Error(String),
 }
@@ -160,6 +162,8 @@ enum Answer {
     Browse,
     StartCook(PathBuf),
     Verify(CookSummary),
+    ApplyEdit(crate::edits::ProjectEdit),
+    StartRebaseReport,
 }
 
 impl StagecraftApp {
@@ -170,15 +174,31 @@ impl StagecraftApp {
             .as_ref()
             .map(|job| (job.progress(), job.verifying));
         let unsaved = self.document().is_some_and(|d| d.is_dirty());
+        let selected = self.selected_id();
         let Some(dialog) = &mut self.dialog else {
             return;
         };
         let browsing = self.picker.is_some();
+        let project = self.workspace.as_ref().map(|w| w.document.project());
         let modal = Modal::new(Id::new("stagecraft-dialog")).show(ctx, |ui| {
-            ui.set_max_width(520.0);
-            match dialog {
-                Dialog::Cook { .. } => cook_ui(ui, dialog, browsing, cooking, unsaved),
-                _ => dialog_ui(ui, dialog, browsing),
+            ui.set_max_width(if matches!(dialog, Dialog::Rebase(_)) {
+                760.0
+            } else {
+                520.0
+            });
+            match (&mut *dialog, project) {
+                (dialog @ Dialog::Cook { .. }, _) => {
+                    cook_ui(ui, dialog, browsing, cooking, unsaved)
+                }
+                (Dialog::Rebase(rebase), Some(project)) => {
+                    match super::rebase_dialog::rebase_ui(ui, rebase, project, selected) {
+                        super::rebase_dialog::RebaseAnswer::None => Answer::None,
+                        super::rebase_dialog::RebaseAnswer::Close => Answer::Close,
+                        super::rebase_dialog::RebaseAnswer::Run => Answer::StartRebaseReport,
+                        super::rebase_dialog::RebaseAnswer::Apply(edit) => Answer::ApplyEdit(edit),
+                    }
+                }
+                (dialog, _) => dialog_ui(ui, dialog, browsing),
             }
         });
         let answer = match modal.inner {
@@ -188,9 +208,58 @@ impl StagecraftApp {
         self.answer(answer);
     }
 
+    /// Starts the Rebase dialog's report on its thread over a copy of the document as edited.
+    fn start_rebase_report(&mut self) {
+        let Some(project) = self.document().map(|d| d.project().clone()) else {
+            return;
+        };
+        let Some(Dialog::Rebase(dialog)) = &mut self.dialog else {
+            return;
+        };
+        let ctx = self.ctx.clone();
+        let (recipe, seed) = (dialog.recipe.clone(), dialog.seed);
+        match super::rebase_dialog::start_report(project, recipe, seed, move || {
+            ctx.request_repaint()
+        }) {
+            Ok(job) => {
+                dialog.running = true;
+                self.rebase_job = Some(job);
+            }
+            Err(why) => dialog.error = Some(why),
+        }
+    }
+
+    /// Takes a finished rebase report into the Rebase dialog (dropped if the dialog is gone).
+    pub(super) fn poll_rebase(&mut self) {
+        let Some(result) = self.rebase_job.as_ref().and_then(|job| job.poll()) else {
+            return;
+        };
+        self.rebase_job = None;
+        if let Some(Dialog::Rebase(dialog)) = &mut self.dialog {
+            dialog.finish(result);
+        }
+    }
+
+    /// The packed id of the generated object selected in the viewport, if one is.
+    fn selected_id(&self) -> Option<u64> {
+        let preview = self.preview.borrow();
+        let content = preview.session.content()?;
+        let pick = preview.selected.as_ref()?;
+        crate::authoring::target_of(content, pick).map(|t| t.id.bits())
+    }
+
     fn answer(&mut self, answer: Answer) {
         match answer {
             Answer::None => {}
+            Answer::StartRebaseReport => self.start_rebase_report(),
+            Answer::ApplyEdit(edit) => {
+                self.dialog = None;
+                let label = edit.label().to_owned();
+                if let Some(document) = self.document_mut() {
+                    document.apply(edit);
+                    self.status = Some((format!("{label} (undoable)"), false));
+                }
+            }
             Answer::Close => self.dialog = None,
             Answer::Browse => self.browse(),
             Answer::StartCook(out) => {
@@ -624,6 +693,14 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
         }
         // Drawn by `cook_ui`, which also needs the running job's progress.
         Dialog::Cook { .. } => Answer::None,
+        // Drawn by `rebase_ui`, which needs the project; without one there is nothing to rebase.
+        Dialog::Rebase(_) => {
+            if ui.button("Close").clicked() {
+                Answer::Close
+            } else {
+                Answer::None
+            }
+        }
         Dialog::Error(message) => {
             ui.heading("Something went wrong");
             ui.label(message.as_str());

@@ -12,6 +12,7 @@ pub mod cook_dialog;
 pub mod dialogs;
 pub mod fonts;
 pub mod persist;
+pub mod rebase_dialog;
 pub mod screenshot;
 
 use std::path::{Path, PathBuf};
@@ -107,6 +108,8 @@ pub struct StagecraftApp {
     picker: Option<Receiver<Option<PathBuf>>>,
     /// A cook or verify started from the Cook dialog, running on its thread.
     cook_job: Option<cook_dialog::CookJob>,
+    /// The Rebase dialog's report, made on its thread.
+    rebase_job: Option<rebase_dialog::RebaseJob>,
     status: Option<(String, bool)>,
     screenshot: Option<ScreenshotTask>,
     title: String,
@@ -147,6 +150,7 @@ impl StagecraftApp {
             dialog: None,
             picker: None,
             cook_job: None,
+            rebase_job: None,
             status: None,
             screenshot: args.screenshot.map(ScreenshotTask::new),
             title: String::new(),
@@ -471,6 +475,7 @@ impl eframe::App for StagecraftApp {
         }
         self.poll_picker();
         self.poll_cook();
+        self.poll_rebase();
         self.housekeeping(&ctx);
         self.preview_update(&ctx);
         egui::Panel::top("stagecraft-menu").show(ui, |ui| {
@@ -582,6 +587,12 @@ impl StagecraftApp {
             Action::Cook => {
                 if let Some(document) = self.document() {
                     self.dialog = Some(Dialog::cook(document.dir()));
+                }
+            }
+            Action::Rebase => {
+                if let Some(document) = self.document() {
+                    let dialog = rebase_dialog::RebaseDialog::new(document.project());
+                    self.dialog = Some(Dialog::Rebase(dialog));
                 }
             }
             Action::SaveAs => {

@@ -4,24 +4,21 @@
 //! kept (recording their targets' new base revisions), orphans are dropped, and a conflict stops
 //! it with nothing written (those need a decision per edit, as the editor's rebase dialog asks).
 //!
-//! The report and the new sets come from the runtime (`overrides::rebase_report`,
-//! `overrides::rebase`); this module only reads, prints and writes.
+//! The report comes from `authoring::rebase::report_of_plan` (the runtime's
+//! `overrides::rebase_report`, the same function the editor's Rebase dialog calls) and the new sets
+//! from `overrides::rebase`; this module only reads, prints and writes.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context as _;
-use stagecraft_runtime::generate::{
-    CancelToken, ExecutionMode, GenerateRequest, Generator, NoObserver,
-};
-use stagecraft_runtime::overrides::{
-    rebase, rebase_report, Decision, Overrides, RebaseReport, Standing,
-};
+use stagecraft_runtime::overrides::{rebase, Decision, Overrides, RebaseReport, Standing};
 use stagecraft_runtime::project::{canonical_text, has_errors, overrides_file, OverrideSet};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
 use super::diagnostics::render_all;
+use crate::authoring::rebase::report_of_plan;
 use crate::project_io::atomic_write;
 
 /// Options of `stagecraft rebase`.
@@ -73,26 +70,8 @@ pub fn rebase_command(
             anyhow::bail!("recipe `{id}` does not compile");
         };
         let sets: Vec<OverrideSet> = Overrides::of_recipe(doc, id).sets().to_vec();
-        let request = GenerateRequest {
-            root_seed: seed,
-            mode: ExecutionMode::Parallel,
-            generation: 0,
-        };
-        let mut generator = Generator::new();
-        let cancel = CancelToken::new();
-        let base = generator
-            .generate(&plan, &request, &cancel, &NoObserver)
-            .map_err(|e| anyhow::anyhow!("recipe `{id}`: {e}"))?;
-        let preview = generator
-            .generate_with(
-                &plan,
-                &request,
-                &Overrides::preview(sets.clone()),
-                &cancel,
-                &NoObserver,
-            )
-            .map_err(|e| anyhow::anyhow!("recipe `{id}`: {e}"))?;
-        let report = rebase_report(&sets, &preview.bundle, &base.bundle.digest_hex());
+        // The same report the editor's Rebase dialog shows (one function makes both).
+        let report = report_of_plan(&plan, &sets, seed).map_err(|e| anyhow::anyhow!(e))?;
         if options.write {
             exit = exit.max(write_sets(project, &sets, &report, out)?);
         }

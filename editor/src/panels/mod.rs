@@ -3,6 +3,7 @@
 //! Panels read the [`Document`] and never change it: what the user does comes back as
 //! [`Command`]s, which the app applies in one place (where edits enter the undo record).
 
+pub mod authoring;
 pub mod diagnostics;
 pub mod diff;
 pub mod draws;
@@ -147,6 +148,7 @@ impl Panels {
         preview.selected = None;
         preview.hovered = None;
         preview.diff_marks.clear();
+        preview.authoring_message = None;
         drop(preview);
         self.diff.result = None;
         self.diff.error = None;

@@ -2,6 +2,8 @@
 //! made it, the random draws it used, the constraints it passed and the overrides that apply; for
 //! a rejected scatter candidate, why it was rejected; for a pedestrian, its state. Also the
 //! viewport's provenance overlays: colour by stage, recipe or variant, rejected candidates, labels.
+//! Under a generated object, its Author buttons (`panels::authoring`); below everything, the
+//! recipe's harvested placements with Regrow.
 
 use std::borrow::Cow;
 
@@ -46,9 +48,25 @@ impl Panel for ProvenancePanel {
             preview.update_scene();
         }
         ui.separator();
-        egui::ScrollArea::vertical()
+        let message = egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| selection_ui(ui, &preview, document.project(), out));
+            .show(ui, |ui| {
+                let message = selection_ui(ui, &preview, document.project(), out);
+                let recipe = preview.session.content().map(|c| c.recipe().to_owned());
+                let regrown = recipe.and_then(|recipe| {
+                    super::authoring::harvested_ui(ui, document.project(), &recipe, out)
+                });
+                message.or(regrown)
+            })
+            .inner;
+        if let Some(message) = message {
+            preview.authoring_message = Some(message);
+        } else if !out.is_empty() {
+            preview.authoring_message = None;
+        }
+        if let Some(message) = &preview.authoring_message {
+            ui.colored_label(ui.visuals().warn_fg_color, message.as_str());
+        }
     }
 }
 
@@ -73,10 +91,16 @@ fn overlays_ui(ui: &mut Ui, preview: &mut Preview) -> bool {
     preview.options != before
 }
 
-fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project, out: &mut Vec<Command>) {
+/// The selected thing's provenance; returns an authoring refusal in words, if a click was refused.
+fn selection_ui(
+    ui: &mut Ui,
+    preview: &Preview,
+    project: &Project,
+    out: &mut Vec<Command>,
+) -> Option<String> {
     let Some(pick) = &preview.selected else {
         ui.label(RichText::new("Click an object or a pedestrian in the viewport.").weak());
-        return;
+        return None;
     };
     let session = &preview.session;
     if let Some(label) = identity_label(session, pick) {
@@ -85,25 +109,27 @@ fn selection_ui(ui: &mut Ui, preview: &Preview, project: &Project, out: &mut Vec
     }
     match pick {
         PickId::Object { stage, index } => {
-            let Some(content) = session.content() else {
-                return;
-            };
+            let content = session.content()?;
             object_ui(ui, content, *stage, *index as usize, project, out);
+            let target = crate::authoring::target_of(content, pick)?;
+            ui.add_space(6.0);
+            ui.strong("Author");
+            return ui
+                .horizontal_wrapped(|ui| {
+                    super::authoring::object_tools_ui(ui, project, content, &target, false, out)
+                })
+                .inner;
         }
         PickId::Rejected {
             stage,
             layer,
             index,
         } => {
-            let Some(content) = session.content() else {
-                return;
-            };
+            let content = session.content()?;
             rejected_ui(ui, content, *stage, *layer as usize, *index as usize);
         }
         PickId::Cell { stage, x, y } => {
-            let Some(content) = session.content() else {
-                return;
-            };
+            let content = session.content()?;
             cell_ui(ui, content, *stage, (*x, *y));
         }
         PickId::Agent { id } => agent_ui(ui, preview, *id),
@@ -135,6 +161,7 @@ fn candidate_ui(ui: &mut Ui, preview: &Preview, frame: u64, ordinal: u32) {
         ui.add_space(6.0);
         ui.label(RichText::new(report.text()).weak());
     }
+    None
 }
 
 fn cell_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, (x, y): (i32, i32)) {

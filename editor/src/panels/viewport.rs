@@ -5,6 +5,11 @@
 //! zoom, click to select. Keys: F frames the selection (or everything), T toggles top-down.
 //! With the Scenario layer on, the boxes' corners and centres and the observers have drag
 //! handles (`viewport::handles`): each drag is one undoable edit.
+//!
+//! Authoring (`crate::authoring`, one undoable override edit each): the tools of
+//! `viewport::tools` (Esc select, G move, A add, X exclude), a right-click menu on an object, and
+//! keys on the selected object: L lock, Shift+L lock transform, Delete (or Backspace) delete,
+//! H harvest.
 
 use egui::{Color32, Sense, Ui};
 
@@ -23,6 +28,10 @@ pub struct ViewportPanel {
     framed: Option<u64>,
     /// The scenario's drag handles.
     pub handles: crate::viewport::handles::HandleState,
+    /// The authoring tools.
+    pub tools: crate::viewport::tools::ToolState,
+    /// Where the scene was drawn last frame, screen points.
+    pub rect: Option<egui::Rect>,
 }
 
 impl ViewportPanel {
@@ -34,6 +43,8 @@ impl ViewportPanel {
             renderer: SharedRenderer::default(),
             framed: None,
             handles: Default::default(),
+            tools: Default::default(),
+            rect: None,
         }
     }
 
@@ -64,7 +75,9 @@ impl Panel for ViewportPanel {
         if toolbar_ui(ui, &mut preview, &mut self.camera) {
             preview.update_scene();
         }
+        crate::viewport::tools::toolbar_ui(ui, &mut self.tools, &preview);
         let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        self.rect = Some(rect);
         // Frame the content once when it first appears (not on every regeneration, which would
         // yank the camera while the user edits).
         // `frame_update` has synced the session with this document, so content that is not
@@ -88,13 +101,16 @@ impl Panel for ViewportPanel {
             &mut self.camera,
             &preview.scene,
             preview.selected.as_ref(),
+            self.tools.takes_drags(),
         );
         let mut changed = interaction.hovered != preview.hovered;
         preview.hovered = interaction.hovered;
-        if let Some(selection) = interaction.select {
+        let placing = self.tools.tool == crate::viewport::tools::Tool::Add;
+        if let Some(selection) = interaction.select.filter(|_| !placing) {
             changed |= selection != preview.selected;
             preview.selected = selection;
         }
+        changed |= self.authoring_ui(ui, &response, &mut preview, document, out);
         if changed {
             preview.update_scene();
         }
@@ -129,7 +145,12 @@ impl Panel for ViewportPanel {
                     out,
                 );
             }
-            if let Some(message) = &self.handles.message {
+            let message = self
+                .handles
+                .message
+                .as_ref()
+                .or(preview.authoring_message.as_ref());
+            if let Some(message) = message {
                 let painter = ui.painter_at(rect);
                 let galley = painter.layout_no_wrap(
                     message.clone(),
@@ -146,6 +167,119 @@ impl Panel for ViewportPanel {
             }
         }
     }
+}
+
+impl ViewportPanel {
+    /// The authoring tools, keys and right-click menu over the scene's `response`; true when the
+    /// selection changed.
+    fn authoring_ui(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        preview: &mut Preview,
+        document: &Document,
+        out: &mut Vec<Command>,
+    ) -> bool {
+        let mut changed = false;
+        if response.secondary_clicked() && preview.hovered.is_some() {
+            changed |= preview.hovered != preview.selected;
+            preview.selected = preview.hovered.clone();
+        }
+        let before = out.len();
+        let tooled = crate::viewport::tools::tools_ui(
+            ui,
+            response,
+            &self.camera,
+            preview,
+            document.project(),
+            &mut self.tools,
+            out,
+        );
+        if let Some(pick) = tooled.select {
+            changed |= preview.selected.as_ref() != Some(&pick);
+            preview.selected = Some(pick);
+        }
+        let mut message = tooled.message;
+        if response.hovered() || response.has_focus() {
+            message = message.or_else(|| keys_ui(ui, &mut self.tools, preview, document, out));
+        }
+        let mut refused = None;
+        response.context_menu(|ui| refused = context_menu_ui(ui, preview, document, out));
+        message = message.or(refused);
+        if message.is_some() {
+            preview.authoring_message = message;
+        } else if out.len() > before {
+            preview.authoring_message = None;
+        }
+        changed
+    }
+}
+
+/// The authoring keys on the selected object and the tool keys, unless a text field has the
+/// keyboard; returns a refusal in words.
+fn keys_ui(
+    ui: &Ui,
+    tools: &mut crate::viewport::tools::ToolState,
+    preview: &Preview,
+    document: &Document,
+    out: &mut Vec<Command>,
+) -> Option<String> {
+    use crate::authoring::{author_object, target_of, ObjectAction};
+    use crate::viewport::tools::Tool;
+    use egui::{Key, Modifiers};
+    if ui.ctx().egui_wants_keyboard_input() {
+        return None;
+    }
+    let pressed = |modifiers, key| ui.input_mut(|i| i.consume_key(modifiers, key));
+    for (key, tool) in [
+        (Key::Escape, Tool::Select),
+        (Key::G, Tool::Move),
+        (Key::A, Tool::Add),
+        (Key::X, Tool::Exclude),
+    ] {
+        if pressed(Modifiers::NONE, key) {
+            tools.tool = tool;
+        }
+    }
+    let action = if pressed(Modifiers::SHIFT, Key::L) {
+        Some(ObjectAction::LockTransform)
+    } else if pressed(Modifiers::NONE, Key::L) {
+        Some(ObjectAction::Lock)
+    } else if pressed(Modifiers::NONE, Key::Delete) || pressed(Modifiers::NONE, Key::Backspace) {
+        Some(ObjectAction::Delete)
+    } else if pressed(Modifiers::NONE, Key::H) {
+        Some(ObjectAction::Harvest)
+    } else {
+        None
+    }?;
+    let content = preview.session.content()?;
+    let target = preview
+        .selected
+        .as_ref()
+        .and_then(|pick| target_of(content, pick))?;
+    let result = author_object(document.project(), content, &target, &action);
+    crate::panels::authoring::emit(result, out)
+}
+
+/// The right-click menu on the selected object: the Provenance tab's authoring actions.
+fn context_menu_ui(
+    ui: &mut Ui,
+    preview: &Preview,
+    document: &Document,
+    out: &mut Vec<Command>,
+) -> Option<String> {
+    let content = preview.session.content()?;
+    let Some(target) = preview
+        .selected
+        .as_ref()
+        .and_then(|pick| crate::authoring::target_of(content, pick))
+    else {
+        ui.weak("Right-click a generated object to author it");
+        return None;
+    };
+    ui.label(format!("{} (stage {})", target.id, target.stage));
+    ui.separator();
+    crate::panels::authoring::object_tools_ui(ui, document.project(), content, &target, true, out)
 }
 
 /// The camera and layer toolbar; true when a layer option changed.

@@ -26,24 +26,28 @@ pub struct Interaction {
 }
 
 /// Applies drags, scrolling, clicks and keys on `response` to `camera`; picks with the scene.
+/// With `tool_drags` an authoring tool owns primary drags: only the secondary and middle
+/// buttons move the camera.
 pub fn viewport_input(
     ui: &Ui,
     response: &Response,
     camera: &mut OrbitCamera,
     scene: &SceneBuilder,
     selected: Option<&PickId>,
+    tool_drags: bool,
 ) -> Interaction {
     let rect = response.rect;
     let size = [rect.width(), rect.height()];
     let mut interaction = Interaction::default();
+    let primary = response.dragged_by(PointerButton::Primary) && !tool_drags;
     let pan_drag = response.dragged_by(PointerButton::Secondary)
         || response.dragged_by(PointerButton::Middle)
-        || (response.dragged_by(PointerButton::Primary)
+        || (primary
             && (ui.input(|i| i.modifiers.shift) || camera.projection == Projection::TopDown));
     let delta = response.drag_delta();
     if pan_drag {
         camera.pan([delta.x, delta.y], rect.height());
-    } else if response.dragged_by(PointerButton::Primary) {
+    } else if primary {
         camera.orbit([delta.x, delta.y]);
     }
     if response.hovered() {

@@ -21,6 +21,7 @@ pub mod palette;
 pub mod picking;
 pub mod scene;
 pub mod spawn_watch;
+pub mod tools;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -58,6 +59,9 @@ pub struct Preview {
     pub diff_marks: Vec<DiffMark>,
     /// Bounds another tab asks the Viewport to frame on its next frame.
     pub frame_request: Option<Aabb>,
+    /// Why the last authoring action (Provenance button, viewport tool or shortcut) was
+    /// refused, shown by both until the next action succeeds.
+    pub authoring_message: Option<String>,
 }
 
 /// What kind of difference a [`DiffMark`] shows.

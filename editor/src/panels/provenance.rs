@@ -135,6 +135,7 @@ fn selection_ui(
         PickId::Agent { id } => agent_ui(ui, preview, *id),
         PickId::SpawnCandidate { frame, ordinal } => candidate_ui(ui, preview, *frame, *ordinal),
     }
+    None
 }
 
 /// A spawn candidate: where it stood, which gate refused it and what would unblock it.
@@ -161,7 +162,6 @@ fn candidate_ui(ui: &mut Ui, preview: &Preview, frame: u64, ordinal: u32) {
         ui.add_space(6.0);
         ui.label(RichText::new(report.text()).weak());
     }
-    None
 }
 
 fn cell_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, (x, y): (i32, i32)) {

@@ -65,6 +65,7 @@ pub fn new_project(name: &str) -> Project {
         no_removal_box: None,
         vehicle_sources: Vec::new(),
         population: Default::default(),
+        motion: Default::default(),
         directives: Vec::new(),
     };
     Project {

@@ -5,13 +5,15 @@
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState};
+use super::motion::panic::NO_EXIT;
 use super::motion::scale;
+use super::motion::tiers::{stable_hash, Tier};
 use super::scenario::CompiledScenario;
 use super::space::{SimSpace, StaticBlocker};
 use super::walk::WalkDecision;
 use super::world::{build_world, World};
 use crate::ops::street_block::{build_street_block, StreetBlockParams, SIDEWALKS};
-use crate::project::{PopulationKind, PopulationSource, Scenario, Vec2};
+use crate::project::{MotionSettings, PopulationKind, PopulationSource, Scenario, Vec2};
 
 /// Meters of each sidewalk per walker in [`long_street_world`] (0.5 walkers per meter of
 /// sidewalk, about one per 5 m² of its 2.5 m walkway).
@@ -67,6 +69,11 @@ pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
                 ..PopulationSource::default()
             })
             .collect(),
+        // Every walker runs the steering fan every step (the benchmarks measure exactly that).
+        motion: MotionSettings {
+            avoidance_budget: None,
+            ..MotionSettings::default()
+        },
         ..Scenario::default()
     };
     let scenario = Arc::new(CompiledScenario::compile(&scenario).ok()?);
@@ -132,8 +139,9 @@ impl World {
         let births = self.births.get_mut(source)?;
         let handle = self.slots.allocate().ok()?;
         let ordinal = u32::try_from(births.len()).ok()?;
+        let id = AgentId::new(u16::try_from(source).ok()?, ordinal);
         self.agents.push(AgentRow {
-            id: AgentId::new(u16::try_from(source).ok()?, ordinal).bits(),
+            id: id.bits(),
             generation: handle.generation,
             source: source as u16,
             route,
@@ -165,6 +173,16 @@ impl World {
             window_origin: position,
             window_steps: 0,
             walk_decision: WalkDecision::Idle,
+            schedule_hash: stable_hash(id),
+            tier: Tier::Stub,
+            skipped_steps: 0,
+            updated: false,
+            steer_deg: 0,
+            goal: position,
+            relevance: self.config.scenario.motion.default_relevance,
+            panic: 0.0,
+            flee_exit: NO_EXIT,
+            compromised: false,
         });
         births.push(handle);
         self.counters.births += 1;

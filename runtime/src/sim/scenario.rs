@@ -17,8 +17,8 @@ use super::events::BoxSlot;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 use crate::content::encode::ByteWriter;
 use crate::project::{
-    Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSettings,
-    PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
+    Box3, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
+    PopulationSettings, PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -350,6 +350,8 @@ pub struct CompiledScenario {
     pub families: Vec<String>,
     /// Population parameters.
     pub population: PopulationParams,
+    /// Motion tiers, avoidance budget, crowd governor and exits (checked).
+    pub motion: MotionSettings,
 }
 
 /// What makes a scenario impossible to run.
@@ -422,6 +424,11 @@ pub enum SimProblem {
         /// The lanes the space has, sorted.
         known: Vec<String>,
     },
+    /// Two exits share an id.
+    DuplicateExit {
+        /// The id.
+        id: String,
+    },
     /// More sources or directives than the indices hold.
     TooMany {
         /// What overflowed.
@@ -493,6 +500,7 @@ impl fmt::Display for SimProblem {
                     known.join(", ")
                 }
             ),
+            SimProblem::DuplicateExit { id } => write!(f, "the exit id `{id}` repeats"),
             SimProblem::TooMany { what } => write!(f, "too many {what} (at most 65535)"),
         }
     }
@@ -628,6 +636,7 @@ impl CompiledScenario {
             root.field("population"),
             &mut problems,
         );
+        motion(&scenario.motion, root.field("motion"), &mut problems);
         if !problems.diagnostics.is_empty() {
             return Err(SimBuildError {
                 scenario: scenario.id.clone(),
@@ -647,6 +656,7 @@ impl CompiledScenario {
             vehicle_sources,
             families,
             population,
+            motion: scenario.motion.clone(),
         })
     }
 
@@ -746,6 +756,109 @@ impl CompiledScenario {
                 w.u8(0);
             }
         }
+        write_motion(w, &self.motion);
+    }
+}
+
+/// Canonical bytes of the motion settings.
+fn write_motion(w: &mut ByteWriter, m: &MotionSettings) {
+    for value in [
+        m.full_enter_m,
+        m.full_exit_m,
+        m.simulated_enter_m,
+        m.simulated_exit_m,
+    ] {
+        w.f64(value);
+    }
+    for value in [
+        m.full_capacity,
+        m.simulated_capacity,
+        m.promotions_per_step,
+        m.demotions_per_step,
+        m.avoidance_budget.unwrap_or(u32::MAX),
+    ] {
+        w.u32(value);
+    }
+    w.bool(m.avoidance_budget.is_some())
+        .bool(m.crowd_governor)
+        .f64(m.crowd_budget_ms)
+        .f64(m.default_relevance);
+    w.count(m.exits.len());
+    for exit in &m.exits {
+        w.str(&exit.id)
+            .f64(exit.position.x)
+            .f64(exit.position.y)
+            .f64(exit.position.z)
+            .u32(exit.capacity);
+    }
+}
+
+/// Checks the motion settings: positive distances with each exit band at least its enter band,
+/// a positive crowd budget, relevance within 0..1, finite exits.
+fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
+    for (field, value) in [
+        ("full_enter_m", m.full_enter_m),
+        ("full_exit_m", m.full_exit_m),
+        ("simulated_enter_m", m.simulated_enter_m),
+        ("simulated_exit_m", m.simulated_exit_m),
+        ("crowd_budget_ms", m.crowd_budget_ms),
+    ] {
+        problems.positive(path.field(field), value);
+    }
+    for (field, enter, exit, range) in [
+        (
+            "full_exit_m",
+            m.full_enter_m,
+            m.full_exit_m,
+            "[full_enter_m, ∞)",
+        ),
+        (
+            "simulated_enter_m",
+            m.full_exit_m,
+            m.simulated_enter_m,
+            "[full_exit_m, ∞)",
+        ),
+        (
+            "simulated_exit_m",
+            m.simulated_enter_m,
+            m.simulated_exit_m,
+            "[simulated_enter_m, ∞)",
+        ),
+    ] {
+        if exit.is_finite() && enter.is_finite() && exit < enter {
+            problems.push(
+                path.field(field),
+                SimProblem::OutOfRange { value: exit, range },
+            );
+        }
+    }
+    if !(0.0..=1.0).contains(&m.default_relevance) {
+        problems.push(
+            path.field("default_relevance"),
+            SimProblem::OutOfRange {
+                value: m.default_relevance,
+                range: "[0, 1]",
+            },
+        );
+    }
+    let mut ids = BTreeSet::new();
+    for (index, exit) in m.exits.iter().enumerate() {
+        let at = path.field("exits").index(index);
+        problems.finite(
+            at.field("position"),
+            &[exit.position.x, exit.position.y, exit.position.z],
+        );
+        if !ids.insert(exit.id.as_str()) {
+            problems.push(
+                at.field("id"),
+                SimProblem::DuplicateExit {
+                    id: exit.id.clone(),
+                },
+            );
+        }
+    }
+    if m.exits.len() >= usize::from(u16::MAX) {
+        problems.push(path.field("exits"), SimProblem::TooMany { what: "exits" });
     }
 }
 

@@ -40,6 +40,8 @@ pub struct Scenario {
     pub vehicle_sources: Vec<VehicleSource>,
     /// Population cycle and pool settings.
     pub population: PopulationSettings,
+    /// Motion tiers, avoidance budget and crowd governor settings.
+    pub motion: MotionSettings,
     /// Scripted directives, by frame.
     pub directives: Vec<Directive>,
 }
@@ -56,7 +58,95 @@ crate::project::codec_macro::record_codec!(Scenario "Scenario" schema SCENARIO_S
     no_removal_box: Option<Box3> = None,
     vehicle_sources: Vec<VehicleSource> = Vec::new(),
     population: PopulationSettings = PopulationSettings::default(),
+    motion: MotionSettings = MotionSettings::default(),
     directives: Vec<Directive> = Vec::new(),
+});
+
+/// Motion at scale: LOD tiers (distance hysteresis from the nearest observer, capacities,
+/// transition budgets), the avoidance budget, and the crowd governor (motion seed and crowd
+/// seed; every default is the seed's value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MotionSettings {
+    /// Within this distance of the nearest observer an agent becomes Full, meters.
+    pub full_enter_m: f64,
+    /// Beyond this distance a Full agent leaves Full, meters (≥ `full_enter_m`).
+    pub full_exit_m: f64,
+    /// Within this distance an agent becomes Simulated, meters.
+    pub simulated_enter_m: f64,
+    /// Beyond this distance a Simulated agent becomes Stub, meters (≥ `simulated_enter_m`).
+    pub simulated_exit_m: f64,
+    /// Agents that may be Full at once (forced-full agents may exceed it).
+    pub full_capacity: u32,
+    /// Agents that may be Simulated at once.
+    pub simulated_capacity: u32,
+    /// Tier promotions applied per step.
+    pub promotions_per_step: u32,
+    /// Tier demotions applied per step.
+    pub demotions_per_step: u32,
+    /// Walkers whose avoidance (the steering fan) runs per step; `None` is unlimited.
+    pub avoidance_budget: Option<u32>,
+    /// Whether the crowd governor demotes agents when the estimate exceeds its budget (the
+    /// estimate is computed and published either way).
+    pub crowd_governor: bool,
+    /// The crowd governor's budget, milliseconds per step.
+    pub crowd_budget_ms: f64,
+    /// Agents' relevance when no directive sets it, 0..1.
+    pub default_relevance: f64,
+    /// Exits that fleeing agents run to, besides the street block's portals.
+    pub exits: Vec<ExitNode>,
+}
+
+impl Default for MotionSettings {
+    fn default() -> Self {
+        MotionSettings {
+            full_enter_m: 25.0,
+            full_exit_m: 32.0,
+            simulated_enter_m: 55.0,
+            simulated_exit_m: 65.0,
+            full_capacity: 12,
+            simulated_capacity: 12,
+            promotions_per_step: 12,
+            demotions_per_step: 24,
+            avoidance_budget: Some(128),
+            crowd_governor: false,
+            crowd_budget_ms: 8.0,
+            default_relevance: 0.0,
+            exits: Vec::new(),
+        }
+    }
+}
+
+crate::project::codec_macro::record_codec!(MotionSettings "Motion" {
+    full_enter_m: f64 = 25.0,
+    full_exit_m: f64 = 32.0,
+    simulated_enter_m: f64 = 55.0,
+    simulated_exit_m: f64 = 65.0,
+    full_capacity: u32 = 12,
+    simulated_capacity: u32 = 12,
+    promotions_per_step: u32 = 12,
+    demotions_per_step: u32 = 24,
+    avoidance_budget: Option<u32> = Some(128),
+    crowd_governor: bool = false,
+    crowd_budget_ms: f64 = 8.0,
+    default_relevance: f64 = 0.0,
+    exits: Vec<ExitNode> = Vec::new(),
+});
+
+/// A scenario-authored exit node that fleeing agents run to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExitNode {
+    /// Persistent id.
+    pub id: String,
+    /// Position, meters.
+    pub position: Vec3,
+    /// Agents it takes before it is full.
+    pub capacity: u32,
+}
+
+crate::project::codec_macro::record_codec!(ExitNode "Exit" {
+    id: String,
+    position: Vec3,
+    capacity: u32 = 1,
 });
 
 /// A lane-following vehicle source.

@@ -292,7 +292,7 @@ agent_columns! {
     panic: f64,
     /// Exit the agent flees to (`motion::panic::NO_EXIT` for none).
     flee_exit: u16,
-    /// Whether the agent's disguise has been compromised.
+    /// Whether the agent saw through a presented disguise (a Hostile recognition): it stays alert.
     compromised: bool,
 }
 

@@ -32,7 +32,10 @@ pub mod walk;
 mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
-pub use crowd::{long_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S};
+pub use crowd::{
+    long_street_world, observed_street_world, two_way_street_world, STREET_SPACING_M,
+    STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
+};
 pub use events::{Event, EventDetail, EventKind, EventLog};
 pub use motion::frames::{AnimationParams, MotionFrame};
 pub use motion::{MotionCounters, MotionState, Tier};

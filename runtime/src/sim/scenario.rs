@@ -14,6 +14,7 @@ use thiserror::Error;
 
 use super::agents::AgentHandle;
 use super::events::BoxSlot;
+use super::motion::disguise::Factions;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 use crate::content::encode::ByteWriter;
 use crate::project::{
@@ -281,6 +282,27 @@ pub enum Command {
         /// Whether its bindings are ready.
         available: bool,
     },
+    /// A panic stimulus (see `sim::motion::panic`).
+    Panic {
+        /// Centre on the ground, meters.
+        center: Vec2,
+        /// Radius, meters.
+        radius_m: f64,
+        /// Panic at the centre, 0..1.
+        strength: f64,
+    },
+    /// Set a ped's relevance.
+    SetRelevance {
+        /// 0..1.
+        relevance: f64,
+    },
+    /// A line-of-sight check by the ped (see `sim::motion::disguise`).
+    LineOfSight {
+        /// The presented faction or disguise.
+        presented: String,
+        /// The ped's factions.
+        factions: Factions,
+    },
 }
 
 impl Command {
@@ -306,6 +328,9 @@ impl Command {
             Command::SetRemovalMultiplier { .. } => 16,
             Command::SetVehicleIntent { .. } => 17,
             Command::SetFamilyAvailable { .. } => 18,
+            Command::Panic { .. } => 19,
+            Command::SetRelevance { .. } => 20,
+            Command::LineOfSight { .. } => 21,
         }
     }
 }
@@ -760,6 +785,19 @@ impl CompiledScenario {
     }
 }
 
+/// A value that must lie in [0, 1].
+fn unit_interval(problems: &mut Problems, path: FieldPath, value: f64) {
+    if !(0.0..=1.0).contains(&value) {
+        problems.push(
+            path,
+            SimProblem::OutOfRange {
+                value,
+                range: "[0, 1]",
+            },
+        );
+    }
+}
+
 /// Canonical bytes of the motion settings.
 fn write_motion(w: &mut ByteWriter, m: &MotionSettings) {
     for value in [
@@ -931,6 +969,32 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
         }
         Command::SetFamilyAvailable { family, available } => {
             w.u16(*family).bool(*available);
+        }
+        Command::Panic {
+            center,
+            radius_m,
+            strength,
+        } => {
+            w.f64(center.x).f64(center.y).f64(*radius_m).f64(*strength);
+        }
+        Command::SetRelevance { relevance } => {
+            w.f64(*relevance);
+        }
+        Command::LineOfSight {
+            presented,
+            factions,
+        } => {
+            w.str(presented).str(&factions.own);
+            for list in [
+                &factions.allied,
+                &factions.hostile,
+                &factions.accepted_disguises,
+            ] {
+                w.count(list.len());
+                for name in list {
+                    w.str(name);
+                }
+            }
         }
         Command::Destroy | Command::SuppressCleanup | Command::InstantFill => {}
         Command::Rendezvous { goal } | Command::Redirect { goal } => {
@@ -1336,6 +1400,41 @@ fn command(
         DirectiveCommand::SetVehicleIntent { intent } => {
             Command::SetVehicleIntent { intent: *intent }
         }
+        DirectiveCommand::Panic {
+            center,
+            radius_m,
+            strength,
+        } => {
+            problems.finite(path.field("center"), &xyz(*center));
+            problems.positive(path.field("radius_m"), *radius_m);
+            unit_interval(problems, path.field("strength"), *strength);
+            Command::Panic {
+                center: ground(*center),
+                radius_m: *radius_m,
+                strength: *strength,
+            }
+        }
+        DirectiveCommand::SetRelevance { relevance } => {
+            unit_interval(problems, path.field("relevance"), *relevance);
+            Command::SetRelevance {
+                relevance: *relevance,
+            }
+        }
+        DirectiveCommand::LineOfSight {
+            presented,
+            own,
+            allied,
+            hostile,
+            accepted_disguises,
+        } => Command::LineOfSight {
+            presented: presented.clone(),
+            factions: Factions {
+                own: own.clone(),
+                allied: allied.clone(),
+                hostile: hostile.clone(),
+                accepted_disguises: accepted_disguises.clone(),
+            },
+        },
         DirectiveCommand::SetFamilyAvailable { family, available } => {
             let Some(index) = cx
                 .families

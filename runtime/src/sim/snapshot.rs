@@ -115,6 +115,11 @@ impl World {
                 "a pool entry names no pooled agent",
             ));
         }
+        if snapshot.motion.panic.assigned.len() > super::motion::panic::exits(&self.config).len() {
+            return Err(SnapshotError::Inconsistent(
+                "the exits' assignments do not match the world's exits",
+            ));
+        }
         if !snapshot.events.is_consistent() {
             return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
         }

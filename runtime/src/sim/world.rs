@@ -356,7 +356,7 @@ impl World {
             rejections: &mut self.last_rejections,
         };
         population_phase(config, &observation, plan, &mut sets);
-        tasks_phase(config, &mut sets);
+        tasks_phase(config, &mut sets, &mut self.motion.panic);
         let motion = MotionSets {
             state: &mut self.motion,
             walk,

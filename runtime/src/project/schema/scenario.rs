@@ -645,6 +645,34 @@ pub enum DirectiveCommand {
         /// Whether its bindings are ready.
         available: bool,
     },
+    /// A panic stimulus: pedestrians within `radius_m` of `center` panic (linear falloff clamped
+    /// to [0.25, 1], times `strength`) and flee to exits.
+    Panic {
+        /// Centre of the stimulus, meters.
+        center: Vec3,
+        /// Radius it reaches, meters.
+        radius_m: f64,
+        /// Panic added at the centre, 0..1.
+        strength: f64,
+    },
+    /// Set the pedestrian's relevance (0..1) for the tiers and the crowd governor.
+    SetRelevance {
+        /// The relevance.
+        relevance: f64,
+    },
+    /// The pedestrian (an observer with factions) sees a presented faction on line of sight.
+    LineOfSight {
+        /// The faction or disguise presented to it.
+        presented: String,
+        /// Its own faction.
+        own: String,
+        /// Factions allied to it.
+        allied: Vec<String>,
+        /// Factions hostile to it.
+        hostile: Vec<String>,
+        /// Disguises it accepts.
+        accepted_disguises: Vec<String>,
+    },
 }
 
 impl DirectiveCommand {
@@ -662,11 +690,12 @@ impl DirectiveCommand {
                 | DirectiveCommand::SetObserverFade { .. }
                 | DirectiveCommand::SetObserverValid { .. }
                 | DirectiveCommand::SetFamilyAvailable { .. }
+                | DirectiveCommand::Panic { .. }
         )
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 fn unit_command(name: &str) -> Option<DirectiveCommand> {
     Some(match name {
@@ -696,6 +725,15 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
         "SetRemovalMultiplier" => &["multiplier"],
         "SetVehicleIntent" => &["intent"],
         "SetFamilyAvailable" => &["family", "available"],
+        "Panic" => &["center", "radius_m", "strength"],
+        "SetRelevance" => &["relevance"],
+        "LineOfSight" => &[
+            "presented",
+            "own",
+            "allied",
+            "hostile",
+            "accepted_disguises",
+        ],
         _ => return None,
     };
     let Some(record) = cx.record(node, name, fields) else {
@@ -761,6 +799,7 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             "SetVehicleIntent" => cx
                 .required(&record, "intent")
                 .map(|intent| DirectiveCommand::SetVehicleIntent { intent }),
+            "Panic" | "SetRelevance" | "LineOfSight" => crowd_command(name, &record, cx),
             _ => {
                 let family = cx.required(&record, "family");
                 let available = cx.required(&record, "available");
@@ -770,6 +809,43 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             }
         };
     Some(command)
+}
+
+/// Decodes the crowd commands (`Panic`, `SetRelevance`, `LineOfSight`).
+fn crowd_command(
+    name: &str,
+    record: &crate::project::decode::Record<'_>,
+    cx: &mut Decoder,
+) -> Option<DirectiveCommand> {
+    match name {
+        "Panic" => {
+            let center = cx.required(record, "center");
+            let radius_m = cx.required(record, "radius_m");
+            let strength = cx.required(record, "strength");
+            Some(DirectiveCommand::Panic {
+                center: center?,
+                radius_m: radius_m?,
+                strength: strength?,
+            })
+        }
+        "SetRelevance" => cx
+            .required(record, "relevance")
+            .map(|relevance| DirectiveCommand::SetRelevance { relevance }),
+        _ => {
+            let presented = cx.required(record, "presented");
+            let own = cx.required(record, "own");
+            let allied = cx.defaulted(record, "allied", Vec::new());
+            let hostile = cx.defaulted(record, "hostile", Vec::new());
+            let accepted = cx.defaulted(record, "accepted_disguises", Vec::new());
+            Some(DirectiveCommand::LineOfSight {
+                presented: presented?,
+                own: own?,
+                allied: allied?,
+                hostile: hostile?,
+                accepted_disguises: accepted?,
+            })
+        }
+    }
 }
 
 impl Decode for DirectiveCommand {
@@ -862,6 +938,35 @@ impl Encode for DirectiveCommand {
                 one("SetRemovalMultiplier", "multiplier", multiplier.encode())
             }
             C::SetVehicleIntent { intent } => one("SetVehicleIntent", "intent", intent.encode()),
+            C::Panic {
+                center,
+                radius_m,
+                strength,
+            } => Doc::Struct(
+                "Panic",
+                vec![
+                    ("center", center.encode()),
+                    ("radius_m", radius_m.encode()),
+                    ("strength", strength.encode()),
+                ],
+            ),
+            C::SetRelevance { relevance } => one("SetRelevance", "relevance", relevance.encode()),
+            C::LineOfSight {
+                presented,
+                own,
+                allied,
+                hostile,
+                accepted_disguises,
+            } => Doc::Struct(
+                "LineOfSight",
+                vec![
+                    ("presented", presented.encode()),
+                    ("own", own.encode()),
+                    ("allied", allied.encode()),
+                    ("hostile", hostile.encode()),
+                    ("accepted_disguises", accepted_disguises.encode()),
+                ],
+            ),
             C::SetFamilyAvailable { family, available } => Doc::Struct(
                 "SetFamilyAvailable",
                 vec![

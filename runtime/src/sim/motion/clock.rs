@@ -20,17 +20,23 @@ impl WallClock {
     /// [`MAX_ACCUMULATED_STEPS`] steps, and returns how many whole steps of `fixed_step_s` to
     /// run now, keeping the remainder.
     pub fn advance(&mut self, elapsed_s: f64, fixed_step_s: f64) -> u32 {
+        self.advance_bounded(elapsed_s, fixed_step_s, MAX_ACCUMULATED_STEPS)
+    }
+
+    /// [`WallClock::advance`] with another bound, `max_steps` (a player that runs faster than
+    /// real time, such as the editor's playback at a speed multiple, needs a larger one).
+    pub fn advance_bounded(&mut self, elapsed_s: f64, fixed_step_s: f64, max_steps: u32) -> u32 {
         if fixed_step_s.is_nan() || fixed_step_s <= 0.0 {
             return 0;
         }
         if elapsed_s.is_finite() && elapsed_s > 0.0 {
             self.accumulated_s += elapsed_s;
         }
-        let cap_s = fixed_step_s * f64::from(MAX_ACCUMULATED_STEPS);
+        let cap_s = fixed_step_s * f64::from(max_steps);
         self.accumulated_s = self.accumulated_s.min(cap_s);
         // A tolerance so that four 0.05 s frames make four steps despite rounding.
         let steps = ((self.accumulated_s + 1e-9) / fixed_step_s).floor() as u32;
-        let steps = steps.min(MAX_ACCUMULATED_STEPS);
+        let steps = steps.min(max_steps);
         self.accumulated_s = (self.accumulated_s - f64::from(steps) * fixed_step_s).max(0.0);
         steps
     }

@@ -69,47 +69,58 @@ pub struct MotionFrame {
 pub fn publish(agents: &Agents, frame: u64, frames: &mut Vec<MotionFrame>) {
     frames.clear();
     frames.reserve(agents.len());
-    frames.extend((0..agents.len()).map(|row| {
-        let (location, velocity, facing, goal) = (
-            agents.position[row],
-            agents.velocity_m_s[row],
-            agents.facing[row],
-            agents.goal[row],
-        );
-        let speed = velocity.x.hypot(velocity.y);
-        let facing_yaw = atan2_f32(facing.y as f32, facing.x as f32);
-        let (dx, dy) = ((goal.x - location.x) as f32, (goal.y - location.y) as f32);
-        let desired_yaw = if dx * dx + dy * dy > 1e-8 {
-            atan2_f32(dy, dx)
-        } else {
-            facing_yaw
-        };
-        let turn = wrap_pi(desired_yaw - facing_yaw);
-        MotionFrame {
-            id: AgentId::from_bits(agents.id[row]),
-            location,
-            velocity,
-            facing,
-            route_target: goal,
-            behaviour: agents.state[row],
-            group: None,
-            group_role: None,
-            crosswalk_state: None,
-            animation: AnimationParams {
-                speed_m_s: speed as f32,
-                facing_yaw_rad: facing_yaw,
-                desired_yaw_rad: desired_yaw,
-                turn_delta_rad: turn,
-                moving: speed > MOVING_SPEED_M_S,
-                turning: turn.abs() > TURNING_RAD,
-            },
-            tier: agents.tier[row],
-            panic: agents.panic[row] as f32,
-            sim_frame: frame,
-            fixed_steps: agents.steps[row],
-            updated: agents.updated[row],
-        }
-    }));
+    let columns = agents
+        .id
+        .iter()
+        .zip(&agents.position)
+        .zip(&agents.velocity_m_s)
+        .zip(&agents.facing)
+        .zip(&agents.goal)
+        .zip(&agents.state)
+        .zip(&agents.tier)
+        .zip(&agents.panic)
+        .zip(&agents.steps)
+        .zip(&agents.updated);
+    frames.extend(columns.map(
+        |(
+            ((((((((id, location), velocity), facing), goal), state), tier), panic), steps),
+            updated,
+        )| {
+            let speed = velocity.x.hypot(velocity.y);
+            let facing_yaw = atan2_f32(facing.y as f32, facing.x as f32);
+            let (dx, dy) = ((goal.x - location.x) as f32, (goal.y - location.y) as f32);
+            let desired_yaw = if dx * dx + dy * dy > 1e-8 {
+                atan2_f32(dy, dx)
+            } else {
+                facing_yaw
+            };
+            let turn = wrap_pi(desired_yaw - facing_yaw);
+            MotionFrame {
+                id: AgentId::from_bits(*id),
+                location: *location,
+                velocity: *velocity,
+                facing: *facing,
+                route_target: *goal,
+                behaviour: *state,
+                group: None,
+                group_role: None,
+                crosswalk_state: None,
+                animation: AnimationParams {
+                    speed_m_s: speed as f32,
+                    facing_yaw_rad: facing_yaw,
+                    desired_yaw_rad: desired_yaw,
+                    turn_delta_rad: turn,
+                    moving: speed > MOVING_SPEED_M_S,
+                    turning: turn.abs() > TURNING_RAD,
+                },
+                tier: *tier,
+                panic: *panic as f32,
+                sim_frame: frame,
+                fixed_steps: *steps,
+                updated: *updated,
+            }
+        },
+    ));
 }
 
 /// `atan2(y, x)` to within about 1e-5 rad, branch-light so publishing 100,000 frames stays

@@ -239,8 +239,11 @@ fn assign_tiers(
     scratch.requested.clear();
     for row in 0..agents.len() {
         let by_distance = policy.by_distance(agents.tier[row], scratch.distance_m[row]);
-        let by_relevance =
-            governor::requested_by_relevance(agents.relevance[row], agents.panic[row]);
+        let by_relevance = governor::requested_by_relevance(
+            agents.relevance[row],
+            agents.panic[row],
+            agents.compromised[row],
+        );
         scratch.requested.push(by_distance.min(by_relevance));
         scratch.forced.push(tiers::forced_full(agents, row));
     }

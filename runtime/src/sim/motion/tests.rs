@@ -5,7 +5,10 @@ use std::sync::Arc;
 
 use super::clock::{WallClock, MAX_ACCUMULATED_STEPS};
 use super::tiers::{stable_hash, updates_at, Tier, TierPolicy};
-use crate::project::{MotionSettings, Observer, PopulationSource, Scenario, Vec2, Vec3};
+use crate::project::{
+    Directive, DirectiveCommand, MotionSettings, Observer, PopulationSource, Scenario, Target,
+    Vec2, Vec3,
+};
 use crate::sim::{build_world, AgentId, AgentState, CompiledScenario, SimRoute, SimSpace, World};
 
 /// Half the length of the fixture's straight route, meters.
@@ -14,6 +17,11 @@ const HALF_ROUTE_M: f64 = 1000.0;
 /// A world on one straight route from x = −1000 m to +1000 m with one observer over the origin
 /// whose removal range covers everything (so the population phase neither adds nor removes).
 pub(super) fn observed_world(walkers: u32, motion: MotionSettings) -> World {
+    directed_world(walkers, motion, Vec::new())
+}
+
+/// [`observed_world`] with scripted directives.
+fn directed_world(walkers: u32, motion: MotionSettings, directives: Vec<Directive>) -> World {
     let route = SimRoute::new(
         "walk",
         vec![
@@ -52,6 +60,7 @@ pub(super) fn observed_world(walkers: u32, motion: MotionSettings) -> World {
             ..PopulationSource::default()
         }],
         motion,
+        directives,
         ..Scenario::default()
     };
     let scenario = Arc::new(CompiledScenario::compile(&scenario).expect("compiles"));
@@ -435,4 +444,107 @@ fn restoring_mid_run_continues_bit_identically_with_tiers_and_budgets() {
         straight.frame(),
         "one scheduler frame per step"
     );
+}
+
+#[test]
+fn panic_relevance_and_line_of_sight_directives_run_in_the_tasks_phase() {
+    use crate::sim::EventKind;
+    let born = |ordinal| Target::Born {
+        source: "walkers".into(),
+        ordinal,
+    };
+    let directives = vec![
+        Directive {
+            frame: 2,
+            target: born(0),
+            command: DirectiveCommand::SetRelevance { relevance: 0.9 },
+        },
+        Directive {
+            frame: 3,
+            target: Target::World,
+            command: DirectiveCommand::Panic {
+                center: Vec3 {
+                    x: 300.0,
+                    y: 0.0,
+                    z: 0.0,
+                },
+                radius_m: 10.0,
+                strength: 1.0,
+            },
+        },
+        Directive {
+            frame: 4,
+            target: born(1),
+            command: DirectiveCommand::LineOfSight {
+                presented: "Intruder".into(),
+                own: "Guards".into(),
+                allied: Vec::new(),
+                hostile: vec!["Intruder".into()],
+                accepted_disguises: Vec::new(),
+            },
+        },
+    ];
+    let mut world = directed_world(3, MotionSettings::default(), directives);
+    place(&mut world, 200.0, 0);
+    place(&mut world, 400.0, 1);
+    place(&mut world, 302.0, 2);
+    for _ in 0..4 {
+        world.step();
+    }
+    let a = world.agents();
+    assert_eq!(a.relevance[0], 0.9);
+    // Relevance ≥ 0.85 asks for Full: promoted at frame 3 though 200 m away.
+    assert_eq!(a.tier[0], Tier::Full);
+    // The third agent panicked about 2 m from the stimulus (falloff about 0.8); the route has
+    // no portals and the scenario no exits, so it has no flee exit.
+    assert!(a.panic[2] > 0.75 && a.panic[2] < 0.82, "{}", a.panic[2]);
+    assert_eq!(a.flee_exit[2], super::panic::NO_EXIT);
+    assert_eq!(a.panic[0], 0.0);
+    assert_eq!(world.events().of_kind(EventKind::Panicked).count(), 1);
+    assert!(a.compromised[1]);
+    assert_eq!(a.tier[1], Tier::Simulated);
+    assert_eq!(world.events().of_kind(EventKind::Recognised).count(), 1);
+}
+
+#[test]
+fn motion_settings_are_checked_at_their_field_paths() {
+    use crate::project::ExitNode;
+    use crate::sim::SimProblem;
+    let exit = |id: &str| ExitNode {
+        id: id.into(),
+        position: Vec3::default(),
+        capacity: 1,
+    };
+    let scenario = Scenario {
+        id: "bad".into(),
+        recipe: "r".into(),
+        fixed_step_s: 0.05,
+        motion: MotionSettings {
+            full_exit_m: 20.0,
+            default_relevance: 1.5,
+            crowd_budget_ms: 0.0,
+            exits: vec![exit("a"), exit("a")],
+            ..MotionSettings::default()
+        },
+        ..Scenario::default()
+    };
+    let error = CompiledScenario::compile(&scenario).expect_err("refused");
+    let paths: Vec<String> = error
+        .diagnostics
+        .iter()
+        .map(|d| d.path.to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "motion.crowd_budget_ms",
+            "motion.full_exit_m",
+            "motion.default_relevance",
+            "motion.exits[1].id",
+        ]
+    );
+    assert!(matches!(
+        error.diagnostics[1].problem,
+        SimProblem::OutOfRange { value, .. } if value == 20.0
+    ));
 }

@@ -221,6 +221,19 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         }),
                         ..PopulationSettings::default()
                     },
+                    motion: MotionSettings {
+                        avoidance_budget: None,
+                        exits: vec![ExitNode {
+                            id: "gate".to_owned(),
+                            position: Vec3 {
+                                x: 1.5,
+                                y: -2.0,
+                                z: 0.0,
+                            },
+                            capacity: 3,
+                        }],
+                        ..MotionSettings::default()
+                    },
                     directives,
                 }
             },

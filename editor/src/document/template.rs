@@ -65,6 +65,7 @@ pub fn new_project(name: &str) -> Project {
         no_removal_box: None,
         vehicle_sources: Vec::new(),
         population: Default::default(),
+        motion: Default::default(),
         directives: Vec::new(),
     };
     Project {
@@ -149,6 +150,7 @@ impl Template {
                 ),
                 file!("street-block/recipes/street-block.recipe.ron"),
                 file!("street-block/scenarios/crosswalk-rush.scenario.ron"),
+                file!("street-block/scenarios/panic-flee.scenario.ron"),
                 file!("street-block/overrides/street-block-edits.overrides.ron"),
             ],
             Template::PineClearing => vec![
@@ -297,6 +299,7 @@ mod template_tests {
                 "overrides/street-block-edits.overrides.ron",
                 "recipes/street-block.recipe.ron",
                 "scenarios/crosswalk-rush.scenario.ron",
+                "scenarios/panic-flee.scenario.ron",
                 "stagecraft.ron",
             ]
         );

@@ -8,6 +8,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod draws;
 pub mod inspector;
+pub mod motion;
 pub mod population;
 pub mod project_tree;
 pub mod provenance;
@@ -44,13 +45,15 @@ pub enum Tab {
     RecipeGraph,
     /// The scenario's population lifecycle: per-source counts, why nothing spawns, events.
     Population,
+    /// The scenario's motion at scale: tiers, update and avoidance budgets, Motion Frames.
+    Motion,
     /// The identity diff of the preview against the saved state, another seed or a bundle.
     Diff,
 }
 
 impl Tab {
     /// Every tab, in the order the command line lists them.
-    pub const ALL: [Tab; 9] = [
+    pub const ALL: [Tab; 10] = [
         Tab::Project,
         Tab::Inspector,
         Tab::Diagnostics,
@@ -59,11 +62,12 @@ impl Tab {
         Tab::Provenance,
         Tab::RecipeGraph,
         Tab::Population,
+        Tab::Motion,
         Tab::Diff,
     ];
 
     /// The names `--tab` accepts, in [`Tab::ALL`] order.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "project",
         "inspector",
         "diagnostics",
@@ -72,6 +76,7 @@ impl Tab {
         "provenance",
         "recipe-graph",
         "population",
+        "motion",
         "diff",
     ];
 
@@ -120,6 +125,8 @@ pub struct Panels {
     pub recipe_graph: recipe_graph::RecipeGraphPanel,
     /// The Population tab.
     pub population: population::PopulationPanel,
+    /// The Motion tab.
+    pub motion: motion::MotionPanel,
     /// The Diff tab.
     pub diff: diff::DiffPanel,
 }
@@ -136,6 +143,7 @@ impl Panels {
             provenance: provenance::ProvenancePanel::new(preview.clone()),
             recipe_graph: Default::default(),
             population: population::PopulationPanel::new(preview.clone()),
+            motion: motion::MotionPanel::new(preview.clone()),
             diff: diff::DiffPanel::new(preview.clone()),
         }
     }
@@ -167,6 +175,7 @@ impl Panels {
             Tab::Provenance => &mut self.provenance,
             Tab::RecipeGraph => &mut self.recipe_graph,
             Tab::Population => &mut self.population,
+            Tab::Motion => &mut self.motion,
             Tab::Diff => &mut self.diff,
         }
     }
@@ -185,7 +194,13 @@ pub fn default_layout() -> DockState<Tab> {
     surface.split_below(
         viewport,
         0.62,
-        vec![Tab::Timeline, Tab::Provenance, Tab::Population, Tab::Diff],
+        vec![
+            Tab::Timeline,
+            Tab::Provenance,
+            Tab::Population,
+            Tab::Motion,
+            Tab::Diff,
+        ],
     );
     let [inspector, _project] = surface.split_left(inspector, 0.34, vec![Tab::Project]);
     surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);

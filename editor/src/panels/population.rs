@@ -62,6 +62,16 @@ pub fn detail_text(detail: &EventDetail) -> String {
             None => format!("directive {index}"),
             Some(why) => format!("directive {index}: target not resolved ({why:?})"),
         },
+        EventDetail::Flee {
+            exit,
+            arrival_ms,
+            panic_milli,
+        } => format!(
+            "panic {:.2}, fleeing to exit {exit}, arriving in {:.1} s",
+            f64::from(*panic_milli) / 1000.0,
+            f64::from(*arrival_ms) / 1000.0
+        ),
+        EventDetail::Recognition(r) => format!("recognised {r:?}"),
     }
 }
 

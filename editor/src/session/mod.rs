@@ -14,6 +14,7 @@ pub mod fixtures;
 use std::sync::Arc;
 
 use stagecraft_runtime::project::{Project, Scenario};
+use stagecraft_runtime::sim::motion::clock::WallClock;
 use stagecraft_runtime::sim::{
     build_world, CompiledScenario, SimSpace, SpaceBuildError, Timeline, World,
 };
@@ -51,7 +52,7 @@ pub struct Session {
     pub playing: bool,
     /// Playback speed, a multiple of real time.
     pub speed: f32,
-    accumulator_s: f64,
+    clock: WallClock,
 }
 
 impl Default for Session {
@@ -72,7 +73,7 @@ impl Default for Session {
             world_problem: None,
             playing: false,
             speed: 1.0,
-            accumulator_s: 0.0,
+            clock: WallClock::default(),
         }
     }
 }
@@ -303,14 +304,17 @@ impl Session {
             return 0;
         };
         if !self.playing {
-            self.accumulator_s = 0.0;
+            self.clock = WallClock::default();
             return 0;
         }
         let fixed_step_s = timeline.world().config().fixed_step_s;
-        self.accumulator_s += dt_s.max(0.0) * f64::from(self.speed);
-        let due = (self.accumulator_s / fixed_step_s).floor();
-        let steps = (due as u64).min(MAX_STEPS_PER_TICK);
-        self.accumulator_s = (self.accumulator_s - steps as f64 * fixed_step_s).min(fixed_step_s);
+        // The runtime's wall-clock accumulator, bounded by this player's per-tick cap (playback
+        // may run at a multiple of real time).
+        let steps = u64::from(self.clock.advance_bounded(
+            dt_s.max(0.0) * f64::from(self.speed),
+            fixed_step_s,
+            MAX_STEPS_PER_TICK as u32,
+        ));
         let last = self
             .scenario
             .as_ref()

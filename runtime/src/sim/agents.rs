@@ -1,5 +1,6 @@
 //! Pedestrians as structure-of-arrays columns keyed by a stable agent id, declared once.
 
+use super::motion::tiers::Tier;
 use super::walk::WalkDecision;
 use crate::project::{PopulationKind, Vec2};
 
@@ -271,6 +272,28 @@ agent_columns! {
     window_steps: u32,
     /// What the agent's last Motion phase decided (see `sim::walk`).
     walk_decision: WalkDecision,
+    // motion at scale (`sim::motion`)
+    /// Stable hash of the id that phases the update cadence (`motion::tiers::stable_hash`).
+    schedule_hash: u32,
+    /// Applied LOD tier.
+    tier: Tier,
+    /// Steps since the last motion update: the next update advances `skipped + 1` steps' time.
+    skipped_steps: u32,
+    /// Whether the agent's motion was updated in the last step.
+    updated: bool,
+    /// Fan angle of the last avoidance the agent got: its last reliable steering, degrees.
+    steer_deg: i8,
+    /// The point the agent walked towards at its last update (route goal or travel goal).
+    goal: Vec2,
+    // crowd (`sim::motion::governor`, `::panic`, `::disguise`)
+    /// Relevance 0..1 (scenario default, or set by a directive).
+    relevance: f64,
+    /// Panic level 0..1.
+    panic: f64,
+    /// Exit the agent flees to (`motion::panic::NO_EXIT` for none).
+    flee_exit: u16,
+    /// Whether the agent saw through a presented disguise (a Hostile recognition): it stays alert.
+    compromised: bool,
 }
 
 impl Agents {

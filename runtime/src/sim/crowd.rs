@@ -1,17 +1,21 @@
 //! Crowds placed without the population phase, for benchmarks and walking tests: a long
-//! street-block variant filled with N walkers at once ([`long_street_world`]), placing one walker
-//! at a route distance, and the heap bytes a world holds.
+//! street-block variant filled with N walkers at once ([`long_street_world`], and with an observer
+//! for mixed tiers, [`observed_street_world`]), the motion benchmark's counter-flow street
+//! ([`two_way_street_world`]), placing one walker at a route distance, and the heap bytes a world
+//! holds.
 
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState};
+use super::motion::panic::NO_EXIT;
 use super::motion::scale;
+use super::motion::tiers::{stable_hash, Tier};
 use super::scenario::CompiledScenario;
 use super::space::{SimSpace, StaticBlocker};
 use super::walk::WalkDecision;
 use super::world::{build_world, World};
 use crate::ops::street_block::{build_street_block, StreetBlockParams, SIDEWALKS};
-use crate::project::{PopulationKind, PopulationSource, Scenario, Vec2};
+use crate::project::{MotionSettings, Observer, PopulationKind, PopulationSource, Scenario, Vec2};
 
 /// Meters of each sidewalk per walker in [`long_street_world`] (0.5 walkers per meter of
 /// sidewalk, about one per 5 m² of its 2.5 m walkway).
@@ -31,6 +35,11 @@ const FURNITURE_SPACING_M: f64 = 10.0;
 /// This is the benchmark's crowd (`runtime/benches/population.rs`); the application never calls
 /// it. `None` when the block cannot be built (no walkers, or more than the indices hold).
 pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
+    long_street(walkers, seed, Vec::new())
+}
+
+/// [`long_street_world`] with `observers`.
+fn long_street(walkers: usize, seed: u64, observers: Vec<Observer>) -> Option<World> {
     let per_side = walkers.div_ceil(2).max(1);
     let length_m = (per_side as f64 * STREET_SPACING_M).max(CROSSING_SPACING_M * 2.0);
     let params = StreetBlockParams {
@@ -45,32 +54,8 @@ pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
             .max(1),
         crosswalk_width_m: 4.0,
     };
-    let block = build_street_block(&params).ok()?;
-    let mut space = SimSpace::from_street_blocks(&[&block]).ok()?;
-    space.blockers = furniture(&params);
-    let space = Arc::new(space);
     let counts = [walkers.div_ceil(2), walkers / 2];
-    let scenario = Scenario {
-        id: "long-street".into(),
-        recipe: "long-street".into(),
-        fixed_step_s: 0.05,
-        duration_frames: 600,
-        sources: SIDEWALKS
-            .iter()
-            .zip(counts)
-            .map(|(route, count)| PopulationSource {
-                id: (*route).to_owned(),
-                kind: PopulationKind::Ambient,
-                route: (*route).to_owned(),
-                target_count: count as u32,
-                walk_speed_m_s: STREET_WALK_SPEED_M_S,
-                ..PopulationSource::default()
-            })
-            .collect(),
-        ..Scenario::default()
-    };
-    let scenario = Arc::new(CompiledScenario::compile(&scenario).ok()?);
-    let mut world = build_world(&space, &scenario, seed).ok()?;
+    let mut world = street_world(&params, counts, furniture(&params), observers, seed)?;
     for walker in 0..walkers {
         let (source, k) = (walker % 2, walker / 2);
         let route = world.config.sources[source].route;
@@ -83,6 +68,125 @@ pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
         world.place_walker(source, route, distance_m, direction, speed, lateral_m)?;
     }
     Some(world)
+}
+
+/// The world of a street block with `blockers`, one source per sidewalk with the given
+/// targets, `observers`, and every walker running the steering fan every step.
+fn street_world(
+    params: &StreetBlockParams,
+    counts: [usize; 2],
+    blockers: Vec<StaticBlocker>,
+    observers: Vec<Observer>,
+    seed: u64,
+) -> Option<World> {
+    let block = build_street_block(params).ok()?;
+    let mut space = SimSpace::from_street_blocks(&[&block]).ok()?;
+    space.blockers = blockers;
+    let space = Arc::new(space);
+    let scenario = Scenario {
+        id: "long-street".into(),
+        recipe: "long-street".into(),
+        fixed_step_s: 0.05,
+        duration_frames: 600,
+        observers,
+        sources: SIDEWALKS
+            .iter()
+            .zip(counts)
+            .map(|(route, count)| PopulationSource {
+                id: (*route).to_owned(),
+                kind: PopulationKind::Ambient,
+                route: (*route).to_owned(),
+                target_count: count as u32,
+                walk_speed_m_s: STREET_WALK_SPEED_M_S,
+                ..PopulationSource::default()
+            })
+            .collect(),
+        // Every walker runs the steering fan every step (the benchmarks measure exactly that).
+        motion: MotionSettings {
+            avoidance_budget: None,
+            ..MotionSettings::default()
+        },
+        ..Scenario::default()
+    };
+    let scenario = Arc::new(CompiledScenario::compile(&scenario).ok()?);
+    build_world(&space, &scenario, seed).ok()
+}
+
+/// Length of [`two_way_street_world`]'s block, meters.
+pub const TWO_WAY_STREET_M: f64 = 200.0;
+
+/// The motion benchmark's counter-flow street: a 200 m block whose walkways are widened until
+/// there is at most one walker per m², each sidewalk holding half the walkers on a jittered
+/// grid, each walker heading east or west by a seeded coin (50 / 50), all at about 1.4 m/s, no
+/// observer (so every agent is Full) and avoidance unlimited. Deterministic in its arguments;
+/// `None` when the block cannot be built.
+pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
+    let per_side = walkers.div_ceil(2).max(1);
+    let walkway_m = (per_side as f64 / TWO_WAY_STREET_M).ceil().max(2.5);
+    let params = StreetBlockParams {
+        length_m: TWO_WAY_STREET_M,
+        road_width_m: 7.0,
+        sidewalk_width_m: walkway_m + 1.0,
+        furniture_zone_m: 1.0,
+        lanes: 2,
+        crosswalks: 1,
+        crosswalk_width_m: 4.0,
+    };
+    let counts = [walkers.div_ceil(2), walkers / 2];
+    let mut world = street_world(&params, counts, Vec::new(), Vec::new(), seed)?;
+    for (source, count) in counts.into_iter().enumerate() {
+        let route = world.config.sources[source].route;
+        let columns = ((count as f64 * TWO_WAY_STREET_M / walkway_m).sqrt().ceil() as usize).max(1);
+        let rows = count.div_ceil(columns).max(1);
+        for k in 0..count {
+            let (c, r) = (k % columns, k / columns);
+            let draw = |dim: u64| {
+                let bits = splitmix(seed ^ (source as u64) << 40 ^ (k as u64) << 2 ^ dim);
+                (bits >> 11) as f64 / (1u64 << 53) as f64
+            };
+            let along = (c as f64 + 0.2 + 0.6 * draw(0)) / columns as f64 * TWO_WAY_STREET_M;
+            let across = (r as f64 + 0.2 + 0.6 * draw(1)) / rows as f64 - 0.5;
+            let direction = if draw(2) < 0.5 { -1 } else { 1 };
+            let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * draw(3));
+            let lateral_m = across * (walkway_m - 0.8);
+            world.place_walker(source, route, along, direction, speed, lateral_m)?;
+        }
+    }
+    Some(world)
+}
+
+/// [`long_street_world`] with an observer over the origin whose ranges keep everyone and the
+/// default avoidance budget: the agents around the observer are Full or Simulated, the rest of
+/// the street Stub (the mixed-tier bench). Its configuration digest is the unbudgeted street's
+/// (the budget is set after the world is built); benches never restore across the two.
+pub fn observed_street_world(walkers: usize, seed: u64) -> Option<World> {
+    let observer = Observer {
+        position: crate::project::Vec3 {
+            x: 0.0,
+            y: 0.0,
+            z: 10.0,
+        },
+        retain_radius_m: 1e9,
+        remove_radius_m: 1e9,
+        far_m: 1e9,
+        ..Observer::with_defaults("camera".into())
+    };
+    let mut world = long_street(walkers, seed, vec![observer])?;
+    // The default avoidance budget: the mixed-tier bench measures the budgeted step.
+    let mut scenario = (*world.config.scenario).clone();
+    scenario.motion.avoidance_budget = MotionSettings::default().avoidance_budget;
+    let mut config = (*world.config).clone();
+    config.scenario = Arc::new(scenario);
+    world.config = Arc::new(config);
+    Some(world)
+}
+
+/// SplitMix64: a stateless mixer for the benchmark crowds' jitter (no random stream).
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Street furniture in both furniture zones: a 0.4 m post every 10 m.
@@ -132,8 +236,9 @@ impl World {
         let births = self.births.get_mut(source)?;
         let handle = self.slots.allocate().ok()?;
         let ordinal = u32::try_from(births.len()).ok()?;
+        let id = AgentId::new(u16::try_from(source).ok()?, ordinal);
         self.agents.push(AgentRow {
-            id: AgentId::new(u16::try_from(source).ok()?, ordinal).bits(),
+            id: id.bits(),
             generation: handle.generation,
             source: source as u16,
             route,
@@ -165,6 +270,16 @@ impl World {
             window_origin: position,
             window_steps: 0,
             walk_decision: WalkDecision::Idle,
+            schedule_hash: stable_hash(id),
+            tier: Tier::Stub,
+            skipped_steps: 0,
+            updated: false,
+            steer_deg: 0,
+            goal: position,
+            relevance: self.config.scenario.motion.default_relevance,
+            panic: 0.0,
+            flee_exit: NO_EXIT,
+            compromised: false,
         });
         births.push(handle);
         self.counters.births += 1;

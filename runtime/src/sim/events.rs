@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 
 use super::agents::AgentHandle;
+use super::motion::disguise::Recognition;
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
 
 /// Entries each kind's ring keeps; older ones are dropped and counted.
@@ -46,10 +47,14 @@ pub enum EventKind {
     Directive,
     /// A ped was destroyed (explicitly, by pool eviction or by a rollback).
     Destroyed,
+    /// A ped panicked at a stimulus and was given a flee exit (the detail says which).
+    Panicked,
+    /// A ped checked a presented faction on line of sight (the detail says what it saw).
+    Recognised,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 14] = [
+pub const EVENT_KINDS: [EventKind; 16] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -64,6 +69,8 @@ pub const EVENT_KINDS: [EventKind; 14] = [
     EventKind::BoxChanged,
     EventKind::Directive,
     EventKind::Destroyed,
+    EventKind::Panicked,
+    EventKind::Recognised,
 ];
 
 impl EventKind {
@@ -89,6 +96,8 @@ impl EventKind {
             EventKind::BoxChanged => "box changed",
             EventKind::Directive => "directive",
             EventKind::Destroyed => "destroyed",
+            EventKind::Panicked => "panicked",
+            EventKind::Recognised => "recognised",
         }
     }
 }
@@ -167,6 +176,18 @@ pub enum EventDetail {
         /// Why the target could not be resolved, if it could not.
         unresolved: Option<Unresolved>,
     },
+    /// A panic: the exit the ped flees to (`motion::panic::NO_EXIT` for none), its arrival
+    /// estimate and its panic level afterwards.
+    Flee {
+        /// Index of the exit (scenario exits, then portals).
+        exit: u16,
+        /// Estimated arrival, milliseconds from now.
+        arrival_ms: u32,
+        /// Panic level × 1000.
+        panic_milli: u16,
+    },
+    /// A line-of-sight check: what the ped recognised.
+    Recognition(Recognition),
 }
 
 /// One logged event.
@@ -332,6 +353,16 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
         EventDetail::Directive { index, unresolved } => {
             (8, index, unresolved.map_or(u32::MAX, |u| u as u32))
         }
+        EventDetail::Flee {
+            exit,
+            arrival_ms,
+            panic_milli,
+        } => (
+            9,
+            u32::from(exit) | u32::from(panic_milli) << 16,
+            arrival_ms,
+        ),
+        EventDetail::Recognition(r) => (10, r as u32, 0),
     };
     bytes.push(code);
     bytes.extend_from_slice(&a.to_le_bytes());

@@ -17,7 +17,7 @@
 mod agents;
 mod crowd;
 pub mod events;
-mod motion;
+pub mod motion;
 pub mod observers;
 pub mod population;
 mod routes;
@@ -32,8 +32,13 @@ pub mod walk;
 mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
-pub use crowd::{long_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S};
+pub use crowd::{
+    long_street_world, observed_street_world, two_way_street_world, STREET_SPACING_M,
+    STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
+};
 pub use events::{Event, EventDetail, EventKind, EventLog};
+pub use motion::frames::{AnimationParams, MotionFrame};
+pub use motion::{MotionCounters, MotionState, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
     CandidateMark, ClaimRefusal, PopulationState, RetireRefusal, SourceStatus, SpawnRejection,

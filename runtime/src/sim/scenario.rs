@@ -14,11 +14,12 @@ use thiserror::Error;
 
 use super::agents::AgentHandle;
 use super::events::BoxSlot;
+use super::motion::disguise::Factions;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 use crate::content::encode::ByteWriter;
 use crate::project::{
-    Box3, DirectiveCommand, FieldPath, Observer, PopulationKind, PopulationSettings,
-    PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
+    Box3, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
+    PopulationSettings, PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -281,6 +282,27 @@ pub enum Command {
         /// Whether its bindings are ready.
         available: bool,
     },
+    /// A panic stimulus (see `sim::motion::panic`).
+    Panic {
+        /// Centre on the ground, meters.
+        center: Vec2,
+        /// Radius, meters.
+        radius_m: f64,
+        /// Panic at the centre, 0..1.
+        strength: f64,
+    },
+    /// Set a ped's relevance.
+    SetRelevance {
+        /// 0..1.
+        relevance: f64,
+    },
+    /// A line-of-sight check by the ped (see `sim::motion::disguise`).
+    LineOfSight {
+        /// The presented faction or disguise.
+        presented: String,
+        /// The ped's factions.
+        factions: Factions,
+    },
 }
 
 impl Command {
@@ -306,6 +328,9 @@ impl Command {
             Command::SetRemovalMultiplier { .. } => 16,
             Command::SetVehicleIntent { .. } => 17,
             Command::SetFamilyAvailable { .. } => 18,
+            Command::Panic { .. } => 19,
+            Command::SetRelevance { .. } => 20,
+            Command::LineOfSight { .. } => 21,
         }
     }
 }
@@ -350,6 +375,8 @@ pub struct CompiledScenario {
     pub families: Vec<String>,
     /// Population parameters.
     pub population: PopulationParams,
+    /// Motion tiers, avoidance budget, crowd governor and exits (checked).
+    pub motion: MotionSettings,
 }
 
 /// What makes a scenario impossible to run.
@@ -422,6 +449,11 @@ pub enum SimProblem {
         /// The lanes the space has, sorted.
         known: Vec<String>,
     },
+    /// Two exits share an id.
+    DuplicateExit {
+        /// The id.
+        id: String,
+    },
     /// More sources or directives than the indices hold.
     TooMany {
         /// What overflowed.
@@ -493,6 +525,7 @@ impl fmt::Display for SimProblem {
                     known.join(", ")
                 }
             ),
+            SimProblem::DuplicateExit { id } => write!(f, "the exit id `{id}` repeats"),
             SimProblem::TooMany { what } => write!(f, "too many {what} (at most 65535)"),
         }
     }
@@ -628,6 +661,7 @@ impl CompiledScenario {
             root.field("population"),
             &mut problems,
         );
+        motion(&scenario.motion, root.field("motion"), &mut problems);
         if !problems.diagnostics.is_empty() {
             return Err(SimBuildError {
                 scenario: scenario.id.clone(),
@@ -647,6 +681,7 @@ impl CompiledScenario {
             vehicle_sources,
             families,
             population,
+            motion: scenario.motion.clone(),
         })
     }
 
@@ -746,6 +781,122 @@ impl CompiledScenario {
                 w.u8(0);
             }
         }
+        write_motion(w, &self.motion);
+    }
+}
+
+/// A value that must lie in [0, 1].
+fn unit_interval(problems: &mut Problems, path: FieldPath, value: f64) {
+    if !(0.0..=1.0).contains(&value) {
+        problems.push(
+            path,
+            SimProblem::OutOfRange {
+                value,
+                range: "[0, 1]",
+            },
+        );
+    }
+}
+
+/// Canonical bytes of the motion settings.
+fn write_motion(w: &mut ByteWriter, m: &MotionSettings) {
+    for value in [
+        m.full_enter_m,
+        m.full_exit_m,
+        m.simulated_enter_m,
+        m.simulated_exit_m,
+    ] {
+        w.f64(value);
+    }
+    for value in [
+        m.full_capacity,
+        m.simulated_capacity,
+        m.promotions_per_step,
+        m.demotions_per_step,
+        m.avoidance_budget.unwrap_or(u32::MAX),
+    ] {
+        w.u32(value);
+    }
+    w.bool(m.avoidance_budget.is_some())
+        .bool(m.crowd_governor)
+        .f64(m.crowd_budget_ms)
+        .f64(m.default_relevance);
+    w.count(m.exits.len());
+    for exit in &m.exits {
+        w.str(&exit.id)
+            .f64(exit.position.x)
+            .f64(exit.position.y)
+            .f64(exit.position.z)
+            .u32(exit.capacity);
+    }
+}
+
+/// Checks the motion settings: positive distances with each exit band at least its enter band,
+/// a positive crowd budget, relevance within 0..1, finite exits.
+fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
+    for (field, value) in [
+        ("full_enter_m", m.full_enter_m),
+        ("full_exit_m", m.full_exit_m),
+        ("simulated_enter_m", m.simulated_enter_m),
+        ("simulated_exit_m", m.simulated_exit_m),
+        ("crowd_budget_ms", m.crowd_budget_ms),
+    ] {
+        problems.positive(path.field(field), value);
+    }
+    for (field, enter, exit, range) in [
+        (
+            "full_exit_m",
+            m.full_enter_m,
+            m.full_exit_m,
+            "[full_enter_m, ∞)",
+        ),
+        (
+            "simulated_enter_m",
+            m.full_exit_m,
+            m.simulated_enter_m,
+            "[full_exit_m, ∞)",
+        ),
+        (
+            "simulated_exit_m",
+            m.simulated_enter_m,
+            m.simulated_exit_m,
+            "[simulated_enter_m, ∞)",
+        ),
+    ] {
+        if exit.is_finite() && enter.is_finite() && exit < enter {
+            problems.push(
+                path.field(field),
+                SimProblem::OutOfRange { value: exit, range },
+            );
+        }
+    }
+    if !(0.0..=1.0).contains(&m.default_relevance) {
+        problems.push(
+            path.field("default_relevance"),
+            SimProblem::OutOfRange {
+                value: m.default_relevance,
+                range: "[0, 1]",
+            },
+        );
+    }
+    let mut ids = BTreeSet::new();
+    for (index, exit) in m.exits.iter().enumerate() {
+        let at = path.field("exits").index(index);
+        problems.finite(
+            at.field("position"),
+            &[exit.position.x, exit.position.y, exit.position.z],
+        );
+        if !ids.insert(exit.id.as_str()) {
+            problems.push(
+                at.field("id"),
+                SimProblem::DuplicateExit {
+                    id: exit.id.clone(),
+                },
+            );
+        }
+    }
+    if m.exits.len() >= usize::from(u16::MAX) {
+        problems.push(path.field("exits"), SimProblem::TooMany { what: "exits" });
     }
 }
 
@@ -818,6 +969,32 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
         }
         Command::SetFamilyAvailable { family, available } => {
             w.u16(*family).bool(*available);
+        }
+        Command::Panic {
+            center,
+            radius_m,
+            strength,
+        } => {
+            w.f64(center.x).f64(center.y).f64(*radius_m).f64(*strength);
+        }
+        Command::SetRelevance { relevance } => {
+            w.f64(*relevance);
+        }
+        Command::LineOfSight {
+            presented,
+            factions,
+        } => {
+            w.str(presented).str(&factions.own);
+            for list in [
+                &factions.allied,
+                &factions.hostile,
+                &factions.accepted_disguises,
+            ] {
+                w.count(list.len());
+                for name in list {
+                    w.str(name);
+                }
+            }
         }
         Command::Destroy | Command::SuppressCleanup | Command::InstantFill => {}
         Command::Rendezvous { goal } | Command::Redirect { goal } => {
@@ -1223,6 +1400,41 @@ fn command(
         DirectiveCommand::SetVehicleIntent { intent } => {
             Command::SetVehicleIntent { intent: *intent }
         }
+        DirectiveCommand::Panic {
+            center,
+            radius_m,
+            strength,
+        } => {
+            problems.finite(path.field("center"), &xyz(*center));
+            problems.positive(path.field("radius_m"), *radius_m);
+            unit_interval(problems, path.field("strength"), *strength);
+            Command::Panic {
+                center: ground(*center),
+                radius_m: *radius_m,
+                strength: *strength,
+            }
+        }
+        DirectiveCommand::SetRelevance { relevance } => {
+            unit_interval(problems, path.field("relevance"), *relevance);
+            Command::SetRelevance {
+                relevance: *relevance,
+            }
+        }
+        DirectiveCommand::LineOfSight {
+            presented,
+            own,
+            allied,
+            hostile,
+            accepted_disguises,
+        } => Command::LineOfSight {
+            presented: presented.clone(),
+            factions: Factions {
+                own: own.clone(),
+                allied: allied.clone(),
+                hostile: hostile.clone(),
+                accepted_disguises: accepted_disguises.clone(),
+            },
+        },
         DirectiveCommand::SetFamilyAvailable { family, available } => {
             let Some(index) = cx
                 .families

@@ -2,8 +2,10 @@
 
 use thiserror::Error;
 
+use super::agents::Canonical;
 use super::agents::{AgentHandle, Agents};
 use super::events::EventLog;
+use super::motion::{frames, MotionState};
 use super::population::PopulationState;
 use super::slots::Slots;
 use super::world::{Counters, World};
@@ -19,6 +21,7 @@ pub struct Snapshot {
     counters: Counters,
     pop: PopulationState,
     events: EventLog,
+    motion: MotionState,
 }
 
 /// Why a snapshot cannot be restored.
@@ -51,6 +54,7 @@ impl World {
             counters: self.counters,
             pop: self.pop.clone(),
             events: self.events.clone(),
+            motion: self.motion.clone(),
         }
     }
 
@@ -111,6 +115,11 @@ impl World {
                 "a pool entry names no pooled agent",
             ));
         }
+        if snapshot.motion.panic.assigned.len() > super::motion::panic::exits(&self.config).len() {
+            return Err(SnapshotError::Inconsistent(
+                "the exits' assignments do not match the world's exits",
+            ));
+        }
         if !snapshot.events.is_consistent() {
             return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
         }
@@ -121,6 +130,9 @@ impl World {
         self.counters = snapshot.counters;
         self.pop = snapshot.pop.clone();
         self.events = snapshot.events.clone();
+        self.motion = snapshot.motion.clone();
+        self.wall_clock = Default::default();
+        frames::publish(&self.agents, self.frame, &mut self.motion_scratch.frames);
         self.staged = Default::default();
         self.last_rejections.clear();
         self.last_candidates.clear();
@@ -164,6 +176,7 @@ impl World {
         bytes.clear();
         self.pop.write_canonical(&mut bytes);
         self.events.write_canonical(&mut bytes);
+        self.motion.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

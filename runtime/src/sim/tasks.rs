@@ -6,19 +6,23 @@
 
 use super::agents::{AgentState, Agents};
 use super::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
+use super::motion::disguise::{self, recognise};
+use super::motion::panic::{apply_stimulus, PanicState};
 use super::population::{claim, destroy, live_row, release, ClaimRefusal, Sets};
 use super::scenario::{Command, DirectiveSpec, DirectiveTarget};
 use super::world::WorldConfig;
 use crate::project::PopulationKind;
 
 /// Tasks: apply the directives due this frame, in file order.
-pub(super) fn tasks_phase(config: &WorldConfig, sets: &mut Sets<'_>) {
+pub(super) fn tasks_phase(config: &WorldConfig, sets: &mut Sets<'_>, panic: &mut PanicState) {
     let directives = &config.scenario.directives;
     let frame = sets.frame;
     let start = directives.partition_point(|d| d.frame < frame);
     for directive in directives[start..].iter().take_while(|d| d.frame == frame) {
         let outcome = match directive.target {
-            DirectiveTarget::World => world_command(sets, &directive.command).map(|()| None),
+            DirectiveTarget::World => {
+                world_command(config, sets, panic, &directive.command).map(|()| None)
+            }
             target => resolve(sets, target).map(Some),
         };
         match outcome {
@@ -90,7 +94,28 @@ fn nearest_ambient(sets: &Sets<'_>, x: f64, y: f64) -> Result<usize, Unresolved>
 }
 
 /// A world command (boxes, requests, observers, families).
-fn world_command(sets: &mut Sets<'_>, command: &Command) -> Result<(), Unresolved> {
+fn world_command(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    panic: &mut PanicState,
+    command: &Command,
+) -> Result<(), Unresolved> {
+    if let Command::Panic {
+        center,
+        radius_m,
+        strength,
+    } = command
+    {
+        let log = (&*sets.slots, &mut *sets.events, sets.frame);
+        apply_stimulus(
+            config,
+            (*center, *radius_m, *strength),
+            sets.agents,
+            panic,
+            log,
+        );
+        return Ok(());
+    }
     let state = &mut *sets.state;
     match command {
         Command::SetBox { slot, bounds } => {
@@ -175,6 +200,17 @@ fn ped_command(sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
             sets.agents.removal_multiplier[row] = *multiplier;
         }
         Command::SetVehicleIntent { intent } => sets.agents.vehicle_intent[row] = *intent,
+        Command::SetRelevance { relevance } => sets.agents.relevance[row] = *relevance,
+        Command::LineOfSight {
+            presented,
+            factions,
+        } => {
+            let recognition = recognise(factions, presented);
+            disguise::apply(sets.agents, row, recognition);
+            let detail = EventDetail::Recognition(recognition);
+            sets.events
+                .push(frame, EventKind::Recognised, handle, source, detail);
+        }
         command if sets.agents.pooled[row] => {
             // A pooled ped runs no task; record the refusal rather than waking it.
             let _ = command;

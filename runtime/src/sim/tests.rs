@@ -171,7 +171,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "a68255e4a8b816da05cb07b262da9844b5f407d4aa6a3197a4769ffdaae2ae37"
+        "f88b637c69fd7fcedf855c5f1c324e1c1fcde93112adf5c66311dd5f9e11b5c6"
     );
 }
 

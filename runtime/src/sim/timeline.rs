@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::motion::MotionCounters;
 use super::snapshot::Snapshot;
 use super::world::{Counters, World};
 
@@ -26,6 +27,8 @@ pub struct Timeline {
     interval: u64,
     /// (frame, counters after it) for every `history_stride`-th simulated frame, ascending.
     history: Vec<(u64, Counters)>,
+    /// (frame, motion counters of it) for the same frames as `history`.
+    motion_history: Vec<(u64, MotionCounters)>,
     history_stride: u64,
 }
 
@@ -39,6 +42,7 @@ impl Timeline {
             checkpoints,
             interval: CHECKPOINT_INTERVAL_FRAMES,
             history: Vec::new(),
+            motion_history: Vec::new(),
             history_stride: 1,
         }
     }
@@ -57,6 +61,11 @@ impl Timeline {
     /// until [`MAX_HISTORY_FRAMES`], then every [`Timeline::history_stride`]-th.
     pub fn history(&self) -> &[(u64, Counters)] {
         &self.history
+    }
+
+    /// `(frame, motion counters of it)` for the same frames as [`Timeline::history`].
+    pub fn motion_history(&self) -> &[(u64, MotionCounters)] {
+        &self.motion_history
     }
 
     /// Frames between two history entries (1 until the history first fills up).
@@ -136,15 +145,17 @@ impl Timeline {
         if !frame.is_multiple_of(self.history_stride) {
             return;
         }
-        let entry = (frame, self.world.counters());
-        match self.history.binary_search_by_key(&frame, |(f, _)| *f) {
-            Ok(index) => self.history[index] = entry,
-            Err(index) => self.history.insert(index, entry),
-        }
+        upsert(&mut self.history, (frame, self.world.counters()));
+        upsert(
+            &mut self.motion_history,
+            (frame, self.world.motion_counters()),
+        );
         if self.history.len() > MAX_HISTORY_FRAMES {
             self.history_stride *= 2;
             let stride = self.history_stride;
             self.history.retain(|(f, _)| f.is_multiple_of(stride));
+            self.motion_history
+                .retain(|(f, _)| f.is_multiple_of(stride));
         }
     }
 
@@ -156,5 +167,13 @@ impl Timeline {
         let interval = self.interval;
         self.checkpoints
             .retain(|frame, _| *frame == 0 || frame.is_multiple_of(interval));
+    }
+}
+
+/// Inserts `entry` into the frame-sorted `history`, replacing an earlier run's entry of its frame.
+fn upsert<T>(history: &mut Vec<(u64, T)>, entry: (u64, T)) {
+    match history.binary_search_by_key(&entry.0, |(f, _)| *f) {
+        Ok(index) => history[index] = entry,
+        Err(index) => history.insert(index, entry),
     }
 }

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentState, Agents};
 use super::events::EventLog;
-use super::motion::motion_phase;
+use super::motion::clock::WallClock;
+use super::motion::frames::MotionFrame;
+use super::motion::{motion_phase, MotionCounters, MotionScratch, MotionSets, MotionState};
 use super::observers::Observation;
 use super::population::{
     control_phase, member_counts, population_phase, BlockerIndex, CandidateMark, PopulationState,
@@ -46,6 +48,8 @@ pub struct SourceConfig {
     pub candidates_m: Vec<f64>,
     /// The removal multiplier every admission applies.
     pub removal_multiplier: f64,
+    /// The relevance its peds are born with (the scenario's default).
+    pub relevance: f64,
 }
 
 /// How many recent spawn candidates a world keeps for the overlay.
@@ -178,6 +182,12 @@ pub struct World {
     pub(super) recent_candidates: VecDeque<(u64, CandidateMark)>,
     /// Walking's derived data and scratch (not state: snapshots leave it out).
     pub(super) walk: WalkState,
+    /// The Motion phase's scheduler frame, avoidance cursor, counters and panic state.
+    pub(super) motion: MotionState,
+    /// Motion's scratch and the last published Motion Frames (derived, not state).
+    pub(super) motion_scratch: MotionScratch,
+    /// The wall-clock accumulator of playback (driver state, not simulation state).
+    pub(super) wall_clock: WallClock,
 }
 
 impl World {
@@ -237,6 +247,21 @@ impl World {
         self.pop.pool.entries.retain(|e| e.handle != handle);
         self.counters.alive = self.agents.len() as u64;
         Ok(())
+    }
+
+    /// The Motion Frames of the last step: one per agent, in row order.
+    pub fn motion_frames(&self) -> &[MotionFrame] {
+        &self.motion_scratch.frames
+    }
+
+    /// What the Motion phase did in the last step.
+    pub fn motion_counters(&self) -> MotionCounters {
+        self.motion.counters
+    }
+
+    /// The Motion phase's state (scheduler frame, avoidance cursor, exits).
+    pub fn motion_state(&self) -> &MotionState {
+        &self.motion
     }
 
     /// Birth rejections of the last step, with the index of the source.
@@ -356,8 +381,15 @@ impl World {
             candidates: &mut self.last_candidates,
         };
         population_phase(config, &observation, plan, &mut sets);
-        tasks_phase(config, &mut sets);
-        motion_phase(config, walk, sets.agents);
+        tasks_phase(config, &mut sets, &mut self.motion.panic);
+        let motion = MotionSets {
+            state: &mut self.motion,
+            walk,
+            scratch: &mut self.motion_scratch,
+            agents: sets.agents,
+            frame: self.frame,
+        };
+        motion_phase(config, &observation, motion);
         sets.state.vehicles.advance(
             &config.vehicle_sources,
             &config.space.lanes,
@@ -441,6 +473,7 @@ pub fn build_world(
             binding: source.family.unwrap_or(NO_BINDING),
             candidates_m: source.candidates_m.clone(),
             removal_multiplier: source.removal_multiplier,
+            relevance: scenario.motion.default_relevance,
         });
     }
     let vehicle_sources = vehicle_sources(space, scenario, &mut diagnostics);
@@ -477,6 +510,9 @@ pub fn build_world(
         last_candidates: Vec::new(),
         recent_candidates: VecDeque::new(),
         walk: WalkState::default(),
+        motion: MotionState::default(),
+        motion_scratch: MotionScratch::default(),
+        wall_clock: WallClock::default(),
         events: EventLog::default(),
         staged: Staged::default(),
         observation: Observation::default(),

@@ -40,6 +40,8 @@ pub struct Scenario {
     pub vehicle_sources: Vec<VehicleSource>,
     /// Population cycle and pool settings.
     pub population: PopulationSettings,
+    /// Motion tiers, avoidance budget and crowd governor settings.
+    pub motion: MotionSettings,
     /// Scripted directives, by frame.
     pub directives: Vec<Directive>,
 }
@@ -56,7 +58,95 @@ crate::project::codec_macro::record_codec!(Scenario "Scenario" schema SCENARIO_S
     no_removal_box: Option<Box3> = None,
     vehicle_sources: Vec<VehicleSource> = Vec::new(),
     population: PopulationSettings = PopulationSettings::default(),
+    motion: MotionSettings = MotionSettings::default(),
     directives: Vec<Directive> = Vec::new(),
+});
+
+/// Motion at scale: LOD tiers (distance hysteresis from the nearest observer, capacities,
+/// transition budgets), the avoidance budget, and the crowd governor (motion seed and crowd
+/// seed; every default is the seed's value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MotionSettings {
+    /// Within this distance of the nearest observer an agent becomes Full, meters.
+    pub full_enter_m: f64,
+    /// Beyond this distance a Full agent leaves Full, meters (≥ `full_enter_m`).
+    pub full_exit_m: f64,
+    /// Within this distance an agent becomes Simulated, meters.
+    pub simulated_enter_m: f64,
+    /// Beyond this distance a Simulated agent becomes Stub, meters (≥ `simulated_enter_m`).
+    pub simulated_exit_m: f64,
+    /// Agents that may be Full at once (forced-full agents may exceed it).
+    pub full_capacity: u32,
+    /// Agents that may be Simulated at once.
+    pub simulated_capacity: u32,
+    /// Tier promotions applied per step.
+    pub promotions_per_step: u32,
+    /// Tier demotions applied per step.
+    pub demotions_per_step: u32,
+    /// Walkers whose avoidance (the steering fan) runs per step; `None` is unlimited.
+    pub avoidance_budget: Option<u32>,
+    /// Whether the crowd governor demotes agents when the estimate exceeds its budget (the
+    /// estimate is computed and published either way).
+    pub crowd_governor: bool,
+    /// The crowd governor's budget, milliseconds per step.
+    pub crowd_budget_ms: f64,
+    /// Agents' relevance when no directive sets it, 0..1.
+    pub default_relevance: f64,
+    /// Exits that fleeing agents run to, besides the street block's portals.
+    pub exits: Vec<ExitNode>,
+}
+
+impl Default for MotionSettings {
+    fn default() -> Self {
+        MotionSettings {
+            full_enter_m: 25.0,
+            full_exit_m: 32.0,
+            simulated_enter_m: 55.0,
+            simulated_exit_m: 65.0,
+            full_capacity: 12,
+            simulated_capacity: 12,
+            promotions_per_step: 12,
+            demotions_per_step: 24,
+            avoidance_budget: Some(128),
+            crowd_governor: false,
+            crowd_budget_ms: 8.0,
+            default_relevance: 0.0,
+            exits: Vec::new(),
+        }
+    }
+}
+
+crate::project::codec_macro::record_codec!(MotionSettings "Motion" {
+    full_enter_m: f64 = 25.0,
+    full_exit_m: f64 = 32.0,
+    simulated_enter_m: f64 = 55.0,
+    simulated_exit_m: f64 = 65.0,
+    full_capacity: u32 = 12,
+    simulated_capacity: u32 = 12,
+    promotions_per_step: u32 = 12,
+    demotions_per_step: u32 = 24,
+    avoidance_budget: Option<u32> = Some(128),
+    crowd_governor: bool = false,
+    crowd_budget_ms: f64 = 8.0,
+    default_relevance: f64 = 0.0,
+    exits: Vec<ExitNode> = Vec::new(),
+});
+
+/// A scenario-authored exit node that fleeing agents run to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExitNode {
+    /// Persistent id.
+    pub id: String,
+    /// Position, meters.
+    pub position: Vec3,
+    /// Agents it takes before it is full.
+    pub capacity: u32,
+}
+
+crate::project::codec_macro::record_codec!(ExitNode "Exit" {
+    id: String,
+    position: Vec3,
+    capacity: u32 = 1,
 });
 
 /// A lane-following vehicle source.
@@ -555,6 +645,34 @@ pub enum DirectiveCommand {
         /// Whether its bindings are ready.
         available: bool,
     },
+    /// A panic stimulus: pedestrians within `radius_m` of `center` panic (linear falloff clamped
+    /// to [0.25, 1], times `strength`) and flee to exits.
+    Panic {
+        /// Centre of the stimulus, meters.
+        center: Vec3,
+        /// Radius it reaches, meters.
+        radius_m: f64,
+        /// Panic added at the centre, 0..1.
+        strength: f64,
+    },
+    /// Set the pedestrian's relevance (0..1) for the tiers and the crowd governor.
+    SetRelevance {
+        /// The relevance.
+        relevance: f64,
+    },
+    /// The pedestrian (an observer with factions) sees a presented faction on line of sight.
+    LineOfSight {
+        /// The faction or disguise presented to it.
+        presented: String,
+        /// Its own faction.
+        own: String,
+        /// Factions allied to it.
+        allied: Vec<String>,
+        /// Factions hostile to it.
+        hostile: Vec<String>,
+        /// Disguises it accepts.
+        accepted_disguises: Vec<String>,
+    },
 }
 
 impl DirectiveCommand {
@@ -572,11 +690,12 @@ impl DirectiveCommand {
                 | DirectiveCommand::SetObserverFade { .. }
                 | DirectiveCommand::SetObserverValid { .. }
                 | DirectiveCommand::SetFamilyAvailable { .. }
+                | DirectiveCommand::Panic { .. }
         )
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 fn unit_command(name: &str) -> Option<DirectiveCommand> {
     Some(match name {
@@ -606,6 +725,15 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
         "SetRemovalMultiplier" => &["multiplier"],
         "SetVehicleIntent" => &["intent"],
         "SetFamilyAvailable" => &["family", "available"],
+        "Panic" => &["center", "radius_m", "strength"],
+        "SetRelevance" => &["relevance"],
+        "LineOfSight" => &[
+            "presented",
+            "own",
+            "allied",
+            "hostile",
+            "accepted_disguises",
+        ],
         _ => return None,
     };
     let Some(record) = cx.record(node, name, fields) else {
@@ -671,6 +799,7 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             "SetVehicleIntent" => cx
                 .required(&record, "intent")
                 .map(|intent| DirectiveCommand::SetVehicleIntent { intent }),
+            "Panic" | "SetRelevance" | "LineOfSight" => crowd_command(name, &record, cx),
             _ => {
                 let family = cx.required(&record, "family");
                 let available = cx.required(&record, "available");
@@ -680,6 +809,43 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             }
         };
     Some(command)
+}
+
+/// Decodes the crowd commands (`Panic`, `SetRelevance`, `LineOfSight`).
+fn crowd_command(
+    name: &str,
+    record: &crate::project::decode::Record<'_>,
+    cx: &mut Decoder,
+) -> Option<DirectiveCommand> {
+    match name {
+        "Panic" => {
+            let center = cx.required(record, "center");
+            let radius_m = cx.required(record, "radius_m");
+            let strength = cx.required(record, "strength");
+            Some(DirectiveCommand::Panic {
+                center: center?,
+                radius_m: radius_m?,
+                strength: strength?,
+            })
+        }
+        "SetRelevance" => cx
+            .required(record, "relevance")
+            .map(|relevance| DirectiveCommand::SetRelevance { relevance }),
+        _ => {
+            let presented = cx.required(record, "presented");
+            let own = cx.required(record, "own");
+            let allied = cx.defaulted(record, "allied", Vec::new());
+            let hostile = cx.defaulted(record, "hostile", Vec::new());
+            let accepted = cx.defaulted(record, "accepted_disguises", Vec::new());
+            Some(DirectiveCommand::LineOfSight {
+                presented: presented?,
+                own: own?,
+                allied: allied?,
+                hostile: hostile?,
+                accepted_disguises: accepted?,
+            })
+        }
+    }
 }
 
 impl Decode for DirectiveCommand {
@@ -772,6 +938,35 @@ impl Encode for DirectiveCommand {
                 one("SetRemovalMultiplier", "multiplier", multiplier.encode())
             }
             C::SetVehicleIntent { intent } => one("SetVehicleIntent", "intent", intent.encode()),
+            C::Panic {
+                center,
+                radius_m,
+                strength,
+            } => Doc::Struct(
+                "Panic",
+                vec![
+                    ("center", center.encode()),
+                    ("radius_m", radius_m.encode()),
+                    ("strength", strength.encode()),
+                ],
+            ),
+            C::SetRelevance { relevance } => one("SetRelevance", "relevance", relevance.encode()),
+            C::LineOfSight {
+                presented,
+                own,
+                allied,
+                hostile,
+                accepted_disguises,
+            } => Doc::Struct(
+                "LineOfSight",
+                vec![
+                    ("presented", presented.encode()),
+                    ("own", own.encode()),
+                    ("allied", allied.encode()),
+                    ("hostile", hostile.encode()),
+                    ("accepted_disguises", accepted_disguises.encode()),
+                ],
+            ),
             C::SetFamilyAvailable { family, available } => Doc::Struct(
                 "SetFamilyAvailable",
                 vec![

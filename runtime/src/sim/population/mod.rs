@@ -53,7 +53,9 @@ pub use vehicles::{VehicleSourceConfig, Vehicles};
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
 use super::events::{EventDetail, EventKind, EventLog};
+use super::motion::panic::NO_EXIT;
 use super::motion::scale;
+use super::motion::tiers::{stable_hash, Tier};
 use super::observers::{Observation, ObserverState};
 use super::slots::Slots;
 use super::walk::WalkDecision;
@@ -624,6 +626,16 @@ pub(in crate::sim) fn fresh_row(
         window_origin: candidate.position,
         window_steps: 0,
         walk_decision: WalkDecision::Idle,
+        schedule_hash: stable_hash(id),
+        tier: Tier::Stub,
+        skipped_steps: 0,
+        updated: false,
+        steer_deg: 0,
+        goal: candidate.position,
+        relevance: source.relevance,
+        panic: 0.0,
+        flee_exit: NO_EXIT,
+        compromised: false,
     }
 }
 

@@ -91,6 +91,7 @@ fn scenario(
         vehicle_sources: Vec::new(),
         families: Vec::new(),
         population: PopulationParams::default(),
+        motion: crate::project::MotionSettings::default(),
     }
 }
 

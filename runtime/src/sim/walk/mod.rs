@@ -24,7 +24,7 @@ mod step;
 #[cfg(test)]
 mod tests;
 
-pub use step::{walk_agent, Neighbour, Scratch, WalkEnv};
+pub use step::{walk_agent, Avoidance, Neighbour, Scratch, WalkEnv};
 
 use super::agents::Canonical;
 use super::spatial::SpatialGrid;

@@ -57,20 +57,36 @@ pub struct Scratch {
     pub far_blockers: Vec<(Vec2, f64)>,
 }
 
+/// How a walker's step uses the avoidance budget (`sim::motion::avoidance`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Avoidance {
+    /// Processed and updated: the fan chooses, the walker steps.
+    Steer,
+    /// Processed, not updated this step: the fan chooses and the choice is kept as the
+    /// walker's reliable steering; nothing moves.
+    SteerOnly,
+    /// Updated but deferred: the walker steps along its last reliable steering (its fan angle
+    /// applied to the current desired direction), the executed step checked as always.
+    Reliable,
+}
+
 /// The fan's choice: the candidate's angle and direction.
 struct Choice {
     angle_deg: i8,
     direction: Vec2,
 }
 
-/// Steps the walker in `row` and returns what it decided.
+/// Steps the walker in `row` and returns what it decided (with [`Avoidance::SteerOnly`] it
+/// only refreshes the walker's reliable steering and returns [`WalkDecision::Idle`]).
 pub fn walk_agent(
     env: &WalkEnv<'_>,
     grid: &SpatialGrid,
     scratch: &mut Scratch,
     agents: &mut Agents,
     row: usize,
+    avoidance: Avoidance,
 ) -> WalkDecision {
+    let steer_only = avoidance == Avoidance::SteerOnly;
     let Some(route) = env.routes.get(agents.route[row] as usize) else {
         return WalkDecision::Waiting(WaitReason::NoBudget);
     };
@@ -81,6 +97,9 @@ pub fn walk_agent(
     };
     let mut previous = connection.previous_progress(agents.distance_m[row]);
     if connection.completed(here, previous) {
+        if steer_only {
+            return WalkDecision::Idle;
+        }
         match connection.next(route) {
             Some(next) => {
                 connection = next;
@@ -93,6 +112,9 @@ pub fn walk_agent(
                 return WalkDecision::TurnedBack;
             }
         }
+    }
+    if !steer_only {
+        agents.goal[row] = connection.goal;
     }
     let budget = agents.speed_m_s[row] * env.dt_s;
     let full_step_m = connection.requested_step_m(budget);
@@ -120,10 +142,22 @@ pub fn walk_agent(
         blockers,
         index: env.blockers,
     };
-    let choice = match choose(&around, far_blockers, here, step_m, horizon_s) {
-        Ok(choice) => choice,
-        Err(straight) => return WalkDecision::Waiting(WaitReason::NoSafeCandidate(straight)),
+    let choice = if avoidance == Avoidance::Reliable {
+        reliable(
+            env.fan,
+            agents.steer_deg[row],
+            desired_direction(&connection, here),
+        )
+    } else {
+        match choose(&around, far_blockers, here, step_m, horizon_s) {
+            Ok(choice) => choice,
+            Err(straight) => return WalkDecision::Waiting(WaitReason::NoSafeCandidate(straight)),
+        }
     };
+    agents.steer_deg[row] = choice.angle_deg;
+    if steer_only {
+        return WalkDecision::Idle;
+    }
     let endpoint = offset(here, choice.direction, step_m);
     if let Err(reason) = check_executed(&around, here, endpoint) {
         return WalkDecision::Waiting(WaitReason::StepRejected(reason));
@@ -136,6 +170,20 @@ pub fn walk_agent(
         (0, false) => WalkDecision::Straight,
         (0, true) => WalkDecision::Following,
         (angle, _) => WalkDecision::Steered(angle),
+    }
+}
+
+/// The walker's last reliable steering: the fan candidate of `angle_deg` (straight when the
+/// fan has no such angle) around `desired`.
+fn reliable(fan: &Fan, angle_deg: i8, desired: Vec2) -> Choice {
+    let candidate = fan
+        .candidates
+        .iter()
+        .find(|c| c.angle_deg == angle_deg)
+        .unwrap_or(&fan.candidates[0]);
+    Choice {
+        angle_deg: candidate.angle_deg,
+        direction: candidate.direction(desired),
     }
 }
 

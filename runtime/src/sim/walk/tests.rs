@@ -339,7 +339,7 @@ fn a_walker_costs_at_most_512_bytes() {
     let per_walker = world.heap_bytes() as f64 / 10_000.0;
     // Columns at their capacity, slots, births, grid and scratch; the columns alone are the
     // row size (pinned, so a new column is a visible decision).
-    assert_eq!(crate::sim::Agents::row_bytes(), 184);
+    assert_eq!(crate::sim::Agents::row_bytes(), 230);
     assert!(per_walker <= 512.0, "{per_walker} bytes per walker");
     assert!(per_walker >= crate::sim::Agents::row_bytes() as f64);
 }

@@ -1,0 +1,79 @@
+//! The Motion tab driven through kittest: the shown frame's motion counters (updated / skipped,
+//! avoidance processed / deferred, tiers, governor estimate) and the selected agent's Motion
+//! Frame, both as the runtime computed them.
+
+mod support;
+
+use egui_kittest::kittest::Queryable as _;
+use egui_kittest::Harness;
+use stagecraft_editor::document::Document;
+use stagecraft_editor::panels::motion::{counters_text, frame_text, MotionPanel};
+use stagecraft_editor::panels::Panel as _;
+use stagecraft_editor::service::GenerationService;
+use stagecraft_editor::viewport::{PickId, Preview, SharedPreview};
+use support::example;
+
+struct State {
+    document: Document,
+    motion: MotionPanel,
+    preview: SharedPreview,
+    service: GenerationService,
+}
+
+fn harness(dir: &std::path::Path) -> Harness<'static, State> {
+    let document = Document::open(dir).expect("example opens");
+    let preview = Preview::shared();
+    let state = State {
+        document,
+        motion: MotionPanel::new(preview.clone()),
+        preview,
+        service: GenerationService::inline(),
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            |ui, state: &mut State| {
+                state.preview.borrow_mut().frame_update(
+                    ui.ctx(),
+                    &state.document,
+                    &mut state.service,
+                );
+                let mut out = Vec::new();
+                state.motion.ui(ui, &state.document, &mut out);
+                assert!(out.is_empty(), "the Motion tab never edits the project");
+            },
+            state,
+        );
+    harness.run_steps(3);
+    harness
+}
+
+#[test]
+fn the_motion_tab_shows_the_frames_counters_and_the_selected_motion_frame() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let (counters, id, lines) = {
+        let mut preview = harness.state().preview.borrow_mut();
+        preview.session.seek(300);
+        let world = preview.session.world().expect("a world");
+        let counters = world.motion_counters();
+        let frame = world.motion_frames()[0];
+        (counters, frame.id.bits(), frame_text(&frame))
+    };
+    // Every agent has a frame, and the tiers partition them.
+    assert_eq!(counters.frames, counters.updated + counters.skipped);
+    assert_eq!(counters.tiers.iter().sum::<u64>(), counters.frames);
+    assert!(
+        counters.tiers[2] > 0,
+        "agents beyond the Full capacity are Stub"
+    );
+    harness.state().preview.borrow_mut().selected = Some(PickId::Agent { id });
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label(&counters_text(&counters)).is_some(),
+        "the counters line is shown"
+    );
+    for line in lines {
+        assert!(harness.query_by_label(&line).is_some(), "`{line}` is shown");
+    }
+}

@@ -1,0 +1,91 @@
+//! Disguise line of sight (crowd seed): what an observing agent recognises in a presented
+//! faction — Disguised when its accepted disguises include it, Friendly for its own or an allied
+//! faction, Hostile for a listed enemy, else Neutral. A Hostile recognition compromises the
+//! disguise, raises the observer's panic and promotes it off Background. Every check is an event.
+
+use super::super::agents::Agents;
+use super::tiers::Tier;
+
+/// How much a Hostile recognition raises the observer's panic.
+pub const HOSTILE_PANIC: f64 = 0.5;
+
+/// What an observer recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Recognition {
+    /// The presented faction is a disguise the observer accepts.
+    Disguised,
+    /// The observer's own or an allied faction.
+    Friendly,
+    /// A faction the observer is hostile to.
+    Hostile,
+    /// None of those.
+    Neutral,
+}
+
+/// An observer's factions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Factions {
+    /// Its own faction.
+    pub own: String,
+    /// Allied factions.
+    pub allied: Vec<String>,
+    /// Hostile factions.
+    pub hostile: Vec<String>,
+    /// Disguises it accepts (a presented disguise it accepts hides the wearer).
+    pub accepted_disguises: Vec<String>,
+}
+
+/// The crowd seed's recognition, in its order: accepted disguise, own or allied, hostile, else
+/// neutral.
+pub fn recognise(factions: &Factions, presented: &str) -> Recognition {
+    if factions.accepted_disguises.iter().any(|d| d == presented) {
+        Recognition::Disguised
+    } else if factions.own == presented || factions.allied.iter().any(|a| a == presented) {
+        Recognition::Friendly
+    } else if factions.hostile.iter().any(|h| h == presented) {
+        Recognition::Hostile
+    } else {
+        Recognition::Neutral
+    }
+}
+
+/// Applies a recognition to the observing agent in `row`: Hostile marks the disguise
+/// compromised, raises the agent's panic and promotes it off Background.
+pub(in crate::sim) fn apply(agents: &mut Agents, row: usize, recognition: Recognition) {
+    if recognition != Recognition::Hostile {
+        return;
+    }
+    agents.compromised[row] = true;
+    agents.panic[row] = (agents.panic[row] + HOSTILE_PANIC).clamp(0.0, 1.0);
+    if agents.tier[row] == Tier::Stub {
+        agents.tier[row] = Tier::Simulated;
+    }
+}
+
+impl super::super::world::World {
+    /// A line-of-sight check by the agent in `row` with `factions` of `presented` (what the
+    /// `LineOfSight` directive does): the recognition is applied and logged. `None` for a
+    /// missing row.
+    pub fn line_of_sight(
+        &mut self,
+        row: usize,
+        factions: &Factions,
+        presented: &str,
+    ) -> Option<Recognition> {
+        if row >= self.agents.len() {
+            return None;
+        }
+        let recognition = recognise(factions, presented);
+        apply(&mut self.agents, row, recognition);
+        let handle = self.slots.handle_of(row);
+        let source = Some(self.agents.source[row]);
+        self.events.push(
+            self.frame,
+            super::super::events::EventKind::Recognised,
+            handle,
+            source,
+            super::super::events::EventDetail::Recognition(recognition),
+        );
+        Some(recognition)
+    }
+}

@@ -1,0 +1,469 @@
+//! The Motion phase at scale: one fixed step of every agent's motion, in this order —
+//! tiers (`tiers`: distance hysteresis, capacities, transition budgets; then the crowd's panic
+//! promotion, out-of-ring demotion and governor, `governor`), the update mask (each agent's
+//! tier cadence phased by the stable hash of its id), the avoidance window (`avoidance`: at
+//! most the budget of walkers run the steering fan, from a rotating cursor), then every agent
+//! in row order walks (`sim::walk`), travels or flees by the time it has accumulated since its
+//! last update, and finally one Motion Frame per agent is published (`frames`).
+//!
+//! A skipped agent does not move and keeps its velocity; when it next updates it advances by
+//! `skipped + 1` steps' time, so every tier keeps the same mean speed. The wall-clock
+//! accumulator that drives playback lives in `clock`; panic, flee and disguise in `panic` and
+//! `disguise`.
+
+pub mod avoidance;
+pub mod clock;
+pub mod disguise;
+pub mod frames;
+pub mod governor;
+pub mod panic;
+pub mod tiers;
+
+#[cfg(test)]
+mod tests;
+
+use super::agents::{AgentState, Agents, Canonical};
+use super::observers::Observation;
+use super::walk::ground::BlockerIndex;
+use super::walk::{
+    walk_agent, Avoidance, WalkDecision, WalkEnv, WalkState, NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
+};
+use super::world::WorldConfig;
+use crate::project::Vec2;
+use avoidance::AvoidanceWindow;
+use frames::MotionFrame;
+use tiers::{TierPolicy, TierScratch};
+
+pub use tiers::Tier;
+
+/// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
+pub const ARRIVAL_RADIUS_M: f64 = 0.15;
+/// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
+pub const FLEE_SPEED_M_S: f64 = 4.0;
+
+/// What the Motion phase did in the last step; each counter is distinct, never a sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MotionCounters {
+    /// Agents whose motion was updated.
+    pub updated: u64,
+    /// Agents skipped by their tier's cadence (pooled agents included: they never move).
+    pub skipped: u64,
+    /// Walkers whose avoidance ran.
+    pub avoidance_processed: u64,
+    /// Walkers whose avoidance was deferred by the budget.
+    pub avoidance_deferred: u64,
+    /// Crosswalk queries processed (supplied by the crossings module; zero until it is wired).
+    pub crosswalk_processed: u64,
+    /// Crosswalk queries deferred (supplied by the crossings module; zero until it is wired).
+    pub crosswalk_deferred: u64,
+    /// Agents forced Full.
+    pub forced_full: u64,
+    /// Agents per applied tier: Full, Simulated, Stub.
+    pub tiers: [u64; 3],
+    /// Tier promotions applied.
+    pub promotions: u64,
+    /// Tier demotions applied (budgeted ones; the governor's and the ring's are counted apart).
+    pub demotions: u64,
+    /// Transitions wanted but left for a later step by the budgets.
+    pub deferred_transitions: u64,
+    /// Demotions of agents outside the streaming plan's loaded ring.
+    pub ring_demotions: u64,
+    /// Demotions the crowd governor made.
+    pub governor_demotions: u64,
+    /// The crowd governor's estimate after enforcement, milliseconds.
+    pub governor_estimate_ms: f64,
+    /// The crowd governor's budget, milliseconds.
+    pub governor_budget_ms: f64,
+    /// Motion Frames published (always the agent count).
+    pub frames: u64,
+}
+
+impl MotionCounters {
+    /// The counters with their names, in a fixed order (for plots and logs).
+    pub fn rows(&self) -> [(&'static str, f64); 12] {
+        [
+            ("updated", self.updated as f64),
+            ("skipped", self.skipped as f64),
+            ("avoidance processed", self.avoidance_processed as f64),
+            ("avoidance deferred", self.avoidance_deferred as f64),
+            ("full", self.tiers[0] as f64),
+            ("simulated", self.tiers[1] as f64),
+            ("stub", self.tiers[2] as f64),
+            ("forced full", self.forced_full as f64),
+            ("promotions", self.promotions as f64),
+            ("demotions", self.demotions as f64),
+            ("governor estimate ms", self.governor_estimate_ms),
+            ("governor budget ms", self.governor_budget_ms),
+        ]
+    }
+}
+
+impl Canonical for MotionCounters {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        for value in [
+            self.updated,
+            self.skipped,
+            self.avoidance_processed,
+            self.avoidance_deferred,
+            self.crosswalk_processed,
+            self.crosswalk_deferred,
+            self.forced_full,
+            self.tiers[0],
+            self.tiers[1],
+            self.tiers[2],
+            self.promotions,
+            self.demotions,
+            self.deferred_transitions,
+            self.ring_demotions,
+            self.governor_demotions,
+            self.frames,
+        ] {
+            value.write_canonical(bytes);
+        }
+        self.governor_estimate_ms.write_canonical(bytes);
+        self.governor_budget_ms.write_canonical(bytes);
+    }
+}
+
+/// The Motion phase's own state: the scheduler frame that phases the tier cadences, the
+/// avoidance cursor, the last step's counters. Part of snapshots and the state digest.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MotionState {
+    /// Scheduler frames run (the cadence of step k reads scheduler frame k − 1).
+    pub scheduler_frame: u64,
+    /// The row the next avoidance window starts at.
+    pub avoidance_cursor: u32,
+    /// The last step's counters.
+    pub counters: MotionCounters,
+    /// Panic and flee state (exits' remaining capacity).
+    pub panic: panic::PanicState,
+}
+
+impl Canonical for MotionState {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        self.scheduler_frame.write_canonical(bytes);
+        self.avoidance_cursor.write_canonical(bytes);
+        self.counters.write_canonical(bytes);
+        self.panic.write_canonical(bytes);
+    }
+}
+
+/// What the Motion phase keeps between steps that is not state: scratch buffers and the last
+/// published Motion Frames (derived; rebuilt every step, left out of snapshots).
+#[derive(Clone, Debug, Default)]
+pub struct MotionScratch {
+    /// Tier assignment buffers.
+    pub(in crate::sim) tiers: TierScratch,
+    /// Which rows the avoidance window holds this step.
+    pub(in crate::sim) window: AvoidanceWindow,
+    /// The Motion Frames of the last step, one per agent in row order.
+    pub(in crate::sim) frames: Vec<MotionFrame>,
+    /// Points the neighbour grid is built over (pooled peds left out).
+    points: Vec<Vec2>,
+}
+
+/// Everything the Motion phase changes.
+pub(in crate::sim) struct MotionSets<'a> {
+    /// The scheduler, cursor and counters.
+    pub state: &'a mut MotionState,
+    /// Walking's grid, blockers and scratch.
+    pub walk: &'a mut WalkState,
+    /// Motion's own scratch and frames.
+    pub scratch: &'a mut MotionScratch,
+    /// The agents.
+    pub agents: &'a mut Agents,
+    /// The simulation frame being stepped.
+    pub frame: u64,
+}
+
+/// Motion: tiers, the update mask, the avoidance window, every agent's step by its
+/// accumulated time, velocity windows, then the Motion Frames.
+pub(in crate::sim) fn motion_phase(
+    config: &WorldConfig,
+    observation: &Observation,
+    sets: MotionSets<'_>,
+) {
+    let MotionSets {
+        state,
+        walk,
+        scratch,
+        agents,
+        frame,
+    } = sets;
+    let dt = config.fixed_step_s;
+    let scheduler_frame = state.scheduler_frame;
+    let mut counters = MotionCounters {
+        crosswalk_processed: 0,
+        crosswalk_deferred: 0,
+        ..MotionCounters::default()
+    };
+    assign_tiers(config, observation, agents, scratch, &mut counters);
+    let max_steps = mark_updates(agents, scheduler_frame, &mut counters);
+    let budget = config.scenario.motion.avoidance_budget;
+    let (processed, deferred) = scratch
+        .window
+        .select(agents, budget, &mut state.avoidance_cursor);
+    counters.avoidance_processed = processed;
+    counters.avoidance_deferred = deferred;
+    step_agents(config, walk, scratch, agents, dt, max_steps);
+    observe_velocities(dt, agents);
+    counters.tiers = [Tier::Full, Tier::Simulated, Tier::Stub]
+        .map(|t| agents.tier.iter().filter(|x| **x == t).count() as u64);
+    frames::publish(agents, frame, &mut scratch.frames);
+    counters.frames = scratch.frames.len() as u64;
+    state.counters = counters;
+    state.scheduler_frame += 1;
+}
+
+/// Applied tiers for this step: without any observer every agent is Full (there is nothing to
+/// measure detail from); otherwise distance, relevance and panic requests within capacities
+/// and budgets, then the streaming ring and the crowd governor.
+fn assign_tiers(
+    config: &WorldConfig,
+    observation: &Observation,
+    agents: &mut Agents,
+    scratch: &mut MotionScratch,
+    counters: &mut MotionCounters,
+) {
+    let settings = &config.scenario.motion;
+    counters.governor_budget_ms = settings.crowd_budget_ms;
+    if config.scenario.observers.is_empty() {
+        agents.tier.iter_mut().for_each(|t| *t = Tier::Full);
+        counters.governor_estimate_ms = governor::estimate_ms(&agents.tier);
+        return;
+    }
+    let policy = TierPolicy::of(settings);
+    let scratch = &mut scratch.tiers;
+    tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
+    scratch.forced.clear();
+    scratch.requested.clear();
+    for row in 0..agents.len() {
+        let by_distance = policy.by_distance(agents.tier[row], scratch.distance_m[row]);
+        let by_relevance = governor::requested_by_relevance(
+            agents.relevance[row],
+            agents.panic[row],
+            agents.compromised[row],
+        );
+        scratch.requested.push(by_distance.min(by_relevance));
+        scratch.forced.push(tiers::forced_full(agents, row));
+    }
+    counters.forced_full = tiers::capacity_targets(&policy, agents, scratch);
+    let moved = tiers::apply_transitions(&policy, agents, scratch);
+    counters.promotions = moved.promotions;
+    counters.demotions = moved.demotions;
+    counters.deferred_transitions = moved.deferred_transitions;
+    let governed = governor::govern(settings, agents);
+    counters.governor_demotions = governed.demotions;
+    counters.governor_estimate_ms = governed.estimate_ms;
+}
+
+/// Marks which agents update this step (forced Full, or their tier's cadence) and returns the
+/// most steps' time any updated agent advances by.
+fn mark_updates(agents: &mut Agents, scheduler_frame: u64, counters: &mut MotionCounters) -> u32 {
+    let mut max_steps = 1;
+    for row in 0..agents.len() {
+        let update = !agents.pooled[row]
+            && (tiers::forced_full(agents, row)
+                || tiers::updates_at(agents.schedule_hash[row], scheduler_frame, agents.tier[row]));
+        agents.updated[row] = update;
+        if update {
+            counters.updated += 1;
+            max_steps = max_steps.max(agents.skipped_steps[row] + 1);
+        } else {
+            counters.skipped += 1;
+        }
+    }
+    max_steps
+}
+
+/// Every agent in row order: walkers in the avoidance window steer (and step when updated),
+/// deferred walkers step along their reliable steering, travellers and fleers move; each by
+/// the time it accumulated. Later walkers see where earlier ones are now.
+fn step_agents(
+    config: &WorldConfig,
+    walk: &mut WalkState,
+    scratch: &mut MotionScratch,
+    agents: &mut Agents,
+    dt: f64,
+    max_steps: u32,
+) {
+    let WalkState {
+        grid,
+        blockers,
+        scratch: walk_scratch,
+        fan,
+    } = walk;
+    if agents.pooled.iter().any(|p| *p) {
+        // Pooled peds are detached: they are nobody's neighbour (a non-finite point is left out
+        // of the grid, and indices stay rows).
+        let detached = Vec2 {
+            x: f64::NAN,
+            y: f64::NAN,
+        };
+        scratch.points.clear();
+        scratch.points.extend(
+            agents
+                .position
+                .iter()
+                .zip(&agents.pooled)
+                .map(|(p, pooled)| if *pooled { detached } else { *p }),
+        );
+        grid.rebuild(&scratch.points, NEIGHBOUR_CELL_M);
+    } else {
+        grid.rebuild(&agents.position, NEIGHBOUR_CELL_M);
+    }
+    let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
+    let fastest_m_s = agents
+        .speed_m_s
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite())
+        .fold(FLEE_SPEED_M_S, f64::max);
+    let base = WalkEnv {
+        routes: &config.space.routes,
+        blockers,
+        fan,
+        dt_s: dt,
+        max_step_m: fastest_m_s * dt * f64::from(max_steps),
+    };
+    let window = &scratch.window;
+    for row in 0..agents.len() {
+        if agents.pooled[row] {
+            continue;
+        }
+        let updated = agents.updated[row];
+        let processed = window.contains(row);
+        if !updated {
+            agents.skipped_steps[row] += 1;
+            if processed && agents.state[row] == AgentState::Walking {
+                let env = WalkEnv {
+                    dt_s: dt * f64::from(agents.skipped_steps[row] + 1),
+                    ..base
+                };
+                walk_agent(&env, grid, walk_scratch, agents, row, Avoidance::SteerOnly);
+            }
+            continue;
+        }
+        let dt_s = dt * f64::from(agents.skipped_steps[row] + 1);
+        agents.skipped_steps[row] = 0;
+        agents.steps[row] += 1;
+        agents.walk_decision[row] = WalkDecision::Idle;
+        let env = WalkEnv { dt_s, ..base };
+        match agents.state[row] {
+            AgentState::Walking => {
+                let mode = if processed {
+                    Avoidance::Steer
+                } else {
+                    Avoidance::Reliable
+                };
+                agents.walk_decision[row] = walk_agent(&env, grid, walk_scratch, agents, row, mode);
+            }
+            AgentState::Travelling => travel(agents, row, dt_s),
+            AgentState::Fleeing => flee(agents, row, dt_s),
+            AgentState::Holding | AgentState::Arrived => {}
+        }
+        grid.update(row, agents.position[row]);
+    }
+}
+
+/// Straight towards the directive's goal at the agent's speed; arrived within
+/// [`ARRIVAL_RADIUS_M`] or one stride.
+fn travel(agents: &mut Agents, row: usize, dt_s: f64) {
+    let Some(goal) = agents.target[row] else {
+        agents.state[row] = AgentState::Arrived;
+        return;
+    };
+    agents.goal[row] = goal;
+    let here = agents.position[row];
+    let (dx, dy) = (goal.x - here.x, goal.y - here.y);
+    let remaining = dx.hypot(dy);
+    let stride = agents.speed_m_s[row] * dt_s;
+    if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
+        agents.position[row] = goal;
+        agents.state[row] = AgentState::Arrived;
+    } else {
+        let unit = scale(Vec2 { x: dx, y: dy }, 1.0 / remaining);
+        agents.position[row] = Vec2 {
+            x: here.x + unit.x * stride,
+            y: here.y + unit.y * stride,
+        };
+        agents.facing[row] = unit;
+    }
+}
+
+/// Away from the threat at [`FLEE_SPEED_M_S`] until beyond the safe distance; an agent with a
+/// flee exit (`panic`) runs to the exit instead and arrives there.
+fn flee(agents: &mut Agents, row: usize, dt_s: f64) {
+    let Some(threat) = agents.target[row] else {
+        agents.state[row] = AgentState::Arrived;
+        return;
+    };
+    let here = agents.position[row];
+    if agents.flee_exit[row] != panic::NO_EXIT {
+        // `target` holds the exit's position for a panicked agent.
+        let (dx, dy) = (threat.x - here.x, threat.y - here.y);
+        let remaining = dx.hypot(dy);
+        let stride = FLEE_SPEED_M_S * dt_s;
+        agents.goal[row] = threat;
+        if remaining <= stride.max(ARRIVAL_RADIUS_M) {
+            agents.position[row] = threat;
+            agents.state[row] = AgentState::Arrived;
+        } else {
+            let unit = scale(Vec2 { x: dx, y: dy }, 1.0 / remaining);
+            agents.position[row] = offset(here, unit, stride);
+            agents.facing[row] = unit;
+        }
+        return;
+    }
+    let (dx, dy) = (here.x - threat.x, here.y - threat.y);
+    let distance = dx.hypot(dy);
+    if distance > agents.safe_distance_m[row] {
+        agents.state[row] = AgentState::Arrived;
+        return;
+    }
+    // Coincident with the threat: flee along the current facing (tasks seed).
+    let away = if distance > 0.0 {
+        scale(Vec2 { x: dx, y: dy }, 1.0 / distance)
+    } else {
+        agents.facing[row]
+    };
+    agents.position[row] = offset(here, away, FLEE_SPEED_M_S * dt_s);
+    agents.goal[row] = agents.position[row];
+    agents.facing[row] = away;
+}
+
+/// Advances every agent's velocity window: once it spans [`VELOCITY_WINDOW_S`] and the agent
+/// was updated (a skipped agent keeps its last velocity, never a false zero), the observed
+/// velocity becomes the displacement over the window divided by its duration.
+fn observe_velocities(dt: f64, agents: &mut Agents) {
+    for row in 0..agents.len() {
+        let steps = agents.window_steps[row] + 1;
+        let elapsed_s = f64::from(steps) * dt;
+        let closes = agents.updated[row] || agents.pooled[row];
+        if closes && elapsed_s >= VELOCITY_WINDOW_S - 1e-9 {
+            let (now, origin) = (agents.position[row], agents.window_origin[row]);
+            agents.velocity_m_s[row] = Vec2 {
+                x: (now.x - origin.x) / elapsed_s,
+                y: (now.y - origin.y) / elapsed_s,
+            };
+            agents.window_origin[row] = now;
+            agents.window_steps[row] = 0;
+        } else {
+            agents.window_steps[row] = steps;
+        }
+    }
+}
+
+fn offset(p: Vec2, direction: Vec2, length_m: f64) -> Vec2 {
+    Vec2 {
+        x: p.x + direction.x * length_m,
+        y: p.y + direction.y * length_m,
+    }
+}
+
+pub(super) fn scale(v: Vec2, factor: f64) -> Vec2 {
+    Vec2 {
+        x: v.x * factor,
+        y: v.y * factor,
+    }
+}

@@ -62,6 +62,7 @@ pub fn detail_text(detail: &EventDetail) -> String {
             None => format!("directive {index}"),
             Some(why) => format!("directive {index}: target not resolved ({why:?})"),
         },
+        EventDetail::Stuck(reason) => reason.name().to_owned(),
     }
 }
 

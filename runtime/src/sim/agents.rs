@@ -1,5 +1,6 @@
 //! Pedestrians as structure-of-arrays columns keyed by a stable agent id, declared once.
 
+use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::walk::WalkDecision;
 use crate::project::{PopulationKind, Vec2};
 
@@ -271,6 +272,13 @@ agent_columns! {
     window_steps: u32,
     /// What the agent's last Motion phase decided (see `sim::walk`).
     walk_decision: WalkDecision,
+    // crossings
+    /// Crosswalk state machine (see `sim::crossings::crosswalk`); its phase forces Full.
+    crosswalk: CrosswalkAgent,
+    /// Progress watch and stuck flag (see `sim::crossings::stuck`).
+    liveness: Liveness,
+    /// Group membership (see `sim::crossings::groups`).
+    group: GroupMember,
 }
 
 impl Agents {

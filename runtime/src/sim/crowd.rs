@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState};
+use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::motion::scale;
 use super::scenario::CompiledScenario;
 use super::space::{SimSpace, StaticBlocker};
@@ -165,6 +166,9 @@ impl World {
             window_origin: position,
             window_steps: 0,
             walk_decision: WalkDecision::Idle,
+            crosswalk: CrosswalkAgent::default(),
+            liveness: Liveness::at(position),
+            group: GroupMember::default(),
         });
         births.push(handle);
         self.counters.births += 1;

@@ -1,6 +1,7 @@
 //! The world's bounded event log: every admission, rejection (with its reason), realization,
 //! rollback, retirement (and refusal), pool entry, acquisition, claim, release, transfer refusal,
-//! box change and directive, each with its frame, handle and source.
+//! box change and directive, and every stuck flag, recovery and forced crosswalk clear, each
+//! with its frame, handle and source.
 //!
 //! Memory is bounded by a ring per kind ([`EVENTS_PER_KIND`] entries each), so a flood of one
 //! kind (rejections while a candidate stays occupied) never evicts the rare ones (a claim, a
@@ -10,6 +11,7 @@
 use std::collections::VecDeque;
 
 use super::agents::AgentHandle;
+use super::crossings::StuckReason;
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
 
 /// Entries each kind's ring keeps; older ones are dropped and counted.
@@ -46,10 +48,16 @@ pub enum EventKind {
     Directive,
     /// A ped was destroyed (explicitly, by pool eviction or by a rollback).
     Destroyed,
+    /// An agent made no progress past the stuck threshold (the detail says why).
+    Stuck,
+    /// A stuck agent made progress again.
+    Unstuck,
+    /// The liveness guard cleared a committed crosser without progress to its exit.
+    ForcedClear,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 14] = [
+pub const EVENT_KINDS: [EventKind; 17] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -64,6 +72,9 @@ pub const EVENT_KINDS: [EventKind; 14] = [
     EventKind::BoxChanged,
     EventKind::Directive,
     EventKind::Destroyed,
+    EventKind::Stuck,
+    EventKind::Unstuck,
+    EventKind::ForcedClear,
 ];
 
 impl EventKind {
@@ -89,6 +100,9 @@ impl EventKind {
             EventKind::BoxChanged => "box changed",
             EventKind::Directive => "directive",
             EventKind::Destroyed => "destroyed",
+            EventKind::Stuck => "stuck",
+            EventKind::Unstuck => "unstuck",
+            EventKind::ForcedClear => "forced clear",
         }
     }
 }
@@ -167,6 +181,8 @@ pub enum EventDetail {
         /// Why the target could not be resolved, if it could not.
         unresolved: Option<Unresolved>,
     },
+    /// Why an agent is stuck.
+    Stuck(StuckReason),
 }
 
 /// One logged event.
@@ -332,6 +348,7 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
         EventDetail::Directive { index, unresolved } => {
             (8, index, unresolved.map_or(u32::MAX, |u| u as u32))
         }
+        EventDetail::Stuck(reason) => (9, u32::from(reason.code()), 0),
     };
     bytes.push(code);
     bytes.extend_from_slice(&a.to_le_bytes());

@@ -64,6 +64,8 @@ pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, agents: &
         agents.steps[row] += 1;
         agents.walk_decision[row] = WalkDecision::Idle;
         match agents.state[row] {
+            // A walker the crossings move this step (queued, crossing, held) does not walk.
+            AgentState::Walking if agents.crosswalk[row].controls_motion() => {}
             AgentState::Walking => {
                 agents.walk_decision[row] = walk_agent(&env, grid, scratch, agents, row);
             }

@@ -1,8 +1,10 @@
-//! Snapshots of a world's state, their restore (all-or-nothing after a preflight) and digests.
+//! Snapshots of a world's state (agents, slots, population, events, signals, crossings), their
+//! restore (all-or-nothing after a preflight) and digests.
 
 use thiserror::Error;
 
 use super::agents::{AgentHandle, Agents};
+use super::crossings::CrossingsState;
 use super::events::EventLog;
 use super::population::PopulationState;
 use super::slots::Slots;
@@ -19,6 +21,7 @@ pub struct Snapshot {
     counters: Counters,
     pop: PopulationState,
     events: EventLog,
+    crossings: CrossingsState,
 }
 
 /// Why a snapshot cannot be restored.
@@ -51,6 +54,7 @@ impl World {
             counters: self.counters,
             pop: self.pop.clone(),
             events: self.events.clone(),
+            crossings: self.crossings.clone(),
         }
     }
 
@@ -111,6 +115,20 @@ impl World {
                 "a pool entry names no pooled agent",
             ));
         }
+        let crossings_fit = snapshot.crossings.fits(
+            self.config.space.signals.len(),
+            &self.config.scenario.crossings,
+        );
+        let crosswalks = self.config.space.crosswalks.len();
+        let bound_ok = agents
+            .crosswalk
+            .iter()
+            .all(|c| !c.is_bound() || usize::from(c.crosswalk) < crosswalks);
+        if !crossings_fit || !bound_ok {
+            return Err(SnapshotError::Inconsistent(
+                "the signals or crosswalk states do not match the space",
+            ));
+        }
         if !snapshot.events.is_consistent() {
             return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
         }
@@ -121,6 +139,7 @@ impl World {
         self.counters = snapshot.counters;
         self.pop = snapshot.pop.clone();
         self.events = snapshot.events.clone();
+        self.crossings = snapshot.crossings.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
         self.observation = Default::default();
@@ -162,6 +181,7 @@ impl World {
         bytes.clear();
         self.pop.write_canonical(&mut bytes);
         self.events.write_canonical(&mut bytes);
+        self.crossings.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

@@ -171,7 +171,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "a68255e4a8b816da05cb07b262da9844b5f407d4aa6a3197a4769ffdaae2ae37"
+        "2296981c676e10184011382eb89c75eb4efc2adf02e51b83902da4866fbbffb8"
     );
 }
 

@@ -91,6 +91,7 @@ fn scenario(
         vehicle_sources: Vec::new(),
         families: Vec::new(),
         population: PopulationParams::default(),
+        crossings: crate::sim::CrossingSettings::default(),
     }
 }
 

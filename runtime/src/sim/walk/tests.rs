@@ -332,14 +332,16 @@ fn a_long_street_crowd_keeps_walking_without_gridlock() {
 }
 
 #[test]
-fn a_walker_costs_at_most_512_bytes() {
+fn a_walker_costs_at_most_640_bytes() {
     let mut world = crate::sim::long_street_world(10_000, 7).expect("world");
     world.step();
     world.step();
     let per_walker = world.heap_bytes() as f64 / 10_000.0;
     // Columns at their capacity, slots, births, grid and scratch; the columns alone are the
-    // row size (pinned, so a new column is a visible decision).
-    assert_eq!(crate::sim::Agents::row_bytes(), 184);
-    assert!(per_walker <= 512.0, "{per_walker} bytes per walker");
+    // row size (pinned, so a new column is a visible decision). The crossings' three columns
+    // (crosswalk state with its saved points, liveness watch, group) took the row from 184 to
+    // 336 bytes and the bound from 512 to 640.
+    assert_eq!(crate::sim::Agents::row_bytes(), 336);
+    assert!(per_walker <= 640.0, "{per_walker} bytes per walker");
     assert!(per_walker >= crate::sim::Agents::row_bytes() as f64);
 }

@@ -213,6 +213,14 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         target_count: 2,
                         speed_m_s: 8.5,
                     }],
+                    crossings: CrossingsSettings {
+                        group_share: 0.5,
+                        hazard: Some(HazardVehicle {
+                            y_m: -1.75,
+                            speed_m_s: 3.5,
+                        }),
+                        ..CrossingsSettings::default()
+                    },
                     population: PopulationSettings {
                         fault: Some(AttachFaultSpec {
                             batch: 1,

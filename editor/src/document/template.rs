@@ -64,6 +64,7 @@ pub fn new_project(name: &str) -> Project {
         no_spawn_box: None,
         no_removal_box: None,
         vehicle_sources: Vec::new(),
+        crossings: Default::default(),
         population: Default::default(),
         motion: Default::default(),
         directives: Vec::new(),

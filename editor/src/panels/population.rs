@@ -72,6 +72,7 @@ pub fn detail_text(detail: &EventDetail) -> String {
             f64::from(*arrival_ms) / 1000.0
         ),
         EventDetail::Recognition(r) => format!("recognised {r:?}"),
+        EventDetail::Stuck(reason) => reason.name().to_owned(),
     }
 }
 

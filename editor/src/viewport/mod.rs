@@ -10,6 +10,7 @@
 pub mod build;
 pub mod camera;
 pub mod cells;
+pub mod crossing_marks;
 pub mod diff_marks;
 pub mod gpu;
 pub mod handles;

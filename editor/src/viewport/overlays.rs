@@ -273,7 +273,8 @@ fn observer_path(data: &mut LayerData, observer: &Observer) {
 }
 
 /// Pedestrians: a body coloured by state (grey in the reuse pool, purple while quarantined) and a
-/// head offset towards the facing direction (magenta for agents a script owns).
+/// head offset towards the facing direction (magenta for agents a script owns), with the
+/// crossing marks over them (`viewport::crossing_marks`).
 pub fn agents(world: &World) -> LayerData {
     let agents = world.agents();
     let population = world.population();
@@ -337,6 +338,7 @@ pub fn agents(world: &World) -> LayerData {
             Aabb::standing(x, y, 0.0, AGENT_RADIUS_M + 0.05, AGENT_HEIGHT_M),
         ));
     }
+    super::crossing_marks::crossing_marks(world, &mut data);
     data
 }
 

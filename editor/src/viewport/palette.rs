@@ -174,6 +174,48 @@ pub const GRID_MAJOR: Srgba = rgb(84, 90, 100);
 /// Viewport background.
 pub const BACKGROUND: Srgba = rgb(32, 35, 41);
 
+/// A queue slot's cross at a crosswalk.
+pub const QUEUE_SLOT: Srgba = rgb(255, 200, 120);
+/// The seed's hazard vehicle (a red box).
+pub const HAZARD: Srgba = rgb(220, 40, 40);
+/// A follower's line to its group leader.
+pub const GROUP_LINE: Srgba = rgb(250, 250, 140);
+
+/// A bound agent's crossing line by its crosswalk phase (the seed's colours: cyan moving,
+/// orange requested or waiting, magenta crossing or clearing).
+pub fn crosswalk_phase(phase: stagecraft_runtime::sim::CrosswalkPhase) -> Srgba {
+    use stagecraft_runtime::sim::CrosswalkPhase::*;
+    match phase {
+        Approach | Completed => rgb(60, 220, 230),
+        Requested => rgb(255, 190, 60),
+        Waiting => rgb(245, 140, 30),
+        Crossing => rgb(230, 60, 220),
+        Clearing => rgb(180, 60, 240),
+    }
+}
+
+/// A kerb's stop bar: green only while the vehicle gate is open, amber in AllStop, red in the
+/// pedestrian phase (and with someone still on the crossing during a green).
+pub fn signal(phase: Option<stagecraft_runtime::sim::SignalPhase>, gate_open: bool) -> Srgba {
+    use stagecraft_runtime::sim::SignalPhase::*;
+    match (phase, gate_open) {
+        (Some(VehicleGreen), true) | (None, _) => rgb(70, 220, 90),
+        (Some(AllStop), _) => rgb(250, 190, 40),
+        _ => rgb(235, 50, 50),
+    }
+}
+
+/// The mast over a stuck agent, by reason.
+pub fn stuck(reason: stagecraft_runtime::sim::StuckReason) -> Srgba {
+    use stagecraft_runtime::sim::StuckReason::*;
+    match reason {
+        WaitingForSignal => rgb(250, 190, 40),
+        QueueFull => rgb(255, 120, 40),
+        BlockedByBody => rgb(240, 60, 60),
+        NoSafeStep => rgb(200, 60, 255),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -322,7 +322,11 @@ fn a_streamed_canonical_check_accepts_exactly_the_canonical_bytes() {
     let mut checked = 0;
     for (_, product) in bundle.products() {
         let canonical = product.canonical_bytes();
-        assert!(product.is_canonical_encoding(&canonical), "{:?}", product.kind());
+        assert!(
+            product.is_canonical_encoding(&canonical),
+            "{:?}",
+            product.kind()
+        );
         let mut flipped = canonical.clone();
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
@@ -337,5 +341,8 @@ fn a_streamed_canonical_check_accepts_exactly_the_canonical_bytes() {
         checked += 1;
     }
     assert_eq!(checked, bundle.products().count());
-    assert!(checked >= 2, "the street bundle has a scatter and its placed objects");
+    assert!(
+        checked >= 2,
+        "the street bundle has a scatter and its placed objects"
+    );
 }

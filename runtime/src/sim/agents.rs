@@ -1,5 +1,6 @@
 //! Pedestrians as structure-of-arrays columns keyed by a stable agent id, declared once.
 
+use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::motion::tiers::Tier;
 use super::walk::WalkDecision;
 use crate::project::{PopulationKind, Vec2};
@@ -294,6 +295,13 @@ agent_columns! {
     flee_exit: u16,
     /// Whether the agent saw through a presented disguise (a Hostile recognition): it stays alert.
     compromised: bool,
+    // crossings
+    /// Crosswalk state machine (see `sim::crossings::crosswalk`); its phase forces Full.
+    crosswalk: CrosswalkAgent,
+    /// Progress watch and stuck flag (see `sim::crossings::stuck`).
+    liveness: Liveness,
+    /// Group membership (see `sim::crossings::groups`).
+    group: GroupMember,
 }
 
 impl Agents {

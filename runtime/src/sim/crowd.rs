@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState};
+use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
 use super::motion::tiers::{stable_hash, Tier};
@@ -280,6 +281,9 @@ impl World {
             panic: 0.0,
             flee_exit: NO_EXIT,
             compromised: false,
+            crosswalk: CrosswalkAgent::default(),
+            liveness: Liveness::at(position),
+            group: GroupMember::default(),
         });
         births.push(handle);
         self.counters.births += 1;

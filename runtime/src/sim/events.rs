@@ -1,6 +1,7 @@
 //! The world's bounded event log: every admission, rejection (with its reason), realization,
 //! rollback, retirement (and refusal), pool entry, acquisition, claim, release, transfer refusal,
-//! box change and directive, each with its frame, handle and source.
+//! box change and directive, and every stuck flag, recovery and forced crosswalk clear, each
+//! with its frame, handle and source.
 //!
 //! Memory is bounded by a ring per kind ([`EVENTS_PER_KIND`] entries each), so a flood of one
 //! kind (rejections while a candidate stays occupied) never evicts the rare ones (a claim, a
@@ -10,6 +11,7 @@
 use std::collections::VecDeque;
 
 use super::agents::AgentHandle;
+use super::crossings::StuckReason;
 use super::motion::disguise::Recognition;
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
 
@@ -51,10 +53,16 @@ pub enum EventKind {
     Panicked,
     /// A ped checked a presented faction on line of sight (the detail says what it saw).
     Recognised,
+    /// An agent made no progress past the stuck threshold (the detail says why).
+    Stuck,
+    /// A stuck agent made progress again.
+    Unstuck,
+    /// The liveness guard cleared a committed crosser without progress to its exit.
+    ForcedClear,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 16] = [
+pub const EVENT_KINDS: [EventKind; 19] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -71,6 +79,9 @@ pub const EVENT_KINDS: [EventKind; 16] = [
     EventKind::Destroyed,
     EventKind::Panicked,
     EventKind::Recognised,
+    EventKind::Stuck,
+    EventKind::Unstuck,
+    EventKind::ForcedClear,
 ];
 
 impl EventKind {
@@ -98,6 +109,9 @@ impl EventKind {
             EventKind::Destroyed => "destroyed",
             EventKind::Panicked => "panicked",
             EventKind::Recognised => "recognised",
+            EventKind::Stuck => "stuck",
+            EventKind::Unstuck => "unstuck",
+            EventKind::ForcedClear => "forced clear",
         }
     }
 }
@@ -188,6 +202,8 @@ pub enum EventDetail {
     },
     /// A line-of-sight check: what the ped recognised.
     Recognition(Recognition),
+    /// Why an agent is stuck.
+    Stuck(StuckReason),
 }
 
 /// One logged event.
@@ -363,6 +379,7 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
             arrival_ms,
         ),
         EventDetail::Recognition(r) => (10, r as u32, 0),
+        EventDetail::Stuck(reason) => (11, u32::from(reason.code()), 0),
     };
     bytes.push(code);
     bytes.extend_from_slice(&a.to_le_bytes());

@@ -9,12 +9,14 @@
 //!
 //! One [`World::step`] advances one frame through fixed phases — Control (one observation, the
 //! cycle clocks), Population (vehicle cycles, then ped cycles: retirement, spillover, demands,
-//! admission, realization), Tasks (directives due this frame), Motion (walking, vehicles),
+//! admission, realization), Tasks (directives due this frame), Crossings (signals, crosswalk
+//! binding and crossing, the vehicle gate), Motion (walking, gated vehicles, the liveness guard),
 //! Commit (staged births and removals, counters) — so the same scenario,
 //! routes and seed always give the same state, whether stepped straight through or restored from
 //! a [`Snapshot`].
 
 mod agents;
+pub mod crossings;
 mod crowd;
 pub mod events;
 pub mod motion;
@@ -32,6 +34,10 @@ pub mod walk;
 mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
+pub use crossings::{
+    CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase, GroupMember,
+    GroupRole, HazardSpec, Liveness, SignalPhase, SignalState, StuckReason,
+};
 pub use crowd::{
     long_street_world, observed_street_world, two_way_street_world, STREET_SPACING_M,
     STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,

@@ -13,12 +13,13 @@ use std::fmt;
 use thiserror::Error;
 
 use super::agents::AgentHandle;
+use super::crossings::{CrossingSettings, HazardSpec, SignalTiming};
 use super::events::BoxSlot;
 use super::motion::disguise::Factions;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 use crate::content::encode::ByteWriter;
 use crate::project::{
-    Box3, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
+    Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
     PopulationSettings, PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
 };
 
@@ -377,6 +378,8 @@ pub struct CompiledScenario {
     pub population: PopulationParams,
     /// Motion tiers, avoidance budget, crowd governor and exits (checked).
     pub motion: MotionSettings,
+    /// Crosswalks, signals, groups and the liveness guard.
+    pub crossings: CrossingSettings,
 }
 
 /// What makes a scenario impossible to run.
@@ -662,6 +665,7 @@ impl CompiledScenario {
             &mut problems,
         );
         motion(&scenario.motion, root.field("motion"), &mut problems);
+        let crossings = crossings(&scenario.crossings, root.field("crossings"), &mut problems);
         if !problems.diagnostics.is_empty() {
             return Err(SimBuildError {
                 scenario: scenario.id.clone(),
@@ -682,6 +686,7 @@ impl CompiledScenario {
             families,
             population,
             motion: scenario.motion.clone(),
+            crossings,
         })
     }
 
@@ -782,6 +787,7 @@ impl CompiledScenario {
             }
         }
         write_motion(w, &self.motion);
+        self.crossings.write_canonical(w);
     }
 }
 
@@ -1074,6 +1080,70 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
             .collect(),
         fade: o.fade,
         valid: o.valid,
+    }
+}
+
+/// The crossings' settings, every rule checked with its field path.
+fn crossings(c: &CrossingsSettings, path: FieldPath, problems: &mut Problems) -> CrossingSettings {
+    for (field, value) in [
+        ("entry_range_m", c.entry_range_m),
+        ("vehicle_green_s", c.vehicle_green_s),
+        ("all_stop_s", c.all_stop_s),
+        ("pedestrian_s", c.pedestrian_s),
+        ("stuck_after_s", c.stuck_after_s),
+        ("forced_clear_after_s", c.forced_clear_after_s),
+    ] {
+        problems.positive(path.field(field), value);
+    }
+    let mut range = |field: &str, value: f64, low: f64, high: f64, text: &'static str| {
+        if !(value >= low && value <= high) {
+            problems.push(
+                path.field(field),
+                SimProblem::OutOfRange { value, range: text },
+            );
+        }
+    };
+    range("lanes", f64::from(c.lanes), 1.0, 5.0, "1–5");
+    range("queue_rows", f64::from(c.queue_rows), 1.0, 64.0, "1–64");
+    range(
+        "queries_per_step",
+        f64::from(c.queries_per_step),
+        1.0,
+        1e9,
+        "at least 1",
+    );
+    range("group_share", c.group_share, 0.0, 1.0, "0–1");
+    range(
+        "max_group_size",
+        f64::from(c.max_group_size),
+        0.0,
+        3.0,
+        "0–3",
+    );
+    let hazard = c.hazard.as_ref().map(|h| {
+        let hazard_path = path.field("hazard");
+        problems.finite(hazard_path.field("y_m"), &[h.y_m]);
+        problems.positive(hazard_path.field("speed_m_s"), h.speed_m_s);
+        HazardSpec {
+            y_m: h.y_m,
+            speed_m_s: h.speed_m_s,
+        }
+    });
+    CrossingSettings {
+        lanes: c.lanes,
+        queue_rows: c.queue_rows,
+        entry_range_m: c.entry_range_m,
+        queries_per_step: c.queries_per_step,
+        timing: SignalTiming {
+            vehicle_green_s: c.vehicle_green_s,
+            all_stop_s: c.all_stop_s,
+            pedestrian_s: c.pedestrian_s,
+        },
+        stuck_after_s: c.stuck_after_s,
+        forced_clear_after_s: c.forced_clear_after_s,
+        group_share: c.group_share,
+        max_group_size: c.max_group_size,
+        hazard,
     }
 }
 

@@ -1,9 +1,11 @@
-//! Snapshots of a world's state, their restore (all-or-nothing after a preflight) and digests.
+//! Snapshots of a world's state (agents, slots, population, events, signals, crossings), their
+//! restore (all-or-nothing after a preflight) and digests.
 
 use thiserror::Error;
 
 use super::agents::Canonical;
 use super::agents::{AgentHandle, Agents};
+use super::crossings::CrossingsState;
 use super::events::EventLog;
 use super::motion::{frames, MotionState};
 use super::population::PopulationState;
@@ -22,6 +24,7 @@ pub struct Snapshot {
     pop: PopulationState,
     events: EventLog,
     motion: MotionState,
+    crossings: CrossingsState,
 }
 
 /// Why a snapshot cannot be restored.
@@ -55,6 +58,7 @@ impl World {
             pop: self.pop.clone(),
             events: self.events.clone(),
             motion: self.motion.clone(),
+            crossings: self.crossings.clone(),
         }
     }
 
@@ -120,6 +124,20 @@ impl World {
                 "the exits' assignments do not match the world's exits",
             ));
         }
+        let crossings_fit = snapshot.crossings.fits(
+            self.config.space.signals.len(),
+            &self.config.scenario.crossings,
+        );
+        let crosswalks = self.config.space.crosswalks.len();
+        let bound_ok = agents
+            .crosswalk
+            .iter()
+            .all(|c| !c.is_bound() || usize::from(c.crosswalk) < crosswalks);
+        if !crossings_fit || !bound_ok {
+            return Err(SnapshotError::Inconsistent(
+                "the signals or crosswalk states do not match the space",
+            ));
+        }
         if !snapshot.events.is_consistent() {
             return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
         }
@@ -133,6 +151,7 @@ impl World {
         self.motion = snapshot.motion.clone();
         self.wall_clock = Default::default();
         frames::publish(&self.agents, self.frame, &mut self.motion_scratch.frames);
+        self.crossings = snapshot.crossings.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
         self.last_candidates.clear();
@@ -177,6 +196,7 @@ impl World {
         self.pop.write_canonical(&mut bytes);
         self.events.write_canonical(&mut bytes);
         self.motion.write_canonical(&mut bytes);
+        self.crossings.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

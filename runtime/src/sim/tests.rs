@@ -171,7 +171,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "f88b637c69fd7fcedf855c5f1c324e1c1fcde93112adf5c66311dd5f9e11b5c6"
+        "857d0eac971fbe8fe75c4b225458d5265596954afb24fd4d69f11357c26c2759"
     );
 }
 

@@ -1,11 +1,16 @@
 //! The world: built from a space and a compiled scenario ([`build_world`]), its state, counters
 //! and the phase order of one fixed step. The phases themselves live in their own modules
-//! (`population`, `tasks`, `motion`), each a function over the sets it reads and changes.
+//! (`population`, `tasks`, `crossings`, `motion`), each a function over the sets it reads and
+//! changes.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentState, Agents};
+use super::crossings::{
+    crossings_phase, gate::lane_limit_m, liveness_phase, CrossingIndex, CrossingSets,
+    CrossingsState, StuckReason,
+};
 use super::events::EventLog;
 use super::motion::clock::WallClock;
 use super::motion::frames::MotionFrame;
@@ -72,6 +77,8 @@ pub struct WorldConfig {
     pub vehicle_sources: Vec<VehicleSourceConfig>,
     /// The props as collision shapes (built once from the space's blockers).
     pub blockers: Arc<BlockerIndex>,
+    /// Which routes cross which crosswalks, and the crosswalk query grid (built once).
+    pub crossing_index: Arc<CrossingIndex>,
     /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
     pub digest: [u8; 32],
 }
@@ -188,6 +195,8 @@ pub struct World {
     pub(super) motion_scratch: MotionScratch,
     /// The wall-clock accumulator of playback (driver state, not simulation state).
     pub(super) wall_clock: WallClock,
+    /// Signals, the hazard vehicle and the crossings' counters.
+    pub(super) crossings: CrossingsState,
 }
 
 impl World {
@@ -298,6 +307,21 @@ impl World {
         &self.observation
     }
 
+    /// Signals, the hazard vehicle and the crossings' counters after the last step.
+    pub fn crossings(&self) -> &CrossingsState {
+        &self.crossings
+    }
+
+    /// Every agent flagged stuck now, with its reason, in row order.
+    pub fn stuck_agents(&self) -> Vec<(AgentHandle, StuckReason)> {
+        (0..self.agents.len())
+            .filter_map(|row| {
+                let reason = self.agents.liveness[row].stuck?;
+                Some((self.slots.handle_of(row)?, reason))
+            })
+            .collect()
+    }
+
     /// Cycle debt per type, `(ped, vehicle)`.
     pub fn cycle_debt(&self) -> (f64, f64) {
         (self.pop.clocks.ped_debt, self.pop.clocks.vehicle_debt)
@@ -358,7 +382,8 @@ impl World {
         })
     }
 
-    /// Advances one fixed step: Control, Population, Tasks, Motion, Commit. Each phase is a
+    /// Advances one fixed step: Control, Population, Tasks, Crossings, Motion (walking, the
+    /// liveness guard, gated vehicles), Commit. Each phase is a
     /// function over the explicit sets it reads and changes; the configuration is only read.
     pub fn step(&mut self) {
         self.frame += 1;
@@ -382,18 +407,40 @@ impl World {
         };
         population_phase(config, &observation, plan, &mut sets);
         tasks_phase(config, &mut sets, &mut self.motion.panic);
+        let mut crossing_sets = CrossingSets {
+            frame: self.frame,
+            agents: &mut self.agents,
+            state: &mut self.crossings,
+            vehicles: &self.pop.vehicles,
+            slots: &self.slots,
+            births: &self.births,
+            events: &mut self.events,
+        };
+        // Crossings before walking: a crosser who enters now closes the gate this step.
+        crossings_phase(config, &mut crossing_sets);
         let motion = MotionSets {
             state: &mut self.motion,
             walk,
             scratch: &mut self.motion_scratch,
-            agents: sets.agents,
+            agents: &mut *crossing_sets.agents,
             frame: self.frame,
         };
         motion_phase(config, &observation, motion);
-        sets.state.vehicles.advance(
+        liveness_phase(config, &mut crossing_sets);
+        let stats = &self.crossings.stats;
+        self.motion.counters.crosswalk_processed = stats.queries_processed;
+        self.motion.counters.crosswalk_deferred = stats.queries_deferred;
+        let crossings = &self.crossings;
+        let (lanes, crosswalks) = (&config.space.lanes, &config.space.crosswalks);
+        self.pop.vehicles.advance(
             &config.vehicle_sources,
-            &config.space.lanes,
+            lanes,
             config.fixed_step_s,
+            |lane, from_m| {
+                lanes.get(lane).map_or(f64::INFINITY, |lane| {
+                    lane_limit_m(lane, crosswalks, |c| crossings.gate_open(c.signal), from_m)
+                })
+            },
         );
         self.observation = observation;
         for mark in &self.last_candidates {
@@ -496,10 +543,12 @@ pub fn build_world(
         sources,
         vehicle_sources,
         blockers: Arc::new(BlockerIndex::new(&space.blockers)),
+        crossing_index: Arc::new(CrossingIndex::new(space, scenario.crossings.reach_m())),
         digest: w.digest(),
     });
     Ok(World {
         pop: PopulationState::new(&config),
+        crossings: CrossingsState::new(config.space.signals.len(), &config.scenario.crossings),
         config,
         frame: 0,
         agents: Agents::default(),

@@ -38,6 +38,8 @@ pub struct Scenario {
     pub no_removal_box: Option<Box3>,
     /// Lane-following vehicle sources.
     pub vehicle_sources: Vec<VehicleSource>,
+    /// Crosswalks, signals, groups and the liveness guard.
+    pub crossings: CrossingsSettings,
     /// Population cycle and pool settings.
     pub population: PopulationSettings,
     /// Motion tiers, avoidance budget and crowd governor settings.
@@ -57,6 +59,7 @@ crate::project::codec_macro::record_codec!(Scenario "Scenario" schema SCENARIO_S
     no_spawn_box: Option<Box3> = None,
     no_removal_box: Option<Box3> = None,
     vehicle_sources: Vec<VehicleSource> = Vec::new(),
+    crossings: CrossingsSettings = CrossingsSettings::default(),
     population: PopulationSettings = PopulationSettings::default(),
     motion: MotionSettings = MotionSettings::default(),
     directives: Vec<Directive> = Vec::new(),
@@ -167,6 +170,85 @@ crate::project::codec_macro::record_codec!(VehicleSource "VehicleSource" {
     lane: String,
     target_count: u32,
     speed_m_s: f64 = 8.0,
+});
+
+/// How crosswalks, signals, groups and the liveness guard behave (the seed gives the queue
+/// spacing, the lane range, the group share and size; the signal durations are ours).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CrossingsSettings {
+    /// Lateral lanes across each crossing (1–5).
+    pub lanes: u32,
+    /// Queue rows per lane behind each waiting point (0.75 m apart).
+    pub queue_rows: u32,
+    /// A walker binds to a crosswalk this far before its entry kerb, meters.
+    pub entry_range_m: f64,
+    /// Crosswalk queries processed per step; the rest are deferred.
+    pub queries_per_step: u32,
+    /// Shortest vehicle green before pedestrian demand is served, seconds.
+    pub vehicle_green_s: f64,
+    /// Each all-stop interval (before the walk phase and the clearance after it), seconds.
+    pub all_stop_s: f64,
+    /// The pedestrian walk phase, seconds.
+    pub pedestrian_s: f64,
+    /// An agent without progress this long is flagged stuck, seconds.
+    pub stuck_after_s: f64,
+    /// A committed crosser without progress this long is cleared to its exit, seconds.
+    pub forced_clear_after_s: f64,
+    /// Share of agents walking in groups (0–1).
+    pub group_share: f64,
+    /// Largest group (2–3; 0 or 1 disables groups).
+    pub max_group_size: u32,
+    /// The seed's hazard vehicle, driving along x through the crosswalks.
+    pub hazard: Option<HazardVehicle>,
+}
+
+impl Default for CrossingsSettings {
+    fn default() -> Self {
+        CrossingsSettings {
+            lanes: 2,
+            queue_rows: 3,
+            entry_range_m: 4.0,
+            queries_per_step: 128,
+            vehicle_green_s: 4.0,
+            all_stop_s: 2.0,
+            pedestrian_s: 6.0,
+            stuck_after_s: 15.0,
+            forced_clear_after_s: 10.0,
+            group_share: 0.25,
+            max_group_size: 3,
+            hazard: None,
+        }
+    }
+}
+
+crate::project::codec_macro::record_codec!(CrossingsSettings "Crossings" {
+    lanes: u32 = 2,
+    queue_rows: u32 = 3,
+    entry_range_m: f64 = 4.0,
+    queries_per_step: u32 = 128,
+    vehicle_green_s: f64 = 4.0,
+    all_stop_s: f64 = 2.0,
+    pedestrian_s: f64 = 6.0,
+    stuck_after_s: f64 = 15.0,
+    forced_clear_after_s: f64 = 10.0,
+    group_share: f64 = 0.25,
+    max_group_size: u32 = 3,
+    hazard: Option<HazardVehicle> = None,
+});
+
+/// The seed's hazard vehicle: a box at constant speed along +x on the line `y_m`, starting at
+/// x = −12 m and wrapping past +12 m; it advances only while every vehicle gate is open.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HazardVehicle {
+    /// The line it drives along, meters.
+    pub y_m: f64,
+    /// Its speed, meters per second.
+    pub speed_m_s: f64,
+}
+
+crate::project::codec_macro::record_codec!(HazardVehicle "Hazard" {
+    y_m: f64,
+    speed_m_s: f64 = 4.0,
 });
 
 /// Population cycles and the reuse pool.

@@ -7,6 +7,7 @@
 use super::super::agents::{AgentId, AgentState, Agents};
 use super::tiers::Tier;
 use crate::project::Vec2;
+use crate::sim::crossings::GroupRole;
 
 /// Below this speed an agent is not moving, meters per second.
 pub const MOVING_SPEED_M_S: f64 = 0.05;
@@ -45,11 +46,11 @@ pub struct MotionFrame {
     pub route_target: Vec2,
     /// Behaviour state.
     pub behaviour: AgentState,
-    /// Group index (supplied by the groups module; `None` until it is wired).
+    /// Group, by its leader's birth ordinal within the source (`None` when alone).
     pub group: Option<u32>,
-    /// Role in the group, 0 leader (supplied by the groups module; `None` until it is wired).
+    /// Formation slot in the group, 0 the leader (`None` when alone).
     pub group_role: Option<u8>,
-    /// Crosswalk state code (supplied by the crossings module; `None` until it is wired).
+    /// Crosswalk phase code (`CrosswalkPhase::code`), for every agent.
     pub crosswalk_state: Option<u8>,
     /// Animation parameters.
     pub animation: AnimationParams,
@@ -122,6 +123,14 @@ pub fn publish(agents: &Agents, frame: u64, frames: &mut Vec<MotionFrame>) {
             }
         },
     ));
+    // Crossings columns: the group (its leader's ordinal) and role, and the crosswalk phase.
+    for ((frame, crosswalk), group) in frames.iter_mut().zip(&agents.crosswalk).zip(&agents.group) {
+        frame.crosswalk_state = Some(crosswalk.phase.code());
+        if group.role != GroupRole::Alone {
+            frame.group = Some(group.leader_ordinal);
+            frame.group_role = Some(group.slot);
+        }
+    }
 }
 
 /// `atan2(y, x)` to within about 1e-5 rad, branch-light so publishing 100,000 frames stays

@@ -52,9 +52,9 @@ pub struct MotionCounters {
     pub avoidance_processed: u64,
     /// Walkers whose avoidance was deferred by the budget.
     pub avoidance_deferred: u64,
-    /// Crosswalk queries processed (supplied by the crossings module; zero until it is wired).
+    /// Crosswalk queries processed this step (from the crossings' query budget).
     pub crosswalk_processed: u64,
-    /// Crosswalk queries deferred (supplied by the crossings module; zero until it is wired).
+    /// Crosswalk queries deferred this step (from the crossings' query budget).
     pub crosswalk_deferred: u64,
     /// Agents forced Full.
     pub forced_full: u64,
@@ -192,11 +192,8 @@ pub(in crate::sim) fn motion_phase(
     } = sets;
     let dt = config.fixed_step_s;
     let scheduler_frame = state.scheduler_frame;
-    let mut counters = MotionCounters {
-        crosswalk_processed: 0,
-        crosswalk_deferred: 0,
-        ..MotionCounters::default()
-    };
+    // The crosswalk query counters are filled in after the crossings' liveness pass.
+    let mut counters = MotionCounters::default();
     assign_tiers(config, observation, agents, scratch, &mut counters);
     let max_steps = mark_updates(agents, scheduler_frame, &mut counters);
     let budget = config.scenario.motion.avoidance_budget;
@@ -335,7 +332,8 @@ fn step_agents(
         let processed = window.contains(row);
         if !updated {
             agents.skipped_steps[row] += 1;
-            if processed && agents.state[row] == AgentState::Walking {
+            let crossing = agents.crosswalk[row].controls_motion();
+            if processed && agents.state[row] == AgentState::Walking && !crossing {
                 let env = WalkEnv {
                     dt_s: dt * f64::from(agents.skipped_steps[row] + 1),
                     ..base
@@ -350,6 +348,8 @@ fn step_agents(
         agents.walk_decision[row] = WalkDecision::Idle;
         let env = WalkEnv { dt_s, ..base };
         match agents.state[row] {
+            // A walker the crossings move this step (queued, crossing, held) does not walk.
+            AgentState::Walking if agents.crosswalk[row].controls_motion() => {}
             AgentState::Walking => {
                 let mode = if processed {
                     Avoidance::Steer

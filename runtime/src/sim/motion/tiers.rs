@@ -106,12 +106,13 @@ pub fn updates_at(hash: u32, frame: u64, tier: Tier) -> bool {
     (u64::from(hash) + frame).is_multiple_of(tier.interval())
 }
 
-/// Whether the agent in `row` is forced Full this step. The crossings module supplies the
-/// states that force it (Requested / Waiting / Crossing / Clearing); until it is wired in no
-/// agent is forced.
+/// Whether the agent in `row` is forced Full this step: its crosswalk phase is Requested,
+/// Waiting, Crossing or Clearing (`sim::crossings`); forced agents may exceed the capacity.
 pub fn forced_full(agents: &Agents, row: usize) -> bool {
-    let _ = (agents, row);
-    false
+    agents
+        .crosswalk
+        .get(row)
+        .is_some_and(|c| c.phase.forces_full())
 }
 
 /// The distance bands, capacities and budgets tier assignment reads (a scenario's

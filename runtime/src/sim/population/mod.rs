@@ -22,7 +22,7 @@ mod realize;
 mod report;
 mod retire;
 mod startup;
-mod vehicles;
+pub mod vehicles;
 
 #[cfg(test)]
 mod tests;
@@ -52,6 +52,7 @@ pub use startup::{
 pub use vehicles::{VehicleSourceConfig, Vehicles};
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
+use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::events::{EventDetail, EventKind, EventLog};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
@@ -636,6 +637,9 @@ pub(in crate::sim) fn fresh_row(
         panic: 0.0,
         flee_exit: NO_EXIT,
         compromised: false,
+        crosswalk: CrosswalkAgent::default(),
+        liveness: Liveness::at(candidate.position),
+        group: GroupMember::default(),
     }
 }
 

@@ -92,6 +92,7 @@ fn scenario(
         families: Vec::new(),
         population: PopulationParams::default(),
         motion: crate::project::MotionSettings::default(),
+        crossings: crate::sim::CrossingSettings::default(),
     }
 }
 

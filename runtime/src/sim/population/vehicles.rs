@@ -1,6 +1,7 @@
 //! Simple lane-following vehicles, so the vehicle cycle clock is real: each vehicle cycle lets
 //! one vehicle source below its target enter at the start of its lane (when the entry is clear);
-//! vehicles drive along the lane's centreline at their speed and leave at its end.
+//! vehicles drive along the lane's centreline at their speed and leave at its end, stopping at
+//! the stop line of a crosswalk whose vehicle gate is closed (`sim::crossings::gate`).
 
 use crate::project::Vec2;
 use crate::sim::space::SimLane;
@@ -122,11 +123,20 @@ impl Vehicles {
         false
     }
 
-    /// Motion: every vehicle drives one step; those past their lane's end leave.
-    pub fn advance(&mut self, sources: &[VehicleSourceConfig], lanes: &[SimLane], dt_s: f64) {
+    /// Motion: every vehicle drives one step, but no farther than `limit(lane, distance)` (a
+    /// closed crosswalk's stop line); those past their lane's end leave.
+    pub fn advance(
+        &mut self,
+        sources: &[VehicleSourceConfig],
+        lanes: &[SimLane],
+        dt_s: f64,
+        limit: impl Fn(usize, f64) -> f64,
+    ) {
         let mut i = 0;
         while i < self.len() {
-            self.distance_m[i] += sources[self.source[i] as usize].speed_m_s * dt_s;
+            let from = self.distance_m[i];
+            let to = from + sources[self.source[i] as usize].speed_m_s * dt_s;
+            self.distance_m[i] = to.min(limit(usize::from(self.lane[i]), from)).max(from);
             if self.distance_m[i] > lane_length_m(&lanes[self.lane[i] as usize]) {
                 self.source.remove(i);
                 self.lane.remove(i);

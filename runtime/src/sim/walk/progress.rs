@@ -133,7 +133,8 @@ impl Connection {
 
     /// The longitudinal bounds of a step from `here` to `endpoint`: it may not move backward
     /// along the connection, pass its end, or end inside the end band (the last
-    /// [`GOAL_TOLERANCE_M`] before G) farther than that from G sideways.
+    /// [`GOAL_TOLERANCE_M`] before G) farther than that from G sideways — unless it comes
+    /// closer sideways than it was.
     pub fn check_endpoint(&self, here: Vec2, endpoint: Vec2) -> Result<(), CandidateRejection> {
         let along = self.along_m(endpoint);
         if along < self.along_m(here) - ALONG_SLACK_M {
@@ -142,8 +143,12 @@ impl Connection {
         if along > self.length_m + ALONG_SLACK_M {
             return Err(CandidateRejection::BeyondEnd);
         }
+        // A body already inside the band too far sideways (pushed there) may still close in on
+        // the goal's line; otherwise it could never complete the connection.
+        let lateral_m = self.lateral_m(endpoint).abs();
         if along > self.length_m - GOAL_TOLERANCE_M
-            && self.lateral_m(endpoint).abs() > GOAL_TOLERANCE_M
+            && lateral_m > GOAL_TOLERANCE_M
+            && lateral_m >= self.lateral_m(here).abs() - ALONG_SLACK_M
         {
             return Err(CandidateRejection::FarFromGoal);
         }

@@ -1,0 +1,197 @@
+//! The crossings drawn over the agents: each bound agent's line to its queue slot (orange) or
+//! across to its exit (magenta), every queue slot of every crosswalk side, a stop bar at each
+//! kerb in the colour of its signal's phase (green only while the vehicle gate is open), the
+//! hazard vehicle, group leader lines, and a mast over every stuck agent in its reason's colour.
+
+use three_d::{vec3, Vec3};
+
+use super::layer::LayerData;
+use super::meshes::Shape;
+use super::overlays::standing_transform;
+use super::palette;
+use stagecraft_runtime::sim::crossings::queue::slot_points;
+use stagecraft_runtime::sim::{CrosswalkPhase, GroupRole, World};
+
+/// Height the crossing marks float at, meters.
+const MARK_Z: f32 = 0.05;
+
+fn at(p: stagecraft_runtime::project::Vec2, z: f32) -> Vec3 {
+    vec3(p.x as f32, p.y as f32, z)
+}
+
+/// Appends the crossing marks of `world` to `data`.
+pub fn crossing_marks(world: &World, data: &mut LayerData) {
+    let agents = world.agents();
+    let config = world.config();
+    let settings = &config.scenario.crossings;
+    for crosswalk in &config.space.crosswalks {
+        let gate_open = world.crossings().gate_open(crosswalk.signal);
+        let phase = world
+            .crossings()
+            .signals
+            .get(usize::from(crosswalk.signal))
+            .map(|s| s.phase);
+        let colour = palette::signal(phase, gate_open);
+        for side in 0..2u8 {
+            for slot in 0..settings.capacity() {
+                let points = slot_points(crosswalk, side, slot, settings.lanes);
+                let p = at(points.waiting, MARK_Z);
+                data.line(
+                    p - vec3(0.08, 0.0, 0.0),
+                    p + vec3(0.08, 0.0, 0.0),
+                    palette::QUEUE_SLOT,
+                );
+                data.line(
+                    p - vec3(0.0, 0.08, 0.0),
+                    p + vec3(0.0, 0.08, 0.0),
+                    palette::QUEUE_SLOT,
+                );
+            }
+            let kerb = crosswalk.sides[usize::from(side)].kerb;
+            let half = (crosswalk.width_m / 2.0) as f32;
+            let k = at(kerb, MARK_Z);
+            data.line(k - vec3(half, 0.0, 0.0), k + vec3(half, 0.0, 0.0), colour);
+        }
+    }
+    if let Some(hazard) = world.crossings().hazard {
+        let (x, y) = (hazard.position.x as f32, hazard.position.y as f32);
+        data.shape(Shape::Box).push(
+            standing_transform(x, y, 0.0, 0.0, [1.6, 1.6, 1.2]),
+            palette::HAZARD,
+        );
+    }
+    for row in 0..agents.len() {
+        if agents.pooled[row] {
+            continue;
+        }
+        let here = at(agents.position[row], MARK_Z);
+        let c = agents.crosswalk[row];
+        match c.phase {
+            CrosswalkPhase::Requested | CrosswalkPhase::Waiting => {
+                data.line(
+                    here,
+                    at(c.waiting, MARK_Z),
+                    palette::crosswalk_phase(c.phase),
+                );
+            }
+            CrosswalkPhase::Crossing | CrosswalkPhase::Clearing => {
+                data.line(here, at(c.exit, MARK_Z), palette::crosswalk_phase(c.phase));
+            }
+            _ => {}
+        }
+        if agents.group[row].role == GroupRole::Follower {
+            if let Some(leader) = leader_row(world, row) {
+                let lead = at(agents.position[leader], 1.0);
+                data.line(vec3(here.x, here.y, 1.0), lead, palette::GROUP_LINE);
+            }
+        }
+        if let Some(reason) = agents.liveness[row].stuck {
+            data.line(
+                vec3(here.x, here.y, 1.8),
+                vec3(here.x, here.y, 2.6),
+                palette::stuck(reason),
+            );
+        }
+    }
+}
+
+/// The row of a follower's leader, if it is alive.
+fn leader_row(world: &World, row: usize) -> Option<usize> {
+    let agents = world.agents();
+    let id = stagecraft_runtime::sim::AgentId::from_bits(agents.id[row]);
+    world.row_of(id.source(), agents.group[row].leader_ordinal as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use stagecraft_runtime::ops::street_block::{build_street_block, StreetBlockParams};
+    use stagecraft_runtime::project::{
+        CrossingsSettings, HazardVehicle, PopulationKind, PopulationSource, Scenario,
+    };
+    use stagecraft_runtime::sim::{build_world, CompiledScenario, SimSpace};
+
+    fn world() -> World {
+        let block = build_street_block(&StreetBlockParams {
+            length_m: 40.0,
+            road_width_m: 7.0,
+            sidewalk_width_m: 12.0,
+            furniture_zone_m: 1.5,
+            lanes: 2,
+            crosswalks: 1,
+            crosswalk_width_m: 4.0,
+        })
+        .expect("block");
+        let space = SimSpace::from_street_blocks(&[&block]).expect("space");
+        let scenario = Scenario {
+            id: "marks".into(),
+            recipe: "r".into(),
+            fixed_step_s: 0.05,
+            duration_frames: 600,
+            sources: vec![PopulationSource {
+                id: "crossers".into(),
+                kind: PopulationKind::Ambient,
+                route: "crosswalk.0".into(),
+                target_count: 6,
+                walk_speed_m_s: 1.2,
+                ..Default::default()
+            }],
+            crossings: CrossingsSettings {
+                hazard: Some(HazardVehicle {
+                    y_m: -1.75,
+                    speed_m_s: 4.0,
+                }),
+                ..CrossingsSettings::default()
+            },
+            ..Default::default()
+        };
+        let compiled = CompiledScenario::compile(&scenario).expect("compiles");
+        build_world(&Arc::new(space), &Arc::new(compiled), 10).expect("world")
+    }
+
+    #[test]
+    fn marks_show_every_slot_both_stop_bars_the_hazard_and_each_bound_agent() {
+        let mut w = world();
+        let mut checked = 0;
+        for _ in 0..600 {
+            w.step();
+            let mut data = LayerData::default();
+            crossing_marks(&w, &mut data);
+            let agents = w.agents();
+            let lines_to_targets = agents
+                .crosswalk
+                .iter()
+                .filter(|c| c.phase.demands() || c.phase.occupies())
+                .count();
+            let leaders = (0..agents.len())
+                .filter(|r| agents.group[*r].role == GroupRole::Follower)
+                .filter(|r| leader_row(&w, *r).is_some())
+                .count();
+            let stuck = agents.liveness.iter().filter(|l| l.stuck.is_some()).count();
+            // Two sides × six slots × a cross of two lines, and a stop bar per side.
+            assert_eq!(
+                data.lines.len(),
+                24 + 2 + lines_to_targets + leaders + stuck
+            );
+            assert_eq!(
+                data.shapes[Shape::Box.index()].transforms.len(),
+                1,
+                "the hazard"
+            );
+            // Side 0's six slot crosses come first, then its stop bar.
+            let bar = data.lines[12].colour;
+            let open = w.crossings().signals[0].gate_open;
+            assert_eq!(
+                bar == palette::signal(
+                    Some(stagecraft_runtime::sim::SignalPhase::VehicleGreen),
+                    true
+                ),
+                open
+            );
+            checked += usize::from(lines_to_targets > 0);
+        }
+        assert!(checked > 0, "some agent was bound");
+    }
+}

@@ -1,0 +1,236 @@
+//! Signalled crosswalks over the one set of agents: the per-agent crosswalk state machine
+//! (`crosswalk`), queue slots, lanes and the 10 m query grid (`queue`), signals (`signals`), the
+//! vehicle gate and what it holds back (`gate`), groups (`groups`) and the liveness guard with
+//! stuck flags (`stuck`); `phase` runs them in a fixed order each step.
+//!
+//! Within a step the crossings run before walking: signals advance on the demand they see,
+//! walkers bind to a crosswalk through budgeted grid queries, bound walkers move to their queue
+//! slot and across, and the gate is set from the signal and this step's occupancy — so a crosser
+//! who enters this step closes the gate before any vehicle moves. The liveness guard runs after
+//! walking, on the positions walking produced.
+
+pub mod crosswalk;
+pub mod gate;
+pub mod groups;
+mod phase;
+pub mod queue;
+pub mod signals;
+pub mod stuck;
+
+#[cfg(test)]
+mod tests;
+
+pub use crosswalk::{CrosswalkAgent, CrosswalkPhase, NO_CROSSWALK};
+pub use gate::{HazardState, HAZARD_SAFETY_RADIUS_M, HAZARD_WRAP_X_M};
+pub use groups::{GroupMember, GroupRole};
+pub use phase::{crossings_phase, liveness_phase, CrossingSets};
+pub use queue::{CrossingIndex, RouteCrossing, QUEUE_ROW_SPACING_M, ROUTE_CORRIDOR_M};
+pub use signals::{gate_open, SignalPhase, SignalState, SignalTiming};
+pub use stuck::{Liveness, StuckReason};
+
+use crate::content::encode::ByteWriter;
+
+/// The seed's hazard vehicle, when a scenario has one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HazardSpec {
+    /// The line it drives along, y meters.
+    pub y_m: f64,
+    /// Its speed along +x, meters per second.
+    pub speed_m_s: f64,
+}
+
+/// How a scenario's crosswalks, signals and groups behave.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrossingSettings {
+    /// Lateral lanes across each crossing (1–5).
+    pub lanes: u32,
+    /// Queue rows per lane behind each waiting point (capacity = lanes × rows).
+    pub queue_rows: u32,
+    /// A walker binds to a crosswalk this far before its entry kerb, meters.
+    pub entry_range_m: f64,
+    /// Crosswalk queries processed per step (the rest are deferred to the next).
+    pub queries_per_step: u32,
+    /// Signal phase durations.
+    pub timing: SignalTiming,
+    /// An agent this long without progress is flagged stuck, seconds.
+    pub stuck_after_s: f64,
+    /// A committed crosser this long without progress is cleared to its exit, seconds.
+    pub forced_clear_after_s: f64,
+    /// Share of agents in groups (0–1).
+    pub group_share: f64,
+    /// Largest group (2–3; smaller disables groups).
+    pub max_group_size: u32,
+    /// The hazard vehicle.
+    pub hazard: Option<HazardSpec>,
+}
+
+impl Default for CrossingSettings {
+    fn default() -> Self {
+        CrossingSettings {
+            lanes: 2,
+            queue_rows: 3,
+            entry_range_m: 4.0,
+            queries_per_step: 128,
+            timing: SignalTiming::default(),
+            stuck_after_s: 15.0,
+            forced_clear_after_s: 10.0,
+            group_share: 0.25,
+            max_group_size: 3,
+            hazard: None,
+        }
+    }
+}
+
+impl CrossingSettings {
+    /// Queue slots per crosswalk side.
+    pub fn capacity(&self) -> u16 {
+        let lanes = self.lanes.clamp(queue::LANES_RANGE.0, queue::LANES_RANGE.1);
+        u16::try_from(lanes * self.queue_rows.max(1)).unwrap_or(u16::MAX)
+    }
+
+    /// How far before a kerb the grid must find a crosswalk: the entry range, or the queue
+    /// when it is longer, meters.
+    pub fn reach_m(&self) -> f64 {
+        self.entry_range_m
+            .max(QUEUE_ROW_SPACING_M * f64::from(self.queue_rows.max(1) + 1))
+    }
+
+    /// Canonical bytes (part of the world configuration's digest).
+    pub fn write_canonical(&self, w: &mut ByteWriter) {
+        w.u32(self.lanes)
+            .u32(self.queue_rows)
+            .f64(self.entry_range_m)
+            .u32(self.queries_per_step)
+            .f64(self.timing.vehicle_green_s)
+            .f64(self.timing.all_stop_s)
+            .f64(self.timing.pedestrian_s)
+            .f64(self.stuck_after_s)
+            .f64(self.forced_clear_after_s)
+            .f64(self.group_share)
+            .u32(self.max_group_size);
+        match self.hazard {
+            Some(h) => {
+                w.u8(1).f64(h.y_m).f64(h.speed_m_s);
+            }
+            None => {
+                w.u8(0);
+            }
+        }
+    }
+}
+
+/// Counters of the crossings; each distinct, never a sum of others.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CrossingStats {
+    /// Crossings completed so far (forced clears not included).
+    pub completed: u64,
+    /// Committed crossers cleared by the liveness guard so far (zero in the examples).
+    pub forced_clears: u64,
+    /// Committed crossers without progress for a second or more, now.
+    pub stalled_committed: u64,
+    /// Longest time a committed crosser went without progress so far, seconds.
+    pub max_no_progress_s: f64,
+    /// Crosswalk queries processed in the last step.
+    pub queries_processed: u64,
+    /// Crosswalk queries deferred in the last step.
+    pub queries_deferred: u64,
+    /// Crosswalk queries processed so far.
+    pub queries_processed_total: u64,
+    /// Crosswalk queries deferred so far.
+    pub queries_deferred_total: u64,
+    /// Agent-steps held short of a full queue so far.
+    pub queue_full_steps: u64,
+    /// Agents per crosswalk phase now, in [`CrosswalkPhase::ALL`] order.
+    pub phases: [u64; 6],
+    /// Agents flagged stuck now.
+    pub stuck_now: u64,
+    /// Stuck flags raised so far.
+    pub stuck_flags: u64,
+    /// Groups with at least two members alive now.
+    pub groups: u64,
+    /// Agents in those groups now.
+    pub group_members: u64,
+    /// Groups with a member regrouping now.
+    pub regrouping_groups: u64,
+}
+
+impl CrossingStats {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        let counts = [
+            self.completed,
+            self.forced_clears,
+            self.stalled_committed,
+            self.max_no_progress_s.to_bits(),
+            self.queries_processed,
+            self.queries_deferred,
+            self.queries_processed_total,
+            self.queries_deferred_total,
+            self.queue_full_steps,
+            self.stuck_now,
+            self.stuck_flags,
+            self.groups,
+            self.group_members,
+            self.regrouping_groups,
+        ];
+        for value in counts.iter().chain(&self.phases) {
+            bytes.extend_from_slice(&value.to_le_bytes());
+        }
+    }
+}
+
+/// The crossings' part of the world state: signals, the hazard, counters and the query cursor.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CrossingsState {
+    /// One per signal of the space, in its order.
+    pub signals: Vec<SignalState>,
+    /// The hazard vehicle, when the scenario has one.
+    pub hazard: Option<HazardState>,
+    /// Counters.
+    pub stats: CrossingStats,
+    /// The row the next step's crosswalk queries start at.
+    pub query_cursor: u32,
+}
+
+impl CrossingsState {
+    /// The state at the start of a world with `signals` signals.
+    pub fn new(signals: usize, settings: &CrossingSettings) -> CrossingsState {
+        CrossingsState {
+            signals: vec![SignalState::new(); signals],
+            hazard: settings
+                .hazard
+                .map(|h| HazardState::new(h.y_m, h.speed_m_s)),
+            stats: CrossingStats::default(),
+            query_cursor: 0,
+        }
+    }
+
+    /// Whether this state fits a world with `signals` signals and these settings.
+    pub fn fits(&self, signals: usize, settings: &CrossingSettings) -> bool {
+        self.signals.len() == signals && self.hazard.is_some() == settings.hazard.is_some()
+    }
+
+    /// Whether the gate of signal `signal` is open (a missing signal holds nothing back).
+    pub fn gate_open(&self, signal: u16) -> bool {
+        self.signals
+            .get(usize::from(signal))
+            .is_none_or(|s| s.gate_open)
+    }
+
+    /// Canonical bytes (part of the state digest).
+    pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(b"CROSS001");
+        bytes.extend_from_slice(&(self.signals.len() as u64).to_le_bytes());
+        for signal in &self.signals {
+            signal.write_canonical(bytes);
+        }
+        match &self.hazard {
+            Some(h) => {
+                bytes.push(1);
+                h.write_canonical(bytes);
+            }
+            None => bytes.push(0),
+        }
+        self.stats.write_canonical(bytes);
+        bytes.extend_from_slice(&self.query_cursor.to_le_bytes());
+    }
+}

@@ -1,0 +1,568 @@
+//! The crossings phase of one step, in order: groups (assignment, formation speeds), signals
+//! (on the demand and occupancy they see), crosswalk queries and binding (budgeted, rotating),
+//! every bound walker's transition and movement, then the gates and the hazard. The liveness
+//! phase runs after walking.
+
+use crate::project::Vec2;
+use crate::sim::agents::{AgentHandle, AgentId, AgentState, Agents};
+use crate::sim::events::{EventDetail, EventKind, EventLog};
+use crate::sim::population::vehicles::Vehicles;
+use crate::sim::slots::Slots;
+use crate::sim::world::WorldConfig;
+
+use super::crosswalk::{distance_m, step_towards, CrosswalkAgent, CrosswalkPhase, AT_TARGET_M};
+use super::gate::{in_conflict_zone, lane_vehicle_in_zone};
+use super::groups::{assignment, speed_factor, GroupMember, GroupRole, FORMATION_GAP_M};
+use super::groups::{REGROUP_M, SHARED_CROSSING_M};
+use super::queue::{slot_points, QueueOccupancy, RouteCrossing};
+use super::signals::{SignalInputs, SignalPhase};
+use super::stuck::{watch, Verdict, STALLED_AFTER_S};
+use super::{CrossingSettings, CrossingsState};
+
+/// What the crossings read and change besides the configuration.
+pub struct CrossingSets<'a> {
+    /// The frame being stepped.
+    pub frame: u64,
+    /// The agents.
+    pub agents: &'a mut Agents,
+    /// Signals, hazard, counters.
+    pub state: &'a mut CrossingsState,
+    /// The lane vehicles (read: conflict zones).
+    pub vehicles: &'a Vehicles,
+    /// Handles ↔ rows.
+    pub slots: &'a Slots,
+    /// Handles of each source's agents in birth order (group leaders are found here).
+    pub births: &'a [Vec<AgentHandle>],
+    /// The event log.
+    pub events: &'a mut EventLog,
+}
+
+/// Per crosswalk, what this step's decisions read.
+struct Crosswalks {
+    /// No vehicle (hazard or lane) inside the conflict zone.
+    zone_clear: Vec<bool>,
+    /// The signal of each crosswalk shows PedestrianCrossing.
+    walk: Vec<bool>,
+}
+
+/// The crossings phase (before walking).
+pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
+    let settings = &config.scenario.crossings;
+    for held in &mut sets.agents.crosswalk {
+        held.held = false;
+    }
+    let followers = groups_step(config, sets);
+    let crosswalks = signals_step(config, sets);
+    queries_step(config, sets);
+    let bound: Vec<usize> = (0..sets.agents.len())
+        .filter(|r| sets.agents.crosswalk[*r].is_bound() && !sets.agents.pooled[*r])
+        .collect();
+    for &row in &bound {
+        {
+            let may_start = |agents: &Agents, row: usize, c: u16| {
+                crosswalks.walk[usize::from(c)]
+                    && crosswalks.zone_clear[usize::from(c)]
+                    && group_ready(agents, &followers, row, c, config)
+            };
+            advance_bound(config, settings, sets, row, &may_start, &bound);
+        }
+    }
+    gates_step(config, sets);
+}
+
+/// Assigns new agents to their groups, sets followers' formation speeds, counts groups, and
+/// returns `(leader row, follower row)` pairs, sorted.
+fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize, usize)> {
+    let settings = &config.scenario.crossings;
+    let agents = &mut *sets.agents;
+    for row in 0..agents.len() {
+        if !agents.group[row].assigned {
+            let id = AgentId::from_bits(agents.id[row]);
+            let found = assignment(
+                config.seed,
+                id,
+                settings.group_share,
+                settings.max_group_size,
+            );
+            agents.group[row] = GroupMember {
+                assigned: true,
+                role: match found {
+                    None => GroupRole::Alone,
+                    Some((_, 0)) => GroupRole::Leader,
+                    Some(_) => GroupRole::Follower,
+                },
+                leader_ordinal: found.map_or(0, |(leader, _)| leader),
+                slot: found.map_or(0, |(_, slot)| slot),
+                base_speed_m_s: agents.speed_m_s[row],
+                regrouping: false,
+            };
+        }
+    }
+    let mut pairs = Vec::new();
+    for row in 0..agents.len() {
+        let member = agents.group[row];
+        if member.role != GroupRole::Follower || agents.pooled[row] {
+            continue;
+        }
+        let id = AgentId::from_bits(agents.id[row]);
+        let leader = sets
+            .births
+            .get(id.source())
+            .and_then(|b| b.get(member.leader_ordinal as usize))
+            .and_then(|h| sets.slots.resolve(*h))
+            .filter(|l| *l < agents.len() && !agents.pooled[*l]);
+        agents.speed_m_s[row] = member.base_speed_m_s;
+        agents.group[row].regrouping = false;
+        let Some(leader) = leader else { continue };
+        pairs.push((leader, row));
+        let walking = |r: usize| {
+            agents.state[r] == AgentState::Walking && !agents.crosswalk[r].controls_motion()
+        };
+        // A committed or queued member keeps its crossing; only walkers on the leader's
+        // heading correct, and only along the route.
+        if walking(row) && agents.direction[row] == agents.direction[leader] {
+            let dir = f64::from(agents.direction[leader]);
+            let slot_m = agents.distance_m[leader] - dir * FORMATION_GAP_M * f64::from(member.slot);
+            let error_m = (slot_m - agents.distance_m[row]) * dir;
+            agents.speed_m_s[row] = member.base_speed_m_s * speed_factor(error_m);
+            agents.group[row].regrouping = error_m.abs() > REGROUP_M;
+        }
+    }
+    pairs.sort_unstable();
+    count_groups(sets.state, agents, &pairs);
+    pairs
+}
+
+fn count_groups(state: &mut CrossingsState, agents: &Agents, pairs: &[(usize, usize)]) {
+    let stats = &mut state.stats;
+    stats.groups = 0;
+    stats.group_members = 0;
+    stats.regrouping_groups = 0;
+    let mut i = 0;
+    while i < pairs.len() {
+        let leader = pairs[i].0;
+        let end = i + pairs[i..].iter().take_while(|p| p.0 == leader).count();
+        stats.groups += 1;
+        stats.group_members += 1 + (end - i) as u64;
+        if pairs[i..end].iter().any(|p| agents.group[p.1].regrouping) {
+            stats.regrouping_groups += 1;
+        }
+        i = end;
+    }
+}
+
+/// Whether a leader may start across `crosswalk`: every follower close behind it on its heading
+/// is queued at (or already on) the same crosswalk, or it has waited for them long enough.
+/// Followers and lone agents always may.
+fn group_ready(
+    agents: &Agents,
+    pairs: &[(usize, usize)],
+    row: usize,
+    crosswalk: u16,
+    config: &WorldConfig,
+) -> bool {
+    // A leader waits for its group at most this long, so a follower held elsewhere never
+    // keeps it at the kerb.
+    if agents.group[row].role != GroupRole::Leader
+        || agents.crosswalk[row].waiting_s >= super::groups::GROUP_WAIT_MAX_S
+    {
+        return true;
+    }
+    let start = pairs.partition_point(|p| p.0 < row);
+    pairs[start..]
+        .iter()
+        .take_while(|p| p.0 == row)
+        .all(|&(_, follower)| {
+            let near = distance_m(agents.position[follower], agents.position[row])
+                <= SHARED_CROSSING_M
+                && agents.direction[follower] == agents.direction[row]
+                && agents.state[follower] == AgentState::Walking;
+            let f = agents.crosswalk[follower];
+            let queued = f.crosswalk == crosswalk
+                && (f.phase.occupies()
+                    || (f.phase.demands()
+                        && distance_m(agents.position[follower], f.waiting) <= AT_TARGET_M));
+            let approaching = config
+                .crossing_index
+                .routes
+                .get(usize::from(agents.route[follower]))
+                .is_some_and(|c| c.iter().any(|c| c.crosswalk == crosswalk));
+            !near || queued || !approaching || f.phase == CrosswalkPhase::Completed
+        })
+}
+
+/// Signals advance on what they see at the start of the step; returns per-crosswalk inputs.
+fn signals_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Crosswalks {
+    let space = &config.space;
+    let n = space.crosswalks.len();
+    let (mut demand, mut occupied) = (vec![false; n], vec![false; n]);
+    for (row, c) in sets.agents.crosswalk.iter().enumerate() {
+        if c.is_bound() && !sets.agents.pooled[row] {
+            let i = usize::from(c.crosswalk);
+            if i < n {
+                demand[i] |= c.phase.demands();
+                occupied[i] |= c.phase.occupies();
+            }
+        }
+    }
+    let hazard = sets.state.hazard.map(|h| h.position);
+    let zone_clear: Vec<bool> = space
+        .crosswalks
+        .iter()
+        .map(|c| {
+            !hazard.is_some_and(|p| in_conflict_zone(c, p))
+                && !lane_vehicle_in_zone(sets.vehicles, &space.lanes, c)
+        })
+        .collect();
+    let timing = config.scenario.crossings.timing;
+    for (index, signal) in sets.state.signals.iter_mut().enumerate() {
+        let mine = space
+            .signals
+            .get(index)
+            .map_or(&[][..], |s| &s.crosswalks[..]);
+        let any = |v: &[bool]| mine.iter().any(|c| v.get(usize::from(*c)) == Some(&true));
+        let inputs = SignalInputs {
+            demand: any(&demand),
+            occupied: any(&occupied),
+            zone_clear: mine
+                .iter()
+                .all(|c| zone_clear.get(usize::from(*c)) != Some(&false)),
+        };
+        signal.advance(&timing, config.fixed_step_s, inputs);
+    }
+    let walk = space
+        .crosswalks
+        .iter()
+        .map(|c| {
+            sets.state
+                .signals
+                .get(usize::from(c.signal))
+                .is_some_and(|s| s.phase == SignalPhase::PedestrianCrossing)
+        })
+        .collect();
+    Crosswalks { zone_clear, walk }
+}
+
+/// Crosswalk queries for unbound walkers whose route crosses, at most `queries_per_step` per
+/// step from a rotating cursor (the rest deferred and counted); a found crossing binds.
+fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
+    let settings = &config.scenario.crossings;
+    let index = &config.crossing_index;
+    let agents = &mut *sets.agents;
+    let n = agents.len();
+    let mut queue = QueueOccupancy::new(config.space.crosswalks.len(), settings.capacity());
+    for c in agents.crosswalk.iter().filter(|c| c.phase.demands()) {
+        queue.take(c.crosswalk, c.entry_side, c.slot);
+    }
+    let (mut processed, mut deferred) = (0u64, 0u64);
+    let cursor = sets.state.query_cursor as usize;
+    let mut next_cursor = None;
+    for k in 0..n {
+        let row = (cursor + k) % n;
+        let needs = !agents.pooled[row]
+            && agents.state[row] == AgentState::Walking
+            && agents.crosswalk[row].phase == CrosswalkPhase::Approach
+            && index.route_crosses(agents.route[row]);
+        if !needs {
+            continue;
+        }
+        if processed >= u64::from(settings.queries_per_step) {
+            deferred += 1;
+            continue;
+        }
+        processed += 1;
+        next_cursor = Some((row + 1) % n);
+        let found = index
+            .query(agents.route[row], agents.position[row])
+            .copied()
+            .find(|c| {
+                let (_, ahead) = c.ahead(agents.distance_m[row], agents.direction[row]);
+                ahead <= settings.reach_m() && ahead >= -c.length_m()
+            });
+        if let Some(crossing) = found {
+            bind(config, settings, agents, &mut queue, row, crossing);
+        }
+    }
+    let held = agents.crosswalk.iter().filter(|c| c.held).count() as u64;
+    sets.state.stats.queue_full_steps += held;
+    if deferred > 0 {
+        sets.state.query_cursor = next_cursor.map_or(0, |c| c as u32);
+    }
+    let stats = &mut sets.state.stats;
+    stats.queries_processed = processed;
+    stats.queries_deferred = deferred;
+    stats.queries_processed_total += processed;
+    stats.queries_deferred_total += deferred;
+}
+
+/// Binds row `row` to `crossing`: on the carriageway already it is committed; within the entry
+/// range it takes the lowest free queue slot (Requested); with the queue full it is held where
+/// it stands and asks again next step.
+fn bind(
+    config: &WorldConfig,
+    settings: &CrossingSettings,
+    agents: &mut Agents,
+    queue: &mut QueueOccupancy,
+    row: usize,
+    crossing: RouteCrossing,
+) {
+    let Some(crosswalk) = config.space.crosswalks.get(usize::from(crossing.crosswalk)) else {
+        return;
+    };
+    let (side, ahead) = crossing.ahead(agents.distance_m[row], agents.direction[row]);
+    let exit_distance_m = crossing.kerb_distance_m[usize::from(1 - side)];
+    let base = CrosswalkAgent {
+        crosswalk: crossing.crosswalk,
+        entry_side: side,
+        exit_distance_m,
+        bound_direction: agents.direction[row],
+        completed: agents.crosswalk[row].completed,
+        ..CrosswalkAgent::default()
+    };
+    if ahead <= 0.0 {
+        // Already between the kerbs: committed towards the side ahead, on the route's line.
+        let kerbs = [crosswalk.sides[0].kerb, crosswalk.sides[1].kerb];
+        let mut state = CrosswalkAgent {
+            phase: CrosswalkPhase::Crossing,
+            entry: kerbs[usize::from(side)],
+            exit: kerbs[usize::from(1 - side)],
+            waiting: kerbs[usize::from(side)],
+            ..base
+        };
+        state.alpha = state.alpha_of(agents.position[row]);
+        agents.crosswalk[row] = state;
+        return;
+    }
+    if ahead > settings.entry_range_m {
+        return;
+    }
+    match queue.claim(crossing.crosswalk, side) {
+        Some(slot) => {
+            let points = slot_points(crosswalk, side, slot, settings.lanes);
+            let mut state = CrosswalkAgent {
+                phase: CrosswalkPhase::Requested,
+                entry: points.entry,
+                exit: points.exit,
+                waiting: points.waiting,
+                lateral_m: points.lateral_m,
+                queue_m: points.queue_m,
+                slot,
+                ..base
+            };
+            state.alpha = state.alpha_of(agents.position[row]);
+            agents.crosswalk[row] = state;
+        }
+        None => {
+            // The queue is full: it waits where it is, within the entry range.
+            agents.crosswalk[row].held = true;
+        }
+    }
+}
+
+/// One bound agent's transition and movement.
+fn advance_bound(
+    config: &WorldConfig,
+    settings: &CrossingSettings,
+    sets: &mut CrossingSets<'_>,
+    row: usize,
+    may_start: &dyn Fn(&Agents, usize, u16) -> bool,
+    bound: &[usize],
+) {
+    let agents = &mut *sets.agents;
+    let dt = config.fixed_step_s;
+    match agents.state[row] {
+        AgentState::Walking => {}
+        // Held by a directive: it keeps its place (the liveness guard watches it).
+        AgentState::Holding => return,
+        // Taken off its route by a directive: the transaction ends.
+        _ => {
+            agents.crosswalk[row].unbind();
+            return;
+        }
+    }
+    let mut c = agents.crosswalk[row];
+    if agents.group[row].role == GroupRole::Follower && c.phase.forces_full() {
+        agents.speed_m_s[row] = agents.group[row].base_speed_m_s;
+    }
+    let stride = agents.speed_m_s[row] * dt;
+    let here = agents.position[row];
+    match c.phase {
+        CrosswalkPhase::Requested | CrosswalkPhase::Waiting => {
+            // Requested lasts the step the demand is formed in; Waiting follows.
+            let fresh = c.phase == CrosswalkPhase::Requested && c.waiting_s == 0.0;
+            c.waiting_s += dt;
+            let at = distance_m(here, c.waiting) <= AT_TARGET_M;
+            if fresh {
+                move_to(agents, row, c.waiting, stride);
+            } else if at && may_start(agents, row, c.crosswalk) {
+                c.phase = CrosswalkPhase::Crossing;
+            } else {
+                c.phase = CrosswalkPhase::Waiting;
+                move_clear(agents, row, c.waiting, stride, bound);
+            }
+        }
+        CrosswalkPhase::Crossing | CrosswalkPhase::Clearing => {
+            let target = if c.alpha < 0.0 && distance_m(here, c.entry) > AT_TARGET_M {
+                c.entry
+            } else {
+                c.exit
+            };
+            move_clear(agents, row, target, stride, bound);
+            c.alpha = c.alpha_of(agents.position[row]);
+            if c.alpha >= super::crosswalk::CLEARING_ALPHA {
+                c.phase = CrosswalkPhase::Clearing;
+            }
+            if distance_m(agents.position[row], c.exit) <= AT_TARGET_M {
+                complete(agents, row, &mut c);
+                sets.state.stats.completed += 1;
+            }
+        }
+        CrosswalkPhase::Completed => {
+            let away = (agents.distance_m[row] - c.exit_distance_m).abs() > settings.reach_m();
+            if away || agents.direction[row] != c.bound_direction {
+                c.unbind();
+            }
+        }
+        CrosswalkPhase::Approach => {}
+    }
+    agents.crosswalk[row] = c;
+}
+
+/// Ends a crossing at the exit: walking resumes from the exit kerb's route distance (and
+/// steers the body from its lane back to the route's line).
+fn complete(agents: &mut Agents, row: usize, c: &mut CrosswalkAgent) {
+    agents.position[row] = c.exit;
+    agents.distance_m[row] = c.exit_distance_m;
+    c.phase = CrosswalkPhase::Completed;
+    c.alpha = 1.0;
+    c.completed += 1;
+}
+
+/// Moves towards `target` unless the step would bring the body closer than the safety
+/// diameter to another agent bound to a crosswalk (queued, crossing or just arrived): a
+/// controlled walker waits behind a body rather than walking through it.
+fn move_clear(agents: &mut Agents, row: usize, target: Vec2, stride_m: f64, bound: &[usize]) {
+    let here = agents.position[row];
+    let next = step_towards(here, target, stride_m);
+    let diameter = crate::sim::walk::body::SAFETY_DIAMETER_M;
+    let blocked = bound.iter().any(|&other| {
+        let there = agents.position[other];
+        other != row
+            && agents.crosswalk[other].crosswalk == agents.crosswalk[row].crosswalk
+            && distance_m(next, there) < diameter
+            && distance_m(next, there) < distance_m(here, there)
+    });
+    if !blocked {
+        move_to(agents, row, target, stride_m);
+    }
+}
+
+fn move_to(agents: &mut Agents, row: usize, target: Vec2, stride_m: f64) {
+    let here = agents.position[row];
+    let next = step_towards(here, target, stride_m);
+    let (dx, dy) = (next.x - here.x, next.y - here.y);
+    let length = dx.hypot(dy);
+    if length > 0.0 {
+        agents.facing[row] = Vec2 {
+            x: dx / length,
+            y: dy / length,
+        };
+    }
+    agents.position[row] = next;
+}
+
+/// Gates from this step's occupancy, then the hazard; phase counts.
+fn gates_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
+    let space = &config.space;
+    let mut occupied = vec![false; space.signals.len()];
+    let mut phases = [0u64; 6];
+    for (row, c) in sets.agents.crosswalk.iter().enumerate() {
+        if sets.agents.pooled[row] {
+            continue;
+        }
+        phases[usize::from(c.phase.code())] += 1;
+        if c.phase.occupies() {
+            if let Some(cw) = space.crosswalks.get(usize::from(c.crosswalk)) {
+                if let Some(o) = occupied.get_mut(usize::from(cw.signal)) {
+                    *o = true;
+                }
+            }
+        }
+    }
+    for (signal, occupied) in sets.state.signals.iter_mut().zip(occupied) {
+        signal.set_gate(occupied);
+    }
+    sets.state.stats.phases = phases;
+    let all_open = sets.state.signals.iter().all(|s| s.gate_open);
+    if let Some(hazard) = &mut sets.state.hazard {
+        hazard.advance(all_open, config.fixed_step_s);
+    }
+}
+
+/// The liveness guard (after walking): progress watches, stuck flags and their events, forced
+/// clears of committed crossers without progress.
+pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
+    let settings = &config.scenario.crossings;
+    let dt = config.fixed_step_s;
+    let agents = &mut *sets.agents;
+    let stats = &mut sets.state.stats;
+    stats.stalled_committed = 0;
+    stats.stuck_now = 0;
+    for row in 0..agents.len() {
+        let signal = config
+            .space
+            .crosswalks
+            .get(usize::from(agents.crosswalk[row].crosswalk))
+            .and_then(|c| sets.state.signals.get(usize::from(c.signal)))
+            .map(|s| s.phase);
+        let verdict = watch(agents, row, dt, settings.stuck_after_s, signal);
+        let handle = sets.slots.handle_of(row);
+        let source = Some(agents.source[row]);
+        match verdict {
+            Verdict::Stuck(reason) => {
+                stats.stuck_flags += 1;
+                sets.events.push(
+                    sets.frame,
+                    EventKind::Stuck,
+                    handle,
+                    source,
+                    EventDetail::Stuck(reason),
+                );
+            }
+            Verdict::Unstuck => {
+                sets.events.push(
+                    sets.frame,
+                    EventKind::Unstuck,
+                    handle,
+                    source,
+                    EventDetail::None,
+                );
+            }
+            Verdict::Unchanged => {}
+        }
+        let mut c = agents.crosswalk[row];
+        if c.phase.occupies() {
+            let still_s = agents.liveness[row].still_s;
+            stats.max_no_progress_s = stats.max_no_progress_s.max(still_s);
+            if still_s >= STALLED_AFTER_S {
+                stats.stalled_committed += 1;
+            }
+            if still_s >= settings.forced_clear_after_s {
+                complete(agents, row, &mut c);
+                agents.crosswalk[row] = c;
+                agents.liveness[row] = super::stuck::Liveness::at(c.exit);
+                stats.forced_clears += 1;
+                sets.events.push(
+                    sets.frame,
+                    EventKind::ForcedClear,
+                    handle,
+                    source,
+                    EventDetail::None,
+                );
+            }
+        }
+        if agents.liveness[row].stuck.is_some() {
+            stats.stuck_now += 1;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The liveness guard: every agent's time without progress. A committed crosser (Crossing or
+//! Clearing) without progress for `forced_clear_after_s` is cleared to its exit (counted: it
+//! must stay zero in the examples); any agent without progress for longer than
+//! `stuck_after_s` is flagged stuck with its reason, on the agent and in the event log.
+
+use crate::project::Vec2;
+use crate::sim::agents::{AgentState, Agents, Canonical};
+use crate::sim::walk::{CandidateRejection, WaitReason, WalkDecision};
+
+use super::crosswalk::{distance_m, CrosswalkPhase};
+use super::signals::SignalPhase;
+
+/// Moving this far from the last progress point is progress, meters.
+pub const PROGRESS_M: f64 = 0.1;
+/// A committed crosser this long without progress counts as stalled, seconds.
+pub const STALLED_AFTER_S: f64 = 1.0;
+
+/// Why an agent made no progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StuckReason {
+    /// Queued at a crosswalk whose signal does not let it cross.
+    WaitingForSignal,
+    /// Held short of a crosswalk whose queue is full.
+    QueueFull,
+    /// Another body blocks its way (no room behind a leader, or a body conflict).
+    BlockedByBody,
+    /// No steering candidate or step is safe for another reason (walkway, blockers, bounds).
+    NoSafeStep,
+}
+
+impl StuckReason {
+    /// Every reason, in code order.
+    pub const ALL: [StuckReason; 4] = [
+        StuckReason::WaitingForSignal,
+        StuckReason::QueueFull,
+        StuckReason::BlockedByBody,
+        StuckReason::NoSafeStep,
+    ];
+
+    /// A stable small number for digests.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// A short name for panels and overlays.
+    pub fn name(self) -> &'static str {
+        match self {
+            StuckReason::WaitingForSignal => "waiting for the signal",
+            StuckReason::QueueFull => "queue full",
+            StuckReason::BlockedByBody => "blocked by a body",
+            StuckReason::NoSafeStep => "no safe step",
+        }
+    }
+}
+
+/// One agent's progress watch (the `liveness` agent column).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Liveness {
+    /// Where it last made progress, meters.
+    pub anchor: Vec2,
+    /// Seconds since then.
+    pub still_s: f64,
+    /// Set once `still_s` passed the stuck threshold; cleared by progress.
+    pub stuck: Option<StuckReason>,
+}
+
+impl Liveness {
+    /// A fresh watch at `p`.
+    pub fn at(p: Vec2) -> Liveness {
+        Liveness {
+            anchor: p,
+            still_s: 0.0,
+            stuck: None,
+        }
+    }
+}
+
+impl Canonical for Liveness {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        self.anchor.write_canonical(bytes);
+        self.still_s.write_canonical(bytes);
+        bytes.push(self.stuck.map_or(u8::MAX, StuckReason::code));
+    }
+}
+
+/// What one agent's watch concluded this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing new.
+    Unchanged,
+    /// It just became stuck for this reason.
+    Stuck(StuckReason),
+    /// A stuck agent moved again.
+    Unstuck,
+}
+
+/// Advances row `row`'s watch by `dt_s`. `signal` is the phase of the signal of the crosswalk it
+/// is bound to (if any); agents that are holding, arrived or pooled are never stuck.
+pub fn watch(
+    agents: &mut Agents,
+    row: usize,
+    dt_s: f64,
+    stuck_after_s: f64,
+    signal: Option<SignalPhase>,
+) -> Verdict {
+    let here = agents.position[row];
+    let live = &mut agents.liveness[row];
+    let idle = agents.pooled[row]
+        || (matches!(agents.state[row], AgentState::Holding | AgentState::Arrived)
+            && !agents.crosswalk[row].phase.occupies());
+    if idle || distance_m(here, live.anchor) >= PROGRESS_M {
+        let was = live.stuck.take();
+        *live = Liveness::at(here);
+        return if was.is_some() {
+            Verdict::Unstuck
+        } else {
+            Verdict::Unchanged
+        };
+    }
+    live.still_s += dt_s;
+    if live.stuck.is_some() || live.still_s <= stuck_after_s {
+        return Verdict::Unchanged;
+    }
+    let reason = reason_of(agents, row, signal);
+    agents.liveness[row].stuck = Some(reason);
+    Verdict::Stuck(reason)
+}
+
+/// Why row `row` makes no progress.
+fn reason_of(agents: &Agents, row: usize, signal: Option<SignalPhase>) -> StuckReason {
+    let crossing = agents.crosswalk[row];
+    if crossing.held {
+        return StuckReason::QueueFull;
+    }
+    if crossing.phase.demands() && signal != Some(SignalPhase::PedestrianCrossing) {
+        return StuckReason::WaitingForSignal;
+    }
+    match agents.walk_decision[row] {
+        WalkDecision::Waiting(WaitReason::NoRoomBehindLeader)
+        | WalkDecision::Waiting(WaitReason::NoSafeCandidate(CandidateRejection::BodyConflict))
+        | WalkDecision::Waiting(WaitReason::StepRejected(CandidateRejection::BodyConflict)) => {
+            StuckReason::BlockedByBody
+        }
+        _ if crossing.phase == CrosswalkPhase::Waiting => StuckReason::WaitingForSignal,
+        _ => StuckReason::NoSafeStep,
+    }
+}

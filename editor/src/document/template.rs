@@ -66,6 +66,8 @@ pub fn new_project(name: &str) -> Project {
         vehicle_sources: Vec::new(),
         population: Default::default(),
         directives: Vec::new(),
+        objects: Vec::new(),
+        barriers: Vec::new(),
     };
     Project {
         manifest: Manifest {

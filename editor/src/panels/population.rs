@@ -62,6 +62,11 @@ pub fn detail_text(detail: &EventDetail) -> String {
             None => format!("directive {index}"),
             Some(why) => format!("directive {index}: target not resolved ({why:?})"),
         },
+        EventDetail::Task {
+            session,
+            generation,
+            change,
+        } => format!("task session {session}, generation {generation}: {change:?}"),
     }
 }
 

@@ -11,7 +11,9 @@ use super::space::{SimSpace, StaticBlocker};
 use super::walk::WalkDecision;
 use super::world::{build_world, World};
 use crate::ops::street_block::{build_street_block, StreetBlockParams, SIDEWALKS};
-use crate::project::{PopulationKind, PopulationSource, Scenario, Vec2};
+use crate::project::{
+    Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, Target, Vec2, Vec3,
+};
 
 /// Meters of each sidewalk per walker in [`long_street_world`] (0.5 walkers per meter of
 /// sidewalk, about one per 5 m² of its 2.5 m walkway).
@@ -31,6 +33,56 @@ const FURNITURE_SPACING_M: f64 = 10.0;
 /// This is the benchmark's crowd (`runtime/benches/population.rs`); the application never calls
 /// it. `None` when the block cannot be built (no walkers, or more than the indices hold).
 pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
+    street_world(walkers, seed, false)
+}
+
+/// [`long_street_world`] where, at frame 1, every walker gets a rendezvous 15 m ahead on its
+/// own walkway (its lateral offset kept, clamped inside the block): `walkers` peds under active
+/// directives at once, for the task benchmarks (`runtime/benches/tasks.rs`).
+pub fn directed_street_world(walkers: usize, seed: u64) -> Option<World> {
+    street_world(walkers, seed, true)
+}
+
+/// Where walker `walker` stands: `(source, distance, direction, speed, lateral)`.
+fn walker_at(walker: usize, seed: u64) -> (usize, f64, i8, f64, f64) {
+    let (source, k) = (walker % 2, walker / 2);
+    // Golden-ratio sequences spread speed and lateral offset without a random stream.
+    let golden = (k as f64 * 0.618_033_988_75 + seed as f64 * 0.1).fract();
+    let direction = if (k * 7 + source) % 3 == 0 { -1 } else { 1 };
+    let distance_m = (k as f64 + 0.5) * STREET_SPACING_M;
+    let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * golden);
+    let lateral_m = ((k as f64 * 0.754_877_666).fract() - 0.5) * 1.6;
+    (source, distance_m, direction, speed, lateral_m)
+}
+
+/// One rendezvous directive per walker, 15 m ahead of where it is placed.
+fn rendezvous_directives(space: &SimSpace, walkers: usize, seed: u64) -> Vec<Directive> {
+    (0..walkers)
+        .filter_map(|walker| {
+            let (source, distance_m, direction, _, lateral_m) = walker_at(walker, seed);
+            let route = &space.routes[usize::from(space.route_index(SIDEWALKS[source])?)];
+            let ahead =
+                (distance_m + 15.0 * f64::from(direction)).clamp(1.0, route.length_m() - 1.0);
+            let (on_line, along) = route.sample(ahead);
+            Some(Directive {
+                frame: 1,
+                target: Target::Handle {
+                    index: u32::try_from(walker).ok()?,
+                    generation: 0,
+                },
+                command: DirectiveCommand::Rendezvous {
+                    goal: Vec3 {
+                        x: on_line.x - along.y * lateral_m,
+                        y: on_line.y + along.x * lateral_m,
+                        z: 0.0,
+                    },
+                },
+            })
+        })
+        .collect()
+}
+
+fn street_world(walkers: usize, seed: u64, directed: bool) -> Option<World> {
     let per_side = walkers.div_ceil(2).max(1);
     let length_m = (per_side as f64 * STREET_SPACING_M).max(CROSSING_SPACING_M * 2.0);
     let params = StreetBlockParams {
@@ -67,19 +119,18 @@ pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
                 ..PopulationSource::default()
             })
             .collect(),
+        directives: if directed {
+            rendezvous_directives(&space, walkers, seed)
+        } else {
+            Vec::new()
+        },
         ..Scenario::default()
     };
     let scenario = Arc::new(CompiledScenario::compile(&scenario).ok()?);
     let mut world = build_world(&space, &scenario, seed).ok()?;
     for walker in 0..walkers {
-        let (source, k) = (walker % 2, walker / 2);
+        let (source, distance_m, direction, speed, lateral_m) = walker_at(walker, seed);
         let route = world.config.sources[source].route;
-        // Golden-ratio sequences spread speed and lateral offset without a random stream.
-        let golden = (k as f64 * 0.618_033_988_75 + seed as f64 * 0.1).fract();
-        let direction = if (k * 7 + source) % 3 == 0 { -1 } else { 1 };
-        let distance_m = (k as f64 + 0.5) * STREET_SPACING_M;
-        let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * golden);
-        let lateral_m = ((k as f64 * 0.754_877_666).fract() - 0.5) * 1.6;
         world.place_walker(source, route, distance_m, direction, speed, lateral_m)?;
     }
     Some(world)

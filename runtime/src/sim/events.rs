@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 
 use super::agents::AgentHandle;
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
+use super::tasks::TaskChange;
 
 /// Entries each kind's ring keeps; older ones are dropped and counted.
 pub const EVENTS_PER_KIND: usize = 256;
@@ -46,10 +47,12 @@ pub enum EventKind {
     Directive,
     /// A ped was destroyed (explicitly, by pool eviction or by a rollback).
     Destroyed,
+    /// A task transition (the detail has the parent's session, the generation and the reason).
+    Task,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 14] = [
+pub const EVENT_KINDS: [EventKind; 15] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -64,7 +67,12 @@ pub const EVENT_KINDS: [EventKind; 14] = [
     EventKind::BoxChanged,
     EventKind::Directive,
     EventKind::Destroyed,
+    EventKind::Task,
 ];
+
+/// Kinds added after the log's first layout: their ring is written only once it has ever held
+/// an event, so worlds that never had one keep their digests.
+const LATER_KINDS: usize = 14;
 
 impl EventKind {
     /// A stable small number (index into [`EVENT_KINDS`]).
@@ -89,6 +97,7 @@ impl EventKind {
             EventKind::BoxChanged => "box changed",
             EventKind::Directive => "directive",
             EventKind::Destroyed => "destroyed",
+            EventKind::Task => "task",
         }
     }
 }
@@ -166,6 +175,15 @@ pub enum EventDetail {
         index: u32,
         /// Why the target could not be resolved, if it could not.
         unresolved: Option<Unresolved>,
+    },
+    /// A task transition.
+    Task {
+        /// The directive parent's session (0: none).
+        session: u32,
+        /// The movement's generation (0: none).
+        generation: u32,
+        /// What happened, with its reason.
+        change: TaskChange,
     },
 }
 
@@ -297,7 +315,10 @@ impl EventLog {
     pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
         bytes.extend_from_slice(b"EVENTS01");
         bytes.extend_from_slice(&self.next_seq.to_le_bytes());
-        for (ring, dropped) in self.rings.iter().zip(&self.dropped) {
+        for (code, (ring, dropped)) in self.rings.iter().zip(&self.dropped).enumerate() {
+            if code >= LATER_KINDS && ring.is_empty() && *dropped == 0 {
+                continue;
+            }
             bytes.extend_from_slice(&dropped.to_le_bytes());
             bytes.extend_from_slice(&(ring.len() as u64).to_le_bytes());
             for event in ring {
@@ -332,10 +353,21 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
         EventDetail::Directive { index, unresolved } => {
             (8, index, unresolved.map_or(u32::MAX, |u| u as u32))
         }
+        EventDetail::Task {
+            session,
+            generation,
+            ..
+        } => (9, session, generation),
     };
     bytes.push(code);
     bytes.extend_from_slice(&a.to_le_bytes());
     bytes.extend_from_slice(&b.to_le_bytes());
+    if let EventDetail::Task { change, .. } = e.detail {
+        // Debug names are stable identifiers of the variants and their reasons.
+        let name = format!("{change:?}");
+        bytes.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(name.as_bytes());
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 //!
 //! One [`World::step`] advances one frame through fixed phases — Control (one observation, the
 //! cycle clocks), Population (vehicle cycles, then ped cycles: retirement, spillover, demands,
-//! admission, realization), Tasks (directives due this frame), Motion (walking, vehicles),
+//! admission, realization), Tasks (directives due this frame, path replies, parents),
+//! Motion (walking, task movements, path answers, vehicles),
 //! Commit (staged births and removals, counters) — so the same scenario,
 //! routes and seed always give the same state, whether stepped straight through or restored from
 //! a [`Snapshot`].
@@ -26,13 +27,15 @@ pub mod slots;
 mod snapshot;
 pub mod space;
 pub mod spatial;
-mod tasks;
+pub mod tasks;
 mod timeline;
 pub mod walk;
 mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
-pub use crowd::{long_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S};
+pub use crowd::{
+    directed_street_world, long_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S,
+};
 pub use events::{Event, EventDetail, EventKind, EventLog};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
@@ -40,9 +43,9 @@ pub use population::{
 };
 pub use routes::{RouteConnection, RouteError, SimRoute, DEFAULT_ROUTE_WIDTH_M};
 pub use scenario::{
-    Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey, ObserverSpec,
-    PopulationParams, SimBox, SimBuildError, SimDiagnostic, SimProblem, SourceSpec,
-    VehicleSourceSpec,
+    BarrierSpec, Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey,
+    ObserverSpec, PopulationParams, SceneObjectSpec, SimBox, SimBuildError, SimDiagnostic,
+    SimProblem, SourceSpec, VehicleSourceSpec,
 };
 pub use slots::{SlotError, Slots};
 pub use snapshot::{Snapshot, SnapshotError};
@@ -50,6 +53,11 @@ pub use space::{
     SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SpaceBuildError,
     StaticBlocker,
 };
+pub use tasks::commands::InstallRefusal;
+pub use tasks::movement::{MotionState, MoveFailure, Movement};
+pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
+pub use tasks::stops::{StopCause, StopCauses, StopOwner};
+pub use tasks::{TaskChange, TaskState};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{build_world, Counters, SourceConfig, World, WorldConfig};

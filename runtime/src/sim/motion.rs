@@ -1,7 +1,10 @@
 //! The Motion phase: walking along routes with local avoidance (turning back at their ends, see
-//! `sim::walk`), travelling to a goal, fleeing from a threat, by one fixed step.
+//! `sim::walk`), then the task movements (travelling to a goal, escaping a threat, see
+//! `sim::tasks`) and the path service's answers, by one fixed step.
 
 use super::agents::{AgentState, Agents};
+use super::population::Sets;
+use super::tasks::{self, Book};
 use super::walk::ground::BlockerIndex;
 use super::walk::{
     walk_agent, WalkDecision, WalkEnv, WalkState, NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
@@ -9,15 +12,28 @@ use super::walk::{
 use super::world::WorldConfig;
 use crate::project::Vec2;
 
-/// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
-pub const ARRIVAL_RADIUS_M: f64 = 0.15;
 /// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
 pub const FLEE_SPEED_M_S: f64 = 4.0;
 
 /// Motion: every agent advances by one fixed step according to its state. Walkers steer
 /// around each other and the static blockers (`sim::walk`), reading their neighbours from a grid
 /// rebuilt here once per step; afterwards every agent's observed velocity window advances.
-pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, agents: &mut Agents) {
+pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, sets: &mut Sets<'_>) {
+    walk_phase(config, walk, sets.agents);
+    let mut book = Book {
+        tasks: sets.tasks,
+        agents: sets.agents,
+        slots: sets.slots,
+        events: sets.events,
+        frame: sets.frame,
+    };
+    tasks::motion(config, &mut book, &mut walk.grid);
+    observe_velocities(config.fixed_step_s, sets.agents);
+}
+
+/// The walkers' part of Motion: route walking with avoidance; task peds are moved by
+/// `sim::tasks` afterwards.
+fn walk_phase(config: &WorldConfig, walk: &mut WalkState, agents: &mut Agents) {
     let dt = config.fixed_step_s;
     let WalkState {
         grid,
@@ -67,63 +83,15 @@ pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, agents: &
             AgentState::Walking => {
                 agents.walk_decision[row] = walk_agent(&env, grid, scratch, agents, row);
             }
-            AgentState::Travelling => {
-                let Some(goal) = agents.target[row] else {
-                    agents.state[row] = AgentState::Arrived;
-                    continue;
-                };
-                let here = agents.position[row];
-                let (dx, dy) = (goal.x - here.x, goal.y - here.y);
-                let remaining = dx.hypot(dy);
-                let stride = agents.speed_m_s[row] * dt;
-                if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
-                    agents.position[row] = goal;
-                    agents.state[row] = AgentState::Arrived;
-                } else {
-                    let unit = Vec2 {
-                        x: dx / remaining,
-                        y: dy / remaining,
-                    };
-                    agents.position[row] = Vec2 {
-                        x: here.x + unit.x * stride,
-                        y: here.y + unit.y * stride,
-                    };
-                    agents.facing[row] = unit;
-                }
-            }
-            AgentState::Fleeing => {
-                let Some(threat) = agents.target[row] else {
-                    agents.state[row] = AgentState::Arrived;
-                    continue;
-                };
-                let here = agents.position[row];
-                let (dx, dy) = (here.x - threat.x, here.y - threat.y);
-                let distance = dx.hypot(dy);
-                if distance > agents.safe_distance_m[row] {
-                    agents.state[row] = AgentState::Arrived;
-                    continue;
-                }
-                // Coincident with the threat: flee along the current facing (tasks seed).
-                let away = if distance > 0.0 {
-                    Vec2 {
-                        x: dx / distance,
-                        y: dy / distance,
-                    }
-                } else {
-                    agents.facing[row]
-                };
-                agents.position[row] = Vec2 {
-                    x: here.x + away.x * FLEE_SPEED_M_S * dt,
-                    y: here.y + away.y * FLEE_SPEED_M_S * dt,
-                };
-                agents.facing[row] = away;
-            }
-            AgentState::Holding | AgentState::Arrived => {}
+            // Their movements step in `sim::tasks::motion`, after every walker.
+            AgentState::Travelling
+            | AgentState::Fleeing
+            | AgentState::Holding
+            | AgentState::Arrived => {}
         }
         // Later walkers see where this agent is now.
         grid.update(row, agents.position[row]);
     }
-    observe_velocities(dt, agents);
 }
 
 /// Advances every agent's velocity window: once it spans [`VELOCITY_WINDOW_S`], the observed

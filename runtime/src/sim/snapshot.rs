@@ -6,6 +6,7 @@ use super::agents::{AgentHandle, Agents};
 use super::events::EventLog;
 use super::population::PopulationState;
 use super::slots::Slots;
+use super::tasks::TaskState;
 use super::world::{Counters, World};
 
 /// Everything that changes as a world steps, captured at one frame.
@@ -19,6 +20,7 @@ pub struct Snapshot {
     counters: Counters,
     pop: PopulationState,
     events: EventLog,
+    tasks: TaskState,
 }
 
 /// Why a snapshot cannot be restored.
@@ -51,6 +53,7 @@ impl World {
             counters: self.counters,
             pop: self.pop.clone(),
             events: self.events.clone(),
+            tasks: self.tasks.clone(),
         }
     }
 
@@ -114,6 +117,9 @@ impl World {
         if !snapshot.events.is_consistent() {
             return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
         }
+        if !snapshot.tasks.is_consistent(&snapshot.slots, rows) {
+            return Err(SnapshotError::Inconsistent("a task names a missing ped"));
+        }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
         self.slots = snapshot.slots.clone();
@@ -121,6 +127,7 @@ impl World {
         self.counters = snapshot.counters;
         self.pop = snapshot.pop.clone();
         self.events = snapshot.events.clone();
+        self.tasks = snapshot.tasks.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
         self.observation = Default::default();
@@ -162,6 +169,8 @@ impl World {
         bytes.clear();
         self.pop.write_canonical(&mut bytes);
         self.events.write_canonical(&mut bytes);
+        // Nothing while no task ever existed, so task-free worlds keep their digests.
+        self.tasks.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

@@ -84,7 +84,7 @@ fn scenario() -> Scenario {
                 command: DirectiveCommand::Rendezvous {
                     goal: Vec3 {
                         x: 20.0,
-                        y: 0.0,
+                        y: 8.0,
                         z: 0.0,
                     },
                 },
@@ -153,13 +153,13 @@ fn rendezvous_arrives_at_its_goal() {
     world.step_n_for_test(99);
     let row = world.row_of(0, 1).expect("born");
     let start = world.agents().position[row];
-    let distance = (20.0 - start.x).hypot(start.y);
+    let distance = (20.0 - start.x).hypot(start.y - 8.0);
     let speed = world.agents().speed_m_s[row];
     // One frame more than the walk takes at this agent's speed.
     let frames = (distance / (speed * 0.05)).ceil() as u64 + 2;
     world.step_n_for_test(frames);
     assert_eq!(world.agents().state[row], AgentState::Arrived);
-    assert_eq!(world.agents().position[row], Vec2 { x: 20.0, y: 0.0 });
+    assert_eq!(world.agents().position[row], Vec2 { x: 20.0, y: 8.0 });
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "a68255e4a8b816da05cb07b262da9844b5f407d4aa6a3197a4769ffdaae2ae37"
+        "a9ade319a046313c0b9f432ebc3942387376f12b0535a97e2d53f4964a906b37"
     );
 }
 

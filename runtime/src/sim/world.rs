@@ -17,7 +17,11 @@ use super::routes::SimRoute;
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
-use super::tasks::tasks_phase;
+use super::tasks::{
+    build_paths,
+    paths::{Obstacle, PathGrid},
+    tasks_phase, TaskState,
+};
 use super::walk::WalkState;
 use crate::content::encode::ByteWriter;
 use crate::project::{FieldPath, PopulationKind};
@@ -66,6 +70,11 @@ pub struct WorldConfig {
     pub blockers: Arc<BlockerIndex>,
     /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
     pub digest: [u8; 32],
+    /// The walkable grid of the path service (built once from the space, the props and the
+    /// scenario's objects and barriers known to navigation).
+    pub paths: Arc<PathGrid>,
+    /// Barriers navigation does not know: only bodies meet them.
+    pub unknown_obstacles: Vec<Obstacle>,
 }
 
 impl WorldConfig {
@@ -169,6 +178,8 @@ pub struct World {
     pub(super) last_rejections: Vec<(u16, SpawnRejection)>,
     /// Walking's derived data and scratch (not state: snapshots leave it out).
     pub(super) walk: WalkState,
+    /// Directive parents, movements, stop causes, the path service and escape reports.
+    pub(super) tasks: TaskState,
 }
 
 impl World {
@@ -238,6 +249,16 @@ impl World {
     /// The event log.
     pub fn events(&self) -> &EventLog {
         &self.events
+    }
+
+    /// The task sets: directive parents, movements, stop causes, path service, escape reports.
+    pub fn tasks(&self) -> &TaskState {
+        &self.tasks
+    }
+
+    /// The task sets, for the knockdown module's body suspension and tests.
+    pub fn tasks_mut(&mut self) -> &mut TaskState {
+        &mut self.tasks
     }
 
     /// The population state (clocks, demands, pool, boxes, startup, observers, vehicles).
@@ -329,10 +350,11 @@ impl World {
             events: &mut self.events,
             counters: &mut self.counters,
             rejections: &mut self.last_rejections,
+            tasks: &mut self.tasks,
         };
         population_phase(config, &observation, plan, &mut sets);
         tasks_phase(config, &mut sets);
-        motion_phase(config, walk, sets.agents);
+        motion_phase(config, walk, &mut sets);
         sets.state.vehicles.advance(
             &config.vehicle_sources,
             &config.space.lanes,
@@ -424,6 +446,7 @@ pub fn build_world(
     space.write_canonical(&mut w);
     scenario.write_canonical(&mut w);
     let source_count = sources.len();
+    let (paths, unknown_obstacles) = build_paths(space, scenario);
     let config = Arc::new(WorldConfig {
         fixed_step_s: scenario.fixed_step_s,
         seed,
@@ -433,6 +456,8 @@ pub fn build_world(
         vehicle_sources,
         blockers: Arc::new(BlockerIndex::new(&space.blockers)),
         digest: w.digest(),
+        paths: Arc::new(paths),
+        unknown_obstacles,
     });
     Ok(World {
         pop: PopulationState::new(&config),
@@ -447,6 +472,7 @@ pub fn build_world(
         events: EventLog::default(),
         staged: Staged::default(),
         observation: Observation::default(),
+        tasks: TaskState::default(),
     })
 }
 

@@ -91,6 +91,8 @@ fn scenario(
         vehicle_sources: Vec::new(),
         families: Vec::new(),
         population: PopulationParams::default(),
+        objects: Vec::new(),
+        barriers: Vec::new(),
     }
 }
 

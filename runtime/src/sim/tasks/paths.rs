@@ -35,6 +35,10 @@ pub const MAX_CELLS: usize = 16 * 1024 * 1024;
 const ORTHOGONAL_COST: u32 = 10;
 /// Cost of a diagonal step (10 × √2, rounded).
 const DIAGONAL_COST: u32 = 14;
+/// Weight of the heuristic (weighted A*): a found path costs at most this many times the
+/// optimal one before the line-of-sight shortcut, and the search no longer expands the whole
+/// width of a walkway on the way.
+const HEURISTIC_WEIGHT: u32 = 2;
 
 /// A static obstacle the grid is built around, already in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -428,14 +432,16 @@ impl PathGrid {
         let found = astar(
             &from,
             |&(c, r)| {
-                if expansions.get() >= MAX_EXPANSIONS {
+                let expanded = expansions.get();
+                let within = expanded < MAX_EXPANSIONS;
+                if within {
+                    expansions.set(expanded + 1);
+                } else {
                     exhausted.set(true);
-                    return Vec::new();
                 }
-                expansions.set(expansions.get() + 1);
-                self.successors(c, r)
+                self.successors(c, r).filter(move |_| within)
             },
-            |&(c, r)| octile(c, r, to),
+            |&(c, r)| HEURISTIC_WEIGHT * octile(c, r, to),
             |node| *node == to,
         );
         let Some((cells, _cost)) = found else {
@@ -466,7 +472,7 @@ impl PathGrid {
         );
         raw.push(end_point);
         let points = self
-            .shortcut(&raw)
+            .shortcut(&turns(&raw))
             .into_iter()
             .map(|p| [p.x, p.y, 0.0])
             .collect();
@@ -476,8 +482,10 @@ impl PathGrid {
         })
     }
 
-    fn successors(&self, c: u32, r: u32) -> Vec<((u32, u32), u32)> {
-        let mut out = Vec::with_capacity(8);
+    /// The open neighbours of a cell with their step costs (no allocation: a fixed array).
+    fn successors(&self, c: u32, r: u32) -> impl Iterator<Item = ((u32, u32), u32)> {
+        let mut out = [None; 8];
+        let mut n = 0;
         let open = |dc: i64, dr: i64| -> Option<(u32, u32)> {
             let (nc, nr) = (i64::from(c) + dc, i64::from(r) + dr);
             if nc < 0 || nr < 0 || nc >= i64::from(self.columns) || nr >= i64::from(self.rows) {
@@ -487,19 +495,21 @@ impl PathGrid {
             self.walkable[self.index(nc, nr)].then_some((nc, nr))
         };
         for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-            if let Some(n) = open(dc, dr) {
-                out.push((n, ORTHOGONAL_COST));
+            if let Some(cell) = open(dc, dr) {
+                out[n] = Some((cell, ORTHOGONAL_COST));
+                n += 1;
             }
         }
         for (dc, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
             // No corner cutting: both orthogonal neighbours must be open too.
             if open(dc, 0).is_some() && open(0, dr).is_some() {
-                if let Some(n) = open(dc, dr) {
-                    out.push((n, DIAGONAL_COST));
+                if let Some(cell) = open(dc, dr) {
+                    out[n] = Some((cell, DIAGONAL_COST));
+                    n += 1;
                 }
             }
         }
-        out
+        out.into_iter().flatten()
     }
 
     /// The corners of `raw` that line of sight cannot skip, the first and last kept.
@@ -519,6 +529,24 @@ impl PathGrid {
         }
         out
     }
+}
+
+/// The points of `raw` where its direction changes (the first and last kept): the candidates
+/// the line-of-sight shortcut needs, without the cells of straight runs between them.
+fn turns(raw: &[Vec2]) -> Vec<Vec2> {
+    if raw.len() <= 2 {
+        return raw.to_vec();
+    }
+    let mut out = vec![raw[0]];
+    for w in raw.windows(3) {
+        let (a, b, c) = (w[0], w[1], w[2]);
+        let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+        if cross.abs() > 1e-9 {
+            out.push(b);
+        }
+    }
+    out.push(raw[raw.len() - 1]);
+    out
 }
 
 fn octile(c: u32, r: u32, to: (u32, u32)) -> u32 {

@@ -243,6 +243,36 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         ..MotionSettings::default()
                     },
                     directives,
+                    objects: vec![SceneObject {
+                        id: "car".to_owned(),
+                        position: Vec3 {
+                            x: 1.5,
+                            y: -2.0,
+                            z: 0.0,
+                        },
+                        yaw_rad: 0.25,
+                        scale: Vec3 {
+                            x: 1.0,
+                            y: 2.0,
+                            z: 1.0,
+                        },
+                        half_extents_m: Vec3 {
+                            x: 2.0,
+                            y: 0.9,
+                            z: 0.7,
+                        },
+                    }],
+                    barriers: vec![Barrier {
+                        id: "wall".to_owned(),
+                        from: Vec3::default(),
+                        to: Vec3 {
+                            x: 0.0,
+                            y: 3.0,
+                            z: 0.0,
+                        },
+                        thickness_m: 0.2,
+                        in_navigation: false,
+                    }],
                 }
             },
         )

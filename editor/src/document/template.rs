@@ -68,6 +68,8 @@ pub fn new_project(name: &str) -> Project {
         population: Default::default(),
         motion: Default::default(),
         directives: Vec::new(),
+        objects: Vec::new(),
+        barriers: Vec::new(),
     };
     Project {
         manifest: Manifest {

@@ -13,6 +13,7 @@ pub mod population;
 pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;
+pub mod task_rows;
 pub mod timeline;
 pub mod timeline_marks;
 pub mod timeline_plot;

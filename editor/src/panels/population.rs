@@ -73,6 +73,11 @@ pub fn detail_text(detail: &EventDetail) -> String {
         ),
         EventDetail::Recognition(r) => format!("recognised {r:?}"),
         EventDetail::Stuck(reason) => reason.name().to_owned(),
+        EventDetail::Task {
+            session,
+            generation,
+            change,
+        } => format!("task session {session}, generation {generation}: {change:?}"),
     }
 }
 

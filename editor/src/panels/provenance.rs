@@ -606,7 +606,31 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
                 ui.end_row();
             }
         });
+    task_ui(ui, world, row);
     lifecycle_ui(ui, world, row);
+}
+
+/// The pedestrian's tasks (see `panels::task_rows`), when it has any.
+fn task_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
+    let Some(handle) = world.handle_of(row) else {
+        return;
+    };
+    let rows = super::task_rows::task_rows(world, handle);
+    if rows.is_empty() {
+        return;
+    }
+    ui.add_space(6.0);
+    ui.strong("Task");
+    Grid::new("provenance-task")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (name, value) in rows {
+                ui.label(name);
+                ui.label(value);
+                ui.end_row();
+            }
+        });
 }
 
 /// The pedestrian's lifecycle history from the world's event log: admission, realization,

@@ -193,7 +193,78 @@ pub fn scenario(scenario: &Scenario) -> LayerData {
     for observer in &scenario.observers {
         observer_overlay(&mut data, observer);
     }
+    for barrier in &scenario.barriers {
+        let lift = |p: &stagecraft_runtime::project::Vec3| vec3(p.x as f32, p.y as f32, 0.05);
+        data.line(
+            lift(&barrier.from),
+            lift(&barrier.to),
+            palette::TASK_BARRIER,
+        );
+    }
+    for object in &scenario.objects {
+        object_footprint(&mut data, object);
+    }
     data
+}
+
+/// A scene object's footprint: its box outline on the ground (scaled, turned by its yaw).
+fn object_footprint(data: &mut LayerData, object: &stagecraft_runtime::project::SceneObject) {
+    let (hx, hy) = (
+        (object.half_extents_m.x * object.scale.x) as f32,
+        (object.half_extents_m.y * object.scale.y) as f32,
+    );
+    let (sin, cos) = (object.yaw_rad as f32).sin_cos();
+    let centre = vec3(object.position.x as f32, object.position.y as f32, 0.05);
+    let corners: Vec<Vec3> = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+        .iter()
+        .map(|(x, y)| centre + vec3(x * cos - y * sin, x * sin + y * cos, 0.0))
+        .collect();
+    data.polygon(&corners, palette::TASK_BARRIER);
+}
+
+/// The tasks of a world: each movement's remaining path and goal, and each escape selection's
+/// threat, safe radius and candidates coloured by verdict.
+pub fn tasks(data: &mut LayerData, world: &World) {
+    use stagecraft_runtime::sim::tasks::escape::EscapeRejection;
+    let at = |p: [f64; 3]| vec3(p[0] as f32, p[1] as f32, 0.08);
+    for movement in world.tasks().movements.values() {
+        let remaining = movement.path.iter().skip(movement.corner as usize);
+        let mut from = at(movement.position);
+        for corner in remaining {
+            data.line(from, at(*corner), palette::TASK_PATH);
+            from = at(*corner);
+        }
+        ring(data, at(movement.goal), 0.15, palette::TASK_GOAL);
+    }
+    for report in world.tasks().escapes.values() {
+        ring(data, at(report.threat), 0.3, palette::ESCAPE_THREAT);
+        ring(
+            data,
+            at(report.threat),
+            report.safe_distance_m as f32,
+            palette::ESCAPE_THREAT,
+        );
+        for (index, candidate) in report.candidates.iter().enumerate() {
+            let colour = match candidate.verdict {
+                Ok(_) => palette::ESCAPE_QUALIFIED,
+                Err(EscapeRejection::ProjectionTooFar) => palette::ESCAPE_OFF_WALKWAY,
+                Err(EscapeRejection::EndpointOccupied) => palette::ESCAPE_OCCUPIED,
+                Err(EscapeRejection::TooCloseToThreat) => palette::ESCAPE_TOO_CLOSE,
+                Err(EscapeRejection::NoPath(_)) => palette::ESCAPE_NO_PATH,
+            };
+            let radius = if report.selected == Some(index) {
+                0.35
+            } else {
+                0.15
+            };
+            ring(
+                data,
+                at(candidate.projected.unwrap_or(candidate.point)),
+                radius,
+                colour,
+            );
+        }
+    }
 }
 
 /// An observer: a marker at its eye, its view frustum and its retain/remove range rings.
@@ -339,6 +410,7 @@ pub fn agents(world: &World) -> LayerData {
         ));
     }
     super::crossing_marks::crossing_marks(world, &mut data);
+    tasks(&mut data, world);
     data
 }
 

@@ -47,6 +47,25 @@ pub fn category_of_name(name: &str) -> Srgba {
     category(hash as usize)
 }
 
+/// A task's remaining path.
+pub const TASK_PATH: Srgba = rgb(90, 200, 250);
+/// A task's goal.
+pub const TASK_GOAL: Srgba = rgb(255, 255, 255);
+/// An escape threat and its safe radius.
+pub const ESCAPE_THREAT: Srgba = rgb(255, 70, 40);
+/// A qualified escape candidate (the selected one is drawn larger).
+pub const ESCAPE_QUALIFIED: Srgba = rgb(80, 220, 120);
+/// An escape candidate with no walkable cell within the projection bound.
+pub const ESCAPE_OFF_WALKWAY: Srgba = rgb(120, 120, 130);
+/// An escape candidate whose endpoint another ped occupies.
+pub const ESCAPE_OCCUPIED: Srgba = rgb(250, 200, 60);
+/// An escape candidate too close to the threat.
+pub const ESCAPE_TOO_CLOSE: Srgba = rgb(250, 120, 60);
+/// An escape candidate without a full path within the expansion bound.
+pub const ESCAPE_NO_PATH: Srgba = rgb(190, 90, 220);
+/// Authored barriers and scene-object footprints.
+pub const TASK_BARRIER: Srgba = rgb(230, 230, 90);
+
 /// The colour of an agent in `state`.
 pub fn agent_state(state: AgentState) -> Srgba {
     match state {

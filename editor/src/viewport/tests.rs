@@ -357,3 +357,32 @@ fn an_observer_path_is_drawn_through_its_keyframes() {
     assert_eq!((path[2].a.x, path[2].b.x, path[2].b.y), (0.0, 8.0, 4.0));
     assert_eq!((path[4].a.x, path[4].b.x), (8.0, 16.0));
 }
+
+#[test]
+fn task_overlays_draw_each_remaining_path_and_goal_ring() {
+    let mut world = stagecraft_runtime::sim::directed_street_world(4, 7).expect("world");
+    for _ in 0..3 {
+        world.step();
+    }
+    let layer = super::overlays::agents(&world);
+    let count = |colour| layer.lines.iter().filter(|l| l.colour == colour).count();
+    // Every walking ped has a straight two-corner path: one remaining segment each (walker 0's
+    // goal was half a metre away and is reached).
+    let walking = world
+        .tasks()
+        .movements
+        .values()
+        .filter(|m| m.state == stagecraft_runtime::sim::MotionState::Walking)
+        .count();
+    assert_eq!((count(palette::TASK_PATH), walking), (3, 3));
+    let mut one = super::layer::LayerData::default();
+    super::overlays::ring(
+        &mut one,
+        three_d::vec3(0.0, 0.0, 0.0),
+        0.15,
+        palette::TASK_GOAL,
+    );
+    assert!(!one.lines.is_empty());
+    assert_eq!(count(palette::TASK_GOAL), 4 * one.lines.len());
+    assert_eq!(count(palette::ESCAPE_THREAT), 0, "no escape, no threat");
+}

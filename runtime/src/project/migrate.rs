@@ -87,6 +87,9 @@ fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>, cx: &
         (DocKind::Manifest, 1) => manifest_v1_to_v2(fields, cx),
         (DocKind::Overrides, 1) => overrides_v1_to_v2(fields, cx),
         (DocKind::Scenario, 1) => scenario_v1_to_v2(fields),
+        // Scenario 2 → 3 added `objects` and `barriers`, both empty by default: the tree needs
+        // no rewrite, the decoder fills the defaults.
+        (DocKind::Scenario, 2) => {}
         _ => {}
     }
 }

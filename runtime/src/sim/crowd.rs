@@ -16,7 +16,10 @@ use super::space::{SimSpace, StaticBlocker};
 use super::walk::WalkDecision;
 use super::world::{build_world, World};
 use crate::ops::street_block::{build_street_block, StreetBlockParams, SIDEWALKS};
-use crate::project::{MotionSettings, Observer, PopulationKind, PopulationSource, Scenario, Vec2};
+use crate::project::{
+    Directive, DirectiveCommand, MotionSettings, Observer, PopulationKind, PopulationSource,
+    Scenario, Target, Vec2, Vec3,
+};
 
 /// Meters of each sidewalk per walker in [`long_street_world`] (0.5 walkers per meter of
 /// sidewalk, about one per 5 m² of its 2.5 m walkway).
@@ -36,11 +39,62 @@ const FURNITURE_SPACING_M: f64 = 10.0;
 /// This is the benchmark's crowd (`runtime/benches/population.rs`); the application never calls
 /// it. `None` when the block cannot be built (no walkers, or more than the indices hold).
 pub fn long_street_world(walkers: usize, seed: u64) -> Option<World> {
-    long_street(walkers, seed, Vec::new())
+    long_street(walkers, seed, Vec::new(), false)
 }
 
-/// [`long_street_world`] with `observers`.
-fn long_street(walkers: usize, seed: u64, observers: Vec<Observer>) -> Option<World> {
+/// [`long_street_world`] where, at frame 1, every walker gets a rendezvous 15 m ahead on its
+/// own walkway (its lateral offset kept, clamped inside the block): `walkers` peds under active
+/// directives at once, for the task benchmarks (`runtime/benches/tasks.rs`).
+pub fn directed_street_world(walkers: usize, seed: u64) -> Option<World> {
+    long_street(walkers, seed, Vec::new(), true)
+}
+
+/// Where walker `walker` stands: `(source, distance, direction, speed, lateral)`.
+fn walker_at(walker: usize, seed: u64) -> (usize, f64, i8, f64, f64) {
+    let (source, k) = (walker % 2, walker / 2);
+    // Golden-ratio sequences spread speed and lateral offset without a random stream.
+    let golden = (k as f64 * 0.618_033_988_75 + seed as f64 * 0.1).fract();
+    let direction = if (k * 7 + source) % 3 == 0 { -1 } else { 1 };
+    let distance_m = (k as f64 + 0.5) * STREET_SPACING_M;
+    let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * golden);
+    let lateral_m = ((k as f64 * 0.754_877_666).fract() - 0.5) * 1.6;
+    (source, distance_m, direction, speed, lateral_m)
+}
+
+/// One rendezvous directive per walker, 15 m ahead of where it is placed.
+fn rendezvous_directives(space: &SimSpace, walkers: usize, seed: u64) -> Vec<Directive> {
+    (0..walkers)
+        .filter_map(|walker| {
+            let (source, distance_m, direction, _, lateral_m) = walker_at(walker, seed);
+            let route = &space.routes[usize::from(space.route_index(SIDEWALKS[source])?)];
+            let ahead =
+                (distance_m + 15.0 * f64::from(direction)).clamp(1.0, route.length_m() - 1.0);
+            let (on_line, along) = route.sample(ahead);
+            Some(Directive {
+                frame: 1,
+                target: Target::Handle {
+                    index: u32::try_from(walker).ok()?,
+                    generation: 0,
+                },
+                command: DirectiveCommand::Rendezvous {
+                    goal: Vec3 {
+                        x: on_line.x - along.y * lateral_m,
+                        y: on_line.y + along.x * lateral_m,
+                        z: 0.0,
+                    },
+                },
+            })
+        })
+        .collect()
+}
+
+/// [`long_street_world`] with `observers`, and (when `directed`) a rendezvous per walker.
+fn long_street(
+    walkers: usize,
+    seed: u64,
+    observers: Vec<Observer>,
+    directed: bool,
+) -> Option<World> {
     let per_side = walkers.div_ceil(2).max(1);
     let length_m = (per_side as f64 * STREET_SPACING_M).max(CROSSING_SPACING_M * 2.0);
     let params = StreetBlockParams {
@@ -56,16 +110,24 @@ fn long_street(walkers: usize, seed: u64, observers: Vec<Observer>) -> Option<Wo
         crosswalk_width_m: 4.0,
     };
     let counts = [walkers.div_ceil(2), walkers / 2];
-    let mut world = street_world(&params, counts, furniture(&params), observers, seed)?;
+    let directives = |space: &SimSpace| {
+        if directed {
+            rendezvous_directives(space, walkers, seed)
+        } else {
+            Vec::new()
+        }
+    };
+    let mut world = street_world(
+        &params,
+        counts,
+        furniture(&params),
+        observers,
+        directives,
+        seed,
+    )?;
     for walker in 0..walkers {
-        let (source, k) = (walker % 2, walker / 2);
+        let (source, distance_m, direction, speed, lateral_m) = walker_at(walker, seed);
         let route = world.config.sources[source].route;
-        // Golden-ratio sequences spread speed and lateral offset without a random stream.
-        let golden = (k as f64 * 0.618_033_988_75 + seed as f64 * 0.1).fract();
-        let direction = if (k * 7 + source) % 3 == 0 { -1 } else { 1 };
-        let distance_m = (k as f64 + 0.5) * STREET_SPACING_M;
-        let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * golden);
-        let lateral_m = ((k as f64 * 0.754_877_666).fract() - 0.5) * 1.6;
         world.place_walker(source, route, distance_m, direction, speed, lateral_m)?;
     }
     Some(world)
@@ -78,6 +140,7 @@ fn street_world(
     counts: [usize; 2],
     blockers: Vec<StaticBlocker>,
     observers: Vec<Observer>,
+    directives: impl FnOnce(&SimSpace) -> Vec<Directive>,
     seed: u64,
 ) -> Option<World> {
     let block = build_street_block(params).ok()?;
@@ -102,6 +165,7 @@ fn street_world(
                 ..PopulationSource::default()
             })
             .collect(),
+        directives: directives(&space),
         // Every walker runs the steering fan every step (the benchmarks measure exactly that).
         motion: MotionSettings {
             avoidance_budget: None,
@@ -134,7 +198,14 @@ pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
         crosswalk_width_m: 4.0,
     };
     let counts = [walkers.div_ceil(2), walkers / 2];
-    let mut world = street_world(&params, counts, Vec::new(), Vec::new(), seed)?;
+    let mut world = street_world(
+        &params,
+        counts,
+        Vec::new(),
+        Vec::new(),
+        |_| Vec::new(),
+        seed,
+    )?;
     for (source, count) in counts.into_iter().enumerate() {
         let route = world.config.sources[source].route;
         let columns = ((count as f64 * TWO_WAY_STREET_M / walkway_m).sqrt().ceil() as usize).max(1);
@@ -172,7 +243,7 @@ pub fn observed_street_world(walkers: usize, seed: u64) -> Option<World> {
         far_m: 1e9,
         ..Observer::with_defaults("camera".into())
     };
-    let mut world = long_street(walkers, seed, vec![observer])?;
+    let mut world = long_street(walkers, seed, vec![observer], false)?;
     // The default avoidance budget: the mixed-tier bench measures the budgeted step.
     let mut scenario = (*world.config.scenario).clone();
     scenario.motion.avoidance_budget = MotionSettings::default().avoidance_budget;

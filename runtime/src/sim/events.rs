@@ -14,6 +14,7 @@ use super::agents::AgentHandle;
 use super::crossings::StuckReason;
 use super::motion::disguise::Recognition;
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
+use super::tasks::TaskChange;
 
 /// Entries each kind's ring keeps; older ones are dropped and counted.
 pub const EVENTS_PER_KIND: usize = 256;
@@ -59,10 +60,12 @@ pub enum EventKind {
     Unstuck,
     /// The liveness guard cleared a committed crosser without progress to its exit.
     ForcedClear,
+    /// A task transition (the detail has the parent's session, the generation and the reason).
+    Task,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 19] = [
+pub const EVENT_KINDS: [EventKind; 20] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -82,7 +85,12 @@ pub const EVENT_KINDS: [EventKind; 19] = [
     EventKind::Stuck,
     EventKind::Unstuck,
     EventKind::ForcedClear,
+    EventKind::Task,
 ];
+
+/// Kinds added after the log's first layout: their ring is written only once it has ever held
+/// an event, so worlds that never had one keep their digests.
+const LATER_KINDS: usize = 14;
 
 impl EventKind {
     /// A stable small number (index into [`EVENT_KINDS`]).
@@ -112,6 +120,7 @@ impl EventKind {
             EventKind::Stuck => "stuck",
             EventKind::Unstuck => "unstuck",
             EventKind::ForcedClear => "forced clear",
+            EventKind::Task => "task",
         }
     }
 }
@@ -204,6 +213,15 @@ pub enum EventDetail {
     Recognition(Recognition),
     /// Why an agent is stuck.
     Stuck(StuckReason),
+    /// A task transition.
+    Task {
+        /// The directive parent's session (0: none).
+        session: u32,
+        /// The movement's generation (0: none).
+        generation: u32,
+        /// What happened, with its reason.
+        change: TaskChange,
+    },
 }
 
 /// One logged event.
@@ -334,7 +352,10 @@ impl EventLog {
     pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
         bytes.extend_from_slice(b"EVENTS01");
         bytes.extend_from_slice(&self.next_seq.to_le_bytes());
-        for (ring, dropped) in self.rings.iter().zip(&self.dropped) {
+        for (code, (ring, dropped)) in self.rings.iter().zip(&self.dropped).enumerate() {
+            if code >= LATER_KINDS && ring.is_empty() && *dropped == 0 {
+                continue;
+            }
             bytes.extend_from_slice(&dropped.to_le_bytes());
             bytes.extend_from_slice(&(ring.len() as u64).to_le_bytes());
             for event in ring {
@@ -380,10 +401,21 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
         ),
         EventDetail::Recognition(r) => (10, r as u32, 0),
         EventDetail::Stuck(reason) => (11, u32::from(reason.code()), 0),
+        EventDetail::Task {
+            session,
+            generation,
+            ..
+        } => (12, session, generation),
     };
     bytes.push(code);
     bytes.extend_from_slice(&a.to_le_bytes());
     bytes.extend_from_slice(&b.to_le_bytes());
+    if let EventDetail::Task { change, .. } = e.detail {
+        // Debug names are stable identifiers of the variants and their reasons.
+        let name = format!("{change:?}");
+        bytes.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(name.as_bytes());
+    }
 }
 
 #[cfg(test)]

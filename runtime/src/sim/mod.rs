@@ -9,8 +9,9 @@
 //!
 //! One [`World::step`] advances one frame through fixed phases — Control (one observation, the
 //! cycle clocks), Population (vehicle cycles, then ped cycles: retirement, spillover, demands,
-//! admission, realization), Tasks (directives due this frame), Crossings (signals, crosswalk
-//! binding and crossing, the vehicle gate), Motion (walking, gated vehicles, the liveness guard),
+//! admission, realization), Tasks (directives due this frame, path replies, parents),
+//! Crossings (signals, crosswalk binding and crossing, the vehicle gate), Motion (walking, the
+//! liveness guard, task movements, path answers, gated vehicles),
 //! Commit (staged births and removals, counters) — so the same scenario,
 //! routes and seed always give the same state, whether stepped straight through or restored from
 //! a [`Snapshot`].
@@ -28,7 +29,7 @@ pub mod slots;
 mod snapshot;
 pub mod space;
 pub mod spatial;
-mod tasks;
+pub mod tasks;
 mod timeline;
 pub mod walk;
 mod world;
@@ -39,12 +40,12 @@ pub use crossings::{
     GroupRole, HazardSpec, Liveness, SignalPhase, SignalState, StuckReason,
 };
 pub use crowd::{
-    long_street_world, observed_street_world, two_way_street_world, STREET_SPACING_M,
-    STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
+    directed_street_world, long_street_world, observed_street_world, two_way_street_world,
+    STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
 pub use events::{Event, EventDetail, EventKind, EventLog};
 pub use motion::frames::{AnimationParams, MotionFrame};
-pub use motion::{MotionCounters, MotionState, Tier};
+pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
     CandidateMark, ClaimRefusal, PopulationState, RetireRefusal, SourceStatus, SpawnRejection,
@@ -52,9 +53,9 @@ pub use population::{
 };
 pub use routes::{RouteConnection, RouteError, SimRoute, DEFAULT_ROUTE_WIDTH_M};
 pub use scenario::{
-    Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey, ObserverSpec,
-    PopulationParams, SimBox, SimBuildError, SimDiagnostic, SimProblem, SourceSpec,
-    VehicleSourceSpec,
+    BarrierSpec, Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey,
+    ObserverSpec, PopulationParams, SceneObjectSpec, SimBox, SimBuildError, SimDiagnostic,
+    SimProblem, SourceSpec, VehicleSourceSpec,
 };
 pub use slots::{SlotError, Slots};
 pub use snapshot::{Snapshot, SnapshotError};
@@ -62,6 +63,11 @@ pub use space::{
     SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SpaceBuildError,
     StaticBlocker,
 };
+pub use tasks::commands::InstallRefusal;
+pub use tasks::movement::{MotionState, MoveFailure, Movement};
+pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
+pub use tasks::stops::{StopCause, StopCauses, StopOwner};
+pub use tasks::{TaskChange, TaskState};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{build_world, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES};

@@ -17,6 +17,7 @@ use super::crossings::{CrossingSettings, HazardSpec, SignalTiming};
 use super::events::BoxSlot;
 use super::motion::disguise::Factions;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
+pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
 use crate::project::{
     Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
@@ -220,6 +221,21 @@ pub enum Command {
         /// New goal, meters.
         goal: Vec2,
     },
+    /// Walk to a scene object's approach point (its transform applied to `offset`, read at
+    /// command time).
+    RendezvousWith {
+        /// Index of the object in [`CompiledScenario::objects`].
+        object: u16,
+        /// Local approach offset, meters.
+        offset: [f64; 3],
+    },
+    /// Replace the goal by a scene object's approach point.
+    RedirectTo {
+        /// Index of the object in [`CompiledScenario::objects`].
+        object: u16,
+        /// Local approach offset, meters.
+        offset: [f64; 3],
+    },
     /// Cancel the directive.
     Cancel,
     /// Flee from a threat.
@@ -332,6 +348,8 @@ impl Command {
             Command::Panic { .. } => 19,
             Command::SetRelevance { .. } => 20,
             Command::LineOfSight { .. } => 21,
+            Command::RendezvousWith { .. } => 22,
+            Command::RedirectTo { .. } => 23,
         }
     }
 }
@@ -380,6 +398,10 @@ pub struct CompiledScenario {
     pub motion: MotionSettings,
     /// Crosswalks, signals, groups and the liveness guard.
     pub crossings: CrossingSettings,
+    /// Authored scene objects, in file order (rendezvous goals, footprints the paths avoid).
+    pub objects: Vec<SceneObjectSpec>,
+    /// Authored barriers, in file order.
+    pub barriers: Vec<BarrierSpec>,
 }
 
 /// What makes a scenario impossible to run.
@@ -416,6 +438,11 @@ pub enum SimProblem {
     UnknownObserver {
         /// The observer named.
         observer: String,
+    },
+    /// A directive names a scene object the scenario does not have.
+    UnknownObject {
+        /// The object named.
+        object: String,
     },
     /// A directive names an appearance family no source uses.
     UnknownFamily {
@@ -484,6 +511,9 @@ impl fmt::Display for SimProblem {
             }
             SimProblem::UnknownObserver { observer } => {
                 write!(f, "the directive names the missing observer `{observer}`")
+            }
+            SimProblem::UnknownObject { object } => {
+                write!(f, "the directive names the missing scene object `{object}`")
             }
             SimProblem::UnknownFamily { family } => {
                 write!(
@@ -643,6 +673,8 @@ impl CompiledScenario {
                 spec
             })
             .collect();
+        let objects = objects(scenario, &root, &mut problems);
+        let barriers = barriers(scenario, &root, &mut problems);
         let directives = directives(scenario, &families, &root, &mut problems);
         let vehicle_sources = scenario
             .vehicle_sources
@@ -687,6 +719,8 @@ impl CompiledScenario {
             population,
             motion: scenario.motion.clone(),
             crossings,
+            objects,
+            barriers,
         })
     }
 
@@ -788,6 +822,7 @@ impl CompiledScenario {
         }
         write_motion(w, &self.motion);
         self.crossings.write_canonical(w);
+        write_geometry(w, &self.objects, &self.barriers);
     }
 }
 
@@ -1012,7 +1047,37 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
         } => {
             w.f64(threat.x).f64(threat.y).f64(*safe_distance_m);
         }
+        Command::RendezvousWith { object, offset } | Command::RedirectTo { object, offset } => {
+            w.u16(*object);
+            for v in offset {
+                w.f64(*v);
+            }
+        }
         Command::Hold | Command::Continue | Command::Cancel => {}
+    }
+}
+
+/// Objects and barriers (written only when the scenario has any, so a scenario without them
+/// keeps the configuration digest it had before they existed).
+fn write_geometry(w: &mut ByteWriter, objects: &[SceneObjectSpec], barriers: &[BarrierSpec]) {
+    if objects.is_empty() && barriers.is_empty() {
+        return;
+    }
+    w.count(objects.len());
+    for o in objects {
+        w.str(&o.id);
+        for v in o.position.iter().chain(&o.scale).chain(&o.half_extents_m) {
+            w.f64(*v);
+        }
+        w.f64(o.yaw_rad);
+    }
+    w.count(barriers.len());
+    for b in barriers {
+        w.str(&b.id);
+        for v in b.from.iter().chain(&b.to) {
+            w.f64(*v);
+        }
+        w.f64(b.thickness_m).bool(b.in_navigation);
     }
 }
 
@@ -1388,6 +1453,20 @@ fn command(
                 goal: ground(*goal),
             }
         }
+        DirectiveCommand::RendezvousWith { object, offset } => {
+            problems.finite(path.field("offset"), &xyz(*offset));
+            Command::RendezvousWith {
+                object: object_index(cx.scenario, object, path, problems)?,
+                offset: xyz(*offset),
+            }
+        }
+        DirectiveCommand::RedirectTo { object, offset } => {
+            problems.finite(path.field("offset"), &xyz(*offset));
+            Command::RedirectTo {
+                object: object_index(cx.scenario, object, path, problems)?,
+                offset: xyz(*offset),
+            }
+        }
         DirectiveCommand::Cancel => Command::Cancel,
         DirectiveCommand::Escape {
             threat,
@@ -1526,4 +1605,76 @@ fn command(
             }
         }
     })
+}
+
+/// The index of scene object `id`, or a diagnostic.
+fn object_index(
+    scenario: &Scenario,
+    id: &str,
+    path: &FieldPath,
+    problems: &mut Problems,
+) -> Option<u16> {
+    let found = scenario
+        .objects
+        .iter()
+        .position(|o| o.id == id)
+        .and_then(|i| u16::try_from(i).ok());
+    if found.is_none() {
+        problems.push(
+            path.field("object"),
+            SimProblem::UnknownObject {
+                object: id.to_owned(),
+            },
+        );
+    }
+    found
+}
+
+fn objects(scenario: &Scenario, root: &FieldPath, problems: &mut Problems) -> Vec<SceneObjectSpec> {
+    if u16::try_from(scenario.objects.len()).is_err() {
+        problems.push(
+            root.field("objects"),
+            SimProblem::TooMany { what: "objects" },
+        );
+    }
+    scenario
+        .objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let path = root.field("objects").index(i);
+            problems.finite(path.field("position"), &xyz(o.position));
+            problems.finite(path.field("yaw_rad"), &[o.yaw_rad]);
+            problems.finite(path.field("scale"), &xyz(o.scale));
+            problems.finite(path.field("half_extents_m"), &xyz(o.half_extents_m));
+            SceneObjectSpec {
+                id: o.id.clone(),
+                position: xyz(o.position),
+                yaw_rad: o.yaw_rad,
+                scale: xyz(o.scale),
+                half_extents_m: xyz(o.half_extents_m),
+            }
+        })
+        .collect()
+}
+
+fn barriers(scenario: &Scenario, root: &FieldPath, problems: &mut Problems) -> Vec<BarrierSpec> {
+    scenario
+        .barriers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let path = root.field("barriers").index(i);
+            problems.finite(path.field("from"), &xyz(b.from));
+            problems.finite(path.field("to"), &xyz(b.to));
+            problems.finite(path.field("thickness_m"), &[b.thickness_m]);
+            BarrierSpec {
+                id: b.id.clone(),
+                from: xyz(b.from),
+                to: xyz(b.to),
+                thickness_m: b.thickness_m,
+                in_navigation: b.in_navigation,
+            }
+        })
+        .collect()
 }

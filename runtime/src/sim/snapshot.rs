@@ -10,6 +10,7 @@ use super::events::EventLog;
 use super::motion::{frames, MotionState};
 use super::population::PopulationState;
 use super::slots::Slots;
+use super::tasks::TaskState;
 use super::world::{Counters, World};
 
 /// Everything that changes as a world steps, captured at one frame.
@@ -25,6 +26,7 @@ pub struct Snapshot {
     events: EventLog,
     motion: MotionState,
     crossings: CrossingsState,
+    tasks: TaskState,
 }
 
 /// Why a snapshot cannot be restored.
@@ -59,6 +61,7 @@ impl World {
             events: self.events.clone(),
             motion: self.motion.clone(),
             crossings: self.crossings.clone(),
+            tasks: self.tasks.clone(),
         }
     }
 
@@ -141,6 +144,9 @@ impl World {
         if !snapshot.events.is_consistent() {
             return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
         }
+        if !snapshot.tasks.is_consistent(&snapshot.slots, rows) {
+            return Err(SnapshotError::Inconsistent("a task names a missing ped"));
+        }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
         self.slots = snapshot.slots.clone();
@@ -152,6 +158,7 @@ impl World {
         self.wall_clock = Default::default();
         frames::publish(&self.agents, self.frame, &mut self.motion_scratch.frames);
         self.crossings = snapshot.crossings.clone();
+        self.tasks = snapshot.tasks.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
         self.last_candidates.clear();
@@ -197,6 +204,8 @@ impl World {
         self.events.write_canonical(&mut bytes);
         self.motion.write_canonical(&mut bytes);
         self.crossings.write_canonical(&mut bytes);
+        // Nothing while no task ever existed, so task-free worlds keep their digests.
+        self.tasks.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

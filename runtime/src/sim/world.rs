@@ -14,7 +14,9 @@ use super::crossings::{
 use super::events::EventLog;
 use super::motion::clock::WallClock;
 use super::motion::frames::MotionFrame;
-use super::motion::{motion_phase, MotionCounters, MotionScratch, MotionSets, MotionState};
+use super::motion::{
+    motion_phase, motion_publish, MotionCounters, MotionScratch, MotionSets, MotionState,
+};
 use super::observers::Observation;
 use super::population::{
     control_phase, member_counts, population_phase, BlockerIndex, CandidateMark, PopulationState,
@@ -25,7 +27,11 @@ use super::routes::SimRoute;
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
-use super::tasks::tasks_phase;
+use super::tasks::{
+    self, build_paths,
+    paths::{Obstacle, PathGrid},
+    tasks_phase, Book, TaskState,
+};
 use super::walk::WalkState;
 use crate::content::encode::ByteWriter;
 use crate::project::{FieldPath, PopulationKind};
@@ -81,6 +87,11 @@ pub struct WorldConfig {
     pub crossing_index: Arc<CrossingIndex>,
     /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
     pub digest: [u8; 32],
+    /// The walkable grid of the path service (built once from the space, the props and the
+    /// scenario's objects and barriers known to navigation).
+    pub paths: Arc<PathGrid>,
+    /// Barriers navigation does not know: only bodies meet them.
+    pub unknown_obstacles: Vec<Obstacle>,
 }
 
 impl WorldConfig {
@@ -197,6 +208,8 @@ pub struct World {
     pub(super) wall_clock: WallClock,
     /// Signals, the hazard vehicle and the crossings' counters.
     pub(super) crossings: CrossingsState,
+    /// Directive parents, movements, stop causes, the path service and escape reports.
+    pub(super) tasks: TaskState,
 }
 
 impl World {
@@ -295,6 +308,16 @@ impl World {
     /// The event log.
     pub fn events(&self) -> &EventLog {
         &self.events
+    }
+
+    /// The task sets: directive parents, movements, stop causes, path service, escape reports.
+    pub fn tasks(&self) -> &TaskState {
+        &self.tasks
+    }
+
+    /// The task sets, for the knockdown module's body suspension and tests.
+    pub fn tasks_mut(&mut self) -> &mut TaskState {
+        &mut self.tasks
     }
 
     /// The population state (clocks, demands, pool, boxes, startup, observers, vehicles).
@@ -404,6 +427,7 @@ impl World {
             counters: &mut self.counters,
             rejections: &mut self.last_rejections,
             candidates: &mut self.last_candidates,
+            tasks: &mut self.tasks,
         };
         population_phase(config, &observation, plan, &mut sets);
         tasks_phase(config, &mut sets, &mut self.motion.panic);
@@ -427,6 +451,25 @@ impl World {
         };
         motion_phase(config, &observation, motion);
         liveness_phase(config, &mut crossing_sets);
+        // Task movements after every walker: they read the walkers' grid.
+        let mut book = Book {
+            tasks: &mut self.tasks,
+            agents: &mut self.agents,
+            slots: &self.slots,
+            events: &mut self.events,
+            frame: self.frame,
+        };
+        tasks::motion(config, &mut book, &mut self.walk.grid);
+        motion_publish(
+            config,
+            MotionSets {
+                state: &mut self.motion,
+                walk: &mut self.walk,
+                scratch: &mut self.motion_scratch,
+                agents: &mut self.agents,
+                frame: self.frame,
+            },
+        );
         let stats = &self.crossings.stats;
         self.motion.counters.crosswalk_processed = stats.queries_processed;
         self.motion.counters.crosswalk_deferred = stats.queries_deferred;
@@ -535,6 +578,7 @@ pub fn build_world(
     space.write_canonical(&mut w);
     scenario.write_canonical(&mut w);
     let source_count = sources.len();
+    let (paths, unknown_obstacles) = build_paths(space, scenario);
     let config = Arc::new(WorldConfig {
         fixed_step_s: scenario.fixed_step_s,
         seed,
@@ -545,6 +589,8 @@ pub fn build_world(
         blockers: Arc::new(BlockerIndex::new(&space.blockers)),
         crossing_index: Arc::new(CrossingIndex::new(space, scenario.crossings.reach_m())),
         digest: w.digest(),
+        paths: Arc::new(paths),
+        unknown_obstacles,
     });
     Ok(World {
         pop: PopulationState::new(&config),
@@ -565,6 +611,7 @@ pub fn build_world(
         events: EventLog::default(),
         staged: Staged::default(),
         observation: Observation::default(),
+        tasks: TaskState::default(),
     })
 }
 

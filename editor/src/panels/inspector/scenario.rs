@@ -3,8 +3,9 @@
 use egui::Ui;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
-    Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction, OverrideSet,
-    PopulationKind, PopulationSource, Scenario, Vec2, Vec3, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
+    Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction,
+    OverrideSet, PopulationKind, PopulationSource, Scenario, SceneObject, Vec2, Vec3,
+    DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
 
@@ -101,6 +102,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         &mut scenario.no_removal_box,
     );
     let source_ids: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
+    let object_ids: Vec<String> = scenario.objects.iter().map(|o| o.id.clone()).collect();
     record_list_ui(
         form,
         ui,
@@ -111,7 +113,84 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
             new_directive(&source_ids, frame)
         },
         |index, directive| format!("{index}: {}", directive_summary(directive)),
-        |form, ui, directive| directive_ui(form, ui, directive, &source_ids),
+        |form, ui, directive| directive_ui(form, ui, directive, &source_ids, &object_ids),
+    );
+    record_list_ui(
+        form,
+        ui,
+        "objects",
+        &mut scenario.objects,
+        |objects| SceneObject {
+            id: fresh_id("object", objects.iter().map(|o| o.id.as_str())),
+            scale: stagecraft_runtime::project::UNIT_SCALE,
+            ..SceneObject::default()
+        },
+        |index, object| format!("{index}: {}", object.id),
+        object_ui,
+    );
+    record_list_ui(
+        form,
+        ui,
+        "barriers",
+        &mut scenario.barriers,
+        |barriers| Barrier {
+            id: fresh_id("barrier", barriers.iter().map(|b| b.id.as_str())),
+            to: Vec3 {
+                x: 2.0,
+                y: 0.0,
+                z: 0.0,
+            },
+            thickness_m: 0.2,
+            in_navigation: true,
+            ..Barrier::default()
+        },
+        |index, barrier| format!("{index}: {}", barrier.id),
+        barrier_ui,
+    );
+}
+
+fn object_ui(form: &mut Form<'_>, ui: &mut Ui, object: &mut SceneObject) {
+    form.text_ui(
+        ui,
+        "id",
+        "Persistent id (directives name it).",
+        &mut object.id,
+    );
+    form.vec3_ui(ui, "position", "Translation.", &mut object.position);
+    form.number_ui(
+        ui,
+        "yaw_rad",
+        "Rotation about Z.",
+        &mut object.yaw_rad,
+        -std::f64::consts::PI..=std::f64::consts::PI,
+        " rad",
+    );
+    form.vec3_ui(ui, "scale", "Scale per local axis.", &mut object.scale);
+    form.vec3_ui(
+        ui,
+        "half_extents_m",
+        "Half extents of the footprint the paths avoid (zero: none).",
+        &mut object.half_extents_m,
+    );
+}
+
+fn barrier_ui(form: &mut Form<'_>, ui: &mut Ui, barrier: &mut Barrier) {
+    form.text_ui(ui, "id", "Persistent id.", &mut barrier.id);
+    form.vec3_ui(ui, "from", "One end of the wall.", &mut barrier.from);
+    form.vec3_ui(ui, "to", "The other end.", &mut barrier.to);
+    form.number_ui(
+        ui,
+        "thickness_m",
+        "Wall thickness.",
+        &mut barrier.thickness_m,
+        0.0..=10.0,
+        " m",
+    );
+    form.row_ui(
+        ui,
+        "in_navigation",
+        "Whether path queries know it (off: only bodies meet it).",
+        |ui| ui.checkbox(&mut barrier.in_navigation, ""),
     );
 }
 
@@ -331,11 +410,13 @@ enum CommandKind {
     Redirect,
     Cancel,
     Escape,
+    RendezvousWith,
+    RedirectTo,
     /// A population-lifecycle command (boxes, requests, observers, families, ped settings).
     Other,
 }
 
-const COMMANDS: [(CommandKind, &str); 8] = [
+const COMMANDS: [(CommandKind, &str); 10] = [
     (CommandKind::Claim, "Claim"),
     (CommandKind::Release, "Release"),
     (CommandKind::Rendezvous, "Rendezvous"),
@@ -344,6 +425,8 @@ const COMMANDS: [(CommandKind, &str); 8] = [
     (CommandKind::Redirect, "Redirect"),
     (CommandKind::Cancel, "Cancel"),
     (CommandKind::Escape, "Escape"),
+    (CommandKind::RendezvousWith, "Rendezvous with object"),
+    (CommandKind::RedirectTo, "Redirect to object"),
 ];
 
 fn command_kind(command: &DirectiveCommand) -> CommandKind {
@@ -356,6 +439,8 @@ fn command_kind(command: &DirectiveCommand) -> CommandKind {
         DirectiveCommand::Redirect { .. } => CommandKind::Redirect,
         DirectiveCommand::Cancel => CommandKind::Cancel,
         DirectiveCommand::Escape { .. } => CommandKind::Escape,
+        DirectiveCommand::RendezvousWith { .. } => CommandKind::RendezvousWith,
+        DirectiveCommand::RedirectTo { .. } => CommandKind::RedirectTo,
         // The population commands have no editor widgets yet: they show as their own kind.
         _ => CommandKind::Other,
     }
@@ -384,6 +469,11 @@ fn command_point(command: &DirectiveCommand) -> Vec3 {
 
 fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveCommand {
     let point = command_point(previous);
+    let (object, offset) = match previous {
+        DirectiveCommand::RendezvousWith { object, offset }
+        | DirectiveCommand::RedirectTo { object, offset } => (object.clone(), *offset),
+        _ => (String::new(), Vec3::default()),
+    };
     match kind {
         CommandKind::Claim => DirectiveCommand::Claim {
             owner: "script".to_owned(),
@@ -402,10 +492,18 @@ fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveComma
             threat: point,
             safe_distance_m: 20.0,
         },
+        CommandKind::RendezvousWith => DirectiveCommand::RendezvousWith { object, offset },
+        CommandKind::RedirectTo => DirectiveCommand::RedirectTo { object, offset },
     }
 }
 
-fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sources: &[String]) {
+fn directive_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    directive: &mut Directive,
+    sources: &[String],
+    objects: &[String],
+) {
     form.number_ui(
         ui,
         "frame",
@@ -466,6 +564,22 @@ fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sou
                     safe_distance_m,
                     0.0..=10_000.0,
                     " m",
+                );
+            }
+            DirectiveCommand::RendezvousWith { object, offset }
+            | DirectiveCommand::RedirectTo { object, offset } => {
+                form.id_picker_ui(
+                    ui,
+                    "object",
+                    "The scene object whose transform gives the goal (read at command time).",
+                    object,
+                    objects,
+                );
+                form.vec3_ui(
+                    ui,
+                    "offset",
+                    "Approach offset in the object's frame.",
+                    offset,
                 );
             }
             _ => {}

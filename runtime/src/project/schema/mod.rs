@@ -13,8 +13,8 @@ pub use manifest::{Manifest, MANIFEST_SCHEMA};
 pub use overrides::{Mutation, Override, OverrideAction, OverrideSet, OVERRIDES_SCHEMA};
 pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
 pub use scenario::{
-    AttachFaultSpec, CrossingsSettings, Directive, DirectiveCommand, ExitNode, HazardVehicle,
-    Keyframe, MotionSettings, Observer, PopulationKind, PopulationSettings, PopulationSource,
-    Scenario, Target, VehicleSource, DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S,
-    MAX_FIXED_STEP_S, SCENARIO_SCHEMA,
+    AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,
+    HazardVehicle, Keyframe, MotionSettings, Observer, PopulationKind, PopulationSettings,
+    PopulationSource, Scenario, SceneObject, Target, VehicleSource, DEFAULT_DURATION_FRAMES,
+    DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S, SCENARIO_SCHEMA, UNIT_SCALE,
 };

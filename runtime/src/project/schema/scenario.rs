@@ -6,7 +6,7 @@ use crate::project::node::{Node, NodeKind};
 use crate::project::write::Doc;
 
 /// Current schema version of scenarios.
-pub const SCENARIO_SCHEMA: u32 = 2;
+pub const SCENARIO_SCHEMA: u32 = 3;
 
 /// The fixed step a scenario gets when its file gives none, seconds.
 pub const DEFAULT_FIXED_STEP_S: f64 = 0.05;
@@ -46,6 +46,10 @@ pub struct Scenario {
     pub motion: MotionSettings,
     /// Scripted directives, by frame.
     pub directives: Vec<Directive>,
+    /// Authored scene objects (rendezvous targets; their footprints block paths).
+    pub objects: Vec<SceneObject>,
+    /// Authored barriers (wall segments the paths, or only the bodies, meet).
+    pub barriers: Vec<Barrier>,
 }
 
 crate::project::codec_macro::record_codec!(Scenario "Scenario" schema SCENARIO_SCHEMA {
@@ -63,6 +67,61 @@ crate::project::codec_macro::record_codec!(Scenario "Scenario" schema SCENARIO_S
     population: PopulationSettings = PopulationSettings::default(),
     motion: MotionSettings = MotionSettings::default(),
     directives: Vec<Directive> = Vec::new(),
+    objects: Vec<SceneObject> = Vec::new(),
+    barriers: Vec<Barrier> = Vec::new(),
+});
+
+/// An authored scene object: a transform (translation, yaw, scale) and a box footprint.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SceneObject {
+    /// Persistent id (directives name it).
+    pub id: String,
+    /// Translation, meters.
+    pub position: Vec3,
+    /// Rotation about Z, radians.
+    pub yaw_rad: f64,
+    /// Scale per local axis.
+    pub scale: Vec3,
+    /// Half extents of the footprint before scaling, meters (zero: blocks nothing).
+    pub half_extents_m: Vec3,
+}
+
+/// Scale of a scene object whose file gives none.
+pub const UNIT_SCALE: Vec3 = Vec3 {
+    x: 1.0,
+    y: 1.0,
+    z: 1.0,
+};
+
+crate::project::codec_macro::record_codec!(SceneObject "Object" {
+    id: String,
+    position: Vec3,
+    yaw_rad: f64 = 0.0,
+    scale: Vec3 = UNIT_SCALE,
+    half_extents_m: Vec3 = Vec3::default(),
+});
+
+/// An authored barrier: a wall segment on the ground.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Barrier {
+    /// Persistent id.
+    pub id: String,
+    /// One end, meters.
+    pub from: Vec3,
+    /// The other end, meters.
+    pub to: Vec3,
+    /// Thickness, meters.
+    pub thickness_m: f64,
+    /// Whether path queries know it (false: only bodies meet it).
+    pub in_navigation: bool,
+}
+
+crate::project::codec_macro::record_codec!(Barrier "Barrier" {
+    id: String,
+    from: Vec3,
+    to: Vec3,
+    thickness_m: f64 = 0.2,
+    in_navigation: bool = true,
 });
 
 /// Motion at scale: LOD tiers (distance hysteresis from the nearest observer, capacities,
@@ -662,6 +721,20 @@ pub enum DirectiveCommand {
         /// New goal position, meters.
         goal: Vec3,
     },
+    /// Walk to a scene object's approach point: its transform applied to a local offset.
+    RendezvousWith {
+        /// The scene object's id.
+        object: String,
+        /// Local approach offset, meters.
+        offset: Vec3,
+    },
+    /// Replace the goal by a scene object's approach point.
+    RedirectTo {
+        /// The scene object's id.
+        object: String,
+        /// Local approach offset, meters.
+        offset: Vec3,
+    },
     /// Cancel the directive.
     Cancel,
     /// Flee away from a threat.
@@ -777,7 +850,7 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 fn unit_command(name: &str) -> Option<DirectiveCommand> {
     Some(match name {
@@ -799,6 +872,7 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
         "Claim" => &["owner", "allow_transfer"],
         "Release" => &["owner"],
         "Rendezvous" | "Redirect" => &["goal"],
+        "RendezvousWith" | "RedirectTo" => &["object", "offset"],
         "Escape" => &["threat", "safe_distance_m"],
         "SetNoSpawnBox" | "SetNoRemovalBox" => &["bounds"],
         "ForcedInit" => &["duration_s"],
@@ -842,6 +916,17 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             "Redirect" => cx
                 .required(&record, "goal")
                 .map(|goal| DirectiveCommand::Redirect { goal }),
+            "RendezvousWith" | "RedirectTo" => {
+                let object = cx.required(&record, "object");
+                let offset = cx.defaulted(&record, "offset", Vec3::default());
+                object.zip(offset).map(|(object, offset)| {
+                    if name == "RendezvousWith" {
+                        DirectiveCommand::RendezvousWith { object, offset }
+                    } else {
+                        DirectiveCommand::RedirectTo { object, offset }
+                    }
+                })
+            }
             "Escape" => {
                 let threat = cx.required(&record, "threat");
                 let safe = cx.required(&record, "safe_distance_m");
@@ -989,6 +1074,14 @@ impl Encode for DirectiveCommand {
             C::Hold => Doc::Unit("Hold"),
             C::Continue => Doc::Unit("Continue"),
             C::Redirect { goal } => one("Redirect", "goal", goal.encode()),
+            C::RendezvousWith { object, offset } => Doc::Struct(
+                "RendezvousWith",
+                vec![("object", object.encode()), ("offset", offset.encode())],
+            ),
+            C::RedirectTo { object, offset } => Doc::Struct(
+                "RedirectTo",
+                vec![("object", object.encode()), ("offset", offset.encode())],
+            ),
             C::Cancel => Doc::Unit("Cancel"),
             C::Escape {
                 threat,

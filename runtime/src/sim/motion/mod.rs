@@ -188,7 +188,7 @@ pub(in crate::sim) fn motion_phase(
         walk,
         scratch,
         agents,
-        frame,
+        frame: _,
     } = sets;
     let dt = config.fixed_step_s;
     let scheduler_frame = state.scheduler_frame;
@@ -203,6 +203,21 @@ pub(in crate::sim) fn motion_phase(
     counters.avoidance_processed = processed;
     counters.avoidance_deferred = deferred;
     step_agents(config, walk, scratch, agents, dt, max_steps);
+    state.counters = counters;
+}
+
+/// The end of Motion, after the task movements (`sim::tasks::motion`) have moved their peds:
+/// the observed velocities, the tier counts, the Motion Frames, and the scheduler frame.
+pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>) {
+    let MotionSets {
+        state,
+        scratch,
+        agents,
+        frame,
+        ..
+    } = sets;
+    let dt = config.fixed_step_s;
+    let mut counters = state.counters;
     observe_velocities(dt, agents);
     counters.tiers = [Tier::Full, Tier::Simulated, Tier::Stub]
         .map(|t| agents.tier.iter().filter(|x| **x == t).count() as u64);
@@ -358,78 +373,38 @@ fn step_agents(
                 };
                 agents.walk_decision[row] = walk_agent(&env, grid, walk_scratch, agents, row, mode);
             }
-            AgentState::Travelling => travel(agents, row, dt_s),
-            AgentState::Fleeing => flee(agents, row, dt_s),
+            // A panicked agent runs to its exit; task movements (travelling to a goal,
+            // escaping a threat) step in `sim::tasks::motion`, after every walker.
+            AgentState::Fleeing if agents.flee_exit[row] != panic::NO_EXIT => {
+                flee_to_exit(agents, row, dt_s)
+            }
+            AgentState::Travelling | AgentState::Fleeing => {}
             AgentState::Holding | AgentState::Arrived => {}
         }
         grid.update(row, agents.position[row]);
     }
 }
 
-/// Straight towards the directive's goal at the agent's speed; arrived within
-/// [`ARRIVAL_RADIUS_M`] or one stride.
-fn travel(agents: &mut Agents, row: usize, dt_s: f64) {
-    let Some(goal) = agents.target[row] else {
+/// A panicked agent runs to its exit at [`FLEE_SPEED_M_S`] (`target` holds the exit's position)
+/// and arrives there.
+fn flee_to_exit(agents: &mut Agents, row: usize, dt_s: f64) {
+    let Some(exit) = agents.target[row] else {
         agents.state[row] = AgentState::Arrived;
         return;
     };
-    agents.goal[row] = goal;
     let here = agents.position[row];
-    let (dx, dy) = (goal.x - here.x, goal.y - here.y);
+    let (dx, dy) = (exit.x - here.x, exit.y - here.y);
     let remaining = dx.hypot(dy);
-    let stride = agents.speed_m_s[row] * dt_s;
-    if remaining <= ARRIVAL_RADIUS_M || remaining <= stride {
-        agents.position[row] = goal;
+    let stride = FLEE_SPEED_M_S * dt_s;
+    agents.goal[row] = exit;
+    if remaining <= stride.max(ARRIVAL_RADIUS_M) {
+        agents.position[row] = exit;
         agents.state[row] = AgentState::Arrived;
     } else {
         let unit = scale(Vec2 { x: dx, y: dy }, 1.0 / remaining);
-        agents.position[row] = Vec2 {
-            x: here.x + unit.x * stride,
-            y: here.y + unit.y * stride,
-        };
+        agents.position[row] = offset(here, unit, stride);
         agents.facing[row] = unit;
     }
-}
-
-/// Away from the threat at [`FLEE_SPEED_M_S`] until beyond the safe distance; an agent with a
-/// flee exit (`panic`) runs to the exit instead and arrives there.
-fn flee(agents: &mut Agents, row: usize, dt_s: f64) {
-    let Some(threat) = agents.target[row] else {
-        agents.state[row] = AgentState::Arrived;
-        return;
-    };
-    let here = agents.position[row];
-    if agents.flee_exit[row] != panic::NO_EXIT {
-        // `target` holds the exit's position for a panicked agent.
-        let (dx, dy) = (threat.x - here.x, threat.y - here.y);
-        let remaining = dx.hypot(dy);
-        let stride = FLEE_SPEED_M_S * dt_s;
-        agents.goal[row] = threat;
-        if remaining <= stride.max(ARRIVAL_RADIUS_M) {
-            agents.position[row] = threat;
-            agents.state[row] = AgentState::Arrived;
-        } else {
-            let unit = scale(Vec2 { x: dx, y: dy }, 1.0 / remaining);
-            agents.position[row] = offset(here, unit, stride);
-            agents.facing[row] = unit;
-        }
-        return;
-    }
-    let (dx, dy) = (here.x - threat.x, here.y - threat.y);
-    let distance = dx.hypot(dy);
-    if distance > agents.safe_distance_m[row] {
-        agents.state[row] = AgentState::Arrived;
-        return;
-    }
-    // Coincident with the threat: flee along the current facing (tasks seed).
-    let away = if distance > 0.0 {
-        scale(Vec2 { x: dx, y: dy }, 1.0 / distance)
-    } else {
-        agents.facing[row]
-    };
-    agents.position[row] = offset(here, away, FLEE_SPEED_M_S * dt_s);
-    agents.goal[row] = agents.position[row];
-    agents.facing[row] = away;
 }
 
 /// Advances every agent's velocity window: once it spans [`VELOCITY_WINDOW_S`] and the agent

@@ -287,6 +287,8 @@ pub(in crate::sim) struct Sets<'a> {
     pub(in crate::sim) rejections: &'a mut Vec<(u16, SpawnRejection)>,
     /// The candidates this step drew, with their admission results.
     pub(in crate::sim) candidates: &'a mut Vec<CandidateMark>,
+    /// The task sets (retirement eligibility reads them; the Tasks phase changes them).
+    pub(in crate::sim) tasks: &'a mut crate::sim::tasks::TaskState,
 }
 
 /// The row a current handle names, if that row exists yet (staged births have none).
@@ -668,7 +670,8 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         }
         let handle = sets.slots.handle_of(row);
         let source = Some(sets.agents.source[row]);
-        if let Err(reason) = eligibility(sets.agents, row, &sets.state.boxes) {
+        let tasked = handle.is_some_and(|h| sets.tasks.protects(h));
+        if let Err(reason) = eligibility(sets.agents, row, &sets.state.boxes, tasked) {
             let detail = EventDetail::Refusal(reason);
             sets.events
                 .push(sets.frame, EventKind::RetireRefused, handle, source, detail);
@@ -700,7 +703,7 @@ fn retire_row(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         safe_at_retirement: observation.offscreen_for_all([p.x, p.y, 0.0]),
         saved_flags: 1,
     };
-    let checked = eligibility(sets.agents, row, &state.boxes);
+    let checked = eligibility(sets.agents, row, &state.boxes, sets.tasks.protects(handle));
     state.stats.retirements += 1;
     let frame = sets.frame;
     match state.pool.admit(entry, checked) {

@@ -1,5 +1,5 @@
 //! Retirement: a read-only eligibility check that returns a reason (Mission, pooled, vehicle
-//! intent, a non-default task, the no-removal box), the same at estimate and at commit, and the
+//! intent, an active directive task, a non-default task, the no-removal box), the same at estimate and at commit, and the
 //! spatial rule by horizontal distance `d` to each valid view's population center:
 //! `d ≤ Rout` retains; `Rout < d ≤ Rin` removes only when offscreen for every view and aggressive
 //! cleanup is allowed; `d > Rin` is removable. Any view requiring retention wins; no valid view
@@ -36,11 +36,20 @@ pub enum RetireRefusal {
     CleanupDisabledInBand,
     /// No valid view: missing observations never authorize removal.
     NoValidView,
+    /// An active directive parent (travelling, waiting for a signal or awaiting a decision)
+    /// holds the ped.
+    DirectiveTask,
 }
 
 /// Read-only eligibility of row `row`; population may clear only its own default task
-/// (walking its route), so any other task protects the ped.
-pub fn eligibility(agents: &Agents, row: usize, boxes: &Boxes) -> Result<(), RetireRefusal> {
+/// (walking its route), so any other task protects the ped; `tasked` says whether an active
+/// directive parent holds it (the task sets' answer).
+pub fn eligibility(
+    agents: &Agents,
+    row: usize,
+    boxes: &Boxes,
+    tasked: bool,
+) -> Result<(), RetireRefusal> {
     if agents.kind[row] == PopulationKind::Mission {
         return Err(RetireRefusal::Mission);
     }
@@ -49,6 +58,9 @@ pub fn eligibility(agents: &Agents, row: usize, boxes: &Boxes) -> Result<(), Ret
     }
     if agents.vehicle_intent[row] {
         return Err(RetireRefusal::VehicleIntent);
+    }
+    if tasked {
+        return Err(RetireRefusal::DirectiveTask);
     }
     if agents.state[row] != AgentState::Walking {
         return Err(RetireRefusal::NonDefaultTask);

@@ -93,6 +93,8 @@ fn scenario(
         population: PopulationParams::default(),
         motion: crate::project::MotionSettings::default(),
         crossings: crate::sim::CrossingSettings::default(),
+        objects: Vec::new(),
+        barriers: Vec::new(),
     }
 }
 

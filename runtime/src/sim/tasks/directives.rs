@@ -1,20 +1,47 @@
-//! The Tasks phase: the directives due this frame, in file order. A directive's target (a
+//! The Tasks phase: the directives due this frame, in file order, then the path replies, the
+//! queries and the parents' consumption of results (see `sim::tasks`). A directive's target (a
 //! birth ordinal, a handle, the nearest ambient ped to a point, or the world) is resolved
 //! deterministically; an unresolvable target is recorded in the event log with its reason and
 //! does nothing. Ped commands change the ped's task or ownership; world commands change the
 //! boxes, requests, observers and families.
 
-use super::agents::{AgentState, Agents};
-use super::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
-use super::motion::disguise::{self, recognise};
-use super::motion::panic::{apply_stimulus, PanicState};
-use super::population::{claim, destroy, live_row, release, ClaimRefusal, Sets};
-use super::scenario::{Command, DirectiveSpec, DirectiveTarget};
-use super::world::WorldConfig;
-use crate::project::PopulationKind;
+use super::{commands, Book};
+use crate::project::{PopulationKind, Vec2};
+use crate::sim::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
+use crate::sim::motion::disguise::{self, recognise};
+use crate::sim::motion::panic::{apply_stimulus, PanicState};
+use crate::sim::population::{claim, destroy, live_row, release, ClaimRefusal, Sets};
+use crate::sim::scenario::{Command, DirectiveSpec, DirectiveTarget};
+use crate::sim::world::WorldConfig;
+/// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due
+/// this frame in file order, accept the path replies, submit the queries movements need, and let
+/// parents consume their movements' results.
+pub(in crate::sim) fn tasks_phase(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    panic: &mut PanicState,
+) {
+    sets.tasks.prune(sets.slots, sets.agents.len());
+    let frame = sets.frame;
+    for stops in sets.tasks.stops.values_mut() {
+        stops.tick(frame);
+    }
+    sets.tasks.stops.retain(|_, s| s.any());
+    apply_directives(config, sets, panic);
+    let mut book = Book {
+        tasks: sets.tasks,
+        agents: sets.agents,
+        slots: sets.slots,
+        events: sets.events,
+        frame,
+    };
+    book.accept_replies();
+    book.submit_queries();
+    book.consume_results();
+}
 
-/// Tasks: apply the directives due this frame, in file order.
-pub(super) fn tasks_phase(config: &WorldConfig, sets: &mut Sets<'_>, panic: &mut PanicState) {
+/// The directives due this frame, in file order.
+fn apply_directives(config: &WorldConfig, sets: &mut Sets<'_>, panic: &mut PanicState) {
     let directives = &config.scenario.directives;
     let frame = sets.frame;
     let start = directives.partition_point(|d| d.frame < frame);
@@ -30,7 +57,7 @@ pub(super) fn tasks_phase(config: &WorldConfig, sets: &mut Sets<'_>, panic: &mut
                 sets.counters.directives_applied += 1;
                 log_directive(sets, directive, row, None);
                 if let Some(row) = row {
-                    ped_command(sets, row, directive);
+                    ped_command(config, sets, row, directive);
                 }
             }
             Err(why) => {
@@ -169,7 +196,7 @@ fn box_event(sets: &mut Sets<'_>, slot: BoxSlot, change: BoxChange) {
 }
 
 /// A ped command on row `row`.
-fn ped_command(sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
+fn ped_command(config: &WorldConfig, sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
     let handle = sets.slots.handle_of(row);
     let source = Some(sets.agents.source[row]);
     let frame = sets.frame;
@@ -218,38 +245,59 @@ fn ped_command(sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
             sets.events
                 .push(frame, EventKind::ClaimRefused, handle, source, detail);
         }
-        command => task_command(sets.agents, row, command),
+        command => {
+            if let Some(handle) = handle {
+                task_command(config, sets, row, handle, command);
+            }
+        }
     }
 }
 
 /// A task command (rendezvous, hold, continue, redirect, cancel, escape).
-fn task_command(agents: &mut Agents, row: usize, command: &Command) {
+fn task_command(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    row: usize,
+    handle: crate::sim::AgentHandle,
+    command: &Command,
+) {
+    let object_goal = |object: u16, offset: [f64; 3]| {
+        config
+            .scenario
+            .objects
+            .get(usize::from(object))
+            .map(|o| o.transform_point(offset))
+    };
+    let mut book = Book {
+        tasks: sets.tasks,
+        agents: sets.agents,
+        slots: sets.slots,
+        events: sets.events,
+        frame: sets.frame,
+    };
+    let point = |goal: Vec2| [goal.x, goal.y, 0.0];
     match command {
-        Command::Rendezvous { goal } | Command::Redirect { goal } => {
-            agents.target[row] = Some(*goal);
-            agents.state[row] = AgentState::Travelling;
+        Command::Rendezvous { goal } => commands::rendezvous(&mut book, row, handle, point(*goal)),
+        Command::RendezvousWith { object, offset } => {
+            // The object's transform is read now: the goal is a snapshot at command time.
+            if let Some(goal) = object_goal(*object, *offset) {
+                commands::rendezvous(&mut book, row, handle, goal);
+            }
         }
-        Command::Hold if agents.state[row] != AgentState::Holding => {
-            agents.resume[row] = agents.state[row];
-            agents.state[row] = AgentState::Holding;
+        Command::Redirect { goal } => commands::redirect(&mut book, row, handle, point(*goal)),
+        Command::RedirectTo { object, offset } => {
+            if let Some(goal) = object_goal(*object, *offset) {
+                commands::redirect(&mut book, row, handle, goal);
+            }
         }
-        Command::Continue if agents.state[row] == AgentState::Holding => {
-            agents.state[row] = agents.resume[row];
-        }
-        Command::Cancel => {
-            agents.target[row] = None;
-            agents.state[row] = AgentState::Arrived;
-        }
+        Command::Hold => commands::hold(&mut book, row, handle),
+        Command::Continue => commands::resume(&mut book, row, handle),
+        Command::Cancel => commands::cancel(&mut book, row, handle),
         Command::Escape {
             threat,
             safe_distance_m,
-        } => {
-            agents.target[row] = Some(*threat);
-            agents.safe_distance_m[row] = *safe_distance_m;
-            agents.state[row] = AgentState::Fleeing;
-        }
-        // A repeated hold, a continue without a hold, and world commands (which resolve
-        // against the world, never a ped) change nothing.
+        } => commands::escape(config, &mut book, row, handle, *threat, *safe_distance_m),
+        // World commands resolve against the world, never a ped.
         _ => {}
     }
 }

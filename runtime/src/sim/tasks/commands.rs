@@ -1,0 +1,361 @@
+//! Task commands with exactly the seed's state changes, each refusal an [`InstallRefusal`]:
+//!
+//! - rendezvous / escape install a parent after the installation checks (pooled, vehicle intent,
+//!   occupancy, entry/exit, body suspension, another source's active parent); an active parent of
+//!   the same source is replaced (a new task, a new session);
+//! - hold: Travelling → WaitingForSignal, sets the command hold; goal, path and generation stay;
+//! - continue: only from WaitingForSignal; clears only the command hold, → Travelling;
+//! - redirect: cancels the query, snapshots a new goal, generation + 1, command count + 1, the
+//!   same session, → Travelling (also from AwaitingDecision, keeping the failure count);
+//! - cancel: closes only this parent and its matching movement.
+//!
+//! A route walker with no directive parent keeps the older behaviour of hold and continue
+//! (stop and resume its route walk), so scenarios that pause a walker still do.
+
+use super::escape;
+use super::movement::Movement;
+use super::parent::{DirectiveParent, ParentKind, ParentState};
+use super::stops::{StopCause, StopOwner};
+use super::{Book, TaskChange};
+use crate::project::Vec2;
+use crate::sim::agents::{AgentHandle, AgentState};
+use crate::sim::motion::FLEE_SPEED_M_S;
+use crate::sim::walk::body::BODY_RADIUS_M;
+use crate::sim::world::WorldConfig;
+
+/// Why a task command was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum InstallRefusal {
+    /// Another source's active or pending primary task holds the ped.
+    OtherSourceTask,
+    /// The ped occupies a seat or similar (no world content makes one yet).
+    Occupancy,
+    /// The ped intends to enter or leave a vehicle.
+    VehicleIntent,
+    /// The ped is entering or leaving something (no world content makes this yet).
+    EntryExit,
+    /// The body is suspended (knocked down).
+    BodySuspended,
+    /// The command needs an active parent and there is none (none, completed or cancelled).
+    NoActiveParent,
+    /// The parent is not in a state this command accepts.
+    WrongState,
+    /// The command names a scene object the scenario does not have.
+    UnknownObject,
+    /// No escape candidate qualified: no response was started (not a failure).
+    EscapeNotAccepted,
+    /// The selected escape goal is not beyond safe + 0.15 m from the threat.
+    EscapeGoalTooClose,
+}
+
+/// Who a scenario directive's task belongs to (every scenario directive is the script's).
+pub const SCRIPT_SOURCE: &str = "script";
+
+/// The installation checks of a new primary task from `source`.
+fn install_checks(
+    book: &Book<'_>,
+    row: usize,
+    handle: AgentHandle,
+    source: &str,
+) -> Result<(), InstallRefusal> {
+    if book.agents.vehicle_intent[row] {
+        return Err(InstallRefusal::VehicleIntent);
+    }
+    if book
+        .tasks
+        .stops_of(handle)
+        .owner(StopCause::BodySuspension)
+        .is_some()
+    {
+        return Err(InstallRefusal::BodySuspended);
+    }
+    if let Some(parent) = book.tasks.parents.get(&handle) {
+        if parent.state.is_active() && parent.source != source {
+            return Err(InstallRefusal::OtherSourceTask);
+        }
+    }
+    Ok(())
+}
+
+/// Installs a new parent of `kind` towards `goal` walking at `speed_m_s`.
+fn install(
+    book: &mut Book<'_>,
+    row: usize,
+    handle: AgentHandle,
+    kind: ParentKind,
+    goal: [f64; 3],
+    speed_m_s: f64,
+) {
+    if let Some(old) = book.tasks.parents.get(&handle) {
+        if old.state.is_active() {
+            let (session, generation) = (old.session, book.generation(handle));
+            let _ = book.tasks.release_stop(
+                handle,
+                StopCause::CommandHold,
+                StopOwner::Directive { session },
+            );
+            if let Some(old) = book.tasks.parents.get_mut(&handle) {
+                old.state = ParentState::Cancelled;
+            }
+            book.log(handle, generation, TaskChange::Replaced);
+        }
+    }
+    book.tasks.sessions += 1;
+    let session = book.tasks.sessions;
+    book.tasks.service.cancel(handle);
+    let p = book.agents.position[row];
+    let facing = book.agents.facing[row];
+    let movement = book
+        .tasks
+        .movements
+        .entry(handle)
+        .or_insert_with(|| Movement::new([p.x, p.y, 0.0], facing.y.atan2(facing.x), speed_m_s));
+    movement.position = [p.x, p.y, 0.0];
+    movement.speed_m_s = speed_m_s;
+    movement.request_goal(goal);
+    let generation = movement.generation;
+    book.tasks.parents.insert(
+        handle,
+        DirectiveParent {
+            source: super::commands::SCRIPT_SOURCE.to_owned(),
+            session,
+            kind,
+            goal,
+            commands: 1,
+            failures: 0,
+            state: ParentState::Travelling,
+            last_failure: None,
+            last_child_generation: generation,
+        },
+    );
+    book.log(handle, generation, TaskChange::Installed);
+}
+
+/// Rendezvous at `goal` (already resolved from a scene object at command time).
+pub(super) fn rendezvous(book: &mut Book<'_>, row: usize, handle: AgentHandle, goal: [f64; 3]) {
+    if let Err(why) = install_checks(book, row, handle, SCRIPT_SOURCE) {
+        return refuse(book, handle, why);
+    }
+    let speed = book.agents.speed_m_s[row];
+    install(book, row, handle, ParentKind::Rendezvous, goal, speed);
+    book.agents.state[row] = AgentState::Travelling;
+    book.agents.target[row] = Some(Vec2 {
+        x: goal[0],
+        y: goal[1],
+    });
+}
+
+/// Hold: a travelling parent waits for a signal; a parentless walker stops its route walk.
+pub(super) fn hold(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+    let Some(parent) = book
+        .tasks
+        .parents
+        .get(&handle)
+        .filter(|p| p.state.is_active())
+    else {
+        if book.agents.state[row] != AgentState::Holding {
+            book.agents.resume[row] = book.agents.state[row];
+            book.agents.state[row] = AgentState::Holding;
+        }
+        return;
+    };
+    if parent.state != ParentState::Travelling {
+        return refuse(book, handle, InstallRefusal::WrongState);
+    }
+    let session = parent.session;
+    book.tasks.set_stop(
+        handle,
+        StopCause::CommandHold,
+        StopOwner::Directive { session },
+    );
+    if let Some(parent) = book.tasks.parents.get_mut(&handle) {
+        parent.state = ParentState::WaitingForSignal;
+        parent.commands += 1;
+    }
+    book.agents.resume[row] = AgentState::Travelling;
+    book.agents.state[row] = AgentState::Holding;
+    let generation = book.generation(handle);
+    book.log(handle, generation, TaskChange::Held);
+}
+
+/// Continue: only from WaitingForSignal, releasing only the command hold.
+pub(super) fn resume(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+    let Some(parent) = book
+        .tasks
+        .parents
+        .get(&handle)
+        .filter(|p| p.state.is_active())
+    else {
+        if book.agents.state[row] == AgentState::Holding {
+            book.agents.state[row] = book.agents.resume[row];
+        }
+        return;
+    };
+    if parent.state != ParentState::WaitingForSignal {
+        return refuse(book, handle, InstallRefusal::WrongState);
+    }
+    let owner = StopOwner::Directive {
+        session: parent.session,
+    };
+    let _ = book
+        .tasks
+        .release_stop(handle, StopCause::CommandHold, owner);
+    if let Some(parent) = book.tasks.parents.get_mut(&handle) {
+        parent.state = ParentState::Travelling;
+        parent.commands += 1;
+    }
+    book.agents.state[row] = AgentState::Travelling;
+    let generation = book.generation(handle);
+    book.log(handle, generation, TaskChange::Continued);
+}
+
+/// Redirect to `goal`: a new execution in the same session.
+pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goal: [f64; 3]) {
+    let Some(parent) = book
+        .tasks
+        .parents
+        .get(&handle)
+        .filter(|p| p.state.is_active())
+    else {
+        return refuse(book, handle, InstallRefusal::NoActiveParent);
+    };
+    let session = parent.session;
+    book.tasks.service.cancel(handle);
+    // RequestGoal removes the command hold and timed standing (their owners' releases).
+    let _ = book.tasks.release_stop(
+        handle,
+        StopCause::CommandHold,
+        StopOwner::Directive { session },
+    );
+    if let Some(stops) = book.tasks.stops.get_mut(&handle) {
+        if let Some(owner @ StopOwner::Clock { .. }) = stops.owner(StopCause::TimedStanding) {
+            let _ = stops.release(StopCause::TimedStanding, owner);
+        }
+        if !stops.any() {
+            book.tasks.stops.remove(&handle);
+        }
+    }
+    let p = book.agents.position[row];
+    if let Some(m) = book.tasks.movements.get_mut(&handle) {
+        m.position = [p.x, p.y, m.position[2]];
+        m.request_goal(goal);
+    }
+    if let Some(parent) = book.tasks.parents.get_mut(&handle) {
+        parent.goal = goal;
+        parent.commands += 1;
+        parent.state = ParentState::Travelling;
+    }
+    book.agents.state[row] = match book.tasks.parents.get(&handle).map(|p| p.kind) {
+        Some(ParentKind::Escape { .. }) => AgentState::Fleeing,
+        _ => AgentState::Travelling,
+    };
+    book.agents.target[row] = Some(Vec2 {
+        x: goal[0],
+        y: goal[1],
+    });
+    let generation = book.generation(handle);
+    book.log(handle, generation, TaskChange::Redirected);
+}
+
+/// Cancel: closes this parent and its movement when their goals agree; nothing for a parent
+/// already completed or cancelled.
+pub(super) fn cancel(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+    let Some(parent) = book
+        .tasks
+        .parents
+        .get(&handle)
+        .filter(|p| p.state.is_active())
+    else {
+        return refuse(book, handle, InstallRefusal::NoActiveParent);
+    };
+    let (session, goal) = (parent.session, parent.goal);
+    let matching = book
+        .tasks
+        .movements
+        .get(&handle)
+        .is_some_and(|m| m.goal == goal);
+    if matching {
+        book.tasks.service.cancel(handle);
+        if let Some(m) = book.tasks.movements.get_mut(&handle) {
+            m.close();
+        }
+    }
+    let _ = book.tasks.release_stop(
+        handle,
+        StopCause::CommandHold,
+        StopOwner::Directive { session },
+    );
+    if let Some(parent) = book.tasks.parents.get_mut(&handle) {
+        parent.state = ParentState::Cancelled;
+        parent.commands += 1;
+    }
+    book.agents.state[row] = AgentState::Arrived;
+    book.agents.target[row] = None;
+    let generation = book.generation(handle);
+    book.log(handle, generation, TaskChange::Cancelled);
+}
+
+/// Escape from `threat`: select an endpoint, check it for queuing, install the response.
+pub(super) fn escape(
+    config: &WorldConfig,
+    book: &mut Book<'_>,
+    row: usize,
+    handle: AgentHandle,
+    threat: Vec2,
+    safe_distance_m: f64,
+) {
+    if let Err(why) = install_checks(book, row, handle, SCRIPT_SOURCE) {
+        return refuse(book, handle, why);
+    }
+    let agents = &*book.agents;
+    let occupied = |p: Vec2| {
+        (0..agents.len()).any(|r| {
+            r != row
+                && !agents.pooled[r]
+                && (agents.position[r].x - p.x).hypot(agents.position[r].y - p.y)
+                    < 2.0 * BODY_RADIUS_M
+        })
+    };
+    let start = agents.position[row];
+    let report = escape::select(
+        &config.paths,
+        start,
+        agents.facing[row],
+        threat,
+        safe_distance_m,
+        &occupied,
+    );
+    let endpoint = report.endpoint();
+    book.tasks.escapes.insert(handle, report);
+    let Some(goal) = endpoint else {
+        return refuse(book, handle, InstallRefusal::EscapeNotAccepted);
+    };
+    let from_threat = (goal[0] - threat.x).hypot(goal[1] - threat.y);
+    if from_threat <= safe_distance_m + escape::QUEUING_MARGIN_M {
+        return refuse(book, handle, InstallRefusal::EscapeGoalTooClose);
+    }
+    let kind = ParentKind::Escape {
+        threat: [threat.x, threat.y, 0.0],
+        safe_distance_m,
+        start_count: 1,
+    };
+    install(book, row, handle, kind, goal, FLEE_SPEED_M_S);
+    book.agents.state[row] = AgentState::Fleeing;
+    book.agents.safe_distance_m[row] = safe_distance_m;
+    book.agents.target[row] = Some(threat);
+}
+
+fn refuse(book: &mut Book<'_>, handle: AgentHandle, why: InstallRefusal) {
+    let generation = book.generation(handle);
+    book.log(handle, generation, TaskChange::Refused(why));
+}
+
+impl Book<'_> {
+    /// The ped's movement generation (0 without one).
+    fn generation(&self, handle: AgentHandle) -> u32 {
+        self.tasks
+            .movements
+            .get(&handle)
+            .map_or(0, |m| m.generation)
+    }
+}

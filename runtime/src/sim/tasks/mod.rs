@@ -1,0 +1,465 @@
+//! Tasks: directive parents (persistent intent) and their movements (replaceable execution),
+//! stop causes with owners, the path service, escape selection and failure handed to the upper
+//! layer — the tasks-and-directives seed, as state sets keyed by agent handle.
+//!
+//! One file per mechanism: `parent` (intent), `movement` (execution), `paths` (the path
+//! service), `rendezvous` (scene-object goals, barriers), `commands` (installation checks, hold,
+//! continue, redirect, cancel, escape), `escape` (candidate selection), `failure` (blocking,
+//! replans, consuming a failure once), `stops` (stop causes), `directives` (the directives due
+//! this frame and their targets).
+//!
+//! Within one update: the Tasks phase applies the directives due, then accepts the replies the
+//! path service produced in the previous Motion phase (a reply whose generation is not the
+//! current one, or that finds nothing pending, is stale and never installs), then submits the
+//! queries movements need, then lets parents consume results. The Motion phase steps movements
+//! after the walkers, submits the queries replans need, answers queued queries, and lets parents
+//! consume arrivals and failures again. Every transition is logged as an `EventKind::Task` with
+//! the parent's session, the movement's generation and the reason.
+
+pub mod commands;
+mod directives;
+pub mod escape;
+pub mod failure;
+pub mod movement;
+pub mod parent;
+pub mod paths;
+pub mod rendezvous;
+pub mod stops;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+pub(in crate::sim) use directives::tasks_phase;
+
+use self::commands::InstallRefusal;
+use self::escape::EscapeReport;
+use self::failure::ReplanCause;
+use self::movement::{
+    advance, MotionState, MoveEnv, MoveFailure, Movement, StaleReply, StepOutcome,
+};
+use self::parent::{DirectiveParent, ParentKind, ParentState};
+use self::paths::{write_handle, PathGrid, PathQuery};
+use self::stops::{ReleaseRefusal, StopCause, StopCauses, StopOwner};
+use crate::project::Vec2;
+use crate::sim::agents::{AgentHandle, AgentState, Agents, Canonical};
+use crate::sim::events::{EventDetail, EventKind, EventLog};
+use crate::sim::slots::Slots;
+use crate::sim::spatial::SpatialGrid;
+use crate::sim::world::WorldConfig;
+
+/// What happened to a task (the detail of an `EventKind::Task` event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TaskChange {
+    /// A parent was installed (a rendezvous or an escape started).
+    Installed,
+    /// A command was refused.
+    Refused(InstallRefusal),
+    /// A path query was queued.
+    PathQueued,
+    /// A reply was installed: the movement walks.
+    PathInstalled,
+    /// A reply was stale and dropped.
+    Stale(StaleReply),
+    /// The movement replanned.
+    Replanned(ReplanCause),
+    /// The movement failed.
+    MoveFailed(MoveFailure),
+    /// The parent consumed a failure (failure count + 1, → AwaitingDecision).
+    FailureConsumed,
+    /// The movement arrived.
+    Arrived,
+    /// The parent completed.
+    Completed,
+    /// Hold: → WaitingForSignal.
+    Held,
+    /// Continue: → Travelling.
+    Continued,
+    /// Redirect: a new goal and generation, the same session.
+    Redirected,
+    /// Cancel: the parent and its movement closed.
+    Cancelled,
+    /// An active parent of the same source was replaced by a new task.
+    Replaced,
+    /// The body was suspended (knockdown).
+    Suspended,
+    /// The body was released; the movement replans from its actual position.
+    Resumed,
+}
+
+/// Every task set of a world (world state: snapshots carry it and the digest covers it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TaskState {
+    /// Directive parents by ped.
+    pub parents: BTreeMap<AgentHandle, DirectiveParent>,
+    /// Movements by ped.
+    pub movements: BTreeMap<AgentHandle, Movement>,
+    /// Stop causes by ped (entries with no cause are removed).
+    pub stops: BTreeMap<AgentHandle, StopCauses>,
+    /// The path service's queue and mailbox.
+    pub service: paths::PathService,
+    /// The last escape selection of each ped (the overlay's candidates).
+    pub escapes: BTreeMap<AgentHandle, EscapeReport>,
+    /// Sessions started so far (the next one is this + 1).
+    pub sessions: u32,
+}
+
+impl TaskState {
+    /// Whether the ped's tasks keep it from retirement: an active directive parent.
+    pub fn protects(&self, handle: AgentHandle) -> bool {
+        self.parents
+            .get(&handle)
+            .is_some_and(|p| p.state.is_active())
+    }
+
+    /// The ped's stop causes.
+    pub fn stops_of(&self, handle: AgentHandle) -> StopCauses {
+        self.stops.get(&handle).copied().unwrap_or_default()
+    }
+
+    /// Whether no task exists at all (such a world's digest is what it was before tasks).
+    pub fn is_empty(&self) -> bool {
+        self.parents.is_empty()
+            && self.movements.is_empty()
+            && self.stops.is_empty()
+            && self.service.is_idle()
+            && self.service.answered == 0
+            && self.escapes.is_empty()
+            && self.sessions == 0
+    }
+
+    fn set_stop(&mut self, handle: AgentHandle, cause: StopCause, owner: StopOwner) {
+        self.stops.entry(handle).or_default().set(cause, owner);
+    }
+
+    fn release_stop(
+        &mut self,
+        handle: AgentHandle,
+        cause: StopCause,
+        owner: StopOwner,
+    ) -> Result<(), ReleaseRefusal> {
+        let stops = self.stops.get_mut(&handle).ok_or(ReleaseRefusal::NotSet)?;
+        let released = stops.release(cause, owner);
+        if !stops.any() {
+            self.stops.remove(&handle);
+        }
+        released
+    }
+
+    /// Body suspension begins (for the knockdown module only): walking stops, the outstanding
+    /// query is cancelled and invalidated; the parent keeps its intent.
+    pub fn suspend_body(&mut self, handle: AgentHandle, recovery_session: u32) {
+        let owner = StopOwner::Knockdown {
+            session: recovery_session,
+        };
+        self.set_stop(handle, StopCause::BodySuspension, owner);
+        self.service.cancel(handle);
+        if let Some(m) = self.movements.get_mut(&handle) {
+            m.suspend();
+        }
+    }
+
+    /// Body suspension ends at `position` (for the knockdown module only, with the session that
+    /// suspended it): an active parent's movement replans from there to its retained goal; a
+    /// cancelled intent is never restored.
+    pub fn release_body(
+        &mut self,
+        handle: AgentHandle,
+        recovery_session: u32,
+        position: [f64; 3],
+        heading_rad: f64,
+    ) -> Result<(), ReleaseRefusal> {
+        let owner = StopOwner::Knockdown {
+            session: recovery_session,
+        };
+        self.release_stop(handle, StopCause::BodySuspension, owner)?;
+        let active = self.protects(handle);
+        if let (true, Some(m)) = (active, self.movements.get_mut(&handle)) {
+            m.resume_from(position, heading_rad);
+        }
+        Ok(())
+    }
+
+    /// Drops the tasks of peds that no longer exist (destroyed or recycled slots).
+    fn prune(&mut self, slots: &Slots, rows: usize) {
+        let live = |h: &AgentHandle| slots.resolve(*h).is_some_and(|r| r < rows);
+        self.parents.retain(|h, _| live(h));
+        self.movements.retain(|h, _| live(h));
+        self.stops.retain(|h, _| live(h));
+        self.escapes.retain(|h, _| live(h));
+        self.service.queue.retain(|q| live(&q.handle));
+        self.service.replies.retain(|r| live(&r.handle));
+    }
+
+    /// Canonical bytes; nothing at all while no task ever existed.
+    pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        if self.is_empty() {
+            return;
+        }
+        bytes.extend_from_slice(b"TASKS001");
+        self.sessions.write_canonical(bytes);
+        (self.parents.len() as u64).write_canonical(bytes);
+        for (handle, parent) in &self.parents {
+            write_handle(*handle, bytes);
+            parent.write_canonical(bytes);
+        }
+        (self.movements.len() as u64).write_canonical(bytes);
+        for (handle, movement) in &self.movements {
+            write_handle(*handle, bytes);
+            movement.write_canonical(bytes);
+        }
+        (self.stops.len() as u64).write_canonical(bytes);
+        for (handle, stops) in &self.stops {
+            write_handle(*handle, bytes);
+            stops.write_canonical(bytes);
+        }
+        self.service.write_canonical(bytes);
+        (self.escapes.len() as u64).write_canonical(bytes);
+        for (handle, report) in &self.escapes {
+            write_handle(*handle, bytes);
+            (report.candidates.len() as u64).write_canonical(bytes);
+            (report.selected.map_or(u64::MAX, |s| s as u64)).write_canonical(bytes);
+        }
+    }
+
+    /// Whether every handle the sets name is a live row of `slots` (a restore preflight).
+    pub fn is_consistent(&self, slots: &Slots, rows: usize) -> bool {
+        let live = |h: &AgentHandle| slots.resolve(*h).is_some_and(|r| r < rows);
+        self.parents.keys().all(live)
+            && self.movements.keys().all(live)
+            && self.stops.keys().all(live)
+            && self.service.queue.iter().all(|q| live(&q.handle))
+    }
+}
+
+/// Logs one task transition.
+pub(super) fn log(
+    events: &mut EventLog,
+    frame: u64,
+    handle: AgentHandle,
+    source: Option<u16>,
+    session: u32,
+    generation: u32,
+    change: TaskChange,
+) {
+    let detail = EventDetail::Task {
+        session,
+        generation,
+        change,
+    };
+    events.push(frame, EventKind::Task, Some(handle), source, detail);
+}
+
+/// What the task bookkeeping between phases reads and changes.
+pub(super) struct Book<'a> {
+    pub tasks: &'a mut TaskState,
+    pub agents: &'a mut Agents,
+    pub slots: &'a Slots,
+    pub events: &'a mut EventLog,
+    pub frame: u64,
+}
+
+impl Book<'_> {
+    fn row(&self, handle: AgentHandle) -> Option<usize> {
+        self.slots
+            .resolve(handle)
+            .filter(|r| *r < self.agents.len())
+    }
+
+    fn source(&self, handle: AgentHandle) -> Option<u16> {
+        self.row(handle).map(|r| self.agents.source[r])
+    }
+
+    fn session(&self, handle: AgentHandle) -> u32 {
+        self.tasks.parents.get(&handle).map_or(0, |p| p.session)
+    }
+
+    fn log(&mut self, handle: AgentHandle, generation: u32, change: TaskChange) {
+        let (source, session) = (self.source(handle), self.session(handle));
+        log(
+            self.events,
+            self.frame,
+            handle,
+            source,
+            session,
+            generation,
+            change,
+        );
+    }
+
+    /// Installs or drops the replies in the mailbox, in answer order.
+    pub fn accept_replies(&mut self) {
+        for reply in std::mem::take(&mut self.tasks.service.replies) {
+            let Some(m) = self.tasks.movements.get_mut(&reply.handle) else {
+                continue;
+            };
+            let change = match m.accept_path(&reply) {
+                Err(why) => TaskChange::Stale(why),
+                Ok(()) => match m.failure {
+                    Some(why) => TaskChange::MoveFailed(why),
+                    None => TaskChange::PathInstalled,
+                },
+            };
+            self.log(reply.handle, reply.generation, change);
+        }
+    }
+
+    /// Queues a query for every movement that needs one (not while its body is suspended),
+    /// starting at the ped's current position.
+    pub fn submit_queries(&mut self) {
+        let wanted: Vec<AgentHandle> = self
+            .tasks
+            .movements
+            .iter()
+            .filter(|(_, m)| m.needs_query)
+            .map(|(h, _)| *h)
+            .collect();
+        for handle in wanted {
+            let Some(row) = self.row(handle) else {
+                continue;
+            };
+            let p = self.agents.position[row];
+            let Some(m) = self.tasks.movements.get_mut(&handle) else {
+                continue;
+            };
+            m.position = [p.x, p.y, m.position[2]];
+            m.needs_query = false;
+            let query = PathQuery {
+                handle,
+                generation: m.generation,
+                start: m.position,
+                goal: m.goal,
+            };
+            let generation = m.generation;
+            self.tasks.service.submit(query);
+            self.log(handle, generation, TaskChange::PathQueued);
+        }
+    }
+
+    /// Parents consume their movements' results: an arrival completes a rendezvous (an escape
+    /// only when actually safe), a failure is consumed once.
+    pub fn consume_results(&mut self) {
+        let handles: Vec<AgentHandle> = self.tasks.parents.keys().copied().collect();
+        for handle in handles {
+            let Some(m) = self.tasks.movements.get(&handle) else {
+                continue;
+            };
+            let (state, generation, failure, position) =
+                (m.state, m.generation, m.failure, m.position);
+            let Some(parent) = self.tasks.parents.get_mut(&handle) else {
+                continue;
+            };
+            parent.last_child_generation = generation;
+            match state {
+                MotionState::Arrived if parent.state == ParentState::Travelling => {
+                    let safe = match parent.kind {
+                        ParentKind::Rendezvous => true,
+                        ParentKind::Escape {
+                            threat,
+                            safe_distance_m,
+                            ..
+                        } => {
+                            (position[0] - threat[0]).hypot(position[1] - threat[1])
+                                > safe_distance_m
+                        }
+                    };
+                    if safe {
+                        parent.state = ParentState::Completed;
+                        self.set_agent_state(handle, AgentState::Arrived);
+                        self.log(handle, generation, TaskChange::Completed);
+                    } else if failure::consume(parent, MoveFailure::UnsafeAtArrival) {
+                        self.set_agent_state(handle, AgentState::Arrived);
+                        self.log(handle, generation, TaskChange::FailureConsumed);
+                    }
+                }
+                MotionState::Failed => {
+                    let why = failure.unwrap_or(MoveFailure::EmptyPath);
+                    if failure::consume(parent, why) {
+                        self.set_agent_state(handle, AgentState::Arrived);
+                        self.log(handle, generation, TaskChange::FailureConsumed);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn set_agent_state(&mut self, handle: AgentHandle, state: AgentState) {
+        if let Some(row) = self.row(handle) {
+            self.agents.state[row] = state;
+        }
+    }
+}
+
+/// The tasks' part of the Motion phase: every movement steps (in handle order, after the
+/// walkers), the queries replans need are queued, the path service answers, and parents
+/// consume arrivals and failures.
+pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, grid: &mut SpatialGrid) {
+    let handles: Vec<AgentHandle> = book.tasks.movements.keys().copied().collect();
+    for handle in handles {
+        let Some(row) = book.row(handle) else {
+            continue;
+        };
+        if book.agents.pooled[row] {
+            continue;
+        }
+        let stopped = book.tasks.stops_of(handle).any();
+        let p = book.agents.position[row];
+        let env = MoveEnv {
+            grid: &config.paths,
+            unknown: &config.unknown_obstacles,
+            peds: grid,
+            row,
+            dt_s: config.fixed_step_s,
+        };
+        let Some(m) = book.tasks.movements.get_mut(&handle) else {
+            continue;
+        };
+        m.position = [p.x, p.y, m.position[2]];
+        let outcome = advance(m, &env, stopped);
+        let (position, heading, generation) = (m.position, m.heading_rad, m.generation);
+        let now = Vec2 {
+            x: position[0],
+            y: position[1],
+        };
+        if now != p {
+            book.agents.position[row] = now;
+            book.agents.facing[row] = Vec2 {
+                x: heading.cos(),
+                y: heading.sin(),
+            };
+            grid.update(row, now);
+        }
+        let change = match outcome {
+            StepOutcome::Quiet => None,
+            StepOutcome::Replanned(cause) => Some(TaskChange::Replanned(cause)),
+            StepOutcome::Failed(why) => Some(TaskChange::MoveFailed(why)),
+            StepOutcome::Arrived => Some(TaskChange::Arrived),
+        };
+        if let Some(change) = change {
+            book.log(handle, generation, change);
+        }
+    }
+    book.submit_queries();
+    book.tasks.service.answer(&config.paths);
+    book.consume_results();
+}
+
+/// The paths a world's tasks walk on, built once from its space and scenario.
+pub(in crate::sim) fn build_paths(
+    config_space: &crate::sim::space::SimSpace,
+    scenario: &crate::sim::scenario::CompiledScenario,
+) -> (PathGrid, Vec<paths::Obstacle>) {
+    let mut known = paths::prop_obstacles(&config_space.blockers);
+    let mut unknown = Vec::new();
+    for barrier in &scenario.barriers {
+        if barrier.in_navigation {
+            known.push(barrier.obstacle());
+        } else {
+            unknown.push(barrier.obstacle());
+        }
+    }
+    known.extend(scenario.objects.iter().filter_map(|o| o.obstacle()));
+    (PathGrid::new(&config_space.routes, &known), unknown)
+}

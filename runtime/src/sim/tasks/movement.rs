@@ -1,0 +1,455 @@
+//! Movement: the replaceable execution of a parent's intent — position, heading, goal, path,
+//! corner index, query generation, motion state and blocking timers.
+//!
+//! `request_goal` starts a new execution (generation + 1, path and progress cleared, a query
+//! needed); `accept_path` installs a reply only when it answers the current generation while a
+//! query is pending, and only when its endpoint is within [`ENDPOINT_TOLERANCE_M`] of the goal on
+//! every axis. Following a path moves straight to each corner in substeps of at most
+//! [`MAX_SUBSTEP_S`]; after the last corner a stopping phase of [`STOP_PHASE_S`] runs, and only
+//! then does arrival (3D distance ≤ [`ARRIVAL_RADIUS_M`]) publish `Arrived`.
+
+use super::failure::{self, ReplanCause};
+use super::paths::{distance, Obstacle, PathFailure, PathGrid, PathReply};
+use crate::project::Vec2;
+use crate::sim::agents::Canonical;
+use crate::sim::spatial::SpatialGrid;
+use crate::sim::walk::body::BODY_RADIUS_M;
+
+/// A path is accepted only if its endpoint is within this of the goal on every axis, meters.
+pub const ENDPOINT_TOLERANCE_M: f64 = 0.15;
+/// Arrival: 3D distance from the ped to the goal at most this, meters.
+pub const ARRIVAL_RADIUS_M: f64 = 0.15;
+/// Longest movement substep, seconds.
+pub const MAX_SUBSTEP_S: f64 = 0.05;
+/// The stopping phase after the last corner, seconds (the stop tail: no translation).
+pub const STOP_PHASE_S: f64 = 0.05;
+/// Another ped closer than this blocks a step that brings the two closer, meters.
+pub const PED_CLEARANCE_M: f64 = 2.0 * BODY_RADIUS_M;
+
+/// How far a neighbour may have moved since the neighbour grid bucketed it, meters.
+const NEIGHBOUR_SLACK_M: f64 = 0.5;
+
+/// What a movement is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MotionState {
+    /// A query is pending (or must be submitted).
+    AwaitingPath,
+    /// Following its path.
+    Walking,
+    /// In the stopping phase after the last corner.
+    Stopping,
+    /// Arrived at the goal.
+    Arrived,
+    /// Failed (the reason is kept).
+    Failed,
+    /// Suspended by its body (knockdown): no query, no step.
+    Suspended,
+    /// Closed by a cancel: never walks again.
+    Closed,
+}
+
+impl MotionState {
+    /// A stable small number.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// Why a movement failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MoveFailure {
+    /// The path service found no path.
+    Query(PathFailure),
+    /// The reply had no points.
+    EmptyPath,
+    /// The path's endpoint is farther than [`ENDPOINT_TOLERANCE_M`] from the goal on some axis.
+    EndpointOutsideTolerance,
+    /// More replans than [`failure::MAX_REPLANS`].
+    ReplansExhausted,
+    /// An escape arrived no farther than the safe distance from its threat.
+    UnsafeAtArrival,
+}
+
+impl MoveFailure {
+    /// `(kind, detail)`: stable small numbers.
+    pub fn code(self) -> (u8, u8) {
+        match self {
+            MoveFailure::Query(why) => (0, why.code()),
+            MoveFailure::EmptyPath => (1, 0),
+            MoveFailure::EndpointOutsideTolerance => (2, 0),
+            MoveFailure::ReplansExhausted => (3, 0),
+            MoveFailure::UnsafeAtArrival => (4, 0),
+        }
+    }
+}
+
+/// Why a reply was not installed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StaleReply {
+    /// It answers another generation.
+    GenerationMismatch,
+    /// No query is pending.
+    NothingPending,
+}
+
+/// One movement execution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Movement {
+    /// Position, meters (mirrors the ped's).
+    pub position: [f64; 3],
+    /// Heading around Z, radians.
+    pub heading_rad: f64,
+    /// The goal this execution walks to, meters.
+    pub goal: [f64; 3],
+    /// Path corners, the start first.
+    pub path: Vec<[f64; 3]>,
+    /// Index of the corner walked towards.
+    pub corner: u32,
+    /// Query generation.
+    pub generation: u32,
+    /// Motion state.
+    pub state: MotionState,
+    /// Whether a query of this generation is pending.
+    pub pending: bool,
+    /// Whether a query must be submitted for this generation.
+    pub needs_query: bool,
+    /// Speed, meters per second.
+    pub speed_m_s: f64,
+    /// Time the current step has been blocked, seconds.
+    pub blocked_s: f64,
+    /// Time without progress towards the current corner, seconds.
+    pub no_progress_s: f64,
+    /// Closest distance to the current corner so far, meters.
+    pub best_corner_m: f64,
+    /// Replans of this execution so far.
+    pub replans: u32,
+    /// Time in the stopping phase, seconds.
+    pub stop_elapsed_s: f64,
+    /// Why it failed.
+    pub failure: Option<MoveFailure>,
+}
+
+impl Movement {
+    /// A movement standing at `position` with no goal yet (generation 0).
+    pub fn new(position: [f64; 3], heading_rad: f64, speed_m_s: f64) -> Movement {
+        Movement {
+            position,
+            heading_rad,
+            goal: position,
+            path: Vec::new(),
+            corner: 0,
+            generation: 0,
+            state: MotionState::AwaitingPath,
+            pending: false,
+            needs_query: false,
+            speed_m_s,
+            blocked_s: 0.0,
+            no_progress_s: 0.0,
+            best_corner_m: f64::INFINITY,
+            replans: 0,
+            stop_elapsed_s: 0.0,
+            failure: None,
+        }
+    }
+
+    /// Starts a new execution towards `goal`: generation + 1, path and progress cleared, motion
+    /// and blocking reset, a query needed. (The caller cancels the outstanding query and clears
+    /// the command hold and timed standing, which are not the movement's.)
+    pub fn request_goal(&mut self, goal: [f64; 3]) {
+        self.goal = goal;
+        self.replans = 0;
+        self.restart();
+    }
+
+    /// A new query for the same goal from the current position (replan or resumption).
+    fn restart(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        self.path.clear();
+        self.corner = 0;
+        self.state = MotionState::AwaitingPath;
+        self.pending = true;
+        self.needs_query = true;
+        self.failure = None;
+        self.reset_timers();
+    }
+
+    fn reset_timers(&mut self) {
+        self.blocked_s = 0.0;
+        self.no_progress_s = 0.0;
+        self.best_corner_m = f64::INFINITY;
+        self.stop_elapsed_s = 0.0;
+    }
+
+    /// Installs `reply` if it answers the pending query of this generation.
+    pub fn accept_path(&mut self, reply: &PathReply) -> Result<(), StaleReply> {
+        if reply.generation != self.generation {
+            return Err(StaleReply::GenerationMismatch);
+        }
+        if !self.pending || self.state == MotionState::Suspended {
+            return Err(StaleReply::NothingPending);
+        }
+        self.pending = false;
+        self.needs_query = false;
+        let verdict = match &reply.outcome {
+            Err(why) => Err(MoveFailure::Query(*why)),
+            Ok(found) => match found.points.last() {
+                None => Err(MoveFailure::EmptyPath),
+                Some(end) if !within_per_axis(*end, self.goal, ENDPOINT_TOLERANCE_M) => {
+                    Err(MoveFailure::EndpointOutsideTolerance)
+                }
+                Some(_) => Ok(found.points.clone()),
+            },
+        };
+        match verdict {
+            Ok(points) => {
+                self.path = points;
+                self.corner = 1;
+                self.state = MotionState::Walking;
+                self.reset_timers();
+            }
+            Err(why) => self.fail(why),
+        }
+        Ok(())
+    }
+
+    /// Ends this execution as failed.
+    pub fn fail(&mut self, why: MoveFailure) {
+        self.state = MotionState::Failed;
+        self.failure = Some(why);
+        self.pending = false;
+        self.needs_query = false;
+    }
+
+    /// Replans (a new generation from the current position) or, past the limit, fails.
+    pub fn replan(&mut self) -> Result<(), MoveFailure> {
+        self.replans += 1;
+        if self.replans > failure::MAX_REPLANS {
+            self.fail(MoveFailure::ReplansExhausted);
+            return Err(MoveFailure::ReplansExhausted);
+        }
+        self.restart();
+        Ok(())
+    }
+
+    /// Body suspension begins: the query is invalidated (generation + 1) and nothing moves;
+    /// an unfinished execution keeps its need of a path for when the body is released.
+    pub fn suspend(&mut self) {
+        if matches!(
+            self.state,
+            MotionState::Arrived | MotionState::Failed | MotionState::Closed
+        ) {
+            return;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        self.path.clear();
+        self.corner = 0;
+        self.pending = false;
+        self.needs_query = false;
+        self.state = MotionState::Suspended;
+        self.reset_timers();
+    }
+
+    /// Body suspension ends at `position`: replan from there to the retained goal.
+    pub fn resume_from(&mut self, position: [f64; 3], heading_rad: f64) {
+        if self.state != MotionState::Suspended {
+            return;
+        }
+        self.position = position;
+        self.heading_rad = heading_rad;
+        self.restart();
+    }
+
+    /// Closes the execution (a cancel): the generation moves on so no reply can install, and
+    /// nothing moves again.
+    pub fn close(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        self.path.clear();
+        self.corner = 0;
+        self.pending = false;
+        self.needs_query = false;
+        self.state = MotionState::Closed;
+        self.reset_timers();
+    }
+
+    /// 3D distance to the goal, meters.
+    pub fn distance_to_goal_m(&self) -> f64 {
+        let d: f64 = (0..3)
+            .map(|i| (self.position[i] - self.goal[i]).powi(2))
+            .sum();
+        d.sqrt()
+    }
+}
+
+/// Whether `a` is within `tolerance` of `b` on every axis.
+pub fn within_per_axis(a: [f64; 3], b: [f64; 3], tolerance: f64) -> bool {
+    (0..3).all(|i| (a[i] - b[i]).abs() <= tolerance)
+}
+
+/// What a movement's step reads besides the movement.
+pub(super) struct MoveEnv<'a> {
+    /// The walkable grid.
+    pub grid: &'a PathGrid,
+    /// Obstacles the body meets that navigation does not know.
+    pub unknown: &'a [Obstacle],
+    /// Ped positions by row, in the neighbour grid.
+    pub peds: &'a SpatialGrid,
+    /// The stepping ped's row (not its own neighbour).
+    pub row: usize,
+    /// Fixed step, seconds.
+    pub dt_s: f64,
+}
+
+/// What one step of a movement did that its parent or the log should hear about.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepOutcome {
+    /// Nothing notable.
+    Quiet,
+    /// It replanned for this reason.
+    Replanned(ReplanCause),
+    /// It failed.
+    Failed(MoveFailure),
+    /// It arrived.
+    Arrived,
+}
+
+/// Advances a walking or stopping movement by one fixed step, in substeps of at most
+/// [`MAX_SUBSTEP_S`]. `stopped` is true while any stop cause holds the ped: nothing moves and
+/// no blocking time accrues (waiting on a command is not being stuck).
+pub(super) fn advance(m: &mut Movement, env: &MoveEnv<'_>, stopped: bool) -> StepOutcome {
+    if stopped || !matches!(m.state, MotionState::Walking | MotionState::Stopping) {
+        return StepOutcome::Quiet;
+    }
+    let substeps = (env.dt_s / MAX_SUBSTEP_S).ceil().max(1.0) as u32;
+    let sub_dt = env.dt_s / f64::from(substeps);
+    for _ in 0..substeps {
+        let outcome = substep(m, env, sub_dt);
+        if outcome != StepOutcome::Quiet {
+            return outcome;
+        }
+    }
+    StepOutcome::Quiet
+}
+
+fn substep(m: &mut Movement, env: &MoveEnv<'_>, dt: f64) -> StepOutcome {
+    if m.state == MotionState::Stopping {
+        m.stop_elapsed_s += dt;
+        if m.stop_elapsed_s + 1e-9 < STOP_PHASE_S {
+            return StepOutcome::Quiet;
+        }
+        if m.distance_to_goal_m() <= ARRIVAL_RADIUS_M {
+            m.state = MotionState::Arrived;
+            return StepOutcome::Arrived;
+        }
+        // The accepted endpoint was not close enough in 3D: approach the goal itself.
+        m.path.push([m.goal[0], m.goal[1], m.position[2]]);
+        m.state = MotionState::Walking;
+        m.stop_elapsed_s = 0.0;
+    }
+    let Some(&corner) = m.path.get(m.corner as usize) else {
+        m.state = MotionState::Stopping;
+        return StepOutcome::Quiet;
+    };
+    let here = ground(m.position);
+    let target = ground(corner);
+    let remaining = distance(here, target);
+    let stride = m.speed_m_s.max(0.0) * dt;
+    let next = if remaining <= stride {
+        target
+    } else {
+        Vec2 {
+            x: here.x + (target.x - here.x) / remaining * stride,
+            y: here.y + (target.y - here.y) / remaining * stride,
+        }
+    };
+    if remaining > 1e-12 {
+        m.heading_rad = (target.y - here.y).atan2(target.x - here.x);
+    }
+    if step_clear(env, here, next) {
+        m.position = [next.x, next.y, m.position[2]];
+        m.blocked_s = 0.0;
+    } else {
+        m.blocked_s += dt;
+    }
+    let now = distance(ground(m.position), target);
+    if now < m.best_corner_m - 1e-6 {
+        m.best_corner_m = now;
+        m.no_progress_s = 0.0;
+    } else {
+        m.no_progress_s += dt;
+    }
+    if now <= 1e-9 {
+        m.corner += 1;
+        m.best_corner_m = f64::INFINITY;
+        m.no_progress_s = 0.0;
+        if m.corner as usize >= m.path.len() {
+            m.state = MotionState::Stopping;
+            m.stop_elapsed_s = 0.0;
+        }
+        return StepOutcome::Quiet;
+    }
+    match failure::judge(m.blocked_s, m.no_progress_s) {
+        None => StepOutcome::Quiet,
+        Some(cause) => match m.replan() {
+            Ok(()) => StepOutcome::Replanned(cause),
+            Err(why) => StepOutcome::Failed(why),
+        },
+    }
+}
+
+/// Whether a body may step from `here` to `next`: onto a walkable cell (a body already off the
+/// grid may move), clear of obstacles navigation does not know, and not closer to a ped it
+/// already nearly touches.
+fn step_clear(env: &MoveEnv<'_>, here: Vec2, next: Vec2) -> bool {
+    if !env.grid.is_walkable(next) && env.grid.is_walkable(here) {
+        return false;
+    }
+    if env
+        .unknown
+        .iter()
+        .any(|o| o.clearance_m(next) < BODY_RADIUS_M && o.clearance_m(next) < o.clearance_m(here))
+    {
+        return false;
+    }
+    let mut clear = true;
+    env.peds.for_each_point_near(
+        next,
+        PED_CLEARANCE_M + NEIGHBOUR_SLACK_M,
+        |other, position| {
+            if other as usize == env.row || !clear {
+                return;
+            }
+            let then = distance(next, position);
+            if then < PED_CLEARANCE_M && then < distance(here, position) {
+                clear = false;
+            }
+        },
+    );
+    clear
+}
+
+fn ground(p: [f64; 3]) -> Vec2 {
+    Vec2 { x: p[0], y: p[1] }
+}
+
+impl Canonical for Movement {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        for v in self.position.iter().chain(&self.goal) {
+            v.write_canonical(bytes);
+        }
+        self.heading_rad.write_canonical(bytes);
+        super::paths::write_points(&self.path, bytes);
+        self.corner.write_canonical(bytes);
+        self.generation.write_canonical(bytes);
+        bytes.push(self.state.code());
+        self.pending.write_canonical(bytes);
+        self.needs_query.write_canonical(bytes);
+        self.speed_m_s.write_canonical(bytes);
+        self.blocked_s.write_canonical(bytes);
+        self.no_progress_s.write_canonical(bytes);
+        self.best_corner_m.write_canonical(bytes);
+        self.replans.write_canonical(bytes);
+        self.stop_elapsed_s.write_canonical(bytes);
+        let (kind, detail) = self.failure.map_or((255, 0), MoveFailure::code);
+        bytes.extend_from_slice(&[kind, detail]);
+    }
+}

@@ -1,0 +1,176 @@
+//! Stop causes: why a ped with a task does not move, kept apart so that each is released only by
+//! its owner — a Continue releases the command hold and nothing else, a standing deadline clears
+//! only its own timing, and body suspension belongs to the knockdown module alone.
+
+use crate::sim::agents::Canonical;
+
+/// One reason a ped stands still.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StopCause {
+    /// A `Hold` directive; released by `Continue` (or replaced by `Redirect`) of the same parent.
+    CommandHold,
+    /// Standing until a deadline frame; released by the runtime clock.
+    TimedStanding,
+    /// The body is physically suspended (knocked down); only the knockdown module sets and
+    /// clears it.
+    BodySuspension,
+    /// A higher-priority task holds the ped's movement.
+    HigherPriorityTask,
+}
+
+/// Every cause, in code order.
+pub const STOP_CAUSES: [StopCause; 4] = [
+    StopCause::CommandHold,
+    StopCause::TimedStanding,
+    StopCause::BodySuspension,
+    StopCause::HigherPriorityTask,
+];
+
+impl StopCause {
+    /// A stable small number (index into [`STOP_CAUSES`]).
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// Who set a stop cause (and so who may release it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StopOwner {
+    /// The directive parent of this session.
+    Directive {
+        /// The parent's session.
+        session: u32,
+    },
+    /// The runtime clock (timed standing), until this frame.
+    Clock {
+        /// The frame at which the standing ends.
+        until_frame: u64,
+    },
+    /// The knockdown module, for this recovery session.
+    Knockdown {
+        /// The recovery session.
+        session: u32,
+    },
+    /// Another task of this session.
+    Task {
+        /// That task's session.
+        session: u32,
+    },
+}
+
+/// Why a release was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ReleaseRefusal {
+    /// The cause is not set.
+    NotSet,
+    /// Someone else owns it.
+    NotOwner,
+}
+
+/// A ped's stop causes, one slot per cause.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StopCauses {
+    slots: [Option<StopOwner>; 4],
+}
+
+impl StopCauses {
+    /// Sets `cause` for `owner` (replacing an earlier owner of the same cause).
+    pub fn set(&mut self, cause: StopCause, owner: StopOwner) {
+        self.slots[cause.code() as usize] = Some(owner);
+    }
+
+    /// Releases `cause` when `owner` holds it.
+    pub fn release(&mut self, cause: StopCause, owner: StopOwner) -> Result<(), ReleaseRefusal> {
+        let slot = &mut self.slots[cause.code() as usize];
+        match slot {
+            None => Err(ReleaseRefusal::NotSet),
+            Some(held) if *held != owner => Err(ReleaseRefusal::NotOwner),
+            Some(_) => {
+                *slot = None;
+                Ok(())
+            }
+        }
+    }
+
+    /// The owner of `cause`, if set.
+    pub fn owner(&self, cause: StopCause) -> Option<StopOwner> {
+        self.slots[cause.code() as usize]
+    }
+
+    /// Whether any cause is set.
+    pub fn any(&self) -> bool {
+        self.slots.iter().any(Option::is_some)
+    }
+
+    /// The set causes with their owners, in code order.
+    pub fn active(&self) -> Vec<(StopCause, StopOwner)> {
+        STOP_CAUSES
+            .iter()
+            .filter_map(|c| self.owner(*c).map(|o| (*c, o)))
+            .collect()
+    }
+
+    /// Releases a timed standing whose deadline has come (the clock is its owner).
+    pub fn tick(&mut self, frame: u64) {
+        if let Some(StopOwner::Clock { until_frame }) = self.owner(StopCause::TimedStanding) {
+            if frame >= until_frame {
+                self.slots[StopCause::TimedStanding.code() as usize] = None;
+            }
+        }
+    }
+}
+
+impl Canonical for StopCauses {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        for slot in &self.slots {
+            let (tag, value) = match slot {
+                None => (0u8, 0u64),
+                Some(StopOwner::Directive { session }) => (1, u64::from(*session)),
+                Some(StopOwner::Clock { until_frame }) => (2, *until_frame),
+                Some(StopOwner::Knockdown { session }) => (3, u64::from(*session)),
+                Some(StopOwner::Task { session }) => (4, u64::from(*session)),
+            };
+            bytes.push(tag);
+            value.write_canonical(bytes);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_cause_is_released_only_by_its_owner() {
+        let mut stops = StopCauses::default();
+        let parent = StopOwner::Directive { session: 1 };
+        let body = StopOwner::Knockdown { session: 4 };
+        stops.set(StopCause::CommandHold, parent);
+        stops.set(StopCause::BodySuspension, body);
+        // Recovery does not issue Continue for the script, nor the script for the body.
+        assert_eq!(
+            stops.release(StopCause::CommandHold, body),
+            Err(ReleaseRefusal::NotOwner)
+        );
+        assert_eq!(
+            stops.release(StopCause::BodySuspension, parent),
+            Err(ReleaseRefusal::NotOwner)
+        );
+        assert_eq!(stops.release(StopCause::CommandHold, parent), Ok(()));
+        assert_eq!(
+            stops.release(StopCause::CommandHold, parent),
+            Err(ReleaseRefusal::NotSet)
+        );
+        assert_eq!(stops.active(), vec![(StopCause::BodySuspension, body)]);
+        // A standing deadline clears only its own timing.
+        stops.set(
+            StopCause::TimedStanding,
+            StopOwner::Clock { until_frame: 10 },
+        );
+        stops.tick(9);
+        assert!(stops.owner(StopCause::TimedStanding).is_some());
+        stops.tick(10);
+        assert_eq!(stops.owner(StopCause::TimedStanding), None);
+        assert_eq!(stops.owner(StopCause::BodySuspension), Some(body));
+    }
+}

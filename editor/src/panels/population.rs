@@ -62,6 +62,14 @@ pub fn detail_text(detail: &EventDetail) -> String {
             None => format!("directive {index}"),
             Some(why) => format!("directive {index}: target not resolved ({why:?})"),
         },
+        EventDetail::Knockdown {
+            session,
+            phase,
+            reason,
+        } => match phase {
+            Some(phase) => format!("knockdown {session}: {} ({reason:?})", phase.name()),
+            None => format!("knockdown {session}: {reason:?}"),
+        },
     }
 }
 

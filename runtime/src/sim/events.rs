@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 
 use super::agents::AgentHandle;
+use super::knockdown::{KnockdownReason, RecoveryPhase};
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
 
 /// Entries each kind's ring keeps; older ones are dropped and counted.
@@ -46,10 +47,13 @@ pub enum EventKind {
     Directive,
     /// A ped was destroyed (explicitly, by pool eviction or by a rollback).
     Destroyed,
+    /// A knockdown or recovery transition, a refused knockdown or an intent change during one
+    /// (the detail has the session, the phase entered and the reason).
+    Knockdown,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 14] = [
+pub const EVENT_KINDS: [EventKind; 15] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -64,7 +68,13 @@ pub const EVENT_KINDS: [EventKind; 14] = [
     EventKind::BoxChanged,
     EventKind::Directive,
     EventKind::Destroyed,
+    EventKind::Knockdown,
 ];
+
+/// Kinds from this code on were added after the log's first canonical form: their rings enter
+/// the canonical bytes only once they have held an event, so a world that never logged one keeps
+/// the digest it had before the kind existed.
+const FIRST_LATER_KIND: u8 = 14;
 
 impl EventKind {
     /// A stable small number (index into [`EVENT_KINDS`]).
@@ -89,6 +99,7 @@ impl EventKind {
             EventKind::BoxChanged => "box changed",
             EventKind::Directive => "directive",
             EventKind::Destroyed => "destroyed",
+            EventKind::Knockdown => "knockdown",
         }
     }
 }
@@ -166,6 +177,16 @@ pub enum EventDetail {
         index: u32,
         /// Why the target could not be resolved, if it could not.
         unresolved: Option<Unresolved>,
+    },
+    /// A knockdown event: its session (`u32::MAX` for a refused knockdown), the recovery phase
+    /// entered (none when the phase did not change) and the reason.
+    Knockdown {
+        /// The knockdown session.
+        session: u32,
+        /// The phase entered, if the phase changed.
+        phase: Option<RecoveryPhase>,
+        /// Why.
+        reason: KnockdownReason,
     },
 }
 
@@ -297,7 +318,10 @@ impl EventLog {
     pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
         bytes.extend_from_slice(b"EVENTS01");
         bytes.extend_from_slice(&self.next_seq.to_le_bytes());
-        for (ring, dropped) in self.rings.iter().zip(&self.dropped) {
+        for (code, (ring, dropped)) in self.rings.iter().zip(&self.dropped).enumerate() {
+            if code >= usize::from(FIRST_LATER_KIND) && ring.is_empty() && *dropped == 0 {
+                continue;
+            }
             bytes.extend_from_slice(&dropped.to_le_bytes());
             bytes.extend_from_slice(&(ring.len() as u64).to_le_bytes());
             for event in ring {
@@ -331,6 +355,14 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
         EventDetail::Box(slot, change) => (7, slot as u32, change as u32),
         EventDetail::Directive { index, unresolved } => {
             (8, index, unresolved.map_or(u32::MAX, |u| u as u32))
+        }
+        EventDetail::Knockdown {
+            session,
+            phase,
+            reason,
+        } => {
+            let phase = phase.map_or(0xff, |p| u32::from(p.code()));
+            (9, session, phase << 8 | u32::from(reason.code()))
         }
     };
     bytes.push(code);

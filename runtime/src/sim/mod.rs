@@ -17,6 +17,7 @@
 mod agents;
 mod crowd;
 pub mod events;
+pub mod knockdown;
 mod motion;
 pub mod observers;
 pub mod population;

@@ -118,7 +118,7 @@ pub(super) fn motion_phase(config: &WorldConfig, walk: &mut WalkState, agents: &
                 };
                 agents.facing[row] = away;
             }
-            AgentState::Holding | AgentState::Arrived => {}
+            AgentState::Holding | AgentState::Arrived | AgentState::KnockedDown => {}
         }
         // Later walkers see where this agent is now.
         grid.update(row, agents.position[row]);

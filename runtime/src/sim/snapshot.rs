@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use super::agents::{AgentHandle, Agents};
 use super::events::EventLog;
+use super::knockdown::Knockdowns;
 use super::population::PopulationState;
 use super::slots::Slots;
 use super::world::{Counters, World};
@@ -19,6 +20,7 @@ pub struct Snapshot {
     counters: Counters,
     pop: PopulationState,
     events: EventLog,
+    knock: Knockdowns,
 }
 
 /// Why a snapshot cannot be restored.
@@ -51,6 +53,7 @@ impl World {
             counters: self.counters,
             pop: self.pop.clone(),
             events: self.events.clone(),
+            knock: self.knock.clone(),
         }
     }
 
@@ -114,6 +117,11 @@ impl World {
         if !snapshot.events.is_consistent() {
             return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
         }
+        if !snapshot.knock.is_consistent(&snapshot.slots, agents) {
+            return Err(SnapshotError::Inconsistent(
+                "a knockdown names no knocked-down ped or no body",
+            ));
+        }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
         self.slots = snapshot.slots.clone();
@@ -121,6 +129,7 @@ impl World {
         self.counters = snapshot.counters;
         self.pop = snapshot.pop.clone();
         self.events = snapshot.events.clone();
+        self.knock = snapshot.knock.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
         self.observation = Default::default();
@@ -162,6 +171,8 @@ impl World {
         bytes.clear();
         self.pop.write_canonical(&mut bytes);
         self.events.write_canonical(&mut bytes);
+        // Nothing for a world that never knocked anyone down (its digest is unchanged).
+        self.knock.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

@@ -6,13 +6,17 @@
 
 use super::agents::{AgentState, Agents};
 use super::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
+use super::knockdown::phase::{knock_down_row, knockdown_phase, retained_command};
+use super::knockdown::Knockdowns;
 use super::population::{claim, destroy, live_row, release, ClaimRefusal, Sets};
 use super::scenario::{Command, DirectiveSpec, DirectiveTarget};
 use super::world::WorldConfig;
 use crate::project::PopulationKind;
 
-/// Tasks: apply the directives due this frame, in file order.
-pub(super) fn tasks_phase(config: &WorldConfig, sets: &mut Sets<'_>) {
+/// Tasks: advance the knocked-down bodies and their recoveries (so a recovered ped's intent
+/// resumes before Motion), then apply the directives due this frame, in file order.
+pub(super) fn tasks_phase(config: &WorldConfig, sets: &mut Sets<'_>, knock: &mut Knockdowns) {
+    knockdown_phase(config, knock, sets);
     let directives = &config.scenario.directives;
     let frame = sets.frame;
     let start = directives.partition_point(|d| d.frame < frame);
@@ -26,7 +30,7 @@ pub(super) fn tasks_phase(config: &WorldConfig, sets: &mut Sets<'_>) {
                 sets.counters.directives_applied += 1;
                 log_directive(sets, directive, row, None);
                 if let Some(row) = row {
-                    ped_command(sets, row, directive);
+                    ped_command(config, sets, knock, row, directive);
                 }
             }
             Err(why) => {
@@ -144,7 +148,13 @@ fn box_event(sets: &mut Sets<'_>, slot: BoxSlot, change: BoxChange) {
 }
 
 /// A ped command on row `row`.
-fn ped_command(sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
+fn ped_command(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    knock: &mut Knockdowns,
+    row: usize,
+    directive: &DirectiveSpec,
+) {
     let handle = sets.slots.handle_of(row);
     let source = Some(sets.agents.source[row]);
     let frame = sets.frame;
@@ -175,6 +185,9 @@ fn ped_command(sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
             sets.agents.removal_multiplier[row] = *multiplier;
         }
         Command::SetVehicleIntent { intent } => sets.agents.vehicle_intent[row] = *intent,
+        Command::Knockdown { impulse_n_s } => {
+            knock_down_row(config, knock, sets, row, *impulse_n_s);
+        }
         command if sets.agents.pooled[row] => {
             // A pooled ped runs no task; record the refusal rather than waking it.
             let _ = command;
@@ -182,7 +195,12 @@ fn ped_command(sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
             sets.events
                 .push(frame, EventKind::ClaimRefused, handle, source, detail);
         }
-        command => task_command(sets.agents, row, command),
+        command => {
+            // A knocked-down ped's task directives change its retained intent only.
+            if !retained_command(knock, sets, row, command, task_command) {
+                task_command(sets.agents, row, command);
+            }
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentState, Agents};
 use super::events::EventLog;
+use super::knockdown::Knockdowns;
 use super::motion::motion_phase;
 use super::observers::Observation;
 use super::population::{
@@ -169,6 +170,8 @@ pub struct World {
     pub(super) last_rejections: Vec<(u16, SpawnRejection)>,
     /// Walking's derived data and scratch (not state: snapshots leave it out).
     pub(super) walk: WalkState,
+    /// Knocked-down peds and their physics scene (state: snapshots carry it).
+    pub(super) knock: Knockdowns,
 }
 
 impl World {
@@ -238,6 +241,11 @@ impl World {
     /// The event log.
     pub fn events(&self) -> &EventLog {
         &self.events
+    }
+
+    /// The knocked-down peds: their live recovery criteria and physics bodies.
+    pub fn knockdowns(&self) -> &Knockdowns {
+        &self.knock
     }
 
     /// The population state (clocks, demands, pool, boxes, startup, observers, vehicles).
@@ -331,7 +339,7 @@ impl World {
             rejections: &mut self.last_rejections,
         };
         population_phase(config, &observation, plan, &mut sets);
-        tasks_phase(config, &mut sets);
+        tasks_phase(config, &mut sets, &mut self.knock);
         motion_phase(config, walk, sets.agents);
         sets.state.vehicles.advance(
             &config.vehicle_sources,
@@ -444,6 +452,7 @@ pub fn build_world(
         counters: Counters::default(),
         last_rejections: Vec::new(),
         walk: WalkState::default(),
+        knock: Knockdowns::default(),
         events: EventLog::default(),
         staged: Staged::default(),
         observation: Observation::default(),

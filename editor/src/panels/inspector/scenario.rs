@@ -331,11 +331,12 @@ enum CommandKind {
     Redirect,
     Cancel,
     Escape,
+    Knockdown,
     /// A population-lifecycle command (boxes, requests, observers, families, ped settings).
     Other,
 }
 
-const COMMANDS: [(CommandKind, &str); 8] = [
+const COMMANDS: [(CommandKind, &str); 9] = [
     (CommandKind::Claim, "Claim"),
     (CommandKind::Release, "Release"),
     (CommandKind::Rendezvous, "Rendezvous"),
@@ -344,6 +345,7 @@ const COMMANDS: [(CommandKind, &str); 8] = [
     (CommandKind::Redirect, "Redirect"),
     (CommandKind::Cancel, "Cancel"),
     (CommandKind::Escape, "Escape"),
+    (CommandKind::Knockdown, "Knockdown"),
 ];
 
 fn command_kind(command: &DirectiveCommand) -> CommandKind {
@@ -356,6 +358,7 @@ fn command_kind(command: &DirectiveCommand) -> CommandKind {
         DirectiveCommand::Redirect { .. } => CommandKind::Redirect,
         DirectiveCommand::Cancel => CommandKind::Cancel,
         DirectiveCommand::Escape { .. } => CommandKind::Escape,
+        DirectiveCommand::Knockdown { .. } => CommandKind::Knockdown,
         // The population commands have no editor widgets yet: they show as their own kind.
         _ => CommandKind::Other,
     }
@@ -401,6 +404,13 @@ fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveComma
         CommandKind::Escape => DirectiveCommand::Escape {
             threat: point,
             safe_distance_m: 20.0,
+        },
+        CommandKind::Knockdown => DirectiveCommand::Knockdown {
+            impulse_n_s: Vec3 {
+                x: 120.0,
+                y: 0.0,
+                z: 0.0,
+            },
         },
     }
 }
@@ -466,6 +476,14 @@ fn directive_ui(form: &mut Form<'_>, ui: &mut Ui, directive: &mut Directive, sou
                     safe_distance_m,
                     0.0..=10_000.0,
                     " m",
+                );
+            }
+            DirectiveCommand::Knockdown { impulse_n_s } => {
+                form.vec3_ui(
+                    ui,
+                    "impulse_n_s",
+                    "Impulse at the chest, newton-seconds (magnitude at most 1000).",
+                    impulse_n_s,
                 );
             }
             _ => {}

@@ -541,3 +541,40 @@ fn runs_with_knockdowns_are_bit_identical() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert!(!a.knockdowns().never_used());
 }
+
+#[test]
+fn a_ped_destroyed_while_knocked_down_takes_its_body_with_it() {
+    let mut w = world(vec![(20, knockdown()), (25, DirectiveCommand::Destroy)]);
+    w.run(27);
+    let reasons: Vec<_> = knock_events(&w).iter().map(|e| e.2).collect();
+    assert_eq!(
+        reasons,
+        [KnockdownReason::Impulse, KnockdownReason::BodyRemoved]
+    );
+    assert!(w.knockdowns().is_empty());
+    assert_eq!(
+        w.knockdowns().scene().map(PhysicsScene::body_count),
+        Some(0)
+    );
+}
+
+#[test]
+fn directives_during_a_knockdown_change_only_the_retained_intent() {
+    let mut w = world(vec![
+        (20, knockdown()),
+        (22, goal(-20.0)),
+        (24, DirectiveCommand::Hold),
+    ]);
+    w.run(25);
+    let row = w.row_of(0, 0).expect("born");
+    let handle = w.handle_of(row).expect("handle");
+    assert_eq!(w.agents().state[row], AgentState::KnockedDown);
+    assert_eq!(w.knockdowns().intent(handle), Some(AgentState::Holding));
+    assert_eq!(w.agents().resume[row], AgentState::Travelling);
+    w.run(100);
+    assert_eq!(
+        w.agents().state[row],
+        AgentState::Holding,
+        "held after recovery"
+    );
+}

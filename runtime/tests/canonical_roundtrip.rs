@@ -119,6 +119,7 @@ fn command() -> impl Strategy<Value = DirectiveCommand> {
             threat,
             safe_distance_m
         }),
+        vec3().prop_map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
     ]
 }
 

@@ -232,3 +232,85 @@ fn an_occupied_spawn_position_waits_until_it_is_vacated() {
         born.frame
     );
 }
+
+/// The tasks seed's third clip, against today's directives: an escape, a knockdown mid-run
+/// (real rigid-body physics), recovery, and the escape continuing from where the body lies to
+/// beyond the safe distance. The escape is started once and its threat (the retained goal) is
+/// never replaced.
+#[test]
+fn escape_with_a_knockdown_mid_run_continues_the_escape() {
+    use stagecraft_runtime::sim::knockdown::{KnockdownReason, RecoveryPhase};
+    use stagecraft_runtime::sim::{AgentState, EventDetail};
+
+    let mut w = world("escape-knockdown");
+    run_to(&mut w, 30);
+    let runner = w.births_of(0)[0];
+    let row = w.resolve(runner).expect("alive");
+    assert_eq!(w.agents().state[row], AgentState::KnockedDown);
+    let threat = w.agents().target[row].expect("the threat is retained");
+    let safe_m = w.agents().safe_distance_m[row];
+    assert_eq!((threat.x, threat.y, safe_m), (-12.0, 6.25, 10.0));
+    let distance = |w: &World| {
+        let p = w.agents().position[w.resolve(runner).expect("alive")];
+        (p.x - threat.x).hypot(p.y - threat.y)
+    };
+    let at_impact = distance(&w);
+    assert!(at_impact < safe_m, "knocked down mid-run: {at_impact} m");
+    let mut states = vec![AgentState::KnockedDown];
+    while w.frame() < 240 {
+        w.step();
+        let row = w.resolve(runner).expect("alive");
+        let state = w.agents().state[row];
+        if states.last() != Some(&state) {
+            states.push(state);
+        }
+        assert_eq!(
+            w.agents().target[row],
+            Some(threat),
+            "the goal is never replaced"
+        );
+    }
+    assert_eq!(
+        states,
+        [
+            AgentState::KnockedDown,
+            AgentState::Fleeing,
+            AgentState::Arrived
+        ],
+        "recovery resumes the same escape, which then completes"
+    );
+    assert!(
+        distance(&w) > safe_m,
+        "beyond the safe distance: {}",
+        distance(&w)
+    );
+    let knock: Vec<(u64, Option<RecoveryPhase>, KnockdownReason)> = w
+        .events()
+        .of_kind(EventKind::Knockdown)
+        .filter_map(|e| match e.detail {
+            EventDetail::Knockdown { phase, reason, .. } => Some((e.frame, phase, reason)),
+            _ => None,
+        })
+        .collect();
+    let phases: Vec<_> = knock.iter().map(|k| (k.1, k.2)).collect();
+    assert_eq!(
+        phases,
+        [
+            (Some(RecoveryPhase::Simulating), KnockdownReason::Impulse),
+            (
+                Some(RecoveryPhase::Blending),
+                KnockdownReason::SettledWithSpace
+            ),
+            (Some(RecoveryPhase::Complete), KnockdownReason::Resumed),
+        ]
+    );
+    assert_eq!(knock[0].0, 30);
+    assert!(knock[1].0 >= 30 + 26, "at least 1.3 s of physics");
+    assert_eq!(knock[2].0 - knock[1].0, 16, "a 0.8 s blend");
+    let escapes = w
+        .events()
+        .of_kind(EventKind::Directive)
+        .filter(|e| matches!(e.detail, EventDetail::Directive { index: 0, .. }))
+        .count();
+    assert_eq!(escapes, 1, "the escape started once");
+}

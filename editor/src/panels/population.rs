@@ -78,6 +78,14 @@ pub fn detail_text(detail: &EventDetail) -> String {
             generation,
             change,
         } => format!("task session {session}, generation {generation}: {change:?}"),
+        EventDetail::Knockdown {
+            session,
+            phase,
+            reason,
+        } => match phase {
+            Some(phase) => format!("knockdown {session}: {} ({reason:?})", phase.name()),
+            None => format!("knockdown {session}: {reason:?}"),
+        },
     }
 }
 

@@ -24,6 +24,7 @@ use stagecraft_runtime::generate::StageRecord;
 use stagecraft_runtime::identity::{ChildKey, ObjectIdentity, ScatterId};
 use stagecraft_runtime::overrides::{action_name, EditList, EditRef};
 use stagecraft_runtime::project::Project;
+use stagecraft_runtime::sim::knockdown::{recovery, Clearance, RecoveryCriteria};
 
 /// The Provenance tab.
 pub struct ProvenancePanel {
@@ -607,6 +608,7 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
             }
         });
     task_ui(ui, world, row);
+    recovery_ui(ui, world, row);
     lifecycle_ui(ui, world, row);
 }
 
@@ -631,6 +633,78 @@ fn task_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
                 ui.end_row();
             }
         });
+}
+
+/// A knocked-down pedestrian's recovery: its phase and the seed's criteria, live, each with the
+/// threshold it must meet.
+fn recovery_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
+    let Some(criteria) = world
+        .handle_of(row)
+        .and_then(|h| world.knockdowns().criteria(h))
+    else {
+        return;
+    };
+    ui.add_space(6.0);
+    ui.strong(format!("Knockdown {}", criteria.session));
+    Grid::new("provenance-recovery")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (name, value) in recovery_rows(&criteria) {
+                ui.label(name);
+                ui.label(value);
+                ui.end_row();
+            }
+        });
+}
+
+/// The rows of the recovery table: each criterion's live value, its threshold and whether it
+/// holds (✓ / ✗).
+pub fn recovery_rows(c: &RecoveryCriteria) -> Vec<(&'static str, String)> {
+    let mark = |ok: bool| if ok { "✓" } else { "✗" };
+    let age_ok = c.age_s >= recovery::MIN_AGE_MS as f64 / 1000.0;
+    let linear_ok = c.linear_m_s <= recovery::MAX_SETTLED_LINEAR_M_S;
+    let angular_ok = c.angular_deg_s <= recovery::MAX_SETTLED_ANGULAR_RAD_S.to_degrees();
+    let stable_ok = c.stable_s >= recovery::MIN_STABLE_MS as f64 / 1000.0;
+    let clear = c.clearance == Clearance::Clear;
+    let intent = if c.cancelled {
+        "cancelled (stays still after recovery)".to_owned()
+    } else {
+        state_name(c.intent).to_owned()
+    };
+    vec![
+        ("Phase", c.phase.name().to_owned()),
+        (
+            "Physics age",
+            format!("{:.2} s ≥ 1.30 s {}", c.age_s, mark(age_ok)),
+        ),
+        ("Supported", mark(c.supported).to_owned()),
+        (
+            "Core linear speed",
+            format!("{:.3} m/s ≤ 0.35 m/s {}", c.linear_m_s, mark(linear_ok)),
+        ),
+        (
+            "Angular speed",
+            format!("{:.1} °/s ≤ 90 °/s {}", c.angular_deg_s, mark(angular_ok)),
+        ),
+        (
+            "Stable for",
+            format!("{:.2} s ≥ 0.35 s {}", c.stable_s, mark(stable_ok)),
+        ),
+        (
+            "Standing clearance",
+            format!("{:?} {}", c.clearance, mark(clear)),
+        ),
+        (
+            "Blend",
+            format!(
+                "{:.0} % (pose weight {:.2})",
+                c.blend_progress * 100.0,
+                c.blend_weight
+            ),
+        ),
+        ("Retained intent", intent),
+    ]
 }
 
 /// The pedestrian's lifecycle history from the world's event log: admission, realization,
@@ -691,6 +765,41 @@ mod tests {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/pine-clearing");
         let (_, loaded) = crate::project_io::load_dir(&dir).expect("readable");
         loaded.project.expect("loads")
+    }
+
+    #[test]
+    fn the_recovery_rows_show_each_criterion_against_its_threshold() {
+        use stagecraft_runtime::sim::knockdown::RecoveryPhase;
+        use stagecraft_runtime::sim::AgentState;
+        let criteria = RecoveryCriteria {
+            session: 3,
+            phase: RecoveryPhase::WaitingForSpace,
+            age_s: 1.45,
+            supported: true,
+            linear_m_s: 0.36,
+            angular_deg_s: 12.0,
+            stable_s: 0.1,
+            clearance: Clearance::BlockedByPed,
+            blend_progress: 0.0,
+            blend_weight: 0.0,
+            intent: AgentState::Fleeing,
+            cancelled: false,
+            body: None,
+        };
+        let rows = recovery_rows(&criteria);
+        let value = |name: &str| {
+            rows.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(value("Phase"), "waiting for space");
+        assert_eq!(value("Physics age"), "1.45 s ≥ 1.30 s ✓");
+        assert_eq!(value("Core linear speed"), "0.360 m/s ≤ 0.35 m/s ✗");
+        assert_eq!(value("Angular speed"), "12.0 °/s ≤ 90 °/s ✓");
+        assert_eq!(value("Stable for"), "0.10 s ≥ 0.35 s ✗");
+        assert_eq!(value("Standing clearance"), "BlockedByPed ✗");
+        assert_eq!(value("Retained intent"), state_name(AgentState::Fleeing));
     }
 
     #[test]

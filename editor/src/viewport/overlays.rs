@@ -2,7 +2,7 @@
 //! observers (frusta and range rings), the pedestrians, and the wireframe and marker helpers the
 //! other layers use.
 
-use three_d::{vec3, InnerSpace, Mat4, Srgba, Vec3};
+use three_d::{vec3, InnerSpace, Mat4, Quat, Srgba, Vec3};
 
 use super::layer::LayerData;
 use super::meshes::Shape;
@@ -10,6 +10,8 @@ use super::palette;
 use super::picking::{Aabb, PickId};
 use crate::session::PreviewContent;
 use stagecraft_runtime::project::{Box3, Observer, PopulationKind, Scenario};
+use stagecraft_runtime::sim::knockdown::physics::{BODY_HALF_SEGMENT_M, BODY_RADIUS_M};
+use stagecraft_runtime::sim::knockdown::BodyState;
 use stagecraft_runtime::sim::World;
 
 /// Outline of the thing under the cursor.
@@ -375,6 +377,18 @@ pub fn agents(world: &World) -> LayerData {
             _ if pooled => palette::POOLED_AGENT,
             _ => palette::agent_state(agents.state[row]),
         };
+        let body = world
+            .handle_of(row)
+            .and_then(|h| world.knockdowns().criteria(h))
+            .and_then(|c| c.body);
+        if let Some(body) = body {
+            knocked_body(&mut data, &body, heading, colour);
+            data.picks.push((
+                PickId::Agent { id: agents.id[row] },
+                Aabb::standing(x, y, 0.0, AGENT_HEIGHT_M * 0.5, AGENT_RADIUS_M * 2.0),
+            ));
+            continue;
+        }
         data.shape(Shape::Cylinder).push(
             standing_transform(
                 x,
@@ -464,4 +478,25 @@ pub fn spawn_candidate(
         .filter(|(f, _)| *f == frame)
         .nth(ordinal as usize)
         .map(|(_, mark)| *mark)
+}
+
+/// A knocked-down pedestrian: its capsule at the physics pose (a cylinder along the body's
+/// axis, centred on the pelvis) and its head at the upper end.
+fn knocked_body(data: &mut LayerData, body: &BodyState, heading: f32, colour: Srgba) {
+    let [qx, qy, qz, qw] = body.rotation.map(|v| v as f32);
+    let [px, py, pz] = body.pelvis_m.map(|v| v as f32);
+    let length = (2.0 * (BODY_HALF_SEGMENT_M + BODY_RADIUS_M)) as f32;
+    let width = (2.0 * BODY_RADIUS_M) as f32;
+    let transform = Mat4::from_translation(vec3(px, py, pz))
+        * Mat4::from(Quat::new(qw, qx, qy, qz))
+        * Mat4::from_nonuniform_scale(width, width, length)
+        * Mat4::from_translation(vec3(0.0, 0.0, -0.5));
+    data.shape(Shape::Cylinder).push(transform, colour);
+    let reach = (BODY_HALF_SEGMENT_M + BODY_RADIUS_M * 0.5) as f32;
+    let [ax, ay, az] = body.axis.map(|v| v as f32);
+    let head = vec3(px + ax * reach, py + ay * reach, pz + az * reach);
+    data.shape(Shape::Box).push(
+        standing_transform(head.x, head.y, head.z - 0.15, heading, [0.3, 0.3, 0.3]),
+        palette::agent_head(stagecraft_runtime::sim::AgentState::KnockedDown),
+    );
 }

@@ -74,6 +74,7 @@ pub fn agent_state(state: AgentState) -> Srgba {
         AgentState::Travelling => rgb(70, 150, 255),
         AgentState::Arrived => rgb(170, 170, 185),
         AgentState::Fleeing => rgb(240, 60, 60),
+        AgentState::KnockedDown => rgb(150, 90, 200),
     }
 }
 
@@ -87,12 +88,13 @@ pub fn agent_head(state: AgentState) -> Srgba {
 }
 
 /// Every agent state with its legend name.
-pub const AGENT_STATES: [(AgentState, &str); 5] = [
+pub const AGENT_STATES: [(AgentState, &str); 6] = [
     (AgentState::Walking, "walking"),
     (AgentState::Holding, "holding"),
     (AgentState::Travelling, "travelling"),
     (AgentState::Arrived, "arrived"),
     (AgentState::Fleeing, "fleeing"),
+    (AgentState::KnockedDown, "knocked down"),
 ];
 
 /// The bot path through a mission layout.

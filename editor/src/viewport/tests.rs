@@ -195,6 +195,51 @@ fn agents_are_instances_coloured_by_state_and_pickable() {
 }
 
 #[test]
+fn a_knocked_down_agent_is_drawn_lying_at_its_body_pose() {
+    use stagecraft_runtime::project::{Directive, DirectiveCommand, Target, Vec3};
+    use stagecraft_runtime::sim::AgentState;
+    let content = street_content("r");
+    let mut scenario = scenario();
+    let source = scenario.sources[0].id.clone();
+    scenario.directives.push(Directive {
+        frame: 100,
+        target: Target::Born { source, ordinal: 0 },
+        command: DirectiveCommand::Knockdown {
+            impulse_n_s: Vec3 {
+                x: 120.0,
+                y: 0.0,
+                z: 0.0,
+            },
+        },
+    });
+    let mut world = content.world(&scenario, 7).expect("world");
+    for _ in 0..120 {
+        world.step();
+    }
+    let row = world.row_of(0, 0).expect("born");
+    assert_eq!(world.agents().state[row], AgentState::KnockedDown);
+    let options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(&content, &options, Some((&world, 1)), None));
+    let layer = builder.layer(LayerKind::Agents);
+    let bodies = &layer.shapes[Shape::Cylinder.index()];
+    assert_eq!(bodies.len(), world.agents().len(), "one body per agent");
+    let purple = palette::agent_state(AgentState::KnockedDown);
+    let lying: Vec<_> = bodies
+        .transforms
+        .iter()
+        .zip(&bodies.colours)
+        .filter(|(_, c)| **c == purple)
+        .collect();
+    assert_eq!(lying.len(), 1);
+    // The unit cylinder's axis (the third column) lies nearly flat: 1.7 m long, little of it up.
+    let axis = lying[0].0.z;
+    let length = (axis.x * axis.x + axis.y * axis.y + axis.z * axis.z).sqrt();
+    assert!((length - 1.7).abs() < 1e-3, "{length}");
+    assert!(axis.z.abs() < 0.5, "lying, not standing: {axis:?}");
+}
+
+#[test]
 fn rejected_candidates_show_only_when_asked_with_their_reason_colour() {
     let content = street_content("r");
     let id = |x| pack_scatter_id(1, 0, 0, x, 0).expect("packs");

@@ -63,6 +63,9 @@ pub enum AgentState {
     Arrived,
     /// Running away from a threat.
     Fleeing,
+    /// Knocked down: physics owns the body (see `sim::knockdown`); no walker moves it, and its
+    /// intent waits in the knockdown record until the recovery completes.
+    KnockedDown,
 }
 
 impl AgentState {
@@ -74,6 +77,7 @@ impl AgentState {
             AgentState::Travelling => 2,
             AgentState::Arrived => 3,
             AgentState::Fleeing => 4,
+            AgentState::KnockedDown => 5,
         }
     }
 }

@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 
 use super::agents::AgentHandle;
 use super::crossings::StuckReason;
+use super::knockdown::{KnockdownReason, RecoveryPhase};
 use super::motion::disguise::Recognition;
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
 use super::tasks::TaskChange;
@@ -62,10 +63,13 @@ pub enum EventKind {
     ForcedClear,
     /// A task transition (the detail has the parent's session, the generation and the reason).
     Task,
+    /// A knockdown or recovery transition, a refused knockdown or an intent change during one
+    /// (the detail has the session, the phase entered and the reason).
+    Knockdown,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 20] = [
+pub const EVENT_KINDS: [EventKind; 21] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -86,6 +90,7 @@ pub const EVENT_KINDS: [EventKind; 20] = [
     EventKind::Unstuck,
     EventKind::ForcedClear,
     EventKind::Task,
+    EventKind::Knockdown,
 ];
 
 /// Kinds added after the log's first layout: their ring is written only once it has ever held
@@ -121,6 +126,7 @@ impl EventKind {
             EventKind::Unstuck => "unstuck",
             EventKind::ForcedClear => "forced clear",
             EventKind::Task => "task",
+            EventKind::Knockdown => "knockdown",
         }
     }
 }
@@ -221,6 +227,16 @@ pub enum EventDetail {
         generation: u32,
         /// What happened, with its reason.
         change: TaskChange,
+    },
+    /// A knockdown event: its session (`u32::MAX` for a refused knockdown), the recovery phase
+    /// entered (none when the phase did not change) and the reason.
+    Knockdown {
+        /// The knockdown session.
+        session: u32,
+        /// The phase entered, if the phase changed.
+        phase: Option<RecoveryPhase>,
+        /// Why.
+        reason: KnockdownReason,
     },
 }
 
@@ -406,6 +422,14 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
             generation,
             ..
         } => (12, session, generation),
+        EventDetail::Knockdown {
+            session,
+            phase,
+            reason,
+        } => {
+            let phase = phase.map_or(0xff, |p| u32::from(p.code()));
+            (13, session, phase << 8 | u32::from(reason.code()))
+        }
     };
     bytes.push(code);
     bytes.extend_from_slice(&a.to_le_bytes());

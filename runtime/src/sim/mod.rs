@@ -20,6 +20,7 @@ mod agents;
 pub mod crossings;
 mod crowd;
 pub mod events;
+pub mod knockdown;
 pub mod motion;
 pub mod observers;
 pub mod population;

@@ -247,6 +247,11 @@ pub enum Command {
     },
     /// Destroy the ped explicitly (boxes and claims do not protect from this).
     Destroy,
+    /// Knock the ped down with an impulse at the chest (see `sim::knockdown`).
+    Knockdown {
+        /// The impulse, newton-seconds (finite, magnitude at most `MAX_IMPULSE_N_S`).
+        impulse_n_s: [f64; 3],
+    },
     /// Set a box slot (an invalid box is refused and the slot keeps its box).
     SetBox {
         /// Which slot.
@@ -350,6 +355,7 @@ impl Command {
             Command::LineOfSight { .. } => 21,
             Command::RendezvousWith { .. } => 22,
             Command::RedirectTo { .. } => 23,
+            Command::Knockdown { .. } => 24,
         }
     }
 }
@@ -1054,6 +1060,11 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
             }
         }
         Command::Hold | Command::Continue | Command::Cancel => {}
+        Command::Knockdown { impulse_n_s } => {
+            for v in impulse_n_s {
+                w.f64(*v);
+            }
+        }
     }
 }
 
@@ -1480,6 +1491,23 @@ fn command(
             }
         }
         DirectiveCommand::Destroy => Command::Destroy,
+        DirectiveCommand::Knockdown { impulse_n_s } => {
+            let impulse = xyz(*impulse_n_s);
+            problems.finite(path.field("impulse_n_s"), &impulse);
+            let magnitude = impulse.iter().map(|v| v * v).sum::<f64>().sqrt();
+            if magnitude > crate::sim::knockdown::MAX_IMPULSE_N_S {
+                problems.push(
+                    path.field("impulse_n_s"),
+                    SimProblem::OutOfRange {
+                        value: magnitude,
+                        range: "a magnitude of at most 1000 N·s",
+                    },
+                );
+            }
+            Command::Knockdown {
+                impulse_n_s: impulse,
+            }
+        }
         // Boxes are checked when applied: an invalid one is refused at run time and logged,
         // keeping the slot's box (the seed's rule); `check` still warns about it.
         DirectiveCommand::SetNoSpawnBox { bounds } => Command::SetBox {

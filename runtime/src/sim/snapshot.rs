@@ -7,6 +7,7 @@ use super::agents::Canonical;
 use super::agents::{AgentHandle, Agents};
 use super::crossings::CrossingsState;
 use super::events::EventLog;
+use super::knockdown::Knockdowns;
 use super::motion::{frames, MotionState};
 use super::population::PopulationState;
 use super::slots::Slots;
@@ -27,6 +28,7 @@ pub struct Snapshot {
     motion: MotionState,
     crossings: CrossingsState,
     tasks: TaskState,
+    knock: Knockdowns,
 }
 
 /// Why a snapshot cannot be restored.
@@ -62,6 +64,7 @@ impl World {
             motion: self.motion.clone(),
             crossings: self.crossings.clone(),
             tasks: self.tasks.clone(),
+            knock: self.knock.clone(),
         }
     }
 
@@ -147,6 +150,11 @@ impl World {
         if !snapshot.tasks.is_consistent(&snapshot.slots, rows) {
             return Err(SnapshotError::Inconsistent("a task names a missing ped"));
         }
+        if !snapshot.knock.is_consistent(&snapshot.slots, agents) {
+            return Err(SnapshotError::Inconsistent(
+                "a knockdown names no knocked-down ped or no body",
+            ));
+        }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
         self.slots = snapshot.slots.clone();
@@ -159,6 +167,7 @@ impl World {
         frames::publish(&self.agents, self.frame, &mut self.motion_scratch.frames);
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();
+        self.knock = snapshot.knock.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
         self.last_candidates.clear();
@@ -206,6 +215,8 @@ impl World {
         self.crossings.write_canonical(&mut bytes);
         // Nothing while no task ever existed, so task-free worlds keep their digests.
         self.tasks.write_canonical(&mut bytes);
+        // Nothing for a world that never knocked anyone down (its digest is unchanged).
+        self.knock.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

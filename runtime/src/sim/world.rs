@@ -12,6 +12,7 @@ use super::crossings::{
     CrossingsState, StuckReason,
 };
 use super::events::EventLog;
+use super::knockdown::Knockdowns;
 use super::motion::clock::WallClock;
 use super::motion::frames::MotionFrame;
 use super::motion::{
@@ -210,6 +211,8 @@ pub struct World {
     pub(super) crossings: CrossingsState,
     /// Directive parents, movements, stop causes, the path service and escape reports.
     pub(super) tasks: TaskState,
+    /// Knocked-down peds and their physics scene (state: snapshots carry it).
+    pub(super) knock: Knockdowns,
 }
 
 impl World {
@@ -318,6 +321,11 @@ impl World {
     /// The task sets, for the knockdown module's body suspension and tests.
     pub fn tasks_mut(&mut self) -> &mut TaskState {
         &mut self.tasks
+    }
+
+    /// The knocked-down peds: their live recovery criteria and physics bodies.
+    pub fn knockdowns(&self) -> &Knockdowns {
+        &self.knock
     }
 
     /// The population state (clocks, demands, pool, boxes, startup, observers, vehicles).
@@ -430,7 +438,7 @@ impl World {
             tasks: &mut self.tasks,
         };
         population_phase(config, &observation, plan, &mut sets);
-        tasks_phase(config, &mut sets, &mut self.motion.panic);
+        tasks_phase(config, &mut sets, &mut self.motion.panic, &mut self.knock);
         let mut crossing_sets = CrossingSets {
             frame: self.frame,
             agents: &mut self.agents,
@@ -608,6 +616,7 @@ pub fn build_world(
         motion: MotionState::default(),
         motion_scratch: MotionScratch::default(),
         wall_clock: WallClock::default(),
+        knock: Knockdowns::default(),
         events: EventLog::default(),
         staged: Staged::default(),
         observation: Observation::default(),

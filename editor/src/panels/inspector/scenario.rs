@@ -412,11 +412,12 @@ enum CommandKind {
     Escape,
     RendezvousWith,
     RedirectTo,
+    Knockdown,
     /// A population-lifecycle command (boxes, requests, observers, families, ped settings).
     Other,
 }
 
-const COMMANDS: [(CommandKind, &str); 10] = [
+const COMMANDS: [(CommandKind, &str); 11] = [
     (CommandKind::Claim, "Claim"),
     (CommandKind::Release, "Release"),
     (CommandKind::Rendezvous, "Rendezvous"),
@@ -427,6 +428,7 @@ const COMMANDS: [(CommandKind, &str); 10] = [
     (CommandKind::Escape, "Escape"),
     (CommandKind::RendezvousWith, "Rendezvous with object"),
     (CommandKind::RedirectTo, "Redirect to object"),
+    (CommandKind::Knockdown, "Knockdown"),
 ];
 
 fn command_kind(command: &DirectiveCommand) -> CommandKind {
@@ -441,6 +443,7 @@ fn command_kind(command: &DirectiveCommand) -> CommandKind {
         DirectiveCommand::Escape { .. } => CommandKind::Escape,
         DirectiveCommand::RendezvousWith { .. } => CommandKind::RendezvousWith,
         DirectiveCommand::RedirectTo { .. } => CommandKind::RedirectTo,
+        DirectiveCommand::Knockdown { .. } => CommandKind::Knockdown,
         // The population commands have no editor widgets yet: they show as their own kind.
         _ => CommandKind::Other,
     }
@@ -494,6 +497,13 @@ fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveComma
         },
         CommandKind::RendezvousWith => DirectiveCommand::RendezvousWith { object, offset },
         CommandKind::RedirectTo => DirectiveCommand::RedirectTo { object, offset },
+        CommandKind::Knockdown => DirectiveCommand::Knockdown {
+            impulse_n_s: Vec3 {
+                x: 120.0,
+                y: 0.0,
+                z: 0.0,
+            },
+        },
     }
 }
 
@@ -580,6 +590,14 @@ fn directive_ui(
                     "offset",
                     "Approach offset in the object's frame.",
                     offset,
+                );
+            }
+            DirectiveCommand::Knockdown { impulse_n_s } => {
+                form.vec3_ui(
+                    ui,
+                    "impulse_n_s",
+                    "Impulse at the chest, newton-seconds (magnitude at most 1000).",
+                    impulse_n_s,
                 );
             }
             _ => {}

@@ -746,6 +746,11 @@ pub enum DirectiveCommand {
     },
     /// Destroy the pedestrian explicitly.
     Destroy,
+    /// Knock the pedestrian down: a rigid body takes over until it recovers.
+    Knockdown {
+        /// Impulse applied at the chest, newton-seconds.
+        impulse_n_s: Vec3,
+    },
     /// Set the no-spawn box (an invalid box is refused, keeping the old one).
     SetNoSpawnBox {
         /// The box.
@@ -850,7 +855,7 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 fn unit_command(name: &str) -> Option<DirectiveCommand> {
     Some(match name {
@@ -874,6 +879,7 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
         "Rendezvous" | "Redirect" => &["goal"],
         "RendezvousWith" | "RedirectTo" => &["object", "offset"],
         "Escape" => &["threat", "safe_distance_m"],
+        "Knockdown" => &["impulse_n_s"],
         "SetNoSpawnBox" | "SetNoRemovalBox" => &["bounds"],
         "ForcedInit" => &["duration_s"],
         "SetObserverFade" => &["observer", "fade"],
@@ -937,6 +943,9 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
                         safe_distance_m,
                     })
             }
+            "Knockdown" => cx
+                .required(&record, "impulse_n_s")
+                .map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
             "SetNoSpawnBox" => cx
                 .required(&record, "bounds")
                 .map(|bounds| DirectiveCommand::SetNoSpawnBox { bounds }),
@@ -1094,6 +1103,7 @@ impl Encode for DirectiveCommand {
                 ],
             ),
             C::Destroy => Doc::Unit("Destroy"),
+            C::Knockdown { impulse_n_s } => one("Knockdown", "impulse_n_s", impulse_n_s.encode()),
             C::SetNoSpawnBox { bounds } => one("SetNoSpawnBox", "bounds", bounds.encode()),
             C::ClearNoSpawnBox => Doc::Unit("ClearNoSpawnBox"),
             C::SetNoRemovalBox { bounds } => one("SetNoRemovalBox", "bounds", bounds.encode()),

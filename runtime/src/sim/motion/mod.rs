@@ -379,6 +379,8 @@ fn step_agents(
                 flee_to_exit(agents, row, dt_s)
             }
             AgentState::Travelling | AgentState::Fleeing => {}
+            // The knocked-down body moves in `sim::knockdown`.
+            AgentState::KnockedDown => {}
             AgentState::Holding | AgentState::Arrived => {}
         }
         grid.update(row, agents.position[row]);

@@ -7,7 +7,10 @@
 
 use super::{commands, Book};
 use crate::project::{PopulationKind, Vec2};
+use crate::sim::agents::AgentState;
 use crate::sim::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
+use crate::sim::knockdown::phase::{cancel_retained, knock_down_row, knockdown_phase};
+use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
 use crate::sim::population::{claim, destroy, live_row, release, ClaimRefusal, Sets};
@@ -20,14 +23,18 @@ pub(in crate::sim) fn tasks_phase(
     config: &WorldConfig,
     sets: &mut Sets<'_>,
     panic: &mut PanicState,
+    knock: &mut Knockdowns,
 ) {
+    // Knocked-down bodies and their recoveries first, so a recovered ped's task replans before
+    // this frame's directives and Motion.
+    knockdown_phase(config, knock, sets);
     sets.tasks.prune(sets.slots, sets.agents.len());
     let frame = sets.frame;
     for stops in sets.tasks.stops.values_mut() {
         stops.tick(frame);
     }
     sets.tasks.stops.retain(|_, s| s.any());
-    apply_directives(config, sets, panic);
+    apply_directives(config, sets, panic, knock);
     let mut book = Book {
         tasks: sets.tasks,
         agents: sets.agents,
@@ -41,7 +48,12 @@ pub(in crate::sim) fn tasks_phase(
 }
 
 /// The directives due this frame, in file order.
-fn apply_directives(config: &WorldConfig, sets: &mut Sets<'_>, panic: &mut PanicState) {
+fn apply_directives(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    panic: &mut PanicState,
+    knock: &mut Knockdowns,
+) {
     let directives = &config.scenario.directives;
     let frame = sets.frame;
     let start = directives.partition_point(|d| d.frame < frame);
@@ -57,7 +69,7 @@ fn apply_directives(config: &WorldConfig, sets: &mut Sets<'_>, panic: &mut Panic
                 sets.counters.directives_applied += 1;
                 log_directive(sets, directive, row, None);
                 if let Some(row) = row {
-                    ped_command(config, sets, row, directive);
+                    ped_command(config, sets, knock, row, directive);
                 }
             }
             Err(why) => {
@@ -196,7 +208,13 @@ fn box_event(sets: &mut Sets<'_>, slot: BoxSlot, change: BoxChange) {
 }
 
 /// A ped command on row `row`.
-fn ped_command(config: &WorldConfig, sets: &mut Sets<'_>, row: usize, directive: &DirectiveSpec) {
+fn ped_command(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    knock: &mut Knockdowns,
+    row: usize,
+    directive: &DirectiveSpec,
+) {
     let handle = sets.slots.handle_of(row);
     let source = Some(sets.agents.source[row]);
     let frame = sets.frame;
@@ -238,6 +256,13 @@ fn ped_command(config: &WorldConfig, sets: &mut Sets<'_>, row: usize, directive:
             sets.events
                 .push(frame, EventKind::Recognised, handle, source, detail);
         }
+        Command::Knockdown { impulse_n_s } => {
+            knock_down_row(config, knock, sets, row, *impulse_n_s);
+            // The body suspends the ped's task movement until its recovery releases it.
+            if let Some((h, session)) = handle.and_then(|h| knock.session(h).map(|s| (h, s))) {
+                sets.tasks.suspend_body(h, session);
+            }
+        }
         command if sets.agents.pooled[row] => {
             // A pooled ped runs no task; record the refusal rather than waking it.
             let _ = command;
@@ -246,8 +271,33 @@ fn ped_command(config: &WorldConfig, sets: &mut Sets<'_>, row: usize, directive:
                 .push(frame, EventKind::ClaimRefused, handle, source, detail);
         }
         command => {
-            if let Some(handle) = handle {
-                task_command(config, sets, row, handle, command);
+            let Some(handle) = handle else { return };
+            match knock.intent(handle) {
+                // A knocked-down ped: the task changes (its movement stays suspended); the state
+                // it resumes with after recovery follows the command, and a cancel ends it.
+                Some(intent) => {
+                    sets.agents.state[row] = intent;
+                    task_command(config, sets, row, handle, command);
+                    let changed = match (sets.agents.state[row], command) {
+                        (state, _) if state != intent => state,
+                        (
+                            _,
+                            Command::Rendezvous { .. }
+                            | Command::RendezvousWith { .. }
+                            | Command::Redirect { .. }
+                            | Command::RedirectTo { .. },
+                        ) => AgentState::Travelling,
+                        (_, Command::Escape { .. }) => AgentState::Fleeing,
+                        (state, _) => state,
+                    };
+                    sets.agents.state[row] = AgentState::KnockedDown;
+                    if matches!(command, Command::Cancel) {
+                        cancel_retained(knock, sets, handle);
+                    } else {
+                        knock.set_intent(handle, changed);
+                    }
+                }
+                None => task_command(config, sets, row, handle, command),
             }
         }
     }

@@ -78,6 +78,12 @@ capture projects/street-block screenshots/recipe-graph-street-block.png --tab re
 # The street-lifecycle example's "away and back" clip at 7.5 s: the Population tab's per-source
 # counts, why each source is (not) spawning, and the lifecycle counters.
 capture projects/street-lifecycle screenshots/population-street-lifecycle.png --frame 150 --tab population
+# The crosswalk demo at 15 s: ping-pong crossers queued at the kerb and crossing, the signal's stop
+# bars, the hazard vehicle and the crosswalk overlays.
+capture projects/crosswalk-demo screenshots/viewport-crosswalk-demo.png --frame 300 --tab viewport
+# The Motion tab on the street block at 12 s: updated / skipped, avoidance processed / deferred,
+# tiers, forced Full and the governor's estimate against its budget, plotted per frame.
+capture projects/street-block screenshots/motion-street-block.png --frame 240 --tab motion
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.

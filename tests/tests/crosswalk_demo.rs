@@ -4,47 +4,12 @@
 //! crossings computed: completed crossings, walk phases and gate closures, the liveness guard
 //! at zero, the stuck count, groups, and the gate never open with a crosser on the road.
 
-use std::sync::Arc;
+mod example_world;
 
-use stagecraft_editor::project_io::load_dir;
-use stagecraft_runtime::generate::{
-    run_plan, CancelToken, ExecutionMode, GenerateRequest, NoObserver, StageCache,
-};
-use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
-use stagecraft_runtime::sim::{
-    build_world, CompiledScenario, CrosswalkPhase, EventKind, SignalPhase, SimSpace, World,
-};
-use stagecraft_tests::example_project;
+use stagecraft_runtime::sim::{CrosswalkPhase, EventKind, SignalPhase, World};
 
 fn world() -> World {
-    let (_, loaded) = load_dir(&example_project("crosswalk-demo")).expect("readable");
-    let registry = Registry::standard();
-    assert_eq!(check_project(&loaded, &registry), Vec::new());
-    let project = loaded.project.as_ref().expect("loads");
-    let outcome = compile_project_recipe(&loaded, "crosswalk-demo", &registry).expect("recipe");
-    let request = GenerateRequest {
-        root_seed: project.manifest.root_seed,
-        mode: ExecutionMode::Serial,
-        generation: 0,
-    };
-    let generated = run_plan(
-        &outcome.plan.expect("compiles"),
-        &request,
-        &mut StageCache::default(),
-        &CancelToken::new(),
-        &NoObserver,
-    )
-    .expect("generates");
-    let space =
-        SimSpace::from_products(generated.bundle.products(), &project.families).expect("simulable");
-    let scenario = CompiledScenario::compile(&project.scenarios["ping-pong"]).expect("compiles");
-    build_world(
-        &Arc::new(space),
-        &Arc::new(scenario),
-        project.manifest.root_seed,
-    )
-    .expect("world")
+    example_world::example_world("crosswalk-demo", "crosswalk-demo", "ping-pong")
 }
 
 #[test]

@@ -3,47 +3,12 @@
 //! two-place shop door first, then the street's portals — and arrives there; every decision is in
 //! the event log and the Motion Frames show the panic.
 
-use std::sync::Arc;
+mod example_world;
 
-use stagecraft_editor::project_io::load_dir;
-use stagecraft_runtime::generate::{
-    run_plan, CancelToken, ExecutionMode, GenerateRequest, NoObserver, StageCache,
-};
-use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
-use stagecraft_runtime::sim::{
-    build_world, AgentState, CompiledScenario, EventDetail, EventKind, SimSpace, World,
-};
-use stagecraft_tests::example_project;
+use stagecraft_runtime::sim::{AgentState, EventDetail, EventKind, World};
 
 fn world() -> World {
-    let (_, loaded) = load_dir(&example_project("street-block")).expect("readable");
-    let registry = Registry::standard();
-    assert_eq!(check_project(&loaded, &registry), Vec::new());
-    let project = loaded.project.as_ref().expect("loads");
-    let outcome = compile_project_recipe(&loaded, "street-block", &registry).expect("recipe");
-    let request = GenerateRequest {
-        root_seed: project.manifest.root_seed,
-        mode: ExecutionMode::Serial,
-        generation: 0,
-    };
-    let generated = run_plan(
-        &outcome.plan.expect("compiles"),
-        &request,
-        &mut StageCache::default(),
-        &CancelToken::new(),
-        &NoObserver,
-    )
-    .expect("generates");
-    let space =
-        SimSpace::from_products(generated.bundle.products(), &project.families).expect("simulable");
-    let scenario = CompiledScenario::compile(&project.scenarios["panic-flee"]).expect("compiles");
-    build_world(
-        &Arc::new(space),
-        &Arc::new(scenario),
-        project.manifest.root_seed,
-    )
-    .expect("world")
+    example_world::example_world("street-block", "street-block", "panic-flee")
 }
 
 #[test]

@@ -4,49 +4,15 @@
 //! later directive. Each runs the real files through the generator and the runtime and asserts
 //! the parent's counts, session and generation and the final distance to the goal.
 
-use std::sync::Arc;
+mod example_world;
 
-use stagecraft_editor::project_io::load_dir;
-use stagecraft_runtime::generate::{
-    run_plan, CancelToken, ExecutionMode, GenerateRequest, NoObserver, StageCache,
-};
-use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
 use stagecraft_runtime::sim::{
-    build_world, AgentHandle, CompiledScenario, EventDetail, EventKind, MotionState, MoveFailure,
-    ParentState, SimSpace, TaskChange, World,
+    AgentHandle, EventDetail, EventKind, MotionState, MoveFailure, ParentState, TaskChange, World,
 };
-use stagecraft_tests::example_project;
 
 /// The world of scenario `id` of the example, at frame 0.
 fn world(id: &str) -> World {
-    let (_, loaded) = load_dir(&example_project("street-lifecycle")).expect("readable");
-    let registry = Registry::standard();
-    assert_eq!(check_project(&loaded, &registry), Vec::new());
-    let project = loaded.project.as_ref().expect("loads");
-    let outcome = compile_project_recipe(&loaded, "street-lifecycle", &registry).expect("recipe");
-    let request = GenerateRequest {
-        root_seed: project.manifest.root_seed,
-        mode: ExecutionMode::Serial,
-        generation: 0,
-    };
-    let generated = run_plan(
-        &outcome.plan.expect("compiles"),
-        &request,
-        &mut StageCache::default(),
-        &CancelToken::new(),
-        &NoObserver,
-    )
-    .expect("generates");
-    let space =
-        SimSpace::from_products(generated.bundle.products(), &project.families).expect("simulable");
-    let scenario = CompiledScenario::compile(&project.scenarios[id]).expect("compiles");
-    build_world(
-        &Arc::new(space),
-        &Arc::new(scenario),
-        project.manifest.root_seed,
-    )
-    .expect("world")
+    example_world::example_world("street-lifecycle", "street-lifecycle", id)
 }
 
 fn run_to(world: &mut World, frame: u64) {

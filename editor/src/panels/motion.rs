@@ -117,7 +117,13 @@ fn plot_ui(ui: &mut Ui, history: &[(u64, MotionCounters)], frame: u64) {
         .x_axis_label("frame")
         .include_x(0.0)
         .include_y(0.0)
-        .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
+        // Fifteen series: a small, translucent legend in the corner the lines leave freest.
+        .legend(
+            egui_plot::Legend::default()
+                .position(egui_plot::Corner::RightTop)
+                .text_style(egui::TextStyle::Small)
+                .background_alpha(0.55),
+        )
         .show(ui, |plot| {
             for (series, name) in names.iter().enumerate() {
                 let points: PlotPoints = history

@@ -435,10 +435,9 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
     bytes.extend_from_slice(&a.to_le_bytes());
     bytes.extend_from_slice(&b.to_le_bytes());
     if let EventDetail::Task { change, .. } = e.detail {
-        // Debug names are stable identifiers of the variants and their reasons.
-        let name = format!("{change:?}");
-        bytes.extend_from_slice(&(name.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(name.as_bytes());
+        let (variant, reason) = change.codes();
+        bytes.push(variant);
+        bytes.push(reason);
     }
 }
 

@@ -174,7 +174,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "d864de63f10f68d6d378fb265349fd6a58e53eaced479a42f4931f175c0a85f0"
+        "c1652e3a70867aded5b5de4345e1a6d37d06b790c6d20d79fff7262230ce65bd"
     );
 }
 

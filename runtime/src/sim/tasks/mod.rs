@@ -88,6 +88,34 @@ pub enum TaskChange {
     Resumed,
 }
 
+impl TaskChange {
+    /// Stable small numbers for digests: the variant, then its reason (0 when it has none).
+    pub fn codes(self) -> (u8, u8) {
+        match self {
+            TaskChange::Installed => (0, 0),
+            TaskChange::Refused(r) => (1, r as u8),
+            TaskChange::PathQueued => (2, 0),
+            TaskChange::PathInstalled => (3, 0),
+            TaskChange::Stale(r) => (4, r as u8),
+            TaskChange::Replanned(c) => (5, c as u8),
+            TaskChange::MoveFailed(f) => {
+                let (kind, detail) = f.code();
+                (6, kind << 4 | detail)
+            }
+            TaskChange::FailureConsumed => (7, 0),
+            TaskChange::Arrived => (8, 0),
+            TaskChange::Completed => (9, 0),
+            TaskChange::Held => (10, 0),
+            TaskChange::Continued => (11, 0),
+            TaskChange::Redirected => (12, 0),
+            TaskChange::Cancelled => (13, 0),
+            TaskChange::Replaced => (14, 0),
+            TaskChange::Suspended => (15, 0),
+            TaskChange::Resumed => (16, 0),
+        }
+    }
+}
+
 /// Every task set of a world (world state: snapshots carry it and the digest covers it).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TaskState {

@@ -6,46 +6,20 @@ mod support;
 
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
-use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::diff::{Against, DiffPanel};
-use stagecraft_editor::panels::Panel as _;
-use stagecraft_editor::service::GenerationService;
-use stagecraft_editor::viewport::{DiffMarkKind, Preview, SharedPreview};
+use stagecraft_editor::viewport::DiffMarkKind;
 use support::example;
 
-struct State {
-    document: Document,
-    panel: DiffPanel,
-    preview: SharedPreview,
-    service: GenerationService,
-}
+type State = support::PanelState<DiffPanel>;
 
 fn diff_tab(dir: &std::path::Path) -> Harness<'static, State> {
-    let document = Document::open(dir).expect("example opens");
-    let preview = Preview::shared();
-    let state = State {
-        document,
-        panel: DiffPanel::new(preview.clone()),
-        preview,
-        service: GenerationService::inline(),
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(900.0, 600.0))
-        .build_ui_state(
-            |ui, state: &mut State| {
-                state.preview.borrow_mut().frame_update(
-                    ui.ctx(),
-                    &state.document,
-                    &mut state.service,
-                );
-                let mut out = Vec::new();
-                state.panel.ui(ui, &state.document, &mut out);
-                assert!(out.is_empty(), "the Diff tab never edits the project");
-            },
-            state,
-        );
-    harness.run_steps(3);
-    harness
+    support::read_only_panel(
+        dir,
+        egui::vec2(900.0, 600.0),
+        3,
+        "the Diff tab never edits the project",
+        DiffPanel::new,
+    )
 }
 
 #[test]

@@ -6,46 +6,20 @@ mod support;
 
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
-use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::motion::{counters_text, frame_text, MotionPanel};
-use stagecraft_editor::panels::Panel as _;
-use stagecraft_editor::service::GenerationService;
-use stagecraft_editor::viewport::{PickId, Preview, SharedPreview};
+use stagecraft_editor::viewport::PickId;
 use support::example;
 
-struct State {
-    document: Document,
-    motion: MotionPanel,
-    preview: SharedPreview,
-    service: GenerationService,
-}
+type State = support::PanelState<MotionPanel>;
 
 fn harness(dir: &std::path::Path) -> Harness<'static, State> {
-    let document = Document::open(dir).expect("example opens");
-    let preview = Preview::shared();
-    let state = State {
-        document,
-        motion: MotionPanel::new(preview.clone()),
-        preview,
-        service: GenerationService::inline(),
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            |ui, state: &mut State| {
-                state.preview.borrow_mut().frame_update(
-                    ui.ctx(),
-                    &state.document,
-                    &mut state.service,
-                );
-                let mut out = Vec::new();
-                state.motion.ui(ui, &state.document, &mut out);
-                assert!(out.is_empty(), "the Motion tab never edits the project");
-            },
-            state,
-        );
-    harness.run_steps(3);
-    harness
+    support::read_only_panel(
+        dir,
+        egui::vec2(1400.0, 900.0),
+        3,
+        "the Motion tab never edits the project",
+        MotionPanel::new,
+    )
 }
 
 #[test]

@@ -9,43 +9,19 @@ use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::provenance::ProvenancePanel;
 use stagecraft_editor::panels::Panel as _;
 use stagecraft_editor::service::GenerationService;
-use stagecraft_editor::viewport::{ColourBy, LayerKind, PickId, Preview, SharedPreview};
+use stagecraft_editor::viewport::{ColourBy, LayerKind, PickId, Preview};
 use support::example;
 
-struct State {
-    document: Document,
-    panel: ProvenancePanel,
-    preview: SharedPreview,
-    service: GenerationService,
-}
+type State = support::PanelState<ProvenancePanel>;
 
 fn provenance(dir: &std::path::Path) -> Harness<'static, State> {
-    let document = Document::open(dir).expect("example opens");
-    let preview = Preview::shared();
-    let state = State {
-        document,
-        panel: ProvenancePanel::new(preview.clone()),
-        preview,
-        service: GenerationService::inline(),
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(700.0, 900.0))
-        .build_ui_state(
-            |ui, state: &mut State| {
-                // What the app does once a frame before drawing the tabs.
-                state.preview.borrow_mut().frame_update(
-                    ui.ctx(),
-                    &state.document,
-                    &mut state.service,
-                );
-                let mut out = Vec::new();
-                state.panel.ui(ui, &state.document, &mut out);
-                assert!(out.is_empty(), "provenance never edits the project");
-            },
-            state,
-        );
-    harness.run_steps(2);
-    harness
+    support::read_only_panel(
+        dir,
+        egui::vec2(700.0, 900.0),
+        2,
+        "provenance never edits the project",
+        ProvenancePanel::new,
+    )
 }
 
 #[test]

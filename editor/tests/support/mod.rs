@@ -184,3 +184,50 @@ pub fn drag<S>(harness: &mut Harness<'_, S>, from: egui::Pos2, to: egui::Pos2, m
     harness.event(button(to, false));
     harness.run_steps(2);
 }
+
+/// One tab drawn alone over a real document, the way the app draws it: the preview brought up
+/// to date (`frame_update`) before the tab each frame.
+pub struct PanelState<P> {
+    /// The open project.
+    pub document: stagecraft_editor::document::Document,
+    /// The tab under test.
+    pub panel: P,
+    /// The preview the tab borrows.
+    pub preview: stagecraft_editor::viewport::SharedPreview,
+    /// The generation service the preview syncs with.
+    pub service: GenerationService,
+}
+
+/// A harness of `size` drawing the read-only tab `make` builds over the project in `dir`, run
+/// `steps` frames; a tab that emits any command fails the test with `never_edits`.
+pub fn read_only_panel<P: stagecraft_editor::panels::Panel + 'static>(
+    dir: &Path,
+    size: egui::Vec2,
+    steps: usize,
+    never_edits: &'static str,
+    make: impl FnOnce(stagecraft_editor::viewport::SharedPreview) -> P,
+) -> Harness<'static, PanelState<P>> {
+    let document = stagecraft_editor::document::Document::open(dir).expect("example opens");
+    let preview = stagecraft_editor::viewport::Preview::shared();
+    let state = PanelState {
+        document,
+        panel: make(preview.clone()),
+        preview,
+        service: GenerationService::inline(),
+    };
+    let mut harness = Harness::builder().with_size(size).build_ui_state(
+        move |ui, state: &mut PanelState<P>| {
+            // What the app does once a frame before drawing the tabs.
+            state
+                .preview
+                .borrow_mut()
+                .frame_update(ui.ctx(), &state.document, &mut state.service);
+            let mut out = Vec::new();
+            state.panel.ui(ui, &state.document, &mut out);
+            assert!(out.is_empty(), "{never_edits}");
+        },
+        state,
+    );
+    harness.run_steps(steps);
+    harness
+}

@@ -6,17 +6,13 @@
 //! Everything is read from the session's world (`World::motion_counters`, `motion_frames`) and the
 //! timeline's motion history; the tab never edits anything.
 
-use egui::{Color32, RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoints, VLine};
+use egui::{RichText, Ui};
 use stagecraft_runtime::sim::{AgentId, MotionCounters, MotionFrame, World};
 
 use super::{Command, Panel};
 use crate::document::Document;
 use crate::viewport::picking::PickId;
 use crate::viewport::SharedPreview;
-
-/// Points per plotted series, at most (about).
-const PLOT_POINTS: usize = 2_000;
 
 /// The Motion tab.
 pub struct MotionPanel {
@@ -111,32 +107,21 @@ fn selected_ui(ui: &mut Ui, world: &World, selected: Option<&PickId>) {
 
 fn plot_ui(ui: &mut Ui, history: &[(u64, MotionCounters)], frame: u64) {
     let names = MotionCounters::default().rows().map(|(name, _)| name);
-    let stride = history.len() / PLOT_POINTS + 1;
-    Plot::new("motion-counters")
-        .allow_scroll(false)
-        .x_axis_label("frame")
-        .include_x(0.0)
-        .include_y(0.0)
-        // Fifteen series: a small, translucent legend in the corner the lines leave freest.
-        .legend(
-            egui_plot::Legend::default()
-                .position(egui_plot::Corner::RightTop)
-                .text_style(egui::TextStyle::Small)
-                .background_alpha(0.55),
-        )
-        .show(ui, |plot| {
-            for (series, name) in names.iter().enumerate() {
-                let points: PlotPoints = history
-                    .iter()
-                    .step_by(stride)
-                    .map(|(f, c)| [*f as f64, c.rows()[series].1])
-                    .collect();
-                plot.line(
-                    Line::new(*name, points).color(super::timeline_plot::series_colour(series)),
-                );
-            }
-            plot.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
-        });
+    // Fifteen series: a small, translucent legend in the corner the lines leave freest.
+    let legend = egui_plot::Legend::default()
+        .position(egui_plot::Corner::RightTop)
+        .text_style(egui::TextStyle::Small)
+        .background_alpha(0.55);
+    let sample = |(f, c): &(u64, MotionCounters)| (*f, c.rows().map(|(_, v)| v).to_vec());
+    super::timeline_plot::series_plot(
+        ui,
+        "motion-counters",
+        &names,
+        history,
+        sample,
+        frame,
+        legend,
+    );
 }
 
 impl Panel for MotionPanel {

@@ -7,16 +7,12 @@
 //! Everything is read from the session's world (`World::source_statuses`, `spawn_report`,
 //! `cycle_debt`, `events`) and the timeline's counters history; the tab never edits anything.
 
-use egui::{Color32, RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoints, VLine};
+use egui::{RichText, Ui};
 use stagecraft_runtime::sim::{AgentHandle, Counters, Event, EventDetail, World};
 
 use super::{Command, Panel};
 use crate::document::Document;
 use crate::viewport::SharedPreview;
-
-/// Points per plotted series, at most (about).
-const PLOT_POINTS: usize = 2_000;
 
 /// The Population tab.
 pub struct PopulationPanel {
@@ -188,26 +184,13 @@ fn events_ui(ui: &mut Ui, world: &World) {
 
 fn plot_ui(ui: &mut Ui, history: &[(u64, Counters)], frame: u64) {
     let names = Counters::default().population_rows().map(|(name, _)| name);
-    let stride = history.len() / PLOT_POINTS + 1;
-    Plot::new("population-counters")
-        .allow_scroll(false)
-        .x_axis_label("frame")
-        .include_x(0.0)
-        .include_y(0.0)
-        .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
-        .show(ui, |plot| {
-            for (series, name) in names.iter().enumerate() {
-                let points: PlotPoints = history
-                    .iter()
-                    .step_by(stride)
-                    .map(|(f, c)| [*f as f64, c.population_rows()[series].1 as f64])
-                    .collect();
-                plot.line(
-                    Line::new(*name, points).color(super::timeline_plot::series_colour(series)),
-                );
-            }
-            plot.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
-        });
+    let legend = egui_plot::Legend::default().position(egui_plot::Corner::LeftTop);
+    let sample = |(f, c): &(u64, Counters)| {
+        let values = c.population_rows().map(|(_, v)| v as f64);
+        (*f, values.to_vec())
+    };
+    let id = "population-counters";
+    super::timeline_plot::series_plot(ui, id, &names, history, sample, frame, legend);
 }
 
 impl Panel for PopulationPanel {

@@ -120,6 +120,38 @@ fn toggles_ui(ui: &mut Ui, names: &[&'static str], hidden: &mut BTreeSet<&'stati
     });
 }
 
+/// A plot `id` of the named series over frames (each sample a frame and one value per name,
+/// thinned to about [`PLOT_POINTS`] per line), with a line at the shown `frame`: the Population
+/// and Motion tabs' counter plots.
+pub fn series_plot<S>(
+    ui: &mut Ui,
+    id: &str,
+    names: &[&'static str],
+    history: &[S],
+    sample: impl Fn(&S) -> (u64, Vec<f64>),
+    frame: u64,
+    legend: egui_plot::Legend,
+) {
+    let stride = history.len() / PLOT_POINTS + 1;
+    let samples: Vec<(u64, Vec<f64>)> = history.iter().step_by(stride).map(sample).collect();
+    Plot::new(id)
+        .allow_scroll(false)
+        .x_axis_label("frame")
+        .include_x(0.0)
+        .include_y(0.0)
+        .legend(legend)
+        .show(ui, |plot| {
+            for (series, name) in names.iter().enumerate() {
+                let points: PlotPoints = samples
+                    .iter()
+                    .map(|(f, values)| [*f as f64, values.get(series).copied().unwrap_or(0.0)])
+                    .collect();
+                plot.line(Line::new(*name, points).color(series_colour(series)));
+            }
+            plot.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -147,12 +147,7 @@ pub(super) fn rendezvous(book: &mut Book<'_>, row: usize, handle: AgentHandle, g
 
 /// Hold: a travelling parent waits for a signal; a parentless walker stops its route walk.
 pub(super) fn hold(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
-    let Some(parent) = book
-        .tasks
-        .parents
-        .get(&handle)
-        .filter(|p| p.state.is_active())
-    else {
+    let Some(parent) = book.tasks.active_parent(handle) else {
         if book.agents.state[row] != AgentState::Holding {
             book.agents.resume[row] = book.agents.state[row];
             book.agents.state[row] = AgentState::Holding;
@@ -180,12 +175,7 @@ pub(super) fn hold(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
 
 /// Continue: only from WaitingForSignal, releasing only the command hold.
 pub(super) fn resume(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
-    let Some(parent) = book
-        .tasks
-        .parents
-        .get(&handle)
-        .filter(|p| p.state.is_active())
-    else {
+    let Some(parent) = book.tasks.active_parent(handle) else {
         if book.agents.state[row] == AgentState::Holding {
             book.agents.state[row] = book.agents.resume[row];
         }
@@ -211,12 +201,7 @@ pub(super) fn resume(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
 
 /// Redirect to `goal`: a new execution in the same session.
 pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goal: [f64; 3]) {
-    let Some(parent) = book
-        .tasks
-        .parents
-        .get(&handle)
-        .filter(|p| p.state.is_active())
-    else {
+    let Some(parent) = book.tasks.active_parent(handle) else {
         return refuse(book, handle, InstallRefusal::NoActiveParent);
     };
     let session = parent.session;
@@ -260,12 +245,7 @@ pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goa
 /// Cancel: closes this parent and its movement when their goals agree; nothing for a parent
 /// already completed or cancelled.
 pub(super) fn cancel(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
-    let Some(parent) = book
-        .tasks
-        .parents
-        .get(&handle)
-        .filter(|p| p.state.is_active())
-    else {
+    let Some(parent) = book.tasks.active_parent(handle) else {
         return refuse(book, handle, InstallRefusal::NoActiveParent);
     };
     let (session, goal) = (parent.session, parent.goal);

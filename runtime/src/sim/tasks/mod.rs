@@ -136,9 +136,12 @@ pub struct TaskState {
 impl TaskState {
     /// Whether the ped's tasks keep it from retirement: an active directive parent.
     pub fn protects(&self, handle: AgentHandle) -> bool {
-        self.parents
-            .get(&handle)
-            .is_some_and(|p| p.state.is_active())
+        self.active_parent(handle).is_some()
+    }
+
+    /// The ped's directive parent, if it is still active (not completed or cancelled).
+    pub fn active_parent(&self, handle: AgentHandle) -> Option<&DirectiveParent> {
+        self.parents.get(&handle).filter(|p| p.state.is_active())
     }
 
     /// The ped's stop causes.

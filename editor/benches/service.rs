@@ -65,6 +65,56 @@ fn set_cell_size(project: &mut Project, cell_size: i64) {
     }
 }
 
+/// CPU time every thread of this process has run so far, nanoseconds (Linux
+/// `/proc/self/task/*/schedstat`): the generator's worker threads persist, so the difference over
+/// a run is the run's CPU time, readable on a loaded machine where wall time includes waiting.
+fn process_cpu_ns() -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let text = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        total += text.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
+}
+
+/// Resident memory of this process, MiB (Linux `/proc/self/status`).
+fn resident_mib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kib| kib / 1024)
+}
+
+/// Prints the mean CPU time and the median wall time of an edit with a value never seen
+/// (`runs` edits), so the figure is readable on a loaded machine.
+fn report_cpu(project: &mut Project, service: &mut GenerationService, session: &mut Session) {
+    let runs = 20;
+    let mut revision = 1_000;
+    let mut walls = Vec::new();
+    println!("resident before the edits: {} MiB", resident_mib());
+    let start = process_cpu_ns();
+    for size in 0..runs {
+        // 3.80–3.99 m cells: at least the 125,000 candidates of the 4 m recipe, each value new.
+        set_cell_size(project, 399 - size);
+        revision += 1;
+        let wall = std::time::Instant::now();
+        assert!(service.sync_parts(1, revision, project, Some(RECIPE)));
+        session.sync_project(project, None, service);
+        walls.push(wall.elapsed());
+    }
+    walls.sort();
+    println!("resident after the edits: {} MiB", resident_mib());
+    if let (Some(start), Some(end)) = (start, process_cpu_ns()) {
+        println!(
+            "edit-to-preview, new value: {:.1} ms CPU (all threads) per edit, median wall {:.1} ms",
+            (end - start) as f64 / 1e6 / runs as f64,
+            walls[walls.len() / 2].as_secs_f64() * 1e3
+        );
+    }
+}
+
 fn edit_to_preview(c: &mut Criterion) {
     let (mut project, _) = square_km();
     let mut service = GenerationService::inline();
@@ -82,6 +132,7 @@ fn edit_to_preview(c: &mut Criterion) {
     });
     println!("1 km² recipe: {objects} objects, {candidates} scatter candidates");
     assert!(objects > 10_000, "a full square kilometre");
+    report_cpu(&mut project, &mut service, &mut session);
     let mut group = c.benchmark_group("service_edit_to_preview_1km2");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(3));

@@ -180,7 +180,10 @@ where
 {
     /// The serial reference: one band of every requested row.
     fn run_serial(&self) -> Result<ScatterOutput, ScatterError> {
-        self.run_band(self.requested.min_y, self.requested.max_y)
+        let mut output = self.run_band(self.requested.min_y, self.requested.max_y)?;
+        output.placements.shrink_to_fit();
+        output.rejected.shrink_to_fit();
+        Ok(output)
     }
 
     /// Bands of requested rows run on the rayon pool and concatenated in row order. A band's
@@ -268,8 +271,8 @@ where
                 decide_row(&decision, row, cy, &mut output);
             }
         }
-        output.placements.shrink_to_fit();
-        output.rejected.shrink_to_fit();
+        // Left at the reserved capacity: the serial run shrinks it once, the parallel run copies
+        // the bands into one exact-size output (shrinking each band first would copy it twice).
         Ok(output)
     }
 }

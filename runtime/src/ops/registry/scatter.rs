@@ -524,6 +524,15 @@ fn scatter_in_chunks(
         .map_err(scatter_error)?;
         if output.placements.is_empty() && output.rejected.is_empty() {
             output = part;
+            // Room for the remaining pieces at this piece's density, so appending them does not
+            // copy the output again at every doubling.
+            let rows_done = usize::try_from(end - first).unwrap_or(1).max(1);
+            let rows_left = usize::try_from(cells.end_y - end).unwrap_or(0);
+            let more = |len: usize| len.saturating_mul(rows_left).div_ceil(rows_done);
+            let (placed, rejected) = (more(output.placements.len()), more(output.rejected.len()));
+            // Only a hint: a failed reservation is retried (and reported) by the appends below.
+            let _ = output.placements.try_reserve_exact(placed);
+            let _ = output.rejected.try_reserve_exact(rejected);
         } else {
             let out_of_memory = |items| scatter_error(ScatterError::OutOfMemory { items });
             output

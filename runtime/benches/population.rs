@@ -68,10 +68,11 @@ fn report_step(walkers: usize) {
     let rate = walkers as f64 / step.as_secs_f64();
     println!(
         "step, {walkers} walkers: median {:.3} ms (fastest {:.3} ms), {:.2} M agent-steps/s, \
-         {:.1} bytes/walker; {}",
+         {:.1} bytes/walker of state ({:.1} with Motion scratch and frames); {}",
         step.as_secs_f64() * 1e3,
         fastest.as_secs_f64() * 1e3,
         rate / 1e6,
+        world.state_heap_bytes() as f64 / walkers as f64,
         world.heap_bytes() as f64 / walkers as f64,
         decisions(&world),
     );

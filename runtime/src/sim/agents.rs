@@ -218,6 +218,11 @@ macro_rules! agent_columns {
                 0 $(+ std::mem::size_of::<$ty>())*
             }
 
+            /// Makes room for `additional` more rows in every column, exactly (no doubling).
+            pub fn reserve_exact(&mut self, additional: usize) {
+                $(self.$name.reserve_exact(additional);)*
+            }
+
             /// Heap bytes the columns hold (their capacities × inline sizes).
             pub fn heap_bytes(&self) -> usize {
                 0 $(+ self.$name.capacity() * std::mem::size_of::<$ty>())*

@@ -44,6 +44,13 @@ pub struct Slots {
 }
 
 impl Slots {
+    /// Makes room for `additional` more slots and rows, exactly (no doubling).
+    pub fn reserve_exact(&mut self, additional: usize) {
+        self.generation.reserve_exact(additional);
+        self.row.reserve_exact(additional);
+        self.slot_of_row.reserve_exact(additional);
+    }
+
     /// Occupied slots (= rows).
     pub fn len(&self) -> usize {
         self.slot_of_row.len()

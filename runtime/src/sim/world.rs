@@ -600,7 +600,7 @@ pub fn build_world(
         paths: Arc::new(paths),
         unknown_obstacles,
     });
-    Ok(World {
+    let mut world = World {
         pop: PopulationState::new(&config),
         crossings: CrossingsState::new(config.space.signals.len(), &config.scenario.crossings),
         config,
@@ -621,7 +621,9 @@ pub fn build_world(
         staged: Staged::default(),
         observation: Observation::default(),
         tasks: TaskState::default(),
-    })
+    };
+    world.reserve_population();
+    Ok(world)
 }
 
 /// The vehicle sources with their lanes resolved; a missing lane is a diagnostic.

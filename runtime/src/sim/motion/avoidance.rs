@@ -13,6 +13,11 @@ pub struct AvoidanceWindow {
 }
 
 impl AvoidanceWindow {
+    /// Heap bytes of the per-row flags.
+    pub fn heap_bytes(&self) -> usize {
+        self.processed.capacity()
+    }
+
     /// Whether row `row` is in the window.
     pub fn contains(&self, row: usize) -> bool {
         self.processed.get(row).copied().unwrap_or(false)

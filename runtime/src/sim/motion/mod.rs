@@ -162,6 +162,21 @@ pub struct MotionScratch {
     points: Vec<Vec2>,
 }
 
+impl MotionScratch {
+    /// Heap bytes of the scratch buffers and the published frames (their capacities).
+    pub fn heap_bytes(&self) -> usize {
+        self.tiers.heap_bytes()
+            + self.window.heap_bytes()
+            + self.frames.capacity() * std::mem::size_of::<MotionFrame>()
+            + self.points.capacity() * std::mem::size_of::<Vec2>()
+    }
+
+    /// Heap bytes of the published Motion Frames alone.
+    pub fn frame_bytes(&self) -> usize {
+        self.frames.capacity() * std::mem::size_of::<MotionFrame>()
+    }
+}
+
 /// Everything the Motion phase changes.
 pub(in crate::sim) struct MotionSets<'a> {
     /// The scheduler, cursor and counters.

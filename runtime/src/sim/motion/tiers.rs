@@ -195,6 +195,17 @@ struct Claim {
     row: u32,
 }
 
+impl TierScratch {
+    /// Heap bytes of the buffers (their capacities).
+    pub fn heap_bytes(&self) -> usize {
+        self.distance_m.capacity() * std::mem::size_of::<f64>()
+            + self.forced.capacity()
+            + (self.requested.capacity() + self.target.capacity()) * std::mem::size_of::<Tier>()
+            + (self.full.capacity() + self.simulated.capacity() + self.moves.capacity())
+                * std::mem::size_of::<Claim>()
+    }
+}
+
 fn by_key(a: &Claim, b: &Claim) -> std::cmp::Ordering {
     a.distance_m.total_cmp(&b.distance_m).then(a.id.cmp(&b.id))
 }

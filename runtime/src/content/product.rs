@@ -246,6 +246,31 @@ impl Product {
         }
     }
 
+    /// Approximate heap bytes the product holds: its element records (placements, rejections,
+    /// placed objects) by their inline sizes, and a flat 64 bytes per object of the small kinds.
+    /// What an in-memory cache budgets with.
+    pub fn approx_heap_bytes(&self) -> usize {
+        match self {
+            Product::Placements(scatter) => scatter
+                .layers
+                .iter()
+                .map(|layer| {
+                    layer.output.placements.len() * std::mem::size_of::<Placement>()
+                        + layer.output.rejected.len()
+                            * std::mem::size_of::<crate::content::placement::RejectedCandidate>()
+                })
+                .sum(),
+            Product::PlacedObjects(placed) => {
+                placed.objects.len()
+                    * std::mem::size_of::<crate::content::placement::PlacedObject>()
+            }
+            other => {
+                let summary = other.summary();
+                (summary.objects + summary.rejected) as usize * 64
+            }
+        }
+    }
+
     /// Counts and bounds.
     pub fn summary(&self) -> ProductSummary {
         let lattice = |unit: f64, p: &Placement| PointM::new(p.x as f64 * unit, p.y as f64 * unit);

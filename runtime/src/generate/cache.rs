@@ -167,6 +167,8 @@ struct Entry {
     last_use: u64,
     /// The product whose digest was computed when the entry was stored.
     sealed: Arc<Product>,
+    /// The product's approximate heap bytes when stored ([`Product::approx_heap_bytes`]).
+    bytes: usize,
 }
 
 impl Entry {
@@ -180,6 +182,10 @@ impl Entry {
 /// Default number of entries a cache keeps.
 pub const DEFAULT_CACHE_ENTRIES: usize = 256;
 
+/// Default byte budget of a cache's products (approximate heap bytes): 1 GiB, so an editor
+/// session trying many values of a large scatter does not keep hundreds of them alive.
+pub const DEFAULT_CACHE_BYTES: usize = 1 << 30;
+
 /// An in-memory stage cache (the editor holds one per session).
 #[derive(Debug, Clone)]
 pub struct StageCache {
@@ -187,6 +193,10 @@ pub struct StageCache {
     /// The key parts each (scope, stage) last ran or hit with, to explain misses.
     last: BTreeMap<(String, u32), KeyParts>,
     capacity: usize,
+    /// Most approximate product bytes kept (the newest entry is kept even when alone above it).
+    byte_budget: usize,
+    /// Approximate product bytes held.
+    bytes: usize,
     clock: u64,
     stats: CacheStats,
 }
@@ -198,15 +208,29 @@ impl Default for StageCache {
 }
 
 impl StageCache {
-    /// A cache keeping at most `capacity` entries (0 disables caching).
+    /// A cache keeping at most `capacity` entries (0 disables caching) and about
+    /// [`DEFAULT_CACHE_BYTES`] of products.
     pub fn new(capacity: usize) -> StageCache {
+        StageCache::with_budget(capacity, DEFAULT_CACHE_BYTES)
+    }
+
+    /// A cache keeping at most `capacity` entries and `byte_budget` approximate product bytes
+    /// (least recently used evicted first; the newest entry always stays).
+    pub fn with_budget(capacity: usize, byte_budget: usize) -> StageCache {
         StageCache {
             entries: BTreeMap::new(),
             last: BTreeMap::new(),
             capacity,
+            byte_budget,
+            bytes: 0,
             clock: 0,
             stats: CacheStats::default(),
         }
+    }
+
+    /// Approximate product bytes held (see [`Product::approx_heap_bytes`]).
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// Counters.
@@ -226,7 +250,7 @@ impl StageCache {
 
     /// Drops every entry and resets the counters.
     pub fn clear(&mut self) {
-        *self = StageCache::new(self.capacity);
+        *self = StageCache::with_budget(self.capacity, self.byte_budget);
     }
 
     /// Looks `parts` up: the verified entry, or why there is none. Counts the hit or miss.
@@ -242,7 +266,7 @@ impl StageCache {
                 Ok(Arc::clone(&entry.stage))
             }
             Some(_) => {
-                self.entries.remove(&key);
+                self.remove(&key);
                 self.stats.corrupt += 1;
                 Err(MissReason::Corrupt)
             }
@@ -277,15 +301,21 @@ impl StageCache {
         }
         self.clock += 1;
         let sealed = Arc::clone(&stage.product);
+        let bytes = stage.product.approx_heap_bytes();
+        self.remove(&key);
+        self.bytes += bytes;
         self.entries.insert(
             key,
             Entry {
                 stage,
                 last_use: self.clock,
                 sealed,
+                bytes,
             },
         );
-        while self.entries.len() > self.capacity {
+        while self.entries.len() > self.capacity
+            || (self.bytes > self.byte_budget && self.entries.len() > 1)
+        {
             let oldest = self
                 .entries
                 .iter()
@@ -293,11 +323,18 @@ impl StageCache {
                 .map(|(key, _)| *key);
             match oldest {
                 Some(oldest) => {
-                    self.entries.remove(&oldest);
+                    self.remove(&oldest);
                     self.stats.evictions += 1;
                 }
                 None => break,
             }
+        }
+    }
+
+    /// Removes the entry under `key`, if any, and its bytes.
+    fn remove(&mut self, key: &CacheKey) {
+        if let Some(entry) = self.entries.remove(key) {
+            self.bytes -= entry.bytes;
         }
     }
 

@@ -17,7 +17,7 @@ use std::sync::Arc;
 pub use bundle::{GeneratedBundle, ProvenanceView, StageRecord};
 pub use cache::{
     CacheKey, CacheOutcome, CacheStats, CachedStage, KeyParts, MissReason, StageCache,
-    DEFAULT_CACHE_ENTRIES,
+    DEFAULT_CACHE_BYTES, DEFAULT_CACHE_ENTRIES,
 };
 pub use executor::{run_plan, run_plan_with, stage_key_parts, Generated, RunReport, StageRun};
 pub use failure::{FailureKind, GenerateError, StageFailure};

@@ -276,6 +276,47 @@ fn a_damaged_cache_entry_is_discarded_and_rebuilt() {
     assert_eq!(cache.stats().corrupt, 1);
 }
 
+#[test]
+fn a_byte_budget_evicts_the_least_recently_used_products() {
+    let plan = plan(&street_text(SCATTER, PLACE));
+    let run_seed = |cache: &mut StageCache, root_seed: u64| {
+        let request = GenerateRequest {
+            root_seed,
+            ..request(ExecutionMode::Serial)
+        };
+        run_plan(&plan, &request, cache, &CancelToken::new(), &NoObserver)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut unbounded = StageCache::default();
+    let first = run_seed(&mut unbounded, 7);
+    let one_run = unbounded.bytes();
+    let summed: usize = first
+        .bundle
+        .stages
+        .iter()
+        .map(|s| s.product.approx_heap_bytes())
+        .sum();
+    assert_eq!(one_run, summed, "the cache counts every stored product");
+    assert!(one_run > 1_000, "{one_run} bytes");
+    // Room for one and a half runs: a second seed's products push the first seed's out.
+    let budget = one_run + one_run / 2;
+    let mut cache = StageCache::with_budget(DEFAULT_CACHE_ENTRIES, budget);
+    run_seed(&mut cache, 7);
+    assert_eq!(cache.bytes(), one_run);
+    assert_eq!(cache.stats().evictions, 0);
+    let second = run_seed(&mut cache, 8);
+    assert!(cache.bytes() <= budget, "{} > {budget}", cache.bytes());
+    assert!(cache.stats().evictions >= 1);
+    // The newest products stay: the second seed again is served from the cache.
+    let again = run_seed(&mut cache, 8);
+    assert_eq!(again.report.misses(), 0);
+    assert_eq!(again.bundle.digest(), second.bundle.digest());
+    // A budget below one product still keeps the newest entry.
+    let mut tiny = StageCache::with_budget(DEFAULT_CACHE_ENTRIES, 1);
+    run_seed(&mut tiny, 7);
+    assert_eq!(tiny.len(), 1);
+}
+
 /// The standard operators plus `environment.scatter` version 2, whose kernel always refuses.
 fn failing_registry() -> Registry {
     use crate::ops::registry::{

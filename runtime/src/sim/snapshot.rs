@@ -165,6 +165,7 @@ impl World {
         self.motion = snapshot.motion.clone();
         self.wall_clock = Default::default();
         frames::publish(&self.agents, self.frame, &mut self.motion_scratch.frames);
+        self.motion_scratch.ring = Default::default();
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();
         self.knock = snapshot.knock.clone();

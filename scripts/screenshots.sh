@@ -84,11 +84,15 @@ capture projects/crosswalk-demo screenshots/viewport-crosswalk-demo.png --frame 
 # The Motion tab on the street block at 12 s: updated / skipped, avoidance processed / deferred,
 # tiers, forced Full and the governor's estimate against its budget, plotted per frame.
 capture projects/street-block screenshots/motion-street-block.png --frame 240 --tab motion
+# The street block's panic-flee scenario a quarter second after the panic (frame 200): panicked
+# walkers under their cones, flee lines to the full shop door and the open portals.
+capture projects/street-block screenshots/viewport-panic-flee.png --scenario panic-flee --frame 215 --tab viewport
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.
 python3 scripts/check_viewport_png.py screenshots/viewport-street-block.png
 python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
 python3 scripts/check_viewport_png.py screenshots/viewport-pine-clearing.png
+python3 scripts/check_viewport_png.py screenshots/viewport-panic-flee.png
 
 idle_cpu projects/street-block

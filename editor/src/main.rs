@@ -23,6 +23,7 @@ fn main() -> ExitCode {
                 .tab
                 .as_deref()
                 .and_then(stagecraft_editor::panels::Tab::from_name),
+            scenario: cli.scenario.clone(),
         })
         .map(|()| 0),
     };

@@ -54,6 +54,9 @@ pub struct Cli {
     /// Bring this dock tab to the front when the editor opens (e.g. for a screenshot).
     #[arg(long, value_name = "TAB", value_parser = crate::panels::Tab::NAMES)]
     pub tab: Option<String>,
+    /// Open this scenario of the project (its id) instead of the first one.
+    #[arg(long, value_name = "NAME", requires = "project")]
+    pub scenario: Option<String>,
 }
 
 /// The headless subcommands.

@@ -11,6 +11,7 @@ pub mod build;
 pub mod camera;
 pub mod cells;
 pub mod crossing_marks;
+pub mod crowd_marks;
 pub mod diff_marks;
 pub mod gpu;
 pub mod handles;

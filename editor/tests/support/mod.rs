@@ -93,6 +93,7 @@ pub fn harness_with_service(
         screenshot: None,
         frame: None,
         tab: None,
+        scenario: None,
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

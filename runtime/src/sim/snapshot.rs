@@ -43,6 +43,12 @@ pub enum SnapshotError {
 }
 
 impl Snapshot {
+    /// The motion state it holds, for tests that damage a snapshot.
+    #[cfg(test)]
+    pub(in crate::sim) fn motion_mut(&mut self) -> &mut MotionState {
+        &mut self.motion
+    }
+
     /// The frame the snapshot was taken at.
     pub fn frame(&self) -> u64 {
         self.frame
@@ -123,6 +129,11 @@ impl World {
         if !pooled_rows {
             return Err(SnapshotError::Inconsistent(
                 "a pool entry names no pooled agent",
+            ));
+        }
+        if !snapshot.motion.ring.is_consistent(&agents.id) {
+            return Err(SnapshotError::Inconsistent(
+                "the streaming ring names an agent the snapshot does not have",
             ));
         }
         if snapshot.motion.panic.assigned.len() > super::motion::panic::exits(&self.config).len() {

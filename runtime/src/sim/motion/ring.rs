@@ -27,6 +27,20 @@ pub struct RingState {
     pub outside: Vec<u64>,
 }
 
+impl RingState {
+    /// Whether the outside set is strictly ascending and names only agents of `ids` (a restore
+    /// preflight).
+    pub fn is_consistent(&self, ids: &[u64]) -> bool {
+        let mut sorted = ids.to_vec();
+        sorted.sort_unstable();
+        self.outside.windows(2).all(|w| w[0] < w[1])
+            && self
+                .outside
+                .iter()
+                .all(|id| sorted.binary_search(id).is_ok())
+    }
+}
+
 impl Canonical for RingState {
     /// Nothing while nobody is outside, so a world without a streaming plan keeps its digest.
     fn write_canonical(&self, bytes: &mut Vec<u8>) {
@@ -298,6 +312,22 @@ mod tests {
         }
         assert_eq!(restored.state_digest(), straight.state_digest());
         assert_eq!(restored.loaded_cells(), straight.loaded_cells());
+    }
+
+    #[test]
+    fn a_snapshot_whose_ring_names_a_missing_agent_is_refused_whole() {
+        let mut world = streamed_world();
+        for _ in 0..3 {
+            world.step();
+        }
+        let before = world.state_digest();
+        let mut snapshot = world.snapshot();
+        snapshot.motion_mut().ring.outside.push(99);
+        assert!(matches!(
+            world.restore(&snapshot),
+            Err(crate::sim::SnapshotError::Inconsistent(_))
+        ));
+        assert_eq!(world.state_digest(), before, "nothing was applied");
     }
 
     #[test]

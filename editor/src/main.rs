@@ -24,6 +24,11 @@ fn main() -> ExitCode {
                 .as_deref()
                 .and_then(stagecraft_editor::panels::Tab::from_name),
             scenario: cli.scenario.clone(),
+            look_at: cli.look_at,
+            layers: cli
+                .layers
+                .as_deref()
+                .map(stagecraft_editor::cli::layer_names),
         })
         .map(|()| 0),
     };

@@ -162,3 +162,49 @@ fn the_tiers_and_panic_checkboxes_toggle_their_layers() {
     assert!(!harness.state().preview().borrow().options.show_panic);
     assert_eq!(layer_sizes(&harness).1, 0);
 }
+
+#[test]
+fn look_at_aims_the_camera_and_layers_shows_exactly_the_listed_layers() {
+    let example = example("street-block");
+    let mut harness = launch(RunArgs {
+        project: Some(example.dir.clone()),
+        tab: Some(Tab::Viewport),
+        look_at: Some([2.0, 3.0, 15.0]),
+        layers: Some(vec!["grid".to_owned(), "panic".to_owned()]),
+        ..Default::default()
+    });
+    let framed = support::wait_until(&mut harness, Duration::from_secs(120), |app| {
+        app.preview().borrow().session.content().is_some()
+    });
+    assert!(framed.is_some(), "the content was generated");
+    harness.run_steps(3);
+    let camera = &harness.state().panels().viewport.camera;
+    assert_eq!((camera.target.x, camera.target.y), (2.0, 3.0));
+    // The 30 m square's bounding sphere (15√2 m) fitted at the camera's field of view, brought
+    // back to the 15 m circle asked for.
+    let fit = 15.0 * std::f32::consts::SQRT_2 / (camera.fov_y_rad * 0.5).sin() * 1.05;
+    let expected = fit / std::f32::consts::SQRT_2;
+    assert!(
+        (camera.distance_m - expected).abs() < 1e-3,
+        "{}",
+        camera.distance_m
+    );
+    let options = harness.state().preview().borrow().options.clone();
+    assert!(options.show_grid && options.show_panic);
+    assert!(!options.show_routes && !options.show_scenario && !options.show_candidates);
+    assert!(!options.show_layouts && !options.show_tiers && !options.show_labels);
+}
+
+#[test]
+fn the_binary_refuses_an_unknown_layer_and_a_malformed_look_at() {
+    let example = example("street-block");
+    let dir = example.dir.to_str().expect("utf-8");
+    let output = support::stagecraft(&[dir, "--layers", "grid,crowd"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unknown layer `crowd`"), "{stderr}");
+    let output = support::stagecraft(&[dir, "--look-at", "1,2"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("expected X,Y,RADIUS"), "{stderr}");
+}

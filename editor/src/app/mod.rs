@@ -36,7 +36,7 @@ use persist::Persisted;
 use screenshot::ScreenshotTask;
 
 /// What `stagecraft [PROJECT] [--screenshot PATH]` asks the editor to do.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunArgs {
     /// The project folder to open.
     pub project: Option<PathBuf>,
@@ -48,6 +48,13 @@ pub struct RunArgs {
     pub tab: Option<Tab>,
     /// Open this scenario (its id) instead of the project's first one.
     pub scenario: Option<String>,
+    /// Aim the Viewport at ground point (x, y) with a circle of this radius in view, meters,
+    /// instead of framing all the content.
+    pub look_at: Option<[f32; 3]>,
+    /// Show exactly these Viewport layers (names of [`OverlayOptions::LAYER_NAMES`]).
+    ///
+    /// [`OverlayOptions::LAYER_NAMES`]: crate::viewport::OverlayOptions::LAYER_NAMES
+    pub layers: Option<Vec<String>>,
 }
 
 /// Opens the editor window and runs until it closes.
@@ -165,6 +172,16 @@ impl StagecraftApp {
             frames: 0,
         };
         app.preview.borrow_mut().seek_on_open = args.frame;
+        if let Some(layers) = &args.layers {
+            let shown: Vec<&str> = layers.iter().map(String::as_str).collect();
+            app.preview.borrow_mut().options.show_only(&shown);
+        }
+        app.preview.borrow_mut().look_on_open = args.look_at.map(|[x, y, radius]| {
+            crate::viewport::picking::Aabb::new(
+                three_d::vec3(x - radius, y - radius, 0.0),
+                three_d::vec3(x + radius, y + radius, 0.0),
+            )
+        });
         if let Some(path) = args.tab.and_then(|tab| app.persisted.dock.find_tab(&tab)) {
             let _ = app.persisted.dock.set_active_tab(path);
         }

@@ -85,7 +85,12 @@ impl Panel for ViewportPanel {
         // still shown while the new one generates: it must not be framed).
         let current = !preview.session.is_generating();
         if self.framed.is_none() && current && preview.session.content().is_some() {
-            if let Some(bounds) = preview.scene.content_bounds() {
+            if let Some(look) = preview.look_on_open.take() {
+                // The box spans the circle asked for; its bounding sphere is √2 too generous.
+                self.camera.frame(&look);
+                self.camera.distance_m /= std::f32::consts::SQRT_2;
+                self.framed = Some(preview.session.content_version());
+            } else if let Some(bounds) = preview.scene.content_bounds() {
                 self.camera.frame(&bounds);
                 // The bounding sphere is generous for long, flat blocks: come closer.
                 self.camera.distance_m *= 0.55;

@@ -9,7 +9,7 @@ use three_d::{vec3, Srgba};
 
 use super::layer::LayerData;
 use super::meshes::Shape;
-use super::overlays::{marker, AGENT_HEIGHT_M, AGENT_RADIUS_M};
+use super::overlays::{marker, standing_transform, AGENT_HEIGHT_M, AGENT_RADIUS_M};
 use super::palette;
 use stagecraft_runtime::sim::motion::panic::{exits, NO_EXIT};
 use stagecraft_runtime::sim::{AgentState, World};
@@ -96,14 +96,14 @@ pub fn panic_marks(world: &World) -> LayerData {
         }
         let panic = agents.panic[row].clamp(0.0, 1.0) as f32;
         if panic > 0.0 {
-            let radius = 0.12 + 0.22 * panic;
+            let radius = 0.2 + 0.3 * panic;
             let base = vec3(x, y, AGENT_HEIGHT_M + 0.15);
             marker(
                 &mut data,
                 Shape::Cone,
                 base,
                 radius,
-                0.25 + 0.35 * panic,
+                0.4 + 0.5 * panic,
                 palette::PANICKED,
             );
         }
@@ -113,8 +113,9 @@ pub fn panic_marks(world: &World) -> LayerData {
                 *flag = true;
             }
             if let Some(target) = agents.target[row] {
-                let to = vec3(target.x as f32, target.y as f32, 0.3);
-                data.line(vec3(x, y, 0.3), to, palette::FLEE_LINE);
+                let (tx, ty) = (target.x as f32, target.y as f32);
+                data.line(vec3(x, y, 0.3), vec3(tx, ty, 0.3), palette::FLEE_LINE);
+                flee_ribbon(&mut data, (x, y), (tx, ty));
             }
         }
     }
@@ -136,6 +137,29 @@ pub fn panic_marks(world: &World) -> LayerData {
         }
     }
     data
+}
+
+/// Width of the ribbon on the ground under a flee line, meters (a line is one pixel wide; the
+/// ribbon reads from afar).
+pub const FLEE_RIBBON_M: f32 = 0.22;
+
+/// A flat box on the ground from `from` to `to` under the flee line.
+fn flee_ribbon(data: &mut LayerData, from: (f32, f32), to: (f32, f32)) {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let length = dx.hypot(dy);
+    if !(length.is_finite() && length > 0.0) {
+        return;
+    }
+    let centre = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+    let transform = standing_transform(
+        centre.0,
+        centre.1,
+        // Above the sidewalk's top, where most flee paths run.
+        super::build::SIDEWALK_TOP_M + 0.02,
+        dy.atan2(dx),
+        [length, FLEE_RIBBON_M, 0.03],
+    );
+    data.shape(Shape::Box).push(transform, palette::FLEE_LINE);
 }
 
 /// A flee target's colour: full once its capacity is taken, else open.
@@ -228,8 +252,9 @@ mod tests {
         let cones = &data.shapes[Shape::Cone.index()];
         assert_eq!(cones.len(), panicked);
         assert!(cones.colours.iter().all(|c| *c == palette::PANICKED));
-        // One line per fleeing agent, ending at its exit.
+        // One line per fleeing agent, ending at its exit, over a ribbon on the ground.
         assert_eq!(data.lines.len(), fleeing.len());
+        assert_eq!(data.shapes[Shape::Box.index()].len(), fleeing.len());
         for (line, row) in data.lines.iter().zip(&fleeing) {
             let target = agents.target[*row].expect("a flee target");
             assert_eq!((line.b.x, line.b.y), (target.x as f32, target.y as f32));

@@ -82,6 +82,28 @@ pub struct OverlayOptions {
     pub show_panic: bool,
 }
 
+impl OverlayOptions {
+    /// The names of the layers the toolbar toggles, as `stagecraft --layers` takes them.
+    pub const LAYER_NAMES: [&'static str; 9] = [
+        "grid", "routes", "layouts", "scenario", "rejected", "spawns", "labels", "tiers", "panic",
+    ];
+
+    /// Shows exactly the layers named in `names` (of [`OverlayOptions::LAYER_NAMES`]), hiding
+    /// the other toggleable ones; unknown names are ignored.
+    pub fn show_only(&mut self, names: &[&str]) {
+        let on = |name: &str| names.contains(&name);
+        self.show_grid = on("grid");
+        self.show_routes = on("routes");
+        self.show_layouts = on("layouts");
+        self.show_scenario = on("scenario");
+        self.show_rejected = on("rejected");
+        self.show_candidates = on("spawns");
+        self.show_labels = on("labels");
+        self.show_tiers = on("tiers");
+        self.show_panic = on("panic");
+    }
+}
+
 impl Default for OverlayOptions {
     fn default() -> Self {
         OverlayOptions {

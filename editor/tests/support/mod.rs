@@ -94,6 +94,8 @@ pub fn harness_with_service(
         frame: None,
         tab: None,
         scenario: None,
+        look_at: None,
+        layers: None,
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

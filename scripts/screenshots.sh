@@ -84,11 +84,17 @@ capture projects/crosswalk-demo screenshots/viewport-crosswalk-demo.png --frame 
 # The Motion tab on the street block at 12 s: updated / skipped, avoidance processed / deferred,
 # tiers, forced Full and the governor's estimate against its budget, plotted per frame.
 capture projects/street-block screenshots/motion-street-block.png --frame 240 --tab motion
+# The street block's panic-flee scenario 1.2 s after the panic (frame 200), looking at its centre
+# with only the grid and the Panic layer: panicked walkers under their cones, flee ribbons along
+# the sidewalks to the portals and to the full shop door (crimson post).
+capture projects/street-block screenshots/viewport-panic-flee.png --scenario panic-flee --frame 224 \
+    --tab viewport --look-at 2,3,15 --layers grid,panic
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.
 python3 scripts/check_viewport_png.py screenshots/viewport-street-block.png
 python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
 python3 scripts/check_viewport_png.py screenshots/viewport-pine-clearing.png
+python3 scripts/check_viewport_png.py screenshots/viewport-panic-flee.png
 
 idle_cpu projects/street-block

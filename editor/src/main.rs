@@ -23,6 +23,12 @@ fn main() -> ExitCode {
                 .tab
                 .as_deref()
                 .and_then(stagecraft_editor::panels::Tab::from_name),
+            scenario: cli.scenario.clone(),
+            look_at: cli.look_at,
+            layers: cli
+                .layers
+                .as_deref()
+                .map(stagecraft_editor::cli::layer_names),
         })
         .map(|()| 0),
     };

@@ -36,7 +36,7 @@ use persist::Persisted;
 use screenshot::ScreenshotTask;
 
 /// What `stagecraft [PROJECT] [--screenshot PATH]` asks the editor to do.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunArgs {
     /// The project folder to open.
     pub project: Option<PathBuf>,
@@ -46,10 +46,22 @@ pub struct RunArgs {
     pub frame: Option<u64>,
     /// Bring this dock tab to the front.
     pub tab: Option<Tab>,
+    /// Open this scenario (its id) instead of the project's first one.
+    pub scenario: Option<String>,
+    /// Aim the Viewport at ground point (x, y) with a circle of this radius in view, meters,
+    /// instead of framing all the content.
+    pub look_at: Option<[f32; 3]>,
+    /// Show exactly these Viewport layers (names of [`OverlayOptions::LAYER_NAMES`]).
+    ///
+    /// [`OverlayOptions::LAYER_NAMES`]: crate::viewport::OverlayOptions::LAYER_NAMES
+    pub layers: Option<Vec<String>>,
 }
 
 /// Opens the editor window and runs until it closes.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    if let (Some(dir), Some(id)) = (&args.project, &args.scenario) {
+        check_scenario(dir, id)?;
+    }
     let screenshot = args.screenshot.clone();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -160,13 +172,40 @@ impl StagecraftApp {
             frames: 0,
         };
         app.preview.borrow_mut().seek_on_open = args.frame;
+        if let Some(layers) = &args.layers {
+            let shown: Vec<&str> = layers.iter().map(String::as_str).collect();
+            app.preview.borrow_mut().options.show_only(&shown);
+        }
+        app.preview.borrow_mut().look_on_open = args.look_at.map(|[x, y, radius]| {
+            crate::viewport::picking::Aabb::new(
+                three_d::vec3(x - radius, y - radius, 0.0),
+                three_d::vec3(x + radius, y + radius, 0.0),
+            )
+        });
         if let Some(path) = args.tab.and_then(|tab| app.persisted.dock.find_tab(&tab)) {
             let _ = app.persisted.dock.set_active_tab(path);
         }
         if let Some(dir) = args.project {
             app.open_project(&dir);
         }
+        if let Some(id) = &args.scenario {
+            app.open_scenario(id);
+        }
         app
+    }
+
+    /// Selects scenario `id` of the open project, so the Timeline, Viewport and panels run it;
+    /// the status line says so when the project has no such scenario.
+    pub fn open_scenario(&mut self, id: &str) {
+        let Some(document) = self.workspace.as_mut().map(|w| &mut w.document) else {
+            return;
+        };
+        if document.project().scenarios.contains_key(id) {
+            document.select(Selection::doc(DocId::Scenario(id.to_owned())));
+        } else {
+            let known = scenario_list(document.project());
+            self.status = Some((format!("No scenario `{id}` (scenarios: {known})"), true));
+        }
     }
 
     /// The open document, if any.
@@ -508,6 +547,32 @@ impl eframe::App for StagecraftApp {
 
 /// What a freshly opened project shows: its first scenario, else its first recipe, else the
 /// manifest, so the Inspector starts with something to inspect.
+/// Refuses `--scenario ID` before the window opens when the project in `dir` has no such
+/// scenario (a project that does not load opens as usual and shows its diagnostics).
+fn check_scenario(dir: &Path, id: &str) -> anyhow::Result<()> {
+    let Ok((_, loaded)) = project_io::load_dir(dir) else {
+        return Ok(());
+    };
+    match loaded.project {
+        Some(project) if !project.scenarios.contains_key(id) => Err(anyhow!(
+            "{} has no scenario `{id}` (scenarios: {})",
+            dir.display(),
+            scenario_list(&project)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The project's scenario ids, comma-separated (`none` when it has none).
+fn scenario_list(project: &stagecraft_runtime::project::Project) -> String {
+    let ids: Vec<&str> = project.scenarios.keys().map(String::as_str).collect();
+    if ids.is_empty() {
+        "none".to_owned()
+    } else {
+        ids.join(", ")
+    }
+}
+
 fn first_selection(project: &stagecraft_runtime::project::Project) -> Selection {
     let doc = if let Some(id) = project.scenarios.keys().next() {
         DocId::Scenario(id.clone())

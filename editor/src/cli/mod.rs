@@ -54,6 +54,56 @@ pub struct Cli {
     /// Bring this dock tab to the front when the editor opens (e.g. for a screenshot).
     #[arg(long, value_name = "TAB", value_parser = crate::panels::Tab::NAMES)]
     pub tab: Option<String>,
+    /// Open this scenario of the project (its id) instead of the first one.
+    #[arg(long, value_name = "NAME", requires = "project")]
+    pub scenario: Option<String>,
+    /// Aim the Viewport's camera at the ground point (X, Y) so that a circle of RADIUS meters
+    /// around it fits the view, instead of framing all the content.
+    #[arg(long, value_name = "X,Y,RADIUS", value_parser = parse_look_at, allow_hyphen_values = true)]
+    pub look_at: Option<[f32; 3]>,
+    /// Show exactly these Viewport layers, comma-separated (grid, routes, layouts, scenario,
+    /// rejected, spawns, labels, tiers, panic); the others start hidden.
+    #[arg(long, value_name = "LIST", value_parser = parse_layers)]
+    pub layers: Option<String>,
+}
+
+/// The layer names of a `--layers` list, in order (empty entries skipped).
+pub fn layer_names(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A comma-separated list of the Viewport's toggleable layers, checked against their names.
+fn parse_layers(text: &str) -> Result<String, String> {
+    let names = crate::viewport::OverlayOptions::LAYER_NAMES;
+    match layer_names(text)
+        .into_iter()
+        .find(|name| !names.contains(&name.as_str()))
+    {
+        Some(unknown) => Err(format!(
+            "unknown layer `{unknown}` (layers: {})",
+            names.join(", ")
+        )),
+        None => Ok(text.to_owned()),
+    }
+}
+
+/// `X,Y,RADIUS` in meters: three finite numbers, the radius positive.
+fn parse_look_at(text: &str) -> Result<[f32; 3], String> {
+    let values: Vec<f32> = text
+        .split(',')
+        .map(|part| part.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("expected X,Y,RADIUS in meters: {e}"))?;
+    match values.as_slice() {
+        [x, y, r] if x.is_finite() && y.is_finite() && r.is_finite() && *r > 0.0 => {
+            Ok([*x, *y, *r])
+        }
+        _ => Err("expected X,Y,RADIUS in meters (three finite numbers, RADIUS > 0)".to_owned()),
+    }
 }
 
 /// The headless subcommands.

@@ -28,9 +28,17 @@ impl MotionPanel {
 
 /// The counters of one frame in words.
 pub fn counters_text(c: &MotionCounters) -> String {
+    let ring = if c.outside_ring > 0 || c.ring_demotions > 0 {
+        format!(
+            " · outside the streaming ring {} (requests demoted {})",
+            c.outside_ring, c.ring_demotions
+        )
+    } else {
+        String::new()
+    };
     format!(
         "motion updated {} · skipped {} · avoidance processed {} · deferred {} · \
-         Full {} / Simulated {} / Stub {} · forced Full {} · governor {:.3} of {:.1} ms · frames {}",
+         Full {} / Simulated {} / Stub {} · forced Full {} · governor {:.3} of {:.1} ms · frames {}{ring}",
         c.updated,
         c.skipped,
         c.avoidance_processed,
@@ -173,5 +181,12 @@ mod tests {
             "motion updated 28 · skipped 72 · avoidance processed 100 · deferred 0 · Full 12 / \
              Simulated 12 / Stub 76 · forced Full 0 · governor 0.900 of 8.0 ms · frames 100"
         );
+        let ringed = MotionCounters {
+            outside_ring: 3,
+            ring_demotions: 2,
+            ..c
+        };
+        assert!(counters_text(&ringed)
+            .ends_with("frames 100 · outside the streaming ring 3 (requests demoted 2)"));
     }
 }

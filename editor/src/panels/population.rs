@@ -82,6 +82,17 @@ pub fn detail_text(detail: &EventDetail) -> String {
             Some(phase) => format!("knockdown {session}: {} ({reason:?})", phase.name()),
             None => format!("knockdown {session}: {reason:?}"),
         },
+        EventDetail::Ring { outside, cell } => {
+            let place = cell.map_or_else(
+                || "no cell".to_owned(),
+                |c| format!("cell ({}, {})", c.x, c.y),
+            );
+            if *outside {
+                format!("left the loaded ring at {place}: demoted one tier")
+            } else {
+                format!("back in the loaded ring at {place}")
+            }
+        }
     }
 }
 

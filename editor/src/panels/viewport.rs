@@ -85,7 +85,12 @@ impl Panel for ViewportPanel {
         // still shown while the new one generates: it must not be framed).
         let current = !preview.session.is_generating();
         if self.framed.is_none() && current && preview.session.content().is_some() {
-            if let Some(bounds) = preview.scene.content_bounds() {
+            if let Some(look) = preview.look_on_open.take() {
+                // The box spans the circle asked for; its bounding sphere is √2 too generous.
+                self.camera.frame(&look);
+                self.camera.distance_m /= std::f32::consts::SQRT_2;
+                self.framed = Some(preview.session.content_version());
+            } else if let Some(bounds) = preview.scene.content_bounds() {
                 self.camera.frame(&bounds);
                 // The bounding sphere is generous for long, flat blocks: come closer.
                 self.camera.distance_m *= 0.55;
@@ -317,6 +322,12 @@ fn toolbar_ui(ui: &mut Ui, preview: &mut Preview, camera: &mut OrbitCamera) -> b
         ui.checkbox(&mut options.show_rejected, "Rejected");
         ui.checkbox(&mut options.show_candidates, "Spawns")
             .on_hover_text("The world's recent spawn candidates, coloured by admission result");
+        ui.checkbox(&mut options.show_tiers, "Tiers").on_hover_text(
+            "Each agent's applied tier (Full / Simulated / Stub = Hero / Medium / Background) \
+             and the streaming ring",
+        );
+        ui.checkbox(&mut options.show_panic, "Panic")
+            .on_hover_text("Panicked agents, their flee lines and the exits they flee to");
         ui.checkbox(&mut options.show_labels, "Labels");
     });
     preview.options != before
@@ -392,6 +403,13 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         .unwrap_or_default();
     if let Some(world) = session.world().filter(|_| preview.options.show_candidates) {
         legend.extend(candidate_legend(world));
+    }
+    if let Some(world) = session.world().filter(|_| preview.options.show_tiers) {
+        legend.extend(crate::viewport::crowd_marks::tier_legend(world));
+    }
+    if let Some(world) = session.world().filter(|_| preview.options.show_panic) {
+        let drawn = preview.scene.layer(crate::viewport::LayerKind::Panic);
+        legend.extend(crate::viewport::crowd_marks::panic_legend(world, drawn));
     }
     // Bottom right, above the agent-state strip: clear of the header lines at the top.
     let bottom = if session.world().is_some() {

@@ -11,6 +11,7 @@ pub mod build;
 pub mod camera;
 pub mod cells;
 pub mod crossing_marks;
+pub mod crowd_marks;
 pub mod diff_marks;
 pub mod gpu;
 pub mod handles;
@@ -54,6 +55,9 @@ pub struct Preview {
     pub scene: SceneBuilder,
     /// A frame to jump to once the first world is built (`stagecraft --frame N`).
     pub seek_on_open: Option<u64>,
+    /// What the Viewport frames when the content first appears instead of all of it
+    /// (`stagecraft --look-at X,Y,RADIUS`).
+    pub look_on_open: Option<Aabb>,
     /// Sources that stopped spawning, for the Diagnostics tab.
     pub spawn_watch: spawn_watch::SpawnWatch,
     /// The Diff tab's entries to draw over the scene (empty: no diff shown).

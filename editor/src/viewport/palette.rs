@@ -202,6 +202,45 @@ pub const HAZARD: Srgba = rgb(220, 40, 40);
 /// A follower's line to its group leader.
 pub const GROUP_LINE: Srgba = rgb(250, 250, 140);
 
+/// The disc under an agent by its applied tier (the crowd's Hero / Medium / Background): bright
+/// for the most detail, dim for the least.
+pub fn tier(tier: stagecraft_runtime::sim::motion::Tier) -> Srgba {
+    use stagecraft_runtime::sim::motion::Tier::*;
+    match tier {
+        Full => rgb(255, 236, 110),
+        Simulated => rgb(40, 200, 210),
+        Stub => rgb(96, 92, 130),
+    }
+}
+
+/// Every tier with its legend text, most detailed first.
+pub const TIERS: [(stagecraft_runtime::sim::motion::Tier, &str); 3] = [
+    (
+        stagecraft_runtime::sim::motion::Tier::Full,
+        "tier Full (Hero)",
+    ),
+    (
+        stagecraft_runtime::sim::motion::Tier::Simulated,
+        "tier Simulated (Medium)",
+    ),
+    (
+        stagecraft_runtime::sim::motion::Tier::Stub,
+        "tier Stub (Background)",
+    ),
+];
+/// The cross over an agent outside the streaming plan's loaded ring (demoted one tier).
+pub const OUTSIDE_RING: Srgba = rgb(235, 235, 245);
+/// The outline of the streaming ring the world loads this step.
+pub const LOADED_RING: Srgba = STREAM_LOADED;
+/// The cone over a panicked agent (its size grows with the panic level).
+pub const PANICKED: Srgba = rgb(255, 45, 140);
+/// A fleeing agent's line to its exit.
+pub const FLEE_LINE: Srgba = rgb(255, 150, 30);
+/// An exit agents flee to that still has room (or no capacity).
+pub const FLEE_TARGET: Srgba = rgb(40, 230, 160);
+/// An exit whose capacity is taken: later fleers spill to the next.
+pub const FLEE_TARGET_FULL: Srgba = rgb(170, 30, 70);
+
 /// A bound agent's crossing line by its crosswalk phase (the seed's colours: cyan moving,
 /// orange requested or waiting, magenta crossing or clearing).
 pub fn crosswalk_phase(phase: stagecraft_runtime::sim::CrosswalkPhase) -> Srgba {

@@ -33,13 +33,17 @@ pub enum LayerKind {
     Spawns,
     /// Pedestrians.
     Agents,
+    /// Each agent's applied tier, who is outside the streaming ring, and the ring.
+    Tiers,
+    /// Panicked agents, fleeing lines and flee targets.
+    Panic,
     /// Selection and hover outlines.
     Highlight,
 }
 
 impl LayerKind {
     /// Every layer, in drawing order.
-    pub const ALL: [LayerKind; 8] = [
+    pub const ALL: [LayerKind; 10] = [
         LayerKind::Ground,
         LayerKind::Content,
         LayerKind::Placements,
@@ -47,6 +51,8 @@ impl LayerKind {
         LayerKind::Scenario,
         LayerKind::Spawns,
         LayerKind::Agents,
+        LayerKind::Tiers,
+        LayerKind::Panic,
         LayerKind::Highlight,
     ];
 }
@@ -70,6 +76,32 @@ pub struct OverlayOptions {
     pub show_scenario: bool,
     /// Show the world's recent spawn candidates, coloured by what admission said.
     pub show_candidates: bool,
+    /// Show each agent's applied tier (and the streaming ring).
+    pub show_tiers: bool,
+    /// Show panicked agents, their flee lines and flee targets.
+    pub show_panic: bool,
+}
+
+impl OverlayOptions {
+    /// The names of the layers the toolbar toggles, as `stagecraft --layers` takes them.
+    pub const LAYER_NAMES: [&'static str; 9] = [
+        "grid", "routes", "layouts", "scenario", "rejected", "spawns", "labels", "tiers", "panic",
+    ];
+
+    /// Shows exactly the layers named in `names` (of [`OverlayOptions::LAYER_NAMES`]), hiding
+    /// the other toggleable ones; unknown names are ignored.
+    pub fn show_only(&mut self, names: &[&str]) {
+        let on = |name: &str| names.contains(&name);
+        self.show_grid = on("grid");
+        self.show_routes = on("routes");
+        self.show_layouts = on("layouts");
+        self.show_scenario = on("scenario");
+        self.show_rejected = on("rejected");
+        self.show_candidates = on("spawns");
+        self.show_labels = on("labels");
+        self.show_tiers = on("tiers");
+        self.show_panic = on("panic");
+    }
 }
 
 impl Default for OverlayOptions {
@@ -83,6 +115,8 @@ impl Default for OverlayOptions {
             show_layouts: true,
             show_scenario: true,
             show_candidates: true,
+            show_tiers: false,
+            show_panic: true,
         }
     }
 }
@@ -128,6 +162,8 @@ struct Keys {
     scenario: Option<(u64, bool)>,
     spawns: Option<((u64, u64), bool)>,
     agents: Option<(u64, u64)>,
+    tiers: Option<((u64, u64), bool)>,
+    panic: Option<((u64, u64), bool)>,
     highlight: Option<HighlightKey>,
 }
 
@@ -237,6 +273,24 @@ impl SceneBuilder {
                 .world
                 .map_or_else(LayerData::default, |(w, _)| overlays::agents(w));
             self.set(LayerKind::Agents, data, &mut rebuilt);
+        }
+        let key = Some((world_key, options.show_tiers));
+        if self.keys.tiers != key {
+            self.keys.tiers = key;
+            let data = match inputs.world {
+                Some((world, _)) if options.show_tiers => super::crowd_marks::tier_marks(world),
+                _ => LayerData::default(),
+            };
+            self.set(LayerKind::Tiers, data, &mut rebuilt);
+        }
+        let key = Some((world_key, options.show_panic));
+        if self.keys.panic != key {
+            self.keys.panic = key;
+            let data = match inputs.world {
+                Some((world, _)) if options.show_panic => super::crowd_marks::panic_marks(world),
+                _ => LayerData::default(),
+            };
+            self.set(LayerKind::Panic, data, &mut rebuilt);
         }
         let key = Some((
             inputs.selected.cloned(),

@@ -96,7 +96,13 @@ fn only_the_layers_whose_inputs_changed_are_rebuilt() {
     ));
     assert_eq!(
         stepped,
-        [LayerKind::Spawns, LayerKind::Agents, LayerKind::Highlight]
+        [
+            LayerKind::Spawns,
+            LayerKind::Agents,
+            LayerKind::Tiers,
+            LayerKind::Panic,
+            LayerKind::Highlight
+        ]
     );
     options.colour_by = ColourBy::Variant;
     let recoloured = builder.update(&inputs(

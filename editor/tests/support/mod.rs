@@ -93,6 +93,9 @@ pub fn harness_with_service(
         screenshot: None,
         frame: None,
         tab: None,
+        scenario: None,
+        look_at: None,
+        layers: None,
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

@@ -16,6 +16,7 @@ use super::knockdown::{KnockdownReason, RecoveryPhase};
 use super::motion::disguise::Recognition;
 use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
 use super::tasks::TaskChange;
+use crate::content::StreamingCell;
 
 /// Entries each kind's ring keeps; older ones are dropped and counted.
 pub const EVENTS_PER_KIND: usize = 256;
@@ -66,10 +67,13 @@ pub enum EventKind {
     /// A knockdown or recovery transition, a refused knockdown or an intent change during one
     /// (the detail has the session, the phase entered and the reason).
     Knockdown,
+    /// An agent left the streaming plan's loaded ring, or came back into it (the detail says
+    /// which, with its streaming cell); outside, its tier is demoted one rung.
+    Ring,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 21] = [
+pub const EVENT_KINDS: [EventKind; 22] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -91,6 +95,7 @@ pub const EVENT_KINDS: [EventKind; 21] = [
     EventKind::ForcedClear,
     EventKind::Task,
     EventKind::Knockdown,
+    EventKind::Ring,
 ];
 
 /// Kinds added after the log's first layout: their ring is written only once it has ever held
@@ -127,6 +132,7 @@ impl EventKind {
             EventKind::ForcedClear => "forced clear",
             EventKind::Task => "task",
             EventKind::Knockdown => "knockdown",
+            EventKind::Ring => "ring",
         }
     }
 }
@@ -237,6 +243,14 @@ pub enum EventDetail {
         phase: Option<RecoveryPhase>,
         /// Why.
         reason: KnockdownReason,
+    },
+    /// The streaming ring: whether the agent is now outside the loaded ring, and its streaming
+    /// cell (none for a position without one).
+    Ring {
+        /// True when it left the ring, false when it came back.
+        outside: bool,
+        /// Its streaming cell.
+        cell: Option<StreamingCell>,
     },
 }
 
@@ -430,6 +444,10 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
             let phase = phase.map_or(0xff, |p| u32::from(p.code()));
             (13, session, phase << 8 | u32::from(reason.code()))
         }
+        EventDetail::Ring { cell, .. } => {
+            let (x, y) = cell.map_or((0, 0), |c| (c.x, c.y));
+            (14, x as u32, y as u32)
+        }
     };
     bytes.push(code);
     bytes.extend_from_slice(&a.to_le_bytes());
@@ -438,6 +456,9 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
         let (variant, reason) = change.codes();
         bytes.push(variant);
         bytes.push(reason);
+    }
+    if let EventDetail::Ring { outside, cell } = e.detail {
+        bytes.push(u8::from(outside) | u8::from(cell.is_some()) << 1);
     }
 }
 

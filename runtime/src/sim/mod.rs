@@ -61,8 +61,8 @@ pub use scenario::{
 pub use slots::{SlotError, Slots};
 pub use snapshot::{Snapshot, SnapshotError};
 pub use space::{
-    SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SpaceBuildError,
-    StaticBlocker,
+    SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SimStreaming,
+    SpaceBuildError, StaticBlocker,
 };
 pub use tasks::commands::InstallRefusal;
 pub use tasks::movement::{MotionState, MoveFailure, Movement};

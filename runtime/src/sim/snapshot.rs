@@ -43,6 +43,12 @@ pub enum SnapshotError {
 }
 
 impl Snapshot {
+    /// The motion state it holds, for tests that damage a snapshot.
+    #[cfg(test)]
+    pub(in crate::sim) fn motion_mut(&mut self) -> &mut MotionState {
+        &mut self.motion
+    }
+
     /// The frame the snapshot was taken at.
     pub fn frame(&self) -> u64 {
         self.frame
@@ -125,6 +131,11 @@ impl World {
                 "a pool entry names no pooled agent",
             ));
         }
+        if !snapshot.motion.ring.is_consistent(&agents.id) {
+            return Err(SnapshotError::Inconsistent(
+                "the streaming ring names an agent the snapshot does not have",
+            ));
+        }
         if snapshot.motion.panic.assigned.len() > super::motion::panic::exits(&self.config).len() {
             return Err(SnapshotError::Inconsistent(
                 "the exits' assignments do not match the world's exits",
@@ -165,6 +176,7 @@ impl World {
         self.motion = snapshot.motion.clone();
         self.wall_clock = Default::default();
         frames::publish(&self.agents, self.frame, &mut self.motion_scratch.frames);
+        self.motion_scratch.ring = Default::default();
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();
         self.knock = snapshot.knock.clone();

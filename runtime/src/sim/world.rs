@@ -284,9 +284,25 @@ impl World {
         self.motion.counters
     }
 
-    /// The Motion phase's state (scheduler frame, avoidance cursor, exits).
+    /// The Motion phase's state (scheduler frame, avoidance cursor, exits, who is outside the
+    /// streaming ring).
     pub fn motion_state(&self) -> &MotionState {
         &self.motion
+    }
+
+    /// The streaming plan's loaded cells of the last step (the union of the rings around the
+    /// views, sorted row-major; empty without a streaming plan, and right after a restore until
+    /// the next step).
+    pub fn loaded_cells(&self) -> &[crate::content::StreamingCell] {
+        &self.motion_scratch.ring.loaded_cells
+    }
+
+    /// Whether the agent in row `row` was outside the loaded ring at the last step.
+    pub fn outside_ring(&self, row: usize) -> bool {
+        self.agents
+            .id
+            .get(row)
+            .is_some_and(|id| self.motion.ring.outside.binary_search(id).is_ok())
     }
 
     /// Birth rejections of the last step, with the index of the source.
@@ -459,6 +475,13 @@ impl World {
         };
         motion_phase(config, &observation, motion);
         liveness_phase(config, &mut crossing_sets);
+        super::motion::ring::log_changes(
+            self.frame,
+            &self.agents,
+            &self.slots,
+            &mut self.events,
+            &mut self.motion_scratch.ring,
+        );
         // Task movements after every walker: they read the walkers' grid.
         let mut book = Book {
             tasks: &mut self.tasks,

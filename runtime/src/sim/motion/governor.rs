@@ -11,7 +11,7 @@
 
 use super::super::agents::Agents;
 use super::tiers::Tier;
-use crate::content::StreamingPlan;
+use crate::content::StreamingCell;
 use crate::project::MotionSettings;
 
 /// Within this distance an agent is Hero, meters.
@@ -151,21 +151,18 @@ pub(in crate::sim) fn govern(settings: &MotionSettings, agents: &mut Agents) -> 
 }
 
 /// Demotes every agent outside the loaded ring one rung (Hero → Medium, Medium → Background),
-/// computing each agent's cell with the streaming planner's own
-/// [`streaming_cell`](crate::ops::streaming::streaming_cell) (floor division), so the crowd and
-/// the streamer never disagree about which cell an agent is in. Returns the rows found outside
-/// the ring (ascending); a non-finite position counts as outside.
+/// computing each agent's cell with [`ring_cell`]. `loaded_cells` is sorted row-major, as
+/// [`StreamingPlan::loaded_cells`](crate::content::StreamingPlan) is. Returns the rows found
+/// outside the ring (ascending); a non-finite position counts as outside.
 pub fn demote_outside_ring(
     tiers: &mut [Tier],
     positions: &[crate::project::Vec2],
-    plan: &StreamingPlan,
+    loaded_cells: &[StreamingCell],
     cell_size_m: f64,
 ) -> Vec<usize> {
     let mut outside = Vec::new();
     for (row, p) in positions.iter().enumerate() {
-        let inside = crate::ops::streaming::streaming_cell(p.x, p.y, cell_size_m)
-            .is_ok_and(|cell| plan.is_loaded(cell));
-        if !inside {
+        if !ring_cell(*p, loaded_cells, cell_size_m).1 {
             outside.push(row);
             if let Some(tier) = tiers.get_mut(row) {
                 *tier = tier.demoted();
@@ -173,4 +170,19 @@ pub fn demote_outside_ring(
         }
     }
     outside
+}
+
+/// The streaming cell of `position` by the streaming planner's own
+/// [`streaming_cell`](crate::ops::streaming::streaming_cell) (floor division), so the crowd and
+/// the streamer never disagree about which cell an agent is in, and whether that cell is in
+/// `loaded_cells` (sorted row-major). A position without a cell (not finite, out of range) is
+/// outside.
+pub fn ring_cell(
+    position: crate::project::Vec2,
+    loaded_cells: &[StreamingCell],
+    cell_size_m: f64,
+) -> (Option<StreamingCell>, bool) {
+    let cell = crate::ops::streaming::streaming_cell(position.x, position.y, cell_size_m).ok();
+    let inside = cell.is_some_and(|c| loaded_cells.binary_search(&c).is_ok());
+    (cell, inside)
 }

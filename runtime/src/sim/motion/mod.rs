@@ -17,6 +17,7 @@ pub mod disguise;
 pub mod frames;
 pub mod governor;
 pub mod panic;
+pub mod ring;
 pub mod tiers;
 
 #[cfg(test)]
@@ -66,8 +67,11 @@ pub struct MotionCounters {
     pub demotions: u64,
     /// Transitions wanted but left for a later step by the budgets.
     pub deferred_transitions: u64,
-    /// Demotions of agents outside the streaming plan's loaded ring.
+    /// Requests lowered one rung because the agent is outside the streaming plan's loaded ring.
     pub ring_demotions: u64,
+    /// Agents outside the loaded ring (not in the canonical bytes: it is the length of the
+    /// ring's outside set, which the state writes).
+    pub outside_ring: u64,
     /// Demotions the crowd governor made.
     pub governor_demotions: u64,
     /// The crowd governor's estimate after enforcement, milliseconds.
@@ -137,6 +141,8 @@ pub struct MotionState {
     pub counters: MotionCounters,
     /// Panic and flee state (exits' remaining capacity).
     pub panic: panic::PanicState,
+    /// Who is outside the streaming plan's loaded ring.
+    pub ring: ring::RingState,
 }
 
 impl Canonical for MotionState {
@@ -145,6 +151,7 @@ impl Canonical for MotionState {
         self.avoidance_cursor.write_canonical(bytes);
         self.counters.write_canonical(bytes);
         self.panic.write_canonical(bytes);
+        self.ring.write_canonical(bytes);
     }
 }
 
@@ -158,6 +165,8 @@ pub struct MotionScratch {
     pub(in crate::sim) window: AvoidanceWindow,
     /// The Motion Frames of the last step, one per agent in row order.
     pub(in crate::sim) frames: Vec<MotionFrame>,
+    /// This step's loaded ring and the ring changes waiting to be logged.
+    pub(in crate::sim) ring: ring::RingScratch,
     /// Points the neighbour grid is built over (pooled peds left out).
     points: Vec<Vec2>,
 }
@@ -209,7 +218,13 @@ pub(in crate::sim) fn motion_phase(
     let scheduler_frame = state.scheduler_frame;
     // The crosswalk query counters are filled in after the crossings' liveness pass.
     let mut counters = MotionCounters::default();
-    assign_tiers(config, observation, agents, scratch, &mut counters);
+    assign_tiers(
+        config,
+        observation,
+        agents,
+        (scratch, &mut state.ring),
+        &mut counters,
+    );
     let max_steps = mark_updates(agents, scheduler_frame, &mut counters);
     let budget = config.scenario.motion.avoidance_budget;
     let (processed, deferred) = scratch
@@ -243,13 +258,13 @@ pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>)
 }
 
 /// Applied tiers for this step: without any observer every agent is Full (there is nothing to
-/// measure detail from); otherwise distance, relevance and panic requests within capacities
-/// and budgets, then the streaming ring and the crowd governor.
+/// measure detail from); otherwise distance, relevance and panic requests, lowered one rung
+/// outside the streaming ring (`ring`), within capacities and budgets, then the crowd governor.
 fn assign_tiers(
     config: &WorldConfig,
     observation: &Observation,
     agents: &mut Agents,
-    scratch: &mut MotionScratch,
+    (scratch, ring_state): (&mut MotionScratch, &mut ring::RingState),
     counters: &mut MotionCounters,
 ) {
     let settings = &config.scenario.motion;
@@ -260,7 +275,11 @@ fn assign_tiers(
         return;
     }
     let policy = TierPolicy::of(settings);
-    let scratch = &mut scratch.tiers;
+    let MotionScratch {
+        tiers: scratch,
+        ring: ring_scratch,
+        ..
+    } = scratch;
     tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
     scratch.forced.clear();
     scratch.requested.clear();
@@ -273,6 +292,17 @@ fn assign_tiers(
         );
         scratch.requested.push(by_distance.min(by_relevance));
         scratch.forced.push(tiers::forced_full(agents, row));
+    }
+    if let Some(streaming) = &config.space.streaming {
+        counters.ring_demotions = ring::demote_requests(
+            streaming,
+            observation,
+            agents,
+            &mut scratch.requested,
+            ring_state,
+            ring_scratch,
+        );
+        counters.outside_ring = ring_state.outside.len() as u64;
     }
     counters.forced_full = tiers::capacity_targets(&policy, agents, scratch);
     let moved = tiers::apply_transitions(&policy, agents, scratch);

@@ -294,7 +294,12 @@ fn exactly_the_two_agents_outside_the_loaded_ring_demote() {
         Vec2 { x: -300.0, y: 0.0 }, // far west
     ];
     let mut tiers = [Tier::Full, Tier::Full, Tier::Simulated];
-    let outside = demote_outside_ring(&mut tiers, &positions, &plan, profile.cell_size_m);
+    let outside = demote_outside_ring(
+        &mut tiers,
+        &positions,
+        &plan.loaded_cells,
+        profile.cell_size_m,
+    );
     assert_eq!(outside, vec![1, 2]);
     assert_eq!(tiers, [Tier::Full, Tier::Simulated, Tier::Stub]);
 }

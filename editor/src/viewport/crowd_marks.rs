@@ -1,0 +1,399 @@
+//! The crowd over the agents, as two layers the toolbar toggles: **Tiers** (a disc under every
+//! agent in its applied tier's colour — Full / Simulated / Stub, the crowd's Hero / Medium /
+//! Background — a cross over each agent outside the streaming plan's loaded ring, and that
+//! ring's outline) and **Panic** (a cone over every panicked agent, sized by its panic level, a
+//! line from each fleeing agent to its exit, and a post at every exit fled to, coloured by
+//! whether it still has room). Each layer has its legend, listing only what it draws.
+
+use three_d::{vec3, Srgba};
+
+use super::layer::LayerData;
+use super::meshes::Shape;
+use super::overlays::{marker, standing_transform, AGENT_HEIGHT_M, AGENT_RADIUS_M};
+use super::palette;
+use stagecraft_runtime::sim::motion::panic::{exits, NO_EXIT};
+use stagecraft_runtime::sim::{AgentState, World};
+
+/// Radius of the tier disc under an agent, meters (wider than the body, so it shows as a rim
+/// from above).
+pub const TIER_DISC_RADIUS_M: f32 = AGENT_RADIUS_M + 0.22;
+/// Height of a flee target's post, meters.
+pub const FLEE_POST_HEIGHT_M: f32 = 2.4;
+
+/// The Tiers layer of `world`.
+pub fn tier_marks(world: &World) -> LayerData {
+    let agents = world.agents();
+    let mut data = LayerData::default();
+    for row in 0..agents.len() {
+        let p = agents.position[row];
+        let (x, y) = (p.x as f32, p.y as f32);
+        if agents.pooled[row] || !(x.is_finite() && y.is_finite()) {
+            continue;
+        }
+        let colour = palette::tier(agents.tier[row]);
+        marker(
+            &mut data,
+            Shape::Cylinder,
+            vec3(x, y, 0.0),
+            TIER_DISC_RADIUS_M,
+            0.04,
+            colour,
+        );
+        if world.outside_ring(row) {
+            let (r, z) = (TIER_DISC_RADIUS_M, 0.06);
+            let c = palette::OUTSIDE_RING;
+            data.line(vec3(x - r, y - r, z), vec3(x + r, y + r, z), c);
+            data.line(vec3(x - r, y + r, z), vec3(x + r, y - r, z), c);
+        }
+    }
+    ring_outline(world, &mut data);
+    data
+}
+
+/// The outline of this step's loaded ring: every edge of a loaded cell that no other loaded
+/// cell shares.
+fn ring_outline(world: &World, data: &mut LayerData) {
+    let Some(streaming) = &world.config().space.streaming else {
+        return;
+    };
+    let cells = world.loaded_cells();
+    let loaded = |x: i32, y: i32| {
+        cells
+            .binary_search(&stagecraft_runtime::content::StreamingCell::new(x, y))
+            .is_ok()
+    };
+    let size = streaming.cell_size_m as f32;
+    let z = 0.08;
+    for cell in cells {
+        let (x0, y0) = (cell.x as f32 * size, cell.y as f32 * size);
+        let (x1, y1) = (x0 + size, y0 + size);
+        let edges = [
+            (cell.x, cell.y.saturating_sub(1), (x0, y0), (x1, y0)),
+            (cell.x, cell.y.saturating_add(1), (x0, y1), (x1, y1)),
+            (cell.x.saturating_sub(1), cell.y, (x0, y0), (x0, y1)),
+            (cell.x.saturating_add(1), cell.y, (x1, y0), (x1, y1)),
+        ];
+        for (nx, ny, a, b) in edges {
+            if !loaded(nx, ny) {
+                data.line(vec3(a.0, a.1, z), vec3(b.0, b.1, z), palette::LOADED_RING);
+            }
+        }
+    }
+}
+
+/// The Panic layer of `world`.
+pub fn panic_marks(world: &World) -> LayerData {
+    let agents = world.agents();
+    let mut data = LayerData::default();
+    let exits = exits(world.config());
+    let assigned = &world.motion_state().panic.assigned;
+    let mut targeted = vec![false; exits.len()];
+    for row in 0..agents.len() {
+        let p = agents.position[row];
+        let (x, y) = (p.x as f32, p.y as f32);
+        if agents.pooled[row] || !(x.is_finite() && y.is_finite()) {
+            continue;
+        }
+        let panic = agents.panic[row].clamp(0.0, 1.0) as f32;
+        if panic > 0.0 {
+            let radius = 0.2 + 0.3 * panic;
+            let base = vec3(x, y, AGENT_HEIGHT_M + 0.15);
+            marker(
+                &mut data,
+                Shape::Cone,
+                base,
+                radius,
+                0.4 + 0.5 * panic,
+                palette::PANICKED,
+            );
+        }
+        let exit = agents.flee_exit[row];
+        if agents.state[row] == AgentState::Fleeing && exit != NO_EXIT {
+            if let Some(flag) = targeted.get_mut(usize::from(exit)) {
+                *flag = true;
+            }
+            if let Some(target) = agents.target[row] {
+                let (tx, ty) = (target.x as f32, target.y as f32);
+                data.line(vec3(x, y, 0.3), vec3(tx, ty, 0.3), palette::FLEE_LINE);
+                flee_ribbon(&mut data, (x, y), (tx, ty));
+            }
+        }
+    }
+    for (index, exit) in exits.iter().enumerate() {
+        let taken = assigned.get(index).copied().unwrap_or(0);
+        if taken == 0 && !targeted[index] {
+            continue;
+        }
+        let (x, y) = (exit.position.x as f32, exit.position.y as f32);
+        if x.is_finite() && y.is_finite() {
+            marker(
+                &mut data,
+                Shape::Cylinder,
+                vec3(x, y, 0.0),
+                0.35,
+                FLEE_POST_HEIGHT_M,
+                flee_target_colour(exit.capacity, taken),
+            );
+        }
+    }
+    data
+}
+
+/// Width of the ribbon on the ground under a flee line, meters (a line is one pixel wide; the
+/// ribbon reads from afar).
+pub const FLEE_RIBBON_M: f32 = 0.22;
+
+/// A flat box on the ground from `from` to `to` under the flee line.
+fn flee_ribbon(data: &mut LayerData, from: (f32, f32), to: (f32, f32)) {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let length = dx.hypot(dy);
+    if !(length.is_finite() && length > 0.0) {
+        return;
+    }
+    let centre = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+    let transform = standing_transform(
+        centre.0,
+        centre.1,
+        // Above the sidewalk's top, where most flee paths run.
+        super::build::SIDEWALK_TOP_M + 0.02,
+        dy.atan2(dx),
+        [length, FLEE_RIBBON_M, 0.03],
+    );
+    data.shape(Shape::Box).push(transform, palette::FLEE_LINE);
+}
+
+/// A flee target's colour: full once its capacity is taken, else open.
+pub fn flee_target_colour(capacity: Option<u32>, assigned: u32) -> Srgba {
+    match capacity {
+        Some(capacity) if assigned >= capacity => palette::FLEE_TARGET_FULL,
+        _ => palette::FLEE_TARGET,
+    }
+}
+
+/// Legend entries of the Tiers layer: the tiers present, then the out-of-ring cross and the
+/// ring outline when the world has a streaming plan.
+pub fn tier_legend(world: &World) -> Vec<(String, Srgba)> {
+    let agents = world.agents();
+    let mut entries: Vec<(String, Srgba)> = palette::TIERS
+        .iter()
+        .filter(|(tier, _)| (0..agents.len()).any(|r| !agents.pooled[r] && agents.tier[r] == *tier))
+        .map(|(tier, name)| ((*name).to_owned(), palette::tier(*tier)))
+        .collect();
+    if world.config().space.streaming.is_some() {
+        entries.push(("outside loaded ring (×)".to_owned(), palette::OUTSIDE_RING));
+        entries.push(("loaded ring".to_owned(), palette::LOADED_RING));
+    }
+    entries
+}
+
+/// Legend entries of the Panic layer: only what it draws now.
+pub fn panic_legend(world: &World, drawn: &LayerData) -> Vec<(String, Srgba)> {
+    let agents = world.agents();
+    let mut entries = Vec::new();
+    if agents.panic.iter().any(|p| *p > 0.0) {
+        entries.push((
+            "panicked (cone grows with panic)".to_owned(),
+            palette::PANICKED,
+        ));
+    }
+    if drawn.lines.iter().any(|l| l.colour == palette::FLEE_LINE) {
+        entries.push(("fleeing → exit".to_owned(), palette::FLEE_LINE));
+    }
+    let posts = &drawn.shapes[Shape::Cylinder.index()].colours;
+    for (colour, name) in [
+        (palette::FLEE_TARGET, "flee target"),
+        (palette::FLEE_TARGET_FULL, "flee target full"),
+    ] {
+        if posts.contains(&colour) {
+            entries.push((name.to_owned(), colour));
+        }
+    }
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::session::fixtures::street_content;
+    use crate::viewport::scene::{LayerKind, OverlayOptions, SceneBuilder, SceneInputs};
+    use stagecraft_runtime::project::Scenario;
+    use stagecraft_runtime::sim::{build_world, CompiledScenario, SimStreaming};
+
+    fn scenario(id: &str) -> Scenario {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
+        let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
+        loaded.project.expect("example loads").scenarios[id].clone()
+    }
+
+    /// The street block's panic-flee world ten frames after the panic (frame 200).
+    fn fleeing_world() -> World {
+        let mut world = street_content("r")
+            .world(&scenario("panic-flee"), 7)
+            .expect("world");
+        while world.frame() < 210 {
+            world.step();
+        }
+        world
+    }
+
+    #[test]
+    fn panic_marks_show_every_panicked_agent_each_flee_line_and_the_exits_fled_to() {
+        let world = fleeing_world();
+        let agents = world.agents();
+        let panicked = agents.panic.iter().filter(|p| **p > 0.0).count();
+        let fleeing: Vec<usize> = (0..agents.len())
+            .filter(|r| agents.state[*r] == AgentState::Fleeing && agents.flee_exit[*r] != NO_EXIT)
+            .collect();
+        assert!(fleeing.len() >= 3, "{} fleeing", fleeing.len());
+        let data = panic_marks(&world);
+        // One cone per panicked agent, its size growing with the panic level.
+        let cones = &data.shapes[Shape::Cone.index()];
+        assert_eq!(cones.len(), panicked);
+        assert!(cones.colours.iter().all(|c| *c == palette::PANICKED));
+        // One line per fleeing agent, ending at its exit, over a ribbon on the ground.
+        assert_eq!(data.lines.len(), fleeing.len());
+        assert_eq!(data.shapes[Shape::Box.index()].len(), fleeing.len());
+        for (line, row) in data.lines.iter().zip(&fleeing) {
+            let target = agents.target[*row].expect("a flee target");
+            assert_eq!((line.b.x, line.b.y), (target.x as f32, target.y as f32));
+            assert_eq!(line.colour, palette::FLEE_LINE);
+        }
+        // The two-place shop door (exit 0) is full; the portals fled to still have room.
+        let exits = exits(world.config());
+        let assigned = &world.motion_state().panic.assigned;
+        assert_eq!(assigned[0], 2);
+        let posts = &data.shapes[Shape::Cylinder.index()];
+        let fled_to = (0..exits.len())
+            .filter(|i| assigned.get(*i).copied().unwrap_or(0) > 0)
+            .count();
+        assert_eq!(posts.len(), fled_to);
+        assert_eq!(posts.colours[0], palette::FLEE_TARGET_FULL);
+        assert!(posts.colours[1..]
+            .iter()
+            .all(|c| *c == palette::FLEE_TARGET));
+        // The legend names exactly what is drawn.
+        let legend: Vec<Srgba> = panic_legend(&world, &data).iter().map(|e| e.1).collect();
+        assert_eq!(
+            legend,
+            [
+                palette::PANICKED,
+                palette::FLEE_LINE,
+                palette::FLEE_TARGET,
+                palette::FLEE_TARGET_FULL
+            ]
+        );
+    }
+
+    #[test]
+    fn before_the_panic_the_panic_layer_is_empty_and_so_is_its_legend() {
+        let mut world = street_content("r")
+            .world(&scenario("panic-flee"), 7)
+            .expect("world");
+        for _ in 0..50 {
+            world.step();
+        }
+        let data = panic_marks(&world);
+        assert!(data.lines.is_empty());
+        assert!(data.shapes.iter().all(|s| s.len() == 0));
+        assert!(panic_legend(&world, &data).is_empty());
+    }
+
+    #[test]
+    fn tier_discs_follow_each_agents_applied_tier() {
+        let world = fleeing_world();
+        let agents = world.agents();
+        let data = tier_marks(&world);
+        let discs = &data.shapes[Shape::Cylinder.index()];
+        let shown: Vec<usize> = (0..agents.len()).filter(|r| !agents.pooled[*r]).collect();
+        assert_eq!(discs.len(), shown.len());
+        for (colour, row) in discs.colours.iter().zip(&shown) {
+            assert_eq!(*colour, palette::tier(agents.tier[*row]));
+        }
+        // No streaming plan: no cross, no ring, and the legend lists only the tiers present.
+        assert!(data.lines.is_empty());
+        let legend = tier_legend(&world);
+        let present = palette::TIERS
+            .iter()
+            .filter(|(t, _)| shown.iter().any(|r| agents.tier[*r] == *t))
+            .count();
+        assert_eq!(legend.len(), present);
+        assert!(present >= 2, "the crowd spans tiers");
+    }
+
+    #[test]
+    fn agents_outside_the_streaming_ring_are_crossed_and_the_ring_is_outlined() {
+        let content = street_content("r");
+        let mut space = content.sim_space().expect("space");
+        // 20 m cells and a ring of one cell around the camera at (0, −30): cell (0, −2), so
+        // x in [0, 20) and y in [−40, −20) are loaded, and every walker is outside.
+        space.streaming = Some(SimStreaming {
+            stage: 9,
+            cell_size_m: 20.0,
+            loaded_radius_cells: 0,
+        });
+        let compiled = CompiledScenario::compile(&scenario("panic-flee")).expect("compiles");
+        let mut world = build_world(&Arc::new(space), &Arc::new(compiled), 7).expect("world");
+        for _ in 0..60 {
+            world.step();
+        }
+        let outside = world.motion_counters().outside_ring as usize;
+        assert!(outside > 0);
+        let data = tier_marks(&world);
+        let crosses = data
+            .lines
+            .iter()
+            .filter(|l| l.colour == palette::OUTSIDE_RING)
+            .count();
+        assert_eq!(crosses, 2 * outside);
+        let ring: Vec<_> = data
+            .lines
+            .iter()
+            .filter(|l| l.colour == palette::LOADED_RING)
+            .collect();
+        assert_eq!(ring.len(), 4, "one cell: four edges");
+        assert!(ring.iter().all(|l| l.a.x >= 0.0 && l.b.x <= 20.0));
+        assert!(ring.iter().all(|l| l.a.y >= -40.0 && l.b.y <= -20.0));
+        let legend: Vec<String> = tier_legend(&world).into_iter().map(|e| e.0).collect();
+        assert!(legend.contains(&"loaded ring".to_owned()), "{legend:?}");
+    }
+
+    #[test]
+    fn the_tiers_and_panic_layers_are_toggled_like_the_other_layers() {
+        let content = street_content("r");
+        let world = fleeing_world();
+        let mut options = OverlayOptions::default();
+        assert!(!options.show_tiers && options.show_panic);
+        let mut builder = SceneBuilder::default();
+        let mut update = |options: &OverlayOptions| {
+            builder.update(&SceneInputs {
+                content: Some((&content, 1)),
+                scenario: None,
+                world: Some((&world, 1)),
+                options,
+                selected: None,
+                hovered: None,
+            })
+        };
+        update(&options);
+        options.show_tiers = true;
+        assert_eq!(update(&options), [LayerKind::Tiers]);
+        options.show_panic = false;
+        assert_eq!(update(&options), [LayerKind::Panic]);
+        let tiers = builder.layer(LayerKind::Tiers);
+        let shown = world.agents().pooled.iter().filter(|p| !**p).count();
+        assert_eq!(tiers.shapes[Shape::Cylinder.index()].len(), shown);
+        assert!(builder.layer(LayerKind::Panic).lines.is_empty());
+        options.show_panic = true;
+        builder.update(&SceneInputs {
+            content: Some((&content, 1)),
+            scenario: None,
+            world: Some((&world, 1)),
+            options: &options,
+            selected: None,
+            hovered: None,
+        });
+        assert!(!builder.layer(LayerKind::Panic).lines.is_empty());
+    }
+}

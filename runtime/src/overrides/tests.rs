@@ -711,3 +711,134 @@ fn rebase_keeps_drops_and_retargets_as_decided() {
     assert_eq!(Some(new.overrides[2].base.clone()), rebased.revision(a_id));
     assert!(new.mutations.is_empty());
 }
+
+/// A dense mix of every override kind and both mutations over a 60 × 60-cell base (locks,
+/// near and far moves, replacements, deletes, freezes, adds, exclusions, competing edits of one
+/// target, edits of thinned candidates), pinned by a digest of the product and every outcome:
+/// a faster `apply_scatter` must give exactly these bytes.
+#[test]
+fn a_dense_mix_of_edits_gives_the_pinned_result() {
+    let mut p = params();
+    p.region = Rect::new(0, 0, 24_000, 24_000);
+    let cells = region_cells(&p).expect("cells");
+    let mut base = product();
+    base.layers[0].region = p.region;
+    base.layers[0].output = scatter(&p, SEED, cells.clone()).expect("scatter");
+    let b = stage_base();
+    let layer = &base.layers[0].output;
+    let mut overrides = Vec::new();
+    let targets: Vec<(u64, i64, i64)> = layer
+        .placements
+        .iter()
+        .map(|p| (p.id.bits(), p.x, p.y))
+        .chain(layer.rejected.iter().map(|r| (r.id.bits(), r.x, r.y)))
+        .collect();
+    for (i, &(id, x, y)) in targets.iter().enumerate().step_by(5) {
+        let action = match i % 7 {
+            0 => OverrideAction::LockSelection {
+                variant: "rock".to_owned(),
+            },
+            1 => OverrideAction::Move {
+                position: Vec2 {
+                    x: meters(x + 130),
+                    y: meters(y - 40),
+                },
+            },
+            2 => OverrideAction::Replace {
+                variant: "tall".to_owned(),
+            },
+            3 => OverrideAction::Delete,
+            4 => OverrideAction::FreezeSubtree {
+                variant: "young".to_owned(),
+                position: Vec2 {
+                    x: meters(x),
+                    y: meters(y + 600),
+                },
+                rotation: 7,
+                scale: 900,
+            },
+            5 => OverrideAction::LockTransform {
+                position: Vec2 {
+                    x: meters(x - 300),
+                    y: meters(y),
+                },
+                rotation: 3,
+                scale: 1000,
+            },
+            _ => OverrideAction::LockSelection {
+                variant: String::new(),
+            },
+        };
+        overrides.push(edit(id, (i % 3) as u32, action));
+        if i % 11 == 0 {
+            overrides.push(edit(id, 1, OverrideAction::Delete));
+        }
+    }
+    for i in 0..300i64 {
+        let (cx, cy) = (i % 60, (i * 7) % 60);
+        let target = pack_scatter_id(1, 0, 2 + (i % 3) as u32, cx, cy)
+            .expect("id")
+            .bits();
+        overrides.push(Override {
+            stage: STAGE,
+            target,
+            precedence: 0,
+            base: String::new(),
+            action: OverrideAction::Add {
+                variant: "young".to_owned(),
+                position: Vec2 {
+                    x: meters(cx * 400 + 150),
+                    y: meters(cy * 400 + 250),
+                },
+            },
+        });
+    }
+    for i in 0..6i64 {
+        overrides.push(edit(
+            0,
+            0,
+            OverrideAction::Exclude {
+                min: Vec2 {
+                    x: meters(i * 3900),
+                    y: meters(i * 3100),
+                },
+                max: Vec2 {
+                    x: meters(i * 3900 + 900),
+                    y: meters(i * 3100 + 1300),
+                },
+            },
+        ));
+    }
+    let mutations: Vec<Mutation> = targets
+        .iter()
+        .skip(3)
+        .step_by(17)
+        .enumerate()
+        .map(|(i, &(id, _, _))| Mutation {
+            stage: STAGE,
+            target: id,
+            base: ScatterId::from_bits(id)
+                .ok()
+                .and_then(|s| b.revision(s))
+                .unwrap_or_default(),
+            harvested: i % 2 == 0,
+            ordinal: (i % 5) as u32,
+        })
+        .collect();
+    let overrides = Overrides::new(vec![set(overrides, mutations)]);
+    let edits = overrides.for_stage(STAGE, SEED);
+    p.keep_outs.extend(exclusions_lattice(&edits, 0.01));
+    let mut product = base.clone();
+    product.layers[0].keep_outs = p.keep_outs.clone();
+    product.layers[0].output = scatter(&p, SEED, cells).expect("scatter");
+    let outcomes = apply_scatter(&mut product, &b, &edits);
+    let applied = outcomes.iter().filter(|o| o.result.is_ok()).count();
+    let mut w = crate::content::encode::ByteWriter::tagged(b"TESTMIX1");
+    w.bytes(&crate::content::Product::Placements(product.clone()).canonical_bytes());
+    w.str(&format!("{outcomes:?}"));
+    let digest = crate::content::encode::hex(&w.digest());
+    assert_eq!(
+        (edits.edits.len(), applied, product.placement_count(), &digest[..16]),
+        (2301, 1013, 1410, "a8c981feb25e50bc")
+    );
+}

@@ -13,6 +13,7 @@ pub mod apply;
 pub mod base;
 pub mod mutation;
 pub mod rebase;
+mod rethin;
 pub mod stage;
 
 #[cfg(test)]

@@ -842,3 +842,19 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
         (2301, 1013, 1410, "a8c981feb25e50bc")
     );
 }
+
+#[test]
+fn the_base_revision_is_the_objbase1_digest_it_documents() {
+    let b = stage_base();
+    for bits in [
+        pack_scatter_id(1, 0, 0, 0, 0).expect("id"),
+        pack_scatter_id(1, 0, 1, 7, 3).expect("id"),
+        pack_scatter_id(9, 4, 1, -5, 2).expect("id"),
+    ] {
+        let c = b.candidate(bits).expect("base");
+        let mut w = crate::content::encode::ByteWriter::tagged(b"OBJBASE1");
+        w.u64(SEED).u64(bits.bits()).i64(c.x).i64(c.y).u32(c.variant);
+        let expected = crate::content::encode::hex(&w.digest())[..16].to_owned();
+        assert_eq!(b.revision(bits), Some(expected));
+    }
+}

@@ -456,11 +456,40 @@ fn street_objects(
     objects
 }
 
-/// The indices of `objects` in identity order, without moving an object. Objects arrive in
-/// runs of one (recipe, stage, kind) — one run per product — so the runs are ordered by group
-/// and each group is sorted on its own: scatter keys through a compact `(u64, index)` array,
-/// other keys (street slots, grid cells: small products) with the full comparison.
-fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
+/// One object in identity order: its index and, for a scatter object, its merge key
+/// `(group rank, packed id)`, the group rank ordering (recipe, stage, kind) over both sides, so
+/// two keyed objects compare as their identities do. Other objects (street slots, grid cells)
+/// have none and compare by identity.
+#[derive(Debug, Clone, Copy)]
+struct Ordered {
+    key: Option<(u32, u64)>,
+    index: u32,
+}
+
+/// The (recipe, stage, kind) groups of both sides, sorted and without repeats.
+fn group_ranks(a: &[DiffObject], b: &[DiffObject]) -> Vec<(Arc<str>, u32, ProductKind)> {
+    let mut groups: Vec<(Arc<str>, u32, ProductKind)> = Vec::new();
+    for side in [a, b] {
+        let mut last: Option<&DiffObject> = None;
+        for o in side {
+            if last.is_some_and(|l| same_group(l, o)) {
+                continue;
+            }
+            last = Some(o);
+            groups.push((o.recipe.clone(), o.stage, o.kind));
+        }
+    }
+    groups.sort();
+    groups.dedup();
+    groups
+}
+
+/// The objects in identity order, without moving an object. Objects arrive in runs of one
+/// (recipe, stage, kind) — one run per product — so the runs are ordered by group and each
+/// group is sorted on its own: scatter keys through a compact `(u64, index)` array and a radix
+/// sort, other keys (street slots, grid cells: small products) with the full comparison. A
+/// repeated identity is kept once (its first occurrence).
+fn identity_order(objects: &[DiffObject], groups: &[(Arc<str>, u32, ProductKind)]) -> Vec<Ordered> {
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         match runs.last_mut() {
@@ -473,7 +502,7 @@ fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
         (&*o.recipe, o.stage, o.kind)
     };
     runs.sort_by(|x, y| group(x.0).cmp(&group(y.0)));
-    let mut order: Vec<u32> = Vec::with_capacity(objects.len());
+    let mut order: Vec<Ordered> = Vec::with_capacity(objects.len());
     let mut r = 0;
     while r < runs.len() {
         let mut members: Vec<u32> = Vec::new();
@@ -482,6 +511,10 @@ fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
             members.extend(runs[next].0 as u32..runs[next].1 as u32);
             next += 1;
         }
+        let (recipe, stage, kind) = group(runs[r].0);
+        let rank = groups
+            .binary_search_by(|(gr, gs, gk)| (&**gr, *gs, *gk).cmp(&(recipe, stage, kind)))
+            .map_or(0, |r| r as u32);
         let bits = |i: u32| match objects[i as usize].key {
             ChildKey::Scatter(id) => Some(id.bits()),
             _ => None,
@@ -489,20 +522,63 @@ fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
         if members.iter().all(|&i| bits(i).is_some()) {
             let mut keyed: Vec<(u64, u32)> =
                 members.iter().map(|&i| (bits(i).unwrap_or(0), i)).collect();
-            keyed.sort_unstable();
-            // A repeated identity is kept once (its first occurrence).
+            radix_sort(&mut keyed);
             keyed.dedup_by_key(|(bits, _)| *bits);
-            order.extend(keyed.into_iter().map(|(_, i)| i));
+            order.extend(keyed.into_iter().map(|(bits, index)| Ordered {
+                key: Some((rank, bits)),
+                index,
+            }));
         } else {
             members.sort_by(|&x, &y| cmp_identity(&objects[x as usize], &objects[y as usize]));
             members.dedup_by(|x, y| {
                 cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
             });
-            order.extend(members);
+            order.extend(members.into_iter().map(|index| Ordered {
+                key: bits(index).map(|bits| (rank, bits)),
+                index,
+            }));
         }
         r = next;
     }
     order
+}
+
+/// Sorts `(key, index)` pairs by key, keeping the input order among equal keys (as the indices
+/// ascend, the order `sort_unstable` gives the pairs): a least-significant-digit radix sort
+/// over the key's bytes that skips every byte all keys share (room, layer and candidate bytes
+/// usually), so a scatter of 100,000 objects takes four linear passes.
+fn radix_sort(items: &mut Vec<(u64, u32)>) {
+    let n = items.len();
+    if n < 512 {
+        items.sort_unstable();
+        return;
+    }
+    let mut counts = [[0usize; 256]; 8];
+    for (key, _) in items.iter() {
+        for (digit, count) in counts.iter_mut().enumerate() {
+            count[((key >> (8 * digit)) & 0xff) as usize] += 1;
+        }
+    }
+    let mut buffer = vec![(0u64, 0u32); n];
+    for (digit, count) in counts.iter().enumerate() {
+        if count.iter().any(|&c| c == n) {
+            continue;
+        }
+        let mut offsets = [0usize; 256];
+        let mut total = 0;
+        for (offset, c) in offsets.iter_mut().zip(count) {
+            *offset = total;
+            total += c;
+        }
+        for &(key, index) in items.iter() {
+            let bucket = ((key >> (8 * digit)) & 0xff) as usize;
+            if let Some(slot) = buffer.get_mut(offsets[bucket]) {
+                *slot = (key, index);
+            }
+            offsets[bucket] += 1;
+        }
+        std::mem::swap(items, &mut buffer);
+    }
 }
 
 fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
@@ -512,16 +588,16 @@ fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
 /// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
 /// once). The diff keeps both sets; its entries refer to their objects.
 pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
-    let (order_a, order_b) = (identity_order(&a), identity_order(&b));
-    let (keys_a, keys_b) = merge_keys(&a, &b);
+    let groups = group_ranks(&a, &b);
+    let (order_a, order_b) = (identity_order(&a, &groups), identity_order(&b, &groups));
     let mut rows = Vec::new();
     let mut counts = DiffCounts::default();
     let (mut ia, mut ib) = (0, 0);
     loop {
         let order = match (order_a.get(ia), order_b.get(ib)) {
-            (Some(&x), Some(&y)) => match (keys_a[x as usize], keys_b[y as usize]) {
+            (Some(x), Some(y)) => match (x.key, y.key) {
                 (Some(kx), Some(ky)) => kx.cmp(&ky),
-                _ => cmp_identity(&a[x as usize], &b[y as usize]),
+                _ => cmp_identity(&a[x.index as usize], &b[y.index as usize]),
             },
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
@@ -532,7 +608,7 @@ pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
                 counts.removed += 1;
                 rows.push(Row {
                     change: Change::Removed,
-                    a: order_a[ia],
+                    a: order_a[ia].index,
                     b: NO_SIDE,
                 });
                 ia += 1;
@@ -542,12 +618,12 @@ pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
                 rows.push(Row {
                     change: Change::Added,
                     a: NO_SIDE,
-                    b: order_b[ib],
+                    b: order_b[ib].index,
                 });
                 ib += 1;
             }
             Ordering::Equal => {
-                let (x, y) = (order_a[ia], order_b[ib]);
+                let (x, y) = (order_a[ia].index, order_b[ib].index);
                 match compare(&a[x as usize], &b[y as usize]) {
                     None => counts.unchanged += 1,
                     Some(change) => {
@@ -571,47 +647,6 @@ fn same_group(a: &DiffObject, b: &DiffObject) -> bool {
     a.stage == b.stage
         && a.kind == b.kind
         && (Arc::ptr_eq(&a.recipe, &b.recipe) || *a.recipe == *b.recipe)
-}
-
-/// A scatter object's merge key: its group's rank over both sides and its packed id.
-type MergeKey = Option<(u32, u64)>;
-
-/// A compact merge key per object of either side, where one exists: scatter objects get
-/// `(group rank, packed id)`, the group rank ordering (recipe, stage, kind) over both sides,
-/// so two keyed objects compare as their identities do. Other objects (street slots, grid
-/// cells) get none and compare by identity.
-fn merge_keys(a: &[DiffObject], b: &[DiffObject]) -> (Vec<MergeKey>, Vec<MergeKey>) {
-    let mut groups: Vec<(Arc<str>, u32, ProductKind)> = Vec::new();
-    for side in [a, b] {
-        let mut last: Option<&DiffObject> = None;
-        for o in side {
-            if last.is_some_and(|l| same_group(l, o)) {
-                continue;
-            }
-            last = Some(o);
-            groups.push((o.recipe.clone(), o.stage, o.kind));
-        }
-    }
-    groups.sort();
-    groups.dedup();
-    let keys = |side: &[DiffObject]| {
-        let mut rank = 0u32;
-        let mut last: Option<&DiffObject> = None;
-        side.iter()
-            .map(|o| {
-                if !last.is_some_and(|l| same_group(l, o)) {
-                    let g = (o.recipe.clone(), o.stage, o.kind);
-                    rank = groups.binary_search(&g).map_or(0, |r| r as u32);
-                    last = Some(o);
-                }
-                match o.key {
-                    ChildKey::Scatter(id) => Some((rank, id.bits())),
-                    _ => None,
-                }
-            })
-            .collect()
-    };
-    (keys(a), keys(b))
 }
 
 /// How `b` differs from `a` (the same identity), or `None` when identical.

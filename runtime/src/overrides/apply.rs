@@ -100,12 +100,13 @@ pub fn apply_scatter(
         let kept = settle_occupants(base, occupants, &winners, &mut outcomes);
         super::rethin::rethin(layer, base, &kept);
     }
-    for (edit, id) in &tombstones {
-        if placement_mut(product, *id).is_none() {
+    let ids: Vec<ScatterId> = tombstones.iter().map(|(_, id)| *id).collect();
+    let found = remove_placements(product, &ids);
+    for ((edit, _), found) in tombstones.iter().zip(found) {
+        if !found {
             fail(&mut outcomes, *edit, ConflictReason::TargetGone);
         }
     }
-    remove_placements(product, tombstones.into_iter().map(|(_, id)| id).collect());
     super::mutation::apply_mutations(product, base, edits, &mut outcomes);
     outcomes
 }
@@ -154,7 +155,9 @@ fn occupants_of(
     let mut tombstones: Vec<(usize, ScatterId)> = Vec::new();
     let mut per_layer: Vec<Vec<(Occupant, Range<usize>)>> = vec![Vec::new(); layers];
     for range in groups {
-        let Some(group) = winners.get(range.clone()) else { continue };
+        let Some(group) = winners.get(range.clone()) else {
+            continue;
+        };
         let Some(first) = group.first() else { continue };
         if let Some(delete) = group.iter().find(|v| v.delete) {
             tombstones.push((delete.edit, delete.id));
@@ -385,10 +388,7 @@ fn lattice(base: &StageBase, position: Vec2) -> Result<(i64, i64), ConflictReaso
 /// The precedence contest: per target, the strongest override (precedence, then the later one)
 /// claims its properties; an override sharing a claimed property is superseded. Returns the
 /// winners, targets ascending and strongest first, and the range of each target's winners.
-fn contest(
-    mut valid: Vec<Valid>,
-    outcomes: &mut [EditOutcome],
-) -> (Vec<Valid>, Vec<Range<usize>>) {
+fn contest(mut valid: Vec<Valid>, outcomes: &mut [EditOutcome]) -> (Vec<Valid>, Vec<Range<usize>>) {
     valid.sort_by_key(|v| (v.id.bits(), std::cmp::Reverse(v.strength)));
     let mut winners: Vec<Valid> = Vec::with_capacity(valid.len());
     let mut groups: Vec<Range<usize>> = Vec::new();
@@ -440,15 +440,24 @@ fn settle_occupants(
         .map(|(i, (o, _))| (cell(o), i))
         .collect();
     by_cell.sort_unstable();
+    let max_reach = occupants
+        .iter()
+        .map(|(o, _)| o.radius.saturating_abs())
+        .max()
+        .unwrap_or(0);
     let mut kept_flags = vec![false; occupants.len()];
     for i in 0..occupants.len() {
         let o = occupants[i].0;
         let (cy, cx) = cell(&o);
+        // Only the cells an overlapping occupant can stand in are read, in the same order.
+        let reach = o.radius.saturating_abs() + max_reach;
+        let (x0, x1) = super::rethin::cell_span(o.x, reach, cs, cx);
+        let (y0, y1) = super::rethin::cell_span(o.y, reach, cs, cy);
         let mut blocker = None;
-        'search: for y in cy - 2..=cy + 2 {
-            let from = by_cell.partition_point(|(c, _)| *c < (y, cx - 2));
+        'search: for y in y0..=y1 {
+            let from = by_cell.partition_point(|(c, _)| *c < (y, x0));
             for &((yy, xx), j) in &by_cell[from..] {
-                if yy != y || xx > cx + 2 {
+                if yy != y || xx > x1 {
                     break;
                 }
                 if j != i && kept_flags[j] && conflicts(&o, &occupants[j].0) {
@@ -484,38 +493,57 @@ pub(super) fn within(dx: i64, dy: i64, r: i64) -> bool {
     dx * dx + dy * dy < r * r
 }
 
-/// Removes the placements `ids` from the product: each is found by its canonical key in every
-/// layer, then each layer is compacted in one pass.
-pub(super) fn remove_placements(product: &mut ScatterProduct, ids: Vec<ScatterId>) {
+/// Removes the placements `ids` from the product, in one pass over each layer's placements
+/// (the ids sorted by canonical key walk along them). Returns, per id, whether it was a
+/// placement of the first layer of its room and layer (where [`placement_mut`] finds it).
+pub(super) fn remove_placements(product: &mut ScatterProduct, ids: &[ScatterId]) -> Vec<bool> {
+    let mut found = vec![false; ids.len()];
     if ids.is_empty() {
-        return;
+        return found;
     }
-    for layer in &mut product.layers {
-        let list = &mut layer.output.placements;
-        let mut doomed: Vec<usize> = ids
+    let keys: Vec<_> = ids.iter().map(|id| id.unpack()).collect();
+    let first_layer: Vec<Option<usize>> = keys
+        .iter()
+        .map(|k| {
+            product
+                .layers
+                .iter()
+                .position(|l| l.room == k.room.get() && l.layer == k.layer)
+        })
+        .collect();
+    for (li, layer) in product.layers.iter_mut().enumerate() {
+        let mut wanted: Vec<((i16, i16, u8), usize)> = keys
             .iter()
-            .filter_map(|id| {
-                let key = id.unpack();
-                let key = (key.cell_y, key.cell_x, key.candidate);
-                let at = list
-                    .binary_search_by_key(&key, Placement::canonical_key)
-                    .ok()?;
-                (list.get(at)?.id == *id).then_some(at)
-            })
+            .enumerate()
+            .filter(|(_, k)| k.room.get() == layer.room && k.layer == layer.layer)
+            .map(|(i, k)| ((k.cell_y, k.cell_x, k.candidate), i))
             .collect();
-        if doomed.is_empty() {
+        if wanted.is_empty() {
             continue;
         }
-        doomed.sort_unstable();
-        doomed.dedup();
-        let mut next = doomed.into_iter().peekable();
-        let mut index = 0;
-        list.retain(|_| {
-            let drop = next.next_if_eq(&index).is_some();
-            index += 1;
+        wanted.sort_unstable();
+        let mut w = 0;
+        layer.output.placements.retain(|p| {
+            let key = p.canonical_key();
+            while wanted.get(w).is_some_and(|(k, _)| *k < key) {
+                w += 1;
+            }
+            let mut drop = false;
+            for &(k, i) in wanted.get(w..).unwrap_or_default() {
+                if k != key {
+                    break;
+                }
+                if ids[i] == p.id {
+                    drop = true;
+                    if first_layer[i] == Some(li) {
+                        found[i] = true;
+                    }
+                }
+            }
             !drop
         });
     }
+    found
 }
 
 /// The placement `id` of the product, mutably.

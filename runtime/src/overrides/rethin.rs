@@ -101,16 +101,24 @@ impl CellIndex {
         Some((range(&self.placements), range(&self.rejected)))
     }
 
-    /// The cells (inclusive, along one axis) whose candidates can lie closer than `reach` to
-    /// coordinate `v`, within two cells of cell `c`.
     fn span(&self, v: i64, reach: i64, c: i64) -> (i64, i64) {
-        let r = reach.saturating_sub(1).max(0);
-        let cs = self.cell_size;
-        (
-            v.saturating_sub(r).div_euclid(cs).max(c - 2),
-            v.saturating_add(r).div_euclid(cs).min(c + 2),
-        )
+        cell_span(v, reach, self.cell_size, c)
     }
+
+    /// The index ranges of cell `(cx, cy)`'s records, if it is a cell of the region.
+    fn cell(&self, cx: i64, cy: i64) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+        self.row(cy, cx, cx)
+    }
+}
+
+/// The cells (inclusive, along one axis, of size `cs`) where a point lying closer than `reach`
+/// to coordinate `v` can be, within two cells of cell `c`.
+pub(super) fn cell_span(v: i64, reach: i64, cs: i64, c: i64) -> (i64, i64) {
+    let r = reach.saturating_sub(1).max(0);
+    (
+        v.saturating_sub(r).div_euclid(cs).max(c - 2),
+        v.saturating_add(r).div_euclid(cs).min(c + 2),
+    )
 }
 
 /// A point to gather the neighbours of: its position, how far a neighbour can matter, and the
@@ -210,20 +218,21 @@ impl Marks {
     }
 }
 
-/// Where candidate `id` is in the layer's output, if it is there.
-fn locate(layer: &ScatterLayer, id: ScatterId) -> Option<Result<usize, usize>> {
+/// Where candidate `id` (a candidate of the layer: its cell is one of the region's) is in the
+/// layer's output, if it is there: its cell's records, found through the index.
+fn locate(layer: &ScatterLayer, index: &CellIndex, id: ScatterId) -> Option<Result<usize, usize>> {
     let k = id.unpack();
     let key = (k.cell_y, k.cell_x, k.candidate);
+    let (ps, rs) = index.cell(i64::from(k.cell_x), i64::from(k.cell_y))?;
     let out = &layer.output;
-    if let Ok(i) = out
-        .placements
-        .binary_search_by_key(&key, Placement::canonical_key)
+    if let Some(i) = ps
+        .clone()
+        .find(|&i| out.placements.get(i).map(Placement::canonical_key) == Some(key))
     {
         return Some(Ok(i));
     }
-    out.rejected
-        .binary_search_by_key(&key, RejectedCandidate::canonical_key)
-        .ok()
+    rs.clone()
+        .find(|&i| out.rejected.get(i).map(RejectedCandidate::canonical_key) == Some(key))
         .map(Err)
 }
 
@@ -272,12 +281,17 @@ fn decide(
         base,
         index: CellIndex::new(layer, cs),
         max_radius: base.radii.iter().copied().max().unwrap_or(0),
-        max_reach: base.radii.iter().map(|r| r.saturating_abs()).max().unwrap_or(0),
+        max_reach: base
+            .radii
+            .iter()
+            .map(|r| r.saturating_abs())
+            .max()
+            .unwrap_or(0),
     };
     let displaced: Vec<(ScatterId, Result<usize, usize>)> = occupants
         .iter()
         .filter(|o| o.generated)
-        .filter_map(|o| locate(layer, o.id).map(|at| (o.id, at)))
+        .filter_map(|o| locate(layer, &ctx.index, o.id).map(|at| (o.id, at)))
         .collect();
     for (_, at) in &displaced {
         marks.set(*at, DISPLACED);
@@ -450,38 +464,8 @@ fn write_result(
         }
     }
     let mut newly_rejected = Vec::new();
-    let mut index = 0;
-    out.placements.retain(|p| {
-        let at = Ok(index);
-        index += 1;
-        if marks.is_displaced(at) {
-            return false;
-        }
-        match marks.hit(at).and_then(|o| occupants.get(o)) {
-            Some(o) => {
-                newly_rejected.push(RejectedCandidate {
-                    id: p.id,
-                    cell_x: p.cell_x,
-                    cell_y: p.cell_y,
-                    candidate: p.candidate,
-                    x: p.x,
-                    y: p.y,
-                    reason: RejectReason::Conflict { with: o.id },
-                });
-                false
-            }
-            None => true,
-        }
-    });
-    let mut index = 0;
-    out.rejected.retain(|_| {
-        let mark = marks.get(Err(index));
-        index += 1;
-        mark != DISPLACED && mark != REVIVED
-    });
-    out.rejected.extend(newly_rejected);
-    out.placements.extend(revived);
-    out.placements.extend(occupants.iter().map(|o| {
+    let mut added = revived;
+    added.extend(occupants.iter().map(|o| {
         let key = o.id.unpack();
         Placement {
             id: o.id,
@@ -494,7 +478,53 @@ fn write_result(
             priority: o.priority,
         }
     }));
-    // Both lists are a sorted run and a short tail: the stable sort merges them in linear time.
-    out.placements.sort_by_key(Placement::canonical_key);
-    out.rejected.sort_by_key(RejectedCandidate::canonical_key);
+    let kept = out.placements.iter().enumerate().filter_map(|(i, p)| {
+        let at = Ok(i);
+        if marks.is_displaced(at) {
+            return None;
+        }
+        match marks.hit(at).and_then(|o| occupants.get(o)) {
+            Some(o) => {
+                newly_rejected.push(RejectedCandidate {
+                    id: p.id,
+                    cell_x: p.cell_x,
+                    cell_y: p.cell_y,
+                    candidate: p.candidate,
+                    x: p.x,
+                    y: p.y,
+                    reason: RejectReason::Conflict { with: o.id },
+                });
+                None
+            }
+            None => Some(*p),
+        }
+    });
+    out.placements = merge_sorted(kept, added, Placement::canonical_key);
+    let kept = out.rejected.iter().enumerate().filter_map(|(i, r)| {
+        let mark = marks.get(Err(i));
+        (mark != DISPLACED && mark != REVIVED).then_some(*r)
+    });
+    out.rejected = merge_sorted(kept, newly_rejected, RejectedCandidate::canonical_key);
+}
+
+/// `kept` (in canonical order) and `added` (any order) as one list in canonical order; on equal
+/// keys kept records first, then added ones in their order (what a stable sort of the two
+/// lists one after the other gives).
+fn merge_sorted<T: Copy, K: Ord>(
+    kept: impl Iterator<Item = T>,
+    mut added: Vec<T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<T> {
+    added.sort_by_key(|t| key(t));
+    let (lower, upper) = kept.size_hint();
+    let mut merged = Vec::with_capacity(upper.unwrap_or(lower) + added.len());
+    let mut added = added.into_iter().peekable();
+    for t in kept {
+        while let Some(a) = added.next_if(|a| key(a) < key(&t)) {
+            merged.push(a);
+        }
+        merged.push(t);
+    }
+    merged.extend(added);
+    merged
 }

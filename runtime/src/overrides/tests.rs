@@ -838,7 +838,12 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
     w.str(&format!("{outcomes:?}"));
     let digest = crate::content::encode::hex(&w.digest());
     assert_eq!(
-        (edits.edits.len(), applied, product.placement_count(), &digest[..16]),
+        (
+            edits.edits.len(),
+            applied,
+            product.placement_count(),
+            &digest[..16]
+        ),
         (2301, 1013, 1410, "a8c981feb25e50bc")
     );
 }
@@ -853,7 +858,11 @@ fn the_base_revision_is_the_objbase1_digest_it_documents() {
     ] {
         let c = b.candidate(bits).expect("base");
         let mut w = crate::content::encode::ByteWriter::tagged(b"OBJBASE1");
-        w.u64(SEED).u64(bits.bits()).i64(c.x).i64(c.y).u32(c.variant);
+        w.u64(SEED)
+            .u64(bits.bits())
+            .i64(c.x)
+            .i64(c.y)
+            .u32(c.variant);
         let expected = crate::content::encode::hex(&w.digest())[..16].to_owned();
         assert_eq!(b.revision(bits), Some(expected));
     }

@@ -237,7 +237,7 @@ pub fn bundle_objects(bundle: &GeneratedBundle) -> Vec<DiffObject> {
     let mut objects = Vec::with_capacity(bundle.object_count() as usize + 2);
     let recipe: Arc<str> = Arc::from(bundle.recipe_id.as_str());
     for (stage, product) in bundle.products() {
-        objects.extend(objects_of(&recipe, stage, product));
+        objects_into(&recipe, stage, product, &mut objects);
     }
     objects
 }
@@ -273,6 +273,14 @@ fn slot(
 
 /// The objects of one product, keyed as their provenance keys them.
 pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffObject> {
+    let mut objects = Vec::new();
+    objects_into(recipe, stage, product, &mut objects);
+    objects
+}
+
+/// [`objects_of`], appended to `objects` (a bundle's objects are built in place, never copied
+/// from one list into another).
+pub fn objects_into(recipe: &Arc<str>, stage: u32, product: &Product, out: &mut Vec<DiffObject>) {
     let scatter_object = |kind, unit: f64, p: &crate::content::Placement| DiffObject {
         recipe: Arc::clone(recipe),
         stage,
@@ -285,24 +293,21 @@ pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffO
         properties: u64::from(p.priority),
     };
     match product {
-        Product::Placements(scatter) => scatter
-            .placements()
-            .map(|p| scatter_object(ProductKind::Placements, scatter.lattice_unit_m, p))
-            .collect(),
-        Product::PlacedObjects(placed) => placed
-            .objects
-            .iter()
-            .map(|o| DiffObject {
-                rotation_turns_65536: Some(o.rotation_turns_65536),
-                scale: Some(o.scale),
-                ..scatter_object(
-                    ProductKind::PlacedObjects,
-                    placed.lattice_unit_m,
-                    &o.placement,
-                )
-            })
-            .collect(),
-        Product::StreetBlock(block) => street_objects(recipe, stage, block),
+        Product::Placements(scatter) => out.extend(
+            scatter
+                .placements()
+                .map(|p| scatter_object(ProductKind::Placements, scatter.lattice_unit_m, p)),
+        ),
+        Product::PlacedObjects(placed) => out.extend(placed.objects.iter().map(|o| DiffObject {
+            rotation_turns_65536: Some(o.rotation_turns_65536),
+            scale: Some(o.scale),
+            ..scatter_object(
+                ProductKind::PlacedObjects,
+                placed.lattice_unit_m,
+                &o.placement,
+            )
+        })),
+        Product::StreetBlock(block) => out.extend(street_objects(recipe, stage, block)),
         Product::MissionLayout(mission) => {
             let layout = &mission.layout;
             let cell = |x: u32, y: u32, p| DiffObject {
@@ -346,7 +351,7 @@ pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffO
             );
             whole.kind = ProductKind::MissionLayout;
             objects.push(whole);
-            objects
+            out.extend(objects);
         }
         Product::StreamingPlan(streaming) => {
             let plan = &streaming.plan;
@@ -378,7 +383,7 @@ pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffO
             );
             whole.kind = ProductKind::StreamingPlan;
             objects.push(whole);
-            objects
+            out.extend(objects);
         }
     }
 }
@@ -519,9 +524,10 @@ fn identity_order(objects: &[DiffObject], groups: &[(Arc<str>, u32, ProductKind)
             ChildKey::Scatter(id) => Some(id.bits()),
             _ => None,
         };
-        if members.iter().all(|&i| bits(i).is_some()) {
-            let mut keyed: Vec<(u64, u32)> =
-                members.iter().map(|&i| (bits(i).unwrap_or(0), i)).collect();
+        // One pass over the members: all scatter keys (the usual case) or the full comparison.
+        let keyed: Option<Vec<(u64, u32)>> =
+            members.iter().map(|&i| bits(i).map(|b| (b, i))).collect();
+        if let Some(mut keyed) = keyed {
             radix_sort(&mut keyed);
             keyed.dedup_by_key(|(bits, _)| *bits);
             order.extend(keyed.into_iter().map(|(bits, index)| Ordered {
@@ -590,7 +596,7 @@ fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
 pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
     let groups = group_ranks(&a, &b);
     let (order_a, order_b) = (identity_order(&a, &groups), identity_order(&b, &groups));
-    let mut rows = Vec::new();
+    let mut rows = Vec::with_capacity(order_a.len().max(order_b.len()));
     let mut counts = DiffCounts::default();
     let (mut ia, mut ib) = (0, 0);
     loop {

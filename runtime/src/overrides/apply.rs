@@ -60,6 +60,8 @@ struct Valid {
     variant: Option<u32>,
     position: Option<(i64, i64)>,
     delete: bool,
+    /// A rotate: it touches the placed object's rotation only, never the thinning.
+    rotate: bool,
     /// The candidate's base, `None` for an added object.
     base: Option<CandidateBase>,
 }
@@ -94,7 +96,7 @@ pub fn apply_scatter(
 ) -> Vec<EditOutcome> {
     let (mut outcomes, drawn) = initial_outcomes(product, base, edits);
     let valid = validate(product, base, edits, &drawn, &mut outcomes);
-    let (winners, groups) = contest(valid, &mut outcomes);
+    let (winners, groups, rotations) = contest(valid, &mut outcomes);
     let (tombstones, per_layer) = occupants_of(product.layers.len(), base, &winners, &groups);
     for (layer, occupants) in product.layers.iter_mut().zip(per_layer) {
         let kept = settle_occupants(base, occupants, &winners, &mut outcomes);
@@ -105,6 +107,12 @@ pub fn apply_scatter(
     for ((edit, _), found) in tombstones.iter().zip(found) {
         if !found {
             fail(&mut outcomes, *edit, ConflictReason::TargetGone);
+        }
+    }
+    // A rotate applies to a placement of the result (select-and-place turns it).
+    for v in &rotations {
+        if placement_mut(product, v.id).is_none() {
+            fail(&mut outcomes, v.edit, ConflictReason::TargetGone);
         }
     }
     super::mutation::apply_mutations(product, base, edits, &mut outcomes);
@@ -299,8 +307,13 @@ fn validate_one(
         variant: None,
         position: None,
         delete: false,
+        rotate: false,
         base: None,
     };
+    if matches!(o.action, OverrideAction::Rotate { .. }) {
+        v.rotate = true;
+        return validate_rotate(product, base, o, v, drawn, outcome);
+    }
     if is_add {
         let Some(layer) = layer_index.and_then(|i| product.layers.get(i)) else {
             return Err(ConflictReason::IdentityCollision);
@@ -371,6 +384,45 @@ fn validate_one(
     Ok(v)
 }
 
+/// A rotate of a generated candidate checks its base revision as every override does; a rotate
+/// of an added object (no generated base) needs only its layer. Whether the target is placed is
+/// decided after thinning.
+fn validate_rotate(
+    product: &ScatterProduct,
+    base: &StageBase,
+    o: &crate::project::schema::Override,
+    mut v: Valid,
+    drawn: Option<CandidateBase>,
+    outcome: &EditOutcome,
+) -> Result<Valid, ConflictReason> {
+    let key = v.id.unpack();
+    let Some(layer) = product
+        .layers
+        .iter()
+        .find(|l| l.room == key.room.get() && l.layer == key.layer)
+    else {
+        return Err(ConflictReason::TargetGone);
+    };
+    if !base.is_candidate_of(layer, v.id) {
+        return Ok(v);
+    }
+    let candidate = drawn
+        .or_else(|| base.candidate(v.id))
+        .ok_or(ConflictReason::TargetGone)?;
+    let found = outcome
+        .found_base
+        .clone()
+        .unwrap_or_else(|| revision_of(base.seed, v.id, &candidate));
+    if !o.base.is_empty() && o.base != found {
+        return Err(ConflictReason::BaseRevisionMismatch {
+            expected: o.base.clone(),
+            found,
+        });
+    }
+    v.base = Some(candidate);
+    Ok(v)
+}
+
 fn variant_index(base: &StageBase, variant: &str) -> Result<u32, ConflictReason> {
     base.variant_index(variant)
         .ok_or_else(|| ConflictReason::UnknownVariant {
@@ -387,13 +439,19 @@ fn lattice(base: &StageBase, position: Vec2) -> Result<(i64, i64), ConflictReaso
 
 /// The precedence contest: per target, the strongest override (precedence, then the later one)
 /// claims its properties; an override sharing a claimed property is superseded. Returns the
-/// winners, targets ascending and strongest first, and the range of each target's winners.
-fn contest(mut valid: Vec<Valid>, outcomes: &mut [EditOutcome]) -> (Vec<Valid>, Vec<Range<usize>>) {
+/// winners, targets ascending and strongest first, and the range of each target's winners;
+/// winning rotates, which never enter the thinning, are returned apart.
+#[allow(clippy::type_complexity)]
+fn contest(
+    mut valid: Vec<Valid>,
+    outcomes: &mut [EditOutcome],
+) -> (Vec<Valid>, Vec<Range<usize>>, Vec<Valid>) {
     valid.sort_by_key(|v| (v.id.bits(), std::cmp::Reverse(v.strength)));
     let mut winners: Vec<Valid> = Vec::with_capacity(valid.len());
     let mut groups: Vec<Range<usize>> = Vec::new();
     let mut claimed: Vec<(Property, usize)> = Vec::new();
     let mut current: Option<u64> = None;
+    let mut rotations = Vec::new();
     for v in valid {
         if current != Some(v.id.bits()) {
             current = Some(v.id.bits());
@@ -409,6 +467,10 @@ fn contest(mut valid: Vec<Valid>, outcomes: &mut [EditOutcome]) -> (Vec<Valid>, 
                 let by = outcomes[winner].edit.clone();
                 fail(outcomes, v.edit, ConflictReason::Superseded { by });
             }
+            None if v.rotate => {
+                claimed.extend(v.props.iter().map(|p| (*p, v.edit)));
+                rotations.push(v);
+            }
             None => {
                 claimed.extend(v.props.iter().map(|p| (*p, v.edit)));
                 winners.push(v);
@@ -419,7 +481,7 @@ fn contest(mut valid: Vec<Valid>, outcomes: &mut [EditOutcome]) -> (Vec<Valid>, 
         }
     }
     groups.retain(|g| !g.is_empty());
-    (winners, groups)
+    (winners, groups, rotations)
 }
 
 /// Resolves overlaps between one layer's occupants, strongest first: an occupant overlapping a
@@ -563,8 +625,9 @@ pub(super) fn placement_mut(product: &mut ScatterProduct, id: ScatterId) -> Opti
     list.get_mut(at)
 }
 
-/// Applies the transforms that applied lock-transform and freeze overrides of the placements
-/// stage keep: the objects' rotation and scale. `upstream` are the placements stage's outcomes.
+/// Applies the transforms that applied lock-transform, freeze and rotate overrides of the
+/// placements stage keep: the objects' rotation (and, but for a rotate, their scale).
+/// `upstream` are the placements stage's outcomes.
 pub fn apply_placed(product: &mut PlacedProduct, edits: &StageEdits, upstream: &[EditOutcome]) {
     for ((_, edit, _), outcome) in edits.edits.iter().zip(upstream) {
         if outcome.result.is_err() || outcome.edit.list != EditList::Override {
@@ -577,7 +640,8 @@ pub fn apply_placed(product: &mut PlacedProduct, edits: &StageEdits, upstream: &
             }
             | OverrideAction::FreezeSubtree {
                 rotation, scale, ..
-            } => (*rotation, *scale),
+            } => (*rotation, Some(*scale)),
+            OverrideAction::Rotate { rotation } => (*rotation, None),
             _ => continue,
         };
         let Ok(id) = ScatterId::from_bits(o.target) else {
@@ -606,7 +670,9 @@ pub fn apply_placed(product: &mut PlacedProduct, edits: &StageEdits, upstream: &
         };
         if let Some(object) = object {
             object.rotation_turns_65536 = rotation;
-            object.scale = scale;
+            if let Some(scale) = scale {
+                object.scale = scale;
+            }
         }
     }
 }

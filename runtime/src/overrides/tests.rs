@@ -867,3 +867,187 @@ fn the_base_revision_is_the_objbase1_digest_it_documents() {
         assert_eq!(b.revision(bits), Some(expected));
     }
 }
+
+/// Placed objects of `product` as select-and-place would give them (rotation 0, scale 1000),
+/// with the rotate edits of `set` applied through `apply_placed`.
+fn placed_after(
+    product: &ScatterProduct,
+    set: &OverrideSet,
+    outcomes: &[EditOutcome],
+) -> crate::content::PlacedProduct {
+    let mut placed = crate::content::PlacedProduct {
+        family: product.family.clone(),
+        variant_ids: product.variant_ids.clone(),
+        lattice_unit_m: product.lattice_unit_m,
+        scale_unit: 0.001,
+        placements_stage: STAGE,
+        objects: product
+            .placements()
+            .map(|p| crate::content::PlacedObject {
+                placement: *p,
+                rotation_turns_65536: 0,
+                scale: 1000,
+            })
+            .collect(),
+    };
+    let edits = Overrides::new(vec![set.clone()]).for_stage(STAGE, SEED);
+    apply_placed(&mut placed, &edits, outcomes);
+    placed
+}
+
+#[test]
+fn a_rotate_turns_only_its_target_and_never_changes_the_thinning() {
+    let base = product();
+    let mut ids = base.placements().map(|p| p.id.bits());
+    let (turned, moved, locked) = (
+        ids.next().expect("a placement"),
+        ids.nth(3).expect("a placement"),
+        ids.nth(3).expect("a placement"),
+    );
+    let (thinned, _) = thinned_pair(&base);
+    let rotate = |target, precedence, rotation| {
+        edit(target, precedence, OverrideAction::Rotate { rotation })
+    };
+    let lock = OverrideAction::LockTransform {
+        position: Vec2 {
+            x: meters(placement(&base, locked).expect("placed").x),
+            y: meters(placement(&base, locked).expect("placed").y),
+        },
+        rotation: 111,
+        scale: 1200,
+    };
+    let set = set(
+        vec![
+            rotate(turned, 0, 16_384),
+            edit(
+                moved,
+                0,
+                OverrideAction::Move {
+                    position: Vec2 {
+                        x: meters(placement(&base, moved).expect("placed").x + 20),
+                        y: meters(placement(&base, moved).expect("placed").y),
+                    },
+                },
+            ),
+            rotate(moved, 0, 32_768),
+            edit(locked, 0, lock),
+            rotate(locked, 1, 999),
+            rotate(thinned, 0, 5),
+        ],
+        vec![],
+    );
+    let (after, outcomes) = apply(&set);
+    let results: Vec<_> = outcomes.iter().map(|o| o.result.clone()).collect();
+    assert_eq!(
+        results[..3],
+        [Ok(()), Ok(()), Ok(())],
+        "rotate and move combine"
+    );
+    assert!(
+        matches!(&results[3], Err(ConflictReason::Superseded { by }) if by.index == 4),
+        "the stronger rotate wins the rotation over the transform lock: {:?}",
+        results[3]
+    );
+    assert_eq!(results[4], Ok(()));
+    assert!(
+        placement(&after, thinned).is_none(),
+        "still thinned after the move"
+    );
+    assert_eq!(
+        results[5],
+        Err(ConflictReason::TargetGone),
+        "a thinned candidate"
+    );
+    // Rotating alone leaves the scatter exactly as generated.
+    let (only_rotated, _) = apply(&self::set(vec![rotate(turned, 0, 16_384)], vec![]));
+    assert_eq!(only_rotated, base);
+    let placed = placed_after(&after, &set, &outcomes);
+    let object = |id: u64| {
+        placed
+            .objects
+            .iter()
+            .find(|o| o.placement.id.bits() == id)
+            .map(|o| (o.rotation_turns_65536, o.scale))
+    };
+    assert_eq!(object(turned), Some((16_384, 1000)));
+    assert_eq!(object(moved), Some((32_768, 1000)));
+    assert_eq!(
+        object(locked),
+        Some((999, 1000)),
+        "the rotate keeps the generated scale"
+    );
+    let untouched = placed
+        .objects
+        .iter()
+        .filter(|o| ![turned, moved, locked].contains(&o.placement.id.bits()))
+        .all(|o| (o.rotation_turns_65536, o.scale) == (0, 1000));
+    assert!(untouched);
+}
+
+#[test]
+fn a_rotate_of_an_added_object_applies_and_a_stronger_delete_supersedes_one() {
+    let base = product();
+    let deleted = base.placements().next().expect("a placement").id.bits();
+    let added = pack_scatter_id(1, 0, 2, 3, 9).expect("id").bits();
+    let set = set(
+        vec![
+            Override {
+                stage: STAGE,
+                target: added,
+                precedence: 0,
+                base: String::new(),
+                action: OverrideAction::Add {
+                    variant: "rock".to_owned(),
+                    position: Vec2 { x: 30.0, y: 10.0 },
+                },
+            },
+            Override {
+                stage: STAGE,
+                target: added,
+                precedence: 0,
+                base: String::new(),
+                action: OverrideAction::Rotate { rotation: 4096 },
+            },
+            edit(deleted, 0, OverrideAction::Rotate { rotation: 7 }),
+            edit(deleted, 2, OverrideAction::Delete),
+            edit(deleted, 0, OverrideAction::Rotate { rotation: 8 }),
+        ],
+        vec![],
+    );
+    let (after, outcomes) = apply(&set);
+    let results: Vec<_> = outcomes.iter().map(|o| o.result.clone()).collect();
+    assert_eq!(results[..2], [Ok(()), Ok(())]);
+    for superseded in &results[2..3] {
+        assert!(
+            matches!(superseded, Err(ConflictReason::Superseded { by }) if by.index == 3),
+            "{superseded:?}"
+        );
+    }
+    assert!(matches!(&results[4], Err(ConflictReason::Superseded { by }) if by.index == 3));
+    assert_eq!(results[3], Ok(()));
+    let placed = placed_after(&after, &set, &outcomes);
+    let rock = placed
+        .objects
+        .iter()
+        .find(|o| o.placement.id.bits() == added)
+        .expect("the added rock");
+    assert_eq!((rock.rotation_turns_65536, rock.scale), (4096, 1000));
+    assert!(placed
+        .objects
+        .iter()
+        .all(|o| o.placement.id.bits() != deleted));
+}
+
+#[test]
+fn a_rotate_with_a_stale_base_is_a_conflict() {
+    let base = product();
+    let target = base.placements().next().expect("a placement").id.bits();
+    let mut stale = edit(target, 0, OverrideAction::Rotate { rotation: 1 });
+    stale.base = "0000000000000000".to_owned();
+    let (after, outcomes) = apply(&set(vec![stale], vec![]));
+    assert!(matches!(
+        outcomes[0].result,
+        Err(ConflictReason::BaseRevisionMismatch { .. })
+    ));
+    assert_eq!(after, base);
+}

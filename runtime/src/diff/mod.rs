@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::content::encode::ByteWriter;
 use crate::content::{PointM, Product, ProductKind};
 use crate::generate::GeneratedBundle;
-use crate::identity::ChildKey;
+use crate::identity::{ChildKey, ScatterId};
 
 /// One generated object as the diff sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -461,13 +461,17 @@ fn street_objects(
     objects
 }
 
-/// One object in identity order: its index and, for a scatter object, its merge key
-/// `(group rank, packed id)`, the group rank ordering (recipe, stage, kind) over both sides, so
-/// two keyed objects compare as their identities do. Other objects (street slots, grid cells)
-/// have none and compare by identity.
+/// One object in merge order: its index and, for an object of a keyed group (scatter objects
+/// on both sides), its merge key `(group rank, canonical key)` and packed id. The group rank
+/// orders (recipe, stage, kind) over both sides; within a group the merge walks the objects in
+/// their products' canonical order (room, layer, cell Y, cell X, candidate), which is the
+/// order products list them, so both sides are read front to back; the differing rows are put
+/// in identity order afterwards. Other objects (street slots, grid cells) have no key and merge
+/// by identity.
 #[derive(Debug, Clone, Copy)]
 struct Ordered {
     key: Option<(u32, u64)>,
+    bits: u64,
     index: u32,
 }
 
@@ -489,49 +493,95 @@ fn group_ranks(a: &[DiffObject], b: &[DiffObject]) -> Vec<(Arc<str>, u32, Produc
     groups
 }
 
-/// The objects in identity order, without moving an object. Objects arrive in runs of one
-/// (recipe, stage, kind) — one run per product — so the runs are ordered by group and each
-/// group is sorted on its own: scatter keys through a compact `(u64, index)` array and a radix
-/// sort, other keys (street slots, grid cells: small products) with the full comparison. A
-/// repeated identity is kept once (its first occurrence).
-fn identity_order(objects: &[DiffObject], groups: &[(Arc<str>, u32, ProductKind)]) -> Vec<Ordered> {
-    let mut runs: Vec<(usize, usize)> = Vec::new();
+/// The runs of one group (start, end) of `objects`, with the group's rank.
+fn runs_of(
+    objects: &[DiffObject],
+    groups: &[(Arc<str>, u32, ProductKind)],
+) -> Vec<(u32, usize, usize)> {
+    let mut runs: Vec<(u32, usize, usize)> = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         match runs.last_mut() {
-            Some((start, end)) if same_group(&objects[*start], object) => *end = i + 1,
-            _ => runs.push((i, i + 1)),
+            Some((_, start, end)) if same_group(&objects[*start], object) => *end = i + 1,
+            _ => {
+                let rank = groups
+                    .binary_search_by(|(r, s, k)| {
+                        (&**r, *s, *k).cmp(&(&*object.recipe, object.stage, object.kind))
+                    })
+                    .map_or(0, |r| r as u32);
+                runs.push((rank, i, i + 1));
+            }
         }
     }
-    let group = |i: usize| {
-        let o = &objects[i];
-        (&*o.recipe, o.stage, o.kind)
-    };
-    runs.sort_by(|x, y| group(x.0).cmp(&group(y.0)));
+    runs
+}
+
+/// Per group rank, whether every object of the group on both sides has a scatter key.
+fn keyed_groups(sides: [(&[DiffObject], &[(u32, usize, usize)]); 2], groups: usize) -> Vec<bool> {
+    let mut keyed = vec![true; groups];
+    for (objects, runs) in sides {
+        for &(rank, start, end) in runs {
+            let scatter = objects
+                .get(start..end)
+                .unwrap_or_default()
+                .iter()
+                .all(|o| matches!(o.key, ChildKey::Scatter(_)));
+            if let Some(k) = keyed.get_mut(rank as usize) {
+                *k &= scatter;
+            }
+        }
+    }
+    keyed
+}
+
+/// A scatter identity's place in its product's canonical order (room, layer, cell Y, cell X,
+/// candidate; cells with the sign bit flipped, so they order as signed numbers). One-to-one
+/// with the packed id.
+fn canonical_key(id: ScatterId) -> u64 {
+    let k = id.unpack();
+    let signed = |v: i16| u64::from(v as u16 ^ 0x8000);
+    (u64::from(k.room.get()) << 48)
+        | (u64::from(k.layer) << 40)
+        | (signed(k.cell_y) << 24)
+        | (signed(k.cell_x) << 8)
+        | u64::from(k.candidate)
+}
+
+/// The objects in merge order (see [`Ordered`]), without moving an object; a repeated identity
+/// is kept once (its first occurrence). Runs of one group are ordered by rank; a keyed group's
+/// members are usually in canonical order already (checked in one pass, else radix-sorted),
+/// other groups (small products) are sorted with the full comparison.
+fn merge_order(
+    objects: &[DiffObject],
+    runs: &[(u32, usize, usize)],
+    keyed: &[bool],
+) -> Vec<Ordered> {
+    let mut runs = runs.to_vec();
+    runs.sort_by_key(|(rank, _, _)| *rank);
     let mut order: Vec<Ordered> = Vec::with_capacity(objects.len());
     let mut r = 0;
     while r < runs.len() {
+        let rank = runs[r].0;
         let mut members: Vec<u32> = Vec::new();
-        let mut next = r;
-        while next < runs.len() && group(runs[next].0) == group(runs[r].0) {
-            members.extend(runs[next].0 as u32..runs[next].1 as u32);
-            next += 1;
+        while r < runs.len() && runs[r].0 == rank {
+            members.extend(runs[r].1 as u32..runs[r].2 as u32);
+            r += 1;
         }
-        let (recipe, stage, kind) = group(runs[r].0);
-        let rank = groups
-            .binary_search_by(|(gr, gs, gk)| (&**gr, *gs, *gk).cmp(&(recipe, stage, kind)))
-            .map_or(0, |r| r as u32);
-        let bits = |i: u32| match objects[i as usize].key {
-            ChildKey::Scatter(id) => Some(id.bits()),
+        let id = |i: u32| match objects[i as usize].key {
+            ChildKey::Scatter(id) => Some(id),
             _ => None,
         };
-        // One pass over the members: all scatter keys (the usual case) or the full comparison.
-        let keyed: Option<Vec<(u64, u32)>> =
-            members.iter().map(|&i| bits(i).map(|b| (b, i))).collect();
-        if let Some(mut keyed) = keyed {
-            radix_sort(&mut keyed);
-            keyed.dedup_by_key(|(bits, _)| *bits);
-            order.extend(keyed.into_iter().map(|(bits, index)| Ordered {
-                key: Some((rank, bits)),
+        if keyed.get(rank as usize).copied().unwrap_or(false) {
+            let mut by_key: Vec<(u64, u32)> = members
+                .iter()
+                .filter_map(|&i| id(i).map(|id| (canonical_key(id), i)))
+                .collect();
+            if !by_key.is_sorted() {
+                radix_sort(&mut by_key);
+            }
+            by_key.dedup_by_key(|(key, _)| *key);
+            order.extend(by_key.into_iter().map(|(key, index)| Ordered {
+                key: Some((rank, key)),
+                bits: id(index).map_or(0, |id| id.bits()),
                 index,
             }));
         } else {
@@ -540,11 +590,11 @@ fn identity_order(objects: &[DiffObject], groups: &[(Arc<str>, u32, ProductKind)
                 cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
             });
             order.extend(members.into_iter().map(|index| Ordered {
-                key: bits(index).map(|bits| (rank, bits)),
+                key: None,
+                bits: 0,
                 index,
             }));
         }
-        r = next;
     }
     order
 }
@@ -592,15 +642,23 @@ fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
 }
 
 /// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
-/// once). The diff keeps both sets; its entries refer to their objects.
+/// once). The diff keeps both sets; its entries refer to their objects, sorted by identity.
 pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
     let groups = group_ranks(&a, &b);
-    let (order_a, order_b) = (identity_order(&a, &groups), identity_order(&b, &groups));
+    let (runs_a, runs_b) = (runs_of(&a, &groups), runs_of(&b, &groups));
+    let keyed = keyed_groups([(&a, &runs_a), (&b, &runs_b)], groups.len());
+    let (order_a, order_b) = (
+        merge_order(&a, &runs_a, &keyed),
+        merge_order(&b, &runs_b, &keyed),
+    );
     let mut rows = Vec::with_capacity(order_a.len().max(order_b.len()));
+    // Per row of a keyed group: its rank and packed id, to put the rows in identity order.
+    let mut row_ids: Vec<Option<(u32, u64)>> = Vec::with_capacity(rows.capacity());
     let mut counts = DiffCounts::default();
     let (mut ia, mut ib) = (0, 0);
     loop {
-        let order = match (order_a.get(ia), order_b.get(ib)) {
+        let (x, y) = (order_a.get(ia), order_b.get(ib));
+        let order = match (x, y) {
             (Some(x), Some(y)) => match (x.key, y.key) {
                 (Some(kx), Some(ky)) => kx.cmp(&ky),
                 _ => cmp_identity(&a[x.index as usize], &b[y.index as usize]),
@@ -609,43 +667,83 @@ pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
             (None, Some(_)) => Ordering::Greater,
             (None, None) => break,
         };
-        match order {
-            Ordering::Less => {
+        let row_id = |o: &Ordered| o.key.map(|(rank, _)| (rank, o.bits));
+        match (order, x, y) {
+            (Ordering::Less, Some(x), _) => {
                 counts.removed += 1;
                 rows.push(Row {
                     change: Change::Removed,
-                    a: order_a[ia].index,
+                    a: x.index,
                     b: NO_SIDE,
                 });
+                row_ids.push(row_id(x));
                 ia += 1;
             }
-            Ordering::Greater => {
+            (Ordering::Greater, _, Some(y)) => {
                 counts.added += 1;
                 rows.push(Row {
                     change: Change::Added,
                     a: NO_SIDE,
-                    b: order_b[ib].index,
+                    b: y.index,
                 });
+                row_ids.push(row_id(y));
                 ib += 1;
             }
-            Ordering::Equal => {
-                let (x, y) = (order_a[ia].index, order_b[ib].index);
-                match compare(&a[x as usize], &b[y as usize]) {
+            (Ordering::Equal, Some(x), Some(y)) => {
+                match compare(&a[x.index as usize], &b[y.index as usize]) {
                     None => counts.unchanged += 1,
                     Some(change) => {
                         match change {
                             Change::Moved { .. } => counts.moved += 1,
                             _ => counts.changed += 1,
                         }
-                        rows.push(Row { change, a: x, b: y });
+                        rows.push(Row {
+                            change,
+                            a: x.index,
+                            b: y.index,
+                        });
+                        row_ids.push(row_id(x));
                     }
                 }
                 ia += 1;
                 ib += 1;
             }
+            _ => break,
         }
     }
+    let rows = identity_rows(rows, &row_ids);
     BundleDiff { a, b, rows, counts }
+}
+
+/// `rows` with each keyed group's rows (merged in canonical order) put in packed-id order: the
+/// rows of one group are consecutive, and groups already follow their ranks.
+fn identity_rows(rows: Vec<Row>, row_ids: &[Option<(u32, u64)>]) -> Vec<Row> {
+    if row_ids.iter().all(Option::is_none) {
+        return rows;
+    }
+    let mut order: Vec<u32> = Vec::with_capacity(rows.len());
+    let mut i = 0;
+    while i < rows.len() {
+        let Some(Some((rank, _))) = row_ids.get(i).copied() else {
+            order.push(i as u32);
+            i += 1;
+            continue;
+        };
+        let mut segment: Vec<(u64, u32)> = Vec::new();
+        while let Some(Some((r, bits))) = row_ids.get(i).copied() {
+            if r != rank {
+                break;
+            }
+            segment.push((bits, i as u32));
+            i += 1;
+        }
+        radix_sort(&mut segment);
+        order.extend(segment.into_iter().map(|(_, row)| row));
+    }
+    order
+        .into_iter()
+        .filter_map(|row| rows.get(row as usize).copied())
+        .collect()
 }
 
 /// Whether two objects belong to one (recipe, stage, kind) group.

@@ -13,7 +13,7 @@ use stagecraft_editor::panels::provenance::ProvenancePanel;
 use stagecraft_editor::panels::viewport::ViewportPanel;
 use stagecraft_editor::panels::Panel as _;
 use stagecraft_editor::service::GenerationService;
-use stagecraft_editor::viewport::tools::{ground_at, Tool};
+use stagecraft_editor::viewport::tools::{ground_at, rotation_towards, Tool};
 use stagecraft_editor::viewport::{LayerKind, PickId, Preview, Projection, SharedPreview};
 use stagecraft_runtime::project::{OverrideAction, OverrideSet, Vec2};
 use support::example;
@@ -255,6 +255,66 @@ fn a_move_drag_is_one_move_override_that_a_second_drag_updates() {
     );
     undo_restores(&mut harness, &after);
     undo_restores(&mut harness, &before);
+}
+
+#[test]
+fn a_rotate_drag_is_one_rotate_override_facing_the_pointer_and_the_object_turns() {
+    let example = example("pine-clearing");
+    let mut harness = harness(&example.dir, false);
+    harness.state_mut().viewport.tools.tool = Tool::Rotate;
+    let (_, target) = unnamed_object(&harness);
+    assert!(target.transform.is_some(), "a placed object");
+    let before = edits(&harness);
+    let centre = [target.x as f64 * 0.01, target.y as f64 * 0.01];
+    let from = screen_of(&harness, centre);
+    // Straight up the screen in the top-down view, then the pointer's ground point decides.
+    let to = from + egui::vec2(0.0, -60.0);
+    support::drag(&mut harness, from, to, 5);
+    let after = edits(&harness);
+    assert_eq!(
+        after.overrides.len(),
+        before.overrides.len() + 1,
+        "one override"
+    );
+    let o = after.overrides.last().expect("appended");
+    let expected = rotation_towards(centre, ground_of(&harness, to)).expect("a direction");
+    assert_eq!((o.stage, o.target), (1001, target.id.bits()));
+    assert_eq!(o.action, OverrideAction::Rotate { rotation: expected });
+    assert_eq!(o.base.len(), 16);
+    // The regenerated preview shows the object turned.
+    let turned = {
+        let preview = harness.state().preview.borrow();
+        let content = preview.session.content().expect("generated").clone();
+        preview
+            .scene
+            .layer(LayerKind::Placements)
+            .picks
+            .iter()
+            .filter_map(|(pick, _)| target_of(&content, pick))
+            .find(|t| t.id == target.id)
+            .and_then(|t| t.transform)
+    };
+    assert_eq!(turned.map(|(r, _)| r), Some(expected), "regenerated turned");
+    assert_eq!(
+        turned.map(|(_, s)| s),
+        target.transform.map(|(_, s)| s),
+        "scale kept"
+    );
+    undo_restores(&mut harness, &before);
+}
+
+#[test]
+fn rotation_towards_measures_turns_counter_clockwise_from_x() {
+    assert_eq!(rotation_towards([1.0, 1.0], [2.0, 1.0]), Some(0));
+    assert_eq!(rotation_towards([1.0, 1.0], [1.0, 3.0]), Some(16_384));
+    assert_eq!(rotation_towards([1.0, 1.0], [0.0, 1.0]), Some(32_768));
+    assert_eq!(rotation_towards([1.0, 1.0], [1.0, -1.0]), Some(49_152));
+    assert_eq!(
+        rotation_towards([0.0, 0.0], [1.0, -1e-9]),
+        Some(0),
+        "wraps to 0"
+    );
+    assert_eq!(rotation_towards([1.0, 1.0], [1.0, 1.0]), None);
 }
 
 #[test]

@@ -132,6 +132,13 @@ fn overrides(product: &ScatterProduct, base: &StageBase) -> OverrideSet {
     }
 }
 
+/// CPU time this thread has run, in nanoseconds (Linux `/proc/thread-self/schedstat`), so the
+/// figures can be read on a loaded machine where wall time includes waiting for a core.
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 fn median(runs: usize, mut call: impl FnMut()) -> Duration {
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
@@ -163,6 +170,19 @@ fn main() {
         let mut product = base_product.clone();
         black_box(apply_scatter(&mut product, &base, &edits));
     });
+    let mut cpu_apply = Vec::new();
+    for _ in 0..7 {
+        let mut product = base_product.clone();
+        let start = cpu_ns();
+        black_box(apply_scatter(&mut product, &base, &edits));
+        if let (Some(start), Some(end)) = (start, cpu_ns()) {
+            cpu_apply.push(end - start);
+        }
+    }
+    cpu_apply.sort_unstable();
+    if let Some(ns) = cpu_apply.get(cpu_apply.len() / 2) {
+        println!("apply: median CPU time {:.2} ms", *ns as f64 / 1e6);
+    }
     let clone_time = median(7, || {
         black_box(base_product.clone());
     });

@@ -103,6 +103,8 @@ pub enum ObjectAction {
     Harvest,
     /// Move it to this ground position, meters.
     Move([f64; 2]),
+    /// Turn it to this rotation about the up axis, 1/65536 turns (a placed object only).
+    Rotate(u16),
 }
 
 impl ObjectAction {
@@ -116,6 +118,7 @@ impl ObjectAction {
             ObjectAction::FreezeSubtree => "Freeze subtree",
             ObjectAction::Harvest => "Harvest",
             ObjectAction::Move(_) => "Move",
+            ObjectAction::Rotate(_) => "Rotate",
         }
     }
 }
@@ -422,6 +425,13 @@ fn override_action(
                     x: lattice_to_m(x, unit_m),
                     y: lattice_to_m(y, unit_m),
                 },
+            }
+        }
+        ObjectAction::Rotate(rotation) => {
+            // Only select-and-place gives an object a rotation to turn.
+            target.transform.ok_or(AuthoringRefusal::NoTransform)?;
+            OverrideAction::Rotate {
+                rotation: *rotation,
             }
         }
         // Harvest is a mutation, handled by the caller.

@@ -239,6 +239,7 @@ fn keys_ui(
     for (key, tool) in [
         (Key::Escape, Tool::Select),
         (Key::G, Tool::Move),
+        (Key::R, Tool::Rotate),
         (Key::A, Tool::Add),
         (Key::X, Tool::Exclude),
     ] {

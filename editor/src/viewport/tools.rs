@@ -1,7 +1,8 @@
-//! Authoring tools over the Viewport: Move (drag a generated object on the ground), Add (click
-//! the ground to place an authored object of the stage's family) and Exclude (drag a rectangle
-//! on the ground). Each gesture is one undoable edit made by `crate::authoring`; a refused one
-//! says why and changes nothing. A move into a set that exists is sent while the pointer moves,
+//! Authoring tools over the Viewport: Move (drag a generated object on the ground), Rotate (drag
+//! from a placed object: it turns to face the pointer), Add (click the ground to place an
+//! authored object of the stage's family) and Exclude (drag a rectangle on the ground). Each gesture is one undoable edit made by `crate::authoring`; a refused one
+//! says why and changes nothing. A move or a rotate into a set that exists is sent while the
+//! pointer moves,
 //! every edit of the drag carrying the same `MergeKey` (as the scenario handles do), so the
 //! preview regenerates under the pointer and the drag is one undo step; a move that has to create
 //! the set, and an exclusion, are sent once when the drag ends.
@@ -29,6 +30,8 @@ pub enum Tool {
     Select,
     /// Drag a generated object to move it (a `Move` override).
     Move,
+    /// Drag from a placed object to turn it towards the pointer (a `Rotate` override).
+    Rotate,
     /// Click the ground to add an authored object (an `Add` override).
     Add,
     /// Drag a rectangle on the ground to exclude it from the scatter (an `Exclude` override).
@@ -37,13 +40,19 @@ pub enum Tool {
 
 impl Tool {
     /// Every tool, in toolbar order, with its name, shortcut and hover text.
-    pub const ALL: [(Tool, &'static str, &'static str, &'static str); 4] = [
+    pub const ALL: [(Tool, &'static str, &'static str, &'static str); 5] = [
         (Tool::Select, "Select", "Esc", "Click selects, drag orbits"),
         (
             Tool::Move,
             "Move",
             "G",
             "Drag a generated object to move it (one undoable Move override per drag)",
+        ),
+        (
+            Tool::Rotate,
+            "Rotate",
+            "R",
+            "Drag from a placed object to turn it towards the pointer (one undoable Rotate override per drag)",
         ),
         (
             Tool::Add,
@@ -69,10 +78,53 @@ enum Gesture {
         /// The position last sent during the drag (live moves only).
         sent: Option<[f64; 2]>,
     },
+    Rotate {
+        target: Target,
+        /// The ground point the object turns towards.
+        to: [f64; 2],
+        /// The rotation last sent during the drag (live rotates only).
+        sent: Option<u16>,
+    },
     Exclude {
         from: [f64; 2],
         to: [f64; 2],
     },
+}
+
+/// The rotation (1/65536 turns, counter-clockwise from +x about the up axis, as the viewport
+/// draws it) that faces ground point `to` from `from`, meters; `None` when they coincide.
+pub fn rotation_towards(from: [f64; 2], to: [f64; 2]) -> Option<u16> {
+    let (dx, dy) = (to[0] - from[0], to[1] - from[1]);
+    if !(dx.is_finite() && dy.is_finite()) || dx.hypot(dy) < 1e-6 {
+        return None;
+    }
+    let turns = dy.atan2(dx) / std::f64::consts::TAU;
+    Some(((turns.rem_euclid(1.0) * 65_536.0).round() as u32 % 65_536) as u16)
+}
+
+/// The ground position of `target`, meters.
+fn target_m(target: &Target, content: &crate::session::PreviewContent) -> Option<[f64; 2]> {
+    match content.stage(target.stage).map(|s| s.product.as_ref()) {
+        Some(Product::Placements(scatter)) => Some([
+            target.x as f64 * scatter.lattice_unit_m,
+            target.y as f64 * scatter.lattice_unit_m,
+        ]),
+        _ => None,
+    }
+}
+
+impl Gesture {
+    /// The authoring action the gesture makes now (moves and rotates), and what identifies it
+    /// among the values already sent.
+    fn action(&self, content: &crate::session::PreviewContent) -> Option<ObjectAction> {
+        match self {
+            Gesture::Move { to, .. } => Some(ObjectAction::Move(*to)),
+            Gesture::Rotate { target, to, .. } => {
+                rotation_towards(target_m(target, content)?, *to).map(ObjectAction::Rotate)
+            }
+            Gesture::Exclude { .. } => None,
+        }
+    }
 }
 
 /// Salt of the merge keys of move drags (the scenario handles use another).
@@ -207,29 +259,28 @@ pub fn tools_ui(
                 }
             }
         }
-        Tool::Move | Tool::Exclude => {
+        Tool::Move | Tool::Rotate | Tool::Exclude => {
             if response.drag_started_by(PointerButton::Primary) {
                 let origin = ui.input(|i| i.pointer.press_origin()).or(pointer);
                 state.gesture = origin.and_then(|at| start(state.tool, camera, rect, at, preview));
                 state.drags += 1;
-                if let Some(Gesture::Move { .. }) = &state.gesture {
+                if let Some(Gesture::Move { .. } | Gesture::Rotate { .. }) = &state.gesture {
                     outcome.select = origin.and_then(|at| pick_at(camera, rect, at, preview));
                 }
             }
             if let (Some(gesture), Some(point)) = (&mut state.gesture, ground) {
                 match gesture {
-                    Gesture::Move { to, .. } | Gesture::Exclude { to, .. } => *to = point,
+                    Gesture::Move { to, .. }
+                    | Gesture::Rotate { to, .. }
+                    | Gesture::Exclude { to, .. } => *to = point,
                 }
             }
             let key = MergeKey(MOVE_GESTURE ^ state.drags);
-            if let Some(Gesture::Move { target, to, sent }) = &mut state.gesture {
-                let live = target_set(project, content.recipe(), content.seed())
-                    .is_ok_and(|(_, created)| !created);
-                let moved = sent.is_none_or(|s| (s[0] - to[0]).hypot(s[1] - to[1]) >= 0.005);
-                if live && moved && response.dragged() {
-                    let result = author_object(project, content, target, &ObjectAction::Move(*to));
-                    outcome.message = emit(result.map(|e| e.merging(Some(key))), out);
-                    *sent = Some(*to);
+            let live = target_set(project, content.recipe(), content.seed())
+                .is_ok_and(|(_, created)| !created);
+            if live && response.dragged() {
+                if let Some(message) = live_edit(state, project, content, key, out) {
+                    outcome.message = message;
                 }
             }
             if response.drag_stopped() {
@@ -244,6 +295,41 @@ pub fn tools_ui(
     }
     outcome.edited = out.len() > before;
     outcome
+}
+
+/// Sends the move or rotate the gesture makes now, when it differs from the last one sent (a
+/// drag's live edits share `key`, so the drag is one undo step). Returns the emitted outcome.
+fn live_edit(
+    state: &mut ToolState,
+    project: &Project,
+    content: &crate::session::PreviewContent,
+    key: MergeKey,
+    out: &mut Vec<Command>,
+) -> Option<Option<String>> {
+    let gesture = state.gesture.as_mut()?;
+    let action = gesture.action(content)?;
+    let (target, changed) = match (&mut *gesture, &action) {
+        (Gesture::Move { target, sent, to }, _) => {
+            let changed = sent.is_none_or(|s| (s[0] - to[0]).hypot(s[1] - to[1]) >= 0.005);
+            if changed {
+                *sent = Some(*to);
+            }
+            (target.clone(), changed)
+        }
+        (Gesture::Rotate { target, sent, .. }, ObjectAction::Rotate(rotation)) => {
+            let changed = *sent != Some(*rotation);
+            if changed {
+                *sent = Some(*rotation);
+            }
+            (target.clone(), changed)
+        }
+        _ => return None,
+    };
+    if !changed {
+        return None;
+    }
+    let result = author_object(project, content, &target, &action);
+    Some(emit(result.map(|e| e.merging(Some(key))), out))
 }
 
 fn pick_at(camera: &OrbitCamera, rect: Rect, at: Pos2, preview: &Preview) -> Option<PickId> {
@@ -275,6 +361,15 @@ fn start(
                 sent: None,
             })
         }
+        Tool::Rotate => {
+            let pick = pick_at(camera, rect, at, preview)?;
+            let target = target_of(content, &pick)?;
+            Some(Gesture::Rotate {
+                target,
+                to: from,
+                sent: None,
+            })
+        }
         Tool::Exclude => Some(Gesture::Exclude { from, to: from }),
         Tool::Select | Tool::Add => None,
     }
@@ -296,6 +391,17 @@ fn finish(
             let result = author_object(project, content, target, &ObjectAction::Move(*to));
             emit(result.map(|e| e.merging(sent.map(|_| key))), out)
         }
+        Gesture::Rotate { target, sent, .. } => {
+            // A drag that never left the object turns nothing.
+            let action = gesture.action(content)?;
+            if let ObjectAction::Rotate(rotation) = action {
+                if *sent == Some(rotation) {
+                    return None;
+                }
+            }
+            let result = author_object(project, content, target, &action);
+            emit(result.map(|e| e.merging(sent.map(|_| key))), out)
+        }
         Gesture::Exclude { from, to } => {
             let (stage, _) = state.stage_and_variant(content)?;
             emit(exclude_rect(project, content, stage, *from, *to), out)
@@ -303,7 +409,8 @@ fn finish(
     }
 }
 
-/// A moved object's line from where it is to where it goes; an exclusion's rectangle.
+/// A moved object's line from where it is to where it goes, a rotated one's line towards the
+/// pointer; an exclusion's rectangle.
 fn draw_gesture(
     ui: &Ui,
     rect: Rect,
@@ -320,12 +427,10 @@ fn draw_gesture(
     };
     let colour = Color32::from_rgb(250, 200, 60);
     match gesture {
-        Gesture::Move { target, to, .. } => {
-            let unit_m = match content.stage(target.stage).map(|s| s.product.as_ref()) {
-                Some(Product::Placements(scatter)) => scatter.lattice_unit_m,
-                _ => return,
+        Gesture::Move { target, to, .. } | Gesture::Rotate { target, to, .. } => {
+            let Some(from) = target_m(target, content) else {
+                return;
             };
-            let from = [target.x as f64 * unit_m, target.y as f64 * unit_m];
             if let (Some(a), Some(b)) = (screen(from), screen(*to)) {
                 painter.line_segment([a, b], Stroke::new(2.0, colour));
                 painter.circle_stroke(b, 7.0, Stroke::new(2.0, colour));

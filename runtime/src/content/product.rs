@@ -231,19 +231,20 @@ impl Product {
         }
     }
 
-    /// BLAKE3 of [`Product::canonical_bytes`]; scatter products are hashed as they are encoded,
-    /// never held whole.
+    /// BLAKE3 of [`Product::canonical_bytes`]; scatter products and placed objects are hashed
+    /// as they are encoded (in chunks of 64 KiB, so BLAKE3 hashes many blocks at once), never
+    /// held whole.
     pub fn digest(&self) -> [u8; 32] {
+        let mut hasher = blake3::Hasher::new();
+        let mut update = |chunk: &[u8]| {
+            hasher.update(chunk);
+        };
         match self {
-            Product::Placements(scatter) => {
-                let mut hasher = blake3::Hasher::new();
-                encode_scatter(scatter, &mut |chunk| {
-                    hasher.update(chunk);
-                });
-                *hasher.finalize().as_bytes()
-            }
-            _ => *blake3::hash(&self.canonical_bytes()).as_bytes(),
+            Product::Placements(scatter) => encode_scatter(scatter, &mut update),
+            Product::PlacedObjects(placed) => encode_placed(placed, &mut update),
+            _ => return *blake3::hash(&self.canonical_bytes()).as_bytes(),
         }
+        *hasher.finalize().as_bytes()
     }
 
     /// Approximate heap bytes the product holds: its element records (placements, rejections,
@@ -343,19 +344,19 @@ impl Product {
     /// produced where the product streams it (scatter placements), so checking a large product
     /// does not build a second copy of it.
     pub fn is_canonical_encoding(&self, bytes: &[u8]) -> bool {
+        let mut at = 0usize;
+        let mut same = true;
+        let mut compare = |chunk: &[u8]| {
+            let end = at + chunk.len();
+            same = same && bytes.get(at..end) == Some(chunk);
+            at = end;
+        };
         match self {
-            Product::Placements(scatter) => {
-                let mut at = 0usize;
-                let mut same = true;
-                encode_scatter(scatter, &mut |chunk| {
-                    let end = at + chunk.len();
-                    same = same && bytes.get(at..end) == Some(chunk);
-                    at = end;
-                });
-                same && at == bytes.len()
-            }
-            other => other.canonical_bytes() == bytes,
+            Product::Placements(scatter) => encode_scatter(scatter, &mut compare),
+            Product::PlacedObjects(placed) => encode_placed(placed, &mut compare),
+            other => return other.canonical_bytes() == bytes,
         }
+        same && at == bytes.len()
     }
 
     /// The canonical encoding: a kind tag, then every field in declaration order.
@@ -368,28 +369,10 @@ impl Product {
                 bytes
             }
             Product::PlacedObjects(placed) => {
-                let mut w = ByteWriter::tagged(b"PLACEPR1");
                 // 38 bytes per object (id, x, y, variant, priority, rotation, scale).
-                w.reserve(placed.objects.len() * 38 + 128);
-                w.str(&placed.family).count(placed.variant_ids.len());
-                for id in &placed.variant_ids {
-                    w.str(id);
-                }
-                w.f64(placed.lattice_unit_m)
-                    .f64(placed.scale_unit)
-                    .u32(placed.placements_stage)
-                    .count(placed.objects.len());
-                for object in &placed.objects {
-                    let p = &object.placement;
-                    w.u64(p.id.bits())
-                        .i64(p.x)
-                        .i64(p.y)
-                        .u32(p.variant)
-                        .u32(p.priority)
-                        .u16(object.rotation_turns_65536)
-                        .u32(object.scale);
-                }
-                w.finish()
+                let mut bytes = Vec::with_capacity(placed.objects.len() * 38 + 128);
+                encode_placed(placed, &mut |chunk| bytes.extend_from_slice(chunk));
+                bytes
             }
             Product::MissionLayout(mission) => {
                 let layout = &mission.layout;
@@ -515,6 +498,37 @@ fn encode_street(block: &StreetBlock) -> Vec<u8> {
 /// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
 /// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
 /// room, area, region, keep-outs and its output's canonical bytes (length first).
+/// The canonical encoding of placed objects, fed to `sink` in chunks of a few tens of kilobytes.
+fn encode_placed(placed: &PlacedProduct, sink: &mut dyn FnMut(&[u8])) {
+    const CHUNK: usize = 1 << 16;
+    let mut w = ByteWriter::tagged(b"PLACEPR1");
+    w.str(&placed.family).count(placed.variant_ids.len());
+    for id in &placed.variant_ids {
+        w.str(id);
+    }
+    w.f64(placed.lattice_unit_m)
+        .f64(placed.scale_unit)
+        .u32(placed.placements_stage)
+        .count(placed.objects.len());
+    let mut bytes = w.finish();
+    bytes.reserve(CHUNK + 64);
+    for object in &placed.objects {
+        let p = &object.placement;
+        bytes.extend_from_slice(&p.id.bits().to_le_bytes());
+        bytes.extend_from_slice(&p.x.to_le_bytes());
+        bytes.extend_from_slice(&p.y.to_le_bytes());
+        bytes.extend_from_slice(&p.variant.to_le_bytes());
+        bytes.extend_from_slice(&p.priority.to_le_bytes());
+        bytes.extend_from_slice(&object.rotation_turns_65536.to_le_bytes());
+        bytes.extend_from_slice(&object.scale.to_le_bytes());
+        if bytes.len() >= CHUNK {
+            sink(&bytes);
+            bytes.clear();
+        }
+    }
+    sink(&bytes);
+}
+
 fn encode_scatter(scatter: &ScatterProduct, sink: &mut dyn FnMut(&[u8])) {
     let mut w = ByteWriter::tagged(b"SCATPRD1");
     w.str(&scatter.family).count(scatter.variant_ids.len());

@@ -381,18 +381,38 @@ fn lattice_rect(r: &mut ByteReader<'_>, what: &str) -> Result<Rect, CookError> {
     })
 }
 
-fn placement(r: &mut ByteReader<'_>) -> Result<Placement, CookError> {
-    let id = scatter_id(r.u64("placement id")?, "placement id")?;
+/// The 8 bytes of `record` at `at` (a record whose length was checked).
+fn le8(record: &[u8], at: usize) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    if let Some(bytes) = record.get(at..at + 8) {
+        out.copy_from_slice(bytes);
+    }
+    out
+}
+
+/// The 4 bytes of `record` at `at` (a record whose length was checked).
+fn le4(record: &[u8], at: usize) -> [u8; 4] {
+    let mut out = [0u8; 4];
+    if let Some(bytes) = record.get(at..at + 4) {
+        out.copy_from_slice(bytes);
+    }
+    out
+}
+
+/// A placement from the first 32 bytes of `record` (id, x, y, variant, priority), whose length
+/// the caller took from the reader: every field fits, so only the id can be invalid.
+fn placement(record: &[u8]) -> Result<Placement, CookError> {
+    let id = scatter_id(u64::from_le_bytes(le8(record, 0)), "placement id")?;
     let key = id.unpack();
     Ok(Placement {
         id,
         cell_x: key.cell_x,
         cell_y: key.cell_y,
         candidate: key.candidate,
-        x: r.i64("placement x")?,
-        y: r.i64("placement y")?,
-        variant: r.u32("placement variant")?,
-        priority: r.u32("placement priority")?,
+        x: i64::from_le_bytes(le8(record, 8)),
+        y: i64::from_le_bytes(le8(record, 16)),
+        variant: u32::from_le_bytes(le4(record, 24)),
+        priority: u32::from_le_bytes(le4(record, 28)),
     })
 }
 
@@ -400,10 +420,12 @@ fn decode_output(r: &mut ByteReader<'_>) -> Result<ScatterOutput, CookError> {
     r.tag(b"SCATTER1", "scatter output tag")?;
     let mut output = ScatterOutput::default();
     let n = r.count(32, "placements")?;
-    output.placements.reserve(n);
-    for _ in 0..n {
-        output.placements.push(placement(r)?);
-    }
+    // The count was checked against the bytes left, so the records are taken at once.
+    let records = r.take(n * 32, "placements")?;
+    output.placements = records
+        .chunks_exact(32)
+        .map(placement)
+        .collect::<Result<_, _>>()?;
     for _ in 0..r.count(25, "rejected candidates")? {
         let id = scatter_id(r.u64("rejected id")?, "rejected id")?;
         let key = id.unpack();
@@ -490,15 +512,18 @@ fn decode_placed(r: &mut ByteReader<'_>) -> Result<PlacedProduct, CookError> {
     let scale_unit = r.f64("scale unit")?;
     let placements_stage = r.u32("placements stage")?;
     let n = r.count(38, "placed objects")?;
-    let mut objects = Vec::with_capacity(n);
-    for _ in 0..n {
-        let placement = placement(r)?;
-        objects.push(PlacedObject {
-            placement,
-            rotation_turns_65536: r.u16("rotation")?,
-            scale: r.u32("scale")?,
-        });
-    }
+    // The count was checked against the bytes left, so the records are taken at once.
+    let records = r.take(n * 38, "placed objects")?;
+    let objects = records
+        .chunks_exact(38)
+        .map(|record| {
+            Ok(PlacedObject {
+                placement: placement(record)?,
+                rotation_turns_65536: u16::from_le_bytes([record[32], record[33]]),
+                scale: u32::from_le_bytes(le4(record, 34)),
+            })
+        })
+        .collect::<Result<Vec<_>, CookError>>()?;
     Ok(PlacedProduct {
         family,
         variant_ids,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crate::content::encode::ByteWriter;
 use crate::content::{PointM, Product, ProductKind};
 use crate::generate::GeneratedBundle;
-use crate::identity::ChildKey;
+use crate::identity::{ChildKey, ScatterId};
 
 /// One generated object as the diff sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,7 +237,7 @@ pub fn bundle_objects(bundle: &GeneratedBundle) -> Vec<DiffObject> {
     let mut objects = Vec::with_capacity(bundle.object_count() as usize + 2);
     let recipe: Arc<str> = Arc::from(bundle.recipe_id.as_str());
     for (stage, product) in bundle.products() {
-        objects.extend(objects_of(&recipe, stage, product));
+        objects_into(&recipe, stage, product, &mut objects);
     }
     objects
 }
@@ -273,6 +273,14 @@ fn slot(
 
 /// The objects of one product, keyed as their provenance keys them.
 pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffObject> {
+    let mut objects = Vec::new();
+    objects_into(recipe, stage, product, &mut objects);
+    objects
+}
+
+/// [`objects_of`], appended to `objects` (a bundle's objects are built in place, never copied
+/// from one list into another).
+pub fn objects_into(recipe: &Arc<str>, stage: u32, product: &Product, out: &mut Vec<DiffObject>) {
     let scatter_object = |kind, unit: f64, p: &crate::content::Placement| DiffObject {
         recipe: Arc::clone(recipe),
         stage,
@@ -285,24 +293,21 @@ pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffO
         properties: u64::from(p.priority),
     };
     match product {
-        Product::Placements(scatter) => scatter
-            .placements()
-            .map(|p| scatter_object(ProductKind::Placements, scatter.lattice_unit_m, p))
-            .collect(),
-        Product::PlacedObjects(placed) => placed
-            .objects
-            .iter()
-            .map(|o| DiffObject {
-                rotation_turns_65536: Some(o.rotation_turns_65536),
-                scale: Some(o.scale),
-                ..scatter_object(
-                    ProductKind::PlacedObjects,
-                    placed.lattice_unit_m,
-                    &o.placement,
-                )
-            })
-            .collect(),
-        Product::StreetBlock(block) => street_objects(recipe, stage, block),
+        Product::Placements(scatter) => out.extend(
+            scatter
+                .placements()
+                .map(|p| scatter_object(ProductKind::Placements, scatter.lattice_unit_m, p)),
+        ),
+        Product::PlacedObjects(placed) => out.extend(placed.objects.iter().map(|o| DiffObject {
+            rotation_turns_65536: Some(o.rotation_turns_65536),
+            scale: Some(o.scale),
+            ..scatter_object(
+                ProductKind::PlacedObjects,
+                placed.lattice_unit_m,
+                &o.placement,
+            )
+        })),
+        Product::StreetBlock(block) => out.extend(street_objects(recipe, stage, block)),
         Product::MissionLayout(mission) => {
             let layout = &mission.layout;
             let cell = |x: u32, y: u32, p| DiffObject {
@@ -346,7 +351,7 @@ pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffO
             );
             whole.kind = ProductKind::MissionLayout;
             objects.push(whole);
-            objects
+            out.extend(objects);
         }
         Product::StreamingPlan(streaming) => {
             let plan = &streaming.plan;
@@ -378,7 +383,7 @@ pub fn objects_of(recipe: &Arc<str>, stage: u32, product: &Product) -> Vec<DiffO
             );
             whole.kind = ProductKind::StreamingPlan;
             objects.push(whole);
-            objects
+            out.extend(objects);
         }
     }
 }
@@ -456,131 +461,22 @@ fn street_objects(
     objects
 }
 
-/// The indices of `objects` in identity order, without moving an object. Objects arrive in
-/// runs of one (recipe, stage, kind) — one run per product — so the runs are ordered by group
-/// and each group is sorted on its own: scatter keys through a compact `(u64, index)` array,
-/// other keys (street slots, grid cells: small products) with the full comparison.
-fn identity_order(objects: &[DiffObject]) -> Vec<u32> {
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    for (i, object) in objects.iter().enumerate() {
-        match runs.last_mut() {
-            Some((start, end)) if same_group(&objects[*start], object) => *end = i + 1,
-            _ => runs.push((i, i + 1)),
-        }
-    }
-    let group = |i: usize| {
-        let o = &objects[i];
-        (&*o.recipe, o.stage, o.kind)
-    };
-    runs.sort_by(|x, y| group(x.0).cmp(&group(y.0)));
-    let mut order: Vec<u32> = Vec::with_capacity(objects.len());
-    let mut r = 0;
-    while r < runs.len() {
-        let mut members: Vec<u32> = Vec::new();
-        let mut next = r;
-        while next < runs.len() && group(runs[next].0) == group(runs[r].0) {
-            members.extend(runs[next].0 as u32..runs[next].1 as u32);
-            next += 1;
-        }
-        let bits = |i: u32| match objects[i as usize].key {
-            ChildKey::Scatter(id) => Some(id.bits()),
-            _ => None,
-        };
-        if members.iter().all(|&i| bits(i).is_some()) {
-            let mut keyed: Vec<(u64, u32)> =
-                members.iter().map(|&i| (bits(i).unwrap_or(0), i)).collect();
-            keyed.sort_unstable();
-            // A repeated identity is kept once (its first occurrence).
-            keyed.dedup_by_key(|(bits, _)| *bits);
-            order.extend(keyed.into_iter().map(|(_, i)| i));
-        } else {
-            members.sort_by(|&x, &y| cmp_identity(&objects[x as usize], &objects[y as usize]));
-            members.dedup_by(|x, y| {
-                cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
-            });
-            order.extend(members);
-        }
-        r = next;
-    }
-    order
+/// One object in merge order: its index and, for an object of a keyed group (scatter objects
+/// on both sides), its merge key `(group rank, canonical key)` and packed id. The group rank
+/// orders (recipe, stage, kind) over both sides; within a group the merge walks the objects in
+/// their products' canonical order (room, layer, cell Y, cell X, candidate), which is the
+/// order products list them, so both sides are read front to back; the differing rows are put
+/// in identity order afterwards. Other objects (street slots, grid cells) have no key and merge
+/// by identity.
+#[derive(Debug, Clone, Copy)]
+struct Ordered {
+    key: Option<(u32, u64)>,
+    bits: u64,
+    index: u32,
 }
 
-fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
-    a.identity().cmp(&b.identity())
-}
-
-/// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
-/// once). The diff keeps both sets; its entries refer to their objects.
-pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
-    let (order_a, order_b) = (identity_order(&a), identity_order(&b));
-    let (keys_a, keys_b) = merge_keys(&a, &b);
-    let mut rows = Vec::new();
-    let mut counts = DiffCounts::default();
-    let (mut ia, mut ib) = (0, 0);
-    loop {
-        let order = match (order_a.get(ia), order_b.get(ib)) {
-            (Some(&x), Some(&y)) => match (keys_a[x as usize], keys_b[y as usize]) {
-                (Some(kx), Some(ky)) => kx.cmp(&ky),
-                _ => cmp_identity(&a[x as usize], &b[y as usize]),
-            },
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => break,
-        };
-        match order {
-            Ordering::Less => {
-                counts.removed += 1;
-                rows.push(Row {
-                    change: Change::Removed,
-                    a: order_a[ia],
-                    b: NO_SIDE,
-                });
-                ia += 1;
-            }
-            Ordering::Greater => {
-                counts.added += 1;
-                rows.push(Row {
-                    change: Change::Added,
-                    a: NO_SIDE,
-                    b: order_b[ib],
-                });
-                ib += 1;
-            }
-            Ordering::Equal => {
-                let (x, y) = (order_a[ia], order_b[ib]);
-                match compare(&a[x as usize], &b[y as usize]) {
-                    None => counts.unchanged += 1,
-                    Some(change) => {
-                        match change {
-                            Change::Moved { .. } => counts.moved += 1,
-                            _ => counts.changed += 1,
-                        }
-                        rows.push(Row { change, a: x, b: y });
-                    }
-                }
-                ia += 1;
-                ib += 1;
-            }
-        }
-    }
-    BundleDiff { a, b, rows, counts }
-}
-
-/// Whether two objects belong to one (recipe, stage, kind) group.
-fn same_group(a: &DiffObject, b: &DiffObject) -> bool {
-    a.stage == b.stage
-        && a.kind == b.kind
-        && (Arc::ptr_eq(&a.recipe, &b.recipe) || *a.recipe == *b.recipe)
-}
-
-/// A scatter object's merge key: its group's rank over both sides and its packed id.
-type MergeKey = Option<(u32, u64)>;
-
-/// A compact merge key per object of either side, where one exists: scatter objects get
-/// `(group rank, packed id)`, the group rank ordering (recipe, stage, kind) over both sides,
-/// so two keyed objects compare as their identities do. Other objects (street slots, grid
-/// cells) get none and compare by identity.
-fn merge_keys(a: &[DiffObject], b: &[DiffObject]) -> (Vec<MergeKey>, Vec<MergeKey>) {
+/// The (recipe, stage, kind) groups of both sides, sorted and without repeats.
+fn group_ranks(a: &[DiffObject], b: &[DiffObject]) -> Vec<(Arc<str>, u32, ProductKind)> {
     let mut groups: Vec<(Arc<str>, u32, ProductKind)> = Vec::new();
     for side in [a, b] {
         let mut last: Option<&DiffObject> = None;
@@ -594,24 +490,267 @@ fn merge_keys(a: &[DiffObject], b: &[DiffObject]) -> (Vec<MergeKey>, Vec<MergeKe
     }
     groups.sort();
     groups.dedup();
-    let keys = |side: &[DiffObject]| {
-        let mut rank = 0u32;
-        let mut last: Option<&DiffObject> = None;
-        side.iter()
-            .map(|o| {
-                if !last.is_some_and(|l| same_group(l, o)) {
-                    let g = (o.recipe.clone(), o.stage, o.kind);
-                    rank = groups.binary_search(&g).map_or(0, |r| r as u32);
-                    last = Some(o);
+    groups
+}
+
+/// The runs of one group (start, end) of `objects`, with the group's rank.
+fn runs_of(
+    objects: &[DiffObject],
+    groups: &[(Arc<str>, u32, ProductKind)],
+) -> Vec<(u32, usize, usize)> {
+    let mut runs: Vec<(u32, usize, usize)> = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        match runs.last_mut() {
+            Some((_, start, end)) if same_group(&objects[*start], object) => *end = i + 1,
+            _ => {
+                let rank = groups
+                    .binary_search_by(|(r, s, k)| {
+                        (&**r, *s, *k).cmp(&(&*object.recipe, object.stage, object.kind))
+                    })
+                    .map_or(0, |r| r as u32);
+                runs.push((rank, i, i + 1));
+            }
+        }
+    }
+    runs
+}
+
+/// Per group rank, whether every object of the group on both sides has a scatter key.
+fn keyed_groups(sides: [(&[DiffObject], &[(u32, usize, usize)]); 2], groups: usize) -> Vec<bool> {
+    let mut keyed = vec![true; groups];
+    for (objects, runs) in sides {
+        for &(rank, start, end) in runs {
+            let scatter = objects
+                .get(start..end)
+                .unwrap_or_default()
+                .iter()
+                .all(|o| matches!(o.key, ChildKey::Scatter(_)));
+            if let Some(k) = keyed.get_mut(rank as usize) {
+                *k &= scatter;
+            }
+        }
+    }
+    keyed
+}
+
+/// A scatter identity's place in its product's canonical order (room, layer, cell Y, cell X,
+/// candidate; cells with the sign bit flipped, so they order as signed numbers). One-to-one
+/// with the packed id.
+fn canonical_key(id: ScatterId) -> u64 {
+    let k = id.unpack();
+    let signed = |v: i16| u64::from(v as u16 ^ 0x8000);
+    (u64::from(k.room.get()) << 48)
+        | (u64::from(k.layer) << 40)
+        | (signed(k.cell_y) << 24)
+        | (signed(k.cell_x) << 8)
+        | u64::from(k.candidate)
+}
+
+/// The objects in merge order (see [`Ordered`]), without moving an object; a repeated identity
+/// is kept once (its first occurrence). Runs of one group are ordered by rank; a keyed group's
+/// members are usually in canonical order already (checked in one pass, else radix-sorted),
+/// other groups (small products) are sorted with the full comparison.
+fn merge_order(
+    objects: &[DiffObject],
+    runs: &[(u32, usize, usize)],
+    keyed: &[bool],
+) -> Vec<Ordered> {
+    let mut runs = runs.to_vec();
+    runs.sort_by_key(|(rank, _, _)| *rank);
+    let mut order: Vec<Ordered> = Vec::with_capacity(objects.len());
+    let mut r = 0;
+    while r < runs.len() {
+        let rank = runs[r].0;
+        let mut members: Vec<u32> = Vec::new();
+        while r < runs.len() && runs[r].0 == rank {
+            members.extend(runs[r].1 as u32..runs[r].2 as u32);
+            r += 1;
+        }
+        let id = |i: u32| match objects[i as usize].key {
+            ChildKey::Scatter(id) => Some(id),
+            _ => None,
+        };
+        if keyed.get(rank as usize).copied().unwrap_or(false) {
+            let mut by_key: Vec<(u64, u32)> = members
+                .iter()
+                .filter_map(|&i| id(i).map(|id| (canonical_key(id), i)))
+                .collect();
+            if !by_key.is_sorted() {
+                radix_sort(&mut by_key);
+            }
+            by_key.dedup_by_key(|(key, _)| *key);
+            order.extend(by_key.into_iter().map(|(key, index)| Ordered {
+                key: Some((rank, key)),
+                bits: id(index).map_or(0, |id| id.bits()),
+                index,
+            }));
+        } else {
+            members.sort_by(|&x, &y| cmp_identity(&objects[x as usize], &objects[y as usize]));
+            members.dedup_by(|x, y| {
+                cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
+            });
+            order.extend(members.into_iter().map(|index| Ordered {
+                key: None,
+                bits: 0,
+                index,
+            }));
+        }
+    }
+    order
+}
+
+/// Sorts `(key, index)` pairs by key, keeping the input order among equal keys (as the indices
+/// ascend, the order `sort_unstable` gives the pairs): a least-significant-digit radix sort
+/// over the key's bytes that skips every byte all keys share (room, layer and candidate bytes
+/// usually), so a scatter of 100,000 objects takes four linear passes.
+fn radix_sort(items: &mut Vec<(u64, u32)>) {
+    let n = items.len();
+    if n < 512 {
+        items.sort_unstable();
+        return;
+    }
+    let mut counts = [[0usize; 256]; 8];
+    for (key, _) in items.iter() {
+        for (digit, count) in counts.iter_mut().enumerate() {
+            count[((key >> (8 * digit)) & 0xff) as usize] += 1;
+        }
+    }
+    let mut buffer = vec![(0u64, 0u32); n];
+    for (digit, count) in counts.iter().enumerate() {
+        if count.iter().any(|&c| c == n) {
+            continue;
+        }
+        let mut offsets = [0usize; 256];
+        let mut total = 0;
+        for (offset, c) in offsets.iter_mut().zip(count) {
+            *offset = total;
+            total += c;
+        }
+        for &(key, index) in items.iter() {
+            let bucket = ((key >> (8 * digit)) & 0xff) as usize;
+            if let Some(slot) = buffer.get_mut(offsets[bucket]) {
+                *slot = (key, index);
+            }
+            offsets[bucket] += 1;
+        }
+        std::mem::swap(items, &mut buffer);
+    }
+}
+
+fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
+    a.identity().cmp(&b.identity())
+}
+
+/// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
+/// once). The diff keeps both sets; its entries refer to their objects, sorted by identity.
+pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
+    let groups = group_ranks(&a, &b);
+    let (runs_a, runs_b) = (runs_of(&a, &groups), runs_of(&b, &groups));
+    let keyed = keyed_groups([(&a, &runs_a), (&b, &runs_b)], groups.len());
+    let (order_a, order_b) = (
+        merge_order(&a, &runs_a, &keyed),
+        merge_order(&b, &runs_b, &keyed),
+    );
+    let mut rows = Vec::with_capacity(order_a.len().max(order_b.len()));
+    // Per row of a keyed group: its rank and packed id, to put the rows in identity order.
+    let mut row_ids: Vec<Option<(u32, u64)>> = Vec::with_capacity(rows.capacity());
+    let mut counts = DiffCounts::default();
+    let (mut ia, mut ib) = (0, 0);
+    loop {
+        let (x, y) = (order_a.get(ia), order_b.get(ib));
+        let order = match (x, y) {
+            (Some(x), Some(y)) => match (x.key, y.key) {
+                (Some(kx), Some(ky)) => kx.cmp(&ky),
+                _ => cmp_identity(&a[x.index as usize], &b[y.index as usize]),
+            },
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => break,
+        };
+        let row_id = |o: &Ordered| o.key.map(|(rank, _)| (rank, o.bits));
+        match (order, x, y) {
+            (Ordering::Less, Some(x), _) => {
+                counts.removed += 1;
+                rows.push(Row {
+                    change: Change::Removed,
+                    a: x.index,
+                    b: NO_SIDE,
+                });
+                row_ids.push(row_id(x));
+                ia += 1;
+            }
+            (Ordering::Greater, _, Some(y)) => {
+                counts.added += 1;
+                rows.push(Row {
+                    change: Change::Added,
+                    a: NO_SIDE,
+                    b: y.index,
+                });
+                row_ids.push(row_id(y));
+                ib += 1;
+            }
+            (Ordering::Equal, Some(x), Some(y)) => {
+                match compare(&a[x.index as usize], &b[y.index as usize]) {
+                    None => counts.unchanged += 1,
+                    Some(change) => {
+                        match change {
+                            Change::Moved { .. } => counts.moved += 1,
+                            _ => counts.changed += 1,
+                        }
+                        rows.push(Row {
+                            change,
+                            a: x.index,
+                            b: y.index,
+                        });
+                        row_ids.push(row_id(x));
+                    }
                 }
-                match o.key {
-                    ChildKey::Scatter(id) => Some((rank, id.bits())),
-                    _ => None,
-                }
-            })
-            .collect()
-    };
-    (keys(a), keys(b))
+                ia += 1;
+                ib += 1;
+            }
+            _ => break,
+        }
+    }
+    let rows = identity_rows(rows, &row_ids);
+    BundleDiff { a, b, rows, counts }
+}
+
+/// `rows` with each keyed group's rows (merged in canonical order) put in packed-id order: the
+/// rows of one group are consecutive, and groups already follow their ranks.
+fn identity_rows(rows: Vec<Row>, row_ids: &[Option<(u32, u64)>]) -> Vec<Row> {
+    if row_ids.iter().all(Option::is_none) {
+        return rows;
+    }
+    let mut order: Vec<u32> = Vec::with_capacity(rows.len());
+    let mut i = 0;
+    while i < rows.len() {
+        let Some(Some((rank, _))) = row_ids.get(i).copied() else {
+            order.push(i as u32);
+            i += 1;
+            continue;
+        };
+        let mut segment: Vec<(u64, u32)> = Vec::new();
+        while let Some(Some((r, bits))) = row_ids.get(i).copied() {
+            if r != rank {
+                break;
+            }
+            segment.push((bits, i as u32));
+            i += 1;
+        }
+        radix_sort(&mut segment);
+        order.extend(segment.into_iter().map(|(_, row)| row));
+    }
+    order
+        .into_iter()
+        .filter_map(|row| rows.get(row as usize).copied())
+        .collect()
+}
+
+/// Whether two objects belong to one (recipe, stage, kind) group.
+fn same_group(a: &DiffObject, b: &DiffObject) -> bool {
+    a.stage == b.stage
+        && a.kind == b.kind
+        && (Arc::ptr_eq(&a.recipe, &b.recipe) || *a.recipe == *b.recipe)
 }
 
 /// How `b` differs from `a` (the same identity), or `None` when identical.

@@ -142,3 +142,46 @@ fn the_keyed_merge_agrees_with_identity_order_whatever_the_input_order() {
         diff.counts.added + diff.counts.removed + diff.counts.moved + diff.counts.changed
     );
 }
+
+/// The merge (walking both sides in canonical order, rows put in identity order afterwards)
+/// gives exactly what a map from identity to object gives, entry by entry.
+#[test]
+fn a_diff_of_two_generations_matches_a_map_by_identity() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let a = street(SCATTER, PLACE);
+    let b = street("\"cell_size\": 300, \"candidates_per_cell\": 3", PLACE);
+    let diff = diff_bundles(&a, &b);
+    type Key = (String, u32, ProductKind, ChildKey);
+    let map = |objects: Vec<DiffObject>| -> BTreeMap<Key, DiffObject> {
+        objects
+            .into_iter()
+            .map(|o| ((o.recipe.to_string(), o.stage, o.kind, o.key.clone()), o))
+            .collect()
+    };
+    let (ma, mb) = (map(bundle_objects(&a)), map(bundle_objects(&b)));
+    let keys: BTreeSet<&Key> = ma.keys().chain(mb.keys()).collect();
+    let expected: Vec<(Key, &'static str)> = keys
+        .into_iter()
+        .filter_map(|k| {
+            let change = match (ma.get(k), mb.get(k)) {
+                (Some(_), None) => Some("removed"),
+                (None, Some(_)) => Some("added"),
+                (Some(x), Some(y)) => compare(x, y).map(|c| c.name()),
+                (None, None) => None,
+            }?;
+            Some((k.clone(), change))
+        })
+        .collect();
+    let found: Vec<(Key, &'static str)> = diff
+        .entries()
+        .filter_map(|e| {
+            let o = e.object()?;
+            Some((
+                (o.recipe.to_string(), o.stage, o.kind, o.key.clone()),
+                e.change.name(),
+            ))
+        })
+        .collect();
+    assert!(expected.len() > 20, "{}", expected.len());
+    assert_eq!(found, expected);
+}

@@ -13,13 +13,13 @@
 //! A delete is a tombstone applied after thinning: the deleted object still counted as an occupant
 //! of the generated base, so deleting one never makes another appear (an exclusion clears space).
 
+use std::ops::Range;
+
 use super::base::{revision_of, CandidateBase, StageBase};
 use super::{
     action_name, properties, ConflictReason, Edit, EditList, EditOutcome, Property, StageEdits,
 };
-use crate::content::{
-    PlacedProduct, Placement, RejectReason, RejectedCandidate, ScatterLayer, ScatterProduct,
-};
+use crate::content::{PlacedProduct, Placement, ScatterLayer, ScatterProduct};
 use crate::identity::ScatterId;
 use crate::ops::scatter::Rect;
 use crate::project::schema::{OverrideAction, Vec2};
@@ -49,7 +49,7 @@ fn exclusion_rect(min: Vec2, max: Vec2, unit_m: f64) -> Option<Rect> {
 }
 
 /// A resolved override that survived validation, waiting for the precedence contest.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct Valid {
     /// Index into the stage's edits.
     edit: usize,
@@ -60,22 +60,31 @@ struct Valid {
     variant: Option<u32>,
     position: Option<(i64, i64)>,
     delete: bool,
+    /// A rotate: it touches the placed object's rotation only, never the thinning.
+    rotate: bool,
     /// The candidate's base, `None` for an added object.
     base: Option<CandidateBase>,
 }
 
 /// An object the thinning must respect.
 #[derive(Clone, Copy)]
-struct Occupant {
-    id: ScatterId,
-    x: i64,
-    y: i64,
-    variant: u32,
-    priority: u32,
-    radius: i64,
-    strength: (u32, usize),
+pub(super) struct Occupant {
+    /// Its identity.
+    pub(super) id: ScatterId,
+    /// Lattice position.
+    pub(super) x: i64,
+    /// Lattice position.
+    pub(super) y: i64,
+    /// Variant index.
+    pub(super) variant: u32,
+    /// The base priority (0 for an added object).
+    pub(super) priority: u32,
+    /// Exclusion radius of its variant.
+    pub(super) radius: i64,
+    /// Its strongest edit's (precedence, edit index).
+    pub(super) strength: (u32, usize),
     /// Whether it stands on a generated candidate (which it displaces).
-    generated: bool,
+    pub(super) generated: bool,
 }
 
 /// Applies `edits` to a scatter stage's product (already generated with the exclusions as
@@ -85,7 +94,40 @@ pub fn apply_scatter(
     base: &StageBase,
     edits: &StageEdits,
 ) -> Vec<EditOutcome> {
-    let mut outcomes: Vec<EditOutcome> = edits
+    let (mut outcomes, drawn) = initial_outcomes(product, base, edits);
+    let valid = validate(product, base, edits, &drawn, &mut outcomes);
+    let (winners, groups, rotations) = contest(valid, &mut outcomes);
+    let (tombstones, per_layer) = occupants_of(product.layers.len(), base, &winners, &groups);
+    for (layer, occupants) in product.layers.iter_mut().zip(per_layer) {
+        let kept = settle_occupants(base, occupants, &winners, &mut outcomes);
+        super::rethin::rethin(layer, base, &kept);
+    }
+    let ids: Vec<ScatterId> = tombstones.iter().map(|(_, id)| *id).collect();
+    let found = remove_placements(product, &ids);
+    for ((edit, _), found) in tombstones.iter().zip(found) {
+        if !found {
+            fail(&mut outcomes, *edit, ConflictReason::TargetGone);
+        }
+    }
+    // A rotate applies to a placement of the result (select-and-place turns it).
+    for v in &rotations {
+        if placement_mut(product, v.id).is_none() {
+            fail(&mut outcomes, v.edit, ConflictReason::TargetGone);
+        }
+    }
+    super::mutation::apply_mutations(product, base, edits, &mut outcomes);
+    outcomes
+}
+
+/// One outcome per edit (its binding as the result so far, the target's base revision), and
+/// the base draws of each edit's generated target, drawn once for the revision and validation.
+fn initial_outcomes(
+    product: &ScatterProduct,
+    base: &StageBase,
+    edits: &StageEdits,
+) -> (Vec<EditOutcome>, Vec<Option<CandidateBase>>) {
+    let mut drawn = Vec::with_capacity(edits.edits.len());
+    let outcomes = edits
         .edits
         .iter()
         .map(|(at, edit, bound)| {
@@ -93,22 +135,37 @@ pub fn apply_scatter(
                 Edit::Override(o) => (o.target, action_name(&o.action)),
                 Edit::Mutation(m) => (m.target, if m.harvested { "Harvest" } else { "Regrow" }),
             };
+            let candidate = generated_target(product, base, edit);
+            drawn.push(candidate.map(|(_, c)| c));
             EditOutcome {
                 edit: at.clone(),
                 stage: base.stage,
                 target,
                 action,
-                found_base: found_base(product, base, edit),
+                found_base: candidate.map(|(id, c)| revision_of(base.seed, id, &c)),
                 result: bound.clone(),
                 regrow: None,
             }
         })
         .collect();
-    let valid = validate(product, base, edits, &mut outcomes);
-    let winners = contest(&valid, &mut outcomes);
+    (outcomes, drawn)
+}
+
+/// Groups the contest's winners per target into tombstones (edit, target) and per layer the
+/// occupants (with the range of their edits among the winners).
+#[allow(clippy::type_complexity)]
+fn occupants_of(
+    layers: usize,
+    base: &StageBase,
+    winners: &[Valid],
+    groups: &[Range<usize>],
+) -> (Vec<(usize, ScatterId)>, Vec<Vec<(Occupant, Range<usize>)>>) {
     let mut tombstones: Vec<(usize, ScatterId)> = Vec::new();
-    let mut per_layer: Vec<Vec<(Occupant, Vec<usize>)>> = vec![Vec::new(); product.layers.len()];
-    for group in winners {
+    let mut per_layer: Vec<Vec<(Occupant, Range<usize>)>> = vec![Vec::new(); layers];
+    for range in groups {
+        let Some(group) = winners.get(range.clone()) else {
+            continue;
+        };
         let Some(first) = group.first() else { continue };
         if let Some(delete) = group.iter().find(|v| v.delete) {
             tombstones.push((delete.edit, delete.id));
@@ -118,7 +175,7 @@ pub fn apply_scatter(
             .base
             .map_or((0, 0, 0, 0), |b| (b.x, b.y, b.variant, b.priority));
         let (mut x, mut y, mut variant, priority) = start;
-        for v in &group {
+        for v in group {
             if let Some(new) = v.variant {
                 variant = new;
             }
@@ -138,25 +195,18 @@ pub fn apply_scatter(
             generated: first.base.is_some(),
         };
         if let Some(layer) = per_layer.get_mut(first.layer) {
-            layer.push((occupant, group.iter().map(|v| v.edit).collect()));
+            layer.push((occupant, range.clone()));
         }
     }
-    for (layer, occupants) in product.layers.iter_mut().zip(per_layer) {
-        let kept = settle_occupants(base, occupants, &mut outcomes);
-        rethin(layer, base, &kept);
-    }
-    for (edit, id) in &tombstones {
-        if placement_mut(product, *id).is_none() {
-            fail(&mut outcomes, *edit, ConflictReason::TargetGone);
-        }
-    }
-    remove_placements(product, tombstones.into_iter().map(|(_, id)| id).collect());
-    super::mutation::apply_mutations(product, base, edits, &mut outcomes);
-    outcomes
+    (tombstones, per_layer)
 }
 
-/// The target's base revision now, for every edit with a generated target.
-fn found_base(product: &ScatterProduct, base: &StageBase, edit: &Edit) -> Option<String> {
+/// The identity and base draws of the edit's target, when it names a generated candidate.
+fn generated_target(
+    product: &ScatterProduct,
+    base: &StageBase,
+    edit: &Edit,
+) -> Option<(ScatterId, CandidateBase)> {
     let (target, is_add_or_exclude) = match edit {
         Edit::Override(o) => (
             o.target,
@@ -171,12 +221,10 @@ fn found_base(product: &ScatterProduct, base: &StageBase, edit: &Edit) -> Option
         return None;
     }
     let id = ScatterId::from_bits(target).ok()?;
-    product
-        .layers
-        .iter()
-        .any(|l| base.is_candidate_of(l, id))
-        .then(|| base.revision(id))
-        .flatten()
+    if !product.layers.iter().any(|l| base.is_candidate_of(l, id)) {
+        return None;
+    }
+    Some((id, base.candidate(id)?))
 }
 
 fn fail(outcomes: &mut [EditOutcome], edit: usize, reason: ConflictReason) {
@@ -205,6 +253,7 @@ fn validate(
     product: &ScatterProduct,
     base: &StageBase,
     edits: &StageEdits,
+    drawn: &[Option<CandidateBase>],
     outcomes: &mut [EditOutcome],
 ) -> Vec<Valid> {
     let mut valid = Vec::new();
@@ -219,7 +268,8 @@ fn validate(
             }
             continue;
         }
-        match validate_one(product, base, o, index, &outcomes[index]) {
+        let drawn = drawn.get(index).copied().flatten();
+        match validate_one(product, base, o, index, drawn, &outcomes[index]) {
             Ok(v) => valid.push(v),
             Err(reason) => fail(outcomes, index, reason),
         }
@@ -232,6 +282,7 @@ fn validate_one(
     base: &StageBase,
     o: &crate::project::schema::Override,
     index: usize,
+    drawn: Option<CandidateBase>,
     outcome: &EditOutcome,
 ) -> Result<Valid, ConflictReason> {
     let is_add = matches!(o.action, OverrideAction::Add { .. });
@@ -256,8 +307,13 @@ fn validate_one(
         variant: None,
         position: None,
         delete: false,
+        rotate: false,
         base: None,
     };
+    if matches!(o.action, OverrideAction::Rotate { .. }) {
+        v.rotate = true;
+        return validate_rotate(product, base, o, v, drawn, outcome);
+    }
     if is_add {
         let Some(layer) = layer_index.and_then(|i| product.layers.get(i)) else {
             return Err(ConflictReason::IdentityCollision);
@@ -281,7 +337,9 @@ fn validate_one(
     else {
         return Err(ConflictReason::TargetGone);
     };
-    let candidate = base.candidate(id).ok_or(ConflictReason::TargetGone)?;
+    let candidate = drawn
+        .or_else(|| base.candidate(id))
+        .ok_or(ConflictReason::TargetGone)?;
     let found = outcome
         .found_base
         .clone()
@@ -326,6 +384,45 @@ fn validate_one(
     Ok(v)
 }
 
+/// A rotate of a generated candidate checks its base revision as every override does; a rotate
+/// of an added object (no generated base) needs only its layer. Whether the target is placed is
+/// decided after thinning.
+fn validate_rotate(
+    product: &ScatterProduct,
+    base: &StageBase,
+    o: &crate::project::schema::Override,
+    mut v: Valid,
+    drawn: Option<CandidateBase>,
+    outcome: &EditOutcome,
+) -> Result<Valid, ConflictReason> {
+    let key = v.id.unpack();
+    let Some(layer) = product
+        .layers
+        .iter()
+        .find(|l| l.room == key.room.get() && l.layer == key.layer)
+    else {
+        return Err(ConflictReason::TargetGone);
+    };
+    if !base.is_candidate_of(layer, v.id) {
+        return Ok(v);
+    }
+    let candidate = drawn
+        .or_else(|| base.candidate(v.id))
+        .ok_or(ConflictReason::TargetGone)?;
+    let found = outcome
+        .found_base
+        .clone()
+        .unwrap_or_else(|| revision_of(base.seed, v.id, &candidate));
+    if !o.base.is_empty() && o.base != found {
+        return Err(ConflictReason::BaseRevisionMismatch {
+            expected: o.base.clone(),
+            found,
+        });
+    }
+    v.base = Some(candidate);
+    Ok(v)
+}
+
 fn variant_index(base: &StageBase, variant: &str) -> Result<u32, ConflictReason> {
     base.variant_index(variant)
         .ok_or_else(|| ConflictReason::UnknownVariant {
@@ -342,18 +439,24 @@ fn lattice(base: &StageBase, position: Vec2) -> Result<(i64, i64), ConflictReaso
 
 /// The precedence contest: per target, the strongest override (precedence, then the later one)
 /// claims its properties; an override sharing a claimed property is superseded. Returns the
-/// winners grouped by target, targets ascending.
-fn contest(valid: &[Valid], outcomes: &mut [EditOutcome]) -> Vec<Vec<Valid>> {
-    let mut order: Vec<&Valid> = valid.iter().collect();
-    order.sort_by_key(|v| (v.id.bits(), std::cmp::Reverse(v.strength)));
-    let mut groups: Vec<Vec<Valid>> = Vec::new();
+/// winners, targets ascending and strongest first, and the range of each target's winners;
+/// winning rotates, which never enter the thinning, are returned apart.
+#[allow(clippy::type_complexity)]
+fn contest(
+    mut valid: Vec<Valid>,
+    outcomes: &mut [EditOutcome],
+) -> (Vec<Valid>, Vec<Range<usize>>, Vec<Valid>) {
+    valid.sort_by_key(|v| (v.id.bits(), std::cmp::Reverse(v.strength)));
+    let mut winners: Vec<Valid> = Vec::with_capacity(valid.len());
+    let mut groups: Vec<Range<usize>> = Vec::new();
     let mut claimed: Vec<(Property, usize)> = Vec::new();
     let mut current: Option<u64> = None;
-    for v in order {
+    let mut rotations = Vec::new();
+    for v in valid {
         if current != Some(v.id.bits()) {
             current = Some(v.id.bits());
             claimed.clear();
-            groups.push(Vec::new());
+            groups.push(winners.len()..winners.len());
         }
         let by = claimed
             .iter()
@@ -364,23 +467,29 @@ fn contest(valid: &[Valid], outcomes: &mut [EditOutcome]) -> Vec<Vec<Valid>> {
                 let by = outcomes[winner].edit.clone();
                 fail(outcomes, v.edit, ConflictReason::Superseded { by });
             }
+            None if v.rotate => {
+                claimed.extend(v.props.iter().map(|p| (*p, v.edit)));
+                rotations.push(v);
+            }
             None => {
                 claimed.extend(v.props.iter().map(|p| (*p, v.edit)));
+                winners.push(v);
                 if let Some(group) = groups.last_mut() {
-                    group.push(v.clone());
+                    group.end = winners.len();
                 }
             }
         }
     }
     groups.retain(|g| !g.is_empty());
-    groups
+    (winners, groups, rotations)
 }
 
 /// Resolves overlaps between one layer's occupants, strongest first: an occupant overlapping a
 /// stronger one is dropped and its edits report the conflict. Returns the kept occupants.
 fn settle_occupants(
     base: &StageBase,
-    mut occupants: Vec<(Occupant, Vec<usize>)>,
+    mut occupants: Vec<(Occupant, Range<usize>)>,
+    winners: &[Valid],
     outcomes: &mut [EditOutcome],
 ) -> Vec<Occupant> {
     occupants.sort_by_key(|(o, _)| std::cmp::Reverse(o.strength));
@@ -393,15 +502,24 @@ fn settle_occupants(
         .map(|(i, (o, _))| (cell(o), i))
         .collect();
     by_cell.sort_unstable();
+    let max_reach = occupants
+        .iter()
+        .map(|(o, _)| o.radius.saturating_abs())
+        .max()
+        .unwrap_or(0);
     let mut kept_flags = vec![false; occupants.len()];
     for i in 0..occupants.len() {
         let o = occupants[i].0;
         let (cy, cx) = cell(&o);
+        // Only the cells an overlapping occupant can stand in are read, in the same order.
+        let reach = o.radius.saturating_abs() + max_reach;
+        let (x0, x1) = super::rethin::cell_span(o.x, reach, cs, cx);
+        let (y0, y1) = super::rethin::cell_span(o.y, reach, cs, cy);
         let mut blocker = None;
-        'search: for y in cy - 2..=cy + 2 {
-            let from = by_cell.partition_point(|(c, _)| *c < (y, cx - 2));
+        'search: for y in y0..=y1 {
+            let from = by_cell.partition_point(|(c, _)| *c < (y, x0));
             for &((yy, xx), j) in &by_cell[from..] {
-                if yy != y || xx > cx + 2 {
+                if yy != y || xx > x1 {
                     break;
                 }
                 if j != i && kept_flags[j] && conflicts(&o, &occupants[j].0) {
@@ -412,8 +530,8 @@ fn settle_occupants(
         }
         match blocker {
             Some(with) => {
-                for &edit in &occupants[i].1 {
-                    fail(outcomes, edit, ConflictReason::OverlapsOccupant { with });
+                for v in winners.get(occupants[i].1.clone()).unwrap_or_default() {
+                    fail(outcomes, v.edit, ConflictReason::OverlapsOccupant { with });
                 }
             }
             None => kept_flags[i] = true,
@@ -432,402 +550,62 @@ fn conflicts(a: &Occupant, b: &Occupant) -> bool {
 }
 
 /// `dx² + dy² < r²`, exact in `i128`.
-fn within(dx: i64, dy: i64, r: i64) -> bool {
+pub(super) fn within(dx: i64, dy: i64, r: i64) -> bool {
     let (dx, dy, r) = (i128::from(dx), i128::from(dy), i128::from(r));
     dx * dx + dy * dy < r * r
 }
 
-/// A thinning participant near an occupant: an eligible candidate of the output.
-#[derive(Clone, Copy)]
-struct Near {
-    id: ScatterId,
-    x: i64,
-    y: i64,
-    /// Index in placements (`Ok`) or in rejected (`Err`).
-    at: Result<usize, usize>,
-}
-
-/// Where each cell's records start in a layer's two canonical lists (row-major over the region's
-/// cells, which is their canonical order), so gathering a neighbourhood costs no search.
-struct CellIndex {
-    min_x: i64,
-    min_y: i64,
-    width: i64,
-    height: i64,
-    placements: Vec<u32>,
-    rejected: Vec<u32>,
-}
-
-impl CellIndex {
-    fn new(layer: &ScatterLayer, cell_size: i64) -> CellIndex {
-        let r = &layer.region;
-        let (min_x, min_y) = (r.min_x.div_euclid(cell_size), r.min_y.div_euclid(cell_size));
-        let width = (r.max_x - 1).div_euclid(cell_size) - min_x + 1;
-        let height = (r.max_y - 1).div_euclid(cell_size) - min_y + 1;
-        let cells = usize::try_from(width * height).unwrap_or(0);
-        let starts = |keys: &mut dyn Iterator<Item = (i16, i16)>| {
-            let mut counts = vec![0u32; cells + 1];
-            for (cy, cx) in keys {
-                let (x, y) = (i64::from(cx) - min_x, i64::from(cy) - min_y);
-                if (0..width).contains(&x) && (0..height).contains(&y) {
-                    counts[(y * width + x) as usize + 1] += 1;
-                }
-            }
-            for i in 1..counts.len() {
-                counts[i] += counts[i - 1];
-            }
-            counts
-        };
-        let out = &layer.output;
-        CellIndex {
-            min_x,
-            min_y,
-            width,
-            height,
-            placements: starts(&mut out.placements.iter().map(|p| (p.cell_y, p.cell_x))),
-            rejected: starts(&mut out.rejected.iter().map(|p| (p.cell_y, p.cell_x))),
-        }
-    }
-
-    /// The index ranges of row `y`'s cells `x0..=x1` (clamped to the region's cells).
-    fn row(
-        &self,
-        y: i64,
-        x0: i64,
-        x1: i64,
-    ) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
-        let y = y - self.min_y;
-        let (x0, x1) = (
-            (x0 - self.min_x).max(0),
-            (x1 - self.min_x).min(self.width - 1),
-        );
-        if !(0..self.height).contains(&y) || x0 > x1 {
-            return None;
-        }
-        let (first, last) = (
-            (y * self.width + x0) as usize,
-            (y * self.width + x1) as usize + 1,
-        );
-        let range = |starts: &[u32]| {
-            starts.get(first).copied().unwrap_or(0) as usize
-                ..starts.get(last).copied().unwrap_or(0) as usize
-        };
-        Some((range(&self.placements), range(&self.rejected)))
-    }
-}
-
-/// Every eligible candidate of the output in the cells within two of `(cx, cy)`.
-fn near(layer: &ScatterLayer, index: &CellIndex, cx: i64, cy: i64, out: &mut Vec<Near>) {
-    out.clear();
-    for y in cy - 2..=cy + 2 {
-        let Some((ps, rs)) = index.row(y, cx - 2, cx + 2) else {
-            continue;
-        };
-        for i in ps {
-            if let Some(p) = layer.output.placements.get(i) {
-                out.push(Near {
-                    id: p.id,
-                    x: p.x,
-                    y: p.y,
-                    at: Ok(i),
-                });
-            }
-        }
-        for i in rs {
-            if let Some(r) = layer.output.rejected.get(i) {
-                if matches!(r.reason, RejectReason::Conflict { .. }) {
-                    out.push(Near {
-                        id: r.id,
-                        x: r.x,
-                        y: r.y,
-                        at: Err(i),
-                    });
-                }
-            }
-        }
-    }
-}
-
-/// The rank `(priority, packed id)` and radius of an eligible output candidate.
-fn rank_of(layer: &ScatterLayer, base: &StageBase, n: &Near) -> Option<((u32, u64), i64)> {
-    match n.at {
-        Ok(i) => {
-            let p = layer.output.placements.get(i)?;
-            Some(((p.priority, p.id.bits()), base.radius(p.variant)))
-        }
-        Err(_) => {
-            let variant = base.drawn_variant(n.id)?;
-            Some((
-                (base.drawn_priority(n.id), n.id.bits()),
-                base.radius(variant),
-            ))
-        }
-    }
-}
-
-/// Per record of a layer's output (placements, then rejected, by index): displaced, and the
-/// strongest occupant conflicting with it.
-struct Marks {
-    placements: usize,
-    displaced: Vec<bool>,
-    hit: Vec<Option<((u32, usize), u64)>>,
-}
-
-impl Marks {
-    fn slot(&self, at: Result<usize, usize>) -> usize {
-        match at {
-            Ok(i) => i,
-            Err(i) => self.placements + i,
-        }
-    }
-
-    fn is_displaced(&self, at: Result<usize, usize>) -> bool {
-        self.displaced.get(self.slot(at)).copied().unwrap_or(false)
-    }
-
-    fn hit_by(&self, at: Result<usize, usize>) -> Option<u64> {
-        self.hit
-            .get(self.slot(at))
-            .copied()
-            .flatten()
-            .map(|(_, id)| id)
-    }
-}
-
-/// Where candidate `id` is in the layer's output, if it is there.
-fn locate(layer: &ScatterLayer, id: ScatterId) -> Option<Result<usize, usize>> {
-    let k = id.unpack();
-    let key = (k.cell_y, k.cell_x, k.candidate);
-    let out = &layer.output;
-    if let Ok(i) = out
-        .placements
-        .binary_search_by_key(&key, Placement::canonical_key)
-    {
-        return Some(Ok(i));
-    }
-    out.rejected
-        .binary_search_by_key(&key, RejectedCandidate::canonical_key)
-        .ok()
-        .map(Err)
-}
-
-/// Decides again the candidates of `layer` that `occupants` can change, and writes the result.
-fn rethin(layer: &mut ScatterLayer, base: &StageBase, occupants: &[Occupant]) {
-    if occupants.is_empty() {
-        return;
-    }
-    let cs = base.cell_size.max(1);
-    let max_radius = base.radii.iter().copied().max().unwrap_or(0);
-    let placements = layer.output.placements.len();
-    let mut marks = Marks {
-        placements,
-        displaced: vec![false; placements + layer.output.rejected.len()],
-        hit: vec![None; placements + layer.output.rejected.len()],
-    };
-    let displaced: Vec<(ScatterId, Result<usize, usize>)> = occupants
-        .iter()
-        .filter(|o| o.generated)
-        .filter_map(|o| locate(layer, o.id).map(|at| (o.id, at)))
-        .collect();
-    for (_, at) in &displaced {
-        let slot = marks.slot(*at);
-        marks.displaced[slot] = true;
-    }
-    let index = CellIndex::new(layer, cs);
-    let mut scratch = Vec::new();
-    for o in occupants {
-        near(
-            layer,
-            &index,
-            o.x.div_euclid(cs),
-            o.y.div_euclid(cs),
-            &mut scratch,
-        );
-        for n in &scratch {
-            if marks.is_displaced(n.at) || n.id == o.id {
-                continue;
-            }
-            if !within(n.x - o.x, n.y - o.y, o.radius + max_radius) {
-                continue;
-            }
-            let Some((_, radius)) = rank_of(layer, base, n) else {
-                continue;
-            };
-            if within(n.x - o.x, n.y - o.y, o.radius + radius) {
-                let slot = marks.slot(n.at);
-                let stronger = marks.hit[slot].is_none_or(|(s, _)| o.strength > s);
-                if stronger {
-                    marks.hit[slot] = Some((o.strength, o.id.bits()));
-                }
-            }
-        }
-    }
-    // Thinned candidates: a hit names its occupant; one whose winner was displaced is decided
-    // again without it.
-    let mut reasons: Vec<(usize, RejectReason)> = Vec::new();
-    for i in 0..layer.output.rejected.len() {
-        if let Some(with) = marks
-            .hit_by(Err(i))
-            .and_then(|o| ScatterId::from_bits(o).ok())
-        {
-            reasons.push((i, RejectReason::Conflict { with }));
-        }
-    }
-    let mut revive: Vec<usize> = Vec::new();
-    for (d, _) in &displaced {
-        near(
-            layer,
-            &index,
-            i64::from(d.unpack().cell_x),
-            i64::from(d.unpack().cell_y),
-            &mut scratch,
-        );
-        for n in &scratch {
-            let Err(i) = n.at else { continue };
-            let thinned_by_d = matches!(
-                layer.output.rejected[i].reason,
-                RejectReason::Conflict { with } if with == *d
-            );
-            if thinned_by_d && !marks.is_displaced(n.at) && marks.hit_by(n.at).is_none() {
-                revive.push(i);
-            }
-        }
-    }
-    revive.sort_unstable();
-    revive.dedup();
-    let mut revived: Vec<Placement> = Vec::new();
-    for i in revive {
-        let r = layer.output.rejected[i];
-        let me = Near {
-            id: r.id,
-            x: r.x,
-            y: r.y,
-            at: Err(i),
-        };
-        let Some((rank, radius)) = rank_of(layer, base, &me) else {
-            continue;
-        };
-        near(
-            layer,
-            &index,
-            i64::from(r.cell_x),
-            i64::from(r.cell_y),
-            &mut scratch,
-        );
-        let mut strongest: Option<(u32, u64)> = None;
-        for n in &scratch {
-            if n.id == r.id || marks.is_displaced(n.at) {
-                continue;
-            }
-            if !within(n.x - r.x, n.y - r.y, radius + max_radius) {
-                continue;
-            }
-            let Some((other, other_radius)) = rank_of(layer, base, n) else {
-                continue;
-            };
-            if other > rank && within(n.x - r.x, n.y - r.y, radius + other_radius) {
-                strongest = strongest.max(Some(other));
-            }
-        }
-        match strongest.and_then(|(_, bits)| ScatterId::from_bits(bits).ok()) {
-            Some(with) => reasons.push((i, RejectReason::Conflict { with })),
-            None => {
-                if let Some(c) = base.candidate(r.id) {
-                    revived.push(Placement {
-                        id: r.id,
-                        cell_x: r.cell_x,
-                        cell_y: r.cell_y,
-                        candidate: r.candidate,
-                        x: r.x,
-                        y: r.y,
-                        variant: c.variant,
-                        priority: c.priority,
-                    });
-                }
-            }
-        }
-    }
-    write_result(layer, occupants, &marks, revived, reasons);
-}
-
-fn write_result(
-    layer: &mut ScatterLayer,
-    occupants: &[Occupant],
-    marks: &Marks,
-    revived: Vec<Placement>,
-    reasons: Vec<(usize, RejectReason)>,
-) {
-    let out = &mut layer.output;
-    for (i, reason) in reasons {
-        if let Some(r) = out.rejected.get_mut(i) {
-            r.reason = reason;
-        }
-    }
-    let mut revived_ids: Vec<(i16, i16, u8)> =
-        revived.iter().map(Placement::canonical_key).collect();
-    revived_ids.sort_unstable();
-    let mut newly_rejected = Vec::new();
-    let mut index = 0;
-    out.placements.retain(|p| {
-        let at = Ok(index);
-        index += 1;
-        if marks.is_displaced(at) {
-            return false;
-        }
-        match marks.hit_by(at).and_then(|o| ScatterId::from_bits(o).ok()) {
-            Some(with) => {
-                newly_rejected.push(RejectedCandidate {
-                    id: p.id,
-                    cell_x: p.cell_x,
-                    cell_y: p.cell_y,
-                    candidate: p.candidate,
-                    x: p.x,
-                    y: p.y,
-                    reason: RejectReason::Conflict { with },
-                });
-                false
-            }
-            None => true,
-        }
-    });
-    let mut index = 0;
-    out.rejected.retain(|r| {
-        let at = Err(index);
-        index += 1;
-        !marks.is_displaced(at) && revived_ids.binary_search(&r.canonical_key()).is_err()
-    });
-    out.rejected.extend(newly_rejected);
-    out.placements.extend(revived);
-    out.placements.extend(occupants.iter().map(|o| {
-        let key = o.id.unpack();
-        Placement {
-            id: o.id,
-            cell_x: key.cell_x,
-            cell_y: key.cell_y,
-            candidate: key.candidate,
-            x: o.x,
-            y: o.y,
-            variant: o.variant,
-            priority: o.priority,
-        }
-    }));
-    // Both lists are a sorted run and a short tail: the stable sort merges them in linear time.
-    out.placements.sort_by_key(Placement::canonical_key);
-    out.rejected.sort_by_key(RejectedCandidate::canonical_key);
-}
-
-/// Removes the placements `ids` from the product, in one pass per layer.
-pub(super) fn remove_placements(product: &mut ScatterProduct, mut ids: Vec<ScatterId>) {
+/// Removes the placements `ids` from the product, in one pass over each layer's placements
+/// (the ids sorted by canonical key walk along them). Returns, per id, whether it was a
+/// placement of the first layer of its room and layer (where [`placement_mut`] finds it).
+pub(super) fn remove_placements(product: &mut ScatterProduct, ids: &[ScatterId]) -> Vec<bool> {
+    let mut found = vec![false; ids.len()];
     if ids.is_empty() {
-        return;
+        return found;
     }
-    ids.sort_unstable_by_key(|id| id.bits());
-    for layer in &mut product.layers {
+    let keys: Vec<_> = ids.iter().map(|id| id.unpack()).collect();
+    let first_layer: Vec<Option<usize>> = keys
+        .iter()
+        .map(|k| {
+            product
+                .layers
+                .iter()
+                .position(|l| l.room == k.room.get() && l.layer == k.layer)
+        })
+        .collect();
+    for (li, layer) in product.layers.iter_mut().enumerate() {
+        let mut wanted: Vec<((i16, i16, u8), usize)> = keys
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.room.get() == layer.room && k.layer == layer.layer)
+            .map(|(i, k)| ((k.cell_y, k.cell_x, k.candidate), i))
+            .collect();
+        if wanted.is_empty() {
+            continue;
+        }
+        wanted.sort_unstable();
+        let mut w = 0;
         layer.output.placements.retain(|p| {
-            ids.binary_search_by_key(&p.id.bits(), |id| id.bits())
-                .is_err()
+            let key = p.canonical_key();
+            while wanted.get(w).is_some_and(|(k, _)| *k < key) {
+                w += 1;
+            }
+            let mut drop = false;
+            for &(k, i) in wanted.get(w..).unwrap_or_default() {
+                if k != key {
+                    break;
+                }
+                if ids[i] == p.id {
+                    drop = true;
+                    if first_layer[i] == Some(li) {
+                        found[i] = true;
+                    }
+                }
+            }
+            !drop
         });
     }
+    found
 }
 
 /// The placement `id` of the product, mutably.
@@ -847,8 +625,9 @@ pub(super) fn placement_mut(product: &mut ScatterProduct, id: ScatterId) -> Opti
     list.get_mut(at)
 }
 
-/// Applies the transforms that applied lock-transform and freeze overrides of the placements
-/// stage keep: the objects' rotation and scale. `upstream` are the placements stage's outcomes.
+/// Applies the transforms that applied lock-transform, freeze and rotate overrides of the
+/// placements stage keep: the objects' rotation (and, but for a rotate, their scale).
+/// `upstream` are the placements stage's outcomes.
 pub fn apply_placed(product: &mut PlacedProduct, edits: &StageEdits, upstream: &[EditOutcome]) {
     for ((_, edit, _), outcome) in edits.edits.iter().zip(upstream) {
         if outcome.result.is_err() || outcome.edit.list != EditList::Override {
@@ -861,7 +640,8 @@ pub fn apply_placed(product: &mut PlacedProduct, edits: &StageEdits, upstream: &
             }
             | OverrideAction::FreezeSubtree {
                 rotation, scale, ..
-            } => (*rotation, *scale),
+            } => (*rotation, Some(*scale)),
+            OverrideAction::Rotate { rotation } => (*rotation, None),
             _ => continue,
         };
         let Ok(id) = ScatterId::from_bits(o.target) else {
@@ -890,7 +670,9 @@ pub fn apply_placed(product: &mut PlacedProduct, edits: &StageEdits, upstream: &
         };
         if let Some(object) = object {
             object.rotation_turns_65536 = rotation;
-            object.scale = scale;
+            if let Some(scale) = scale {
+                object.scale = scale;
+            }
         }
     }
 }

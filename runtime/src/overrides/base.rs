@@ -8,7 +8,6 @@
 
 use std::num::NonZeroU32;
 
-use crate::content::encode::ByteWriter;
 use crate::content::{FamilyData, ScatterLayer};
 use crate::identity::ScatterId;
 use crate::ops::scatter::address::{OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
@@ -165,10 +164,23 @@ impl StageBase {
     }
 }
 
-/// The base revision of a candidate with base `c` (see [`StageBase::revision`]).
+/// The base revision of a candidate with base `c` (see [`StageBase::revision`]): the
+/// `OBJBASE1` encoding is fixed-width, so it is hashed from the stack and only the 8 bytes the
+/// revision shows are turned into hex.
 pub fn revision_of(seed: u64, id: ScatterId, c: &CandidateBase) -> String {
-    let mut w = ByteWriter::tagged(b"OBJBASE1");
-    w.u64(seed).u64(id.bits()).i64(c.x).i64(c.y).u32(c.variant);
-    let digest = w.digest();
-    crate::content::encode::hex(&digest)[..16].to_owned()
+    let mut bytes = [0u8; 44];
+    bytes[..8].copy_from_slice(b"OBJBASE1");
+    bytes[8..16].copy_from_slice(&seed.to_le_bytes());
+    bytes[16..24].copy_from_slice(&id.bits().to_le_bytes());
+    bytes[24..32].copy_from_slice(&c.x.to_le_bytes());
+    bytes[32..40].copy_from_slice(&c.y.to_le_bytes());
+    bytes[40..44].copy_from_slice(&c.variant.to_le_bytes());
+    let digest = blake3::hash(&bytes);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(16);
+    for byte in &digest.as_bytes()[..8] {
+        text.push(char::from(HEX[usize::from(byte >> 4)]));
+        text.push(char::from(HEX[usize::from(byte & 15)]));
+    }
+    text
 }

@@ -13,6 +13,7 @@ pub mod apply;
 pub mod base;
 pub mod mutation;
 pub mod rebase;
+mod rethin;
 pub mod stage;
 
 #[cfg(test)]
@@ -356,6 +357,9 @@ fn encode_action(w: &mut ByteWriter, action: &OverrideAction) {
             w.u8(4);
             point(w, position);
         }
+        OverrideAction::Rotate { rotation } => {
+            w.u8(9).u16(*rotation);
+        }
         OverrideAction::Replace { variant } => {
             w.u8(5).str(variant);
         }
@@ -389,32 +393,33 @@ fn edit_ref(set: &OverrideSet, list: EditList, index: usize) -> EditRef {
     }
 }
 
-/// The stable name of an override action.
+/// The stable name of an override action (its name in the file and in the action schema).
 pub fn action_name(action: &OverrideAction) -> &'static str {
-    match action {
-        OverrideAction::LockSelection { .. } => "LockSelection",
-        OverrideAction::LockTransform { .. } => "LockTransform",
-        OverrideAction::Delete => "Delete",
-        OverrideAction::Move { .. } => "Move",
-        OverrideAction::Replace { .. } => "Replace",
-        OverrideAction::Add { .. } => "Add",
-        OverrideAction::Exclude { .. } => "Exclude",
-        OverrideAction::FreezeSubtree { .. } => "FreezeSubtree",
-    }
+    action.name()
 }
 
 /// The properties of its target an override touches; two overrides of one target compete when
-/// they share one (a delete touches all of them).
+/// they share one (a delete touches all of them). A rotate touches only the rotation, so it
+/// combines with a move or a replacement of the same target but competes with a transform lock
+/// and a freeze; an added object can be rotated.
 pub fn properties(action: &OverrideAction) -> &'static [Property] {
     match action {
         OverrideAction::LockSelection { .. } | OverrideAction::Replace { .. } => {
             &[Property::Selection]
         }
-        OverrideAction::LockTransform { .. } | OverrideAction::Move { .. } => {
-            &[Property::Transform]
+        OverrideAction::LockTransform { .. } => &[Property::Transform, Property::Rotation],
+        OverrideAction::Move { .. } => &[Property::Transform],
+        OverrideAction::Rotate { .. } => &[Property::Rotation],
+        OverrideAction::FreezeSubtree { .. } => {
+            &[Property::Selection, Property::Transform, Property::Rotation]
         }
-        OverrideAction::FreezeSubtree { .. } => &[Property::Selection, Property::Transform],
-        OverrideAction::Delete | OverrideAction::Add { .. } => &[
+        OverrideAction::Delete => &[
+            Property::Selection,
+            Property::Transform,
+            Property::Existence,
+            Property::Rotation,
+        ],
+        OverrideAction::Add { .. } => &[
             Property::Selection,
             Property::Transform,
             Property::Existence,
@@ -428,8 +433,10 @@ pub fn properties(action: &OverrideAction) -> &'static [Property] {
 pub enum Property {
     /// The variant.
     Selection,
-    /// Position, rotation and scale.
+    /// Position (and, for a lock or a freeze, the scale they keep).
     Transform,
+    /// The rotation about the up axis.
+    Rotation,
     /// Whether it exists.
     Existence,
     /// The stage's eligible region (exclusions).

@@ -106,7 +106,7 @@ pub(super) fn apply_mutations(
         }
         outcomes[index].result = apply_one(product, base, m, &mut outcomes[index], &mut harvested);
     }
-    super::apply::remove_placements(product, harvested);
+    super::apply::remove_placements(product, &harvested);
 }
 
 fn apply_one(

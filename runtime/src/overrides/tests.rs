@@ -711,3 +711,343 @@ fn rebase_keeps_drops_and_retargets_as_decided() {
     assert_eq!(Some(new.overrides[2].base.clone()), rebased.revision(a_id));
     assert!(new.mutations.is_empty());
 }
+
+/// A dense mix of every override kind and both mutations over a 60 × 60-cell base (locks,
+/// near and far moves, replacements, deletes, freezes, adds, exclusions, competing edits of one
+/// target, edits of thinned candidates), pinned by a digest of the product and every outcome:
+/// a faster `apply_scatter` must give exactly these bytes.
+#[test]
+fn a_dense_mix_of_edits_gives_the_pinned_result() {
+    let mut p = params();
+    p.region = Rect::new(0, 0, 24_000, 24_000);
+    let cells = region_cells(&p).expect("cells");
+    let mut base = product();
+    base.layers[0].region = p.region;
+    base.layers[0].output = scatter(&p, SEED, cells.clone()).expect("scatter");
+    let b = stage_base();
+    let layer = &base.layers[0].output;
+    let mut overrides = Vec::new();
+    let targets: Vec<(u64, i64, i64)> = layer
+        .placements
+        .iter()
+        .map(|p| (p.id.bits(), p.x, p.y))
+        .chain(layer.rejected.iter().map(|r| (r.id.bits(), r.x, r.y)))
+        .collect();
+    for (i, &(id, x, y)) in targets.iter().enumerate().step_by(5) {
+        let action = match i % 7 {
+            0 => OverrideAction::LockSelection {
+                variant: "rock".to_owned(),
+            },
+            1 => OverrideAction::Move {
+                position: Vec2 {
+                    x: meters(x + 130),
+                    y: meters(y - 40),
+                },
+            },
+            2 => OverrideAction::Replace {
+                variant: "tall".to_owned(),
+            },
+            3 => OverrideAction::Delete,
+            4 => OverrideAction::FreezeSubtree {
+                variant: "young".to_owned(),
+                position: Vec2 {
+                    x: meters(x),
+                    y: meters(y + 600),
+                },
+                rotation: 7,
+                scale: 900,
+            },
+            5 => OverrideAction::LockTransform {
+                position: Vec2 {
+                    x: meters(x - 300),
+                    y: meters(y),
+                },
+                rotation: 3,
+                scale: 1000,
+            },
+            _ => OverrideAction::LockSelection {
+                variant: String::new(),
+            },
+        };
+        overrides.push(edit(id, (i % 3) as u32, action));
+        if i % 11 == 0 {
+            overrides.push(edit(id, 1, OverrideAction::Delete));
+        }
+    }
+    for i in 0..300i64 {
+        let (cx, cy) = (i % 60, (i * 7) % 60);
+        let target = pack_scatter_id(1, 0, 2 + (i % 3) as u32, cx, cy)
+            .expect("id")
+            .bits();
+        overrides.push(Override {
+            stage: STAGE,
+            target,
+            precedence: 0,
+            base: String::new(),
+            action: OverrideAction::Add {
+                variant: "young".to_owned(),
+                position: Vec2 {
+                    x: meters(cx * 400 + 150),
+                    y: meters(cy * 400 + 250),
+                },
+            },
+        });
+    }
+    for i in 0..6i64 {
+        overrides.push(edit(
+            0,
+            0,
+            OverrideAction::Exclude {
+                min: Vec2 {
+                    x: meters(i * 3900),
+                    y: meters(i * 3100),
+                },
+                max: Vec2 {
+                    x: meters(i * 3900 + 900),
+                    y: meters(i * 3100 + 1300),
+                },
+            },
+        ));
+    }
+    let mutations: Vec<Mutation> = targets
+        .iter()
+        .skip(3)
+        .step_by(17)
+        .enumerate()
+        .map(|(i, &(id, _, _))| Mutation {
+            stage: STAGE,
+            target: id,
+            base: ScatterId::from_bits(id)
+                .ok()
+                .and_then(|s| b.revision(s))
+                .unwrap_or_default(),
+            harvested: i % 2 == 0,
+            ordinal: (i % 5) as u32,
+        })
+        .collect();
+    let overrides = Overrides::new(vec![set(overrides, mutations)]);
+    let edits = overrides.for_stage(STAGE, SEED);
+    p.keep_outs.extend(exclusions_lattice(&edits, 0.01));
+    let mut product = base.clone();
+    product.layers[0].keep_outs = p.keep_outs.clone();
+    product.layers[0].output = scatter(&p, SEED, cells).expect("scatter");
+    let outcomes = apply_scatter(&mut product, &b, &edits);
+    let applied = outcomes.iter().filter(|o| o.result.is_ok()).count();
+    let mut w = crate::content::encode::ByteWriter::tagged(b"TESTMIX1");
+    w.bytes(&crate::content::Product::Placements(product.clone()).canonical_bytes());
+    w.str(&format!("{outcomes:?}"));
+    let digest = crate::content::encode::hex(&w.digest());
+    assert_eq!(
+        (
+            edits.edits.len(),
+            applied,
+            product.placement_count(),
+            &digest[..16]
+        ),
+        (2301, 1013, 1410, "a8c981feb25e50bc")
+    );
+}
+
+#[test]
+fn the_base_revision_is_the_objbase1_digest_it_documents() {
+    let b = stage_base();
+    for bits in [
+        pack_scatter_id(1, 0, 0, 0, 0).expect("id"),
+        pack_scatter_id(1, 0, 1, 7, 3).expect("id"),
+        pack_scatter_id(9, 4, 1, -5, 2).expect("id"),
+    ] {
+        let c = b.candidate(bits).expect("base");
+        let mut w = crate::content::encode::ByteWriter::tagged(b"OBJBASE1");
+        w.u64(SEED)
+            .u64(bits.bits())
+            .i64(c.x)
+            .i64(c.y)
+            .u32(c.variant);
+        let expected = crate::content::encode::hex(&w.digest())[..16].to_owned();
+        assert_eq!(b.revision(bits), Some(expected));
+    }
+}
+
+/// Placed objects of `product` as select-and-place would give them (rotation 0, scale 1000),
+/// with the rotate edits of `set` applied through `apply_placed`.
+fn placed_after(
+    product: &ScatterProduct,
+    set: &OverrideSet,
+    outcomes: &[EditOutcome],
+) -> crate::content::PlacedProduct {
+    let mut placed = crate::content::PlacedProduct {
+        family: product.family.clone(),
+        variant_ids: product.variant_ids.clone(),
+        lattice_unit_m: product.lattice_unit_m,
+        scale_unit: 0.001,
+        placements_stage: STAGE,
+        objects: product
+            .placements()
+            .map(|p| crate::content::PlacedObject {
+                placement: *p,
+                rotation_turns_65536: 0,
+                scale: 1000,
+            })
+            .collect(),
+    };
+    let edits = Overrides::new(vec![set.clone()]).for_stage(STAGE, SEED);
+    apply_placed(&mut placed, &edits, outcomes);
+    placed
+}
+
+#[test]
+fn a_rotate_turns_only_its_target_and_never_changes_the_thinning() {
+    let base = product();
+    let mut ids = base.placements().map(|p| p.id.bits());
+    let (turned, moved, locked) = (
+        ids.next().expect("a placement"),
+        ids.nth(3).expect("a placement"),
+        ids.nth(3).expect("a placement"),
+    );
+    let (thinned, _) = thinned_pair(&base);
+    let rotate = |target, precedence, rotation| {
+        edit(target, precedence, OverrideAction::Rotate { rotation })
+    };
+    let lock = OverrideAction::LockTransform {
+        position: Vec2 {
+            x: meters(placement(&base, locked).expect("placed").x),
+            y: meters(placement(&base, locked).expect("placed").y),
+        },
+        rotation: 111,
+        scale: 1200,
+    };
+    let set = set(
+        vec![
+            rotate(turned, 0, 16_384),
+            edit(
+                moved,
+                0,
+                OverrideAction::Move {
+                    position: Vec2 {
+                        x: meters(placement(&base, moved).expect("placed").x + 20),
+                        y: meters(placement(&base, moved).expect("placed").y),
+                    },
+                },
+            ),
+            rotate(moved, 0, 32_768),
+            edit(locked, 0, lock),
+            rotate(locked, 1, 999),
+            rotate(thinned, 0, 5),
+        ],
+        vec![],
+    );
+    let (after, outcomes) = apply(&set);
+    let results: Vec<_> = outcomes.iter().map(|o| o.result.clone()).collect();
+    assert_eq!(
+        results[..3],
+        [Ok(()), Ok(()), Ok(())],
+        "rotate and move combine"
+    );
+    assert!(
+        matches!(&results[3], Err(ConflictReason::Superseded { by }) if by.index == 4),
+        "the stronger rotate wins the rotation over the transform lock: {:?}",
+        results[3]
+    );
+    assert_eq!(results[4], Ok(()));
+    assert!(
+        placement(&after, thinned).is_none(),
+        "still thinned after the move"
+    );
+    assert_eq!(
+        results[5],
+        Err(ConflictReason::TargetGone),
+        "a thinned candidate"
+    );
+    // Rotating alone leaves the scatter exactly as generated.
+    let (only_rotated, _) = apply(&self::set(vec![rotate(turned, 0, 16_384)], vec![]));
+    assert_eq!(only_rotated, base);
+    let placed = placed_after(&after, &set, &outcomes);
+    let object = |id: u64| {
+        placed
+            .objects
+            .iter()
+            .find(|o| o.placement.id.bits() == id)
+            .map(|o| (o.rotation_turns_65536, o.scale))
+    };
+    assert_eq!(object(turned), Some((16_384, 1000)));
+    assert_eq!(object(moved), Some((32_768, 1000)));
+    assert_eq!(
+        object(locked),
+        Some((999, 1000)),
+        "the rotate keeps the generated scale"
+    );
+    let untouched = placed
+        .objects
+        .iter()
+        .filter(|o| ![turned, moved, locked].contains(&o.placement.id.bits()))
+        .all(|o| (o.rotation_turns_65536, o.scale) == (0, 1000));
+    assert!(untouched);
+}
+
+#[test]
+fn a_rotate_of_an_added_object_applies_and_a_stronger_delete_supersedes_one() {
+    let base = product();
+    let deleted = base.placements().next().expect("a placement").id.bits();
+    let added = pack_scatter_id(1, 0, 2, 3, 9).expect("id").bits();
+    let set = set(
+        vec![
+            Override {
+                stage: STAGE,
+                target: added,
+                precedence: 0,
+                base: String::new(),
+                action: OverrideAction::Add {
+                    variant: "rock".to_owned(),
+                    position: Vec2 { x: 30.0, y: 10.0 },
+                },
+            },
+            Override {
+                stage: STAGE,
+                target: added,
+                precedence: 0,
+                base: String::new(),
+                action: OverrideAction::Rotate { rotation: 4096 },
+            },
+            edit(deleted, 0, OverrideAction::Rotate { rotation: 7 }),
+            edit(deleted, 2, OverrideAction::Delete),
+            edit(deleted, 0, OverrideAction::Rotate { rotation: 8 }),
+        ],
+        vec![],
+    );
+    let (after, outcomes) = apply(&set);
+    let results: Vec<_> = outcomes.iter().map(|o| o.result.clone()).collect();
+    assert_eq!(results[..2], [Ok(()), Ok(())]);
+    for superseded in &results[2..3] {
+        assert!(
+            matches!(superseded, Err(ConflictReason::Superseded { by }) if by.index == 3),
+            "{superseded:?}"
+        );
+    }
+    assert!(matches!(&results[4], Err(ConflictReason::Superseded { by }) if by.index == 3));
+    assert_eq!(results[3], Ok(()));
+    let placed = placed_after(&after, &set, &outcomes);
+    let rock = placed
+        .objects
+        .iter()
+        .find(|o| o.placement.id.bits() == added)
+        .expect("the added rock");
+    assert_eq!((rock.rotation_turns_65536, rock.scale), (4096, 1000));
+    assert!(placed
+        .objects
+        .iter()
+        .all(|o| o.placement.id.bits() != deleted));
+}
+
+#[test]
+fn a_rotate_with_a_stale_base_is_a_conflict() {
+    let base = product();
+    let target = base.placements().next().expect("a placement").id.bits();
+    let mut stale = edit(target, 0, OverrideAction::Rotate { rotation: 1 });
+    stale.base = "0000000000000000".to_owned();
+    let (after, outcomes) = apply(&set(vec![stale], vec![]));
+    assert!(matches!(
+        outcomes[0].result,
+        Err(ConflictReason::BaseRevisionMismatch { .. })
+    ));
+    assert_eq!(after, base);
+}

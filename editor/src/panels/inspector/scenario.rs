@@ -5,7 +5,7 @@ use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction,
     OverrideSet, PopulationKind, PopulationSource, Scenario, SceneObject, Vec2, Vec3,
-    DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
+    ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
 
@@ -605,69 +605,48 @@ fn directive_ui(
     });
 }
 
-/// The kinds of override action, for the combo box.
-#[derive(Clone, Copy, PartialEq)]
-enum ActionKind {
-    LockSelection,
-    LockTransform,
-    Delete,
-    Move,
-    Replace,
-    Add,
-    Exclude,
-    FreezeSubtree,
+/// The override actions for the combo box, from the runtime's action schema (name, label).
+fn action_options() -> Vec<(&'static str, &'static str)> {
+    ACTION_SCHEMA.iter().map(|s| (s.name, s.label)).collect()
 }
 
-const ACTIONS: [(ActionKind, &str); 8] = [
-    (ActionKind::LockSelection, "Lock selection"),
-    (ActionKind::LockTransform, "Lock transform"),
-    (ActionKind::Delete, "Delete"),
-    (ActionKind::Move, "Move"),
-    (ActionKind::Replace, "Replace"),
-    (ActionKind::Add, "Add authored object"),
-    (ActionKind::Exclude, "Exclude region"),
-    (ActionKind::FreezeSubtree, "Freeze subtree"),
-];
-
-/// The kind of an action.
-fn action_kind(action: &OverrideAction) -> ActionKind {
-    match action {
-        OverrideAction::LockSelection { .. } => ActionKind::LockSelection,
-        OverrideAction::LockTransform { .. } => ActionKind::LockTransform,
-        OverrideAction::Delete => ActionKind::Delete,
-        OverrideAction::Move { .. } => ActionKind::Move,
-        OverrideAction::Replace { .. } => ActionKind::Replace,
-        OverrideAction::Add { .. } => ActionKind::Add,
-        OverrideAction::Exclude { .. } => ActionKind::Exclude,
-        OverrideAction::FreezeSubtree { .. } => ActionKind::FreezeSubtree,
-    }
+/// A field's one-line help from the action schema (empty for a field it does not name).
+fn field_help(action: &OverrideAction, field: &str) -> &'static str {
+    action
+        .schema()
+        .fields
+        .iter()
+        .find(|f| f.name == field)
+        .map_or("", |f| f.doc)
 }
 
-/// A fresh action of `kind`, with the first variant where one is needed.
-fn new_action(kind: ActionKind, variants: &[String]) -> OverrideAction {
+/// A fresh action named `name` (an action of the schema), with the first variant where one is
+/// needed.
+fn new_action(name: &str, variants: &[String]) -> OverrideAction {
     let variant = variants.first().cloned().unwrap_or_default();
     let position = Vec2::default();
-    match kind {
-        ActionKind::LockSelection => OverrideAction::LockSelection { variant },
-        ActionKind::LockTransform => OverrideAction::LockTransform {
+    match name {
+        "LockSelection" => OverrideAction::LockSelection { variant },
+        "LockTransform" => OverrideAction::LockTransform {
             position,
             rotation: 0,
             scale: 1000,
         },
-        ActionKind::Delete => OverrideAction::Delete,
-        ActionKind::Move => OverrideAction::Move { position },
-        ActionKind::Replace => OverrideAction::Replace { variant },
-        ActionKind::Add => OverrideAction::Add { variant, position },
-        ActionKind::Exclude => OverrideAction::Exclude {
+        "Move" => OverrideAction::Move { position },
+        "Rotate" => OverrideAction::Rotate { rotation: 0 },
+        "Replace" => OverrideAction::Replace { variant },
+        "Add" => OverrideAction::Add { variant, position },
+        "Exclude" => OverrideAction::Exclude {
             min: position,
             max: Vec2 { x: 1.0, y: 1.0 },
         },
-        ActionKind::FreezeSubtree => OverrideAction::FreezeSubtree {
+        "FreezeSubtree" => OverrideAction::FreezeSubtree {
             variant,
             position,
             rotation: 0,
             scale: 1000,
         },
+        _ => OverrideAction::Delete,
     }
 }
 
@@ -763,48 +742,61 @@ fn override_ui(
     form.field("action", |form| {
         let salt = form.path().clone();
         form.row_here_ui(ui, "action", "What the override does.", |ui| {
-            let mut kind = action_kind(&item.action);
-            let before = kind;
-            let response = combo_ui(ui, &salt, &mut kind, &ACTIONS);
-            if kind != before {
-                item.action = new_action(kind, variants);
+            let mut name = item.action.name();
+            let before = name;
+            let response = combo_ui(ui, &salt, &mut name, &action_options());
+            if name != before {
+                item.action = new_action(name, variants);
             }
-            response
+            response.on_hover_text(item.action.schema().doc)
         });
         action_fields_ui(form, ui, &mut item.action, variants);
     });
 }
 
-/// The fields of an override action.
+/// The fields of an override action, each with its help from the action schema.
 fn action_fields_ui(
     form: &mut Form<'_>,
     ui: &mut Ui,
     action: &mut OverrideAction,
     variants: &[String],
 ) {
-    let variant_help = "Variant id of the target's asset family.";
+    let help = |field: &str| field_help(action, field);
+    let (variant_help, position_help) = (help("variant"), help("position"));
+    let (min_help, max_help) = (help("min"), help("max"));
+    let (rotation_help, scale_help) = (help("rotation"), help("scale"));
     match action {
         OverrideAction::LockSelection { variant } | OverrideAction::Replace { variant } => {
             form.id_picker_ui(ui, "variant", variant_help, variant, variants);
         }
         OverrideAction::Move { position } => {
-            form.vec2_ui(ui, "position", "New ground position.", position);
+            form.vec2_ui(ui, "position", position_help, position);
+        }
+        OverrideAction::Rotate { rotation } => {
+            form.number_ui(
+                ui,
+                "rotation",
+                rotation_help,
+                rotation,
+                0..=u16::MAX,
+                "1/65536 turn",
+            );
         }
         OverrideAction::Add { variant, position } => {
             form.id_picker_ui(ui, "variant", variant_help, variant, variants);
-            form.vec2_ui(ui, "position", "Ground position.", position);
+            form.vec2_ui(ui, "position", position_help, position);
         }
         OverrideAction::Exclude { min, max } => {
-            form.vec2_ui(ui, "min", "Lowest corner of the excluded rectangle.", min);
-            form.vec2_ui(ui, "max", "Highest corner (excluded).", max);
+            form.vec2_ui(ui, "min", min_help, min);
+            form.vec2_ui(ui, "max", max_help, max);
         }
         OverrideAction::LockTransform {
             position,
             rotation,
             scale,
         } => {
-            form.vec2_ui(ui, "position", "Kept ground position.", position);
-            transform_ui(form, ui, rotation, scale);
+            form.vec2_ui(ui, "position", position_help, position);
+            transform_ui(form, ui, (rotation, rotation_help), (scale, scale_help));
         }
         OverrideAction::FreezeSubtree {
             variant,
@@ -813,28 +805,26 @@ fn action_fields_ui(
             scale,
         } => {
             form.id_picker_ui(ui, "variant", variant_help, variant, variants);
-            form.vec2_ui(ui, "position", "Kept ground position.", position);
-            transform_ui(form, ui, rotation, scale);
+            form.vec2_ui(ui, "position", position_help, position);
+            transform_ui(form, ui, (rotation, rotation_help), (scale, scale_help));
         }
         OverrideAction::Delete => {}
     }
 }
 
-fn transform_ui(form: &mut Form<'_>, ui: &mut Ui, rotation: &mut u16, scale: &mut u32) {
+fn transform_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    (rotation, rotation_help): (&mut u16, &str),
+    (scale, scale_help): (&mut u32, &str),
+) {
     form.number_ui(
         ui,
         "rotation",
-        "Kept rotation about the up axis.",
+        rotation_help,
         rotation,
         0..=u16::MAX,
         "1/65536 turn",
     );
-    form.number_ui(
-        ui,
-        "scale",
-        "Kept scale.",
-        scale,
-        0..=u32::MAX,
-        "scale units",
-    );
+    form.number_ui(ui, "scale", scale_help, scale, 0..=u32::MAX, "scale units");
 }

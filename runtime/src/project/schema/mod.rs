@@ -10,7 +10,10 @@ pub mod scenario;
 pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
 pub use family::{AssetFamily, AssetVariant, PreviewShape, FAMILY_SCHEMA};
 pub use manifest::{Manifest, MANIFEST_SCHEMA};
-pub use overrides::{Mutation, Override, OverrideAction, OverrideSet, OVERRIDES_SCHEMA};
+pub use overrides::{
+    action_schema, ActionField, ActionSchema, Mutation, Override, OverrideAction, OverrideSet,
+    ACTION_SCHEMA, OVERRIDES_SCHEMA,
+};
 pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
 pub use scenario::{
     AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,

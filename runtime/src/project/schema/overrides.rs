@@ -109,6 +109,12 @@ pub enum OverrideAction {
         /// Highest corner (excluded).
         max: Vec2,
     },
+    /// Turn the target about the up axis, leaving its position, variant and scale to the
+    /// generation (select-and-place's rotation is replaced; nothing in the thinning reads it).
+    Rotate {
+        /// Rotation about the up axis, 1/65536 turns.
+        rotation: u16,
+    },
     /// Freeze the target and what downstream stages derive from it: variant and transform.
     FreezeSubtree {
         /// Variant id.
@@ -145,11 +151,188 @@ crate::project::codec_macro::record_codec!(Mutation "Mutation" {
     ordinal: u32 = 0,
 });
 
-const ACTIONS: &str = "one of `Delete`, `LockSelection(variant: …)`, `LockTransform(position: …, rotation: …, scale: …)`, `Move(position: …)`, `Replace(variant: …)`, `Add(variant: …, position: …)`, `Exclude(min: …, max: …)`, `FreezeSubtree(variant: …, position: …, rotation: …, scale: …)`";
+/// One field of an override action, as the decoder, the Inspector and `docs/format.md` name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionField {
+    /// The field's name in the file.
+    pub name: &'static str,
+    /// Its type and unit in words.
+    pub kind: &'static str,
+    /// One line: what it means (the Inspector's hover text).
+    pub doc: &'static str,
+}
+
+/// The schema of one override action: the one description that the decoder validates against
+/// (its name and fields), the Inspector lists (label, fields with their help) and
+/// `docs/format.md` documents (a test checks the table there against it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionSchema {
+    /// The action's name in the file (`Move`, …).
+    pub name: &'static str,
+    /// Its name in menus.
+    pub label: &'static str,
+    /// Its fields, in canonical order (none for a unit action).
+    pub fields: &'static [ActionField],
+    /// The properties of its target it touches (two overrides of one target compete when they
+    /// share one), as `docs/format.md` lists them.
+    pub properties: &'static str,
+    /// One line: what it does.
+    pub doc: &'static str,
+}
+
+const VARIANT: ActionField = ActionField {
+    name: "variant",
+    kind: "variant id",
+    doc: "Variant id of the target's asset family.",
+};
+const POSITION: ActionField = ActionField {
+    name: "position",
+    kind: "(x, y), meters",
+    doc: "Ground position, meters.",
+};
+const ROTATION: ActionField = ActionField {
+    name: "rotation",
+    kind: "integer (u16), 1/65536 turn",
+    doc: "Rotation about the up axis, 1/65536 turns.",
+};
+const SCALE: ActionField = ActionField {
+    name: "scale",
+    kind: "integer (u32), the recipe's scale unit",
+    doc: "Scale in the recipe's scale unit (1000 = 1.0 with a unit of 0.001).",
+};
+
+/// Every override action, in the order menus list them.
+pub const ACTION_SCHEMA: &[ActionSchema] = &[
+    ActionSchema {
+        name: "LockSelection",
+        label: "Lock selection",
+        fields: &[VARIANT],
+        properties: "selection",
+        doc: "Keep the target, with this variant, across regeneration.",
+    },
+    ActionSchema {
+        name: "LockTransform",
+        label: "Lock transform",
+        fields: &[POSITION, ROTATION, SCALE],
+        properties: "transform, rotation",
+        doc: "Keep the target at this position, rotation and scale.",
+    },
+    ActionSchema {
+        name: "Delete",
+        label: "Delete",
+        fields: &[],
+        properties: "all",
+        doc: "Remove the target (a tombstone on its identity).",
+    },
+    ActionSchema {
+        name: "Move",
+        label: "Move",
+        fields: &[POSITION],
+        properties: "transform",
+        doc: "Move the target to a new ground position.",
+    },
+    ActionSchema {
+        name: "Rotate",
+        label: "Rotate",
+        fields: &[ROTATION],
+        properties: "rotation",
+        doc: "Turn the target about the up axis; its position, variant and scale stay generated.",
+    },
+    ActionSchema {
+        name: "Replace",
+        label: "Replace",
+        fields: &[VARIANT],
+        properties: "selection",
+        doc: "Replace the target's variant.",
+    },
+    ActionSchema {
+        name: "Add",
+        label: "Add authored object",
+        fields: &[VARIANT, POSITION],
+        properties: "selection, transform, existence",
+        doc: "Add an authored object of the stage's family.",
+    },
+    ActionSchema {
+        name: "Exclude",
+        label: "Exclude region",
+        fields: &[
+            ActionField {
+                name: "min",
+                kind: "(x, y), meters",
+                doc: "Lowest corner of the excluded rectangle.",
+            },
+            ActionField {
+                name: "max",
+                kind: "(x, y), meters",
+                doc: "Highest corner (excluded).",
+            },
+        ],
+        properties: "region",
+        doc: "Exclude a half-open rectangle from the stage's scatter.",
+    },
+    ActionSchema {
+        name: "FreezeSubtree",
+        label: "Freeze subtree",
+        fields: &[VARIANT, POSITION, ROTATION, SCALE],
+        properties: "selection, transform, rotation",
+        doc: "Freeze the target and what downstream stages derive from it.",
+    },
+];
+
+/// The schema of the action named `name`.
+pub fn action_schema(name: &str) -> Option<&'static ActionSchema> {
+    ACTION_SCHEMA.iter().find(|s| s.name == name)
+}
+
+impl OverrideAction {
+    /// The action's name in the file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            OverrideAction::LockSelection { .. } => "LockSelection",
+            OverrideAction::LockTransform { .. } => "LockTransform",
+            OverrideAction::Delete => "Delete",
+            OverrideAction::Move { .. } => "Move",
+            OverrideAction::Rotate { .. } => "Rotate",
+            OverrideAction::Replace { .. } => "Replace",
+            OverrideAction::Add { .. } => "Add",
+            OverrideAction::Exclude { .. } => "Exclude",
+            OverrideAction::FreezeSubtree { .. } => "FreezeSubtree",
+        }
+    }
+
+    /// The action's schema.
+    pub fn schema(&self) -> &'static ActionSchema {
+        action_schema(self.name()).unwrap_or(&ACTION_SCHEMA[2])
+    }
+}
+
+/// What the decoder expects of an action, in words, from [`ACTION_SCHEMA`].
+fn actions_expected() -> String {
+    let forms: Vec<String> = ACTION_SCHEMA
+        .iter()
+        .map(|s| {
+            if s.fields.is_empty() {
+                format!("`{}`", s.name)
+            } else {
+                let fields: Vec<String> =
+                    s.fields.iter().map(|f| format!("{}: …", f.name)).collect();
+                format!("`{}({})`", s.name, fields.join(", "))
+            }
+        })
+        .collect();
+    format!("one of {}", forms.join(", "))
+}
+
+/// The field names of action `name` (empty for an unknown one).
+fn field_names(name: &str) -> Vec<&'static str> {
+    action_schema(name)
+        .map(|s| s.fields.iter().map(|f| f.name).collect())
+        .unwrap_or_default()
+}
 
 impl Decode for OverrideAction {
     fn expected() -> String {
-        ACTIONS.to_owned()
+        actions_expected()
     }
 
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
@@ -159,7 +342,7 @@ impl Decode for OverrideAction {
                 cx.error(
                     node.span,
                     format!("unknown override action `{}`", ident.name),
-                    ACTIONS,
+                    &actions_expected(),
                 );
                 None
             }
@@ -167,7 +350,7 @@ impl Decode for OverrideAction {
                 name: Some(name), ..
             } => decode_struct_action(node, &name.name, name.span, cx),
             _ => {
-                cx.wrong_type(node, ACTIONS);
+                cx.wrong_type(node, &actions_expected());
                 None
             }
         }
@@ -182,7 +365,7 @@ fn decode_struct_action(
 ) -> Option<OverrideAction> {
     match name {
         "LockSelection" | "Replace" => {
-            let record = cx.record(node, name, &["variant"])?;
+            let record = cx.record(node, name, &field_names(name))?;
             let variant = cx.required(&record, "variant")?;
             Some(if name == "Replace" {
                 OverrideAction::Replace { variant }
@@ -191,7 +374,7 @@ fn decode_struct_action(
             })
         }
         "LockTransform" => {
-            let record = cx.record(node, name, &["position", "rotation", "scale"])?;
+            let record = cx.record(node, name, &field_names(name))?;
             let position = cx.required(&record, "position");
             let rotation = cx.required(&record, "rotation");
             let scale = cx.required(&record, "scale");
@@ -202,12 +385,17 @@ fn decode_struct_action(
             })
         }
         "Move" => {
-            let record = cx.record(node, name, &["position"])?;
+            let record = cx.record(node, name, &field_names(name))?;
             let position = cx.required(&record, "position")?;
             Some(OverrideAction::Move { position })
         }
+        "Rotate" => {
+            let record = cx.record(node, name, &field_names(name))?;
+            let rotation = cx.required(&record, "rotation")?;
+            Some(OverrideAction::Rotate { rotation })
+        }
         "Add" => {
-            let record = cx.record(node, name, &["variant", "position"])?;
+            let record = cx.record(node, name, &field_names(name))?;
             let variant = cx.required(&record, "variant");
             let position = cx.required(&record, "position");
             Some(OverrideAction::Add {
@@ -216,7 +404,7 @@ fn decode_struct_action(
             })
         }
         "Exclude" => {
-            let record = cx.record(node, name, &["min", "max"])?;
+            let record = cx.record(node, name, &field_names(name))?;
             let min = cx.required(&record, "min");
             let max = cx.required(&record, "max");
             Some(OverrideAction::Exclude {
@@ -225,8 +413,7 @@ fn decode_struct_action(
             })
         }
         "FreezeSubtree" => {
-            let known = ["variant", "position", "rotation", "scale"];
-            let record = cx.record(node, name, &known)?;
+            let record = cx.record(node, name, &field_names(name))?;
             let variant = cx.required(&record, "variant");
             let position = cx.required(&record, "position");
             let rotation = cx.required(&record, "rotation");
@@ -239,7 +426,11 @@ fn decode_struct_action(
             })
         }
         other => {
-            cx.error(span, format!("unknown override action `{other}`"), ACTIONS);
+            cx.error(
+                span,
+                format!("unknown override action `{other}`"),
+                &actions_expected(),
+            );
             None
         }
     }
@@ -266,6 +457,9 @@ impl Encode for OverrideAction {
             OverrideAction::Delete => Doc::Unit("Delete"),
             OverrideAction::Move { position } => {
                 Doc::Struct("Move", vec![("position", position.encode())])
+            }
+            OverrideAction::Rotate { rotation } => {
+                Doc::Struct("Rotate", vec![("rotation", rotation.encode())])
             }
             OverrideAction::Replace { variant } => {
                 Doc::Struct("Replace", vec![("variant", variant.encode())])
@@ -296,5 +490,66 @@ impl Encode for OverrideAction {
                 ],
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `docs/format.md`, read at compile time (the runtime reads no files).
+    const FORMAT_DOC: &str = include_str!("../../../../docs/format.md");
+
+    #[test]
+    fn the_docs_list_every_action_of_the_schema_with_its_fields_and_properties() {
+        let rows: Vec<&str> = FORMAT_DOC
+            .lines()
+            .filter(|l| l.starts_with("| `") && l.matches(" | ").count() == 2)
+            .collect();
+        for schema in ACTION_SCHEMA {
+            let row = rows
+                .iter()
+                .find(|r| {
+                    r.starts_with(&format!("| `{}(", schema.name))
+                        || r.starts_with(&format!("| `{}` |", schema.name))
+                })
+                .unwrap_or_else(|| panic!("docs/format.md has no row for `{}`", schema.name));
+            for field in schema.fields {
+                assert!(
+                    row.contains(&format!("{}: ", field.name)),
+                    "the row of `{}` names no `{}`: {row}",
+                    schema.name,
+                    field.name
+                );
+            }
+            let cells: Vec<&str> = row.split(" | ").collect();
+            assert_eq!(
+                cells[1], schema.properties,
+                "properties of `{}`",
+                schema.name
+            );
+        }
+        let names: Vec<&str> = ACTION_SCHEMA.iter().map(|s| s.name).collect();
+        assert_eq!(names.len(), 9);
+        assert!(actions_expected().contains("`Rotate(rotation: …)`"));
+    }
+
+    #[test]
+    fn every_action_has_a_schema_and_decodes_only_its_fields() {
+        let actions = [
+            OverrideAction::LockSelection {
+                variant: "a".to_owned(),
+            },
+            OverrideAction::Rotate { rotation: 16_384 },
+            OverrideAction::Delete,
+        ];
+        for action in &actions {
+            assert_eq!(action.schema().name, action.name());
+        }
+        assert_eq!(action_schema("Rotate").map(|s| s.fields.len()), Some(1));
+        assert_eq!(
+            field_names("FreezeSubtree"),
+            ["variant", "position", "rotation", "scale"]
+        );
     }
 }

@@ -113,6 +113,7 @@ fn command() -> impl Strategy<Value = DirectiveCommand> {
         vec3().prop_map(|goal| DirectiveCommand::Rendezvous { goal }),
         Just(DirectiveCommand::Hold),
         Just(DirectiveCommand::Continue),
+        finite().prop_map(|duration_s| DirectiveCommand::Stand { duration_s }),
         vec3().prop_map(|goal| DirectiveCommand::Redirect { goal }),
         Just(DirectiveCommand::Cancel),
         (vec3(), finite()).prop_map(|(threat, safe_distance_m)| DirectiveCommand::Escape {

@@ -6,6 +6,7 @@
 pub mod authoring;
 pub mod diagnostics;
 pub mod diff;
+pub mod directive_pick;
 pub mod draws;
 pub mod inspector;
 pub mod motion;

@@ -47,7 +47,9 @@ impl Panel for TimelinePanel {
     fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
+        let preview = &mut *preview;
         let session = &mut preview.session;
+        let pick = &mut preview.directive_pick;
         scenario_picker_ui(ui, document, session);
         if session.timeline().is_none() {
             ui.add_space(8.0);
@@ -67,12 +69,11 @@ impl Panel for TimelinePanel {
             self.marks
                 .ruler_ui(ui, document.dir(), scenario, session, out);
             self.marks
-                .lists_ui(ui, document.dir(), scenario, session, out);
+                .lists_ui(ui, document.dir(), scenario, session, pick, out);
         }
         ui.separator();
         super::timeline_plot::counts_plot_ui(ui, session, &mut self.plot);
-        drop(preview);
-        self.preview.borrow_mut().update_scene();
+        preview.update_scene();
     }
 }
 

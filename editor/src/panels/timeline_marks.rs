@@ -15,7 +15,10 @@ use serde::{Deserialize, Serialize};
 use stagecraft_runtime::project::{FieldPath, Scenario};
 use stagecraft_runtime::sim::{Counters, EventKind, EventLog};
 
-use super::inspector::scenario::{directive_summary, new_directive};
+use super::directive_pick::DirectivePick;
+use super::inspector::scenario::{
+    command_kind, directive_summary, new_command, new_directive, target_for, CommandKind, COMMANDS,
+};
 use super::Command;
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 use crate::session::Session;
@@ -168,6 +171,8 @@ pub struct MarksState {
     pub new_bookmark: String,
     /// Where the ruler was drawn last frame and the last frame it spans.
     ruler: Option<(Rect, u64)>,
+    /// The kind "+ Directive" adds (Hold until another is chosen).
+    pub new_kind: Option<CommandKind>,
 }
 
 /// Height of the ruler, points.
@@ -355,13 +360,16 @@ impl MarksState {
         }
     }
 
-    /// The directives and bookmarks lists, with "+ Directive at frame N" and "Bookmark".
+    /// The directives and bookmarks lists, with "+ Directive at frame N" of the chosen kind,
+    /// a "Pick" per directive (its target from the next viewport click, into `pick`), and
+    /// "Bookmark".
     pub fn lists_ui(
         &mut self,
         ui: &mut Ui,
         dir: &Path,
         scenario: &Scenario,
         session: &mut Session,
+        pick: &mut Option<DirectivePick>,
         out: &mut Vec<Command>,
     ) {
         let frame = session.frame();
@@ -377,18 +385,64 @@ impl MarksState {
         .id_salt("timeline-marks")
         .default_open(false)
         .show(ui, |ui| {
-            if ui
-                .button(format!("+ Directive at frame {frame}"))
-                .on_hover_text("Adds a directive at the current frame; edit it in the Inspector")
-                .clicked()
-            {
-                out.push(Command::Apply(add_directive(scenario, frame)));
+            let kind = self.new_kind.unwrap_or(CommandKind::Hold);
+            ui.horizontal(|ui| {
+                let mut chosen = kind;
+                egui::ComboBox::from_id_salt("timeline-new-directive-kind")
+                    .selected_text(kind_label(kind))
+                    .show_ui(ui, |ui| {
+                        for (k, label) in COMMANDS {
+                            ui.selectable_value(&mut chosen, k, label);
+                        }
+                    });
+                self.new_kind = Some(chosen);
+                if ui
+                    .button(format!("+ Directive at frame {frame}"))
+                    .on_hover_text(
+                        "Adds a directive of the chosen kind at the current frame; edit it in \
+                         the Inspector or pick its target in the Viewport",
+                    )
+                    .clicked()
+                {
+                    out.push(Command::Apply(add_directive_of(scenario, frame, chosen)));
+                }
+            });
+            let armed = pick
+                .as_ref()
+                .filter(|p| p.scenario == scenario.id)
+                .map(|p| p.index);
+            if let Some(armed) = armed {
+                ui.horizontal(|ui| {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!(
+                            "Click a pedestrian, a scene object or the ground in the Viewport \
+                             to fill directive {armed}"
+                        ),
+                    );
+                    if ui.small_button("Cancel pick").clicked() {
+                        *pick = None;
+                    }
+                });
             }
             for (index, directive) in scenario.directives.iter().enumerate() {
                 ui.horizontal(|ui| {
                     if ui.small_button("Jump").clicked() {
                         session.playing = false;
                         session.seek(directive.frame);
+                    }
+                    if ui
+                        .small_button("Pick")
+                        .on_hover_text(
+                            "Pick its target in the Viewport: a pedestrian, a scene object or a \
+                             point on the ground",
+                        )
+                        .clicked()
+                    {
+                        *pick = Some(DirectivePick {
+                            scenario: scenario.id.clone(),
+                            index,
+                        });
                     }
                     if ui.small_button("🗑").on_hover_text("Remove").clicked() {
                         out.push(Command::Apply(remove_directive(scenario, index)));
@@ -487,11 +541,33 @@ fn scenario_edit(scenario: Scenario, index: usize, label: String) -> ProjectEdit
 
 /// The edit that adds a directive at `frame` (after the existing ones).
 pub fn add_directive(scenario: &Scenario, frame: u64) -> ProjectEdit {
+    add_directive_of(scenario, frame, CommandKind::Hold)
+}
+
+/// The edit that adds a directive of `kind` at `frame` (after the existing ones), for the first
+/// source's first pedestrian, or the world for a world command.
+pub fn add_directive_of(scenario: &Scenario, frame: u64, kind: CommandKind) -> ProjectEdit {
     let sources: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
+    let mut directive = new_directive(&sources, frame);
+    if kind != command_kind(&directive.command) {
+        directive.command = new_command(kind, &directive.command);
+    }
+    directive.target = target_for(&directive.command, &directive.target, &sources);
     let mut changed = scenario.clone();
-    changed.directives.push(new_directive(&sources, frame));
+    changed.directives.push(directive);
     let index = changed.directives.len() - 1;
-    scenario_edit(changed, index, format!("Add directive at frame {frame}"))
+    scenario_edit(
+        changed,
+        index,
+        format!("Add {} directive at frame {frame}", kind_label(kind)),
+    )
+}
+
+fn kind_label(kind: CommandKind) -> &'static str {
+    COMMANDS
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or("?", |(_, label)| *label)
 }
 
 /// The edit that moves directive `index` to `frame`.

@@ -111,7 +111,17 @@ impl Panel for ViewportPanel {
         let mut changed = interaction.hovered != preview.hovered;
         preview.hovered = interaction.hovered;
         let placing = self.tools.tool == crate::viewport::tools::Tool::Add;
-        if let Some(selection) = interaction.select.filter(|_| !placing) {
+        let picking = preview.directive_pick.is_some();
+        if picking {
+            if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                preview.directive_pick = None;
+            } else if response.clicked() {
+                if let Some(at) = response.interact_pointer_pos() {
+                    self.pick_directive_target(rect, at, &mut preview, document, out);
+                }
+            }
+        }
+        if let Some(selection) = interaction.select.filter(|_| !placing && !picking) {
             changed |= selection != preview.selected;
             preview.selected = selection;
         }
@@ -150,11 +160,19 @@ impl Panel for ViewportPanel {
                     out,
                 );
             }
+            let prompt = preview.directive_pick.as_ref().map(|armed| {
+                format!(
+                    "Pick for directive {}: click a pedestrian, a scene object or the ground \
+                     (Esc cancels)",
+                    armed.index
+                )
+            });
             let message = self
                 .handles
                 .message
                 .as_ref()
-                .or(preview.authoring_message.as_ref());
+                .or(preview.authoring_message.as_ref())
+                .or(prompt.as_ref());
             if let Some(message) = message {
                 let painter = ui.painter_at(rect);
                 let galley = painter.layout_no_wrap(
@@ -175,6 +193,47 @@ impl Panel for ViewportPanel {
 }
 
 impl ViewportPanel {
+    /// A click at `at` while the Timeline armed a directive pick: fills the directive's target,
+    /// object or point from what the click hit (one undoable edit) and disarms; a click that
+    /// fills nothing says so and stays armed.
+    fn pick_directive_target(
+        &self,
+        rect: egui::Rect,
+        at: egui::Pos2,
+        preview: &mut Preview,
+        document: &Document,
+        out: &mut Vec<Command>,
+    ) {
+        use crate::panels::directive_pick::{pick_edit, picked_by};
+        let Some(armed) = preview.directive_pick.clone() else {
+            return;
+        };
+        let Some(scenario) = document.project().scenarios.get(&armed.scenario) else {
+            preview.directive_pick = None;
+            return;
+        };
+        let local = [at.x - rect.min.x, at.y - rect.min.y];
+        let Some(ray) = self.camera.ray(local, [rect.width(), rect.height()]) else {
+            return;
+        };
+        let edit = picked_by(preview, scenario, &ray)
+            .and_then(|picked| pick_edit(scenario, armed.index, &picked));
+        match edit {
+            Some(edit) => {
+                out.push(Command::Apply(edit));
+                preview.directive_pick = None;
+                preview.authoring_message = None;
+            }
+            None => {
+                preview.authoring_message = Some(format!(
+                    "that click fills nothing in directive {}: pick a pedestrian, a scene object \
+                     or a point its command takes",
+                    armed.index
+                ));
+            }
+        }
+    }
+
     /// The authoring tools, keys and right-click menu over the scene's `response`; true when the
     /// selection changed.
     fn authoring_ui(

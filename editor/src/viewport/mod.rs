@@ -67,6 +67,9 @@ pub struct Preview {
     /// Why the last authoring action (Provenance button, viewport tool or shortcut) was
     /// refused, shown by both until the next action succeeds.
     pub authoring_message: Option<String>,
+    /// The directive the Timeline armed for a target pick: the Viewport's next click fills it
+    /// (`panels::directive_pick`) instead of selecting.
+    pub directive_pick: Option<crate::panels::directive_pick::DirectivePick>,
 }
 
 /// What kind of difference a [`DiffMark`] shows.

@@ -216,6 +216,11 @@ pub enum Command {
     Hold,
     /// Resume after `Hold`.
     Continue,
+    /// Stand for `duration_s`, then walk on (timed standing, released by the clock).
+    Stand {
+        /// How long, seconds (finite, in (0, 3600]).
+        duration_s: f64,
+    },
     /// Replace the goal.
     Redirect {
         /// New goal, meters.
@@ -356,6 +361,7 @@ impl Command {
             Command::RendezvousWith { .. } => 22,
             Command::RedirectTo { .. } => 23,
             Command::Knockdown { .. } => 24,
+            Command::Stand { .. } => 25,
         }
     }
 }
@@ -999,7 +1005,7 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
         Command::ClearBox { slot } => {
             w.u8(*slot as u8);
         }
-        Command::ForcedInit { duration_s } => {
+        Command::ForcedInit { duration_s } | Command::Stand { duration_s } => {
             w.f64(*duration_s);
         }
         Command::SetObserverFade { observer, fade } => {
@@ -1458,6 +1464,20 @@ fn command(
         }
         DirectiveCommand::Hold => Command::Hold,
         DirectiveCommand::Continue => Command::Continue,
+        DirectiveCommand::Stand { duration_s } => {
+            if !(duration_s.is_finite() && *duration_s > 0.0 && *duration_s <= 3600.0) {
+                problems.push(
+                    path.field("duration_s"),
+                    SimProblem::OutOfRange {
+                        value: *duration_s,
+                        range: "(0, 3600] seconds",
+                    },
+                );
+            }
+            Command::Stand {
+                duration_s: *duration_s,
+            }
+        }
         DirectiveCommand::Redirect { goal } => {
             problems.finite(path.field("goal"), &xyz(*goal));
             Command::Redirect {

@@ -399,39 +399,72 @@ fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut 
     });
 }
 
-/// The kinds of directive command, for the combo box.
-#[derive(Clone, Copy, PartialEq)]
-enum CommandKind {
+/// The kinds of directive command the editor offers (the Inspector's combo box and the
+/// Timeline's "+ Directive" kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandKind {
+    /// `Claim`.
     Claim,
+    /// `Release`.
     Release,
+    /// `Rendezvous` (a point).
     Rendezvous,
+    /// `Hold` (until `Continue`).
     Hold,
+    /// `Continue`.
     Continue,
+    /// `Stand` (timed standing).
+    Stand,
+    /// `Redirect` (a point).
     Redirect,
+    /// `Cancel`.
     Cancel,
+    /// `Escape`.
     Escape,
+    /// `RendezvousWith` (a scene object).
     RendezvousWith,
+    /// `RedirectTo` (a scene object).
     RedirectTo,
+    /// `Knockdown`.
     Knockdown,
-    /// A population-lifecycle command (boxes, requests, observers, families, ped settings).
+    /// `Destroy`.
+    Destroy,
+    /// `Panic` (a world stimulus).
+    Panic,
+    /// `SetRelevance`.
+    SetRelevance,
+    /// `LineOfSight`.
+    LineOfSight,
+    /// `SetVehicleIntent`.
+    SetVehicleIntent,
+    /// A population-lifecycle command without its own widgets (boxes, requests, observers,
+    /// families, removal multiplier).
     Other,
 }
 
-const COMMANDS: [(CommandKind, &str); 11] = [
+/// Every kind offered, with its label, in menu order.
+pub const COMMANDS: [(CommandKind, &str); 17] = [
     (CommandKind::Claim, "Claim"),
     (CommandKind::Release, "Release"),
     (CommandKind::Rendezvous, "Rendezvous"),
     (CommandKind::Hold, "Hold"),
     (CommandKind::Continue, "Continue"),
+    (CommandKind::Stand, "Stand (timed)"),
     (CommandKind::Redirect, "Redirect"),
     (CommandKind::Cancel, "Cancel"),
     (CommandKind::Escape, "Escape"),
     (CommandKind::RendezvousWith, "Rendezvous with object"),
     (CommandKind::RedirectTo, "Redirect to object"),
     (CommandKind::Knockdown, "Knockdown"),
+    (CommandKind::Destroy, "Destroy"),
+    (CommandKind::Panic, "Panic"),
+    (CommandKind::SetRelevance, "Set relevance"),
+    (CommandKind::LineOfSight, "Line of sight"),
+    (CommandKind::SetVehicleIntent, "Set vehicle intent"),
 ];
 
-fn command_kind(command: &DirectiveCommand) -> CommandKind {
+/// The kind of `command`.
+pub fn command_kind(command: &DirectiveCommand) -> CommandKind {
     match command {
         DirectiveCommand::Claim { .. } => CommandKind::Claim,
         DirectiveCommand::Release { .. } => CommandKind::Release,
@@ -444,7 +477,13 @@ fn command_kind(command: &DirectiveCommand) -> CommandKind {
         DirectiveCommand::RendezvousWith { .. } => CommandKind::RendezvousWith,
         DirectiveCommand::RedirectTo { .. } => CommandKind::RedirectTo,
         DirectiveCommand::Knockdown { .. } => CommandKind::Knockdown,
-        // The population commands have no editor widgets yet: they show as their own kind.
+        DirectiveCommand::Stand { .. } => CommandKind::Stand,
+        DirectiveCommand::Destroy => CommandKind::Destroy,
+        DirectiveCommand::Panic { .. } => CommandKind::Panic,
+        DirectiveCommand::SetRelevance { .. } => CommandKind::SetRelevance,
+        DirectiveCommand::LineOfSight { .. } => CommandKind::LineOfSight,
+        DirectiveCommand::SetVehicleIntent { .. } => CommandKind::SetVehicleIntent,
+        // The other population commands have no editor widgets yet: they show as their own kind.
         _ => CommandKind::Other,
     }
 }
@@ -466,11 +505,14 @@ fn command_point(command: &DirectiveCommand) -> Vec3 {
     match command {
         DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => *goal,
         DirectiveCommand::Escape { threat, .. } => *threat,
+        DirectiveCommand::Panic { center, .. } => *center,
         _ => Vec3::default(),
     }
 }
 
-fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveCommand {
+/// A command of `kind`, keeping the point, object and offset `previous` carries where the new
+/// kind has one.
+pub fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveCommand {
     let point = command_point(previous);
     let (object, offset) = match previous {
         DirectiveCommand::RendezvousWith { object, offset }
@@ -504,6 +546,40 @@ fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveComma
                 z: 0.0,
             },
         },
+        CommandKind::Stand => DirectiveCommand::Stand { duration_s: 3.0 },
+        CommandKind::Destroy => DirectiveCommand::Destroy,
+        CommandKind::Panic => DirectiveCommand::Panic {
+            center: point,
+            radius_m: 10.0,
+            strength: 1.0,
+        },
+        CommandKind::SetRelevance => DirectiveCommand::SetRelevance { relevance: 1.0 },
+        CommandKind::LineOfSight => DirectiveCommand::LineOfSight {
+            presented: String::new(),
+            own: String::new(),
+            allied: Vec::new(),
+            hostile: Vec::new(),
+            accepted_disguises: Vec::new(),
+        },
+        CommandKind::SetVehicleIntent => DirectiveCommand::SetVehicleIntent { intent: true },
+    }
+}
+
+/// The target a command of this kind needs: the world for a world command, otherwise the
+/// pedestrian `target` names (the first source's first pedestrian if it named the world).
+pub fn target_for(
+    command: &DirectiveCommand,
+    target: &stagecraft_runtime::project::Target,
+    source_ids: &[String],
+) -> stagecraft_runtime::project::Target {
+    use stagecraft_runtime::project::Target;
+    match (command.is_world(), target) {
+        (true, _) => Target::World,
+        (false, Target::World) => Target::Born {
+            source: source_ids.first().cloned().unwrap_or_default(),
+            ordinal: 0,
+        },
+        (false, other) => other.clone(),
     }
 }
 
@@ -552,6 +628,7 @@ fn directive_ui(
             let response = combo_ui(ui, &salt, &mut kind, &COMMANDS);
             if kind != before {
                 directive.command = new_command(kind, &directive.command);
+                directive.target = target_for(&directive.command, &directive.target, sources);
             }
             response
         });
@@ -600,9 +677,126 @@ fn directive_ui(
                     impulse_n_s,
                 );
             }
-            _ => {}
+            other => crowd_command_ui(form, ui, other),
         }
     });
+}
+
+/// The fields of the stand, panic, relevance, line-of-sight and vehicle-intent commands.
+fn crowd_command_ui(form: &mut Form<'_>, ui: &mut Ui, command: &mut DirectiveCommand) {
+    match command {
+        DirectiveCommand::Stand { duration_s } => {
+            form.number_ui(
+                ui,
+                "duration_s",
+                "How long to stand before walking on (released by the clock, not by Continue).",
+                duration_s,
+                0.05..=3600.0,
+                " s",
+            );
+        }
+        DirectiveCommand::Panic {
+            center,
+            radius_m,
+            strength,
+        } => {
+            form.vec3_ui(ui, "center", "Centre of the stimulus.", center);
+            form.number_ui(
+                ui,
+                "radius_m",
+                "How far it reaches.",
+                radius_m,
+                0.0..=1000.0,
+                " m",
+            );
+            form.number_ui(
+                ui,
+                "strength",
+                "Panic added at the centre.",
+                strength,
+                0.0..=1.0,
+                "",
+            );
+        }
+        DirectiveCommand::SetRelevance { relevance } => {
+            form.number_ui(
+                ui,
+                "relevance",
+                "Relevance for the tiers and the crowd governor.",
+                relevance,
+                0.0..=1.0,
+                "",
+            );
+        }
+        DirectiveCommand::LineOfSight {
+            presented,
+            own,
+            allied,
+            hostile,
+            accepted_disguises,
+        } => {
+            form.text_ui(
+                ui,
+                "presented",
+                "The faction or disguise it sees.",
+                presented,
+            );
+            form.text_ui(ui, "own", "Its own faction.", own);
+            list_text_ui(
+                form,
+                ui,
+                "allied",
+                "Allied factions, comma separated.",
+                allied,
+            );
+            list_text_ui(
+                form,
+                ui,
+                "hostile",
+                "Hostile factions, comma separated.",
+                hostile,
+            );
+            list_text_ui(
+                form,
+                ui,
+                "accepted_disguises",
+                "Disguises it accepts, comma separated.",
+                accepted_disguises,
+            );
+        }
+        DirectiveCommand::SetVehicleIntent { intent } => {
+            form.row_ui(
+                ui,
+                "intent",
+                "Whether it intends to enter a vehicle.",
+                |ui| ui.checkbox(intent, ""),
+            );
+        }
+        _ => {}
+    }
+}
+
+/// A list of ids edited as one comma-separated line (the typed text is kept while the field has
+/// focus, so a trailing comma survives until the next id is typed).
+fn list_text_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, list: &mut Vec<String>) {
+    let id = ui.id().with(("list-text", form.path().field(name)));
+    let mut text = ui
+        .data(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(|| list.join(", "));
+    let response = form.text_ui(ui, name, help, &mut text);
+    if response.changed() {
+        *list = text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
+    if response.has_focus() {
+        ui.data_mut(|d| d.insert_temp(id, text));
+    } else {
+        ui.data_mut(|d| d.remove::<String>(id));
+    }
 }
 
 /// The override actions for the combo box, from the runtime's action schema (name, label).

@@ -716,6 +716,12 @@ pub enum DirectiveCommand {
     Hold,
     /// Resume after `Hold`.
     Continue,
+    /// Stand still for a time, then walk on by itself (timed standing: released by the runtime
+    /// clock, or replaced by a `Redirect`; a `Continue` does not release it).
+    Stand {
+        /// How long to stand, seconds.
+        duration_s: f64,
+    },
     /// Replace the goal.
     Redirect {
         /// New goal position, meters.
@@ -855,7 +861,7 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 fn unit_command(name: &str) -> Option<DirectiveCommand> {
     Some(match name {
@@ -881,7 +887,7 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
         "Escape" => &["threat", "safe_distance_m"],
         "Knockdown" => &["impulse_n_s"],
         "SetNoSpawnBox" | "SetNoRemovalBox" => &["bounds"],
-        "ForcedInit" => &["duration_s"],
+        "ForcedInit" | "Stand" => &["duration_s"],
         "SetObserverFade" => &["observer", "fade"],
         "SetObserverValid" => &["observer", "valid"],
         "SetRemovalMultiplier" => &["multiplier"],
@@ -955,6 +961,9 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             "ForcedInit" => cx
                 .required(&record, "duration_s")
                 .map(|duration_s| DirectiveCommand::ForcedInit { duration_s }),
+            "Stand" => cx
+                .required(&record, "duration_s")
+                .map(|duration_s| DirectiveCommand::Stand { duration_s }),
             "SetObserverFade" => {
                 let observer = cx.required(&record, "observer");
                 let fade = cx.required(&record, "fade");
@@ -1082,6 +1091,7 @@ impl Encode for DirectiveCommand {
             C::Rendezvous { goal } => one("Rendezvous", "goal", goal.encode()),
             C::Hold => Doc::Unit("Hold"),
             C::Continue => Doc::Unit("Continue"),
+            C::Stand { duration_s } => one("Stand", "duration_s", duration_s.encode()),
             C::Redirect { goal } => one("Redirect", "goal", goal.encode()),
             C::RendezvousWith { object, offset } => Doc::Struct(
                 "RendezvousWith",

@@ -7,7 +7,9 @@
 //! - continue: only from WaitingForSignal; clears only the command hold, → Travelling;
 //! - redirect: cancels the query, snapshots a new goal, generation + 1, command count + 1, the
 //!   same session, → Travelling (also from AwaitingDecision, keeping the failure count);
-//! - cancel: closes only this parent and its matching movement.
+//! - cancel: closes only this parent and its matching movement (a task it suspended comes back);
+//! - stand: a timed standing until a deadline frame, released by the clock (never by continue);
+//! - an escape over an active rendezvous suspends it (`preempt`) rather than replacing it.
 //!
 //! A route walker with no directive parent keeps the older behaviour of hold and continue
 //! (stop and resume its route walk), so scenarios that pause a walker still do.
@@ -86,23 +88,37 @@ fn install(
     goal: [f64; 3],
     speed_m_s: f64,
 ) {
-    if let Some(old) = book.tasks.parents.get(&handle) {
-        if old.state.is_active() {
-            let (session, generation) = (old.session, book.generation(handle));
+    let session = book.tasks.sessions + 1;
+    let old = book
+        .tasks
+        .active_parent(handle)
+        .map(|p| (p.session, p.kind.priority()));
+    let mut floor = None;
+    if let Some((old_session, old_priority)) = old {
+        if kind.priority() > old_priority {
+            // A higher-priority task suspends the active one instead of replacing it.
+            floor = book.preempt(handle, session);
+        }
+        if floor.is_none() {
+            let generation = book.generation(handle);
             let _ = book.tasks.release_stop(
                 handle,
                 StopCause::CommandHold,
-                StopOwner::Directive { session },
+                StopOwner::Directive {
+                    session: old_session,
+                },
             );
             if let Some(old) = book.tasks.parents.get_mut(&handle) {
                 old.state = ParentState::Cancelled;
             }
             book.log(handle, generation, TaskChange::Replaced);
+            book.hand_over_preemption(handle, old_session, session, kind.priority());
         }
     }
-    book.tasks.sessions += 1;
-    let session = book.tasks.sessions;
+    book.tasks.sessions = session;
     book.tasks.service.cancel(handle);
+    // RequestGoal removes the timed standing (its clock's release).
+    book.tasks.release_timed_standing(handle);
     let p = book.agents.position[row];
     let facing = book.agents.facing[row];
     let movement = book
@@ -112,6 +128,9 @@ fn install(
         .or_insert_with(|| Movement::new([p.x, p.y, 0.0], facing.y.atan2(facing.x), speed_m_s));
     movement.position = [p.x, p.y, 0.0];
     movement.speed_m_s = speed_m_s;
+    if let Some(floor) = floor {
+        movement.generation = movement.generation.max(floor);
+    }
     movement.request_goal(goal);
     let generation = movement.generation;
     book.tasks.parents.insert(
@@ -212,14 +231,7 @@ pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goa
         StopCause::CommandHold,
         StopOwner::Directive { session },
     );
-    if let Some(stops) = book.tasks.stops.get_mut(&handle) {
-        if let Some(owner @ StopOwner::Clock { .. }) = stops.owner(StopCause::TimedStanding) {
-            let _ = stops.release(StopCause::TimedStanding, owner);
-        }
-        if !stops.any() {
-            book.tasks.stops.remove(&handle);
-        }
-    }
+    book.tasks.release_timed_standing(handle);
     let p = book.agents.position[row];
     if let Some(m) = book.tasks.movements.get_mut(&handle) {
         m.position = [p.x, p.y, m.position[2]];
@@ -273,6 +285,27 @@ pub(super) fn cancel(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
     book.agents.target[row] = None;
     let generation = book.generation(handle);
     book.log(handle, generation, TaskChange::Cancelled);
+    // A task this one suspended comes back (its owner releases the suspension).
+    book.end_preemption(handle, session);
+}
+
+/// Stand: a timed standing of the active parent's movement until `until_frame`. The clock owns
+/// it: a `Continue` never releases it, a new goal (redirect, a new task) removes it, and the
+/// parent's state does not change (standing is not waiting for a decision).
+pub(super) fn stand(book: &mut Book<'_>, handle: AgentHandle, until_frame: u64) {
+    if book.tasks.active_parent(handle).is_none() {
+        return refuse(book, handle, InstallRefusal::NoActiveParent);
+    }
+    book.tasks.set_stop(
+        handle,
+        StopCause::TimedStanding,
+        StopOwner::Clock { until_frame },
+    );
+    if let Some(parent) = book.tasks.parents.get_mut(&handle) {
+        parent.commands += 1;
+    }
+    let generation = book.generation(handle);
+    book.log(handle, generation, TaskChange::Standing);
 }
 
 /// Escape from `threat`: select an endpoint, check it for queuing, install the response.

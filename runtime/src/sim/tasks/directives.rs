@@ -30,10 +30,28 @@ pub(in crate::sim) fn tasks_phase(
     knockdown_phase(config, knock, sets);
     sets.tasks.prune(sets.slots, sets.agents.len());
     let frame = sets.frame;
-    for stops in sets.tasks.stops.values_mut() {
-        stops.tick(frame);
-    }
+    let ended: Vec<crate::sim::AgentHandle> = sets
+        .tasks
+        .stops
+        .iter_mut()
+        .filter_map(|(handle, stops)| stops.tick(frame).then_some(*handle))
+        .collect();
     sets.tasks.stops.retain(|_, s| s.any());
+    let mut book = Book {
+        tasks: sets.tasks,
+        agents: sets.agents,
+        slots: sets.slots,
+        events: sets.events,
+        frame,
+    };
+    for handle in ended {
+        let generation = book
+            .tasks
+            .movements
+            .get(&handle)
+            .map_or(0, |m| m.generation);
+        book.log(handle, generation, super::TaskChange::StandingEnded);
+    }
     apply_directives(config, sets, panic, knock);
     let mut book = Book {
         tasks: sets.tasks,
@@ -303,7 +321,7 @@ fn ped_command(
     }
 }
 
-/// A task command (rendezvous, hold, continue, redirect, cancel, escape).
+/// A task command (rendezvous, hold, continue, stand, redirect, cancel, escape).
 fn task_command(
     config: &WorldConfig,
     sets: &mut Sets<'_>,
@@ -342,6 +360,13 @@ fn task_command(
         }
         Command::Hold => commands::hold(&mut book, row, handle),
         Command::Continue => commands::resume(&mut book, row, handle),
+        Command::Stand { duration_s } => {
+            // The deadline in frames: at least one, rounded up (a whole number of steps stays
+            // that number despite rounding; a compiled duration is finite, in (0, 3600] s).
+            let frames = (duration_s / config.fixed_step_s - 1e-9).ceil().max(1.0) as u64;
+            let until_frame = book.frame.saturating_add(frames);
+            commands::stand(&mut book, handle, until_frame);
+        }
         Command::Cancel => commands::cancel(&mut book, row, handle),
         Command::Escape {
             threat,

@@ -23,6 +23,7 @@ pub mod failure;
 pub mod movement;
 pub mod parent;
 pub mod paths;
+mod preempt;
 pub mod rendezvous;
 pub mod stops;
 
@@ -86,6 +87,15 @@ pub enum TaskChange {
     Suspended,
     /// The body was released; the movement replans from its actual position.
     Resumed,
+    /// A `Stand` began a timed standing (until its deadline frame).
+    Standing,
+    /// The clock released a timed standing.
+    StandingEnded,
+    /// A higher-priority task was installed over this one: it is suspended, intent kept.
+    Preempted,
+    /// The higher-priority task ended and released its suspension: this one replans from the
+    /// ped's position to its retained goal.
+    Restored,
 }
 
 impl TaskChange {
@@ -112,8 +122,24 @@ impl TaskChange {
             TaskChange::Replaced => (14, 0),
             TaskChange::Suspended => (15, 0),
             TaskChange::Resumed => (16, 0),
+            TaskChange::Standing => (17, 0),
+            TaskChange::StandingEnded => (18, 0),
+            TaskChange::Preempted => (19, 0),
+            TaskChange::Restored => (20, 0),
         }
     }
+}
+
+/// A lower-priority task a higher one suspended: its parent and movement as they were, and its
+/// command hold (owned by its session) set aside so that it never holds the higher task.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuspendedTask {
+    /// The suspended parent (its state unchanged).
+    pub parent: DirectiveParent,
+    /// Its movement as it was when suspended.
+    pub movement: Movement,
+    /// Its command hold, restored with it.
+    pub command_hold: Option<StopOwner>,
 }
 
 /// Every task set of a world (world state: snapshots carry it and the digest covers it).
@@ -131,6 +157,9 @@ pub struct TaskState {
     pub escapes: BTreeMap<AgentHandle, EscapeReport>,
     /// Sessions started so far (the next one is this + 1).
     pub sessions: u32,
+    /// Lower-priority tasks suspended by a higher-priority one, by ped (the higher task owns
+    /// the ped's [`StopCause::HigherPriorityTask`] and is the only one that releases it).
+    pub suspended: BTreeMap<AgentHandle, SuspendedTask>,
 }
 
 impl TaskState {
@@ -149,9 +178,19 @@ impl TaskState {
         self.stops.get(&handle).copied().unwrap_or_default()
     }
 
+    /// Whether a stop cause holds the ped's running movement (see [`StopCauses::hold_running`]:
+    /// a higher-priority task's suspension never holds that task itself).
+    pub fn holds_movement(&self, handle: AgentHandle) -> bool {
+        let running = self.parents.get(&handle).map(|p| p.session);
+        self.stops
+            .get(&handle)
+            .is_some_and(|s| s.hold_running(running))
+    }
+
     /// Whether no task exists at all (such a world's digest is what it was before tasks).
     pub fn is_empty(&self) -> bool {
-        self.parents.is_empty()
+        self.suspended.is_empty()
+            && self.parents.is_empty()
             && self.movements.is_empty()
             && self.stops.is_empty()
             && self.service.is_idle()
@@ -176,6 +215,15 @@ impl TaskState {
             self.stops.remove(&handle);
         }
         released
+    }
+
+    /// Releases a timed standing (a new goal request removes it; the clock is its owner).
+    fn release_timed_standing(&mut self, handle: AgentHandle) {
+        if let Some(owner @ StopOwner::Clock { .. }) =
+            self.stops_of(handle).owner(StopCause::TimedStanding)
+        {
+            let _ = self.release_stop(handle, StopCause::TimedStanding, owner);
+        }
     }
 
     /// Body suspension begins (for the knockdown module only): walking stops, the outstanding
@@ -219,6 +267,7 @@ impl TaskState {
         self.movements.retain(|h, _| live(h));
         self.stops.retain(|h, _| live(h));
         self.escapes.retain(|h, _| live(h));
+        self.suspended.retain(|h, _| live(h));
         self.service.queue.retain(|q| live(&q.handle));
         self.service.replies.retain(|r| live(&r.handle));
     }
@@ -252,6 +301,22 @@ impl TaskState {
             (report.candidates.len() as u64).write_canonical(bytes);
             (report.selected.map_or(u64::MAX, |s| s as u64)).write_canonical(bytes);
         }
+        // Written only when some task is suspended, so worlds without preemption keep the
+        // bytes they had before it existed.
+        if !self.suspended.is_empty() {
+            bytes.extend_from_slice(b"SUSPEND1");
+            (self.suspended.len() as u64).write_canonical(bytes);
+            for (handle, held) in &self.suspended {
+                write_handle(*handle, bytes);
+                held.parent.write_canonical(bytes);
+                held.movement.write_canonical(bytes);
+                let hold = held.command_hold.map_or(u64::MAX, |o| match o {
+                    StopOwner::Directive { session } => u64::from(session),
+                    _ => u64::MAX - 1,
+                });
+                hold.write_canonical(bytes);
+            }
+        }
     }
 
     /// Whether every handle the sets name is a live row of `slots` (a restore preflight).
@@ -260,6 +325,7 @@ impl TaskState {
         self.parents.keys().all(live)
             && self.movements.keys().all(live)
             && self.stops.keys().all(live)
+            && self.suspended.keys().all(live)
             && self.service.queue.iter().all(|q| live(&q.handle))
     }
 }
@@ -397,8 +463,10 @@ impl Book<'_> {
                     };
                     if safe {
                         parent.state = ParentState::Completed;
+                        let session = parent.session;
                         self.set_agent_state(handle, AgentState::Arrived);
                         self.log(handle, generation, TaskChange::Completed);
+                        self.end_preemption(handle, session);
                     } else if failure::consume(parent, MoveFailure::UnsafeAtArrival) {
                         self.set_agent_state(handle, AgentState::Arrived);
                         self.log(handle, generation, TaskChange::FailureConsumed);
@@ -435,7 +503,7 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, grid: &m
         if book.agents.pooled[row] {
             continue;
         }
-        let stopped = book.tasks.stops_of(handle).any();
+        let stopped = book.tasks.holds_movement(handle);
         let p = book.agents.position[row];
         let env = MoveEnv {
             grid: &config.paths,

@@ -74,6 +74,17 @@ pub struct DirectiveParent {
     pub last_child_generation: u32,
 }
 
+impl ParentKind {
+    /// Its priority: a safety response (escape) outranks a rendezvous, so installing one over a
+    /// rendezvous suspends the rendezvous (a higher-priority task stop) instead of replacing it.
+    pub fn priority(&self) -> u8 {
+        match self {
+            ParentKind::Rendezvous => 0,
+            ParentKind::Escape { .. } => 1,
+        }
+    }
+}
+
 impl DirectiveParent {
     /// `"rendezvous"` or `"escape"`.
     pub fn kind_name(&self) -> &'static str {

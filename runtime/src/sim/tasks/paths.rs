@@ -3,6 +3,14 @@
 //! to navigation, the footprints of scene objects), searched with the `pathfinding` crate's A*
 //! under a bound of [`MAX_EXPANSIONS`] node expansions per query.
 //!
+//! A query whose straight segment is clear is answered by that segment (no search). Otherwise
+//! the A* runs over jump points (jump point search, 8-connected, no corner cutting): a node's
+//! successors are the next cells along each pruned direction where a forced neighbour (or the
+//! goal) appears, found by scanning a padded walkable grid without allocation; each expanded
+//! jump point counts as one expansion. Costs are integer (10 orthogonal, 14 diagonal) and the
+//! heuristic is the octile distance, so the search finds a shortest 8-connected route and never
+//! depends on rounding; the corners are then string-pulled once by line of sight.
+//!
 //! Queries are queued ([`PathService::submit`]) and answered later, in the Motion phase's path
 //! step ([`PathService::answer`]); each reply carries the generation of the query it answers, so
 //! the movement that asked can tell a reply to its current query from a stale one. Cancelling a
@@ -35,10 +43,20 @@ pub const MAX_CELLS: usize = 16 * 1024 * 1024;
 const ORTHOGONAL_COST: u32 = 10;
 /// Cost of a diagonal step (10 × √2, rounded).
 const DIAGONAL_COST: u32 = 14;
-/// Weight of the heuristic. 1 keeps A* optimal; a weight of 2 halved the expansions on open
-/// walkways but made 127 of the bench's 2,000 street-lifecycle queries (across the road, via the
-/// crossing) hit the expansion bound, so it stays 1.
-const HEURISTIC_WEIGHT: u32 = 1;
+/// The eight directions `(dc, dr)`: the four orthogonal ones, then the four diagonal ones (the
+/// order successors are generated in).
+const DIRECTIONS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+/// The direction code of the start node (no parent: every direction is a successor).
+const NO_DIRECTION: u8 = 8;
 
 /// A static obstacle the grid is built around, already in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -205,6 +223,12 @@ pub struct PathGrid {
     columns: u32,
     rows: u32,
     walkable: Vec<bool>,
+    /// `walkable` with a border of one closed cell all round (row stride `columns + 2`), so the
+    /// search reads neighbours without bounds checks.
+    open: Vec<bool>,
+    /// Per padded cell: bit `k` when its neighbour in direction `k` is open; bit `8 + k` when
+    /// arriving along straight direction `k` (0..4) makes it a jump point (a forced neighbour).
+    masks: Vec<u16>,
 }
 
 impl PathGrid {
@@ -245,6 +269,8 @@ impl PathGrid {
             columns: columns as u32,
             rows: rows as u32,
             walkable: vec![false; columns * rows],
+            open: Vec::new(),
+            masks: Vec::new(),
         };
         for route in routes {
             grid.mark_walkway(route);
@@ -252,7 +278,56 @@ impl PathGrid {
         for obstacle in obstacles.iter().filter(|o| o.is_finite()) {
             grid.clear_obstacle(obstacle);
         }
+        grid.open = grid.padded();
+        grid.masks = grid.neighbour_masks();
         grid
+    }
+
+    /// The neighbour and forced-neighbour bits of every padded cell (closed cells and the
+    /// border have none: the search never stands on them).
+    fn neighbour_masks(&self) -> Vec<u16> {
+        let stride = i64::from(self.stride());
+        let mut masks = vec![0u16; self.open.len()];
+        for (index, mask) in masks.iter_mut().enumerate() {
+            let Ok(cell) = u32::try_from(index) else {
+                break;
+            };
+            if !self.open[index] {
+                continue;
+            }
+            for d in 0..8u8 {
+                if self.open_at(cell, self.step(d).0) {
+                    *mask |= 1 << d;
+                }
+            }
+            for d in 0..4u8 {
+                let (_, dc, dr) = self.step(d);
+                let forced = if dr == 0 {
+                    (self.open_at(cell, stride) && !self.open_at(cell, stride - dc))
+                        || (self.open_at(cell, -stride) && !self.open_at(cell, -stride - dc))
+                } else {
+                    (self.open_at(cell, 1) && !self.open_at(cell, 1 - dr * stride))
+                        || (self.open_at(cell, -1) && !self.open_at(cell, -1 - dr * stride))
+                };
+                if forced {
+                    *mask |= 1 << (8 + d);
+                }
+            }
+        }
+        masks
+    }
+
+    /// The walkable cells with a closed border, row stride `columns + 2`.
+    fn padded(&self) -> Vec<bool> {
+        let (columns, rows) = (self.columns as usize, self.rows as usize);
+        let stride = columns + 2;
+        let mut open = vec![false; stride * (rows + 2)];
+        for row in 0..rows {
+            let from = row * columns;
+            let to = (row + 1) * stride + 1;
+            open[to..to + columns].copy_from_slice(&self.walkable[from..from + columns]);
+        }
+        open
     }
 
     /// Marks the cells whose centre keeps a body on `route`'s walkway.
@@ -322,8 +397,9 @@ impl PathGrid {
         if !(p.x.is_finite() && p.y.is_finite()) || self.walkable.is_empty() {
             return None;
         }
-        let c = ((p.x - self.origin.x) / CELL_M).floor();
-        let r = ((p.y - self.origin.y) / CELL_M).floor();
+        let c = (p.x - self.origin.x) / CELL_M;
+        let r = (p.y - self.origin.y) / CELL_M;
+        // On the grid both are non-negative, where truncating is flooring.
         let inside =
             c >= 0.0 && r >= 0.0 && c < f64::from(self.columns) && r < f64::from(self.rows);
         inside.then_some((c as u32, r as u32))
@@ -414,10 +490,11 @@ impl PathGrid {
         })
     }
 
-    /// A path from `start` to `goal`: A* over 8-connected walkable cells (no corner cutting),
-    /// at most [`MAX_EXPANSIONS`] expansions, then shortened to line-of-sight corners. The path
-    /// starts at `start` (or its projection) and ends at `goal` when the goal is walkable,
-    /// otherwise at the goal's projection (the consumer judges the endpoint).
+    /// A path from `start` to `goal`: the straight segment when it is clear, otherwise A* over
+    /// jump points of the 8-connected walkable cells (no corner cutting), at most
+    /// [`MAX_EXPANSIONS`] expansions, then shortened to line-of-sight corners. The path starts
+    /// at `start` (or its projection) and ends at `goal` when the goal is walkable, otherwise at
+    /// the goal's projection (the consumer judges the endpoint).
     pub fn find(&self, start: Vec2, goal: Vec2) -> Result<FoundPath, PathFailure> {
         if ![start.x, start.y, goal.x, goal.y]
             .iter()
@@ -427,30 +504,6 @@ impl PathGrid {
         }
         let from = self.project_cell(start).ok_or(PathFailure::StartOffGrid)?;
         let to = self.project_cell(goal).ok_or(PathFailure::GoalOffGrid)?;
-        let expansions = Cell::new(0u32);
-        let exhausted = Cell::new(false);
-        let found = astar(
-            &from,
-            |&(c, r)| {
-                let expanded = expansions.get();
-                let within = expanded < MAX_EXPANSIONS;
-                if within {
-                    expansions.set(expanded + 1);
-                } else {
-                    exhausted.set(true);
-                }
-                self.successors(c, r).filter(move |_| within)
-            },
-            |&(c, r)| HEURISTIC_WEIGHT * octile(c, r, to),
-            |node| *node == to,
-        );
-        let Some((cells, _cost)) = found else {
-            return Err(if exhausted.get() {
-                PathFailure::ExpansionLimit
-            } else {
-                PathFailure::NoPath
-            });
-        };
         let start_point = if self.is_walkable(start) {
             start
         } else {
@@ -461,6 +514,14 @@ impl PathGrid {
         } else {
             self.centre(to.0, to.1)
         };
+        let ground = |p: Vec2| [p.x, p.y, 0.0];
+        if self.line_walkable(start_point, end_point) {
+            return Ok(FoundPath {
+                points: vec![ground(start_point), ground(end_point)],
+                expansions: 0,
+            });
+        }
+        let (cells, expansions) = self.search(from, to)?;
         let mut raw = Vec::with_capacity(cells.len() + 1);
         raw.push(start_point);
         raw.extend(
@@ -474,42 +535,172 @@ impl PathGrid {
         let points = self
             .shortcut(&turns(&raw))
             .into_iter()
-            .map(|p| [p.x, p.y, 0.0])
+            .map(ground)
             .collect();
-        Ok(FoundPath {
-            points,
-            expansions: expansions.get(),
-        })
+        Ok(FoundPath { points, expansions })
     }
 
-    /// The open neighbours of a cell with their step costs (no allocation: a fixed array).
-    fn successors(&self, c: u32, r: u32) -> impl Iterator<Item = ((u32, u32), u32)> {
-        let mut out = [None; 8];
-        let mut n = 0;
-        let open = |dc: i64, dr: i64| -> Option<(u32, u32)> {
-            let (nc, nr) = (i64::from(c) + dc, i64::from(r) + dr);
-            if nc < 0 || nr < 0 || nc >= i64::from(self.columns) || nr >= i64::from(self.rows) {
-                return None;
-            }
-            let (nc, nr) = (nc as u32, nr as u32);
-            self.walkable[self.index(nc, nr)].then_some((nc, nr))
+    /// The jump points of a shortest route from cell `from` to cell `to`, and the expansions
+    /// the search made.
+    fn search(
+        &self,
+        from: (u32, u32),
+        to: (u32, u32),
+    ) -> Result<(Vec<(u32, u32)>, u32), PathFailure> {
+        let goal = self.padded_index(to);
+        let expansions = Cell::new(0u32);
+        let exhausted = Cell::new(false);
+        let found = astar(
+            &(self.padded_index(from), NO_DIRECTION),
+            |&(cell, arrived)| {
+                let expanded = expansions.get();
+                let within = expanded < MAX_EXPANSIONS;
+                if within {
+                    expansions.set(expanded + 1);
+                } else {
+                    exhausted.set(true);
+                }
+                let mut out = [((0u32, 0u8), 0u32); 8];
+                let n = if within {
+                    self.jump_successors(cell, arrived, goal, &mut out)
+                } else {
+                    0
+                };
+                out.into_iter().take(n)
+            },
+            |&(cell, _)| self.octile_between(cell, goal),
+            |&(cell, _)| cell == goal,
+        );
+        let Some((nodes, _cost)) = found else {
+            return Err(if exhausted.get() {
+                PathFailure::ExpansionLimit
+            } else {
+                PathFailure::NoPath
+            });
         };
-        for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-            if let Some(cell) = open(dc, dr) {
-                out[n] = Some((cell, ORTHOGONAL_COST));
+        let cells = nodes.iter().map(|&(cell, _)| self.unpadded(cell)).collect();
+        Ok((cells, expansions.get()))
+    }
+
+    fn stride(&self) -> u32 {
+        self.columns + 2
+    }
+
+    fn padded_index(&self, (c, r): (u32, u32)) -> u32 {
+        (r + 1) * self.stride() + c + 1
+    }
+
+    fn unpadded(&self, cell: u32) -> (u32, u32) {
+        (cell % self.stride() - 1, cell / self.stride() - 1)
+    }
+
+    /// Whether the padded cell `cell + offset` is open (the border keeps it inside).
+    fn open_at(&self, cell: u32, offset: i64) -> bool {
+        let at = i64::from(cell) + offset;
+        usize::try_from(at)
+            .ok()
+            .and_then(|i| self.open.get(i))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The step of direction `d` as a padded-index offset, with its `(dc, dr)`.
+    fn step(&self, d: u8) -> (i64, i64, i64) {
+        let (dc, dr) = DIRECTIONS[usize::from(d)];
+        let (dc, dr) = (i64::from(dc), i64::from(dr));
+        (dc + dr * i64::from(self.stride()), dc, dr)
+    }
+
+    /// Octile cost between two padded cells.
+    fn octile_between(&self, a: u32, b: u32) -> u32 {
+        let (ac, ar) = (a % self.stride(), a / self.stride());
+        let (bc, br) = (b % self.stride(), b / self.stride());
+        octile(ac, ar, (bc, br))
+    }
+
+    /// The successors of jump point `cell` reached along `arrived` (pruned as jump point
+    /// search does; every direction at the start): writes `((jump point, direction), cost)`
+    /// into `out` in direction order and returns how many.
+    fn jump_successors(
+        &self,
+        cell: u32,
+        arrived: u8,
+        goal: u32,
+        out: &mut [((u32, u8), u32); 8],
+    ) -> usize {
+        let mut n = 0;
+        for d in 0..8u8 {
+            if !self.explores(cell, arrived, d) {
+                continue;
+            }
+            if let Some(point) = self.jump(cell, d, goal) {
+                out[n] = ((point, d), self.octile_between(cell, point));
                 n += 1;
             }
         }
-        for (dc, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
-            // No corner cutting: both orthogonal neighbours must be open too.
-            if open(dc, 0).is_some() && open(0, dr).is_some() {
-                if let Some(cell) = open(dc, dr) {
-                    out[n] = Some((cell, DIAGONAL_COST));
-                    n += 1;
-                }
+        n
+    }
+
+    /// Whether a jump point reached along `arrived` explores direction `d`: the natural
+    /// neighbours (onward, and for a diagonal its two components) and the forced ones (the
+    /// sides of a straight move, and the diagonals towards them).
+    fn explores(&self, cell: u32, arrived: u8, d: u8) -> bool {
+        if arrived == NO_DIRECTION {
+            return true;
+        }
+        let (ac, ar) = DIRECTIONS[usize::from(arrived)];
+        let (dc, dr) = DIRECTIONS[usize::from(d)];
+        if ac != 0 && ar != 0 {
+            // Diagonal arrival: onward, and its horizontal and vertical components.
+            return (dc, dr) == (ac, ar) || (dc, dr) == (ac, 0) || (dc, dr) == (0, ar);
+        }
+        let stride = i64::from(self.stride());
+        if ar == 0 {
+            // Horizontal arrival: onward, up and down, and onward diagonals.
+            let side = |dr: i8| self.open_at(cell, i64::from(dr) * stride);
+            return (dc, dr) == (ac, 0) || (dc == 0 && side(dr)) || (dc == ac && side(dr));
+        }
+        let side = |dc: i8| self.open_at(cell, i64::from(dc));
+        (dc, dr) == (0, ar) || (dr == 0 && side(dc)) || (dr == ar && side(dc))
+    }
+
+    /// The next jump point from `cell` along direction `d`: the first cell where the goal is,
+    /// or a forced neighbour appears, or (diagonally) a straight scan finds one; `None` when the
+    /// scan meets a closed cell or a diagonal would cut a corner. Each step reads one mask.
+    fn jump(&self, cell: u32, d: u8, goal: u32) -> Option<u32> {
+        let (step, dc, dr) = self.step(d);
+        let diagonal = dc != 0 && dr != 0;
+        // Leaving a cell along `d` needs that neighbour open, and diagonally both components
+        // (no corner cutting).
+        let need: u16 = if diagonal {
+            let horizontal: u8 = if dc > 0 { 0 } else { 1 };
+            let vertical: u8 = if dr > 0 { 2 } else { 3 };
+            (1 << d) | (1 << horizontal) | (1 << vertical)
+        } else {
+            1 << d
+        };
+        let forced_bit: u16 = if diagonal { 0 } else { 1 << (8 + d) };
+        let mut at = cell;
+        loop {
+            let mask = self.masks.get(at as usize).copied().unwrap_or(0);
+            if mask & need != need {
+                return None;
+            }
+            at = u32::try_from(i64::from(at) + step).ok()?;
+            if at == goal {
+                return Some(at);
+            }
+            let forced = if diagonal {
+                let horizontal = if dc > 0 { 0 } else { 1 };
+                let vertical = if dr > 0 { 2 } else { 3 };
+                self.jump(at, horizontal, goal).is_some() || self.jump(at, vertical, goal).is_some()
+            } else {
+                self.masks.get(at as usize).copied().unwrap_or(0) & forced_bit != 0
+            };
+            if forced {
+                return Some(at);
             }
         }
-        out.into_iter().flatten()
     }
 
     /// The corners of `raw` that line of sight cannot skip, the first and last kept.
@@ -680,4 +871,99 @@ pub fn distance(a: Vec2, b: Vec2) -> f64 {
 /// Horizontal distance from `p` to segment `[a, b]`, meters.
 pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
     crate::sim::walk::ground::distance_sq_to_segment(p, a, b).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference: plain A* over every 8-connected cell (no corner cutting).
+    fn reference_cost(grid: &PathGrid, from: (u32, u32), to: (u32, u32)) -> Option<u32> {
+        let open = |c: i64, r: i64| {
+            c >= 0
+                && r >= 0
+                && c < i64::from(grid.columns)
+                && r < i64::from(grid.rows)
+                && grid.walkable[grid.index(c as u32, r as u32)]
+        };
+        astar(
+            &from,
+            |&(c, r)| {
+                let (c, r) = (i64::from(c), i64::from(r));
+                DIRECTIONS
+                    .iter()
+                    .filter(|(dc, dr)| {
+                        let (dc, dr) = (i64::from(*dc), i64::from(*dr));
+                        open(c + dc, r + dr)
+                            && (dc == 0 || dr == 0 || (open(c + dc, r) && open(c, r + dr)))
+                    })
+                    .map(|(dc, dr)| {
+                        let cost = if *dc != 0 && *dr != 0 {
+                            DIAGONAL_COST
+                        } else {
+                            ORTHOGONAL_COST
+                        };
+                        let cell = ((c + i64::from(*dc)) as u32, (r + i64::from(*dr)) as u32);
+                        (cell, cost)
+                    })
+                    .collect::<Vec<_>>()
+            },
+            |&(c, r)| octile(c, r, to),
+            |cell| *cell == to,
+        )
+        .map(|(_, cost)| cost)
+    }
+
+    fn random_grid(seed: u64, columns: u32, rows: u32, closed_percent: u64) -> PathGrid {
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let mut walkable = Vec::with_capacity((columns * rows) as usize);
+        for _ in 0..columns * rows {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            walkable.push((state >> 33) % 100 >= closed_percent);
+        }
+        let mut grid = PathGrid {
+            origin: Vec2 { x: 0.0, y: 0.0 },
+            columns,
+            rows,
+            walkable,
+            open: Vec::new(),
+            masks: Vec::new(),
+        };
+        grid.open = grid.padded();
+        grid.masks = grid.neighbour_masks();
+        grid
+    }
+
+    #[test]
+    fn jump_points_find_exactly_the_shortest_routes_plain_a_star_finds() {
+        let mut compared = (0, 0);
+        for seed in 0..300u64 {
+            let grid = random_grid(seed, 24, 16, 20 + seed % 20);
+            let open: Vec<(u32, u32)> = (0..16)
+                .flat_map(|r| (0..24).map(move |c| (c, r)))
+                .filter(|&(c, r)| grid.walkable[grid.index(c, r)])
+                .collect();
+            if open.len() < 2 {
+                continue;
+            }
+            let from = open[(seed as usize * 7) % open.len()];
+            let to = open[(seed as usize * 131 + 17) % open.len()];
+            let expected = reference_cost(&grid, from, to);
+            let got = grid.search(from, to);
+            match (expected, got) {
+                (None, Err(PathFailure::NoPath)) => compared.1 += 1,
+                (Some(cost), Ok((cells, _))) => {
+                    assert_eq!(cells.first(), Some(&from));
+                    assert_eq!(cells.last(), Some(&to));
+                    let jps: u32 = cells.windows(2).map(|w| octile(w[0].0, w[0].1, w[1])).sum();
+                    assert_eq!(jps, cost, "seed {seed}: {from:?} → {to:?}");
+                    compared.0 += 1;
+                }
+                (expected, got) => panic!("seed {seed}: {expected:?} vs {got:?}"),
+            }
+        }
+        assert!(compared.0 > 150 && compared.1 > 10, "{compared:?}");
+    }
 }

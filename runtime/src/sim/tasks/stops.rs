@@ -110,13 +110,34 @@ impl StopCauses {
             .collect()
     }
 
-    /// Releases a timed standing whose deadline has come (the clock is its owner).
-    pub fn tick(&mut self, frame: u64) {
+    /// Releases a timed standing whose deadline has come (the clock is its owner); true when it
+    /// released one.
+    pub fn tick(&mut self, frame: u64) -> bool {
         if let Some(StopOwner::Clock { until_frame }) = self.owner(StopCause::TimedStanding) {
             if frame >= until_frame {
                 self.slots[StopCause::TimedStanding.code() as usize] = None;
+                return true;
             }
         }
+        false
+    }
+
+    /// Whether a cause holds the movement of the parent of session `running`: every set cause
+    /// does, except the suspension a higher-priority task puts on the task below it, which
+    /// never holds that higher task's own movement (its owner is the running parent).
+    pub fn hold_running(&self, running: Option<u32>) -> bool {
+        self.slots
+            .iter()
+            .enumerate()
+            .any(|(code, slot)| match slot {
+                None => false,
+                Some(StopOwner::Task { session })
+                    if code == StopCause::HigherPriorityTask.code() as usize =>
+                {
+                    Some(*session) != running
+                }
+                Some(_) => true,
+            })
     }
 }
 
@@ -167,10 +188,40 @@ mod tests {
             StopCause::TimedStanding,
             StopOwner::Clock { until_frame: 10 },
         );
-        stops.tick(9);
+        assert!(!stops.tick(9));
         assert!(stops.owner(StopCause::TimedStanding).is_some());
-        stops.tick(10);
+        assert!(stops.tick(10));
         assert_eq!(stops.owner(StopCause::TimedStanding), None);
         assert_eq!(stops.owner(StopCause::BodySuspension), Some(body));
+    }
+
+    #[test]
+    fn a_higher_priority_suspension_holds_every_movement_but_its_owners() {
+        let mut stops = StopCauses::default();
+        let escape = StopOwner::Task { session: 3 };
+        stops.set(StopCause::HigherPriorityTask, escape);
+        assert!(
+            !stops.hold_running(Some(3)),
+            "the owner's own movement runs"
+        );
+        assert!(stops.hold_running(Some(2)));
+        assert!(stops.hold_running(None));
+        // Nothing but the owner releases it, and a timed standing still holds the owner.
+        assert_eq!(
+            stops.release(
+                StopCause::HigherPriorityTask,
+                StopOwner::Task { session: 2 }
+            ),
+            Err(ReleaseRefusal::NotOwner)
+        );
+        stops.set(
+            StopCause::TimedStanding,
+            StopOwner::Clock { until_frame: 5 },
+        );
+        assert!(stops.hold_running(Some(3)));
+        assert!(stops.tick(5));
+        assert!(!stops.hold_running(Some(3)));
+        assert_eq!(stops.release(StopCause::HigherPriorityTask, escape), Ok(()));
+        assert!(!stops.hold_running(Some(2)));
     }
 }

@@ -4,11 +4,12 @@
 
 use std::sync::Arc;
 
+use super::commands::InstallRefusal;
 use super::escape::{self, EscapeRejection};
 use super::movement::{MotionState, MoveFailure, Movement, StaleReply};
 use super::parent::ParentState;
 use super::paths::{FoundPath, Obstacle, PathFailure, PathGrid, PathReply, MAX_EXPANSIONS};
-use super::stops::StopCause;
+use super::stops::{StopCause, StopOwner};
 use super::{TaskChange, TaskState};
 use crate::project::{
     Barrier, Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, SceneObject,
@@ -507,27 +508,73 @@ fn an_escape_runs_to_its_endpoint_and_completes_only_beyond_the_safe_distance() 
 
 #[test]
 fn a_search_stops_at_the_expansion_bound() {
-    // A comb of walls makes the way from one end of the plaza to the other a long zig-zag.
-    let walls: Vec<Obstacle> = (0..19)
-        .map(|i| {
-            let x = -18.0 + 2.0 * f64::from(i);
-            let (y0, y1) = if i % 2 == 0 { (-5.0, 3.5) } else { (-3.5, 5.0) };
-            Obstacle::Segment {
-                from: Vec2 { x, y: y0 },
-                to: Vec2 { x, y: y1 },
-                half_thickness_m: 0.1,
-            }
-        })
-        .collect();
-    let grid = PathGrid::new(&plaza(), &walls);
-    let found = grid.find(Vec2 { x: -19.5, y: 0.0 }, Vec2 { x: 19.5, y: 0.0 });
-    assert_eq!(found, Err(PathFailure::ExpansionLimit));
+    // A forest of pillars 1.25 m apart leaves lanes one cell wide: jump points at nearly every
+    // pillar. The goal at (15, 0) is walled in, so the search would visit the whole forest.
+    let mut obstacles = Vec::new();
+    for i in 0..32 {
+        for j in 0..8 {
+            let centre = Vec2 {
+                x: -19.5 + 1.25 * f64::from(i),
+                y: -4.5 + 1.25 * f64::from(j),
+            };
+            obstacles.push(Obstacle::Circle {
+                centre,
+                radius_m: 0.1,
+            });
+        }
+    }
+    let ring = [
+        (13.0, -2.0),
+        (17.0, -2.0),
+        (17.0, 2.0),
+        (13.0, 2.0),
+        (13.0, -2.0),
+    ];
+    for pair in ring.windows(2) {
+        obstacles.push(Obstacle::Segment {
+            from: Vec2 {
+                x: pair[0].0,
+                y: pair[0].1,
+            },
+            to: Vec2 {
+                x: pair[1].0,
+                y: pair[1].1,
+            },
+            half_thickness_m: 0.1,
+        });
+    }
+    let grid = PathGrid::new(&plaza(), &obstacles);
+    let start = Vec2 { x: -19.0, y: 0.0 };
+    let walled = grid.find(start, Vec2 { x: 15.0, y: 0.0 });
+    assert_eq!(walled, Err(PathFailure::ExpansionLimit));
+    // Through the same forest to an open goal: found, under the bound but far from free.
+    let through = grid
+        .find(start, Vec2 { x: 19.0, y: 0.3 })
+        .expect("a way through the forest");
+    assert!(
+        (1000..MAX_EXPANSIONS).contains(&through.expansions),
+        "{} expansions",
+        through.expansions
+    );
+    assert!(through.points.len() > 2);
+    // On the open plaza the straight segment is clear: no search at all.
     let open = PathGrid::new(&plaza(), &[]);
     let path = open
         .find(Vec2 { x: -19.5, y: 0.0 }, Vec2 { x: 19.5, y: 0.0 })
         .expect("straight");
-    assert!(path.expansions < MAX_EXPANSIONS);
+    assert_eq!(path.expansions, 0);
     assert_eq!(path.points.len(), 2, "line of sight leaves two corners");
+    // Round a wall across most of the plaza: a searched path with a corner.
+    let wall = [Obstacle::Segment {
+        from: Vec2 { x: 0.0, y: -6.0 },
+        to: Vec2 { x: 0.0, y: 3.0 },
+        half_thickness_m: 0.1,
+    }];
+    let round = PathGrid::new(&plaza(), &wall)
+        .find(Vec2 { x: -5.0, y: 0.0 }, Vec2 { x: 5.0, y: 0.0 })
+        .expect("round the wall");
+    assert!(round.expansions > 0 && round.points.len() >= 3, "{round:?}");
+    assert!(round.points.iter().any(|p| p[1] > 3.0), "{round:?}");
 }
 
 #[test]
@@ -564,6 +611,264 @@ fn a_world_without_tasks_writes_no_task_bytes() {
     let mut w = world(&scenario(Vec::new()));
     run_to(&mut w, 20);
     assert!(w.tasks().is_empty());
+}
+
+fn stand(duration_s: f64) -> DirectiveCommand {
+    DirectiveCommand::Stand { duration_s }
+}
+
+fn position(w: &World) -> Vec2 {
+    let row = w.resolve(ped(w)).expect("alive");
+    w.agents().position[row]
+}
+
+#[test]
+fn a_stand_holds_until_its_deadline_and_a_continue_does_not_release_it() {
+    let mut w = world(&scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        // 2 s at 0.05 s: standing until frame 60.
+        directive(20, stand(2.0)),
+        // A Continue releases only a command hold: refused (nothing waits for a signal).
+        directive(30, DirectiveCommand::Continue),
+    ]));
+    run_to(&mut w, 21);
+    let h = ped(&w);
+    let (at, generation) = (position(&w), w.tasks().movements[&h].generation);
+    assert_eq!(
+        w.tasks().stops_of(h).owner(StopCause::TimedStanding),
+        Some(StopOwner::Clock { until_frame: 60 })
+    );
+    // `world.frame()` is the last frame stepped: frame 59 still stands, frame 60 walks.
+    run_to(&mut w, 59);
+    assert_eq!(position(&w), at, "standing keeps the position");
+    assert_eq!(w.tasks().movements[&h].generation, generation);
+    let parent = &w.tasks().parents[&h];
+    assert_eq!(
+        parent.state,
+        ParentState::Travelling,
+        "standing is not waiting"
+    );
+    assert_eq!(parent.commands, 2);
+    assert!(w
+        .tasks()
+        .stops_of(h)
+        .owner(StopCause::TimedStanding)
+        .is_some());
+    run_to(&mut w, 60);
+    assert!(!w.tasks().stops_of(h).any(), "the clock released it");
+    assert_ne!(position(&w), at, "walking on");
+    let changes = task_changes(&w);
+    assert!(changes.contains(&(20, 1, generation, TaskChange::Standing)));
+    assert!(changes.contains(&(60, 1, generation, TaskChange::StandingEnded)));
+    assert!(changes
+        .iter()
+        .any(|c| c.0 == 30 && c.3 == TaskChange::Refused(InstallRefusal::WrongState)));
+    run_to(&mut w, 600);
+    let parent = &w.tasks().parents[&h];
+    assert_eq!((parent.state, parent.session), (ParentState::Completed, 1));
+}
+
+#[test]
+fn hold_and_stand_are_separate_causes_each_released_by_its_owner() {
+    let mut w = world(&scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        directive(20, DirectiveCommand::Hold),
+        // Standing until frame 81.
+        directive(21, stand(3.0)),
+        directive(40, DirectiveCommand::Continue),
+    ]));
+    run_to(&mut w, 41);
+    let h = ped(&w);
+    let at = position(&w);
+    // The Continue released the command hold only: the parent travels, the clock still holds.
+    assert_eq!(w.tasks().parents[&h].state, ParentState::Travelling);
+    let stops = w.tasks().stops_of(h);
+    assert_eq!(stops.owner(StopCause::CommandHold), None);
+    assert_eq!(
+        stops.owner(StopCause::TimedStanding),
+        Some(StopOwner::Clock { until_frame: 81 })
+    );
+    run_to(&mut w, 80);
+    assert_eq!(position(&w), at);
+    run_to(&mut w, 81);
+    assert_ne!(position(&w), at);
+    assert_eq!(w.tasks().parents[&h].commands, 4);
+}
+
+#[test]
+fn a_redirect_removes_a_timed_standing() {
+    let mut w = world(&scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        directive(20, stand(30.0)),
+        DirectiveCommand::RedirectTo {
+            object: "car-2".into(),
+            offset: v3(0.0, 2.5, 0.0),
+        }
+        .pipe(|c| directive(30, c)),
+    ]));
+    run_to(&mut w, 31);
+    let h = ped(&w);
+    assert!(!w.tasks().stops_of(h).any());
+    run_to(&mut w, 700);
+    assert_eq!(w.tasks().parents[&h].state, ParentState::Completed);
+}
+
+fn flee() -> DirectiveCommand {
+    DirectiveCommand::Escape {
+        threat: v3(3.0, 0.0, 0.0),
+        safe_distance_m: 4.0,
+    }
+}
+
+#[test]
+fn an_escape_suspends_the_rendezvous_and_its_end_restores_it() {
+    let mut w = world(&scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        directive(20, flee()),
+    ]));
+    run_to(&mut w, 21);
+    let h = ped(&w);
+    let escape = &w.tasks().parents[&h];
+    assert_eq!((escape.kind_name(), escape.session), ("escape", 2));
+    let held = &w.tasks().suspended[&h];
+    assert_eq!(
+        (held.parent.session, held.parent.state),
+        (1, ParentState::Travelling)
+    );
+    assert_eq!(held.movement.state, MotionState::Suspended);
+    assert_eq!(
+        w.tasks().stops_of(h).owner(StopCause::HigherPriorityTask),
+        Some(StopOwner::Task { session: 2 })
+    );
+    assert!(!w.tasks().holds_movement(h), "the escape itself runs");
+    assert!(w.tasks().protects(h));
+    // The escape completes; its owner releases the suspension and the rendezvous comes back.
+    let mut restored_at = None;
+    for _ in 0..400 {
+        w.step();
+        if w.tasks().suspended.is_empty() {
+            restored_at = Some(w.frame());
+            break;
+        }
+    }
+    assert!(restored_at.is_some(), "the escape ended");
+    let parent = &w.tasks().parents[&h];
+    assert_eq!((parent.kind_name(), parent.session), ("rendezvous", 1));
+    assert!(!w.tasks().stops_of(h).any());
+    let changes = task_changes(&w);
+    let preempted = changes
+        .iter()
+        .find(|c| c.3 == TaskChange::Preempted)
+        .expect("logged");
+    assert_eq!((preempted.0, preempted.1), (20, 1));
+    let completed = changes
+        .iter()
+        .find(|c| c.3 == TaskChange::Completed)
+        .expect("the escape completed");
+    let restored = changes
+        .iter()
+        .find(|c| c.3 == TaskChange::Restored)
+        .expect("logged");
+    assert_eq!(completed.1, 2);
+    assert_eq!(restored.1, 1);
+    assert!(
+        restored.2 > completed.2,
+        "a new generation past the escape's"
+    );
+    run_to(&mut w, 900);
+    let parent = &w.tasks().parents[&h];
+    assert_eq!(parent.state, ParentState::Completed);
+    assert_eq!(
+        (parent.session, parent.commands, parent.failures),
+        (1, 1, 0)
+    );
+    assert!(w.tasks().movements[&h].distance_to_goal_m() <= 0.15);
+}
+
+#[test]
+fn cancelling_the_escape_restores_the_held_rendezvous_still_held() {
+    let mut w = world(&scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        directive(20, DirectiveCommand::Hold),
+        directive(30, flee()),
+        directive(40, DirectiveCommand::Cancel),
+        directive(80, DirectiveCommand::Continue),
+    ]));
+    run_to(&mut w, 31);
+    let h = ped(&w);
+    // The rendezvous' command hold went with it: it never holds the escape.
+    assert_eq!(w.tasks().stops_of(h).owner(StopCause::CommandHold), None);
+    assert_eq!(
+        w.tasks().suspended[&h].command_hold,
+        Some(StopOwner::Directive { session: 1 })
+    );
+    run_to(&mut w, 41);
+    let parent = &w.tasks().parents[&h];
+    assert_eq!(
+        (parent.session, parent.state),
+        (1, ParentState::WaitingForSignal)
+    );
+    assert_eq!(
+        w.tasks().stops_of(h).owner(StopCause::CommandHold),
+        Some(StopOwner::Directive { session: 1 })
+    );
+    assert_eq!(
+        w.tasks().stops_of(h).owner(StopCause::HigherPriorityTask),
+        None
+    );
+    let at = position(&w);
+    run_to(&mut w, 79);
+    assert_eq!(position(&w), at, "still held until its Continue");
+    run_to(&mut w, 900);
+    assert_eq!(w.tasks().parents[&h].state, ParentState::Completed);
+}
+
+#[test]
+fn a_new_rendezvous_during_an_escape_supersedes_the_suspended_one() {
+    let mut w = world(&scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        directive(20, flee()),
+        DirectiveCommand::RendezvousWith {
+            object: "car-2".into(),
+            offset: v3(0.0, 2.5, 0.0),
+        }
+        .pipe(|c| directive(30, c)),
+    ]));
+    run_to(&mut w, 31);
+    let h = ped(&w);
+    assert!(w.tasks().suspended.is_empty());
+    assert!(!w.tasks().stops_of(h).any());
+    assert_eq!(w.tasks().parents[&h].session, 3);
+    let replaced: Vec<u32> = task_changes(&w)
+        .iter()
+        .filter(|c| c.3 == TaskChange::Replaced)
+        .map(|c| c.1)
+        .collect();
+    assert_eq!(
+        replaced,
+        vec![2, 1],
+        "the escape, then the suspended rendezvous"
+    );
+}
+
+#[test]
+fn restoring_during_a_suspension_and_continuing_matches_straight_stepping() {
+    let s = scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        directive(20, flee()),
+        directive(25, stand(1.0)),
+    ]);
+    let mut straight = world(&s);
+    run_to(&mut straight, 400);
+    let mut restored = world(&s);
+    run_to(&mut restored, 30);
+    assert!(!restored.tasks().suspended.is_empty());
+    let snapshot = restored.snapshot();
+    run_to(&mut restored, 90);
+    restored.restore(&snapshot).expect("restores");
+    run_to(&mut restored, 400);
+    assert_eq!(restored.state_digest(), straight.state_digest());
+    assert_eq!(restored.tasks(), straight.tasks());
 }
 
 /// `value.pipe(f)` = `f(value)`, so a directive list reads in frame order.

@@ -296,7 +296,7 @@ mod tests {
         }
         let data = panic_marks(&world);
         assert!(data.lines.is_empty());
-        assert!(data.shapes.iter().all(|s| s.len() == 0));
+        assert!(data.shapes.iter().all(|s| s.is_empty()));
         assert!(panic_legend(&world, &data).is_empty());
     }
 

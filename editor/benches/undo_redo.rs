@@ -102,6 +102,7 @@ fn open_first_frame(c: &mut Criterion) {
                 screenshot: None,
                 frame: None,
                 tab: None,
+                ..RunArgs::default()
             };
             let mut harness = egui_kittest::Harness::builder()
                 .with_size(egui::vec2(1280.0, 800.0))

@@ -17,6 +17,9 @@ use stagecraft_runtime::sim::{AgentState, World};
 /// Radius of the tier disc under an agent, meters (wider than the body, so it shows as a rim
 /// from above).
 pub const TIER_DISC_RADIUS_M: f32 = AGENT_RADIUS_M + 0.22;
+/// Where the tier disc sits, meters: on the sidewalk's top, where most agents walk (it floats a
+/// little over the road, but is never hidden under the kerb).
+pub const TIER_DISC_Z_M: f32 = super::build::SIDEWALK_TOP_M + 0.01;
 /// Height of a flee target's post, meters.
 pub const FLEE_POST_HEIGHT_M: f32 = 2.4;
 
@@ -34,13 +37,13 @@ pub fn tier_marks(world: &World) -> LayerData {
         marker(
             &mut data,
             Shape::Cylinder,
-            vec3(x, y, 0.0),
+            vec3(x, y, TIER_DISC_Z_M),
             TIER_DISC_RADIUS_M,
             0.04,
             colour,
         );
         if world.outside_ring(row) {
-            let (r, z) = (TIER_DISC_RADIUS_M, 0.06);
+            let (r, z) = (TIER_DISC_RADIUS_M, TIER_DISC_Z_M + 0.06);
             let c = palette::OUTSIDE_RING;
             data.line(vec3(x - r, y - r, z), vec3(x + r, y + r, z), c);
             data.line(vec3(x - r, y + r, z), vec3(x + r, y - r, z), c);
@@ -296,7 +299,7 @@ mod tests {
         }
         let data = panic_marks(&world);
         assert!(data.lines.is_empty());
-        assert!(data.shapes.iter().all(|s| s.len() == 0));
+        assert!(data.shapes.iter().all(|s| s.is_empty()));
         assert!(panic_legend(&world, &data).is_empty());
     }
 

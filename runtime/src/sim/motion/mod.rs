@@ -1,6 +1,7 @@
 //! The Motion phase at scale: one fixed step of every agent's motion, in this order —
-//! tiers (`tiers`: distance hysteresis, capacities, transition budgets; then the crowd's panic
-//! promotion, out-of-ring demotion and governor, `governor`), the update mask (each agent's
+//! tiers (`tiers`: distance hysteresis with the crowd's relevance and panic requests, lowered one
+//! rung outside the streaming ring (`ring`), then capacities and transition budgets, then the
+//! crowd governor, `governor`), the update mask (each agent's
 //! tier cadence phased by the stable hash of its id), the avoidance window (`avoidance`: at
 //! most the budget of walkers run the steering fan, from a rotating cursor), then every agent
 //! in row order walks (`sim::walk`), travels or flees by the time it has accumulated since its

@@ -426,7 +426,7 @@ fn a_scene_object_picked_in_the_viewport_fills_a_rendezvous_object_and_an_escape
     // The rendezvous with van-1 becomes one with van-2 (its footprint centre at (−25, 2.2)).
     harness
         .get_all_by_label("Pick")
-        .nth(0)
+        .next()
         .expect("a pick button")
         .click();
     harness.run_steps(2);

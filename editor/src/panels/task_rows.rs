@@ -1,7 +1,8 @@
 //! The Task section of a pedestrian in the Provenance tab, as rows of text: its directive
 //! parent (state, source, session, command and failure counts), its movement (generation,
-//! motion state, replans, blocking timers, corner and path, goal), its stop causes with their
-//! owners, and the last escape selection's candidates by verdict.
+//! motion state, replans, blocking timers, corner and path, goal), a task a higher-priority one
+//! suspended, its stop causes with their owners, and the last escape selection's candidates by
+//! verdict.
 
 use stagecraft_runtime::sim::tasks::escape::EscapeRejection;
 use stagecraft_runtime::sim::{AgentHandle, World};
@@ -41,6 +42,17 @@ pub fn task_rows(world: &World, handle: AgentHandle) -> Vec<(&'static str, Strin
                 m.corner,
                 m.path.len(),
                 m.distance_to_goal_m()
+            ),
+        ));
+    }
+    if let Some(held) = tasks.suspended.get(&handle) {
+        rows.push((
+            "Suspended task",
+            format!(
+                "{} · session {} · {:?} · until the higher-priority task ends",
+                held.parent.kind_name(),
+                held.parent.session,
+                held.parent.state
             ),
         ));
     }

@@ -852,6 +852,38 @@ fn a_new_rendezvous_during_an_escape_supersedes_the_suspended_one() {
 }
 
 #[test]
+fn a_second_escape_takes_over_the_suspension_and_its_end_restores_the_rendezvous() {
+    let mut w = world(&scenario(vec![
+        directive(5, meet("car-1", -2.5)),
+        directive(20, flee()),
+        DirectiveCommand::Escape {
+            threat: v3(-20.0, 0.0, 0.0),
+            safe_distance_m: 4.0,
+        }
+        .pipe(|c| directive(30, c)),
+    ]));
+    run_to(&mut w, 31);
+    let h = ped(&w);
+    assert_eq!(w.tasks().parents[&h].session, 3);
+    assert_eq!(w.tasks().suspended[&h].parent.session, 1);
+    assert_eq!(
+        w.tasks().stops_of(h).owner(StopCause::HigherPriorityTask),
+        Some(StopOwner::Task { session: 3 }),
+        "handed from the first escape to the second"
+    );
+    run_to(&mut w, 900);
+    let parent = &w.tasks().parents[&h];
+    assert_eq!((parent.session, parent.state), (1, ParentState::Completed));
+    assert!(w.tasks().suspended.is_empty());
+    let restored: Vec<u32> = task_changes(&w)
+        .iter()
+        .filter(|c| c.3 == TaskChange::Restored)
+        .map(|c| c.1)
+        .collect();
+    assert_eq!(restored, vec![1]);
+}
+
+#[test]
 fn restoring_during_a_suspension_and_continuing_matches_straight_stepping() {
     let s = scenario(vec![
         directive(5, meet("car-1", -2.5)),

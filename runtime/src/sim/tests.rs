@@ -148,9 +148,6 @@ fn hold_stops_an_agent_and_continue_resumes_it() {
 }
 
 #[test]
-#[ignore = "known deadlock since motion tiers, crossings and task movements run together: the task \
-            ped (no sidestep) and three walkers waiting on BodyConflict block each other near \
-            x = 30 m; reported on issues 14 and 15"]
 fn rendezvous_arrives_at_its_goal() {
     let mut world = world();
     world.step_n_for_test(99);

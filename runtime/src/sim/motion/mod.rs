@@ -219,8 +219,15 @@ pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>)
     let dt = config.fixed_step_s;
     let mut counters = state.counters;
     observe_velocities(dt, agents);
-    counters.tiers = [Tier::Full, Tier::Simulated, Tier::Stub]
-        .map(|t| agents.tier.iter().filter(|x| **x == t).count() as u64);
+    let mut tiers = [0u64; 3];
+    for tier in &agents.tier {
+        tiers[match tier {
+            Tier::Full => 0,
+            Tier::Simulated => 1,
+            Tier::Stub => 2,
+        }] += 1;
+    }
+    counters.tiers = tiers;
     frames::publish(agents, frame, &mut scratch.frames);
     counters.frames = scratch.frames.len() as u64;
     state.counters = counters;

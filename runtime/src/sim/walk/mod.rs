@@ -46,9 +46,10 @@ pub const LOOKAHEAD_M: f64 = 1.0;
 pub const OPPOSING_SCAN_M: f64 = 2.5;
 /// Window over which a body's velocity is observed, seconds.
 pub const VELOCITY_WINDOW_S: f64 = 0.2;
-/// Cell of the neighbour grid, meters: wide enough that a scan (2.5 m plus the most a body
-/// moves in a step, both ways) spans at most two cells per axis.
-pub const NEIGHBOUR_CELL_M: f64 = 2.0 * OPPOSING_SCAN_M + 0.5;
+/// Cell of the neighbour grid, meters: half the opposing scan, so a scan visits about
+/// (2 × 2.7 / 1.25 + 1)² ≈ 30 m² of cells beyond its own disc rather than the 270 m² of
+/// three 5.5 m cells a side (the neighbours found, and so every decision, are the same).
+pub const NEIGHBOUR_CELL_M: f64 = OPPOSING_SCAN_M / 2.0;
 
 /// Why a steering candidate (or the executed step) was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -332,12 +332,16 @@ fn step_agents(
         grid.rebuild(&agents.position, NEIGHBOUR_CELL_M);
     }
     let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
+    // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
+    // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
+    // and fleers move during this loop; a larger bound only widens the scan.
+    let fleeing = agents.state.iter().any(|s| *s == AgentState::Fleeing);
     let fastest_m_s = agents
         .speed_m_s
         .iter()
         .copied()
         .filter(|s| s.is_finite())
-        .fold(FLEE_SPEED_M_S, f64::max);
+        .fold(if fleeing { FLEE_SPEED_M_S } else { 0.0 }, f64::max);
     let base = WalkEnv {
         routes: &config.space.routes,
         blockers,

@@ -335,7 +335,7 @@ fn step_agents(
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
     // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
     // and fleers move during this loop; a larger bound only widens the scan.
-    let fleeing = agents.state.iter().any(|s| *s == AgentState::Fleeing);
+    let fleeing = agents.state.contains(&AgentState::Fleeing);
     let fastest_m_s = agents
         .speed_m_s
         .iter()

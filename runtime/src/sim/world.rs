@@ -490,7 +490,7 @@ impl World {
             events: &mut self.events,
             frame: self.frame,
         };
-        tasks::motion(config, &mut book, &mut self.walk.grid);
+        tasks::motion(config, &mut book, &mut self.walk);
         motion_publish(
             config,
             MotionSets {

@@ -81,11 +81,20 @@ pub fn publish(agents: &Agents, frame: u64, frames: &mut Vec<MotionFrame>) {
         .zip(&agents.tier)
         .zip(&agents.panic)
         .zip(&agents.steps)
-        .zip(&agents.updated);
+        .zip(&agents.updated)
+        .zip(&agents.crosswalk)
+        .zip(&agents.group);
+    // One pass (the crossings columns too), writing into the reused buffer.
     frames.extend(columns.map(
         |(
-            ((((((((id, location), velocity), facing), goal), state), tier), panic), steps),
-            updated,
+            (
+                (
+                    ((((((((id, location), velocity), facing), goal), state), tier), panic), steps),
+                    updated,
+                ),
+                crosswalk,
+            ),
+            group,
         )| {
             // `sqrt` of the squares, not `hypot`: exact enough for presentation and far cheaper.
             let speed = (velocity.x * velocity.x + velocity.y * velocity.y).sqrt();
@@ -97,6 +106,8 @@ pub fn publish(agents: &Agents, frame: u64, frames: &mut Vec<MotionFrame>) {
                 facing_yaw
             };
             let turn = wrap_pi(desired_yaw - facing_yaw);
+            // The group (its leader's ordinal) and role, and the crosswalk phase.
+            let grouped = group.role != GroupRole::Alone;
             MotionFrame {
                 id: AgentId::from_bits(*id),
                 location: *location,
@@ -104,9 +115,9 @@ pub fn publish(agents: &Agents, frame: u64, frames: &mut Vec<MotionFrame>) {
                 facing: *facing,
                 route_target: *goal,
                 behaviour: *state,
-                group: None,
-                group_role: None,
-                crosswalk_state: None,
+                group: grouped.then_some(group.leader_ordinal),
+                group_role: grouped.then_some(group.slot),
+                crosswalk_state: Some(crosswalk.phase.code()),
                 animation: AnimationParams {
                     speed_m_s: speed as f32,
                     facing_yaw_rad: facing_yaw,
@@ -123,14 +134,6 @@ pub fn publish(agents: &Agents, frame: u64, frames: &mut Vec<MotionFrame>) {
             }
         },
     ));
-    // Crossings columns: the group (its leader's ordinal) and role, and the crosswalk phase.
-    for ((frame, crosswalk), group) in frames.iter_mut().zip(&agents.crosswalk).zip(&agents.group) {
-        frame.crosswalk_state = Some(crosswalk.phase.code());
-        if group.role != GroupRole::Alone {
-            frame.group = Some(group.leader_ordinal);
-            frame.group_role = Some(group.slot);
-        }
-    }
 }
 
 /// `atan2(y, x)` to within about 1e-5 rad, branch-light so publishing 100,000 frames stays

@@ -250,8 +250,15 @@ pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>)
     let dt = config.fixed_step_s;
     let mut counters = state.counters;
     observe_velocities(dt, agents);
-    counters.tiers = [Tier::Full, Tier::Simulated, Tier::Stub]
-        .map(|t| agents.tier.iter().filter(|x| **x == t).count() as u64);
+    let mut tiers = [0u64; 3];
+    for tier in &agents.tier {
+        tiers[match tier {
+            Tier::Full => 0,
+            Tier::Simulated => 1,
+            Tier::Stub => 2,
+        }] += 1;
+    }
+    counters.tiers = tiers;
     frames::publish(agents, frame, &mut scratch.frames);
     counters.frames = scratch.frames.len() as u64;
     state.counters = counters;
@@ -371,12 +378,16 @@ fn step_agents(
         grid.rebuild(&agents.position, NEIGHBOUR_CELL_M);
     }
     let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
+    // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
+    // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
+    // and fleers move during this loop; a larger bound only widens the scan.
+    let fleeing = agents.state.contains(&AgentState::Fleeing);
     let fastest_m_s = agents
         .speed_m_s
         .iter()
         .copied()
         .filter(|s| s.is_finite())
-        .fold(FLEE_SPEED_M_S, f64::max);
+        .fold(if fleeing { FLEE_SPEED_M_S } else { 0.0 }, f64::max);
     let base = WalkEnv {
         routes: &config.space.routes,
         blockers,

@@ -47,7 +47,8 @@ use crate::project::Vec2;
 use crate::sim::agents::{AgentHandle, AgentState, Agents, Canonical};
 use crate::sim::events::{EventDetail, EventKind, EventLog};
 use crate::sim::slots::Slots;
-use crate::sim::spatial::SpatialGrid;
+use crate::sim::walk::steer::gather_neighbours;
+use crate::sim::walk::WalkState;
 use crate::sim::world::WorldConfig;
 
 /// What happened to a task (the detail of an `EventKind::Task` event).
@@ -494,7 +495,10 @@ impl Book<'_> {
 /// The tasks' part of the Motion phase: every movement steps (in handle order, after the
 /// walkers), the queries replans need are queued, the path service answers, and parents
 /// consume arrivals and failures.
-pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, grid: &mut SpatialGrid) {
+pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &mut WalkState) {
+    let WalkState {
+        grid, scratch, fan, ..
+    } = walk;
     let handles: Vec<AgentHandle> = book.tasks.movements.keys().copied().collect();
     for handle in handles {
         let Some(row) = book.row(handle) else {
@@ -505,11 +509,19 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, grid: &m
         }
         let stopped = book.tasks.holds_movement(handle);
         let p = book.agents.position[row];
+        gather_neighbours(
+            grid,
+            book.agents,
+            row,
+            0.0,
+            movement::NEIGHBOUR_SLACK_M,
+            &mut scratch.neighbours,
+        );
         let env = MoveEnv {
             grid: &config.paths,
             unknown: &config.unknown_obstacles,
-            peds: grid,
-            row,
+            neighbours: &scratch.neighbours,
+            fan,
             dt_s: config.fixed_step_s,
         };
         let Some(m) = book.tasks.movements.get_mut(&handle) else {

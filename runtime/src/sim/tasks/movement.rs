@@ -12,8 +12,10 @@ use super::failure::{self, ReplanCause};
 use super::paths::{distance, Obstacle, PathFailure, PathGrid, PathReply};
 use crate::project::Vec2;
 use crate::sim::agents::Canonical;
-use crate::sim::spatial::SpatialGrid;
 use crate::sim::walk::body::BODY_RADIUS_M;
+use crate::sim::walk::fan::Fan;
+use crate::sim::walk::steer::{offset, steer, Neighbour, Scene, Surroundings};
+use crate::sim::walk::{CandidateRejection, LOOKAHEAD_M};
 
 /// A path is accepted only if its endpoint is within this of the goal on every axis, meters.
 pub const ENDPOINT_TOLERANCE_M: f64 = 0.15;
@@ -23,11 +25,8 @@ pub const ARRIVAL_RADIUS_M: f64 = 0.15;
 pub const MAX_SUBSTEP_S: f64 = 0.05;
 /// The stopping phase after the last corner, seconds (the stop tail: no translation).
 pub const STOP_PHASE_S: f64 = 0.05;
-/// Another ped closer than this blocks a step that brings the two closer, meters.
-pub const PED_CLEARANCE_M: f64 = 2.0 * BODY_RADIUS_M;
-
 /// How far a neighbour may have moved since the neighbour grid bucketed it, meters.
-const NEIGHBOUR_SLACK_M: f64 = 0.5;
+pub(super) const NEIGHBOUR_SLACK_M: f64 = 0.5;
 
 /// What a movement is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -291,10 +290,10 @@ pub(super) struct MoveEnv<'a> {
     pub grid: &'a PathGrid,
     /// Obstacles the body meets that navigation does not know.
     pub unknown: &'a [Obstacle],
-    /// Ped positions by row, in the neighbour grid.
-    pub peds: &'a SpatialGrid,
-    /// The stepping ped's row (not its own neighbour).
-    pub row: usize,
+    /// The bodies around the ped (gathered by `steer::gather_neighbours` before the step).
+    pub neighbours: &'a [Neighbour],
+    /// The steering fan walkers use.
+    pub fan: &'a Fan,
     /// Fixed step, seconds.
     pub dt_s: f64,
 }
@@ -352,23 +351,16 @@ fn substep(m: &mut Movement, env: &MoveEnv<'_>, dt: f64) -> StepOutcome {
     let here = ground(m.position);
     let target = ground(corner);
     let remaining = distance(here, target);
-    let stride = m.speed_m_s.max(0.0) * dt;
-    let next = if remaining <= stride {
-        target
-    } else {
-        Vec2 {
-            x: here.x + (target.x - here.x) / remaining * stride,
-            y: here.y + (target.y - here.y) / remaining * stride,
-        }
-    };
+    let stride = (m.speed_m_s.max(0.0) * dt).min(remaining);
     if remaining > 1e-12 {
         m.heading_rad = (target.y - here.y).atan2(target.x - here.x);
     }
-    if step_clear(env, here, next) {
-        m.position = [next.x, next.y, m.position[2]];
-        m.blocked_s = 0.0;
-    } else {
-        m.blocked_s += dt;
+    match steered_step(env, here, target, remaining, stride, m.speed_m_s) {
+        Some(next) => {
+            m.position = [next.x, next.y, m.position[2]];
+            m.blocked_s = 0.0;
+        }
+        None => m.blocked_s += dt,
     }
     let now = distance(ground(m.position), target);
     if now < m.best_corner_m - 1e-6 {
@@ -396,35 +388,85 @@ fn substep(m: &mut Movement, env: &MoveEnv<'_>, dt: f64) -> StepOutcome {
     }
 }
 
-/// Whether a body may step from `here` to `next`: onto a walkable cell (a body already off the
-/// grid may move), clear of obstacles navigation does not know, and not closer to a ped it
-/// already nearly touches.
-fn step_clear(env: &MoveEnv<'_>, here: Vec2, next: Vec2) -> bool {
-    if !env.grid.is_walkable(next) && env.grid.is_walkable(here) {
-        return false;
+/// The step of `stride` towards `target` through the walkers' steering helper: straight when
+/// that is safe (reaching the corner exactly when it is within the stride), else the best safe
+/// fan candidate around the straight way (a sidestep around bodies); `None` when nothing is
+/// safe or static geometry blocks the straight way (a task ped does not slide along walls: it
+/// waits, and its blocking timers decide a replan).
+fn steered_step(
+    env: &MoveEnv<'_>,
+    here: Vec2,
+    target: Vec2,
+    remaining: f64,
+    stride: f64,
+    speed_m_s: f64,
+) -> Option<Vec2> {
+    if remaining <= 1e-12 || stride <= 0.0 || speed_m_s <= 0.0 {
+        return Some(here);
     }
-    if env
-        .unknown
-        .iter()
-        .any(|o| o.clearance_m(next) < BODY_RADIUS_M && o.clearance_m(next) < o.clearance_m(here))
-    {
-        return false;
+    let desired = Vec2 {
+        x: (target.x - here.x) / remaining,
+        y: (target.y - here.y) / remaining,
+    };
+    let around = Surroundings {
+        fan: env.fan,
+        neighbours: env.neighbours,
+        axis: desired,
+        horizon_s: LOOKAHEAD_M / speed_m_s,
+    };
+    let mut scene = PathScene {
+        grid: env.grid,
+        unknown: env.unknown,
+        static_block: false,
+    };
+    let choice = steer(&around, &mut scene, here, desired, stride).ok()?;
+    if choice.angle_deg == 0 && remaining <= stride + 1e-12 {
+        return Some(target);
     }
-    let mut clear = true;
-    env.peds.for_each_point_near(
-        next,
-        PED_CLEARANCE_M + NEIGHBOUR_SLACK_M,
-        |other, position| {
-            if other as usize == env.row || !clear {
-                return;
-            }
-            let then = distance(next, position);
-            if then < PED_CLEARANCE_M && then < distance(here, position) {
-                clear = false;
-            }
-        },
-    );
-    clear
+    Some(offset(here, choice.direction, stride))
+}
+
+/// A task ped's scene: the walkable grid (a body already off it may move) and the obstacles
+/// navigation does not know (a step may not bring the body within its radius of one, closer
+/// than it was). Once static geometry refuses the straight way no sidestep is offered.
+struct PathScene<'a> {
+    grid: &'a PathGrid,
+    unknown: &'a [Obstacle],
+    static_block: bool,
+}
+
+impl Scene for PathScene<'_> {
+    fn candidate(
+        &mut self,
+        here: Vec2,
+        step_end: Vec2,
+        _predicted: Vec2,
+    ) -> Result<(), CandidateRejection> {
+        if self.static_block {
+            return Err(CandidateRejection::NoForwardExit);
+        }
+        self.step(here, step_end)
+    }
+
+    fn straight_refused(&mut self, reason: CandidateRejection) {
+        self.static_block = matches!(
+            reason,
+            CandidateRejection::OffWalkway | CandidateRejection::StaticBlocker
+        );
+    }
+
+    fn step(&self, here: Vec2, next: Vec2) -> Result<(), CandidateRejection> {
+        if !self.grid.is_walkable(next) && self.grid.is_walkable(here) {
+            return Err(CandidateRejection::OffWalkway);
+        }
+        let touches = |o: &Obstacle| {
+            o.clearance_m(next) < BODY_RADIUS_M && o.clearance_m(next) < o.clearance_m(here)
+        };
+        if self.unknown.iter().any(touches) {
+            return Err(CandidateRejection::StaticBlocker);
+        }
+        Ok(())
+    }
 }
 
 fn ground(p: [f64; 3]) -> Vec2 {

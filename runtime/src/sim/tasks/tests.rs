@@ -258,12 +258,12 @@ fn accepting_checks_generation_and_pending_and_a_stale_reply_fails_nothing() {
 #[test]
 fn an_endpoint_fourteen_centimetres_off_per_axis_is_accepted_but_arrival_needs_three_d() {
     let grid = PathGrid::new(&plaza(), &[]);
-    let peds = crate::sim::spatial::SpatialGrid::default();
+    let fan = crate::sim::walk::fan::Fan::default();
     let env = super::movement::MoveEnv {
         grid: &grid,
         unknown: &[],
-        peds: &peds,
-        row: 0,
+        neighbours: &[],
+        fan: &fan,
         dt_s: 0.05,
     };
     let goal = [3.0, 1.0, 0.0];

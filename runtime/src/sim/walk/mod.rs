@@ -2,14 +2,22 @@
 //! movement, avoidance only suggests steering.
 //!
 //! One walker's step, in order: complete its connection if it stands at the goal (`progress`);
-//! buy a physical step with its route budget; shorten it behind a same-direction leader
-//! (`follow`); try the steering fan best first (`fan`) — each candidate must stay on the
-//! walkway, respect the connection's longitudinal bounds, clear static blockers (with a forward
-//! exit for a sidestep when static geometry blocks the straight way, `ground`) and pass the
-//! predicted body test against every neighbour within the opposing scan (`body`); then the
-//! shorter executed step is checked again. Progress is the longitudinal projection of the
-//! accepted displacement. With no safe candidate the walker waits: no progress, no position
-//! change. Every outcome is a [`WalkDecision`] with its reason.
+//! buy a physical step with its route budget; shorten it behind a same-direction leader that
+//! is moving (`follow`; one standing still is a body to pass); aim along its lane — it keeps
+//! the lateral offset it walks at, keeps left (leaning back to the line from right of it, and
+//! further left while an oncoming body is ahead, the side the fan's +0.03 passes on), and
+//! narrows onto the line over the last 4 m before the goal; then the shared steering helper
+//! (`steer`, also the task movements') tries the fan best first (`fan`) — each candidate must
+//! stay on the walkway, respect the connection's longitudinal bounds, clear static blockers
+//! (with a forward exit for a sidestep when static geometry blocks the straight way, `ground`),
+//! pass the predicted body test against every neighbour at another heading within the opposing
+//! scan (`body`), and its shorter executed step must clear every body, so a refused step never
+//! hides a safe candidate behind it. Progress is the longitudinal projection of the accepted
+//! displacement. With no safe candidate the walker waits: no progress, no position change —
+//! except that after 0.5 s blocked by bodies it gives way once per step through the same fan
+//! around its left-hand direction (a step back allowed, never any progress for it), so two
+//! walkers face to face part instead of waiting for each other for ever. Every outcome is a
+//! [`WalkDecision`] with its reason.
 //!
 //! Walkers update in row order and read their neighbours' current positions, so a step is
 //! checked against bodies that already moved this step and is seen by those that move later.
@@ -19,6 +27,7 @@ pub mod fan;
 pub mod follow;
 pub mod ground;
 pub mod progress;
+pub mod steer;
 mod step;
 
 #[cfg(test)]
@@ -37,9 +46,10 @@ pub const LOOKAHEAD_M: f64 = 1.0;
 pub const OPPOSING_SCAN_M: f64 = 2.5;
 /// Window over which a body's velocity is observed, seconds.
 pub const VELOCITY_WINDOW_S: f64 = 0.2;
-/// Cell of the neighbour grid, meters: wide enough that a scan (2.5 m plus the most a body
-/// moves in a step, both ways) spans at most two cells per axis.
-pub const NEIGHBOUR_CELL_M: f64 = 2.0 * OPPOSING_SCAN_M + 0.5;
+/// Cell of the neighbour grid, meters: half the opposing scan, so a scan visits about
+/// (2 × 2.7 / 1.25 + 1)² ≈ 30 m² of cells beyond its own disc rather than the 270 m² of
+/// three 5.5 m cells a side (the neighbours found, and so every decision, are the same).
+pub const NEIGHBOUR_CELL_M: f64 = OPPOSING_SCAN_M / 2.0;
 
 /// Why a steering candidate (or the executed step) was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -102,6 +112,9 @@ pub enum WalkDecision {
     Steered(i8),
     /// It completed its connection: turned back at the route's end (no step this time).
     TurnedBack,
+    /// Blocked by bodies for a while, it gave way along a fan candidate around its left-hand
+    /// direction (the angle, degrees), earning no progress.
+    Yielded(i8),
     /// It kept its position.
     Waiting(WaitReason),
 }
@@ -119,6 +132,7 @@ impl WalkDecision {
             WalkDecision::Waiting(WaitReason::NoRoomBehindLeader) => (6, 0),
             WalkDecision::Waiting(WaitReason::NoSafeCandidate(r)) => (7, r.code()),
             WalkDecision::Waiting(WaitReason::StepRejected(r)) => (8, r.code()),
+            WalkDecision::Yielded(angle) => (9, angle as u8),
         }
     }
 

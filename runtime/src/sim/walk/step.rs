@@ -1,19 +1,40 @@
-//! One walker's step: connection completion, following, the fan, the executed step and the
-//! progress it earns (the order the module documentation of `sim::walk` gives).
+//! One walker's step: connection completion, following, the fan (through the shared
+//! `steer` helper, with the walkway as its scene), the executed step and the progress it earns
+//! (the order the module documentation of `sim::walk` gives).
 
-use super::body::{clear, SAFETY_DIAMETER_M};
+use super::body::SAFETY_DIAMETER_M;
 use super::fan::Fan;
 use super::follow::{room_behind_m, same_direction, Relative};
 use super::ground::{on_walkway, BlockerIndex, Nearby};
 use super::progress::{distance, Connection};
-use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M, OPPOSING_SCAN_M};
+use super::steer::{self, check_executed, gather_neighbours, offset, Choice, Scene, Surroundings};
+use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M};
 use crate::project::Vec2;
 use crate::sim::agents::Agents;
 use crate::sim::routes::SimRoute;
 use crate::sim::spatial::SpatialGrid;
 
+pub use super::steer::Neighbour;
+
 /// Steps shorter than this are no step, meters.
 const MIN_STEP_M: f64 = 1e-9;
+/// Over this distance before its goal a walker's lane narrows onto the connection's line, so
+/// it meets the goal; farther away it keeps the lateral offset it walks at, meters.
+pub const LANE_TAPER_M: f64 = 4.0;
+/// While an oncoming body is ahead within the opposing scan, the walker's desired direction
+/// leans this far towards its own left (the side the fan's positive preference passes on), so
+/// opposing streams part into lanes before they meet: tan of the lean, 15°.
+pub const YIELD_LEAN: f64 = 0.267_949_192_431_122_7;
+/// A walker whose fan finds no candidate clear of the bodies after this long without progress
+/// (its liveness watch) gives way: it tries the fan around its left-hand direction once, steps
+/// back included, seconds.
+pub const YIELD_AFTER_S: f64 = 0.5;
+/// Leaders slower than this are bodies to pass (the fan and the executed step keep clear of
+/// them), not leaders to follow, meters per second.
+pub const FOLLOW_MIN_SPEED_M_S: f64 = 0.2;
+/// An oncoming body counts for the lean when it is within this of the walker's line sideways,
+/// meters (two safety diameters).
+pub const YIELD_CORRIDOR_M: f64 = 2.0 * SAFETY_DIAMETER_M;
 
 /// What every walker's step reads besides the agents.
 #[derive(Clone, Copy, Debug)]
@@ -29,19 +50,6 @@ pub struct WalkEnv<'a> {
     /// The most any agent moves in one step, meters (how far a body may be from where the grid
     /// saw it).
     pub max_step_m: f64,
-}
-
-/// A neighbour as a walker sees it: current position, observed velocity, facing.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Neighbour {
-    /// Current position, meters.
-    pub position: Vec2,
-    /// Velocity observed over the last window, meters per second.
-    pub velocity: Vec2,
-    /// Unit facing.
-    pub facing: Vec2,
-    /// Squared horizontal distance from the walker when gathered, m².
-    pub distance_sq_m2: f64,
 }
 
 /// A walker's surroundings, gathered once per step and reused by every candidate (the buffers
@@ -68,12 +76,6 @@ pub enum Avoidance {
     /// Updated but deferred: the walker steps along its last reliable steering (its fan angle
     /// applied to the current desired direction), the executed step checked as always.
     Reliable,
-}
-
-/// The fan's choice: the candidate's angle and direction.
-struct Choice {
-    angle_deg: i8,
-    direction: Vec2,
 }
 
 /// Steps the walker in `row` and returns what it decided (with [`Avoidance::SteerOnly`] it
@@ -121,37 +123,79 @@ pub fn walk_agent(
     if full_step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoBudget);
     }
-    gather_neighbours(env, grid, agents, row, full_step_m, &mut scratch.neighbours);
+    let reach_m = SAFETY_DIAMETER_M + full_step_m;
+    gather_neighbours(
+        grid,
+        agents,
+        row,
+        reach_m,
+        env.max_step_m,
+        &mut scratch.neighbours,
+    );
     // A candidate's prediction reaches one lookahead (its exit probe, when needed, one more).
     env.blockers
         .gather(here, LOOKAHEAD_M, &mut scratch.blockers);
-    let (neighbours, blockers) = (&scratch.neighbours[..], Nearby(&scratch.blockers));
-    let far_blockers = &mut scratch.far_blockers;
+    let neighbours = &scratch.neighbours[..];
     let step_m = followed_step_m(&connection, here, full_step_m, neighbours)
         .min(distance(here, connection.goal));
     if step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoRoomBehindLeader);
     }
     let width_m = route.width_m();
-    let horizon_s = LOOKAHEAD_M / agents.speed_m_s[row];
-    let around = Around {
-        fan: env.fan,
+    let desired = desired_direction(&connection, width_m, here, neighbours);
+    let mut scene = Walkway {
         connection: &connection,
         width_m,
-        neighbours,
-        blockers,
+        near: &scratch.blockers,
+        far: &mut scratch.far_blockers,
+        use_far: false,
         index: env.blockers,
+        here,
+        needs_exit: None,
+        yielding: false,
     };
-    let choice = if avoidance == Avoidance::Reliable {
-        reliable(
-            env.fan,
-            agents.steer_deg[row],
-            desired_direction(&connection, here),
-        )
+    let reliable_step = avoidance == Avoidance::Reliable;
+    let choice = if reliable_step {
+        reliable(env.fan, agents.steer_deg[row], desired)
     } else {
-        match choose(&around, far_blockers, here, step_m, horizon_s) {
+        let around = Surroundings {
+            fan: env.fan,
+            neighbours,
+            axis: connection.axis,
+            horizon_s: LOOKAHEAD_M / agents.speed_m_s[row],
+        };
+        match steer::steer(&around, &mut scene, here, desired, step_m) {
             Ok(choice) => choice,
-            Err(straight) => return WalkDecision::Waiting(WaitReason::NoSafeCandidate(straight)),
+            Err(CandidateRejection::BodyConflict)
+                if !steer_only && agents.liveness[row].still_s >= YIELD_AFTER_S =>
+            {
+                scene.yielding = true;
+                let left = rotate_left(connection.axis);
+                match steer::steer(&around, &mut scene, here, left, step_m) {
+                    Ok(choice) => {
+                        let endpoint = offset(here, choice.direction, step_m);
+                        let accepted = connection.accepted_cost(endpoint, previous, budget);
+                        agents.distance_m[row] = connection.distance_at(previous + accepted);
+                        agents.position[row] = endpoint;
+                        agents.facing[row] = desired;
+                        return WalkDecision::Yielded(choice.angle_deg);
+                    }
+                    Err(_) => {
+                        agents.facing[row] = desired;
+                        return WalkDecision::Waiting(WaitReason::NoSafeCandidate(
+                            CandidateRejection::BodyConflict,
+                        ));
+                    }
+                }
+            }
+            Err(straight) => {
+                // A waiting walker faces where it wants to go, so its neighbours read its heading
+                // (following or predicting) from its route, not from its last sidestep.
+                if !steer_only {
+                    agents.facing[row] = desired;
+                }
+                return WalkDecision::Waiting(WaitReason::NoSafeCandidate(straight));
+            }
         }
     };
     agents.steer_deg[row] = choice.angle_deg;
@@ -159,8 +203,11 @@ pub fn walk_agent(
         return WalkDecision::Idle;
     }
     let endpoint = offset(here, choice.direction, step_m);
-    if let Err(reason) = check_executed(&around, here, endpoint) {
-        return WalkDecision::Waiting(WaitReason::StepRejected(reason));
+    // The fan's choice already passed its executed step; a reliable one is checked here.
+    if reliable_step {
+        if let Err(reason) = check_executed(neighbours, &scene, here, endpoint) {
+            return WalkDecision::Waiting(WaitReason::StepRejected(reason));
+        }
     }
     let accepted = connection.accepted_cost(endpoint, previous, budget);
     agents.distance_m[row] = connection.distance_at(previous + accepted);
@@ -187,34 +234,6 @@ fn reliable(fan: &Fan, angle_deg: i8, desired: Vec2) -> Choice {
     }
 }
 
-/// Every other body within the opposing scan of the walker, at its current position.
-fn gather_neighbours(
-    env: &WalkEnv<'_>,
-    grid: &SpatialGrid,
-    agents: &Agents,
-    row: usize,
-    step_m: f64,
-    scratch: &mut Vec<Neighbour>,
-) {
-    scratch.clear();
-    let here = agents.position[row];
-    let reach = OPPOSING_SCAN_M.max(SAFETY_DIAMETER_M + step_m);
-    let (velocities, facings) = (&agents.velocity_m_s, &agents.facing);
-    grid.for_each_point_near(here, reach + env.max_step_m, |other, position| {
-        let (dx, dy) = (position.x - here.x, position.y - here.y);
-        let distance_sq_m2 = dx * dx + dy * dy;
-        let other = other as usize;
-        if distance_sq_m2 <= reach * reach && other != row {
-            scratch.push(Neighbour {
-                position,
-                velocity: velocities[other],
-                facing: facings[other],
-                distance_sq_m2,
-            });
-        }
-    });
-}
-
 /// The step left behind the nearest constraining same-direction leader.
 fn followed_step_m(
     connection: &Connection,
@@ -225,149 +244,110 @@ fn followed_step_m(
     neighbours
         .iter()
         .filter(|n| same_direction(n.facing, connection.axis))
+        .filter(|n| {
+            let limit = FOLLOW_MIN_SPEED_M_S;
+            n.velocity.x * n.velocity.x + n.velocity.y * n.velocity.y >= limit * limit
+        })
         .filter_map(|n| room_behind_m(Relative::of(here, connection.axis, n.position), full_step_m))
         .fold(full_step_m, f64::min)
 }
 
-/// What a walker's candidates are checked against.
-struct Around<'a> {
-    fan: &'a Fan,
+/// A walker's scene: its connection's walkway and bounds, and the static blockers — with a
+/// forward exit for a sidestep once static geometry refused the straight candidate.
+struct Walkway<'a> {
     connection: &'a Connection,
     width_m: f64,
-    neighbours: &'a [Neighbour],
-    blockers: Nearby<'a>,
+    near: &'a [(Vec2, f64)],
+    far: &'a mut Vec<(Vec2, f64)>,
+    use_far: bool,
     index: &'a BlockerIndex,
+    here: Vec2,
+    needs_exit: Option<(Vec2, f64)>,
+    /// Giving way: steps may go backward along the connection (they earn no progress).
+    yielding: bool,
 }
 
-/// The best safe fan candidate, or the reason the straight one was refused.
-fn choose(
-    around: &Around<'_>,
-    far_blockers: &mut Vec<(Vec2, f64)>,
-    here: Vec2,
-    step_m: f64,
-    horizon_s: f64,
-) -> Result<Choice, CandidateRejection> {
-    let Around {
-        fan,
-        connection,
-        width_m,
-        neighbours,
-        mut blockers,
-        index,
-    } = *around;
-    let desired = desired_direction(connection, here);
-    let mut straight = CandidateRejection::BodyConflict;
-    let mut needs_exit = None;
-    for candidate in &fan.candidates {
-        let direction = candidate.direction(desired);
-        let predicted = offset(here, direction, LOOKAHEAD_M);
-        let step_end = offset(here, direction, step_m);
-        let verdict = if !on_walkway(connection, width_m, here, step_end) {
-            Err(CandidateRejection::OffWalkway)
-        } else {
-            connection
-                .check_endpoint(here, step_end)
-                .and_then(|()| blockers.check(here, predicted, needs_exit))
-                .and_then(|()| bodies_clear(connection, here, predicted, horizon_s, neighbours))
-        };
-        match verdict {
-            Ok(()) => {
-                return Ok(Choice {
-                    angle_deg: candidate.angle_deg,
-                    direction,
-                })
-            }
-            Err(reason) if candidate.angle_deg == 0 => {
-                straight = reason;
-                // Static geometry blocks the straight way: a sidestep must open a way forward.
-                if matches!(
-                    reason,
-                    CandidateRejection::StaticBlocker | CandidateRejection::OffWalkway
-                ) {
-                    needs_exit = Some((connection.axis, LOOKAHEAD_M));
-                    index.gather(here, 2.0 * LOOKAHEAD_M, far_blockers);
-                    blockers = Nearby(far_blockers);
-                }
-            }
-            Err(_) => {}
+impl Walkway<'_> {
+    fn blockers(&self) -> Nearby<'_> {
+        Nearby(if self.use_far { self.far } else { self.near })
+    }
+}
+
+impl Scene for Walkway<'_> {
+    fn candidate(
+        &mut self,
+        here: Vec2,
+        step_end: Vec2,
+        predicted: Vec2,
+    ) -> Result<(), CandidateRejection> {
+        if !on_walkway(self.connection, self.width_m, here, step_end) {
+            return Err(CandidateRejection::OffWalkway);
+        }
+        match self.connection.check_endpoint(here, step_end) {
+            Err(CandidateRejection::ReverseProjection) if self.yielding => {}
+            verdict => verdict?,
+        }
+        self.blockers().check(here, predicted, self.needs_exit)
+    }
+
+    fn straight_refused(&mut self, reason: CandidateRejection) {
+        // Static geometry blocks the straight way: a sidestep must open a way forward.
+        if matches!(
+            reason,
+            CandidateRejection::StaticBlocker | CandidateRejection::OffWalkway
+        ) {
+            self.needs_exit = Some((self.connection.axis, LOOKAHEAD_M));
+            self.index.gather(self.here, 2.0 * LOOKAHEAD_M, self.far);
+            self.use_far = true;
         }
     }
-    Err(straight)
-}
 
-/// The executed step from `here` to `endpoint`, checked again: walkway, static blockers, and
-/// the bodies at their current positions (the swept test with zero neighbour velocity).
-fn check_executed(
-    around: &Around<'_>,
-    here: Vec2,
-    endpoint: Vec2,
-) -> Result<(), CandidateRejection> {
-    if !on_walkway(around.connection, around.width_m, here, endpoint) {
-        return Err(CandidateRejection::OffWalkway);
-    }
-    around.connection.check_endpoint(here, endpoint)?;
-    around.blockers.check(here, endpoint, None)?;
-    // A body farther than the safety diameter plus the step cannot be touched by it.
-    let (dx, dy) = (endpoint.x - here.x, endpoint.y - here.y);
-    let reach = SAFETY_DIAMETER_M + (dx * dx + dy * dy).sqrt();
-    for n in around
-        .neighbours
-        .iter()
-        .filter(|n| n.distance_sq_m2 <= reach * reach)
-    {
-        if !body_clear(here, endpoint, n.position, Vec2::default(), 0.0) {
-            return Err(CandidateRejection::BodyConflict);
+    fn step(&self, here: Vec2, endpoint: Vec2) -> Result<(), CandidateRejection> {
+        if !on_walkway(self.connection, self.width_m, here, endpoint) {
+            return Err(CandidateRejection::OffWalkway);
         }
+        self.connection.check_endpoint(here, endpoint)?;
+        self.blockers().check(here, endpoint, None)
     }
-    Ok(())
 }
 
-/// The predicted body test of a candidate against every neighbour at another heading
-/// (same-direction bodies are the following rule's; the executed step still checks them).
-fn bodies_clear(
+/// Where a walker wants to go: towards the point one lookahead ahead at the lateral offset it
+/// walks at (its lane, kept inside the walkway) — keeping left: from right of the line it leans
+/// [`YIELD_LEAN`] back towards it, and while an oncoming body is ahead it leans that much
+/// further left (the side the fan's positive preference passes on) — the lane narrowing onto the connection's line over the last
+/// [`LANE_TAPER_M`] so it meets its goal; the axis when already there.
+fn desired_direction(
     connection: &Connection,
+    width_m: f64,
     here: Vec2,
-    predicted: Vec2,
-    horizon_s: f64,
     neighbours: &[Neighbour],
-) -> Result<(), CandidateRejection> {
-    for n in neighbours {
-        if same_direction(n.facing, connection.axis) {
-            continue;
-        }
-        if !body_clear(here, predicted, n.position, n.velocity, horizon_s) {
-            return Err(CandidateRejection::BodyConflict);
-        }
-    }
-    Ok(())
-}
-
-/// The seed's body test on the ground plane (z = 0 for every walker). A pair that already
-/// overlaps (bodies placed by something other than a walking step) passes only a candidate
-/// that does not bring the walker closer, so overlapping bodies can always separate.
-fn body_clear(here: Vec2, endpoint: Vec2, other: Vec2, velocity: Vec2, horizon_s: f64) -> bool {
-    let now_sq = (here.x - other.x).powi(2) + (here.y - other.y).powi(2);
-    if now_sq < SAFETY_DIAMETER_M * SAFETY_DIAMETER_M {
-        let then_sq = (endpoint.x - other.x).powi(2) + (endpoint.y - other.y).powi(2);
-        return then_sq >= now_sq;
-    }
-    clear(
-        [here.x, here.y, 0.0],
-        [endpoint.x, endpoint.y, 0.0],
-        [other.x, other.y, 0.0],
-        [velocity.x, velocity.y, 0.0],
-        horizon_s,
-    )
-}
-
-/// Towards the point one lookahead ahead on the connection's line (its goal near the end), so
-/// a walker pushed aside returns to its route; the axis when already there.
-fn desired_direction(connection: &Connection, here: Vec2) -> Vec2 {
+) -> Vec2 {
     let along = connection.along_m(here).clamp(0.0, connection.length_m);
+    let carrot_along = (along + LOOKAHEAD_M).min(connection.length_m);
+    let ahead_m = carrot_along - along;
+    let limit = (width_m / 2.0 - super::body::BODY_RADIUS_M).max(0.0);
+    let lateral = connection.lateral_m(here);
+    let lean = YIELD_LEAN * ahead_m;
+    // Keep left: from right of the line it leans back to the line, and past oncoming bodies
+    // further left; otherwise it keeps the lateral offset it walks at.
+    let mut lane = if lateral < 0.0 {
+        (lateral + lean).min(0.0)
+    } else {
+        lateral
+    };
+    if oncoming_ahead(connection.axis, here, neighbours) {
+        lane = lane.max(lateral + lean);
+    }
+    let keep = ((connection.length_m - carrot_along) / LANE_TAPER_M).min(1.0);
+    let lane = lane.clamp(-limit, limit) * keep;
+    let left = Vec2 {
+        x: -connection.axis.y,
+        y: connection.axis.x,
+    };
     let carrot = offset(
-        connection.start,
-        connection.axis,
-        (along + LOOKAHEAD_M).min(connection.length_m),
+        offset(connection.start, connection.axis, carrot_along),
+        left,
+        lane,
     );
     let (dx, dy) = (carrot.x - here.x, carrot.y - here.y);
     let length = (dx * dx + dy * dy).sqrt();
@@ -381,11 +361,21 @@ fn desired_direction(connection: &Connection, here: Vec2) -> Vec2 {
     }
 }
 
-fn offset(p: Vec2, direction: Vec2, length_m: f64) -> Vec2 {
-    Vec2 {
-        x: p.x + direction.x * length_m,
-        y: p.y + direction.y * length_m,
-    }
+/// Whether a body heading against `axis` (within 45° of its reverse) is ahead of `here` within
+/// the opposing scan and [`YIELD_CORRIDOR_M`] of its line.
+fn oncoming_ahead(axis: Vec2, here: Vec2, neighbours: &[Neighbour]) -> bool {
+    let against = scale(axis, -1.0);
+    neighbours.iter().any(|n| {
+        let relative = Relative::of(here, axis, n.position);
+        relative.ahead_m > 0.0
+            && relative.side_m.abs() < YIELD_CORRIDOR_M
+            && same_direction(n.facing, against)
+    })
+}
+
+/// `v` turned 90° counter-clockwise (to the left).
+fn rotate_left(v: Vec2) -> Vec2 {
+    Vec2 { x: -v.y, y: v.x }
 }
 
 fn scale(v: Vec2, factor: f64) -> Vec2 {

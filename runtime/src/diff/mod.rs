@@ -515,8 +515,11 @@ fn runs_of(
     runs
 }
 
+/// One group's run of a side: (rank, start, end).
+type Run = (u32, usize, usize);
+
 /// Per group rank, whether every object of the group on both sides has a scatter key.
-fn keyed_groups(sides: [(&[DiffObject], &[(u32, usize, usize)]); 2], groups: usize) -> Vec<bool> {
+fn keyed_groups(sides: [(&[DiffObject], &[Run]); 2], groups: usize) -> Vec<bool> {
     let mut keyed = vec![true; groups];
     for (objects, runs) in sides {
         for &(rank, start, end) in runs {
@@ -617,7 +620,7 @@ fn radix_sort(items: &mut Vec<(u64, u32)>) {
     }
     let mut buffer = vec![(0u64, 0u32); n];
     for (digit, count) in counts.iter().enumerate() {
-        if count.iter().any(|&c| c == n) {
+        if count.contains(&n) {
             continue;
         }
         let mut offsets = [0usize; 256];

@@ -386,3 +386,48 @@ fn replacing_needs_another_variant_of_the_family() {
     );
     assert_eq!(o.base, "cd1c5eaaf5a65d02");
 }
+
+#[test]
+fn rotating_turns_the_placed_object_on_regeneration_and_a_second_rotate_updates_it() {
+    let project = pine();
+    let content = content(&project);
+    let bits = unnamed(&content, &project);
+    let target = object(&content, bits);
+    let (_, scale) = target.transform.expect("a placed object");
+    let edit =
+        author_object(&project, &content, &target, &ObjectAction::Rotate(12_000)).expect("edit");
+    let after = applied(project.clone(), edit);
+    let o = set(&after).overrides.last().expect("appended");
+    assert_eq!(
+        (o.stage, o.target, &o.action),
+        (1001, bits, &OverrideAction::Rotate { rotation: 12_000 })
+    );
+    let turned = object(&self::content(&after), bits);
+    assert_eq!(
+        turned.transform,
+        Some((12_000, scale)),
+        "scale stays generated"
+    );
+    assert_eq!(
+        (turned.x, turned.y),
+        (target.x, target.y),
+        "position untouched"
+    );
+    let again =
+        author_object(&after, &content, &target, &ObjectAction::Rotate(40_000)).expect("edit");
+    let twice = applied(after.clone(), again);
+    assert_eq!(set(&twice).overrides.len(), set(&after).overrides.len());
+    assert_eq!(
+        set(&twice).overrides.last().map(|o| o.action.clone()),
+        Some(OverrideAction::Rotate { rotation: 40_000 })
+    );
+    // A placement without select-and-place has no rotation to turn.
+    let bare = Target {
+        transform: None,
+        ..target
+    };
+    assert_eq!(
+        author_object(&project, &content, &bare, &ObjectAction::Rotate(1)),
+        Err(AuthoringRefusal::NoTransform)
+    );
+}

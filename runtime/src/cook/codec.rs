@@ -422,11 +422,14 @@ fn decode_output(r: &mut ByteReader<'_>) -> Result<ScatterOutput, CookError> {
     let n = r.count(32, "placements")?;
     // The count was checked against the bytes left, so the records are taken at once.
     let records = r.take(n * 32, "placements")?;
-    output.placements = records
-        .chunks_exact(32)
-        .map(placement)
-        .collect::<Result<_, _>>()?;
-    for _ in 0..r.count(25, "rejected candidates")? {
+    output.placements.reserve_exact(n);
+    for record in records.chunks_exact(32) {
+        output.placements.push(placement(record)?);
+    }
+    let rejected = r.count(25, "rejected candidates")?;
+    // The count was checked against the bytes left (25 bytes at least each).
+    output.rejected.reserve_exact(rejected);
+    for _ in 0..rejected {
         let id = scatter_id(r.u64("rejected id")?, "rejected id")?;
         let key = id.unpack();
         let (x, y) = (r.i64("rejected x")?, r.i64("rejected y")?);
@@ -514,16 +517,14 @@ fn decode_placed(r: &mut ByteReader<'_>) -> Result<PlacedProduct, CookError> {
     let n = r.count(38, "placed objects")?;
     // The count was checked against the bytes left, so the records are taken at once.
     let records = r.take(n * 38, "placed objects")?;
-    let objects = records
-        .chunks_exact(38)
-        .map(|record| {
-            Ok(PlacedObject {
-                placement: placement(record)?,
-                rotation_turns_65536: u16::from_le_bytes([record[32], record[33]]),
-                scale: u32::from_le_bytes(le4(record, 34)),
-            })
-        })
-        .collect::<Result<Vec<_>, CookError>>()?;
+    let mut objects = Vec::with_capacity(n);
+    for record in records.chunks_exact(38) {
+        objects.push(PlacedObject {
+            placement: placement(record)?,
+            rotation_turns_65536: u16::from_le_bytes([record[32], record[33]]),
+            scale: u32::from_le_bytes(le4(record, 34)),
+        });
+    }
     Ok(PlacedProduct {
         family,
         variant_ids,

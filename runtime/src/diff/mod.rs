@@ -493,13 +493,21 @@ fn group_ranks(a: &[DiffObject], b: &[DiffObject]) -> Vec<(Arc<str>, u32, Produc
     groups
 }
 
-/// The runs of one group (start, end) of `objects`, with the group's rank.
+/// The runs of one group (start, end) of `objects`, with the group's rank, and each object's
+/// scatter identity (read in the same pass, so later passes read this compact list instead of
+/// the objects).
+#[allow(clippy::type_complexity)]
 fn runs_of(
     objects: &[DiffObject],
     groups: &[(Arc<str>, u32, ProductKind)],
-) -> Vec<(u32, usize, usize)> {
+) -> (Vec<(u32, usize, usize)>, Vec<Option<ScatterId>>) {
     let mut runs: Vec<(u32, usize, usize)> = Vec::new();
+    let mut ids = Vec::with_capacity(objects.len());
     for (i, object) in objects.iter().enumerate() {
+        ids.push(match object.key {
+            ChildKey::Scatter(id) => Some(id),
+            _ => None,
+        });
         match runs.last_mut() {
             Some((_, start, end)) if same_group(&objects[*start], object) => *end = i + 1,
             _ => {
@@ -512,19 +520,22 @@ fn runs_of(
             }
         }
     }
-    runs
+    (runs, ids)
 }
 
+/// One group's run of a side: (rank, start, end).
+type Run = (u32, usize, usize);
+
 /// Per group rank, whether every object of the group on both sides has a scatter key.
-fn keyed_groups(sides: [(&[DiffObject], &[(u32, usize, usize)]); 2], groups: usize) -> Vec<bool> {
+fn keyed_groups(sides: [(&[Option<ScatterId>], &[Run]); 2], groups: usize) -> Vec<bool> {
     let mut keyed = vec![true; groups];
-    for (objects, runs) in sides {
+    for (ids, runs) in sides {
         for &(rank, start, end) in runs {
-            let scatter = objects
+            let scatter = ids
                 .get(start..end)
                 .unwrap_or_default()
                 .iter()
-                .all(|o| matches!(o.key, ChildKey::Scatter(_)));
+                .all(Option::is_some);
             if let Some(k) = keyed.get_mut(rank as usize) {
                 *k &= scatter;
             }
@@ -552,7 +563,7 @@ fn canonical_key(id: ScatterId) -> u64 {
 /// other groups (small products) are sorted with the full comparison.
 fn merge_order(
     objects: &[DiffObject],
-    runs: &[(u32, usize, usize)],
+    (runs, ids): (&[Run], &[Option<ScatterId>]),
     keyed: &[bool],
 ) -> Vec<Ordered> {
     let mut runs = runs.to_vec();
@@ -566,10 +577,7 @@ fn merge_order(
             members.extend(runs[r].1 as u32..runs[r].2 as u32);
             r += 1;
         }
-        let id = |i: u32| match objects[i as usize].key {
-            ChildKey::Scatter(id) => Some(id),
-            _ => None,
-        };
+        let id = |i: u32| ids.get(i as usize).copied().flatten();
         if keyed.get(rank as usize).copied().unwrap_or(false) {
             let mut by_key: Vec<(u64, u32)> = members
                 .iter()
@@ -617,7 +625,7 @@ fn radix_sort(items: &mut Vec<(u64, u32)>) {
     }
     let mut buffer = vec![(0u64, 0u32); n];
     for (digit, count) in counts.iter().enumerate() {
-        if count.iter().any(|&c| c == n) {
+        if count.contains(&n) {
             continue;
         }
         let mut offsets = [0usize; 256];
@@ -645,11 +653,11 @@ fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
 /// once). The diff keeps both sets; its entries refer to their objects, sorted by identity.
 pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
     let groups = group_ranks(&a, &b);
-    let (runs_a, runs_b) = (runs_of(&a, &groups), runs_of(&b, &groups));
-    let keyed = keyed_groups([(&a, &runs_a), (&b, &runs_b)], groups.len());
+    let ((runs_a, ids_a), (runs_b, ids_b)) = (runs_of(&a, &groups), runs_of(&b, &groups));
+    let keyed = keyed_groups([(&ids_a, &runs_a), (&ids_b, &runs_b)], groups.len());
     let (order_a, order_b) = (
-        merge_order(&a, &runs_a, &keyed),
-        merge_order(&b, &runs_b, &keyed),
+        merge_order(&a, (&runs_a, &ids_a), &keyed),
+        merge_order(&b, (&runs_b, &ids_b), &keyed),
     );
     let mut rows = Vec::with_capacity(order_a.len().max(order_b.len()));
     // Per row of a keyed group: its rank and packed id, to put the rows in identity order.

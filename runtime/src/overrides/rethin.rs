@@ -478,10 +478,12 @@ fn write_result(
             priority: o.priority,
         }
     }));
-    let kept = out.placements.iter().enumerate().filter_map(|(i, p)| {
-        let at = Ok(i);
+    let mut index = 0;
+    let keep_placement = |p: &Placement| {
+        let at = Ok(index);
+        index += 1;
         if marks.is_displaced(at) {
-            return None;
+            return false;
         }
         match marks.hit(at).and_then(|o| occupants.get(o)) {
             Some(o) => {
@@ -494,37 +496,61 @@ fn write_result(
                     y: p.y,
                     reason: RejectReason::Conflict { with: o.id },
                 });
-                None
+                false
             }
-            None => Some(*p),
+            None => true,
         }
-    });
-    out.placements = merge_sorted(kept, added, Placement::canonical_key);
-    let kept = out.rejected.iter().enumerate().filter_map(|(i, r)| {
-        let mark = marks.get(Err(i));
-        (mark != DISPLACED && mark != REVIVED).then_some(*r)
-    });
-    out.rejected = merge_sorted(kept, newly_rejected, RejectedCandidate::canonical_key);
+    };
+    merge_in_place(
+        &mut out.placements,
+        keep_placement,
+        added,
+        Placement::canonical_key,
+    );
+    let mut index = 0;
+    let keep_rejected = |_: &RejectedCandidate| {
+        let mark = marks.get(Err(index));
+        index += 1;
+        mark != DISPLACED && mark != REVIVED
+    };
+    merge_in_place(
+        &mut out.rejected,
+        keep_rejected,
+        newly_rejected,
+        RejectedCandidate::canonical_key,
+    );
 }
 
-/// `kept` (in canonical order) and `added` (any order) as one list in canonical order; on equal
-/// keys kept records first, then added ones in their order (what a stable sort of the two
-/// lists one after the other gives).
-fn merge_sorted<T: Copy, K: Ord>(
-    kept: impl Iterator<Item = T>,
+/// Keeps the records of `list` (in canonical order) that `keep` accepts, visited in order, and
+/// merges `added` (any order) in, in place: on equal keys kept records first, then added ones in
+/// their order (what a stable sort of the two lists one after the other gives). The list grows
+/// only when it ends longer than it was, so a layer of 100,000 placements is not copied into a
+/// new allocation.
+fn merge_in_place<T: Copy, K: Ord>(
+    list: &mut Vec<T>,
+    keep: impl FnMut(&T) -> bool,
     mut added: Vec<T>,
     key: impl Fn(&T) -> K,
-) -> Vec<T> {
-    added.sort_by_key(|t| key(t));
-    let (lower, upper) = kept.size_hint();
-    let mut merged = Vec::with_capacity(upper.unwrap_or(lower) + added.len());
-    let mut added = added.into_iter().peekable();
-    for t in kept {
-        while let Some(a) = added.next_if(|a| key(a) < key(&t)) {
-            merged.push(a);
-        }
-        merged.push(t);
+) {
+    list.retain(keep);
+    if added.is_empty() {
+        return;
     }
-    merged.extend(added);
-    merged
+    added.sort_by_key(|t| key(t));
+    let kept = list.len();
+    list.extend_from_slice(&added);
+    // Merge from the back: the largest remaining record goes to the last free slot; on equal
+    // keys the added one goes later.
+    let (mut i, mut j, mut w) = (kept, added.len(), list.len());
+    while j > 0 {
+        let take_kept = i > 0 && key(&list[i - 1]) > key(&added[j - 1]);
+        w -= 1;
+        if take_kept {
+            list[w] = list[i - 1];
+            i -= 1;
+        } else {
+            list[w] = added[j - 1];
+            j -= 1;
+        }
+    }
 }

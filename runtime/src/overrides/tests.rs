@@ -723,7 +723,7 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
     let cells = region_cells(&p).expect("cells");
     let mut base = product();
     base.layers[0].region = p.region;
-    base.layers[0].output = scatter(&p, SEED, cells.clone()).expect("scatter");
+    base.layers[0].output = scatter(&p, SEED, cells).expect("scatter");
     let b = stage_base();
     let layer = &base.layers[0].output;
     let mut overrides = Vec::new();

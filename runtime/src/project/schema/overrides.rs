@@ -342,7 +342,7 @@ impl Decode for OverrideAction {
                 cx.error(
                     node.span,
                     format!("unknown override action `{}`", ident.name),
-                    &actions_expected(),
+                    actions_expected(),
                 );
                 None
             }
@@ -429,7 +429,7 @@ fn decode_struct_action(
             cx.error(
                 span,
                 format!("unknown override action `{other}`"),
-                &actions_expected(),
+                actions_expected(),
             );
             None
         }

@@ -132,3 +132,67 @@ fn an_observer_path_keyframe_is_added_and_undone_as_one_edit() {
     harness.run_steps(2);
     assert_eq!(path_len(&harness), before);
 }
+
+#[test]
+fn every_directive_command_has_its_kind_and_a_population_command_shows_its_fields() {
+    use stagecraft_editor::panels::inspector::scenario::{command_kind, new_command, COMMANDS};
+    use stagecraft_runtime::project::DirectiveCommand;
+    // Each kind offered makes a command of that kind, and no two kinds share a label.
+    for (kind, label) in COMMANDS {
+        let command = new_command(kind, &DirectiveCommand::Hold);
+        assert_eq!(command_kind(&command), kind, "{label}");
+    }
+    let mut labels: Vec<&str> = COMMANDS.iter().map(|(_, label)| *label).collect();
+    labels.sort_unstable();
+    labels.dedup();
+    assert_eq!(labels.len(), COMMANDS.len());
+    // A box command switched to another box command keeps its box.
+    let spawn_box = new_command(
+        COMMANDS
+            .iter()
+            .find(|(_, l)| *l == "Set no-spawn box")
+            .expect("offered")
+            .0,
+        &DirectiveCommand::Hold,
+    );
+    let removal_box = new_command(
+        COMMANDS
+            .iter()
+            .find(|(_, l)| *l == "Set no-removal box")
+            .expect("offered")
+            .0,
+        &spawn_box,
+    );
+    let (
+        DirectiveCommand::SetNoSpawnBox { bounds: a },
+        DirectiveCommand::SetNoRemovalBox { bounds: b },
+    ) = (&spawn_box, &removal_box)
+    else {
+        panic!("box commands: {spawn_box:?}, {removal_box:?}");
+    };
+    assert_eq!(a, b);
+
+    // The example's first directive fades the camera: the Inspector names it and shows its
+    // observer and fade, no longer a bare "population command".
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let doc = DocId::Scenario("crosswalk-rush".into());
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(
+            doc,
+            FieldPath::root().field("directives").index(0),
+        ));
+    harness.run_steps(3);
+    assert!(harness
+        .query_by_label_contains("0: frame 60 · world · Set observer fade")
+        .is_some());
+    assert!(harness
+        .query_by_label_contains("population command")
+        .is_none());
+    // Its rows: the observer it changes (a picker over the scenario's observers) and the fade.
+    assert!(harness.query_by_label("Observer").is_some());
+    assert!(harness.query_by_label("Fade").is_some());
+}

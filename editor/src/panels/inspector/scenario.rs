@@ -103,6 +103,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     );
     let source_ids: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
     let object_ids: Vec<String> = scenario.objects.iter().map(|o| o.id.clone()).collect();
+    let observer_ids: Vec<String> = scenario.observers.iter().map(|o| o.id.clone()).collect();
     record_list_ui(
         form,
         ui,
@@ -113,7 +114,14 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
             new_directive(&source_ids, frame)
         },
         |index, directive| format!("{index}: {}", directive_summary(directive)),
-        |form, ui, directive| directive_ui(form, ui, directive, &source_ids, &object_ids),
+        |form, ui, directive| {
+            let ids = DirectiveIds {
+                sources: &source_ids,
+                objects: &object_ids,
+                observers: &observer_ids,
+            };
+            directive_ui(form, ui, directive, &ids)
+        },
     );
     record_list_ui(
         form,
@@ -379,20 +387,7 @@ fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut 
                     });
                 });
             }
-            (true, None) => {
-                *value = Some(Box3 {
-                    min: Vec3 {
-                        x: -5.0,
-                        y: -5.0,
-                        z: 0.0,
-                    },
-                    max: Vec3 {
-                        x: 5.0,
-                        y: 5.0,
-                        z: 3.0,
-                    },
-                });
-            }
+            (true, None) => *value = Some(default_box()),
             (false, _) => *value = None,
         }
         response
@@ -437,13 +432,32 @@ pub enum CommandKind {
     LineOfSight,
     /// `SetVehicleIntent`.
     SetVehicleIntent,
-    /// A population-lifecycle command without its own widgets (boxes, requests, observers,
-    /// families, removal multiplier).
-    Other,
+    /// `SetNoSpawnBox`.
+    SetNoSpawnBox,
+    /// `ClearNoSpawnBox`.
+    ClearNoSpawnBox,
+    /// `SetNoRemovalBox`.
+    SetNoRemovalBox,
+    /// `ClearNoRemovalBox`.
+    ClearNoRemovalBox,
+    /// `SuppressCleanup`.
+    SuppressCleanup,
+    /// `ForcedInit` (a window, seconds).
+    ForcedInit,
+    /// `InstantFill`.
+    InstantFill,
+    /// `SetObserverFade`.
+    SetObserverFade,
+    /// `SetObserverValid`.
+    SetObserverValid,
+    /// `SetRemovalMultiplier`.
+    SetRemovalMultiplier,
+    /// `SetFamilyAvailable`.
+    SetFamilyAvailable,
 }
 
 /// Every kind offered, with its label, in menu order.
-pub const COMMANDS: [(CommandKind, &str); 17] = [
+pub const COMMANDS: [(CommandKind, &str); 28] = [
     (CommandKind::Claim, "Claim"),
     (CommandKind::Release, "Release"),
     (CommandKind::Rendezvous, "Rendezvous"),
@@ -461,6 +475,17 @@ pub const COMMANDS: [(CommandKind, &str); 17] = [
     (CommandKind::SetRelevance, "Set relevance"),
     (CommandKind::LineOfSight, "Line of sight"),
     (CommandKind::SetVehicleIntent, "Set vehicle intent"),
+    (CommandKind::SetNoSpawnBox, "Set no-spawn box"),
+    (CommandKind::ClearNoSpawnBox, "Clear no-spawn box"),
+    (CommandKind::SetNoRemovalBox, "Set no-removal box"),
+    (CommandKind::ClearNoRemovalBox, "Clear no-removal box"),
+    (CommandKind::SuppressCleanup, "Suppress cleanup"),
+    (CommandKind::ForcedInit, "Forced init window"),
+    (CommandKind::InstantFill, "Instant fill"),
+    (CommandKind::SetObserverFade, "Set observer fade"),
+    (CommandKind::SetObserverValid, "Set observer validity"),
+    (CommandKind::SetRemovalMultiplier, "Set removal multiplier"),
+    (CommandKind::SetFamilyAvailable, "Set family availability"),
 ];
 
 /// The kind of `command`.
@@ -483,16 +508,22 @@ pub fn command_kind(command: &DirectiveCommand) -> CommandKind {
         DirectiveCommand::SetRelevance { .. } => CommandKind::SetRelevance,
         DirectiveCommand::LineOfSight { .. } => CommandKind::LineOfSight,
         DirectiveCommand::SetVehicleIntent { .. } => CommandKind::SetVehicleIntent,
-        // The other population commands have no editor widgets yet: they show as their own kind.
-        _ => CommandKind::Other,
+        DirectiveCommand::SetNoSpawnBox { .. } => CommandKind::SetNoSpawnBox,
+        DirectiveCommand::ClearNoSpawnBox => CommandKind::ClearNoSpawnBox,
+        DirectiveCommand::SetNoRemovalBox { .. } => CommandKind::SetNoRemovalBox,
+        DirectiveCommand::ClearNoRemovalBox => CommandKind::ClearNoRemovalBox,
+        DirectiveCommand::SuppressCleanup => CommandKind::SuppressCleanup,
+        DirectiveCommand::ForcedInit { .. } => CommandKind::ForcedInit,
+        DirectiveCommand::InstantFill => CommandKind::InstantFill,
+        DirectiveCommand::SetObserverFade { .. } => CommandKind::SetObserverFade,
+        DirectiveCommand::SetObserverValid { .. } => CommandKind::SetObserverValid,
+        DirectiveCommand::SetRemovalMultiplier { .. } => CommandKind::SetRemovalMultiplier,
+        DirectiveCommand::SetFamilyAvailable { .. } => CommandKind::SetFamilyAvailable,
     }
 }
 
 fn command_name(command: &DirectiveCommand) -> &'static str {
     let kind = command_kind(command);
-    if kind == CommandKind::Other {
-        return "population command";
-    }
     COMMANDS
         .iter()
         .find(|(k, _)| *k == kind)
@@ -527,7 +558,6 @@ pub fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveC
         CommandKind::Release => DirectiveCommand::Release {
             owner: "script".to_owned(),
         },
-        CommandKind::Other => previous.clone(),
         CommandKind::Rendezvous => DirectiveCommand::Rendezvous { goal: point },
         CommandKind::Hold => DirectiveCommand::Hold,
         CommandKind::Continue => DirectiveCommand::Continue,
@@ -562,6 +592,64 @@ pub fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveC
             accepted_disguises: Vec::new(),
         },
         CommandKind::SetVehicleIntent => DirectiveCommand::SetVehicleIntent { intent: true },
+        other => population_command(other, previous),
+    }
+}
+
+/// A population-lifecycle command of `kind` with sensible defaults (a box keeps the box
+/// `previous` set, the observer and family ids the ones it named).
+fn population_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveCommand {
+    let bounds = match previous {
+        DirectiveCommand::SetNoSpawnBox { bounds }
+        | DirectiveCommand::SetNoRemovalBox { bounds } => *bounds,
+        _ => default_box(),
+    };
+    let observer = match previous {
+        DirectiveCommand::SetObserverFade { observer, .. }
+        | DirectiveCommand::SetObserverValid { observer, .. } => observer.clone(),
+        _ => String::new(),
+    };
+    match kind {
+        CommandKind::SetNoSpawnBox => DirectiveCommand::SetNoSpawnBox { bounds },
+        CommandKind::ClearNoSpawnBox => DirectiveCommand::ClearNoSpawnBox,
+        CommandKind::SetNoRemovalBox => DirectiveCommand::SetNoRemovalBox { bounds },
+        CommandKind::ClearNoRemovalBox => DirectiveCommand::ClearNoRemovalBox,
+        CommandKind::SuppressCleanup => DirectiveCommand::SuppressCleanup,
+        CommandKind::ForcedInit => DirectiveCommand::ForcedInit { duration_s: 2.0 },
+        CommandKind::InstantFill => DirectiveCommand::InstantFill,
+        CommandKind::SetObserverFade => DirectiveCommand::SetObserverFade {
+            observer,
+            fade: 1.0,
+        },
+        CommandKind::SetObserverValid => DirectiveCommand::SetObserverValid {
+            observer,
+            valid: false,
+        },
+        CommandKind::SetRemovalMultiplier => {
+            DirectiveCommand::SetRemovalMultiplier { multiplier: 1.0 }
+        }
+        CommandKind::SetFamilyAvailable => DirectiveCommand::SetFamilyAvailable {
+            family: String::new(),
+            available: true,
+        },
+        // Every other kind is made by `new_command`.
+        _ => previous.clone(),
+    }
+}
+
+/// The box a new box command starts with: 10 m × 10 m on the ground, 3 m tall.
+fn default_box() -> Box3 {
+    Box3 {
+        min: Vec3 {
+            x: -5.0,
+            y: -5.0,
+            z: 0.0,
+        },
+        max: Vec3 {
+            x: 5.0,
+            y: 5.0,
+            z: 3.0,
+        },
     }
 }
 
@@ -583,13 +671,20 @@ pub fn target_for(
     }
 }
 
+/// The ids a directive's fields pick from.
+struct DirectiveIds<'a> {
+    sources: &'a [String],
+    objects: &'a [String],
+    observers: &'a [String],
+}
+
 fn directive_ui(
     form: &mut Form<'_>,
     ui: &mut Ui,
     directive: &mut Directive,
-    sources: &[String],
-    objects: &[String],
+    ids: &DirectiveIds<'_>,
 ) {
+    let (sources, objects) = (ids.sources, ids.objects);
     form.number_ui(
         ui,
         "frame",
@@ -633,7 +728,19 @@ fn directive_ui(
             response
         });
         match &mut directive.command {
-            DirectiveCommand::Claim { owner, .. } | DirectiveCommand::Release { owner } => {
+            DirectiveCommand::Claim {
+                owner,
+                allow_transfer,
+            } => {
+                form.text_ui(ui, "owner", "The owner id.", owner);
+                form.row_ui(
+                    ui,
+                    "allow_transfer",
+                    "Whether taking a pedestrian another owner holds is permitted.",
+                    |ui| ui.checkbox(allow_transfer, ""),
+                );
+            }
+            DirectiveCommand::Release { owner } => {
                 form.text_ui(ui, "owner", "The owner id.", owner);
             }
             DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
@@ -677,13 +784,18 @@ fn directive_ui(
                     impulse_n_s,
                 );
             }
-            other => crowd_command_ui(form, ui, other),
+            other => crowd_command_ui(form, ui, other, ids.observers),
         }
     });
 }
 
 /// The fields of the stand, panic, relevance, line-of-sight and vehicle-intent commands.
-fn crowd_command_ui(form: &mut Form<'_>, ui: &mut Ui, command: &mut DirectiveCommand) {
+fn crowd_command_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    command: &mut DirectiveCommand,
+    observers: &[String],
+) {
     match command {
         DirectiveCommand::Stand { duration_s } => {
             form.number_ui(
@@ -771,6 +883,74 @@ fn crowd_command_ui(form: &mut Form<'_>, ui: &mut Ui, command: &mut DirectiveCom
                 "Whether it intends to enter a vehicle.",
                 |ui| ui.checkbox(intent, ""),
             );
+        }
+        other => population_command_ui(form, ui, other, observers),
+    }
+}
+
+/// The fields of the box, forced-init, observer, removal-multiplier and family commands (the
+/// ones without fields show none).
+fn population_command_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    command: &mut DirectiveCommand,
+    observers: &[String],
+) {
+    match command {
+        DirectiveCommand::SetNoSpawnBox { bounds }
+        | DirectiveCommand::SetNoRemovalBox { bounds } => {
+            form.field("bounds", |form| {
+                form.vec3_ui(ui, "min", "The box's lower corner.", &mut bounds.min);
+                form.vec3_ui(ui, "max", "The box's upper corner.", &mut bounds.max);
+            });
+        }
+        DirectiveCommand::ForcedInit { duration_s } => {
+            form.number_ui(
+                ui,
+                "duration_s",
+                "How long the forced-init window stays open (or is extended).",
+                duration_s,
+                0.0..=3600.0,
+                " s",
+            );
+        }
+        DirectiveCommand::SetObserverFade { observer, fade } => {
+            form.id_picker_ui(
+                ui,
+                "observer",
+                "The observer it changes.",
+                observer,
+                observers,
+            );
+            form.number_ui(ui, "fade", "0 clear to 1 black.", fade, 0.0..=1.0, "");
+        }
+        DirectiveCommand::SetObserverValid { observer, valid } => {
+            form.id_picker_ui(
+                ui,
+                "observer",
+                "The observer it changes.",
+                observer,
+                observers,
+            );
+            form.row_ui(ui, "valid", "Whether the view is valid.", |ui| {
+                ui.checkbox(valid, "")
+            });
+        }
+        DirectiveCommand::SetRemovalMultiplier { multiplier } => {
+            form.number_ui(
+                ui,
+                "multiplier",
+                "Scales the pedestrian's removal distances (positive).",
+                multiplier,
+                0.01..=100.0,
+                "×",
+            );
+        }
+        DirectiveCommand::SetFamilyAvailable { family, available } => {
+            form.text_ui(ui, "family", "The appearance family's id.", family);
+            form.row_ui(ui, "available", "Whether its bindings are ready.", |ui| {
+                ui.checkbox(available, "")
+            });
         }
         _ => {}
     }

@@ -205,6 +205,28 @@ pub fn distance_m(a: Vec2, b: Vec2) -> f64 {
     (a.x - b.x).hypot(a.y - b.y)
 }
 
+/// The point of polyline `points` closest to `p`: `(offset_m, along_m)`, its distance from `p`
+/// and its distance along the polyline from the first point (the first segment wins a tie);
+/// `None` when no segment has a length.
+pub fn closest_on_polyline(points: &[Vec2], p: Vec2) -> Option<(f64, f64)> {
+    let mut best: Option<(f64, f64)> = None;
+    let mut start_m = 0.0;
+    for pair in points.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let length = dx.hypot(dy);
+        if length > 0.0 {
+            let t = (((p.x - a.x) * dx + (p.y - a.y) * dy) / (length * length)).clamp(0.0, 1.0);
+            let off = (p.x - a.x - dx * t).hypot(p.y - a.y - dy * t);
+            if best.is_none_or(|(d, _)| off < d) {
+                best = Some((off, start_m + t * length));
+            }
+        }
+        start_m += length;
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

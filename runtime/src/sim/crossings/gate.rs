@@ -90,22 +90,7 @@ pub fn crossing_distance_on_lane_m(lane: &SimLane, crosswalk: &SimCrosswalk) -> 
         x: (a.x + b.x) / 2.0,
         y: (a.y + b.y) / 2.0,
     };
-    let mut best = (f64::INFINITY, 0.0);
-    let mut start_m = 0.0;
-    for pair in lane.centerline.windows(2) {
-        let (p, q) = (pair[0], pair[1]);
-        let (dx, dy) = (q.x - p.x, q.y - p.y);
-        let length = dx.hypot(dy);
-        if length > 0.0 {
-            let t = (((mid.x - p.x) * dx + (mid.y - p.y) * dy) / (length * length)).clamp(0.0, 1.0);
-            let off = (mid.x - p.x - dx * t).hypot(mid.y - p.y - dy * t);
-            if off < best.0 {
-                best = (off, start_m + t * length);
-            }
-        }
-        start_m += length;
-    }
-    best.1
+    super::crosswalk::closest_on_polyline(&lane.centerline, mid).map_or(0.0, |(_, along_m)| along_m)
 }
 
 /// The stop line of `crosswalk` on `lane`: its near edge less the margin, meters along the lane.

@@ -145,22 +145,9 @@ fn route_crossings(route: &SimRoute, crosswalks: &[SimCrosswalk]) -> Vec<RouteCr
 
 /// The route distance of the closest point of `route` to `p`, when within [`ON_ROUTE_M`].
 fn project_on_route(route: &SimRoute, p: Vec2) -> Option<f64> {
-    let mut best: Option<(f64, f64)> = None;
-    let mut start_m = 0.0;
-    for pair in route.points().windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        let (dx, dy) = (b.x - a.x, b.y - a.y);
-        let length = dx.hypot(dy);
-        if length > 0.0 {
-            let t = (((p.x - a.x) * dx + (p.y - a.y) * dy) / (length * length)).clamp(0.0, 1.0);
-            let off = (p.x - a.x - dx * t).hypot(p.y - a.y - dy * t);
-            if best.is_none_or(|(d, _)| off < d) {
-                best = Some((off, start_m + t * length));
-            }
-        }
-        start_m += length;
-    }
-    best.filter(|(off, _)| *off <= ON_ROUTE_M).map(|(_, d)| d)
+    super::crosswalk::closest_on_polyline(route.points(), p)
+        .filter(|(off, _)| *off <= ON_ROUTE_M)
+        .map(|(_, along_m)| along_m)
 }
 
 /// The lateral offset of lane `lane` of `lanes`, to the right of the crossing direction: the

@@ -18,6 +18,9 @@ use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{load_project, ProjectSources};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
+mod support;
+use support::cpu_ms;
+
 const FAMILY: &str = "AssetFamily(schema: 1, id: \"dots\", name: \"Dots\", variants: [
     Variant(id: \"a\", weight: 1, exclusion_radius: 1, collision_radius_m: 0.1, height_m: 1.0, shape: Box, colour: (1, 2, 3)),
     Variant(id: \"b\", weight: 1, exclusion_radius: 1, collision_radius_m: 0.1, height_m: 1.0, shape: Box, colour: (1, 2, 3)),
@@ -61,22 +64,6 @@ fn big_bundle(seed: u64) -> GeneratedBundle {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     (*generated.bundle).clone()
-}
-
-/// CPU time this thread has run, in nanoseconds (Linux `/proc/thread-self/schedstat`), so the
-/// figures can be read on a loaded machine where wall time includes waiting for a core.
-fn cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
-}
-
-/// Mean CPU time per call of `f` over `runs` calls, in milliseconds.
-fn cpu_ms(runs: u32, mut f: impl FnMut()) -> Option<f64> {
-    let start = cpu_ns()?;
-    for _ in 0..runs {
-        f();
-    }
-    Some((cpu_ns()? - start) as f64 / 1e6 / f64::from(runs))
 }
 
 fn main() {

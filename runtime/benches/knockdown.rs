@@ -16,6 +16,9 @@ use stagecraft_runtime::sim::knockdown::{KnockdownRequest, Knockdowns, RecoveryE
 use stagecraft_runtime::sim::space::StaticBlocker;
 use stagecraft_runtime::sim::{AgentHandle, AgentState};
 
+mod support;
+use support::median;
+
 const BODIES: u32 = 100;
 const STEP_S: f64 = 0.05;
 
@@ -71,11 +74,6 @@ fn steps(knock: &mut Knockdowns, walkable: bool, frames: u32) -> Vec<Duration> {
             start.elapsed()
         })
         .collect()
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 fn main() {

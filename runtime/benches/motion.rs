@@ -17,6 +17,9 @@ use criterion::{Criterion, Throughput};
 use stagecraft_runtime::sim::motion::frames::publish;
 use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, World};
 
+mod support;
+use support::median;
+
 /// Steps before measuring, so the velocity windows are filled and the tiers settled.
 const WARM_UP_FRAMES: u32 = 40;
 
@@ -25,11 +28,6 @@ fn warmed(mut world: World) -> World {
         world.step();
     }
     world
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 fn timed_steps(world: &mut World, runs: usize) -> Duration {

@@ -18,6 +18,9 @@ use stagecraft_runtime::ops::scatter::{
 use stagecraft_runtime::overrides::{apply_scatter, Overrides, StageBase};
 use stagecraft_runtime::project::{Override, OverrideAction, OverrideSet, Vec2};
 
+mod support;
+use support::cpu_ns;
+
 const SEED: u64 = 0x0bad_5eed;
 const STAGE: u32 = 3;
 const EDGE: i64 = 120_000;
@@ -130,13 +133,6 @@ fn overrides(product: &ScatterProduct, base: &StageBase) -> OverrideSet {
         overrides,
         mutations: vec![],
     }
-}
-
-/// CPU time this thread has run, in nanoseconds (Linux `/proc/thread-self/schedstat`), so the
-/// figures can be read on a loaded machine where wall time includes waiting for a core.
-fn cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
 }
 
 fn median(runs: usize, mut call: impl FnMut()) -> Duration {

@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion, Throughput};
 use stagecraft_runtime::sim::{long_street_world, WalkDecision, World};
 
+mod support;
+use support::median;
+
 /// Steps before measuring, so the velocity windows are filled and encounters under way.
 const WARM_UP_FRAMES: u32 = 40;
 
@@ -27,11 +30,6 @@ fn crowd(walkers: usize) -> World {
         world.step();
     }
     world
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 /// What the walkers decided in the last step, as shares.

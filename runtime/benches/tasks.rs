@@ -18,6 +18,9 @@ use stagecraft_runtime::project::Vec2;
 use stagecraft_runtime::sim::tasks::paths::{PathGrid, MAX_EXPANSIONS};
 use stagecraft_runtime::sim::{directed_street_world, ParentState, SimSpace, World};
 
+mod support;
+use support::median;
+
 /// The example's street block (`projects/street-lifecycle/recipes/street-lifecycle.recipe.ron`).
 fn example_grid() -> PathGrid {
     let params = StreetBlockParams {
@@ -62,11 +65,6 @@ fn pairs(count: usize) -> Vec<(Vec2, Vec2)> {
             )
         })
         .collect()
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 fn report_queries(grid: &PathGrid, pairs: &[(Vec2, Vec2)]) {

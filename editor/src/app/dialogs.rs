@@ -174,7 +174,12 @@ impl StagecraftApp {
             .as_ref()
             .map(|job| (job.progress(), job.verifying));
         let unsaved = self.document().is_some_and(|d| d.is_dirty());
-        let selected = self.selected_id();
+        // Only the Rebase dialog reads the selection: no lookup on frames without it.
+        let selected = if matches!(self.dialog, Some(Dialog::Rebase(_))) {
+            self.selected_id()
+        } else {
+            None
+        };
         let Some(dialog) = &mut self.dialog else {
             return;
         };

@@ -545,8 +545,6 @@ impl eframe::App for StagecraftApp {
     }
 }
 
-/// What a freshly opened project shows: its first scenario, else its first recipe, else the
-/// manifest, so the Inspector starts with something to inspect.
 /// Refuses `--scenario ID` before the window opens when the project in `dir` has no such
 /// scenario (a project that does not load opens as usual and shows its diagnostics).
 fn check_scenario(dir: &Path, id: &str) -> anyhow::Result<()> {
@@ -573,6 +571,8 @@ fn scenario_list(project: &stagecraft_runtime::project::Project) -> String {
     }
 }
 
+/// What a freshly opened project shows: its first scenario, else its first recipe, else the
+/// manifest, so the Inspector starts with something to inspect.
 fn first_selection(project: &stagecraft_runtime::project::Project) -> Selection {
     let doc = if let Some(id) = project.scenarios.keys().next() {
         DocId::Scenario(id.clone())

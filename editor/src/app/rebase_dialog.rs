@@ -246,7 +246,8 @@ pub fn rebase_ui(
 
 /// The report's counts and one row per entry with its decision.
 fn entries_ui(ui: &mut Ui, dialog: &mut RebaseDialog, selected: Option<u64>) {
-    let Some(report) = dialog.report.clone() else {
+    // Taken out while its rows draw (they change only the choices) and put back after.
+    let Some(report) = dialog.report.take() else {
         return;
     };
     ui.label(format!(
@@ -270,6 +271,7 @@ fn entries_ui(ui: &mut Ui, dialog: &mut RebaseDialog, selected: Option<u64>) {
                     }
                 });
         });
+    dialog.report = Some(report);
 }
 
 fn entry_row_ui(

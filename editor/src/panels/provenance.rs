@@ -662,10 +662,15 @@ fn recovery_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) 
 /// holds (✓ / ✗).
 pub fn recovery_rows(c: &RecoveryCriteria) -> Vec<(&'static str, String)> {
     let mark = |ok: bool| if ok { "✓" } else { "✗" };
-    let age_ok = c.age_s >= recovery::MIN_AGE_MS as f64 / 1000.0;
-    let linear_ok = c.linear_m_s <= recovery::MAX_SETTLED_LINEAR_M_S;
-    let angular_ok = c.angular_deg_s <= recovery::MAX_SETTLED_ANGULAR_RAD_S.to_degrees();
-    let stable_ok = c.stable_s >= recovery::MIN_STABLE_MS as f64 / 1000.0;
+    // The runtime's thresholds, compared and shown from the same values.
+    let min_age_s = recovery::MIN_AGE_MS as f64 / 1000.0;
+    let max_linear_m_s = recovery::MAX_SETTLED_LINEAR_M_S;
+    let max_angular_deg_s = recovery::MAX_SETTLED_ANGULAR_RAD_S.to_degrees();
+    let min_stable_s = recovery::MIN_STABLE_MS as f64 / 1000.0;
+    let age_ok = c.age_s >= min_age_s;
+    let linear_ok = c.linear_m_s <= max_linear_m_s;
+    let angular_ok = c.angular_deg_s <= max_angular_deg_s;
+    let stable_ok = c.stable_s >= min_stable_s;
     let clear = c.clearance == Clearance::Clear;
     let intent = if c.cancelled {
         "cancelled (stays still after recovery)".to_owned()
@@ -676,20 +681,32 @@ pub fn recovery_rows(c: &RecoveryCriteria) -> Vec<(&'static str, String)> {
         ("Phase", c.phase.name().to_owned()),
         (
             "Physics age",
-            format!("{:.2} s ≥ 1.30 s {}", c.age_s, mark(age_ok)),
+            format!("{:.2} s ≥ {min_age_s:.2} s {}", c.age_s, mark(age_ok)),
         ),
         ("Supported", mark(c.supported).to_owned()),
         (
             "Core linear speed",
-            format!("{:.3} m/s ≤ 0.35 m/s {}", c.linear_m_s, mark(linear_ok)),
+            format!(
+                "{:.3} m/s ≤ {max_linear_m_s:.2} m/s {}",
+                c.linear_m_s,
+                mark(linear_ok)
+            ),
         ),
         (
             "Angular speed",
-            format!("{:.1} °/s ≤ 90 °/s {}", c.angular_deg_s, mark(angular_ok)),
+            format!(
+                "{:.1} °/s ≤ {max_angular_deg_s:.0} °/s {}",
+                c.angular_deg_s,
+                mark(angular_ok)
+            ),
         ),
         (
             "Stable for",
-            format!("{:.2} s ≥ 0.35 s {}", c.stable_s, mark(stable_ok)),
+            format!(
+                "{:.2} s ≥ {min_stable_s:.2} s {}",
+                c.stable_s,
+                mark(stable_ok)
+            ),
         ),
         (
             "Standing clearance",

@@ -17,7 +17,8 @@ use stagecraft_runtime::sim::{Counters, EventKind, EventLog};
 
 use super::directive_pick::DirectivePick;
 use super::inspector::scenario::{
-    command_kind, directive_summary, new_command, new_directive, target_for, CommandKind, COMMANDS,
+    command_kind, directive_summary, kind_label, new_command, new_directive, target_for,
+    CommandKind, COMMANDS,
 };
 use super::Command;
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
@@ -561,13 +562,6 @@ pub fn add_directive_of(scenario: &Scenario, frame: u64, kind: CommandKind) -> P
         index,
         format!("Add {} directive at frame {frame}", kind_label(kind)),
     )
-}
-
-fn kind_label(kind: CommandKind) -> &'static str {
-    COMMANDS
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map_or("?", |(_, label)| *label)
 }
 
 /// The edit that moves directive `index` to `frame`.

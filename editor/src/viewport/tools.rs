@@ -276,9 +276,10 @@ pub fn tools_ui(
                 }
             }
             let key = MergeKey(MOVE_GESTURE ^ state.drags);
-            let live = target_set(project, content.recipe(), content.seed())
-                .is_ok_and(|(_, created)| !created);
-            if live && response.dragged() {
+            if response.dragged()
+                && target_set(project, content.recipe(), content.seed())
+                    .is_ok_and(|(_, created)| !created)
+            {
                 if let Some(message) = live_edit(state, project, content, key, out) {
                     outcome.message = message;
                 }

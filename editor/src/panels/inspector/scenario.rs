@@ -523,12 +523,15 @@ pub fn command_kind(command: &DirectiveCommand) -> CommandKind {
 }
 
 fn command_name(command: &DirectiveCommand) -> &'static str {
-    let kind = command_kind(command);
+    kind_label(command_kind(command))
+}
+
+/// The label of `kind` in [`COMMANDS`].
+pub fn kind_label(kind: CommandKind) -> &'static str {
     COMMANDS
         .iter()
         .find(|(k, _)| *k == kind)
-        .map(|(_, name)| *name)
-        .unwrap_or("?")
+        .map_or("?", |(_, label)| *label)
 }
 
 /// The goal or threat a command carries, kept when switching between commands that have one.

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use stagecraft_runtime::diff::{bundle_objects, objects_of, DiffObject};
+use stagecraft_runtime::diff::{bundle_objects, objects_into, DiffObject};
 use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::project::node::NodeKind;
 use stagecraft_runtime::project::{LoadedProject, ParamValue};
@@ -33,7 +33,7 @@ pub fn side_objects(path: &Path, side: &DiffSide<'_>) -> anyhow::Result<Vec<Diff
         let mut objects = Vec::new();
         for p in &bundle.products {
             let recipe: std::sync::Arc<str> = std::sync::Arc::from(p.recipe.as_str());
-            objects.extend(objects_of(&recipe, p.stage, &p.product));
+            objects_into(&recipe, p.stage, &p.product, &mut objects);
         }
         return Ok(objects);
     }

@@ -17,13 +17,6 @@ impl ByteWriter {
         writer
     }
 
-    /// Makes room for at least `additional` more bytes (an encoding that knows its size grows
-    /// its buffer once instead of copying it at every doubling).
-    pub fn reserve(&mut self, additional: usize) -> &mut Self {
-        self.bytes.reserve(additional);
-        self
-    }
-
     /// Appends raw bytes as they are (for nested canonical encodings, length first).
     pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
         self.u64(bytes.len() as u64);
@@ -93,8 +86,8 @@ impl ByteWriter {
 }
 
 /// Lowercase hex of a digest.
-pub fn hex(digest: &[u8; 32]) -> String {
-    let mut text = String::with_capacity(64);
+pub fn hex(digest: &[u8]) -> String {
+    let mut text = String::with_capacity(digest.len() * 2);
     for byte in digest {
         text.push(char::from(b"0123456789abcdef"[usize::from(byte >> 4)]));
         text.push(char::from(b"0123456789abcdef"[usize::from(byte & 15)]));

@@ -28,6 +28,17 @@ pub struct Placement {
 }
 
 impl Placement {
+    /// Appends the placement's 32-byte canonical record: id (u64), x (i64), y (i64), variant
+    /// (u32), priority (u32), little-endian (the scatter and placed-object encodings share it).
+    #[inline]
+    pub fn encode_into(&self, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(&self.id.bits().to_le_bytes());
+        bytes.extend_from_slice(&self.x.to_le_bytes());
+        bytes.extend_from_slice(&self.y.to_le_bytes());
+        bytes.extend_from_slice(&self.variant.to_le_bytes());
+        bytes.extend_from_slice(&self.priority.to_le_bytes());
+    }
+
     /// The canonical sort key: (cell Y, cell X, candidate).
     pub fn canonical_key(&self) -> (i16, i16, u8) {
         (self.cell_y, self.cell_x, self.candidate)
@@ -163,11 +174,7 @@ impl ScatterOutput {
         bytes.extend_from_slice(SCATTER_OUTPUT_MAGIC);
         bytes.extend_from_slice(&(self.placements.len() as u64).to_le_bytes());
         for placement in &self.placements {
-            bytes.extend_from_slice(&placement.id.bits().to_le_bytes());
-            bytes.extend_from_slice(&placement.x.to_le_bytes());
-            bytes.extend_from_slice(&placement.y.to_le_bytes());
-            bytes.extend_from_slice(&placement.variant.to_le_bytes());
-            bytes.extend_from_slice(&placement.priority.to_le_bytes());
+            placement.encode_into(&mut bytes);
             flush(&mut bytes, false);
         }
         bytes.extend_from_slice(&(self.rejected.len() as u64).to_le_bytes());

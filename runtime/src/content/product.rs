@@ -236,15 +236,20 @@ impl Product {
     /// held whole.
     pub fn digest(&self) -> [u8; 32] {
         let mut hasher = blake3::Hasher::new();
-        let mut update = |chunk: &[u8]| {
+        self.encode_streamed(&mut |chunk| {
             hasher.update(chunk);
-        };
-        match self {
-            Product::Placements(scatter) => encode_scatter(scatter, &mut update),
-            Product::PlacedObjects(placed) => encode_placed(placed, &mut update),
-            _ => return *blake3::hash(&self.canonical_bytes()).as_bytes(),
-        }
+        });
         *hasher.finalize().as_bytes()
+    }
+
+    /// Feeds [`Product::canonical_bytes`] to `sink`: in chunks as they are encoded for the
+    /// large kinds (scatter products, placed objects), whole for the others.
+    fn encode_streamed(&self, sink: &mut dyn FnMut(&[u8])) {
+        match self {
+            Product::Placements(scatter) => encode_scatter(scatter, sink),
+            Product::PlacedObjects(placed) => encode_placed(placed, sink),
+            other => sink(&other.canonical_bytes()),
+        }
     }
 
     /// Approximate heap bytes the product holds: its element records (placements, rejections,
@@ -346,16 +351,11 @@ impl Product {
     pub fn is_canonical_encoding(&self, bytes: &[u8]) -> bool {
         let mut at = 0usize;
         let mut same = true;
-        let mut compare = |chunk: &[u8]| {
+        self.encode_streamed(&mut |chunk| {
             let end = at + chunk.len();
             same = same && bytes.get(at..end) == Some(chunk);
             at = end;
-        };
-        match self {
-            Product::Placements(scatter) => encode_scatter(scatter, &mut compare),
-            Product::PlacedObjects(placed) => encode_placed(placed, &mut compare),
-            other => return other.canonical_bytes() == bytes,
-        }
+        });
         same && at == bytes.len()
     }
 
@@ -495,9 +495,6 @@ fn encode_street(block: &StreetBlock) -> Vec<u8> {
     w.finish()
 }
 
-/// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
-/// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
-/// room, area, region, keep-outs and its output's canonical bytes (length first).
 /// The canonical encoding of placed objects, fed to `sink` in chunks of a few tens of kilobytes.
 fn encode_placed(placed: &PlacedProduct, sink: &mut dyn FnMut(&[u8])) {
     const CHUNK: usize = 1 << 16;
@@ -513,12 +510,7 @@ fn encode_placed(placed: &PlacedProduct, sink: &mut dyn FnMut(&[u8])) {
     let mut bytes = w.finish();
     bytes.reserve(CHUNK + 64);
     for object in &placed.objects {
-        let p = &object.placement;
-        bytes.extend_from_slice(&p.id.bits().to_le_bytes());
-        bytes.extend_from_slice(&p.x.to_le_bytes());
-        bytes.extend_from_slice(&p.y.to_le_bytes());
-        bytes.extend_from_slice(&p.variant.to_le_bytes());
-        bytes.extend_from_slice(&p.priority.to_le_bytes());
+        object.placement.encode_into(&mut bytes);
         bytes.extend_from_slice(&object.rotation_turns_65536.to_le_bytes());
         bytes.extend_from_slice(&object.scale.to_le_bytes());
         if bytes.len() >= CHUNK {
@@ -529,6 +521,9 @@ fn encode_placed(placed: &PlacedProduct, sink: &mut dyn FnMut(&[u8])) {
     sink(&bytes);
 }
 
+/// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
+/// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
+/// room, area, region, keep-outs and its output's canonical bytes (length first).
 fn encode_scatter(scatter: &ScatterProduct, sink: &mut dyn FnMut(&[u8])) {
     let mut w = ByteWriter::tagged(b"SCATPRD1");
     w.str(&scatter.family).count(scatter.variant_ids.len());

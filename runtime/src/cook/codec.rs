@@ -75,6 +75,15 @@ pub fn encode_payload(product: &Product) -> Vec<u8> {
     }
 }
 
+/// Whether `bytes` are exactly [`encode_payload`] of `product` (compared as the encoding streams
+/// for the large kinds, so checking does not build a second copy).
+fn payload_matches(product: &Product, bytes: &[u8]) -> bool {
+    match product {
+        Product::MissionLayout(mission) => encode_mission(mission) == bytes,
+        other => other.is_canonical_encoding(bytes),
+    }
+}
+
 /// The whole product file of `product` from stage `stage`.
 pub fn encode_product_file(stage: u32, product: &Product) -> Vec<u8> {
     let payload = encode_payload(product);
@@ -179,11 +188,7 @@ pub fn decode_checked(bytes: &[u8]) -> Result<DecodedFile, CookError> {
             actual: summary.objects,
         });
     }
-    let canonical = match &product {
-        Product::MissionLayout(_) => encode_payload(&product) == payload,
-        other => other.is_canonical_encoding(payload),
-    };
-    if !canonical {
+    if !payload_matches(&product, payload) {
         return Err(CookError::invalid(
             "payload",
             "bytes that are not the canonical encoding of the product they decode to".to_owned(),

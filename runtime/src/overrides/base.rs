@@ -175,12 +175,5 @@ pub fn revision_of(seed: u64, id: ScatterId, c: &CandidateBase) -> String {
     bytes[24..32].copy_from_slice(&c.x.to_le_bytes());
     bytes[32..40].copy_from_slice(&c.y.to_le_bytes());
     bytes[40..44].copy_from_slice(&c.variant.to_le_bytes());
-    let digest = blake3::hash(&bytes);
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(16);
-    for byte in &digest.as_bytes()[..8] {
-        text.push(char::from(HEX[usize::from(byte >> 4)]));
-        text.push(char::from(HEX[usize::from(byte & 15)]));
-    }
-    text
+    crate::content::encode::hex(&blake3::hash(&bytes).as_bytes()[..8])
 }

@@ -923,15 +923,11 @@ fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
             );
         }
     }
-    if !(0.0..=1.0).contains(&m.default_relevance) {
-        problems.push(
-            path.field("default_relevance"),
-            SimProblem::OutOfRange {
-                value: m.default_relevance,
-                range: "[0, 1]",
-            },
-        );
-    }
+    unit_interval(
+        problems,
+        path.field("default_relevance"),
+        m.default_relevance,
+    );
     let mut ids = BTreeSet::new();
     for (index, exit) in m.exits.iter().enumerate() {
         let at = path.field("exits").index(index);

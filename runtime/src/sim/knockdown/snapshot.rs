@@ -36,9 +36,7 @@ impl Knockdowns {
             return self.bodies.is_empty();
         };
         self.bodies.iter().all(|(handle, body)| {
-            let live = slots
-                .resolve(*handle)
-                .filter(|row| *row < agents.len())
+            let live = crate::sim::population::live_row(slots, agents, *handle)
                 .is_some_and(|row| agents.state[row] == AgentState::KnockedDown);
             live && scene.has(body.handles) && body.session < self.next_session
         })

@@ -27,6 +27,7 @@ mod tests;
 use super::agents::{AgentState, Agents, Canonical};
 use super::observers::Observation;
 use super::walk::ground::BlockerIndex;
+use super::walk::steer::offset;
 use super::walk::{
     walk_agent, Avoidance, WalkDecision, WalkEnv, WalkState, NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
 };
@@ -485,13 +486,6 @@ fn observe_velocities(dt: f64, agents: &mut Agents) {
         } else {
             agents.window_steps[row] = steps;
         }
-    }
-}
-
-fn offset(p: Vec2, direction: Vec2, length_m: f64) -> Vec2 {
-    Vec2 {
-        x: p.x + direction.x * length_m,
-        y: p.y + direction.y * length_m,
     }
 }
 

@@ -365,7 +365,7 @@ fn refuse(book: &mut Book<'_>, handle: AgentHandle, why: InstallRefusal) {
 
 impl Book<'_> {
     /// The ped's movement generation (0 without one).
-    fn generation(&self, handle: AgentHandle) -> u32 {
+    pub(super) fn generation(&self, handle: AgentHandle) -> u32 {
         self.tasks
             .movements
             .get(&handle)

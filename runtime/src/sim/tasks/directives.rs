@@ -45,11 +45,7 @@ pub(in crate::sim) fn tasks_phase(
         frame,
     };
     for handle in ended {
-        let generation = book
-            .tasks
-            .movements
-            .get(&handle)
-            .map_or(0, |m| m.generation);
+        let generation = book.generation(handle);
         book.log(handle, generation, super::TaskChange::StandingEnded);
     }
     apply_directives(config, sets, panic, knock);

@@ -340,10 +340,7 @@ fn desired_direction(
     }
     let keep = ((connection.length_m - carrot_along) / LANE_TAPER_M).min(1.0);
     let lane = lane.clamp(-limit, limit) * keep;
-    let left = Vec2 {
-        x: -connection.axis.y,
-        y: connection.axis.x,
-    };
+    let left = rotate_left(connection.axis);
     let carrot = offset(
         offset(connection.start, connection.axis, carrot_along),
         left,

@@ -89,6 +89,11 @@ capture projects/street-block screenshots/motion-street-block.png --frame 240 --
 # the sidewalks to the portals and to the full shop door (crimson post).
 capture projects/street-block screenshots/viewport-panic-flee.png --scenario panic-flee --frame 224 \
     --tab viewport --look-at 2,3,15 --layers grid,panic
+# The streaming crowd at 15 s, looking at the east edge of the loaded ring (the camera is at
+# x = 0 m): inside the green outline walkers stand on Full (Hero) discs, outside it their
+# requests are demoted one rung to Simulated (Medium) and crossed out.
+capture projects/streaming-crowd screenshots/viewport-streaming-ring.png --scenario ring-walk \
+    --frame 300 --tab viewport --look-at 40,0,14 --layers grid,tiers
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.
@@ -96,5 +101,6 @@ python3 scripts/check_viewport_png.py screenshots/viewport-street-block.png
 python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
 python3 scripts/check_viewport_png.py screenshots/viewport-pine-clearing.png
 python3 scripts/check_viewport_png.py screenshots/viewport-panic-flee.png
+python3 scripts/check_viewport_png.py screenshots/viewport-streaming-ring.png
 
 idle_cpu projects/street-block

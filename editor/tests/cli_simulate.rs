@@ -118,7 +118,14 @@ fn simulate_text_report_ends_with_the_digest_and_defaults_to_the_scenario_length
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].contains("scenario crosswalk-rush over recipe street-block"));
     assert!(lines[1].trim_start().starts_with("frame  alive  births"));
-    // A row every 60 frames of the 1200-frame scenario, then the summary and the digest.
+    // A row every 60 frames of the 1200-frame scenario in the population table and again in the
+    // motion table, then the summary and the digest.
+    let motion = lines.iter().position(|l| *l == "motion");
+    assert_eq!(
+        motion,
+        Some(22),
+        "the motion table follows the 20 population rows"
+    );
     let rows = lines
         .iter()
         .filter(|l| {
@@ -128,7 +135,7 @@ fn simulate_text_report_ends_with_the_digest_and_defaults_to_the_scenario_length
                     .is_some_and(|f| f.parse::<u64>().is_ok())
         })
         .count();
-    assert_eq!(rows, 20);
+    assert_eq!(rows, 40);
     // With the lifecycle and steering walkers together, 46 remain at the end of the run: the
     // walkers keep walking (at most a handful wait), so they leave the retention band, retire
     // into the pool, the full pool evicts, and the north sidewalk's candidates are in view.

@@ -18,7 +18,7 @@ use stagecraft_tests::{example_project, repo_root};
 mod support;
 
 /// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron).
-const GOLDEN: [(&str, &str); 3] = [
+const GOLDEN: [(&str, &str); 4] = [
     (
         "pine-clearing",
         "ebdd418c5ec5309b9d34073312ce8018a5f8da22a10ed8f86f4e8dbec1bf30be",
@@ -30,6 +30,10 @@ const GOLDEN: [(&str, &str); 3] = [
     (
         "tactical-mission",
         "172f13242f75a2e751086de40539aab1517628d9d5e18763cd6fc136d2f619c9",
+    ),
+    (
+        "streaming-crowd",
+        "88057e3a232c9f5d2b880047f3345cec2675c09a879188e9066823b1a26810a8",
     ),
 ];
 

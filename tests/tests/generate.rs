@@ -19,7 +19,7 @@ use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
 use stagecraft_tests::example_project;
 
 /// (project, recipe, golden bundle digest).
-const GOLDEN: [(&str, &str, &str); 3] = [
+const GOLDEN: [(&str, &str, &str); 4] = [
     (
         "pine-clearing",
         "pine-clearing",
@@ -36,6 +36,11 @@ const GOLDEN: [(&str, &str, &str); 3] = [
         "tactical-mission",
         "tactical-mission",
         "561f9c516ae5a83138555c87c5dc8d73679071046c2355bddedb60409808893d",
+    ),
+    (
+        "streaming-crowd",
+        "streaming-street",
+        "7c8ed96125287bad73f02f7c8e927052c3cf347062f07a7e61f39408235566a5",
     ),
 ];
 

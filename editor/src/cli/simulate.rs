@@ -18,7 +18,9 @@ use stagecraft_runtime::generate::{
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{has_errors, Diagnostic, Project, ProjectSources, Scenario};
 use stagecraft_runtime::recipe::compile_project_recipe;
-use stagecraft_runtime::sim::{build_world, CompiledScenario, Counters, SimSpace, World};
+use stagecraft_runtime::sim::{
+    build_world, CompiledScenario, Counters, MotionCounters, SimSpace, World,
+};
 
 use super::diagnostics::{diagnostic_json, render_diagnostic};
 use super::load;
@@ -256,6 +258,8 @@ struct Run {
     seed: u64,
     fixed_step_s: f64,
     history: Vec<Counters>,
+    /// The Motion phase's counters after each frame (the Motion tab's plot, as a table).
+    motion_history: Vec<MotionCounters>,
     world: World,
 }
 
@@ -268,6 +272,7 @@ impl Run {
         mut plan: RunPlan,
     ) -> Result<Run, String> {
         let mut history = Vec::new();
+        let mut motion_history = Vec::new();
         let bar = progress(plan.frames);
         for _ in 0..plan.frames {
             if plan.snapshot_at == Some(world.frame()) {
@@ -284,6 +289,7 @@ impl Run {
             }
             world.step();
             history.push(world.counters());
+            motion_history.push(world.motion_counters());
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -302,6 +308,7 @@ impl Run {
             seed: world.config().seed,
             fixed_step_s: world.config().fixed_step_s,
             history,
+            motion_history,
             world,
         })
     }
@@ -317,28 +324,25 @@ impl Run {
             self.fixed_step_s
         );
         let rows = |c: &Counters| {
-            let mut rows = c.rows().to_vec();
-            rows.extend(c.population_rows());
+            let mut rows: Vec<(&str, String)> =
+                c.rows().iter().map(|(n, v)| (*n, v.to_string())).collect();
+            rows.extend(c.population_rows().iter().map(|(n, v)| (*n, v.to_string())));
             rows
         };
         let names: Vec<&str> = rows(&Counters::default()).iter().map(|(n, _)| *n).collect();
-        text.push_str(&format!("{:>7}", "frame"));
-        for name in &names {
-            text.push_str(&format!("  {name}"));
-        }
-        text.push('\n');
-        for (index, counters) in self.history.iter().enumerate() {
-            let frame = index as u64 + 1;
-            let last = index + 1 == self.history.len();
-            if !(last || (every > 0 && frame.is_multiple_of(every))) {
-                continue;
-            }
-            text.push_str(&format!("{frame:>7}"));
-            for ((_, value), name) in rows(counters).iter().zip(&names) {
-                text.push_str(&format!("  {value:>width$}", width = name.len()));
-            }
-            text.push('\n');
-        }
+        text.push_str(&self.table(&names, every, |index| rows(&self.history[index])));
+        text.push_str("motion\n");
+        let motion = |c: &MotionCounters| -> Vec<(&str, String)> {
+            c.rows()
+                .iter()
+                .map(|(name, value)| (*name, motion_value(name, *value)))
+                .collect()
+        };
+        let names: Vec<&str> = motion(&MotionCounters::default())
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        text.push_str(&self.table(&names, every, |index| motion(&self.motion_history[index])));
         for index in 0..world_sources(&self.world) {
             if let Some(report) = self.world.spawn_report(index) {
                 text.push_str(&format!("source {}\n", report.text()));
@@ -352,6 +356,35 @@ impl Run {
             world.agents().len()
         ));
         text.push_str(&format!("state digest {}\n", world.state_digest_hex()));
+        text
+    }
+
+    /// A table of named values, one row every `every` frames and the last frame; each column as
+    /// wide as its name.
+    fn table<'n>(
+        &self,
+        names: &[&str],
+        every: u64,
+        row: impl Fn(usize) -> Vec<(&'n str, String)>,
+    ) -> String {
+        let mut text = String::new();
+        text.push_str(&format!("{:>7}", "frame"));
+        for name in names {
+            text.push_str(&format!("  {name}"));
+        }
+        text.push('\n');
+        for index in 0..self.history.len() {
+            let frame = index as u64 + 1;
+            let last = index + 1 == self.history.len();
+            if !(last || (every > 0 && frame.is_multiple_of(every))) {
+                continue;
+            }
+            text.push_str(&format!("{frame:>7}"));
+            for ((_, value), name) in row(index).iter().zip(names) {
+                text.push_str(&format!("  {value:>width$}", width = name.len()));
+            }
+            text.push('\n');
+        }
         text
     }
 
@@ -384,6 +417,14 @@ impl Run {
             })
             .collect();
         let (ped_debt, vehicle_debt) = self.world.cycle_debt();
+        let motion = |c: &MotionCounters| {
+            serde_json::Value::Object(
+                c.rows()
+                    .iter()
+                    .map(|(name, value)| ((*name).to_owned(), serde_json::json!(value)))
+                    .collect(),
+            )
+        };
         serde_json::json!({
             "project": self.header,
             "scenario": self.scenario,
@@ -395,10 +436,20 @@ impl Run {
             "agents": self.world.agents().len(),
             "frames": self.history.iter().map(counters).collect::<Vec<_>>(),
             "final": counters(&self.world.counters()),
+            "motion": self.motion_history.iter().map(motion).collect::<Vec<_>>(),
             "sources": sources,
             "cycle_debt": { "ped": ped_debt, "vehicle": vehicle_debt },
             "state_digest": self.world.state_digest_hex(),
         })
+    }
+}
+
+/// A motion counter as the report prints it: milliseconds with three decimals, counts whole.
+fn motion_value(name: &str, value: f64) -> String {
+    if name.ends_with(" ms") {
+        format!("{value:.3}")
+    } else {
+        format!("{value:.0}")
     }
 }
 

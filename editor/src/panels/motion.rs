@@ -115,7 +115,7 @@ fn selected_ui(ui: &mut Ui, world: &World, selected: Option<&PickId>) {
 
 fn plot_ui(ui: &mut Ui, history: &[(u64, MotionCounters)], frame: u64) {
     let names = MotionCounters::default().rows().map(|(name, _)| name);
-    // Fifteen series: a small, translucent legend in the corner the lines leave freest.
+    // Fourteen series: a small, translucent legend in the corner the lines leave freest.
     let legend = egui_plot::Legend::default()
         .position(egui_plot::Corner::RightTop)
         .text_style(egui::TextStyle::Small)

@@ -86,7 +86,7 @@ pub struct MotionCounters {
 
 impl MotionCounters {
     /// The counters with their names, in a fixed order (for plots and logs).
-    pub fn rows(&self) -> [(&'static str, f64); 12] {
+    pub fn rows(&self) -> [(&'static str, f64); 14] {
         [
             ("updated", self.updated as f64),
             ("skipped", self.skipped as f64),
@@ -98,6 +98,8 @@ impl MotionCounters {
             ("forced full", self.forced_full as f64),
             ("promotions", self.promotions as f64),
             ("demotions", self.demotions as f64),
+            ("outside ring", self.outside_ring as f64),
+            ("ring demotions", self.ring_demotions as f64),
             ("governor estimate ms", self.governor_estimate_ms),
             ("governor budget ms", self.governor_budget_ms),
         ]

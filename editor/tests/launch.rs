@@ -216,7 +216,7 @@ fn the_binary_refuses_an_unknown_layer_and_a_malformed_look_at() {
 
 #[test]
 fn in_a_1280_by_800_window_the_timeline_plot_keeps_its_minimum_height() {
-    use stagecraft_editor::panels::timeline_plot::MIN_PLOT_HEIGHT;
+    use stagecraft_editor::panels::timeline_plot::MIN_CURVES_HEIGHT;
     let example = example("street-block");
     let args = RunArgs {
         project: Some(example.dir.clone()),
@@ -232,7 +232,7 @@ fn in_a_1280_by_800_window_the_timeline_plot_keeps_its_minimum_height() {
     let plot = &harness.state().panels().timeline.plot;
     assert_eq!(plot.drawn_series, 10, "the plot was drawn");
     assert!(
-        plot.shown_height >= MIN_PLOT_HEIGHT,
+        plot.shown_height >= MIN_CURVES_HEIGHT,
         "the plot is {} points tall",
         plot.shown_height
     );

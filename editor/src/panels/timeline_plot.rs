@@ -17,9 +17,13 @@ const PLOT_POINTS: usize = 2_000;
 /// The x-axis never spans fewer frames than this, so a run at frame 0 still has a readable axis.
 const MIN_SPAN_FRAMES: f64 = 20.0;
 
-/// The plot is never shorter than this, points: tall enough for y-axis labels even when the
-/// controls and lists above leave less (the tab scrolls instead).
+/// The plot widget is never shorter than this, points (the tab scrolls instead when the
+/// controls and lists above leave less)…
 pub const MIN_PLOT_HEIGHT: f32 = 160.0;
+
+/// …so the area the curves are drawn in, above the x axis, keeps at least this much: tall
+/// enough for y-axis labels.
+pub const MIN_CURVES_HEIGHT: f32 = 140.0;
 
 /// What the plot remembers between frames.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,7 +34,7 @@ pub struct PlotState {
     pub shown_x: Option<(f64, f64)>,
     /// How many series it drew last.
     pub drawn_series: usize,
-    /// The height of the plot's rect last drawn, points.
+    /// The height of the area the curves were last drawn in, points.
     pub shown_height: f32,
 }
 

@@ -11,7 +11,7 @@ use super::meshes::Shape;
 use super::overlays::standing_transform;
 use super::palette;
 use stagecraft_runtime::sim::crossings::queue::slot_points;
-use stagecraft_runtime::sim::{CrosswalkPhase, FrameVec2, MotionFrame, World};
+use stagecraft_runtime::sim::{FrameVec2, MotionFrame, World};
 
 /// Height the crossing marks float at, meters.
 const MARK_Z: f32 = 0.05;
@@ -70,18 +70,13 @@ pub fn crossing_marks(world: &World, data: &mut LayerData) {
             continue;
         }
         let here = at_frame(frame.location, MARK_Z);
-        match frame.crosswalk {
-            phase @ (CrosswalkPhase::Requested
-            | CrosswalkPhase::Waiting
-            | CrosswalkPhase::Crossing
-            | CrosswalkPhase::Clearing) => {
-                data.line(
-                    here,
-                    at_frame(frame.crosswalk_point, MARK_Z),
-                    palette::crosswalk_phase(phase),
-                );
-            }
-            _ => {}
+        if frame.crosswalk.forces_full() {
+            // Queued (Requested, Waiting): to its slot; crossing (Crossing, Clearing): across.
+            data.line(
+                here,
+                at_frame(frame.crosswalk_point, MARK_Z),
+                palette::crosswalk_phase(frame.crosswalk),
+            );
         }
         if let Some(leader) = leader_of(world, frame) {
             let lead = at_frame(leader.location, 1.0);

@@ -139,7 +139,7 @@ fn editor_frame(c: &mut Criterion) {
         .borrow()
         .session
         .world()
-        .map_or(0, |w| w.agents().len());
+        .map_or(0, |w| w.agent_count());
     assert_eq!(alive, AGENTS as usize, "the crowd is complete");
     preview.borrow_mut().session.toggle_play();
     let mut group = c.benchmark_group("viewport");

@@ -43,9 +43,10 @@ fn the_editor_opens_the_named_scenario_at_the_frame_and_draws_its_fleeing_agents
     let preview = harness.state().preview().borrow();
     assert_eq!(preview.session.scenario_id(), Some("panic-flee"));
     let world = preview.session.world().expect("a world");
-    let agents = world.agents();
-    let fleeing = (0..agents.len())
-        .filter(|r| agents.state[*r] == AgentState::Fleeing && agents.target[*r].is_some())
+    let fleeing = world
+        .motion_frames()
+        .iter()
+        .filter(|f| f.behaviour == AgentState::Fleeing && f.tags.flee_exit.is_some())
         .count();
     assert!(fleeing >= 3, "{fleeing} fleeing at frame 210");
     // The Panic layer is on by default: one flee line per fleeing agent.
@@ -140,7 +141,11 @@ fn the_tiers_and_panic_checkboxes_toggle_their_layers() {
     let agents = {
         let preview = harness.state().preview().borrow();
         let world = preview.session.world().expect("a world");
-        world.agents().pooled.iter().filter(|p| !**p).count()
+        world
+            .motion_frames()
+            .iter()
+            .filter(|f| !f.tags.pooled)
+            .count()
     };
     assert!(harness.state().preview().borrow().options.show_tiers);
     assert_eq!(layer_sizes(&harness).0, agents, "one tier disc per agent");
@@ -207,4 +212,28 @@ fn the_binary_refuses_an_unknown_layer_and_a_malformed_look_at() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("expected X,Y,RADIUS"), "{stderr}");
+}
+
+#[test]
+fn in_a_1280_by_800_window_the_timeline_plot_keeps_its_minimum_height() {
+    use stagecraft_editor::panels::timeline_plot::MIN_CURVES_HEIGHT;
+    let example = example("street-block");
+    let args = RunArgs {
+        project: Some(example.dir.clone()),
+        frame: Some(20),
+        tab: Some(Tab::Timeline),
+        ..Default::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| StagecraftApp::new(cc, args));
+    harness.run_steps(3);
+    at_frame(&mut harness, 20);
+    let plot = &harness.state().panels().timeline.plot;
+    assert_eq!(plot.drawn_series, 10, "the plot was drawn");
+    assert!(
+        plot.shown_height >= MIN_CURVES_HEIGHT,
+        "the plot is {} points tall",
+        plot.shown_height
+    );
 }

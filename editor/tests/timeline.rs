@@ -361,19 +361,14 @@ fn any_directive_kind_is_added_at_the_frame_and_a_ped_picked_in_the_viewport_is_
     let (source, ordinal, x, y) = {
         let preview = harness.state().preview.borrow();
         let world = preview.session.world().expect("world");
-        let agents = world.agents();
-        let row = (0..agents.len())
-            .find(|r| {
-                !agents.pooled[*r]
-                    && stagecraft_runtime::identity::AgentId::from_bits(agents.id[*r]).ordinal() > 0
-            })
+        let frame = world
+            .motion_frames()
+            .iter()
+            .find(|f| !f.tags.pooled && f.id.ordinal() > 0)
             .expect("a second pedestrian");
-        let id = stagecraft_runtime::identity::AgentId::from_bits(agents.id[row]);
-        let source = world.config().sources[id.source_index() as usize]
-            .id
-            .clone();
-        let p = agents.position[row];
-        (source, id.ordinal(), p.x, p.y)
+        let source = world.config().sources[frame.id.source()].id.clone();
+        let p = frame.location;
+        (source, frame.id.ordinal(), f64::from(p.x), f64::from(p.y))
     };
     let at = on_screen(&harness, x, y, 0.9);
     click(&mut harness, at);
@@ -390,12 +385,11 @@ fn any_directive_kind_is_added_at_the_frame_and_a_ped_picked_in_the_viewport_is_
     let near = {
         let preview = harness.state().preview.borrow();
         let world = preview.session.world().expect("world");
-        let agents = world.agents();
-        (0..agents.len()).any(|r| {
-            let id = stagecraft_runtime::identity::AgentId::from_bits(agents.id[r]);
-            world.config().sources[id.source_index() as usize].id == *got_source
-                && id.ordinal() == *got_ordinal
-                && (agents.position[r].x - x).hypot(agents.position[r].y - y) < 1.0
+        world.motion_frames().iter().any(|f| {
+            let p = f.location;
+            world.config().sources[f.id.source()].id == *got_source
+                && f.id.ordinal() == *got_ordinal
+                && (f64::from(p.x) - x).hypot(f64::from(p.y) - y) < 1.0
         })
     };
     assert!(near, "{got_source} #{got_ordinal} vs {source} #{ordinal}");

@@ -14,11 +14,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use stagecraft_runtime::sim::motion::frames::publish;
 use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, World};
 
 mod support;
-use support::median;
+use support::{cpu_ms, median};
 
 /// Steps before measuring, so the velocity windows are filled and the tiers settled.
 const WARM_UP_FRAMES: u32 = 40;
@@ -47,8 +46,7 @@ fn report() {
     let step = timed_steps(&mut street, 30);
     let c = street.motion_counters();
     let waiting = street
-        .agents()
-        .walk_decision
+        .walk_decisions()
         .iter()
         .filter(|d| d.is_waiting())
         .count();
@@ -72,19 +70,22 @@ fn report() {
         c.avoidance_processed,
         c.avoidance_deferred,
     );
-    let mut frames = Vec::new();
     let publication = median(
         (0..20)
             .map(|_| {
                 let start = Instant::now();
-                publish(mixed.agents(), mixed.frame(), &mut frames);
+                mixed.publish_motion_frames();
                 start.elapsed()
             })
             .collect(),
     );
+    let cpu = cpu_ms(50, || mixed.publish_motion_frames());
     println!(
-        "Motion Frame publication, 100000 agents: median {:.3} ms",
-        publication.as_secs_f64() * 1e3
+        "Motion Frame publication, 100000 agents: median {:.3} ms, CPU {} ms per publication \
+         ({} bytes a frame)",
+        publication.as_secs_f64() * 1e3,
+        cpu.map_or("?".to_owned(), |ms| format!("{ms:.3}")),
+        std::mem::size_of::<stagecraft_runtime::sim::MotionFrame>(),
     );
 }
 
@@ -102,9 +103,8 @@ fn bench_motion(criterion: &mut Criterion) {
     group.bench_function("mixed_tiers_100000_step", |b| {
         b.iter(|| black_box(&mut mixed).step())
     });
-    let mut frames = Vec::new();
     group.bench_function("frames_100000_publish", |b| {
-        b.iter(|| publish(black_box(mixed.agents()), mixed.frame(), &mut frames))
+        b.iter(|| black_box(&mut mixed).publish_motion_frames())
     });
     group.finish();
 }

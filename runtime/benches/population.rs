@@ -25,7 +25,7 @@ const WARM_UP_FRAMES: u32 = 40;
 
 fn crowd(walkers: usize) -> World {
     let mut world = long_street_world(walkers, 7).expect("the long street builds");
-    assert_eq!(world.agents().len(), walkers);
+    assert_eq!(world.agent_count(), walkers);
     for _ in 0..WARM_UP_FRAMES {
         world.step();
     }
@@ -34,7 +34,7 @@ fn crowd(walkers: usize) -> World {
 
 /// What the walkers decided in the last step, as shares.
 fn decisions(world: &World) -> String {
-    let d = &world.agents().walk_decision;
+    let d = world.walk_decisions();
     let n = d.len().max(1) as f64;
     let share =
         |f: &dyn Fn(&WalkDecision) -> bool| 100.0 * d.iter().filter(|x| f(x)).count() as f64 / n;

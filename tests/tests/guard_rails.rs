@@ -84,3 +84,48 @@ fn clippy_bans_hash_collections_and_unnamed_threads_with_reasons() {
         );
     }
 }
+
+/// Whether `text` reads the agent columns (`World::agents`), in a method call or a path.
+fn reads_agent_columns(text: &str) -> bool {
+    let squeezed: String = text.split_whitespace().collect();
+    squeezed.contains(".agents()") || squeezed.contains("World::agents(")
+}
+
+#[test]
+fn the_column_check_sees_a_call_across_lines_and_nothing_else() {
+    assert!(reads_agent_columns("world\n    .agents()\n    .id"));
+    assert!(reads_agent_columns("World::agents(&w)"));
+    assert!(!reads_agent_columns(
+        "world.agent_count(); w.motion_frames()"
+    ));
+}
+
+/// The viewport and every panel read Motion Frames only: no editor source calls
+/// `World::agents`, and the editor never turns on the runtime's `columns` feature that
+/// exposes it (so `cargo build -p stagecraft-editor` would not even compile such a call).
+#[test]
+fn the_editor_never_reads_the_agent_columns() {
+    let root = repo_root();
+    let mut files = Vec::new();
+    rust_files(&root.join("editor"), &mut files);
+    assert!(files.len() > 50, "found only {} files", files.len());
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|path| fs::read_to_string(path).map_or(true, |t| reads_agent_columns(&t)))
+        .map(|path| {
+            path.strip_prefix(&root)
+                .unwrap_or(path)
+                .display()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "read Motion Frames instead of the agent columns: {offenders:?}"
+    );
+    let manifest = fs::read_to_string(root.join("editor/Cargo.toml")).expect("editor manifest");
+    assert!(
+        !manifest.contains("\"columns\""),
+        "the editor must not enable the runtime's `columns` feature"
+    );
+}

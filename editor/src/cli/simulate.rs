@@ -353,7 +353,7 @@ impl Run {
             "frame {} ({:.2} s), {} agents\n",
             world.frame(),
             world.time_s(),
-            world.agents().len()
+            world.agent_count()
         ));
         text.push_str(&format!("state digest {}\n", world.state_digest_hex()));
         text
@@ -433,7 +433,7 @@ impl Run {
             "seed": self.seed,
             "fixed_step_s": self.fixed_step_s,
             "frame": self.world.frame(),
-            "agents": self.world.agents().len(),
+            "agents": self.world.agent_count(),
             "frames": self.history.iter().map(counters).collect::<Vec<_>>(),
             "final": counters(&self.world.counters()),
             "motion": self.motion_history.iter().map(motion).collect::<Vec<_>>(),

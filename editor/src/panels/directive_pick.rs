@@ -84,16 +84,16 @@ pub fn picked_by(preview: &Preview, scenario: &Scenario, ray: &Ray) -> Option<Pi
 /// The pedestrian with agent id `id` in the preview's world.
 fn ped_of(preview: &Preview, id: u64) -> Option<Picked> {
     let world = preview.session.world()?;
-    let row = world.agents().id.iter().position(|a| *a == id)?;
+    let frame = world.motion_frame(stagecraft_runtime::sim::AgentId::from_bits(id))?;
     let agent = AgentId::from_bits(id);
     let source = world.config().sources.get(agent.source_index() as usize)?;
-    let p = world.agents().position[row];
+    let p = frame.location;
     Some(Picked::Ped {
         source: source.id.clone(),
         ordinal: agent.ordinal(),
         position: Vec3 {
-            x: p.x,
-            y: p.y,
+            x: f64::from(p.x),
+            y: f64::from(p.y),
             z: 0.0,
         },
     })

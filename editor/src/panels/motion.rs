@@ -101,7 +101,7 @@ fn selected_ui(ui: &mut Ui, world: &World, selected: Option<&PickId>) {
         return;
     };
     let id = AgentId::from_bits(*id);
-    match world.motion_frames().iter().find(|f| f.id == id) {
+    match world.motion_frame(id) {
         Some(frame) => {
             for line in frame_text(frame) {
                 ui.label(line);

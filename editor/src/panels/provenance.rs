@@ -25,6 +25,7 @@ use stagecraft_runtime::identity::{ChildKey, ObjectIdentity, ScatterId};
 use stagecraft_runtime::overrides::{action_name, EditList, EditRef};
 use stagecraft_runtime::project::Project;
 use stagecraft_runtime::sim::knockdown::{recovery, Clearance, RecoveryCriteria};
+use stagecraft_runtime::sim::AgentHandle;
 
 /// The Provenance tab.
 pub struct ProvenancePanel {
@@ -568,18 +569,24 @@ pub fn remove_edit(project: &Project, edit: &EditRef) -> Option<Command> {
     )))
 }
 
+/// The selected pedestrian: its Motion Frame and the runtime's detail of it, both looked up
+/// by id (never a scan of the agents).
 fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
     let Some(world) = preview.session.world() else {
         return;
     };
-    let agents = world.agents();
-    let Some(row) = agents.id.iter().position(|a| *a == id) else {
+    let agent = stagecraft_runtime::sim::AgentId::from_bits(id);
+    let (Some(frame), Some(detail), Some(handle)) = (
+        world.motion_frame(agent),
+        world.agent_detail(agent),
+        world.handle_of_id(agent),
+    ) else {
         ui.weak("This pedestrian is not alive at this frame.");
         return;
     };
     let config = world.config();
-    let source = config.sources.get(agents.source[row] as usize);
-    let route = config.routes().get(agents.route[row] as usize);
+    let source = config.sources.get(usize::from(frame.tags.source));
+    let route = config.routes().get(usize::from(detail.route));
     Grid::new("provenance-agent")
         .num_columns(2)
         .striped(true)
@@ -587,19 +594,16 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
             let rows: [(&str, String); 9] = [
                 ("Agent id", format!("{id:#x}")),
                 ("Source", source.map_or("?".into(), |s| s.id.clone())),
-                ("Kind", format!("{:?}", agents.kind[row])),
-                ("State", state_name(agents.state[row]).to_owned()),
+                ("Kind", format!("{:?}", frame.tags.kind)),
+                ("State", state_name(frame.behaviour).to_owned()),
                 ("Route", route.map_or("?".into(), |r| r.id.clone())),
                 (
                     "Distance along route",
-                    format!("{:.2} m", agents.distance_m[row]),
+                    format!("{:.2} m", detail.distance_m),
                 ),
-                ("Speed", format!("{:.2} m/s", agents.speed_m_s[row])),
-                ("Fixed steps", agents.steps[row].to_string()),
-                (
-                    "Owner",
-                    agents.owner[row].clone().unwrap_or_else(|| "—".into()),
-                ),
+                ("Speed", format!("{:.2} m/s", detail.walk_speed_m_s)),
+                ("Fixed steps", frame.fixed_steps.to_string()),
+                ("Owner", detail.owner.unwrap_or("—").to_owned()),
             ];
             for (name, value) in rows {
                 ui.label(name);
@@ -607,16 +611,13 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
                 ui.end_row();
             }
         });
-    task_ui(ui, world, row);
-    recovery_ui(ui, world, row);
-    lifecycle_ui(ui, world, row);
+    task_ui(ui, world, handle);
+    recovery_ui(ui, world, handle);
+    lifecycle_ui(ui, world, handle);
 }
 
 /// The pedestrian's tasks (see `panels::task_rows`), when it has any.
-fn task_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
-    let Some(handle) = world.handle_of(row) else {
-        return;
-    };
+fn task_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, handle: AgentHandle) {
     let rows = super::task_rows::task_rows(world, handle);
     if rows.is_empty() {
         return;
@@ -637,11 +638,8 @@ fn task_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
 
 /// A knocked-down pedestrian's recovery: its phase and the seed's criteria, live, each with the
 /// threshold it must meet.
-fn recovery_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
-    let Some(criteria) = world
-        .handle_of(row)
-        .and_then(|h| world.knockdowns().criteria(h))
-    else {
+fn recovery_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, handle: AgentHandle) {
+    let Some(criteria) = world.knockdowns().criteria(handle) else {
         return;
     };
     ui.add_space(6.0);
@@ -726,10 +724,7 @@ pub fn recovery_rows(c: &RecoveryCriteria) -> Vec<(&'static str, String)> {
 
 /// The pedestrian's lifecycle history from the world's event log: admission, realization,
 /// claims, pooling and reuse, each with its frame and reason.
-fn lifecycle_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, row: usize) {
-    let Some(handle) = world.handle_of(row) else {
-        return;
-    };
+fn lifecycle_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, handle: AgentHandle) {
     let events = world.events().for_handle(handle);
     ui.add_space(6.0);
     ui.strong(format!(

@@ -168,7 +168,7 @@ impl TimelinePanel {
                 ui.separator();
                 ui.weak(format!(
                     "{} agents · {} checkpoints",
-                    world.agents().len(),
+                    world.agent_count(),
                     session.timeline().map_or(0, |t| t.checkpoint_count())
                 ));
             }

@@ -17,6 +17,14 @@ const PLOT_POINTS: usize = 2_000;
 /// The x-axis never spans fewer frames than this, so a run at frame 0 still has a readable axis.
 const MIN_SPAN_FRAMES: f64 = 20.0;
 
+/// The plot widget is never shorter than this, points (the tab scrolls instead when the
+/// controls and lists above leave less)…
+pub const MIN_PLOT_HEIGHT: f32 = 160.0;
+
+/// …so the area the curves are drawn in, above the x axis, keeps at least this much: tall
+/// enough for y-axis labels.
+pub const MIN_CURVES_HEIGHT: f32 = 140.0;
+
 /// What the plot remembers between frames.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlotState {
@@ -26,6 +34,8 @@ pub struct PlotState {
     pub shown_x: Option<(f64, f64)>,
     /// How many series it drew last.
     pub drawn_series: usize,
+    /// The height of the area the curves were last drawn in, points.
+    pub shown_height: f32,
 }
 
 /// The colour of counter series `index`: the qualitative category palette (Tableau 10), so
@@ -53,6 +63,7 @@ pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
     let end_frame = (session.last_frame() as f64).max(MIN_SPAN_FRAMES);
     let mut drawn = 0;
     let response = Plot::new("timeline-counts")
+        .min_size(egui::vec2(64.0, MIN_PLOT_HEIGHT))
         .allow_scroll(false)
         .x_axis_label("frame")
         .include_x(0.0)
@@ -86,6 +97,7 @@ pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
         });
     let bounds = response.transform.bounds();
     state.shown_x = Some((bounds.min()[0], bounds.max()[0]));
+    state.shown_height = response.response.rect.height();
     state.drawn_series = drawn;
 }
 

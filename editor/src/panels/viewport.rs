@@ -431,7 +431,7 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
                 "frame {} · t = {:.2} s · {} agents{}",
                 world.frame(),
                 world.time_s(),
-                world.agents().len(),
+                world.agent_count(),
                 if session.playing { " · playing" } else { "" }
             ),
             Color32::from_gray(220),

@@ -127,7 +127,7 @@ fn every_source_of_the_example_spawns_pedestrians() {
     // peds to the source that readmits them).
     let created: Vec<u64> = world.source_statuses().iter().map(|s| s.created).collect();
     assert_eq!(created, [24, 24, 8, 1], "north, south, crossers, courier");
-    assert_eq!(world.agents().len(), 57);
+    assert_eq!(world.agent_count(), 57);
     assert!(world.counters().rejected_no_spawn_box > 0);
 }
 
@@ -138,7 +138,7 @@ fn scrubbing_through_the_session_is_bit_identical_to_stepping() {
     session.step(600);
     let at_600 = digest(&session);
     assert_eq!(at_600, straight_digest(&project, "crosswalk-rush", 600));
-    assert!(session.world().expect("world").agents().len() > 10);
+    assert!(session.world().expect("world").agent_count() > 10);
     // Back to an earlier frame and forward again, one frame back, a jump between checkpoints.
     session.seek(37);
     assert_eq!(
@@ -280,7 +280,7 @@ fn the_real_generator_previews_the_example_street_block() {
         .iter()
         .any(|s| matches!(s.product.as_ref(), stagecraft_runtime::content::Product::PlacedObjects(p) if !p.objects.is_empty())));
     session.step(100);
-    assert!(session.world().expect("world").agents().len() > 5);
+    assert!(session.world().expect("world").agent_count() > 5);
     // Generating again with unchanged inputs does nothing; a changed seed regenerates.
     assert!(!session.sync_project(&project, None));
     let mut reseeded = project.clone();

@@ -2,6 +2,7 @@
 //! across to its exit (magenta), every queue slot of every crosswalk side, a stop bar at each
 //! kerb in the colour of its signal's phase (green only while the vehicle gate is open), the
 //! hazard vehicle, group leader lines, and a mast over every stuck agent in its reason's colour.
+//! The agents are read from the world's Motion Frames.
 
 use three_d::{vec3, Vec3};
 
@@ -10,7 +11,7 @@ use super::meshes::Shape;
 use super::overlays::standing_transform;
 use super::palette;
 use stagecraft_runtime::sim::crossings::queue::slot_points;
-use stagecraft_runtime::sim::{CrosswalkPhase, GroupRole, World};
+use stagecraft_runtime::sim::{FrameVec2, MotionFrame, World};
 
 /// Height the crossing marks float at, meters.
 const MARK_Z: f32 = 0.05;
@@ -19,9 +20,12 @@ fn at(p: stagecraft_runtime::project::Vec2, z: f32) -> Vec3 {
     vec3(p.x as f32, p.y as f32, z)
 }
 
+fn at_frame(p: FrameVec2, z: f32) -> Vec3 {
+    vec3(p.x, p.y, z)
+}
+
 /// Appends the crossing marks of `world` to `data`.
 pub fn crossing_marks(world: &World, data: &mut LayerData) {
-    let agents = world.agents();
     let config = world.config();
     let settings = &config.scenario.crossings;
     for crosswalk in &config.space.crosswalks {
@@ -60,32 +64,25 @@ pub fn crossing_marks(world: &World, data: &mut LayerData) {
             palette::HAZARD,
         );
     }
-    for row in 0..agents.len() {
-        if agents.pooled[row] {
+    let frames = world.motion_frames();
+    for frame in frames {
+        if frame.tags.pooled {
             continue;
         }
-        let here = at(agents.position[row], MARK_Z);
-        let c = agents.crosswalk[row];
-        match c.phase {
-            CrosswalkPhase::Requested | CrosswalkPhase::Waiting => {
-                data.line(
-                    here,
-                    at(c.waiting, MARK_Z),
-                    palette::crosswalk_phase(c.phase),
-                );
-            }
-            CrosswalkPhase::Crossing | CrosswalkPhase::Clearing => {
-                data.line(here, at(c.exit, MARK_Z), palette::crosswalk_phase(c.phase));
-            }
-            _ => {}
+        let here = at_frame(frame.location, MARK_Z);
+        if frame.crosswalk.forces_full() {
+            // Queued (Requested, Waiting): to its slot; crossing (Crossing, Clearing): across.
+            data.line(
+                here,
+                at_frame(frame.crosswalk_point, MARK_Z),
+                palette::crosswalk_phase(frame.crosswalk),
+            );
         }
-        if agents.group[row].role == GroupRole::Follower {
-            if let Some(leader) = leader_row(world, row) {
-                let lead = at(agents.position[leader], 1.0);
-                data.line(vec3(here.x, here.y, 1.0), lead, palette::GROUP_LINE);
-            }
+        if let Some(leader) = leader_of(world, frame) {
+            let lead = at_frame(leader.location, 1.0);
+            data.line(vec3(here.x, here.y, 1.0), lead, palette::GROUP_LINE);
         }
-        if let Some(reason) = agents.liveness[row].stuck {
+        if let Some(reason) = frame.tags.stuck {
             data.line(
                 vec3(here.x, here.y, 1.8),
                 vec3(here.x, here.y, 2.6),
@@ -95,11 +92,10 @@ pub fn crossing_marks(world: &World, data: &mut LayerData) {
     }
 }
 
-/// The row of a follower's leader, if it is alive.
-fn leader_row(world: &World, row: usize) -> Option<usize> {
-    let agents = world.agents();
-    let id = stagecraft_runtime::sim::AgentId::from_bits(agents.id[row]);
-    world.row_of(id.source(), agents.group[row].leader_ordinal as usize)
+/// A follower's leader's Motion Frame, if the leader is alive (looked up by id).
+fn leader_of<'w>(world: &'w World, frame: &MotionFrame) -> Option<&'w MotionFrame> {
+    let leader = frame.group_leader()?;
+    world.motion_frame(leader)
 }
 
 #[cfg(test)]
@@ -159,17 +155,17 @@ mod tests {
             w.step();
             let mut data = LayerData::default();
             crossing_marks(&w, &mut data);
-            let agents = w.agents();
-            let lines_to_targets = agents
-                .crosswalk
+            let frames = w.motion_frames();
+            let lines_to_targets = frames
                 .iter()
-                .filter(|c| c.phase.demands() || c.phase.occupies())
+                .filter(|f| !f.tags.pooled)
+                .filter(|f| f.crosswalk.demands() || f.crosswalk.occupies())
                 .count();
-            let leaders = (0..agents.len())
-                .filter(|r| agents.group[*r].role == GroupRole::Follower)
-                .filter(|r| leader_row(&w, *r).is_some())
+            let leaders = frames
+                .iter()
+                .filter(|f| !f.tags.pooled && leader_of(&w, f).is_some())
                 .count();
-            let stuck = agents.liveness.iter().filter(|l| l.stuck.is_some()).count();
+            let stuck = frames.iter().filter(|f| f.tags.stuck.is_some()).count();
             // Two sides × six slots × a cross of two lines, and a stop bar per side.
             assert_eq!(
                 data.lines.len(),

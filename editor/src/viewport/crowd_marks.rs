@@ -3,7 +3,8 @@
 //! Background — a cross over each agent outside the streaming plan's loaded ring, and that
 //! ring's outline) and **Panic** (a cone over every panicked agent, sized by its panic level, a
 //! line from each fleeing agent to its exit, and a post at every exit fled to, coloured by
-//! whether it still has room). Each layer has its legend, listing only what it draws.
+//! whether it still has room). Each layer has its legend, listing only what it draws. The
+//! agents are read from the world's Motion Frames.
 
 use three_d::{vec3, Srgba};
 
@@ -11,8 +12,8 @@ use super::layer::LayerData;
 use super::meshes::Shape;
 use super::overlays::{marker, standing_transform, AGENT_HEIGHT_M, AGENT_RADIUS_M};
 use super::palette;
-use stagecraft_runtime::sim::motion::panic::{exits, NO_EXIT};
-use stagecraft_runtime::sim::{AgentState, World};
+use stagecraft_runtime::sim::motion::panic::exits;
+use stagecraft_runtime::sim::{AgentState, MotionFrame, World};
 
 /// Radius of the tier disc under an agent, meters (wider than the body, so it shows as a rim
 /// from above).
@@ -25,15 +26,13 @@ pub const FLEE_POST_HEIGHT_M: f32 = 2.4;
 
 /// The Tiers layer of `world`.
 pub fn tier_marks(world: &World) -> LayerData {
-    let agents = world.agents();
     let mut data = LayerData::default();
-    for row in 0..agents.len() {
-        let p = agents.position[row];
-        let (x, y) = (p.x as f32, p.y as f32);
-        if agents.pooled[row] || !(x.is_finite() && y.is_finite()) {
+    for (row, frame) in world.motion_frames().iter().enumerate() {
+        let (x, y) = (frame.location.x, frame.location.y);
+        if frame.tags.pooled || !(x.is_finite() && y.is_finite()) {
             continue;
         }
-        let colour = palette::tier(agents.tier[row]);
+        let colour = palette::tier(frame.tier);
         marker(
             &mut data,
             Shape::Cylinder,
@@ -86,18 +85,16 @@ fn ring_outline(world: &World, data: &mut LayerData) {
 
 /// The Panic layer of `world`.
 pub fn panic_marks(world: &World) -> LayerData {
-    let agents = world.agents();
     let mut data = LayerData::default();
     let exits = exits(world.config());
     let assigned = &world.motion_state().panic.assigned;
     let mut targeted = vec![false; exits.len()];
-    for row in 0..agents.len() {
-        let p = agents.position[row];
-        let (x, y) = (p.x as f32, p.y as f32);
-        if agents.pooled[row] || !(x.is_finite() && y.is_finite()) {
+    for frame in world.motion_frames() {
+        let (x, y) = (frame.location.x, frame.location.y);
+        if frame.tags.pooled || !(x.is_finite() && y.is_finite()) {
             continue;
         }
-        let panic = agents.panic[row].clamp(0.0, 1.0) as f32;
+        let panic = frame.panic.clamp(0.0, 1.0);
         if panic > 0.0 {
             let radius = 0.2 + 0.3 * panic;
             let base = vec3(x, y, AGENT_HEIGHT_M + 0.15);
@@ -110,16 +107,14 @@ pub fn panic_marks(world: &World) -> LayerData {
                 palette::PANICKED,
             );
         }
-        let exit = agents.flee_exit[row];
-        if agents.state[row] == AgentState::Fleeing && exit != NO_EXIT {
+        if let Some(exit) = fleeing_to(frame) {
             if let Some(flag) = targeted.get_mut(usize::from(exit)) {
                 *flag = true;
             }
-            if let Some(target) = agents.target[row] {
-                let (tx, ty) = (target.x as f32, target.y as f32);
-                data.line(vec3(x, y, 0.3), vec3(tx, ty, 0.3), palette::FLEE_LINE);
-                flee_ribbon(&mut data, (x, y), (tx, ty));
-            }
+            // A fleer's route target is its exit.
+            let (tx, ty) = (frame.route_target.x, frame.route_target.y);
+            data.line(vec3(x, y, 0.3), vec3(tx, ty, 0.3), palette::FLEE_LINE);
+            flee_ribbon(&mut data, (x, y), (tx, ty));
         }
     }
     for (index, exit) in exits.iter().enumerate() {
@@ -140,6 +135,13 @@ pub fn panic_marks(world: &World) -> LayerData {
         }
     }
     data
+}
+
+/// The exit a fleeing agent runs to, if it flees to one.
+pub fn fleeing_to(frame: &MotionFrame) -> Option<u16> {
+    (frame.behaviour == AgentState::Fleeing)
+        .then_some(frame.tags.flee_exit)
+        .flatten()
 }
 
 /// Width of the ribbon on the ground under a flee line, meters (a line is one pixel wide; the
@@ -176,10 +178,10 @@ pub fn flee_target_colour(capacity: Option<u32>, assigned: u32) -> Srgba {
 /// Legend entries of the Tiers layer: the tiers present, then the out-of-ring cross and the
 /// ring outline when the world has a streaming plan.
 pub fn tier_legend(world: &World) -> Vec<(String, Srgba)> {
-    let agents = world.agents();
+    let frames = world.motion_frames();
     let mut entries: Vec<(String, Srgba)> = palette::TIERS
         .iter()
-        .filter(|(tier, _)| (0..agents.len()).any(|r| !agents.pooled[r] && agents.tier[r] == *tier))
+        .filter(|(tier, _)| frames.iter().any(|f| !f.tags.pooled && f.tier == *tier))
         .map(|(tier, name)| ((*name).to_owned(), palette::tier(*tier)))
         .collect();
     if world.config().space.streaming.is_some() {
@@ -191,9 +193,8 @@ pub fn tier_legend(world: &World) -> Vec<(String, Srgba)> {
 
 /// Legend entries of the Panic layer: only what it draws now.
 pub fn panic_legend(world: &World, drawn: &LayerData) -> Vec<(String, Srgba)> {
-    let agents = world.agents();
     let mut entries = Vec::new();
-    if agents.panic.iter().any(|p| *p > 0.0) {
+    if world.motion_frames().iter().any(|f| f.panic > 0.0) {
         entries.push((
             "panicked (cone grows with panic)".to_owned(),
             palette::PANICKED,
@@ -244,10 +245,10 @@ mod tests {
     #[test]
     fn panic_marks_show_every_panicked_agent_each_flee_line_and_the_exits_fled_to() {
         let world = fleeing_world();
-        let agents = world.agents();
-        let panicked = agents.panic.iter().filter(|p| **p > 0.0).count();
-        let fleeing: Vec<usize> = (0..agents.len())
-            .filter(|r| agents.state[*r] == AgentState::Fleeing && agents.flee_exit[*r] != NO_EXIT)
+        let frames = world.motion_frames();
+        let panicked = frames.iter().filter(|f| f.panic > 0.0).count();
+        let fleeing: Vec<usize> = (0..frames.len())
+            .filter(|r| fleeing_to(&frames[*r]).is_some())
             .collect();
         assert!(fleeing.len() >= 3, "{} fleeing", fleeing.len());
         let data = panic_marks(&world);
@@ -258,8 +259,11 @@ mod tests {
         // One line per fleeing agent, ending at its exit, over a ribbon on the ground.
         assert_eq!(data.lines.len(), fleeing.len());
         assert_eq!(data.shapes[Shape::Box.index()].len(), fleeing.len());
+        let exit_points = exits(world.config());
         for (line, row) in data.lines.iter().zip(&fleeing) {
-            let target = agents.target[*row].expect("a flee target");
+            let frame = &frames[*row];
+            let exit = &exit_points[usize::from(fleeing_to(frame).expect("an exit"))];
+            let target = exit.position;
             assert_eq!((line.b.x, line.b.y), (target.x as f32, target.y as f32));
             assert_eq!(line.colour, palette::FLEE_LINE);
         }
@@ -306,20 +310,22 @@ mod tests {
     #[test]
     fn tier_discs_follow_each_agents_applied_tier() {
         let world = fleeing_world();
-        let agents = world.agents();
+        let frames = world.motion_frames();
         let data = tier_marks(&world);
         let discs = &data.shapes[Shape::Cylinder.index()];
-        let shown: Vec<usize> = (0..agents.len()).filter(|r| !agents.pooled[*r]).collect();
+        let shown: Vec<usize> = (0..frames.len())
+            .filter(|r| !frames[*r].tags.pooled)
+            .collect();
         assert_eq!(discs.len(), shown.len());
         for (colour, row) in discs.colours.iter().zip(&shown) {
-            assert_eq!(*colour, palette::tier(agents.tier[*row]));
+            assert_eq!(*colour, palette::tier(frames[*row].tier));
         }
         // No streaming plan: no cross, no ring, and the legend lists only the tiers present.
         assert!(data.lines.is_empty());
         let legend = tier_legend(&world);
         let present = palette::TIERS
             .iter()
-            .filter(|(t, _)| shown.iter().any(|r| agents.tier[*r] == *t))
+            .filter(|(t, _)| shown.iter().any(|r| frames[*r].tier == *t))
             .count();
         assert_eq!(legend.len(), present);
         assert!(present >= 2, "the crowd spans tiers");
@@ -385,7 +391,11 @@ mod tests {
         options.show_panic = false;
         assert_eq!(update(&options), [LayerKind::Panic]);
         let tiers = builder.layer(LayerKind::Tiers);
-        let shown = world.agents().pooled.iter().filter(|p| !**p).count();
+        let shown = world
+            .motion_frames()
+            .iter()
+            .filter(|f| !f.tags.pooled)
+            .count();
         assert_eq!(tiers.shapes[Shape::Cylinder.index()].len(), shown);
         assert!(builder.layer(LayerKind::Panic).lines.is_empty());
         options.show_panic = true;

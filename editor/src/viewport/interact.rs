@@ -143,9 +143,8 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
         }
         PickId::Agent { id } => {
             let world = session.world()?;
-            let agents = world.agents();
-            let row = agents.id.iter().position(|a| a == id)?;
             let agent = AgentId::from_bits(*id);
+            let frame = world.motion_frame(stagecraft_runtime::sim::AgentId::from_bits(*id))?;
             let source = agent.source_index() as usize;
             let ordinal = agent.ordinal();
             let source_id = world
@@ -155,7 +154,7 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
                 .map_or("?", |s| s.id.as_str());
             Some(format!(
                 "{source_id} #{ordinal} {}",
-                state_name(agents.state[row])
+                state_name(frame.behaviour)
             ))
         }
         PickId::SpawnCandidate { frame, ordinal } => {
@@ -314,11 +313,7 @@ pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
             let agent = AgentId::from_bits(*id);
             let source = world.config().sources.get(agent.source_index() as usize)?;
             let handle = world
-                .agents()
-                .id
-                .iter()
-                .position(|a| a == id)
-                .and_then(|row| world.handle_of(row))
+                .handle_of_id(stagecraft_runtime::sim::AgentId::from_bits(*id))
                 .map_or(String::new(), |h| {
                     format!(" {}", crate::panels::population::handle_text(h))
                 });

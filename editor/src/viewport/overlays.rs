@@ -345,11 +345,11 @@ fn observer_path(data: &mut LayerData, observer: &Observer) {
     }
 }
 
-/// Pedestrians: a body coloured by state (grey in the reuse pool, purple while quarantined) and a
-/// head offset towards the facing direction (magenta for agents a script owns), with the
-/// crossing marks over them (`viewport::crossing_marks`).
+/// Pedestrians, from the world's Motion Frames: a body coloured by state (grey in the reuse
+/// pool, purple while quarantined) and a head offset towards the facing direction (magenta for
+/// agents a script owns), with the crossing marks over them (`viewport::crossing_marks`).
 pub fn agents(world: &World) -> LayerData {
-    let agents = world.agents();
+    let frames = world.motion_frames();
     let population = world.population();
     let quarantined: std::collections::BTreeSet<u32> = population
         .pool
@@ -362,21 +362,20 @@ pub fn agents(world: &World) -> LayerData {
         .map(|e| e.handle.index)
         .collect();
     let mut data = LayerData::default();
-    data.picks.reserve(agents.len());
-    for row in 0..agents.len() {
-        let position = agents.position[row];
-        let facing = agents.facing[row];
-        let (x, y) = (position.x as f32, position.y as f32);
+    data.picks.reserve(frames.len());
+    for (row, frame) in frames.iter().enumerate() {
+        let (x, y) = (frame.location.x, frame.location.y);
         if !(x.is_finite() && y.is_finite()) {
             continue;
         }
-        let heading = (facing.y as f32).atan2(facing.x as f32);
-        let pooled = agents.pooled.get(row).copied().unwrap_or(false);
+        let heading = frame.facing.y.atan2(frame.facing.x);
+        let pooled = frame.tags.pooled;
         let colour = match world.handle_of(row) {
             Some(h) if pooled && quarantined.contains(&h.index) => palette::QUARANTINED_AGENT,
             _ if pooled => palette::POOLED_AGENT,
-            _ => palette::agent_state(agents.state[row]),
+            _ => palette::agent_state(frame.behaviour),
         };
+        let id = frame.id.bits();
         let body = world
             .handle_of(row)
             .and_then(|h| world.knockdowns().criteria(h))
@@ -384,7 +383,7 @@ pub fn agents(world: &World) -> LayerData {
         if let Some(body) = body {
             knocked_body(&mut data, &body, heading, colour);
             data.picks.push((
-                PickId::Agent { id: agents.id[row] },
+                PickId::Agent { id },
                 Aabb::standing(x, y, 0.0, AGENT_HEIGHT_M * 0.5, AGENT_RADIUS_M * 2.0),
             ));
             continue;
@@ -403,9 +402,9 @@ pub fn agents(world: &World) -> LayerData {
             ),
             colour,
         );
-        let head = match agents.kind.get(row) {
-            Some(PopulationKind::Mission) => palette::MISSION_AGENT,
-            _ => palette::agent_head(agents.state[row]),
+        let head = match frame.tags.kind {
+            PopulationKind::Mission => palette::MISSION_AGENT,
+            PopulationKind::Ambient => palette::agent_head(frame.behaviour),
         };
         let (sin, cos) = heading.sin_cos();
         data.shape(Shape::Box).push(
@@ -419,7 +418,7 @@ pub fn agents(world: &World) -> LayerData {
             head,
         );
         data.picks.push((
-            PickId::Agent { id: agents.id[row] },
+            PickId::Agent { id },
             Aabb::standing(x, y, 0.0, AGENT_RADIUS_M + 0.05, AGENT_HEIGHT_M),
         ));
     }

@@ -296,15 +296,15 @@ mod tests {
         let layer = crate::viewport::overlays::agents(&world);
         // The head (a box on top) is what the top-down view sees.
         let heads = &layer.shapes[Shape::Box.index()].colours;
-        let agents = world.agents();
-        assert_eq!(heads.len(), agents.len());
+        let frames = world.motion_frames();
+        assert_eq!(heads.len(), frames.len());
         let mut ambient = 0;
-        for (row, head) in heads.iter().enumerate() {
-            if agents.kind[row] == PopulationKind::Mission {
+        for (frame, head) in frames.iter().zip(heads) {
+            if frame.tags.kind == PopulationKind::Mission {
                 continue;
             }
             ambient += 1;
-            assert_eq!(*head, agent_head(agents.state[row]));
+            assert_eq!(*head, agent_head(frame.behaviour));
         }
         assert!(ambient > 10);
         let heads: Vec<Srgba> = AGENT_STATES.iter().map(|(s, _)| agent_head(*s)).collect();

@@ -179,16 +179,15 @@ fn agents_are_instances_coloured_by_state_and_pickable() {
     let options = OverlayOptions::default();
     let mut builder = SceneBuilder::default();
     builder.update(&inputs(&content, &options, Some((&world, 1)), None));
-    let alive = world.agents().len();
+    let alive = world.agent_count();
     assert!(alive > 10);
     let layer = builder.layer(LayerKind::Agents);
     assert_eq!(layer.shapes[Shape::Cylinder.index()].len(), alive);
     assert_eq!(layer.picks.len(), alive);
     let walking = world
-        .agents()
-        .state
+        .motion_frames()
         .iter()
-        .filter(|s| **s == stagecraft_runtime::sim::AgentState::Walking)
+        .filter(|f| f.behaviour == stagecraft_runtime::sim::AgentState::Walking)
         .count();
     let green = layer.shapes[Shape::Cylinder.index()]
         .colours
@@ -196,7 +195,7 @@ fn agents_are_instances_coloured_by_state_and_pickable() {
         .filter(|c| **c == palette::agent_state(stagecraft_runtime::sim::AgentState::Walking))
         .count();
     assert_eq!(green, walking);
-    let id = world.agents().id[0];
+    let id = world.motion_frames()[0].id.bits();
     assert!(builder.bounds_of(&PickId::Agent { id }).is_some());
 }
 
@@ -223,13 +222,16 @@ fn a_knocked_down_agent_is_drawn_lying_at_its_body_pose() {
         world.step();
     }
     let row = world.row_of(0, 0).expect("born");
-    assert_eq!(world.agents().state[row], AgentState::KnockedDown);
+    assert_eq!(
+        world.motion_frames()[row].behaviour,
+        AgentState::KnockedDown
+    );
     let options = OverlayOptions::default();
     let mut builder = SceneBuilder::default();
     builder.update(&inputs(&content, &options, Some((&world, 1)), None));
     let layer = builder.layer(LayerKind::Agents);
     let bodies = &layer.shapes[Shape::Cylinder.index()];
-    assert_eq!(bodies.len(), world.agents().len(), "one body per agent");
+    assert_eq!(bodies.len(), world.agent_count(), "one body per agent");
     let purple = palette::agent_state(AgentState::KnockedDown);
     let lying: Vec<_> = bodies
         .transforms

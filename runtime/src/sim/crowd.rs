@@ -133,6 +133,8 @@ fn long_street(
         let route = world.config.sources[source].route;
         world.place_walker(source, route, distance_m, direction, speed, lateral_m)?;
     }
+    // A frame per placed walker before the first step (frame count == agent count).
+    world.publish_motion_frames();
     Some(world)
 }
 
@@ -227,6 +229,7 @@ pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
             world.place_walker(source, route, along, direction, speed, lateral_m)?;
         }
     }
+    world.publish_motion_frames();
     Some(world)
 }
 

@@ -45,7 +45,7 @@ pub use crowd::{
     STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
 pub use events::{Event, EventDetail, EventKind, EventLog};
-pub use motion::frames::{AnimationParams, MotionFrame};
+pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
@@ -71,7 +71,9 @@ pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::{TaskChange, TaskState};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
-pub use world::{build_world, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES};
+pub use world::{
+    build_world, AgentDetail, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES,
+};
 
 #[cfg(test)]
 mod tests;

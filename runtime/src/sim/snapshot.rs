@@ -8,7 +8,7 @@ use super::agents::{AgentHandle, Agents};
 use super::crossings::CrossingsState;
 use super::events::EventLog;
 use super::knockdown::Knockdowns;
-use super::motion::{frames, MotionState};
+use super::motion::{frames::PublishHints, MotionState};
 use super::population::PopulationState;
 use super::slots::Slots;
 use super::tasks::TaskState;
@@ -175,7 +175,7 @@ impl World {
         self.events = snapshot.events.clone();
         self.motion = snapshot.motion.clone();
         self.wall_clock = Default::default();
-        frames::publish(&self.agents, self.frame, &mut self.motion_scratch.frames);
+        self.publish_frames(PublishHints::ALL);
         self.motion_scratch.ring = Default::default();
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::agents::{AgentHandle, AgentState, Agents};
+use super::agents::{AgentHandle, AgentId, AgentState, Agents};
 use super::crossings::{
     crossings_phase, gate::lane_limit_m, liveness_phase, CrossingIndex, CrossingSets,
     CrossingsState, StuckReason,
@@ -14,7 +14,7 @@ use super::crossings::{
 use super::events::EventLog;
 use super::knockdown::Knockdowns;
 use super::motion::clock::WallClock;
-use super::motion::frames::MotionFrame;
+use super::motion::frames::{self, MotionFrame, PublishHints};
 use super::motion::{
     motion_phase, motion_publish, MotionCounters, MotionScratch, MotionSets, MotionState,
 };
@@ -226,9 +226,48 @@ impl World {
         self.frame as f64 * self.config.fixed_step_s
     }
 
-    /// The agents.
+    /// The agent columns: for the runtime's own tests and, behind the `columns` feature, the
+    /// acceptance tests. The editor never enables the feature: its viewport and panels read
+    /// [`World::motion_frames`] (a guard-rail test in `tests/tests/guard_rails.rs` fails on an
+    /// editor call).
+    #[cfg(any(test, feature = "columns"))]
     pub fn agents(&self) -> &Agents {
         &self.agents
+    }
+
+    /// Number of agents (rows), pooled ones included; always `motion_frames().len()`.
+    pub fn agent_count(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// The row of the live agent `id`, through the id → handle → row maps (births and slots),
+    /// never a scan.
+    pub fn row_of_id(&self, id: AgentId) -> Option<usize> {
+        let row = self.row_of(id.source(), id.ordinal() as usize)?;
+        (self.agents.id.get(row) == Some(&id.bits())).then_some(row)
+    }
+
+    /// The handle of the live agent `id`.
+    pub fn handle_of_id(&self, id: AgentId) -> Option<AgentHandle> {
+        self.handle_of(self.row_of_id(id)?)
+    }
+
+    /// The Motion Frame of the live agent `id` in the last published set (looked up by id).
+    pub fn motion_frame(&self, id: AgentId) -> Option<&MotionFrame> {
+        let frame = self.motion_scratch.frames.get(self.row_of_id(id)?)?;
+        (frame.id == id).then_some(frame)
+    }
+
+    /// What an inspector shows of the live agent `id` that its Motion Frame does not carry.
+    pub fn agent_detail(&self, id: AgentId) -> Option<AgentDetail<'_>> {
+        let row = self.row_of_id(id)?;
+        let agents = &self.agents;
+        Some(AgentDetail {
+            route: agents.route[row],
+            distance_m: agents.distance_m[row],
+            walk_speed_m_s: agents.speed_m_s[row],
+            owner: agents.owner[row].as_deref(),
+        })
     }
 
     /// The configuration.
@@ -269,14 +308,51 @@ impl World {
     pub fn remove_agent(&mut self, handle: AgentHandle) -> Result<(), SlotError> {
         let row = self.slots.release(handle)?;
         self.agents.swap_remove(row);
+        // The frames follow the rows: the last one takes the removed one's place.
+        if row < self.motion_scratch.frames.len() {
+            self.motion_scratch.frames.swap_remove(row);
+        }
         self.pop.pool.entries.retain(|e| e.handle != handle);
         self.counters.alive = self.agents.len() as u64;
         Ok(())
     }
 
-    /// The Motion Frames of the last step: one per agent, in row order.
+    /// The Motion Frames of the last step, published after its Commit: one per agent, in row
+    /// order, so `motion_frames()[row]` is the agent of `row` and the count is
+    /// [`World::agent_count`].
     pub fn motion_frames(&self) -> &[MotionFrame] {
         &self.motion_scratch.frames
+    }
+
+    /// Republishes the Motion Frames from the current rows, as every step ends (for the
+    /// publication benchmark; the frames are the same as the step's).
+    pub fn publish_motion_frames(&mut self) {
+        let hints = PublishHints {
+            crossings: Some(&*self.config.crossing_index),
+            stuck: self.crossings.stats.stuck_now > 0,
+        };
+        frames::publish(
+            &self.agents,
+            self.frame,
+            &hints,
+            &mut self.motion_scratch.frames,
+        );
+    }
+
+    /// What each agent's last Motion phase decided, in row order (benchmarks and diagnostics).
+    pub fn walk_decisions(&self) -> &[super::walk::WalkDecision] {
+        &self.agents.walk_decision
+    }
+
+    /// Republishes the Motion Frames from the current rows (after a restore or a build that
+    /// placed agents without a step).
+    pub(in crate::sim) fn publish_frames(&mut self, hints: PublishHints<'_>) {
+        frames::publish(
+            &self.agents,
+            self.frame,
+            &hints,
+            &mut self.motion_scratch.frames,
+        );
     }
 
     /// What the Motion phase did in the last step.
@@ -471,7 +547,6 @@ impl World {
             walk,
             scratch: &mut self.motion_scratch,
             agents: &mut *crossing_sets.agents,
-            frame: self.frame,
         };
         motion_phase(config, &observation, motion);
         liveness_phase(config, &mut crossing_sets);
@@ -498,7 +573,6 @@ impl World {
                 walk: &mut self.walk,
                 scratch: &mut self.motion_scratch,
                 agents: &mut self.agents,
-                frame: self.frame,
             },
         );
         let stats = &self.crossings.stats;
@@ -524,7 +598,22 @@ impl World {
             self.recent_candidates.pop_front();
         }
         commit_phase(self);
+        // After Commit: this step's births have their frames, its removals have none.
+        self.publish_motion_frames();
     }
+}
+
+/// What an inspector shows of one agent besides its Motion Frame (`World::agent_detail`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentDetail<'w> {
+    /// Index of the route it walks (in the space's route order).
+    pub route: u16,
+    /// Distance along the route, meters.
+    pub distance_m: f64,
+    /// Walking speed, meters per second.
+    pub walk_speed_m_s: f64,
+    /// The script that owns it, when claimed.
+    pub owner: Option<&'w str>,
 }
 
 /// Commit: apply the staged births (in slot-allocation order, so each lands on the row its

@@ -320,3 +320,47 @@ fn groups_walk_together_and_a_committed_follower_never_leaves_the_crossing() {
     assert!(regrouping_seen);
     assert!(checked > 0, "some follower crossed");
 }
+
+#[test]
+fn every_frame_shows_its_rows_crosswalk_group_and_stuck_state() {
+    // Crossers in groups, a full queue, a hazard: the frames, which skip reading the crosswalk
+    // column for routes that cross nothing and the liveness column while nobody is stuck, must
+    // still say exactly what the columns say.
+    let settings = CrossingsSettings {
+        group_share: 0.5,
+        lanes: 1,
+        queue_rows: 1,
+        ..hazard_settings()
+    };
+    let mut world = world_of(&scenario(14, settings, 0));
+    let mut bound = 0;
+    for _ in 0..900 {
+        world.step();
+        let agents = world.agents();
+        let frames = world.motion_frames();
+        assert_eq!(frames.len(), agents.len());
+        for (row, frame) in frames.iter().enumerate() {
+            let c = agents.crosswalk[row];
+            assert_eq!(frame.crosswalk, c.phase, "row {row}");
+            let point = match c.phase {
+                CrosswalkPhase::Requested | CrosswalkPhase::Waiting => c.waiting,
+                CrosswalkPhase::Crossing | CrosswalkPhase::Clearing => c.exit,
+                _ => agents.position[row],
+            };
+            assert_eq!(frame.crosswalk_point.to_vec2().x, f64::from(point.x as f32));
+            assert_eq!(frame.crosswalk_point.to_vec2().y, f64::from(point.y as f32));
+            let g = agents.group[row];
+            assert_eq!(
+                frame.group.map(|f| f.role),
+                (g.role != GroupRole::Alone).then_some(g.role)
+            );
+            assert_eq!(frame.tags.stuck, agents.liveness[row].stuck);
+            bound += usize::from(c.phase.forces_full());
+        }
+    }
+    assert!(bound > 100, "{bound} bound frames");
+    assert!(world
+        .motion_frames()
+        .iter()
+        .any(|f| f.group_leader().is_some()));
+}

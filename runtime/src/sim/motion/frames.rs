@@ -1,18 +1,54 @@
 //! Motion Frames (motion seed): one read-only record per agent per step, published at the end of
-//! the Motion phase — what the viewport and every panel read, never the agent columns. Beyond
-//! the seed each frame carries the simulation frame index, the agent's fixed-step count and
-//! whether it was updated this step, so a consumer can tell fresh data from held data.
-//! Frame count == agent count, always (pooled and skipped agents included).
+//! the step (after Commit, so a newborn has its frame in the step it is born and a removed agent
+//! has none) — what the viewport and every panel read, never the agent columns. Beyond the seed
+//! each frame carries the simulation frame index, the agent's fixed-step count and whether it
+//! was updated this step, so a consumer can tell fresh data from held data, and the tags a panel
+//! needs besides motion (source, kind, pooled, stuck reason, flee exit). Frame count == agent
+//! count after every step, in row order (pooled and skipped agents included).
+//!
+//! Frames are presentation: vectors are `f32` (world space, meters and meters per second), no
+//! simulation decision reads a frame, and nothing in a frame is state (snapshots and the state
+//! digest leave the frames out; a restore republishes them from the restored columns).
 
 use super::super::agents::{AgentId, AgentState, Agents};
 use super::tiers::Tier;
-use crate::project::Vec2;
-use crate::sim::crossings::GroupRole;
+use crate::project::{PopulationKind, Vec2};
+use crate::sim::crossings::{
+    CrossingIndex, CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, StuckReason,
+};
 
 /// Below this speed an agent is not moving, meters per second.
 pub const MOVING_SPEED_M_S: f64 = 0.05;
 /// Beyond this turn between facing and desired direction an agent is turning, radians.
 pub const TURNING_RAD: f32 = 0.1;
+
+/// A ground vector at presentation precision, world space: meters for points, meters per
+/// second for velocities, unitless for directions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameVec2 {
+    /// X (east).
+    pub x: f32,
+    /// Y (north).
+    pub y: f32,
+}
+
+impl FrameVec2 {
+    /// `v` rounded to `f32`.
+    pub fn of(v: Vec2) -> FrameVec2 {
+        FrameVec2 {
+            x: v.x as f32,
+            y: v.y as f32,
+        }
+    }
+
+    /// The vector widened to `f64`.
+    pub fn to_vec2(self) -> Vec2 {
+        Vec2 {
+            x: f64::from(self.x),
+            y: f64::from(self.y),
+        }
+    }
+}
 
 /// What an animation graph reads (the seed's binding names).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -31,27 +67,55 @@ pub struct AnimationParams {
     pub turning: bool,
 }
 
+/// An agent's group membership as a frame shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameGroup {
+    /// Birth ordinal of the group's leader within the agent's source (the group's name).
+    pub leader_ordinal: u32,
+    /// Leader or Follower.
+    pub role: GroupRole,
+    /// Formation slot, 0 for the leader.
+    pub slot: u8,
+}
+
+/// What a panel needs to know of an agent besides its motion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentTags {
+    /// Index of the scenario source the agent belongs to now (a reused ped's new source; its
+    /// id keeps the source it was born from).
+    pub source: u16,
+    /// Ambient or Mission (claimed by a script).
+    pub kind: PopulationKind,
+    /// In the reuse pool: not a member of any source, not moving.
+    pub pooled: bool,
+    /// Why the liveness guard flags it stuck, when it does.
+    pub stuck: Option<StuckReason>,
+    /// The exit a panicked agent flees to (an index of `motion::panic::exits`).
+    pub flee_exit: Option<u16>,
+}
+
 /// One agent's published motion at one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MotionFrame {
     /// The agent's stable id.
     pub id: AgentId,
     /// Ground position, meters (world space).
-    pub location: Vec2,
+    pub location: FrameVec2,
     /// Observed velocity, meters per second (a skipped agent's last one, never a false zero).
-    pub velocity: Vec2,
+    pub velocity: FrameVec2,
     /// Unit facing.
-    pub facing: Vec2,
+    pub facing: FrameVec2,
     /// Where the agent walks to (its connection's goal, a travel goal or a flee exit).
-    pub route_target: Vec2,
+    pub route_target: FrameVec2,
     /// Behaviour state.
     pub behaviour: AgentState,
-    /// Group, by its leader's birth ordinal within the source (`None` when alone).
-    pub group: Option<u32>,
-    /// Formation slot in the group, 0 the leader (`None` when alone).
-    pub group_role: Option<u8>,
-    /// Crosswalk phase code (`CrosswalkPhase::code`), for every agent.
-    pub crosswalk_state: Option<u8>,
+    /// Group membership (`None` when alone).
+    pub group: Option<FrameGroup>,
+    /// Crosswalk phase, for every agent (Approach when not bound).
+    pub crosswalk: CrosswalkPhase,
+    /// Where the crosswalk sends the agent: its queue slot while Requested or Waiting, the far
+    /// kerb while Crossing or Clearing, its location otherwise (meters, world space).
+    pub crosswalk_point: FrameVec2,
     /// Animation parameters.
     pub animation: AnimationParams,
     /// Applied tier (presentation tier).
@@ -62,99 +126,178 @@ pub struct MotionFrame {
     pub sim_frame: u64,
     /// The agent's fixed-step count (updates it received).
     pub fixed_steps: u64,
-    /// Whether the agent's motion was updated in this step.
+    /// Whether the agent's motion was updated in this step (a newborn's is not).
     pub updated: bool,
+    /// Source, kind, pool, stuck flag and flee exit.
+    pub tags: AgentTags,
+}
+
+impl MotionFrame {
+    /// A follower's group leader, by id (the leader was born from the same source).
+    pub fn group_leader(&self) -> Option<AgentId> {
+        let group = self.group?;
+        (group.role == GroupRole::Follower).then(|| {
+            let source = u16::try_from(self.id.source()).unwrap_or(u16::MAX);
+            AgentId::new(source, group.leader_ordinal)
+        })
+    }
 }
 
 /// Rebuilds `frames` from the agents at simulation frame `frame`: one per row, in row order.
-pub fn publish(agents: &Agents, frame: u64, frames: &mut Vec<MotionFrame>) {
+///
+/// One pass over the rows writes each frame whole into the reused buffer (no per-frame
+/// allocation; the columns are sliced to the row count once, so the pass indexes without
+/// bounds checks). Two wide columns are read only where `hints` says an agent may differ from
+/// the default: the crosswalk state of agents whose route crosses a crosswalk, the liveness
+/// watch while anyone is stuck.
+pub fn publish(
+    agents: &Agents,
+    frame: u64,
+    hints: &PublishHints<'_>,
+    frames: &mut Vec<MotionFrame>,
+) {
+    let rows = agents.len();
     frames.clear();
-    frames.reserve(agents.len());
-    let columns = agents
-        .id
-        .iter()
-        .zip(&agents.position)
-        .zip(&agents.velocity_m_s)
-        .zip(&agents.facing)
-        .zip(&agents.goal)
-        .zip(&agents.state)
-        .zip(&agents.tier)
-        .zip(&agents.panic)
-        .zip(&agents.steps)
-        .zip(&agents.updated)
-        .zip(&agents.crosswalk)
-        .zip(&agents.group);
-    // One pass (the crossings columns too), writing into the reused buffer.
-    frames.extend(columns.map(
-        |(
-            (
-                (
-                    ((((((((id, location), velocity), facing), goal), state), tier), panic), steps),
-                    updated,
-                ),
-                crosswalk,
-            ),
-            group,
-        )| {
-            // `sqrt` of the squares, not `hypot`: exact enough for presentation and far cheaper.
-            let speed = (velocity.x * velocity.x + velocity.y * velocity.y).sqrt();
-            let facing_yaw = atan2_f32(facing.y as f32, facing.x as f32);
-            let (dx, dy) = ((goal.x - location.x) as f32, (goal.y - location.y) as f32);
-            let desired_yaw = if dx * dx + dy * dy > 1e-8 {
-                atan2_f32(dy, dx)
-            } else {
-                facing_yaw
-            };
-            let turn = wrap_pi(desired_yaw - facing_yaw);
-            // The group (its leader's ordinal) and role, and the crosswalk phase.
-            let grouped = group.role != GroupRole::Alone;
-            MotionFrame {
-                id: AgentId::from_bits(*id),
-                location: *location,
-                velocity: *velocity,
-                facing: *facing,
-                route_target: *goal,
-                behaviour: *state,
-                group: grouped.then_some(group.leader_ordinal),
-                group_role: grouped.then_some(group.slot),
-                crosswalk_state: Some(crosswalk.phase.code()),
-                animation: AnimationParams {
-                    speed_m_s: speed as f32,
-                    facing_yaw_rad: facing_yaw,
-                    desired_yaw_rad: desired_yaw,
-                    turn_delta_rad: turn,
-                    moving: speed > MOVING_SPEED_M_S,
-                    turning: turn.abs() > TURNING_RAD,
-                },
-                tier: *tier,
-                panic: *panic as f32,
-                sim_frame: frame,
-                fixed_steps: *steps,
-                updated: *updated,
-            }
-        },
-    ));
+    let id = &agents.id[..rows];
+    let position = &agents.position[..rows];
+    let velocity = &agents.velocity_m_s[..rows];
+    let facing = &agents.facing[..rows];
+    let goal = &agents.goal[..rows];
+    let state = &agents.state[..rows];
+    let tier = &agents.tier[..rows];
+    let panic = &agents.panic[..rows];
+    let steps = &agents.steps[..rows];
+    let updated = &agents.updated[..rows];
+    let source = &agents.source[..rows];
+    let kind = &agents.kind[..rows];
+    let pooled = &agents.pooled[..rows];
+    let flee_exit = &agents.flee_exit[..rows];
+    let route = &agents.route[..rows];
+    let crosswalks = &agents.crosswalk[..rows];
+    let groups = &agents.group[..rows];
+    let liveness = &agents.liveness[..rows];
+    frames.extend((0..rows).map(|row| {
+        let location = FrameVec2::of(position[row]);
+        let may_bind = hints
+            .crossings
+            .is_none_or(|index| index.route_crosses(route[row]));
+        let (crosswalk, crosswalk_point) = if may_bind {
+            crosswalk_of(&crosswalks[row], location)
+        } else {
+            (CrosswalkPhase::Approach, location)
+        };
+        let stuck = if hints.stuck {
+            liveness[row].stuck
+        } else {
+            None
+        };
+        let exit = flee_exit[row];
+        MotionFrame {
+            id: AgentId::from_bits(id[row]),
+            location,
+            velocity: FrameVec2::of(velocity[row]),
+            facing: FrameVec2::of(facing[row]),
+            route_target: FrameVec2::of(goal[row]),
+            behaviour: state[row],
+            group: group_of(&groups[row]),
+            crosswalk,
+            crosswalk_point,
+            animation: animation(position[row], velocity[row], facing[row], goal[row]),
+            tier: tier[row],
+            panic: panic[row] as f32,
+            sim_frame: frame,
+            fixed_steps: steps[row],
+            updated: updated[row],
+            tags: AgentTags {
+                source: source[row],
+                kind: kind[row],
+                pooled: pooled[row],
+                stuck,
+                flee_exit: (exit != super::panic::NO_EXIT).then_some(exit),
+            },
+        }
+    }));
 }
 
-/// `atan2(y, x)` to within about 1e-5 rad, branch-light so publishing 100,000 frames stays
-/// well under a millisecond (a presentation value; no simulation decision reads it).
+/// Which wide columns publication may skip, and where: a hint only ever skips a read whose
+/// value is known to be the column's default.
+#[derive(Clone, Copy, Debug)]
+pub struct PublishHints<'a> {
+    /// The crossing index: an agent binds only to a crosswalk its route crosses
+    /// (`crossings::phase::queries_step`), and its route changes only with a whole fresh row, so
+    /// an agent on a route that crosses nothing is in Approach. `None` reads every agent's.
+    pub crossings: Option<&'a CrossingIndex>,
+    /// Whether anyone may be flagged stuck (the liveness guard's count of this step; births are
+    /// never stuck and removals only lower it). `false` skips the liveness column.
+    pub stuck: bool,
+}
+
+impl PublishHints<'_> {
+    /// Read every column (always right; the hints only save reads).
+    pub const ALL: PublishHints<'static> = PublishHints {
+        crossings: None,
+        stuck: true,
+    };
+}
+
+fn crosswalk_of(c: &CrosswalkAgent, location: FrameVec2) -> (CrosswalkPhase, FrameVec2) {
+    let point = match c.phase {
+        CrosswalkPhase::Requested | CrosswalkPhase::Waiting => FrameVec2::of(c.waiting),
+        CrosswalkPhase::Crossing | CrosswalkPhase::Clearing => FrameVec2::of(c.exit),
+        CrosswalkPhase::Approach | CrosswalkPhase::Completed => location,
+    };
+    (c.phase, point)
+}
+
+fn group_of(g: &GroupMember) -> Option<FrameGroup> {
+    (g.role != GroupRole::Alone).then_some(FrameGroup {
+        leader_ordinal: g.leader_ordinal,
+        role: g.role,
+        slot: g.slot,
+    })
+}
+
+/// The animation parameters of an agent at `location` with velocity `v`, facing `facing`,
+/// walking towards `goal`.
+#[inline(always)]
+fn animation(location: Vec2, v: Vec2, facing: Vec2, goal: Vec2) -> AnimationParams {
+    // `sqrt` of the squares, not `hypot`: exact enough for presentation and far cheaper.
+    let speed = (v.x * v.x + v.y * v.y).sqrt();
+    let facing_yaw = atan2_f32(facing.y as f32, facing.x as f32);
+    let (dx, dy) = ((goal.x - location.x) as f32, (goal.y - location.y) as f32);
+    // Both computed, one selected: no branch.
+    let towards = atan2_f32(dy, dx);
+    let desired_yaw = if dx * dx + dy * dy > 1e-8 {
+        towards
+    } else {
+        facing_yaw
+    };
+    let turn = wrap_pi(desired_yaw - facing_yaw);
+    AnimationParams {
+        speed_m_s: speed as f32,
+        facing_yaw_rad: facing_yaw,
+        desired_yaw_rad: desired_yaw,
+        turn_delta_rad: turn,
+        moving: speed > MOVING_SPEED_M_S,
+        turning: turn.abs() > TURNING_RAD,
+    }
+}
+
+/// `atan2(y, x)` to within about 1e-5 rad, free of branches (every choice is a select) so the
+/// animation pass vectorises and publishing 100,000 frames stays fast (a presentation value; no
+/// simulation decision reads it). `atan2_f32(0, 0) == 0`.
+#[inline(always)]
 pub fn atan2_f32(y: f32, x: f32) -> f32 {
     use std::f32::consts::{FRAC_PI_2, PI};
     let (ax, ay) = (x.abs(), y.abs());
     let (lo, hi) = if ax > ay { (ay, ax) } else { (ax, ay) };
-    if hi == 0.0 {
-        return 0.0;
-    }
-    let a = lo / hi;
+    // `lo ≤ hi`, so `a` is in [0, 1]; at the origin `lo = hi = 0` and `a = 0`.
+    let a = if hi > 0.0 { lo / hi } else { 0.0 };
     let s = a * a;
     // Minimax polynomial of atan on [0, 1].
-    let mut r = ((-0.046_496_475 * s + 0.159_314_22) * s - 0.327_622_77) * s * a + a;
-    if ay > ax {
-        r = FRAC_PI_2 - r;
-    }
-    if x < 0.0 {
-        r = PI - r;
-    }
+    let r = ((-0.046_496_475 * s + 0.159_314_22) * s - 0.327_622_77) * s * a + a;
+    let r = if ay > ax { FRAC_PI_2 - r } else { r };
+    let r = if x < 0.0 { PI - r } else { r };
     if y < 0.0 {
         -r
     } else {
@@ -162,13 +305,13 @@ pub fn atan2_f32(y: f32, x: f32) -> f32 {
     }
 }
 
+#[inline(always)]
 fn wrap_pi(angle: f32) -> f32 {
     use std::f32::consts::{PI, TAU};
-    let mut a = angle;
-    if a > PI {
-        a -= TAU;
-    } else if a <= -PI {
-        a += TAU;
+    let a = if angle > PI { angle - TAU } else { angle };
+    if a <= -PI {
+        a + TAU
+    } else {
+        a
     }
-    a
 }

@@ -5,7 +5,7 @@
 //! tier cadence phased by the stable hash of its id), the avoidance window (`avoidance`: at
 //! most the budget of walkers run the steering fan, from a rotating cursor), then every agent
 //! in row order walks (`sim::walk`), travels or flees by the time it has accumulated since its
-//! last update, and finally one Motion Frame per agent is published (`frames`).
+//! last update; after the step's Commit one Motion Frame per agent is published (`frames`).
 //!
 //! A skipped agent does not move and keeps its velocity; when it next updates it advances by
 //! `skipped + 1` steps' time, so every tier keeps the same mean speed. The wall-clock
@@ -80,7 +80,9 @@ pub struct MotionCounters {
     pub governor_estimate_ms: f64,
     /// The crowd governor's budget, milliseconds.
     pub governor_budget_ms: f64,
-    /// Motion Frames published (always the agent count).
+    /// Agents the Motion phase stepped, a Motion Frame each: the agent count before the step's
+    /// Commit (the frames published after Commit, `World::motion_frames`, also hold that step's
+    /// births and lose its removals; this value is the one the state digest has always kept).
     pub frames: u64,
 }
 
@@ -200,8 +202,6 @@ pub(in crate::sim) struct MotionSets<'a> {
     pub scratch: &'a mut MotionScratch,
     /// The agents.
     pub agents: &'a mut Agents,
-    /// The simulation frame being stepped.
-    pub frame: u64,
 }
 
 /// Motion: tiers, the update mask, the avoidance window, every agent's step by its
@@ -216,7 +216,6 @@ pub(in crate::sim) fn motion_phase(
         walk,
         scratch,
         agents,
-        frame: _,
     } = sets;
     let dt = config.fixed_step_s;
     let scheduler_frame = state.scheduler_frame;
@@ -241,15 +240,10 @@ pub(in crate::sim) fn motion_phase(
 }
 
 /// The end of Motion, after the task movements (`sim::tasks::motion`) have moved their peds:
-/// the observed velocities, the tier counts, the Motion Frames, and the scheduler frame.
+/// the observed velocities, the tier counts and the scheduler frame. (The Motion Frames are
+/// published after Commit, by `World::step`.)
 pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>) {
-    let MotionSets {
-        state,
-        scratch,
-        agents,
-        frame,
-        ..
-    } = sets;
+    let MotionSets { state, agents, .. } = sets;
     let dt = config.fixed_step_s;
     let mut counters = state.counters;
     observe_velocities(dt, agents);
@@ -262,8 +256,9 @@ pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>)
         }] += 1;
     }
     counters.tiers = tiers;
-    frames::publish(agents, frame, &mut scratch.frames);
-    counters.frames = scratch.frames.len() as u64;
+    // The frames themselves are published after Commit (`World::step`); this counts the agents
+    // Motion stepped, a frame each (the state digest keeps this value).
+    counters.frames = agents.len() as u64;
     state.counters = counters;
     state.scheduler_frame += 1;
 }

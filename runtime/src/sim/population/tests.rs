@@ -960,3 +960,109 @@ fn each_drawn_candidate_is_marked_with_its_position_and_admission_result() {
     );
     assert!((admitted[0].position.x + 10.0).abs() < 1e-9);
 }
+
+/// Two sources on the away-and-back observer with a pool that takes nobody, so every
+/// retirement destroys its ped: rows are removed (the last row moving into each hole) while the
+/// observer is away, and new peds are born into the released slots when it is back. Source
+/// `pair`'s second ped is claimed and stays, so its row moves when the others go.
+fn compacting_scenario() -> CompiledScenario {
+    let mut pair = source("pair", 3, &[-12.0, 0.0, 12.0]);
+    pair.batch_size = 3;
+    let claim = Command::Claim {
+        owner: "s".into(),
+        allow_transfer: false,
+    };
+    let mut s = scenario(
+        vec![away_and_back()],
+        vec![pair, source("solo", 2, &[-6.0, 6.0])],
+        vec![at(3, born(0, 1), claim)],
+    );
+    s.population.pool_capacity = 0;
+    s
+}
+
+/// Frame count == agent count after every step, each frame the agent of its row, found by id.
+fn assert_frames_follow_rows(world: &World) {
+    let frames = world.motion_frames();
+    assert_eq!(frames.len(), world.agents.len(), "frame {}", world.frame());
+    for (row, frame) in frames.iter().enumerate() {
+        assert_eq!(frame.id.bits(), world.agents.id[row], "row {row}");
+        assert_eq!(frame.sim_frame, world.frame());
+        assert_eq!(world.row_of_id(frame.id), Some(row));
+        assert_eq!(world.motion_frame(frame.id), Some(frame));
+    }
+}
+
+#[test]
+fn every_step_publishes_one_frame_per_row_through_births_and_removals() {
+    let mut world = world_of(compacting_scenario());
+    let (mut grew, mut shrank) = (0, 0);
+    for _ in 0..120 {
+        let before = world.agents.len();
+        world.step();
+        assert_frames_follow_rows(&world);
+        let after = world.agents.len();
+        if after > before {
+            grew += 1;
+            // A newborn has its frame in the step it is born: fresh, never updated yet.
+            let newborn = world.motion_frames().last().expect("a frame");
+            assert!(!newborn.updated && newborn.fixed_steps == 0);
+        }
+        shrank += usize::from(after < before);
+    }
+    assert!(grew >= 2 && shrank >= 1, "grew {grew}, shrank {shrank}");
+    assert!(
+        world.pop.stats.destroyed >= 4,
+        "{}",
+        world.pop.stats.destroyed
+    );
+    // The claimed ped stayed while the rows around it went: it is found by id, not by row.
+    let claimed = AgentId::new(0, 1);
+    let row = world.row_of_id(claimed).expect("the claimed ped is alive");
+    assert_eq!(world.agents.owner[row].as_deref(), Some("s"));
+    // A removal outside a step keeps the frames on the rows too.
+    let first = world.handle_of(0).expect("a ped");
+    world.remove_agent(first).expect("alive");
+    assert_frames_follow_rows(&world);
+    assert_eq!(
+        world.row_of_id(AgentId::from_bits(world.agents.id[0])),
+        Some(0)
+    );
+}
+
+#[test]
+fn a_restore_after_compacting_removals_keeps_the_maps_and_continues_bit_identically() {
+    let scn = compacting_scenario();
+    let mut straight = world_of(scn.clone());
+    let mut digests = Vec::new();
+    for _ in 0..120 {
+        straight.step();
+        digests.push(straight.state_digest());
+    }
+    assert!(straight.pop.stats.destroyed >= 4);
+    // Before the removals, in the middle of them, with released slots waiting, after reuse.
+    for frame in [8, 24, 31, 45, 75, 90] {
+        let mut first = world_of(scn.clone());
+        steps(&mut first, frame);
+        let snapshot = first.snapshot();
+        // A world stepped elsewhere (other rows, other slots) restored to the snapshot.
+        let mut resumed = world_of(scn.clone());
+        steps(&mut resumed, 50);
+        resumed.restore(&snapshot).expect("restore");
+        assert_eq!(resumed.slots, first.slots, "slot allocator at {frame}");
+        assert_eq!(resumed.births, first.births, "id → handle map at {frame}");
+        assert_frames_follow_rows(&resumed);
+        assert_eq!(resumed.motion_frames(), first.motion_frames(), "at {frame}");
+        for step in frame..120 {
+            resumed.step();
+            first.step();
+            assert_eq!(
+                resumed.state_digest(),
+                digests[step as usize],
+                "restored at {frame}, step {}",
+                step + 1
+            );
+            assert_eq!(resumed.motion_frames(), first.motion_frames());
+        }
+    }
+}

@@ -50,7 +50,7 @@ fn walkers_leave_and_reenter_the_ring_that_follows_the_camera() {
         before = world
             .motion_frames()
             .iter()
-            .map(|f| (f.id, f.location.x, f.location.y))
+            .map(|f| (f.id, f64::from(f.location.x), f64::from(f.location.y)))
             .collect();
     }
     assert_eq!(outside_counts, vec![42, 44, 46, 41, 41]);

@@ -132,3 +132,7 @@ fn main() {
     group.finish();
     c.final_summary();
 }
+
+/// The editor binary's allocator, so that timings match the product (see `editor/src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

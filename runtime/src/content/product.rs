@@ -279,51 +279,69 @@ impl Product {
 
     /// Counts and bounds.
     pub fn summary(&self) -> ProductSummary {
-        let lattice = |unit: f64, p: &Placement| PointM::new(p.x as f64 * unit, p.y as f64 * unit);
+        let (objects, rejected) = self.counts();
+        ProductSummary {
+            objects,
+            rejected,
+            bounds_m: self.bounds_m(),
+        }
+    }
+
+    /// The summary's counts alone, (objects, rejected), without walking the elements for their
+    /// bounds (what verifying a cooked product compares with its manifest entry).
+    pub fn counts(&self) -> (u64, u64) {
         match self {
-            Product::StreetBlock(block) => ProductSummary {
-                objects: (block.space.routes.len()
+            Product::StreetBlock(block) => (
+                (block.space.routes.len()
                     + block.space.crosswalks.len()
                     + block.space.portals.len()
                     + block.surfaces.len()
                     + block.lanes.len()
                     + block.scatter_areas.len()
                     + block.keep_outs.len()) as u64,
-                rejected: 0,
-                bounds_m: block.bounds(),
-            },
-            Product::Placements(scatter) => ProductSummary {
-                objects: scatter.placement_count() as u64,
-                rejected: scatter.rejected_count() as u64,
-                bounds_m: BoundsM::of_points(
-                    scatter
-                        .placements()
-                        .map(|p| lattice(scatter.lattice_unit_m, p)),
-                ),
-            },
-            Product::PlacedObjects(placed) => ProductSummary {
-                objects: placed.objects.len() as u64,
-                rejected: 0,
-                bounds_m: BoundsM::of_points(
-                    placed
-                        .objects
-                        .iter()
-                        .map(|o| lattice(placed.lattice_unit_m, &o.placement)),
-                ),
-            },
+                0,
+            ),
+            Product::Placements(scatter) => (
+                scatter.placement_count() as u64,
+                scatter.rejected_count() as u64,
+            ),
+            Product::PlacedObjects(placed) => (placed.objects.len() as u64, 0),
+            Product::MissionLayout(mission) => (mission.layout.chunks.len() as u64, 0),
+            Product::StreamingPlan(streaming) => {
+                let plan = &streaming.plan;
+                (
+                    (plan.loaded_cells.len() + plan.hlod_cells.len()) as u64,
+                    plan.hlod_pruned_cells.len() as u64,
+                )
+            }
+        }
+    }
+
+    /// The summary's bounds of the objects in meters, if there are any.
+    fn bounds_m(&self) -> Option<BoundsM> {
+        let lattice = |unit: f64, p: &Placement| PointM::new(p.x as f64 * unit, p.y as f64 * unit);
+        match self {
+            Product::StreetBlock(block) => block.bounds(),
+            Product::Placements(scatter) => BoundsM::of_points(
+                scatter
+                    .placements()
+                    .map(|p| lattice(scatter.lattice_unit_m, p)),
+            ),
+            Product::PlacedObjects(placed) => BoundsM::of_points(
+                placed
+                    .objects
+                    .iter()
+                    .map(|o| lattice(placed.lattice_unit_m, &o.placement)),
+            ),
             Product::MissionLayout(mission) => {
                 let (w, h) = (mission.layout.width, mission.layout.height);
                 let s = mission.cell_size_m;
-                ProductSummary {
-                    objects: mission.layout.chunks.len() as u64,
-                    rejected: 0,
-                    bounds_m: Some(BoundsM {
-                        min_x: 0.0,
-                        min_y: -f64::from(h) * s,
-                        max_x: f64::from(w) * s,
-                        max_y: 0.0,
-                    }),
-                }
+                Some(BoundsM {
+                    min_x: 0.0,
+                    min_y: -f64::from(h) * s,
+                    max_x: f64::from(w) * s,
+                    max_y: 0.0,
+                })
             }
             Product::StreamingPlan(streaming) => {
                 let s = streaming.cell_size_m;
@@ -336,11 +354,7 @@ impl Product {
                         let (x, y) = (f64::from(c.x) * s, f64::from(c.y) * s);
                         [PointM::new(x, y), PointM::new(x + s, y + s)]
                     });
-                ProductSummary {
-                    objects: (plan.loaded_cells.len() + plan.hlod_cells.len()) as u64,
-                    rejected: plan.hlod_pruned_cells.len() as u64,
-                    bounds_m: BoundsM::of_points(corners),
-                }
+                BoundsM::of_points(corners)
             }
         }
     }

@@ -12,9 +12,9 @@ use crate::content::geometry::Rect;
 use crate::content::{
     ChunkRole, Crosswalk, CrosswalkSide, DailyKey, GridCell, KeepOut, LaneDirection, MissionChunk,
     MissionLayout, MissionProduct, PedestrianSpace, PlacedObject, PlacedProduct, Placement, PointM,
-    Portal, Product, ProductKind, ProductSummary, RectM, RejectReason, RejectedCandidate, Route,
-    RouteKind, ScatterArea, ScatterLayer, ScatterOutput, ScatterProduct, StreamingCell,
-    StreamingPlan, StreamingProduct, StreetBlock, SurfaceKind, SurfacePolygon, VehicleLane,
+    Portal, Product, ProductKind, RectM, RejectReason, RejectedCandidate, Route, RouteKind,
+    ScatterArea, ScatterLayer, ScatterOutput, ScatterProduct, StreamingCell, StreamingPlan,
+    StreamingProduct, StreetBlock, SurfaceKind, SurfacePolygon, VehicleLane,
 };
 use crate::identity::ScatterId;
 
@@ -75,10 +75,17 @@ pub fn encode_payload(product: &Product) -> Vec<u8> {
     }
 }
 
-/// Whether `bytes` are exactly [`encode_payload`] of `product` (compared as the encoding streams
-/// for the large kinds, so checking does not build a second copy).
+/// Whether `bytes`, which [`decode_payload`] decoded to `product`, are exactly [`encode_payload`]
+/// of it. Scatter products and placed objects are decoded losslessly: every byte read lands in a
+/// field that re-encodes it unchanged (ids and floats by their bits, counts, strings as their
+/// bytes, the empty area and the `u64::MAX` area stage one-to-one with `None`) and every byte is
+/// read, so a payload they decode is their canonical encoding without encoding it again
+/// (`tests.rs` corrupts every byte of one to check). The other kinds' decoders normalise (a
+/// rectangle from four corners, a layout's derived fields), so their payloads are compared with
+/// the re-encoding, as it streams.
 fn payload_matches(product: &Product, bytes: &[u8]) -> bool {
     match product {
+        Product::Placements(_) | Product::PlacedObjects(_) => true,
         Product::MissionLayout(mission) => encode_mission(mission) == bytes,
         other => other.is_canonical_encoding(bytes),
     }
@@ -93,7 +100,7 @@ pub fn encode_product_file(stage: u32, product: &Product) -> Vec<u8> {
     bytes.extend_from_slice(&kind_code(product.kind()).to_le_bytes());
     bytes.extend_from_slice(&stage.to_le_bytes());
     bytes.extend_from_slice(&0u32.to_le_bytes());
-    bytes.extend_from_slice(&product.summary().objects.to_le_bytes());
+    bytes.extend_from_slice(&product.counts().0.to_le_bytes());
     bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&payload);
     bytes
@@ -167,25 +174,26 @@ pub struct DecodedFile {
     pub header: ProductHeader,
     /// The product.
     pub product: Product,
-    /// Its counts and bounds (computed once).
-    pub summary: ProductSummary,
+    /// Its rejected candidates or pruned cells (the summary's `rejected`; its object count is
+    /// the header's `elements`, checked).
+    pub rejected: u64,
     /// BLAKE3 of the product's canonical digest encoding (the stage digest).
     pub digest: [u8; 32],
 }
 
-/// [`decode_product_file`] with the product's summary and digest. For every kind whose payload
-/// is its canonical digest encoding, the re-encoding check proves the payload is those bytes,
-/// so the digest is taken of the payload directly instead of encoding the product again.
+/// [`decode_product_file`] with the product's rejected count and digest. For every kind whose
+/// payload is its canonical digest encoding, the canonical check proves the payload is those
+/// bytes, so the digest is taken of the payload directly instead of encoding the product again.
 pub fn decode_checked(bytes: &[u8]) -> Result<DecodedFile, CookError> {
     let header = read_header(bytes)?;
     let payload = &bytes[HEADER_BYTES..];
     let product = decode_payload(header.kind, payload)?;
-    let summary = product.summary();
-    if summary.objects != header.elements {
+    let (objects, rejected) = product.counts();
+    if objects != header.elements {
         return Err(CookError::SizeMismatch {
             what: "element count".to_owned(),
             declared: header.elements,
-            actual: summary.objects,
+            actual: objects,
         });
     }
     if !payload_matches(&product, payload) {
@@ -201,7 +209,7 @@ pub fn decode_checked(bytes: &[u8]) -> Result<DecodedFile, CookError> {
     Ok(DecodedFile {
         header,
         product,
-        summary,
+        rejected,
         digest,
     })
 }
@@ -373,8 +381,17 @@ fn decode_street(r: &mut ByteReader<'_>) -> Result<StreetBlock, CookError> {
     })
 }
 
+#[inline]
 fn scatter_id(bits: u64, what: &str) -> Result<ScatterId, CookError> {
-    ScatterId::from_bits(bits).map_err(|e| CookError::invalid(what, e.to_string()))
+    match ScatterId::from_bits(bits) {
+        Ok(id) => Ok(id),
+        Err(e) => Err(bad_id(what, &e)),
+    }
+}
+
+#[cold]
+fn bad_id(what: &str, error: &crate::identity::PackError) -> CookError {
+    CookError::invalid(what, error.to_string())
 }
 
 fn lattice_rect(r: &mut ByteReader<'_>, what: &str) -> Result<Rect, CookError> {
@@ -387,6 +404,7 @@ fn lattice_rect(r: &mut ByteReader<'_>, what: &str) -> Result<Rect, CookError> {
 }
 
 /// The 8 bytes of `record` at `at` (a record whose length was checked).
+#[inline]
 fn le8(record: &[u8], at: usize) -> [u8; 8] {
     let mut out = [0u8; 8];
     if let Some(bytes) = record.get(at..at + 8) {
@@ -396,6 +414,7 @@ fn le8(record: &[u8], at: usize) -> [u8; 8] {
 }
 
 /// The 4 bytes of `record` at `at` (a record whose length was checked).
+#[inline]
 fn le4(record: &[u8], at: usize) -> [u8; 4] {
     let mut out = [0u8; 4];
     if let Some(bytes) = record.get(at..at + 4) {
@@ -404,21 +423,45 @@ fn le4(record: &[u8], at: usize) -> [u8; 4] {
     out
 }
 
-/// A placement from the first 32 bytes of `record` (id, x, y, variant, priority), whose length
-/// the caller took from the reader: every field fits, so only the id can be invalid.
-fn placement(record: &[u8]) -> Result<Placement, CookError> {
-    let id = scatter_id(u64::from_le_bytes(le8(record, 0)), "placement id")?;
-    let key = id.unpack();
-    Ok(Placement {
-        id,
-        cell_x: key.cell_x,
-        cell_y: key.cell_y,
-        candidate: key.candidate,
-        x: i64::from_le_bytes(le8(record, 8)),
-        y: i64::from_le_bytes(le8(record, 16)),
-        variant: u32::from_le_bytes(le4(record, 24)),
-        priority: u32::from_le_bytes(le4(record, 28)),
-    })
+/// Decodes `records` (each at least 32 bytes, whose length the caller took from the reader)
+/// with `make`, given each record and the placement of its first 32 bytes (id, x, y, variant,
+/// priority), into `out`. Every field fits, so only an id can be invalid: the first invalid one
+/// fails the decode. The list is extended in one go (the records' count is known), which is what
+/// makes decoding 100,000 placements cheap.
+fn placements_into<T>(
+    records: std::slice::ChunksExact<'_, u8>,
+    make: impl Fn(&[u8], Placement) -> T,
+    out: &mut Vec<T>,
+) -> Result<(), CookError> {
+    // Stands in for an invalid id until the decode fails (a room of 1 is valid).
+    let placeholder = scatter_id(1 << 48, "placement id")?;
+    let mut invalid: Option<u64> = None;
+    out.extend(records.map(|record| {
+        let bits = u64::from_le_bytes(le8(record, 0));
+        let id = match ScatterId::from_bits(bits) {
+            Ok(id) => id,
+            Err(_) => {
+                invalid.get_or_insert(bits);
+                placeholder
+            }
+        };
+        let key = id.unpack();
+        let placement = Placement {
+            id,
+            cell_x: key.cell_x,
+            cell_y: key.cell_y,
+            candidate: key.candidate,
+            x: i64::from_le_bytes(le8(record, 8)),
+            y: i64::from_le_bytes(le8(record, 16)),
+            variant: u32::from_le_bytes(le4(record, 24)),
+            priority: u32::from_le_bytes(le4(record, 28)),
+        };
+        make(record, placement)
+    }));
+    match invalid {
+        Some(bits) => scatter_id(bits, "placement id").map(|_| ()),
+        None => Ok(()),
+    }
 }
 
 fn decode_output(r: &mut ByteReader<'_>) -> Result<ScatterOutput, CookError> {
@@ -428,9 +471,11 @@ fn decode_output(r: &mut ByteReader<'_>) -> Result<ScatterOutput, CookError> {
     // The count was checked against the bytes left, so the records are taken at once.
     let records = r.take(n * 32, "placements")?;
     output.placements.reserve_exact(n);
-    for record in records.chunks_exact(32) {
-        output.placements.push(placement(record)?);
-    }
+    placements_into(
+        records.chunks_exact(32),
+        |_, placement| placement,
+        &mut output.placements,
+    )?;
     let rejected = r.count(25, "rejected candidates")?;
     // The count was checked against the bytes left (25 bytes at least each).
     output.rejected.reserve_exact(rejected);
@@ -523,13 +568,18 @@ fn decode_placed(r: &mut ByteReader<'_>) -> Result<PlacedProduct, CookError> {
     // The count was checked against the bytes left, so the records are taken at once.
     let records = r.take(n * 38, "placed objects")?;
     let mut objects = Vec::with_capacity(n);
-    for record in records.chunks_exact(38) {
-        objects.push(PlacedObject {
-            placement: placement(record)?,
-            rotation_turns_65536: u16::from_le_bytes([record[32], record[33]]),
+    placements_into(
+        records.chunks_exact(38),
+        |record, placement| PlacedObject {
+            placement,
+            rotation_turns_65536: u16::from_le_bytes([
+                record.get(32).copied().unwrap_or(0),
+                record.get(33).copied().unwrap_or(0),
+            ]),
             scale: u32::from_le_bytes(le4(record, 34)),
-        });
-    }
+        },
+        &mut objects,
+    )?;
     Ok(PlacedProduct {
         family,
         variant_ids,

@@ -566,7 +566,7 @@ fn check_product_inner(stage: &CookedStage, bytes: &[u8]) -> Result<Product, Coo
             actual: header.elements,
         });
     }
-    let rejected = decoded.summary.rejected;
+    let rejected = decoded.rejected;
     if rejected != stage.rejected {
         return Err(CookError::SizeMismatch {
             what: "rejected count".to_owned(),

@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 
 use super::codec::{decode_payload, encode_payload, HEADER_BYTES};
 use super::*;
+use crate::content::ProductKind;
 use crate::generate::tests::{plan, request, run, street_text, PLACE, SCATTER};
 use crate::generate::{ExecutionMode, GeneratedBundle};
 
@@ -345,4 +346,34 @@ fn a_streamed_canonical_check_accepts_exactly_the_canonical_bytes() {
         checked >= 2,
         "the street bundle has a scatter and its placed objects"
     );
+}
+
+/// Scatter products and placed objects are decoded losslessly, which is why verifying them does
+/// not re-encode them: every payload their decoders accept after any one byte of a real payload
+/// is changed (each byte, two ways) re-encodes to exactly those bytes.
+#[test]
+fn a_scatter_or_placed_payload_that_decodes_is_its_canonical_encoding() {
+    let bundle = street();
+    let mut decoded = 0;
+    let mut kinds = BTreeSet::new();
+    for stage in &bundle.stages {
+        let kind = stage.kind();
+        if !matches!(kind, ProductKind::Placements | ProductKind::PlacedObjects) {
+            continue;
+        }
+        kinds.insert(kind);
+        let payload = encode_payload(&stage.product);
+        for at in 0..payload.len() {
+            for flip in [0x01u8, 0x80] {
+                let mut damaged = payload.clone();
+                damaged[at] ^= flip;
+                if let Ok(product) = decode_payload(kind, &damaged) {
+                    decoded += 1;
+                    assert_eq!(encode_payload(&product), damaged, "byte {at} ^ {flip:#x}");
+                }
+            }
+        }
+    }
+    assert_eq!(kinds.len(), 2);
+    assert!(decoded > 1_000, "{decoded} damaged payloads decoded");
 }

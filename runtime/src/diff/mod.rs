@@ -6,13 +6,12 @@
 //! Objects come from products ([`objects_of`]), so a generated bundle and a decoded cooked
 //! bundle compare the same way.
 
-use std::cmp::Ordering;
 use std::sync::Arc;
 
 use crate::content::encode::ByteWriter;
 use crate::content::{PointM, Product, ProductKind};
 use crate::generate::GeneratedBundle;
-use crate::identity::{ChildKey, ScatterId};
+use crate::identity::ChildKey;
 
 /// One generated object as the diff sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -293,11 +292,16 @@ pub fn objects_into(recipe: &Arc<str>, stage: u32, product: &Product, out: &mut 
         properties: u64::from(p.priority),
     };
     match product {
-        Product::Placements(scatter) => out.extend(
-            scatter
-                .placements()
-                .map(|p| scatter_object(ProductKind::Placements, scatter.lattice_unit_m, p)),
-        ),
+        Product::Placements(scatter) => {
+            // Layer by layer, so each extend knows its length.
+            for layer in &scatter.layers {
+                out.extend(
+                    layer.output.placements.iter().map(|p| {
+                        scatter_object(ProductKind::Placements, scatter.lattice_unit_m, p)
+                    }),
+                );
+            }
+        }
         Product::PlacedObjects(placed) => out.extend(placed.objects.iter().map(|o| DiffObject {
             rotation_turns_65536: Some(o.rotation_turns_65536),
             scale: Some(o.scale),
@@ -461,306 +465,6 @@ fn street_objects(
     objects
 }
 
-/// One object in merge order: its index and, for an object of a keyed group (scatter objects
-/// on both sides), its merge key `(group rank, canonical key)` and packed id. The group rank
-/// orders (recipe, stage, kind) over both sides; within a group the merge walks the objects in
-/// their products' canonical order (room, layer, cell Y, cell X, candidate), which is the
-/// order products list them, so both sides are read front to back; the differing rows are put
-/// in identity order afterwards. Other objects (street slots, grid cells) have no key and merge
-/// by identity.
-#[derive(Debug, Clone, Copy)]
-struct Ordered {
-    key: Option<(u32, u64)>,
-    bits: u64,
-    index: u32,
-}
-
-/// The (recipe, stage, kind) groups of both sides, sorted and without repeats.
-fn group_ranks(a: &[DiffObject], b: &[DiffObject]) -> Vec<(Arc<str>, u32, ProductKind)> {
-    let mut groups: Vec<(Arc<str>, u32, ProductKind)> = Vec::new();
-    for side in [a, b] {
-        let mut last: Option<&DiffObject> = None;
-        for o in side {
-            if last.is_some_and(|l| same_group(l, o)) {
-                continue;
-            }
-            last = Some(o);
-            groups.push((o.recipe.clone(), o.stage, o.kind));
-        }
-    }
-    groups.sort();
-    groups.dedup();
-    groups
-}
-
-/// The runs of one group (start, end) of `objects`, with the group's rank, and each object's
-/// scatter identity (read in the same pass, so later passes read this compact list instead of
-/// the objects).
-#[allow(clippy::type_complexity)]
-fn runs_of(
-    objects: &[DiffObject],
-    groups: &[(Arc<str>, u32, ProductKind)],
-) -> (Vec<(u32, usize, usize)>, Vec<Option<ScatterId>>) {
-    let mut runs: Vec<(u32, usize, usize)> = Vec::new();
-    let mut ids = Vec::with_capacity(objects.len());
-    for (i, object) in objects.iter().enumerate() {
-        ids.push(match object.key {
-            ChildKey::Scatter(id) => Some(id),
-            _ => None,
-        });
-        match runs.last_mut() {
-            Some((_, start, end)) if same_group(&objects[*start], object) => *end = i + 1,
-            _ => {
-                let rank = groups
-                    .binary_search_by(|(r, s, k)| {
-                        (&**r, *s, *k).cmp(&(&*object.recipe, object.stage, object.kind))
-                    })
-                    .map_or(0, |r| r as u32);
-                runs.push((rank, i, i + 1));
-            }
-        }
-    }
-    (runs, ids)
-}
-
-/// One group's run of a side: (rank, start, end).
-type Run = (u32, usize, usize);
-
-/// Per group rank, whether every object of the group on both sides has a scatter key.
-fn keyed_groups(sides: [(&[Option<ScatterId>], &[Run]); 2], groups: usize) -> Vec<bool> {
-    let mut keyed = vec![true; groups];
-    for (ids, runs) in sides {
-        for &(rank, start, end) in runs {
-            let scatter = ids
-                .get(start..end)
-                .unwrap_or_default()
-                .iter()
-                .all(Option::is_some);
-            if let Some(k) = keyed.get_mut(rank as usize) {
-                *k &= scatter;
-            }
-        }
-    }
-    keyed
-}
-
-/// A scatter identity's place in its product's canonical order (room, layer, cell Y, cell X,
-/// candidate; cells with the sign bit flipped, so they order as signed numbers). One-to-one
-/// with the packed id.
-fn canonical_key(id: ScatterId) -> u64 {
-    let k = id.unpack();
-    let signed = |v: i16| u64::from(v as u16 ^ 0x8000);
-    (u64::from(k.room.get()) << 48)
-        | (u64::from(k.layer) << 40)
-        | (signed(k.cell_y) << 24)
-        | (signed(k.cell_x) << 8)
-        | u64::from(k.candidate)
-}
-
-/// The objects in merge order (see [`Ordered`]), without moving an object; a repeated identity
-/// is kept once (its first occurrence). Runs of one group are ordered by rank; a keyed group's
-/// members are usually in canonical order already (checked in one pass, else radix-sorted),
-/// other groups (small products) are sorted with the full comparison.
-fn merge_order(
-    objects: &[DiffObject],
-    (runs, ids): (&[Run], &[Option<ScatterId>]),
-    keyed: &[bool],
-) -> Vec<Ordered> {
-    let mut runs = runs.to_vec();
-    runs.sort_by_key(|(rank, _, _)| *rank);
-    let mut order: Vec<Ordered> = Vec::with_capacity(objects.len());
-    let mut r = 0;
-    while r < runs.len() {
-        let rank = runs[r].0;
-        let mut members: Vec<u32> = Vec::new();
-        while r < runs.len() && runs[r].0 == rank {
-            members.extend(runs[r].1 as u32..runs[r].2 as u32);
-            r += 1;
-        }
-        let id = |i: u32| ids.get(i as usize).copied().flatten();
-        if keyed.get(rank as usize).copied().unwrap_or(false) {
-            let mut by_key: Vec<(u64, u32)> = members
-                .iter()
-                .filter_map(|&i| id(i).map(|id| (canonical_key(id), i)))
-                .collect();
-            if !by_key.is_sorted() {
-                radix_sort(&mut by_key);
-            }
-            by_key.dedup_by_key(|(key, _)| *key);
-            order.extend(by_key.into_iter().map(|(key, index)| Ordered {
-                key: Some((rank, key)),
-                bits: id(index).map_or(0, |id| id.bits()),
-                index,
-            }));
-        } else {
-            members.sort_by(|&x, &y| cmp_identity(&objects[x as usize], &objects[y as usize]));
-            members.dedup_by(|x, y| {
-                cmp_identity(&objects[*x as usize], &objects[*y as usize]) == Ordering::Equal
-            });
-            order.extend(members.into_iter().map(|index| Ordered {
-                key: None,
-                bits: 0,
-                index,
-            }));
-        }
-    }
-    order
-}
-
-/// Sorts `(key, index)` pairs by key, keeping the input order among equal keys (as the indices
-/// ascend, the order `sort_unstable` gives the pairs): a least-significant-digit radix sort
-/// over the key's bytes that skips every byte all keys share (room, layer and candidate bytes
-/// usually), so a scatter of 100,000 objects takes four linear passes.
-fn radix_sort(items: &mut Vec<(u64, u32)>) {
-    let n = items.len();
-    if n < 512 {
-        items.sort_unstable();
-        return;
-    }
-    let mut counts = [[0usize; 256]; 8];
-    for (key, _) in items.iter() {
-        for (digit, count) in counts.iter_mut().enumerate() {
-            count[((key >> (8 * digit)) & 0xff) as usize] += 1;
-        }
-    }
-    let mut buffer = vec![(0u64, 0u32); n];
-    for (digit, count) in counts.iter().enumerate() {
-        if count.contains(&n) {
-            continue;
-        }
-        let mut offsets = [0usize; 256];
-        let mut total = 0;
-        for (offset, c) in offsets.iter_mut().zip(count) {
-            *offset = total;
-            total += c;
-        }
-        for &(key, index) in items.iter() {
-            let bucket = ((key >> (8 * digit)) & 0xff) as usize;
-            if let Some(slot) = buffer.get_mut(offsets[bucket]) {
-                *slot = (key, index);
-            }
-            offsets[bucket] += 1;
-        }
-        std::mem::swap(items, &mut buffer);
-    }
-}
-
-fn cmp_identity(a: &DiffObject, b: &DiffObject) -> Ordering {
-    a.identity().cmp(&b.identity())
-}
-
-/// The diff of object sets `a` and `b` (any order; a repeated identity on one side is kept
-/// once). The diff keeps both sets; its entries refer to their objects, sorted by identity.
-pub fn diff_objects(a: Vec<DiffObject>, b: Vec<DiffObject>) -> BundleDiff {
-    let groups = group_ranks(&a, &b);
-    let ((runs_a, ids_a), (runs_b, ids_b)) = (runs_of(&a, &groups), runs_of(&b, &groups));
-    let keyed = keyed_groups([(&ids_a, &runs_a), (&ids_b, &runs_b)], groups.len());
-    let (order_a, order_b) = (
-        merge_order(&a, (&runs_a, &ids_a), &keyed),
-        merge_order(&b, (&runs_b, &ids_b), &keyed),
-    );
-    let mut rows = Vec::with_capacity(order_a.len().max(order_b.len()));
-    // Per row of a keyed group: its rank and packed id, to put the rows in identity order.
-    let mut row_ids: Vec<Option<(u32, u64)>> = Vec::with_capacity(rows.capacity());
-    let mut counts = DiffCounts::default();
-    let (mut ia, mut ib) = (0, 0);
-    loop {
-        let (x, y) = (order_a.get(ia), order_b.get(ib));
-        let order = match (x, y) {
-            (Some(x), Some(y)) => match (x.key, y.key) {
-                (Some(kx), Some(ky)) => kx.cmp(&ky),
-                _ => cmp_identity(&a[x.index as usize], &b[y.index as usize]),
-            },
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => break,
-        };
-        let row_id = |o: &Ordered| o.key.map(|(rank, _)| (rank, o.bits));
-        match (order, x, y) {
-            (Ordering::Less, Some(x), _) => {
-                counts.removed += 1;
-                rows.push(Row {
-                    change: Change::Removed,
-                    a: x.index,
-                    b: NO_SIDE,
-                });
-                row_ids.push(row_id(x));
-                ia += 1;
-            }
-            (Ordering::Greater, _, Some(y)) => {
-                counts.added += 1;
-                rows.push(Row {
-                    change: Change::Added,
-                    a: NO_SIDE,
-                    b: y.index,
-                });
-                row_ids.push(row_id(y));
-                ib += 1;
-            }
-            (Ordering::Equal, Some(x), Some(y)) => {
-                match compare(&a[x.index as usize], &b[y.index as usize]) {
-                    None => counts.unchanged += 1,
-                    Some(change) => {
-                        match change {
-                            Change::Moved { .. } => counts.moved += 1,
-                            _ => counts.changed += 1,
-                        }
-                        rows.push(Row {
-                            change,
-                            a: x.index,
-                            b: y.index,
-                        });
-                        row_ids.push(row_id(x));
-                    }
-                }
-                ia += 1;
-                ib += 1;
-            }
-            _ => break,
-        }
-    }
-    let rows = identity_rows(rows, &row_ids);
-    BundleDiff { a, b, rows, counts }
-}
-
-/// `rows` with each keyed group's rows (merged in canonical order) put in packed-id order: the
-/// rows of one group are consecutive, and groups already follow their ranks.
-fn identity_rows(rows: Vec<Row>, row_ids: &[Option<(u32, u64)>]) -> Vec<Row> {
-    if row_ids.iter().all(Option::is_none) {
-        return rows;
-    }
-    let mut order: Vec<u32> = Vec::with_capacity(rows.len());
-    let mut i = 0;
-    while i < rows.len() {
-        let Some(Some((rank, _))) = row_ids.get(i).copied() else {
-            order.push(i as u32);
-            i += 1;
-            continue;
-        };
-        let mut segment: Vec<(u64, u32)> = Vec::new();
-        while let Some(Some((r, bits))) = row_ids.get(i).copied() {
-            if r != rank {
-                break;
-            }
-            segment.push((bits, i as u32));
-            i += 1;
-        }
-        radix_sort(&mut segment);
-        order.extend(segment.into_iter().map(|(_, row)| row));
-    }
-    order
-        .into_iter()
-        .filter_map(|row| rows.get(row as usize).copied())
-        .collect()
-}
-
-/// Whether two objects belong to one (recipe, stage, kind) group.
-fn same_group(a: &DiffObject, b: &DiffObject) -> bool {
-    a.stage == b.stage
-        && a.kind == b.kind
-        && (Arc::ptr_eq(&a.recipe, &b.recipe) || *a.recipe == *b.recipe)
-}
-
 /// How `b` differs from `a` (the same identity), or `None` when identical.
 fn compare(a: &DiffObject, b: &DiffObject) -> Option<Change> {
     let mut fields = FieldSet::default();
@@ -794,6 +498,9 @@ fn compare(a: &DiffObject, b: &DiffObject) -> Option<Change> {
 pub fn diff_bundles(a: &GeneratedBundle, b: &GeneratedBundle) -> BundleDiff {
     diff_objects(bundle_objects(a), bundle_objects(b))
 }
+
+mod merge;
+pub use merge::diff_objects;
 
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@ use super::*;
 use crate::content::Product;
 use crate::generate::tests::{plan, run, street_text, PLACE, SCATTER};
 use crate::generate::ExecutionMode;
+use crate::identity::ScatterId;
 
 fn street(scatter: &str, place: &str) -> GeneratedBundle {
     (*run(&plan(&street_text(scatter, place)), ExecutionMode::Serial).bundle).clone()
@@ -184,4 +185,151 @@ fn a_diff_of_two_generations_matches_a_map_by_identity() {
         .collect();
     assert!(expected.len() > 20, "{}", expected.len());
     assert_eq!(found, expected);
+}
+
+/// Scatter objects of a `side`×`side` grid of cells (room 1, layer 0, candidates 0 and 1), in
+/// canonical order, each cell's position and variant derived from `seed`.
+fn grid_objects(side: i64, seed: u64) -> Vec<DiffObject> {
+    let recipe: Arc<str> = Arc::from("grid");
+    let mut objects = Vec::new();
+    for cy in -side / 2..side - side / 2 {
+        for cx in -side / 2..side - side / 2 {
+            for candidate in 0..2u32 {
+                let id = crate::identity::pack_scatter_id(1, 0, candidate, cx, cy)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                let h = id.bits().wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ seed;
+                if h % 7 == 3 {
+                    continue; // absent on this side
+                }
+                objects.push(DiffObject {
+                    recipe: recipe.clone(),
+                    stage: 2,
+                    kind: ProductKind::PlacedObjects,
+                    key: ChildKey::Scatter(id),
+                    variant: Some((h >> 8) as u32 % 2),
+                    position_m: Some(PointM::new(cx as f64, (cy as f64) + (h % 3) as f64)),
+                    rotation_turns_65536: Some((h >> 16) as u16 % 2),
+                    scale: Some(1000),
+                    properties: 0,
+                });
+            }
+        }
+    }
+    objects
+}
+
+/// The entries a map from identity to object gives, in identity order.
+fn expected_by_map(a: &[DiffObject], b: &[DiffObject]) -> Vec<(ChildKey, &'static str)> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let map = |objects: &[DiffObject]| -> BTreeMap<ChildKey, DiffObject> {
+        objects
+            .iter()
+            .rev()
+            .map(|o| (o.key.clone(), o.clone()))
+            .collect()
+    };
+    let (ma, mb) = (map(a), map(b));
+    let keys: BTreeSet<&ChildKey> = ma.keys().chain(mb.keys()).collect();
+    keys.into_iter()
+        .filter_map(|k| {
+            let change = match (ma.get(k), mb.get(k)) {
+                (Some(_), None) => Some("removed"),
+                (None, Some(_)) => Some("added"),
+                (Some(x), Some(y)) => compare(x, y).map(|c| c.name()),
+                (None, None) => None,
+            }?;
+            Some((k.clone(), change))
+        })
+        .collect()
+}
+
+fn found(diff: &BundleDiff) -> Vec<(ChildKey, &'static str)> {
+    diff.entries()
+        .filter_map(|e| Some((e.object()?.key.clone(), e.change.name())))
+        .collect()
+}
+
+/// Thousands of scatter rows (negative cells included) go through the radix sorts: in canonical
+/// order (the single-run path), reversed and with a repeated identity (the sorted-pairs path),
+/// the entries are exactly a map's, in packed-id order.
+#[test]
+fn a_large_keyed_diff_matches_a_map_by_identity_in_any_input_order() {
+    let (a, b) = (grid_objects(48, 1), grid_objects(48, 2));
+    let expected = expected_by_map(&a, &b);
+    assert!(expected.len() > 2_000, "{}", expected.len());
+    let diff = diff_objects(a.clone(), b.clone());
+    assert_eq!(found(&diff), expected);
+    let mut ra = a.clone();
+    ra.reverse();
+    let mut rb = b.clone();
+    rb.rotate_left(b.len() / 3);
+    // A repeated identity counts once: its first occurrence (`rb`'s first object, repeated at
+    // the end with another position) is the one compared.
+    let mut repeated = rb[0].clone();
+    repeated.position_m = Some(PointM::new(1e6, 1e6));
+    rb.push(repeated);
+    let shuffled = diff_objects(ra, rb);
+    assert_eq!(found(&shuffled), expected);
+    assert_eq!(shuffled.counts, diff.counts);
+    let c = diff.counts;
+    assert_eq!(
+        (c.added + c.removed + c.moved + c.changed) as usize,
+        expected.len()
+    );
+    assert_eq!(
+        (c.removed + c.moved + c.changed + c.unchanged) as usize,
+        a.len()
+    );
+}
+
+#[test]
+fn canonical_keys_invert_to_packed_ids_and_order_canonically() {
+    let ids: Vec<ScatterId> = [
+        (1, 0, 0, 0, 0),
+        (3, 7, 2, -5, 9),
+        (65_535, 255, 255, -32_768, 32_767),
+    ]
+    .iter()
+    .map(|&(room, layer, candidate, cx, cy)| {
+        crate::identity::pack_scatter_id(room, layer, candidate, cx, cy)
+            .unwrap_or_else(|e| panic!("{e}"))
+    })
+    .collect();
+    for id in &ids {
+        assert_eq!(merge::packed_bits(merge::canonical_key(*id)), id.bits());
+    }
+    let key = |room, cx: i64, cy: i64, candidate| {
+        let id = crate::identity::pack_scatter_id(room, 0, candidate, cx, cy)
+            .unwrap_or_else(|e| panic!("{e}"));
+        merge::canonical_key(id)
+    };
+    // Room, then cell Y, then cell X (signed), then candidate.
+    assert!(key(1, 5, 5, 3) < key(2, 0, 0, 0));
+    assert!(key(1, 9, -1, 3) < key(1, -9, 0, 0));
+    assert!(key(1, -1, 0, 3) < key(1, 0, 0, 0));
+    assert!(key(1, 0, 0, 0) < key(1, 0, 0, 1));
+}
+
+/// The radix sort keeps the input order among equal keys, as a stable sort does, over keys that
+/// differ in every 16-bit digit and over keys already in order by some digits.
+#[test]
+fn the_radix_sort_is_a_stable_sort() {
+    let mut x = 0x1234_5678_9abc_def0u64;
+    let mut random: Vec<(u64, u32)> = (0..5_000u32)
+        .map(|i| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((x >> (i % 48)) & 0x0003_00ff_0fff_00ff, i)
+        })
+        .collect();
+    let mut canonical: Vec<(u64, u32)> = (0..4_000u32)
+        .map(|i| ((u64::from(i % 50) << 16) | u64::from(i / 50), i))
+        .collect();
+    for items in [&mut random, &mut canonical] {
+        let mut expected = items.clone();
+        expected.sort_by_key(|(k, _)| *k);
+        merge::radix_sort_by_key(items, &mut Vec::new(), |(k, _)| *k);
+        assert_eq!(*items, expected);
+    }
 }

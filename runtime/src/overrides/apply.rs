@@ -340,16 +340,7 @@ fn validate_one(
     let candidate = drawn
         .or_else(|| base.candidate(id))
         .ok_or(ConflictReason::TargetGone)?;
-    let found = outcome
-        .found_base
-        .clone()
-        .unwrap_or_else(|| revision_of(base.seed, id, &candidate));
-    if !o.base.is_empty() && o.base != found {
-        return Err(ConflictReason::BaseRevisionMismatch {
-            expected: o.base.clone(),
-            found,
-        });
-    }
+    check_revision(o, outcome, || revision_of(base.seed, id, &candidate))?;
     v.base = Some(candidate);
     if matches!(o.action, OverrideAction::Delete) {
         v.delete = true;
@@ -409,18 +400,37 @@ fn validate_rotate(
     let candidate = drawn
         .or_else(|| base.candidate(v.id))
         .ok_or(ConflictReason::TargetGone)?;
-    let found = outcome
-        .found_base
-        .clone()
-        .unwrap_or_else(|| revision_of(base.seed, v.id, &candidate));
-    if !o.base.is_empty() && o.base != found {
-        return Err(ConflictReason::BaseRevisionMismatch {
-            expected: o.base.clone(),
-            found,
-        });
-    }
+    check_revision(o, outcome, || revision_of(base.seed, v.id, &candidate))?;
     v.base = Some(candidate);
     Ok(v)
+}
+
+/// Fails with a base revision mismatch when `o` expects a revision other than its target's
+/// (the outcome's, or `revision` when the outcome has none).
+fn check_revision(
+    o: &crate::project::schema::Override,
+    outcome: &EditOutcome,
+    revision: impl FnOnce() -> String,
+) -> Result<(), ConflictReason> {
+    if o.base.is_empty() {
+        return Ok(());
+    }
+    let mismatch = |found: String| ConflictReason::BaseRevisionMismatch {
+        expected: o.base.clone(),
+        found,
+    };
+    match &outcome.found_base {
+        Some(found) if *found == o.base => Ok(()),
+        Some(found) => Err(mismatch(found.clone())),
+        None => {
+            let found = revision();
+            if found == o.base {
+                Ok(())
+            } else {
+                Err(mismatch(found))
+            }
+        }
+    }
 }
 
 fn variant_index(base: &StageBase, variant: &str) -> Result<u32, ConflictReason> {
@@ -443,10 +453,21 @@ fn lattice(base: &StageBase, position: Vec2) -> Result<(i64, i64), ConflictReaso
 /// winning rotates, which never enter the thinning, are returned apart.
 #[allow(clippy::type_complexity)]
 fn contest(
-    mut valid: Vec<Valid>,
+    valid: Vec<Valid>,
     outcomes: &mut [EditOutcome],
 ) -> (Vec<Valid>, Vec<Range<usize>>, Vec<Valid>) {
-    valid.sort_by_key(|v| (v.id.bits(), std::cmp::Reverse(v.strength)));
+    // Sorted through small keys (each strength is unique: it holds the edit index), so the
+    // 100-byte records are moved once.
+    let mut order: Vec<(u64, std::cmp::Reverse<(u32, usize)>, u32)> = valid
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.id.bits(), std::cmp::Reverse(v.strength), i as u32))
+        .collect();
+    order.sort_unstable();
+    let valid: Vec<Valid> = order
+        .iter()
+        .filter_map(|(_, _, i)| valid.get(*i as usize).copied())
+        .collect();
     let mut winners: Vec<Valid> = Vec::with_capacity(valid.len());
     let mut groups: Vec<Range<usize>> = Vec::new();
     let mut claimed: Vec<(Property, usize)> = Vec::new();
@@ -496,12 +517,8 @@ fn settle_occupants(
     let cs = base.cell_size.max(1);
     let cell = |o: &Occupant| (o.y.div_euclid(cs), o.x.div_euclid(cs));
     // Every radius is at most the cell size, so overlapping occupants are within two cells.
-    let mut by_cell: Vec<((i64, i64), usize)> = occupants
-        .iter()
-        .enumerate()
-        .map(|(i, (o, _))| (cell(o), i))
-        .collect();
-    by_cell.sort_unstable();
+    let cells: Vec<(i64, i64)> = occupants.iter().map(|(o, _)| cell(o)).collect();
+    let index = OccupantCells::new(&cells);
     let max_reach = occupants
         .iter()
         .map(|(o, _)| o.radius.saturating_abs())
@@ -516,16 +533,16 @@ fn settle_occupants(
         let (x0, x1) = super::rethin::cell_span(o.x, reach, cs, cx);
         let (y0, y1) = super::rethin::cell_span(o.y, reach, cs, cy);
         let mut blocker = None;
-        'search: for y in y0..=y1 {
-            let from = by_cell.partition_point(|(c, _)| *c < (y, x0));
-            for &((yy, xx), j) in &by_cell[from..] {
-                if yy != y || xx > x1 {
-                    break;
-                }
-                if j != i && kept_flags[j] && conflicts(&o, &occupants[j].0) {
+        for y in y0..=y1 {
+            let found = index.any_in_row(y, x0, x1, |j| {
+                let hit = j != i && kept_flags[j] && conflicts(&o, &occupants[j].0);
+                if hit {
                     blocker = Some(occupants[j].0.id.bits());
-                    break 'search;
                 }
+                hit
+            });
+            if found {
+                break;
             }
         }
         match blocker {
@@ -543,6 +560,105 @@ fn settle_occupants(
         .filter(|(_, kept)| *kept)
         .map(|((o, _), _)| o)
         .collect()
+}
+
+/// The occupants of a layer by cell, so a row of cells is one slice of indices in (cell X,
+/// index) order: a dense table of where each cell of their bounding box starts, or, when that
+/// box is far larger than the occupants are many, the indices sorted by cell and searched.
+enum OccupantCells {
+    Dense {
+        min: (i64, i64),
+        width: i64,
+        height: i64,
+        /// Start of each cell's indices, row-major over the bounding box, and the end.
+        starts: Vec<u32>,
+        indices: Vec<u32>,
+    },
+    Sorted(Vec<((i64, i64), u32)>),
+}
+
+impl OccupantCells {
+    /// The index of occupants standing in `cells` ((cell Y, cell X) each, in occupant order).
+    fn new(cells: &[(i64, i64)]) -> OccupantCells {
+        let (mut min, mut max) = ((i64::MAX, i64::MAX), (i64::MIN, i64::MIN));
+        for &(y, x) in cells {
+            min = (min.0.min(y), min.1.min(x));
+            max = (max.0.max(y), max.1.max(x));
+        }
+        let span = |lo: i64, hi: i64| hi.checked_sub(lo).and_then(|d| d.checked_add(1));
+        let count = match (span(min.0, max.0), span(min.1, max.1)) {
+            (Some(h), Some(w)) => h.checked_mul(w).and_then(|c| usize::try_from(c).ok()),
+            _ => None,
+        };
+        let Some(count) = count.filter(|c| *c <= 64 * (cells.len() + 1024)) else {
+            let mut sorted: Vec<((i64, i64), u32)> = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (*c, i as u32))
+                .collect();
+            sorted.sort_unstable();
+            return OccupantCells::Sorted(sorted);
+        };
+        let width = max.1 - min.1 + 1;
+        let at = |(y, x): (i64, i64)| ((y - min.0) * width + (x - min.1)) as usize;
+        let mut starts = vec![0u32; count + 1];
+        for c in cells {
+            starts[at(*c) + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut indices = vec![0u32; cells.len()];
+        for (i, c) in cells.iter().enumerate() {
+            let slot = &mut next[at(*c)];
+            indices[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        OccupantCells::Dense {
+            min,
+            width,
+            height: max.0 - min.0 + 1,
+            starts,
+            indices,
+        }
+    }
+
+    /// Calls `visit` with the occupants in cells `x0..=x1` of row `y`, in (cell X, index)
+    /// order, until it returns `true`; returns whether one did.
+    fn any_in_row(&self, y: i64, x0: i64, x1: i64, mut visit: impl FnMut(usize) -> bool) -> bool {
+        match self {
+            OccupantCells::Dense {
+                min,
+                width,
+                height,
+                starts,
+                indices,
+            } => {
+                let y = y - min.0;
+                let (x0, x1) = ((x0 - min.1).max(0), (x1 - min.1).min(width - 1));
+                if !(0..*height).contains(&y) || x0 > x1 {
+                    return false;
+                }
+                let (first, last) = ((y * width + x0) as usize, (y * width + x1) as usize + 1);
+                let (Some(&from), Some(&to)) = (starts.get(first), starts.get(last)) else {
+                    return false;
+                };
+                indices
+                    .get(from as usize..to as usize)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|j| visit(*j as usize))
+            }
+            OccupantCells::Sorted(sorted) => {
+                let from = sorted.partition_point(|(c, _)| *c < (y, x0));
+                sorted[from..]
+                    .iter()
+                    .take_while(|((yy, xx), _)| *yy == y && *xx <= x1)
+                    .any(|(_, j)| visit(*j as usize))
+            }
+        }
+    }
 }
 
 fn conflicts(a: &Occupant, b: &Occupant) -> bool {

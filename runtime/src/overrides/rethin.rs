@@ -181,6 +181,19 @@ fn rank_of(layer: &ScatterLayer, base: &StageBase, n: &Near) -> Option<((u32, u6
     }
 }
 
+/// The radius of an eligible output candidate ([`rank_of`]'s, without drawing the priority a
+/// thinned candidate's rank needs).
+fn radius_of(layer: &ScatterLayer, base: &StageBase, n: &Near) -> Option<i64> {
+    match n.at {
+        Ok(i) => layer
+            .output
+            .placements
+            .get(i)
+            .map(|p| base.radius(p.variant)),
+        Err(_) => base.drawn_variant(n.id).map(|variant| base.radius(variant)),
+    }
+}
+
 /// One mark per record of a layer's output (placements, then rejected, by index): [`NONE`],
 /// [`DISPLACED`], [`REVIVED`], or the index of the strongest occupant conflicting with it.
 struct Marks {
@@ -328,7 +341,7 @@ fn mark_hits(ctx: &Ctx<'_>, occupants: &[Occupant], marks: &mut Marks, scratch: 
             if !within(n.x - o.x, n.y - o.y, o.radius + ctx.max_radius) {
                 continue;
             }
-            let Some((_, radius)) = rank_of(ctx.layer, ctx.base, n) else {
+            let Some(radius) = radius_of(ctx.layer, ctx.base, n) else {
                 continue;
             };
             if within(n.x - o.x, n.y - o.y, o.radius + radius) {

@@ -1051,3 +1051,31 @@ fn a_rotate_with_a_stale_base_is_a_conflict() {
     ));
     assert_eq!(after, base);
 }
+
+/// Two added objects closer than their radii: the stronger stays, the weaker reports the
+/// overlap naming it; a third far away is kept too.
+#[test]
+fn an_occupant_overlapping_a_stronger_one_reports_it() {
+    let add = |cx: i64, cy: i64, precedence: u32, x_m: f64| {
+        let target = pack_scatter_id(1, 0, 3, cx, cy).expect("id").bits();
+        let action = OverrideAction::Add {
+            variant: "young".to_owned(),
+            position: Vec2 { x: x_m, y: 2.0 },
+        };
+        (target, edit(target, precedence, action))
+    };
+    let (strong, a) = add(0, 0, 2, 2.0);
+    let (_, b) = add(1, 0, 1, 4.1);
+    let (_, c) = add(8, 0, 0, 33.0);
+    let (after, outcomes) = apply(&set(vec![b, a, c], vec![]));
+    let results: Vec<_> = outcomes.iter().map(|o| o.result.clone()).collect();
+    assert_eq!(
+        results,
+        vec![
+            Err(ConflictReason::OverlapsOccupant { with: strong }),
+            Ok(()),
+            Ok(())
+        ]
+    );
+    assert!(placement(&after, strong).is_some());
+}

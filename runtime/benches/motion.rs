@@ -114,6 +114,30 @@ fn bench_motion(criterion: &mut Criterion) {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // `MOTION_STEPS=street|mixed,steps` only steps that world (for `perf stat`/`perf record`)
+    // and prints the CPU time per step.
+    if let Ok(spec) = std::env::var("MOTION_STEPS") {
+        let mut parts = spec.split(',').map(str::trim);
+        let kind = parts.next().unwrap_or("street").to_owned();
+        let steps = parts.next().and_then(|p| p.parse().ok()).unwrap_or(100u32);
+        let mut world = if kind == "mixed" {
+            warmed(observed_street_world(100_000, 7).expect("street"))
+        } else {
+            warmed(two_way_street_world(10_000, 7).expect("street"))
+        };
+        let per_step = cpu_ms(steps, || world.step()).unwrap_or(f64::NAN);
+        let waiting = world
+            .agents()
+            .walk_decision
+            .iter()
+            .filter(|d| d.is_waiting())
+            .count();
+        println!(
+            "{kind}, {steps} steps: {per_step:.3} ms CPU per step, waiting {waiting}, digest {}",
+            world.state_digest_hex()
+        );
+        return;
+    }
     let mut criterion = Criterion::default().configure_from_args();
     bench_motion(&mut criterion);
     criterion.final_summary();

@@ -18,7 +18,7 @@ use criterion::{BatchSize, Criterion, Throughput};
 use stagecraft_runtime::sim::{long_street_world, WalkDecision, World};
 
 mod support;
-use support::median;
+use support::{cpu_ms, median};
 
 /// Steps before measuring, so the velocity windows are filled and encounters under way.
 const WARM_UP_FRAMES: u32 = 40;
@@ -142,16 +142,38 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     // `POPULATION_STEPS=walkers,steps` only steps that crowd (for `perf stat`/`perf record`,
     // whose cycle counts do not depend on how loaded the machine is).
+    // `POPULATION_RESIM=runs` only re-simulates 600 frames from a checkpoint with 10,000
+    // walkers `runs` times and prints the CPU time of one.
+    if let Ok(runs) = std::env::var("POPULATION_RESIM") {
+        let runs = runs.trim().parse().unwrap_or(1u32);
+        let mut world = crowd(10_000);
+        let checkpoint = world.snapshot();
+        let seconds = cpu_ms(runs, || {
+            world.restore(&checkpoint).expect("own snapshot");
+            for _ in 0..600 {
+                world.step();
+            }
+        })
+        .unwrap_or(f64::NAN)
+            / 1e3;
+        println!(
+            "re-simulate 600 frames, 10000 walkers: {seconds:.3} s CPU; digest {}",
+            world.state_digest_hex()
+        );
+        return;
+    }
     if let Ok(spec) = std::env::var("POPULATION_STEPS") {
         let mut parts = spec
             .split(',')
             .filter_map(|p| p.trim().parse::<usize>().ok());
         let (walkers, steps) = (parts.next().unwrap_or(10_000), parts.next().unwrap_or(100));
         let mut world = crowd(walkers);
-        for _ in 0..steps {
-            world.step();
-        }
-        println!("{walkers} walkers, {steps} steps: {}", decisions(&world));
+        let per_step = cpu_ms(steps as u32, || world.step()).unwrap_or(f64::NAN);
+        println!(
+            "{walkers} walkers, {steps} steps: {per_step:.3} ms CPU per step; {}; digest {}",
+            decisions(&world),
+            world.state_digest_hex()
+        );
         return;
     }
     let mut criterion = Criterion::default().configure_from_args();

@@ -1,6 +1,8 @@
 //! A uniform spatial grid over ground points for neighbour queries: rebuilt by a counting sort in
 //! time linear in the points, queried cell by cell in a fixed order (row-major cells, ascending
-//! point index within a cell), so results never depend on hashing or insertion history.
+//! point index within a cell), so results never depend on hashing or insertion history. Each
+//! entry carries its body (position, velocity, facing) in cell order, so a query reads what a
+//! mover needs of its neighbours from one contiguous run.
 
 use crate::project::Vec2;
 
@@ -9,6 +11,17 @@ use crate::project::Vec2;
 const CELLS_PER_POINT: usize = 4;
 /// Cells any grid may have regardless of the point count.
 const MIN_CELL_BUDGET: usize = 64;
+
+/// What the grid keeps of each point for the movers that query it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Body {
+    /// Current position (as last rebuilt or updated), meters.
+    pub position: Vec2,
+    /// Observed velocity at the rebuild, meters per second.
+    pub velocity: Vec2,
+    /// Unit facing (as last rebuilt or updated).
+    pub facing: Vec2,
+}
 
 /// Points bucketed into square cells; point indices are `u32` (a world's rows).
 #[derive(Clone, Debug, Default)]
@@ -23,9 +36,9 @@ pub struct SpatialGrid {
     entries: Vec<u32>,
     /// Cell of each point (`u32::MAX` for a non-finite point, which is never found).
     cell_of: Vec<u32>,
-    /// The points in `entries` order, kept current by [`SpatialGrid::update`] so a query reads
-    /// positions contiguously.
-    packed: Vec<Vec2>,
+    /// The points' bodies in `entries` order, kept current by [`SpatialGrid::update`] so a query
+    /// reads them contiguously.
+    packed: Vec<Body>,
     /// Where each point sits in `entries` (`u32::MAX` when left out).
     slot_of: Vec<u32>,
     /// `1 / cell_m`.
@@ -37,6 +50,17 @@ impl SpatialGrid {
     /// spread so wide that the cell budget would be exceeded). Non-finite points are left out.
     /// Buffers are reused, so a grid rebuilt every step allocates only when it grows.
     pub fn rebuild(&mut self, points: &[Vec2], cell_m: f64) {
+        self.rebuild_bodies(points, &[], &[], cell_m);
+    }
+
+    /// [`SpatialGrid::rebuild`] with each point's velocity and facing (missing ones are zero).
+    pub fn rebuild_bodies(
+        &mut self,
+        points: &[Vec2],
+        velocities: &[Vec2],
+        facings: &[Vec2],
+        cell_m: f64,
+    ) {
         let (mut min, mut max) = (
             Vec2 {
                 x: f64::INFINITY,
@@ -92,7 +116,7 @@ impl SpatialGrid {
         self.entries.clear();
         self.entries.resize(self.cell_start[cells] as usize, 0);
         self.packed.clear();
-        self.packed.resize(self.entries.len(), Vec2::default());
+        self.packed.resize(self.entries.len(), Body::default());
         self.slot_of.clear();
         self.slot_of.resize(points.len(), u32::MAX);
         for (index, cell) in self.cell_of.iter().enumerate().rev() {
@@ -100,19 +124,24 @@ impl SpatialGrid {
                 let slot = &mut self.cell_start[*cell as usize];
                 *slot -= 1;
                 self.entries[*slot as usize] = index as u32;
-                self.packed[*slot as usize] = points[index];
+                self.packed[*slot as usize] = Body {
+                    position: points[index],
+                    velocity: velocities.get(index).copied().unwrap_or_default(),
+                    facing: facings.get(index).copied().unwrap_or_default(),
+                };
                 self.slot_of[index] = *slot;
             }
         }
     }
 
-    /// Records that point `index` moved to `position` (its cell stays the one it was bucketed
-    /// in, so queries must reach as far as points move between rebuilds).
+    /// Records that point `index` moved to `position` facing `facing` (its cell stays the one it
+    /// was bucketed in, so queries must reach as far as points move between rebuilds).
     #[inline]
-    pub fn update(&mut self, index: usize, position: Vec2) {
+    pub fn update(&mut self, index: usize, position: Vec2, facing: Vec2) {
         if let Some(&slot) = self.slot_of.get(index) {
             if let Some(packed) = self.packed.get_mut(slot as usize) {
-                *packed = position;
+                packed.position = position;
+                packed.facing = facing;
             }
         }
     }
@@ -142,6 +171,17 @@ impl SpatialGrid {
         center: Vec2,
         radius_m: f64,
         mut visit: impl FnMut(u32, Vec2),
+    ) {
+        self.for_each_body_near(center, radius_m, |index, body| visit(index, body.position));
+    }
+
+    /// [`SpatialGrid::for_each_near`] with each point's body (as last rebuilt or updated).
+    #[inline]
+    pub fn for_each_body_near(
+        &self,
+        center: Vec2,
+        radius_m: f64,
+        mut visit: impl FnMut(u32, &Body),
     ) {
         if self.cell_count() == 0 || !(center.x.is_finite() && center.y.is_finite()) {
             return;
@@ -179,11 +219,11 @@ impl SpatialGrid {
                 self.cell_start[first + c1 + 1] as usize,
             );
             // The cells of one grid row are contiguous in `entries`.
-            for (index, position) in self.entries[start..end]
+            for (index, body) in self.entries[start..end]
                 .iter()
                 .zip(&self.packed[start..end])
             {
-                visit(*index, *position);
+                visit(*index, body);
             }
         }
     }
@@ -195,7 +235,7 @@ impl SpatialGrid {
             + self.cell_of.capacity()
             + self.slot_of.capacity())
             * std::mem::size_of::<u32>()
-            + self.packed.capacity() * std::mem::size_of::<Vec2>()
+            + self.packed.capacity() * std::mem::size_of::<Body>()
     }
 
     fn cell_index(&self, p: Vec2) -> Option<usize> {
@@ -262,6 +302,41 @@ mod tests {
             assert_eq!(near(&grid, &points, center, radius), order, "repeatable");
         }
         assert_eq!(near(&grid, &points, Vec2 { x: 1.0, y: 1.0 }, 0.0).len(), 3);
+    }
+
+    #[test]
+    fn narrowed_queries_still_find_every_point_within_reach() {
+        let points: Vec<Vec2> = (0..2_000)
+            .map(|i| {
+                let f = f64::from(i);
+                Vec2 {
+                    x: (f * 0.618_034).fract() * 40.0 - 20.0,
+                    y: (f * 0.754_878).fract() * 10.0,
+                }
+            })
+            .collect();
+        let mut grid = SpatialGrid::default();
+        grid.rebuild(&points, 1.25);
+        let mut visited_total = 0;
+        for q in 0..400 {
+            let f = f64::from(q);
+            let center = Vec2 {
+                x: (f * 0.569_840).fract() * 44.0 - 22.0,
+                y: (f * 0.379_147).fract() * 12.0 - 1.0,
+            };
+            let radius = 0.3 + (f * 0.311_27).fract() * 3.0;
+            let mut found = near(&grid, &points, center, radius);
+            found.sort_unstable();
+            let brute: Vec<u32> = (0..points.len() as u32)
+                .filter(|i| {
+                    let p = points[*i as usize];
+                    (p.x - center.x).hypot(p.y - center.y) <= radius
+                })
+                .collect();
+            assert_eq!(found, brute, "{center:?} {radius}");
+            grid.for_each_near(center, radius, |_| visited_total += 1);
+        }
+        assert!(visited_total > 0);
     }
 
     #[test]

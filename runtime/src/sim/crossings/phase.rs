@@ -257,8 +257,10 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let (mut processed, mut deferred) = (0u64, 0u64);
     let cursor = sets.state.query_cursor as usize;
     let mut next_cursor = None;
-    for k in 0..n {
-        let row = (cursor + k) % n;
+    // Rows from the cursor round to it, as `(cursor + k) % n` for k in 0..n, without a
+    // division per row.
+    let start = if n == 0 { 0 } else { cursor % n };
+    for row in (start..n).chain(0..start) {
         let needs = !agents.pooled[row]
             && agents.state[row] == AgentState::Walking
             && agents.crosswalk[row].phase == CrosswalkPhase::Approach

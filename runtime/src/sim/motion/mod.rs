@@ -371,9 +371,19 @@ fn step_agents(
                 .zip(&agents.pooled)
                 .map(|(p, pooled)| if *pooled { detached } else { *p }),
         );
-        grid.rebuild(&scratch.points, NEIGHBOUR_CELL_M);
+        grid.rebuild_bodies(
+            &scratch.points,
+            &agents.velocity_m_s,
+            &agents.facing,
+            NEIGHBOUR_CELL_M,
+        );
     } else {
-        grid.rebuild(&agents.position, NEIGHBOUR_CELL_M);
+        grid.rebuild_bodies(
+            &agents.position,
+            &agents.velocity_m_s,
+            &agents.facing,
+            NEIGHBOUR_CELL_M,
+        );
     }
     let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
@@ -438,7 +448,7 @@ fn step_agents(
             AgentState::KnockedDown => {}
             AgentState::Holding | AgentState::Arrived => {}
         }
-        grid.update(row, agents.position[row]);
+        grid.update(row, agents.position[row], agents.facing[row]);
     }
 }
 

@@ -102,8 +102,12 @@ pub fn stable_hash(id: AgentId) -> u32 {
 }
 
 /// Whether an agent of `tier` whose id hashes to `hash` updates at scheduler frame `frame`.
+#[inline]
 pub fn updates_at(hash: u32, frame: u64, tier: Tier) -> bool {
-    (u64::from(hash) + frame).is_multiple_of(tier.interval())
+    // Every interval is a power of two, so the remainder is a mask (no division per agent).
+    let interval = tier.interval();
+    debug_assert!(interval.is_power_of_two());
+    (u64::from(hash).wrapping_add(frame)) & (interval - 1) == 0
 }
 
 /// Whether the agent in `row` is forced Full this step: its crosswalk phase is Requested,

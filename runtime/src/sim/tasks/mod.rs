@@ -540,7 +540,7 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &m
                 x: heading.cos(),
                 y: heading.sin(),
             };
-            grid.update(row, now);
+            grid.update(row, now, book.agents.facing[row]);
         }
         let change = match outcome {
             StepOutcome::Quiet => None,

@@ -37,6 +37,10 @@ pub struct BlockerIndex {
     /// `cell_start[c]..cell_start[c + 1]` index cell `c`'s blockers in `entries`.
     cell_start: Vec<u32>,
     entries: Vec<u32>,
+    /// The same cells listing only the blockers a body could touch within [`LOOKAHEAD_M`] of a
+    /// walker standing in them (the reach of most gathers): `near_start` / `near_entries`.
+    near_start: Vec<u32>,
+    near_entries: Vec<u32>,
 }
 
 impl BlockerIndex {
@@ -81,14 +85,17 @@ impl BlockerIndex {
             }
             index.cell_m *= 2.0;
         }
-        index.fill(extent);
+        (index.cell_start, index.entries) = index.fill(extent);
+        let near = |(_, r): &(Vec2, f64)| r + BODY_RADIUS_M + LOOKAHEAD_M;
+        (index.near_start, index.near_entries) = index.fill(near);
         index
     }
 
-    /// Lists every blocker in every cell its reach square overlaps (two passes: count, fill).
-    fn fill(&mut self, extent: impl Fn(&(Vec2, f64)) -> f64) {
+    /// Lists every blocker in every cell its reach square overlaps (two passes: count, fill):
+    /// `(cell_start, entries)`.
+    fn fill(&self, extent: impl Fn(&(Vec2, f64)) -> f64) -> (Vec<u32>, Vec<u32>) {
         let cells = self.columns * self.rows;
-        self.cell_start = vec![0; cells + 1];
+        let mut cell_start = vec![0; cells + 1];
         let ranges: Vec<(usize, usize, usize, usize)> = self
             .blockers
             .iter()
@@ -108,24 +115,25 @@ impl BlockerIndex {
         for &(c0, c1, r0, r1) in &ranges {
             for row in r0..=r1 {
                 for column in c0..=c1 {
-                    self.cell_start[row * self.columns + column + 1] += 1;
+                    cell_start[row * self.columns + column + 1] += 1;
                 }
             }
         }
         for c in 0..cells {
-            self.cell_start[c + 1] += self.cell_start[c];
+            cell_start[c + 1] += cell_start[c];
         }
-        let mut cursor = self.cell_start.clone();
-        self.entries = vec![0; self.cell_start[cells] as usize];
+        let mut cursor = cell_start.clone();
+        let mut entries = vec![0; cell_start[cells] as usize];
         for (blocker, &(c0, c1, r0, r1)) in ranges.iter().enumerate() {
             for row in r0..=r1 {
                 for column in c0..=c1 {
                     let slot = &mut cursor[row * self.columns + column];
-                    self.entries[*slot as usize] = blocker as u32;
+                    entries[*slot as usize] = blocker as u32;
                     *slot += 1;
                 }
             }
         }
+        (cell_start, entries)
     }
 
     /// The cell holding `p`, clamped into the grid.
@@ -173,11 +181,14 @@ impl BlockerIndex {
         }
         let (column, row) = self.cell_xy(center);
         let cell = row * self.columns + column;
-        let (start, end) = (
-            self.cell_start[cell] as usize,
-            self.cell_start[cell + 1] as usize,
-        );
-        for index in &self.entries[start..end] {
+        // Within one lookahead the short lists hold every blocker the long ones would pass.
+        let (starts, entries) = if reach_m <= LOOKAHEAD_M {
+            (&self.near_start, &self.near_entries)
+        } else {
+            (&self.cell_start, &self.entries)
+        };
+        let (start, end) = (starts[cell] as usize, starts[cell + 1] as usize);
+        for index in &entries[start..end] {
             let blocker = self.blockers[*index as usize];
             if within(&blocker) {
                 out.push(blocker);
@@ -310,7 +321,7 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            for reach in [0.5, 2.0, BLOCKER_REACH_M, 7.0] {
+            for reach in [0.5, LOOKAHEAD_M, 2.0, BLOCKER_REACH_M, 7.0] {
                 index.gather(center, reach, &mut near);
                 let brute: Vec<(Vec2, f64)> = posts
                     .iter()

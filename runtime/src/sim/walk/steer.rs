@@ -79,7 +79,7 @@ pub fn steer(
     desired: Vec2,
     step_m: f64,
 ) -> Result<Choice, CandidateRejection> {
-    let bodies = Bodies::of(around, step_m);
+    let mut bodies = Bodies::of(around, step_m);
     let mut straight = CandidateRejection::BodyConflict;
     for candidate in &around.fan.candidates {
         let direction = candidate.direction(desired);
@@ -109,6 +109,9 @@ pub fn steer(
 /// The neighbours each test of one mover's candidates reads, picked once for all nine: those at
 /// another heading (the predictions) and those an executed step can touch. Indices on the
 /// stack; a crowd too large for them falls back to scanning every neighbour (same verdicts).
+/// A body that refuses a candidate moves to the front of its list, so the next candidate (most
+/// often refused by the same body) is tested against it first: a verdict is "every body
+/// clear", which the order of the tests never changes.
 struct Bodies {
     others: [u16; BODY_SLOTS],
     others_len: Option<usize>,
@@ -144,7 +147,7 @@ impl Bodies {
     /// The seed's predicted body test of a candidate against every neighbour at another heading
     /// (same-direction bodies are the following rule's; the executed step still checks them).
     fn predicted_clear(
-        &self,
+        &mut self,
         around: &Surroundings<'_>,
         here: Vec2,
         predicted: Vec2,
@@ -152,9 +155,16 @@ impl Bodies {
         let test =
             |n: &Neighbour| body_clear(here, predicted, n.position, n.velocity, around.horizon_s);
         let clear = match self.others_len {
-            Some(len) => self.others[..len]
-                .iter()
-                .all(|i| test(&around.neighbours[usize::from(*i)])),
+            Some(len) => {
+                let list = &mut self.others[..len];
+                let refused = list
+                    .iter()
+                    .position(|i| !test(&around.neighbours[usize::from(*i)]));
+                if let Some(k) = refused {
+                    list.swap(0, k);
+                }
+                refused.is_none()
+            }
             None => around
                 .neighbours
                 .iter()
@@ -166,18 +176,25 @@ impl Bodies {
 
     /// The executed step against the bodies it can touch, at their current positions.
     fn step_clear(
-        &self,
+        &mut self,
         neighbours: &[Neighbour],
         here: Vec2,
         endpoint: Vec2,
     ) -> Result<(), CandidateRejection> {
         match self.touchable_len {
             Some(len) => {
-                let clear = self.touchable[..len].iter().all(|i| {
+                let list = &mut self.touchable[..len];
+                let refused = list.iter().position(|i| {
                     let n = &neighbours[usize::from(*i)];
-                    body_clear(here, endpoint, n.position, Vec2::default(), 0.0)
+                    !body_clear(here, endpoint, n.position, Vec2::default(), 0.0)
                 });
-                clear.then_some(()).ok_or(CandidateRejection::BodyConflict)
+                if let Some(k) = refused {
+                    list.swap(0, k);
+                }
+                refused
+                    .is_none()
+                    .then_some(())
+                    .ok_or(CandidateRejection::BodyConflict)
             }
             None => step_clear(neighbours, here, endpoint),
         }
@@ -231,24 +248,44 @@ fn step_clear(
 /// The seed's body test on the ground plane (z = 0 for every walker). A pair that already
 /// overlaps (bodies placed by something other than a walking step) passes only a candidate
 /// that does not bring the mover closer, so overlapping bodies can always separate.
+///
+/// With a finite horizon every vertical term of [`clear`] is exactly +0, so its arithmetic is
+/// done here in the plane, operation for operation (the same roundings; only the sign of a zero
+/// can differ, and it is squared away); a non-finite horizon goes through [`clear`] itself.
 #[inline]
 fn body_clear(here: Vec2, endpoint: Vec2, other: Vec2, velocity: Vec2, horizon_s: f64) -> bool {
-    let now_sq = (here.x - other.x).powi(2) + (here.y - other.y).powi(2);
+    let (r0x, r0y) = (here.x - other.x, here.y - other.y);
+    let now_sq = r0x * r0x + r0y * r0y;
     if now_sq < SAFETY_DIAMETER_M * SAFETY_DIAMETER_M {
         let then_sq = (endpoint.x - other.x).powi(2) + (endpoint.y - other.y).powi(2);
         return then_sq >= now_sq;
     }
-    clear(
-        [here.x, here.y, 0.0],
-        [endpoint.x, endpoint.y, 0.0],
-        [other.x, other.y, 0.0],
-        [velocity.x, velocity.y, 0.0],
-        horizon_s,
-    )
+    if !horizon_s.is_finite() {
+        return clear(
+            [here.x, here.y, 0.0],
+            [endpoint.x, endpoint.y, 0.0],
+            [other.x, other.y, 0.0],
+            [velocity.x, velocity.y, 0.0],
+            horizon_s,
+        );
+    }
+    let r1x = endpoint.x - other.x - velocity.x * horizon_s;
+    let r1y = endpoint.y - other.y - velocity.y * horizon_s;
+    let (dx, dy) = (r1x - r0x, r1y - r0y);
+    let length_sq = dx * dx + dy * dy;
+    let t = if length_sq > 0.0 {
+        (-(r0x * dx + r0y * dy) / length_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (cx, cy) = (r0x + dx * t, r0y + dy * t);
+    cx * cx + cy * cy >= SAFETY_DIAMETER_M * SAFETY_DIAMETER_M
 }
 
 /// Every other body within `reach_m` (at least the opposing scan) of the mover in `row`, at
 /// its current position; `slack_m` is how far a body may be from where the grid bucketed it.
+/// Positions, velocities and facings are the grid's (`SpatialGrid::rebuild_bodies`, kept
+/// current by `SpatialGrid::update` wherever a mover steps), which equal the agents' columns.
 pub fn gather_neighbours(
     grid: &SpatialGrid,
     agents: &Agents,
@@ -260,16 +297,15 @@ pub fn gather_neighbours(
     out.clear();
     let here = agents.position[row];
     let reach = reach_m.max(OPPOSING_SCAN_M);
-    let (velocities, facings) = (&agents.velocity_m_s, &agents.facing);
-    grid.for_each_point_near(here, reach + slack_m, |other, position| {
+    grid.for_each_body_near(here, reach + slack_m, |other, body| {
+        let position = body.position;
         let (dx, dy) = (position.x - here.x, position.y - here.y);
         let distance_sq_m2 = dx * dx + dy * dy;
-        let other = other as usize;
-        if distance_sq_m2 <= reach * reach && other != row {
+        if distance_sq_m2 <= reach * reach && other as usize != row {
             out.push(Neighbour {
                 position,
-                velocity: velocities[other],
-                facing: facings[other],
+                velocity: body.velocity,
+                facing: body.facing,
                 distance_sq_m2,
             });
         }
@@ -282,5 +318,86 @@ pub fn offset(p: Vec2, direction: Vec2, length_m: f64) -> Vec2 {
     Vec2 {
         x: p.x + direction.x * length_m,
         y: p.y + direction.y * length_m,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The body test exactly as the seed orders it, in three dimensions.
+    fn reference(here: Vec2, endpoint: Vec2, other: Vec2, velocity: Vec2, horizon_s: f64) -> bool {
+        let now_sq = (here.x - other.x).powi(2) + (here.y - other.y).powi(2);
+        if now_sq < SAFETY_DIAMETER_M * SAFETY_DIAMETER_M {
+            let then_sq = (endpoint.x - other.x).powi(2) + (endpoint.y - other.y).powi(2);
+            return then_sq >= now_sq;
+        }
+        clear(
+            [here.x, here.y, 0.0],
+            [endpoint.x, endpoint.y, 0.0],
+            [other.x, other.y, 0.0],
+            [velocity.x, velocity.y, 0.0],
+            horizon_s,
+        )
+    }
+
+    #[test]
+    fn the_planar_body_test_gives_the_three_dimensional_verdicts() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut draw = |scale: f64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2.0 * scale
+        };
+        let d = SAFETY_DIAMETER_M;
+        let (mut clear_count, mut conflicts) = (0, 0);
+        for i in 0..200_000 {
+            let here = Vec2 {
+                x: draw(500.0),
+                y: draw(50.0),
+            };
+            let endpoint = offset(
+                here,
+                Vec2 {
+                    x: draw(1.0),
+                    y: draw(1.0),
+                },
+                1.0,
+            );
+            // Some neighbours at (or a hair around) the diameter, some exactly on the path.
+            let other = match i % 5 {
+                0 => Vec2 {
+                    x: here.x - [d, d + 1e-12, d - 1e-12, -d][i % 20 / 5],
+                    y: here.y,
+                },
+                1 => endpoint,
+                _ => Vec2 {
+                    x: here.x + draw(2.5),
+                    y: here.y + draw(2.5),
+                },
+            };
+            let velocity = if i % 7 == 0 {
+                Vec2::default()
+            } else {
+                Vec2 {
+                    x: draw(2.0),
+                    y: draw(2.0),
+                }
+            };
+            let horizon_s = [0.0, 0.7, 1.0 / 1.4, f64::INFINITY, -0.0][i % 5];
+            let want = reference(here, endpoint, other, velocity, horizon_s);
+            assert_eq!(
+                body_clear(here, endpoint, other, velocity, horizon_s),
+                want,
+                "{here:?} {endpoint:?} {other:?} {velocity:?} {horizon_s}"
+            );
+            clear_count += usize::from(want);
+            conflicts += usize::from(!want);
+        }
+        assert!(
+            clear_count > 10_000 && conflicts > 10_000,
+            "{clear_count} {conflicts}"
+        );
     }
 }

@@ -4,7 +4,7 @@
 
 use super::body::SAFETY_DIAMETER_M;
 use super::fan::Fan;
-use super::follow::{room_behind_m, same_direction, Relative};
+use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
 use super::ground::{on_walkway, BlockerIndex, Nearby};
 use super::progress::{distance, Connection};
 use super::steer::{self, check_executed, gather_neighbours, offset, Choice, Scene, Surroundings};
@@ -136,13 +136,13 @@ pub fn walk_agent(
     env.blockers
         .gather(here, LOOKAHEAD_M, &mut scratch.blockers);
     let neighbours = &scratch.neighbours[..];
-    let step_m = followed_step_m(&connection, here, full_step_m, neighbours)
-        .min(distance(here, connection.goal));
+    let (followed_m, oncoming) = read_neighbours(&connection, here, full_step_m, neighbours);
+    let step_m = followed_m.min(distance(here, connection.goal));
     if step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoRoomBehindLeader);
     }
     let width_m = route.width_m();
-    let desired = desired_direction(&connection, width_m, here, neighbours);
+    let desired = desired_direction(&connection, width_m, here, oncoming);
     let mut scene = Walkway {
         connection: &connection,
         width_m,
@@ -234,22 +234,37 @@ fn reliable(fan: &Fan, angle_deg: i8, desired: Vec2) -> Choice {
     }
 }
 
-/// The step left behind the nearest constraining same-direction leader.
-fn followed_step_m(
+/// One pass over the neighbours for what the walker reads of them before steering: the step
+/// left behind the nearest constraining same-direction leader that is moving (`followed_step_m`,
+/// the minimum taken in neighbour order from `full_step_m`), and whether an oncoming body is
+/// ahead (`oncoming_ahead`).
+fn read_neighbours(
     connection: &Connection,
     here: Vec2,
     full_step_m: f64,
     neighbours: &[Neighbour],
-) -> f64 {
-    neighbours
-        .iter()
-        .filter(|n| same_direction(n.facing, connection.axis))
-        .filter(|n| {
-            let limit = FOLLOW_MIN_SPEED_M_S;
-            n.velocity.x * n.velocity.x + n.velocity.y * n.velocity.y >= limit * limit
-        })
-        .filter_map(|n| room_behind_m(Relative::of(here, connection.axis, n.position), full_step_m))
-        .fold(full_step_m, f64::min)
+) -> (f64, bool) {
+    let axis = connection.axis;
+    let limit = FOLLOW_MIN_SPEED_M_S;
+    let mut step_m = full_step_m;
+    let mut oncoming = false;
+    for n in neighbours {
+        // `same_direction(facing, axis)`; against the axis is the same dot product negated
+        // (exactly: negation commutes with every rounding), so a body is at most one of them.
+        let dot = n.facing.x * axis.x + n.facing.y * axis.y;
+        if dot >= SAME_DIRECTION_COS {
+            if n.velocity.x * n.velocity.x + n.velocity.y * n.velocity.y >= limit * limit {
+                let relative = Relative::of(here, axis, n.position);
+                if let Some(room) = room_behind_m(relative, full_step_m) {
+                    step_m = step_m.min(room);
+                }
+            }
+        } else if !oncoming && -dot >= SAME_DIRECTION_COS {
+            let relative = Relative::of(here, axis, n.position);
+            oncoming = relative.ahead_m > 0.0 && relative.side_m.abs() < YIELD_CORRIDOR_M;
+        }
+    }
+    (step_m, oncoming)
 }
 
 /// A walker's scene: its connection's walkway and bounds, and the static blockers — with a
@@ -316,12 +331,7 @@ impl Scene for Walkway<'_> {
 /// [`YIELD_LEAN`] back towards it, and while an oncoming body is ahead it leans that much
 /// further left (the side the fan's positive preference passes on) — the lane narrowing onto the connection's line over the last
 /// [`LANE_TAPER_M`] so it meets its goal; the axis when already there.
-fn desired_direction(
-    connection: &Connection,
-    width_m: f64,
-    here: Vec2,
-    neighbours: &[Neighbour],
-) -> Vec2 {
+fn desired_direction(connection: &Connection, width_m: f64, here: Vec2, oncoming: bool) -> Vec2 {
     let along = connection.along_m(here).clamp(0.0, connection.length_m);
     let carrot_along = (along + LOOKAHEAD_M).min(connection.length_m);
     let ahead_m = carrot_along - along;
@@ -335,7 +345,7 @@ fn desired_direction(
     } else {
         lateral
     };
-    if oncoming_ahead(connection.axis, here, neighbours) {
+    if oncoming {
         lane = lane.max(lateral + lean);
     }
     let keep = ((connection.length_m - carrot_along) / LANE_TAPER_M).min(1.0);
@@ -356,18 +366,6 @@ fn desired_direction(
     } else {
         connection.axis
     }
-}
-
-/// Whether a body heading against `axis` (within 45° of its reverse) is ahead of `here` within
-/// the opposing scan and [`YIELD_CORRIDOR_M`] of its line.
-fn oncoming_ahead(axis: Vec2, here: Vec2, neighbours: &[Neighbour]) -> bool {
-    let against = scale(axis, -1.0);
-    neighbours.iter().any(|n| {
-        let relative = Relative::of(here, axis, n.position);
-        relative.ahead_m > 0.0
-            && relative.side_m.abs() < YIELD_CORRIDOR_M
-            && same_direction(n.facing, against)
-    })
 }
 
 /// `v` turned 90° counter-clockwise (to the left).

@@ -127,8 +127,7 @@ fn main() {
         };
         let per_step = cpu_ms(steps, || world.step()).unwrap_or(f64::NAN);
         let waiting = world
-            .agents()
-            .walk_decision
+            .walk_decisions()
             .iter()
             .filter(|d| d.is_waiting())
             .count();

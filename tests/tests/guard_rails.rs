@@ -56,12 +56,7 @@ fn every_rust_file_opens_with_a_module_doc() {
                 .map(|text| !opens_with_module_doc(&text))
                 .unwrap_or(true)
         })
-        .map(|path| {
-            path.strip_prefix(&root)
-                .unwrap_or(path)
-                .display()
-                .to_string()
-        })
+        .map(|path| relative(&root, path))
         .collect();
     assert_eq!(missing, Vec::<String>::new(), "files without a `//!` line");
 }
@@ -112,12 +107,7 @@ fn the_editor_never_reads_the_agent_columns() {
     let offenders: Vec<String> = files
         .iter()
         .filter(|path| fs::read_to_string(path).map_or(true, |t| reads_agent_columns(&t)))
-        .map(|path| {
-            path.strip_prefix(&root)
-                .unwrap_or(path)
-                .display()
-                .to_string()
-        })
+        .map(|path| relative(&root, path))
         .collect();
     assert!(
         offenders.is_empty(),
@@ -128,4 +118,12 @@ fn the_editor_never_reads_the_agent_columns() {
         !manifest.contains("\"columns\""),
         "the editor must not enable the runtime's `columns` feature"
     );
+}
+
+/// `path` relative to `root`, for messages.
+fn relative(root: &std::path::Path, path: &std::path::Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }

@@ -148,7 +148,7 @@ fn the_keyed_merge_agrees_with_identity_order_whatever_the_input_order() {
 /// gives exactly what a map from identity to object gives, entry by entry.
 #[test]
 fn a_diff_of_two_generations_matches_a_map_by_identity() {
-    use std::collections::{BTreeMap, BTreeSet};
+    use std::collections::BTreeMap;
     let a = street(SCATTER, PLACE);
     let b = street("\"cell_size\": 300, \"candidates_per_cell\": 3", PLACE);
     let diff = diff_bundles(&a, &b);
@@ -159,20 +159,7 @@ fn a_diff_of_two_generations_matches_a_map_by_identity() {
             .map(|o| ((o.recipe.to_string(), o.stage, o.kind, o.key.clone()), o))
             .collect()
     };
-    let (ma, mb) = (map(bundle_objects(&a)), map(bundle_objects(&b)));
-    let keys: BTreeSet<&Key> = ma.keys().chain(mb.keys()).collect();
-    let expected: Vec<(Key, &'static str)> = keys
-        .into_iter()
-        .filter_map(|k| {
-            let change = match (ma.get(k), mb.get(k)) {
-                (Some(_), None) => Some("removed"),
-                (None, Some(_)) => Some("added"),
-                (Some(x), Some(y)) => compare(x, y).map(|c| c.name()),
-                (None, None) => None,
-            }?;
-            Some((k.clone(), change))
-        })
-        .collect();
+    let expected = join_by_key(&map(bundle_objects(&a)), &map(bundle_objects(&b)));
     let found: Vec<(Key, &'static str)> = diff
         .entries()
         .filter_map(|e| {
@@ -220,7 +207,7 @@ fn grid_objects(side: i64, seed: u64) -> Vec<DiffObject> {
 
 /// The entries a map from identity to object gives, in identity order.
 fn expected_by_map(a: &[DiffObject], b: &[DiffObject]) -> Vec<(ChildKey, &'static str)> {
-    use std::collections::{BTreeMap, BTreeSet};
+    use std::collections::BTreeMap;
     let map = |objects: &[DiffObject]| -> BTreeMap<ChildKey, DiffObject> {
         objects
             .iter()
@@ -228,8 +215,16 @@ fn expected_by_map(a: &[DiffObject], b: &[DiffObject]) -> Vec<(ChildKey, &'stati
             .map(|o| (o.key.clone(), o.clone()))
             .collect()
     };
-    let (ma, mb) = (map(a), map(b));
-    let keys: BTreeSet<&ChildKey> = ma.keys().chain(mb.keys()).collect();
+    join_by_key(&map(a), &map(b))
+}
+
+/// Every key of either map with what changed under it (removed, added, or the comparison's
+/// change), in key order; unchanged keys are left out.
+fn join_by_key<K: Ord + Clone>(
+    ma: &std::collections::BTreeMap<K, DiffObject>,
+    mb: &std::collections::BTreeMap<K, DiffObject>,
+) -> Vec<(K, &'static str)> {
+    let keys: std::collections::BTreeSet<&K> = ma.keys().chain(mb.keys()).collect();
     keys.into_iter()
         .filter_map(|k| {
             let change = match (ma.get(k), mb.get(k)) {

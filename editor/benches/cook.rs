@@ -142,3 +142,7 @@ fn big(c: &mut Criterion) {
 
 criterion_group!(benches, examples, big);
 criterion_main!(benches);
+
+/// The editor binary's allocator (see `editor/src/main.rs`), so the figures are the product's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -82,54 +82,6 @@ pub fn scatter_par(
     )
 }
 
-/// [`scatter`] (or, with `parallel`, [`scatter_par`]) as the pieces it is computed in, unmerged:
-/// bands of rows in canonical order, each in canonical order, whose concatenation (see
-/// [`concat_outputs`]) is exactly what [`scatter`] returns. A caller that scatters a layer in
-/// several calls (to check for cancellation between them) concatenates every piece once, into
-/// one exact-size output, instead of copying each call's merged output again.
-pub fn scatter_pieces(
-    params: &ScatterParams,
-    seed: u64,
-    cells: CellRange,
-    parallel: bool,
-) -> Result<Vec<ScatterOutput>, ScatterError> {
-    let keys = Keys::new(seed);
-    let layer = Layer::new(params)?;
-    let Some(rows) = rows_of_layer(&layer, &keys.placement, &keys.variant, cells)? else {
-        return Ok(Vec::new());
-    };
-    if parallel {
-        rows.run_bands()
-    } else {
-        Ok(vec![
-            rows.run_band(rows.requested.min_y, rows.requested.max_y)?
-        ])
-    }
-}
-
-/// Concatenates pieces in the order given into one output of exactly their total size (one copy
-/// of each record), reporting an allocation failure as [`ScatterError::OutOfMemory`].
-pub fn concat_outputs(parts: Vec<ScatterOutput>) -> Result<ScatterOutput, ScatterError> {
-    if parts.len() == 1 {
-        if let Some(mut only) = parts.into_iter().next() {
-            only.placements.shrink_to_fit();
-            only.rejected.shrink_to_fit();
-            return Ok(only);
-        }
-        return Ok(ScatterOutput::default());
-    }
-    let mut output = ScatterOutput::default();
-    let placed: usize = parts.iter().map(|part| part.placements.len()).sum();
-    let rejected: usize = parts.iter().map(|part| part.rejected.len()).sum();
-    reserve_exact(&mut output.placements, placed)?;
-    reserve_exact(&mut output.rejected, rejected)?;
-    for part in parts {
-        output.placements.extend_from_slice(&part.placements);
-        output.rejected.extend_from_slice(&part.rejected);
-    }
-    Ok(output)
-}
-
 /// The whole layer's cells: those intersecting the region, as a half-open range.
 pub fn region_cells(params: &ScatterParams) -> Result<CellRange, ScatterError> {
     Ok(Layer::new(params)?.region_cells.to_range())
@@ -176,26 +128,6 @@ where
     V: BlockSource + Sync + ?Sized,
 {
     let layer = Layer::new(params)?;
-    let Some(rows) = rows_of_layer(&layer, placement_source, variant_source, cells)? else {
-        return Ok(ScatterOutput::default());
-    };
-    match schedule {
-        Schedule::Serial => rows.run_serial(),
-        Schedule::Parallel => rows.run_parallel(),
-    }
-}
-
-/// The request over `cells` of a validated layer; `None` when no requested cell is in the region.
-fn rows_of_layer<'a, P, V>(
-    layer: &'a Layer<'a>,
-    placement_source: &'a P,
-    variant_source: &'a V,
-    cells: CellRange,
-) -> Result<Option<Rows<'a, P, V>>, ScatterError>
-where
-    P: BlockSource + Sync + ?Sized,
-    V: BlockSource + Sync + ?Sized,
-{
     if cells.end_x < cells.min_x || cells.end_y < cells.min_y {
         return Err(ScatterError::InvertedRange);
     }
@@ -207,23 +139,27 @@ where
     };
     let requested = asked.intersect(&layer.region_cells);
     if requested.is_empty() {
-        return Ok(None);
+        return Ok(ScatterOutput::default());
     }
     let evaluated = requested.grow(2).intersect(&layer.region_cells);
     let candidates = evaluated
         .width()
         .saturating_mul(evaluated.height())
-        .saturating_mul(u64::from(layer.params.candidates_per_cell));
+        .saturating_mul(u64::from(params.candidates_per_cell));
     if candidates > MAX_EVALUATED_CANDIDATES {
         return Err(ScatterError::Capacity { candidates });
     }
-    Ok(Some(Rows {
-        layer,
+    let rows = Rows {
+        layer: &layer,
         placement_source,
         variant_source,
         evaluated,
         requested,
-    }))
+    };
+    match schedule {
+        Schedule::Serial => rows.run_serial(),
+        Schedule::Parallel => rows.run_parallel(),
+    }
 }
 
 /// One scatter request: the rows of cells it generates and decides.
@@ -253,11 +189,6 @@ where
     /// Bands of requested rows run on the rayon pool and concatenated in row order. A band's
     /// result does not depend on the other bands, so this is exactly [`Rows::run_serial`].
     fn run_parallel(&self) -> Result<ScatterOutput, ScatterError> {
-        concat_outputs(self.run_bands()?)
-    }
-
-    /// The bands of [`Rows::run_parallel`], unmerged, in row order.
-    fn run_bands(&self) -> Result<Vec<ScatterOutput>, ScatterError> {
         // Each band regenerates the two rows on either side of it, so bands are kept tall.
         const MIN_BAND_ROWS: u64 = 16;
         let rows = self.requested.height();
@@ -273,7 +204,17 @@ where
             .map(|first| self.run_band(first, (first + band_rows - 1).min(self.requested.max_y)))
             .collect();
         // Collecting in band order reports the first failing band, as the serial run would.
-        parts.into_iter().collect()
+        let parts: Vec<ScatterOutput> = parts.into_iter().collect::<Result<_, _>>()?;
+        let mut output = ScatterOutput::default();
+        let placed: usize = parts.iter().map(|part| part.placements.len()).sum();
+        let rejected: usize = parts.iter().map(|part| part.rejected.len()).sum();
+        reserve(&mut output.placements, placed)?;
+        reserve(&mut output.rejected, rejected)?;
+        for part in parts {
+            output.placements.extend(part.placements);
+            output.rejected.extend(part.rejected);
+        }
+        Ok(output)
     }
 
     /// Decides requested rows `first..=last`.
@@ -334,13 +275,6 @@ where
         // the bands into one exact-size output (shrinking each band first would copy it twice).
         Ok(output)
     }
-}
-
-/// Reserves room for exactly `items` more records (see [`reserve`]).
-fn reserve_exact<T>(records: &mut Vec<T>, items: usize) -> Result<(), ScatterError> {
-    records
-        .try_reserve_exact(items)
-        .map_err(|_| ScatterError::OutOfMemory { items })
 }
 
 /// Reserves room for `items` more records, reporting an allocation failure as

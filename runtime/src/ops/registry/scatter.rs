@@ -24,7 +24,7 @@ use crate::content::{
 use crate::identity::{ChildKey, ScatterId};
 use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use crate::ops::scatter::{
-    concat_outputs, region_cells, scatter_pieces, CellRange, Rect, ScatterError, ScatterParams,
+    region_cells, scatter, scatter_par, CellRange, Rect, ScatterError, ScatterParams,
     ScatterVariant, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
 };
 use crate::rng::{sample_bounded, sample_u32, DomainKey};
@@ -500,17 +500,13 @@ const CHUNK_ROWS: i32 = 256;
 
 /// Scatters `cells` piece by piece (rows `CHUNK_ROWS` at a time), stopping when the run is
 /// cancelled and adding each piece's candidates to `evaluated` for the progress report.
-///
-/// Every piece's bands are kept as they come and concatenated once at the end into an output of
-/// exactly the total size, so each record is copied once (merging each piece and then appending
-/// it copied the product two or three times, each time into fresh memory).
 fn scatter_in_chunks(
     params: &ScatterParams,
     cells: CellRange,
     context: &KernelContext<'_>,
     evaluated: &mut u64,
 ) -> Result<ScatterOutput, StageError> {
-    let mut parts = Vec::new();
+    let mut output = ScatterOutput::default();
     let per_row = u64::try_from(cells.end_x.saturating_sub(cells.min_x)).unwrap_or(0)
         * u64::from(params.candidates_per_cell);
     let mut first = cells.min_y;
@@ -520,14 +516,41 @@ fn scatter_in_chunks(
         }
         let end = first.saturating_add(CHUNK_ROWS).min(cells.end_y);
         let piece = CellRange::new(cells.min_x, first, cells.end_x, end);
-        parts.extend(
-            scatter_pieces(params, context.seed, piece, context.parallel).map_err(scatter_error)?,
-        );
+        let part = if context.parallel {
+            scatter_par(params, context.seed, piece)
+        } else {
+            scatter(params, context.seed, piece)
+        }
+        .map_err(scatter_error)?;
+        if output.placements.is_empty() && output.rejected.is_empty() {
+            output = part;
+            // Room for the remaining pieces at this piece's density, so appending them does not
+            // copy the output again at every doubling.
+            let rows_done = usize::try_from(end - first).unwrap_or(1).max(1);
+            let rows_left = usize::try_from(cells.end_y - end).unwrap_or(0);
+            let more = |len: usize| len.saturating_mul(rows_left).div_ceil(rows_done);
+            let (placed, rejected) = (more(output.placements.len()), more(output.rejected.len()));
+            // Only a hint: a failed reservation is retried (and reported) by the appends below.
+            let _ = output.placements.try_reserve_exact(placed);
+            let _ = output.rejected.try_reserve_exact(rejected);
+        } else {
+            let out_of_memory = |items| scatter_error(ScatterError::OutOfMemory { items });
+            output
+                .placements
+                .try_reserve(part.placements.len())
+                .map_err(|_| out_of_memory(part.placements.len()))?;
+            output
+                .rejected
+                .try_reserve(part.rejected.len())
+                .map_err(|_| out_of_memory(part.rejected.len()))?;
+            output.placements.extend(part.placements);
+            output.rejected.extend(part.rejected);
+        }
         *evaluated = evaluated.saturating_add(per_row * u64::try_from(end - first).unwrap_or(0));
         (context.progress)(*evaluated);
         first = end;
     }
-    concat_outputs(parts).map_err(scatter_error)
+    Ok(output)
 }
 
 fn scatter_error(error: ScatterError) -> StageError {
@@ -714,7 +737,6 @@ pub(crate) fn derive_rejection(
 mod failure_kind_tests {
     use super::*;
     use crate::generate::CancelToken;
-    use crate::ops::scatter::scatter;
     use std::sync::Mutex;
 
     /// 7 × 602 cells of 3 candidates: three pieces of up to 256 rows.

@@ -454,55 +454,6 @@ fn bands_of_rows_on_any_pool_equal_the_serial_reference() {
     }
 }
 
-#[test]
-fn pieces_concatenated_once_equal_the_serial_reference() {
-    let params = tall();
-    let range = whole(&params);
-    let serial = run(&params, range);
-    for threads in [1, 2, 4] {
-        for parallel in [false, true] {
-            let pieces = pool(threads)
-                .install(|| scatter_pieces(&params, SEED, range, parallel))
-                .unwrap_or_else(|e| panic!("{e}"));
-            let bands = if parallel {
-                (threads * 2).min(61 / 16)
-            } else {
-                1
-            };
-            assert_eq!(
-                pieces.len(),
-                bands,
-                "{threads} threads, parallel {parallel}"
-            );
-            let whole = concat_outputs(pieces).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(whole, serial, "{threads} threads, parallel {parallel}");
-            assert_eq!(whole.placements.capacity(), whole.placements.len());
-        }
-    }
-    // Two requests split mid-layer, concatenated in row order, are the whole layer again.
-    let mid = range.min_y + 30;
-    let upper = CellRange::new(range.min_x, range.min_y, range.end_x, mid);
-    let lower = CellRange::new(range.min_x, mid, range.end_x, range.end_y);
-    let mut parts = Vec::new();
-    for piece in [upper, lower] {
-        parts.extend(
-            pool(2)
-                .install(|| scatter_pieces(&params, SEED, piece, true))
-                .unwrap_or_else(|e| panic!("{e}")),
-        );
-    }
-    assert_eq!(concat_outputs(parts).ok(), Some(serial));
-    let outside = CellRange::new(500, 500, 501, 501);
-    assert_eq!(
-        scatter_pieces(&params, SEED, outside, true).ok(),
-        Some(Vec::new())
-    );
-    assert_eq!(
-        concat_outputs(Vec::new()).ok(),
-        Some(ScatterOutput::default())
-    );
-}
-
 /// The pinned golden output of the fixture. Update deliberately, never to make a test pass: a
 /// change here changes every generated world.
 #[test]

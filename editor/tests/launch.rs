@@ -29,6 +29,12 @@ fn at_frame(harness: &mut Harness<'static, StagecraftApp>, frame: u64) {
     harness.run_steps(2);
 }
 
+/// The id of the scenario the app's Timeline runs.
+fn scenario_of(harness: &Harness<'static, StagecraftApp>) -> Option<String> {
+    let preview = harness.state().preview().borrow();
+    preview.session.scenario_id().map(str::to_owned)
+}
+
 #[test]
 fn the_editor_opens_the_named_scenario_at_the_frame_and_draws_its_fleeing_agents() {
     let example = example("street-block");
@@ -58,14 +64,7 @@ fn the_editor_opens_the_named_scenario_at_the_frame_and_draws_its_fleeing_agents
         ..Default::default()
     });
     first.run_steps(3);
-    let first_id = first
-        .state()
-        .preview()
-        .borrow()
-        .session
-        .scenario_id()
-        .map(str::to_owned);
-    assert_eq!(first_id.as_deref(), Some("crosswalk-rush"));
+    assert_eq!(scenario_of(&first).as_deref(), Some("crosswalk-rush"));
 }
 
 #[test]
@@ -83,14 +82,7 @@ fn an_unknown_scenario_is_reported_and_the_first_one_opens() {
         status,
         "No scenario `nope` (scenarios: crosswalk-rush, panic-flee)"
     );
-    let id = harness
-        .state()
-        .preview()
-        .borrow()
-        .session
-        .scenario_id()
-        .map(str::to_owned);
-    assert_eq!(id.as_deref(), Some("crosswalk-rush"));
+    assert_eq!(scenario_of(&harness).as_deref(), Some("crosswalk-rush"));
 }
 
 #[test]

@@ -851,6 +851,19 @@ fn unit_interval(problems: &mut Problems, path: FieldPath, value: f64) {
     }
 }
 
+/// A directive's duration, which must lie in (0, 3600] seconds.
+fn directive_duration(problems: &mut Problems, path: FieldPath, duration_s: f64) {
+    if !(duration_s.is_finite() && duration_s > 0.0 && duration_s <= 3600.0) {
+        problems.push(
+            path,
+            SimProblem::OutOfRange {
+                value: duration_s,
+                range: "(0, 3600] seconds",
+            },
+        );
+    }
+}
+
 /// Canonical bytes of the motion settings.
 fn write_motion(w: &mut ByteWriter, m: &MotionSettings) {
     for value in [
@@ -1461,15 +1474,7 @@ fn command(
         DirectiveCommand::Hold => Command::Hold,
         DirectiveCommand::Continue => Command::Continue,
         DirectiveCommand::Stand { duration_s } => {
-            if !(duration_s.is_finite() && *duration_s > 0.0 && *duration_s <= 3600.0) {
-                problems.push(
-                    path.field("duration_s"),
-                    SimProblem::OutOfRange {
-                        value: *duration_s,
-                        range: "(0, 3600] seconds",
-                    },
-                );
-            }
+            directive_duration(problems, path.field("duration_s"), *duration_s);
             Command::Stand {
                 duration_s: *duration_s,
             }
@@ -1548,15 +1553,7 @@ fn command(
         },
         DirectiveCommand::SuppressCleanup => Command::SuppressCleanup,
         DirectiveCommand::ForcedInit { duration_s } => {
-            if !(duration_s.is_finite() && *duration_s > 0.0 && *duration_s <= 3600.0) {
-                problems.push(
-                    path.field("duration_s"),
-                    SimProblem::OutOfRange {
-                        value: *duration_s,
-                        range: "(0, 3600] seconds",
-                    },
-                );
-            }
+            directive_duration(problems, path.field("duration_s"), *duration_s);
             Command::ForcedInit {
                 duration_s: *duration_s,
             }

@@ -276,8 +276,9 @@ fn clicking_a_diagnostic_selects_the_field() {
     .expect("write");
     let mut harness = harness(&example.dir);
     harness.run_steps(2);
+    // The Diagnostics row (the Timeline says the same: the scenario cannot run).
     harness
-        .get_by_label_contains("fixed step 2 s is out of range")
+        .get_by_label_contains("fixed_step_s  — fixed step 2 s is out of range")
         .click();
     harness.run_steps(2);
     let selection = harness

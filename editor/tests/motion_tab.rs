@@ -51,3 +51,35 @@ fn the_motion_tab_shows_the_frames_counters_and_the_selected_motion_frame() {
         assert!(harness.query_by_label(&line).is_some(), "`{line}` is shown");
     }
 }
+
+#[test]
+fn the_motion_plots_have_toggle_legends_and_the_governor_has_its_own_axis() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.state().preview.borrow_mut().session.seek(120);
+    harness.run_steps(2);
+    // Ten hues for twelve count series: the two that repeat a hue are dashed, and say so.
+    for label in [
+        "● updated",
+        "● demotions",
+        "╌ outside ring",
+        "╌ ring demotions",
+    ] {
+        assert!(harness.query_by_label(label).is_some(), "`{label}` toggle");
+    }
+    // The milliseconds are plotted apart from the counts (their own y axis).
+    assert!(harness.query_by_label("● governor budget ms").is_some());
+    harness.get_by_label("● governor budget ms").click();
+    harness.run_steps(2);
+    let hidden: Vec<&str> = harness
+        .state()
+        .panel
+        .hidden_series()
+        .iter()
+        .copied()
+        .collect();
+    assert_eq!(hidden, ["governor budget ms"]);
+    harness.get_by_label("● governor budget ms").click();
+    harness.run_steps(2);
+    assert!(harness.state().panel.hidden_series().is_empty());
+}

@@ -6,9 +6,12 @@
 //! Everything is read from the session's world (`World::motion_counters`, `motion_frames`) and the
 //! timeline's motion history; the tab never edits anything.
 
+use std::collections::BTreeSet;
+
 use egui::{RichText, Ui};
 use stagecraft_runtime::sim::{AgentId, MotionCounters, MotionFrame, World};
 
+use super::timeline_plot::{series_plot, SeriesPlot};
 use super::{Command, Panel};
 use crate::document::Document;
 use crate::viewport::picking::PickId;
@@ -17,12 +20,22 @@ use crate::viewport::SharedPreview;
 /// The Motion tab.
 pub struct MotionPanel {
     preview: SharedPreview,
+    /// Plot series the user switched off.
+    hidden: BTreeSet<&'static str>,
 }
 
 impl MotionPanel {
     /// A Motion tab over the shared preview.
     pub fn new(preview: SharedPreview) -> Self {
-        MotionPanel { preview }
+        MotionPanel {
+            preview,
+            hidden: BTreeSet::new(),
+        }
+    }
+
+    /// The plot series the user switched off, by name.
+    pub fn hidden_series(&self) -> &BTreeSet<&'static str> {
+        &self.hidden
     }
 }
 
@@ -113,23 +126,47 @@ fn selected_ui(ui: &mut Ui, world: &World, selected: Option<&PickId>) {
     }
 }
 
-fn plot_ui(ui: &mut Ui, history: &[(u64, MotionCounters)], frame: u64) {
+/// How many of the motion counters are counts of agents; the rest (the governor's estimate and
+/// budget) are milliseconds and get their own plot, so neither scale flattens the other.
+const COUNT_SERIES: usize = 12;
+
+fn plot_ui(
+    ui: &mut Ui,
+    history: &[(u64, MotionCounters)],
+    frame: u64,
+    hidden: &mut BTreeSet<&'static str>,
+) {
     let names = MotionCounters::default().rows().map(|(name, _)| name);
-    // Fourteen series: a small, translucent legend in the corner the lines leave freest.
-    let legend = egui_plot::Legend::default()
-        .position(egui_plot::Corner::RightTop)
-        .text_style(egui::TextStyle::Small)
-        .background_alpha(0.55);
-    let sample = |(f, c): &(u64, MotionCounters)| (*f, c.rows().map(|(_, v)| v).to_vec());
-    super::timeline_plot::series_plot(
-        ui,
-        "motion-counters",
-        &names,
-        history,
-        sample,
-        frame,
-        legend,
-    );
+    let (counts, times) = names.split_at(COUNT_SERIES);
+    let width = ui.available_width();
+    ui.horizontal_top(|ui| {
+        ui.allocate_ui(egui::vec2(width * 0.66, ui.available_height()), |ui| {
+            ui.vertical(|ui| {
+                let plot = SeriesPlot {
+                    id: "motion-counts",
+                    names: counts,
+                    first_colour: 0,
+                    y_label: "agents",
+                };
+                let sample = |(f, c): &(u64, MotionCounters)| {
+                    (*f, c.rows()[..COUNT_SERIES].iter().map(|r| r.1).collect())
+                };
+                series_plot(ui, plot, history, sample, frame, hidden);
+            });
+        });
+        ui.vertical(|ui| {
+            let plot = SeriesPlot {
+                id: "motion-governor",
+                names: times,
+                first_colour: 0,
+                y_label: "ms",
+            };
+            let sample = |(f, c): &(u64, MotionCounters)| {
+                (*f, c.rows()[COUNT_SERIES..].iter().map(|r| r.1).collect())
+            };
+            series_plot(ui, plot, history, sample, frame, hidden);
+        });
+    });
 }
 
 impl Panel for MotionPanel {
@@ -155,7 +192,12 @@ impl Panel for MotionPanel {
         selected_ui(ui, world, preview.selected.as_ref());
         if let Some(timeline) = session.timeline() {
             ui.separator();
-            plot_ui(ui, timeline.motion_history(), world.frame());
+            plot_ui(
+                ui,
+                timeline.motion_history(),
+                world.frame(),
+                &mut self.hidden,
+            );
         }
     }
 }

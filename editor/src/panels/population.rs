@@ -7,9 +7,12 @@
 //! Everything is read from the session's world (`World::source_statuses`, `spawn_report`,
 //! `cycle_debt`, `events`) and the timeline's counters history; the tab never edits anything.
 
+use std::collections::BTreeSet;
+
 use egui::{RichText, Ui};
 use stagecraft_runtime::sim::{AgentHandle, Counters, Event, EventDetail, World};
 
+use super::timeline_plot::{series_plot, SeriesPlot};
 use super::{Command, Panel};
 use crate::document::Document;
 use crate::viewport::SharedPreview;
@@ -17,12 +20,17 @@ use crate::viewport::SharedPreview;
 /// The Population tab.
 pub struct PopulationPanel {
     preview: SharedPreview,
+    /// Plot series the user switched off.
+    hidden: BTreeSet<&'static str>,
 }
 
 impl PopulationPanel {
     /// A Population tab over the shared preview.
     pub fn new(preview: SharedPreview) -> Self {
-        PopulationPanel { preview }
+        PopulationPanel {
+            preview,
+            hidden: BTreeSet::new(),
+        }
     }
 }
 
@@ -193,15 +201,24 @@ fn events_ui(ui: &mut Ui, world: &World) {
     }
 }
 
-fn plot_ui(ui: &mut Ui, history: &[(u64, Counters)], frame: u64) {
+fn plot_ui(
+    ui: &mut Ui,
+    history: &[(u64, Counters)],
+    frame: u64,
+    hidden: &mut BTreeSet<&'static str>,
+) {
     let names = Counters::default().population_rows().map(|(name, _)| name);
-    let legend = egui_plot::Legend::default().position(egui_plot::Corner::LeftTop);
     let sample = |(f, c): &(u64, Counters)| {
         let values = c.population_rows().map(|(_, v)| v as f64);
         (*f, values.to_vec())
     };
-    let id = "population-counters";
-    super::timeline_plot::series_plot(ui, id, &names, history, sample, frame, legend);
+    let plot = SeriesPlot {
+        id: "population-counters",
+        names: &names,
+        first_colour: 0,
+        y_label: "count",
+    };
+    series_plot(ui, plot, history, sample, frame, hidden);
 }
 
 impl Panel for PopulationPanel {
@@ -235,7 +252,7 @@ impl Panel for PopulationPanel {
         events_ui(ui, world);
         if let Some(timeline) = session.timeline() {
             ui.separator();
-            plot_ui(ui, timeline.history(), world.frame());
+            plot_ui(ui, timeline.history(), world.frame(), &mut self.hidden);
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoints, VLine};
+use egui_plot::{Line, LineStyle, Plot, PlotPoints, VLine};
 
 use crate::session::Session;
 use crate::viewport::palette;
@@ -56,7 +56,7 @@ pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
         return;
     };
     let names = series_names();
-    toggles_ui(ui, &names, &mut state.hidden);
+    toggles_ui(ui, &names, &mut state.hidden, 0);
     let history = timeline.history();
     // Long runs are thinned to about PLOT_POINTS points per line; the last frame is always kept.
     let stride = history.len() / PLOT_POINTS + 1;
@@ -101,18 +101,36 @@ pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
     state.drawn_series = drawn;
 }
 
-/// One toggle per series, in its colour: a click shows or hides the series.
-fn toggles_ui(ui: &mut Ui, names: &[&'static str], hidden: &mut BTreeSet<&'static str>) {
+/// Whether palette index `index` repeats an earlier series' hue (its line is dashed).
+fn repeats_hue(index: usize) -> bool {
+    index >= palette::CATEGORIES.len()
+}
+
+/// One toggle per series, in its colour (palette index `first_colour` + its index; a dashed
+/// mark where the hue repeats): a click shows or hides it.
+fn toggles_ui(
+    ui: &mut Ui,
+    names: &[&'static str],
+    hidden: &mut BTreeSet<&'static str>,
+    first_colour: usize,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         for (index, name) in names.iter().enumerate() {
             let shown = !hidden.contains(name);
             let colour = if shown {
-                series_colour(index)
+                series_colour(first_colour + index)
             } else {
                 ui.visuals().weak_text_color()
             };
-            let text = RichText::new(format!("● {name}")).color(colour).small();
+            let mark = if repeats_hue(first_colour + index) {
+                "╌"
+            } else {
+                "●"
+            };
+            let text = RichText::new(format!("{mark} {name}"))
+                .color(colour)
+                .small();
             if ui
                 .selectable_label(shown, text)
                 .on_hover_text(if shown {
@@ -132,35 +150,61 @@ fn toggles_ui(ui: &mut Ui, names: &[&'static str], hidden: &mut BTreeSet<&'stati
     });
 }
 
-/// A plot `id` of the named series over frames (each sample a frame and one value per name,
-/// thinned to about [`PLOT_POINTS`] per line), with a line at the shown `frame`: the Population
-/// and Motion tabs' counter plots.
+/// What a counter plot of the Population and Motion tabs draws: its id, the series' names, the
+/// palette index of the first series and the y axis's label.
+#[derive(Clone, Copy, Debug)]
+pub struct SeriesPlot<'a> {
+    /// The plot's egui id.
+    pub id: &'a str,
+    /// The series, in their fixed order.
+    pub names: &'a [&'static str],
+    /// The palette index of the first series (so two plots of one tab never share a colour).
+    pub first_colour: usize,
+    /// The y axis's label, such as `agents` or `ms`.
+    pub y_label: &'a str,
+}
+
+/// A plot of the named series over frames (each sample a frame and one value per name, thinned
+/// to about [`PLOT_POINTS`] per line), with a line at the shown `frame`: the Population and
+/// Motion tabs' counter plots. As in the Timeline, a row of toggles above the plot is its legend,
+/// so no legend box covers the curves; `hidden` holds the series the user switched off.
 pub fn series_plot<S>(
     ui: &mut Ui,
-    id: &str,
-    names: &[&'static str],
+    plot: SeriesPlot<'_>,
     history: &[S],
     sample: impl Fn(&S) -> (u64, Vec<f64>),
     frame: u64,
-    legend: egui_plot::Legend,
+    hidden: &mut BTreeSet<&'static str>,
 ) {
+    toggles_ui(ui, plot.names, hidden, plot.first_colour);
     let stride = history.len() / PLOT_POINTS + 1;
     let samples: Vec<(u64, Vec<f64>)> = history.iter().step_by(stride).map(sample).collect();
-    Plot::new(id)
+    Plot::new(plot.id)
+        .min_size(egui::vec2(64.0, MIN_PLOT_HEIGHT))
         .allow_scroll(false)
         .x_axis_label("frame")
+        .y_axis_label(plot.y_label)
         .include_x(0.0)
         .include_y(0.0)
-        .legend(legend)
-        .show(ui, |plot| {
-            for (series, name) in names.iter().enumerate() {
+        .show(ui, |drawn| {
+            for (series, name) in plot.names.iter().enumerate() {
+                if hidden.contains(name) {
+                    continue;
+                }
                 let points: PlotPoints = samples
                     .iter()
                     .map(|(f, values)| [*f as f64, values.get(series).copied().unwrap_or(0.0)])
                     .collect();
-                plot.line(Line::new(*name, points).color(series_colour(series)));
+                // The palette has ten hues: later series repeat one, dashed.
+                let style = if repeats_hue(plot.first_colour + series) {
+                    LineStyle::dashed_loose()
+                } else {
+                    LineStyle::Solid
+                };
+                let colour = series_colour(plot.first_colour + series);
+                drawn.line(Line::new(*name, points).color(colour).style(style));
             }
-            plot.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
+            drawn.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
         });
 }
 

@@ -15,8 +15,7 @@ use super::model::{
 use super::names::{asset_path_problem, id_problem, ID_EXPECTED};
 use super::node::{FieldPath, Locator, Node};
 use super::schema::{
-    AssetFamily, Box3, Directive, DirectiveCommand, OverrideAction, OverrideSet, Scenario, Target,
-    DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
+    AssetFamily, Box3, Directive, DirectiveCommand, OverrideAction, OverrideSet, Scenario,
 };
 
 /// Places diagnostics found on typed data back onto the source positions of their field paths.
@@ -316,14 +315,6 @@ fn validate_scenario(
             "the id of a recipe listed in the manifest",
         );
     }
-    if !(scenario.fixed_step_s > 0.0 && scenario.fixed_step_s <= MAX_FIXED_STEP_S) {
-        reporter.error(
-            file,
-            root.field("fixed_step_s"),
-            format!("fixed step {} s is out of range", scenario.fixed_step_s),
-            &format!("a step in (0, {MAX_FIXED_STEP_S}] seconds, such as {DEFAULT_FIXED_STEP_S}"),
-        );
-    }
     check_unique_ids(
         reporter,
         file,
@@ -367,54 +358,17 @@ fn validate_scenario(
             );
         }
     }
-    check_unique_ids(
-        reporter,
-        file,
-        "source",
-        scenario
-            .sources
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (root.field("sources").index(i).field("id"), s.id.as_str())),
-    );
+    // Duplicate source ids, speeds, boxes, batches and every directive's target and numbers are
+    // the simulation's rules (`sim::problems`), reported by `recipe::check_project`.
     for (index, source) in scenario.sources.iter().enumerate() {
-        if source.walk_speed_m_s <= 0.0 {
-            reporter.error(
-                file,
-                root.field("sources").index(index).field("walk_speed_m_s"),
-                format!("walking speed {} m/s", source.walk_speed_m_s),
-                "a positive speed in m/s",
-            );
-        }
-    }
-    if let Some(bounds) = &scenario.no_spawn_box {
-        check_box(reporter, file, root.field("no_spawn_box"), bounds);
-    }
-    if let Some(bounds) = &scenario.no_removal_box {
-        check_box(reporter, file, root.field("no_removal_box"), bounds);
-    }
-    for (index, source) in scenario.sources.iter().enumerate() {
-        let path = root.field("sources").index(index);
-        if source.batch_size == 0 {
-            reporter.error(
-                file,
-                path.field("batch_size"),
-                "batch size 0".into(),
-                "at least one pedestrian per batch",
-            );
-        }
-        if source.removal_multiplier.is_nan() || source.removal_multiplier <= 0.0 {
-            reporter.error(
-                file,
-                path.field("removal_multiplier"),
-                format!("removal multiplier {}", source.removal_multiplier),
-                "a positive multiplier",
-            );
+        if source.id.is_empty() {
+            let path = root.field("sources").index(index).field("id");
+            reporter.error(file, path, "empty source id".into(), "a non-empty id");
         }
     }
     for (index, directive) in scenario.directives.iter().enumerate() {
         let path = root.field("directives").index(index);
-        validate_directive(reporter, file, scenario, path.clone(), directive);
+        validate_directive_boxes(reporter, file, path.clone(), directive);
         if directive.frame > scenario.duration_frames {
             reporter.warning(
                 file,
@@ -429,100 +383,23 @@ fn validate_scenario(
     }
 }
 
-/// A directive's target and command: the target fits the command (world commands take
-/// `World`, pedestrian commands a pedestrian), and every name and number it carries is valid.
-fn validate_directive(
+/// A directive's boxes: the world refuses an inverted box at run time and keeps its old one (the
+/// seed's rule, so the simulation's compiler accepts it), but the file is still wrong.
+fn validate_directive_boxes(
     reporter: &mut Reporter<'_>,
     file: &str,
-    scenario: &Scenario,
     path: FieldPath,
     directive: &Directive,
 ) {
-    let world_command = directive.command.is_world();
-    if world_command != (directive.target == Target::World) {
-        let (message, expected) = if world_command {
-            (
-                "a world command given a pedestrian target",
-                "the target `World`",
-            )
-        } else {
-            (
-                "a pedestrian command given the target `World`",
-                "a pedestrian target such as `Born(source: …, ordinal: 0)`",
-            )
-        };
-        reporter.error(file, path.field("target"), message.into(), expected);
-    }
-    if let Target::Born { source, .. } = &directive.target {
-        if !scenario.sources.iter().any(|s| &s.id == source) {
-            reporter.error(
-                file,
-                path.field("target").field("source"),
-                format!("directive names the missing source `{source}`"),
-                "the id of one of the scenario's sources",
-            );
-        }
-    }
-    let command = path.field("command");
-    match &directive.command {
-        DirectiveCommand::SetObserverFade { observer, .. }
-        | DirectiveCommand::SetObserverValid { observer, .. }
-            if !scenario.observers.iter().any(|o| &o.id == observer) =>
-        {
-            reporter.error(
-                file,
-                command.field("observer"),
-                format!("directive names the missing observer `{observer}`"),
-                "the id of one of the scenario's observers",
-            );
-        }
-        DirectiveCommand::SetFamilyAvailable { family, .. }
-            if !scenario
-                .sources
-                .iter()
-                .any(|s| s.family.as_ref() == Some(family)) =>
-        {
-            reporter.error(
-                file,
-                command.field("family"),
-                format!("directive names the family `{family}`, which no source uses"),
-                "the family of one of the scenario's sources",
-            );
-        }
-        DirectiveCommand::SetObserverFade { fade, .. } if !(0.0..=1.0).contains(fade) => {
-            reporter.error(
-                file,
-                command.field("fade"),
-                format!("fade {fade} is out of range"),
-                "a fade in [0, 1]",
-            );
-        }
-        DirectiveCommand::SetRemovalMultiplier { multiplier }
-            if multiplier.is_nan() || *multiplier <= 0.0 =>
-        {
-            reporter.error(
-                file,
-                command.field("multiplier"),
-                format!("removal multiplier {multiplier}"),
-                "a positive multiplier",
-            );
-        }
-        DirectiveCommand::ForcedInit { duration_s }
-            if !(*duration_s > 0.0 && *duration_s <= 3600.0) =>
-        {
-            reporter.error(
-                file,
-                command.field("duration_s"),
-                format!("forced-init window {duration_s} s is out of range"),
-                "a window in (0, 3600] seconds",
-            );
-        }
-        DirectiveCommand::SetNoSpawnBox { bounds }
-        | DirectiveCommand::SetNoRemovalBox { bounds } => {
-            // The world refuses such a box and keeps its old one; the file is still wrong.
-            check_box(reporter, file, command.field("bounds"), bounds);
-        }
-        _ => {}
+    if let DirectiveCommand::SetNoSpawnBox { bounds }
+    | DirectiveCommand::SetNoRemovalBox { bounds } = &directive.command
+    {
+        check_box(
+            reporter,
+            file,
+            path.field("command").field("bounds"),
+            bounds,
+        );
     }
 }
 

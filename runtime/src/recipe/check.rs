@@ -1,6 +1,7 @@
 //! The rulebook applied to a loaded project: every recipe compiled with diagnostics on its file,
-//! and the rules that need operators across documents (the routes a scenario's sources walk are
-//! those the recipe's operators publish). `stagecraft check`, the editor and `generate` all read
+//! every scenario compiled by the simulation (its runtime rules), and the rules that need
+//! operators across documents (the routes a scenario's sources walk are those the recipe's
+//! operators publish). `stagecraft check`, the editor and `generate` all read
 //! their diagnostics from here, so they show the same ones.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,6 +13,7 @@ use crate::project::{
     classify, load_project, recipe_file, scenario_file, AssetFamily, Diagnostic, DocKind,
     FieldPath, LoadedProject, ProjectSources, Recipe, RecipeInput, Scenario,
 };
+use crate::sim::scenario::CompiledScenario;
 
 /// Compiles recipe `id` of a loaded project, with diagnostics on its file; `None` when the
 /// project or the recipe could not be read.
@@ -66,13 +68,14 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
         }
     }
     for (id, scenario) in &project.scenarios {
+        let file = scenario_file(id);
+        let source = RecipeSource {
+            file: &file,
+            tree: loaded.trees.get(&file),
+        };
+        found.extend(check_runtime_rules(scenario, source));
         // A recipe that did not compile has its own diagnostics; its routes are unknown.
         if let Some(published) = routes.get(scenario.recipe.as_str()) {
-            let file = scenario_file(id);
-            let source = RecipeSource {
-                file: &file,
-                tree: loaded.trees.get(&file),
-            };
             found.extend(check_routes(scenario, published, source));
         }
     }
@@ -105,6 +108,23 @@ pub fn published_routes(
         .plan
         .map(|plan| plan.routes())
         .unwrap_or_default()
+}
+
+/// The simulation's own rules of a scenario (its compiler's, the one place they are written):
+/// every problem that would stop `simulate` or the Timeline from building the world, at its field.
+fn check_runtime_rules(scenario: &Scenario, source: RecipeSource<'_>) -> Vec<Diagnostic> {
+    let Err(refused) = CompiledScenario::compile(scenario) else {
+        return Vec::new();
+    };
+    let mut r = Reporter::new(source);
+    for diagnostic in refused.diagnostics {
+        r.error(
+            diagnostic.path,
+            diagnostic.problem.to_string(),
+            diagnostic.problem.expected(),
+        );
+    }
+    r.finish()
 }
 
 fn check_routes(

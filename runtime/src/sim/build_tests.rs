@@ -242,8 +242,12 @@ fn compile_diagnostics_name_their_fields() {
                 SimProblem::NotPositive { value: -1.0 }
             ),
             (
-                "no_spawn_box".to_owned(),
-                SimProblem::InvertedBox { axis: 'y' }
+                "no_spawn_box.min".to_owned(),
+                SimProblem::InvertedBox {
+                    axis: 'y',
+                    min_m: 5.0,
+                    max_m: 4.0
+                }
             ),
             (
                 "directives[0].target.source".to_owned(),

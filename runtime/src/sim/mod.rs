@@ -24,6 +24,7 @@ pub mod knockdown;
 pub mod motion;
 pub mod observers;
 pub mod population;
+pub mod problems;
 mod routes;
 pub mod scenario;
 pub mod slots;

@@ -8,9 +8,6 @@
 //! authoring rules and their located messages stay in `project::validate`.
 
 use std::collections::BTreeSet;
-use std::fmt;
-
-use thiserror::Error;
 
 use super::agents::AgentHandle;
 use super::crossings::{CrossingSettings, HazardSpec, SignalTiming};
@@ -416,202 +413,7 @@ pub struct CompiledScenario {
     pub barriers: Vec<BarrierSpec>,
 }
 
-/// What makes a scenario impossible to run.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SimProblem {
-    /// The fixed step is not a positive finite number of seconds.
-    BadFixedStep {
-        /// The step given.
-        fixed_step_s: f64,
-    },
-    /// A number that must be finite is not.
-    NonFinite,
-    /// A speed or distance that must be positive (or not negative) is not.
-    NotPositive {
-        /// The value given.
-        value: f64,
-    },
-    /// A box whose minimum exceeds its maximum on some axis.
-    InvertedBox {
-        /// The axis, `x`, `y` or `z`.
-        axis: char,
-    },
-    /// Two sources share an id.
-    DuplicateSource {
-        /// The id.
-        id: String,
-    },
-    /// A directive names a source the scenario does not have.
-    UnknownSource {
-        /// The source named.
-        source: String,
-    },
-    /// A directive names an observer the scenario does not have.
-    UnknownObserver {
-        /// The observer named.
-        observer: String,
-    },
-    /// A directive names a scene object the scenario does not have.
-    UnknownObject {
-        /// The object named.
-        object: String,
-    },
-    /// A directive names an appearance family no source uses.
-    UnknownFamily {
-        /// The family named.
-        family: String,
-    },
-    /// A world command given a pedestrian target, or a pedestrian command given `World`.
-    WrongTarget {
-        /// Whether the command acts on the world.
-        world_command: bool,
-    },
-    /// A value outside its range.
-    OutOfRange {
-        /// The value given.
-        value: f64,
-        /// The range, in words.
-        range: &'static str,
-    },
-    /// A source names a route the pedestrian space does not publish.
-    MissingRoute {
-        /// The source.
-        source_id: String,
-        /// The route named.
-        route: String,
-        /// The routes the space publishes, sorted.
-        known: Vec<String>,
-    },
-    /// A vehicle source names a lane the space does not have.
-    MissingLane {
-        /// The vehicle source.
-        source_id: String,
-        /// The lane named.
-        lane: String,
-        /// The lanes the space has, sorted.
-        known: Vec<String>,
-    },
-    /// Two exits share an id.
-    DuplicateExit {
-        /// The id.
-        id: String,
-    },
-    /// More sources or directives than the indices hold.
-    TooMany {
-        /// What overflowed.
-        what: &'static str,
-    },
-}
-
-impl fmt::Display for SimProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SimProblem::BadFixedStep { fixed_step_s } => {
-                write!(
-                    f,
-                    "fixed step {fixed_step_s} s is not a positive finite number"
-                )
-            }
-            SimProblem::NonFinite => f.write_str("the value is not a finite number"),
-            SimProblem::NotPositive { value } => write!(f, "{value} is not a positive number"),
-            SimProblem::InvertedBox { axis } => {
-                write!(f, "the box's minimum {axis} exceeds its maximum {axis}")
-            }
-            SimProblem::DuplicateSource { id } => write!(f, "the source id `{id}` repeats"),
-            SimProblem::UnknownSource { source } => {
-                write!(f, "the directive names the missing source `{source}`")
-            }
-            SimProblem::UnknownObserver { observer } => {
-                write!(f, "the directive names the missing observer `{observer}`")
-            }
-            SimProblem::UnknownObject { object } => {
-                write!(f, "the directive names the missing scene object `{object}`")
-            }
-            SimProblem::UnknownFamily { family } => {
-                write!(
-                    f,
-                    "the directive names the family `{family}`, which no source uses"
-                )
-            }
-            SimProblem::WrongTarget {
-                world_command: true,
-            } => f.write_str("a world command needs the target `World`"),
-            SimProblem::WrongTarget {
-                world_command: false,
-            } => f.write_str("a pedestrian command needs a pedestrian target, not `World`"),
-            SimProblem::OutOfRange { value, range } => {
-                write!(f, "{value} is outside {range}")
-            }
-            SimProblem::MissingRoute {
-                source_id,
-                route,
-                known,
-            } => write!(
-                f,
-                "source `{source_id}` names the route `{route}`, which the pedestrian space does \
-                 not have (it has: {})",
-                if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                }
-            ),
-            SimProblem::MissingLane {
-                source_id,
-                lane,
-                known,
-            } => write!(
-                f,
-                "vehicle source `{source_id}` names the lane `{lane}`, which the space does not \
-                 have (it has: {})",
-                if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                }
-            ),
-            SimProblem::DuplicateExit { id } => write!(f, "the exit id `{id}` repeats"),
-            SimProblem::TooMany { what } => write!(f, "too many {what} (at most 65535)"),
-        }
-    }
-}
-
-/// One problem at one field of the scenario.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SimDiagnostic {
-    /// Where in the scenario document, such as `sources[1].route`.
-    pub path: FieldPath,
-    /// What is wrong.
-    pub problem: SimProblem,
-}
-
-impl fmt::Display for SimDiagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.problem)
-    }
-}
-
-/// Why a world could not be built: every problem found, in document order.
-#[derive(Clone, Debug, PartialEq, Error)]
-pub struct SimBuildError {
-    /// The id of the scenario.
-    pub scenario: String,
-    /// The problems, at least one.
-    pub diagnostics: Vec<SimDiagnostic>,
-}
-
-impl fmt::Display for SimBuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "scenario `{}` cannot run: ", self.scenario)?;
-        for (index, diagnostic) in self.diagnostics.iter().enumerate() {
-            if index > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{diagnostic}")?;
-        }
-        Ok(())
-    }
-}
+pub use super::problems::{SimBuildError, SimDiagnostic, SimProblem};
 
 /// Collects diagnostics while compiling.
 struct Problems {
@@ -845,20 +647,29 @@ fn unit_interval(problems: &mut Problems, path: FieldPath, value: f64) {
             path,
             SimProblem::OutOfRange {
                 value,
-                range: "[0, 1]",
+                range: "a value in [0, 1]",
             },
         );
     }
 }
 
+/// The longest a timed directive (a stand, a forced-init window) may last, seconds.
+pub const MAX_DIRECTIVE_DURATION_S: f64 = 3600.0;
+
+/// Whether `duration_s` is a duration a timed directive accepts: finite, in
+/// (0, [`MAX_DIRECTIVE_DURATION_S`]] seconds.
+pub fn is_directive_duration(duration_s: f64) -> bool {
+    duration_s.is_finite() && duration_s > 0.0 && duration_s <= MAX_DIRECTIVE_DURATION_S
+}
+
 /// A directive's duration, which must lie in (0, 3600] seconds.
 fn directive_duration(problems: &mut Problems, path: FieldPath, duration_s: f64) {
-    if !(duration_s.is_finite() && duration_s > 0.0 && duration_s <= 3600.0) {
+    if !is_directive_duration(duration_s) {
         problems.push(
             path,
             SimProblem::OutOfRange {
                 value: duration_s,
-                range: "(0, 3600] seconds",
+                range: "a duration in (0, 3600] seconds",
             },
         );
     }
@@ -914,19 +725,19 @@ fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
             "full_exit_m",
             m.full_enter_m,
             m.full_exit_m,
-            "[full_enter_m, ∞)",
+            "a distance of at least full_enter_m",
         ),
         (
             "simulated_enter_m",
             m.full_exit_m,
             m.simulated_enter_m,
-            "[full_exit_m, ∞)",
+            "a distance of at least full_exit_m",
         ),
         (
             "simulated_exit_m",
             m.simulated_enter_m,
             m.simulated_exit_m,
-            "[simulated_enter_m, ∞)",
+            "a distance of at least simulated_enter_m",
         ),
     ] {
         if exit.is_finite() && enter.is_finite() && exit < enter {
@@ -1119,16 +930,16 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
             path.field("fade"),
             SimProblem::OutOfRange {
                 value: o.fade,
-                range: "[0, 1]",
+                range: "a value in [0, 1]",
             },
         );
     }
-    if o.path.windows(2).any(|k| k[0].frame >= k[1].frame) {
+    if let Some(index) = o.path.windows(2).position(|k| k[0].frame >= k[1].frame) {
         problems.push(
-            path.field("path"),
-            SimProblem::OutOfRange {
-                value: 0.0,
-                range: "keyframes in ascending frame order",
+            path.field("path").index(index + 1).field("frame"),
+            SimProblem::UnorderedKeyframe {
+                frame: o.path[index + 1].frame,
+                previous: o.path[index].frame,
             },
         );
     }
@@ -1194,22 +1005,34 @@ fn crossings(c: &CrossingsSettings, path: FieldPath, problems: &mut Problems) ->
             );
         }
     };
-    range("lanes", f64::from(c.lanes), 1.0, 5.0, "1–5");
-    range("queue_rows", f64::from(c.queue_rows), 1.0, 64.0, "1–64");
+    range(
+        "lanes",
+        f64::from(c.lanes),
+        1.0,
+        5.0,
+        "1 to 5 lateral lanes",
+    );
+    range(
+        "queue_rows",
+        f64::from(c.queue_rows),
+        1.0,
+        64.0,
+        "1 to 64 queue rows",
+    );
     range(
         "queries_per_step",
         f64::from(c.queries_per_step),
         1.0,
         1e9,
-        "at least 1",
+        "at least 1 query per step",
     );
-    range("group_share", c.group_share, 0.0, 1.0, "0–1");
+    range("group_share", c.group_share, 0.0, 1.0, "a share in [0, 1]");
     range(
         "max_group_size",
         f64::from(c.max_group_size),
         0.0,
         3.0,
-        "0–3",
+        "0 to 3 agents per group",
     );
     let hazard = c.hazard.as_ref().map(|h| {
         let hazard_path = path.field("hazard");
@@ -1328,9 +1151,11 @@ fn sim_box(bounds: &Box3, path: FieldPath, problems: &mut Problems) -> SimBox {
         problems.push(path.clone(), SimProblem::NonFinite);
     } else if let Some(axis) = (0..3).find(|a| min_m[*a] > max_m[*a]) {
         problems.push(
-            path,
+            path.field("min"),
             SimProblem::InvertedBox {
                 axis: ['x', 'y', 'z'][axis],
+                min_m: min_m[axis],
+                max_m: max_m[axis],
             },
         );
     }
@@ -1565,7 +1390,7 @@ fn command(
                     path.field("fade"),
                     SimProblem::OutOfRange {
                         value: *fade,
-                        range: "[0, 1]",
+                        range: "a value in [0, 1]",
                     },
                 );
             }

@@ -49,7 +49,7 @@ impl Startup {
     /// Requests a forced-init window of `duration_s` from now: the first request opens it, a
     /// repeat extends it to the later end and never shortens it.
     pub fn request_forced_init(&mut self, duration_s: f64) -> Result<(), StartupError> {
-        if !(duration_s.is_finite() && duration_s > 0.0 && duration_s <= 3600.0) {
+        if !crate::sim::scenario::is_directive_duration(duration_s) {
             return Err(StartupError::BadDuration);
         }
         let end = self.now_ms + (duration_s * 1000.0).round() as u64;

@@ -6,8 +6,10 @@ use stagecraft_editor::cli::{parse_cli, run_command};
 
 /// The process allocator: mimalloc keeps and reuses freed memory instead of handing large blocks
 /// back to the system, so regenerating big products does not pay page faults on fresh memory each
-/// time (about a fifth of a 1 km² scatter with the system allocator). The runtime's benchmarks use
-/// the same allocator.
+/// time (about a fifth of a 1 km² scatter with the system allocator). It is built without
+/// transparent huge pages (the workspace's `no_thp` feature): with them, the first touch of each
+/// fresh 2 MiB region had the kernel zero all of it, a quarter of an edit-to-preview's CPU time.
+/// The runtime's benchmarks use the same allocator.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -181,8 +181,12 @@ where
     /// The serial reference: one band of every requested row.
     fn run_serial(&self) -> Result<ScatterOutput, ScatterError> {
         let mut output = self.run_band(self.requested.min_y, self.requested.max_y)?;
-        output.placements.shrink_to_fit();
-        output.rejected.shrink_to_fit();
+        output
+            .placements
+            .shrink_to(output.placements.len() + SPARE_RECORDS);
+        output
+            .rejected
+            .shrink_to(output.rejected.len() + SPARE_RECORDS);
         Ok(output)
     }
 
@@ -208,8 +212,8 @@ where
         let mut output = ScatterOutput::default();
         let placed: usize = parts.iter().map(|part| part.placements.len()).sum();
         let rejected: usize = parts.iter().map(|part| part.rejected.len()).sum();
-        reserve(&mut output.placements, placed)?;
-        reserve(&mut output.rejected, rejected)?;
+        reserve(&mut output.placements, placed + SPARE_RECORDS)?;
+        reserve(&mut output.rejected, rejected + SPARE_RECORDS)?;
         for part in parts {
             output.placements.extend(part.placements);
             output.rejected.extend(part.rejected);
@@ -276,6 +280,11 @@ where
         Ok(output)
     }
 }
+
+/// Spare records of room an output keeps past its length: applying a few author overrides merges
+/// their occupants and the candidates they displace into the lists in place, and without this room
+/// the first added record would copy a whole list of a square kilometre into a new allocation.
+pub const SPARE_RECORDS: usize = 64;
 
 /// Reserves room for `items` more records, reporting an allocation failure as
 /// [`ScatterError::OutOfMemory`] (so it becomes the `out-of-memory` failure kind) instead of

@@ -52,23 +52,34 @@ pub fn select_and_place(
     seed: u64,
     params: &SelectPlaceParams,
 ) -> Result<Vec<PlacedObject>, SelectPlaceError> {
+    select_and_place_each(placements, placements.len(), seed, params)
+}
+
+/// [`select_and_place`] over placements read in order from `placements` (e.g. every layer of a
+/// scatter product in turn), of which there are `count`: the result is allocated once at that size,
+/// with no intermediate copy of the placements.
+pub fn select_and_place_each<'a>(
+    placements: impl IntoIterator<Item = &'a Placement>,
+    count: usize,
+    seed: u64,
+    params: &SelectPlaceParams,
+) -> Result<Vec<PlacedObject>, SelectPlaceError> {
     let width = scale_width(params)?;
     let key = DomainKey::new(seed, Domain::Transform);
-    placements
-        .iter()
-        .map(|placement| {
-            let scope = placement.id.bits();
-            let rotation = sample_u32(&key, Address::new(scope, 0, ROTATION_DIMENSION)) >> 16;
-            let offset = sample_bounded(&key, Address::new(scope, 0, SCALE_DIMENSION), width)?;
-            Ok(PlacedObject {
-                placement: *placement,
-                // The high half of a u32 fits u16 exactly.
-                rotation_turns_65536: rotation as u16,
-                // `offset ≤ max − min`, so the sum cannot pass `max`.
-                scale: params.scale_min + offset,
-            })
-        })
-        .collect()
+    let mut objects = Vec::with_capacity(count);
+    for placement in placements {
+        let scope = placement.id.bits();
+        let rotation = sample_u32(&key, Address::new(scope, 0, ROTATION_DIMENSION)) >> 16;
+        let offset = sample_bounded(&key, Address::new(scope, 0, SCALE_DIMENSION), width)?;
+        objects.push(PlacedObject {
+            placement: *placement,
+            // The high half of a u32 fits u16 exactly.
+            rotation_turns_65536: rotation as u16,
+            // `offset ≤ max − min`, so the sum cannot pass `max`.
+            scale: params.scale_min + offset,
+        });
+    }
+    Ok(objects)
 }
 
 /// `max − min + 1` as a bound, checked.
@@ -182,5 +193,28 @@ mod tests {
         let first = digest_placed(&pipeline(850, 1_150));
         assert_eq!(first, digest_placed(&pipeline(850, 1_150)));
         assert_ne!(first, digest_placed(&pipeline(851, 1_150)));
+    }
+
+    #[test]
+    fn placing_pieces_in_turn_equals_placing_them_joined() {
+        let params = layer();
+        let range = region_cells(&params).unwrap_or_else(|e| panic!("{e}"));
+        let scattered = scatter(&params, SEED, range).unwrap_or_else(|e| panic!("{e}"));
+        let all = &scattered.placements;
+        assert!(all.len() > 4, "{} placements", all.len());
+        let (head, tail) = all.split_at(all.len() / 3);
+        let scale = SelectPlaceParams {
+            scale_min: 850,
+            scale_max: 1_150,
+        };
+        let joined = select_and_place(all, SEED, &scale).unwrap_or_else(|e| panic!("{e}"));
+        let pieces = select_and_place_each(head.iter().chain(tail), all.len(), SEED, &scale)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pieces, joined);
+        assert_eq!(pieces.capacity(), all.len(), "allocated once at its size");
+        let ids: Vec<u64> = pieces.iter().map(|o| o.placement.id.bits()).collect();
+        let expected: Vec<u64> = all.iter().map(|p| p.id.bits()).collect();
+        assert_eq!(ids, expected);
+        assert!(pieces.iter().all(|o| (850..=1_150).contains(&o.scale)));
     }
 }

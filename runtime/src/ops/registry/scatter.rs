@@ -25,7 +25,7 @@ use crate::identity::{ChildKey, ScatterId};
 use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use crate::ops::scatter::{
     region_cells, scatter, scatter_par, CellRange, Rect, ScatterError, ScatterParams,
-    ScatterVariant, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
+    ScatterVariant, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS, SPARE_RECORDS,
 };
 use crate::rng::{sample_bounded, sample_u32, DomainKey};
 
@@ -530,6 +530,8 @@ fn scatter_in_chunks(
             let rows_left = usize::try_from(cells.end_y - end).unwrap_or(0);
             let more = |len: usize| len.saturating_mul(rows_left).div_ceil(rows_done);
             let (placed, rejected) = (more(output.placements.len()), more(output.rejected.len()));
+            // The kernel's spare room for overrides stays spare.
+            let (placed, rejected) = (placed + SPARE_RECORDS, rejected + SPARE_RECORDS);
             // Only a hint: a failed reservation is retried (and reported) by the appends below.
             let _ = output.placements.try_reserve_exact(placed);
             let _ = output.rejected.try_reserve_exact(rejected);

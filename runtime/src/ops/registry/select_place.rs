@@ -11,11 +11,11 @@ use super::{
 };
 use crate::content::{
     Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
-    PlacedProduct, Placement, Product, ProductKind, StageProvenance,
+    PlacedProduct, Product, ProductKind, StageProvenance,
 };
 use crate::identity::{ChildKey, ScatterId};
 use crate::ops::select_place::{
-    select_and_place, SelectPlaceError, SelectPlaceParams, ROTATION_DIMENSION, SCALE_DIMENSION,
+    select_and_place_each, SelectPlaceError, SelectPlaceParams, ROTATION_DIMENSION, SCALE_DIMENSION,
 };
 use crate::rng::{sample_u32, Address, Domain, DomainKey};
 
@@ -137,14 +137,15 @@ fn kernel(
             "port `placements` is not bound to scatter placements",
         ));
     };
-    let placements: Vec<Placement> = scatter.placements().copied().collect();
-    let objects = select_and_place(&placements, context.seed, &p.scale).map_err(|error| {
-        let (kind, field) = match error {
-            SelectPlaceError::Sampler(_) => (FailureKind::SearchExhaustion, None),
-            _ => (FailureKind::InvalidInput, Some("scale_min")),
-        };
-        StageError::new(kind, field, error.to_string())
-    })?;
+    let count = scatter.placement_count();
+    let objects = select_and_place_each(scatter.placements(), count, context.seed, &p.scale)
+        .map_err(|error| {
+            let (kind, field) = match error {
+                SelectPlaceError::Sampler(_) => (FailureKind::SearchExhaustion, None),
+                _ => (FailureKind::InvalidInput, Some("scale_min")),
+            };
+            StageError::new(kind, field, error.to_string())
+        })?;
     let provenance = StageProvenance {
         family: Some(scatter.family.clone()),
         derived: Some(Derivation::SelectPlace {

@@ -777,3 +777,24 @@ fn an_allocation_the_allocator_refuses_is_an_out_of_memory_error_not_an_abort() 
     assert!(reserve(&mut records, 16).is_ok());
     assert!(records.capacity() >= 16);
 }
+
+#[test]
+fn outputs_keep_spare_room_for_overrides_and_the_same_records() {
+    let params = tall();
+    let range = region_cells(&params).unwrap_or_else(|e| panic!("{e}"));
+    let serial = scatter(&params, 5, range).unwrap_or_else(|e| panic!("{e}"));
+    let parallel = scatter_par(&params, 5, range).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(serial, parallel);
+    assert!(serial.placements.len() > 100 && serial.rejected.len() > 100);
+    for output in [&serial, &parallel] {
+        // Merging up to SPARE_RECORDS records in (what a few overrides add) never reallocates.
+        assert!(output.placements.capacity() >= output.placements.len() + SPARE_RECORDS);
+        assert!(output.rejected.capacity() >= output.rejected.len() + SPARE_RECORDS);
+    }
+    // The spare room is used in place: the list does not move.
+    let mut grown = parallel;
+    let before = grown.rejected.as_ptr();
+    let extra = grown.rejected[..SPARE_RECORDS].to_vec();
+    grown.rejected.extend_from_slice(&extra);
+    assert_eq!(grown.rejected.as_ptr(), before);
+}

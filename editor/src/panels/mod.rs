@@ -193,9 +193,11 @@ pub fn default_layout() -> DockState<Tab> {
         0.54,
         vec![Tab::Viewport, Tab::RecipeGraph],
     );
+    // The lower tabs get 44 % of the height, so at 1280 × 800 more of the Timeline's plot shows
+    // below its controls (the tab scrolls for the rest).
     surface.split_below(
         viewport,
-        0.62,
+        0.56,
         vec![
             Tab::Timeline,
             Tab::Provenance,

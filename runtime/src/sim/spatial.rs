@@ -293,11 +293,46 @@ impl SpatialGrid {
         radius_m: f64,
         mut visit: impl FnMut(u32, Body),
     ) {
-        self.for_each_run(center, radius_m, false, |run| {
-            for slot in run {
+        if self.cell_count() == 0 || !(center.x.is_finite() && center.y.is_finite()) {
+            return;
+        }
+        // Offsets are clamped to ≥ 0 before the cast, so truncation is the floor.
+        let range = |low: f64, high: f64, origin: f64, count: usize| {
+            let (first, last) = (
+                (low - origin) * self.inverse_cell,
+                (high - origin) * self.inverse_cell,
+            );
+            if last < 0.0 || first >= count as f64 {
+                return None;
+            }
+            Some((first.max(0.0) as usize, (last as usize).min(count - 1)))
+        };
+        let columns = range(
+            center.x - radius_m,
+            center.x + radius_m,
+            self.origin.x,
+            self.columns,
+        );
+        let rows = range(
+            center.y - radius_m,
+            center.y + radius_m,
+            self.origin.y,
+            self.rows,
+        );
+        let (Some((c0, c1)), Some((r0, r1))) = (columns, rows) else {
+            return;
+        };
+        for row in r0..=r1 {
+            let first = row * self.columns;
+            let (start, end) = (
+                self.cell_start[first + c0] as usize,
+                self.cell_start[first + c1 + 1] as usize,
+            );
+            // The cells of one grid row are contiguous in `entries`.
+            for slot in start..end {
                 visit(self.entries[slot], self.bodies.body(slot));
             }
-        });
+        }
     }
 
     /// Calls `visit` with runs of slots (ranges into [`SpatialGrid::columns`], one per grid row,
@@ -305,18 +340,10 @@ impl SpatialGrid {
     /// `radius_m` around `center` (a superset of the points within `radius_m`; callers test the
     /// distance): a row's run spans only the cells its chord of the disc reaches.
     #[inline]
-    pub fn for_each_run_near(&self, center: Vec2, radius_m: f64, visit: impl FnMut(Range<usize>)) {
-        self.for_each_run(center, radius_m, true, visit);
-    }
-
-    /// The runs of the cells overlapping the square of half-side `radius_m` around `center`, each
-    /// row's narrowed to the cells overlapping the disc when `disc`.
-    #[inline]
-    fn for_each_run(
+    pub fn for_each_run_near(
         &self,
         center: Vec2,
         radius_m: f64,
-        disc: bool,
         mut visit: impl FnMut(Range<usize>),
     ) {
         if self.cell_count() == 0
@@ -324,61 +351,43 @@ impl SpatialGrid {
         {
             return;
         }
-        // Offsets are clamped to ≥ 0 before the cast, so truncation is the floor. The cell of a
-        // coordinate is computed by the same monotone expression as the rebuild's, so every
-        // point within [low, high] lands in a cell of the range.
-        let range = |low: f64, high: f64, origin: f64, count: usize| {
-            let (first, last) = (
-                (low - origin) * self.inverse_cell,
-                (high - origin) * self.inverse_cell,
-            );
-            if !(last >= 0.0 && first < count as f64) {
-                return None;
-            }
-            Some((first.max(0.0) as usize, (last as usize).min(count - 1)))
-        };
-        let Some((r0, r1)) = range(
-            center.y - radius_m,
-            center.y + radius_m,
-            self.origin.y,
-            self.rows,
-        ) else {
+        // In cell units from the origin, where a point's cell is the floor of its coordinates
+        // (as the rebuild computes them). The margin, far above any rounding of these
+        // magnitudes, keeps every chord a superset.
+        let margin = 1e-9 * (1.0 + self.columns as f64 + self.rows as f64);
+        let cx = (center.x - self.origin.x) * self.inverse_cell;
+        let cy = (center.y - self.origin.y) * self.inverse_cell;
+        let r = radius_m * self.inverse_cell + margin;
+        if !(cx + r >= 0.0 && cy + r >= 0.0) {
             return;
+        }
+        // Non-negative before the casts, so truncation is the floor; saturating casts clamp.
+        let last_column = self.columns - 1;
+        let first_row = (cy - r).max(0.0) as usize;
+        let last_row = ((cy + r) as usize).min(self.rows - 1);
+        let columns_within = |half: f64| {
+            (cx + half >= 0.0).then(|| {
+                (
+                    ((cx - half).max(0.0) as usize).min(last_column),
+                    ((cx + half) as usize).min(last_column),
+                )
+            })
         };
-        let square = range(
-            center.x - radius_m,
-            center.x + radius_m,
-            self.origin.x,
-            self.columns,
-        );
-        let Some(square) = square else {
-            return;
-        };
-        // A point bucketed in a row may sit a rounding error outside the row's band; the margin
-        // (far above any rounding of these magnitudes) keeps the chord a superset.
-        let margin = 1e-6 + 1e-12 * (center.x.abs() + center.y.abs() + self.origin.y.abs());
-        let radius_sq = radius_m * radius_m;
-        for row in r0..=r1 {
-            let (c0, c1) = if disc {
-                let low = self.origin.y + row as f64 * self.cell_m;
-                let high = low + self.cell_m;
-                let gap = (low - center.y).max(center.y - high).max(0.0) - margin;
-                let half = if gap > 0.0 {
-                    (radius_sq - gap * gap).max(0.0).sqrt() + margin
-                } else {
-                    radius_m + margin
-                };
-                match range(
-                    center.x - half,
-                    center.x + half,
-                    self.origin.x,
-                    self.columns,
-                ) {
-                    Some(columns) => columns,
-                    None => continue,
-                }
+        // Against cells as large as the radius a chord saves little: the square's columns,
+        // computed once.
+        let square = columns_within(r);
+        let chords = r > 2.0;
+        for row in first_row..=last_row {
+            let columns = if chords {
+                // The row's band is [row, row + 1); its nearest point to the centre sideways.
+                let band = row as f64;
+                let gap = (band - cy).max(cy - (band + 1.0)).max(0.0);
+                columns_within((r * r - gap * gap).max(0.0).sqrt() + margin)
             } else {
                 square
+            };
+            let Some((c0, c1)) = columns else {
+                continue;
             };
             let first = row * self.columns;
             // The cells of one grid row are contiguous in `entries`.

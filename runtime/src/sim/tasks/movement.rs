@@ -444,7 +444,7 @@ struct PathScene<'a> {
 
 impl Scene for PathScene<'_> {
     fn candidate(
-        &mut self,
+        &self,
         here: Vec2,
         step_end: Vec2,
         _predicted: Vec2,

@@ -174,12 +174,15 @@ impl<'a> Filing<'a> {
             };
             self.other_count += usize::from(!same);
         }
-        if let Some(slot) = self.touchable.get_mut(self.touchable_count) {
-            *slot = Touchable {
-                position,
-                distance_sq_m2: d2,
-            };
-            self.touchable_count += usize::from(d2 <= self.touch_sq);
+        // Few bodies are within a step's reach: a well-predicted branch.
+        if d2 <= self.touch_sq {
+            if let Some(slot) = self.touchable.get_mut(self.touchable_count) {
+                *slot = Touchable {
+                    position,
+                    distance_sq_m2: d2,
+                };
+                self.touchable_count += 1;
+            }
         }
     }
 

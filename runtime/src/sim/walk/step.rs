@@ -257,7 +257,7 @@ impl Walkway<'_> {
 
 impl Scene for Walkway<'_> {
     fn candidate(
-        &mut self,
+        &self,
         here: Vec2,
         step_end: Vec2,
         predicted: Vec2,

@@ -4,6 +4,8 @@
 //! entry carries its body (position, velocity, facing) in cell order, so a query reads what a
 //! mover needs of its neighbours from one contiguous run.
 
+use std::ops::Range;
+
 use crate::project::Vec2;
 
 /// Cells a grid may have per point (plus a floor): past it the cell size doubles until it fits,
@@ -36,13 +38,93 @@ pub struct SpatialGrid {
     entries: Vec<u32>,
     /// Cell of each point (`u32::MAX` for a non-finite point, which is never found).
     cell_of: Vec<u32>,
-    /// The points' bodies in `entries` order, kept current by [`SpatialGrid::update`] so a query
-    /// reads them contiguously.
-    packed: Vec<Body>,
+    /// The points' bodies in `entries` order, one column per component, kept current by
+    /// [`SpatialGrid::update`] so a query reads each component contiguously.
+    bodies: Columns,
     /// Where each point sits in `entries` (`u32::MAX` when left out).
     slot_of: Vec<u32>,
     /// `1 / cell_m`.
     inverse_cell: f64,
+}
+
+/// The bodies' components as columns in `entries` order.
+#[derive(Clone, Debug, Default)]
+struct Columns {
+    x: Vec<f64>,
+    y: Vec<f64>,
+    vx: Vec<f64>,
+    vy: Vec<f64>,
+    fx: Vec<f64>,
+    fy: Vec<f64>,
+}
+
+impl Columns {
+    fn reset(&mut self, len: usize) {
+        for column in [
+            &mut self.x,
+            &mut self.y,
+            &mut self.vx,
+            &mut self.vy,
+            &mut self.fx,
+            &mut self.fy,
+        ] {
+            column.clear();
+            column.resize(len, 0.0);
+        }
+    }
+
+    fn set(&mut self, slot: usize, body: Body) {
+        self.x[slot] = body.position.x;
+        self.y[slot] = body.position.y;
+        self.vx[slot] = body.velocity.x;
+        self.vy[slot] = body.velocity.y;
+        self.fx[slot] = body.facing.x;
+        self.fy[slot] = body.facing.y;
+    }
+
+    fn body(&self, slot: usize) -> Body {
+        Body {
+            position: Vec2 {
+                x: self.x[slot],
+                y: self.y[slot],
+            },
+            velocity: Vec2 {
+                x: self.vx[slot],
+                y: self.vy[slot],
+            },
+            facing: Vec2 {
+                x: self.fx[slot],
+                y: self.fy[slot],
+            },
+        }
+    }
+
+    fn capacity(&self) -> usize {
+        self.x.capacity()
+            + self.y.capacity()
+            + self.vx.capacity()
+            + self.vy.capacity()
+            + self.fx.capacity()
+            + self.fy.capacity()
+    }
+}
+
+/// The grid's bodies as columns indexed by slot (a point's place in cell order, see
+/// [`SpatialGrid::slot_of`]): what a mover reads of its neighbours without copying them.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyColumns<'a> {
+    /// Positions' x, meters.
+    pub x: &'a [f64],
+    /// Positions' y, meters.
+    pub y: &'a [f64],
+    /// Observed velocities' x, meters per second.
+    pub vx: &'a [f64],
+    /// Observed velocities' y, meters per second.
+    pub vy: &'a [f64],
+    /// Unit facings' x.
+    pub fx: &'a [f64],
+    /// Unit facings' y.
+    pub fy: &'a [f64],
 }
 
 impl SpatialGrid {
@@ -115,8 +197,7 @@ impl SpatialGrid {
         }
         self.entries.clear();
         self.entries.resize(self.cell_start[cells] as usize, 0);
-        self.packed.clear();
-        self.packed.resize(self.entries.len(), Body::default());
+        self.bodies.reset(self.entries.len());
         self.slot_of.clear();
         self.slot_of.resize(points.len(), u32::MAX);
         for (index, cell) in self.cell_of.iter().enumerate().rev() {
@@ -124,11 +205,14 @@ impl SpatialGrid {
                 let slot = &mut self.cell_start[*cell as usize];
                 *slot -= 1;
                 self.entries[*slot as usize] = index as u32;
-                self.packed[*slot as usize] = Body {
-                    position: points[index],
-                    velocity: velocities.get(index).copied().unwrap_or_default(),
-                    facing: facings.get(index).copied().unwrap_or_default(),
-                };
+                self.bodies.set(
+                    *slot as usize,
+                    Body {
+                        position: points[index],
+                        velocity: velocities.get(index).copied().unwrap_or_default(),
+                        facing: facings.get(index).copied().unwrap_or_default(),
+                    },
+                );
                 self.slot_of[index] = *slot;
             }
         }
@@ -139,10 +223,36 @@ impl SpatialGrid {
     #[inline]
     pub fn update(&mut self, index: usize, position: Vec2, facing: Vec2) {
         if let Some(&slot) = self.slot_of.get(index) {
-            if let Some(packed) = self.packed.get_mut(slot as usize) {
-                packed.position = position;
-                packed.facing = facing;
+            let slot = slot as usize;
+            if slot < self.bodies.x.len() {
+                self.bodies.x[slot] = position.x;
+                self.bodies.y[slot] = position.y;
+                self.bodies.fx[slot] = facing.x;
+                self.bodies.fy[slot] = facing.y;
             }
+        }
+    }
+
+    /// Where point `index` sits in cell order (its slot in [`SpatialGrid::columns`]); `None` for
+    /// a point left out or unknown.
+    #[inline]
+    pub fn slot_of(&self, index: usize) -> Option<usize> {
+        self.slot_of
+            .get(index)
+            .filter(|slot| **slot != u32::MAX)
+            .map(|slot| *slot as usize)
+    }
+
+    /// The bodies as columns indexed by slot.
+    #[inline]
+    pub fn columns(&self) -> BodyColumns<'_> {
+        BodyColumns {
+            x: &self.bodies.x,
+            y: &self.bodies.y,
+            vx: &self.bodies.vx,
+            vy: &self.bodies.vy,
+            fx: &self.bodies.fx,
+            fy: &self.bodies.fy,
         }
     }
 
@@ -181,7 +291,7 @@ impl SpatialGrid {
         &self,
         center: Vec2,
         radius_m: f64,
-        mut visit: impl FnMut(u32, &Body),
+        mut visit: impl FnMut(u32, Body),
     ) {
         if self.cell_count() == 0 || !(center.x.is_finite() && center.y.is_finite()) {
             return;
@@ -219,12 +329,69 @@ impl SpatialGrid {
                 self.cell_start[first + c1 + 1] as usize,
             );
             // The cells of one grid row are contiguous in `entries`.
-            for (index, body) in self.entries[start..end]
-                .iter()
-                .zip(&self.packed[start..end])
-            {
-                visit(*index, body);
+            for slot in start..end {
+                visit(self.entries[slot], self.bodies.body(slot));
             }
+        }
+    }
+
+    /// Calls `visit` with runs of slots (ranges into [`SpatialGrid::columns`], one per grid row,
+    /// rows in ascending order) that together hold every point whose cell overlaps the disc of
+    /// `radius_m` around `center` (a superset of the points within `radius_m`; callers test the
+    /// distance): a row's run spans only the cells its chord of the disc reaches.
+    #[inline]
+    pub fn for_each_run_near(
+        &self,
+        center: Vec2,
+        radius_m: f64,
+        mut visit: impl FnMut(Range<usize>),
+    ) {
+        if self.cell_count() == 0
+            || !(center.x.is_finite() && center.y.is_finite() && radius_m >= 0.0)
+        {
+            return;
+        }
+        // In cell units from the origin, where a point's cell is the floor of its coordinates
+        // (as the rebuild computes them). The margin, far above any rounding of these
+        // magnitudes, keeps every chord a superset.
+        let margin = 1e-9 * (1.0 + self.columns as f64 + self.rows as f64);
+        let cx = (center.x - self.origin.x) * self.inverse_cell;
+        let cy = (center.y - self.origin.y) * self.inverse_cell;
+        let r = radius_m * self.inverse_cell + margin;
+        if !(cx + r >= 0.0 && cy + r >= 0.0) {
+            return;
+        }
+        // Non-negative before the casts, so truncation is the floor; saturating casts clamp.
+        let last_column = self.columns - 1;
+        let first_row = (cy - r).max(0.0) as usize;
+        let last_row = ((cy + r) as usize).min(self.rows - 1);
+        let columns_within = |half: f64| {
+            (cx + half >= 0.0).then(|| {
+                (
+                    ((cx - half).max(0.0) as usize).min(last_column),
+                    ((cx + half) as usize).min(last_column),
+                )
+            })
+        };
+        // Against cells as large as the radius a chord saves little: the square's columns,
+        // computed once.
+        let square = columns_within(r);
+        let chords = r > 2.0;
+        for row in first_row..=last_row {
+            let columns = if chords {
+                // The row's band is [row, row + 1); its nearest point to the centre sideways.
+                let band = row as f64;
+                let gap = (band - cy).max(cy - (band + 1.0)).max(0.0);
+                columns_within((r * r - gap * gap).max(0.0).sqrt() + margin)
+            } else {
+                square
+            };
+            let Some((c0, c1)) = columns else {
+                continue;
+            };
+            let first = row * self.columns;
+            // The cells of one grid row are contiguous in `entries`.
+            visit(self.cell_start[first + c0] as usize..self.cell_start[first + c1 + 1] as usize);
         }
     }
 
@@ -235,7 +402,7 @@ impl SpatialGrid {
             + self.cell_of.capacity()
             + self.slot_of.capacity())
             * std::mem::size_of::<u32>()
-            + self.packed.capacity() * std::mem::size_of::<Body>()
+            + self.bodies.capacity() * std::mem::size_of::<f64>()
     }
 
     fn cell_index(&self, p: Vec2) -> Option<usize> {
@@ -337,6 +504,57 @@ mod tests {
             grid.for_each_near(center, radius, |_| visited_total += 1);
         }
         assert!(visited_total > 0);
+    }
+
+    #[test]
+    fn disc_runs_hold_every_point_within_reach_and_fewer_than_the_square() {
+        let points: Vec<Vec2> = (0..3_000)
+            .map(|i| {
+                let f = f64::from(i);
+                Vec2 {
+                    x: (f * 0.618_034).fract() * 60.0 + 1.0e4,
+                    y: (f * 0.754_878).fract() * 20.0 - 3.0,
+                }
+            })
+            .collect();
+        let mut grid = SpatialGrid::default();
+        grid.rebuild(&points, 1.25);
+        let columns = grid.columns();
+        let (mut disc_total, mut square_total) = (0, 0);
+        for q in 0..500 {
+            let f = f64::from(q);
+            let center = Vec2 {
+                x: (f * 0.569_840).fract() * 64.0 + 1.0e4 - 2.0,
+                y: (f * 0.379_147).fract() * 24.0 - 5.0,
+            };
+            let radius = [0.0, 0.63, 2.57, 4.0, 1.25][q as usize % 5];
+            let mut found = Vec::new();
+            grid.for_each_run_near(center, radius, |run| {
+                disc_total += run.len();
+                for slot in run {
+                    let p = Vec2 {
+                        x: columns.x[slot],
+                        y: columns.y[slot],
+                    };
+                    if (p.x - center.x).hypot(p.y - center.y) <= radius {
+                        found.push(grid.entries[slot]);
+                    }
+                }
+            });
+            grid.for_each_near(center, radius, |_| square_total += 1);
+            found.sort_unstable();
+            let brute: Vec<u32> = (0..points.len() as u32)
+                .filter(|i| {
+                    let p = points[*i as usize];
+                    (p.x - center.x).hypot(p.y - center.y) <= radius
+                })
+                .collect();
+            assert_eq!(found, brute, "{center:?} {radius}");
+        }
+        assert!(
+            disc_total * 10 < square_total * 9,
+            "{disc_total} {square_total}"
+        );
     }
 
     #[test]

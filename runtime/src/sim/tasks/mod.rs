@@ -500,6 +500,7 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &m
         grid, scratch, fan, ..
     } = walk;
     let handles: Vec<AgentHandle> = book.tasks.movements.keys().copied().collect();
+    let bodies = std::cell::RefCell::new(std::mem::take(&mut scratch.bodies));
     for handle in handles {
         let Some(row) = book.row(handle) else {
             continue;
@@ -521,6 +522,7 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &m
             grid: &config.paths,
             unknown: &config.unknown_obstacles,
             neighbours: &scratch.neighbours,
+            bodies: &bodies,
             fan,
             dt_s: config.fixed_step_s,
         };
@@ -552,6 +554,7 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &m
             book.log(handle, generation, change);
         }
     }
+    scratch.bodies = bodies.into_inner();
     book.submit_queries();
     book.tasks.service.answer(&config.paths);
     book.consume_results();

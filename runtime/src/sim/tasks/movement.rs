@@ -8,13 +8,16 @@
 //! [`MAX_SUBSTEP_S`]; after the last corner a stopping phase of [`STOP_PHASE_S`] runs, and only
 //! then does arrival (3D distance ≤ [`ARRIVAL_RADIUS_M`]) publish `Arrived`.
 
+use std::cell::RefCell;
+
 use super::failure::{self, ReplanCause};
 use super::paths::{distance, Obstacle, PathFailure, PathGrid, PathReply};
 use crate::project::Vec2;
 use crate::sim::agents::Canonical;
 use crate::sim::walk::body::BODY_RADIUS_M;
 use crate::sim::walk::fan::Fan;
-use crate::sim::walk::steer::{offset, steer, Neighbour, Scene, Surroundings};
+use crate::sim::walk::neighbours::Bodies;
+use crate::sim::walk::steer::{offset, steer, Neighbour, Scene};
 use crate::sim::walk::{CandidateRejection, LOOKAHEAD_M};
 
 /// A path is accepted only if its endpoint is within this of the goal on every axis, meters.
@@ -292,6 +295,8 @@ pub(super) struct MoveEnv<'a> {
     pub unknown: &'a [Obstacle],
     /// The bodies around the ped (gathered by `steer::gather_neighbours` before the step).
     pub neighbours: &'a [Neighbour],
+    /// The buffers of the candidate tests (reused from ped to ped).
+    pub bodies: &'a RefCell<Bodies>,
     /// The steering fan walkers use.
     pub fan: &'a Fan,
     /// Fixed step, seconds.
@@ -408,18 +413,20 @@ fn steered_step(
         x: (target.x - here.x) / remaining,
         y: (target.y - here.y) / remaining,
     };
-    let around = Surroundings {
-        fan: env.fan,
-        neighbours: env.neighbours,
-        axis: desired,
-        horizon_s: LOOKAHEAD_M / speed_m_s,
-    };
+    let mut bodies = env.bodies.borrow_mut();
+    bodies.fill(
+        env.neighbours,
+        here,
+        desired,
+        LOOKAHEAD_M / speed_m_s,
+        stride,
+    );
     let mut scene = PathScene {
         grid: env.grid,
         unknown: env.unknown,
         static_block: false,
     };
-    let choice = steer(&around, &mut scene, here, desired, stride).ok()?;
+    let choice = steer(env.fan, &mut bodies, &mut scene, here, desired, stride).ok()?;
     if choice.angle_deg == 0 && remaining <= stride + 1e-12 {
         return Some(target);
     }
@@ -437,7 +444,7 @@ struct PathScene<'a> {
 
 impl Scene for PathScene<'_> {
     fn candidate(
-        &mut self,
+        &self,
         here: Vec2,
         step_end: Vec2,
         _predicted: Vec2,

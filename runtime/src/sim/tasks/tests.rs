@@ -263,6 +263,7 @@ fn an_endpoint_fourteen_centimetres_off_per_axis_is_accepted_but_arrival_needs_t
         grid: &grid,
         unknown: &[],
         neighbours: &[],
+        bodies: &std::cell::RefCell::default(),
         fan: &fan,
         dt_s: 0.05,
     };

@@ -26,6 +26,7 @@ pub mod body;
 pub mod fan;
 pub mod follow;
 pub mod ground;
+pub mod neighbours;
 pub mod progress;
 pub mod steer;
 mod step;
@@ -168,6 +169,8 @@ impl WalkState {
     pub fn heap_bytes(&self) -> usize {
         self.grid.heap_bytes()
             + self.scratch.neighbours.capacity() * std::mem::size_of::<Neighbour>()
+            + self.scratch.bodies.heap_bytes()
+            + self.scratch.slots.capacity() * std::mem::size_of::<u32>()
             + (self.scratch.blockers.capacity() + self.scratch.far_blockers.capacity())
                 * std::mem::size_of::<(crate::project::Vec2, f64)>()
     }

@@ -7,14 +7,11 @@
 
 use super::body::{clear, SAFETY_DIAMETER_M};
 use super::fan::Fan;
-use super::follow::same_direction;
+use super::neighbours::Bodies;
 use super::{CandidateRejection, LOOKAHEAD_M, OPPOSING_SCAN_M};
 use crate::project::Vec2;
 use crate::sim::agents::Agents;
 use crate::sim::spatial::SpatialGrid;
-
-/// Neighbours of one kind a mover keeps on the stack (more fall back to a scan).
-const BODY_SLOTS: usize = 64;
 
 /// A neighbour as a mover sees it: current position, observed velocity, facing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,9 +29,10 @@ pub struct Neighbour {
 /// The scene half of a candidate's check, owned by the kind of mover.
 pub trait Scene {
     /// The scene check of a candidate from `here` whose step ends at `step_end` and whose
-    /// prediction reaches `predicted`.
+    /// prediction reaches `predicted` (it changes nothing, so it may run after the body tests
+    /// of a candidate whose refusal reason is not kept).
     fn candidate(
-        &mut self,
+        &self,
         here: Vec2,
         step_end: Vec2,
         predicted: Vec2,
@@ -48,19 +46,6 @@ pub trait Scene {
     fn step(&self, here: Vec2, endpoint: Vec2) -> Result<(), CandidateRejection>;
 }
 
-/// What the fan is steered against besides the scene.
-#[derive(Clone, Copy, Debug)]
-pub struct Surroundings<'a> {
-    /// The steering fan.
-    pub fan: &'a Fan,
-    /// Bodies within the opposing scan.
-    pub neighbours: &'a [Neighbour],
-    /// The mover's heading axis: bodies facing within 45° of it are followed, not predicted.
-    pub axis: Vec2,
-    /// Prediction horizon: lookahead over desired speed, seconds.
-    pub horizon_s: f64,
-}
-
 /// A steering choice: the candidate's angle and unit direction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Choice {
@@ -70,25 +55,37 @@ pub struct Choice {
     pub direction: Vec2,
 }
 
-/// The best fan candidate around `desired` whose scene check, prediction and executed step of
-/// `step_m` all pass, or the reason the straight candidate was refused.
+/// The best fan candidate around `desired` whose scene check, prediction (against `bodies`)
+/// and executed step of `step_m` all pass, or the reason the straight candidate was refused.
 pub fn steer(
-    around: &Surroundings<'_>,
+    fan: &Fan,
+    bodies: &mut Bodies,
     scene: &mut impl Scene,
     here: Vec2,
     desired: Vec2,
     step_m: f64,
 ) -> Result<Choice, CandidateRejection> {
-    let mut bodies = Bodies::of(around, step_m);
+    let reach_sq = (SAFETY_DIAMETER_M + step_m) * (SAFETY_DIAMETER_M + step_m);
     let mut straight = CandidateRejection::BodyConflict;
-    for candidate in &around.fan.candidates {
+    for candidate in &fan.candidates {
         let direction = candidate.direction(desired);
         let predicted = offset(here, direction, LOOKAHEAD_M);
         let step_end = offset(here, direction, step_m);
-        let verdict = scene
-            .candidate(here, step_end, predicted)
-            .and_then(|()| bodies.predicted_clear(around, here, predicted))
-            .and_then(|()| bodies.step_clear(around.neighbours, here, step_end));
+        let bodies_clear = |bodies: &mut Bodies| {
+            (bodies.predicted_clear(here, predicted) && bodies.step_clear(here, step_end, reach_sq))
+                .then_some(())
+                .ok_or(CandidateRejection::BodyConflict)
+        };
+        // Only the straight candidate's refusal reason is kept (the scene's first); for the
+        // others the cheaper body tests, which usually refuse a blocked walker's candidate at
+        // the first body they meet, go first: the verdict is the same conjunction.
+        let verdict = if candidate.angle_deg == 0 {
+            scene
+                .candidate(here, step_end, predicted)
+                .and_then(|()| bodies_clear(bodies))
+        } else {
+            bodies_clear(bodies).and_then(|()| scene.candidate(here, step_end, predicted))
+        };
         match verdict {
             Ok(()) => {
                 return Ok(Choice {
@@ -106,143 +103,22 @@ pub fn steer(
     Err(straight)
 }
 
-/// The neighbours each test of one mover's candidates reads, picked once for all nine: those at
-/// another heading (the predictions) and those an executed step can touch. Indices on the
-/// stack; a crowd too large for them falls back to scanning every neighbour (same verdicts).
-/// A body that refuses a candidate moves to the front of its list, so the next candidate (most
-/// often refused by the same body) is tested against it first: a verdict is "every body
-/// clear", which the order of the tests never changes.
-struct Bodies {
-    others: [u16; BODY_SLOTS],
-    others_len: Option<usize>,
-    touchable: [u16; BODY_SLOTS],
-    touchable_len: Option<usize>,
-}
-
-impl Bodies {
-    fn of(around: &Surroundings<'_>, step_m: f64) -> Bodies {
-        let reach_sq = (SAFETY_DIAMETER_M + step_m) * (SAFETY_DIAMETER_M + step_m);
-        let mut bodies = Bodies {
-            others: [0; BODY_SLOTS],
-            others_len: Some(0),
-            touchable: [0; BODY_SLOTS],
-            touchable_len: Some(0),
-        };
-        for (index, n) in around.neighbours.iter().enumerate() {
-            let Ok(index) = u16::try_from(index) else {
-                bodies.others_len = None;
-                bodies.touchable_len = None;
-                break;
-            };
-            if !same_direction(n.facing, around.axis) {
-                push(&mut bodies.others, &mut bodies.others_len, index);
-            }
-            if n.distance_sq_m2 <= reach_sq {
-                push(&mut bodies.touchable, &mut bodies.touchable_len, index);
-            }
-        }
-        bodies
-    }
-
-    /// The seed's predicted body test of a candidate against every neighbour at another heading
-    /// (same-direction bodies are the following rule's; the executed step still checks them).
-    fn predicted_clear(
-        &mut self,
-        around: &Surroundings<'_>,
-        here: Vec2,
-        predicted: Vec2,
-    ) -> Result<(), CandidateRejection> {
-        let test =
-            |n: &Neighbour| body_clear(here, predicted, n.position, n.velocity, around.horizon_s);
-        let clear = match self.others_len {
-            Some(len) => {
-                let list = &mut self.others[..len];
-                let refused = list
-                    .iter()
-                    .position(|i| !test(&around.neighbours[usize::from(*i)]));
-                if let Some(k) = refused {
-                    list.swap(0, k);
-                }
-                refused.is_none()
-            }
-            None => around
-                .neighbours
-                .iter()
-                .filter(|n| !same_direction(n.facing, around.axis))
-                .all(test),
-        };
-        clear.then_some(()).ok_or(CandidateRejection::BodyConflict)
-    }
-
-    /// The executed step against the bodies it can touch, at their current positions.
-    fn step_clear(
-        &mut self,
-        neighbours: &[Neighbour],
-        here: Vec2,
-        endpoint: Vec2,
-    ) -> Result<(), CandidateRejection> {
-        match self.touchable_len {
-            Some(len) => {
-                let list = &mut self.touchable[..len];
-                let refused = list.iter().position(|i| {
-                    let n = &neighbours[usize::from(*i)];
-                    !body_clear(here, endpoint, n.position, Vec2::default(), 0.0)
-                });
-                if let Some(k) = refused {
-                    list.swap(0, k);
-                }
-                refused
-                    .is_none()
-                    .then_some(())
-                    .ok_or(CandidateRejection::BodyConflict)
-            }
-            None => step_clear(neighbours, here, endpoint),
-        }
-    }
-}
-
-/// Appends `index` to a stack list, or marks it overflowed (`None`).
-fn push(slots: &mut [u16; BODY_SLOTS], len: &mut Option<usize>, index: u16) {
-    if let Some(n) = *len {
-        if n == BODY_SLOTS {
-            *len = None;
-        } else {
-            slots[n] = index;
-            *len = Some(n + 1);
-        }
-    }
-}
-
 /// The executed step from `here` to `endpoint`, checked again against the scene and the bodies
-/// at their current positions.
+/// at their current positions (those within the safety diameter plus the step of where they
+/// were gathered).
 pub fn check_executed(
-    neighbours: &[Neighbour],
+    bodies: &mut Bodies,
     scene: &impl Scene,
     here: Vec2,
     endpoint: Vec2,
 ) -> Result<(), CandidateRejection> {
     scene.step(here, endpoint)?;
-    step_clear(neighbours, here, endpoint)
-}
-
-/// The executed step against every body at its current position (the swept test with zero
-/// neighbour velocity); a body farther than the safety diameter plus the step cannot be touched.
-fn step_clear(
-    neighbours: &[Neighbour],
-    here: Vec2,
-    endpoint: Vec2,
-) -> Result<(), CandidateRejection> {
     let (dx, dy) = (endpoint.x - here.x, endpoint.y - here.y);
     let reach = SAFETY_DIAMETER_M + (dx * dx + dy * dy).sqrt();
-    for n in neighbours
-        .iter()
-        .filter(|n| n.distance_sq_m2 <= reach * reach)
-    {
-        if !body_clear(here, endpoint, n.position, Vec2::default(), 0.0) {
-            return Err(CandidateRejection::BodyConflict);
-        }
-    }
-    Ok(())
+    bodies
+        .step_clear(here, endpoint, reach * reach)
+        .then_some(())
+        .ok_or(CandidateRejection::BodyConflict)
 }
 
 /// The seed's body test on the ground plane (z = 0 for every walker). A pair that already
@@ -253,7 +129,13 @@ fn step_clear(
 /// done here in the plane, operation for operation (the same roundings; only the sign of a zero
 /// can differ, and it is squared away); a non-finite horizon goes through [`clear`] itself.
 #[inline]
-fn body_clear(here: Vec2, endpoint: Vec2, other: Vec2, velocity: Vec2, horizon_s: f64) -> bool {
+pub(super) fn body_clear(
+    here: Vec2,
+    endpoint: Vec2,
+    other: Vec2,
+    velocity: Vec2,
+    horizon_s: f64,
+) -> bool {
     let (r0x, r0y) = (here.x - other.x, here.y - other.y);
     let now_sq = r0x * r0x + r0y * r0y;
     if now_sq < SAFETY_DIAMETER_M * SAFETY_DIAMETER_M {

@@ -4,10 +4,10 @@
 
 use super::body::SAFETY_DIAMETER_M;
 use super::fan::Fan;
-use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
 use super::ground::{on_walkway, BlockerIndex, Nearby};
+use super::neighbours::{gather_walker, Bodies};
 use super::progress::{distance, Connection};
-use super::steer::{self, check_executed, gather_neighbours, offset, Choice, Scene, Surroundings};
+use super::steer::{self, check_executed, offset, Choice, Scene};
 use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M};
 use crate::project::Vec2;
 use crate::sim::agents::Agents;
@@ -56,8 +56,12 @@ pub struct WalkEnv<'a> {
 /// keep their capacity from walker to walker).
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    /// Bodies within the opposing scan.
+    /// Bodies within the opposing scan (a task movement's, `steer::gather_neighbours`).
     pub neighbours: Vec<Neighbour>,
+    /// The bodies the candidate tests read.
+    pub bodies: Bodies,
+    /// Grid slots of a walker's neighbours.
+    pub slots: Vec<u32>,
     /// Static blockers within reach of any candidate's prediction.
     pub blockers: Vec<(Vec2, f64)>,
     /// Static blockers within reach of the exit probes too (gathered only when static geometry
@@ -123,26 +127,28 @@ pub fn walk_agent(
     if full_step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoBudget);
     }
-    let reach_m = SAFETY_DIAMETER_M + full_step_m;
-    gather_neighbours(
+    let horizon_s = LOOKAHEAD_M / agents.speed_m_s[row];
+    let reading = gather_walker(
         grid,
-        agents,
         row,
-        reach_m,
+        here,
+        connection.axis,
+        horizon_s,
+        full_step_m,
         env.max_step_m,
-        &mut scratch.neighbours,
+        &mut scratch.slots,
+        &mut scratch.bodies,
     );
     // A candidate's prediction reaches one lookahead (its exit probe, when needed, one more).
     env.blockers
         .gather(here, LOOKAHEAD_M, &mut scratch.blockers);
-    let neighbours = &scratch.neighbours[..];
-    let (followed_m, oncoming) = read_neighbours(&connection, here, full_step_m, neighbours);
-    let step_m = followed_m.min(distance(here, connection.goal));
+    let bodies = &mut scratch.bodies;
+    let step_m = reading.followed_step_m.min(distance(here, connection.goal));
     if step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoRoomBehindLeader);
     }
     let width_m = route.width_m();
-    let desired = desired_direction(&connection, width_m, here, oncoming);
+    let desired = desired_direction(&connection, width_m, here, reading.oncoming);
     let mut scene = Walkway {
         connection: &connection,
         width_m,
@@ -158,20 +164,14 @@ pub fn walk_agent(
     let choice = if reliable_step {
         reliable(env.fan, agents.steer_deg[row], desired)
     } else {
-        let around = Surroundings {
-            fan: env.fan,
-            neighbours,
-            axis: connection.axis,
-            horizon_s: LOOKAHEAD_M / agents.speed_m_s[row],
-        };
-        match steer::steer(&around, &mut scene, here, desired, step_m) {
+        match steer::steer(env.fan, bodies, &mut scene, here, desired, step_m) {
             Ok(choice) => choice,
             Err(CandidateRejection::BodyConflict)
                 if !steer_only && agents.liveness[row].still_s >= YIELD_AFTER_S =>
             {
                 scene.yielding = true;
                 let left = rotate_left(connection.axis);
-                match steer::steer(&around, &mut scene, here, left, step_m) {
+                match steer::steer(env.fan, bodies, &mut scene, here, left, step_m) {
                     Ok(choice) => {
                         let endpoint = offset(here, choice.direction, step_m);
                         let accepted = connection.accepted_cost(endpoint, previous, budget);
@@ -205,7 +205,7 @@ pub fn walk_agent(
     let endpoint = offset(here, choice.direction, step_m);
     // The fan's choice already passed its executed step; a reliable one is checked here.
     if reliable_step {
-        if let Err(reason) = check_executed(neighbours, &scene, here, endpoint) {
+        if let Err(reason) = check_executed(bodies, &scene, here, endpoint) {
             return WalkDecision::Waiting(WaitReason::StepRejected(reason));
         }
     }
@@ -234,39 +234,6 @@ fn reliable(fan: &Fan, angle_deg: i8, desired: Vec2) -> Choice {
     }
 }
 
-/// One pass over the neighbours for what the walker reads of them before steering: the step
-/// left behind the nearest constraining same-direction leader that is moving (`followed_step_m`,
-/// the minimum taken in neighbour order from `full_step_m`), and whether an oncoming body is
-/// ahead (`oncoming_ahead`).
-fn read_neighbours(
-    connection: &Connection,
-    here: Vec2,
-    full_step_m: f64,
-    neighbours: &[Neighbour],
-) -> (f64, bool) {
-    let axis = connection.axis;
-    let limit = FOLLOW_MIN_SPEED_M_S;
-    let mut step_m = full_step_m;
-    let mut oncoming = false;
-    for n in neighbours {
-        // `same_direction(facing, axis)`; against the axis is the same dot product negated
-        // (exactly: negation commutes with every rounding), so a body is at most one of them.
-        let dot = n.facing.x * axis.x + n.facing.y * axis.y;
-        if dot >= SAME_DIRECTION_COS {
-            if n.velocity.x * n.velocity.x + n.velocity.y * n.velocity.y >= limit * limit {
-                let relative = Relative::of(here, axis, n.position);
-                if let Some(room) = room_behind_m(relative, full_step_m) {
-                    step_m = step_m.min(room);
-                }
-            }
-        } else if !oncoming && -dot >= SAME_DIRECTION_COS {
-            let relative = Relative::of(here, axis, n.position);
-            oncoming = relative.ahead_m > 0.0 && relative.side_m.abs() < YIELD_CORRIDOR_M;
-        }
-    }
-    (step_m, oncoming)
-}
-
 /// A walker's scene: its connection's walkway and bounds, and the static blockers — with a
 /// forward exit for a sidestep once static geometry refused the straight candidate.
 struct Walkway<'a> {
@@ -290,7 +257,7 @@ impl Walkway<'_> {
 
 impl Scene for Walkway<'_> {
     fn candidate(
-        &mut self,
+        &self,
         here: Vec2,
         step_end: Vec2,
         predicted: Vec2,

@@ -12,6 +12,45 @@ const CELLS_PER_POINT: usize = 4;
 /// Cells any grid may have regardless of the point count.
 const MIN_CELL_BUDGET: usize = 64;
 
+/// Relative margin around a squared limit within which [`hypot_at_least`] asks `hypot`
+/// itself: far wider than the few-ulp errors of the squared sum and of `hypot`.
+const SQUARED_MARGIN: f64 = 1e-9;
+
+/// Exactly `dx.hypot(dy) >= limit_m`, without the library call away from the limit: the
+/// squared sum decides when it lies outside a relative margin of `limit_m²` (where both
+/// roundings agree on the side), and `hypot` decides near the limit, for a limit whose square
+/// is not tiny or infinite, and for any non-finite input.
+#[inline]
+pub fn hypot_at_least(dx: f64, dy: f64, limit_m: f64) -> bool {
+    let limit_sq = limit_m * limit_m;
+    let distance_sq = dx * dx + dy * dy;
+    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
+        if distance_sq < limit_sq * (1.0 - SQUARED_MARGIN) {
+            return false;
+        }
+        if distance_sq > limit_sq * (1.0 + SQUARED_MARGIN) && distance_sq.is_finite() {
+            return true;
+        }
+    }
+    dx.hypot(dy) >= limit_m
+}
+
+/// Exactly `dx.hypot(dy) <= limit_m` (see [`hypot_at_least`]).
+#[inline]
+pub fn hypot_at_most(dx: f64, dy: f64, limit_m: f64) -> bool {
+    let limit_sq = limit_m * limit_m;
+    let distance_sq = dx * dx + dy * dy;
+    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
+        if distance_sq < limit_sq * (1.0 - SQUARED_MARGIN) {
+            return true;
+        }
+        if distance_sq > limit_sq * (1.0 + SQUARED_MARGIN) && distance_sq.is_finite() {
+            return false;
+        }
+    }
+    dx.hypot(dy) <= limit_m
+}
+
 /// What the grid keeps of each point for the movers that query it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Body {
@@ -61,26 +100,7 @@ impl SpatialGrid {
         facings: &[Vec2],
         cell_m: f64,
     ) {
-        let (mut min, mut max) = (
-            Vec2 {
-                x: f64::INFINITY,
-                y: f64::INFINITY,
-            },
-            Vec2 {
-                x: f64::NEG_INFINITY,
-                y: f64::NEG_INFINITY,
-            },
-        );
-        for p in points.iter().filter(|p| p.x.is_finite() && p.y.is_finite()) {
-            min.x = min.x.min(p.x);
-            min.y = min.y.min(p.y);
-            max.x = max.x.max(p.x);
-            max.y = max.y.max(p.y);
-        }
-        if min.x > max.x {
-            min = Vec2::default();
-            max = Vec2::default();
-        }
+        let (min, max) = finite_bounds(points);
         let budget = points.len() * CELLS_PER_POINT + MIN_CELL_BUDGET;
         let mut cell_m = if cell_m.is_finite() && cell_m > 0.0 {
             cell_m
@@ -101,6 +121,7 @@ impl SpatialGrid {
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
+        self.cell_of.reserve(points.len());
         for p in points {
             let cell = self.cell_index(*p).map_or(u32::MAX, |c| c as u32);
             self.cell_of.push(cell);
@@ -110,13 +131,14 @@ impl SpatialGrid {
         }
         // Inclusive prefix sums make `cell_start[c]` the end of cell `c`; filling from the last
         // point backwards moves each to its cell's start and keeps indices ascending in a cell.
-        for c in 1..=cells {
-            self.cell_start[c] += self.cell_start[c - 1];
+        let mut running = 0u32;
+        for start in &mut self.cell_start[..cells] {
+            running += *start;
+            *start = running;
         }
+        self.cell_start[cells] = running;
         self.entries.clear();
-        self.entries.resize(self.cell_start[cells] as usize, 0);
-        self.packed.clear();
-        self.packed.resize(self.entries.len(), Body::default());
+        self.entries.resize(running as usize, 0);
         self.slot_of.clear();
         self.slot_of.resize(points.len(), u32::MAX);
         for (index, cell) in self.cell_of.iter().enumerate().rev() {
@@ -124,14 +146,19 @@ impl SpatialGrid {
                 let slot = &mut self.cell_start[*cell as usize];
                 *slot -= 1;
                 self.entries[*slot as usize] = index as u32;
-                self.packed[*slot as usize] = Body {
-                    position: points[index],
-                    velocity: velocities.get(index).copied().unwrap_or_default(),
-                    facing: facings.get(index).copied().unwrap_or_default(),
-                };
                 self.slot_of[index] = *slot;
             }
         }
+        // The bodies in entry order, written once (no zeroing first).
+        self.packed.clear();
+        self.packed.extend(self.entries.iter().map(|&index| {
+            let index = index as usize;
+            Body {
+                position: points[index],
+                velocity: velocities.get(index).copied().unwrap_or_default(),
+                facing: facings.get(index).copied().unwrap_or_default(),
+            }
+        }));
     }
 
     /// Records that point `index` moved to `position` facing `facing` (its cell stays the one it
@@ -251,6 +278,34 @@ impl SpatialGrid {
     }
 }
 
+/// The bounds of the points with both coordinates finite (the origin for none). Within the
+/// finite points a plain comparison is the minimum and the maximum (the sign of a zero bound
+/// decides no cell).
+fn finite_bounds(points: &[Vec2]) -> (Vec2, Vec2) {
+    let (mut min, mut max) = (
+        Vec2 {
+            x: f64::INFINITY,
+            y: f64::INFINITY,
+        },
+        Vec2 {
+            x: f64::NEG_INFINITY,
+            y: f64::NEG_INFINITY,
+        },
+    );
+    for p in points {
+        if p.x.is_finite() && p.y.is_finite() {
+            min.x = if p.x < min.x { p.x } else { min.x };
+            min.y = if p.y < min.y { p.y } else { min.y };
+            max.x = if p.x > max.x { p.x } else { max.x };
+            max.y = if p.y > max.y { p.y } else { max.y };
+        }
+    }
+    if min.x > max.x {
+        return (Vec2::default(), Vec2::default());
+    }
+    (min, max)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,6 +392,50 @@ mod tests {
             grid.for_each_near(center, radius, |_| visited_total += 1);
         }
         assert!(visited_total > 0);
+    }
+
+    #[test]
+    fn squared_distance_shortcuts_give_the_hypot_verdicts() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut draw = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut near_limit = 0;
+        for k in 0..200_000 {
+            let limit = [0.1, 1e9, 0.02, 3.7][k % 4];
+            // Points spread around the limit, some exactly on it and many within an ulp.
+            let angle = draw() * std::f64::consts::TAU;
+            let scale = 1.0 + (draw() - 0.5) * [1.0, 1e-12, 1e-15, 0.0][(k / 4) % 4];
+            let (dx, dy) = (limit * scale * angle.cos(), limit * scale * angle.sin());
+            let exact = dx.hypot(dy);
+            near_limit += usize::from((exact - limit).abs() <= limit * 1e-12);
+            assert_eq!(
+                hypot_at_least(dx, dy, limit),
+                exact >= limit,
+                "{dx} {dy} {limit}"
+            );
+            assert_eq!(
+                hypot_at_most(dx, dy, limit),
+                exact <= limit,
+                "{dx} {dy} {limit}"
+            );
+        }
+        assert!(near_limit > 100_000, "{near_limit}");
+        for (dx, dy, limit) in [
+            (f64::NAN, 0.0, 0.1),
+            (f64::INFINITY, 0.0, 0.1),
+            (1e-170, 0.0, 0.0),
+            (0.0, 0.0, 0.0),
+            (1e200, 1e200, 1e9),
+            (0.3, 0.4, f64::INFINITY),
+        ] {
+            let exact = dx.hypot(dy);
+            assert_eq!(hypot_at_least(dx, dy, limit), exact >= limit);
+            assert_eq!(hypot_at_most(dx, dy, limit), exact <= limit);
+        }
     }
 
     #[test]

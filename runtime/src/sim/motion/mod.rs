@@ -202,6 +202,34 @@ pub(in crate::sim) struct MotionSets<'a> {
     pub scratch: &'a mut MotionScratch,
     /// The agents.
     pub agents: &'a mut Agents,
+    /// The rows (ascending) whose crosswalk record is not an unbound walker's, as this step's
+    /// crossings phase listed them: no other row is forced Full or moved by the crossings.
+    pub crossing_rows: &'a [u32],
+}
+
+/// Membership in an ascending row list, asked in ascending row order (a merge, no search).
+struct Listed<'a> {
+    rows: &'a [u32],
+    next: usize,
+}
+
+impl<'a> Listed<'a> {
+    fn new(rows: &'a [u32]) -> Listed<'a> {
+        Listed { rows, next: 0 }
+    }
+
+    /// Whether `row` is listed; rows asked must not decrease.
+    #[inline]
+    fn contains(&mut self, row: usize) -> bool {
+        while self
+            .rows
+            .get(self.next)
+            .is_some_and(|r| (*r as usize) < row)
+        {
+            self.next += 1;
+        }
+        self.rows.get(self.next).is_some_and(|r| *r as usize == row)
+    }
 }
 
 /// Motion: tiers, the update mask, the avoidance window, every agent's step by its
@@ -216,6 +244,7 @@ pub(in crate::sim) fn motion_phase(
         walk,
         scratch,
         agents,
+        crossing_rows,
     } = sets;
     let dt = config.fixed_step_s;
     let scheduler_frame = state.scheduler_frame;
@@ -223,19 +252,26 @@ pub(in crate::sim) fn motion_phase(
     let mut counters = MotionCounters::default();
     assign_tiers(
         config,
-        observation,
+        (observation, crossing_rows),
         agents,
         (scratch, &mut state.ring),
         &mut counters,
     );
-    let max_steps = mark_updates(agents, scheduler_frame, &mut counters);
+    let max_steps = mark_updates(agents, crossing_rows, scheduler_frame, &mut counters);
     let budget = config.scenario.motion.avoidance_budget;
     let (processed, deferred) = scratch
         .window
         .select(agents, budget, &mut state.avoidance_cursor);
     counters.avoidance_processed = processed;
     counters.avoidance_deferred = deferred;
-    step_agents(config, walk, scratch, agents, dt, max_steps);
+    step_agents(
+        config,
+        walk,
+        scratch,
+        (agents, crossing_rows),
+        dt,
+        max_steps,
+    );
     state.counters = counters;
 }
 
@@ -268,7 +304,7 @@ pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>)
 /// outside the streaming ring (`ring`), within capacities and budgets, then the crowd governor.
 fn assign_tiers(
     config: &WorldConfig,
-    observation: &Observation,
+    (observation, crossing_rows): (&Observation, &[u32]),
     agents: &mut Agents,
     (scratch, ring_state): (&mut MotionScratch, &mut ring::RingState),
     counters: &mut MotionCounters,
@@ -289,6 +325,7 @@ fn assign_tiers(
     tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
     scratch.forced.clear();
     scratch.requested.clear();
+    let mut listed = Listed::new(crossing_rows);
     for row in 0..agents.len() {
         let by_distance = policy.by_distance(agents.tier[row], scratch.distance_m[row]);
         let by_relevance = governor::requested_by_relevance(
@@ -297,7 +334,9 @@ fn assign_tiers(
             agents.compromised[row],
         );
         scratch.requested.push(by_distance.min(by_relevance));
-        scratch.forced.push(tiers::forced_full(agents, row));
+        scratch
+            .forced
+            .push(listed.contains(row) && tiers::forced_full(agents, row));
     }
     if let Some(streaming) = &config.space.streaming {
         counters.ring_demotions = ring::demote_requests(
@@ -322,11 +361,18 @@ fn assign_tiers(
 
 /// Marks which agents update this step (forced Full, or their tier's cadence) and returns the
 /// most steps' time any updated agent advances by.
-fn mark_updates(agents: &mut Agents, scheduler_frame: u64, counters: &mut MotionCounters) -> u32 {
+fn mark_updates(
+    agents: &mut Agents,
+    crossing_rows: &[u32],
+    scheduler_frame: u64,
+    counters: &mut MotionCounters,
+) -> u32 {
     let mut max_steps = 1;
+    let mut listed = Listed::new(crossing_rows);
     for row in 0..agents.len() {
+        let forced = listed.contains(row) && tiers::forced_full(agents, row);
         let update = !agents.pooled[row]
-            && (tiers::forced_full(agents, row)
+            && (forced
                 || tiers::updates_at(agents.schedule_hash[row], scheduler_frame, agents.tier[row]));
         agents.updated[row] = update;
         if update {
@@ -346,7 +392,7 @@ fn step_agents(
     config: &WorldConfig,
     walk: &mut WalkState,
     scratch: &mut MotionScratch,
-    agents: &mut Agents,
+    (agents, crossing_rows): (&mut Agents, &[u32]),
     dt: f64,
     max_steps: u32,
 ) {
@@ -404,15 +450,17 @@ fn step_agents(
         max_step_m: fastest_m_s * dt * f64::from(max_steps),
     };
     let window = &scratch.window;
+    let mut listed = Listed::new(crossing_rows);
     for row in 0..agents.len() {
         if agents.pooled[row] {
             continue;
         }
         let updated = agents.updated[row];
         let processed = window.contains(row);
+        // Only a listed row's crossing can control its motion.
+        let crossing = listed.contains(row) && agents.crosswalk[row].controls_motion();
         if !updated {
             agents.skipped_steps[row] += 1;
-            let crossing = agents.crosswalk[row].controls_motion();
             if processed && agents.state[row] == AgentState::Walking && !crossing {
                 let env = WalkEnv {
                     dt_s: dt * f64::from(agents.skipped_steps[row] + 1),
@@ -429,7 +477,7 @@ fn step_agents(
         let env = WalkEnv { dt_s, ..base };
         match agents.state[row] {
             // A walker the crossings move this step (queued, crossing, held) does not walk.
-            AgentState::Walking if agents.crosswalk[row].controls_motion() => {}
+            AgentState::Walking if crossing => {}
             AgentState::Walking => {
                 let mode = if processed {
                     Avoidance::Steer

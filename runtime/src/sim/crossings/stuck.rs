@@ -99,6 +99,7 @@ pub enum Verdict {
 /// crosswalk it is bound to (if any; asked only when a reason is needed); `occupies` whether
 /// its crosswalk phase occupies the crossing; agents that are holding, arrived or pooled are
 /// never stuck.
+#[inline]
 pub fn watch(
     agents: &mut Agents,
     row: usize,

@@ -42,6 +42,16 @@ pub fn estimate_ms(tiers: &[Tier]) -> f64 {
     micros as f64 / 1000.0
 }
 
+/// [`estimate_ms`] of tiers given by their counts per rung (Full, Simulated, Stub).
+pub fn estimate_of_counts_ms(counts: [u64; 3]) -> f64 {
+    let micros: u64 = Tier::ALL
+        .iter()
+        .zip(counts)
+        .map(|(tier, count)| cost_us(*tier) * count)
+        .sum();
+    micros as f64 / 1000.0
+}
+
 fn cost_us(tier: Tier) -> u64 {
     match tier {
         Tier::Full => 35,

@@ -257,21 +257,15 @@ pub(in crate::sim) fn motion_phase(
         (scratch, &mut state.ring),
         &mut counters,
     );
-    let max_steps = mark_updates(agents, crossing_rows, scheduler_frame, &mut counters);
+    let scan = mark_updates(agents, crossing_rows, scheduler_frame, &mut counters);
     let budget = config.scenario.motion.avoidance_budget;
-    let (processed, deferred) = scratch
-        .window
-        .select(agents, budget, &mut state.avoidance_cursor);
+    let (processed, deferred) =
+        scratch
+            .window
+            .select_of(agents, scan.walkers, budget, &mut state.avoidance_cursor);
     counters.avoidance_processed = processed;
     counters.avoidance_deferred = deferred;
-    step_agents(
-        config,
-        walk,
-        scratch,
-        (agents, crossing_rows),
-        dt,
-        max_steps,
-    );
+    step_agents(config, walk, scratch, (agents, crossing_rows), dt, &scan);
     state.counters = counters;
 }
 
@@ -322,23 +316,29 @@ fn assign_tiers(
         ring: ring_scratch,
         ..
     } = scratch;
-    tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
-    scratch.forced.clear();
-    scratch.requested.clear();
-    let mut listed = Listed::new(crossing_rows);
-    for row in 0..agents.len() {
-        let by_distance = policy.by_distance(agents.tier[row], scratch.distance_m[row]);
+    let request = |agents: &Agents, row: usize, distance_m: f64| {
+        let by_distance = policy.by_distance(agents.tier[row], distance_m);
         let by_relevance = governor::requested_by_relevance(
             agents.relevance[row],
             agents.panic[row],
             agents.compromised[row],
         );
-        scratch.requested.push(by_distance.min(by_relevance));
-        scratch
-            .forced
-            .push(listed.contains(row) && tiers::forced_full(agents, row));
-    }
+        by_distance.min(by_relevance)
+    };
+    let mut listed = Listed::new(crossing_rows);
+    scratch.start();
     if let Some(streaming) = &config.space.streaming {
+        // The ring lowers the requests of every row before any is filed.
+        tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
+        scratch.forced.clear();
+        scratch.requested.clear();
+        for row in 0..agents.len() {
+            let requested = request(agents, row, scratch.distance_m[row]);
+            scratch.requested.push(requested);
+            scratch
+                .forced
+                .push(listed.contains(row) && tiers::forced_full(agents, row));
+        }
         counters.ring_demotions = ring::demote_requests(
             streaming,
             observation,
@@ -348,41 +348,93 @@ fn assign_tiers(
             ring_scratch,
         );
         counters.outside_ring = ring_state.outside.len() as u64;
+        for row in 0..agents.len() {
+            let filed = (scratch.requested[row], scratch.forced[row]);
+            let distance_m = scratch.distance_m[row];
+            scratch.file(agents, row, filed, distance_m);
+        }
+    } else {
+        // One pass: each row's distance, request and forcing, filed at once.
+        for row in 0..agents.len() {
+            let distance_m = tiers::nearest_view_distance(observation, agents.position[row]);
+            let forced = listed.contains(row) && tiers::forced_full(agents, row);
+            let requested = request(agents, row, distance_m);
+            scratch.file(agents, row, (requested, forced), distance_m);
+        }
     }
-    counters.forced_full = tiers::capacity_targets(&policy, agents, scratch);
-    let moved = tiers::apply_transitions(&policy, agents, scratch);
+    let (moved, tier_counts) = tiers::settle(&policy, agents, scratch);
+    counters.forced_full = moved.forced_full;
     counters.promotions = moved.promotions;
     counters.demotions = moved.demotions;
     counters.deferred_transitions = moved.deferred_transitions;
-    let governed = governor::govern(settings, agents);
+    let governed = if settings.crowd_governor {
+        governor::govern(settings, agents)
+    } else {
+        // Without enforcement the estimate is the applied tiers' cost, from their counts.
+        let estimate_ms = governor::estimate_of_counts_ms(tier_counts);
+        governor::Governed {
+            before_ms: estimate_ms,
+            estimate_ms,
+            demotions: 0,
+        }
+    };
     counters.governor_demotions = governed.demotions;
     counters.governor_estimate_ms = governed.estimate_ms;
 }
 
-/// Marks which agents update this step (forced Full, or their tier's cadence) and returns the
-/// most steps' time any updated agent advances by.
+/// What the update pass saw of every row, for the avoidance window and the step.
+struct UpdateScan {
+    /// The most steps' time any updated agent advances by.
+    max_steps: u32,
+    /// Walkers (walking, not pooled).
+    walkers: u64,
+    /// Whether any row is pooled.
+    any_pooled: bool,
+    /// Whether any row flees.
+    fleeing: bool,
+    /// The fastest finite walking speed (−∞ for none), meters per second.
+    fastest_m_s: f64,
+}
+
+/// Marks which agents update this step (forced Full, or their tier's cadence), counting on
+/// the way what the avoidance window and the step read of every row.
 fn mark_updates(
     agents: &mut Agents,
     crossing_rows: &[u32],
     scheduler_frame: u64,
     counters: &mut MotionCounters,
-) -> u32 {
-    let mut max_steps = 1;
+) -> UpdateScan {
+    let mut scan = UpdateScan {
+        max_steps: 1,
+        walkers: 0,
+        any_pooled: false,
+        fleeing: false,
+        fastest_m_s: f64::NEG_INFINITY,
+    };
     let mut listed = Listed::new(crossing_rows);
     for row in 0..agents.len() {
         let forced = listed.contains(row) && tiers::forced_full(agents, row);
-        let update = !agents.pooled[row]
+        let pooled = agents.pooled[row];
+        let update = !pooled
             && (forced
                 || tiers::updates_at(agents.schedule_hash[row], scheduler_frame, agents.tier[row]));
         agents.updated[row] = update;
         if update {
             counters.updated += 1;
-            max_steps = max_steps.max(agents.skipped_steps[row] + 1);
+            scan.max_steps = scan.max_steps.max(agents.skipped_steps[row] + 1);
         } else {
             counters.skipped += 1;
         }
+        let state = agents.state[row];
+        scan.walkers += u64::from(!pooled && state == AgentState::Walking);
+        scan.any_pooled |= pooled;
+        scan.fleeing |= state == AgentState::Fleeing;
+        let speed = agents.speed_m_s[row];
+        if speed.is_finite() {
+            scan.fastest_m_s = scan.fastest_m_s.max(speed);
+        }
     }
-    max_steps
+    scan
 }
 
 /// Every agent in row order: walkers in the avoidance window steer (and step when updated),
@@ -394,7 +446,7 @@ fn step_agents(
     scratch: &mut MotionScratch,
     (agents, crossing_rows): (&mut Agents, &[u32]),
     dt: f64,
-    max_steps: u32,
+    scan: &UpdateScan,
 ) {
     let WalkState {
         grid,
@@ -402,7 +454,7 @@ fn step_agents(
         scratch: walk_scratch,
         fan,
     } = walk;
-    if agents.pooled.iter().any(|p| *p) {
+    if scan.any_pooled {
         // Pooled peds are detached: they are nobody's neighbour (a non-finite point is left out
         // of the grid, and indices stay rows).
         let detached = Vec2 {
@@ -435,19 +487,15 @@ fn step_agents(
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
     // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
     // and fleers move during this loop; a larger bound only widens the scan.
-    let fleeing = agents.state.contains(&AgentState::Fleeing);
-    let fastest_m_s = agents
-        .speed_m_s
-        .iter()
-        .copied()
-        .filter(|s| s.is_finite())
-        .fold(if fleeing { FLEE_SPEED_M_S } else { 0.0 }, f64::max);
+    let fastest_m_s = scan
+        .fastest_m_s
+        .max(if scan.fleeing { FLEE_SPEED_M_S } else { 0.0 });
     let base = WalkEnv {
         routes: &config.space.routes,
         blockers,
         fan,
         dt_s: dt,
-        max_step_m: fastest_m_s * dt * f64::from(max_steps),
+        max_step_m: fastest_m_s * dt * f64::from(scan.max_steps),
     };
     let window = &scratch.window;
     let mut listed = Listed::new(crossing_rows);

@@ -216,6 +216,8 @@ pub struct World {
     /// The rows whose crosswalk record is not an unbound walker's, listed by each step's
     /// crossings phase for its Motion and liveness phases (scratch, not state).
     pub(super) crossing_rows: Vec<u32>,
+    /// The crossings phase's group-count marks, one per row, zero between steps (scratch).
+    pub(super) crossing_marks: Vec<u8>,
 }
 
 impl World {
@@ -543,6 +545,7 @@ impl World {
             births: &self.births,
             events: &mut self.events,
             rows: &mut self.crossing_rows,
+            marks: &mut self.crossing_marks,
         };
         // Crossings before walking: a crosser who enters now closes the gate this step.
         crossings_phase(config, &mut crossing_sets);
@@ -740,6 +743,7 @@ pub fn build_world(
         observation: Observation::default(),
         tasks: TaskState::default(),
         crossing_rows: Vec::new(),
+        crossing_marks: Vec::new(),
     };
     world.reserve_population();
     Ok(world)

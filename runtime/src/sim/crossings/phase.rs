@@ -41,6 +41,8 @@ pub struct CrossingSets<'a> {
     /// the passes after the first one (and the Motion and liveness phases of the same step)
     /// visit only these rows for anything the crosswalk record decides.
     pub rows: &'a mut Vec<u32>,
+    /// Scratch of the group count: one mark per row, all zero between uses.
+    pub marks: &'a mut Vec<u8>,
 }
 
 /// Whether a crosswalk record is an unbound walker's (Approach, no crosswalk, not held): such
@@ -62,7 +64,7 @@ pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let settings = &config.scenario.crossings;
     // One pass over the records: clear the held flags and list the rows that are not clean.
     let unpooled = collect_rows(sets.agents, sets.rows);
-    let followers = groups_step(config, sets);
+    let mut followers = groups_step(config, sets);
     let crosswalks = signals_step(config, sets);
     let queried = queries_step(config, sets);
     // Rows bound or held by this step's queries join the list (sorted, without repeats).
@@ -76,6 +78,10 @@ pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
         .map(|r| *r as usize)
         .filter(|r| sets.agents.crosswalk[*r].is_bound() && !sets.agents.pooled[*r])
         .collect();
+    if !bound.is_empty() {
+        // A leader at a kerb finds its followers by a search of the pairs (`group_ready`).
+        followers.sort_unstable();
+    }
     for &row in &bound {
         {
             let may_start = |agents: &Agents, row: usize, c: u16| {
@@ -106,7 +112,7 @@ fn collect_rows(agents: &mut Agents, rows: &mut Vec<u32>) -> u64 {
 }
 
 /// Assigns new agents to their groups, sets followers' formation speeds, counts groups, and
-/// returns `(leader row, follower row)` pairs, sorted.
+/// returns `(leader row, follower row)` pairs, in follower order.
 fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize, usize)> {
     let settings = &config.scenario.crossings;
     let agents = &mut *sets.agents;
@@ -164,27 +170,41 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
             agents.group[row].regrouping = error_m.abs() > REGROUP_M;
         }
     }
-    pairs.sort_unstable();
-    count_groups(sets.state, agents, &pairs);
+    count_groups(sets.state, agents, &pairs, sets.marks);
     pairs
 }
 
-fn count_groups(state: &mut CrossingsState, agents: &Agents, pairs: &[(usize, usize)]) {
+/// Counts the groups of `pairs` (in any order): one per leader with its followers, and those
+/// with a follower regrouping. `marks` (one per row) is all zero before and after.
+fn count_groups(
+    state: &mut CrossingsState,
+    agents: &Agents,
+    pairs: &[(usize, usize)],
+    marks: &mut Vec<u8>,
+) {
+    const LED: u8 = 1;
+    const REGROUPING: u8 = 2;
+    marks.resize(agents.len(), 0);
+    for &(leader, follower) in pairs {
+        marks[leader] |= LED
+            | if agents.group[follower].regrouping {
+                REGROUPING
+            } else {
+                0
+            };
+    }
     let stats = &mut state.stats;
     stats.groups = 0;
-    stats.group_members = 0;
     stats.regrouping_groups = 0;
-    let mut i = 0;
-    while i < pairs.len() {
-        let leader = pairs[i].0;
-        let end = i + pairs[i..].iter().take_while(|p| p.0 == leader).count();
-        stats.groups += 1;
-        stats.group_members += 1 + (end - i) as u64;
-        if pairs[i..end].iter().any(|p| agents.group[p.1].regrouping) {
-            stats.regrouping_groups += 1;
+    for &(leader, _) in pairs {
+        let mark = std::mem::take(&mut marks[leader]);
+        if mark != 0 {
+            stats.groups += 1;
+            stats.regrouping_groups += u64::from(mark & REGROUPING != 0);
         }
-        i = end;
     }
+    // Each group is its leader and its followers.
+    stats.group_members = stats.groups + pairs.len() as u64;
 }
 
 /// Whether a leader may start across `crosswalk`: every follower close behind it on its heading

@@ -74,6 +74,7 @@ pub fn classify(distance_m: f64, relevance: f64) -> Tier {
 
 /// The tier relevance, panic and alertness (an agent that saw through a disguise) ask for at
 /// least (the world takes the more detailed of this and the distance request).
+#[inline]
 pub fn requested_by_relevance(relevance: f64, panic: f64, alert: bool) -> Tier {
     if relevance >= HERO_RELEVANCE {
         Tier::Full

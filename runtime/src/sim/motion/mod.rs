@@ -317,13 +317,7 @@ fn assign_tiers(
         ..
     } = scratch;
     let request = |agents: &Agents, row: usize, distance_m: f64| {
-        let by_distance = policy.by_distance(agents.tier[row], distance_m);
-        let by_relevance = governor::requested_by_relevance(
-            agents.relevance[row],
-            agents.panic[row],
-            agents.compromised[row],
-        );
-        by_distance.min(by_relevance)
+        requested_tier(&policy, agents, row, distance_m)
     };
     let mut listed = Listed::new(crossing_rows);
     scratch.start();
@@ -394,6 +388,19 @@ struct UpdateScan {
     fleeing: bool,
     /// The fastest finite walking speed (−∞ for none), meters per second.
     fastest_m_s: f64,
+}
+
+/// The tier row `row` asks for before capacities: the more detailed of its distance request
+/// (with hysteresis) and its relevance, panic and alertness request.
+#[inline]
+fn requested_tier(policy: &TierPolicy, agents: &Agents, row: usize, distance_m: f64) -> Tier {
+    let by_distance = policy.by_distance(agents.tier[row], distance_m);
+    let by_relevance = governor::requested_by_relevance(
+        agents.relevance[row],
+        agents.panic[row],
+        agents.compromised[row],
+    );
+    by_distance.min(by_relevance)
 }
 
 /// Marks which agents update this step (forced Full, or their tier's cadence), counting on

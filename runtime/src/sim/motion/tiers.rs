@@ -112,6 +112,7 @@ pub fn updates_at(hash: u32, frame: u64, tier: Tier) -> bool {
 
 /// Whether the agent in `row` is forced Full this step: its crosswalk phase is Requested,
 /// Waiting, Crossing or Clearing (`sim::crossings`); forced agents may exceed the capacity.
+#[inline]
 pub fn forced_full(agents: &Agents, row: usize) -> bool {
     agents
         .crosswalk
@@ -157,6 +158,7 @@ impl TierPolicy {
     }
 
     /// The tier distance alone asks for, with hysteresis from the current tier.
+    #[inline]
     pub fn by_distance(&self, current: Tier, distance_m: f64) -> Tier {
         let full_limit = if current == Tier::Full {
             self.full_exit_m
@@ -260,10 +262,14 @@ impl TierScratch {
     pub fn file(&mut self, agents: &Agents, row: usize, request: (Tier, bool), distance_m: f64) {
         let tier = agents.tier[row];
         self.counts[usize::from(tier.code())] += 1;
+        let (requested, forced) = request;
+        // The common row: Stub, asking for Stub, not forced — it files nothing.
+        if !forced && requested == Tier::Stub && tier == Tier::Stub {
+            return;
+        }
         if agents.pooled[row] {
             return;
         }
-        let (requested, forced) = request;
         let claim = Claim {
             distance_m,
             id: agents.id[row],

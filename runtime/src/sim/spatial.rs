@@ -269,12 +269,27 @@ impl SpatialGrid {
         if !(p.x.is_finite() && p.y.is_finite()) {
             return None;
         }
-        // Clamped to ≥ 0 before the cast, so truncation is the floor.
-        let column =
-            (((p.x - self.origin.x) * self.inverse_cell).max(0.0) as usize).min(self.columns - 1);
-        let row =
-            (((p.y - self.origin.y) * self.inverse_cell).max(0.0) as usize).min(self.rows - 1);
+        let column = clamped_floor((p.x - self.origin.x) * self.inverse_cell, self.columns);
+        let row = clamped_floor((p.y - self.origin.y) * self.inverse_cell, self.rows);
         Some(row * self.columns + column)
+    }
+}
+
+/// `(offset.max(0.0) as usize).min(count - 1)` for `count ≥ 1`: clamped to ≥ 0 before the
+/// cast, so truncation is the floor; an offset at or past the last cell is compared in floats
+/// (exact: `count − 1` is far below 2⁵³), so the cast only ever sees a value below `count − 1`.
+#[inline]
+fn clamped_floor(offset: f64, count: usize) -> usize {
+    let last = count - 1;
+    let offset = offset.max(0.0);
+    if offset < last as f64 {
+        // Below `last`, which fits a `u32` whenever the grid's cells do.
+        match u32::try_from(last) {
+            Ok(_) => offset as u32 as usize,
+            Err(_) => offset as usize,
+        }
+    } else {
+        last
     }
 }
 

@@ -392,7 +392,7 @@ struct UpdateScan {
 
 /// The tier row `row` asks for before capacities: the more detailed of its distance request
 /// (with hysteresis) and its relevance, panic and alertness request.
-#[inline]
+#[inline(always)]
 fn requested_tier(policy: &TierPolicy, agents: &Agents, row: usize, distance_m: f64) -> Tier {
     let by_distance = policy.by_distance(agents.tier[row], distance_m);
     let by_relevance = governor::requested_by_relevance(

@@ -131,9 +131,14 @@ fn main() {
             .iter()
             .filter(|d| d.is_waiting())
             .count();
+        let c = world.motion_counters();
         println!(
             "{kind}, {steps} steps: {per_step:.3} ms CPU per step, waiting {waiting}, digest {}",
             world.state_digest_hex()
+        );
+        println!(
+            "  last step: tiers {:?}, updated {}, forced full {}, processed {}, deferred {}",
+            c.tiers, c.updated, c.forced_full, c.avoidance_processed, c.avoidance_deferred,
         );
         return;
     }

@@ -14,6 +14,45 @@ const CELLS_PER_POINT: usize = 4;
 /// Cells any grid may have regardless of the point count.
 const MIN_CELL_BUDGET: usize = 64;
 
+/// Relative margin around a squared limit within which [`hypot_at_least`] asks `hypot`
+/// itself: far wider than the few-ulp errors of the squared sum and of `hypot`.
+const SQUARED_MARGIN: f64 = 1e-9;
+
+/// Exactly `dx.hypot(dy) >= limit_m`, without the library call away from the limit: the
+/// squared sum decides when it lies outside a relative margin of `limit_m²` (where both
+/// roundings agree on the side), and `hypot` decides near the limit, for a limit whose square
+/// is not tiny or infinite, and for any non-finite input.
+#[inline]
+pub fn hypot_at_least(dx: f64, dy: f64, limit_m: f64) -> bool {
+    let limit_sq = limit_m * limit_m;
+    let distance_sq = dx * dx + dy * dy;
+    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
+        if distance_sq < limit_sq * (1.0 - SQUARED_MARGIN) {
+            return false;
+        }
+        if distance_sq > limit_sq * (1.0 + SQUARED_MARGIN) && distance_sq.is_finite() {
+            return true;
+        }
+    }
+    dx.hypot(dy) >= limit_m
+}
+
+/// Exactly `dx.hypot(dy) <= limit_m` (see [`hypot_at_least`]).
+#[inline]
+pub fn hypot_at_most(dx: f64, dy: f64, limit_m: f64) -> bool {
+    let limit_sq = limit_m * limit_m;
+    let distance_sq = dx * dx + dy * dy;
+    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
+        if distance_sq < limit_sq * (1.0 - SQUARED_MARGIN) {
+            return true;
+        }
+        if distance_sq > limit_sq * (1.0 + SQUARED_MARGIN) && distance_sq.is_finite() {
+            return false;
+        }
+    }
+    dx.hypot(dy) <= limit_m
+}
+
 /// What the grid keeps of each point for the movers that query it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Body {
@@ -143,26 +182,7 @@ impl SpatialGrid {
         facings: &[Vec2],
         cell_m: f64,
     ) {
-        let (mut min, mut max) = (
-            Vec2 {
-                x: f64::INFINITY,
-                y: f64::INFINITY,
-            },
-            Vec2 {
-                x: f64::NEG_INFINITY,
-                y: f64::NEG_INFINITY,
-            },
-        );
-        for p in points.iter().filter(|p| p.x.is_finite() && p.y.is_finite()) {
-            min.x = min.x.min(p.x);
-            min.y = min.y.min(p.y);
-            max.x = max.x.max(p.x);
-            max.y = max.y.max(p.y);
-        }
-        if min.x > max.x {
-            min = Vec2::default();
-            max = Vec2::default();
-        }
+        let (min, max) = finite_bounds(points);
         let budget = points.len() * CELLS_PER_POINT + MIN_CELL_BUDGET;
         let mut cell_m = if cell_m.is_finite() && cell_m > 0.0 {
             cell_m
@@ -183,6 +203,7 @@ impl SpatialGrid {
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
+        self.cell_of.reserve(points.len());
         for p in points {
             let cell = self.cell_index(*p).map_or(u32::MAX, |c| c as u32);
             self.cell_of.push(cell);
@@ -192,9 +213,12 @@ impl SpatialGrid {
         }
         // Inclusive prefix sums make `cell_start[c]` the end of cell `c`; filling from the last
         // point backwards moves each to its cell's start and keeps indices ascending in a cell.
-        for c in 1..=cells {
-            self.cell_start[c] += self.cell_start[c - 1];
+        let mut running = 0u32;
+        for start in &mut self.cell_start[..cells] {
+            running += *start;
+            *start = running;
         }
+        self.cell_start[cells] = running;
         self.entries.clear();
         self.entries.resize(self.cell_start[cells] as usize, 0);
         self.bodies.reset(self.entries.len());
@@ -409,13 +433,56 @@ impl SpatialGrid {
         if !(p.x.is_finite() && p.y.is_finite()) {
             return None;
         }
-        // Clamped to ≥ 0 before the cast, so truncation is the floor.
-        let column =
-            (((p.x - self.origin.x) * self.inverse_cell).max(0.0) as usize).min(self.columns - 1);
-        let row =
-            (((p.y - self.origin.y) * self.inverse_cell).max(0.0) as usize).min(self.rows - 1);
+        let column = clamped_floor((p.x - self.origin.x) * self.inverse_cell, self.columns);
+        let row = clamped_floor((p.y - self.origin.y) * self.inverse_cell, self.rows);
         Some(row * self.columns + column)
     }
+}
+
+/// `(offset.max(0.0) as usize).min(count - 1)` for `count ≥ 1`: clamped to ≥ 0 before the
+/// cast, so truncation is the floor; an offset at or past the last cell is compared in floats
+/// (exact: `count − 1` is far below 2⁵³), so the cast only ever sees a value below `count − 1`.
+#[inline]
+fn clamped_floor(offset: f64, count: usize) -> usize {
+    let last = count - 1;
+    let offset = offset.max(0.0);
+    if offset < last as f64 {
+        // Below `last`, which fits a `u32` whenever the grid's cells do.
+        match u32::try_from(last) {
+            Ok(_) => offset as u32 as usize,
+            Err(_) => offset as usize,
+        }
+    } else {
+        last
+    }
+}
+
+/// The bounds of the points with both coordinates finite (the origin for none). Within the
+/// finite points a plain comparison is the minimum and the maximum (the sign of a zero bound
+/// decides no cell).
+fn finite_bounds(points: &[Vec2]) -> (Vec2, Vec2) {
+    let (mut min, mut max) = (
+        Vec2 {
+            x: f64::INFINITY,
+            y: f64::INFINITY,
+        },
+        Vec2 {
+            x: f64::NEG_INFINITY,
+            y: f64::NEG_INFINITY,
+        },
+    );
+    for p in points {
+        if p.x.is_finite() && p.y.is_finite() {
+            min.x = if p.x < min.x { p.x } else { min.x };
+            min.y = if p.y < min.y { p.y } else { min.y };
+            max.x = if p.x > max.x { p.x } else { max.x };
+            max.y = if p.y > max.y { p.y } else { max.y };
+        }
+    }
+    if min.x > max.x {
+        return (Vec2::default(), Vec2::default());
+    }
+    (min, max)
 }
 
 #[cfg(test)]
@@ -555,6 +622,50 @@ mod tests {
             disc_total * 10 < square_total * 9,
             "{disc_total} {square_total}"
         );
+    }
+
+    #[test]
+    fn squared_distance_shortcuts_give_the_hypot_verdicts() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut draw = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut near_limit = 0;
+        for k in 0..200_000 {
+            let limit = [0.1, 1e9, 0.02, 3.7][k % 4];
+            // Points spread around the limit, some exactly on it and many within an ulp.
+            let angle = draw() * std::f64::consts::TAU;
+            let scale = 1.0 + (draw() - 0.5) * [1.0, 1e-12, 1e-15, 0.0][(k / 4) % 4];
+            let (dx, dy) = (limit * scale * angle.cos(), limit * scale * angle.sin());
+            let exact = dx.hypot(dy);
+            near_limit += usize::from((exact - limit).abs() <= limit * 1e-12);
+            assert_eq!(
+                hypot_at_least(dx, dy, limit),
+                exact >= limit,
+                "{dx} {dy} {limit}"
+            );
+            assert_eq!(
+                hypot_at_most(dx, dy, limit),
+                exact <= limit,
+                "{dx} {dy} {limit}"
+            );
+        }
+        assert!(near_limit > 100_000, "{near_limit}");
+        for (dx, dy, limit) in [
+            (f64::NAN, 0.0, 0.1),
+            (f64::INFINITY, 0.0, 0.1),
+            (1e-170, 0.0, 0.0),
+            (0.0, 0.0, 0.0),
+            (1e200, 1e200, 1e9),
+            (0.3, 0.4, f64::INFINITY),
+        ] {
+            let exact = dx.hypot(dy);
+            assert_eq!(hypot_at_least(dx, dy, limit), exact >= limit);
+            assert_eq!(hypot_at_most(dx, dy, limit), exact <= limit);
+        }
     }
 
     #[test]

@@ -213,6 +213,11 @@ pub struct World {
     pub(super) tasks: TaskState,
     /// Knocked-down peds and their physics scene (state: snapshots carry it).
     pub(super) knock: Knockdowns,
+    /// The rows whose crosswalk record is not an unbound walker's, listed by each step's
+    /// crossings phase for its Motion and liveness phases (scratch, not state).
+    pub(super) crossing_rows: Vec<u32>,
+    /// The crossings phase's group-count marks, one per row, zero between steps (scratch).
+    pub(super) crossing_marks: Vec<u8>,
 }
 
 impl World {
@@ -539,6 +544,8 @@ impl World {
             slots: &self.slots,
             births: &self.births,
             events: &mut self.events,
+            rows: &mut self.crossing_rows,
+            marks: &mut self.crossing_marks,
         };
         // Crossings before walking: a crosser who enters now closes the gate this step.
         crossings_phase(config, &mut crossing_sets);
@@ -547,6 +554,7 @@ impl World {
             walk,
             scratch: &mut self.motion_scratch,
             agents: &mut *crossing_sets.agents,
+            crossing_rows: crossing_sets.rows.as_slice(),
         };
         motion_phase(config, &observation, motion);
         liveness_phase(config, &mut crossing_sets);
@@ -573,6 +581,7 @@ impl World {
                 walk: &mut self.walk,
                 scratch: &mut self.motion_scratch,
                 agents: &mut self.agents,
+                crossing_rows: &self.crossing_rows,
             },
         );
         let stats = &self.crossings.stats;
@@ -733,6 +742,8 @@ pub fn build_world(
         staged: Staged::default(),
         observation: Observation::default(),
         tasks: TaskState::default(),
+        crossing_rows: Vec::new(),
+        crossing_marks: Vec::new(),
     };
     world.reserve_population();
     Ok(world)

@@ -35,6 +35,20 @@ pub struct CrossingSets<'a> {
     pub births: &'a [Vec<AgentHandle>],
     /// The event log.
     pub events: &'a mut EventLog,
+    /// Scratch of the step (derived, rebuilt by every crossings phase): the rows, ascending,
+    /// whose crosswalk record may differ from an unbound walker's (bound, a phase other than
+    /// Approach, or held this step). Every other row is unbound in Approach and not held, so
+    /// the passes after the first one (and the Motion and liveness phases of the same step)
+    /// visit only these rows for anything the crosswalk record decides.
+    pub rows: &'a mut Vec<u32>,
+    /// Scratch of the group count: one mark per row, all zero between uses.
+    pub marks: &'a mut Vec<u8>,
+}
+
+/// Whether a crosswalk record is an unbound walker's (Approach, no crosswalk, not held): such
+/// a row demands, occupies, forces and controls nothing.
+fn is_clean(c: &CrosswalkAgent) -> bool {
+    c.phase == CrosswalkPhase::Approach && !c.is_bound() && !c.held
 }
 
 /// Per crosswalk, what this step's decisions read.
@@ -48,15 +62,26 @@ struct Crosswalks {
 /// The crossings phase (before walking).
 pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let settings = &config.scenario.crossings;
-    for held in &mut sets.agents.crosswalk {
-        held.held = false;
-    }
-    let followers = groups_step(config, sets);
+    // One pass over the records: clear the held flags and list the rows that are not clean.
+    let unpooled = collect_rows(sets.agents, sets.rows);
+    let mut followers = groups_step(config, sets);
     let crosswalks = signals_step(config, sets);
-    queries_step(config, sets);
-    let bound: Vec<usize> = (0..sets.agents.len())
+    let queried = queries_step(config, sets);
+    // Rows bound or held by this step's queries join the list (sorted, without repeats).
+    if queried.bound_now {
+        sets.rows.sort_unstable();
+        sets.rows.dedup();
+    }
+    let bound: Vec<usize> = sets
+        .rows
+        .iter()
+        .map(|r| *r as usize)
         .filter(|r| sets.agents.crosswalk[*r].is_bound() && !sets.agents.pooled[*r])
         .collect();
+    if !bound.is_empty() {
+        // A leader at a kerb finds its followers by a search of the pairs (`group_ready`).
+        followers.sort_unstable();
+    }
     for &row in &bound {
         {
             let may_start = |agents: &Agents, row: usize, c: u16| {
@@ -67,14 +92,34 @@ pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
             advance_bound(config, settings, sets, row, &may_start, &bound);
         }
     }
-    gates_step(config, sets);
+    gates_step(config, sets, unpooled);
+}
+
+/// Clears every held flag and lists in `rows` (ascending) the rows whose record is not clean
+/// afterwards; returns the number of unpooled rows.
+fn collect_rows(agents: &mut Agents, rows: &mut Vec<u32>) -> u64 {
+    rows.clear();
+    for (row, c) in agents.crosswalk.iter_mut().enumerate() {
+        // Written only when set, so the pass dirties no clean record.
+        if c.held {
+            c.held = false;
+        }
+        if !is_clean(c) {
+            rows.push(row as u32);
+        }
+    }
+    agents.pooled.iter().filter(|p| !**p).count() as u64
 }
 
 /// Assigns new agents to their groups, sets followers' formation speeds, counts groups, and
-/// returns `(leader row, follower row)` pairs, sorted.
+/// returns `(leader row, follower row)` pairs, in follower order.
 fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize, usize)> {
     let settings = &config.scenario.crossings;
     let agents = &mut *sets.agents;
+    let mut pairs = Vec::new();
+    // One pass: a new agent's assignment, then (for a follower) its formation speed. A
+    // follower reads only its own membership and its leader's route state, which no assignment
+    // changes, so assigning as the pass goes is the same as assigning everyone first.
     for row in 0..agents.len() {
         if !agents.group[row].assigned {
             let id = AgentId::from_bits(agents.id[row]);
@@ -97,9 +142,6 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
                 regrouping: false,
             };
         }
-    }
-    let mut pairs = Vec::new();
-    for row in 0..agents.len() {
         let member = agents.group[row];
         if member.role != GroupRole::Follower || agents.pooled[row] {
             continue;
@@ -128,27 +170,41 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
             agents.group[row].regrouping = error_m.abs() > REGROUP_M;
         }
     }
-    pairs.sort_unstable();
-    count_groups(sets.state, agents, &pairs);
+    count_groups(sets.state, agents, &pairs, sets.marks);
     pairs
 }
 
-fn count_groups(state: &mut CrossingsState, agents: &Agents, pairs: &[(usize, usize)]) {
+/// Counts the groups of `pairs` (in any order): one per leader with its followers, and those
+/// with a follower regrouping. `marks` (one per row) is all zero before and after.
+fn count_groups(
+    state: &mut CrossingsState,
+    agents: &Agents,
+    pairs: &[(usize, usize)],
+    marks: &mut Vec<u8>,
+) {
+    const LED: u8 = 1;
+    const REGROUPING: u8 = 2;
+    marks.resize(agents.len(), 0);
+    for &(leader, follower) in pairs {
+        marks[leader] |= LED
+            | if agents.group[follower].regrouping {
+                REGROUPING
+            } else {
+                0
+            };
+    }
     let stats = &mut state.stats;
     stats.groups = 0;
-    stats.group_members = 0;
     stats.regrouping_groups = 0;
-    let mut i = 0;
-    while i < pairs.len() {
-        let leader = pairs[i].0;
-        let end = i + pairs[i..].iter().take_while(|p| p.0 == leader).count();
-        stats.groups += 1;
-        stats.group_members += 1 + (end - i) as u64;
-        if pairs[i..end].iter().any(|p| agents.group[p.1].regrouping) {
-            stats.regrouping_groups += 1;
+    for &(leader, _) in pairs {
+        let mark = std::mem::take(&mut marks[leader]);
+        if mark != 0 {
+            stats.groups += 1;
+            stats.regrouping_groups += u64::from(mark & REGROUPING != 0);
         }
-        i = end;
     }
+    // Each group is its leader and its followers.
+    stats.group_members = stats.groups + pairs.len() as u64;
 }
 
 /// Whether a leader may start across `crosswalk`: every follower close behind it on its heading
@@ -196,7 +252,10 @@ fn signals_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Crosswalks
     let space = &config.space;
     let n = space.crosswalks.len();
     let (mut demand, mut occupied) = (vec![false; n], vec![false; n]);
-    for (row, c) in sets.agents.crosswalk.iter().enumerate() {
+    // Only listed rows can be bound.
+    for &row in sets.rows.iter() {
+        let row = row as usize;
+        let c = &sets.agents.crosswalk[row];
         if c.is_bound() && !sets.agents.pooled[row] {
             let i = usize::from(c.crosswalk);
             if i < n {
@@ -243,28 +302,44 @@ fn signals_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Crosswalks
     Crosswalks { zone_clear, walk }
 }
 
+/// What this step's queries added to the row list.
+struct Queried {
+    /// Whether any row was bound or held (and pushed onto the list, out of order).
+    bound_now: bool,
+}
+
 /// Crosswalk queries for unbound walkers whose route crosses, at most `queries_per_step` per
-/// step from a rotating cursor (the rest deferred and counted); a found crossing binds.
-fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
+/// step from a rotating cursor (the rest deferred and counted); a found crossing binds. Rows
+/// bound or held here are pushed onto `sets.rows`.
+fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     let settings = &config.scenario.crossings;
     let index = &config.crossing_index;
     let agents = &mut *sets.agents;
     let n = agents.len();
     let mut queue = QueueOccupancy::new(config.space.crosswalks.len(), settings.capacity());
-    for c in agents.crosswalk.iter().filter(|c| c.phase.demands()) {
-        queue.take(c.crosswalk, c.entry_side, c.slot);
+    // Only listed rows can demand (a clean record is in Approach).
+    for &row in sets.rows.iter() {
+        let c = &agents.crosswalk[row as usize];
+        if c.phase.demands() {
+            queue.take(c.crosswalk, c.entry_side, c.slot);
+        }
     }
     let (mut processed, mut deferred) = (0u64, 0u64);
     let cursor = sets.state.query_cursor as usize;
     let mut next_cursor = None;
+    let mut held = 0u64;
+    let listed = sets.rows.len();
+    // Without a route that crosses, no row needs a query (nothing processed, nothing deferred).
+    let any_crosses = index.routes.iter().any(|r| !r.is_empty());
     // Rows from the cursor round to it, as `(cursor + k) % n` for k in 0..n, without a
     // division per row.
     let start = if n == 0 { 0 } else { cursor % n };
-    for row in (start..n).chain(0..start) {
-        let needs = !agents.pooled[row]
+    let rows = if any_crosses { n } else { 0 };
+    for row in (start..rows).chain(0..start.min(rows)) {
+        let needs = index.route_crosses(agents.route[row])
+            && !agents.pooled[row]
             && agents.state[row] == AgentState::Walking
-            && agents.crosswalk[row].phase == CrosswalkPhase::Approach
-            && index.route_crosses(agents.route[row]);
+            && agents.crosswalk[row].phase == CrosswalkPhase::Approach;
         if !needs {
             continue;
         }
@@ -283,9 +358,14 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
             });
         if let Some(crossing) = found {
             bind(config, settings, agents, &mut queue, row, crossing);
+            let c = &agents.crosswalk[row];
+            held += u64::from(c.held);
+            if !is_clean(c) {
+                sets.rows.push(row as u32);
+            }
         }
     }
-    let held = agents.crosswalk.iter().filter(|c| c.held).count() as u64;
+    // Every held flag was cleared before the queries, so the held rows are the ones held here.
     sets.state.stats.queue_full_steps += held;
     if deferred > 0 {
         sets.state.query_cursor = next_cursor.map_or(0, |c| c as u32);
@@ -295,6 +375,9 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     stats.queries_deferred = deferred;
     stats.queries_processed_total += processed;
     stats.queries_deferred_total += deferred;
+    Queried {
+        bound_now: sets.rows.len() > listed,
+    }
 }
 
 /// Binds row `row` to `crossing`: on the carriageway already it is committed; within the entry
@@ -473,15 +556,20 @@ fn move_to(agents: &mut Agents, row: usize, target: Vec2, stride_m: f64) {
     agents.position[row] = next;
 }
 
-/// Gates from this step's occupancy, then the hazard; phase counts.
-fn gates_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
+/// Gates from this step's occupancy, then the hazard; phase counts (`unpooled` rows in all:
+/// every unlisted one is in Approach).
+fn gates_step(config: &WorldConfig, sets: &mut CrossingSets<'_>, unpooled: u64) {
     let space = &config.space;
     let mut occupied = vec![false; space.signals.len()];
     let mut phases = [0u64; 6];
-    for (row, c) in sets.agents.crosswalk.iter().enumerate() {
+    let mut listed = 0u64;
+    for &row in sets.rows.iter() {
+        let row = row as usize;
         if sets.agents.pooled[row] {
             continue;
         }
+        let c = &sets.agents.crosswalk[row];
+        listed += 1;
         phases[usize::from(c.phase.code())] += 1;
         if c.phase.occupies() {
             if let Some(cw) = space.crosswalks.get(usize::from(c.crosswalk)) {
@@ -491,6 +579,7 @@ fn gates_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
             }
         }
     }
+    phases[usize::from(CrosswalkPhase::Approach.code())] += unpooled - listed;
     for (signal, occupied) in sets.state.signals.iter_mut().zip(occupied) {
         signal.set_gate(occupied);
     }
@@ -502,7 +591,8 @@ fn gates_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
 }
 
 /// The liveness guard (after walking): progress watches, stuck flags and their events, forced
-/// clears of committed crossers without progress.
+/// clears of committed crossers without progress. Only the rows the crossings phase listed
+/// can occupy a crossing (`sets.rows`); the others are read for their watch alone.
 pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let settings = &config.scenario.crossings;
     let dt = config.fixed_step_s;
@@ -510,50 +600,46 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let stats = &mut sets.state.stats;
     stats.stalled_committed = 0;
     stats.stuck_now = 0;
+    let mut listed = sets.rows.iter().map(|r| *r as usize).peekable();
     for row in 0..agents.len() {
-        let signal = config
-            .space
-            .crosswalks
-            .get(usize::from(agents.crosswalk[row].crosswalk))
-            .and_then(|c| sets.state.signals.get(usize::from(c.signal)))
-            .map(|s| s.phase);
-        let verdict = watch(agents, row, dt, settings.stuck_after_s, signal);
-        let handle = sets.slots.handle_of(row);
-        let source = Some(agents.source[row]);
-        match verdict {
-            Verdict::Stuck(reason) => {
-                stats.stuck_flags += 1;
-                sets.events.push(
-                    sets.frame,
-                    EventKind::Stuck,
-                    handle,
-                    source,
-                    EventDetail::Stuck(reason),
-                );
-            }
-            Verdict::Unstuck => {
-                sets.events.push(
-                    sets.frame,
-                    EventKind::Unstuck,
-                    handle,
-                    source,
-                    EventDetail::None,
-                );
-            }
-            Verdict::Unchanged => {}
+        let is_listed = listed.next_if_eq(&row).is_some();
+        let occupies = is_listed && agents.crosswalk[row].phase.occupies();
+        let signals = &sets.state.signals;
+        let signal = |agents: &Agents| {
+            config
+                .space
+                .crosswalks
+                .get(usize::from(agents.crosswalk[row].crosswalk))
+                .and_then(|c| signals.get(usize::from(c.signal)))
+                .map(|s| s.phase)
+        };
+        let verdict = watch(agents, row, (dt, settings.stuck_after_s), occupies, signal);
+        if verdict != Verdict::Unchanged {
+            let handle = sets.slots.handle_of(row);
+            let source = Some(agents.source[row]);
+            let (kind, detail) = match verdict {
+                Verdict::Stuck(reason) => {
+                    stats.stuck_flags += 1;
+                    (EventKind::Stuck, EventDetail::Stuck(reason))
+                }
+                _ => (EventKind::Unstuck, EventDetail::None),
+            };
+            sets.events.push(sets.frame, kind, handle, source, detail);
         }
-        let mut c = agents.crosswalk[row];
-        if c.phase.occupies() {
+        if occupies {
             let still_s = agents.liveness[row].still_s;
             stats.max_no_progress_s = stats.max_no_progress_s.max(still_s);
             if still_s >= STALLED_AFTER_S {
                 stats.stalled_committed += 1;
             }
             if still_s >= settings.forced_clear_after_s {
+                let mut c = agents.crosswalk[row];
                 complete(agents, row, &mut c);
                 agents.crosswalk[row] = c;
                 agents.liveness[row] = super::stuck::Liveness::at(c.exit);
                 stats.forced_clears += 1;
+                let handle = sets.slots.handle_of(row);
+                let source = Some(agents.source[row]);
                 sets.events.push(
                     sets.frame,
                     EventKind::ForcedClear,

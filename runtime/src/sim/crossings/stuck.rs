@@ -7,8 +7,9 @@ use crate::project::Vec2;
 use crate::sim::agents::{AgentState, Agents, Canonical};
 use crate::sim::walk::{CandidateRejection, WaitReason, WalkDecision};
 
-use super::crosswalk::{distance_m, CrosswalkPhase};
+use super::crosswalk::CrosswalkPhase;
 use super::signals::SignalPhase;
+use crate::sim::spatial::hypot_at_least;
 
 /// Moving this far from the last progress point is progress, meters.
 pub const PROGRESS_M: f64 = 0.1;
@@ -94,21 +95,24 @@ pub enum Verdict {
     Unstuck,
 }
 
-/// Advances row `row`'s watch by `dt_s`. `signal` is the phase of the signal of the crosswalk it
-/// is bound to (if any); agents that are holding, arrived or pooled are never stuck.
+/// Advances row `row`'s watch by `dt_s`. `signal` gives the phase of the signal of the
+/// crosswalk it is bound to (if any; asked only when a reason is needed); `occupies` whether
+/// its crosswalk phase occupies the crossing; agents that are holding, arrived or pooled are
+/// never stuck.
+#[inline]
 pub fn watch(
     agents: &mut Agents,
     row: usize,
-    dt_s: f64,
-    stuck_after_s: f64,
-    signal: Option<SignalPhase>,
+    (dt_s, stuck_after_s): (f64, f64),
+    occupies: bool,
+    signal: impl FnOnce(&Agents) -> Option<SignalPhase>,
 ) -> Verdict {
     let here = agents.position[row];
     let live = &mut agents.liveness[row];
     let idle = agents.pooled[row]
-        || (matches!(agents.state[row], AgentState::Holding | AgentState::Arrived)
-            && !agents.crosswalk[row].phase.occupies());
-    if idle || distance_m(here, live.anchor) >= PROGRESS_M {
+        || (matches!(agents.state[row], AgentState::Holding | AgentState::Arrived) && !occupies);
+    // `distance_m(here, anchor) >= PROGRESS_M`, exactly.
+    if idle || hypot_at_least(here.x - live.anchor.x, here.y - live.anchor.y, PROGRESS_M) {
         let was = live.stuck.take();
         *live = Liveness::at(here);
         return if was.is_some() {
@@ -121,7 +125,7 @@ pub fn watch(
     if live.stuck.is_some() || live.still_s <= stuck_after_s {
         return Verdict::Unchanged;
     }
-    let reason = reason_of(agents, row, signal);
+    let reason = reason_of(agents, row, signal(agents));
     agents.liveness[row].stuck = Some(reason);
     Verdict::Stuck(reason)
 }

@@ -42,6 +42,16 @@ pub fn estimate_ms(tiers: &[Tier]) -> f64 {
     micros as f64 / 1000.0
 }
 
+/// [`estimate_ms`] of tiers given by their counts per rung (Full, Simulated, Stub).
+pub fn estimate_of_counts_ms(counts: [u64; 3]) -> f64 {
+    let micros: u64 = Tier::ALL
+        .iter()
+        .zip(counts)
+        .map(|(tier, count)| cost_us(*tier) * count)
+        .sum();
+    micros as f64 / 1000.0
+}
+
 fn cost_us(tier: Tier) -> u64 {
     match tier {
         Tier::Full => 35,
@@ -64,6 +74,7 @@ pub fn classify(distance_m: f64, relevance: f64) -> Tier {
 
 /// The tier relevance, panic and alertness (an agent that saw through a disguise) ask for at
 /// least (the world takes the more detailed of this and the distance request).
+#[inline]
 pub fn requested_by_relevance(relevance: f64, panic: f64, alert: bool) -> Tier {
     if relevance >= HERO_RELEVANCE {
         Tier::Full

@@ -202,6 +202,34 @@ pub(in crate::sim) struct MotionSets<'a> {
     pub scratch: &'a mut MotionScratch,
     /// The agents.
     pub agents: &'a mut Agents,
+    /// The rows (ascending) whose crosswalk record is not an unbound walker's, as this step's
+    /// crossings phase listed them: no other row is forced Full or moved by the crossings.
+    pub crossing_rows: &'a [u32],
+}
+
+/// Membership in an ascending row list, asked in ascending row order (a merge, no search).
+struct Listed<'a> {
+    rows: &'a [u32],
+    next: usize,
+}
+
+impl<'a> Listed<'a> {
+    fn new(rows: &'a [u32]) -> Listed<'a> {
+        Listed { rows, next: 0 }
+    }
+
+    /// Whether `row` is listed; rows asked must not decrease.
+    #[inline]
+    fn contains(&mut self, row: usize) -> bool {
+        while self
+            .rows
+            .get(self.next)
+            .is_some_and(|r| (*r as usize) < row)
+        {
+            self.next += 1;
+        }
+        self.rows.get(self.next).is_some_and(|r| *r as usize == row)
+    }
 }
 
 /// Motion: tiers, the update mask, the avoidance window, every agent's step by its
@@ -216,6 +244,7 @@ pub(in crate::sim) fn motion_phase(
         walk,
         scratch,
         agents,
+        crossing_rows,
     } = sets;
     let dt = config.fixed_step_s;
     let scheduler_frame = state.scheduler_frame;
@@ -223,19 +252,20 @@ pub(in crate::sim) fn motion_phase(
     let mut counters = MotionCounters::default();
     assign_tiers(
         config,
-        observation,
+        (observation, crossing_rows),
         agents,
         (scratch, &mut state.ring),
         &mut counters,
     );
-    let max_steps = mark_updates(agents, scheduler_frame, &mut counters);
+    let scan = mark_updates(agents, crossing_rows, scheduler_frame, &mut counters);
     let budget = config.scenario.motion.avoidance_budget;
-    let (processed, deferred) = scratch
-        .window
-        .select(agents, budget, &mut state.avoidance_cursor);
+    let (processed, deferred) =
+        scratch
+            .window
+            .select_of(agents, scan.walkers, budget, &mut state.avoidance_cursor);
     counters.avoidance_processed = processed;
     counters.avoidance_deferred = deferred;
-    step_agents(config, walk, scratch, agents, dt, max_steps);
+    step_agents(config, walk, scratch, (agents, crossing_rows), dt, &scan);
     state.counters = counters;
 }
 
@@ -268,7 +298,7 @@ pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>)
 /// outside the streaming ring (`ring`), within capacities and budgets, then the crowd governor.
 fn assign_tiers(
     config: &WorldConfig,
-    observation: &Observation,
+    (observation, crossing_rows): (&Observation, &[u32]),
     agents: &mut Agents,
     (scratch, ring_state): (&mut MotionScratch, &mut ring::RingState),
     counters: &mut MotionCounters,
@@ -286,20 +316,23 @@ fn assign_tiers(
         ring: ring_scratch,
         ..
     } = scratch;
-    tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
-    scratch.forced.clear();
-    scratch.requested.clear();
-    for row in 0..agents.len() {
-        let by_distance = policy.by_distance(agents.tier[row], scratch.distance_m[row]);
-        let by_relevance = governor::requested_by_relevance(
-            agents.relevance[row],
-            agents.panic[row],
-            agents.compromised[row],
-        );
-        scratch.requested.push(by_distance.min(by_relevance));
-        scratch.forced.push(tiers::forced_full(agents, row));
-    }
+    let request = |agents: &Agents, row: usize, distance_m: f64| {
+        requested_tier(&policy, agents, row, distance_m)
+    };
+    let mut listed = Listed::new(crossing_rows);
+    scratch.start();
     if let Some(streaming) = &config.space.streaming {
+        // The ring lowers the requests of every row before any is filed.
+        tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
+        scratch.forced.clear();
+        scratch.requested.clear();
+        for row in 0..agents.len() {
+            let requested = request(agents, row, scratch.distance_m[row]);
+            scratch.requested.push(requested);
+            scratch
+                .forced
+                .push(listed.contains(row) && tiers::forced_full(agents, row));
+        }
         counters.ring_demotions = ring::demote_requests(
             streaming,
             observation,
@@ -309,34 +342,106 @@ fn assign_tiers(
             ring_scratch,
         );
         counters.outside_ring = ring_state.outside.len() as u64;
+        for row in 0..agents.len() {
+            let filed = (scratch.requested[row], scratch.forced[row]);
+            let distance_m = scratch.distance_m[row];
+            scratch.file(agents, row, filed, distance_m);
+        }
+    } else {
+        // One pass: each row's distance, request and forcing, filed at once.
+        for row in 0..agents.len() {
+            let distance_m = tiers::nearest_view_distance(observation, agents.position[row]);
+            let forced = listed.contains(row) && tiers::forced_full(agents, row);
+            let requested = request(agents, row, distance_m);
+            scratch.file(agents, row, (requested, forced), distance_m);
+        }
     }
-    counters.forced_full = tiers::capacity_targets(&policy, agents, scratch);
-    let moved = tiers::apply_transitions(&policy, agents, scratch);
+    let (moved, tier_counts) = tiers::settle(&policy, agents, scratch);
+    counters.forced_full = moved.forced_full;
     counters.promotions = moved.promotions;
     counters.demotions = moved.demotions;
     counters.deferred_transitions = moved.deferred_transitions;
-    let governed = governor::govern(settings, agents);
+    let governed = if settings.crowd_governor {
+        governor::govern(settings, agents)
+    } else {
+        // Without enforcement the estimate is the applied tiers' cost, from their counts.
+        let estimate_ms = governor::estimate_of_counts_ms(tier_counts);
+        governor::Governed {
+            before_ms: estimate_ms,
+            estimate_ms,
+            demotions: 0,
+        }
+    };
     counters.governor_demotions = governed.demotions;
     counters.governor_estimate_ms = governed.estimate_ms;
 }
 
-/// Marks which agents update this step (forced Full, or their tier's cadence) and returns the
-/// most steps' time any updated agent advances by.
-fn mark_updates(agents: &mut Agents, scheduler_frame: u64, counters: &mut MotionCounters) -> u32 {
-    let mut max_steps = 1;
+/// What the update pass saw of every row, for the avoidance window and the step.
+struct UpdateScan {
+    /// The most steps' time any updated agent advances by.
+    max_steps: u32,
+    /// Walkers (walking, not pooled).
+    walkers: u64,
+    /// Whether any row is pooled.
+    any_pooled: bool,
+    /// Whether any row flees.
+    fleeing: bool,
+    /// The fastest finite walking speed (−∞ for none), meters per second.
+    fastest_m_s: f64,
+}
+
+/// The tier row `row` asks for before capacities: the more detailed of its distance request
+/// (with hysteresis) and its relevance, panic and alertness request.
+#[inline(always)]
+fn requested_tier(policy: &TierPolicy, agents: &Agents, row: usize, distance_m: f64) -> Tier {
+    let by_distance = policy.by_distance(agents.tier[row], distance_m);
+    let by_relevance = governor::requested_by_relevance(
+        agents.relevance[row],
+        agents.panic[row],
+        agents.compromised[row],
+    );
+    by_distance.min(by_relevance)
+}
+
+/// Marks which agents update this step (forced Full, or their tier's cadence), counting on
+/// the way what the avoidance window and the step read of every row.
+fn mark_updates(
+    agents: &mut Agents,
+    crossing_rows: &[u32],
+    scheduler_frame: u64,
+    counters: &mut MotionCounters,
+) -> UpdateScan {
+    let mut scan = UpdateScan {
+        max_steps: 1,
+        walkers: 0,
+        any_pooled: false,
+        fleeing: false,
+        fastest_m_s: f64::NEG_INFINITY,
+    };
+    let mut listed = Listed::new(crossing_rows);
     for row in 0..agents.len() {
-        let update = !agents.pooled[row]
-            && (tiers::forced_full(agents, row)
+        let forced = listed.contains(row) && tiers::forced_full(agents, row);
+        let pooled = agents.pooled[row];
+        let update = !pooled
+            && (forced
                 || tiers::updates_at(agents.schedule_hash[row], scheduler_frame, agents.tier[row]));
         agents.updated[row] = update;
         if update {
             counters.updated += 1;
-            max_steps = max_steps.max(agents.skipped_steps[row] + 1);
+            scan.max_steps = scan.max_steps.max(agents.skipped_steps[row] + 1);
         } else {
             counters.skipped += 1;
         }
+        let state = agents.state[row];
+        scan.walkers += u64::from(!pooled && state == AgentState::Walking);
+        scan.any_pooled |= pooled;
+        scan.fleeing |= state == AgentState::Fleeing;
+        let speed = agents.speed_m_s[row];
+        if speed.is_finite() {
+            scan.fastest_m_s = scan.fastest_m_s.max(speed);
+        }
     }
-    max_steps
+    scan
 }
 
 /// Every agent in row order: walkers in the avoidance window steer (and step when updated),
@@ -346,9 +451,9 @@ fn step_agents(
     config: &WorldConfig,
     walk: &mut WalkState,
     scratch: &mut MotionScratch,
-    agents: &mut Agents,
+    (agents, crossing_rows): (&mut Agents, &[u32]),
     dt: f64,
-    max_steps: u32,
+    scan: &UpdateScan,
 ) {
     let WalkState {
         grid,
@@ -356,7 +461,7 @@ fn step_agents(
         scratch: walk_scratch,
         fan,
     } = walk;
-    if agents.pooled.iter().any(|p| *p) {
+    if scan.any_pooled {
         // Pooled peds are detached: they are nobody's neighbour (a non-finite point is left out
         // of the grid, and indices stay rows).
         let detached = Vec2 {
@@ -389,30 +494,28 @@ fn step_agents(
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
     // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
     // and fleers move during this loop; a larger bound only widens the scan.
-    let fleeing = agents.state.contains(&AgentState::Fleeing);
-    let fastest_m_s = agents
-        .speed_m_s
-        .iter()
-        .copied()
-        .filter(|s| s.is_finite())
-        .fold(if fleeing { FLEE_SPEED_M_S } else { 0.0 }, f64::max);
+    let fastest_m_s = scan
+        .fastest_m_s
+        .max(if scan.fleeing { FLEE_SPEED_M_S } else { 0.0 });
     let base = WalkEnv {
         routes: &config.space.routes,
         blockers,
         fan,
         dt_s: dt,
-        max_step_m: fastest_m_s * dt * f64::from(max_steps),
+        max_step_m: fastest_m_s * dt * f64::from(scan.max_steps),
     };
     let window = &scratch.window;
+    let mut listed = Listed::new(crossing_rows);
     for row in 0..agents.len() {
         if agents.pooled[row] {
             continue;
         }
         let updated = agents.updated[row];
         let processed = window.contains(row);
+        // Only a listed row's crossing can control its motion.
+        let crossing = listed.contains(row) && agents.crosswalk[row].controls_motion();
         if !updated {
             agents.skipped_steps[row] += 1;
-            let crossing = agents.crosswalk[row].controls_motion();
             if processed && agents.state[row] == AgentState::Walking && !crossing {
                 let env = WalkEnv {
                     dt_s: dt * f64::from(agents.skipped_steps[row] + 1),
@@ -429,7 +532,7 @@ fn step_agents(
         let env = WalkEnv { dt_s, ..base };
         match agents.state[row] {
             // A walker the crossings move this step (queued, crossing, held) does not walk.
-            AgentState::Walking if agents.crosswalk[row].controls_motion() => {}
+            AgentState::Walking if crossing => {}
             AgentState::Walking => {
                 let mode = if processed {
                     Avoidance::Steer

@@ -112,6 +112,7 @@ pub fn updates_at(hash: u32, frame: u64, tier: Tier) -> bool {
 
 /// Whether the agent in `row` is forced Full this step: its crosswalk phase is Requested,
 /// Waiting, Crossing or Clearing (`sim::crossings`); forced agents may exceed the capacity.
+#[inline]
 pub fn forced_full(agents: &Agents, row: usize) -> bool {
     agents
         .crosswalk
@@ -157,6 +158,7 @@ impl TierPolicy {
     }
 
     /// The tier distance alone asks for, with hysteresis from the current tier.
+    #[inline]
     pub fn by_distance(&self, current: Tier, distance_m: f64) -> Tier {
         let full_limit = if current == Tier::Full {
             self.full_exit_m
@@ -191,12 +193,14 @@ pub struct TierCounts {
     pub deferred_transitions: u64,
 }
 
-/// One agent's claim in the assignment: its sort key and row.
+/// One agent's claim in the assignment: its sort key, row, and (in a transition) the tier it
+/// moves to.
 #[derive(Clone, Copy, Debug)]
 struct Claim {
     distance_m: f64,
     id: u64,
     row: u32,
+    want: Tier,
 }
 
 impl TierScratch {
@@ -204,8 +208,11 @@ impl TierScratch {
     pub fn heap_bytes(&self) -> usize {
         self.distance_m.capacity() * std::mem::size_of::<f64>()
             + self.forced.capacity()
-            + (self.requested.capacity() + self.target.capacity()) * std::mem::size_of::<Tier>()
-            + (self.full.capacity() + self.simulated.capacity() + self.moves.capacity())
+            + self.requested.capacity() * std::mem::size_of::<Tier>()
+            + (self.full.capacity()
+                + self.simulated.capacity()
+                + self.promote.capacity()
+                + self.demote.capacity())
                 * std::mem::size_of::<Claim>()
     }
 }
@@ -215,92 +222,164 @@ fn by_key(a: &Claim, b: &Claim) -> std::cmp::Ordering {
 }
 
 /// Scratch of tier assignment, kept between steps so a step allocates only when it grows.
+///
+/// Assignment keeps lists, not per-row targets: only forced rows and rows requesting Full or
+/// Simulated can get a target other than Stub, so every other row's transition (a demotion to
+/// Stub when it is not Stub already) is known in the pass that reads its request.
 #[derive(Clone, Debug, Default)]
 pub struct TierScratch {
-    /// Nearest-observer distance of every row, meters.
+    /// Nearest-observer distance of every row, meters (with a streaming ring only).
     pub distance_m: Vec<f64>,
-    /// Whether each row is forced Full this step.
+    /// Whether each row is forced Full this step (with a streaming ring only).
     pub forced: Vec<bool>,
-    /// The tier each row asks for before capacities (distance, relevance, panic).
+    /// The tier each row asks for before capacities (distance, relevance, panic; with a
+    /// streaming ring only).
     pub requested: Vec<Tier>,
-    /// The tier each row should have this step.
-    pub target: Vec<Tier>,
     full: Vec<Claim>,
     simulated: Vec<Claim>,
-    moves: Vec<Claim>,
+    promote: Vec<Claim>,
+    demote: Vec<Claim>,
+    forced_count: u64,
+    /// Applied tiers counted before the transitions (Full, Simulated, Stub).
+    counts: [u64; 3],
 }
 
-/// The horizontal distance from every row to the nearest view of `observation` (every view,
-/// valid or not: a fading camera still decides what is near), infinite without views. The
-/// square root of the summed squares (IEEE-exact, unlike a library `hypot`, and cheaper).
-pub fn nearest_view_distances(observation: &Observation, agents: &Agents, out: &mut Vec<f64>) {
-    out.clear();
-    out.extend(agents.position.iter().map(|p| {
-        observation
-            .views
-            .iter()
-            .map(|v| {
-                let (dx, dy) = (p.x - v.center_m[0], p.y - v.center_m[1]);
-                (dx * dx + dy * dy).sqrt()
-            })
-            .fold(f64::INFINITY, f64::min)
-    }));
-}
+impl TierScratch {
+    /// Empties the lists for a new assignment.
+    pub fn start(&mut self) {
+        self.full.clear();
+        self.simulated.clear();
+        self.promote.clear();
+        self.demote.clear();
+        self.forced_count = 0;
+        self.counts = [0; 3];
+    }
 
-/// Computes every row's target tier into `scratch.target`: forced agents Full (beyond the
-/// capacity), then the nearest Full requests up to the Full capacity, then the nearest
-/// Simulated requests (Full overflow included) up to the Simulated capacity, the rest Stub.
-/// `scratch.requested` and `scratch.forced` give each row's request before capacities.
-pub fn capacity_targets(policy: &TierPolicy, agents: &Agents, scratch: &mut TierScratch) -> u64 {
-    let TierScratch {
-        distance_m,
-        forced: is_forced,
-        requested,
-        target,
-        full,
-        simulated,
-        ..
-    } = scratch;
-    target.clear();
-    target.resize(agents.len(), Tier::Stub);
-    full.clear();
-    simulated.clear();
-    let mut forced = 0u64;
-    for row in 0..agents.len() {
-        if agents.pooled[row] {
-            target[row] = agents.tier[row];
-            continue;
+    /// Files row `row` (its applied tier counted even when pooled): a pooled row keeps its tier;
+    /// a forced one targets Full (beyond the capacity); a Full or Simulated request claims a
+    /// place by distance; any other targets Stub.
+    #[inline]
+    pub fn file(&mut self, agents: &Agents, row: usize, request: (Tier, bool), distance_m: f64) {
+        let tier = agents.tier[row];
+        self.counts[usize::from(tier.code())] += 1;
+        let (requested, forced) = request;
+        // The common row: Stub, asking for Stub, not forced — it files nothing.
+        if !forced && requested == Tier::Stub && tier == Tier::Stub {
+            return;
         }
-        let (tier, is_forced) = (requested[row], is_forced[row]);
+        if agents.pooled[row] {
+            return;
+        }
         let claim = Claim {
-            distance_m: distance_m[row],
+            distance_m,
             id: agents.id[row],
             row: row as u32,
+            want: Tier::Full,
         };
-        if is_forced {
-            forced += 1;
-            target[row] = Tier::Full;
-        } else if tier == Tier::Full {
-            full.push(claim);
-        } else if tier == Tier::Simulated {
-            simulated.push(claim);
+        if forced {
+            self.forced_count += 1;
+            if tier != Tier::Full {
+                // A forced agent is promoted before any other.
+                self.promote.push(Claim {
+                    distance_m: f64::NEG_INFINITY,
+                    ..claim
+                });
+            }
+        } else if requested == Tier::Full {
+            self.full.push(claim);
+        } else if requested == Tier::Simulated {
+            self.simulated.push(claim);
+        } else if tier != Tier::Stub {
+            self.demote.push(Claim {
+                distance_m: -distance_m,
+                want: Tier::Stub,
+                ..claim
+            });
         }
     }
-    let full_left = (policy.full_capacity as usize).saturating_sub(forced as usize);
-    nearest_first(full, full_left);
+
+    /// Files a claim that got `target` as a transition when it moves its row.
+    fn transition(&mut self, agents: &Agents, claim: Claim, target: Tier) {
+        let now = agents.tier[claim.row as usize];
+        if target < now {
+            self.promote.push(Claim {
+                want: target,
+                ..claim
+            });
+        } else if target > now {
+            self.demote.push(Claim {
+                distance_m: -claim.distance_m,
+                want: target,
+                ..claim
+            });
+        }
+    }
+}
+
+/// Applied tiers after every row was filed ([`TierScratch::file`]): forced rows Full (beyond
+/// the capacity), then the nearest Full requests up to the Full capacity, then the nearest
+/// Simulated requests (Full overflow included) up to the Simulated capacity, the rest Stub;
+/// rows move towards those targets within the transition budgets, promotions nearest first,
+/// demotions farthest first (the rest wait for a later step and are counted). Returns the
+/// counts and the tiers per rung after the transitions (Full, Simulated, Stub).
+pub fn settle(
+    policy: &TierPolicy,
+    agents: &mut Agents,
+    scratch: &mut TierScratch,
+) -> (TierCounts, [u64; 3]) {
+    let mut full = std::mem::take(&mut scratch.full);
+    let mut simulated = std::mem::take(&mut scratch.simulated);
+    let full_left = (policy.full_capacity as usize).saturating_sub(scratch.forced_count as usize);
+    nearest_first(&mut full, full_left);
     for (index, claim) in full.iter().enumerate() {
         if index < full_left {
-            target[claim.row as usize] = Tier::Full;
+            scratch.transition(agents, *claim, Tier::Full);
         } else {
             simulated.push(*claim);
         }
     }
     let simulated_left = policy.simulated_capacity as usize;
-    nearest_first(simulated, simulated_left);
-    for claim in simulated.iter().take(simulated_left) {
-        target[claim.row as usize] = Tier::Simulated;
+    nearest_first(&mut simulated, simulated_left);
+    for (index, claim) in simulated.iter().enumerate() {
+        let target = if index < simulated_left {
+            Tier::Simulated
+        } else {
+            Tier::Stub
+        };
+        scratch.transition(agents, *claim, target);
     }
-    forced
+    scratch.full = full;
+    scratch.simulated = simulated;
+    let mut counts = TierCounts {
+        forced_full: scratch.forced_count,
+        ..TierCounts::default()
+    };
+    let mut tiers = scratch.counts;
+    // A row is at most one of a promotion and a demotion, so the two lists are independent;
+    // each is ordered by its key and the unique id, so its first `budget` do not depend on the
+    // order it was filed in.
+    for promote in [true, false] {
+        let (moves, budget) = if promote {
+            (&mut scratch.promote, policy.promotions_per_step as usize)
+        } else {
+            (&mut scratch.demote, policy.demotions_per_step as usize)
+        };
+        nearest_first(moves, budget);
+        for claim in moves.iter().take(budget) {
+            let row = claim.row as usize;
+            tiers[usize::from(agents.tier[row].code())] -= 1;
+            tiers[usize::from(claim.want.code())] += 1;
+            agents.tier[row] = claim.want;
+        }
+        let applied = moves.len().min(budget) as u64;
+        if promote {
+            counts.promotions = applied;
+        } else {
+            counts.demotions = applied;
+        }
+        counts.deferred_transitions += moves.len() as u64 - applied;
+    }
+    (counts, tiers)
 }
 
 /// Orders `claims` so that its first `keep` are the nearest, in (distance, id) order, without
@@ -317,60 +396,29 @@ fn nearest_first(claims: &mut [Claim], keep: usize) {
     }
 }
 
-/// Moves every row towards its target within the transition budgets: promotions nearest first,
-/// demotions farthest first, each at most its budget per step (a forced agent is promoted
-/// before any other). The rest wait for a later step and are counted.
-pub fn apply_transitions(
-    policy: &TierPolicy,
-    agents: &mut Agents,
-    scratch: &mut TierScratch,
-) -> TierCounts {
-    let mut counts = TierCounts::default();
-    let TierScratch {
-        distance_m,
-        forced,
-        target,
-        moves,
-        ..
-    } = scratch;
-    for promote in [true, false] {
-        moves.clear();
-        for row in 0..agents.len() {
-            let (now, want) = (agents.tier[row], target[row]);
-            if (promote && want < now) || (!promote && want > now) {
-                let key = if promote {
-                    if forced[row] {
-                        f64::NEG_INFINITY
-                    } else {
-                        distance_m[row]
-                    }
-                } else {
-                    -distance_m[row]
-                };
-                moves.push(Claim {
-                    distance_m: key,
-                    id: agents.id[row],
-                    row: row as u32,
-                });
-            }
-        }
-        let budget = if promote {
-            policy.promotions_per_step
-        } else {
-            policy.demotions_per_step
-        } as usize;
-        nearest_first(moves, budget);
-        for claim in moves.iter().take(budget) {
-            let row = claim.row as usize;
-            agents.tier[row] = target[row];
-        }
-        let applied = moves.len().min(budget) as u64;
-        if promote {
-            counts.promotions = applied;
-        } else {
-            counts.demotions = applied;
-        }
-        counts.deferred_transitions += moves.len() as u64 - applied;
-    }
-    counts
+/// The horizontal distance from `p` to the nearest view of `observation` (every view, valid
+/// or not: a fading camera still decides what is near), infinite without views. The square
+/// root of the summed squares (IEEE-exact, unlike a library `hypot`, and cheaper).
+#[inline]
+pub fn nearest_view_distance(observation: &Observation, p: crate::project::Vec2) -> f64 {
+    observation
+        .views
+        .iter()
+        .map(|v| {
+            let (dx, dy) = (p.x - v.center_m[0], p.y - v.center_m[1]);
+            (dx * dx + dy * dy).sqrt()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The horizontal distance from every row to the nearest view of `observation`
+/// ([`nearest_view_distance`] of each row's position).
+pub fn nearest_view_distances(observation: &Observation, agents: &Agents, out: &mut Vec<f64>) {
+    out.clear();
+    out.extend(
+        agents
+            .position
+            .iter()
+            .map(|p| nearest_view_distance(observation, *p)),
+    );
 }

@@ -59,6 +59,7 @@ use super::motion::scale;
 use super::motion::tiers::{stable_hash, Tier};
 use super::observers::{Observation, ObserverState};
 use super::slots::Slots;
+use super::spatial::hypot_at_most;
 use super::walk::WalkDecision;
 use super::world::{Counters, SourceConfig, WorldConfig};
 use crate::project::{PopulationKind, Vec2};
@@ -361,19 +362,24 @@ pub(in crate::sim) fn member_counts(
     staged: &Staged,
 ) -> Vec<(u64, u64, u64)> {
     let mut counts = vec![(0, 0, 0); sources];
-    let rows = (0..agents.len())
-        .filter(|r| !agents.pooled[*r])
-        .map(|r| (agents.source[r], agents.kind[r]));
-    let staged = staged.births.iter().map(|(_, row)| (row.source, row.kind));
-    for (source, kind) in rows.chain(staged) {
-        let Some(c) = counts.get_mut(source as usize) else {
-            continue;
+    let mut count = |source: u16, kind: PopulationKind| {
+        let Some(c) = counts.get_mut(usize::from(source)) else {
+            return;
         };
         match kind {
             PopulationKind::Ambient => c.0 += 1,
             PopulationKind::Mission => c.1 += 1,
         }
         c.2 += 1;
+    };
+    let rows = agents.pooled.iter().zip(&agents.source).zip(&agents.kind);
+    for ((pooled, source), kind) in rows {
+        if !*pooled {
+            count(*source, *kind);
+        }
+    }
+    for (_, row) in &staged.births {
+        count(row.source, row.kind);
     }
     counts
 }
@@ -658,13 +664,26 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         1.0
     };
     let aggressive = config.scenario.population.aggressive_cleanup && !suppress;
+    // A ped within some valid view's retain radius is refused whatever the other views say:
+    // that test alone, over the views collected once, screens the peds before the full rule.
+    let retaining: Vec<([f64; 3], f64)> = observation
+        .valid()
+        .map(|v| (v.center_m, v.retain_radius_m))
+        .collect();
     for row in 0..sets.agents.len() {
         if sets.agents.pooled[row] {
             continue;
         }
         let p = sets.agents.position[row];
-        let feet = [p.x, p.y, 0.0];
         let ped_multiplier = sets.agents.removal_multiplier[row];
+        let scale = multiplier * ped_multiplier;
+        let retained = retaining.iter().any(|(center, retain_m)| {
+            hypot_at_most(p.x - center[0], p.y - center[1], retain_m * scale)
+        });
+        if retained {
+            continue;
+        }
+        let feet = [p.x, p.y, 0.0];
         if spatial(observation, feet, multiplier, ped_multiplier, aggressive).is_err() {
             continue;
         }

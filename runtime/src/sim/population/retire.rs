@@ -9,6 +9,7 @@
 use crate::project::PopulationKind;
 use crate::sim::agents::{AgentState, Agents};
 use crate::sim::observers::Observation;
+use crate::sim::spatial::hypot_at_most;
 
 use super::boxes::Boxes;
 
@@ -88,11 +89,13 @@ pub fn spatial(
     for view in observation.valid() {
         let scale = world_multiplier * ped_multiplier;
         let (r_out, r_in) = (view.retain_radius_m * scale, view.remove_radius_m * scale);
-        let d = view.horizontal_distance_m(feet_m);
-        if d <= r_out {
+        // `view.horizontal_distance_m(feet_m)` against each radius, exactly, without the
+        // library `hypot` away from the radii (this runs for every ped each cycle).
+        let (dx, dy) = (feet_m[0] - view.center_m[0], feet_m[1] - view.center_m[1]);
+        if hypot_at_most(dx, dy, r_out) {
             return Err(RetireRefusal::WithinRetainRadius);
         }
-        in_band |= d <= r_in;
+        in_band |= hypot_at_most(dx, dy, r_in);
     }
     if in_band {
         if !aggressive {

@@ -46,6 +46,7 @@ pub use crowd::{
 };
 pub use events::{Event, EventDetail, EventKind, EventLog};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
+pub use motion::publish::{Frames, MotionFrames};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{

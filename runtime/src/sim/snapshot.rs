@@ -8,7 +8,7 @@ use super::agents::{AgentHandle, Agents};
 use super::crossings::CrossingsState;
 use super::events::EventLog;
 use super::knockdown::Knockdowns;
-use super::motion::{frames::PublishHints, MotionState};
+use super::motion::MotionState;
 use super::population::PopulationState;
 use super::slots::Slots;
 use super::tasks::TaskState;
@@ -175,7 +175,7 @@ impl World {
         self.events = snapshot.events.clone();
         self.motion = snapshot.motion.clone();
         self.wall_clock = Default::default();
-        self.publish_frames(PublishHints::ALL);
+        self.republish_frames();
         self.motion_scratch.ring = Default::default();
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();

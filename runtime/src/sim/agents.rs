@@ -30,7 +30,7 @@ impl AgentId {
     }
 
     /// The id stored in the `id` column.
-    pub fn from_bits(bits: u64) -> AgentId {
+    pub const fn from_bits(bits: u64) -> AgentId {
         AgentId(bits)
     }
 

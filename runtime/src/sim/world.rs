@@ -11,7 +11,7 @@ use super::crossings::{
     crossings_phase, gate::lane_limit_m, liveness_phase, CrossingIndex, CrossingSets,
     CrossingsState, StuckReason,
 };
-use super::events::EventLog;
+use super::events::{EventKind, EventLog};
 use super::knockdown::Knockdowns;
 use super::motion::clock::WallClock;
 use super::motion::frames::{MotionFrame, PublishHints};
@@ -331,6 +331,7 @@ impl World {
         let hints = PublishHints {
             crossings: Some(&*config.crossing_index),
             stuck: self.crossings.stats.stuck_now > 0,
+            panic_mark: Some(panic_mark(&self.events)),
         };
         self.publish_with(&hints);
     }
@@ -625,6 +626,16 @@ impl World {
         self.publish_motion_frames();
         mark();
     }
+}
+
+/// The publication's panic mark (`PublishHints::panic_mark`): one past the newest sequence
+/// number of a `Panicked` or `Recognised` event, 0 before any.
+fn panic_mark(events: &EventLog) -> u64 {
+    [EventKind::Panicked, EventKind::Recognised]
+        .into_iter()
+        .filter_map(|kind| events.latest_seq(kind))
+        .max()
+        .map_or(0, |seq| seq + 1)
 }
 
 /// What an inspector shows of one agent besides its Motion Frame (`World::agent_detail`).

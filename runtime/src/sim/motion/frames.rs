@@ -147,22 +147,22 @@ impl MotionFrame {
 /// passes over them index without bounds checks).
 pub(in crate::sim) struct Columns<'a> {
     pub(super) id: &'a [u64],
-    position: &'a [Vec2],
-    velocity: &'a [Vec2],
-    facing: &'a [Vec2],
-    goal: &'a [Vec2],
+    pub(super) position: &'a [Vec2],
+    pub(super) velocity: &'a [Vec2],
+    pub(super) facing: &'a [Vec2],
+    pub(super) goal: &'a [Vec2],
     pub(super) state: &'a [AgentState],
     pub(super) tier: &'a [Tier],
     pub(super) panic: &'a [f64],
-    steps: &'a [u64],
+    pub(super) steps: &'a [u64],
     pub(super) updated: &'a [bool],
     pub(super) source: &'a [u16],
     pub(super) kind: &'a [PopulationKind],
     pub(super) pooled: &'a [bool],
     pub(super) flee_exit: &'a [u16],
-    route: &'a [u16],
-    crosswalk: &'a [CrosswalkAgent],
-    group: &'a [GroupMember],
+    pub(super) route: &'a [u16],
+    pub(super) crosswalk: &'a [CrosswalkAgent],
+    pub(super) group: &'a [GroupMember],
     pub(super) liveness: &'a [Liveness],
 }
 
@@ -203,6 +203,15 @@ impl<'a> Columns<'a> {
         !self.group[row].assigned
     }
 
+    /// Whether the agent of `row` may be bound to a crosswalk (its route crosses one, as the
+    /// hints' crossing index says; every agent may without the index).
+    #[inline(always)]
+    pub(super) fn may_bind(&self, row: usize, hints: &PublishHints<'_>) -> bool {
+        hints
+            .crossings
+            .is_none_or(|index| index.route_crosses(self.route[row]))
+    }
+
     /// The Motion Frame of `row` at simulation frame `frame`. Two wide columns are read only
     /// where `hints` says an agent may differ from the default: the crosswalk state of agents
     /// whose route crosses a crosswalk, the liveness watch while anyone is stuck.
@@ -214,10 +223,7 @@ impl<'a> Columns<'a> {
         hints: &PublishHints<'_>,
     ) -> MotionFrame {
         let location = FrameVec2::of(self.position[row]);
-        let may_bind = hints
-            .crossings
-            .is_none_or(|index| index.route_crosses(self.route[row]));
-        let (crosswalk, crosswalk_point) = if may_bind {
+        let (crosswalk, crosswalk_point) = if self.may_bind(row, hints) {
             crosswalk_of(&self.crosswalk[row], location)
         } else {
             (CrosswalkPhase::Approach, location)
@@ -278,6 +284,11 @@ pub struct PublishHints<'a> {
     /// Whether anyone may be flagged stuck (the liveness guard's count of this step; births are
     /// never stuck and removals only lower it). `false` skips the liveness column.
     pub stuck: bool,
+    /// A mark that changes whenever a panic level may have changed: every write of the panic
+    /// column (a stimulus, a recognition) logs a `Panicked` or `Recognised` event, so the
+    /// newest sequence number of those two kinds. The incremental publication compares panic
+    /// levels only when the mark differs from its last one; `None` always compares.
+    pub panic_mark: Option<u64>,
 }
 
 impl PublishHints<'_> {
@@ -285,6 +296,7 @@ impl PublishHints<'_> {
     pub const ALL: PublishHints<'static> = PublishHints {
         crossings: None,
         stuck: true,
+        panic_mark: None,
     };
 }
 
@@ -308,7 +320,7 @@ fn group_of(g: &GroupMember) -> Option<FrameGroup> {
 /// The animation parameters of an agent at `location` with velocity `v`, facing `facing`,
 /// walking towards `goal`.
 #[inline(always)]
-fn animation(location: Vec2, v: Vec2, facing: Vec2, goal: Vec2) -> AnimationParams {
+pub(super) fn animation(location: Vec2, v: Vec2, facing: Vec2, goal: Vec2) -> AnimationParams {
     // `sqrt` of the squares, not `hypot`: exact enough for presentation and far cheaper.
     let speed = (v.x * v.x + v.y * v.y).sqrt();
     let facing_yaw = atan2_f32(facing.y as f32, facing.x as f32);

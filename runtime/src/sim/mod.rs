@@ -53,7 +53,10 @@ pub use population::{
     CandidateMark, ClaimRefusal, PopulationState, RetireRefusal, SourceStatus, SpawnRejection,
     SpawnReport,
 };
-pub use routes::{RouteConnection, RouteError, SimRoute, DEFAULT_ROUTE_WIDTH_M};
+pub use routes::{
+    RouteConnection, RouteError, RoutePath, RoutePoint, RouteSpan, RouteTable, SimRoute,
+    DEFAULT_ROUTE_WIDTH_M,
+};
 pub use scenario::{
     BarrierSpec, Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey,
     ObserverSpec, PopulationParams, SceneObjectSpec, SimBox, SimBuildError, SimDiagnostic,

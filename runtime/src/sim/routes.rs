@@ -1,5 +1,8 @@
 //! Routes as the simulation walks them: polylines on the ground with cumulative lengths, a
-//! walkway width, and their straight connections (maximal runs of collinear segments).
+//! walkway width, and their straight connections (maximal runs of collinear segments, between
+//! the route's corners). Every route's points also lie in one flat array (`RouteTable`), where
+//! each agent finds its route's span by the offset and length its columns hold; walkers follow
+//! their route through that span (`RoutePath`), the same code a `SimRoute` answers with.
 
 use thiserror::Error;
 
@@ -15,9 +18,155 @@ pub struct SimRoute {
     cumulative_m: Vec<f64>,
     /// Width of the walkway around the polyline, meters.
     width_m: f64,
-    /// The straight connections between the first point, every corner (a change of
-    /// direction) and the last point, in route order.
-    connections: Vec<RouteConnection>,
+    /// The points with their route distances and corner marks (the first point, every change
+    /// of direction and the last point are corners; the straight connections run between them).
+    route_points: Vec<RoutePoint>,
+}
+
+/// One point of a route as walkers follow it (in a route's own list and in the flat
+/// [`RouteTable`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoutePoint {
+    /// The point, meters.
+    pub at: Vec2,
+    /// Distance along the route from its first point, meters.
+    pub distance_m: f64,
+    /// Whether a straight connection starts or ends here (the first point, a change of
+    /// direction, the last point).
+    pub corner: bool,
+}
+
+/// Where one route's points lie in the flat [`RouteTable`]: `len` points from `offset`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RouteSpan {
+    /// Index of the route's first point in the table.
+    pub offset: u32,
+    /// Number of points.
+    pub len: u32,
+}
+
+/// Every route's points in one flat array, route after route, with each route's span.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RouteTable {
+    points: Vec<RoutePoint>,
+    spans: Vec<RouteSpan>,
+}
+
+impl RouteTable {
+    /// The table of `routes`, in their order (a span that would not fit `u32` is left empty).
+    pub fn new(routes: &[SimRoute]) -> RouteTable {
+        let mut table = RouteTable::default();
+        for route in routes {
+            let span = match (
+                u32::try_from(table.points.len()),
+                u32::try_from(route.route_points.len()),
+            ) {
+                (Ok(offset), Ok(len)) if offset.checked_add(len).is_some() => {
+                    table.points.extend_from_slice(&route.route_points);
+                    RouteSpan { offset, len }
+                }
+                _ => RouteSpan::default(),
+            };
+            table.spans.push(span);
+        }
+        table
+    }
+
+    /// The span of route `route` (an index in the space's route order).
+    pub fn span(&self, route: u16) -> Option<RouteSpan> {
+        self.spans.get(usize::from(route)).copied()
+    }
+
+    /// Every route's points, route after route.
+    pub fn points(&self) -> &[RoutePoint] {
+        &self.points
+    }
+
+    /// The points `span` addresses, to follow; `None` when the span is outside the table or
+    /// holds fewer than two points.
+    #[inline]
+    pub fn path(&self, span: RouteSpan) -> Option<RoutePath<'_>> {
+        let start = span.offset as usize;
+        let points = self
+            .points
+            .get(start..start.checked_add(span.len as usize)?)?;
+        RoutePath::new(points)
+    }
+
+    /// Heap bytes of the table.
+    pub fn heap_bytes(&self) -> usize {
+        self.points.capacity() * std::mem::size_of::<RoutePoint>()
+            + self.spans.capacity() * std::mem::size_of::<RouteSpan>()
+    }
+}
+
+/// One route's points as a walker follows them: its straight connections between corners.
+#[derive(Clone, Copy, Debug)]
+pub struct RoutePath<'a> {
+    points: &'a [RoutePoint],
+}
+
+impl<'a> RoutePath<'a> {
+    /// The path through `points` (`None` for fewer than two; the first and last points are
+    /// taken as corners whatever their marks say).
+    pub fn new(points: &'a [RoutePoint]) -> Option<RoutePath<'a>> {
+        (points.len() >= 2).then_some(RoutePath { points })
+    }
+
+    /// Whether point `i` starts or ends a connection.
+    #[inline]
+    fn is_corner(&self, i: usize) -> bool {
+        i == 0 || i + 1 == self.points.len() || self.points[i].corner
+    }
+
+    /// Indices of the corners, in route order.
+    #[inline]
+    fn corners(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.points.len()).filter(|i| self.is_corner(*i))
+    }
+
+    /// Number of straight connections (at least 1).
+    #[inline]
+    pub fn connection_count(&self) -> usize {
+        self.corners().count() - 1
+    }
+
+    /// Straight connection `index` (clamped to the last one).
+    #[inline]
+    pub fn connection(&self, index: usize) -> RouteConnection {
+        let index = index.min(self.connection_count() - 1);
+        let mut corners = self.corners().skip(index);
+        let a = corners.next().unwrap_or(0);
+        let b = corners.next().unwrap_or(self.points.len() - 1);
+        RouteConnection::between(&self.points[a], &self.points[b])
+    }
+
+    /// The connection a walker at `distance_m` heading `direction` (+1 towards the end, −1
+    /// towards the start) is on. At a corner it is the connection the walker arrives by, so a
+    /// connection is left only once it is completed (see `sim::walk::progress`).
+    #[inline]
+    pub fn connection_at(&self, distance_m: f64, direction: i8) -> usize {
+        let count = self.connection_count();
+        if count == 1 {
+            return 0;
+        }
+        let distance = |corner: usize| self.points[corner].distance_m;
+        if direction >= 0 {
+            // The first connection whose end reaches the distance.
+            self.corners()
+                .skip(1)
+                .position(|c| distance(c) >= distance_m)
+                .unwrap_or(count - 1)
+        } else {
+            // The last connection whose start is at or before the distance.
+            let starts: usize = self
+                .corners()
+                .take(count)
+                .take_while(|c| distance(*c) <= distance_m)
+                .count();
+            starts.saturating_sub(1)
+        }
+    }
 }
 
 /// Walkway width of a route whose content gives none, meters (the example street block's
@@ -27,6 +176,31 @@ pub const DEFAULT_ROUTE_WIDTH_M: f64 = 2.5;
 /// Segments whose unit directions differ by less than this (cross product) are one straight
 /// connection.
 const COLLINEAR_TOLERANCE: f64 = 1e-9;
+
+impl RouteConnection {
+    /// The straight connection from point `a` to point `b` of a route.
+    #[inline]
+    pub fn between(a: &RoutePoint, b: &RoutePoint) -> RouteConnection {
+        let (start, end) = (a.at, b.at);
+        let length_m = ((end.x - start.x).powi(2) + (end.y - start.y).powi(2)).sqrt();
+        let axis = if length_m > 0.0 {
+            Vec2 {
+                x: (end.x - start.x) / length_m,
+                y: (end.y - start.y) / length_m,
+            }
+        } else {
+            Vec2 { x: 1.0, y: 0.0 }
+        };
+        RouteConnection {
+            start,
+            end,
+            start_m: a.distance_m,
+            end_m: b.distance_m,
+            axis,
+            length_m,
+        }
+    }
+}
 
 /// One straight connection of a route: from point `corners[j]` to point `corners[j + 1]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,36 +253,24 @@ impl SimRoute {
         if total <= 0.0 {
             return Err(RouteError::ZeroLength(id));
         }
-        let connections = corners_of(&points)
-            .windows(2)
-            .map(|pair| {
-                let (a, b) = (pair[0] as usize, pair[1] as usize);
-                let (start, end) = (points[a], points[b]);
-                let length_m = ((end.x - start.x).powi(2) + (end.y - start.y).powi(2)).sqrt();
-                let axis = if length_m > 0.0 {
-                    Vec2 {
-                        x: (end.x - start.x) / length_m,
-                        y: (end.y - start.y) / length_m,
-                    }
-                } else {
-                    Vec2 { x: 1.0, y: 0.0 }
-                };
-                RouteConnection {
-                    start,
-                    end,
-                    start_m: cumulative_m[a],
-                    end_m: cumulative_m[b],
-                    axis,
-                    length_m,
-                }
+        let mut route_points: Vec<RoutePoint> = points
+            .iter()
+            .zip(&cumulative_m)
+            .map(|(at, distance_m)| RoutePoint {
+                at: *at,
+                distance_m: *distance_m,
+                corner: false,
             })
             .collect();
+        for corner in corners_of(&points) {
+            route_points[corner as usize].corner = true;
+        }
         Ok(SimRoute {
             id,
             points,
             cumulative_m,
             width_m: DEFAULT_ROUTE_WIDTH_M,
-            connections,
+            route_points,
         })
     }
 
@@ -126,36 +288,33 @@ impl SimRoute {
         self.width_m
     }
 
+    /// The points as walkers follow them: route distances and corner marks.
+    pub fn route_points(&self) -> &[RoutePoint] {
+        &self.route_points
+    }
+
+    /// The route as a walker follows it (the same code as a span of the flat [`RouteTable`]).
+    pub fn path(&self) -> RoutePath<'_> {
+        // A route has at least two points (checked by `new`).
+        RoutePath {
+            points: &self.route_points,
+        }
+    }
+
     /// Number of straight connections (at least 1).
     pub fn connection_count(&self) -> usize {
-        self.connections.len()
+        self.path().connection_count()
     }
 
     /// Straight connection `index` (clamped to the last one).
-    #[inline]
     pub fn connection(&self, index: usize) -> RouteConnection {
-        self.connections[index.min(self.connections.len() - 1)]
+        self.path().connection(index)
     }
 
-    /// The connection a walker at `distance_m` heading `direction` (+1 towards the end, −1
-    /// towards the start) is on. At a corner it is the connection the walker arrives by, so a
-    /// connection is left only once it is completed (see `sim::walk::progress`).
-    #[inline]
+    /// The connection a walker at `distance_m` heading `direction` is on
+    /// ([`RoutePath::connection_at`]).
     pub fn connection_at(&self, distance_m: f64, direction: i8) -> usize {
-        let count = self.connection_count();
-        if count == 1 {
-            return 0;
-        }
-        if direction >= 0 {
-            (0..count)
-                .find(|j| self.connections[*j].end_m >= distance_m)
-                .unwrap_or(count - 1)
-        } else {
-            (0..count)
-                .rev()
-                .find(|j| self.connections[*j].start_m <= distance_m)
-                .unwrap_or(0)
-        }
+        self.path().connection_at(distance_m, direction)
     }
 
     /// Total length, meters.

@@ -10,6 +10,7 @@ use super::events::EventLog;
 use super::knockdown::Knockdowns;
 use super::motion::MotionState;
 use super::population::PopulationState;
+use super::routes::RouteSpan;
 use super::slots::Slots;
 use super::tasks::TaskState;
 use super::world::{Counters, World};
@@ -118,6 +119,19 @@ impl World {
         {
             return Err(SnapshotError::Inconsistent(
                 "an agent names a missing route",
+            ));
+        }
+        let table = &self.config.route_points;
+        let spans_agree = (0..rows).all(|row| {
+            table.span(agents.route[row])
+                == Some(RouteSpan {
+                    offset: agents.route_offset[row],
+                    len: agents.route_len[row],
+                })
+        });
+        if !spans_agree {
+            return Err(SnapshotError::Inconsistent(
+                "an agent's route span is not its route's",
             ));
         }
         let pooled_rows = snapshot.pop.pool.entries.iter().all(|e| {

@@ -25,7 +25,7 @@ use super::population::{
     Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig, NO_BINDING,
     QUARANTINE_FRAMES,
 };
-use super::routes::SimRoute;
+use super::routes::{RouteSpan, RouteTable, SimRoute};
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
@@ -47,6 +47,8 @@ pub struct SourceConfig {
     pub kind: PopulationKind,
     /// Index of its route in the space.
     pub route: u16,
+    /// Where its route's points lie in the flat route-point table (`WorldConfig::route_points`).
+    pub route_span: RouteSpan,
     /// How many agents it keeps alive.
     pub target_count: u32,
     /// Mean walking speed, meters per second.
@@ -87,6 +89,8 @@ pub struct WorldConfig {
     pub blockers: Arc<BlockerIndex>,
     /// Which routes cross which crosswalks, and the crosswalk query grid (built once).
     pub crossing_index: Arc<CrossingIndex>,
+    /// Every route's points in one flat array; each agent's columns hold its route's span.
+    pub route_points: Arc<RouteTable>,
     /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
     pub digest: [u8; 32],
     /// The walkable grid of the path service (built once from the space, the props and the
@@ -695,6 +699,7 @@ pub fn build_world(
     scenario: &Arc<CompiledScenario>,
     seed: u64,
 ) -> Result<World, SimBuildError> {
+    let route_points = Arc::new(RouteTable::new(&space.routes));
     let mut sources = Vec::with_capacity(scenario.sources.len());
     let mut diagnostics = Vec::new();
     for (index, source) in scenario.sources.iter().enumerate() {
@@ -724,6 +729,7 @@ pub fn build_world(
             candidates_m: source.candidates_m.clone(),
             removal_multiplier: source.removal_multiplier,
             relevance: scenario.motion.default_relevance,
+            route_span: route_points.span(route).unwrap_or_default(),
         });
     }
     let vehicle_sources = vehicle_sources(space, scenario, &mut diagnostics);
@@ -748,6 +754,7 @@ pub fn build_world(
         vehicle_sources,
         blockers: Arc::new(BlockerIndex::new(&space.blockers)),
         crossing_index: Arc::new(CrossingIndex::new(space, scenario.crossings.reach_m())),
+        route_points,
         digest: w.digest(),
         paths: Arc::new(paths),
         unknown_obstacles,

@@ -400,6 +400,7 @@ fn step_agents(
         .fold(if fleeing { FLEE_SPEED_M_S } else { 0.0 }, f64::max);
     let base = WalkEnv {
         routes: &config.space.routes,
+        route_points: &config.route_points,
         blockers,
         fan,
         dt_s: dt,

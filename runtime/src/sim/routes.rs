@@ -21,6 +21,8 @@ pub struct SimRoute {
     /// The points with their route distances and corner marks (the first point, every change
     /// of direction and the last point are corners; the straight connections run between them).
     route_points: Vec<RoutePoint>,
+    /// The straight connections between consecutive corners, in route order.
+    connections: Vec<RouteConnection>,
 }
 
 /// One point of a route as walkers follow it (in a route's own list and in the flat
@@ -50,6 +52,9 @@ pub struct RouteSpan {
 pub struct RouteTable {
     points: Vec<RoutePoint>,
     spans: Vec<RouteSpan>,
+    /// Every route's straight connections, route after route (`leg_spans` says where).
+    legs: Vec<RouteConnection>,
+    leg_spans: Vec<RouteSpan>,
 }
 
 impl RouteTable {
@@ -68,6 +73,12 @@ impl RouteTable {
                 _ => RouteSpan::default(),
             };
             table.spans.push(span);
+            let legs = RouteSpan {
+                offset: u32::try_from(table.legs.len()).unwrap_or(u32::MAX),
+                len: u32::try_from(route.connections.len()).unwrap_or(0),
+            };
+            table.legs.extend_from_slice(&route.connections);
+            table.leg_spans.push(legs);
         }
         table
     }
@@ -82,63 +93,56 @@ impl RouteTable {
         &self.points
     }
 
-    /// The points `span` addresses, to follow; `None` when the span is outside the table or
-    /// holds fewer than two points.
+    /// The route whose points `span` addresses, to follow (its points and its connections);
+    /// `None` unless `span` is exactly one route's span.
     #[inline]
     pub fn path(&self, span: RouteSpan) -> Option<RoutePath<'_>> {
+        // Spans ascend by offset, route after route; a route of no points has an empty one.
+        let route = self
+            .spans
+            .partition_point(|s| s.offset < span.offset || (s.offset == span.offset && s.len == 0));
+        if self.spans.get(route) != Some(&span) || span.len < 2 {
+            return None;
+        }
+        let legs = self.leg_spans.get(route)?;
         let start = span.offset as usize;
-        let points = self
-            .points
-            .get(start..start.checked_add(span.len as usize)?)?;
-        RoutePath::new(points)
+        let points = self.points.get(start..start + span.len as usize)?;
+        let first = legs.offset as usize;
+        let legs = self.legs.get(first..first + legs.len as usize)?;
+        (!legs.is_empty()).then_some(RoutePath { points, legs })
     }
 
     /// Heap bytes of the table.
     pub fn heap_bytes(&self) -> usize {
         self.points.capacity() * std::mem::size_of::<RoutePoint>()
-            + self.spans.capacity() * std::mem::size_of::<RouteSpan>()
+            + self.legs.capacity() * std::mem::size_of::<RouteConnection>()
+            + (self.spans.capacity() + self.leg_spans.capacity()) * std::mem::size_of::<RouteSpan>()
     }
 }
 
-/// One route's points as a walker follows them: its straight connections between corners.
+/// One route's points as a walker follows them, with its straight connections between corners.
 #[derive(Clone, Copy, Debug)]
 pub struct RoutePath<'a> {
     points: &'a [RoutePoint],
+    legs: &'a [RouteConnection],
 }
 
 impl<'a> RoutePath<'a> {
-    /// The path through `points` (`None` for fewer than two; the first and last points are
-    /// taken as corners whatever their marks say).
-    pub fn new(points: &'a [RoutePoint]) -> Option<RoutePath<'a>> {
-        (points.len() >= 2).then_some(RoutePath { points })
-    }
-
-    /// Whether point `i` starts or ends a connection.
-    #[inline]
-    fn is_corner(&self, i: usize) -> bool {
-        i == 0 || i + 1 == self.points.len() || self.points[i].corner
-    }
-
-    /// Indices of the corners, in route order.
-    #[inline]
-    fn corners(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.points.len()).filter(|i| self.is_corner(*i))
+    /// The route's points.
+    pub fn points(&self) -> &'a [RoutePoint] {
+        self.points
     }
 
     /// Number of straight connections (at least 1).
     #[inline]
     pub fn connection_count(&self) -> usize {
-        self.corners().count() - 1
+        self.legs.len()
     }
 
     /// Straight connection `index` (clamped to the last one).
     #[inline]
     pub fn connection(&self, index: usize) -> RouteConnection {
-        let index = index.min(self.connection_count() - 1);
-        let mut corners = self.corners().skip(index);
-        let a = corners.next().unwrap_or(0);
-        let b = corners.next().unwrap_or(self.points.len() - 1);
-        RouteConnection::between(&self.points[a], &self.points[b])
+        self.legs[index.min(self.legs.len() - 1)]
     }
 
     /// The connection a walker at `distance_m` heading `direction` (+1 towards the end, −1
@@ -146,25 +150,19 @@ impl<'a> RoutePath<'a> {
     /// connection is left only once it is completed (see `sim::walk::progress`).
     #[inline]
     pub fn connection_at(&self, distance_m: f64, direction: i8) -> usize {
-        let count = self.connection_count();
+        let count = self.legs.len();
         if count == 1 {
             return 0;
         }
-        let distance = |corner: usize| self.points[corner].distance_m;
         if direction >= 0 {
-            // The first connection whose end reaches the distance.
-            self.corners()
-                .skip(1)
-                .position(|c| distance(c) >= distance_m)
+            (0..count)
+                .find(|j| self.legs[*j].end_m >= distance_m)
                 .unwrap_or(count - 1)
         } else {
-            // The last connection whose start is at or before the distance.
-            let starts: usize = self
-                .corners()
-                .take(count)
-                .take_while(|c| distance(*c) <= distance_m)
-                .count();
-            starts.saturating_sub(1)
+            (0..count)
+                .rev()
+                .find(|j| self.legs[*j].start_m <= distance_m)
+                .unwrap_or(0)
         }
     }
 }
@@ -262,15 +260,24 @@ impl SimRoute {
                 corner: false,
             })
             .collect();
-        for corner in corners_of(&points) {
-            route_points[corner as usize].corner = true;
+        let corners = corners_of(&points);
+        for corner in &corners {
+            route_points[*corner as usize].corner = true;
         }
+        let connections = corners
+            .windows(2)
+            .map(|pair| {
+                let (a, b) = (pair[0] as usize, pair[1] as usize);
+                RouteConnection::between(&route_points[a], &route_points[b])
+            })
+            .collect();
         Ok(SimRoute {
             id,
             points,
             cumulative_m,
             width_m: DEFAULT_ROUTE_WIDTH_M,
             route_points,
+            connections,
         })
     }
 
@@ -295,9 +302,10 @@ impl SimRoute {
 
     /// The route as a walker follows it (the same code as a span of the flat [`RouteTable`]).
     pub fn path(&self) -> RoutePath<'_> {
-        // A route has at least two points (checked by `new`).
+        // A route has at least two points and one connection (checked by `new`).
         RoutePath {
             points: &self.route_points,
+            legs: &self.connections,
         }
     }
 

@@ -31,7 +31,7 @@ fn the_motion_tab_shows_the_frames_counters_and_the_selected_motion_frame() {
         preview.session.seek(300);
         let world = preview.session.world().expect("a world");
         let counters = world.motion_counters();
-        let frame = world.motion_frames()[0];
+        let frame = world.motion_frames().first().expect("a frame");
         (counters, frame.id.bits(), frame_text(&frame))
     };
     // Every agent has a frame, and the tiers partition them.

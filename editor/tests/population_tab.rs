@@ -130,7 +130,7 @@ fn a_selected_pedestrian_shows_its_lifecycle_history() {
         let row = 0;
         let handle = world.handle_of(row).expect("a live ped");
         let events = world.events().for_handle(handle);
-        let id = world.motion_frames()[row].id.bits();
+        let id = world.motion_frames().get(row).expect("a frame").id.bits();
         (id, events.len())
     };
     harness.state().preview.borrow_mut().selected = Some(PickId::Agent { id });
@@ -153,7 +153,7 @@ fn a_pedestrian_label_names_its_source_ordinal_and_handle() {
     let session = &preview.session;
     let world = session.world().expect("a world");
     let handle = world.handle_of(0).expect("a live ped");
-    let id = world.motion_frames()[0].id.bits();
+    let id = world.motion_frames().first().expect("a frame").id.bits();
     let label = stagecraft_editor::viewport::interact::short_label(session, &PickId::Agent { id })
         .expect("a label");
     let handle = stagecraft_editor::panels::population::handle_text(handle);

@@ -68,7 +68,13 @@ fn a_picked_pedestrian_shows_its_state() {
     let id = {
         let mut preview = harness.state().preview.borrow_mut();
         preview.session.step(100);
-        preview.session.world().expect("world").motion_frames()[0]
+        preview
+            .session
+            .world()
+            .expect("world")
+            .motion_frames()
+            .first()
+            .expect("a frame")
             .id
             .bits()
     };

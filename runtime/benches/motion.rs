@@ -7,6 +7,15 @@
 //!   step (target ≤ 8 ms);
 //! - Motion Frame publication for 100,000 agents (target ≤ 1 ms).
 //!
+//! Publication is incremental (`sim::motion::publish`): a step rewrites only the frames whose
+//! rows changed. The report times it inside real steps of the mixed-tier world
+//! (`World::step_marking_publication`: the clock runs from right before the publication to right
+//! after it), with the rows each step rewrote. Criterion's `frames_100000_publish` republishes
+//! right after such a step, over and over (criterion plans its iterations from the timed part, so
+//! timing a 100,000-agent step per iteration would take minutes): each republication checks every
+//! row and rewrites the updated ones and those whose frame may change without an update, which is
+//! a step's work less the few rows whose narrow columns (tier, panic, …) changed in that step.
+//!
 //! Before criterion's own timings the bench prints medians of a few timed runs and the motion
 //! counters of the measured steps. Run briefly: `--warm-up-time 1 --measurement-time 3`.
 
@@ -17,7 +26,7 @@ use criterion::{Criterion, Throughput};
 use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, World};
 
 mod support;
-use support::{cpu_ms, median};
+use support::{cpu_ms, cpu_ns, median};
 
 /// Steps before measuring, so the velocity windows are filled and the tiers settled.
 const WARM_UP_FRAMES: u32 = 40;
@@ -70,23 +79,37 @@ fn report() {
         c.avoidance_processed,
         c.avoidance_deferred,
     );
-    let publication = median(
-        (0..20)
-            .map(|_| {
-                let start = Instant::now();
-                mixed.publish_motion_frames();
-                start.elapsed()
-            })
-            .collect(),
-    );
-    let cpu = cpu_ms(50, || mixed.publish_motion_frames());
+    let (publication, cpu, rewritten) = publication_in_steps(&mut mixed, 20);
     println!(
-        "Motion Frame publication, 100000 agents: median {:.3} ms, CPU {} ms per publication \
-         ({} bytes a frame)",
+        "Motion Frame publication in a step, 100000 agents: median {:.3} ms, CPU {} ms per \
+         publication, {rewritten} rows rewritten per step ({} bytes a frame)",
         publication.as_secs_f64() * 1e3,
         cpu.map_or("?".to_owned(), |ms| format!("{ms:.3}")),
         std::mem::size_of::<stagecraft_runtime::sim::MotionFrame>(),
     );
+}
+
+/// The publication part of `steps` real steps of `world`: the median wall time, the mean CPU
+/// time (milliseconds) and the mean number of rows rewritten.
+fn publication_in_steps(world: &mut World, steps: usize) -> (Duration, Option<f64>, usize) {
+    let (mut walls, mut cpu_ns_total, mut rewritten) = (Vec::new(), Some(0u64), 0);
+    for _ in 0..steps {
+        let mut start: Option<(Instant, Option<u64>)> = None;
+        let mut sample = None;
+        world.step_marking_publication(&mut || match start.take() {
+            None => start = Some((Instant::now(), cpu_ns())),
+            Some((at, cpu)) => {
+                let cpu = cpu.zip(cpu_ns()).map(|(from, to)| to - from);
+                sample = Some((at.elapsed(), cpu));
+            }
+        });
+        let (wall, cpu) = sample.expect("the step marks its publication twice");
+        walls.push(wall);
+        cpu_ns_total = cpu_ns_total.zip(cpu).map(|(total, ns)| total + ns);
+        rewritten += world.motion_frames_rewritten();
+    }
+    let cpu_ms = cpu_ns_total.map(|ns| ns as f64 / 1e6 / steps as f64);
+    (median(walls), cpu_ms, rewritten / steps.max(1))
 }
 
 fn bench_motion(criterion: &mut Criterion) {
@@ -103,6 +126,8 @@ fn bench_motion(criterion: &mut Criterion) {
     group.bench_function("mixed_tiers_100000_step", |b| {
         b.iter(|| black_box(&mut mixed).step())
     });
+    // Republication right after a real step (see the module documentation).
+    mixed.step();
     group.bench_function("frames_100000_publish", |b| {
         b.iter(|| black_box(&mut mixed).publish_motion_frames())
     });
@@ -114,6 +139,29 @@ fn bench_motion(criterion: &mut Criterion) {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // `MOTION_FRAMES=steps` only times the publication inside that many steps of the mixed-tier
+    // world.
+    if let Ok(spec) = std::env::var("MOTION_FRAMES") {
+        let steps = spec.trim().parse().unwrap_or(20usize);
+        let mut mixed = warmed(observed_street_world(100_000, 7).expect("street"));
+        if std::env::var("MOTION_REPUBLISH").is_ok() {
+            mixed.step();
+            let cpu = cpu_ms(steps as u32, || mixed.publish_motion_frames());
+            println!(
+                "republication: CPU {cpu:?} ms, {} rows",
+                mixed.motion_frames_rewritten()
+            );
+            return;
+        }
+        let (publication, cpu, rewritten) = publication_in_steps(&mut mixed, steps);
+        println!(
+            "publication in {steps} steps, 100000 agents: median {:.3} ms, CPU {} ms, {rewritten} \
+             rows rewritten per step",
+            publication.as_secs_f64() * 1e3,
+            cpu.map_or("?".to_owned(), |ms| format!("{ms:.3}")),
+        );
+        return;
+    }
     // `MOTION_STEPS=street|mixed,steps` only steps that world (for `perf stat`/`perf record`)
     // and prints the CPU time per step.
     if let Ok(spec) = std::env::var("MOTION_STEPS") {

@@ -116,7 +116,7 @@ fn selected_ui(ui: &mut Ui, world: &World, selected: Option<&PickId>) {
     let id = AgentId::from_bits(*id);
     match world.motion_frame(id) {
         Some(frame) => {
-            for line in frame_text(frame) {
+            for line in frame_text(&frame) {
                 ui.label(line);
             }
         }

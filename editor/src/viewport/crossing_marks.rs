@@ -78,7 +78,7 @@ pub fn crossing_marks(world: &World, data: &mut LayerData) {
                 palette::crosswalk_phase(frame.crosswalk),
             );
         }
-        if let Some(leader) = leader_of(world, frame) {
+        if let Some(leader) = leader_of(world, &frame) {
             let lead = at_frame(leader.location, 1.0);
             data.line(vec3(here.x, here.y, 1.0), lead, palette::GROUP_LINE);
         }
@@ -93,7 +93,7 @@ pub fn crossing_marks(world: &World, data: &mut LayerData) {
 }
 
 /// A follower's leader's Motion Frame, if the leader is alive (looked up by id).
-fn leader_of<'w>(world: &'w World, frame: &MotionFrame) -> Option<&'w MotionFrame> {
+fn leader_of(world: &World, frame: &MotionFrame) -> Option<MotionFrame> {
     let leader = frame.group_leader()?;
     world.motion_frame(leader)
 }

@@ -107,7 +107,7 @@ pub fn panic_marks(world: &World) -> LayerData {
                 palette::PANICKED,
             );
         }
-        if let Some(exit) = fleeing_to(frame) {
+        if let Some(exit) = fleeing_to(&frame) {
             if let Some(flag) = targeted.get_mut(usize::from(exit)) {
                 *flag = true;
             }
@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn panic_marks_show_every_panicked_agent_each_flee_line_and_the_exits_fled_to() {
         let world = fleeing_world();
-        let frames = world.motion_frames();
+        let frames = world.motion_frames().to_vec();
         let panicked = frames.iter().filter(|f| f.panic > 0.0).count();
         let fleeing: Vec<usize> = (0..frames.len())
             .filter(|r| fleeing_to(&frames[*r]).is_some())
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn tier_discs_follow_each_agents_applied_tier() {
         let world = fleeing_world();
-        let frames = world.motion_frames();
+        let frames = world.motion_frames().to_vec();
         let data = tier_marks(&world);
         let discs = &data.shapes[Shape::Cylinder.index()];
         let shown: Vec<usize> = (0..frames.len())

@@ -195,7 +195,7 @@ fn agents_are_instances_coloured_by_state_and_pickable() {
         .filter(|c| **c == palette::agent_state(stagecraft_runtime::sim::AgentState::Walking))
         .count();
     assert_eq!(green, walking);
-    let id = world.motion_frames()[0].id.bits();
+    let id = world.motion_frames().first().expect("a frame").id.bits();
     assert!(builder.bounds_of(&PickId::Agent { id }).is_some());
 }
 
@@ -223,7 +223,7 @@ fn a_knocked_down_agent_is_drawn_lying_at_its_body_pose() {
     }
     let row = world.row_of(0, 0).expect("born");
     assert_eq!(
-        world.motion_frames()[row].behaviour,
+        world.motion_frames().get(row).expect("a frame").behaviour,
         AgentState::KnockedDown
     );
     let options = OverlayOptions::default();

@@ -30,7 +30,7 @@ impl AgentId {
     }
 
     /// The id stored in the `id` column.
-    pub fn from_bits(bits: u64) -> AgentId {
+    pub const fn from_bits(bits: u64) -> AgentId {
         AgentId(bits)
     }
 
@@ -165,73 +165,90 @@ impl Canonical for Option<String> {
 
 /// Declares the agent columns once: the [`Agents`] struct of columns, the [`AgentRow`] a birth
 /// pushes, and the operations that must visit every column (push, length check, canonical bytes,
-/// removal), so a new column cannot be forgotten by any of them. The declaration order is the
-/// order of a row's bytes in the state digest.
+/// removal), so a new column cannot be forgotten by any of them. The `canonical` columns are
+/// the state: their declaration order is the order of a row's bytes in the state digest. The
+/// `derived` columns follow from the canonical ones and the configuration (a snapshot restore
+/// checks them); they travel with their row everywhere but are not in the digest.
 macro_rules! agent_columns {
-    ($($(#[$doc:meta])* $name:ident: $ty:ty,)*) => {
+    (
+        canonical { $($(#[$doc:meta])* $name:ident: $ty:ty,)* }
+        derived { $($(#[$ddoc:meta])* $dname:ident: $dty:ty,)* }
+    ) => {
         /// The agents of a world, one column per property; row `i` of every column is one agent.
         #[derive(Clone, Debug, Default, PartialEq)]
         pub struct Agents {
             $($(#[$doc])* pub $name: Vec<$ty>,)*
+            $($(#[$ddoc])* pub $dname: Vec<$dty>,)*
         }
 
         /// One agent's value of every column: what a birth appends.
         #[derive(Clone, Debug, PartialEq)]
         pub struct AgentRow {
             $($(#[$doc])* pub $name: $ty,)*
+            $($(#[$ddoc])* pub $dname: $dty,)*
         }
 
         impl Agents {
             /// Appends one agent to every column.
             pub fn push(&mut self, row: AgentRow) {
                 $(self.$name.push(row.$name);)*
+                $(self.$dname.push(row.$dname);)*
             }
 
             /// Whether every column has as many rows as the id column.
             pub fn columns_agree(&self) -> bool {
                 let rows = self.id.len();
-                true $(&& self.$name.len() == rows)*
+                true $(&& self.$name.len() == rows)* $(&& self.$dname.len() == rows)*
             }
 
-            /// Appends the canonical bytes of row `row`, column by column in declaration order.
+            /// Appends the canonical bytes of row `row`, canonical column by column in
+            /// declaration order (the derived columns are left out).
             pub fn write_row(&self, row: usize, bytes: &mut Vec<u8>) {
                 $(self.$name[row].write_canonical(bytes);)*
             }
 
             /// Row `row`'s value of every column.
             pub fn row(&self, row: usize) -> AgentRow {
-                AgentRow { $($name: self.$name[row].clone(),)* }
+                AgentRow {
+                    $($name: self.$name[row].clone(),)*
+                    $($dname: self.$dname[row].clone(),)*
+                }
             }
 
             /// Replaces row `row`'s value of every column.
             pub fn set_row(&mut self, row: usize, value: AgentRow) {
                 $(self.$name[row] = value.$name;)*
+                $(self.$dname[row] = value.$dname;)*
             }
 
             /// Removes row `row` from every column, moving the last row into its place.
             pub fn swap_remove(&mut self, row: usize) {
                 $(self.$name.swap_remove(row);)*
+                $(self.$dname.swap_remove(row);)*
             }
 
             /// Bytes one row takes in the columns (inline sizes; heap text of owners excluded).
             pub fn row_bytes() -> usize {
-                0 $(+ std::mem::size_of::<$ty>())*
+                0 $(+ std::mem::size_of::<$ty>())* $(+ std::mem::size_of::<$dty>())*
             }
 
             /// Makes room for `additional` more rows in every column, exactly (no doubling).
             pub fn reserve_exact(&mut self, additional: usize) {
                 $(self.$name.reserve_exact(additional);)*
+                $(self.$dname.reserve_exact(additional);)*
             }
 
             /// Heap bytes the columns hold (their capacities × inline sizes).
             pub fn heap_bytes(&self) -> usize {
                 0 $(+ self.$name.capacity() * std::mem::size_of::<$ty>())*
+                  $(+ self.$dname.capacity() * std::mem::size_of::<$dty>())*
             }
         }
     };
 }
 
 agent_columns! {
+    canonical {
     /// Stable agent id: `source index << 32 | birth ordinal within the source`.
     id: u64,
     /// Slot generation (see [`AgentHandle`]).
@@ -311,6 +328,14 @@ agent_columns! {
     liveness: Liveness,
     /// Group membership (see `sim::crossings::groups`).
     group: GroupMember,
+    }
+    derived {
+    // route points (`sim::routes::RouteTable`)
+    /// Index of the route's first point in the flat route-point table (its route's span).
+    route_offset: u32,
+    /// Number of the route's points in the flat route-point table.
+    route_len: u32,
+    }
 }
 
 impl Agents {

@@ -295,3 +295,76 @@ fn a_world_built_from_a_street_block_walks_its_routes() {
     assert_ne!(reseeded.state_digest(), world.state_digest());
     assert_ne!(reseeded.config().digest, world.config().digest);
 }
+
+#[test]
+fn every_agents_route_span_addresses_exactly_its_routes_points_in_the_flat_table() {
+    let block = street_block();
+    let space = Arc::new(SimSpace::from_products([(1, &block)], &BTreeMap::new()).expect("space"));
+    let mut scenario = scenario();
+    // Walkers on every route of the block, so every span is used.
+    scenario.sources = space
+        .routes
+        .iter()
+        .map(|route| PopulationSource {
+            id: format!("on.{}", route.id),
+            route: route.id.clone(),
+            target_count: 3,
+            ..PopulationSource::default()
+        })
+        .collect();
+    scenario.directives.clear();
+    let compiled = Arc::new(CompiledScenario::compile(&scenario).expect("compiles"));
+    let mut world = build_world(&space, &compiled, 7).expect("world");
+    for _ in 0..40 {
+        world.step();
+    }
+    let table = &world.config().route_points;
+    // The table is every route's points, route after route, each span right after the last.
+    let mut offset = 0;
+    for (index, route) in space.routes.iter().enumerate() {
+        let span = table.span(index as u16).expect("a span per route");
+        assert_eq!(
+            (span.offset, span.len as usize),
+            (offset, route.points().len())
+        );
+        offset += span.len;
+    }
+    assert_eq!(table.points().len(), offset as usize);
+    assert!(space.routes.len() >= 3, "{} routes", space.routes.len());
+    // Each agent's columns address its own route's points, exactly, in route order.
+    let agents = world.agents();
+    assert!(
+        agents.len() >= space.routes.len() * 2,
+        "{} agents",
+        agents.len()
+    );
+    for row in 0..agents.len() {
+        let route = &space.routes[usize::from(agents.route[row])];
+        let (start, len) = (
+            agents.route_offset[row] as usize,
+            agents.route_len[row] as usize,
+        );
+        let points = &table.points()[start..start + len];
+        assert_eq!(points, route.route_points(), "row {row}");
+        let at: Vec<_> = points.iter().map(|p| p.at).collect();
+        assert_eq!(at, route.points(), "row {row}");
+        assert_eq!(points[0].distance_m, 0.0);
+        assert_eq!(points[len - 1].distance_m, route.length_m());
+        // Followed through the span, the route has the connections it has on its own.
+        let span = RouteSpan {
+            offset: start as u32,
+            len: len as u32,
+        };
+        let path = table.path(span).expect("a path");
+        assert_eq!(path.connection_count(), route.connection_count());
+        for j in 0..route.connection_count() {
+            assert_eq!(path.connection(j), route.connection(j));
+        }
+    }
+    // A span past the table is no path.
+    let past = RouteSpan {
+        offset: offset - 1,
+        len: 2,
+    };
+    assert!(table.path(past).is_none());
+}

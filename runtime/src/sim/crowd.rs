@@ -307,6 +307,7 @@ impl World {
             .routes
             .get(usize::from(route))?
             .sample(distance_m);
+        let span = self.config.route_points.span(route)?;
         let position = Vec2 {
             x: on_line.x - along.y * lateral_m,
             y: on_line.y + along.x * lateral_m,
@@ -320,6 +321,8 @@ impl World {
             generation: handle.generation,
             source: source as u16,
             route,
+            route_offset: span.offset,
+            route_len: span.len,
             distance_m,
             speed_m_s,
             position,

@@ -315,6 +315,11 @@ impl EventLog {
         self.next_seq += 1;
     }
 
+    /// Sequence number of the newest event of `kind` ever logged (`None` before the first).
+    pub fn latest_seq(&self, kind: EventKind) -> Option<u64> {
+        self.rings[kind.code() as usize].back().map(|e| e.seq)
+    }
+
     /// Events of `frame` still held, in the order they happened.
     pub fn at_frame(&self, frame: u64) -> Vec<Event> {
         self.filtered(|e| e.frame == frame)

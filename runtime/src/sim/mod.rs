@@ -47,13 +47,17 @@ pub use crowd::{
 };
 pub use events::{Event, EventDetail, EventKind, EventLog};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
+pub use motion::publish::{Frames, MotionFrames};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
     CandidateMark, ClaimRefusal, PopulationState, RetireRefusal, SourceStatus, SpawnRejection,
     SpawnReport,
 };
-pub use routes::{RouteConnection, RouteError, SimRoute, DEFAULT_ROUTE_WIDTH_M};
+pub use routes::{
+    RouteConnection, RouteError, RoutePath, RoutePoint, RouteSpan, RouteTable, SimRoute,
+    DEFAULT_ROUTE_WIDTH_M,
+};
 pub use scenario::{
     BarrierSpec, Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey,
     ObserverSpec, PopulationParams, SceneObjectSpec, SimBox, SimBuildError, SimDiagnostic,

@@ -1,5 +1,8 @@
 //! Routes as the simulation walks them: polylines on the ground with cumulative lengths, a
-//! walkway width, and their straight connections (maximal runs of collinear segments).
+//! walkway width, and their straight connections (maximal runs of collinear segments, between
+//! the route's corners). Every route's points also lie in one flat array (`RouteTable`), where
+//! each agent finds its route's span by the offset and length its columns hold; walkers follow
+//! their route through that span (`RoutePath`), the same code a `SimRoute` answers with.
 
 use thiserror::Error;
 
@@ -15,9 +18,153 @@ pub struct SimRoute {
     cumulative_m: Vec<f64>,
     /// Width of the walkway around the polyline, meters.
     width_m: f64,
-    /// The straight connections between the first point, every corner (a change of
-    /// direction) and the last point, in route order.
+    /// The points with their route distances and corner marks (the first point, every change
+    /// of direction and the last point are corners; the straight connections run between them).
+    route_points: Vec<RoutePoint>,
+    /// The straight connections between consecutive corners, in route order.
     connections: Vec<RouteConnection>,
+}
+
+/// One point of a route as walkers follow it (in a route's own list and in the flat
+/// [`RouteTable`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoutePoint {
+    /// The point, meters.
+    pub at: Vec2,
+    /// Distance along the route from its first point, meters.
+    pub distance_m: f64,
+    /// Whether a straight connection starts or ends here (the first point, a change of
+    /// direction, the last point).
+    pub corner: bool,
+}
+
+/// Where one route's points lie in the flat [`RouteTable`]: `len` points from `offset`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RouteSpan {
+    /// Index of the route's first point in the table.
+    pub offset: u32,
+    /// Number of points.
+    pub len: u32,
+}
+
+/// Every route's points in one flat array, route after route, with each route's span.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RouteTable {
+    points: Vec<RoutePoint>,
+    spans: Vec<RouteSpan>,
+    /// Every route's straight connections, route after route (`leg_spans` says where).
+    legs: Vec<RouteConnection>,
+    leg_spans: Vec<RouteSpan>,
+}
+
+impl RouteTable {
+    /// The table of `routes`, in their order (a span that would not fit `u32` is left empty).
+    pub fn new(routes: &[SimRoute]) -> RouteTable {
+        let mut table = RouteTable::default();
+        for route in routes {
+            let span = match (
+                u32::try_from(table.points.len()),
+                u32::try_from(route.route_points.len()),
+            ) {
+                (Ok(offset), Ok(len)) if offset.checked_add(len).is_some() => {
+                    table.points.extend_from_slice(&route.route_points);
+                    RouteSpan { offset, len }
+                }
+                _ => RouteSpan::default(),
+            };
+            table.spans.push(span);
+            let legs = RouteSpan {
+                offset: u32::try_from(table.legs.len()).unwrap_or(u32::MAX),
+                len: u32::try_from(route.connections.len()).unwrap_or(0),
+            };
+            table.legs.extend_from_slice(&route.connections);
+            table.leg_spans.push(legs);
+        }
+        table
+    }
+
+    /// The span of route `route` (an index in the space's route order).
+    pub fn span(&self, route: u16) -> Option<RouteSpan> {
+        self.spans.get(usize::from(route)).copied()
+    }
+
+    /// Every route's points, route after route.
+    pub fn points(&self) -> &[RoutePoint] {
+        &self.points
+    }
+
+    /// The route whose points `span` addresses, to follow (its points and its connections);
+    /// `None` unless `span` is exactly one route's span.
+    #[inline]
+    pub fn path(&self, span: RouteSpan) -> Option<RoutePath<'_>> {
+        // Spans ascend by offset, route after route; a route of no points has an empty one.
+        let route = self
+            .spans
+            .partition_point(|s| s.offset < span.offset || (s.offset == span.offset && s.len == 0));
+        if self.spans.get(route) != Some(&span) || span.len < 2 {
+            return None;
+        }
+        let legs = self.leg_spans.get(route)?;
+        let start = span.offset as usize;
+        let points = self.points.get(start..start + span.len as usize)?;
+        let first = legs.offset as usize;
+        let legs = self.legs.get(first..first + legs.len as usize)?;
+        (!legs.is_empty()).then_some(RoutePath { points, legs })
+    }
+
+    /// Heap bytes of the table.
+    pub fn heap_bytes(&self) -> usize {
+        self.points.capacity() * std::mem::size_of::<RoutePoint>()
+            + self.legs.capacity() * std::mem::size_of::<RouteConnection>()
+            + (self.spans.capacity() + self.leg_spans.capacity()) * std::mem::size_of::<RouteSpan>()
+    }
+}
+
+/// One route's points as a walker follows them, with its straight connections between corners.
+#[derive(Clone, Copy, Debug)]
+pub struct RoutePath<'a> {
+    points: &'a [RoutePoint],
+    legs: &'a [RouteConnection],
+}
+
+impl<'a> RoutePath<'a> {
+    /// The route's points.
+    pub fn points(&self) -> &'a [RoutePoint] {
+        self.points
+    }
+
+    /// Number of straight connections (at least 1).
+    #[inline]
+    pub fn connection_count(&self) -> usize {
+        self.legs.len()
+    }
+
+    /// Straight connection `index` (clamped to the last one).
+    #[inline]
+    pub fn connection(&self, index: usize) -> RouteConnection {
+        self.legs[index.min(self.legs.len() - 1)]
+    }
+
+    /// The connection a walker at `distance_m` heading `direction` (+1 towards the end, −1
+    /// towards the start) is on. At a corner it is the connection the walker arrives by, so a
+    /// connection is left only once it is completed (see `sim::walk::progress`).
+    #[inline]
+    pub fn connection_at(&self, distance_m: f64, direction: i8) -> usize {
+        let count = self.legs.len();
+        if count == 1 {
+            return 0;
+        }
+        if direction >= 0 {
+            (0..count)
+                .find(|j| self.legs[*j].end_m >= distance_m)
+                .unwrap_or(count - 1)
+        } else {
+            (0..count)
+                .rev()
+                .find(|j| self.legs[*j].start_m <= distance_m)
+                .unwrap_or(0)
+        }
+    }
 }
 
 /// Walkway width of a route whose content gives none, meters (the example street block's
@@ -27,6 +174,31 @@ pub const DEFAULT_ROUTE_WIDTH_M: f64 = 2.5;
 /// Segments whose unit directions differ by less than this (cross product) are one straight
 /// connection.
 const COLLINEAR_TOLERANCE: f64 = 1e-9;
+
+impl RouteConnection {
+    /// The straight connection from point `a` to point `b` of a route.
+    #[inline]
+    pub fn between(a: &RoutePoint, b: &RoutePoint) -> RouteConnection {
+        let (start, end) = (a.at, b.at);
+        let length_m = ((end.x - start.x).powi(2) + (end.y - start.y).powi(2)).sqrt();
+        let axis = if length_m > 0.0 {
+            Vec2 {
+                x: (end.x - start.x) / length_m,
+                y: (end.y - start.y) / length_m,
+            }
+        } else {
+            Vec2 { x: 1.0, y: 0.0 }
+        };
+        RouteConnection {
+            start,
+            end,
+            start_m: a.distance_m,
+            end_m: b.distance_m,
+            axis,
+            length_m,
+        }
+    }
+}
 
 /// One straight connection of a route: from point `corners[j]` to point `corners[j + 1]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,28 +251,24 @@ impl SimRoute {
         if total <= 0.0 {
             return Err(RouteError::ZeroLength(id));
         }
-        let connections = corners_of(&points)
+        let mut route_points: Vec<RoutePoint> = points
+            .iter()
+            .zip(&cumulative_m)
+            .map(|(at, distance_m)| RoutePoint {
+                at: *at,
+                distance_m: *distance_m,
+                corner: false,
+            })
+            .collect();
+        let corners = corners_of(&points);
+        for corner in &corners {
+            route_points[*corner as usize].corner = true;
+        }
+        let connections = corners
             .windows(2)
             .map(|pair| {
                 let (a, b) = (pair[0] as usize, pair[1] as usize);
-                let (start, end) = (points[a], points[b]);
-                let length_m = ((end.x - start.x).powi(2) + (end.y - start.y).powi(2)).sqrt();
-                let axis = if length_m > 0.0 {
-                    Vec2 {
-                        x: (end.x - start.x) / length_m,
-                        y: (end.y - start.y) / length_m,
-                    }
-                } else {
-                    Vec2 { x: 1.0, y: 0.0 }
-                };
-                RouteConnection {
-                    start,
-                    end,
-                    start_m: cumulative_m[a],
-                    end_m: cumulative_m[b],
-                    axis,
-                    length_m,
-                }
+                RouteConnection::between(&route_points[a], &route_points[b])
             })
             .collect();
         Ok(SimRoute {
@@ -108,6 +276,7 @@ impl SimRoute {
             points,
             cumulative_m,
             width_m: DEFAULT_ROUTE_WIDTH_M,
+            route_points,
             connections,
         })
     }
@@ -126,36 +295,34 @@ impl SimRoute {
         self.width_m
     }
 
+    /// The points as walkers follow them: route distances and corner marks.
+    pub fn route_points(&self) -> &[RoutePoint] {
+        &self.route_points
+    }
+
+    /// The route as a walker follows it (the same code as a span of the flat [`RouteTable`]).
+    pub fn path(&self) -> RoutePath<'_> {
+        // A route has at least two points and one connection (checked by `new`).
+        RoutePath {
+            points: &self.route_points,
+            legs: &self.connections,
+        }
+    }
+
     /// Number of straight connections (at least 1).
     pub fn connection_count(&self) -> usize {
-        self.connections.len()
+        self.path().connection_count()
     }
 
     /// Straight connection `index` (clamped to the last one).
-    #[inline]
     pub fn connection(&self, index: usize) -> RouteConnection {
-        self.connections[index.min(self.connections.len() - 1)]
+        self.path().connection(index)
     }
 
-    /// The connection a walker at `distance_m` heading `direction` (+1 towards the end, −1
-    /// towards the start) is on. At a corner it is the connection the walker arrives by, so a
-    /// connection is left only once it is completed (see `sim::walk::progress`).
-    #[inline]
+    /// The connection a walker at `distance_m` heading `direction` is on
+    /// ([`RoutePath::connection_at`]).
     pub fn connection_at(&self, distance_m: f64, direction: i8) -> usize {
-        let count = self.connection_count();
-        if count == 1 {
-            return 0;
-        }
-        if direction >= 0 {
-            (0..count)
-                .find(|j| self.connections[*j].end_m >= distance_m)
-                .unwrap_or(count - 1)
-        } else {
-            (0..count)
-                .rev()
-                .find(|j| self.connections[*j].start_m <= distance_m)
-                .unwrap_or(0)
-        }
+        self.path().connection_at(distance_m, direction)
     }
 
     /// Total length, meters.

@@ -8,8 +8,9 @@ use super::agents::{AgentHandle, Agents};
 use super::crossings::CrossingsState;
 use super::events::EventLog;
 use super::knockdown::Knockdowns;
-use super::motion::{frames::PublishHints, MotionState};
+use super::motion::MotionState;
 use super::population::PopulationState;
+use super::routes::RouteSpan;
 use super::slots::Slots;
 use super::tasks::TaskState;
 use super::world::{Counters, World};
@@ -120,6 +121,19 @@ impl World {
                 "an agent names a missing route",
             ));
         }
+        let table = &self.config.route_points;
+        let spans_agree = (0..rows).all(|row| {
+            table.span(agents.route[row])
+                == Some(RouteSpan {
+                    offset: agents.route_offset[row],
+                    len: agents.route_len[row],
+                })
+        });
+        if !spans_agree {
+            return Err(SnapshotError::Inconsistent(
+                "an agent's route span is not its route's",
+            ));
+        }
         let pooled_rows = snapshot.pop.pool.entries.iter().all(|e| {
             snapshot
                 .slots
@@ -175,7 +189,7 @@ impl World {
         self.events = snapshot.events.clone();
         self.motion = snapshot.motion.clone();
         self.wall_clock = Default::default();
-        self.publish_frames(PublishHints::ALL);
+        self.republish_frames();
         self.motion_scratch.ring = Default::default();
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();

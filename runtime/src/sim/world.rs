@@ -11,10 +11,11 @@ use super::crossings::{
     crossings_phase, gate::lane_limit_m, liveness_phase, CrossingIndex, CrossingSets,
     CrossingsState, StuckReason,
 };
-use super::events::EventLog;
+use super::events::{EventKind, EventLog};
 use super::knockdown::Knockdowns;
 use super::motion::clock::WallClock;
-use super::motion::frames::{self, MotionFrame, PublishHints};
+use super::motion::frames::{MotionFrame, PublishHints};
+use super::motion::publish::MotionFrames;
 use super::motion::{
     motion_phase, motion_publish, MotionCounters, MotionScratch, MotionSets, MotionState,
 };
@@ -24,7 +25,7 @@ use super::population::{
     Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig, NO_BINDING,
     QUARANTINE_FRAMES,
 };
-use super::routes::SimRoute;
+use super::routes::{RouteSpan, RouteTable, SimRoute};
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
@@ -46,6 +47,8 @@ pub struct SourceConfig {
     pub kind: PopulationKind,
     /// Index of its route in the space.
     pub route: u16,
+    /// Where its route's points lie in the flat route-point table (`WorldConfig::route_points`).
+    pub route_span: RouteSpan,
     /// How many agents it keeps alive.
     pub target_count: u32,
     /// Mean walking speed, meters per second.
@@ -86,6 +89,8 @@ pub struct WorldConfig {
     pub blockers: Arc<BlockerIndex>,
     /// Which routes cross which crosswalks, and the crosswalk query grid (built once).
     pub crossing_index: Arc<CrossingIndex>,
+    /// Every route's points in one flat array; each agent's columns hold its route's span.
+    pub route_points: Arc<RouteTable>,
     /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
     pub digest: [u8; 32],
     /// The walkable grid of the path service (built once from the space, the props and the
@@ -258,8 +263,8 @@ impl World {
     }
 
     /// The Motion Frame of the live agent `id` in the last published set (looked up by id).
-    pub fn motion_frame(&self, id: AgentId) -> Option<&MotionFrame> {
-        let frame = self.motion_scratch.frames.get(self.row_of_id(id)?)?;
+    pub fn motion_frame(&self, id: AgentId) -> Option<MotionFrame> {
+        let frame = self.motion_frames().get(self.row_of_id(id)?)?;
         (frame.id == id).then_some(frame)
     }
 
@@ -314,34 +319,48 @@ impl World {
         let row = self.slots.release(handle)?;
         self.agents.swap_remove(row);
         // The frames follow the rows: the last one takes the removed one's place.
-        if row < self.motion_scratch.frames.len() {
-            self.motion_scratch.frames.swap_remove(row);
-        }
+        self.motion_scratch.frames.swap_remove(row);
         self.pop.pool.entries.retain(|e| e.handle != handle);
         self.counters.alive = self.agents.len() as u64;
         Ok(())
     }
 
     /// The Motion Frames of the last step, published after its Commit: one per agent, in row
-    /// order, so `motion_frames()[row]` is the agent of `row` and the count is
+    /// order, so `motion_frames().get(row)` is the agent of `row` and the count is
     /// [`World::agent_count`].
-    pub fn motion_frames(&self) -> &[MotionFrame] {
-        &self.motion_scratch.frames
+    pub fn motion_frames(&self) -> MotionFrames<'_> {
+        self.motion_scratch.frames.frames()
     }
 
-    /// Republishes the Motion Frames from the current rows, as every step ends (for the
-    /// publication benchmark; the frames are the same as the step's).
+    /// Publishes the Motion Frames from the current rows, as every step ends: rows whose frame
+    /// can have changed since the last publication are rewritten (`motion::publish`). The
+    /// runtime's own tests check every publication against a rebuild from scratch.
     pub fn publish_motion_frames(&mut self) {
+        let config = Arc::clone(&self.config);
         let hints = PublishHints {
-            crossings: Some(&*self.config.crossing_index),
+            crossings: Some(&*config.crossing_index),
             stuck: self.crossings.stats.stuck_now > 0,
+            panic_mark: Some(panic_mark(&self.events)),
         };
-        frames::publish(
-            &self.agents,
-            self.frame,
-            &hints,
-            &mut self.motion_scratch.frames,
+        self.publish_with(&hints);
+    }
+
+    fn publish_with(&mut self, hints: &PublishHints<'_>) {
+        self.motion_scratch
+            .frames
+            .publish(&self.agents, self.frame, hints);
+        #[cfg(test)]
+        assert_eq!(
+            self.motion_frames().to_vec(),
+            super::motion::frames::rebuilt(&self.agents, self.frame),
+            "incremental frames differ from a rebuild at frame {}",
+            self.frame
         );
+    }
+
+    /// Rows the last publication of the Motion Frames rewrote (the others kept their frame).
+    pub fn motion_frames_rewritten(&self) -> usize {
+        self.motion_scratch.frames.rewritten()
     }
 
     /// What each agent's last Motion phase decided, in row order (benchmarks and diagnostics).
@@ -349,15 +368,11 @@ impl World {
         &self.agents.walk_decision
     }
 
-    /// Republishes the Motion Frames from the current rows (after a restore or a build that
-    /// placed agents without a step).
-    pub(in crate::sim) fn publish_frames(&mut self, hints: PublishHints<'_>) {
-        frames::publish(
-            &self.agents,
-            self.frame,
-            &hints,
-            &mut self.motion_scratch.frames,
-        );
+    /// Republishes every Motion Frame from the current rows (after a restore, which replaces
+    /// the rows wholesale).
+    pub(in crate::sim) fn republish_frames(&mut self) {
+        self.motion_scratch.frames.invalidate();
+        self.publish_with(&PublishHints::ALL);
     }
 
     /// What the Motion phase did in the last step.
@@ -514,6 +529,13 @@ impl World {
     /// liveness guard, gated vehicles), Commit. Each phase is a
     /// function over the explicit sets it reads and changes; the configuration is only read.
     pub fn step(&mut self) {
+        self.step_before_publication();
+        // After Commit: this step's births have their frames, its removals have none.
+        self.publish_motion_frames();
+    }
+
+    /// Every phase of a step up to and including Commit (the Motion Frames are published next).
+    fn step_before_publication(&mut self) {
         self.frame += 1;
         self.last_rejections.clear();
         self.last_candidates.clear();
@@ -607,9 +629,26 @@ impl World {
             self.recent_candidates.pop_front();
         }
         commit_phase(self);
-        // After Commit: this step's births have their frames, its removals have none.
-        self.publish_motion_frames();
     }
+
+    /// [`World::step`], calling `mark` right before the Motion Frames are published and right
+    /// after: for the publication benchmark, whose clock times exactly that part of a real step.
+    pub fn step_marking_publication(&mut self, mark: &mut dyn FnMut()) {
+        self.step_before_publication();
+        mark();
+        self.publish_motion_frames();
+        mark();
+    }
+}
+
+/// The publication's panic mark (`PublishHints::panic_mark`): one past the newest sequence
+/// number of a `Panicked` or `Recognised` event, 0 before any.
+fn panic_mark(events: &EventLog) -> u64 {
+    [EventKind::Panicked, EventKind::Recognised]
+        .into_iter()
+        .filter_map(|kind| events.latest_seq(kind))
+        .max()
+        .map_or(0, |seq| seq + 1)
 }
 
 /// What an inspector shows of one agent besides its Motion Frame (`World::agent_detail`).
@@ -631,9 +670,14 @@ fn commit_phase(world: &mut World) {
     for (_, row) in world.staged.births.drain(..) {
         world.agents.push(row);
     }
+    // The published frames follow the rows (births appended, removals swapped), so the next
+    // publication finds each kept frame on its agent's row.
+    let frames = &mut world.motion_scratch.frames;
+    frames.grow_to(world.agents.len());
     for handle in std::mem::take(&mut world.staged.removals) {
         if let Ok(row) = world.slots.release(handle) {
             world.agents.swap_remove(row);
+            frames.swap_remove(row);
         }
     }
     let agents = &world.agents;
@@ -664,6 +708,7 @@ pub fn build_world(
     scenario: &Arc<CompiledScenario>,
     seed: u64,
 ) -> Result<World, SimBuildError> {
+    let route_points = Arc::new(RouteTable::new(&space.routes));
     let mut sources = Vec::with_capacity(scenario.sources.len());
     let mut diagnostics = Vec::new();
     for (index, source) in scenario.sources.iter().enumerate() {
@@ -693,6 +738,7 @@ pub fn build_world(
             candidates_m: source.candidates_m.clone(),
             removal_multiplier: source.removal_multiplier,
             relevance: scenario.motion.default_relevance,
+            route_span: route_points.span(route).unwrap_or_default(),
         });
     }
     let vehicle_sources = vehicle_sources(space, scenario, &mut diagnostics);
@@ -717,6 +763,7 @@ pub fn build_world(
         vehicle_sources,
         blockers: Arc::new(BlockerIndex::new(&space.blockers)),
         crossing_index: Arc::new(CrossingIndex::new(space, scenario.crossings.reach_m())),
+        route_points,
         digest: w.digest(),
         paths: Arc::new(paths),
         unknown_obstacles,

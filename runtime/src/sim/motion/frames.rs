@@ -14,7 +14,7 @@ use super::super::agents::{AgentId, AgentState, Agents};
 use super::tiers::Tier;
 use crate::project::{PopulationKind, Vec2};
 use crate::sim::crossings::{
-    CrossingIndex, CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, StuckReason,
+    CrossingIndex, CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, Liveness, StuckReason,
 };
 
 /// Below this speed an agent is not moving, meters per second.
@@ -143,80 +143,134 @@ impl MotionFrame {
     }
 }
 
-/// Rebuilds `frames` from the agents at simulation frame `frame`: one per row, in row order.
-///
-/// One pass over the rows writes each frame whole into the reused buffer (no per-frame
-/// allocation; the columns are sliced to the row count once, so the pass indexes without
-/// bounds checks). Two wide columns are read only where `hints` says an agent may differ from
-/// the default: the crosswalk state of agents whose route crosses a crosswalk, the liveness
-/// watch while anyone is stuck.
-pub fn publish(
-    agents: &Agents,
-    frame: u64,
-    hints: &PublishHints<'_>,
-    frames: &mut Vec<MotionFrame>,
-) {
-    let rows = agents.len();
-    frames.clear();
-    let id = &agents.id[..rows];
-    let position = &agents.position[..rows];
-    let velocity = &agents.velocity_m_s[..rows];
-    let facing = &agents.facing[..rows];
-    let goal = &agents.goal[..rows];
-    let state = &agents.state[..rows];
-    let tier = &agents.tier[..rows];
-    let panic = &agents.panic[..rows];
-    let steps = &agents.steps[..rows];
-    let updated = &agents.updated[..rows];
-    let source = &agents.source[..rows];
-    let kind = &agents.kind[..rows];
-    let pooled = &agents.pooled[..rows];
-    let flee_exit = &agents.flee_exit[..rows];
-    let route = &agents.route[..rows];
-    let crosswalks = &agents.crosswalk[..rows];
-    let groups = &agents.group[..rows];
-    let liveness = &agents.liveness[..rows];
-    frames.extend((0..rows).map(|row| {
-        let location = FrameVec2::of(position[row]);
-        let may_bind = hints
+/// The agent columns a Motion Frame is made from, sliced to the row count once (so the
+/// passes over them index without bounds checks).
+pub(in crate::sim) struct Columns<'a> {
+    pub(super) id: &'a [u64],
+    pub(super) position: &'a [Vec2],
+    pub(super) velocity: &'a [Vec2],
+    pub(super) facing: &'a [Vec2],
+    pub(super) goal: &'a [Vec2],
+    pub(super) state: &'a [AgentState],
+    pub(super) tier: &'a [Tier],
+    pub(super) panic: &'a [f64],
+    pub(super) steps: &'a [u64],
+    pub(super) updated: &'a [bool],
+    pub(super) source: &'a [u16],
+    pub(super) kind: &'a [PopulationKind],
+    pub(super) pooled: &'a [bool],
+    pub(super) flee_exit: &'a [u16],
+    pub(super) route: &'a [u16],
+    pub(super) crosswalk: &'a [CrosswalkAgent],
+    pub(super) group: &'a [GroupMember],
+    pub(super) liveness: &'a [Liveness],
+}
+
+impl<'a> Columns<'a> {
+    /// The columns of `agents`.
+    pub(in crate::sim) fn of(agents: &'a Agents) -> Columns<'a> {
+        let rows = agents.len();
+        Columns {
+            id: &agents.id[..rows],
+            position: &agents.position[..rows],
+            velocity: &agents.velocity_m_s[..rows],
+            facing: &agents.facing[..rows],
+            goal: &agents.goal[..rows],
+            state: &agents.state[..rows],
+            tier: &agents.tier[..rows],
+            panic: &agents.panic[..rows],
+            steps: &agents.steps[..rows],
+            updated: &agents.updated[..rows],
+            source: &agents.source[..rows],
+            kind: &agents.kind[..rows],
+            pooled: &agents.pooled[..rows],
+            flee_exit: &agents.flee_exit[..rows],
+            route: &agents.route[..rows],
+            crosswalk: &agents.crosswalk[..rows],
+            group: &agents.group[..rows],
+            liveness: &agents.liveness[..rows],
+        }
+    }
+
+    /// Number of rows.
+    pub(in crate::sim) fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// Whether the group assignment of `row` is still to be made (the first crossings phase
+    /// after a birth makes it, whatever the row's tier).
+    pub(super) fn group_pending(&self, row: usize) -> bool {
+        !self.group[row].assigned
+    }
+
+    /// Whether the agent of `row` may be bound to a crosswalk (its route crosses one, as the
+    /// hints' crossing index says; every agent may without the index).
+    #[inline(always)]
+    pub(super) fn may_bind(&self, row: usize, hints: &PublishHints<'_>) -> bool {
+        hints
             .crossings
-            .is_none_or(|index| index.route_crosses(route[row]));
-        let (crosswalk, crosswalk_point) = if may_bind {
-            crosswalk_of(&crosswalks[row], location)
+            .is_none_or(|index| index.route_crosses(self.route[row]))
+    }
+
+    /// The Motion Frame of `row` at simulation frame `frame`. Two wide columns are read only
+    /// where `hints` says an agent may differ from the default: the crosswalk state of agents
+    /// whose route crosses a crosswalk, the liveness watch while anyone is stuck.
+    #[inline]
+    pub(in crate::sim) fn frame_of(
+        &self,
+        row: usize,
+        frame: u64,
+        hints: &PublishHints<'_>,
+    ) -> MotionFrame {
+        let location = FrameVec2::of(self.position[row]);
+        let (crosswalk, crosswalk_point) = if self.may_bind(row, hints) {
+            crosswalk_of(&self.crosswalk[row], location)
         } else {
             (CrosswalkPhase::Approach, location)
         };
         let stuck = if hints.stuck {
-            liveness[row].stuck
+            self.liveness[row].stuck
         } else {
             None
         };
-        let exit = flee_exit[row];
+        let exit = self.flee_exit[row];
+        let (position, velocity) = (self.position[row], self.velocity[row]);
+        let (facing, goal) = (self.facing[row], self.goal[row]);
         MotionFrame {
-            id: AgentId::from_bits(id[row]),
+            id: AgentId::from_bits(self.id[row]),
             location,
-            velocity: FrameVec2::of(velocity[row]),
-            facing: FrameVec2::of(facing[row]),
-            route_target: FrameVec2::of(goal[row]),
-            behaviour: state[row],
-            group: group_of(&groups[row]),
+            velocity: FrameVec2::of(velocity),
+            facing: FrameVec2::of(facing),
+            route_target: FrameVec2::of(goal),
+            behaviour: self.state[row],
+            group: group_of(&self.group[row]),
             crosswalk,
             crosswalk_point,
-            animation: animation(position[row], velocity[row], facing[row], goal[row]),
-            tier: tier[row],
-            panic: panic[row] as f32,
+            animation: animation(position, velocity, facing, goal),
+            tier: self.tier[row],
+            panic: self.panic[row] as f32,
             sim_frame: frame,
-            fixed_steps: steps[row],
-            updated: updated[row],
+            fixed_steps: self.steps[row],
+            updated: self.updated[row],
             tags: AgentTags {
-                source: source[row],
-                kind: kind[row],
-                pooled: pooled[row],
+                source: self.source[row],
+                kind: self.kind[row],
+                pooled: self.pooled[row],
                 stuck,
                 flee_exit: (exit != super::panic::NO_EXIT).then_some(exit),
             },
         }
-    }));
+    }
+}
+
+/// The Motion Frames of `agents` at simulation frame `frame` built from scratch, every column
+/// read (no hints): one per row, in row order. The reference the incremental publication
+/// (`motion::publish`) is tested against, and what a consumer would get from a full rebuild.
+pub fn rebuilt(agents: &Agents, frame: u64) -> Vec<MotionFrame> {
+    let columns = Columns::of(agents);
+    (0..columns.len())
+        .map(|row| columns.frame_of(row, frame, &PublishHints::ALL))
+        .collect()
 }
 
 /// Which wide columns publication may skip, and where: a hint only ever skips a read whose
@@ -230,6 +284,11 @@ pub struct PublishHints<'a> {
     /// Whether anyone may be flagged stuck (the liveness guard's count of this step; births are
     /// never stuck and removals only lower it). `false` skips the liveness column.
     pub stuck: bool,
+    /// A mark that changes whenever a panic level may have changed: every write of the panic
+    /// column (a stimulus, a recognition) logs a `Panicked` or `Recognised` event, so the
+    /// newest sequence number of those two kinds. The incremental publication compares panic
+    /// levels only when the mark differs from its last one; `None` always compares.
+    pub panic_mark: Option<u64>,
 }
 
 impl PublishHints<'_> {
@@ -237,6 +296,7 @@ impl PublishHints<'_> {
     pub const ALL: PublishHints<'static> = PublishHints {
         crossings: None,
         stuck: true,
+        panic_mark: None,
     };
 }
 
@@ -260,7 +320,7 @@ fn group_of(g: &GroupMember) -> Option<FrameGroup> {
 /// The animation parameters of an agent at `location` with velocity `v`, facing `facing`,
 /// walking towards `goal`.
 #[inline(always)]
-fn animation(location: Vec2, v: Vec2, facing: Vec2, goal: Vec2) -> AnimationParams {
+pub(super) fn animation(location: Vec2, v: Vec2, facing: Vec2, goal: Vec2) -> AnimationParams {
     // `sqrt` of the squares, not `hypot`: exact enough for presentation and far cheaper.
     let speed = (v.x * v.x + v.y * v.y).sqrt();
     let facing_yaw = atan2_f32(facing.y as f32, facing.x as f32);

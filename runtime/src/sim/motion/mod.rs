@@ -5,7 +5,8 @@
 //! tier cadence phased by the stable hash of its id), the avoidance window (`avoidance`: at
 //! most the budget of walkers run the steering fan, from a rotating cursor), then every agent
 //! in row order walks (`sim::walk`), travels or flees by the time it has accumulated since its
-//! last update; after the step's Commit one Motion Frame per agent is published (`frames`).
+//! last update; after the step's Commit one Motion Frame per agent is published (`frames`, kept
+//! and rewritten where a row changed by `publish`).
 //!
 //! A skipped agent does not move and keeps its velocity; when it next updates it advances by
 //! `skipped + 1` steps' time, so every tier keeps the same mean speed. The wall-clock
@@ -18,6 +19,7 @@ pub mod disguise;
 pub mod frames;
 pub mod governor;
 pub mod panic;
+pub mod publish;
 pub mod ring;
 pub mod tiers;
 
@@ -34,7 +36,7 @@ use super::walk::{
 use super::world::WorldConfig;
 use crate::project::Vec2;
 use avoidance::AvoidanceWindow;
-use frames::MotionFrame;
+use publish::FrameStore;
 use tiers::{TierPolicy, TierScratch};
 
 pub use tiers::Tier;
@@ -162,7 +164,7 @@ impl Canonical for MotionState {
 }
 
 /// What the Motion phase keeps between steps that is not state: scratch buffers and the last
-/// published Motion Frames (derived; rebuilt every step, left out of snapshots).
+/// published Motion Frames (derived; republished every step, left out of snapshots).
 #[derive(Clone, Debug, Default)]
 pub struct MotionScratch {
     /// Tier assignment buffers.
@@ -170,7 +172,7 @@ pub struct MotionScratch {
     /// Which rows the avoidance window holds this step.
     pub(in crate::sim) window: AvoidanceWindow,
     /// The Motion Frames of the last step, one per agent in row order.
-    pub(in crate::sim) frames: Vec<MotionFrame>,
+    pub(in crate::sim) frames: FrameStore,
     /// This step's loaded ring and the ring changes waiting to be logged.
     pub(in crate::sim) ring: ring::RingScratch,
     /// Points the neighbour grid is built over (pooled peds left out).
@@ -182,13 +184,13 @@ impl MotionScratch {
     pub fn heap_bytes(&self) -> usize {
         self.tiers.heap_bytes()
             + self.window.heap_bytes()
-            + self.frames.capacity() * std::mem::size_of::<MotionFrame>()
+            + self.frames.heap_bytes()
             + self.points.capacity() * std::mem::size_of::<Vec2>()
     }
 
     /// Heap bytes of the published Motion Frames alone.
     pub fn frame_bytes(&self) -> usize {
-        self.frames.capacity() * std::mem::size_of::<MotionFrame>()
+        self.frames.heap_bytes()
     }
 }
 
@@ -499,6 +501,7 @@ fn step_agents(
         .max(if scan.fleeing { FLEE_SPEED_M_S } else { 0.0 });
     let base = WalkEnv {
         routes: &config.space.routes,
+        route_points: &config.route_points,
         blockers,
         fan,
         dt_s: dt,

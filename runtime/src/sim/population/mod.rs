@@ -615,6 +615,8 @@ pub(in crate::sim) fn fresh_row(
         generation: slot_generation,
         source: source_index as u16,
         route: source.route,
+        route_offset: source.route_span.offset,
+        route_len: source.route_span.len,
         distance_m: candidate.distance_m,
         speed_m_s: candidate.speed_m_s,
         position: candidate.position,

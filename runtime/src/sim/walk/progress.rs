@@ -5,7 +5,7 @@
 
 use super::CandidateRejection;
 use crate::project::Vec2;
-use crate::sim::routes::SimRoute;
+use crate::sim::routes::RoutePath;
 
 /// A walker counts as at its goal within this horizontal distance, meters; it is also the
 /// most lateral distance from the goal a step may end at inside the longitudinal end band.
@@ -40,13 +40,13 @@ impl Connection {
     /// The connection of `route` a walker at route distance `distance_m` heading `direction`
     /// is on (the one it arrives by at a corner), with cost equal to length; `None` for a
     /// degenerate one.
-    pub fn of(route: &SimRoute, distance_m: f64, direction: i8) -> Option<Connection> {
+    pub fn of(route: RoutePath<'_>, distance_m: f64, direction: i8) -> Option<Connection> {
         let index = route.connection_at(distance_m, direction);
         Connection::numbered(route, index, direction)
     }
 
     /// Connection `index` of `route`, oriented by `direction`.
-    pub fn numbered(route: &SimRoute, index: usize, direction: i8) -> Option<Connection> {
+    pub fn numbered(route: RoutePath<'_>, index: usize, direction: i8) -> Option<Connection> {
         let c = route.connection(index);
         if c.length_m <= MIN_CONNECTION {
             return None;
@@ -75,7 +75,7 @@ impl Connection {
     }
 
     /// The next connection along the walk after this one is completed (`None` at a route end).
-    pub fn next(&self, route: &SimRoute) -> Option<Connection> {
+    pub fn next(&self, route: RoutePath<'_>) -> Option<Connection> {
         if self.ends_route {
             return None;
         }
@@ -234,23 +234,24 @@ mod tests {
 
     #[test]
     fn connections_follow_the_walking_direction_and_corners() {
-        let route = SimRoute::new("l", vec![v(0.0, 0.0), v(4.0, 0.0), v(4.0, 3.0)]).expect("ok");
-        let forward = Connection::of(&route, 1.0, 1).expect("connection");
+        let route = crate::sim::SimRoute::new("l", vec![v(0.0, 0.0), v(4.0, 0.0), v(4.0, 3.0)])
+            .expect("ok");
+        let forward = Connection::of(route.path(), 1.0, 1).expect("connection");
         assert_eq!((forward.goal, forward.ends_route), (v(4.0, 0.0), false));
         assert_eq!(forward.previous_progress(1.0), 1.0);
-        let next = forward.next(&route).expect("corner");
+        let next = forward.next(route.path()).expect("corner");
         assert_eq!(
             (next.start, next.goal, next.ends_route),
             (v(4.0, 0.0), v(4.0, 3.0), true)
         );
         assert_eq!(next.previous_progress(4.0), 0.0);
-        let back = Connection::of(&route, 6.0, -1).expect("connection");
+        let back = Connection::of(route.path(), 6.0, -1).expect("connection");
         assert_eq!(
             (back.start, back.goal, back.axis),
             (v(4.0, 3.0), v(4.0, 0.0), v(0.0, -1.0))
         );
         assert_eq!(back.previous_progress(6.0), 1.0);
         assert_eq!(back.distance_at(2.5), 4.5);
-        assert_eq!(back.next(&route).map(|c| c.goal), Some(v(0.0, 0.0)));
+        assert_eq!(back.next(route.path()).map(|c| c.goal), Some(v(0.0, 0.0)));
     }
 }

@@ -11,7 +11,7 @@ use super::steer::{self, check_executed, offset, Choice, Scene};
 use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M};
 use crate::project::Vec2;
 use crate::sim::agents::Agents;
-use crate::sim::routes::SimRoute;
+use crate::sim::routes::{RouteSpan, RouteTable, SimRoute};
 use crate::sim::spatial::SpatialGrid;
 
 pub use super::steer::Neighbour;
@@ -41,6 +41,8 @@ pub const YIELD_CORRIDOR_M: f64 = 2.0 * SAFETY_DIAMETER_M;
 pub struct WalkEnv<'a> {
     /// The space's routes.
     pub routes: &'a [SimRoute],
+    /// Every route's points in one flat array (each walker follows the span its columns name).
+    pub route_points: &'a RouteTable,
     /// The static blockers.
     pub blockers: &'a BlockerIndex,
     /// The steering fan.
@@ -96,8 +98,15 @@ pub fn walk_agent(
     let Some(route) = env.routes.get(agents.route[row] as usize) else {
         return WalkDecision::Waiting(WaitReason::NoBudget);
     };
+    let span = RouteSpan {
+        offset: agents.route_offset[row],
+        len: agents.route_len[row],
+    };
+    let Some(path) = env.route_points.path(span) else {
+        return WalkDecision::Waiting(WaitReason::NoBudget);
+    };
     let here = agents.position[row];
-    let Some(mut connection) = Connection::of(route, agents.distance_m[row], agents.direction[row])
+    let Some(mut connection) = Connection::of(path, agents.distance_m[row], agents.direction[row])
     else {
         return WalkDecision::Waiting(WaitReason::NoBudget);
     };
@@ -106,7 +115,7 @@ pub fn walk_agent(
         if steer_only {
             return WalkDecision::Idle;
         }
-        match connection.next(route) {
+        match connection.next(path) {
             Some(next) => {
                 connection = next;
                 previous = 0.0;

@@ -136,37 +136,37 @@ fn plot_ui(
     frame: u64,
     hidden: &mut BTreeSet<&'static str>,
 ) {
-    let names = MotionCounters::default().rows().map(|(name, _)| name);
-    let (counts, times) = names.split_at(COUNT_SERIES);
     let width = ui.available_width();
     ui.horizontal_top(|ui| {
         ui.allocate_ui(egui::vec2(width * 0.66, ui.available_height()), |ui| {
-            ui.vertical(|ui| {
-                let plot = SeriesPlot {
-                    id: "motion-counts",
-                    names: counts,
-                    first_colour: 0,
-                    y_label: "agents",
-                };
-                let sample = |(f, c): &(u64, MotionCounters)| {
-                    (*f, c.rows()[..COUNT_SERIES].iter().map(|r| r.1).collect())
-                };
-                series_plot(ui, plot, history, sample, frame, hidden);
-            });
+            let counts = ("motion-counts", 0..COUNT_SERIES, "agents");
+            counters_plot(ui, counts, history, frame, hidden);
         });
-        ui.vertical(|ui| {
-            let plot = SeriesPlot {
-                id: "motion-governor",
-                names: times,
-                first_colour: 0,
-                y_label: "ms",
-            };
-            let sample = |(f, c): &(u64, MotionCounters)| {
-                (*f, c.rows()[COUNT_SERIES..].iter().map(|r| r.1).collect())
-            };
-            series_plot(ui, plot, history, sample, frame, hidden);
-        });
+        let all = MotionCounters::default().rows().len();
+        let times = ("motion-governor", COUNT_SERIES..all, "ms");
+        counters_plot(ui, times, history, frame, hidden);
     });
+}
+
+/// One plot of the motion counters `series` (id, the rows' range, the y axis's label).
+fn counters_plot(
+    ui: &mut Ui,
+    (id, series, y_label): (&str, std::ops::Range<usize>, &str),
+    history: &[(u64, MotionCounters)],
+    frame: u64,
+    hidden: &mut BTreeSet<&'static str>,
+) {
+    let names = MotionCounters::default().rows().map(|(name, _)| name);
+    let plot = SeriesPlot {
+        id,
+        names: &names[series.clone()],
+        first_colour: 0,
+        y_label,
+    };
+    let sample = |(f, c): &(u64, MotionCounters)| {
+        (*f, c.rows()[series.clone()].iter().map(|r| r.1).collect())
+    };
+    ui.vertical(|ui| series_plot(ui, plot, history, sample, frame, hidden));
 }
 
 impl Panel for MotionPanel {

@@ -18,39 +18,42 @@ const MIN_CELL_BUDGET: usize = 64;
 /// itself: far wider than the few-ulp errors of the squared sum and of `hypot`.
 const SQUARED_MARGIN: f64 = 1e-9;
 
-/// Exactly `dx.hypot(dy) >= limit_m`, without the library call away from the limit: the
-/// squared sum decides when it lies outside a relative margin of `limit_m²` (where both
-/// roundings agree on the side), and `hypot` decides near the limit, for a limit whose square
-/// is not tiny or infinite, and for any non-finite input.
+/// How `dx.hypot(dy)` compares with `limit_m` where the squared sum decides it: outside a
+/// relative margin of `limit_m²` both roundings agree on the side. `None` near the limit, for a
+/// limit whose square is tiny or infinite, and for any non-finite input (`hypot` decides).
 #[inline]
-pub fn hypot_at_least(dx: f64, dy: f64, limit_m: f64) -> bool {
+fn squared_side(dx: f64, dy: f64, limit_m: f64) -> Option<std::cmp::Ordering> {
     let limit_sq = limit_m * limit_m;
     let distance_sq = dx * dx + dy * dy;
-    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
-        if distance_sq < limit_sq * (1.0 - SQUARED_MARGIN) {
-            return false;
-        }
-        if distance_sq > limit_sq * (1.0 + SQUARED_MARGIN) && distance_sq.is_finite() {
-            return true;
-        }
+    if !(limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0) {
+        return None;
     }
-    dx.hypot(dy) >= limit_m
+    if distance_sq < limit_sq * (1.0 - SQUARED_MARGIN) {
+        Some(std::cmp::Ordering::Less)
+    } else if distance_sq > limit_sq * (1.0 + SQUARED_MARGIN) && distance_sq.is_finite() {
+        Some(std::cmp::Ordering::Greater)
+    } else {
+        None
+    }
 }
 
-/// Exactly `dx.hypot(dy) <= limit_m` (see [`hypot_at_least`]).
+/// Exactly `dx.hypot(dy) >= limit_m`, without the library call away from the limit
+/// (see [`squared_side`]).
+#[inline]
+pub fn hypot_at_least(dx: f64, dy: f64, limit_m: f64) -> bool {
+    match squared_side(dx, dy, limit_m) {
+        Some(side) => side == std::cmp::Ordering::Greater,
+        None => dx.hypot(dy) >= limit_m,
+    }
+}
+
+/// Exactly `dx.hypot(dy) <= limit_m` (see [`squared_side`]).
 #[inline]
 pub fn hypot_at_most(dx: f64, dy: f64, limit_m: f64) -> bool {
-    let limit_sq = limit_m * limit_m;
-    let distance_sq = dx * dx + dy * dy;
-    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
-        if distance_sq < limit_sq * (1.0 - SQUARED_MARGIN) {
-            return true;
-        }
-        if distance_sq > limit_sq * (1.0 + SQUARED_MARGIN) && distance_sq.is_finite() {
-            return false;
-        }
+    match squared_side(dx, dy, limit_m) {
+        Some(side) => side == std::cmp::Ordering::Less,
+        None => dx.hypot(dy) <= limit_m,
     }
-    dx.hypot(dy) <= limit_m
 }
 
 /// What the grid keeps of each point for the movers that query it.

@@ -482,40 +482,29 @@ mod tests {
             let (want, verdicts) =
                 reference(&neighbours, here, axis, horizon_s, full_step_m, &endpoints);
             assert_eq!(reading, want, "walker {row}");
-            for (&(predicted, step_end, step_m), &(predicted_ok, step_ok)) in
-                endpoints.iter().zip(&verdicts)
-            {
-                let reach = SAFETY_DIAMETER_M + step_m;
-                assert_eq!(
-                    bodies.predicted_clear(here, predicted),
-                    predicted_ok,
-                    "{row}"
-                );
-                assert_eq!(
-                    bodies.step_clear(here, step_end, reach * reach),
-                    step_ok,
-                    "{row}"
-                );
-                conflicts += usize::from(!predicted_ok);
-                clears += usize::from(predicted_ok);
-            }
+            let agree = |bodies: &mut Bodies| {
+                for (&(predicted, step_end, step_m), &(predicted_ok, step_ok)) in
+                    endpoints.iter().zip(&verdicts)
+                {
+                    let reach = SAFETY_DIAMETER_M + step_m;
+                    assert_eq!(
+                        bodies.predicted_clear(here, predicted),
+                        predicted_ok,
+                        "{row}"
+                    );
+                    assert_eq!(
+                        bodies.step_clear(here, step_end, reach * reach),
+                        step_ok,
+                        "{row}"
+                    );
+                }
+            };
+            agree(&mut bodies);
+            conflicts += verdicts.iter().filter(|(ok, _)| !ok).count();
+            clears += verdicts.iter().filter(|(ok, _)| *ok).count();
             // A task movement filling the lists from the same neighbours agrees too.
             bodies.fill(&neighbours, here, axis, horizon_s, full_step_m);
-            for (&(predicted, step_end, step_m), &(predicted_ok, step_ok)) in
-                endpoints.iter().zip(&verdicts)
-            {
-                let reach = SAFETY_DIAMETER_M + step_m;
-                assert_eq!(
-                    bodies.predicted_clear(here, predicted),
-                    predicted_ok,
-                    "{row}"
-                );
-                assert_eq!(
-                    bodies.step_clear(here, step_end, reach * reach),
-                    step_ok,
-                    "{row}"
-                );
-            }
+            agree(&mut bodies);
         }
         assert!(filed > 10 * walkers, "bodies at another heading: {filed}");
         assert!(conflicts > 1000 && clears > 1000, "{conflicts} {clears}");

@@ -492,6 +492,16 @@ fn finite_bounds(points: &[Vec2]) -> (Vec2, Vec2) {
 mod tests {
     use super::*;
 
+    /// Every point within `radius` of `center`, by scanning them all, ascending.
+    fn brute_force(points: &[Vec2], center: Vec2, radius: f64) -> Vec<u32> {
+        (0..points.len() as u32)
+            .filter(|i| {
+                let p = points[*i as usize];
+                (p.x - center.x).hypot(p.y - center.y) <= radius
+            })
+            .collect()
+    }
+
     fn near(grid: &SpatialGrid, points: &[Vec2], center: Vec2, radius: f64) -> Vec<u32> {
         let mut found = Vec::new();
         grid.for_each_near(center, radius, |i| {
@@ -526,12 +536,7 @@ mod tests {
             (Vec2 { x: 100.0, y: 6.0 }, 3.0),
         ] {
             let mut found = near(&grid, &points, center, radius);
-            let brute: Vec<u32> = (0..points.len() as u32)
-                .filter(|i| {
-                    let p = points[*i as usize];
-                    (p.x - center.x).hypot(p.y - center.y) <= radius
-                })
-                .collect();
+            let brute = brute_force(&points, center, radius);
             // Within a grid row indices ascend; across rows the order is row-major.
             let order = found.clone();
             found.sort_unstable();
@@ -564,12 +569,7 @@ mod tests {
             let radius = 0.3 + (f * 0.311_27).fract() * 3.0;
             let mut found = near(&grid, &points, center, radius);
             found.sort_unstable();
-            let brute: Vec<u32> = (0..points.len() as u32)
-                .filter(|i| {
-                    let p = points[*i as usize];
-                    (p.x - center.x).hypot(p.y - center.y) <= radius
-                })
-                .collect();
+            let brute = brute_force(&points, center, radius);
             assert_eq!(found, brute, "{center:?} {radius}");
             grid.for_each_near(center, radius, |_| visited_total += 1);
         }
@@ -613,12 +613,7 @@ mod tests {
             });
             grid.for_each_near(center, radius, |_| square_total += 1);
             found.sort_unstable();
-            let brute: Vec<u32> = (0..points.len() as u32)
-                .filter(|i| {
-                    let p = points[*i as usize];
-                    (p.x - center.x).hypot(p.y - center.y) <= radius
-                })
-                .collect();
+            let brute = brute_force(&points, center, radius);
             assert_eq!(found, brute, "{center:?} {radius}");
         }
         assert!(

@@ -9,7 +9,7 @@
 
 use super::body::SAFETY_DIAMETER_M;
 use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
-use super::steer::{body_clear, Neighbour};
+use super::steer::{body_clear, swept_clear, Neighbour};
 use super::step::{FOLLOW_MIN_SPEED_M_S, YIELD_CORRIDOR_M};
 use super::OPPOSING_SCAN_M;
 use crate::project::Vec2;
@@ -205,15 +205,7 @@ fn other_clear(endpoint: Vec2, o: &Other) -> bool {
     }
     let r1x = endpoint.x - position.x - w.x;
     let r1y = endpoint.y - position.y - w.y;
-    let (dx, dy) = (r1x - r0.x, r1y - r0.y);
-    let length_sq = dx * dx + dy * dy;
-    let t = if length_sq > 0.0 {
-        (-(r0.x * dx + r0.y * dy) / length_sq).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let (cx, cy) = (r0.x + dx * t, r0.y + dy * t);
-    cx * cx + cy * cy >= SAFETY_DIAMETER_M * SAFETY_DIAMETER_M
+    swept_clear((r0.x, r0.y), (r1x, r1y))
 }
 
 /// What a walker reads of its neighbours before steering.

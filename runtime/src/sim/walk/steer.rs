@@ -153,6 +153,14 @@ pub(super) fn body_clear(
     }
     let r1x = endpoint.x - other.x - velocity.x * horizon_s;
     let r1y = endpoint.y - other.y - velocity.y * horizon_s;
+    swept_clear((r0x, r0y), (r1x, r1y))
+}
+
+/// The planar tail of the seed's body test: the relative position moving from `r0` to `r1`
+/// (mover minus body, meters) keeps its closest point to the origin at least the safety
+/// diameter away.
+#[inline(always)]
+pub(super) fn swept_clear((r0x, r0y): (f64, f64), (r1x, r1y): (f64, f64)) -> bool {
     let (dx, dy) = (r1x - r0x, r1y - r0y);
     let length_sq = dx * dx + dy * dy;
     let t = if length_sq > 0.0 {

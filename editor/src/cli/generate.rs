@@ -231,6 +231,7 @@ pub fn generate(
             "threads": worker_threads(),
             "serial": options.serial,
             "load_ms": ms(load_time),
+            "peak_resident_mib": peak_resident_mib(),
             "recipes": reports,
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
@@ -455,6 +456,16 @@ pub fn doc_to_json(doc: &Doc) -> serde_json::Value {
         Doc::Unit("None") => Value::Null,
         Doc::Unit(name) => Value::String((*name).to_owned()),
     }
+}
+
+/// The process's peak resident memory so far in MiB (`VmHWM` of `/proc/self/status`); `None`
+/// where the system does not say (not Linux). `--json` reports it, so a run of the command
+/// measures its own peak.
+fn peak_resident_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
 }
 
 #[cfg(test)]

@@ -360,6 +360,22 @@ fn every_agents_route_span_addresses_exactly_its_routes_points_in_the_flat_table
         for j in 0..route.connection_count() {
             assert_eq!(path.connection(j), route.connection(j));
         }
+        // Found from the walker's own route first, or from any other hint, it is the same path.
+        for hint in [
+            agents.route[row],
+            agents.route[row].wrapping_add(1),
+            u16::MAX,
+        ] {
+            let hinted = table.path_of(hint, span).expect("a hinted path");
+            assert_eq!(
+                hinted.connection_count(),
+                route.connection_count(),
+                "{hint}"
+            );
+            for j in 0..route.connection_count() {
+                assert_eq!(hinted.connection(j), route.connection(j), "{hint}");
+            }
+        }
     }
     // A span past the table is no path.
     let past = RouteSpan {
@@ -367,4 +383,5 @@ fn every_agents_route_span_addresses_exactly_its_routes_points_in_the_flat_table
         len: 2,
     };
     assert!(table.path(past).is_none());
+    assert!(table.path_of(0, past).is_none());
 }

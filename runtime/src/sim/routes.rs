@@ -101,6 +101,25 @@ impl RouteTable {
         let route = self
             .spans
             .partition_point(|s| s.offset < span.offset || (s.offset == span.offset && s.len == 0));
+        self.path_at(route, span)
+    }
+
+    /// [`RouteTable::path`] where the span is most likely route `route`'s (a walker's own
+    /// route): that route is checked first and the search runs only when it is not the span's.
+    /// A span of two points or more is exactly one route's, so the answer is the same.
+    #[inline]
+    pub fn path_of(&self, route: u16, span: RouteSpan) -> Option<RoutePath<'_>> {
+        let route = usize::from(route);
+        if span.len >= 2 && self.spans.get(route) == Some(&span) {
+            self.path_at(route, span)
+        } else {
+            self.path(span)
+        }
+    }
+
+    /// The path of route `route` when `span` is exactly its span.
+    #[inline]
+    fn path_at(&self, route: usize, span: RouteSpan) -> Option<RoutePath<'_>> {
         if self.spans.get(route) != Some(&span) || span.len < 2 {
             return None;
         }

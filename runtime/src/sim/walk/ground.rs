@@ -32,6 +32,11 @@ pub struct BlockerIndex {
     blockers: Vec<(Vec2, f64)>,
     origin: Vec2,
     cell_m: f64,
+    /// `1 / cell_m`: cells are found by multiplying with it, at build and at query alike, so
+    /// a point's cell and a blocker's listed cells come from one monotonic function.
+    inverse_cell: f64,
+    /// The grid's far corner, `origin + (columns, rows) × cell_m`.
+    end: Vec2,
     columns: usize,
     rows: usize,
     /// `cell_start[c]..cell_start[c + 1]` index cell `c`'s blockers in `entries`.
@@ -85,6 +90,11 @@ impl BlockerIndex {
             }
             index.cell_m *= 2.0;
         }
+        index.inverse_cell = 1.0 / index.cell_m;
+        index.end = Vec2 {
+            x: index.origin.x + index.columns as f64 * index.cell_m,
+            y: index.origin.y + index.rows as f64 * index.cell_m,
+        };
         (index.cell_start, index.entries) = index.fill(extent);
         let near = |(_, r): &(Vec2, f64)| r + BODY_RADIUS_M + LOOKAHEAD_M;
         (index.near_start, index.near_entries) = index.fill(near);
@@ -139,8 +149,9 @@ impl BlockerIndex {
     /// The cell holding `p`, clamped into the grid.
     fn cell_xy(&self, p: Vec2) -> (usize, usize) {
         let column =
-            (((p.x - self.origin.x) / self.cell_m).max(0.0) as usize).min(self.columns - 1);
-        let row = (((p.y - self.origin.y) / self.cell_m).max(0.0) as usize).min(self.rows - 1);
+            (((p.x - self.origin.x) * self.inverse_cell).max(0.0) as usize).min(self.columns - 1);
+        let row =
+            (((p.y - self.origin.y) * self.inverse_cell).max(0.0) as usize).min(self.rows - 1);
         (column, row)
     }
 
@@ -171,10 +182,8 @@ impl BlockerIndex {
             out.extend(self.blockers.iter().filter(|b| within(b)));
             return;
         }
-        let inside_x = center.x >= self.origin.x
-            && center.x < self.origin.x + self.columns as f64 * self.cell_m;
-        let inside_y =
-            center.y >= self.origin.y && center.y < self.origin.y + self.rows as f64 * self.cell_m;
+        let inside_x = center.x >= self.origin.x && center.x < self.end.x;
+        let inside_y = center.y >= self.origin.y && center.y < self.end.y;
         if !(inside_x && inside_y) {
             // Outside the grid no blocker reaches.
             return;
@@ -335,6 +344,34 @@ mod tests {
             }
         }
         assert!(!near.is_empty() || index.len() == 300);
+        // Walkers standing on cell boundaries (and a hair either side) and on a fine lattice
+        // find exactly the blockers a brute-force scan finds.
+        let boundary = |origin: f64, k: usize| origin + k as f64 * index.cell_m;
+        let mut found = 0;
+        for k in 0..index.columns.min(45) {
+            for j in 0..index.rows.min(14) {
+                let (x, y) = (boundary(index.origin.x, k), boundary(index.origin.y, j));
+                for center in [
+                    v(x, y),
+                    v(x.next_up(), y.next_down()),
+                    v(x.next_down(), y.next_up()),
+                    v(x + 0.37, y + 1.13),
+                ] {
+                    index.gather(center, LOOKAHEAD_M, &mut near);
+                    let brute: Vec<(Vec2, f64)> = posts
+                        .iter()
+                        .map(|b| (b.position, b.radius_m))
+                        .filter(|(p, r)| {
+                            let limit = LOOKAHEAD_M + r + BODY_RADIUS_M;
+                            (p.x - center.x).powi(2) + (p.y - center.y).powi(2) <= limit * limit
+                        })
+                        .collect();
+                    assert_eq!(near, brute, "center {center:?}");
+                    found += near.len();
+                }
+            }
+        }
+        assert!(found > 1000, "{found}");
     }
 
     #[test]

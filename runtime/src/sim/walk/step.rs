@@ -102,7 +102,7 @@ pub fn walk_agent(
         offset: agents.route_offset[row],
         len: agents.route_len[row],
     };
-    let Some(path) = env.route_points.path(span) else {
+    let Some(path) = env.route_points.path_of(agents.route[row], span) else {
         return WalkDecision::Waiting(WaitReason::NoBudget);
     };
     let here = agents.position[row];

@@ -325,6 +325,17 @@ mod tests {
             })
             .collect();
         let index = BlockerIndex::new(&posts);
+        // Every post within `reach` of `center` (plus both radii), in ascending order.
+        let brute = |center: Vec2, reach: f64| -> Vec<(Vec2, f64)> {
+            posts
+                .iter()
+                .map(|b| (b.position, b.radius_m))
+                .filter(|(p, r)| {
+                    let limit = reach + r + BODY_RADIUS_M;
+                    (p.x - center.x).powi(2) + (p.y - center.y).powi(2) <= limit * limit
+                })
+                .collect()
+        };
         let mut near = Vec::new();
         for (k, center) in [v(0.0, 10.0), v(-40.0, 0.0), v(39.0, 19.0), v(100.0, 5.0)]
             .into_iter()
@@ -332,15 +343,7 @@ mod tests {
         {
             for reach in [0.5, LOOKAHEAD_M, 2.0, BLOCKER_REACH_M, 7.0] {
                 index.gather(center, reach, &mut near);
-                let brute: Vec<(Vec2, f64)> = posts
-                    .iter()
-                    .map(|b| (b.position, b.radius_m))
-                    .filter(|(p, r)| {
-                        let limit = reach + r + BODY_RADIUS_M;
-                        (p.x - center.x).powi(2) + (p.y - center.y).powi(2) <= limit * limit
-                    })
-                    .collect();
-                assert_eq!(near, brute, "center {k}, reach {reach}");
+                assert_eq!(near, brute(center, reach), "center {k}, reach {reach}");
             }
         }
         assert!(!near.is_empty() || index.len() == 300);
@@ -358,15 +361,7 @@ mod tests {
                     v(x + 0.37, y + 1.13),
                 ] {
                     index.gather(center, LOOKAHEAD_M, &mut near);
-                    let brute: Vec<(Vec2, f64)> = posts
-                        .iter()
-                        .map(|b| (b.position, b.radius_m))
-                        .filter(|(p, r)| {
-                            let limit = LOOKAHEAD_M + r + BODY_RADIUS_M;
-                            (p.x - center.x).powi(2) + (p.y - center.y).powi(2) <= limit * limit
-                        })
-                        .collect();
-                    assert_eq!(near, brute, "center {center:?}");
+                    assert_eq!(near, brute(center, LOOKAHEAD_M), "center {center:?}");
                     found += near.len();
                 }
             }

@@ -887,4 +887,212 @@ mod tests {
         assert!(filed > 10 * walkers, "bodies at another heading: {filed}");
         assert!(conflicts > 1000 && clears > 1000, "{conflicts} {clears}");
     }
+
+    /// What a walker's gathering leaves: its reading, the bodies at another heading (position
+    /// and velocity, in order) and the touchable ones.
+    type Gathered = (Reading, Vec<[f64; 4]>, Vec<Touchable>);
+
+    fn gathered(reading: Reading, bodies: &Bodies) -> Gathered {
+        let o = &bodies.others;
+        let others = (0..bodies.other_count)
+            .map(|k| [o.x[k], o.y[k], o.vx[k], o.vy[k]])
+            .collect();
+        (reading, others, bodies.touchable.clone())
+    }
+
+    /// Bodies on and around the tests' boundaries (at exactly the reach, the step's reach, the
+    /// diameter and the corridor sideways, exactly 45° off the axis, exactly the following
+    /// speed, exactly abreast) around a walker at `(x0, 0)` heading +x, then random ones.
+    fn boundary_crowd(draw: &mut impl FnMut(f64) -> f64, x0: f64) -> Vec<(Vec2, Vec2, Vec2)> {
+        let diagonal = std::f64::consts::FRAC_1_SQRT_2;
+        let facings = [
+            Vec2 { x: 1.0, y: 0.0 },
+            Vec2 { x: -1.0, y: 0.0 },
+            Vec2 {
+                x: diagonal,
+                y: diagonal,
+            },
+            Vec2 {
+                x: -diagonal,
+                y: -diagonal,
+            },
+            Vec2 { x: 0.0, y: 1.0 },
+        ];
+        let offsets = [
+            (2.5, 0.0),
+            (-2.5, 0.0),
+            (0.0, 2.5),
+            (0.0, SAFETY_DIAMETER_M),
+            (1.0, SAFETY_DIAMETER_M),
+            (1.0, -SAFETY_DIAMETER_M),
+            (1.0, YIELD_CORRIDOR_M),
+            (0.0, 0.5),
+            (0.7, 0.0),
+            (SAFETY_DIAMETER_M + 0.07, 0.0),
+            (0.0, 0.0),
+        ];
+        let mut crowd = vec![(Vec2 { x: x0, y: 0.0 }, facings[0], Vec2 { x: 1.4, y: 0.0 })];
+        for (k, &(dx, dy)) in offsets.iter().enumerate() {
+            for (f, &facing) in facings.iter().enumerate() {
+                let speed = [FOLLOW_MIN_SPEED_M_S, 0.0, 1.4][(k + f) % 3];
+                let velocity = Vec2 {
+                    x: facing.x * speed,
+                    y: facing.y * speed,
+                };
+                crowd.push((Vec2 { x: x0 + dx, y: dy }, facing, velocity));
+            }
+        }
+        for _ in 0..40 {
+            let facing = unit(draw(1.0), draw(1.0));
+            let p = Vec2 {
+                x: x0 + draw(3.0),
+                y: draw(3.0),
+            };
+            crowd.push((
+                p,
+                facing,
+                Vec2 {
+                    x: draw(2.0),
+                    y: draw(2.0),
+                },
+            ));
+        }
+        crowd
+    }
+
+    #[test]
+    fn every_instruction_path_files_and_reads_as_the_portable_one() {
+        let mut draw = stream(0x51_7cc1_b727_220a);
+        let (mut points, mut velocities, mut facings) = (Vec::new(), Vec::new(), Vec::new());
+        for centre in 0..12 {
+            for (p, facing, v) in boundary_crowd(&mut draw, 1e4 + 20.0 * f64::from(centre)) {
+                points.push(p);
+                facings.push(facing);
+                velocities.push(v);
+            }
+        }
+        let mut grid = SpatialGrid::default();
+        grid.rebuild_bodies(&points, &velocities, &facings, 1.25);
+        let mut bodies = Bodies::default();
+        let (mut leaders, mut oncoming, mut touched) = (0, 0, 0);
+        for row in 0..points.len() {
+            let full_step_m = [0.07, 0.0, 0.5][row % 3];
+            let axis = if row % 4 == 3 {
+                unit(1.0, 0.3)
+            } else {
+                Vec2 { x: 1.0, y: 0.0 }
+            };
+            let motion = (points[row], axis, 0.7, full_step_m);
+            let mut by = |file_run: &dyn Fn(&mut Scan<'_>, &BodyColumns<'_>, Range<usize>)| {
+                let reading = gather_walker_by(file_run, &grid, row, motion, 0.0, &mut bodies);
+                gathered(reading, &bodies)
+            };
+            let want = by(&scan_run_portable);
+            leaders += usize::from(want.0.followed_step_m < full_step_m);
+            oncoming += usize::from(want.0.oncoming);
+            touched += want.2.len();
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                    let got = by(&|s, c, r| unsafe { scan_run_avx512(s, c, r) });
+                    assert_eq!(got, want, "avx512, walker {row}");
+                }
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, detected just above.
+                    let got = by(&|s, c, r| unsafe { scan_run_avx2(s, c, r) });
+                    assert_eq!(got, want, "avx2, walker {row}");
+                }
+            }
+        }
+        assert!(
+            leaders > 50 && oncoming > 50 && touched > 500,
+            "{leaders} {oncoming} {touched}"
+        );
+    }
+
+    #[test]
+    fn every_instruction_path_finds_the_first_refusal_of_the_body_test() {
+        let mut draw = stream(0x2545_f491_4f6c_dd1d);
+        let d = SAFETY_DIAMETER_M;
+        let (mut refusals, mut clears) = (0, 0);
+        for case in 0..20_000 {
+            let here = Vec2 {
+                x: 1e4 + draw(100.0),
+                y: draw(10.0),
+            };
+            let endpoint = offset(here, unit(draw(1.0), draw(1.0)), 1.0);
+            let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
+            let n = case % 37;
+            let mut others = Others::default();
+            others.reserve(n);
+            for k in 0..n {
+                // Bodies at (or a hair around) the diameter, on the path, on top of the mover,
+                // with displacements that end exactly where the mover starts.
+                let position = match (case + k) % 7 {
+                    0 => Vec2 {
+                        x: here.x - [d, d + 1e-12, d - 1e-12, -d][k % 4],
+                        y: here.y,
+                    },
+                    1 => endpoint,
+                    2 => here,
+                    _ => Vec2 {
+                        x: here.x + draw(3.0),
+                        y: here.y + draw(3.0),
+                    },
+                };
+                let velocity = match (case + k) % 5 {
+                    0 => Vec2::default(),
+                    1 if horizon_s > 0.0 => Vec2 {
+                        x: (endpoint.x - here.x) / horizon_s,
+                        y: (endpoint.y - here.y) / horizon_s,
+                    },
+                    _ => Vec2 {
+                        x: draw(2.0),
+                        y: draw(2.0),
+                    },
+                };
+                // Only the first few bodies conflict, so later blocks are reached too.
+                let position = if k > 2 && case % 3 == 0 {
+                    Vec2 {
+                        x: position.x + 40.0,
+                        y: position.y,
+                    }
+                } else {
+                    position
+                };
+                others.set(k, (position.x, position.y), (velocity.x, velocity.y));
+            }
+            let want = (0..n).find(|&k| {
+                !body_clear(
+                    here,
+                    endpoint,
+                    others.position(k),
+                    others.velocity(k),
+                    horizon_s,
+                )
+            });
+            refusals += usize::from(want.is_some());
+            clears += usize::from(want.is_none());
+            assert_eq!(
+                first_refusal_portable(&others, n, here, endpoint, horizon_s),
+                want
+            );
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                    let got =
+                        unsafe { first_refusal_avx512(&others, n, here, endpoint, horizon_s) };
+                    assert_eq!(got, want, "avx512, case {case}");
+                }
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, detected just above.
+                    let got = unsafe { first_refusal_avx2(&others, n, here, endpoint, horizon_s) };
+                    assert_eq!(got, want, "avx2, case {case}");
+                }
+            }
+        }
+        assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
+    }
 }

@@ -275,16 +275,23 @@ fn first_refusal_portable(
         ) else {
             break;
         };
-        let mut refused = 0u32;
+        // Most lanes are decided without the division; a block with one that is not is
+        // tested in full.
+        let (mut refused, mut undecided) = (0u32, 0u32);
         for lane in 0..LANES {
-            let clear = lane_clear(
-                here,
-                endpoint,
-                horizon_s,
-                (bx[lane], by[lane]),
-                (bvx[lane], bvy[lane]),
-            );
-            refused |= u32::from(!clear & (start + lane < n)) << lane;
+            let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+            let (decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
+            let counts = start + lane < n;
+            refused |= u32::from(!clear & counts) << lane;
+            undecided |= u32::from(!decided & counts) << lane;
+        }
+        if undecided != 0 {
+            refused = 0;
+            for lane in 0..LANES {
+                let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+                let clear = lane_clear(here, endpoint, horizon_s, body.0, body.1);
+                refused |= u32::from(!clear & (start + lane < n)) << lane;
+            }
         }
         if refused != 0 {
             return Some(start + refused.trailing_zeros() as usize);
@@ -292,6 +299,60 @@ fn first_refusal_portable(
         start += LANES;
     }
     None
+}
+
+/// Relative margin around the safety diameter's square within which only the division
+/// decides: far above the rounding of the swept test's few operations.
+const DECIDE_MARGIN: f64 = 1e-9;
+
+/// [`lane_clear`]'s verdict where it is certain without its division: `(decided, clear)`.
+///
+/// With `r0`, `d = r1 − r0`, `len = |d|²` and `num = r0·d` computed as the swept test computes
+/// them: an overlapping pair, and a closest point at the start (`num ≥ 0`, or `len = 0`: the
+/// test's `t` is ±0, so it reads `|r0|² ≥ D²`, true) or at the end (`−num ≥ len`: its `t` is
+/// 1, and the end is computed here as there) give its verdict exactly. Between them the
+/// closest point's squared distance is `|r0|² − num²/len`, compared without the division as
+/// `|r0|²·len − num²` against `(D² ± m)·len` with `m = 1e-9 (|r0|² + len + D²)`: beyond the
+/// margin the test, whose roundings move that distance by a few ulps of `|r0|² + len`, agrees.
+/// Magnitudes outside `1e-100 < len`, `|r0|², len < 1e100` (NaN included) stay undecided.
+#[inline(always)]
+fn lane_decided(
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+    (x, y): (f64, f64),
+    (vx, vy): (f64, f64),
+) -> (bool, bool) {
+    let k = SAFETY_DIAMETER_M * SAFETY_DIAMETER_M;
+    let (r0x, r0y) = (here.x - x, here.y - y);
+    let now_sq = r0x * r0x + r0y * r0y;
+    let (ex, ey) = (endpoint.x - x, endpoint.y - y);
+    let not_closer = ex * ex + ey * ey >= now_sq;
+    let (r1x, r1y) = (ex - vx * horizon_s, ey - vy * horizon_s);
+    let (dx, dy) = (r1x - r0x, r1y - r0y);
+    let len = dx * dx + dy * dy;
+    let num = r0x * dx + r0y * dy;
+    let (cx, cy) = (r0x + dx, r0y + dy);
+    let end_clear = cx * cx + cy * cy >= k;
+    let margin = DECIDE_MARGIN * (now_sq + len + k);
+    let gap = now_sq * len - num * num;
+    let (far, near) = (gap >= (k + margin) * len, gap <= (k - margin) * len);
+    let sane = (len > 1e-100) & (len < 1e100) & (now_sq < 1e100);
+    let at_start = num >= 0.0;
+    let at_end = -num >= len;
+    let overlap = now_sq < k;
+    let still = (len == 0.0) & (now_sq < 1e100);
+    let decided = overlap | still | (sane & (at_start | at_end | far | near));
+    let clear = if overlap {
+        not_closer
+    } else if still | at_start {
+        true
+    } else if at_end {
+        end_clear
+    } else {
+        far
+    };
+    (decided, clear)
 }
 
 /// `steer::body_clear` with a finite horizon for the body at `(x, y)` with velocity
@@ -1094,5 +1155,82 @@ mod tests {
             }
         }
         assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
+    }
+
+    #[test]
+    fn the_body_test_decided_without_its_division_agrees_with_it() {
+        let mut draw = stream(0x0bad_5eed_1234_5678);
+        let d = SAFETY_DIAMETER_M;
+        let (mut decided, mut undecided) = (0, 0);
+        for case in 0..400_000 {
+            let here = Vec2 {
+                x: 1e4 + draw(100.0),
+                y: draw(10.0),
+            };
+            let horizon_s = [1.0, 0.7, 1.0 / 1.4, 0.0][case % 4];
+            let (endpoint, position, velocity) = if case % 2 == 0 {
+                // A relative path passing at a hair around the diameter from the body: from
+                // (−a, p) to (b, p) relative to it, p = D (1 + e).
+                let e = [
+                    0.0, 1e-16, -1e-16, 1e-12, -1e-12, 1e-9, -1e-9, 1e-7, -1e-7, 1e-3,
+                ][case % 10];
+                let p = d * (1.0 + e) * if case % 4 < 2 { 1.0 } else { -1.0 };
+                let (a, b) = (0.2 + draw(1.0).abs(), 0.2 + draw(1.0).abs());
+                let position = Vec2 {
+                    x: here.x + a,
+                    y: here.y - p,
+                };
+                let endpoint = offset(here, unit(draw(1.0), draw(1.0)), 1.0);
+                let h = if horizon_s > 0.0 { horizon_s } else { 1.0 };
+                let velocity = Vec2 {
+                    x: (endpoint.x - position.x - b) / h,
+                    y: (endpoint.y - position.y - p) / h,
+                };
+                (endpoint, position, velocity)
+            } else {
+                let endpoint = offset(here, unit(draw(1.0), draw(1.0)), 1.0);
+                let position = match case % 6 {
+                    1 => endpoint,
+                    3 => Vec2 {
+                        x: here.x + [d, -d, 0.0][case % 3],
+                        y: here.y + [0.0, 0.0, d][case % 3],
+                    },
+                    _ => Vec2 {
+                        x: here.x + draw(3.0),
+                        y: here.y + draw(3.0),
+                    },
+                };
+                let velocity = match case % 10 {
+                    1 => Vec2::default(),
+                    3 => Vec2 {
+                        x: f64::NAN,
+                        y: 0.0,
+                    },
+                    5 => Vec2 { x: 1e200, y: 0.0 },
+                    _ => Vec2 {
+                        x: draw(2.0),
+                        y: draw(2.0),
+                    },
+                };
+                (endpoint, position, velocity)
+            };
+            let body = ((position.x, position.y), (velocity.x, velocity.y));
+            let want = lane_clear(here, endpoint, horizon_s, body.0, body.1);
+            assert_eq!(
+                want,
+                body_clear(here, endpoint, position, velocity, horizon_s),
+                "case {case}"
+            );
+            let (is_decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
+            if is_decided {
+                assert_eq!(clear, want, "case {case}: {here:?} {endpoint:?} {body:?}");
+            }
+            decided += usize::from(is_decided);
+            undecided += usize::from(!is_decided);
+        }
+        assert!(
+            decided > 150_000 && undecided > 10_000,
+            "{decided} {undecided}"
+        );
     }
 }

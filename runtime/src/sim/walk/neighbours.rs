@@ -406,7 +406,66 @@ pub fn gather_walker(
     bodies: &mut Bodies,
 ) -> Reading {
     let motion = (here, axis, horizon_s, full_step_m);
-    gather_walker_by(scan_run, grid, row, motion, slack_m, bodies)
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F, detected just above.
+            return unsafe { gather_walker_avx512(grid, row, motion, slack_m, bodies) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, detected just above.
+            return unsafe { gather_walker_avx2(grid, row, motion, slack_m, bodies) };
+        }
+    }
+    gather_walker_by(scan_run_portable, grid, row, motion, slack_m, bodies)
+}
+
+/// [`gather_walker_by`] compiled for AVX-512F, with its lane masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn gather_walker_avx512(
+    grid: &SpatialGrid,
+    row: usize,
+    motion: (Vec2, Vec2, f64, f64),
+    slack_m: f64,
+    bodies: &mut Bodies,
+) -> Reading {
+    gather_walker_by(
+        |scan, columns, run| {
+            scan_run_with(scan, columns, run, |scan, block| {
+                lanes::masks_avx512(scan, block)
+            });
+        },
+        grid,
+        row,
+        motion,
+        slack_m,
+        bodies,
+    )
+}
+
+/// [`gather_walker_by`] compiled for AVX2, with its lane masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn gather_walker_avx2(
+    grid: &SpatialGrid,
+    row: usize,
+    motion: (Vec2, Vec2, f64, f64),
+    slack_m: f64,
+    bodies: &mut Bodies,
+) -> Reading {
+    gather_walker_by(
+        |scan, columns, run| {
+            scan_run_with(scan, columns, run, |scan, block| {
+                lanes::masks_avx2(scan, block)
+            });
+        },
+        grid,
+        row,
+        motion,
+        slack_m,
+        bodies,
+    )
 }
 
 /// [`gather_walker`] filing each run with `file_run` (`motion`: here, axis, horizon, full
@@ -458,42 +517,6 @@ struct Scan<'a> {
     bodies: &'a mut Bodies,
 }
 
-/// Files one run of slots (vector lanes where the CPU has them).
-fn scan_run(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, run: Range<usize>) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, detected just above.
-            unsafe { scan_run_avx512(scan, columns, run) };
-            return;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, detected just above.
-            unsafe { scan_run_avx2(scan, columns, run) };
-            return;
-        }
-    }
-    scan_run_portable(scan, columns, run);
-}
-
-/// [`scan_run_with`] with AVX-512F lane masks.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn scan_run_avx512(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, run: Range<usize>) {
-    scan_run_with(scan, columns, run, |scan, block| {
-        lanes::masks_avx512(scan, block)
-    });
-}
-
-/// [`scan_run_with`] with AVX2 lane masks.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn scan_run_avx2(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, run: Range<usize>) {
-    scan_run_with(scan, columns, run, |scan, block| {
-        lanes::masks_avx2(scan, block)
-    });
-}
-
 /// [`scan_run_with`] with scalar lane masks.
 fn scan_run_portable(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, run: Range<usize>) {
     scan_run_with(scan, columns, run, |scan, block| scan.masks::<LANES>(block));
@@ -518,7 +541,7 @@ struct Masks {
     in_corridor: u32,
 }
 
-/// [`scan_run`] a block of [`LANES`] slots at a time (their tests by `masks`), the rest one
+/// Files one run of slots, a block of [`LANES`] slots at a time (their tests by `masks`), the rest one
 /// by one, in slot order.
 #[inline(always)]
 fn scan_run_with(
@@ -1044,11 +1067,8 @@ mod tests {
                 Vec2 { x: 1.0, y: 0.0 }
             };
             let motion = (points[row], axis, 0.7, full_step_m);
-            let mut by = |file_run: &dyn Fn(&mut Scan<'_>, &BodyColumns<'_>, Range<usize>)| {
-                let reading = gather_walker_by(file_run, &grid, row, motion, 0.0, &mut bodies);
-                gathered(reading, &bodies)
-            };
-            let want = by(&scan_run_portable);
+            let reading = gather_walker_by(scan_run_portable, &grid, row, motion, 0.0, &mut bodies);
+            let want = gathered(reading, &bodies);
             leaders += usize::from(want.0.followed_step_m < full_step_m);
             oncoming += usize::from(want.0.oncoming);
             touched += want.2.len();
@@ -1056,13 +1076,15 @@ mod tests {
             {
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     // SAFETY: the CPU supports AVX-512F, detected just above.
-                    let got = by(&|s, c, r| unsafe { scan_run_avx512(s, c, r) });
-                    assert_eq!(got, want, "avx512, walker {row}");
+                    let reading =
+                        unsafe { gather_walker_avx512(&grid, row, motion, 0.0, &mut bodies) };
+                    assert_eq!(gathered(reading, &bodies), want, "avx512, walker {row}");
                 }
                 if std::arch::is_x86_feature_detected!("avx2") {
                     // SAFETY: the CPU supports AVX2, detected just above.
-                    let got = by(&|s, c, r| unsafe { scan_run_avx2(s, c, r) });
-                    assert_eq!(got, want, "avx2, walker {row}");
+                    let reading =
+                        unsafe { gather_walker_avx2(&grid, row, motion, 0.0, &mut bodies) };
+                    assert_eq!(gathered(reading, &bodies), want, "avx2, walker {row}");
                 }
             }
         }

@@ -29,6 +29,8 @@ use crate::sim::spatial::{BodyColumns, SpatialGrid};
 
 /// Bodies filed, or tested, together (eight `f64` lanes: one AVX-512 vector).
 const LANES: usize = 8;
+/// Fewer bodies at another heading than this are tested one by one.
+const FEW_OTHERS: usize = 4;
 
 /// The bodies at another heading as columns, as the predicted test reads them: current
 /// position and observed velocity (the test computes `here − position` and
@@ -213,6 +215,14 @@ fn first_refusal(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
+    // A block of lanes costs more than a few bodies one by one.
+    if n < FEW_OTHERS {
+        let test = |k: usize| {
+            let body = ((others.x[k], others.y[k]), (others.vx[k], others.vy[k]));
+            lane_clear(here, endpoint, horizon_s, body.0, body.1)
+        };
+        return (0..n).find(|&k| !test(k));
+    }
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
@@ -410,11 +420,33 @@ pub fn gather_walker(
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU supports AVX-512F, detected just above.
-            return unsafe { gather_walker_avx512(grid, row, motion, slack_m, bodies) };
+            return unsafe {
+                gather_walker_avx512(
+                    grid,
+                    row,
+                    here,
+                    axis,
+                    horizon_s,
+                    full_step_m,
+                    slack_m,
+                    bodies,
+                )
+            };
         }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2, detected just above.
-            return unsafe { gather_walker_avx2(grid, row, motion, slack_m, bodies) };
+            return unsafe {
+                gather_walker_avx2(
+                    grid,
+                    row,
+                    here,
+                    axis,
+                    horizon_s,
+                    full_step_m,
+                    slack_m,
+                    bodies,
+                )
+            };
         }
     }
     gather_walker_by(scan_run_portable, grid, row, motion, slack_m, bodies)
@@ -423,13 +455,19 @@ pub fn gather_walker(
 /// [`gather_walker_by`] compiled for AVX-512F, with its lane masks.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
+#[allow(clippy::too_many_arguments)]
 fn gather_walker_avx512(
     grid: &SpatialGrid,
     row: usize,
-    motion: (Vec2, Vec2, f64, f64),
+    here: Vec2,
+    axis: Vec2,
+    horizon_s: f64,
+    full_step_m: f64,
     slack_m: f64,
     bodies: &mut Bodies,
 ) -> Reading {
+    // Scalars rather than one tuple in memory: the arguments arrive in registers.
+    let motion = (here, axis, horizon_s, full_step_m);
     gather_walker_by(
         |scan, columns, run| {
             scan_run_with(scan, columns, run, |scan, block| {
@@ -447,13 +485,19 @@ fn gather_walker_avx512(
 /// [`gather_walker_by`] compiled for AVX2, with its lane masks.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 fn gather_walker_avx2(
     grid: &SpatialGrid,
     row: usize,
-    motion: (Vec2, Vec2, f64, f64),
+    here: Vec2,
+    axis: Vec2,
+    horizon_s: f64,
+    full_step_m: f64,
     slack_m: f64,
     bodies: &mut Bodies,
 ) -> Reading {
+    // Scalars rather than one tuple in memory: the arguments arrive in registers.
+    let motion = (here, axis, horizon_s, full_step_m);
     gather_walker_by(
         |scan, columns, run| {
             scan_run_with(scan, columns, run, |scan, block| {
@@ -672,7 +716,10 @@ impl Scan<'_> {
                 distance_sq_m2: dx * dx + dy * dy,
             });
         }
-        self.file_others::<N>(found & !m.same, [x, y, vx, vy]);
+        // Same-direction flows leave most blocks without one (a well-predicted branch).
+        if found & !m.same != 0 {
+            self.file_others::<N>(found & !m.same, [x, y, vx, vy]);
+        }
     }
 
     /// Writes the `N` bodies `[x, y, vx, vy]` after the bodies at another heading filed so
@@ -1066,7 +1113,8 @@ mod tests {
             } else {
                 Vec2 { x: 1.0, y: 0.0 }
             };
-            let motion = (points[row], axis, 0.7, full_step_m);
+            let (here, step) = (points[row], full_step_m);
+            let motion = (here, axis, 0.7, step);
             let reading = gather_walker_by(scan_run_portable, &grid, row, motion, 0.0, &mut bodies);
             let want = gathered(reading, &bodies);
             leaders += usize::from(want.0.followed_step_m < full_step_m);
@@ -1076,14 +1124,16 @@ mod tests {
             {
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     // SAFETY: the CPU supports AVX-512F, detected just above.
-                    let reading =
-                        unsafe { gather_walker_avx512(&grid, row, motion, 0.0, &mut bodies) };
+                    let reading = unsafe {
+                        gather_walker_avx512(&grid, row, here, axis, 0.7, step, 0.0, &mut bodies)
+                    };
                     assert_eq!(gathered(reading, &bodies), want, "avx512, walker {row}");
                 }
                 if std::arch::is_x86_feature_detected!("avx2") {
                     // SAFETY: the CPU supports AVX2, detected just above.
-                    let reading =
-                        unsafe { gather_walker_avx2(&grid, row, motion, 0.0, &mut bodies) };
+                    let reading = unsafe {
+                        gather_walker_avx2(&grid, row, here, axis, 0.7, step, 0.0, &mut bodies)
+                    };
                     assert_eq!(gathered(reading, &bodies), want, "avx2, walker {row}");
                 }
             }

@@ -13,6 +13,9 @@ use crate::project::Vec2;
 const CELLS_PER_POINT: usize = 4;
 /// Cells any grid may have regardless of the point count.
 const MIN_CELL_BUDGET: usize = 64;
+/// Grid rows of a disc query whose runs are all computed before the first is visited (a
+/// walker's scan reaches about five).
+const RUN_BATCH_ROWS: usize = 8;
 
 /// Relative margin around a squared limit within which [`hypot_at_least`] asks `hypot`
 /// itself: far wider than the few-ulp errors of the squared sum and of `hypot`.
@@ -404,7 +407,7 @@ impl SpatialGrid {
         // computed once.
         let square = columns_within(r);
         let chords = r > 2.0;
-        for row in first_row..=last_row {
+        let run_of = |row: usize| {
             let columns = if chords {
                 // The row's band is [row, row + 1); its nearest point to the centre sideways.
                 let band = row as f64;
@@ -413,12 +416,29 @@ impl SpatialGrid {
             } else {
                 square
             };
-            let Some((c0, c1)) = columns else {
-                continue;
-            };
+            let (c0, c1) = columns?;
             let first = row * self.columns;
             // The cells of one grid row are contiguous in `entries`.
-            visit(self.cell_start[first + c0] as usize..self.cell_start[first + c1 + 1] as usize);
+            Some((
+                self.cell_start[first + c0] as usize,
+                self.cell_start[first + c1 + 1] as usize,
+            ))
+        };
+        let rows = first_row..=last_row;
+        if rows.clone().count() <= RUN_BATCH_ROWS {
+            // Every row's run first, so their chords' square roots overlap rather than each
+            // wait behind the visit of the row before.
+            let mut runs = [None; RUN_BATCH_ROWS];
+            for (run, row) in runs.iter_mut().zip(rows) {
+                *run = run_of(row);
+            }
+            for &(start, end) in runs.iter().flatten() {
+                visit(start..end);
+            }
+        } else {
+            for (start, end) in rows.filter_map(run_of) {
+                visit(start..end);
+            }
         }
     }
 

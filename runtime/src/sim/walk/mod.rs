@@ -170,7 +170,6 @@ impl WalkState {
         self.grid.heap_bytes()
             + self.scratch.neighbours.capacity() * std::mem::size_of::<Neighbour>()
             + self.scratch.bodies.heap_bytes()
-            + self.scratch.slots.capacity() * std::mem::size_of::<u32>()
             + (self.scratch.blockers.capacity() + self.scratch.far_blockers.capacity())
                 * std::mem::size_of::<(crate::project::Vec2, f64)>()
     }

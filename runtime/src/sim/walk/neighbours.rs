@@ -1,11 +1,23 @@
 //! The bodies one mover's steering candidates are tested against, picked once for all of them
-//! ([`Bodies`]): those at another heading (the predicted body test's, each with its relative
-//! start and its displacement over the horizon computed once for every candidate) and those an
-//! executed step may touch. A walker fills them straight from the grid's columns in one pass
-//! that also reads what walking needs before steering (the room behind a moving leader, an
-//! oncoming body ahead): [`gather_walker`]; a task movement fills them from its gathered
-//! [`Neighbour`]s ([`Bodies::fill`]). Every verdict is an all-of, which the order of the tests
-//! never changes, so a body that refuses a candidate moves to the front of its list.
+//! ([`Bodies`]): those at another heading (the predicted body test's, as columns of position
+//! and observed velocity) and those an executed step may touch. A walker fills them straight
+//! from the grid's columns in one pass over the runs the grid hands out, a block of
+//! [`LANES`] bodies at a time, that also reads what walking needs before steering (the room
+//! behind a moving leader, an oncoming body ahead): [`gather_walker`]; a task movement fills
+//! them from its gathered [`Neighbour`]s ([`Bodies::fill`]). Every verdict is an all-of, which
+//! the order of the tests never changes, so a body that refuses a candidate moves to the front
+//! of its list.
+//!
+//! The blocks and the predicted test run in vector lanes where the CPU has AVX-512 or AVX2
+//! (detected at run time; the same code is compiled for each): every lane does exactly the
+//! scalar operations in the scalar order (adds, subtractions, products, quotients and
+//! comparisons, never fused), so the verdicts are bit for bit those of the portable path.
+
+// Unsafe code here only calls a `#[target_feature]` function after run-time detection of that
+// feature, which is what makes the call sound.
+#![allow(unsafe_code)]
+
+use std::ops::Range;
 
 use super::body::SAFETY_DIAMETER_M;
 use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
@@ -13,17 +25,68 @@ use super::steer::{body_clear, swept_clear, Neighbour};
 use super::step::{FOLLOW_MIN_SPEED_M_S, YIELD_CORRIDOR_M};
 use super::OPPOSING_SCAN_M;
 use crate::project::Vec2;
-use crate::sim::spatial::SpatialGrid;
+use crate::sim::spatial::{BodyColumns, SpatialGrid};
 
-/// A body at another heading, as the predicted test reads it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Other {
-    /// Current position, meters.
-    position: Vec2,
-    /// `here − position`, meters.
-    r0: Vec2,
-    /// `velocity × horizon`, meters (the velocity itself when the horizon is not finite).
-    w: Vec2,
+/// Bodies filed, or tested, together (eight `f64` lanes: one AVX-512 vector).
+const LANES: usize = 8;
+/// Fewer bodies at another heading than this are tested one by one.
+const FEW_OTHERS: usize = 4;
+
+/// The bodies at another heading as columns, as the predicted test reads them: current
+/// position and observed velocity (the test computes `here − position` and
+/// `velocity × horizon` itself: the same operations on the same values as filing them would).
+/// The four columns keep one length; entries past the count are stale.
+#[derive(Clone, Debug, Default)]
+struct Others {
+    x: Vec<f64>,
+    y: Vec<f64>,
+    vx: Vec<f64>,
+    vy: Vec<f64>,
+}
+
+impl Others {
+    /// Makes room for `n` bodies, in whole blocks of [`LANES`] (the columns only grow).
+    fn reserve(&mut self, n: usize) {
+        let n = n.div_ceil(LANES) * LANES;
+        if self.x.len() < n {
+            for column in [&mut self.x, &mut self.y, &mut self.vx, &mut self.vy] {
+                column.resize(n, 0.0);
+            }
+        }
+    }
+
+    /// Writes body `k` (in room made by [`Others::reserve`]; ignored past it).
+    #[inline(always)]
+    fn set(&mut self, k: usize, (x, y): (f64, f64), (vx, vy): (f64, f64)) {
+        if let (Some(sx), Some(sy), Some(svx), Some(svy)) = (
+            self.x.get_mut(k),
+            self.y.get_mut(k),
+            self.vx.get_mut(k),
+            self.vy.get_mut(k),
+        ) {
+            (*sx, *sy, *svx, *svy) = (x, y, vx, vy);
+        }
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        for column in [&mut self.x, &mut self.y, &mut self.vx, &mut self.vy] {
+            column.swap(a, b);
+        }
+    }
+
+    fn position(&self, k: usize) -> Vec2 {
+        Vec2 {
+            x: self.x[k],
+            y: self.y[k],
+        }
+    }
+
+    fn velocity(&self, k: usize) -> Vec2 {
+        Vec2 {
+            x: self.vx[k],
+            y: self.vy[k],
+        }
+    }
 }
 
 /// A body an executed step may touch: current position and squared distance from where the
@@ -35,19 +98,27 @@ struct Touchable {
     distance_sq_m2: f64,
 }
 
-/// The bodies of one mover's candidate tests (buffers reused from mover to mover; entries past
-/// the counts are stale).
+/// The bodies of one mover's candidate tests (buffers reused from mover to mover).
 #[derive(Clone, Debug, Default)]
 pub struct Bodies {
     /// Prediction horizon of the tests, seconds.
     horizon_s: f64,
-    others: Vec<Other>,
+    /// Where the mover stood when they were filed.
+    here: Vec2,
+    others: Others,
     other_count: usize,
     touchable: Vec<Touchable>,
-    touchable_count: usize,
 }
 
 impl Bodies {
+    /// Empties the lists for a mover at `here` whose predictions look `horizon_s` ahead.
+    fn reset(&mut self, here: Vec2, horizon_s: f64) {
+        self.horizon_s = horizon_s;
+        self.here = here;
+        self.other_count = 0;
+        self.touchable.clear();
+    }
+
     /// The lists of a task movement at `here` heading `axis` over its gathered `neighbours`
     /// (their distances are from where they were gathered), for steps of at most `step_m`.
     pub fn fill(
@@ -59,12 +130,22 @@ impl Bodies {
         step_m: f64,
     ) {
         let touch_sq = (SAFETY_DIAMETER_M + step_m) * (SAFETY_DIAMETER_M + step_m);
-        let mut filing = Filing::new(self, here, horizon_s, touch_sq, neighbours.len());
+        self.reset(here, horizon_s);
+        self.others.reserve(neighbours.len());
         for n in neighbours {
             let same = n.facing.x * axis.x + n.facing.y * axis.y >= SAME_DIRECTION_COS;
-            filing.file(same, n.position, n.velocity, n.distance_sq_m2);
+            if !same {
+                let (p, v) = (n.position, n.velocity);
+                self.others.set(self.other_count, (p.x, p.y), (v.x, v.y));
+                self.other_count += 1;
+            }
+            if n.distance_sq_m2 <= touch_sq {
+                self.touchable.push(Touchable {
+                    position: n.position,
+                    distance_sq_m2: n.distance_sq_m2,
+                });
+            }
         }
-        filing.done();
     }
 
     /// The seed's predicted body test of the candidate from `here` predicted to reach
@@ -72,17 +153,25 @@ impl Bodies {
     /// following rule's; the executed step still checks them). A body that refuses it moves to
     /// the front, so the next candidate (most often refused by the same body) meets it first.
     pub fn predicted_clear(&mut self, here: Vec2, predicted: Vec2) -> bool {
-        let others = &mut self.others[..self.other_count];
+        let n = self.other_count;
         let refused = if self.horizon_s.is_finite() {
-            others.iter().position(|o| !other_clear(predicted, o))
+            first_refusal(&self.others, n, self.here, predicted, self.horizon_s)
         } else {
-            others
-                .iter()
-                .position(|o| !body_clear(here, predicted, o.position, o.w, self.horizon_s))
+            // The velocity itself stands for the displacement (the 3-D form's infinite terms).
+            let others = &self.others;
+            (0..n).find(|&k| {
+                !body_clear(
+                    here,
+                    predicted,
+                    others.position(k),
+                    others.velocity(k),
+                    self.horizon_s,
+                )
+            })
         };
         match refused {
             Some(k) => {
-                others.swap(0, k);
+                self.others.swap(0, k);
                 false
             }
             None => true,
@@ -93,14 +182,13 @@ impl Bodies {
     /// where the mover gathered them, at their current positions; a refusing body moves to the
     /// front.
     pub fn step_clear(&mut self, here: Vec2, endpoint: Vec2, reach_sq: f64) -> bool {
-        let touchable = &mut self.touchable[..self.touchable_count];
-        let refused = touchable.iter().position(|t| {
+        let refused = self.touchable.iter().position(|t| {
             t.distance_sq_m2 <= reach_sq
                 && !body_clear(here, endpoint, t.position, Vec2::default(), 0.0)
         });
         match refused {
             Some(k) => {
-                touchable.swap(0, k);
+                self.touchable.swap(0, k);
                 false
             }
             None => true,
@@ -109,103 +197,196 @@ impl Bodies {
 
     /// Heap bytes of the buffers.
     pub fn heap_bytes(&self) -> usize {
-        self.others.capacity() * std::mem::size_of::<Other>()
+        (self.others.x.capacity()
+            + self.others.y.capacity()
+            + self.others.vx.capacity()
+            + self.others.vy.capacity())
+            * std::mem::size_of::<f64>()
             + self.touchable.capacity() * std::mem::size_of::<Touchable>()
     }
 }
 
-/// Bodies being filed into a [`Bodies`]' lists: the lists as slices and their counts held in
-/// locals, so the hot loop keeps them in registers.
-struct Filing<'a> {
-    counts: (&'a mut usize, &'a mut usize),
-    others: &'a mut [Other],
-    touchable: &'a mut [Touchable],
-    other_count: usize,
-    touchable_count: usize,
+/// The first of the `n` bodies of `others` that refuses the candidate from `here` predicted to
+/// reach `endpoint` over a finite `horizon_s` (vector lanes where the CPU has them).
+fn first_refusal(
+    others: &Others,
+    n: usize,
     here: Vec2,
-    /// The horizon, or 1 when it is not finite (then `w` holds the velocity itself).
-    w_per_velocity: f64,
-    touch_sq: f64,
-}
-
-impl<'a> Filing<'a> {
-    /// Empties `bodies` for a mover at `here` whose predictions look `horizon_s` ahead and whose
-    /// step tests reach `√touch_sq`, with room for `n` bodies.
-    fn new(bodies: &'a mut Bodies, here: Vec2, horizon_s: f64, touch_sq: f64, n: usize) -> Self {
-        bodies.horizon_s = horizon_s;
-        if bodies.others.len() < n {
-            bodies.others.resize(n, Other::default());
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> Option<usize> {
+    // A block of lanes costs more than a few bodies one by one.
+    if n < FEW_OTHERS {
+        let test = |k: usize| {
+            let body = ((others.x[k], others.y[k]), (others.vx[k], others.vy[k]));
+            lane_clear(here, endpoint, horizon_s, body.0, body.1)
+        };
+        return (0..n).find(|&k| !test(k));
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F, detected just above.
+            return unsafe { first_refusal_avx512(others, n, here, endpoint, horizon_s) };
         }
-        if bodies.touchable.len() < n {
-            bodies.touchable.resize(n, Touchable::default());
-        }
-        Filing {
-            counts: (&mut bodies.other_count, &mut bodies.touchable_count),
-            others: &mut bodies.others[..n],
-            touchable: &mut bodies.touchable[..n],
-            other_count: 0,
-            touchable_count: 0,
-            here,
-            w_per_velocity: if horizon_s.is_finite() {
-                horizon_s
-            } else {
-                1.0
-            },
-            touch_sq,
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, detected just above.
+            return unsafe { first_refusal_avx2(others, n, here, endpoint, horizon_s) };
         }
     }
+    first_refusal_portable(others, n, here, endpoint, horizon_s)
+}
 
-    /// Files a body (written in place whatever it is, kept only when it counts: branch-free, as
-    /// the heading splits a crowd in counter-flow about half and half). `d2` is its squared
-    /// distance from where the mover gathered it; `same` when it heads the mover's way.
-    #[inline(always)]
-    fn file(&mut self, same: bool, position: Vec2, velocity: Vec2, d2: f64) {
-        if let Some(slot) = self.others.get_mut(self.other_count) {
-            *slot = Other {
-                position,
-                r0: Vec2 {
-                    x: self.here.x - position.x,
-                    y: self.here.y - position.y,
-                },
-                w: Vec2 {
-                    x: velocity.x * self.w_per_velocity,
-                    y: velocity.y * self.w_per_velocity,
-                },
-            };
-            self.other_count += usize::from(!same);
+/// [`first_refusal_portable`] compiled for AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn first_refusal_avx512(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> Option<usize> {
+    first_refusal_portable(others, n, here, endpoint, horizon_s)
+}
+
+/// [`first_refusal_portable`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn first_refusal_avx2(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> Option<usize> {
+    first_refusal_portable(others, n, here, endpoint, horizon_s)
+}
+
+/// [`first_refusal`] a block of [`LANES`] bodies at a time (every lane tested, then the first
+/// refusing one taken), the rest one by one.
+#[inline(always)]
+fn first_refusal_portable(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> Option<usize> {
+    let (x, y, vx, vy) = (&others.x, &others.y, &others.vx, &others.vy);
+    let mut start = 0;
+    while start < n {
+        // The columns hold whole blocks (entries past `n` are stale and never refuse).
+        let (Some(bx), Some(by), Some(bvx), Some(bvy)) = (
+            x.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
+            y.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
+            vx.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
+            vy.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
+        ) else {
+            break;
+        };
+        // Most lanes are decided without the division; a block with one that is not is
+        // tested in full.
+        let (mut refused, mut undecided) = (0u32, 0u32);
+        for lane in 0..LANES {
+            let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+            let (decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
+            let counts = start + lane < n;
+            refused |= u32::from(!clear & counts) << lane;
+            undecided |= u32::from(!decided & counts) << lane;
         }
-        // Few bodies are within a step's reach: a well-predicted branch.
-        if d2 <= self.touch_sq {
-            if let Some(slot) = self.touchable.get_mut(self.touchable_count) {
-                *slot = Touchable {
-                    position,
-                    distance_sq_m2: d2,
-                };
-                self.touchable_count += 1;
+        if undecided != 0 {
+            refused = 0;
+            for lane in 0..LANES {
+                let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+                let clear = lane_clear(here, endpoint, horizon_s, body.0, body.1);
+                refused |= u32::from(!clear & (start + lane < n)) << lane;
             }
         }
+        if refused != 0 {
+            return Some(start + refused.trailing_zeros() as usize);
+        }
+        start += LANES;
     }
-
-    /// Publishes the counts.
-    fn done(self) {
-        *self.counts.0 = self.other_count;
-        *self.counts.1 = self.touchable_count;
-    }
+    None
 }
 
-/// `steer::body_clear` with a finite horizon for a body whose relative start and displacement
-/// were computed once for every candidate: the same operations on the same values.
+/// Relative margin around the safety diameter's square within which only the division
+/// decides: far above the rounding of the swept test's few operations.
+const DECIDE_MARGIN: f64 = 1e-9;
+
+/// [`lane_clear`]'s verdict where it is certain without its division: `(decided, clear)`.
+///
+/// With `r0`, `d = r1 − r0`, `len = |d|²` and `num = r0·d` computed as the swept test computes
+/// them: an overlapping pair, and a closest point at the start (`num ≥ 0`, or `len = 0`: the
+/// test's `t` is ±0, so it reads `|r0|² ≥ D²`, true) or at the end (`−num ≥ len`: its `t` is
+/// 1, and the end is computed here as there) give its verdict exactly. Between them the
+/// closest point's squared distance is `|r0|² − num²/len`, compared without the division as
+/// `|r0|²·len − num²` against `(D² ± m)·len` with `m = 1e-9 (|r0|² + len + D²)`: beyond the
+/// margin the test, whose roundings move that distance by a few ulps of `|r0|² + len`, agrees.
+/// Magnitudes outside `1e-100 < len`, `|r0|², len < 1e100` (NaN included) stay undecided.
 #[inline(always)]
-fn other_clear(endpoint: Vec2, o: &Other) -> bool {
-    let Other { position, r0, w } = *o;
-    let now_sq = r0.x * r0.x + r0.y * r0.y;
+fn lane_decided(
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+    (x, y): (f64, f64),
+    (vx, vy): (f64, f64),
+) -> (bool, bool) {
+    let k = SAFETY_DIAMETER_M * SAFETY_DIAMETER_M;
+    let (r0x, r0y) = (here.x - x, here.y - y);
+    let now_sq = r0x * r0x + r0y * r0y;
+    let (ex, ey) = (endpoint.x - x, endpoint.y - y);
+    let not_closer = ex * ex + ey * ey >= now_sq;
+    let (r1x, r1y) = (ex - vx * horizon_s, ey - vy * horizon_s);
+    let (dx, dy) = (r1x - r0x, r1y - r0y);
+    let len = dx * dx + dy * dy;
+    let num = r0x * dx + r0y * dy;
+    let (cx, cy) = (r0x + dx, r0y + dy);
+    let end_clear = cx * cx + cy * cy >= k;
+    let margin = DECIDE_MARGIN * (now_sq + len + k);
+    let gap = now_sq * len - num * num;
+    let (far, near) = (gap >= (k + margin) * len, gap <= (k - margin) * len);
+    let sane = (len > 1e-100) & (len < 1e100) & (now_sq < 1e100);
+    let at_start = num >= 0.0;
+    let at_end = -num >= len;
+    let overlap = now_sq < k;
+    let still = (len == 0.0) & (now_sq < 1e100);
+    let decided = overlap | still | (sane & (at_start | at_end | far | near));
+    let clear = if overlap {
+        not_closer
+    } else if still | at_start {
+        true
+    } else if at_end {
+        end_clear
+    } else {
+        far
+    };
+    (decided, clear)
+}
+
+/// `steer::body_clear` with a finite horizon for the body at `(x, y)` with velocity
+/// `(vx, vy)`, both branches computed and one taken (so lanes need no branch): the same
+/// operations on the same values.
+#[inline(always)]
+fn lane_clear(
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+    (x, y): (f64, f64),
+    (vx, vy): (f64, f64),
+) -> bool {
+    let (r0x, r0y) = (here.x - x, here.y - y);
+    let now_sq = r0x * r0x + r0y * r0y;
+    let (ex, ey) = (endpoint.x - x, endpoint.y - y);
+    // An overlapping pair passes a candidate that does not bring the mover closer.
+    let not_closer = ex * ex + ey * ey >= now_sq;
+    let swept = swept_clear((r0x, r0y), (ex - vx * horizon_s, ey - vy * horizon_s));
     if now_sq < SAFETY_DIAMETER_M * SAFETY_DIAMETER_M {
-        let then_sq = (endpoint.x - position.x).powi(2) + (endpoint.y - position.y).powi(2);
-        return then_sq >= now_sq;
+        not_closer
+    } else {
+        swept
     }
-    let r1x = endpoint.x - position.x - w.x;
-    let r1y = endpoint.y - position.y - w.y;
-    swept_clear((r0.x, r0.y), (r1x, r1y))
 }
 
 /// What a walker reads of its neighbours before steering.
@@ -223,7 +404,6 @@ pub struct Reading {
 /// walker in `row`; `slack_m` is how far a body may be from where the grid bucketed it) is
 /// read for following (heading within 45° of `axis`, moving) and the oncoming lean, and filed
 /// into `bodies` for predictions over `horizon_s` and for steps of at most `full_step_m`.
-/// `slots` is scratch.
 #[allow(clippy::too_many_arguments)]
 pub fn gather_walker(
     grid: &SpatialGrid,
@@ -233,92 +413,430 @@ pub fn gather_walker(
     horizon_s: f64,
     full_step_m: f64,
     slack_m: f64,
-    slots: &mut Vec<u32>,
+    bodies: &mut Bodies,
+) -> Reading {
+    let motion = (here, axis, horizon_s, full_step_m);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F, detected just above.
+            return unsafe {
+                gather_walker_avx512(
+                    grid,
+                    row,
+                    here,
+                    axis,
+                    horizon_s,
+                    full_step_m,
+                    slack_m,
+                    bodies,
+                )
+            };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, detected just above.
+            return unsafe {
+                gather_walker_avx2(
+                    grid,
+                    row,
+                    here,
+                    axis,
+                    horizon_s,
+                    full_step_m,
+                    slack_m,
+                    bodies,
+                )
+            };
+        }
+    }
+    gather_walker_by(scan_run_portable, grid, row, motion, slack_m, bodies)
+}
+
+/// [`gather_walker_by`] compiled for AVX-512F, with its lane masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[allow(clippy::too_many_arguments)]
+fn gather_walker_avx512(
+    grid: &SpatialGrid,
+    row: usize,
+    here: Vec2,
+    axis: Vec2,
+    horizon_s: f64,
+    full_step_m: f64,
+    slack_m: f64,
+    bodies: &mut Bodies,
+) -> Reading {
+    // Scalars rather than one tuple in memory: the arguments arrive in registers.
+    let motion = (here, axis, horizon_s, full_step_m);
+    gather_walker_by(
+        |scan, columns, run| {
+            scan_run_with(scan, columns, run, |scan, block| {
+                lanes::masks_avx512(scan, block)
+            });
+        },
+        grid,
+        row,
+        motion,
+        slack_m,
+        bodies,
+    )
+}
+
+/// [`gather_walker_by`] compiled for AVX2, with its lane masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+fn gather_walker_avx2(
+    grid: &SpatialGrid,
+    row: usize,
+    here: Vec2,
+    axis: Vec2,
+    horizon_s: f64,
+    full_step_m: f64,
+    slack_m: f64,
+    bodies: &mut Bodies,
+) -> Reading {
+    // Scalars rather than one tuple in memory: the arguments arrive in registers.
+    let motion = (here, axis, horizon_s, full_step_m);
+    gather_walker_by(
+        |scan, columns, run| {
+            scan_run_with(scan, columns, run, |scan, block| {
+                lanes::masks_avx2(scan, block)
+            });
+        },
+        grid,
+        row,
+        motion,
+        slack_m,
+        bodies,
+    )
+}
+
+/// [`gather_walker`] filing each run with `file_run` (`motion`: here, axis, horizon, full
+/// step).
+#[inline(always)]
+fn gather_walker_by(
+    file_run: impl Fn(&mut Scan<'_>, &BodyColumns<'_>, Range<usize>),
+    grid: &SpatialGrid,
+    row: usize,
+    (here, axis, horizon_s, full_step_m): (Vec2, Vec2, f64, f64),
+    slack_m: f64,
     bodies: &mut Bodies,
 ) -> Reading {
     let reach = (SAFETY_DIAMETER_M + full_step_m).max(OPPOSING_SCAN_M);
-    let reach_sq = reach * reach;
-    let own = grid.slot_of(row).unwrap_or(usize::MAX);
-    let columns = grid.columns();
-    // `slots` only grows; `found` of its entries are this walker's (written branch-free).
-    let mut found = 0;
-    grid.for_each_run_near(here, reach + slack_m, |run| {
-        if slots.len() < found + run.len() {
-            slots.resize(found + run.len(), 0);
-        }
-        for (slot, (x, y)) in run
-            .clone()
-            .zip(columns.x[run.clone()].iter().zip(&columns.y[run]))
-        {
-            let (dx, dy) = (x - here.x, y - here.y);
-            let d2 = dx * dx + dy * dy;
-            slots[found] = slot as u32;
-            found += usize::from((d2 <= reach_sq) & (slot != own));
-        }
-    });
     // A step may touch bodies within the diameter plus the step; a little more is kept, as
     // each step test filters by its own reach.
     let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
-    let mut filing = Filing::new(
-        bodies,
+    bodies.reset(here, horizon_s);
+    let mut scan = Scan {
         here,
-        horizon_s,
-        touch_reach_m * touch_reach_m,
-        found,
-    );
-    let limit = FOLLOW_MIN_SPEED_M_S;
-    let mut reading = Reading {
-        followed_step_m: full_step_m,
-        oncoming: false,
+        axis,
+        reach_sq: reach * reach,
+        touch_sq: touch_reach_m * touch_reach_m,
+        own: grid.slot_of(row).unwrap_or(usize::MAX),
+        full_step_m,
+        reading: Reading {
+            followed_step_m: full_step_m,
+            oncoming: false,
+        },
+        bodies,
     };
-    // One length for every column, so each slot is checked once.
-    let len = columns.x.len();
-    let (x, y, vx, vy, fx, fy) = (
-        columns.x,
-        &columns.y[..len],
-        &columns.vx[..len],
-        &columns.vy[..len],
-        &columns.fx[..len],
-        &columns.fy[..len],
-    );
-    for &slot in &slots[..found] {
-        let slot = slot as usize;
-        if slot >= len {
-            continue;
-        }
-        let p = Vec2 {
-            x: x[slot],
-            y: y[slot],
-        };
-        let v = Vec2 {
-            x: vx[slot],
-            y: vy[slot],
-        };
-        let (dx, dy) = (p.x - here.x, p.y - here.y);
-        let d2 = dx * dx + dy * dy;
-        // `same_direction(facing, axis)`; against the axis is the same dot product negated
-        // (exactly: negation commutes with every rounding), so a body is at most one of them.
-        let dot = fx[slot] * axis.x + fy[slot] * axis.y;
-        let same = dot >= SAME_DIRECTION_COS;
-        let relative = Relative::of(here, axis, p);
-        // A moving leader ahead within the diameter sideways (what `room_behind_m` needs to
-        // constrain at all): rare, so the branch is well predicted.
-        let leads = same
-            & (v.x * v.x + v.y * v.y >= limit * limit)
-            & (relative.ahead_m > 0.0)
-            & (relative.side_m.abs() < SAFETY_DIAMETER_M);
-        if leads {
-            if let Some(room) = room_behind_m(relative, full_step_m) {
-                reading.followed_step_m = reading.followed_step_m.min(room);
+    let columns = grid.columns();
+    grid.for_each_run_near(here, reach + slack_m, |run| {
+        file_run(&mut scan, &columns, run);
+    });
+    scan.reading
+}
+
+/// One walker's pass over the runs: what it reads, and the lists being filed.
+struct Scan<'a> {
+    here: Vec2,
+    axis: Vec2,
+    reach_sq: f64,
+    touch_sq: f64,
+    /// The walker's own slot (never its own neighbour).
+    own: usize,
+    full_step_m: f64,
+    reading: Reading,
+    bodies: &'a mut Bodies,
+}
+
+/// [`scan_run_with`] with scalar lane masks.
+fn scan_run_portable(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, run: Range<usize>) {
+    scan_run_with(scan, columns, run, |scan, block| scan.masks::<LANES>(block));
+}
+
+/// The tests of a block of bodies, one bit per lane (lane 0 the lowest).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Masks {
+    /// Within the reach (the walker itself included).
+    found: u32,
+    /// Facing within 45° of the axis.
+    same: u32,
+    /// Facing within 45° of the reverse axis.
+    against: u32,
+    /// Within a step's reach.
+    touch: u32,
+    /// Moving at least the following speed.
+    moving: u32,
+    /// Ahead and within the safety diameter sideways.
+    in_line: u32,
+    /// Ahead and within the yield corridor sideways.
+    in_corridor: u32,
+}
+
+/// Files one run of slots, a block of [`LANES`] slots at a time (their tests by `masks`), the rest one
+/// by one, in slot order.
+#[inline(always)]
+fn scan_run_with(
+    scan: &mut Scan<'_>,
+    columns: &BodyColumns<'_>,
+    run: Range<usize>,
+    masks: impl Fn(&Scan<'_>, [&[f64; LANES]; 6]) -> Masks,
+) {
+    // A run the columns do not hold (never handed out) is left out whole.
+    let [x, y, vx, vy, fx, fy] = [
+        columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
+    ];
+    if [x, y, vx, vy, fx, fy]
+        .iter()
+        .any(|column| column.len() < run.end)
+    {
+        return;
+    }
+    // Room for the run and a whole block past it (every lane of a block is written).
+    let needed = scan.bodies.other_count + run.len() + LANES;
+    scan.bodies.others.reserve(needed);
+    let mut first = run.start;
+    while first < run.end {
+        // The last block of a run reads the slots after it too (whatever they hold, their
+        // lanes are not found), unless the columns end first.
+        let valid = (run.end - first).min(LANES);
+        if let (Some(bx), Some(by), Some(bvx), Some(bvy), Some(bfx), Some(bfy)) = (
+            x[first..].first_chunk::<LANES>(),
+            y[first..].first_chunk::<LANES>(),
+            vx[first..].first_chunk::<LANES>(),
+            vy[first..].first_chunk::<LANES>(),
+            fx[first..].first_chunk::<LANES>(),
+            fy[first..].first_chunk::<LANES>(),
+        ) {
+            let block = [bx, by, bvx, bvy, bfx, bfy];
+            let mut tests = masks(scan, block);
+            tests.found &= u32::MAX >> (32 - valid);
+            scan.file(first, tests, block);
+        } else {
+            for slot in first..first + valid {
+                let block = [x, y, vx, vy, fx, fy].map(|column| one_slot(column, slot));
+                let tests = scan.masks::<1>(block);
+                scan.file(slot, tests, block);
             }
         }
-        reading.oncoming |= (-dot >= SAME_DIRECTION_COS)
-            & (relative.ahead_m > 0.0)
-            & (relative.side_m.abs() < YIELD_CORRIDOR_M);
-        filing.file(same, p, v, d2);
+        first += LANES;
     }
-    filing.done();
-    reading
+}
+
+/// The one entry of `column` at `slot` (which the column holds).
+fn one_slot(column: &[f64], slot: usize) -> &[f64; 1] {
+    column
+        .get(slot..)
+        .and_then(<[f64]>::first_chunk::<1>)
+        .unwrap_or(&[f64::NAN])
+}
+
+impl Scan<'_> {
+    /// The tests of the `N` bodies `[x, y, vx, vy, fx, fy]`, one lane at a time.
+    #[inline(always)]
+    fn masks<const N: usize>(&self, [x, y, vx, vy, fx, fy]: [&[f64; N]; 6]) -> Masks {
+        let (here, axis) = (self.here, self.axis);
+        let limit = FOLLOW_MIN_SPEED_M_S;
+        let bit = |condition: bool, lane: usize| u32::from(condition) << lane;
+        let mut m = Masks::default();
+        for lane in 0..N {
+            let (dx, dy) = (x[lane] - here.x, y[lane] - here.y);
+            let d2 = dx * dx + dy * dy;
+            // `same_direction(facing, axis)`; against the axis is the same dot product negated
+            // (exactly: negation commutes with every rounding), so a body is at most one.
+            let dot = fx[lane] * axis.x + fy[lane] * axis.y;
+            // `Relative::of(here, axis, position)`.
+            let (ahead, side) = (dx * axis.x + dy * axis.y, axis.x * dy - axis.y * dx);
+            let speed_sq = vx[lane] * vx[lane] + vy[lane] * vy[lane];
+            m.found |= bit(d2 <= self.reach_sq, lane);
+            m.same |= bit(dot >= SAME_DIRECTION_COS, lane);
+            m.against |= bit(-dot >= SAME_DIRECTION_COS, lane);
+            m.touch |= bit(d2 <= self.touch_sq, lane);
+            m.moving |= bit(speed_sq >= limit * limit, lane);
+            let ahead = ahead > 0.0;
+            m.in_line |= bit(ahead & (side.abs() < SAFETY_DIAMETER_M), lane);
+            m.in_corridor |= bit(ahead & (side.abs() < YIELD_CORRIDOR_M), lane);
+        }
+        m
+    }
+
+    /// Reads and files the `N` bodies from `first_slot` on (`[x, y, vx, vy, fx, fy]`) whose
+    /// tests are `m`: the oncoming lean, the rare leaders and touchable bodies (in slot order,
+    /// their values recomputed with the same operations), and the bodies at another heading.
+    #[inline(always)]
+    fn file<const N: usize>(&mut self, first_slot: usize, m: Masks, block: [&[f64; N]; 6]) {
+        const { assert!(N.is_power_of_two() && N <= 32) };
+        let [x, y, vx, vy, _, _] = block;
+        let mut found = m.found;
+        if self.own.wrapping_sub(first_slot) < N {
+            found &= !(1 << (self.own - first_slot));
+        }
+        if found == 0 {
+            return;
+        }
+        self.reading.oncoming |= found & m.against & m.in_corridor != 0;
+        // A moving leader ahead within the diameter sideways (what `room_behind_m` needs to
+        // constrain at all), and bodies within a step's reach: few, so well-predicted.
+        let mut leads = found & m.same & m.moving & m.in_line;
+        while leads != 0 {
+            let lane = leads.trailing_zeros() as usize % N;
+            leads &= leads - 1;
+            let position = Vec2 {
+                x: x[lane],
+                y: y[lane],
+            };
+            let leader = Relative::of(self.here, self.axis, position);
+            if let Some(room) = room_behind_m(leader, self.full_step_m) {
+                let followed = &mut self.reading.followed_step_m;
+                *followed = followed.min(room);
+            }
+        }
+        let mut touch = found & m.touch;
+        while touch != 0 {
+            let lane = touch.trailing_zeros() as usize % N;
+            touch &= touch - 1;
+            let (dx, dy) = (x[lane] - self.here.x, y[lane] - self.here.y);
+            self.bodies.touchable.push(Touchable {
+                position: Vec2 {
+                    x: x[lane],
+                    y: y[lane],
+                },
+                distance_sq_m2: dx * dx + dy * dy,
+            });
+        }
+        // Same-direction flows leave most blocks without one (a well-predicted branch).
+        if found & !m.same != 0 {
+            self.file_others::<N>(found & !m.same, [x, y, vx, vy]);
+        }
+    }
+
+    /// Writes the `N` bodies `[x, y, vx, vy]` after the bodies at another heading filed so
+    /// far, each in place whatever it is, kept only when its bit of `others` is set (the
+    /// heading splits a crowd in counter-flow about half and half: no branch).
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn file_others<const N: usize>(&mut self, others: u32, [x, y, vx, vy]: [&[f64; N]; 4]) {
+        let bodies = &mut *self.bodies;
+        let start = bodies.other_count;
+        // `reserve` made room for the whole run, so for every block of it.
+        let (Some(sx), Some(sy), Some(svx), Some(svy)) = (
+            bodies.others.x.get_mut(start..start + N),
+            bodies.others.y.get_mut(start..start + N),
+            bodies.others.vx.get_mut(start..start + N),
+            bodies.others.vy.get_mut(start..start + N),
+        ) else {
+            return;
+        };
+        let mut k = 0;
+        for lane in 0..N {
+            // `k ≤ lane < N`, and `N` is a power of two.
+            let slot = k & (N - 1);
+            (sx[slot], sy[slot], svx[slot], svy[slot]) = (x[lane], y[lane], vx[lane], vy[lane]);
+            k += ((others >> lane) & 1) as usize;
+        }
+        bodies.other_count += k;
+    }
+}
+
+/// The lane masks of a block in vector registers: each lane the same operations as
+/// [`Scan::masks`] (subtractions, products and sums in its order; `−dot ≥ cos` as
+/// `dot ≤ −cos` and `|side| < limit` as `−limit < side < limit`, exactly the same verdicts,
+/// NaN included), with ordered, non-signalling comparisons that are false for NaN as Rust's.
+#[cfg(target_arch = "x86_64")]
+mod lanes {
+    use super::{Masks, Scan, LANES, SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M};
+    use crate::sim::walk::step::FOLLOW_MIN_SPEED_M_S;
+    use std::arch::x86_64::*;
+
+    /// [`Scan::masks`] of a block, eight lanes in one AVX-512 vector.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn masks_avx512(scan: &Scan<'_>, block: [&[f64; LANES]; 6]) -> Masks {
+        let load =
+            |c: &[f64; LANES]| _mm512_setr_pd(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+        let [x, y, vx, vy, fx, fy] = block.map(load);
+        let splat = _mm512_set1_pd;
+        let (hx, hy, ax, ay) = (
+            splat(scan.here.x),
+            splat(scan.here.y),
+            splat(scan.axis.x),
+            splat(scan.axis.y),
+        );
+        let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
+        let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
+        let dot = _mm512_add_pd(_mm512_mul_pd(fx, ax), _mm512_mul_pd(fy, ay));
+        let ahead = _mm512_add_pd(_mm512_mul_pd(dx, ax), _mm512_mul_pd(dy, ay));
+        let side = _mm512_sub_pd(_mm512_mul_pd(ax, dy), _mm512_mul_pd(ay, dx));
+        let speed_sq = _mm512_add_pd(_mm512_mul_pd(vx, vx), _mm512_mul_pd(vy, vy));
+        let limit = FOLLOW_MIN_SPEED_M_S;
+        let le = |a, b| u32::from(_mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b));
+        let lt = |a, b| u32::from(_mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b));
+        let within = |limit: f64| lt(splat(-limit), side) & lt(side, splat(limit));
+        let ahead = lt(splat(0.0), ahead);
+        Masks {
+            found: le(d2, splat(scan.reach_sq)),
+            same: le(splat(SAME_DIRECTION_COS), dot),
+            against: le(dot, splat(-SAME_DIRECTION_COS)),
+            touch: le(d2, splat(scan.touch_sq)),
+            moving: le(splat(limit * limit), speed_sq),
+            in_line: ahead & within(SAFETY_DIAMETER_M),
+            in_corridor: ahead & within(YIELD_CORRIDOR_M),
+        }
+    }
+
+    /// [`Scan::masks`] of a block, two AVX2 vectors of four lanes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn masks_avx2(scan: &Scan<'_>, block: [&[f64; LANES]; 6]) -> Masks {
+        let half = |c: &[f64; LANES], h: usize| {
+            _mm256_setr_pd(c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3])
+        };
+        let splat = _mm256_set1_pd;
+        let (hx, hy, ax, ay) = (
+            splat(scan.here.x),
+            splat(scan.here.y),
+            splat(scan.axis.x),
+            splat(scan.axis.y),
+        );
+        let limit = FOLLOW_MIN_SPEED_M_S;
+        let mut m = Masks::default();
+        for h in 0..2 {
+            let [x, y, vx, vy, fx, fy] = block.map(|c| half(c, h));
+            let (dx, dy) = (_mm256_sub_pd(x, hx), _mm256_sub_pd(y, hy));
+            let d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
+            let dot = _mm256_add_pd(_mm256_mul_pd(fx, ax), _mm256_mul_pd(fy, ay));
+            let ahead = _mm256_add_pd(_mm256_mul_pd(dx, ax), _mm256_mul_pd(dy, ay));
+            let side = _mm256_sub_pd(_mm256_mul_pd(ax, dy), _mm256_mul_pd(ay, dx));
+            let speed_sq = _mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy));
+            let shift = 4 * h;
+            let bits = |v| (_mm256_movemask_pd(v) as u32) << shift;
+            let le = |a, b| _mm256_cmp_pd::<_CMP_LE_OQ>(a, b);
+            let lt = |a, b| _mm256_cmp_pd::<_CMP_LT_OQ>(a, b);
+            let within =
+                |limit: f64| _mm256_and_pd(lt(splat(-limit), side), lt(side, splat(limit)));
+            let ahead = lt(splat(0.0), ahead);
+            m.found |= bits(le(d2, splat(scan.reach_sq)));
+            m.same |= bits(le(splat(SAME_DIRECTION_COS), dot));
+            m.against |= bits(le(dot, splat(-SAME_DIRECTION_COS)));
+            m.touch |= bits(le(d2, splat(scan.touch_sq)));
+            m.moving |= bits(le(splat(limit * limit), speed_sq));
+            m.in_line |= bits(_mm256_and_pd(ahead, within(SAFETY_DIAMETER_M)));
+            m.in_corridor |= bits(_mm256_and_pd(ahead, within(YIELD_CORRIDOR_M)));
+        }
+        m
+    }
 }
 
 #[cfg(test)]
@@ -434,7 +952,7 @@ mod tests {
         agents.position = points.clone();
         let mut grid = SpatialGrid::default();
         grid.rebuild_bodies(&points, &velocities, &facings, 1.25);
-        let (mut slots, mut bodies, mut neighbours) = (Vec::new(), Bodies::default(), Vec::new());
+        let (mut bodies, mut neighbours) = (Bodies::default(), Vec::new());
         let (mut filed, mut conflicts, mut clears) = (0usize, 0usize, 0usize);
         for row in 0..walkers {
             let here = points[row];
@@ -449,7 +967,6 @@ mod tests {
                 horizon_s,
                 full_step_m,
                 0.0,
-                &mut slots,
                 &mut bodies,
             );
             let reach_m = SAFETY_DIAMETER_M + full_step_m;
@@ -500,5 +1017,292 @@ mod tests {
         }
         assert!(filed > 10 * walkers, "bodies at another heading: {filed}");
         assert!(conflicts > 1000 && clears > 1000, "{conflicts} {clears}");
+    }
+
+    /// What a walker's gathering leaves: its reading, the bodies at another heading (position
+    /// and velocity, in order) and the touchable ones.
+    type Gathered = (Reading, Vec<[f64; 4]>, Vec<Touchable>);
+
+    fn gathered(reading: Reading, bodies: &Bodies) -> Gathered {
+        let o = &bodies.others;
+        let others = (0..bodies.other_count)
+            .map(|k| [o.x[k], o.y[k], o.vx[k], o.vy[k]])
+            .collect();
+        (reading, others, bodies.touchable.clone())
+    }
+
+    /// Bodies on and around the tests' boundaries (at exactly the reach, the step's reach, the
+    /// diameter and the corridor sideways, exactly 45° off the axis, exactly the following
+    /// speed, exactly abreast) around a walker at `(x0, 0)` heading +x, then random ones.
+    fn boundary_crowd(draw: &mut impl FnMut(f64) -> f64, x0: f64) -> Vec<(Vec2, Vec2, Vec2)> {
+        let diagonal = std::f64::consts::FRAC_1_SQRT_2;
+        let facings = [
+            Vec2 { x: 1.0, y: 0.0 },
+            Vec2 { x: -1.0, y: 0.0 },
+            Vec2 {
+                x: diagonal,
+                y: diagonal,
+            },
+            Vec2 {
+                x: -diagonal,
+                y: -diagonal,
+            },
+            Vec2 { x: 0.0, y: 1.0 },
+        ];
+        let offsets = [
+            (2.5, 0.0),
+            (-2.5, 0.0),
+            (0.0, 2.5),
+            (0.0, SAFETY_DIAMETER_M),
+            (1.0, SAFETY_DIAMETER_M),
+            (1.0, -SAFETY_DIAMETER_M),
+            (1.0, YIELD_CORRIDOR_M),
+            (0.0, 0.5),
+            (0.7, 0.0),
+            (SAFETY_DIAMETER_M + 0.07, 0.0),
+            (0.0, 0.0),
+        ];
+        let mut crowd = vec![(Vec2 { x: x0, y: 0.0 }, facings[0], Vec2 { x: 1.4, y: 0.0 })];
+        for (k, &(dx, dy)) in offsets.iter().enumerate() {
+            for (f, &facing) in facings.iter().enumerate() {
+                let speed = [FOLLOW_MIN_SPEED_M_S, 0.0, 1.4][(k + f) % 3];
+                let velocity = Vec2 {
+                    x: facing.x * speed,
+                    y: facing.y * speed,
+                };
+                crowd.push((Vec2 { x: x0 + dx, y: dy }, facing, velocity));
+            }
+        }
+        for _ in 0..40 {
+            let facing = unit(draw(1.0), draw(1.0));
+            let p = Vec2 {
+                x: x0 + draw(3.0),
+                y: draw(3.0),
+            };
+            crowd.push((
+                p,
+                facing,
+                Vec2 {
+                    x: draw(2.0),
+                    y: draw(2.0),
+                },
+            ));
+        }
+        crowd
+    }
+
+    #[test]
+    fn every_instruction_path_files_and_reads_as_the_portable_one() {
+        let mut draw = stream(0x51_7cc1_b727_220a);
+        let (mut points, mut velocities, mut facings) = (Vec::new(), Vec::new(), Vec::new());
+        for centre in 0..12 {
+            for (p, facing, v) in boundary_crowd(&mut draw, 1e4 + 20.0 * f64::from(centre)) {
+                points.push(p);
+                facings.push(facing);
+                velocities.push(v);
+            }
+        }
+        let mut grid = SpatialGrid::default();
+        grid.rebuild_bodies(&points, &velocities, &facings, 1.25);
+        let mut bodies = Bodies::default();
+        let (mut leaders, mut oncoming, mut touched) = (0, 0, 0);
+        for row in 0..points.len() {
+            let full_step_m = [0.07, 0.0, 0.5][row % 3];
+            let axis = if row % 4 == 3 {
+                unit(1.0, 0.3)
+            } else {
+                Vec2 { x: 1.0, y: 0.0 }
+            };
+            let (here, step) = (points[row], full_step_m);
+            let motion = (here, axis, 0.7, step);
+            let reading = gather_walker_by(scan_run_portable, &grid, row, motion, 0.0, &mut bodies);
+            let want = gathered(reading, &bodies);
+            leaders += usize::from(want.0.followed_step_m < full_step_m);
+            oncoming += usize::from(want.0.oncoming);
+            touched += want.2.len();
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                    let reading = unsafe {
+                        gather_walker_avx512(&grid, row, here, axis, 0.7, step, 0.0, &mut bodies)
+                    };
+                    assert_eq!(gathered(reading, &bodies), want, "avx512, walker {row}");
+                }
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, detected just above.
+                    let reading = unsafe {
+                        gather_walker_avx2(&grid, row, here, axis, 0.7, step, 0.0, &mut bodies)
+                    };
+                    assert_eq!(gathered(reading, &bodies), want, "avx2, walker {row}");
+                }
+            }
+        }
+        assert!(
+            leaders > 50 && oncoming > 50 && touched > 500,
+            "{leaders} {oncoming} {touched}"
+        );
+    }
+
+    #[test]
+    fn every_instruction_path_finds_the_first_refusal_of_the_body_test() {
+        let mut draw = stream(0x2545_f491_4f6c_dd1d);
+        let d = SAFETY_DIAMETER_M;
+        let (mut refusals, mut clears) = (0, 0);
+        for case in 0..20_000 {
+            let here = Vec2 {
+                x: 1e4 + draw(100.0),
+                y: draw(10.0),
+            };
+            let endpoint = offset(here, unit(draw(1.0), draw(1.0)), 1.0);
+            let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
+            let n = case % 37;
+            let mut others = Others::default();
+            others.reserve(n);
+            for k in 0..n {
+                // Bodies at (or a hair around) the diameter, on the path, on top of the mover,
+                // with displacements that end exactly where the mover starts.
+                let position = match (case + k) % 7 {
+                    0 => Vec2 {
+                        x: here.x - [d, d + 1e-12, d - 1e-12, -d][k % 4],
+                        y: here.y,
+                    },
+                    1 => endpoint,
+                    2 => here,
+                    _ => Vec2 {
+                        x: here.x + draw(3.0),
+                        y: here.y + draw(3.0),
+                    },
+                };
+                let velocity = match (case + k) % 5 {
+                    0 => Vec2::default(),
+                    1 if horizon_s > 0.0 => Vec2 {
+                        x: (endpoint.x - here.x) / horizon_s,
+                        y: (endpoint.y - here.y) / horizon_s,
+                    },
+                    _ => Vec2 {
+                        x: draw(2.0),
+                        y: draw(2.0),
+                    },
+                };
+                // Only the first few bodies conflict, so later blocks are reached too.
+                let position = if k > 2 && case % 3 == 0 {
+                    Vec2 {
+                        x: position.x + 40.0,
+                        y: position.y,
+                    }
+                } else {
+                    position
+                };
+                others.set(k, (position.x, position.y), (velocity.x, velocity.y));
+            }
+            let want = (0..n).find(|&k| {
+                !body_clear(
+                    here,
+                    endpoint,
+                    others.position(k),
+                    others.velocity(k),
+                    horizon_s,
+                )
+            });
+            refusals += usize::from(want.is_some());
+            clears += usize::from(want.is_none());
+            assert_eq!(
+                first_refusal_portable(&others, n, here, endpoint, horizon_s),
+                want
+            );
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                    let got =
+                        unsafe { first_refusal_avx512(&others, n, here, endpoint, horizon_s) };
+                    assert_eq!(got, want, "avx512, case {case}");
+                }
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, detected just above.
+                    let got = unsafe { first_refusal_avx2(&others, n, here, endpoint, horizon_s) };
+                    assert_eq!(got, want, "avx2, case {case}");
+                }
+            }
+        }
+        assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
+    }
+
+    #[test]
+    fn the_body_test_decided_without_its_division_agrees_with_it() {
+        let mut draw = stream(0x0bad_5eed_1234_5678);
+        let d = SAFETY_DIAMETER_M;
+        let (mut decided, mut undecided) = (0, 0);
+        for case in 0..400_000 {
+            let here = Vec2 {
+                x: 1e4 + draw(100.0),
+                y: draw(10.0),
+            };
+            let horizon_s = [1.0, 0.7, 1.0 / 1.4, 0.0][case % 4];
+            let (endpoint, position, velocity) = if case % 2 == 0 {
+                // A relative path passing at a hair around the diameter from the body: from
+                // (−a, p) to (b, p) relative to it, p = D (1 + e).
+                let e = [
+                    0.0, 1e-16, -1e-16, 1e-12, -1e-12, 1e-9, -1e-9, 1e-7, -1e-7, 1e-3,
+                ][case % 10];
+                let p = d * (1.0 + e) * if case % 4 < 2 { 1.0 } else { -1.0 };
+                let (a, b) = (0.2 + draw(1.0).abs(), 0.2 + draw(1.0).abs());
+                let position = Vec2 {
+                    x: here.x + a,
+                    y: here.y - p,
+                };
+                let endpoint = offset(here, unit(draw(1.0), draw(1.0)), 1.0);
+                let h = if horizon_s > 0.0 { horizon_s } else { 1.0 };
+                let velocity = Vec2 {
+                    x: (endpoint.x - position.x - b) / h,
+                    y: (endpoint.y - position.y - p) / h,
+                };
+                (endpoint, position, velocity)
+            } else {
+                let endpoint = offset(here, unit(draw(1.0), draw(1.0)), 1.0);
+                let position = match case % 6 {
+                    1 => endpoint,
+                    3 => Vec2 {
+                        x: here.x + [d, -d, 0.0][case % 3],
+                        y: here.y + [0.0, 0.0, d][case % 3],
+                    },
+                    _ => Vec2 {
+                        x: here.x + draw(3.0),
+                        y: here.y + draw(3.0),
+                    },
+                };
+                let velocity = match case % 10 {
+                    1 => Vec2::default(),
+                    3 => Vec2 {
+                        x: f64::NAN,
+                        y: 0.0,
+                    },
+                    5 => Vec2 { x: 1e200, y: 0.0 },
+                    _ => Vec2 {
+                        x: draw(2.0),
+                        y: draw(2.0),
+                    },
+                };
+                (endpoint, position, velocity)
+            };
+            let body = ((position.x, position.y), (velocity.x, velocity.y));
+            let want = lane_clear(here, endpoint, horizon_s, body.0, body.1);
+            assert_eq!(
+                want,
+                body_clear(here, endpoint, position, velocity, horizon_s),
+                "case {case}"
+            );
+            let (is_decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
+            if is_decided {
+                assert_eq!(clear, want, "case {case}: {here:?} {endpoint:?} {body:?}");
+            }
+            decided += usize::from(is_decided);
+            undecided += usize::from(!is_decided);
+        }
+        assert!(
+            decided > 150_000 && undecided > 10_000,
+            "{decided} {undecided}"
+        );
     }
 }

@@ -62,8 +62,6 @@ pub struct Scratch {
     pub neighbours: Vec<Neighbour>,
     /// The bodies the candidate tests read.
     pub bodies: Bodies,
-    /// Grid slots of a walker's neighbours.
-    pub slots: Vec<u32>,
     /// Static blockers within reach of any candidate's prediction.
     pub blockers: Vec<(Vec2, f64)>,
     /// Static blockers within reach of the exit probes too (gathered only when static geometry
@@ -145,7 +143,6 @@ pub fn walk_agent(
         horizon_s,
         full_step_m,
         env.max_step_m,
-        &mut scratch.slots,
         &mut scratch.bodies,
     );
     // A candidate's prediction reaches one lookahead (its exit probe, when needed, one more).

@@ -101,27 +101,40 @@ struct Columns {
 }
 
 impl Columns {
-    fn reset(&mut self, len: usize) {
-        for column in [
+    /// Refills the columns with the bodies of `entries` (point indices in slot order); a
+    /// missing velocity or facing is zero.
+    fn fill(&mut self, entries: &[u32], points: &[Vec2], velocities: &[Vec2], facings: &[Vec2]) {
+        let columns = [
             &mut self.x,
             &mut self.y,
             &mut self.vx,
             &mut self.vy,
             &mut self.fx,
             &mut self.fy,
-        ] {
+        ];
+        for column in columns {
             column.clear();
-            column.resize(len, 0.0);
+            column.reserve(entries.len());
         }
-    }
-
-    fn set(&mut self, slot: usize, body: Body) {
-        self.x[slot] = body.position.x;
-        self.y[slot] = body.position.y;
-        self.vx[slot] = body.velocity.x;
-        self.vy[slot] = body.velocity.y;
-        self.fx[slot] = body.facing.x;
-        self.fy[slot] = body.facing.y;
+        let complete = velocities.len() >= points.len() && facings.len() >= points.len();
+        for &index in entries {
+            let index = index as usize;
+            let (velocity, facing) = if complete {
+                (velocities[index], facings[index])
+            } else {
+                (
+                    velocities.get(index).copied().unwrap_or_default(),
+                    facings.get(index).copied().unwrap_or_default(),
+                )
+            };
+            let position = points[index];
+            self.x.push(position.x);
+            self.y.push(position.y);
+            self.vx.push(velocity.x);
+            self.vy.push(velocity.y);
+            self.fx.push(facing.x);
+            self.fy.push(facing.y);
+        }
     }
 
     fn body(&self, slot: usize) -> Body {
@@ -224,7 +237,6 @@ impl SpatialGrid {
         self.cell_start[cells] = running;
         self.entries.clear();
         self.entries.resize(self.cell_start[cells] as usize, 0);
-        self.bodies.reset(self.entries.len());
         self.slot_of.clear();
         self.slot_of.resize(points.len(), u32::MAX);
         for (index, cell) in self.cell_of.iter().enumerate().rev() {
@@ -232,17 +244,11 @@ impl SpatialGrid {
                 let slot = &mut self.cell_start[*cell as usize];
                 *slot -= 1;
                 self.entries[*slot as usize] = index as u32;
-                self.bodies.set(
-                    *slot as usize,
-                    Body {
-                        position: points[index],
-                        velocity: velocities.get(index).copied().unwrap_or_default(),
-                        facing: facings.get(index).copied().unwrap_or_default(),
-                    },
-                );
                 self.slot_of[index] = *slot;
             }
         }
+        // The bodies in slot order: each column written front to back (no clearing first).
+        self.bodies.fill(&self.entries, points, velocities, facings);
     }
 
     /// Records that point `index` moved to `position` facing `facing` (its cell stays the one it

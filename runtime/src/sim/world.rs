@@ -690,14 +690,18 @@ fn commit_phase(world: &mut World) {
     let pop = &world.pop;
     let counters = &mut world.counters;
     counters.alive = agents.len() as u64;
-    counters.walking = agents.count_in(AgentState::Walking);
-    counters.holding = agents.count_in(AgentState::Holding);
-    counters.travelling = agents.count_in(AgentState::Travelling);
-    counters.mission = agents
-        .kind
-        .iter()
-        .filter(|k| **k == PopulationKind::Mission)
-        .count() as u64;
+    // One pass over the two narrow columns for the four counts.
+    let (mut walking, mut holding, mut travelling, mut mission) = (0u64, 0u64, 0u64, 0u64);
+    for (state, kind) in agents.state.iter().zip(&agents.kind) {
+        walking += u64::from(*state == AgentState::Walking);
+        holding += u64::from(*state == AgentState::Holding);
+        travelling += u64::from(*state == AgentState::Travelling);
+        mission += u64::from(*kind == PopulationKind::Mission);
+    }
+    counters.walking = walking;
+    counters.holding = holding;
+    counters.travelling = travelling;
+    counters.mission = mission;
     counters.pooled = pop.pool.entries.len() as u64;
     counters.pending_demands = pop.sources.iter().filter(|s| s.pending.is_some()).count() as u64;
     counters.ped_cycles = pop.stats.planned_ped_cycles;

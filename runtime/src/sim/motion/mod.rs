@@ -288,10 +288,15 @@ pub(in crate::sim) fn motion_phase(
 /// the observed velocities, the tier counts and the scheduler frame. (The Motion Frames are
 /// published after Commit, by `World::step`.)
 pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>) {
-    let MotionSets { state, agents, .. } = sets;
+    let MotionSets {
+        state,
+        agents,
+        scratch,
+        ..
+    } = sets;
     let dt = config.fixed_step_s;
     let mut counters = state.counters;
-    observe_velocities(dt, agents);
+    observe_velocities(dt, agents, &scratch.updated_rows);
     // A tier's code is its index: Full, Simulated, Stub.
     let mut tiers = [0u64; 3];
     for tier in &agents.tier {
@@ -661,13 +666,21 @@ fn flee_to_exit(agents: &mut Agents, row: usize, dt_s: f64) {
 
 /// Advances every agent's velocity window: once it spans [`VELOCITY_WINDOW_S`] and the agent
 /// was updated (a skipped agent keeps its last velocity, never a false zero), the observed
-/// velocity becomes the displacement over the window divided by its duration.
-fn observe_velocities(dt: f64, agents: &mut Agents) {
-    for row in 0..agents.len() {
-        let steps = agents.window_steps[row] + 1;
-        let elapsed_s = f64::from(steps) * dt;
-        let closes = agents.updated[row] || agents.pooled[row];
-        if closes && elapsed_s >= VELOCITY_WINDOW_S - 1e-9 {
+/// velocity becomes the displacement over the window divided by its duration. `updated_rows`
+/// are the rows updated this step (from the update pass).
+fn observe_velocities(dt: f64, agents: &mut Agents, updated_rows: &[u32]) {
+    debug_assert!(updated_rows.iter().all(|r| agents.updated[*r as usize]));
+    debug_assert_eq!(
+        updated_rows.len(),
+        agents.updated.iter().filter(|u| **u).count()
+    );
+    // Every window spans one more step; only an updated or pooled row's may close.
+    for steps in &mut agents.window_steps {
+        *steps += 1;
+    }
+    let close = |agents: &mut Agents, row: usize| {
+        let elapsed_s = f64::from(agents.window_steps[row]) * dt;
+        if elapsed_s >= VELOCITY_WINDOW_S - 1e-9 {
             let (now, origin) = (agents.position[row], agents.window_origin[row]);
             agents.velocity_m_s[row] = Vec2 {
                 x: (now.x - origin.x) / elapsed_s,
@@ -675,8 +688,17 @@ fn observe_velocities(dt: f64, agents: &mut Agents) {
             };
             agents.window_origin[row] = now;
             agents.window_steps[row] = 0;
-        } else {
-            agents.window_steps[row] = steps;
+        }
+    };
+    for &row in updated_rows {
+        close(agents, row as usize);
+    }
+    // An updated row is never pooled.
+    if agents.pooled.iter().any(|p| *p) {
+        for row in 0..agents.len() {
+            if agents.pooled[row] {
+                close(agents, row);
+            }
         }
     }
 }

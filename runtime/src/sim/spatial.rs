@@ -104,20 +104,26 @@ impl Columns {
     /// Refills the columns with the bodies of `entries` (point indices in slot order); a
     /// missing velocity or facing is zero.
     fn fill(&mut self, entries: &[u32], points: &[Vec2], velocities: &[Vec2], facings: &[Vec2]) {
-        let columns = [
+        // Every slot is written below, so a column of the right length is overwritten as it is
+        // (a grid rebuilt every step over as many points clears nothing).
+        for column in [
             &mut self.x,
             &mut self.y,
             &mut self.vx,
             &mut self.vy,
             &mut self.fx,
             &mut self.fy,
-        ];
-        for column in columns {
-            column.clear();
-            column.reserve(entries.len());
+        ] {
+            column.resize(entries.len(), 0.0);
         }
         let complete = velocities.len() >= points.len() && facings.len() >= points.len();
-        for &index in entries {
+        let positions = self.x.iter_mut().zip(self.y.iter_mut());
+        let velocity_columns = self.vx.iter_mut().zip(self.vy.iter_mut());
+        let facing_columns = self.fx.iter_mut().zip(self.fy.iter_mut());
+        let slots = entries
+            .iter()
+            .zip(positions.zip(velocity_columns.zip(facing_columns)));
+        for (&index, ((x, y), ((vx, vy), (fx, fy)))) in slots {
             let index = index as usize;
             let (velocity, facing) = if complete {
                 (velocities[index], facings[index])
@@ -128,12 +134,9 @@ impl Columns {
                 )
             };
             let position = points[index];
-            self.x.push(position.x);
-            self.y.push(position.y);
-            self.vx.push(velocity.x);
-            self.vy.push(velocity.y);
-            self.fx.push(facing.x);
-            self.fy.push(facing.y);
+            (*x, *y) = (position.x, position.y);
+            (*vx, *vy) = (velocity.x, velocity.y);
+            (*fx, *fy) = (facing.x, facing.y);
         }
     }
 
@@ -235,9 +238,9 @@ impl SpatialGrid {
             *start = running;
         }
         self.cell_start[cells] = running;
-        self.entries.clear();
+        // Every entry and every point's slot is written below, so buffers of the right length
+        // are overwritten as they are.
         self.entries.resize(self.cell_start[cells] as usize, 0);
-        self.slot_of.clear();
         self.slot_of.resize(points.len(), u32::MAX);
         for (index, cell) in self.cell_of.iter().enumerate().rev() {
             if *cell != u32::MAX {
@@ -245,6 +248,8 @@ impl SpatialGrid {
                 *slot -= 1;
                 self.entries[*slot as usize] = index as u32;
                 self.slot_of[index] = *slot;
+            } else {
+                self.slot_of[index] = u32::MAX;
             }
         }
         // The bodies in slot order: each column written front to back (no clearing first).
@@ -669,6 +674,66 @@ mod tests {
             let exact = dx.hypot(dy);
             assert_eq!(hypot_at_least(dx, dy, limit), exact >= limit);
             assert_eq!(hypot_at_most(dx, dy, limit), exact <= limit);
+        }
+    }
+
+    /// A deterministic scatter of `n` points (seeded), every seventh one non-finite.
+    fn scatter(n: usize, seed: f64) -> Vec<Vec2> {
+        (0..n)
+            .map(|i| {
+                let f = i as f64 + seed;
+                if i % 7 == 3 {
+                    return Vec2 {
+                        x: f64::NAN,
+                        y: 0.0,
+                    };
+                }
+                Vec2 {
+                    x: (f * 0.618_034).fract() * 50.0 - 25.0,
+                    y: (f * 0.754_878).fract() * 9.0,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_rebuild_over_reused_buffers_equals_a_fresh_grid() {
+        let mut reused = SpatialGrid::default();
+        for (n, seed) in [(400, 0.5), (400, 3.25), (150, 9.0), (600, 1.0), (600, 2.0)] {
+            let points = scatter(n, seed);
+            let velocities: Vec<Vec2> = scatter(n, seed + 0.125)
+                .into_iter()
+                .map(|v| Vec2 {
+                    x: v.x * 0.1,
+                    y: -v.y,
+                })
+                .collect();
+            let facings = scatter(n, seed + 0.75);
+            reused.rebuild_bodies(&points, &velocities, &facings, 1.25);
+            let mut fresh = SpatialGrid::default();
+            fresh.rebuild_bodies(&points, &velocities, &facings, 1.25);
+            assert_eq!(reused.cell_start, fresh.cell_start);
+            assert_eq!(reused.entries, fresh.entries);
+            assert_eq!(reused.slot_of, fresh.slot_of);
+            assert_eq!(reused.cell_of, fresh.cell_of);
+            let bits = |grid: &SpatialGrid| {
+                let c = grid.columns();
+                [c.x, c.y, c.vx, c.vy, c.fx, c.fy]
+                    .map(|column| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+            };
+            assert_eq!(bits(&reused), bits(&fresh));
+            // Every body is its point's, at the point's slot.
+            for (index, point) in points.iter().enumerate() {
+                match reused.slot_of(index) {
+                    Some(slot) => {
+                        let body = reused.bodies.body(slot);
+                        assert_eq!(body.position, *point);
+                        assert_eq!(body.velocity.x.to_bits(), velocities[index].x.to_bits());
+                        assert_eq!(body.facing.y.to_bits(), facings[index].y.to_bits());
+                    }
+                    None => assert!(!point.x.is_finite()),
+                }
+            }
         }
     }
 

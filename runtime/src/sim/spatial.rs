@@ -47,6 +47,20 @@ pub fn hypot_at_least(dx: f64, dy: f64, limit_m: f64) -> bool {
     }
 }
 
+/// The squared distance below which [`hypot_at_most`] is true by its squared sum alone:
+/// `dx * dx + dy * dy < at_most_screen_sq(limit_m)` implies `hypot_at_most(dx, dy, limit_m)`
+/// (the same comparison [`squared_side`] makes); −∞ where that shortcut never applies. For a
+/// limit shared by many tests, computed once.
+#[inline]
+pub fn at_most_screen_sq(limit_m: f64) -> f64 {
+    let limit_sq = limit_m * limit_m;
+    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
+        limit_sq * (1.0 - SQUARED_MARGIN)
+    } else {
+        f64::NEG_INFINITY
+    }
+}
+
 /// Exactly `dx.hypot(dy) <= limit_m` (see [`squared_side`]).
 #[inline]
 pub fn hypot_at_most(dx: f64, dy: f64, limit_m: f64) -> bool {
@@ -663,6 +677,26 @@ mod tests {
             );
         }
         assert!(near_limit > 100_000, "{near_limit}");
+        for limit in [
+            0.1,
+            1e9,
+            0.02,
+            3.7,
+            0.0,
+            -1.0,
+            f64::INFINITY,
+            f64::NAN,
+            1e-170,
+        ] {
+            let screen = at_most_screen_sq(limit);
+            for k in 0..2_000 {
+                let scale = 0.999_999 + f64::from(k) * 1e-9;
+                let (dx, dy) = (limit * scale * 0.6, limit * scale * 0.8);
+                if dx * dx + dy * dy < screen {
+                    assert!(hypot_at_most(dx, dy, limit), "{dx} {dy} {limit}");
+                }
+            }
+        }
         for (dx, dy, limit) in [
             (f64::NAN, 0.0, 0.1),
             (f64::INFINITY, 0.0, 0.1),

@@ -559,6 +559,7 @@ impl Stepping<'_> {
     /// (and steps when updated), a deferred walker steps along its reliable steering, a fleer
     /// runs; `crossing` when the crossings move it this step; `count_skip` when a row that is
     /// not updated still has to count its skipped step here.
+    #[inline(always)]
     fn row(
         &self,
         (grid, walk_scratch): (&mut SpatialGrid, &mut WalkScratch),

@@ -137,17 +137,23 @@ impl Columns {
         let slots = entries
             .iter()
             .zip(positions.zip(velocity_columns.zip(facing_columns)));
+        // As long as the points when complete, so the point's bounds check covers the others.
+        let (whole_velocities, whole_facings) = if complete {
+            (&velocities[..points.len()], &facings[..points.len()])
+        } else {
+            (&[][..], &[][..])
+        };
         for (&index, ((x, y), ((vx, vy), (fx, fy)))) in slots {
             let index = index as usize;
+            let position = points[index];
             let (velocity, facing) = if complete {
-                (velocities[index], facings[index])
+                (whole_velocities[index], whole_facings[index])
             } else {
                 (
                     velocities.get(index).copied().unwrap_or_default(),
                     facings.get(index).copied().unwrap_or_default(),
                 )
             };
-            let position = points[index];
             (*x, *y) = (position.x, position.y);
             (*vx, *vy) = (velocity.x, velocity.y);
             (*fx, *fy) = (facing.x, facing.y);
@@ -237,8 +243,9 @@ impl SpatialGrid {
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
         self.cell_of.reserve(points.len());
+        let map = CellMap::of(self);
         for p in points {
-            let cell = self.cell_index(*p).map_or(u32::MAX, |c| c as u32);
+            let cell = map.cell(*p);
             self.cell_of.push(cell);
             if cell != u32::MAX {
                 self.cell_start[cell as usize] += 1;
@@ -456,32 +463,66 @@ impl SpatialGrid {
             * std::mem::size_of::<u32>()
             + self.bodies.capacity() * std::mem::size_of::<f64>()
     }
-
-    fn cell_index(&self, p: Vec2) -> Option<usize> {
-        if !(p.x.is_finite() && p.y.is_finite()) {
-            return None;
-        }
-        let column = clamped_floor((p.x - self.origin.x) * self.inverse_cell, self.columns);
-        let row = clamped_floor((p.y - self.origin.y) * self.inverse_cell, self.rows);
-        Some(row * self.columns + column)
-    }
 }
 
-/// `(offset.max(0.0) as usize).min(count - 1)` for `count ≥ 1`: clamped to ≥ 0 before the
-/// cast, so truncation is the floor; an offset at or past the last cell is compared in floats
-/// (exact: `count − 1` is far below 2⁵³), so the cast only ever sees a value below `count − 1`.
-#[inline]
-fn clamped_floor(offset: f64, count: usize) -> usize {
-    let last = count - 1;
-    let offset = offset.max(0.0);
-    if offset < last as f64 {
-        // Below `last`, which fits a `u32` whenever the grid's cells do.
-        match u32::try_from(last) {
-            Ok(_) => offset as u32 as usize,
-            Err(_) => offset as usize,
+/// A grid's point → cell function with its per-grid constants computed once (for the rebuild's
+/// pass over every point).
+struct CellMap {
+    origin: Vec2,
+    inverse_cell: f64,
+    columns: usize,
+    /// The last column and row, and the same as floats.
+    last: (usize, usize),
+    last_f: (f64, f64),
+    /// Whether both fit a `u32` (they do whenever the grid's cells do).
+    narrow: bool,
+}
+
+impl CellMap {
+    fn of(grid: &SpatialGrid) -> CellMap {
+        let last = (grid.columns - 1, grid.rows - 1);
+        CellMap {
+            origin: grid.origin,
+            inverse_cell: grid.inverse_cell,
+            columns: grid.columns,
+            last,
+            // Exact: both are far below 2⁵³.
+            last_f: (last.0 as f64, last.1 as f64),
+            narrow: u32::try_from(last.0.max(last.1)).is_ok(),
         }
-    } else {
-        last
+    }
+
+    /// The cell of `p` (`u32::MAX` for a non-finite point).
+    #[inline]
+    fn cell(&self, p: Vec2) -> u32 {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return u32::MAX;
+        }
+        let column = self.clamped_floor((p.x - self.origin.x) * self.inverse_cell, 0);
+        let row = self.clamped_floor((p.y - self.origin.y) * self.inverse_cell, 1);
+        (row * self.columns + column) as u32
+    }
+
+    /// `(offset.max(0.0) as usize).min(last)` of the columns (`axis` 0) or the rows (1):
+    /// clamped to ≥ 0 before the cast, so truncation is the floor; an offset at or past the last
+    /// cell is compared in floats, so the cast only ever sees a value below the last cell.
+    #[inline]
+    fn clamped_floor(&self, offset: f64, axis: usize) -> usize {
+        let (last, last_f) = if axis == 0 {
+            (self.last.0, self.last_f.0)
+        } else {
+            (self.last.1, self.last_f.1)
+        };
+        let offset = offset.max(0.0);
+        if offset < last_f {
+            if self.narrow {
+                offset as u32 as usize
+            } else {
+                offset as usize
+            }
+        } else {
+            last
+        }
     }
 }
 

@@ -182,6 +182,8 @@ impl World {
         }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
+        // The rows are replaced wholesale: the next crossings phase reads every record.
+        self.crossing_rows_tracked = false;
         self.slots = snapshot.slots.clone();
         self.births = snapshot.births.clone();
         self.counters = snapshot.counters;

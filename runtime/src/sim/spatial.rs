@@ -50,6 +50,20 @@ pub fn hypot_at_least(dx: f64, dy: f64, limit_m: f64) -> bool {
     }
 }
 
+/// The squared distance below which [`hypot_at_most`] is true by its squared sum alone:
+/// `dx * dx + dy * dy < at_most_screen_sq(limit_m)` implies `hypot_at_most(dx, dy, limit_m)`
+/// (the same comparison [`squared_side`] makes); −∞ where that shortcut never applies. For a
+/// limit shared by many tests, computed once.
+#[inline]
+pub fn at_most_screen_sq(limit_m: f64) -> f64 {
+    let limit_sq = limit_m * limit_m;
+    if limit_sq.is_finite() && limit_sq > 1e-200 && limit_m > 0.0 {
+        limit_sq * (1.0 - SQUARED_MARGIN)
+    } else {
+        f64::NEG_INFINITY
+    }
+}
+
 /// Exactly `dx.hypot(dy) <= limit_m` (see [`squared_side`]).
 #[inline]
 pub fn hypot_at_most(dx: f64, dy: f64, limit_m: f64) -> bool {
@@ -104,7 +118,11 @@ struct Columns {
 }
 
 impl Columns {
-    fn reset(&mut self, len: usize) {
+    /// Refills the columns with the bodies of `entries` (point indices in slot order); a
+    /// missing velocity or facing is zero.
+    fn fill(&mut self, entries: &[u32], points: &[Vec2], velocities: &[Vec2], facings: &[Vec2]) {
+        // Every slot is written below, so a column of the right length is overwritten as it is
+        // (a grid rebuilt every step over as many points clears nothing).
         for column in [
             &mut self.x,
             &mut self.y,
@@ -113,18 +131,36 @@ impl Columns {
             &mut self.fx,
             &mut self.fy,
         ] {
-            column.clear();
-            column.resize(len, 0.0);
+            column.resize(entries.len(), 0.0);
         }
-    }
-
-    fn set(&mut self, slot: usize, body: Body) {
-        self.x[slot] = body.position.x;
-        self.y[slot] = body.position.y;
-        self.vx[slot] = body.velocity.x;
-        self.vy[slot] = body.velocity.y;
-        self.fx[slot] = body.facing.x;
-        self.fy[slot] = body.facing.y;
+        let complete = velocities.len() >= points.len() && facings.len() >= points.len();
+        let positions = self.x.iter_mut().zip(self.y.iter_mut());
+        let velocity_columns = self.vx.iter_mut().zip(self.vy.iter_mut());
+        let facing_columns = self.fx.iter_mut().zip(self.fy.iter_mut());
+        let slots = entries
+            .iter()
+            .zip(positions.zip(velocity_columns.zip(facing_columns)));
+        // As long as the points when complete, so the point's bounds check covers the others.
+        let (whole_velocities, whole_facings) = if complete {
+            (&velocities[..points.len()], &facings[..points.len()])
+        } else {
+            (&[][..], &[][..])
+        };
+        for (&index, ((x, y), ((vx, vy), (fx, fy)))) in slots {
+            let index = index as usize;
+            let position = points[index];
+            let (velocity, facing) = if complete {
+                (whole_velocities[index], whole_facings[index])
+            } else {
+                (
+                    velocities.get(index).copied().unwrap_or_default(),
+                    facings.get(index).copied().unwrap_or_default(),
+                )
+            };
+            (*x, *y) = (position.x, position.y);
+            (*vx, *vy) = (velocity.x, velocity.y);
+            (*fx, *fy) = (facing.x, facing.y);
+        }
     }
 
     fn body(&self, slot: usize) -> Body {
@@ -210,8 +246,9 @@ impl SpatialGrid {
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
         self.cell_of.reserve(points.len());
+        let map = CellMap::of(self);
         for p in points {
-            let cell = self.cell_index(*p).map_or(u32::MAX, |c| c as u32);
+            let cell = map.cell(*p);
             self.cell_of.push(cell);
             if cell != u32::MAX {
                 self.cell_start[cell as usize] += 1;
@@ -225,27 +262,22 @@ impl SpatialGrid {
             *start = running;
         }
         self.cell_start[cells] = running;
-        self.entries.clear();
+        // Every entry and every point's slot is written below, so buffers of the right length
+        // are overwritten as they are.
         self.entries.resize(self.cell_start[cells] as usize, 0);
-        self.bodies.reset(self.entries.len());
-        self.slot_of.clear();
         self.slot_of.resize(points.len(), u32::MAX);
         for (index, cell) in self.cell_of.iter().enumerate().rev() {
             if *cell != u32::MAX {
                 let slot = &mut self.cell_start[*cell as usize];
                 *slot -= 1;
                 self.entries[*slot as usize] = index as u32;
-                self.bodies.set(
-                    *slot as usize,
-                    Body {
-                        position: points[index],
-                        velocity: velocities.get(index).copied().unwrap_or_default(),
-                        facing: facings.get(index).copied().unwrap_or_default(),
-                    },
-                );
                 self.slot_of[index] = *slot;
+            } else {
+                self.slot_of[index] = u32::MAX;
             }
         }
+        // The bodies in slot order: each column written front to back (no clearing first).
+        self.bodies.fill(&self.entries, points, velocities, facings);
     }
 
     /// Records that point `index` moved to `position` facing `facing` (its cell stays the one it
@@ -451,32 +483,66 @@ impl SpatialGrid {
             * std::mem::size_of::<u32>()
             + self.bodies.capacity() * std::mem::size_of::<f64>()
     }
-
-    fn cell_index(&self, p: Vec2) -> Option<usize> {
-        if !(p.x.is_finite() && p.y.is_finite()) {
-            return None;
-        }
-        let column = clamped_floor((p.x - self.origin.x) * self.inverse_cell, self.columns);
-        let row = clamped_floor((p.y - self.origin.y) * self.inverse_cell, self.rows);
-        Some(row * self.columns + column)
-    }
 }
 
-/// `(offset.max(0.0) as usize).min(count - 1)` for `count ≥ 1`: clamped to ≥ 0 before the
-/// cast, so truncation is the floor; an offset at or past the last cell is compared in floats
-/// (exact: `count − 1` is far below 2⁵³), so the cast only ever sees a value below `count − 1`.
-#[inline]
-fn clamped_floor(offset: f64, count: usize) -> usize {
-    let last = count - 1;
-    let offset = offset.max(0.0);
-    if offset < last as f64 {
-        // Below `last`, which fits a `u32` whenever the grid's cells do.
-        match u32::try_from(last) {
-            Ok(_) => offset as u32 as usize,
-            Err(_) => offset as usize,
+/// A grid's point → cell function with its per-grid constants computed once (for the rebuild's
+/// pass over every point).
+struct CellMap {
+    origin: Vec2,
+    inverse_cell: f64,
+    columns: usize,
+    /// The last column and row, and the same as floats.
+    last: (usize, usize),
+    last_f: (f64, f64),
+    /// Whether both fit a `u32` (they do whenever the grid's cells do).
+    narrow: bool,
+}
+
+impl CellMap {
+    fn of(grid: &SpatialGrid) -> CellMap {
+        let last = (grid.columns - 1, grid.rows - 1);
+        CellMap {
+            origin: grid.origin,
+            inverse_cell: grid.inverse_cell,
+            columns: grid.columns,
+            last,
+            // Exact: both are far below 2⁵³.
+            last_f: (last.0 as f64, last.1 as f64),
+            narrow: u32::try_from(last.0.max(last.1)).is_ok(),
         }
-    } else {
-        last
+    }
+
+    /// The cell of `p` (`u32::MAX` for a non-finite point).
+    #[inline]
+    fn cell(&self, p: Vec2) -> u32 {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return u32::MAX;
+        }
+        let column = self.clamped_floor((p.x - self.origin.x) * self.inverse_cell, 0);
+        let row = self.clamped_floor((p.y - self.origin.y) * self.inverse_cell, 1);
+        (row * self.columns + column) as u32
+    }
+
+    /// `(offset.max(0.0) as usize).min(last)` of the columns (`axis` 0) or the rows (1):
+    /// clamped to ≥ 0 before the cast, so truncation is the floor; an offset at or past the last
+    /// cell is compared in floats, so the cast only ever sees a value below the last cell.
+    #[inline]
+    fn clamped_floor(&self, offset: f64, axis: usize) -> usize {
+        let (last, last_f) = if axis == 0 {
+            (self.last.0, self.last_f.0)
+        } else {
+            (self.last.1, self.last_f.1)
+        };
+        let offset = offset.max(0.0);
+        if offset < last_f {
+            if self.narrow {
+                offset as u32 as usize
+            } else {
+                offset as usize
+            }
+        } else {
+            last
+        }
     }
 }
 
@@ -672,6 +738,26 @@ mod tests {
             );
         }
         assert!(near_limit > 100_000, "{near_limit}");
+        for limit in [
+            0.1,
+            1e9,
+            0.02,
+            3.7,
+            0.0,
+            -1.0,
+            f64::INFINITY,
+            f64::NAN,
+            1e-170,
+        ] {
+            let screen = at_most_screen_sq(limit);
+            for k in 0..2_000 {
+                let scale = 0.999_999 + f64::from(k) * 1e-9;
+                let (dx, dy) = (limit * scale * 0.6, limit * scale * 0.8);
+                if dx * dx + dy * dy < screen {
+                    assert!(hypot_at_most(dx, dy, limit), "{dx} {dy} {limit}");
+                }
+            }
+        }
         for (dx, dy, limit) in [
             (f64::NAN, 0.0, 0.1),
             (f64::INFINITY, 0.0, 0.1),
@@ -683,6 +769,66 @@ mod tests {
             let exact = dx.hypot(dy);
             assert_eq!(hypot_at_least(dx, dy, limit), exact >= limit);
             assert_eq!(hypot_at_most(dx, dy, limit), exact <= limit);
+        }
+    }
+
+    /// A deterministic scatter of `n` points (seeded), every seventh one non-finite.
+    fn scatter(n: usize, seed: f64) -> Vec<Vec2> {
+        (0..n)
+            .map(|i| {
+                let f = i as f64 + seed;
+                if i % 7 == 3 {
+                    return Vec2 {
+                        x: f64::NAN,
+                        y: 0.0,
+                    };
+                }
+                Vec2 {
+                    x: (f * 0.618_034).fract() * 50.0 - 25.0,
+                    y: (f * 0.754_878).fract() * 9.0,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_rebuild_over_reused_buffers_equals_a_fresh_grid() {
+        let mut reused = SpatialGrid::default();
+        for (n, seed) in [(400, 0.5), (400, 3.25), (150, 9.0), (600, 1.0), (600, 2.0)] {
+            let points = scatter(n, seed);
+            let velocities: Vec<Vec2> = scatter(n, seed + 0.125)
+                .into_iter()
+                .map(|v| Vec2 {
+                    x: v.x * 0.1,
+                    y: -v.y,
+                })
+                .collect();
+            let facings = scatter(n, seed + 0.75);
+            reused.rebuild_bodies(&points, &velocities, &facings, 1.25);
+            let mut fresh = SpatialGrid::default();
+            fresh.rebuild_bodies(&points, &velocities, &facings, 1.25);
+            assert_eq!(reused.cell_start, fresh.cell_start);
+            assert_eq!(reused.entries, fresh.entries);
+            assert_eq!(reused.slot_of, fresh.slot_of);
+            assert_eq!(reused.cell_of, fresh.cell_of);
+            let bits = |grid: &SpatialGrid| {
+                let c = grid.columns();
+                [c.x, c.y, c.vx, c.vy, c.fx, c.fy]
+                    .map(|column| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+            };
+            assert_eq!(bits(&reused), bits(&fresh));
+            // Every body is its point's, at the point's slot.
+            for (index, point) in points.iter().enumerate() {
+                match reused.slot_of(index) {
+                    Some(slot) => {
+                        let body = reused.bodies.body(slot);
+                        assert_eq!(body.position, *point);
+                        assert_eq!(body.velocity.x.to_bits(), velocities[index].x.to_bits());
+                        assert_eq!(body.facing.y.to_bits(), facings[index].y.to_bits());
+                    }
+                    None => assert!(!point.x.is_finite()),
+                }
+            }
         }
     }
 

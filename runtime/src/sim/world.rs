@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentId, AgentState, Agents};
 use super::crossings::{
-    crossings_phase, gate::lane_limit_m, liveness_phase, CrossingIndex, CrossingSets,
-    CrossingsState, StuckReason,
+    crossings_phase, follow_swap_remove, gate::lane_limit_m, liveness_phase, CrossingIndex,
+    CrossingSets, CrossingsState, StuckReason,
 };
 use super::events::{EventKind, EventLog};
 use super::knockdown::Knockdowns;
@@ -221,6 +221,9 @@ pub struct World {
     /// The rows whose crosswalk record is not an unbound walker's, listed by each step's
     /// crossings phase for its Motion and liveness phases (scratch, not state).
     pub(super) crossing_rows: Vec<u32>,
+    /// Whether `crossing_rows` still lists every row whose crosswalk record is not clean
+    /// (`CrossingSets::tracked`): kept through births and removals, cleared by a restore.
+    pub(super) crossing_rows_tracked: bool,
     /// The crossings phase's group-count marks, one per row, zero between steps (scratch).
     pub(super) crossing_marks: Vec<u8>,
 }
@@ -317,6 +320,7 @@ impl World {
     /// nothing.
     pub fn remove_agent(&mut self, handle: AgentHandle) -> Result<(), SlotError> {
         let row = self.slots.release(handle)?;
+        follow_swap_remove(&mut self.crossing_rows, row, self.agents.len() - 1);
         self.agents.swap_remove(row);
         // The frames follow the rows: the last one takes the removed one's place.
         self.motion_scratch.frames.swap_remove(row);
@@ -567,6 +571,7 @@ impl World {
             births: &self.births,
             events: &mut self.events,
             rows: &mut self.crossing_rows,
+            tracked: &mut self.crossing_rows_tracked,
             marks: &mut self.crossing_marks,
         };
         // Crossings before walking: a crosser who enters now closes the gate this step.
@@ -676,6 +681,7 @@ fn commit_phase(world: &mut World) {
     frames.grow_to(world.agents.len());
     for handle in std::mem::take(&mut world.staged.removals) {
         if let Ok(row) = world.slots.release(handle) {
+            follow_swap_remove(&mut world.crossing_rows, row, world.agents.len() - 1);
             world.agents.swap_remove(row);
             frames.swap_remove(row);
         }
@@ -684,14 +690,18 @@ fn commit_phase(world: &mut World) {
     let pop = &world.pop;
     let counters = &mut world.counters;
     counters.alive = agents.len() as u64;
-    counters.walking = agents.count_in(AgentState::Walking);
-    counters.holding = agents.count_in(AgentState::Holding);
-    counters.travelling = agents.count_in(AgentState::Travelling);
-    counters.mission = agents
-        .kind
-        .iter()
-        .filter(|k| **k == PopulationKind::Mission)
-        .count() as u64;
+    // One pass over the two narrow columns for the four counts.
+    let (mut walking, mut holding, mut travelling, mut mission) = (0u64, 0u64, 0u64, 0u64);
+    for (state, kind) in agents.state.iter().zip(&agents.kind) {
+        walking += u64::from(*state == AgentState::Walking);
+        holding += u64::from(*state == AgentState::Holding);
+        travelling += u64::from(*state == AgentState::Travelling);
+        mission += u64::from(*kind == PopulationKind::Mission);
+    }
+    counters.walking = walking;
+    counters.holding = holding;
+    counters.travelling = travelling;
+    counters.mission = mission;
     counters.pooled = pop.pool.entries.len() as u64;
     counters.pending_demands = pop.sources.iter().filter(|s| s.pending.is_some()).count() as u64;
     counters.ped_cycles = pop.stats.planned_ped_cycles;
@@ -790,6 +800,7 @@ pub fn build_world(
         observation: Observation::default(),
         tasks: TaskState::default(),
         crossing_rows: Vec::new(),
+        crossing_rows_tracked: false,
         crossing_marks: Vec::new(),
     };
     world.reserve_population();

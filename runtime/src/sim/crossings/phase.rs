@@ -41,6 +41,12 @@ pub struct CrossingSets<'a> {
     /// the passes after the first one (and the Motion and liveness phases of the same step)
     /// visit only these rows for anything the crosswalk record decides.
     pub rows: &'a mut Vec<u32>,
+    /// Whether `rows` still holds (ascending, without repeats) every row whose record is not
+    /// clean, as the last crossings phase left it and the rows moved since (births append
+    /// clean records; removals are followed by [`follow_swap_remove`]): the next phase then
+    /// filters that list instead of reading every record. Cleared when the rows are replaced
+    /// wholesale (a restore), so the next phase scans them all.
+    pub tracked: &'a mut bool,
     /// Scratch of the group count: one mark per row, all zero between uses.
     pub marks: &'a mut Vec<u8>,
 }
@@ -62,8 +68,14 @@ struct Crosswalks {
 /// The crossings phase (before walking).
 pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let settings = &config.scenario.crossings;
-    // One pass over the records: clear the held flags and list the rows that are not clean.
-    let unpooled = collect_rows(sets.agents, sets.rows);
+    // Clear the held flags and list the rows that are not clean: from the last step's list
+    // while it is tracked, otherwise in one pass over the records.
+    if *sets.tracked {
+        filter_rows(sets.agents, sets.rows);
+    } else {
+        collect_rows(sets.agents, sets.rows);
+    }
+    let unpooled = sets.agents.pooled.iter().filter(|p| !**p).count() as u64;
     let mut followers = groups_step(config, sets);
     let crosswalks = signals_step(config, sets);
     let queried = queries_step(config, sets);
@@ -93,11 +105,14 @@ pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
         }
     }
     gates_step(config, sets, unpooled);
+    // Every record made unclean this step is listed (bound or held rows were pushed), and the
+    // liveness phase changes listed rows only.
+    *sets.tracked = true;
 }
 
 /// Clears every held flag and lists in `rows` (ascending) the rows whose record is not clean
-/// afterwards; returns the number of unpooled rows.
-fn collect_rows(agents: &mut Agents, rows: &mut Vec<u32>) -> u64 {
+/// afterwards, reading every record.
+fn collect_rows(agents: &mut Agents, rows: &mut Vec<u32>) {
     rows.clear();
     for (row, c) in agents.crosswalk.iter_mut().enumerate() {
         // Written only when set, so the pass dirties no clean record.
@@ -108,7 +123,39 @@ fn collect_rows(agents: &mut Agents, rows: &mut Vec<u32>) -> u64 {
             rows.push(row as u32);
         }
     }
-    agents.pooled.iter().filter(|p| !**p).count() as u64
+}
+
+/// [`collect_rows`] from a tracked list (every unlisted record is clean, so its held flag is
+/// already clear): keeps the listed rows whose record is still not clean once their held flag
+/// is cleared.
+fn filter_rows(agents: &mut Agents, rows: &mut Vec<u32>) {
+    let rows_now = agents.len();
+    rows.retain(|&row| {
+        let Some(c) = agents.crosswalk.get_mut(row as usize) else {
+            return false;
+        };
+        c.held = false;
+        !is_clean(c)
+    });
+    debug_assert!(rows.iter().all(|r| (*r as usize) < rows_now));
+    #[cfg(debug_assertions)]
+    {
+        let mut scanned = Vec::new();
+        collect_rows(agents, &mut scanned);
+        debug_assert_eq!(*rows, scanned, "the tracked crossing rows missed a record");
+    }
+}
+
+/// Follows a tracked row list when row `row` is swap-removed and row `last` (the last one)
+/// takes its place: `row` leaves the list and `last`, when listed, is listed as `row`.
+pub fn follow_swap_remove(rows: &mut Vec<u32>, row: usize, last: usize) {
+    rows.retain(|r| *r as usize != row);
+    if row != last {
+        if let Some(moved) = rows.iter_mut().find(|r| **r as usize == last) {
+            *moved = row as u32;
+            rows.sort_unstable();
+        }
+    }
 }
 
 /// Assigns new agents to their groups, sets followers' formation speeds, counts groups, and
@@ -117,6 +164,10 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
     let settings = &config.scenario.crossings;
     let agents = &mut *sets.agents;
     let mut pairs = Vec::new();
+    // The listed rows (ascending; every other record is clean, so it controls no motion),
+    // merged with the pass's rows.
+    let listed = &sets.rows[..];
+    let mut next_listed = 0;
     // One pass: a new agent's assignment, then (for a follower) its formation speed. A
     // follower reads only its own membership and its leader's route state, which no assignment
     // changes, so assigning as the pass goes is the same as assigning everyone first.
@@ -157,12 +208,15 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
         agents.group[row].regrouping = false;
         let Some(leader) = leader else { continue };
         pairs.push((leader, row));
-        let walking = |r: usize| {
-            agents.state[r] == AgentState::Walking && !agents.crosswalk[r].controls_motion()
-        };
+        while listed.get(next_listed).is_some_and(|r| (*r as usize) < row) {
+            next_listed += 1;
+        }
+        let walking = agents.state[row] == AgentState::Walking
+            && !(listed.get(next_listed).is_some_and(|r| *r as usize == row)
+                && agents.crosswalk[row].controls_motion());
         // A committed or queued member keeps its crossing; only walkers on the leader's
         // heading correct, and only along the route.
-        if walking(row) && agents.direction[row] == agents.direction[leader] {
+        if walking && agents.direction[row] == agents.direction[leader] {
             let dir = f64::from(agents.direction[leader]);
             let slot_m = agents.distance_m[leader] - dir * FORMATION_GAP_M * f64::from(member.slot);
             let error_m = (slot_m - agents.distance_m[row]) * dir;
@@ -335,11 +389,26 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     // division per row.
     let start = if n == 0 { 0 } else { cursor % n };
     let rows = if any_crosses { n } else { 0 };
+    // An unlisted record is clean (in Approach): only listed ones are read. The list is
+    // ascending, so each of the two runs of rows merges with it from its own position.
+    let listed_rows = &sets.rows[..listed];
+    let mut newly_listed = Vec::new();
+    let mut next_listed = listed_rows.partition_point(|r| (*r as usize) < start);
     for row in (start..rows).chain(0..start.min(rows)) {
+        if row == 0 {
+            next_listed = 0;
+        }
+        let approaching = |next: &mut usize| {
+            while listed_rows.get(*next).is_some_and(|r| (*r as usize) < row) {
+                *next += 1;
+            }
+            listed_rows.get(*next).map(|r| *r as usize) != Some(row)
+                || agents.crosswalk[row].phase == CrosswalkPhase::Approach
+        };
         let needs = index.route_crosses(agents.route[row])
             && !agents.pooled[row]
             && agents.state[row] == AgentState::Walking
-            && agents.crosswalk[row].phase == CrosswalkPhase::Approach;
+            && approaching(&mut next_listed);
         if !needs {
             continue;
         }
@@ -361,10 +430,11 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
             let c = &agents.crosswalk[row];
             held += u64::from(c.held);
             if !is_clean(c) {
-                sets.rows.push(row as u32);
+                newly_listed.push(row as u32);
             }
         }
     }
+    sets.rows.extend_from_slice(&newly_listed);
     // Every held flag was cleared before the queries, so the held rows are the ones held here.
     sets.state.stats.queue_full_steps += held;
     if deferred > 0 {

@@ -364,3 +364,50 @@ fn every_frame_shows_its_rows_crosswalk_group_and_stuck_state() {
         .iter()
         .any(|f| f.group_leader().is_some()));
 }
+
+/// The rows whose crosswalk record is not an unbound walker's, by reading every record.
+fn unclean_rows(world: &World) -> Vec<u32> {
+    let agents = world.agents();
+    (0..agents.len() as u32)
+        .filter(|r| {
+            let c = &agents.crosswalk[*r as usize];
+            c.phase != CrosswalkPhase::Approach || c.is_bound() || c.held
+        })
+        .collect()
+}
+
+#[test]
+fn the_tracked_crossing_rows_follow_removals_and_equal_a_full_scan() {
+    let mut tracked = world_of(&scenario(12, CrossingsSettings::default(), 0));
+    let mut removed = 0;
+    for frame in 0..400 {
+        tracked.step();
+        // After the step the list holds every unclean row (and maybe rows cleaned since).
+        let listed = &tracked.crossing_rows;
+        assert!(unclean_rows(&tracked).iter().all(|r| listed.contains(r)));
+        assert!(listed.windows(2).all(|w| w[0] < w[1]), "ascending");
+        if frame % 37 == 36 && tracked.agent_count() > 2 {
+            // Remove a listed row when there is one (else the first), then the last row.
+            let first = listed.first().map_or(0, |r| *r as usize);
+            for pick in [Some(first), None] {
+                let row = pick.unwrap_or(tracked.agent_count() - 1);
+                let handle = tracked.handle_of(row).expect("a handle");
+                tracked.remove_agent(handle).expect("removed");
+                removed += 1;
+            }
+            let listed = &tracked.crossing_rows;
+            assert!(unclean_rows(&tracked).iter().all(|r| listed.contains(r)));
+            assert!(listed.iter().all(|r| (*r as usize) < tracked.agent_count()));
+        }
+    }
+    assert!(removed > 0);
+    // A restore forgets the list; the next step scans every record again.
+    let snapshot = tracked.snapshot();
+    tracked.restore(&snapshot).expect("restores");
+    assert!(!tracked.crossing_rows_tracked);
+    tracked.step();
+    assert!(tracked.crossing_rows_tracked);
+    assert!(unclean_rows(&tracked)
+        .iter()
+        .all(|r| tracked.crossing_rows.contains(r)));
+}

@@ -25,6 +25,18 @@ impl AvoidanceWindow {
                 .map_or(0, |m| m.capacity() * std::mem::size_of::<u32>())
     }
 
+    /// The rows of a budgeted window, ascending, into `out`; `false` (and `out` left empty)
+    /// when every walker is processed (no budget held them back), so the window is every walker.
+    pub fn sorted_rows(&self, out: &mut Vec<u32>) -> bool {
+        out.clear();
+        let Some(marked) = &self.marked else {
+            return false;
+        };
+        out.extend_from_slice(marked);
+        out.sort_unstable();
+        true
+    }
+
     /// Whether row `row` is in the window.
     pub fn contains(&self, row: usize) -> bool {
         self.processed.get(row).copied().unwrap_or(false)

@@ -28,10 +28,12 @@ mod tests;
 
 use super::agents::{AgentState, Agents, Canonical};
 use super::observers::Observation;
+use super::spatial::SpatialGrid;
 use super::walk::ground::BlockerIndex;
 use super::walk::steer::offset;
 use super::walk::{
-    walk_agent, Avoidance, WalkDecision, WalkEnv, WalkState, NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
+    walk_agent, Avoidance, Scratch as WalkScratch, WalkDecision, WalkEnv, WalkState,
+    NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
 };
 use super::world::WorldConfig;
 use crate::project::Vec2;
@@ -177,6 +179,10 @@ pub struct MotionScratch {
     pub(in crate::sim) ring: ring::RingScratch,
     /// Points the neighbour grid is built over (pooled peds left out).
     points: Vec<Vec2>,
+    /// The rows updated this step, ascending (from the update pass).
+    updated_rows: Vec<u32>,
+    /// The rows of this step's budgeted avoidance window, ascending.
+    window_rows: Vec<u32>,
 }
 
 impl MotionScratch {
@@ -186,6 +192,8 @@ impl MotionScratch {
             + self.window.heap_bytes()
             + self.frames.heap_bytes()
             + self.points.capacity() * std::mem::size_of::<Vec2>()
+            + (self.updated_rows.capacity() + self.window_rows.capacity())
+                * std::mem::size_of::<u32>()
     }
 
     /// Heap bytes of the published Motion Frames alone.
@@ -259,7 +267,12 @@ pub(in crate::sim) fn motion_phase(
         (scratch, &mut state.ring),
         &mut counters,
     );
-    let scan = mark_updates(agents, crossing_rows, scheduler_frame, &mut counters);
+    let scan = mark_updates(
+        agents,
+        (crossing_rows, &mut scratch.updated_rows),
+        scheduler_frame,
+        &mut counters,
+    );
     let budget = config.scenario.motion.avoidance_budget;
     let (processed, deferred) =
         scratch
@@ -275,19 +288,23 @@ pub(in crate::sim) fn motion_phase(
 /// the observed velocities, the tier counts and the scheduler frame. (The Motion Frames are
 /// published after Commit, by `World::step`.)
 pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>) {
-    let MotionSets { state, agents, .. } = sets;
+    let MotionSets {
+        state,
+        agents,
+        scratch,
+        ..
+    } = sets;
     let dt = config.fixed_step_s;
     let mut counters = state.counters;
-    observe_velocities(dt, agents);
-    let mut tiers = [0u64; 3];
-    for tier in &agents.tier {
-        tiers[match tier {
-            Tier::Full => 0,
-            Tier::Simulated => 1,
-            Tier::Stub => 2,
-        }] += 1;
-    }
-    counters.tiers = tiers;
+    observe_velocities(dt, agents, &scratch.updated_rows);
+    // Two counts the compiler vectorises; the rest are Stub.
+    let full = agents.tier.iter().filter(|t| **t == Tier::Full).count() as u64;
+    let simulated = agents
+        .tier
+        .iter()
+        .filter(|t| **t == Tier::Simulated)
+        .count() as u64;
+    counters.tiers = [full, simulated, agents.len() as u64 - full - simulated];
     // The frames themselves are published after Commit (`World::step`); this counts the agents
     // Motion stepped, a frame each (the state digest keeps this value).
     counters.frames = agents.len() as u64;
@@ -409,7 +426,7 @@ fn requested_tier(policy: &TierPolicy, agents: &Agents, row: usize, distance_m: 
 /// the way what the avoidance window and the step read of every row.
 fn mark_updates(
     agents: &mut Agents,
-    crossing_rows: &[u32],
+    (crossing_rows, updated_rows): (&[u32], &mut Vec<u32>),
     scheduler_frame: u64,
     counters: &mut MotionCounters,
 ) -> UpdateScan {
@@ -421,6 +438,7 @@ fn mark_updates(
         fastest_m_s: f64::NEG_INFINITY,
     };
     let mut listed = Listed::new(crossing_rows);
+    updated_rows.clear();
     for row in 0..agents.len() {
         let forced = listed.contains(row) && tiers::forced_full(agents, row);
         let pooled = agents.pooled[row];
@@ -429,6 +447,7 @@ fn mark_updates(
                 || tiers::updates_at(agents.schedule_hash[row], scheduler_frame, agents.tier[row]));
         agents.updated[row] = update;
         if update {
+            updated_rows.push(row as u32);
             counters.updated += 1;
             scan.max_steps = scan.max_steps.max(agents.skipped_steps[row] + 1);
         } else {
@@ -463,35 +482,7 @@ fn step_agents(
         scratch: walk_scratch,
         fan,
     } = walk;
-    if scan.any_pooled {
-        // Pooled peds are detached: they are nobody's neighbour (a non-finite point is left out
-        // of the grid, and indices stay rows).
-        let detached = Vec2 {
-            x: f64::NAN,
-            y: f64::NAN,
-        };
-        scratch.points.clear();
-        scratch.points.extend(
-            agents
-                .position
-                .iter()
-                .zip(&agents.pooled)
-                .map(|(p, pooled)| if *pooled { detached } else { *p }),
-        );
-        grid.rebuild_bodies(
-            &scratch.points,
-            &agents.velocity_m_s,
-            &agents.facing,
-            NEIGHBOUR_CELL_M,
-        );
-    } else {
-        grid.rebuild_bodies(
-            &agents.position,
-            &agents.velocity_m_s,
-            &agents.facing,
-            NEIGHBOUR_CELL_M,
-        );
-    }
+    rebuild_grid(grid, &mut scratch.points, agents, scan.any_pooled);
     let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
     // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
@@ -507,18 +498,80 @@ fn step_agents(
         dt_s: dt,
         max_step_m: fastest_m_s * dt * f64::from(scan.max_steps),
     };
-    let window = &scratch.window;
+    let stepping = Stepping {
+        base,
+        dt,
+        window: &scratch.window,
+    };
     let mut listed = Listed::new(crossing_rows);
-    for row in 0..agents.len() {
-        if agents.pooled[row] {
-            continue;
+    if scratch.window.sorted_rows(&mut scratch.window_rows) {
+        // A budgeted window: a row neither updated nor in the window only counts a skipped
+        // step, done for every row at once; the others step in row order as below.
+        let counts = agents.skipped_steps.iter_mut().zip(&agents.updated);
+        for ((skipped, updated), pooled) in counts.zip(&agents.pooled) {
+            *skipped += u32::from(!*updated & !*pooled);
         }
+        let (mut updated, mut windowed) = (
+            scratch.updated_rows.iter().peekable(),
+            scratch.window_rows.iter().peekable(),
+        );
+        // The ascending union of the two lists.
+        while let Some(&row) = match (updated.peek(), windowed.peek()) {
+            (Some(u), Some(w)) if u < w => updated.next(),
+            (Some(u), Some(w)) if w < u => windowed.next(),
+            (Some(_), Some(_)) => {
+                windowed.next();
+                updated.next()
+            }
+            (Some(_), None) => updated.next(),
+            (None, _) => windowed.next(),
+        } {
+            let row = row as usize;
+            if !agents.pooled[row] {
+                let crossing = listed.contains(row) && agents.crosswalk[row].controls_motion();
+                stepping.row((grid, walk_scratch), agents, row, (crossing, false));
+            }
+        }
+    } else {
+        for row in 0..agents.len() {
+            if agents.pooled[row] {
+                continue;
+            }
+            // Only a listed row's crossing can control its motion.
+            let crossing = listed.contains(row) && agents.crosswalk[row].controls_motion();
+            stepping.row((grid, walk_scratch), agents, row, (crossing, true));
+        }
+    }
+}
+
+/// What every row's step reads besides the row.
+struct Stepping<'a> {
+    /// The walking environment of one step's time.
+    base: WalkEnv<'a>,
+    /// The fixed step, seconds.
+    dt: f64,
+    /// This step's avoidance window.
+    window: &'a AvoidanceWindow,
+}
+
+impl Stepping<'_> {
+    /// Row `row` (not pooled) steps by the time it accumulated: a walker in the window steers
+    /// (and steps when updated), a deferred walker steps along its reliable steering, a fleer
+    /// runs; `crossing` when the crossings move it this step; `count_skip` when a row that is
+    /// not updated still has to count its skipped step here.
+    #[inline(always)]
+    fn row(
+        &self,
+        (grid, walk_scratch): (&mut SpatialGrid, &mut WalkScratch),
+        agents: &mut Agents,
+        row: usize,
+        (crossing, count_skip): (bool, bool),
+    ) {
+        let (base, dt) = (self.base, self.dt);
         let updated = agents.updated[row];
-        let processed = window.contains(row);
-        // Only a listed row's crossing can control its motion.
-        let crossing = listed.contains(row) && agents.crosswalk[row].controls_motion();
+        let processed = self.window.contains(row);
         if !updated {
-            agents.skipped_steps[row] += 1;
+            agents.skipped_steps[row] += u32::from(count_skip);
             if processed && agents.state[row] == AgentState::Walking && !crossing {
                 let env = WalkEnv {
                     dt_s: dt * f64::from(agents.skipped_steps[row] + 1),
@@ -526,7 +579,7 @@ fn step_agents(
                 };
                 walk_agent(&env, grid, walk_scratch, agents, row, Avoidance::SteerOnly);
             }
-            continue;
+            return;
         }
         let dt_s = dt * f64::from(agents.skipped_steps[row] + 1);
         agents.skipped_steps[row] = 0;
@@ -558,6 +611,40 @@ fn step_agents(
     }
 }
 
+/// Rebuilds the neighbour grid over the agents' bodies (`points` is scratch); with `any_pooled`
+/// the pooled peds are left out.
+fn rebuild_grid(grid: &mut SpatialGrid, points: &mut Vec<Vec2>, agents: &Agents, any_pooled: bool) {
+    if any_pooled {
+        // Pooled peds are detached: they are nobody's neighbour (a non-finite point is left out
+        // of the grid, and indices stay rows).
+        let detached = Vec2 {
+            x: f64::NAN,
+            y: f64::NAN,
+        };
+        points.clear();
+        points.extend(
+            agents
+                .position
+                .iter()
+                .zip(&agents.pooled)
+                .map(|(p, pooled)| if *pooled { detached } else { *p }),
+        );
+        grid.rebuild_bodies(
+            points,
+            &agents.velocity_m_s,
+            &agents.facing,
+            NEIGHBOUR_CELL_M,
+        );
+    } else {
+        grid.rebuild_bodies(
+            &agents.position,
+            &agents.velocity_m_s,
+            &agents.facing,
+            NEIGHBOUR_CELL_M,
+        );
+    }
+}
+
 /// A panicked agent runs to its exit at [`FLEE_SPEED_M_S`] (`target` holds the exit's position)
 /// and arrives there.
 fn flee_to_exit(agents: &mut Agents, row: usize, dt_s: f64) {
@@ -582,13 +669,21 @@ fn flee_to_exit(agents: &mut Agents, row: usize, dt_s: f64) {
 
 /// Advances every agent's velocity window: once it spans [`VELOCITY_WINDOW_S`] and the agent
 /// was updated (a skipped agent keeps its last velocity, never a false zero), the observed
-/// velocity becomes the displacement over the window divided by its duration.
-fn observe_velocities(dt: f64, agents: &mut Agents) {
-    for row in 0..agents.len() {
-        let steps = agents.window_steps[row] + 1;
-        let elapsed_s = f64::from(steps) * dt;
-        let closes = agents.updated[row] || agents.pooled[row];
-        if closes && elapsed_s >= VELOCITY_WINDOW_S - 1e-9 {
+/// velocity becomes the displacement over the window divided by its duration. `updated_rows`
+/// are the rows updated this step (from the update pass).
+fn observe_velocities(dt: f64, agents: &mut Agents, updated_rows: &[u32]) {
+    debug_assert!(updated_rows.iter().all(|r| agents.updated[*r as usize]));
+    debug_assert_eq!(
+        updated_rows.len(),
+        agents.updated.iter().filter(|u| **u).count()
+    );
+    // Every window spans one more step; only an updated or pooled row's may close.
+    for steps in &mut agents.window_steps {
+        *steps += 1;
+    }
+    let close = |agents: &mut Agents, row: usize| {
+        let elapsed_s = f64::from(agents.window_steps[row]) * dt;
+        if elapsed_s >= VELOCITY_WINDOW_S - 1e-9 {
             let (now, origin) = (agents.position[row], agents.window_origin[row]);
             agents.velocity_m_s[row] = Vec2 {
                 x: (now.x - origin.x) / elapsed_s,
@@ -596,8 +691,17 @@ fn observe_velocities(dt: f64, agents: &mut Agents) {
             };
             agents.window_origin[row] = now;
             agents.window_steps[row] = 0;
-        } else {
-            agents.window_steps[row] = steps;
+        }
+    };
+    for &row in updated_rows {
+        close(agents, row as usize);
+    }
+    // An updated row is never pooled.
+    if agents.pooled.iter().any(|p| *p) {
+        for row in 0..agents.len() {
+            if agents.pooled[row] {
+                close(agents, row);
+            }
         }
     }
 }

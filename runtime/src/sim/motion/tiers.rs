@@ -258,15 +258,24 @@ impl TierScratch {
     /// Files row `row` (its applied tier counted even when pooled): a pooled row keeps its tier;
     /// a forced one targets Full (beyond the capacity); a Full or Simulated request claims a
     /// place by distance; any other targets Stub.
-    #[inline]
+    #[inline(always)]
     pub fn file(&mut self, agents: &Agents, row: usize, request: (Tier, bool), distance_m: f64) {
         let tier = agents.tier[row];
         self.counts[usize::from(tier.code())] += 1;
         let (requested, forced) = request;
-        // The common row: Stub, asking for Stub, not forced — it files nothing.
+        // The common row: Stub, asking for Stub, not forced — it files nothing (inlined into
+        // the pass over every row; the claims are filed out of line).
         if !forced && requested == Tier::Stub && tier == Tier::Stub {
             return;
         }
+        self.claim(agents, row, request, distance_m);
+    }
+
+    /// The claim or transition of a row [`TierScratch::file`] files.
+    #[inline(never)]
+    fn claim(&mut self, agents: &Agents, row: usize, request: (Tier, bool), distance_m: f64) {
+        let tier = agents.tier[row];
+        let (requested, forced) = request;
         if agents.pooled[row] {
             return;
         }

@@ -59,7 +59,7 @@ use super::motion::scale;
 use super::motion::tiers::{stable_hash, Tier};
 use super::observers::{Observation, ObserverState};
 use super::slots::Slots;
-use super::spatial::hypot_at_most;
+use super::spatial::{at_most_screen_sq, hypot_at_most};
 use super::walk::WalkDecision;
 use super::world::{Counters, SourceConfig, WorldConfig};
 use crate::project::{PopulationKind, Vec2};
@@ -672,6 +672,9 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         .valid()
         .map(|v| (v.center_m, v.retain_radius_m))
         .collect();
+    // Each view's squared-distance screen for the last ped multiplier seen (most peds share
+    // one): a ped inside it is retained without the exact test.
+    let (mut screened_multiplier, mut screens) = (None, vec![0.0; retaining.len()]);
     for row in 0..sets.agents.len() {
         if sets.agents.pooled[row] {
             continue;
@@ -679,9 +682,19 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         let p = sets.agents.position[row];
         let ped_multiplier = sets.agents.removal_multiplier[row];
         let scale = multiplier * ped_multiplier;
-        let retained = retaining.iter().any(|(center, retain_m)| {
-            hypot_at_most(p.x - center[0], p.y - center[1], retain_m * scale)
-        });
+        if screened_multiplier != Some(ped_multiplier.to_bits()) {
+            screened_multiplier = Some(ped_multiplier.to_bits());
+            for (screen, (_, retain_m)) in screens.iter_mut().zip(&retaining) {
+                *screen = at_most_screen_sq(retain_m * scale);
+            }
+        }
+        let retained = retaining
+            .iter()
+            .zip(&screens)
+            .any(|((center, retain_m), screen)| {
+                let (dx, dy) = (p.x - center[0], p.y - center[1]);
+                dx * dx + dy * dy < *screen || hypot_at_most(dx, dy, retain_m * scale)
+            });
         if retained {
             continue;
         }

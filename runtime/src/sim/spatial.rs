@@ -104,6 +104,9 @@ pub struct SpatialGrid {
     slot_of: Vec<u32>,
     /// `1 / cell_m`.
     inverse_cell: f64,
+    /// The margin [`SpatialGrid::for_each_run_near`] widens its chords by, in cells (set by
+    /// the rebuild from the grid's size).
+    run_margin: f64,
 }
 
 /// The bodies' components as columns in `entries` order.
@@ -241,6 +244,7 @@ impl SpatialGrid {
         self.origin = min;
         self.columns = span(max.x - min.x, cell_m);
         self.rows = span(max.y - min.y, cell_m);
+        self.run_margin = 1e-9 * (1.0 + self.columns as f64 + self.rows as f64);
         let cells = self.columns * self.rows;
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
@@ -416,7 +420,7 @@ impl SpatialGrid {
         // In cell units from the origin, where a point's cell is the floor of its coordinates
         // (as the rebuild computes them). The margin, far above any rounding of these
         // magnitudes, keeps every chord a superset.
-        let margin = 1e-9 * (1.0 + self.columns as f64 + self.rows as f64);
+        let margin = self.run_margin;
         let cx = (center.x - self.origin.x) * self.inverse_cell;
         let cy = (center.y - self.origin.y) * self.inverse_cell;
         let r = radius_m * self.inverse_cell + margin;

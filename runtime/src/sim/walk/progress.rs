@@ -96,6 +96,7 @@ impl Connection {
 
     /// Progress (cost units) already made on this connection by a walker at route distance
     /// `distance_m`.
+    #[inline]
     pub fn previous_progress(&self, distance_m: f64) -> f64 {
         ((distance_m - self.start_distance_m) * f64::from(self.direction)).clamp(0.0, self.cost)
     }

@@ -165,7 +165,7 @@ fn why_ui(ui: &mut Ui, world: &World) {
         let Some(report) = world.spawn_report(index) else {
             continue;
         };
-        let short = report.status.ambient < u64::from(report.status.target);
+        let short = report.status.is_short();
         let colour = if short {
             ui.visuals().warn_fg_color
         } else {

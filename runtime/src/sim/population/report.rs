@@ -37,6 +37,14 @@ pub struct SourceStatus {
     pub generation: u32,
 }
 
+impl SourceStatus {
+    /// Whether the source has fewer of the members its target counts than its target (a
+    /// mission source counts every attached ped, an ambient one its ambient members).
+    pub fn is_short(&self) -> bool {
+        self.members < u64::from(self.target)
+    }
+}
+
 /// Why a source did not spawn: its rejections by gate, most frequent first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpawnReport {
@@ -65,10 +73,10 @@ impl SpawnReport {
     /// The answer in words: which gate rejected, how many times, and what would unblock it.
     pub fn text(&self) -> String {
         let s = &self.status;
-        if s.pending.is_none() && s.ambient >= u64::from(s.target) {
+        if s.pending.is_none() && !s.is_short() {
             return format!(
                 "`{}` is at its target ({} of {})",
-                s.id, s.ambient, s.target
+                s.id, s.members, s.target
             );
         }
         match self.rejections.first() {
@@ -94,4 +102,54 @@ pub struct CandidateMark {
     pub position: Vec2,
     /// `None`: admitted; otherwise the gate that refused it.
     pub rejection: Option<SpawnRejection>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(target: u32, ambient: u64, mission: u64, members: u64) -> SourceStatus {
+        SourceStatus {
+            id: "s".into(),
+            target,
+            capacity: 8,
+            ambient,
+            mission,
+            members,
+            attached: ambient + mission,
+            pending: None,
+            pooled: 0,
+            quarantined: 0,
+            created: ambient + mission,
+            reused: 0,
+            generation: 0,
+        }
+    }
+
+    #[test]
+    fn a_source_is_at_its_target_by_the_members_its_target_counts() {
+        // A mission source of three attached (claimed) peds has no ambient member and is full.
+        let mission = SpawnReport {
+            status: status(3, 0, 3, 3),
+            rejections: Vec::new(),
+            last: None,
+        };
+        assert!(!mission.status.is_short());
+        assert_eq!(mission.text(), "`s` is at its target (3 of 3)");
+        // An ambient source whose two members include a claimed one is one short.
+        let ambient = SpawnReport {
+            status: status(2, 1, 1, 1),
+            rejections: SpawnReport::ranked(&[0, 4]),
+            last: None,
+        };
+        assert!(ambient.status.is_short());
+        assert_eq!(
+            ambient.text(),
+            format!(
+                "`s` is short (1 of 2): rejected 4 times by {:?}; needs {}",
+                SPAWN_REJECTIONS[1],
+                SPAWN_REJECTIONS[1].remedy()
+            )
+        );
+    }
 }

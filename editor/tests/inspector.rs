@@ -196,3 +196,57 @@ fn every_directive_command_has_its_kind_and_a_population_command_shows_its_field
     assert!(harness.query_by_label("Observer").is_some());
     assert!(harness.query_by_label("Fade").is_some());
 }
+
+#[test]
+fn a_box_edit_that_would_invert_the_box_is_refused_with_a_message_and_changes_nothing() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let doc = DocId::Scenario("crosswalk-rush".into());
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(
+            doc,
+            FieldPath::root().field("no_spawn_box"),
+        ));
+    harness.run_steps(3);
+    let spawn_box = |harness: &egui_kittest::Harness<'_, stagecraft_editor::app::StagecraftApp>| {
+        harness
+            .state()
+            .document()
+            .expect("a document")
+            .project()
+            .scenarios["crosswalk-rush"]
+            .no_spawn_box
+    };
+    let before = spawn_box(&harness).expect("the example has a no-spawn box");
+    assert_eq!((before.min.y, before.max.y), (-3.5, 3.5));
+    // The max y typed below the min y (a drag value has no label: it is found by its value).
+    let max_y = || egui_kittest::kittest::by().value("y 3.50 m");
+    harness.get(max_y()).click();
+    harness.run_steps(2);
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.event(egui::Event::Text("-9".into()));
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    assert_eq!(
+        spawn_box(&harness),
+        Some(before),
+        "the box keeps its bounds"
+    );
+    assert!(harness
+        .query_by_label("refused: the no spawn box's min y -3.50 m would pass its max y -9.00 m")
+        .is_some());
+    let undo = harness
+        .state()
+        .document()
+        .expect("a document")
+        .record()
+        .undo_string()
+        .unwrap_or_default();
+    assert!(
+        !undo.contains("no_spawn_box"),
+        "no edit was recorded: {undo}"
+    );
+}

@@ -1,6 +1,6 @@
 //! Inspector widgets for scenarios (observers, sources, boxes, directives) and override sets.
 
-use egui::Ui;
+use egui::{RichText, Ui};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction,
@@ -370,12 +370,17 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
     );
 }
 
+/// A box row: an edit that would put a min past its max, or make a coordinate non-finite, is
+/// refused (the box keeps its last valid bounds, so no edit is recorded) with the reason shown
+/// under the row until the next valid change.
 fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut Option<Box3>) {
+    let refusal_id = egui::Id::new(("box-refusal", form.path().field(name).to_string()));
     form.row_ui(ui, name, help, |ui| {
         let mut enabled = value.is_some();
         let mut response = ui.checkbox(&mut enabled, "");
         match (enabled, value.as_mut()) {
             (true, Some(bounds)) => {
+                let before = *bounds;
                 ui.vertical(|ui| {
                     ui.horizontal(|ui| {
                         ui.label("min");
@@ -385,6 +390,19 @@ fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut 
                         ui.label("max");
                         response |= vec3_ui(ui, &mut bounds.max);
                     });
+                    match box_refusal(name, bounds) {
+                        Some(why) => {
+                            *bounds = before;
+                            ui.data_mut(|d| d.insert_temp(refusal_id, why));
+                        }
+                        None if response.changed() => {
+                            ui.data_mut(|d| d.remove::<String>(refusal_id));
+                        }
+                        None => {}
+                    }
+                    if let Some(why) = ui.data(|d| d.get_temp::<String>(refusal_id)) {
+                        ui.label(RichText::new(why).color(ui.visuals().error_fg_color));
+                    }
                 });
             }
             (true, None) => *value = Some(default_box()),
@@ -392,6 +410,30 @@ fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut 
         }
         response
     });
+}
+
+/// Why the Inspector refuses `bounds` for the box field `name`: a non-finite coordinate, or a
+/// min past its max on some axis (inclusive containment allows min = max); `None` when valid.
+pub fn box_refusal(name: &str, bounds: &Box3) -> Option<String> {
+    let name = name.replace('_', " ");
+    let axes = [
+        ("x", bounds.min.x, bounds.max.x),
+        ("y", bounds.min.y, bounds.max.y),
+        ("z", bounds.min.z, bounds.max.z),
+    ];
+    for (axis, min, max) in axes {
+        if !(min.is_finite() && max.is_finite()) {
+            return Some(format!(
+                "refused: the {name}'s {axis} must be a finite number of meters"
+            ));
+        }
+        if min > max {
+            return Some(format!(
+                "refused: the {name}'s min {axis} {min:.2} m would pass its max {axis} {max:.2} m"
+            ));
+        }
+    }
+    None
 }
 
 /// The kinds of directive command the editor offers (the Inspector's combo box and the
@@ -1204,4 +1246,42 @@ fn transform_ui(
         "1/65536 turn",
     );
     form.number_ui(ui, "scale", scale_help, scale, 0..=u32::MAX, "scale units");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stagecraft_runtime::project::Vec3;
+
+    fn bounds(min: [f64; 3], max: [f64; 3]) -> Box3 {
+        let v = |[x, y, z]: [f64; 3]| Vec3 { x, y, z };
+        Box3 {
+            min: v(min),
+            max: v(max),
+        }
+    }
+
+    #[test]
+    fn a_box_whose_min_passes_its_max_or_that_is_not_finite_is_refused_with_the_axis() {
+        // Inclusive containment: a flat box (min = max) is valid.
+        assert_eq!(
+            box_refusal("no_spawn_box", &bounds([0.0, 1.0, 0.0], [0.0, 2.0, 3.0])),
+            None
+        );
+        assert_eq!(
+            box_refusal("no_spawn_box", &bounds([0.0, 2.5, 0.0], [1.0, 2.0, 3.0])),
+            Some("refused: the no spawn box's min y 2.50 m would pass its max y 2.00 m".into())
+        );
+        assert_eq!(
+            box_refusal("no_removal_box", &bounds([0.0, 0.0, 4.0], [1.0, 1.0, 3.0])),
+            Some("refused: the no removal box's min z 4.00 m would pass its max z 3.00 m".into())
+        );
+        assert_eq!(
+            box_refusal(
+                "no_removal_box",
+                &bounds([f64::NAN, 0.0, 0.0], [1.0, 1.0, 1.0])
+            ),
+            Some("refused: the no removal box's x must be a finite number of meters".into())
+        );
+    }
 }

@@ -175,17 +175,7 @@ fn every_directive_command_has_its_kind_and_a_population_command_shows_its_field
     // The example's first directive fades the camera: the Inspector names it and shows its
     // observer and fade, no longer a bare "population command".
     let example = example("street-block");
-    let mut harness = harness(&example.dir);
-    let doc = DocId::Scenario("crosswalk-rush".into());
-    harness
-        .state_mut()
-        .document_mut()
-        .expect("a document")
-        .select(Selection::field(
-            doc,
-            FieldPath::root().field("directives").index(0),
-        ));
-    harness.run_steps(3);
+    let harness = rush_at(&example, FieldPath::root().field("directives").index(0));
     assert!(harness
         .query_by_label_contains("0: frame 60 · world · Set observer fade")
         .is_some());
@@ -200,17 +190,7 @@ fn every_directive_command_has_its_kind_and_a_population_command_shows_its_field
 #[test]
 fn a_box_edit_that_would_invert_the_box_is_refused_with_a_message_and_changes_nothing() {
     let example = example("street-block");
-    let mut harness = harness(&example.dir);
-    let doc = DocId::Scenario("crosswalk-rush".into());
-    harness
-        .state_mut()
-        .document_mut()
-        .expect("a document")
-        .select(Selection::field(
-            doc,
-            FieldPath::root().field("no_spawn_box"),
-        ));
-    harness.run_steps(3);
+    let mut harness = rush_at(&example, FieldPath::root().field("no_spawn_box"));
     let spawn_box = |harness: &egui_kittest::Harness<'_, stagecraft_editor::app::StagecraftApp>| {
         harness
             .state()
@@ -249,4 +229,22 @@ fn a_box_edit_that_would_invert_the_box_is_refused_with_a_message_and_changes_no
         !undo.contains("no_spawn_box"),
         "no edit was recorded: {undo}"
     );
+}
+
+/// The editor on `example` with the `crosswalk-rush` scenario's field `path` selected.
+fn rush_at(
+    example: &support::Example,
+    path: FieldPath,
+) -> egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp> {
+    let mut harness = harness(&example.dir);
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(
+            DocId::Scenario("crosswalk-rush".into()),
+            path,
+        ));
+    harness.run_steps(3);
+    harness
 }

@@ -76,38 +76,14 @@ fn stage_parameters_follow_the_operators_schema() {
 #[test]
 fn an_observer_path_keyframe_is_added_and_undone_as_one_edit() {
     let example = example("street-block");
-    let mut harness = harness(&example.dir);
-    let doc = DocId::Scenario("crosswalk-rush".into());
-    let observer = FieldPath::root().field("observers").index(0);
-    harness
-        .state_mut()
-        .document_mut()
-        .expect("a document")
-        .select(Selection::field(doc.clone(), observer));
-    harness.run_steps(3);
-    let path_len = |harness: &egui_kittest::Harness<'_, stagecraft_editor::app::StagecraftApp>| {
-        harness
-            .state()
-            .document()
-            .expect("a document")
-            .project()
-            .scenarios["crosswalk-rush"]
-            .observers[0]
-            .path
-            .len()
-    };
+    let mut harness = rush_at(&example, FieldPath::root().field("observers").index(0));
+    let path_len = |harness: &Editor| rush(harness).observers[0].path.len();
     let before = path_len(&harness);
     assert!(harness.query_by_label_contains("Fade").is_some());
     harness.get_by_label("+ Add path").click();
     harness.run_steps(3);
     assert_eq!(path_len(&harness), before + 1);
-    let key = harness
-        .state()
-        .document()
-        .expect("a document")
-        .project()
-        .scenarios["crosswalk-rush"]
-        .observers[0]
+    let key = rush(&harness).observers[0]
         .path
         .last()
         .cloned()
@@ -115,14 +91,7 @@ fn an_observer_path_keyframe_is_added_and_undone_as_one_edit() {
     // The example's camera has no path yet: the first keyframe starts at frame 0 where the
     // camera stands.
     assert_eq!(before, 0);
-    let eye = harness
-        .state()
-        .document()
-        .expect("a document")
-        .project()
-        .scenarios["crosswalk-rush"]
-        .observers[0]
-        .position;
+    let eye = rush(&harness).observers[0].position;
     assert_eq!((key.frame, key.position), (0, eye));
     assert!(harness
         .state_mut()
@@ -191,15 +160,7 @@ fn every_directive_command_has_its_kind_and_a_population_command_shows_its_field
 fn a_box_edit_that_would_invert_the_box_is_refused_with_a_message_and_changes_nothing() {
     let example = example("street-block");
     let mut harness = rush_at(&example, FieldPath::root().field("no_spawn_box"));
-    let spawn_box = |harness: &egui_kittest::Harness<'_, stagecraft_editor::app::StagecraftApp>| {
-        harness
-            .state()
-            .document()
-            .expect("a document")
-            .project()
-            .scenarios["crosswalk-rush"]
-            .no_spawn_box
-    };
+    let spawn_box = |harness: &Editor| rush(harness).no_spawn_box;
     let before = spawn_box(&harness).expect("the example has a no-spawn box");
     assert_eq!((before.min.y, before.max.y), (-3.5, 3.5));
     // The max y typed below the min y (a drag value has no label: it is found by its value).
@@ -231,11 +192,22 @@ fn a_box_edit_that_would_invert_the_box_is_refused_with_a_message_and_changes_no
     );
 }
 
+/// The editor under test.
+type Editor = egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp>;
+
+/// The `crosswalk-rush` scenario as the editor's document holds it now.
+fn rush(harness: &Editor) -> stagecraft_runtime::project::Scenario {
+    harness
+        .state()
+        .document()
+        .expect("a document")
+        .project()
+        .scenarios["crosswalk-rush"]
+        .clone()
+}
+
 /// The editor on `example` with the `crosswalk-rush` scenario's field `path` selected.
-fn rush_at(
-    example: &support::Example,
-    path: FieldPath,
-) -> egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp> {
+fn rush_at(example: &support::Example, path: FieldPath) -> Editor {
     let mut harness = harness(&example.dir);
     harness
         .state_mut()
@@ -247,4 +219,34 @@ fn rush_at(
         ));
     harness.run_steps(3);
     harness
+}
+
+#[test]
+fn an_observers_validity_and_population_center_are_edited_in_the_inspector() {
+    let example = example("street-block");
+    let mut harness = rush_at(&example, FieldPath::root().field("observers").index(0));
+    let camera = |harness: &Editor| rush(harness).observers[0].clone();
+    let before = camera(&harness);
+    assert_eq!((before.valid, before.center), (true, None));
+    // Clearing validity, then setting the center (it starts at the eye): two edits.
+    let checkbox = |label| {
+        egui_kittest::kittest::by()
+            .role(egui::accesskit::Role::CheckBox)
+            .label(label)
+    };
+    harness.get(checkbox("Valid")).click();
+    harness.run_steps(3);
+    assert!(!camera(&harness).valid);
+    // The pointer leaves the first checkbox before the second is clicked.
+    harness.hover_at(egui::pos2(1.0, 1.0));
+    harness.run_steps(3);
+    harness.get(checkbox("Center")).click();
+    harness.run_steps(3);
+    assert_eq!(camera(&harness).center, Some(before.position));
+    let document = harness.state_mut().document_mut().expect("a document");
+    assert!(document.undo());
+    harness.run_steps(2);
+    let after_undo = camera(&harness);
+    // Undo takes back the center only: each change is its own edit.
+    assert_eq!((after_undo.valid, after_undo.center), (false, None));
 }

@@ -301,6 +301,28 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
         0.0..=1.0,
         "",
     );
+    form.row_ui(
+        ui,
+        "valid",
+        "Whether the view is valid at the start (an invalid view never authorizes a birth or a removal).",
+        |ui| named_checkbox(ui, &mut observer.valid, "Valid"),
+    );
+    let eye = observer.position;
+    form.row_ui(
+        ui,
+        "center",
+        "The population center ranges are measured from (the eye when unset).",
+        |ui| {
+            let mut set = observer.center.is_some();
+            let mut response = named_checkbox(ui, &mut set, "Center");
+            match (set, observer.center.as_mut()) {
+                (true, Some(center)) => response |= vec3_ui(ui, center),
+                (true, None) => observer.center = Some(eye),
+                (false, _) => observer.center = None,
+            }
+            response
+        },
+    );
     let start = observer.position;
     record_list_ui(
         form,
@@ -334,6 +356,16 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
             );
         },
     );
+}
+
+/// A checkbox without text beside the row's label, named `name` for assistive technology (and
+/// the UI tests).
+fn named_checkbox(ui: &mut Ui, checked: &mut bool, name: &str) -> egui::Response {
+    let response = ui.checkbox(checked, "");
+    let now = *checked;
+    response
+        .widget_info(|| egui::WidgetInfo::selected(egui::WidgetType::Checkbox, true, now, name));
+    response
 }
 
 fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, routes: &[String]) {

@@ -12,7 +12,8 @@ use crate::session::PreviewContent;
 use stagecraft_runtime::project::{Box3, Observer, PopulationKind, Scenario};
 use stagecraft_runtime::sim::knockdown::physics::{BODY_HALF_SEGMENT_M, BODY_RADIUS_M};
 use stagecraft_runtime::sim::knockdown::BodyState;
-use stagecraft_runtime::sim::World;
+use stagecraft_runtime::sim::scenario::SimBox;
+use stagecraft_runtime::sim::{Boxes, World};
 
 /// Outline of the thing under the cursor.
 pub const HOVER_COLOUR: Srgba = palette::rgb(255, 255, 255);
@@ -183,14 +184,31 @@ fn box3(bounds: &Box3) -> Aabb {
     )
 }
 
-/// The no-spawn box (red), the no-removal box (blue) and every observer.
-pub fn scenario(scenario: &Scenario) -> LayerData {
+fn sim_box3(bounds: &SimBox) -> Aabb {
+    let corner = |c: [f64; 3]| vec3(c[0] as f32, c[1] as f32, c[2] as f32);
+    Aabb::new(corner(bounds.min_m), corner(bounds.max_m))
+}
+
+/// The no-spawn box (red), the no-removal box (blue) and every observer. The boxes are
+/// `live`'s — those in force in the running world, which directives set, replace and clear —
+/// when a world runs, else the scenario file's.
+pub fn scenario(scenario: &Scenario, live: Option<&Boxes>) -> LayerData {
     let mut data = LayerData::default();
-    if let Some(bounds) = &scenario.no_spawn_box {
-        box_wireframe(&mut data, &box3(bounds), palette::NO_SPAWN);
+    let (no_spawn, no_removal) = match live {
+        Some(boxes) => (
+            boxes.no_spawn.as_ref().map(sim_box3),
+            boxes.no_removal.as_ref().map(sim_box3),
+        ),
+        None => (
+            scenario.no_spawn_box.as_ref().map(box3),
+            scenario.no_removal_box.as_ref().map(box3),
+        ),
+    };
+    if let Some(bounds) = &no_spawn {
+        box_wireframe(&mut data, bounds, palette::NO_SPAWN);
     }
-    if let Some(bounds) = &scenario.no_removal_box {
-        box_wireframe(&mut data, &box3(bounds), palette::NO_REMOVAL);
+    if let Some(bounds) = &no_removal {
+        box_wireframe(&mut data, bounds, palette::NO_REMOVAL);
     }
     for observer in &scenario.observers {
         observer_overlay(&mut data, observer);

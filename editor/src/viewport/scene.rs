@@ -14,7 +14,7 @@ use super::overlays;
 use super::picking::{Aabb, PickId};
 use crate::session::PreviewContent;
 use stagecraft_runtime::project::Scenario;
-use stagecraft_runtime::sim::World;
+use stagecraft_runtime::sim::{Boxes, World};
 
 /// The layers, in drawing order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -159,7 +159,7 @@ struct Keys {
     content: Option<(u64, bool, bool)>,
     placements: Option<(u64, ColourBy)>,
     rejected: Option<(u64, bool)>,
-    scenario: Option<(u64, bool)>,
+    scenario: Option<(u64, bool, Option<Boxes>)>,
     spawns: Option<((u64, u64), bool)>,
     agents: Option<(u64, u64)>,
     tiers: Option<((u64, u64), bool)>,
@@ -248,11 +248,14 @@ impl SceneBuilder {
             self.set(LayerKind::Rejected, data, &mut rebuilt);
         }
         let scenario_version = inputs.scenario.map_or(0, |(_, v)| v);
-        let key = Some((scenario_version, options.show_scenario));
+        let live_boxes = inputs.world.map(|(world, _)| world.boxes());
+        let key = Some((scenario_version, options.show_scenario, live_boxes));
         if self.keys.scenario != key {
             self.keys.scenario = key;
             let data = match inputs.scenario {
-                Some((scenario, _)) if options.show_scenario => overlays::scenario(scenario),
+                Some((scenario, _)) if options.show_scenario => {
+                    overlays::scenario(scenario, live_boxes.as_ref())
+                }
                 _ => LayerData::default(),
             };
             self.set(LayerKind::Scenario, data, &mut rebuilt);

@@ -169,6 +169,43 @@ fn the_scenario_draws_its_boxes_and_observers() {
 }
 
 #[test]
+fn with_a_world_running_the_boxes_drawn_are_those_in_force_in_it() {
+    let content = street_content("r");
+    let file = scenario();
+    // The running world has no no-removal box (as after a `ClearNoRemovalBox` directive); the
+    // file still has both.
+    let mut running = file.clone();
+    running.no_removal_box = None;
+    let world = content.world(&running, 7).expect("world");
+    assert!(world.boxes().no_removal.is_none() && world.boxes().no_spawn.is_some());
+    let options = OverlayOptions::default();
+    let mut builder = SceneBuilder::default();
+    builder.update(&inputs(
+        &content,
+        &options,
+        Some((&world, 1)),
+        Some((&file, 1)),
+    ));
+    let layer = builder.layer(LayerKind::Scenario);
+    let count = |colour| layer.lines.iter().filter(|s| s.colour == colour).count();
+    assert_eq!(count(palette::NO_SPAWN), 12, "the box in force");
+    assert_eq!(
+        count(palette::NO_REMOVAL),
+        0,
+        "the box cleared in the world"
+    );
+    // The red box is drawn at the world's corners.
+    let spawn = world.boxes().no_spawn.expect("a no-spawn box");
+    let lowest = layer
+        .lines
+        .iter()
+        .filter(|s| s.colour == palette::NO_SPAWN)
+        .map(|s| s.a.x.min(s.b.x))
+        .fold(f32::INFINITY, f32::min);
+    assert_eq!(lowest, spawn.min_m[0] as f32);
+}
+
+#[test]
 fn agents_are_instances_coloured_by_state_and_pickable() {
     let content = street_content("r");
     let scenario = scenario();

@@ -21,9 +21,9 @@ use super::motion::{
 };
 use super::observers::Observation;
 use super::population::{
-    control_phase, member_counts, population_phase, BlockerIndex, CandidateMark, PopulationState,
-    Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig, NO_BINDING,
-    QUARANTINE_FRAMES,
+    control_phase, member_counts, population_phase, BlockerIndex, Boxes, CandidateMark,
+    PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig,
+    NO_BINDING, QUARANTINE_FRAMES,
 };
 use super::routes::{RouteSpan, RouteTable, SimRoute};
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
@@ -447,6 +447,12 @@ impl World {
     /// The population state (clocks, demands, pool, boxes, startup, observers, vehicles).
     pub fn population(&self) -> &PopulationState {
         &self.pop
+    }
+
+    /// The no-spawn and no-removal boxes in force now (directives may have set, replaced or
+    /// cleared them since the scenario's start): what the Viewport draws.
+    pub fn boxes(&self) -> Boxes {
+        self.pop.boxes
     }
 
     /// The observation the last Control update took.

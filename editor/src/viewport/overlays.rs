@@ -189,12 +189,27 @@ fn sim_box3(bounds: &SimBox) -> Aabb {
     Aabb::new(corner(bounds.min_m), corner(bounds.max_m))
 }
 
-/// The no-spawn box (red), the no-removal box (blue) and every observer. The boxes are
-/// `live`'s — those in force in the running world, which directives set, replace and clear —
-/// when a world runs, else the scenario file's.
-pub fn scenario(scenario: &Scenario, live: Option<&Boxes>) -> LayerData {
+/// Where a running world's views are now: per observer, the eye (moved along its keyframed
+/// path), the population center its ranges are measured from, and whether it is valid.
+pub type LiveViews = Vec<([f64; 3], [f64; 3], bool)>;
+
+/// The views of `world`'s last observation, in scenario order.
+pub fn live_views(world: &World) -> LiveViews {
+    world
+        .observation()
+        .views
+        .iter()
+        .map(|v| (v.camera_m, v.center_m, v.valid))
+        .collect()
+}
+
+/// The no-spawn box (red), the no-removal box (blue) and every observer. With a world running
+/// (`live`), the boxes are those in force in it (directives set, replace and clear them) and
+/// each observer stands where its path has taken it, its rings around its population center;
+/// otherwise the scenario file's.
+pub fn scenario(scenario: &Scenario, live: Option<(&Boxes, &LiveViews)>) -> LayerData {
     let mut data = LayerData::default();
-    let (no_spawn, no_removal) = match live {
+    let (no_spawn, no_removal) = match live.map(|(boxes, _)| boxes) {
         Some(boxes) => (
             boxes.no_spawn.as_ref().map(sim_box3),
             boxes.no_removal.as_ref().map(sim_box3),
@@ -210,8 +225,9 @@ pub fn scenario(scenario: &Scenario, live: Option<&Boxes>) -> LayerData {
     if let Some(bounds) = &no_removal {
         box_wireframe(&mut data, bounds, palette::NO_REMOVAL);
     }
-    for observer in &scenario.observers {
-        observer_overlay(&mut data, observer);
+    for (index, observer) in scenario.observers.iter().enumerate() {
+        let now = live.and_then(|(_, views)| views.get(index));
+        observer_overlay(&mut data, observer, now);
     }
     for barrier in &scenario.barriers {
         let lift = |p: &stagecraft_runtime::project::Vec3| vec3(p.x as f32, p.y as f32, 0.05);
@@ -288,12 +304,22 @@ pub fn tasks(data: &mut LayerData, world: &World) {
 }
 
 /// An observer: a marker at its eye, its view frustum and its retain/remove range rings.
-fn observer_overlay(data: &mut LayerData, observer: &Observer) {
-    let eye = vec3(
-        observer.position.x as f32,
-        observer.position.y as f32,
-        observer.position.z as f32,
-    );
+fn observer_overlay(
+    data: &mut LayerData,
+    observer: &Observer,
+    now: Option<&([f64; 3], [f64; 3], bool)>,
+) {
+    let point = |p: [f64; 3]| vec3(p[0] as f32, p[1] as f32, p[2] as f32);
+    let authored = [
+        observer.position.x,
+        observer.position.y,
+        observer.position.z,
+    ];
+    let authored_center = observer.center.map_or(authored, |c| [c.x, c.y, c.z]);
+    let (eye, center) = match now {
+        Some((camera, center, _)) => (point(*camera), point(*center)),
+        None => (point(authored), point(authored_center)),
+    };
     let (yaw, pitch) = (observer.yaw_rad as f32, observer.pitch_rad as f32);
     let forward = vec3(
         yaw.cos() * pitch.cos(),
@@ -341,8 +367,8 @@ fn observer_overlay(data: &mut LayerData, observer: &Observer) {
         (observer.remove_radius_m, palette::REMOVE_RING),
     ] {
         let radius = radius as f32;
-        if radius.is_finite() && radius > 0.0 {
-            ring(data, ground, radius, colour);
+        if radius.is_finite() && radius > 0.0 && center.x.is_finite() && center.y.is_finite() {
+            ring(data, vec3(center.x, center.y, 0.05), radius, colour);
         }
     }
 }

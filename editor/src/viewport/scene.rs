@@ -152,6 +152,10 @@ pub struct Layer {
 /// What the highlight layer depends on: selected, hovered, content version, world version, frame.
 type HighlightKey = (Option<PickId>, Option<PickId>, u64, u64, u64);
 
+/// What the scenario layer is built from: the document's version, whether it is shown, and a
+/// running world's boxes in force and views.
+type ScenarioKey = (u64, bool, Option<(Boxes, overlays::LiveViews)>);
+
 /// The key each layer was last built from.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Keys {
@@ -159,7 +163,7 @@ struct Keys {
     content: Option<(u64, bool, bool)>,
     placements: Option<(u64, ColourBy)>,
     rejected: Option<(u64, bool)>,
-    scenario: Option<(u64, bool, Option<Boxes>)>,
+    scenario: Option<ScenarioKey>,
     spawns: Option<((u64, u64), bool)>,
     agents: Option<(u64, u64)>,
     tiers: Option<((u64, u64), bool)>,
@@ -248,17 +252,19 @@ impl SceneBuilder {
             self.set(LayerKind::Rejected, data, &mut rebuilt);
         }
         let scenario_version = inputs.scenario.map_or(0, |(_, v)| v);
-        let live_boxes = inputs.world.map(|(world, _)| world.boxes());
-        let key = Some((scenario_version, options.show_scenario, live_boxes));
+        let live = inputs
+            .world
+            .map(|(world, _)| (world.boxes(), overlays::live_views(world)));
+        let key = Some((scenario_version, options.show_scenario, live));
         if self.keys.scenario != key {
-            self.keys.scenario = key;
-            let data = match inputs.scenario {
-                Some((scenario, _)) if options.show_scenario => {
-                    overlays::scenario(scenario, live_boxes.as_ref())
+            let data = match (inputs.scenario, &key) {
+                (Some((scenario, _)), Some((_, true, live))) => {
+                    overlays::scenario(scenario, live.as_ref().map(|(boxes, views)| (boxes, views)))
                 }
                 _ => LayerData::default(),
             };
             self.set(LayerKind::Scenario, data, &mut rebuilt);
+            self.keys.scenario = key;
         }
         let world_key = inputs.world.map_or((0, u64::MAX), |(w, v)| (v, w.frame()));
         let key = Some((world_key, options.show_candidates));

@@ -71,6 +71,9 @@ fn only_the_layers_whose_inputs_changed_are_rebuilt() {
     let content = with_placed_objects(street_content("r"), 40);
     let scenario = scenario();
     let mut world = content.world(&scenario, 7).expect("world");
+    // After its first Control update the world has its views; a still camera keeps them, so
+    // the scenario layer is not rebuilt by a step.
+    world.step();
     let mut options = OverlayOptions::default();
     let mut builder = SceneBuilder::default();
     let first = builder.update(&inputs(
@@ -176,7 +179,14 @@ fn with_a_world_running_the_boxes_drawn_are_those_in_force_in_it() {
     // file still has both.
     let mut running = file.clone();
     running.no_removal_box = None;
-    let world = content.world(&running, 7).expect("world");
+    // Its camera measures ranges from a population center 10 m east of the origin.
+    running.observers[0].center = Some(stagecraft_runtime::project::Vec3 {
+        x: 10.0,
+        y: 0.0,
+        z: 0.0,
+    });
+    let mut world = content.world(&running, 7).expect("world");
+    world.step();
     assert!(world.boxes().no_removal.is_none() && world.boxes().no_spawn.is_some());
     let options = OverlayOptions::default();
     let mut builder = SceneBuilder::default();
@@ -203,6 +213,27 @@ fn with_a_world_running_the_boxes_drawn_are_those_in_force_in_it() {
         .map(|s| s.a.x.min(s.b.x))
         .fold(f32::INFINITY, f32::min);
     assert_eq!(lowest, spawn.min_m[0] as f32);
+    // The retain ring is drawn around the world's population center, not the file's eye.
+    let view = &world.observation().views[0];
+    assert_eq!(view.center_m, [10.0, 0.0, 0.0]);
+    let ring: Vec<_> = layer
+        .lines
+        .iter()
+        .filter(|s| s.colour == palette::RETAIN_RING)
+        .collect();
+    assert!(ring.len() >= 24);
+    let mean_x = ring.iter().map(|s| s.a.x).sum::<f32>() / ring.len() as f32;
+    let mean_y = ring.iter().map(|s| s.a.y).sum::<f32>() / ring.len() as f32;
+    assert!(
+        (mean_x - 10.0).abs() < 0.01 && mean_y.abs() < 0.01,
+        "{mean_x} {mean_y}"
+    );
+    // Without a world the rings stand around the file's eye.
+    let eye = file.observers[0].position;
+    assert!(
+        (eye.x - 10.0).abs() > 1.0 || eye.y.abs() > 1.0,
+        "the eye is elsewhere"
+    );
 }
 
 #[test]

@@ -345,11 +345,17 @@ fn observer_overlay(
             .map(|(sx, sy)| eye + (forward + right * (sx * half_h) + up * (sy * half_v)) * depth)
     };
     let (near_corners, far_corners) = (corners(near), corners(far));
-    data.polygon(&near_corners, palette::OBSERVER);
-    data.polygon(&far_corners, palette::OBSERVER);
+    let valid = now.map_or(observer.valid, |(_, _, valid)| *valid);
+    let frustum = if valid {
+        palette::OBSERVER
+    } else {
+        palette::OBSERVER_INVALID
+    };
+    data.polygon(&near_corners, frustum);
+    data.polygon(&far_corners, frustum);
     for (a, b) in near_corners.iter().zip(&far_corners) {
-        data.line(eye, *a, palette::OBSERVER);
-        data.line(*a, *b, palette::OBSERVER);
+        data.line(eye, *a, frustum);
+        data.line(*a, *b, frustum);
     }
     let ground = vec3(eye.x, eye.y, 0.05);
     data.line(ground, eye, palette::OBSERVER);

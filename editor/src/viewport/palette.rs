@@ -178,6 +178,8 @@ pub const NO_SPAWN: Srgba = rgb(235, 50, 50);
 pub const NO_REMOVAL: Srgba = rgb(60, 110, 245);
 /// Observer frusta.
 pub const OBSERVER: Srgba = rgb(200, 200, 210);
+/// The frustum of an observer whose view is invalid (it neither admits nor retires anyone).
+pub const OBSERVER_INVALID: Srgba = rgb(95, 95, 105);
 /// Retain range ring.
 pub const RETAIN_RING: Srgba = rgb(90, 220, 120);
 /// Remove range ring.

@@ -234,6 +234,23 @@ fn with_a_world_running_the_boxes_drawn_are_those_in_force_in_it() {
         (eye.x - 10.0).abs() > 1.0 || eye.y.abs() > 1.0,
         "the eye is elsewhere"
     );
+    // A view the world holds invalid has its frustum drawn dim: 8 edges of its near and far
+    // rectangles and 8 to and between them.
+    assert_eq!(count(palette::OBSERVER_INVALID), 0);
+    let mut hidden = running.clone();
+    hidden.observers[0].valid = false;
+    let mut world = content.world(&hidden, 7).expect("world");
+    world.step();
+    builder.update(&inputs(
+        &content,
+        &options,
+        Some((&world, 2)),
+        Some((&file, 1)),
+    ));
+    let layer = builder.layer(LayerKind::Scenario);
+    let count = |colour| layer.lines.iter().filter(|s| s.colour == colour).count();
+    assert_eq!(count(palette::OBSERVER_INVALID), 16);
+    assert_eq!(count(palette::OBSERVER), 1, "only the post from the ground");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! End-to-end tests of `stagecraft simulate`: the final state digest equals the editor session's
 //! at the same frame (the world built by the runtime both times), the report's counters, run-to-run
-//! determinism, and the errors for an unknown scenario.
+//! determinism (and across worker-thread counts), and the errors for an unknown scenario.
 
 mod support;
 
@@ -225,4 +225,37 @@ fn restoring_a_snapshot_mid_run_gives_the_uninterrupted_digest_and_events_are_wr
     assert!(held
         .windows(2)
         .all(|w| w[0]["seq"].as_u64() < w[1]["seq"].as_u64()));
+}
+
+#[test]
+fn the_final_digest_is_the_same_with_one_two_and_four_worker_threads() {
+    // The world is built from content the parallel executor generated, then stepped: neither
+    // may depend on how many workers ran.
+    let path = example().display().to_string();
+    let digest_with = |threads: &str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_stagecraft"))
+            .args([
+                "simulate",
+                &path,
+                "--scenario",
+                "crosswalk-rush",
+                "--frames",
+                "300",
+                "--json",
+            ])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+        let report: serde_json::Value =
+            serde_json::from_str(&stdout(&output)).expect("a JSON report");
+        report["state_digest"]
+            .as_str()
+            .expect("a digest")
+            .to_owned()
+    };
+    let one = digest_with("1");
+    assert_eq!(one.len(), 64, "{one}");
+    assert_eq!(digest_with("2"), one);
+    assert_eq!(digest_with("4"), one);
 }

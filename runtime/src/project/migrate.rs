@@ -389,6 +389,30 @@ mod tests {
     }
 
     #[test]
+    fn a_forced_init_without_a_duration_requests_the_seeds_default_window() {
+        let text = "Scenario(\n    schema: 3,\n    id: \"s\",\n    recipe: \"r\",\n    directives: [\n        Directive(frame: 1, target: World, command: ForcedInit),\n        Directive(frame: 3, target: World, command: ForcedInit(duration_s: 2.5)),\n    ],\n)\n";
+        let root = parse(text).root.expect("parses");
+        let mut cx = Decoder::new("scenarios/s.scenario.ron");
+        let scenario = crate::project::Scenario::decode(&root, &mut cx);
+        assert!(cx.diagnostics.is_empty(), "{:?}", cx.diagnostics);
+        let scenario = scenario.expect("decodes");
+        let windows: Vec<_> = scenario
+            .directives
+            .iter()
+            .map(|d| d.command.clone())
+            .collect();
+        use crate::project::DirectiveCommand::ForcedInit;
+        assert_eq!(
+            windows,
+            [
+                ForcedInit { duration_s: 0.7 },
+                ForcedInit { duration_s: 2.5 },
+            ]
+        );
+        assert_eq!(crate::sim::population::DEFAULT_FORCED_INIT_MS, 700);
+    }
+
+    #[test]
     fn scenario_version_1_directives_become_targets_and_releases_name_their_claimer() {
         let text = "Scenario(\n    schema: 1,\n    id: \"s\",\n    recipe: \"r\",\n    sources: [Source(id: \"a\", route: \"x\", target_count: 1)],\n    directives: [\n        Directive(frame: 9, source: \"a\", agent: 0, command: Release),\n        Directive(frame: 5, source: \"a\", agent: 0, command: Claim(owner: \"late\")),\n        Directive(frame: 2, source: \"a\", agent: 0, command: Claim(owner: \"early\")),\n        Directive(frame: 3, source: \"a\", agent: 1, command: Release),\n        Directive(frame: 4, source: \"a\", agent: 0, command: Hold),\n    ],\n)\n";
         let mut root = parse(text).root.expect("parses");

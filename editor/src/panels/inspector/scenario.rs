@@ -692,7 +692,9 @@ fn population_command(kind: CommandKind, previous: &DirectiveCommand) -> Directi
         CommandKind::SetNoRemovalBox => DirectiveCommand::SetNoRemovalBox { bounds },
         CommandKind::ClearNoRemovalBox => DirectiveCommand::ClearNoRemovalBox,
         CommandKind::SuppressCleanup => DirectiveCommand::SuppressCleanup,
-        CommandKind::ForcedInit => DirectiveCommand::ForcedInit { duration_s: 2.0 },
+        CommandKind::ForcedInit => DirectiveCommand::ForcedInit {
+            duration_s: stagecraft_runtime::project::DEFAULT_FORCED_INIT_S,
+        },
         CommandKind::InstantFill => DirectiveCommand::InstantFill,
         CommandKind::SetObserverFade => DirectiveCommand::SetObserverFade {
             observer,

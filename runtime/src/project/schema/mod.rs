@@ -19,5 +19,5 @@ pub use scenario::{
     AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,
     HazardVehicle, Keyframe, MotionSettings, Observer, PopulationKind, PopulationSettings,
     PopulationSource, Scenario, SceneObject, Target, VehicleSource, DEFAULT_DURATION_FRAMES,
-    DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S, SCENARIO_SCHEMA, UNIT_SCALE,
+    DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S, MAX_FIXED_STEP_S, SCENARIO_SCHEMA, UNIT_SCALE,
 };

@@ -861,7 +861,11 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)`, `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+
+/// The forced-initialization window a `ForcedInit` without a duration requests, seconds (the
+/// population seed's default; `sim::population::startup` keeps it in integer milliseconds).
+pub const DEFAULT_FORCED_INIT_S: f64 = 0.7;
 
 fn unit_command(name: &str) -> Option<DirectiveCommand> {
     Some(match name {
@@ -873,6 +877,9 @@ fn unit_command(name: &str) -> Option<DirectiveCommand> {
         "ClearNoRemovalBox" => DirectiveCommand::ClearNoRemovalBox,
         "SuppressCleanup" => DirectiveCommand::SuppressCleanup,
         "InstantFill" => DirectiveCommand::InstantFill,
+        "ForcedInit" => DirectiveCommand::ForcedInit {
+            duration_s: DEFAULT_FORCED_INIT_S,
+        },
         _ => return None,
     })
 }
@@ -959,7 +966,7 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
                 .required(&record, "bounds")
                 .map(|bounds| DirectiveCommand::SetNoRemovalBox { bounds }),
             "ForcedInit" => cx
-                .required(&record, "duration_s")
+                .defaulted(&record, "duration_s", DEFAULT_FORCED_INIT_S)
                 .map(|duration_s| DirectiveCommand::ForcedInit { duration_s }),
             "Stand" => cx
                 .required(&record, "duration_s")

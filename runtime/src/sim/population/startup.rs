@@ -4,6 +4,7 @@
 //! more than 100 ms), an instant fill (10 population updates × 2 extra ped cycles, not refilled
 //! while active, decremented once per Control update) and a full-fade streak.
 
+use crate::project::DEFAULT_FORCED_INIT_S;
 use crate::sim::observers::Observation;
 
 /// Hidden admission needs the minimum fade strictly above this.
@@ -15,7 +16,7 @@ pub const FULL_FADE_STREAK: u32 = 3;
 /// An early completion needs strictly more than this since the window started, ms.
 pub const EARLY_COMPLETION_MS: u64 = 100;
 /// Default forced-init window, ms.
-pub const DEFAULT_FORCED_INIT_MS: u64 = 700;
+pub const DEFAULT_FORCED_INIT_MS: u64 = (DEFAULT_FORCED_INIT_S * 1000.0 + 0.5) as u64;
 /// Population updates an instant fill lasts.
 pub const INSTANT_FILL_UPDATES: u32 = 10;
 /// Extra ped cycles per update while an instant fill lasts.

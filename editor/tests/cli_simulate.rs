@@ -189,25 +189,10 @@ fn a_project_with_errors_is_not_simulated_and_says_where() {
 
 #[test]
 fn restoring_a_snapshot_mid_run_gives_the_uninterrupted_digest_and_events_are_written() {
-    let path = example().display().to_string();
     let dir = tempfile::tempdir().expect("temp dir");
     let events = dir.path().join("events.json");
     let events_arg = events.display().to_string();
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "simulate",
-            &path,
-            "--scenario",
-            "crosswalk-rush",
-            "--frames",
-            "300",
-            "--json",
-        ];
-        args.extend_from_slice(extra);
-        let output = stagecraft(&args);
-        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-        serde_json::from_str::<serde_json::Value>(&stdout(&output)).expect("JSON")
-    };
+    let run = |extra: &[&str]| rush_300(extra, &[]);
     let straight = run(&[]);
     for at in ["1", "137", "299"] {
         let restored = run(&["--snapshot-at", at, "--restore", "--events", &events_arg]);
@@ -231,24 +216,8 @@ fn restoring_a_snapshot_mid_run_gives_the_uninterrupted_digest_and_events_are_wr
 fn the_final_digest_is_the_same_with_one_two_and_four_worker_threads() {
     // The world is built from content the parallel executor generated, then stepped: neither
     // may depend on how many workers ran.
-    let path = example().display().to_string();
     let digest_with = |threads: &str| {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_stagecraft"))
-            .args([
-                "simulate",
-                &path,
-                "--scenario",
-                "crosswalk-rush",
-                "--frames",
-                "300",
-                "--json",
-            ])
-            .env("RAYON_NUM_THREADS", threads)
-            .output()
-            .expect("the binary runs");
-        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-        let report: serde_json::Value =
-            serde_json::from_str(&stdout(&output)).expect("a JSON report");
+        let report = rush_300(&[], &[("RAYON_NUM_THREADS", threads)]);
         report["state_digest"]
             .as_str()
             .expect("a digest")
@@ -258,4 +227,27 @@ fn the_final_digest_is_the_same_with_one_two_and_four_worker_threads() {
     assert_eq!(one.len(), 64, "{one}");
     assert_eq!(digest_with("2"), one);
     assert_eq!(digest_with("4"), one);
+}
+
+/// `stagecraft simulate` of the example's `crosswalk-rush` for 300 frames with `extra`
+/// arguments and environment variables `env`: its JSON report.
+fn rush_300(extra: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
+    let path = example().display().to_string();
+    let mut args = vec![
+        "simulate",
+        &path,
+        "--scenario",
+        "crosswalk-rush",
+        "--frames",
+        "300",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_stagecraft"))
+        .args(&args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    serde_json::from_str(&stdout(&output)).expect("a JSON report")
 }

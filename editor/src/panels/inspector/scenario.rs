@@ -404,7 +404,7 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
 
 /// A box row: an edit that would put a min past its max, or make a coordinate non-finite, is
 /// refused (the box keeps its last valid bounds, so no edit is recorded) with the reason shown
-/// under the row until the next valid change.
+/// under the row until the box changes.
 fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut Option<Box3>) {
     let refusal_id = egui::Id::new(("box-refusal", form.path().field(name).to_string()));
     form.row_ui(ui, name, help, |ui| {
@@ -422,17 +422,14 @@ fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut 
                         ui.label("max");
                         response |= vec3_ui(ui, &mut bounds.max);
                     });
-                    match box_refusal(name, bounds) {
-                        Some(why) => {
-                            *bounds = before;
-                            ui.data_mut(|d| d.insert_temp(refusal_id, why));
-                        }
-                        None if response.changed() => {
-                            ui.data_mut(|d| d.remove::<String>(refusal_id));
-                        }
-                        None => {}
+                    // The reason is kept with the bounds it refused to change, so it shows only
+                    // while the box still has them (not under another scenario's box).
+                    if let Some(why) = box_refusal(name, bounds) {
+                        *bounds = before;
+                        ui.data_mut(|d| d.insert_temp(refusal_id, (why, before)));
                     }
-                    if let Some(why) = ui.data(|d| d.get_temp::<String>(refusal_id)) {
+                    let refused = ui.data(|d| d.get_temp::<(String, Box3)>(refusal_id));
+                    if let Some((why, _)) = refused.filter(|(_, kept)| kept == bounds) {
                         ui.label(RichText::new(why).color(ui.visuals().error_fg_color));
                     }
                 });

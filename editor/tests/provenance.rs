@@ -233,3 +233,47 @@ fn a_picked_mission_cell_shows_its_role_chunk_and_draw() {
         .query_by_label_contains("among the role's chunks")
         .is_some());
 }
+
+#[test]
+fn a_picked_pedestrians_identity_says_who_owns_it() {
+    use stagecraft_editor::viewport::interact::identity_label;
+    use stagecraft_runtime::project::PopulationKind;
+    let example = example("street-lifecycle");
+    let mut harness = provenance(&example.dir);
+    harness
+        .state()
+        .preview
+        .borrow_mut()
+        .session
+        .choose_scenario("claimed-stays");
+    harness.run_steps(2);
+    let mut preview = harness.state().preview.borrow_mut();
+    // The scenario claims its first ped for `script` at frame 10.
+    preview.session.seek(12);
+    let session = &preview.session;
+    let world = session.world().expect("a world");
+    let label_of = |kind: PopulationKind| {
+        let frame = world
+            .motion_frames()
+            .iter()
+            .find(|f| f.tags.kind == kind && !f.tags.pooled)
+            .expect("such a ped");
+        let handle = world.handle_of_id(frame.id).expect("live");
+        let label = identity_label(
+            session,
+            &PickId::Agent {
+                id: frame.id.bits(),
+            },
+        )
+        .expect("a label");
+        (
+            label,
+            stagecraft_editor::panels::population::handle_text(handle),
+        )
+    };
+    let (mission, handle) = label_of(PopulationKind::Mission);
+    assert!(mission.contains(&format!(" {handle} ")), "{mission}");
+    assert!(mission.ends_with(" · mission (owner script)"), "{mission}");
+    let (ambient, _) = label_of(PopulationKind::Ambient);
+    assert!(ambient.ends_with(" · ambient"), "{ambient}");
+}

@@ -144,7 +144,8 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
         PickId::Agent { id } => {
             let world = session.world()?;
             let agent = AgentId::from_bits(*id);
-            let frame = world.motion_frame(stagecraft_runtime::sim::AgentId::from_bits(*id))?;
+            let runtime_id = stagecraft_runtime::sim::AgentId::from_bits(*id);
+            let frame = world.motion_frame(runtime_id)?;
             let source = agent.source_index() as usize;
             let ordinal = agent.ordinal();
             let source_id = world
@@ -152,8 +153,13 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
                 .sources
                 .get(source)
                 .map_or("?", |s| s.id.as_str());
+            let handle = world.handle_of_id(runtime_id).map_or(String::new(), |h| {
+                format!(" {}", crate::panels::population::handle_text(h))
+            });
+            let ownership =
+                ownership_text(world, runtime_id).map_or(String::new(), |o| format!(" · {o}"));
             Some(format!(
-                "{source_id} #{ordinal} {}",
+                "{source_id} #{ordinal}{handle} {}{ownership}",
                 state_name(frame.behaviour)
             ))
         }
@@ -163,6 +169,38 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
             Some(candidate_text(world, &mark, *frame))
         }
     }
+}
+
+/// Who a ped belongs to, in words: `ambient`, `mission (owner …)`, or `pooled` (with
+/// `quarantined` while its pool entry is younger than the quarantine). Read from its Motion
+/// Frame's tags, its detail's owner and the pool's entries.
+pub fn ownership_text(
+    world: &stagecraft_runtime::sim::World,
+    id: stagecraft_runtime::sim::AgentId,
+) -> Option<String> {
+    use stagecraft_runtime::project::PopulationKind;
+    use stagecraft_runtime::sim::population::QUARANTINE_FRAMES;
+    let tags = world.motion_frame(id)?.tags;
+    if tags.pooled {
+        let population = world.population();
+        let handle = world.handle_of_id(id)?;
+        let quarantined = population.pool.entries.iter().any(|e| {
+            e.handle == handle
+                && population.control_frame.saturating_sub(e.retired_frame) < QUARANTINE_FRAMES
+        });
+        return Some(if quarantined {
+            "pooled, quarantined".to_owned()
+        } else {
+            "pooled".to_owned()
+        });
+    }
+    Some(match tags.kind {
+        PopulationKind::Ambient => "ambient".to_owned(),
+        PopulationKind::Mission => {
+            let owner = world.agent_detail(id).and_then(|d| d.owner).unwrap_or("?");
+            format!("mission (owner {owner})")
+        }
+    })
 }
 
 /// A spawn candidate in words: its source, frame, place and what admission said.

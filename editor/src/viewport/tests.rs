@@ -272,7 +272,7 @@ fn agents_are_instances_coloured_by_state_and_pickable() {
     let walking = world
         .motion_frames()
         .iter()
-        .filter(|f| f.behaviour == stagecraft_runtime::sim::AgentState::Walking)
+        .filter(|f| f.behaviour == stagecraft_runtime::sim::AgentState::Walking && !f.tags.pooled)
         .count();
     let green = layer.shapes[Shape::Cylinder.index()]
         .colours

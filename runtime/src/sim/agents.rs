@@ -3,7 +3,7 @@
 use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::motion::tiers::Tier;
 use super::walk::WalkDecision;
-use crate::project::{PopulationKind, Vec2};
+use crate::project::{PopulationKind, Vec2, VehicleRelation};
 
 /// A stable reference to an agent: its slot (see `sim::slots`) and the generation of that slot.
 ///
@@ -132,6 +132,12 @@ impl Canonical for Vec2 {
 }
 
 impl Canonical for AgentState {
+    fn write_canonical(&self, bytes: &mut Vec<u8>) {
+        bytes.push(self.code());
+    }
+}
+
+impl Canonical for VehicleRelation {
     fn write_canonical(&self, bytes: &mut Vec<u8>) {
         bytes.push(self.code());
     }
@@ -286,8 +292,9 @@ agent_columns! {
     pooled: bool,
     /// Per-ped multiplier of the removal distances (the source's default on every admission).
     removal_multiplier: f64,
-    /// About to enter or leave a vehicle: protects the ped from retirement.
-    vehicle_intent: bool,
+    /// Its vehicle relationship (seated, entering, exiting, intent): any protects the ped from
+    /// retirement. Its byte is the former intent flag's for `None` and `Intent`.
+    vehicle: VehicleRelation,
     /// The source's generation when the ped was admitted.
     source_generation: u32,
     // walking

@@ -18,7 +18,7 @@ use super::world::{build_world, World};
 use crate::ops::street_block::{build_street_block, StreetBlockParams, SIDEWALKS};
 use crate::project::{
     Directive, DirectiveCommand, MotionSettings, Observer, PopulationKind, PopulationSource,
-    Scenario, Target, Vec2, Vec3,
+    Scenario, Target, Vec2, Vec3, VehicleRelation,
 };
 
 /// Meters of each sidewalk per walker in [`long_street_world`] (0.5 walkers per meter of
@@ -345,7 +345,7 @@ impl World {
                 .sources
                 .get(source)
                 .map_or(1.0, |s| s.removal_multiplier),
-            vehicle_intent: false,
+            vehicle: VehicleRelation::None,
             source_generation: 0,
             velocity_m_s: Vec2::default(),
             window_origin: position,

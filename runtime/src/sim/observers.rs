@@ -207,10 +207,11 @@ impl Observation {
         self.views.iter().map(|v| v.fade).reduce(f64::min)
     }
 
-    /// Whether a ped at `feet_m` is outside every valid view's frustum; false without valid
-    /// views (no observation is not evidence of being offscreen).
+    /// Whether a ped at `feet_m` is outside every view's frustum with every view valid: false
+    /// without views or with any view invalid (a missing observation is not evidence of being
+    /// offscreen). Band removal, safety at retirement and at a reuse destination all ask this.
     pub fn offscreen_for_all(&self, feet_m: [f64; 3]) -> bool {
-        self.any_valid() && self.valid().all(|v| !v.sees_ped(feet_m))
+        self.all_valid() && self.views.iter().all(|v| !v.sees_ped(feet_m))
     }
 }
 
@@ -290,5 +291,30 @@ mod tests {
             Observation::take(std::slice::from_ref(&s), &[ObserverState::initial(&s)], 0);
         assert!(observation.offscreen_for_all([-50.0, 0.0, 0.0]));
         assert!(!observation.offscreen_for_all([50.0, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn one_invalid_view_among_valid_ones_is_no_evidence_of_offscreen() {
+        let ahead = spec();
+        let mut behind = spec();
+        behind.yaw_rad = std::f64::consts::PI;
+        let specs = [ahead.clone(), behind.clone()];
+        let both = [
+            ObserverState::initial(&ahead),
+            ObserverState::initial(&behind),
+        ];
+        // 50 m to the side, outside both frustums: offscreen while both views are valid.
+        let side = [0.0, 50.0, 0.0];
+        assert!(Observation::take(&specs, &both, 0).offscreen_for_all(side));
+        let one_missing = [
+            both[0],
+            ObserverState {
+                fade: 0.0,
+                valid: false,
+            },
+        ];
+        let observation = Observation::take(&specs, &one_missing, 0);
+        assert!(observation.any_valid());
+        assert!(!observation.offscreen_for_all(side));
     }
 }

@@ -18,7 +18,8 @@ pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
 use crate::project::{
     Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
-    PopulationSettings, PopulationSource, Scenario, Target, Vec2, Vec3, MAX_FIXED_STEP_S,
+    PopulationSettings, PopulationSource, Scenario, Target, Vec2, Vec3, VehicleRelation,
+    MAX_FIXED_STEP_S,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -275,6 +276,11 @@ pub enum Command {
     },
     /// Request an instant fill.
     InstantFill,
+    /// Pause the population clocks (see `sim::population::control_phase`).
+    PausePopulation {
+        /// How long, seconds.
+        duration_s: f64,
+    },
     /// Set an observer's fade.
     SetObserverFade {
         /// Index of the observer.
@@ -294,10 +300,16 @@ pub enum Command {
         /// The multiplier (positive).
         multiplier: f64,
     },
-    /// Set a ped's vehicle intent.
-    SetVehicleIntent {
-        /// Whether it intends to enter a vehicle.
-        intent: bool,
+    /// Set a ped's vehicle relationship (the document's `SetVehicleIntent(intent)` is
+    /// `Intent` or `None`).
+    SetVehicleRelation {
+        /// The relationship.
+        relation: VehicleRelation,
+    },
+    /// Queue an event candidate for the ped (see `sim::tasks::incidents`).
+    QueueEvent {
+        /// How long the event lasts once current, seconds.
+        duration_s: f64,
     },
     /// Make an appearance family available or not.
     SetFamilyAvailable {
@@ -350,7 +362,7 @@ impl Command {
             Command::SetObserverFade { .. } => 14,
             Command::SetObserverValid { .. } => 15,
             Command::SetRemovalMultiplier { .. } => 16,
-            Command::SetVehicleIntent { .. } => 17,
+            Command::SetVehicleRelation { .. } => 17,
             Command::SetFamilyAvailable { .. } => 18,
             Command::Panic { .. } => 19,
             Command::SetRelevance { .. } => 20,
@@ -359,6 +371,8 @@ impl Command {
             Command::RedirectTo { .. } => 23,
             Command::Knockdown { .. } => 24,
             Command::Stand { .. } => 25,
+            Command::QueueEvent { .. } => 26,
+            Command::PausePopulation { .. } => 27,
         }
     }
 }
@@ -825,7 +839,10 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
         Command::ClearBox { slot } => {
             w.u8(*slot as u8);
         }
-        Command::ForcedInit { duration_s } | Command::Stand { duration_s } => {
+        Command::ForcedInit { duration_s }
+        | Command::Stand { duration_s }
+        | Command::QueueEvent { duration_s }
+        | Command::PausePopulation { duration_s } => {
             w.f64(*duration_s);
         }
         Command::SetObserverFade { observer, fade } => {
@@ -837,8 +854,9 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
         Command::SetRemovalMultiplier { multiplier } => {
             w.f64(*multiplier);
         }
-        Command::SetVehicleIntent { intent } => {
-            w.bool(*intent);
+        Command::SetVehicleRelation { relation } => {
+            // `None` and `Intent` write the bytes the former intent flag wrote.
+            w.u8(relation.code());
         }
         Command::SetFamilyAvailable { family, available } => {
             w.u16(*family).bool(*available);
@@ -1412,8 +1430,27 @@ fn command(
                 multiplier: *multiplier,
             }
         }
-        DirectiveCommand::SetVehicleIntent { intent } => {
-            Command::SetVehicleIntent { intent: *intent }
+        DirectiveCommand::SetVehicleIntent { intent } => Command::SetVehicleRelation {
+            relation: if *intent {
+                VehicleRelation::Intent
+            } else {
+                VehicleRelation::None
+            },
+        },
+        DirectiveCommand::SetVehicleRelation { relation } => Command::SetVehicleRelation {
+            relation: *relation,
+        },
+        DirectiveCommand::PausePopulation { duration_s } => {
+            directive_duration(problems, path.field("duration_s"), *duration_s);
+            Command::PausePopulation {
+                duration_s: *duration_s,
+            }
+        }
+        DirectiveCommand::QueueEvent { duration_s } => {
+            directive_duration(problems, path.field("duration_s"), *duration_s);
+            Command::QueueEvent {
+                duration_s: *duration_s,
+            }
         }
         DirectiveCommand::Panic {
             center,

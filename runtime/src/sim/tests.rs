@@ -171,7 +171,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "be30aba0eb7340e1cd5143956da8e80905ecc4a4d4a6af3d8f78cb6d90258379"
+        "97488e1efa3d1a1c116c5aef16306af3766d43462f183848fdf9706048fad4ef"
     );
 }
 

@@ -565,6 +565,7 @@ impl World {
             rejections: &mut self.last_rejections,
             candidates: &mut self.last_candidates,
             tasks: &mut self.tasks,
+            signals: &self.crossings.signals,
         };
         population_phase(config, &observation, plan, &mut sets);
         tasks_phase(config, &mut sets, &mut self.motion.panic, &mut self.knock);

@@ -5,7 +5,7 @@ use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction,
     OverrideSet, PopulationKind, PopulationSource, Scenario, SceneObject, Vec2, Vec3,
-    ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
+    VehicleRelation, ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
 
@@ -503,6 +503,10 @@ pub enum CommandKind {
     LineOfSight,
     /// `SetVehicleIntent`.
     SetVehicleIntent,
+    /// `SetVehicleRelation` (seated, entering, exiting, intent, none).
+    SetVehicleRelation,
+    /// `QueueEvent` (an event candidate with a duration).
+    QueueEvent,
     /// `SetNoSpawnBox`.
     SetNoSpawnBox,
     /// `ClearNoSpawnBox`.
@@ -517,6 +521,8 @@ pub enum CommandKind {
     ForcedInit,
     /// `InstantFill`.
     InstantFill,
+    /// `PausePopulation` (a pause of the population clocks, seconds).
+    PausePopulation,
     /// `SetObserverFade`.
     SetObserverFade,
     /// `SetObserverValid`.
@@ -528,7 +534,7 @@ pub enum CommandKind {
 }
 
 /// Every kind offered, with its label, in menu order.
-pub const COMMANDS: [(CommandKind, &str); 28] = [
+pub const COMMANDS: [(CommandKind, &str); 31] = [
     (CommandKind::Claim, "Claim"),
     (CommandKind::Release, "Release"),
     (CommandKind::Rendezvous, "Rendezvous"),
@@ -546,6 +552,8 @@ pub const COMMANDS: [(CommandKind, &str); 28] = [
     (CommandKind::SetRelevance, "Set relevance"),
     (CommandKind::LineOfSight, "Line of sight"),
     (CommandKind::SetVehicleIntent, "Set vehicle intent"),
+    (CommandKind::SetVehicleRelation, "Set vehicle relation"),
+    (CommandKind::QueueEvent, "Queue event"),
     (CommandKind::SetNoSpawnBox, "Set no-spawn box"),
     (CommandKind::ClearNoSpawnBox, "Clear no-spawn box"),
     (CommandKind::SetNoRemovalBox, "Set no-removal box"),
@@ -553,6 +561,7 @@ pub const COMMANDS: [(CommandKind, &str); 28] = [
     (CommandKind::SuppressCleanup, "Suppress cleanup"),
     (CommandKind::ForcedInit, "Forced init window"),
     (CommandKind::InstantFill, "Instant fill"),
+    (CommandKind::PausePopulation, "Pause population"),
     (CommandKind::SetObserverFade, "Set observer fade"),
     (CommandKind::SetObserverValid, "Set observer validity"),
     (CommandKind::SetRemovalMultiplier, "Set removal multiplier"),
@@ -579,6 +588,9 @@ pub fn command_kind(command: &DirectiveCommand) -> CommandKind {
         DirectiveCommand::SetRelevance { .. } => CommandKind::SetRelevance,
         DirectiveCommand::LineOfSight { .. } => CommandKind::LineOfSight,
         DirectiveCommand::SetVehicleIntent { .. } => CommandKind::SetVehicleIntent,
+        DirectiveCommand::SetVehicleRelation { .. } => CommandKind::SetVehicleRelation,
+        DirectiveCommand::QueueEvent { .. } => CommandKind::QueueEvent,
+        DirectiveCommand::PausePopulation { .. } => CommandKind::PausePopulation,
         DirectiveCommand::SetNoSpawnBox { .. } => CommandKind::SetNoSpawnBox,
         DirectiveCommand::ClearNoSpawnBox => CommandKind::ClearNoSpawnBox,
         DirectiveCommand::SetNoRemovalBox { .. } => CommandKind::SetNoRemovalBox,
@@ -666,6 +678,10 @@ pub fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveC
             accepted_disguises: Vec::new(),
         },
         CommandKind::SetVehicleIntent => DirectiveCommand::SetVehicleIntent { intent: true },
+        CommandKind::SetVehicleRelation => DirectiveCommand::SetVehicleRelation {
+            relation: VehicleRelation::Seated,
+        },
+        CommandKind::QueueEvent => DirectiveCommand::QueueEvent { duration_s: 5.0 },
         other => population_command(other, previous),
     }
 }
@@ -693,6 +709,7 @@ fn population_command(kind: CommandKind, previous: &DirectiveCommand) -> Directi
             duration_s: stagecraft_runtime::project::DEFAULT_FORCED_INIT_S,
         },
         CommandKind::InstantFill => DirectiveCommand::InstantFill,
+        CommandKind::PausePopulation => DirectiveCommand::PausePopulation { duration_s: 2.0 },
         CommandKind::SetObserverFade => DirectiveCommand::SetObserverFade {
             observer,
             fade: 1.0,
@@ -960,6 +977,25 @@ fn crowd_command_ui(
                 |ui| ui.checkbox(intent, ""),
             );
         }
+        DirectiveCommand::SetVehicleRelation { relation } => {
+            let options = VehicleRelation::ALL.map(|r| (r, r.name()));
+            form.row_ui(
+                ui,
+                "relation",
+                "Its vehicle relationship: any but None keeps it from retirement.",
+                |ui| combo_ui(ui, &"vehicle-relation", relation, &options),
+            );
+        }
+        DirectiveCommand::QueueEvent { duration_s } => {
+            form.number_ui(
+                ui,
+                "duration_s",
+                "How long the event lasts once the next Tasks update makes it current.",
+                duration_s,
+                0.0..=3600.0,
+                " s",
+            );
+        }
         other => population_command_ui(form, ui, other, observers),
     }
 }
@@ -985,6 +1021,16 @@ fn population_command_ui(
                 ui,
                 "duration_s",
                 "How long the forced-init window stays open (or is extended).",
+                duration_s,
+                0.0..=3600.0,
+                " s",
+            );
+        }
+        DirectiveCommand::PausePopulation { duration_s } => {
+            form.number_ui(
+                ui,
+                "duration_s",
+                "How long the population clocks stay paused (no cycles, no new debt).",
                 duration_s,
                 0.0..=3600.0,
                 " s",

@@ -506,6 +506,63 @@ impl Encode for PopulationKind {
     }
 }
 
+/// A pedestrian's relationship with a vehicle, as far as retirement cares: each non-`None`
+/// relation protects it from automatic retirement (seated: occupancy; intent: about to use
+/// one; entering or exiting: an entry/exit interaction under way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum VehicleRelation {
+    /// No vehicle relationship.
+    #[default]
+    None,
+    /// Intends to enter a vehicle.
+    Intent,
+    /// Getting into a vehicle.
+    Entering,
+    /// Getting out of a vehicle.
+    Exiting,
+    /// Occupying a vehicle's seat.
+    Seated,
+}
+
+const VEHICLE_RELATIONS: [&str; 5] = ["None", "Intent", "Entering", "Exiting", "Seated"];
+
+impl VehicleRelation {
+    /// Every relation, in code order.
+    pub const ALL: [VehicleRelation; 5] = [
+        VehicleRelation::None,
+        VehicleRelation::Intent,
+        VehicleRelation::Entering,
+        VehicleRelation::Exiting,
+        VehicleRelation::Seated,
+    ];
+
+    /// A stable small number (`None` 0 and `Intent` 1, the bytes the former intent flag had).
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The name a scenario file uses.
+    pub fn name(self) -> &'static str {
+        VEHICLE_RELATIONS[self as usize]
+    }
+}
+
+impl Decode for VehicleRelation {
+    fn expected() -> String {
+        "one of `None`, `Intent`, `Entering`, `Exiting`, `Seated`".to_owned()
+    }
+
+    fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
+        decode_unit_variant(node, cx, &VEHICLE_RELATIONS).map(|index| VehicleRelation::ALL[index])
+    }
+}
+
+impl Encode for VehicleRelation {
+    fn encode(&self) -> Doc {
+        Doc::Unit(self.name())
+    }
+}
+
 /// A population source: pedestrians born along one route of the pedestrian space.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PopulationSource {
@@ -780,6 +837,12 @@ pub enum DirectiveCommand {
     },
     /// Request an instant fill.
     InstantFill,
+    /// Pause the population clocks for a time: no cycles and no new debt, while the debt
+    /// already owed, pending demands and everything else stay as they are.
+    PausePopulation {
+        /// How long, seconds.
+        duration_s: f64,
+    },
     /// Set an observer's fade.
     SetObserverFade {
         /// The observer's id.
@@ -803,6 +866,17 @@ pub enum DirectiveCommand {
     SetVehicleIntent {
         /// Whether it intends to enter a vehicle.
         intent: bool,
+    },
+    /// Set the pedestrian's vehicle relationship (seated, entering, exiting, intent or none).
+    SetVehicleRelation {
+        /// The relationship.
+        relation: VehicleRelation,
+    },
+    /// Queue an event candidate for the pedestrian: the next Tasks update makes it the
+    /// pedestrian's current event, which lasts `duration_s`; both protect it from retirement.
+    QueueEvent {
+        /// How long the event lasts once current, seconds.
+        duration_s: f64,
     },
     /// Make an appearance family available or not.
     SetFamilyAvailable {
@@ -853,6 +927,7 @@ impl DirectiveCommand {
                 | DirectiveCommand::SuppressCleanup
                 | DirectiveCommand::ForcedInit { .. }
                 | DirectiveCommand::InstantFill
+                | DirectiveCommand::PausePopulation { .. }
                 | DirectiveCommand::SetObserverFade { .. }
                 | DirectiveCommand::SetObserverValid { .. }
                 | DirectiveCommand::SetFamilyAvailable { .. }
@@ -861,7 +936,7 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 /// The forced-initialization window a `ForcedInit` without a duration requests, seconds (the
 /// population seed's default; `sim::population::startup` keeps it in integer milliseconds).
@@ -894,11 +969,12 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
         "Escape" => &["threat", "safe_distance_m"],
         "Knockdown" => &["impulse_n_s"],
         "SetNoSpawnBox" | "SetNoRemovalBox" => &["bounds"],
-        "ForcedInit" | "Stand" => &["duration_s"],
+        "ForcedInit" | "Stand" | "QueueEvent" | "PausePopulation" => &["duration_s"],
         "SetObserverFade" => &["observer", "fade"],
         "SetObserverValid" => &["observer", "valid"],
         "SetRemovalMultiplier" => &["multiplier"],
         "SetVehicleIntent" => &["intent"],
+        "SetVehicleRelation" => &["relation"],
         "SetFamilyAvailable" => &["family", "available"],
         "Panic" => &["center", "radius_m", "strength"],
         "SetRelevance" => &["relevance"],
@@ -991,6 +1067,15 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             "SetVehicleIntent" => cx
                 .required(&record, "intent")
                 .map(|intent| DirectiveCommand::SetVehicleIntent { intent }),
+            "SetVehicleRelation" => cx
+                .required(&record, "relation")
+                .map(|relation| DirectiveCommand::SetVehicleRelation { relation }),
+            "QueueEvent" => cx
+                .required(&record, "duration_s")
+                .map(|duration_s| DirectiveCommand::QueueEvent { duration_s }),
+            "PausePopulation" => cx
+                .required(&record, "duration_s")
+                .map(|duration_s| DirectiveCommand::PausePopulation { duration_s }),
             "Panic" | "SetRelevance" | "LineOfSight" => crowd_command(name, &record, cx),
             _ => {
                 let family = cx.required(&record, "family");
@@ -1128,6 +1213,9 @@ impl Encode for DirectiveCommand {
             C::SuppressCleanup => Doc::Unit("SuppressCleanup"),
             C::ForcedInit { duration_s } => one("ForcedInit", "duration_s", duration_s.encode()),
             C::InstantFill => Doc::Unit("InstantFill"),
+            C::PausePopulation { duration_s } => {
+                one("PausePopulation", "duration_s", duration_s.encode())
+            }
             C::SetObserverFade { observer, fade } => Doc::Struct(
                 "SetObserverFade",
                 vec![("observer", observer.encode()), ("fade", fade.encode())],
@@ -1140,6 +1228,10 @@ impl Encode for DirectiveCommand {
                 one("SetRemovalMultiplier", "multiplier", multiplier.encode())
             }
             C::SetVehicleIntent { intent } => one("SetVehicleIntent", "intent", intent.encode()),
+            C::SetVehicleRelation { relation } => {
+                one("SetVehicleRelation", "relation", relation.encode())
+            }
+            C::QueueEvent { duration_s } => one("QueueEvent", "duration_s", duration_s.encode()),
             C::Panic {
                 center,
                 radius_m,

@@ -11,7 +11,7 @@ use crate::sim::space::{SimCrosswalk, SimLane};
 pub const HAZARD_WRAP_X_M: f64 = 12.0;
 /// Safety radius of the hazard vehicle, meters (seed: 260 cm).
 pub const HAZARD_SAFETY_RADIUS_M: f64 = 2.6;
-/// A lane vehicle stops this far before a crossing's near edge, meters.
+/// A lane vehicle stops this far before the edge of a crossing's conflict zone, meters.
 pub const STOP_LINE_MARGIN_M: f64 = 1.0;
 
 /// The hazard vehicle (a constant-speed box driving along x).
@@ -93,9 +93,12 @@ pub fn crossing_distance_on_lane_m(lane: &SimLane, crosswalk: &SimCrosswalk) -> 
     super::crosswalk::closest_on_polyline(&lane.centerline, mid).map_or(0.0, |(_, along_m)| along_m)
 }
 
-/// The stop line of `crosswalk` on `lane`: its near edge less the margin, meters along the lane.
+/// The stop line of `crosswalk` on `lane`, meters along the lane: the near edge of the
+/// crossing's conflict zone (half its width plus the safety radius) less the margin, so a
+/// vehicle holding at its line is never in the zone and never keeps the crossers waiting.
 pub fn stop_line_m(lane: &SimLane, crosswalk: &SimCrosswalk) -> f64 {
-    (crossing_distance_on_lane_m(lane, crosswalk) - crosswalk.width_m / 2.0 - STOP_LINE_MARGIN_M)
+    let zone_m = crosswalk.width_m / 2.0 + HAZARD_SAFETY_RADIUS_M;
+    (crossing_distance_on_lane_m(lane, crosswalk) - zone_m - STOP_LINE_MARGIN_M)
         .clamp(0.0, lane_length_m(lane))
 }
 
@@ -176,16 +179,26 @@ mod tests {
             crosswalks: vec![0],
         };
         let crosswalks = [crosswalk()];
-        // The crossing's midpoint is 40 m along; its near edge 38 m; the stop line 37 m.
-        assert_eq!(stop_line_m(&lane, &crosswalks[0]), 37.0);
-        assert_eq!(lane_limit_m(&lane, &crosswalks, |_| false, 30.0), 37.0);
+        // The crossing's midpoint is 40 m along; its conflict zone begins 2 + 2.6 m before it,
+        // at 35.4 m; the stop line is 1 m before that.
+        let stop_m = stop_line_m(&lane, &crosswalks[0]);
+        assert_eq!(
+            stop_m,
+            40.0 - (2.0 + HAZARD_SAFETY_RADIUS_M) - STOP_LINE_MARGIN_M
+        );
+        assert!(!in_conflict_zone(&crosswalks[0], lane_point(&lane, stop_m)));
+        assert!(in_conflict_zone(
+            &crosswalks[0],
+            lane_point(&lane, stop_m + 1.01)
+        ));
+        assert_eq!(lane_limit_m(&lane, &crosswalks, |_| false, 30.0), stop_m);
         assert_eq!(
             lane_limit_m(&lane, &crosswalks, |_| true, 30.0),
             f64::INFINITY
         );
         // Past the stop line it drives on.
         assert_eq!(
-            lane_limit_m(&lane, &crosswalks, |_| false, 37.5),
+            lane_limit_m(&lane, &crosswalks, |_| false, stop_m + 0.5),
             f64::INFINITY
         );
         assert!(in_conflict_zone(&crosswalks[0], Vec2 { x: 4.5, y: -1.75 }));

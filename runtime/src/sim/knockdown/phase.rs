@@ -6,7 +6,7 @@
 //! event log with its session and reason.
 
 use super::{KnockdownReason, KnockdownRequest, Knockdowns, RecoveryEnv, RecoveryPhase, Resume};
-use crate::project::Vec2;
+use crate::project::{Vec2, VehicleRelation};
 use crate::sim::agents::{AgentHandle, AgentState};
 use crate::sim::events::{EventDetail, EventKind};
 use crate::sim::population::{live_row, Sets};
@@ -97,7 +97,7 @@ pub(in crate::sim) fn knock_down_row(
         Some(KnockdownReason::RefusedPooled)
     } else if knock.is_down(handle) || agents.state[row] == AgentState::KnockedDown {
         Some(KnockdownReason::RefusedAlreadyDown)
-    } else if agents.vehicle_intent[row] {
+    } else if agents.vehicle[row] != VehicleRelation::None {
         Some(KnockdownReason::RefusedVehicleIntent)
     } else {
         None

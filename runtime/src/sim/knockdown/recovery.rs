@@ -93,7 +93,7 @@ pub enum KnockdownReason {
     RefusedPooled,
     /// Refused: the ped is already knocked down.
     RefusedAlreadyDown,
-    /// Refused: the ped is about to enter or leave a vehicle.
+    /// Refused: the ped has a vehicle relationship (intent, entering, exiting or seated).
     RefusedVehicleIntent,
     /// The ped was removed from the world while knocked down; its body went with it.
     BodyRemoved,

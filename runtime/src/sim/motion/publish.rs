@@ -509,7 +509,10 @@ mod tests {
     use crate::ops::street_block::{build_street_block, StreetBlockParams};
     use crate::project::{PopulationKind, Vec2};
     use crate::sim::crossings::CrosswalkPhase;
-    use crate::sim::scenario::{CompiledScenario, ObserverKey, ObserverSpec, SourceSpec};
+    use crate::sim::scenario::{
+        Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey, ObserverSpec,
+        SourceSpec,
+    };
     use crate::sim::{build_world, SimSpace, World};
 
     fn source(id: &str, route: &str, target: u32) -> SourceSpec {
@@ -524,6 +527,16 @@ mod tests {
             family: None,
             candidates_m: Vec::new(),
             removal_multiplier: 1.0,
+        }
+    }
+
+    /// Crossers born one at a time at authored places on the crosswalk route's sidewalk ends
+    /// (admission refuses the roadway while the signal does not show the walk phase).
+    fn crossers() -> SourceSpec {
+        SourceSpec {
+            batch_size: 1,
+            candidates_m: vec![0.5, 16.0, 2.0, 14.5, 1.2, 15.2],
+            ..source("crossers", "crosswalk.0", 12)
         }
     }
 
@@ -552,7 +565,9 @@ mod tests {
                 key(220, 500.0),
                 key(260, 0.0),
             ],
-            fade: 0.0,
+            // Black at first (hidden startup: the crossers may be born in view), cleared at
+            // frame 30.
+            fade: 1.0,
             valid: true,
         }
     }
@@ -578,13 +593,21 @@ mod tests {
             duration_frames: 1000,
             observers: vec![camera()],
             sources: vec![
-                source("crossers", "crosswalk.0", 12),
+                crossers(),
                 source("north", "sidewalk.north", 30),
                 source("south", "sidewalk.south", 30),
             ],
             no_spawn_box: None,
             no_removal_box: None,
-            directives: Vec::new(),
+            directives: vec![DirectiveSpec {
+                frame: 30,
+                index: 0,
+                target: DirectiveTarget::World,
+                command: Command::SetObserverFade {
+                    observer: 0,
+                    fade: 0.0,
+                },
+            }],
             vehicle_sources: Vec::new(),
             families: Vec::new(),
             population: Default::default(),

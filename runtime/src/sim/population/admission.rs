@@ -41,7 +41,8 @@ pub enum SpawnRejection {
     NoSlot,
     /// The candidate's coordinates are not finite.
     NonFinite,
-    /// The candidate stands on a lane a vehicle is close to.
+    /// The candidate stands on a lane a vehicle is close to, or on a signalled crossing whose
+    /// signal does not show the pedestrian phase.
     CrossingConflict,
     /// No valid view: generation defers.
     NoValidView,
@@ -91,6 +92,18 @@ pub const SPAWN_REJECTIONS: [SpawnRejection; 17] = [
 ];
 
 impl SpawnRejection {
+    /// Whether an observer gate refused (no valid view, too close to a camera, inside a view,
+    /// out of every view's range): such a refusal ends the source's current use.
+    pub fn is_observer_gate(self) -> bool {
+        matches!(
+            self,
+            SpawnRejection::NoValidView
+                | SpawnRejection::TooCloseToView
+                | SpawnRejection::InsideFrustum
+                | SpawnRejection::OutOfRange
+        )
+    }
+
     /// What rejected the candidate, in words.
     pub fn describe(self) -> &'static str {
         match self {
@@ -98,7 +111,9 @@ impl SpawnRejection {
             SpawnRejection::SamplerExhausted => "the population sampler ran out of attempts",
             SpawnRejection::NoSlot => "every agent slot is taken",
             SpawnRejection::NonFinite => "the candidate's coordinates are not finite",
-            SpawnRejection::CrossingConflict => "the candidate stands on a lane a vehicle is near",
+            SpawnRejection::CrossingConflict => {
+                "the candidate stands on a lane a vehicle is near, or on a crossing against its signal"
+            }
             SpawnRejection::NoValidView => "no observer is valid, so generation defers",
             SpawnRejection::TooCloseToView => "the candidate is too close to an observer",
             SpawnRejection::InsideFrustum => "the candidate is inside an observer's view",
@@ -127,7 +142,9 @@ impl SpawnRejection {
             SpawnRejection::SamplerExhausted => "a route long enough to draw on",
             SpawnRejection::NoSlot => "fewer agents",
             SpawnRejection::NonFinite => "a route with finite coordinates",
-            SpawnRejection::CrossingConflict => "the vehicle on the lane moving on",
+            SpawnRejection::CrossingConflict => {
+                "the vehicle on the lane moving on, or the crossing's pedestrian phase"
+            }
             SpawnRejection::NoValidView => "a valid observer",
             SpawnRejection::TooCloseToView => "the observer moving away, or hidden startup",
             SpawnRejection::InsideFrustum => "a candidate offscreen, or hidden startup",

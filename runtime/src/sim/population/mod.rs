@@ -38,7 +38,7 @@ pub use claims::{claim, release, ClaimOutcome, ClaimRefusal};
 pub use cycles::{ClockConfig, ClocksConfig, CycleClocks, CyclePlan, DEBT_TOLERANCE};
 pub use demand::{Demand, Spillover};
 pub use pool::{
-    source_eligible, Acquire, Destination, Pool, PoolEntry, PoolRefusal, NO_BINDING,
+    source_eligible, Acquire, Destination, Pool, PoolEntry, PoolRefusal, UpdateFlags, NO_BINDING,
     QUARANTINE_FRAMES,
 };
 pub use realize::AttachFault;
@@ -52,7 +52,8 @@ pub use startup::{
 pub use vehicles::{VehicleSourceConfig, Vehicles};
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
-use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
+use super::crossings::gate::distance_to_crossing_m;
+use super::crossings::{CrosswalkAgent, GroupMember, Liveness, SignalPhase, SignalState};
 use super::events::{EventDetail, EventKind, EventLog};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
@@ -62,14 +63,20 @@ use super::slots::Slots;
 use super::spatial::{at_most_screen_sq, hypot_at_most};
 use super::walk::WalkDecision;
 use super::world::{Counters, SourceConfig, WorldConfig};
-use crate::project::{PopulationKind, Vec2};
+use crate::project::{PopulationKind, Vec2, VehicleRelation};
 use crate::rng::{Address, Domain, DomainKey};
 
 /// What one source's population state holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceState {
-    /// The source's generation (epoch): bumped whenever a member retires from it.
+    /// The source's generation (epoch): bumped when a new use of the source begins, so a ped
+    /// retired during one use can rejoin the same source only in a later one (same-source reuse
+    /// needs `retired generation < current generation`). A use is a run of admitted batches with
+    /// no observer refusal (no valid view, too close, in view, out of range) between them: the
+    /// first batch admitted after such a refusal (or the first ever) begins a new use.
     pub generation: u32,
+    /// Whether the source is in a use (see `generation`).
+    pub in_use: bool,
     /// Its pending demand, if any.
     pub pending: Option<Demand>,
     /// Candidates drawn so far (the event of its next draw).
@@ -142,6 +149,8 @@ pub struct PopulationState {
     pub vehicles: Vehicles,
     /// Counters.
     pub stats: PopulationStats,
+    /// The last frame a `PausePopulation` keeps the clocks paused, while one does.
+    pub paused_until_frame: Option<u64>,
 }
 
 impl PopulationState {
@@ -178,6 +187,7 @@ impl PopulationState {
                 .collect(),
             vehicles: Vehicles::default(),
             stats: PopulationStats::default(),
+            paused_until_frame: None,
         }
     }
 
@@ -206,6 +216,7 @@ impl PopulationState {
         bytes.extend_from_slice(&self.ped_spillover.outstanding.to_le_bytes());
         for s in &self.sources {
             bytes.extend_from_slice(&s.generation.to_le_bytes());
+            bytes.push(u8::from(s.in_use));
             match s.pending {
                 Some(d) => {
                     bytes.push(1);
@@ -255,6 +266,20 @@ impl PopulationState {
         ] {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
+        // Only while a pause holds, so worlds that never pause keep their bytes.
+        if let Some(frame) = self.paused_until_frame {
+            bytes.extend_from_slice(b"PAUSED01");
+            bytes.extend_from_slice(&frame.to_le_bytes());
+        }
+    }
+
+    /// Pauses the clocks from the next Control update through frame `until_frame` (a repeat
+    /// extends the pause, never shortens it).
+    pub fn pause_until(&mut self, until_frame: u64) {
+        self.paused_until_frame = Some(
+            self.paused_until_frame
+                .map_or(until_frame, |f| f.max(until_frame)),
+        );
     }
 }
 
@@ -290,6 +315,8 @@ pub(in crate::sim) struct Sets<'a> {
     pub(in crate::sim) candidates: &'a mut Vec<CandidateMark>,
     /// The task sets (retirement eligibility reads them; the Tasks phase changes them).
     pub(in crate::sim) tasks: &'a mut crate::sim::tasks::TaskState,
+    /// The signals as the last step left them (admission's crossing conflict reads them).
+    pub(in crate::sim) signals: &'a [SignalState],
 }
 
 /// The row a current handle names, if that row exists yet (staged births have none).
@@ -302,7 +329,9 @@ pub(in crate::sim) fn live_row(
 }
 
 /// Control: one observation for the whole update, quarantine's frame, the cleanup request,
-/// the startup state and the cycle plan.
+/// the startup state and the cycle plan. The clocks advance by the fixed step, accepted up to
+/// the maximum frame time; while a `PausePopulation` holds they add no debt and plan nothing
+/// (instant fill's extra cycles included), keeping what they owe and every pending demand.
 pub(in crate::sim) fn control_phase(
     config: &WorldConfig,
     frame: u64,
@@ -315,10 +344,16 @@ pub(in crate::sim) fn control_phase(
     let now_ms = (frame as f64 * config.fixed_step_s * 1000.0).round() as u64;
     let pending = state.sources.iter().any(|s| s.pending.is_some());
     state.startup.control_update(now_ms, &observation, pending);
+    let paused = state.paused_until_frame.is_some_and(|until| frame <= until);
+    if !paused {
+        state.paused_until_frame = None;
+    }
     let mut plan = state
         .clocks
-        .advance(&scenario.population.clocks, config.fixed_step_s, true);
-    plan.ped += state.startup.extra_ped_cycles();
+        .advance(&scenario.population.clocks, config.fixed_step_s, !paused);
+    if !paused {
+        plan.ped += state.startup.extra_ped_cycles();
+    }
     (observation, plan)
 }
 
@@ -527,6 +562,11 @@ fn attempt(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_>,
     for _ in 0..Startup::attempts(hidden) {
         match admit_batch(config, observation, sets, source, batch, hidden, &peds) {
             Ok(candidates) => {
+                let state = &mut sets.state.sources[source];
+                if !state.in_use {
+                    state.in_use = true;
+                    state.generation = state.generation.wrapping_add(1);
+                }
                 for _ in &candidates {
                     sets.events.push(
                         frame,
@@ -545,6 +585,9 @@ fn attempt(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_>,
             }
             Err(reason) => {
                 reject(sets, source, reason);
+                if reason.is_observer_gate() {
+                    sets.state.sources[source].in_use = false;
+                }
                 if reason == SpawnRejection::NoValidView {
                     return;
                 }
@@ -565,13 +608,15 @@ fn admit_batch(
 ) -> Result<Vec<Candidate>, SpawnRejection> {
     let lanes = &config.space.lanes;
     let vehicles = &sets.state.vehicles;
+    let signals = sets.signals;
     let crossing = |feet: [f64; 3]| {
-        (0..vehicles.len()).any(|i| {
+        let near_vehicle = (0..vehicles.len()).any(|i| {
             let lane = &lanes[vehicles.lane[i] as usize];
             let p = vehicles.position(lanes, i);
             vehicles::distance_to_lane_m(lane, feet) <= lane.width_m * 0.5
                 && (p.x - feet[0]).hypot(p.y - feet[1]) < CROSSING_CLEARANCE_M
-        })
+        });
+        near_vehicle || against_signal(&config.space.crosswalks, signals, feet)
     };
     let gates = Gates {
         observation,
@@ -598,6 +643,31 @@ fn admit_batch(
         candidates.push(candidate);
     }
     Ok(candidates)
+}
+
+/// Whether a ped standing at `feet` would be on a signalled crossing whose signal does not show
+/// the pedestrian phase (a signal conflict: vehicles may have, or are about to get, the road).
+/// A crossing spans its kerb-to-kerb line, half its width either side; the kerbs are sidewalk.
+fn against_signal(
+    crosswalks: &[crate::sim::space::SimCrosswalk],
+    signals: &[SignalState],
+    feet: [f64; 3],
+) -> bool {
+    let p = Vec2 {
+        x: feet[0],
+        y: feet[1],
+    };
+    crosswalks.iter().any(|c| {
+        let (a, b) = (c.sides[0].kerb, c.sides[1].kerb);
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let along = (p.x - a.x) * dx + (p.y - a.y) * dy;
+        let between_kerbs = along > 0.0 && along < dx * dx + dy * dy;
+        between_kerbs
+            && distance_to_crossing_m(c, p) <= c.width_m * 0.5
+            && signals
+                .get(usize::from(c.signal))
+                .is_some_and(|s| s.phase != SignalPhase::PedestrianCrossing)
+    })
 }
 
 /// The row a birth (or a readmission) of `source` at `candidate` starts with: every column at
@@ -631,7 +701,7 @@ pub(in crate::sim) fn fresh_row(
         steps: 0,
         pooled: false,
         removal_multiplier: source.removal_multiplier,
-        vehicle_intent: false,
+        vehicle: VehicleRelation::None,
         source_generation: generation,
         velocity_m_s: Vec2::default(),
         window_origin: candidate.position,
@@ -704,8 +774,8 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         }
         let handle = sets.slots.handle_of(row);
         let source = Some(sets.agents.source[row]);
-        let tasked = handle.is_some_and(|h| sets.tasks.protects(h));
-        if let Err(reason) = eligibility(sets.agents, row, &sets.state.boxes, tasked) {
+        let hold = handle.and_then(|h| sets.tasks.hold_of(h));
+        if let Err(reason) = eligibility(sets.agents, row, &sets.state.boxes, hold) {
             let detail = EventDetail::Refusal(reason);
             sets.events
                 .push(sets.frame, EventKind::RetireRefused, handle, source, detail);
@@ -726,7 +796,6 @@ fn retire_row(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
     let p = sets.agents.position[row];
     let state = &mut *sets.state;
     let generation = state.sources[source as usize].generation;
-    state.sources[source as usize].generation = generation.wrapping_add(1);
     let entry = PoolEntry {
         handle,
         entity_type: 0,
@@ -735,9 +804,13 @@ fn retire_row(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         source_generation: generation,
         retired_frame: state.control_frame,
         safe_at_retirement: observation.offscreen_for_all([p.x, p.y, 0.0]),
-        saved_flags: 1,
+        saved_flags: UpdateFlags {
+            motion: sets.agents.state[row] == AgentState::Walking,
+            tier: sets.agents.tier[row],
+        }
+        .bits(),
     };
-    let checked = eligibility(sets.agents, row, &state.boxes, sets.tasks.protects(handle));
+    let checked = eligibility(sets.agents, row, &state.boxes, sets.tasks.hold_of(handle));
     state.stats.retirements += 1;
     let frame = sets.frame;
     match state.pool.admit(entry, checked) {

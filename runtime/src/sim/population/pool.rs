@@ -6,6 +6,7 @@
 
 use super::retire::RetireRefusal;
 use crate::sim::agents::AgentHandle;
+use crate::sim::motion::tiers::Tier;
 
 /// Control updates an entry waits before it may be acquired.
 pub const QUARANTINE_FRAMES: u64 = 2;
@@ -29,8 +30,37 @@ pub struct PoolEntry {
     pub retired_frame: u64,
     /// Whether it was offscreen for every valid view when it retired.
     pub safe_at_retirement: bool,
-    /// Update flags to restore on acquisition (bit 0: motion).
+    /// Update flags to restore on acquisition ([`UpdateFlags::bits`]).
     pub saved_flags: u8,
+}
+
+/// The update flags a pool entry saves and acquisition restores: whether the ped's motion was
+/// updating and the LOD tier (update cadence) it had when it retired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UpdateFlags {
+    /// Whether its motion was updated (bit 0).
+    pub motion: bool,
+    /// Its applied tier (bits 1–2: the tier's code).
+    pub tier: Tier,
+}
+
+impl UpdateFlags {
+    /// The flags as one byte.
+    pub fn bits(self) -> u8 {
+        u8::from(self.motion) | self.tier.code() << 1
+    }
+
+    /// The flags of a byte (an unknown tier code reads as Stub, the tier new agents start in).
+    pub fn from_bits(bits: u8) -> UpdateFlags {
+        let tier = Tier::ALL
+            .into_iter()
+            .find(|t| t.code() == (bits >> 1) & 0b11)
+            .unwrap_or(Tier::Stub);
+        UpdateFlags {
+            motion: bits & 1 == 1,
+            tier,
+        }
+    }
 }
 
 /// Why the pool refused an entry.

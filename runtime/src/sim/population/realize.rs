@@ -7,7 +7,8 @@
 //! attached batch clears the demand.
 
 use super::{
-    fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, SpawnRejection, NO_BINDING,
+    fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, SpawnRejection, UpdateFlags,
+    NO_BINDING,
 };
 use crate::sim::agents::{AgentHandle, AgentId, AgentRow};
 use crate::sim::events::{EventDetail, EventKind};
@@ -159,6 +160,9 @@ fn attach(
             let id = AgentId::from_bits(before.id);
             let mut fresh = fresh_row(source, spec, generation, id, before.generation, candidate);
             fresh.steps = before.steps;
+            // Restoration uses the saved update flags: the reused ped resumes the update
+            // cadence it retired with (a new ped starts at Stub).
+            fresh.tier = UpdateFlags::from_bits(entry.saved_flags).tier;
             sets.agents.set_row(row, fresh);
             Some(Attached::Reused {
                 row,

@@ -1,15 +1,19 @@
-//! Retirement: a read-only eligibility check that returns a reason (Mission, pooled, vehicle
-//! intent, an active directive task, a non-default task, the no-removal box), the same at estimate and at commit, and the
-//! spatial rule by horizontal distance `d` to each valid view's population center:
-//! `d ≤ Rout` retains; `Rout < d ≤ Rin` removes only when offscreen for every view and aggressive
-//! cleanup is allowed; `d > Rin` is removable. Any view requiring retention wins; no valid view
-//! never authorizes removal. The per-ped multiplier scales the removal distances only, applied
-//! last; a suppress-cleanup request multiplies them by 1.6 and disables the intermediate band.
+//! Retirement: a read-only eligibility check that returns a reason, the same at estimate and at
+//! commit, in the population seed's order: Mission, pooled, occupancy (a vehicle seat, a
+//! crosswalk transaction), vehicle intent, entry/exit, a pending or active task population does
+//! not own, a current event, a queued event candidate, then the no-removal box. Then the spatial
+//! rule by horizontal distance `d` to each valid view's population center: `d ≤ Rout` retains;
+//! `Rout < d ≤ Rin` removes only when aggressive cleanup is allowed and every view, valid or
+//! not, shows the ped offscreen (a missing view is no evidence); `d > Rin` is removable. Any
+//! view requiring retention wins; no valid view never authorizes removal. The per-ped
+//! multiplier scales the removal distances only, applied last; a suppress-cleanup request
+//! multiplies them by 1.6 and disables the intermediate band.
 
-use crate::project::PopulationKind;
+use crate::project::{PopulationKind, VehicleRelation};
 use crate::sim::agents::{AgentState, Agents};
 use crate::sim::observers::Observation;
 use crate::sim::spatial::hypot_at_most;
+use crate::sim::tasks::TaskHold;
 
 use super::boxes::Boxes;
 
@@ -40,16 +44,32 @@ pub enum RetireRefusal {
     /// An active directive parent (travelling, waiting for a signal or awaiting a decision)
     /// holds the ped.
     DirectiveTask,
+    /// Occupies a vehicle seat.
+    VehicleSeat,
+    /// In a crosswalk transaction (requested, waiting, crossing or clearing): its queue slot or
+    /// its place on the crossing is still held.
+    CrosswalkTransaction,
+    /// Entering or exiting a vehicle.
+    EntryExit,
+    /// A submitted task waits to execute (a path is pending, or it is suspended).
+    PendingTask,
+    /// Handling a current event.
+    CurrentEvent,
+    /// An event candidate waits for the next Tasks update.
+    QueuedEvent,
+    /// In some view's intermediate band while another view is invalid: a missing view is no
+    /// evidence of being offscreen.
+    UnobservedInBand,
 }
 
 /// Read-only eligibility of row `row`; population may clear only its own default task
-/// (walking its route), so any other task protects the ped; `tasked` says whether an active
-/// directive parent holds it (the task sets' answer).
+/// (walking its route), so any other task protects the ped; `hold` is what the task sets hold
+/// it with ([`crate::sim::tasks::TaskState::hold_of`]).
 pub fn eligibility(
     agents: &Agents,
     row: usize,
     boxes: &Boxes,
-    tasked: bool,
+    hold: Option<TaskHold>,
 ) -> Result<(), RetireRefusal> {
     if agents.kind[row] == PopulationKind::Mission {
         return Err(RetireRefusal::Mission);
@@ -57,14 +77,31 @@ pub fn eligibility(
     if agents.pooled[row] {
         return Err(RetireRefusal::Pooled);
     }
-    if agents.vehicle_intent[row] {
-        return Err(RetireRefusal::VehicleIntent);
+    if agents.vehicle[row] == VehicleRelation::Seated {
+        return Err(RetireRefusal::VehicleSeat);
     }
-    if tasked {
-        return Err(RetireRefusal::DirectiveTask);
+    if agents.crosswalk[row].phase.forces_full() {
+        return Err(RetireRefusal::CrosswalkTransaction);
+    }
+    match agents.vehicle[row] {
+        VehicleRelation::Intent => return Err(RetireRefusal::VehicleIntent),
+        VehicleRelation::Entering | VehicleRelation::Exiting => {
+            return Err(RetireRefusal::EntryExit)
+        }
+        VehicleRelation::None | VehicleRelation::Seated => {}
+    }
+    match hold {
+        Some(TaskHold::Pending) => return Err(RetireRefusal::PendingTask),
+        Some(TaskHold::Active) => return Err(RetireRefusal::DirectiveTask),
+        _ => {}
     }
     if agents.state[row] != AgentState::Walking {
         return Err(RetireRefusal::NonDefaultTask);
+    }
+    match hold {
+        Some(TaskHold::CurrentEvent) => return Err(RetireRefusal::CurrentEvent),
+        Some(TaskHold::QueuedEvent) => return Err(RetireRefusal::QueuedEvent),
+        _ => {}
     }
     let p = agents.position[row];
     if boxes.protects([p.x, p.y, 0.0]) {
@@ -101,8 +138,11 @@ pub fn spatial(
         if !aggressive {
             return Err(RetireRefusal::CleanupDisabledInBand);
         }
-        if !observation.offscreen_for_all(feet_m) {
+        if observation.valid().any(|view| view.sees_ped(feet_m)) {
             return Err(RetireRefusal::OnscreenInBand);
+        }
+        if !observation.offscreen_for_all(feet_m) {
+            return Err(RetireRefusal::UnobservedInBand);
         }
     }
     Ok(())

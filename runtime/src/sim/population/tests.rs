@@ -15,6 +15,8 @@ use crate::sim::scenario::{
 use crate::sim::space::{SimSpace, StaticBlocker};
 use crate::sim::{build_world, SimRoute, World};
 
+mod eligibility;
+
 /// An observer at `(x, y, 1.7)` looking along +Y (so the route at y = 0 behind it is offscreen).
 fn observer(x: f64, y: f64, yaw_rad: f64) -> ObserverSpec {
     ObserverSpec {
@@ -383,7 +385,9 @@ fn population_goes_two_zero_two_and_the_pooled_handles_walk_again() {
             moved > 1.0,
             "a reused ped moves after readmission ({moved} m)"
         );
-        assert_eq!(world.agents().source_generation[*row], 1);
+        // The first admission began the source's use 1; the refusals while the observer was
+        // away ended it, and the readmission began use 2.
+        assert_eq!(world.agents().source_generation[*row], 2);
     }
 }
 
@@ -397,9 +401,12 @@ fn quarantine_needs_two_control_updates_even_under_instant_fill() {
         ),
         at(3, DirectiveTarget::World, Command::InstantFill),
     ];
+    // Every other candidate stands 2.6 m from the camera: too close, an observer refusal that
+    // ends the source's use, so the next admitted batch is a new use, in which the retired ped
+    // may rejoin its own source.
     let mut world = world_of(scenario(
-        vec![behind()],
-        vec![source("a", 1, &[-10.0])],
+        vec![observer(0.0, 2.0, FRAC_PI_2)],
+        vec![source("a", 1, &[-10.0, 0.0])],
         directives,
     ));
     steps(&mut world, 2);

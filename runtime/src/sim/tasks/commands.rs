@@ -19,7 +19,7 @@ use super::movement::Movement;
 use super::parent::{DirectiveParent, ParentKind, ParentState};
 use super::stops::{StopCause, StopOwner};
 use super::{Book, TaskChange};
-use crate::project::Vec2;
+use crate::project::{Vec2, VehicleRelation};
 use crate::sim::agents::{AgentHandle, AgentState};
 use crate::sim::motion::FLEE_SPEED_M_S;
 use crate::sim::walk::body::BODY_RADIUS_M;
@@ -30,11 +30,11 @@ use crate::sim::world::WorldConfig;
 pub enum InstallRefusal {
     /// Another source's active or pending primary task holds the ped.
     OtherSourceTask,
-    /// The ped occupies a seat or similar (no world content makes one yet).
+    /// The ped occupies a vehicle seat (`SetVehicleRelation(relation: Seated)`).
     Occupancy,
     /// The ped intends to enter or leave a vehicle.
     VehicleIntent,
-    /// The ped is entering or leaving something (no world content makes this yet).
+    /// The ped is entering or leaving a vehicle (`Entering` or `Exiting`).
     EntryExit,
     /// The body is suspended (knocked down).
     BodySuspended,
@@ -60,8 +60,13 @@ fn install_checks(
     handle: AgentHandle,
     source: &str,
 ) -> Result<(), InstallRefusal> {
-    if book.agents.vehicle_intent[row] {
-        return Err(InstallRefusal::VehicleIntent);
+    match book.agents.vehicle[row] {
+        VehicleRelation::None => {}
+        VehicleRelation::Seated => return Err(InstallRefusal::Occupancy),
+        VehicleRelation::Intent => return Err(InstallRefusal::VehicleIntent),
+        VehicleRelation::Entering | VehicleRelation::Exiting => {
+            return Err(InstallRefusal::EntryExit)
+        }
     }
     if book
         .tasks

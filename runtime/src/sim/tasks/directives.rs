@@ -48,6 +48,11 @@ pub(in crate::sim) fn tasks_phase(
         let generation = book.generation(handle);
         book.log(handle, generation, super::TaskChange::StandingEnded);
     }
+    // The full intelligence update: events end, queued candidates become current.
+    for (handle, change) in book.tasks.incidents.update(frame) {
+        let generation = book.generation(handle);
+        book.log(handle, generation, super::TaskChange::Incident(change));
+    }
     apply_directives(config, sets, panic, knock);
     let mut book = Book {
         tasks: sets.tasks,
@@ -169,6 +174,7 @@ fn world_command(
         );
         return Ok(());
     }
+    let frame = sets.frame;
     let state = &mut *sets.state;
     match command {
         Command::SetBox { slot, bounds } => {
@@ -188,6 +194,10 @@ fn world_command(
             let _ = state.startup.request_forced_init(*duration_s);
         }
         Command::InstantFill => state.startup.request_instant_fill(),
+        Command::PausePopulation { duration_s } => {
+            let frames = duration_frames(*duration_s, config.fixed_step_s);
+            state.pause_until(frame.saturating_add(frames));
+        }
         Command::SetObserverFade { observer, fade } => {
             let o = state
                 .observers
@@ -258,7 +268,7 @@ fn ped_command(
         Command::SetRemovalMultiplier { multiplier } => {
             sets.agents.removal_multiplier[row] = *multiplier;
         }
-        Command::SetVehicleIntent { intent } => sets.agents.vehicle_intent[row] = *intent,
+        Command::SetVehicleRelation { relation } => sets.agents.vehicle[row] = *relation,
         Command::SetRelevance { relevance } => sets.agents.relevance[row] = *relevance,
         Command::LineOfSight {
             presented,
@@ -357,13 +367,21 @@ fn task_command(
         Command::Hold => commands::hold(&mut book, row, handle),
         Command::Continue => commands::resume(&mut book, row, handle),
         Command::Stand { duration_s } => {
-            // The deadline in frames: at least one, rounded up (a whole number of steps stays
-            // that number despite rounding; a compiled duration is finite, in (0, 3600] s).
-            let frames = (duration_s / config.fixed_step_s - 1e-9).ceil().max(1.0) as u64;
+            let frames = duration_frames(*duration_s, config.fixed_step_s);
             let until_frame = book.frame.saturating_add(frames);
             commands::stand(&mut book, handle, until_frame);
         }
         Command::Cancel => commands::cancel(&mut book, row, handle),
+        Command::QueueEvent { duration_s } => {
+            let frames = duration_frames(*duration_s, config.fixed_step_s);
+            book.tasks.incidents.queue(handle, frames);
+            let generation = book.generation(handle);
+            book.log(
+                handle,
+                generation,
+                super::TaskChange::Incident(super::incidents::IncidentChange::Queued),
+            );
+        }
         Command::Escape {
             threat,
             safe_distance_m,
@@ -371,4 +389,10 @@ fn task_command(
         // World commands resolve against the world, never a ped.
         _ => {}
     }
+}
+
+/// A directive duration in frames: at least one, rounded up (a whole number of steps stays that
+/// number despite rounding; a compiled duration is finite, in (0, 3600] s).
+fn duration_frames(duration_s: f64, fixed_step_s: f64) -> u64 {
+    (duration_s / fixed_step_s - 1e-9).ceil().max(1.0) as u64
 }

@@ -20,6 +20,7 @@ pub mod commands;
 mod directives;
 pub mod escape;
 pub mod failure;
+pub mod incidents;
 pub mod movement;
 pub mod parent;
 pub mod paths;
@@ -37,6 +38,7 @@ pub(in crate::sim) use directives::tasks_phase;
 use self::commands::InstallRefusal;
 use self::escape::EscapeReport;
 use self::failure::ReplanCause;
+use self::incidents::{IncidentChange, Incidents};
 use self::movement::{
     advance, MotionState, MoveEnv, MoveFailure, Movement, StaleReply, StepOutcome,
 };
@@ -97,6 +99,8 @@ pub enum TaskChange {
     /// The higher-priority task ended and released its suspension: this one replans from the
     /// ped's position to its retained goal.
     Restored,
+    /// The ped's event changed (queued, started or ended; see [`incidents`]).
+    Incident(IncidentChange),
 }
 
 impl TaskChange {
@@ -127,6 +131,7 @@ impl TaskChange {
             TaskChange::StandingEnded => (18, 0),
             TaskChange::Preempted => (19, 0),
             TaskChange::Restored => (20, 0),
+            TaskChange::Incident(c) => (21, c as u8),
         }
     }
 }
@@ -161,12 +166,54 @@ pub struct TaskState {
     /// Lower-priority tasks suspended by a higher-priority one, by ped (the higher task owns
     /// the ped's [`StopCause::HigherPriorityTask`] and is the only one that releases it).
     pub suspended: BTreeMap<AgentHandle, SuspendedTask>,
+    /// Queued event candidates and current events by ped.
+    pub incidents: Incidents,
+}
+
+/// What of a ped's tasks and events keeps population from retiring it, in the order the
+/// population seed checks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TaskHold {
+    /// A submitted task not yet executing: its movement waits for a path, or it is suspended
+    /// under a higher-priority task that is itself no longer active.
+    Pending,
+    /// An active directive parent (travelling, waiting for a signal, awaiting a decision).
+    Active,
+    /// A current event.
+    CurrentEvent,
+    /// An event candidate waiting for the next Tasks update.
+    QueuedEvent,
 }
 
 impl TaskState {
     /// Whether the ped's tasks keep it from retirement: an active directive parent.
     pub fn protects(&self, handle: AgentHandle) -> bool {
         self.active_parent(handle).is_some()
+    }
+
+    /// What keeps the ped from retirement, if anything: a pending or active task first, then a
+    /// current event, then a queued event candidate.
+    pub fn hold_of(&self, handle: AgentHandle) -> Option<TaskHold> {
+        if self.active_parent(handle).is_some() {
+            let waiting = self
+                .movements
+                .get(&handle)
+                .is_some_and(|m| m.state == MotionState::AwaitingPath);
+            return Some(if waiting {
+                TaskHold::Pending
+            } else {
+                TaskHold::Active
+            });
+        }
+        if self.suspended.contains_key(&handle) {
+            return Some(TaskHold::Pending);
+        }
+        if self.incidents.has_current(handle) {
+            return Some(TaskHold::CurrentEvent);
+        }
+        self.incidents
+            .has_queued(handle)
+            .then_some(TaskHold::QueuedEvent)
     }
 
     /// The ped's directive parent, if it is still active (not completed or cancelled).
@@ -198,6 +245,7 @@ impl TaskState {
             && self.service.answered == 0
             && self.escapes.is_empty()
             && self.sessions == 0
+            && self.incidents.is_empty()
     }
 
     fn set_stop(&mut self, handle: AgentHandle, cause: StopCause, owner: StopOwner) {
@@ -269,6 +317,7 @@ impl TaskState {
         self.stops.retain(|h, _| live(h));
         self.escapes.retain(|h, _| live(h));
         self.suspended.retain(|h, _| live(h));
+        self.incidents.prune(slots, rows);
         self.service.queue.retain(|q| live(&q.handle));
         self.service.replies.retain(|r| live(&r.handle));
     }
@@ -318,6 +367,11 @@ impl TaskState {
                 hold.write_canonical(bytes);
             }
         }
+        // Likewise only while some ped has an event or a candidate.
+        if !self.incidents.is_empty() {
+            bytes.extend_from_slice(b"INCIDNT1");
+            self.incidents.write_canonical(bytes);
+        }
     }
 
     /// Whether every handle the sets name is a live row of `slots` (a restore preflight).
@@ -327,6 +381,7 @@ impl TaskState {
             && self.movements.keys().all(live)
             && self.stops.keys().all(live)
             && self.suspended.keys().all(live)
+            && self.incidents.is_consistent(slots, rows)
             && self.service.queue.iter().all(|q| live(&q.handle))
     }
 }

@@ -77,7 +77,7 @@ capture projects/pine-clearing screenshots/viewport-pine-clearing.png --tab view
 capture projects/street-block screenshots/recipe-graph-street-block.png --tab recipe-graph
 # The street-lifecycle example's "away and back" clip at 7.5 s: the Population tab's per-source
 # counts, why each source is (not) spawning, and the lifecycle counters.
-capture projects/street-lifecycle screenshots/population-street-lifecycle.png --frame 150 --tab population
+capture projects/street-lifecycle screenshots/population-street-lifecycle.png --frame 137 --tab population
 # The crosswalk demo at 15 s: ping-pong crossers queued at the kerb and crossing, the signal's stop
 # bars, the hazard vehicle and the crosswalk overlays.
 capture projects/crosswalk-demo screenshots/viewport-crosswalk-demo.png --frame 300 --tab viewport

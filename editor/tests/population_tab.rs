@@ -1,6 +1,7 @@
-//! The Population tab driven through kittest: per-source counts, the "why (not) spawning" line
-//! of each source, and the current frame's lifecycle events; the Provenance tab's lifecycle
-//! history of a selected pedestrian.
+//! The Population tab driven through kittest: per-source counts, the "why (not) spawning" lines
+//! of each source (this frame's answer with its places, the run's totals under it), and the
+//! current frame's lifecycle events; the Provenance tab's lifecycle history of a selected
+//! pedestrian.
 
 mod support;
 
@@ -12,6 +13,7 @@ use stagecraft_editor::panels::provenance::ProvenancePanel;
 use stagecraft_editor::panels::Panel as _;
 use stagecraft_editor::service::GenerationService;
 use stagecraft_editor::viewport::{PickId, Preview, SharedPreview};
+use stagecraft_runtime::sim::EventKind;
 use support::example;
 
 struct State {
@@ -109,13 +111,15 @@ fn sources_reasons_and_this_frames_events_are_shown() {
             "row {}",
             status.id
         );
-        assert!(
-            harness
-                .query_by_label_contains(&format!("`{}`", status.id))
-                .is_some(),
-            "a why line for {}",
-            status.id
-        );
+        for why in ["`{}` at frame", "over the run: `{}`"] {
+            assert!(
+                harness
+                    .query_by_label_contains(&why.replace("{}", &status.id))
+                    .is_some(),
+                "a why line for {} this frame and one over the run",
+                status.id
+            );
+        }
     }
 }
 
@@ -158,4 +162,59 @@ fn a_pedestrian_label_names_its_source_ordinal_and_handle() {
         .expect("a label");
     let handle = stagecraft_editor::panels::population::handle_text(handle);
     assert!(label.ends_with(&format!(" {handle}")), "{label}");
+}
+
+/// Seeks the session's world to `frame` and lets the tabs redraw.
+fn seek(harness: &mut Harness<'static, State>, frame: u64) {
+    harness.state().preview.borrow_mut().session.seek(frame);
+    harness.run_steps(2);
+}
+
+#[test]
+fn why_nothing_spawned_is_answered_for_this_frame_and_place() {
+    let example = example("street-lifecycle");
+    let mut harness = harness(&example.dir);
+    harness
+        .state()
+        .preview
+        .borrow_mut()
+        .session
+        .choose_scenario("occupied-spawn");
+    harness.run_steps(3);
+    // Frame 30: the held stander occupies `late`'s only candidate, 50.3 m along the north
+    // sidewalk; both of this frame's attempts were refused there.
+    seek(&mut harness, 30);
+    assert!(harness
+        .query_by_label("Why (not) spawning at frame 30")
+        .is_some());
+    for line in [
+        "`late` at frame 30: rejected 2 times: OccupiedByPed ×2 at 50.30 m along sidewalk.north \
+         (10.30, 6.25); would unblock it: the ped standing there moving away",
+        "over the run: `late` is short (0 of 1): rejected 58 times by OccupiedByPed; needs the \
+         ped standing there moving away (last at frame 30: a pedestrian already stands there)",
+        "`stander` at frame 30: no spawn attempt this frame",
+        "over the run: `stander` is at its target (1 of 1)",
+    ] {
+        assert!(harness.query_by_label(line).is_some(), "shown: {line}");
+    }
+    // The frame `late` is born at, reached backwards from a later frame (through a checkpoint
+    // and re-simulation), says where it spawned.
+    seek(&mut harness, 120);
+    let born = {
+        let preview = harness.state().preview.borrow();
+        let world = preview.session.world().expect("a world");
+        let late = world.births_of(1)[0];
+        world
+            .events()
+            .for_handle(late)
+            .into_iter()
+            .find(|e| e.kind == EventKind::Realized)
+            .expect("realized")
+            .frame
+    };
+    assert!(born > 60, "after the stander walked away (frame {born})");
+    seek(&mut harness, born);
+    let line =
+        format!("`late` at frame {born}: spawned 1 at 50.30 m along sidewalk.north (10.30, 6.25)");
+    assert!(harness.query_by_label(&line).is_some(), "shown: {line}");
 }

@@ -1,8 +1,9 @@
 //! The `street-lifecycle` example's scenarios reproduce the population-lifecycle clips: the
 //! observer moving away and back (2 → 0 → 2, walking resumes), a claimed ped staying while an
 //! ambient one retires, the two boxes, initialization during a fade, retirement and reuse with
-//! movement after readmission, and spawning at an occupied position. Each runs the real files
-//! through the generator and the runtime, and asserts counts, handles and positions.
+//! movement after readmission, spawning at an occupied position, and the three-way passage. Each
+//! runs the real files through the generator and the runtime, and asserts counts, handles and
+//! positions.
 
 mod example_world;
 
@@ -278,4 +279,128 @@ fn escape_with_a_knockdown_mid_run_continues_the_escape() {
         .filter(|e| matches!(e.detail, EventDetail::Directive { index: 0, .. }))
         .count();
     assert_eq!(escapes, 1, "the escape started once");
+}
+
+/// The seed's seventh clip, three-way passage: the formal population — ambient sources, no
+/// directive — approaches one junction from three directions (the south sidewalk from the east
+/// and from the west, the crosswalk's south landing from the kerb), avoids locally with the
+/// steering fan, and carries on along the original routes. In this runtime an ambient walker
+/// completes its route by reaching the route's end (within the goal tolerance), where it turns
+/// back: each walker reaches the end it set out for.
+#[test]
+fn three_way_passage_meets_avoids_and_each_walker_reaches_its_route_end() {
+    use stagecraft_runtime::sim::walk::progress::GOAL_TOLERANCE_M;
+    use stagecraft_runtime::sim::walk::WalkDecision;
+
+    /// Body diameter (twice the seed's 0.30 m body radius), meters.
+    const BODY_DIAMETER_M: f64 = 0.6;
+    let mut w = world("three-way-passage");
+    // Each walker as it is born (admitted exactly at its source's authored candidate, not
+    // moved yet): where, and which way along its route it walks (±1).
+    let mut born: Vec<(AgentHandle, (f64, f64), i8)> = Vec::new();
+    while born.len() < 3 {
+        w.step();
+        for source in 0..2 {
+            for h in w.births_of(source).to_vec() {
+                if born.iter().all(|b| b.0 != h) {
+                    let row = w.resolve(h).expect("alive");
+                    born.push((h, position(&w, h), w.agents().direction[row]));
+                }
+            }
+        }
+        assert!(w.frame() < 10, "all three are admitted at once");
+    }
+    born.sort_by_key(|b| (w.agents().source[w.resolve(b.0).expect("alive")], b.0));
+    let walkers: Vec<AgentHandle> = born.iter().map(|b| b.0).collect();
+    assert_eq!(walkers[..2], *w.births_of(0));
+    assert_eq!(walkers[2], w.births_of(1)[0]);
+    // From the east heading west, from the west heading east, from the kerb heading south.
+    let start: Vec<((f64, f64), i8)> = born.iter().map(|b| (b.1, b.2)).collect();
+    assert_eq!(
+        start,
+        [((3.0, -6.25), -1), ((-3.0, -6.25), 1), ((0.0, -3.75), -1)]
+    );
+    assert_eq!(w.counters().births, 3);
+    // The end of the route each walks towards: sidewalk.south runs x −40 → 40 at y = −6.25,
+    // crosswalk.0 from (0, −6.25) north over the road.
+    let ends = [(-40.0, -6.25), (40.0, -6.25), (0.0, -6.25)];
+    let mut closest = [f64::MAX; 3];
+    let mut tightest = f64::MAX;
+    let mut all_near_junction = None;
+    let mut reached: [Option<u64>; 3] = [None; 3];
+    let mut last_distance: Vec<f64> = walkers
+        .iter()
+        .map(|h| w.agents().distance_m[w.resolve(*h).expect("alive")])
+        .collect();
+    let mut steered = [false; 3];
+    let mut waited = [false; 3];
+    while w.frame() < 720 {
+        w.step();
+        let rows: Vec<usize> = walkers
+            .iter()
+            .map(|h| w.resolve(*h).expect("never retired"))
+            .collect();
+        let a = w.agents();
+        let at: Vec<(f64, f64)> = rows
+            .iter()
+            .map(|r| (a.position[*r].x, a.position[*r].y))
+            .collect();
+        for (pair, (i, j)) in [(0, 1), (0, 2), (1, 2)].into_iter().enumerate() {
+            let gap = moved(at[i], at[j]);
+            closest[pair] = closest[pair].min(gap);
+            tightest = tightest.min(gap);
+        }
+        if all_near_junction.is_none() && at.iter().all(|p| moved(*p, (0.0, -6.25)) < 1.5) {
+            all_near_junction = Some(w.frame());
+        }
+        for (k, row) in rows.iter().enumerate() {
+            assert!(!a.pooled[*row]);
+            if reached[k].is_some() {
+                continue;
+            }
+            match a.walk_decision[*row] {
+                WalkDecision::Steered(_) => steered[k] = true,
+                WalkDecision::Waiting(_) => waited[k] = true,
+                _ => {}
+            }
+            if a.direction[*row] != start[k].1 {
+                // Turned back: the route's end is reached, beside its goal, not past its plane.
+                assert!(
+                    moved(at[k], ends[k]) <= GOAL_TOLERANCE_M,
+                    "{k}: {:?}",
+                    at[k]
+                );
+                reached[k] = Some(w.frame());
+            } else {
+                // Progress along its own route never goes backwards.
+                let d = a.distance_m[*row];
+                assert!((d - last_distance[k]) * f64::from(start[k].1) >= 0.0);
+                last_distance[k] = d;
+            }
+        }
+    }
+    // They met: every pair came within three body diameters (all three within 1.5 m of the
+    // junction at one frame), and no two bodies ever overlapped.
+    assert!(
+        closest.iter().all(|gap| *gap < 3.0 * BODY_DIAMETER_M),
+        "{closest:?}"
+    );
+    assert!(
+        all_near_junction.is_some_and(|f| f <= 40),
+        "{all_near_junction:?}"
+    );
+    assert!(tightest >= BODY_DIAMETER_M, "closest approach {tightest} m");
+    // Each avoided locally through the fan (the crosswalk walker also waited for the others
+    // to pass) and still reached the end of its own route.
+    assert_eq!(steered, [true; 3]);
+    assert!(waited[2]);
+    assert!(reached[2].is_some_and(|f| f <= 70), "{reached:?}");
+    assert!(
+        reached.iter().all(|f| f.is_some_and(|f| f <= 700)),
+        "{reached:?}"
+    );
+    // Formal population only: nothing was directed, claimed or retired.
+    assert_eq!(w.events().of_kind(EventKind::Directive).count(), 0);
+    assert_eq!(w.counters().births, 3);
+    assert_eq!(ambient(&w), 3);
 }

@@ -1,16 +1,18 @@
 //! The Population tab: per source its target, ambient, mission, attached, pending, pooled and
 //! quarantined counts; the cycle debt of each population type; the answer to "why did nothing
-//! spawn here at this frame" in words (which gate rejected, how many times, what would unblock
-//! it); the current frame's lifecycle events with their reasons; and the lifecycle counters
-//! plotted over the simulated frames.
+//! spawn here at this frame" in words, per source for the current Timeline frame (which gate
+//! rejected, how many times, where along the source's route its candidates stood, what would
+//! unblock it), with the run's totals under it; the current frame's lifecycle events with their
+//! reasons; and the lifecycle counters plotted over the simulated frames.
 //!
-//! Everything is read from the session's world (`World::source_statuses`, `spawn_report`,
-//! `cycle_debt`, `events`) and the timeline's counters history; the tab never edits anything.
+//! Everything is read from the session's world (`World::source_statuses`, `frame_spawn_report`,
+//! `spawn_report`, `cycle_debt`, `events`) and the timeline's counters history; the tab never
+//! edits anything.
 
 use std::collections::BTreeSet;
 
 use egui::{RichText, Ui};
-use stagecraft_runtime::sim::{AgentHandle, Counters, Event, EventDetail, World};
+use stagecraft_runtime::sim::{AgentHandle, Counters, Event, EventDetail, SpawnReport, World};
 
 use super::timeline_plot::{series_plot, SeriesPlot};
 use super::{Command, Panel};
@@ -160,22 +162,31 @@ fn sources_ui(ui: &mut Ui, world: &World) {
         });
 }
 
+/// The line under a source's answer for this frame: the run's totals, secondary.
+pub fn lifetime_text(report: &SpawnReport) -> String {
+    let mut text = format!("over the run: {}", report.text());
+    if let Some((frame, reason)) = report.last {
+        text.push_str(&format!(" (last at frame {frame}: {})", reason.describe()));
+    }
+    text
+}
+
 fn why_ui(ui: &mut Ui, world: &World) {
     for index in 0..world.config().sources.len() {
-        let Some(report) = world.spawn_report(index) else {
+        let (Some(now), Some(lifetime)) =
+            (world.frame_spawn_report(index), world.spawn_report(index))
+        else {
             continue;
         };
-        let short = report.status.is_short();
-        let colour = if short {
+        let colour = if now.rejected() > 0 {
             ui.visuals().warn_fg_color
         } else {
             ui.visuals().text_color()
         };
-        let mut text = report.text();
-        if let Some((frame, reason)) = report.last {
-            text.push_str(&format!(" (last at frame {frame}: {})", reason.describe()));
-        }
-        ui.colored_label(colour, text);
+        ui.colored_label(colour, now.text());
+        ui.indent(("population-lifetime", index), |ui| {
+            ui.weak(lifetime_text(&lifetime));
+        });
     }
 }
 
@@ -245,7 +256,7 @@ impl Panel for PopulationPanel {
         ));
         sources_ui(ui, world);
         ui.separator();
-        ui.label(RichText::new("Why (not) spawning").strong());
+        ui.label(RichText::new(format!("Why (not) spawning at frame {}", world.frame())).strong());
         why_ui(ui, world);
         ui.separator();
         ui.label(RichText::new("Events this frame").strong());

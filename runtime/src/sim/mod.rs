@@ -51,8 +51,8 @@ pub use motion::publish::{Frames, MotionFrames};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
-    Boxes, CandidateMark, ClaimRefusal, PopulationState, RetireRefusal, SourceStatus,
-    SpawnRejection, SpawnReport,
+    Boxes, CandidateMark, ClaimRefusal, FrameSpawnReport, PlaceOutcome, PopulationState,
+    RetireRefusal, SourceStatus, SpawnRejection, SpawnReport,
 };
 pub use routes::{
     RouteConnection, RouteError, RoutePath, RoutePoint, RouteSpan, RouteTable, SimRoute,

@@ -9,7 +9,7 @@ use super::crossings::CrossingsState;
 use super::events::EventLog;
 use super::knockdown::Knockdowns;
 use super::motion::MotionState;
-use super::population::PopulationState;
+use super::population::{CandidateMark, PopulationState};
 use super::routes::RouteSpan;
 use super::slots::Slots;
 use super::tasks::TaskState;
@@ -30,6 +30,9 @@ pub struct Snapshot {
     crossings: CrossingsState,
     tasks: TaskState,
     knock: Knockdowns,
+    /// The spawn candidates the snapshot's frame drew (presentation: no digest reads them), so
+    /// a world restored at that frame can still say where its candidates stood.
+    candidates: Vec<CandidateMark>,
 }
 
 /// Why a snapshot cannot be restored.
@@ -72,6 +75,7 @@ impl World {
             crossings: self.crossings.clone(),
             tasks: self.tasks.clone(),
             knock: self.knock.clone(),
+            candidates: self.last_candidates.clone(),
         }
     }
 
@@ -198,8 +202,12 @@ impl World {
         self.knock = snapshot.knock.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
-        self.last_candidates.clear();
-        self.recent_candidates.clear();
+        self.last_candidates = snapshot.candidates.clone();
+        self.recent_candidates = snapshot
+            .candidates
+            .iter()
+            .map(|mark| (snapshot.frame, *mark))
+            .collect();
         self.observation = Default::default();
         Ok(())
     }

@@ -22,8 +22,8 @@ use super::motion::{
 use super::observers::Observation;
 use super::population::{
     control_phase, member_counts, population_phase, BlockerIndex, Boxes, CandidateMark,
-    PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig,
-    NO_BINDING, QUARANTINE_FRAMES,
+    FrameSpawnReport, PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged,
+    VehicleSourceConfig, NO_BINDING, QUARANTINE_FRAMES,
 };
 use super::routes::{RouteSpan, RouteTable, SimRoute};
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
@@ -202,7 +202,7 @@ pub struct World {
     /// Spawn candidates of the last step with their admission results.
     pub(super) last_candidates: Vec<CandidateMark>,
     /// The last [`RECENT_CANDIDATES`] spawn candidates with the frame that drew them (derived
-    /// for the overlay: snapshots leave it out and a restore empties it).
+    /// for the overlay: a snapshot keeps only its own frame's, which a restore leaves here).
     pub(super) recent_candidates: VecDeque<(u64, CandidateMark)>,
     /// Walking's derived data and scratch (not state: snapshots leave it out).
     pub(super) walk: WalkState,
@@ -533,6 +533,36 @@ impl World {
             rejections: SpawnReport::ranked(&state.rejections),
             last: state.last_rejection,
         })
+    }
+
+    /// Why source `index` did or did not spawn at the current frame, and where: that frame's
+    /// rejections from the event log, and the candidates the last step drew grouped by place
+    /// along the source's route (`None` for a source index out of range).
+    pub fn frame_spawn_report(&self, index: usize) -> Option<FrameSpawnReport> {
+        let source = self.config.sources.get(index)?;
+        let route = self
+            .config
+            .space
+            .routes
+            .get(usize::from(source.route))
+            .map_or("", |r| r.id.as_str());
+        let frame = self.frame;
+        // A full rejection ring whose oldest entry is of this frame may have dropped some of it.
+        let complete = self.events.dropped(EventKind::Rejected) == 0
+            || self
+                .events
+                .of_kind(EventKind::Rejected)
+                .next()
+                .is_none_or(|oldest| oldest.frame < frame);
+        Some(FrameSpawnReport::build(
+            frame,
+            u16::try_from(index).ok()?,
+            &source.id,
+            route,
+            &self.events.at_frame(frame),
+            Some(&self.last_candidates),
+            complete,
+        ))
     }
 
     /// Advances one fixed step: Control, Population, Tasks, Crossings, Motion (walking, the

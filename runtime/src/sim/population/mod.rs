@@ -42,7 +42,7 @@ pub use pool::{
     QUARANTINE_FRAMES,
 };
 pub use realize::AttachFault;
-pub use report::{CandidateMark, SourceStatus, SpawnReport};
+pub use report::{CandidateMark, FrameSpawnReport, PlaceOutcome, SourceStatus, SpawnReport};
 pub use retire::{eligibility, spatial, RetireRefusal, SUPPRESS_CLEANUP_MULTIPLIER};
 pub use startup::{
     Startup, StartupError, DEFAULT_FORCED_INIT_MS, EARLY_COMPLETION_MS, FULL_FADE,
@@ -636,6 +636,7 @@ fn admit_batch(
         sets.candidates.push(CandidateMark {
             source: source as u16,
             position: candidate.position,
+            distance_m: candidate.distance_m,
             rejection: admitted.err(),
         });
         admitted?;

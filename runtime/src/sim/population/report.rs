@@ -1,9 +1,12 @@
 //! Read APIs for panels and reports: per-source status (target, ambient, mission, attached,
-//! pending, pooled, quarantined) and the "why did nothing spawn" summary (which gate rejected,
-//! how many times, and what would unblock it).
+//! pending, pooled, quarantined), the lifetime "why did nothing spawn" summary (which gate
+//! rejected, how many times, and what would unblock it), and the same answer for one frame and
+//! place ([`FrameSpawnReport`]: that frame's rejections from the event log, and the candidates
+//! it drew grouped by where they stood along the source's route).
 
 use super::{Demand, SpawnRejection, SPAWN_REJECTIONS};
 use crate::project::Vec2;
+use crate::sim::events::{Event, EventDetail, EventKind};
 
 /// One source's numbers at the current frame; each is distinct, never a sum of the others.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,8 +103,191 @@ pub struct CandidateMark {
     pub source: u16,
     /// Ground position of its feet root, meters.
     pub position: Vec2,
+    /// Its progress along the source's route, meters (where on the route it stood).
+    pub distance_m: f64,
     /// `None`: admitted; otherwise the gate that refused it.
     pub rejection: Option<SpawnRejection>,
+}
+
+/// Candidates one source drew at one place in one frame, and what admission said of them.
+/// Candidates whose route progress rounds to the same centimetre share a place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaceOutcome {
+    /// Progress along the source's route, meters (the place's first candidate's).
+    pub distance_m: f64,
+    /// Ground position of the place's first candidate, meters.
+    pub position: Vec2,
+    /// Candidates admitted there.
+    pub admitted: u64,
+    /// `(gate, times)` for every gate that refused a candidate there, most frequent first (ties
+    /// in gate order).
+    pub rejections: Vec<(SpawnRejection, u64)>,
+}
+
+/// Why a source did or did not spawn at one frame, and where: the answer to "why did nothing
+/// spawn here at this frame".
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameSpawnReport {
+    /// The frame.
+    pub frame: u64,
+    /// The source's id.
+    pub id: String,
+    /// Its route's id.
+    pub route: String,
+    /// Peds its batches realized this frame.
+    pub spawned: u64,
+    /// `(gate, times)` of the frame's rejections from the event log, most frequent first (ties
+    /// in gate order); batch-wide refusals included.
+    pub rejections: Vec<(SpawnRejection, u64)>,
+    /// The candidates it drew this frame by place, in route order; `None` when the world no
+    /// longer holds that frame's candidates.
+    pub places: Option<Vec<PlaceOutcome>>,
+    /// False when the bounded log dropped rejections of this frame (the counts are then a
+    /// lower bound).
+    pub complete: bool,
+}
+
+impl FrameSpawnReport {
+    /// The report of source `source` (id `id`, on route `route`) at `frame` from the frame's
+    /// events (`events`: the log's events of that frame, any source) and the candidates it drew
+    /// then (`marks`: that frame's marks, any source; `None` when unknown).
+    pub fn build(
+        frame: u64,
+        source: u16,
+        id: &str,
+        route: &str,
+        events: &[Event],
+        marks: Option<&[CandidateMark]>,
+        complete: bool,
+    ) -> FrameSpawnReport {
+        let mut table = [0u64; SPAWN_REJECTIONS.len()];
+        let mut spawned = 0;
+        for event in events
+            .iter()
+            .filter(|e| e.frame == frame && e.source == Some(source))
+        {
+            match (event.kind, event.detail) {
+                (EventKind::Rejected, EventDetail::Rejection(reason)) => {
+                    table[reason as usize] += 1;
+                }
+                (EventKind::Realized, EventDetail::Batch { items, .. }) => {
+                    spawned += u64::from(items);
+                }
+                _ => {}
+            }
+        }
+        let places = marks.map(|marks| {
+            // (centimetre of progress, place, per-gate table), in route order.
+            let mut places: Vec<(i64, PlaceOutcome, [u64; SPAWN_REJECTIONS.len()])> = Vec::new();
+            for mark in marks.iter().filter(|m| m.source == source) {
+                let key = (mark.distance_m * 100.0).round() as i64;
+                let at = match places.binary_search_by_key(&key, |p| p.0) {
+                    Ok(at) => at,
+                    Err(at) => {
+                        let place = PlaceOutcome {
+                            distance_m: mark.distance_m,
+                            position: mark.position,
+                            admitted: 0,
+                            rejections: Vec::new(),
+                        };
+                        places.insert(at, (key, place, [0; SPAWN_REJECTIONS.len()]));
+                        at
+                    }
+                };
+                match mark.rejection {
+                    None => places[at].1.admitted += 1,
+                    Some(reason) => places[at].2[reason as usize] += 1,
+                }
+            }
+            places
+                .into_iter()
+                .map(|(_, mut place, table)| {
+                    place.rejections = SpawnReport::ranked(&table);
+                    place
+                })
+                .collect()
+        });
+        FrameSpawnReport {
+            frame,
+            id: id.to_owned(),
+            route: route.to_owned(),
+            spawned,
+            rejections: SpawnReport::ranked(&table),
+            places,
+            complete,
+        }
+    }
+
+    /// Rejections of the frame in all.
+    pub fn rejected(&self) -> u64 {
+        self.rejections.iter().map(|(_, n)| n).sum()
+    }
+
+    /// The answer in words: what the source did this frame; for each gate that rejected, how
+    /// many times and where (the place along the route and on the ground, or that the refusal
+    /// came before any candidate was drawn); and what would unblock the most frequent gate.
+    pub fn text(&self) -> String {
+        let head = format!("`{}` at frame {}", self.id, self.frame);
+        let mut parts: Vec<String> = Vec::new();
+        if self.spawned > 0 {
+            parts.push(format!("spawned {}", self.spawned));
+        }
+        let Some(top) = self.rejections.first() else {
+            if self.spawned == 0 {
+                return format!("{head}: no spawn attempt this frame");
+            }
+            let admitted: Vec<String> = self
+                .places
+                .iter()
+                .flatten()
+                .filter(|p| p.admitted > 0)
+                .map(|p| self.place_text(p))
+                .collect();
+            if !admitted.is_empty() {
+                parts[0].push_str(&format!(" {}", admitted.join(", ")));
+            }
+            return format!("{head}: {}", parts.join("; "));
+        };
+        let total = self.rejected();
+        let bound = if self.complete { "" } else { " at least" };
+        let times = if total == 1 { "time" } else { "times" };
+        let mut gates: Vec<String> = Vec::new();
+        for (reason, times) in &self.rejections {
+            let mut placed = 0;
+            let mut wheres: Vec<String> = Vec::new();
+            for place in self.places.iter().flatten() {
+                if let Some((_, n)) = place.rejections.iter().find(|(r, _)| r == reason) {
+                    placed += n;
+                    wheres.push(format!("×{n} {}", self.place_text(place)));
+                }
+            }
+            let unplaced = times.saturating_sub(placed);
+            if unplaced > 0 {
+                wheres.push(match &self.places {
+                    Some(_) => format!("×{unplaced} before any candidate was drawn"),
+                    None => format!("×{unplaced} (places not held for this frame)"),
+                });
+            }
+            gates.push(format!("{reason:?} {}", wheres.join(", ")));
+        }
+        parts.push(format!(
+            "rejected{bound} {total} {times}: {}",
+            gates.join("; ")
+        ));
+        format!(
+            "{head}: {}; would unblock it: {}",
+            parts.join("; "),
+            top.0.remedy()
+        )
+    }
+
+    /// "at 50.30 m along sidewalk.north (10.30, 6.25)".
+    fn place_text(&self, place: &PlaceOutcome) -> String {
+        format!(
+            "at {:.2} m along {} ({:.2}, {:.2})",
+            place.distance_m, self.route, place.position.x, place.position.y
+        )
+    }
 }
 
 #[cfg(test)]
@@ -150,6 +336,112 @@ mod tests {
                 SPAWN_REJECTIONS[1],
                 SPAWN_REJECTIONS[1].remedy()
             )
+        );
+    }
+
+    fn event(frame: u64, kind: EventKind, source: u16, detail: EventDetail) -> Event {
+        Event {
+            seq: 0,
+            frame,
+            kind,
+            handle: None,
+            source: Some(source),
+            detail,
+        }
+    }
+
+    fn mark(source: u16, x: f64, rejection: Option<SpawnRejection>) -> CandidateMark {
+        CandidateMark {
+            source,
+            position: Vec2 { x, y: 0.0 },
+            distance_m: x + 50.0,
+            rejection,
+        }
+    }
+
+    #[test]
+    fn a_frame_report_says_which_gate_rejected_how_often_and_where() {
+        use SpawnRejection::{InsideFrustum, OccupiedByPed, PoolQuarantine};
+        let rejected = |frame, source, reason| {
+            event(
+                frame,
+                EventKind::Rejected,
+                source,
+                EventDetail::Rejection(reason),
+            )
+        };
+        let events = [
+            rejected(6, 1, OccupiedByPed),
+            rejected(7, 1, OccupiedByPed),
+            rejected(7, 1, PoolQuarantine),
+            rejected(7, 0, InsideFrustum),
+            rejected(7, 1, OccupiedByPed),
+            rejected(7, 1, InsideFrustum),
+        ];
+        // Two candidates at the same centimetre are one place; another source's are not counted.
+        let marks = [
+            mark(1, 0.3, Some(OccupiedByPed)),
+            mark(0, -10.0, Some(InsideFrustum)),
+            mark(1, 0.304, Some(OccupiedByPed)),
+            mark(1, -20.0, Some(InsideFrustum)),
+        ];
+        let report = FrameSpawnReport::build(7, 1, "late", "walk", &events, Some(&marks), true);
+        assert_eq!(report.spawned, 0);
+        assert_eq!(report.rejected(), 4);
+        assert_eq!(
+            report.rejections,
+            [(OccupiedByPed, 2), (InsideFrustum, 1), (PoolQuarantine, 1)]
+        );
+        let places = report.places.clone().expect("known");
+        assert_eq!(
+            places
+                .iter()
+                .map(|p| (p.distance_m, p.admitted, p.rejections.clone()))
+                .collect::<Vec<_>>(),
+            [
+                (30.0, 0, vec![(InsideFrustum, 1)]),
+                (50.3, 0, vec![(OccupiedByPed, 2)]),
+            ]
+        );
+        assert_eq!(
+            report.text(),
+            "`late` at frame 7: rejected 4 times: OccupiedByPed ×2 at 50.30 m along walk \
+             (0.30, 0.00); InsideFrustum ×1 at 30.00 m along walk (-20.00, 0.00); \
+             PoolQuarantine ×1 before any candidate was drawn; would unblock it: the ped \
+             standing there moving away"
+        );
+        // Without the frame's candidates the counts stay and the places are said to be unknown.
+        let unknown = FrameSpawnReport::build(7, 1, "late", "walk", &events[..3], None, false);
+        assert_eq!(
+            unknown.text(),
+            "`late` at frame 7: rejected at least 2 times: OccupiedByPed ×1 (places not held \
+             for this frame); PoolQuarantine ×1 (places not held for this frame); would unblock \
+             it: the ped standing there moving away"
+        );
+    }
+
+    #[test]
+    fn a_frame_report_says_where_a_source_spawned_or_that_it_did_not_try() {
+        let events = [event(
+            8,
+            EventKind::Realized,
+            1,
+            EventDetail::Batch {
+                items: 1,
+                reused: 0,
+            },
+        )];
+        let marks = [mark(1, 0.3, None)];
+        let spawned = FrameSpawnReport::build(8, 1, "late", "walk", &events, Some(&marks), true);
+        assert_eq!(spawned.spawned, 1);
+        assert_eq!(
+            spawned.text(),
+            "`late` at frame 8: spawned 1 at 50.30 m along walk (0.30, 0.00)"
+        );
+        let idle = FrameSpawnReport::build(9, 1, "late", "walk", &events, Some(&[]), true);
+        assert_eq!(
+            idle.text(),
+            "`late` at frame 9: no spawn attempt this frame"
         );
     }
 }

@@ -1073,3 +1073,49 @@ fn a_restore_after_compacting_removals_keeps_the_maps_and_continues_bit_identica
         }
     }
 }
+
+#[test]
+fn the_frame_report_says_why_and_where_at_the_current_frame_and_after_a_restore() {
+    let mut scn = scenario(
+        vec![behind()],
+        vec![source("boxed", 1, &[-10.0]), source("free", 1, &[10.0])],
+        Vec::new(),
+    );
+    scn.no_spawn_box = Some(SimBox {
+        min_m: [-12.0, -1.0, 0.0],
+        max_m: [-8.0, 1.0, 2.0],
+    });
+    let mut world = world_of(scn);
+    let texts = |world: &World| -> Vec<String> {
+        (0..2)
+            .map(|i| world.frame_spawn_report(i).expect("a source").text())
+            .collect()
+    };
+    world.step();
+    let boxed = "`boxed` at frame 1: rejected 2 times: NoSpawnBox ×2 at 40.00 m along walk \
+                 (-10.00, 0.00); would unblock it: clear the no-spawn box or draw outside it";
+    assert_eq!(
+        texts(&world),
+        [boxed, "`free` at frame 1: no spawn attempt this frame"]
+    );
+    world.step();
+    let at_two = texts(&world);
+    assert_eq!(
+        at_two,
+        [
+            "`boxed` at frame 2: no spawn attempt this frame",
+            "`free` at frame 2: spawned 1 at 60.00 m along walk (10.00, 0.00)",
+        ]
+    );
+    let snapshot = world.snapshot();
+    steps(&mut world, 2);
+    let at_four = texts(&world);
+    assert_eq!(at_four[0], boxed.replace("frame 1", "frame 4"));
+    // Restored at frame 2, the world still says where frame 2's candidate stood; stepping on
+    // gives what stepping straight through gave.
+    world.restore(&snapshot).expect("restore");
+    assert_eq!(texts(&world), at_two);
+    steps(&mut world, 2);
+    assert_eq!(texts(&world), at_four);
+    assert!(world.frame_spawn_report(2).is_none(), "no third source");
+}

@@ -160,6 +160,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             family: Some("adult".to_owned()),
             candidates_m: vec![walk_speed_m_s],
             removal_multiplier: 1.5,
+            at_route_end: if mission {
+                RouteEnd::Stop
+            } else {
+                RouteEnd::TurnBack
+            },
         },
     );
     let bounds = || prop::option::of((vec3(), vec3()).prop_map(|(min, max)| Box3 { min, max }));

@@ -288,7 +288,7 @@ fn escape_with_a_knockdown_mid_run_continues_the_escape() {
 /// completes its route by reaching the route's end (within the goal tolerance), where it turns
 /// back: each walker reaches the end it set out for.
 #[test]
-fn three_way_passage_meets_avoids_and_each_walker_reaches_its_route_end() {
+fn three_way_passage_meets_avoids_and_each_walker_stops_at_its_goal() {
     use stagecraft_runtime::sim::walk::progress::GOAL_TOLERANCE_M;
     use stagecraft_runtime::sim::walk::WalkDecision;
 
@@ -327,7 +327,7 @@ fn three_way_passage_meets_avoids_and_each_walker_reaches_its_route_end() {
     let mut closest = [f64::MAX; 3];
     let mut tightest = f64::MAX;
     let mut all_near_junction = None;
-    let mut reached: [Option<u64>; 3] = [None; 3];
+    let mut stopped: [Option<(u64, (f64, f64))>; 3] = [None; 3];
     let mut last_distance: Vec<f64> = walkers
         .iter()
         .map(|h| w.agents().distance_m[w.resolve(*h).expect("alive")])
@@ -355,7 +355,12 @@ fn three_way_passage_meets_avoids_and_each_walker_reaches_its_route_end() {
         }
         for (k, row) in rows.iter().enumerate() {
             assert!(!a.pooled[*row]);
-            if reached[k].is_some() {
+            // Each stops at its goal (its sources stop at the route's end): never turns back.
+            assert_eq!(a.direction[*row], start[k].1, "{k} turned back");
+            if let Some((_, stood)) = stopped[k] {
+                assert_eq!(a.walk_decision[*row], WalkDecision::Completed);
+                assert_eq!(at[k], stood, "{k} moved after stopping");
+                assert_eq!(a.liveness[*row].stuck, None, "{k} is done, not stuck");
                 continue;
             }
             match a.walk_decision[*row] {
@@ -363,14 +368,14 @@ fn three_way_passage_meets_avoids_and_each_walker_reaches_its_route_end() {
                 WalkDecision::Waiting(_) => waited[k] = true,
                 _ => {}
             }
-            if a.direction[*row] != start[k].1 {
-                // Turned back: the route's end is reached, beside its goal, not past its plane.
+            if a.walk_decision[*row] == WalkDecision::Completed {
+                // The walk is complete beside its goal, not just past its plane.
                 assert!(
                     moved(at[k], ends[k]) <= GOAL_TOLERANCE_M,
                     "{k}: {:?}",
                     at[k]
                 );
-                reached[k] = Some(w.frame());
+                stopped[k] = Some((w.frame(), at[k]));
             } else {
                 // Progress along its own route never goes backwards.
                 let d = a.distance_m[*row];
@@ -391,9 +396,10 @@ fn three_way_passage_meets_avoids_and_each_walker_reaches_its_route_end() {
     );
     assert!(tightest >= BODY_DIAMETER_M, "closest approach {tightest} m");
     // Each avoided locally through the fan (the crosswalk walker also waited for the others
-    // to pass) and still reached the end of its own route.
+    // to pass) and still reached the goal of its own route, where it stands.
     assert_eq!(steered, [true; 3]);
     assert!(waited[2]);
+    let reached = stopped.map(|s| s.map(|(frame, _)| frame));
     assert!(reached[2].is_some_and(|f| f <= 70), "{reached:?}");
     assert!(
         reached.iter().all(|f| f.is_some_and(|f| f <= 700)),

@@ -342,6 +342,8 @@ agent_columns! {
     route_offset: u32,
     /// Number of the route's points in the flat route-point table.
     route_len: u32,
+    /// Whether it stops at its route's goal rather than turning back (its source's setting).
+    stops_at_route_end: bool,
     }
 }
 

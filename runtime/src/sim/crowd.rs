@@ -323,6 +323,11 @@ impl World {
             route,
             route_offset: span.offset,
             route_len: span.len,
+            stops_at_route_end: self
+                .config
+                .sources
+                .get(source)
+                .is_some_and(|s| s.stops_at_route_end),
             distance_m,
             speed_m_s,
             position,

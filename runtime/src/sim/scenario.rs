@@ -18,7 +18,7 @@ pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
 use crate::project::{
     Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
-    PopulationSettings, PopulationSource, Scenario, Target, Vec2, Vec3, VehicleRelation,
+    PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3, VehicleRelation,
     MAX_FIXED_STEP_S,
 };
 
@@ -108,6 +108,8 @@ pub struct SourceSpec {
     pub candidates_m: Vec<f64>,
     /// The removal-distance multiplier every admission applies (the model default).
     pub removal_multiplier: f64,
+    /// Whether its peds stop at their route's goal (otherwise they turn back).
+    pub stops_at_route_end: bool,
 }
 
 /// A vehicle source: vehicles driving one lane of the space.
@@ -609,7 +611,8 @@ impl CompiledScenario {
                 .u32(s.capacity)
                 .u32(s.batch_size)
                 .u32(s.family.map_or(u32::MAX, u32::from))
-                .f64(s.removal_multiplier);
+                .f64(s.removal_multiplier)
+                .bool(s.stops_at_route_end);
             w.count(s.candidates_m.len());
             for c in &s.candidates_m {
                 w.f64(*c);
@@ -1158,6 +1161,7 @@ fn sources(
             family: None,
             candidates_m: source.candidates_m.clone(),
             removal_multiplier: source.removal_multiplier,
+            stops_at_route_end: source.at_route_end == RouteEnd::Stop,
         });
     }
     compiled

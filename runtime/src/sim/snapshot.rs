@@ -138,6 +138,17 @@ impl World {
                 "an agent's route span is not its route's",
             ));
         }
+        let ends_agree = (0..rows).all(|row| {
+            self.config
+                .sources
+                .get(usize::from(agents.source[row]))
+                .is_some_and(|s| s.stops_at_route_end == agents.stops_at_route_end[row])
+        });
+        if !ends_agree {
+            return Err(SnapshotError::Inconsistent(
+                "an agent's route-end rule is not its source's",
+            ));
+        }
         let pooled_rows = snapshot.pop.pool.entries.iter().all(|e| {
             snapshot
                 .slots

@@ -65,6 +65,8 @@ pub struct SourceConfig {
     pub removal_multiplier: f64,
     /// The relevance its peds are born with (the scenario's default).
     pub relevance: f64,
+    /// Whether its peds stop at their route's goal (otherwise they turn back).
+    pub stops_at_route_end: bool,
 }
 
 /// How many recent spawn candidates a world keeps for the overlay.
@@ -786,6 +788,7 @@ pub fn build_world(
             removal_multiplier: source.removal_multiplier,
             relevance: scenario.motion.default_relevance,
             route_span: route_points.span(route).unwrap_or_default(),
+            stops_at_route_end: source.stops_at_route_end,
         });
     }
     let vehicle_sources = vehicle_sources(space, scenario, &mut diagnostics);

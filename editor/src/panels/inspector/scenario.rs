@@ -4,7 +4,7 @@ use egui::{RichText, Ui};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction,
-    OverrideSet, PopulationKind, PopulationSource, Scenario, SceneObject, Vec2, Vec3,
+    OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject, Vec2, Vec3,
     VehicleRelation, ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
@@ -15,6 +15,11 @@ use super::list::{fresh_id, record_list_ui};
 const KINDS: [(PopulationKind, &str); 2] = [
     (PopulationKind::Ambient, "Ambient"),
     (PopulationKind::Mission, "Mission"),
+];
+
+const ROUTE_ENDS: [(RouteEnd, &str); 2] = [
+    (RouteEnd::TurnBack, "Turn back"),
+    (RouteEnd::Stop, "Stop at the goal"),
 ];
 
 /// A scenario: recipe, clock, observers, sources, boxes and directives.
@@ -399,6 +404,13 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
         &mut source.walk_speed_m_s,
         0.05..=10.0,
         " m/s",
+    );
+    form.choice_ui(
+        ui,
+        "at_route_end",
+        "What its pedestrians do at the end of their route: turn back, or stop at the goal.",
+        &mut source.at_route_end,
+        &ROUTE_ENDS,
     );
 }
 

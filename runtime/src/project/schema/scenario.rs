@@ -563,6 +563,37 @@ impl Encode for VehicleRelation {
     }
 }
 
+/// What a source's pedestrians do at the end of their route.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RouteEnd {
+    /// Turn round and walk the route back (ping-pong).
+    #[default]
+    TurnBack,
+    /// Stop at the route's goal: the walk is complete and the pedestrian stands there.
+    Stop,
+}
+
+const ROUTE_ENDS: [&str; 2] = ["TurnBack", "Stop"];
+
+impl Decode for RouteEnd {
+    fn expected() -> String {
+        "`TurnBack` or `Stop`".to_owned()
+    }
+
+    fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
+        decode_unit_variant(node, cx, &ROUTE_ENDS).map(|index| match index {
+            0 => RouteEnd::TurnBack,
+            _ => RouteEnd::Stop,
+        })
+    }
+}
+
+impl Encode for RouteEnd {
+    fn encode(&self) -> Doc {
+        Doc::Unit(ROUTE_ENDS[*self as usize])
+    }
+}
+
 /// A population source: pedestrians born along one route of the pedestrian space.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PopulationSource {
@@ -586,6 +617,8 @@ pub struct PopulationSource {
     pub candidates_m: Vec<f64>,
     /// The removal-distance multiplier every admission applies.
     pub removal_multiplier: f64,
+    /// What its pedestrians do at the end of their route.
+    pub at_route_end: RouteEnd,
 }
 
 impl Default for PopulationSource {
@@ -601,6 +634,7 @@ impl Default for PopulationSource {
             family: None,
             candidates_m: Vec::new(),
             removal_multiplier: 1.0,
+            at_route_end: RouteEnd::TurnBack,
         }
     }
 }
@@ -616,6 +650,7 @@ crate::project::codec_macro::record_codec!(PopulationSource "Source" {
     family: Option<String> = None,
     candidates_m: Vec<f64> = Vec::new(),
     removal_multiplier: f64 = 1.0,
+    at_route_end: RouteEnd = RouteEnd::TurnBack,
 });
 
 /// Who a directive is for.

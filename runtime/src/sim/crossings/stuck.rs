@@ -110,7 +110,8 @@ pub fn watch(
     let here = agents.position[row];
     let live = &mut agents.liveness[row];
     let idle = agents.pooled[row]
-        || (matches!(agents.state[row], AgentState::Holding | AgentState::Arrived) && !occupies);
+        || (matches!(agents.state[row], AgentState::Holding | AgentState::Arrived) && !occupies)
+        || agents.walk_decision[row] == WalkDecision::Completed;
     // `distance_m(here, anchor) >= PROGRESS_M`, exactly.
     if idle || hypot_at_least(here.x - live.anchor.x, here.y - live.anchor.y, PROGRESS_M) {
         let was = live.stuck.take();

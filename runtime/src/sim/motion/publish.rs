@@ -527,6 +527,7 @@ mod tests {
             family: None,
             candidates_m: Vec::new(),
             removal_multiplier: 1.0,
+            stops_at_route_end: false,
         }
     }
 

@@ -688,6 +688,7 @@ pub(in crate::sim) fn fresh_row(
         route: source.route,
         route_offset: source.route_span.offset,
         route_len: source.route_span.len,
+        stops_at_route_end: source.stops_at_route_end,
         distance_m: candidate.distance_m,
         speed_m_s: candidate.speed_m_s,
         position: candidate.position,

@@ -55,6 +55,7 @@ fn source(id: &str, target: u32, xs: &[f64]) -> SourceSpec {
         family: None,
         candidates_m: xs.iter().map(|x| x + 50.0).collect(),
         removal_multiplier: 1.0,
+        stops_at_route_end: false,
     }
 }
 

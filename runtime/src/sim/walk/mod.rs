@@ -118,6 +118,9 @@ pub enum WalkDecision {
     Yielded(i8),
     /// It kept its position.
     Waiting(WaitReason),
+    /// It stands at its route's goal: its walk is complete (a source that stops at the route's
+    /// end).
+    Completed,
 }
 
 impl WalkDecision {
@@ -134,6 +137,7 @@ impl WalkDecision {
             WalkDecision::Waiting(WaitReason::NoSafeCandidate(r)) => (7, r.code()),
             WalkDecision::Waiting(WaitReason::StepRejected(r)) => (8, r.code()),
             WalkDecision::Yielded(angle) => (9, angle as u8),
+            WalkDecision::Completed => (10, 0),
         }
     }
 

@@ -119,6 +119,7 @@ pub fn walk_agent(
                 previous = 0.0;
                 agents.distance_m[row] = next.start_distance_m;
             }
+            None if agents.stops_at_route_end[row] => return WalkDecision::Completed,
             None => {
                 agents.direction[row] = -agents.direction[row];
                 agents.facing[row] = scale(connection.axis, -1.0);

@@ -406,7 +406,7 @@ fn a_walker_costs_at_most_512_bytes_of_state() {
     // The columns alone are the row size (pinned, so a new column is a visible decision); the
     // world reserves the scenario's population exactly, so state is the row plus slots,
     // births and the neighbour grid.
-    assert_eq!(crate::sim::Agents::row_bytes(), 390);
+    assert_eq!(crate::sim::Agents::row_bytes(), 391);
     assert!(state <= 512.0, "{state} bytes of state per walker");
     assert!(state >= crate::sim::Agents::row_bytes() as f64);
     // Motion's per-row scratch and the published frame of every agent come on top.

@@ -67,12 +67,12 @@ fn check_reports_error_with_source_line_and_exit_code_1() {
     let report = stdout(&output);
     assert!(
         report.contains(
-            "error: source `south-walkers` names the missing route `sidewalk.east`\n  --> scenarios/crosswalk-rush.scenario.ron:43:20\n"
+            "error: source `south-walkers` names the missing route `sidewalk.east`\n  --> scenarios/crosswalk-rush.scenario.ron:44:20\n"
         ),
         "{report}"
     );
     assert!(
-        report.contains("43 |             route: \"sidewalk.east\",\n"),
+        report.contains("44 |             route: \"sidewalk.east\",\n"),
         "{report}"
     );
     assert!(report.contains("   = at sources[1].route\n"), "{report}");

@@ -111,6 +111,34 @@ fn an_observer_path_keyframe_is_added_and_undone_as_one_edit() {
 }
 
 #[test]
+fn an_observer_aim_key_is_added_where_the_camera_looks_and_undone_as_one_edit() {
+    let example = example("street-block");
+    let mut harness = rush_at(&example, FieldPath::root().field("observers").index(0));
+    let observer = |harness: &Editor| rush(harness).observers[0].clone();
+    assert!(observer(&harness).aim.is_empty());
+    // A tall window: the button sits below the fold of an 800-pixel one.
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
+    harness.get_by_label("+ Add aim").click();
+    harness.run_steps(3);
+    let after = observer(&harness);
+    // The first key looks where the camera already looks, at frame 0.
+    assert_eq!(after.aim.len(), 1);
+    let key = &after.aim[0];
+    assert_eq!(
+        (key.frame, key.yaw_rad, key.pitch_rad),
+        (0, after.yaw_rad, after.pitch_rad)
+    );
+    assert!(harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .undo());
+    harness.run_steps(2);
+    assert!(observer(&harness).aim.is_empty());
+}
+
+#[test]
 fn every_directive_command_has_its_kind_and_a_population_command_shows_its_fields() {
     use stagecraft_editor::panels::inspector::scenario::{command_kind, new_command, COMMANDS};
     use stagecraft_runtime::project::DirectiveCommand;

@@ -140,6 +140,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 close_m: v[0].abs(),
                 center: Some(position),
                 path: vec![Keyframe { frame: 3, position }],
+                aim: vec![AimKey {
+                    frame: 5,
+                    yaw_rad: v[2],
+                    pitch_rad: v[3],
+                }],
                 fade: 0.5,
                 valid: v[1] > 0.0,
             }

@@ -189,9 +189,13 @@ fn sim_box3(bounds: &SimBox) -> Aabb {
     Aabb::new(corner(bounds.min_m), corner(bounds.max_m))
 }
 
-/// Where a running world's views are now: per observer, the eye (moved along its keyframed
-/// path), the population center its ranges are measured from, and whether it is valid.
-pub type LiveViews = Vec<([f64; 3], [f64; 3], bool)>;
+/// Where one running world's view is now: the eye (moved along its keyframed path), the
+/// population center its ranges are measured from, whether it is valid, and the direction it
+/// looks (turned by its aim keys).
+pub type LiveView = ([f64; 3], [f64; 3], bool, [f64; 3]);
+
+/// Every observer's [`LiveView`], in scenario order.
+pub type LiveViews = Vec<LiveView>;
 
 /// The views of `world`'s last observation, in scenario order.
 pub fn live_views(world: &World) -> LiveViews {
@@ -199,7 +203,7 @@ pub fn live_views(world: &World) -> LiveViews {
         .observation()
         .views
         .iter()
-        .map(|v| (v.camera_m, v.center_m, v.valid))
+        .map(|v| (v.camera_m, v.center_m, v.valid, v.forward()))
         .collect()
 }
 
@@ -307,7 +311,7 @@ pub fn tasks(data: &mut LayerData, world: &World) {
 fn observer_overlay(
     data: &mut LayerData,
     observer: &Observer,
-    now: Option<&([f64; 3], [f64; 3], bool)>,
+    now: Option<&LiveView>,
 ) {
     let point = |p: [f64; 3]| vec3(p[0] as f32, p[1] as f32, p[2] as f32);
     let authored = [
@@ -317,15 +321,18 @@ fn observer_overlay(
     ];
     let authored_center = observer.center.map_or(authored, |c| [c.x, c.y, c.z]);
     let (eye, center) = match now {
-        Some((camera, center, _)) => (point(*camera), point(*center)),
+        Some((camera, center, _, _)) => (point(*camera), point(*center)),
         None => (point(authored), point(authored_center)),
     };
     let (yaw, pitch) = (observer.yaw_rad as f32, observer.pitch_rad as f32);
-    let forward = vec3(
-        yaw.cos() * pitch.cos(),
-        yaw.sin() * pitch.cos(),
-        pitch.sin(),
-    );
+    let forward = match now {
+        Some((_, _, _, forward)) => point(*forward),
+        None => vec3(
+            yaw.cos() * pitch.cos(),
+            yaw.sin() * pitch.cos(),
+            pitch.sin(),
+        ),
+    };
     if !(eye.x.is_finite() && eye.y.is_finite() && eye.z.is_finite() && forward.x.is_finite()) {
         return;
     }
@@ -345,7 +352,7 @@ fn observer_overlay(
             .map(|(sx, sy)| eye + (forward + right * (sx * half_h) + up * (sy * half_v)) * depth)
     };
     let (near_corners, far_corners) = (corners(near), corners(far));
-    let valid = now.map_or(observer.valid, |(_, _, valid)| *valid);
+    let valid = now.map_or(observer.valid, |(_, _, valid, _)| *valid);
     let frustum = if valid {
         palette::OBSERVER
     } else {

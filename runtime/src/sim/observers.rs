@@ -7,6 +7,8 @@
 //! horizontal distance to the population center, the close-view check the 3D distance to the
 //! camera. No valid view is never evidence that a candidate is offscreen.
 
+use std::f64::consts::{PI, TAU};
+
 use super::scenario::ObserverSpec;
 
 /// Width over height of every view's image (the frustum's horizontal extent).
@@ -102,7 +104,35 @@ pub fn camera_at(spec: &ObserverSpec, frame: u64) -> [f64; 3] {
     path.last().map_or(spec.position_m, |k| k.position_m)
 }
 
+/// Where an observer's camera looks at `frame`, `(yaw_rad, pitch_rad)`: its aim keys (linear
+/// between keys, the heading along the shorter way round; held before the first and after the
+/// last), or its fixed yaw and pitch.
+pub fn aim_at(spec: &ObserverSpec, frame: u64) -> (f64, f64) {
+    let aim = &spec.aim;
+    let Some(&(first_frame, yaw, pitch)) = aim.first() else {
+        return (spec.yaw_rad, spec.pitch_rad);
+    };
+    if frame <= first_frame {
+        return (yaw, pitch);
+    }
+    for pair in aim.windows(2) {
+        let ((fa, ya, pa), (fb, yb, pb)) = (pair[0], pair[1]);
+        if frame <= fb {
+            let t = (frame - fa) as f64 / (fb - fa).max(1) as f64;
+            let turn = (yb - ya + PI).rem_euclid(TAU) - PI;
+            return (ya + turn * t, pa + (pb - pa) * t);
+        }
+    }
+    aim.last()
+        .map_or((spec.yaw_rad, spec.pitch_rad), |k| (k.1, k.2))
+}
+
 impl View {
+    /// The unit direction the camera looks along (its aim at this update).
+    pub fn forward(&self) -> [f64; 3] {
+        self.forward
+    }
+
     /// The view of `spec` at `frame` with state `state`. The population center is the camera
     /// unless the spec names one; a named center moves with the camera along its path.
     pub fn of(observer: u16, spec: &ObserverSpec, state: ObserverState, frame: u64) -> View {
@@ -114,8 +144,9 @@ impl View {
             }
             None => camera_m,
         };
-        let (sy, cy) = spec.yaw_rad.sin_cos();
-        let (sp, cp) = spec.pitch_rad.sin_cos();
+        let (yaw_rad, pitch_rad) = aim_at(spec, frame);
+        let (sy, cy) = yaw_rad.sin_cos();
+        let (sp, cp) = pitch_rad.sin_cos();
         let forward = [cp * cy, cp * sy, sp];
         let right = [sy, -cy, 0.0];
         let up = cross(right, forward);
@@ -234,6 +265,7 @@ mod tests {
             close_m: 3.0,
             center_m: None,
             path: Vec::new(),
+            aim: Vec::new(),
             fade: 0.0,
             valid: true,
         }
@@ -275,6 +307,25 @@ mod tests {
         assert_eq!(view.center_m, [51.0, 0.0, 0.0]);
         assert_eq!(view.horizontal_distance_m([51.0, 3.0, 9.0]), 3.0);
         assert!((view.camera_distance_m([50.0, 0.0, 4.7]) - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_aim_turns_the_shorter_way_between_keys_and_holds_outside_them() {
+        let mut s = spec();
+        let deg = |d: f64| d.to_radians();
+        s.aim = vec![(10, deg(170.0), 0.0), (20, deg(-170.0), deg(-20.0))];
+        assert_eq!(aim_at(&s, 0), (deg(170.0), 0.0));
+        // Halfway: 180° (through the back, not through 0°), pitch halfway down.
+        let (yaw, pitch) = aim_at(&s, 15);
+        assert!((yaw - deg(180.0)).abs() < 1e-12, "{yaw}");
+        assert!((pitch - deg(-10.0)).abs() < 1e-12, "{pitch}");
+        assert_eq!(aim_at(&s, 99), (deg(-170.0), deg(-20.0)));
+        // Without keys the fixed aim holds.
+        assert_eq!(aim_at(&spec(), 15), (0.0, 0.0));
+        // The view follows: at frame 20 the camera looks back along −X (slightly south).
+        let view = View::of(0, &s, ObserverState::initial(&s), 20);
+        assert!(view.sees_ped([-10.0, 2.0, -4.0]));
+        assert!(!view.sees_ped([10.0, 0.0, 0.0]));
     }
 
     #[test]

@@ -66,6 +66,9 @@ pub struct ObserverSpec {
     pub center_m: Option<[f64; 3]>,
     /// Keyframed camera positions, ascending by frame (empty: the camera stays put).
     pub path: Vec<ObserverKey>,
+    /// Keyframed aim `(frame, yaw_rad, pitch_rad)`, ascending by frame (empty: `yaw_rad` and
+    /// `pitch_rad` throughout).
+    pub aim: Vec<(u64, f64, f64)>,
     /// Fade at the start, 0 (clear) to 1 (black).
     pub fade: f64,
     /// Whether the view is valid at the start.
@@ -600,6 +603,10 @@ impl CompiledScenario {
                     w.f64(v);
                 }
             }
+            w.count(o.aim.len());
+            for (frame, yaw, pitch) in &o.aim {
+                w.u64(*frame).f64(*yaw).f64(*pitch);
+            }
         }
         w.count(self.sources.len());
         for s in &self.sources {
@@ -970,6 +977,20 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
             &xyz(key.position),
         );
     }
+    if let Some(index) = o.aim.windows(2).position(|k| k[0].frame >= k[1].frame) {
+        problems.push(
+            path.field("aim").index(index + 1).field("frame"),
+            SimProblem::UnorderedKeyframe {
+                frame: o.aim[index + 1].frame,
+                previous: o.aim[index].frame,
+            },
+        );
+    }
+    for (i, key) in o.aim.iter().enumerate() {
+        let key_path = path.field("aim").index(i);
+        problems.finite(key_path.field("yaw_rad"), &[key.yaw_rad]);
+        problems.finite(key_path.field("pitch_rad"), &[key.pitch_rad]);
+    }
     for (field, value) in [
         ("yaw_rad", o.yaw_rad),
         ("pitch_rad", o.pitch_rad),
@@ -1000,6 +1021,11 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
                 frame: k.frame,
                 position_m: xyz(k.position),
             })
+            .collect(),
+        aim: o
+            .aim
+            .iter()
+            .map(|k| (k.frame, k.yaw_rad, k.pitch_rad))
             .collect(),
         fade: o.fade,
         valid: o.valid,

@@ -3,9 +3,9 @@
 use egui::{RichText, Ui};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
-    Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override, OverrideAction,
-    OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject, Vec2, Vec3,
-    VehicleRelation, ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
+    AimKey, Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override,
+    OverrideAction, OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject,
+    Vec2, Vec3, VehicleRelation, ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
 
@@ -358,6 +358,57 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
                 "position",
                 "Eye position at that frame.",
                 &mut key.position,
+            );
+        },
+    );
+    aim_keys_ui(form, ui, observer);
+}
+
+/// The observer's aim keys: where its camera looks from each key's frame.
+fn aim_keys_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
+    let (yaw_rad, pitch_rad) = (observer.yaw_rad, observer.pitch_rad);
+    record_list_ui(
+        form,
+        ui,
+        "aim",
+        &mut observer.aim,
+        |keys| AimKey {
+            frame: keys.last().map_or(0, |k| k.frame + 100),
+            yaw_rad: keys.last().map_or(yaw_rad, |k| k.yaw_rad),
+            pitch_rad: keys.last().map_or(pitch_rad, |k| k.pitch_rad),
+        },
+        |index, key| {
+            format!(
+                "{index}: frame {} looking {:.0}° / {:.0}°",
+                key.frame,
+                key.yaw_rad.to_degrees(),
+                key.pitch_rad.to_degrees()
+            )
+        },
+        |form, ui, key| {
+            form.number_ui(
+                ui,
+                "frame",
+                "The frame the camera looks this way (aim keys ascend by frame).",
+                &mut key.frame,
+                0..=10_000_000,
+                "",
+            );
+            form.number_ui(
+                ui,
+                "yaw_rad",
+                "Heading around Z at that frame (0 looks along +X); between keys it turns the shorter way.",
+                &mut key.yaw_rad,
+                -std::f64::consts::PI..=std::f64::consts::PI,
+                " rad",
+            );
+            form.number_ui(
+                ui,
+                "pitch_rad",
+                "Pitch at that frame (negative looks down).",
+                &mut key.pitch_rad,
+                -std::f64::consts::FRAC_PI_2..=std::f64::consts::FRAC_PI_2,
+                " rad",
             );
         },
     );

@@ -16,7 +16,7 @@ pub use overrides::{
 };
 pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
 pub use scenario::{
-    AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,
+    AimKey, AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,
     HazardVehicle, Keyframe, MotionSettings, Observer, PopulationKind, PopulationSettings,
     PopulationSource, RouteEnd, Scenario, SceneObject, Target, VehicleRelation, VehicleSource,
     DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S, MAX_FIXED_STEP_S,

@@ -402,6 +402,9 @@ pub struct Observer {
     pub center: Option<Vec3>,
     /// Keyframed eye positions, ascending by frame.
     pub path: Vec<Keyframe>,
+    /// Keyframed aim (where the camera looks), ascending by frame; empty: the yaw and pitch
+    /// above throughout.
+    pub aim: Vec<AimKey>,
     /// Fade at the start, 0 (clear) to 1 (black).
     pub fade: f64,
     /// Whether the view is valid at the start.
@@ -420,6 +423,25 @@ pub struct Keyframe {
 crate::project::codec_macro::record_codec!(Keyframe "Key" {
     frame: u64,
     position: Vec3,
+});
+
+/// One keyframe of an observer's aim: the camera's heading and pitch at a frame (linear
+/// between keys, the heading along the shorter way round; held before the first and after the
+/// last).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AimKey {
+    /// The frame.
+    pub frame: u64,
+    /// Heading around Z at that frame, radians (0 looks along +X).
+    pub yaw_rad: f64,
+    /// Pitch at that frame, radians (negative looks down).
+    pub pitch_rad: f64,
+}
+
+crate::project::codec_macro::record_codec!(AimKey "Aim" {
+    frame: u64,
+    yaw_rad: f64,
+    pitch_rad: f64 = 0.0,
 });
 
 impl Observer {
@@ -452,6 +474,7 @@ impl Observer {
             close_m: Observer::DEFAULT_CLOSE_M,
             center: None,
             path: Vec::new(),
+            aim: Vec::new(),
             fade: 0.0,
             valid: true,
         }
@@ -471,6 +494,7 @@ crate::project::codec_macro::record_codec!(Observer "Observer" {
     close_m: f64 = Observer::DEFAULT_CLOSE_M,
     center: Option<Vec3> = None,
     path: Vec<Keyframe> = Vec::new(),
+    aim: Vec<AimKey> = Vec::new(),
     fade: f64 = 0.0,
     valid: bool = true,
 });

@@ -568,6 +568,7 @@ mod tests {
             ],
             // Black at first (hidden startup: the crossers may be born in view), cleared at
             // frame 30.
+            aim: Vec::new(),
             fade: 1.0,
             valid: true,
         }

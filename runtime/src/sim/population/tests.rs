@@ -32,6 +32,7 @@ fn observer(x: f64, y: f64, yaw_rad: f64) -> ObserverSpec {
         close_m: 3.0,
         center_m: None,
         path: Vec::new(),
+        aim: Vec::new(),
         fade: 0.0,
         valid: true,
     }

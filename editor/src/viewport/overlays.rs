@@ -308,11 +308,7 @@ pub fn tasks(data: &mut LayerData, world: &World) {
 }
 
 /// An observer: a marker at its eye, its view frustum and its retain/remove range rings.
-fn observer_overlay(
-    data: &mut LayerData,
-    observer: &Observer,
-    now: Option<&LiveView>,
-) {
+fn observer_overlay(data: &mut LayerData, observer: &Observer, now: Option<&LiveView>) {
     let point = |p: [f64; 3]| vec3(p[0] as f32, p[1] as f32, p[2] as f32);
     let authored = [
         observer.position.x,

@@ -16,8 +16,11 @@ use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy};
 use parry3d_f64::query::intersection_test;
 use parry3d_f64::shape::{Capsule, Cylinder};
 
+use crate::project::Vec2;
+use crate::sim::crossings::gate::distance_to_crossing_m;
+use crate::sim::crossings::{SignalPhase, SignalState};
 use crate::sim::observers::Observation;
-use crate::sim::space::StaticBlocker;
+use crate::sim::space::{SimCrosswalk, StaticBlocker};
 
 /// Spawn capsule radius, meters.
 pub const CAPSULE_RADIUS_M: f64 = 0.35;
@@ -311,6 +314,31 @@ fn observers(gates: &Gates<'_>, feet_m: [f64; 3]) -> Result<(), SpawnRejection> 
         return Err(SpawnRejection::OutOfRange);
     }
     Ok(())
+}
+
+/// Whether a ped standing at `feet` would be on a signalled crossing whose signal does not show
+/// the pedestrian phase (a signal conflict: vehicles may have, or are about to get, the road).
+/// A crossing spans its kerb-to-kerb line, half its width either side; the kerbs are sidewalk.
+pub(super) fn against_signal(
+    crosswalks: &[SimCrosswalk],
+    signals: &[SignalState],
+    feet: [f64; 3],
+) -> bool {
+    let p = Vec2 {
+        x: feet[0],
+        y: feet[1],
+    };
+    crosswalks.iter().any(|c| {
+        let (a, b) = (c.sides[0].kerb, c.sides[1].kerb);
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let along = (p.x - a.x) * dx + (p.y - a.y) * dy;
+        let between_kerbs = along > 0.0 && along < dx * dx + dy * dy;
+        between_kerbs
+            && distance_to_crossing_m(c, p) <= c.width_m * 0.5
+            && signals
+                .get(usize::from(c.signal))
+                .is_some_and(|s| s.phase != SignalPhase::PedestrianCrossing)
+    })
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ mod tests;
 
 use std::num::NonZeroU32;
 
+use admission::against_signal;
 pub use admission::{
     admit, BlockerIndex, Gates, SpawnRejection, CAPSULE_ALLOWANCE_M, CAPSULE_HALF_HEIGHT_M,
     CAPSULE_RADIUS_M, CROSSING_CLEARANCE_M, PED_CLEARANCE_M, SPAWN_REJECTIONS,
@@ -52,8 +53,7 @@ pub use startup::{
 pub use vehicles::{VehicleSourceConfig, Vehicles};
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
-use super::crossings::gate::distance_to_crossing_m;
-use super::crossings::{CrosswalkAgent, GroupMember, Liveness, SignalPhase, SignalState};
+use super::crossings::{CrosswalkAgent, GroupMember, Liveness, SignalState};
 use super::events::{EventDetail, EventKind, EventLog};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
@@ -644,31 +644,6 @@ fn admit_batch(
         candidates.push(candidate);
     }
     Ok(candidates)
-}
-
-/// Whether a ped standing at `feet` would be on a signalled crossing whose signal does not show
-/// the pedestrian phase (a signal conflict: vehicles may have, or are about to get, the road).
-/// A crossing spans its kerb-to-kerb line, half its width either side; the kerbs are sidewalk.
-fn against_signal(
-    crosswalks: &[crate::sim::space::SimCrosswalk],
-    signals: &[SignalState],
-    feet: [f64; 3],
-) -> bool {
-    let p = Vec2 {
-        x: feet[0],
-        y: feet[1],
-    };
-    crosswalks.iter().any(|c| {
-        let (a, b) = (c.sides[0].kerb, c.sides[1].kerb);
-        let (dx, dy) = (b.x - a.x, b.y - a.y);
-        let along = (p.x - a.x) * dx + (p.y - a.y) * dy;
-        let between_kerbs = along > 0.0 && along < dx * dx + dy * dy;
-        between_kerbs
-            && distance_to_crossing_m(c, p) <= c.width_m * 0.5
-            && signals
-                .get(usize::from(c.signal))
-                .is_some_and(|s| s.phase != SignalPhase::PedestrianCrossing)
-    })
 }
 
 /// The row a birth (or a readmission) of `source` at `candidate` starts with: every column at

@@ -950,6 +950,19 @@ fn xyz(v: Vec3) -> [f64; 3] {
     [v.x, v.y, v.z]
 }
 
+/// Keys must ascend by frame: the first that does not is a problem at its `frame` field.
+fn ascending_frames(problems: &mut Problems, keys: FieldPath, frames: &[u64]) {
+    if let Some(index) = frames.windows(2).position(|f| f[0] >= f[1]) {
+        problems.push(
+            keys.index(index + 1).field("frame"),
+            SimProblem::UnorderedKeyframe {
+                frame: frames[index + 1],
+                previous: frames[index],
+            },
+        );
+    }
+}
+
 fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverSpec {
     problems.finite(path.field("position"), &xyz(o.position));
     problems.finite(path.field("close_m"), &[o.close_m]);
@@ -962,30 +975,16 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
             },
         );
     }
-    if let Some(index) = o.path.windows(2).position(|k| k[0].frame >= k[1].frame) {
-        problems.push(
-            path.field("path").index(index + 1).field("frame"),
-            SimProblem::UnorderedKeyframe {
-                frame: o.path[index + 1].frame,
-                previous: o.path[index].frame,
-            },
-        );
-    }
+    let path_frames: Vec<u64> = o.path.iter().map(|k| k.frame).collect();
+    ascending_frames(problems, path.field("path"), &path_frames);
     for (i, key) in o.path.iter().enumerate() {
         problems.finite(
             path.field("path").index(i).field("position"),
             &xyz(key.position),
         );
     }
-    if let Some(index) = o.aim.windows(2).position(|k| k[0].frame >= k[1].frame) {
-        problems.push(
-            path.field("aim").index(index + 1).field("frame"),
-            SimProblem::UnorderedKeyframe {
-                frame: o.aim[index + 1].frame,
-                previous: o.aim[index].frame,
-            },
-        );
-    }
+    let aim_frames: Vec<u64> = o.aim.iter().map(|k| k.frame).collect();
+    ascending_frames(problems, path.field("aim"), &aim_frames);
     for (i, key) in o.aim.iter().enumerate() {
         let key_path = path.field("aim").index(i);
         problems.finite(key_path.field("yaw_rad"), &[key.yaw_rad]);

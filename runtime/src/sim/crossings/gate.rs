@@ -138,24 +138,7 @@ pub fn lane_vehicle_in_zone(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::space::SimCrosswalkSide;
-
-    fn crosswalk() -> SimCrosswalk {
-        let side = |y: f64| SimCrosswalkSide {
-            sidewalk: 0,
-            node: 1,
-            kerb: Vec2 { x: 0.0, y },
-            waiting_point: Vec2 { x: 0.0, y },
-        };
-        SimCrosswalk {
-            id: "crosswalk.0".into(),
-            route: 0,
-            signal: 0,
-            width_m: 4.0,
-            lanes_crossed: 2,
-            sides: [side(-3.5), side(3.5)],
-        }
-    }
+    use crate::sim::crossings::fixtures::crosswalk;
 
     #[test]
     fn the_hazard_advances_only_through_an_open_gate_and_wraps() {
@@ -178,7 +161,7 @@ mod tests {
             width_m: 3.5,
             crosswalks: vec![0],
         };
-        let crosswalks = [crosswalk()];
+        let crosswalks = [crosswalk(3.5, 3.5)];
         // The crossing's midpoint is 40 m along; its conflict zone begins 2 + 2.6 m before it,
         // at 35.4 m; the stop line is 1 m before that.
         let stop_m = stop_line_m(&lane, &crosswalks[0]);

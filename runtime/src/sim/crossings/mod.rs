@@ -10,6 +10,8 @@
 //! walking, on the positions walking produced.
 
 pub mod crosswalk;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod gate;
 pub mod groups;
 mod phase;

@@ -258,28 +258,11 @@ impl QueueOccupancy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::space::SimCrosswalkSide;
-
-    fn crosswalk() -> SimCrosswalk {
-        let side = |y: f64, w: f64| SimCrosswalkSide {
-            sidewalk: 0,
-            node: 1,
-            kerb: Vec2 { x: 0.0, y },
-            waiting_point: Vec2 { x: 0.0, y: w },
-        };
-        SimCrosswalk {
-            id: "crosswalk.0".into(),
-            route: 0,
-            signal: 0,
-            width_m: 4.0,
-            lanes_crossed: 2,
-            sides: [side(-3.5, -4.25), side(3.5, 4.25)],
-        }
-    }
+    use crate::sim::crossings::fixtures::crosswalk;
 
     #[test]
     fn queue_rows_stand_every_0_75_m_behind_the_entry_on_their_lane() {
-        let c = crosswalk();
+        let c = crosswalk(3.5, 4.25);
         // Two lanes: slot 0 = lane 0 row 0, slot 3 = lane 1 row 1; side 0 walks north, so right is +x.
         let first = slot_points(&c, 0, 0, 2);
         assert_eq!(first.lateral_m, 0.325);
@@ -332,7 +315,7 @@ mod tests {
         .expect("route");
         let space = SimSpace {
             routes: vec![route, sidewalk],
-            crosswalks: vec![crosswalk()],
+            crosswalks: vec![crosswalk(3.5, 4.25)],
             ..SimSpace::default()
         };
         let index = CrossingIndex::new(&space, 4.0);

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::project::VehicleRelation;
+use crate::sim::crossings::fixtures::crosswalk;
 use crate::sim::crossings::{CrosswalkPhase, SignalPhase, SignalState};
-use crate::sim::space::{SimCrosswalk, SimCrosswalkSide};
 use crate::sim::tasks::{TaskChange, TaskHold};
 
 /// An observer that walks 295 m away between frames 10 and 20 and stays there.
@@ -269,26 +269,9 @@ fn a_long_fixed_step_is_accepted_only_up_to_the_maximum_frame_time() {
     assert_eq!(world.population().clocks, clocks);
 }
 
-fn crosswalk() -> SimCrosswalk {
-    let side = |y: f64| SimCrosswalkSide {
-        sidewalk: 0,
-        node: 0,
-        kerb: Vec2 { x: 0.0, y },
-        waiting_point: Vec2 { x: 0.0, y: y * 1.2 },
-    };
-    SimCrosswalk {
-        id: "crosswalk.0".into(),
-        route: 0,
-        signal: 0,
-        width_m: 4.0,
-        lanes_crossed: 2,
-        sides: [side(-5.0), side(5.0)],
-    }
-}
-
 #[test]
 fn a_candidate_on_a_crossing_conflicts_unless_its_signal_shows_the_walk_phase() {
-    let crossings = [crosswalk()];
+    let crossings = [crosswalk(5.0, 6.0)];
     let signal = |phase| SignalState {
         phase,
         ..SignalState::new()

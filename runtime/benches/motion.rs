@@ -173,21 +173,7 @@ fn main() {
         } else {
             warmed(two_way_street_world(10_000, 7).expect("street"))
         };
-        // A third part `each` also prints every step's CPU time (nanoseconds), so that runs on a
-        // loaded machine can be compared step by step (the least of several runs).
-        let per_step = if parts.next() == Some("each") {
-            let times: Vec<String> = (0..steps)
-                .map(|_| {
-                    let start = cpu_ns().unwrap_or(0);
-                    world.step();
-                    (cpu_ns().unwrap_or(0) - start).to_string()
-                })
-                .collect();
-            println!("each {}", times.join(" "));
-            f64::NAN
-        } else {
-            cpu_ms(steps, || world.step()).unwrap_or(f64::NAN)
-        };
+        let per_step = cpu_ms(steps, || world.step()).unwrap_or(f64::NAN);
         let waiting = world
             .walk_decisions()
             .iter()

@@ -6,7 +6,8 @@
 //! behind a moving leader, an oncoming body ahead): [`gather_walker`]; a task movement fills
 //! them from its gathered [`Neighbour`]s ([`Bodies::fill`]). Every verdict is an all-of, which
 //! the order of the tests never changes, so a body that refuses a candidate moves to the front
-//! of its list.
+//! of its list; several candidates' predicted tests may also run together
+//! ([`Bodies::predicted_clear_each`]: the same verdicts, their blocks tested side by side).
 //!
 //! The blocks and the predicted test run in vector lanes where the CPU has AVX-512 or AVX2
 //! (detected at run time; the same code is compiled for each): every lane does exactly the
@@ -238,6 +239,20 @@ impl Bodies {
         }
     }
 
+    /// [`Bodies::predicted_clear`] of the candidates from `here` predicted to reach each of
+    /// `predicted` (at most [`MAX_CANDIDATES`]; bit `i` set when `predicted[i]` is clear), all
+    /// tested together: the same verdicts (each an all-of over the same bodies), though no
+    /// refusing body moves to the front.
+    pub fn predicted_clear_each(&mut self, here: Vec2, predicted: &[Vec2]) -> u32 {
+        let n = self.other_count;
+        if !self.horizon_s.is_finite() || n < FEW_OTHERS || predicted.len() > MAX_CANDIDATES {
+            return (predicted.iter().enumerate()).fold(0, |bits, (i, &p)| {
+                bits | u32::from(self.predicted_clear(here, p)) << i
+            });
+        }
+        clear_candidates(&self.others, n, self.here, predicted, self.horizon_s)
+    }
+
     /// The executed step from `here` to `endpoint` against every body within `reach_sq` of
     /// where the mover gathered them, at their current positions; a refusing body moves to the
     /// front.
@@ -304,7 +319,7 @@ fn first_refusal(
     first_refusal_portable(others, n, here, endpoint, horizon_s)
 }
 
-/// [`first_refusal_portable`] compiled for AVX-512F.
+/// [`first_refusal_portable`] with AVX-512F lane masks.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn first_refusal_avx512(
@@ -314,10 +329,19 @@ fn first_refusal_avx512(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
-    first_refusal_portable(others, n, here, endpoint, horizon_s)
+    first_refusal_with(
+        |block, held, here, endpoint, horizon_s| {
+            let mut refused = [0];
+            lanes::block_refusals_avx512(block, held, (here, horizon_s), &[endpoint], &mut refused);
+            refused[0]
+        },
+        others,
+        (n, here, endpoint, horizon_s),
+    )
 }
 
-/// [`first_refusal_portable`] compiled for AVX2.
+/// [`first_refusal_portable`] compiled for AVX2 (its block test in a closure of its own,
+/// which is compiled for AVX2 too).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn first_refusal_avx2(
@@ -327,11 +351,17 @@ fn first_refusal_avx2(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
-    first_refusal_portable(others, n, here, endpoint, horizon_s)
+    first_refusal_with(
+        |block, held, here, endpoint, horizon_s| {
+            block_refusals(block, held, here, endpoint, horizon_s)
+        },
+        others,
+        (n, here, endpoint, horizon_s),
+    )
 }
 
 /// [`first_refusal`] a block of [`LANES`] bodies at a time (every lane tested, then the first
-/// refusing one taken), the rest one by one.
+/// refusing one taken).
 #[inline(always)]
 fn first_refusal_portable(
     others: &Others,
@@ -340,42 +370,206 @@ fn first_refusal_portable(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
+    first_refusal_with(
+        |block, held, here, endpoint, horizon_s| {
+            block_refusals(block, held, here, endpoint, horizon_s)
+        },
+        others,
+        (n, here, endpoint, horizon_s),
+    )
+}
+
+/// [`first_refusal_portable`] with the block test `refusals` (`(n, here, endpoint, horizon)`).
+#[inline(always)]
+fn first_refusal_with(
+    refusals: impl Fn([&[f64; LANES]; 4], usize, Vec2, Vec2, f64) -> u32,
+    others: &Others,
+    (n, here, endpoint, horizon_s): (usize, Vec2, Vec2, f64),
+) -> Option<usize> {
     let (x, y, vx, vy) = (&others.x, &others.y, &others.vx, &others.vy);
     let mut start = 0;
     while start < n {
         // The columns hold whole blocks (entries past `n` are stale and never refuse).
         let (Some(bx), Some(by), Some(bvx), Some(bvy)) = (
-            x.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
-            y.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
-            vx.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
-            vy.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
+            block_at(x, start),
+            block_at(y, start),
+            block_at(vx, start),
+            block_at(vy, start),
         ) else {
             break;
         };
-        // Most lanes are decided without the division; a block with one that is not is
-        // tested in full.
-        let (mut refused, mut undecided) = (0u32, 0u32);
-        for lane in 0..LANES {
-            let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
-            let (decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
-            let counts = start + lane < n;
-            refused |= u32::from(!clear & counts) << lane;
-            undecided |= u32::from(!decided & counts) << lane;
-        }
-        if undecided != 0 {
-            refused = 0;
-            for lane in 0..LANES {
-                let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
-                let clear = lane_clear(here, endpoint, horizon_s, body.0, body.1);
-                refused |= u32::from(!clear & (start + lane < n)) << lane;
-            }
-        }
+        let block = [bx, by, bvx, bvy];
+        let refused = refusals(block, n - start, here, endpoint, horizon_s);
         if refused != 0 {
             return Some(start + refused.trailing_zeros() as usize);
         }
         start += LANES;
     }
     None
+}
+
+/// The lanes of `block` (`[x, y, vx, vy]`, the first `held` lanes bodies) that refuse the
+/// candidate from `here` predicted to reach `endpoint` over a finite `horizon_s`.
+#[inline(always)]
+fn block_refusals(
+    [bx, by, bvx, bvy]: [&[f64; LANES]; 4],
+    held: usize,
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> u32 {
+    // Most lanes are decided without the division; a block with one that is not is tested in
+    // full.
+    let (mut refused, mut undecided) = (0u32, 0u32);
+    for lane in 0..LANES {
+        let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+        let (decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
+        let counts = lane < held;
+        refused |= u32::from(!clear & counts) << lane;
+        undecided |= u32::from(!decided & counts) << lane;
+    }
+    if undecided != 0 {
+        refused = 0;
+        for lane in 0..LANES {
+            let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+            let clear = lane_clear(here, endpoint, horizon_s, body.0, body.1);
+            refused |= u32::from(!clear & (lane < held)) << lane;
+        }
+    }
+    refused
+}
+
+/// The most candidates [`clear_candidates`] tests at once.
+const MAX_CANDIDATES: usize = 16;
+
+/// Which candidates from `here` predicted to reach `endpoints` (at most
+/// [`MAX_CANDIDATES`]) every one of the `n` bodies of `others` lets pass over a finite
+/// `horizon_s`: bit `i` for `endpoints[i]` (vector lanes where the CPU has them).
+fn clear_candidates(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F, detected just above.
+            return unsafe { clear_candidates_avx512(others, n, here, endpoints, horizon_s) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, detected just above.
+            return unsafe { clear_candidates_avx2(others, n, here, endpoints, horizon_s) };
+        }
+    }
+    clear_candidates_portable(others, n, here, endpoints, horizon_s)
+}
+
+/// [`clear_candidates_portable`] with AVX-512F lane masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn clear_candidates_avx512(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    clear_candidates_with(
+        |block, held, here, endpoints, horizon_s, refused| {
+            lanes::block_refusals_avx512(block, held, (here, horizon_s), endpoints, refused);
+        },
+        others,
+        (n, here, endpoints, horizon_s),
+    )
+}
+
+/// [`clear_candidates_portable`] compiled for AVX2 (its block test in a closure of its own,
+/// which is compiled for AVX2 too).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn clear_candidates_avx2(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    clear_candidates_with(
+        |block, held, here, endpoints, horizon_s, refused| {
+            each_block_refusals(block, held, (here, horizon_s), endpoints, refused);
+        },
+        others,
+        (n, here, endpoints, horizon_s),
+    )
+}
+
+/// [`clear_candidates`] a block of [`LANES`] bodies at a time, every candidate still clear
+/// tested against each block with no branch between them (their tests overlap rather than
+/// wait for one another's verdict), until none is left clear or the bodies end.
+#[inline(always)]
+fn clear_candidates_portable(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    clear_candidates_with(
+        |block, held, here, endpoints, horizon_s, refused| {
+            each_block_refusals(block, held, (here, horizon_s), endpoints, refused);
+        },
+        others,
+        (n, here, endpoints, horizon_s),
+    )
+}
+
+/// [`block_refusals`] of each of `endpoints`, written to `refusals`.
+#[inline(always)]
+fn each_block_refusals(
+    block: [&[f64; LANES]; 4],
+    held: usize,
+    (here, horizon_s): (Vec2, f64),
+    endpoints: &[Vec2],
+    refusals: &mut [u32],
+) {
+    for (&endpoint, refused) in endpoints.iter().zip(refusals) {
+        *refused = block_refusals(block, held, here, endpoint, horizon_s);
+    }
+}
+
+/// [`clear_candidates_portable`] with the block test `refusals` (`(n, here, endpoints,
+/// horizon)`).
+#[inline(always)]
+fn clear_candidates_with(
+    refusals: impl Fn([&[f64; LANES]; 4], usize, Vec2, &[Vec2], f64, &mut [u32]),
+    others: &Others,
+    (n, here, endpoints, horizon_s): (usize, Vec2, &[Vec2], f64),
+) -> u32 {
+    let endpoints = &endpoints[..endpoints.len().min(MAX_CANDIDATES)];
+    let mut clear = (1u32 << endpoints.len()) - 1;
+    let (x, y, vx, vy) = (&others.x, &others.y, &others.vx, &others.vy);
+    let mut start = 0;
+    while start < n && clear != 0 {
+        // The columns hold whole blocks (entries past `n` are stale and never refuse).
+        let (Some(bx), Some(by), Some(bvx), Some(bvy)) = (
+            block_at(x, start),
+            block_at(y, start),
+            block_at(vx, start),
+            block_at(vy, start),
+        ) else {
+            break;
+        };
+        let block = [bx, by, bvx, bvy];
+        let mut refused = [0; MAX_CANDIDATES];
+        refusals(block, n - start, here, endpoints, horizon_s, &mut refused);
+        for (c, &refused) in refused.iter().enumerate() {
+            clear &= !(u32::from(refused != 0) << c);
+        }
+        start += LANES;
+    }
+    clear
 }
 
 /// Relative margin around the safety diameter's square within which only the division
@@ -485,8 +679,10 @@ pub fn gather_walker(
     let motion = (here, axis, horizon_s, full_step_m);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, detected just above.
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the CPU supports AVX-512F and POPCNT, detected just above.
             return unsafe {
                 gather_walker_avx512(
                     grid,
@@ -519,9 +715,9 @@ pub fn gather_walker(
     gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies)
 }
 
-/// [`gather_walker_by`] compiled for AVX-512F, with its lane masks.
+/// [`gather_walker_by`] compiled for AVX-512F (and POPCNT, for the counts of the lanes filed), with its block filing.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,popcnt")]
 #[allow(clippy::too_many_arguments)]
 fn gather_walker_avx512(
     grid: &SpatialGrid,
@@ -576,7 +772,9 @@ fn gather_walker_avx2(
             scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
                 let mut tests = lanes::masks_avx2(scan, block);
                 tests.found &= valid;
-                scan.file(first, tests, block, Bodies::file_others::<LANES>);
+                scan.file(first, tests, block, |bodies, others, block| {
+                    bodies.file_others::<LANES>(others, block)
+                });
             });
         },
         grid,
@@ -672,7 +870,9 @@ fn scan_block_portable(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, first: us
     scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
         let mut tests = scan.masks::<LANES>(block);
         tests.found &= valid;
-        scan.file(first, tests, block, Bodies::file_others::<LANES>);
+        scan.file(first, tests, block, |bodies, others, block| {
+            bodies.file_others::<LANES>(others, block)
+        });
     });
 }
 
@@ -882,7 +1082,7 @@ impl Bodies {
 #[cfg(target_arch = "x86_64")]
 mod lanes {
     use super::{
-        Bodies, Masks, Scan, LANES, SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
+        Bodies, Masks, Scan, Vec2, LANES, SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
     };
     use crate::sim::walk::step::FOLLOW_MIN_SPEED_M_S;
     use std::arch::x86_64::*;
@@ -894,7 +1094,7 @@ mod lanes {
     /// touchable bodies and those at another heading compressed to the front of each column's
     /// vector (in lane order) and written whole after the ones filed so far (the lanes past
     /// the kept ones are stale, as the portable filing leaves them).
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,popcnt")]
     #[inline]
     pub(super) fn file_block_avx512(
         scan: &mut Scan<'_>,
@@ -992,6 +1192,70 @@ mod lanes {
         // the unaligned store writes exactly eight `f64`s from its first.
         unsafe { _mm512_storeu_pd(slots.as_mut_ptr(), _mm512_maskz_compress_pd(keep, values)) };
         true
+    }
+
+    /// [`block_refusals`](super::block_refusals) of each of `endpoints` in one AVX-512
+    /// vector, written to `refusals` (one per endpoint; the terms of the bodies alone computed
+    /// once): each lane [`lane_decided`](super::lane_decided)'s operations in its order (the
+    /// negation a sign flip, the comparisons ordered and false for NaN as Rust's), its
+    /// branches as masks; a candidate with an undecided lane in the block is tested in full by
+    /// the portable test.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn block_refusals_avx512(
+        block: [&[f64; LANES]; 4],
+        held: usize,
+        (here, horizon_s): (Vec2, f64),
+        endpoints: &[Vec2],
+        refusals: &mut [u32],
+    ) {
+        let [x, y, vx, vy] = block.map(|column| load(column));
+        let splat = _mm512_set1_pd;
+        let k = splat(SAFETY_DIAMETER_M * SAFETY_DIAMETER_M);
+        let (add, sub, mul) = (_mm512_add_pd, _mm512_sub_pd, _mm512_mul_pd);
+        let ge = |a, b| _mm512_cmp_pd_mask::<_CMP_GE_OQ>(a, b);
+        let le = |a, b| _mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b);
+        let lt = |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b);
+        let h = splat(horizon_s);
+        let (r0x, r0y) = (sub(splat(here.x), x), sub(splat(here.y), y));
+        let now_sq = add(mul(r0x, r0x), mul(r0y, r0y));
+        let (vhx, vhy) = (mul(vx, h), mul(vy, h));
+        let big = splat(1e100);
+        let zero = _mm512_setzero_pd();
+        let sign = _mm512_set1_epi64(i64::MIN);
+        let overlap = lt(now_sq, k);
+        let counts = (u32::MAX >> (32 - held.min(LANES))) as __mmask8;
+        for (&endpoint, refused) in endpoints.iter().zip(refusals.iter_mut()) {
+            let (ex, ey) = (sub(splat(endpoint.x), x), sub(splat(endpoint.y), y));
+            let not_closer = ge(add(mul(ex, ex), mul(ey, ey)), now_sq);
+            let (r1x, r1y) = (sub(ex, vhx), sub(ey, vhy));
+            let (dx, dy) = (sub(r1x, r0x), sub(r1y, r0y));
+            let len = add(mul(dx, dx), mul(dy, dy));
+            let num = add(mul(r0x, dx), mul(r0y, dy));
+            let (cx, cy) = (add(r0x, dx), add(r0y, dy));
+            let end_clear = ge(add(mul(cx, cx), mul(cy, cy)), k);
+            let margin = mul(splat(super::DECIDE_MARGIN), add(add(now_sq, len), k));
+            let gap = sub(mul(now_sq, len), mul(num, num));
+            let far = ge(gap, mul(add(k, margin), len));
+            let near = le(gap, mul(sub(k, margin), len));
+            let sane = lt(splat(1e-100), len) & lt(len, big) & lt(now_sq, big);
+            let at_start = ge(num, zero);
+            let minus_num = _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(num), sign));
+            let at_end = ge(minus_num, len);
+            let still = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(len, zero) & lt(now_sq, big);
+            let decided = overlap | still | (sane & (at_start | at_end | far | near));
+            // overlap ? not_closer : still | at_start ? true : at_end ? end_clear : far
+            let passing = still | at_start;
+            let clear = (overlap & not_closer)
+                | (!overlap & passing)
+                | (!overlap & !passing & at_end & end_clear)
+                | (!overlap & !passing & !at_end & far);
+            *refused = if !decided & counts != 0 {
+                super::block_refusals(block, held, here, endpoint, horizon_s)
+            } else {
+                u32::from(!clear & counts)
+            };
+        }
     }
 
     /// The eight lanes of a block's column in one vector.
@@ -1332,8 +1596,10 @@ mod tests {
             touched += want.2.len();
             #[cfg(target_arch = "x86_64")]
             {
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                if std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+                {
+                    // SAFETY: the CPU supports AVX-512F and POPCNT, detected just above.
                     let reading = unsafe {
                         gather_walker_avx512(&grid, row, here, axis, 0.7, step, 0.0, &mut bodies)
                     };
@@ -1437,6 +1703,102 @@ mod tests {
             }
         }
         assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
+    }
+
+    /// `n` bodies at (or a hair around) the diameter from `here`, on top of it, or around it;
+    /// far ones in later blocks, so some candidates are clear.
+    fn crowd_around(
+        draw: &mut impl FnMut(f64) -> f64,
+        here: Vec2,
+        n: usize,
+        case: usize,
+    ) -> Others {
+        let d = SAFETY_DIAMETER_M;
+        let mut others = Others::default();
+        others.reserve(n);
+        for k in 0..n {
+            let position = match (case + k) % 5 {
+                0 => Vec2 {
+                    x: here.x - [d, d + 1e-12, d - 1e-12, -d][k % 4],
+                    y: here.y,
+                },
+                1 => here,
+                _ => Vec2 {
+                    x: here.x + draw(3.0) + if k > 1 { 3.0 } else { 0.0 },
+                    y: here.y + draw(3.0),
+                },
+            };
+            let velocity = (draw(2.0), draw(2.0));
+            others.set(k, (position.x, position.y), velocity);
+        }
+        others
+    }
+
+    #[test]
+    fn every_instruction_path_tests_candidates_together_as_one_by_one() {
+        let mut draw = stream(0x6a09_e667_f3bc_c908);
+        let (mut clear, mut refused) = (0, 0);
+        for case in 0..4_000 {
+            let here = Vec2 {
+                x: 1e4 + draw(100.0),
+                y: draw(10.0),
+            };
+            let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
+            let n = case % 29;
+            let others = crowd_around(&mut draw, here, n, case);
+            let count = 1 + case % MAX_CANDIDATES;
+            let endpoints: Vec<Vec2> = (0..count)
+                .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
+                .collect();
+            let want = endpoints
+                .iter()
+                .enumerate()
+                .fold(0u32, |bits, (i, &endpoint)| {
+                    let ok = (0..n).all(|k| {
+                        body_clear(
+                            here,
+                            endpoint,
+                            others.position(k),
+                            others.velocity(k),
+                            horizon_s,
+                        )
+                    });
+                    bits | u32::from(ok) << i
+                });
+            clear += want.count_ones();
+            refused += count as u32 - want.count_ones();
+            let portable = clear_candidates_portable(&others, n, here, &endpoints, horizon_s);
+            assert_eq!(portable, want, "case {case}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                    let got =
+                        unsafe { clear_candidates_avx512(&others, n, here, &endpoints, horizon_s) };
+                    assert_eq!(got, want, "avx512, case {case}");
+                }
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, detected just above.
+                    let got =
+                        unsafe { clear_candidates_avx2(&others, n, here, &endpoints, horizon_s) };
+                    assert_eq!(got, want, "avx2, case {case}");
+                }
+            }
+            // Through the lists, one by one or together.
+            let mut bodies = Bodies {
+                horizon_s,
+                here,
+                others: others.clone(),
+                other_count: n,
+                ..Bodies::default()
+            };
+            assert_eq!(bodies.predicted_clear_each(here, &endpoints), want);
+            let one_by_one = (endpoints.iter().enumerate()).fold(0u32, |bits, (i, &p)| {
+                bits | u32::from(bodies.predicted_clear(here, p)) << i
+            });
+            assert_eq!(one_by_one, want, "case {case}");
+        }
+        assert!(clear > 2_000 && refused > 10_000, "{clear} {refused}");
     }
 
     #[test]

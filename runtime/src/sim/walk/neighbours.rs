@@ -159,9 +159,6 @@ pub struct Bodies {
     touch_count: usize,
     leaders: Leaders,
     lead_count: usize,
-    /// The blocks of a walker's gathering: first slot and the lanes its run holds (kept for
-    /// their capacity).
-    blocks: Vec<(usize, u32)>,
 }
 
 impl Bodies {
@@ -284,7 +281,6 @@ impl Bodies {
                 + self.leaders.ahead_m.capacity()
                 + self.leaders.side_m.capacity())
                 * std::mem::size_of::<f64>()
-            + self.blocks.capacity() * std::mem::size_of::<(usize, u32)>()
     }
 }
 
@@ -801,11 +797,9 @@ fn gather_walker_by(
     // each step test filters by its own reach.
     let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
     bodies.reset(here, horizon_s);
-    // Every run's blocks of `LANES` slots first (the last block of a run reads the slots
-    // after it too: whatever they hold, their lanes are not found), then each block filed in
-    // one loop (the filing inlined once, its constants loaded once, and one loop's end to
-    // predict rather than one a run), with room made once for all of them and a whole block
-    // past them (every lane of a block is written).
+    // Each run a block of `LANES` slots at a time (the last block of a run reads the slots
+    // after it too: whatever they hold, their lanes are not found), with room made for the
+    // run and a whole block past it (every lane of a block is written).
     let columns = grid.columns();
     let held = [
         columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
@@ -814,23 +808,6 @@ fn gather_walker_by(
     .into_iter()
     .min()
     .unwrap_or(0);
-    let mut blocks = std::mem::take(&mut bodies.blocks);
-    blocks.clear();
-    let mut total = 0;
-    grid.for_each_run_near(here, reach + slack_m, |run| {
-        // A run the columns do not hold (never handed out) is left out whole.
-        if run.end > held {
-            return;
-        }
-        total += run.len();
-        for first in run.clone().step_by(LANES) {
-            let valid = (run.end - first).min(LANES);
-            blocks.push((first, u32::MAX >> (32 - valid)));
-        }
-    });
-    bodies.others.reserve(total + LANES);
-    bodies.touchable.reserve(total + LANES);
-    bodies.leaders.reserve(total + LANES);
     let mut scan = Scan {
         here,
         axis,
@@ -844,12 +821,23 @@ fn gather_walker_by(
         },
         bodies,
     };
-    for &(first, valid) in &blocks {
-        file_block(&mut scan, &columns, first, valid);
-    }
-    let reading = scan.reading;
-    bodies.blocks = blocks;
-    reading
+    grid.for_each_run_near(here, reach + slack_m, |run| {
+        // A run the columns do not hold (never handed out) is left out whole.
+        if run.end > held {
+            return;
+        }
+        let b = &mut *scan.bodies;
+        b.others.reserve(b.other_count + run.len() + LANES);
+        b.touchable.reserve(b.touch_count + run.len() + LANES);
+        b.leaders.reserve(b.lead_count + run.len() + LANES);
+        let mut first = run.start;
+        while first < run.end {
+            let valid = (run.end - first).min(LANES);
+            file_block(&mut scan, &columns, first, u32::MAX >> (32 - valid));
+            first += LANES;
+        }
+    });
+    scan.reading
 }
 
 /// One walker's pass over the runs: what it reads, and the lists being filed.

@@ -6,18 +6,22 @@
 //! behind a moving leader, an oncoming body ahead): [`gather_walker`]; a task movement fills
 //! them from its gathered [`Neighbour`]s ([`Bodies::fill`]). Every verdict is an all-of, which
 //! the order of the tests never changes, so a body that refuses a candidate moves to the front
-//! of its list.
+//! of its list; several candidates' predicted tests may also run together
+//! ([`Bodies::predicted_clear_each`]: the same verdicts, their blocks tested side by side).
 //!
 //! The blocks and the predicted test run in vector lanes where the CPU has AVX-512 or AVX2
 //! (detected at run time; the same code is compiled for each): every lane does exactly the
-//! scalar operations in the scalar order (adds, subtractions, products, quotients and
-//! comparisons, never fused), so the verdicts are bit for bit those of the portable path.
+//! scalar operations in the scalar order (adds, subtractions, products, quotients, square roots
+//! and comparisons, never fused), so the verdicts are bit for bit those of the portable path.
+//! With AVX-512 a block is filed without a branch on its lanes: the kept lanes of each column
+//! are compressed to the front of a vector written whole after the bodies filed so far, and
+//! the moving leaders are filed too, their room taken once all are.
 
 // Unsafe code here only calls a `#[target_feature]` function after run-time detection of that
-// feature, which is what makes the call sound.
+// feature, which is what makes the call sound, and, inside the AVX-512 functions, stores a
+// vector through a pointer taken from a slice of exactly one vector's length (checked just
+// before, each store with its `SAFETY:` comment).
 #![allow(unsafe_code)]
-
-use std::ops::Range;
 
 use super::body::SAFETY_DIAMETER_M;
 use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
@@ -89,13 +93,57 @@ impl Others {
     }
 }
 
-/// A body an executed step may touch: current position and squared distance from where the
-/// mover gathered it (each step test filters by its own reach, as the scan over every
-/// neighbour did).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Touchable {
-    position: Vec2,
-    distance_sq_m2: f64,
+/// The bodies an executed step may touch as columns: current position and squared distance
+/// from where the mover gathered it (each step test filters by its own reach, as the scan over
+/// every neighbour did). The three columns keep one length; entries past the count are stale.
+#[derive(Clone, Debug, Default)]
+struct Touchables {
+    x: Vec<f64>,
+    y: Vec<f64>,
+    distance_sq_m2: Vec<f64>,
+}
+
+impl Touchables {
+    /// Makes room for `n` bodies, in whole blocks of [`LANES`] (the columns only grow).
+    fn reserve(&mut self, n: usize) {
+        let n = n.div_ceil(LANES) * LANES;
+        if self.x.len() < n {
+            for column in [&mut self.x, &mut self.y, &mut self.distance_sq_m2] {
+                column.resize(n, 0.0);
+            }
+        }
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        for column in [&mut self.x, &mut self.y, &mut self.distance_sq_m2] {
+            column.swap(a, b);
+        }
+    }
+
+    fn capacity(&self) -> usize {
+        self.x.capacity() + self.y.capacity() + self.distance_sq_m2.capacity()
+    }
+}
+
+/// The moving leaders a walker's vector filing found (ahead within the safety diameter
+/// sideways, heading the same way), relative to its route axis, for their room to be taken
+/// once all are filed. The two columns keep one length; entries past the count are stale.
+#[derive(Clone, Debug, Default)]
+struct Leaders {
+    ahead_m: Vec<f64>,
+    side_m: Vec<f64>,
+}
+
+impl Leaders {
+    /// Makes room for `n` leaders, in whole blocks of [`LANES`] (the columns only grow).
+    fn reserve(&mut self, n: usize) {
+        let n = n.div_ceil(LANES) * LANES;
+        if self.ahead_m.len() < n {
+            for column in [&mut self.ahead_m, &mut self.side_m] {
+                column.resize(n, 0.0);
+            }
+        }
+    }
 }
 
 /// The bodies of one mover's candidate tests (buffers reused from mover to mover).
@@ -107,7 +155,10 @@ pub struct Bodies {
     here: Vec2,
     others: Others,
     other_count: usize,
-    touchable: Vec<Touchable>,
+    touchable: Touchables,
+    touch_count: usize,
+    leaders: Leaders,
+    lead_count: usize,
 }
 
 impl Bodies {
@@ -116,7 +167,8 @@ impl Bodies {
         self.horizon_s = horizon_s;
         self.here = here;
         self.other_count = 0;
-        self.touchable.clear();
+        self.touch_count = 0;
+        self.lead_count = 0;
     }
 
     /// The lists of a task movement at `here` heading `axis` over its gathered `neighbours`
@@ -132,6 +184,7 @@ impl Bodies {
         let touch_sq = (SAFETY_DIAMETER_M + step_m) * (SAFETY_DIAMETER_M + step_m);
         self.reset(here, horizon_s);
         self.others.reserve(neighbours.len());
+        self.touchable.reserve(neighbours.len());
         for n in neighbours {
             let same = n.facing.x * axis.x + n.facing.y * axis.y >= SAME_DIRECTION_COS;
             if !same {
@@ -140,10 +193,15 @@ impl Bodies {
                 self.other_count += 1;
             }
             if n.distance_sq_m2 <= touch_sq {
-                self.touchable.push(Touchable {
-                    position: n.position,
-                    distance_sq_m2: n.distance_sq_m2,
-                });
+                let t = &mut self.touchable;
+                if let (Some(x), Some(y), Some(d)) = (
+                    t.x.get_mut(self.touch_count),
+                    t.y.get_mut(self.touch_count),
+                    t.distance_sq_m2.get_mut(self.touch_count),
+                ) {
+                    (*x, *y, *d) = (n.position.x, n.position.y, n.distance_sq_m2);
+                    self.touch_count += 1;
+                }
             }
         }
     }
@@ -178,13 +236,30 @@ impl Bodies {
         }
     }
 
+    /// [`Bodies::predicted_clear`] of the candidates from `here` predicted to reach each of
+    /// `predicted` (at most [`MAX_CANDIDATES`]; bit `i` set when `predicted[i]` is clear), all
+    /// tested together: the same verdicts (each an all-of over the same bodies), though no
+    /// refusing body moves to the front.
+    pub fn predicted_clear_each(&mut self, here: Vec2, predicted: &[Vec2]) -> u32 {
+        let n = self.other_count;
+        if !self.horizon_s.is_finite() || n < FEW_OTHERS || predicted.len() > MAX_CANDIDATES {
+            return (predicted.iter().enumerate()).fold(0, |bits, (i, &p)| {
+                bits | u32::from(self.predicted_clear(here, p)) << i
+            });
+        }
+        clear_candidates(&self.others, n, self.here, predicted, self.horizon_s)
+    }
+
     /// The executed step from `here` to `endpoint` against every body within `reach_sq` of
     /// where the mover gathered them, at their current positions; a refusing body moves to the
     /// front.
     pub fn step_clear(&mut self, here: Vec2, endpoint: Vec2, reach_sq: f64) -> bool {
-        let refused = self.touchable.iter().position(|t| {
-            t.distance_sq_m2 <= reach_sq
-                && !body_clear(here, endpoint, t.position, Vec2::default(), 0.0)
+        let n = self.touch_count;
+        let t = &self.touchable;
+        let (x, y, d) = (&t.x[..n], &t.y[..n], &t.distance_sq_m2[..n]);
+        let refused = (0..n).position(|k| {
+            let position = Vec2 { x: x[k], y: y[k] };
+            d[k] <= reach_sq && !body_clear(here, endpoint, position, Vec2::default(), 0.0)
         });
         match refused {
             Some(k) => {
@@ -202,7 +277,10 @@ impl Bodies {
             + self.others.vx.capacity()
             + self.others.vy.capacity())
             * std::mem::size_of::<f64>()
-            + self.touchable.capacity() * std::mem::size_of::<Touchable>()
+            + (self.touchable.capacity()
+                + self.leaders.ahead_m.capacity()
+                + self.leaders.side_m.capacity())
+                * std::mem::size_of::<f64>()
     }
 }
 
@@ -237,7 +315,7 @@ fn first_refusal(
     first_refusal_portable(others, n, here, endpoint, horizon_s)
 }
 
-/// [`first_refusal_portable`] compiled for AVX-512F.
+/// [`first_refusal_portable`] with AVX-512F lane masks.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn first_refusal_avx512(
@@ -247,10 +325,19 @@ fn first_refusal_avx512(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
-    first_refusal_portable(others, n, here, endpoint, horizon_s)
+    first_refusal_with(
+        |block, held, here, endpoint, horizon_s| {
+            let mut refused = [0];
+            lanes::block_refusals_avx512(block, held, (here, horizon_s), &[endpoint], &mut refused);
+            refused[0]
+        },
+        others,
+        (n, here, endpoint, horizon_s),
+    )
 }
 
-/// [`first_refusal_portable`] compiled for AVX2.
+/// [`first_refusal_portable`] compiled for AVX2 (its block test in a closure of its own,
+/// which is compiled for AVX2 too).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn first_refusal_avx2(
@@ -260,11 +347,17 @@ fn first_refusal_avx2(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
-    first_refusal_portable(others, n, here, endpoint, horizon_s)
+    first_refusal_with(
+        |block, held, here, endpoint, horizon_s| {
+            block_refusals(block, held, here, endpoint, horizon_s)
+        },
+        others,
+        (n, here, endpoint, horizon_s),
+    )
 }
 
 /// [`first_refusal`] a block of [`LANES`] bodies at a time (every lane tested, then the first
-/// refusing one taken), the rest one by one.
+/// refusing one taken).
 #[inline(always)]
 fn first_refusal_portable(
     others: &Others,
@@ -273,42 +366,206 @@ fn first_refusal_portable(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
+    first_refusal_with(
+        |block, held, here, endpoint, horizon_s| {
+            block_refusals(block, held, here, endpoint, horizon_s)
+        },
+        others,
+        (n, here, endpoint, horizon_s),
+    )
+}
+
+/// [`first_refusal_portable`] with the block test `refusals` (`(n, here, endpoint, horizon)`).
+#[inline(always)]
+fn first_refusal_with(
+    refusals: impl Fn([&[f64; LANES]; 4], usize, Vec2, Vec2, f64) -> u32,
+    others: &Others,
+    (n, here, endpoint, horizon_s): (usize, Vec2, Vec2, f64),
+) -> Option<usize> {
     let (x, y, vx, vy) = (&others.x, &others.y, &others.vx, &others.vy);
     let mut start = 0;
     while start < n {
         // The columns hold whole blocks (entries past `n` are stale and never refuse).
         let (Some(bx), Some(by), Some(bvx), Some(bvy)) = (
-            x.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
-            y.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
-            vx.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
-            vy.get(start..).and_then(<[f64]>::first_chunk::<LANES>),
+            block_at(x, start),
+            block_at(y, start),
+            block_at(vx, start),
+            block_at(vy, start),
         ) else {
             break;
         };
-        // Most lanes are decided without the division; a block with one that is not is
-        // tested in full.
-        let (mut refused, mut undecided) = (0u32, 0u32);
-        for lane in 0..LANES {
-            let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
-            let (decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
-            let counts = start + lane < n;
-            refused |= u32::from(!clear & counts) << lane;
-            undecided |= u32::from(!decided & counts) << lane;
-        }
-        if undecided != 0 {
-            refused = 0;
-            for lane in 0..LANES {
-                let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
-                let clear = lane_clear(here, endpoint, horizon_s, body.0, body.1);
-                refused |= u32::from(!clear & (start + lane < n)) << lane;
-            }
-        }
+        let block = [bx, by, bvx, bvy];
+        let refused = refusals(block, n - start, here, endpoint, horizon_s);
         if refused != 0 {
             return Some(start + refused.trailing_zeros() as usize);
         }
         start += LANES;
     }
     None
+}
+
+/// The lanes of `block` (`[x, y, vx, vy]`, the first `held` lanes bodies) that refuse the
+/// candidate from `here` predicted to reach `endpoint` over a finite `horizon_s`.
+#[inline(always)]
+fn block_refusals(
+    [bx, by, bvx, bvy]: [&[f64; LANES]; 4],
+    held: usize,
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> u32 {
+    // Most lanes are decided without the division; a block with one that is not is tested in
+    // full.
+    let (mut refused, mut undecided) = (0u32, 0u32);
+    for lane in 0..LANES {
+        let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+        let (decided, clear) = lane_decided(here, endpoint, horizon_s, body.0, body.1);
+        let counts = lane < held;
+        refused |= u32::from(!clear & counts) << lane;
+        undecided |= u32::from(!decided & counts) << lane;
+    }
+    if undecided != 0 {
+        refused = 0;
+        for lane in 0..LANES {
+            let body = ((bx[lane], by[lane]), (bvx[lane], bvy[lane]));
+            let clear = lane_clear(here, endpoint, horizon_s, body.0, body.1);
+            refused |= u32::from(!clear & (lane < held)) << lane;
+        }
+    }
+    refused
+}
+
+/// The most candidates [`clear_candidates`] tests at once.
+const MAX_CANDIDATES: usize = 16;
+
+/// Which candidates from `here` predicted to reach `endpoints` (at most
+/// [`MAX_CANDIDATES`]) every one of the `n` bodies of `others` lets pass over a finite
+/// `horizon_s`: bit `i` for `endpoints[i]` (vector lanes where the CPU has them).
+fn clear_candidates(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F, detected just above.
+            return unsafe { clear_candidates_avx512(others, n, here, endpoints, horizon_s) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, detected just above.
+            return unsafe { clear_candidates_avx2(others, n, here, endpoints, horizon_s) };
+        }
+    }
+    clear_candidates_portable(others, n, here, endpoints, horizon_s)
+}
+
+/// [`clear_candidates_portable`] with AVX-512F lane masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn clear_candidates_avx512(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    clear_candidates_with(
+        |block, held, here, endpoints, horizon_s, refused| {
+            lanes::block_refusals_avx512(block, held, (here, horizon_s), endpoints, refused);
+        },
+        others,
+        (n, here, endpoints, horizon_s),
+    )
+}
+
+/// [`clear_candidates_portable`] compiled for AVX2 (its block test in a closure of its own,
+/// which is compiled for AVX2 too).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn clear_candidates_avx2(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    clear_candidates_with(
+        |block, held, here, endpoints, horizon_s, refused| {
+            each_block_refusals(block, held, (here, horizon_s), endpoints, refused);
+        },
+        others,
+        (n, here, endpoints, horizon_s),
+    )
+}
+
+/// [`clear_candidates`] a block of [`LANES`] bodies at a time, every candidate still clear
+/// tested against each block with no branch between them (their tests overlap rather than
+/// wait for one another's verdict), until none is left clear or the bodies end.
+#[inline(always)]
+fn clear_candidates_portable(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    clear_candidates_with(
+        |block, held, here, endpoints, horizon_s, refused| {
+            each_block_refusals(block, held, (here, horizon_s), endpoints, refused);
+        },
+        others,
+        (n, here, endpoints, horizon_s),
+    )
+}
+
+/// [`block_refusals`] of each of `endpoints`, written to `refusals`.
+#[inline(always)]
+fn each_block_refusals(
+    block: [&[f64; LANES]; 4],
+    held: usize,
+    (here, horizon_s): (Vec2, f64),
+    endpoints: &[Vec2],
+    refusals: &mut [u32],
+) {
+    for (&endpoint, refused) in endpoints.iter().zip(refusals) {
+        *refused = block_refusals(block, held, here, endpoint, horizon_s);
+    }
+}
+
+/// [`clear_candidates_portable`] with the block test `refusals` (`(n, here, endpoints,
+/// horizon)`).
+#[inline(always)]
+fn clear_candidates_with(
+    refusals: impl Fn([&[f64; LANES]; 4], usize, Vec2, &[Vec2], f64, &mut [u32]),
+    others: &Others,
+    (n, here, endpoints, horizon_s): (usize, Vec2, &[Vec2], f64),
+) -> u32 {
+    let endpoints = &endpoints[..endpoints.len().min(MAX_CANDIDATES)];
+    let mut clear = (1u32 << endpoints.len()) - 1;
+    let (x, y, vx, vy) = (&others.x, &others.y, &others.vx, &others.vy);
+    let mut start = 0;
+    while start < n && clear != 0 {
+        // The columns hold whole blocks (entries past `n` are stale and never refuse).
+        let (Some(bx), Some(by), Some(bvx), Some(bvy)) = (
+            block_at(x, start),
+            block_at(y, start),
+            block_at(vx, start),
+            block_at(vy, start),
+        ) else {
+            break;
+        };
+        let block = [bx, by, bvx, bvy];
+        let mut refused = [0; MAX_CANDIDATES];
+        refusals(block, n - start, here, endpoints, horizon_s, &mut refused);
+        for (c, &refused) in refused.iter().enumerate() {
+            clear &= !(u32::from(refused != 0) << c);
+        }
+        start += LANES;
+    }
+    clear
 }
 
 /// Relative margin around the safety diameter's square within which only the division
@@ -418,8 +675,10 @@ pub fn gather_walker(
     let motion = (here, axis, horizon_s, full_step_m);
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, detected just above.
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the CPU supports AVX-512F and POPCNT, detected just above.
             return unsafe {
                 gather_walker_avx512(
                     grid,
@@ -449,12 +708,12 @@ pub fn gather_walker(
             };
         }
     }
-    gather_walker_by(scan_run_portable, grid, row, motion, slack_m, bodies)
+    gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies)
 }
 
-/// [`gather_walker_by`] compiled for AVX-512F, with its lane masks.
+/// [`gather_walker_by`] compiled for AVX-512F (and POPCNT, for the counts of the lanes filed), with its block filing.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,popcnt")]
 #[allow(clippy::too_many_arguments)]
 fn gather_walker_avx512(
     grid: &SpatialGrid,
@@ -468,10 +727,10 @@ fn gather_walker_avx512(
 ) -> Reading {
     // Scalars rather than one tuple in memory: the arguments arrive in registers.
     let motion = (here, axis, horizon_s, full_step_m);
-    gather_walker_by(
-        |scan, columns, run| {
-            scan_run_with(scan, columns, run, |scan, block| {
-                lanes::masks_avx512(scan, block)
+    let reading = gather_walker_by(
+        |scan, columns, first, valid| {
+            scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
+                lanes::file_block_avx512(scan, first, valid, block)
             });
         },
         grid,
@@ -479,7 +738,13 @@ fn gather_walker_avx512(
         motion,
         slack_m,
         bodies,
-    )
+    );
+    // The leaders are filed rather than read block by block (see `file_block_avx512`).
+    let followed_step_m = lanes::least_room(bodies, full_step_m, reading.followed_step_m);
+    Reading {
+        followed_step_m,
+        ..reading
+    }
 }
 
 /// [`gather_walker_by`] compiled for AVX2, with its lane masks.
@@ -499,9 +764,13 @@ fn gather_walker_avx2(
     // Scalars rather than one tuple in memory: the arguments arrive in registers.
     let motion = (here, axis, horizon_s, full_step_m);
     gather_walker_by(
-        |scan, columns, run| {
-            scan_run_with(scan, columns, run, |scan, block| {
-                lanes::masks_avx2(scan, block)
+        |scan, columns, first, valid| {
+            scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
+                let mut tests = lanes::masks_avx2(scan, block);
+                tests.found &= valid;
+                scan.file(first, tests, block, |bodies, others, block| {
+                    bodies.file_others::<LANES>(others, block)
+                });
             });
         },
         grid,
@@ -516,7 +785,7 @@ fn gather_walker_avx2(
 /// step).
 #[inline(always)]
 fn gather_walker_by(
-    file_run: impl Fn(&mut Scan<'_>, &BodyColumns<'_>, Range<usize>),
+    file_block: impl Fn(&mut Scan<'_>, &BodyColumns<'_>, usize, u32),
     grid: &SpatialGrid,
     row: usize,
     (here, axis, horizon_s, full_step_m): (Vec2, Vec2, f64, f64),
@@ -528,6 +797,17 @@ fn gather_walker_by(
     // each step test filters by its own reach.
     let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
     bodies.reset(here, horizon_s);
+    // Each run a block of `LANES` slots at a time (the last block of a run reads the slots
+    // after it too: whatever they hold, their lanes are not found), with room made for the
+    // run and a whole block past it (every lane of a block is written).
+    let columns = grid.columns();
+    let held = [
+        columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
+    ]
+    .map(<[f64]>::len)
+    .into_iter()
+    .min()
+    .unwrap_or(0);
     let mut scan = Scan {
         here,
         axis,
@@ -541,9 +821,21 @@ fn gather_walker_by(
         },
         bodies,
     };
-    let columns = grid.columns();
     grid.for_each_run_near(here, reach + slack_m, |run| {
-        file_run(&mut scan, &columns, run);
+        // A run the columns do not hold (never handed out) is left out whole.
+        if run.end > held {
+            return;
+        }
+        let b = &mut *scan.bodies;
+        b.others.reserve(b.other_count + run.len() + LANES);
+        b.touchable.reserve(b.touch_count + run.len() + LANES);
+        b.leaders.reserve(b.lead_count + run.len() + LANES);
+        let mut first = run.start;
+        while first < run.end {
+            let valid = (run.end - first).min(LANES);
+            file_block(&mut scan, &columns, first, u32::MAX >> (32 - valid));
+            first += LANES;
+        }
     });
     scan.reading
 }
@@ -561,9 +853,15 @@ struct Scan<'a> {
     bodies: &'a mut Bodies,
 }
 
-/// [`scan_run_with`] with scalar lane masks.
-fn scan_run_portable(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, run: Range<usize>) {
-    scan_run_with(scan, columns, run, |scan, block| scan.masks::<LANES>(block));
+/// [`scan_block_with`] with scalar lane masks.
+fn scan_block_portable(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, first: usize, valid: u32) {
+    scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
+        let mut tests = scan.masks::<LANES>(block);
+        tests.found &= valid;
+        scan.file(first, tests, block, |bodies, others, block| {
+            bodies.file_others::<LANES>(others, block)
+        });
+    });
 }
 
 /// The tests of a block of bodies, one bit per lane (lane 0 the lowest).
@@ -585,54 +883,43 @@ struct Masks {
     in_corridor: u32,
 }
 
-/// Files one run of slots, a block of [`LANES`] slots at a time (their tests by `masks`), the rest one
-/// by one, in slot order.
+/// Files the block of [`LANES`] slots from `first` (the lanes its run holds set in `valid`,
+/// the lowest ones) with `file_block`, or one by one, in slot order, where the columns end
+/// within it.
 #[inline(always)]
-fn scan_run_with(
+fn scan_block_with(
     scan: &mut Scan<'_>,
     columns: &BodyColumns<'_>,
-    run: Range<usize>,
-    masks: impl Fn(&Scan<'_>, [&[f64; LANES]; 6]) -> Masks,
+    first: usize,
+    valid: u32,
+    file_block: impl Fn(&mut Scan<'_>, usize, u32, [&[f64; LANES]; 6]),
 ) {
-    // A run the columns do not hold (never handed out) is left out whole.
     let [x, y, vx, vy, fx, fy] = [
         columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
     ];
-    if [x, y, vx, vy, fx, fy]
-        .iter()
-        .any(|column| column.len() < run.end)
-    {
-        return;
-    }
-    // Room for the run and a whole block past it (every lane of a block is written).
-    let needed = scan.bodies.other_count + run.len() + LANES;
-    scan.bodies.others.reserve(needed);
-    let mut first = run.start;
-    while first < run.end {
-        // The last block of a run reads the slots after it too (whatever they hold, their
-        // lanes are not found), unless the columns end first.
-        let valid = (run.end - first).min(LANES);
-        if let (Some(bx), Some(by), Some(bvx), Some(bvy), Some(bfx), Some(bfy)) = (
-            x[first..].first_chunk::<LANES>(),
-            y[first..].first_chunk::<LANES>(),
-            vx[first..].first_chunk::<LANES>(),
-            vy[first..].first_chunk::<LANES>(),
-            fx[first..].first_chunk::<LANES>(),
-            fy[first..].first_chunk::<LANES>(),
-        ) {
-            let block = [bx, by, bvx, bvy, bfx, bfy];
-            let mut tests = masks(scan, block);
-            tests.found &= u32::MAX >> (32 - valid);
-            scan.file(first, tests, block);
-        } else {
-            for slot in first..first + valid {
-                let block = [x, y, vx, vy, fx, fy].map(|column| one_slot(column, slot));
-                let tests = scan.masks::<1>(block);
-                scan.file(slot, tests, block);
-            }
+    let chunk = |column| block_at(column, first);
+    if let (Some(bx), Some(by), Some(bvx), Some(bvy), Some(bfx), Some(bfy)) = (
+        chunk(x),
+        chunk(y),
+        chunk(vx),
+        chunk(vy),
+        chunk(fx),
+        chunk(fy),
+    ) {
+        file_block(scan, first, valid, [bx, by, bvx, bvy, bfx, bfy]);
+    } else {
+        for slot in first..first + valid.count_ones() as usize {
+            let block = [x, y, vx, vy, fx, fy].map(|column| one_slot(column, slot));
+            let tests = scan.masks::<1>(block);
+            scan.file(slot, tests, block, Bodies::file_others::<1>);
         }
-        first += LANES;
     }
+}
+
+/// The [`LANES`] entries of `column` from `first`, if it holds them.
+#[inline(always)]
+fn block_at(column: &[f64], first: usize) -> Option<&[f64; LANES]> {
+    column.get(first..).and_then(<[f64]>::first_chunk::<LANES>)
 }
 
 /// The one entry of `column` at `slot` (which the column holds).
@@ -676,7 +963,13 @@ impl Scan<'_> {
     /// tests are `m`: the oncoming lean, the rare leaders and touchable bodies (in slot order,
     /// their values recomputed with the same operations), and the bodies at another heading.
     #[inline(always)]
-    fn file<const N: usize>(&mut self, first_slot: usize, m: Masks, block: [&[f64; N]; 6]) {
+    fn file<const N: usize>(
+        &mut self,
+        first_slot: usize,
+        m: Masks,
+        block: [&[f64; N]; 6],
+        file_others: impl Fn(&mut Bodies, u32, [&[f64; N]; 4]),
+    ) {
         const { assert!(N.is_power_of_two() && N <= 32) };
         let [x, y, vx, vy, _, _] = block;
         let mut found = m.found;
@@ -703,23 +996,43 @@ impl Scan<'_> {
                 *followed = followed.min(room);
             }
         }
-        let mut touch = found & m.touch;
-        while touch != 0 {
-            let lane = touch.trailing_zeros() as usize % N;
-            touch &= touch - 1;
-            let (dx, dy) = (x[lane] - self.here.x, y[lane] - self.here.y);
-            self.bodies.touchable.push(Touchable {
-                position: Vec2 {
-                    x: x[lane],
-                    y: y[lane],
-                },
-                distance_sq_m2: dx * dx + dy * dy,
-            });
+        if found & m.touch != 0 {
+            self.bodies
+                .file_touchable::<N>(self.here, found & m.touch, [x, y]);
         }
         // Same-direction flows leave most blocks without one (a well-predicted branch).
         if found & !m.same != 0 {
-            self.file_others::<N>(found & !m.same, [x, y, vx, vy]);
+            file_others(self.bodies, found & !m.same, [x, y, vx, vy]);
         }
+    }
+}
+
+impl Bodies {
+    /// Writes the `N` bodies at `[x, y]` after the touchable bodies filed so far with their
+    /// squared distance from `here` (recomputed with the masks' operations), each in place
+    /// whatever it is, kept only when its bit of `touch` is set.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn file_touchable<const N: usize>(&mut self, here: Vec2, touch: u32, [x, y]: [&[f64; N]; 2]) {
+        let start = self.touch_count;
+        let t = &mut self.touchable;
+        // The gathering made room for every run and a whole block past them.
+        let (Some(sx), Some(sy), Some(sd)) = (
+            t.x.get_mut(start..start + N),
+            t.y.get_mut(start..start + N),
+            t.distance_sq_m2.get_mut(start..start + N),
+        ) else {
+            return;
+        };
+        let mut k = 0;
+        for lane in 0..N {
+            // `k ≤ lane < N`, and `N` is a power of two.
+            let slot = k & (N - 1);
+            let (dx, dy) = (x[lane] - here.x, y[lane] - here.y);
+            (sx[slot], sy[slot], sd[slot]) = (x[lane], y[lane], dx * dx + dy * dy);
+            k += ((touch >> lane) & 1) as usize;
+        }
+        self.touch_count += k;
     }
 
     /// Writes the `N` bodies `[x, y, vx, vy]` after the bodies at another heading filed so
@@ -728,7 +1041,7 @@ impl Scan<'_> {
     #[inline(always)]
     #[allow(clippy::needless_range_loop)]
     fn file_others<const N: usize>(&mut self, others: u32, [x, y, vx, vy]: [&[f64; N]; 4]) {
-        let bodies = &mut *self.bodies;
+        let bodies = self;
         let start = bodies.other_count;
         // `reserve` made room for the whole run, so for every block of it.
         let (Some(sx), Some(sy), Some(svx), Some(svy)) = (
@@ -756,17 +1069,28 @@ impl Scan<'_> {
 /// NaN included), with ordered, non-signalling comparisons that are false for NaN as Rust's.
 #[cfg(target_arch = "x86_64")]
 mod lanes {
-    use super::{Masks, Scan, LANES, SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M};
+    use super::{
+        Bodies, Masks, Scan, Vec2, LANES, SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
+    };
     use crate::sim::walk::step::FOLLOW_MIN_SPEED_M_S;
     use std::arch::x86_64::*;
 
-    /// [`Scan::masks`] of a block, eight lanes in one AVX-512 vector.
-    #[target_feature(enable = "avx512f")]
+    /// [`Scan::masks`] and [`Scan::file`] of a block (`valid`: the lanes the run holds) in
+    /// AVX-512 vectors: the tests as lane masks; the moving leaders' room as lanes, each
+    /// `room_behind_m`'s operations (`√` is exact, and no lane's room is NaN or −0, so their
+    /// minimum taken in any order is the scalar one's), reduced to their minimum; the
+    /// touchable bodies and those at another heading compressed to the front of each column's
+    /// vector (in lane order) and written whole after the ones filed so far (the lanes past
+    /// the kept ones are stale, as the portable filing leaves them).
+    #[target_feature(enable = "avx512f,popcnt")]
     #[inline]
-    pub(super) fn masks_avx512(scan: &Scan<'_>, block: [&[f64; LANES]; 6]) -> Masks {
-        let load =
-            |c: &[f64; LANES]| _mm512_setr_pd(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
-        let [x, y, vx, vy, fx, fy] = block.map(load);
+    pub(super) fn file_block_avx512(
+        scan: &mut Scan<'_>,
+        first_slot: usize,
+        valid: u32,
+        block: [&[f64; LANES]; 6],
+    ) {
+        let [x, y, vx, vy, fx, fy] = block.map(|column| load(column));
         let splat = _mm512_set1_pd;
         let (hx, hy, ax, ay) = (
             splat(scan.here.x),
@@ -774,26 +1098,159 @@ mod lanes {
             splat(scan.axis.x),
             splat(scan.axis.y),
         );
+        let le = |a, b| _mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b);
+        let lt = |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b);
         let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
         let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
+        let mut found = le(d2, splat(scan.reach_sq)) & valid as __mmask8;
+        if scan.own.wrapping_sub(first_slot) < LANES {
+            found &= !(1 << (scan.own - first_slot));
+        }
         let dot = _mm512_add_pd(_mm512_mul_pd(fx, ax), _mm512_mul_pd(fy, ay));
         let ahead = _mm512_add_pd(_mm512_mul_pd(dx, ax), _mm512_mul_pd(dy, ay));
         let side = _mm512_sub_pd(_mm512_mul_pd(ax, dy), _mm512_mul_pd(ay, dx));
         let speed_sq = _mm512_add_pd(_mm512_mul_pd(vx, vx), _mm512_mul_pd(vy, vy));
-        let limit = FOLLOW_MIN_SPEED_M_S;
-        let le = |a, b| u32::from(_mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b));
-        let lt = |a, b| u32::from(_mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b));
         let within = |limit: f64| lt(splat(-limit), side) & lt(side, splat(limit));
-        let ahead = lt(splat(0.0), ahead);
-        Masks {
-            found: le(d2, splat(scan.reach_sq)),
-            same: le(splat(SAME_DIRECTION_COS), dot),
-            against: le(dot, splat(-SAME_DIRECTION_COS)),
-            touch: le(d2, splat(scan.touch_sq)),
-            moving: le(splat(limit * limit), speed_sq),
-            in_line: ahead & within(SAFETY_DIAMETER_M),
-            in_corridor: ahead & within(YIELD_CORRIDOR_M),
+        let is_ahead = lt(splat(0.0), ahead);
+        let same = le(splat(SAME_DIRECTION_COS), dot);
+        let against = le(dot, splat(-SAME_DIRECTION_COS));
+        scan.reading.oncoming |= found & against & is_ahead & within(YIELD_CORRIDOR_M) != 0;
+        let limit = FOLLOW_MIN_SPEED_M_S;
+        let moving = le(splat(limit * limit), speed_sq);
+        // Every list written whatever the masks (no branch on them to mispredict).
+        let bodies = &mut *scan.bodies;
+        let leads = found & same & moving & is_ahead & within(SAFETY_DIAMETER_M);
+        let (start, l) = (bodies.lead_count, &mut bodies.leaders);
+        let filed = compress_into(&mut l.ahead_m, start, leads, ahead)
+            & compress_into(&mut l.side_m, start, leads, side);
+        bodies.lead_count += usize::from(filed) * leads.count_ones() as usize;
+        let touch = found & le(d2, splat(scan.touch_sq));
+        let (start, t) = (bodies.touch_count, &mut bodies.touchable);
+        let filed = compress_into(&mut t.x, start, touch, x)
+            & compress_into(&mut t.y, start, touch, y)
+            & compress_into(&mut t.distance_sq_m2, start, touch, d2);
+        bodies.touch_count += usize::from(filed) * touch.count_ones() as usize;
+        let others = found & !same;
+        let (start, o) = (bodies.other_count, &mut bodies.others);
+        let filed = compress_into(&mut o.x, start, others, x)
+            & compress_into(&mut o.y, start, others, y)
+            & compress_into(&mut o.vx, start, others, vx)
+            & compress_into(&mut o.vy, start, others, vy);
+        bodies.other_count += usize::from(filed) * others.count_ones() as usize;
+    }
+
+    /// `followed_m` lowered to the least room behind the leaders [`file_block_avx512`] filed
+    /// (`room_behind_m` of each with `margin_m`, eight lanes at a time: the same operations,
+    /// `√` exact; no room is NaN or −0, so their minimum taken in any order is the scalar
+    /// one's).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn least_room(bodies: &Bodies, margin_m: f64, followed_m: f64) -> f64 {
+        let (n, leaders) = (bodies.lead_count, &bodies.leaders);
+        let splat = _mm512_set1_pd;
+        let d = SAFETY_DIAMETER_M;
+        let mut least = followed_m;
+        for first in (0..n).step_by(LANES) {
+            let chunk = |column| super::block_at(column, first).map(|c| load(c));
+            let (Some(ahead), Some(side)) = (chunk(&leaders.ahead_m), chunk(&leaders.side_m))
+            else {
+                break;
+            };
+            let keep = (u32::MAX >> (32 - (n - first).min(LANES))) as __mmask8;
+            let clearance = _mm512_sqrt_pd(_mm512_sub_pd(splat(d * d), _mm512_mul_pd(side, side)));
+            let room = _mm512_sub_pd(_mm512_sub_pd(ahead, clearance), splat(margin_m));
+            let room = _mm512_max_pd(room, _mm512_setzero_pd());
+            let room = _mm512_mask_blend_pd(keep, splat(f64::INFINITY), room);
+            least = least.min(_mm512_reduce_min_pd(room));
         }
+        least
+    }
+
+    /// Writes the lanes of `values` that `keep` selects, in lane order, to `column` from
+    /// `start` on, and whatever the other lanes leave after them up to a whole block; false
+    /// (nothing written) when the column has no whole block there.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn compress_into(column: &mut [f64], start: usize, keep: __mmask8, values: __m512d) -> bool {
+        let Some(slots) = column.get_mut(start..start.saturating_add(LANES)) else {
+            return false;
+        };
+        assert_eq!(slots.len(), LANES);
+        // SAFETY: `slots` is a slice of exactly `LANES` = 8 `f64`s (asserted just above), and
+        // the unaligned store writes exactly eight `f64`s from its first.
+        unsafe { _mm512_storeu_pd(slots.as_mut_ptr(), _mm512_maskz_compress_pd(keep, values)) };
+        true
+    }
+
+    /// [`block_refusals`](super::block_refusals) of each of `endpoints` in one AVX-512
+    /// vector, written to `refusals` (one per endpoint; the terms of the bodies alone computed
+    /// once): each lane [`lane_decided`](super::lane_decided)'s operations in its order (the
+    /// negation a sign flip, the comparisons ordered and false for NaN as Rust's), its
+    /// branches as masks; a candidate with an undecided lane in the block is tested in full by
+    /// the portable test.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn block_refusals_avx512(
+        block: [&[f64; LANES]; 4],
+        held: usize,
+        (here, horizon_s): (Vec2, f64),
+        endpoints: &[Vec2],
+        refusals: &mut [u32],
+    ) {
+        let [x, y, vx, vy] = block.map(|column| load(column));
+        let splat = _mm512_set1_pd;
+        let k = splat(SAFETY_DIAMETER_M * SAFETY_DIAMETER_M);
+        let (add, sub, mul) = (_mm512_add_pd, _mm512_sub_pd, _mm512_mul_pd);
+        let ge = |a, b| _mm512_cmp_pd_mask::<_CMP_GE_OQ>(a, b);
+        let le = |a, b| _mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b);
+        let lt = |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b);
+        let h = splat(horizon_s);
+        let (r0x, r0y) = (sub(splat(here.x), x), sub(splat(here.y), y));
+        let now_sq = add(mul(r0x, r0x), mul(r0y, r0y));
+        let (vhx, vhy) = (mul(vx, h), mul(vy, h));
+        let big = splat(1e100);
+        let zero = _mm512_setzero_pd();
+        let sign = _mm512_set1_epi64(i64::MIN);
+        let overlap = lt(now_sq, k);
+        let counts = (u32::MAX >> (32 - held.min(LANES))) as __mmask8;
+        for (&endpoint, refused) in endpoints.iter().zip(refusals.iter_mut()) {
+            let (ex, ey) = (sub(splat(endpoint.x), x), sub(splat(endpoint.y), y));
+            let not_closer = ge(add(mul(ex, ex), mul(ey, ey)), now_sq);
+            let (r1x, r1y) = (sub(ex, vhx), sub(ey, vhy));
+            let (dx, dy) = (sub(r1x, r0x), sub(r1y, r0y));
+            let len = add(mul(dx, dx), mul(dy, dy));
+            let num = add(mul(r0x, dx), mul(r0y, dy));
+            let (cx, cy) = (add(r0x, dx), add(r0y, dy));
+            let end_clear = ge(add(mul(cx, cx), mul(cy, cy)), k);
+            let margin = mul(splat(super::DECIDE_MARGIN), add(add(now_sq, len), k));
+            let gap = sub(mul(now_sq, len), mul(num, num));
+            let far = ge(gap, mul(add(k, margin), len));
+            let near = le(gap, mul(sub(k, margin), len));
+            let sane = lt(splat(1e-100), len) & lt(len, big) & lt(now_sq, big);
+            let at_start = ge(num, zero);
+            let minus_num = _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(num), sign));
+            let at_end = ge(minus_num, len);
+            let still = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(len, zero) & lt(now_sq, big);
+            let decided = overlap | still | (sane & (at_start | at_end | far | near));
+            // overlap ? not_closer : still | at_start ? true : at_end ? end_clear : far
+            let passing = still | at_start;
+            let clear = (overlap & not_closer)
+                | (!overlap & passing)
+                | (!overlap & !passing & at_end & end_clear)
+                | (!overlap & !passing & !at_end & far);
+            *refused = if !decided & counts != 0 {
+                super::block_refusals(block, held, here, endpoint, horizon_s)
+            } else {
+                u32::from(!clear & counts)
+            };
+        }
+    }
+
+    /// The eight lanes of a block's column in one vector.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn load(c: &[f64; LANES]) -> __m512d {
+        _mm512_setr_pd(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
     }
 
     /// [`Scan::masks`] of a block, two AVX2 vectors of four lanes.
@@ -1021,14 +1478,18 @@ mod tests {
 
     /// What a walker's gathering leaves: its reading, the bodies at another heading (position
     /// and velocity, in order) and the touchable ones.
-    type Gathered = (Reading, Vec<[f64; 4]>, Vec<Touchable>);
+    type Gathered = (Reading, Vec<[f64; 4]>, Vec<[f64; 3]>);
 
     fn gathered(reading: Reading, bodies: &Bodies) -> Gathered {
         let o = &bodies.others;
         let others = (0..bodies.other_count)
             .map(|k| [o.x[k], o.y[k], o.vx[k], o.vy[k]])
             .collect();
-        (reading, others, bodies.touchable.clone())
+        let t = &bodies.touchable;
+        let touchable = (0..bodies.touch_count)
+            .map(|k| [t.x[k], t.y[k], t.distance_sq_m2[k]])
+            .collect();
+        (reading, others, touchable)
     }
 
     /// Bodies on and around the tests' boundaries (at exactly the reach, the step's reach, the
@@ -1115,15 +1576,18 @@ mod tests {
             };
             let (here, step) = (points[row], full_step_m);
             let motion = (here, axis, 0.7, step);
-            let reading = gather_walker_by(scan_run_portable, &grid, row, motion, 0.0, &mut bodies);
+            let reading =
+                gather_walker_by(scan_block_portable, &grid, row, motion, 0.0, &mut bodies);
             let want = gathered(reading, &bodies);
             leaders += usize::from(want.0.followed_step_m < full_step_m);
             oncoming += usize::from(want.0.oncoming);
             touched += want.2.len();
             #[cfg(target_arch = "x86_64")]
             {
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                if std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+                {
+                    // SAFETY: the CPU supports AVX-512F and POPCNT, detected just above.
                     let reading = unsafe {
                         gather_walker_avx512(&grid, row, here, axis, 0.7, step, 0.0, &mut bodies)
                     };
@@ -1227,6 +1691,102 @@ mod tests {
             }
         }
         assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
+    }
+
+    /// `n` bodies at (or a hair around) the diameter from `here`, on top of it, or around it;
+    /// far ones in later blocks, so some candidates are clear.
+    fn crowd_around(
+        draw: &mut impl FnMut(f64) -> f64,
+        here: Vec2,
+        n: usize,
+        case: usize,
+    ) -> Others {
+        let d = SAFETY_DIAMETER_M;
+        let mut others = Others::default();
+        others.reserve(n);
+        for k in 0..n {
+            let position = match (case + k) % 5 {
+                0 => Vec2 {
+                    x: here.x - [d, d + 1e-12, d - 1e-12, -d][k % 4],
+                    y: here.y,
+                },
+                1 => here,
+                _ => Vec2 {
+                    x: here.x + draw(3.0) + if k > 1 { 3.0 } else { 0.0 },
+                    y: here.y + draw(3.0),
+                },
+            };
+            let velocity = (draw(2.0), draw(2.0));
+            others.set(k, (position.x, position.y), velocity);
+        }
+        others
+    }
+
+    #[test]
+    fn every_instruction_path_tests_candidates_together_as_one_by_one() {
+        let mut draw = stream(0x6a09_e667_f3bc_c908);
+        let (mut clear, mut refused) = (0, 0);
+        for case in 0..4_000 {
+            let here = Vec2 {
+                x: 1e4 + draw(100.0),
+                y: draw(10.0),
+            };
+            let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
+            let n = case % 29;
+            let others = crowd_around(&mut draw, here, n, case);
+            let count = 1 + case % MAX_CANDIDATES;
+            let endpoints: Vec<Vec2> = (0..count)
+                .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
+                .collect();
+            let want = endpoints
+                .iter()
+                .enumerate()
+                .fold(0u32, |bits, (i, &endpoint)| {
+                    let ok = (0..n).all(|k| {
+                        body_clear(
+                            here,
+                            endpoint,
+                            others.position(k),
+                            others.velocity(k),
+                            horizon_s,
+                        )
+                    });
+                    bits | u32::from(ok) << i
+                });
+            clear += want.count_ones();
+            refused += count as u32 - want.count_ones();
+            let portable = clear_candidates_portable(&others, n, here, &endpoints, horizon_s);
+            assert_eq!(portable, want, "case {case}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                    let got =
+                        unsafe { clear_candidates_avx512(&others, n, here, &endpoints, horizon_s) };
+                    assert_eq!(got, want, "avx512, case {case}");
+                }
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2, detected just above.
+                    let got =
+                        unsafe { clear_candidates_avx2(&others, n, here, &endpoints, horizon_s) };
+                    assert_eq!(got, want, "avx2, case {case}");
+                }
+            }
+            // Through the lists, one by one or together.
+            let mut bodies = Bodies {
+                horizon_s,
+                here,
+                others: others.clone(),
+                other_count: n,
+                ..Bodies::default()
+            };
+            assert_eq!(bodies.predicted_clear_each(here, &endpoints), want);
+            let one_by_one = (endpoints.iter().enumerate()).fold(0u32, |bits, (i, &p)| {
+                bits | u32::from(bodies.predicted_clear(here, p)) << i
+            });
+            assert_eq!(one_by_one, want, "case {case}");
+        }
+        assert!(clear > 2_000 && refused > 10_000, "{clear} {refused}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! candidate is tried when the best one's step cannot.
 
 use super::body::{clear, SAFETY_DIAMETER_M};
-use super::fan::Fan;
+use super::fan::{Fan, FanCandidate};
 use super::neighbours::Bodies;
 use super::{CandidateRejection, LOOKAHEAD_M, OPPOSING_SCAN_M};
 use crate::project::Vec2;
@@ -67,24 +67,42 @@ pub fn steer(
 ) -> Result<Choice, CandidateRejection> {
     let reach_sq = (SAFETY_DIAMETER_M + step_m) * (SAFETY_DIAMETER_M + step_m);
     let mut straight = CandidateRejection::BodyConflict;
-    for candidate in &fan.candidates {
+    // A candidate's direction, predicted endpoint and step end (the same values whenever
+    // they are computed).
+    let geometry = |candidate: &FanCandidate| {
         let direction = candidate.direction(desired);
         let predicted = offset(here, direction, LOOKAHEAD_M);
-        let step_end = offset(here, direction, step_m);
-        let bodies_clear = |bodies: &mut Bodies| {
-            (bodies.predicted_clear(here, predicted) && bodies.step_clear(here, step_end, reach_sq))
-                .then_some(())
-                .ok_or(CandidateRejection::BodyConflict)
-        };
+        (direction, predicted, offset(here, direction, step_m))
+    };
+    // Once the straight candidate is refused, the predicted tests of all the others are done
+    // together (bit `i` for candidate `i`): a walker that found the straight way blocked
+    // often tries most of them, and together they overlap rather than wait for each other.
+    let mut predicted_clear: Option<u32> = None;
+    for (i, candidate) in fan.candidates.iter().enumerate() {
+        let (direction, predicted, step_end) = geometry(candidate);
         // Only the straight candidate's refusal reason is kept (the scene's first); for the
         // others the cheaper body tests, which usually refuse a blocked walker's candidate at
         // the first body they meet, go first: the verdict is the same conjunction.
         let verdict = if candidate.angle_deg == 0 {
-            scene
-                .candidate(here, step_end, predicted)
-                .and_then(|()| bodies_clear(bodies))
+            scene.candidate(here, step_end, predicted).and_then(|()| {
+                (bodies.predicted_clear(here, predicted)
+                    && bodies.step_clear(here, step_end, reach_sq))
+                .then_some(())
+                .ok_or(CandidateRejection::BodyConflict)
+            })
         } else {
-            bodies_clear(bodies).and_then(|()| scene.candidate(here, step_end, predicted))
+            let clear = *predicted_clear.get_or_insert_with(|| {
+                let mut endpoints = [Vec2::default(); 9];
+                for (endpoint, candidate) in endpoints.iter_mut().zip(&fan.candidates[i..]) {
+                    *endpoint = geometry(candidate).1;
+                }
+                let rest = fan.candidates.len() - i;
+                bodies.predicted_clear_each(here, &endpoints[..rest]) << i
+            });
+            ((clear >> i) & 1 == 1 && bodies.step_clear(here, step_end, reach_sq))
+                .then_some(())
+                .ok_or(CandidateRejection::BodyConflict)
+                .and_then(|()| scene.candidate(here, step_end, predicted))
         };
         match verdict {
             Ok(()) => {

@@ -101,12 +101,7 @@ fn an_observer_path_keyframe_is_added_and_undone_as_one_edit() {
     assert_eq!(before, 0);
     let eye = rush(&harness).observers[0].position;
     assert_eq!((key.frame, key.position), (0, eye));
-    assert!(harness
-        .state_mut()
-        .document_mut()
-        .expect("a document")
-        .undo());
-    harness.run_steps(2);
+    undo(&mut harness);
     assert_eq!(path_len(&harness), before);
 }
 
@@ -129,12 +124,7 @@ fn an_observer_aim_key_is_added_where_the_camera_looks_and_undone_as_one_edit() 
         (key.frame, key.yaw_rad, key.pitch_rad),
         (0, after.yaw_rad, after.pitch_rad)
     );
-    assert!(harness
-        .state_mut()
-        .document_mut()
-        .expect("a document")
-        .undo());
-    harness.run_steps(2);
+    undo(&mut harness);
     assert!(observer(&harness).aim.is_empty());
 }
 
@@ -230,6 +220,16 @@ fn a_box_edit_that_would_invert_the_box_is_refused_with_a_message_and_changes_no
 
 /// The editor under test.
 type Editor = egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp>;
+
+/// Undoes the last edit (there must be one) and lets the editor draw it.
+fn undo(harness: &mut Editor) {
+    assert!(harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .undo());
+    harness.run_steps(2);
+}
 
 /// The `crosswalk-rush` scenario as the editor's document holds it now.
 fn rush(harness: &Editor) -> stagecraft_runtime::project::Scenario {

@@ -32,11 +32,20 @@ impl Placement {
     /// (u32), priority (u32), little-endian (the scatter and placed-object encodings share it).
     #[inline]
     pub fn encode_into(&self, bytes: &mut Vec<u8>) {
-        bytes.extend_from_slice(&self.id.bits().to_le_bytes());
-        bytes.extend_from_slice(&self.x.to_le_bytes());
-        bytes.extend_from_slice(&self.y.to_le_bytes());
-        bytes.extend_from_slice(&self.variant.to_le_bytes());
-        bytes.extend_from_slice(&self.priority.to_le_bytes());
+        bytes.extend_from_slice(&self.record());
+    }
+
+    /// The placement's 32-byte canonical record (see [`Placement::encode_into`]), built in place
+    /// so that a list of placements encodes with one copy per record.
+    #[inline]
+    pub fn record(&self) -> [u8; 32] {
+        let mut record = [0; 32];
+        record[0..8].copy_from_slice(&self.id.bits().to_le_bytes());
+        record[8..16].copy_from_slice(&self.x.to_le_bytes());
+        record[16..24].copy_from_slice(&self.y.to_le_bytes());
+        record[24..28].copy_from_slice(&self.variant.to_le_bytes());
+        record[28..32].copy_from_slice(&self.priority.to_le_bytes());
+        record
     }
 
     /// The canonical sort key: (cell Y, cell X, candidate).
@@ -83,6 +92,31 @@ pub struct RejectedCandidate {
 }
 
 impl RejectedCandidate {
+    /// The candidate's canonical record and its length (25, 29 or 33 bytes): id (u64), x (i64),
+    /// y (i64), reason tag (u8: 0 outside region, 1 keep-out, 2 conflict), then the keep-out
+    /// index (u32) or the winner's id (u64), little-endian.
+    #[inline]
+    pub fn record(&self) -> ([u8; 33], usize) {
+        let mut record = [0; 33];
+        record[0..8].copy_from_slice(&self.id.bits().to_le_bytes());
+        record[8..16].copy_from_slice(&self.x.to_le_bytes());
+        record[16..24].copy_from_slice(&self.y.to_le_bytes());
+        let len = match self.reason {
+            RejectReason::OutsideRegion => 25,
+            RejectReason::InKeepOut { keep_out } => {
+                record[24] = 1;
+                record[25..29].copy_from_slice(&keep_out.to_le_bytes());
+                29
+            }
+            RejectReason::Conflict { with } => {
+                record[24] = 2;
+                record[25..33].copy_from_slice(&with.bits().to_le_bytes());
+                33
+            }
+        };
+        (record, len)
+    }
+
     /// The canonical sort key: (cell Y, cell X, candidate).
     pub fn canonical_key(&self) -> (i16, i16, u8) {
         (self.cell_y, self.cell_x, self.candidate)
@@ -97,6 +131,9 @@ pub struct ScatterOutput {
     /// Rejected candidates of the requested cells, in canonical order.
     pub rejected: Vec<RejectedCandidate>,
 }
+
+/// Bytes an encoding streamed to a digest gathers before handing them on.
+pub(crate) const ENCODE_CHUNK: usize = 1 << 16;
 
 /// Version tag at the start of [`ScatterOutput::canonical_bytes`].
 const SCATTER_OUTPUT_MAGIC: &[u8; 8] = b"SCATTER1";
@@ -163,39 +200,40 @@ impl ScatterOutput {
     /// Feeds [`ScatterOutput::canonical_bytes`] to `sink` in chunks of a few tens of kilobytes,
     /// so a digest never holds the whole encoding in memory.
     pub fn encode_into(&self, sink: &mut dyn FnMut(&[u8])) {
-        const CHUNK: usize = 1 << 16;
-        let mut bytes: Vec<u8> = Vec::with_capacity(CHUNK + 64);
-        let mut flush = |bytes: &mut Vec<u8>, force: bool| {
-            if force || bytes.len() >= CHUNK {
-                sink(bytes);
-                bytes.clear();
-            }
-        };
+        self.encode_chunked(ENCODE_CHUNK, sink);
+    }
+
+    /// [`ScatterOutput::encode_into`] in chunks of about `chunk` bytes (at least one record).
+    pub fn encode_chunked(&self, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
+        let mut bytes: Vec<u8> = Vec::with_capacity(chunk + 64);
         bytes.extend_from_slice(SCATTER_OUTPUT_MAGIC);
         bytes.extend_from_slice(&(self.placements.len() as u64).to_le_bytes());
-        for placement in &self.placements {
-            placement.encode_into(&mut bytes);
-            flush(&mut bytes, false);
+        // Records are built whole and appended with one fixed-size copy each (a rejection's
+        // 33 bytes, then cut back to its length), so no record costs a variable-length copy.
+        for group in self.placements.chunks((chunk / 32).max(1)) {
+            bytes.reserve(group.len() * 32);
+            for placement in group {
+                bytes.extend_from_slice(&placement.record());
+            }
+            if bytes.len() >= chunk {
+                sink(&bytes);
+                bytes.clear();
+            }
         }
         bytes.extend_from_slice(&(self.rejected.len() as u64).to_le_bytes());
-        for rejected in &self.rejected {
-            bytes.extend_from_slice(&rejected.id.bits().to_le_bytes());
-            bytes.extend_from_slice(&rejected.x.to_le_bytes());
-            bytes.extend_from_slice(&rejected.y.to_le_bytes());
-            match rejected.reason {
-                RejectReason::OutsideRegion => bytes.push(0),
-                RejectReason::InKeepOut { keep_out } => {
-                    bytes.push(1);
-                    bytes.extend_from_slice(&keep_out.to_le_bytes());
-                }
-                RejectReason::Conflict { with } => {
-                    bytes.push(2);
-                    bytes.extend_from_slice(&with.bits().to_le_bytes());
-                }
+        for group in self.rejected.chunks((chunk / 33).max(1)) {
+            bytes.reserve(group.len() * 33);
+            for rejected in group {
+                let (record, len) = rejected.record();
+                bytes.extend_from_slice(&record);
+                bytes.truncate(bytes.len() - (record.len() - len));
             }
-            flush(&mut bytes, false);
+            if bytes.len() >= chunk {
+                sink(&bytes);
+                bytes.clear();
+            }
         }
-        flush(&mut bytes, true);
+        sink(&bytes);
     }
 
     /// BLAKE3 digest of [`ScatterOutput::canonical_bytes`], hashed as it is encoded.

@@ -8,7 +8,7 @@
 use super::encode::ByteWriter;
 use super::geometry::{BoundsM, PointM};
 use super::mission::MissionLayout;
-use super::placement::{PlacedObject, Placement, ScatterOutput};
+use super::placement::{PlacedObject, Placement, ScatterOutput, ENCODE_CHUNK};
 use super::streaming::{StreamingCell, StreamingPlan};
 use super::street::StreetBlock;
 use crate::content::geometry::Rect;
@@ -236,18 +236,32 @@ impl Product {
     /// held whole.
     pub fn digest(&self) -> [u8; 32] {
         let mut hasher = blake3::Hasher::new();
-        self.encode_streamed(&mut |chunk| {
+        self.encode_streamed(ENCODE_CHUNK, &mut |chunk| {
             hasher.update(chunk);
         });
         *hasher.finalize().as_bytes()
     }
 
-    /// Feeds [`Product::canonical_bytes`] to `sink`: in chunks as they are encoded for the
-    /// large kinds (scatter products, placed objects), whole for the others.
-    fn encode_streamed(&self, sink: &mut dyn FnMut(&[u8])) {
+    /// [`Product::digest`] with the hashing spread over the current rayon pool: the encoding is
+    /// hashed in chunks of 1 MiB, each through BLAKE3's multi-threaded `update_rayon`. The value
+    /// is the same by construction (BLAKE3's tree does not depend on how its input is split).
+    pub fn digest_par(&self) -> [u8; 32] {
+        /// Bytes encoded before they are hashed: enough for BLAKE3 to split among threads
+        /// (it gains from 128 KiB up), small next to the product.
+        const PAR_CHUNK: usize = 1 << 20;
+        let mut hasher = blake3::Hasher::new();
+        self.encode_streamed(PAR_CHUNK, &mut |chunk| {
+            hasher.update_rayon(chunk);
+        });
+        *hasher.finalize().as_bytes()
+    }
+
+    /// Feeds [`Product::canonical_bytes`] to `sink`: in chunks of about `chunk` bytes as they are
+    /// encoded for the large kinds (scatter products, placed objects), whole for the others.
+    fn encode_streamed(&self, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
         match self {
-            Product::Placements(scatter) => encode_scatter(scatter, sink),
-            Product::PlacedObjects(placed) => encode_placed(placed, sink),
+            Product::Placements(scatter) => encode_scatter(scatter, chunk, sink),
+            Product::PlacedObjects(placed) => encode_placed(placed, chunk, sink),
             other => sink(&other.canonical_bytes()),
         }
     }
@@ -365,7 +379,7 @@ impl Product {
     pub fn is_canonical_encoding(&self, bytes: &[u8]) -> bool {
         let mut at = 0usize;
         let mut same = true;
-        self.encode_streamed(&mut |chunk| {
+        self.encode_streamed(ENCODE_CHUNK, &mut |chunk| {
             let end = at + chunk.len();
             same = same && bytes.get(at..end) == Some(chunk);
             at = end;
@@ -379,13 +393,17 @@ impl Product {
             Product::StreetBlock(block) => encode_street(block),
             Product::Placements(scatter) => {
                 let mut bytes = Vec::new();
-                encode_scatter(scatter, &mut |chunk| bytes.extend_from_slice(chunk));
+                encode_scatter(scatter, ENCODE_CHUNK, &mut |chunk| {
+                    bytes.extend_from_slice(chunk)
+                });
                 bytes
             }
             Product::PlacedObjects(placed) => {
                 // 38 bytes per object (id, x, y, variant, priority, rotation, scale).
                 let mut bytes = Vec::with_capacity(placed.objects.len() * 38 + 128);
-                encode_placed(placed, &mut |chunk| bytes.extend_from_slice(chunk));
+                encode_placed(placed, ENCODE_CHUNK, &mut |chunk| {
+                    bytes.extend_from_slice(chunk)
+                });
                 bytes
             }
             Product::MissionLayout(mission) => {
@@ -510,8 +528,7 @@ fn encode_street(block: &StreetBlock) -> Vec<u8> {
 }
 
 /// The canonical encoding of placed objects, fed to `sink` in chunks of a few tens of kilobytes.
-fn encode_placed(placed: &PlacedProduct, sink: &mut dyn FnMut(&[u8])) {
-    const CHUNK: usize = 1 << 16;
+fn encode_placed(placed: &PlacedProduct, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
     let mut w = ByteWriter::tagged(b"PLACEPR1");
     w.str(&placed.family).count(placed.variant_ids.len());
     for id in &placed.variant_ids {
@@ -522,12 +539,18 @@ fn encode_placed(placed: &PlacedProduct, sink: &mut dyn FnMut(&[u8])) {
         .u32(placed.placements_stage)
         .count(placed.objects.len());
     let mut bytes = w.finish();
-    bytes.reserve(CHUNK + 64);
-    for object in &placed.objects {
-        object.placement.encode_into(&mut bytes);
-        bytes.extend_from_slice(&object.rotation_turns_65536.to_le_bytes());
-        bytes.extend_from_slice(&object.scale.to_le_bytes());
-        if bytes.len() >= CHUNK {
+    bytes.reserve(chunk + 64);
+    // Fixed-size records of 38 bytes, each built whole and appended with one fixed-size copy.
+    for group in placed.objects.chunks((chunk / 38).max(1)) {
+        bytes.reserve(group.len() * 38);
+        for object in group {
+            let mut record = [0; 38];
+            record[..32].copy_from_slice(&object.placement.record());
+            record[32..34].copy_from_slice(&object.rotation_turns_65536.to_le_bytes());
+            record[34..].copy_from_slice(&object.scale.to_le_bytes());
+            bytes.extend_from_slice(&record);
+        }
+        if bytes.len() >= chunk {
             sink(&bytes);
             bytes.clear();
         }
@@ -538,7 +561,7 @@ fn encode_placed(placed: &PlacedProduct, sink: &mut dyn FnMut(&[u8])) {
 /// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
 /// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
 /// room, area, region, keep-outs and its output's canonical bytes (length first).
-fn encode_scatter(scatter: &ScatterProduct, sink: &mut dyn FnMut(&[u8])) {
+fn encode_scatter(scatter: &ScatterProduct, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
     let mut w = ByteWriter::tagged(b"SCATPRD1");
     w.str(&scatter.family).count(scatter.variant_ids.len());
     for id in &scatter.variant_ids {
@@ -560,7 +583,7 @@ fn encode_scatter(scatter: &ScatterProduct, sink: &mut dyn FnMut(&[u8])) {
         }
         w.count(layer.output.encoded_len());
         sink(&std::mem::take(&mut w).finish());
-        layer.output.encode_into(sink);
+        layer.output.encode_chunked(chunk, sink);
     }
     sink(&w.finish());
 }

@@ -97,6 +97,18 @@ impl CachedStage {
             provenance: Arc::new(provenance),
         }
     }
+
+    /// [`CachedStage::new`] with the digest hashed on the current rayon pool
+    /// ([`Product::digest_par`]) while the summary is counted: the same values.
+    pub fn new_par(product: Product, provenance: StageProvenance) -> CachedStage {
+        let (digest, summary) = rayon::join(|| product.digest_par(), || product.summary());
+        CachedStage {
+            digest,
+            summary,
+            product: Arc::new(product),
+            provenance: Arc::new(provenance),
+        }
+    }
 }
 
 /// Why a stage was not served from the cache.

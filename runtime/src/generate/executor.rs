@@ -351,5 +351,8 @@ fn run_stage(
             ),
         ));
     }
-    Ok(CachedStage::new(output.product, output.provenance))
+    Ok(match request.mode {
+        ExecutionMode::Serial => CachedStage::new(output.product, output.provenance),
+        ExecutionMode::Parallel => CachedStage::new_par(output.product, output.provenance),
+    })
 }

@@ -562,3 +562,110 @@ fn a_mission_feeds_its_spawn_to_the_streaming_plan() {
         .and_then(|s| s.provenance.objects.first().cloned());
     assert!(chunk.is_some_and(|c| c.draws.len() == 1));
 }
+
+/// A scatter product of two layers and the placed objects of its placements, each encoding to
+/// more than 1 MiB, so a parallel digest hashes more than one chunk on several threads.
+fn large_products() -> (Product, Product) {
+    use crate::content::{
+        PlacedObject, PlacedProduct, Placement, RejectedCandidate, ScatterLayer, ScatterOutput,
+        ScatterProduct,
+    };
+    use crate::identity::pack_scatter_id;
+    let layer = |layer: u8| {
+        let mut output = ScatterOutput::default();
+        for cy in 0..200i16 {
+            for cx in 0..200i16 {
+                for k in 0..2u8 {
+                    let id =
+                        pack_scatter_id(1, u32::from(layer), u32::from(k), cx.into(), cy.into())
+                            .unwrap_or_else(|e| panic!("{e}"));
+                    let (x, y) = (i64::from(cx) * 7 + i64::from(k), i64::from(cy) * 5);
+                    let mix = (i32::from(cx) * 3 + i32::from(cy) + i32::from(k)) % 4;
+                    let reason = match mix {
+                        0 => None,
+                        1 => Some(RejectReason::OutsideRegion),
+                        2 => Some(RejectReason::InKeepOut { keep_out: 3 }),
+                        _ => Some(RejectReason::Conflict { with: id }),
+                    };
+                    match reason {
+                        None => output.placements.push(Placement {
+                            id,
+                            cell_x: cx,
+                            cell_y: cy,
+                            candidate: k,
+                            x,
+                            y,
+                            variant: u32::from(k),
+                            priority: (x * 31 + y) as u32,
+                        }),
+                        Some(reason) => output.rejected.push(RejectedCandidate {
+                            id,
+                            cell_x: cx,
+                            cell_y: cy,
+                            candidate: k,
+                            x,
+                            y,
+                            reason,
+                        }),
+                    }
+                }
+            }
+        }
+        ScatterLayer {
+            layer,
+            room: 1,
+            area: Some(format!("area-{layer}")),
+            region: crate::content::geometry::Rect::new(0, 0, 1_400, 1_000),
+            keep_outs: Vec::new(),
+            output,
+        }
+    };
+    let scatter = ScatterProduct {
+        family: "props".into(),
+        variant_ids: vec!["bench".into(), "lamp".into()],
+        lattice_unit_m: 0.01,
+        cell_size: 7,
+        candidates_per_cell: 2,
+        area_stage: None,
+        layers: vec![layer(0), layer(1)],
+    };
+    let placed = PlacedProduct {
+        family: "props".into(),
+        variant_ids: scatter.variant_ids.clone(),
+        lattice_unit_m: 0.01,
+        scale_unit: 0.001,
+        placements_stage: 2,
+        objects: scatter
+            .placements()
+            .map(|p| PlacedObject {
+                placement: *p,
+                rotation_turns_65536: p.priority as u16,
+                scale: 900 + p.variant,
+            })
+            .collect(),
+    };
+    (Product::Placements(scatter), Product::PlacedObjects(placed))
+}
+
+#[test]
+fn a_parallel_digest_is_the_serial_digest_on_any_pool() {
+    let (scatter, placed) = large_products();
+    for product in [&scatter, &placed] {
+        let bytes = product.canonical_bytes();
+        assert!(bytes.len() > 1 << 20, "{} bytes", bytes.len());
+        let expected = *blake3::hash(&bytes).as_bytes();
+        assert_eq!(product.digest(), expected);
+        for threads in [1, 2, 4] {
+            assert_eq!(
+                pool(threads).install(|| product.digest_par()),
+                expected,
+                "{threads} threads"
+            );
+        }
+        let cached = pool(2).install(|| {
+            CachedStage::new_par(product.clone(), crate::content::StageProvenance::default())
+        });
+        let serial = CachedStage::new(product.clone(), crate::content::StageProvenance::default());
+        assert_eq!(cached, serial);
+    }
+}

@@ -11,7 +11,9 @@ use std::num::NonZeroU32;
 use thiserror::Error;
 
 use crate::content::{PlacedObject, Placement};
-use crate::rng::{sample_bounded, sample_u32, Address, Domain, DomainKey, SamplerExhausted};
+use crate::rng::{
+    bounded_from_first, Address, BlockSource, Bound, Domain, DomainKey, SamplerExhausted,
+};
 
 /// Dimension of the rotation draw in the transform domain.
 pub const ROTATION_DIMENSION: u16 = 0;
@@ -58,28 +60,129 @@ pub fn select_and_place(
 /// [`select_and_place`] over placements read in order from `placements` (e.g. every layer of a
 /// scatter product in turn), of which there are `count`: the result is allocated once at that size,
 /// with no intermediate copy of the placements.
+///
+/// The draws are batched: the first words of a block of placements at dimensions 0 and 1 come
+/// from [`BlockSource::first_words`] (the vectorised Philox), and a rejected scale word retries
+/// alone, exactly as [`crate::rng::sample_bounded`] would.
 pub fn select_and_place_each<'a>(
     placements: impl IntoIterator<Item = &'a Placement>,
     count: usize,
     seed: u64,
     params: &SelectPlaceParams,
 ) -> Result<Vec<PlacedObject>, SelectPlaceError> {
-    let width = scale_width(params)?;
+    let bound = Bound::new(scale_width(params)?);
     let key = DomainKey::new(seed, Domain::Transform);
     let mut objects = Vec::with_capacity(count);
-    for placement in placements {
-        let scope = placement.id.bits();
-        let rotation = sample_u32(&key, Address::new(scope, 0, ROTATION_DIMENSION)) >> 16;
-        let offset = sample_bounded(&key, Address::new(scope, 0, SCALE_DIMENSION), width)?;
-        objects.push(PlacedObject {
-            placement: *placement,
-            // The high half of a u32 fits u16 exactly.
-            rotation_turns_65536: rotation as u16,
-            // `offset ≤ max − min`, so the sum cannot pass `max`.
-            scale: params.scale_min + offset,
-        });
+    let mut draws = Draws::default();
+    let mut block = Vec::with_capacity(BLOCK);
+    let mut placements = placements.into_iter();
+    loop {
+        block.clear();
+        block.extend(placements.by_ref().take(BLOCK).copied());
+        if block.is_empty() {
+            return Ok(objects);
+        }
+        draws.place(&block, &key, &bound, params.scale_min, &mut objects)?;
+    }
+}
+
+/// [`select_and_place_each`] over `layers` (slices of placements read in turn), with blocks of
+/// placements drawn on the current rayon pool straight into their places in the result: the
+/// result is identical, as every draw is addressed by its placement alone.
+pub fn select_and_place_par(
+    layers: &[&[Placement]],
+    seed: u64,
+    params: &SelectPlaceParams,
+) -> Result<Vec<PlacedObject>, SelectPlaceError> {
+    use rayon::prelude::*;
+    /// Placements per parallel piece: a few blocks, so a piece is worth a task.
+    const PIECE: usize = 8 * BLOCK;
+    let bound = Bound::new(scale_width(params)?);
+    let key = DomainKey::new(seed, Domain::Transform);
+    let count = layers.iter().map(|l| l.len()).sum();
+    let Some(first) = layers.iter().find_map(|l| l.first()) else {
+        return Ok(Vec::new());
+    };
+    // A placeholder in every slot, each overwritten below (the pieces cover the whole result).
+    let placeholder = PlacedObject {
+        placement: *first,
+        rotation_turns_65536: 0,
+        scale: 0,
+    };
+    let mut objects = vec![placeholder; count];
+    let mut rest = objects.as_mut_slice();
+    for layer in layers {
+        let (here, after) = rest.split_at_mut(layer.len());
+        rest = after;
+        let failed = here
+            .par_chunks_mut(PIECE)
+            .zip(layer.par_chunks(PIECE))
+            .try_for_each(|(out, piece)| {
+                let mut draws = Draws::default();
+                let mut placed = Vec::with_capacity(BLOCK);
+                for (out, block) in out.chunks_mut(BLOCK).zip(piece.chunks(BLOCK)) {
+                    placed.clear();
+                    draws.place(block, &key, &bound, params.scale_min, &mut placed)?;
+                    out.copy_from_slice(&placed);
+                }
+                Ok::<(), SelectPlaceError>(())
+            });
+        if failed.is_err() {
+            // The serial run reports the first failing placement, whichever piece failed here.
+            let all = layers.iter().flat_map(|layer| layer.iter());
+            return select_and_place_each(all, count, seed, params);
+        }
     }
     Ok(objects)
+}
+
+/// Placements drawn together.
+const BLOCK: usize = 512;
+
+/// Reused buffers of the draws of one block of placements.
+#[derive(Default)]
+struct Draws {
+    scopes: Vec<u64>,
+    rotation_words: Vec<u32>,
+    scale_words: Vec<u32>,
+}
+
+impl Draws {
+    /// Draws rotation and scale for every placement of `block`, appending to `objects`.
+    fn place(
+        &mut self,
+        block: &[Placement],
+        key: &DomainKey,
+        bound: &Bound,
+        scale_min: u32,
+        objects: &mut Vec<PlacedObject>,
+    ) -> Result<(), SelectPlaceError> {
+        let n = block.len();
+        self.scopes.clear();
+        self.scopes.extend(block.iter().map(|p| p.id.bits()));
+        self.rotation_words.resize(n, 0);
+        self.scale_words.resize(n, 0);
+        key.first_words(
+            &self.scopes,
+            0,
+            ROTATION_DIMENSION,
+            &mut self.rotation_words,
+        );
+        key.first_words(&self.scopes, 0, SCALE_DIMENSION, &mut self.scale_words);
+        let words = self.rotation_words.iter().zip(&self.scale_words);
+        for (placement, (&rotation, &scale_word)) in block.iter().zip(words) {
+            let address = Address::new(placement.id.bits(), 0, SCALE_DIMENSION);
+            let offset = bounded_from_first(key, address, bound, scale_word)?;
+            objects.push(PlacedObject {
+                placement: *placement,
+                // `sample_u32 >> 16`: the high half of a u32 fits u16 exactly.
+                rotation_turns_65536: (rotation >> 16) as u16,
+                // `offset ≤ max − min`, so the sum cannot pass `max`.
+                scale: scale_min + offset,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// `max − min + 1` as a bound, checked.
@@ -216,5 +319,73 @@ mod tests {
         let expected: Vec<u64> = all.iter().map(|p| p.id.bits()).collect();
         assert_eq!(ids, expected);
         assert!(pieces.iter().all(|o| (850..=1_150).contains(&o.scale)));
+    }
+
+    #[test]
+    fn placing_in_parallel_equals_placing_in_turn() {
+        use crate::identity::pack_scatter_id;
+        // Two layers of synthetic placements, more than one parallel piece each.
+        let layer = |layer: u32, count: i64| -> Vec<Placement> {
+            (0..count)
+                .map(|i| {
+                    let (cx, cy) = (i % 300, i / 300);
+                    let id = pack_scatter_id(3, layer, (i % 2) as u32, cx, cy)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    Placement {
+                        id,
+                        cell_x: cx as i16,
+                        cell_y: cy as i16,
+                        candidate: (i % 2) as u8,
+                        x: cx * 10,
+                        y: cy * 10,
+                        variant: (i % 3) as u32,
+                        priority: i as u32,
+                    }
+                })
+                .collect()
+        };
+        let (first, second) = (layer(0, 9_000), layer(1, 5_003));
+        // A width that does not divide 2^32 (attempt 0 is sometimes rejected) and the widest.
+        for (scale_min, scale_max) in [(850, 1_150), (0, u32::MAX - 1), (7, 7)] {
+            let params = SelectPlaceParams {
+                scale_min,
+                scale_max,
+            };
+            let all = first.iter().chain(&second);
+            let serial = select_and_place_each(all, first.len() + second.len(), SEED, &params)
+                .unwrap_or_else(|e| panic!("{e}"));
+            for threads in [1, 2, 4] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap_or_else(|e| panic!("{e}"));
+                let parallel = pool
+                    .install(|| select_and_place_par(&[&first, &[], &second], SEED, &params))
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(parallel, serial, "{threads} threads");
+            }
+            // Each object is the convention's scalar draw.
+            let key = DomainKey::new(SEED, Domain::Transform);
+            let width = NonZeroU32::new(scale_max - scale_min + 1).unwrap_or(NonZeroU32::MIN);
+            for object in serial.iter().step_by(97) {
+                let scope = object.placement.id.bits();
+                let rotation = crate::rng::sample_u32(&key, Address::new(scope, 0, 0)) >> 16;
+                let offset = crate::rng::sample_bounded(&key, Address::new(scope, 0, 1), width)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(u32::from(object.rotation_turns_65536), rotation);
+                assert_eq!(object.scale, scale_min + offset);
+            }
+        }
+        assert_eq!(
+            select_and_place_par(
+                &[],
+                SEED,
+                &SelectPlaceParams {
+                    scale_min: 1,
+                    scale_max: 2
+                }
+            ),
+            Ok(Vec::new())
+        );
     }
 }

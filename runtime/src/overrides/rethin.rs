@@ -5,9 +5,11 @@
 //! Acceptance is local, so only candidates near an occupant or a displaced candidate are read.
 //! "Near" is the exact reach of the conflict test: every candidate lies inside its own cell, so
 //! the candidates within distance `r` of a point lie in the cells that the box `±(r − 1)` around
-//! it touches (never more than two cells away, as every radius is at most the cell size). The
-//! marks of a layer are one `u32` per output record, so a layer of 100,000 placements costs a
-//! few hundred kilobytes of marks however many occupants it has.
+//! it touches (never more than two cells away, as every radius is at most the cell size), and a
+//! cell's records are found by binary search in the canonical lists. The marks of a layer are one
+//! `u32` per output record, so a layer of 100,000 placements costs a few hundred kilobytes of marks
+//! however many occupants it has; the marked records are also listed, so reading the marks and
+//! filtering the lists never visits every record when none or few were marked.
 
 use super::apply::{within, Occupant};
 use super::base::StageBase;
@@ -31,47 +33,32 @@ struct Near {
     at: Result<usize, usize>,
 }
 
-/// Where each cell's records start in a layer's two canonical lists (row-major over the region's
-/// cells, which is their canonical order), so gathering a neighbourhood costs no search.
-struct CellIndex {
+/// The region's cells of a layer, for finding a cell's records in its two canonical lists (which
+/// are sorted by cell row, then column) by binary search: no pass over the lists is needed.
+struct CellIndex<'a> {
     cell_size: i64,
     min_x: i64,
     min_y: i64,
     width: i64,
     height: i64,
-    placements: Vec<u32>,
-    rejected: Vec<u32>,
+    placements: &'a [Placement],
+    rejected: &'a [RejectedCandidate],
 }
 
-impl CellIndex {
-    fn new(layer: &ScatterLayer, cell_size: i64) -> CellIndex {
+impl<'a> CellIndex<'a> {
+    fn new(layer: &'a ScatterLayer, cell_size: i64) -> CellIndex<'a> {
         let r = &layer.region;
         let (min_x, min_y) = (r.min_x.div_euclid(cell_size), r.min_y.div_euclid(cell_size));
         let width = (r.max_x - 1).div_euclid(cell_size) - min_x + 1;
         let height = (r.max_y - 1).div_euclid(cell_size) - min_y + 1;
-        let cells = usize::try_from(width * height).unwrap_or(0);
-        let starts = |keys: &mut dyn Iterator<Item = (i16, i16)>| {
-            let mut counts = vec![0u32; cells + 1];
-            for (cy, cx) in keys {
-                let (x, y) = (i64::from(cx) - min_x, i64::from(cy) - min_y);
-                if (0..width).contains(&x) && (0..height).contains(&y) {
-                    counts[(y * width + x) as usize + 1] += 1;
-                }
-            }
-            for i in 1..counts.len() {
-                counts[i] += counts[i - 1];
-            }
-            counts
-        };
-        let out = &layer.output;
         CellIndex {
             cell_size,
             min_x,
             min_y,
             width,
             height,
-            placements: starts(&mut out.placements.iter().map(|p| (p.cell_y, p.cell_x))),
-            rejected: starts(&mut out.rejected.iter().map(|p| (p.cell_y, p.cell_x))),
+            placements: &layer.output.placements,
+            rejected: &layer.output.rejected,
         }
     }
 
@@ -90,15 +77,28 @@ impl CellIndex {
         if !(0..self.height).contains(&y) || x0 > x1 {
             return None;
         }
-        let (first, last) = (
-            (y * self.width + x0) as usize,
-            (y * self.width + x1) as usize + 1,
-        );
-        let range = |starts: &[u32]| {
-            starts.get(first).copied().unwrap_or(0) as usize
-                ..starts.get(last).copied().unwrap_or(0) as usize
+        // Cell keys (row, column) of the first cell of the range and of the cell after it.
+        let (cy, first, end) = (y + self.min_y, x0 + self.min_x, x1 + self.min_x + 1);
+        let (Ok(cy), Ok(first), Ok(end)) =
+            (i16::try_from(cy), i16::try_from(first), i32::try_from(end))
+        else {
+            return None;
         };
-        Some((range(&self.placements), range(&self.rejected)))
+        let (first, end) = ((cy, i32::from(first)), (cy, end));
+        let cell = |cell_y: i16, cell_x: i16| (cell_y, i32::from(cell_x));
+        let placements = self
+            .placements
+            .partition_point(|p| cell(p.cell_y, p.cell_x) < first)
+            ..self
+                .placements
+                .partition_point(|p| cell(p.cell_y, p.cell_x) < end);
+        let rejected = self
+            .rejected
+            .partition_point(|r| cell(r.cell_y, r.cell_x) < first)
+            ..self
+                .rejected
+                .partition_point(|r| cell(r.cell_y, r.cell_x) < end);
+        Some((placements, rejected))
     }
 
     fn span(&self, v: i64, reach: i64, c: i64) -> (i64, i64) {
@@ -199,6 +199,8 @@ fn radius_of(layer: &ScatterLayer, base: &StageBase, n: &Near) -> Option<i64> {
 struct Marks {
     placements: usize,
     state: Vec<u32>,
+    /// Every slot ever marked (with repeats), so reading the marks never scans all records.
+    touched: Vec<usize>,
 }
 
 impl Marks {
@@ -217,6 +219,7 @@ impl Marks {
         let slot = self.slot(at);
         if let Some(s) = self.state.get_mut(slot) {
             *s = mark;
+            self.touched.push(slot);
         }
     }
 
@@ -254,7 +257,7 @@ fn locate(layer: &ScatterLayer, index: &CellIndex, id: ScatterId) -> Option<Resu
 struct Ctx<'a> {
     layer: &'a ScatterLayer,
     base: &'a StageBase,
-    index: CellIndex,
+    index: CellIndex<'a>,
     /// The largest radius of the family (as the conflict filter uses it).
     max_radius: i64,
     /// The largest absolute radius (for the search reach only).
@@ -288,6 +291,7 @@ fn decide(
     let mut marks = Marks {
         placements,
         state: vec![NONE; placements + layer.output.rejected.len()],
+        touched: Vec::new(),
     };
     let ctx = Ctx {
         layer,
@@ -314,7 +318,15 @@ fn decide(
     // Thinned candidates: a hit names its occupant; one whose winner was displaced is decided
     // again without it.
     let mut reasons: Vec<(usize, RejectReason)> = Vec::new();
-    for i in 0..layer.output.rejected.len() {
+    // The rejected candidates an occupant hit, in list order: only marked slots can be.
+    let mut hit: Vec<usize> = marks
+        .touched
+        .iter()
+        .filter_map(|&slot| slot.checked_sub(placements))
+        .collect();
+    hit.sort_unstable();
+    hit.dedup();
+    for i in hit {
         if let Some(o) = marks.hit(Err(i)).and_then(|o| occupants.get(o)) {
             reasons.push((i, RejectReason::Conflict { with: o.id }));
         }
@@ -514,9 +526,12 @@ fn write_result(
             None => true,
         }
     };
+    // A list none of whose records was marked keeps them all: it is not filtered.
+    let placements_marked = marks.touched.iter().any(|&slot| slot < marks.placements);
+    let rejected_marked = marks.touched.iter().any(|&slot| slot >= marks.placements);
     merge_in_place(
         &mut out.placements,
-        keep_placement,
+        placements_marked.then_some(keep_placement),
         added,
         Placement::canonical_key,
     );
@@ -528,24 +543,26 @@ fn write_result(
     };
     merge_in_place(
         &mut out.rejected,
-        keep_rejected,
+        rejected_marked.then_some(keep_rejected),
         newly_rejected,
         RejectedCandidate::canonical_key,
     );
 }
 
-/// Keeps the records of `list` (in canonical order) that `keep` accepts, visited in order, and
-/// merges `added` (any order) in, in place: on equal keys kept records first, then added ones in
+/// Keeps the records of `list` (in canonical order) that `keep` accepts, visited in order (all of
+/// them when there is no `keep`), and merges `added` (any order) in, in place: on equal keys kept records first, then added ones in
 /// their order (what a stable sort of the two lists one after the other gives). The list grows
 /// only when it ends longer than it was, so a layer of 100,000 placements is not copied into a
 /// new allocation.
 fn merge_in_place<T: Copy, K: Ord>(
     list: &mut Vec<T>,
-    keep: impl FnMut(&T) -> bool,
+    keep: Option<impl FnMut(&T) -> bool>,
     mut added: Vec<T>,
     key: impl Fn(&T) -> K,
 ) {
-    list.retain(keep);
+    if let Some(keep) = keep {
+        list.retain(keep);
+    }
     if added.is_empty() {
         return;
     }

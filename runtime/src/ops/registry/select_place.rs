@@ -11,11 +11,12 @@ use super::{
 };
 use crate::content::{
     Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
-    PlacedProduct, Product, ProductKind, StageProvenance,
+    PlacedProduct, Placement, Product, ProductKind, StageProvenance,
 };
 use crate::identity::{ChildKey, ScatterId};
 use crate::ops::select_place::{
-    select_and_place_each, SelectPlaceError, SelectPlaceParams, ROTATION_DIMENSION, SCALE_DIMENSION,
+    select_and_place_each, select_and_place_par, SelectPlaceError, SelectPlaceParams,
+    ROTATION_DIMENSION, SCALE_DIMENSION,
 };
 use crate::rng::{sample_u32, Address, Domain, DomainKey};
 
@@ -138,14 +139,23 @@ fn kernel(
         ));
     };
     let count = scatter.placement_count();
-    let objects = select_and_place_each(scatter.placements(), count, context.seed, &p.scale)
-        .map_err(|error| {
-            let (kind, field) = match error {
-                SelectPlaceError::Sampler(_) => (FailureKind::SearchExhaustion, None),
-                _ => (FailureKind::InvalidInput, Some("scale_min")),
-            };
-            StageError::new(kind, field, error.to_string())
-        })?;
+    let placed = if context.parallel {
+        let layers: Vec<&[Placement]> = scatter
+            .layers
+            .iter()
+            .map(|layer| layer.output.placements.as_slice())
+            .collect();
+        select_and_place_par(&layers, context.seed, &p.scale)
+    } else {
+        select_and_place_each(scatter.placements(), count, context.seed, &p.scale)
+    };
+    let objects = placed.map_err(|error| {
+        let (kind, field) = match error {
+            SelectPlaceError::Sampler(_) => (FailureKind::SearchExhaustion, None),
+            _ => (FailureKind::InvalidInput, Some("scale_min")),
+        };
+        StageError::new(kind, field, error.to_string())
+    })?;
     let provenance = StageProvenance {
         family: Some(scatter.family.clone()),
         derived: Some(Derivation::SelectPlace {

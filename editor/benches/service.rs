@@ -53,6 +53,27 @@ fn square_km() -> (Project, ProjectSources) {
     (project, sources)
 }
 
+/// Widens the square kilometre by `extra_cm` to the east: a value never seen before for the
+/// same work (the cells stay 4 m, so the candidates stay about 125,000).
+fn set_region_extra(project: &mut Project, extra_cm: i64) {
+    if let Some(stage) = project.recipes.get_mut(RECIPE).and_then(|r| {
+        r.stages
+            .iter_mut()
+            .find(|s| s.operator == "environment.scatter")
+    }) {
+        let unit = |v: i64| ParamValue::Int(v);
+        stage.parameters.insert(
+            "region".into(),
+            ParamValue::Tuple(vec![
+                unit(0),
+                unit(0),
+                unit(100_000 + extra_cm),
+                unit(100_000),
+            ]),
+        );
+    }
+}
+
 fn set_cell_size(project: &mut Project, cell_size: i64) {
     if let Some(stage) = project.recipes.get_mut(RECIPE).and_then(|r| {
         r.stages
@@ -147,16 +168,21 @@ fn edit_to_preview(c: &mut Criterion) {
             session.sync_project(&project, None, &service);
         })
     });
-    let mut size = 402;
+    // A value never seen on every iteration, at the recipe's own 4 m cells: the region grows by
+    // one more centimetre each time (cycling through cell sizes would soon revisit values the
+    // stage cache holds, and larger cells would shrink the work).
+    set_cell_size(&mut project, 400);
+    let mut extra_cm = 0;
     group.bench_function("new_value_scatter_reruns", |b| {
         b.iter(|| {
-            size = if size >= 600 { 402 } else { size + 1 };
-            set_cell_size(&mut project, size);
+            extra_cm += 1;
+            set_region_extra(&mut project, extra_cm);
             revision += 1;
             assert!(service.sync_parts(1, revision, &project, Some(RECIPE)));
             session.sync_project(&project, None, &service);
         })
     });
+    set_region_extra(&mut project, 0);
     // The same revisits straight through the runtime (compile + generate), for comparison: what
     // the service adds on top is the difference.
     let registry = stagecraft_runtime::ops::registry::Registry::standard();

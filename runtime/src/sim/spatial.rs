@@ -13,8 +13,8 @@ use crate::project::Vec2;
 const CELLS_PER_POINT: usize = 4;
 /// Cells any grid may have regardless of the point count.
 const MIN_CELL_BUDGET: usize = 64;
-/// Grid rows of a disc query whose runs are all computed before the first is visited (a
-/// walker's scan reaches about five).
+/// Grid rows of a disc query whose runs are computed together before the first of them is
+/// visited (a walker's scan reaches about five).
 const RUN_BATCH_ROWS: usize = 8;
 
 /// Relative margin around a squared limit within which [`hypot_at_least`] asks `hypot`
@@ -401,10 +401,11 @@ impl SpatialGrid {
         }
     }
 
-    /// Calls `visit` with runs of slots (ranges into [`SpatialGrid::columns`], one per grid row,
-    /// rows in ascending order) that together hold every point whose cell overlaps the disc of
-    /// `radius_m` around `center` (a superset of the points within `radius_m`; callers test the
-    /// distance): a row's run spans only the cells its chord of the disc reaches.
+    /// Calls `visit` with runs of slots (ranges into [`SpatialGrid::columns`], at most one per
+    /// grid row, rows in ascending order, no empty run) that together hold every point whose cell
+    /// overlaps the disc of `radius_m` around `center` (a superset of the points within
+    /// `radius_m`; callers test the distance): a row's run spans only the cells its chord of the
+    /// disc reaches.
     #[inline]
     pub fn for_each_run_near(
         &self,
@@ -428,53 +429,55 @@ impl SpatialGrid {
             return;
         }
         // Non-negative before the casts, so truncation is the floor; saturating casts clamp.
-        let last_column = self.columns - 1;
         let first_row = (cy - r).max(0.0) as usize;
         let last_row = ((cy + r) as usize).min(self.rows - 1);
-        let columns_within = |half: f64| {
-            (cx + half >= 0.0).then(|| {
-                (
-                    ((cx - half).max(0.0) as usize).min(last_column),
-                    ((cx + half) as usize).min(last_column),
-                )
-            })
-        };
-        // Against cells as large as the radius a chord saves little: the square's columns,
-        // computed once.
-        let square = columns_within(r);
+        // Against cells as large as the radius a chord saves little: the square's columns.
         let chords = r > 2.0;
-        let run_of = |row: usize| {
-            let columns = if chords {
-                // The row's band is [row, row + 1); its nearest point to the centre sideways.
-                let band = row as f64;
-                let gap = (band - cy).max(cy - (band + 1.0)).max(0.0);
-                columns_within((r * r - gap * gap).max(0.0).sqrt() + margin)
-            } else {
-                square
-            };
-            let (c0, c1) = columns?;
+        let mut row = first_row;
+        while row <= last_row {
+            // A batch of rows' runs first, so their chords' square roots overlap rather than
+            // each wait behind the visit of the row before. One call site of `visit` (so it
+            // inlines here), and none for an empty run.
+            let count = (last_row - row + 1).min(RUN_BATCH_ROWS);
+            let mut runs = [(0, 0); RUN_BATCH_ROWS];
+            for (at, run) in runs.iter_mut().take(count).enumerate() {
+                let half = if chords {
+                    chord_half(row + at, cy, r, margin)
+                } else {
+                    r
+                };
+                *run = self.run_within(row + at, cx, half);
+            }
+            for &(start, end) in &runs[..count] {
+                if start < end {
+                    visit(start..end);
+                }
+            }
+            row += count;
+        }
+    }
+
+    /// The slots of `row`'s cells within `half` (cell units) sideways of `cx`, empty where
+    /// none is.
+    #[inline(always)]
+    fn run_within(&self, row: usize, cx: f64, half: f64) -> (usize, usize) {
+        let right = cx + half;
+        if right >= 0.0 {
+            // Non-negative before the casts, so truncation is the floor; saturating casts
+            // clamp.
+            let last_column = self.columns - 1;
+            let (c0, c1) = (
+                ((cx - half).max(0.0) as usize).min(last_column),
+                (right as usize).min(last_column),
+            );
             let first = row * self.columns;
             // The cells of one grid row are contiguous in `entries`.
-            Some((
+            (
                 self.cell_start[first + c0] as usize,
                 self.cell_start[first + c1 + 1] as usize,
-            ))
-        };
-        let rows = first_row..=last_row;
-        if rows.clone().count() <= RUN_BATCH_ROWS {
-            // Every row's run first, so their chords' square roots overlap rather than each
-            // wait behind the visit of the row before.
-            let mut runs = [None; RUN_BATCH_ROWS];
-            for (run, row) in runs.iter_mut().zip(rows) {
-                *run = run_of(row);
-            }
-            for &(start, end) in runs.iter().flatten() {
-                visit(start..end);
-            }
+            )
         } else {
-            for (start, end) in rows.filter_map(run_of) {
-                visit(start..end);
-            }
+            (0, 0)
         }
     }
 
@@ -487,6 +490,15 @@ impl SpatialGrid {
             * std::mem::size_of::<u32>()
             + self.bodies.capacity() * std::mem::size_of::<f64>()
     }
+}
+
+/// The half chord (cell units, widened by `margin`) of the disc of radius `r` around row `cy`
+/// over the band of `row` (`[row, row + 1)`; its nearest point to the centre sideways decides).
+#[inline(always)]
+fn chord_half(row: usize, cy: f64, r: f64, margin: f64) -> f64 {
+    let band = row as f64;
+    let gap = (band - cy).max(cy - (band + 1.0)).max(0.0);
+    (r * r - gap * gap).max(0.0).sqrt() + margin
 }
 
 /// A grid's point → cell function with its per-grid constants computed once (for the rebuild's
@@ -687,9 +699,16 @@ mod tests {
                 x: (f * 0.569_840).fract() * 64.0 + 1.0e4 - 2.0,
                 y: (f * 0.379_147).fract() * 24.0 - 5.0,
             };
-            let radius = [0.0, 0.63, 2.57, 4.0, 1.25][q as usize % 5];
+            // 6.3 m spans more rows than one batch of runs.
+            let radius = [0.0, 0.63, 2.57, 4.0, 1.25, 6.3][q as usize % 6];
             let mut found = Vec::new();
+            let mut last_row = None;
             grid.for_each_run_near(center, radius, |run| {
+                // No empty run; one run per row at most, rows ascending.
+                assert!(!run.is_empty());
+                let row = grid.cell_of[grid.entries[run.start] as usize] as usize / grid.columns;
+                assert!(last_row < Some(row), "{center:?} {radius}");
+                last_row = Some(row);
                 disc_total += run.len();
                 for slot in run {
                     let p = Vec2 {

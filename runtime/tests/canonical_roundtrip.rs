@@ -121,6 +121,11 @@ fn command() -> impl Strategy<Value = DirectiveCommand> {
             safe_distance_m
         }),
         vec3().prop_map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
+        (0..VehicleRelation::ALL.len()).prop_map(|i| DirectiveCommand::SetVehicleRelation {
+            relation: VehicleRelation::ALL[i]
+        }),
+        finite().prop_map(|duration_s| DirectiveCommand::QueueEvent { duration_s }),
+        finite().prop_map(|duration_s| DirectiveCommand::PausePopulation { duration_s }),
     ]
 }
 

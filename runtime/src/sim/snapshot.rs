@@ -53,6 +53,12 @@ impl Snapshot {
         &mut self.motion
     }
 
+    /// The agent columns it holds, for tests that damage a snapshot.
+    #[cfg(test)]
+    pub(in crate::sim) fn agents_mut(&mut self) -> &mut Agents {
+        &mut self.agents
+    }
+
     /// The frame the snapshot was taken at.
     pub fn frame(&self) -> u64 {
         self.frame

@@ -331,3 +331,26 @@ fn a_retired_ped_rejoins_its_own_source_only_in_a_later_use() {
     assert_eq!(world.population().sources[0].generation, 2);
     assert_eq!(world.births[0].len(), 2, "no third ped was created");
 }
+
+#[test]
+fn a_snapshot_whose_route_end_rule_is_not_its_sources_is_refused_whole() {
+    let mut world = world_of(scenario(
+        vec![behind()],
+        vec![source("a", 2, &[-10.0, 10.0])],
+        Vec::new(),
+    ));
+    steps(&mut world, 3);
+    let before = world.state_digest();
+    let mut snapshot = world.snapshot();
+    // The source turns back at its route's end; a row that says it stops is not its source's.
+    snapshot.agents_mut().stops_at_route_end[0] = true;
+    assert_eq!(
+        world.restore(&snapshot),
+        Err(crate::sim::SnapshotError::Inconsistent(
+            "an agent's route-end rule is not its source's"
+        ))
+    );
+    assert_eq!(world.state_digest(), before, "nothing was applied");
+    // Undamaged, the same snapshot restores.
+    assert_eq!(world.restore(&world.snapshot()), Ok(()));
+}

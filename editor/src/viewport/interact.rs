@@ -179,15 +179,15 @@ pub fn ownership_text(
     id: stagecraft_runtime::sim::AgentId,
 ) -> Option<String> {
     use stagecraft_runtime::project::PopulationKind;
-    use stagecraft_runtime::sim::population::QUARANTINE_FRAMES;
     let tags = world.motion_frame(id)?.tags;
     if tags.pooled {
         let population = world.population();
         let handle = world.handle_of_id(id)?;
-        let quarantined = population.pool.entries.iter().any(|e| {
-            e.handle == handle
-                && population.control_frame.saturating_sub(e.retired_frame) < QUARANTINE_FRAMES
-        });
+        let quarantined = population
+            .pool
+            .entries
+            .iter()
+            .any(|e| e.handle == handle && e.in_quarantine(population.control_frame));
         return Some(if quarantined {
             "pooled, quarantined".to_owned()
         } else {

@@ -408,10 +408,7 @@ pub fn agents(world: &World) -> LayerData {
         .pool
         .entries
         .iter()
-        .filter(|e| {
-            population.control_frame.saturating_sub(e.retired_frame)
-                < stagecraft_runtime::sim::population::QUARANTINE_FRAMES
-        })
+        .filter(|e| e.in_quarantine(population.control_frame))
         .map(|e| e.handle.index)
         .collect();
     let mut data = LayerData::default();

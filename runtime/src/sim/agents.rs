@@ -17,6 +17,17 @@ pub struct AgentHandle {
     pub generation: u32,
 }
 
+#[cfg(test)]
+impl AgentHandle {
+    /// The handle of slot `index` in its first generation (for tests).
+    pub(crate) fn first(index: u32) -> AgentHandle {
+        AgentHandle {
+            index,
+            generation: 0,
+        }
+    }
+}
+
 /// An agent's stable id: the source it was born from and its birth ordinal within that source,
 /// packed as `source << 32 | ordinal` in the agents' `id` column. Code outside the runtime reads
 /// it through the accessors, never by shifting bits.

@@ -341,7 +341,7 @@ impl EventLog {
     }
 
     /// Events of one kind still held, oldest first.
-    pub fn of_kind(&self, kind: EventKind) -> impl Iterator<Item = &Event> {
+    pub fn of_kind(&self, kind: EventKind) -> impl DoubleEndedIterator<Item = &Event> {
         self.rings[kind.code() as usize].iter()
     }
 
@@ -471,20 +471,13 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
 mod tests {
     use super::*;
 
-    fn handle(index: u32) -> AgentHandle {
-        AgentHandle {
-            index,
-            generation: 0,
-        }
-    }
-
     #[test]
     fn a_full_ring_drops_its_oldest_and_counts_it_without_touching_other_kinds() {
         let mut log = EventLog::default();
         log.push(
             1,
             EventKind::Claimed,
-            Some(handle(7)),
+            Some(AgentHandle::first(7)),
             Some(0),
             EventDetail::None,
         );
@@ -506,7 +499,7 @@ mod tests {
             Some(5)
         );
         assert_eq!(
-            log.for_handle(handle(7)).len(),
+            log.for_handle(AgentHandle::first(7)).len(),
             1,
             "the rare claim survives the flood"
         );
@@ -520,14 +513,14 @@ mod tests {
         log.push(
             3,
             EventKind::Retired,
-            Some(handle(1)),
+            Some(AgentHandle::first(1)),
             Some(0),
             EventDetail::None,
         );
         log.push(
             3,
             EventKind::PoolEntered,
-            Some(handle(1)),
+            Some(AgentHandle::first(1)),
             Some(0),
             EventDetail::None,
         );
@@ -535,13 +528,17 @@ mod tests {
         log.push(
             9,
             EventKind::Acquired,
-            Some(handle(1)),
+            Some(AgentHandle::first(1)),
             Some(0),
             EventDetail::None,
         );
         let kinds: Vec<EventKind> = log.at_frame(3).iter().map(|e| e.kind).collect();
         assert_eq!(kinds, [EventKind::Retired, EventKind::PoolEntered]);
-        let life: Vec<u64> = log.for_handle(handle(1)).iter().map(|e| e.frame).collect();
+        let life: Vec<u64> = log
+            .for_handle(AgentHandle::first(1))
+            .iter()
+            .map(|e| e.frame)
+            .collect();
         assert_eq!(life, [3, 3, 9]);
         assert_eq!(log.in_frames(4, 9).len(), 2);
         let mut a = Vec::new();
@@ -549,7 +546,7 @@ mod tests {
         log.push(
             9,
             EventKind::Acquired,
-            Some(handle(2)),
+            Some(AgentHandle::first(2)),
             Some(0),
             EventDetail::None,
         );

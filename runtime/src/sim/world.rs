@@ -11,7 +11,7 @@ use super::crossings::{
     crossings_phase, follow_swap_remove, gate::lane_limit_m, liveness_phase, CrossingIndex,
     CrossingSets, CrossingsState, StuckReason,
 };
-use super::events::{EventKind, EventLog};
+use super::events::{Event, EventKind, EventLog};
 use super::knockdown::Knockdowns;
 use super::motion::clock::WallClock;
 use super::motion::frames::{MotionFrame, PublishHints};
@@ -23,7 +23,7 @@ use super::observers::Observation;
 use super::population::{
     control_phase, member_counts, population_phase, BlockerIndex, Boxes, CandidateMark,
     FrameSpawnReport, PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged,
-    VehicleSourceConfig, NO_BINDING, QUARANTINE_FRAMES,
+    VehicleSourceConfig, NO_BINDING,
 };
 use super::routes::{RouteSpan, RouteTable, SimRoute};
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
@@ -486,7 +486,6 @@ impl World {
     pub fn source_statuses(&self) -> Vec<SourceStatus> {
         let counts = member_counts(self.config.sources.len(), &self.agents, &self.staged);
         let control = self.pop.control_frame;
-        let in_quarantine = |retired: u64| control.saturating_sub(retired) < QUARANTINE_FRAMES;
         self.config
             .sources
             .iter()
@@ -514,10 +513,7 @@ impl World {
                     attached,
                     pending: state.pending,
                     pooled: entries.len() as u64,
-                    quarantined: entries
-                        .iter()
-                        .filter(|e| in_quarantine(e.retired_frame))
-                        .count() as u64,
+                    quarantined: entries.iter().filter(|e| e.in_quarantine(control)).count() as u64,
                     created: state.created,
                     reused: state.reused,
                     generation: state.generation,
@@ -556,12 +552,25 @@ impl World {
                 .of_kind(EventKind::Rejected)
                 .next()
                 .is_none_or(|oldest| oldest.frame < frame);
+        // Only the frame's rejections and realizations count: read each ring back from its
+        // newest event to the first of an earlier frame.
+        let frame_events: Vec<Event> = [EventKind::Rejected, EventKind::Realized]
+            .into_iter()
+            .flat_map(|kind| {
+                self.events
+                    .of_kind(kind)
+                    .rev()
+                    .take_while(move |e| e.frame >= frame)
+                    .filter(move |e| e.frame == frame)
+                    .copied()
+            })
+            .collect();
         Some(FrameSpawnReport::build(
             frame,
             u16::try_from(index).ok()?,
             &source.id,
             route,
-            &self.events.at_frame(frame),
+            &frame_events,
             Some(&self.last_candidates),
             complete,
         ))

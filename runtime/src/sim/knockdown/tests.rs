@@ -209,16 +209,9 @@ fn open_env() -> (impl Fn(Vec2) -> bool, impl Fn(AgentHandle, Vec2) -> bool) {
     (|_: Vec2| true, |_: AgentHandle, _: Vec2| false)
 }
 
-fn handle(index: u32) -> AgentHandle {
-    AgentHandle {
-        index,
-        generation: 0,
-    }
-}
-
 fn request(index: u32, x: f64, impulse_n_s: [f64; 3]) -> KnockdownRequest {
     KnockdownRequest {
-        handle: handle(index),
+        handle: AgentHandle::first(index),
         position: Vec2 { x, y: 0.0 },
         facing: Vec2 { x: 1.0, y: 0.0 },
         velocity_m_s: Vec2 { x: 1.4, y: 0.0 },
@@ -247,7 +240,7 @@ fn a_knocked_body_topples_settles_on_the_ground_and_recovers() {
                 assert!(u.anchor.x > 0.3, "fell forward: {:?}", u.anchor);
             }
         }
-        if let Some(c) = knock.criteria(handle(0)) {
+        if let Some(c) = knock.criteria(AgentHandle::first(0)) {
             lowest_z = lowest_z.min(c.body.map_or(f64::MAX, |b| b.pelvis_m[2]));
         }
     }
@@ -281,7 +274,7 @@ fn a_settled_body_off_the_pedestrian_space_never_recovers() {
             .iter()
             .all(|u| u.transition.is_none()));
     }
-    let c = knock.criteria(handle(0)).expect("still down");
+    let c = knock.criteria(AgentHandle::first(0)).expect("still down");
     assert_eq!(c.phase, RecoveryPhase::Simulating);
     assert!(!c.supported);
     assert!(c.linear_m_s <= 0.35 && c.angular_deg_s <= 90.0, "{c:?}");
@@ -319,7 +312,7 @@ fn a_prop_where_the_body_lies_keeps_it_waiting_for_space() {
         )),
         "{reasons:?}"
     );
-    assert!(knock.is_down(handle(0)));
+    assert!(knock.is_down(AgentHandle::first(0)));
 }
 
 fn scenario(directives: Vec<(u64, DirectiveCommand)>) -> Scenario {

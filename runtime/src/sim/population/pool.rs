@@ -34,6 +34,14 @@ pub struct PoolEntry {
     pub saved_flags: u8,
 }
 
+impl PoolEntry {
+    /// Whether the entry is still in quarantine at Control frame `frame`
+    /// (`frame − retiredFrame < QUARANTINE_FRAMES`).
+    pub fn in_quarantine(&self, frame: u64) -> bool {
+        frame.saturating_sub(self.retired_frame) < QUARANTINE_FRAMES
+    }
+}
+
 /// The update flags a pool entry saves and acquisition restores: whether the ped's motion was
 /// updating and the LOD tier (update cadence) it had when it retired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,7 +168,7 @@ impl Pool {
             if !source_eligible(entry, dest) {
                 continue;
             }
-            if frame.saturating_sub(entry.retired_frame) >= QUARANTINE_FRAMES {
+            if !entry.in_quarantine(frame) {
                 return Acquire::Ready(index);
             }
             quarantined = true;
@@ -197,7 +205,7 @@ impl Pool {
     pub fn quarantined(&self, frame: u64) -> usize {
         self.entries
             .iter()
-            .filter(|e| frame.saturating_sub(e.retired_frame) < QUARANTINE_FRAMES)
+            .filter(|e| e.in_quarantine(frame))
             .count()
     }
 

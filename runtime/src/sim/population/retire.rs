@@ -141,7 +141,8 @@ pub fn spatial(
         if observation.valid().any(|view| view.sees_ped(feet_m)) {
             return Err(RetireRefusal::OnscreenInBand);
         }
-        if !observation.offscreen_for_all(feet_m) {
+        // No valid view sees it: only an invalid view can keep it from being offscreen for all.
+        if !observation.all_valid() {
             return Err(RetireRefusal::UnobservedInBand);
         }
     }

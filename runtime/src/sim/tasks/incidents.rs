@@ -101,32 +101,25 @@ impl Incidents {
 mod tests {
     use super::*;
 
-    fn handle(index: u32) -> AgentHandle {
-        AgentHandle {
-            index,
-            generation: 0,
-        }
-    }
-
     #[test]
     fn a_candidate_becomes_current_at_the_next_update_and_ends_after_its_frames() {
         let mut incidents = Incidents::default();
-        incidents.queue(handle(3), 4);
-        assert!(incidents.has_queued(handle(3)));
-        assert!(!incidents.has_current(handle(3)));
+        incidents.queue(AgentHandle::first(3), 4);
+        assert!(incidents.has_queued(AgentHandle::first(3)));
+        assert!(!incidents.has_current(AgentHandle::first(3)));
         assert_eq!(
             incidents.update(10),
-            vec![(handle(3), IncidentChange::Started)]
+            vec![(AgentHandle::first(3), IncidentChange::Started)]
         );
-        assert_eq!(incidents.current.get(&handle(3)), Some(&14));
-        assert!(!incidents.has_queued(handle(3)));
+        assert_eq!(incidents.current.get(&AgentHandle::first(3)), Some(&14));
+        assert!(!incidents.has_queued(AgentHandle::first(3)));
         for frame in 11..14 {
             assert!(incidents.update(frame).is_empty(), "frame {frame}");
-            assert!(incidents.has_current(handle(3)));
+            assert!(incidents.has_current(AgentHandle::first(3)));
         }
         assert_eq!(
             incidents.update(14),
-            vec![(handle(3), IncidentChange::Ended)]
+            vec![(AgentHandle::first(3), IncidentChange::Ended)]
         );
         assert!(incidents.is_empty());
     }
@@ -134,9 +127,9 @@ mod tests {
     #[test]
     fn a_zero_frame_candidate_still_lasts_one_update() {
         let mut incidents = Incidents::default();
-        incidents.queue(handle(1), 0);
+        incidents.queue(AgentHandle::first(1), 0);
         incidents.update(5);
-        assert_eq!(incidents.current.get(&handle(1)), Some(&6));
+        assert_eq!(incidents.current.get(&AgentHandle::first(1)), Some(&6));
         let mut bytes = Vec::new();
         incidents.write_canonical(&mut bytes);
         // queued count 0, current count 1, handle (index, generation), end frame.

@@ -86,7 +86,8 @@ impl ObjectIdentity {
 
 /// A packed 64-bit scatter identity (see the module docs for the bit layout).
 ///
-/// Only [`ScatterKey::pack`] and [`ScatterId::from_bits`] make one, so a value always unpacks.
+/// Only [`ScatterKey::pack`] and [`ScatterId::from_bits`] make one (and, inside the crate, bits
+/// that came from one), so a value always unpacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ScatterId(u64);
 
@@ -104,6 +105,32 @@ impl ScatterId {
         Ok(ScatterId(bits))
     }
 
+    /// Raw bits the caller knows to have a nonzero room (bits 48..64), as
+    /// [`ScatterId::from_bits`] would accept.
+    pub(crate) const fn from_room_bits(bits: u64) -> ScatterId {
+        ScatterId(bits)
+    }
+
+    /// The column of the candidate's cell.
+    pub const fn cell_x(self) -> i16 {
+        (self.0 >> 16) as u16 as i16
+    }
+
+    /// The row of the candidate's cell.
+    pub const fn cell_y(self) -> i16 {
+        self.0 as u16 as i16
+    }
+
+    /// The candidate's index within its cell.
+    pub const fn candidate(self) -> u8 {
+        (self.0 >> 32) as u8
+    }
+
+    /// The canonical order of records: (cell Y, cell X, candidate).
+    pub const fn canonical_key(self) -> (i16, i16, u8) {
+        (self.cell_y(), self.cell_x(), self.candidate())
+    }
+
     /// The fields of this identity.
     pub fn unpack(self) -> ScatterKey {
         let room = (self.0 >> 48) as u16;
@@ -111,9 +138,9 @@ impl ScatterId {
             // `from_bits` and `pack` guarantee a nonzero room; MIN is unreachable.
             room: NonZeroU16::new(room).unwrap_or(NonZeroU16::MIN),
             layer: (self.0 >> 40) as u8,
-            candidate: (self.0 >> 32) as u8,
-            cell_x: (self.0 >> 16) as u16 as i16,
-            cell_y: self.0 as u16 as i16,
+            candidate: self.candidate(),
+            cell_x: self.cell_x(),
+            cell_y: self.cell_y(),
         }
     }
 }

@@ -96,7 +96,7 @@ fn rejection(bundle: &GeneratedBundle, id: u64) -> Option<RejectReason> {
         .iter()
         .flat_map(|l| &l.output.rejected)
         .find(|r| r.id.bits() == id)
-        .map(|r| r.reason)
+        .map(|r| r.reason())
 }
 
 fn id(bits: u64) -> ScatterId {

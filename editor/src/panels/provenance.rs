@@ -369,7 +369,7 @@ fn rejected_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, layer: usize, 
         return;
     };
     ui.label(
-        RichText::new(format!("Rejected: {}", reason_text(&candidate.reason)))
+        RichText::new(format!("Rejected: {}", reason_text(&candidate.reason())))
             .color(ui.visuals().warn_fg_color)
             .strong(),
     );

@@ -135,9 +135,6 @@ pub fn with_placed_objects(content: PreviewContent, count: usize) -> PreviewCont
         objects.push(PlacedObject {
             placement: Placement {
                 id,
-                cell_x: cell_x as i16,
-                cell_y: cell_y as i16,
-                candidate: 0,
                 x: cell_x * 200,
                 y: cell_y * 200,
                 variant,

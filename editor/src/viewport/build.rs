@@ -158,7 +158,7 @@ pub fn rejected(content: &PreviewContent) -> LayerData {
                     (candidate.x as f64 * unit) as f32,
                     (candidate.y as f64 * unit) as f32,
                 );
-                let colour = palette::reject_reason(&candidate.reason);
+                let colour = palette::reject_reason(&candidate.reason());
                 // An upside-down cone: a "not here" pin that reads differently from any asset.
                 let transform = Mat4::from_translation(vec3(x, y, 0.9))
                     * Mat4::from_angle_x(three_d::radians(std::f32::consts::PI))

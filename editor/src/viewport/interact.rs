@@ -135,7 +135,7 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
             Some(format!(
                 "rejected {}: {}",
                 candidate.id,
-                reason_text(&candidate.reason)
+                reason_text(&candidate.reason())
             ))
         }
         PickId::Cell { stage, x, y } => {

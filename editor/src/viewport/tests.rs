@@ -338,9 +338,6 @@ fn rejected_candidates_show_only_when_asked_with_their_reason_colour() {
     let id = |x| pack_scatter_id(1, 0, 0, x, 0).expect("packs");
     let placement = Placement {
         id: id(0),
-        cell_x: 0,
-        cell_y: 0,
-        candidate: 0,
         x: 0,
         y: 0,
         variant: 0,
@@ -353,15 +350,7 @@ fn rejected_candidates_show_only_when_asked_with_their_reason_colour() {
     ]
     .iter()
     .enumerate()
-    .map(|(i, reason)| RejectedCandidate {
-        id: id(i as i64 + 1),
-        cell_x: i as i16 + 1,
-        cell_y: 0,
-        candidate: 0,
-        x: (i as i64 + 1) * 300,
-        y: 0,
-        reason: *reason,
-    })
+    .map(|(i, reason)| RejectedCandidate::new(id(i as i64 + 1), (i as i64 + 1) * 300, 0, *reason))
     .collect();
     let scatter = stage_record(
         2,

@@ -3,20 +3,19 @@
 //! Positions are integer lattice units; the recipe maps them to meters. Lists are in canonical order:
 //! cell Y, then cell X, then candidate index, all ascending.
 
+use std::fmt;
+
 use crate::identity::ScatterId;
 use thiserror::Error;
 
 /// An accepted scatter candidate, before select-and-place.
+///
+/// 32 bytes: its cell and candidate index are read from the packed identity
+/// ([`Placement::cell_x`], [`Placement::cell_y`], [`Placement::candidate`]), not stored twice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Placement {
     /// Packed identity (room, layer, candidate, cell); also the RNG scope of its draws.
     pub id: ScatterId,
-    /// Column of the cell the candidate belongs to.
-    pub cell_x: i16,
-    /// Row of the cell the candidate belongs to.
-    pub cell_y: i16,
-    /// Candidate index within its cell.
-    pub candidate: u8,
     /// Lattice x position.
     pub x: i64,
     /// Lattice y position.
@@ -50,7 +49,22 @@ impl Placement {
 
     /// The canonical sort key: (cell Y, cell X, candidate).
     pub fn canonical_key(&self) -> (i16, i16, u8) {
-        (self.cell_y, self.cell_x, self.candidate)
+        self.id.canonical_key()
+    }
+
+    /// Column of the cell the candidate belongs to.
+    pub fn cell_x(&self) -> i16 {
+        self.id.cell_x()
+    }
+
+    /// Row of the cell the candidate belongs to.
+    pub fn cell_y(&self) -> i16 {
+        self.id.cell_y()
+    }
+
+    /// Candidate index within its cell.
+    pub fn candidate(&self) -> u8 {
+        self.id.candidate()
     }
 }
 
@@ -73,25 +87,79 @@ pub enum RejectReason {
 }
 
 /// A scatter candidate that was not accepted, and why.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// 32 bytes: the cell and candidate index are read from the packed identity, and the reason is
+/// kept in one word ([`RejectedCandidate::reason`] unpacks it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RejectedCandidate {
     /// Packed identity of the candidate.
     pub id: ScatterId,
-    /// Column of its cell.
-    pub cell_x: i16,
-    /// Row of its cell.
-    pub cell_y: i16,
-    /// Candidate index within its cell.
-    pub candidate: u8,
     /// Lattice x position.
     pub x: i64,
     /// Lattice y position.
     pub y: i64,
-    /// Why it was rejected.
-    pub reason: RejectReason,
+    /// The reason in one word: 0 outside the region; `KEEP_OUT_TAG | index` inside a keep-out (its
+    /// top 16 bits are zero); otherwise the winner's identity, whose room (top 16 bits) is never 0.
+    reason_word: u64,
+}
+
+/// [`RejectedCandidate::reason_word`]'s mark of a keep-out index.
+const KEEP_OUT_TAG: u64 = 1 << 32;
+
+/// A reason as [`RejectedCandidate::reason_word`] keeps it.
+fn reason_word(reason: RejectReason) -> u64 {
+    match reason {
+        RejectReason::OutsideRegion => 0,
+        RejectReason::InKeepOut { keep_out } => KEEP_OUT_TAG | u64::from(keep_out),
+        RejectReason::Conflict { with } => with.bits(),
+    }
 }
 
 impl RejectedCandidate {
+    /// A rejected candidate at lattice (`x`, `y`).
+    pub fn new(id: ScatterId, x: i64, y: i64, reason: RejectReason) -> RejectedCandidate {
+        RejectedCandidate {
+            id,
+            x,
+            y,
+            reason_word: reason_word(reason),
+        }
+    }
+
+    /// Replaces the reason (a re-thinned candidate's new winner).
+    pub fn set_reason(&mut self, reason: RejectReason) {
+        self.reason_word = reason_word(reason);
+    }
+
+    /// Why it was rejected.
+    pub fn reason(&self) -> RejectReason {
+        match self.reason_word {
+            0 => RejectReason::OutsideRegion,
+            word if word >> 48 == 0 => RejectReason::InKeepOut {
+                // The low 32 bits hold the index.
+                keep_out: word as u32,
+            },
+            word => RejectReason::Conflict {
+                with: ScatterId::from_room_bits(word),
+            },
+        }
+    }
+
+    /// Column of its cell.
+    pub fn cell_x(&self) -> i16 {
+        self.id.cell_x()
+    }
+
+    /// Row of its cell.
+    pub fn cell_y(&self) -> i16 {
+        self.id.cell_y()
+    }
+
+    /// Candidate index within its cell.
+    pub fn candidate(&self) -> u8 {
+        self.id.candidate()
+    }
+
     /// The candidate's canonical record and its length (25, 29 or 33 bytes): id (u64), x (i64),
     /// y (i64), reason tag (u8: 0 outside region, 1 keep-out, 2 conflict), then the keep-out
     /// index (u32) or the winner's id (u64), little-endian.
@@ -101,25 +169,41 @@ impl RejectedCandidate {
         record[0..8].copy_from_slice(&self.id.bits().to_le_bytes());
         record[8..16].copy_from_slice(&self.x.to_le_bytes());
         record[16..24].copy_from_slice(&self.y.to_le_bytes());
-        let len = match self.reason {
-            RejectReason::OutsideRegion => 25,
-            RejectReason::InKeepOut { keep_out } => {
-                record[24] = 1;
-                record[25..29].copy_from_slice(&keep_out.to_le_bytes());
-                29
-            }
-            RejectReason::Conflict { with } => {
-                record[24] = 2;
-                record[25..33].copy_from_slice(&with.bits().to_le_bytes());
-                33
-            }
-        };
-        (record, len)
+        // The word is the payload in both tagged cases: a keep-out's index in its low 32 bits, a
+        // winner's identity whole. The tag and length are computed without branching on the
+        // reason (rejections of every kind interleave, so a branch would mispredict often).
+        record[24] = self.reason_tag();
+        record[25..33].copy_from_slice(&self.reason_word.to_le_bytes());
+        (record, self.record_len())
+    }
+
+    /// The reason's tag in the record: 0 outside region, 1 keep-out, 2 conflict.
+    #[inline]
+    fn reason_tag(&self) -> u8 {
+        u8::from(self.reason_word != 0) + u8::from(self.reason_word >> 48 != 0)
+    }
+
+    /// The length of [`RejectedCandidate::record`]: 25, plus 4 for a keep-out index or 8 for a
+    /// winner's id.
+    #[inline]
+    pub fn record_len(&self) -> usize {
+        25 + 4 * usize::from(self.reason_tag())
     }
 
     /// The canonical sort key: (cell Y, cell X, candidate).
     pub fn canonical_key(&self) -> (i16, i16, u8) {
-        (self.cell_y, self.cell_x, self.candidate)
+        self.id.canonical_key()
+    }
+}
+
+impl fmt::Debug for RejectedCandidate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RejectedCandidate")
+            .field("id", &self.id)
+            .field("x", &self.x)
+            .field("y", &self.y)
+            .field("reason", &self.reason())
+            .finish()
     }
 }
 
@@ -188,11 +272,7 @@ impl ScatterOutput {
         let rejected: usize = self
             .rejected
             .iter()
-            .map(|r| match r.reason {
-                RejectReason::OutsideRegion => 25,
-                RejectReason::InKeepOut { .. } => 29,
-                RejectReason::Conflict { .. } => 33,
-            })
+            .map(RejectedCandidate::record_len)
             .sum();
         24 + self.placements.len() * 32 + rejected
     }
@@ -205,35 +285,18 @@ impl ScatterOutput {
 
     /// [`ScatterOutput::encode_into`] in chunks of about `chunk` bytes (at least one record).
     pub fn encode_chunked(&self, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
-        let mut bytes: Vec<u8> = Vec::with_capacity(chunk + 64);
-        bytes.extend_from_slice(SCATTER_OUTPUT_MAGIC);
-        bytes.extend_from_slice(&(self.placements.len() as u64).to_le_bytes());
-        // Records are built whole and appended with one fixed-size copy each (a rejection's
-        // 33 bytes, then cut back to its length), so no record costs a variable-length copy.
-        for group in self.placements.chunks((chunk / 32).max(1)) {
-            bytes.reserve(group.len() * 32);
-            for placement in group {
-                bytes.extend_from_slice(&placement.record());
-            }
-            if bytes.len() >= chunk {
-                sink(&bytes);
-                bytes.clear();
-            }
+        let mut out = ChunkWriter::new(chunk, sink);
+        out.put(SCATTER_OUTPUT_MAGIC, 8);
+        out.put(&(self.placements.len() as u64).to_le_bytes(), 8);
+        for placement in &self.placements {
+            out.put(&placement.record(), 32);
         }
-        bytes.extend_from_slice(&(self.rejected.len() as u64).to_le_bytes());
-        for group in self.rejected.chunks((chunk / 33).max(1)) {
-            bytes.reserve(group.len() * 33);
-            for rejected in group {
-                let (record, len) = rejected.record();
-                bytes.extend_from_slice(&record);
-                bytes.truncate(bytes.len() - (record.len() - len));
-            }
-            if bytes.len() >= chunk {
-                sink(&bytes);
-                bytes.clear();
-            }
+        out.put(&(self.rejected.len() as u64).to_le_bytes(), 8);
+        for rejected in &self.rejected {
+            let (record, len) = rejected.record();
+            out.put(&record, len);
         }
-        sink(&bytes);
+        out.flush();
     }
 
     /// BLAKE3 digest of [`ScatterOutput::canonical_bytes`], hashed as it is encoded.
@@ -248,6 +311,50 @@ impl ScatterOutput {
     /// [`ScatterOutput::digest`] as lowercase hex.
     pub fn digest_hex(&self) -> String {
         super::encode::hex(&self.digest())
+    }
+}
+
+/// A fixed buffer that records are written into at a cursor and handed to a sink whenever it
+/// holds `chunk` bytes or more. Every record is copied whole (a fixed-size copy) and the cursor
+/// moves by its length, so a shorter record's unused tail is overwritten by the next one.
+struct ChunkWriter<'s> {
+    buffer: Vec<u8>,
+    at: usize,
+    chunk: usize,
+    sink: &'s mut dyn FnMut(&[u8]),
+}
+
+impl<'s> ChunkWriter<'s> {
+    /// The largest record [`ChunkWriter::put`] is given.
+    const MAX_RECORD: usize = 33;
+
+    fn new(chunk: usize, sink: &'s mut dyn FnMut(&[u8])) -> ChunkWriter<'s> {
+        let chunk = chunk.max(1);
+        ChunkWriter {
+            buffer: vec![0; chunk + Self::MAX_RECORD],
+            at: 0,
+            chunk,
+            sink,
+        }
+    }
+
+    /// Appends the first `len` bytes of `record` (`N` ≤ [`ChunkWriter::MAX_RECORD`]).
+    #[inline]
+    fn put<const N: usize>(&mut self, record: &[u8; N], len: usize) {
+        if self.at >= self.chunk {
+            self.flush();
+        }
+        // `at < chunk` and `N ≤ MAX_RECORD`, so the slot is inside the buffer.
+        if let Some(slot) = self.buffer.get_mut(self.at..self.at + N) {
+            slot.copy_from_slice(record);
+        }
+        self.at += len.min(N);
+    }
+
+    /// Hands the bytes written so far to the sink.
+    fn flush(&mut self) {
+        (self.sink)(&self.buffer[..self.at]);
+        self.at = 0;
     }
 }
 
@@ -302,13 +409,47 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         Placement {
             id,
-            cell_x: cx,
-            cell_y: cy,
-            candidate: k,
             x: i64::from(cx) * 10,
             y: i64::from(cy) * 10,
             variant: 0,
             priority: 7,
+        }
+    }
+
+    #[test]
+    fn records_are_32_bytes_and_a_reason_unpacks_as_it_was_packed() {
+        assert_eq!(std::mem::size_of::<Placement>(), 32);
+        assert_eq!(std::mem::size_of::<RejectedCandidate>(), 32);
+        let p = placement(-3, 7, 2);
+        assert_eq!((p.cell_x(), p.cell_y(), p.candidate()), (-3, 7, 2));
+        let winner = pack_scatter_id(65_535, 255, 255, -1, -1).unwrap_or_else(|e| panic!("{e}"));
+        for reason in [
+            RejectReason::OutsideRegion,
+            RejectReason::InKeepOut { keep_out: 0 },
+            RejectReason::InKeepOut { keep_out: u32::MAX },
+            RejectReason::Conflict { with: p.id },
+            RejectReason::Conflict { with: winner },
+        ] {
+            let mut rejected = RejectedCandidate::new(p.id, -5, 9, reason);
+            assert_eq!(rejected.reason(), reason);
+            assert_eq!(
+                (rejected.cell_x(), rejected.cell_y(), rejected.candidate()),
+                (-3, 7, 2)
+            );
+            let (record, len) = rejected.record();
+            assert_eq!(len, rejected.record_len());
+            let expected_tail: Vec<u8> = match reason {
+                RejectReason::OutsideRegion => vec![0],
+                RejectReason::InKeepOut { keep_out } => {
+                    [&[1u8][..], &keep_out.to_le_bytes()].concat()
+                }
+                RejectReason::Conflict { with } => {
+                    [&[2u8][..], &with.bits().to_le_bytes()].concat()
+                }
+            };
+            assert_eq!(&record[24..len], expected_tail.as_slice());
+            rejected.set_reason(RejectReason::OutsideRegion);
+            assert_eq!(rejected.reason(), RejectReason::OutsideRegion);
         }
     }
 
@@ -362,19 +503,16 @@ mod tests {
         let rejected: Vec<RejectedCandidate> = (0..3000i16)
             .map(|i| {
                 let p = placement(i % 100, i / 100, 1);
-                RejectedCandidate {
-                    id: p.id,
-                    cell_x: p.cell_x,
-                    cell_y: p.cell_y,
-                    candidate: p.candidate,
-                    x: p.x,
-                    y: p.y,
-                    reason: match i % 3 {
+                RejectedCandidate::new(
+                    p.id,
+                    p.x,
+                    p.y,
+                    match i % 3 {
                         0 => RejectReason::OutsideRegion,
                         1 => RejectReason::InKeepOut { keep_out: 7 },
                         _ => RejectReason::Conflict { with: p.id },
                     },
-                }
+                )
             })
             .collect();
         let output = ScatterOutput {

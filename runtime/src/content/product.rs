@@ -336,11 +336,9 @@ impl Product {
         let lattice = |unit: f64, p: &Placement| PointM::new(p.x as f64 * unit, p.y as f64 * unit);
         match self {
             Product::StreetBlock(block) => block.bounds(),
-            Product::Placements(scatter) => BoundsM::of_points(
-                scatter
-                    .placements()
-                    .map(|p| lattice(scatter.lattice_unit_m, p)),
-            ),
+            Product::Placements(scatter) => {
+                lattice_bounds(scatter.placements(), scatter.lattice_unit_m)
+            }
             Product::PlacedObjects(placed) => BoundsM::of_points(
                 placed
                     .objects
@@ -561,6 +559,35 @@ fn encode_placed(placed: &PlacedProduct, chunk: usize, sink: &mut dyn FnMut(&[u8
 /// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
 /// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
 /// room, area, region, keep-outs and its output's canonical bytes (length first).
+/// The bounds in meters of placements at `unit` meters per lattice unit. With a positive unit,
+/// `lattice → meters` never decreases, so the bounds of the integer positions converted are
+/// exactly the bounds of the converted positions (and the integer extremes are found without
+/// a floating-point comparison per point); any other unit converts every point.
+fn lattice_bounds<'a>(
+    placements: impl Iterator<Item = &'a Placement>,
+    unit: f64,
+) -> Option<BoundsM> {
+    let meters = |x: i64| x as f64 * unit;
+    if !(unit > 0.0 && unit.is_finite()) {
+        return BoundsM::of_points(placements.map(|p| PointM::new(meters(p.x), meters(p.y))));
+    }
+    let (mut min_x, mut min_y, mut max_x, mut max_y) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+    let mut any = false;
+    for p in placements {
+        any = true;
+        min_x = min_x.min(p.x);
+        min_y = min_y.min(p.y);
+        max_x = max_x.max(p.x);
+        max_y = max_y.max(p.y);
+    }
+    any.then(|| BoundsM {
+        min_x: meters(min_x),
+        min_y: meters(min_y),
+        max_x: meters(max_x),
+        max_y: meters(max_y),
+    })
+}
+
 fn encode_scatter(scatter: &ScatterProduct, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
     let mut w = ByteWriter::tagged(b"SCATPRD1");
     w.str(&scatter.family).count(scatter.variant_ids.len());
@@ -586,4 +613,43 @@ fn encode_scatter(scatter: &ScatterProduct, chunk: usize, sink: &mut dyn FnMut(&
         layer.output.encode_chunked(chunk, sink);
     }
     sink(&w.finish());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identity::pack_scatter_id;
+
+    fn at(x: i64, y: i64) -> Placement {
+        Placement {
+            id: pack_scatter_id(1, 0, 0, 0, 0).unwrap_or_else(|e| panic!("{e}")),
+            x,
+            y,
+            variant: 0,
+            priority: 0,
+        }
+    }
+
+    #[test]
+    fn integer_bounds_converted_equal_the_bounds_of_converted_points() {
+        let points = [
+            at(-7, 3),
+            at(123_456_789, -1),
+            at(0, 0),
+            at(-99_999, 88_888),
+            at(5, -123_456),
+        ];
+        for unit in [0.01, 0.1, 1.0 / 3.0, 0.0001, 7.5] {
+            let expected = BoundsM::of_points(
+                points
+                    .iter()
+                    .map(|p| PointM::new(p.x as f64 * unit, p.y as f64 * unit)),
+            );
+            assert_eq!(lattice_bounds(points.iter(), unit), expected, "unit {unit}");
+        }
+        // A unit that is not positive converts every point (the order may flip).
+        let flipped = lattice_bounds(points.iter(), -0.5).unwrap_or_else(|| panic!("bounds"));
+        assert_eq!((flipped.min_x, flipped.max_x), (-61_728_394.5, 49_999.5));
+        assert_eq!(lattice_bounds([].iter(), 0.01), None);
+    }
 }

@@ -445,12 +445,8 @@ fn placements_into<T>(
                 placeholder
             }
         };
-        let key = id.unpack();
         let placement = Placement {
             id,
-            cell_x: key.cell_x,
-            cell_y: key.cell_y,
-            candidate: key.candidate,
             x: i64::from_le_bytes(le8(record, 8)),
             y: i64::from_le_bytes(le8(record, 16)),
             variant: u32::from_le_bytes(le4(record, 24)),
@@ -481,7 +477,6 @@ fn decode_output(r: &mut ByteReader<'_>) -> Result<ScatterOutput, CookError> {
     output.rejected.reserve_exact(rejected);
     for _ in 0..rejected {
         let id = scatter_id(r.u64("rejected id")?, "rejected id")?;
-        let key = id.unpack();
         let (x, y) = (r.i64("rejected x")?, r.i64("rejected y")?);
         let reason = match r.u8("rejection reason")? {
             0 => RejectReason::OutsideRegion,
@@ -498,15 +493,9 @@ fn decode_output(r: &mut ByteReader<'_>) -> Result<ScatterOutput, CookError> {
                 ))
             }
         };
-        output.rejected.push(RejectedCandidate {
-            id,
-            cell_x: key.cell_x,
-            cell_y: key.cell_y,
-            candidate: key.candidate,
-            x,
-            y,
-            reason,
-        });
+        output
+            .rejected
+            .push(RejectedCandidate::new(id, x, y, reason));
     }
     Ok(output)
 }

@@ -158,8 +158,8 @@ fn strings(list: &[String]) -> Doc {
 fn placement_fields(p: &Placement, variant_ids: &[String]) -> Vec<(&'static str, Doc)> {
     vec![
         ("id", int(p.id.bits())),
-        ("cell", Doc::Tuple(vec![int(p.cell_x), int(p.cell_y)])),
-        ("candidate", int(p.candidate)),
+        ("cell", Doc::Tuple(vec![int(p.cell_x()), int(p.cell_y())])),
+        ("candidate", int(p.candidate())),
         ("position", Doc::Tuple(vec![int(p.x), int(p.y)])),
         ("variant", int(p.variant)),
         (
@@ -191,7 +191,7 @@ fn scatter_doc(scatter: &ScatterProduct) -> Doc {
             .rejected
             .iter()
             .map(|r| {
-                let reason = match r.reason {
+                let reason = match r.reason() {
                     RejectReason::OutsideRegion => Doc::Unit("OutsideRegion"),
                     RejectReason::InKeepOut { keep_out } => {
                         Doc::Variant("InKeepOut", vec![int(keep_out)])
@@ -204,8 +204,8 @@ fn scatter_doc(scatter: &ScatterProduct) -> Doc {
                     "Rejected",
                     vec![
                         ("id", int(r.id.bits())),
-                        ("cell", Doc::Tuple(vec![int(r.cell_x), int(r.cell_y)])),
-                        ("candidate", int(r.candidate)),
+                        ("cell", Doc::Tuple(vec![int(r.cell_x()), int(r.cell_y())])),
+                        ("candidate", int(r.candidate())),
                         ("position", Doc::Tuple(vec![int(r.x), int(r.y)])),
                         ("reason", reason),
                     ],

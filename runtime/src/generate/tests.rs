@@ -143,7 +143,7 @@ fn street_props_stay_on_the_furniture_strips_and_off_the_landings() {
             .output
             .rejected
             .iter()
-            .any(|r| matches!(r.reason, RejectReason::InKeepOut { .. })));
+            .any(|r| matches!(r.reason(), RejectReason::InKeepOut { .. })));
     }
 }
 
@@ -493,8 +493,8 @@ fn provenance_answers_parent_asset_draws_and_rejections() {
     assert_eq!(
         values[..3],
         [
-            (placement.x - i64::from(placement.cell_x) * cs) as u32,
-            (placement.y - i64::from(placement.cell_y) * cs) as u32,
+            (placement.x - i64::from(placement.cell_x()) * cs) as u32,
+            (placement.y - i64::from(placement.cell_y()) * cs) as u32,
             placement.priority,
         ]
     );
@@ -505,18 +505,18 @@ fn provenance_answers_parent_asset_draws_and_rejections() {
         .layers
         .iter()
         .flat_map(|l| &l.output.rejected)
-        .find(|r| matches!(r.reason, RejectReason::Conflict { .. }))
+        .find(|r| matches!(r.reason(), RejectReason::Conflict { .. }))
         .unwrap_or_else(|| panic!("a conflict"));
     let derived = bundle
         .rejection(2, &ChildKey::Scatter(conflict.id))
         .unwrap_or_else(|| panic!("rejection record"));
-    assert_eq!(derived.reason, conflict.reason);
+    assert_eq!(derived.reason, conflict.reason());
     assert_eq!(derived.draws.len(), 4, "eligible candidates drew a variant");
     let outside = product
         .layers
         .iter()
         .flat_map(|l| &l.output.rejected)
-        .find(|r| !matches!(r.reason, RejectReason::Conflict { .. }))
+        .find(|r| !matches!(r.reason(), RejectReason::Conflict { .. }))
         .unwrap_or_else(|| panic!("an ineligible candidate"));
     let derived = bundle
         .rejection(2, &ChildKey::Scatter(outside.id))
@@ -590,23 +590,14 @@ fn large_products() -> (Product, Product) {
                     match reason {
                         None => output.placements.push(Placement {
                             id,
-                            cell_x: cx,
-                            cell_y: cy,
-                            candidate: k,
                             x,
                             y,
                             variant: u32::from(k),
                             priority: (x * 31 + y) as u32,
                         }),
-                        Some(reason) => output.rejected.push(RejectedCandidate {
-                            id,
-                            cell_x: cx,
-                            cell_y: cy,
-                            candidate: k,
-                            x,
-                            y,
-                            reason,
-                        }),
+                        Some(reason) => output
+                            .rejected
+                            .push(RejectedCandidate::new(id, x, y, reason)),
                     }
                 }
             }

@@ -56,13 +56,32 @@ pub fn scatter(
     seed: u64,
     cells: CellRange,
 ) -> Result<ScatterOutput, ScatterError> {
+    let mut output = ScatterOutput::default();
+    scatter_into(params, seed, cells, &mut output)?;
+    Ok(output)
+}
+
+/// [`scatter`] appending to `output` instead of returning a new one: what a caller scattering a
+/// range piece by piece (rows in ascending order) uses, so the records land once in one list and
+/// no piece's output is copied. On an error `output` is left as it was.
+///
+/// Room for every candidate of the pieces reserved in `output` beforehand is used as it is; the
+/// kernel only reserves more when it might not suffice. Reserved room that no record reaches is
+/// address space the process never touches.
+pub fn scatter_into(
+    params: &ScatterParams,
+    seed: u64,
+    cells: CellRange,
+    output: &mut ScatterOutput,
+) -> Result<(), ScatterError> {
     let keys = Keys::new(seed);
-    scatter_with(
+    scatter_with_into(
         params,
         &keys.placement,
         &keys.variant,
         cells,
         Schedule::Serial,
+        output,
     )
 }
 
@@ -72,13 +91,26 @@ pub fn scatter_par(
     seed: u64,
     cells: CellRange,
 ) -> Result<ScatterOutput, ScatterError> {
+    let mut output = ScatterOutput::default();
+    scatter_par_into(params, seed, cells, &mut output)?;
+    Ok(output)
+}
+
+/// [`scatter_into`] with rows of cells run on the current rayon pool; the result is identical.
+pub fn scatter_par_into(
+    params: &ScatterParams,
+    seed: u64,
+    cells: CellRange,
+    output: &mut ScatterOutput,
+) -> Result<(), ScatterError> {
     let keys = Keys::new(seed);
-    scatter_with(
+    scatter_with_into(
         params,
         &keys.placement,
         &keys.variant,
         cells,
         Schedule::Parallel,
+        output,
     )
 }
 
@@ -115,7 +147,8 @@ enum Schedule {
     Parallel,
 }
 
-/// The core: validated layer, explicit block sources, explicit schedule.
+/// [`scatter_with_into`] into a new output.
+#[cfg(test)]
 fn scatter_with<P, V>(
     params: &ScatterParams,
     placement_source: &P,
@@ -123,6 +156,32 @@ fn scatter_with<P, V>(
     cells: CellRange,
     schedule: Schedule,
 ) -> Result<ScatterOutput, ScatterError>
+where
+    P: BlockSource + Sync + ?Sized,
+    V: BlockSource + Sync + ?Sized,
+{
+    let mut output = ScatterOutput::default();
+    scatter_with_into(
+        params,
+        placement_source,
+        variant_source,
+        cells,
+        schedule,
+        &mut output,
+    )?;
+    Ok(output)
+}
+
+/// The core: validated layer, explicit block sources, explicit schedule; appends to `output`
+/// and, on an error, truncates it back to what it held.
+fn scatter_with_into<P, V>(
+    params: &ScatterParams,
+    placement_source: &P,
+    variant_source: &V,
+    cells: CellRange,
+    schedule: Schedule,
+    output: &mut ScatterOutput,
+) -> Result<(), ScatterError>
 where
     P: BlockSource + Sync + ?Sized,
     V: BlockSource + Sync + ?Sized,
@@ -139,7 +198,7 @@ where
     };
     let requested = asked.intersect(&layer.region_cells);
     if requested.is_empty() {
-        return Ok(ScatterOutput::default());
+        return Ok(());
     }
     let evaluated = requested.grow(2).intersect(&layer.region_cells);
     let candidates = evaluated
@@ -156,10 +215,16 @@ where
         evaluated,
         requested,
     };
-    match schedule {
-        Schedule::Serial => rows.run_serial(),
-        Schedule::Parallel => rows.run_parallel(),
+    let held = (output.placements.len(), output.rejected.len());
+    let result = match schedule {
+        Schedule::Serial => rows.run_band(rows.requested.min_y, rows.requested.max_y, output),
+        Schedule::Parallel => rows.run_parallel(output),
+    };
+    if result.is_err() {
+        output.placements.truncate(held.0);
+        output.rejected.truncate(held.1);
     }
+    result
 }
 
 /// One scatter request: the rows of cells it generates and decides.
@@ -178,21 +243,10 @@ where
     P: BlockSource + Sync + ?Sized,
     V: BlockSource + Sync + ?Sized,
 {
-    /// The serial reference: one band of every requested row.
-    fn run_serial(&self) -> Result<ScatterOutput, ScatterError> {
-        let mut output = self.run_band(self.requested.min_y, self.requested.max_y)?;
-        output
-            .placements
-            .shrink_to(output.placements.len() + SPARE_RECORDS);
-        output
-            .rejected
-            .shrink_to(output.rejected.len() + SPARE_RECORDS);
-        Ok(output)
-    }
-
-    /// Bands of requested rows run on the rayon pool and concatenated in row order. A band's
-    /// result does not depend on the other bands, so this is exactly [`Rows::run_serial`].
-    fn run_parallel(&self) -> Result<ScatterOutput, ScatterError> {
+    /// Bands of requested rows run on the rayon pool and appended to `output` in row order. A
+    /// band's result does not depend on the other bands, so this is exactly the serial run's one
+    /// band of every requested row.
+    fn run_parallel(&self, output: &mut ScatterOutput) -> Result<(), ScatterError> {
         // Each band regenerates the two rows on either side of it, so bands are kept tall.
         const MIN_BAND_ROWS: u64 = 16;
         let rows = self.requested.height();
@@ -205,11 +259,14 @@ where
             .collect();
         let parts: Vec<Result<ScatterOutput, ScatterError>> = starts
             .into_par_iter()
-            .map(|first| self.run_band(first, (first + band_rows - 1).min(self.requested.max_y)))
+            .map(|first| {
+                let mut band = ScatterOutput::default();
+                let last = (first + band_rows - 1).min(self.requested.max_y);
+                self.run_band(first, last, &mut band).map(|()| band)
+            })
             .collect();
         // Collecting in band order reports the first failing band, as the serial run would.
         let parts: Vec<ScatterOutput> = parts.into_iter().collect::<Result<_, _>>()?;
-        let mut output = ScatterOutput::default();
         let placed: usize = parts.iter().map(|part| part.placements.len()).sum();
         let rejected: usize = parts.iter().map(|part| part.rejected.len()).sum();
         reserve(&mut output.placements, placed + SPARE_RECORDS)?;
@@ -218,15 +275,20 @@ where
             output.placements.extend(part.placements);
             output.rejected.extend(part.rejected);
         }
-        Ok(output)
+        Ok(())
     }
 
-    /// Decides requested rows `first..=last`.
+    /// Decides requested rows `first..=last`, appending their records to `output`.
     ///
     /// Rows are generated just ahead of the row being decided, into a ring of five reused buffers,
     /// so each row is generated once; each requested row is compared with the rows within two of
     /// it and decided straight into the output.
-    fn run_band(&self, first: i64, last: i64) -> Result<ScatterOutput, ScatterError> {
+    fn run_band(
+        &self,
+        first: i64,
+        last: i64,
+        output: &mut ScatterOutput,
+    ) -> Result<(), ScatterError> {
         const RING: i64 = 5;
         let slot = |y: i64| y.rem_euclid(RING) as usize;
         let top = (first - 2).max(self.evaluated.min_y);
@@ -241,10 +303,12 @@ where
         let mut ring: [GeneratedRow; RING as usize] = Default::default();
         let mut scratch = Vec::new();
         let mut next_row = top;
-        let mut output = ScatterOutput::default();
+        // Room for every candidate of the band in both lists (no list grows by copying), and the
+        // spare room overrides merge into. Untouched room costs address space only.
         let capacity = (last - first + 1).max(0) as usize
             * self.requested.width() as usize
-            * self.layer.params.candidates_per_cell as usize;
+            * self.layer.params.candidates_per_cell as usize
+            + SPARE_RECORDS;
         reserve(&mut output.placements, capacity)?;
         reserve(&mut output.rejected, capacity)?;
         let reach = self.layer.reach_cells;
@@ -272,12 +336,13 @@ where
             let later_rows = ((cy + reach).min(bottom) - cy).clamp(0, 2) as usize;
             settle_row(&mut row.slots, &mut later[..later_rows], &mut scratch);
             if cy >= first {
-                decide_row(&decision, row, cy, &mut output);
+                decide_row(&decision, row, output);
             }
         }
-        // Left at the reserved capacity: the serial run shrinks it once, the parallel run copies
-        // the bands into one exact-size output (shrinking each band first would copy it twice).
-        Ok(output)
+        // Left at the reserved capacity: shrinking would copy a list whose accepted records are
+        // a fraction of its room into fresh memory; the parallel run copies its bands into one
+        // output anyway.
+        Ok(())
     }
 }
 

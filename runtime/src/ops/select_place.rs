@@ -333,9 +333,6 @@ mod tests {
                         .unwrap_or_else(|e| panic!("{e}"));
                     Placement {
                         id,
-                        cell_x: cx as i16,
-                        cell_y: cy as i16,
-                        candidate: (i % 2) as u8,
                         x: cx * 10,
                         y: cy * 10,
                         variant: (i % 3) as u32,

@@ -88,16 +88,16 @@ impl<'a> CellIndex<'a> {
         let cell = |cell_y: i16, cell_x: i16| (cell_y, i32::from(cell_x));
         let placements = self
             .placements
-            .partition_point(|p| cell(p.cell_y, p.cell_x) < first)
+            .partition_point(|p| cell(p.cell_y(), p.cell_x()) < first)
             ..self
                 .placements
-                .partition_point(|p| cell(p.cell_y, p.cell_x) < end);
+                .partition_point(|p| cell(p.cell_y(), p.cell_x()) < end);
         let rejected = self
             .rejected
-            .partition_point(|r| cell(r.cell_y, r.cell_x) < first)
+            .partition_point(|r| cell(r.cell_y(), r.cell_x()) < first)
             ..self
                 .rejected
-                .partition_point(|r| cell(r.cell_y, r.cell_x) < end);
+                .partition_point(|r| cell(r.cell_y(), r.cell_x()) < end);
         Some((placements, rejected))
     }
 
@@ -151,7 +151,7 @@ fn near(layer: &ScatterLayer, index: &CellIndex, q: Query, out: &mut Vec<Near>) 
         }
         if let Some(list) = layer.output.rejected.get(rs.clone()) {
             for (r, i) in list.iter().zip(rs) {
-                if matches!(r.reason, RejectReason::Conflict { .. }) {
+                if matches!(r.reason(), RejectReason::Conflict { .. }) {
                     out.push(Near {
                         id: r.id,
                         x: r.x,
@@ -397,7 +397,7 @@ fn revive_candidates(
         for n in scratch.iter() {
             let Err(i) = n.at else { continue };
             let thinned_by_d = matches!(
-                out.rejected[i].reason,
+                out.rejected[i].reason(),
                 RejectReason::Conflict { with } if with == *d
             );
             if thinned_by_d && !marks.is_displaced(n.at) && marks.hit(n.at).is_none() {
@@ -435,7 +435,7 @@ fn decide_revived(
             x: r.x,
             y: r.y,
             reach: radius.saturating_abs() + ctx.max_reach,
-            cell: (i64::from(r.cell_x), i64::from(r.cell_y)),
+            cell: (i64::from(r.cell_x()), i64::from(r.cell_y())),
         };
         near(ctx.layer, &ctx.index, query, scratch);
         let mut strongest: Option<(u32, u64)> = None;
@@ -460,9 +460,6 @@ fn decide_revived(
                     marks.set(Err(i), REVIVED);
                     revived.push(Placement {
                         id: r.id,
-                        cell_x: r.cell_x,
-                        cell_y: r.cell_y,
-                        candidate: r.candidate,
                         x: r.x,
                         y: r.y,
                         variant: c.variant,
@@ -485,23 +482,17 @@ fn write_result(
     let out = &mut layer.output;
     for (i, reason) in reasons {
         if let Some(r) = out.rejected.get_mut(i) {
-            r.reason = reason;
+            r.set_reason(reason);
         }
     }
     let mut newly_rejected = Vec::new();
     let mut added = revived;
-    added.extend(occupants.iter().map(|o| {
-        let key = o.id.unpack();
-        Placement {
-            id: o.id,
-            cell_x: key.cell_x,
-            cell_y: key.cell_y,
-            candidate: key.candidate,
-            x: o.x,
-            y: o.y,
-            variant: o.variant,
-            priority: o.priority,
-        }
+    added.extend(occupants.iter().map(|o| Placement {
+        id: o.id,
+        x: o.x,
+        y: o.y,
+        variant: o.variant,
+        priority: o.priority,
     }));
     let mut index = 0;
     let keep_placement = |p: &Placement| {
@@ -512,15 +503,12 @@ fn write_result(
         }
         match marks.hit(at).and_then(|o| occupants.get(o)) {
             Some(o) => {
-                newly_rejected.push(RejectedCandidate {
-                    id: p.id,
-                    cell_x: p.cell_x,
-                    cell_y: p.cell_y,
-                    candidate: p.candidate,
-                    x: p.x,
-                    y: p.y,
-                    reason: RejectReason::Conflict { with: o.id },
-                });
+                newly_rejected.push(RejectedCandidate::new(
+                    p.id,
+                    p.x,
+                    p.y,
+                    RejectReason::Conflict { with: o.id },
+                ));
                 false
             }
             None => true,

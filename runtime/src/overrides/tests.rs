@@ -129,7 +129,7 @@ fn rejection(product: &ScatterProduct, id: u64) -> Option<RejectReason> {
         .rejected
         .iter()
         .find(|r| r.id.bits() == id)
-        .map(|r| r.reason)
+        .map(|r| r.reason())
 }
 
 fn meters(x: i64) -> f64 {
@@ -142,7 +142,7 @@ fn thinned_pair(product: &ScatterProduct) -> (u64, u64) {
         .output
         .rejected
         .iter()
-        .find_map(|r| match r.reason {
+        .find_map(|r| match r.reason() {
             RejectReason::Conflict { with } => Some((r.id.bits(), with.bits())),
             _ => None,
         })
@@ -194,7 +194,7 @@ fn reference(
         .iter()
         .map(|p| (p.id.bits(), p.x, p.y, true))
         .chain(layer.output.rejected.iter().map(|r| {
-            let eligible = matches!(r.reason, RejectReason::Conflict { .. });
+            let eligible = matches!(r.reason(), RejectReason::Conflict { .. });
             (r.id.bits(), r.x, r.y, eligible)
         }))
         .collect();
@@ -246,7 +246,7 @@ fn result_of(product: &ScatterProduct) -> (Vec<u64>, Vec<(u64, u64)>) {
         .output
         .rejected
         .iter()
-        .filter_map(|r| match r.reason {
+        .filter_map(|r| match r.reason() {
             RejectReason::Conflict { with } => Some((r.id.bits(), with.bits())),
             _ => None,
         })
@@ -263,7 +263,7 @@ fn occupants_give_exactly_a_full_resolve_with_them() {
         .placements()
         .map(|p| p.id.bits())
         .chain(base.layers[0].output.rejected.iter().filter_map(|r| {
-            matches!(r.reason, RejectReason::Conflict { .. }).then_some(r.id.bits())
+            matches!(r.reason(), RejectReason::Conflict { .. }).then_some(r.id.bits())
         }))
         .collect();
     // Several deterministic picks of locked, replaced and moved candidates.

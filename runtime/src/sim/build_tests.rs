@@ -51,9 +51,6 @@ fn placed(objects: &[(i64, i64, u32, u32)]) -> Product {
         .map(|(index, &(x, y, variant, scale))| PlacedObject {
             placement: Placement {
                 id: pack_scatter_id(1, 0, index as u32, 0, 0).expect("packs"),
-                cell_x: 0,
-                cell_y: 0,
-                candidate: index as u8,
                 x,
                 y,
                 variant,

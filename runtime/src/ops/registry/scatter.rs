@@ -24,7 +24,7 @@ use crate::content::{
 use crate::identity::{ChildKey, ScatterId};
 use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use crate::ops::scatter::{
-    region_cells, scatter, scatter_par, CellRange, Rect, ScatterError, ScatterParams,
+    region_cells, scatter_into, scatter_par_into, CellRange, Rect, ScatterError, ScatterParams,
     ScatterVariant, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS, SPARE_RECORDS,
 };
 use crate::rng::{sample_bounded, sample_u32, DomainKey};
@@ -500,6 +500,9 @@ const CHUNK_ROWS: i32 = 256;
 
 /// Scatters `cells` piece by piece (rows `CHUNK_ROWS` at a time), stopping when the run is
 /// cancelled and adding each piece's candidates to `evaluated` for the progress report.
+///
+/// Every piece appends to one output reserved once for all of the range's candidates, so no
+/// record is copied after the kernel writes it (room no record reaches is never touched).
 fn scatter_in_chunks(
     params: &ScatterParams,
     cells: CellRange,
@@ -509,6 +512,19 @@ fn scatter_in_chunks(
     let mut output = ScatterOutput::default();
     let per_row = u64::try_from(cells.end_x.saturating_sub(cells.min_x)).unwrap_or(0)
         * u64::from(params.candidates_per_cell);
+    let rows = u64::try_from(cells.end_y.saturating_sub(cells.min_y)).unwrap_or(0);
+    let room = usize::try_from(per_row.saturating_mul(rows))
+        .unwrap_or(usize::MAX)
+        .saturating_add(SPARE_RECORDS);
+    let out_of_memory = |items| scatter_error(ScatterError::OutOfMemory { items });
+    output
+        .placements
+        .try_reserve_exact(room)
+        .map_err(|_| out_of_memory(room))?;
+    output
+        .rejected
+        .try_reserve_exact(room)
+        .map_err(|_| out_of_memory(room))?;
     let mut first = cells.min_y;
     while first < cells.end_y {
         if context.cancel.is_cancelled() {
@@ -516,38 +532,12 @@ fn scatter_in_chunks(
         }
         let end = first.saturating_add(CHUNK_ROWS).min(cells.end_y);
         let piece = CellRange::new(cells.min_x, first, cells.end_x, end);
-        let part = if context.parallel {
-            scatter_par(params, context.seed, piece)
+        if context.parallel {
+            scatter_par_into(params, context.seed, piece, &mut output)
         } else {
-            scatter(params, context.seed, piece)
+            scatter_into(params, context.seed, piece, &mut output)
         }
         .map_err(scatter_error)?;
-        if output.placements.is_empty() && output.rejected.is_empty() {
-            output = part;
-            // Room for the remaining pieces at this piece's density, so appending them does not
-            // copy the output again at every doubling.
-            let rows_done = usize::try_from(end - first).unwrap_or(1).max(1);
-            let rows_left = usize::try_from(cells.end_y - end).unwrap_or(0);
-            let more = |len: usize| len.saturating_mul(rows_left).div_ceil(rows_done);
-            let (placed, rejected) = (more(output.placements.len()), more(output.rejected.len()));
-            // The kernel's spare room for overrides stays spare.
-            let (placed, rejected) = (placed + SPARE_RECORDS, rejected + SPARE_RECORDS);
-            // Only a hint: a failed reservation is retried (and reported) by the appends below.
-            let _ = output.placements.try_reserve_exact(placed);
-            let _ = output.rejected.try_reserve_exact(rejected);
-        } else {
-            let out_of_memory = |items| scatter_error(ScatterError::OutOfMemory { items });
-            output
-                .placements
-                .try_reserve(part.placements.len())
-                .map_err(|_| out_of_memory(part.placements.len()))?;
-            output
-                .rejected
-                .try_reserve(part.rejected.len())
-                .map_err(|_| out_of_memory(part.rejected.len()))?;
-            output.placements.extend(part.placements);
-            output.rejected.extend(part.rejected);
-        }
         *evaluated = evaluated.saturating_add(per_row * u64::try_from(end - first).unwrap_or(0));
         (context.progress)(*evaluated);
         first = end;
@@ -722,15 +712,15 @@ pub(crate) fn derive_rejection(
     let r = rejected.get(index)?;
     let cs = product.cell_size;
     let offsets = (
-        r.x - i64::from(r.cell_x) * cs,
-        r.y - i64::from(r.cell_y) * cs,
+        r.x - i64::from(r.cell_x()) * cs,
+        r.y - i64::from(r.cell_y()) * cs,
     );
-    let eligible = matches!(r.reason, RejectReason::Conflict { .. });
+    let eligible = matches!(r.reason(), RejectReason::Conflict { .. });
     let total = NonZeroU32::new(total_weight).filter(|_| eligible);
     let draws = candidate_draws(seed, &keys(seed), r.id, offsets, total).ok()?;
     Some(RejectionProvenance {
         key: ChildKey::Scatter(r.id),
-        reason: r.reason,
+        reason: r.reason(),
         draws,
     })
 }
@@ -783,7 +773,7 @@ mod failure_kind_tests {
         let params = tall();
         let cells = region_cells(&params).expect("cells");
         assert_eq!(cells.end_y - cells.min_y, 602);
-        let whole = scatter(&params, 77, cells).expect("scatter");
+        let whole = crate::ops::scatter::scatter(&params, 77, cells).expect("scatter");
         for parallel in [false, true] {
             let reports = Mutex::new(Vec::new());
             let progress = |done: u64| reports.lock().expect("lock").push(done);

@@ -15,14 +15,9 @@ pub(super) struct Decision<'a> {
     pub(super) requested: CellBox,
 }
 
-/// Appends every candidate of the requested columns of row `cy`, a settled row, to `output` in
+/// Appends every candidate of the requested columns of `row`, a settled row, to `output` in
 /// (cx, k) order: accepted unless ineligible or outranked by a conflicting candidate.
-pub(super) fn decide_row(
-    decision: &Decision<'_>,
-    row: &GeneratedRow,
-    cy: i64,
-    output: &mut ScatterOutput,
-) {
+pub(super) fn decide_row(decision: &Decision<'_>, row: &GeneratedRow, output: &mut ScatterOutput) {
     let Decision {
         layer,
         order,
@@ -35,9 +30,7 @@ pub(super) fn decide_row(
         let column = index(cx - first_x);
         let start = column * per_cell;
         let cell = row.candidates.get(start..start + per_cell).unwrap_or(&[]);
-        for ((k, candidate), slot) in cell.iter().enumerate().zip(start..) {
-            // Requested cells are region cells, so they fit i16, and k < 256.
-            let (cell_x, cell_y, k) = (cx as i16, cy as i16, k as u8);
+        for (candidate, slot) in cell.iter().zip(start..) {
             let reason = match candidate.eligibility_rejection() {
                 Some(reason) => reason,
                 None => match row.slots.outranked_by(slot).map(|rank| order.id(rank)) {
@@ -45,9 +38,6 @@ pub(super) fn decide_row(
                     None => {
                         output.placements.push(Placement {
                             id: candidate.id,
-                            cell_x,
-                            cell_y,
-                            candidate: k,
                             x: candidate.x,
                             y: candidate.y,
                             variant: candidate.variant(),
@@ -57,15 +47,12 @@ pub(super) fn decide_row(
                     }
                 },
             };
-            output.rejected.push(RejectedCandidate {
-                id: candidate.id,
-                cell_x,
-                cell_y,
-                candidate: k,
-                x: candidate.x,
-                y: candidate.y,
+            output.rejected.push(RejectedCandidate::new(
+                candidate.id,
+                candidate.x,
+                candidate.y,
                 reason,
-            });
+            ));
         }
     }
 }

@@ -99,7 +99,6 @@ fn naive_pack(room: u32, layer: u32, k: u32, cx: i64, cy: i64) -> u64 {
 struct NaiveCandidate {
     cx: i64,
     cy: i64,
-    k: u32,
     id: u64,
     x: i64,
     y: i64,
@@ -160,7 +159,6 @@ fn naive_scatter_with(
                 all.push(NaiveCandidate {
                     cx,
                     cy,
-                    k,
                     id,
                     x,
                     y,
@@ -204,36 +202,26 @@ fn naive_scatter_with(
                 with: ScatterId::from_bits(w.id).unwrap_or_else(|e| panic!("{e}")),
             });
         }
-        let (cell_x, cell_y, k) = (c.cx as i16, c.cy as i16, c.k as u8);
         match reason {
             None => output.placements.push(Placement {
                 id,
-                cell_x,
-                cell_y,
-                candidate: k,
                 x: c.x,
                 y: c.y,
                 variant: c.variant,
                 priority: c.priority,
             }),
-            Some(reason) => output.rejected.push(RejectedCandidate {
-                id,
-                cell_x,
-                cell_y,
-                candidate: k,
-                x: c.x,
-                y: c.y,
-                reason,
-            }),
+            Some(reason) => output
+                .rejected
+                .push(RejectedCandidate::new(id, c.x, c.y, reason)),
         }
     }
     // `all` was built in (cy, cx, k) order already; sort anyway so the reference states its order.
     output
         .placements
-        .sort_by_key(|p| (p.cell_y, p.cell_x, p.candidate));
+        .sort_by_key(|p| (p.cell_y(), p.cell_x(), p.candidate()));
     output
         .rejected
-        .sort_by_key(|r| (r.cell_y, r.cell_x, r.candidate));
+        .sort_by_key(|r| (r.cell_y(), r.cell_x(), r.candidate()));
     output
 }
 
@@ -244,8 +232,9 @@ fn agrees_with_the_naive_reference_on_the_fixture() {
     assert_eq!(full, naive_scatter(&params, SEED, whole(&params)));
     // The fixture exercises every outcome.
     assert!(!full.placements.is_empty());
-    let reasons =
-        |pred: fn(&RejectReason) -> bool| full.rejected.iter().filter(|r| pred(&r.reason)).count();
+    let reasons = |pred: fn(&RejectReason) -> bool| {
+        full.rejected.iter().filter(|r| pred(&r.reason())).count()
+    };
     assert!(reasons(|r| matches!(r, RejectReason::OutsideRegion)) > 0);
     assert!(reasons(|r| matches!(r, RejectReason::InKeepOut { .. })) > 0);
     assert!(reasons(|r| matches!(r, RejectReason::Conflict { .. })) > 0);
@@ -283,9 +272,9 @@ fn output_is_canonical_and_conflict_free() {
     );
     let radius = |p: &Placement| params.variants[p.variant as usize].exclusion_radius;
     for (i, a) in full.placements.iter().enumerate() {
-        assert_eq!(a.id.unpack().cell_x, a.cell_x);
-        assert_eq!(a.id.unpack().cell_y, a.cell_y);
-        assert_eq!(a.id.unpack().candidate, a.candidate);
+        assert_eq!(a.id.unpack().cell_x, a.cell_x());
+        assert_eq!(a.id.unpack().cell_y, a.cell_y());
+        assert_eq!(a.id.unpack().candidate, a.candidate());
         for b in &full.placements[i + 1..] {
             let (dx, dy) = (a.x - b.x, a.y - b.y);
             let reach = radius(a) + radius(b);
@@ -368,13 +357,13 @@ fn isolated_cells_match_their_part_of_the_whole() {
                 placements: full
                     .placements
                     .iter()
-                    .filter(|p| (p.cell_x, p.cell_y) == (cell_x, cell_y))
+                    .filter(|p| (p.cell_x(), p.cell_y()) == (cell_x, cell_y))
                     .copied()
                     .collect(),
                 rejected: full
                     .rejected
                     .iter()
-                    .filter(|r| (r.cell_x, r.cell_y) == (cell_x, cell_y))
+                    .filter(|r| (r.cell_x(), r.cell_y()) == (cell_x, cell_y))
                     .copied()
                     .collect(),
             };
@@ -463,7 +452,7 @@ fn golden_digest_is_pinned() {
     let conflicts = full
         .rejected
         .iter()
-        .filter(|r| matches!(r.reason, RejectReason::Conflict { .. }))
+        .filter(|r| matches!(r.reason(), RejectReason::Conflict { .. }))
         .count();
     assert_eq!(
         (full.placements.len(), full.rejected.len(), conflicts),
@@ -623,7 +612,7 @@ fn conflicts(output: &ScatterOutput) -> usize {
     output
         .rejected
         .iter()
-        .filter(|r| matches!(r.reason, RejectReason::Conflict { .. }))
+        .filter(|r| matches!(r.reason(), RejectReason::Conflict { .. }))
         .count()
 }
 
@@ -797,4 +786,71 @@ fn outputs_keep_spare_room_for_overrides_and_the_same_records() {
     let extra = grown.rejected[..SPARE_RECORDS].to_vec();
     grown.rejected.extend_from_slice(&extra);
     assert_eq!(grown.rejected.as_ptr(), before);
+}
+
+#[test]
+fn row_pieces_appended_to_one_output_equal_one_call_and_are_never_moved() {
+    let params = tall();
+    let range = region_cells(&params).unwrap_or_else(|e| panic!("{e}"));
+    let whole = scatter(&params, 5, range).unwrap_or_else(|e| panic!("{e}"));
+    for schedule in [Schedule::Serial, Schedule::Parallel] {
+        let mut output = ScatterOutput::default();
+        let cells = ((range.end_x - range.min_x) * (range.end_y - range.min_y)) as usize;
+        let room = cells * params.candidates_per_cell as usize + SPARE_RECORDS;
+        output.placements.reserve_exact(room);
+        output.rejected.reserve_exact(room);
+        let (placements_at, rejected_at) = (output.placements.as_ptr(), output.rejected.as_ptr());
+        for first in (range.min_y..range.end_y).step_by(3) {
+            let piece = CellRange::new(
+                range.min_x,
+                first,
+                range.end_x,
+                (first + 3).min(range.end_y),
+            );
+            let keys = Keys::new(5);
+            pool(2)
+                .install(|| {
+                    scatter_with_into(
+                        &params,
+                        &keys.placement,
+                        &keys.variant,
+                        piece,
+                        schedule,
+                        &mut output,
+                    )
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(output, whole);
+        // Reserved once for every candidate: no piece reallocated either list.
+        assert_eq!(output.placements.as_ptr(), placements_at);
+        assert_eq!(output.rejected.as_ptr(), rejected_at);
+    }
+}
+
+#[test]
+fn a_failed_append_leaves_the_output_as_it_was() {
+    let params = fixture();
+    let variant = DomainKey::new(SEED, Domain::Variant);
+    let before =
+        scatter(&params, SEED, CellRange::new(0, 0, 2, 1)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!before.placements.is_empty() || !before.rejected.is_empty());
+    for schedule in [Schedule::Serial, Schedule::Parallel] {
+        let mut output = before.clone();
+        let result = pool(2).install(|| {
+            scatter_with_into(
+                &params,
+                &AlwaysMax,
+                &variant,
+                CellRange::new(0, 1, 2, 2),
+                schedule,
+                &mut output,
+            )
+        });
+        assert!(
+            matches!(result, Err(ScatterError::Sampler(_))),
+            "{result:?}"
+        );
+        assert_eq!(output, before);
+    }
 }

@@ -6,8 +6,8 @@
 //! The layer is the kernel bench's forest (`runtime/benches/scatter.rs`): 1 cm lattice, 4 m
 //! cells, 2 candidates per cell, three variants of exclusion radius 1, 1.5 and 3 m (weights
 //! 5 : 3 : 1) and a 6 m path across the middle, on a square of the given area. Each size runs
-//! the real binary three times (`generate --serial --json`, which reports its stage times and
-//! its peak resident memory) and the kernel five times; medians are printed. Not a criterion
+//! the real binary seven times (`generate --serial --json`, which reports its stage times and
+//! its peak resident memory) alternating with seven warm runs of the kernel; medians are printed. Not a criterion
 //! bench: it measures whole processes.
 
 use std::fs;
@@ -87,7 +87,7 @@ fn generate_once(dir: &Path) -> (f64, f64) {
     (stage_ms, peak_mib)
 }
 
-/// The kernel's milliseconds for the same layer (median of five).
+/// The kernel's milliseconds for one run of the same layer.
 fn kernel_ms(km2: u32) -> f64 {
     let side = side_units(km2);
     let variant = |weight: u32, radius: i64| ScatterVariant {
@@ -104,17 +104,14 @@ fn kernel_ms(km2: u32) -> f64 {
         layer: 0,
     };
     let cells = region_cells(&params).expect("a valid layer");
-    median(
-        (0..5)
-            .map(|_| {
-                let start = Instant::now();
-                let output = scatter(&params, 0x5ca7_7e12, cells).expect("scatter");
-                std::hint::black_box(output.placements.len());
-                start.elapsed().as_secs_f64() * 1e3
-            })
-            .collect(),
-    )
+    let start = Instant::now();
+    let output = scatter(&params, 0x5ca7_7e12, cells).expect("scatter");
+    std::hint::black_box(output.placements.len());
+    start.elapsed().as_secs_f64() * 1e3
 }
+
+/// Runs of the command and of the kernel per size.
+const RUNS: usize = 7;
 
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
@@ -136,10 +133,17 @@ fn main() {
     let temp = tempfile::tempdir().expect("temp dir");
     for km2 in [1, 4, 16] {
         let dir = project(temp.path(), km2);
-        let runs: Vec<(f64, f64)> = (0..3).map(|_| generate_once(&dir)).collect();
+        // The kernel once before timing it, so its median is of warm runs; then the command and
+        // the kernel alternate, so a machine whose speed drifts slows both alike.
+        kernel_ms(km2);
+        let (mut runs, mut kernel_runs) = (Vec::new(), Vec::new());
+        for _ in 0..RUNS {
+            runs.push(generate_once(&dir));
+            kernel_runs.push(kernel_ms(km2));
+        }
         let stage = median(runs.iter().map(|r| r.0).collect());
         let peak = median(runs.iter().map(|r| r.1).collect());
-        let kernel = kernel_ms(km2);
+        let kernel = median(kernel_runs);
         println!(
             "{km2} km²: generate's scatter stage {stage:.1} ms, kernel {kernel:.1} ms, ratio {:.2}; \
              peak resident {peak:.1} MiB ({:.1} MiB per km²)",

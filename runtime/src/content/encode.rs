@@ -3,6 +3,110 @@
 //! Fixed widths, explicit lengths, floats by their IEEE-754 bits: never native struct layout, so
 //! the bytes (and the BLAKE3 digests over them) are the same on every platform.
 
+/// A buffer that an encoding is written into at a cursor and handed to a sink in pieces of exactly
+/// `chunk` bytes (the last one shorter). A power-of-two `chunk` keeps a BLAKE3 hasher fed whole,
+/// aligned subtrees, which it hashes many chunks at a time; pieces of any other length leave it a
+/// partial chunk to finish block by block at every call.
+pub(crate) struct ChunkWriter<'s> {
+    buffer: Vec<u8>,
+    at: usize,
+    chunk: usize,
+    sink: &'s mut dyn FnMut(&[u8]),
+}
+
+impl<'s> ChunkWriter<'s> {
+    /// The largest fixed-size record [`ChunkWriter::put`] is given.
+    pub(crate) const MAX_RECORD: usize = 64;
+
+    /// A writer handing `chunk`-byte pieces (at least 1) to `sink`.
+    pub(crate) fn new(chunk: usize, sink: &'s mut dyn FnMut(&[u8])) -> ChunkWriter<'s> {
+        let chunk = chunk.max(1);
+        ChunkWriter {
+            buffer: vec![0; chunk + Self::MAX_RECORD],
+            at: 0,
+            chunk,
+            sink,
+        }
+    }
+
+    /// Appends the first `len` bytes of `record` (`N` ≤ [`ChunkWriter::MAX_RECORD`]). The record
+    /// is copied whole (a fixed-size copy) and the cursor moves by `len`, so a shorter record's
+    /// unused tail is overwritten by what follows.
+    #[inline]
+    pub(crate) fn put<const N: usize>(&mut self, record: &[u8; N], len: usize) {
+        // `at < chunk` between calls, so the slot lies inside the buffer.
+        if let Some(slot) = self.buffer.get_mut(self.at..self.at + N) {
+            slot.copy_from_slice(record);
+        }
+        self.at += len.min(N);
+        // A record longer than the room left may fill more than one chunk (only when `chunk` is
+        // smaller than a record).
+        while self.at >= self.chunk {
+            self.spill();
+        }
+    }
+
+    /// Appends every item's record as [`ChunkWriter::put`] would, writing as many as surely fit
+    /// before the chunk boundary in one run with no boundary test per record.
+    #[inline]
+    pub(crate) fn put_all<T, const N: usize>(
+        &mut self,
+        items: &[T],
+        record: impl Fn(&T) -> ([u8; N], usize),
+    ) {
+        let mut items = items;
+        while !items.is_empty() {
+            // `at < chunk`: at least one record fits in the buffer's spare `MAX_RECORD` bytes.
+            let fit = ((self.chunk - self.at) / N).clamp(1, items.len());
+            let (now, later) = items.split_at(fit);
+            let end = (self.at + fit * N).min(self.buffer.len());
+            let window = &mut self.buffer[self.at..end];
+            let mut written = 0;
+            for item in now {
+                let (bytes, len) = record(item);
+                // Each record before this one took at most `N` bytes, so the slot is inside.
+                if let Some(slot) = window.get_mut(written..written + N) {
+                    slot.copy_from_slice(&bytes);
+                }
+                written += len.min(N);
+            }
+            self.at += written;
+            while self.at >= self.chunk {
+                self.spill();
+            }
+            items = later;
+        }
+    }
+
+    /// Appends bytes of any length.
+    pub(crate) fn put_slice(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let room = self.chunk - self.at;
+            let (now, later) = bytes.split_at(room.min(bytes.len()));
+            self.buffer[self.at..self.at + now.len()].copy_from_slice(now);
+            self.at += now.len();
+            if self.at >= self.chunk {
+                self.spill();
+            }
+            bytes = later;
+        }
+    }
+
+    /// Hands the first `chunk` bytes to the sink and moves what was written past them to the
+    /// front (`at ≥ chunk`).
+    fn spill(&mut self) {
+        (self.sink)(&self.buffer[..self.chunk]);
+        self.buffer.copy_within(self.chunk..self.at, 0);
+        self.at -= self.chunk;
+    }
+
+    /// Hands what is left to the sink.
+    pub(crate) fn finish(mut self) {
+        (self.sink)(&self.buffer[..self.at]);
+        self.at = 0;
+    }
+}
+
 /// Appends fixed-width little-endian values to a byte vector.
 #[derive(Debug, Default, Clone)]
 pub struct ByteWriter {
@@ -98,6 +202,36 @@ pub fn hex(digest: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chunk_writer_hands_on_exact_chunks_of_everything_written() {
+        let mut pieces: Vec<Vec<u8>> = Vec::new();
+        let mut sink = |piece: &[u8]| pieces.push(piece.to_vec());
+        let mut out = ChunkWriter::new(16, &mut sink);
+        let mut expected = Vec::new();
+        for i in 0..40u8 {
+            let record = [i; 33];
+            let len = 25 + usize::from(i % 3) * 4;
+            out.put(&record, len);
+            expected.extend_from_slice(&record[..len]);
+            let slice = vec![i ^ 0x5a; usize::from(i % 7) * 5];
+            out.put_slice(&slice);
+            expected.extend_from_slice(&slice);
+        }
+        let records: Vec<u32> = (0..50).collect();
+        out.put_all(&records, |&r| {
+            let record = r.to_le_bytes();
+            (record, 1 + r as usize % 4)
+        });
+        for &r in &records {
+            expected.extend_from_slice(&r.to_le_bytes()[..1 + r as usize % 4]);
+        }
+        out.finish();
+        assert_eq!(pieces.concat(), expected);
+        let (last, whole) = pieces.split_last().unwrap_or_else(|| panic!("pieces"));
+        assert!(whole.iter().all(|piece| piece.len() == 16));
+        assert_eq!(last.len(), expected.len() % 16);
+    }
 
     #[test]
     fn encoding_is_fixed_width_and_hex_matches_blake3() {

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use super::encode::ChunkWriter;
 use crate::identity::ScatterId;
 use thiserror::Error;
 
@@ -283,20 +284,20 @@ impl ScatterOutput {
         self.encode_chunked(ENCODE_CHUNK, sink);
     }
 
-    /// [`ScatterOutput::encode_into`] in chunks of about `chunk` bytes (at least one record).
+    /// [`ScatterOutput::encode_into`] in chunks of exactly `chunk` bytes (the last one shorter).
     pub fn encode_chunked(&self, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
         let mut out = ChunkWriter::new(chunk, sink);
+        self.encode_to(&mut out);
+        out.finish();
+    }
+
+    /// Writes [`ScatterOutput::canonical_bytes`] to `out`.
+    pub(crate) fn encode_to(&self, out: &mut ChunkWriter<'_>) {
         out.put(SCATTER_OUTPUT_MAGIC, 8);
         out.put(&(self.placements.len() as u64).to_le_bytes(), 8);
-        for placement in &self.placements {
-            out.put(&placement.record(), 32);
-        }
+        out.put_all(&self.placements, |placement| (placement.record(), 32));
         out.put(&(self.rejected.len() as u64).to_le_bytes(), 8);
-        for rejected in &self.rejected {
-            let (record, len) = rejected.record();
-            out.put(&record, len);
-        }
-        out.flush();
+        out.put_all(&self.rejected, RejectedCandidate::record);
     }
 
     /// BLAKE3 digest of [`ScatterOutput::canonical_bytes`], hashed as it is encoded.
@@ -311,50 +312,6 @@ impl ScatterOutput {
     /// [`ScatterOutput::digest`] as lowercase hex.
     pub fn digest_hex(&self) -> String {
         super::encode::hex(&self.digest())
-    }
-}
-
-/// A fixed buffer that records are written into at a cursor and handed to a sink whenever it
-/// holds `chunk` bytes or more. Every record is copied whole (a fixed-size copy) and the cursor
-/// moves by its length, so a shorter record's unused tail is overwritten by the next one.
-struct ChunkWriter<'s> {
-    buffer: Vec<u8>,
-    at: usize,
-    chunk: usize,
-    sink: &'s mut dyn FnMut(&[u8]),
-}
-
-impl<'s> ChunkWriter<'s> {
-    /// The largest record [`ChunkWriter::put`] is given.
-    const MAX_RECORD: usize = 33;
-
-    fn new(chunk: usize, sink: &'s mut dyn FnMut(&[u8])) -> ChunkWriter<'s> {
-        let chunk = chunk.max(1);
-        ChunkWriter {
-            buffer: vec![0; chunk + Self::MAX_RECORD],
-            at: 0,
-            chunk,
-            sink,
-        }
-    }
-
-    /// Appends the first `len` bytes of `record` (`N` ≤ [`ChunkWriter::MAX_RECORD`]).
-    #[inline]
-    fn put<const N: usize>(&mut self, record: &[u8; N], len: usize) {
-        if self.at >= self.chunk {
-            self.flush();
-        }
-        // `at < chunk` and `N ≤ MAX_RECORD`, so the slot is inside the buffer.
-        if let Some(slot) = self.buffer.get_mut(self.at..self.at + N) {
-            slot.copy_from_slice(record);
-        }
-        self.at += len.min(N);
-    }
-
-    /// Hands the bytes written so far to the sink.
-    fn flush(&mut self) {
-        (self.sink)(&self.buffer[..self.at]);
-        self.at = 0;
     }
 }
 

@@ -5,7 +5,7 @@
 //! little-endian, see [`super::encode`]) whose BLAKE3 digest identifies it in stage-cache keys and
 //! in the bundle digest.
 
-use super::encode::ByteWriter;
+use super::encode::{ByteWriter, ChunkWriter};
 use super::geometry::{BoundsM, PointM};
 use super::mission::MissionLayout;
 use super::placement::{PlacedObject, Placement, ScatterOutput, ENCODE_CHUNK};
@@ -256,8 +256,8 @@ impl Product {
         *hasher.finalize().as_bytes()
     }
 
-    /// Feeds [`Product::canonical_bytes`] to `sink`: in chunks of about `chunk` bytes as they are
-    /// encoded for the large kinds (scatter products, placed objects), whole for the others.
+    /// Feeds [`Product::canonical_bytes`] to `sink`: in chunks of exactly `chunk` bytes (the last
+    /// one shorter) as they are encoded for the large kinds (scatter products, placed objects), whole for the others.
     fn encode_streamed(&self, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
         match self {
             Product::Placements(scatter) => encode_scatter(scatter, chunk, sink),
@@ -527,6 +527,7 @@ fn encode_street(block: &StreetBlock) -> Vec<u8> {
 
 /// The canonical encoding of placed objects, fed to `sink` in chunks of a few tens of kilobytes.
 fn encode_placed(placed: &PlacedProduct, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
+    let mut out = ChunkWriter::new(chunk, sink);
     let mut w = ByteWriter::tagged(b"PLACEPR1");
     w.str(&placed.family).count(placed.variant_ids.len());
     for id in &placed.variant_ids {
@@ -536,29 +537,18 @@ fn encode_placed(placed: &PlacedProduct, chunk: usize, sink: &mut dyn FnMut(&[u8
         .f64(placed.scale_unit)
         .u32(placed.placements_stage)
         .count(placed.objects.len());
-    let mut bytes = w.finish();
-    bytes.reserve(chunk + 64);
-    // Fixed-size records of 38 bytes, each built whole and appended with one fixed-size copy.
-    for group in placed.objects.chunks((chunk / 38).max(1)) {
-        bytes.reserve(group.len() * 38);
-        for object in group {
-            let mut record = [0; 38];
-            record[..32].copy_from_slice(&object.placement.record());
-            record[32..34].copy_from_slice(&object.rotation_turns_65536.to_le_bytes());
-            record[34..].copy_from_slice(&object.scale.to_le_bytes());
-            bytes.extend_from_slice(&record);
-        }
-        if bytes.len() >= chunk {
-            sink(&bytes);
-            bytes.clear();
-        }
-    }
-    sink(&bytes);
+    out.put_slice(&w.finish());
+    // Fixed-size records of 38 bytes, each built whole and written with one fixed-size copy.
+    out.put_all(&placed.objects, |object| {
+        let mut record = [0; 38];
+        record[..32].copy_from_slice(&object.placement.record());
+        record[32..34].copy_from_slice(&object.rotation_turns_65536.to_le_bytes());
+        record[34..].copy_from_slice(&object.scale.to_le_bytes());
+        (record, 38)
+    });
+    out.finish();
 }
 
-/// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
-/// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
-/// room, area, region, keep-outs and its output's canonical bytes (length first).
 /// The bounds in meters of placements at `unit` meters per lattice unit. With a positive unit,
 /// `lattice → meters` never decreases, so the bounds of the integer positions converted are
 /// exactly the bounds of the converted positions (and the integer extremes are found without
@@ -588,7 +578,11 @@ fn lattice_bounds<'a>(
     })
 }
 
+/// Feeds the canonical encoding of a scatter product to `sink` in chunks: `"SCATPRD1"`, family,
+/// variant ids, lattice unit, cell size, candidates per cell, area stage, then per layer its id,
+/// room, area, region, keep-outs and its output's canonical bytes (length first).
 fn encode_scatter(scatter: &ScatterProduct, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
+    let mut out = ChunkWriter::new(chunk, sink);
     let mut w = ByteWriter::tagged(b"SCATPRD1");
     w.str(&scatter.family).count(scatter.variant_ids.len());
     for id in &scatter.variant_ids {
@@ -609,10 +603,11 @@ fn encode_scatter(scatter: &ScatterProduct, chunk: usize, sink: &mut dyn FnMut(&
             rect(&mut w, keep_out);
         }
         w.count(layer.output.encoded_len());
-        sink(&std::mem::take(&mut w).finish());
-        layer.output.encode_chunked(chunk, sink);
+        out.put_slice(&std::mem::take(&mut w).finish());
+        layer.output.encode_to(&mut out);
     }
-    sink(&w.finish());
+    out.put_slice(&w.finish());
+    out.finish();
 }
 
 #[cfg(test)]

@@ -413,10 +413,106 @@ impl SpatialGrid {
         radius_m: f64,
         mut visit: impl FnMut(Range<usize>),
     ) {
+        // One call site of `visit` (so it inlines here), and none for an empty run.
+        self.for_each_run_batch_near(center, radius_m, |runs| {
+            for &(start, end) in runs {
+                if start < end {
+                    visit(start..end);
+                }
+            }
+        });
+    }
+
+    /// [`SpatialGrid::for_each_run_near`]'s runs as `(start, end)` pairs, handed to `visit` a
+    /// batch of up to eight consecutive rows at a time (rows ascending within and across
+    /// batches; a run may be empty, `start == end`).
+    #[inline]
+    pub fn for_each_run_batch_near(
+        &self,
+        center: Vec2,
+        radius_m: f64,
+        mut visit: impl FnMut(&[(usize, usize)]),
+    ) {
+        let Some(disc) = self.disc(center, radius_m) else {
+            return;
+        };
+        let mut row = disc.first_row;
+        while row <= disc.last_row {
+            let count = (disc.last_row - row + 1).min(RUN_BATCH_ROWS);
+            visit(&self.batch_runs(&disc, row, count)[..count]);
+            row += count;
+        }
+    }
+
+    /// The runs of the `count` rows of `disc` from `row` (at most [`RUN_BATCH_ROWS`]),
+    /// computed together, so their chords' square roots overlap rather than each wait behind
+    /// the one before.
+    #[inline(always)]
+    fn batch_runs(
+        &self,
+        disc: &Disc,
+        row: usize,
+        count: usize,
+    ) -> [(usize, usize); RUN_BATCH_ROWS] {
+        let mut runs = [(0, 0); RUN_BATCH_ROWS];
+        for (at, run) in runs.iter_mut().take(count).enumerate() {
+            let half = if disc.chords {
+                chord_half(row + at, disc.cy, disc.r, disc.margin)
+            } else {
+                disc.r
+            };
+            *run = self.run_within(row + at, disc.cx, half);
+        }
+        runs
+    }
+
+    /// [`SpatialGrid::for_each_run_batch_near`] with each batch's chords and column ranges
+    /// computed in AVX-512 lanes: each lane the scalar operations of `chord_half` and
+    /// `run_within` (`max`, products, differences, `√`, sums, the clamps and the truncation),
+    /// so the same runs.
+    /// Compiled for POPCNT too, so that a `visit` compiled for it (counting lanes) inlines
+    /// here.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512F and POPCNT (a caller compiled for both may call it as
+    /// any function; others detect them first).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,popcnt")]
+    #[inline]
+    pub fn for_each_run_batch_near_avx512(
+        &self,
+        center: Vec2,
+        radius_m: f64,
+        mut visit: impl FnMut(&[(usize, usize)]),
+    ) {
+        let Some(disc) = self.disc(center, radius_m) else {
+            return;
+        };
+        // The lanes' columns are `i32`s.
+        let narrow = i32::try_from(self.columns).is_ok();
+        let mut row = disc.first_row;
+        while row <= disc.last_row {
+            let count = (disc.last_row - row + 1).min(RUN_BATCH_ROWS);
+            let runs = if narrow {
+                runs_avx512::batch(self, &disc, row, count)
+            } else {
+                self.batch_runs(&disc, row, count)
+            };
+            // One call site of `visit` (so it inlines here).
+            visit(&runs[..count]);
+            row += count;
+        }
+    }
+
+    /// The disc of `radius_m` around `center` in cell units, and the rows it reaches; `None`
+    /// where it reaches none (or the grid is empty, or the disc is not finite).
+    #[inline(always)]
+    fn disc(&self, center: Vec2, radius_m: f64) -> Option<Disc> {
         if self.cell_count() == 0
             || !(center.x.is_finite() && center.y.is_finite() && radius_m >= 0.0)
         {
-            return;
+            return None;
         }
         // In cell units from the origin, where a point's cell is the floor of its coordinates
         // (as the rebuild computes them). The margin, far above any rounding of these
@@ -426,35 +522,21 @@ impl SpatialGrid {
         let cy = (center.y - self.origin.y) * self.inverse_cell;
         let r = radius_m * self.inverse_cell + margin;
         if !(cx + r >= 0.0 && cy + r >= 0.0) {
-            return;
+            return None;
         }
         // Non-negative before the casts, so truncation is the floor; saturating casts clamp.
         let first_row = (cy - r).max(0.0) as usize;
         let last_row = ((cy + r) as usize).min(self.rows - 1);
-        // Against cells as large as the radius a chord saves little: the square's columns.
-        let chords = r > 2.0;
-        let mut row = first_row;
-        while row <= last_row {
-            // A batch of rows' runs first, so their chords' square roots overlap rather than
-            // each wait behind the visit of the row before. One call site of `visit` (so it
-            // inlines here), and none for an empty run.
-            let count = (last_row - row + 1).min(RUN_BATCH_ROWS);
-            let mut runs = [(0, 0); RUN_BATCH_ROWS];
-            for (at, run) in runs.iter_mut().take(count).enumerate() {
-                let half = if chords {
-                    chord_half(row + at, cy, r, margin)
-                } else {
-                    r
-                };
-                *run = self.run_within(row + at, cx, half);
-            }
-            for &(start, end) in &runs[..count] {
-                if start < end {
-                    visit(start..end);
-                }
-            }
-            row += count;
-        }
+        Some(Disc {
+            cx,
+            cy,
+            r,
+            margin,
+            first_row,
+            last_row,
+            // Against cells as large as the radius a chord saves little: the square's columns.
+            chords: r > 2.0,
+        })
     }
 
     /// The slots of `row`'s cells within `half` (cell units) sideways of `cx`, empty where
@@ -489,6 +571,87 @@ impl SpatialGrid {
             + self.slot_of.capacity())
             * std::mem::size_of::<u32>()
             + self.bodies.capacity() * std::mem::size_of::<f64>()
+    }
+}
+
+/// A disc query in cell units: its centre and radius (widened by `margin`), the rows it
+/// reaches, and whether its runs are narrowed to chords.
+struct Disc {
+    cx: f64,
+    cy: f64,
+    r: f64,
+    margin: f64,
+    first_row: usize,
+    last_row: usize,
+    chords: bool,
+}
+
+/// A batch of a disc's runs in AVX-512 lanes.
+// Unsafe code here only reinterprets a vector of eight `i32` lanes as an array of them.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod runs_avx512 {
+    use super::{Disc, SpatialGrid, RUN_BATCH_ROWS};
+    use std::arch::x86_64::*;
+
+    /// The runs of the `count` rows from `row` (at most [`RUN_BATCH_ROWS`]): the chord of each
+    /// (`chord_half`) and its columns (`run_within`), lane by lane with the same operations.
+    /// Clamping to the last column before the truncation rather than after gives the same
+    /// column: the last column is a whole number.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn batch(
+        grid: &SpatialGrid,
+        disc: &Disc,
+        row: usize,
+        count: usize,
+    ) -> [(usize, usize); RUN_BATCH_ROWS] {
+        const { assert!(RUN_BATCH_ROWS == 8) };
+        let splat = _mm512_set1_pd;
+        let (cx, zero) = (splat(disc.cx), _mm512_setzero_pd());
+        let half = if disc.chords {
+            // Exact: rows are far below 2⁵³.
+            let lanes = _mm512_setr_pd(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+            let band = _mm512_add_pd(splat(row as f64), lanes);
+            let cy = splat(disc.cy);
+            let below = _mm512_sub_pd(band, cy);
+            let above = _mm512_sub_pd(cy, _mm512_add_pd(band, splat(1.0)));
+            let gap = _mm512_max_pd(_mm512_max_pd(below, above), zero);
+            let r = splat(disc.r);
+            let square = _mm512_sub_pd(_mm512_mul_pd(r, r), _mm512_mul_pd(gap, gap));
+            _mm512_add_pd(
+                _mm512_sqrt_pd(_mm512_max_pd(square, zero)),
+                splat(disc.margin),
+            )
+        } else {
+            splat(disc.r)
+        };
+        let right = _mm512_add_pd(cx, half);
+        let reached = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(right, zero);
+        let last = splat((grid.columns - 1) as f64);
+        let left = _mm512_min_pd(_mm512_max_pd(_mm512_sub_pd(cx, half), zero), last);
+        let right = _mm512_min_pd(_mm512_max_pd(right, zero), last);
+        // SAFETY: `__m256i` and `[i32; 8]` have the same size, and every bit pattern is an
+        // `i32`.
+        let (c0, c1): ([i32; 8], [i32; 8]) = unsafe {
+            (
+                std::mem::transmute::<__m256i, [i32; 8]>(_mm512_cvttpd_epi32(left)),
+                std::mem::transmute::<__m256i, [i32; 8]>(_mm512_cvttpd_epi32(right)),
+            )
+        };
+        let mut runs = [(0, 0); RUN_BATCH_ROWS];
+        for (at, run) in runs.iter_mut().take(count).enumerate() {
+            if reached & (1 << at) != 0 {
+                let first = (row + at) * grid.columns;
+                // Both are in `0..columns` (clamped above).
+                let (c0, c1) = (c0[at] as usize, c1[at] as usize);
+                *run = (
+                    grid.cell_start[first + c0] as usize,
+                    grid.cell_start[first + c1 + 1] as usize,
+                );
+            }
+        }
+        runs
     }
 }
 
@@ -729,6 +892,61 @@ mod tests {
             disc_total * 10 < square_total * 9,
             "{disc_total} {square_total}"
         );
+    }
+
+    #[test]
+    // Unsafe code here only calls the AVX-512 runs after detecting the features they need.
+    #[allow(unsafe_code)]
+    fn disc_runs_computed_in_lanes_are_the_scalar_ones() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if !(std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("popcnt"))
+            {
+                return;
+            }
+            let points: Vec<Vec2> = (0..2_000)
+                .map(|i| {
+                    let f = f64::from(i);
+                    Vec2 {
+                        x: (f * 0.618_034).fract() * 60.0 + 1.0e4,
+                        y: (f * 0.754_878).fract() * 20.0 - 3.0,
+                    }
+                })
+                .collect();
+            let mut grid = SpatialGrid::default();
+            let mut compared = 0;
+            // Cells for which the radii below are chords and are not.
+            for cell_m in [0.4, 1.25, 1.75, 3.0] {
+                grid.rebuild(&points, cell_m);
+                for q in 0..600 {
+                    let f = f64::from(q);
+                    // Centres inside, on cell edges and outside the grid.
+                    let mut center = Vec2 {
+                        x: (f * 0.569_840).fract() * 70.0 + 1.0e4 - 5.0,
+                        y: (f * 0.379_147).fract() * 30.0 - 8.0,
+                    };
+                    if q % 7 == 0 {
+                        center.x = 1.0e4 + cell_m * f64::from(q % 13);
+                        center.y = -3.0 + cell_m * f64::from(q % 5);
+                    }
+                    let radius = [0.0, 0.63, 2.575, 4.0, 1.25, 6.3, 30.0][q as usize % 7];
+                    let (mut scalar, mut lanes) = (Vec::new(), Vec::new());
+                    grid.for_each_run_batch_near(center, radius, |runs| {
+                        scalar.push(runs.to_vec());
+                    });
+                    // SAFETY: the CPU supports AVX-512F and POPCNT, detected above.
+                    unsafe {
+                        grid.for_each_run_batch_near_avx512(center, radius, |runs| {
+                            lanes.push(runs.to_vec());
+                        });
+                    }
+                    assert_eq!(lanes, scalar, "{cell_m} {center:?} {radius}");
+                    compared += scalar.len();
+                }
+            }
+            assert!(compared > 1_000, "{compared}");
+        }
     }
 
     #[test]

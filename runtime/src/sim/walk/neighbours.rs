@@ -13,21 +13,29 @@
 //! (detected at run time; the same code is compiled for each): every lane does exactly the
 //! scalar operations in the scalar order (adds, subtractions, products, quotients, square roots
 //! and comparisons, never fused), so the verdicts are bit for bit those of the portable path.
-//! With AVX-512 a block is filed without a branch on its lanes: the kept lanes of each column
-//! are compressed to the front of a vector written whole after the bodies filed so far, and
-//! the moving leaders are filed too, their room taken once all are.
+//! With AVX-512 every block of a batch of runs is listed first and filed in one loop, without a
+//! branch on its lanes: the kept lanes of each column are compressed to the front of a vector
+//! written whole after the bodies filed so far; the few blocks with touchable bodies or moving
+//! leaders are only recorded, and read again once all are filed (the leaders' room taken
+//! once).
+//!
+//! A body at another heading that cannot refuse any candidate — far enough that a lookahead
+//! cannot bring the walker within the diameter of it, and not moving towards the walker — is
+//! left out of the predicted test's list by every path ([`passes_every_candidate`]): the
+//! verdicts, all-ofs, are the same, over shorter lists.
 
 // Unsafe code here only calls a `#[target_feature]` function after run-time detection of that
-// feature, which is what makes the call sound, and, inside the AVX-512 functions, stores a
-// vector through a pointer taken from a slice of exactly one vector's length (checked just
-// before, each store with its `SAFETY:` comment).
+// feature, which is what makes the call sound, and, inside the AVX-512 functions, loads a block
+// of a grid column where the column holds it (or only the lanes it holds, masked), and stores
+// a vector through a pointer into a column checked or reserved just before to hold the eight
+// `f64`s written there (each with its `SAFETY:` comment).
 #![allow(unsafe_code)]
 
 use super::body::SAFETY_DIAMETER_M;
 use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
 use super::steer::{body_clear, swept_clear, Neighbour};
 use super::step::{FOLLOW_MIN_SPEED_M_S, YIELD_CORRIDOR_M};
-use super::OPPOSING_SCAN_M;
+use super::{LOOKAHEAD_M, OPPOSING_SCAN_M};
 use crate::project::Vec2;
 use crate::sim::spatial::{BodyColumns, SpatialGrid};
 
@@ -35,6 +43,42 @@ use crate::sim::spatial::{BodyColumns, SpatialGrid};
 const LANES: usize = 8;
 /// Fewer bodies at another heading than this are tested one by one.
 const FEW_OTHERS: usize = 4;
+
+/// A body at another heading at least this far from a walker, and not moving towards it, lets
+/// every candidate pass the predicted test (see [`passes_every_candidate`]), meters: the
+/// safety diameter plus the lookahead, with a margin far above any rounding.
+const PASSED_M: f64 = SAFETY_DIAMETER_M + LOOKAHEAD_M + 1e-3;
+/// [`PASSED_M`] squared, m².
+const PASSED_SQ_M2: f64 = PASSED_M * PASSED_M;
+/// Bodies faster than this (squared, m²/s²) are always filed for the predicted test.
+const PASSING_SPEED_SQ: f64 = 1e4;
+
+/// Whether a walker at `here` whose predictions look `horizon_s` ahead leaves out the bodies
+/// that let every candidate pass ([`passes_every_candidate`]): only with a horizon and
+/// coordinates small enough for the margin of [`PASSED_M`] to hold.
+fn leaves_out_passing(here: Vec2, horizon_s: f64) -> bool {
+    (0.0..=1e3).contains(&horizon_s) && here.x.abs() <= 1e6 && here.y.abs() <= 1e6
+}
+
+/// Whether the body `(dx, dy)` from a walker (its position less the walker's, `d2` that
+/// squared as the masks compute it) with velocity `(vx, vy)` lets every candidate pass the
+/// predicted test, so that it need not be filed for it (each verdict is an all-of).
+///
+/// A candidate's predicted endpoint is one lookahead `L` from the walker (its direction is a
+/// unit vector), and the test keeps the closest point of the relative motion from `r0 = −d` to
+/// `r0 + u − v·h` (`|u| ≤ L`, `h` the horizon) at least the diameter `D` from the origin. When
+/// the body does not move towards the walker (`d·v ≥ 0`, so `r0·v·h ≤ 0`),
+/// `|r0 − t·v·h| ≥ |r0|`, and every point of that motion is at least `|r0| − t·L ≥ |d| − L`
+/// away: at least `D` plus the margin of [`PASSED_M`] when `|d| ≥ PASSED_M`. The margin is
+/// far above the rounding of the test's operations with the horizon, speeds and coordinates
+/// [`leaves_out_passing`] and [`PASSING_SPEED_SQ`] allow (and the body does not overlap the
+/// walker, so the test takes its swept branch).
+#[inline(always)]
+fn passes_every_candidate((dx, dy): (f64, f64), d2: f64, (vx, vy): (f64, f64)) -> bool {
+    let receding = dx * vx + dy * vy;
+    let speed_sq = vx * vx + vy * vy;
+    (receding >= 0.0) & (d2 >= PASSED_SQ_M2) & (speed_sq < PASSING_SPEED_SQ)
+}
 
 /// The bodies at another heading as columns, as the predicted test reads them: current
 /// position and observed velocity (the test computes `here − position` and
@@ -159,6 +203,12 @@ pub struct Bodies {
     touch_count: usize,
     leaders: Leaders,
     lead_count: usize,
+    /// The blocks with touchable bodies or moving leaders, as the AVX-512 gathering records
+    /// them (see `lanes::gather_avx512`): first slot, touchable lanes << 32, leader lanes << 40.
+    pending: Vec<u64>,
+    /// The blocks of a batch of runs as the AVX-512 gathering lists them: first slot, end of
+    /// its run.
+    blocks: Vec<(usize, usize)>,
 }
 
 impl Bodies {
@@ -281,6 +331,8 @@ impl Bodies {
                 + self.leaders.ahead_m.capacity()
                 + self.leaders.side_m.capacity())
                 * std::mem::size_of::<f64>()
+            + self.pending.capacity() * std::mem::size_of::<u64>()
+            + self.blocks.capacity() * std::mem::size_of::<(usize, usize)>()
     }
 }
 
@@ -547,7 +599,16 @@ fn clear_candidates_with(
     let mut clear = (1u32 << endpoints.len()) - 1;
     let (x, y, vx, vy) = (&others.x, &others.y, &others.vx, &others.vy);
     let mut start = 0;
-    while start < n && clear != 0 {
+    // The candidates still clear, at the front (and which each is): a block tests only
+    // those.
+    let mut live = [Vec2::default(); MAX_CANDIDATES];
+    let mut ids = [0u8; MAX_CANDIDATES];
+    let mut count = endpoints.len();
+    live[..count].copy_from_slice(endpoints);
+    for (i, id) in ids.iter_mut().enumerate() {
+        *id = i as u8;
+    }
+    while start < n && count != 0 {
         // The columns hold whole blocks (entries past `n` are stale and never refuse).
         let (Some(bx), Some(by), Some(bvx), Some(bvy)) = (
             block_at(x, start),
@@ -559,10 +620,22 @@ fn clear_candidates_with(
         };
         let block = [bx, by, bvx, bvy];
         let mut refused = [0; MAX_CANDIDATES];
-        refusals(block, n - start, here, endpoints, horizon_s, &mut refused);
-        for (c, &refused) in refused.iter().enumerate() {
-            clear &= !(u32::from(refused != 0) << c);
+        refusals(
+            block,
+            n - start,
+            here,
+            &live[..count],
+            horizon_s,
+            &mut refused,
+        );
+        let mut kept = 0;
+        for j in 0..count {
+            let refused = refused[j] != 0;
+            (live[kept], ids[kept]) = (live[j], ids[j]);
+            clear &= !(u32::from(refused) << ids[j]);
+            kept += usize::from(!refused);
         }
+        count = kept;
         start += LANES;
     }
     clear
@@ -711,7 +784,8 @@ pub fn gather_walker(
     gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies)
 }
 
-/// [`gather_walker_by`] compiled for AVX-512F (and POPCNT, for the counts of the lanes filed), with its block filing.
+/// [`gather_walker`] with AVX-512F (and POPCNT, for the counts of the lanes filed): see
+/// `lanes::gather_avx512`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
 #[allow(clippy::too_many_arguments)]
@@ -727,24 +801,7 @@ fn gather_walker_avx512(
 ) -> Reading {
     // Scalars rather than one tuple in memory: the arguments arrive in registers.
     let motion = (here, axis, horizon_s, full_step_m);
-    let reading = gather_walker_by(
-        |scan, columns, first, valid| {
-            scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
-                lanes::file_block_avx512(scan, first, valid, block)
-            });
-        },
-        grid,
-        row,
-        motion,
-        slack_m,
-        bodies,
-    );
-    // The leaders are filed rather than read block by block (see `file_block_avx512`).
-    let followed_step_m = lanes::least_room(bodies, full_step_m, reading.followed_step_m);
-    Reading {
-        followed_step_m,
-        ..reading
-    }
+    lanes::gather_avx512(grid, row, motion, slack_m, bodies)
 }
 
 /// [`gather_walker_by`] compiled for AVX2, with its lane masks.
@@ -815,6 +872,11 @@ fn gather_walker_by(
         touch_sq: touch_reach_m * touch_reach_m,
         own: grid.slot_of(row).unwrap_or(usize::MAX),
         full_step_m,
+        leave_out: if leaves_out_passing(here, horizon_s) {
+            u32::MAX
+        } else {
+            0
+        },
         reading: Reading {
             followed_step_m: full_step_m,
             oncoming: false,
@@ -849,6 +911,8 @@ struct Scan<'a> {
     /// The walker's own slot (never its own neighbour).
     own: usize,
     full_step_m: f64,
+    /// Every lane when the bodies that let every candidate pass are left out, else none.
+    leave_out: u32,
     reading: Reading,
     bodies: &'a mut Bodies,
 }
@@ -881,6 +945,8 @@ struct Masks {
     in_line: u32,
     /// Ahead and within the yield corridor sideways.
     in_corridor: u32,
+    /// Letting every candidate pass ([`passes_every_candidate`]).
+    passing: u32,
 }
 
 /// Files the block of [`LANES`] slots from `first` (the lanes its run holds set in `valid`,
@@ -955,6 +1021,10 @@ impl Scan<'_> {
             let ahead = ahead > 0.0;
             m.in_line |= bit(ahead & (side.abs() < SAFETY_DIAMETER_M), lane);
             m.in_corridor |= bit(ahead & (side.abs() < YIELD_CORRIDOR_M), lane);
+            m.passing |= bit(
+                passes_every_candidate((dx, dy), d2, (vx[lane], vy[lane])),
+                lane,
+            );
         }
         m
     }
@@ -1001,8 +1071,9 @@ impl Scan<'_> {
                 .file_touchable::<N>(self.here, found & m.touch, [x, y]);
         }
         // Same-direction flows leave most blocks without one (a well-predicted branch).
-        if found & !m.same != 0 {
-            file_others(self.bodies, found & !m.same, [x, y, vx, vy]);
+        let others = found & !m.same & !(m.passing & self.leave_out);
+        if others != 0 {
+            file_others(self.bodies, others, [x, y, vx, vy]);
         }
     }
 }
@@ -1070,76 +1141,221 @@ impl Bodies {
 #[cfg(target_arch = "x86_64")]
 mod lanes {
     use super::{
-        Bodies, Masks, Scan, Vec2, LANES, SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
+        Bodies, Masks, Scan, Vec2, LANES, PASSED_SQ_M2, PASSING_SPEED_SQ, SAFETY_DIAMETER_M,
+        SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
     };
+    use crate::sim::spatial::SpatialGrid;
     use crate::sim::walk::step::FOLLOW_MIN_SPEED_M_S;
+    use crate::sim::walk::OPPOSING_SCAN_M;
     use std::arch::x86_64::*;
 
-    /// [`Scan::masks`] and [`Scan::file`] of a block (`valid`: the lanes the run holds) in
-    /// AVX-512 vectors: the tests as lane masks; the moving leaders' room as lanes, each
-    /// `room_behind_m`'s operations (`√` is exact, and no lane's room is NaN or −0, so their
-    /// minimum taken in any order is the scalar one's), reduced to their minimum; the
-    /// touchable bodies and those at another heading compressed to the front of each column's
-    /// vector (in lane order) and written whole after the ones filed so far (the lanes past
-    /// the kept ones are stale, as the portable filing leaves them).
+    /// [`gather_walker_by`](super::gather_walker_by) with AVX-512 blocks filed straight into
+    /// the lists, the same lists and reading: the runs of each batch (computed in lanes,
+    /// `SpatialGrid::for_each_run_batch_near_avx512`) listed block by block, and every block's
+    /// tests as lane masks (each lane [`Scan::masks`]' operations: `|side| < limit` as one
+    /// comparison of the absolute value), the bodies at another heading compressed to the
+    /// front of each column's vector and written whole after those filed so far; a block with
+    /// touchable bodies or moving leaders (few) only recorded, and those read again from the
+    /// grid's columns once every run is filed (the same operations on the same values, in slot
+    /// order; nothing moves meanwhile), the leaders' room taken by [`least_room`].
     #[target_feature(enable = "avx512f,popcnt")]
     #[inline]
-    pub(super) fn file_block_avx512(
-        scan: &mut Scan<'_>,
-        first_slot: usize,
-        valid: u32,
-        block: [&[f64; LANES]; 6],
-    ) {
-        let [x, y, vx, vy, fx, fy] = block.map(|column| load(column));
+    pub(super) fn gather_avx512(
+        grid: &SpatialGrid,
+        row: usize,
+        (here, axis, horizon_s, full_step_m): (Vec2, Vec2, f64, f64),
+        slack_m: f64,
+        bodies: &mut Bodies,
+    ) -> super::Reading {
+        let reach = (SAFETY_DIAMETER_M + full_step_m).max(OPPOSING_SCAN_M);
+        let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
+        bodies.reset(here, horizon_s);
+        let columns = grid.columns();
+        let held = [
+            columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
+        ]
+        .map(<[f64]>::len)
+        .into_iter()
+        .min()
+        .unwrap_or(0);
+        let own = grid.slot_of(row).unwrap_or(usize::MAX);
         let splat = _mm512_set1_pd;
-        let (hx, hy, ax, ay) = (
-            splat(scan.here.x),
-            splat(scan.here.y),
-            splat(scan.axis.x),
-            splat(scan.axis.y),
-        );
+        let (hx, hy, ax, ay) = (splat(here.x), splat(here.y), splat(axis.x), splat(axis.y));
+        let (reach_sq, touch_sq) = (splat(reach * reach), splat(touch_reach_m * touch_reach_m));
+        let limit = FOLLOW_MIN_SPEED_M_S;
         let le = |a, b| _mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b);
         let lt = |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b);
-        let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
-        let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
-        let mut found = le(d2, splat(scan.reach_sq)) & valid as __mmask8;
-        if scan.own.wrapping_sub(first_slot) < LANES {
-            found &= !(1 << (scan.own - first_slot));
+        let mut oncoming: __mmask8 = 0;
+        let mut pending = 0;
+        let leave_out: __mmask8 = if super::leaves_out_passing(here, horizon_s) {
+            0xff
+        } else {
+            0
+        };
+        let file_runs = |runs: &[(usize, usize)]| {
+            let (mut total, mut blocks) = (0, 0);
+            for &(start, end) in runs {
+                if end <= held {
+                    total += end - start;
+                    blocks += (end - start).div_ceil(LANES);
+                }
+            }
+            bodies.others.reserve(bodies.other_count + total + LANES);
+            if bodies.pending.len() < pending + blocks {
+                bodies.pending.resize(pending + blocks, 0);
+            }
+            let o = &mut bodies.others;
+            let (ox, oy, ovx, ovy) = (
+                o.x.as_mut_ptr(),
+                o.y.as_mut_ptr(),
+                o.vx.as_mut_ptr(),
+                o.vy.as_mut_ptr(),
+            );
+            let records = bodies.pending.as_mut_ptr();
+            let mut filed = bodies.other_count;
+            // Every block of the batch listed first (four a run written whatever its length,
+            // those of a longer run added), so one loop files them all.
+            const LISTED: usize = 4;
+            let list = &mut bodies.blocks;
+            if list.len() < blocks + LISTED {
+                list.resize(blocks + LISTED, (0, 0));
+            }
+            let mut listed = 0;
+            for &(start, end) in runs {
+                // A run the columns do not hold (never handed out) is left out whole.
+                if end > held {
+                    continue;
+                }
+                let count = (end - start).div_ceil(LANES);
+                if let Some(slots) = list.get_mut(listed..listed + LISTED) {
+                    for (k, slot) in slots.iter_mut().enumerate() {
+                        *slot = (start + k * LANES, end);
+                    }
+                }
+                for k in LISTED..count {
+                    if let Some(slot) = list.get_mut(listed + k) {
+                        *slot = (start + k * LANES, end);
+                    }
+                }
+                listed += count;
+            }
+            for &(first, end) in &list[..listed] {
+                let valid = (u32::MAX >> (32 - (end - first).min(LANES))) as __mmask8;
+                let whole = first + LANES <= held;
+                let load = |column: &[f64]| {
+                    if whole {
+                        // SAFETY: `first + LANES <= held <= column.len()` (just above).
+                        unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
+                    } else {
+                        // SAFETY: `first < end <= held <= column.len()`, so the pointer
+                        // is in the column, and the lanes `valid` selects (from `first`
+                        // to `end`) are too; a masked load reads no other lane.
+                        unsafe { _mm512_maskz_loadu_pd(valid, column.as_ptr().add(first)) }
+                    }
+                };
+                let [x, y, vx, vy, fx, fy] = [
+                    columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
+                ]
+                .map(load);
+                let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
+                let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
+                let at = own.wrapping_sub(first);
+                let own_lane = if at < LANES { 1 << at } else { 0 };
+                let found = le(d2, reach_sq) & valid & !own_lane;
+                let dot = _mm512_add_pd(_mm512_mul_pd(fx, ax), _mm512_mul_pd(fy, ay));
+                let ahead = _mm512_add_pd(_mm512_mul_pd(dx, ax), _mm512_mul_pd(dy, ay));
+                let side = _mm512_sub_pd(_mm512_mul_pd(ax, dy), _mm512_mul_pd(ay, dx));
+                // `|side| < limit` is `−limit < side < limit` (NaN false in both).
+                let side_abs = _mm512_abs_pd(side);
+                let is_ahead = lt(splat(0.0), ahead);
+                let same = le(splat(SAME_DIRECTION_COS), dot);
+                let against = le(dot, splat(-SAME_DIRECTION_COS));
+                oncoming |= found & against & is_ahead & lt(side_abs, splat(YIELD_CORRIDOR_M));
+                let speed_sq = _mm512_add_pd(_mm512_mul_pd(vx, vx), _mm512_mul_pd(vy, vy));
+                let moving = le(splat(limit * limit), speed_sq);
+                let leads =
+                    found & same & moving & is_ahead & lt(side_abs, splat(SAFETY_DIAMETER_M));
+                let touch = found & le(d2, touch_sq);
+                // `passes_every_candidate`, operation for operation.
+                let receding = _mm512_add_pd(_mm512_mul_pd(dx, vx), _mm512_mul_pd(dy, vy));
+                let passing = le(splat(0.0), receding)
+                    & le(splat(PASSED_SQ_M2), d2)
+                    & lt(speed_sq, splat(PASSING_SPEED_SQ));
+                let others = found & !same & !(passing & leave_out);
+                // SAFETY: the columns of the bodies at another heading hold
+                // `other_count + total + LANES` entries (reserved above), and `filed` is at
+                // most `other_count` plus the lanes of the blocks before this one, so the
+                // eight written from `filed` lie within them.
+                unsafe {
+                    _mm512_storeu_pd(ox.add(filed), _mm512_maskz_compress_pd(others, x));
+                    _mm512_storeu_pd(oy.add(filed), _mm512_maskz_compress_pd(others, y));
+                    _mm512_storeu_pd(ovx.add(filed), _mm512_maskz_compress_pd(others, vx));
+                    _mm512_storeu_pd(ovy.add(filed), _mm512_maskz_compress_pd(others, vy));
+                }
+                filed += others.count_ones() as usize;
+                let record = first as u64 | u64::from(touch) << 32 | u64::from(leads) << 40;
+                // SAFETY: `pending` holds the records so far plus one per block of this
+                // batch (resized above), and at most one is kept per block before this one.
+                unsafe { records.add(pending).write(record) };
+                pending += usize::from(touch | leads != 0);
+            }
+            bodies.other_count = filed;
+        };
+        grid.for_each_run_batch_near_avx512(here, reach + slack_m, file_runs);
+        // The recorded blocks, in slot order: touchable bodies filed, leaders' room taken.
+        bodies.touchable.reserve(pending * LANES + LANES);
+        bodies.leaders.reserve(pending * LANES + LANES);
+        let (t, l) = (&mut bodies.touchable, &mut bodies.leaders);
+        let (tx, ty, td) = (
+            t.x.as_mut_ptr(),
+            t.y.as_mut_ptr(),
+            t.distance_sq_m2.as_mut_ptr(),
+        );
+        let (la, ls) = (l.ahead_m.as_mut_ptr(), l.side_m.as_mut_ptr());
+        let (mut touched, mut led) = (0, 0);
+        for &record in &bodies.pending[..pending] {
+            let first = (record & u64::from(u32::MAX)) as usize;
+            let touch = (record >> 32) as __mmask8;
+            let leads = (record >> 40) as __mmask8;
+            let whole = first + LANES <= held;
+            let load = |column: &[f64]| {
+                if whole {
+                    // SAFETY: `first + LANES <= held <= column.len()` (just above).
+                    unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
+                } else {
+                    // SAFETY: the record's lanes are found bodies, within the column, and
+                    // `first` is one of them or before them; a masked load reads no other lane.
+                    unsafe { _mm512_maskz_loadu_pd(touch | leads, column.as_ptr().add(first)) }
+                }
+            };
+            let (x, y) = (load(columns.x), load(columns.y));
+            let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
+            let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
+            let ahead = _mm512_add_pd(_mm512_mul_pd(dx, ax), _mm512_mul_pd(dy, ay));
+            let side = _mm512_sub_pd(_mm512_mul_pd(ax, dy), _mm512_mul_pd(ay, dx));
+            // SAFETY: the touchable and leader columns hold `pending * LANES + LANES` entries
+            // (reserved above), and `touched` and `led` are at most `LANES` per record before
+            // this one.
+            unsafe {
+                _mm512_storeu_pd(tx.add(touched), _mm512_maskz_compress_pd(touch, x));
+                _mm512_storeu_pd(ty.add(touched), _mm512_maskz_compress_pd(touch, y));
+                _mm512_storeu_pd(td.add(touched), _mm512_maskz_compress_pd(touch, d2));
+                _mm512_storeu_pd(la.add(led), _mm512_maskz_compress_pd(leads, ahead));
+                _mm512_storeu_pd(ls.add(led), _mm512_maskz_compress_pd(leads, side));
+            }
+            touched += touch.count_ones() as usize;
+            led += leads.count_ones() as usize;
         }
-        let dot = _mm512_add_pd(_mm512_mul_pd(fx, ax), _mm512_mul_pd(fy, ay));
-        let ahead = _mm512_add_pd(_mm512_mul_pd(dx, ax), _mm512_mul_pd(dy, ay));
-        let side = _mm512_sub_pd(_mm512_mul_pd(ax, dy), _mm512_mul_pd(ay, dx));
-        let speed_sq = _mm512_add_pd(_mm512_mul_pd(vx, vx), _mm512_mul_pd(vy, vy));
-        let within = |limit: f64| lt(splat(-limit), side) & lt(side, splat(limit));
-        let is_ahead = lt(splat(0.0), ahead);
-        let same = le(splat(SAME_DIRECTION_COS), dot);
-        let against = le(dot, splat(-SAME_DIRECTION_COS));
-        scan.reading.oncoming |= found & against & is_ahead & within(YIELD_CORRIDOR_M) != 0;
-        let limit = FOLLOW_MIN_SPEED_M_S;
-        let moving = le(splat(limit * limit), speed_sq);
-        // Every list written whatever the masks (no branch on them to mispredict).
-        let bodies = &mut *scan.bodies;
-        let leads = found & same & moving & is_ahead & within(SAFETY_DIAMETER_M);
-        let (start, l) = (bodies.lead_count, &mut bodies.leaders);
-        let filed = compress_into(&mut l.ahead_m, start, leads, ahead)
-            & compress_into(&mut l.side_m, start, leads, side);
-        bodies.lead_count += usize::from(filed) * leads.count_ones() as usize;
-        let touch = found & le(d2, splat(scan.touch_sq));
-        let (start, t) = (bodies.touch_count, &mut bodies.touchable);
-        let filed = compress_into(&mut t.x, start, touch, x)
-            & compress_into(&mut t.y, start, touch, y)
-            & compress_into(&mut t.distance_sq_m2, start, touch, d2);
-        bodies.touch_count += usize::from(filed) * touch.count_ones() as usize;
-        let others = found & !same;
-        let (start, o) = (bodies.other_count, &mut bodies.others);
-        let filed = compress_into(&mut o.x, start, others, x)
-            & compress_into(&mut o.y, start, others, y)
-            & compress_into(&mut o.vx, start, others, vx)
-            & compress_into(&mut o.vy, start, others, vy);
-        bodies.other_count += usize::from(filed) * others.count_ones() as usize;
+        bodies.lead_count = led;
+        let followed_step_m = least_room(bodies, full_step_m, full_step_m);
+        bodies.touch_count = touched;
+        super::Reading {
+            followed_step_m,
+            oncoming: oncoming != 0,
+        }
     }
 
-    /// `followed_m` lowered to the least room behind the leaders [`file_block_avx512`] filed
+    /// `followed_m` lowered to the least room behind the leaders [`gather_avx512`] filed
     /// (`room_behind_m` of each with `margin_m`, eight lanes at a time: the same operations,
     /// `√` exact; no room is NaN or −0, so their minimum taken in any order is the scalar
     /// one's).
@@ -1164,22 +1380,6 @@ mod lanes {
             least = least.min(_mm512_reduce_min_pd(room));
         }
         least
-    }
-
-    /// Writes the lanes of `values` that `keep` selects, in lane order, to `column` from
-    /// `start` on, and whatever the other lanes leave after them up to a whole block; false
-    /// (nothing written) when the column has no whole block there.
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    fn compress_into(column: &mut [f64], start: usize, keep: __mmask8, values: __m512d) -> bool {
-        let Some(slots) = column.get_mut(start..start.saturating_add(LANES)) else {
-            return false;
-        };
-        assert_eq!(slots.len(), LANES);
-        // SAFETY: `slots` is a slice of exactly `LANES` = 8 `f64`s (asserted just above), and
-        // the unaligned store writes exactly eight `f64`s from its first.
-        unsafe { _mm512_storeu_pd(slots.as_mut_ptr(), _mm512_maskz_compress_pd(keep, values)) };
-        true
     }
 
     /// [`block_refusals`](super::block_refusals) of each of `endpoints` in one AVX-512
@@ -1291,6 +1491,14 @@ mod lanes {
             m.moving |= bits(le(splat(limit * limit), speed_sq));
             m.in_line |= bits(_mm256_and_pd(ahead, within(SAFETY_DIAMETER_M)));
             m.in_corridor |= bits(_mm256_and_pd(ahead, within(YIELD_CORRIDOR_M)));
+            // `passes_every_candidate`, operation for operation.
+            let (vdx, vdy) = (_mm256_mul_pd(dx, vx), _mm256_mul_pd(dy, vy));
+            let receding = _mm256_add_pd(vdx, vdy);
+            let passing = _mm256_and_pd(
+                _mm256_and_pd(le(splat(0.0), receding), le(splat(PASSED_SQ_M2), d2)),
+                lt(speed_sq, splat(PASSING_SPEED_SQ)),
+            );
+            m.passing |= bits(passing);
         }
         m
     }
@@ -1428,9 +1636,16 @@ mod tests {
             );
             let reach_m = SAFETY_DIAMETER_M + full_step_m;
             gather_neighbours(&grid, &agents, row, reach_m, 0.0, &mut neighbours);
+            // Those at another heading, less the ones that let every candidate pass.
+            let leave_out = leaves_out_passing(here, horizon_s);
             let others = neighbours
                 .iter()
                 .filter(|n| !same_direction(n.facing, axis))
+                .filter(|n| {
+                    let d = (n.position.x - here.x, n.position.y - here.y);
+                    let v = (n.velocity.x, n.velocity.y);
+                    !(leave_out && passes_every_candidate(d, n.distance_sq_m2, v))
+                })
                 .count();
             assert_eq!(bodies.other_count, others, "walker {row}");
             filed += others;
@@ -1787,6 +2002,61 @@ mod tests {
             assert_eq!(one_by_one, want, "case {case}");
         }
         assert!(clear > 2_000 && refused > 10_000, "{clear} {refused}");
+    }
+
+    #[test]
+    fn a_body_left_out_lets_every_candidate_pass() {
+        let mut draw = stream(0x2b99_2ddf_a232_49d6);
+        let (mut left_out, mut kept) = (0, 0);
+        for case in 0..400_000 {
+            // Walkers anywhere the leaving out allows, bodies on and just past the distance,
+            // moving away, across or not at all, at any speed it allows, over any horizon.
+            let scale = [1.0, 1e3, 1e6][case % 3];
+            let here = Vec2 {
+                x: draw(scale),
+                y: draw(scale),
+            };
+            let horizon_s = [LOOKAHEAD_M / 1.4, draw(0.5).abs() * 2e3, 1e3, 0.0][case % 4];
+            let toward = unit(draw(1.0), draw(1.0));
+            let distance_m = PASSED_M + [0.0, 1e-12, draw(1e-3).abs(), draw(1.0).abs()][case % 4];
+            let p = offset(here, toward, distance_m);
+            let speed = [0.0, 1.4, draw(100.0).abs(), 99.999][case % 4];
+            let across = Vec2 {
+                x: -toward.y,
+                y: toward.x,
+            };
+            let heading = match case % 5 {
+                0 => across,
+                1 => toward,
+                _ => unit(toward.x + draw(1.0), toward.y + draw(1.0)),
+            };
+            let v = Vec2 {
+                x: heading.x * speed,
+                y: heading.y * speed,
+            };
+            let (dx, dy) = (p.x - here.x, p.y - here.y);
+            if !(leaves_out_passing(here, horizon_s)
+                && passes_every_candidate((dx, dy), dx * dx + dy * dy, (v.x, v.y)))
+            {
+                kept += 1;
+                continue;
+            }
+            left_out += 1;
+            // Straight at the body (the nearest any candidate comes), and any way.
+            for k in 0..4 {
+                let direction = if k == 0 {
+                    toward
+                } else {
+                    unit(draw(1.0), draw(1.0))
+                };
+                let predicted = offset(here, direction, LOOKAHEAD_M);
+                assert!(
+                    body_clear(here, predicted, p, v, horizon_s),
+                    "case {case}: {here:?} {predicted:?} {p:?} {v:?} {horizon_s}"
+                );
+            }
+        }
+        assert!(left_out > 100_000 && kept > 10_000, "{left_out} {kept}");
     }
 
     #[test]

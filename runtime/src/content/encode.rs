@@ -34,6 +34,7 @@ impl<'s> ChunkWriter<'s> {
     /// unused tail is overwritten by what follows.
     #[inline]
     pub(crate) fn put<const N: usize>(&mut self, record: &[u8; N], len: usize) {
+        const { assert!(N <= Self::MAX_RECORD) };
         // `at < chunk` between calls, so the slot lies inside the buffer.
         if let Some(slot) = self.buffer.get_mut(self.at..self.at + N) {
             slot.copy_from_slice(record);
@@ -54,6 +55,7 @@ impl<'s> ChunkWriter<'s> {
         items: &[T],
         record: impl Fn(&T) -> ([u8; N], usize),
     ) {
+        const { assert!(N <= Self::MAX_RECORD) };
         let mut items = items;
         while !items.is_empty() {
             // `at < chunk`: at least one record fits in the buffer's spare `MAX_RECORD` bytes.

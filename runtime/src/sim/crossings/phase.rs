@@ -4,7 +4,7 @@
 //! phase runs after walking.
 
 use crate::project::Vec2;
-use crate::sim::agents::{AgentHandle, AgentId, AgentState, Agents};
+use crate::sim::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
 use crate::sim::events::{EventDetail, EventKind, EventLog};
 use crate::sim::population::vehicles::Vehicles;
 use crate::sim::slots::Slots;
@@ -75,7 +75,7 @@ pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     } else {
         collect_rows(sets.agents, sets.rows);
     }
-    let unpooled = sets.agents.pooled.iter().filter(|p| !**p).count() as u64;
+    let unpooled = count_where(&sets.agents.pooled, |p| !*p);
     let mut followers = groups_step(config, sets);
     let crosswalks = signals_step(config, sets);
     let queried = queries_step(config, sets);

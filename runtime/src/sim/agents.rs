@@ -358,6 +358,19 @@ agent_columns! {
     }
 }
 
+/// How many of `values` satisfy `test`: counted in `u32` runs (a run's count cannot overflow),
+/// which the compiler vectorises over narrow columns, then summed.
+#[inline]
+pub(in crate::sim) fn count_where<T>(values: &[T], test: impl Fn(&T) -> bool) -> u64 {
+    values
+        .chunks(1 << 20)
+        .map(|run| {
+            let count: u32 = run.iter().map(|v| u32::from(test(v))).sum();
+            u64::from(count)
+        })
+        .sum()
+}
+
 impl Agents {
     /// Number of agents.
     pub fn len(&self) -> usize {

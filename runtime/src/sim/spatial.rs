@@ -121,11 +121,18 @@ struct Columns {
 }
 
 impl Columns {
-    /// Refills the columns with the bodies of `entries` (point indices in slot order); a
-    /// missing velocity or facing is zero.
-    fn fill(&mut self, entries: &[u32], points: &[Vec2], velocities: &[Vec2], facings: &[Vec2]) {
-        // Every slot is written below, so a column of the right length is overwritten as it is
-        // (a grid rebuilt every step over as many points clears nothing).
+    /// Refills the `slots` columns: each point's body (a missing velocity or facing is zero)
+    /// written at its slot (`slot_of`, `u32::MAX` for one left out), the points read once in
+    /// order (gathering them in slot order read them again for every band of cells they fall
+    /// in).
+    fn scatter(
+        &mut self,
+        slots: usize,
+        slot_of: &[u32],
+        points: &[Vec2],
+        velocities: &[Vec2],
+        facings: &[Vec2],
+    ) {
         for column in [
             &mut self.x,
             &mut self.y,
@@ -134,35 +141,35 @@ impl Columns {
             &mut self.fx,
             &mut self.fy,
         ] {
-            column.resize(entries.len(), 0.0);
+            column.resize(slots, 0.0);
         }
         let complete = velocities.len() >= points.len() && facings.len() >= points.len();
-        let positions = self.x.iter_mut().zip(self.y.iter_mut());
-        let velocity_columns = self.vx.iter_mut().zip(self.vy.iter_mut());
-        let facing_columns = self.fx.iter_mut().zip(self.fy.iter_mut());
-        let slots = entries
-            .iter()
-            .zip(positions.zip(velocity_columns.zip(facing_columns)));
-        // As long as the points when complete, so the point's bounds check covers the others.
-        let (whole_velocities, whole_facings) = if complete {
-            (&velocities[..points.len()], &facings[..points.len()])
+        if complete {
+            let bodies = slot_of
+                .iter()
+                .zip(points)
+                .zip(velocities.iter().zip(facings));
+            for ((slot, p), (v, f)) in bodies {
+                self.set(*slot, *p, *v, *f);
+            }
         } else {
-            (&[][..], &[][..])
-        };
-        for (&index, ((x, y), ((vx, vy), (fx, fy)))) in slots {
-            let index = index as usize;
-            let position = points[index];
-            let (velocity, facing) = if complete {
-                (whole_velocities[index], whole_facings[index])
-            } else {
-                (
-                    velocities.get(index).copied().unwrap_or_default(),
-                    facings.get(index).copied().unwrap_or_default(),
-                )
-            };
-            (*x, *y) = (position.x, position.y);
-            (*vx, *vy) = (velocity.x, velocity.y);
-            (*fx, *fy) = (facing.x, facing.y);
+            for (index, (slot, p)) in slot_of.iter().zip(points).enumerate() {
+                let v = velocities.get(index).copied().unwrap_or_default();
+                let f = facings.get(index).copied().unwrap_or_default();
+                self.set(*slot, *p, v, f);
+            }
+        }
+    }
+
+    /// Writes one body at `slot` (nothing for a slot out of the columns: a point left out).
+    #[inline(always)]
+    fn set(&mut self, slot: u32, p: Vec2, v: Vec2, f: Vec2) {
+        // Every column has the same length.
+        let slot = slot as usize;
+        if slot < self.x.len() {
+            (self.x[slot], self.y[slot]) = (p.x, p.y);
+            (self.vx[slot], self.vy[slot]) = (v.x, v.y);
+            (self.fx[slot], self.fy[slot]) = (f.x, f.y);
         }
     }
 
@@ -250,12 +257,10 @@ impl SpatialGrid {
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
         self.cell_of.reserve(points.len());
-        let map = CellMap::of(self);
-        for p in points {
-            let cell = map.cell(*p);
-            self.cell_of.push(cell);
-            if cell != u32::MAX {
-                self.cell_start[cell as usize] += 1;
+        CellMap::of(self).cells(points, &mut self.cell_of);
+        for cell in &self.cell_of {
+            if *cell != u32::MAX {
+                self.cell_start[*cell as usize] += 1;
             }
         }
         // Inclusive prefix sums make `cell_start[c]` the end of cell `c`; filling from the last
@@ -280,8 +285,10 @@ impl SpatialGrid {
                 self.slot_of[index] = u32::MAX;
             }
         }
-        // The bodies in slot order: each column written front to back (no clearing first).
-        self.bodies.fill(&self.entries, points, velocities, facings);
+        // The bodies at their slots, the points read once in order (no clearing first).
+        let slots = self.entries.len();
+        self.bodies
+            .scatter(slots, &self.slot_of, points, velocities, facings);
     }
 
     /// Records that point `index` moved to `position` facing `facing` (its cell stays the one it
@@ -702,6 +709,20 @@ impl CellMap {
         (row * self.columns + column) as u32
     }
 
+    /// The cell of every point ([`CellMap::cell`]), appended to `cells`.
+    fn cells(&self, points: &[Vec2], cells: &mut Vec<u32>) {
+        #[cfg(target_arch = "x86_64")]
+        if lanes::fits(self) && std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F (detected above) and the grid fits the lanes.
+            #[allow(unsafe_code)]
+            unsafe {
+                lanes::cells(self, points, cells)
+            };
+            return;
+        }
+        cells.extend(points.iter().map(|p| self.cell(*p)));
+    }
+
     /// `(offset.max(0.0) as usize).min(last)` of the columns (`axis` 0) or the rows (1):
     /// clamped to ≥ 0 before the cast, so truncation is the floor; an offset at or past the last
     /// cell is compared in floats, so the cast only ever sees a value below the last cell.
@@ -725,10 +746,138 @@ impl CellMap {
     }
 }
 
-/// The bounds of the points with both coordinates finite (the origin for none). Within the
-/// finite points a plain comparison is the minimum and the maximum (the sign of a zero bound
-/// decides no cell).
+/// The bounds of the points with both coordinates finite (the origin for none), eight points
+/// at a time in lanes where AVX-512 is found: the same minimum and maximum (among equal bounds of
+/// opposite zero signs either may be kept; the sign of a zero bound decides no cell and no run).
 fn finite_bounds(points: &[Vec2]) -> (Vec2, Vec2) {
+    #[cfg(target_arch = "x86_64")]
+    if lanes::POINT_LAYOUT && std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU supports AVX-512F, detected above.
+        #[allow(unsafe_code)]
+        return unsafe { lanes::bounds(points) };
+    }
+    finite_bounds_scalar(points)
+}
+
+/// Bounds and cells of many points eight at a time in AVX-512 lanes, with the scalar operations.
+// Unsafe code here only loads points from a slice in whole vectors (the slice's length checked)
+// and stores cells into a vector's reserved capacity.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod lanes {
+    use super::{finite_bounds_scalar, CellMap};
+    use crate::project::Vec2;
+    use std::arch::x86_64::*;
+    use std::mem::{offset_of, size_of};
+
+    /// Whether a point is `x` then `y`, 16 bytes: two points load as one vector of four.
+    pub(super) const POINT_LAYOUT: bool =
+        size_of::<Vec2>() == 16 && offset_of!(Vec2, x) == 0 && offset_of!(Vec2, y) == 8;
+
+    /// Whether the lanes compute `map`'s cells: the points' layout is known and every column,
+    /// row and cell index fits an `i32`.
+    pub(super) fn fits(map: &CellMap) -> bool {
+        let limit = i32::MAX as usize;
+        POINT_LAYOUT
+            && map.last.0 < limit
+            && map.last.1 < limit
+            && map
+                .columns
+                .checked_mul(map.last.1 + 1)
+                .is_some_and(|c| c < limit)
+    }
+
+    /// The x and y of the eight points from `at` and the mask of those with both finite.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn load(points: &[Vec2], at: usize) -> (__m512d, __m512d, __mmask8) {
+        assert!(at + 8 <= points.len());
+        let base = points.as_ptr().add(at).cast::<f64>();
+        let (lo, hi) = (_mm512_loadu_pd(base), _mm512_loadu_pd(base.add(8)));
+        let even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+        let odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+        let (x, y) = (
+            _mm512_permutex2var_pd(lo, even, hi),
+            _mm512_permutex2var_pd(lo, odd, hi),
+        );
+        // `v − v` is zero exactly when `v` is finite (NaN for infinities and NaN).
+        let zero = _mm512_setzero_pd();
+        let finite = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(_mm512_sub_pd(x, x), zero)
+            & _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(_mm512_sub_pd(y, y), zero);
+        (x, y, finite)
+    }
+
+    /// [`finite_bounds_scalar`]: each lane keeps `if p < min { p } else { min }` (and the same for the
+    /// maximum) over its finite points, then the lanes and the remainder are folded the same way.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn bounds(points: &[Vec2]) -> (Vec2, Vec2) {
+        let whole = points.len() / 8 * 8;
+        let (mut min_x, mut min_y) = (_mm512_set1_pd(f64::INFINITY), _mm512_set1_pd(f64::INFINITY));
+        let (mut max_x, mut max_y) = (
+            _mm512_set1_pd(f64::NEG_INFINITY),
+            _mm512_set1_pd(f64::NEG_INFINITY),
+        );
+        for at in (0..whole).step_by(8) {
+            let (x, y, finite) = load(points, at);
+            // `_mm512_min_pd(a, b)` is `a < b ? a : b`, lane by lane.
+            min_x = _mm512_mask_min_pd(min_x, finite, x, min_x);
+            min_y = _mm512_mask_min_pd(min_y, finite, y, min_y);
+            max_x = _mm512_mask_max_pd(max_x, finite, x, max_x);
+            max_y = _mm512_mask_max_pd(max_y, finite, y, max_y);
+        }
+        let lanes = |v: __m512d| std::mem::transmute::<__m512d, [f64; 8]>(v);
+        let mut folded: Vec<Vec2> = Vec::with_capacity(16 + points.len() - whole);
+        for (x, y) in lanes(min_x).into_iter().zip(lanes(min_y)) {
+            folded.push(Vec2 { x, y });
+        }
+        for (x, y) in lanes(max_x).into_iter().zip(lanes(max_y)) {
+            folded.push(Vec2 { x, y });
+        }
+        folded.extend_from_slice(&points[whole..]);
+        // Infinite lanes (no finite point) are left out by the scalar fold.
+        finite_bounds_scalar(&folded)
+    }
+
+    /// [`CellMap::cell`] of every point, appended to `cells`: the offsets clamped to
+    /// `[0, last]` in floats before the truncation (the same column: the last is a whole
+    /// number, and a maximum with zero maps NaN to zero as `f64::max` does).
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn cells(map: &CellMap, points: &[Vec2], cells: &mut Vec<u32>) {
+        let whole = points.len() / 8 * 8;
+        cells.reserve(points.len());
+        let (ox, oy, inverse) = (
+            _mm512_set1_pd(map.origin.x),
+            _mm512_set1_pd(map.origin.y),
+            _mm512_set1_pd(map.inverse_cell),
+        );
+        let (last_x, last_y) = (_mm512_set1_pd(map.last_f.0), _mm512_set1_pd(map.last_f.1));
+        let zero = _mm512_setzero_pd();
+        let columns = _mm512_set1_epi32(map.columns as i32);
+        let left_out = _mm512_set1_epi32(-1);
+        let start = cells.len();
+        let out = cells.as_mut_ptr().add(start).cast::<i32>();
+        for at in (0..whole).step_by(8) {
+            let (x, y, finite) = load(points, at);
+            let clamp = |v: __m512d, origin: __m512d, last: __m512d| {
+                let offset = _mm512_mul_pd(_mm512_sub_pd(v, origin), inverse);
+                _mm512_min_pd(_mm512_max_pd(offset, zero), last)
+            };
+            let column = _mm512_castsi256_si512(_mm512_cvttpd_epi32(clamp(x, ox, last_x)));
+            let row = _mm512_castsi256_si512(_mm512_cvttpd_epi32(clamp(y, oy, last_y)));
+            let cell = _mm512_add_epi32(_mm512_mullo_epi32(row, columns), column);
+            let cell = _mm512_mask_mov_epi32(left_out, __mmask16::from(finite), cell);
+            _mm256_storeu_si256(out.add(at).cast(), _mm512_castsi512_si256(cell));
+        }
+        // Every cell below `start + whole` was written above.
+        cells.set_len(start + whole);
+        cells.extend(points[whole..].iter().map(|p| map.cell(*p)));
+    }
+}
+
+/// The bounds of the points with both coordinates finite (the origin for none), one point at a
+/// time. Within the finite points a plain comparison is the minimum and the maximum (the sign of
+/// a zero bound decides no cell).
+fn finite_bounds_scalar(points: &[Vec2]) -> (Vec2, Vec2) {
     let (mut min, mut max) = (
         Vec2 {
             x: f64::INFINITY,
@@ -756,6 +905,47 @@ fn finite_bounds(points: &[Vec2]) -> (Vec2, Vec2) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_and_bounds_in_lanes_are_the_scalar_ones() {
+        let mut points: Vec<Vec2> = (0..1_003)
+            .map(|i| {
+                let f = f64::from(i);
+                Vec2 {
+                    x: (f * 0.618_034).fract() * 90.0 - 30.0,
+                    y: (f * 0.754_878).fract() * 12.0 - 6.0,
+                }
+            })
+            .collect();
+        // Non-finite coordinates, points on cell edges and on the bounds.
+        for (at, (x, y)) in [
+            (3, (f64::NAN, 1.0)),
+            (17, (2.0, f64::INFINITY)),
+            (18, (f64::NEG_INFINITY, f64::NAN)),
+            (40, (-30.0, -6.0)),
+            (41, (60.0, 6.0)),
+            (42, (1.75, 3.5)),
+            (43, (-0.0, 0.0)),
+            (1_000, (f64::NAN, f64::NAN)),
+        ] {
+            points[at] = Vec2 { x, y };
+        }
+        for count in [0, 1, 7, 8, 9, 64, 1_003] {
+            let some = &points[..count];
+            let (lanes, scalar) = (finite_bounds(some), finite_bounds_scalar(some));
+            assert_eq!(lanes, scalar, "{count}");
+            for cell_m in [0.5, 1.75, 3.5, 40.0] {
+                let mut grid = SpatialGrid::default();
+                grid.rebuild(some, cell_m);
+                let map = CellMap::of(&grid);
+                let mut cells = vec![7];
+                map.cells(some, &mut cells);
+                let one_by_one: Vec<u32> = some.iter().map(|p| map.cell(*p)).collect();
+                assert_eq!(cells[1..], one_by_one[..], "{count} {cell_m}");
+                assert_eq!(grid.cell_of, one_by_one, "{count} {cell_m}");
+            }
+        }
+    }
 
     /// Every point within `radius` of `center`, by scanning them all, ascending.
     fn brute_force(points: &[Vec2], center: Vec2, radius: f64) -> Vec<u32> {

@@ -4,7 +4,7 @@
 //! phase runs after walking.
 
 use crate::project::Vec2;
-use crate::sim::agents::{AgentHandle, AgentId, AgentState, Agents};
+use crate::sim::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
 use crate::sim::events::{EventDetail, EventKind, EventLog};
 use crate::sim::population::vehicles::Vehicles;
 use crate::sim::slots::Slots;
@@ -16,7 +16,7 @@ use super::groups::{assignment, speed_factor, GroupMember, GroupRole, FORMATION_
 use super::groups::{REGROUP_M, SHARED_CROSSING_M};
 use super::queue::{slot_points, QueueOccupancy, RouteCrossing};
 use super::signals::{SignalInputs, SignalPhase};
-use super::stuck::{watch, Verdict, STALLED_AFTER_S};
+use super::stuck::{quiet_watches, watch, Verdict, STALLED_AFTER_S};
 use super::{CrossingSettings, CrossingsState};
 
 /// What the crossings read and change besides the configuration.
@@ -75,7 +75,7 @@ pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     } else {
         collect_rows(sets.agents, sets.rows);
     }
-    let unpooled = sets.agents.pooled.iter().filter(|p| !**p).count() as u64;
+    let unpooled = count_where(&sets.agents.pooled, |p| !*p);
     let mut followers = groups_step(config, sets);
     let crosswalks = signals_step(config, sets);
     let queried = queries_step(config, sets);
@@ -671,7 +671,24 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     stats.stalled_committed = 0;
     stats.stuck_now = 0;
     let mut listed = sets.rows.iter().map(|r| *r as usize).peekable();
-    for row in 0..agents.len() {
+    let rows = agents.len();
+    let (mut next, mut quiet_stuck) = (0, 0u64);
+    while next < rows {
+        let mut row = next;
+        // The unlisted rows up to the next listed one: their quiet watches in one tight pass,
+        // up to the first that needs `watch` itself (which then reads it as before).
+        let unlisted_end = listed.peek().copied().unwrap_or(rows).min(rows);
+        if row < unlisted_end {
+            let stuck_after_s = settings.stuck_after_s;
+            let (quiet, stuck) = quiet_watches(agents, row..unlisted_end, dt, stuck_after_s);
+            quiet_stuck += stuck;
+            row = quiet;
+            if row == unlisted_end {
+                next = row;
+                continue;
+            }
+        }
+        next = row + 1;
         let is_listed = listed.next_if_eq(&row).is_some();
         let occupies = is_listed && agents.crosswalk[row].phase.occupies();
         let signals = &sets.state.signals;
@@ -723,4 +740,5 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
             stats.stuck_now += 1;
         }
     }
+    stats.stuck_now += quiet_stuck;
 }

@@ -95,7 +95,8 @@ pub enum Verdict {
     Unstuck,
 }
 
-/// Advances row `row`'s watch by `dt_s`. `signal` gives the phase of the signal of the
+/// Advances row `row`'s watch by `dt_s` ([`quiet_watches`] takes runs of unlisted rows whose
+/// watch ends unchanged with the same operations). `signal` gives the phase of the signal of the
 /// crosswalk it is bound to (if any; asked only when a reason is needed); `occupies` whether
 /// its crosswalk phase occupies the crossing; agents that are holding, arrived or pooled are
 /// never stuck.
@@ -129,6 +130,50 @@ pub fn watch(
     let reason = reason_of(agents, row, signal(agents));
     agents.liveness[row].stuck = Some(reason);
     Verdict::Stuck(reason)
+}
+
+/// The watches of the unlisted rows of `range` that end [`Verdict::Unchanged`] (see
+/// [`watch`]: an unlisted row occupies no crossing), over the columns' slices: a
+/// row that is idle or made progress restarts its watch, any other adds `dt_s` while it is
+/// already stuck or stays within `stuck_after_s`. Stops, changing nothing of it, at the first
+/// row whose watch would report (a stuck row that moves, a row that becomes stuck). Returns
+/// that row (the range's end when none) and how many of the rows passed are stuck.
+pub fn quiet_watches(
+    agents: &mut Agents,
+    range: std::ops::Range<usize>,
+    dt_s: f64,
+    stuck_after_s: f64,
+) -> (usize, u64) {
+    let start = range.start;
+    let position = &agents.position[range.clone()];
+    let pooled = &agents.pooled[range.clone()];
+    let state = &agents.state[range.clone()];
+    let decision = &agents.walk_decision[range.clone()];
+    let liveness = &mut agents.liveness[range];
+    let mut stuck = 0u64;
+    let rows = position.iter().zip(pooled).zip(state).zip(decision);
+    for (at, ((((here, pooled), state), decision), live)) in rows.zip(liveness).enumerate() {
+        let idle = *pooled
+            || matches!(state, AgentState::Holding | AgentState::Arrived)
+            || *decision == WalkDecision::Completed;
+        if idle || hypot_at_least(here.x - live.anchor.x, here.y - live.anchor.y, PROGRESS_M) {
+            if live.stuck.is_some() {
+                return (start + at, stuck);
+            }
+            *live = Liveness::at(*here);
+            continue;
+        }
+        let still_s = live.still_s + dt_s;
+        // As `watch` compares (a NaN threshold is never within).
+        let within = still_s <= stuck_after_s;
+        if live.stuck.is_some() {
+            stuck += 1;
+        } else if !within {
+            return (start + at, stuck);
+        }
+        live.still_s = still_s;
+    }
+    (start + position.len(), stuck)
 }
 
 /// Why row `row` makes no progress.

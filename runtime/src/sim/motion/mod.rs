@@ -26,7 +26,7 @@ pub mod tiers;
 #[cfg(test)]
 mod tests;
 
-use super::agents::{AgentState, Agents, Canonical};
+use super::agents::{count_where, AgentState, Agents, Canonical};
 use super::observers::Observation;
 use super::spatial::SpatialGrid;
 use super::walk::ground::BlockerIndex;
@@ -298,12 +298,8 @@ pub(in crate::sim) fn motion_publish(config: &WorldConfig, sets: MotionSets<'_>)
     let mut counters = state.counters;
     observe_velocities(dt, agents, &scratch.updated_rows);
     // Two counts the compiler vectorises; the rest are Stub.
-    let full = agents.tier.iter().filter(|t| **t == Tier::Full).count() as u64;
-    let simulated = agents
-        .tier
-        .iter()
-        .filter(|t| **t == Tier::Simulated)
-        .count() as u64;
+    let full = count_where(&agents.tier, |t| *t == Tier::Full);
+    let simulated = count_where(&agents.tier, |t| *t == Tier::Simulated);
     counters.tiers = [full, simulated, agents.len() as u64 - full - simulated];
     // The frames themselves are published after Commit (`World::step`); this counts the agents
     // Motion stepped, a frame each (the state digest keeps this value).
@@ -339,7 +335,7 @@ fn assign_tiers(
         requested_tier(&policy, agents, row, distance_m)
     };
     let mut listed = Listed::new(crossing_rows);
-    scratch.start();
+    scratch.start(&agents.tier);
     if let Some(streaming) = &config.space.streaming {
         // The ring lowers the requests of every row before any is filed.
         tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
@@ -368,7 +364,21 @@ fn assign_tiers(
         }
     } else {
         // One pass: each row's distance, request and forcing, filed at once.
+        let far = tiers::FarScreen::of(&policy);
         for row in 0..agents.len() {
+            // The common row files nothing: Stub, asking for Stub by relevance and by a
+            // distance beyond every limit (screened without its square root), not forced.
+            if agents.tier[row] == Tier::Stub
+                && governor::requested_by_relevance(
+                    agents.relevance[row],
+                    agents.panic[row],
+                    agents.compromised[row],
+                ) == Tier::Stub
+                && far.beyond(observation, agents.position[row])
+                && !listed.contains(row)
+            {
+                continue;
+            }
             let distance_m = tiers::nearest_view_distance(observation, agents.position[row]);
             let forced = listed.contains(row) && tiers::forced_full(agents, row);
             let requested = request(agents, row, distance_m);
@@ -422,47 +432,120 @@ fn requested_tier(policy: &TierPolicy, agents: &Agents, row: usize, distance_m: 
     by_distance.min(by_relevance)
 }
 
-/// Marks which agents update this step (forced Full, or their tier's cadence), counting on
-/// the way what the avoidance window and the step read of every row.
+/// Marks which agents update this step (forced Full, or their tier's cadence) and reads what
+/// the avoidance window and the step need of every row, in passes without a branch per row that
+/// the compiler vectorises: every row's cadence, the counts, then the forced rows (listed ones
+/// only), the fastest speed, and the updated rows collected from the flags.
 fn mark_updates(
     agents: &mut Agents,
     (crossing_rows, updated_rows): (&[u32], &mut Vec<u32>),
     scheduler_frame: u64,
     counters: &mut MotionCounters,
 ) -> UpdateScan {
-    let mut scan = UpdateScan {
-        max_steps: 1,
-        walkers: 0,
-        any_pooled: false,
-        fleeing: false,
-        fastest_m_s: f64::NEG_INFINITY,
-    };
-    let mut listed = Listed::new(crossing_rows);
-    updated_rows.clear();
-    for row in 0..agents.len() {
-        let forced = listed.contains(row) && tiers::forced_full(agents, row);
-        let pooled = agents.pooled[row];
-        let update = !pooled
-            && (forced
-                || tiers::updates_at(agents.schedule_hash[row], scheduler_frame, agents.tier[row]));
-        agents.updated[row] = update;
-        if update {
-            updated_rows.push(row as u32);
-            counters.updated += 1;
-            scan.max_steps = scan.max_steps.max(agents.skipped_steps[row] + 1);
-        } else {
-            counters.skipped += 1;
+    // `(hash + frame) & (interval − 1)` needs only the frame's low bits: every mask fits a u32.
+    let frame = scheduler_frame as u32;
+    let cadence = agents
+        .updated
+        .iter_mut()
+        .zip(&agents.schedule_hash)
+        .zip(&agents.tier)
+        .zip(&agents.pooled);
+    for (((updated, hash), tier), pooled) in cadence {
+        let phase = hash.wrapping_add(frame);
+        // `Tier::interval() − 1`, as a select rather than a lookup.
+        let mask = match tier {
+            Tier::Full => 0,
+            Tier::Simulated => 1,
+            Tier::Stub => 7,
+        };
+        debug_assert_eq!(u64::from(mask) + 1, tier.interval());
+        *updated = !*pooled & (phase & mask == 0);
+    }
+    // Counted in u32 runs (a run's count cannot overflow), which the compiler vectorises.
+    let (mut walkers, mut pooled_rows, mut fleeing) = (0u64, 0u64, 0u64);
+    for (states, pooled) in agents
+        .state
+        .chunks(1 << 16)
+        .zip(agents.pooled.chunks(1 << 16))
+    {
+        let (mut w, mut p, mut f) = (0u32, 0u32, 0u32);
+        for (state, pooled) in states.iter().zip(pooled) {
+            w += u32::from(!*pooled & (*state == AgentState::Walking));
+            p += u32::from(*pooled);
+            f += u32::from(*state == AgentState::Fleeing);
         }
-        let state = agents.state[row];
-        scan.walkers += u64::from(!pooled && state == AgentState::Walking);
-        scan.any_pooled |= pooled;
-        scan.fleeing |= state == AgentState::Fleeing;
-        let speed = agents.speed_m_s[row];
-        if speed.is_finite() {
-            scan.fastest_m_s = scan.fastest_m_s.max(speed);
+        walkers += u64::from(w);
+        pooled_rows += u64::from(p);
+        fleeing += u64::from(f);
+    }
+    // A forced row updates whatever its cadence (only listed rows can be forced).
+    for &row in crossing_rows {
+        let row = row as usize;
+        if tiers::forced_full(agents, row) {
+            agents.updated[row] = !agents.pooled[row];
         }
     }
-    scan
+    let fastest_m_s = fastest_finite(&agents.speed_m_s);
+    updated_rows.clear();
+    collect_set(&agents.updated, updated_rows);
+    let mut max_steps = 1;
+    for &row in updated_rows.iter() {
+        max_steps = max_steps.max(agents.skipped_steps[row as usize] + 1);
+    }
+    counters.updated = updated_rows.len() as u64;
+    counters.skipped = agents.len() as u64 - counters.updated;
+    UpdateScan {
+        max_steps,
+        walkers,
+        any_pooled: pooled_rows > 0,
+        fleeing: fleeing > 0,
+        fastest_m_s,
+    }
+}
+
+/// The largest finite value of `values` (−∞ for none): eight running maxima, folded at the end
+/// (the maximum of finite values does not depend on the order they are taken in).
+fn fastest_finite(values: &[f64]) -> f64 {
+    let mut lanes = [f64::NEG_INFINITY; 8];
+    let mut chunks = values.chunks_exact(8);
+    for chunk in chunks.by_ref() {
+        for (lane, value) in lanes.iter_mut().zip(chunk) {
+            // A NaN or an infinity fails the first test.
+            *lane = if value.abs() < f64::INFINITY && *value > *lane {
+                *value
+            } else {
+                *lane
+            };
+        }
+    }
+    lanes
+        .iter()
+        .chain(chunks.remainder())
+        .filter(|v| v.is_finite())
+        .fold(f64::NEG_INFINITY, |fastest, v| fastest.max(*v))
+}
+
+/// Appends the indices of the set flags of `flags`, ascending, to `rows` (eight flags read at
+/// once, a word without any set skipped).
+fn collect_set(flags: &[bool], rows: &mut Vec<u32>) {
+    let mut chunks = flags.chunks_exact(8);
+    for (chunk, start) in chunks.by_ref().zip((0u32..).step_by(8)) {
+        let mut bytes = [0u8; 8];
+        for (byte, flag) in bytes.iter_mut().zip(chunk) {
+            *byte = u8::from(*flag);
+        }
+        let mut word = u64::from_le_bytes(bytes);
+        while word != 0 {
+            rows.push(start + word.trailing_zeros() / 8);
+            word &= word - 1;
+        }
+    }
+    let tail = flags.len() - chunks.remainder().len();
+    for (offset, flag) in chunks.remainder().iter().enumerate() {
+        if *flag {
+            rows.push((tail + offset) as u32);
+        }
+    }
 }
 
 /// Every agent in row order: walkers in the avoidance window steer (and step when updated),

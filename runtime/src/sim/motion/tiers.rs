@@ -6,7 +6,7 @@
 //! (Hero = Full, Medium = Simulated, Background = Stub); relevance, panic and the crowd
 //! governor move this one column (see `sim::motion::governor`).
 
-use super::super::agents::{AgentId, Agents, Canonical};
+use super::super::agents::{count_where, AgentId, Agents, Canonical};
 use super::super::observers::Observation;
 use crate::project::MotionSettings;
 
@@ -245,23 +245,25 @@ pub struct TierScratch {
 }
 
 impl TierScratch {
-    /// Empties the lists for a new assignment.
-    pub fn start(&mut self) {
+    /// Empties the lists for a new assignment over the applied `tiers` of every row, counting
+    /// them (pooled rows included) in two vectorised passes before anything is filed.
+    pub fn start(&mut self, tiers: &[Tier]) {
         self.full.clear();
         self.simulated.clear();
         self.promote.clear();
         self.demote.clear();
         self.forced_count = 0;
-        self.counts = [0; 3];
+        let full = count_where(tiers, |t| *t == Tier::Full);
+        let simulated = count_where(tiers, |t| *t == Tier::Simulated);
+        self.counts = [full, simulated, tiers.len() as u64 - full - simulated];
     }
 
-    /// Files row `row` (its applied tier counted even when pooled): a pooled row keeps its tier;
-    /// a forced one targets Full (beyond the capacity); a Full or Simulated request claims a
-    /// place by distance; any other targets Stub.
+    /// Files row `row` (its applied tier was counted by [`TierScratch::start`]): a pooled row
+    /// keeps its tier; a forced one targets Full (beyond the capacity); a Full or Simulated
+    /// request claims a place by distance; any other targets Stub.
     #[inline(always)]
     pub fn file(&mut self, agents: &Agents, row: usize, request: (Tier, bool), distance_m: f64) {
         let tier = agents.tier[row];
-        self.counts[usize::from(tier.code())] += 1;
         let (requested, forced) = request;
         // The common row: Stub, asking for Stub, not forced — it files nothing (inlined into
         // the pass over every row; the claims are filed out of line).
@@ -418,6 +420,51 @@ pub fn nearest_view_distance(observation: &Observation, p: crate::project::Vec2)
             (dx * dx + dy * dy).sqrt()
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// A screen for rows whose nearest view is beyond every distance limit, without square roots.
+#[derive(Clone, Copy, Debug)]
+pub struct FarScreen {
+    /// The square of the largest limit, widened by a relative 1e-9: a squared sum above it
+    /// has a square root above the limit (the product and the root each round by at most an
+    /// ulp). Infinite, screening nothing, where that square is not a normal number (a limit
+    /// beyond about 1e154 m or, other than zero, below about 1e-154 m).
+    limit_sq: f64,
+}
+
+impl FarScreen {
+    /// The screen of `policy`'s limits.
+    pub fn of(policy: &TierPolicy) -> FarScreen {
+        let limit = [
+            policy.full_enter_m,
+            policy.full_exit_m,
+            policy.simulated_enter_m,
+            policy.simulated_exit_m,
+        ]
+        .into_iter()
+        .fold(0.0f64, f64::max);
+        let square = limit * limit;
+        let limit_sq = if limit == 0.0 {
+            0.0
+        } else if square.is_normal() {
+            square * (1.0 + 1e-9)
+        } else {
+            f64::INFINITY
+        };
+        FarScreen { limit_sq }
+    }
+
+    /// Whether [`nearest_view_distance`] of `p` is certainly beyond every limit: each view's
+    /// squared sum (the one whose root that distance takes) is above the widened square (true
+    /// without views: the distance is infinite; false for a non-finite sum or limit).
+    #[inline]
+    pub fn beyond(&self, observation: &Observation, p: crate::project::Vec2) -> bool {
+        self.limit_sq.is_finite()
+            && observation.views.iter().all(|v| {
+                let (dx, dy) = (p.x - v.center_m[0], p.y - v.center_m[1]);
+                dx * dx + dy * dy > self.limit_sq
+            })
+    }
 }
 
 /// The horizontal distance from every row to the nearest view of `observation`

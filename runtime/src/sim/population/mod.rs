@@ -722,7 +722,35 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
     // Each view's squared-distance screen for the last ped multiplier seen (most peds share
     // one): a ped inside it is retained without the exact test.
     let (mut screened_multiplier, mut screens) = (None, vec![0.0; retaining.len()]);
-    for row in 0..sets.agents.len() {
+    let rows = sets.agents.len();
+    let mut next = 0;
+    while next < rows {
+        let row = next;
+        next += 1;
+        // With one view, eight rows at a time: a run whose rows are all pooled or inside the
+        // screen already computed for their multiplier is passed over (each would continue
+        // below without changing the screen).
+        if let ([(center, _)], Some(bits), true) = (
+            &retaining[..],
+            screened_multiplier,
+            row % 8 == 0 && row + 8 <= rows,
+        ) {
+            let agents = &*sets.agents;
+            let screen = screens[0];
+            let run = row..row + 8;
+            let passed = agents.pooled[run.clone()]
+                .iter()
+                .zip(&agents.position[run.clone()])
+                .zip(&agents.removal_multiplier[run])
+                .fold(true, |all, ((pooled, p), m)| {
+                    let (dx, dy) = (p.x - center[0], p.y - center[1]);
+                    all & (*pooled | ((m.to_bits() == bits) & (dx * dx + dy * dy < screen)))
+                });
+            if passed {
+                next = row + 8;
+                continue;
+            }
+        }
         if sets.agents.pooled[row] {
             continue;
         }

@@ -1031,9 +1031,10 @@ mod tests {
         assert!(visited_total > 0);
     }
 
-    #[test]
-    fn disc_runs_hold_every_point_within_reach_and_fewer_than_the_square() {
-        let points: Vec<Vec2> = (0..3_000)
+    /// `count` points spread evenly (a golden-ratio sequence) over a 60 m × 20 m strip far from
+    /// the origin.
+    fn street_points(count: u32) -> Vec<Vec2> {
+        (0..count)
             .map(|i| {
                 let f = f64::from(i);
                 Vec2 {
@@ -1041,7 +1042,12 @@ mod tests {
                     y: (f * 0.754_878).fract() * 20.0 - 3.0,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn disc_runs_hold_every_point_within_reach_and_fewer_than_the_square() {
+        let points = street_points(3_000);
         let mut grid = SpatialGrid::default();
         grid.rebuild(&points, 1.25);
         let columns = grid.columns();
@@ -1095,15 +1101,7 @@ mod tests {
             {
                 return;
             }
-            let points: Vec<Vec2> = (0..2_000)
-                .map(|i| {
-                    let f = f64::from(i);
-                    Vec2 {
-                        x: (f * 0.618_034).fract() * 60.0 + 1.0e4,
-                        y: (f * 0.754_878).fract() * 20.0 - 3.0,
-                    }
-                })
-                .collect();
+            let points = street_points(2_000);
             let mut grid = SpatialGrid::default();
             let mut compared = 0;
             // Cells for which the radii below are chords and are not.

@@ -849,22 +849,11 @@ fn gather_walker_by(
     slack_m: f64,
     bodies: &mut Bodies,
 ) -> Reading {
-    let reach = (SAFETY_DIAMETER_M + full_step_m).max(OPPOSING_SCAN_M);
-    // A step may touch bodies within the diameter plus the step; a little more is kept, as
-    // each step test filters by its own reach.
-    let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
-    bodies.reset(here, horizon_s);
+    let (reach, touch_reach_m, held) = begin_gathering(grid, here, horizon_s, full_step_m, bodies);
     // Each run a block of `LANES` slots at a time (the last block of a run reads the slots
     // after it too: whatever they hold, their lanes are not found), with room made for the
     // run and a whole block past it (every lane of a block is written).
     let columns = grid.columns();
-    let held = [
-        columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-    ]
-    .map(<[f64]>::len)
-    .into_iter()
-    .min()
-    .unwrap_or(0);
     let mut scan = Scan {
         here,
         axis,
@@ -918,6 +907,32 @@ struct Scan<'a> {
 }
 
 /// [`scan_block_with`] with scalar lane masks.
+/// What every gathering path sets up first: the bodies are reset around `here`, and it returns
+/// the scan's reach, the reach within which a step may touch a body (the diameter plus the step,
+/// and a little more, as each step test filters by its own reach), and how many slots every body
+/// column holds.
+#[inline(always)]
+fn begin_gathering(
+    grid: &SpatialGrid,
+    here: Vec2,
+    horizon_s: f64,
+    full_step_m: f64,
+    bodies: &mut Bodies,
+) -> (f64, f64, usize) {
+    let reach = (SAFETY_DIAMETER_M + full_step_m).max(OPPOSING_SCAN_M);
+    let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
+    bodies.reset(here, horizon_s);
+    let columns = grid.columns();
+    let held = [
+        columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
+    ]
+    .map(<[f64]>::len)
+    .into_iter()
+    .min()
+    .unwrap_or(0);
+    (reach, touch_reach_m, held)
+}
+
 fn scan_block_portable(scan: &mut Scan<'_>, columns: &BodyColumns<'_>, first: usize, valid: u32) {
     scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
         let mut tests = scan.masks::<LANES>(block);
@@ -1146,7 +1161,6 @@ mod lanes {
     };
     use crate::sim::spatial::SpatialGrid;
     use crate::sim::walk::step::FOLLOW_MIN_SPEED_M_S;
-    use crate::sim::walk::OPPOSING_SCAN_M;
     use std::arch::x86_64::*;
 
     /// [`gather_walker_by`](super::gather_walker_by) with AVX-512 blocks filed straight into
@@ -1167,17 +1181,9 @@ mod lanes {
         slack_m: f64,
         bodies: &mut Bodies,
     ) -> super::Reading {
-        let reach = (SAFETY_DIAMETER_M + full_step_m).max(OPPOSING_SCAN_M);
-        let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
-        bodies.reset(here, horizon_s);
+        let (reach, touch_reach_m, held) =
+            super::begin_gathering(grid, here, horizon_s, full_step_m, bodies);
         let columns = grid.columns();
-        let held = [
-            columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-        ]
-        .map(<[f64]>::len)
-        .into_iter()
-        .min()
-        .unwrap_or(0);
         let own = grid.slot_of(row).unwrap_or(usize::MAX);
         let splat = _mm512_set1_pd;
         let (hx, hy, ax, ay) = (splat(here.x), splat(here.y), splat(axis.x), splat(axis.y));

@@ -109,12 +109,14 @@ pub fn watch(
     signal: impl FnOnce(&Agents) -> Option<SignalPhase>,
 ) -> Verdict {
     let here = agents.position[row];
+    let idle = is_idle(
+        agents.pooled[row],
+        agents.state[row],
+        agents.walk_decision[row],
+        occupies,
+    );
     let live = &mut agents.liveness[row];
-    let idle = agents.pooled[row]
-        || (matches!(agents.state[row], AgentState::Holding | AgentState::Arrived) && !occupies)
-        || agents.walk_decision[row] == WalkDecision::Completed;
-    // `distance_m(here, anchor) >= PROGRESS_M`, exactly.
-    if idle || hypot_at_least(here.x - live.anchor.x, here.y - live.anchor.y, PROGRESS_M) {
+    if idle || progressed(live, here) {
         let was = live.stuck.take();
         *live = Liveness::at(here);
         return if was.is_some() {
@@ -153,10 +155,7 @@ pub fn quiet_watches(
     let mut stuck = 0u64;
     let rows = position.iter().zip(pooled).zip(state).zip(decision);
     for (at, ((((here, pooled), state), decision), live)) in rows.zip(liveness).enumerate() {
-        let idle = *pooled
-            || matches!(state, AgentState::Holding | AgentState::Arrived)
-            || *decision == WalkDecision::Completed;
-        if idle || hypot_at_least(here.x - live.anchor.x, here.y - live.anchor.y, PROGRESS_M) {
+        if is_idle(*pooled, *state, *decision, false) || progressed(live, *here) {
             if live.stuck.is_some() {
                 return (start + at, stuck);
             }
@@ -176,6 +175,22 @@ pub fn quiet_watches(
     (start + position.len(), stuck)
 }
 
+/// Whether a row's watch rests: pooled, holding or arrived (unless its crosswalk phase
+/// `occupies` the crossing), or done with its route.
+#[inline(always)]
+fn is_idle(pooled: bool, state: AgentState, decision: WalkDecision, occupies: bool) -> bool {
+    pooled
+        || (matches!(state, AgentState::Holding | AgentState::Arrived) && !occupies)
+        || decision == WalkDecision::Completed
+}
+
+/// Whether `here` is at least [`PROGRESS_M`] from the watch's anchor (`distance_m(here,
+/// anchor) >= PROGRESS_M`, exactly).
+#[inline(always)]
+fn progressed(live: &Liveness, here: Vec2) -> bool {
+    hypot_at_least(here.x - live.anchor.x, here.y - live.anchor.y, PROGRESS_M)
+}
+
 /// Why row `row` makes no progress.
 fn reason_of(agents: &Agents, row: usize, signal: Option<SignalPhase>) -> StuckReason {
     let crossing = agents.crosswalk[row];
@@ -193,5 +208,79 @@ fn reason_of(agents: &Agents, row: usize, signal: Option<SignalPhase>) -> StuckR
         }
         _ if crossing.phase == CrosswalkPhase::Waiting => StuckReason::WaitingForSignal,
         _ => StuckReason::NoSafeStep,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quiet_watches_leave_every_row_as_watch_does() {
+        let mut world = crate::sim::observed_street_world(3_000, 7).expect("world");
+        for _ in 0..3 {
+            world.step();
+        }
+        let mut agents = world.agents.clone();
+        let (dt_s, stuck_after_s) = (0.05, 15.0);
+        // Every kind of row: moved on, still and far from the threshold, still and just below
+        // it (becomes stuck), stuck and still, stuck and moved on (unstuck), pooled.
+        for row in 0..agents.len() {
+            let here = agents.position[row];
+            let live = &mut agents.liveness[row];
+            let still = |still_s, stuck| Liveness {
+                anchor: here,
+                still_s,
+                stuck,
+            };
+            *live = match row % 6 {
+                0 => Liveness::at(Vec2 {
+                    x: here.x + 1.0,
+                    y: here.y,
+                }),
+                1 => still(3.0, None),
+                2 => still(stuck_after_s - 0.01, None),
+                3 => still(20.0, Some(StuckReason::BlockedByBody)),
+                4 => Liveness {
+                    stuck: Some(StuckReason::NoSafeStep),
+                    ..Liveness::at(Vec2 {
+                        x: here.x,
+                        y: here.y - 2.0,
+                    })
+                },
+                _ => still(stuck_after_s - 0.01, None),
+            };
+            if row % 12 == 5 {
+                agents.pooled[row] = true;
+            }
+        }
+        let rows = agents.len();
+        let mut by_watch = agents.clone();
+        let mut stuck_by_watch = 0;
+        for row in 0..rows {
+            watch(&mut by_watch, row, (dt_s, stuck_after_s), false, |_| None);
+            stuck_by_watch += u64::from(by_watch.liveness[row].stuck.is_some());
+        }
+        // Runs through `quiet_watches`, each row it stops at through `watch`, as the phase does.
+        let (mut next, mut stuck_quietly, mut stops) = (0, 0, 0);
+        while next < rows {
+            let (stop, stuck) = quiet_watches(&mut agents, next..rows, dt_s, stuck_after_s);
+            stuck_quietly += stuck;
+            if stop == rows {
+                break;
+            }
+            watch(&mut agents, stop, (dt_s, stuck_after_s), false, |_| None);
+            stuck_quietly += u64::from(agents.liveness[stop].stuck.is_some());
+            stops += 1;
+            next = stop + 1;
+        }
+        assert_eq!(agents.liveness, by_watch.liveness);
+        assert_eq!(stuck_quietly, stuck_by_watch);
+        // Rows 2 and 4 of every six (and the unpooled 5s) stop the quiet pass; the rest do not.
+        assert!(stops > rows / 4 && stops < rows, "{stops} of {rows}");
+        assert!(
+            stuck_by_watch > rows as u64 / 4,
+            "{stuck_by_watch} of {rows}"
+        );
     }
 }

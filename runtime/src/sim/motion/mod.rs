@@ -442,8 +442,6 @@ fn mark_updates(
     scheduler_frame: u64,
     counters: &mut MotionCounters,
 ) -> UpdateScan {
-    // `(hash + frame) & (interval − 1)` needs only the frame's low bits: every mask fits a u32.
-    let frame = scheduler_frame as u32;
     let cadence = agents
         .updated
         .iter_mut()
@@ -451,15 +449,7 @@ fn mark_updates(
         .zip(&agents.tier)
         .zip(&agents.pooled);
     for (((updated, hash), tier), pooled) in cadence {
-        let phase = hash.wrapping_add(frame);
-        // `Tier::interval() − 1`, as a select rather than a lookup.
-        let mask = match tier {
-            Tier::Full => 0,
-            Tier::Simulated => 1,
-            Tier::Stub => 7,
-        };
-        debug_assert_eq!(u64::from(mask) + 1, tier.interval());
-        *updated = !*pooled & (phase & mask == 0);
+        *updated = !*pooled & tiers::updates_at(*hash, scheduler_frame, *tier);
     }
     // Counted in u32 runs (a run's count cannot overflow), which the compiler vectorises.
     let (mut walkers, mut pooled_rows, mut fleeing) = (0u64, 0u64, 0u64);

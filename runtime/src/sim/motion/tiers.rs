@@ -28,10 +28,17 @@ impl Tier {
 
     /// Steps between two updates of an agent in this tier.
     pub fn interval(self) -> u64 {
+        u64::from(self.cadence_mask()) + 1
+    }
+
+    /// [`Tier::interval`] − 1: every interval is a power of two, so a remainder by it is this
+    /// mask (a select, not a lookup, so a pass over every row vectorises).
+    #[inline(always)]
+    pub fn cadence_mask(self) -> u32 {
         match self {
-            Tier::Full => 1,
-            Tier::Simulated => 2,
-            Tier::Stub => 8,
+            Tier::Full => 0,
+            Tier::Simulated => 1,
+            Tier::Stub => 7,
         }
     }
 
@@ -101,13 +108,12 @@ pub fn stable_hash(id: AgentId) -> u32 {
     !crc
 }
 
-/// Whether an agent of `tier` whose id hashes to `hash` updates at scheduler frame `frame`.
-#[inline]
+/// Whether an agent of `tier` whose id hashes to `hash` updates at scheduler frame `frame`:
+/// `(hash + frame) mod interval == 0`. Every mask fits a `u32`, so only the frame's low bits
+/// count (no division per agent).
+#[inline(always)]
 pub fn updates_at(hash: u32, frame: u64, tier: Tier) -> bool {
-    // Every interval is a power of two, so the remainder is a mask (no division per agent).
-    let interval = tier.interval();
-    debug_assert!(interval.is_power_of_two());
-    (u64::from(hash).wrapping_add(frame)) & (interval - 1) == 0
+    hash.wrapping_add(frame as u32) & tier.cadence_mask() == 0
 }
 
 /// Whether the agent in `row` is forced Full this step: its crosswalk phase is Requested,

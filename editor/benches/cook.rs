@@ -32,6 +32,7 @@ fn cook(project: &Path, out: &Path, cache: &Path) {
         seed: None,
         shard: None,
         budget_bytes: DEFAULT_BUDGET_BYTES,
+        force: false,
     };
     cook_project(project, &options, &|_, plan| StageObserver::new(plan)).expect("cooks");
 }

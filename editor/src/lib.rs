@@ -6,6 +6,7 @@ pub mod cli;
 pub mod cook;
 pub mod document;
 pub mod edits;
+pub mod leftovers;
 pub mod panels;
 pub mod project_io;
 pub mod service;

@@ -25,7 +25,8 @@ pub const DOCUMENT_FOLDERS: [(&str, &str); 3] = [
 /// The suffix of asset family files.
 pub const FAMILY_SUFFIX: &str = ".family.ron";
 
-/// The name prefix of the temp files a save writes before renaming them into place.
+/// The name prefix of the temp files a save writes before renaming them into place; the writer's
+/// process id and a `-` follow it (`.stagecraft-save-PID-XXXXXX.tmp`).
 pub const TEMP_PREFIX: &str = ".stagecraft-save-";
 
 /// The name suffix of those temp files.
@@ -56,6 +57,8 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     for asset_path in asset_paths(&manifest_text) {
         let problem = asset_folder_problem(dir, &asset_path);
         if !problem.as_ref().is_some_and(|p| p.refused) {
+            // Family files are documents too: clean what interrupted saves left beside them.
+            remove_stale_temp_in(&dir.join(&asset_path));
             read_folder(dir, &asset_path, FAMILY_SUFFIX, &mut sources);
         }
         if let Some(problem) = problem {
@@ -287,8 +290,9 @@ pub fn repository_root(dir: &Path) -> Option<PathBuf> {
 /// its temp file for milliseconds), so they are debris of an interrupted save.
 pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(600);
 
-/// Removes the `.stagecraft-save-*.tmp` files older than [`STALE_TEMP_AGE`] that interrupted
-/// saves left in the project folder and its document folders. Returns how many were removed.
+/// Removes the `.stagecraft-save-*.tmp` files that interrupted saves left in the project folder
+/// and its document folders: those whose writer's process is gone (the id in the name), and those
+/// older than [`STALE_TEMP_AGE`]. Returns how many were removed.
 pub fn remove_stale_temp_files(dir: &Path) -> usize {
     let mut folders = vec![dir.to_path_buf()];
     folders.extend(DOCUMENT_FOLDERS.iter().map(|(folder, _)| dir.join(folder)));
@@ -298,7 +302,8 @@ pub fn remove_stale_temp_files(dir: &Path) -> usize {
         .sum()
 }
 
-fn remove_stale_temp_in(folder: &Path) -> usize {
+/// [`remove_stale_temp_files`] for one folder (the folder of an output file, an asset folder).
+pub fn remove_stale_temp_in(folder: &Path) -> usize {
     let Ok(entries) = fs::read_dir(folder) else {
         return 0;
     };
@@ -317,9 +322,9 @@ fn remove_stale_temp_in(folder: &Path) -> usize {
             .modified()
             .ok()
             .and_then(|modified| now.duration_since(modified).ok());
-        if metadata.is_file()
-            && age.is_some_and(|age| age >= STALE_TEMP_AGE)
-            && fs::remove_file(entry.path()).is_ok()
+        let abandoned = crate::leftovers::left_by_gone_process(name, TEMP_PREFIX, Some('-'))
+            || age.is_some_and(|age| age >= STALE_TEMP_AGE);
+        if metadata.is_file() && abandoned && fs::remove_file(entry.path()).is_ok()
         {
             removed += 1;
         }
@@ -388,7 +393,8 @@ pub fn atomic_write_with(
         .unwrap_or(Path::new("."));
     fs::create_dir_all(folder)?;
     let existing_permissions = fs::metadata(path).ok().map(|m| m.permissions());
-    let mut temp = temp_builder().tempfile_in(folder)?;
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    let mut temp = temp_builder(&prefix).tempfile_in(folder)?;
     if let Some(permissions) = existing_permissions {
         // Set on the open file, which the umask does not touch.
         temp.as_file().set_permissions(permissions)?;
@@ -404,11 +410,11 @@ pub fn atomic_write_with(
     Ok(())
 }
 
-/// Temp files named for [`remove_stale_temp_files`], created with the mode a new file gets under
-/// the process's umask (tempfile's own default is owner-only).
-fn temp_builder() -> tempfile::Builder<'static, 'static> {
+/// Temp files named for [`remove_stale_temp_files`] (`prefix` carries the process id), created
+/// with the mode a new file gets under the process's umask (tempfile's own default is owner-only).
+fn temp_builder(prefix: &str) -> tempfile::Builder<'_, 'static> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
+    builder.prefix(prefix).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
@@ -431,6 +437,107 @@ pub fn save_files(dir: &Path, files: &BTreeMap<String, String>) -> io::Result<Ve
             atomic_write(&path, text.as_bytes())?;
             written.push(relative.clone());
         }
+    }
+    Ok(written)
+}
+
+/// Writes a new project's `files` into `dir` (created if missing), for `stagecraft new` and
+/// File → New project. Refused, with nothing written: the file-system root and the home folder, a
+/// folder that already holds a project, a file, a folder that holds anything else unless `merge`,
+/// and — even with `merge` — a folder where a file of `files` exists already. Every file is
+/// created new ([`save_new_files`]). Returns the relative paths written.
+pub fn write_new_project(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    merge: bool,
+) -> anyhow::Result<Vec<String>> {
+    refuse_dangerous_root(dir)?;
+    if fs::symlink_metadata(dir.join(MANIFEST_FILE)).is_ok() {
+        anyhow::bail!(
+            "{} already holds a project ({MANIFEST_FILE}); choose another folder",
+            dir.display()
+        );
+    }
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!("{} is a file, not a folder", dir.display());
+    }
+    if let Some(first) = first_entry(dir).filter(|_| !merge) {
+        anyhow::bail!(
+            "{} is not empty (it holds {first}); a new project goes into a new or empty folder \
+             (`stagecraft new --merge` adds it beside other files, never overwriting one)",
+            dir.display()
+        );
+    }
+    let existing: Vec<&str> = files
+        .keys()
+        .filter(|relative| fs::symlink_metadata(dir.join(relative)).is_ok())
+        .map(String::as_str)
+        .collect();
+    if !existing.is_empty() {
+        anyhow::bail!(
+            "{}: the new project would overwrite {}; an existing file is never overwritten, so \
+             nothing was written",
+            dir.display(),
+            existing.join(", ")
+        );
+    }
+    save_new_files(dir, files)
+        .map_err(|error| anyhow::anyhow!("cannot write the project in {}: {error}", dir.display()))
+}
+
+/// The file-system root and the home folder never become a project folder.
+fn refuse_dangerous_root(dir: &Path) -> anyhow::Result<()> {
+    let Ok(real) = fs::canonicalize(dir) else {
+        return Ok(());
+    };
+    let what = if real.parent().is_none() {
+        "the file-system root"
+    } else if std::env::var_os("HOME").and_then(|h| fs::canonicalize(h).ok()) == Some(real) {
+        "the home folder"
+    } else {
+        return Ok(());
+    };
+    anyhow::bail!(
+        "{} is {what}; a project needs a folder of its own",
+        dir.display()
+    )
+}
+
+/// The name of some entry of `dir`, if it holds any (a folder that does not exist holds none).
+fn first_entry(dir: &Path) -> Option<String> {
+    match fs::read_dir(dir) {
+        Ok(mut entries) => entries.next().map(|entry| match entry {
+            Ok(entry) => entry.file_name().to_string_lossy().into_owned(),
+            Err(error) => format!("an entry it cannot list: {error}"),
+        }),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        Err(error) => Some(format!("something it cannot list: {error}")),
+    }
+}
+
+/// Writes each `path → text` of `files` under `dir` as a new file, never over an existing one:
+/// the temp file is linked into place only while the name is free, so a file that appears
+/// meanwhile is kept and the write fails naming it. Returns the relative paths written, sorted.
+pub fn save_new_files(dir: &Path, files: &BTreeMap<String, String>) -> io::Result<Vec<String>> {
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    let mut written = Vec::new();
+    for (relative, text) in files {
+        let path = file_path(dir, relative);
+        let folder = path.parent().unwrap_or(dir);
+        fs::create_dir_all(folder)?;
+        let mut temp = temp_builder(&prefix).tempfile_in(folder)?;
+        temp.write_all(text.as_bytes())?;
+        temp.as_file().sync_all()?;
+        temp.persist_noclobber(&path).map_err(|error| {
+            io::Error::new(
+                error.error.kind(),
+                format!("{}: {} (never overwritten)", path.display(), error.error),
+            )
+        })?;
+        written.push(relative.clone());
+    }
+    if let Ok(handle) = fs::File::open(dir) {
+        let _ = handle.sync_all();
     }
     Ok(written)
 }

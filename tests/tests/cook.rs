@@ -58,6 +58,7 @@ fn cook(
         seed: None,
         shard,
         budget_bytes: DEFAULT_BUDGET_BYTES,
+        force: false,
     };
     cook_project(project, &options, &|_, plan| StageObserver::new(plan))
         .unwrap_or_else(|e| panic!("{}: {e:#}", project.display()))
@@ -345,6 +346,7 @@ fn the_byte_budget_evicts_old_entries_but_never_one_in_use() {
         seed: None,
         shard: None,
         budget_bytes,
+        force: false,
     };
     let run = |project: &str, budget| {
         cook_project(&example_project(project), &options(budget), &|_, plan| {
@@ -500,6 +502,7 @@ fn the_command_line_cooks_verifies_diffs_and_plans() {
         shard: None,
         json,
         cache_budget_mib: None,
+        force: false,
     };
     let (code, text) = run(cook_command(false, false));
     assert_eq!(code, 0, "{text}");

@@ -602,7 +602,7 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
                             .on_hover_text(choice.description());
                     }
                 });
-            ui.label("The folder is created if missing and must not hold a project yet.");
+            ui.label("The folder is created if missing; it must be empty.");
             let entered = folder_field_ui(ui, path, browsing);
             let dir = PathBuf::from(path.trim());
             let taken = dir
@@ -756,10 +756,11 @@ fn buttons_ui(
     result
 }
 
-/// Writes a project from `template` into `dir` (the same files as `stagecraft new`).
+/// Writes a project from `template` into `dir` (the same files and rules as `stagecraft new`:
+/// a new or empty folder, never over an existing file).
 fn create_project(dir: &Path, name: &str, template: template::Template) -> Result<(), String> {
     let files = template.files(name)?;
-    project_io::save_files(dir, &files)
+    project_io::write_new_project(dir, &files, false)
         .map(|_| ())
-        .map_err(|error| format!("Cannot create the project in {}: {error}", dir.display()))
+        .map_err(|error| format!("Cannot create the project: {error:#}"))
 }

@@ -25,6 +25,8 @@ use crate::service::StageObserver;
 pub struct CookArgs {
     /// The bundle folder to write.
     pub out: Option<PathBuf>,
+    /// Replace `out` even when it is a folder that is not a complete bundle.
+    pub force: bool,
     /// The cache folder.
     pub cache: Option<PathBuf>,
     /// Root seed instead of the manifest's.
@@ -56,6 +58,7 @@ pub fn cook(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Res
         budget_bytes: args
             .cache_budget_mib
             .map_or(DEFAULT_BUDGET_BYTES, |mib| mib.saturating_mul(1 << 20)),
+        force: args.force,
     };
     let terminal = !args.json && std::io::stdout().is_terminal();
     let bars: Mutex<Vec<ProgressBar>> = Mutex::new(Vec::new());

@@ -11,7 +11,6 @@ use std::io::{IsTerminal as _, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stagecraft_runtime::generate::export::bundle_doc;
 use stagecraft_runtime::generate::{
@@ -23,7 +22,6 @@ use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
 use super::diagnostics::{diagnostic_json, render_all};
-use crate::project_io::atomic_write;
 use crate::service::{Progress, StageObserver, StageTiming};
 
 /// Options of `stagecraft generate`.
@@ -113,6 +111,10 @@ pub fn generate(
         ),
         None => project_doc.manifest.recipes.clone(),
     };
+    if let Some(path) = options.out {
+        // Refused before any work, by the rule every output follows.
+        super::output::output_file_kind(path)?;
+    }
     if options.out.is_some() && recipes.len() != 1 {
         anyhow::bail!("--out writes one recipe's products; choose one with --recipe");
     }
@@ -200,8 +202,7 @@ pub fn generate(
                     } else {
                         to_canonical_string(&doc)
                     };
-                    atomic_write(path, bytes.as_bytes())
-                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    super::output::write_output_file(path, bytes.as_bytes())?;
                     text.push_str(&format!("  products written to {}\n", path.display()));
                 }
             }

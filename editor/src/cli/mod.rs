@@ -1,5 +1,6 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `rebase`, `simulate`, `cook`, `verify`, `diff`), sharing the diagnostics rendering in [`diagnostics`].
+//! `rebase`, `simulate`, `cook`, `verify`, `diff`), sharing the diagnostics rendering in
+//! [`diagnostics`] and the rule for output paths in [`output`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ pub mod fmt;
 pub mod generate;
 pub mod new;
 pub mod ops;
+pub mod output;
 pub mod rebase;
 pub mod simulate;
 pub mod verify;
@@ -122,7 +124,7 @@ pub enum Command {
     },
     /// Create a new project from a template.
     New {
-        /// The folder to create (it must not hold a project yet).
+        /// The folder to create (new or empty; with --merge, a folder without a project).
         dir: PathBuf,
         /// What the project starts with.
         #[arg(long, value_enum, default_value = "street-block")]
@@ -130,6 +132,10 @@ pub enum Command {
         /// The project's name (default: the folder's name).
         #[arg(long)]
         name: Option<String>,
+        /// Write into a folder that already holds other files; an existing file is never
+        /// overwritten (the command refuses and writes nothing if the template names one).
+        #[arg(long)]
+        merge: bool,
     },
     /// Rewrite a project's files in canonical form (files with errors are never rewritten).
     Fmt {
@@ -226,9 +232,13 @@ pub enum Command {
     Cook {
         /// The project folder.
         project: PathBuf,
-        /// The bundle folder to write (written to a staging folder, renamed when complete).
+        /// The bundle folder to write (written to a staging folder, renamed when complete). An
+        /// existing DIR is replaced only when it is empty or a complete bundle.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Replace --out DIR even when it is a folder that is not a complete bundle.
+        #[arg(long, requires = "out")]
+        force: bool,
         /// The stage cache folder (default `<project>/.stagecraft/cache`).
         #[arg(long, value_name = "DIR")]
         cache: Option<PathBuf>,
@@ -293,7 +303,8 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
             dir,
             template,
             name,
-        } => new::new_project(dir, *template, name.as_deref(), out),
+            merge,
+        } => new::new_project(dir, *template, name.as_deref(), *merge, out),
         Command::Fmt {
             project,
             check,
@@ -368,6 +379,7 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
         Command::Cook {
             project,
             out: dir,
+            force,
             cache,
             seed,
             plan,
@@ -377,6 +389,7 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
         } => {
             let args = cook::CookArgs {
                 out: dir.clone(),
+                force: *force,
                 cache: cache.clone(),
                 seed: *seed,
                 plan: *plan,

@@ -1,40 +1,30 @@
 //! `stagecraft new`: writes a new, valid, canonical project from a template (the same templates
-//! as File → New project).
+//! as File → New project), only into a new or empty folder — or, with `--merge`, beside other
+//! files — and never over an existing file.
 
 use std::io::Write;
 use std::path::Path;
 
-use stagecraft_runtime::project::MANIFEST_FILE;
-
 use crate::document::template::Template;
-use crate::project_io::save_files;
+use crate::project_io::write_new_project;
 
-/// `stagecraft new DIR`: creates the folder if needed and writes the template's files; refuses a
-/// folder that already holds a project. The project's name defaults to the folder's name.
+/// `stagecraft new DIR`: creates the folder if needed and writes the template's files by the
+/// rules of [`write_new_project`] (`merge`: `--merge`). The project's name defaults to the
+/// folder's name.
 pub fn new_project(
     dir: &Path,
     template: Template,
     name: Option<&str>,
+    merge: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
-    if dir.join(MANIFEST_FILE).exists() {
-        anyhow::bail!(
-            "{} already holds a project ({MANIFEST_FILE}); choose another folder",
-            dir.display()
-        );
-    }
-    if dir.exists() && !dir.is_dir() {
-        anyhow::bail!("{} is a file, not a folder", dir.display());
-    }
     let folder_name = dir
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("New project");
     let name = name.unwrap_or(folder_name);
     let files = template.files(name).map_err(anyhow::Error::msg)?;
-    let written = save_files(dir, &files).map_err(|error| {
-        anyhow::anyhow!("cannot write the project in {}: {error}", dir.display())
-    })?;
+    let written = write_new_project(dir, &files, merge)?;
     for path in &written {
         writeln!(out, "{path}: written")?;
     }

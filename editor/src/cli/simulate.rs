@@ -73,6 +73,10 @@ pub fn simulate(
         return refuse_with(out, options.json, message, &errors, &sources);
     };
     let scenario = scenario_of(project_doc, options.scenario)?;
+    if let Some(path) = options.events {
+        // Refused before any work, by the rule every output follows.
+        super::output::output_file_kind(path).context("cannot write the event log")?;
+    }
     let Some(outcome) = compile_project_recipe(&loaded, &scenario.recipe, &Registry::standard())
     else {
         anyhow::bail!(
@@ -121,8 +125,8 @@ pub fn simulate(
     };
     if let Some(path) = options.events {
         let events = events_json(&run.world);
-        std::fs::write(path, serde_json::to_string_pretty(&events)? + "\n")
-            .with_context(|| format!("cannot write the event log to {}", path.display()))?;
+        super::output::write_output_file(path, (serde_json::to_string_pretty(&events)? + "\n").as_bytes())
+            .context("cannot write the event log")?;
     }
     if options.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&run.json())?)?;

@@ -1,13 +1,10 @@
-//! Cooked bundles on disk: writing one into a private staging folder and renaming it into place
-//! only when complete, and reading one back with every check of `stagecraft verify` — product
+//! Cooked bundles on disk: reading one back with every check of `stagecraft verify` — product
 //! paths that stay inside the bundle folder (links included), sizes within limits before
-//! reading, then the runtime's checks over the bytes.
+//! reading, then the runtime's checks over the bytes. Writing one is `super::swap`'s.
 
 use std::fs;
-use std::io::{self, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::Context as _;
 use rayon::prelude::*;
 use stagecraft_runtime::content::Product;
 use stagecraft_runtime::cook::codec::MAX_PRODUCT_BYTES;
@@ -16,71 +13,6 @@ use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
 
 /// The manifest's file name inside a bundle folder.
 pub const MANIFEST_NAME: &str = "manifest.ron";
-
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = fs::File::create(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
-}
-
-fn sibling(out: &Path, tag: &str) -> PathBuf {
-    let name = out
-        .file_name()
-        .map_or_else(|| "bundle".to_owned(), |n| n.to_string_lossy().into_owned());
-    out.with_file_name(format!(".{name}.{tag}-{}", std::process::id()))
-}
-
-/// Writes a bundle (manifest text and product files) to `out`: everything goes into a staging
-/// folder next to it, is synced, and only then replaces `out`. An existing `out` must be a
-/// bundle (it holds `manifest.ron`) or empty; anything else is refused and left untouched.
-pub fn write_bundle(out: &Path, manifest: &str, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
-    if out.exists() {
-        let is_bundle = out.join(MANIFEST_NAME).is_file();
-        let is_empty = fs::read_dir(out)
-            .map(|mut d| d.next().is_none())
-            .unwrap_or(false);
-        if !is_bundle && !is_empty {
-            anyhow::bail!(
-                "{} exists and is not a cooked bundle (no {MANIFEST_NAME}); refusing to replace it",
-                out.display()
-            );
-        }
-    }
-    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    let staging = sibling(out, "staging");
-    let _ = fs::remove_dir_all(&staging);
-    let result = (|| -> io::Result<()> {
-        fs::create_dir_all(staging.join("products"))?;
-        for (path, bytes) in files {
-            write_synced(&staging.join(path), bytes)?;
-        }
-        // The manifest goes last: a staging folder without it is incomplete.
-        write_synced(&staging.join(MANIFEST_NAME), manifest.as_bytes())?;
-        fs::File::open(staging.join("products"))?.sync_all()?;
-        fs::File::open(&staging)?.sync_all()
-    })();
-    if let Err(error) = result {
-        let _ = fs::remove_dir_all(&staging);
-        return Err(error).with_context(|| format!("cannot write {}", staging.display()));
-    }
-    let old = sibling(out, "old");
-    if out.exists() {
-        let _ = fs::remove_dir_all(&old);
-        fs::rename(out, &old).with_context(|| format!("cannot move {} aside", out.display()))?;
-    }
-    if let Err(error) = fs::rename(&staging, out) {
-        if old.exists() {
-            let _ = fs::rename(&old, out);
-        }
-        return Err(error)
-            .with_context(|| format!("cannot rename the bundle into {}", out.display()));
-    }
-    let _ = fs::remove_dir_all(&old);
-    Ok(())
-}
 
 /// One product checked by [`read_bundle`].
 #[derive(Debug, Clone)]
@@ -112,7 +44,7 @@ pub struct ReadBundle {
     pub bytes_read: u64,
 }
 
-fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, CookError> {
+pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, CookError> {
     let meta = fs::symlink_metadata(path)
         .map_err(|e| CookError::invalid(what, format!("file cannot be read: {e}")))?;
     if !meta.is_file() {

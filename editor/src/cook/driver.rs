@@ -21,7 +21,7 @@ use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSource};
 
-use super::bundle_io::write_bundle;
+use super::swap::{prepare_out, write_bundle, ReplacePolicy};
 use super::store::DiskCache;
 use crate::service::StageObserver;
 
@@ -38,6 +38,8 @@ pub struct CookOptions {
     pub shard: Option<ShardSpec>,
     /// The cache's byte budget.
     pub budget_bytes: u64,
+    /// Replace `out` even when it is a folder that is not a complete bundle (`cook --force`).
+    pub force: bool,
 }
 
 /// How one stage was served.
@@ -249,14 +251,23 @@ pub fn cook_project(
     options: &CookOptions,
     observer: ObserverFactory<'_>,
 ) -> anyhow::Result<CookReport> {
-    let compiled = compile_all(project, &|_| Ok(()))?;
-    let seed = options.seed.unwrap_or(compiled.root_seed);
     let cache = DiskCache::new(
         options
             .cache
             .clone()
             .unwrap_or_else(|| default_cache(project)),
     );
+    let policy = ReplacePolicy {
+        force: options.force,
+        keep: vec![project.to_owned(), cache.root().to_owned()],
+    };
+    if let Some(out) = options.out.as_ref().filter(|_| options.shard.is_none()) {
+        // Refuse a folder that may not be replaced before any work.
+        prepare_out(out, &policy)?;
+    }
+    cache.remove_abandoned_staging();
+    let compiled = compile_all(project, &|_| Ok(()))?;
+    let seed = options.seed.unwrap_or(compiled.root_seed);
     let mut report = CookReport {
         cache: cache.root().to_owned(),
         ..CookReport::default()
@@ -301,7 +312,7 @@ pub fn cook_project(
             report.files = files.len() + 1;
             report.bytes =
                 text.len() as u64 + files.iter().map(|(_, b)| b.len() as u64).sum::<u64>();
-            write_bundle(out, &text, &files)?;
+            write_bundle(out, &text, &files, &policy)?;
         }
         report.manifest = Some(manifest);
     }

@@ -4,7 +4,8 @@
 //! and a corrupt entry is discarded. The record of each stage's last key explains misses.
 //!
 //! Layout: `entries/<key>/product.bin` + `entries/<key>/entry.ron`, `last/<scope>.<stage>.ron`,
-//! `staging/` (private, removed after use).
+//! `staging/` (private, removed after use; what a killed cook left there is removed by the next
+//! cook once its process is gone).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -166,6 +167,31 @@ impl DiskCache {
         })();
         let _ = fs::remove_dir_all(&staging);
         result
+    }
+
+    /// Removes what killed cooks left: `staging/KEY-PID-N` folders and the
+    /// `last/.stagecraft-save-PID-….tmp` files of interrupted key records, only those whose
+    /// process is gone (stale temp files of the old naming by age). Returns how many were removed.
+    pub fn remove_abandoned_staging(&self) -> usize {
+        let mut removed = crate::project_io::remove_stale_temp_in(&self.root.join("last"));
+        let Ok(entries) = fs::read_dir(self.root.join("staging")) else {
+            return removed;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            // KEY-PID-N: the process id is the second field from the end.
+            let mut fields = name.to_str().unwrap_or_default().rsplitn(3, '-');
+            let (_, pid, key) = (fields.next(), fields.next(), fields.next());
+            let gone = key.is_some()
+                && pid
+                    .and_then(crate::leftovers::parse_pid)
+                    .is_some_and(crate::leftovers::process_gone);
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if gone && is_dir && fs::remove_dir_all(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
     }
 
     /// Every published entry with its size and last use.

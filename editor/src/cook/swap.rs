@@ -1,0 +1,281 @@
+//! The bundle swap: putting a new bundle at `DIR` so that at every instant the old bundle or the
+//! new one is intact on disk, and recovering what a killed swap left.
+//!
+//! A swap (1) recovers the leftovers of swaps whose process is gone ([`recover_swap`]); (2)
+//! checks that `DIR` may be replaced: a new path, an empty folder or a complete bundle
+//! ([`super::listing`]), any other folder only with `force`, never a folder that holds the
+//! project or the cache, the file-system root or the home folder, never something that is not a
+//! folder; (3) writes `.DIR.staging-PID` completely, manifest last, and syncs it; (4) renames
+//! `DIR` to `.DIR.old-PID`; (5) renames the staging folder to `DIR`; (6) removes `.DIR.old-PID`.
+//! A kill before (4) leaves `DIR` as it was; between (4) and (5) the old bundle whole at
+//! `.DIR.old-PID`, which recovery renames back; after (5) the new bundle at `DIR`, and recovery
+//! removes the old one.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use super::bundle_io::MANIFEST_NAME;
+use super::listing::check_listing;
+use crate::cli::output::kind_name;
+use crate::leftovers::left_by_gone_process;
+
+/// What a bundle swap may replace.
+#[derive(Debug, Clone, Default)]
+pub struct ReplacePolicy {
+    /// Also replace a folder that is not a complete bundle (`cook --force`).
+    pub force: bool,
+    /// Folders that the bundle folder must never be or hold (the project, the cache).
+    pub keep: Vec<PathBuf>,
+}
+
+/// The points of a swap, in order; [`write_bundle_with`] calls its hook at each (the
+/// fault-injection tests kill the process there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SwapStep {
+    /// The product files are in the staging folder; its manifest is not yet.
+    StagingPartial,
+    /// The staging folder is complete and synced; `DIR` is untouched.
+    StagingComplete,
+    /// `DIR` was renamed to `.DIR.old-PID` and does not exist (only when there was a `DIR`).
+    OldMovedAside,
+    /// The new bundle is `DIR`; `.DIR.old-PID` is not removed yet.
+    NewInPlace,
+}
+
+impl SwapStep {
+    /// Every step, in order.
+    pub const ALL: [SwapStep; 4] = [
+        SwapStep::StagingPartial,
+        SwapStep::StagingComplete,
+        SwapStep::OldMovedAside,
+        SwapStep::NewInPlace,
+    ];
+}
+
+/// What [`recover_swap`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recovery {
+    /// The `.DIR.old-PID` folder renamed back to `DIR`.
+    pub restored: Option<PathBuf>,
+    /// The leftovers removed.
+    pub removed: Vec<PathBuf>,
+}
+
+/// `.NAME.TAG-PID` next to `out`.
+fn sibling(out: &Path, tag: &str, pid: u32) -> PathBuf {
+    out.with_file_name(format!("{}{pid}", leftover_prefix(out, tag)))
+}
+
+fn leftover_prefix(out: &Path, tag: &str) -> String {
+    let name = out
+        .file_name()
+        .map_or_else(|| "bundle".to_owned(), |n| n.to_string_lossy().into_owned());
+    format!(".{name}.{tag}-")
+}
+
+fn parent_of(out: &Path) -> &Path {
+    out.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+fn exists(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
+}
+
+/// Recovers what swaps into `out` left when their process was killed (only leftovers whose
+/// process is gone): when `out` does not exist, an old bundle moved aside is renamed back; every
+/// other leftover (staging folders, superseded old bundles) is removed.
+pub fn recover_swap(out: &Path) -> anyhow::Result<Recovery> {
+    let mut recovery = Recovery::default();
+    let prefixes = [leftover_prefix(out, "old"), leftover_prefix(out, "staging")];
+    let entries = match fs::read_dir(parent_of(out)) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(recovery),
+        Err(error) => {
+            return Err(error).with_context(|| format!("cannot list {}", parent_of(out).display()))
+        }
+    };
+    let mut leftovers: Vec<(usize, String)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter_map(|name| {
+            let kind = prefixes
+                .iter()
+                .position(|p| left_by_gone_process(&name, p, None))?;
+            Some((kind, name))
+        })
+        .collect();
+    // Old bundles first, then by name: the same leftovers always recover the same way.
+    leftovers.sort();
+    for (kind, name) in leftovers {
+        let path = out.with_file_name(&name);
+        if kind == 0 && !exists(out) {
+            fs::rename(&path, out).with_context(|| {
+                format!("cannot restore {} to {}", path.display(), out.display())
+            })?;
+            recovery.restored = Some(path);
+            continue;
+        }
+        remove_tree(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+        recovery.removed.push(path);
+    }
+    Ok(recovery)
+}
+
+fn remove_tree(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(error),
+    }
+}
+
+/// Readies `out` for a swap: recovers what killed swaps left ([`recover_swap`]), then checks
+/// that `out` may be replaced under `policy` (a cook calls this before any work, and the swap
+/// again before writing).
+pub fn prepare_out(out: &Path, policy: &ReplacePolicy) -> anyhow::Result<Recovery> {
+    let recovery = recover_swap(out)?;
+    check_replaceable(out, policy)?;
+    Ok(recovery)
+}
+
+/// Why `out` may not be replaced by a bundle, if it may not.
+fn check_replaceable(out: &Path, policy: &ReplacePolicy) -> anyhow::Result<()> {
+    let metadata = match fs::symlink_metadata(out) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(error).with_context(|| format!("cannot inspect {}", out.display())),
+    };
+    if !metadata.is_dir() {
+        anyhow::bail!(
+            "{} is {}, not a bundle folder; refusing to replace it",
+            out.display(),
+            kind_name(metadata.file_type())
+        );
+    }
+    let real = fs::canonicalize(out).with_context(|| format!("cannot resolve {}", out.display()))?;
+    let home = std::env::var_os("HOME").and_then(|h| fs::canonicalize(h).ok());
+    if real.parent().is_none() || home.as_deref() == Some(real.as_path()) {
+        anyhow::bail!(
+            "{} is {}; a bundle is never written over it",
+            out.display(),
+            if real.parent().is_none() { "the file-system root" } else { "the home folder" }
+        );
+    }
+    for keep in &policy.keep {
+        if fs::canonicalize(keep).is_ok_and(|k| k.starts_with(&real)) {
+            anyhow::bail!(
+                "{} holds {}; refusing to replace it with a bundle",
+                out.display(),
+                keep.display()
+            );
+        }
+    }
+    let empty = fs::read_dir(out)
+        .with_context(|| format!("cannot list {}", out.display()))?
+        .next()
+        .is_none();
+    if empty {
+        return Ok(());
+    }
+    match check_listing(out) {
+        Ok(()) => Ok(()),
+        Err(_) if policy.force => Ok(()),
+        Err(why) => anyhow::bail!(
+            "{} is not a complete Stagecraft bundle ({why}); refusing to replace it \
+             (--force replaces a folder that is not a bundle)",
+            out.display()
+        ),
+    }
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = fs::File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+fn sync_folder(folder: &Path) -> io::Result<()> {
+    fs::File::open(folder)?.sync_all()
+}
+
+/// Fills the staging folder: product files, then the manifest, each synced, then the folders.
+fn write_staging(
+    staging: &Path,
+    manifest: &str,
+    files: &[(String, Vec<u8>)],
+    hook: &mut dyn FnMut(SwapStep),
+) -> io::Result<()> {
+    fs::create_dir_all(staging.join("products"))?;
+    for (path, bytes) in files {
+        write_synced(&staging.join(path), bytes)?;
+    }
+    hook(SwapStep::StagingPartial);
+    // The manifest goes last: a staging folder without it is incomplete.
+    write_synced(&staging.join(MANIFEST_NAME), manifest.as_bytes())?;
+    sync_folder(&staging.join("products"))?;
+    sync_folder(staging)
+}
+
+/// Writes a bundle (manifest text and product files) to `out` by the swap of this module.
+pub fn write_bundle(
+    out: &Path,
+    manifest: &str,
+    files: &[(String, Vec<u8>)],
+    policy: &ReplacePolicy,
+) -> anyhow::Result<()> {
+    write_bundle_with(out, manifest, files, policy, &mut |_| {})
+}
+
+/// [`write_bundle`] with a hook called at each [`SwapStep`].
+pub fn write_bundle_with(
+    out: &Path,
+    manifest: &str,
+    files: &[(String, Vec<u8>)],
+    policy: &ReplacePolicy,
+    hook: &mut dyn FnMut(SwapStep),
+) -> anyhow::Result<()> {
+    prepare_out(out, policy)?;
+    let parent = parent_of(out);
+    fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    let pid = std::process::id();
+    let staging = sibling(out, "staging", pid);
+    let _ = remove_tree(&staging);
+    if let Err(error) = write_staging(&staging, manifest, files, hook) {
+        let _ = remove_tree(&staging);
+        return Err(error).with_context(|| format!("cannot write {}", staging.display()));
+    }
+    hook(SwapStep::StagingComplete);
+    let old = sibling(out, "old", pid);
+    let moved_aside = match fs::rename(out, &old) {
+        Ok(()) => true,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => false,
+        Err(error) => {
+            let _ = remove_tree(&staging);
+            return Err(error).with_context(|| format!("cannot move {} aside", out.display()));
+        }
+    };
+    if moved_aside {
+        let _ = sync_folder(parent);
+        hook(SwapStep::OldMovedAside);
+    }
+    if let Err(error) = fs::rename(&staging, out) {
+        if moved_aside {
+            let _ = fs::rename(&old, out);
+        }
+        let _ = remove_tree(&staging);
+        return Err(error)
+            .with_context(|| format!("cannot rename the bundle into {}", out.display()));
+    }
+    let _ = sync_folder(parent);
+    hook(SwapStep::NewInPlace);
+    if moved_aside {
+        let _ = remove_tree(&old);
+    }
+    Ok(())
+}

@@ -20,7 +20,7 @@ use anyhow::Context as _;
 use super::bundle_io::MANIFEST_NAME;
 use super::listing::check_listing;
 use crate::cli::output::kind_name;
-use crate::leftovers::left_by_gone_process;
+use crate::leftovers::{pid_after, process_gone};
 
 /// What a bundle swap may replace.
 #[derive(Debug, Clone, Default)]
@@ -86,9 +86,17 @@ fn exists(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok()
 }
 
+/// Whether the leftover `name` (after `prefix`) is one to recover: its process is gone, or it is
+/// this process — a swap starts with no leftover of its own, so one with this process's id is
+/// an earlier swap's here or a killed process's whose id was reused (as in a fresh container).
+fn recoverable(name: &str, prefix: &str) -> bool {
+    pid_after(name, prefix, None).is_some_and(|pid| pid == std::process::id() || process_gone(pid))
+}
+
 /// Recovers what swaps into `out` left when their process was killed (only leftovers whose
-/// process is gone): when `out` does not exist, an old bundle moved aside is renamed back; every
-/// other leftover (staging folders, superseded old bundles) is removed.
+/// process is gone, or that carry this process's id): when `out` does not exist, an old bundle
+/// moved aside is renamed back; every other leftover (staging folders, superseded old bundles)
+/// is removed.
 pub fn recover_swap(out: &Path) -> anyhow::Result<Recovery> {
     let mut recovery = Recovery::default();
     let prefixes = [leftover_prefix(out, "old"), leftover_prefix(out, "staging")];
@@ -103,9 +111,7 @@ pub fn recover_swap(out: &Path) -> anyhow::Result<Recovery> {
         .filter_map(Result::ok)
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
         .filter_map(|name| {
-            let kind = prefixes
-                .iter()
-                .position(|p| left_by_gone_process(&name, p, None))?;
+            let kind = prefixes.iter().position(|p| recoverable(&name, p))?;
             Some((kind, name))
         })
         .collect();
@@ -139,6 +145,12 @@ fn remove_tree(path: &Path) -> io::Result<()> {
 /// that `out` may be replaced under `policy` (a cook calls this before any work, and the swap
 /// again before writing).
 pub fn prepare_out(out: &Path, policy: &ReplacePolicy) -> anyhow::Result<Recovery> {
+    if out.file_name().is_none() {
+        anyhow::bail!(
+            "{}: name the bundle folder itself (its leftovers are named after it)",
+            out.display()
+        );
+    }
     let recovery = recover_swap(out)?;
     check_replaceable(out, policy)?;
     Ok(recovery)

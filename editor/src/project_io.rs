@@ -324,8 +324,7 @@ pub fn remove_stale_temp_in(folder: &Path) -> usize {
             .and_then(|modified| now.duration_since(modified).ok());
         let abandoned = crate::leftovers::left_by_gone_process(name, TEMP_PREFIX, Some('-'))
             || age.is_some_and(|age| age >= STALE_TEMP_AGE);
-        if metadata.is_file() && abandoned && fs::remove_file(entry.path()).is_ok()
-        {
+        if metadata.is_file() && abandoned && fs::remove_file(entry.path()).is_ok() {
             removed += 1;
         }
     }

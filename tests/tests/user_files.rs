@@ -63,7 +63,14 @@ fn names(dir: &Path) -> Vec<String> {
 }
 
 fn cook(project: &Path, out: &Path, cache: &Path, extra: &[&str]) -> (i32, String) {
-    let mut args = vec!["cook", text(project), "--out", text(out), "--cache", text(cache)];
+    let mut args = vec![
+        "cook",
+        text(project),
+        "--out",
+        text(out),
+        "--cache",
+        text(cache),
+    ];
     args.extend_from_slice(extra);
     stagecraft(&args)
 }
@@ -85,7 +92,12 @@ fn cook_out_replaces_only_a_complete_bundle() {
             && message.contains("refusing to replace it (--force replaces a folder"),
         "{message}"
     );
-    assert_eq!(fs::read_to_string(lookalike.join("keep.txt")).ok().as_deref(), Some("mine"));
+    assert_eq!(
+        fs::read_to_string(lookalike.join("keep.txt"))
+            .ok()
+            .as_deref(),
+        Some("mine")
+    );
     // A complete bundle is replaced, again and again.
     let out = temp.path().join("bundle");
     for _ in 0..2 {
@@ -106,7 +118,8 @@ fn cook_out_replaces_only_a_complete_bundle() {
     let (code, message) = cook(&project, &out, &cache, &[]);
     assert_eq!(code, 1, "{message}");
     assert!(
-        message.contains("(its manifest.ron lists products/pine-clearing.1001.bin, which is missing)"),
+        message
+            .contains("(its manifest.ron lists products/pine-clearing.1001.bin, which is missing)"),
         "{message}"
     );
     // --force replaces a folder that is not a bundle, and leaves nothing of it.
@@ -119,11 +132,17 @@ fn cook_out_replaces_only_a_complete_bundle() {
     fs::write(&file, "mine").expect("write");
     let (code, message) = cook(&project, &file, &cache, &["--force"]);
     assert_eq!(code, 1, "{message}");
-    assert!(message.contains("file is a regular file, not a bundle folder"), "{message}");
+    assert!(
+        message.contains("file is a regular file, not a bundle folder"),
+        "{message}"
+    );
     assert_eq!(fs::read_to_string(&file).ok().as_deref(), Some("mine"));
     let (code, message) = cook(&project, temp.path(), &cache, &["--force"]);
     assert_eq!(code, 1, "{message}");
-    assert!(message.contains("cache; refusing to replace it"), "{message}");
+    assert!(
+        message.contains("cache; refusing to replace it"),
+        "{message}"
+    );
     assert!(out.join("manifest.ron").is_file());
 }
 
@@ -137,7 +156,9 @@ fn new_refuses_a_folder_with_files_and_never_overwrites_one() {
     let (code, message) = stagecraft(&["new", text(&dir)]);
     assert_eq!(code, 2, "{message}");
     assert!(
-        message.contains("block is not empty (it holds recipes); a new project goes into a new or empty folder"),
+        message.contains(
+            "block is not empty (it holds recipes); a new project goes into a new or empty folder"
+        ),
         "{message}"
     );
     let (code, message) = stagecraft(&["new", text(&dir), "--merge"]);
@@ -156,7 +177,10 @@ fn new_refuses_a_folder_with_files_and_never_overwrites_one() {
     fs::write(notes.join("todo.txt"), "mine").expect("write");
     let (code, message) = stagecraft(&["new", text(&notes), "--merge"]);
     assert_eq!(code, 0, "{message}");
-    assert_eq!(fs::read_to_string(notes.join("todo.txt")).ok().as_deref(), Some("mine"));
+    assert_eq!(
+        fs::read_to_string(notes.join("todo.txt")).ok().as_deref(),
+        Some("mine")
+    );
     assert_eq!(stagecraft(&["check", text(&notes)]).0, 0);
 }
 
@@ -187,21 +211,42 @@ fn outputs_write_through_a_pipe_and_never_replace_a_socket() {
         message.ends_with("socket is a socket; an output is written only to a new path, a regular file, a pipe or a character device"),
         "{message}"
     );
-    let is_socket = |path: &Path| fs::symlink_metadata(path).expect("stat").file_type().is_socket();
+    let is_socket = |path: &Path| {
+        fs::symlink_metadata(path)
+            .expect("stat")
+            .file_type()
+            .is_socket()
+    };
     assert!(is_socket(&socket), "the socket is still there");
     let demo = example_project("crosswalk-demo");
-    let events = ["simulate", text(&demo), "--scenario", "ping-pong", "--frames", "3"];
+    let events = [
+        "simulate",
+        text(&demo),
+        "--scenario",
+        "ping-pong",
+        "--frames",
+        "3",
+    ];
     let (code, message) = stagecraft(&[&events[..], &["--events", text(&socket)]].concat());
     assert_eq!(code, 2, "{message}");
-    assert!(message.contains("socket is a socket; an output"), "{message}");
+    assert!(
+        message.contains("socket is a socket; an output"),
+        "{message}"
+    );
     assert!(is_socket(&socket));
     // A folder is no output file either.
     let (code, message) = stagecraft(&["generate", text(&project), "--out", text(temp.path())]);
     assert_eq!(code, 2, "{message}");
-    assert!(message.contains("is a folder; an output is written only"), "{message}");
+    assert!(
+        message.contains("is a folder; an output is written only"),
+        "{message}"
+    );
     // A named pipe is written through: its reader gets the products, and it stays a pipe.
     let fifo = temp.path().join("fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
     assert!(made.success());
     let reader_path = fifo.clone();
     let reader = std::thread::Builder::new()
@@ -215,10 +260,17 @@ fn outputs_write_through_a_pipe_and_never_replace_a_socket() {
         .expect("spawn");
     let (code, message) = stagecraft(&["generate", text(&project), "--out", text(&fifo)]);
     assert_eq!(code, 0, "{message}");
-    let is_fifo = fs::symlink_metadata(&fifo).expect("stat").file_type().is_fifo();
+    let is_fifo = fs::symlink_metadata(&fifo)
+        .expect("stat")
+        .file_type()
+        .is_fifo();
     assert!(is_fifo, "the pipe was replaced by a file");
     let read = reader.join().expect("reader").expect("read");
-    assert!(read.starts_with("GeneratedBundle("), "{}", &read[..read.len().min(80)]);
+    assert!(
+        read.starts_with("GeneratedBundle("),
+        "{}",
+        &read[..read.len().min(80)]
+    );
 }
 
 #[test]
@@ -254,9 +306,11 @@ fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
     let saves = [
         project.join(format!("recipes/.stagecraft-save-{dead}-a1B2c3.tmp")),
         project.join(format!(".stagecraft-save-{dead}-d4E5f6.tmp")),
-        temp.path().join(format!("assets/.stagecraft-save-{dead}-g7H8i9.tmp")),
+        temp.path()
+            .join(format!("assets/.stagecraft-save-{dead}-g7H8i9.tmp")),
         cache.join(format!("last/.stagecraft-save-{dead}-j1K2l3.tmp")),
-        temp.path().join(format!(".stagecraft-save-{dead}-m4N5o6.tmp")),
+        temp.path()
+            .join(format!(".stagecraft-save-{dead}-m4N5o6.tmp")),
         project.join(format!("recipes/.stagecraft-save-{alive}-p7Q8r9.tmp")),
     ];
     for save in &saves {
@@ -324,12 +378,20 @@ fn bundle_swap_child_process() {
     let mut hook = |step: SwapStep| {
         if step == kill_at {
             let pid = std::process::id().to_string();
-            let _ = std::process::Command::new("kill").args(["-KILL", &pid]).status();
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid])
+                .status();
             std::process::abort();
         }
     };
-    write_bundle_with(Path::new(&out), &manifest, &files, &ReplacePolicy::default(), &mut hook)
-        .expect("swaps");
+    write_bundle_with(
+        Path::new(&out),
+        &manifest,
+        &files,
+        &ReplacePolicy::default(),
+        &mut hook,
+    )
+    .expect("swaps");
 }
 
 /// Kills a child process at `step` of swapping the bundle of `new` into `out`; returns its pid.
@@ -394,7 +456,11 @@ fn a_bundle_swap_killed_at_each_step_leaves_a_bundle_intact_and_is_recovered() {
             // The old bundle is whole wherever it is.
             let old_aside = work.join(format!(".bundle.old-{pid}"));
             if old_aside.exists() {
-                assert_eq!(digest(&old_aside), old_digest, "{step:?}: the old bundle aside");
+                assert_eq!(
+                    digest(&old_aside),
+                    old_digest,
+                    "{step:?}: the old bundle aside"
+                );
             }
             if next_run_is_cook {
                 let (code, message) = cook(&project, &out, &cache, &["--seed", "7"]);

@@ -84,8 +84,8 @@ pub fn output_file_kind(path: &Path) -> anyhow::Result<OutputFile> {
 pub fn write_output_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     match output_file_kind(path)? {
         OutputFile::Replace => {
-            let target = write_target(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            let target =
+                write_target(path).with_context(|| format!("cannot write {}", path.display()))?;
             let folder = target.parent().filter(|p| !p.as_os_str().is_empty());
             remove_stale_temp_in(folder.unwrap_or(Path::new(".")));
             atomic_write(path, bytes)

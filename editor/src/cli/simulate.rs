@@ -125,8 +125,11 @@ pub fn simulate(
     };
     if let Some(path) = options.events {
         let events = events_json(&run.world);
-        super::output::write_output_file(path, (serde_json::to_string_pretty(&events)? + "\n").as_bytes())
-            .context("cannot write the event log")?;
+        super::output::write_output_file(
+            path,
+            (serde_json::to_string_pretty(&events)? + "\n").as_bytes(),
+        )
+        .context("cannot write the event log")?;
     }
     if options.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&run.json())?)?;

@@ -21,8 +21,8 @@ use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSource};
 
-use super::swap::{prepare_out, write_bundle, ReplacePolicy};
 use super::store::DiskCache;
+use super::swap::{prepare_out, write_bundle, ReplacePolicy};
 use crate::service::StageObserver;
 
 /// Options of one cook.

@@ -161,7 +161,9 @@ fn check_replaceable(out: &Path, policy: &ReplacePolicy) -> anyhow::Result<()> {
     let metadata = match fs::symlink_metadata(out) {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(error) => return Err(error).with_context(|| format!("cannot inspect {}", out.display())),
+        Err(error) => {
+            return Err(error).with_context(|| format!("cannot inspect {}", out.display()))
+        }
     };
     if !metadata.is_dir() {
         anyhow::bail!(
@@ -170,13 +172,18 @@ fn check_replaceable(out: &Path, policy: &ReplacePolicy) -> anyhow::Result<()> {
             kind_name(metadata.file_type())
         );
     }
-    let real = fs::canonicalize(out).with_context(|| format!("cannot resolve {}", out.display()))?;
+    let real =
+        fs::canonicalize(out).with_context(|| format!("cannot resolve {}", out.display()))?;
     let home = std::env::var_os("HOME").and_then(|h| fs::canonicalize(h).ok());
     if real.parent().is_none() || home.as_deref() == Some(real.as_path()) {
         anyhow::bail!(
             "{} is {}; a bundle is never written over it",
             out.display(),
-            if real.parent().is_none() { "the file-system root" } else { "the home folder" }
+            if real.parent().is_none() {
+                "the file-system root"
+            } else {
+                "the home folder"
+            }
         );
     }
     for keep in &policy.keep {

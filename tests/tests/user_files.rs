@@ -309,11 +309,13 @@ fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
         temp.path()
             .join(format!("assets/.stagecraft-save-{dead}-g7H8i9.tmp")),
         cache.join(format!("last/.stagecraft-save-{dead}-j1K2l3.tmp")),
+        project.join(format!(".stagecraft/autosave/.stagecraft-save-{dead}-s1T2u3.tmp")),
         temp.path()
             .join(format!(".stagecraft-save-{dead}-m4N5o6.tmp")),
         project.join(format!("recipes/.stagecraft-save-{alive}-p7Q8r9.tmp")),
     ];
     for save in &saves {
+        fs::create_dir_all(save.parent().expect("folder")).expect("mkdir");
         fs::write(save, "partial").expect("write");
     }
     let (code, message) = cook(&project, &out, &cache, &[]);
@@ -333,16 +335,18 @@ fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
         [false, true],
         "cache staging of a gone process is removed, a live one's kept"
     );
-    // The save temp files: the cook and a later `check` (which reads the project) clean them;
-    // `generate --out` cleans beside its output.
+    // The save temp files: the cook and a later `check` (which reads the project) clean them,
+    // `generate --out` cleans beside its output, the editor's autosave check beside the autosave.
     let (code, message) = stagecraft(&["check", text(&project)]);
     assert_eq!(code, 0, "{message}");
     let products = temp.path().join("products.ron");
     let (code, message) = stagecraft(&["generate", text(&project), "--out", text(&products)]);
     assert_eq!(code, 0, "{message}");
+    // Opening the project in the editor looks for an autosave to offer.
+    let _ = stagecraft_editor::document::autosave::recovery(&project, &Default::default());
     assert_eq!(
         saves.each_ref().map(|s| s.exists()),
-        [false, false, false, false, false, true],
+        [false, false, false, false, false, false, true],
         "every temp file of a gone process is removed, a live one's kept"
     );
 }

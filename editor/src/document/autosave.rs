@@ -65,8 +65,11 @@ pub fn read(dir: &Path) -> Option<(Autosave, SystemTime)> {
 }
 
 /// The recovery to offer when opening the project in `dir` whose documents' canonical texts are
-/// `current`: an autosave newer than every project file that differs from `current`.
+/// `current`: an autosave newer than every project file that differs from `current`. Temp files
+/// that killed autosaves left are removed first, once their process is gone.
 pub fn recovery(dir: &Path, current: &BTreeMap<String, String>) -> Option<Recovery> {
+    // What a killed autosave left beside the file.
+    project_io::remove_stale_temp_in(&dir.join(AUTOSAVE_DIR));
     let (autosave, written) = read(dir)?;
     let newest_file = current
         .keys()

@@ -101,6 +101,23 @@ fn the_binary_refuses_an_unknown_scenario_before_opening_a_window() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+#[cfg(unix)]
+#[test]
+fn the_binary_refuses_a_screenshot_path_that_is_no_file_before_opening_a_window() {
+    let temp = tempfile::tempdir().expect("temp");
+    let socket = temp.path().join("shot.png");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("bind");
+    let example = example("street-block");
+    let dir = example.dir.to_str().expect("utf-8");
+    let output = support::stagecraft(&[dir, "--screenshot", socket.to_str().expect("utf-8")]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.ends_with("shot.png is a socket; an output is written only to a new path, a regular file, a pipe or a character device\n"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn the_tiers_and_panic_checkboxes_toggle_their_layers() {
     let example = example("street-block");

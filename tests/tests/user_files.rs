@@ -33,6 +33,7 @@ fn text(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
 
+#[cfg(target_os = "linux")]
 /// A copy of example `name` and the shared assets under `root`, laid out as in the repository.
 fn copy_example(name: &str, root: &Path) -> PathBuf {
     let project = root.join("projects").join(name);
@@ -44,6 +45,7 @@ fn copy_example(name: &str, root: &Path) -> PathBuf {
     project
 }
 
+#[cfg(target_os = "linux")]
 /// The id of a process that has ended (and was reaped).
 fn gone_pid() -> u32 {
     let mut child = std::process::Command::new("true").spawn().expect("spawn");
@@ -273,6 +275,8 @@ fn outputs_write_through_a_pipe_and_never_replace_a_socket() {
     );
 }
 
+// Whether a process is gone is told by `/proc`.
+#[cfg(target_os = "linux")]
 #[test]
 fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
     let temp = tempfile::tempdir().expect("temp");
@@ -309,7 +313,9 @@ fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
         temp.path()
             .join(format!("assets/.stagecraft-save-{dead}-g7H8i9.tmp")),
         cache.join(format!("last/.stagecraft-save-{dead}-j1K2l3.tmp")),
-        project.join(format!(".stagecraft/autosave/.stagecraft-save-{dead}-s1T2u3.tmp")),
+        project.join(format!(
+            ".stagecraft/autosave/.stagecraft-save-{dead}-s1T2u3.tmp"
+        )),
         temp.path()
             .join(format!(".stagecraft-save-{dead}-m4N5o6.tmp")),
         project.join(format!("recipes/.stagecraft-save-{alive}-p7Q8r9.tmp")),
@@ -351,14 +357,18 @@ fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
     );
 }
 
-/// Swap steps by index, for the child process.
+/// The child process's settings: the step (an index), the bundle folder, the new bundle.
+#[cfg(target_os = "linux")]
 const STEP_ENV: &str = "STAGECRAFT_TEST_SWAP_STEP";
+#[cfg(target_os = "linux")]
 const OUT_ENV: &str = "STAGECRAFT_TEST_SWAP_OUT";
+#[cfg(target_os = "linux")]
 const FROM_ENV: &str = "STAGECRAFT_TEST_SWAP_FROM";
 
 /// Not a test on its own: the child process of
 /// [`a_bundle_swap_killed_at_each_step_leaves_a_bundle_intact_and_is_recovered`], which swaps the
 /// bundle of `FROM` into `OUT` and kills itself (SIGKILL) at step `STEP`.
+#[cfg(target_os = "linux")]
 #[test]
 fn bundle_swap_child_process() {
     use stagecraft_editor::cook::{write_bundle_with, ReplacePolicy, SwapStep};
@@ -398,6 +408,7 @@ fn bundle_swap_child_process() {
     .expect("swaps");
 }
 
+#[cfg(target_os = "linux")]
 /// Kills a child process at `step` of swapping the bundle of `new` into `out`; returns its pid.
 fn killed_swap(step: usize, new: &Path, out: &Path) -> u32 {
     let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
@@ -415,6 +426,8 @@ fn killed_swap(step: usize, new: &Path, out: &Path) -> u32 {
     pid
 }
 
+// Whether a process is gone is told by `/proc`.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_bundle_swap_killed_at_each_step_leaves_a_bundle_intact_and_is_recovered() {
     use stagecraft_editor::cook::{recover_swap, SwapStep};

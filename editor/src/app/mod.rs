@@ -62,6 +62,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     if let (Some(dir), Some(id)) = (&args.project, &args.scenario) {
         check_scenario(dir, id)?;
     }
+    if let Some(path) = &args.screenshot {
+        // Refused before the window opens, by the rule every output follows.
+        crate::cli::output::output_file_kind(path)?;
+    }
     let screenshot = args.screenshot.clone();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()

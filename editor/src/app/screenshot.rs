@@ -65,7 +65,8 @@ impl ScreenshotTask {
     }
 }
 
-/// Writes an egui image as an RGBA PNG.
+/// Writes an egui image as an RGBA PNG, by the rule every output follows
+/// ([`crate::cli::output::write_output_file`]).
 pub fn write_png(path: &Path, image: &ColorImage) -> Result<(), String> {
     if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
@@ -78,7 +79,9 @@ pub fn write_png(path: &Path, image: &ColorImage) -> Result<(), String> {
         .collect();
     let buffer = image::RgbaImage::from_raw(width as u32, height as u32, pixels)
         .ok_or_else(|| "the screenshot has the wrong number of pixels".to_owned())?;
+    let mut png = std::io::Cursor::new(Vec::new());
     buffer
-        .save_with_format(path, image::ImageFormat::Png)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .write_to(&mut png, image::ImageFormat::Png)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::cli::output::write_output_file(path, png.get_ref()).map_err(|e| format!("{e:#}"))
 }

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use stagecraft_editor::cli::{parse_cli, run_command};
 use stagecraft_editor::cook::read_bundle;
+#[cfg(target_os = "linux")]
+use stagecraft_editor::cook::store::STAGING_GRACE;
 use stagecraft_tests::{example_project, repo_root};
 
 mod support;
@@ -303,9 +305,18 @@ fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
         cache.join(format!("staging/{}-{dead}-0", "ab".repeat(32))),
         cache.join(format!("staging/{}-{alive}-7", "cd".repeat(32))),
     ];
-    for folder in &cache_staging {
+    // A cache may be shared by machines: staging is removed only once untouched for a while.
+    let fresh_dead = cache.join(format!("staging/{}-{dead}-1", "ef".repeat(32)));
+    let long_ago = std::time::SystemTime::now() - STAGING_GRACE - std::time::Duration::from_secs(5);
+    for folder in cache_staging.iter().chain([&fresh_dead]) {
         fs::create_dir_all(folder).expect("mkdir");
         fs::write(folder.join("product.bin"), "partial").expect("write");
+        if folder != &fresh_dead {
+            for path in [folder.join("product.bin"), folder.clone()] {
+                let file = fs::File::open(&path).expect("open");
+                file.set_modified(long_ago).expect("age it");
+            }
+        }
     }
     let saves = [
         project.join(format!("recipes/.stagecraft-save-{dead}-a1B2c3.tmp")),
@@ -340,6 +351,10 @@ fn leftovers_of_gone_processes_are_recovered_by_the_next_run() {
         cache_staging.each_ref().map(|f| f.exists()),
         [false, true],
         "cache staging of a gone process is removed, a live one's kept"
+    );
+    assert!(
+        fresh_dead.exists(),
+        "a staging folder touched just now is kept"
     );
     // The save temp files: the cook and a later `check` (which reads the project) clean them,
     // `generate --out` cleans beside its output, the editor's autosave check beside the autosave.

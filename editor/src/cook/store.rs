@@ -46,6 +46,22 @@ fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.sync_all()
 }
 
+/// How long a staging folder of a gone process must be left untouched before it is removed.
+pub const STAGING_GRACE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Whether neither the folder nor any entry in it was modified within [`STAGING_GRACE`].
+fn untouched(folder: &Path) -> bool {
+    let modified = |path: &Path| fs::symlink_metadata(path).and_then(|m| m.modified()).ok();
+    let entries = fs::read_dir(folder).into_iter().flatten().flatten();
+    let newest = entries
+        .filter_map(|e| modified(&e.path()))
+        .chain(modified(folder))
+        .max();
+    newest
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_some_and(|age| age >= STAGING_GRACE)
+}
+
 impl DiskCache {
     /// The cache in `root` (created when something is stored).
     pub fn new(root: impl Into<PathBuf>) -> DiskCache {
@@ -169,9 +185,11 @@ impl DiskCache {
         result
     }
 
-    /// Removes what killed cooks left: `staging/KEY-PID-N` folders and the
-    /// `last/.stagecraft-save-PID-….tmp` files of interrupted key records, only those whose
-    /// process is gone (stale temp files of the old naming by age). Returns how many were removed.
+    /// Removes what killed cooks left: `staging/KEY-PID-N` folders whose process is gone and
+    /// that nothing has touched for [`STAGING_GRACE`] (a cache may be shared by machines whose
+    /// processes this one cannot see; a live store writes its folder continuously), and the
+    /// `last/.stagecraft-save-PID-….tmp` files of interrupted key records whose process is gone.
+    /// Returns how many were removed.
     pub fn remove_abandoned_staging(&self) -> usize {
         let mut removed = crate::project_io::remove_stale_temp_in(&self.root.join("last"));
         let Ok(entries) = fs::read_dir(self.root.join("staging")) else {
@@ -187,7 +205,11 @@ impl DiskCache {
                     .and_then(crate::leftovers::parse_pid)
                     .is_some_and(crate::leftovers::process_gone);
             let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            if gone && is_dir && fs::remove_dir_all(entry.path()).is_ok() {
+            if gone
+                && is_dir
+                && untouched(&entry.path())
+                && fs::remove_dir_all(entry.path()).is_ok()
+            {
                 removed += 1;
             }
         }

@@ -85,3 +85,21 @@ pub fn write_png(path: &Path, image: &ColorImage) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     crate::cli::output::write_output_file(path, png.get_ref()).map_err(|e| format!("{e:#}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_screenshot_is_written_as_a_png_over_an_older_one() {
+        let temp = tempfile::tempdir().expect("temp");
+        let path = temp.path().join("shots/shot.png");
+        let image = ColorImage::new([3, 2], vec![egui::Color32::RED; 6]);
+        for _ in 0..2 {
+            write_png(&path, &image).expect("writes");
+        }
+        let decoded = image::open(&path).expect("a png").to_rgba8();
+        assert_eq!(decoded.dimensions(), (3, 2));
+        assert_eq!(decoded.get_pixel(2, 1).0, [255, 0, 0, 255]);
+    }
+}

@@ -261,7 +261,8 @@ fn saving_an_edit_to_a_file_broken_on_disk_asks_and_keep_both_writes_a_side_file
         harness.state().dialog(),
         Some(Dialog::Unwritable { then: Some(_), .. })
     ));
-    harness.run_steps(1);
+    // The dialog that replaced the question is laid out anew before it takes clicks.
+    harness.run_steps(3);
     harness.get_by_label("Keep both").click();
     harness.step();
     assert!(sent(&harness, &egui::ViewportCommand::Close));
@@ -279,7 +280,11 @@ fn quitting_with_an_edit_to_a_file_broken_on_disk_can_overwrite_it() {
     harness.step();
     harness.run_steps(2);
     harness.get_by_label("Save").click();
-    harness.run_steps(2);
+    harness.run_steps(4);
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::Unwritable { then: Some(_), .. })
+    ));
     harness.get_by_label("Overwrite").click();
     harness.step();
     assert!(sent(&harness, &egui::ViewportCommand::Close));

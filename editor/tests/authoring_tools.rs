@@ -463,7 +463,10 @@ fn after_a_delete_the_selection_names_the_deleted_object_and_a_second_delete_rem
         let preview = harness.state().preview.borrow();
         let content = preview.session.content().expect("generated").clone();
         let selected = preview.selected.clone();
-        (selected.clone(), selected.and_then(|p| target_of(&content, &p)).map(|t| t.id))
+        (
+            selected.clone(),
+            selected.and_then(|p| target_of(&content, &p)).map(|t| t.id),
+        )
     };
     assert_eq!(resolved(&harness), (Some(pick.clone()), None));
 

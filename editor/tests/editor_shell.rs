@@ -199,7 +199,8 @@ fn edit_a_recipe_broken_on_disk(
     let broken = format!("{}{}", &text[..at], &text[at + 1..]);
     std::fs::write(dir.join(RECIPE), &broken).expect("write");
     wait_until(harness, Duration::from_secs(3), |app| {
-        app.document().is_some_and(|d| d.held().contains_key(RECIPE))
+        app.document()
+            .is_some_and(|d| d.held().contains_key(RECIPE))
     })
     .expect("the broken file is noticed");
     let document = harness.state_mut().document_mut().expect("document");
@@ -207,7 +208,11 @@ fn edit_a_recipe_broken_on_disk(
     let Some(DocValue::Recipe(mut recipe)) = document.get(&doc) else {
         panic!("the example has the recipe");
     };
-    let stage = recipe.stages.iter_mut().find(|s| s.id == 2).expect("stage 2");
+    let stage = recipe
+        .stages
+        .iter_mut()
+        .find(|s| s.id == 2)
+        .expect("stage 2");
     stage
         .parameters
         .insert("cell_size".into(), ParamValue::Int(250));
@@ -240,14 +245,22 @@ fn saving_an_edit_to_a_file_broken_on_disk_asks_and_keep_both_writes_a_side_file
         .query_by_label_contains("recipes/street-block.recipe.edited.ron")
         .is_some());
     assert!(harness.state().document().expect("document").is_dirty());
-    assert!(harness.state().title().contains('●'), "{}", harness.state().title());
+    assert!(
+        harness.state().title().contains('●'),
+        "{}",
+        harness.state().title()
+    );
     harness.get_by_label("Cancel").click();
     harness.run_steps(2);
     assert!(harness.state().dialog().is_none());
     assert!(harness.state().title().contains('●'));
     let (autosave, _) =
         stagecraft_editor::document::autosave::read(&example.dir).expect("an autosave");
-    assert_eq!(autosave.files.get(RECIPE), Some(&edited), "the autosave holds the edit");
+    assert_eq!(
+        autosave.files.get(RECIPE),
+        Some(&edited),
+        "the autosave holds the edit"
+    );
 
     // Quitting asks; Save asks again about the broken file; Keep both writes it aside, then quits.
     request_close(&mut harness);

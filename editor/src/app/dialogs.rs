@@ -747,7 +747,10 @@ fn unwritable_ui(ui: &mut Ui, files: &[(String, String)], then: &Option<Pending>
         ui.weak(why);
     }
     let sides: Vec<String> = files.iter().map(|(file, _)| side_file(file)).collect();
-    ui.label(format!("Keep both writes your version to {}.", sides.join(", ")));
+    ui.label(format!(
+        "Keep both writes your version to {}.",
+        sides.join(", ")
+    ));
     let mut answer = Answer::None;
     ui.horizontal(|ui| {
         if ui
@@ -759,7 +762,9 @@ fn unwritable_ui(ui: &mut Ui, files: &[(String, String)], then: &Option<Pending>
         }
         if ui
             .button("Keep both")
-            .on_hover_text("Write your edited documents beside the files and leave them as they are.")
+            .on_hover_text(
+                "Write your edited documents beside the files and leave them as they are.",
+            )
             .clicked()
         {
             answer = Answer::SaveHeld(HeldChoice::KeepBoth, then.clone());

@@ -739,7 +739,10 @@ impl StagecraftApp {
                 .unwritten
                 .iter()
                 .map(|file| {
-                    let why = document.held().get(file).and_then(|h| h.diagnostics.first());
+                    let why = document
+                        .held()
+                        .get(file)
+                        .and_then(|h| h.diagnostics.first());
                     let why = why.map_or_else(|| "cannot be read".to_owned(), ToString::to_string);
                     (file.clone(), why)
                 })

@@ -80,7 +80,11 @@ fn set_cell_size(document: &mut Document, value: i64) {
     let Some(DocValue::Recipe(mut recipe)) = document.get(&doc) else {
         panic!("the example has the recipe");
     };
-    let stage = recipe.stages.iter_mut().find(|s| s.id == 2).expect("stage 2");
+    let stage = recipe
+        .stages
+        .iter_mut()
+        .find(|s| s.id == 2)
+        .expect("stage 2");
     stage
         .parameters
         .insert("cell_size".into(), ParamValue::Int(value));
@@ -107,7 +111,10 @@ fn an_edit_to_a_file_broken_on_disk_stays_unsaved_autosaved_and_asks_on_a_change
     let mut document = Document::open(&copy.dir).expect("opens");
     let original = read(&copy.dir, RECIPE);
     let broken = break_on_disk(&mut document, RECIPE);
-    assert!(!document.is_dirty(), "holding the last good version is no edit");
+    assert!(
+        !document.is_dirty(),
+        "holding the last good version is no edit"
+    );
     set_cell_size(&mut document, 250);
     let edited = edited_recipe_text(&document);
 
@@ -115,7 +122,11 @@ fn an_edit_to_a_file_broken_on_disk_stays_unsaved_autosaved_and_asks_on_a_change
     assert_eq!(report.unwritten, vec![RECIPE.to_owned()]);
     assert!(report.written.is_empty(), "{:?}", report.written);
     assert!(document.is_dirty(), "the edit is not on disk");
-    assert_eq!(read(&copy.dir, RECIPE), broken, "the broken file is untouched");
+    assert_eq!(
+        read(&copy.dir, RECIPE),
+        broken,
+        "the broken file is untouched"
+    );
     assert_eq!(autosaved(&copy.dir, RECIPE), Some(edited.clone()));
 
     // Fixing the file on disk asks; the edit stays.
@@ -141,7 +152,11 @@ fn overwrite_writes_the_edited_document_over_the_broken_file() {
     assert_eq!(read(&copy.dir, RECIPE), edited);
     assert!(document.held().is_empty());
     assert!(!document.is_dirty());
-    assert_eq!(autosave::read(&copy.dir), None, "a full save clears the autosave");
+    assert_eq!(
+        autosave::read(&copy.dir),
+        None,
+        "a full save clears the autosave"
+    );
     // The disk now holds what the editor wrote: nothing to reload.
     assert_eq!(document.disk_changed(sources(&document)), DiskChange::None);
 }

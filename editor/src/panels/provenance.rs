@@ -15,8 +15,8 @@ use crate::document::Document;
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 use crate::session::PreviewContent;
 use crate::viewport::cells::{cell_info, CellInfo};
-use crate::viewport::picking::{object_index, rejected_index};
 use crate::viewport::interact::{identity_label, reason_text, state_name};
+use crate::viewport::picking::{object_index, rejected_index};
 use crate::viewport::{ColourBy, PickId, Preview, SharedPreview};
 use stagecraft_runtime::content::{
     ConstraintCheck, DrawRecord, ObjectProvenance, Product, RejectionProvenance,

@@ -12,10 +12,10 @@ use super::overlays::{marker, standing_transform};
 use super::palette;
 use super::picking::{Aabb, PickId};
 use crate::session::PreviewContent;
-use stagecraft_runtime::identity::ScatterId;
 use stagecraft_runtime::content::{
     MissionProduct, PointM, Product, StreamingCell, StreamingProduct, StreetBlock, SurfaceKind,
 };
+use stagecraft_runtime::identity::ScatterId;
 
 /// Height of the raised sidewalk surface, meters.
 pub const SIDEWALK_TOP_M: f32 = 0.15;

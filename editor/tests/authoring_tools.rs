@@ -440,6 +440,49 @@ fn keys_and_the_context_menu_author_the_selected_object() {
 }
 
 #[test]
+fn after_a_delete_the_selection_names_the_deleted_object_and_a_second_delete_removes_nothing() {
+    let example = example("pine-clearing");
+    let mut harness = harness(&example.dir, false);
+    let (pick, target) = unnamed_object(&harness);
+    let before = edits(&harness);
+    let at = screen_of(&harness, [target.x as f64 * 0.01, target.y as f64 * 0.01]);
+    harness.state().preview.borrow_mut().selected = Some(pick.clone());
+    harness.event(egui::Event::PointerMoved(at));
+    harness.run_steps(1);
+    harness.key_press(egui::Key::Delete);
+    harness.run_steps(3);
+    let deleted = edits(&harness);
+    assert_eq!(deleted.overrides.len(), before.overrides.len() + 1);
+    assert_eq!(
+        deleted.overrides.last().map(|o| (&o.action, o.target)),
+        Some((&OverrideAction::Delete, target.id.bits()))
+    );
+    // The regenerated content no longer shows the object; the selection still names it (its
+    // ghost) and resolves to nothing, never to the object that took its place in the list.
+    let resolved = |harness: &Harness<'_, State>| {
+        let preview = harness.state().preview.borrow();
+        let content = preview.session.content().expect("generated").clone();
+        let selected = preview.selected.clone();
+        (
+            selected.clone(),
+            selected.and_then(|p| target_of(&content, &p)).map(|t| t.id),
+        )
+    };
+    assert_eq!(resolved(&harness), (Some(pick.clone()), None));
+
+    // A second Delete has nothing to delete.
+    harness.key_press(egui::Key::Delete);
+    harness.run_steps(3);
+    assert_eq!(edits(&harness), deleted, "a second Delete removes nothing");
+
+    // Undo brings the object back, and the selection names it again.
+    assert!(harness.state_mut().document.undo());
+    harness.run_steps(3);
+    assert_eq!(edits(&harness), before);
+    assert_eq!(resolved(&harness), (Some(pick), Some(target.id)));
+}
+
+#[test]
 fn regrow_in_provenance_advances_the_ordinal_once_and_the_tree_comes_back() {
     use stagecraft_runtime::identity::ScatterId;
     use stagecraft_runtime::overrides::{regrow_variant, StageBase};

@@ -171,7 +171,7 @@ fn invalid_external_change_shows_diagnostics_and_keeps_the_document() {
     .expect("the broken file is noticed");
     let document = harness.state().document().expect("document");
     assert_eq!(document.project().scenarios[SCENARIO], good);
-    assert!(!document.held()[&relative].is_empty());
+    assert!(!document.held()[&relative].diagnostics.is_empty());
     harness.run_steps(2);
     // The Diagnostics tab explains it.
     assert!(harness
@@ -181,6 +181,129 @@ fn invalid_external_change_shows_diagnostics_and_keeps_the_document() {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run_steps(2);
     assert_eq!(std::fs::read_to_string(&file).expect("read"), broken);
+}
+
+const RECIPE: &str = "recipes/street-block.recipe.ron";
+
+/// Breaks the recipe on disk (its last closing parenthesis deleted), waits until the editor holds
+/// its last good version, then sets the scatter stage's cell size; returns the broken text and
+/// the canonical text of the edited recipe.
+fn edit_a_recipe_broken_on_disk(
+    harness: &mut egui_kittest::Harness<'static, stagecraft_editor::app::StagecraftApp>,
+    dir: &std::path::Path,
+) -> (String, String) {
+    use stagecraft_editor::edits::{DocValue, ProjectEdit};
+    use stagecraft_runtime::project::ParamValue;
+    let text = std::fs::read_to_string(dir.join(RECIPE)).expect("read");
+    let at = text.rfind(')').expect("a closing parenthesis");
+    let broken = format!("{}{}", &text[..at], &text[at + 1..]);
+    std::fs::write(dir.join(RECIPE), &broken).expect("write");
+    wait_until(harness, Duration::from_secs(3), |app| {
+        app.document()
+            .is_some_and(|d| d.held().contains_key(RECIPE))
+    })
+    .expect("the broken file is noticed");
+    let document = harness.state_mut().document_mut().expect("document");
+    let doc = DocId::Recipe("street-block".into());
+    let Some(DocValue::Recipe(mut recipe)) = document.get(&doc) else {
+        panic!("the example has the recipe");
+    };
+    let stage = recipe
+        .stages
+        .iter_mut()
+        .find(|s| s.id == 2)
+        .expect("stage 2");
+    stage
+        .parameters
+        .insert("cell_size".into(), ParamValue::Int(250));
+    let edited = canonical_text(&recipe);
+    let edit = ProjectEdit::replace(
+        doc.clone(),
+        Some(DocValue::Recipe(recipe)),
+        Selection::doc(doc),
+        "Set cell_size",
+    );
+    document.apply(edit);
+    harness.run_steps(2);
+    (broken, edited)
+}
+
+#[test]
+fn saving_an_edit_to_a_file_broken_on_disk_asks_and_keep_both_writes_a_side_file() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let (broken, edited) = edit_a_recipe_broken_on_disk(&mut harness, &example.dir);
+
+    // Ctrl+S writes nothing over the broken file and says why; the edit stays unsaved.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    harness.run_steps(2);
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::Unwritable { then: None, .. })
+    ));
+    assert!(harness
+        .query_by_label_contains("recipes/street-block.recipe.edited.ron")
+        .is_some());
+    assert!(harness.state().document().expect("document").is_dirty());
+    assert!(
+        harness.state().title().contains('●'),
+        "{}",
+        harness.state().title()
+    );
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert!(harness.state().dialog().is_none());
+    assert!(harness.state().title().contains('●'));
+    let (autosave, _) =
+        stagecraft_editor::document::autosave::read(&example.dir).expect("an autosave");
+    assert_eq!(
+        autosave.files.get(RECIPE),
+        Some(&edited),
+        "the autosave holds the edit"
+    );
+
+    // Quitting asks; Save asks again about the broken file; Keep both writes it aside, then quits.
+    request_close(&mut harness);
+    harness.step();
+    assert!(sent(&harness, &egui::ViewportCommand::CancelClose));
+    harness.run_steps(2);
+    harness.get_by_label("Save").click();
+    harness.step();
+    assert!(!sent(&harness, &egui::ViewportCommand::Close), "not yet");
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::Unwritable { then: Some(_), .. })
+    ));
+    // The dialog that replaced the question is laid out anew before it takes clicks.
+    harness.run_steps(3);
+    harness.get_by_label("Keep both").click();
+    harness.step();
+    assert!(sent(&harness, &egui::ViewportCommand::Close));
+    let read = |file: &str| std::fs::read_to_string(example.dir.join(file)).expect("read");
+    assert_eq!(read("recipes/street-block.recipe.edited.ron"), edited);
+    assert_eq!(read(RECIPE), broken);
+}
+
+#[test]
+fn quitting_with_an_edit_to_a_file_broken_on_disk_can_overwrite_it() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let (_, edited) = edit_a_recipe_broken_on_disk(&mut harness, &example.dir);
+    request_close(&mut harness);
+    harness.step();
+    harness.run_steps(2);
+    harness.get_by_label("Save").click();
+    harness.run_steps(4);
+    assert!(matches!(
+        harness.state().dialog(),
+        Some(Dialog::Unwritable { then: Some(_), .. })
+    ));
+    harness.get_by_label("Overwrite").click();
+    harness.step();
+    assert!(sent(&harness, &egui::ViewportCommand::Close));
+    let on_disk = std::fs::read_to_string(example.dir.join(RECIPE)).expect("read");
+    assert_eq!(on_disk, edited);
+    assert!(!harness.state().document().expect("document").is_dirty());
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! Modal dialogs: open, new project, save as, cook, rebase, unsaved changes, disk conflicts,
-//! autosave recovery and errors. Folder fields are typed paths with a "Browse…" button: the system dialog runs on
+//! Modal dialogs: open, new project, save as, cook, rebase, unsaved changes, files a save could
+//! not write, disk conflicts, autosave recovery and errors. Folder fields are typed paths with a "Browse…" button: the system dialog runs on
 //! its own thread (it may not exist at all, e.g. without an XDG portal) and never blocks the UI.
 
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use super::actions::Action;
 use super::cook_dialog::{start_cook, start_verify, CookSummary};
 use super::StagecraftApp;
 use crate::document::autosave::{self, Recovery};
-use crate::document::template;
+use crate::document::{side_file, template, HeldChoice};
 use crate::project_io;
 
 /// What to do after the user answered the unsaved-changes question.
@@ -50,6 +50,14 @@ pub enum Dialog {
     Unsaved {
         /// What happens after save or discard.
         then: Pending,
+    },
+    /// A save left held files with edits unwritten (their text on disk cannot be read): overwrite
+    /// them, keep both (the edited document in a side file), or keep the edits unsaved.
+    Unwritable {
+        /// Each file with why its text on disk cannot be read.
+        files: Vec<(String, String)>,
+        /// What happens once they are written (a quit, say); nothing on Cancel.
+        then: Option<Pending>,
     },
     /// Files changed on disk while the document has unsaved edits.
     DiskConflict {
@@ -155,6 +163,7 @@ enum Answer {
     SaveAs(PathBuf),
     SaveThen(Pending),
     DiscardThen(Pending),
+    SaveHeld(HeldChoice, Option<Pending>),
     KeepMine,
     LoadFromDisk,
     Recover,
@@ -316,8 +325,24 @@ impl StagecraftApp {
             }
             Answer::SaveThen(then) => {
                 self.dialog = None;
-                if self.save_for_pending() {
-                    self.continue_with(then);
+                if let Some(workspace) = &mut self.workspace {
+                    let result = workspace.document.save();
+                    if !self.report_save(result, Some(then.clone())) {
+                        return;
+                    }
+                }
+                self.continue_with(then);
+            }
+            Answer::SaveHeld(choice, then) => {
+                self.dialog = None;
+                let Some(workspace) = &mut self.workspace else {
+                    return;
+                };
+                let result = workspace.document.save_held(choice);
+                if self.report_save(result, then.clone()) {
+                    if let Some(then) = then {
+                        self.continue_with(then);
+                    }
                 }
             }
             Answer::DiscardThen(then) => {
@@ -354,19 +379,6 @@ impl StagecraftApp {
                     autosave::clear(document.dir());
                 }
             }
-        }
-    }
-
-    fn save_for_pending(&mut self) -> bool {
-        match &mut self.workspace {
-            Some(workspace) => match workspace.document.save() {
-                Ok(_) => true,
-                Err(error) => {
-                    self.dialog = Some(Dialog::Error(format!("Saving failed: {error}")));
-                    false
-                }
-            },
-            None => true,
         }
     }
 
@@ -560,7 +572,10 @@ fn cook_ui(
 fn is_question(dialog: &Dialog) -> bool {
     matches!(
         dialog,
-        Dialog::Unsaved { .. } | Dialog::DiskConflict { .. } | Dialog::Recovery(_)
+        Dialog::Unsaved { .. }
+            | Dialog::Unwritable { .. }
+            | Dialog::DiskConflict { .. }
+            | Dialog::Recovery(_)
     )
 }
 
@@ -647,6 +662,7 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
             });
             answer
         }
+        Dialog::Unwritable { files, then } => unwritable_ui(ui, files, then),
         Dialog::DiskConflict { files, .. } => {
             ui.heading("Files changed on disk");
             ui.label("Another program changed these files while you have unsaved edits:");
@@ -716,6 +732,52 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
             }
         }
     }
+}
+
+/// The files a save could not write, with the three ways on.
+fn unwritable_ui(ui: &mut Ui, files: &[(String, String)], then: &Option<Pending>) -> Answer {
+    ui.heading("Some edits are not saved");
+    ui.label(
+        "These files changed on disk into something the editor cannot read, and you edited their \
+         documents here. Saving does not overwrite them unasked (someone may be editing them), so \
+         your edits to them are not on disk yet; the autosave holds them.",
+    );
+    for (file, why) in files {
+        ui.monospace(file);
+        ui.weak(why);
+    }
+    let sides: Vec<String> = files.iter().map(|(file, _)| side_file(file)).collect();
+    ui.label(format!(
+        "Keep both writes your version to {}.",
+        sides.join(", ")
+    ));
+    let mut answer = Answer::None;
+    ui.horizontal(|ui| {
+        if ui
+            .button("Overwrite")
+            .on_hover_text("Write your edited documents over the unreadable files on disk.")
+            .clicked()
+        {
+            answer = Answer::SaveHeld(HeldChoice::Overwrite, then.clone());
+        }
+        if ui
+            .button("Keep both")
+            .on_hover_text(
+                "Write your edited documents beside the files and leave them as they are.",
+            )
+            .clicked()
+        {
+            answer = Answer::SaveHeld(HeldChoice::KeepBoth, then.clone());
+        }
+        if ui
+            .button("Cancel")
+            .on_hover_text("Keep the edits unsaved for now (the project stays unsaved).")
+            .clicked()
+        {
+            answer = Answer::Close;
+        }
+    });
+    answer
 }
 
 /// A typed folder path with a Browse button; true when Enter was pressed in it.

@@ -24,7 +24,7 @@ use egui::{RichText, Ui, ViewportCommand};
 use egui_dock::{DockArea, Style};
 
 use crate::document::watch::{Watcher, DEBOUNCE};
-use crate::document::{autosave, DiskChange, Document};
+use crate::document::{autosave, DiskChange, Document, SaveReport};
 use crate::edits::{DocId, Selection};
 use crate::panels::{Command, Panels, Tab, TabViewer};
 use crate::project_io;
@@ -702,38 +702,73 @@ impl StagecraftApp {
         }
     }
 
-    /// Saves the open document; true on success (errors go to a dialog).
+    /// Saves the open document; true when everything was written (errors go to a dialog).
     fn save(&mut self) -> bool {
         let Some(workspace) = &mut self.workspace else {
             return false;
         };
-        match workspace.document.save() {
-            Ok(written) => {
-                let message = if written.is_empty() {
-                    "Saved (no file changed)".to_owned()
-                } else {
-                    format!("Saved {}", written.join(", "))
-                };
-                // Saving with errors is allowed, never silent.
-                workspace.document.validate_if_due();
-                let errors = workspace.document.error_count();
-                self.status = Some(if errors > 0 {
-                    (
-                        format!(
-                            "{message} — the saved project has {}; see Diagnostics",
-                            count_text(errors, "error")
-                        ),
-                        true,
-                    )
-                } else {
-                    (message, false)
-                });
-                true
-            }
+        let result = workspace.document.save();
+        self.report_save(result, None)
+    }
+
+    /// Says what a save did in the status line; true when everything was written. A failure is
+    /// an error dialog; files left unwritten ([`SaveReport::unwritten`]) are the question of
+    /// what to do with them, after which `then` runs.
+    pub(super) fn report_save(
+        &mut self,
+        result: std::io::Result<SaveReport>,
+        then: Option<Pending>,
+    ) -> bool {
+        let Some(document) = self.workspace.as_mut().map(|w| &mut w.document) else {
+            return false;
+        };
+        let report = match result {
+            Ok(report) => report,
             Err(error) => {
                 self.dialog = Some(Dialog::Error(format!("Saving failed: {error}")));
-                false
+                return false;
             }
+        };
+        let mut message = if report.written.is_empty() {
+            "Saved (no file changed)".to_owned()
+        } else {
+            format!("Saved {}", report.written.join(", "))
+        };
+        if !report.unwritten.is_empty() {
+            message = format!(
+                "{message}; not saved: {} (unreadable on disk)",
+                report.unwritten.join(", ")
+            );
+            let files = report
+                .unwritten
+                .iter()
+                .map(|file| {
+                    let why = document
+                        .held()
+                        .get(file)
+                        .and_then(|h| h.diagnostics.first());
+                    let why = why.map_or_else(|| "cannot be read".to_owned(), ToString::to_string);
+                    (file.clone(), why)
+                })
+                .collect();
+            self.dialog = Some(Dialog::Unwritable { files, then });
+            self.status = Some((message, true));
+            return false;
         }
+        // Saving with errors is allowed, never silent.
+        document.validate_if_due();
+        let errors = document.error_count();
+        self.status = Some(if errors > 0 {
+            (
+                format!(
+                    "{message} — the saved project has {}; see Diagnostics",
+                    count_text(errors, "error")
+                ),
+                true,
+            )
+        } else {
+            (message, false)
+        });
+        true
     }
 }

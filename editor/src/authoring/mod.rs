@@ -54,11 +54,12 @@ pub struct Target {
 
 /// The generated object `pick` names in `content`, if it names one.
 pub fn target_of(content: &PreviewContent, pick: &PickId) -> Option<Target> {
-    let PickId::Object { stage, index } = pick else {
+    let PickId::Object { stage, id } = pick else {
         return None;
     };
-    let index = *index as usize;
-    match content.stage(*stage)?.product.as_ref() {
+    let product = &content.stage(*stage)?.product;
+    let index = crate::viewport::picking::object_index(product, *id)?;
+    match product.as_ref() {
         Product::PlacedObjects(placed) => {
             let object = placed.objects.get(index)?;
             let p = &object.placement;

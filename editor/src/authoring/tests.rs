@@ -53,19 +53,13 @@ fn object(content: &PreviewContent, bits: u64) -> Target {
     else {
         panic!("placed objects");
     };
-    let index = placed
+    let id = placed
         .objects
         .iter()
-        .position(|o| o.placement.id.bits() == bits)
+        .map(|o| o.placement.id)
+        .find(|id| id.bits() == bits)
         .expect("shown");
-    target_of(
-        content,
-        &PickId::Object {
-            stage: 1002,
-            index: index as u32,
-        },
-    )
-    .expect("a target")
+    target_of(content, &PickId::Object { stage: 1002, id }).expect("a target")
 }
 
 /// The first shown placed object that no override or mutation of the file names.

@@ -6,9 +6,13 @@
 //! reloads from disk and autosave recovery, which are undoable like any other edit.
 
 pub mod autosave;
+pub mod held;
 pub mod reconcile;
 pub mod template;
 pub mod watch;
+
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -24,6 +28,7 @@ use undo::Record;
 use crate::edits::{get_doc, DocId, DocValue, ProjectEdit, Selection};
 use crate::project_io;
 
+pub use held::{side_file, Held, HeldChoice, SaveReport};
 pub use reconcile::DiskChange;
 
 /// How often unsaved edits are written to the autosave folder.
@@ -51,8 +56,9 @@ pub struct Document {
     /// The text of every project file as last read from or written to disk.
     disk: ProjectSources,
     /// Files whose text on disk cannot be read, while the editor keeps the last good document,
-    /// with the diagnostics of the disk text. Saving skips them, so nothing is overwritten.
-    held: BTreeMap<String, Vec<Diagnostic>>,
+    /// with the diagnostics of the disk text. Saving skips them, so nothing is overwritten
+    /// unasked ([`held`]).
+    held: BTreeMap<String, Held>,
     diagnostics: Vec<Diagnostic>,
     validation_due: bool,
     /// Counts changes to the project, so autosave knows whether it has written the current state.
@@ -153,9 +159,10 @@ impl Document {
         &self.project.manifest.name
     }
 
-    /// True when the project has edits that are not saved.
+    /// True when the project has edits that are not saved: since the last save, or to a held
+    /// file that the save could not write ([`Document::unwritable`]).
     pub fn is_dirty(&self) -> bool {
-        !self.record.is_saved()
+        !self.record.is_saved() || !self.unwritable().is_empty()
     }
 
     /// What is selected.
@@ -175,7 +182,7 @@ impl Document {
 
     /// Files changed on disk into something unreadable, with their diagnostics; the editor keeps
     /// the last good version of each.
-    pub fn held(&self) -> &BTreeMap<String, Vec<Diagnostic>> {
+    pub fn held(&self) -> &BTreeMap<String, Held> {
         &self.held
     }
 
@@ -268,15 +275,27 @@ impl Document {
         files
     }
 
-    /// Saves every changed document with the atomic writer; returns the files written.
-    pub fn save(&mut self) -> io::Result<Vec<String>> {
+    /// Saves every changed document with the atomic writer, except held files
+    /// ([`Document::held`]). When one of those has edits ([`Document::unwritable`]), the
+    /// document stays dirty and the autosave is written at once, so it holds those edits; the
+    /// report names the files, for the caller to ask ([`Document::save_held`]).
+    pub fn save(&mut self) -> io::Result<SaveReport> {
         let files = self.files_to_save();
         let written = project_io::save_files(&self.dir, &files)?;
+        for path in files.keys() {
+            self.disk.unreadable.remove(path);
+        }
         self.disk.files.extend(files);
-        self.record.set_saved();
-        self.autosaved_serial = self.change_serial;
-        autosave::clear(&self.dir);
-        Ok(written)
+        let unwritten = self.unwritable();
+        if unwritten.is_empty() {
+            self.record.set_saved();
+            self.autosaved_serial = self.change_serial;
+            autosave::clear(&self.dir);
+        } else if autosave::write(&self.dir, &self.project.canonical_files()).is_ok() {
+            // On failure the periodic autosave tries again.
+            self.autosaved_serial = self.change_serial;
+        }
+        Ok(SaveReport { written, unwritten })
     }
 
     /// Saves the project into `dir` and makes that its folder. Asset families outside the
@@ -304,16 +323,21 @@ impl Document {
                 ),
             ));
         }
-        let (shared, files): (BTreeMap<_, _>, BTreeMap<_, _>) = self
-            .files_to_save()
+        // The new folder has no unreadable file to spare: every document is written there, held
+        // ones included; a held shared file stays as it is where it is.
+        let (mut shared, files): (BTreeMap<_, _>, BTreeMap<_, _>) = self
+            .project
+            .canonical_files()
             .into_iter()
+            .filter(|(_, text)| text.len() <= stagecraft_runtime::project::parse::MAX_SOURCE_BYTES)
             .partition(|(path, _)| path.starts_with(".."));
+        shared.retain(|path, _| !self.held.contains_key(path));
         // Only shared files whose text changed are written (the writer skips identical ones).
         let mut written: Vec<String> = project_io::save_files(&self.dir, &shared)?;
         written.extend(project_io::save_files(dir, &files)?);
         self.dir = dir.to_path_buf();
         self.disk = project_io::read_sources(dir)?;
-        self.held.clear();
+        self.held.retain(|path, _| path.starts_with(".."));
         self.record.set_saved();
         self.autosaved_serial = self.change_serial;
         self.validation_due = true;

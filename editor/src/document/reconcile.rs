@@ -3,13 +3,15 @@
 //! The editor's own saves update [`Document::disk`] with the bytes they wrote, so when the watcher
 //! reports them the texts compare equal and nothing happens. A file that changed into something
 //! unreadable keeps its last good document (the file is *held*): its diagnostics are shown and a
-//! save does not write it.
+//! save does not write it unasked ([`super::held`]). Changes on disk never replace unsaved edits
+//! silently: while the document is dirty (edits to a held file included) they are a
+//! [`DiskChange::Conflict`] for the user to decide.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use stagecraft_runtime::project::{load_project, Diagnostic, LoadedProject, ProjectSources};
 
-use super::Document;
+use super::{Document, Held};
 use crate::edits::{get_doc, DocId, ProjectEdit, Selection};
 
 /// What a look at the disk found.
@@ -105,6 +107,8 @@ impl Document {
     fn adopt(&mut self, sources: &ProjectSources, changed: &[String], label: &str) {
         let loaded = load_project(sources);
         let mut edits = Vec::new();
+        // The project as last read or written, loaded only if a file newly becomes held.
+        let mut old = None;
         for path in changed {
             match adopt_file(self, &loaded, sources, path) {
                 Adopt::Edit(edit) => {
@@ -115,7 +119,13 @@ impl Document {
                     self.held.remove(path);
                 }
                 Adopt::Hold(diagnostics) => {
-                    self.held.insert(path.clone(), diagnostics);
+                    // What the file last held readably: the document before it broke.
+                    let saved = match self.held.remove(path) {
+                        Some(held) => held.saved,
+                        None => self.last_readable(path, &mut old),
+                    };
+                    let held = Held { diagnostics, saved };
+                    self.held.insert(path.clone(), held);
                 }
             }
         }

@@ -127,11 +127,11 @@ impl Panel for DiagnosticsPanel {
                 for (file, held) in document.held() {
                     ui.label(
                         RichText::new(format!(
-                            "{file} changed on disk and cannot be read; the editor keeps the last good version and will not overwrite it."
+                            "{file} changed on disk and cannot be read; the editor keeps the last good version and will not overwrite it without asking."
                         ))
                         .color(ui.visuals().warn_fg_color),
                     );
-                    for diagnostic in held {
+                    for diagnostic in &held.diagnostics {
                         self.row_ui(ui, diagnostic, out);
                     }
                     ui.separator();

@@ -234,19 +234,15 @@ fn mark_of(entry: &DiffEntry<'_>) -> Option<DiffMark> {
     (from.is_some() || to.is_some()).then_some(DiffMark { kind, from, to })
 }
 
-/// The pick of `object` in `product`: its index among the product's objects.
+/// The pick of `object` in `product` (its identity), when the product shows it.
 fn pick_of(product: &Product, object: &DiffObject) -> Option<PickId> {
     let ChildKey::Scatter(id) = object.key else {
         return None;
     };
-    let index = match product {
-        Product::PlacedObjects(placed) => placed.objects.iter().position(|o| o.placement.id == id),
-        Product::Placements(scatter) => scatter.placements().position(|p| p.id == id),
-        _ => None,
-    }?;
+    crate::viewport::picking::object_index(product, id)?;
     Some(PickId::Object {
         stage: object.stage,
-        index: u32::try_from(index).ok()?,
+        id,
     })
 }
 

@@ -16,6 +16,7 @@ use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 use crate::session::PreviewContent;
 use crate::viewport::cells::{cell_info, CellInfo};
 use crate::viewport::interact::{identity_label, reason_text, state_name};
+use crate::viewport::picking::{object_index, rejected_index};
 use crate::viewport::{ColourBy, PickId, Preview, SharedPreview};
 use stagecraft_runtime::content::{
     ConstraintCheck, DrawRecord, ObjectProvenance, Product, RejectionProvenance,
@@ -110,9 +111,9 @@ fn selection_ui(
         ui.add(egui::Label::new(RichText::new(label).heading()).wrap());
     }
     match pick {
-        PickId::Object { stage, index } => {
+        PickId::Object { stage, id } => {
             let content = session.content()?;
-            object_ui(ui, content, *stage, *index as usize, project, out);
+            object_ui(ui, content, *stage, *id, project, out);
             let target = crate::authoring::target_of(content, pick)?;
             ui.add_space(6.0);
             ui.strong("Author");
@@ -122,13 +123,9 @@ fn selection_ui(
                 })
                 .inner;
         }
-        PickId::Rejected {
-            stage,
-            layer,
-            index,
-        } => {
+        PickId::Rejected { stage, id } => {
             let content = session.content()?;
-            rejected_ui(ui, content, *stage, *layer as usize, *index as usize);
+            rejected_ui(ui, content, *stage, *id);
         }
         PickId::Cell { stage, x, y } => {
             let content = session.content()?;
@@ -288,7 +285,7 @@ fn object_ui(
     ui: &mut Ui,
     content: &PreviewContent,
     stage: u32,
-    index: usize,
+    id: ScatterId,
     project: &Project,
     out: &mut Vec<Command>,
 ) {
@@ -297,6 +294,12 @@ fn object_ui(
         return;
     };
     stage_header_ui(ui, content, stage_content);
+    let Some(index) = object_index(&stage_content.product, id) else {
+        ui.label(format!(
+            "{id} is not in the shown content (deleted or regenerated away)."
+        ));
+        return;
+    };
     let Some((id, family, variant)) = object_identity(stage_content, index) else {
         return;
     };
@@ -353,7 +356,7 @@ fn object_ui(
     overrides_ui(ui, project, content, stage_content, id.bits(), out);
 }
 
-fn rejected_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, layer: usize, index: usize) {
+fn rejected_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, id: ScatterId) {
     let Some(stage_content) = content.stage(stage) else {
         return;
     };
@@ -361,13 +364,11 @@ fn rejected_ui(ui: &mut Ui, content: &PreviewContent, stage: u32, layer: usize, 
     let Product::Placements(scatter) = stage_content.product.as_ref() else {
         return;
     };
-    let Some(candidate) = scatter
-        .layers
-        .get(layer)
-        .and_then(|l| l.output.rejected.get(index))
-    else {
+    let Some((layer, index)) = rejected_index(scatter, id) else {
+        ui.label(format!("{id} is no longer a rejected candidate here."));
         return;
     };
+    let candidate = &scatter.layers[layer].output.rejected[index];
     ui.label(
         RichText::new(format!("Rejected: {}", reason_text(&candidate.reason())))
             .color(ui.visuals().warn_fg_color)

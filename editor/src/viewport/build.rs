@@ -15,6 +15,7 @@ use crate::session::PreviewContent;
 use stagecraft_runtime::content::{
     MissionProduct, PointM, Product, StreamingCell, StreamingProduct, StreetBlock, SurfaceKind,
 };
+use stagecraft_runtime::identity::ScatterId;
 
 /// Height of the raised sidewalk surface, meters.
 pub const SIDEWALK_TOP_M: f32 = 0.15;
@@ -61,7 +62,7 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
     let recipe_colour = palette::category_of_name(content.recipe());
     for stage in content.stages() {
         let stage_colour = palette::category(content.stage_ordinal(stage.stage));
-        let emit = |data: &mut LayerData, index: usize, drawn: Drawn<'_>| {
+        let emit = |data: &mut LayerData, id: ScatterId, drawn: Drawn<'_>| {
             let variant = content.variant(drawn.family, drawn.variant);
             let (shape, colour, radius, height) = match variant {
                 Some(v) => (
@@ -96,7 +97,7 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
             data.picks.push((
                 PickId::Object {
                     stage: stage.stage,
-                    index: index as u32,
+                    id,
                 },
                 Aabb::standing(drawn.x_m, drawn.y_m, 0.0, radius, height),
             ));
@@ -104,12 +105,12 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
         match stage.product.as_ref() {
             Product::PlacedObjects(placed) => {
                 let unit = placed.lattice_unit_m;
-                for (index, object) in placed.objects.iter().enumerate() {
+                for object in &placed.objects {
                     let p = &object.placement;
                     let turns = f32::from(object.rotation_turns_65536) / 65_536.0;
                     emit(
                         &mut data,
-                        index,
+                        p.id,
                         Drawn {
                             x_m: (p.x as f64 * unit) as f32,
                             y_m: (p.y as f64 * unit) as f32,
@@ -123,10 +124,10 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
             }
             Product::Placements(scatter) if !consumed.contains(&stage.stage) => {
                 let unit = scatter.lattice_unit_m;
-                for (index, p) in scatter.placements().enumerate() {
+                for p in scatter.placements() {
                     emit(
                         &mut data,
-                        index,
+                        p.id,
                         Drawn {
                             x_m: (p.x as f64 * unit) as f32,
                             y_m: (p.y as f64 * unit) as f32,
@@ -152,8 +153,8 @@ pub fn rejected(content: &PreviewContent) -> LayerData {
             continue;
         };
         let unit = scatter.lattice_unit_m;
-        for (layer_index, layer) in scatter.layers.iter().enumerate() {
-            for (index, candidate) in layer.output.rejected.iter().enumerate() {
+        for layer in &scatter.layers {
+            for candidate in &layer.output.rejected {
                 let (x, y) = (
                     (candidate.x as f64 * unit) as f32,
                     (candidate.y as f64 * unit) as f32,
@@ -167,8 +168,7 @@ pub fn rejected(content: &PreviewContent) -> LayerData {
                 data.picks.push((
                     PickId::Rejected {
                         stage: stage.stage,
-                        layer: layer_index as u32,
-                        index: index as u32,
+                        id: candidate.id,
                     },
                     Aabb::standing(x, y, 0.0, 0.18, 0.9),
                 ));

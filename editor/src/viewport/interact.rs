@@ -5,7 +5,7 @@ use egui::{Align2, Color32, FontId, Key, PointerButton, Rect, Response, Ui};
 use three_d::vec3;
 
 use super::camera::{OrbitCamera, Projection};
-use super::picking::{pick_nearest, Aabb, PickId};
+use super::picking::{object_index, pick_nearest, rejected_index, Aabb, PickId};
 use super::scene::{LayerKind, SceneBuilder};
 use super::Preview;
 use crate::session::Session;
@@ -91,10 +91,10 @@ pub fn viewport_input(
 /// `north-walkers #3 walking`.
 pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
     match pick {
-        PickId::Object { stage, index } => {
+        PickId::Object { stage, id } => {
             let content = session.content()?;
             let stage_content = content.stage(*stage)?;
-            let index = *index as usize;
+            let index = object_index(&stage_content.product, *id)?;
             let (family, variant, id) = match stage_content.product.as_ref() {
                 Product::PlacedObjects(placed) => {
                     let object = placed.objects.get(index)?;
@@ -117,21 +117,13 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
             let variant = variant.map_or("?", String::as_str);
             Some(format!("{family}/{variant} {id} (stage {stage})"))
         }
-        PickId::Rejected {
-            stage,
-            layer,
-            index,
-        } => {
+        PickId::Rejected { stage, id } => {
             let content = session.content()?;
             let Product::Placements(scatter) = content.stage(*stage)?.product.as_ref() else {
                 return None;
             };
-            let candidate = scatter
-                .layers
-                .get(*layer as usize)?
-                .output
-                .rejected
-                .get(*index as usize)?;
+            let (layer, index) = rejected_index(scatter, *id)?;
+            let candidate = &scatter.layers[layer].output.rejected[index];
             Some(format!(
                 "rejected {}: {}",
                 candidate.id,
@@ -323,15 +315,17 @@ pub fn labels_ui(ui: &Ui, rect: Rect, preview: &Preview, camera: &OrbitCamera, a
 /// A compact identity for bulk labels: `bench (−10, 1)#0`, `north-walkers #3`, `keep-out`.
 pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
     match pick {
-        PickId::Object { stage, index } => {
+        PickId::Object { stage, id } => {
             let content = session.content()?;
-            let (variant, id) = match content.stage(*stage)?.product.as_ref() {
+            let product = &content.stage(*stage)?.product;
+            let index = object_index(product, *id)?;
+            let (variant, id) = match product.as_ref() {
                 Product::PlacedObjects(placed) => {
-                    let p = &placed.objects.get(*index as usize)?.placement;
+                    let p = &placed.objects.get(index)?.placement;
                     (placed.variant_ids.get(p.variant as usize), p.id)
                 }
                 Product::Placements(scatter) => {
-                    let p = scatter.placements().nth(*index as usize)?;
+                    let p = scatter.placements().nth(index)?;
                     (scatter.variant_ids.get(p.variant as usize), p.id)
                 }
                 _ => return None,

@@ -4,6 +4,8 @@
 //! camera's ray and selects the nearest box it enters. Ties (equal distance) go to the smaller id,
 //! so the result never depends on the order the scene listed them in.
 
+use stagecraft_runtime::content::{Product, ScatterLayer, ScatterProduct};
+use stagecraft_runtime::identity::ScatterId;
 use three_d::{vec3, InnerSpace, Vec3};
 
 /// A ray: an origin and a unit direction.
@@ -135,23 +137,27 @@ impl Aabb {
 }
 
 /// Something the viewport can select.
+///
+/// Generated objects and rejected candidates are named by their persistent identity, never by
+/// their place in a product's list: after a regeneration (an override applied, a parameter
+/// changed) a pick names the same object or, when that object is gone, nothing — never the
+/// object that took its place in the list. Find where it is now with [`object_index`] and
+/// [`rejected_index`].
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PickId {
-    /// A generated object: its emitting stage and its index in that stage's product.
+    /// A generated object: its emitting stage and its identity.
     Object {
         /// The emitting stage.
         stage: u32,
-        /// Index in the product's object list.
-        index: u32,
+        /// The object's packed identity.
+        id: ScatterId,
     },
-    /// A rejected scatter candidate: its stage, layer index and index in that layer's rejections.
+    /// A rejected scatter candidate: its stage and its identity.
     Rejected {
         /// The scatter stage.
         stage: u32,
-        /// Index of the layer in the product.
-        layer: u32,
-        /// Index in the layer's rejected list.
-        index: u32,
+        /// The candidate's packed identity.
+        id: ScatterId,
     },
     /// A grid cell of a layout product (a mission-layout cell or a streaming cell): its stage
     /// and the cell's column and row.
@@ -176,6 +182,50 @@ pub enum PickId {
         /// Its index among that frame's candidates.
         ordinal: u32,
     },
+}
+
+/// The index of the object with identity `id` in `product`'s object list (a select-and-place
+/// product's objects, or a scatter product's placements layer by layer), if it has one now.
+pub fn object_index(product: &Product, id: ScatterId) -> Option<usize> {
+    match product {
+        Product::PlacedObjects(placed) => placed.objects.iter().position(|o| o.placement.id == id),
+        Product::Placements(scatter) => {
+            let mut offset = 0;
+            for layer in &scatter.layers {
+                if holds(layer, id) {
+                    let index = find_in(&layer.output.placements, id, |p| p.id)?;
+                    return Some(offset + index);
+                }
+                offset += layer.output.placements.len();
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The layer index and the index in that layer's rejected list of the rejected candidate `id`
+/// of `scatter`, if it is rejected now.
+pub fn rejected_index(scatter: &ScatterProduct, id: ScatterId) -> Option<(usize, usize)> {
+    let layer = scatter.layers.iter().position(|layer| holds(layer, id))?;
+    let index = find_in(&scatter.layers[layer].output.rejected, id, |c| c.id)?;
+    Some((layer, index))
+}
+
+/// Whether identity `id` belongs to `layer` (its room and layer fields).
+fn holds(layer: &ScatterLayer, id: ScatterId) -> bool {
+    let key = id.unpack();
+    key.layer == layer.layer && key.room.get() == layer.room
+}
+
+/// The index of `id` in `records` (a layer's list, in canonical order: binary search, then a scan
+/// in case a list is not in that order).
+fn find_in<T>(records: &[T], id: ScatterId, id_of: impl Fn(&T) -> ScatterId) -> Option<usize> {
+    let key = id.canonical_key();
+    match records.binary_search_by(|r| id_of(r).canonical_key().cmp(&key)) {
+        Ok(index) if id_of(&records[index]) == id => Some(index),
+        _ => records.iter().position(|r| id_of(r) == id),
+    }
 }
 
 /// The nearest target `ray` hits: its id and the distance along the ray.
@@ -210,8 +260,9 @@ mod tests {
         Ray::new(vec3(x, y, 50.0), vec3(0.0, 0.0, -1.0))
     }
 
-    fn object(index: u32) -> PickId {
-        PickId::Object { stage: 3, index }
+    fn object(cell_x: i64) -> PickId {
+        let id = stagecraft_runtime::identity::pack_scatter_id(1, 0, 0, cell_x, 0).expect("fits");
+        PickId::Object { stage: 3, id }
     }
 
     #[test]

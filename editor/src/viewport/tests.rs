@@ -58,7 +58,9 @@ fn placements_become_instances_of_their_variant_shape() {
     assert_eq!(counts(&builder, LayerKind::Placements), [50, 25, 25]);
     let placements = builder.layer(LayerKind::Placements);
     assert_eq!(placements.picks.len(), 100);
-    assert_eq!(placements.picks[7].0, PickId::Object { stage: 3, index: 7 });
+    // The eighth object of a 10 × 10 field centred on cell (0, 0) is in cell (2, −5).
+    let id = pack_scatter_id(1, 0, 0, 2, -5).expect("fits");
+    assert_eq!(placements.picks[7].0, PickId::Object { stage: 3, id });
     // The bench keeps its family colour when coloured by asset.
     assert_eq!(
         placements.shapes[Shape::Box.index()].colours[0],

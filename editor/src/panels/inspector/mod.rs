@@ -70,7 +70,7 @@ impl Panel for InspectorPanel {
                 ui.visuals().warn_fg_color,
                 format!(
                     "The file on disk changed and cannot be read ({} problem(s)); showing the last good version.",
-                    held.len()
+                    held.diagnostics.len()
                 ),
             );
         }

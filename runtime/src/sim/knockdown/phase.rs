@@ -11,6 +11,7 @@ use crate::sim::agents::{AgentHandle, AgentState};
 use crate::sim::events::{EventDetail, EventKind};
 use crate::sim::population::{live_row, Sets};
 use crate::sim::routes::SimRoute;
+use crate::sim::tasks::{log as log_task, TaskChange};
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 use crate::sim::world::WorldConfig;
 
@@ -175,14 +176,22 @@ pub(in crate::sim) fn knockdown_phase(
             // intent has no active parent, so nothing is restored.
             let p = update.anchor;
             let heading = update.heading.y.atan2(update.heading.x);
-            let _ =
+            let released =
                 sets.tasks
                     .release_body(update.handle, update.session, [p.x, p.y, 0.0], heading);
+            if let Ok(Some(generation)) = released {
+                let session = sets.tasks.session_of(update.handle);
+                let source = Some(sets.agents.source[row]);
+                let change = TaskChange::Resumed;
+                log_task(sets.events, sets.frame, update.handle, source, session, generation, change);
+            }
         }
         match update.resume {
             Some(Resume::Intent(intent)) => sets.agents.state[row] = intent,
+            // The intent ended meanwhile: the ped is an ambient ped again, never the cancelled
+            // task's traveller.
             Some(Resume::Ended) => {
-                sets.agents.state[row] = AgentState::Arrived;
+                sets.agents.state[row] = crate::sim::tasks::ambient_state(sets.agents, row);
                 sets.agents.target[row] = None;
             }
             None => {}

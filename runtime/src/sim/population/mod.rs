@@ -421,9 +421,8 @@ pub(in crate::sim) fn member_counts(
 
 /// The first source from the cursor that is short of its target, with the batch its demand
 /// asks for: its batch size, but never more than the shortfall (a single-person shortfall is a
-/// single-agent demand, never a batch that overshoots the target). A source no longer short
-/// withdraws the demand it still holds; a pending demand larger than the shortfall shrinks to
-/// it. Capacity is checked against the whole batch before anything is admitted: a batch that
+/// single-agent demand, never a batch that overshoots the target). A pending demand follows the
+/// shortfall (the batch is recomputed at every attempt); a source no longer short withdraws it. Capacity is checked against the whole batch before anything is admitted: a batch that
 /// would take the source's attached peds past its capacity is refused (`CapacityFull`) and the
 /// cycle is spent.
 fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<(usize, u32)> {
@@ -443,8 +442,10 @@ fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<(usize, u32)
             state.pending = None;
             continue;
         }
-        let asked = state.pending.map_or(source.batch_size.max(1), |d| d.batch);
-        let batch = asked.min(u32::try_from(shortfall).unwrap_or(u32::MAX));
+        let batch = source
+            .batch_size
+            .max(1)
+            .min(u32::try_from(shortfall).unwrap_or(u32::MAX));
         if let Some(demand) = state.pending.as_mut() {
             demand.batch = batch;
         }

@@ -931,7 +931,7 @@ fn entering_a_vehicle_mid_task_suspends_the_movement_until_the_relation_ends() {
     run_to(&mut w, 21);
     let h = ped(&w);
     let at_entry = position(&w);
-    run_to(&mut w, 40);
+    run_to(&mut w, 39);
     assert_eq!(position(&w), at_entry, "no step while entering the vehicle");
     assert_eq!(w.tasks().parents[&h].state, ParentState::Travelling);
     assert_eq!(w.tasks().movements[&h].state, MotionState::Suspended);

@@ -380,15 +380,27 @@ fn retired_and_refused(
 
 #[test]
 fn a_finished_task_no_longer_protects_the_ped() {
-    // A short rendezvous (2 m along the route) completes before the observer leaves.
+    // A short rendezvous (2 m along the route) completes before the observer leaves, which
+    // it does between frames 60 and 70.
     let goal = Command::Rendezvous {
         goal: Vec2 { x: -8.0, y: 0.0 },
     };
+    let mut observer = behind();
+    observer.path = vec![
+        ObserverKey {
+            frame: 60,
+            position_m: [0.0, 5.0, 1.7],
+        },
+        ObserverKey {
+            frame: 70,
+            position_m: [0.0, 300.0, 1.7],
+        },
+    ];
     let sources = vec![source("a", 1, &[-10.0])];
-    let mut world = world_of(scenario(vec![leaving()], sources, vec![at(3, born(0, 0), goal)]));
+    let mut world = world_of(scenario(vec![observer], sources, vec![at(3, born(0, 0), goal)]));
     steps(&mut world, 2);
     let a = world.births[0][0];
-    steps(&mut world, 18);
+    steps(&mut world, 56);
     let row = world.resolve(a).expect("alive");
     let parent = world.tasks().parents.get(&a).map(|p| p.state);
     assert_eq!(parent, Some(crate::sim::tasks::parent::ParentState::Completed));
@@ -398,7 +410,7 @@ fn a_finished_task_no_longer_protects_the_ped() {
         "an ambient walker again"
     );
     assert_eq!(world.agents().target[row], None);
-    steps(&mut world, 20);
+    steps(&mut world, 30);
     let (retired, refused) = retired_and_refused(&world, a, 0);
     assert_eq!(retired.len(), 1, "retired under the normal rules: {refused:?}");
     assert!(!refused.contains(&RetireRefusal::NonDefaultTask), "{refused:?}");

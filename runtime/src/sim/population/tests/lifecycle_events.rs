@@ -57,7 +57,7 @@ fn pooled_peds_are_pooled_in_every_count_never_walking() {
     steps(&mut world, 5);
     assert_eq!(world.counters().walking, 2);
     steps(&mut world, 45);
-    let counters = *world.counters();
+    let counters = world.counters();
     assert_eq!(counters.pooled, 2, "both retired into the pool");
     assert_eq!(
         (counters.walking, counters.holding, counters.travelling),
@@ -90,12 +90,12 @@ fn a_retirement_says_which_rule_took_the_ped() {
         source("c", 1, &[20.0]),
     ];
     let directives = vec![
-        at(3, born(0, 0), multiplier(0.2)),
-        at(3, born(1, 0), Command::Destroy),
-        at(3, born(2, 0), multiplier(0.01)),
+        at(5, born(0, 0), multiplier(0.2)),
+        at(5, born(1, 0), Command::Destroy),
+        at(5, born(2, 0), multiplier(0.01)),
     ];
     let mut world = world_of(scenario(vec![behind()], sources, directives));
-    steps(&mut world, 8);
+    steps(&mut world, 10);
     let first = |source: usize| world.births[source][0];
     let retired = |handle| {
         world

@@ -185,7 +185,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "97488e1efa3d1a1c116c5aef16306af3766d43462f183848fdf9706048fad4ef"
+        "76868c75ddbfc8de309fccf42d306023727cdd3f192ebb9a106490ad400ddefb"
     );
 }
 

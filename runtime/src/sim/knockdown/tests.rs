@@ -463,7 +463,10 @@ fn cancel_during_knockdown_never_resumes_the_cancelled_task() {
     // The cancelled rendezvous never comes back: its movement stays closed (no query after
     // the cancel), and the ped is an ordinary ambient walker of its source again.
     let movement = w.tasks().movements.get(&handle).expect("movement");
-    assert_eq!(movement.state, crate::sim::tasks::movement::MotionState::Closed);
+    assert_eq!(
+        movement.state,
+        crate::sim::tasks::movement::MotionState::Closed
+    );
     let queued_after_cancel = w
         .events()
         .for_handle(handle)
@@ -479,7 +482,10 @@ fn cancel_during_knockdown_never_resumes_the_cancelled_task() {
             )
         })
         .count();
-    assert_eq!(queued_after_cancel, 0, "no path is asked for the cancelled goal");
+    assert_eq!(
+        queued_after_cancel, 0,
+        "no path is asked for the cancelled goal"
+    );
     assert_eq!(w.agents().state[row], AgentState::Walking);
     assert_eq!(w.agents().target[row], None);
     let reasons: Vec<_> = knock_events(&w).iter().map(|e| e.2).collect();

@@ -178,7 +178,10 @@ fn the_spatial_rule_retains_at_rout_and_applies_the_band_at_rin() {
         Err(RetireRefusal::WithinRetainRadius)
     );
     // d = Rin (behind the camera): the intermediate rule still applies.
-    assert_eq!(rule([-80.0, 0.0, 0.0], 1.0, 1.0, true), Ok(RetireRule::Band));
+    assert_eq!(
+        rule([-80.0, 0.0, 0.0], 1.0, 1.0, true),
+        Ok(RetireRule::Band)
+    );
     assert_eq!(
         rule([-80.0, 0.0, 0.0], 1.0, 1.0, false),
         Err(RetireRefusal::CleanupDisabledInBand)
@@ -188,7 +191,10 @@ fn the_spatial_rule_retains_at_rout_and_applies_the_band_at_rin() {
         Err(RetireRefusal::OnscreenInBand)
     );
     // Beyond Rin, even onscreen is removable; height never counts (horizontal distance).
-    assert_eq!(rule([80.001, 0.0, 0.0], 1.0, 1.0, true), Ok(RetireRule::Range));
+    assert_eq!(
+        rule([80.001, 0.0, 0.0], 1.0, 1.0, true),
+        Ok(RetireRule::Range)
+    );
     assert_eq!(
         rule([-39.0, 0.0, 500.0], 1.0, 1.0, true),
         Err(RetireRefusal::WithinRetainRadius)

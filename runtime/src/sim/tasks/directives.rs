@@ -5,19 +5,14 @@
 //! does nothing. Ped commands change the ped's task or ownership; world commands change the
 //! boxes, requests, observers and families.
 
-use super::{commands, Book};
-use crate::project::{PopulationKind, Vec2, VehicleRelation};
-use crate::sim::agents::AgentState;
-use crate::sim::events::{
-    BoxChange, BoxSlot, EventDetail, EventKind, RemovalCause, Unresolved,
-};
-use crate::sim::knockdown::phase::{cancel_retained, knock_down_row, knockdown_phase};
+use super::{commands, control, Book};
+use crate::project::{PopulationKind, Vec2};
+use crate::sim::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
+use crate::sim::knockdown::phase::{knock_down_row, knockdown_phase};
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
-use crate::sim::population::{
-    claim, destroy, live_row, release, ClaimRefusal, RetireRule, Sets,
-};
+use crate::sim::population::{claim, live_row, release, ClaimRefusal, Sets};
 use crate::sim::scenario::{Command, DirectiveSpec, DirectiveTarget};
 use crate::sim::world::WorldConfig;
 /// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due
@@ -265,38 +260,15 @@ fn ped_command(
             sets.events.push(frame, kind, handle, source, detail);
         }
         Command::Destroy => {
-            let Some(handle) = handle else { return };
-            // A member leaves its source by an explicit destroy: its retirement says so.
-            if !sets.agents.pooled[row] {
-                let rule = RetireRule::ExplicitDestroy;
-                let detail = EventDetail::Retirement {
-                    pooled: false,
-                    rule,
-                };
-                sets.events
-                    .push(frame, EventKind::Retired, Some(handle), source, detail);
+            if let Some(handle) = handle {
+                control::destroy_explicitly(sets, row, handle);
             }
-            destroy(sets, handle, source, RemovalCause::Explicit);
         }
         Command::SetRemovalMultiplier { multiplier } => {
             sets.agents.removal_multiplier[row] = *multiplier;
         }
         Command::SetVehicleRelation { relation } => {
-            sets.agents.vehicle[row] = *relation;
-            // A blocking relation takes the ped out of its task movement's control until the
-            // relation ends (the parent stays active meanwhile).
-            let Some(handle) = handle else { return };
-            let blocking = *relation != VehicleRelation::None;
-            let p = sets.agents.position[row];
-            let f = sets.agents.facing[row];
-            let heading = f.y.atan2(f.x);
-            if let Some((change, generation)) =
-                sets.tasks
-                    .relate_vehicle(handle, blocking, [p.x, p.y, 0.0], heading)
-            {
-                let session = sets.tasks.session_of(handle);
-                super::log(sets.events, frame, handle, source, session, generation, change);
-            }
+            control::set_vehicle_relation(sets, row, handle, *relation);
         }
         Command::SetRelevance { relevance } => sets.agents.relevance[row] = *relevance,
         Command::LineOfSight {
@@ -311,13 +283,8 @@ fn ped_command(
         }
         Command::Knockdown { impulse_n_s } => {
             knock_down_row(config, knock, sets, row, *impulse_n_s);
-            // The body suspends the ped's task movement until its recovery releases it.
-            if let Some((h, session)) = handle.and_then(|h| knock.session(h).map(|s| (h, s))) {
-                if let Some(generation) = sets.tasks.suspend_body(h, session) {
-                    let session = sets.tasks.session_of(h);
-                    let change = super::TaskChange::Suspended;
-                    super::log(sets.events, frame, h, source, session, generation, change);
-                }
+            if let Some(handle) = handle {
+                control::suspend_knocked_down(sets, knock, row, handle);
             }
         }
         command if sets.agents.pooled[row] => {
@@ -330,20 +297,19 @@ fn ped_command(
         command => {
             let Some(handle) = handle else { return };
             match knock.intent(handle) {
-                // A knocked-down ped: the command checks control eligibility itself (a refused
-                // command changes nothing; a redirect is kept without a query until the body
-                // recovers). The state it resumes with after recovery is the state the command
-                // left, and a cancel ends the retained intent.
                 Some(intent) => {
-                    sets.agents.state[row] = intent;
-                    task_command(config, sets, row, handle, command);
-                    let changed = sets.agents.state[row];
-                    sets.agents.state[row] = AgentState::KnockedDown;
-                    if matches!(command, Command::Cancel) {
-                        cancel_retained(knock, sets, handle);
-                    } else if changed != intent {
-                        knock.set_intent(handle, changed);
-                    }
+                    let mut apply = |sets: &mut Sets<'_>| {
+                        task_command(config, sets, row, handle, command);
+                    };
+                    let cancel = matches!(command, Command::Cancel);
+                    control::command_while_down(
+                        sets,
+                        knock,
+                        (row, handle),
+                        intent,
+                        cancel,
+                        &mut apply,
+                    );
                 }
                 None => task_command(config, sets, row, handle, command),
             }

@@ -4,9 +4,10 @@
 //!
 //! One file per mechanism: `parent` (intent), `movement` (execution), `paths` (the path
 //! service), `rendezvous` (scene-object goals, barriers), `commands` (installation checks, hold,
-//! continue, redirect, cancel, escape), `escape` (candidate selection), `failure` (blocking,
-//! replans, consuming a failure once), `stops` (stop causes), `directives` (the directives due
-//! this frame and their targets).
+//! continue, redirect, cancel, escape, each checking control eligibility), `control` (the
+//! body's and the vehicle relation's suspension of a running movement, commands while knocked
+//! down), `escape` (candidate selection), `failure` (blocking, replans, consuming a failure
+//! once), `stops` (stop causes), `directives` (the directives due this frame and their targets).
 //!
 //! Within one update: the Tasks phase applies the directives due, then accepts the replies the
 //! path service produced in the previous Motion phase (a reply whose generation is not the
@@ -17,6 +18,7 @@
 //! the parent's session, the movement's generation and the reason.
 
 pub mod commands;
+mod control;
 mod directives;
 pub mod escape;
 pub mod failure;

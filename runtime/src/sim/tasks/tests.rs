@@ -924,7 +924,12 @@ fn entering_a_vehicle_mid_task_suspends_the_movement_until_the_relation_ends() {
     use crate::project::VehicleRelation;
     let relation = |relation| DirectiveCommand::SetVehicleRelation { relation };
     let mut w = world(&scenario(vec![
-        directive(5, DirectiveCommand::Rendezvous { goal: v3(18.0, 0.0, 0.0) }),
+        directive(
+            5,
+            DirectiveCommand::Rendezvous {
+                goal: v3(18.0, 0.0, 0.0),
+            },
+        ),
         directive(20, relation(VehicleRelation::Entering)),
         directive(40, relation(VehicleRelation::None)),
     ]));
@@ -947,16 +952,16 @@ fn entering_a_vehicle_mid_task_suspends_the_movement_until_the_relation_ends() {
     let (suspended_at, suspended) = find(TaskChange::Suspended);
     let (resumed_at, resumed) = find(TaskChange::Resumed);
     assert_eq!((suspended_at, resumed_at), (20, 40));
-    let before: Vec<u32> = log
-        .iter()
-        .filter(|c| c.0 < 20)
-        .map(|c| c.2)
-        .collect();
+    let before: Vec<u32> = log.iter().filter(|c| c.0 < 20).map(|c| c.2).collect();
     assert_eq!(suspended, before.iter().max().copied().unwrap_or(0) + 1);
     assert_eq!(resumed, suspended + 1);
     let queued = log
         .iter()
         .find(|c| c.0 >= 40 && c.3 == TaskChange::PathQueued)
         .map(|c| c.2);
-    assert_eq!(queued, Some(resumed), "the replan asks from where it stands");
+    assert_eq!(
+        queued,
+        Some(resumed),
+        "the replan asks from where it stands"
+    );
 }

@@ -77,7 +77,11 @@ fn a_refused_rendezvous_and_a_hold_during_a_knockdown_change_nothing() {
 
 #[test]
 fn a_redirect_during_a_knockdown_waits_for_recovery_and_plans_from_the_body() {
-    let mut w = world(vec![(5, goal(20.0)), (20, knockdown()), (24, redirect(-20.0))]);
+    let mut w = world(vec![
+        (5, goal(20.0)),
+        (20, knockdown()),
+        (24, redirect(-20.0)),
+    ]);
     w.run(25);
     let row = w.row_of(0, 0).expect("born");
     let handle = w.handle_of(row).expect("handle");
@@ -116,7 +120,10 @@ fn a_redirect_during_a_knockdown_waits_for_recovery_and_plans_from_the_body() {
     assert_eq!(queued.first(), Some(&resumed));
     let movement = w.tasks().movements.get(&handle).expect("movement");
     assert_eq!(movement.goal, [-20.0, 8.0, 0.0]);
-    assert_eq!(movement.path.first().map(|p| [p[0], p[1]]), Some([lying.x, lying.y]));
+    assert_eq!(
+        movement.path.first().map(|p| [p[0], p[1]]),
+        Some([lying.x, lying.y])
+    );
     assert!(
         w.agents().position[row].x < lying.x - 1.0,
         "travelling from where it lay towards x = −20"

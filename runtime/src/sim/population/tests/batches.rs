@@ -45,9 +45,16 @@ fn a_single_person_shortfall_is_not_a_batch() {
             _ => None,
         })
         .collect();
-    assert_eq!(batches.len(), 3, "two items of the pair, then one: {batches:?}");
+    assert_eq!(
+        batches.len(),
+        3,
+        "two items of the pair, then one: {batches:?}"
+    );
     assert_eq!(batches[0].1, 2);
-    assert_eq!(batches[2].1, 1, "the one-ped shortfall is a single-agent demand");
+    assert_eq!(
+        batches[2].1, 1,
+        "the one-ped shortfall is a single-agent demand"
+    );
     let status = &world.source_statuses()[0];
     assert_eq!((status.ambient, status.attached), (2, 2));
 }

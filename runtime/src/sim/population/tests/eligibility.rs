@@ -397,13 +397,20 @@ fn a_finished_task_no_longer_protects_the_ped() {
         },
     ];
     let sources = vec![source("a", 1, &[-10.0])];
-    let mut world = world_of(scenario(vec![observer], sources, vec![at(3, born(0, 0), goal)]));
+    let mut world = world_of(scenario(
+        vec![observer],
+        sources,
+        vec![at(3, born(0, 0), goal)],
+    ));
     steps(&mut world, 2);
     let a = world.births[0][0];
     steps(&mut world, 56);
     let row = world.resolve(a).expect("alive");
     let parent = world.tasks().parents.get(&a).map(|p| p.state);
-    assert_eq!(parent, Some(crate::sim::tasks::parent::ParentState::Completed));
+    assert_eq!(
+        parent,
+        Some(crate::sim::tasks::parent::ParentState::Completed)
+    );
     assert_eq!(
         world.agents().state[row],
         AgentState::Walking,
@@ -412,8 +419,15 @@ fn a_finished_task_no_longer_protects_the_ped() {
     assert_eq!(world.agents().target[row], None);
     steps(&mut world, 30);
     let (retired, refused) = retired_and_refused(&world, a, 0);
-    assert_eq!(retired.len(), 1, "retired under the normal rules: {refused:?}");
-    assert!(!refused.contains(&RetireRefusal::NonDefaultTask), "{refused:?}");
+    assert_eq!(
+        retired.len(),
+        1,
+        "retired under the normal rules: {refused:?}"
+    );
+    assert!(
+        !refused.contains(&RetireRefusal::NonDefaultTask),
+        "{refused:?}"
+    );
 }
 
 #[test]
@@ -431,6 +445,13 @@ fn a_cancelled_task_no_longer_protects_the_ped() {
     assert_eq!(world.agents().state[row], AgentState::Walking);
     steps(&mut world, 31);
     let (retired, refused) = retired_and_refused(&world, a, 0);
-    assert_eq!(retired.len(), 1, "retired under the normal rules: {refused:?}");
-    assert!(!refused.contains(&RetireRefusal::NonDefaultTask), "{refused:?}");
+    assert_eq!(
+        retired.len(),
+        1,
+        "retired under the normal rules: {refused:?}"
+    );
+    assert!(
+        !refused.contains(&RetireRefusal::NonDefaultTask),
+        "{refused:?}"
+    );
 }

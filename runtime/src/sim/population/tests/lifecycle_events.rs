@@ -41,7 +41,11 @@ fn a_batch_blocked_on_resources_is_refused_never_admitted() {
         .iter()
         .map(|e| e.frame)
         .collect();
-    assert_eq!(admitted, [1, 6], "nothing admitted while resources were not ready");
+    assert_eq!(
+        admitted,
+        [1, 6],
+        "nothing admitted while resources were not ready"
+    );
     assert_eq!(
         generations,
         [1, 1, 1, 1, 1, 2],
@@ -66,11 +70,7 @@ fn pooled_peds_are_pooled_in_every_count_never_walking() {
     );
     let states: Vec<AgentState> = world.agents().state.clone();
     assert_eq!(states, [AgentState::Pooled, AgentState::Pooled]);
-    let behaviours: Vec<AgentState> = world
-        .motion_frames()
-        .iter()
-        .map(|f| f.behaviour)
-        .collect();
+    let behaviours: Vec<AgentState> = world.motion_frames().iter().map(|f| f.behaviour).collect();
     assert_eq!(behaviours, [AgentState::Pooled, AgentState::Pooled]);
     // Readmitted, each walks again.
     steps(&mut world, 50);

@@ -65,7 +65,7 @@ fn a_refused_rendezvous_and_a_hold_during_a_knockdown_change_nothing() {
         Some(AgentState::Walking),
         "a refused command leaves the retained intent as it was"
     );
-    assert!(w.tasks().parents.get(&handle).is_none(), "no task");
+    assert!(!w.tasks().parents.contains_key(&handle), "no task");
     until_recovered(&mut w, handle);
     w.run(2);
     assert_eq!(

@@ -56,13 +56,15 @@ pub fn detail_text(detail: &EventDetail) -> String {
                 format!("RollbackFailed after {undone} item(s)")
             }
         }
-        EventDetail::Retirement { pooled } => {
-            if *pooled {
-                "into the reuse pool".to_owned()
+        EventDetail::Retirement { pooled, rule } => {
+            let to = if *pooled {
+                "into the reuse pool"
             } else {
-                "destroyed".to_owned()
-            }
+                "destroyed"
+            };
+            format!("{to}: {}", rule.describe())
         }
+        EventDetail::Removal(cause) => cause.describe().to_owned(),
         EventDetail::Box(slot, change) => format!("{slot:?} box {change:?}"),
         EventDetail::Directive { index, unresolved } => match unresolved {
             None => format!("directive {index}"),

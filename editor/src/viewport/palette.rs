@@ -75,6 +75,7 @@ pub fn agent_state(state: AgentState) -> Srgba {
         AgentState::Arrived => rgb(170, 170, 185),
         AgentState::Fleeing => rgb(240, 60, 60),
         AgentState::KnockedDown => rgb(150, 90, 200),
+        AgentState::Pooled => POOLED_AGENT,
     }
 }
 
@@ -88,13 +89,14 @@ pub fn agent_head(state: AgentState) -> Srgba {
 }
 
 /// Every agent state with its legend name.
-pub const AGENT_STATES: [(AgentState, &str); 6] = [
+pub const AGENT_STATES: [(AgentState, &str); 7] = [
     (AgentState::Walking, "walking"),
     (AgentState::Holding, "holding"),
     (AgentState::Travelling, "travelling"),
     (AgentState::Arrived, "arrived"),
     (AgentState::Fleeing, "fleeing"),
     (AgentState::KnockedDown, "knocked down"),
+    (AgentState::Pooled, "pooled"),
 ];
 
 /// The bot path through a mission layout.
@@ -109,10 +111,9 @@ pub const POOLED_AGENT: Srgba = rgb(110, 110, 120);
 /// The body of a pooled pedestrian still in quarantine (not yet reusable).
 pub const QUARANTINED_AGENT: Srgba = rgb(150, 90, 210);
 
-/// The lifecycle colours of the agent legend strip, after the states.
-pub const AGENT_LIFECYCLE: [(Srgba, &str); 3] = [
+/// The lifecycle colours of the agent legend strip, after the states (pooled is a state).
+pub const AGENT_LIFECYCLE: [(Srgba, &str); 2] = [
     (MISSION_AGENT, "mission"),
-    (POOLED_AGENT, "pooled"),
     (QUARANTINED_AGENT, "quarantined"),
 ];
 

@@ -77,6 +77,9 @@ pub enum AgentState {
     /// Knocked down: physics owns the body (see `sim::knockdown`); no walker moves it, and its
     /// intent waits in the knockdown record until the recovery completes.
     KnockedDown,
+    /// Retired into the reuse pool: detached from its source, updates suppressed, no task; it
+    /// walks again only when a batch acquires it (its row is then rebuilt).
+    Pooled,
 }
 
 impl AgentState {
@@ -89,6 +92,7 @@ impl AgentState {
             AgentState::Arrived => 3,
             AgentState::Fleeing => 4,
             AgentState::KnockedDown => 5,
+            AgentState::Pooled => 6,
         }
     }
 }

@@ -14,7 +14,7 @@ use super::agents::AgentHandle;
 use super::crossings::StuckReason;
 use super::knockdown::{KnockdownReason, RecoveryPhase};
 use super::motion::disguise::Recognition;
-use super::population::{ClaimRefusal, RetireRefusal, SpawnRejection};
+use super::population::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection};
 use super::tasks::TaskChange;
 use crate::content::StreamingCell;
 
@@ -157,6 +157,31 @@ pub enum BoxChange {
     Refused,
 }
 
+/// Why a ped was destroyed (the detail of a `Destroyed` event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RemovalCause {
+    /// An explicit `Destroy` directive.
+    Explicit,
+    /// Evicted from a full reuse pool to make room for a newer entry.
+    Evicted,
+    /// Retired while the pool refused it.
+    PoolRefused,
+    /// A batch's rollback removed it.
+    RolledBack,
+}
+
+impl RemovalCause {
+    /// The cause in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RemovalCause::Explicit => "destroyed explicitly by a directive",
+            RemovalCause::Evicted => "evicted from the full reuse pool",
+            RemovalCause::PoolRefused => "retired while the reuse pool refused it",
+            RemovalCause::RolledBack => "removed by a batch's rollback",
+        }
+    }
+}
+
 /// Why a directive's target could not be resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Unresolved {
@@ -196,11 +221,16 @@ pub enum EventDetail {
         /// Items compensated (in reverse order).
         undone: u32,
     },
-    /// Retirement destination: into the pool or destroyed (pool full or no pool).
+    /// Retirement: the rule that took the ped from its source, and where it went — into the
+    /// pool or destroyed (the pool refused it, or an explicit destroy).
     Retirement {
         /// True when the ped entered the pool.
         pooled: bool,
+        /// Which rule retired it.
+        rule: RetireRule,
     },
+    /// Why a ped was destroyed.
+    Removal(RemovalCause),
     /// A box slot change.
     Box(BoxSlot, BoxChange),
     /// A directive by its index in the scenario's list; `unresolved` when its target was not
@@ -420,7 +450,8 @@ fn write_event(e: &Event, bytes: &mut Vec<u8>) {
         EventDetail::Claim(r) => (3, r as u32, 0),
         EventDetail::Batch { items, reused } => (4, items, reused),
         EventDetail::Rollback { complete, undone } => (5, u32::from(complete), undone),
-        EventDetail::Retirement { pooled } => (6, u32::from(pooled), 0),
+        EventDetail::Retirement { pooled, rule } => (6, u32::from(pooled), u32::from(rule.code())),
+        EventDetail::Removal(cause) => (15, cause as u32, 0),
         EventDetail::Box(slot, change) => (7, slot as u32, change as u32),
         EventDetail::Directive { index, unresolved } => {
             (8, index, unresolved.map_or(u32::MAX, |u| u as u32))

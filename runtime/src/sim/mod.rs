@@ -45,14 +45,14 @@ pub use crowd::{
     directed_street_world, long_street_world, observed_street_world, two_way_street_world,
     STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
-pub use events::{Event, EventDetail, EventKind, EventLog};
+pub use events::{Event, EventDetail, EventKind, EventLog, RemovalCause};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use population::{
     Boxes, CandidateMark, ClaimRefusal, FrameSpawnReport, PlaceOutcome, PopulationState,
-    RetireRefusal, SourceStatus, SpawnRejection, SpawnReport,
+    RetireRefusal, RetireRule, SourceStatus, SpawnRejection, SpawnReport,
 };
 pub use routes::{
     RouteConnection, RouteError, RoutePath, RoutePoint, RouteSpan, RouteTable, SimRoute,

@@ -155,11 +155,25 @@ fn rendezvous_arrives_at_its_goal() {
     let start = world.agents().position[row];
     let distance = (20.0 - start.x).hypot(start.y - 8.0);
     let speed = world.agents().speed_m_s[row];
-    // One frame more than the walk takes at this agent's speed.
+    // One frame more than the walk takes at this agent's speed: it arrives, its rendezvous
+    // completes there, and it is an ambient walker of its (turning-back) source again.
     let frames = (distance / (speed * 0.05)).ceil() as u64 + 2;
-    world.step_n_for_test(frames);
-    assert_eq!(world.agents().state[row], AgentState::Arrived);
-    assert_eq!(world.agents().position[row], Vec2 { x: 20.0, y: 8.0 });
+    let mut completed_at = None;
+    for _ in 0..frames {
+        world.step();
+        let handle = world.handle_of(row).expect("alive");
+        let done = world
+            .tasks()
+            .parents
+            .get(&handle)
+            .is_some_and(|p| p.state == crate::sim::tasks::parent::ParentState::Completed);
+        if done && completed_at.is_none() {
+            completed_at = Some(world.agents().position[row]);
+        }
+    }
+    assert_eq!(completed_at, Some(Vec2 { x: 20.0, y: 8.0 }));
+    assert_eq!(world.agents().state[row], AgentState::Walking);
+    assert_eq!(world.agents().target[row], None);
 }
 
 #[test]
@@ -171,7 +185,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "97488e1efa3d1a1c116c5aef16306af3766d43462f183848fdf9706048fad4ef"
+        "76868c75ddbfc8de309fccf42d306023727cdd3f192ebb9a106490ad400ddefb"
     );
 }
 

@@ -11,6 +11,7 @@ use crate::sim::agents::{AgentHandle, AgentState};
 use crate::sim::events::{EventDetail, EventKind};
 use crate::sim::population::{live_row, Sets};
 use crate::sim::routes::SimRoute;
+use crate::sim::tasks::{log as log_task, TaskChange};
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 use crate::sim::world::WorldConfig;
 
@@ -120,6 +121,31 @@ pub(in crate::sim) fn knock_down_row(
     log(sets, handle, session, phase, KnockdownReason::Impulse);
 }
 
+/// The recovery of `update` releases the body suspension: the task layer replans an active
+/// parent from where the body lies (a `Resumed` task event); a cancelled intent has no active
+/// parent, so nothing is restored.
+fn release_task(sets: &mut Sets<'_>, row: usize, update: &super::KnockdownUpdate) {
+    let (p, h) = (update.anchor, update.heading);
+    let at = [p.x, p.y, 0.0];
+    let released = sets
+        .tasks
+        .release_body(update.handle, update.session, at, h.y.atan2(h.x));
+    if let Ok(Some(generation)) = released {
+        let session = sets.tasks.session_of(update.handle);
+        let source = Some(sets.agents.source[row]);
+        let (frame, change) = (sets.frame, TaskChange::Resumed);
+        log_task(
+            sets.events,
+            frame,
+            update.handle,
+            source,
+            session,
+            generation,
+            change,
+        );
+    }
+}
+
 /// Advances every knocked-down body and recovery by one fixed step (the start of the Tasks
 /// phase, before this frame's directives): peds that left the world lose their bodies, anchors
 /// become positions, transitions are logged, and a completed recovery resumes the retained
@@ -171,18 +197,14 @@ pub(in crate::sim) fn knockdown_phase(
             log(sets, update.handle, update.session, Some(t.to), t.reason);
         }
         if update.resume.is_some() {
-            // The task layer replans an active parent from where the body lies; a cancelled
-            // intent has no active parent, so nothing is restored.
-            let p = update.anchor;
-            let heading = update.heading.y.atan2(update.heading.x);
-            let _ =
-                sets.tasks
-                    .release_body(update.handle, update.session, [p.x, p.y, 0.0], heading);
+            release_task(sets, row, &update);
         }
         match update.resume {
             Some(Resume::Intent(intent)) => sets.agents.state[row] = intent,
+            // The intent ended meanwhile: the ped is an ambient ped again, never the cancelled
+            // task's traveller.
             Some(Resume::Ended) => {
-                sets.agents.state[row] = AgentState::Arrived;
+                sets.agents.state[row] = crate::sim::tasks::ambient_state(sets.agents, row);
                 sets.agents.target[row] = None;
             }
             None => {}

@@ -679,6 +679,8 @@ impl Stepping<'_> {
             // The knocked-down body moves in `sim::knockdown`.
             AgentState::KnockedDown => {}
             AgentState::Holding | AgentState::Arrived => {}
+            // Pooled rows are never updated; listed for completeness.
+            AgentState::Pooled => {}
         }
         grid.update(row, agents.position[row], agents.facing[row]);
     }

@@ -44,7 +44,7 @@ pub use pool::{
 };
 pub use realize::AttachFault;
 pub use report::{CandidateMark, FrameSpawnReport, PlaceOutcome, SourceStatus, SpawnReport};
-pub use retire::{eligibility, spatial, RetireRefusal, SUPPRESS_CLEANUP_MULTIPLIER};
+pub use retire::{eligibility, spatial, RetireRefusal, RetireRule, SUPPRESS_CLEANUP_MULTIPLIER};
 pub use startup::{
     Startup, StartupError, DEFAULT_FORCED_INIT_MS, EARLY_COMPLETION_MS, FULL_FADE,
     FULL_FADE_STREAK, HIDDEN_ATTEMPTS, HIDDEN_FADE, INSTANT_FILL_EXTRA_CYCLES,
@@ -54,7 +54,7 @@ pub use vehicles::{VehicleSourceConfig, Vehicles};
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
 use super::crossings::{CrosswalkAgent, GroupMember, Liveness, SignalState};
-use super::events::{EventDetail, EventKind, EventLog};
+use super::events::{EventDetail, EventKind, EventLog, RemovalCause};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
 use super::motion::tiers::{stable_hash, Tier};
@@ -384,10 +384,10 @@ fn ped_cycle(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_
     if sets.state.ped_spillover.repay() {
         return;
     }
-    let Some(source) = next_source(config, sets) else {
+    let Some((source, batch)) = next_source(config, sets) else {
         return;
     };
-    attempt(config, observation, sets, source);
+    attempt(config, observation, sets, source, batch);
 }
 
 /// Per-source `(ambient, mission, attached)` members: unpooled rows and staged births.
@@ -419,29 +419,42 @@ pub(in crate::sim) fn member_counts(
     counts
 }
 
-/// The first source from the cursor with a pending demand or a shortfall it has capacity for.
-fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<usize> {
+/// The first source from the cursor that is short of its target, with the batch its demand
+/// asks for: its batch size, but never more than the shortfall (a single-person shortfall is a
+/// single-agent demand, never a batch that overshoots the target). A pending demand follows the
+/// shortfall (the batch is recomputed at every attempt); a source no longer short withdraws it. Capacity is checked against the whole batch before anything is admitted: a batch that
+/// would take the source's attached peds past its capacity is refused (`CapacityFull`) and the
+/// cycle is spent.
+fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<(usize, u32)> {
     let count = config.sources.len();
     let counts = member_counts(count, sets.agents, sets.staged);
     for step in 0..count {
         let index = (sets.state.ped_cursor as usize + step) % count;
         let source = &config.sources[index];
-        let (ambient, mission, attached) = counts[index];
-        let _ = mission;
+        let (ambient, _, attached) = counts[index];
         let members = match source.kind {
             PopulationKind::Ambient => ambient,
             PopulationKind::Mission => attached,
         };
-        if sets.state.sources[index].pending.is_none() && members >= u64::from(source.target_count)
-        {
+        let shortfall = u64::from(source.target_count).saturating_sub(members);
+        let state = &mut sets.state.sources[index];
+        if shortfall == 0 {
+            state.pending = None;
             continue;
         }
+        let batch = source
+            .batch_size
+            .max(1)
+            .min(u32::try_from(shortfall).unwrap_or(u32::MAX));
+        if let Some(demand) = state.pending.as_mut() {
+            demand.batch = batch;
+        }
         sets.state.ped_cursor = ((index + 1) % count) as u32;
-        if attached >= u64::from(source.capacity) {
+        if attached + u64::from(batch) > u64::from(source.capacity) {
             reject(sets, index, SpawnRejection::CapacityFull);
             return None;
         }
-        return Some(index);
+        return Some((index, batch));
     }
     None
 }
@@ -538,15 +551,20 @@ fn ped_positions(agents: &Agents, staged: &Staged) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// Works the demand of `source` (enqueueing one if it has none): up to the attempt budget of
-/// candidate batches, each admitted item by item; the first admitted batch is realized.
-fn attempt(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_>, source: usize) {
+/// Works the demand of `source` (enqueueing one of `batch` if it has none): up to the attempt
+/// budget of candidate batches, each admitted item by item; the first admitted batch is realized.
+fn attempt(
+    config: &WorldConfig,
+    observation: &Observation,
+    sets: &mut Sets<'_>,
+    source: usize,
+    batch: u32,
+) {
     let frame = sets.frame;
-    let spec = &config.sources[source];
     let state = &mut sets.state.sources[source];
     if state.pending.is_none() {
         state.pending = Some(Demand {
-            batch: spec.batch_size.max(1),
+            batch,
             enqueued_frame: frame,
             attempts: 0,
         });
@@ -557,6 +575,10 @@ fn attempt(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_>,
     };
     demand.attempts += 1;
     let batch = demand.batch;
+    if let Err(reason) = realize::preview(config, sets, source) {
+        reject(sets, source, reason);
+        return;
+    }
     let hidden = sets.state.startup.hidden(observation);
     let peds = ped_positions(sets.agents, sets.staged);
     for _ in 0..Startup::attempts(hidden) {
@@ -774,9 +796,9 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
             continue;
         }
         let feet = [p.x, p.y, 0.0];
-        if spatial(observation, feet, multiplier, ped_multiplier, aggressive).is_err() {
+        let Ok(rule) = spatial(observation, feet, multiplier, ped_multiplier, aggressive) else {
             continue;
-        }
+        };
         let handle = sets.slots.handle_of(row);
         let source = Some(sets.agents.source[row]);
         let hold = handle.and_then(|h| sets.tasks.hold_of(h));
@@ -786,14 +808,21 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
                 .push(sets.frame, EventKind::RetireRefused, handle, source, detail);
             continue;
         }
-        retire_row(config, observation, sets, row);
+        retire_row(config, observation, sets, row, rule);
         return;
     }
 }
 
-/// Commits one retirement (eligibility re-checked by the pool): into the pool, or destroyed
-/// when the pool refuses; an evicted entry's ped is destroyed.
-fn retire_row(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_>, row: usize) {
+/// Commits one retirement by `rule` (eligibility re-checked by the pool): into the pool (the
+/// ped's state becomes `Pooled`), or destroyed when the pool refuses; an evicted entry's ped is
+/// destroyed.
+fn retire_row(
+    config: &WorldConfig,
+    observation: &Observation,
+    sets: &mut Sets<'_>,
+    row: usize,
+    rule: RetireRule,
+) {
     let Some(handle) = sets.slots.handle_of(row) else {
         return;
     };
@@ -821,8 +850,9 @@ fn retire_row(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
     match state.pool.admit(entry, checked) {
         Ok(evicted) => {
             sets.agents.pooled[row] = true;
+            sets.agents.state[row] = AgentState::Pooled;
             state.stats.pool_entries += 1;
-            let pooled = EventDetail::Retirement { pooled: true };
+            let pooled = EventDetail::Retirement { pooled: true, rule };
             sets.events.push(
                 frame,
                 EventKind::Retired,
@@ -838,20 +868,30 @@ fn retire_row(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
                 EventDetail::None,
             );
             if let Some(evicted) = evicted {
-                destroy(sets, evicted.handle, Some(evicted.source));
+                let source = Some(evicted.source);
+                destroy(sets, evicted.handle, source, RemovalCause::Evicted);
             }
         }
         Err(_) => {
-            let gone = EventDetail::Retirement { pooled: false };
+            let gone = EventDetail::Retirement {
+                pooled: false,
+                rule,
+            };
             sets.events
                 .push(frame, EventKind::Retired, Some(handle), Some(source), gone);
-            destroy(sets, handle, Some(source));
+            destroy(sets, handle, Some(source), RemovalCause::PoolRefused);
         }
     }
 }
 
-/// Stages the removal of `handle` (and drops its pool entry, if any).
-pub(in crate::sim) fn destroy(sets: &mut Sets<'_>, handle: AgentHandle, source: Option<u16>) {
+/// Stages the removal of `handle` (and drops its pool entry, if any); the `Destroyed` event
+/// says why.
+pub(in crate::sim) fn destroy(
+    sets: &mut Sets<'_>,
+    handle: AgentHandle,
+    source: Option<u16>,
+    cause: RemovalCause,
+) {
     sets.state.pool.entries.retain(|e| e.handle != handle);
     if !sets.staged.removals.contains(&handle) {
         sets.staged.removals.push(handle);
@@ -862,6 +902,6 @@ pub(in crate::sim) fn destroy(sets: &mut Sets<'_>, handle: AgentHandle, source: 
         EventKind::Destroyed,
         Some(handle),
         source,
-        EventDetail::None,
+        EventDetail::Removal(cause),
     );
 }

@@ -1,5 +1,5 @@
-//! Realization of an admitted batch: preview resources (the source's appearance family must be
-//! available) → claim the candidates → per item acquire from the pool (a compatible entry in
+//! Realization of a batch: preview resources (the source's appearance family must be available;
+//! checked before the candidates are drawn and admitted) → claim the candidates → per item acquire from the pool (a compatible entry in
 //! quarantine defers the whole batch) or create → attach at the admitted progress → commit the
 //! whole batch. On a failure the failed item restores or removes itself, earlier items are
 //! compensated in reverse (reused → back to the pool, new → removal request), the candidate
@@ -11,7 +11,7 @@ use super::{
     NO_BINDING,
 };
 use crate::sim::agents::{AgentHandle, AgentId, AgentRow};
-use crate::sim::events::{EventDetail, EventKind};
+use crate::sim::events::{EventDetail, EventKind, RemovalCause};
 use crate::sim::observers::Observation;
 use crate::sim::world::WorldConfig;
 
@@ -40,7 +40,30 @@ enum Attached {
     },
 }
 
-/// Realizes `candidates` for `source`; on success the demand is cleared and the batch recorded.
+/// The resource preview, before any candidate is drawn or admitted: the source's appearance
+/// family must be available. A batch blocked on resources is never admitted (no `Admitted`
+/// event, no new use of the source), only refused with `ResourcesNotReady`.
+pub(super) fn preview(
+    config: &WorldConfig,
+    sets: &Sets<'_>,
+    source: usize,
+) -> Result<(), SpawnRejection> {
+    let binding = config.sources[source].binding;
+    let available = |family: u16| {
+        sets.state
+            .families_available
+            .get(usize::from(family))
+            .copied()
+            .unwrap_or(false)
+    };
+    if binding != NO_BINDING && !available(binding) {
+        return Err(SpawnRejection::ResourcesNotReady);
+    }
+    Ok(())
+}
+
+/// Realizes `candidates` for `source` (its resources previewed); on success the demand is
+/// cleared and the batch recorded.
 pub(super) fn realize(
     config: &WorldConfig,
     observation: &Observation,
@@ -49,16 +72,6 @@ pub(super) fn realize(
     candidates: &[Candidate],
 ) -> Result<(), SpawnRejection> {
     let binding = config.sources[source].binding;
-    if binding != NO_BINDING
-        && !sets
-            .state
-            .families_available
-            .get(binding as usize)
-            .copied()
-            .unwrap_or(false)
-    {
-        return Err(SpawnRejection::ResourcesNotReady);
-    }
     let plan = plan_acquisitions(observation, sets, source, binding, candidates)?;
     let ordinal = sets.state.batches;
     sets.state.batches += 1;
@@ -192,7 +205,7 @@ fn attach(
 fn undo(sets: &mut Sets<'_>, item: Attached, fail_restore: bool) -> bool {
     match item {
         Attached::New(handle) => {
-            super::destroy(sets, handle, None);
+            super::destroy(sets, handle, None, RemovalCause::RolledBack);
             true
         }
         Attached::Reused { row, entry, before } => {
@@ -200,7 +213,8 @@ fn undo(sets: &mut Sets<'_>, item: Attached, fail_restore: bool) -> bool {
             if !fail_restore && sets.state.pool.restore(entry) {
                 return true;
             }
-            super::destroy(sets, entry.handle, Some(entry.source));
+            let cause = RemovalCause::RolledBack;
+            super::destroy(sets, entry.handle, Some(entry.source), cause);
             false
         }
     }

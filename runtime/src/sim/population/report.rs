@@ -76,6 +76,12 @@ impl SpawnReport {
     /// The answer in words: which gate rejected, how many times, and what would unblock it.
     pub fn text(&self) -> String {
         let s = &self.status;
+        if s.members > u64::from(s.target) {
+            return format!(
+                "`{}` is above its target ({} of {})",
+                s.id, s.members, s.target
+            );
+        }
         if s.pending.is_none() && !s.is_short() {
             return format!(
                 "`{}` is at its target ({} of {})",
@@ -337,6 +343,17 @@ mod tests {
                 SPAWN_REJECTIONS[1].remedy()
             )
         );
+    }
+
+    #[test]
+    fn a_source_above_its_target_is_never_said_to_be_at_it() {
+        // Three ambient members of a target of two (a claimed ped released back, say).
+        let above = SpawnReport {
+            status: status(2, 3, 0, 3),
+            rejections: Vec::new(),
+            last: None,
+        };
+        assert_eq!(above.text(), "`s` is above its target (3 of 2)");
     }
 
     fn event(frame: u64, kind: EventKind, source: u16, detail: EventDetail) -> Event {

@@ -20,6 +20,34 @@ use super::boxes::Boxes;
 /// Removal distances are multiplied by this while cleanup is suppressed.
 pub const SUPPRESS_CLEANUP_MULTIPLIER: f64 = 1.6;
 
+/// Which rule took a ped from its source (the detail of its `Retired` event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RetireRule {
+    /// In some view's intermediate band (`Rout < d ≤ Rin`), offscreen for every view, with
+    /// aggressive cleanup allowed.
+    Band,
+    /// Beyond every valid view's removal distance (`d > Rin`).
+    Range,
+    /// An explicit `Destroy` directive (lifetime authority outside the population's rules).
+    ExplicitDestroy,
+}
+
+impl RetireRule {
+    /// A stable small number.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The rule in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RetireRule::Band => "offscreen in the band between the retain and remove radii",
+            RetireRule::Range => "beyond the remove radius of every view",
+            RetireRule::ExplicitDestroy => "destroyed explicitly by a directive",
+        }
+    }
+}
+
 /// Why a ped is not retired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RetireRefusal {
@@ -95,7 +123,10 @@ pub fn eligibility(
         Some(TaskHold::Active) => return Err(RetireRefusal::DirectiveTask),
         _ => {}
     }
-    if agents.state[row] != AgentState::Walking {
+    // Walking its route, or standing after it (a finished walk, a finished or cancelled
+    // task) is the population's default; holding, travelling, fleeing or lying knocked down is
+    // not.
+    if !matches!(agents.state[row], AgentState::Walking | AgentState::Arrived) {
         return Err(RetireRefusal::NonDefaultTask);
     }
     match hold {
@@ -110,15 +141,15 @@ pub fn eligibility(
     Ok(())
 }
 
-/// The spatial rule for a ped at `feet_m`. `world_multiplier` is 1 or the suppress-cleanup
-/// multiplier; `ped_multiplier` applies last.
+/// The spatial rule for a ped at `feet_m`: the rule that removes it, or why it stays.
+/// `world_multiplier` is 1 or the suppress-cleanup multiplier; `ped_multiplier` applies last.
 pub fn spatial(
     observation: &Observation,
     feet_m: [f64; 3],
     world_multiplier: f64,
     ped_multiplier: f64,
     aggressive: bool,
-) -> Result<(), RetireRefusal> {
+) -> Result<RetireRule, RetireRefusal> {
     if !observation.any_valid() {
         return Err(RetireRefusal::NoValidView);
     }
@@ -145,6 +176,7 @@ pub fn spatial(
         if !observation.all_valid() {
             return Err(RetireRefusal::UnobservedInBand);
         }
+        return Ok(RetireRule::Band);
     }
-    Ok(())
+    Ok(RetireRule::Range)
 }

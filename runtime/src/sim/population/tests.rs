@@ -15,7 +15,9 @@ use crate::sim::scenario::{
 use crate::sim::space::{SimSpace, StaticBlocker};
 use crate::sim::{build_world, SimRoute, World};
 
+mod batches;
 mod eligibility;
+mod lifecycle_events;
 
 /// An observer at `(x, y, 1.7)` looking along +Y (so the route at y = 0 behind it is offscreen).
 fn observer(x: f64, y: f64, yaw_rad: f64) -> ObserverSpec {
@@ -176,7 +178,10 @@ fn the_spatial_rule_retains_at_rout_and_applies_the_band_at_rin() {
         Err(RetireRefusal::WithinRetainRadius)
     );
     // d = Rin (behind the camera): the intermediate rule still applies.
-    assert_eq!(rule([-80.0, 0.0, 0.0], 1.0, 1.0, true), Ok(()));
+    assert_eq!(
+        rule([-80.0, 0.0, 0.0], 1.0, 1.0, true),
+        Ok(RetireRule::Band)
+    );
     assert_eq!(
         rule([-80.0, 0.0, 0.0], 1.0, 1.0, false),
         Err(RetireRefusal::CleanupDisabledInBand)
@@ -186,7 +191,10 @@ fn the_spatial_rule_retains_at_rout_and_applies_the_band_at_rin() {
         Err(RetireRefusal::OnscreenInBand)
     );
     // Beyond Rin, even onscreen is removable; height never counts (horizontal distance).
-    assert_eq!(rule([80.001, 0.0, 0.0], 1.0, 1.0, true), Ok(()));
+    assert_eq!(
+        rule([80.001, 0.0, 0.0], 1.0, 1.0, true),
+        Ok(RetireRule::Range)
+    );
     assert_eq!(
         rule([-39.0, 0.0, 500.0], 1.0, 1.0, true),
         Err(RetireRefusal::WithinRetainRadius)
@@ -196,7 +204,10 @@ fn the_spatial_rule_retains_at_rout_and_applies_the_band_at_rin() {
         rule([-64.0, 0.0, 0.0], 1.6, 1.0, true),
         Err(RetireRefusal::WithinRetainRadius)
     );
-    assert_eq!(rule([-65.0, 0.0, 0.0], 1.6, 0.5, true), Ok(()));
+    assert_eq!(
+        rule([-65.0, 0.0, 0.0], 1.6, 0.5, true),
+        Ok(RetireRule::Range)
+    );
     let invalid = [ObserverState {
         fade: 0.0,
         valid: false,

@@ -53,13 +53,10 @@ pub enum InstallRefusal {
 /// Who a scenario directive's task belongs to (every scenario directive is the script's).
 pub const SCRIPT_SOURCE: &str = "script";
 
-/// The installation checks of a new primary task from `source`.
-fn install_checks(
-    book: &Book<'_>,
-    row: usize,
-    handle: AgentHandle,
-    source: &str,
-) -> Result<(), InstallRefusal> {
+/// Control eligibility: whether the ped may be controlled now — no vehicle relation (a seat,
+/// an intent, entering or exiting) and no suspended body (a knockdown). Every command that
+/// changes what the ped does checks it; a refused command changes nothing.
+fn control_checks(book: &Book<'_>, row: usize, handle: AgentHandle) -> Result<(), InstallRefusal> {
     match book.agents.vehicle[row] {
         VehicleRelation::None => {}
         VehicleRelation::Seated => return Err(InstallRefusal::Occupancy),
@@ -76,6 +73,18 @@ fn install_checks(
     {
         return Err(InstallRefusal::BodySuspended);
     }
+    Ok(())
+}
+
+/// The installation checks of a new primary task from `source`: control eligibility, then
+/// another source's active task.
+fn install_checks(
+    book: &Book<'_>,
+    row: usize,
+    handle: AgentHandle,
+    source: &str,
+) -> Result<(), InstallRefusal> {
+    control_checks(book, row, handle)?;
     if let Some(parent) = book.tasks.parents.get(&handle) {
         if parent.state.is_active() && parent.source != source {
             return Err(InstallRefusal::OtherSourceTask);
@@ -170,7 +179,11 @@ pub(super) fn rendezvous(book: &mut Book<'_>, row: usize, handle: AgentHandle, g
 }
 
 /// Hold: a travelling parent waits for a signal; a parentless walker stops its route walk.
+/// Refused while the ped may not be controlled (knocked down, a vehicle relation).
 pub(super) fn hold(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+    if let Err(why) = control_checks(book, row, handle) {
+        return refuse(book, handle, why);
+    }
     let Some(parent) = book.tasks.active_parent(handle) else {
         if book.agents.state[row] != AgentState::Holding {
             book.agents.resume[row] = book.agents.state[row];
@@ -197,8 +210,12 @@ pub(super) fn hold(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
     book.log(handle, generation, TaskChange::Held);
 }
 
-/// Continue: only from WaitingForSignal, releasing only the command hold.
+/// Continue: only from WaitingForSignal, releasing only the command hold; refused while the
+/// ped may not be controlled.
 pub(super) fn resume(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+    if let Err(why) = control_checks(book, row, handle) {
+        return refuse(book, handle, why);
+    }
     let Some(parent) = book.tasks.active_parent(handle) else {
         if book.agents.state[row] == AgentState::Holding {
             book.agents.state[row] = book.agents.resume[row];
@@ -223,7 +240,9 @@ pub(super) fn resume(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
     book.log(handle, generation, TaskChange::Continued);
 }
 
-/// Redirect to `goal`: a new execution in the same session.
+/// Redirect to `goal`: a new execution in the same session. While the ped is out of control
+/// (knocked down, a vehicle relation) the new goal is kept without a query, and executed from
+/// the ped's actual position when control returns.
 pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goal: [f64; 3]) {
     let Some(parent) = book.tasks.active_parent(handle) else {
         return refuse(book, handle, InstallRefusal::NoActiveParent);
@@ -238,9 +257,14 @@ pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goa
     );
     book.tasks.release_timed_standing(handle);
     let p = book.agents.position[row];
+    let deferred = book.tasks.out_of_control(handle);
     if let Some(m) = book.tasks.movements.get_mut(&handle) {
         m.position = [p.x, p.y, m.position[2]];
-        m.request_goal(goal);
+        if deferred {
+            m.defer_goal(goal);
+        } else {
+            m.request_goal(goal);
+        }
     }
     if let Some(parent) = book.tasks.parents.get_mut(&handle) {
         parent.goal = goal;
@@ -261,7 +285,7 @@ pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goa
 
 /// Cancel: closes this parent and its movement when their goals agree; nothing for a parent
 /// already completed or cancelled.
-pub(super) fn cancel(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+pub(super) fn cancel(book: &mut Book<'_>, handle: AgentHandle) {
     let Some(parent) = book.tasks.active_parent(handle) else {
         return refuse(book, handle, InstallRefusal::NoActiveParent);
     };
@@ -286,12 +310,12 @@ pub(super) fn cancel(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
         parent.state = ParentState::Cancelled;
         parent.commands += 1;
     }
-    book.agents.state[row] = AgentState::Arrived;
-    book.agents.target[row] = None;
     let generation = book.generation(handle);
     book.log(handle, generation, TaskChange::Cancelled);
-    // A task this one suspended comes back (its owner releases the suspension).
+    // A task this one suspended comes back (its owner releases the suspension); otherwise the
+    // ped is an ambient ped again.
     book.end_preemption(handle, session);
+    book.end_task(handle);
 }
 
 /// Stand: a timed standing of the active parent's movement until `until_frame`. The clock owns

@@ -5,15 +5,14 @@
 //! does nothing. Ped commands change the ped's task or ownership; world commands change the
 //! boxes, requests, observers and families.
 
-use super::{commands, Book};
+use super::{commands, control, Book};
 use crate::project::{PopulationKind, Vec2};
-use crate::sim::agents::AgentState;
 use crate::sim::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
-use crate::sim::knockdown::phase::{cancel_retained, knock_down_row, knockdown_phase};
+use crate::sim::knockdown::phase::{knock_down_row, knockdown_phase};
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
-use crate::sim::population::{claim, destroy, live_row, release, ClaimRefusal, Sets};
+use crate::sim::population::{claim, live_row, release, ClaimRefusal, Sets};
 use crate::sim::scenario::{Command, DirectiveSpec, DirectiveTarget};
 use crate::sim::world::WorldConfig;
 /// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due
@@ -262,13 +261,15 @@ fn ped_command(
         }
         Command::Destroy => {
             if let Some(handle) = handle {
-                destroy(sets, handle, source);
+                control::destroy_explicitly(sets, row, handle);
             }
         }
         Command::SetRemovalMultiplier { multiplier } => {
             sets.agents.removal_multiplier[row] = *multiplier;
         }
-        Command::SetVehicleRelation { relation } => sets.agents.vehicle[row] = *relation,
+        Command::SetVehicleRelation { relation } => {
+            control::set_vehicle_relation(sets, row, handle, *relation);
+        }
         Command::SetRelevance { relevance } => sets.agents.relevance[row] = *relevance,
         Command::LineOfSight {
             presented,
@@ -282,9 +283,8 @@ fn ped_command(
         }
         Command::Knockdown { impulse_n_s } => {
             knock_down_row(config, knock, sets, row, *impulse_n_s);
-            // The body suspends the ped's task movement until its recovery releases it.
-            if let Some((h, session)) = handle.and_then(|h| knock.session(h).map(|s| (h, s))) {
-                sets.tasks.suspend_body(h, session);
+            if let Some(handle) = handle {
+                control::suspend_knocked_down(sets, knock, row, handle);
             }
         }
         command if sets.agents.pooled[row] => {
@@ -297,29 +297,19 @@ fn ped_command(
         command => {
             let Some(handle) = handle else { return };
             match knock.intent(handle) {
-                // A knocked-down ped: the task changes (its movement stays suspended); the state
-                // it resumes with after recovery follows the command, and a cancel ends it.
                 Some(intent) => {
-                    sets.agents.state[row] = intent;
-                    task_command(config, sets, row, handle, command);
-                    let changed = match (sets.agents.state[row], command) {
-                        (state, _) if state != intent => state,
-                        (
-                            _,
-                            Command::Rendezvous { .. }
-                            | Command::RendezvousWith { .. }
-                            | Command::Redirect { .. }
-                            | Command::RedirectTo { .. },
-                        ) => AgentState::Travelling,
-                        (_, Command::Escape { .. }) => AgentState::Fleeing,
-                        (state, _) => state,
+                    let mut apply = |sets: &mut Sets<'_>| {
+                        task_command(config, sets, row, handle, command);
                     };
-                    sets.agents.state[row] = AgentState::KnockedDown;
-                    if matches!(command, Command::Cancel) {
-                        cancel_retained(knock, sets, handle);
-                    } else {
-                        knock.set_intent(handle, changed);
-                    }
+                    let cancel = matches!(command, Command::Cancel);
+                    control::command_while_down(
+                        sets,
+                        knock,
+                        (row, handle),
+                        intent,
+                        cancel,
+                        &mut apply,
+                    );
                 }
                 None => task_command(config, sets, row, handle, command),
             }
@@ -371,7 +361,7 @@ fn task_command(
             let until_frame = book.frame.saturating_add(frames);
             commands::stand(&mut book, handle, until_frame);
         }
-        Command::Cancel => commands::cancel(&mut book, row, handle),
+        Command::Cancel => commands::cancel(&mut book, handle),
         Command::QueueEvent { duration_s } => {
             let frames = duration_frames(*duration_s, config.fixed_step_s);
             book.tasks.incidents.queue(handle, frames);

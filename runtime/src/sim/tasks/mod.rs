@@ -4,9 +4,10 @@
 //!
 //! One file per mechanism: `parent` (intent), `movement` (execution), `paths` (the path
 //! service), `rendezvous` (scene-object goals, barriers), `commands` (installation checks, hold,
-//! continue, redirect, cancel, escape), `escape` (candidate selection), `failure` (blocking,
-//! replans, consuming a failure once), `stops` (stop causes), `directives` (the directives due
-//! this frame and their targets).
+//! continue, redirect, cancel, escape, each checking control eligibility), `control` (the
+//! body's and the vehicle relation's suspension of a running movement, commands while knocked
+//! down), `escape` (candidate selection), `failure` (blocking, replans, consuming a failure
+//! once), `stops` (stop causes), `directives` (the directives due this frame and their targets).
 //!
 //! Within one update: the Tasks phase applies the directives due, then accepts the replies the
 //! path service produced in the previous Motion phase (a reply whose generation is not the
@@ -17,6 +18,7 @@
 //! the parent's session, the movement's generation and the reason.
 
 pub mod commands;
+mod control;
 mod directives;
 pub mod escape;
 pub mod failure;
@@ -275,38 +277,115 @@ impl TaskState {
         }
     }
 
+    /// Whether the ped is out of its movement's control: its body is suspended (knocked down)
+    /// or a vehicle relation holds it. A command that needs control is refused meanwhile; a
+    /// redirect is kept without a query until control returns.
+    pub fn out_of_control(&self, handle: AgentHandle) -> bool {
+        let stops = self.stops_of(handle);
+        stops.owner(StopCause::BodySuspension).is_some()
+            || stops.owner(StopCause::VehicleRelation).is_some()
+    }
+
+    /// The session of the ped's parent (0 without one).
+    pub fn session_of(&self, handle: AgentHandle) -> u32 {
+        self.parents.get(&handle).map_or(0, |p| p.session)
+    }
+
+    /// Suspends the movement of the ped's active parent under `cause` (owned by `owner`): the
+    /// outstanding query is cancelled and invalidated (generation + 1), nothing moves, the
+    /// parent keeps its intent and stays active. Returns the movement's generation when an
+    /// active parent's movement was suspended (a `Suspended` task event).
+    fn suspend_control(
+        &mut self,
+        handle: AgentHandle,
+        cause: StopCause,
+        owner: StopOwner,
+    ) -> Option<u32> {
+        self.set_stop(handle, cause, owner);
+        self.service.cancel(handle);
+        let active = self.protects(handle);
+        let m = self.movements.get_mut(&handle)?;
+        m.suspend();
+        (active && m.state == MotionState::Suspended).then_some(m.generation)
+    }
+
+    /// Releases `cause` (by `owner`); once nothing keeps the ped out of control, an active
+    /// parent's movement replans from `position` to its retained goal. Returns the new
+    /// generation when it resumed (a `Resumed` task event).
+    fn release_control(
+        &mut self,
+        handle: AgentHandle,
+        cause: StopCause,
+        owner: StopOwner,
+        position: [f64; 3],
+        heading_rad: f64,
+    ) -> Result<Option<u32>, ReleaseRefusal> {
+        self.release_stop(handle, cause, owner)?;
+        if self.out_of_control(handle) || !self.protects(handle) {
+            return Ok(None);
+        }
+        let Some(m) = self.movements.get_mut(&handle) else {
+            return Ok(None);
+        };
+        if m.state != MotionState::Suspended {
+            return Ok(None);
+        }
+        m.resume_from(position, heading_rad);
+        Ok(Some(m.generation))
+    }
+
     /// Body suspension begins (for the knockdown module only): walking stops, the outstanding
-    /// query is cancelled and invalidated; the parent keeps its intent.
-    pub fn suspend_body(&mut self, handle: AgentHandle, recovery_session: u32) {
+    /// query is cancelled and invalidated; the parent keeps its intent. Returns the generation
+    /// of the active parent's suspended movement, if any.
+    pub fn suspend_body(&mut self, handle: AgentHandle, recovery_session: u32) -> Option<u32> {
         let owner = StopOwner::Knockdown {
             session: recovery_session,
         };
-        self.set_stop(handle, StopCause::BodySuspension, owner);
-        self.service.cancel(handle);
-        if let Some(m) = self.movements.get_mut(&handle) {
-            m.suspend();
-        }
+        self.suspend_control(handle, StopCause::BodySuspension, owner)
     }
 
     /// Body suspension ends at `position` (for the knockdown module only, with the session that
-    /// suspended it): an active parent's movement replans from there to its retained goal; a
-    /// cancelled intent is never restored.
+    /// suspended it): unless a vehicle relation still holds it, an active parent's movement
+    /// replans from there to its retained goal; a cancelled intent is never restored. Returns
+    /// the resumed movement's generation, if one resumed.
     pub fn release_body(
         &mut self,
         handle: AgentHandle,
         recovery_session: u32,
         position: [f64; 3],
         heading_rad: f64,
-    ) -> Result<(), ReleaseRefusal> {
+    ) -> Result<Option<u32>, ReleaseRefusal> {
         let owner = StopOwner::Knockdown {
             session: recovery_session,
         };
-        self.release_stop(handle, StopCause::BodySuspension, owner)?;
-        let active = self.protects(handle);
-        if let (true, Some(m)) = (active, self.movements.get_mut(&handle)) {
-            m.resume_from(position, heading_rad);
+        let cause = StopCause::BodySuspension;
+        self.release_control(handle, cause, owner, position, heading_rad)
+    }
+
+    /// The ped's vehicle relation changed: a blocking one (`blocking`: seated, intent, entering
+    /// or exiting) suspends an active parent's movement, the parent staying active; the
+    /// relation back to none releases it and the movement replans from `position`. Returns the
+    /// task change to log with the movement's generation.
+    pub fn relate_vehicle(
+        &mut self,
+        handle: AgentHandle,
+        blocking: bool,
+        position: [f64; 3],
+        heading_rad: f64,
+    ) -> Option<(TaskChange, u32)> {
+        let cause = StopCause::VehicleRelation;
+        let held = self.stops_of(handle).owner(cause).is_some();
+        match (blocking, held) {
+            (true, false) if self.protects(handle) => self
+                .suspend_control(handle, cause, StopOwner::Relation)
+                .map(|g| (TaskChange::Suspended, g)),
+            (false, true) => self
+                .release_control(handle, cause, StopOwner::Relation, position, heading_rad)
+                .ok()
+                .flatten()
+                .map(|g| (TaskChange::Resumed, g)),
+            _ => None,
         }
-        Ok(())
     }
 
     /// Drops the tasks of peds that no longer exist (destroyed or recycled slots).
@@ -386,8 +465,20 @@ impl TaskState {
     }
 }
 
+/// The state a ped takes when its task ends (completed or cancelled) with nothing restored: it
+/// is an ordinary ambient ped again, doing what its source's peds do — walking its route on from
+/// where it stands, or, for a source whose peds stop at their goal, standing where the task left
+/// it — and retires under the normal rules (only an unfinished task protects it).
+pub(in crate::sim) fn ambient_state(agents: &Agents, row: usize) -> AgentState {
+    if agents.stops_at_route_end[row] {
+        AgentState::Arrived
+    } else {
+        AgentState::Walking
+    }
+}
+
 /// Logs one task transition.
-pub(super) fn log(
+pub(in crate::sim) fn log(
     events: &mut EventLog,
     frame: u64,
     handle: AgentHandle,
@@ -520,9 +611,9 @@ impl Book<'_> {
                     if safe {
                         parent.state = ParentState::Completed;
                         let session = parent.session;
-                        self.set_agent_state(handle, AgentState::Arrived);
                         self.log(handle, generation, TaskChange::Completed);
                         self.end_preemption(handle, session);
+                        self.end_task(handle);
                     } else if failure::consume(parent, MoveFailure::UnsafeAtArrival) {
                         self.set_agent_state(handle, AgentState::Arrived);
                         self.log(handle, generation, TaskChange::FailureConsumed);
@@ -543,6 +634,18 @@ impl Book<'_> {
     fn set_agent_state(&mut self, handle: AgentHandle, state: AgentState) {
         if let Some(row) = self.row(handle) {
             self.agents.state[row] = state;
+        }
+    }
+
+    /// The ped's task ended: unless a task it had suspended came back (and is active again),
+    /// the ped is an ordinary ambient ped again ([`ambient_state`]) with no goal.
+    pub(super) fn end_task(&mut self, handle: AgentHandle) {
+        if self.tasks.active_parent(handle).is_some() {
+            return;
+        }
+        if let Some(row) = self.row(handle) {
+            self.agents.state[row] = ambient_state(self.agents, row);
+            self.agents.target[row] = None;
         }
     }
 }

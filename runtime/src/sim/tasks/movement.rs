@@ -163,6 +163,23 @@ impl Movement {
         self.restart();
     }
 
+    /// A new goal while the ped is out of the movement's control (its body knocked down, a
+    /// vehicle relation): kept without a query — generation + 1, path and progress cleared,
+    /// suspended — and executed from the actual position when the suspension ends
+    /// ([`Movement::resume_from`]).
+    pub fn defer_goal(&mut self, goal: [f64; 3]) {
+        self.goal = goal;
+        self.replans = 0;
+        self.generation = self.generation.wrapping_add(1);
+        self.path.clear();
+        self.corner = 0;
+        self.pending = false;
+        self.needs_query = false;
+        self.failure = None;
+        self.state = MotionState::Suspended;
+        self.reset_timers();
+    }
+
     /// A new query for the same goal from the current position (replan or resumption).
     fn restart(&mut self) {
         self.generation = self.generation.wrapping_add(1);

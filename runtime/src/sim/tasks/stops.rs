@@ -16,14 +16,18 @@ pub enum StopCause {
     BodySuspension,
     /// A higher-priority task holds the ped's movement.
     HigherPriorityTask,
+    /// A vehicle relation (a seat, an intent, entering or exiting) takes the ped out of its
+    /// movement's control; only the relation's change back to none releases it.
+    VehicleRelation,
 }
 
 /// Every cause, in code order.
-pub const STOP_CAUSES: [StopCause; 4] = [
+pub const STOP_CAUSES: [StopCause; 5] = [
     StopCause::CommandHold,
     StopCause::TimedStanding,
     StopCause::BodySuspension,
     StopCause::HigherPriorityTask,
+    StopCause::VehicleRelation,
 ];
 
 impl StopCause {
@@ -56,6 +60,8 @@ pub enum StopOwner {
         /// That task's session.
         session: u32,
     },
+    /// The ped's vehicle relation (`SetVehicleRelation`).
+    Relation,
 }
 
 /// Why a release was refused.
@@ -70,7 +76,7 @@ pub enum ReleaseRefusal {
 /// A ped's stop causes, one slot per cause.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StopCauses {
-    slots: [Option<StopOwner>; 4],
+    slots: [Option<StopOwner>; 5],
 }
 
 impl StopCauses {
@@ -143,13 +149,18 @@ impl StopCauses {
 
 impl Canonical for StopCauses {
     fn write_canonical(&self, bytes: &mut Vec<u8>) {
-        for slot in &self.slots {
+        let (first, later) = self.slots.split_at(4);
+        // The causes added later are written only while set, so worlds that never had one
+        // keep their bytes.
+        let later = later.iter().flatten();
+        for slot in first.iter().map(Option::as_ref).chain(later.map(Some)) {
             let (tag, value) = match slot {
                 None => (0u8, 0u64),
                 Some(StopOwner::Directive { session }) => (1, u64::from(*session)),
                 Some(StopOwner::Clock { until_frame }) => (2, *until_frame),
                 Some(StopOwner::Knockdown { session }) => (3, u64::from(*session)),
                 Some(StopOwner::Task { session }) => (4, u64::from(*session)),
+                Some(StopOwner::Relation) => (5, 0),
             };
             bytes.push(tag);
             value.write_canonical(bytes);

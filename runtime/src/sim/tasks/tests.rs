@@ -12,8 +12,8 @@ use super::paths::{FoundPath, Obstacle, PathFailure, PathGrid, PathReply, MAX_EX
 use super::stops::{StopCause, StopOwner};
 use super::{TaskChange, TaskState};
 use crate::project::{
-    Barrier, Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, SceneObject,
-    Target, Vec2, Vec3,
+    Barrier, Directive, DirectiveCommand, PopulationKind, PopulationSource, RouteEnd, Scenario,
+    SceneObject, Target, Vec2, Vec3,
 };
 use crate::sim::{
     build_world, AgentHandle, CompiledScenario, EventDetail, EventKind, SimRoute, SimSpace, World,
@@ -57,6 +57,9 @@ fn scenario(directives: Vec<Directive>) -> Scenario {
             target_count: 1,
             walk_speed_m_s: 1.5,
             candidates_m: vec![5.0],
+            // The ped stands where a finished task leaves it (an ambient ped of a source
+            // that stops at its goal).
+            at_route_end: RouteEnd::Stop,
             ..Default::default()
         }],
         objects: vec![
@@ -912,3 +915,53 @@ trait Pipe: Sized {
 }
 
 impl Pipe for DirectiveCommand {}
+
+/// A blocking vehicle relation mid-task suspends the movement (generation + 1, nothing moves)
+/// while the parent stays active; when the relation ends the movement replans from where the
+/// ped stands to the retained goal. Both are task events.
+#[test]
+fn entering_a_vehicle_mid_task_suspends_the_movement_until_the_relation_ends() {
+    use crate::project::VehicleRelation;
+    let relation = |relation| DirectiveCommand::SetVehicleRelation { relation };
+    let mut w = world(&scenario(vec![
+        directive(
+            5,
+            DirectiveCommand::Rendezvous {
+                goal: v3(18.0, 0.0, 0.0),
+            },
+        ),
+        directive(20, relation(VehicleRelation::Entering)),
+        directive(40, relation(VehicleRelation::None)),
+    ]));
+    run_to(&mut w, 21);
+    let h = ped(&w);
+    let at_entry = position(&w);
+    run_to(&mut w, 39);
+    assert_eq!(position(&w), at_entry, "no step while entering the vehicle");
+    assert_eq!(w.tasks().parents[&h].state, ParentState::Travelling);
+    assert_eq!(w.tasks().movements[&h].state, MotionState::Suspended);
+    run_to(&mut w, 60);
+    assert!(position(&w).x > at_entry.x + 1.0, "travelling on");
+    let log = task_changes(&w);
+    let find = |wanted: TaskChange| {
+        log.iter()
+            .find(|c| c.3 == wanted)
+            .map(|c| (c.0, c.2))
+            .expect("logged")
+    };
+    let (suspended_at, suspended) = find(TaskChange::Suspended);
+    let (resumed_at, resumed) = find(TaskChange::Resumed);
+    assert_eq!((suspended_at, resumed_at), (20, 40));
+    let before: Vec<u32> = log.iter().filter(|c| c.0 < 20).map(|c| c.2).collect();
+    assert_eq!(suspended, before.iter().max().copied().unwrap_or(0) + 1);
+    assert_eq!(resumed, suspended + 1);
+    let queued = log
+        .iter()
+        .find(|c| c.0 >= 40 && c.3 == TaskChange::PathQueued)
+        .map(|c| c.2);
+    assert_eq!(
+        queued,
+        Some(resumed),
+        "the replan asks from where it stands"
+    );
+}

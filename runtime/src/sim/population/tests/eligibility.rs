@@ -203,14 +203,17 @@ fn a_missing_view_never_authorizes_removal_in_the_band() {
     // Behind both cameras, in the band (Rout 40 < 60 ≤ Rin 80).
     let feet = [-60.0, 0.0, 0.0];
     let both = Observation::take(&specs, &valid, 0);
-    assert_eq!(spatial(&both, feet, 1.0, 1.0, true), Ok(()));
+    assert_eq!(spatial(&both, feet, 1.0, 1.0, true), Ok(RetireRule::Band));
     let missing = Observation::take(&specs, &one_missing, 0);
     assert_eq!(
         spatial(&missing, feet, 1.0, 1.0, true),
         Err(RetireRefusal::UnobservedInBand)
     );
     // Beyond Rin the valid view alone decides.
-    assert_eq!(spatial(&missing, [-81.0, 0.0, 0.0], 1.0, 1.0, true), Ok(()));
+    assert_eq!(
+        spatial(&missing, [-81.0, 0.0, 0.0], 1.0, 1.0, true),
+        Ok(RetireRule::Range)
+    );
     // The same question decides safety at retirement and at a reuse destination.
     assert!(both.offscreen_for_all(feet));
     assert!(!missing.offscreen_for_all(feet));
@@ -353,4 +356,102 @@ fn a_snapshot_whose_route_end_rule_is_not_its_sources_is_refused_whole() {
     assert_eq!(world.state_digest(), before, "nothing was applied");
     // Undamaged, the same snapshot restores.
     assert_eq!(world.restore(&world.snapshot()), Ok(()));
+}
+
+/// Frames at which `handle` retired, and its refusals after `from`.
+fn retired_and_refused(
+    world: &World,
+    handle: AgentHandle,
+    from: u64,
+) -> (Vec<u64>, Vec<RetireRefusal>) {
+    let retired = events_of(world, EventKind::Retired)
+        .iter()
+        .filter(|e| e.handle == Some(handle))
+        .map(|e| e.frame)
+        .collect();
+    let mut refused: Vec<RetireRefusal> = refusals(world, handle)
+        .into_iter()
+        .filter(|(frame, _)| *frame >= from)
+        .map(|(_, reason)| reason)
+        .collect();
+    refused.dedup();
+    (retired, refused)
+}
+
+#[test]
+fn a_finished_task_no_longer_protects_the_ped() {
+    // A short rendezvous (2 m along the route) completes before the observer leaves, which
+    // it does between frames 60 and 70.
+    let goal = Command::Rendezvous {
+        goal: Vec2 { x: -8.0, y: 0.0 },
+    };
+    let mut observer = behind();
+    observer.path = vec![
+        ObserverKey {
+            frame: 60,
+            position_m: [0.0, 5.0, 1.7],
+        },
+        ObserverKey {
+            frame: 70,
+            position_m: [0.0, 300.0, 1.7],
+        },
+    ];
+    let sources = vec![source("a", 1, &[-10.0])];
+    let mut world = world_of(scenario(
+        vec![observer],
+        sources,
+        vec![at(3, born(0, 0), goal)],
+    ));
+    steps(&mut world, 2);
+    let a = world.births[0][0];
+    steps(&mut world, 56);
+    let row = world.resolve(a).expect("alive");
+    let parent = world.tasks().parents.get(&a).map(|p| p.state);
+    assert_eq!(
+        parent,
+        Some(crate::sim::tasks::parent::ParentState::Completed)
+    );
+    assert_eq!(
+        world.agents().state[row],
+        AgentState::Walking,
+        "an ambient walker again"
+    );
+    assert_eq!(world.agents().target[row], None);
+    steps(&mut world, 30);
+    let (retired, refused) = retired_and_refused(&world, a, 0);
+    assert_eq!(
+        retired.len(),
+        1,
+        "retired under the normal rules: {refused:?}"
+    );
+    assert!(
+        !refused.contains(&RetireRefusal::NonDefaultTask),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn a_cancelled_task_no_longer_protects_the_ped() {
+    let goal = Command::Rendezvous {
+        goal: Vec2 { x: 40.0, y: 0.0 },
+    };
+    let directives = vec![at(3, born(0, 0), goal), at(8, born(0, 0), Command::Cancel)];
+    let sources = vec![source("a", 1, &[-10.0])];
+    let mut world = world_of(scenario(vec![leaving()], sources, directives));
+    steps(&mut world, 2);
+    let a = world.births[0][0];
+    steps(&mut world, 7);
+    let row = world.resolve(a).expect("alive");
+    assert_eq!(world.agents().state[row], AgentState::Walking);
+    steps(&mut world, 31);
+    let (retired, refused) = retired_and_refused(&world, a, 0);
+    assert_eq!(
+        retired.len(),
+        1,
+        "retired under the normal rules: {refused:?}"
+    );
+    assert!(
+        !refused.contains(&RetireRefusal::NonDefaultTask),
+        "{refused:?}"
+    );
 }

@@ -215,7 +215,7 @@ fn a_conflict_blocks_apply_until_it_is_decided() {
     // An added rock inside keep-out 0 ((20, 20)–(40, 40) m): a hard-constraint conflict.
     let path = example.dir.join(format!("overrides/{SET}.overrides.ron"));
     let text = std::fs::read_to_string(&path).expect("set");
-    let rock = "        Override(\n            stage: 1001,\n            target: 281483567104007,\n            precedence: 0,\n            base: \"\",\n            action: Add(\n                variant: \"boulder\",\n                position: (30.0, 30.0),\n            ),\n        ),\n    ],\n    mutations: [";
+    let rock = "        Override(\n            stage: 1001,\n            target: 282024732983303,\n            precedence: 0,\n            base: \"\",\n            action: Add(\n                variant: \"boulder\",\n                position: (30.0, 30.0),\n            ),\n        ),\n    ],\n    mutations: [";
     std::fs::write(&path, text.replacen("    ],\n    mutations: [", rock, 1)).expect("write");
     let mut harness = dialog_harness(&example.dir, 20261129);
     harness.get_by_label("Run report").click();
@@ -265,5 +265,5 @@ fn a_conflict_blocks_apply_until_it_is_decided() {
     assert!(rebased
         .overrides
         .iter()
-        .all(|o| o.target != 281483567104007));
+        .all(|o| o.target != 282024732983303));
 }

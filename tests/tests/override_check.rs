@@ -26,6 +26,8 @@ fn pine_with(file: &str, edit: impl Fn(&str) -> String) -> (tempfile::TempDir, P
     fs::create_dir_all(&project).expect("mkdir");
     copy_tree(&repo_root().join("assets"), &assets);
     copy_tree(&example_project("pine-clearing"), &project);
+    // The copy is a repository like the original, so `../../assets` stays inside it.
+    fs::create_dir_all(dir.path().join(".git")).expect("repository marker");
     let path = project.join(file);
     let text = fs::read_to_string(&path).expect("read");
     let edited = edit(&text);

@@ -451,8 +451,7 @@ fn report_at(project: &Project, seed: u64) -> stagecraft_runtime::overrides::Reb
 }
 
 #[test]
-fn a_spacing_change_makes_every_lock_move_delete_and_harvest_a_conflict_and_a_freeze_materializes()
-{
+fn a_spacing_change_breaks_every_lock_move_delete_and_harvest_and_a_freeze_materializes() {
     let mut project = project();
     let seed = project.manifest.root_seed;
     set_scatter_param(&mut project, "cell_size", ParamValue::Int(500));
@@ -473,13 +472,14 @@ fn a_spacing_change_makes_every_lock_move_delete_and_harvest_a_conflict_and_a_fr
         vec![
             ("LockSelection", "base-revision-mismatch"),
             ("LockTransform", "base-revision-mismatch"),
-            ("Delete", "base-revision-mismatch"),
+            // Its target's cell (13, …) is past the region's 12 cells of 5 m.
+            ("Delete", "orphaned"),
             ("Move", "base-revision-mismatch"),
             ("Add", "applies"),
             ("Exclude", "applies"),
             ("FreezeSubtree", "base-revision-mismatch"),
-            ("Harvest", "base-revision-mismatch"),
-            ("Regrow", "base-revision-mismatch"),
+            ("Harvest", "orphaned"),
+            ("Regrow", "orphaned"),
         ]
     );
     let set = &project.overrides["pine-clearing-edits"];

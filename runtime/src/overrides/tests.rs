@@ -844,7 +844,7 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
             product.placement_count(),
             &digest[..16]
         ),
-        (2301, 1013, 1410, "a8c981feb25e50bc")
+        (2301, 1013, 1410, "631625724e1417e7")
     );
 }
 

@@ -95,13 +95,62 @@ fn a_spacing_change_warns_at_every_edit_it_breaks_and_names_the_rebase() {
     // bases are other objects now.
     let (mismatch, gone) = ("base-revision-mismatch", "target-gone");
     let broken = [
-        ("Override(", 0, "overrides[0]", "LockSelection", 281474976776192u64, mismatch),
-        ("Override(", 1, "overrides[1]", "LockTransform", 281474977431553, mismatch),
-        ("Override(", 2, "overrides[2]", "Delete", 281474977628161, gone),
-        ("Override(", 3, "overrides[3]", "Move", 281474976710658, mismatch),
-        ("Override(", 6, "overrides[6]", "FreezeSubtree", 281474976972804, mismatch),
-        ("Mutation(", 0, "mutations[0]", "Harvest", 281474977234957, gone),
-        ("Mutation(", 1, "mutations[1]", "Regrow", 281474977562638, gone),
+        (
+            "Override(",
+            0,
+            "overrides[0]",
+            "LockSelection",
+            281474976776192u64,
+            mismatch,
+        ),
+        (
+            "Override(",
+            1,
+            "overrides[1]",
+            "LockTransform",
+            281474977431553,
+            mismatch,
+        ),
+        (
+            "Override(",
+            2,
+            "overrides[2]",
+            "Delete",
+            281474977628161,
+            gone,
+        ),
+        (
+            "Override(",
+            3,
+            "overrides[3]",
+            "Move",
+            281474976710658,
+            mismatch,
+        ),
+        (
+            "Override(",
+            6,
+            "overrides[6]",
+            "FreezeSubtree",
+            281474976972804,
+            mismatch,
+        ),
+        (
+            "Mutation(",
+            0,
+            "mutations[0]",
+            "Harvest",
+            281474977234957,
+            gone,
+        ),
+        (
+            "Mutation(",
+            1,
+            "mutations[1]",
+            "Regrow",
+            281474977562638,
+            gone,
+        ),
     ];
     assert_eq!(found.len(), broken.len(), "{found:#?}");
     for (prefix, n, path, action, target, reason) in broken {
@@ -141,7 +190,10 @@ fn an_edit_of_a_generated_object_without_a_base_revision_is_reported_where_it_is
 #[test]
 fn two_recipes_packing_one_scope_are_an_error_at_the_second_ones_room() {
     let (_dir, project) = pine_with("stagecraft.ron", |t| {
-        t.replace("        \"pine-clearing\",\n", "        \"pine-clearing\",\n        \"pine-copy\",\n")
+        t.replace(
+            "        \"pine-clearing\",\n",
+            "        \"pine-clearing\",\n        \"pine-copy\",\n",
+        )
     });
     let recipe = fs::read_to_string(project.join(RECIPE_FILE)).expect("recipe");
     let copy = recipe.replace("id: \"pine-clearing\",", "id: \"pine-copy\",");

@@ -444,7 +444,9 @@ fn an_added_object_survives_a_higher_candidate_count() {
 
 /// The rebase report of the project's sets against its generation at `seed`.
 fn report_at(project: &Project, seed: u64) -> stagecraft_runtime::overrides::RebaseReport {
-    let sets = Overrides::of_recipe(project, "pine-clearing").sets().to_vec();
+    let sets = Overrides::of_recipe(project, "pine-clearing")
+        .sets()
+        .to_vec();
     let plain = generate(project, seed, &Overrides::none());
     let preview = generate(project, seed, &Overrides::preview(sets.clone()));
     rebase_report(&sets, &preview, &plain.digest_hex())
@@ -521,10 +523,7 @@ fn a_spacing_change_breaks_every_lock_move_delete_and_harvest_and_a_freeze_mater
     let id = id(new);
     assert!(id.is_authored());
     // Cell (16.05 m, 18.13 m) / 5 m = (3, 3), the first authored index.
-    assert_eq!(
-        (id.cell_x(), id.cell_y(), id.candidate()),
-        (3, 3, 128)
-    );
+    assert_eq!((id.cell_x(), id.cell_y(), id.candidate()), (3, 3, 128));
     assert_eq!(
         made[0].action,
         OverrideAction::Add {

@@ -34,14 +34,8 @@ pub fn allocate_identity(
         .filter(|o| o.stage == stage && matches!(o.action, OverrideAction::Add { .. }))
         .map(|o| o.target)
         .collect();
-    authored_id(
-        u32::from(layer.room),
-        u32::from(layer.layer),
-        cx,
-        cy,
-        &used,
-    )
-    .ok_or(AuthoringRefusal::NoFreeIdentity)
+    authored_id(u32::from(layer.room), u32::from(layer.layer), cx, cy, &used)
+        .ok_or(AuthoringRefusal::NoFreeIdentity)
 }
 
 /// The edit that adds an authored object of `variant` of scatter stage `stage`'s family at

@@ -15,9 +15,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context as _;
-use stagecraft_runtime::overrides::{
-    rebase, Decision, EditRef, Overrides, RebaseReport, Standing,
-};
+use stagecraft_runtime::overrides::{rebase, Decision, EditRef, Overrides, RebaseReport, Standing};
 use stagecraft_runtime::project::{canonical_text, has_errors, overrides_file, OverrideSet};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
@@ -80,7 +78,13 @@ pub fn rebase_command(
         // The same report the editor's Rebase dialog shows (one function makes both).
         let report = report_of_plan(&plan, &sets, seed).map_err(|e| anyhow::anyhow!(e))?;
         if options.write {
-            exit = exit.max(write_sets(project, &sets, &report, options.materialize, out)?);
+            exit = exit.max(write_sets(
+                project,
+                &sets,
+                &report,
+                options.materialize,
+                out,
+            )?);
         }
         reports.push(report);
     }

@@ -62,7 +62,10 @@ impl<'r> Authored<'r> {
             edit: at.clone(),
             why: why.to_owned(),
         };
-        let o = set.overrides.get(index).ok_or_else(|| refuse("no such edit"))?;
+        let o = set
+            .overrides
+            .get(index)
+            .ok_or_else(|| refuse("no such edit"))?;
         if !matches!(
             o.action,
             OverrideAction::LockSelection { .. }
@@ -92,7 +95,9 @@ impl<'r> Authored<'r> {
             fill_from_authored_base(&mut recorded, set, o, old, base);
         }
         let variant = recorded.variant.ok_or_else(|| {
-            refuse("no edit records its variant, and the base it was authored against is not this one")
+            refuse(
+                "no edit records its variant, and the base it was authored against is not this one",
+            )
         })?;
         let position = recorded.position.ok_or_else(|| {
             refuse("no edit records its position, and the base it was authored against is not this one")
@@ -191,7 +196,10 @@ fn fill_from_authored_base(
         return;
     }
     if recorded.variant.is_none() {
-        recorded.variant = authored.variant_ids.get(candidate.variant as usize).cloned();
+        recorded.variant = authored
+            .variant_ids
+            .get(candidate.variant as usize)
+            .cloned();
     }
     if recorded.position.is_none() {
         recorded.position = Some(Vec2 {

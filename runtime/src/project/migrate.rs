@@ -208,9 +208,10 @@ fn overrides_v2_to_v3(fields: &mut [(Ident, Node)]) {
         let k = id.unpack();
         let (room, layer) = (u32::from(k.room.get()), u32::from(k.layer));
         let (cx, cy) = (i64::from(k.cell_x), i64::from(k.cell_y));
-        let preferred = crate::identity::pack_scatter_id(room, layer, 128 + u32::from(k.candidate), cx, cy)
-            .ok()
-            .filter(|p| !used.contains(&p.bits()));
+        let preferred =
+            crate::identity::pack_scatter_id(room, layer, 128 + u32::from(k.candidate), cx, cy)
+                .ok()
+                .filter(|p| !used.contains(&p.bits()));
         let Some(new) = preferred.or_else(|| authored_id(room, layer, cx, cy, &used)) else {
             continue;
         };

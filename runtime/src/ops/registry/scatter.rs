@@ -25,7 +25,8 @@ use crate::identity::{ChildKey, ScatterId};
 use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use crate::ops::scatter::{
     region_cells, scatter_into, scatter_par_into, CellRange, Rect, ScatterError, ScatterParams,
-    ScatterVariant, MAX_CANDIDATES_PER_CELL, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS, SPARE_RECORDS,
+    ScatterVariant, MAX_CANDIDATES_PER_CELL, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
+    SPARE_RECORDS,
 };
 use crate::rng::{sample_bounded, sample_u32, DomainKey};
 
@@ -232,10 +233,12 @@ fn scopes(params: &StageParams, inputs: &InputOutlines<'_>) -> Vec<(u32, u32)> {
     let StageParams::Scatter(p) = params else {
         return Vec::new();
     };
-    let areas = inputs.iter().find_map(|(port, input)| match (*port, input) {
-        ("areas", InputOutline::Product(outline)) => Some(outline.scatter_areas.len()),
-        _ => None,
-    });
+    let areas = inputs
+        .iter()
+        .find_map(|(port, input)| match (*port, input) {
+            ("areas", InputOutline::Product(outline)) => Some(outline.scatter_areas.len()),
+            _ => None,
+        });
     let layers = areas.unwrap_or(1) as u32;
     (0..layers)
         .map(|i| (p.room, p.layer.saturating_add(i)))

@@ -351,11 +351,16 @@ fn an_add_click_and_an_exclusion_rectangle_are_overrides_at_the_pointer() {
             position
         }
     );
-    // Cell (floor(x / 4 m), floor(y / 4 m)), the first authored candidate index (2).
+    // Cell (floor(x / 4 m), floor(y / 4 m)), the first index of the authored space (128).
     let cell = |v: f64| (v / 4.0).floor() as i64;
-    let id =
-        stagecraft_runtime::identity::pack_scatter_id(1, 0, 2, cell(position.x), cell(position.y))
-            .expect("packs");
+    let id = stagecraft_runtime::identity::pack_scatter_id(
+        1,
+        0,
+        128,
+        cell(position.x),
+        cell(position.y),
+    )
+    .expect("packs");
     assert_eq!(o.target, id.bits());
     undo_restores(&mut harness, &before);
 

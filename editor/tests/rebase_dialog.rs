@@ -215,7 +215,7 @@ fn a_conflict_blocks_apply_until_it_is_decided() {
     // An added rock inside keep-out 0 ((20, 20)–(40, 40) m): a hard-constraint conflict.
     let path = example.dir.join(format!("overrides/{SET}.overrides.ron"));
     let text = std::fs::read_to_string(&path).expect("set");
-    let rock = "        Override(\n            stage: 1001,\n            target: 281483567104007,\n            precedence: 0,\n            base: \"\",\n            action: Add(\n                variant: \"boulder\",\n                position: (30.0, 30.0),\n            ),\n        ),\n    ],\n    mutations: [";
+    let rock = "        Override(\n            stage: 1001,\n            target: 282024732983303,\n            precedence: 0,\n            base: \"\",\n            action: Add(\n                variant: \"boulder\",\n                position: (30.0, 30.0),\n            ),\n        ),\n    ],\n    mutations: [";
     std::fs::write(&path, text.replacen("    ],\n    mutations: [", rock, 1)).expect("write");
     let mut harness = dialog_harness(&example.dir, 20261129);
     harness.get_by_label("Run report").click();
@@ -265,5 +265,66 @@ fn a_conflict_blocks_apply_until_it_is_decided() {
     assert!(rebased
         .overrides
         .iter()
-        .all(|o| o.target != 281483567104007));
+        .all(|o| o.target != 282024732983303));
+}
+
+#[test]
+fn diagnostics_warn_at_every_edit_a_spacing_change_breaks_and_a_freeze_materializes() {
+    let example = example("pine-clearing");
+    let recipe = example.dir.join("recipes/pine-clearing.recipe.ron");
+    let text = std::fs::read_to_string(&recipe).expect("recipe");
+    std::fs::write(
+        &recipe,
+        text.replace("\"cell_size\": 400,", "\"cell_size\": 500,"),
+    )
+    .expect("write");
+    let mut harness = support::harness(&example.dir);
+    // The Diagnostics tab warns at the move's entry once the preview is generated.
+    let row = "overrides[3]  — Move of 281474976710658 (stage 1001) does not apply (base-revision-mismatch)";
+    let start = std::time::Instant::now();
+    while harness.query_by_label_contains(row).is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no Diagnostics row {row}"
+        );
+        harness.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(harness.query_by_label_contains("⚠ 7 warnings").is_some());
+
+    // In the Rebase dialog the freeze (row 6) materializes; everything else that conflicts
+    // is dropped.
+    let mut harness = dialog_harness(&example.dir, 20261129);
+    harness.get_by_label("Run report").click();
+    harness.run_steps(2);
+    let report = harness.state().dialog.report.clone().expect("a report");
+    assert_eq!(report.count("conflict"), 7);
+    for (i, entry) in report.entries.iter().enumerate() {
+        let choice = match i {
+            6 => Choice::Materialize,
+            4 | 5 => Choice::Keep,
+            _ => Choice::Drop,
+        };
+        harness
+            .state_mut()
+            .dialog
+            .choices
+            .insert(entry.edit.clone(), choice);
+    }
+    assert_eq!(harness.get_all_by_label("Materialize").count(), 4);
+    harness.run_steps(2);
+    harness.get_by_label("Apply rebase").click();
+    harness.run_steps(2);
+    let rebased = edits(&harness);
+    let actions: Vec<&str> = rebased.overrides.iter().map(|o| o.action.name()).collect();
+    assert_eq!(actions, ["Add", "Exclude", "Add", "Rotate"]);
+    let made = &rebased.overrides[2];
+    assert_eq!(
+        made.action,
+        stagecraft_runtime::project::OverrideAction::Add {
+            variant: "pine-tall".into(),
+            position: stagecraft_runtime::project::Vec2 { x: 16.05, y: 18.13 },
+        }
+    );
+    assert_eq!(rebased.overrides[3].target, made.target);
 }

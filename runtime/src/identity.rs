@@ -9,11 +9,18 @@
 //! | ----- | --------- | --------------------------------------- |
 //! | 63-48 | room      | 1..=65535                               |
 //! | 47-40 | layer     | 0..=255                                 |
-//! | 39-32 | candidate | 0..=255                                 |
+//! | 39-32 | candidate | 0..=127 generated, 128..=255 authored    |
 //! | 31-16 | cell X    | `i16`, stored as its two's-complement bits |
 //! | 15-0  | cell Y    | `i16`, stored as its two's-complement bits |
 //!
 //! The packing is injective within these ranges; values outside them are errors, never truncated.
+//!
+//! The candidate field is split in two spaces. Indices below [`AUTHORED_CANDIDATE_MIN`] are the
+//! generator's (a layer draws at most that many candidates per cell, so no generation parameter
+//! reaches past it); indices from it up are authored objects' (`Add` overrides), allocated by
+//! [`authored_id`]. An authored identity keeps the room, layer and cell of where it was added, so
+//! it belongs to its layer, but no change of cell size, candidate count or seed makes the
+//! generator emit it.
 
 use std::fmt;
 use std::num::NonZeroU16;
@@ -126,6 +133,12 @@ impl ScatterId {
         (self.0 >> 32) as u8
     }
 
+    /// Whether this is an authored object's identity (candidate index in the authored space,
+    /// which the generator never emits).
+    pub const fn is_authored(self) -> bool {
+        self.candidate() >= AUTHORED_CANDIDATE_MIN
+    }
+
     /// The canonical order of records: (cell Y, cell X, candidate).
     pub const fn canonical_key(self) -> (i16, i16, u8) {
         (self.cell_y(), self.cell_x(), self.candidate())
@@ -202,6 +215,25 @@ impl ScatterKey {
                 | u64::from(self.cell_y as u16),
         )
     }
+}
+
+/// The first candidate index of the authored space: generated candidates are `0..128` (the most a
+/// layer draws per cell), authored objects `128..=255`.
+pub const AUTHORED_CANDIDATE_MIN: u8 = 128;
+
+/// The authored identity in room `room`, layer `layer`, cell (`cell_x`, `cell_y`) with the lowest
+/// authored candidate index that `used` (packed identities already given out) does not hold;
+/// `None` when the fields do not pack or all 128 authored indices of the cell are used.
+pub fn authored_id(
+    room: u32,
+    layer: u32,
+    cell_x: i64,
+    cell_y: i64,
+    used: &[u64],
+) -> Option<ScatterId> {
+    (u32::from(AUTHORED_CANDIDATE_MIN)..=255)
+        .filter_map(|candidate| pack_scatter_id(room, layer, candidate, cell_x, cell_y).ok())
+        .find(|id| !used.contains(&id.bits()))
 }
 
 /// Packs wide values into a scatter identity, rejecting anything out of range.
@@ -374,6 +406,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn authored_identities_take_the_lowest_free_index_of_the_authored_space() {
+        let first = authored_id(1, 0, 3, -2, &[]).map(ScatterId::bits);
+        assert_eq!(first, Some(0x0001_0080_0003_FFFE));
+        let taken = [0x0001_0080_0003_FFFE, 0x0001_0081_0003_FFFE];
+        let third = authored_id(1, 0, 3, -2, &taken).map(ScatterId::bits);
+        assert_eq!(third, Some(0x0001_0082_0003_FFFE));
+        let all: Vec<u64> = (128..=255)
+            .filter_map(|k| pack_scatter_id(1, 0, k, 0, 0).ok().map(ScatterId::bits))
+            .collect();
+        assert_eq!(authored_id(1, 0, 0, 0, &all), None);
+        let id = authored_id(7, 2, 0, 0, &[]).map(|id| (id.is_authored(), id.candidate()));
+        assert_eq!(id, Some((true, 128)));
+        let generated = pack_scatter_id(7, 2, 127, 0, 0).map(ScatterId::is_authored);
+        assert_eq!(generated, Ok(false));
     }
 
     #[test]

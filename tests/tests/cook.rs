@@ -21,11 +21,11 @@ mod support;
 const GOLDEN: [(&str, &str); 4] = [
     (
         "pine-clearing",
-        "ebdd418c5ec5309b9d34073312ce8018a5f8da22a10ed8f86f4e8dbec1bf30be",
+        "80ffa902cb82ad697fb6be7f078070edb35a3bf31fdd4f34bd15ae3e9fb74cdb",
     ),
     (
         "street-block",
-        "3619111283a15299c7f0f074ac62cb78e6e3545c1d7b7ffd0086db6059e754c0",
+        "f9806c445b8fedd389af80b5fbcb803dbd32f30e9aab00aff67a6b7a602d5955",
     ),
     (
         "tactical-mission",

@@ -25,7 +25,7 @@ const GOLDEN: [(&str, &str, &str); 4] = [
         "pine-clearing",
         // With its override set (locks, a tombstone, a move, an added boulder, an exclusion, a
         // harvest and a regrowth); without it the bundle is afe95927…7931.
-        "cb02d0da78a4c0159783d2d630d22375fabde31eb5c710008b1686a8a3378b5e",
+        "b88ad45c69d67223af80fbc024b6d8ab6129d439ef5cba8e1182463b1050aa85",
     ),
     (
         "street-block",

@@ -24,7 +24,7 @@ const THINNED_BY_LOCK: u64 = 281479271743488;
 const TRANSFORM_LOCKED: u64 = 281474977431553;
 const DELETED: u64 = 281474977628161;
 const MOVED: u64 = 281474976710658;
-const ADDED: u64 = 281483567366150;
+const ADDED: u64 = 282033323180038;
 const EXCLUDED: u64 = 281479272071179;
 const FROZEN: u64 = 281474976972804;
 const HARVESTED: u64 = 281474977234957;
@@ -394,5 +394,196 @@ fn a_seed_change_applies_nothing_and_rebase_reports_the_orphans() {
     assert_eq!(
         placed(&applied, ADDED).map(|p| (p.0, p.1, p.2)),
         Some((4700, 2400, 2))
+    );
+}
+
+/// Sets a parameter of the pine-clearing scatter stage (1001).
+fn set_scatter_param(project: &mut Project, name: &str, value: ParamValue) {
+    let recipe = project.recipes.get_mut("pine-clearing").expect("recipe");
+    let stage = recipe
+        .stages
+        .iter_mut()
+        .find(|s| s.id == 1001)
+        .expect("stage");
+    stage.parameters.insert(name.into(), value);
+}
+
+#[test]
+fn an_added_object_survives_a_higher_candidate_count() {
+    let mut project = project();
+    let seed = project.manifest.root_seed;
+    let add = project.overrides["pine-clearing-edits"]
+        .overrides
+        .iter()
+        .find(|o| matches!(o.action, OverrideAction::Add { .. }))
+        .map(|o| o.target)
+        .expect("the example adds a boulder");
+    for candidates in [3, 64, 128] {
+        set_scatter_param(
+            &mut project,
+            "candidates_per_cell",
+            ParamValue::Int(candidates),
+        );
+        let edited = generate(
+            &project,
+            seed,
+            &Overrides::of_recipe(&project, "pine-clearing"),
+        );
+        let outcome = edited
+            .edit_outcomes()
+            .find(|o| o.action == "Add")
+            .map(|o| o.result.clone());
+        assert_eq!(outcome, Some(Ok(())), "{candidates} candidates per cell");
+        assert_eq!(
+            placed(&edited, add).map(|p| (p.0, p.1, p.2)),
+            Some((4700, 2400, 2)),
+            "{candidates} candidates per cell"
+        );
+    }
+}
+
+/// The rebase report of the project's sets against its generation at `seed`.
+fn report_at(project: &Project, seed: u64) -> stagecraft_runtime::overrides::RebaseReport {
+    let sets = Overrides::of_recipe(project, "pine-clearing")
+        .sets()
+        .to_vec();
+    let plain = generate(project, seed, &Overrides::none());
+    let preview = generate(project, seed, &Overrides::preview(sets.clone()));
+    rebase_report(&sets, &preview, &plain.digest_hex())
+}
+
+#[test]
+fn a_spacing_change_breaks_every_lock_move_delete_and_harvest_and_a_freeze_materializes() {
+    let mut project = project();
+    let seed = project.manifest.root_seed;
+    set_scatter_param(&mut project, "cell_size", ParamValue::Int(500));
+    let report = report_at(&project, seed);
+    let standings: Vec<(&str, &str)> = report
+        .entries
+        .iter()
+        .map(|e| {
+            let reason = match &e.standing {
+                Standing::Conflict(reason) => reason.name(),
+                other => other.name(),
+            };
+            (e.action, reason)
+        })
+        .collect();
+    assert_eq!(
+        standings,
+        vec![
+            ("LockSelection", "base-revision-mismatch"),
+            ("LockTransform", "base-revision-mismatch"),
+            // Its target's cell (13, …) is past the region's 12 cells of 5 m.
+            ("Delete", "orphaned"),
+            ("Move", "base-revision-mismatch"),
+            ("Add", "applies"),
+            ("Exclude", "applies"),
+            ("FreezeSubtree", "base-revision-mismatch"),
+            ("Harvest", "orphaned"),
+            ("Regrow", "orphaned"),
+        ]
+    );
+    let set = &project.overrides["pine-clearing-edits"];
+    let decide = |materialize: usize| -> BTreeMap<_, _> {
+        report
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let decision = if i == materialize {
+                    Decision::Materialize
+                } else if e.standing == Standing::Applies {
+                    Decision::Keep
+                } else {
+                    Decision::Drop
+                };
+                (e.edit.clone(), decision)
+            })
+            .collect()
+    };
+    // The move records a position but no variant, and the base it was made on (cell size 400)
+    // is not this one: refused, naming what is missing.
+    let refused = rebase(set, &report, &decide(3)).map_err(|e| e.to_string());
+    assert_eq!(
+        refused,
+        Err(format!(
+            "pine-clearing-edits:overrides[3] cannot be materialized: no edit records its variant, and the base it was authored against is not this one"
+        ))
+    );
+    // The freeze records everything: an authored pine at its recorded spot, turned as recorded.
+    let rebased = rebase(set, &report, &decide(6)).expect("rebased");
+    let made: Vec<_> = rebased
+        .overrides
+        .iter()
+        .filter(|o| o.target != 0 && o.target != ADDED)
+        .collect();
+    assert_eq!(made.len(), 2, "{made:?}");
+    let new = made[0].target;
+    let id = id(new);
+    assert!(id.is_authored());
+    // Cell (16.05 m, 18.13 m) / 5 m = (3, 3), the first authored index.
+    assert_eq!((id.cell_x(), id.cell_y(), id.candidate()), (3, 3, 128));
+    assert_eq!(
+        made[0].action,
+        OverrideAction::Add {
+            variant: "pine-tall".into(),
+            position: Vec2 { x: 16.05, y: 18.13 }
+        }
+    );
+    assert_eq!(
+        (made[1].target, &made[1].action),
+        (new, &OverrideAction::Rotate { rotation: 50536 })
+    );
+    let applied = generate(&project, seed, &Overrides::new(vec![rebased]));
+    assert!(applied.edit_outcomes().all(|o| o.result.is_ok()));
+    let tall = project.families["alpine-trees"]
+        .variants
+        .iter()
+        .position(|v| v.id == "pine-tall")
+        .expect("pine-tall") as u32;
+    assert_eq!(
+        placed(&applied, new).map(|p| (p.0, p.1, p.2, p.3)),
+        Some((1605, 1813, tall, 50536))
+    );
+}
+
+#[test]
+fn after_a_seed_change_a_move_materializes_with_the_variant_of_the_base_it_was_made_on() {
+    let project = project();
+    let report = report_at(&project, 7);
+    let set = &project.overrides["pine-clearing-edits"];
+    let decisions: BTreeMap<_, _> = report
+        .entries
+        .iter()
+        .map(|e| {
+            let decision = match (e.action, &e.standing) {
+                ("Move", _) => Decision::Materialize,
+                (_, Standing::Applies) => Decision::Keep,
+                _ => Decision::Drop,
+            };
+            (e.edit.clone(), decision)
+        })
+        .collect();
+    let rebased = rebase(set, &report, &decisions).expect("rebased");
+    let add = rebased
+        .overrides
+        .iter()
+        .find(|o| o.target != ADDED && matches!(o.action, OverrideAction::Add { .. }))
+        .expect("the materialized move");
+    // The moved tree was variant 2 of the family in the base it was moved in (seed 20261129).
+    let variant = project.families["alpine-trees"].variants[2].id.clone();
+    assert_eq!(
+        add.action,
+        OverrideAction::Add {
+            variant,
+            position: Vec2 { x: 3.0, y: 13.0 }
+        }
+    );
+    let applied = generate(&project, 7, &Overrides::new(vec![rebased.clone()]));
+    assert!(applied.edit_outcomes().all(|o| o.result.is_ok()));
+    assert_eq!(
+        placed(&applied, add.target).map(|p| (p.0, p.1, p.2)),
+        Some((300, 1300, 2))
     );
 }

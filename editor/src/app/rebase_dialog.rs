@@ -1,7 +1,8 @@
 //! Edit → Rebase overrides…: the runtime's rebase report of a recipe's override sets at a chosen
 //! seed (default: the manifest's), each override and mutation as applies / orphaned / conflict
 //! with its reason, a decision per entry (keep, drop, re-target to a packed id or the viewport's
-//! selection), and the decisions applied as one undoable edit through `overrides::rebase`.
+//! selection, or — for a lock, a move or a freeze — materialize it as an authored object at its
+//! recorded transform), and the decisions applied as one undoable edit through `overrides::rebase`.
 //!
 //! The report is `authoring::rebase::report`, the function `stagecraft rebase` calls, over the
 //! document as edited, run on the `stagecraft-rebase` thread (it generates the recipe twice) so
@@ -27,6 +28,18 @@ pub enum Choice {
     Drop,
     /// Point it at the object typed in the entry's id field.
     Retarget,
+    /// Turn the locked, moved or frozen object into an authored object at its recorded
+    /// transform (`Decision::Materialize`).
+    Materialize,
+}
+
+/// Whether an entry's action can be materialized (a lock, a transform lock, a move or a freeze
+/// of a generated object).
+pub fn materializable(action: &str) -> bool {
+    matches!(
+        action,
+        "LockSelection" | "LockTransform" | "Move" | "FreezeSubtree"
+    )
 }
 
 /// The Rebase dialog's state.
@@ -112,6 +125,7 @@ impl RebaseDialog {
             let decision = match self.choice(entry) {
                 Some(Choice::Keep) => Decision::Keep,
                 Some(Choice::Drop) => Decision::Drop,
+                Some(Choice::Materialize) => Decision::Materialize,
                 Some(Choice::Retarget) => {
                     let text = self.retarget.get(&entry.edit).map_or("", String::as_str);
                     Decision::Retarget(parse_id(text).ok_or_else(|| {
@@ -306,6 +320,9 @@ fn entry_row_ui(
         choose(ui, Choice::Drop, "Drop");
         if targeted {
             choose(ui, Choice::Retarget, "Re-target");
+        }
+        if materializable(entry.action) {
+            choose(ui, Choice::Materialize, "Materialize");
         }
         if dialog.choices.get(&entry.edit) == Some(&Choice::Retarget) {
             let text = dialog.retarget.entry(entry.edit.clone()).or_default();

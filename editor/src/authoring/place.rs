@@ -1,9 +1,9 @@
-//! Authored objects and exclusions: the identity an added object gets (its cell, a candidate
-//! index the generator never emits, one no `Add` of the recipe uses) and the edits that add one at
-//! a ground point or exclude a dragged rectangle.
+//! Authored objects and exclusions: the identity an added object gets (its cell, an index of the
+//! authored space, which the generator never emits, that no `Add` of the recipe uses) and the
+//! edits that add one at a ground point or exclude a dragged rectangle.
 
 use stagecraft_runtime::content::ScatterLayer;
-use stagecraft_runtime::identity::{pack_scatter_id, ScatterId};
+use stagecraft_runtime::identity::{authored_id, ScatterId};
 use stagecraft_runtime::project::{FieldPath, Override, OverrideAction, Project, Vec2};
 
 use super::{
@@ -13,16 +13,15 @@ use super::{
 use crate::edits::ProjectEdit;
 use crate::session::PreviewContent;
 
-/// The identity an authored object at lattice (`x`, `y`) of `layer` gets: its cell, and the
-/// lowest candidate index at or above the stage's candidates per cell (which the generator
-/// never emits) that no `Add` of the recipe's sets uses in that cell.
+/// The identity an authored object at lattice (`x`, `y`) of `layer` gets: its room, layer and cell,
+/// and the lowest index of the authored space (`identity::authored_id`, which no generation
+/// parameter reaches) that no `Add` of the recipe's sets uses in that cell.
 pub fn allocate_identity(
     project: &Project,
     recipe: &str,
     stage: u32,
     layer: &ScatterLayer,
     cell_size: i64,
-    candidates_per_cell: u32,
     (x, y): (i64, i64),
 ) -> Result<ScatterId, AuthoringRefusal> {
     let cs = cell_size.max(1);
@@ -35,20 +34,8 @@ pub fn allocate_identity(
         .filter(|o| o.stage == stage && matches!(o.action, OverrideAction::Add { .. }))
         .map(|o| o.target)
         .collect();
-    for candidate in candidates_per_cell..=255 {
-        let id = pack_scatter_id(
-            u32::from(layer.room),
-            u32::from(layer.layer),
-            candidate,
-            cx,
-            cy,
-        )
-        .map_err(|_| AuthoringRefusal::NoFreeIdentity)?;
-        if !used.contains(&id.bits()) {
-            return Ok(id);
-        }
-    }
-    Err(AuthoringRefusal::NoFreeIdentity)
+    authored_id(u32::from(layer.room), u32::from(layer.layer), cx, cy, &used)
+        .ok_or(AuthoringRefusal::NoFreeIdentity)
 }
 
 /// The edit that adds an authored object of `variant` of scatter stage `stage`'s family at
@@ -84,7 +71,6 @@ pub fn add_object(
         stage,
         layer,
         view.scatter.cell_size,
-        view.scatter.candidates_per_cell,
         (x, y),
     )?;
     let (mut set, created) = target_set(project, content.recipe(), content.seed())?;

@@ -201,11 +201,12 @@ fn moving_updates_the_existing_move_snapped_to_centimetres_and_refuses_a_keep_ou
 fn an_added_object_takes_the_next_free_authored_candidate_of_its_cell() {
     let project = pine();
     let content = content(&project);
-    // The file's added boulder is candidate 2 of cell (11, 6); the next in that cell is 3.
+    // The file's added boulder is authored candidate 130 of cell (11, 6) (128 + its schema-2
+    // index 2); the lowest free authored index there is 128.
     let edit = add_object(&project, &content, 1001, "boulder", [47.304, 24.2]).expect("edit");
     let after = applied(project.clone(), edit);
     let o = set(&after).overrides.last().expect("appended");
-    let expected = (1u64 << 48) | (3 << 32) | (11 << 16) | 6;
+    let expected = (1u64 << 48) | (128 << 32) | (11 << 16) | 6;
     assert_eq!(o.target, expected);
     assert_eq!(o.precedence, 1);
     assert_eq!(o.base, "");

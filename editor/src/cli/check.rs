@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::overrides::diagnose::check_overrides;
 use stagecraft_runtime::project::has_errors;
 
 use super::diagnostics::{render_all, DiagnosticJson};
@@ -20,8 +21,9 @@ struct CheckReport<'d> {
 }
 use super::load_with;
 
-/// `stagecraft check`: prints every diagnostic — the project's and the recipe compiler's (unknown
-/// operators, port types, parameter schemas) — and exits 1 when any is an error.
+/// `stagecraft check`: prints every diagnostic — the project's, the recipe compiler's (unknown
+/// operators, port types, parameter schemas) and a warning for every override or mutation that
+/// the generation at the manifest's seed does not apply — and exits 1 when any is an error.
 pub fn check(project: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
     check_with(project, json, &Registry::standard(), out)
 }
@@ -33,7 +35,11 @@ pub fn check_with(
     registry: &Registry,
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
-    let (sources, loaded) = load_with(project, registry)?;
+    let (sources, mut loaded) = load_with(project, registry)?;
+    // Edits that the generation at the manifest's seed does not apply, at their entries.
+    let unapplied = check_overrides(&loaded, registry);
+    loaded.diagnostics.extend(unapplied);
+    loaded.diagnostics.sort();
     if json {
         let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
         let report = CheckReport {

@@ -189,6 +189,11 @@ pub enum Command {
         /// Write the rebased sets: keep what applies, drop orphans (refused on any conflict).
         #[arg(long)]
         write: bool,
+        /// With --write: turn every lock, transform lock, move and freeze that does not apply
+        /// as written into an authored object at its recorded transform, instead of dropping an
+        /// orphan or refusing a conflict.
+        #[arg(long, requires = "write")]
+        materialize: bool,
     },
     /// List the registered operators with their ports and parameter schemas.
     Ops {
@@ -341,12 +346,14 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
             seed,
             json,
             write,
+            materialize,
         } => {
             let options = RebaseOptions {
                 recipe: recipe.as_deref(),
                 seed: *seed,
                 json: *json,
                 write: *write,
+                materialize: *materialize,
             };
             rebase_command(project, &options, out)
         }

@@ -3,6 +3,8 @@
 //! reason. With `--write` it rebases every set of the recipe to that seed: edits that apply are
 //! kept (recording their targets' new base revisions), orphans are dropped, and a conflict stops
 //! it with nothing written (those need a decision per edit, as the editor's rebase dialog asks).
+//! `--write --materialize` turns every lock, transform lock, move and freeze that does not apply
+//! into an authored object at its recorded transform (`Decision::Materialize`) instead.
 //!
 //! The report comes from `authoring::rebase::report_of_plan` (the runtime's
 //! `overrides::rebase_report`, the same function the editor's Rebase dialog calls) and the new sets
@@ -13,7 +15,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context as _;
-use stagecraft_runtime::overrides::{rebase, Decision, Overrides, RebaseReport, Standing};
+use stagecraft_runtime::overrides::{rebase, Decision, EditRef, Overrides, RebaseReport, Standing};
 use stagecraft_runtime::project::{canonical_text, has_errors, overrides_file, OverrideSet};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
@@ -32,6 +34,9 @@ pub struct RebaseOptions<'a> {
     pub json: bool,
     /// Write the rebased sets (keep what applies, drop orphans; refused on any conflict).
     pub write: bool,
+    /// With `write`: materialize every lock, transform lock, move and freeze that does not apply
+    /// as written (`Decision::Materialize`) instead of dropping or refusing it.
+    pub materialize: bool,
 }
 
 /// `stagecraft rebase`: exit 0 after a report (or a write), 1 on project or generation errors or
@@ -73,7 +78,13 @@ pub fn rebase_command(
         // The same report the editor's Rebase dialog shows (one function makes both).
         let report = report_of_plan(&plan, &sets, seed).map_err(|e| anyhow::anyhow!(e))?;
         if options.write {
-            exit = exit.max(write_sets(project, &sets, &report, out)?);
+            exit = exit.max(write_sets(
+                project,
+                &sets,
+                &report,
+                options.materialize,
+                out,
+            )?);
         }
         reports.push(report);
     }
@@ -88,17 +99,20 @@ pub fn rebase_command(
     Ok(exit)
 }
 
-/// Writes each set rebased with the default decisions; refuses (writing nothing) on a conflict.
+/// Writes each set rebased with the default decisions (or, with `materialize`, every lock, move
+/// and freeze that does not apply materialized); refuses (writing nothing) on a conflict left.
 fn write_sets(
     project: &Path,
     sets: &[OverrideSet],
     report: &RebaseReport,
+    materialize: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
+    let decisions = cli_decisions(report, materialize);
     let conflicts: Vec<_> = report
         .entries
         .iter()
-        .filter(|e| matches!(e.standing, Standing::Conflict(_)))
+        .filter(|e| !decisions.contains_key(&e.edit))
         .collect();
     if !conflicts.is_empty() {
         writeln!(
@@ -109,12 +123,6 @@ fn write_sets(
         )?;
         return Ok(1);
     }
-    let decisions: BTreeMap<_, _> = report
-        .entries
-        .iter()
-        .filter(|e| e.standing == Standing::Orphaned)
-        .map(|e| (e.edit.clone(), Decision::Drop))
-        .collect();
     let mut texts = Vec::new();
     for set in sets {
         let next = rebase(set, report, &decisions)?;
@@ -127,6 +135,31 @@ fn write_sets(
         writeln!(out, "rebased {file} to seed {}", report.seed)?;
     }
     Ok(0)
+}
+
+/// The decision of every entry `--write` decides: keep what applies, drop orphans, and, with
+/// `materialize`, materialize every lock, transform lock, move and freeze that does not apply
+/// (orphaned or in conflict). Conflicts of other edits are left undecided.
+pub fn cli_decisions(report: &RebaseReport, materialize: bool) -> BTreeMap<EditRef, Decision> {
+    let materializable = |action: &str| {
+        matches!(
+            action,
+            "LockSelection" | "LockTransform" | "Move" | "FreezeSubtree"
+        )
+    };
+    report
+        .entries
+        .iter()
+        .filter_map(|e| {
+            let decision = match &e.standing {
+                Standing::Applies => Decision::Keep,
+                _ if materialize && materializable(e.action) => Decision::Materialize,
+                Standing::Orphaned => Decision::Drop,
+                Standing::Conflict(_) => return None,
+            };
+            Some((e.edit.clone(), decision))
+        })
+        .collect()
 }
 
 fn report_text(report: &RebaseReport) -> String {

@@ -1,11 +1,17 @@
 //! The Diagnostics tab: every error and warning of the last validation — the same diagnostics,
-//! compiler's included, that `stagecraft check` prints — and why the generation service's newest
-//! run failed, if it did; a click selects the field.
+//! compiler's included, that `stagecraft check` prints — a warning at every override or mutation
+//! the generation service's newest run did not apply (as `check` warns for the manifest's seed),
+//! and why that run failed, if it did; a click selects the field.
 
 use std::sync::Arc;
 
+use std::collections::BTreeMap;
+
 use egui::{Color32, RichText, Ui};
-use stagecraft_runtime::project::{Diagnostic, Severity};
+use stagecraft_runtime::overrides::diagnose::outcome_warnings;
+use stagecraft_runtime::project::node::Node;
+use stagecraft_runtime::project::parse::parse;
+use stagecraft_runtime::project::{canonical_text, overrides_file, Diagnostic, Project, Severity};
 
 use super::{Command, Panel};
 use crate::document::Document;
@@ -20,6 +26,9 @@ pub struct DiagnosticsPanel {
     pub preview: Option<SharedPreview>,
     /// The service's newest generation, handed over by the app each frame.
     generation: Option<Arc<Generation>>,
+    /// The warnings of the edits that generation did not apply, for (generation, document
+    /// revision): made once per new generation or edit, not every frame.
+    unapplied: Option<((usize, u64), Vec<Diagnostic>)>,
 }
 
 impl Default for DiagnosticsPanel {
@@ -29,6 +38,7 @@ impl Default for DiagnosticsPanel {
             show_warnings: true,
             preview: None,
             generation: None,
+            unapplied: None,
         }
     }
 }
@@ -41,6 +51,26 @@ impl DiagnosticsPanel {
             ..DiagnosticsPanel::default()
         }
     }
+}
+
+/// The warnings of the edits `generation` did not apply (`overrides::diagnose`, what `stagecraft
+/// check` reports for the manifest's seed), each at its entry of the override set as `project`
+/// writes it; none when the generation failed.
+pub fn unapplied_edit_warnings(generation: &Generation, project: &Project) -> Vec<Diagnostic> {
+    let Some(content) = generation.content() else {
+        return Vec::new();
+    };
+    let trees: BTreeMap<String, Node> = project
+        .overrides
+        .values()
+        .filter(|set| set.recipe == generation.recipe())
+        .filter_map(|set| {
+            let tree = parse(&canonical_text(set)).root?;
+            Some((overrides_file(&set.id), tree))
+        })
+        .collect();
+    let tree_of = |file: &str| trees.get(file);
+    outcome_warnings(content.bundle.edit_outcomes(), &tree_of)
 }
 
 /// A diagnostic as its row reads: location, field path and message.
@@ -102,13 +132,15 @@ impl Panel for DiagnosticsPanel {
 
     fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         let diagnostics = document.diagnostics();
+        let unapplied = self.unapplied(document);
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let warnings = diagnostics.len() - errors;
+        let warnings = diagnostics.len() - errors + unapplied.len();
         ui.horizontal(|ui| {
             ui.toggle_value(&mut self.show_errors, format!("⛔ {errors} errors"));
             ui.toggle_value(&mut self.show_warnings, format!("⚠ {warnings} warnings"));
             let generation_failed = self.generation.as_ref().is_some_and(|g| g.result.is_err());
-            if diagnostics.is_empty() && document.held().is_empty() && !generation_failed {
+            let clean = diagnostics.is_empty() && unapplied.is_empty();
+            if clean && document.held().is_empty() && !generation_failed {
                 ui.label(
                     RichText::new("✔ The project is valid.").color(Color32::from_rgb(90, 170, 90)),
                 );
@@ -136,7 +168,7 @@ impl Panel for DiagnosticsPanel {
                     }
                     ui.separator();
                 }
-                for diagnostic in diagnostics {
+                for diagnostic in diagnostics.iter().chain(&unapplied) {
                     self.row_ui(ui, diagnostic, out);
                 }
                 self.generation_ui(ui);
@@ -145,6 +177,23 @@ impl Panel for DiagnosticsPanel {
 }
 
 impl DiagnosticsPanel {
+    /// The warnings of the edits the newest generation did not apply, remade only when the
+    /// generation or the document changed.
+    fn unapplied(&mut self, document: &Document) -> Vec<Diagnostic> {
+        let Some(generation) = &self.generation else {
+            return Vec::new();
+        };
+        let key = (Arc::as_ptr(generation) as usize, document.revision());
+        match &self.unapplied {
+            Some((made_for, warnings)) if *made_for == key => warnings.clone(),
+            _ => {
+                let warnings = unapplied_edit_warnings(generation, document.project());
+                self.unapplied = Some((key, warnings.clone()));
+                warnings
+            }
+        }
+    }
+
     fn row_ui(&self, ui: &mut Ui, diagnostic: &Diagnostic, out: &mut Vec<Command>) {
         let (icon, colour, shown) = match diagnostic.severity {
             Severity::Error => ("⛔", ui.visuals().error_fg_color, self.show_errors),

@@ -275,7 +275,7 @@ fn the_service_applies_the_recipes_overrides_and_an_edit_of_them_regenerates() {
     let mut service = GenerationService::inline();
     service.sync_parts(1, 1, &project, Some("pine-clearing"));
     // The same digest `stagecraft generate` prints (pinned in tests/tests/generate.rs).
-    let golden = "cb02d0da78a4c0159783d2d630d22375fabde31eb5c710008b1686a8a3378b5e";
+    let golden = "b88ad45c69d67223af80fbc024b6d8ab6129d439ef5cba8e1182463b1050aa85";
     assert_eq!(
         service.latest().and_then(|g| g.digest_hex()).as_deref(),
         Some(golden)

@@ -286,6 +286,10 @@ pub type OutlineFn = fn(&StageParams) -> Outline;
 /// variants, an upstream product's outline): everything the kernel would refuse for a reason the
 /// recipe files show. Problems name their parameter.
 pub type CheckFn = fn(&StageParams, &InputOutlines<'_>) -> Vec<ParamProblem>;
+/// The packed address scopes `(room, layer)` whose identities the stage's objects take, from
+/// typed parameters and what its inputs hold at compile time. Two stages of a project that share
+/// one would emit identical identities (and draws), so that is an admission error.
+pub type ScopesFn = fn(&StageParams, &InputOutlines<'_>) -> Vec<(u32, u32)>;
 /// Runs the operator.
 pub type KernelFn =
     fn(&StageParams, &StageInputs<'_>, &KernelContext<'_>) -> Result<StageOutput, StageError>;
@@ -315,6 +319,8 @@ pub struct OperatorDescriptor {
     pub outline: OutlineFn,
     /// Rules across parameters and inputs, checked when a recipe is compiled.
     pub check: CheckFn,
+    /// The packed address scopes its objects' identities use (none for most operators).
+    pub scopes: ScopesFn,
     /// The kernel.
     pub kernel: KernelFn,
 }
@@ -487,6 +493,11 @@ pub fn derive_rejection(
 /// An [`OutlineFn`] for operators whose products publish nothing checks need.
 pub fn no_outline(_params: &StageParams) -> Outline {
     Outline::default()
+}
+
+/// A [`ScopesFn`] for operators whose objects take no packed scatter identity.
+pub fn no_scopes(_params: &StageParams, _inputs: &InputOutlines<'_>) -> Vec<(u32, u32)> {
+    Vec::new()
 }
 
 /// A [`CheckFn`] for operators whose decoder already checks every rule.

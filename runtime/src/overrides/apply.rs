@@ -318,7 +318,7 @@ fn validate_one(
         let Some(layer) = layer_index.and_then(|i| product.layers.get(i)) else {
             return Err(ConflictReason::IdentityCollision);
         };
-        if u32::from(key.candidate) < base.candidates_per_cell {
+        if !id.is_authored() {
             return Err(ConflictReason::IdentityCollision);
         }
         if let OverrideAction::Add { variant, position } = &o.action {

@@ -84,6 +84,19 @@ impl StageBase {
         }
     }
 
+    /// The same stage drawn with another root seed (the base an edit bound to `seed` was
+    /// authored against, while the stage's parameters are unchanged).
+    pub fn with_seed(&self, seed: u64) -> StageBase {
+        StageBase {
+            seed,
+            keys: (
+                DomainKey::new(seed, OFFSET_X.domain),
+                DomainKey::new(seed, VARIANT.domain),
+            ),
+            ..self.clone()
+        }
+    }
+
     /// The total variant weight, if nonzero.
     pub fn total_weight(&self) -> Option<NonZeroU32> {
         NonZeroU32::new(self.cumulative_weights.last().copied().unwrap_or(0))

@@ -11,6 +11,8 @@
 
 pub mod apply;
 pub mod base;
+pub mod diagnose;
+mod materialize;
 pub mod mutation;
 pub mod rebase;
 mod rethin;
@@ -102,8 +104,8 @@ pub enum ConflictReason {
         /// The id given.
         variant: String,
     },
-    /// An added object's identity is one the generator can emit, or is not of a layer of the
-    /// stage (identities of authored objects use candidate indices ≥ candidates per cell).
+    /// An added object's identity is not in the authored space (candidate indices 128..=255, which
+    /// the generator never emits), or is not of a layer of the stage.
     IdentityCollision,
     /// The stage is not a scatter stage; only placements can be overridden.
     UnsupportedStage,
@@ -157,7 +159,10 @@ impl std::fmt::Display for ConflictReason {
                 write!(f, "the family has no variant `{variant}`")
             }
             ConflictReason::IdentityCollision => {
-                write!(f, "the identity collides with generated candidates")
+                write!(
+                    f,
+                    "the identity is not an authored identity of a layer of the stage"
+                )
             }
             ConflictReason::UnsupportedStage => write!(f, "the stage is not a scatter stage"),
             ConflictReason::Unrepresentable => write!(f, "not representable in lattice units"),

@@ -1,5 +1,6 @@
 //! Rebase: after a seed, parameter or family change, which edits still apply, which are orphaned
-//! and which conflict — and, from one decision per edit (keep, drop, re-target), the new set.
+//! and which conflict — and, from one decision per edit (keep, drop, re-target, materialize), the
+//! new set.
 //!
 //! The report is read off a generation with [`super::Overrides::preview`], which evaluates every
 //! set as if bound to the generation's seed, so it says what each edit would do after a rebase;
@@ -142,6 +143,11 @@ pub enum Decision {
     Drop,
     /// Point it at another generated object (packed id) of the same stage.
     Retarget(u64),
+    /// Turn the locked, moved or frozen generated object into an authored object: an `Add` of
+    /// its recorded variant at its recorded position (and a `Rotate` of it when a rotation was
+    /// recorded), with an identity of the authored space, so no later change of the generated
+    /// base can take it away (see [`super::materialize`]).
+    Materialize,
 }
 
 /// A rebase cannot be made.
@@ -153,6 +159,14 @@ pub enum RebaseError {
     /// A kept edit's target has no base in the new generation.
     #[error("{0} cannot be kept: its target has no base in the new generation")]
     NoBase(EditRef),
+    /// A materialize cannot be made from what the set records.
+    #[error("{edit} cannot be materialized: {why}")]
+    CannotMaterialize {
+        /// The edit.
+        edit: EditRef,
+        /// What is missing.
+        why: String,
+    },
     /// A re-target names an object that is not a candidate of the stage.
     #[error("{edit} cannot be re-targeted to {target}: not a candidate of stage {stage}")]
     BadRetarget {
@@ -182,6 +196,7 @@ pub fn rebase(
         ..set.clone()
     };
     let entry_of = |at: &EditRef| report.entries.iter().find(|e| &e.edit == at);
+    let mut authored = super::materialize::Authored::new(report);
     for (index, o) in set.overrides.iter().enumerate() {
         let at = EditRef {
             set: set.id.clone(),
@@ -214,6 +229,10 @@ pub fn rebase(
                 }
                 next.overrides.push(moved);
             }
+            Decision::Materialize => {
+                let made = authored.materialize(set, index, &at)?;
+                next.overrides.extend(made);
+            }
         }
     }
     for (index, m) in set.mutations.iter().enumerate() {
@@ -238,6 +257,12 @@ pub fn rebase(
                 moved.base = retarget_base(report, &at, m.stage, target)?;
                 next.mutations.push(moved);
             }
+            Decision::Materialize => {
+                return Err(RebaseError::CannotMaterialize {
+                    edit: at,
+                    why: "a world mutation is not an object to materialize".to_owned(),
+                })
+            }
         }
     }
     Ok(next)
@@ -257,7 +282,7 @@ fn decide(
     }
 }
 
-fn stage_base(report: &RebaseReport, stage: u32) -> Option<&StageBase> {
+pub(super) fn stage_base(report: &RebaseReport, stage: u32) -> Option<&StageBase> {
     report.stages.iter().find(|s| s.stage == stage)
 }
 

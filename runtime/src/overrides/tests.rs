@@ -436,7 +436,7 @@ fn a_set_bound_to_another_seed_applies_nothing() {
 fn delete_add_and_exclude() {
     let base = product();
     let deleted = base.placements().next().expect("a placement").id.bits();
-    let added = pack_scatter_id(1, 0, 2, 3, 9).expect("id").bits();
+    let added = pack_scatter_id(1, 0, 128, 3, 9).expect("id").bits();
     let exclusion = OverrideAction::Exclude {
         min: Vec2 { x: 0.0, y: 30.0 },
         max: Vec2 { x: 40.0, y: 40.0 },
@@ -776,7 +776,7 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
     }
     for i in 0..300i64 {
         let (cx, cy) = (i % 60, (i * 7) % 60);
-        let target = pack_scatter_id(1, 0, 2 + (i % 3) as u32, cx, cy)
+        let target = pack_scatter_id(1, 0, 130 + (i % 3) as u32, cx, cy)
             .expect("id")
             .bits();
         overrides.push(Override {
@@ -844,7 +844,7 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
             product.placement_count(),
             &digest[..16]
         ),
-        (2301, 1013, 1410, "a8c981feb25e50bc")
+        (2301, 1013, 1410, "631625724e1417e7")
     );
 }
 
@@ -988,7 +988,7 @@ fn a_rotate_turns_only_its_target_and_never_changes_the_thinning() {
 fn a_rotate_of_an_added_object_applies_and_a_stronger_delete_supersedes_one() {
     let base = product();
     let deleted = base.placements().next().expect("a placement").id.bits();
-    let added = pack_scatter_id(1, 0, 2, 3, 9).expect("id").bits();
+    let added = pack_scatter_id(1, 0, 128, 3, 9).expect("id").bits();
     let set = set(
         vec![
             Override {
@@ -1057,7 +1057,7 @@ fn a_rotate_with_a_stale_base_is_a_conflict() {
 #[test]
 fn an_occupant_overlapping_a_stronger_one_reports_it() {
     let add = |cx: i64, cy: i64, precedence: u32, x_m: f64| {
-        let target = pack_scatter_id(1, 0, 3, cx, cy).expect("id").bits();
+        let target = pack_scatter_id(1, 0, 129, cx, cy).expect("id").bits();
         let action = OverrideAction::Add {
             variant: "young".to_owned(),
             position: Vec2 { x: x_m, y: 2.0 },

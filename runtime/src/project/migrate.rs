@@ -86,6 +86,7 @@ fn migrate_step(kind: DocKind, from: u32, fields: &mut Vec<(Ident, Node)>, cx: &
     match (kind, from) {
         (DocKind::Manifest, 1) => manifest_v1_to_v2(fields, cx),
         (DocKind::Overrides, 1) => overrides_v1_to_v2(fields, cx),
+        (DocKind::Overrides, 2) => overrides_v2_to_v3(fields),
         (DocKind::Scenario, 1) => scenario_v1_to_v2(fields),
         // Scenario 2 → 3 added `objects` and `barriers`, both empty by default: the tree needs
         // no rewrite, the decoder fills the defaults.
@@ -153,6 +154,90 @@ fn overrides_v1_to_v2(fields: &mut [(Ident, Node)], cx: &mut Decoder) {
                 });
             }
             _ => {}
+        }
+    }
+}
+
+/// Override sets 2 → 3: an `Add`'s identity moves into the authored space. Schema 2 gave an added
+/// object a candidate index at or above its stage's candidates per cell, which a higher candidate
+/// count reached (the object then collided and vanished); schema 3 keeps authored identities in
+/// candidate indices 128..=255, which no layer draws. An `Add` whose target has an index `k` below
+/// 128 gets `128 + k` in the same room, layer and cell, or, when another `Add` of the set already
+/// has that one, the lowest free authored index there. Every override and mutation of the set that
+/// names the old identity (a rotate of the added object, a harvest) follows it. Targets that are
+/// not integers or not packed identities are left for the decoder and the runtime to report.
+fn overrides_v2_to_v3(fields: &mut [(Ident, Node)]) {
+    use crate::identity::{authored_id, ScatterId};
+    let targets = |fields: &[(Ident, Node)], list: &str| -> Vec<(usize, Option<u64>, bool)> {
+        let Some(NodeKind::List(items)) = field(fields, list).map(|n| &n.kind) else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                let NodeKind::Struct { fields, .. } = &item.kind else {
+                    return None;
+                };
+                let target = match field(fields, "target")?.kind {
+                    NodeKind::Int(t) => u64::try_from(t).ok(),
+                    _ => None,
+                };
+                let is_add = field(fields, "action").is_some_and(|a| {
+                    matches!(&a.kind, NodeKind::Struct { name: Some(n), .. } if n.name == "Add")
+                });
+                Some((i, target, is_add))
+            })
+            .collect()
+    };
+    let adds: Vec<ScatterId> = targets(fields, "overrides")
+        .into_iter()
+        .filter(|(_, _, is_add)| *is_add)
+        .filter_map(|(_, target, _)| ScatterId::from_bits(target?).ok())
+        .collect();
+    let mut used: Vec<u64> = adds
+        .iter()
+        .filter(|id| id.is_authored())
+        .map(|id| id.bits())
+        .collect();
+    let mut moved: Vec<(u64, u64)> = Vec::new();
+    for id in adds.iter().filter(|id| !id.is_authored()) {
+        if moved.iter().any(|(old, _)| *old == id.bits()) {
+            continue;
+        }
+        let k = id.unpack();
+        let (room, layer) = (u32::from(k.room.get()), u32::from(k.layer));
+        let (cx, cy) = (i64::from(k.cell_x), i64::from(k.cell_y));
+        let preferred =
+            crate::identity::pack_scatter_id(room, layer, 128 + u32::from(k.candidate), cx, cy)
+                .ok()
+                .filter(|p| !used.contains(&p.bits()));
+        let Some(new) = preferred.or_else(|| authored_id(room, layer, cx, cy, &used)) else {
+            continue;
+        };
+        used.push(new.bits());
+        moved.push((id.bits(), new.bits()));
+    }
+    for list in ["overrides", "mutations"] {
+        let Some((_, node)) = fields.iter_mut().find(|(i, _)| i.name == list) else {
+            continue;
+        };
+        let NodeKind::List(items) = &mut node.kind else {
+            continue;
+        };
+        for item in items {
+            let NodeKind::Struct { fields, .. } = &mut item.kind else {
+                continue;
+            };
+            let Some((_, target)) = fields.iter_mut().find(|(i, _)| i.name == "target") else {
+                continue;
+            };
+            let NodeKind::Int(bits) = target.kind else {
+                continue;
+            };
+            if let Some((_, new)) = moved.iter().find(|(old, _)| i128::from(*old) == bits) {
+                target.kind = NodeKind::Int(i128::from(*new));
+            }
         }
     }
 }
@@ -374,6 +459,33 @@ mod tests {
         );
         assert_eq!(set.overrides[0].base, "");
         assert!(set.mutations.is_empty());
+    }
+
+    #[test]
+    fn override_set_version_2_moves_added_identities_into_the_authored_space() {
+        use crate::project::schema::OverrideSet;
+        // Two adds in cell (0, 6) of room 1, layer 0 at candidates 2 and 3; an older authored
+        // one already holds 130 (128 + 2), a rotate and a harvest name the first add.
+        let id = |k: u64| (1u64 << 48) | (k << 32) | 6;
+        let text = format!(
+            "OverrideSet(\n    schema: 2,\n    id: \"o\",\n    recipe: \"r\",\n    overrides: [\n        Override(stage: 1, target: {}, action: Add(variant: \"a\", position: (1.0, 2.0))),\n        Override(stage: 1, target: {}, action: Add(variant: \"a\", position: (1.0, 3.0))),\n        Override(stage: 1, target: {}, action: Add(variant: \"a\", position: (1.0, 4.0))),\n        Override(stage: 1, target: {}, action: Rotate(rotation: 5)),\n        Override(stage: 1, target: 99, action: Delete),\n    ],\n    mutations: [\n        Mutation(stage: 1, target: {}, harvested: true),\n    ],\n)\n",
+            id(2),
+            id(3),
+            id(130),
+            id(2),
+            id(2)
+        );
+        let mut root = parse(&text).root.expect("parses");
+        let mut cx = Decoder::new("overrides/o.overrides.ron");
+        assert_eq!(
+            migrate_to_current(DocKind::Overrides, &mut root, &mut cx),
+            Some(2)
+        );
+        let set = OverrideSet::decode(&root, &mut cx).expect("decodes");
+        assert!(cx.diagnostics.is_empty(), "{:?}", cx.diagnostics);
+        let targets: Vec<u64> = set.overrides.iter().map(|o| o.target).collect();
+        assert_eq!(targets, [id(128), id(131), id(130), id(128), 99]);
+        assert_eq!(set.mutations[0].target, id(128));
     }
 
     #[test]

@@ -473,10 +473,29 @@ fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>
     }
 }
 
+/// An edit of a generated object (not an `Add` or an `Exclude`, and not one naming an authored
+/// object, which has no generated base) with an empty base revision: nothing ties it to the
+/// object it was authored on, so after an upstream change it would apply to whatever object has
+/// that identity. `stagecraft rebase --write` records the revision of every edit that applies.
+fn warn_no_base(file: &str, at: FieldPath, target: u64, reporter: &mut Reporter<'_>) {
+    let authored = crate::identity::ScatterId::from_bits(target).is_ok_and(|id| id.is_authored());
+    if authored {
+        return;
+    }
+    reporter.warning(
+        file,
+        at,
+        format!(
+            "the edit of generated object {target} records no base revision, so after an upstream change it would apply to whatever object has that identity"
+        ),
+        "the target's base revision (`stagecraft rebase PROJECT --write`, or Edit → Rebase overrides…, records it for every edit that applies)",
+    );
+}
+
 /// The rules of an override set's own values: base revisions are 16 lowercase hex digits (or empty),
 /// an exclusion is a non-empty rectangle with target 0, and a mutation is harvested or regrown. A
 /// set with edits that is bound to another seed than the project's is a warning: none of its edits
-/// applies until a rebase.
+/// applies until a rebase; so is an edit of a generated object without a base revision.
 fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: &mut Reporter<'_>) {
     let has_edits = !set.overrides.is_empty() || !set.mutations.is_empty();
     if has_edits && set.base_seed != Some(seed) {
@@ -502,6 +521,13 @@ fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: 
     };
     for (index, item) in set.overrides.iter().enumerate() {
         let at = FieldPath::root().field("overrides").index(index);
+        let generated_target = !matches!(
+            item.action,
+            OverrideAction::Add { .. } | OverrideAction::Exclude { .. }
+        );
+        if generated_target && item.base.is_empty() {
+            warn_no_base(file, at.clone().field("base"), item.target, reporter);
+        }
         if !is_base(&item.base) {
             reporter.error(
                 file,
@@ -534,6 +560,9 @@ fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: 
     }
     for (index, item) in set.mutations.iter().enumerate() {
         let at = FieldPath::root().field("mutations").index(index);
+        if item.base.is_empty() {
+            warn_no_base(file, at.clone().field("base"), item.target, reporter);
+        }
         if !is_base(&item.base) {
             reporter.error(
                 file,

@@ -52,6 +52,7 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
         .collect();
     let mut found: Vec<Diagnostic> = Vec::new();
     let mut routes: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut scopes = ProjectScopes::default();
     for (id, recipe) in &project.recipes {
         let file = recipe_file(id);
         let reads_unreadable = recipe.inputs.values().any(|input| {
@@ -63,6 +64,7 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
         if let Some(outcome) = compile_project_recipe(loaded, id, registry) {
             if let Some(plan) = &outcome.plan {
                 routes.insert(id.as_str(), plan.routes());
+                found.extend(scopes.claim(id, recipe, plan, loaded));
             }
             found.extend(outcome.diagnostics);
         }
@@ -81,6 +83,57 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
     }
     found.sort();
     found
+}
+
+/// The packed scopes the project's recipes claim, recipe by recipe in id order, so a scope two
+/// recipes pack is reported at the second one.
+#[derive(Default)]
+struct ProjectScopes {
+    claimed: BTreeMap<(u32, u32), (String, u32)>,
+}
+
+impl ProjectScopes {
+    /// Claims the scopes of `plan` (recipe `id`), each stage in file order: a scope another recipe
+    /// claimed first is an error at the stage's `room` (or `layer`), naming that recipe's stage.
+    fn claim(
+        &mut self,
+        id: &str,
+        recipe: &Recipe,
+        plan: &super::CompiledPlan,
+        loaded: &LoadedProject,
+    ) -> Vec<Diagnostic> {
+        let file = recipe_file(id);
+        let mut r = Reporter::new(RecipeSource {
+            file: &file,
+            tree: loaded.trees.get(&file),
+        });
+        for (index, authored) in recipe.stages.iter().enumerate() {
+            let Some(stage) = plan.stages().iter().find(|s| s.id() == authored.id) else {
+                continue;
+            };
+            let first = stage
+                .scopes()
+                .iter()
+                .find_map(|scope| self.claimed.get(scope).map(|owner| (*scope, owner.clone())));
+            if let Some((scope, (recipe_id, stage_id))) = first {
+                r.error(
+                    super::seal::scope_path(index, authored),
+                    super::seal::scope_collision(
+                        authored.id,
+                        scope,
+                        &format!("stage {stage_id} of recipe `{recipe_id}`"),
+                    ),
+                    "a `room` or `layer` no other scatter stage of the project packs",
+                );
+            }
+            for scope in stage.scopes() {
+                self.claimed
+                    .entry(*scope)
+                    .or_insert_with(|| (id.to_owned(), authored.id));
+            }
+        }
+        r.finish()
+    }
 }
 
 /// Reads a project and applies the whole rulebook: [`load_project`]'s diagnostics and

@@ -43,12 +43,20 @@ pub struct CompiledStage {
     pub(super) depth: u32,
     pub(super) capacity: Capacity,
     pub(super) outline: Outline,
+    /// The packed `(room, layer)` scopes its objects' identities use.
+    pub(super) scopes: Vec<(u32, u32)>,
 }
 
 impl CompiledStage {
     /// The persistent stage id.
     pub fn id(&self) -> u32 {
         self.id
+    }
+
+    /// The packed `(room, layer)` scopes its objects' identities use (see
+    /// `ops::registry::ScopesFn`).
+    pub fn scopes(&self) -> &[(u32, u32)] {
+        &self.scopes
     }
 
     /// The display label.

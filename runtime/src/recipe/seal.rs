@@ -94,6 +94,7 @@ pub(super) fn order_and_seal(
                     .map(|outline| (b.port, InputOutline::Product(outline))),
             })
             .collect();
+        let scopes = (stage.operator.scopes)(&stage.params, &input_outlines);
         let problems = (stage.operator.check)(&stage.params, &input_outlines);
         r.param_problems(stage.index, authored, &stage.ports, problems);
         let outline = (stage.operator.outline)(&stage.params);
@@ -139,8 +140,10 @@ pub(super) fn order_and_seal(
             depth: d,
             capacity,
             outline,
+            scopes,
         });
     }
+    check_scopes(recipe, &stages, r);
     if total_bytes > memory_budget_bytes {
         r.error(
             FieldPath::root().field("stages"),
@@ -166,6 +169,59 @@ pub(super) fn order_and_seal(
         stages,
         outputs: recipe.outputs.clone(),
     })
+}
+
+/// Two stages of the recipe packing the same `(room, layer)` scope would emit identical
+/// identities and draws: an admission error at the later stage's (in file order) `room`, or
+/// `layer` when only that is authored, naming the stage that uses the scope first.
+fn check_scopes(recipe: &Recipe, stages: &[CompiledStage], r: &mut Reporter<'_>) {
+    let mut by_index: Vec<(usize, &CompiledStage)> = stages
+        .iter()
+        .filter_map(|s| {
+            let index = recipe.stages.iter().position(|a| a.id == s.id)?;
+            Some((index, s))
+        })
+        .collect();
+    by_index.sort_by_key(|(index, _)| *index);
+    let mut claimed: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+    for (index, stage) in by_index {
+        let mut reported = false;
+        for scope in &stage.scopes {
+            match claimed.get(scope) {
+                Some(first) if !reported => {
+                    reported = true;
+                    let authored = &recipe.stages[index];
+                    r.error(
+                        scope_path(index, authored),
+                        scope_collision(stage.id, *scope, &format!("stage {first}")),
+                        "a `room` or `layer` no other scatter stage of the project packs",
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    claimed.insert(*scope, stage.id);
+                }
+            }
+        }
+    }
+}
+
+/// Where a scope collision of stage `index` is reported: its `room`, else its `layer`, else its
+/// parameters.
+pub(super) fn scope_path(index: usize, stage: &crate::project::Stage) -> FieldPath {
+    let params = stage_path(index).field("parameters");
+    ["room", "layer"]
+        .into_iter()
+        .find(|name| stage.parameters.contains_key(*name))
+        .map_or(params.clone(), |name| params.key(name))
+}
+
+/// The message of a scope collision of stage `stage` with `first` (a stage, or a stage of
+/// another recipe).
+pub(super) fn scope_collision(stage: u32, (room, layer): (u32, u32), first: &str) -> String {
+    format!(
+        "stage {stage} packs identities in room {room}, layer {layer}, which {first} already packs: both would emit the same identities and draws"
+    )
 }
 
 /// Bytes for a diagnostic: exact below a mebibyte, else mebibytes rounded up.

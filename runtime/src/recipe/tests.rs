@@ -339,3 +339,35 @@ fn a_zero_width_keep_out_is_reported_at_its_rectangle() {
            which is empty or inverted: a rectangle (x0, y0, x1, y1) needs x0 < x1 and y0 < y1"],
     );
 }
+
+#[test]
+fn two_scatter_stages_packing_one_scope_are_an_admission_error_at_the_second_ones_room() {
+    let second = |id: u32, params: &str| {
+        format!(
+            "Stage(id: {id}, operator: \"environment.scatter\", algorithm: 1, inputs: [\"family\"], \
+             parameters: {{\"region\": (0, 0, 4000, 4000){params}}}),"
+        )
+    };
+    // Defaults (room 1, layer 0) on both: reported at the second stage's parameters.
+    check(
+        &format!("{SCATTER}\n{}", second(11, "")),
+        "10, 11",
+        &["4:stages[1].parameters: stage 11 packs identities in room 1, layer 0, which stage 10 already packs: both would emit the same identities and draws"],
+    );
+    // An authored room that collides is reported there; a layer of its own does not collide.
+    check(
+        &format!("{SCATTER}\n{}", second(11, ", \"room\": 1")),
+        "10, 11",
+        &["4:stages[1].parameters[\"room\"]: stage 11 packs identities in room 1, layer 0, which stage 10 already packs: both would emit the same identities and draws"],
+    );
+    check(
+        &format!("{SCATTER}\n{}", second(11, ", \"layer\": 1")),
+        "10, 11",
+        &[],
+    );
+    check(
+        &format!("{SCATTER}\n{}", second(11, ", \"room\": 2")),
+        "10, 11",
+        &[],
+    );
+}

@@ -25,7 +25,8 @@ use crate::identity::{ChildKey, ScatterId};
 use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
 use crate::ops::scatter::{
     region_cells, scatter_into, scatter_par_into, CellRange, Rect, ScatterError, ScatterParams,
-    ScatterVariant, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS, SPARE_RECORDS,
+    ScatterVariant, MAX_CANDIDATES_PER_CELL, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
+    SPARE_RECORDS,
 };
 use crate::rng::{sample_bounded, sample_u32, DomainKey};
 
@@ -68,9 +69,12 @@ const PARAMS: &[ParamSpec] = &[
         name: "candidates_per_cell",
         ty: ParamType::Int,
         unit: "",
-        range: ParamRange::Int { min: 1, max: 256 },
+        range: ParamRange::Int {
+            min: 1,
+            max: MAX_CANDIDATES_PER_CELL as i64,
+        },
         default: ParamDefault::Int(1),
-        doc: "Fixed candidates drawn in every cell.",
+        doc: "Fixed candidates drawn in every cell (indices from 128 up are authored objects').",
     },
     ParamSpec {
         name: "cell_size",
@@ -151,6 +155,7 @@ pub fn descriptor() -> OperatorDescriptor {
         estimate,
         outline: super::no_outline,
         check,
+        scopes,
         kernel,
     }
 }
@@ -220,6 +225,24 @@ fn check(params: &StageParams, inputs: &InputOutlines<'_>) -> Vec<ParamProblem> 
         }
     }
     problems
+}
+
+/// The scopes of a scatter stage: its room with its one layer, or with one layer per scatter area
+/// of the street block bound to `areas` (`layer`, `layer + 1`, …).
+fn scopes(params: &StageParams, inputs: &InputOutlines<'_>) -> Vec<(u32, u32)> {
+    let StageParams::Scatter(p) = params else {
+        return Vec::new();
+    };
+    let areas = inputs
+        .iter()
+        .find_map(|(port, input)| match (*port, input) {
+            ("areas", InputOutline::Product(outline)) => Some(outline.scatter_areas.len()),
+            _ => None,
+        });
+    let layers = areas.unwrap_or(1) as u32;
+    (0..layers)
+        .map(|i| (p.room, p.layer.saturating_add(i)))
+        .collect()
 }
 
 fn check_family(p: &ScatterStageParams, family: &FamilyData, problems: &mut Vec<ParamProblem>) {

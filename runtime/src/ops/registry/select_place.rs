@@ -86,6 +86,7 @@ pub fn descriptor() -> OperatorDescriptor {
         estimate,
         outline: super::no_outline,
         check: super::no_check,
+        scopes: super::no_scopes,
         kernel,
     }
 }

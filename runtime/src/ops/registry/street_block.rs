@@ -102,6 +102,7 @@ pub fn descriptor() -> OperatorDescriptor {
         estimate,
         outline,
         check: super::no_check,
+        scopes: super::no_scopes,
         kernel,
     }
 }

@@ -9,8 +9,9 @@ use crate::rng::SamplerExhausted;
 /// Largest cell size in lattice units; keeps every squared distance the kernel computes exact in
 /// `i64` (neighbours differ by less than 3 cells per axis: `2 · (3 · 2^29)^2 < 2^63`).
 pub const MAX_CELL_SIZE: i64 = 1 << 29;
-/// Largest number of candidates per cell (candidate indices are 8 bits).
-pub const MAX_CANDIDATES_PER_CELL: u32 = 256;
+/// Largest number of candidates per cell: candidate indices are 8 bits, and those from 128 up
+/// are the authored objects' space (`identity::AUTHORED_CANDIDATE_MIN`), which no layer reaches.
+pub const MAX_CANDIDATES_PER_CELL: u32 = crate::identity::AUTHORED_CANDIDATE_MIN as u32;
 /// Largest number of keep-out rectangles per layer.
 pub const MAX_KEEP_OUTS: usize = 4096;
 /// Largest number of variants per family.
@@ -33,7 +34,7 @@ pub struct ScatterVariant {
 pub struct ScatterParams {
     /// Cell edge in lattice units, `1..=MAX_CELL_SIZE`.
     pub cell_size: i64,
-    /// Candidates per cell, `1..=256`.
+    /// Candidates per cell, `1..=128`.
     pub candidates_per_cell: u32,
     /// The layer's region (non-empty); its cells must fit `i16`.
     pub region: Rect,
@@ -87,8 +88,8 @@ pub enum ScatterError {
         /// The rejected cell size.
         cell_size: i64,
     },
-    /// The candidate count is outside `1..=256`.
-    #[error("candidates per cell {candidates} is outside 1..=256")]
+    /// The candidate count is outside `1..=128`.
+    #[error("candidates per cell {candidates} is outside 1..=128")]
     CandidatesPerCell {
         /// The rejected count.
         candidates: u32,

@@ -498,8 +498,8 @@ fn invalid_parameters_are_reported_with_their_field() {
             ScatterError::CandidatesPerCell { candidates: 0 },
         ),
         (
-            |p| p.candidates_per_cell = 257,
-            ScatterError::CandidatesPerCell { candidates: 257 },
+            |p| p.candidates_per_cell = 129,
+            ScatterError::CandidatesPerCell { candidates: 129 },
         ),
         (
             |p| p.region = Rect::new(5, 0, 5, 10),

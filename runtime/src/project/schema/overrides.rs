@@ -3,7 +3,9 @@
 //!
 //! Schema 2 records, for every override, the expected base revision of its target and the values a
 //! lock keeps; the set records the root seed it was authored against, so a seed change is never
-//! silently reapplied. Schema 1 files are migrated (see `project::migrate`).
+//! silently reapplied. Schema 3 gives added objects identities of the authored space (candidate
+//! indices 128..=255, `identity::AUTHORED_CANDIDATE_MIN`), which no generation parameter reaches.
+//! Schema 1 and 2 files are migrated (see `project::migrate`).
 
 use super::common::Vec2;
 use crate::project::decode::{Decode, Decoder, Encode};
@@ -11,7 +13,7 @@ use crate::project::node::{Node, NodeKind};
 use crate::project::write::Doc;
 
 /// Current schema version of override sets.
-pub const OVERRIDES_SCHEMA: u32 = 2;
+pub const OVERRIDES_SCHEMA: u32 = 3;
 
 /// The author overrides and world mutations of one recipe instance.
 #[derive(Clone, Debug, Default, PartialEq)]

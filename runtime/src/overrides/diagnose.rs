@@ -1,0 +1,109 @@
+//! Edits that stop applying, as located warnings: every override or world mutation that a
+//! generation did not apply becomes a warning at its entry in its overrides file, naming why and
+//! the rebase that decides it. `stagecraft check` reports them for the project's generation at
+//! the manifest's seed ([`check_overrides`]); the editor's Diagnostics tab for its newest preview
+//! ([`outcome_warnings`] over that generation's outcomes).
+//!
+//! A set bound to another seed than the generation's is already one warning at its `base_seed`
+//! (`project::validate`), so its edits' `seed-not-bound` outcomes are not repeated here.
+
+use std::collections::BTreeMap;
+
+use super::{ConflictReason, EditList, EditOutcome, Overrides};
+use crate::generate::{CancelToken, ExecutionMode, GenerateRequest, Generator, NoObserver};
+use crate::ops::registry::Registry;
+use crate::project::node::{Locator, Node};
+use crate::project::{overrides_file, Diagnostic, FieldPath, LoadedProject, Severity};
+use crate::recipe::compile_project_recipe;
+
+/// What a warning about an edit that does not apply says is expected of it.
+pub const REBASE_HINT: &str = "an edit that applies: decide keep, drop, re-target or materialize with `stagecraft rebase PROJECT` (or Edit → Rebase overrides…)";
+
+/// The warnings of `outcomes` (one per edit that was not applied, but for `seed-not-bound`),
+/// each placed at the edit's entry of `overrides/<set>.overrides.ron` through the file's syntax
+/// tree as `tree_of` gives it (line 1, column 1 without one). Sorted.
+pub fn outcome_warnings<'a>(
+    outcomes: impl IntoIterator<Item = &'a EditOutcome>,
+    tree_of: &dyn Fn(&str) -> Option<&'a Node>,
+) -> Vec<Diagnostic> {
+    let mut locators: BTreeMap<String, Option<(Locator, &'a Node)>> = BTreeMap::new();
+    let mut found = Vec::new();
+    for outcome in outcomes {
+        let Err(reason) = &outcome.result else {
+            continue;
+        };
+        if matches!(reason, ConflictReason::SeedNotBound { .. }) {
+            continue;
+        }
+        let file = overrides_file(&outcome.edit.set);
+        let list = match outcome.edit.list {
+            EditList::Override => "overrides",
+            EditList::Mutation => "mutations",
+        };
+        let path = FieldPath::root().field(list).index(outcome.edit.index);
+        let located = locators
+            .entry(file.clone())
+            .or_insert_with(|| tree_of(&file).map(|tree| (Locator::new(tree), tree)));
+        let (line, column) = match located {
+            Some((locator, tree)) => {
+                let span = locator.deepest_at(tree, &path).span;
+                (span.line, span.column)
+            }
+            None => (1, 1),
+        };
+        found.push(Diagnostic {
+            severity: Severity::Warning,
+            file,
+            line,
+            column,
+            path,
+            message: format!(
+                "{} of {} (stage {}) does not apply ({}): {reason}",
+                outcome.action,
+                outcome.target,
+                outcome.stage,
+                reason.name()
+            ),
+            expected: REBASE_HINT.to_owned(),
+        });
+    }
+    found.sort();
+    found
+}
+
+/// The warnings of every edit that the project's generation at the manifest's seed does not
+/// apply: each recipe with edits is generated (serially) with its override sets. Recipes that do
+/// not compile or fail to generate are skipped: their own diagnostics explain them.
+pub fn check_overrides(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnostic> {
+    let Some(project) = loaded.project.as_ref() else {
+        return Vec::new();
+    };
+    let request = GenerateRequest {
+        root_seed: project.manifest.root_seed,
+        mode: ExecutionMode::Serial,
+        generation: 0,
+    };
+    let mut found = Vec::new();
+    for id in project.recipes.keys() {
+        let overrides = Overrides::of_recipe(project, id);
+        if overrides.is_empty() {
+            continue;
+        }
+        let Some(plan) = compile_project_recipe(loaded, id, registry).and_then(|o| o.plan) else {
+            continue;
+        };
+        let generated = Generator::new().generate_with(
+            &plan,
+            &request,
+            &overrides,
+            &CancelToken::new(),
+            &NoObserver,
+        );
+        if let Ok(generated) = generated {
+            let tree_of = |file: &str| loaded.trees.get(file);
+            found.extend(outcome_warnings(generated.bundle.edit_outcomes(), &tree_of));
+        }
+    }
+    found.sort();
+    found
+}

@@ -17,6 +17,7 @@
 //! a [`Snapshot`].
 
 mod agents;
+pub mod budget;
 pub mod crossings;
 mod crowd;
 pub mod events;
@@ -32,10 +33,12 @@ mod snapshot;
 pub mod space;
 pub mod spatial;
 pub mod tasks;
+mod history;
 mod timeline;
 pub mod walk;
 mod world;
 
+pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
 pub use crossings::{
     CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase, GroupMember,
@@ -74,7 +77,8 @@ pub use tasks::movement::{MotionState, MoveFailure, Movement};
 pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::{TaskChange, TaskState};
-pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
+pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
+pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{
     build_world, AgentDetail, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES,
@@ -85,3 +89,6 @@ mod tests;
 
 #[cfg(test)]
 mod build_tests;
+
+#[cfg(test)]
+mod budget_tests;

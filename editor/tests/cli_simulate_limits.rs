@@ -28,7 +28,10 @@ fn a_run_past_the_budget_is_refused_with_a_located_diagnostic() {
     assert!(text.contains("error: the scenario could need"), "{text}");
     assert!(text.contains("over the budget of 1 MiB"), "{text}");
     assert!(text.contains("= at sources[0].target_count\n"), "{text}");
-    assert!(text.contains("scenarios/crosswalk-rush.scenario.ron:"), "{text}");
+    assert!(
+        text.contains("scenarios/crosswalk-rush.scenario.ron:"),
+        "{text}"
+    );
     assert!(!text.contains("state digest"), "{text}");
     // A billion frames of the scenario: past the work ceiling and the default budget (its births
     // table), both at `duration_frames`, before a single frame runs.
@@ -77,7 +80,12 @@ fn the_counters_a_run_keeps_stay_bounded_however_long_it_is() {
     let every = full["frames"].as_array().expect("frames");
     assert_eq!(every.len(), 100);
     for (index, row) in kept.iter().enumerate() {
-        assert_eq!(row, &every[(index + 1) * 16 - 1], "frame {}", (index + 1) * 16);
+        assert_eq!(
+            row,
+            &every[(index + 1) * 16 - 1],
+            "frame {}",
+            (index + 1) * 16
+        );
         assert_eq!(
             bounded["motion"][index],
             full["motion"][(index + 1) * 16 - 1]

@@ -386,11 +386,7 @@ impl Run {
         let last = self.world.frame();
         let stepped = !self.history.counters().is_empty();
         if stepped && shown.last().map(|row| row.0) != Some(last) {
-            shown.push((
-                last,
-                self.world.counters(),
-                self.world.motion_counters(),
-            ));
+            shown.push((last, self.world.counters(), self.world.motion_counters()));
         }
         shown
     }

@@ -148,9 +148,7 @@ fn check_runtime_rules(
     source: RecipeSource<'_>,
 ) -> Vec<Diagnostic> {
     let problems = match CompiledScenario::compile(scenario) {
-        Ok(compiled) => {
-            SimEstimate::of(&compiled, frames).problems(&compiled, memory_budget_bytes)
-        }
+        Ok(compiled) => SimEstimate::of(&compiled, frames).problems(&compiled, memory_budget_bytes),
         Err(refused) => refused.diagnostics,
     };
     let mut r = Reporter::new(source);

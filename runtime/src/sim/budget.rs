@@ -11,10 +11,10 @@
 use std::mem::size_of;
 
 use super::events::{Event, EVENTS_PER_KIND, EVENT_KINDS};
+use super::history::MAX_HISTORY_FRAMES;
 use super::motion::MotionCounters;
 use super::problems::{SimDiagnostic, SimProblem};
 use super::scenario::{Command, CompiledScenario};
-use super::history::MAX_HISTORY_FRAMES;
 use super::timeline::{CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 use super::world::Counters;
 use crate::project::FieldPath;
@@ -73,7 +73,8 @@ impl SimEstimate {
             .saturating_mul(BYTES_PER_BIRTH)
             .saturating_mul(checkpoints + 1);
         let event_log = (EVENT_KINDS.len() * EVENTS_PER_KIND * size_of::<Event>()) as u64;
-        let history_frame = (size_of::<(u64, Counters)>() + size_of::<(u64, MotionCounters)>()) as u64;
+        let history_frame =
+            (size_of::<(u64, Counters)>() + size_of::<(u64, MotionCounters)>()) as u64;
         let bounded_bytes = peak_agents
             .saturating_mul(BYTES_PER_AGENT_SNAPSHOT)
             .saturating_add(event_log)
@@ -192,7 +193,9 @@ fn births(scenario: &CompiledScenario, frames: u64, peak_agents: u64, ped_cycles
         .iter()
         .filter(|d| matches!(d.command, Command::InstantFill))
         .count() as u64;
-    frames.saturating_mul(per_step).saturating_add(fills.saturating_mul(peak_agents))
+    frames
+        .saturating_mul(per_step)
+        .saturating_add(fills.saturating_mul(peak_agents))
 }
 
 /// The checkpoints the Timeline holds at most over `frames` frames (frame 0's included).
@@ -223,7 +226,9 @@ fn largest_population(scenario: &CompiledScenario) -> FieldPath {
         if u64::from(vehicles.target_count) > best.0 {
             best = (
                 u64::from(vehicles.target_count),
-                root.field("vehicle_sources").index(index).field("target_count"),
+                root.field("vehicle_sources")
+                    .index(index)
+                    .field("target_count"),
             );
         }
     }

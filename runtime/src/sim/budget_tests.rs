@@ -130,7 +130,10 @@ fn the_estimate_counts_agents_cycles_births_checkpoints_and_the_bounded_logs() {
     // However long the run, the checkpoints stop at 65 and the logs do not grow: only the
     // births table does.
     let long = SimEstimate::of(&compiled, 1_000_000);
-    assert_eq!(long.bounded_bytes - estimate.bounded_bytes, 63 * (20 * 1024 + event_log));
+    assert_eq!(
+        long.bounded_bytes - estimate.bounded_bytes,
+        63 * (20 * 1024 + event_log)
+    );
     assert_eq!(long.birth_bytes, (1_000_000 + 20) * 8 * 66);
 }
 
@@ -159,7 +162,10 @@ fn a_run_past_the_work_ceiling_is_refused_at_its_length() {
         .contains("could take 10018000000 steps of work, over the ceiling of 4294967296"));
     // The same scenario for 400,000 frames fits.
     let shorter = SimEstimate::of(&compiled, 400_000);
-    assert_eq!(shorter.problems(&compiled, DEFAULT_MEMORY_BUDGET_BYTES), vec![]);
+    assert_eq!(
+        shorter.problems(&compiled, DEFAULT_MEMORY_BUDGET_BYTES),
+        vec![]
+    );
     // Cycles that dominate the step are located at the population settings.
     let mut busy = scenario();
     busy.duration_frames = 1_000_000;
@@ -173,7 +179,10 @@ fn a_run_past_the_work_ceiling_is_refused_at_its_length() {
     assert_eq!(problems[0].path.to_string(), "population");
     assert!(matches!(
         problems[0].problem,
-        SimProblem::OverWork { per_step: 100_040, .. }
+        SimProblem::OverWork {
+            per_step: 100_040,
+            ..
+        }
     ));
 }
 

@@ -21,6 +21,7 @@ pub mod budget;
 pub mod crossings;
 mod crowd;
 pub mod events;
+mod history;
 pub mod knockdown;
 pub mod motion;
 pub mod observers;
@@ -33,13 +34,12 @@ mod snapshot;
 pub mod space;
 pub mod spatial;
 pub mod tasks;
-mod history;
 mod timeline;
 pub mod walk;
 mod world;
 
-pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
+pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use crossings::{
     CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase, GroupMember,
     GroupRole, HazardSpec, Liveness, SignalPhase, SignalState, StuckReason,
@@ -49,6 +49,7 @@ pub use crowd::{
     STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
 pub use events::{Event, EventDetail, EventKind, EventLog};
+pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};
 pub use motion::{MotionCounters, Tier};
@@ -77,7 +78,6 @@ pub use tasks::movement::{MotionState, MoveFailure, Movement};
 pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::{TaskChange, TaskState};
-pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{

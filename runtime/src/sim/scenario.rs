@@ -17,8 +17,8 @@ use super::population::{AttachFault, ClockConfig, ClocksConfig};
 pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
 use crate::project::{
-    Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
-    NumberRange, PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3,
+    Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, NumberRange, Observer,
+    PopulationKind, PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3,
     VehicleRelation, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DURATION_FRAMES_RANGE,
     FRAME_RATE_RANGE, MAX_FIXED_STEP_S,
 };
@@ -1136,8 +1136,16 @@ fn population(
 ) -> PopulationParams {
     for (field, value, range) in [
         ("ped_frame_rate", p.ped_frame_rate, &FRAME_RATE_RANGE),
-        ("ped_cycles_per_frame", p.ped_cycles_per_frame, &CYCLES_PER_FRAME_RANGE),
-        ("vehicle_frame_rate", p.vehicle_frame_rate, &FRAME_RATE_RANGE),
+        (
+            "ped_cycles_per_frame",
+            p.ped_cycles_per_frame,
+            &CYCLES_PER_FRAME_RANGE,
+        ),
+        (
+            "vehicle_frame_rate",
+            p.vehicle_frame_rate,
+            &FRAME_RATE_RANGE,
+        ),
         (
             "vehicle_cycles_per_frame",
             p.vehicle_cycles_per_frame,

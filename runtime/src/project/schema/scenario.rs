@@ -86,11 +86,31 @@ pub const BATCH_SIZE_RANGE: NumberRange = NumberRange {
 /// Every documented scenario range: (the `docs/format.md` section, its row, the field, the
 /// range). A row that lists several fields (`population`) documents each of their ranges.
 pub const SCENARIO_RANGES: [(&str, &str, &str, NumberRange); 6] = [
-    ("Scenario", "duration_frames", "duration_frames", DURATION_FRAMES_RANGE),
+    (
+        "Scenario",
+        "duration_frames",
+        "duration_frames",
+        DURATION_FRAMES_RANGE,
+    ),
     ("Scenario", "population", "ped_frame_rate", FRAME_RATE_RANGE),
-    ("Scenario", "population", "ped_cycles_per_frame", CYCLES_PER_FRAME_RANGE),
-    ("Scenario", "population", "vehicle_frame_rate", FRAME_RATE_RANGE),
-    ("Scenario", "population", "vehicle_cycles_per_frame", CYCLES_PER_FRAME_RANGE),
+    (
+        "Scenario",
+        "population",
+        "ped_cycles_per_frame",
+        CYCLES_PER_FRAME_RANGE,
+    ),
+    (
+        "Scenario",
+        "population",
+        "vehicle_frame_rate",
+        FRAME_RATE_RANGE,
+    ),
+    (
+        "Scenario",
+        "population",
+        "vehicle_cycles_per_frame",
+        CYCLES_PER_FRAME_RANGE,
+    ),
     ("Source", "batch_size", "batch_size", BATCH_SIZE_RANGE),
 ];
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use stagecraft_editor::cli::ops::markdown;
 use stagecraft_runtime::project::{
     AssetFamily, AssetVariant, Box3, Directive, Manifest, Mutation, Observer, Override,
-    OverrideSet, PopulationSource, Recipe, Scenario, Stage,
+    OverrideSet, PopulationSource, Recipe, Scenario, Stage, SCENARIO_RANGES,
 };
 
 fn format_reference() -> String {
@@ -69,6 +69,40 @@ fn every_document_field_is_documented_in_canonical_order() {
             fields.to_vec(),
             "docs/format.md's table for `{name}(…)`"
         );
+    }
+}
+
+/// The row of field `row` in the table under the heading "### `Section(…)`".
+fn documented_row<'t>(text: &'t str, section: &str, row: &str) -> &'t str {
+    let heading = format!("### `{section}(…)`");
+    let start = text
+        .find(&heading)
+        .unwrap_or_else(|| panic!("docs/format.md has no section {heading}"));
+    let prefix = format!("| `{row}` |");
+    text[start..]
+        .lines()
+        .find(|line| line.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("docs/format.md's {heading} has no row `{row}`"))
+}
+
+#[test]
+fn every_scenario_range_the_compiler_checks_is_the_documented_one() {
+    let text = format_reference();
+    for (section, row, field, range) in SCENARIO_RANGES {
+        let line = documented_row(&text, section, row);
+        let range_column = line.split(" | ").nth(3).expect("a range column");
+        assert!(
+            range_column.contains(range.text),
+            "docs/format.md's `{section}(…)` row `{row}` must give `{field}` the range \
+             \"{}\"; its range column says: {range_column}",
+            range.text
+        );
+        if row != field {
+            assert!(
+                range_column.contains(&format!("`{field}`")),
+                "the `{row}` row names `{field}` beside its range: {range_column}"
+            );
+        }
     }
 }
 

@@ -118,7 +118,7 @@ pub enum Command {
         /// Print the diagnostics as JSON.
         #[arg(long)]
         json: bool,
-        /// Refuse recipes whose capacity estimate needs more memory than this (default 8192).
+        /// Refuse recipes and scenarios whose estimate needs more memory than this (default 8192).
         #[arg(long, value_name = "MIB")]
         memory_budget_mib: Option<u64>,
     },
@@ -231,6 +231,9 @@ pub enum Command {
         /// Restore the `--snapshot-at` snapshot into a fresh world and continue from it.
         #[arg(long, requires = "snapshot_at")]
         restore: bool,
+        /// Refuse a recipe or a run whose estimate needs more memory than this (default 8192).
+        #[arg(long, value_name = "MIB")]
+        memory_budget_mib: Option<u64>,
     },
     /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
     /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
@@ -371,6 +374,7 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
             events,
             snapshot_at,
             restore,
+            memory_budget_mib,
         } => {
             let options = SimulateOptions {
                 scenario,
@@ -380,6 +384,8 @@ pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32
                 events: events.as_deref(),
                 snapshot_at: *snapshot_at,
                 restore: *restore,
+                memory_budget_mib: *memory_budget_mib,
+                history_frames: None,
             };
             simulate(project, &options, out)
         }

@@ -15,15 +15,15 @@ use anyhow::Context as _;
 use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
 };
-use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{has_errors, Diagnostic, Project, ProjectSources, Scenario};
-use stagecraft_runtime::recipe::compile_project_recipe;
+use stagecraft_runtime::recipe::{check_scenario_run, compile_project_recipe};
 use stagecraft_runtime::sim::{
-    build_world, CompiledScenario, Counters, MotionCounters, SimSpace, World,
+    build_world, CompiledScenario, CounterHistory, Counters, MotionCounters, SimSpace, World,
+    MAX_HISTORY_FRAMES,
 };
 
 use super::diagnostics::{diagnostic_json, render_diagnostic};
-use super::load;
+use super::load_with;
 
 /// Frames between counter rows in the text report, unless `--every` says otherwise.
 pub const DEFAULT_EVERY_FRAMES: u64 = 60;
@@ -45,19 +45,27 @@ pub struct SimulateOptions<'a> {
     pub snapshot_at: Option<u64>,
     /// Restore that snapshot into a fresh world and finish the run from it.
     pub restore: bool,
+    /// Refuse a run whose memory estimate is past this many MiB (default 8192), as `check`.
+    pub memory_budget_mib: Option<u64>,
+    /// Most frames whose counters the report keeps (default `MAX_HISTORY_FRAMES`); a longer run
+    /// keeps every other one each time it fills up, so memory stays bounded.
+    pub history_frames: Option<usize>,
 }
 
 /// Runs at least this many frames show a progress bar (when stderr is a terminal).
 pub const PROGRESS_MIN_FRAMES: u64 = 2000;
 
-/// `stagecraft simulate`: exit 0 when the scenario ran, 1 when the project has errors or its
-/// content or world cannot be built; an unknown scenario is an error that lists the known ones.
+/// `stagecraft simulate`: exit 0 when the scenario ran, 1 when the project has errors, the run
+/// is past the simulation's work ceiling or memory budget (a located diagnostic, as `check`
+/// reports for the scenario's own length), or its content or world cannot be built; an unknown
+/// scenario is an error that lists the known ones.
 pub fn simulate(
     project: &Path,
     options: &SimulateOptions<'_>,
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
-    let (sources, loaded) = load(project)?;
+    let registry = super::registry(options.memory_budget_mib);
+    let (sources, loaded) = load_with(project, &registry)?;
     let Some(project_doc) = loaded
         .project
         .as_ref()
@@ -77,8 +85,13 @@ pub fn simulate(
         // Refused before any work, by the rule every output follows.
         super::output::output_file_kind(path).context("cannot write the event log")?;
     }
-    let Some(outcome) = compile_project_recipe(&loaded, &scenario.recipe, &Registry::standard())
-    else {
+    let frames = options.frames.unwrap_or(scenario.duration_frames);
+    let over_budget = check_scenario_run(&loaded, &scenario.id, frames, &registry);
+    if !over_budget.is_empty() {
+        let message = format!("a run of {frames} frames of `{}` is refused", scenario.id);
+        return refuse_with(out, options.json, &message, &over_budget, &sources);
+    }
+    let Some(outcome) = compile_project_recipe(&loaded, &scenario.recipe, &registry) else {
         anyhow::bail!(
             "the scenario's recipe `{}` could not be read",
             scenario.recipe
@@ -105,7 +118,6 @@ pub fn simulate(
         Ok(world) => world,
         Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
     };
-    let frames = options.frames.unwrap_or(scenario.duration_frames);
     let fresh = if options.restore {
         match world_of(&generated.bundle, project_doc, scenario) {
             Ok(world) => Some(world),
@@ -118,6 +130,7 @@ pub fn simulate(
         frames,
         snapshot_at: options.snapshot_at,
         restore_into: fresh,
+        history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
     };
     let run = match Run::new(project, scenario, &generated.bundle, world, plan) {
         Ok(run) => run,
@@ -210,11 +223,13 @@ fn refuse(
     Ok(1)
 }
 
-/// How a run goes: its length, and an optional snapshot (restored into a fresh world).
+/// How a run goes: its length, an optional snapshot (restored into a fresh world), and how many
+/// frames of counters it keeps.
 struct RunPlan {
     frames: u64,
     snapshot_at: Option<u64>,
     restore_into: Option<World>,
+    history_frames: usize,
 }
 
 /// The event log as JSON: every held event in the order it happened, and the dropped counts.
@@ -264,9 +279,9 @@ struct Run {
     bundle_digest: String,
     seed: u64,
     fixed_step_s: f64,
-    history: Vec<Counters>,
-    /// The Motion phase's counters after each frame (the Motion tab's plot, as a table).
-    motion_history: Vec<MotionCounters>,
+    /// The counters and the Motion phase's counters of the kept frames (every frame until the
+    /// history fills up, then every `stride`-th): bounded however long the run.
+    history: CounterHistory,
     world: World,
 }
 
@@ -278,8 +293,7 @@ impl Run {
         mut world: World,
         mut plan: RunPlan,
     ) -> Result<Run, String> {
-        let mut history = Vec::new();
-        let mut motion_history = Vec::new();
+        let mut history = CounterHistory::with_capacity_frames(plan.history_frames);
         let bar = progress(plan.frames);
         for _ in 0..plan.frames {
             if plan.snapshot_at == Some(world.frame()) {
@@ -295,8 +309,7 @@ impl Run {
                 }
             }
             world.step();
-            history.push(world.counters());
-            motion_history.push(world.motion_counters());
+            history.record(world.frame(), world.counters(), world.motion_counters());
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -315,7 +328,6 @@ impl Run {
             seed: world.config().seed,
             fixed_step_s: world.config().fixed_step_s,
             history,
-            motion_history,
             world,
         })
     }
@@ -336,8 +348,9 @@ impl Run {
             rows.extend(c.population_rows().iter().map(|(n, v)| (*n, v.to_string())));
             rows
         };
+        let shown = self.shown(every);
         let names: Vec<&str> = rows(&Counters::default()).iter().map(|(n, _)| *n).collect();
-        text.push_str(&self.table(&names, every, |index| rows(&self.history[index])));
+        text.push_str(&table(&names, &shown, |(_, counters, _)| rows(counters)));
         text.push_str("motion\n");
         let motion = |c: &MotionCounters| -> Vec<(&str, String)> {
             c.rows()
@@ -349,7 +362,7 @@ impl Run {
             .iter()
             .map(|(n, _)| *n)
             .collect();
-        text.push_str(&self.table(&names, every, |index| motion(&self.motion_history[index])));
+        text.push_str(&table(&names, &shown, |(_, _, counters)| motion(counters)));
         for index in 0..world_sources(&self.world) {
             if let Some(report) = self.world.spawn_report(index) {
                 text.push_str(&format!("source {}\n", report.text()));
@@ -366,33 +379,23 @@ impl Run {
         text
     }
 
-    /// A table of named values, one row every `every` frames and the last frame; each column as
-    /// wide as its name.
-    fn table<'n>(
-        &self,
-        names: &[&str],
-        every: u64,
-        row: impl Fn(usize) -> Vec<(&'n str, String)>,
-    ) -> String {
-        let mut text = String::new();
-        text.push_str(&format!("{:>7}", "frame"));
-        for name in names {
-            text.push_str(&format!("  {name}"));
+    /// The frames the text report has a row for: the kept frames on `every` (none when it is 0)
+    /// and the last frame of the run, each with its counters and motion counters.
+    fn shown(&self, every: u64) -> Vec<(u64, Counters, MotionCounters)> {
+        let mut shown: Vec<(u64, Counters, MotionCounters)> = self
+            .history
+            .counters()
+            .iter()
+            .zip(self.history.motion())
+            .filter(|((frame, _), _)| every > 0 && frame.is_multiple_of(every))
+            .map(|((frame, counters), (_, motion))| (*frame, *counters, *motion))
+            .collect();
+        let last = self.world.frame();
+        let stepped = !self.history.counters().is_empty();
+        if stepped && shown.last().map(|row| row.0) != Some(last) {
+            shown.push((last, self.world.counters(), self.world.motion_counters()));
         }
-        text.push('\n');
-        for index in 0..self.history.len() {
-            let frame = index as u64 + 1;
-            let last = index + 1 == self.history.len();
-            if !(last || (every > 0 && frame.is_multiple_of(every))) {
-                continue;
-            }
-            text.push_str(&format!("{frame:>7}"));
-            for ((_, value), name) in row(index).iter().zip(names) {
-                text.push_str(&format!("  {value:>width$}", width = name.len()));
-            }
-            text.push('\n');
-        }
-        text
+        shown
     }
 
     fn json(&self) -> serde_json::Value {
@@ -441,14 +444,37 @@ impl Run {
             "fixed_step_s": self.fixed_step_s,
             "frame": self.world.frame(),
             "agents": self.world.agent_count(),
-            "frames": self.history.iter().map(counters).collect::<Vec<_>>(),
+            "frame_stride": self.history.stride(),
+            "frames": self.history.counters().iter().map(|(_, c)| counters(c)).collect::<Vec<_>>(),
             "final": counters(&self.world.counters()),
-            "motion": self.motion_history.iter().map(motion).collect::<Vec<_>>(),
+            "motion": self.history.motion().iter().map(|(_, m)| motion(m)).collect::<Vec<_>>(),
             "sources": sources,
             "cycle_debt": { "ped": ped_debt, "vehicle": vehicle_debt },
             "state_digest": self.world.state_digest_hex(),
         })
     }
+}
+
+/// A table of named values, one row per shown frame; each column as wide as its name.
+fn table<'n>(
+    names: &[&str],
+    shown: &[(u64, Counters, MotionCounters)],
+    row: impl Fn(&(u64, Counters, MotionCounters)) -> Vec<(&'n str, String)>,
+) -> String {
+    let mut text = String::new();
+    text.push_str(&format!("{:>7}", "frame"));
+    for name in names {
+        text.push_str(&format!("  {name}"));
+    }
+    text.push('\n');
+    for entry in shown {
+        text.push_str(&format!("{:>7}", entry.0));
+        for ((_, value), name) in row(entry).iter().zip(names) {
+            text.push_str(&format!("  {value:>width$}", width = name.len()));
+        }
+        text.push('\n');
+    }
+    text
 }
 
 /// A motion counter as the report prints it: milliseconds with three decimals, counts whole.

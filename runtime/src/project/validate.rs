@@ -369,8 +369,10 @@ fn validate_scenario(
     for (index, directive) in scenario.directives.iter().enumerate() {
         let path = root.field("directives").index(index);
         validate_directive_boxes(reporter, file, path.clone(), directive);
+        // `docs/format.md`: a directive's frame is ≤ `duration_frames`; one past the end would
+        // never run, so the file is wrong.
         if directive.frame > scenario.duration_frames {
-            reporter.warning(
+            reporter.error(
                 file,
                 path.field("frame"),
                 format!(

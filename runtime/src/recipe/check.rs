@@ -14,6 +14,7 @@ use crate::project::{
     FieldPath, LoadedProject, ProjectSources, Recipe, RecipeInput, Scenario,
 };
 use crate::sim::scenario::CompiledScenario;
+use crate::sim::SimEstimate;
 
 /// Compiles recipe `id` of a loaded project, with diagnostics on its file; `None` when the
 /// project or the recipe could not be read.
@@ -75,7 +76,12 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
             file: &file,
             tree: loaded.trees.get(&file),
         };
-        found.extend(check_runtime_rules(scenario, source));
+        found.extend(check_runtime_rules(
+            scenario,
+            scenario.duration_frames,
+            registry.memory_budget_bytes(),
+            source,
+        ));
         // A recipe that did not compile has its own diagnostics; its routes are unknown.
         if let Some(published) = routes.get(scenario.recipe.as_str()) {
             found.extend(check_routes(scenario, published, source));
@@ -163,14 +169,43 @@ pub fn published_routes(
         .unwrap_or_default()
 }
 
-/// The simulation's own rules of a scenario (its compiler's, the one place they are written):
-/// every problem that would stop `simulate` or the Timeline from building the world, at its field.
-fn check_runtime_rules(scenario: &Scenario, source: RecipeSource<'_>) -> Vec<Diagnostic> {
-    let Err(refused) = CompiledScenario::compile(scenario) else {
+/// The rulebook's diagnostics of a run of `frames` frames of scenario `id` (its compiler's
+/// problems, then its work and memory estimate against `registry`'s memory budget), on the
+/// scenario's file: what `stagecraft simulate --frames` checks before it runs. Empty when the
+/// project has no such scenario.
+pub fn check_scenario_run(
+    loaded: &LoadedProject,
+    id: &str,
+    frames: u64,
+    registry: &Registry,
+) -> Vec<Diagnostic> {
+    let Some(scenario) = loaded.project.as_ref().and_then(|p| p.scenarios.get(id)) else {
         return Vec::new();
     };
+    let file = scenario_file(id);
+    let source = RecipeSource {
+        file: &file,
+        tree: loaded.trees.get(&file),
+    };
+    check_runtime_rules(scenario, frames, registry.memory_budget_bytes(), source)
+}
+
+/// The simulation's own rules of a scenario (its compiler's, the one place they are written):
+/// every problem that would stop `simulate` or the Timeline from building the world, at its
+/// field; then its estimate for a run of `frames` frames (`sim::budget`) against the work
+/// ceiling and `memory_budget_bytes`.
+fn check_runtime_rules(
+    scenario: &Scenario,
+    frames: u64,
+    memory_budget_bytes: u64,
+    source: RecipeSource<'_>,
+) -> Vec<Diagnostic> {
+    let problems = match CompiledScenario::compile(scenario) {
+        Ok(compiled) => SimEstimate::of(&compiled, frames).problems(&compiled, memory_budget_bytes),
+        Err(refused) => refused.diagnostics,
+    };
     let mut r = Reporter::new(source);
-    for diagnostic in refused.diagnostics {
+    for diagnostic in problems {
         r.error(
             diagnostic.path,
             diagnostic.problem.to_string(),

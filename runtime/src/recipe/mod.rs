@@ -17,7 +17,9 @@ mod seal;
 mod structure;
 
 pub use bind::{bind_ports, source_kind};
-pub use check::{check_project, compile_project_recipe, load_and_check, published_routes};
+pub use check::{
+    check_project, check_scenario_run, compile_project_recipe, load_and_check, published_routes,
+};
 pub use compile::{compile, family_data, CompileOutcome};
 pub use limits::{
     MAX_EDGES, MAX_PLAN_OBJECTS, MAX_STAGES, MAX_STAGE_CANDIDATES, SUPPORTED_ADDRESS_SCHEMAS,

@@ -17,9 +17,11 @@
 //! a [`Snapshot`].
 
 mod agents;
+pub mod budget;
 pub mod crossings;
 mod crowd;
 pub mod events;
+mod history;
 pub mod knockdown;
 pub mod motion;
 pub mod observers;
@@ -37,6 +39,7 @@ pub mod walk;
 mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
+pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use crossings::{
     CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase, GroupMember,
     GroupRole, HazardSpec, Liveness, SignalPhase, SignalState, StuckReason,
@@ -46,6 +49,7 @@ pub use crowd::{
     STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
 pub use events::{Event, EventDetail, EventKind, EventLog, RemovalCause};
+pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};
 pub use motion::{MotionCounters, Tier};
@@ -74,7 +78,7 @@ pub use tasks::movement::{MotionState, MoveFailure, Movement};
 pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::{TaskChange, TaskState};
-pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_HISTORY_FRAMES};
+pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{
     build_world, AgentDetail, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES,
@@ -85,3 +89,6 @@ mod tests;
 
 #[cfg(test)]
 mod build_tests;
+
+#[cfg(test)]
+mod budget_tests;

@@ -106,6 +106,24 @@ pub enum SimProblem {
         /// What overflowed.
         what: &'static str,
     },
+    /// A run past the simulation's work ceiling (`sim::budget`).
+    OverWork {
+        /// The frames of the run.
+        frames: u64,
+        /// Agents plus population cycles of one step, at most.
+        per_step: u64,
+        /// Their product over the run.
+        work: u64,
+        /// The ceiling.
+        ceiling: u64,
+    },
+    /// A run whose memory estimate is past the budget (`sim::budget`).
+    OverMemory {
+        /// The estimate, bytes.
+        bytes: u64,
+        /// The budget, bytes.
+        budget: u64,
+    },
 }
 
 impl fmt::Display for SimProblem {
@@ -168,6 +186,22 @@ impl fmt::Display for SimProblem {
             ),
             SimProblem::DuplicateExit { id } => write!(f, "duplicate exit id `{id}`"),
             SimProblem::TooMany { what } => write!(f, "too many {what} (at most 65535)"),
+            SimProblem::OverWork {
+                frames,
+                per_step,
+                work,
+                ceiling,
+            } => write!(
+                f,
+                "a run of {frames} frames with up to {per_step} agents and population cycles per \
+                 step could take {work} steps of work, over the ceiling of {ceiling}"
+            ),
+            SimProblem::OverMemory { bytes, budget } => write!(
+                f,
+                "the scenario could need {} of memory, over the budget of {}",
+                mib(*bytes),
+                mib(*budget)
+            ),
         }
     }
 }
@@ -210,7 +244,26 @@ impl SimProblem {
                 format!("a lane of the street block: {}", listed(known))
             }
             SimProblem::TooMany { what } => format!("at most 65535 {what}"),
+            SimProblem::OverWork { .. } => {
+                "a shorter scenario (`duration_frames`), fewer agents or fewer population cycles \
+                 per step"
+                    .into()
+            }
+            SimProblem::OverMemory { .. } => {
+                "fewer agents (target counts, capacities, the pool) or a shorter scenario, or a \
+                 larger memory budget (`--memory-budget-mib`)"
+                    .into()
+            }
         }
+    }
+}
+
+/// Bytes in MiB, rounded up (below one MiB in bytes), as the recipe compiler prints its budget.
+fn mib(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{} MiB", bytes.div_ceil(1 << 20))
     }
 }
 

@@ -17,9 +17,10 @@ use super::population::{AttachFault, ClockConfig, ClocksConfig};
 pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
 use crate::project::{
-    Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, Observer, PopulationKind,
-    PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3, VehicleRelation,
-    MAX_FIXED_STEP_S,
+    Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, NumberRange, Observer,
+    PopulationKind, PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3,
+    VehicleRelation, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DURATION_FRAMES_RANGE,
+    FRAME_RATE_RANGE, MAX_FIXED_STEP_S,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -457,6 +458,21 @@ impl Problems {
             self.push(path, SimProblem::NotPositive { value });
         }
     }
+
+    /// A number outside its documented range (`project::SCENARIO_RANGES`).
+    fn in_range(&mut self, path: FieldPath, value: f64, range: &NumberRange) {
+        if !value.is_finite() {
+            self.push(path, SimProblem::NonFinite);
+        } else if !range.contains(value) {
+            self.push(
+                path,
+                SimProblem::OutOfRange {
+                    value,
+                    range: range.text,
+                },
+            );
+        }
+    }
 }
 
 impl CompiledScenario {
@@ -474,6 +490,12 @@ impl CompiledScenario {
                 },
             );
         }
+        // As a float: every u64 above the range is still above it after rounding.
+        problems.in_range(
+            root.field("duration_frames"),
+            scenario.duration_frames as f64,
+            &DURATION_FRAMES_RANGE,
+        );
         let observers = scenario
             .observers
             .iter()
@@ -1112,15 +1134,27 @@ fn population(
     path: FieldPath,
     problems: &mut Problems,
 ) -> PopulationParams {
-    for (field, value) in [
-        ("ped_frame_rate", p.ped_frame_rate),
-        ("ped_cycles_per_frame", p.ped_cycles_per_frame),
-        ("vehicle_frame_rate", p.vehicle_frame_rate),
-        ("vehicle_cycles_per_frame", p.vehicle_cycles_per_frame),
-        ("max_frame_time_s", p.max_frame_time_s),
+    for (field, value, range) in [
+        ("ped_frame_rate", p.ped_frame_rate, &FRAME_RATE_RANGE),
+        (
+            "ped_cycles_per_frame",
+            p.ped_cycles_per_frame,
+            &CYCLES_PER_FRAME_RANGE,
+        ),
+        (
+            "vehicle_frame_rate",
+            p.vehicle_frame_rate,
+            &FRAME_RATE_RANGE,
+        ),
+        (
+            "vehicle_cycles_per_frame",
+            p.vehicle_cycles_per_frame,
+            &CYCLES_PER_FRAME_RANGE,
+        ),
     ] {
-        problems.positive(path.field(field), value);
+        problems.in_range(path.field(field), value, range);
     }
+    problems.positive(path.field("max_frame_time_s"), p.max_frame_time_s);
     PopulationParams {
         clocks: ClocksConfig {
             ped: ClockConfig {
@@ -1169,12 +1203,11 @@ fn sources(
         problems.positive(path.field("walk_speed_m_s"), source.walk_speed_m_s);
         problems.positive(path.field("removal_multiplier"), source.removal_multiplier);
         problems.finite(path.field("candidates_m"), &source.candidates_m);
-        if source.batch_size == 0 {
-            problems.push(
-                path.field("batch_size"),
-                SimProblem::NotPositive { value: 0.0 },
-            );
-        }
+        problems.in_range(
+            path.field("batch_size"),
+            f64::from(source.batch_size),
+            &BATCH_SIZE_RANGE,
+        );
         compiled.push(SourceSpec {
             id: source.id.clone(),
             kind: source.kind,

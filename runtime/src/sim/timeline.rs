@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::history::CounterHistory;
 use super::motion::MotionCounters;
 use super::snapshot::Snapshot;
 use super::world::{Counters, World};
@@ -15,21 +16,14 @@ pub const CHECKPOINT_INTERVAL_FRAMES: u64 = 64;
 /// stays bounded however long the run.
 pub const MAX_CHECKPOINTS: usize = 64;
 
-/// Most frames whose counters the history keeps; past it, every other one is dropped (the
-/// stride doubles), so a long run's history stays bounded like its checkpoints.
-pub const MAX_HISTORY_FRAMES: usize = 1 << 14;
-
 /// A world plus its checkpoints and the counters of the simulated frames.
 #[derive(Clone, Debug)]
 pub struct Timeline {
     world: World,
     checkpoints: BTreeMap<u64, Snapshot>,
     interval: u64,
-    /// (frame, counters after it) for every `history_stride`-th simulated frame, ascending.
-    history: Vec<(u64, Counters)>,
-    /// (frame, motion counters of it) for the same frames as `history`.
-    motion_history: Vec<(u64, MotionCounters)>,
-    history_stride: u64,
+    /// The counters of the simulated frames, bounded (`MAX_HISTORY_FRAMES`).
+    history: CounterHistory,
 }
 
 impl Timeline {
@@ -41,9 +35,7 @@ impl Timeline {
             world,
             checkpoints,
             interval: CHECKPOINT_INTERVAL_FRAMES,
-            history: Vec::new(),
-            motion_history: Vec::new(),
-            history_stride: 1,
+            history: CounterHistory::default(),
         }
     }
 
@@ -59,18 +51,20 @@ impl Timeline {
 
     /// `(frame, counters after it)` of the frames simulated so far, ascending: every frame
     /// until [`MAX_HISTORY_FRAMES`], then every [`Timeline::history_stride`]-th.
+    ///
+    /// [`MAX_HISTORY_FRAMES`]: super::history::MAX_HISTORY_FRAMES
     pub fn history(&self) -> &[(u64, Counters)] {
-        &self.history
+        self.history.counters()
     }
 
     /// `(frame, motion counters of it)` for the same frames as [`Timeline::history`].
     pub fn motion_history(&self) -> &[(u64, MotionCounters)] {
-        &self.motion_history
+        self.history.motion()
     }
 
     /// Frames between two history entries (1 until the history first fills up).
     pub fn history_stride(&self) -> u64 {
-        self.history_stride
+        self.history.stride()
     }
 
     /// Number of checkpoints held.
@@ -142,21 +136,8 @@ impl Timeline {
 
     /// Records the counters of `frame` in the history (replacing an earlier run's entry).
     fn record(&mut self, frame: u64) {
-        if !frame.is_multiple_of(self.history_stride) {
-            return;
-        }
-        upsert(&mut self.history, (frame, self.world.counters()));
-        upsert(
-            &mut self.motion_history,
-            (frame, self.world.motion_counters()),
-        );
-        if self.history.len() > MAX_HISTORY_FRAMES {
-            self.history_stride *= 2;
-            let stride = self.history_stride;
-            self.history.retain(|(f, _)| f.is_multiple_of(stride));
-            self.motion_history
-                .retain(|(f, _)| f.is_multiple_of(stride));
-        }
+        self.history
+            .record(frame, self.world.counters(), self.world.motion_counters());
     }
 
     fn thin_out(&mut self) {
@@ -167,13 +148,5 @@ impl Timeline {
         let interval = self.interval;
         self.checkpoints
             .retain(|frame, _| *frame == 0 || frame.is_multiple_of(interval));
-    }
-}
-
-/// Inserts `entry` into the frame-sorted `history`, replacing an earlier run's entry of its frame.
-fn upsert<T>(history: &mut Vec<(u64, T)>, entry: (u64, T)) {
-    match history.binary_search_by_key(&entry.0, |(f, _)| *f) {
-        Ok(index) => history[index] = entry,
-        Err(index) => history.insert(index, entry),
     }
 }

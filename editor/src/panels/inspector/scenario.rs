@@ -5,7 +5,8 @@ use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     AimKey, Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override,
     OverrideAction, OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject,
-    Vec2, Vec3, VehicleRelation, ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, MAX_FIXED_STEP_S,
+    Vec2, Vec3, VehicleRelation, ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, DURATION_FRAMES_RANGE,
+    MAX_DURATION_FRAMES, MAX_FIXED_STEP_S,
 };
 use stagecraft_runtime::recipe::published_routes;
 
@@ -48,9 +49,12 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     form.number_ui(
         ui,
         "duration_frames",
-        "Length of the scenario in frames.",
+        &format!(
+            "Length of the scenario in frames, {}.",
+            DURATION_FRAMES_RANGE.text
+        ),
         &mut scenario.duration_frames,
-        0..=10_000_000,
+        0..=MAX_DURATION_FRAMES,
         " frames",
     );
     record_list_ui(

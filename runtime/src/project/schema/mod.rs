@@ -17,8 +17,10 @@ pub use overrides::{
 pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
 pub use scenario::{
     AimKey, AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,
-    HazardVehicle, Keyframe, MotionSettings, Observer, PopulationKind, PopulationSettings,
-    PopulationSource, RouteEnd, Scenario, SceneObject, Target, VehicleRelation, VehicleSource,
-    DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S, MAX_FIXED_STEP_S,
-    SCENARIO_SCHEMA, UNIT_SCALE,
+    HazardVehicle, Keyframe, MotionSettings, NumberRange, Observer, PopulationKind,
+    PopulationSettings, PopulationSource, RouteEnd, Scenario, SceneObject, Target, VehicleRelation,
+    VehicleSource, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DEFAULT_DURATION_FRAMES,
+    DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S, DURATION_FRAMES_RANGE, FRAME_RATE_RANGE,
+    MAX_BATCH_SIZE, MAX_DURATION_FRAMES, MAX_FIXED_STEP_S, SCENARIO_RANGES, SCENARIO_SCHEMA,
+    UNIT_SCALE,
 };

@@ -15,6 +15,105 @@ pub const MAX_FIXED_STEP_S: f64 = 1.0;
 /// The length a scenario gets when its file gives none, frames.
 pub const DEFAULT_DURATION_FRAMES: u64 = 1200;
 
+/// The documented range of a scenario number: what the simulation's compiler accepts
+/// (`sim::scenario`, which reports a value outside it with `text`), what the Inspector's field
+/// allows, and what `docs/format.md`'s range column says (`editor/tests/format_reference.rs`
+/// checks the table against [`SCENARIO_RANGES`]). One owner per range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NumberRange {
+    /// The lowest value accepted (refused itself when `min_open`).
+    pub min: f64,
+    /// Whether the range is open at `min` (`(min, max]`).
+    pub min_open: bool,
+    /// The highest value accepted (inclusive).
+    pub max: f64,
+    /// The range in words, as diagnostics and `docs/format.md` print it.
+    pub text: &'static str,
+}
+
+impl NumberRange {
+    /// Whether `value` is a finite number in the range.
+    pub fn contains(&self, value: f64) -> bool {
+        let above_min = if self.min_open {
+            value > self.min
+        } else {
+            value >= self.min
+        };
+        value.is_finite() && above_min && value <= self.max
+    }
+}
+
+/// The longest scenario, frames (about 14 hours at the default 0.05 s step). Past it no run
+/// fits the simulation's work ceiling at any population (`sim::budget`).
+pub const MAX_DURATION_FRAMES: u64 = 1_000_000;
+
+/// `duration_frames`: 0 to [`MAX_DURATION_FRAMES`].
+pub const DURATION_FRAMES_RANGE: NumberRange = NumberRange {
+    min: 0.0,
+    min_open: false,
+    max: MAX_DURATION_FRAMES as f64,
+    text: "0 to 1000000 frames",
+};
+
+/// `population.ped_frame_rate` and `population.vehicle_frame_rate`: frames per second the cycle
+/// clocks count against (a game runs at 20 to a few hundred).
+pub const FRAME_RATE_RANGE: NumberRange = NumberRange {
+    min: 0.0,
+    min_open: true,
+    max: 1000.0,
+    text: "a rate in (0, 1000] Hz",
+};
+
+/// `population.ped_cycles_per_frame` and `population.vehicle_cycles_per_frame`.
+pub const CYCLES_PER_FRAME_RANGE: NumberRange = NumberRange {
+    min: 0.0,
+    min_open: true,
+    max: 100.0,
+    text: "(0, 100] cycles per frame",
+};
+
+/// The largest atomic batch a source may create at once.
+pub const MAX_BATCH_SIZE: u32 = 64;
+
+/// `sources[…].batch_size`: 1 to [`MAX_BATCH_SIZE`] peds.
+pub const BATCH_SIZE_RANGE: NumberRange = NumberRange {
+    min: 1.0,
+    min_open: false,
+    max: MAX_BATCH_SIZE as f64,
+    text: "1 to 64 peds",
+};
+
+/// Every documented scenario range: (the `docs/format.md` section, its row, the field, the
+/// range). A row that lists several fields (`population`) documents each of their ranges.
+pub const SCENARIO_RANGES: [(&str, &str, &str, NumberRange); 6] = [
+    (
+        "Scenario",
+        "duration_frames",
+        "duration_frames",
+        DURATION_FRAMES_RANGE,
+    ),
+    ("Scenario", "population", "ped_frame_rate", FRAME_RATE_RANGE),
+    (
+        "Scenario",
+        "population",
+        "ped_cycles_per_frame",
+        CYCLES_PER_FRAME_RANGE,
+    ),
+    (
+        "Scenario",
+        "population",
+        "vehicle_frame_rate",
+        FRAME_RATE_RANGE,
+    ),
+    (
+        "Scenario",
+        "population",
+        "vehicle_cycles_per_frame",
+        CYCLES_PER_FRAME_RANGE,
+    ),
+    ("Source", "batch_size", "batch_size", BATCH_SIZE_RANGE),
+];
+
 /// A pedestrian scenario over the content of one recipe.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scenario {

@@ -410,3 +410,65 @@ fn three_way_passage_meets_avoids_and_each_walker_stops_at_its_goal() {
     assert_eq!(w.counters().births, 3);
     assert_eq!(ambient(&w), 3);
 }
+
+/// The motion seed's blocked walker: a `PlaceObstacle` directive puts a wall across the south
+/// sidewalk ahead of the walker at frame 40; the walker walks up to it and waits (no position
+/// change, no progress, no replan: its route, direction and goal stay); `RemoveObstacle` at frame
+/// 300 takes the wall away and the walker resumes its original plan to the route's end.
+#[test]
+fn a_blocked_walker_waits_and_resumes_its_original_plan_once_the_obstacle_is_removed() {
+    use stagecraft_runtime::sim::{CandidateRejection, WaitReason, WalkDecision};
+
+    let mut w = world("blocked-wait-resume");
+    run_to(&mut w, 1);
+    let walker = w.births_of(0)[0];
+    let row = w.resolve(walker).expect("born");
+    let plan = |w: &World| {
+        let row = w.resolve(walker).expect("alive");
+        let a = w.agents();
+        (a.route[row], a.direction[row], a.goal[row])
+    };
+    let original = plan(&w);
+    // Born 20 m along sidewalk.south (x −40 → 40 at y = −6.25), walking east.
+    assert_eq!(position(&w, walker), (-20.0, -6.25));
+    assert_eq!(w.agents().direction[row], 1);
+    // The wall's face is at x = −10.2: the walker stops where its 1 m prediction would sweep
+    // its body (0.30 m) into it, one step (0.07 m) short at most.
+    run_to(&mut w, 250);
+    let stopped = position(&w, walker);
+    let progress = w.agents().distance_m[w.resolve(walker).expect("alive")];
+    run_to(&mut w, 299);
+    assert_eq!(position(&w, walker), stopped, "it waits without moving");
+    assert!(
+        stopped.0 <= -10.2 - 1.3 && stopped.0 > -10.2 - 1.3 - 0.07,
+        "{stopped:?}"
+    );
+    assert_eq!(stopped.1, -6.25, "no sideways probing along the wall");
+    let row = w.resolve(walker).expect("alive");
+    assert_eq!(w.agents().distance_m[row], progress, "nor progressing");
+    assert_eq!(
+        w.agents().walk_decision[row],
+        WalkDecision::Waiting(WaitReason::NoSafeCandidate(
+            CandidateRejection::StaticBlocker
+        ))
+    );
+    // Its plan is the one it was born with.
+    assert_eq!(plan(&w), original);
+    run_to(&mut w, 300);
+    assert_eq!(position(&w, walker), stopped);
+    assert_eq!(w.agents().distance_m[row], progress);
+    // Removed at frame 300: it walks on from where it waited, along the same plan.
+    run_to(&mut w, 310);
+    let resumed = position(&w, walker);
+    let row = w.resolve(walker).expect("alive");
+    assert_eq!(plan(&w), original);
+    assert!(resumed.0 > stopped.0 + 0.6, "{resumed:?}");
+    assert_eq!(w.agents().walk_decision[row], WalkDecision::Straight);
+    // … to the end it set out for, where it stops.
+    run_to(&mut w, 1200);
+    let row = w.resolve(walker).expect("alive");
+    let end = position(&w, walker);
+    assert!((end.0 - 40.0).hypot(end.1 + 6.25) <= 0.25, "{end:?}");
+    assert_eq!(w.agents().walk_decision[row], WalkDecision::Completed);
+    assert_eq!(w.counters().births, 1);
+}

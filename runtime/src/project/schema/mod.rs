@@ -19,6 +19,6 @@ pub use scenario::{
     AimKey, AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,
     HazardVehicle, Keyframe, MotionSettings, Observer, PopulationKind, PopulationSettings,
     PopulationSource, RouteEnd, Scenario, SceneObject, Target, VehicleRelation, VehicleSource,
-    DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S, MAX_FIXED_STEP_S,
-    SCENARIO_SCHEMA, UNIT_SCALE,
+    DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S,
+    DEFAULT_OBSTACLE_THICKNESS_M, MAX_FIXED_STEP_S, SCENARIO_SCHEMA, UNIT_SCALE,
 };

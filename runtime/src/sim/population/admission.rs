@@ -274,20 +274,16 @@ mod tests {
 
     #[test]
     fn the_capsule_stands_on_its_feet_and_meets_props_by_their_real_shape() {
-        let blockers = vec![crate::sim::space::StaticBlocker {
-            stage: 0,
-            index: 0,
-            position: Vec2 { x: 0.0, y: 0.0 },
-            radius_m: 0.5,
+        let prop = crate::sim::obstacles::SceneObstacle {
+            footprint: crate::sim::obstacles::Obstacle::Circle {
+                centre: Vec2 { x: 0.0, y: 0.0 },
+                radius_m: 0.5,
+            },
             height_m: 1.0,
-        }];
-        let space = crate::sim::space::SimSpace {
-            blockers,
-            ..Default::default()
+            in_navigation: true,
+            origin: crate::sim::obstacles::ObstacleOrigin::Prop { stage: 0, index: 0 },
         };
-        let scenario = crate::sim::scenario::CompiledScenario::compile(&Default::default())
-            .expect("an empty scenario compiles");
-        let index = ObstacleSet::of_scene(&space, &scenario);
+        let index = ObstacleSet::new(vec![prop], 0);
         assert_eq!(index.solids().len(), 1);
         let blocked = |feet: [f64; 3]| capsule_blocked(&index, feet);
         // Touching distance is 0.5 + 0.35 = 0.85 m.

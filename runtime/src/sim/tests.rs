@@ -171,7 +171,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "97488e1efa3d1a1c116c5aef16306af3766d43462f183848fdf9706048fad4ef"
+        "e86c5a4c9893840aec4aec3c8fd6c3d9d39c433552b45c893716439f380c32d4"
     );
 }
 

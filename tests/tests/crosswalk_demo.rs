@@ -110,7 +110,12 @@ fn the_forced_full_count_is_every_crosser_in_a_forced_phase_without_observers() 
         let forced = (0..agents.len())
             .filter(|&row| agents.crosswalk[row].phase.forces_full() && !agents.pooled[row])
             .count() as u64;
-        assert_eq!(w.motion_counters().forced_full, forced, "frame {}", w.frame());
+        assert_eq!(
+            w.motion_counters().forced_full,
+            forced,
+            "frame {}",
+            w.frame()
+        );
         most = most.max(forced);
     }
     assert_eq!(most, 6, "all six crossers are forced at once sometimes");
@@ -129,7 +134,8 @@ fn crossers_queue_side_by_side_in_their_lanes_a_body_apart() {
             .filter(|&row| {
                 let c = &agents.crosswalk[row];
                 c.phase == CrosswalkPhase::Waiting
-                    && (agents.position[row].x - c.waiting.x).hypot(agents.position[row].y - c.waiting.y)
+                    && (agents.position[row].x - c.waiting.x)
+                        .hypot(agents.position[row].y - c.waiting.y)
                         < 1e-6
             })
             .collect();
@@ -145,5 +151,8 @@ fn crossers_queue_side_by_side_in_their_lanes_a_body_apart() {
             }
         }
     }
-    assert!(side_by_side > 0, "two crossers wait side by side at some point");
+    assert!(
+        side_by_side > 0,
+        "two crossers wait side by side at some point"
+    );
 }

@@ -187,7 +187,10 @@ fn recovery_waits_for_space_beside_a_wall_placed_along_the_lying_body() {
     run(&mut w, 140);
     assert_eq!(
         first_recovery(&w),
-        Some((RecoveryPhase::WaitingForSpace, KnockdownReason::PropInTheWay))
+        Some((
+            RecoveryPhase::WaitingForSpace,
+            KnockdownReason::PropInTheWay
+        ))
     );
     assert!(w.knockdowns().is_down(w.handle_of(row).expect("handle")));
 }

@@ -20,16 +20,16 @@ use super::motion::{
     motion_phase, motion_publish, MotionCounters, MotionScratch, MotionSets, MotionState,
 };
 use super::observers::Observation;
+use super::obstacles::{ObstacleSet, SceneState};
 use super::population::{
-    control_phase, member_counts, population_phase, Boxes, CandidateMark,
-    FrameSpawnReport, PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged,
-    VehicleSourceConfig, NO_BINDING,
+    control_phase, member_counts, population_phase, Boxes, CandidateMark, FrameSpawnReport,
+    PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig,
+    NO_BINDING,
 };
 use super::routes::{RouteSpan, RouteTable, SimRoute};
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
-use super::obstacles::{ObstacleSet, SceneState};
 use super::tasks::{self, build_paths, paths::PathGrid, tasks_phase, Book, TaskState};
 use super::walk::WalkState;
 use crate::content::encode::ByteWriter;

@@ -1133,7 +1133,14 @@ fn population_command_ui(
             );
             form.vec3_ui(ui, "from", "One end of the wall segment.", from);
             form.vec3_ui(ui, "to", "The other end.", to);
-            form.number_ui(ui, "thickness_m", "Its thickness.", thickness_m, 0.01..=10.0, " m");
+            form.number_ui(
+                ui,
+                "thickness_m",
+                "Its thickness.",
+                thickness_m,
+                0.01..=10.0,
+                " m",
+            );
         }
         DirectiveCommand::RemoveObstacle { obstacle } => {
             form.text_ui(

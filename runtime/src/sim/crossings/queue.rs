@@ -321,11 +321,17 @@ mod tests {
             // Each direction's half of the width in equal lanes, the body kept on the crosswalk.
             let width = 2.0 / f64::from(usable);
             for (l, o) in offsets.iter().enumerate() {
-                assert!((o - width * (l as f64 + 0.5)).abs() < 1e-12, "{lanes}: {offsets:?}");
+                assert!(
+                    (o - width * (l as f64 + 0.5)).abs() < 1e-12,
+                    "{lanes}: {offsets:?}"
+                );
                 assert!(*o + crate::sim::walk::body::BODY_RADIUS_M <= 2.0);
             }
             for pair in offsets.windows(2) {
-                assert!(pair[1] - pair[0] >= SAFETY_DIAMETER_M, "{lanes}: {offsets:?}");
+                assert!(
+                    pair[1] - pair[0] >= SAFETY_DIAMETER_M,
+                    "{lanes}: {offsets:?}"
+                );
             }
         }
         // Out-of-range lane counts are clamped to 1–5; a crosswalk too narrow for two bodies

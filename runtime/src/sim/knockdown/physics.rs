@@ -154,7 +154,9 @@ impl PhysicsScene {
                     ColliderBuilder::cuboid(h.x, h.y, h.z).position(*pose)
                 }
             };
-            let handle = self.colliders.insert(builder.friction(0.6).user_data(BLOCKER));
+            let handle = self
+                .colliders
+                .insert(builder.friction(0.6).user_data(BLOCKER));
             self.obstacle_colliders.push(handle);
         }
         self.statics = 1 + self.obstacle_colliders.len();

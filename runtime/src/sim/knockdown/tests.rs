@@ -214,12 +214,14 @@ fn scene(obstacles: &[(crate::sim::obstacles::Obstacle, f64)]) -> ObstacleSet {
     let obstacles = obstacles
         .iter()
         .enumerate()
-        .map(|(i, (footprint, height_m))| crate::sim::obstacles::SceneObstacle {
-            footprint: *footprint,
-            height_m: *height_m,
-            in_navigation: false,
-            origin: crate::sim::obstacles::ObstacleOrigin::Placed(format!("o{i}")),
-        })
+        .map(
+            |(i, (footprint, height_m))| crate::sim::obstacles::SceneObstacle {
+                footprint: *footprint,
+                height_m: *height_m,
+                in_navigation: false,
+                origin: crate::sim::obstacles::ObstacleOrigin::Placed(format!("o{i}")),
+            },
+        )
         .collect();
     ObstacleSet::new(obstacles, 0)
 }

@@ -28,8 +28,8 @@ mod tests;
 
 use super::agents::{count_where, AgentState, Agents, Canonical};
 use super::observers::Observation;
-use super::spatial::SpatialGrid;
 use super::obstacles::ObstacleSet;
+use super::spatial::SpatialGrid;
 use super::walk::steer::offset;
 use super::walk::{
     walk_agent, Avoidance, Scratch as WalkScratch, WalkDecision, WalkEnv, WalkState,

@@ -47,7 +47,9 @@ impl Solid {
             (Solid::Cylinder(a, x), Solid::Cylinder(b, y)) => {
                 a == b && x.radius == y.radius && x.half_height == y.half_height
             }
-            (Solid::Cuboid(a, x), Solid::Cuboid(b, y)) => a == b && x.half_extents == y.half_extents,
+            (Solid::Cuboid(a, x), Solid::Cuboid(b, y)) => {
+                a == b && x.half_extents == y.half_extents
+            }
             _ => false,
         }
     }
@@ -99,7 +101,13 @@ pub(super) fn solids(obstacle: &SceneObstacle) -> Vec<Solid> {
             axis,
             half_m,
         } if half_m.x > 0.0 && half_m.y > 0.0 => {
-            vec![cuboid(centre.x, centre.y, axis.y.atan2(axis.x), half_m.x, half_m.y)]
+            vec![cuboid(
+                centre.x,
+                centre.y,
+                axis.y.atan2(axis.x),
+                half_m.x,
+                half_m.y,
+            )]
         }
         Obstacle::Box { .. } => Vec::new(),
     }
@@ -116,7 +124,11 @@ impl PartialEq for CapsuleIndex {
     /// Two indices are equal when they hold the same solids (the tree follows from them).
     fn eq(&self, other: &Self) -> bool {
         self.solids.len() == other.solids.len()
-            && self.solids.iter().zip(&other.solids).all(|(a, b)| a.same(b))
+            && self
+                .solids
+                .iter()
+                .zip(&other.solids)
+                .all(|(a, b)| a.same(b))
     }
 }
 
@@ -139,7 +151,13 @@ impl CapsuleIndex {
     /// Whether an upright capsule of `radius_m` whose lowest point is `lift_m` above `feet_m`
     /// and whose total height is `height_m` overlaps a solid. A pair parry cannot test counts as
     /// blocked: no evidence is not clearance.
-    pub(super) fn blocked(&self, feet_m: [f64; 3], radius_m: f64, height_m: f64, lift_m: f64) -> bool {
+    pub(super) fn blocked(
+        &self,
+        feet_m: [f64; 3],
+        radius_m: f64,
+        height_m: f64,
+        lift_m: f64,
+    ) -> bool {
         let half_height = height_m * 0.5;
         let capsule = Capsule::new_z((half_height - radius_m).max(0.0), radius_m);
         let centre = Vector::new(feet_m[0], feet_m[1], feet_m[2] + half_height + lift_m);

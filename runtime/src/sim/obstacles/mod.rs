@@ -51,9 +51,9 @@ impl ObstacleOrigin {
     pub fn id(&self) -> Option<&str> {
         match self {
             ObstacleOrigin::Prop { .. } => None,
-            ObstacleOrigin::Object(id) | ObstacleOrigin::Barrier(id) | ObstacleOrigin::Placed(id) => {
-                Some(id)
-            }
+            ObstacleOrigin::Object(id)
+            | ObstacleOrigin::Barrier(id)
+            | ObstacleOrigin::Placed(id) => Some(id),
         }
     }
 }
@@ -134,7 +134,11 @@ impl ObstacleSet {
                 let height = (2.0 * object.half_extents_m[2] * object.scale[2]).abs();
                 obstacles.push(SceneObstacle {
                     footprint,
-                    height_m: if height > 0.0 { height } else { AUTHORED_HEIGHT_M },
+                    height_m: if height > 0.0 {
+                        height
+                    } else {
+                        AUTHORED_HEIGHT_M
+                    },
                     in_navigation: true,
                     origin: ObstacleOrigin::Object(object.id.clone()),
                 });
@@ -175,7 +179,13 @@ impl ObstacleSet {
     /// Whether an upright capsule of `radius_m` and total height `height_m`, its lowest point
     /// `lift_m` above the feet at `feet_m`, overlaps an obstacle: the spawn capsule of admission
     /// and the standing capsule of knockdown recovery.
-    pub fn capsule_blocked(&self, feet_m: [f64; 3], radius_m: f64, height_m: f64, lift_m: f64) -> bool {
+    pub fn capsule_blocked(
+        &self,
+        feet_m: [f64; 3],
+        radius_m: f64,
+        height_m: f64,
+        lift_m: f64,
+    ) -> bool {
         self.capsules.blocked(feet_m, radius_m, height_m, lift_m)
     }
 

@@ -146,7 +146,9 @@ fn directives_place_and_remove_obstacles_and_the_current_set_follows() {
         ]
     );
     assert_eq!(scene.current().revision(), 3);
-    assert!(!scene.current().capsule_blocked([0.4, 0.0, 0.0], 0.35, 1.8, 0.02));
+    assert!(!scene
+        .current()
+        .capsule_blocked([0.4, 0.0, 0.0], 0.35, 1.8, 0.02));
     assert!(scene.fits(&base));
     scene.write_canonical(&mut bytes);
     assert!(!bytes.is_empty());

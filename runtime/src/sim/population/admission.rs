@@ -13,8 +13,8 @@
 use crate::project::Vec2;
 use crate::sim::crossings::gate::distance_to_crossing_m;
 use crate::sim::crossings::{SignalPhase, SignalState};
-use crate::sim::obstacles::ObstacleSet;
 use crate::sim::observers::Observation;
+use crate::sim::obstacles::ObstacleSet;
 use crate::sim::space::SimCrosswalk;
 
 /// Spawn capsule radius, meters.

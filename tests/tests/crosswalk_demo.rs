@@ -151,8 +151,7 @@ fn crossers_queue_side_by_side_in_their_lanes_a_body_apart() {
             }
         }
     }
-    assert!(
-        side_by_side > 0,
-        "two crossers wait side by side at some point"
-    );
+    // 144 pair-frames over the run (pinned; before, the second lane stood 0.325 m off the first,
+    // nearer than a body, so no two crossers ever stood at their points side by side).
+    assert_eq!(side_by_side, 144, "pairs of crossers waiting side by side");
 }

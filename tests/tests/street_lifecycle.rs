@@ -428,19 +428,22 @@ fn a_blocked_walker_waits_and_resumes_its_original_plan_once_the_obstacle_is_rem
         let a = w.agents();
         (a.route[row], a.direction[row], a.goal[row])
     };
-    let original = plan(&w);
-    // Born 20 m along sidewalk.south (x −40 → 40 at y = −6.25), walking east.
+    // Born 20 m along sidewalk.south (x −40 → 40 at y = −6.25), walking west.
     assert_eq!(position(&w, walker), (-20.0, -6.25));
-    assert_eq!(w.agents().direction[row], 1);
-    // The wall's face is at x = −10.2: the walker stops where its 1 m prediction would sweep
-    // its body (0.30 m) into it, one step (0.07 m) short at most.
+    assert_eq!(w.agents().direction[row], -1);
+    // Its plan once it walks: that route, that way, to the route's west end.
+    run_to(&mut w, 2);
+    let original = plan(&w);
+    assert_eq!(original.2.x, -40.0);
+    // The wall's face is at x = −29.8: the walker stops at the first point from which its 1 m
+    // prediction would sweep its body (0.30 m) into it, within one step (0.07 m) of x = −28.5.
     run_to(&mut w, 250);
     let stopped = position(&w, walker);
     let progress = w.agents().distance_m[w.resolve(walker).expect("alive")];
     run_to(&mut w, 299);
     assert_eq!(position(&w, walker), stopped, "it waits without moving");
     assert!(
-        stopped.0 <= -10.2 - 1.3 && stopped.0 > -10.2 - 1.3 - 0.07,
+        stopped.0 <= -29.8 + 1.3 && stopped.0 > -29.8 + 1.3 - 0.07,
         "{stopped:?}"
     );
     assert_eq!(stopped.1, -6.25, "no sideways probing along the wall");
@@ -452,23 +455,27 @@ fn a_blocked_walker_waits_and_resumes_its_original_plan_once_the_obstacle_is_rem
             CandidateRejection::StaticBlocker
         ))
     );
-    // Its plan is the one it was born with.
+    // Its plan is the one it set out with.
     assert_eq!(plan(&w), original);
+    // Removed at frame 300 (Tasks, before Motion): it takes a whole step (its speed × 0.05 s)
+    // in that very frame, and its progress is that step, from where it waited.
     run_to(&mut w, 300);
-    assert_eq!(position(&w, walker), stopped);
-    assert_eq!(w.agents().distance_m[row], progress);
-    // Removed at frame 300: it walks on from where it waited, along the same plan.
+    let first = position(&w, walker);
+    let step = w.agents().speed_m_s[row] * 0.05;
+    assert!((stopped.0 - first.0 - step).abs() < 1e-9, "{first:?}");
+    assert!((progress - w.agents().distance_m[row] - step).abs() < 1e-9);
+    // It walks on along the same plan.
     run_to(&mut w, 310);
     let resumed = position(&w, walker);
     let row = w.resolve(walker).expect("alive");
     assert_eq!(plan(&w), original);
-    assert!(resumed.0 > stopped.0 + 0.6, "{resumed:?}");
+    assert!(resumed.0 < stopped.0 - 0.6, "{resumed:?}");
     assert_eq!(w.agents().walk_decision[row], WalkDecision::Straight);
     // … to the end it set out for, where it stops.
     run_to(&mut w, 1200);
     let row = w.resolve(walker).expect("alive");
     let end = position(&w, walker);
-    assert!((end.0 - 40.0).hypot(end.1 + 6.25) <= 0.25, "{end:?}");
+    assert!((end.0 + 40.0).hypot(end.1 + 6.25) <= 0.25, "{end:?}");
     assert_eq!(w.agents().walk_decision[row], WalkDecision::Completed);
     assert_eq!(w.counters().births, 1);
 }

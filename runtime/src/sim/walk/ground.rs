@@ -18,9 +18,7 @@ const BLOCKER_CELL_M: f64 = 2.0;
 /// the route corridor ([`ROUTE_CORRIDOR_M`]), or less where the body would leave the walkway
 /// (its offset plus the body radius within half the width).
 pub fn lateral_limit_m(width_m: f64) -> f64 {
-    (width_m / 2.0 - BODY_RADIUS_M)
-        .min(ROUTE_CORRIDOR_M)
-        .max(0.0)
+    (width_m / 2.0 - BODY_RADIUS_M).clamp(0.0, ROUTE_CORRIDOR_M)
 }
 
 /// Whether `endpoint` keeps the body inside its route corridor on the walkway of `connection`

@@ -12,9 +12,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion};
 use stagecraft_runtime::project::Vec2;
+use stagecraft_runtime::sim::knockdown::physics::standing_blocked;
 use stagecraft_runtime::sim::knockdown::{KnockdownRequest, Knockdowns, RecoveryEnv};
-use stagecraft_runtime::sim::space::StaticBlocker;
-use stagecraft_runtime::sim::{AgentHandle, AgentState};
+use stagecraft_runtime::sim::{
+    AgentHandle, AgentState, Obstacle, ObstacleOrigin, ObstacleSet, SceneObstacle,
+};
 
 mod support;
 use support::median;
@@ -22,19 +24,23 @@ use support::median;
 const BODIES: u32 = 100;
 const STEP_S: f64 = 0.05;
 
-fn props() -> Vec<StaticBlocker> {
-    (0..20)
-        .map(|i| StaticBlocker {
-            stage: 0,
-            index: i,
-            position: Vec2 {
-                x: 1.0 + 2.0 * f64::from(i % 10),
-                y: 1.0 + 4.0 * f64::from(i / 10),
+/// The 20 props as the scene's obstacles.
+fn props() -> ObstacleSet {
+    let props = (0..20)
+        .map(|i| SceneObstacle {
+            footprint: Obstacle::Circle {
+                centre: Vec2 {
+                    x: 1.0 + 2.0 * f64::from(i % 10),
+                    y: 1.0 + 4.0 * f64::from(i / 10),
+                },
+                radius_m: 0.15,
             },
-            radius_m: 0.15,
             height_m: 1.0,
+            in_navigation: true,
+            origin: ObstacleOrigin::Prop { stage: 0, index: i },
         })
-        .collect()
+        .collect();
+    ObstacleSet::new(props, 0)
 }
 
 fn knocked() -> Knockdowns {
@@ -63,9 +69,12 @@ fn knocked() -> Knockdowns {
 fn steps(knock: &mut Knockdowns, walkable: bool, frames: u32) -> Vec<Duration> {
     let on_space = move |_: Vec2| walkable;
     let nobody = |_: AgentHandle, _: Vec2| false;
+    let scene = props();
+    let standing = |feet: [f64; 3]| standing_blocked(&scene, feet);
     let env = RecoveryEnv {
         walkable: &on_space,
         ped_in_the_way: &nobody,
+        standing_blocked: &standing,
     };
     (0..frames)
         .map(|_| {

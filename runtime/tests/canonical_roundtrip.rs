@@ -121,6 +121,15 @@ fn command() -> impl Strategy<Value = DirectiveCommand> {
             safe_distance_m
         }),
         vec3().prop_map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
+        (text(), vec3(), vec3(), finite()).prop_map(|(obstacle, from, to, thickness_m)| {
+            DirectiveCommand::PlaceObstacle {
+                obstacle,
+                from,
+                to,
+                thickness_m,
+            }
+        }),
+        text().prop_map(|obstacle| DirectiveCommand::RemoveObstacle { obstacle }),
         (0..VehicleRelation::ALL.len()).prop_map(|i| DirectiveCommand::SetVehicleRelation {
             relation: VehicleRelation::ALL[i]
         }),

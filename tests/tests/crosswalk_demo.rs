@@ -96,3 +96,62 @@ fn the_demo_restored_mid_crossing_continues_bit_identically() {
     assert_eq!(restored.state_digest(), straight.state_digest());
     assert_eq!(restored.crossings(), straight.crossings());
 }
+
+#[test]
+fn the_forced_full_count_is_every_crosser_in_a_forced_phase_without_observers() {
+    // The demo has no observer, so every agent is Full; the crossers in Requested, Waiting,
+    // Crossing or Clearing are still the forced ones, and the counter says how many.
+    let mut w = world();
+    assert!(w.config().scenario.observers.is_empty());
+    let mut most = 0;
+    while w.frame() < 1200 {
+        w.step();
+        let agents = w.agents();
+        let forced = (0..agents.len())
+            .filter(|&row| agents.crosswalk[row].phase.forces_full() && !agents.pooled[row])
+            .count() as u64;
+        assert_eq!(
+            w.motion_counters().forced_full,
+            forced,
+            "frame {}",
+            w.frame()
+        );
+        most = most.max(forced);
+    }
+    assert_eq!(most, 6, "all six crossers are forced at once sometimes");
+}
+
+#[test]
+fn crossers_queue_side_by_side_in_their_lanes_a_body_apart() {
+    // Two lanes split each direction's half of the 4 m crosswalk: two crossers waiting in one
+    // row stand at their own waiting points, a lane (1 m) apart — more than a body.
+    let mut w = world();
+    let mut side_by_side = 0;
+    while w.frame() < 2400 {
+        w.step();
+        let agents = w.agents();
+        let waiting: Vec<usize> = (0..agents.len())
+            .filter(|&row| {
+                let c = &agents.crosswalk[row];
+                c.phase == CrosswalkPhase::Waiting
+                    && (agents.position[row].x - c.waiting.x)
+                        .hypot(agents.position[row].y - c.waiting.y)
+                        < 1e-6
+            })
+            .collect();
+        for (i, &a) in waiting.iter().enumerate() {
+            for &b in &waiting[i + 1..] {
+                let (ca, cb) = (&agents.crosswalk[a], &agents.crosswalk[b]);
+                if ca.entry_side == cb.entry_side && ca.queue_m == cb.queue_m {
+                    let (pa, pb) = (agents.position[a], agents.position[b]);
+                    let apart = (pa.x - pb.x).hypot(pa.y - pb.y);
+                    assert!((apart - 1.0).abs() < 1e-9, "frame {}: {apart}", w.frame());
+                    side_by_side += 1;
+                }
+            }
+        }
+    }
+    // 144 pair-frames over the run (pinned; before, the second lane stood 0.325 m off the first,
+    // nearer than a body, so no two crossers ever stood at their points side by side).
+    assert_eq!(side_by_side, 144, "pairs of crossers waiting side by side");
+}

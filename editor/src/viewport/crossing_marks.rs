@@ -10,7 +10,7 @@ use super::layer::LayerData;
 use super::meshes::Shape;
 use super::overlays::standing_transform;
 use super::palette;
-use stagecraft_runtime::sim::crossings::queue::slot_points;
+use stagecraft_runtime::sim::crossings::queue::{side_slots, slot_points};
 use stagecraft_runtime::sim::{FrameVec2, MotionFrame, World};
 
 /// Height the crossing marks float at, meters.
@@ -37,7 +37,7 @@ pub fn crossing_marks(world: &World, data: &mut LayerData) {
             .map(|s| s.phase);
         let colour = palette::signal(phase, gate_open);
         for side in 0..2u8 {
-            for slot in 0..settings.capacity() {
+            for slot in 0..side_slots(crosswalk, settings.lanes, settings.queue_rows) {
                 let points = slot_points(crosswalk, side, slot, settings.lanes);
                 let p = at(points.waiting, MARK_Z);
                 data.line(

@@ -3,7 +3,8 @@
 //!
 //! A world is built in the runtime from generated content and a compiled scenario:
 //! [`SimSpace::from_products`] turns a bundle's products into the space (routes, crosswalks with
-//! their sides and waiting points, signals, portals, lanes, props as static blockers),
+//! their sides and waiting points, signals, portals, lanes, props as static blockers; with the
+//! scenario's scene objects and barriers they are the world's obstacle set, `sim::obstacles`),
 //! [`CompiledScenario::compile`] turns a scenario document into runtime types with diagnostics,
 //! and [`build_world`] joins them. The editor and `stagecraft simulate` call exactly these.
 //!
@@ -25,6 +26,7 @@ mod history;
 pub mod knockdown;
 pub mod motion;
 pub mod observers;
+pub mod obstacles;
 pub mod population;
 pub mod problems;
 mod routes;
@@ -54,6 +56,7 @@ pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, Moti
 pub use motion::publish::{Frames, MotionFrames};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
+pub use obstacles::{Obstacle, ObstacleOrigin, ObstacleSet, SceneObstacle};
 pub use population::{
     Boxes, CandidateMark, ClaimRefusal, FrameSpawnReport, PlaceOutcome, PopulationState,
     RetireRefusal, RetireRule, SourceStatus, SpawnRejection, SpawnReport,
@@ -92,3 +95,5 @@ mod build_tests;
 
 #[cfg(test)]
 mod budget_tests;
+#[cfg(test)]
+mod scene_tests;

@@ -54,6 +54,17 @@ pub enum SimProblem {
         /// The object named.
         object: String,
     },
+    /// A `RemoveObstacle` names no obstacle of the scenario (scene object with a footprint,
+    /// barrier, or obstacle a `PlaceObstacle` places).
+    UnknownObstacle {
+        /// The obstacle named.
+        obstacle: String,
+    },
+    /// A `PlaceObstacle` takes the id of an authored scene object or barrier.
+    AuthoredObstacleId {
+        /// The id given.
+        obstacle: String,
+    },
     /// A directive names an appearance family no source uses.
     UnknownFamily {
         /// The family named.
@@ -147,6 +158,13 @@ impl fmt::Display for SimProblem {
             SimProblem::UnknownObject { object } => {
                 write!(f, "directive names the missing scene object `{object}`")
             }
+            SimProblem::UnknownObstacle { obstacle } => {
+                write!(f, "directive names the missing obstacle `{obstacle}`")
+            }
+            SimProblem::AuthoredObstacleId { obstacle } => write!(
+                f,
+                "`{obstacle}` is an authored scene object or barrier, not a placed obstacle"
+            ),
             SimProblem::UnknownFamily { family } => {
                 write!(
                     f,
@@ -225,6 +243,16 @@ impl SimProblem {
             }
             SimProblem::UnknownObject { .. } => {
                 "the id of one of the scenario's scene objects".into()
+            }
+            SimProblem::UnknownObstacle { .. } => {
+                "the id of a scene object with a footprint, a barrier, or an obstacle a \
+                 `PlaceObstacle` places"
+                    .into()
+            }
+            SimProblem::AuthoredObstacleId { .. } => {
+                "an id no scene object or barrier has (remove an authored one with \
+                 `RemoveObstacle`)"
+                    .into()
             }
             SimProblem::UnknownFamily { .. } => {
                 "the family of one of the scenario's sources".into()

@@ -13,6 +13,7 @@ use super::agents::AgentHandle;
 use super::crossings::{CrossingSettings, HazardSpec, SignalTiming};
 use super::events::BoxSlot;
 use super::motion::disguise::Factions;
+use super::obstacles::Obstacle;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
@@ -287,6 +288,20 @@ pub enum Command {
         /// How long, seconds.
         duration_s: f64,
     },
+    /// Place (or move) obstacle `id`: a footprint bodies, admission and recovery meet from
+    /// now on, unknown to navigation (see `sim::obstacles`).
+    PlaceObstacle {
+        /// Its id.
+        id: String,
+        /// Its footprint (a thick segment).
+        footprint: Obstacle,
+    },
+    /// Remove obstacle `id` (placed, or an authored scene object's footprint or barrier) from
+    /// the physical scene.
+    RemoveObstacle {
+        /// Its id.
+        id: String,
+    },
     /// Set an observer's fade.
     SetObserverFade {
         /// Index of the observer.
@@ -379,6 +394,8 @@ impl Command {
             Command::Stand { .. } => 25,
             Command::QueueEvent { .. } => 26,
             Command::PausePopulation { .. } => 27,
+            Command::PlaceObstacle { .. } => 28,
+            Command::RemoveObstacle { .. } => 29,
         }
     }
 }
@@ -918,6 +935,15 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
                     w.str(name);
                 }
             }
+        }
+        Command::PlaceObstacle { id, footprint } => {
+            w.str(id);
+            let mut bytes = Vec::new();
+            footprint.write_canonical(&mut bytes);
+            w.bytes(&bytes);
+        }
+        Command::RemoveObstacle { id } => {
+            w.str(id);
         }
         Command::Destroy | Command::SuppressCleanup | Command::InstantFill => {}
         Command::Rendezvous { goal } | Command::Redirect { goal } => {
@@ -1464,6 +1490,48 @@ fn command(
             }
         }
         DirectiveCommand::InstantFill => Command::InstantFill,
+        DirectiveCommand::PlaceObstacle {
+            obstacle,
+            from,
+            to,
+            thickness_m,
+        } => {
+            problems.finite(path.field("from"), &xyz(*from));
+            problems.finite(path.field("to"), &xyz(*to));
+            problems.positive(path.field("thickness_m"), *thickness_m);
+            if is_authored_obstacle(cx.scenario, obstacle) {
+                problems.push(
+                    path.field("obstacle"),
+                    SimProblem::AuthoredObstacleId {
+                        obstacle: obstacle.clone(),
+                    },
+                );
+            }
+            Command::PlaceObstacle {
+                id: obstacle.clone(),
+                footprint: Obstacle::Segment {
+                    from: ground(*from),
+                    to: ground(*to),
+                    half_thickness_m: thickness_m / 2.0,
+                },
+            }
+        }
+        DirectiveCommand::RemoveObstacle { obstacle } => {
+            let placed = cx.scenario.directives.iter().any(|d| {
+                matches!(&d.command, DirectiveCommand::PlaceObstacle { obstacle: o, .. } if o == obstacle)
+            });
+            if !placed && !is_authored_obstacle(cx.scenario, obstacle) {
+                problems.push(
+                    path.field("obstacle"),
+                    SimProblem::UnknownObstacle {
+                        obstacle: obstacle.clone(),
+                    },
+                );
+            }
+            Command::RemoveObstacle {
+                id: obstacle.clone(),
+            }
+        }
         DirectiveCommand::SetObserverFade { observer: id, fade } => {
             if !(0.0..=1.0).contains(fade) {
                 problems.push(
@@ -1570,6 +1638,16 @@ fn command(
             }
         }
     })
+}
+
+/// Whether `id` names an authored obstacle: a scene object with a footprint, or a barrier.
+fn is_authored_obstacle(scenario: &Scenario, id: &str) -> bool {
+    let footprint = |h: Vec3, s: Vec3| (h.x * s.x).abs() > 0.0 && (h.y * s.y).abs() > 0.0;
+    scenario
+        .objects
+        .iter()
+        .any(|o| o.id == id && footprint(o.half_extents_m, o.scale))
+        || scenario.barriers.iter().any(|b| b.id == id)
 }
 
 /// The index of scene object `id`, or a diagnostic.

@@ -1,5 +1,6 @@
-//! Snapshots of a world's state (agents, slots, population, events, signals, crossings), their
-//! restore (all-or-nothing after a preflight) and digests.
+//! Snapshots of a world's state (agents, slots, population, events, signals, crossings, tasks,
+//! knockdowns, the scene's obstacle changes), their restore (all-or-nothing after a preflight)
+//! and digests.
 
 use thiserror::Error;
 
@@ -9,6 +10,7 @@ use super::crossings::CrossingsState;
 use super::events::EventLog;
 use super::knockdown::Knockdowns;
 use super::motion::MotionState;
+use super::obstacles::SceneState;
 use super::population::{CandidateMark, PopulationState};
 use super::routes::RouteSpan;
 use super::slots::Slots;
@@ -30,6 +32,7 @@ pub struct Snapshot {
     crossings: CrossingsState,
     tasks: TaskState,
     knock: Knockdowns,
+    scene: SceneState,
     /// The spawn candidates the snapshot's frame drew (presentation: no digest reads them), so
     /// a world restored at that frame can still say where its candidates stood.
     candidates: Vec<CandidateMark>,
@@ -81,6 +84,7 @@ impl World {
             crossings: self.crossings.clone(),
             tasks: self.tasks.clone(),
             knock: self.knock.clone(),
+            scene: self.scene.clone(),
             candidates: self.last_candidates.clone(),
         }
     }
@@ -201,6 +205,11 @@ impl World {
                 "a knockdown names no knocked-down ped or no body",
             ));
         }
+        if !snapshot.scene.fits(&self.config.obstacles) {
+            return Err(SnapshotError::Inconsistent(
+                "the scene's obstacles do not match the world's",
+            ));
+        }
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
         // The rows are replaced wholesale: the next crossings phase reads every record.
@@ -217,6 +226,7 @@ impl World {
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();
         self.knock = snapshot.knock.clone();
+        self.scene = snapshot.scene.clone();
         self.staged = Default::default();
         self.last_rejections.clear();
         self.last_candidates = snapshot.candidates.clone();
@@ -270,6 +280,8 @@ impl World {
         self.tasks.write_canonical(&mut bytes);
         // Nothing for a world that never knocked anyone down (its digest is unchanged).
         self.knock.write_canonical(&mut bytes);
+        // Nothing for a world whose scene no directive changed (its digest is unchanged).
+        self.scene.write_canonical(&mut bytes);
         hasher.update(&bytes);
         *hasher.finalize().as_bytes()
     }

@@ -20,20 +20,17 @@ use super::motion::{
     motion_phase, motion_publish, MotionCounters, MotionScratch, MotionSets, MotionState,
 };
 use super::observers::Observation;
+use super::obstacles::{ObstacleSet, SceneState};
 use super::population::{
-    control_phase, member_counts, population_phase, BlockerIndex, Boxes, CandidateMark,
-    FrameSpawnReport, PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged,
-    VehicleSourceConfig, NO_BINDING,
+    control_phase, member_counts, population_phase, Boxes, CandidateMark, FrameSpawnReport,
+    PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig,
+    NO_BINDING,
 };
 use super::routes::{RouteSpan, RouteTable, SimRoute};
 use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
-use super::tasks::{
-    self, build_paths,
-    paths::{Obstacle, PathGrid},
-    tasks_phase, Book, TaskState,
-};
+use super::tasks::{self, build_paths, paths::PathGrid, tasks_phase, Book, TaskState};
 use super::walk::WalkState;
 use crate::content::encode::ByteWriter;
 use crate::project::{FieldPath, PopulationKind};
@@ -87,19 +84,18 @@ pub struct WorldConfig {
     pub sources: Vec<SourceConfig>,
     /// Vehicle sources, in scenario order, with their lanes resolved.
     pub vehicle_sources: Vec<VehicleSourceConfig>,
-    /// The props as collision shapes (built once from the space's blockers).
-    pub blockers: Arc<BlockerIndex>,
+    /// The physical scene's obstacles at frame 0: the space's props, the scenario's scene
+    /// objects and barriers (built once; directives change a world's `SceneState`).
+    pub obstacles: Arc<ObstacleSet>,
     /// Which routes cross which crosswalks, and the crosswalk query grid (built once).
     pub crossing_index: Arc<CrossingIndex>,
     /// Every route's points in one flat array; each agent's columns hold its route's span.
     pub route_points: Arc<RouteTable>,
     /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
     pub digest: [u8; 32],
-    /// The walkable grid of the path service (built once from the space, the props and the
-    /// scenario's objects and barriers known to navigation).
+    /// The walkable grid of the path service (built once from the space and the frame-0
+    /// obstacles known to navigation).
     pub paths: Arc<PathGrid>,
-    /// Barriers navigation does not know: only bodies meet them.
-    pub unknown_obstacles: Vec<Obstacle>,
 }
 
 impl WorldConfig {
@@ -220,6 +216,8 @@ pub struct World {
     pub(super) tasks: TaskState,
     /// Knocked-down peds and their physics scene (state: snapshots carry it).
     pub(super) knock: Knockdowns,
+    /// Obstacles directives placed and removed, and the current obstacle set (state).
+    pub(super) scene: SceneState,
     /// The rows whose crosswalk record is not an unbound walker's, listed by each step's
     /// crossings phase for its Motion and liveness phases (scratch, not state).
     pub(super) crossing_rows: Vec<u32>,
@@ -607,6 +605,7 @@ impl World {
             candidates: &mut self.last_candidates,
             tasks: &mut self.tasks,
             signals: &self.crossings.signals,
+            scene: &mut self.scene,
         };
         population_phase(config, &observation, plan, &mut sets);
         tasks_phase(config, &mut sets, &mut self.motion.panic, &mut self.knock);
@@ -631,7 +630,7 @@ impl World {
             agents: &mut *crossing_sets.agents,
             crossing_rows: crossing_sets.rows.as_slice(),
         };
-        motion_phase(config, &observation, motion);
+        motion_phase(config, (&observation, self.scene.current()), motion);
         liveness_phase(config, &mut crossing_sets);
         super::motion::ring::log_changes(
             self.frame,
@@ -648,7 +647,7 @@ impl World {
             events: &mut self.events,
             frame: self.frame,
         };
-        tasks::motion(config, &mut book, &mut self.walk);
+        tasks::motion(config, &mut book, &mut self.walk, self.scene.current());
         motion_publish(
             config,
             MotionSets {
@@ -805,7 +804,8 @@ pub fn build_world(
     space.write_canonical(&mut w);
     scenario.write_canonical(&mut w);
     let source_count = sources.len();
-    let (paths, unknown_obstacles) = build_paths(space, scenario);
+    let obstacles = Arc::new(ObstacleSet::of_scene(space, scenario));
+    let paths = build_paths(space, &obstacles);
     let config = Arc::new(WorldConfig {
         fixed_step_s: scenario.fixed_step_s,
         seed,
@@ -813,14 +813,14 @@ pub fn build_world(
         scenario: Arc::clone(scenario),
         sources,
         vehicle_sources,
-        blockers: Arc::new(BlockerIndex::new(&space.blockers)),
+        obstacles,
         crossing_index: Arc::new(CrossingIndex::new(space, scenario.crossings.reach_m())),
         route_points,
         digest: w.digest(),
         paths: Arc::new(paths),
-        unknown_obstacles,
     });
     let mut world = World {
+        scene: SceneState::new(&config.obstacles),
         pop: PopulationState::new(&config),
         crossings: CrossingsState::new(config.space.signals.len(), &config.scenario.crossings),
         config,

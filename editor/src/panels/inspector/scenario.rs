@@ -590,6 +590,10 @@ pub enum CommandKind {
     InstantFill,
     /// `PausePopulation` (a pause of the population clocks, seconds).
     PausePopulation,
+    /// `PlaceObstacle` (a wall segment placed in the physical scene).
+    PlaceObstacle,
+    /// `RemoveObstacle` (a placed or authored obstacle leaves the physical scene).
+    RemoveObstacle,
     /// `SetObserverFade`.
     SetObserverFade,
     /// `SetObserverValid`.
@@ -601,7 +605,7 @@ pub enum CommandKind {
 }
 
 /// Every kind offered, with its label, in menu order.
-pub const COMMANDS: [(CommandKind, &str); 31] = [
+pub const COMMANDS: [(CommandKind, &str); 33] = [
     (CommandKind::Claim, "Claim"),
     (CommandKind::Release, "Release"),
     (CommandKind::Rendezvous, "Rendezvous"),
@@ -629,6 +633,8 @@ pub const COMMANDS: [(CommandKind, &str); 31] = [
     (CommandKind::ForcedInit, "Forced init window"),
     (CommandKind::InstantFill, "Instant fill"),
     (CommandKind::PausePopulation, "Pause population"),
+    (CommandKind::PlaceObstacle, "Place obstacle"),
+    (CommandKind::RemoveObstacle, "Remove obstacle"),
     (CommandKind::SetObserverFade, "Set observer fade"),
     (CommandKind::SetObserverValid, "Set observer validity"),
     (CommandKind::SetRemovalMultiplier, "Set removal multiplier"),
@@ -658,6 +664,8 @@ pub fn command_kind(command: &DirectiveCommand) -> CommandKind {
         DirectiveCommand::SetVehicleRelation { .. } => CommandKind::SetVehicleRelation,
         DirectiveCommand::QueueEvent { .. } => CommandKind::QueueEvent,
         DirectiveCommand::PausePopulation { .. } => CommandKind::PausePopulation,
+        DirectiveCommand::PlaceObstacle { .. } => CommandKind::PlaceObstacle,
+        DirectiveCommand::RemoveObstacle { .. } => CommandKind::RemoveObstacle,
         DirectiveCommand::SetNoSpawnBox { .. } => CommandKind::SetNoSpawnBox,
         DirectiveCommand::ClearNoSpawnBox => CommandKind::ClearNoSpawnBox,
         DirectiveCommand::SetNoRemovalBox { .. } => CommandKind::SetNoRemovalBox,
@@ -777,6 +785,19 @@ fn population_command(kind: CommandKind, previous: &DirectiveCommand) -> Directi
         },
         CommandKind::InstantFill => DirectiveCommand::InstantFill,
         CommandKind::PausePopulation => DirectiveCommand::PausePopulation { duration_s: 2.0 },
+        CommandKind::PlaceObstacle => DirectiveCommand::PlaceObstacle {
+            obstacle: obstacle_of(previous),
+            from: Vec3::default(),
+            to: Vec3 {
+                x: 0.0,
+                y: 2.0,
+                z: 0.0,
+            },
+            thickness_m: stagecraft_runtime::project::DEFAULT_OBSTACLE_THICKNESS_M,
+        },
+        CommandKind::RemoveObstacle => DirectiveCommand::RemoveObstacle {
+            obstacle: obstacle_of(previous),
+        },
         CommandKind::SetObserverFade => DirectiveCommand::SetObserverFade {
             observer,
             fade: 1.0,
@@ -794,6 +815,15 @@ fn population_command(kind: CommandKind, previous: &DirectiveCommand) -> Directi
         },
         // Every other kind is made by `new_command`.
         _ => previous.clone(),
+    }
+}
+
+/// The obstacle id an obstacle command names (a new one starts with `obstacle`).
+fn obstacle_of(previous: &DirectiveCommand) -> String {
+    match previous {
+        DirectiveCommand::PlaceObstacle { obstacle, .. }
+        | DirectiveCommand::RemoveObstacle { obstacle } => obstacle.clone(),
+        _ => "obstacle".to_owned(),
     }
 }
 
@@ -1091,6 +1121,37 @@ fn population_command_ui(
                 duration_s,
                 0.0..=3600.0,
                 " s",
+            );
+        }
+        DirectiveCommand::PlaceObstacle {
+            obstacle,
+            from,
+            to,
+            thickness_m,
+        } => {
+            form.text_ui(
+                ui,
+                "obstacle",
+                "Its id (RemoveObstacle names it; not an authored object's or barrier's).",
+                obstacle,
+            );
+            form.vec3_ui(ui, "from", "One end of the wall segment.", from);
+            form.vec3_ui(ui, "to", "The other end.", to);
+            form.number_ui(
+                ui,
+                "thickness_m",
+                "Its thickness.",
+                thickness_m,
+                0.01..=10.0,
+                " m",
+            );
+        }
+        DirectiveCommand::RemoveObstacle { obstacle } => {
+            form.text_ui(
+                ui,
+                "obstacle",
+                "A placed obstacle's id, or an authored scene object's or barrier's.",
+                obstacle,
             );
         }
         DirectiveCommand::PausePopulation { duration_s } => {

@@ -1001,6 +1001,25 @@ pub enum DirectiveCommand {
         /// How long, seconds.
         duration_s: f64,
     },
+    /// Place (or move) an obstacle: a wall segment of some thickness that bodies, admission and
+    /// knockdown recovery meet from this frame on, unknown to navigation (a newly placed
+    /// obstacle the path data has not caught up with).
+    PlaceObstacle {
+        /// Its id (not an authored object's or barrier's).
+        obstacle: String,
+        /// One end, meters.
+        from: Vec3,
+        /// The other end, meters.
+        to: Vec3,
+        /// Thickness, meters.
+        thickness_m: f64,
+    },
+    /// Remove an obstacle from the physical scene: a placed one, or an authored scene object's
+    /// footprint or barrier (navigation data keeps an authored one).
+    RemoveObstacle {
+        /// The id of the obstacle, object or barrier.
+        obstacle: String,
+    },
     /// Set an observer's fade.
     SetObserverFade {
         /// The observer's id.
@@ -1086,6 +1105,8 @@ impl DirectiveCommand {
                 | DirectiveCommand::ForcedInit { .. }
                 | DirectiveCommand::InstantFill
                 | DirectiveCommand::PausePopulation { .. }
+                | DirectiveCommand::PlaceObstacle { .. }
+                | DirectiveCommand::RemoveObstacle { .. }
                 | DirectiveCommand::SetObserverFade { .. }
                 | DirectiveCommand::SetObserverValid { .. }
                 | DirectiveCommand::SetFamilyAvailable { .. }
@@ -1094,7 +1115,7 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `PlaceObstacle(obstacle: …, from: …, to: …, thickness_m: …)`, `RemoveObstacle(obstacle: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 /// The forced-initialization window a `ForcedInit` without a duration requests, seconds (the
 /// population seed's default; `sim::population::startup` keeps it in integer milliseconds).
@@ -1128,6 +1149,8 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
         "Knockdown" => &["impulse_n_s"],
         "SetNoSpawnBox" | "SetNoRemovalBox" => &["bounds"],
         "ForcedInit" | "Stand" | "QueueEvent" | "PausePopulation" => &["duration_s"],
+        "PlaceObstacle" => &["obstacle", "from", "to", "thickness_m"],
+        "RemoveObstacle" => &["obstacle"],
         "SetObserverFade" => &["observer", "fade"],
         "SetObserverValid" => &["observer", "valid"],
         "SetRemovalMultiplier" => &["multiplier"],
@@ -1235,6 +1258,7 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
                 .required(&record, "duration_s")
                 .map(|duration_s| DirectiveCommand::PausePopulation { duration_s }),
             "Panic" | "SetRelevance" | "LineOfSight" => crowd_command(name, &record, cx),
+            "PlaceObstacle" | "RemoveObstacle" => scene_command(name, &record, cx),
             _ => {
                 let family = cx.required(&record, "family");
                 let available = cx.required(&record, "available");
@@ -1244,6 +1268,30 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             }
         };
     Some(command)
+}
+
+/// The thickness of a placed obstacle whose directive gives none, meters (a barrier's default).
+pub const DEFAULT_OBSTACLE_THICKNESS_M: f64 = 0.2;
+
+/// Decodes the scene commands (`PlaceObstacle`, `RemoveObstacle`).
+fn scene_command(
+    name: &str,
+    record: &crate::project::decode::Record<'_>,
+    cx: &mut Decoder,
+) -> Option<DirectiveCommand> {
+    let obstacle = cx.required(record, "obstacle");
+    if name == "RemoveObstacle" {
+        return obstacle.map(|obstacle| DirectiveCommand::RemoveObstacle { obstacle });
+    }
+    let from = cx.required(record, "from");
+    let to = cx.required(record, "to");
+    let thickness_m = cx.defaulted(record, "thickness_m", DEFAULT_OBSTACLE_THICKNESS_M);
+    Some(DirectiveCommand::PlaceObstacle {
+        obstacle: obstacle?,
+        from: from?,
+        to: to?,
+        thickness_m: thickness_m?,
+    })
 }
 
 /// Decodes the crowd commands (`Panic`, `SetRelevance`, `LineOfSight`).
@@ -1374,6 +1422,21 @@ impl Encode for DirectiveCommand {
             C::PausePopulation { duration_s } => {
                 one("PausePopulation", "duration_s", duration_s.encode())
             }
+            C::PlaceObstacle {
+                obstacle,
+                from,
+                to,
+                thickness_m,
+            } => Doc::Struct(
+                "PlaceObstacle",
+                vec![
+                    ("obstacle", obstacle.encode()),
+                    ("from", from.encode()),
+                    ("to", to.encode()),
+                    ("thickness_m", thickness_m.encode()),
+                ],
+            ),
+            C::RemoveObstacle { obstacle } => one("RemoveObstacle", "obstacle", obstacle.encode()),
             C::SetObserverFade { observer, fade } => Doc::Struct(
                 "SetObserverFade",
                 vec![("observer", observer.encode()), ("fade", fade.encode())],

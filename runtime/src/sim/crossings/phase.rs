@@ -14,7 +14,7 @@ use super::crosswalk::{distance_m, step_towards, CrosswalkAgent, CrosswalkPhase,
 use super::gate::{in_conflict_zone, lane_vehicle_in_zone};
 use super::groups::{assignment, speed_factor, GroupMember, GroupRole, FORMATION_GAP_M};
 use super::groups::{REGROUP_M, SHARED_CROSSING_M};
-use super::queue::{slot_points, QueueOccupancy, RouteCrossing};
+use super::queue::{side_slots, slot_points, QueueOccupancy, RouteCrossing};
 use super::signals::{SignalInputs, SignalPhase};
 use super::stuck::{quiet_watches, watch, Verdict, STALLED_AFTER_S};
 use super::{CrossingSettings, CrossingsState};
@@ -491,7 +491,8 @@ fn bind(
     if ahead > settings.entry_range_m {
         return;
     }
-    match queue.claim(crossing.crosswalk, side) {
+    let limit = side_slots(crosswalk, settings.lanes, settings.queue_rows);
+    match queue.claim(crossing.crosswalk, side, limit) {
         Some(slot) => {
             let points = slot_points(crosswalk, side, slot, settings.lanes);
             let mut state = CrosswalkAgent {

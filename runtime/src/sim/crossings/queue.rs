@@ -7,13 +7,12 @@ use std::collections::BTreeMap;
 use crate::project::Vec2;
 use crate::sim::routes::SimRoute;
 use crate::sim::space::{SimCrosswalk, SimSpace};
+use crate::sim::walk::body::SAFETY_DIAMETER_M;
 
 /// Cell of the crosswalk query grid, meters (seed: 1000 cm).
 pub const QUERY_CELL_M: f64 = 10.0;
 /// Spacing of queue rows behind the waiting point, meters (seed: 75 cm).
 pub const QUEUE_ROW_SPACING_M: f64 = 0.75;
-/// The route corridor: no lateral offset or correction exceeds this, meters (seed: 65 cm).
-pub const ROUTE_CORRIDOR_M: f64 = 0.65;
 /// Fewest and most lateral lanes across a crossing.
 pub const LANES_RANGE: (u32, u32) = (1, 5);
 /// A kerb lies on a route when it is this close to the polyline, meters.
@@ -150,20 +149,42 @@ fn project_on_route(route: &SimRoute, p: Vec2) -> Option<f64> {
         .map(|(_, along_m)| along_m)
 }
 
-/// The lateral offset of lane `lane` of `lanes`, to the right of the crossing direction: the
-/// lanes share the right half of the route corridor (keep right), so the two directions never
-/// share a lane, and no offset exceeds the corridor.
-pub fn lane_offset_m(lane: u32, lanes: u32, width_m: f64) -> f64 {
+/// How many of the configured `lanes` (clamped to 1–5) a crosswalk `width_m` wide offers each
+/// direction of travel: its right half of the width holds as many as fit one body
+/// ([`SAFETY_DIAMETER_M`]) apart, at least one.
+pub fn usable_lanes(lanes: u32, width_m: f64) -> u32 {
     let lanes = lanes.clamp(LANES_RANGE.0, LANES_RANGE.1);
-    let half = ROUTE_CORRIDOR_M.min(width_m / 2.0);
-    half * f64::from(lane.min(lanes - 1) + 1) / f64::from(lanes)
+    let fit = (width_m / 2.0 / SAFETY_DIAMETER_M).floor();
+    let fit = if fit >= 1.0 {
+        fit.min(f64::from(LANES_RANGE.1)) as u32
+    } else {
+        1
+    };
+    lanes.min(fit)
+}
+
+/// Queue slots one side of `crosswalk` offers: its usable lanes times `rows` rows.
+pub fn side_slots(crosswalk: &SimCrosswalk, lanes: u32, rows: u32) -> u16 {
+    let usable = usable_lanes(lanes, crosswalk.width_m);
+    u16::try_from(usable * rows.max(1)).unwrap_or(u16::MAX)
+}
+
+/// The lateral offset of lane `lane`, to the right of the crossing direction, on a crosswalk
+/// `width_m` wide of `lanes` configured lanes: each direction keeps to the right half of the
+/// width (so opposing crossers never meet head-on in one lane), split into its usable lanes
+/// ([`usable_lanes`]) of equal width, lane 0 the innermost. Neighbouring lanes stand at least a
+/// body apart, and the outermost keeps the body on the crosswalk.
+pub fn lane_offset_m(lane: u32, lanes: u32, width_m: f64) -> f64 {
+    let usable = usable_lanes(lanes, width_m);
+    let half = (width_m / 2.0).max(0.0);
+    half * (f64::from(lane.min(usable - 1)) + 0.5) / f64::from(usable)
 }
 
 /// The points of queue slot `slot` at side `entry_side` of `crosswalk`: entry and exit (with
 /// the lane's lateral offset) and the waiting point `entry − direction × queue distance`,
 /// and the lateral offset and queue distance themselves.
 pub fn slot_points(crosswalk: &SimCrosswalk, entry_side: u8, slot: u16, lanes: u32) -> SlotPoints {
-    let lanes = lanes.clamp(LANES_RANGE.0, LANES_RANGE.1);
+    let lanes = usable_lanes(lanes, crosswalk.width_m);
     let (entry, exit) = if entry_side == 0 {
         (crosswalk.sides[0].kerb, crosswalk.sides[1].kerb)
     } else {
@@ -243,13 +264,15 @@ impl QueueOccupancy {
         }
     }
 
-    /// The lowest free slot at a side, taking it; `None` when the queue is full.
-    pub fn claim(&mut self, crosswalk: u16, side: u8) -> Option<u16> {
+    /// The lowest free slot below `limit` at a side (the side's [`side_slots`]), taking it;
+    /// `None` when the queue is full.
+    pub fn claim(&mut self, crosswalk: u16, side: u8, limit: u16) -> Option<u16> {
         let slots = self
             .taken
             .get_mut(usize::from(crosswalk))?
             .get_mut(usize::from(side & 1))?;
-        let free = slots.iter().position(|t| !*t)?;
+        let limit = usize::from(limit).min(slots.len());
+        let free = slots[..limit].iter().position(|t| !*t)?;
         slots[free] = true;
         u16::try_from(free).ok()
     }
@@ -263,42 +286,73 @@ mod tests {
     #[test]
     fn queue_rows_stand_every_0_75_m_behind_the_entry_on_their_lane() {
         let c = crosswalk(3.5, 4.25);
-        // Two lanes: slot 0 = lane 0 row 0, slot 3 = lane 1 row 1; side 0 walks north, so right is +x.
+        // Two lanes on 4 m: slot 0 = lane 0 row 0, slot 3 = lane 1 row 1; side 0 walks north,
+        // so right is +x, and its half of the width (0..2 m) holds lanes at 0.5 and 1.5 m.
         let first = slot_points(&c, 0, 0, 2);
-        assert_eq!(first.lateral_m, 0.325);
+        assert_eq!(first.lateral_m, 0.5);
         assert_eq!(first.queue_m, 0.75);
-        assert_eq!(first.entry, Vec2 { x: 0.325, y: -3.5 });
-        assert_eq!(first.exit, Vec2 { x: 0.325, y: 3.5 });
-        assert_eq!(first.waiting, Vec2 { x: 0.325, y: -4.25 });
+        assert_eq!(first.entry, Vec2 { x: 0.5, y: -3.5 });
+        assert_eq!(first.exit, Vec2 { x: 0.5, y: 3.5 });
+        assert_eq!(first.waiting, Vec2 { x: 0.5, y: -4.25 });
+        let second = slot_points(&c, 0, 1, 2);
+        assert_eq!(second.waiting, Vec2 { x: 1.5, y: -4.25 });
         let fourth = slot_points(&c, 0, 3, 2);
-        assert_eq!(fourth.lateral_m, 0.65);
-        assert_eq!(fourth.waiting, Vec2 { x: 0.65, y: -5.0 });
+        assert_eq!(fourth.lateral_m, 1.5);
+        assert_eq!(fourth.waiting, Vec2 { x: 1.5, y: -5.0 });
         // From the north side the right is −x: the two directions never share a lane.
         let north = slot_points(&c, 1, 0, 2);
-        assert_eq!(north.entry, Vec2 { x: -0.325, y: 3.5 });
-        assert_eq!(north.waiting, Vec2 { x: -0.325, y: 4.25 });
+        assert_eq!(north.entry, Vec2 { x: -0.5, y: 3.5 });
+        assert_eq!(north.waiting, Vec2 { x: -0.5, y: 4.25 });
     }
 
     #[test]
-    fn lanes_stay_inside_the_corridor_for_one_to_five_lanes() {
+    fn lanes_split_the_crosswalk_width_a_body_apart() {
+        // Side by side in one row: the two front slots stand a lane apart, more than a body.
+        let c = crosswalk(3.5, 4.25);
+        let (a, b) = (slot_points(&c, 0, 0, 2), slot_points(&c, 0, 1, 2));
+        let apart = (a.waiting.x - b.waiting.x).hypot(a.waiting.y - b.waiting.y);
+        assert_eq!(apart, 1.0);
+        assert!(apart >= SAFETY_DIAMETER_M);
         for lanes in 1..=5 {
-            let offsets: Vec<f64> = (0..lanes).map(|l| lane_offset_m(l, lanes, 4.0)).collect();
-            assert!(offsets.iter().all(|o| *o > 0.0 && *o <= ROUTE_CORRIDOR_M));
-            assert_eq!(offsets[lanes as usize - 1], ROUTE_CORRIDOR_M);
+            let usable = usable_lanes(lanes, 4.0);
+            // 2 m per direction holds three lanes a body apart.
+            assert_eq!(usable, lanes.min(3));
+            let offsets: Vec<f64> = (0..usable).map(|l| lane_offset_m(l, lanes, 4.0)).collect();
+            // Each direction's half of the width in equal lanes, the body kept on the crosswalk.
+            let width = 2.0 / f64::from(usable);
+            for (l, o) in offsets.iter().enumerate() {
+                assert!(
+                    (o - width * (l as f64 + 0.5)).abs() < 1e-12,
+                    "{lanes}: {offsets:?}"
+                );
+                assert!(*o + crate::sim::walk::body::BODY_RADIUS_M <= 2.0);
+            }
+            for pair in offsets.windows(2) {
+                assert!(
+                    pair[1] - pair[0] >= SAFETY_DIAMETER_M,
+                    "{lanes}: {offsets:?}"
+                );
+            }
         }
-        // Out-of-range lane counts are clamped to 1–5.
-        assert_eq!(lane_offset_m(0, 0, 4.0), 0.65);
-        assert_eq!(lane_offset_m(0, 9, 4.0), 0.13);
+        // Out-of-range lane counts are clamped to 1–5; a crosswalk too narrow for two bodies
+        // per direction has one lane, in the middle of its half.
+        assert_eq!(lane_offset_m(0, 0, 4.0), 1.0);
+        assert_eq!(usable_lanes(9, 12.0), 5);
+        assert_eq!(usable_lanes(3, 1.0), 1);
+        assert_eq!(lane_offset_m(2, 3, 1.0), 0.25);
+        // A side's queue holds its usable lanes times the rows.
+        assert_eq!(side_slots(&c, 5, 3), 9);
+        assert_eq!(side_slots(&c, 2, 3), 6);
     }
 
     #[test]
     fn a_full_queue_refuses_the_next_walker() {
-        let mut q = QueueOccupancy::new(1, 2);
-        assert_eq!(q.claim(0, 1), Some(0));
-        assert_eq!(q.claim(0, 1), Some(1));
-        assert_eq!(q.claim(0, 1), None);
-        assert_eq!(q.claim(0, 0), Some(0));
-        assert_eq!(q.claim(3, 0), None);
+        let mut q = QueueOccupancy::new(1, 3);
+        assert_eq!(q.claim(0, 1, 2), Some(0));
+        assert_eq!(q.claim(0, 1, 2), Some(1));
+        assert_eq!(q.claim(0, 1, 2), None);
+        assert_eq!(q.claim(0, 0, 2), Some(0));
+        assert_eq!(q.claim(3, 0, 2), None);
     }
 
     #[test]

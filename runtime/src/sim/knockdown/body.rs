@@ -1,6 +1,6 @@
 //! One knocked-down ped's record: its physics handles, recovery, session, retained intent and
 //! logical anchor, and how one step's sample is read from the physics scene (support trace with
-//! the walkable projection, core speeds, standing clearance).
+//! the walkable projection, core speeds, standing clearance against the scene's obstacles).
 
 use super::physics::{BodyHandles, BodyState, PhysicsScene, SurfaceHit};
 use super::recovery::{Clearance, Recovery, RecoverySample};
@@ -13,6 +13,9 @@ pub struct RecoveryEnv<'a> {
     pub walkable: &'a dyn Fn(Vec2) -> bool,
     /// Whether another ped (not `handle`) stands too close to `point` for it to stand up.
     pub ped_in_the_way: &'a dyn Fn(AgentHandle, Vec2) -> bool,
+    /// Whether a standing capsule with its feet at a point overlaps an obstacle of the scene
+    /// (`physics::standing_blocked` over the world's obstacle set).
+    pub standing_blocked: &'a dyn Fn([f64; 3]) -> bool,
 }
 
 /// A knocked-down ped.
@@ -70,7 +73,7 @@ impl KnockedBody {
             }
         }
         let feet = [self.anchor.x, self.anchor.y, self.surface_z_m];
-        let clearance = if scene.standing_blocked_by_prop(feet) {
+        let clearance = if (env.standing_blocked)(feet) {
             Clearance::BlockedByProp
         } else if (env.ped_in_the_way)(handle, self.anchor) {
             Clearance::BlockedByPed

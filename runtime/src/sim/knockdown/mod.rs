@@ -33,7 +33,7 @@ pub use recovery::{
 
 use crate::project::Vec2;
 use crate::sim::agents::{AgentHandle, AgentState};
-use crate::sim::space::StaticBlocker;
+use crate::sim::obstacles::ObstacleSet;
 
 /// The largest impulse a knockdown accepts, newton-seconds (a 70 kg body at about 14 m/s).
 pub const MAX_IMPULSE_N_S: f64 = 1000.0;
@@ -157,13 +157,14 @@ impl Knockdowns {
         self.scene.as_ref()
     }
 
-    /// Knocks a ped down: its body enters the physics scene (made from `blockers` on first
+    /// Knocks a ped down: its body enters the physics scene (made from `obstacles` on first
     /// use) with the ped's velocity, and the impulse is applied. Returns the new session. The
     /// caller checks the refusals (pooled, already down, vehicle intent) first.
-    pub fn knock_down(&mut self, blockers: &[StaticBlocker], request: KnockdownRequest) -> u32 {
+    pub fn knock_down(&mut self, obstacles: &ObstacleSet, request: KnockdownRequest) -> u32 {
         let scene = self
             .scene
-            .get_or_insert_with(|| PhysicsScene::new(blockers));
+            .get_or_insert_with(|| PhysicsScene::new(obstacles));
+        scene.sync_obstacles(obstacles);
         let p = request.position;
         let v = request.velocity_m_s;
         let finite = |a: f64| if a.is_finite() { a } else { 0.0 };
@@ -238,6 +239,14 @@ impl Knockdowns {
             cancelled: b.cancelled,
             body: self.scene.as_ref().and_then(|s| s.body_state(b.handles)),
         })
+    }
+
+    /// Makes the physics scene's fixed obstacles those of `obstacles` (when a directive changed
+    /// the scene since they were made).
+    pub fn sync_obstacles(&mut self, obstacles: &ObstacleSet) {
+        if let Some(scene) = &mut self.scene {
+            scene.sync_obstacles(obstacles);
+        }
     }
 
     /// Advances physics by `dt_s`, then every recovery in handle order. A completed recovery

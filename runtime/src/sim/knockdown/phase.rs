@@ -5,6 +5,7 @@
 //! recovery step at the start of the Tasks phase and the resume. Every transition goes to the
 //! event log with its session and reason.
 
+use super::physics::standing_blocked;
 use super::{KnockdownReason, KnockdownRequest, Knockdowns, RecoveryEnv, RecoveryPhase, Resume};
 use crate::project::{Vec2, VehicleRelation};
 use crate::sim::agents::{AgentHandle, AgentState};
@@ -84,7 +85,6 @@ pub(in crate::sim) fn cancel_retained(
 
 /// The `Knockdown` directive on row `row`.
 pub(in crate::sim) fn knock_down_row(
-    config: &WorldConfig,
     knock: &mut Knockdowns,
     sets: &mut Sets<'_>,
     row: usize,
@@ -115,7 +115,7 @@ pub(in crate::sim) fn knock_down_row(
         impulse_n_s,
         intent: agents.state[row],
     };
-    let session = knock.knock_down(&config.space.blockers, request);
+    let session = knock.knock_down(sets.scene.current(), request);
     sets.agents.state[row] = AgentState::KnockedDown;
     let phase = Some(RecoveryPhase::Simulating);
     log(sets, handle, session, phase, KnockdownReason::Impulse);
@@ -181,10 +181,14 @@ pub(in crate::sim) fn knockdown_phase(
                     && (q.x - p.x).hypot(q.y - p.y) < SAFETY_DIAMETER_M
             })
         };
+        let obstacles = sets.scene.current();
+        let standing_blocked = |feet: [f64; 3]| standing_blocked(obstacles, feet);
         let env = RecoveryEnv {
             walkable: &walkable,
             ped_in_the_way: &ped_in_the_way,
+            standing_blocked: &standing_blocked,
         };
+        knock.sync_obstacles(obstacles);
         knock.step(config.fixed_step_s, &env)
     };
     for update in updates {

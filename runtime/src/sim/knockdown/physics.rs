@@ -1,7 +1,8 @@
 //! The rigid-body world of knocked-down peds (`rapier3d-f64` with `enhanced-determinism`): the
-//! ground plane and the static blockers (the generated props, upright cylinders) as fixed
-//! colliders, one dynamic capsule per knocked-down ped; stepping in substeps of at most
-//! [`MAX_SUBSTEP_S`]; the support trace and the standing-clearance query.
+//! ground plane and the scene's obstacles (`sim::obstacles`: props, scene objects, barriers and
+//! placed obstacles, as the set's upright solids) as fixed colliders, one dynamic capsule per
+//! knocked-down ped; stepping in substeps of at most [`MAX_SUBSTEP_S`]; the support trace. The
+//! standing-clearance test asks the obstacle set ([`standing_blocked`]).
 //!
 //! Everything that decides the next step lives in [`PhysicsScene`] (bodies, colliders, islands,
 //! broad and narrow phase with their contact caches), so a clone of it is a complete snapshot.
@@ -10,7 +11,7 @@
 
 use rapier3d_f64::prelude::*;
 
-use crate::sim::space::StaticBlocker;
+use crate::sim::obstacles::{ObstacleSet, Solid};
 
 /// Radius of a knocked-down body's capsule, meters.
 pub const BODY_RADIUS_M: f64 = 0.2;
@@ -57,8 +58,12 @@ pub struct PhysicsScene {
     impulse_joints: ImpulseJointSet,
     multibody_joints: MultibodyJointSet,
     soft_bodies: SoftBodySet,
-    /// Fixed colliders: the ground and the props.
+    /// Fixed colliders: the ground and the obstacles.
     statics: usize,
+    /// The obstacles' colliders, in the set's solid order.
+    obstacle_colliders: Vec<ColliderHandle>,
+    /// The scene revision of the obstacle set they were made from.
+    obstacle_revision: u32,
 }
 
 impl std::fmt::Debug for PhysicsScene {
@@ -115,28 +120,12 @@ pub enum SurfaceHit {
 }
 
 impl PhysicsScene {
-    /// The scene of a space: the ground plane (z = 0) and every prop with a positive radius and
-    /// height as an upright cylinder standing on it.
-    pub fn new(blockers: &[StaticBlocker]) -> PhysicsScene {
+    /// The scene of `obstacles`: the ground plane (z = 0) and every obstacle's upright solids.
+    pub fn new(obstacles: &ObstacleSet) -> PhysicsScene {
         let mut colliders = ColliderSet::new();
         let ground = ColliderBuilder::new(SharedShape::halfspace(Vector::Z));
         colliders.insert(ground.friction(0.8).user_data(GROUND));
-        let mut statics = 1;
-        for b in blockers {
-            let finite = b.position.x.is_finite() && b.position.y.is_finite();
-            if !(finite && b.radius_m > 0.0 && b.height_m > 0.0) {
-                continue;
-            }
-            let half = b.height_m * 0.5;
-            let pose = Pose::from_parts(Vector::new(b.position.x, b.position.y, half), z_up());
-            let collider = ColliderBuilder::cylinder(half, b.radius_m)
-                .position(pose)
-                .friction(0.6)
-                .user_data(BLOCKER);
-            colliders.insert(collider);
-            statics += 1;
-        }
-        PhysicsScene {
+        let mut scene = PhysicsScene {
             params: IntegrationParameters::default(),
             islands: IslandManager::new(),
             broad_phase: BroadPhaseBvh::new(),
@@ -146,11 +135,56 @@ impl PhysicsScene {
             impulse_joints: ImpulseJointSet::new(),
             multibody_joints: MultibodyJointSet::new(),
             soft_bodies: SoftBodySet::new(),
-            statics,
+            statics: 1,
+            obstacle_colliders: Vec::new(),
+            obstacle_revision: obstacles.revision(),
+        };
+        scene.insert_obstacles(obstacles);
+        scene
+    }
+
+    fn insert_obstacles(&mut self, obstacles: &ObstacleSet) {
+        for solid in obstacles.solids() {
+            let builder = match solid {
+                Solid::Cylinder(pose, c) => {
+                    ColliderBuilder::cylinder(c.half_height, c.radius).position(*pose)
+                }
+                Solid::Cuboid(pose, c) => {
+                    let h = c.half_extents;
+                    ColliderBuilder::cuboid(h.x, h.y, h.z).position(*pose)
+                }
+            };
+            let handle = self
+                .colliders
+                .insert(builder.friction(0.6).user_data(BLOCKER));
+            self.obstacle_colliders.push(handle);
+        }
+        self.statics = 1 + self.obstacle_colliders.len();
+    }
+
+    /// Makes the fixed obstacle colliders those of `obstacles` when the scene changed since they
+    /// were made (a directive placed or removed an obstacle); the bodies are woken.
+    pub fn sync_obstacles(&mut self, obstacles: &ObstacleSet) {
+        if obstacles.revision() == self.obstacle_revision {
+            return;
+        }
+        for handle in std::mem::take(&mut self.obstacle_colliders) {
+            self.colliders.remove(
+                handle,
+                &mut self.islands,
+                &mut self.bodies,
+                &mut self.soft_bodies,
+                true,
+            );
+        }
+        self.insert_obstacles(obstacles);
+        self.obstacle_revision = obstacles.revision();
+        for (_, body) in self.bodies.iter_mut() {
+            body.wake_up(true);
         }
     }
 
-    /// Fixed colliders (the ground and the props).
+    /// Fixed colliders (the ground and the obstacles).
     pub fn static_count(&self) -> usize {
         self.statics
     }
@@ -293,30 +327,6 @@ impl PhysicsScene {
         }
     }
 
-    /// Whether a standing capsule whose feet are at `feet_m` overlaps a prop.
-    pub fn standing_blocked_by_prop(&self, feet_m: [f64; 3]) -> bool {
-        let props_only = |_: ColliderHandle, c: &Collider| c.user_data == BLOCKER;
-        let filter = QueryFilter::new().predicate(&props_only);
-        let query = self.broad_phase.as_query_pipeline(
-            self.narrow_phase.query_dispatcher(),
-            &self.bodies,
-            &self.colliders,
-            filter,
-        );
-        let half_segment = (STANDING_HEIGHT_M * 0.5 - STANDING_RADIUS_M).max(0.0);
-        let capsule = Capsule::new_z(half_segment, STANDING_RADIUS_M);
-        let centre = Vector::new(
-            feet_m[0],
-            feet_m[1],
-            feet_m[2] + STANDING_HEIGHT_M * 0.5 + STANDING_ALLOWANCE_M,
-        );
-        let blocked = query
-            .intersect_shape(Pose::from_translation(centre), &capsule)
-            .next()
-            .is_some();
-        blocked
-    }
-
     /// Appends the canonical bytes of a body's pose and velocities (floats by their bits).
     pub fn write_body(&self, handles: BodyHandles, bytes: &mut Vec<u8>) {
         let (index, generation) = handles.body.into_raw_parts();
@@ -356,11 +366,17 @@ impl PhysicsScene {
     }
 }
 
-/// Parry's cylinders stand along Y; ours stand along Z.
-fn z_up() -> Rotation {
-    Rotation::from_rotation_x(std::f64::consts::FRAC_PI_2)
-}
-
 fn xyz(v: Vector) -> [f64; 3] {
     [v.x, v.y, v.z]
+}
+
+/// Whether a standing capsule whose feet are at `feet_m` overlaps an obstacle of the scene
+/// (recovery's standing-clearance test).
+pub fn standing_blocked(obstacles: &ObstacleSet, feet_m: [f64; 3]) -> bool {
+    obstacles.capsule_blocked(
+        feet_m,
+        STANDING_RADIUS_M,
+        STANDING_HEIGHT_M,
+        STANDING_ALLOWANCE_M,
+    )
 }

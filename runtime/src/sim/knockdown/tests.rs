@@ -211,6 +211,23 @@ fn open_env() -> (impl Fn(Vec2) -> bool, impl Fn(AgentHandle, Vec2) -> bool) {
     (|_: Vec2| true, |_: AgentHandle, _: Vec2| false)
 }
 
+/// A scene of `obstacles` (footprint, height), none known to navigation.
+fn scene(obstacles: &[(crate::sim::obstacles::Obstacle, f64)]) -> ObstacleSet {
+    let obstacles = obstacles
+        .iter()
+        .enumerate()
+        .map(
+            |(i, (footprint, height_m))| crate::sim::obstacles::SceneObstacle {
+                footprint: *footprint,
+                height_m: *height_m,
+                in_navigation: false,
+                origin: crate::sim::obstacles::ObstacleOrigin::Placed(format!("o{i}")),
+            },
+        )
+        .collect();
+    ObstacleSet::new(obstacles, 0)
+}
+
 fn request(index: u32, x: f64, impulse_n_s: [f64; 3]) -> KnockdownRequest {
     KnockdownRequest {
         handle: AgentHandle::first(index),
@@ -225,12 +242,15 @@ fn request(index: u32, x: f64, impulse_n_s: [f64; 3]) -> KnockdownRequest {
 #[test]
 fn a_knocked_body_topples_settles_on_the_ground_and_recovers() {
     let mut knock = Knockdowns::default();
-    let session = knock.knock_down(&[], request(0, 0.0, [120.0, 0.0, 0.0]));
+    let empty = scene(&[]);
+    let session = knock.knock_down(&empty, request(0, 0.0, [120.0, 0.0, 0.0]));
     assert_eq!(session, 0);
     let (walkable, peds) = open_env();
+    let standing = |feet: [f64; 3]| physics::standing_blocked(&empty, feet);
     let env = RecoveryEnv {
         walkable: &walkable,
         ped_in_the_way: &peds,
+        standing_blocked: &standing,
     };
     let mut log = Vec::new();
     let mut lowest_z = f64::MAX;
@@ -263,12 +283,15 @@ fn a_knocked_body_topples_settles_on_the_ground_and_recovers() {
 #[test]
 fn a_settled_body_off_the_pedestrian_space_never_recovers() {
     let mut knock = Knockdowns::default();
-    knock.knock_down(&[], request(0, 0.0, [120.0, 0.0, 0.0]));
+    let empty = scene(&[]);
+    knock.knock_down(&empty, request(0, 0.0, [120.0, 0.0, 0.0]));
     let nowhere = |_: Vec2| false;
     let (_, peds) = open_env();
+    let standing = |feet: [f64; 3]| physics::standing_blocked(&empty, feet);
     let env = RecoveryEnv {
         walkable: &nowhere,
         ped_in_the_way: &peds,
+        standing_blocked: &standing,
     };
     for _ in 0..400 {
         assert!(knock
@@ -287,18 +310,18 @@ fn a_settled_body_off_the_pedestrian_space_never_recovers() {
 fn a_prop_where_the_body_lies_keeps_it_waiting_for_space() {
     let mut knock = Knockdowns::default();
     // A bollard just beside where the body comes to rest (ahead of the feet, off its line).
-    let bollard = crate::sim::space::StaticBlocker {
-        stage: 0,
-        index: 0,
-        position: Vec2 { x: 1.0, y: 0.45 },
+    let bollard = crate::sim::obstacles::Obstacle::Circle {
+        centre: Vec2 { x: 1.0, y: 0.45 },
         radius_m: 0.2,
-        height_m: 1.0,
     };
-    knock.knock_down(&[bollard], request(0, 0.0, [120.0, 0.0, 0.0]));
+    let obstacles = scene(&[(bollard, 1.0)]);
+    knock.knock_down(&obstacles, request(0, 0.0, [120.0, 0.0, 0.0]));
     let (walkable, peds) = open_env();
+    let standing = |feet: [f64; 3]| physics::standing_blocked(&obstacles, feet);
     let env = RecoveryEnv {
         walkable: &walkable,
         ped_in_the_way: &peds,
+        standing_blocked: &standing,
     };
     let mut reasons = Vec::new();
     for _ in 0..200 {

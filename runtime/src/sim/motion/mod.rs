@@ -28,8 +28,8 @@ mod tests;
 
 use super::agents::{count_where, AgentState, Agents, Canonical};
 use super::observers::Observation;
+use super::obstacles::ObstacleSet;
 use super::spatial::SpatialGrid;
-use super::walk::ground::BlockerIndex;
 use super::walk::steer::offset;
 use super::walk::{
     walk_agent, Avoidance, Scratch as WalkScratch, WalkDecision, WalkEnv, WalkState,
@@ -246,7 +246,7 @@ impl<'a> Listed<'a> {
 /// accumulated time, velocity windows, then the Motion Frames.
 pub(in crate::sim) fn motion_phase(
     config: &WorldConfig,
-    observation: &Observation,
+    (observation, obstacles): (&Observation, &ObstacleSet),
     sets: MotionSets<'_>,
 ) {
     let MotionSets {
@@ -280,7 +280,8 @@ pub(in crate::sim) fn motion_phase(
             .select_of(agents, scan.walkers, budget, &mut state.avoidance_cursor);
     counters.avoidance_processed = processed;
     counters.avoidance_deferred = deferred;
-    step_agents(config, walk, scratch, (agents, crossing_rows), dt, &scan);
+    let env = (obstacles, dt);
+    step_agents(config, walk, scratch, (agents, crossing_rows), env, &scan);
     state.counters = counters;
 }
 
@@ -322,6 +323,8 @@ fn assign_tiers(
     counters.governor_budget_ms = settings.crowd_budget_ms;
     if config.scenario.observers.is_empty() {
         agents.tier.iter_mut().for_each(|t| *t = Tier::Full);
+        // Everyone is Full, and the crossers in forced phases are still counted as forced.
+        counters.forced_full = tiers::forced_count(agents, crossing_rows);
         counters.governor_estimate_ms = governor::estimate_ms(&agents.tier);
         return;
     }
@@ -546,17 +549,16 @@ fn step_agents(
     walk: &mut WalkState,
     scratch: &mut MotionScratch,
     (agents, crossing_rows): (&mut Agents, &[u32]),
-    dt: f64,
+    (obstacles, dt): (&ObstacleSet, f64),
     scan: &UpdateScan,
 ) {
     let WalkState {
         grid,
-        blockers,
         scratch: walk_scratch,
         fan,
     } = walk;
     rebuild_grid(grid, &mut scratch.points, agents, scan.any_pooled);
-    let blockers = blockers.get_or_insert_with(|| BlockerIndex::new(&config.space.blockers));
+    let blockers = obstacles.walk_index();
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
     // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
     // and fleers move during this loop; a larger bound only widens the scan.

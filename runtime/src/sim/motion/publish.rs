@@ -668,7 +668,7 @@ mod tests {
             }
             if frame == 300 {
                 // A panic between steps: the next publication sees it.
-                let panicked = world.apply_panic(Vec2 { x: 0.0, y: 6.0 }, 12.0, 0.9);
+                let panicked = world.apply_panic(Vec2 { x: 0.0, y: 6.0 }, 40.0, 0.9);
                 assert!(panicked > 0);
             }
         }

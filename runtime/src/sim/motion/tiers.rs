@@ -126,6 +126,16 @@ pub fn forced_full(agents: &Agents, row: usize) -> bool {
         .is_some_and(|c| c.phase.forces_full())
 }
 
+/// How many of the listed crossing rows (`sim::crossings`; an unlisted row is in Approach) are
+/// forced Full this step: the count [`TierCounts::forced_full`] reports whether or not tiers are
+/// assigned from observers.
+pub fn forced_count(agents: &Agents, crossing_rows: &[u32]) -> u64 {
+    crossing_rows
+        .iter()
+        .filter(|&&row| forced_full(agents, row as usize) && !agents.pooled[row as usize])
+        .count() as u64
+}
+
 /// The distance bands, capacities and budgets tier assignment reads (a scenario's
 /// [`MotionSettings`], checked when the scenario compiles).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -3,24 +3,19 @@
 //! (on a lane with a vehicle close); observers (no valid view defers; too close to any view or
 //! inside any view's frustum unless hidden startup; within at least one view's range);
 //! occupancy against logical peds of every source at their runtime positions, against positions
-//! accepted earlier in the same batch, and a spawn capsule against the props' collision shapes.
-//! The tested position is the position used.
+//! accepted earlier in the same batch, and a spawn capsule against the physical scene's
+//! obstacles. The tested position is the position used.
 //!
-//! The capsule and blocker queries use `parry3d-f64`: props are upright cylinders in a bounding
-//! volume hierarchy built once per world, and the capsule (radius 0.35 m, half-height 0.9 m,
-//! centre = feet root + half-height + allowance) is tested against the shapes its box reaches.
-
-use parry3d_f64::bounding_volume::Aabb;
-use parry3d_f64::math::{Pose, Rot3, Vector};
-use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy};
-use parry3d_f64::query::intersection_test;
-use parry3d_f64::shape::{Capsule, Cylinder};
+//! The capsule (radius 0.35 m, half-height 0.9 m, centre = feet root + half-height + allowance)
+//! is tested against the scene's obstacle set (`sim::obstacles`: props, scene objects,
+//! barriers and placed obstacles as `parry3d-f64` solids in a bounding volume hierarchy).
 
 use crate::project::Vec2;
 use crate::sim::crossings::gate::distance_to_crossing_m;
 use crate::sim::crossings::{SignalPhase, SignalState};
 use crate::sim::observers::Observation;
-use crate::sim::space::{SimCrosswalk, StaticBlocker};
+use crate::sim::obstacles::ObstacleSet;
+use crate::sim::space::SimCrosswalk;
 
 /// Spawn capsule radius, meters.
 pub const CAPSULE_RADIUS_M: f64 = 0.35;
@@ -164,81 +159,6 @@ impl SpawnRejection {
     }
 }
 
-/// The props as collision shapes in a bounding volume hierarchy, built once per world.
-#[derive(Clone, Debug)]
-pub struct BlockerIndex {
-    shapes: Vec<(Pose, Cylinder)>,
-    bvh: Bvh,
-}
-
-impl PartialEq for BlockerIndex {
-    /// Two indices are equal when they hold the same shapes (the tree follows from them).
-    fn eq(&self, other: &Self) -> bool {
-        self.shapes.len() == other.shapes.len()
-            && self.shapes.iter().zip(&other.shapes).all(|(a, b)| {
-                a.0.translation == b.0.translation
-                    && a.1.radius == b.1.radius
-                    && a.1.half_height == b.1.half_height
-            })
-    }
-}
-
-/// Parry's cylinders stand along Y; ours stand along Z.
-fn z_up() -> Rot3 {
-    Rot3::from_rotation_x(std::f64::consts::FRAC_PI_2)
-}
-
-impl BlockerIndex {
-    /// The index of `blockers` (each an upright cylinder on the ground).
-    pub fn new(blockers: &[StaticBlocker]) -> BlockerIndex {
-        let shapes: Vec<(Pose, Cylinder)> = blockers
-            .iter()
-            .filter(|b| b.radius_m > 0.0 && b.height_m > 0.0)
-            .map(|b| {
-                let half = b.height_m * 0.5;
-                let pose = Pose::from_parts(Vector::new(b.position.x, b.position.y, half), z_up());
-                (pose, Cylinder::new(half, b.radius_m))
-            })
-            .collect();
-        let aabbs: Vec<Aabb> = shapes.iter().map(|(pose, c)| c.aabb(pose)).collect();
-        BlockerIndex {
-            bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &aabbs),
-            shapes,
-        }
-    }
-
-    /// Props indexed.
-    pub fn len(&self) -> usize {
-        self.shapes.len()
-    }
-
-    /// True without props.
-    pub fn is_empty(&self) -> bool {
-        self.shapes.is_empty()
-    }
-
-    /// Whether the spawn capsule standing at `feet_m` overlaps a prop.
-    pub fn capsule_blocked(&self, feet_m: [f64; 3]) -> bool {
-        let segment_half = CAPSULE_HALF_HEIGHT_M - CAPSULE_RADIUS_M;
-        let capsule = Capsule::new_z(segment_half, CAPSULE_RADIUS_M);
-        let centre = Vector::new(
-            feet_m[0],
-            feet_m[1],
-            feet_m[2] + CAPSULE_HALF_HEIGHT_M + CAPSULE_ALLOWANCE_M,
-        );
-        let pose = Pose::from_translation(centre);
-        let aabb = capsule.aabb(&pose);
-        let blocked = self.bvh.intersect_aabb(&aabb).any(|leaf| {
-            let (shape_pose, cylinder) = &self.shapes[leaf as usize];
-            // A pair parry cannot test counts as blocked: no evidence is not clearance.
-            intersection_test(&pose, &capsule, shape_pose, cylinder)
-                .map(|hit| hit.intersecting)
-                .unwrap_or(true)
-        });
-        blocked
-    }
-}
-
 /// What one admission check reads besides the candidate.
 pub struct Gates<'a> {
     /// This Control update's observation.
@@ -253,8 +173,8 @@ pub struct Gates<'a> {
     pub crossing: &'a dyn Fn([f64; 3]) -> bool,
     /// Runtime ground positions of every registered, unpooled ped (staged births included).
     pub peds: &'a [[f64; 2]],
-    /// The props.
-    pub blockers: &'a BlockerIndex,
+    /// The physical scene's obstacles (props, scene objects, barriers, placed obstacles).
+    pub obstacles: &'a ObstacleSet,
 }
 
 /// Admits a candidate standing at `feet_m`, given the positions accepted earlier in the batch.
@@ -280,10 +200,16 @@ pub fn admit(
     if batch.iter().any(|p| near(p[0], p[1])) {
         return Err(SpawnRejection::OccupiedInBatch);
     }
-    if gates.blockers.capsule_blocked(feet_m) {
+    if capsule_blocked(gates.obstacles, feet_m) {
         return Err(SpawnRejection::BlockedByProp);
     }
     Ok(())
+}
+
+/// Whether the spawn capsule standing at `feet_m` overlaps an obstacle of the scene.
+pub fn capsule_blocked(obstacles: &ObstacleSet, feet_m: [f64; 3]) -> bool {
+    let height_m = 2.0 * CAPSULE_HALF_HEIGHT_M;
+    obstacles.capsule_blocked(feet_m, CAPSULE_RADIUS_M, height_m, CAPSULE_ALLOWANCE_M)
 }
 
 fn observers(gates: &Gates<'_>, feet_m: [f64; 3]) -> Result<(), SpawnRejection> {
@@ -348,25 +274,25 @@ mod tests {
 
     #[test]
     fn the_capsule_stands_on_its_feet_and_meets_props_by_their_real_shape() {
-        let blockers = [StaticBlocker {
-            stage: 0,
-            index: 0,
-            position: Vec2 { x: 0.0, y: 0.0 },
-            radius_m: 0.5,
+        let prop = crate::sim::obstacles::SceneObstacle {
+            footprint: crate::sim::obstacles::Obstacle::Circle {
+                centre: Vec2 { x: 0.0, y: 0.0 },
+                radius_m: 0.5,
+            },
             height_m: 1.0,
-        }];
-        let index = BlockerIndex::new(&blockers);
-        assert_eq!(index.len(), 1);
+            in_navigation: true,
+            origin: crate::sim::obstacles::ObstacleOrigin::Prop { stage: 0, index: 0 },
+        };
+        let index = ObstacleSet::new(vec![prop], 0);
+        assert_eq!(index.solids().len(), 1);
+        let blocked = |feet: [f64; 3]| capsule_blocked(&index, feet);
         // Touching distance is 0.5 + 0.35 = 0.85 m.
-        assert!(index.capsule_blocked([0.84, 0.0, 0.0]));
-        assert!(!index.capsule_blocked([0.86, 0.0, 0.0]));
-        assert!(
-            !index.capsule_blocked([0.61, 0.61, 0.0]),
-            "0.863 m diagonally is clear"
-        );
+        assert!(blocked([0.84, 0.0, 0.0]));
+        assert!(!blocked([0.86, 0.0, 0.0]));
+        assert!(!blocked([0.61, 0.61, 0.0]), "0.863 m diagonally is clear");
         // A capsule standing on top of the 1 m prop (feet at 1.0 m, lifted by the allowance)
         // does not touch it; one standing at 0.9 m does.
-        assert!(!index.capsule_blocked([0.0, 0.0, 1.0]));
-        assert!(index.capsule_blocked([0.0, 0.0, 0.9]));
+        assert!(!blocked([0.0, 0.0, 1.0]));
+        assert!(blocked([0.0, 0.0, 0.9]));
     }
 }

@@ -31,7 +31,7 @@ use std::num::NonZeroU32;
 
 use admission::against_signal;
 pub use admission::{
-    admit, BlockerIndex, Gates, SpawnRejection, CAPSULE_ALLOWANCE_M, CAPSULE_HALF_HEIGHT_M,
+    admit, capsule_blocked, Gates, SpawnRejection, CAPSULE_ALLOWANCE_M, CAPSULE_HALF_HEIGHT_M,
     CAPSULE_RADIUS_M, CROSSING_CLEARANCE_M, PED_CLEARANCE_M, SPAWN_REJECTIONS,
 };
 pub use boxes::{validate as validate_box, BoxError, Boxes};
@@ -317,6 +317,8 @@ pub(in crate::sim) struct Sets<'a> {
     pub(in crate::sim) tasks: &'a mut crate::sim::tasks::TaskState,
     /// The signals as the last step left them (admission's crossing conflict reads them).
     pub(in crate::sim) signals: &'a [SignalState],
+    /// The physical scene's obstacles (admission's capsule reads them; directives change them).
+    pub(in crate::sim) scene: &'a mut crate::sim::obstacles::SceneState,
 }
 
 /// The row a current handle names, if that row exists yet (staged births have none).
@@ -647,7 +649,7 @@ fn admit_batch(
         boxes: &sets.state.boxes,
         crossing: &crossing,
         peds,
-        blockers: &config.blockers,
+        obstacles: sets.scene.current(),
     };
     let mut candidates = Vec::with_capacity(batch as usize);
     let mut accepted: Vec<[f64; 3]> = Vec::with_capacity(batch as usize);

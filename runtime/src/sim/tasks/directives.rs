@@ -3,7 +3,7 @@
 //! birth ordinal, a handle, the nearest ambient ped to a point, or the world) is resolved
 //! deterministically; an unresolvable target is recorded in the event log with its reason and
 //! does nothing. Ped commands change the ped's task or ownership; world commands change the
-//! boxes, requests, observers and families.
+//! boxes, requests, observers, families and the physical scene's obstacles.
 
 use super::{commands, control, Book};
 use crate::project::{PopulationKind, Vec2};
@@ -173,6 +173,21 @@ fn world_command(
         );
         return Ok(());
     }
+    match command {
+        Command::PlaceObstacle { id, footprint } => {
+            sets.scene.place(id, *footprint);
+            return Ok(());
+        }
+        // Nothing of that id is in the scene now (removed already, or not placed yet).
+        Command::RemoveObstacle { id } => {
+            return if sets.scene.remove(id) {
+                Ok(())
+            } else {
+                Err(Unresolved::Missing)
+            };
+        }
+        _ => {}
+    }
     let frame = sets.frame;
     let state = &mut *sets.state;
     match command {
@@ -282,7 +297,7 @@ fn ped_command(
                 .push(frame, EventKind::Recognised, handle, source, detail);
         }
         Command::Knockdown { impulse_n_s } => {
-            knock_down_row(config, knock, sets, row, *impulse_n_s);
+            knock_down_row(knock, sets, row, *impulse_n_s);
             if let Some(handle) = handle {
                 control::suspend_knocked_down(sets, knock, row, handle);
             }

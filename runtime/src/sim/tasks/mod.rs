@@ -653,11 +653,24 @@ impl Book<'_> {
 /// The tasks' part of the Motion phase: every movement steps (in handle order, after the
 /// walkers), the queries replans need are queued, the path service answers, and parents
 /// consume arrivals and failures.
-pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &mut WalkState) {
+pub(in crate::sim) fn motion(
+    config: &WorldConfig,
+    book: &mut Book<'_>,
+    walk: &mut WalkState,
+    obstacles: &crate::sim::obstacles::ObstacleSet,
+) {
     let WalkState {
         grid, scratch, fan, ..
     } = walk;
     let handles: Vec<AgentHandle> = book.tasks.movements.keys().copied().collect();
+    if handles.is_empty() {
+        // Nothing moves: only the path service and the parents below have work.
+        book.submit_queries();
+        book.tasks.service.answer(&config.paths);
+        book.consume_results();
+        return;
+    }
+    let unknown: Vec<paths::Obstacle> = obstacles.unknown_to_navigation().copied().collect();
     let bodies = std::cell::RefCell::new(std::mem::take(&mut scratch.bodies));
     for handle in handles {
         let Some(row) = book.row(handle) else {
@@ -678,7 +691,7 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &m
         );
         let env = MoveEnv {
             grid: &config.paths,
-            unknown: &config.unknown_obstacles,
+            unknown: &unknown,
             neighbours: &scratch.neighbours,
             bodies: &bodies,
             fan,
@@ -718,20 +731,12 @@ pub(in crate::sim) fn motion(config: &WorldConfig, book: &mut Book<'_>, walk: &m
     book.consume_results();
 }
 
-/// The paths a world's tasks walk on, built once from its space and scenario.
+/// The paths a world's tasks walk on, built once from its space and the frame-0 obstacles
+/// known to navigation (props, scene objects, barriers authored in navigation).
 pub(in crate::sim) fn build_paths(
-    config_space: &crate::sim::space::SimSpace,
-    scenario: &crate::sim::scenario::CompiledScenario,
-) -> (PathGrid, Vec<paths::Obstacle>) {
-    let mut known = paths::prop_obstacles(&config_space.blockers);
-    let mut unknown = Vec::new();
-    for barrier in &scenario.barriers {
-        if barrier.in_navigation {
-            known.push(barrier.obstacle());
-        } else {
-            unknown.push(barrier.obstacle());
-        }
-    }
-    known.extend(scenario.objects.iter().filter_map(|o| o.obstacle()));
-    (PathGrid::new(&config_space.routes, &known), unknown)
+    space: &crate::sim::space::SimSpace,
+    obstacles: &crate::sim::obstacles::ObstacleSet,
+) -> PathGrid {
+    let known: Vec<paths::Obstacle> = obstacles.known_to_navigation().copied().collect();
+    PathGrid::new(&space.routes, &known)
 }

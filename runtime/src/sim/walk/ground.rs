@@ -1,21 +1,31 @@
-//! Scene checks of a walking step: the walkway (a candidate must stay on its connection's
-//! walkway, the body inside its width) and static blockers (the generated props as upright
-//! cylinders), swept with the body radius, plus the forward-exit probe a sidestep needs.
+//! Scene checks of a walking step: the walkway (a candidate must stay inside its route corridor
+//! on its connection's walkway, the body inside its width) and the scene's static obstacles (the
+//! generated props as upright cylinders in a grid; the other footprints — scene objects,
+//! barriers, placed obstacles — in a short list beside it), swept with the body radius, plus
+//! the forward-exit probe a sidestep needs. `sim::obstacles` builds the index.
 
 use super::body::BODY_RADIUS_M;
 use super::progress::Connection;
-use super::{CandidateRejection, LOOKAHEAD_M};
+use super::{CandidateRejection, LOOKAHEAD_M, ROUTE_CORRIDOR_M};
 use crate::project::Vec2;
+use crate::sim::obstacles::Obstacle;
 use crate::sim::space::StaticBlocker;
 
 /// Cell of the blocker grid, meters (grown for very spread-out blockers).
 const BLOCKER_CELL_M: f64 = 2.0;
 
-/// Whether `endpoint` keeps the body on the walkway of `connection` (`width_m` wide): its
-/// lateral offset plus the body radius within half the width. A walker already off the walkway
-/// may move back towards it.
+/// How far from its connection's line a walker may stand on a walkway `width_m` wide, meters:
+/// the route corridor ([`ROUTE_CORRIDOR_M`]), or less where the body would leave the walkway
+/// (its offset plus the body radius within half the width).
+pub fn lateral_limit_m(width_m: f64) -> f64 {
+    (width_m / 2.0 - BODY_RADIUS_M).clamp(0.0, ROUTE_CORRIDOR_M)
+}
+
+/// Whether `endpoint` keeps the body inside its route corridor on the walkway of `connection`
+/// (`width_m` wide): its lateral offset within [`lateral_limit_m`]. A walker already outside
+/// (placed there, or left beside a crossing's lane) may move back towards it.
 pub fn on_walkway(connection: &Connection, width_m: f64, here: Vec2, endpoint: Vec2) -> bool {
-    let limit = (width_m / 2.0 - BODY_RADIUS_M).max(0.0);
+    let limit = lateral_limit_m(width_m);
     let lateral = connection.lateral_m(endpoint).abs();
     lateral <= limit || lateral <= connection.lateral_m(here).abs()
 }
@@ -24,12 +34,15 @@ pub fn on_walkway(connection: &Connection, width_m: f64, here: Vec2, endpoint: V
 /// blocker index answers any walker within this without a search.
 pub const BLOCKER_REACH_M: f64 = 2.0 * LOOKAHEAD_M + 0.5;
 
-/// The static blockers of a space in a uniform grid whose every cell lists the blockers a
-/// walker standing in it could touch within [`BLOCKER_REACH_M`], so a walker's blockers are one
-/// cell's list (built once per world; lists in ascending blocker order).
+/// The static blockers of a scene: the props in a uniform grid whose every cell lists the props
+/// a walker standing in it could touch within [`BLOCKER_REACH_M`], so a walker's props are one
+/// cell's list (lists in ascending blocker order); the other footprints (few: authored or
+/// placed) in a list scanned whole, each with its bounding circle.
 #[derive(Clone, Debug, Default)]
 pub struct BlockerIndex {
     blockers: Vec<(Vec2, f64)>,
+    /// Footprints that are not circles, with their bounding circles `(centre, radius)`.
+    shapes: Vec<(Obstacle, Vec2, f64)>,
     origin: Vec2,
     cell_m: f64,
     /// `1 / cell_m`: cells are found by multiplying with it, at build and at query alike, so
@@ -51,14 +64,34 @@ pub struct BlockerIndex {
 impl BlockerIndex {
     /// The index of `blockers` (non-finite ones are left out).
     pub fn new(blockers: &[StaticBlocker]) -> BlockerIndex {
-        let blockers: Vec<(Vec2, f64)> = blockers
-            .iter()
-            .filter(|b| b.position.x.is_finite() && b.position.y.is_finite())
-            .filter(|b| b.radius_m.is_finite())
-            .map(|b| (b.position, b.radius_m.max(0.0)))
+        let circles = blockers.iter().map(|b| (b.position, b.radius_m)).collect();
+        BlockerIndex::of_footprints(circles, Vec::new())
+    }
+
+    /// The index of props as circles `(centre, radius)` and of other footprints (non-finite
+    /// ones are left out).
+    pub fn of_footprints(circles: Vec<(Vec2, f64)>, shapes: Vec<Obstacle>) -> BlockerIndex {
+        let blockers: Vec<(Vec2, f64)> = circles
+            .into_iter()
+            .filter(|(p, _)| p.x.is_finite() && p.y.is_finite())
+            .filter(|(_, r)| r.is_finite())
+            .map(|(p, r)| (p, r.max(0.0)))
+            .collect();
+        let shapes = shapes
+            .into_iter()
+            .filter(Obstacle::is_finite)
+            .map(|o| {
+                let (lo, hi) = o.bounds();
+                let centre = Vec2 {
+                    x: (lo.x + hi.x) * 0.5,
+                    y: (lo.y + hi.y) * 0.5,
+                };
+                (o, centre, (hi.x - lo.x).hypot(hi.y - lo.y) * 0.5)
+            })
             .collect();
         let mut index = BlockerIndex {
             blockers,
+            shapes,
             cell_m: BLOCKER_CELL_M,
             ..BlockerIndex::default()
         };
@@ -155,14 +188,27 @@ impl BlockerIndex {
         (column, row)
     }
 
-    /// Number of blockers.
+    /// Number of blockers (props and other footprints).
     pub fn len(&self) -> usize {
-        self.blockers.len()
+        self.blockers.len() + self.shapes.len()
     }
 
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
-        self.blockers.is_empty()
+        self.blockers.is_empty() && self.shapes.is_empty()
+    }
+
+    /// Collects into `out` (cleared first) every footprint other than a prop's that a body
+    /// could touch within `reach_m` of `center`, in index order.
+    pub fn gather_shapes(&self, center: Vec2, reach_m: f64, out: &mut Vec<Obstacle>) {
+        out.clear();
+        for (shape, c, r) in &self.shapes {
+            let limit = reach_m + r + BODY_RADIUS_M;
+            let (dx, dy) = (c.x - center.x, c.y - center.y);
+            if dx * dx + dy * dy <= limit * limit {
+                out.push(*shape);
+            }
+        }
     }
 
     /// Collects into `out` (cleared first) every blocker a body could touch within `reach_m` of
@@ -207,9 +253,14 @@ impl BlockerIndex {
 
     /// Whether a body swept from `a` to `b` touches no blocker (see [`Nearby::segment_clear`]).
     pub fn segment_clear(&self, a: Vec2, b: Vec2) -> bool {
-        let mut near = Vec::new();
+        let (mut near, mut shapes) = (Vec::new(), Vec::new());
         self.gather(a, distance(a, b), &mut near);
-        Nearby(&near).segment_clear(a, b)
+        self.gather_shapes(a, distance(a, b), &mut shapes);
+        Nearby {
+            circles: &near,
+            shapes: &shapes,
+        }
+        .segment_clear(a, b)
     }
 
     /// The static check of a candidate (see [`Nearby::check`]).
@@ -220,24 +271,39 @@ impl BlockerIndex {
         needs_exit: Option<(Vec2, f64)>,
     ) -> Result<(), CandidateRejection> {
         let reach = distance(here, endpoint) + needs_exit.map_or(0.0, |(_, probe)| probe);
-        let mut near = Vec::new();
+        let (mut near, mut shapes) = (Vec::new(), Vec::new());
         self.gather(here, reach, &mut near);
-        Nearby(&near).check(here, endpoint, needs_exit)
+        self.gather_shapes(here, reach, &mut shapes);
+        Nearby {
+            circles: &near,
+            shapes: &shapes,
+        }
+        .check(here, endpoint, needs_exit)
     }
 }
 
-/// The blockers gathered around one walker: `(centre, radius)`.
+/// The blockers gathered around one walker.
 #[derive(Clone, Copy, Debug)]
-pub struct Nearby<'a>(pub &'a [(Vec2, f64)]);
+pub struct Nearby<'a> {
+    /// Props: `(centre, radius)`.
+    pub circles: &'a [(Vec2, f64)],
+    /// The other footprints.
+    pub shapes: &'a [Obstacle],
+}
 
 impl Nearby<'_> {
     /// Whether a body of [`BODY_RADIUS_M`] swept from `a` to `b` touches none of them.
     #[inline]
     pub fn segment_clear(&self, a: Vec2, b: Vec2) -> bool {
-        self.0.iter().all(|(centre, radius)| {
+        let props_clear = self.circles.iter().all(|(centre, radius)| {
             let needed = radius + BODY_RADIUS_M;
             distance_sq_to_segment(*centre, a, b) >= needed * needed
-        })
+        });
+        props_clear
+            && self
+                .shapes
+                .iter()
+                .all(|o| o.swept_clearance_m(a, b) >= BODY_RADIUS_M)
     }
 
     /// The static check of a candidate from `here` towards `endpoint`: the swept body, and,

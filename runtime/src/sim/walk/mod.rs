@@ -39,12 +39,15 @@ pub use step::{walk_agent, Avoidance, Neighbour, Scratch, WalkEnv};
 use super::agents::Canonical;
 use super::spatial::SpatialGrid;
 use fan::Fan;
-use ground::BlockerIndex;
 
 /// Lookahead distance of a candidate's predicted endpoint, meters.
 pub const LOOKAHEAD_M: f64 = 1.0;
 /// Bodies within this horizontal distance are a walker's neighbours, meters.
 pub const OPPOSING_SCAN_M: f64 = 2.5;
+/// The route corridor: a walker's lateral offset from its route's line stays within this
+/// whatever its avoidance, lane keeping or group corrections ask (the walkway's width bounds it
+/// further where narrower), meters (motion seed: 65 cm).
+pub const ROUTE_CORRIDOR_M: f64 = 0.65;
 /// Window over which a body's velocity is observed, seconds.
 pub const VELOCITY_WINDOW_S: f64 = 0.2;
 /// Cell of the neighbour grid, meters: 0.7 × the opposing scan. A walker's scan reaches about
@@ -162,8 +165,6 @@ impl Canonical for WalkDecision {
 pub struct WalkState {
     /// Neighbour grid over the agents' positions at the start of the phase.
     pub(in crate::sim) grid: SpatialGrid,
-    /// The space's static blockers, indexed on first use.
-    pub(in crate::sim) blockers: Option<BlockerIndex>,
     /// Surroundings of the walker being stepped.
     pub(in crate::sim) scratch: Scratch,
     /// The steering fan.
@@ -178,5 +179,7 @@ impl WalkState {
             + self.scratch.bodies.heap_bytes()
             + (self.scratch.blockers.capacity() + self.scratch.far_blockers.capacity())
                 * std::mem::size_of::<(crate::project::Vec2, f64)>()
+            + (self.scratch.shapes.capacity() + self.scratch.far_shapes.capacity())
+                * std::mem::size_of::<crate::sim::obstacles::Obstacle>()
     }
 }

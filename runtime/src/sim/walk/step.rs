@@ -11,6 +11,7 @@ use super::steer::{self, check_executed, offset, Choice, Scene};
 use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M};
 use crate::project::Vec2;
 use crate::sim::agents::Agents;
+use crate::sim::obstacles::Obstacle;
 use crate::sim::routes::{RouteSpan, RouteTable, SimRoute};
 use crate::sim::spatial::SpatialGrid;
 
@@ -67,6 +68,11 @@ pub struct Scratch {
     /// Static blockers within reach of the exit probes too (gathered only when static geometry
     /// blocks the straight candidate).
     pub far_blockers: Vec<(Vec2, f64)>,
+    /// The other footprints (scene objects, barriers, placed obstacles) within reach of any
+    /// candidate's prediction.
+    pub shapes: Vec<Obstacle>,
+    /// The same within reach of the exit probes too.
+    pub far_shapes: Vec<Obstacle>,
 }
 
 /// How a walker's step uses the avoidance budget (`sim::motion::avoidance`).
@@ -149,6 +155,8 @@ pub fn walk_agent(
     // A candidate's prediction reaches one lookahead (its exit probe, when needed, one more).
     env.blockers
         .gather(here, LOOKAHEAD_M, &mut scratch.blockers);
+    env.blockers
+        .gather_shapes(here, LOOKAHEAD_M, &mut scratch.shapes);
     let bodies = &mut scratch.bodies;
     let step_m = reading.followed_step_m.min(distance(here, connection.goal));
     if step_m <= MIN_STEP_M {
@@ -161,6 +169,8 @@ pub fn walk_agent(
         width_m,
         near: &scratch.blockers,
         far: &mut scratch.far_blockers,
+        near_shapes: &scratch.shapes,
+        far_shapes: &mut scratch.far_shapes,
         use_far: false,
         index: env.blockers,
         here,
@@ -248,6 +258,8 @@ struct Walkway<'a> {
     width_m: f64,
     near: &'a [(Vec2, f64)],
     far: &'a mut Vec<(Vec2, f64)>,
+    near_shapes: &'a [Obstacle],
+    far_shapes: &'a mut Vec<Obstacle>,
     use_far: bool,
     index: &'a BlockerIndex,
     here: Vec2,
@@ -258,7 +270,17 @@ struct Walkway<'a> {
 
 impl Walkway<'_> {
     fn blockers(&self) -> Nearby<'_> {
-        Nearby(if self.use_far { self.far } else { self.near })
+        if self.use_far {
+            Nearby {
+                circles: self.far,
+                shapes: self.far_shapes,
+            }
+        } else {
+            Nearby {
+                circles: self.near,
+                shapes: self.near_shapes,
+            }
+        }
     }
 }
 
@@ -287,6 +309,8 @@ impl Scene for Walkway<'_> {
         ) {
             self.needs_exit = Some((self.connection.axis, LOOKAHEAD_M));
             self.index.gather(self.here, 2.0 * LOOKAHEAD_M, self.far);
+            self.index
+                .gather_shapes(self.here, 2.0 * LOOKAHEAD_M, self.far_shapes);
             self.use_far = true;
         }
     }
@@ -301,7 +325,7 @@ impl Scene for Walkway<'_> {
 }
 
 /// Where a walker wants to go: towards the point one lookahead ahead at the lateral offset it
-/// walks at (its lane, kept inside the walkway) — keeping left: from right of the line it leans
+/// walks at (its lane, kept inside the route corridor on the walkway) — keeping left: from right of the line it leans
 /// [`YIELD_LEAN`] back towards it, and while an oncoming body is ahead it leans that much
 /// further left (the side the fan's positive preference passes on) — the lane narrowing onto the connection's line over the last
 /// [`LANE_TAPER_M`] so it meets its goal; the axis when already there.
@@ -309,7 +333,7 @@ fn desired_direction(connection: &Connection, width_m: f64, here: Vec2, oncoming
     let along = connection.along_m(here).clamp(0.0, connection.length_m);
     let carrot_along = (along + LOOKAHEAD_M).min(connection.length_m);
     let ahead_m = carrot_along - along;
-    let limit = (width_m / 2.0 - super::body::BODY_RADIUS_M).max(0.0);
+    let limit = super::ground::lateral_limit_m(width_m);
     let lateral = connection.lateral_m(here);
     let lean = YIELD_LEAN * ahead_m;
     // Keep left: from right of the line it leans back to the line, and past oncoming bodies

@@ -21,13 +21,13 @@ fn a_run_past_the_budget_is_refused_with_a_located_diagnostic() {
     let path = example().display().to_string();
     let args = ["simulate", &path, "--scenario", "crosswalk-rush"];
     // A 1 MiB budget: the scenario's own length is past it, so `check` (which simulate runs
-    // first) already refuses it, at the largest source's target.
+    // first) already refuses it, at `duration_frames`.
     let output = stagecraft(&[&args[..], &["--memory-budget-mib", "1"]].concat());
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     let text = stdout(&output);
     assert!(text.contains("error: the scenario could need"), "{text}");
     assert!(text.contains("over the budget of 1 MiB"), "{text}");
-    assert!(text.contains("= at sources[0].target_count\n"), "{text}");
+    assert!(text.contains("= at duration_frames\n"), "{text}");
     assert!(
         text.contains("scenarios/crosswalk-rush.scenario.ron:"),
         "{text}"

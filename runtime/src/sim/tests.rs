@@ -185,7 +185,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "76868c75ddbfc8de309fccf42d306023727cdd3f192ebb9a106490ad400ddefb"
+        "9ed84978a85337d01316fa7ff2625f2b9788b51438dffe28d32f5497bf654f6e"
     );
 }
 

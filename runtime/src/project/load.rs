@@ -147,10 +147,14 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
                 // Another asset folder has this family: diagnosed, and the first file is kept.
                 Some(first) => {
                     let mut ignored = BTreeMap::new();
-                    let (tree, mut diagnostics) =
-                        read_keyed(kind, path, text, &file_id, &mut ignored, |f: &AssetFamily| {
-                            &f.id
-                        });
+                    let (tree, mut diagnostics) = read_keyed(
+                        kind,
+                        path,
+                        text,
+                        &file_id,
+                        &mut ignored,
+                        |f: &AssetFamily| &f.id,
+                    );
                     diagnostics.push(duplicate_family(path, &file_id, first, tree.as_ref()));
                     (tree, diagnostics)
                 }
@@ -296,7 +300,8 @@ fn duplicate_family(path: &str, id: &str, first: &str, tree: Option<&Node>) -> D
         column: span.column,
         path: FieldPath::root().field("id"),
         message: format!("asset family `{id}` is also defined in `{first}`"),
-        expected: "one file per family id across the manifest's asset folders (rename or remove one)"
-            .to_owned(),
+        expected:
+            "one file per family id across the manifest's asset folders (rename or remove one)"
+                .to_owned(),
     }
 }

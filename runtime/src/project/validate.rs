@@ -110,7 +110,12 @@ fn validate_names_and_paths(
                 "asset path {asset_path:?} names the same folder as asset_paths[{first}] {:?}, so its families would count twice",
                 manifest.asset_paths[*first]
             );
-            reporter.error(MANIFEST_FILE, path, message, "each asset folder listed once");
+            reporter.error(
+                MANIFEST_FILE,
+                path,
+                message,
+                "each asset folder listed once",
+            );
         } else if let Some(problem) = sources.asset_path_problems.get(&normal) {
             let expected = "a folder inside the project or its repository";
             if problem.refused {

@@ -90,7 +90,7 @@ fn simulate_and_verify_escape_the_names_they_print() {
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let text = stdout(&output);
     assert_terminal_safe(&text);
-    assert!(text.contains("source walk\\u001b[2J\\ners"), "{text}");
+    assert!(text.contains("source `walk\\u001b[2J\\ners`"), "{text}");
 
     let bundle = dir.path().join("bundle");
     let out = bundle.to_str().expect("utf-8");

@@ -37,7 +37,11 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            let message = format!("{error:#}");
+            eprintln!(
+                "error: {}",
+                stagecraft_editor::cli::escape_controls(&message)
+            );
             ExitCode::from(2)
         }
     }

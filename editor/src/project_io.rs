@@ -40,32 +40,90 @@ pub const TEMP_SUFFIX: &str = ".tmp";
 /// denied — is recorded in [`ProjectSources::unreadable`] with its path and reason, so it becomes a
 /// located diagnostic like any file that does not parse. An asset path that leads into a special
 /// file system is not read, and one that leaves the repository holding the project is read with a
-/// warning; both are recorded in [`ProjectSources::asset_path_problems`].
+/// warning; both are recorded in [`ProjectSources::asset_path_problems`]. A document whose real
+/// location (links followed) is outside the project's repository and those asset folders is
+/// recorded as unreadable and never read ([`DocumentRoots`]).
 pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     check_project_folder(dir)?;
     remove_stale_temp_files(dir);
     let mut sources = ProjectSources::default();
-    read_file_into(dir, MANIFEST_FILE, &mut sources);
-    for (folder, suffix) in DOCUMENT_FOLDERS {
-        read_folder(dir, folder, suffix, &mut sources);
-    }
+    let mut roots = DocumentRoots::of_project(dir);
+    read_file_into(dir, MANIFEST_FILE, &roots, &mut sources);
     let manifest_text = sources
         .files
         .get(MANIFEST_FILE)
         .cloned()
         .unwrap_or_default();
+    let mut asset_folders = Vec::new();
     for asset_path in asset_paths(&manifest_text) {
         let problem = asset_folder_problem(dir, &asset_path);
         if !problem.as_ref().is_some_and(|p| p.refused) {
             // Family files are documents too: clean what interrupted saves left beside them.
             remove_stale_temp_in(&dir.join(&asset_path));
-            read_folder(dir, &asset_path, FAMILY_SUFFIX, &mut sources);
+            roots.allow_folder(&dir.join(&asset_path));
+            asset_folders.push(asset_path.clone());
         }
         if let Some(problem) = problem {
             sources.asset_path_problems.insert(asset_path, problem);
         }
     }
+    for (folder, suffix) in DOCUMENT_FOLDERS {
+        read_folder(dir, folder, suffix, &roots, &mut sources);
+    }
+    for asset_path in asset_folders {
+        read_folder(dir, &asset_path, FAMILY_SUFFIX, &roots, &mut sources);
+    }
     Ok(sources)
+}
+
+/// Where the documents of a project may really live, links followed: the repository that holds
+/// the project (the project folder when it is in none) and the asset folders the manifest lists.
+/// Listing a folder in `asset_paths` is how a user allows files outside the repository (read with
+/// a warning on the asset path); a document that leads anywhere else — a link to `/etc/passwd`, to
+/// another user's file — is refused and never read, so no diagnostic ever shows its content.
+pub struct DocumentRoots {
+    roots: Vec<PathBuf>,
+}
+
+impl DocumentRoots {
+    /// The repository holding the project in `dir` (or `dir` itself).
+    pub fn of_project(dir: &Path) -> DocumentRoots {
+        let project = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let root = repository_root(&project).unwrap_or(project);
+        DocumentRoots { roots: vec![root] }
+    }
+
+    /// Also allows the real location of `folder` (an asset folder the manifest lists).
+    pub fn allow_folder(&mut self, folder: &Path) {
+        if let Ok(real) = fs::canonicalize(folder) {
+            self.roots.push(real);
+        }
+    }
+
+    /// Why the regular file at `path` is not read, when its real location is outside every root.
+    /// Anything that is not a regular file is left to [`read_project_file`], which refuses it
+    /// without reading it.
+    pub fn outside(&self, path: &Path) -> Option<Unreadable> {
+        if !fs::metadata(path).is_ok_and(|metadata| metadata.is_file()) {
+            return None;
+        }
+        let real = fs::canonicalize(path).ok()?;
+        if self.roots.iter().any(|root| real.starts_with(root)) {
+            return None;
+        }
+        let root = self
+            .roots
+            .first()
+            .map_or(String::new(), |root| format!(" ({})", root.display()));
+        Some(whole_file(
+            format!(
+                "{} leads to {}, outside the project's folder or repository{root} and its asset folders, so it is not read",
+                path.display(),
+                real.display()
+            ),
+            "a document inside the project or its repository, or in a folder the manifest lists in `asset_paths`",
+        ))
+    }
 }
 
 /// The project folder must exist and be a folder; anything else is an error naming it.
@@ -88,9 +146,14 @@ fn check_project_folder(dir: &Path) -> io::Result<()> {
 }
 
 /// Reads the file `relative` of the project into `sources.files`, or records why it cannot be
-/// read in `sources.unreadable`. A file that does not exist (and is not a link) is simply absent.
-fn read_file_into(dir: &Path, relative: &str, sources: &mut ProjectSources) {
+/// read in `sources.unreadable` (a document leading outside `roots` among them). A file that does
+/// not exist (and is not a link) is simply absent.
+fn read_file_into(dir: &Path, relative: &str, roots: &DocumentRoots, sources: &mut ProjectSources) {
     let path = dir.join(relative);
+    if let Some(problem) = roots.outside(&path) {
+        sources.unreadable.insert(relative.to_owned(), problem);
+        return;
+    }
     match read_project_file(&path) {
         Ok(Some(text)) => {
             sources.files.insert(relative.to_owned(), text);
@@ -188,7 +251,13 @@ fn not_utf8(valid: &[u8], byte: u8) -> Unreadable {
 /// Adds every `*suffix` file of `dir/folder` under the key `folder/name`. A missing folder is
 /// empty; a folder that cannot be listed, or an entry that cannot be read, is recorded as
 /// unreadable with its reason.
-fn read_folder(dir: &Path, folder: &str, suffix: &str, sources: &mut ProjectSources) {
+fn read_folder(
+    dir: &Path,
+    folder: &str,
+    suffix: &str,
+    roots: &DocumentRoots,
+    sources: &mut ProjectSources,
+) {
     let folder_key = folder.trim_end_matches('/');
     let folder_path = dir.join(folder);
     let entries = match fs::read_dir(&folder_path) {
@@ -228,7 +297,7 @@ fn read_folder(dir: &Path, folder: &str, suffix: &str, sources: &mut ProjectSour
             continue;
         };
         if name.ends_with(suffix) {
-            read_file_into(dir, &format!("{folder_key}/{name}"), sources);
+            read_file_into(dir, &format!("{folder_key}/{name}"), roots, sources);
         }
     }
 }

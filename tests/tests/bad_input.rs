@@ -263,3 +263,50 @@ fn a_family_over_the_scatter_variant_limit_is_an_error_at_the_input() {
         ]
     );
 }
+
+/// The same family id in two asset folders: `check` and the editor's loader (its Diagnostics
+/// tab) both report the second file at its `id`, and the first folder's family is the one used.
+#[test]
+fn a_family_in_two_asset_folders_is_an_error_in_check_and_in_the_editor() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_tree(&corpus().join("base"), dir.path());
+    fs::create_dir(dir.path().join("more")).expect("mkdir");
+    let family = fs::read_to_string(dir.path().join("assets/fam.family.ron")).expect("family");
+    fs::write(
+        dir.path().join("more/fam.family.ron"),
+        family.replace("weight: 1,", "weight: 9,"),
+    )
+    .expect("write");
+    let manifest = dir.path().join("stagecraft.ron");
+    let text = fs::read_to_string(&manifest).expect("manifest");
+    fs::write(
+        &manifest,
+        text.replace(
+            "        \"assets\",\n",
+            "        \"assets\",\n        \"more\",\n",
+        ),
+    )
+    .expect("write");
+    let expected = vec![
+        "more/fam.family.ron:3:9 id | asset family `fam` is also defined in `assets/fam.family.ron`"
+            .to_owned(),
+    ];
+    let (_, loaded) = load_dir(dir.path()).expect("readable");
+    let errors: Vec<String> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(describe)
+        .collect();
+    assert_eq!(errors, expected);
+    let weight = &loaded.project.as_ref().expect("project").families["fam"].variants[0];
+    assert_eq!(weight.weight, 1, "the first folder's family is kept");
+    let document = stagecraft_editor::document::Document::open(dir.path()).expect("opens");
+    let from_editor: Vec<String> = document
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(describe)
+        .collect();
+    assert_eq!(from_editor, expected);
+}

@@ -1,20 +1,31 @@
-//! The scenario half of the one rulebook: whatever the simulation refuses to compile
-//! (`CompiledScenario::compile`, which `stagecraft simulate` and the editor's Timeline run) is
-//! already an error of `stagecraft check` (the project's validation) at the same field path.
+//! The later commands' half of the one rulebook: whatever the simulation refuses to compile
+//! (`CompiledScenario::compile`, which `stagecraft simulate` and the editor's Timeline run) or to
+//! build a world from (`build_world`: a vehicle source's lane), and whatever a recipe's kernel
+//! refuses as invalid input (the grid mission's chunk library, which `generate` and `cook` run),
+//! is already an error of `stagecraft check` (the project's validation) at the same field path.
 //!
 //! Every numeric field of one scenario of each example is set, one at a time, to values a designer
 //! could type (zero, negative, huge); the mutated document goes through the real loader and
 //! rulebook, and each problem the simulation's compiler reports must be one of its located errors.
+//! Vehicle sources are given lanes that exist and lanes that do not, and the tactical mission's
+//! chunk library loses each role in turn.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use stagecraft_editor::project_io::read_sources;
+use stagecraft_runtime::generate::{
+    run_plan, CancelToken, ExecutionMode, GenerateRequest, NoObserver, StageCache,
+};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::decode::Encode;
 use stagecraft_runtime::project::write::{to_canonical_string, Doc};
-use stagecraft_runtime::project::{load_project, scenario_file, ProjectSources};
-use stagecraft_runtime::recipe::load_and_check;
-use stagecraft_runtime::sim::CompiledScenario;
+use stagecraft_runtime::project::{
+    canonical_text, load_project, recipe_file, scenario_file, FieldPath, LoadedProject,
+    ProjectSources, VehicleSource,
+};
+use stagecraft_runtime::recipe::{compile_project_recipe, load_and_check};
+use stagecraft_runtime::sim::{build_world, CompiledScenario, SimSpace};
 
 /// The examples whose scenarios are mutated.
 const PROJECTS: [&str; 5] = [
@@ -141,4 +152,145 @@ fn every_scenario_the_simulation_refuses_is_an_error_of_check_at_the_same_field(
     gaps.dedup();
     assert_eq!(gaps, Vec::<String>::new(), "{tried} mutations tried");
     assert!(tried > 500, "{tried} mutations");
+}
+
+/// The recipe `id` of `loaded` generated serially at the manifest's seed, or why it cannot be.
+fn generated(loaded: &LoadedProject, id: &str) -> Result<SimSpace, String> {
+    let project = loaded.project.as_ref().ok_or("no project")?;
+    let registry = Registry::standard();
+    let outcome = compile_project_recipe(loaded, id, &registry).ok_or("no recipe")?;
+    let plan = outcome.plan.ok_or("does not compile")?;
+    let request = GenerateRequest {
+        root_seed: project.manifest.root_seed,
+        mode: ExecutionMode::Serial,
+        generation: 0,
+    };
+    let mut cache = StageCache::default();
+    let generated = run_plan(
+        &plan,
+        &request,
+        &mut cache,
+        &CancelToken::new(),
+        &NoObserver,
+    )
+    .map_err(|error| error.to_string())?;
+    SimSpace::from_products(generated.bundle.products(), &project.families)
+        .map_err(|error| error.to_string())
+}
+
+#[test]
+fn every_vehicle_lane_the_world_refuses_is_an_error_of_check_at_the_same_field() {
+    let lanes = ["lane.0", "lane.1", "lane.9", "", "sidewalk.north"];
+    let (mut refused, mut with_scenarios) = (0, 0);
+    let mut gaps = Vec::new();
+    for name in PROJECTS {
+        let sources = read_sources(&project_dir(name)).expect("example project");
+        let loaded = load_project(&sources);
+        let project = loaded.project.as_ref().expect("example loads");
+        let Some((id, scenario)) = project.scenarios.iter().next() else {
+            continue;
+        };
+        with_scenarios += 1;
+        let space = Arc::new(generated(&loaded, &scenario.recipe).expect("generates"));
+        for lane in lanes {
+            let mut mutated = scenario.clone();
+            mutated.vehicle_sources = vec![VehicleSource {
+                id: "cars".to_owned(),
+                lane: lane.to_owned(),
+                target_count: 2,
+                speed_m_s: 8.0,
+            }];
+            let mut sources = sources.clone();
+            let file = scenario_file(id);
+            sources.files.insert(file.clone(), canonical_text(&mutated));
+            let checked = load_and_check(&sources, &Registry::standard());
+            let compiled = Arc::new(CompiledScenario::compile(&mutated).expect("compiles"));
+            let Err(error) = build_world(&space, &compiled, project.manifest.root_seed) else {
+                continue;
+            };
+            refused += 1;
+            for problem in error.diagnostics {
+                let message = problem.problem.to_string();
+                let reported = checked
+                    .diagnostics_of(&file)
+                    .any(|d| d.is_error() && d.path == problem.path && d.message == message);
+                if !reported {
+                    gaps.push(format!(
+                        "{name}/{id} lane {lane:?}: {} {message}",
+                        problem.path
+                    ));
+                }
+            }
+        }
+    }
+    assert_eq!(gaps, Vec::<String>::new());
+    // Each project's block has lanes 0 and 1: the other three are refused in every project.
+    assert_eq!(
+        with_scenarios, 4,
+        "every example but tactical-mission has a scenario"
+    );
+    assert_eq!(refused, 3 * with_scenarios);
+}
+
+#[test]
+fn every_chunk_library_the_mission_solver_refuses_is_an_error_of_check_at_the_chunks() {
+    let name = "tactical-mission";
+    let id = "tactical-mission";
+    let sources = read_sources(&project_dir(name)).expect("example project");
+    let file = recipe_file(id);
+    let text = sources.files[&file].clone();
+    let without = |roles: &[&str]| -> String {
+        text.lines()
+            .filter(|line| {
+                !roles
+                    .iter()
+                    .any(|role| line.contains(&format!("\"{role}\", ")))
+            })
+            .map(|line| format!("{line}\n"))
+            .collect()
+    };
+    let libraries = [
+        ("no spawn", without(&["spawn"])),
+        ("no objective", without(&["objective"])),
+        ("no extraction", without(&["extraction"])),
+        ("no blocker", without(&["blocker"])),
+        ("no fill", without(&["connector", "encounter", "landmark"])),
+        (
+            "repeated id",
+            text.replace("tactical/rubble", "tactical/wall"),
+        ),
+        ("empty id", text.replace("tactical/rubble", "")),
+    ];
+    let chunks = FieldPath::root()
+        .field("stages")
+        .index(0)
+        .field("parameters")
+        .key("chunks");
+    let mut gaps = Vec::new();
+    for (what, library) in libraries {
+        assert_ne!(library, text, "{what} changes the library");
+        let mut sources = sources.clone();
+        sources.files.insert(file.clone(), library);
+        let checked = load_and_check(&sources, &Registry::standard());
+        let errors: Vec<String> = checked
+            .diagnostics_of(&file)
+            .filter(|d| d.is_error())
+            .map(|d| format!("{} {}", d.path, d.message))
+            .collect();
+        if !checked
+            .diagnostics_of(&file)
+            .any(|d| d.is_error() && d.path == chunks)
+        {
+            let outcome = generated(&checked, id).err();
+            gaps.push(format!(
+                "{what}: check said {errors:?}; generate said {outcome:?}"
+            ));
+        }
+    }
+    assert_eq!(gaps, Vec::<String>::new());
+    let loaded = load_and_check(&sources, &Registry::standard());
+    assert!(
+        generated(&loaded, id).is_ok(),
+        "the shipped library generates"
+    );
 }

@@ -7,7 +7,7 @@ use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::diagnose::check_overrides;
 use stagecraft_runtime::project::has_errors;
 
-use super::diagnostics::{render_all, DiagnosticJson};
+use super::diagnostics::{escape_controls, render_all, DiagnosticJson};
 
 /// What `check --json` prints.
 #[derive(serde::Serialize)]
@@ -57,10 +57,11 @@ pub fn check_with(
         write!(out, "{}", render_all(&loaded.diagnostics, &sources))?;
         let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
         let warnings = loaded.diagnostics.len() - errors;
+        let shown = project.display().to_string();
         writeln!(
             out,
             "{}: {} files, {errors} errors, {warnings} warnings",
-            project.display(),
+            escape_controls(&shown),
             sources.files.len()
         )?;
     }

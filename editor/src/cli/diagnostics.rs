@@ -1,9 +1,14 @@
 //! Diagnostics rendering shared by the commands: JSON objects and text with the source line.
 //!
+//! Text for people never carries a user's control characters: every string from a file (ids,
+//! names, paths, source lines) is shown through [`escape_controls`], so a name cannot clear the
+//! screen or forge a line of the report.
+//!
 //! Rendering is linear in the size of the sources and the number of diagnostics: each file's
 //! line starts are indexed once, and at most [`MAX_SHOWN_PER_FILE`] diagnostics per file are
 //! written in full, followed by a count of the rest.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use stagecraft_runtime::project::{Diagnostic, ProjectSources, Severity};
@@ -60,6 +65,71 @@ fn severity_name(severity: Severity) -> &'static str {
     }
 }
 
+/// Whether `c` is shown escaped in human output: a control character (C0, DEL, C1), a
+/// bidirectional embedding, override, isolate or mark, or a line or paragraph separator — anything
+/// a terminal would act on or that would make a line look other than it is.
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+        || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Writes `c` escaped: `\n`, `\r`, `\t`, or `\uXXXX` (lowercase hex) — the same text in a
+/// JSON string, where it decodes back to `c`.
+pub fn push_escaped(text: &mut String, c: char) {
+    match c {
+        '\n' => text.push_str("\\n"),
+        '\r' => text.push_str("\\r"),
+        '\t' => text.push_str("\\t"),
+        _ => text.push_str(&format!("\\u{:04x}", u32::from(c))),
+    }
+}
+
+/// `text` with every [unsafe character](is_unsafe_char) escaped, for human output: a route
+/// named `"\u{1b}[2J"` prints as `\u001b[2J`, a newline in a name as `\n`.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe_char(c) {
+            push_escaped(&mut escaped, c);
+        } else {
+            escaped.push(c);
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+/// A source line for display: unsafe characters escaped except tabs (kept, so the caret below
+/// lines up), and the caret's padding up to `column` (1-based, in characters of the file).
+fn shown_line(line_text: &str, column: u32) -> (String, String) {
+    let mut shown = String::with_capacity(line_text.len());
+    let mut pad = String::new();
+    let before = column.saturating_sub(1) as usize;
+    for (index, c) in line_text.chars().enumerate() {
+        let start = shown.len();
+        if c != '\t' && is_unsafe_char(c) {
+            push_escaped(&mut shown, c);
+        } else {
+            shown.push(c);
+        }
+        if index < before {
+            if c == '\t' {
+                pad.push('\t');
+            } else {
+                let width = shown[start..].chars().count();
+                pad.extend(std::iter::repeat_n(' ', width));
+            }
+        }
+    }
+    (shown, pad)
+}
+
 /// The byte offsets where each line of a text starts, for finding line N in constant time.
 pub struct LineIndex<'t> {
     text: &'t str,
@@ -99,26 +169,26 @@ pub fn render_diagnostic(diagnostic: &Diagnostic, source: Option<&String>) -> St
 /// [`render_diagnostic`] given the diagnostic's source line.
 pub fn render_with_line(diagnostic: &Diagnostic, line_text: Option<&str>) -> String {
     let severity = severity_name(diagnostic.severity);
+    let expected = escape_controls(&diagnostic.expected);
     let mut text = format!(
         "{severity}: {}\n  --> {}:{}:{}\n",
-        diagnostic.message, diagnostic.file, diagnostic.line, diagnostic.column
+        escape_controls(&diagnostic.message),
+        escape_controls(&diagnostic.file),
+        diagnostic.line,
+        diagnostic.column
     );
     if let Some(line_text) = line_text {
         let number = diagnostic.line.to_string();
         let gutter = " ".repeat(number.len());
-        let caret_pad: String = line_text
-            .chars()
-            .take(diagnostic.column.saturating_sub(1) as usize)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
+        let (line_text, caret_pad) = shown_line(line_text, diagnostic.column);
         text.push_str(&format!(
-            "{gutter} |\n{number} | {line_text}\n{gutter} | {caret_pad}^ expected {}\n",
-            diagnostic.expected
+            "{gutter} |\n{number} | {line_text}\n{gutter} | {caret_pad}^ expected {expected}\n"
         ));
     } else {
-        text.push_str(&format!("   = expected {}\n", diagnostic.expected));
+        text.push_str(&format!("   = expected {expected}\n"));
     }
-    text.push_str(&format!("   = at {}\n\n", diagnostic.path));
+    let path = diagnostic.path.to_string();
+    text.push_str(&format!("   = at {}\n\n", escape_controls(&path)));
     text
 }
 
@@ -143,7 +213,8 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &ProjectSources) -> Strin
         if count > MAX_SHOWN_PER_FILE {
             let more = count - MAX_SHOWN_PER_FILE;
             text.push_str(&format!(
-                "{file}: {more} more diagnostics not shown (`--json` lists them all)\n\n"
+                "{}: {more} more diagnostics not shown (`--json` lists them all)\n\n",
+                escape_controls(file)
             ));
         }
     }
@@ -174,6 +245,32 @@ mod tests {
             serde_json::to_string_pretty(&DiagnosticJson::of(&one)).expect("json"),
             serde_json::to_string_pretty(&diagnostic_json(&one)).expect("json")
         );
+    }
+
+    #[test]
+    fn user_strings_and_source_lines_are_shown_with_their_controls_escaped() {
+        let mut hostile = diagnostic("a\u{1b}[2J.ron", 1);
+        hostile.column = 12;
+        hostile.message = "route `\u{1b}[2J\nerror: forged`".to_owned();
+        hostile.expected = "a route\r".to_owned();
+        let text = render_with_line(&hostile, Some("x: \"\u{1b}\u{202e}\"\t, y: 1 // \u{7}"));
+        // Before column 12: `x: "` (4), ESC and RLO as six characters each, `"`, a tab, `, y`.
+        let caret = format!(
+            "  | {}\t{}^ expected a route\\r",
+            " ".repeat(17),
+            " ".repeat(3)
+        );
+        let expected = [
+            "error: route `\\u001b[2J\\nerror: forged`",
+            "  --> a\\u001b[2J.ron:1:12",
+            "  |",
+            "1 | x: \"\\u001b\\u202e\"\t, y: 1 // \\u0007",
+            &caret,
+            "   = at (document)",
+            "",
+            "",
+        ];
+        assert_eq!(text, expected.join("\n"));
     }
 
     #[test]

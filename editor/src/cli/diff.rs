@@ -8,6 +8,8 @@ use std::path::Path;
 
 use stagecraft_runtime::diff::{diff_objects, BundleDiff, Change};
 
+use super::diagnostics::escape_controls;
+
 pub use crate::cook::side::{apply_sets, key_text, side_objects, DiffSide};
 
 fn fields_text(change: &Change) -> String {
@@ -64,7 +66,7 @@ pub fn diff(
     let (oa, ob) = match objects {
         Ok(pair) => pair,
         Err(error) => {
-            writeln!(out, "{error:#}")?;
+            writeln!(out, "{}", escape_controls(&format!("{error:#}")))?;
             return Ok(2);
         }
     };
@@ -83,10 +85,10 @@ pub fn diff(
                 out,
                 "{:<8} {} stage {} {} {}{}{}",
                 e.change.name(),
-                o.recipe,
+                escape_controls(&o.recipe),
                 o.stage,
                 o.kind.name(),
-                key_text(&o.key),
+                escape_controls(&key_text(&o.key)),
                 detail,
                 if fields.is_empty() {
                     String::new()

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use stagecraft_runtime::project::{Diagnostic, LoadedProject, ProjectSources};
 
+use super::diagnostics::escape_controls;
 use super::load;
 use crate::project_io::{atomic_write, file_path, write_target};
 
@@ -88,7 +89,9 @@ pub fn fmt_with(project: &Path, options: FmtOptions, out: &mut dyn Write) -> any
     let project_root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
     let mut exit = 0;
     let mut rewritten = 0usize;
-    for (path, status, canonical) in fmt_plan(&sources, &loaded) {
+    for (file, status, canonical) in fmt_plan(&sources, &loaded) {
+        // The file's name as shown (a name on disk may hold any character); `file` stays the key.
+        let path = escape_controls(&file);
         match (status, canonical) {
             (FmtStatus::Canonical, _) => {}
             (FmtStatus::Refused, _) => {
@@ -99,13 +102,13 @@ pub fn fmt_with(project: &Path, options: FmtOptions, out: &mut dyn Write) -> any
                 exit = 1;
             }
             (FmtStatus::Rewritten, Some(text)) if !options.check_only => {
-                let target = file_path(project, &path);
+                let target = file_path(project, &file);
                 if let Some(real) = outside_project(&target, &project_root) {
                     if !options.allow_outside {
                         writeln!(
                             out,
                             "{path}: not rewritten: it is outside the project folder ({}); pass --allow-outside to rewrite it",
-                            real.display()
+                            escape_controls(&real.display().to_string())
                         )?;
                         exit = 1;
                         continue;
@@ -130,7 +133,12 @@ pub fn fmt_with(project: &Path, options: FmtOptions, out: &mut dyn Write) -> any
     }
     if !options.check_only {
         let files = if rewritten == 1 { "file" } else { "files" };
-        writeln!(out, "{}: {rewritten} {files} rewritten", project.display())?;
+        let shown = project.display().to_string();
+        writeln!(
+            out,
+            "{}: {rewritten} {files} rewritten",
+            escape_controls(&shown)
+        )?;
     }
     Ok(exit)
 }

@@ -23,10 +23,11 @@ pub mod ops;
 pub mod output;
 pub mod rebase;
 pub mod simulate;
+pub mod terminal;
 pub mod verify;
 
 pub use check::check;
-pub use diagnostics::{diagnostic_json, render_all, render_diagnostic};
+pub use diagnostics::{diagnostic_json, escape_controls, render_all, render_diagnostic};
 pub use fmt::{fmt, fmt_plan, fmt_with, FmtOptions, FmtStatus};
 pub use generate::{generate, GenerateOptions};
 pub use ops::ops;
@@ -299,8 +300,17 @@ pub enum Command {
     },
 }
 
-/// Runs a headless command, writing its report to `out`; returns the process exit code.
+/// Runs a headless command, writing its report to `out`; returns the process exit code. The
+/// report goes through [`terminal::SafeOutput`], so nothing a file holds reaches the terminal as
+/// a control sequence.
 pub fn run_command(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
+    let mut safe = terminal::SafeOutput::new(out);
+    let code = dispatch(command, &mut safe);
+    safe.flush()?;
+    code
+}
+
+fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
     match command {
         Command::Check {
             project,

@@ -22,7 +22,7 @@ use stagecraft_runtime::sim::{
     MAX_HISTORY_FRAMES,
 };
 
-use super::diagnostics::{diagnostic_json, render_diagnostic};
+use super::diagnostics::{diagnostic_json, escape_controls, render_diagnostic};
 use super::load_with;
 
 /// Frames between counter rows in the text report, unless `--every` says otherwise.
@@ -218,7 +218,7 @@ fn refuse(
         let report = serde_json::json!({ "error": message, "diagnostics": diagnostics });
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        writeln!(out, "error: {message}")?;
+        writeln!(out, "error: {}", escape_controls(message))?;
     }
     Ok(1)
 }
@@ -335,9 +335,9 @@ impl Run {
     fn text(&self, every: u64) -> String {
         let mut text = format!(
             "{}: scenario {} over recipe {} (bundle {}), seed {}, step {} s\n",
-            self.header,
-            self.scenario,
-            self.recipe,
+            escape_controls(&self.header),
+            escape_controls(&self.scenario),
+            escape_controls(&self.recipe),
             self.bundle_digest,
             self.seed,
             self.fixed_step_s
@@ -365,7 +365,7 @@ impl Run {
         text.push_str(&table(&names, &shown, |(_, _, counters)| motion(counters)));
         for index in 0..world_sources(&self.world) {
             if let Some(report) = self.world.spawn_report(index) {
-                text.push_str(&format!("source {}\n", report.text()));
+                text.push_str(&format!("source {}\n", escape_controls(&report.text())));
             }
         }
         let world = &self.world;

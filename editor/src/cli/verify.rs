@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
+use super::diagnostics::escape_controls;
 use crate::cook::read_bundle;
 
 /// `stagecraft verify`: exit 0 when the bundle is intact, 1 with the first problem otherwise.
@@ -19,7 +20,8 @@ pub fn verify(dir: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32
                 let report = serde_json::json!({"bundle": dir.display().to_string(), "ok": false, "error": error.to_string()});
                 writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                writeln!(out, "{}: invalid bundle: {error}", dir.display())?;
+                let shown = format!("{}: invalid bundle: {error}", dir.display());
+                writeln!(out, "{}", escape_controls(&shown))?;
             }
             return Ok(1);
         }
@@ -50,9 +52,9 @@ pub fn verify(dir: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32
     writeln!(
         out,
         "{}: manifest schema {}, project \"{}\", root seed {}, {} recipes, {} families, {} override sets",
-        dir.display(),
+        escape_controls(&dir.display().to_string()),
         stagecraft_runtime::cook::MANIFEST_SCHEMA,
-        m.project,
+        escape_controls(&m.project),
         m.root_seed,
         m.recipes.len(),
         m.families.len(),
@@ -62,7 +64,9 @@ pub fn verify(dir: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32
         writeln!(
             out,
             "  {}: {} bytes, {} elements — size, file digest, header (magic, version, kind, stage, count), payload decoded and canonical, product digest: ok",
-            p.file, p.bytes, p.elements
+            escape_controls(&p.file),
+            p.bytes,
+            p.elements
         )?;
     }
     writeln!(

@@ -220,11 +220,15 @@ fn validate_request(request: &MissionRequest) -> Result<(), MissionError> {
             max_attempts: request.max_attempts,
         });
     }
-    let mut ids: Vec<&str> = request
-        .chunk_library
-        .iter()
-        .map(|c| c.id.as_str())
-        .collect();
+    check_library(&request.chunk_library)
+}
+
+/// The library's own rules, known before any draw: every chunk id non-empty and unique, and a
+/// chunk for every role the solver places (spawn, objective, extraction, blocker, and one of the
+/// fill roles). The operator's parameter decoding applies them too, so `check` reports what the
+/// solver would refuse.
+pub fn check_library(chunks: &[ChunkDefinition]) -> Result<(), MissionError> {
+    let mut ids: Vec<&str> = chunks.iter().map(|c| c.id.as_str()).collect();
     ids.sort_unstable();
     if let Some(id) = ids.first().filter(|id| id.is_empty()) {
         return Err(MissionError::ChunkId {
@@ -236,7 +240,7 @@ fn validate_request(request: &MissionRequest) -> Result<(), MissionError> {
             id: pair[0].to_owned(),
         });
     }
-    let has = |role: ChunkRole| request.chunk_library.iter().any(|c| c.role == role);
+    let has = |role: ChunkRole| chunks.iter().any(|c| c.role == role);
     for role in [
         ChunkRole::Spawn,
         ChunkRole::Objective,

@@ -106,6 +106,8 @@ pub struct Capacity {
 pub struct Outline {
     /// The pedestrian route ids the product publishes, sorted.
     pub routes: BTreeSet<String>,
+    /// The vehicle lane ids the product publishes, sorted.
+    pub lanes: BTreeSet<String>,
     /// The ids of its scatter areas, in the product's order.
     pub scatter_areas: Vec<String>,
     /// How many keep-out rectangles it holds.

@@ -17,7 +17,8 @@
 //!   (crossing width plus 0.5 m each side) so nothing is scattered into a queue.
 //! - Portals `portal.sidewalk.{north|south}.{west|east}` open the walkway ends.
 //!
-//! [`outline`] publishes the route ids, scatter areas and keep-out count from the parameters alone,
+//! [`outline`] publishes the route ids, lane ids, scatter areas and keep-out count from the
+//! parameters alone,
 //! with the same naming functions the builder uses: that is how scenarios and downstream scatters
 //! are checked without generating, and a test here pins the agreement.
 //! The space is validated ([`PedestrianSpace::validate`]) before the block is returned.
@@ -41,6 +42,11 @@ pub fn crosswalk_id(index: usize) -> String {
     format!("crosswalk.{index}")
 }
 
+/// The id of vehicle lane `index` (counted from the south edge).
+pub fn lane_id(index: u32) -> String {
+    format!("lane.{index}")
+}
+
 /// The ids of the two landing keep-outs of crossing `index`, north first.
 pub fn landing_ids(index: usize) -> [String; 2] {
     [
@@ -59,6 +65,7 @@ pub fn outline(params: &StreetBlockParams) -> Outline {
             .map(|id| (*id).to_owned())
             .chain((0..crossings).map(crosswalk_id))
             .collect(),
+        lanes: (0..params.lanes).map(lane_id).collect(),
         scatter_areas: SCATTER_AREAS.iter().map(|id| (*id).to_owned()).collect(),
         keep_outs: 2 * crossings,
         bounds_m: Some(BoundsM {
@@ -299,7 +306,7 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
                 (LaneDirection::Westbound, line, ids.rev().collect())
             };
             VehicleLane {
-                id: format!("lane.{j}"),
+                id: lane_id(j),
                 direction,
                 centerline,
                 width_m: lane_width,
@@ -353,6 +360,7 @@ fn surface(id: &str, kind: SurfaceKind, rect: RectM) -> SurfacePolygon {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     fn params(crosswalks: u32) -> StreetBlockParams {
         StreetBlockParams {
@@ -382,6 +390,9 @@ mod tests {
                 "{crosswalks} crossings"
             );
             assert_eq!(outline.routes.len(), 2 + crosswalks as usize);
+            let lanes: BTreeSet<String> = block.lanes.iter().map(|l| l.id.clone()).collect();
+            assert_eq!(lanes, outline.lanes);
+            assert_eq!(outline.lanes.len(), p.lanes as usize);
             let areas: Vec<String> = block.scatter_areas.iter().map(|a| a.id.clone()).collect();
             assert_eq!(areas, outline.scatter_areas);
             assert_eq!(block.keep_outs.len(), outline.keep_outs);

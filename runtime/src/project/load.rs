@@ -1,11 +1,12 @@
 //! Reading a whole project from its file texts: parse, migrate, decode, then validate.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::decode::{Decode, Decoder};
 use super::diagnostic::{Diagnostic, Severity};
 use super::migrate::{migrate_to_current, DocKind};
 use super::model::{classify, Project, ProjectSources, MANIFEST_FILE};
+use super::names::{id_problem, normal_asset_path, ID_EXPECTED};
 use super::node::{FieldPath, Node, NodeKind, Span};
 use super::parse::{parse, MAX_SOURCE_BYTES};
 use super::schema::{AssetFamily, Manifest, OverrideSet, Recipe, Scenario};
@@ -59,7 +60,9 @@ pub fn read_document<T: Decode>(
     (value, Some(root), cx.diagnostics)
 }
 
-/// The asset folders a manifest text names, so the caller knows which family files to read.
+/// The asset folders a manifest text names, so the caller knows which family files to read: each
+/// in its one spelling ([`normal_asset_path`]) and once, in the manifest's order, so `"assets"` and
+/// `"./assets"` read one folder (validation reports the second entry).
 /// Empty when the manifest does not parse or its folder list cannot be read. Only that one field
 /// is decoded (`assets` in a schema 1 file), so a manifest with many other problems costs one parse
 /// here, not a second full decode.
@@ -87,7 +90,13 @@ pub fn asset_paths(manifest_text: &str) -> Vec<String> {
         (_, _, Some(list)) => Vec::<String>::decode(list, &mut cx),
         _ => None,
     };
-    paths.unwrap_or_default()
+    let mut seen = BTreeSet::new();
+    paths
+        .unwrap_or_default()
+        .iter()
+        .map(|path| normal_asset_path(path))
+        .filter(|path| seen.insert(path.clone()))
+        .collect()
 }
 
 /// Reads, validates and cross-checks every file of a project.
@@ -95,6 +104,8 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
     let mut loaded = LoadedProject::default();
     let mut project = Project::default();
     let mut manifest_ok = false;
+    // The first file of each family id, across every asset folder.
+    let mut family_paths: BTreeMap<String, String> = BTreeMap::new();
     for (path, text) in &sources.files {
         let Some((kind, file_id)) = classify(path) else {
             continue;
@@ -132,20 +143,37 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
                 &mut project.overrides,
                 |o: &OverrideSet| &o.id,
             ),
-            DocKind::Family => {
-                let result = read_keyed(
-                    kind,
-                    path,
-                    text,
-                    &file_id,
-                    &mut project.families,
-                    |f: &AssetFamily| &f.id,
-                );
-                if project.families.contains_key(&file_id) {
-                    project.family_files.insert(file_id.clone(), path.clone());
+            DocKind::Family => match family_paths.get(&file_id) {
+                // Another asset folder has this family: diagnosed, and the first file is kept.
+                Some(first) => {
+                    let mut ignored = BTreeMap::new();
+                    let (tree, mut diagnostics) = read_keyed(
+                        kind,
+                        path,
+                        text,
+                        &file_id,
+                        &mut ignored,
+                        |f: &AssetFamily| &f.id,
+                    );
+                    diagnostics.push(duplicate_family(path, &file_id, first, tree.as_ref()));
+                    (tree, diagnostics)
                 }
-                result
-            }
+                None => {
+                    family_paths.insert(file_id.clone(), path.clone());
+                    let result = read_keyed(
+                        kind,
+                        path,
+                        text,
+                        &file_id,
+                        &mut project.families,
+                        |f: &AssetFamily| &f.id,
+                    );
+                    if project.families.contains_key(&file_id) {
+                        project.family_files.insert(file_id.clone(), path.clone());
+                    }
+                    result
+                }
+            },
         };
         loaded.diagnostics.extend(diagnostics);
         if let Some(tree) = tree {
@@ -221,16 +249,21 @@ fn read_keyed<T: Decode>(
     id_of: impl Fn(&T) -> &String,
 ) -> (Option<Node>, Vec<Diagnostic>) {
     let (value, tree, mut diagnostics) = read_document::<T>(kind, path, text);
+    if let Some(problem) = id_problem(file_id) {
+        let span = id_span(tree.as_ref());
+        diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            file: path.to_owned(),
+            line: span.line,
+            column: span.column,
+            path: FieldPath::root().field("id"),
+            message: format!("the file name gives the id {file_id:?}, but {problem}"),
+            expected: format!("a file named by its id: {ID_EXPECTED}"),
+        });
+    }
     if let Some(value) = value {
         if id_of(&value) != file_id {
-            let span = tree
-                .as_ref()
-                .map(|t| t.deepest_at(&FieldPath::root().field("id")).span)
-                .unwrap_or(Span {
-                    line: 1,
-                    column: 1,
-                    offset: 0,
-                });
+            let span = id_span(tree.as_ref());
             diagnostics.push(Diagnostic {
                 severity: Severity::Error,
                 file: path.to_owned(),
@@ -244,4 +277,31 @@ fn read_keyed<T: Decode>(
         into.insert(file_id.to_owned(), value);
     }
     (tree, diagnostics)
+}
+
+/// Where a document's `id` field is (the whole file when it did not parse).
+fn id_span(tree: Option<&Node>) -> Span {
+    tree.map(|t| t.deepest_at(&FieldPath::root().field("id")).span)
+        .unwrap_or(Span {
+            line: 1,
+            column: 1,
+            offset: 0,
+        })
+}
+
+/// The second file of family `id`: the families of every asset folder share one set of ids, so a
+/// later folder never silently replaces a family.
+fn duplicate_family(path: &str, id: &str, first: &str, tree: Option<&Node>) -> Diagnostic {
+    let span = id_span(tree);
+    Diagnostic {
+        severity: Severity::Error,
+        file: path.to_owned(),
+        line: span.line,
+        column: span.column,
+        path: FieldPath::root().field("id"),
+        message: format!("asset family `{id}` is also defined in `{first}`"),
+        expected:
+            "one file per family id across the manifest's asset folders (rename or remove one)"
+                .to_owned(),
+    }
 }

@@ -25,9 +25,10 @@ pub struct ProjectSources {
     /// permission denied, …), with where and why; each becomes an error diagnostic and its
     /// document counts as unreadable, never as missing.
     pub unreadable: BTreeMap<String, Unreadable>,
-    /// Asset paths of the manifest that the caller judged on disk: refused (not read, an error
-    /// at its entry in `asset_paths`: a special file system) or read with a warning (it leaves
-    /// the repository that holds the project).
+    /// Asset paths of the manifest that the caller judged on disk, keyed by their one spelling
+    /// (`names::normal_asset_path`, as [`super::asset_paths`] gives them): refused (not read, an
+    /// error at its entry in `asset_paths`: a special file system) or read with a warning (it
+    /// leaves the repository that holds the project).
     pub asset_path_problems: BTreeMap<String, AssetPathProblem>,
 }
 

@@ -36,6 +36,23 @@ pub fn asset_path_problem(asset_path: &str) -> Option<&'static str> {
     }
 }
 
+/// The one spelling of an asset folder: `.` components, repeated and trailing `/` removed, so
+/// `"assets"`, `"./assets"` and `"assets/"` name one folder (and its families are read once).
+/// `..` is kept (resolving it lexically would be wrong past a link); the project folder itself is
+/// `"."`. Where two spellings still lead to one folder on disk, the families they share are
+/// duplicate ids, reported by the loader.
+pub fn normal_asset_path(asset_path: &str) -> String {
+    let parts: Vec<&str> = asset_path
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    if parts.is_empty() {
+        ".".to_owned()
+    } else {
+        parts.join("/")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +91,16 @@ mod tests {
             Some("an asset path is absolute")
         );
         assert_eq!(asset_path_problem(""), Some("an asset path is empty"));
+    }
+
+    #[test]
+    fn asset_paths_have_one_spelling() {
+        assert_eq!(normal_asset_path("assets"), "assets");
+        assert_eq!(normal_asset_path("./assets"), "assets");
+        assert_eq!(normal_asset_path("assets/"), "assets");
+        assert_eq!(normal_asset_path(".//assets/./x//"), "assets/x");
+        assert_eq!(normal_asset_path("../../assets"), "../../assets");
+        assert_eq!(normal_asset_path("./"), ".");
+        assert_eq!(normal_asset_path("."), ".");
     }
 }

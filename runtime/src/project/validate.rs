@@ -12,7 +12,7 @@ use super::migrate::DocKind;
 use super::model::{
     classify, overrides_file, recipe_file, scenario_file, Project, ProjectSources, MANIFEST_FILE,
 };
-use super::names::{asset_path_problem, id_problem, ID_EXPECTED};
+use super::names::{asset_path_problem, id_problem, normal_asset_path, ID_EXPECTED};
 use super::node::{FieldPath, Locator, Node};
 use super::schema::{
     AssetFamily, Box3, Directive, DirectiveCommand, OverrideAction, OverrideSet, Scenario,
@@ -96,13 +96,27 @@ fn validate_names_and_paths(
             }
         }
     }
+    // Each folder's first entry, by its one spelling.
+    let mut first_entry: BTreeMap<String, usize> = BTreeMap::new();
     for (index, asset_path) in manifest.asset_paths.iter().enumerate() {
         let path = FieldPath::root().field("asset_paths").index(index);
+        let normal = normal_asset_path(asset_path);
         if let Some(problem) = asset_path_problem(asset_path) {
             let message = format!("{problem}: {asset_path:?}");
             let expected = "a folder relative to the project folder, such as `../../assets`";
             reporter.error(MANIFEST_FILE, path, message, expected);
-        } else if let Some(problem) = sources.asset_path_problems.get(asset_path) {
+        } else if let Some(first) = first_entry.get(&normal) {
+            let message = format!(
+                "asset path {asset_path:?} names the same folder as asset_paths[{first}] {:?}, so its families would count twice",
+                manifest.asset_paths[*first]
+            );
+            reporter.error(
+                MANIFEST_FILE,
+                path,
+                message,
+                "each asset folder listed once",
+            );
+        } else if let Some(problem) = sources.asset_path_problems.get(&normal) {
             let expected = "a folder inside the project or its repository";
             if problem.refused {
                 let message = format!("asset path {asset_path:?} is not read: {}", problem.reason);
@@ -112,6 +126,7 @@ fn validate_names_and_paths(
                 reporter.warning(MANIFEST_FILE, path, message, expected);
             }
         }
+        first_entry.entry(normal).or_insert(index);
     }
 }
 

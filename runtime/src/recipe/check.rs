@@ -1,8 +1,8 @@
 //! The rulebook applied to a loaded project: every recipe compiled with diagnostics on its file,
 //! every scenario compiled by the simulation (its runtime rules), and the rules that need
-//! operators across documents (the routes a scenario's sources walk are those the recipe's
-//! operators publish). `stagecraft check`, the editor and `generate` all read
-//! their diagnostics from here, so they show the same ones.
+//! operators across documents (the routes a scenario's sources walk and the lanes its vehicle
+//! sources drive are those the recipe's operators publish). `stagecraft check`, the editor and
+//! `generate` all read their diagnostics from here, so they show the same ones.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,6 +13,7 @@ use crate::project::{
     classify, load_project, recipe_file, scenario_file, AssetFamily, Diagnostic, DocKind,
     FieldPath, LoadedProject, ProjectSources, Recipe, RecipeInput, Scenario,
 };
+use crate::sim::problems::SimProblem;
 use crate::sim::scenario::CompiledScenario;
 use crate::sim::SimEstimate;
 
@@ -52,7 +53,7 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
         .map(|(_, id)| id)
         .collect();
     let mut found: Vec<Diagnostic> = Vec::new();
-    let mut routes: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let mut published: BTreeMap<&str, Published> = BTreeMap::new();
     let mut scopes = ProjectScopes::default();
     for (id, recipe) in &project.recipes {
         let file = recipe_file(id);
@@ -64,7 +65,11 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
         }
         if let Some(outcome) = compile_project_recipe(loaded, id, registry) {
             if let Some(plan) = &outcome.plan {
-                routes.insert(id.as_str(), plan.routes());
+                let ids = Published {
+                    routes: plan.routes(),
+                    lanes: plan.lanes(),
+                };
+                published.insert(id.as_str(), ids);
                 found.extend(scopes.claim(id, recipe, plan, loaded));
             }
             found.extend(outcome.diagnostics);
@@ -83,8 +88,9 @@ pub fn check_project(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagnos
             source,
         ));
         // A recipe that did not compile has its own diagnostics; its routes are unknown.
-        if let Some(published) = routes.get(scenario.recipe.as_str()) {
-            found.extend(check_routes(scenario, published, source));
+        if let Some(ids) = published.get(scenario.recipe.as_str()) {
+            found.extend(check_routes(scenario, &ids.routes, source));
+            found.extend(check_lanes(scenario, &ids.lanes, source));
         }
     }
     found.sort();
@@ -140,6 +146,12 @@ impl ProjectScopes {
         }
         r.finish()
     }
+}
+
+/// What a compiled recipe's stages publish that a scenario names, by their operators' outlines.
+struct Published {
+    routes: BTreeSet<String>,
+    lanes: BTreeSet<String>,
 }
 
 /// Reads a project and applies the whole rulebook: [`load_project`]'s diagnostics and
@@ -245,6 +257,32 @@ fn check_routes(
                 }
             ),
         );
+    }
+    r.finish()
+}
+
+/// Every vehicle source drives a lane the recipe publishes: the rule the world's builder applies
+/// (`SimProblem::MissingLane`, in its words), known here from the operators' outlines.
+fn check_lanes(
+    scenario: &Scenario,
+    published: &BTreeSet<String>,
+    source: RecipeSource<'_>,
+) -> Vec<Diagnostic> {
+    let mut r = Reporter::new(source);
+    for (index, vehicles) in scenario.vehicle_sources.iter().enumerate() {
+        if published.contains(&vehicles.lane) {
+            continue;
+        }
+        let problem = SimProblem::MissingLane {
+            source_id: vehicles.id.clone(),
+            lane: vehicles.lane.clone(),
+            known: published.iter().cloned().collect(),
+        };
+        let path = FieldPath::root()
+            .field("vehicle_sources")
+            .index(index)
+            .field("lane");
+        r.error(path, problem.to_string(), problem.expected());
     }
     r.finish()
 }

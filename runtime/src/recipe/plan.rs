@@ -175,6 +175,14 @@ impl CompiledPlan {
             .collect()
     }
 
+    /// Every vehicle lane id the plan's stages publish, by their operators' outlines, sorted.
+    pub fn lanes(&self) -> BTreeSet<String> {
+        self.stages
+            .iter()
+            .flat_map(|stage| stage.outline.lanes.iter().cloned())
+            .collect()
+    }
+
     /// The stages grouped by depth, each group in ascending id.
     pub fn levels(&self) -> Vec<&[CompiledStage]> {
         self.stages.chunk_by(|a, b| a.depth == b.depth).collect()

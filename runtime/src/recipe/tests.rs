@@ -369,5 +369,37 @@ fn two_scatter_stages_packing_one_scope_are_an_admission_error_at_the_second_one
         &format!("{SCATTER}\n{}", second(11, ", \"room\": 2")),
         "10, 11",
         &[],
+/// A grid mission whose chunk library lacks a role, or whose minimums no grid of its size can
+/// meet, is refused when it compiles (so by `check`), never first by the kernel in `generate`.
+#[test]
+fn a_mission_the_solver_must_refuse_is_refused_at_compile_time() {
+    let mission = |chunks: &str, extra: &str| {
+        format!(
+            "Stage(id: 5, operator: \"layout.grid-mission\", algorithm: 1, parameters: {{\"chunks\": [{chunks}]{extra}}}),"
+        )
+    };
+    let full = "(\"s\", \"spawn\", false), (\"o\", \"objective\", false), (\"e\", \"extraction\", false), (\"b\", \"blocker\", false), (\"c\", \"connector\", false)";
+    check(&format!("{}\n{SCATTER}", mission(full, "")), "5, 10", &[]);
+    let no_extraction = full.replace("(\"e\", \"extraction\", false), ", "");
+    check(
+        &format!("{}\n{SCATTER}", mission(&no_extraction, "")),
+        "5, 10",
+        &["3:stages[0].parameters[\"chunks\"]: stage 5: the chunk library has no extraction chunk"],
+    );
+    let no_fill = full.replace(", (\"c\", \"connector\", false)", "");
+    check(
+        &format!("{}\n{SCATTER}", mission(&no_fill, "")),
+        "5, 10",
+        &["3:stages[0].parameters[\"chunks\"]: stage 5: the chunk library has no connector chunk"],
+    );
+    let unreachable = ", \"width\": 3, \"height\": 2, \"min_extraction_distance\": 4, \"objectives\": 5, \"min_npc_cells\": 7";
+    check(
+        &format!("{}\n{SCATTER}", mission(full, unreachable)),
+        "5, 10",
+        &[
+            "3:stages[0].parameters[\"min_extraction_distance\"]: stage 5: spawn and extraction are never more than 3 cells apart on a 3×2 grid, below the minimum 4",
+            "3:stages[0].parameters[\"objectives\"]: stage 5: 5 objectives do not fit beside the spawn and the extraction on a 3×2 grid",
+            "3:stages[0].parameters[\"min_npc_cells\"]: stage 5: a 3×2 grid has 6 cells, fewer than the 7 that must admit NPCs",
+        ],
     );
 }

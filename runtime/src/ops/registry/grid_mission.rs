@@ -12,8 +12,8 @@ use crate::content::{
 };
 use crate::identity::ChildKey;
 use crate::ops::grid_mission::{
-    solve_mission, ChunkDefinition, MissionError, MissionRequest, MAX_ATTEMPTS, MAX_GRID_SIDE,
-    MAX_OBJECTIVES, SCOPE_CHUNKS,
+    check_library, solve_mission, ChunkDefinition, MissionError, MissionRequest, MAX_ATTEMPTS,
+    MAX_GRID_SIDE, MAX_OBJECTIVES, SCOPE_CHUNKS,
 };
 use crate::rng::Domain;
 
@@ -78,7 +78,7 @@ const PARAMS: &[ParamSpec] = &[
         unit: "",
         range: ParamRange::Any,
         default: ParamDefault::Required,
-        doc: "The chunk library: (id, role, npc_spawn_tag) per chunk, in authored order.",
+        doc: "The chunk library: (id, role, npc_spawn_tag) per chunk, in authored order; ids non-empty and unique; at least one spawn, objective, extraction and blocker chunk, and one connector, encounter or landmark.",
     },
     int(
         "height",
@@ -160,16 +160,78 @@ fn decode(set: &ParamSet, _bound: &[&'static str]) -> Result<StageParams, Vec<Pa
         })
     };
     let params = typed().map_err(|problem| vec![problem])?;
-    let mut ids: Vec<&str> = params.chunks.iter().map(|c| c.id.as_str()).collect();
-    ids.sort_unstable();
-    if let Some(pair) = ids.windows(2).find(|w| w[0] == w[1]) {
+    // The solver's library rules, reported at compile time rather than by the kernel.
+    if let Err(error) = check_library(&params.chunks) {
+        let expected = match error {
+            MissionError::ChunkId { .. } => "each chunk id non-empty and at most once",
+            _ => "a chunk for each of spawn, objective, extraction and blocker, and one connector, encounter or landmark",
+        };
         return Err(vec![ParamProblem::new(
             "chunks",
-            format!("chunk id `{}` is repeated", pair[0]),
-            "each chunk id at most once",
+            error.to_string(),
+            expected,
         )]);
     }
+    let problems = unsatisfiable(&params);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     Ok(StageParams::GridMission(params))
+}
+
+/// Minimums no attempt can meet on the grid, whatever the draws: every attempt would fail and the
+/// kernel would report an exhausted search, so they are refused with the parameters instead.
+fn unsatisfiable(p: &GridMissionStageParams) -> Vec<ParamProblem> {
+    // The farthest two cells of the grid are this far apart (spawn and extraction on opposite
+    // edges, in opposite corners).
+    let farthest = (p.width + p.height).saturating_sub(2);
+    let area = p.width.saturating_mul(p.height);
+    let mut problems = Vec::new();
+    if p.min_extraction_distance > farthest {
+        problems.push(ParamProblem::new(
+            "min_extraction_distance",
+            format!(
+                "spawn and extraction are never more than {farthest} cells apart on a {}×{} grid, below the minimum {}",
+                p.width, p.height, p.min_extraction_distance
+            ),
+            format!("at most {farthest} (width + height − 2)"),
+        ));
+    }
+    if p.objectives > 0 && p.min_objective_distance > farthest {
+        problems.push(ParamProblem::new(
+            "min_objective_distance",
+            format!(
+                "no cell of a {}×{} grid is {} cells from the spawn",
+                p.width, p.height, p.min_objective_distance
+            ),
+            format!("at most {farthest} (width + height − 2)"),
+        ));
+    }
+    // Spawn and extraction take two cells.
+    if p.objectives > area.saturating_sub(2) {
+        problems.push(ParamProblem::new(
+            "objectives",
+            format!(
+                "{} objectives do not fit beside the spawn and the extraction on a {}×{} grid",
+                p.objectives, p.width, p.height
+            ),
+            format!(
+                "at most {} (the grid's cells less two)",
+                area.saturating_sub(2)
+            ),
+        ));
+    }
+    if p.min_npc_cells > area {
+        problems.push(ParamProblem::new(
+            "min_npc_cells",
+            format!(
+                "a {}×{} grid has {area} cells, fewer than the {} that must admit NPCs",
+                p.width, p.height, p.min_npc_cells
+            ),
+            format!("at most {area} (width × height)"),
+        ));
+    }
+    problems
 }
 
 fn estimate(params: &StageParams, _inputs: &[Capacity]) -> Capacity {

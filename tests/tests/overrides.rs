@@ -507,9 +507,10 @@ fn a_spacing_change_breaks_every_lock_move_delete_and_harvest_and_a_freeze_mater
     let refused = rebase(set, &report, &decide(3)).map_err(|e| e.to_string());
     assert_eq!(
         refused,
-        Err(format!(
+        Err(
             "pine-clearing-edits:overrides[3] cannot be materialized: no edit records its variant, and the base it was authored against is not this one"
-        ))
+                .to_owned()
+        )
     );
     // The freeze records everything: an authored pine at its recorded spot, turned as recorded.
     let rebased = rebase(set, &report, &decide(6)).expect("rebased");

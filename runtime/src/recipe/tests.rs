@@ -369,6 +369,9 @@ fn two_scatter_stages_packing_one_scope_are_an_admission_error_at_the_second_one
         &format!("{SCATTER}\n{}", second(11, ", \"room\": 2")),
         "10, 11",
         &[],
+    );
+}
+
 /// A grid mission whose chunk library lacks a role, or whose minimums no grid of its size can
 /// meet, is refused when it compiles (so by `check`), never first by the kernel in `generate`.
 #[test]

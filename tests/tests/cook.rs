@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use stagecraft_editor::cli::{run_command, Command};
 use stagecraft_editor::cook::{
-    cook_project, read_bundle, CookOptions, CookReport, StageOutcome, DEFAULT_BUDGET_BYTES,
+    cook_project, read_bundle, CookOptions, CookReport, DiskCache, StageOutcome,
+    DEFAULT_BUDGET_BYTES,
 };
 use stagecraft_editor::service::StageObserver;
 use stagecraft_runtime::cook::{parse_manifest, CookedManifest, KeyChange, ShardSpec, StoreMiss};
@@ -403,6 +404,22 @@ fn a_cache_product_that_is_a_device_link_or_a_pipe_is_discarded_and_rebuilt() {
         let file = entry.join("product.bin").display().to_string();
         assert_eq!(why, format!("{file}: {reason}"), "{name}");
     }
+}
+
+/// Issue 35.5: the cache's other records — a stage's last key (read to explain a miss) and an
+/// entry's completion manifest peeked at by `--plan` — are never opened when they are pipes.
+#[cfg(unix)]
+#[test]
+fn cache_records_that_are_pipes_are_never_opened() {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = DiskCache::new(temp.path());
+    let key = "ab".repeat(32);
+    fs::create_dir_all(temp.path().join("last")).expect("mkdir");
+    fs::create_dir_all(temp.path().join("entries").join(&key)).expect("mkdir");
+    mkfifo(&temp.path().join("last/street-block.2.ron"));
+    mkfifo(&temp.path().join("entries").join(&key).join("entry.ron"));
+    assert_eq!(cache.last("street-block", 2), None);
+    assert_eq!(cache.peek_digest(&key), None);
 }
 
 /// Issue 35.6: an entry whose completion manifest is missing, a pipe, a link to a device or a

@@ -1,7 +1,9 @@
 //! Cooked bundles on disk: writing one into a private staging folder and renaming it into place
-//! only when complete, and reading one back with every check of `stagecraft verify` — product
-//! paths that stay inside the bundle folder (links included), sizes within limits before
-//! reading, then the runtime's checks over the bytes.
+//! only when complete, and reading one back with every check of `stagecraft verify` — the
+//! manifest (the runtime's strict, digest-checked, canonical reading), a folder that holds
+//! exactly the files it lists, product paths that stay inside the bundle folder (links
+//! included), each product a regular file read within the bound its manifest entry gives, then
+//! the runtime's checks over the bytes.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -112,7 +114,7 @@ pub struct CheckedProduct {
 pub struct ReadBundle {
     /// The manifest.
     pub manifest: CookedManifest,
-    /// BLAKE3 of `manifest.ron`, hex (the bundle digest).
+    /// The bundle digest, hex: the one `manifest.ron` records, checked against its content.
     pub digest: String,
     /// Every product, in manifest order.
     pub products: Vec<CheckedProduct>,
@@ -237,7 +239,7 @@ pub fn read_bundle(dir: &Path) -> Result<ReadBundle, CookError> {
         .collect();
     let products = checked.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(ReadBundle {
-        digest: blake3::hash(text.as_bytes()).to_hex().to_string(),
+        digest: manifest.digest_hex(),
         manifest,
         products,
         bytes_read,

@@ -159,13 +159,19 @@ impl DiskCache {
     }
 
     fn verify_entry(&self, dir: &Path, record: &KeyRecord) -> Result<StoreHit, CookError> {
-        let is_folder = fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir());
-        if !is_folder {
-            return Err(CookError::File {
-                why: "is not a folder (a cache entry is a folder of entry.ron and product.bin)"
-                    .to_owned(),
+        match fs::symlink_metadata(dir) {
+            Ok(metadata) if metadata.is_dir() => {}
+            found => {
+                let error = match found {
+                    Err(error) => file_error(ReadProblem::Io(error)),
+                    Ok(_) => CookError::File {
+                        why: "is not a folder (a cache entry is a folder of entry.ron and \
+                              product.bin)"
+                            .to_owned(),
+                    },
+                };
+                return Err(error.in_file(&dir.display().to_string()));
             }
-            .in_file(&dir.display().to_string()));
         }
         let entry_path = dir.join(ENTRY_NAME);
         let shown = entry_path.display().to_string();
@@ -233,7 +239,9 @@ impl DiskCache {
             fs::File::open(&staging)?.sync_all()?;
             fs::create_dir_all(self.root.join("entries"))?;
             // What is in the way is a malformed entry (a published one is complete): it goes.
-            discard(&target);
+            if !is_complete(&target) {
+                discard(&target);
+            }
             if let Err(error) = fs::rename(&staging, &target) {
                 if !is_complete(&target) {
                     return Err(error.into());

@@ -651,7 +651,7 @@ fn verify_refuses_manifest_only_changes_and_files_the_manifest_does_not_list() {
         None,
     );
     type Change = fn(&mut CookedManifest);
-    let edited = "manifest.ron:2:13: `digest`: the manifest records";
+    let edited = "manifest.ron:3:13: `digest`: the manifest records";
     let fields: [(&str, Change); 14] = [
         ("project", |m| m.project.push('!')),
         ("root-seed", |m| m.root_seed += 1),
@@ -717,7 +717,7 @@ fn verify_refuses_manifest_only_changes_and_files_the_manifest_does_not_list() {
                 let text = fs::read_to_string(&path).expect("read");
                 fs::write(&path, text.replacen("    project:", "  project:", 1)).expect("write");
             }),
-            "manifest.ron:3:1: not canonical: found `  project:".to_owned(),
+            "manifest.ron:4:1: not canonical: found `  project:".to_owned(),
         ),
     ];
     for (name, damage, expected) in &cases {

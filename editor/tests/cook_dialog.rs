@@ -12,7 +12,7 @@ use stagecraft_editor::app::dialogs::Dialog;
 use support::{example, harness, wait_until};
 
 /// The street block's cooked bundle digest (tests/tests/cook.rs pins the same).
-const STREET_BLOCK: &str = "3619111283a15299c7f0f074ac62cb78e6e3545c1d7b7ffd0086db6059e754c0";
+const STREET_BLOCK: &str = "1ffc6cc474e4656797bb3b563105e10fbdea15ea1797d5df92711f07231f77e4";
 
 fn summary(
     app: &stagecraft_editor::app::StagecraftApp,

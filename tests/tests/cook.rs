@@ -18,23 +18,24 @@ use stagecraft_tests::{example_project, repo_root};
 
 mod support;
 
-/// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron).
+/// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron without the `digest` line,
+/// which records it).
 const GOLDEN: [(&str, &str); 4] = [
     (
         "pine-clearing",
-        "ebdd418c5ec5309b9d34073312ce8018a5f8da22a10ed8f86f4e8dbec1bf30be",
+        "6b24334a87d0bab9d1b420fe7dc09703d880e954388ae63c6339c8d43a04138d",
     ),
     (
         "street-block",
-        "3619111283a15299c7f0f074ac62cb78e6e3545c1d7b7ffd0086db6059e754c0",
+        "1ffc6cc474e4656797bb3b563105e10fbdea15ea1797d5df92711f07231f77e4",
     ),
     (
         "tactical-mission",
-        "172f13242f75a2e751086de40539aab1517628d9d5e18763cd6fc136d2f619c9",
+        "e504c488c40b1908b77c41ae4320ca18ab438c21cfc03268b083490449dc8959",
     ),
     (
         "streaming-crowd",
-        "88057e3a232c9f5d2b880047f3345cec2675c09a879188e9066823b1a26810a8",
+        "61f6b4fd982198af46d8c3eea94efc0e7b61705ebcc578bd17256bf2dc17aa26",
     ),
 ];
 

@@ -374,7 +374,11 @@ fn damage_first_entry_and_recook(name: &str, make: &dyn Fn(&Path)) -> (String, P
         assert!(kind.is_file(), "{name}: {file} is a regular file again");
     }
     let again = cook(&project, Some(temp.path().join("c")), &cache, None);
-    assert_eq!(again.hits(), 3, "{name}: the rebuilt entry serves the next cook");
+    assert_eq!(
+        again.hits(),
+        3,
+        "{name}: the rebuilt entry serves the next cook"
+    );
     (corrupt[0].0.clone(), entry)
 }
 
@@ -398,7 +402,11 @@ fn a_cache_product_that_is_a_device_link_or_a_pipe_is_discarded_and_rebuilt() {
             |p| std::os::unix::fs::symlink("/dev/zero", p).expect("link"),
             "is a symbolic link, which is not followed here",
         ),
-        ("pipe", |p| mkfifo(p), "is not a regular file (a pipe, socket or device)"),
+        (
+            "pipe",
+            |p| mkfifo(p),
+            "is not a regular file (a pipe, socket or device)",
+        ),
     ];
     for (name, make, reason) in cases {
         let (why, entry) = damage_first_entry_and_recook("product.bin", &make);
@@ -430,7 +438,11 @@ fn cache_records_that_are_pipes_are_never_opened() {
 fn a_cache_entry_without_a_readable_entry_ron_is_discarded_and_rebuilt() {
     let cases: [(&str, fn(&Path), &str); 4] = [
         ("missing", |_| {}, "does not exist (an incomplete entry)"),
-        ("pipe", |p| mkfifo(p), "is not a regular file (a pipe, socket or device)"),
+        (
+            "pipe",
+            |p| mkfifo(p),
+            "is not a regular file (a pipe, socket or device)",
+        ),
         (
             "/dev/null",
             |p| std::os::unix::fs::symlink("/dev/null", p).expect("link"),
@@ -656,15 +668,23 @@ fn verify_refuses_manifest_only_changes_and_files_the_manifest_does_not_list() {
     let fields: [(&str, Change); 14] = [
         ("project", |m| m.project.push('!')),
         ("root-seed", |m| m.root_seed += 1),
-        ("family-digest", |m| flip(m.families.values_mut().next().expect("a family"))),
-        ("override-digest", |m| flip(m.overrides.values_mut().next().expect("an override set"))),
+        ("family-digest", |m| {
+            flip(m.families.values_mut().next().expect("a family"))
+        }),
+        ("override-digest", |m| {
+            flip(m.overrides.values_mut().next().expect("an override set"))
+        }),
         ("recipe-id", |m| m.recipes[0].id.push('x')),
         ("scope", |m| m.recipes[0].scope.push('x')),
         ("source-digest", |m| flip(&mut m.recipes[0].source_digest)),
         ("address-schema", |m| m.recipes[0].address_schema += 1),
-        ("recipe-bundle-digest", |m| flip(&mut m.recipes[0].bundle_digest)),
+        ("recipe-bundle-digest", |m| {
+            flip(&mut m.recipes[0].bundle_digest)
+        }),
         ("stage-label", |m| m.recipes[0].stages[0].label.push('x')),
-        ("stage-operator", |m| m.recipes[0].stages[0].operator.push('x')),
+        ("stage-operator", |m| {
+            m.recipes[0].stages[0].operator.push('x')
+        }),
         ("stage-algorithm", |m| m.recipes[0].stages[0].algorithm += 1),
         ("stage-key", |m| flip(&mut m.recipes[0].stages[0].key)),
         ("outputs", |m| m.recipes[0].outputs.push(1001)),

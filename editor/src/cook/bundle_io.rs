@@ -135,9 +135,7 @@ pub(crate) fn file_error(problem: ReadProblem) -> CookError {
 fn check_folder_lists_exactly(dir: &Path, manifest: &CookedManifest) -> Result<(), CookError> {
     let listed: BTreeSet<&str> = manifest.stages().map(|(_, s)| s.file.as_str()).collect();
     let list = |folder: &Path, shown: &str| {
-        fs::read_dir(folder).map_err(|e| {
-            file_error(ReadProblem::Io(e)).in_file(shown)
-        })
+        fs::read_dir(folder).map_err(|e| file_error(ReadProblem::Io(e)).in_file(shown))
     };
     for entry in list(dir, "bundle folder")? {
         let entry = entry.map_err(|e| file_error(ReadProblem::Io(e)).in_file("bundle folder"))?;

@@ -21,8 +21,8 @@ use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
 use super::bundle_io::file_error;
 use crate::bounded_read::{read_regular, Links, ReadProblem};
 use stagecraft_runtime::cook::{
-    check_product, check_product_in, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo, CookError, CookedStage,
-    KeyRecord, StoreMiss,
+    check_product, check_product_in, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo,
+    CookError, CookedStage, KeyRecord, StoreMiss,
 };
 
 /// The default byte budget of a cache (1 GiB).
@@ -54,12 +54,13 @@ const PRODUCT_NAME: &str = "product.bin";
 /// A cache text file (`entry.ron`, `last/*.ron`): a regular file, never a link (cook writes
 /// none), at most the source size limit, UTF-8.
 fn read_cache_text(path: &Path) -> Result<String, CookError> {
-    let bytes = read_regular(path, MAX_SOURCE_BYTES as u64, Links::Refuse).map_err(|p| match p {
-        ReadProblem::Missing => CookError::File {
-            why: "does not exist (an incomplete entry)".to_owned(),
-        },
-        other => file_error(other),
-    })?;
+    let bytes =
+        read_regular(path, MAX_SOURCE_BYTES as u64, Links::Refuse).map_err(|p| match p {
+            ReadProblem::Missing => CookError::File {
+                why: "does not exist (an incomplete entry)".to_owned(),
+            },
+            other => file_error(other),
+        })?;
     String::from_utf8(bytes).map_err(|_| CookError::invalid("text", "not UTF-8".to_owned()))
 }
 
@@ -187,21 +188,25 @@ impl DiskCache {
         let product_path = dir.join(PRODUCT_NAME);
         let shown = product_path.display().to_string();
         let declared = entry.product.bytes;
-        let bytes = read_regular(&product_path, declared.min(MAX_PRODUCT_BYTES), Links::Refuse)
-            .map_err(|problem| {
-                match problem {
-                    ReadProblem::TooLarge { size, .. } => CookError::SizeMismatch {
-                        what: "file size in bytes (entry.ron's `bytes`)".to_owned(),
-                        declared,
-                        actual: size,
-                    },
-                    ReadProblem::Missing => CookError::File {
-                        why: "does not exist (an incomplete entry)".to_owned(),
-                    },
-                    other => file_error(other),
-                }
-                .in_file(&shown)
-            })?;
+        let bytes = read_regular(
+            &product_path,
+            declared.min(MAX_PRODUCT_BYTES),
+            Links::Refuse,
+        )
+        .map_err(|problem| {
+            match problem {
+                ReadProblem::TooLarge { size, .. } => CookError::SizeMismatch {
+                    what: "file size in bytes (entry.ron's `bytes`)".to_owned(),
+                    declared,
+                    actual: size,
+                },
+                ReadProblem::Missing => CookError::File {
+                    why: "does not exist (an incomplete entry)".to_owned(),
+                },
+                other => file_error(other),
+            }
+            .in_file(&shown)
+        })?;
         let product = check_product_in(&entry.product, &bytes, &shown)?;
         Ok(StoreHit { entry, product })
     }
@@ -228,8 +233,12 @@ impl DiskCache {
         fs::create_dir_all(&staging)?;
         let result = (|| -> anyhow::Result<()> {
             write_synced(&staging.join(PRODUCT_NAME), bytes)?;
-            let written = read_regular(&staging.join(PRODUCT_NAME), bytes.len() as u64, Links::Refuse)
-                .map_err(|problem| anyhow::anyhow!("{PRODUCT_NAME} {problem}"))?;
+            let written = read_regular(
+                &staging.join(PRODUCT_NAME),
+                bytes.len() as u64,
+                Links::Refuse,
+            )
+            .map_err(|problem| anyhow::anyhow!("{PRODUCT_NAME} {problem}"))?;
             check_product(product, &written)?;
             let entry = CacheEntry {
                 record: record.clone(),

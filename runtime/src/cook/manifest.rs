@@ -366,7 +366,10 @@ fn check_recipe_stages(recipe: &CookedRecipe, f: &Fields<'_>) -> Result<(), Cook
                 format!(
                     "recipe `{}`: output {output} names no stage of the recipe (its stages are {})",
                     recipe.id,
-                    ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                    ids.iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }

@@ -270,7 +270,9 @@ fn a_manifest_changed_after_cooking_or_written_differently_is_refused() {
     bad.recipes[0].outputs.push(9);
     let error = error_of(&bad.to_text());
     assert!(
-        error.contains("recipe `street`: output 9 names no stage of the recipe (its stages are 1, 2, 3)"),
+        error.contains(
+            "recipe `street`: output 9 names no stage of the recipe (its stages are 1, 2, 3)"
+        ),
         "{error}"
     );
     assert!(error.starts_with("manifest.ron:"), "{error}");

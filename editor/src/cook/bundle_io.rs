@@ -146,7 +146,9 @@ fn check_folder_lists_exactly(dir: &Path, manifest: &CookedManifest) -> Result<(
                 let real_folder = entry.file_type().is_ok_and(|t| t.is_dir());
                 if !real_folder {
                     return Err(CookError::File {
-                        why: "is not a folder (a bundle's products are in the folder `products/`, never behind a link)".to_owned(),
+                        why: "is not a folder (a bundle's products are in the folder \
+                              `products/`, never behind a link)"
+                            .to_owned(),
                     }
                     .in_file(PRODUCTS));
                 }

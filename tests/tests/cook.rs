@@ -382,6 +382,10 @@ fn damage_first_entry_and_recook(name: &str, make: &dyn Fn(&Path)) -> (String, P
     (corrupt[0].0.clone(), entry)
 }
 
+/// A case name, how to make the damaged file at a path, and the reason the miss must give.
+#[cfg(unix)]
+type EntryDamage = (&'static str, fn(&Path), &'static str);
+
 #[cfg(unix)]
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
@@ -396,7 +400,7 @@ fn mkfifo(path: &Path) {
 #[cfg(unix)]
 #[test]
 fn a_cache_product_that_is_a_device_link_or_a_pipe_is_discarded_and_rebuilt() {
-    let cases: [(&str, fn(&Path), &str); 2] = [
+    let cases: [EntryDamage; 2] = [
         (
             "/dev/zero",
             |p| std::os::unix::fs::symlink("/dev/zero", p).expect("link"),
@@ -436,7 +440,7 @@ fn cache_records_that_are_pipes_are_never_opened() {
 #[cfg(unix)]
 #[test]
 fn a_cache_entry_without_a_readable_entry_ron_is_discarded_and_rebuilt() {
-    let cases: [(&str, fn(&Path), &str); 4] = [
+    let cases: [EntryDamage; 4] = [
         ("missing", |_| {}, "does not exist (an incomplete entry)"),
         (
             "pipe",

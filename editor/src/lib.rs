@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod authoring;
+pub mod bounded_read;
 pub mod cli;
 pub mod cook;
 pub mod document;

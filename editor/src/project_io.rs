@@ -6,9 +6,10 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, Read as _, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::bounded_read::{read_regular, Links, ReadProblem};
 use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
 use stagecraft_runtime::project::{
     asset_paths, load_project, AssetPathProblem, LoadedProject, ProjectSources, Unreadable,
@@ -174,52 +175,23 @@ fn whole_file(message: String, expected: &str) -> Unreadable {
     }
 }
 
-/// Reads one project file as text: only regular files (links are followed), at most the size
-/// limit plus one byte. `Ok(None)` when nothing exists at `path`.
+/// Reads one project file as text through [`read_regular`]: only regular files (links are
+/// followed), at most the size limit. `Ok(None)` when nothing exists at `path`.
 pub fn read_project_file(path: &Path) -> Result<Option<String>, Unreadable> {
     let shown = path.display();
     let expected = "a readable UTF-8 text file";
-    match fs::symlink_metadata(path) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => {
+    let bytes = match read_regular(path, MAX_SOURCE_BYTES as u64, Links::Follow) {
+        Ok(bytes) => bytes,
+        Err(ReadProblem::Missing) => return Ok(None),
+        Err(ReadProblem::TooLarge { size, .. }) => return Err(oversized(size)),
+        Err(problem @ ReadProblem::BrokenLink(_)) => {
             return Err(whole_file(
-                format!("cannot read {shown}: {error}"),
-                expected,
+                format!("{shown} {problem}"),
+                "a link to an existing file",
             ))
         }
-        Ok(_) => {}
-    }
-    let metadata = fs::metadata(path).map_err(|error| {
-        whole_file(
-            format!("{shown} is a symbolic link that cannot be followed: {error}"),
-            "a link to an existing file",
-        )
-    })?;
-    if metadata.is_dir() {
-        return Err(whole_file(
-            format!("{shown} is a folder, not a file"),
-            expected,
-        ));
-    }
-    if !metadata.is_file() {
-        return Err(whole_file(
-            format!("{shown} is not a regular file (a pipe, socket or device)"),
-            expected,
-        ));
-    }
-    if metadata.len() > MAX_SOURCE_BYTES as u64 {
-        return Err(oversized(metadata.len()));
-    }
-    let mut bytes = Vec::new();
-    fs::File::open(path)
-        .and_then(|file| {
-            file.take(MAX_SOURCE_BYTES as u64 + 1)
-                .read_to_end(&mut bytes)
-        })
-        .map_err(|error| whole_file(format!("cannot read {shown}: {error}"), expected))?;
-    if bytes.len() > MAX_SOURCE_BYTES {
-        return Err(oversized(bytes.len() as u64));
-    }
+        Err(problem) => return Err(whole_file(format!("{shown} {problem}"), expected)),
+    };
     String::from_utf8(bytes).map(Some).map_err(|error| {
         let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
         not_utf8(valid, error.as_bytes()[valid.len()])

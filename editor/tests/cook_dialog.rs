@@ -12,7 +12,7 @@ use stagecraft_editor::app::dialogs::Dialog;
 use support::{example, harness, wait_until};
 
 /// The street block's cooked bundle digest (tests/tests/cook.rs pins the same).
-const STREET_BLOCK: &str = "f9806c445b8fedd389af80b5fbcb803dbd32f30e9aab00aff67a6b7a602d5955";
+const STREET_BLOCK: &str = "1ffc6cc474e4656797bb3b563105e10fbdea15ea1797d5df92711f07231f77e4";
 
 fn summary(
     app: &stagecraft_editor::app::StagecraftApp,

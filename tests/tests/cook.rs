@@ -9,31 +9,33 @@ use std::path::{Path, PathBuf};
 
 use stagecraft_editor::cli::{run_command, Command};
 use stagecraft_editor::cook::{
-    cook_project, read_bundle, CookOptions, CookReport, StageOutcome, DEFAULT_BUDGET_BYTES,
+    cook_project, read_bundle, CookOptions, CookReport, DiskCache, StageOutcome,
+    DEFAULT_BUDGET_BYTES,
 };
 use stagecraft_editor::service::StageObserver;
-use stagecraft_runtime::cook::{KeyChange, ShardSpec, StoreMiss};
+use stagecraft_runtime::cook::{parse_manifest, CookedManifest, KeyChange, ShardSpec, StoreMiss};
 use stagecraft_tests::{example_project, repo_root};
 
 mod support;
 
-/// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron).
+/// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron without the `digest` line,
+/// which records it).
 const GOLDEN: [(&str, &str); 4] = [
     (
         "pine-clearing",
-        "80ffa902cb82ad697fb6be7f078070edb35a3bf31fdd4f34bd15ae3e9fb74cdb",
+        "6b24334a87d0bab9d1b420fe7dc09703d880e954388ae63c6339c8d43a04138d",
     ),
     (
         "street-block",
-        "f9806c445b8fedd389af80b5fbcb803dbd32f30e9aab00aff67a6b7a602d5955",
+        "1ffc6cc474e4656797bb3b563105e10fbdea15ea1797d5df92711f07231f77e4",
     ),
     (
         "tactical-mission",
-        "172f13242f75a2e751086de40539aab1517628d9d5e18763cd6fc136d2f619c9",
+        "e504c488c40b1908b77c41ae4320ca18ab438c21cfc03268b083490449dc8959",
     ),
     (
         "streaming-crowd",
-        "88057e3a232c9f5d2b880047f3345cec2675c09a879188e9066823b1a26810a8",
+        "61f6b4fd982198af46d8c3eea94efc0e7b61705ebcc578bd17256bf2dc17aa26",
     ),
 ];
 
@@ -336,6 +338,137 @@ fn corrupt_or_truncated_cache_entries_are_discarded_and_rebuilt() {
     assert_eq!(again.hits(), 3, "the rebuilt entries serve the next cook");
 }
 
+/// Replaces `name` in the first cache entry of a good street-block cook with what `make`
+/// makes, cooks again and returns the one stage's miss reason and the entry's folder; the cook
+/// must finish, rebuild the entry to the same bytes, and serve the next cook from it.
+#[cfg(unix)]
+fn damage_first_entry_and_recook(name: &str, make: &dyn Fn(&Path)) -> (String, PathBuf) {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = temp.path().join("cache");
+    let project = example_project("street-block");
+    cook(&project, Some(temp.path().join("a")), &cache, None);
+    let entry = entry_files(&cache)[0]
+        .parent()
+        .expect("entry folder")
+        .to_owned();
+    let path = entry.join(name);
+    fs::remove_file(&path).expect("rm");
+    make(&path);
+    let report = cook(&project, Some(temp.path().join("b")), &cache, None);
+    let corrupt: Vec<(String, bool)> = report
+        .stages
+        .iter()
+        .filter_map(|s| match &s.outcome {
+            StageOutcome::Miss(StoreMiss::Corrupt(why)) => Some((why.clone(), s.stored)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(corrupt.len(), 1, "{name}: {:?}", report.stages);
+    assert!(corrupt[0].1, "{name}: rebuilt");
+    assert_eq!(
+        tree(&temp.path().join("a")),
+        tree(&temp.path().join("b")),
+        "{name}: rebuilt bytes are the same"
+    );
+    for file in ["entry.ron", "product.bin"] {
+        let kind = fs::symlink_metadata(entry.join(file)).expect("rebuilt");
+        assert!(kind.is_file(), "{name}: {file} is a regular file again");
+    }
+    let again = cook(&project, Some(temp.path().join("c")), &cache, None);
+    assert_eq!(
+        again.hits(),
+        3,
+        "{name}: the rebuilt entry serves the next cook"
+    );
+    (corrupt[0].0.clone(), entry)
+}
+
+/// A case name, how to make the damaged file at a path, and the reason the miss must give.
+#[cfg(unix)]
+type EntryDamage = (&'static str, fn(&Path), &'static str);
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Issue 35.5: a cache product that is a link to a device never ending, or a pipe no one
+/// writes, is neither read nor opened: the entry is discarded and rebuilt, with the reason.
+#[cfg(unix)]
+#[test]
+fn a_cache_product_that_is_a_device_link_or_a_pipe_is_discarded_and_rebuilt() {
+    let cases: [EntryDamage; 2] = [
+        (
+            "/dev/zero",
+            |p| std::os::unix::fs::symlink("/dev/zero", p).expect("link"),
+            "is a symbolic link, which is not followed here",
+        ),
+        (
+            "pipe",
+            |p| mkfifo(p),
+            "is not a regular file (a pipe, socket or device)",
+        ),
+    ];
+    for (name, make, reason) in cases {
+        let (why, entry) = damage_first_entry_and_recook("product.bin", &make);
+        let file = entry.join("product.bin").display().to_string();
+        assert_eq!(why, format!("{file}: {reason}"), "{name}");
+    }
+}
+
+/// Issue 35.5: the cache's other records — a stage's last key (read to explain a miss) and an
+/// entry's completion manifest peeked at by `--plan` — are never opened when they are pipes.
+#[cfg(unix)]
+#[test]
+fn cache_records_that_are_pipes_are_never_opened() {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = DiskCache::new(temp.path());
+    let key = "ab".repeat(32);
+    fs::create_dir_all(temp.path().join("last")).expect("mkdir");
+    fs::create_dir_all(temp.path().join("entries").join(&key)).expect("mkdir");
+    mkfifo(&temp.path().join("last/street-block.2.ron"));
+    mkfifo(&temp.path().join("entries").join(&key).join("entry.ron"));
+    assert_eq!(cache.last("street-block", 2), None);
+    assert_eq!(cache.peek_digest(&key), None);
+}
+
+/// Issue 35.6: an entry whose completion manifest is missing, a pipe, a link to a device or a
+/// folder is discarded and rebuilt with the reason naming the file — it never blocks `cook`.
+#[cfg(unix)]
+#[test]
+fn a_cache_entry_without_a_readable_entry_ron_is_discarded_and_rebuilt() {
+    let cases: [EntryDamage; 4] = [
+        ("missing", |_| {}, "does not exist (an incomplete entry)"),
+        (
+            "pipe",
+            |p| mkfifo(p),
+            "is not a regular file (a pipe, socket or device)",
+        ),
+        (
+            "/dev/null",
+            |p| std::os::unix::fs::symlink("/dev/null", p).expect("link"),
+            "is a symbolic link, which is not followed here",
+        ),
+        (
+            "folder",
+            |p| {
+                fs::create_dir(p).expect("mkdir");
+                fs::write(p.join("x"), "x").expect("write");
+            },
+            "is a folder, not a file",
+        ),
+    ];
+    for (name, make, reason) in cases {
+        let (why, entry) = damage_first_entry_and_recook("entry.ron", &make);
+        let file = entry.join("entry.ron").display().to_string();
+        assert_eq!(why, format!("{file}: {reason}"), "{name}");
+    }
+}
+
 #[test]
 fn the_byte_budget_evicts_old_entries_but_never_one_in_use() {
     let temp = tempfile::tempdir().expect("temp");
@@ -434,7 +567,7 @@ fn a_corpus_of_damaged_bundles_is_refused_with_clear_errors() {
         ("path-escapes", manifest("products/street-block.2.bin", "../street-block.2.bin"), "product path `../street-block.2.bin` escapes the bundle folder: it is not inside `products/`".to_owned()),
         ("path-dotdot", manifest("products/street-block.2.bin", "products/../../x.bin"), "escapes the bundle folder: it contains `..`".to_owned()),
         ("size-beyond-limit", manifest("bytes: 2092,", "bytes: 9999999999999,"), "product file `products/street-block.2.bin` is 9999999999999, over the limit of 1073741824".to_owned()),
-        ("manifest-schema", manifest("schema: 1,", "schema: 99,"), "manifest schema version 99 is not supported (this build reads version 1)".to_owned()),
+        ("manifest-schema", manifest("schema: 2,", "schema: 99,"), "manifest schema version 99 is not supported (this build reads version 2)".to_owned()),
         ("manifest-unknown-field", manifest("root_seed:", "color: 3,\n    root_seed:"), "unknown field `color`".to_owned()),
         ("missing-product", Box::new(move |dir: &Path| fs::remove_file(dir.join(scatter)).expect("rm")), format!("{scatter}: {scatter}: invalid file cannot be opened")),
     ];
@@ -478,6 +611,146 @@ fn a_corpus_of_damaged_bundles_is_refused_with_clear_errors() {
             error.contains("escapes the bundle folder: it leads to"),
             "{error}"
         );
+    }
+    assert!(read_bundle(&good).is_ok(), "the original is untouched");
+}
+
+/// `verify` (the function and the command) refuses the bundle in `dir` with an error that
+/// contains `expected`.
+fn assert_refused(dir: &Path, name: &str, expected: &str) {
+    let error = match read_bundle(dir) {
+        Ok(_) => panic!("{name}: a damaged bundle was accepted"),
+        Err(error) => error.to_string(),
+    };
+    assert!(
+        error.contains(expected),
+        "{name}:\n  got      {error}\n  expected {expected}"
+    );
+    let mut out = Vec::new();
+    let command = Command::Verify {
+        dir: dir.to_owned(),
+        json: false,
+    };
+    let code = run_command(&command, &mut out).expect("runs");
+    assert_eq!(code, 1, "{name}");
+    assert!(String::from_utf8_lossy(&out).contains(expected), "{name}");
+}
+
+/// Rewrites the manifest of `dir` with `change` applied; `reseal` records the digest of the new
+/// content, otherwise the cooked digest stays (an edit made after cooking).
+fn edit_manifest(dir: &Path, change: &dyn Fn(&mut CookedManifest), reseal: bool) {
+    let path = dir.join("manifest.ron");
+    let mut manifest = parse_manifest(&fs::read_to_string(&path).expect("read")).expect("parses");
+    let cooked = manifest.digest_hex();
+    change(&mut manifest);
+    let mut text = manifest.to_text();
+    if !reseal {
+        text = text.replacen(&manifest.digest_hex(), &cooked, 1);
+    }
+    fs::write(&path, text).expect("write");
+}
+
+/// Flips the last hex digit of a digest.
+fn flip(hex: &mut String) {
+    let last = if hex.ends_with('0') { "1" } else { "0" };
+    hex.pop();
+    hex.push_str(last);
+}
+
+/// Issue 35.8: every manifest-only change, and every file the manifest does not list, is
+/// refused by `verify` with a message naming the file.
+#[test]
+fn verify_refuses_manifest_only_changes_and_files_the_manifest_does_not_list() {
+    let temp = tempfile::tempdir().expect("temp");
+    let good = temp.path().join("good");
+    cook(
+        &example_project("pine-clearing"),
+        Some(good.clone()),
+        &temp.path().join("cache"),
+        None,
+    );
+    type Change = fn(&mut CookedManifest);
+    let edited = "manifest.ron:3:13: `digest`: the manifest records";
+    let fields: [(&str, Change); 14] = [
+        ("project", |m| m.project.push('!')),
+        ("root-seed", |m| m.root_seed += 1),
+        ("family-digest", |m| {
+            flip(m.families.values_mut().next().expect("a family"))
+        }),
+        ("override-digest", |m| {
+            flip(m.overrides.values_mut().next().expect("an override set"))
+        }),
+        ("recipe-id", |m| m.recipes[0].id.push('x')),
+        ("scope", |m| m.recipes[0].scope.push('x')),
+        ("source-digest", |m| flip(&mut m.recipes[0].source_digest)),
+        ("address-schema", |m| m.recipes[0].address_schema += 1),
+        ("recipe-bundle-digest", |m| {
+            flip(&mut m.recipes[0].bundle_digest)
+        }),
+        ("stage-label", |m| m.recipes[0].stages[0].label.push('x')),
+        ("stage-operator", |m| {
+            m.recipes[0].stages[0].operator.push('x')
+        }),
+        ("stage-algorithm", |m| m.recipes[0].stages[0].algorithm += 1),
+        ("stage-key", |m| flip(&mut m.recipes[0].stages[0].key)),
+        ("outputs", |m| m.recipes[0].outputs.push(1001)),
+    ];
+    for (name, change) in fields {
+        let dir = damaged_copy(&good, temp.path(), name);
+        edit_manifest(&dir, &change, false);
+        assert_refused(&dir, name, edited);
+    }
+    let first = "products/pine-clearing.1001.bin";
+    type Damage = Box<dyn Fn(&Path)>;
+    let cases: Vec<(&str, Damage, String)> = vec![
+        (
+            "digest-field",
+            Box::new(|dir: &Path| {
+                let path = dir.join("manifest.ron");
+                let text = fs::read_to_string(&path).expect("read");
+                let at = text.find("digest: \"").expect("digest") + "digest: \"".len();
+                let mut digest = text[at..at + 64].to_owned();
+                flip(&mut digest);
+                fs::write(&path, text.replacen(&text[at..at + 64], &digest, 1)).expect("write");
+            }),
+            edited.to_owned(),
+        ),
+        (
+            "output-names-no-stage",
+            Box::new(|dir: &Path| edit_manifest(dir, &|m| m.recipes[0].outputs.push(9), true)),
+            "recipe `pine-clearing`: output 9 names no stage of the recipe (its stages are 1001, 1002)".to_owned(),
+        ),
+        (
+            "stage-entry-deleted-file-kept",
+            Box::new(|dir: &Path| edit_manifest(dir, &|m| {
+                m.recipes[0].stages.remove(0);
+            }, true)),
+            format!("{first}: not listed in manifest.ron"),
+        ),
+        (
+            "extra-product",
+            Box::new(|dir: &Path| fs::write(dir.join("products/extra.bin"), b"x").expect("write")),
+            "products/extra.bin: not listed in manifest.ron".to_owned(),
+        ),
+        (
+            "extra-file",
+            Box::new(|dir: &Path| fs::write(dir.join("notes.txt"), b"x").expect("write")),
+            "notes.txt: not listed in manifest.ron".to_owned(),
+        ),
+        (
+            "non-canonical",
+            Box::new(|dir: &Path| {
+                let path = dir.join("manifest.ron");
+                let text = fs::read_to_string(&path).expect("read");
+                fs::write(&path, text.replacen("    project:", "  project:", 1)).expect("write");
+            }),
+            "manifest.ron:4:1: not canonical: found `  project:".to_owned(),
+        ),
+    ];
+    for (name, damage, expected) in &cases {
+        let dir = damaged_copy(&good, temp.path(), name);
+        damage(&dir);
+        assert_refused(&dir, name, expected);
     }
     assert!(read_bundle(&good).is_ok(), "the original is untouched");
 }

@@ -1,7 +1,8 @@
 //! `stagecraft verify`: re-reads a cooked bundle and checks everything — the manifest (schema,
-//! fields, product paths inside the bundle), then every product file (size, file digest, magic,
-//! version, kind, stage, element count, payload decoding, canonical re-encoding, product
-//! digest) — and prints what it checked.
+//! fields, product paths inside the bundle, outputs naming its stages, its recorded digest
+//! against its content, canonical text), the folder (exactly the files the manifest lists), then
+//! every product file (size, file digest, magic, version, kind, stage, element count, payload
+//! decoding, canonical re-encoding, product digest) — and prints what it checked.
 
 use std::io::Write;
 use std::path::Path;
@@ -59,6 +60,11 @@ pub fn verify(dir: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32
         m.recipes.len(),
         m.families.len(),
         m.overrides.len()
+    )?;
+    writeln!(
+        out,
+        "  manifest.ron: canonical, recorded digest = digest of its content; the folder holds exactly the manifest and its {} product files: ok",
+        bundle.products.len()
     )?;
     for p in &bundle.products {
         writeln!(

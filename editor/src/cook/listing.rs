@@ -10,7 +10,8 @@ use std::path::Path;
 use stagecraft_runtime::cook::parse_manifest;
 use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
 
-use super::bundle_io::{read_limited, MANIFEST_NAME};
+use super::bundle_io::MANIFEST_NAME;
+use crate::bounded_read::{read_regular, Links};
 
 /// The folder of product files inside a bundle.
 const PRODUCTS: &str = "products";
@@ -19,11 +20,7 @@ const PRODUCTS: &str = "products";
 /// else what is off, in words (the first thing found: an unreadable manifest, a file it does not
 /// list, a listed file that is missing).
 pub fn check_listing(dir: &Path) -> Result<(), String> {
-    let bytes = read_limited(
-        &dir.join(MANIFEST_NAME),
-        MAX_SOURCE_BYTES as u64,
-        MANIFEST_NAME,
-    )
+    let bytes = read_regular(&dir.join(MANIFEST_NAME), MAX_SOURCE_BYTES as u64, Links::Refuse)
     .map_err(|e| format!("its {MANIFEST_NAME}: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("its {MANIFEST_NAME} is not UTF-8"))?;
     let manifest = parse_manifest(&text).map_err(|e| format!("its {MANIFEST_NAME}: {e}"))?;

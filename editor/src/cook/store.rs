@@ -14,10 +14,16 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use anyhow::Context as _;
 use stagecraft_runtime::content::Product;
+use stagecraft_runtime::cook::codec::MAX_PRODUCT_BYTES;
+use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
+
+use super::bundle_io::file_error;
+use crate::bounded_read::{read_regular, Links, ReadProblem};
 use stagecraft_runtime::cook::{
-    check_product, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo, CookError, CookedStage,
-    KeyRecord, StoreMiss,
+    check_product, check_product_in, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo,
+    CookError, CookedStage, KeyRecord, StoreMiss,
 };
 
 /// The default byte budget of a cache (1 GiB).
@@ -39,6 +45,45 @@ pub struct DiskCache {
 }
 
 static STAGING_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// An entry's completion manifest, written last.
+const ENTRY_NAME: &str = "entry.ron";
+
+/// An entry's product file.
+const PRODUCT_NAME: &str = "product.bin";
+
+/// A cache text file (`entry.ron`, `last/*.ron`): a regular file, never a link (cook writes
+/// none), at most the source size limit, UTF-8.
+fn read_cache_text(path: &Path) -> Result<String, CookError> {
+    let bytes =
+        read_regular(path, MAX_SOURCE_BYTES as u64, Links::Refuse).map_err(|p| match p {
+            ReadProblem::Missing => CookError::File {
+                why: "does not exist (an incomplete entry)".to_owned(),
+            },
+            other => file_error(other),
+        })?;
+    String::from_utf8(bytes).map_err(|_| CookError::invalid("text", "not UTF-8".to_owned()))
+}
+
+/// A published entry: a folder (not a link) whose `entry.ron` is a regular file.
+fn is_complete(dir: &Path) -> bool {
+    fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir())
+        && fs::symlink_metadata(dir.join(ENTRY_NAME)).is_ok_and(|m| m.is_file())
+}
+
+/// Removes whatever is at `path` — a folder with its contents, or a file or link itself (never
+/// what a link leads to).
+fn discard(path: &Path) {
+    match fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.is_dir() => {
+            let _ = fs::remove_dir_all(path);
+        }
+        Ok(_) => {
+            let _ = fs::remove_file(path);
+        }
+        Err(_) => {}
+    }
+}
 
 fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = fs::File::create(path)?;
@@ -83,7 +128,7 @@ impl DiskCache {
 
     /// The key record of the last cook of (`scope`, `stage`), if one was recorded and readable.
     pub fn last(&self, scope: &str, stage: u32) -> Option<KeyRecord> {
-        let text = fs::read_to_string(self.last_path(scope, stage)).ok()?;
+        let text = read_cache_text(&self.last_path(scope, stage)).ok()?;
         KeyRecord::parse(&text).ok()
     }
 
@@ -99,47 +144,87 @@ impl DiskCache {
     /// The product digest of the entry under `key`, from its completion manifest alone (no
     /// verification; for planning).
     pub fn peek_digest(&self, key: &str) -> Option<String> {
-        let text = fs::read_to_string(self.entry_dir(key).join("entry.ron")).ok()?;
+        let text = read_cache_text(&self.entry_dir(key).join(ENTRY_NAME)).ok()?;
         CacheEntry::parse(&text).ok().map(|e| e.product.digest)
     }
 
-    /// Looks `record` up: a verified hit, or why not. A corrupt entry is removed.
+    /// Looks `record` up: a verified hit, or why not. An entry that fails any check — not a
+    /// folder, no `entry.ron`, a file that is not a regular file, damaged bytes — is discarded,
+    /// and the miss says why, naming the file.
     pub fn lookup(&self, record: &KeyRecord) -> Result<StoreHit, StoreMiss> {
         let dir = self.entry_dir(&record.key);
-        if !dir.join("entry.ron").is_file() {
-            return Err(explain_miss(
-                self.last(&record.scope, record.stage).as_ref(),
-                record,
-            ));
+        if let Err(error) = fs::symlink_metadata(&dir) {
+            if error.kind() == io::ErrorKind::NotFound {
+                return Err(explain_miss(
+                    self.last(&record.scope, record.stage).as_ref(),
+                    record,
+                ));
+            }
         }
         match self.verify_entry(&dir, record) {
             Ok(hit) => {
                 // The completion manifest's modification time is the entry's last use.
-                if let Ok(file) = fs::File::options().append(true).open(dir.join("entry.ron")) {
+                if let Ok(file) = fs::File::options().append(true).open(dir.join(ENTRY_NAME)) {
                     let _ = file.set_modified(SystemTime::now());
                 }
                 Ok(hit)
             }
             Err(error) => {
-                let _ = fs::remove_dir_all(&dir);
+                discard(&dir);
                 Err(StoreMiss::Corrupt(error.to_string()))
             }
         }
     }
 
     fn verify_entry(&self, dir: &Path, record: &KeyRecord) -> Result<StoreHit, CookError> {
-        let text = fs::read_to_string(dir.join("entry.ron"))
-            .map_err(|e| CookError::invalid("entry.ron", format!("file: {e}")))?;
-        let entry = CacheEntry::parse(&text).map_err(|e| e.in_file("entry.ron"))?;
+        match fs::symlink_metadata(dir) {
+            Ok(metadata) if metadata.is_dir() => {}
+            found => {
+                let error = match found {
+                    Err(error) => file_error(ReadProblem::Io(error)),
+                    Ok(_) => CookError::File {
+                        why: "is not a folder (a cache entry is a folder of entry.ron and \
+                              product.bin)"
+                            .to_owned(),
+                    },
+                };
+                return Err(error.in_file(&dir.display().to_string()));
+            }
+        }
+        let entry_path = dir.join(ENTRY_NAME);
+        let shown = entry_path.display().to_string();
+        let text = read_cache_text(&entry_path).map_err(|e| e.in_file(&shown))?;
+        let entry = CacheEntry::parse(&text).map_err(|e| e.in_file(&shown))?;
         if entry.record.key != record.key {
             return Err(CookError::invalid(
-                "entry.ron",
+                "key",
                 format!("key {} under {}", entry.record.key, record.key),
-            ));
+            )
+            .in_file(&shown));
         }
-        let bytes = fs::read(dir.join("product.bin"))
-            .map_err(|e| CookError::invalid("product.bin", format!("file: {e}")))?;
-        let product = check_product(&entry.product, &bytes)?;
+        let product_path = dir.join(PRODUCT_NAME);
+        let shown = product_path.display().to_string();
+        let declared = entry.product.bytes;
+        let bytes = read_regular(
+            &product_path,
+            declared.min(MAX_PRODUCT_BYTES),
+            Links::Refuse,
+        )
+        .map_err(|problem| {
+            match problem {
+                ReadProblem::TooLarge { size, .. } => CookError::SizeMismatch {
+                    what: "file size in bytes (entry.ron's `bytes`)".to_owned(),
+                    declared,
+                    actual: size,
+                },
+                ReadProblem::Missing => CookError::File {
+                    why: "does not exist (an incomplete entry)".to_owned(),
+                },
+                other => file_error(other),
+            }
+            .in_file(&shown)
+        })?;
+        let product = check_product_in(&entry.product, &bytes, &shown)?;
         Ok(StoreHit { entry, product })
     }
 
@@ -153,7 +238,7 @@ impl DiskCache {
         bytes: &[u8],
     ) -> anyhow::Result<()> {
         let target = self.entry_dir(&record.key);
-        if target.join("entry.ron").is_file() {
+        if is_complete(&target) {
             return Ok(());
         }
         let staging = self.root.join("staging").join(format!(
@@ -164,25 +249,40 @@ impl DiskCache {
         ));
         fs::create_dir_all(&staging)?;
         let result = (|| -> anyhow::Result<()> {
-            write_synced(&staging.join("product.bin"), bytes)?;
-            let written = fs::read(staging.join("product.bin"))?;
+            write_synced(&staging.join(PRODUCT_NAME), bytes)?;
+            let written = read_regular(
+                &staging.join(PRODUCT_NAME),
+                bytes.len() as u64,
+                Links::Refuse,
+            )
+            .map_err(|problem| anyhow::anyhow!("{PRODUCT_NAME} {problem}"))?;
             check_product(product, &written)?;
             let entry = CacheEntry {
                 record: record.clone(),
                 product: product.clone(),
             };
-            write_synced(&staging.join("entry.ron"), entry.to_text().as_bytes())?;
+            write_synced(&staging.join(ENTRY_NAME), entry.to_text().as_bytes())?;
             fs::File::open(&staging)?.sync_all()?;
             fs::create_dir_all(self.root.join("entries"))?;
+            // What is in the way is a malformed entry (a published one is complete): it goes.
+            if !is_complete(&target) {
+                discard(&target);
+            }
             if let Err(error) = fs::rename(&staging, &target) {
-                if !target.join("entry.ron").is_file() {
+                if !is_complete(&target) {
                     return Err(error.into());
                 }
             }
             Ok(())
         })();
         let _ = fs::remove_dir_all(&staging);
-        result
+        result.with_context(|| {
+            format!(
+                "cannot store the cache entry {} (staged in {})",
+                target.display(),
+                staging.display()
+            )
+        })
     }
 
     /// Removes what killed cooks left: `staging/KEY-PID-N` folders whose process is gone and

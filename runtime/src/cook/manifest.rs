@@ -14,8 +14,8 @@ use crate::project::node::{Node, NodeKind};
 use crate::project::parse::parse;
 use crate::project::write::{to_canonical_string, Doc};
 
-/// The manifest schema this build writes and reads.
-pub const MANIFEST_SCHEMA: u32 = 1;
+/// The manifest schema this build writes and reads (2: the manifest carries its own digest).
+pub const MANIFEST_SCHEMA: u32 = 2;
 /// Stages a manifest may list in all.
 pub const MAX_MANIFEST_STAGES: usize = 4096;
 
@@ -123,18 +123,22 @@ pub fn cook_recipe(bundle: &GeneratedBundle) -> (CookedRecipe, Vec<(String, Vec<
 }
 
 impl CookedManifest {
-    /// The canonical text of `manifest.ron`.
+    /// The canonical text of `manifest.ron`: the body with its digest
+    /// ([`CookedManifest::digest_hex`]) as the second field.
     pub fn to_text(&self) -> String {
-        to_canonical_string(&self.doc())
+        to_canonical_string(&self.doc(Some(self.digest_hex())))
     }
 
-    /// BLAKE3 of [`CookedManifest::to_text`], hex: the cooked bundle's digest (the manifest
-    /// records every product file's digest, so this covers every byte of the bundle).
+    /// The cooked bundle's digest, hex: BLAKE3 of the canonical manifest text without its
+    /// `digest` field. It covers every field of the manifest, and through each product's
+    /// `file_digest` every byte of every product file — so every byte of the bundle.
     pub fn digest_hex(&self) -> String {
-        blake3::hash(self.to_text().as_bytes()).to_hex().to_string()
+        blake3::hash(to_canonical_string(&self.doc(None)).as_bytes())
+            .to_hex()
+            .to_string()
     }
 
-    fn doc(&self) -> Doc {
+    fn doc(&self, digest: Option<String>) -> Doc {
         let map = |m: &BTreeMap<String, String>| {
             Doc::Map(
                 m.iter()
@@ -142,20 +146,19 @@ impl CookedManifest {
                     .collect(),
             )
         };
-        Doc::Struct(
-            "CookedBundle",
-            vec![
-                ("schema", Doc::Int(MANIFEST_SCHEMA.into())),
-                ("project", Doc::Str(self.project.clone())),
-                ("root_seed", Doc::Int(self.root_seed.into())),
-                ("families", map(&self.families)),
-                ("overrides", map(&self.overrides)),
-                (
-                    "recipes",
-                    Doc::List(self.recipes.iter().map(recipe_doc).collect()),
-                ),
-            ],
-        )
+        let mut fields = vec![("schema", Doc::Int(MANIFEST_SCHEMA.into()))];
+        fields.extend(digest.map(|d| ("digest", Doc::Str(d))));
+        fields.extend([
+            ("project", Doc::Str(self.project.clone())),
+            ("root_seed", Doc::Int(self.root_seed.into())),
+            ("families", map(&self.families)),
+            ("overrides", map(&self.overrides)),
+            (
+                "recipes",
+                Doc::List(self.recipes.iter().map(recipe_doc).collect()),
+            ),
+        ]);
+        Doc::Struct("CookedBundle", fields)
     }
 
     /// Every stage entry with its recipe, in manifest order.
@@ -236,6 +239,7 @@ pub fn parse_manifest(text: &str) -> Result<CookedManifest, CookError> {
             supported: MANIFEST_SCHEMA.into(),
         });
     }
+    let recorded = fields.digest("digest")?;
     let manifest = CookedManifest {
         project: fields.string("project")?,
         root_seed: fields.uint("root_seed", u64::MAX)?,
@@ -249,6 +253,7 @@ pub fn parse_manifest(text: &str) -> Result<CookedManifest, CookError> {
     };
     fields.no_others(&[
         "schema",
+        "digest",
         "project",
         "root_seed",
         "families",
@@ -256,7 +261,59 @@ pub fn parse_manifest(text: &str) -> Result<CookedManifest, CookError> {
         "recipes",
     ])?;
     check_manifest(&manifest)?;
+    check_sealed(&manifest, &recorded, fields.get("digest")?)?;
+    check_canonical(&manifest, text)?;
     Ok(manifest)
+}
+
+/// The recorded `digest` must be the digest of everything else the manifest says: an edit to any
+/// field after cooking is refused.
+fn check_sealed(manifest: &CookedManifest, recorded: &str, node: &Node) -> Result<(), CookError> {
+    let computed = manifest.digest_hex();
+    if computed == recorded {
+        return Ok(());
+    }
+    Err(manifest_error(
+        Some(node),
+        format!(
+            "`digest`: the manifest records {recorded}, its content hashes to {computed}: \
+             the manifest was changed after cooking (or damaged)"
+        ),
+    ))
+}
+
+/// The text must be exactly what the canonical writer gives for what it says, so one bundle has
+/// one text (and one digest).
+fn check_canonical(manifest: &CookedManifest, text: &str) -> Result<(), CookError> {
+    let canonical = manifest.to_text();
+    if canonical == text {
+        return Ok(());
+    }
+    let shorten = |line: Option<&str>| match line {
+        None => "the end of the file".to_owned(),
+        Some(line) if line.chars().count() > 80 => {
+            format!("`{}…`", line.chars().take(80).collect::<String>())
+        }
+        Some(line) => format!("`{line}`"),
+    };
+    let (mut found, mut expected) = (text.split_inclusive('\n'), canonical.split_inclusive('\n'));
+    let mut line = 1u32;
+    loop {
+        let (f, e) = (found.next(), expected.next());
+        if f != e {
+            return Err(CookError::Manifest {
+                line,
+                column: 1,
+                message: format!(
+                    "not canonical: found {}, the canonical writer gives {} \
+                     (a manifest is written only by `stagecraft cook`)",
+                    shorten(f.map(|l| l.trim_end_matches('\n'))),
+                    shorten(e.map(|l| l.trim_end_matches('\n')))
+                ),
+            });
+        }
+        line = line.saturating_add(1);
+    }
 }
 
 fn parse_recipe(node: &Node) -> Result<CookedRecipe, CookError> {
@@ -287,7 +344,37 @@ fn parse_recipe(node: &Node) -> Result<CookedRecipe, CookError> {
         "outputs",
         "stages",
     ])?;
+    check_recipe_stages(&recipe, &f)?;
     Ok(recipe)
+}
+
+/// Stage ids are unique within a recipe, and every output names one of its stages.
+fn check_recipe_stages(recipe: &CookedRecipe, f: &Fields<'_>) -> Result<(), CookError> {
+    let mut ids = BTreeSet::new();
+    for (stage, node) in recipe.stages.iter().zip(f.list("stages")?) {
+        if !ids.insert(stage.id) {
+            return Err(manifest_error(
+                Some(node),
+                format!("recipe `{}`: stage {} is listed twice", recipe.id, stage.id),
+            ));
+        }
+    }
+    for (output, node) in recipe.outputs.iter().zip(f.list("outputs")?) {
+        if !ids.contains(output) {
+            return Err(manifest_error(
+                Some(node),
+                format!(
+                    "recipe `{}`: output {output} names no stage of the recipe (its stages are {})",
+                    recipe.id,
+                    ids.iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn parse_stage(node: &Node) -> Result<CookedStage, CookError> {
@@ -525,7 +612,17 @@ fn kind_named(name: &str) -> Result<ProductKind, CookError> {
 /// version, kind, stage, element count), payload decoding, product digest — and returns the
 /// product. Every error names the file.
 pub fn check_product(stage: &CookedStage, bytes: &[u8]) -> Result<Product, CookError> {
-    check_product_inner(stage, bytes).map_err(|e| e.in_file(&stage.file))
+    check_product_in(stage, bytes, &stage.file)
+}
+
+/// [`check_product`] of a file that lives at `file` (a cache entry's `product.bin`, say)
+/// rather than at the manifest's `file`: every error names `file`.
+pub fn check_product_in(
+    stage: &CookedStage,
+    bytes: &[u8],
+    file: &str,
+) -> Result<Product, CookError> {
+    check_product_inner(stage, bytes).map_err(|e| e.in_file(file))
 }
 
 fn check_product_inner(stage: &CookedStage, bytes: &[u8]) -> Result<Product, CookError> {

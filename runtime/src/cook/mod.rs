@@ -18,8 +18,8 @@ pub use cache::{
 };
 pub use codec::{decode_product_file, encode_product_file, read_header, ProductHeader};
 pub use manifest::{
-    check_product, check_product_path, cook_recipe, parse_manifest, CookedManifest, CookedRecipe,
-    CookedStage, MANIFEST_SCHEMA,
+    check_product, check_product_in, check_product_path, cook_recipe, parse_manifest,
+    CookedManifest, CookedRecipe, CookedStage, MANIFEST_SCHEMA,
 };
 pub use shard::{shard_of, ShardSpec, WorkItem};
 
@@ -138,6 +138,19 @@ pub enum CookError {
         /// What is wrong.
         why: String,
     },
+    /// A file that cannot be read as one: missing, a folder, a pipe or device, a refused link,
+    /// over its size bound (the reason names no path; [`CookError::in_file`] adds it).
+    #[error("{why}")]
+    File {
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A file or folder in a bundle folder that its manifest does not list.
+    #[error(
+        "not listed in manifest.ron: a bundle folder holds exactly manifest.ron and the product \
+         files it lists"
+    )]
+    Unlisted,
     /// An error inside one file of the bundle or cache.
     #[error("{file}: {error}")]
     InFile {

@@ -205,13 +205,13 @@ fn manifests_naming_paths_outside_the_bundle_or_unknown_versions_are_refused() {
             .to_string();
         assert!(error.contains(expected), "{bad}: {error}");
     }
-    let error = parse_manifest(&text.replacen("schema: 1", "schema: 7", 1))
+    let error = parse_manifest(&text.replacen("schema: 2", "schema: 7", 1))
         .map(|_| ())
         .unwrap_err()
         .to_string();
     assert_eq!(
         error,
-        "manifest schema version 7 is not supported (this build reads version 1)"
+        "manifest schema version 7 is not supported (this build reads version 2)"
     );
     let error = parse_manifest(&text.replacen("project:", "extra: 1, project:", 1))
         .map(|_| ())
@@ -223,6 +223,59 @@ fn manifests_naming_paths_outside_the_bundle_or_unknown_versions_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(error.starts_with("manifest.ron:1:"), "{error}");
+}
+
+#[test]
+fn a_manifest_changed_after_cooking_or_written_differently_is_refused() {
+    let (recipe, _) = cook_recipe(&street());
+    let manifest = CookedManifest {
+        project: "T".to_owned(),
+        root_seed: 1,
+        families: Default::default(),
+        overrides: Default::default(),
+        recipes: vec![recipe],
+    };
+    let text = manifest.to_text();
+    let digest = manifest.digest_hex();
+    assert!(
+        text.starts_with(&format!(
+            "CookedBundle(\n    schema: 2,\n    digest: \"{digest}\",\n"
+        )),
+        "{text}"
+    );
+    let error_of = |text: &str| parse_manifest(text).map(|_| ()).unwrap_err().to_string();
+    // A value edited after cooking: the recorded digest no longer matches.
+    let error = error_of(&text.replacen("project: \"T\"", "project: \"U\"", 1));
+    assert_eq!(
+        error,
+        format!(
+            "manifest.ron:3:13: `digest`: the manifest records {digest}, its content hashes to {}: \
+             the manifest was changed after cooking (or damaged)",
+            CookedManifest {
+                project: "U".to_owned(),
+                ..manifest.clone()
+            }
+            .digest_hex()
+        )
+    );
+    // The same values written differently.
+    let error = error_of(&text.replacen("    root_seed: 1,", "    root_seed:  1,", 1));
+    assert_eq!(
+        error,
+        "manifest.ron:5:1: not canonical: found `    root_seed:  1,`, the canonical writer gives \
+         `    root_seed: 1,` (a manifest is written only by `stagecraft cook`)"
+    );
+    // An output naming no stage, even when the digest is recomputed.
+    let mut bad = manifest.clone();
+    bad.recipes[0].outputs.push(9);
+    let error = error_of(&bad.to_text());
+    assert!(
+        error.contains(
+            "recipe `street`: output 9 names no stage of the recipe (its stages are 1, 2, 3)"
+        ),
+        "{error}"
+    );
+    assert!(error.starts_with("manifest.ron:"), "{error}");
 }
 
 #[test]

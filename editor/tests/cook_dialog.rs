@@ -12,7 +12,7 @@ use stagecraft_editor::app::dialogs::Dialog;
 use support::{example, harness, wait_until};
 
 /// The street block's cooked bundle digest (tests/tests/cook.rs pins the same).
-const STREET_BLOCK: &str = "1ffc6cc474e4656797bb3b563105e10fbdea15ea1797d5df92711f07231f77e4";
+const STREET_BLOCK: &str = "1ed044f422e01c4145fb8df6b63bc133d0aead357e5f0835837c1b892a67fa78";
 
 fn summary(
     app: &stagecraft_editor::app::StagecraftApp,

@@ -23,11 +23,11 @@ mod support;
 const GOLDEN: [(&str, &str); 4] = [
     (
         "pine-clearing",
-        "6b24334a87d0bab9d1b420fe7dc09703d880e954388ae63c6339c8d43a04138d",
+        "76f02ff271d967f864550e49a9d722ca18b06f97d49b866b3ff59614680c66d3",
     ),
     (
         "street-block",
-        "1ffc6cc474e4656797bb3b563105e10fbdea15ea1797d5df92711f07231f77e4",
+        "1ed044f422e01c4145fb8df6b63bc133d0aead357e5f0835837c1b892a67fa78",
     ),
     (
         "tactical-mission",

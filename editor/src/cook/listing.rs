@@ -20,7 +20,11 @@ const PRODUCTS: &str = "products";
 /// else what is off, in words (the first thing found: an unreadable manifest, a file it does not
 /// list, a listed file that is missing).
 pub fn check_listing(dir: &Path) -> Result<(), String> {
-    let bytes = read_regular(&dir.join(MANIFEST_NAME), MAX_SOURCE_BYTES as u64, Links::Refuse)
+    let bytes = read_regular(
+        &dir.join(MANIFEST_NAME),
+        MAX_SOURCE_BYTES as u64,
+        Links::Refuse,
+    )
     .map_err(|e| format!("its {MANIFEST_NAME}: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("its {MANIFEST_NAME} is not UTF-8"))?;
     let manifest = parse_manifest(&text).map_err(|e| format!("its {MANIFEST_NAME}: {e}"))?;

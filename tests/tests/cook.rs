@@ -436,6 +436,43 @@ fn cache_records_that_are_pipes_are_never_opened() {
     assert_eq!(cache.peek_digest(&key), None);
 }
 
+/// A last-key record that is a link (to a user's file) is replaced by a regular record, never
+/// written through: the cache is ours, the file it points to is not.
+#[cfg(unix)]
+#[test]
+fn a_last_key_record_that_is_a_link_is_replaced_and_its_target_left_alone() {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = temp.path().join("cache");
+    let project = example_project("street-block");
+    cook(&project, Some(temp.path().join("a")), &cache, None);
+    let mut records: Vec<PathBuf> = fs::read_dir(cache.join("last"))
+        .expect("last records")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    records.sort();
+    let record = &records[0];
+    let user_file = temp.path().join("user.txt");
+    fs::write(&user_file, "mine\n").expect("write");
+    fs::remove_file(record).expect("rm");
+    std::os::unix::fs::symlink(&user_file, record).expect("link");
+    // A parameter change makes the stage miss, so its record is written again.
+    let edited = copy_example("street-block", temp.path());
+    let recipe = edited.join("recipes/street-block.recipe.ron");
+    let text = fs::read_to_string(&recipe).expect("recipe");
+    fs::write(
+        &recipe,
+        text.replacen("\"cell_size\": 300", "\"cell_size\": 310", 1),
+    )
+    .expect("edit");
+    cook(&project, Some(temp.path().join("b")), &cache, None);
+    cook(&edited, Some(temp.path().join("c")), &cache, None);
+    assert_eq!(fs::read_to_string(&user_file).expect("user file"), "mine\n");
+    let now = fs::symlink_metadata(record).expect("record");
+    assert!(now.is_file(), "the record is a regular file again");
+    let text = fs::read_to_string(record).expect("record");
+    assert!(text.contains("street-block"), "{text}");
+}
+
 /// Issue 35.6: an entry whose completion manifest is missing, a pipe, a link to a device or a
 /// folder is discarded and rebuilt with the reason naming the file — it never blocks `cook`.
 #[cfg(unix)]

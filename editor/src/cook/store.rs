@@ -138,6 +138,10 @@ impl DiskCache {
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)?;
         }
+        // The cache never writes links, pipes or folders: whatever else stands at the record's
+        // path is removed (a link itself, never what it points to) so the write replaces it
+        // instead of writing through it into a file that is not the cache's.
+        remove_unless_regular(&path)?;
         crate::project_io::atomic_write(&path, record.to_text().as_bytes())
     }
 
@@ -351,5 +355,17 @@ impl DiskCache {
             let _ = fs::remove_dir_all(self.entry_dir(key));
         }
         evicted
+    }
+}
+
+/// Removes what stands at `path` unless it is a regular file: a link (itself, not its target), a
+/// pipe, a socket, a device node or a folder. Nothing there is fine.
+fn remove_unless_regular(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) if meta.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(error),
     }
 }

@@ -113,14 +113,17 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     let source_ids: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
     let object_ids: Vec<String> = scenario.objects.iter().map(|o| o.id.clone()).collect();
     let observer_ids: Vec<String> = scenario.observers.iter().map(|o| o.id.clone()).collect();
+    let duration_frames = scenario.duration_frames;
     record_list_ui(
         form,
         ui,
         "directives",
         &mut scenario.directives,
         |directives| {
-            let frame = directives.last().map(|d| d.frame + 20).unwrap_or(0);
-            new_directive(&source_ids, frame)
+            new_directive(
+                &source_ids,
+                next_directive_frame(directives, duration_frames),
+            )
         },
         |index, directive| format!("{index}: {}", directive_summary(directive)),
         |form, ui, directive| {
@@ -213,6 +216,15 @@ fn barrier_ui(form: &mut Form<'_>, ui: &mut Ui, barrier: &mut Barrier) {
 
 /// The directive "add" creates at `frame`: a Hold of the first source's first pedestrian (the
 /// Inspector's list and the Timeline's "+ Directive" both use it).
+/// The frame of a directive added after `directives`: 20 frames past the last one, never past the
+/// scenario's end (a directive there would never run, which is an error).
+pub fn next_directive_frame(directives: &[Directive], duration_frames: u64) -> u64 {
+    directives
+        .last()
+        .map_or(0, |d| d.frame.saturating_add(20))
+        .min(duration_frames)
+}
+
 pub fn new_directive(source_ids: &[String], frame: u64) -> Directive {
     Directive {
         frame,
@@ -1464,6 +1476,18 @@ mod tests {
             min: v(min),
             max: v(max),
         }
+    }
+
+    #[test]
+    fn a_new_directive_lands_twenty_frames_on_but_never_past_the_scenario_end() {
+        let at = |frame: u64| Directive {
+            frame,
+            ..new_directive(&[], 0)
+        };
+        assert_eq!(next_directive_frame(&[], 240), 0);
+        assert_eq!(next_directive_frame(&[at(10), at(100)], 240), 120);
+        assert_eq!(next_directive_frame(&[at(230)], 240), 240);
+        assert_eq!(next_directive_frame(&[at(u64::MAX)], 240), 240);
     }
 
     #[test]

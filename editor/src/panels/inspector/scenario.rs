@@ -214,8 +214,6 @@ fn barrier_ui(form: &mut Form<'_>, ui: &mut Ui, barrier: &mut Barrier) {
     );
 }
 
-/// The directive "add" creates at `frame`: a Hold of the first source's first pedestrian (the
-/// Inspector's list and the Timeline's "+ Directive" both use it).
 /// The frame of a directive added after `directives`: 20 frames past the last one, never past the
 /// scenario's end (a directive there would never run, which is an error).
 pub fn next_directive_frame(directives: &[Directive], duration_frames: u64) -> u64 {
@@ -225,6 +223,8 @@ pub fn next_directive_frame(directives: &[Directive], duration_frames: u64) -> u
         .min(duration_frames)
 }
 
+/// The directive "add" creates at `frame`: a Hold of the first source's first pedestrian (the
+/// Inspector's list and the Timeline's "+ Directive" both use it).
 pub fn new_directive(source_ids: &[String], frame: u64) -> Directive {
     Directive {
         frame,

@@ -8,6 +8,7 @@ pub mod cook;
 pub mod document;
 pub mod edits;
 pub mod leftovers;
+pub mod output_file;
 pub mod panels;
 pub mod project_io;
 pub mod service;

@@ -1,8 +1,8 @@
-//! The one rule for the paths a command writes (`generate --out`, `simulate --events`, the
-//! folder of `cook --out`): a new path or a regular file is written atomically (temp file, sync,
-//! rename; a link is written through to its target), a pipe or character device is written
-//! through as it is (never replaced by a file), and anything else — a folder where a file is
-//! wanted, a block device, a socket — is refused with what it is.
+//! The one rule for the files the editor and its commands write (`generate --out`, `simulate
+//! --events`, a screenshot, the folder of `cook --out`): a new path or a regular file is written
+//! atomically (temp file, sync, rename; a link is written through to its target), a pipe or
+//! character device is written through as it is (never replaced by a file), and anything else —
+//! a folder where a file is wanted, a block device, a socket — is refused with what it is.
 
 use std::fs;
 use std::io::{self, Write as _};

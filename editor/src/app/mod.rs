@@ -64,7 +64,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     }
     if let Some(path) = &args.screenshot {
         // Refused before the window opens, by the rule every output follows.
-        crate::cli::output::output_file_kind(path)?;
+        crate::output_file::output_file_kind(path)?;
     }
     let screenshot = args.screenshot.clone();
     let options = eframe::NativeOptions {

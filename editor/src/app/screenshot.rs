@@ -66,7 +66,7 @@ impl ScreenshotTask {
 }
 
 /// Writes an egui image as an RGBA PNG, by the rule every output follows
-/// ([`crate::cli::output::write_output_file`]).
+/// ([`crate::output_file::write_output_file`]).
 pub fn write_png(path: &Path, image: &ColorImage) -> Result<(), String> {
     if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
@@ -83,7 +83,7 @@ pub fn write_png(path: &Path, image: &ColorImage) -> Result<(), String> {
     buffer
         .write_to(&mut png, image::ImageFormat::Png)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::cli::output::write_output_file(path, png.get_ref()).map_err(|e| format!("{e:#}"))
+    crate::output_file::write_output_file(path, png.get_ref()).map_err(|e| format!("{e:#}"))
 }
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ pub fn generate(
     };
     if let Some(path) = options.out {
         // Refused before any work, by the rule every output follows.
-        super::output::output_file_kind(path)?;
+        crate::output_file::output_file_kind(path)?;
     }
     if options.out.is_some() && recipes.len() != 1 {
         anyhow::bail!("--out writes one recipe's products; choose one with --recipe");
@@ -202,7 +202,7 @@ pub fn generate(
                     } else {
                         to_canonical_string(&doc)
                     };
-                    super::output::write_output_file(path, bytes.as_bytes())?;
+                    crate::output_file::write_output_file(path, bytes.as_bytes())?;
                     text.push_str(&format!("  products written to {}\n", path.display()));
                 }
             }

@@ -20,7 +20,6 @@ pub mod fmt;
 pub mod generate;
 pub mod new;
 pub mod ops;
-pub mod output;
 pub mod rebase;
 pub mod simulate;
 pub mod terminal;

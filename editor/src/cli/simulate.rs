@@ -83,7 +83,7 @@ pub fn simulate(
     let scenario = scenario_of(project_doc, options.scenario)?;
     if let Some(path) = options.events {
         // Refused before any work, by the rule every output follows.
-        super::output::output_file_kind(path).context("cannot write the event log")?;
+        crate::output_file::output_file_kind(path).context("cannot write the event log")?;
     }
     let frames = options.frames.unwrap_or(scenario.duration_frames);
     let over_budget = check_scenario_run(&loaded, &scenario.id, frames, &registry);
@@ -138,7 +138,7 @@ pub fn simulate(
     };
     if let Some(path) = options.events {
         let events = events_json(&run.world);
-        super::output::write_output_file(
+        crate::output_file::write_output_file(
             path,
             (serde_json::to_string_pretty(&events)? + "\n").as_bytes(),
         )

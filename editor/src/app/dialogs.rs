@@ -669,24 +669,21 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
             for file in files.iter() {
                 ui.monospace(file);
             }
-            let mut answer = Answer::None;
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Keep mine")
-                    .on_hover_text("Keep the editor's version; saving overwrites the disk.")
-                    .clicked()
-                {
-                    answer = Answer::KeepMine;
-                }
-                if ui
-                    .button("Load from disk")
-                    .on_hover_text("Replace the changed documents (Undo brings yours back).")
-                    .clicked()
-                {
-                    answer = Answer::LoadFromDisk;
-                }
-            });
-            answer
+            choices_ui(
+                ui,
+                [
+                    (
+                        "Keep mine",
+                        "Keep the editor's version; saving overwrites the disk.",
+                        Answer::KeepMine,
+                    ),
+                    (
+                        "Load from disk",
+                        "Replace the changed documents (Undo brings yours back).",
+                        Answer::LoadFromDisk,
+                    ),
+                ],
+            )
         }
         Dialog::Recovery(recovery) => {
             ui.heading("Recover unsaved edits?");
@@ -751,30 +748,36 @@ fn unwritable_ui(ui: &mut Ui, files: &[(String, String)], then: &Option<Pending>
         "Keep both writes your version to {}.",
         sides.join(", ")
     ));
+    choices_ui(
+        ui,
+        [
+            (
+                "Overwrite",
+                "Write your edited documents over the unreadable files on disk.",
+                Answer::SaveHeld(HeldChoice::Overwrite, then.clone()),
+            ),
+            (
+                "Keep both",
+                "Write your edited documents beside the files and leave them as they are.",
+                Answer::SaveHeld(HeldChoice::KeepBoth, then.clone()),
+            ),
+            (
+                "Cancel",
+                "Keep the edits unsaved for now (the project stays unsaved).",
+                Answer::Close,
+            ),
+        ],
+    )
+}
+
+/// A row of buttons, each with its hover text; the answer of the one clicked.
+fn choices_ui<const N: usize>(ui: &mut Ui, choices: [(&str, &str, Answer); N]) -> Answer {
     let mut answer = Answer::None;
     ui.horizontal(|ui| {
-        if ui
-            .button("Overwrite")
-            .on_hover_text("Write your edited documents over the unreadable files on disk.")
-            .clicked()
-        {
-            answer = Answer::SaveHeld(HeldChoice::Overwrite, then.clone());
-        }
-        if ui
-            .button("Keep both")
-            .on_hover_text(
-                "Write your edited documents beside the files and leave them as they are.",
-            )
-            .clicked()
-        {
-            answer = Answer::SaveHeld(HeldChoice::KeepBoth, then.clone());
-        }
-        if ui
-            .button("Cancel")
-            .on_hover_text("Keep the edits unsaved for now (the project stays unsaved).")
-            .clicked()
-        {
-            answer = Answer::Close;
+        for (label, hover, choice) in choices {
+            if ui.button(label).on_hover_text(hover).clicked() {
+                answer = choice;
+            }
         }
     });
     answer

@@ -249,30 +249,30 @@ fn read_keyed<T: Decode>(
     id_of: impl Fn(&T) -> &String,
 ) -> (Option<Node>, Vec<Diagnostic>) {
     let (value, tree, mut diagnostics) = read_document::<T>(kind, path, text);
-    if let Some(problem) = id_problem(file_id) {
+    let id_error = |message: String, expected: String| {
         let span = id_span(tree.as_ref());
-        diagnostics.push(Diagnostic {
+        Diagnostic {
             severity: Severity::Error,
             file: path.to_owned(),
             line: span.line,
             column: span.column,
             path: FieldPath::root().field("id"),
-            message: format!("the file name gives the id {file_id:?}, but {problem}"),
-            expected: format!("a file named by its id: {ID_EXPECTED}"),
-        });
+            message,
+            expected,
+        }
+    };
+    if let Some(problem) = id_problem(file_id) {
+        diagnostics.push(id_error(
+            format!("the file name gives the id {file_id:?}, but {problem}"),
+            format!("a file named by its id: {ID_EXPECTED}"),
+        ));
     }
     if let Some(value) = value {
         if id_of(&value) != file_id {
-            let span = id_span(tree.as_ref());
-            diagnostics.push(Diagnostic {
-                severity: Severity::Error,
-                file: path.to_owned(),
-                line: span.line,
-                column: span.column,
-                path: FieldPath::root().field("id"),
-                message: format!("id `{}` does not match the file name", id_of(&value)),
-                expected: format!("id `{file_id}`, as in the file name"),
-            });
+            diagnostics.push(id_error(
+                format!("id `{}` does not match the file name", id_of(&value)),
+                format!("id `{file_id}`, as in the file name"),
+            ));
         }
         into.insert(file_id.to_owned(), value);
     }

@@ -60,7 +60,11 @@ fn objects(export: &serde_json::Value) -> BTreeMap<u64, BTreeMap<u64, serde_json
                 .iter()
                 .flat_map(|l| l["placements"].as_array().expect("placements"))
                 .collect(),
-            Some("PlacedObjects") => data["objects"].as_array().expect("objects").iter().collect(),
+            Some("PlacedObjects") => data["objects"]
+                .as_array()
+                .expect("objects")
+                .iter()
+                .collect(),
             _ => continue,
         };
         let by_id = list
@@ -113,7 +117,10 @@ fn an_export_shows_the_overridden_result() {
     // The same project without its override set.
     let manifest = project.dir.join("stagecraft.ron");
     let text = std::fs::read_to_string(&manifest).expect("manifest");
-    let plain_text = text.replace("    overrides: [\n        \"pine-clearing-edits\",\n    ],", "    overrides: [],");
+    let plain_text = text.replace(
+        "    overrides: [\n        \"pine-clearing-edits\",\n    ],",
+        "    overrides: [],",
+    );
     assert_ne!(plain_text, text);
     std::fs::write(&manifest, plain_text).expect("manifest written");
     std::fs::remove_dir_all(project.dir.join("overrides")).expect("overrides removed");
@@ -158,6 +165,9 @@ fn a_damaged_bundle_exports_nothing() {
     ]);
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
-    assert!(text.contains("invalid bundle: products/pine-clearing.1001.bin"), "{text}");
+    assert!(
+        text.contains("invalid bundle: products/pine-clearing.1001.bin"),
+        "{text}"
+    );
     assert!(!out.exists());
 }

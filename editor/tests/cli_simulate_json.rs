@@ -66,11 +66,15 @@ fn source_counts_are_sampled_every_n_frames_and_agree_with_the_event_log() {
     assert_eq!(last["alive"], table["attached"]);
     assert_eq!(last["pooled"], table["pooled"]);
     let id = last["id"].as_str().expect("id");
-    assert_eq!(log["dropped"], 0, "every event is held, so the log counts them all");
+    assert_eq!(
+        log["dropped"], 0,
+        "every event is held, so the log counts them all"
+    );
     assert_eq!(last["retired"].as_u64(), Some(count(&log, "retired", id)));
     assert!(last["retired"].as_u64() > Some(0));
     let realized = count(&log, "realized", id);
-    let born_and_reused = last["born"].as_u64().expect("born") + last["reused"].as_u64().expect("reused");
+    let born_and_reused =
+        last["born"].as_u64().expect("born") + last["reused"].as_u64().expect("reused");
     assert_eq!(born_and_reused, realized);
     assert_eq!(last["rejected"].as_u64(), Some(count(&log, "rejected", id)));
     // Cumulative counts never decrease from one sample to the next.
@@ -105,7 +109,9 @@ fn the_event_log_is_structured_with_positions_and_per_kind_drops() {
         .expect("a retirement");
     assert_eq!(retired["detail"]["type"], "retirement");
     assert_eq!(retired["detail"]["pooled"], true);
-    assert!(retired["position_m"].as_array().is_some_and(|p| p.len() == 2));
+    assert!(retired["position_m"]
+        .as_array()
+        .is_some_and(|p| p.len() == 2));
     for event in events {
         let kind = event["kind"].as_str().expect("kind");
         let positioned = ["admitted", "realized", "retired", "retire_refused"].contains(&kind);
@@ -113,6 +119,9 @@ fn the_event_log_is_structured_with_positions_and_per_kind_drops() {
             assert!(event["position_m"].is_array(), "{event}");
         }
         // Details are objects (or null), never the debug strings of before.
-        assert!(event["detail"].is_object() || event["detail"].is_null(), "{event}");
+        assert!(
+            event["detail"].is_object() || event["detail"].is_null(),
+            "{event}"
+        );
     }
 }

@@ -62,7 +62,11 @@ fn run_and_check(world: &mut World, frames: u64, checked: &mut Checked) -> BTree
                     let h = handle.expect("a ped");
                     assert!(admitted.contains(&at), "{event:?} at an admitted candidate");
                     if !before.contains_key(&h) {
-                        assert_eq!(after.get(&h), Some(&at), "a new ped stands where it was born");
+                        assert_eq!(
+                            after.get(&h),
+                            Some(&at),
+                            "a new ped stands where it was born"
+                        );
                         *checked.entry("born").or_default() += 1;
                     }
                     *checked.entry("realized").or_default() += 1;
@@ -77,8 +81,10 @@ fn run_and_check(world: &mut World, frames: u64, checked: &mut Checked) -> BTree
                         panic!("{event:?}");
                     };
                     assert!(
-                        marks.iter().any(|m| m.rejection == Some(reason)
-                            && [m.position.x, m.position.y] == at),
+                        marks
+                            .iter()
+                            .any(|m| m.rejection == Some(reason)
+                                && [m.position.x, m.position.y] == at),
                         "{event:?} at a refused candidate"
                     );
                     *checked.entry("rejected").or_default() += 1;
@@ -104,7 +110,11 @@ fn check_scenario(project: &str, scenario: &str, frames: u64) -> Checked {
     let json = events_json(world.events(), &sources);
     let mut shown = 0;
     for event in &json.events {
-        assert_eq!(event.position_m, expected.get(&event.seq).copied(), "{event:?}");
+        assert_eq!(
+            event.position_m,
+            expected.get(&event.seq).copied(),
+            "{event:?}"
+        );
         shown += u64::from(event.position_m.is_some());
     }
     assert!(shown > 0);
@@ -116,7 +126,10 @@ fn retirement_and_reuse_events_are_where_the_ped_was() {
     let checked = check_scenario("street-lifecycle", "retire-reuse", 300);
     assert!(checked["retired"] >= 2, "{checked:?}");
     assert!(checked["born"] >= 2, "{checked:?}");
-    assert!(checked["realized"] > checked["born"], "reused peds too: {checked:?}");
+    assert!(
+        checked["realized"] > checked["born"],
+        "reused peds too: {checked:?}"
+    );
     assert!(checked["rejected"] > 0, "{checked:?}");
 }
 

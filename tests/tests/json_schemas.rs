@@ -40,7 +40,9 @@ fn the_bundle_schema_is_the_generated_one() {
     let required = &schema["$defs"]["PlacementJson"]["required"];
     for field in ["id", "variant", "variant_id", "transform", "provenance"] {
         assert!(
-            required.as_array().is_some_and(|r| r.iter().any(|f| f == field)),
+            required
+                .as_array()
+                .is_some_and(|r| r.iter().any(|f| f == field)),
             "{field}: {required}"
         );
     }
@@ -54,5 +56,9 @@ fn the_events_schema_is_the_generated_one() {
     let details = schema["$defs"]["DetailJson"]["oneOf"]
         .as_array()
         .map(Vec::len);
-    assert_eq!(details, Some(15), "one detail type per EventDetail variant but None");
+    assert_eq!(
+        details,
+        Some(15),
+        "one detail type per EventDetail variant but None"
+    );
 }

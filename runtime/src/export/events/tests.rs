@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::content::StreamingCell;
-use crate::sim::AgentHandle;
 use crate::sim::events::{
     BoxChange, BoxSlot, EventKind, EventPosition, RemovalCause, Unresolved, EVENTS_PER_KIND,
 };
@@ -10,17 +9,26 @@ use crate::sim::population::{RetireRefusal, RetireRule, SpawnRejection};
 use crate::sim::tasks::movement::MoveFailure;
 use crate::sim::tasks::paths::PathFailure;
 use crate::sim::tasks::TaskChange;
+use crate::sim::AgentHandle;
 
 #[test]
 fn variant_names_are_snake_case_with_payloads_after_a_dot() {
-    assert_eq!(variant_name(&SpawnRejection::OccupiedByPed), "occupied_by_ped");
-    assert_eq!(variant_name(&RetireRule::ExplicitDestroy), "explicit_destroy");
+    assert_eq!(
+        variant_name(&SpawnRejection::OccupiedByPed),
+        "occupied_by_ped"
+    );
+    assert_eq!(
+        variant_name(&RetireRule::ExplicitDestroy),
+        "explicit_destroy"
+    );
     assert_eq!(
         variant_name(&MoveFailure::Query(PathFailure::NoPath)),
         "query.no_path"
     );
     assert_eq!(
-        variant_name(&TaskChange::MoveFailed(MoveFailure::Query(PathFailure::StartOffGrid))),
+        variant_name(&TaskChange::MoveFailed(MoveFailure::Query(
+            PathFailure::StartOffGrid
+        ))),
         "move_failed.query.start_off_grid"
     );
     assert_eq!(kind_name(EventKind::RolledBack.name()), "rolled_back");
@@ -112,7 +120,10 @@ fn every_detail_is_an_object_with_its_fields() {
 #[test]
 fn events_carry_their_positions_sources_and_per_kind_drops() {
     let mut log = EventLog::default();
-    let at = EventPosition { x_m: 3.5, y_m: -1.25 };
+    let at = EventPosition {
+        x_m: 3.5,
+        y_m: -1.25,
+    };
     log.push_at(
         2,
         EventKind::Admitted,
@@ -171,6 +182,9 @@ fn positions_stay_out_of_the_canonical_bytes() {
         log.write_canonical(&mut bytes);
         bytes
     };
-    let at = EventPosition { x_m: 10.0, y_m: 2.0 };
+    let at = EventPosition {
+        x_m: 10.0,
+        y_m: 2.0,
+    };
     assert_eq!(push(Some(at)), push(None));
 }

@@ -265,7 +265,8 @@ pub struct PlacementJson {
     pub provenance: ProvenanceJson,
 }
 
-/// An instance's transform: translation, then a rotation about +z, then a uniform scale.
+/// An instance's transform, `T · R · S`: a uniform scale, then a rotation about +z, then the
+/// translation.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TransformJson {
@@ -446,9 +447,7 @@ pub(super) fn product_json(origin: &Origin<'_>, product: &Product) -> ProductJso
         Product::Placements(scatter) => ProductJson::Placements(scatter_json(origin, scatter)),
         Product::PlacedObjects(placed) => ProductJson::PlacedObjects(placed_json(origin, placed)),
         Product::MissionLayout(mission) => ProductJson::MissionLayout(mission_json(mission)),
-        Product::StreamingPlan(streaming) => {
-            ProductJson::StreamingPlan(streaming_json(streaming))
-        }
+        Product::StreamingPlan(streaming) => ProductJson::StreamingPlan(streaming_json(streaming)),
     }
 }
 

@@ -105,8 +105,7 @@ fn placements_carry_identity_variant_transform_and_provenance() {
     let ProductJson::Placements(json) = &exported[0].product else {
         panic!("placements");
     };
-    let placements: Vec<&PlacementJson> =
-        json.layers.iter().flat_map(|l| &l.placements).collect();
+    let placements: Vec<&PlacementJson> = json.layers.iter().flat_map(|l| &l.placements).collect();
     assert_eq!(placements.len(), scatter.placement_count());
     assert!(!placements.is_empty());
     let rejected: usize = json.layers.iter().map(|l| l.rejected.len()).sum();
@@ -115,7 +114,10 @@ fn placements_carry_identity_variant_transform_and_provenance() {
     for (p, placement) in scatter.placements().zip(&placements) {
         assert_eq!(placement.id, format!("{:#018x}", p.id.bits()));
         assert_eq!(placement.variant, p.variant);
-        assert_eq!(placement.variant_id, scatter.variant_ids[p.variant as usize]);
+        assert_eq!(
+            placement.variant_id,
+            scatter.variant_ids[p.variant as usize]
+        );
         let unit = scatter.lattice_unit_m;
         assert_eq!(
             placement.transform.translation_m,
@@ -211,7 +213,10 @@ fn every_product_kind_is_exported() {
         panic!("street");
     };
     assert_eq!(json.routes.len(), street.space.routes.len());
-    assert_eq!(json.routes[0].points_m.len(), street.space.routes[0].points.len());
+    assert_eq!(
+        json.routes[0].points_m.len(),
+        street.space.routes[0].points.len()
+    );
     assert_eq!(json.surfaces.len(), street.surfaces.len());
 }
 
@@ -241,6 +246,9 @@ fn the_text_is_json_that_reads_back_to_the_same_counts() {
     assert!(text.ends_with("}\n"));
     let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(value["schema"], 1);
-    assert_eq!(value["products"].as_array().map(Vec::len), Some(products.len()));
+    assert_eq!(
+        value["products"].as_array().map(Vec::len),
+        Some(products.len())
+    );
     assert_eq!(value["products"][1]["product"]["kind"], "Placements");
 }

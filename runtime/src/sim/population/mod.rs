@@ -468,12 +468,7 @@ pub(in crate::sim) fn reject(sets: &mut Sets<'_>, source: usize, reason: SpawnRe
 
 /// [`reject`] of a refused candidate standing at `position` (`None`: a refusal of the demand or
 /// batch, before or after any candidate).
-fn reject_at(
-    sets: &mut Sets<'_>,
-    source: usize,
-    reason: SpawnRejection,
-    position: Option<Vec2>,
-) {
+fn reject_at(sets: &mut Sets<'_>, source: usize, reason: SpawnRejection, position: Option<Vec2>) {
     sets.events.push_at(
         sets.frame,
         EventKind::Rejected,

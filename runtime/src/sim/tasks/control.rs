@@ -97,8 +97,14 @@ pub(super) fn destroy_explicitly(sets: &mut Sets<'_>, row: usize, handle: AgentH
             rule: RetireRule::ExplicitDestroy,
         };
         let at = Some(EventPosition::of(sets.agents.position[row]));
-        sets.events
-            .push_at(sets.frame, EventKind::Retired, Some(handle), source, detail, at);
+        sets.events.push_at(
+            sets.frame,
+            EventKind::Retired,
+            Some(handle),
+            source,
+            detail,
+            at,
+        );
     }
     destroy(sets, handle, source, RemovalCause::Explicit);
 }

@@ -198,7 +198,8 @@ pub fn bundle_json(
     })
 }
 
-/// [`bundle_json`] as pretty-printed JSON text with a final newline.
+/// [`bundle_json`] as compact JSON text (one line: a 100,000-placement bundle is tens of
+/// megabytes, and pretty-printing would more than double it) with a final newline.
 pub fn bundle_json_text(
     manifest: &CookedManifest,
     products: &[Product],
@@ -206,7 +207,7 @@ pub fn bundle_json_text(
     let document = bundle_json(manifest, products)?;
     // The document holds strings, integers and finite floats (decoded products are checked):
     // printing it cannot fail.
-    Ok(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n")
+    Ok(serde_json::to_string(&document).unwrap_or_default() + "\n")
 }
 
 /// The JSON Schema of [`BundleJson`]: `docs/schemas/bundle.schema.json`.

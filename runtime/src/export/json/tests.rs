@@ -39,7 +39,7 @@ fn cooked() -> (CookedManifest, Vec<Product>) {
     (manifest, products)
 }
 
-fn check<'a>(document: &'a BundleJson, kind: ProductKind) -> Vec<&'a StageProductJson> {
+fn check(document: &BundleJson, kind: ProductKind) -> Vec<&StageProductJson> {
     document
         .products
         .iter()

@@ -22,6 +22,10 @@ use stagecraft_runtime::sim::{
     MAX_HISTORY_FRAMES,
 };
 
+use stagecraft_runtime::export::events::events_json_text;
+use stagecraft_runtime::export::sources::{SourceFrameJson, SourceSampler, MAX_SOURCE_SAMPLES};
+use stagecraft_runtime::export::JSON_SCHEMA_VERSION;
+
 use super::diagnostics::{diagnostic_json, escape_controls, render_diagnostic};
 use super::load_with;
 
@@ -131,18 +135,15 @@ pub fn simulate(
         snapshot_at: options.snapshot_at,
         restore_into: fresh,
         history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
+        every: options.every.unwrap_or(DEFAULT_EVERY_FRAMES),
     };
     let run = match Run::new(project, scenario, &generated.bundle, world, plan) {
         Ok(run) => run,
         Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
     };
     if let Some(path) = options.events {
-        let events = events_json(&run.world);
-        crate::output_file::write_output_file(
-            path,
-            (serde_json::to_string_pretty(&events)? + "\n").as_bytes(),
-        )
-        .context("cannot write the event log")?;
+        crate::output_file::write_output_file(path, events_text(&run.world).as_bytes())
+            .context("cannot write the event log")?;
     }
     if options.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&run.json())?)?;
@@ -223,37 +224,26 @@ fn refuse(
     Ok(1)
 }
 
-/// How a run goes: its length, an optional snapshot (restored into a fresh world), and how many
-/// frames of counters it keeps.
+/// How a run goes: its length, an optional snapshot (restored into a fresh world), how many
+/// frames of counters it keeps and how often it samples the sources' counts.
 struct RunPlan {
     frames: u64,
     snapshot_at: Option<u64>,
     restore_into: Option<World>,
     history_frames: usize,
+    every: u64,
 }
 
-/// The event log as JSON: every held event in the order it happened, and the dropped counts.
-pub fn events_json(world: &World) -> serde_json::Value {
-    let log = world.events();
-    let events: Vec<serde_json::Value> = log
-        .all()
+/// The event log as JSON text (`docs/events.md`): every held event in the order it happened,
+/// with its position and structured detail, and the dropped counts per kind.
+pub fn events_text(world: &World) -> String {
+    let sources: Vec<&str> = world
+        .config()
+        .sources
         .iter()
-        .map(|e| {
-            serde_json::json!({
-                "seq": e.seq,
-                "frame": e.frame,
-                "kind": e.kind.name(),
-                "handle": e.handle.map(|h| format!("{}:{}", h.index, h.generation)),
-                "source": e.source.and_then(|s| world.config().sources.get(usize::from(s))).map(|s| s.id.clone()),
-                "detail": format!("{:?}", e.detail),
-            })
-        })
+        .map(|s| s.id.as_str())
         .collect();
-    serde_json::json!({
-        "logged": log.logged_total(),
-        "dropped": log.dropped_total(),
-        "events": events,
-    })
+    events_json_text(world.events(), &sources)
 }
 
 /// A progress bar on stderr for a long run, hidden when stderr is not a terminal.
@@ -282,6 +272,10 @@ struct Run {
     /// The counters and the Motion phase's counters of the kept frames (every frame until the
     /// history fills up, then every `stride`-th): bounded however long the run.
     history: CounterHistory,
+    /// The sources' counts every `--every` frames and at the last one.
+    source_frames: Vec<SourceFrameJson>,
+    /// Frames between two of them (doubled when a long run fills the sampler).
+    source_every: u64,
     world: World,
 }
 
@@ -294,6 +288,7 @@ impl Run {
         mut plan: RunPlan,
     ) -> Result<Run, String> {
         let mut history = CounterHistory::with_capacity_frames(plan.history_frames);
+        let mut sampler = SourceSampler::new(plan.every, MAX_SOURCE_SAMPLES, &world);
         let bar = progress(plan.frames);
         for _ in 0..plan.frames {
             if plan.snapshot_at == Some(world.frame()) {
@@ -310,6 +305,7 @@ impl Run {
             }
             world.step();
             history.record(world.frame(), world.counters(), world.motion_counters());
+            sampler.observe(&world);
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -328,6 +324,8 @@ impl Run {
             seed: world.config().seed,
             fixed_step_s: world.config().fixed_step_s,
             history,
+            source_every: sampler.every_frames(),
+            source_frames: sampler.finish(&world),
             world,
         })
     }
@@ -436,6 +434,7 @@ impl Run {
             )
         };
         serde_json::json!({
+            "schema": JSON_SCHEMA_VERSION,
             "project": self.header,
             "scenario": self.scenario,
             "recipe": self.recipe,
@@ -449,6 +448,8 @@ impl Run {
             "final": counters(&self.world.counters()),
             "motion": self.history.motion().iter().map(|(_, m)| motion(m)).collect::<Vec<_>>(),
             "sources": sources,
+            "source_frame_every": self.source_every,
+            "source_frames": self.source_frames,
             "cycle_debt": { "ped": ped_debt, "vehicle": vehicle_debt },
             "state_digest": self.world.state_digest_hex(),
         })

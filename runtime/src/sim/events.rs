@@ -6,7 +6,9 @@
 //! Memory is bounded by a ring per kind ([`EVENTS_PER_KIND`] entries each), so a flood of one
 //! kind (rejections while a candidate stays occupied) never evicts the rare ones (a claim, a
 //! rollback); what a ring drops is counted. The log is part of the world state: snapshots carry
-//! it and the state digest covers it.
+//! it and the state digest covers it — except the ground position some events carry
+//! ([`EventPosition`]), which is presentation only: it is decided by the state the digest
+//! already covers, and is left out of the canonical bytes so that digests stay as they were.
 
 use std::collections::VecDeque;
 
@@ -284,6 +286,37 @@ pub enum EventDetail {
     },
 }
 
+/// Where on the ground an event happened, meters: the candidate's feet root for an admission,
+/// a refused candidate and a realization, the ped's position for a retirement and a refused
+/// retirement. Presentation only: outside the canonical bytes and the digest.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EventPosition {
+    /// East, meters.
+    pub x_m: f64,
+    /// North, meters.
+    pub y_m: f64,
+}
+
+impl EventPosition {
+    /// The position of a ground point.
+    pub fn of(point: crate::project::Vec2) -> EventPosition {
+        EventPosition {
+            x_m: point.x,
+            y_m: point.y,
+        }
+    }
+}
+
+/// Positions compare by their bits, so a log equals itself (NaN included) and a restored log
+/// equals the one it was taken from.
+impl PartialEq for EventPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.x_m.to_bits() == other.x_m.to_bits() && self.y_m.to_bits() == other.y_m.to_bits()
+    }
+}
+
+impl Eq for EventPosition {}
+
 /// One logged event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
@@ -299,6 +332,8 @@ pub struct Event {
     pub source: Option<u16>,
     /// Reason or payload.
     pub detail: EventDetail,
+    /// Where it happened, for the kinds that say (presentation only, outside the digest).
+    pub position: Option<EventPosition>,
 }
 
 /// The bounded log: one ring per kind and a dropped counter per kind.
@@ -329,6 +364,19 @@ impl EventLog {
         source: Option<u16>,
         detail: EventDetail,
     ) {
+        self.push_at(frame, kind, handle, source, detail, None);
+    }
+
+    /// [`EventLog::push`] of an event that happened at `position` on the ground.
+    pub fn push_at(
+        &mut self,
+        frame: u64,
+        kind: EventKind,
+        handle: Option<AgentHandle>,
+        source: Option<u16>,
+        detail: EventDetail,
+        position: Option<EventPosition>,
+    ) {
         let ring = &mut self.rings[kind.code() as usize];
         if ring.len() == EVENTS_PER_KIND {
             ring.pop_front();
@@ -341,6 +389,7 @@ impl EventLog {
             handle,
             source,
             detail,
+            position,
         });
         self.next_seq += 1;
     }
@@ -430,6 +479,7 @@ impl EventLog {
     }
 }
 
+/// The canonical bytes of one event; its position is presentation and is not written.
 fn write_event(e: &Event, bytes: &mut Vec<u8>) {
     bytes.extend_from_slice(&e.seq.to_le_bytes());
     bytes.extend_from_slice(&e.frame.to_le_bytes());

@@ -50,7 +50,7 @@ pub use crowd::{
     directed_street_world, long_street_world, observed_street_world, two_way_street_world,
     STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
-pub use events::{Event, EventDetail, EventKind, EventLog, RemovalCause};
+pub use events::{Event, EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};

@@ -54,7 +54,7 @@ pub use vehicles::{VehicleSourceConfig, Vehicles};
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
 use super::crossings::{CrosswalkAgent, GroupMember, Liveness, SignalState};
-use super::events::{EventDetail, EventKind, EventLog, RemovalCause};
+use super::events::{EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
 use super::motion::tiers::{stable_hash, Tier};
@@ -463,12 +463,19 @@ fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<(usize, u32)
 
 /// Records a rejection for `source`: the event, the per-source table, the frame's list.
 pub(in crate::sim) fn reject(sets: &mut Sets<'_>, source: usize, reason: SpawnRejection) {
-    sets.events.push(
+    reject_at(sets, source, reason, None);
+}
+
+/// [`reject`] of a refused candidate standing at `position` (`None`: a refusal of the demand or
+/// batch, before or after any candidate).
+fn reject_at(sets: &mut Sets<'_>, source: usize, reason: SpawnRejection, position: Option<Vec2>) {
+    sets.events.push_at(
         sets.frame,
         EventKind::Rejected,
         None,
         Some(source as u16),
         EventDetail::Rejection(reason),
+        position.map(EventPosition::of),
     );
     let s = &mut sets.state.sources[source];
     s.rejections[reason as usize] += 1;
@@ -591,13 +598,14 @@ fn attempt(
                     state.in_use = true;
                     state.generation = state.generation.wrapping_add(1);
                 }
-                for _ in &candidates {
-                    sets.events.push(
+                for candidate in &candidates {
+                    sets.events.push_at(
                         frame,
                         EventKind::Admitted,
                         None,
                         Some(source as u16),
                         EventDetail::None,
+                        Some(EventPosition::of(candidate.position)),
                     );
                 }
                 if let Err(reason) =
@@ -607,8 +615,8 @@ fn attempt(
                 }
                 return;
             }
-            Err(reason) => {
-                reject(sets, source, reason);
+            Err((reason, position)) => {
+                reject_at(sets, source, reason, position);
                 if reason.is_observer_gate() {
                     sets.state.sources[source].in_use = false;
                 }
@@ -620,7 +628,8 @@ fn attempt(
     }
 }
 
-/// Draws and admits `batch` candidates; the first refusal refuses the batch.
+/// Draws and admits `batch` candidates; the first refusal refuses the batch (with the refused
+/// candidate's position, `None` when none could be drawn).
 fn admit_batch(
     config: &WorldConfig,
     observation: &Observation,
@@ -629,7 +638,7 @@ fn admit_batch(
     batch: u32,
     hidden: bool,
     peds: &[[f64; 2]],
-) -> Result<Vec<Candidate>, SpawnRejection> {
+) -> Result<Vec<Candidate>, (SpawnRejection, Option<Vec2>)> {
     let lanes = &config.space.lanes;
     let vehicles = &sets.state.vehicles;
     let signals = sets.signals;
@@ -655,7 +664,7 @@ fn admit_batch(
     let mut accepted: Vec<[f64; 3]> = Vec::with_capacity(batch as usize);
     for _ in 0..batch {
         let candidate = draw(config, &mut sets.state.sources[source], source)
-            .ok_or(SpawnRejection::SamplerExhausted)?;
+            .ok_or((SpawnRejection::SamplerExhausted, None))?;
         let admitted = admit(&gates, candidate.feet_m(), &accepted);
         sets.candidates.push(CandidateMark {
             source: source as u16,
@@ -663,7 +672,7 @@ fn admit_batch(
             distance_m: candidate.distance_m,
             rejection: admitted.err(),
         });
-        admitted?;
+        admitted.map_err(|reason| (reason, Some(candidate.position)))?;
         accepted.push(candidate.feet_m());
         candidates.push(candidate);
     }
@@ -806,8 +815,10 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
         let hold = handle.and_then(|h| sets.tasks.hold_of(h));
         if let Err(reason) = eligibility(sets.agents, row, &sets.state.boxes, hold) {
             let detail = EventDetail::Refusal(reason);
+            let at = Some(EventPosition::of(p));
+            let kind = EventKind::RetireRefused;
             sets.events
-                .push(sets.frame, EventKind::RetireRefused, handle, source, detail);
+                .push_at(sets.frame, kind, handle, source, detail, at);
             continue;
         }
         retire_row(config, observation, sets, row, rule);
@@ -855,12 +866,13 @@ fn retire_row(
             sets.agents.state[row] = AgentState::Pooled;
             state.stats.pool_entries += 1;
             let pooled = EventDetail::Retirement { pooled: true, rule };
-            sets.events.push(
+            sets.events.push_at(
                 frame,
                 EventKind::Retired,
                 Some(handle),
                 Some(source),
                 pooled,
+                Some(EventPosition::of(p)),
             );
             sets.events.push(
                 frame,
@@ -879,8 +891,10 @@ fn retire_row(
                 pooled: false,
                 rule,
             };
+            let at = Some(EventPosition::of(p));
+            let kind = EventKind::Retired;
             sets.events
-                .push(frame, EventKind::Retired, Some(handle), Some(source), gone);
+                .push_at(frame, kind, Some(handle), Some(source), gone, at);
             destroy(sets, handle, Some(source), RemovalCause::PoolRefused);
         }
     }

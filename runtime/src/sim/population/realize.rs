@@ -11,7 +11,7 @@ use super::{
     NO_BINDING,
 };
 use crate::sim::agents::{AgentHandle, AgentId, AgentRow};
-use crate::sim::events::{EventDetail, EventKind, RemovalCause};
+use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
 use crate::sim::observers::Observation;
 use crate::sim::world::WorldConfig;
 
@@ -116,7 +116,7 @@ pub(super) fn realize(
             }
         }
     }
-    commit(sets, source, attached);
+    commit(sets, source, attached, candidates);
     Ok(())
 }
 
@@ -220,8 +220,9 @@ fn undo(sets: &mut Sets<'_>, item: Attached, fail_restore: bool) -> bool {
     }
 }
 
-/// The whole batch attached: clear the demand, record the spillover, publish the births.
-fn commit(sets: &mut Sets<'_>, source: usize, attached: Vec<Attached>) {
+/// The whole batch attached: clear the demand, record the spillover, publish the births (each
+/// `Realized` event at its candidate's position: `attached` is in `candidates`' order).
+fn commit(sets: &mut Sets<'_>, source: usize, attached: Vec<Attached>, candidates: &[Candidate]) {
     let items = attached.len() as u32;
     let reused = attached
         .iter()
@@ -235,7 +236,7 @@ fn commit(sets: &mut Sets<'_>, source: usize, attached: Vec<Attached>) {
     state.stats.batches_realized += 1;
     sets.counters.births += u64::from(items - reused);
     let detail = EventDetail::Batch { items, reused };
-    for item in attached {
+    for (item, candidate) in attached.into_iter().zip(candidates) {
         let handle = match item {
             Attached::New(handle) => {
                 sets.births[source].push(handle);
@@ -253,12 +254,13 @@ fn commit(sets: &mut Sets<'_>, source: usize, attached: Vec<Attached>) {
                 entry.handle
             }
         };
-        sets.events.push(
+        sets.events.push_at(
             sets.frame,
             EventKind::Realized,
             Some(handle),
             Some(source as u16),
             detail,
+            Some(EventPosition::of(candidate.position)),
         );
     }
 }

@@ -364,6 +364,7 @@ mod tests {
             handle: None,
             source: Some(source),
             detail,
+            position: None,
         }
     }
 

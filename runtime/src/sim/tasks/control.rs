@@ -6,7 +6,7 @@
 
 use crate::project::VehicleRelation;
 use crate::sim::agents::{AgentHandle, AgentState};
-use crate::sim::events::{EventDetail, EventKind, RemovalCause};
+use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
 use crate::sim::knockdown::phase::cancel_retained;
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::population::{destroy, RetireRule, Sets};
@@ -96,8 +96,15 @@ pub(super) fn destroy_explicitly(sets: &mut Sets<'_>, row: usize, handle: AgentH
             pooled: false,
             rule: RetireRule::ExplicitDestroy,
         };
-        sets.events
-            .push(sets.frame, EventKind::Retired, Some(handle), source, detail);
+        let at = Some(EventPosition::of(sets.agents.position[row]));
+        sets.events.push_at(
+            sets.frame,
+            EventKind::Retired,
+            Some(handle),
+            source,
+            detail,
+            at,
+        );
     }
     destroy(sets, handle, source, RemovalCause::Explicit);
 }

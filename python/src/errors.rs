@@ -28,7 +28,7 @@ create_exception!(
 #[derive(Clone)]
 pub struct Diagnostic {
     /// `"error"` or `"warning"`.
-    pub severity: &'static str,
+    pub severity: String,
     /// The file, relative to the project folder, `/`-separated.
     pub file: String,
     /// 1-based line.
@@ -73,7 +73,8 @@ impl Diagnostic {
             severity: match diagnostic.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
-            },
+            }
+            .to_owned(),
             file: diagnostic.file.clone(),
             line: diagnostic.line,
             column: diagnostic.column,

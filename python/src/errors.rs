@@ -55,7 +55,13 @@ impl Diagnostic {
     fn __str__(&self) -> String {
         format!(
             "{}:{}:{}: {}: {} (at {}; expected {})",
-            self.file, self.line, self.column, self.severity, self.message, self.path, self.expected
+            self.file,
+            self.line,
+            self.column,
+            self.severity,
+            self.message,
+            self.path,
+            self.expected
         )
     }
 

@@ -55,11 +55,14 @@ fn rows_of<'a>(recipe: &'a str, stage: u32, product: &'a Product, rows: &mut Vec
         kind: "Placements",
     };
     match product {
-        Product::Placements(scatter) => rows.extend(
-            scatter
-                .placements()
-                .map(|p| row(p, scatter.lattice_unit_m, &scatter.family, &scatter.variant_ids)),
-        ),
+        Product::Placements(scatter) => rows.extend(scatter.placements().map(|p| {
+            row(
+                p,
+                scatter.lattice_unit_m,
+                &scatter.family,
+                &scatter.variant_ids,
+            )
+        })),
         Product::PlacedObjects(placed) => rows.extend(placed.objects.iter().map(|o| Row {
             rotation_rad: f64::from(o.rotation_turns_65536) / 65536.0 * TAU,
             scale: f64::from(o.scale) * placed.scale_unit,

@@ -51,7 +51,11 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     }
     let mut sources = ProjectSources::default();
     read_file_into(dir, MANIFEST_FILE, &mut sources);
-    let manifest = sources.files.get(MANIFEST_FILE).cloned().unwrap_or_default();
+    let manifest = sources
+        .files
+        .get(MANIFEST_FILE)
+        .cloned()
+        .unwrap_or_default();
     for (folder, suffix) in DOCUMENT_FOLDERS {
         read_folder(dir, folder, suffix, &mut sources);
     }
@@ -103,7 +107,10 @@ fn read_text(path: &Path) -> Result<Option<String>, Unreadable> {
         Err(error) => return Err(whole_file(format!("{shown}: {error}"), expected)),
     };
     if !metadata.is_file() {
-        return Err(whole_file(format!("{shown} is not a regular file"), expected));
+        return Err(whole_file(
+            format!("{shown} is not a regular file"),
+            expected,
+        ));
     }
     if metadata.len() > MAX_SOURCE_BYTES as u64 {
         return Err(whole_file(
@@ -114,7 +121,8 @@ fn read_text(path: &Path) -> Result<Option<String>, Unreadable> {
             "a source file of at most 1 MiB",
         ));
     }
-    let bytes = fs::read(path).map_err(|error| whole_file(format!("{shown}: {error}"), expected))?;
+    let bytes =
+        fs::read(path).map_err(|error| whole_file(format!("{shown}: {error}"), expected))?;
     String::from_utf8(bytes).map(Some).map_err(|error| {
         let valid_up_to = error.utf8_error().valid_up_to();
         let bytes = error.as_bytes();

@@ -230,7 +230,11 @@ impl Simulation {
     fn counters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let counters = self.world.counters();
         let dict = PyDict::new(py);
-        for (name, value) in counters.rows().iter().chain(counters.population_rows().iter()) {
+        for (name, value) in counters
+            .rows()
+            .iter()
+            .chain(counters.population_rows().iter())
+        {
             dict.set_item(*name, *value)?;
         }
         Ok(dict)

@@ -121,13 +121,7 @@ fn write_bundle(out: &Path, manifest: &str, files: &[(String, Vec<u8>)]) -> std:
     let staging = sibling(out, "staging");
     let _ = fs::remove_dir_all(&staging);
     fs::create_dir_all(staging.join("products"))?;
-    let written = (|| {
-        for (file, bytes) in files {
-            fs::write(staging.join(file), bytes)?;
-        }
-        fs::write(staging.join(MANIFEST_NAME), manifest)
-    })();
-    if let Err(e) = written {
+    if let Err(e) = write_files(&staging, manifest, files) {
         let _ = fs::remove_dir_all(&staging);
         return Err(e);
     }
@@ -141,6 +135,14 @@ fn write_bundle(out: &Path, manifest: &str, files: &[(String, Vec<u8>)]) -> std:
     } else {
         fs::rename(&staging, out)
     }
+}
+
+/// The product files, then the manifest (the last file a complete bundle gets).
+fn write_files(dir: &Path, manifest: &str, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+    for (file, bytes) in files {
+        fs::write(dir.join(file), bytes)?;
+    }
+    fs::write(dir.join(MANIFEST_NAME), manifest)
 }
 
 /// `.NAME.stagecraft-py-WHAT-PID` beside `out`.

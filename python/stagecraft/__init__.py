@@ -3,7 +3,7 @@
     import stagecraft
     project = stagecraft.Project.open("projects/street-block")
     generation = project.generate()            # digests equal `stagecraft generate`'s
-    sim = stagecraft.Simulation(project, "lunch-rush")
+    sim = stagecraft.Simulation(project, "crosswalk-rush")
     sim.step(300)
     agents = sim.agents()                      # NumPy structured array of the Motion Frames
 

@@ -1,0 +1,328 @@
+//! `stagecraft.Simulation`: one scenario's world, built as `stagecraft simulate` builds it (the
+//! scenario's recipe generated at the manifest's seed, `SimSpace::from_products`,
+//! `CompiledScenario::compile`, `build_world`), so after the same frames its state digest is the
+//! command's. Agents are read through the Motion Frames only, as NumPy structured arrays.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use stagecraft_runtime::generate::{
+    CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
+};
+use stagecraft_runtime::project::{Project as Documents, Scenario};
+use stagecraft_runtime::sim::{
+    build_world, AgentState, CompiledScenario, MotionFrame, SimSpace, Snapshot as RuntimeSnapshot,
+    Tier, World,
+};
+
+use crate::errors::error;
+use crate::project::Project;
+use crate::records::{dtype, structured, Field};
+
+/// A running scenario: `Simulation(project, scenario)`.
+#[pyclass(module = "stagecraft")]
+pub struct Simulation {
+    world: World,
+    scenario: String,
+}
+
+/// A captured world state (`Simulation.snapshot()`), restorable into a simulation of the same
+/// scenario and content.
+#[pyclass(module = "stagecraft", frozen)]
+pub struct Snapshot {
+    snapshot: RuntimeSnapshot,
+}
+
+#[pymethods]
+impl Snapshot {
+    /// The frame it was taken at.
+    #[getter]
+    fn frame(&self) -> u64 {
+        self.snapshot.frame()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<stagecraft.Snapshot at frame {}>", self.snapshot.frame())
+    }
+}
+
+/// The agent states, indexed by their code (the `state` field of `agents()`).
+pub fn state_names() -> Vec<&'static str> {
+    let all = [
+        (AgentState::Walking, "walking"),
+        (AgentState::Holding, "holding"),
+        (AgentState::Travelling, "travelling"),
+        (AgentState::Arrived, "arrived"),
+        (AgentState::Fleeing, "fleeing"),
+        (AgentState::KnockedDown, "knocked_down"),
+        (AgentState::Pooled, "pooled"),
+    ];
+    by_code(all.map(|(state, name)| (state.code(), name)))
+}
+
+/// The tiers, indexed by their code (the `tier` field of `agents()`).
+pub fn tier_names() -> Vec<&'static str> {
+    let all = [
+        (Tier::Full, "full"),
+        (Tier::Simulated, "simulated"),
+        (Tier::Stub, "stub"),
+    ];
+    by_code(all.map(|(tier, name)| (tier.code(), name)))
+}
+
+fn by_code<const N: usize>(mut named: [(u8, &'static str); N]) -> Vec<&'static str> {
+    named.sort_by_key(|(code, _)| *code);
+    named.iter().map(|(_, name)| *name).collect()
+}
+
+/// The packed record of one agent in `agents()`; see [`agent_fields`].
+const AGENT_RECORD_BYTES: usize = 47;
+
+fn agent_fields() -> [Field; 15] {
+    [
+        Field::new("id", "<u8"),
+        Field::new("source", "<u2"),
+        Field::new("ordinal", "<u4"),
+        Field::new("x", "<f4"),
+        Field::new("y", "<f4"),
+        Field::new("vx", "<f4"),
+        Field::new("vy", "<f4"),
+        Field::new("speed", "<f4"),
+        Field::new("heading", "<f4"),
+        Field::new("panic", "<f4"),
+        Field::new("state", "|u1"),
+        Field::new("tier", "|u1"),
+        Field::new("moving", "|b1"),
+        Field::new("updated", "|b1"),
+        Field::new("pooled", "|b1"),
+    ]
+}
+
+fn agent_record(f: &MotionFrame) -> [u8; AGENT_RECORD_BYTES] {
+    let mut r = [0u8; AGENT_RECORD_BYTES];
+    r[0..8].copy_from_slice(&f.id.bits().to_le_bytes());
+    r[8..10].copy_from_slice(&(f.id.source() as u16).to_le_bytes());
+    r[10..14].copy_from_slice(&f.id.ordinal().to_le_bytes());
+    let floats = [
+        f.location.x,
+        f.location.y,
+        f.velocity.x,
+        f.velocity.y,
+        f.animation.speed_m_s,
+        f.animation.facing_yaw_rad,
+        f.panic,
+    ];
+    for (i, value) in floats.iter().enumerate() {
+        r[14 + 4 * i..18 + 4 * i].copy_from_slice(&value.to_le_bytes());
+    }
+    r[42] = f.behaviour.code();
+    r[43] = f.tier.code();
+    r[44] = u8::from(f.animation.moving);
+    r[45] = u8::from(f.updated);
+    r[46] = u8::from(f.tags.pooled);
+    r
+}
+
+#[pymethods]
+impl Simulation {
+    /// The world of `scenario` (its id) of `project`, at frame 0.
+    #[new]
+    fn new(py: Python<'_>, project: PyRef<'_, Project>, scenario: &str) -> PyResult<Simulation> {
+        let documents = project.documents("nothing simulated")?;
+        let scenario = scenario_of(documents, scenario)?;
+        let plan = project.plan(&scenario.recipe)?;
+        let seed = documents.manifest.root_seed;
+        let world = py.detach(|| {
+            // As `stagecraft simulate`: the recipe generated without override sets.
+            let request = GenerateRequest {
+                root_seed: seed,
+                mode: ExecutionMode::Parallel,
+                generation: 0,
+            };
+            let generated = Generator::new()
+                .generate(&plan, &request, &CancelToken::new(), &NoObserver)
+                .map_err(|e| format!("recipe {}: {e}", scenario.recipe))?;
+            world_of(&generated.bundle, documents, scenario)
+        });
+        Ok(Simulation {
+            world: world.map_err(error)?,
+            scenario: scenario.id.clone(),
+        })
+    }
+
+    /// Steps the world `n` frames (the GIL released meanwhile).
+    #[pyo3(signature = (n=1))]
+    fn step(&mut self, py: Python<'_>, n: u64) {
+        let world = &mut self.world;
+        py.detach(|| {
+            for _ in 0..n {
+                world.step();
+            }
+        });
+    }
+
+    /// The current frame.
+    #[getter]
+    fn frame(&self) -> u64 {
+        self.world.frame()
+    }
+
+    /// Simulated time, seconds.
+    #[getter]
+    fn time_s(&self) -> f64 {
+        self.world.time_s()
+    }
+
+    /// The scenario's id.
+    #[getter]
+    fn scenario(&self) -> String {
+        self.scenario.clone()
+    }
+
+    /// The fixed step, seconds.
+    #[getter]
+    fn fixed_step_s(&self) -> f64 {
+        self.world.config().fixed_step_s
+    }
+
+    fn __len__(&self) -> usize {
+        self.world.agent_count()
+    }
+
+    /// The Motion Frames of the last step, one per agent in row order, as a NumPy structured
+    /// array: `id` (u64), `source`, `ordinal`, `x`, `y` (m), `vx`, `vy` (m/s), `speed` (m/s),
+    /// `heading` (facing yaw, rad), `panic` (0..1), `state` (index into
+    /// `stagecraft.AGENT_STATES`), `tier` (index into `stagecraft.TIERS`), `moving`, `updated`,
+    /// `pooled`.
+    fn agents<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let frames = self.world.motion_frames();
+        let mut bytes = Vec::with_capacity(frames.len() * AGENT_RECORD_BYTES);
+        for frame in frames.iter() {
+            bytes.extend_from_slice(&agent_record(&frame));
+        }
+        structured(py, bytes, &dtype(py, &agent_fields())?)
+    }
+
+    /// The event log the world holds, in the order the events happened: dicts with `seq`,
+    /// `frame`, `kind`, `handle` (`"index:generation"`), `source` (its id) and `detail`, as
+    /// `stagecraft simulate --events` writes them.
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        let sources = &self.world.config().sources;
+        for e in self.world.events().all() {
+            let dict = PyDict::new(py);
+            dict.set_item("seq", e.seq)?;
+            dict.set_item("frame", e.frame)?;
+            dict.set_item("kind", e.kind.name())?;
+            let handle = e.handle.map(|h| format!("{}:{}", h.index, h.generation));
+            dict.set_item("handle", handle)?;
+            let source = e.source.and_then(|s| sources.get(usize::from(s)));
+            dict.set_item("source", source.map(|s| s.id.as_str()))?;
+            dict.set_item("detail", format!("{:?}", e.detail))?;
+            list.append(dict)?;
+        }
+        Ok(list)
+    }
+
+    /// The counters of the last step (`stagecraft simulate --json`'s `final`).
+    fn counters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let counters = self.world.counters();
+        let dict = PyDict::new(py);
+        for (name, value) in counters
+            .rows()
+            .iter()
+            .chain(counters.population_rows().iter())
+        {
+            dict.set_item(*name, *value)?;
+        }
+        Ok(dict)
+    }
+
+    /// Captures the current state.
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            snapshot: self.world.snapshot(),
+        }
+    }
+
+    /// Restores `snapshot` (all or nothing: on error the world is unchanged).
+    fn restore(&mut self, snapshot: &Snapshot) -> PyResult<()> {
+        self.world
+            .restore(&snapshot.snapshot)
+            .map_err(|e| error(format!("the snapshot cannot be restored: {e}")))
+    }
+
+    /// The state digest (hex), the one `stagecraft simulate` prints.
+    fn state_digest(&self) -> String {
+        self.world.state_digest_hex()
+    }
+
+    /// Benchmarks only: steps `n` frames and returns the seconds the Rust loop took.
+    fn _timed_steps(&mut self, py: Python<'_>, n: u64) -> f64 {
+        let world = &mut self.world;
+        py.detach(|| {
+            let start = Instant::now();
+            for _ in 0..n {
+                world.step();
+            }
+            start.elapsed().as_secs_f64()
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<stagecraft.Simulation {} at frame {}, {} agents>",
+            self.scenario,
+            self.world.frame(),
+            self.world.agent_count()
+        )
+    }
+}
+
+impl Simulation {
+    /// A simulation over an already built `world` (the benchmark worlds).
+    pub fn of_world(world: World, scenario: &str) -> Simulation {
+        Simulation {
+            world,
+            scenario: scenario.to_owned(),
+        }
+    }
+}
+
+/// The scenario `id`, or an error that lists the project's scenarios.
+fn scenario_of<'p>(documents: &'p Documents, id: &str) -> PyResult<&'p Scenario> {
+    documents.scenarios.get(id).ok_or_else(|| {
+        let known: Vec<&str> = documents.scenarios.keys().map(String::as_str).collect();
+        error(format!(
+            "the project has no scenario `{id}`; its scenarios: {}",
+            if known.is_empty() {
+                "(none)".to_owned()
+            } else {
+                known.join(", ")
+            }
+        ))
+    })
+}
+
+/// The world of `scenario` over `bundle`, built as `stagecraft simulate` builds it.
+fn world_of(
+    bundle: &GeneratedBundle,
+    documents: &Documents,
+    scenario: &Scenario,
+) -> Result<World, String> {
+    let space = SimSpace::from_products(bundle.products(), &documents.families).map_err(|e| {
+        format!(
+            "the content of `{}` cannot be simulated: {e}",
+            bundle.recipe_id
+        )
+    })?;
+    let compiled = CompiledScenario::compile(scenario).map_err(|e| e.to_string())?;
+    build_world(
+        &Arc::new(space),
+        &Arc::new(compiled),
+        documents.manifest.root_seed,
+    )
+    .map_err(|e| e.to_string())
+}

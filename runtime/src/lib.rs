@@ -6,6 +6,7 @@
 pub mod content;
 pub mod cook;
 pub mod diff;
+pub mod export;
 pub mod generate;
 pub mod identity;
 pub mod ops;

@@ -16,6 +16,7 @@ pub mod check;
 pub mod cook;
 pub mod diagnostics;
 pub mod diff;
+pub mod export;
 pub mod fmt;
 pub mod generate;
 pub mod new;
@@ -274,6 +275,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Export a cooked bundle for engines: glTF 2.0 binary (instanced preview shapes, street
+    /// surfaces, identities in the extras) or a USD ASCII layer (a PointInstancer per family).
+    Export(export::ExportArgs),
     /// Compare two generations by persistent identity: projects (generated here) or cooked
     /// bundles. Exit 0 when equal, 1 when they differ, 2 on an error.
     Diff {
@@ -422,6 +426,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             cook::cook(project, &args, out)
         }
         Command::Verify { dir, json } => verify::verify(dir, *json, out),
+        Command::Export(args) => export::export(args, out),
         Command::Diff {
             a,
             b,

@@ -22,10 +22,8 @@ impl Mesh {
         let mut min = [f32::INFINITY; 3];
         let mut max = [f32::NEG_INFINITY; 3];
         for p in &self.positions {
-            for k in 0..3 {
-                min[k] = min[k].min(p[k]);
-                max[k] = max[k].max(p[k]);
-            }
+            min = [0, 1, 2].map(|k| min[k].min(p[k]));
+            max = [0, 1, 2].map(|k| max[k].max(p[k]));
         }
         if self.positions.is_empty() {
             return ([0.0; 3], [0.0; 3]);

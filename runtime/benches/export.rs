@@ -20,13 +20,13 @@ const OBJECTS: usize = 100_000;
 fn product() -> Product {
     let objects = (0..OBJECTS)
         .map(|k| {
-            let (cx, cy) = ((k % 316) as i16, (k / 316) as i16);
+            let (cx, cy) = ((k % 316) as i64, (k / 316) as i64);
             let id = pack_scatter_id(1, 0, 0, cx, cy).expect("packs");
             PlacedObject {
                 placement: Placement {
                     id,
-                    x: i64::from(cx) * 300 + 17,
-                    y: i64::from(cy) * 300 + 41,
+                    x: cx * 300 + 17,
+                    y: cy * 300 + 41,
                     variant: (k % 4) as u32,
                     priority: k as u32,
                 },

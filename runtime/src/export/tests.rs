@@ -8,7 +8,7 @@ use crate::identity::{pack_scatter_id, ScatterId};
 use crate::project::PreviewShape;
 
 fn id(cell_x: i16, cell_y: i16) -> ScatterId {
-    pack_scatter_id(1, 0, 0, cell_x, cell_y).unwrap_or_else(|e| panic!("{e}"))
+    pack_scatter_id(1, 0, 0, i64::from(cell_x), i64::from(cell_y)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn object(cell: i16, x: i64, y: i64, variant: u32, rotation: u16, scale: u32) -> PlacedObject {

@@ -46,7 +46,12 @@ fn product() -> Product {
 }
 
 fn looks() -> Looks {
-    let shapes = [PreviewShape::Box, PreviewShape::Cylinder, PreviewShape::Cone, PreviewShape::Box];
+    let shapes = [
+        PreviewShape::Box,
+        PreviewShape::Cylinder,
+        PreviewShape::Cone,
+        PreviewShape::Box,
+    ];
     let family = AssetFamily {
         id: "props".to_owned(),
         name: "Props".to_owned(),
@@ -92,7 +97,9 @@ fn main() {
         println!("CPU time per USD export of {OBJECTS} placements: {ms:.1} ms");
     }
     let mut group = c.benchmark_group("export");
-    group.sample_size(20).measurement_time(Duration::from_secs(5));
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5));
     group.bench_function("gltf-100k", |bench| bench.iter(|| black_box(export())));
     group.bench_function("usda-100k", |bench| {
         bench.iter(|| black_box(usd::to_usda(&scene)))

@@ -155,14 +155,24 @@ fn every_example_exports_its_placements_with_their_identities() {
         let dir = tempfile::tempdir().expect("tempdir");
         let bundle = cook(&project, dir.path());
         let expected = expected(&bundle);
-        let glb = export(&bundle, &project, ExportFormat::Gltf, &dir.path().join("a.glb"));
+        let glb = export(
+            &bundle,
+            &project,
+            ExportFormat::Gltf,
+            &dir.path().join("a.glb"),
+        );
         let groups = gltf_groups(&glb);
         let found: Expected = groups
             .iter()
             .map(|(k, g)| (k.clone(), g.ids.clone()))
             .collect();
         assert_eq!(found, expected, "{}", project.display());
-        let usda = export(&bundle, &project, ExportFormat::Usd, &dir.path().join("a.usda"));
+        let usda = export(
+            &bundle,
+            &project,
+            ExportFormat::Usd,
+            &dir.path().join("a.usda"),
+        );
         let text = String::from_utf8(usda.clone()).expect("utf-8");
         // The same identities (instancers are ordered by variant index, the map by name).
         let mut all: Vec<String> = expected.values().flatten().cloned().collect();
@@ -171,9 +181,19 @@ fn every_example_exports_its_placements_with_their_identities() {
         ids.sort();
         assert_eq!(ids, all, "{}", project.display());
         // Byte-determinism: the same bundle exports to the same bytes.
-        let again = export(&bundle, &project, ExportFormat::Gltf, &dir.path().join("b.glb"));
+        let again = export(
+            &bundle,
+            &project,
+            ExportFormat::Gltf,
+            &dir.path().join("b.glb"),
+        );
         assert!(again == glb, "{}: glTF bytes differ", project.display());
-        let again = export(&bundle, &project, ExportFormat::Usd, &dir.path().join("b.usda"));
+        let again = export(
+            &bundle,
+            &project,
+            ExportFormat::Usd,
+            &dir.path().join("b.usda"),
+        );
         assert!(again == usda, "{}: USD bytes differ", project.display());
     }
 }
@@ -183,7 +203,12 @@ fn pine_clearing_exports_its_overrides_as_applied_in_y_up() {
     let project = example_project("pine-clearing");
     let dir = tempfile::tempdir().expect("tempdir");
     let bundle = cook(&project, dir.path());
-    let glb = export(&bundle, &project, ExportFormat::Gltf, &dir.path().join("p.glb"));
+    let glb = export(
+        &bundle,
+        &project,
+        ExportFormat::Gltf,
+        &dir.path().join("p.glb"),
+    );
     let groups = gltf_groups(&glb);
     let find = |target: u64| {
         let hex = format!("{target:#018x}");
@@ -196,7 +221,10 @@ fn pine_clearing_exports_its_overrides_as_applied_in_y_up() {
     let (variant, at, scale) = find(282_033_323_180_038).expect("the added boulder");
     assert_eq!(variant, "boulder");
     assert_eq!(at, [47.0, 0.0, -24.0]);
-    assert!((0.85..=1.15).contains(&scale[0]), "the recipe's scale range: {scale:?}");
+    assert!(
+        (0.85..=1.15).contains(&scale[0]),
+        "the recipe's scale range: {scale:?}"
+    );
     // `LockTransform` at (44.72, 6.81), scale 929/1000.
     let (_, at, scale) = find(281_474_977_431_553).expect("the locked transform");
     assert_eq!(at, [44.72, 0.0, -6.81]);
@@ -213,7 +241,12 @@ fn street_block_exports_roads_walkways_and_crosswalks_as_meshes() {
     let project = example_project("street-block");
     let dir = tempfile::tempdir().expect("tempdir");
     let bundle = cook(&project, dir.path());
-    let glb = export(&bundle, &project, ExportFormat::Gltf, &dir.path().join("s.glb"));
+    let glb = export(
+        &bundle,
+        &project,
+        ExportFormat::Gltf,
+        &dir.path().join("s.glb"),
+    );
     let gltf = gltf::Gltf::from_slice(&glb).expect("reads");
     let surfaces: Vec<(String, usize)> = gltf
         .nodes()
@@ -265,7 +298,9 @@ fn a_project_whose_family_changed_is_refused() {
     let report = String::from_utf8_lossy(&report);
     assert_eq!(code, 1, "{report}");
     assert!(
-        report.contains("asset family `street-props` differs from the one the bundle was cooked with"),
+        report.contains(
+            "asset family `street-props` differs from the one the bundle was cooked with"
+        ),
         "{report}"
     );
     assert!(!file.exists(), "nothing written");

@@ -53,7 +53,11 @@ pub fn to_glb(scene: &ExportScene) -> Result<Vec<u8>, ExportError> {
         let kind = surfaces.kind.name();
         let name = format!("{}.{}.{kind}", surfaces.recipe, surfaces.stage);
         let mesh = doc.mesh(&name, &surface_mesh(surfaces), surface_colour(kind));
-        let ids: Vec<&str> = surfaces.polygons.iter().map(|(id, _)| id.as_str()).collect();
+        let ids: Vec<&str> = surfaces
+            .polygons
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .collect();
         let extras =
             json!({"recipe": surfaces.recipe, "stage": surfaces.stage, "kind": kind, "ids": ids});
         let node = Node {
@@ -114,9 +118,8 @@ impl Document {
     fn view(&mut self, bytes: &[u8], target: Option<Target>) -> Index<View> {
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
-        while self.bin.len() % 4 != 0 {
-            self.bin.push(0);
-        }
+        let padded = self.bin.len().next_multiple_of(4);
+        self.bin.resize(padded, 0);
         self.root.push(View {
             buffer: Index::new(0),
             byte_length: USize64::from(bytes.len()),
@@ -169,10 +172,20 @@ impl Document {
         let indices = if vertices <= usize::from(u16::MAX) {
             let short: Vec<u16> = mesh.indices.iter().map(|i| *i as u16).collect();
             let bytes = le_bytes(&short, u16::to_le_bytes);
-            self.accessor(&bytes, (count, ComponentType::U16, Type::Scalar), element, None)
+            self.accessor(
+                &bytes,
+                (count, ComponentType::U16, Type::Scalar),
+                element,
+                None,
+            )
         } else {
             let bytes = le_bytes(&mesh.indices, u32::to_le_bytes);
-            self.accessor(&bytes, (count, ComponentType::U32, Type::Scalar), element, None)
+            self.accessor(
+                &bytes,
+                (count, ComponentType::U32, Type::Scalar),
+                element,
+                None,
+            )
         };
         let [r, g, b] = colour.map(linear);
         let material = self.root.push(Material {
@@ -226,10 +239,25 @@ impl Document {
         }
         let ordinals: Vec<u32> = (0..n as u32).collect();
         let columns = [
-            ("TRANSLATION", vec3_bytes(&translation), Type::Vec3, ComponentType::F32),
-            ("ROTATION", le_bytes(&rotation, f32::to_le_bytes), Type::Vec4, ComponentType::F32),
+            (
+                "TRANSLATION",
+                vec3_bytes(&translation),
+                Type::Vec3,
+                ComponentType::F32,
+            ),
+            (
+                "ROTATION",
+                le_bytes(&rotation, f32::to_le_bytes),
+                Type::Vec4,
+                ComponentType::F32,
+            ),
             ("SCALE", vec3_bytes(&scale), Type::Vec3, ComponentType::F32),
-            ("_ID", le_bytes(&ordinals, u32::to_le_bytes), Type::Scalar, ComponentType::U32),
+            (
+                "_ID",
+                le_bytes(&ordinals, u32::to_le_bytes),
+                Type::Scalar,
+                ComponentType::U32,
+            ),
         ];
         let mut attributes = serde_json::Map::new();
         for (name, bytes, type_, component) in columns {
@@ -237,9 +265,10 @@ impl Document {
             attributes.insert(name.to_owned(), json!(accessor.value()));
         }
         let mut extensions = NodeExtensions::default();
-        extensions
-            .others
-            .insert(EXT_INSTANCING.to_owned(), json!({ "attributes": attributes }));
+        extensions.others.insert(
+            EXT_INSTANCING.to_owned(),
+            json!({ "attributes": attributes }),
+        );
         let extras = json!({
             "recipe": group.recipe,
             "stage": group.stage,

@@ -78,9 +78,11 @@ pub fn surface_mesh(group: &SurfaceGroup) -> Mesh {
             corners.reverse();
         }
         for k in 1..corners.len().saturating_sub(1) as u32 {
-            mesh.indices.extend_from_slice(&[base, base + k, base + k + 1]);
+            mesh.indices
+                .extend_from_slice(&[base, base + k, base + k + 1]);
         }
-        mesh.normals.extend(corners.iter().map(|_| y_up([0.0, 0.0, 1.0])));
+        mesh.normals
+            .extend(corners.iter().map(|_| y_up([0.0, 0.0, 1.0])));
         mesh.positions.extend(corners);
     }
     mesh

@@ -64,7 +64,9 @@ impl Looks {
 
     /// The look of `variant` of `family`, if known.
     pub fn get(&self, family: &str, variant: &str) -> Option<Look> {
-        self.0.get(&(family.to_owned(), variant.to_owned())).copied()
+        self.0
+            .get(&(family.to_owned(), variant.to_owned()))
+            .copied()
     }
 }
 
@@ -189,7 +191,10 @@ impl ExportScene {
                         let at = &o.placement;
                         let scale = f64::from(o.scale) * placed.scale_unit;
                         let turns = o.rotation_turns_65536;
-                        (at.variant, instance(at.id, (at.x, at.y), unit, turns, scale))
+                        (
+                            at.variant,
+                            instance(at.id, (at.x, at.y), unit, turns, scale),
+                        )
                     });
                     let names = (&placed.family, &placed.variant_ids[..]);
                     scene.add_groups(p, names, instances, looks);
@@ -203,7 +208,11 @@ impl ExportScene {
                     scene.add_groups(p, names, instances, looks);
                 }
                 Product::StreetBlock(block) => {
-                    for kind in [SurfaceKind::Road, SurfaceKind::Sidewalk, SurfaceKind::Crosswalk] {
+                    for kind in [
+                        SurfaceKind::Road,
+                        SurfaceKind::Sidewalk,
+                        SurfaceKind::Crosswalk,
+                    ] {
                         let polygons: Vec<(String, Vec<PointM>)> = block
                             .surfaces
                             .iter()

@@ -157,7 +157,11 @@ fn unit_cone(segments: u32) -> UnitMesh {
 mod tests {
     use super::*;
 
-    const ALL: [PreviewShape; 3] = [PreviewShape::Box, PreviewShape::Cylinder, PreviewShape::Cone];
+    const ALL: [PreviewShape; 3] = [
+        PreviewShape::Box,
+        PreviewShape::Cylinder,
+        PreviewShape::Cone,
+    ];
 
     fn sub(a: Vec3f, b: Vec3f) -> Vec3f {
         [a[0] - b[0], a[1] - b[1], a[2] - b[2]]

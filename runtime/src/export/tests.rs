@@ -46,7 +46,10 @@ fn looks() -> Looks {
         id: "props".to_owned(),
         ..Default::default()
     };
-    for (id, shape) in [("bench", PreviewShape::Box), ("lamp", PreviewShape::Cylinder)] {
+    for (id, shape) in [
+        ("bench", PreviewShape::Box),
+        ("lamp", PreviewShape::Cylinder),
+    ] {
         family.variants.push(crate::project::AssetVariant {
             id: id.to_owned(),
             weight: 1,
@@ -122,16 +125,21 @@ fn f32s(blob: &[u8], accessor: &::gltf::Accessor<'_>) -> Vec<f32> {
 fn the_glb_instances_each_variant_with_identities_in_its_extras() {
     let bytes = gltf::to_glb(&scene()).unwrap_or_else(|e| panic!("{e}"));
     let gltf = read_glb(&bytes);
-    let blob = gltf.blob.as_deref().unwrap_or_else(|| panic!("binary chunk"));
-    assert_eq!(gltf.extensions_used().collect::<Vec<_>>(), vec!["EXT_mesh_gpu_instancing"]);
+    let blob = gltf
+        .blob
+        .as_deref()
+        .unwrap_or_else(|| panic!("binary chunk"));
+    assert_eq!(
+        gltf.extensions_used().collect::<Vec<_>>(),
+        vec!["EXT_mesh_gpu_instancing"]
+    );
     let lamp = gltf
         .nodes()
         .find(|n| n.name() == Some("demo.3.props.lamp"))
         .unwrap_or_else(|| panic!("lamp node"));
-    let extras: serde_json::Value = serde_json::from_str(
-        lamp.extras().as_ref().map_or("null", |raw| raw.get()),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let extras: serde_json::Value =
+        serde_json::from_str(lamp.extras().as_ref().map_or("null", |raw| raw.get()))
+            .unwrap_or_else(|e| panic!("{e}"));
     let expected = serde_json::json!({
         "recipe": "demo", "stage": 3, "family": "props", "variant": "lamp", "look_known": true,
         "ids": [id(1, 3).to_string(), id(3, 3).to_string()],
@@ -142,17 +150,28 @@ fn the_glb_instances_each_variant_with_identities_in_its_extras() {
         .and_then(|e| e.get("attributes"))
         .unwrap_or_else(|| panic!("instancing extension"));
     let accessor = |name: &str| {
-        let index = attributes[name].as_u64().unwrap_or_else(|| panic!("{name}"));
+        let index = attributes[name]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{name}"));
         gltf.accessors()
             .nth(index as usize)
             .unwrap_or_else(|| panic!("accessor {index}"))
     };
     assert_eq!(accessor("TRANSLATION").count(), 2);
-    assert_eq!(f32s(blob, &accessor("TRANSLATION")), vec![12.5, 0.0, -4.0, 0.5, 0.0, 0.2]);
+    assert_eq!(
+        f32s(blob, &accessor("TRANSLATION")),
+        vec![12.5, 0.0, -4.0, 0.5, 0.0, 0.2]
+    );
     assert_eq!(f32s(blob, &accessor("SCALE"))[..3], [1.2, 1.2, 1.2]);
     let rotation = f32s(blob, &accessor("ROTATION"));
-    assert!((rotation[5] - 1.0).abs() < 1e-6, "half a turn about +Y: {rotation:?}");
-    let ids: Vec<u32> = f32s(blob, &accessor("_ID")).iter().map(|f| f.to_bits()).collect();
+    assert!(
+        (rotation[5] - 1.0).abs() < 1e-6,
+        "half a turn about +Y: {rotation:?}"
+    );
+    let ids: Vec<u32> = f32s(blob, &accessor("_ID"))
+        .iter()
+        .map(|f| f.to_bits())
+        .collect();
     assert_eq!(ids, vec![0, 1]);
     assert_eq!(gltf.meshes().count(), 2);
 }
@@ -177,6 +196,8 @@ fn the_usda_has_one_instancer_per_family_with_ids_and_provenance() {
     assert!(text.contains("int[] protoIndices = [0, 1, 1]"));
     assert!(text.contains("point3f[] positions = [(-3, 0, -7), (12.5, 0, -4), (0.5, 0, 0.2)]"));
     let identity = format!("[\"{}\", \"{}\", \"{}\"]", id(2, 3), id(1, 3), id(3, 3));
-    assert!(text.contains(&format!("string[] primvars:stagecraft:identity = {identity}")));
+    assert!(text.contains(&format!(
+        "string[] primvars:stagecraft:identity = {identity}"
+    )));
     assert!(text.contains("rel prototypes = [</World/demo_3_props/Prototypes/bench>, </World/demo_3_props/Prototypes/lamp>]"));
 }

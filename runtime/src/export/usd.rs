@@ -24,7 +24,11 @@ pub fn to_usda(scene: &ExportScene) -> String {
         scene.project, scene.bundle_digest
     );
     let _ = writeln!(out, "#usda 1.0\n(");
-    let _ = writeln!(out, "    defaultPrim = \"World\"\n    doc = {}", quoted(&doc));
+    let _ = writeln!(
+        out,
+        "    defaultPrim = \"World\"\n    doc = {}",
+        quoted(&doc)
+    );
     let _ = writeln!(out, "    metersPerUnit = 1\n    upAxis = \"Y\"\n)\n");
     let _ = writeln!(out, "def Xform \"World\"\n{{");
     let mut names = Names::default();
@@ -33,17 +37,28 @@ pub fn to_usda(scene: &ExportScene) -> String {
         let mut surface_names = Names::default();
         for surfaces in &scene.surfaces {
             let kind = surfaces.kind.name();
-            let name = surface_names.unique(&format!("{}_{}_{kind}", surfaces.recipe, surfaces.stage));
-            write_mesh(&mut out, 2, &name, &surface_mesh(surfaces), surface_colour(kind));
+            let name =
+                surface_names.unique(&format!("{}_{}_{kind}", surfaces.recipe, surfaces.stage));
+            write_mesh(
+                &mut out,
+                2,
+                &name,
+                &surface_mesh(surfaces),
+                surface_colour(kind),
+            );
         }
         let _ = writeln!(out, "    }}");
         names.unique("Street");
     }
-    for family_groups in scene.groups.chunk_by(|a, b| {
-        (&a.recipe, a.stage, &a.family) == (&b.recipe, b.stage, &b.family)
-    }) {
+    for family_groups in scene
+        .groups
+        .chunk_by(|a, b| (&a.recipe, a.stage, &a.family) == (&b.recipe, b.stage, &b.family))
+    {
         let first = &family_groups[0];
-        let name = names.unique(&format!("{}_{}_{}", first.recipe, first.stage, first.family));
+        let name = names.unique(&format!(
+            "{}_{}_{}",
+            first.recipe, first.stage, first.family
+        ));
         write_instancer(&mut out, &name, family_groups);
     }
     let _ = writeln!(out, "}}");
@@ -125,12 +140,18 @@ fn write_mesh(out: &mut String, depth: usize, name: &str, mesh: &Mesh, colour: [
     });
     let _ = write!(out, "\n{pad}    normal3f[] normals = ");
     list(out, mesh.normals.iter(), |o, n| vec3(o, *n));
-    let _ = write!(out, " (\n{pad}        interpolation = \"vertex\"\n{pad}    )");
+    let _ = write!(
+        out,
+        " (\n{pad}        interpolation = \"vertex\"\n{pad}    )"
+    );
     let _ = write!(out, "\n{pad}    point3f[] points = ");
     list(out, mesh.positions.iter(), |o, p| vec3(o, *p));
     let _ = write!(out, "\n{pad}    color3f[] primvars:displayColor = ");
     list(out, [colour.map(linear)].into_iter(), vec3);
-    let _ = writeln!(out, "\n{pad}    uniform token subdivisionScheme = \"none\"\n{pad}}}");
+    let _ = writeln!(
+        out,
+        "\n{pad}    uniform token subdivisionScheme = \"none\"\n{pad}}}"
+    );
 }
 
 /// One `PointInstancer` over the groups of one (recipe, stage, family), prototypes by variant.
@@ -138,7 +159,10 @@ fn write_instancer(out: &mut String, name: &str, groups: &[InstanceGroup]) {
     let first = &groups[0];
     let path = format!("/World/{name}/Prototypes");
     let mut proto_names = Names::default();
-    let protos: Vec<String> = groups.iter().map(|g| proto_names.unique(&g.variant)).collect();
+    let protos: Vec<String> = groups
+        .iter()
+        .map(|g| proto_names.unique(&g.variant))
+        .collect();
     let instances = || {
         groups
             .iter()
@@ -173,15 +197,34 @@ fn write_instancer(out: &mut String, name: &str, groups: &[InstanceGroup]) {
         vec3(o, [s, s, s])
     });
     let _ = write!(out, "\n        string[] primvars:stagecraft:identity = ");
-    list(out, instances(), |o, (_, _, i)| o.push_str(&quoted(&identity_hex(i.id))));
+    list(out, instances(), |o, (_, _, i)| {
+        o.push_str(&quoted(&identity_hex(i.id)))
+    });
     let vertex = "(\n            interpolation = \"vertex\"\n        )";
     let constant = "(\n            interpolation = \"constant\"\n        )";
-    let _ = write!(out, " {vertex}\n        string[] primvars:stagecraft:variant = ");
-    list(out, instances(), |o, (_, g, _)| o.push_str(&quoted(&g.variant)));
+    let _ = write!(
+        out,
+        " {vertex}\n        string[] primvars:stagecraft:variant = "
+    );
+    list(out, instances(), |o, (_, g, _)| {
+        o.push_str(&quoted(&g.variant))
+    });
     let _ = writeln!(out, " {vertex}");
-    let _ = writeln!(out, "        string primvars:stagecraft:recipe = {} {constant}", quoted(&first.recipe));
-    let _ = writeln!(out, "        int primvars:stagecraft:stage = {} {constant}", first.stage);
-    let _ = writeln!(out, "        string primvars:stagecraft:family = {} {constant}", quoted(&first.family));
+    let _ = writeln!(
+        out,
+        "        string primvars:stagecraft:recipe = {} {constant}",
+        quoted(&first.recipe)
+    );
+    let _ = writeln!(
+        out,
+        "        int primvars:stagecraft:stage = {} {constant}",
+        first.stage
+    );
+    let _ = writeln!(
+        out,
+        "        string primvars:stagecraft:family = {} {constant}",
+        quoted(&first.family)
+    );
     let _ = writeln!(out, "\n        def Scope \"Prototypes\"\n        {{");
     for (group, proto) in groups.iter().zip(&protos) {
         write_mesh(out, 3, proto, &variant_mesh(&group.look), group.look.colour);

@@ -1,5 +1,5 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `rebase`, `simulate`, `cook`, `verify`, `diff`), sharing the diagnostics rendering in
+//! `rebase`, `simulate`, `cook`, `verify`, `diff`, `export`), sharing the diagnostics rendering in
 //! [`diagnostics`] and the rule for output paths in [`output`].
 
 use std::io::Write;

@@ -1,108 +1,109 @@
-//! JSON export benchmark: a 1 km² bundle (1 m lattice, 3 m cells, one candidate each: about
-//! 90,000 scatter placements with their rejected candidates, and as many placed objects) as the
-//! JSON document of `stagecraft export --format json` (`export::json::bundle_json_text`), and
-//! the document alone (`bundle_json`, before printing).
+//! Export benchmarks: a bundle of 100,000 placed objects (four variants of one family, 1 cm
+//! lattice, rotations and scales varied) from decoded products to `.glb` bytes (scene extraction
+//! and the glTF writer; target ≤ 200 ms), and to `.usda` text for comparison.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::Criterion;
-use stagecraft_runtime::content::Product;
-use stagecraft_runtime::cook::{cook_recipe, CookedManifest};
-use stagecraft_runtime::export::json::{bundle_json, bundle_json_text};
-use stagecraft_runtime::generate::{
-    run_plan, CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, NoObserver, StageCache,
-};
-use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::project::{load_project, ProjectSources};
-use stagecraft_runtime::recipe::compile_project_recipe;
+use stagecraft_runtime::content::placement::{PlacedObject, Placement};
+use stagecraft_runtime::content::{PlacedProduct, Product};
+use stagecraft_runtime::export::{gltf, usd, ExportScene, Looks, StageProduct};
+use stagecraft_runtime::identity::pack_scatter_id;
+use stagecraft_runtime::project::{AssetFamily, AssetVariant, PreviewShape};
 
 mod support;
 use support::cpu_ms;
 
-const FAMILY: &str = "AssetFamily(schema: 1, id: \"dots\", name: \"Dots\", variants: [
-    Variant(id: \"a\", weight: 1, exclusion_radius: 1, collision_radius_m: 0.1, height_m: 1.0, shape: Box, colour: (1, 2, 3)),
-    Variant(id: \"b\", weight: 1, exclusion_radius: 1, collision_radius_m: 0.1, height_m: 1.0, shape: Box, colour: (1, 2, 3)),
-])\n";
+const OBJECTS: usize = 100_000;
 
-const RECIPE: &str = "Recipe(schema: 1, id: \"big\", address_schema: 1, inputs: {\"family\": Family(\"dots\")}, stages: [
-    Stage(id: 1, operator: \"environment.scatter\", algorithm: 1, inputs: [\"family\"], parameters: {
-        \"cell_size\": 3, \"candidates_per_cell\": 1, \"lattice_unit_m\": 1.0, \"region\": (0, 0, 1000, 1000), \"room\": 1, \"layer\": 0}),
-    Stage(id: 2, operator: \"environment.select-and-place\", algorithm: 1, inputs: [1], parameters: {
-        \"scale_min\": 900, \"scale_max\": 1100, \"scale_unit\": 0.001}),
-], outputs: [2])\n";
+fn product() -> Product {
+    let objects = (0..OBJECTS)
+        .map(|k| {
+            let (cx, cy) = ((k % 316) as i64, (k / 316) as i64);
+            let id = pack_scatter_id(1, 0, 0, cx, cy).expect("packs");
+            PlacedObject {
+                placement: Placement {
+                    id,
+                    x: cx * 300 + 17,
+                    y: cy * 300 + 41,
+                    variant: (k % 4) as u32,
+                    priority: k as u32,
+                },
+                rotation_turns_65536: (k * 7919 % 65536) as u16,
+                scale: 850 + (k % 300) as u32,
+            }
+        })
+        .collect();
+    Product::PlacedObjects(PlacedProduct {
+        family: "props".to_owned(),
+        variant_ids: ["a", "b", "c", "d"].map(str::to_owned).to_vec(),
+        lattice_unit_m: 0.01,
+        scale_unit: 0.001,
+        placements_stage: 1,
+        objects,
+    })
+}
 
-fn big_bundle(seed: u64) -> GeneratedBundle {
-    let mut sources = ProjectSources::default();
-    let manifest = "Manifest(schema: 2, name: \"Big\", root_seed: 1, asset_paths: [\"assets\"], recipes: [\"big\"])\n";
-    sources
-        .files
-        .insert("stagecraft.ron".to_owned(), manifest.to_owned());
-    sources
-        .files
-        .insert("recipes/big.recipe.ron".to_owned(), RECIPE.to_owned());
-    sources
-        .files
-        .insert("assets/dots.family.ron".to_owned(), FAMILY.to_owned());
-    let loaded = load_project(&sources);
-    let outcome = compile_project_recipe(&loaded, "big", &Registry::standard()).expect("recipe");
-    let plan = outcome
-        .plan
-        .unwrap_or_else(|| panic!("{:?}", outcome.diagnostics));
-    let request = GenerateRequest {
-        root_seed: seed,
-        mode: ExecutionMode::Parallel,
-        generation: 0,
+fn looks() -> Looks {
+    let shapes = [
+        PreviewShape::Box,
+        PreviewShape::Cylinder,
+        PreviewShape::Cone,
+        PreviewShape::Box,
+    ];
+    let family = AssetFamily {
+        id: "props".to_owned(),
+        name: "Props".to_owned(),
+        variants: ["a", "b", "c", "d"]
+            .iter()
+            .zip(shapes)
+            .map(|(id, shape)| AssetVariant {
+                id: (*id).to_owned(),
+                weight: 1,
+                collision_radius_m: 0.4,
+                height_m: 2.0,
+                shape,
+                ..AssetVariant::default()
+            })
+            .collect(),
     };
-    let generated = run_plan(
-        &plan,
-        &request,
-        &mut StageCache::new(0),
-        &CancelToken::new(),
-        &NoObserver,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    (*generated.bundle).clone()
+    Looks::of_families([&family])
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
-    let bundle = big_bundle(1);
-    let manifest = CookedManifest {
-        project: "Big".to_owned(),
-        root_seed: 1,
-        families: Default::default(),
-        overrides: Default::default(),
-        recipes: vec![cook_recipe(&bundle).0],
+    let product = product();
+    let looks = looks();
+    let products = [StageProduct {
+        recipe: "big",
+        stage: 2,
+        product: &product,
+    }];
+    let export = || {
+        let scene = ExportScene::from_products("Big", "00", &products, &looks);
+        gltf::to_glb(&scene).expect("exports")
     };
-    let products: Vec<Product> = bundle.stages.iter().map(|s| (*s.product).clone()).collect();
-    let text = bundle_json_text(&manifest, &products).expect("exports");
-    println!(
-        "{} objects: {} bytes of JSON",
-        bundle.object_count(),
-        text.len()
-    );
-    let document = cpu_ms(5, || {
-        black_box(bundle_json(&manifest, &products).expect("exports"));
-    });
-    let whole = cpu_ms(5, || {
-        black_box(bundle_json_text(&manifest, &products).expect("exports"));
-    });
-    println!("CPU time per call: document {document:?} ms, document and text {whole:?} ms");
-    let mut group = c.benchmark_group("export-json");
+    let bytes = export().len();
+    if let Some(ms) = cpu_ms(10, || {
+        black_box(export());
+    }) {
+        println!("CPU time per glTF export of {OBJECTS} placements: {ms:.1} ms ({bytes} bytes)");
+    }
+    let scene = ExportScene::from_products("Big", "00", &products, &looks);
+    if let Some(ms) = cpu_ms(5, || {
+        black_box(usd::to_usda(&scene));
+    }) {
+        println!("CPU time per USD export of {OBJECTS} placements: {ms:.1} ms");
+    }
+    let mut group = c.benchmark_group("export");
     group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(6));
-    group.bench_function("document-100k", |bench| {
-        bench.iter(|| black_box(bundle_json(&manifest, &products)))
-    });
-    group.bench_function("text-100k", |bench| {
-        bench.iter(|| black_box(bundle_json_text(&manifest, &products)))
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("gltf-100k", |bench| bench.iter(|| black_box(export())));
+    group.bench_function("usda-100k", |bench| {
+        bench.iter(|| black_box(usd::to_usda(&scene)))
     });
     group.finish();
     c.final_summary();
 }
-
-/// The editor binary's allocator, so that timings match the product (see `editor/src/main.rs`).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

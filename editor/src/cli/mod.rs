@@ -1,5 +1,5 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `rebase`, `simulate`, `cook`, `verify`, `export`, `diff`), sharing the diagnostics rendering in
+//! `rebase`, `simulate`, `cook`, `verify`, `diff`, `export`), sharing the diagnostics rendering in
 //! [`diagnostics`] and the rule for output paths in [`output`].
 
 use std::io::Write;
@@ -275,21 +275,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Export a cooked bundle (verified as `verify` does) for engines and tools: `json` (the
-    /// manifest and every product, with a JSON Schema).
-    Export {
-        /// The bundle folder.
-        bundle: PathBuf,
-        /// What to write.
-        #[arg(long, value_enum)]
-        format: export::ExportFormat,
-        /// The file to write.
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    /// Export a cooked bundle for engines: glTF 2.0 binary (instanced preview shapes, street
+    /// surfaces, identities in the extras) or a USD ASCII layer (a PointInstancer per family).
+    Export(export::ExportArgs),
     /// Compare two generations by persistent identity: projects (generated here) or cooked
     /// bundles. Exit 0 when equal, 1 when they differ, 2 on an error.
     Diff {
@@ -438,20 +426,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             cook::cook(project, &args, out)
         }
         Command::Verify { dir, json } => verify::verify(dir, *json, out),
-        Command::Export {
-            bundle,
-            format,
-            out: file,
-            json,
-        } => {
-            let args = export::ExportArgs {
-                bundle: bundle.clone(),
-                format: *format,
-                out: file.clone(),
-                json: *json,
-            };
-            export::export(&args, out)
-        }
+        Command::Export(args) => export::export(args, out),
         Command::Diff {
             a,
             b,

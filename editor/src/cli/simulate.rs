@@ -45,6 +45,11 @@ pub struct SimulateOptions<'a> {
     pub snapshot_at: Option<u64>,
     /// Restore that snapshot into a fresh world and finish the run from it.
     pub restore: bool,
+    /// Write a snapshot file at `snapshot_at` (or at the run's last frame without it).
+    pub save_snapshot: Option<&'a Path>,
+    /// Start from this snapshot file's frame instead of frame 0 (the run still ends at
+    /// `frames`).
+    pub from_snapshot: Option<&'a Path>,
     /// Refuse a run whose memory estimate is past this many MiB (default 8192), as `check`.
     pub memory_budget_mib: Option<u64>,
     /// Most frames whose counters the report keeps (default `MAX_HISTORY_FRAMES`); a longer run
@@ -114,10 +119,16 @@ pub fn simulate(
                 return refuse(out, options.json, &message, serde_json::json!([]));
             }
         };
-    let world = match world_of(&generated.bundle, project_doc, scenario) {
+    let mut world = match world_of(&generated.bundle, project_doc, scenario) {
         Ok(world) => world,
         Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
     };
+    if let Some(path) = options.from_snapshot {
+        if let Err(error) = crate::snapshot_file::restore_snapshot(&mut world, path) {
+            let message = format!("{error:#}");
+            return refuse(out, options.json, &message, serde_json::json!([]));
+        }
+    }
     let fresh = if options.restore {
         match world_of(&generated.bundle, project_doc, scenario) {
             Ok(world) => Some(world),
@@ -130,6 +141,7 @@ pub fn simulate(
         frames,
         snapshot_at: options.snapshot_at,
         restore_into: fresh,
+        save_to: options.save_snapshot,
         history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
     };
     let run = match Run::new(project, scenario, &generated.bundle, world, plan) {
@@ -225,10 +237,11 @@ fn refuse(
 
 /// How a run goes: its length, an optional snapshot (restored into a fresh world), and how many
 /// frames of counters it keeps.
-struct RunPlan {
+struct RunPlan<'a> {
     frames: u64,
     snapshot_at: Option<u64>,
     restore_into: Option<World>,
+    save_to: Option<&'a Path>,
     history_frames: usize,
 }
 
@@ -291,12 +304,17 @@ impl Run {
         scenario: &Scenario,
         bundle: &GeneratedBundle,
         mut world: World,
-        mut plan: RunPlan,
+        mut plan: RunPlan<'_>,
     ) -> Result<Run, String> {
         let mut history = CounterHistory::with_capacity_frames(plan.history_frames);
         let bar = progress(plan.frames);
-        for _ in 0..plan.frames {
+        // A run from a snapshot file starts at its frame and still ends at `frames`.
+        let start = world.frame();
+        while world.frame() < plan.frames {
             if plan.snapshot_at == Some(world.frame()) {
+                if let Some(path) = plan.save_to.take() {
+                    save_snapshot_file(&world, path)?;
+                }
                 let snapshot = world.snapshot();
                 if let Some(mut fresh) = plan.restore_into.take() {
                     fresh.restore(&snapshot).map_err(|e| {
@@ -313,6 +331,16 @@ impl Run {
             bar.inc(1);
         }
         bar.finish_and_clear();
+        if let (Some(path), None) = (plan.save_to, plan.snapshot_at) {
+            save_snapshot_file(&world, path)?;
+        } else if plan.save_to.is_some() {
+            return Err(format!(
+                "--snapshot-at {} is not within the run's frames {}..{}: no snapshot saved",
+                plan.snapshot_at.unwrap_or(0),
+                start,
+                plan.frames
+            ));
+        }
         if plan.restore_into.is_some() {
             return Err(format!(
                 "--snapshot-at {} is not within the run's {} frames",
@@ -484,6 +512,13 @@ fn motion_value(name: &str, value: f64) -> String {
     } else {
         format!("{value:.0}")
     }
+}
+
+/// Writes the snapshot file, or says why not.
+fn save_snapshot_file(world: &World, path: &Path) -> Result<(), String> {
+    crate::snapshot_file::save_snapshot(world, path)
+        .map(|_| ())
+        .map_err(|e| format!("{e:#}"))
 }
 
 fn world_sources(world: &World) -> usize {

@@ -22,7 +22,9 @@ use crate::content::StreamingCell;
 pub const EVENTS_PER_KIND: usize = 256;
 
 /// What happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum EventKind {
     /// A candidate passed every admission gate.
     Admitted,
@@ -138,7 +140,9 @@ impl EventKind {
 }
 
 /// Which box a box event is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum BoxSlot {
     /// The no-spawn box.
     NoSpawn,
@@ -147,7 +151,9 @@ pub enum BoxSlot {
 }
 
 /// What a box event did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum BoxChange {
     /// The slot now holds a new box.
     Set,
@@ -158,7 +164,9 @@ pub enum BoxChange {
 }
 
 /// Why a ped was destroyed (the detail of a `Destroyed` event).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum RemovalCause {
     /// An explicit `Destroy` directive.
     Explicit,
@@ -183,7 +191,9 @@ impl RemovalCause {
 }
 
 /// Why a directive's target could not be resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum Unresolved {
     /// The source has not created that many peds yet.
     NotBorn,
@@ -196,7 +206,9 @@ pub enum Unresolved {
 }
 
 /// The detail of an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum EventDetail {
     /// Nothing more to say.
     None,
@@ -285,7 +297,7 @@ pub enum EventDetail {
 }
 
 /// One logged event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
     /// Position in the whole log (ascending, never reused): orders events across kinds.
     pub seq: u64,
@@ -302,7 +314,7 @@ pub struct Event {
 }
 
 /// The bounded log: one ring per kind and a dropped counter per kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct EventLog {
     rings: Vec<VecDeque<Event>>,
     dropped: Vec<u64>,

@@ -128,6 +128,13 @@ pub fn simulate(
             let message = format!("{error:#}");
             return refuse(out, options.json, &message, serde_json::json!([]));
         }
+        if world.frame() > frames {
+            let message = format!(
+                "the snapshot's frame {} is past the run's last frame {frames} (--frames)",
+                world.frame()
+            );
+            return refuse(out, options.json, &message, serde_json::json!([]));
+        }
     }
     let fresh = if options.restore {
         match world_of(&generated.bundle, project_doc, scenario) {
@@ -331,15 +338,16 @@ impl Run {
             bar.inc(1);
         }
         bar.finish_and_clear();
-        if let (Some(path), None) = (plan.save_to, plan.snapshot_at) {
+        if let Some(path) = plan.save_to {
+            if !plan.snapshot_at.is_none_or(|at| at == world.frame()) {
+                return Err(format!(
+                    "--snapshot-at {} is not within the run's frames {}..={}: no snapshot saved",
+                    plan.snapshot_at.unwrap_or(0),
+                    start,
+                    plan.frames
+                ));
+            }
             save_snapshot_file(&world, path)?;
-        } else if plan.save_to.is_some() {
-            return Err(format!(
-                "--snapshot-at {} is not within the run's frames {}..{}: no snapshot saved",
-                plan.snapshot_at.unwrap_or(0),
-                start,
-                plan.frames
-            ));
         }
         if plan.restore_into.is_some() {
             return Err(format!(

@@ -175,34 +175,17 @@ fn idle_reason(world: &World, index: usize) -> String {
              frame {until}; needs the pause to end"
         );
     }
-    match world.spawn_report(index).and_then(|r| r.status.pending) {
-        Some(_) => "no birth was attempted: its demand is waiting for a ped cycle (other \
-                    sources took them); needs more population.ped_cycles_per_frame"
-            .to_owned(),
-        None => "no birth was attempted: no ped cycle reached it yet (other sources took \
-                 them); needs more population.ped_cycles_per_frame"
-            .to_owned(),
-    }
-}
-
-/// Agents alive per source, by source index (from the Motion Frames).
-fn agents_per_source(world: &World) -> Vec<usize> {
-    let mut counts = vec![0; world.config().sources.len()];
-    for frame in world.motion_frames() {
-        if let Some(count) = counts.get_mut(usize::from(frame.tags.source)) {
-            *count += 1;
-        }
-    }
-    counts
-}
-
-/// The warnings of `stalled`, one line each, in the warning colour.
-pub fn warnings_ui(ui: &mut Ui, stalled: &[StalledSource]) {
-    for source in stalled {
-        ui.label(
-            RichText::new(format!("⚠ {}", source.message())).color(ui.visuals().warn_fg_color),
-        );
-    }
+    let rate = world.config().scenario.population.clocks.ped.rate();
+    let sources = world.config().sources.len();
+    let waiting = match world.spawn_report(index).and_then(|r| r.status.pending) {
+        Some(_) => "its demand waits for a ped cycle",
+        None => "no ped cycle has reached it yet",
+    };
+    format!(
+        "no birth was attempted: {waiting} (population runs {rate:.3} ped cycles per second, \
+         shared by {sources} sources); needs a higher population.ped_frame_rate or \
+         ped_cycles_per_frame"
+    )
 }
 
 #[cfg(test)]
@@ -315,22 +298,58 @@ mod tests {
 
     #[test]
     fn a_source_no_gate_refused_is_explained_with_what_holds_it() {
+        // Paused from frame 1 (frame 1's own cycle still ran): the pause is named.
         let mut paused = scenario(None);
         paused.directives = vec![Directive {
-            frame: 0,
+            frame: 1,
             target: Target::World,
             command: DirectiveCommand::PausePopulation { duration_s: 30.0 },
         }];
-        let (world, watch) = watched(&paused, STALL_FRAMES + 20);
+        let content = street_content("r");
+        let mut world = content.world(&paused, 7).expect("world");
+        let mut watch = SpawnWatch::default();
+        for _ in 0..2 {
+            world.step();
+        }
+        let before_pause = world.agent_count();
+        let baseline: Vec<Vec<u64>> = (0..world.config().sources.len())
+            .map(|i| rejection_table(&world, i))
+            .collect();
+        for _ in 0..STALL_FRAMES + 20 {
+            world.step();
+            watch.observe(&world, 1);
+        }
+        assert_eq!(world.agent_count(), before_pause, "nobody born while paused");
+        let idle: Vec<String> = (0..world.config().sources.len())
+            .filter(|i| rejection_table(&world, *i) == baseline[*i])
+            .map(|i| idle_reason(&world, i))
+            .collect();
+        assert!(!idle.is_empty());
+        for text in &idle {
+            assert_eq!(
+                text,
+                "no birth was attempted: a PausePopulation directive pauses the population \
+                 until frame 601; needs the pause to end"
+            );
+        }
+        // A ped cycle rate so low that no cycle comes: every source says so.
+        let mut slow = scenario(None);
+        slow.population.ped_frame_rate = 0.001;
+        slow.population.ped_cycles_per_frame = 1.0;
+        slow.directives.clear();
+        let (world, watch) = watched(&slow, STALL_FRAMES + 20);
         assert_eq!(world.agent_count(), 0);
         let stalled = watch.stalled(&world);
         assert_eq!(stalled.len(), world.config().sources.len());
         for source in &stalled {
             assert_eq!(source.dominant, None);
             let idle = source.idle.as_deref().expect("a reason");
-            assert!(idle.contains("PausePopulation"), "{idle}");
-            assert!(idle.contains("until frame 600"), "{idle}");
-            assert!(source.message().contains("needs the pause to end"));
+            assert!(
+                idle.starts_with("no birth was attempted: no ped cycle has reached it yet"),
+                "{idle}"
+            );
+            assert!(idle.contains("(population runs 0.001 ped cycles per second"), "{idle}");
+            assert!(source.message().ends_with("ped_cycles_per_frame."));
         }
     }
 }

@@ -42,5 +42,9 @@ fn a_new_projects_scenario_has_births_within_its_first_100_frames() {
 #[test]
 fn the_template_source_reaches_its_target_of_twelve() {
     let report = simulate_template("1200");
-    assert_eq!(report["sources"][0]["ambient"].as_u64(), Some(12), "{report:#}");
+    assert_eq!(
+        report["sources"][0]["ambient"].as_u64(),
+        Some(12),
+        "{report:#}"
+    );
 }

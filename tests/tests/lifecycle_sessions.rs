@@ -99,23 +99,38 @@ fn a_rendezvous_cancelled_during_a_knockdown_is_not_resumed_after_recovery() {
     assert_eq!(
         knock,
         [
-            (40, Some(RecoveryPhase::Simulating), KnockdownReason::Impulse),
+            (
+                40,
+                Some(RecoveryPhase::Simulating),
+                KnockdownReason::Impulse
+            ),
             (50, None, KnockdownReason::IntentCancelled),
             (
                 81,
                 Some(RecoveryPhase::Blending),
                 KnockdownReason::SettledWithSpace
             ),
-            (97, Some(RecoveryPhase::Complete), KnockdownReason::IntentEnded),
+            (
+                97,
+                Some(RecoveryPhase::Complete),
+                KnockdownReason::IntentEnded
+            ),
         ]
     );
     let courier = w.births_of(0)[0];
     let row = w.resolve(courier).expect("alive");
-    assert_eq!(w.agents().state[row], AgentState::Arrived, "stands up, stays");
+    assert_eq!(
+        w.agents().state[row],
+        AgentState::Arrived,
+        "stands up, stays"
+    );
     assert_eq!(w.agents().target[row], None, "no goal kept");
     // It stands where it got up, 20 m short of the van it was walking to.
     let p = w.agents().position[row];
-    assert!((p.x + 11.57).abs() < 0.01 && (p.y - 7.04).abs() < 0.01, "{p:?}");
+    assert!(
+        (p.x + 11.57).abs() < 0.01 && (p.y - 7.04).abs() < 0.01,
+        "{p:?}"
+    );
     assert_eq!(
         w.state_digest_hex(),
         "dbd0a5452844f7c017503c6054062a442fd2975f1d0834935935a5fbb9f72997"
@@ -128,7 +143,11 @@ fn a_blocked_standing_space_waits_until_the_obstacle_is_removed_then_the_task_re
     run_to(&mut w, 199);
     let courier = w.births_of(0)[0];
     let row = w.resolve(courier).expect("alive");
-    assert_eq!(w.agents().state[row], AgentState::KnockedDown, "still waiting");
+    assert_eq!(
+        w.agents().state[row],
+        AgentState::KnockedDown,
+        "still waiting"
+    );
     run_to(&mut w, 600);
     let knock: Vec<(u64, Option<RecoveryPhase>, KnockdownReason)> = w
         .events()
@@ -141,7 +160,11 @@ fn a_blocked_standing_space_waits_until_the_obstacle_is_removed_then_the_task_re
     assert_eq!(
         knock,
         [
-            (40, Some(RecoveryPhase::Simulating), KnockdownReason::Impulse),
+            (
+                40,
+                Some(RecoveryPhase::Simulating),
+                KnockdownReason::Impulse
+            ),
             (
                 81,
                 Some(RecoveryPhase::WaitingForSpace),

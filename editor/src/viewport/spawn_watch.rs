@@ -192,9 +192,7 @@ fn idle_reason(world: &World, index: usize) -> String {
 mod tests {
     use super::*;
     use crate::session::fixtures::street_content;
-    use stagecraft_runtime::project::{
-        Box3, Directive, DirectiveCommand, Scenario, Target, Vec3,
-    };
+    use stagecraft_runtime::project::{Box3, Directive, DirectiveCommand, Scenario, Target, Vec3};
 
     fn scenario(no_spawn_half_m: Option<f64>) -> Scenario {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
@@ -319,7 +317,11 @@ mod tests {
             world.step();
             watch.observe(&world, 1);
         }
-        assert_eq!(world.agent_count(), before_pause, "nobody born while paused");
+        assert_eq!(
+            world.agent_count(),
+            before_pause,
+            "nobody born while paused"
+        );
         let idle: Vec<String> = (0..world.config().sources.len())
             .filter(|i| rejection_table(&world, *i) == baseline[*i])
             .map(|i| idle_reason(&world, i))
@@ -348,7 +350,10 @@ mod tests {
                 idle.starts_with("no birth was attempted: no ped cycle has reached it yet"),
                 "{idle}"
             );
-            assert!(idle.contains("(population runs 0.001 ped cycles per second"), "{idle}");
+            assert!(
+                idle.contains("(population runs 0.001 ped cycles per second"),
+                "{idle}"
+            );
             assert!(source.message().ends_with("ped_cycles_per_frame."));
         }
     }

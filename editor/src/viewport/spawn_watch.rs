@@ -188,6 +188,26 @@ fn idle_reason(world: &World, index: usize) -> String {
     )
 }
 
+/// Agents alive per source, by source index (from the Motion Frames).
+fn agents_per_source(world: &World) -> Vec<usize> {
+    let mut counts = vec![0; world.config().sources.len()];
+    for frame in world.motion_frames() {
+        if let Some(count) = counts.get_mut(usize::from(frame.tags.source)) {
+            *count += 1;
+        }
+    }
+    counts
+}
+
+/// The warnings of `stalled`, one line each, in the warning colour.
+pub fn warnings_ui(ui: &mut Ui, stalled: &[StalledSource]) {
+    for source in stalled {
+        ui.label(
+            RichText::new(format!("⚠ {}", source.message())).color(ui.visuals().warn_fg_color),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

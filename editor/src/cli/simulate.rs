@@ -339,7 +339,7 @@ impl Run {
         }
         bar.finish_and_clear();
         if let Some(path) = plan.save_to {
-            if !plan.snapshot_at.is_none_or(|at| at == world.frame()) {
+            if plan.snapshot_at.is_some_and(|at| at != world.frame()) {
                 return Err(format!(
                     "--snapshot-at {} is not within the run's frames {}..={}: no snapshot saved",
                     plan.snapshot_at.unwrap_or(0),

@@ -13,4 +13,5 @@ pub mod panels;
 pub mod project_io;
 pub mod service;
 pub mod session;
+pub mod snapshot_file;
 pub mod viewport;

@@ -43,6 +43,14 @@ pub enum Action {
     Cook,
     /// Rebase the override sets to a seed (the Rebase dialog).
     Rebase,
+    /// Save the simulation's current frame as a snapshot file (asks for a file).
+    SaveSnapshot,
+    /// Restore a snapshot file into the simulation (asks for a file).
+    RestoreSnapshot,
+    /// Save the simulation's current frame to this snapshot file.
+    SaveSnapshotTo(PathBuf),
+    /// Restore this snapshot file into the simulation.
+    RestoreSnapshotFrom(PathBuf),
 }
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -162,6 +170,22 @@ pub fn menu_bar_ui(ui: &mut Ui, app: &StagecraftApp) -> Option<Action> {
                 .clicked()
             {
                 action = Some(Action::Cook);
+            }
+            ui.separator();
+            let simulating = app.preview.borrow().session.world().is_some();
+            if ui
+                .add_enabled(simulating, egui::Button::new("Save snapshot…"))
+                .on_hover_text("Write the simulation's current frame to a snapshot file")
+                .clicked()
+            {
+                action = Some(Action::SaveSnapshot);
+            }
+            if ui
+                .add_enabled(simulating, egui::Button::new("Restore snapshot…"))
+                .on_hover_text("Continue the simulation from a snapshot file of this scenario")
+                .clicked()
+            {
+                action = Some(Action::RestoreSnapshot);
             }
             ui.separator();
             if ui.button("Quit").clicked() {

@@ -14,6 +14,7 @@ pub mod fonts;
 pub mod persist;
 pub mod rebase_dialog;
 pub mod screenshot;
+pub mod snapshot_dialog;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Receiver;
@@ -126,6 +127,8 @@ pub struct StagecraftApp {
     cook_job: Option<cook_dialog::CookJob>,
     /// The Rebase dialog's report, made on its thread.
     rebase_job: Option<rebase_dialog::RebaseJob>,
+    /// The snapshot file dialog in flight.
+    snapshot_picker: Option<snapshot_dialog::SnapshotPicker>,
     status: Option<(String, bool)>,
     screenshot: Option<ScreenshotTask>,
     title: String,
@@ -167,6 +170,7 @@ impl StagecraftApp {
             picker: None,
             cook_job: None,
             rebase_job: None,
+            snapshot_picker: None,
             status: None,
             screenshot: args.screenshot.map(ScreenshotTask::new),
             title: String::new(),
@@ -519,6 +523,7 @@ impl eframe::App for StagecraftApp {
         self.poll_picker();
         self.poll_cook();
         self.poll_rebase();
+        self.poll_snapshot_picker();
         self.housekeeping(&ctx);
         self.preview_update(&ctx);
         egui::Panel::top("stagecraft-menu").show(ui, |ui| {
@@ -658,6 +663,10 @@ impl StagecraftApp {
                     self.dialog = Some(Dialog::cook(document.dir()));
                 }
             }
+            Action::SaveSnapshot => self.pick_snapshot_file(true),
+            Action::RestoreSnapshot => self.pick_snapshot_file(false),
+            Action::SaveSnapshotTo(path) => self.save_snapshot_to(&path),
+            Action::RestoreSnapshotFrom(path) => self.restore_snapshot_from(path),
             Action::Rebase => {
                 if let Some(document) = self.document() {
                     let dialog = rebase_dialog::RebaseDialog::new(document.project());

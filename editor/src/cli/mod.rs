@@ -232,6 +232,12 @@ pub enum Command {
         /// Restore the `--snapshot-at` snapshot into a fresh world and continue from it.
         #[arg(long, requires = "snapshot_at")]
         restore: bool,
+        /// Write a snapshot file (docs/snapshot-format.md) at `--snapshot-at`, or at the end.
+        #[arg(long, value_name = "FILE")]
+        save_snapshot: Option<PathBuf>,
+        /// Start from a snapshot file of this scenario; the run still ends at `--frames`.
+        #[arg(long, value_name = "FILE")]
+        from_snapshot: Option<PathBuf>,
         /// Refuse a recipe or a run whose estimate needs more memory than this (default 8192).
         #[arg(long, value_name = "MIB")]
         memory_budget_mib: Option<u64>,
@@ -387,6 +393,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             events,
             snapshot_at,
             restore,
+            save_snapshot,
+            from_snapshot,
             memory_budget_mib,
         } => {
             let options = SimulateOptions {
@@ -397,6 +405,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 events: events.as_deref(),
                 snapshot_at: *snapshot_at,
                 restore: *restore,
+                save_snapshot: save_snapshot.as_deref(),
+                from_snapshot: from_snapshot.as_deref(),
                 memory_budget_mib: *memory_budget_mib,
                 history_frames: None,
             };

@@ -49,6 +49,11 @@ pub struct SimulateOptions<'a> {
     pub snapshot_at: Option<u64>,
     /// Restore that snapshot into a fresh world and finish the run from it.
     pub restore: bool,
+    /// Write a snapshot file at `snapshot_at` (or at the run's last frame without it).
+    pub save_snapshot: Option<&'a Path>,
+    /// Start from this snapshot file's frame instead of frame 0 (the run still ends at
+    /// `frames`).
+    pub from_snapshot: Option<&'a Path>,
     /// Refuse a run whose memory estimate is past this many MiB (default 8192), as `check`.
     pub memory_budget_mib: Option<u64>,
     /// Most frames whose counters the report keeps (default `MAX_HISTORY_FRAMES`); a longer run
@@ -118,10 +123,23 @@ pub fn simulate(
                 return refuse(out, options.json, &message, serde_json::json!([]));
             }
         };
-    let world = match world_of(&generated.bundle, project_doc, scenario) {
+    let mut world = match world_of(&generated.bundle, project_doc, scenario) {
         Ok(world) => world,
         Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
     };
+    if let Some(path) = options.from_snapshot {
+        if let Err(error) = crate::snapshot_file::restore_snapshot(&mut world, path) {
+            let message = format!("{error:#}");
+            return refuse(out, options.json, &message, serde_json::json!([]));
+        }
+        if world.frame() > frames {
+            let message = format!(
+                "the snapshot's frame {} is past the run's last frame {frames} (--frames)",
+                world.frame()
+            );
+            return refuse(out, options.json, &message, serde_json::json!([]));
+        }
+    }
     let fresh = if options.restore {
         match world_of(&generated.bundle, project_doc, scenario) {
             Ok(world) => Some(world),
@@ -134,6 +152,7 @@ pub fn simulate(
         frames,
         snapshot_at: options.snapshot_at,
         restore_into: fresh,
+        save_to: options.save_snapshot,
         history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
         every: options.every.unwrap_or(DEFAULT_EVERY_FRAMES),
     };
@@ -224,12 +243,13 @@ fn refuse(
     Ok(1)
 }
 
-/// How a run goes: its length, an optional snapshot (restored into a fresh world), how many
-/// frames of counters it keeps and how often it samples the sources' counts.
-struct RunPlan {
+/// How a run goes: its length, an optional snapshot (restored into a fresh world or saved to a
+/// file), how many frames of counters it keeps and how often it samples the sources' counts.
+struct RunPlan<'a> {
     frames: u64,
     snapshot_at: Option<u64>,
     restore_into: Option<World>,
+    save_to: Option<&'a Path>,
     history_frames: usize,
     every: u64,
 }
@@ -285,13 +305,18 @@ impl Run {
         scenario: &Scenario,
         bundle: &GeneratedBundle,
         mut world: World,
-        mut plan: RunPlan,
+        mut plan: RunPlan<'_>,
     ) -> Result<Run, String> {
         let mut history = CounterHistory::with_capacity_frames(plan.history_frames);
         let mut sampler = SourceSampler::new(plan.every, MAX_SOURCE_SAMPLES, &world);
         let bar = progress(plan.frames);
-        for _ in 0..plan.frames {
+        // A run from a snapshot file starts at its frame and still ends at `frames`.
+        let start = world.frame();
+        while world.frame() < plan.frames {
             if plan.snapshot_at == Some(world.frame()) {
+                if let Some(path) = plan.save_to.take() {
+                    save_snapshot_file(&world, path)?;
+                }
                 let snapshot = world.snapshot();
                 if let Some(mut fresh) = plan.restore_into.take() {
                     fresh.restore(&snapshot).map_err(|e| {
@@ -309,6 +334,17 @@ impl Run {
             bar.inc(1);
         }
         bar.finish_and_clear();
+        if let Some(path) = plan.save_to {
+            if plan.snapshot_at.is_some_and(|at| at != world.frame()) {
+                return Err(format!(
+                    "--snapshot-at {} is not within the run's frames {}..={}: no snapshot saved",
+                    plan.snapshot_at.unwrap_or(0),
+                    start,
+                    plan.frames
+                ));
+            }
+            save_snapshot_file(&world, path)?;
+        }
         if plan.restore_into.is_some() {
             return Err(format!(
                 "--snapshot-at {} is not within the run's {} frames",
@@ -485,6 +521,13 @@ fn motion_value(name: &str, value: f64) -> String {
     } else {
         format!("{value:.0}")
     }
+}
+
+/// Writes the snapshot file, or says why not.
+fn save_snapshot_file(world: &World, path: &Path) -> Result<(), String> {
+    crate::snapshot_file::save_snapshot(world, path)
+        .map(|_| ())
+        .map_err(|e| format!("{e:#}"))
 }
 
 fn world_sources(world: &World) -> usize {

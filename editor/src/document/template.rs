@@ -49,8 +49,12 @@ pub fn new_project(name: &str) -> Project {
             fov_y_rad: 1.0,
             near_m: 0.1,
             far_m: 200.0,
-            retain_radius_m: 40.0,
-            remove_radius_m: 80.0,
+            // Births are allowed within 60 m of the camera and outside its view: the sidewalk's
+            // ends (|x| > 35 m on the 80 m block, about 50 m away) are offscreen and in range,
+            // so the scenario spawns from frame 0 without a hidden-startup fade; with 40 m every
+            // in-range candidate was inside the view and the source starved.
+            retain_radius_m: 60.0,
+            remove_radius_m: 100.0,
             ..Observer::with_defaults(String::new())
         }],
         sources: vec![PopulationSource {

@@ -359,5 +359,7 @@ impl Session {
     }
 }
 
+mod snapshot;
+
 #[cfg(test)]
 mod tests;

@@ -3,13 +3,15 @@
 //! that stopped it most often. The Diagnostics tab shows these as warnings (until a Population
 //! tab exists), so "Play shows 0 agents" is never silent.
 //!
-//! It only reads the world: each observed step's rejections (`World::last_rejections`) and the
-//! agents per source. A rebuilt world, or a step back, starts the watch again from what the world
-//! holds then.
-
-use std::collections::BTreeMap;
+//! It only reads the world: each source's lifetime rejection table (so frames the UI skipped
+//! while playing fast still count) and the agents per source. Every stalled source gets a
+//! reason: the gate that refused it most since its last birth with what would unblock it, or,
+//! when no gate refused anything, why no birth was attempted (population paused, a demand
+//! waiting for a cycle, no cycle given). A rebuilt world, or a step back, starts the watch again from
+//! what the world holds then.
 
 use egui::{RichText, Ui};
+use stagecraft_runtime::sim::population::SPAWN_REJECTIONS;
 use stagecraft_runtime::sim::{SpawnRejection, World};
 
 /// Frames without a birth after which a source below its target is reported (5 s at 20 Hz).
@@ -22,8 +24,8 @@ struct SourceWatch {
     agents: usize,
     /// The frame of its last birth seen (or the frame the watch started from).
     last_birth_frame: u64,
-    /// Rejections seen since that frame, by reason.
-    rejections: BTreeMap<SpawnRejection, u64>,
+    /// The source's lifetime rejection table (by gate, `SPAWN_REJECTIONS` order) at that frame.
+    baseline: Vec<u64>,
 }
 
 /// A source that has not spawned anything for a while.
@@ -39,17 +41,21 @@ pub struct StalledSource {
     pub target: u32,
     /// The most frequent rejection reason, with its count and the count of all rejections.
     pub dominant: Option<(SpawnRejection, u64, u64)>,
+    /// When no gate refused anything: why no birth was attempted, and what would unblock it.
+    pub idle: Option<String>,
 }
 
 impl StalledSource {
     /// The warning in words.
     pub fn message(&self) -> String {
-        let why = match self.dominant {
-            Some((reason, count, total)) => format!(
-                "; most attempts were rejected because {} ({count} of {total})",
-                reason_text(reason)
+        let why = match (self.dominant, &self.idle) {
+            (Some((reason, count, total)), _) => format!(
+                "; most attempts were rejected because {} ({count} of {total}); needs {}",
+                reason_text(reason),
+                reason.remedy()
             ),
-            None => String::new(),
+            (None, Some(idle)) => format!("; {idle}"),
+            (None, None) => String::new(),
         };
         format!(
             "Source `{}` has spawned nothing for {} frames ({} of {} agents){why}.",
@@ -85,11 +91,16 @@ impl SpawnWatch {
             self.frame = frame;
             self.sources = counts
                 .iter()
-                .map(|&agents| SourceWatch {
+                .enumerate()
+                .map(|(source, &agents)| SourceWatch {
                     agents,
                     // A source with no agent at all has spawned nothing since frame 0.
                     last_birth_frame: if agents == 0 { 0 } else { frame },
-                    rejections: BTreeMap::new(),
+                    baseline: if agents == 0 {
+                        vec![0; SPAWN_REJECTIONS.len()]
+                    } else {
+                        rejection_table(world, source)
+                    },
                 })
                 .collect();
             return;
@@ -98,58 +109,83 @@ impl SpawnWatch {
             return;
         }
         self.frame = frame;
-        for (watch, agents) in self.sources.iter_mut().zip(&counts) {
+        for (source, (watch, agents)) in self.sources.iter_mut().zip(&counts).enumerate() {
             if *agents > watch.agents {
                 watch.last_birth_frame = frame;
-                watch.rejections.clear();
+                watch.baseline = rejection_table(world, source);
             }
             watch.agents = *agents;
-        }
-        for (source, reason) in world.last_rejections() {
-            if let Some(watch) = self.sources.get_mut(usize::from(*source)) {
-                *watch.rejections.entry(*reason).or_default() += 1;
-            }
         }
     }
 
     /// The sources below their target that have spawned nothing for [`STALL_FRAMES`] frames,
     /// in scenario order.
     pub fn stalled(&self, world: &World) -> Vec<StalledSource> {
-        let counters = world.counters();
         let mut stalled = Vec::new();
-        for (watch, config) in self.sources.iter().zip(&world.config().sources) {
+        let sources = self.sources.iter().zip(&world.config().sources);
+        for (index, (watch, config)) in sources.enumerate() {
             let frames = self.frame.saturating_sub(watch.last_birth_frame);
             if frames < STALL_FRAMES || watch.agents >= config.target_count as usize {
                 continue;
             }
-            let total: u64 = watch.rejections.values().sum();
-            let dominant = watch
-                .rejections
+            let since: Vec<u64> = rejection_table(world, index)
                 .iter()
-                .max_by_key(|(reason, count)| (**count, std::cmp::Reverse(**reason)))
-                .map(|(reason, count)| (*reason, *count, total))
-                .or_else(|| {
-                    // Nothing seen for this source (the watch started late): the world's totals.
-                    let rows = [
-                        (SpawnRejection::NoSpawnBox, counters.rejected_no_spawn_box),
-                        (SpawnRejection::SamplerExhausted, counters.rejected_sampler),
-                    ];
-                    let all = rows.iter().map(|(_, n)| n).sum::<u64>();
-                    rows.into_iter()
-                        .filter(|(_, n)| *n > 0)
-                        .max_by_key(|(_, n)| *n)
-                        .map(|(reason, n)| (reason, n, all))
-                });
+                .zip(&watch.baseline)
+                .map(|(now, then)| now.saturating_sub(*then))
+                .collect();
+            let total: u64 = since.iter().sum();
+            let dominant = SPAWN_REJECTIONS
+                .iter()
+                .zip(&since)
+                .filter(|(_, n)| **n > 0)
+                .max_by_key(|(reason, n)| (**n, std::cmp::Reverse(**reason)))
+                .map(|(reason, n)| (*reason, *n, total));
             stalled.push(StalledSource {
                 source: config.id.clone(),
                 frames,
                 agents: watch.agents,
                 target: config.target_count,
                 dominant,
+                idle: dominant.is_none().then(|| idle_reason(world, index)),
             });
         }
         stalled
     }
+}
+
+/// Source `index`'s lifetime rejections by gate (`SPAWN_REJECTIONS` order).
+fn rejection_table(world: &World, index: usize) -> Vec<u64> {
+    let mut table = vec![0; SPAWN_REJECTIONS.len()];
+    if let Some(report) = world.spawn_report(index) {
+        for (reason, count) in report.rejections {
+            if let Some(slot) = SPAWN_REJECTIONS.iter().position(|r| *r == reason) {
+                table[slot] = count;
+            }
+        }
+    }
+    table
+}
+
+/// Why a short source that no gate refused made no birth, and what would unblock it.
+fn idle_reason(world: &World, index: usize) -> String {
+    let population = world.population();
+    if let Some(until) = population.paused_until_frame {
+        return format!(
+            "no birth was attempted: a PausePopulation directive pauses the population until \
+             frame {until}; needs the pause to end"
+        );
+    }
+    let rate = world.config().scenario.population.clocks.ped.rate();
+    let sources = world.config().sources.len();
+    let waiting = match world.spawn_report(index).and_then(|r| r.status.pending) {
+        Some(_) => "its demand waits for a ped cycle",
+        None => "no ped cycle has reached it yet",
+    };
+    format!(
+        "no birth was attempted: {waiting} (population runs {rate:.3} ped cycles per second, \
+         shared by {sources} sources); needs a higher population.ped_frame_rate or \
+         ped_cycles_per_frame"
+    )
 }
 
 /// Agents alive per source, by source index (from the Motion Frames).
@@ -176,7 +212,7 @@ pub fn warnings_ui(ui: &mut Ui, stalled: &[StalledSource]) {
 mod tests {
     use super::*;
     use crate::session::fixtures::street_content;
-    use stagecraft_runtime::project::{Box3, Scenario, Vec3};
+    use stagecraft_runtime::project::{Box3, Directive, DirectiveCommand, Scenario, Target, Vec3};
 
     fn scenario(no_spawn_half_m: Option<f64>) -> Scenario {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/street-block");
@@ -248,5 +284,97 @@ mod tests {
             stalled[0].dominant.map(|d| d.0),
             Some(SpawnRejection::NoSpawnBox)
         );
+    }
+
+    #[test]
+    fn a_watch_that_looks_every_tenth_frame_still_names_the_gate_and_the_remedy() {
+        let content = street_content("r");
+        let mut world = content.world(&scenario(Some(100.0)), 7).expect("world");
+        let mut watch = SpawnWatch::default();
+        watch.observe(&world, 1);
+        for _ in 0..(STALL_FRAMES + 20) / 10 {
+            for _ in 0..10 {
+                world.step();
+            }
+            watch.observe(&world, 1);
+        }
+        let stalled = watch.stalled(&world);
+        assert_eq!(stalled.len(), world.config().sources.len() - 1);
+        for source in &stalled {
+            let (reason, count, total) = source.dominant.expect("a gate");
+            assert_eq!(reason, SpawnRejection::NoSpawnBox);
+            assert_eq!(count, total);
+            assert!(count >= STALL_FRAMES, "{count}");
+            assert_eq!(source.idle, None);
+        }
+        let message = stalled[0].message();
+        assert!(
+            message.ends_with("; needs clear the no-spawn box or draw outside it."),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_source_no_gate_refused_is_explained_with_what_holds_it() {
+        // Paused from frame 1 (frame 1's own cycle still ran): the pause is named.
+        let mut paused = scenario(None);
+        paused.directives = vec![Directive {
+            frame: 1,
+            target: Target::World,
+            command: DirectiveCommand::PausePopulation { duration_s: 30.0 },
+        }];
+        let content = street_content("r");
+        let mut world = content.world(&paused, 7).expect("world");
+        let mut watch = SpawnWatch::default();
+        for _ in 0..2 {
+            world.step();
+        }
+        let before_pause = world.agent_count();
+        let baseline: Vec<Vec<u64>> = (0..world.config().sources.len())
+            .map(|i| rejection_table(&world, i))
+            .collect();
+        for _ in 0..STALL_FRAMES + 20 {
+            world.step();
+            watch.observe(&world, 1);
+        }
+        assert_eq!(
+            world.agent_count(),
+            before_pause,
+            "nobody born while paused"
+        );
+        let idle: Vec<String> = (0..world.config().sources.len())
+            .filter(|i| rejection_table(&world, *i) == baseline[*i])
+            .map(|i| idle_reason(&world, i))
+            .collect();
+        assert!(!idle.is_empty());
+        for text in &idle {
+            assert_eq!(
+                text,
+                "no birth was attempted: a PausePopulation directive pauses the population \
+                 until frame 601; needs the pause to end"
+            );
+        }
+        // A ped cycle rate so low that no cycle comes: every source says so.
+        let mut slow = scenario(None);
+        slow.population.ped_frame_rate = 0.001;
+        slow.population.ped_cycles_per_frame = 1.0;
+        slow.directives.clear();
+        let (world, watch) = watched(&slow, STALL_FRAMES + 20);
+        assert_eq!(world.agent_count(), 0);
+        let stalled = watch.stalled(&world);
+        assert_eq!(stalled.len(), world.config().sources.len());
+        for source in &stalled {
+            assert_eq!(source.dominant, None);
+            let idle = source.idle.as_deref().expect("a reason");
+            assert!(
+                idle.starts_with("no birth was attempted: no ped cycle has reached it yet"),
+                "{idle}"
+            );
+            assert!(
+                idle.contains("(population runs 0.001 ped cycles per second"),
+                "{idle}"
+            );
+            assert!(source.message().ends_with("ped_cycles_per_frame."));
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 /// An integer streaming cell, `floor(location / cell_size)` on each axis.
 ///
 /// Ordered row-major: by `y`, then `x`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StreamingCell {
     /// Column.
     pub x: i32,

@@ -9,7 +9,9 @@ use crate::project::{PopulationKind, Vec2, VehicleRelation};
 ///
 /// The generation changes when a slot is reused, so a stale handle is detected, never confused
 /// with the slot's new occupant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub struct AgentHandle {
     /// Slot index (not a row: rows move when an agent is removed).
     pub index: u32,
@@ -31,7 +33,9 @@ impl AgentHandle {
 /// An agent's stable id: the source it was born from and its birth ordinal within that source,
 /// packed as `source << 32 | ordinal` in the agents' `id` column. Code outside the runtime reads
 /// it through the accessors, never by shifting bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub struct AgentId(u64);
 
 impl AgentId {
@@ -62,7 +66,9 @@ impl AgentId {
 }
 
 /// What an agent is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum AgentState {
     /// Walking along its route, turning back at its ends.
     Walking,
@@ -196,7 +202,7 @@ macro_rules! agent_columns {
         derived { $($(#[$ddoc:meta])* $dname:ident: $dty:ty,)* }
     ) => {
         /// The agents of a world, one column per property; row `i` of every column is one agent.
-        #[derive(Clone, Debug, Default, PartialEq)]
+        #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         pub struct Agents {
             $($(#[$doc])* pub $name: Vec<$ty>,)*
             $($(#[$ddoc])* pub $dname: Vec<$dty>,)*

@@ -24,7 +24,9 @@ use crate::content::StreamingCell;
 pub const EVENTS_PER_KIND: usize = 256;
 
 /// What happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum EventKind {
     /// A candidate passed every admission gate.
     Admitted,
@@ -140,7 +142,9 @@ impl EventKind {
 }
 
 /// Which box a box event is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum BoxSlot {
     /// The no-spawn box.
     NoSpawn,
@@ -149,7 +153,9 @@ pub enum BoxSlot {
 }
 
 /// What a box event did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum BoxChange {
     /// The slot now holds a new box.
     Set,
@@ -160,7 +166,9 @@ pub enum BoxChange {
 }
 
 /// Why a ped was destroyed (the detail of a `Destroyed` event).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum RemovalCause {
     /// An explicit `Destroy` directive.
     Explicit,
@@ -185,7 +193,9 @@ impl RemovalCause {
 }
 
 /// Why a directive's target could not be resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum Unresolved {
     /// The source has not created that many peds yet.
     NotBorn,
@@ -198,7 +208,9 @@ pub enum Unresolved {
 }
 
 /// The detail of an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum EventDetail {
     /// Nothing more to say.
     None,
@@ -289,7 +301,7 @@ pub enum EventDetail {
 /// Where on the ground an event happened, meters: the candidate's feet root for an admission,
 /// a refused candidate and a realization, the ped's position for a retirement and a refused
 /// retirement. Presentation only: outside the canonical bytes and the digest.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default)]
 pub struct EventPosition {
     /// East, meters.
     pub x_m: f64,
@@ -318,7 +330,7 @@ impl PartialEq for EventPosition {
 impl Eq for EventPosition {}
 
 /// One logged event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
     /// Position in the whole log (ascending, never reused): orders events across kinds.
     pub seq: u64,
@@ -337,7 +349,7 @@ pub struct Event {
 }
 
 /// The bounded log: one ring per kind and a dropped counter per kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct EventLog {
     rings: Vec<VecDeque<Event>>,
     dropped: Vec<u64>,

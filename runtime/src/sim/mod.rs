@@ -71,6 +71,10 @@ pub use scenario::{
     SimProblem, SourceSpec, VehicleSourceSpec,
 };
 pub use slots::{SlotError, Slots};
+pub use snapshot::file::{
+    read_header as read_snapshot_header, SnapshotEncodeError, SnapshotFileError, SnapshotHeader,
+    SNAPSHOT_FORMAT_VERSION, SNAPSHOT_MAGIC,
+};
 pub use snapshot::{Snapshot, SnapshotError};
 pub use space::{
     SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SimStreaming,

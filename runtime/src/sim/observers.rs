@@ -17,7 +17,7 @@ pub const VIEW_ASPECT: f64 = 16.0 / 9.0;
 pub const PED_SPHERE_RADIUS_M: f64 = 0.9;
 
 /// What directives change about an observer while the world runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct ObserverState {
     /// Fade amount, 0 (clear) to 1 (black).
     pub fade: f64,

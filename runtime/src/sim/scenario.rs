@@ -25,7 +25,7 @@ use crate::project::{
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct SimBox {
     /// Lowest corner `[x, y, z]`.
     pub min_m: [f64; 3],

@@ -29,7 +29,7 @@ pub enum SlotError {
 }
 
 /// Slot state: generation, row of the occupant, and the free list.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Slots {
     /// Current generation of each slot.
     generation: Vec<u32>,

@@ -1,6 +1,8 @@
 //! Snapshots of a world's state (agents, slots, population, events, signals, crossings, tasks,
 //! knockdowns, the scene's obstacle changes), their restore (all-or-nothing after a preflight)
-//! and digests.
+//! and digests. Snapshot files (bytes in, bytes out) are `snapshot::file`'s.
+
+pub mod file;
 
 use thiserror::Error;
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::history::CounterHistory;
 use super::motion::MotionCounters;
+use super::snapshot::file::{SnapshotFileError, SnapshotHeader};
 use super::snapshot::Snapshot;
 use super::world::{Counters, World};
 
@@ -125,6 +126,18 @@ impl Timeline {
             .range(self.frame() + 1..=frame)
             .next()
             .is_none()
+    }
+
+    /// Restores a snapshot file's bytes (`World::restore_bytes`: checked whole, the world
+    /// unchanged on error); the checkpoints past its frame are dropped and one is kept at it, so
+    /// stepping on continues from the file's state and seeking back re-simulates this
+    /// configuration's own run (the same state by determinism).
+    pub fn restore_bytes(&mut self, bytes: &[u8]) -> Result<SnapshotHeader, SnapshotFileError> {
+        let header = self.world.restore_bytes(bytes)?;
+        let frame = self.world.frame();
+        self.checkpoints.retain(|at, _| *at <= frame);
+        self.checkpoints.insert(frame, self.world.snapshot());
+        Ok(header)
     }
 
     /// Replaces the world (after an edit) and re-simulates to the frame it was at.

@@ -106,7 +106,7 @@ impl WorldConfig {
 }
 
 /// Counters the world publishes every frame; each is distinct, never a sum of others.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
     /// Agents alive now.
     pub alive: u64,

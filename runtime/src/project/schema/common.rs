@@ -5,7 +5,7 @@ use crate::project::node::{Node, NodeKind, PathSeg};
 use crate::project::write::Doc;
 
 /// A point or direction on the ground plane, in meters.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Vec2 {
     /// East, in meters.
     pub x: f64,

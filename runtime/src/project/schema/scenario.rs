@@ -599,7 +599,18 @@ crate::project::codec_macro::record_codec!(Observer "Observer" {
 });
 
 /// Whether a source's pedestrians are ambient population or owned by a script.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+)]
 pub enum PopulationKind {
     /// Managed by the population system: born, retired and pooled automatically.
     #[default]
@@ -632,7 +643,19 @@ impl Encode for PopulationKind {
 /// A pedestrian's relationship with a vehicle, as far as retirement cares: each non-`None`
 /// relation protects it from automatic retirement (seated: occupancy; intent: about to use
 /// one; entering or exiting: an entry/exit interaction under way).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
 pub enum VehicleRelation {
     /// No vehicle relationship.
     #[default]

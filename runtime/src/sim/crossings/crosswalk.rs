@@ -14,7 +14,19 @@ pub const CLEARING_ALPHA: f64 = 0.95;
 pub const AT_TARGET_M: f64 = 0.02;
 
 /// Where an agent stands in one crosswalk transaction.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
 pub enum CrosswalkPhase {
     /// Walking its route; not (or no longer) bound to a crossing transaction.
     #[default]
@@ -76,7 +88,7 @@ impl CrosswalkPhase {
 }
 
 /// One agent's crosswalk state (the `crosswalk` agent column).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct CrosswalkAgent {
     /// The phase.
     pub phase: CrosswalkPhase,

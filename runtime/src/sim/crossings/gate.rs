@@ -15,7 +15,7 @@ pub const HAZARD_SAFETY_RADIUS_M: f64 = 2.6;
 pub const STOP_LINE_MARGIN_M: f64 = 1.0;
 
 /// The hazard vehicle (a constant-speed box driving along x).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct HazardState {
     /// Position, meters.
     pub position: Vec2,

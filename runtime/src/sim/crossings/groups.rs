@@ -24,7 +24,19 @@ pub const GROUP_WAIT_MAX_S: f64 = 8.0;
 pub const MAX_GROUP_SIZE: u32 = 3;
 
 /// An agent's part in a group.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
 pub enum GroupRole {
     /// Not in a group.
     #[default]
@@ -36,7 +48,7 @@ pub enum GroupRole {
 }
 
 /// One agent's group membership (the `group` agent column).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct GroupMember {
     /// Whether the assignment has been made (the first crossings phase after its birth).
     pub assigned: bool,

@@ -122,7 +122,7 @@ impl CrossingSettings {
 }
 
 /// Counters of the crossings; each distinct, never a sum of others.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct CrossingStats {
     /// Crossings completed so far (forced clears not included).
     pub completed: u64,
@@ -181,7 +181,7 @@ impl CrossingStats {
 }
 
 /// The crossings' part of the world state: signals, the hazard, counters and the query cursor.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct CrossingsState {
     /// One per signal of the space, in its order.
     pub signals: Vec<SignalState>,

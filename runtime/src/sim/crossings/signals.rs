@@ -6,7 +6,19 @@
 //! The seed gives no phase durations; they are scenario settings (`SignalTiming`).
 
 /// What a signal shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
 pub enum SignalPhase {
     /// Vehicles may pass (the gate is open unless someone still occupies the crossing).
     #[default]
@@ -55,7 +67,7 @@ impl Default for SignalTiming {
 }
 
 /// One signal's state (part of the world state: snapshots carry it).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct SignalState {
     /// What it shows.
     pub phase: SignalPhase,

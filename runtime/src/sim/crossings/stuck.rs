@@ -17,7 +17,9 @@ pub const PROGRESS_M: f64 = 0.1;
 pub const STALLED_AFTER_S: f64 = 1.0;
 
 /// Why an agent made no progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum StuckReason {
     /// Queued at a crosswalk whose signal does not let it cross.
     WaitingForSignal,
@@ -55,7 +57,7 @@ impl StuckReason {
 }
 
 /// One agent's progress watch (the `liveness` agent column).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Liveness {
     /// Where it last made progress, meters.
     pub anchor: Vec2,

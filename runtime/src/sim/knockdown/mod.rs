@@ -127,6 +127,19 @@ impl Knockdowns {
         self.scene.is_none()
     }
 
+    /// A world's knockdowns with no scene and `sessions` sessions used (a snapshot file's).
+    pub(in crate::sim) fn unused_with_sessions(sessions: u32) -> Knockdowns {
+        Knockdowns {
+            next_session: sessions,
+            ..Knockdowns::default()
+        }
+    }
+
+    /// The next session number (what a snapshot file keeps of a world without a scene).
+    pub(in crate::sim) fn sessions(&self) -> u32 {
+        self.next_session
+    }
+
     /// Peds knocked down now.
     pub fn len(&self) -> usize {
         self.bodies.len()

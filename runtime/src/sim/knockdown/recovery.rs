@@ -20,7 +20,9 @@ pub const MIN_STABLE_MS: u64 = 350;
 pub const BLEND_MS: u64 = 800;
 
 /// Where a recovery is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum RecoveryPhase {
     /// Physics drives the body; age and stable time accumulate.
     Simulating,
@@ -65,7 +67,9 @@ pub enum Clearance {
 }
 
 /// Why a recovery changed phase (or why a knockdown was refused or its intent changed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum KnockdownReason {
     /// An impulse knocked the ped down: physics took the body.
     Impulse,

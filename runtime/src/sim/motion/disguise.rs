@@ -10,7 +10,9 @@ use super::tiers::Tier;
 pub const HOSTILE_PANIC: f64 = 0.5;
 
 /// What an observer recognises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum Recognition {
     /// The presented faction is a disguise the observer accepts.
     Disguised,

@@ -49,7 +49,7 @@ pub const ARRIVAL_RADIUS_M: f64 = 0.15;
 pub const FLEE_SPEED_M_S: f64 = 4.0;
 
 /// What the Motion phase did in the last step; each counter is distinct, never a sum.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct MotionCounters {
     /// Agents whose motion was updated.
     pub updated: u64,
@@ -141,7 +141,7 @@ impl Canonical for MotionCounters {
 
 /// The Motion phase's own state: the scheduler frame that phases the tier cadences, the
 /// avoidance cursor, the last step's counters. Part of snapshots and the state digest.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct MotionState {
     /// Scheduler frames run (the cadence of step k reads scheduler frame k − 1).
     pub scheduler_frame: u64,

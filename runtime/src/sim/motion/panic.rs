@@ -20,7 +20,7 @@ pub const NO_EXIT: u16 = u16::MAX;
 pub const MIN_FALLOFF: f64 = 0.25;
 
 /// The exits' assignments (part of the world state).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct PanicState {
     /// Agents each exit has been assigned, in exit order (grown on first use).
     pub assigned: Vec<u32>,

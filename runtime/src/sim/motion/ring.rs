@@ -21,7 +21,7 @@ use crate::content::StreamingCell;
 use crate::ops::streaming::{loaded_ring, streaming_cell};
 
 /// Which agents were outside the loaded ring at the last step (part of the world state).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct RingState {
     /// Ids of the agents outside the loaded ring, ascending.
     pub outside: Vec<u64>,

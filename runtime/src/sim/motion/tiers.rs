@@ -11,7 +11,19 @@ use super::super::observers::Observation;
 use crate::project::MotionSettings;
 
 /// An agent's LOD tier. Ordered from most to least detailed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
 pub enum Tier {
     /// Updated every step (crowd seed: Hero).
     Full,
@@ -211,7 +223,7 @@ pub struct TierCounts {
 
 /// One agent's claim in the assignment: its sort key, row, and (in a transition) the tier it
 /// moves to.
-#[derive(Clone, Copy, Debug)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug)]
 struct Claim {
     distance_m: f64,
     id: u64,

@@ -6,7 +6,7 @@ use crate::project::Vec2;
 use crate::sim::walk::ground::distance_sq_to_segment;
 
 /// The ground footprint of a static obstacle, in world units.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub enum Obstacle {
     /// An upright cylinder (a prop).
     Circle {

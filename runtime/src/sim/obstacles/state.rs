@@ -35,6 +35,41 @@ impl SceneState {
         }
     }
 
+    /// The state a snapshot file describes over the frame-0 set `base`: `removed` ascending
+    /// and in range, `placed` ascending by id without repeats (`None` otherwise).
+    pub(in crate::sim) fn restored(
+        base: &Arc<ObstacleSet>,
+        removed: Vec<u32>,
+        placed: Vec<(String, Obstacle)>,
+        revision: u32,
+    ) -> Option<SceneState> {
+        let count = base.obstacles().len();
+        let removed_ok = removed.windows(2).all(|w| w[0] < w[1])
+            && removed.iter().all(|i| (*i as usize) < count);
+        let placed_ok = placed.windows(2).all(|w| w[0].0 < w[1].0);
+        if !removed_ok
+            || !placed_ok
+            || (revision == 0 && !(removed.is_empty() && placed.is_empty()))
+        {
+            return None;
+        }
+        let mut scene = SceneState::new(base);
+        scene.removed = removed;
+        scene.placed = placed;
+        if revision > 0 {
+            // `rebuild` counts one change; start one below so the set has the saved revision.
+            scene.revision = revision - 1;
+            scene.rebuild();
+        }
+        Some(scene)
+    }
+
+    /// The removed indices, the placed obstacles and the revision (what a snapshot file holds;
+    /// the sets follow from them and the world's frame-0 set).
+    pub(in crate::sim) fn parts(&self) -> (&[u32], &[(String, Obstacle)], u32) {
+        (&self.removed, &self.placed, self.revision)
+    }
+
     /// The obstacles in the scene now.
     pub fn current(&self) -> &Arc<ObstacleSet> {
         &self.current

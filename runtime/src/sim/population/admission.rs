@@ -29,7 +29,9 @@ pub const PED_CLEARANCE_M: f64 = 0.6;
 pub const CROSSING_CLEARANCE_M: f64 = 12.0;
 
 /// Why a birth (or a demand) was refused: one variant per gate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum SpawnRejection {
     /// The candidate is inside the no-spawn box.
     NoSpawnBox,

@@ -33,7 +33,7 @@ pub fn validate(bounds: &SimBox) -> Result<(), BoxError> {
 }
 
 /// The world's two box slots.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct Boxes {
     /// No ambient births inside.
     pub no_spawn: Option<SimBox>,

@@ -7,7 +7,9 @@ use crate::project::PopulationKind;
 use crate::sim::agents::Agents;
 
 /// Why a claim or release was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum ClaimRefusal {
     /// The ped is in the reuse pool.
     Pooled,

@@ -45,7 +45,7 @@ pub struct CyclePlan {
 
 /// The clocks' state: each type's debt and whether pedestrians took the single-cycle cap on the
 /// previous update (the alternation is persistent state, not reset per call).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct CycleClocks {
     /// Accumulated pedestrian opportunities not yet planned.
     pub ped_debt: f64,

@@ -4,7 +4,7 @@
 //! per later cycle, and blocks new generation of that type until repaid.
 
 /// A pending demand of one source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Demand {
     /// Peds the batch creates at once (all or nothing).
     pub batch: u32,
@@ -16,7 +16,7 @@ pub struct Demand {
 
 /// Creation spillover of one population type: creations already performed by a batch that
 /// later cycles must offset.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Spillover {
     /// Creations still to be repaid by later cycles.
     pub outstanding: u32,

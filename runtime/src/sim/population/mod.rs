@@ -67,7 +67,7 @@ use crate::project::{PopulationKind, Vec2, VehicleRelation};
 use crate::rng::{Address, Domain, DomainKey};
 
 /// What one source's population state holds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceState {
     /// The source's generation (epoch): bumped when a new use of the source begins, so a ped
     /// retired during one use can rejoin the same source only in a later one (same-source reuse
@@ -92,7 +92,7 @@ pub struct SourceState {
 }
 
 /// Counts that are distinct numbers, never sums of each other.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PopulationStats {
     /// Ped cycles planned (processing opportunities).
     pub planned_ped_cycles: u64,
@@ -115,7 +115,7 @@ pub struct PopulationStats {
 }
 
 /// Everything population owns that changes as the world steps.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct PopulationState {
     /// The two clocks.
     pub clocks: CycleClocks,

@@ -14,7 +14,7 @@ pub const QUARANTINE_FRAMES: u64 = 2;
 pub const NO_BINDING: u16 = u16::MAX;
 
 /// One retirement, as the pool keeps it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PoolEntry {
     /// The ped (its logical entity and handle survive pooling).
     pub handle: AgentHandle,
@@ -117,7 +117,7 @@ pub fn source_eligible(entry: &PoolEntry, dest: &Destination) -> bool {
 }
 
 /// The pool.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pool {
     /// Most entries held.
     pub capacity: u32,

@@ -103,7 +103,7 @@ impl SpawnReport {
 
 /// One spawn candidate a step drew and put through admission: where it stood and what the gates
 /// said. Batch-wide refusals (no valid view, capacity, quarantine) draw nothing and so have no mark.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct CandidateMark {
     /// Index of the source that drew it.
     pub source: u16,

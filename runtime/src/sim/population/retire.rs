@@ -21,7 +21,9 @@ use super::boxes::Boxes;
 pub const SUPPRESS_CLEANUP_MULTIPLIER: f64 = 1.6;
 
 /// Which rule took a ped from its source (the detail of its `Retired` event).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum RetireRule {
     /// In some view's intermediate band (`Rout < d ≤ Rin`), offscreen for every view, with
     /// aggressive cleanup allowed.
@@ -49,7 +51,9 @@ impl RetireRule {
 }
 
 /// Why a ped is not retired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum RetireRefusal {
     /// Owned by a script.
     Mission,

@@ -34,7 +34,7 @@ pub enum StartupError {
 }
 
 /// The startup runtime's state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Startup {
     /// Control time, ms.
     pub now_ms: u64,

@@ -23,7 +23,7 @@ pub struct VehicleSourceConfig {
 }
 
 /// The vehicles, one column per property.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct Vehicles {
     /// Source index of each vehicle.
     pub source: Vec<u16>,

@@ -26,7 +26,9 @@ use crate::sim::walk::body::BODY_RADIUS_M;
 use crate::sim::world::WorldConfig;
 
 /// Why a task command was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum InstallRefusal {
     /// Another source's active or pending primary task holds the ped.
     OtherSourceTask,

@@ -25,7 +25,9 @@ pub const QUEUING_MARGIN_M: f64 = 0.15;
 pub const ROUTE_WEIGHT: f64 = 0.05;
 
 /// Why a candidate was not qualified.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum EscapeRejection {
     /// No walkable cell within the projection bound.
     ProjectionTooFar,
@@ -38,7 +40,7 @@ pub enum EscapeRejection {
 }
 
 /// One enumerated candidate and its verdict.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct EscapeCandidate {
     /// Angle from `away`, degrees.
     pub angle_deg: i16,
@@ -53,7 +55,7 @@ pub struct EscapeCandidate {
 }
 
 /// What one selection saw and chose.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct EscapeReport {
     /// The threat, meters.
     pub threat: [f64; 3],

@@ -12,7 +12,9 @@ pub const NO_PROGRESS_REPLAN_S: f64 = 2.0;
 pub const MAX_REPLANS: u32 = 3;
 
 /// Why a movement replanned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum ReplanCause {
     /// Its step was blocked longer than [`BLOCKED_REPLAN_S`].
     Blocked,

@@ -12,7 +12,9 @@ use crate::sim::agents::{AgentHandle, Canonical};
 use crate::sim::slots::Slots;
 
 /// What a Tasks update did to one ped's event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum IncidentChange {
     /// A directive queued a candidate.
     Queued,
@@ -23,7 +25,7 @@ pub enum IncidentChange {
 }
 
 /// Every ped's queued candidate and current event.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Incidents {
     /// Queued candidates: how many frames each lasts once current.
     pub queued: BTreeMap<AgentHandle, u64>,

@@ -56,7 +56,9 @@ use crate::sim::walk::WalkState;
 use crate::sim::world::WorldConfig;
 
 /// What happened to a task (the detail of an `EventKind::Task` event).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum TaskChange {
     /// A parent was installed (a rendezvous or an escape started).
     Installed,
@@ -140,7 +142,7 @@ impl TaskChange {
 
 /// A lower-priority task a higher one suspended: its parent and movement as they were, and its
 /// command hold (owned by its session) set aside so that it never holds the higher task.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct SuspendedTask {
     /// The suspended parent (its state unchanged).
     pub parent: DirectiveParent,
@@ -151,7 +153,7 @@ pub struct SuspendedTask {
 }
 
 /// Every task set of a world (world state: snapshots carry it and the digest covers it).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct TaskState {
     /// Directive parents by ped.
     pub parents: BTreeMap<AgentHandle, DirectiveParent>,

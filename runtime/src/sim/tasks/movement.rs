@@ -32,7 +32,9 @@ pub const STOP_PHASE_S: f64 = 0.05;
 pub(super) const NEIGHBOUR_SLACK_M: f64 = 0.5;
 
 /// What a movement is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum MotionState {
     /// A query is pending (or must be submitted).
     AwaitingPath,
@@ -58,7 +60,9 @@ impl MotionState {
 }
 
 /// Why a movement failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum MoveFailure {
     /// The path service found no path.
     Query(PathFailure),
@@ -86,7 +90,9 @@ impl MoveFailure {
 }
 
 /// Why a reply was not installed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum StaleReply {
     /// It answers another generation.
     GenerationMismatch,
@@ -95,7 +101,7 @@ pub enum StaleReply {
 }
 
 /// One movement execution.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct Movement {
     /// Position, meters (mirrors the ped's).
     pub position: [f64; 3],

@@ -6,7 +6,9 @@ use super::movement::MoveFailure;
 use crate::sim::agents::Canonical;
 
 /// What a parent's state is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum ParentState {
     /// Its movement executes (or waits for a path).
     Travelling,
@@ -36,7 +38,7 @@ impl ParentState {
 }
 
 /// What the parent intends.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub enum ParentKind {
     /// Meet at a goal.
     Rendezvous,
@@ -52,7 +54,7 @@ pub enum ParentKind {
 }
 
 /// A directive parent task.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct DirectiveParent {
     /// Who issued it.
     pub source: String,

@@ -72,7 +72,9 @@ pub fn prop_obstacles(blockers: &[StaticBlocker]) -> Vec<Obstacle> {
 }
 
 /// Why a query found no path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum PathFailure {
     /// The start is farther than [`MAX_PROJECTION_M`] from any walkable cell.
     StartOffGrid,
@@ -94,7 +96,7 @@ impl PathFailure {
 }
 
 /// A found path: corners from the start to the end point, and the search's cost.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct FoundPath {
     /// Corners, the start first, meters (z is the ground, 0).
     pub points: Vec<[f64; 3]>,
@@ -645,7 +647,7 @@ fn octile(c: u32, r: u32, to: (u32, u32)) -> u32 {
 }
 
 /// One queued query.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct PathQuery {
     /// Whose movement asked.
     pub handle: AgentHandle,
@@ -658,7 +660,7 @@ pub struct PathQuery {
 }
 
 /// One answered query.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct PathReply {
     /// Whose movement asked.
     pub handle: AgentHandle,
@@ -669,7 +671,7 @@ pub struct PathReply {
 }
 
 /// The queue of queries and the mailbox of replies (world state: snapshots carry both).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct PathService {
     /// Queries waiting, in submission order.
     pub queue: Vec<PathQuery>,

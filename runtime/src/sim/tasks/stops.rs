@@ -38,7 +38,9 @@ impl StopCause {
 }
 
 /// Who set a stop cause (and so who may release it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum StopOwner {
     /// The directive parent of this session.
     Directive {
@@ -74,7 +76,7 @@ pub enum ReleaseRefusal {
 }
 
 /// A ped's stop causes, one slot per cause.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StopCauses {
     slots: [Option<StopOwner>; 5],
 }

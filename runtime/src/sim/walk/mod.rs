@@ -58,7 +58,9 @@ pub const VELOCITY_WINDOW_S: f64 = 0.2;
 pub const NEIGHBOUR_CELL_M: f64 = 0.7 * OPPOSING_SCAN_M;
 
 /// Why a steering candidate (or the executed step) was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum CandidateRejection {
     /// The body would leave the walkway.
     OffWalkway,
@@ -92,7 +94,9 @@ impl CandidateRejection {
 }
 
 /// Why a walker kept its position this step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub enum WaitReason {
     /// Its route budget buys no distance (zero speed or a degenerate connection).
     NoBudget,
@@ -105,7 +109,19 @@ pub enum WaitReason {
 }
 
 /// What a walker did in its last Motion phase.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
 pub enum WalkDecision {
     /// It was not walking (holding, travelling, arrived, fleeing), or not stepped yet.
     #[default]

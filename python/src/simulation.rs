@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
+use stagecraft_runtime::export::events::events_json_text;
 use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
 };
@@ -206,24 +207,21 @@ impl Simulation {
     }
 
     /// The event log the world holds, in the order the events happened: dicts with `seq`,
-    /// `frame`, `kind`, `handle` (`"index:generation"`), `source` (its id) and `detail`, as
-    /// `stagecraft simulate --events` writes them.
-    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let list = PyList::empty(py);
-        let sources = &self.world.config().sources;
-        for e in self.world.events().all() {
-            let dict = PyDict::new(py);
-            dict.set_item("seq", e.seq)?;
-            dict.set_item("frame", e.frame)?;
-            dict.set_item("kind", e.kind.name())?;
-            let handle = e.handle.map(|h| format!("{}:{}", h.index, h.generation));
-            dict.set_item("handle", handle)?;
-            let source = e.source.and_then(|s| sources.get(usize::from(s)));
-            dict.set_item("source", source.map(|s| s.id.as_str()))?;
-            dict.set_item("detail", format!("{:?}", e.detail))?;
-            list.append(dict)?;
-        }
-        Ok(list)
+    /// `frame`, `kind`, `handle`, `source` (its id), `position_m` and a structured `detail`,
+    /// exactly as `stagecraft simulate --events` writes them (`docs/events.md`).
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // The same document `simulate --events` writes (`docs/events.md`), read by Python's own
+        // JSON reader so the dicts are equal key for key.
+        let sources: Vec<&str> = self
+            .world
+            .config()
+            .sources
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect();
+        let text = events_json_text(self.world.events(), &sources);
+        let document = py.import("json")?.call_method1("loads", (text,))?;
+        document.get_item("events")
     }
 
     /// The counters of the last step (`stagecraft simulate --json`'s `final`).

@@ -19,6 +19,7 @@
 
 mod agents;
 pub mod budget;
+pub mod camera;
 pub mod crossings;
 mod crowd;
 pub mod events;
@@ -43,6 +44,7 @@ mod world;
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
 pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use crossings::{
+    AgentCrossing, CrossingSample, CrosswalkReport, CROSSING_SAMPLE_NAMES,
     CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase, GroupMember,
     GroupRole, HazardSpec, Liveness, SignalPhase, SignalState, StuckReason,
 };
@@ -54,6 +56,8 @@ pub use events::{Event, EventDetail, EventKind, EventLog, RemovalCause};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};
+pub use camera::CameraObserver;
+pub use motion::why::{TierCause, TierWhy};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use obstacles::{Obstacle, ObstacleOrigin, ObstacleSet, SceneObstacle};

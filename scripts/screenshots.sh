@@ -94,6 +94,17 @@ capture projects/street-block screenshots/viewport-panic-flee.png --scenario pan
 # requests are demoted one rung to Simulated (Medium) and crossed out.
 capture projects/streaming-crowd screenshots/viewport-streaming-ring.png --scenario ring-walk \
     --frame 300 --tab viewport --look-at 40,0,14 --layers grid,tiers
+# The Crossings tab on the crosswalk demo at 20 s: the signal's phase and time in phase, the gate,
+# the crossers per phase and the queues, groups, queries and the liveness counters, plotted.
+capture projects/crosswalk-demo screenshots/crossings-crosswalk-demo.png --frame 400 --tab crossings
+# The camera drives the tiers: looking at the north sidewalk's end, the crossers near it are Full
+# (large bodies, bright discs), the far ones Simulated or Stub (smaller, dimmer).
+capture projects/crosswalk-demo screenshots/viewport-camera-tiers.png --frame 400 --tab viewport \
+    --look-at 0,9,10 --layers grid,routes,tiers,camera-tiers
+# A group of three crossing together (magenta bodies, the followers' yellow lines to their
+# leader) at the crosswalk, close up.
+capture projects/crosswalk-demo screenshots/viewport-group-crossing.png --frame 1180 --tab viewport \
+    --look-at 0,0,7 --layers grid,routes
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.
@@ -102,5 +113,7 @@ python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
 python3 scripts/check_viewport_png.py screenshots/viewport-pine-clearing.png
 python3 scripts/check_viewport_png.py screenshots/viewport-panic-flee.png
 python3 scripts/check_viewport_png.py screenshots/viewport-streaming-ring.png
+python3 scripts/check_viewport_png.py screenshots/viewport-camera-tiers.png
+python3 scripts/check_viewport_png.py screenshots/viewport-group-crossing.png
 
 idle_cpu projects/street-block

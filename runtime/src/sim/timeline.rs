@@ -142,6 +142,19 @@ impl Timeline {
         self.world.set_camera_observer(camera);
     }
 
+    /// Re-simulates from frame 0 to the current frame, dropping every later checkpoint: after
+    /// the camera observer is set or cleared, so the frames on show (and the ones a seek
+    /// restores) follow it.
+    pub fn replay(&mut self) {
+        let frame = self.frame();
+        self.checkpoints.retain(|f, _| *f == 0);
+        self.interval = CHECKPOINT_INTERVAL_FRAMES;
+        if frame > 0 {
+            self.seek(0);
+            self.seek(frame);
+        }
+    }
+
     /// `(frame, crossing sample of it)` for the same frames as [`Timeline::history`].
     pub fn crossing_history(&self) -> &[(u64, super::crossings::CrossingSample)] {
         self.history.crossings()

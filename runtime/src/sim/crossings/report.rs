@@ -135,7 +135,10 @@ impl CrossingSample {
             self.max_no_progress_s,
         ];
         let mut rows = [("", 0.0); 21];
-        for (row, (name, value)) in rows.iter_mut().zip(CROSSING_SAMPLE_NAMES.iter().zip(values)) {
+        for (row, (name, value)) in rows
+            .iter_mut()
+            .zip(CROSSING_SAMPLE_NAMES.iter().zip(values))
+        {
             *row = (name, value);
         }
         rows
@@ -183,7 +186,10 @@ impl World {
                     report.queued[usize::from(c.entry_side & 1)] += 1;
                 }
             } else if c.phase == CrosswalkPhase::Approach {
-                let crosses = config.crossing_index.routes.get(usize::from(agents.route[row]));
+                let crosses = config
+                    .crossing_index
+                    .routes
+                    .get(usize::from(agents.route[row]));
                 for crossing in crosses.into_iter().flatten() {
                     if let Some(report) = reports.get_mut(usize::from(crossing.crosswalk)) {
                         report.phases[0] += 1;
@@ -203,7 +209,8 @@ impl World {
             .space
             .crosswalks
             .get(usize::from(record.crosswalk));
-        let lanes = crosswalk.map(|c| usable_lanes(self.config.scenario.crossings.lanes, c.width_m));
+        let lanes =
+            crosswalk.map(|c| usable_lanes(self.config.scenario.crossings.lanes, c.width_m));
         Some(AgentCrossing {
             record,
             crosswalk_id: crosswalk.map(|c| c.id.clone()),
@@ -242,7 +249,12 @@ impl World {
             stuck_flags: stats.stuck_flags,
             stuck_now: stats.stuck_now,
             deferred_tier_transitions: self.motion.counters.deferred_transitions,
-            gates_open: self.crossings.signals.iter().filter(|s| s.gate_open).count() as u64,
+            gates_open: self
+                .crossings
+                .signals
+                .iter()
+                .filter(|s| s.gate_open)
+                .count() as u64,
         }
     }
 }

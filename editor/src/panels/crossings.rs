@@ -301,9 +301,12 @@ mod tests {
             assert_eq!(sample.queue_slots, 12);
             let text = world_text(&w);
             let s = &report.signal;
+            let gate = if s.gate_open { "open" } else { "closed" };
             assert!(
-                text[0].contains(&format!("{} for {:.2} s", s.phase.name(), s.elapsed_s))
-                    || text[0].contains(&format!("next) for {:.2} s", s.elapsed_s)),
+                text[0].starts_with(&format!(
+                    "crosswalk.0 · signal signal.0: {}",
+                    s.phase.name()
+                )) && text[0].contains(&format!(" for {:.2} s · gate {gate} ·", s.elapsed_s)),
                 "{}",
                 text[0]
             );

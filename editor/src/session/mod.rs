@@ -351,10 +351,12 @@ impl Session {
         }
     }
 
-    /// Sets (or clears) the Viewport camera as the world's observer (`sim::camera`); switching
-    /// it on or off re-simulates the frames shown so far, so they follow the camera. A moved
-    /// camera takes effect from the next step.
+    /// Sets (or clears) the Viewport camera as the world's observer (`sim::camera`): switching
+    /// it on or off re-simulates the frames shown so far; a camera moved while paused
+    /// re-simulates the frame on show from the checkpoint before it; during playback it takes
+    /// effect from the next step. Either way the tiers on show follow the camera.
     pub fn set_camera_observer(&mut self, camera: Option<CameraObserver>) {
+        let playing = self.playing;
         let Some(timeline) = &mut self.timeline else {
             return;
         };
@@ -367,6 +369,8 @@ impl Session {
             || was.map(|c| c.drives_admission) != camera.map(|c| c.drives_admission);
         if switched {
             timeline.replay();
+        } else if !playing {
+            timeline.resimulate_recent();
         }
     }
 

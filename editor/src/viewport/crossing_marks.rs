@@ -115,10 +115,14 @@ pub fn crossing_legend(world: &World) -> Vec<(String, Srgba)> {
     if world.config().space.crosswalks.is_empty() {
         return Vec::new();
     }
-    palette::CROSSING_BODIES
+    let mut entries: Vec<(String, Srgba)> = palette::CROSSING_BODIES
         .iter()
         .map(|(colour, name)| ((*name).to_owned(), *colour))
-        .collect()
+        .collect();
+    if world.crossings().stats.groups > 0 {
+        entries.push(("group: follower → leader".to_owned(), palette::GROUP_LINE));
+    }
+    entries
 }
 
 /// A follower's leader's Motion Frame, if the leader is alive (looked up by id).
@@ -244,7 +248,10 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), 3, "cyan, orange and magenta all show");
-        let legend = crossing_legend(&w);
+        let legend: Vec<(String, Srgba)> = crossing_legend(&w)
+            .into_iter()
+            .filter(|(_, c)| *c != palette::GROUP_LINE)
+            .collect();
         let names: Vec<&str> = legend.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,

@@ -155,6 +155,17 @@ impl Timeline {
         }
     }
 
+    /// Re-simulates the current frame from the checkpoint before it (at most a checkpoint
+    /// interval of steps): after the camera observer moved while paused, so the frame on show
+    /// follows it.
+    pub fn resimulate_recent(&mut self) {
+        let frame = self.frame();
+        if frame > 0 {
+            self.seek(frame - 1);
+            self.step();
+        }
+    }
+
     /// `(frame, crossing sample of it)` for the same frames as [`Timeline::history`].
     pub fn crossing_history(&self) -> &[(u64, super::crossings::CrossingSample)] {
         self.history.crossings()

@@ -97,11 +97,11 @@ capture projects/streaming-crowd screenshots/viewport-streaming-ring.png --scena
 # The Crossings tab on the crosswalk demo at 20 s: the signal's phase and time in phase, the gate,
 # the crossers per phase and the queues, groups, queries and the liveness counters, plotted.
 capture projects/crosswalk-demo screenshots/crossings-crosswalk-demo.png --frame 400 --tab crossings
-# The camera drives the tiers: orbiting a point 26 m west of the crosswalk, the walking crossers
+# The camera drives the tiers: orbiting a point 38 m west of the crosswalk (past the 32 m at which Full is left), the walking crossers
 # are Simulated (smaller bodies on teal discs) while the queued and crossing ones stay forced
 # Full (full-size bodies on yellow discs).
 capture projects/crosswalk-demo screenshots/viewport-camera-tiers.png --frame 400 --tab viewport \
-    --look-at -26,0,30 --layers grid,routes,tiers,camera-tiers
+    --look-at -38,0,44 --layers grid,routes,tiers,camera-tiers
 # The walk phase at 7 s, close up: crossers in magenta, the queue in orange, and the group's
 # yellow follower → leader lines (one follower still behind, regrouping).
 capture projects/crosswalk-demo screenshots/viewport-group-crossing.png --frame 140 --tab viewport \

@@ -94,6 +94,18 @@ capture projects/street-block screenshots/viewport-panic-flee.png --scenario pan
 # requests are demoted one rung to Simulated (Medium) and crossed out.
 capture projects/streaming-crowd screenshots/viewport-streaming-ring.png --scenario ring-walk \
     --frame 300 --tab viewport --look-at 40,0,14 --layers grid,tiers
+# The Crossings tab on the crosswalk demo at 20 s: the signal's phase and time in phase, the gate,
+# the crossers per phase and the queues, groups, queries and the liveness counters, plotted.
+capture projects/crosswalk-demo screenshots/crossings-crosswalk-demo.png --frame 400 --tab crossings
+# The camera drives the tiers: orbiting a point 38 m west of the crosswalk (past the 32 m at which Full is left), the walking crossers
+# are Simulated (smaller bodies on teal discs) while the queued and crossing ones stay forced
+# Full (full-size bodies on yellow discs).
+capture projects/crosswalk-demo screenshots/viewport-camera-tiers.png --frame 400 --tab viewport \
+    --look-at -38,0,44 --layers grid,routes,tiers,camera-tiers
+# The walk phase at 7 s, close up: crossers in magenta, the queue in orange, and the group's
+# yellow follower → leader lines (one follower still behind, regrouping).
+capture projects/crosswalk-demo screenshots/viewport-group-crossing.png --frame 140 --tab viewport \
+    --look-at 0,0,7 --layers grid,routes
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.
@@ -102,5 +114,7 @@ python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
 python3 scripts/check_viewport_png.py screenshots/viewport-pine-clearing.png
 python3 scripts/check_viewport_png.py screenshots/viewport-panic-flee.png
 python3 scripts/check_viewport_png.py screenshots/viewport-streaming-ring.png
+python3 scripts/check_viewport_png.py screenshots/viewport-camera-tiers.png
+python3 scripts/check_viewport_png.py screenshots/viewport-group-crossing.png
 
 idle_cpu projects/street-block

@@ -136,7 +136,14 @@ fn simulate_text_report_ends_with_the_digest_and_defaults_to_the_scenario_length
                     .is_some_and(|f| f.parse::<u64>().is_ok())
         })
         .count();
-    assert_eq!(rows, 40);
+    // …and a third time in the crossings table (the street block has crosswalks).
+    assert_eq!(rows, 60);
+    let crossings = lines.iter().position(|l| *l == "crossings");
+    assert_eq!(
+        crossings,
+        Some(44),
+        "the crossings table follows the 20 motion rows"
+    );
     // The 58 peds the sources' targets ask for are born and none more (a batch never overshoots
     // its target, issue 26 item 7): walkers leave the retention band and retire into the pool,
     // reuse brings them back, and the pool (at most 14 of its 16) never fills, so none is evicted.

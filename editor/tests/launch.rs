@@ -168,7 +168,7 @@ fn the_tiers_and_panic_checkboxes_toggle_their_layers() {
             .collect()
     };
     assert!(
-        legend.contains(&"tier Full (Hero)".to_owned()),
+        legend.contains(&"tier Full (Hero) · body 100 %".to_owned()),
         "{legend:?}"
     );
     harness.get_by_label("Panic").click();

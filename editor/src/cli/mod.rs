@@ -23,6 +23,7 @@ pub mod new;
 pub mod ops;
 pub mod rebase;
 pub mod simulate;
+pub mod simulate_crossings;
 pub mod terminal;
 pub mod verify;
 

@@ -331,6 +331,7 @@ impl Run {
             world.step();
             history.record(world.frame(), world.counters(), world.motion_counters());
             sampler.observe(&world);
+            history.record_crossings(world.frame(), world.crossing_sample());
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -397,6 +398,10 @@ impl Run {
             .map(|(n, _)| *n)
             .collect();
         text.push_str(&table(&names, &shown, |(_, _, counters)| motion(counters)));
+        let frames: Vec<u64> = shown.iter().map(|row| row.0).collect();
+        let crossings =
+            super::simulate_crossings::crossings_text(&self.history, &frames, &self.world);
+        text.push_str(&crossings);
         for index in 0..world_sources(&self.world) {
             if let Some(report) = self.world.spawn_report(index) {
                 text.push_str(&format!("source {}\n", escape_controls(&report.text())));
@@ -469,6 +474,8 @@ impl Run {
                     .collect(),
             )
         };
+        let [crossings, crosswalks] =
+            super::simulate_crossings::crossings_json(&self.history, &self.world);
         serde_json::json!({
             "schema": JSON_SCHEMA_VERSION,
             "project": self.header,
@@ -483,6 +490,8 @@ impl Run {
             "frames": self.history.counters().iter().map(|(_, c)| counters(c)).collect::<Vec<_>>(),
             "final": counters(&self.world.counters()),
             "motion": self.history.motion().iter().map(|(_, m)| motion(m)).collect::<Vec<_>>(),
+            "crossings": crossings,
+            "crosswalks": crosswalks,
             "sources": sources,
             "source_frame_every": self.source_every,
             "source_frames": self.source_frames,

@@ -4,6 +4,8 @@
 //! [`Command`]s, which the app applies in one place (where edits enter the undo record).
 
 pub mod authoring;
+pub mod crossing_rows;
+pub mod crossings;
 pub mod diagnostics;
 pub mod diff;
 pub mod directive_pick;
@@ -51,11 +53,14 @@ pub enum Tab {
     Motion,
     /// The identity diff of the preview against the saved state, another seed or a bundle.
     Diff,
+    /// The signalled crossings: each crosswalk's signal, gate, phases and queues; groups,
+    /// queries and the liveness guard, plotted over the frames.
+    Crossings,
 }
 
 impl Tab {
     /// Every tab, in the order the command line lists them.
-    pub const ALL: [Tab; 10] = [
+    pub const ALL: [Tab; 11] = [
         Tab::Project,
         Tab::Inspector,
         Tab::Diagnostics,
@@ -66,10 +71,11 @@ impl Tab {
         Tab::Population,
         Tab::Motion,
         Tab::Diff,
+        Tab::Crossings,
     ];
 
     /// The names `--tab` accepts, in [`Tab::ALL`] order.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "project",
         "inspector",
         "diagnostics",
@@ -80,6 +86,7 @@ impl Tab {
         "population",
         "motion",
         "diff",
+        "crossings",
     ];
 
     /// The tab called `name` on the command line.
@@ -131,6 +138,8 @@ pub struct Panels {
     pub motion: motion::MotionPanel,
     /// The Diff tab.
     pub diff: diff::DiffPanel,
+    /// The Crossings tab.
+    pub crossings: crossings::CrossingsPanel,
 }
 
 impl Panels {
@@ -147,6 +156,7 @@ impl Panels {
             population: population::PopulationPanel::new(preview.clone()),
             motion: motion::MotionPanel::new(preview.clone()),
             diff: diff::DiffPanel::new(preview.clone()),
+            crossings: crossings::CrossingsPanel::new(preview.clone()),
         }
     }
 
@@ -179,12 +189,14 @@ impl Panels {
             Tab::Population => &mut self.population,
             Tab::Motion => &mut self.motion,
             Tab::Diff => &mut self.diff,
+            Tab::Crossings => &mut self.crossings,
         }
     }
 }
 
 /// The default layout: Project on the left, Inspector beside it with Diagnostics below, and the
-/// right half for the Viewport and the Recipe graph with the Timeline and Provenance below them.
+/// right half for the Viewport and the Recipe graph with the Timeline, Crossings, Provenance,
+/// Population, Motion and Diff tabs below them.
 pub fn default_layout() -> DockState<Tab> {
     let mut dock = DockState::new(vec![Tab::Inspector]);
     let surface = dock.main_surface_mut();
@@ -200,6 +212,7 @@ pub fn default_layout() -> DockState<Tab> {
         0.56,
         vec![
             Tab::Timeline,
+            Tab::Crossings,
             Tab::Provenance,
             Tab::Population,
             Tab::Motion,
@@ -258,5 +271,19 @@ impl egui_dock::TabViewer for TabViewer<'_> {
     fn is_closeable(&self, _tab: &Tab) -> bool {
         // Every tab is essential; "Reset layout" is the way back from any arrangement.
         false
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+
+    #[test]
+    fn every_tab_is_in_the_default_layout_and_named() {
+        let dock = default_layout();
+        for tab in Tab::ALL {
+            assert!(dock.iter_all_tabs().any(|(_, t)| *t == tab), "{tab:?}");
+        }
+        assert_eq!(Tab::from_name("crossings"), Some(Tab::Crossings));
     }
 }

@@ -612,9 +612,29 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
                 ui.end_row();
             }
         });
+    let crossing = super::crossing_rows::crossing_rows(world, agent);
+    rows_ui(ui, "provenance-crossing", "Crossing and group", crossing);
+    let tier = super::crossing_rows::tier_rows(world, agent);
+    rows_ui(ui, "provenance-tier", "Tier", tier);
     task_ui(ui, world, handle);
     recovery_ui(ui, world, handle);
     lifecycle_ui(ui, world, handle);
+}
+
+/// A titled two-column table of `rows` (nothing when empty).
+fn rows_ui(ui: &mut Ui, id: &str, title: &str, rows: Vec<(&'static str, String)>) {
+    if rows.is_empty() {
+        return;
+    }
+    ui.add_space(6.0);
+    ui.strong(title);
+    Grid::new(id).num_columns(2).striped(true).show(ui, |ui| {
+        for (name, value) in rows {
+            ui.label(name);
+            ui.label(value);
+            ui.end_row();
+        }
+    });
 }
 
 /// The pedestrian's tasks (see `panels::task_rows`), when it has any.

@@ -32,6 +32,8 @@ pub struct ViewportPanel {
     pub tools: crate::viewport::tools::ToolState,
     /// Where the scene was drawn last frame, screen points.
     pub rect: Option<egui::Rect>,
+    /// Whether the legend strip is open (its header collapses it).
+    pub legend_open: bool,
 }
 
 impl ViewportPanel {
@@ -45,6 +47,7 @@ impl ViewportPanel {
             handles: Default::default(),
             tools: Default::default(),
             rect: None,
+            legend_open: true,
         }
     }
 
@@ -100,6 +103,8 @@ impl Panel for ViewportPanel {
         if let Some(bounds) = preview.frame_request.take() {
             self.camera.frame(&bounds);
         }
+        let observer = camera_observer(&self.camera, &preview.options);
+        preview.session.set_camera_observer(observer);
         let interaction = interact::viewport_input(
             ui,
             &response,
@@ -144,6 +149,7 @@ impl Panel for ViewportPanel {
                 preview.options.show_labels,
             );
             overlay_text_ui(ui, rect, &preview, self.gpu_failure());
+            legend_strip_ui(ui, rect, &preview, &mut self.legend_open);
             crate::viewport::diff_marks::diff_marks_ui(ui, rect, &self.camera, &preview.diff_marks);
             let scenario = preview
                 .session
@@ -190,6 +196,29 @@ impl Panel for ViewportPanel {
             }
         }
     }
+}
+
+/// The Viewport camera as the world's observer when the toolbar says it drives the tiers: its
+/// eye, the point it orbits (the population center tier distances are measured from) and its
+/// field of view.
+pub fn camera_observer(
+    camera: &OrbitCamera,
+    options: &crate::viewport::OverlayOptions,
+) -> Option<stagecraft_runtime::sim::CameraObserver> {
+    if !options.camera_drives_tiers {
+        return None;
+    }
+    let eye = camera.basis().eye;
+    let target = camera.target;
+    let finite = [eye.x, eye.y, eye.z, target.x, target.y, target.z]
+        .iter()
+        .all(|v| v.is_finite());
+    finite.then(|| stagecraft_runtime::sim::CameraObserver {
+        eye_m: [f64::from(eye.x), f64::from(eye.y), f64::from(eye.z)],
+        target_m: [f64::from(target.x), f64::from(target.y), 0.0],
+        fov_y_rad: f64::from(camera.fov_y_rad),
+        drives_admission: options.camera_drives_admission,
+    })
 }
 
 impl ViewportPanel {
@@ -388,6 +417,19 @@ fn toolbar_ui(ui: &mut Ui, preview: &mut Preview, camera: &mut OrbitCamera) -> b
         );
         ui.checkbox(&mut options.show_panic, "Panic")
             .on_hover_text("Panicked agents, their flee lines and the exits they flee to");
+        ui.checkbox(&mut options.camera_drives_tiers, "Camera drives tiers")
+            .on_hover_text(
+                "This camera is the observer: the point it orbits decides each agent's \
+                 Full / Simulated / Stub tier from the next step on (play to watch them change). \
+                 The run then depends on the camera; off, it is the scenario's (as `stagecraft \
+                 simulate` runs it).",
+            );
+        if options.camera_drives_tiers {
+            ui.checkbox(&mut options.camera_drives_admission, "…and admission")
+                .on_hover_text("The camera also decides births and retirement");
+        } else {
+            options.camera_drives_admission = false;
+        }
         ui.checkbox(&mut options.show_labels, "Labels");
     });
     preview.options != before
@@ -437,6 +479,17 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
             Color32::from_gray(220),
         ));
     }
+    if let Some(camera) = session.world().and_then(|w| w.camera_observer()) {
+        let what = if camera.drives_admission {
+            "tiers and admission"
+        } else {
+            "tiers"
+        };
+        lines.push((
+            format!("the camera drives the {what}: this run depends on where it looks"),
+            ui.visuals().warn_fg_color,
+        ));
+    }
     if let Some(problem) = session.problem() {
         lines.push((problem.to_owned(), ui.visuals().warn_fg_color));
     }
@@ -456,28 +509,6 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         y += galley.size().y + 6.0;
         painter.galley(at, galley, colour);
     }
-    let mut legend = session
-        .content()
-        .filter(|_| preview.options.show_layouts)
-        .map(|c| crate::viewport::cells::legend(c))
-        .unwrap_or_default();
-    if let Some(world) = session.world().filter(|_| preview.options.show_candidates) {
-        legend.extend(candidate_legend(world));
-    }
-    if let Some(world) = session.world().filter(|_| preview.options.show_tiers) {
-        legend.extend(crate::viewport::crowd_marks::tier_legend(world));
-    }
-    if let Some(world) = session.world().filter(|_| preview.options.show_panic) {
-        let drawn = preview.scene.layer(crate::viewport::LayerKind::Panic);
-        legend.extend(crate::viewport::crowd_marks::panic_legend(world, drawn));
-    }
-    // Bottom right, above the agent-state strip: clear of the header lines at the top.
-    let bottom = if session.world().is_some() {
-        rect.bottom() - 30.0
-    } else {
-        rect.bottom() - 8.0
-    };
-    legend_ui(&painter, rect, bottom, &legend);
     if session.world().is_some() {
         let mut x = rect.left() + 8.0;
         let y = rect.bottom() - 22.0;
@@ -506,6 +537,70 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
             );
             x += width + 26.0;
         }
+    }
+}
+
+/// Every legend entry of what is drawn now: layout colours, spawn candidates, the crossing
+/// colours of the bodies, tiers and panic.
+pub fn legend_entries(preview: &Preview) -> Vec<(String, three_d::Srgba)> {
+    let session = &preview.session;
+    let mut legend = session
+        .content()
+        .filter(|_| preview.options.show_layouts)
+        .map(|c| crate::viewport::cells::legend(c))
+        .unwrap_or_default();
+    if let Some(world) = session.world() {
+        legend.extend(crate::viewport::crossing_marks::crossing_legend(world));
+    }
+    if let Some(world) = session.world().filter(|_| preview.options.show_candidates) {
+        legend.extend(candidate_legend(world));
+    }
+    if let Some(world) = session.world().filter(|_| preview.options.show_tiers) {
+        legend.extend(crate::viewport::crowd_marks::tier_legend(world));
+    }
+    if let Some(world) = session.world().filter(|_| preview.options.show_panic) {
+        let drawn = preview.scene.layer(crate::viewport::LayerKind::Panic);
+        legend.extend(crate::viewport::crowd_marks::panic_legend(world, drawn));
+    }
+    legend
+}
+
+/// The legend in the viewport's bottom-right corner, above the agent-state strip, under a
+/// header that collapses it (so it never has to cover the scene or a drag handle).
+fn legend_strip_ui(ui: &mut Ui, rect: egui::Rect, preview: &Preview, open: &mut bool) {
+    let legend = legend_entries(preview);
+    if legend.is_empty() {
+        return;
+    }
+    let bottom = if preview.session.world().is_some() {
+        rect.bottom() - 30.0
+    } else {
+        rect.bottom() - 8.0
+    };
+    let header = if *open {
+        "Hide legend".to_owned()
+    } else {
+        format!("Legend ({}) ⏵", legend.len())
+    };
+    let header_h = 18.0;
+    let legend_top = if *open {
+        legend_ui(&ui.painter_at(rect), rect, bottom, &legend)
+    } else {
+        bottom
+    };
+    let button = egui::Rect::from_min_size(
+        egui::pos2(rect.right() - 118.0, legend_top - header_h - 2.0),
+        egui::vec2(110.0, header_h),
+    );
+    let clicked = ui
+        .put(
+            button,
+            egui::Button::new(egui::RichText::new(header).small()).small(),
+        )
+        .on_hover_text("Show or hide the legend")
+        .clicked();
+    if clicked {
+        *open = !*open;
     }
 }
 
@@ -555,16 +650,16 @@ fn legend_layout(name_widths: &[f32]) -> (usize, usize, egui::Vec2) {
     (columns, rows, size)
 }
 
-/// The legend of the layout colours in the viewport's bottom-right corner: a swatch and a name
-/// per entry, in one column or, when long, two.
+/// The legend in the viewport's bottom-right corner: a swatch and a name per entry, in one
+/// column or, when long, two; returns the top of the panel it drew.
 fn legend_ui(
     painter: &egui::Painter,
     rect: egui::Rect,
     bottom: f32,
     entries: &[(String, three_d::Srgba)],
-) {
+) -> f32 {
     if entries.is_empty() {
-        return;
+        return bottom;
     }
     let font = egui::FontId::proportional(12.0);
     let text = Color32::from_gray(220);
@@ -594,6 +689,7 @@ fn legend_ui(
         );
         painter.galley(egui::pos2(x + 21.0, y + 1.0), galley, text);
     }
+    panel.top()
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use stagecraft_runtime::project::{Project, Scenario};
 use stagecraft_runtime::sim::motion::clock::WallClock;
 use stagecraft_runtime::sim::{
-    build_world, CompiledScenario, SimSpace, SpaceBuildError, Timeline, World,
+    build_world, CameraObserver, CompiledScenario, SimSpace, SpaceBuildError, Timeline, World,
 };
 
 use crate::document::Document;
@@ -348,6 +348,29 @@ impl Session {
         self.playing = false;
         if let Some(timeline) = &mut self.timeline {
             timeline.step_back();
+        }
+    }
+
+    /// Sets (or clears) the Viewport camera as the world's observer (`sim::camera`): switching
+    /// it on or off re-simulates the frames shown so far; a camera moved while paused
+    /// re-simulates the frame on show from the checkpoint before it; during playback it takes
+    /// effect from the next step. Either way the tiers on show follow the camera.
+    pub fn set_camera_observer(&mut self, camera: Option<CameraObserver>) {
+        let playing = self.playing;
+        let Some(timeline) = &mut self.timeline else {
+            return;
+        };
+        let was = timeline.world().camera_observer();
+        if was == camera {
+            return;
+        }
+        timeline.set_camera_observer(camera);
+        let switched = was.is_some() != camera.is_some()
+            || was.map(|c| c.drives_admission) != camera.map(|c| c.drives_admission);
+        if switched {
+            timeline.replay();
+        } else if !playing {
+            timeline.resimulate_recent();
         }
     }
 

@@ -11,7 +11,8 @@ use super::meshes::Shape;
 use super::overlays::standing_transform;
 use super::palette;
 use stagecraft_runtime::sim::crossings::queue::{side_slots, slot_points};
-use stagecraft_runtime::sim::{FrameVec2, MotionFrame, World};
+use stagecraft_runtime::sim::{AgentState, CrosswalkPhase, FrameVec2, MotionFrame, World};
+use three_d::Srgba;
 
 /// Height the crossing marks float at, meters.
 const MARK_Z: f32 = 0.05;
@@ -90,6 +91,38 @@ pub fn crossing_marks(world: &World, data: &mut LayerData) {
             );
         }
     }
+}
+
+/// The body colour of a walker on a crossing route by its crosswalk phase
+/// ([`palette::crossing_body`]); `None` for an agent that is not walking, is pooled, or walks a
+/// route that crosses no crosswalk (its body keeps its state colour).
+pub fn crossing_body(world: &World, frame: &MotionFrame) -> Option<Srgba> {
+    if frame.tags.pooled || frame.behaviour != AgentState::Walking {
+        return None;
+    }
+    if frame.crosswalk == CrosswalkPhase::Approach {
+        let route = world.agent_detail(frame.id)?.route;
+        if !world.config().crossing_index.route_crosses(route) {
+            return None;
+        }
+    }
+    Some(palette::crossing_body(frame.crosswalk))
+}
+
+/// Legend entries of the crossing colours: one per body colour (cyan moving, orange requested or
+/// waiting, magenta crossing or clearing) when the space has a crosswalk, none otherwise.
+pub fn crossing_legend(world: &World) -> Vec<(String, Srgba)> {
+    if world.config().space.crosswalks.is_empty() {
+        return Vec::new();
+    }
+    let mut entries: Vec<(String, Srgba)> = palette::CROSSING_BODIES
+        .iter()
+        .map(|(colour, name)| ((*name).to_owned(), *colour))
+        .collect();
+    if world.crossings().stats.groups > 0 {
+        entries.push(("group: follower → leader".to_owned(), palette::GROUP_LINE));
+    }
+    entries
 }
 
 /// A follower's leader's Motion Frame, if the leader is alive (looked up by id).
@@ -189,5 +222,53 @@ mod tests {
             checked += usize::from(lines_to_targets > 0);
         }
         assert!(checked > 0, "some agent was bound");
+    }
+
+    #[test]
+    fn crossers_wear_the_seeds_colours_and_the_legend_names_each() {
+        let mut w = world();
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..600 {
+            w.step();
+            for frame in w.motion_frames() {
+                let Some(colour) = crossing_body(&w, &frame) else {
+                    continue;
+                };
+                let expected = match frame.crosswalk {
+                    CrosswalkPhase::Approach | CrosswalkPhase::Completed => {
+                        palette::CROSSING_MOVING
+                    }
+                    CrosswalkPhase::Requested | CrosswalkPhase::Waiting => palette::CROSSING_QUEUED,
+                    CrosswalkPhase::Crossing | CrosswalkPhase::Clearing => {
+                        palette::CROSSING_COMMITTED
+                    }
+                };
+                assert_eq!(colour, expected);
+                seen.insert((colour.r, colour.g, colour.b));
+            }
+        }
+        assert_eq!(seen.len(), 3, "cyan, orange and magenta all show");
+        let legend: Vec<(String, Srgba)> = crossing_legend(&w)
+            .into_iter()
+            .filter(|(_, c)| *c != palette::GROUP_LINE)
+            .collect();
+        let names: Vec<&str> = legend.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "crosser moving (approach, completed)",
+                "crosser requested / waiting",
+                "crosser crossing / clearing"
+            ]
+        );
+        let colours: Vec<Srgba> = legend.iter().map(|(_, c)| *c).collect();
+        assert_eq!(
+            colours,
+            [
+                palette::CROSSING_MOVING,
+                palette::CROSSING_QUEUED,
+                palette::CROSSING_COMMITTED
+            ]
+        );
     }
 }

@@ -24,6 +24,17 @@ pub const TIER_DISC_Z_M: f32 = super::build::SIDEWALK_TOP_M + 0.01;
 /// Height of a flee target's post, meters.
 pub const FLEE_POST_HEIGHT_M: f32 = 2.4;
 
+/// How much smaller than a Full agent's an agent's body is drawn by its tier (the seed: box
+/// size shows the presentation tier): Full 1, Simulated 0.8, Stub 0.6.
+pub fn tier_body_scale(tier: stagecraft_runtime::sim::Tier) -> f32 {
+    use stagecraft_runtime::sim::Tier::*;
+    match tier {
+        Full => 1.0,
+        Simulated => 0.8,
+        Stub => 0.6,
+    }
+}
+
 /// The Tiers layer of `world`.
 pub fn tier_marks(world: &World) -> LayerData {
     let mut data = LayerData::default();
@@ -182,7 +193,10 @@ pub fn tier_legend(world: &World) -> Vec<(String, Srgba)> {
     let mut entries: Vec<(String, Srgba)> = palette::TIERS
         .iter()
         .filter(|(tier, _)| frames.iter().any(|f| !f.tags.pooled && f.tier == *tier))
-        .map(|(tier, name)| ((*name).to_owned(), palette::tier(*tier)))
+        .map(|(tier, name)| {
+            let size = (tier_body_scale(*tier) * 100.0).round();
+            (format!("{name} · body {size:.0} %"), palette::tier(*tier))
+        })
         .collect();
     if world.config().space.streaming.is_some() {
         entries.push(("outside loaded ring (×)".to_owned(), palette::OUTSIDE_RING));
@@ -329,6 +343,34 @@ mod tests {
             .count();
         assert_eq!(legend.len(), present);
         assert!(present >= 2, "the crowd spans tiers");
+    }
+
+    #[test]
+    fn an_agents_body_is_sized_by_its_tier_and_the_legend_says_so() {
+        let world = fleeing_world();
+        let frames = world.motion_frames().to_vec();
+        let layer = crate::viewport::overlays::agents(&world);
+        let bodies = &layer.shapes[Shape::Cylinder.index()];
+        assert_eq!(bodies.len(), frames.len());
+        let mut heights = std::collections::BTreeSet::new();
+        for (transform, frame) in bodies.transforms.iter().zip(&frames) {
+            let expected = AGENT_HEIGHT_M * 0.8 * tier_body_scale(frame.tier);
+            assert!((transform.z.z - expected).abs() < 1e-6, "{frame:?}");
+            let width = (transform.x.x.powi(2) + transform.x.y.powi(2)).sqrt();
+            let expected = 2.0 * AGENT_RADIUS_M * tier_body_scale(frame.tier);
+            assert!((width - expected).abs() < 1e-5);
+            heights.insert((transform.z.z * 1000.0).round() as i64);
+        }
+        assert!(
+            heights.len() >= 2,
+            "the crowd spans tiers, so bodies of two sizes"
+        );
+        let legend: Vec<String> = tier_legend(&world).into_iter().map(|e| e.0).collect();
+        assert!(
+            legend.iter().any(|n| n == "tier Full (Hero) · body 100 %"
+                || n == "tier Stub (Background) · body 60 %"),
+            "{legend:?}"
+        );
     }
 
     #[test]

@@ -423,8 +423,11 @@ pub fn agents(world: &World) -> LayerData {
         let colour = match world.handle_of(row) {
             Some(h) if pooled && quarantined.contains(&h.index) => palette::QUARANTINED_AGENT,
             _ if pooled => palette::POOLED_AGENT,
-            _ => palette::agent_state(frame.behaviour),
+            _ => super::crossing_marks::crossing_body(world, &frame)
+                .unwrap_or_else(|| palette::agent_state(frame.behaviour)),
         };
+        // The tier shows in the body's size as well as in the Tiers layer's disc colour.
+        let scale = super::crowd_marks::tier_body_scale(frame.tier);
         let id = frame.id.bits();
         let body = world
             .handle_of(row)
@@ -445,9 +448,9 @@ pub fn agents(world: &World) -> LayerData {
                 0.0,
                 heading,
                 [
-                    2.0 * AGENT_RADIUS_M,
-                    2.0 * AGENT_RADIUS_M,
-                    AGENT_HEIGHT_M * 0.8,
+                    2.0 * AGENT_RADIUS_M * scale,
+                    2.0 * AGENT_RADIUS_M * scale,
+                    AGENT_HEIGHT_M * 0.8 * scale,
                 ],
             ),
             colour,
@@ -459,11 +462,11 @@ pub fn agents(world: &World) -> LayerData {
         let (sin, cos) = heading.sin_cos();
         data.shape(Shape::Box).push(
             standing_transform(
-                x + cos * 0.1,
-                y + sin * 0.1,
-                AGENT_HEIGHT_M * 0.8,
+                x + cos * 0.1 * scale,
+                y + sin * 0.1 * scale,
+                AGENT_HEIGHT_M * 0.8 * scale,
                 heading,
-                [0.36, 0.3, AGENT_HEIGHT_M * 0.2],
+                [0.36 * scale, 0.3 * scale, AGENT_HEIGHT_M * 0.2 * scale],
             ),
             head,
         );

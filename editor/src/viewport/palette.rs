@@ -257,6 +257,31 @@ pub fn crosswalk_phase(phase: stagecraft_runtime::sim::CrosswalkPhase) -> Srgba 
     }
 }
 
+/// A walker on a crossing route, moving (Approach, Completed): the seed's cyan.
+pub const CROSSING_MOVING: Srgba = rgb(60, 220, 230);
+/// A walker queued at a crosswalk (Requested, Waiting): the seed's orange.
+pub const CROSSING_QUEUED: Srgba = rgb(250, 140, 20);
+/// A committed crosser (Crossing, Clearing): the seed's magenta.
+pub const CROSSING_COMMITTED: Srgba = rgb(235, 50, 225);
+
+/// The body of a walker on a crossing route by its crosswalk phase, as the seed colours its
+/// boxes: cyan moving, orange requested or waiting, magenta crossing or clearing.
+pub fn crossing_body(phase: stagecraft_runtime::sim::CrosswalkPhase) -> Srgba {
+    use stagecraft_runtime::sim::CrosswalkPhase::*;
+    match phase {
+        Approach | Completed => CROSSING_MOVING,
+        Requested | Waiting => CROSSING_QUEUED,
+        Crossing | Clearing => CROSSING_COMMITTED,
+    }
+}
+
+/// The crossing body colours with their legend text.
+pub const CROSSING_BODIES: [(Srgba, &str); 3] = [
+    (CROSSING_MOVING, "crosser moving (approach, completed)"),
+    (CROSSING_QUEUED, "crosser requested / waiting"),
+    (CROSSING_COMMITTED, "crosser crossing / clearing"),
+];
+
 /// A kerb's stop bar: green only while the vehicle gate is open, amber in AllStop, red in the
 /// pedestrian phase (and with someone still on the crossing during a green).
 pub fn signal(phase: Option<stagecraft_runtime::sim::SignalPhase>, gate_open: bool) -> Srgba {

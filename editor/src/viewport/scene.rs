@@ -80,12 +80,26 @@ pub struct OverlayOptions {
     pub show_tiers: bool,
     /// Show panicked agents, their flee lines and flee targets.
     pub show_panic: bool,
+    /// The Viewport's camera drives the tiers (`sim::camera`): the run then depends on it.
+    pub camera_drives_tiers: bool,
+    /// …and admission too (births and retirement), when it drives the tiers.
+    pub camera_drives_admission: bool,
 }
 
 impl OverlayOptions {
     /// The names of the layers the toolbar toggles, as `stagecraft --layers` takes them.
-    pub const LAYER_NAMES: [&'static str; 9] = [
-        "grid", "routes", "layouts", "scenario", "rejected", "spawns", "labels", "tiers", "panic",
+    pub const LAYER_NAMES: [&'static str; 11] = [
+        "grid",
+        "routes",
+        "layouts",
+        "scenario",
+        "rejected",
+        "spawns",
+        "labels",
+        "tiers",
+        "panic",
+        "camera-tiers",
+        "camera-admission",
     ];
 
     /// Shows exactly the layers named in `names` (of [`OverlayOptions::LAYER_NAMES`]), hiding
@@ -101,6 +115,8 @@ impl OverlayOptions {
         self.show_labels = on("labels");
         self.show_tiers = on("tiers");
         self.show_panic = on("panic");
+        self.camera_drives_tiers = on("camera-tiers") || on("camera-admission");
+        self.camera_drives_admission = on("camera-admission");
     }
 }
 
@@ -117,6 +133,8 @@ impl Default for OverlayOptions {
             show_candidates: true,
             show_tiers: false,
             show_panic: true,
+            camera_drives_tiers: false,
+            camera_drives_admission: false,
         }
     }
 }

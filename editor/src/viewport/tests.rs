@@ -271,10 +271,13 @@ fn agents_are_instances_coloured_by_state_and_pickable() {
     let layer = builder.layer(LayerKind::Agents);
     assert_eq!(layer.shapes[Shape::Cylinder.index()].len(), alive);
     assert_eq!(layer.picks.len(), alive);
+    // Walkers on a crossing route wear the crossing colours (`crossing_marks::crossing_body`);
+    // the other walkers are green.
     let walking = world
         .motion_frames()
         .iter()
         .filter(|f| f.behaviour == stagecraft_runtime::sim::AgentState::Walking && !f.tags.pooled)
+        .filter(|f| crate::viewport::crossing_marks::crossing_body(&world, f).is_none())
         .count();
     let green = layer.shapes[Shape::Cylinder.index()]
         .colours

@@ -3,6 +3,7 @@
 //! length keeps at most `capacity` frames. The Timeline and `stagecraft simulate` both record
 //! through it.
 
+use super::crossings::CrossingSample;
 use super::motion::MotionCounters;
 use super::world::Counters;
 
@@ -15,6 +16,9 @@ pub const MAX_HISTORY_FRAMES: usize = 1 << 14;
 pub struct CounterHistory {
     counters: Vec<(u64, Counters)>,
     motion: Vec<(u64, MotionCounters)>,
+    /// The crossing samples of the same frames, when the recorder records them
+    /// ([`CounterHistory::record_crossings`]).
+    crossings: Vec<(u64, CrossingSample)>,
     stride: u64,
     capacity: usize,
 }
@@ -31,6 +35,7 @@ impl CounterHistory {
         CounterHistory {
             counters: Vec::new(),
             motion: Vec::new(),
+            crossings: Vec::new(),
             stride: 1,
             capacity: capacity.max(2),
         }
@@ -44,6 +49,19 @@ impl CounterHistory {
     /// The motion counters of the same frames.
     pub fn motion(&self) -> &[(u64, MotionCounters)] {
         &self.motion
+    }
+
+    /// The crossing samples of the same frames (those recorded).
+    pub fn crossings(&self) -> &[(u64, CrossingSample)] {
+        &self.crossings
+    }
+
+    /// Records `frame`'s crossing sample when the stride keeps it (call it after
+    /// [`CounterHistory::record`] of the same frame, which thins the samples with the rest).
+    pub fn record_crossings(&mut self, frame: u64, sample: CrossingSample) {
+        if frame.is_multiple_of(self.stride) {
+            upsert(&mut self.crossings, (frame, sample));
+        }
     }
 
     /// Frames between two kept entries (1 until the history first fills up).
@@ -69,6 +87,7 @@ impl CounterHistory {
             let stride = self.stride;
             self.counters.retain(|(f, _)| f.is_multiple_of(stride));
             self.motion.retain(|(f, _)| f.is_multiple_of(stride));
+            self.crossings.retain(|(f, _)| f.is_multiple_of(stride));
         }
     }
 }
@@ -108,6 +127,26 @@ mod tests {
         assert_eq!(frames, (1..=12).map(|i| i * 8192).collect::<Vec<u64>>());
         assert!(history.counters().iter().all(|(f, c)| c.births == *f));
         assert_eq!(history.motion().len(), 12);
+    }
+
+    #[test]
+    fn crossing_samples_are_kept_and_thinned_with_the_counters() {
+        let mut history = CounterHistory::with_capacity_frames(4);
+        for frame in 1..=8u64 {
+            history.record(frame, counters(frame), MotionCounters::default());
+            let sample = CrossingSample {
+                completed: frame * 10,
+                ..CrossingSample::default()
+            };
+            history.record_crossings(frame, sample);
+        }
+        // Eight frames into four entries: the stride doubled to 2.
+        let kept: Vec<(u64, u64)> = history
+            .crossings()
+            .iter()
+            .map(|(f, s)| (*f, s.completed))
+            .collect();
+        assert_eq!(kept, [(2, 20), (4, 40), (6, 60), (8, 80)]);
     }
 
     #[test]

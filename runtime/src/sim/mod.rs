@@ -19,6 +19,7 @@
 
 mod agents;
 pub mod budget;
+pub mod camera;
 pub mod crossings;
 mod crowd;
 pub mod events;
@@ -42,9 +43,11 @@ mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
 pub use budget::{SimEstimate, MAX_SIM_WORK};
+pub use camera::CameraObserver;
 pub use crossings::{
-    CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase, GroupMember,
-    GroupRole, HazardSpec, Liveness, SignalPhase, SignalState, StuckReason,
+    AgentCrossing, CrossingSample, CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent,
+    CrosswalkPhase, CrosswalkReport, GroupMember, GroupRole, HazardSpec, Liveness, SignalPhase,
+    SignalState, StuckReason, CROSSING_SAMPLE_NAMES,
 };
 pub use crowd::{
     directed_street_world, long_street_world, observed_street_world, two_way_street_world,
@@ -54,6 +57,7 @@ pub use events::{Event, EventDetail, EventKind, EventLog, EventPosition, Removal
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};
+pub use motion::why::{TierCause, TierWhy};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
 pub use obstacles::{Obstacle, ObstacleOrigin, ObstacleSet, SceneObstacle};

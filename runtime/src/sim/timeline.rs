@@ -143,14 +143,53 @@ impl Timeline {
     /// Replaces the world (after an edit) and re-simulates to the frame it was at.
     pub fn rebuild(&mut self, world: World) {
         let frame = self.frame();
+        let camera = self.world.camera_observer();
         *self = Timeline::new(world);
+        self.world.set_camera_observer(camera);
         self.seek(frame);
+    }
+
+    /// Sets (or clears) the editor's camera as the world's observer (`sim::camera`): the steps
+    /// simulated from now on read it, including the re-simulation of a seek.
+    pub fn set_camera_observer(&mut self, camera: Option<super::camera::CameraObserver>) {
+        self.world.set_camera_observer(camera);
+    }
+
+    /// Re-simulates from frame 0 to the current frame, dropping every later checkpoint: after
+    /// the camera observer is set or cleared, so the frames on show (and the ones a seek
+    /// restores) follow it.
+    pub fn replay(&mut self) {
+        let frame = self.frame();
+        self.checkpoints.retain(|f, _| *f == 0);
+        self.interval = CHECKPOINT_INTERVAL_FRAMES;
+        if frame > 0 {
+            self.seek(0);
+            self.seek(frame);
+        }
+    }
+
+    /// Re-simulates the current frame from the checkpoint before it (at most a checkpoint
+    /// interval of steps): after the camera observer moved while paused, so the frame on show
+    /// follows it.
+    pub fn resimulate_recent(&mut self) {
+        let frame = self.frame();
+        if frame > 0 {
+            self.seek(frame - 1);
+            self.step();
+        }
+    }
+
+    /// `(frame, crossing sample of it)` for the same frames as [`Timeline::history`].
+    pub fn crossing_history(&self) -> &[(u64, super::crossings::CrossingSample)] {
+        self.history.crossings()
     }
 
     /// Records the counters of `frame` in the history (replacing an earlier run's entry).
     fn record(&mut self, frame: u64) {
         self.history
             .record(frame, self.world.counters(), self.world.motion_counters());
+        self.history
+            .record_crossings(frame, self.world.crossing_sample());
     }
 
     fn thin_out(&mut self) {

@@ -226,6 +226,9 @@ pub struct World {
     pub(super) crossing_rows_tracked: bool,
     /// The crossings phase's group-count marks, one per row, zero between steps (scratch).
     pub(super) crossing_marks: Vec<u8>,
+    /// The editor's camera as an observer (driver state like the wall clock: `sim::camera`);
+    /// `None` runs the scenario's observers.
+    pub(super) camera: Option<super::camera::CameraObserver>,
 }
 
 impl World {
@@ -455,6 +458,18 @@ impl World {
         self.pop.boxes
     }
 
+    /// Sets (or clears) the editor's camera as the observer tiers (and, when it says so,
+    /// admission) read from the next step on (`sim::camera`). Not state: snapshots, restores and
+    /// digests ignore it, but a run stepped with it set depends on the camera.
+    pub fn set_camera_observer(&mut self, camera: Option<super::camera::CameraObserver>) {
+        self.camera = camera;
+    }
+
+    /// The editor's camera observer, when set.
+    pub fn camera_observer(&self) -> Option<super::camera::CameraObserver> {
+        self.camera
+    }
+
     /// The observation the last Control update took.
     pub fn observation(&self) -> &Observation {
         &self.observation
@@ -591,6 +606,19 @@ impl World {
         let config = &*self.config;
         // Control: one observation and one cycle plan for the whole update.
         let (observation, plan) = control_phase(config, self.frame, &mut self.pop);
+        // The editor's camera, when set, replaces the views tiers read (and admission's too
+        // when it drives admission); unset, both read the scenario's observation.
+        let (observation, tier_observation) = match self.camera {
+            None => (observation, None),
+            Some(camera) => {
+                let seen = camera.observation(&config.scenario.observers, self.frame);
+                if camera.drives_admission {
+                    (seen, None)
+                } else {
+                    (observation, Some(seen))
+                }
+            }
+        };
         let walk = &mut self.walk;
         let mut sets = Sets {
             frame: self.frame,
@@ -630,7 +658,8 @@ impl World {
             agents: &mut *crossing_sets.agents,
             crossing_rows: crossing_sets.rows.as_slice(),
         };
-        motion_phase(config, (&observation, self.scene.current()), motion);
+        let tier_view = tier_observation.as_ref().unwrap_or(&observation);
+        motion_phase(config, (tier_view, self.scene.current()), motion);
         liveness_phase(config, &mut crossing_sets);
         super::motion::ring::log_changes(
             self.frame,
@@ -844,6 +873,7 @@ pub fn build_world(
         crossing_rows: Vec::new(),
         crossing_rows_tracked: false,
         crossing_marks: Vec::new(),
+        camera: None,
     };
     world.reserve_population();
     Ok(world)

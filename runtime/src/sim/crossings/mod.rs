@@ -16,6 +16,7 @@ pub mod gate;
 pub mod groups;
 mod phase;
 pub mod queue;
+pub mod report;
 pub mod signals;
 pub mod stuck;
 
@@ -27,6 +28,7 @@ pub use gate::{HazardState, HAZARD_SAFETY_RADIUS_M, HAZARD_WRAP_X_M};
 pub use groups::{GroupMember, GroupRole};
 pub use phase::{crossings_phase, follow_swap_remove, liveness_phase, CrossingSets};
 pub use queue::{CrossingIndex, RouteCrossing, QUEUE_ROW_SPACING_M};
+pub use report::{AgentCrossing, CrossingSample, CrosswalkReport, CROSSING_SAMPLE_NAMES};
 pub use signals::{gate_open, SignalPhase, SignalState, SignalTiming};
 pub use stuck::{Liveness, StuckReason};
 

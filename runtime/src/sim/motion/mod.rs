@@ -22,6 +22,7 @@ pub mod panic;
 pub mod publish;
 pub mod ring;
 pub mod tiers;
+pub mod why;
 
 #[cfg(test)]
 mod tests;
@@ -321,7 +322,8 @@ fn assign_tiers(
 ) {
     let settings = &config.scenario.motion;
     counters.governor_budget_ms = settings.crowd_budget_ms;
-    if config.scenario.observers.is_empty() {
+    // No view: the scenario has no observer (and no camera stands in for one).
+    if observation.views.is_empty() {
         agents.tier.iter_mut().for_each(|t| *t = Tier::Full);
         // Everyone is Full, and the crossers in forced phases are still counted as forced.
         counters.forced_full = tiers::forced_count(agents, crossing_rows);

@@ -1,6 +1,8 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `rebase`, `simulate`, `cook`, `verify`, `diff`), sharing the diagnostics rendering in
-//! [`diagnostics`] and the rule for output paths in [`output`].
+//! `rebase`, `simulate`, `cook`, `verify`, `diff`, `completions`/`man`), sharing the diagnostics
+//! rendering in [`diagnostics`], the JSON convention in [`json_out`], located failures in
+//! [`error`] and the process-edge contract (streams, `--quiet`, `--json` errors, closed pipes) in
+//! [`entry`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,11 +15,16 @@ use stagecraft_runtime::recipe::load_and_check;
 use crate::project_io::read_sources;
 
 pub mod check;
+pub mod completions;
 pub mod cook;
 pub mod diagnostics;
 pub mod diff;
+pub mod entry;
+pub mod error;
 pub mod fmt;
 pub mod generate;
+pub mod identity;
+pub mod json_out;
 pub mod new;
 pub mod ops;
 pub mod rebase;
@@ -67,6 +74,10 @@ pub struct Cli {
     /// rejected, spawns, labels, tiers, panic); the others start hidden.
     #[arg(long, value_name = "LIST", value_parser = parse_layers)]
     pub layers: Option<String>,
+    /// No progress bars, and no report on stdout from commands whose result is their exit code
+    /// or their files; errors (stderr), `--json` output and printed documents stay.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
 }
 
 /// The layer names of a `--layers` list, in order (empty entries skipped).
@@ -136,6 +147,9 @@ pub enum Command {
         /// overwritten (the command refuses and writes nothing if the template names one).
         #[arg(long)]
         merge: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Rewrite a project's files in canonical form (files with errors are never rewritten).
     Fmt {
@@ -148,6 +162,9 @@ pub enum Command {
         /// families, targets of links that lead elsewhere).
         #[arg(long)]
         allow_outside: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Generate a project's recipes; print counts, timings and each bundle digest.
     Generate {
@@ -297,6 +314,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a shell completion script generated from these definitions (source it, or install it
+    /// where the shell looks for completions).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+        /// Print the script inside a JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the man page (roff), or write every page (`stagecraft.1`, `stagecraft-<command>.1`)
+    /// into a folder.
+    Man {
+        /// The folder to write the pages into.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Print the report (or the page) as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a headless command, writing its report to `out`; returns the process exit code. The
@@ -321,15 +358,18 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             template,
             name,
             merge,
-        } => new::new_project(dir, *template, name.as_deref(), *merge, out),
+            json,
+        } => new::new_project(dir, *template, name.as_deref(), (*merge, *json), out),
         Command::Fmt {
             project,
             check,
             allow_outside,
+            json,
         } => {
             let options = FmtOptions {
                 check_only: *check,
                 allow_outside: *allow_outside,
+                json: *json,
             };
             fmt_with(project, options, out)
         }
@@ -441,6 +481,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             };
             diff::diff(a, b, (&side_a, &side_b), *json, out)
         }
+        Command::Completions { shell, json } => completions::completions(*shell, *json, out),
+        Command::Man { out: dir, json } => completions::man(dir.as_deref(), *json, out),
     }
 }
 

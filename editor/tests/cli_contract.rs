@@ -61,12 +61,18 @@ fn errors_go_to_stderr_for_people_and_to_stdout_as_one_json_object() {
     assert_eq!(error["command"], "simulate");
     assert_eq!(error["exit_code"], 1);
     assert_eq!(error["code"], "project_errors");
-    assert_eq!(error["message"], "the project has errors; nothing simulated");
+    assert_eq!(
+        error["message"],
+        "the project has errors; nothing simulated"
+    );
     assert_eq!(error["file"], "recipes/pine-clearing.recipe.ron");
     assert_eq!(error["line"], 32);
     assert_eq!(error["column"], 17);
     assert_eq!(error["path"], "stages[1].id");
-    assert_eq!(error["diagnostics"][0]["message"], "duplicate stage id 1001");
+    assert_eq!(
+        error["diagnostics"][0]["message"],
+        "duplicate stage id 1001"
+    );
 
     // generate says the same through its own command.
     let generate = stagecraft(&["generate", dir, "--json"]);
@@ -145,14 +151,20 @@ fn quiet_silences_reports_but_not_errors_json_or_documents() {
     let report: Value = serde_json::from_slice(&json.stdout).expect("JSON still prints");
     assert_eq!(report["errors"], 0);
     let ops = stagecraft(&["ops", "--quiet"]);
-    assert!(text(&ops.stdout).contains("scatter"), "a document still prints");
+    assert!(
+        text(&ops.stdout).contains("scatter"),
+        "a document still prints"
+    );
     let broken = broken_project();
     let failed = stagecraft(&["check", broken.dir.to_str().expect("utf-8"), "-q"]);
     assert_eq!(failed.status.code(), Some(1));
     assert_eq!(text(&failed.stdout), "");
     let missing = stagecraft(&["verify", "/no/such/bundle", "-q"]);
     assert_eq!(missing.status.code(), Some(1));
-    assert!(text(&missing.stderr).contains("invalid bundle"), "errors stay");
+    assert!(
+        text(&missing.stderr).contains("invalid bundle"),
+        "errors stay"
+    );
 }
 
 #[test]
@@ -179,7 +191,11 @@ fn no_progress_bar_draws_when_stderr_is_not_a_terminal() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    for args in [vec!["ops"], vec!["ops", "--json"], vec!["completions", "zsh"]] {
+    for args in [
+        vec!["ops"],
+        vec!["ops", "--json"],
+        vec!["completions", "zsh"],
+    ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_stagecraft"))
             .args(&args)
             .stdout(Stdio::piped())
@@ -230,7 +246,10 @@ fn completions_and_man_pages_name_every_subcommand() {
     let page = text(&stagecraft(&["man"]).stdout);
     assert!(page.contains(".TH stagecraft 1 "), "a roff page: {page}");
     for name in &names {
-        assert!(page.contains(&format!("stagecraft\\-{name}")), "man names `{name}`");
+        assert!(
+            page.contains(&format!("stagecraft\\-{name}")),
+            "man names `{name}`"
+        );
     }
     let temp = tempfile::tempdir().expect("temp");
     let output = stagecraft(&["man", "--out", temp.path().to_str().expect("utf-8")]);
@@ -248,7 +267,10 @@ fn completions_and_man_pages_name_every_subcommand() {
     expected.sort();
     assert_eq!(written, expected);
     let check_page = fs::read_to_string(temp.path().join("stagecraft-check.1")).expect("page");
-    assert!(check_page.contains("memory\\-budget\\-mib"), "options listed");
+    assert!(
+        check_page.contains("memory\\-budget\\-mib"),
+        "options listed"
+    );
 }
 
 /// `0x` and 16 lowercase hex digits.
@@ -278,17 +300,19 @@ fn identities_print_one_way_in_every_output() {
     assert!(targets.contains(&"0x0001000000010000"), "{targets:?}");
     let rebased: Value =
         serde_json::from_slice(&stagecraft(&["rebase", dir, "--json"]).stdout).expect("json");
-    let entries = rebased["recipes"][0]["entries"].as_array().expect("entries");
-    assert!(entries
-        .iter()
-        .any(|e| e["target"] == "0x0001000000010000"));
+    let entries = rebased["recipes"][0]["entries"]
+        .as_array()
+        .expect("entries");
+    assert!(entries.iter().any(|e| e["target"] == "0x0001000000010000"));
     let rebase_text = text(&stagecraft(&["rebase", dir]).stdout);
-    assert!(rebase_text.contains(" 0x0001000000010000 "), "{rebase_text}");
+    assert!(
+        rebase_text.contains(" 0x0001000000010000 "),
+        "{rebase_text}"
+    );
     // The identity diff keys scatter placements the same way.
-    let diff: Value = serde_json::from_slice(
-        &stagecraft(&["diff", dir, dir, "--b-seed", "8", "--json"]).stdout,
-    )
-    .expect("json");
+    let diff: Value =
+        serde_json::from_slice(&stagecraft(&["diff", dir, dir, "--b-seed", "8", "--json"]).stdout)
+            .expect("json");
     let keys: Vec<&str> = diff["entries"]
         .as_array()
         .expect("entries")

@@ -89,14 +89,19 @@ fn check_against(value: &Value, pages: &BTreeMap<String, Documented>, args: &[&s
         assert!(is_snake(key), "{args:?}: key `{key}` is not snake_case");
     }
     for (array, inner) in &section.nested {
-        let first = object[array.as_str()].as_array().and_then(|items| items.first());
+        let first = object[array.as_str()]
+            .as_array()
+            .and_then(|items| items.first());
         if let Some(first) = first {
             assert!(
                 first.get(inner).is_some(),
                 "{args:?}: {schema}: `{array}[].{inner}` is documented but missing: {first}"
             );
             for key in first.as_object().expect("objects").keys() {
-                assert!(is_snake(key), "{args:?}: key `{array}[].{key}` is not snake_case");
+                assert!(
+                    is_snake(key),
+                    "{args:?}: key `{array}[].{key}` is not snake_case"
+                );
             }
         }
     }
@@ -134,7 +139,9 @@ fn every_json_document_matches_docs_cli_json() {
         ),
         (
             "cook",
-            vec!["cook", &project, "--out", &bundle, "--cache", &cache, "--json"],
+            vec![
+                "cook", &project, "--out", &bundle, "--cache", &cache, "--json",
+            ],
         ),
         (
             "cook",

@@ -57,7 +57,10 @@ pub fn man_pages() -> anyhow::Result<Vec<(String, Vec<u8>)>> {
 pub fn man(out_dir: Option<&Path>, json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
     let pages = man_pages()?;
     let Some(dir) = out_dir else {
-        let top = pages.first().map(|(_, text)| text.as_slice()).unwrap_or(&[]);
+        let top = pages
+            .first()
+            .map(|(_, text)| text.as_slice())
+            .unwrap_or(&[]);
         if json {
             let report = serde_json::json!({"page": String::from_utf8_lossy(top), "files": []});
             write_document(out, "man", &report)?;

@@ -55,7 +55,11 @@ pub fn run(command: &Command, quiet: bool, out: &mut dyn Write, err: &mut dyn Wr
     }
 }
 
-fn write_json_error(out: &mut dyn Write, command: &str, error: &anyhow::Error) -> anyhow::Result<()> {
+fn write_json_error(
+    out: &mut dyn Write,
+    command: &str,
+    error: &anyhow::Error,
+) -> anyhow::Result<()> {
     let mut safe = SafeOutput::new(out);
     let text = serde_json::to_string_pretty(&error_json(command, error))?;
     writeln!(safe, "{text}")?;

@@ -160,9 +160,7 @@ mod tests {
         assert_eq!(located.file.as_deref(), Some("b.ron"));
         assert_eq!((located.line, located.column), (Some(4), Some(7)));
         assert_eq!(located.path.as_deref(), Some("(document)"));
-        assert!(located
-            .human()
-            .ends_with("error: the project has errors\n"));
+        assert!(located.human().ends_with("error: the project has errors\n"));
         assert!(located.human().contains("  --> b.ron:4:7\n"));
     }
 

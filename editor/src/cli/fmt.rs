@@ -92,7 +92,7 @@ pub fn fmt_with(project: &Path, options: FmtOptions, out: &mut dyn Write) -> any
     let mut entries: Vec<(String, &'static str)> = Vec::new();
     // The text report is written as it goes (an interrupted run names what it wrote).
     let mut sink = std::io::sink();
-    let text: &mut dyn Write = if options.json { &mut sink } else { out };
+    let text: &mut dyn Write = if options.json { &mut sink } else { &mut *out };
     for (file, status, canonical) in fmt_plan(&sources, &loaded) {
         // The file's name as shown (a name on disk may hold any character); `file` stays the key.
         let path = escape_controls(&file);

@@ -205,8 +205,7 @@ pub fn generate(
                 if let Some(path) = options.out {
                     let doc = bundle_doc(&generated.bundle);
                     let bytes = if options.json {
-                        let document =
-                            super::json_out::document("products", &doc_to_json(&doc))?;
+                        let document = super::json_out::document("products", &doc_to_json(&doc))?;
                         let mut json = serde_json::to_string_pretty(&document)?;
                         json.push('\n');
                         json
@@ -260,8 +259,15 @@ pub fn generate(
 }
 
 /// The project's errors as the command's failure (exit 1), located at the first error.
-fn project_errors(project: &Path, sources: &ProjectSources, diagnostics: &[Diagnostic]) -> anyhow::Error {
-    let message = format!("{}: the project has errors; nothing generated", project.display());
+fn project_errors(
+    project: &Path,
+    sources: &ProjectSources,
+    diagnostics: &[Diagnostic],
+) -> anyhow::Error {
+    let message = format!(
+        "{}: the project has errors; nothing generated",
+        project.display()
+    );
     CliError::new(1, "project_errors", message)
         .with_diagnostics(diagnostics, sources)
         .into()

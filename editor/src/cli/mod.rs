@@ -525,6 +525,7 @@ pub(crate) fn known_ids<'a>(ids: impl Iterator<Item = &'a String>) -> String {
 /// an existing path nor a subcommand is reported as an unknown subcommand with clap's "did you
 /// mean" tip, instead of being taken for a project folder to open.
 pub fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    let args = globals_after_subcommand(args);
     if let Some(first) = args.get(1).and_then(|arg| arg.to_str()) {
         let looks_like_word = first
             .chars()
@@ -543,4 +544,28 @@ pub fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
         }
     }
     Cli::try_parse_from(args)
+}
+
+/// `args` with the global flags written before a subcommand (`stagecraft --quiet check DIR`)
+/// moved behind it: with `args_conflicts_with_subcommands`, clap would take a subcommand after
+/// any flag for the editor's project folder.
+fn globals_after_subcommand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let is_global = |arg: &std::ffi::OsString| arg == "--quiet" || arg == "-q";
+    let leading = args.iter().skip(1).take_while(|arg| is_global(arg)).count();
+    let names: Vec<String> = <Command as clap::Subcommand>::augment_subcommands(
+        clap::Command::new("stagecraft"),
+    )
+    .get_subcommands()
+    .map(|sub| sub.get_name().to_owned())
+    .collect();
+    let next_is_subcommand = args
+        .get(1 + leading)
+        .and_then(|arg| arg.to_str())
+        .is_some_and(|arg| names.iter().any(|name| name == arg));
+    if leading > 0 && next_is_subcommand {
+        let flags: Vec<std::ffi::OsString> = args.drain(1..=leading).collect();
+        let at = 2.min(args.len());
+        args.splice(at..at, flags);
+    }
+    args
 }

@@ -54,7 +54,10 @@ pub fn rebase_command(
         .as_ref()
         .filter(|_| !has_errors(&loaded.diagnostics))
     else {
-        let message = format!("{}: the project has errors; nothing rebased", project.display());
+        let message = format!(
+            "{}: the project has errors; nothing rebased",
+            project.display()
+        );
         let error = CliError::new(1, "project_errors", message)
             .with_diagnostics(&loaded.diagnostics, &sources);
         return Err(error.into());

@@ -22,8 +22,8 @@ use stagecraft_runtime::sim::{
     MAX_HISTORY_FRAMES,
 };
 
-use super::error::CliError;
 use super::diagnostics::escape_controls;
+use super::error::CliError;
 use super::json_out::snake_key;
 use super::load_with;
 

@@ -552,12 +552,11 @@ pub fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
 fn globals_after_subcommand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let is_global = |arg: &std::ffi::OsString| arg == "--quiet" || arg == "-q";
     let leading = args.iter().skip(1).take_while(|arg| is_global(arg)).count();
-    let names: Vec<String> = <Command as clap::Subcommand>::augment_subcommands(
-        clap::Command::new("stagecraft"),
-    )
-    .get_subcommands()
-    .map(|sub| sub.get_name().to_owned())
-    .collect();
+    let names: Vec<String> =
+        <Command as clap::Subcommand>::augment_subcommands(clap::Command::new("stagecraft"))
+            .get_subcommands()
+            .map(|sub| sub.get_name().to_owned())
+            .collect();
     let next_is_subcommand = args
         .get(1 + leading)
         .and_then(|arg| arg.to_str())

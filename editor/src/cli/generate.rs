@@ -3,8 +3,8 @@
 //!
 //! Timings are measured here, at the binary's edge: the runtime reads no clock and reports stage
 //! starts and ends through an observer — the editor's [`StageObserver`], the same one the
-//! generation service uses. When stdout is a terminal, a progress bar on stderr follows the
-//! executor's stages and candidates.
+//! generation service uses. When stderr is a terminal (and not `--quiet`), a progress bar on it
+//! follows the executor's stages and candidates.
 //!
 //! A recipe that does not compile or generate is reported in `--json`'s document (exit 1); for
 //! people its diagnostics and error go to stderr after the report of the others.
@@ -24,7 +24,7 @@ use stagecraft_runtime::project::write::{to_canonical_string, Doc};
 use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
-use super::diagnostics::diagnostic_json;
+use super::diagnostics::{diagnostic_json, render_all};
 use super::error::CliError;
 use super::identity::identity_text;
 use crate::service::{Progress, StageObserver, StageTiming};
@@ -158,8 +158,10 @@ pub fn generate(
             }));
             continue;
         };
+        // A compiled recipe's warnings stay in the report.
+        text.push_str(&render_all(&outcome.diagnostics, &sources));
         let mut timer = StageObserver::new(&plan);
-        // The bar only where a person watches: stdout a terminal, not JSON for a program.
+        // The bar only where a person watches: stderr a terminal, not `--quiet`, not JSON.
         let bar = (!options.json && super::entry::progress_wanted())
             .then(|| progress_bar(id, timer.progress(), ProgressDrawTarget::stderr()));
         if let Some(bar) = &bar {

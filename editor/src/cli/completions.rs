@@ -45,7 +45,10 @@ pub fn man_pages() -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     for sub in command.get_subcommands() {
         let name = format!("stagecraft-{}", sub.get_name());
         let mut page = Vec::new();
-        let sub = sub.clone().name(name.clone());
+        let sub = sub
+            .clone()
+            .display_name(name.clone())
+            .bin_name(format!("stagecraft {}", sub.get_name()));
         clap_mangen::Man::new(sub).render(&mut page)?;
         pages.push((format!("{name}.1"), page));
     }

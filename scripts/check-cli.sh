@@ -35,14 +35,14 @@ if command -v fish >/dev/null; then
     echo "check-cli: fish parses its script"
 fi
 
-# groff: every page renders with warnings on and none printed.
+# groff: every page renders (through preconv, as man-db does) with warnings on and none printed.
 if ! command -v groff >/dev/null; then
     apt-get install -y -qq groff-base >/dev/null
 fi
 "$bin" man --out "$work/man" > /dev/null
 pages=0
 for page in "$work"/man/*.1; do
-    warnings="$(groff -man -Tutf8 -ww -z "$page" 2>&1 || true)"
+    warnings="$(groff -k -man -Tutf8 -ww -z "$page" 2>&1 || true)"
     [ -z "$warnings" ] || { echo "check-cli: $page: $warnings" >&2; exit 1; }
     pages=$((pages + 1))
 done

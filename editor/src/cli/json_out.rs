@@ -1,4 +1,4 @@
-//! The one way a command prints JSON: every document is an object whose first key is `schema`
+//! The one way a command prints JSON: every document is an object with the key `schema`
 //! (`"stagecraft.<document>/<version>"`), keys in snake_case, written pretty with a final line
 //! break. Errors under `--json` are one [`error_json`] object on stdout. `docs/cli-json.md`
 //! documents every document and its keys; `editor/tests/cli_json.rs` keeps the two in step.

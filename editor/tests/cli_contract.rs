@@ -191,13 +191,9 @@ fn no_progress_bar_draws_when_stderr_is_not_a_terminal() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    for args in [
-        vec!["ops"],
-        vec!["ops", "--json"],
-        vec!["completions", "zsh"],
-    ] {
+    for args in [&["ops"][..], &["ops", "--json"], &["completions", "zsh"]] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_stagecraft"))
-            .args(&args)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

@@ -217,7 +217,8 @@ fn a_radius_above_the_cell_size_is_a_located_compile_error_not_a_stage_failure()
     let message = "stage 1001: variant `pine-tall` of family `alpine-trees` has exclusion radius 250, above the cell size 100 (and 2 more variants)";
     let output = stagecraft(&["generate", &path_arg(dir.path())], None);
     assert_eq!(output.status.code(), Some(1));
-    let text = stdout(&output);
+    // A recipe that does not compile is an error: on stderr, located.
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(text.contains(message), "{text}");
     assert!(
         text.contains("--> recipes/pine-clearing.recipe.ron:20:30"),

@@ -118,7 +118,7 @@ fn every_json_document_matches_docs_cli_json() {
     let streets = street.dir.to_str().expect("utf-8").to_owned();
     let at = |name: &str| temp.path().join(name).display().to_string();
     let (bundle, cache, fresh, pages_dir) = (at("bundle"), at("cache"), at("new"), at("man"));
-    let runs: Vec<(&str, Vec<&str>)> = vec![
+    let runs = [
         ("check", vec!["check", &project, "--json"]),
         ("new", vec!["new", &fresh, "--json"]),
         ("fmt", vec!["fmt", &project, "--check", "--json"]),

@@ -28,7 +28,8 @@ fn stagecraft(args: &[&str]) -> (i32, String) {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let command = cli.command.as_ref().expect("a command");
     let code = run(command, false, &mut out, &mut err);
-    out.extend(err);
+    // The error line without its line break, as the messages below are written.
+    out.extend(err.strip_suffix(b"\n").unwrap_or(&err));
     (code, String::from_utf8(out).expect("utf-8"))
 }
 

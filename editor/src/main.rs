@@ -1,8 +1,10 @@
 //! The `stagecraft` binary: a thin wrapper over the editor library (GUI) and its headless commands.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
-use stagecraft_editor::cli::{parse_cli, run_command};
+use stagecraft_editor::cli::entry::{run, usage_error_json};
+use stagecraft_editor::cli::parse_cli;
 
 /// The process allocator: mimalloc keeps and reuses freed memory instead of handing large blocks
 /// back to the system, so regenerating big products does not pay page faults on fresh memory each
@@ -14,10 +16,26 @@ use stagecraft_editor::cli::{parse_cli, run_command};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = parse_cli(std::env::args_os().collect()).unwrap_or_else(|error| error.exit());
-    let result = match &cli.command {
-        Some(command) => run_command(command, &mut std::io::stdout().lock()),
-        None => stagecraft_editor::app::run(stagecraft_editor::app::RunArgs {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match parse_cli(args.clone()) {
+        Ok(cli) => cli,
+        Err(error) => match usage_error_json(&args, &error) {
+            Some(json) => {
+                // A closed pipe has nobody left to tell.
+                let _ = writeln!(std::io::stdout(), "{json}");
+                return exit_code(error.exit_code());
+            }
+            None => error.exit(),
+        },
+    };
+    let code = match &cli.command {
+        Some(command) => run(
+            command,
+            cli.quiet,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+        ),
+        None => match stagecraft_editor::app::run(stagecraft_editor::app::RunArgs {
             project: cli.project.clone(),
             screenshot: cli.screenshot.clone(),
             frame: cli.frame,
@@ -31,18 +49,21 @@ fn main() -> ExitCode {
                 .layers
                 .as_deref()
                 .map(stagecraft_editor::cli::layer_names),
-        })
-        .map(|()| 0),
+        }) {
+            Ok(()) => 0,
+            Err(error) => {
+                let message = format!("{error:#}");
+                eprintln!(
+                    "error: {}",
+                    stagecraft_editor::cli::escape_controls(&message)
+                );
+                2
+            }
+        },
     };
-    match result {
-        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-        Err(error) => {
-            let message = format!("{error:#}");
-            eprintln!(
-                "error: {}",
-                stagecraft_editor::cli::escape_controls(&message)
-            );
-            ExitCode::from(2)
-        }
-    }
+    exit_code(code)
+}
+
+fn exit_code(code: i32) -> ExitCode {
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
 }

@@ -246,10 +246,11 @@ fn the_memory_budget_is_a_setting_of_check_and_generate() {
     );
     let output = stagecraft(&["generate", project, "--memory-budget-mib", "0"]);
     assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "", "errors go to stderr");
     assert!(
-        stdout(&output).contains("nothing generated"),
+        support::stderr(&output).contains("nothing generated"),
         "{}",
-        stdout(&output)
+        support::stderr(&output)
     );
     let output = stagecraft(&["check", project]);
     assert_eq!(

@@ -217,7 +217,8 @@ fn a_radius_above_the_cell_size_is_a_located_compile_error_not_a_stage_failure()
     let message = "stage 1001: variant `pine-tall` of family `alpine-trees` has exclusion radius 250, above the cell size 100 (and 2 more variants)";
     let output = stagecraft(&["generate", &path_arg(dir.path())], None);
     assert_eq!(output.status.code(), Some(1));
-    let text = stdout(&output);
+    // A recipe that does not compile is an error: on stderr, located.
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(text.contains(message), "{text}");
     assert!(
         text.contains("--> recipes/pine-clearing.recipe.ron:20:30"),
@@ -247,6 +248,8 @@ fn ops_lists_every_operator_with_its_schema() {
     assert!(text.contains("candidates_per_cell"));
     let json = stagecraft(&["ops", "--json"], None);
     let operators: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
+    assert_eq!(operators["schema"], "stagecraft.ops/1");
+    let operators = &operators["operators"];
     assert_eq!(operators.as_array().map(Vec::len), Some(5));
     assert_eq!(operators[0]["parameters"][0]["name"], "candidates_per_cell");
 }
@@ -284,7 +287,10 @@ fn rebase_reports_the_orphans_of_a_seed_change_and_writes_only_when_asked() {
             r["conflict"].clone(),
         )
     };
-    assert_eq!(counts(&report[0]), (2.into(), 7.into(), 0.into()));
+    assert_eq!(
+        counts(&report["recipes"][0]),
+        (2.into(), 7.into(), 0.into())
+    );
     let file = project.join("overrides/pine-clearing-edits.overrides.ron");
     let before = fs::read_to_string(&file).expect("set");
     assert!(before.contains("base_seed: Some(20261129)"));

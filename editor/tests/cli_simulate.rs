@@ -85,8 +85,8 @@ fn simulate_reports_counters_and_is_deterministic() {
     assert_eq!(report["final"]["alive"], 58);
     assert_eq!(report["final"]["births"], 58);
     assert_eq!(report["final"]["mission"], 1, "the courier is claimed");
-    assert_eq!(report["final"]["directives applied"], 5);
-    assert!(report["final"]["rejected: no-spawn box"].as_u64() > Some(0));
+    assert_eq!(report["final"]["directives_applied"], 5);
+    assert!(report["final"]["rejected_no_spawn_box"].as_u64() > Some(0));
     // Births only grow, one attempt per source per frame at most.
     let births: Vec<u64> = report["frames"]
         .as_array()
@@ -97,7 +97,7 @@ fn simulate_reports_counters_and_is_deterministic() {
     assert!(births.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= 4));
     let first = &report["frames"][0];
     assert_eq!(
-        first["ped cycles"], 2,
+        first["ped_cycles"], 2,
         "two ped cycles per frame (the scenario's clock)"
     );
     assert_eq!(
@@ -182,7 +182,8 @@ fn a_project_with_errors_is_not_simulated_and_says_where() {
     let path = example.dir.display().to_string();
     let output = stagecraft(&["simulate", &path, "--scenario", "crosswalk-rush"]);
     assert_eq!(output.status.code(), Some(1));
-    let text = stdout(&output);
+    assert_eq!(stdout(&output), "", "the refusal goes to stderr");
+    let text = support::stderr(&output);
     assert!(
         text.contains("names the missing route `sidewalk.nowhere`"),
         "{text}"

@@ -7,7 +7,7 @@ mod support;
 use std::path::PathBuf;
 
 use stagecraft_editor::cli::simulate::{simulate, SimulateOptions};
-use support::{stagecraft, stdout};
+use support::{stagecraft, stderr, stdout};
 
 fn example() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -23,8 +23,9 @@ fn a_run_past_the_budget_is_refused_with_a_located_diagnostic() {
     // A 1 MiB budget: the scenario's own length is past it, so `check` (which simulate runs
     // first) already refuses it, at `duration_frames`.
     let output = stagecraft(&[&args[..], &["--memory-budget-mib", "1"]].concat());
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
-    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "", "the refusal goes to stderr");
+    let text = stderr(&output);
     assert!(text.contains("error: the scenario could need"), "{text}");
     assert!(text.contains("over the budget of 1 MiB"), "{text}");
     assert!(text.contains("= at duration_frames\n"), "{text}");
@@ -36,8 +37,9 @@ fn a_run_past_the_budget_is_refused_with_a_located_diagnostic() {
     // A billion frames of the scenario: past the work ceiling and the default budget (its births
     // table), both at `duration_frames`, before a single frame runs.
     let output = stagecraft(&[&args[..], &["--frames", "1000000000"]].concat());
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
-    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "", "the refusal goes to stderr");
+    let text = stderr(&output);
     assert!(
         text.contains("error: a run of 1000000000 frames with up to"),
         "{text}"

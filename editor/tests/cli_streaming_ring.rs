@@ -30,8 +30,8 @@ fn the_loaded_ring_follows_the_camera_and_demotes_the_walkers_outside_it() {
     // 60 walkers, every one asking for Full (relevance 0.9) with room for all: the ring alone
     // decides who is Simulated, so outside == ring demotions == Simulated, and nobody is Stub.
     for frame in [60, 300, 600] {
-        let outside = at(frame, "outside ring");
-        assert_eq!(at(frame, "ring demotions"), outside, "frame {frame}");
+        let outside = at(frame, "outside_ring");
+        assert_eq!(at(frame, "ring_demotions"), outside, "frame {frame}");
         assert_eq!(at(frame, "simulated"), outside, "frame {frame}");
         assert_eq!(at(frame, "full") + outside, 60, "frame {frame}");
         assert_eq!(at(frame, "stub"), 0, "frame {frame}");
@@ -40,7 +40,7 @@ fn the_loaded_ring_follows_the_camera_and_demotes_the_walkers_outside_it() {
     // outside the 60 m ring changes as it goes.
     let outside: Vec<u64> = [60, 180, 300, 480, 600]
         .iter()
-        .map(|&f| at(f, "outside ring"))
+        .map(|&f| at(f, "outside_ring"))
         .collect();
     assert_eq!(outside, vec![40, 45, 42, 41, 41]);
     assert_eq!(report["state_digest"], GOLDEN_RING_600);

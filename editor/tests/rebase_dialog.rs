@@ -59,7 +59,7 @@ fn cli_entries(dir: &std::path::Path, seed: u64) -> Vec<(String, String, Option<
     let output = stagecraft(&["rebase", &dir, "--seed", &seed, "--json"]);
     assert!(output.status.success(), "{}", stdout(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
-    json[0]["entries"]
+    json["recipes"][0]["entries"]
         .as_array()
         .expect("entries")
         .iter()

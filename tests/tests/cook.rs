@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use stagecraft_editor::cli::{run_command, Command};
+use stagecraft_editor::cli::Command;
 use stagecraft_editor::cook::{
     cook_project, read_bundle, CookOptions, CookReport, DiskCache, StageOutcome,
     DEFAULT_BUDGET_BYTES,
@@ -619,21 +619,14 @@ fn a_corpus_of_damaged_bundles_is_refused_with_clear_errors() {
             error.contains(expected.as_str()),
             "{name}:\n  got      {error}\n  expected {expected}"
         );
-        // The command line says the same and exits 1.
-        let mut out = Vec::new();
-        let code = run_command(
-            &Command::Verify {
-                dir: dir.clone(),
-                json: false,
-            },
-            &mut out,
-        )
-        .expect("runs");
+        // The command line says the same on stderr and exits 1.
+        let (code, out, err) = run_split(&Command::Verify {
+            dir: dir.clone(),
+            json: false,
+        });
         assert_eq!(code, 1, "{name}");
-        assert!(
-            String::from_utf8_lossy(&out).contains(expected.as_str()),
-            "{name}"
-        );
+        assert_eq!(out, "", "{name}");
+        assert!(err.contains(expected.as_str()), "{name}");
     }
     #[cfg(unix)]
     {
@@ -663,14 +656,20 @@ fn assert_refused(dir: &Path, name: &str, expected: &str) {
         error.contains(expected),
         "{name}:\n  got      {error}\n  expected {expected}"
     );
-    let mut out = Vec::new();
-    let command = Command::Verify {
+    let (code, _, err) = run_split(&Command::Verify {
         dir: dir.to_owned(),
         json: false,
-    };
-    let code = run_command(&command, &mut out).expect("runs");
+    });
     assert_eq!(code, 1, "{name}");
-    assert!(String::from_utf8_lossy(&out).contains(expected), "{name}");
+    assert!(err.contains(expected), "{name}");
+}
+
+/// Runs `command` as the binary does: (exit code, stdout, stderr).
+fn run_split(command: &Command) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = stagecraft_editor::cli::entry::run(command, false, &mut out, &mut err);
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("utf-8");
+    (code, text(out), text(err))
 }
 
 /// Rewrites the manifest of `dir` with `change` applied; `reseal` records the digest of the new
@@ -792,10 +791,10 @@ fn verify_refuses_manifest_only_changes_and_files_the_manifest_does_not_list() {
     assert!(read_bundle(&good).is_ok(), "the original is untouched");
 }
 
+/// (exit code, stdout then stderr).
 fn run(command: Command) -> (i32, String) {
-    let mut out = Vec::new();
-    let code = run_command(&command, &mut out).expect("runs");
-    (code, String::from_utf8(out).expect("utf-8"))
+    let (code, out, err) = run_split(&command);
+    (code, out + &err)
 }
 
 #[test]

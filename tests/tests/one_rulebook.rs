@@ -75,11 +75,13 @@ fn check_the_document_and_generate_show_the_same_compile_error() {
         serial: true,
         memory_budget_mib: None,
     };
-    assert_eq!(
-        generate(dir.path(), &options, &mut out).expect("generate runs"),
-        1
+    let error = generate(dir.path(), &options, &mut out).expect_err("generate refuses");
+    assert_eq!(stagecraft_editor::cli::error::exit_code(&error), 1);
+    assert!(
+        out.is_empty(),
+        "no report: the error object is all `--json` prints"
     );
-    let report: serde_json::Value = serde_json::from_slice(&out).expect("generate JSON");
+    let report = stagecraft_editor::cli::json_out::error_json("generate", &error);
     // `generate` reads the project through the same rulebook and stops before generating.
     assert_eq!(report["recipes"], serde_json::Value::Null, "{report}");
     let from_generate = errors_of(&report["diagnostics"]);

@@ -6,7 +6,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use stagecraft_editor::cli::{parse_cli, run_command};
+use stagecraft_editor::cli::entry::run;
+use stagecraft_editor::cli::parse_cli;
 use stagecraft_editor::cook::read_bundle;
 #[cfg(target_os = "linux")]
 use stagecraft_editor::cook::store::STAGING_GRACE;
@@ -14,7 +15,7 @@ use stagecraft_tests::{example_project, repo_root};
 
 mod support;
 
-/// Runs a command line in process as the binary would: (exit code, stdout or the error).
+/// Runs a command line in process as the binary would: (exit code, stdout then stderr).
 fn stagecraft(args: &[&str]) -> (i32, String) {
     let argv = std::iter::once("stagecraft")
         .chain(args.iter().copied())
@@ -24,11 +25,12 @@ fn stagecraft(args: &[&str]) -> (i32, String) {
         Ok(cli) => cli,
         Err(error) => return (2, error.to_string()),
     };
-    let mut out = Vec::new();
-    match run_command(cli.command.as_ref().expect("a command"), &mut out) {
-        Ok(code) => (code, String::from_utf8(out).expect("utf-8")),
-        Err(error) => (2, format!("error: {error:#}")),
-    }
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let command = cli.command.as_ref().expect("a command");
+    let code = run(command, false, &mut out, &mut err);
+    // The error line without its line break, as the messages below are written.
+    out.extend(err.strip_suffix(b"\n").unwrap_or(&err));
+    (code, String::from_utf8(out).expect("utf-8"))
 }
 
 fn text(path: &Path) -> &str {

@@ -17,6 +17,8 @@ struct CheckReport<'d> {
     errors: usize,
     files: usize,
     project: String,
+    /// `stagecraft.check/1` (see `json_out`).
+    schema: String,
     warnings: usize,
 }
 use super::load_with;
@@ -47,6 +49,7 @@ pub fn check_with(
             errors,
             files: sources.files.len(),
             project: project.display().to_string(),
+            schema: super::json_out::schema_id("check"),
             warnings: loaded.diagnostics.len() - errors,
         };
         let mut buffered = std::io::BufWriter::new(&mut *out);

@@ -1,10 +1,10 @@
 //! `stagecraft cook`: cooks a project into a verified bundle through the on-disk stage cache,
 //! prints every stage's hit or miss (with its reason) and the bundle digest; `--plan` lists the
 //! work items, `--shard K/N` cooks one shard's items into the cache. A progress bar on stderr
-//! when stdout is a terminal, plain lines otherwise.
+//! when stderr is a terminal (and not `--quiet`), plain lines otherwise.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal as _, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget};
 use stagecraft_runtime::cook::ShardSpec;
 use stagecraft_runtime::recipe::CompiledPlan;
 
+use super::error::CliError;
 use super::generate::{progress_bar, show_progress};
 use crate::cook::{
     compile_all, cook_project, default_cache, work_items, CookOptions, CookReport, DiskCache,
@@ -60,7 +61,7 @@ pub fn cook(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Res
             .map_or(DEFAULT_BUDGET_BYTES, |mib| mib.saturating_mul(1 << 20)),
         force: args.force,
     };
-    let terminal = !args.json && std::io::stdout().is_terminal();
+    let terminal = !args.json && super::entry::progress_wanted();
     let bars: Mutex<Vec<ProgressBar>> = Mutex::new(Vec::new());
     let observer = |recipe: &str, plan: &CompiledPlan| {
         let timer = StageObserver::new(plan);
@@ -80,20 +81,10 @@ pub fn cook(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Res
     for bar in bars.lock().map(|b| b.clone()).unwrap_or_default() {
         bar.finish_and_clear();
     }
-    let report = match result {
-        Ok(report) => report,
-        Err(error) => {
-            writeln!(out, "{error:#}")?;
-            return Ok(1);
-        }
-    };
+    let report = result.map_err(|error| CliError::new(1, "cook_failed", format!("{error:#}")))?;
     let elapsed = start.elapsed();
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&report_json(&report, &options))?
-        )?;
+        super::json_out::write_document(out, "cook", &report_json(&report, &options))?;
     } else {
         out.write_all(report_text(project, &report, &options, elapsed).as_bytes())?;
     }
@@ -212,13 +203,8 @@ fn report_json(report: &CookReport, options: &CookOptions) -> serde_json::Value 
 }
 
 fn plan(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
-    let compiled = match compile_all(project, &|_| Ok(())) {
-        Ok(compiled) => compiled,
-        Err(error) => {
-            writeln!(out, "{error:#}")?;
-            return Ok(1);
-        }
-    };
+    let compiled = compile_all(project, &|_| Ok(()))
+        .map_err(|error| CliError::new(1, "cook_failed", format!("{error:#}")))?;
     let cache = DiskCache::new(args.cache.clone().unwrap_or_else(|| default_cache(project)));
     let seed = args.seed.unwrap_or(compiled.root_seed);
     let shards = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
@@ -240,7 +226,7 @@ fn plan(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Result<
             "cache": cache.root().display().to_string(),
             "items": list,
         });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        super::json_out::write_document(out, "cook_plan", &report)?;
     } else {
         for i in &items {
             writeln!(

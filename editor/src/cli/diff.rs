@@ -9,6 +9,7 @@ use std::path::Path;
 use stagecraft_runtime::diff::{diff_objects, BundleDiff, Change};
 
 use super::diagnostics::escape_controls;
+use super::error::CliError;
 
 pub use crate::cook::side::{apply_sets, key_text, side_objects, DiffSide};
 
@@ -66,13 +67,12 @@ pub fn diff(
     let (oa, ob) = match objects {
         Ok(pair) => pair,
         Err(error) => {
-            writeln!(out, "{}", escape_controls(&format!("{error:#}")))?;
-            return Ok(2);
+            return Err(CliError::new(2, "unreadable_side", format!("{error:#}")).into());
         }
     };
     let diff = diff_objects(oa, ob);
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&diff_json(&diff))?)?;
+        super::json_out::write_document(out, "diff", &diff_json(&diff))?;
     } else {
         for e in diff.entries() {
             let Some(o) = e.object() else { continue };

@@ -69,6 +69,8 @@ pub struct FmtOptions {
     pub check_only: bool,
     /// Also rewrite files whose real location is outside the project folder.
     pub allow_outside: bool,
+    /// Print the report as JSON (`stagecraft.fmt/1`).
+    pub json: bool,
 }
 
 /// `stagecraft fmt`: rewrites non-canonical files, or lists them with `--check`.
@@ -78,7 +80,7 @@ pub struct FmtOptions {
 pub fn fmt(project: &Path, check_only: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
     let options = FmtOptions {
         check_only,
-        allow_outside: false,
+        ..FmtOptions::default()
     };
     fmt_with(project, options, out)
 }
@@ -87,60 +89,89 @@ pub fn fmt(project: &Path, check_only: bool, out: &mut dyn Write) -> anyhow::Res
 pub fn fmt_with(project: &Path, options: FmtOptions, out: &mut dyn Write) -> anyhow::Result<i32> {
     let (sources, loaded) = load(project)?;
     let project_root = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
-    let mut exit = 0;
-    let mut rewritten = 0usize;
+    let mut entries: Vec<(String, &'static str)> = Vec::new();
+    // The text report is written as it goes (an interrupted run names what it wrote).
+    let mut sink = std::io::sink();
+    let text: &mut dyn Write = if options.json { &mut sink } else { &mut *out };
     for (file, status, canonical) in fmt_plan(&sources, &loaded) {
         // The file's name as shown (a name on disk may hold any character); `file` stays the key.
         let path = escape_controls(&file);
-        match (status, canonical) {
-            (FmtStatus::Canonical, _) => {}
+        let outcome = match (status, canonical) {
+            (FmtStatus::Canonical, _) => continue,
             (FmtStatus::Refused, _) => {
                 writeln!(
-                    out,
+                    text,
                     "{path}: has errors, not rewritten (run `stagecraft check`)"
                 )?;
-                exit = 1;
+                "has_errors"
             }
-            (FmtStatus::Rewritten, Some(text)) if !options.check_only => {
-                let target = file_path(project, &file);
-                if let Some(real) = outside_project(&target, &project_root) {
-                    if !options.allow_outside {
-                        writeln!(
-                            out,
-                            "{path}: not rewritten: it is outside the project folder ({}); pass --allow-outside to rewrite it",
-                            escape_controls(&real.display().to_string())
-                        )?;
-                        exit = 1;
-                        continue;
-                    }
-                }
-                match atomic_write(&target, text.as_bytes()) {
-                    Ok(()) => {
-                        writeln!(out, "{path}: rewritten")?;
-                        rewritten += 1;
-                    }
-                    Err(error) => {
-                        writeln!(out, "{path}: cannot write: {error}")?;
-                        exit = 1;
-                    }
-                }
+            (FmtStatus::Rewritten, Some(canonical)) if !options.check_only => {
+                rewrite(project, &project_root, (&file, &canonical), options, text)?
             }
             (FmtStatus::Rewritten, _) => {
-                writeln!(out, "{path}: not canonical")?;
-                exit = 1;
+                writeln!(text, "{path}: not canonical")?;
+                "not_canonical"
             }
-        }
+        };
+        entries.push((file, outcome));
     }
-    if !options.check_only {
+    let rewritten = entries.iter().filter(|(_, s)| *s == "rewritten").count();
+    let exit = i32::from(entries.len() > rewritten);
+    if options.json {
+        let files: Vec<serde_json::Value> = entries
+            .iter()
+            .map(|(file, status)| serde_json::json!({"file": file, "status": status}))
+            .collect();
+        let report = serde_json::json!({
+            "project": project.display().to_string(),
+            "check": options.check_only,
+            "rewritten": rewritten,
+            "files": files,
+        });
+        super::json_out::write_document(out, "fmt", &report)?;
+    } else if !options.check_only {
         let files = if rewritten == 1 { "file" } else { "files" };
         let shown = project.display().to_string();
         writeln!(
-            out,
+            text,
             "{}: {rewritten} {files} rewritten",
             escape_controls(&shown)
         )?;
     }
     Ok(exit)
+}
+
+/// Rewrites one non-canonical `(file, canonical text)`, unless it lies outside the project and
+/// that is not allowed; returns its status (`rewritten`, `outside_project`, `write_failed`).
+fn rewrite(
+    project: &Path,
+    project_root: &Path,
+    (file, canonical): (&str, &str),
+    options: FmtOptions,
+    text: &mut dyn Write,
+) -> anyhow::Result<&'static str> {
+    let path = escape_controls(file);
+    let target = file_path(project, file);
+    if let Some(real) = outside_project(&target, project_root) {
+        if !options.allow_outside {
+            writeln!(
+                text,
+                "{path}: not rewritten: it is outside the project folder ({}); pass --allow-outside to rewrite it",
+                escape_controls(&real.display().to_string())
+            )?;
+            return Ok("outside_project");
+        }
+    }
+    Ok(match atomic_write(&target, canonical.as_bytes()) {
+        Ok(()) => {
+            writeln!(text, "{path}: rewritten")?;
+            "rewritten"
+        }
+        Err(error) => {
+            writeln!(text, "{path}: cannot write: {error}")?;
+            "write_failed"
+        }
+    })
 }
 
 /// Where a write to `target` would really land, when that is outside `project_root`.

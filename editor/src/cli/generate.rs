@@ -3,11 +3,14 @@
 //!
 //! Timings are measured here, at the binary's edge: the runtime reads no clock and reports stage
 //! starts and ends through an observer — the editor's [`StageObserver`], the same one the
-//! generation service uses. When stdout is a terminal, a progress bar on stderr follows the
-//! executor's stages and candidates.
+//! generation service uses. When stderr is a terminal (and not `--quiet`), a progress bar on it
+//! follows the executor's stages and candidates.
+//!
+//! A recipe that does not compile or generate is reported in `--json`'s document (exit 1); for
+//! people its diagnostics and error go to stderr after the report of the others.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal as _, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -22,6 +25,8 @@ use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
 use super::diagnostics::{diagnostic_json, render_all};
+use super::error::CliError;
+use super::identity::identity_text;
 use crate::service::{Progress, StageObserver, StageTiming};
 
 /// Options of `stagecraft generate`.
@@ -101,7 +106,7 @@ pub fn generate(
         .as_ref()
         .filter(|_| !has_errors(&loaded.diagnostics))
     else {
-        return report_diagnostics(project, &sources, &loaded.diagnostics, options.json, out);
+        return Err(project_errors(project, &sources, &loaded.diagnostics));
     };
     let recipes: Vec<String> = match options.recipe {
         Some(id) if project_doc.recipes.contains_key(id) => vec![id.to_owned()],
@@ -127,6 +132,9 @@ pub fn generate(
     let mut reports = Vec::new();
     let mut exit = 0;
     let mut text = String::new();
+    // What failed, for stderr: the diagnostics of recipes that do not compile, generation errors.
+    let mut failed_diagnostics = Vec::new();
+    let mut failures = Vec::new();
     text.push_str(&format!(
         "{}: seed {seed}, {} executor, {} threads, loaded in {:.2} ms\n",
         project.display(),
@@ -140,18 +148,21 @@ pub fn generate(
             anyhow::bail!("recipe `{id}` could not be read");
         };
         let compile_time = compile_start.elapsed();
-        text.push_str(&render_all(&outcome.diagnostics, &sources));
         let Some(plan) = outcome.plan else {
             exit = 1;
+            failures.push(format!("recipe `{id}` does not compile"));
+            failed_diagnostics.extend(outcome.diagnostics.iter().cloned());
             reports.push(serde_json::json!({
                 "recipe": id,
                 "diagnostics": outcome.diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
             }));
             continue;
         };
+        // A compiled recipe's warnings stay in the report.
+        text.push_str(&render_all(&outcome.diagnostics, &sources));
         let mut timer = StageObserver::new(&plan);
-        // The bar only where a person watches: stdout a terminal, not JSON for a program.
-        let bar = (!options.json && std::io::stdout().is_terminal())
+        // The bar only where a person watches: stderr a terminal, not `--quiet`, not JSON.
+        let bar = (!options.json && super::entry::progress_wanted())
             .then(|| progress_bar(id, timer.progress(), ProgressDrawTarget::stderr()));
         if let Some(bar) = &bar {
             bar.enable_steady_tick(Duration::from_millis(120));
@@ -196,7 +207,8 @@ pub fn generate(
                 if let Some(path) = options.out {
                     let doc = bundle_doc(&generated.bundle);
                     let bytes = if options.json {
-                        let mut json = serde_json::to_string_pretty(&doc_to_json(&doc))?;
+                        let document = super::json_out::document("products", &doc_to_json(&doc))?;
+                        let mut json = serde_json::to_string_pretty(&document)?;
                         json.push('\n');
                         json
                     } else {
@@ -208,10 +220,11 @@ pub fn generate(
             }
             Err(error) => {
                 exit = 1;
-                text.push_str(&format!("recipe {id}: {error}\n"));
-                for failure in error.failures.iter().skip(1) {
-                    text.push_str(&format!("  {failure}\n"));
+                let mut failure = format!("recipe {id}: {error}");
+                for more in error.failures.iter().skip(1) {
+                    failure.push_str(&format!("\n  {more}"));
                 }
+                failures.push(failure);
                 reports.push(serde_json::json!({
                     "recipe": id,
                     "error": error.to_string(),
@@ -235,35 +248,31 @@ pub fn generate(
             "peak_resident_mib": peak_resident_mib(),
             "recipes": reports,
         });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        super::json_out::write_document(out, "generate", &report)?;
     } else {
         out.write_all(text.as_bytes())?;
+        if !failures.is_empty() {
+            let error = CliError::new(1, "recipe_failed", failures.join("\n"))
+                .with_diagnostics(&failed_diagnostics, &sources);
+            return Err(error.into());
+        }
     }
     Ok(exit)
 }
 
-fn report_diagnostics(
+/// The project's errors as the command's failure (exit 1), located at the first error.
+fn project_errors(
     project: &Path,
     sources: &ProjectSources,
     diagnostics: &[Diagnostic],
-    json: bool,
-    out: &mut dyn Write,
-) -> anyhow::Result<i32> {
-    if json {
-        let report = serde_json::json!({
-            "project": project.display().to_string(),
-            "diagnostics": diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-    } else {
-        write!(out, "{}", render_all(diagnostics, sources))?;
-        writeln!(
-            out,
-            "{}: the project has errors; nothing generated",
-            project.display()
-        )?;
-    }
-    Ok(1)
+) -> anyhow::Error {
+    let message = format!(
+        "{}: the project has errors; nothing generated",
+        project.display()
+    );
+    CliError::new(1, "project_errors", message)
+        .with_diagnostics(diagnostics, sources)
+        .into()
 }
 
 type Timings = BTreeMap<u32, StageTiming>;
@@ -335,7 +344,9 @@ fn edits_text(bundle: &stagecraft_runtime::generate::GeneratedBundle) -> String 
                 if let Some((ordinal, variant)) = outcome.regrow {
                     text.push_str(&format!(
                         "    {} {} {}: regrowth {ordinal}, variant {variant}\n",
-                        outcome.edit, outcome.action, outcome.target
+                        outcome.edit,
+                        outcome.action,
+                        identity_text(outcome.target)
                     ));
                 }
             }
@@ -343,7 +354,7 @@ fn edits_text(bundle: &stagecraft_runtime::generate::GeneratedBundle) -> String 
                 "    {} {} {}: not applied ({}): {reason}\n",
                 outcome.edit,
                 outcome.action,
-                outcome.target,
+                identity_text(outcome.target),
                 reason.name()
             )),
         }
@@ -359,7 +370,7 @@ fn edits_json(bundle: &stagecraft_runtime::generate::GeneratedBundle) -> Vec<ser
             serde_json::json!({
                 "edit": o.edit.to_string(),
                 "stage": o.stage,
-                "target": o.target,
+                "target": identity_text(o.target),
                 "action": o.action,
                 "applied": o.result.is_ok(),
                 "reason": o.result.as_ref().err().map(|r| r.name()),

@@ -1,6 +1,8 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `rebase`, `simulate`, `cook`, `verify`, `diff`, `export`), sharing the diagnostics rendering in
-//! [`diagnostics`] and the rule for output paths in [`output`].
+//! `rebase`, `simulate`, `cook`, `verify`, `diff`, `export`, `completions`/`man`), sharing the diagnostics
+//! rendering in [`diagnostics`], the JSON convention in [`json_out`], located failures in
+//! [`error`] and the process-edge contract (streams, `--quiet`, `--json` errors, closed pipes) in
+//! [`entry`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,12 +15,17 @@ use stagecraft_runtime::recipe::load_and_check;
 use crate::project_io::read_sources;
 
 pub mod check;
+pub mod completions;
 pub mod cook;
 pub mod diagnostics;
 pub mod diff;
+pub mod entry;
+pub mod error;
 pub mod export;
 pub mod fmt;
 pub mod generate;
+pub mod identity;
+pub mod json_out;
 pub mod new;
 pub mod ops;
 pub mod rebase;
@@ -69,6 +76,10 @@ pub struct Cli {
     /// rejected, spawns, labels, tiers, panic); the others start hidden.
     #[arg(long, value_name = "LIST", value_parser = parse_layers)]
     pub layers: Option<String>,
+    /// No progress bars, and no report on stdout from commands whose result is their exit code
+    /// or their files; errors (stderr), `--json` output and printed documents stay.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
 }
 
 /// The layer names of a `--layers` list, in order (empty entries skipped).
@@ -138,6 +149,9 @@ pub enum Command {
         /// overwritten (the command refuses and writes nothing if the template names one).
         #[arg(long)]
         merge: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Rewrite a project's files in canonical form (files with errors are never rewritten).
     Fmt {
@@ -150,6 +164,9 @@ pub enum Command {
         /// families, targets of links that lead elsewhere).
         #[arg(long)]
         allow_outside: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Generate a project's recipes; print counts, timings and each bundle digest.
     Generate {
@@ -308,6 +325,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a shell completion script generated from these definitions (source it, or install it
+    /// where the shell looks for completions).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+        /// Print the script inside a JSON document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the man page (roff), or write every page (`stagecraft.1`, `stagecraft-<command>.1`)
+    /// into a folder.
+    Man {
+        /// The folder to write the pages into.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Print the report (or the page) as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a headless command, writing its report to `out`; returns the process exit code. The
@@ -332,15 +369,18 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             template,
             name,
             merge,
-        } => new::new_project(dir, *template, name.as_deref(), *merge, out),
+            json,
+        } => new::new_project(dir, *template, name.as_deref(), (*merge, *json), out),
         Command::Fmt {
             project,
             check,
             allow_outside,
+            json,
         } => {
             let options = FmtOptions {
                 check_only: *check,
                 allow_outside: *allow_outside,
+                json: *json,
             };
             fmt_with(project, options, out)
         }
@@ -457,6 +497,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             };
             diff::diff(a, b, (&side_a, &side_b), *json, out)
         }
+        Command::Completions { shell, json } => completions::completions(*shell, *json, out),
+        Command::Man { out: dir, json } => completions::man(dir.as_deref(), *json, out),
     }
 }
 
@@ -499,6 +541,7 @@ pub(crate) fn known_ids<'a>(ids: impl Iterator<Item = &'a String>) -> String {
 /// an existing path nor a subcommand is reported as an unknown subcommand with clap's "did you
 /// mean" tip, instead of being taken for a project folder to open.
 pub fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    let args = globals_after_subcommand(args);
     if let Some(first) = args.get(1).and_then(|arg| arg.to_str()) {
         let looks_like_word = first
             .chars()
@@ -517,4 +560,27 @@ pub fn parse_cli(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
         }
     }
     Cli::try_parse_from(args)
+}
+
+/// `args` with the global flags written before a subcommand (`stagecraft --quiet check DIR`)
+/// moved behind it: with `args_conflicts_with_subcommands`, clap would take a subcommand after
+/// any flag for the editor's project folder.
+fn globals_after_subcommand(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let is_global = |arg: &std::ffi::OsString| arg == "--quiet" || arg == "-q";
+    let leading = args.iter().skip(1).take_while(|arg| is_global(arg)).count();
+    let names: Vec<String> =
+        <Command as clap::Subcommand>::augment_subcommands(clap::Command::new("stagecraft"))
+            .get_subcommands()
+            .map(|sub| sub.get_name().to_owned())
+            .collect();
+    let next_is_subcommand = args
+        .get(1 + leading)
+        .and_then(|arg| arg.to_str())
+        .is_some_and(|arg| names.iter().any(|name| name == arg));
+    if leading > 0 && next_is_subcommand {
+        let flags: Vec<std::ffi::OsString> = args.drain(1..=leading).collect();
+        let at = 2.min(args.len());
+        args.splice(at..at, flags);
+    }
+    args
 }

@@ -10,12 +10,12 @@ use crate::project_io::write_new_project;
 
 /// `stagecraft new DIR`: creates the folder if needed and writes the template's files by the
 /// rules of [`write_new_project`] (`merge`: `--merge`). The project's name defaults to the
-/// folder's name.
+/// folder's name. `(merge, json)`: `--merge`, `--json`.
 pub fn new_project(
     dir: &Path,
     template: Template,
     name: Option<&str>,
-    merge: bool,
+    (merge, json): (bool, bool),
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
     let folder_name = dir
@@ -25,6 +25,16 @@ pub fn new_project(
     let name = name.unwrap_or(folder_name);
     let files = template.files(name).map_err(anyhow::Error::msg)?;
     let written = write_new_project(dir, &files, merge)?;
+    if json {
+        let report = serde_json::json!({
+            "project": dir.display().to_string(),
+            "name": name,
+            "template": template.id(),
+            "files": written,
+        });
+        super::json_out::write_document(out, "new", &report)?;
+        return Ok(0);
+    }
     for path in &written {
         writeln!(out, "{path}: written")?;
     }

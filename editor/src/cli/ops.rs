@@ -85,7 +85,8 @@ pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
                 })
             })
             .collect();
-        writeln!(out, "{}", serde_json::to_string_pretty(&operators)?)?;
+        let report = serde_json::json!({ "operators": operators });
+        super::json_out::write_document(out, "ops", &report)?;
         return Ok(0);
     }
     for op in registry.operators() {

@@ -19,7 +19,8 @@ use stagecraft_runtime::overrides::{rebase, Decision, EditRef, Overrides, Rebase
 use stagecraft_runtime::project::{canonical_text, has_errors, overrides_file, OverrideSet};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
-use super::diagnostics::render_all;
+use super::error::CliError;
+use super::identity::identity_text;
 use crate::authoring::rebase::report_of_plan;
 use crate::project_io::atomic_write;
 
@@ -53,13 +54,13 @@ pub fn rebase_command(
         .as_ref()
         .filter(|_| !has_errors(&loaded.diagnostics))
     else {
-        write!(out, "{}", render_all(&loaded.diagnostics, &sources))?;
-        writeln!(
-            out,
+        let message = format!(
             "{}: the project has errors; nothing rebased",
             project.display()
-        )?;
-        return Ok(1);
+        );
+        let error = CliError::new(1, "project_errors", message)
+            .with_diagnostics(&loaded.diagnostics, &sources);
+        return Err(error.into());
     };
     let seed = options.seed.unwrap_or(doc.manifest.root_seed);
     let recipes: Vec<&String> = doc
@@ -69,7 +70,8 @@ pub fn rebase_command(
         .filter(|id| doc.overrides.values().any(|set| &set.recipe == *id))
         .collect();
     let mut reports = Vec::new();
-    let mut exit = 0;
+    let mut written = Vec::new();
+    let mut conflicts = Vec::new();
     for id in recipes {
         let Some(plan) = compile_project_recipe(&loaded, id, &registry).and_then(|o| o.plan) else {
             anyhow::bail!("recipe `{id}` does not compile");
@@ -78,36 +80,48 @@ pub fn rebase_command(
         // The same report the editor's Rebase dialog shows (one function makes both).
         let report = report_of_plan(&plan, &sets, seed).map_err(|e| anyhow::anyhow!(e))?;
         if options.write {
-            exit = exit.max(write_sets(
-                project,
-                &sets,
-                &report,
-                options.materialize,
-                out,
-            )?);
+            match write_sets(project, &sets, &report, options.materialize)? {
+                Ok(files) => written.extend(files),
+                Err(conflict) => conflicts.push(conflict),
+            }
         }
         reports.push(report);
     }
+    let exit = i32::from(!conflicts.is_empty());
     if options.json {
         let json: Vec<serde_json::Value> = reports.iter().map(report_json).collect();
-        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
-    } else {
-        for report in &reports {
-            write!(out, "{}", report_text(report))?;
-        }
+        let document = serde_json::json!({
+            "project": project.display().to_string(),
+            "seed": seed,
+            "write": options.write,
+            "recipes": json,
+            "written": written,
+            "refused": conflicts,
+        });
+        super::json_out::write_document(out, "rebase", &document)?;
+        return Ok(exit);
+    }
+    for file in &written {
+        writeln!(out, "rebased {file} to seed {seed}")?;
+    }
+    for report in &reports {
+        write!(out, "{}", report_text(report))?;
+    }
+    if !conflicts.is_empty() {
+        return Err(CliError::new(1, "rebase_conflict", conflicts.join("\n")).into());
     }
     Ok(exit)
 }
 
 /// Writes each set rebased with the default decisions (or, with `materialize`, every lock, move
-/// and freeze that does not apply materialized); refuses (writing nothing) on a conflict left.
+/// and freeze that does not apply materialized) and returns the files written; refuses (writing
+/// nothing) on a conflict left, saying why.
 fn write_sets(
     project: &Path,
     sets: &[OverrideSet],
     report: &RebaseReport,
     materialize: bool,
-    out: &mut dyn Write,
-) -> anyhow::Result<i32> {
+) -> anyhow::Result<Result<Vec<String>, String>> {
     let decisions = cli_decisions(report, materialize);
     let conflicts: Vec<_> = report
         .entries
@@ -115,26 +129,25 @@ fn write_sets(
         .filter(|e| !decisions.contains_key(&e.edit))
         .collect();
     if !conflicts.is_empty() {
-        writeln!(
-            out,
+        return Ok(Err(format!(
             "recipe {}: {} edits conflict and need a decision; nothing written",
             report.recipe,
             conflicts.len()
-        )?;
-        return Ok(1);
+        )));
     }
     let mut texts = Vec::new();
     for set in sets {
         let next = rebase(set, report, &decisions)?;
         texts.push((overrides_file(&set.id), canonical_text(&next)));
     }
+    let mut written = Vec::new();
     for (file, text) in texts {
         let path = project.join(&file);
         atomic_write(&path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
-        writeln!(out, "rebased {file} to seed {}", report.seed)?;
+        written.push(file);
     }
-    Ok(0)
+    Ok(Ok(written))
 }
 
 /// The decision of every entry `--write` decides: keep what applies, drop orphans, and, with
@@ -179,7 +192,10 @@ fn report_text(report: &RebaseReport) -> String {
         };
         text.push_str(&format!(
             "  {} {} {} (stage {}): {detail}\n",
-            entry.edit, entry.action, entry.target, entry.stage
+            entry.edit,
+            entry.action,
+            identity_text(entry.target),
+            entry.stage
         ));
     }
     text
@@ -196,7 +212,7 @@ fn report_json(report: &RebaseReport) -> serde_json::Value {
         "entries": report.entries.iter().map(|e| serde_json::json!({
             "edit": e.edit.to_string(),
             "stage": e.stage,
-            "target": e.target,
+            "target": identity_text(e.target),
             "action": e.action,
             "standing": e.standing.name(),
             "reason": match &e.standing {

@@ -24,9 +24,10 @@ use stagecraft_runtime::sim::{
 
 use stagecraft_runtime::export::events::events_json_text;
 use stagecraft_runtime::export::sources::{SourceFrameJson, SourceSampler, MAX_SOURCE_SAMPLES};
-use stagecraft_runtime::export::JSON_SCHEMA_VERSION;
 
-use super::diagnostics::{diagnostic_json, escape_controls, render_diagnostic};
+use super::diagnostics::escape_controls;
+use super::error::CliError;
+use super::json_out::snake_key;
 use super::load_with;
 
 /// Frames between counter rows in the text report, unless `--every` says otherwise.
@@ -87,7 +88,7 @@ pub fn simulate(
             .cloned()
             .collect();
         let message = "the project has errors; nothing simulated";
-        return refuse_with(out, options.json, message, &errors, &sources);
+        return refuse_with("project_errors", message, &errors, &sources);
     };
     let scenario = scenario_of(project_doc, options.scenario)?;
     if let Some(path) = options.events {
@@ -98,7 +99,7 @@ pub fn simulate(
     let over_budget = check_scenario_run(&loaded, &scenario.id, frames, &registry);
     if !over_budget.is_empty() {
         let message = format!("a run of {frames} frames of `{}` is refused", scenario.id);
-        return refuse_with(out, options.json, &message, &over_budget, &sources);
+        return refuse_with("over_budget", &message, &over_budget, &sources);
     }
     let Some(outcome) = compile_project_recipe(&loaded, &scenario.recipe, &registry) else {
         anyhow::bail!(
@@ -108,7 +109,7 @@ pub fn simulate(
     };
     let Some(plan) = outcome.plan else {
         let message = format!("the recipe `{}` does not compile", scenario.recipe);
-        return refuse_with(out, options.json, &message, &outcome.diagnostics, &sources);
+        return refuse_with("recipe_errors", &message, &outcome.diagnostics, &sources);
     };
     let request = GenerateRequest {
         root_seed: project_doc.manifest.root_seed,
@@ -120,30 +121,30 @@ pub fn simulate(
             Ok(generated) => generated,
             Err(error) => {
                 let message = format!("recipe {}: {error}", scenario.recipe);
-                return refuse(out, options.json, &message, serde_json::json!([]));
+                return refuse(&message);
             }
         };
     let mut world = match world_of(&generated.bundle, project_doc, scenario) {
         Ok(world) => world,
-        Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
+        Err(message) => return refuse(&message),
     };
     if let Some(path) = options.from_snapshot {
         if let Err(error) = crate::snapshot_file::restore_snapshot(&mut world, path) {
             let message = format!("{error:#}");
-            return refuse(out, options.json, &message, serde_json::json!([]));
+            return refuse(&message);
         }
         if world.frame() > frames {
             let message = format!(
                 "the snapshot's frame {} is past the run's last frame {frames} (--frames)",
                 world.frame()
             );
-            return refuse(out, options.json, &message, serde_json::json!([]));
+            return refuse(&message);
         }
     }
     let fresh = if options.restore {
         match world_of(&generated.bundle, project_doc, scenario) {
             Ok(world) => Some(world),
-            Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
+            Err(message) => return refuse(&message),
         }
     } else {
         None
@@ -158,14 +159,14 @@ pub fn simulate(
     };
     let run = match Run::new(project, scenario, &generated.bundle, world, plan) {
         Ok(run) => run,
-        Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
+        Err(message) => return refuse(&message),
     };
     if let Some(path) = options.events {
         crate::output_file::write_output_file(path, events_text(&run.world).as_bytes())
             .context("cannot write the event log")?;
     }
     if options.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&run.json())?)?;
+        super::json_out::write_document(out, "simulate", &run.json())?;
     } else {
         let every = options.every.unwrap_or(DEFAULT_EVERY_FRAMES);
         out.write_all(run.text(every).as_bytes())?;
@@ -209,38 +210,21 @@ fn world_of(
     .map_err(|e| e.to_string())
 }
 
-/// Prints `diagnostics` (with their source lines) and why nothing was simulated; exit code 1.
+/// Why nothing was simulated, with the diagnostics behind it: a [`CliError`] with exit code 1.
 fn refuse_with(
-    out: &mut dyn Write,
-    json: bool,
+    code: &'static str,
     message: &str,
     diagnostics: &[Diagnostic],
     sources: &ProjectSources,
 ) -> anyhow::Result<i32> {
-    if !json {
-        for diagnostic in diagnostics {
-            let source = sources.files.get(&diagnostic.file);
-            write!(out, "{}", render_diagnostic(diagnostic, source))?;
-        }
-    }
-    let items = diagnostics.iter().map(diagnostic_json).collect();
-    refuse(out, json, message, serde_json::Value::Array(items))
+    Err(CliError::new(1, code, message)
+        .with_diagnostics(diagnostics, sources)
+        .into())
 }
 
-/// Prints why nothing was simulated and returns exit code 1.
-fn refuse(
-    out: &mut dyn Write,
-    json: bool,
-    message: &str,
-    diagnostics: serde_json::Value,
-) -> anyhow::Result<i32> {
-    if json {
-        let report = serde_json::json!({ "error": message, "diagnostics": diagnostics });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-    } else {
-        writeln!(out, "error: {}", escape_controls(message))?;
-    }
-    Ok(1)
+/// Why nothing was simulated: a [`CliError`] with exit code 1.
+fn refuse(message: &str) -> anyhow::Result<i32> {
+    Err(CliError::new(1, "refused", message).into())
 }
 
 /// How a run goes: its length, an optional snapshot (restored into a fresh world or saved to a
@@ -268,8 +252,7 @@ pub fn events_text(world: &World) -> String {
 
 /// A progress bar on stderr for a long run, hidden when stderr is not a terminal.
 fn progress(frames: u64) -> indicatif::ProgressBar {
-    use std::io::IsTerminal as _;
-    if frames < PROGRESS_MIN_FRAMES || !std::io::stderr().is_terminal() {
+    if frames < PROGRESS_MIN_FRAMES || !super::entry::progress_wanted() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(frames);
@@ -443,7 +426,7 @@ impl Run {
                 c.rows()
                     .iter()
                     .chain(c.population_rows().iter())
-                    .map(|(name, value)| ((*name).to_owned(), serde_json::json!(value)))
+                    .map(|(name, value)| (snake_key(name), serde_json::json!(value)))
                     .collect(),
             )
         };
@@ -470,14 +453,13 @@ impl Run {
             serde_json::Value::Object(
                 c.rows()
                     .iter()
-                    .map(|(name, value)| ((*name).to_owned(), serde_json::json!(value)))
+                    .map(|(name, value)| (snake_key(name), serde_json::json!(value)))
                     .collect(),
             )
         };
         let [crossings, crosswalks] =
             super::simulate_crossings::crossings_json(&self.history, &self.world);
         serde_json::json!({
-            "schema": JSON_SCHEMA_VERSION,
             "project": self.header,
             "scenario": self.scenario,
             "recipe": self.recipe,

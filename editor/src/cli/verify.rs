@@ -9,24 +9,17 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::diagnostics::escape_controls;
+use super::error::CliError;
 use crate::cook::read_bundle;
 
-/// `stagecraft verify`: exit 0 when the bundle is intact, 1 with the first problem otherwise.
+/// `stagecraft verify`: exit 0 when the bundle is intact; otherwise a [`CliError`] with exit
+/// code 1 (`invalid_bundle`) naming the first problem.
 pub fn verify(dir: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
     let start = Instant::now();
-    let bundle = match read_bundle(dir) {
-        Ok(bundle) => bundle,
-        Err(error) => {
-            if json {
-                let report = serde_json::json!({"bundle": dir.display().to_string(), "ok": false, "error": error.to_string()});
-                writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-            } else {
-                let shown = format!("{}: invalid bundle: {error}", dir.display());
-                writeln!(out, "{}", escape_controls(&shown))?;
-            }
-            return Ok(1);
-        }
-    };
+    let bundle = read_bundle(dir).map_err(|error| {
+        let message = format!("{}: invalid bundle: {error}", dir.display());
+        CliError::new(1, "invalid_bundle", message).in_file(dir.display().to_string())
+    })?;
     let seconds = start.elapsed().as_secs_f64();
     let mb_per_s = bundle.bytes_read as f64 / 1e6 / seconds.max(1e-9);
     if json {
@@ -39,14 +32,14 @@ pub fn verify(dir: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<i32
             "bundle": dir.display().to_string(),
             "ok": true,
             "digest": bundle.digest,
-            "schema": stagecraft_runtime::cook::MANIFEST_SCHEMA,
+            "manifest_schema": stagecraft_runtime::cook::MANIFEST_SCHEMA,
             "recipes": bundle.manifest.recipes.len(),
             "families": bundle.manifest.families,
             "overrides": bundle.manifest.overrides,
             "bytes_read": bundle.bytes_read,
             "products": products,
         });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        super::json_out::write_document(out, "verify", &report)?;
         return Ok(0);
     }
     let m = &bundle.manifest;

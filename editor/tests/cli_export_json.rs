@@ -90,7 +90,7 @@ fn an_export_holds_the_bundles_placements_and_manifest() {
     let bundle = project.temp.path().join("bundle");
     let (export, report) = cook_and_export(&project.dir, &bundle);
     let read = read_bundle(&bundle).expect("the bundle verifies");
-    assert_eq!(export["schema"], 1);
+    assert_eq!(export["schema"], "stagecraft.bundle/1");
     assert_eq!(export["manifest"]["digest"], read.digest.as_str());
     assert_eq!(export["manifest"]["root_seed"], read.manifest.root_seed);
     let stages = objects(&export);

@@ -118,6 +118,7 @@ fn every_json_document_matches_docs_cli_json() {
     let streets = street.dir.to_str().expect("utf-8").to_owned();
     let at = |name: &str| temp.path().join(name).display().to_string();
     let (bundle, cache, fresh, pages_dir) = (at("bundle"), at("cache"), at("new"), at("man"));
+    let (glb, usda, json) = (at("x.glb"), at("x.usda"), at("x.json"));
     let runs = [
         ("check", vec!["check", &project, "--json"]),
         ("new", vec!["new", &fresh, "--json"]),
@@ -148,6 +149,21 @@ fn every_json_document_matches_docs_cli_json() {
             vec!["cook", &project, "--plan", "--cache", &cache, "--json"],
         ),
         ("verify", vec!["verify", &bundle, "--json"]),
+        (
+            "export",
+            vec![
+                "export", &bundle, "--format", "gltf", "--out", &glb, "--project", &project,
+                "--json",
+            ],
+        ),
+        (
+            "export",
+            vec!["export", &bundle, "--format", "usd", "--out", &usda, "--json"],
+        ),
+        (
+            "export",
+            vec!["export", &bundle, "--format", "json", "--out", &json, "--json"],
+        ),
         (
             "diff",
             vec!["diff", &bundle, &project, "--b-seed", "8", "--json"],

@@ -54,7 +54,7 @@ fn count(log: &serde_json::Value, kind: &str, source: &str) -> u64 {
 #[test]
 fn source_counts_are_sampled_every_n_frames_and_agree_with_the_event_log() {
     let (report, log) = retire_reuse(&[]);
-    assert_eq!(report["schema"], 1);
+    assert_eq!(report["schema"], "stagecraft.simulate/1");
     assert_eq!(report["source_frame_every"], 60);
     assert_eq!(sampled_frames(&report), [60, 120, 180, 240, 300]);
     // The existing fields are kept.
@@ -98,7 +98,7 @@ fn every_sets_the_sampling_interval_and_zero_keeps_only_the_last_frame() {
 #[test]
 fn the_event_log_is_structured_with_positions_and_per_kind_drops() {
     let (_, log) = retire_reuse(&[]);
-    assert_eq!(log["schema"], 1);
+    assert_eq!(log["schema"], "stagecraft.events/1");
     let by_kind = log["dropped_by_kind"].as_object().expect("per kind");
     assert_eq!(by_kind.len(), 22);
     assert_eq!(by_kind.values().filter_map(|v| v.as_u64()).sum::<u64>(), 0);

@@ -111,6 +111,7 @@ pub fn wants_json(command: &Command) -> bool {
         | Command::Cook { json, .. }
         | Command::Verify { json, .. }
         | Command::Diff { json, .. }
+        | Command::Export(super::export::ExportArgs { json, .. })
         | Command::Completions { json, .. }
         | Command::Man { json, .. } => *json,
     }
@@ -138,6 +139,7 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Cook { .. } => "cook",
         Command::Verify { .. } => "verify",
         Command::Diff { .. } => "diff",
+        Command::Export(_) => "export",
         Command::Completions { .. } => "completions",
         Command::Man { .. } => "man",
     }

@@ -20,6 +20,8 @@ use stagecraft_runtime::project::load_project;
 use stagecraft_runtime::recipe::family_data;
 
 use super::diagnostics::escape_controls;
+use super::error::CliError;
+use super::json_out::write_document;
 use crate::cook::read_bundle;
 use crate::output_file::write_output_file;
 use crate::project_io::read_sources;
@@ -65,22 +67,18 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         Ok(bundle) => bundle,
         Err(error) => {
             let shown = format!("{}: invalid bundle: {error}", args.bundle.display());
-            writeln!(out, "{}", escape_controls(&shown))?;
-            return Ok(1);
+            return Err(CliError::new(1, "invalid_bundle", shown).into());
         }
     };
     refuse_inside(&args.out, &args.bundle)?;
     if args.format == ExportFormat::Json {
         let products: Vec<Product> = bundle.products.into_iter().map(|p| p.product).collect();
-        return export_json(args, &bundle.manifest, &products, out);
+        return export_json(args, &bundle.manifest, &bundle.digest, &products, out);
     }
     let looks = match &args.project {
         Some(project) => match looks_of(project, &bundle.manifest)? {
             Ok(looks) => looks,
-            Err(why) => {
-                writeln!(out, "{}", escape_controls(&why))?;
-                return Ok(1);
-            }
+            Err(why) => return Err(CliError::new(1, "families_differ", why).into()),
         },
         None => Looks::default(),
     };
@@ -102,7 +100,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
         gltf::to_glb(&scene)?
     };
     write_output_file(&args.out, &bytes)?;
-    report(args, &scene, bytes.len(), out)?;
+    report(args, &scene, products.len(), bytes.len(), out)?;
     Ok(0)
 }
 
@@ -110,6 +108,7 @@ pub fn export(args: &ExportArgs, out: &mut dyn Write) -> anyhow::Result<i32> {
 fn export_json(
     args: &ExportArgs,
     manifest: &CookedManifest,
+    bundle_digest: &str,
     products: &[Product],
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
@@ -117,23 +116,25 @@ fn export_json(
         Ok(text) => text,
         Err(error) => {
             let shown = format!("{}: {error}", args.bundle.display());
-            writeln!(out, "{}", escape_controls(&shown))?;
-            return Ok(1);
+            return Err(CliError::new(1, "invalid_bundle", shown).into());
         }
     };
     write_output_file(&args.out, text.as_bytes()).context("cannot write the export")?;
     let placements: u64 = products.iter().map(placement_count).sum();
     if args.json {
+        // The same keys as the glTF and USD report; a JSON export has no variant groups.
         let report = serde_json::json!({
-            "schema": 1,
             "bundle": args.bundle.display().to_string(),
             "format": "json",
             "out": args.out.display().to_string(),
-            "products": products.len(),
-            "placements": placements,
             "bytes": text.len(),
+            "bundle_digest": bundle_digest,
+            "products": products.len(),
+            "instances": placements,
+            "groups": [],
+            "surfaces": [],
         });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        write_document(out, "export", &report)?;
     } else {
         let line = format!(
             "{}: {} products ({placements} placements) exported as json to {} ({} bytes)",
@@ -217,6 +218,7 @@ fn looks_of(project: &Path, manifest: &CookedManifest) -> anyhow::Result<Result<
 fn report(
     args: &ExportArgs,
     scene: &ExportScene,
+    products: usize,
     bytes: usize,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -236,16 +238,17 @@ fn report(
             .map(|s| serde_json::json!({"recipe": s.recipe, "stage": s.stage, "kind": s.kind.name(), "polygons": s.polygons.len()}))
             .collect();
         let report = serde_json::json!({
-            "schema": 1,
+            "bundle": args.bundle.display().to_string(),
             "format": format,
             "out": args.out.display().to_string(),
             "bytes": bytes,
             "bundle_digest": scene.bundle_digest,
+            "products": products,
             "instances": scene.instance_count(),
             "groups": groups,
             "surfaces": surfaces,
         });
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        write_document(out, "export", &report)?;
         return Ok(());
     }
     let unknown = scene.groups.iter().filter(|g| !g.look_known).count();

@@ -12,14 +12,12 @@ use serde::Serialize;
 
 use super::error::CliError;
 
-/// The version of every document this build writes; a document's version moves when a key it
-/// had is renamed, removed or changes type (new keys do not move it).
-pub const SCHEMA_VERSION: u32 = 1;
+/// The version of every document this build writes (the runtime's, shared with the exported
+/// files); a document's version moves when a key it had is renamed, removed or changes type.
+pub use stagecraft_runtime::export::JSON_SCHEMA_VERSION as SCHEMA_VERSION;
 
 /// The `schema` value of document `name`: `stagecraft.<name>/<version>`.
-pub fn schema_id(name: &str) -> String {
-    format!("stagecraft.{name}/{SCHEMA_VERSION}")
-}
+pub use stagecraft_runtime::export::schema_id;
 
 /// `value` as document `name`: `value` must serialize to an object, which gains the `schema` key
 /// (an array or scalar is wrapped as `{"schema", "items"}`, so every document is an object).

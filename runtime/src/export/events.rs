@@ -20,9 +20,9 @@ use crate::sim::motion::panic::NO_EXIT;
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Stagecraft simulation event log")]
 pub struct EventsJson {
-    /// The version of this document's layout.
-    #[schemars(extend("const" = 1))]
-    pub schema: u32,
+    /// The document and the version of its layout.
+    #[schemars(extend("const" = "stagecraft.events/1"))]
+    pub schema: String,
     /// Events logged in the whole run (held and dropped).
     pub logged: u64,
     /// Events dropped by the bounded log, every kind.
@@ -175,7 +175,7 @@ pub enum DetailJson {
 /// population sources in order).
 pub fn events_json(log: &EventLog, sources: &[&str]) -> EventsJson {
     EventsJson {
-        schema: super::JSON_SCHEMA_VERSION,
+        schema: super::schema_id("events"),
         logged: log.logged_total(),
         dropped: log.dropped_total(),
         dropped_by_kind: EVENT_KINDS

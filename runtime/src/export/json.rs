@@ -32,9 +32,9 @@ pub use products::{
 #[serde(deny_unknown_fields)]
 #[schemars(title = "Stagecraft cooked bundle (JSON export)")]
 pub struct BundleJson {
-    /// The version of this document's layout.
-    #[schemars(extend("const" = 1))]
-    pub schema: u32,
+    /// The document and the version of its layout.
+    #[schemars(extend("const" = "stagecraft.bundle/1"))]
+    pub schema: String,
     /// The frame of every position: `"z_up"` (x east, y north, z up, meters).
     #[schemars(extend("const" = "z_up"))]
     pub axes: String,
@@ -191,7 +191,7 @@ pub fn bundle_json(
         .map(|((recipe, stage), product)| stage_product(recipe, stage, product))
         .collect::<Result<_, _>>()?;
     Ok(BundleJson {
-        schema: super::JSON_SCHEMA_VERSION,
+        schema: super::schema_id("bundle"),
         axes: "z_up".to_owned(),
         manifest: manifest_json(manifest),
         products,

@@ -82,8 +82,15 @@ pub fn identity_hex(id: crate::identity::ScatterId) -> String {
 }
 
 
-/// The `schema` key of every JSON document this module writes: the version of its layout.
+/// The version of every JSON document's layout; a document's version moves when a key it had is
+/// renamed, removed or changes type (new keys do not move it).
 pub const JSON_SCHEMA_VERSION: u32 = 1;
+
+/// The `schema` key of JSON document `name`: `stagecraft.<name>/<version>`, the one convention of
+/// every JSON document Stagecraft writes (the command line's reports and the exported files).
+pub fn schema_id(name: &str) -> String {
+    format!("stagecraft.{name}/{JSON_SCHEMA_VERSION}")
+}
 
 /// The JSON Schema (draft 2020-12) of document type `T`, pretty-printed with a final newline:
 /// the text checked in under `docs/schemas/`.

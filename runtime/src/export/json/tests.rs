@@ -245,7 +245,7 @@ fn the_text_is_json_that_reads_back_to_the_same_counts() {
     let text = bundle_json_text(&manifest, &products).unwrap_or_else(|e| panic!("{e}"));
     assert!(text.ends_with("}\n"));
     let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(value["schema"], 1);
+    assert_eq!(value["schema"], "stagecraft.bundle/1");
     assert_eq!(
         value["products"].as_array().map(Vec::len),
         Some(products.len())

@@ -23,6 +23,7 @@ pub mod ops;
 pub mod rebase;
 pub mod simulate;
 pub mod terminal;
+pub mod trajectories;
 pub mod verify;
 
 pub use check::check;
@@ -234,6 +235,8 @@ pub enum Command {
         /// Refuse a recipe or a run whose estimate needs more memory than this (default 8192).
         #[arg(long, value_name = "MIB")]
         memory_budget_mib: Option<u64>,
+        #[command(flatten)]
+        trajectories: trajectories::TrajectoryArgs,
     },
     /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
     /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
@@ -384,6 +387,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             snapshot_at,
             restore,
             memory_budget_mib,
+            trajectories,
         } => {
             let options = SimulateOptions {
                 scenario,
@@ -395,6 +399,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 restore: *restore,
                 memory_budget_mib: *memory_budget_mib,
                 history_frames: None,
+                trajectories: trajectories.clone(),
             };
             simulate(project, &options, out)
         }

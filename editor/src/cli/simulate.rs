@@ -23,6 +23,7 @@ use stagecraft_runtime::sim::{
 };
 
 use super::diagnostics::{diagnostic_json, escape_controls, render_diagnostic};
+use super::trajectories::{self, TrajectoryArgs, TrajectoryRecorder};
 use super::load_with;
 
 /// Frames between counter rows in the text report, unless `--every` says otherwise.
@@ -50,6 +51,8 @@ pub struct SimulateOptions<'a> {
     /// Most frames whose counters the report keeps (default `MAX_HISTORY_FRAMES`); a longer run
     /// keeps every other one each time it fills up, so memory stays bounded.
     pub history_frames: Option<usize>,
+    /// Where to write the trajectories, and every how many frames (`cli::trajectories`).
+    pub trajectories: TrajectoryArgs,
 }
 
 /// Runs at least this many frames show a progress bar (when stderr is a terminal).
@@ -84,6 +87,10 @@ pub fn simulate(
     if let Some(path) = options.events {
         // Refused before any work, by the rule every output follows.
         crate::output_file::output_file_kind(path).context("cannot write the event log")?;
+    }
+    if let Some(path) = &options.trajectories.trajectories {
+        trajectories::TrajectoryFormat::of_path(path)?;
+        crate::output_file::output_file_kind(path).context("cannot write the trajectories")?;
     }
     let frames = options.frames.unwrap_or(scenario.duration_frames);
     let over_budget = check_scenario_run(&loaded, &scenario.id, frames, &registry);
@@ -126,16 +133,19 @@ pub fn simulate(
     } else {
         None
     };
+    let recorder = recorder_of(&options.trajectories, scenario, &generated.bundle, &world)?;
     let plan = RunPlan {
         frames,
         snapshot_at: options.snapshot_at,
         restore_into: fresh,
         history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
+        recorder,
     };
-    let run = match Run::new(project, scenario, &generated.bundle, world, plan) {
+    let mut run = match Run::new(project, scenario, &generated.bundle, world, plan) {
         Ok(run) => run,
         Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
     };
+    let trajectories = run.recorder.take().map(TrajectoryRecorder::finish).transpose()?;
     if let Some(path) = options.events {
         let events = events_json(&run.world);
         crate::output_file::write_output_file(
@@ -145,12 +155,40 @@ pub fn simulate(
         .context("cannot write the event log")?;
     }
     if options.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&run.json())?)?;
+        let mut report = run.json();
+        if let Some(summary) = &trajectories {
+            report["trajectories"] = summary.json();
+        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         let every = options.every.unwrap_or(DEFAULT_EVERY_FRAMES);
         out.write_all(run.text(every).as_bytes())?;
+        if let Some(summary) = &trajectories {
+            out.write_all(summary.text().as_bytes())?;
+        }
     }
     Ok(0)
+}
+
+/// The trajectory recorder `--trajectories` asks for (its file staged, its writer started),
+/// with the walkable area of the content's walkways.
+fn recorder_of(
+    args: &TrajectoryArgs,
+    scenario: &Scenario,
+    bundle: &GeneratedBundle,
+    world: &World,
+) -> anyhow::Result<Option<TrajectoryRecorder>> {
+    let Some(path) = &args.trajectories else {
+        return Ok(None);
+    };
+    let info = trajectories::RunInfo {
+        scenario: scenario.id.clone(),
+        seed: world.config().seed,
+        fixed_step_s: world.config().fixed_step_s,
+        every_frames: args.trajectory_every.unwrap_or(1).max(1),
+        walkable: trajectories::geometry::walkways_of(bundle.products().map(|(_, p)| p)),
+    };
+    TrajectoryRecorder::start(path, info).map(Some)
 }
 
 /// The scenario `id`, or an error that lists the project's scenarios.
@@ -230,6 +268,8 @@ struct RunPlan {
     snapshot_at: Option<u64>,
     restore_into: Option<World>,
     history_frames: usize,
+    /// Records the sampled frames' trajectories (`--trajectories`).
+    recorder: Option<TrajectoryRecorder>,
 }
 
 /// The event log as JSON: every held event in the order it happened, and the dropped counts.
@@ -283,6 +323,8 @@ struct Run {
     /// history fills up, then every `stride`-th): bounded however long the run.
     history: CounterHistory,
     world: World,
+    /// The trajectory recorder, to be finished.
+    recorder: Option<TrajectoryRecorder>,
 }
 
 impl Run {
@@ -295,6 +337,9 @@ impl Run {
     ) -> Result<Run, String> {
         let mut history = CounterHistory::with_capacity_frames(plan.history_frames);
         let bar = progress(plan.frames);
+        if let Some(recorder) = &mut plan.recorder {
+            recorder.record(&world);
+        }
         for _ in 0..plan.frames {
             if plan.snapshot_at == Some(world.frame()) {
                 let snapshot = world.snapshot();
@@ -309,6 +354,9 @@ impl Run {
                 }
             }
             world.step();
+            if let Some(recorder) = &mut plan.recorder {
+                recorder.record(&world);
+            }
             history.record(world.frame(), world.counters(), world.motion_counters());
             bar.inc(1);
         }
@@ -329,6 +377,7 @@ impl Run {
             fixed_step_s: world.config().fixed_step_s,
             history,
             world,
+            recorder: plan.recorder,
         })
     }
 

@@ -37,6 +37,7 @@ pub mod space;
 pub mod spatial;
 pub mod tasks;
 mod timeline;
+pub mod trajectory;
 pub mod walk;
 mod world;
 
@@ -81,6 +82,7 @@ pub use tasks::movement::{MotionState, MoveFailure, Movement};
 pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::{TaskChange, TaskState};
+pub use trajectory::{TrajectoryRow, TrajectoryRows};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{

@@ -3,6 +3,8 @@
 //! atomically (temp file, sync, rename; a link is written through to its target), a pipe or
 //! character device is written through as it is (never replaced by a file), and anything else —
 //! a folder where a file is wanted, a block device, a socket — is refused with what it is.
+//! A file written in pieces (`simulate --trajectories`) follows the same rule through
+//! [`StagedOutputFile`].
 
 use std::fs;
 use std::io::{self, Write as _};

@@ -233,7 +233,7 @@ impl TrajectoryRecorder {
         let (spare_out, spare) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("trajectories".to_owned())
-            .spawn(move || {
+            .spawn(move || -> anyhow::Result<(Box<dyn FrameWriter>, Totals)> {
                 let mut totals = Totals::default();
                 for frame in queue {
                     writer.write_frame(&frame)?;
@@ -316,3 +316,113 @@ pub const COLUMNS: [&str; 12] = [
     "state",
     "tier",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser as _;
+    use stagecraft_runtime::sim::long_street_world;
+
+    fn info(every_frames: u64) -> RunInfo {
+        RunInfo {
+            scenario: "street".to_owned(),
+            seed: 7,
+            fixed_step_s: 0.05,
+            every_frames,
+            walkable: None,
+        }
+    }
+
+    /// Steps a 20-walker street `frames` frames recording into `path`; the summary.
+    fn record(path: &Path, frames: u64, every: u64) -> TrajectorySummary {
+        let mut world = long_street_world(20, 7).expect("street");
+        let mut recorder = TrajectoryRecorder::start(path, info(every)).expect("starts");
+        recorder.record(&world);
+        for _ in 0..frames {
+            world.step();
+            recorder.record(&world);
+        }
+        recorder.finish().expect("finishes")
+    }
+
+    #[test]
+    fn the_extension_names_the_format() {
+        let format = |name: &str| TrajectoryFormat::of_path(Path::new(name)).ok();
+        assert_eq!(format("a/run.sqlite"), Some(TrajectoryFormat::Sqlite));
+        assert_eq!(format("run.DB"), Some(TrajectoryFormat::Sqlite));
+        assert_eq!(format("run.csv"), Some(TrajectoryFormat::Csv));
+        assert_eq!(format("run.parquet"), Some(TrajectoryFormat::Parquet));
+        assert_eq!(format("run.json"), None);
+        assert_eq!(format("run"), None);
+    }
+
+    #[test]
+    fn the_flags_parse_and_refuse_an_interval_of_zero_or_without_a_file() {
+        let parse = |extra: &[&str]| {
+            let args = ["stagecraft", "simulate", "p", "--scenario", "s"];
+            crate::cli::Cli::try_parse_from(args.iter().chain(extra))
+        };
+        let Ok(cli) = parse(&["--trajectories", "x.csv", "--trajectory-every", "3"]) else {
+            panic!("parses");
+        };
+        let Some(crate::cli::Command::Simulate { trajectories, .. }) = cli.command else {
+            panic!("simulate");
+        };
+        assert_eq!(trajectories.trajectories, Some(PathBuf::from("x.csv")));
+        assert_eq!(trajectories.trajectory_every, Some(3));
+        assert!(parse(&["--trajectories", "x.csv", "--trajectory-every", "0"]).is_err());
+        assert!(parse(&["--trajectory-every", "2"]).is_err());
+    }
+
+    #[test]
+    fn a_csv_holds_every_agent_at_every_sampled_frame() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("street.csv");
+        let summary = record(&path, 30, 4);
+        // Frames 0, 4, …, 28: 8 sampled frames of 20 walkers.
+        assert_eq!(
+            (summary.frames, summary.rows, summary.agents),
+            (8, 160, 20)
+        );
+        assert_eq!(summary.walkable_from, "bounding-box");
+        let text = std::fs::read_to_string(&path).expect("written");
+        assert_eq!(text.lines().count(), 161);
+        assert_eq!(text.lines().next(), Some(COLUMNS.join(",").as_str()));
+        let frames: std::collections::BTreeSet<&str> =
+            text.lines().skip(1).map(|l| &l[..l.find(',').unwrap_or(0)]).collect();
+        assert_eq!(frames.len(), 8);
+        assert!(frames.contains("28") && !frames.contains("30"));
+        // No temp file is left beside it.
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_gets_the_finished_bytes_and_stays_a_pipe() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("pipe.csv");
+        let status = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(status.expect("mkfifo").success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read_to_string(fifo).expect("reads"))
+        };
+        let summary = record(&fifo, 3, 1);
+        let text = reader.join().expect("reader");
+        assert_eq!(text.lines().count() as u64, summary.rows + 1);
+        assert_eq!(summary.rows, 80);
+        use std::os::unix::fs::FileTypeExt as _;
+        let kind = std::fs::metadata(&fifo).expect("still there").file_type();
+        assert!(kind.is_fifo());
+    }
+
+    #[test]
+    fn a_folder_is_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let folder = dir.path().join("x.sqlite");
+        std::fs::create_dir(&folder).expect("mkdir");
+        let error = TrajectoryRecorder::start(&folder, info(1)).expect_err("refused");
+        assert!(format!("{error:#}").contains("is a folder"), "{error:#}");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
+    }
+}

@@ -116,11 +116,7 @@ impl StagedOutputFile {
     /// Stages the output file `path`, or says why it may not be written (before any work).
     pub fn create(path: &Path) -> anyhow::Result<StagedOutputFile> {
         let kind = output_file_kind(path)?;
-        let prefix = format!(
-            "{}{}-",
-            crate::project_io::TEMP_PREFIX,
-            std::process::id()
-        );
+        let prefix = format!("{}{}-", crate::project_io::TEMP_PREFIX, std::process::id());
         let builder = crate::project_io::temp_builder(&prefix);
         let temp = match kind {
             OutputFile::Replace => {

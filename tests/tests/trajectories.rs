@@ -102,7 +102,10 @@ fn the_sqlite_file_is_jupedsims_format_with_every_agent_at_every_sampled_frame()
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )
                 .expect("the agent's row");
-            assert_eq!((pos_x.to_bits(), pos_y.to_bits()), (x.to_bits(), y.to_bits()));
+            assert_eq!(
+                (pos_x.to_bits(), pos_y.to_bits()),
+                (x.to_bits(), y.to_bits())
+            );
         }
     }
     let frame_data: i64 = db
@@ -204,8 +207,8 @@ fn an_unknown_extension_is_refused_before_any_work() {
         },
         ..SimulateOptions::default()
     };
-    let error = simulate(&example_project("street-block"), &options, &mut Vec::new())
-        .expect_err("refused");
+    let error =
+        simulate(&example_project("street-block"), &options, &mut Vec::new()).expect_err("refused");
     assert!(
         error.to_string().contains("must end in .sqlite or .db"),
         "{error}"

@@ -23,8 +23,8 @@ use stagecraft_runtime::sim::{
 };
 
 use super::diagnostics::{diagnostic_json, escape_controls, render_diagnostic};
-use super::trajectories::{self, TrajectoryArgs, TrajectoryRecorder};
 use super::load_with;
+use super::trajectories::{self, TrajectoryArgs, TrajectoryRecorder};
 
 /// Frames between counter rows in the text report, unless `--every` says otherwise.
 pub const DEFAULT_EVERY_FRAMES: u64 = 60;
@@ -145,7 +145,11 @@ pub fn simulate(
         Ok(run) => run,
         Err(message) => return refuse(out, options.json, &message, serde_json::json!([])),
     };
-    let trajectories = run.recorder.take().map(TrajectoryRecorder::finish).transpose()?;
+    let trajectories = run
+        .recorder
+        .take()
+        .map(TrajectoryRecorder::finish)
+        .transpose()?;
     if let Some(path) = options.events {
         let events = events_json(&run.world);
         crate::output_file::write_output_file(

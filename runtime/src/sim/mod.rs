@@ -82,8 +82,8 @@ pub use tasks::movement::{MotionState, MoveFailure, Movement};
 pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::{TaskChange, TaskState};
-pub use trajectory::{TrajectoryRow, TrajectoryRows};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
+pub use trajectory::{TrajectoryRow, TrajectoryRows};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{
     build_world, AgentDetail, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES,

@@ -24,7 +24,10 @@ pub struct CsvWriter {
 impl CsvWriter {
     /// Writes the header into the staged file.
     pub fn create(staged: StagedOutputFile, info: &RunInfo) -> anyhow::Result<CsvWriter> {
-        let file = staged.file().try_clone().context("cannot open the CSV file")?;
+        let file = staged
+            .file()
+            .try_clone()
+            .context("cannot open the CSV file")?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         writeln!(out, "{}", COLUMNS.join(","))?;
         Ok(CsvWriter {

@@ -176,6 +176,9 @@ mod tests {
     fn no_walkways_and_no_rows_give_a_unit_box_and_a_stable_hash() {
         let area = WalkableArea::resolve(None, &Bounds::default());
         assert_eq!(area.wkt, "POLYGON ((-1 -1, 1 -1, 1 1, -1 1, -1 -1))");
-        assert_eq!(area.hash(), WalkableArea::resolve(None, &Bounds::default()).hash());
+        assert_eq!(
+            area.hash(),
+            WalkableArea::resolve(None, &Bounds::default()).hash()
+        );
     }
 }

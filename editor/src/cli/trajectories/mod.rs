@@ -380,16 +380,16 @@ mod tests {
         let path = dir.path().join("street.csv");
         let summary = record(&path, 30, 4);
         // Frames 0, 4, …, 28: 8 sampled frames of 20 walkers.
-        assert_eq!(
-            (summary.frames, summary.rows, summary.agents),
-            (8, 160, 20)
-        );
+        assert_eq!((summary.frames, summary.rows, summary.agents), (8, 160, 20));
         assert_eq!(summary.walkable_from, "bounding-box");
         let text = std::fs::read_to_string(&path).expect("written");
         assert_eq!(text.lines().count(), 161);
         assert_eq!(text.lines().next(), Some(COLUMNS.join(",").as_str()));
-        let frames: std::collections::BTreeSet<&str> =
-            text.lines().skip(1).map(|l| &l[..l.find(',').unwrap_or(0)]).collect();
+        let frames: std::collections::BTreeSet<&str> = text
+            .lines()
+            .skip(1)
+            .map(|l| &l[..l.find(',').unwrap_or(0)])
+            .collect();
         assert_eq!(frames.len(), 8);
         assert!(frames.contains("28") && !frames.contains("30"));
         // No temp file is left beside it.

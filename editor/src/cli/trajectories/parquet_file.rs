@@ -86,7 +86,10 @@ impl ParquetWriter {
     /// Opens the Parquet file in the staged file.
     pub fn create(staged: StagedOutputFile, info: &RunInfo) -> anyhow::Result<ParquetWriter> {
         let schema = Arc::new(parse_message_type(SCHEMA)?);
-        let file = staged.file().try_clone().context("cannot open the Parquet file")?;
+        let file = staged
+            .file()
+            .try_clone()
+            .context("cannot open the Parquet file")?;
         let properties = Arc::new(WriterProperties::builder().build());
         let writer =
             SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, file), schema, properties)?;
@@ -119,17 +122,31 @@ impl ParquetWriter {
         let mut index = 0;
         while let Some(mut column) = group.next_column()? {
             match index {
-                0 => column.typed::<Int64Type>().write_batch(&c.frame, None, None)?,
-                1 => column.typed::<DoubleType>().write_batch(&c.time_s, None, None)?,
+                0 => column
+                    .typed::<Int64Type>()
+                    .write_batch(&c.frame, None, None)?,
+                1 => column
+                    .typed::<DoubleType>()
+                    .write_batch(&c.time_s, None, None)?,
                 2 => column.typed::<Int64Type>().write_batch(&c.id, None, None)?,
-                3 => column.typed::<Int32Type>().write_batch(&c.source, None, None)?,
-                4 => column.typed::<Int64Type>().write_batch(&c.ordinal, None, None)?,
+                3 => column
+                    .typed::<Int32Type>()
+                    .write_batch(&c.source, None, None)?,
+                4 => column
+                    .typed::<Int64Type>()
+                    .write_batch(&c.ordinal, None, None)?,
                 5..=9 => {
                     let values = &c.numbers[index - 5];
-                    column.typed::<DoubleType>().write_batch(values, None, None)?
+                    column
+                        .typed::<DoubleType>()
+                        .write_batch(values, None, None)?
                 }
-                10 => column.typed::<ByteArrayType>().write_batch(&c.state, None, None)?,
-                _ => column.typed::<ByteArrayType>().write_batch(&c.tier, None, None)?,
+                10 => column
+                    .typed::<ByteArrayType>()
+                    .write_batch(&c.state, None, None)?,
+                _ => column
+                    .typed::<ByteArrayType>()
+                    .write_batch(&c.tier, None, None)?,
             };
             column.close()?;
             index += 1;
@@ -165,7 +182,8 @@ impl FrameWriter for ParquetWriter {
             for (column, value) in c.numbers.iter_mut().zip(values) {
                 column.push(value);
             }
-            c.state.push(self.state_names[usize::from(row.state.code())].clone());
+            c.state
+                .push(self.state_names[usize::from(row.state.code())].clone());
             c.tier.push(self.tier_names[tier_index(row.tier)].clone());
         }
         if self.columns.len() >= ROW_GROUP_ROWS {

@@ -49,7 +49,8 @@ const SCHEMA: &str = "
     BEGIN;
 ";
 
-const INSERT_ROW: &str = "INSERT INTO trajectory_data VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+const INSERT_ROW: &str =
+    "INSERT INTO trajectory_data VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 
 /// Writes a JuPedSim database into a staged file.
 pub struct SqliteWriter {

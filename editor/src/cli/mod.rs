@@ -235,6 +235,7 @@ pub enum Command {
         /// Refuse a recipe or a run whose estimate needs more memory than this (default 8192).
         #[arg(long, value_name = "MIB")]
         memory_budget_mib: Option<u64>,
+        /// `--trajectories FILE`, `--trajectory-every N` (`cli::trajectories`).
         #[command(flatten)]
         trajectories: trajectories::TrajectoryArgs,
     },

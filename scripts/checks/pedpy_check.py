@@ -12,6 +12,7 @@ is finite where it is defined; the classic density in a box on the north sidewal
 
 import json
 import math
+import pathlib
 import sys
 
 import numpy as np
@@ -44,7 +45,7 @@ def check(condition, message):
 
 
 def main():
-    sqlite_path, report_path = sys.argv[1], sys.argv[2]
+    sqlite_path, report_path = pathlib.Path(sys.argv[1]), sys.argv[2]
     with open(report_path, encoding="utf-8") as handle:
         report = json.load(handle)
     summary = report["trajectories"]
@@ -93,7 +94,7 @@ def main():
         data=profile_data,
         walkable_area=walkable,
         grid_size=GRID_SIZE_M,
-        speed_method=SpeedMethod.ARITHMETIC,
+        speed_method=SpeedMethod.MEAN,
     )
     check(len(speed_profiles) == len(frames), "one speed profile per frame")
     defined = np.concatenate([p[np.isfinite(p)] for p in speed_profiles])

@@ -43,7 +43,7 @@ fn expected() -> BTreeMap<u64, Vec<(u64, f64, f64)>> {
         example_world::example_world("street-block", "street-block", "crosswalk-rush");
     let mut frames = BTreeMap::new();
     loop {
-        if world.frame() % EVERY == 0 {
+        if world.frame().is_multiple_of(EVERY) {
             let a = world.agents();
             let rows = (0..a.len())
                 .filter(|&row| !a.pooled[row])

@@ -405,7 +405,10 @@ mod tests {
         assert!(status.expect("mkfifo").success());
         let reader = {
             let fifo = fifo.clone();
-            std::thread::spawn(move || std::fs::read_to_string(fifo).expect("reads"))
+            std::thread::Builder::new()
+                .name("pipe-reader".to_owned())
+                .spawn(move || std::fs::read_to_string(fifo).expect("reads"))
+                .expect("spawns")
         };
         let summary = record(&fifo, 3, 1);
         let text = reader.join().expect("reader");

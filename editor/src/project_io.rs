@@ -452,7 +452,7 @@ pub fn atomic_write_with(
 
 /// Temp files named for [`remove_stale_temp_files`] (`prefix` carries the process id), created
 /// with the mode a new file gets under the process's umask (tempfile's own default is owner-only).
-fn temp_builder(prefix: &str) -> tempfile::Builder<'_, 'static> {
+pub(crate) fn temp_builder(prefix: &str) -> tempfile::Builder<'_, 'static> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(prefix).suffix(TEMP_SUFFIX);
     #[cfg(unix)]

@@ -32,6 +32,7 @@ pub mod rebase;
 pub mod simulate;
 pub mod simulate_crossings;
 pub mod terminal;
+pub mod trajectories;
 pub mod verify;
 
 pub use check::check;
@@ -259,6 +260,9 @@ pub enum Command {
         /// Refuse a recipe or a run whose estimate needs more memory than this (default 8192).
         #[arg(long, value_name = "MIB")]
         memory_budget_mib: Option<u64>,
+        /// `--trajectories FILE`, `--trajectory-every N` (`cli::trajectories`).
+        #[command(flatten)]
+        trajectories: trajectories::TrajectoryArgs,
     },
     /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
     /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
@@ -437,6 +441,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             save_snapshot,
             from_snapshot,
             memory_budget_mib,
+            trajectories,
         } => {
             let options = SimulateOptions {
                 scenario,
@@ -450,6 +455,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 from_snapshot: from_snapshot.as_deref(),
                 memory_budget_mib: *memory_budget_mib,
                 history_frames: None,
+                trajectories: trajectories.clone(),
             };
             simulate(project, &options, out)
         }

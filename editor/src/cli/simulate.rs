@@ -29,6 +29,7 @@ use super::diagnostics::escape_controls;
 use super::error::CliError;
 use super::json_out::snake_key;
 use super::load_with;
+use super::trajectories::{self, TrajectoryArgs, TrajectoryRecorder};
 
 /// Frames between counter rows in the text report, unless `--every` says otherwise.
 pub const DEFAULT_EVERY_FRAMES: u64 = 60;
@@ -60,6 +61,8 @@ pub struct SimulateOptions<'a> {
     /// Most frames whose counters the report keeps (default `MAX_HISTORY_FRAMES`); a longer run
     /// keeps every other one each time it fills up, so memory stays bounded.
     pub history_frames: Option<usize>,
+    /// Where to write the trajectories, and every how many frames (`cli::trajectories`).
+    pub trajectories: TrajectoryArgs,
 }
 
 /// Runs at least this many frames show a progress bar (when stderr is a terminal).
@@ -94,6 +97,10 @@ pub fn simulate(
     if let Some(path) = options.events {
         // Refused before any work, by the rule every output follows.
         crate::output_file::output_file_kind(path).context("cannot write the event log")?;
+    }
+    if let Some(path) = &options.trajectories.trajectories {
+        trajectories::TrajectoryFormat::of_path(path)?;
+        crate::output_file::output_file_kind(path).context("cannot write the trajectories")?;
     }
     let frames = options.frames.unwrap_or(scenario.duration_frames);
     let over_budget = check_scenario_run(&loaded, &scenario.id, frames, &registry);
@@ -149,6 +156,7 @@ pub fn simulate(
     } else {
         None
     };
+    let recorder = recorder_of(&options.trajectories, scenario, &generated.bundle, &world)?;
     let plan = RunPlan {
         frames,
         snapshot_at: options.snapshot_at,
@@ -156,22 +164,56 @@ pub fn simulate(
         save_to: options.save_snapshot,
         history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
         every: options.every.unwrap_or(DEFAULT_EVERY_FRAMES),
+        recorder,
     };
-    let run = match Run::new(project, scenario, &generated.bundle, world, plan) {
+    let mut run = match Run::new(project, scenario, &generated.bundle, world, plan) {
         Ok(run) => run,
         Err(message) => return refuse(&message),
     };
+    let trajectories = run
+        .recorder
+        .take()
+        .map(TrajectoryRecorder::finish)
+        .transpose()?;
     if let Some(path) = options.events {
         crate::output_file::write_output_file(path, events_text(&run.world).as_bytes())
             .context("cannot write the event log")?;
     }
     if options.json {
-        super::json_out::write_document(out, "simulate", &run.json())?;
+        let mut report = run.json();
+        if let Some(summary) = &trajectories {
+            report["trajectories"] = summary.json();
+        }
+        super::json_out::write_document(out, "simulate", &report)?;
     } else {
         let every = options.every.unwrap_or(DEFAULT_EVERY_FRAMES);
         out.write_all(run.text(every).as_bytes())?;
+        if let Some(summary) = &trajectories {
+            out.write_all(summary.text().as_bytes())?;
+        }
     }
     Ok(0)
+}
+
+/// The trajectory recorder `--trajectories` asks for (its file staged, its writer started),
+/// with the walkable area of the content's walkways.
+fn recorder_of(
+    args: &TrajectoryArgs,
+    scenario: &Scenario,
+    bundle: &GeneratedBundle,
+    world: &World,
+) -> anyhow::Result<Option<TrajectoryRecorder>> {
+    let Some(path) = &args.trajectories else {
+        return Ok(None);
+    };
+    let info = trajectories::RunInfo {
+        scenario: scenario.id.clone(),
+        seed: world.config().seed,
+        fixed_step_s: world.config().fixed_step_s,
+        every_frames: args.trajectory_every.unwrap_or(1).max(1),
+        walkable: trajectories::geometry::walkways_of(bundle.products().map(|(_, p)| p)),
+    };
+    TrajectoryRecorder::start(path, info).map(Some)
 }
 
 /// The scenario `id`, or an error that lists the project's scenarios.
@@ -236,6 +278,8 @@ struct RunPlan<'a> {
     save_to: Option<&'a Path>,
     history_frames: usize,
     every: u64,
+    /// Records the sampled frames' trajectories (`--trajectories`).
+    recorder: Option<TrajectoryRecorder>,
 }
 
 /// The event log as JSON text (`docs/events.md`): every held event in the order it happened,
@@ -280,6 +324,8 @@ struct Run {
     /// Frames between two of them (doubled when a long run fills the sampler).
     source_every: u64,
     world: World,
+    /// The trajectory recorder, to be finished.
+    recorder: Option<TrajectoryRecorder>,
 }
 
 impl Run {
@@ -293,6 +339,9 @@ impl Run {
         let mut history = CounterHistory::with_capacity_frames(plan.history_frames);
         let mut sampler = SourceSampler::new(plan.every, MAX_SOURCE_SAMPLES, &world);
         let bar = progress(plan.frames);
+        if let Some(recorder) = &mut plan.recorder {
+            recorder.record(&world);
+        }
         // A run from a snapshot file starts at its frame and still ends at `frames`.
         let start = world.frame();
         while world.frame() < plan.frames {
@@ -312,6 +361,9 @@ impl Run {
                 }
             }
             world.step();
+            if let Some(recorder) = &mut plan.recorder {
+                recorder.record(&world);
+            }
             history.record(world.frame(), world.counters(), world.motion_counters());
             sampler.observe(&world);
             history.record_crossings(world.frame(), world.crossing_sample());
@@ -347,6 +399,7 @@ impl Run {
             source_every: sampler.every_frames(),
             source_frames: sampler.finish(&world),
             world,
+            recorder: plan.recorder,
         })
     }
 

@@ -38,6 +38,7 @@ pub mod space;
 pub mod spatial;
 pub mod tasks;
 mod timeline;
+pub mod trajectory;
 pub mod walk;
 mod world;
 
@@ -90,6 +91,7 @@ pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::{TaskChange, TaskState};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
+pub use trajectory::{TrajectoryRow, TrajectoryRows};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
 pub use world::{
     build_world, AgentDetail, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES,

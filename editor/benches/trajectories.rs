@@ -1,0 +1,141 @@
+//! Trajectory writing overhead (`simulate --trajectories`) on the 1,000-ped street
+//! (`sim::long_street_world(1000, 7)`, warmed 40 frames): 100 frames stepped without a recorder,
+//! then the same 100 frames recording every frame into JuPedSim's SQLite database, CSV and
+//! Parquet (and SQLite every 4th frame), the file finished and put in place each time.
+//! Target: ≤ 15 % over the run without trajectories.
+//!
+//! Before criterion's own timings the bench prints medians of a few timed runs with the overhead
+//! in wall time and in the process's CPU time (the writer runs on its own thread, so wall time
+//! hides its work where a core is free; CPU time shows all of it).
+
+// criterion's macros generate undocumented public functions.
+#![allow(missing_docs)]
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use stagecraft_editor::cli::trajectories::{RunInfo, TrajectoryRecorder};
+use stagecraft_runtime::sim::{long_street_world, World};
+
+const WALKERS: usize = 1000;
+const WARM_UP_FRAMES: u32 = 40;
+const FRAMES: u32 = 100;
+
+fn warmed() -> World {
+    let mut world = long_street_world(WALKERS, 7).expect("the long street builds");
+    for _ in 0..WARM_UP_FRAMES {
+        world.step();
+    }
+    world
+}
+
+fn info(every_frames: u64) -> RunInfo {
+    RunInfo {
+        scenario: "long-street".to_owned(),
+        seed: 7,
+        fixed_step_s: 0.05,
+        every_frames,
+        walkable: None,
+    }
+}
+
+/// Steps `world` [`FRAMES`] frames, recording into `file` every `every` frames when given.
+fn run(mut world: World, file: Option<(&Path, u64)>) -> World {
+    let mut recorder =
+        file.map(|(path, every)| TrajectoryRecorder::start(path, info(every)).expect("starts"));
+    if let Some(recorder) = &mut recorder {
+        recorder.record(&world);
+    }
+    for _ in 0..FRAMES {
+        world.step();
+        if let Some(recorder) = &mut recorder {
+            recorder.record(&world);
+        }
+    }
+    if let Some(recorder) = recorder {
+        recorder.finish().expect("finishes");
+    }
+    world
+}
+
+/// CPU time of the whole process (every thread), from `/proc/self/stat` (clock ticks of 10 ms).
+fn process_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = text.rsplit(')').next()?.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Median wall time and mean process CPU time of `runs` runs.
+fn timed(world: &World, file: Option<(&Path, u64)>, runs: u32) -> (Duration, Option<Duration>) {
+    let mut wall = Vec::new();
+    let cpu_start = process_cpu();
+    for _ in 0..runs {
+        let world = world.clone();
+        let start = Instant::now();
+        std::hint::black_box(run(world, file));
+        wall.push(start.elapsed());
+    }
+    let cpu = cpu_start
+        .zip(process_cpu())
+        .map(|(start, end)| (end - start) / runs);
+    wall.sort();
+    (wall[wall.len() / 2], cpu)
+}
+
+fn report(world: &World, dir: &Path) {
+    let runs = 15;
+    let (base_wall, base_cpu) = timed(world, None, runs);
+    println!(
+        "1000 peds, {FRAMES} frames without trajectories: median {:.1} ms wall, {:.1} ms CPU",
+        base_wall.as_secs_f64() * 1e3,
+        base_cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
+    );
+    for (name, every) in [
+        ("x.sqlite", 1),
+        ("x.csv", 1),
+        ("x.parquet", 1),
+        ("every4.sqlite", 4),
+    ] {
+        let path = dir.join(name);
+        let (wall, cpu) = timed(world, Some((&path, every)), runs);
+        let over = |with: f64, without: f64| (with / without - 1.0) * 100.0;
+        println!(
+            "  {name:<14} every {every}: median {:.1} ms wall ({:+.1} %), {:.1} ms CPU ({:+.1} %), \
+             {} KiB",
+            wall.as_secs_f64() * 1e3,
+            over(wall.as_secs_f64(), base_wall.as_secs_f64()),
+            cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
+            cpu.zip(base_cpu)
+                .map_or(f64::NAN, |(c, b)| over(c.as_secs_f64(), b.as_secs_f64())),
+            std::fs::metadata(&path).map_or(0, |m| m.len() / 1024)
+        );
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let world = warmed();
+    let dir = tempfile::tempdir().expect("temp dir");
+    report(&world, dir.path());
+    let mut group = c.benchmark_group("trajectories_1000_peds_100_frames");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("without", |b| {
+        b.iter_batched(|| world.clone(), |w| run(w, None), BatchSize::PerIteration)
+    });
+    for (name, every) in [("x.sqlite", 1), ("x.csv", 1), ("x.parquet", 1)] {
+        let path = dir.path().join(name);
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || world.clone(),
+                |w| run(w, Some((&path, every))),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,147 @@
+//! JuPedSim's SQLite trajectory database, schema version 2 — the newest version PedPy's
+//! `load_walkable_area_from_jupedsim_sqlite` accepts (JuPedSim's own writer moved on to 3, which
+//! drops `ori_x`/`ori_y`; PedPy refuses it). Tables as JuPedSim's `SqliteTrajectoryWriter`
+//! creates them:
+//!
+//! - `trajectory_data(frame, id, pos_x, pos_y, ori_x, ori_y)` with index `frame_id_idx`, plus
+//!   Stagecraft's columns `vel_x`, `vel_y`, `heading_rad`, `state`, `tier` (PedPy selects its
+//!   columns by name, so extra ones are read past); `frame` is the sample index (simulation
+//!   frame / N), `id` the agent's packed id, `ori` the unit facing;
+//! - `metadata(key, value)`: `version` = 2, `fps` = 1 / (fixed step × N), the walkable area's
+//!   `xmin`, `xmax`, `ymin`, `ymax`, and `stagecraft_*` keys (scenario, seed, step, N);
+//! - `geometry(hash, wkt)` with one row, the walkable area, and `frame_data(frame,
+//!   geometry_hash)` naming it for every sampled frame.
+//!
+//! For speed the rows go into one transaction with journaling and syncing off (a failed run
+//! leaves only the staged temp file, never the target), and the index is built after them.
+
+use anyhow::Context as _;
+use rusqlite::{params, Connection};
+use stagecraft_runtime::sim::trajectory::{state_name, tier_name};
+
+use super::geometry::WalkableArea;
+use super::{FrameWriter, RunInfo, SampledFrame};
+use crate::output_file::StagedOutputFile;
+
+/// The JuPedSim database version written.
+pub const JUPEDSIM_DATABASE_VERSION: u32 = 2;
+
+const SCHEMA: &str = "
+    PRAGMA journal_mode = OFF;
+    PRAGMA synchronous = OFF;
+    PRAGMA locking_mode = EXCLUSIVE;
+    CREATE TABLE trajectory_data (
+        frame INTEGER NOT NULL,
+        id INTEGER NOT NULL,
+        pos_x REAL NOT NULL,
+        pos_y REAL NOT NULL,
+        ori_x REAL NOT NULL,
+        ori_y REAL NOT NULL,
+        vel_x REAL NOT NULL,
+        vel_y REAL NOT NULL,
+        heading_rad REAL NOT NULL,
+        state TEXT NOT NULL,
+        tier TEXT NOT NULL);
+    CREATE TABLE metadata(key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE geometry(hash INTEGER NOT NULL, wkt TEXT NOT NULL);
+    CREATE UNIQUE INDEX geometry_hash ON geometry(hash);
+    CREATE TABLE frame_data(frame INTEGER NOT NULL, geometry_hash INTEGER NOT NULL);
+    BEGIN;
+";
+
+const INSERT_ROW: &str =
+    "INSERT INTO trajectory_data VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+
+/// Writes a JuPedSim database into a staged file.
+pub struct SqliteWriter {
+    staged: StagedOutputFile,
+    connection: Connection,
+    info: RunInfo,
+    samples: u64,
+}
+
+impl SqliteWriter {
+    /// Creates the tables in the staged file and opens the rows' transaction.
+    pub fn create(staged: StagedOutputFile, info: &RunInfo) -> anyhow::Result<SqliteWriter> {
+        let connection = Connection::open(staged.path()).context("cannot open the database")?;
+        connection
+            .execute_batch(SCHEMA)
+            .context("cannot create the trajectory tables")?;
+        Ok(SqliteWriter {
+            staged,
+            connection,
+            info: info.clone(),
+            samples: 0,
+        })
+    }
+
+    fn metadata(&self, walkable: &WalkableArea) -> Vec<(&'static str, String)> {
+        let info = &self.info;
+        let fps = 1.0 / (info.fixed_step_s * info.every_frames as f64);
+        let [xmin, ymin, xmax, ymax] = walkable.bounds;
+        vec![
+            ("version", JUPEDSIM_DATABASE_VERSION.to_string()),
+            ("fps", fps.to_string()),
+            ("xmin", xmin.to_string()),
+            ("xmax", xmax.to_string()),
+            ("ymin", ymin.to_string()),
+            ("ymax", ymax.to_string()),
+            ("stagecraft_scenario", info.scenario.clone()),
+            ("stagecraft_seed", info.seed.to_string()),
+            ("stagecraft_fixed_step_s", info.fixed_step_s.to_string()),
+            ("stagecraft_every_frames", info.every_frames.to_string()),
+            ("stagecraft_walkable_from", walkable.from.to_owned()),
+            ("stagecraft_axes", "x east, y north, meters".to_owned()),
+        ]
+    }
+}
+
+impl FrameWriter for SqliteWriter {
+    fn write_frame(&mut self, frame: &SampledFrame) -> anyhow::Result<()> {
+        let sample = frame.frame / self.info.every_frames;
+        let mut insert = self.connection.prepare_cached(INSERT_ROW)?;
+        for row in &frame.rows {
+            insert.execute(params![
+                sample as i64,
+                row.id.bits() as i64,
+                row.position_m.x,
+                row.position_m.y,
+                row.facing.x,
+                row.facing.y,
+                row.velocity_m_s.x,
+                row.velocity_m_s.y,
+                row.heading_rad(),
+                state_name(row.state),
+                tier_name(row.tier),
+            ])?;
+        }
+        self.samples += 1;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>, walkable: &WalkableArea) -> anyhow::Result<()> {
+        let this = *self;
+        let hash = walkable.hash();
+        {
+            let c = &this.connection;
+            c.execute(
+                "INSERT INTO geometry VALUES (?1, ?2)",
+                params![hash, walkable.wkt],
+            )?;
+            let mut frame = c.prepare("INSERT INTO frame_data VALUES (?1, ?2)")?;
+            for sample in 0..this.samples {
+                frame.execute(params![sample as i64, hash])?;
+            }
+            let mut meta = c.prepare("INSERT INTO metadata VALUES (?1, ?2)")?;
+            for (key, value) in this.metadata(walkable) {
+                meta.execute(params![key, value])?;
+            }
+            c.execute_batch("CREATE INDEX frame_id_idx ON trajectory_data(frame, id); COMMIT;")?;
+        }
+        this.connection
+            .close()
+            .map_err(|(_, error)| error)
+            .context("cannot close the database")?;
+        this.staged.commit()
+    }
+}

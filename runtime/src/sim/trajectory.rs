@@ -1,0 +1,173 @@
+//! Trajectory rows: what a trajectory file records of each agent at one frame — id, ground
+//! position, observed velocity, facing, behaviour state and applied tier — read from the agent
+//! columns at full precision (`f64`, meters and meters per second, X east, Y north), in row
+//! order. A pure read of the world: no IO (the editor's `cli::trajectories` writes the files).
+//!
+//! Pooled agents are left out: a ped in the reuse pool is detached from every source, parked and
+//! not moving, so it is not in the scene an analysis measures (it reappears under its id when a
+//! batch readmits it). Every other row is in, knocked-down and holding agents included.
+
+use super::agents::{AgentId, AgentState, Agents};
+use super::motion::tiers::Tier;
+use super::world::World;
+use crate::project::Vec2;
+
+/// One agent at one frame, as a trajectory file records it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrajectoryRow {
+    /// The agent's stable id.
+    pub id: AgentId,
+    /// Ground position, meters (X east, Y north).
+    pub position_m: Vec2,
+    /// Observed velocity, meters per second (a skipped agent's last one).
+    pub velocity_m_s: Vec2,
+    /// Unit facing direction on the ground.
+    pub facing: Vec2,
+    /// Behaviour state.
+    pub state: AgentState,
+    /// Applied LOD tier.
+    pub tier: Tier,
+}
+
+impl TrajectoryRow {
+    /// The facing as a yaw around Z, radians in (−π, π], 0 along +X (east), counter-clockwise.
+    pub fn heading_rad(&self) -> f64 {
+        self.facing.y.atan2(self.facing.x)
+    }
+}
+
+/// The trajectory rows of a world's agents at its current frame, in row order, pooled agents
+/// left out ([`World::trajectory_rows`]).
+#[derive(Clone, Debug)]
+pub struct TrajectoryRows<'a> {
+    agents: &'a Agents,
+    next: usize,
+}
+
+impl Iterator for TrajectoryRows<'_> {
+    type Item = TrajectoryRow;
+
+    fn next(&mut self) -> Option<TrajectoryRow> {
+        let agents = self.agents;
+        while self.next < agents.len() {
+            let row = self.next;
+            self.next += 1;
+            if agents.pooled[row] {
+                continue;
+            }
+            return Some(TrajectoryRow {
+                id: AgentId::from_bits(agents.id[row]),
+                position_m: agents.position[row],
+                velocity_m_s: agents.velocity_m_s[row],
+                facing: agents.facing[row],
+                state: agents.state[row],
+                tier: agents.tier[row],
+            });
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.agents.len().saturating_sub(self.next)))
+    }
+}
+
+impl std::iter::FusedIterator for TrajectoryRows<'_> {}
+
+impl World {
+    /// The trajectory rows of the agents at the current frame: every agent not in the reuse
+    /// pool, in row order.
+    pub fn trajectory_rows(&self) -> TrajectoryRows<'_> {
+        TrajectoryRows {
+            agents: &self.agents,
+            next: 0,
+        }
+    }
+}
+
+/// A state's name in trajectory files (`walking`, `holding`, …), stable.
+pub fn state_name(state: AgentState) -> &'static str {
+    match state {
+        AgentState::Walking => "walking",
+        AgentState::Holding => "holding",
+        AgentState::Travelling => "travelling",
+        AgentState::Arrived => "arrived",
+        AgentState::Fleeing => "fleeing",
+        AgentState::KnockedDown => "knocked_down",
+        AgentState::Pooled => "pooled",
+    }
+}
+
+/// A tier's name in trajectory files (`full`, `simulated`, `stub`), stable.
+pub fn tier_name(tier: Tier) -> &'static str {
+    match tier {
+        Tier::Full => "full",
+        Tier::Simulated => "simulated",
+        Tier::Stub => "stub",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::crowd::long_street_world;
+
+    /// Every unpooled row of the columns, in row order, with the columns' values.
+    fn expected(world: &World) -> Vec<TrajectoryRow> {
+        let a = world.agents();
+        (0..a.len())
+            .filter(|&row| !a.pooled[row])
+            .map(|row| TrajectoryRow {
+                id: AgentId::from_bits(a.id[row]),
+                position_m: a.position[row],
+                velocity_m_s: a.velocity_m_s[row],
+                facing: a.facing[row],
+                state: a.state[row],
+                tier: a.tier[row],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_are_the_columns_of_every_unpooled_agent_in_row_order() {
+        let mut world = long_street_world(40, 7).expect("street");
+        for _ in 0..30 {
+            world.step();
+        }
+        let rows: Vec<TrajectoryRow> = world.trajectory_rows().collect();
+        assert_eq!(rows.len(), 40);
+        assert_eq!(rows, expected(&world));
+        // The position of a known agent equals its Motion Frame's (rounded to f32 there).
+        let first = rows[0];
+        let frame = world.motion_frame(first.id).expect("frame");
+        assert_eq!(frame.location.x, first.position_m.x as f32);
+        assert_eq!(frame.location.y, first.position_m.y as f32);
+        assert!(rows.iter().any(|r| r.velocity_m_s.x.abs() > 1.0));
+    }
+
+    #[test]
+    fn pooled_rows_are_left_out() {
+        let mut world = long_street_world(10, 7).expect("street");
+        world.step();
+        world.agents.pooled[3] = true;
+        let rows: Vec<TrajectoryRow> = world.trajectory_rows().collect();
+        assert_eq!(rows.len(), 9);
+        assert!(rows.iter().all(|r| r.id.bits() != world.agents.id[3]));
+        assert_eq!(rows, expected(&world));
+    }
+
+    #[test]
+    fn heading_is_the_facing_yaw() {
+        let row = TrajectoryRow {
+            id: AgentId::new(0, 0),
+            position_m: Vec2 { x: 0.0, y: 0.0 },
+            velocity_m_s: Vec2 { x: 0.0, y: 0.0 },
+            facing: Vec2 { x: 0.0, y: -1.0 },
+            state: AgentState::Walking,
+            tier: Tier::Full,
+        };
+        assert_eq!(row.heading_rad(), -std::f64::consts::FRAC_PI_2);
+        assert_eq!(state_name(AgentState::KnockedDown), "knocked_down");
+        assert_eq!(tier_name(Tier::Simulated), "simulated");
+    }
+}

@@ -21,6 +21,7 @@ pub mod generate;
 pub mod new;
 pub mod ops;
 pub mod rebase;
+pub mod schema;
 pub mod simulate;
 pub mod terminal;
 pub mod verify;
@@ -204,6 +205,17 @@ pub enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Print every document schema (manifest, recipe, scenario sections, override set,
+    /// family), the directive table and the override actions: fields with units, ranges,
+    /// defaults and help.
+    Schema {
+        /// Print it as JSON.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Print it as Markdown tables (the scenario part is `docs/format.md`'s).
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Generate a scenario's recipe, run the scenario headless and print its counters and final
     /// state digest.
     Simulate {
@@ -374,6 +386,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             Ok(0)
         }
         Command::Ops { json, .. } => ops(*json, out),
+        Command::Schema { json, markdown } => schema::schema(*json, *markdown, out),
         Command::Simulate {
             project,
             scenario,

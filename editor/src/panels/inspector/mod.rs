@@ -12,6 +12,9 @@ pub mod manifest;
 pub mod params;
 pub mod recipe;
 pub mod scenario;
+pub mod schema_rows;
+pub mod sections;
+pub mod directive;
 
 use std::hash::{Hash, Hasher};
 

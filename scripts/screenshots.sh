@@ -94,6 +94,11 @@ capture projects/street-block screenshots/viewport-panic-flee.png --scenario pan
 # requests are demoted one rung to Simulated (Medium) and crossed out.
 capture projects/streaming-crowd screenshots/viewport-streaming-ring.png --scenario ring-walk \
     --frame 300 --tab viewport --look-at 40,0,14 --layers grid,tiers
+# The Inspector on the crosswalk demo's crossing settings (issue 27): lanes, queue rows, the
+# signal timings, the liveness thresholds, groups and the hazard vehicle, each row from the
+# runtime's section schema with its unit, range and a reset to its default.
+capture projects/crosswalk-demo screenshots/inspector-crossings.png --scenario ping-pong \
+    --tab inspector --inspect crossings
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.

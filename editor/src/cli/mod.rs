@@ -60,6 +60,10 @@ pub struct Cli {
     /// Open this scenario of the project (its id) instead of the first one.
     #[arg(long, value_name = "NAME", requires = "project")]
     pub scenario: Option<String>,
+    /// Select this field of the open scenario in the Inspector (e.g. `crossings`,
+    /// `motion.exits[0]`), as a screenshot of its settings needs.
+    #[arg(long, value_name = "FIELD", requires = "project")]
+    pub inspect: Option<String>,
     /// Aim the Viewport's camera at the ground point (X, Y) so that a circle of RADIUS meters
     /// around it fits the view, instead of framing all the content.
     #[arg(long, value_name = "X,Y,RADIUS", value_parser = parse_look_at, allow_hyphen_values = true)]

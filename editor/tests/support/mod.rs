@@ -94,6 +94,7 @@ pub fn harness_with_service(
         frame: None,
         tab: None,
         scenario: None,
+        inspect: None,
         look_at: None,
         layers: None,
     };

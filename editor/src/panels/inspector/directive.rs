@@ -4,10 +4,17 @@
 
 use egui::Ui;
 use stagecraft_runtime::project::{
-    directive_schema, Directive, DirectiveCommand, Vec3, VehicleRelation, DIRECTIVE_SCHEMA,
+    directive_schema, Directive, DirectiveCommand, DirectiveSchema, FieldSchema, Vec3,
+    VehicleRelation, DIRECTIVE_SCHEMA,
 };
 
 use super::form::{combo_ui, Form};
+
+/// Field `name` of a directive kind in the runtime's table (the tests check every kind's
+/// fields against the file's; a name it lacks gives a blank row rather than a panic).
+fn dfield(table: &'static DirectiveSchema, name: &str) -> &'static FieldSchema {
+    table.field(name).unwrap_or(&FieldSchema::BLANK)
+}
 use super::scenario::default_box;
 
 /// The frame of a directive added after `directives`: 20 frames past the last one, never past the
@@ -229,13 +236,10 @@ pub(super) fn directive_ui(
     ids: &DirectiveIds<'_>,
 ) {
     let (sources, objects) = (ids.sources, ids.objects);
-    form.number_ui(
+    form.schema_number_ui(
         ui,
-        "frame",
-        "The frame at which the command is issued.",
+        stagecraft_runtime::project::scenario_field("Directive", "frame"),
         &mut directive.frame,
-        0..=10_000_000,
-        "",
     );
     form.field("target", |form| match &mut directive.target {
         stagecraft_runtime::project::Target::Born { source, ordinal } => {
@@ -271,12 +275,13 @@ pub(super) fn directive_ui(
             }
             response
         });
+        let table = directive.command.schema();
         match &mut directive.command {
             DirectiveCommand::Claim {
                 owner,
                 allow_transfer,
             } => {
-                form.text_ui(ui, "owner", "The owner id.", owner);
+                form.schema_text_ui(ui, dfield(table, "owner"), owner);
                 form.row_ui(
                     ui,
                     "allow_transfer",
@@ -285,24 +290,17 @@ pub(super) fn directive_ui(
                 );
             }
             DirectiveCommand::Release { owner } => {
-                form.text_ui(ui, "owner", "The owner id.", owner);
+                form.schema_text_ui(ui, dfield(table, "owner"), owner);
             }
             DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
-                form.vec3_ui(ui, "goal", "Goal position.", goal);
+                form.schema_vec3_ui(ui, dfield(table, "goal"), goal);
             }
             DirectiveCommand::Escape {
                 threat,
                 safe_distance_m,
             } => {
-                form.vec3_ui(ui, "threat", "Threat position.", threat);
-                form.number_ui(
-                    ui,
-                    "safe_distance_m",
-                    "Safe distance from the threat.",
-                    safe_distance_m,
-                    0.0..=10_000.0,
-                    " m",
-                );
+                form.schema_vec3_ui(ui, dfield(table, "threat"), threat);
+                form.schema_number_ui(ui, dfield(table, "safe_distance_m"), safe_distance_m);
             }
             DirectiveCommand::RendezvousWith { object, offset }
             | DirectiveCommand::RedirectTo { object, offset } => {
@@ -313,20 +311,10 @@ pub(super) fn directive_ui(
                     object,
                     objects,
                 );
-                form.vec3_ui(
-                    ui,
-                    "offset",
-                    "Approach offset in the object's frame.",
-                    offset,
-                );
+                form.schema_vec3_ui(ui, dfield(table, "offset"), offset);
             }
             DirectiveCommand::Knockdown { impulse_n_s } => {
-                form.vec3_ui(
-                    ui,
-                    "impulse_n_s",
-                    "Impulse at the chest, newton-seconds (magnitude at most 1000).",
-                    impulse_n_s,
-                );
+                form.schema_vec3_ui(ui, dfield(table, "impulse_n_s"), impulse_n_s);
             }
             other => crowd_command_ui(form, ui, other, ids.observers),
         }
@@ -340,49 +328,22 @@ fn crowd_command_ui(
     command: &mut DirectiveCommand,
     observers: &[String],
 ) {
+    let table = command.schema();
     match command {
         DirectiveCommand::Stand { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long to stand before walking on (released by the clock, not by Continue).",
-                duration_s,
-                0.05..=3600.0,
-                " s",
-            );
+            form.schema_number_ui(ui, dfield(table, "duration_s"), duration_s);
         }
         DirectiveCommand::Panic {
             center,
             radius_m,
             strength,
         } => {
-            form.vec3_ui(ui, "center", "Centre of the stimulus.", center);
-            form.number_ui(
-                ui,
-                "radius_m",
-                "How far it reaches.",
-                radius_m,
-                0.0..=1000.0,
-                " m",
-            );
-            form.number_ui(
-                ui,
-                "strength",
-                "Panic added at the centre.",
-                strength,
-                0.0..=1.0,
-                "",
-            );
+            form.schema_vec3_ui(ui, dfield(table, "center"), center);
+            form.schema_number_ui(ui, dfield(table, "radius_m"), radius_m);
+            form.schema_number_ui(ui, dfield(table, "strength"), strength);
         }
         DirectiveCommand::SetRelevance { relevance } => {
-            form.number_ui(
-                ui,
-                "relevance",
-                "Relevance for the tiers and the crowd governor.",
-                relevance,
-                0.0..=1.0,
-                "",
-            );
+            form.schema_number_ui(ui, dfield(table, "relevance"), relevance);
         }
         DirectiveCommand::LineOfSight {
             presented,
@@ -391,13 +352,8 @@ fn crowd_command_ui(
             hostile,
             accepted_disguises,
         } => {
-            form.text_ui(
-                ui,
-                "presented",
-                "The faction or disguise it sees.",
-                presented,
-            );
-            form.text_ui(ui, "own", "Its own faction.", own);
+            form.schema_text_ui(ui, dfield(table, "presented"), presented);
+            form.schema_text_ui(ui, dfield(table, "own"), own);
             list_text_ui(
                 form,
                 ui,
@@ -438,14 +394,7 @@ fn crowd_command_ui(
             );
         }
         DirectiveCommand::QueueEvent { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long the event lasts once the next Tasks update makes it current.",
-                duration_s,
-                0.0..=3600.0,
-                " s",
-            );
+            form.schema_number_ui(ui, dfield(table, "duration_s"), duration_s);
         }
         other => population_command_ui(form, ui, other, observers),
     }
@@ -459,6 +408,7 @@ fn population_command_ui(
     command: &mut DirectiveCommand,
     observers: &[String],
 ) {
+    let table = command.schema();
     match command {
         DirectiveCommand::SetNoSpawnBox { bounds }
         | DirectiveCommand::SetNoRemovalBox { bounds } => {
@@ -468,14 +418,7 @@ fn population_command_ui(
             });
         }
         DirectiveCommand::ForcedInit { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long the forced-init window stays open (or is extended).",
-                duration_s,
-                0.0..=3600.0,
-                " s",
-            );
+            form.schema_number_ui(ui, dfield(table, "duration_s"), duration_s);
         }
         DirectiveCommand::PlaceObstacle {
             obstacle,
@@ -483,40 +426,16 @@ fn population_command_ui(
             to,
             thickness_m,
         } => {
-            form.text_ui(
-                ui,
-                "obstacle",
-                "Its id (RemoveObstacle names it; not an authored object's or barrier's).",
-                obstacle,
-            );
-            form.vec3_ui(ui, "from", "One end of the wall segment.", from);
-            form.vec3_ui(ui, "to", "The other end.", to);
-            form.number_ui(
-                ui,
-                "thickness_m",
-                "Its thickness.",
-                thickness_m,
-                0.01..=10.0,
-                " m",
-            );
+            form.schema_text_ui(ui, dfield(table, "obstacle"), obstacle);
+            form.schema_vec3_ui(ui, dfield(table, "from"), from);
+            form.schema_vec3_ui(ui, dfield(table, "to"), to);
+            form.schema_number_ui(ui, dfield(table, "thickness_m"), thickness_m);
         }
         DirectiveCommand::RemoveObstacle { obstacle } => {
-            form.text_ui(
-                ui,
-                "obstacle",
-                "A placed obstacle's id, or an authored scene object's or barrier's.",
-                obstacle,
-            );
+            form.schema_text_ui(ui, dfield(table, "obstacle"), obstacle);
         }
         DirectiveCommand::PausePopulation { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long the population clocks stay paused (no cycles, no new debt).",
-                duration_s,
-                0.0..=3600.0,
-                " s",
-            );
+            form.schema_number_ui(ui, dfield(table, "duration_s"), duration_s);
         }
         DirectiveCommand::SetObserverFade { observer, fade } => {
             form.id_picker_ui(
@@ -526,7 +445,7 @@ fn population_command_ui(
                 observer,
                 observers,
             );
-            form.number_ui(ui, "fade", "0 clear to 1 black.", fade, 0.0..=1.0, "");
+            form.schema_number_ui(ui, dfield(table, "fade"), fade);
         }
         DirectiveCommand::SetObserverValid { observer, valid } => {
             form.id_picker_ui(
@@ -541,17 +460,10 @@ fn population_command_ui(
             });
         }
         DirectiveCommand::SetRemovalMultiplier { multiplier } => {
-            form.number_ui(
-                ui,
-                "multiplier",
-                "Scales the pedestrian's removal distances (positive).",
-                multiplier,
-                0.01..=100.0,
-                "×",
-            );
+            form.schema_number_ui(ui, dfield(table, "multiplier"), multiplier);
         }
         DirectiveCommand::SetFamilyAvailable { family, available } => {
-            form.text_ui(ui, "family", "The appearance family's id.", family);
+            form.schema_text_ui(ui, dfield(table, "family"), family);
             form.row_ui(ui, "available", "Whether its bindings are ready.", |ui| {
                 ui.checkbox(available, "")
             });

@@ -9,7 +9,7 @@ use stagecraft_runtime::project::{
 };
 
 fn schema_json() -> serde_json::Value {
-    let cli = parse_cli(["stagecraft", "schema", "--json"].map(Into::into).to_vec())
+    let cli = parse_cli(["stagecraft", "schema", "--json"].map(std::ffi::OsString::from).to_vec())
         .expect("the arguments parse");
     let command = cli.command.expect("a subcommand");
     let mut out = Vec::new();

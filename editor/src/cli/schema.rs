@@ -138,7 +138,7 @@ pub fn scenario_markdown() -> String {
     );
     text.push_str("| command | label | target | fields | meaning |\n");
     text.push_str("| --- | --- | --- | --- | --- |\n");
-    for d in &DIRECTIVE_SCHEMA {
+    for d in DIRECTIVE_SCHEMA {
         let fields: Vec<String> = d
             .fields
             .iter()
@@ -193,7 +193,7 @@ fn all_markdown() -> String {
 /// The plain listing: one line per field with its unit, range and default.
 fn text() -> String {
     let mut text = String::new();
-    for document in &DOCUMENT_SCHEMAS {
+    for document in DOCUMENT_SCHEMAS {
         text.push_str(&format!(
             "{} ({}, schema {})\n",
             document.kind, document.file, document.version
@@ -212,7 +212,7 @@ fn text() -> String {
         }
     }
     text.push_str("directives\n");
-    for d in &DIRECTIVE_SCHEMA {
+    for d in DIRECTIVE_SCHEMA {
         let fields: Vec<&str> = d.fields.iter().map(|f| f.name).collect();
         text.push_str(&format!(
             "  {:<22} {:<6} {}\n",

@@ -104,7 +104,7 @@ const OBSERVER: FieldSchema = l("Observer", f("observer", "id", "", D::Required,
 const NONE: [FieldSchema; 0] = [];
 
 /// Every directive command kind, in menu order.
-pub const DIRECTIVE_SCHEMA: [DirectiveSchema; 33] = [
+pub const DIRECTIVE_SCHEMA: &[DirectiveSchema] = &[
     DirectiveSchema { name: "Claim", label: "Claim", targets: DirectiveTargets::Ped, fields: &[OWNER, l("Allow transfer", f("allow_transfer", "bool", "", D::Bool(false), "whether taking another owner's pedestrian is permitted"))], help: "claim the pedestrian for a script owner (Ambient → Mission)" },
     DirectiveSchema { name: "Release", label: "Release", targets: DirectiveTargets::Ped, fields: &[OWNER], help: "release a claimed pedestrian back to the ambient population (its owner only)" },
     DirectiveSchema { name: "Rendezvous", label: "Rendezvous", targets: DirectiveTargets::Ped, fields: &[GOAL], help: "walk to a goal" },

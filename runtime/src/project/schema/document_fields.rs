@@ -132,7 +132,7 @@ const FAMILY_SECTIONS: [SectionSchema; 2] = [
 ];
 
 /// Every document kind with its sections: manifest, recipe, scenario, override set, family.
-pub const DOCUMENT_SCHEMAS: [DocumentSchema; 5] = [
+pub const DOCUMENT_SCHEMAS: &[DocumentSchema] = &[
     DocumentSchema {
         kind: "manifest",
         file: "stagecraft.ron",

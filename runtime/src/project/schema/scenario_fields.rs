@@ -262,7 +262,7 @@ const DIRECTIVE_FIELDS: [FieldSchema; 3] = [
 
 /// Every section of a scenario, the root first, in the order the docs and the Inspector show
 /// them.
-pub const SCENARIO_SECTIONS: [SectionSchema; 16] = [
+pub const SCENARIO_SECTIONS: &[SectionSchema] = &[
     SectionSchema { name: "Scenario", path: "", label: "Scenario", help: "`scenarios/<id>.scenario.ron`", fields: &SCENARIO_FIELDS },
     SectionSchema { name: "Observer", path: "observers[…]", label: "Observer", help: "one entry of a scenario's `observers`", fields: &OBSERVER_FIELDS },
     SectionSchema { name: "Key", path: "observers[…].path[…]", label: "Path key", help: "one keyframe of an observer's `path`", fields: &KEY_FIELDS },
@@ -286,7 +286,7 @@ pub const SCENARIO_DOCUMENT: DocumentSchema = DocumentSchema {
     kind: "scenario",
     file: "scenarios/<id>.scenario.ron",
     version: SCENARIO_SCHEMA,
-    sections: &SCENARIO_SECTIONS,
+    sections: SCENARIO_SECTIONS,
 };
 
 /// The scenario section written `name` in files (`Crossings`); a name no section has gives the

@@ -4,7 +4,7 @@
 
 mod support;
 
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
 use stagecraft_runtime::project::{
     scenario_field, AimKey, AttachFaultSpec, Barrier, ExitNode, FieldPath, HazardVehicle,
@@ -208,7 +208,7 @@ fn directives_are_listed_by_frame() {
     harness.run_steps(4);
     let titles: Vec<String> = harness
         .query_all_by_label_contains(": frame ")
-        .filter_map(|node| node.label())
+        .filter_map(|node| node.accesskit_node().label())
         .collect();
     let first = titles.first().cloned().unwrap_or_default();
     assert!(

@@ -9,13 +9,13 @@ use stagecraft_runtime::project::{
 };
 
 use super::form::{combo_ui, Form};
+use super::scenario::default_box;
 
 /// Field `name` of a directive kind in the runtime's table (the tests check every kind's
 /// fields against the file's; a name it lacks gives a blank row rather than a panic).
 fn dfield(table: &'static DirectiveSchema, name: &str) -> &'static FieldSchema {
     table.field(name).unwrap_or(&FieldSchema::BLANK)
 }
-use super::scenario::default_box;
 
 /// The frame of a directive added after `directives`: 20 frames past the last one, never past the
 /// scenario's end (a directive there would never run, which is an error).

@@ -3,7 +3,7 @@
 use egui::{RichText, Ui};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
-    AimKey, Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override,
+    AimKey, Barrier, Box3, Keyframe, Observer, Override,
     OverrideAction, OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject,
     scenario_section, Vec2, Vec3, ACTION_SCHEMA,
 };
@@ -190,7 +190,6 @@ fn barrier_ui(form: &mut Form<'_>, ui: &mut Ui, barrier: &mut Barrier) {
 }
 
 fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
-    use std::f64::consts::PI;
     form.text_ui(ui, "id", "Persistent id.", &mut observer.id);
     form.vec3_ui(ui, "position", "Eye position.", &mut observer.position);
     let s = scenario_section("Observer");
@@ -714,7 +713,7 @@ fn transform_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stagecraft_runtime::project::Vec3;
+    use stagecraft_runtime::project::{Directive, Vec3};
 
     fn bounds(min: [f64; 3], max: [f64; 3]) -> Box3 {
         let v = |[x, y, z]: [f64; 3]| Vec3 { x, y, z };

@@ -79,7 +79,9 @@ fn scenario_sections_are_generated_from_the_field_schemas() {
     let text = format_reference();
     let begin = "<!-- scenario:begin -->\n";
     let start = text.find(begin).expect("scenario:begin marker") + begin.len();
-    let end = text.find("<!-- scenario:end -->").expect("scenario:end marker");
+    let end = text
+        .find("<!-- scenario:end -->")
+        .expect("scenario:end marker");
     assert_eq!(
         &text[start..end],
         scenario_markdown(),
@@ -95,7 +97,12 @@ fn scenario_sections_are_generated_from_the_field_schemas() {
                     .lines()
                     .find(|line| line.starts_with(&format!("| `{}` |", field.name)))
                     .expect("the field's row");
-                assert!(row.contains(range.text), "{}.{}: {row}", section.name, field.name);
+                assert!(
+                    row.contains(range.text),
+                    "{}.{}: {row}",
+                    section.name,
+                    field.name
+                );
             }
         }
     }

@@ -9,8 +9,12 @@ use stagecraft_runtime::project::{
 };
 
 fn schema_json() -> serde_json::Value {
-    let cli = parse_cli(["stagecraft", "schema", "--json"].map(std::ffi::OsString::from).to_vec())
-        .expect("the arguments parse");
+    let cli = parse_cli(
+        ["stagecraft", "schema", "--json"]
+            .map(std::ffi::OsString::from)
+            .to_vec(),
+    )
+    .expect("the arguments parse");
     let command = cli.command.expect("a subcommand");
     let mut out = Vec::new();
     let code = run_command(&command, &mut out).expect("the command runs");
@@ -54,7 +58,11 @@ fn every_scenario_field_is_listed_with_its_unit_and_range() {
         assert_eq!(fields.len(), section.fields.len(), "{}", section.name);
         for (json_field, field) in fields.iter().zip(section.fields) {
             assert_eq!(json_field["name"], field.name);
-            assert_eq!(json_field["unit"], field.unit, "{}.{}", section.name, field.name);
+            assert_eq!(
+                json_field["unit"], field.unit,
+                "{}.{}",
+                section.name, field.name
+            );
             match field.range {
                 Some(range) => {
                     ranged += 1;
@@ -75,13 +83,20 @@ fn every_scenario_field_is_listed_with_its_unit_and_range() {
             .iter()
             .find(|s| s["name"] == name)
             .and_then(|s| s["fields"].as_array())
-            .map(|f| f.iter().filter_map(|f| f["name"].as_str().map(str::to_owned)).collect())
+            .map(|f| {
+                f.iter()
+                    .filter_map(|f| f["name"].as_str().map(str::to_owned))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     for (name, decoded) in [
         (Scenario::RON_NAME, Scenario::FIELD_NAMES),
         (CrossingsSettings::RON_NAME, CrossingsSettings::FIELD_NAMES),
-        (PopulationSettings::RON_NAME, PopulationSettings::FIELD_NAMES),
+        (
+            PopulationSettings::RON_NAME,
+            PopulationSettings::FIELD_NAMES,
+        ),
         (MotionSettings::RON_NAME, MotionSettings::FIELD_NAMES),
         (VehicleSource::RON_NAME, VehicleSource::FIELD_NAMES),
         (PopulationSource::RON_NAME, PopulationSource::FIELD_NAMES),
@@ -89,7 +104,10 @@ fn every_scenario_field_is_listed_with_its_unit_and_range() {
         assert_eq!(fields_of(name), decoded.to_vec(), "{name}");
     }
     // A signal timing: seconds, positive, default 6.
-    let crossings = sections.iter().find(|s| s["name"] == "Crossings").expect("crossings");
+    let crossings = sections
+        .iter()
+        .find(|s| s["name"] == "Crossings")
+        .expect("crossings");
     let walk = crossings["fields"]
         .as_array()
         .and_then(|f| f.iter().find(|f| f["name"] == "pedestrian_s"))
@@ -108,16 +126,33 @@ fn every_document_and_directive_kind_is_listed() {
         .iter()
         .filter_map(|d| d["kind"].as_str())
         .collect();
-    assert_eq!(kinds, ["manifest", "recipe", "scenario", "overrides", "family"]);
+    assert_eq!(
+        kinds,
+        ["manifest", "recipe", "scenario", "overrides", "family"]
+    );
     let directives = json["directives"].as_array().expect("directives");
     assert_eq!(directives.len(), DIRECTIVE_SCHEMA.len());
-    let panic = directives.iter().find(|d| d["name"] == "Panic").expect("Panic");
+    let panic = directives
+        .iter()
+        .find(|d| d["name"] == "Panic")
+        .expect("Panic");
     assert_eq!(panic["targets"], "world");
     assert_eq!(panic["target_kinds"], serde_json::json!(["World"]));
     let radius = &panic["fields"][1];
-    assert_eq!((radius["name"].as_str(), radius["unit"].as_str()), (Some("radius_m"), Some("m")));
-    let stand = directives.iter().find(|d| d["name"] == "Stand").expect("Stand");
+    assert_eq!(
+        (radius["name"].as_str(), radius["unit"].as_str()),
+        (Some("radius_m"), Some("m"))
+    );
+    let stand = directives
+        .iter()
+        .find(|d| d["name"] == "Stand")
+        .expect("Stand");
     assert_eq!(stand["world"], false);
-    assert_eq!(stand["fields"][0]["range"]["text"], "a duration in (0, 3600] seconds");
-    assert!(json["override_actions"].as_array().is_some_and(|a| !a.is_empty()));
+    assert_eq!(
+        stand["fields"][0]["range"]["text"],
+        "a duration in (0, 3600] seconds"
+    );
+    assert!(json["override_actions"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
 }

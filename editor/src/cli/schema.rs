@@ -259,6 +259,9 @@ mod tests {
         assert!(text.contains("### `Crossings(…)` — a scenario's `crossings`"));
         assert!(text.contains("| `lanes` | integer (u32) | lanes | 1 to 5 lateral lanes | `2` |"));
         assert!(text.contains("| `Stand` | Stand (timed) | ped |"));
-        assert_eq!(text.matches("\n### ").count(), SCENARIO_DOCUMENT.sections.len() + 1);
+        assert_eq!(
+            text.matches("\n### ").count(),
+            SCENARIO_DOCUMENT.sections.len() + 1
+        );
     }
 }

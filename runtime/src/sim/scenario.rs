@@ -17,12 +17,12 @@ use super::obstacles::Obstacle;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
+use crate::project::{scenario_field, FieldSchema};
 use crate::project::{
     Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, NumberRange, Observer,
     PopulationKind, PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3,
     VehicleRelation,
 };
-use crate::project::{scenario_field, FieldSchema};
 
 /// An axis-aligned box, inclusive on both ends, meters.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -66,10 +66,19 @@ fn each_settings_section_is_checked_against_its_schema_ranges() {
         ("crossings.group_share", range("Crossings", "group_share")),
         ("crossings.pedestrian_s", "a positive number".to_owned()),
         ("crossings.hazard.y_m", "a finite number".to_owned()),
-        ("population.ped_frame_rate", range("Population", "ped_frame_rate")),
-        ("motion.default_relevance", range("Motion", "default_relevance")),
+        (
+            "population.ped_frame_rate",
+            range("Population", "ped_frame_rate"),
+        ),
+        (
+            "motion.default_relevance",
+            range("Motion", "default_relevance"),
+        ),
         ("motion.crowd_budget_ms", "a positive number".to_owned()),
-        ("vehicle_sources[0].speed_m_s", "a positive number".to_owned()),
+        (
+            "vehicle_sources[0].speed_m_s",
+            "a positive number".to_owned(),
+        ),
     ];
     for (path, expected) in &expect {
         assert!(

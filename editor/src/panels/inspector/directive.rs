@@ -183,9 +183,7 @@ fn population_command(kind: &str, previous: &DirectiveCommand) -> DirectiveComma
             observer,
             valid: false,
         },
-        "SetRemovalMultiplier" => {
-            DirectiveCommand::SetRemovalMultiplier { multiplier: 1.0 }
-        }
+        "SetRemovalMultiplier" => DirectiveCommand::SetRemovalMultiplier { multiplier: 1.0 },
         "SetFamilyAvailable" => DirectiveCommand::SetFamilyAvailable {
             family: String::new(),
             available: true,
@@ -494,4 +492,3 @@ fn list_text_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, list: 
         ui.data_mut(|d| d.remove::<String>(id));
     }
 }
-

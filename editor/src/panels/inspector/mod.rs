@@ -6,6 +6,7 @@
 //! when their text is committed, so a typed number is one edit. Stage parameters are drawn from
 //! the operators' schemas ([`params`]).
 
+pub mod directive;
 pub mod form;
 pub mod list;
 pub mod manifest;
@@ -14,7 +15,6 @@ pub mod recipe;
 pub mod scenario;
 pub mod schema_rows;
 pub mod sections;
-pub mod directive;
 
 use std::hash::{Hash, Hasher};
 

@@ -3,18 +3,18 @@
 use egui::{RichText, Ui};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
-    AimKey, Barrier, Box3, Keyframe, Observer, Override,
-    OverrideAction, OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject,
-    scenario_section, Vec2, Vec3, ACTION_SCHEMA,
+    scenario_section, AimKey, Barrier, Box3, Keyframe, Observer, Override, OverrideAction,
+    OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject, Vec2, Vec3,
+    ACTION_SCHEMA,
 };
 use stagecraft_runtime::recipe::{published_lanes, published_routes};
 
-use super::form::{combo_ui, vec3_ui, Form};
 pub use super::directive::{
     command_kind, command_options, directive_summary, kind_label, new_command, new_directive,
     next_directive_frame, target_for,
 };
 use super::directive::{directive_ui, DirectiveIds};
+use super::form::{combo_ui, vec3_ui, Form};
 use super::list::{fresh_id, record_list_sorted_ui, record_list_ui, value_list_ui};
 use super::schema_rows::schema_help;
 use super::sections;
@@ -44,7 +44,11 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     );
     let root = scenario_section("Scenario");
     form.schema_number_ui(ui, root.get("fixed_step_s"), &mut scenario.fixed_step_s);
-    form.schema_number_ui(ui, root.get("duration_frames"), &mut scenario.duration_frames);
+    form.schema_number_ui(
+        ui,
+        root.get("duration_frames"),
+        &mut scenario.duration_frames,
+    );
     record_list_ui(
         form,
         ui,
@@ -245,18 +249,10 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
             )
         },
         |form, ui, key| {
-            form.number_ui(
+            form.schema_number_ui(ui, scenario_section("Key").get("frame"), &mut key.frame);
+            form.schema_vec3_ui(
                 ui,
-                "frame",
-                "The frame the eye reaches this position (keyframes ascend by frame).",
-                &mut key.frame,
-                0..=10_000_000,
-                "",
-            );
-            form.vec3_ui(
-                ui,
-                "position",
-                "Eye position at that frame.",
+                scenario_section("Key").get("position"),
                 &mut key.position,
             );
         },
@@ -286,29 +282,12 @@ fn aim_keys_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
             )
         },
         |form, ui, key| {
-            form.number_ui(
+            form.schema_number_ui(ui, scenario_section("Aim").get("frame"), &mut key.frame);
+            form.schema_number_ui(ui, scenario_section("Aim").get("yaw_rad"), &mut key.yaw_rad);
+            form.schema_number_ui(
                 ui,
-                "frame",
-                "The frame the camera looks this way (aim keys ascend by frame).",
-                &mut key.frame,
-                0..=10_000_000,
-                "",
-            );
-            form.number_ui(
-                ui,
-                "yaw_rad",
-                "Heading around Z at that frame (0 looks along +X); between keys it turns the shorter way.",
-                &mut key.yaw_rad,
-                -std::f64::consts::PI..=std::f64::consts::PI,
-                " rad",
-            );
-            form.number_ui(
-                ui,
-                "pitch_rad",
-                "Pitch at that frame (negative looks down).",
+                scenario_section("Aim").get("pitch_rad"),
                 &mut key.pitch_rad,
-                -std::f64::consts::FRAC_PI_2..=std::f64::consts::FRAC_PI_2,
-                " rad",
             );
         },
     );
@@ -340,24 +319,23 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
         &mut source.route,
         routes,
     );
-    form.number_ui(
+    form.schema_number_ui(
         ui,
-        "target_count",
-        "How many pedestrians the source aims to keep alive.",
+        scenario_section("Source").get("target_count"),
         &mut source.target_count,
-        0..=100_000,
-        "",
     );
-    form.number_ui(
+    form.schema_number_ui(
         ui,
-        "walk_speed_m_s",
-        "Preferred walking speed.",
+        scenario_section("Source").get("walk_speed_m_s"),
         &mut source.walk_speed_m_s,
-        0.05..=10.0,
-        " m/s",
     );
     let s = scenario_section("Source");
-    form.schema_optional_u32_ui(ui, s.get("capacity"), &mut source.capacity, source.target_count);
+    form.schema_optional_u32_ui(
+        ui,
+        s.get("capacity"),
+        &mut source.capacity,
+        source.target_count,
+    );
     form.schema_number_ui(ui, s.get("batch_size"), &mut source.batch_size);
     optional_text_ui(form, ui, s.get("family"), &mut source.family);
     value_list_ui(
@@ -373,7 +351,11 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
             });
         },
     );
-    form.schema_number_ui(ui, s.get("removal_multiplier"), &mut source.removal_multiplier);
+    form.schema_number_ui(
+        ui,
+        s.get("removal_multiplier"),
+        &mut source.removal_multiplier,
+    );
     form.choice_ui(
         ui,
         "at_route_end",

@@ -90,7 +90,12 @@ impl Form<'_> {
     }
 
     /// A checkbox row from `field`, with a reset to its default.
-    pub fn schema_bool_ui(&mut self, ui: &mut Ui, field: &FieldSchema, value: &mut bool) -> Response {
+    pub fn schema_bool_ui(
+        &mut self,
+        ui: &mut Ui,
+        field: &FieldSchema,
+        value: &mut bool,
+    ) -> Response {
         let help = schema_help(field);
         self.field(field.name, |form| {
             let path = form.path().to_string();
@@ -112,7 +117,12 @@ impl Form<'_> {
     }
 
     /// A single-line text row from `field`.
-    pub fn schema_text_ui(&mut self, ui: &mut Ui, field: &FieldSchema, value: &mut String) -> Response {
+    pub fn schema_text_ui(
+        &mut self,
+        ui: &mut Ui,
+        field: &FieldSchema,
+        value: &mut String,
+    ) -> Response {
         let help = schema_help(field);
         self.field(field.name, |form| {
             form.labelled_row_here_ui(ui, field.name, field.label, &help, |ui| {
@@ -122,7 +132,12 @@ impl Form<'_> {
     }
 
     /// A point row from `field`.
-    pub fn schema_vec3_ui(&mut self, ui: &mut Ui, field: &FieldSchema, value: &mut Vec3) -> Response {
+    pub fn schema_vec3_ui(
+        &mut self,
+        ui: &mut Ui,
+        field: &FieldSchema,
+        value: &mut Vec3,
+    ) -> Response {
         let help = schema_help(field);
         self.field(field.name, |form| {
             form.labelled_row_here_ui(ui, field.name, field.label, &help, |ui| vec3_ui(ui, value))

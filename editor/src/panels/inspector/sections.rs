@@ -6,8 +6,8 @@
 use egui::collapsing_header::CollapsingState;
 use egui::{RichText, Ui};
 use stagecraft_runtime::project::{
-    scenario_section, AttachFaultSpec, CrossingsSettings, ExitNode, HazardVehicle,
-    MotionSettings, PopulationSettings, SectionSchema, Vec3, VehicleSource,
+    scenario_section, AttachFaultSpec, CrossingsSettings, ExitNode, HazardVehicle, MotionSettings,
+    PopulationSettings, SectionSchema, Vec3, VehicleSource,
 };
 
 use super::form::{section_colour, Form};
@@ -86,7 +86,11 @@ pub fn crossings_ui(form: &mut Form<'_>, ui: &mut Ui, c: &mut CrossingsSettings)
         form.schema_number_ui(ui, s.get("pedestrian_s"), &mut c.pedestrian_s);
         ui.label(RichText::new("Liveness and groups").weak());
         form.schema_number_ui(ui, s.get("stuck_after_s"), &mut c.stuck_after_s);
-        form.schema_number_ui(ui, s.get("forced_clear_after_s"), &mut c.forced_clear_after_s);
+        form.schema_number_ui(
+            ui,
+            s.get("forced_clear_after_s"),
+            &mut c.forced_clear_after_s,
+        );
         form.schema_number_ui(ui, s.get("group_share"), &mut c.group_share);
         form.schema_number_ui(ui, s.get("max_group_size"), &mut c.max_group_size);
         let hazard = scenario_section("Hazard");
@@ -113,7 +117,11 @@ pub fn population_ui(form: &mut Form<'_>, ui: &mut Ui, p: &mut PopulationSetting
     let s = scenario_section("Population");
     section_ui(form, ui, "population", s, |form, ui| {
         form.schema_number_ui(ui, s.get("ped_frame_rate"), &mut p.ped_frame_rate);
-        form.schema_number_ui(ui, s.get("ped_cycles_per_frame"), &mut p.ped_cycles_per_frame);
+        form.schema_number_ui(
+            ui,
+            s.get("ped_cycles_per_frame"),
+            &mut p.ped_cycles_per_frame,
+        );
         form.schema_number_ui(ui, s.get("vehicle_frame_rate"), &mut p.vehicle_frame_rate);
         form.schema_number_ui(
             ui,

@@ -92,14 +92,65 @@ const fn l(label: &'static str, field: FieldSchema) -> FieldSchema {
 }
 
 const P3: &str = "(x, y, z)";
-const OWNER: FieldSchema = l("Owner", f("owner", "string", "", D::Required, "the script owner's id"));
-const GOAL: FieldSchema = l("Goal", r(f("goal", P3, "m", D::Required, "goal position (its ground point)"), FINITE));
-const OBJECT: FieldSchema = l("Object", f("object", "id", "", D::Required, "the scene object's id"));
-const OFFSET: FieldSchema = l("Offset", r(f("offset", P3, "m", D::Text("(0.0, 0.0, 0.0)"), "local approach offset (the object's transform applies)"), FINITE));
-const DURATION: FieldSchema = l("Duration", r(f("duration_s", "float", "s", D::Required, "how long"), DIRECTIVE_DURATION_RANGE));
-const BOUNDS: FieldSchema = l("Bounds", f("bounds", "`Box3(min, max)`", "m", D::Required, "the box (an inverted one is refused, keeping the old one)"));
-const OBSTACLE: FieldSchema = l("Obstacle", f("obstacle", "id", "", D::Required, "the obstacle's id"));
-const OBSERVER: FieldSchema = l("Observer", f("observer", "id", "", D::Required, "the observer it changes"));
+const OWNER: FieldSchema = l(
+    "Owner",
+    f("owner", "string", "", D::Required, "the script owner's id"),
+);
+const GOAL: FieldSchema = l(
+    "Goal",
+    r(
+        f(
+            "goal",
+            P3,
+            "m",
+            D::Required,
+            "goal position (its ground point)",
+        ),
+        FINITE,
+    ),
+);
+const OBJECT: FieldSchema = l(
+    "Object",
+    f("object", "id", "", D::Required, "the scene object's id"),
+);
+const OFFSET: FieldSchema = l(
+    "Offset",
+    r(
+        f(
+            "offset",
+            P3,
+            "m",
+            D::Text("(0.0, 0.0, 0.0)"),
+            "local approach offset (the object's transform applies)",
+        ),
+        FINITE,
+    ),
+);
+const DURATION: FieldSchema = l(
+    "Duration",
+    r(
+        f("duration_s", "float", "s", D::Required, "how long"),
+        DIRECTIVE_DURATION_RANGE,
+    ),
+);
+const BOUNDS: FieldSchema = l(
+    "Bounds",
+    f(
+        "bounds",
+        "`Box3(min, max)`",
+        "m",
+        D::Required,
+        "the box (an inverted one is refused, keeping the old one)",
+    ),
+);
+const OBSTACLE: FieldSchema = l(
+    "Obstacle",
+    f("obstacle", "id", "", D::Required, "the obstacle's id"),
+);
+const OBSERVER: FieldSchema = l(
+    "Observer",
+    f("observer", "id", "", D::Required, "the observer it changes"),
+);
 
 const NONE: [FieldSchema; 0] = [];
 
@@ -195,18 +246,13 @@ impl DirectiveCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::write::Doc;
     use crate::project::decode::Encode;
+    use crate::project::write::Doc;
 
     /// A command of every kind, as the decoder reads the kind with every field given.
     fn every_kind() -> Vec<DirectiveCommand> {
-        let text = DIRECTIVE_SCHEMA
-            .iter()
-            .map(|s| s.name)
-            .collect::<Vec<_>>();
-        text.iter()
-            .filter_map(|name| sample(name))
-            .collect()
+        let text = DIRECTIVE_SCHEMA.iter().map(|s| s.name).collect::<Vec<_>>();
+        text.iter().filter_map(|name| sample(name)).collect()
     }
 
     fn sample(name: &str) -> Option<DirectiveCommand> {
@@ -215,39 +261,85 @@ mod tests {
         use DirectiveCommand as C;
         let v = Vec3::default();
         Some(match name {
-            "Claim" => C::Claim { owner: String::new(), allow_transfer: false },
-            "Release" => C::Release { owner: String::new() },
+            "Claim" => C::Claim {
+                owner: String::new(),
+                allow_transfer: false,
+            },
+            "Release" => C::Release {
+                owner: String::new(),
+            },
             "Rendezvous" => C::Rendezvous { goal: v },
             "Hold" => C::Hold,
             "Continue" => C::Continue,
             "Stand" => C::Stand { duration_s: 1.0 },
             "Redirect" => C::Redirect { goal: v },
             "Cancel" => C::Cancel,
-            "Escape" => C::Escape { threat: v, safe_distance_m: 1.0 },
-            "RendezvousWith" => C::RendezvousWith { object: String::new(), offset: v },
-            "RedirectTo" => C::RedirectTo { object: String::new(), offset: v },
+            "Escape" => C::Escape {
+                threat: v,
+                safe_distance_m: 1.0,
+            },
+            "RendezvousWith" => C::RendezvousWith {
+                object: String::new(),
+                offset: v,
+            },
+            "RedirectTo" => C::RedirectTo {
+                object: String::new(),
+                offset: v,
+            },
             "Knockdown" => C::Knockdown { impulse_n_s: v },
             "Destroy" => C::Destroy,
-            "Panic" => C::Panic { center: v, radius_m: 1.0, strength: 1.0 },
+            "Panic" => C::Panic {
+                center: v,
+                radius_m: 1.0,
+                strength: 1.0,
+            },
             "SetRelevance" => C::SetRelevance { relevance: 1.0 },
-            "LineOfSight" => C::LineOfSight { presented: String::new(), own: String::new(), allied: vec![], hostile: vec![], accepted_disguises: vec![] },
+            "LineOfSight" => C::LineOfSight {
+                presented: String::new(),
+                own: String::new(),
+                allied: vec![],
+                hostile: vec![],
+                accepted_disguises: vec![],
+            },
             "SetVehicleIntent" => C::SetVehicleIntent { intent: true },
-            "SetVehicleRelation" => C::SetVehicleRelation { relation: VehicleRelation::Seated },
+            "SetVehicleRelation" => C::SetVehicleRelation {
+                relation: VehicleRelation::Seated,
+            },
             "QueueEvent" => C::QueueEvent { duration_s: 1.0 },
-            "SetNoSpawnBox" => C::SetNoSpawnBox { bounds: Box3::default() },
+            "SetNoSpawnBox" => C::SetNoSpawnBox {
+                bounds: Box3::default(),
+            },
             "ClearNoSpawnBox" => C::ClearNoSpawnBox,
-            "SetNoRemovalBox" => C::SetNoRemovalBox { bounds: Box3::default() },
+            "SetNoRemovalBox" => C::SetNoRemovalBox {
+                bounds: Box3::default(),
+            },
             "ClearNoRemovalBox" => C::ClearNoRemovalBox,
             "SuppressCleanup" => C::SuppressCleanup,
             "ForcedInit" => C::ForcedInit { duration_s: 1.0 },
             "InstantFill" => C::InstantFill,
             "PausePopulation" => C::PausePopulation { duration_s: 1.0 },
-            "PlaceObstacle" => C::PlaceObstacle { obstacle: String::new(), from: v, to: v, thickness_m: 0.2 },
-            "RemoveObstacle" => C::RemoveObstacle { obstacle: String::new() },
-            "SetObserverFade" => C::SetObserverFade { observer: String::new(), fade: 0.0 },
-            "SetObserverValid" => C::SetObserverValid { observer: String::new(), valid: true },
+            "PlaceObstacle" => C::PlaceObstacle {
+                obstacle: String::new(),
+                from: v,
+                to: v,
+                thickness_m: 0.2,
+            },
+            "RemoveObstacle" => C::RemoveObstacle {
+                obstacle: String::new(),
+            },
+            "SetObserverFade" => C::SetObserverFade {
+                observer: String::new(),
+                fade: 0.0,
+            },
+            "SetObserverValid" => C::SetObserverValid {
+                observer: String::new(),
+                valid: true,
+            },
             "SetRemovalMultiplier" => C::SetRemovalMultiplier { multiplier: 1.0 },
-            "SetFamilyAvailable" => C::SetFamilyAvailable { family: String::new(), available: true },
+            "SetFamilyAvailable" => C::SetFamilyAvailable {
+                family: String::new(),
+                available: true,
+            },
             _ => return None,
         })
     }
@@ -272,7 +364,11 @@ mod tests {
             };
             let listed: Vec<&str> = schema.fields.iter().map(|f| f.name).collect();
             assert_eq!(written, listed, "{}", schema.name);
-            assert!(schema.fields.iter().all(|f| !f.label.is_empty()), "{}", schema.name);
+            assert!(
+                schema.fields.iter().all(|f| !f.label.is_empty()),
+                "{}",
+                schema.name
+            );
         }
         let mut labels: Vec<&str> = DIRECTIVE_SCHEMA.iter().map(|s| s.label).collect();
         labels.sort_unstable();

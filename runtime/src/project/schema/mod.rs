@@ -15,13 +15,13 @@ pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
 pub use directive_table::{directive_schema, DirectiveSchema, DirectiveTargets, DIRECTIVE_SCHEMA};
 pub use document_fields::DOCUMENT_SCHEMAS;
 pub use family::{AssetFamily, AssetVariant, PreviewShape, FAMILY_SCHEMA};
+pub use fields::{
+    DocumentSchema, FieldDefault, FieldSchema, SectionSchema, FINITE, POSITIVE, UNIT_INTERVAL,
+};
 pub use manifest::{Manifest, MANIFEST_SCHEMA};
 pub use overrides::{
     action_schema, ActionField, ActionSchema, Mutation, Override, OverrideAction, OverrideSet,
     ACTION_SCHEMA, OVERRIDES_SCHEMA,
-};
-pub use fields::{
-    DocumentSchema, FieldDefault, FieldSchema, SectionSchema, FINITE, POSITIVE, UNIT_INTERVAL,
 };
 pub use recipe::{Recipe, RecipeInput, Stage, StageInput, RECIPE_SCHEMA};
 pub use scenario::{
@@ -34,5 +34,6 @@ pub use scenario::{
     SCENARIO_SCHEMA, UNIT_SCALE,
 };
 pub use scenario_fields::{
-    scenario_field, scenario_section, DIRECTIVE_DURATION_RANGE, SCENARIO_DOCUMENT, SCENARIO_SECTIONS,
+    scenario_field, scenario_section, DIRECTIVE_DURATION_RANGE, SCENARIO_DOCUMENT,
+    SCENARIO_SECTIONS,
 };

@@ -6,8 +6,8 @@ use super::fields::{
     DocumentSchema, FieldDefault as D, FieldSchema, SectionSchema, FINITE, POSITIVE, UNIT_INTERVAL,
 };
 use super::scenario::{
-    NumberRange, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DURATION_FRAMES_RANGE,
-    FRAME_RATE_RANGE, SCENARIO_SCHEMA,
+    NumberRange, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DURATION_FRAMES_RANGE, FRAME_RATE_RANGE,
+    SCENARIO_SCHEMA,
 };
 
 /// A field with a name, label, type, unit, default and help (no range, no rule).
@@ -143,14 +143,64 @@ const OBSERVER_FIELDS: [FieldSchema; 15] = [
 ];
 
 const KEY_FIELDS: [FieldSchema; 2] = [
-    w(f("frame", "Frame", U64, "frames", D::Required, "the frame the eye reaches this position"), "above the previous key's"),
-    r(f("position", "Position", P3, "m", D::Required, "eye position at that frame"), FINITE),
+    w(
+        f(
+            "frame",
+            "Frame",
+            U64,
+            "frames",
+            D::Required,
+            "the frame the eye reaches this position",
+        ),
+        "above the previous key's",
+    ),
+    r(
+        f(
+            "position",
+            "Position",
+            P3,
+            "m",
+            D::Required,
+            "eye position at that frame",
+        ),
+        FINITE,
+    ),
 ];
 
 const AIM_FIELDS: [FieldSchema; 3] = [
-    w(f("frame", "Frame", U64, "frames", D::Required, "the frame the camera looks this way"), "above the previous key's"),
-    r(f("yaw_rad", "Yaw", "float", "rad", D::Required, "heading around Z at that frame (0 looks along +X)"), FINITE),
-    r(f("pitch_rad", "Pitch", "float", "rad", D::Number(0.0), "pitch at that frame (negative looks down)"), FINITE),
+    w(
+        f(
+            "frame",
+            "Frame",
+            U64,
+            "frames",
+            D::Required,
+            "the frame the camera looks this way",
+        ),
+        "above the previous key's",
+    ),
+    r(
+        f(
+            "yaw_rad",
+            "Yaw",
+            "float",
+            "rad",
+            D::Required,
+            "heading around Z at that frame (0 looks along +X)",
+        ),
+        FINITE,
+    ),
+    r(
+        f(
+            "pitch_rad",
+            "Pitch",
+            "float",
+            "rad",
+            D::Number(0.0),
+            "pitch at that frame (negative looks down)",
+        ),
+        FINITE,
+    ),
 ];
 
 const SOURCE_FIELDS: [FieldSchema; 11] = [
@@ -168,15 +218,55 @@ const SOURCE_FIELDS: [FieldSchema; 11] = [
 ];
 
 const BOX_FIELDS: [FieldSchema; 2] = [
-    w(f("min", "Min", P3, "m", D::Required, "lowest corner"), "≤ `max` on every axis"),
-    w(f("max", "Max", P3, "m", D::Required, "highest corner"), "≥ `min` on every axis"),
+    w(
+        f("min", "Min", P3, "m", D::Required, "lowest corner"),
+        "≤ `max` on every axis",
+    ),
+    w(
+        f("max", "Max", P3, "m", D::Required, "highest corner"),
+        "≥ `min` on every axis",
+    ),
 ];
 
 const VEHICLE_SOURCE_FIELDS: [FieldSchema; 4] = [
-    f("id", "Id", "id", "", D::Required, "persistent vehicle source id"),
-    w(f("lane", "Lane", "string", "", D::Required, "the lane of the recipe's street block it drives"), "a lane of the recipe's street block"),
-    f("target_count", "Target count", U32, "vehicles", D::Required, "vehicles it keeps on the lane"),
-    r(f("speed_m_s", "Speed", "float", "m/s", D::Number(8.0), "driving speed"), POSITIVE),
+    f(
+        "id",
+        "Id",
+        "id",
+        "",
+        D::Required,
+        "persistent vehicle source id",
+    ),
+    w(
+        f(
+            "lane",
+            "Lane",
+            "string",
+            "",
+            D::Required,
+            "the lane of the recipe's street block it drives",
+        ),
+        "a lane of the recipe's street block",
+    ),
+    f(
+        "target_count",
+        "Target count",
+        U32,
+        "vehicles",
+        D::Required,
+        "vehicles it keeps on the lane",
+    ),
+    r(
+        f(
+            "speed_m_s",
+            "Speed",
+            "float",
+            "m/s",
+            D::Number(8.0),
+            "driving speed",
+        ),
+        POSITIVE,
+    ),
 ];
 
 const CROSSINGS_FIELDS: [FieldSchema; 12] = [
@@ -200,20 +290,112 @@ const HAZARD_FIELDS: [FieldSchema; 2] = [
 ];
 
 const POPULATION_FIELDS: [FieldSchema; 8] = [
-    r(f("ped_frame_rate", "Ped frame rate", "float", "Hz", D::Number(20.0), "frames per second the ped clock counts against (rate = frame rate × cycles per frame)"), FRAME_RATE_RANGE),
-    r(f("ped_cycles_per_frame", "Ped cycles per frame", "float", "cycles", D::Number(1.0), "ped cycles per such frame"), CYCLES_PER_FRAME_RANGE),
-    r(f("vehicle_frame_rate", "Vehicle frame rate", "float", "Hz", D::Number(20.0), "frames per second the vehicle clock counts against"), FRAME_RATE_RANGE),
-    r(f("vehicle_cycles_per_frame", "Vehicle cycles per frame", "float", "cycles", D::Number(1.0), "vehicle cycles per such frame"), CYCLES_PER_FRAME_RANGE),
-    r(f("max_frame_time_s", "Max frame time", "float", "s", D::Number(0.1), "longest elapsed time one update adds to the clocks"), POSITIVE),
-    f("pool_capacity", "Pool capacity", U32, "entries", D::Number(16.0), "entries the reuse pool holds"),
-    f("aggressive_cleanup", "Aggressive cleanup", "bool", "", D::Bool(true), "whether the intermediate band removes offscreen members"),
-    f("fault", "Fault", "`None` or `Some(AttachFault(…))`", "", D::Text("None"), "a provoked attachment failure (fault-injection scenarios)"),
+    r(
+        f(
+            "ped_frame_rate",
+            "Ped frame rate",
+            "float",
+            "Hz",
+            D::Number(20.0),
+            "frames per second the ped clock counts against (rate = frame rate × cycles per frame)",
+        ),
+        FRAME_RATE_RANGE,
+    ),
+    r(
+        f(
+            "ped_cycles_per_frame",
+            "Ped cycles per frame",
+            "float",
+            "cycles",
+            D::Number(1.0),
+            "ped cycles per such frame",
+        ),
+        CYCLES_PER_FRAME_RANGE,
+    ),
+    r(
+        f(
+            "vehicle_frame_rate",
+            "Vehicle frame rate",
+            "float",
+            "Hz",
+            D::Number(20.0),
+            "frames per second the vehicle clock counts against",
+        ),
+        FRAME_RATE_RANGE,
+    ),
+    r(
+        f(
+            "vehicle_cycles_per_frame",
+            "Vehicle cycles per frame",
+            "float",
+            "cycles",
+            D::Number(1.0),
+            "vehicle cycles per such frame",
+        ),
+        CYCLES_PER_FRAME_RANGE,
+    ),
+    r(
+        f(
+            "max_frame_time_s",
+            "Max frame time",
+            "float",
+            "s",
+            D::Number(0.1),
+            "longest elapsed time one update adds to the clocks",
+        ),
+        POSITIVE,
+    ),
+    f(
+        "pool_capacity",
+        "Pool capacity",
+        U32,
+        "entries",
+        D::Number(16.0),
+        "entries the reuse pool holds",
+    ),
+    f(
+        "aggressive_cleanup",
+        "Aggressive cleanup",
+        "bool",
+        "",
+        D::Bool(true),
+        "whether the intermediate band removes offscreen members",
+    ),
+    f(
+        "fault",
+        "Fault",
+        "`None` or `Some(AttachFault(…))`",
+        "",
+        D::Text("None"),
+        "a provoked attachment failure (fault-injection scenarios)",
+    ),
 ];
 
 const FAULT_FIELDS: [FieldSchema; 3] = [
-    f("batch", "Batch", U64, "", D::Required, "realization batch ordinal (from 0)"),
-    f("item", "Item", U32, "", D::Required, "item within the batch"),
-    f("fail_restore", "Fail restore", "bool", "", D::Bool(false), "whether putting reused peds back into the pool fails too"),
+    f(
+        "batch",
+        "Batch",
+        U64,
+        "",
+        D::Required,
+        "realization batch ordinal (from 0)",
+    ),
+    f(
+        "item",
+        "Item",
+        U32,
+        "",
+        D::Required,
+        "item within the batch",
+    ),
+    f(
+        "fail_restore",
+        "Fail restore",
+        "bool",
+        "",
+        D::Bool(false),
+        "whether putting reused peds back into the pool fails too",
+    ),
 ];
 
 const MOTION_FIELDS: [FieldSchema; 13] = [
@@ -233,9 +415,29 @@ const MOTION_FIELDS: [FieldSchema; 13] = [
 ];
 
 const EXIT_FIELDS: [FieldSchema; 3] = [
-    w(f("id", "Id", "id", "", D::Required, "persistent exit id"), "unique among the exits"),
-    r(f("position", "Position", P3, "m", D::Required, "where the exit is"), FINITE),
-    f("capacity", "Capacity", U32, "agents", D::Number(1.0), "agents it takes before it is full"),
+    w(
+        f("id", "Id", "id", "", D::Required, "persistent exit id"),
+        "unique among the exits",
+    ),
+    r(
+        f(
+            "position",
+            "Position",
+            P3,
+            "m",
+            D::Required,
+            "where the exit is",
+        ),
+        FINITE,
+    ),
+    f(
+        "capacity",
+        "Capacity",
+        U32,
+        "agents",
+        D::Number(1.0),
+        "agents it takes before it is full",
+    ),
 ];
 
 const OBJECT_FIELDS: [FieldSchema; 5] = [
@@ -307,8 +509,8 @@ pub fn scenario_field(section: &str, field: &str) -> &'static FieldSchema {
 mod tests {
     use super::*;
     use crate::project::decode::Encode;
-    use crate::project::FieldDefault;
     use crate::project::write::Doc;
+    use crate::project::FieldDefault;
     use crate::project::{
         AimKey, AttachFaultSpec, Barrier, Box3, CrossingsSettings, Directive, ExitNode,
         HazardVehicle, Keyframe, MotionSettings, Observer, PopulationSettings, PopulationSource,
@@ -319,22 +521,104 @@ mod tests {
     /// decoder's defaults).
     fn records() -> Vec<(&'static str, &'static [&'static str], Doc)> {
         vec![
-            (Scenario::RON_NAME, Scenario::FIELD_NAMES, Scenario { fixed_step_s: super::super::scenario::DEFAULT_FIXED_STEP_S, duration_frames: super::super::scenario::DEFAULT_DURATION_FRAMES, ..Scenario::default() }.encode()),
-            (Observer::RON_NAME, Observer::FIELD_NAMES, Observer::with_defaults(String::new()).encode()),
-            (Keyframe::RON_NAME, Keyframe::FIELD_NAMES, Keyframe::default().encode()),
-            (AimKey::RON_NAME, AimKey::FIELD_NAMES, AimKey::default().encode()),
-            (PopulationSource::RON_NAME, PopulationSource::FIELD_NAMES, PopulationSource::default().encode()),
+            (
+                Scenario::RON_NAME,
+                Scenario::FIELD_NAMES,
+                Scenario {
+                    fixed_step_s: super::super::scenario::DEFAULT_FIXED_STEP_S,
+                    duration_frames: super::super::scenario::DEFAULT_DURATION_FRAMES,
+                    ..Scenario::default()
+                }
+                .encode(),
+            ),
+            (
+                Observer::RON_NAME,
+                Observer::FIELD_NAMES,
+                Observer::with_defaults(String::new()).encode(),
+            ),
+            (
+                Keyframe::RON_NAME,
+                Keyframe::FIELD_NAMES,
+                Keyframe::default().encode(),
+            ),
+            (
+                AimKey::RON_NAME,
+                AimKey::FIELD_NAMES,
+                AimKey::default().encode(),
+            ),
+            (
+                PopulationSource::RON_NAME,
+                PopulationSource::FIELD_NAMES,
+                PopulationSource::default().encode(),
+            ),
             (Box3::RON_NAME, Box3::FIELD_NAMES, Box3::default().encode()),
-            (VehicleSource::RON_NAME, VehicleSource::FIELD_NAMES, VehicleSource { speed_m_s: 8.0, ..VehicleSource::default() }.encode()),
-            (CrossingsSettings::RON_NAME, CrossingsSettings::FIELD_NAMES, CrossingsSettings::default().encode()),
-            (HazardVehicle::RON_NAME, HazardVehicle::FIELD_NAMES, HazardVehicle { y_m: 0.0, speed_m_s: 4.0 }.encode()),
-            (PopulationSettings::RON_NAME, PopulationSettings::FIELD_NAMES, PopulationSettings::default().encode()),
-            (AttachFaultSpec::RON_NAME, AttachFaultSpec::FIELD_NAMES, AttachFaultSpec::default().encode()),
-            (MotionSettings::RON_NAME, MotionSettings::FIELD_NAMES, MotionSettings::default().encode()),
-            (ExitNode::RON_NAME, ExitNode::FIELD_NAMES, ExitNode { capacity: 1, ..ExitNode::default() }.encode()),
-            (SceneObject::RON_NAME, SceneObject::FIELD_NAMES, SceneObject::default().encode()),
-            (Barrier::RON_NAME, Barrier::FIELD_NAMES, Barrier { thickness_m: 0.2, in_navigation: true, ..Barrier::default() }.encode()),
-            (Directive::RON_NAME, Directive::FIELD_NAMES, Directive::default().encode()),
+            (
+                VehicleSource::RON_NAME,
+                VehicleSource::FIELD_NAMES,
+                VehicleSource {
+                    speed_m_s: 8.0,
+                    ..VehicleSource::default()
+                }
+                .encode(),
+            ),
+            (
+                CrossingsSettings::RON_NAME,
+                CrossingsSettings::FIELD_NAMES,
+                CrossingsSettings::default().encode(),
+            ),
+            (
+                HazardVehicle::RON_NAME,
+                HazardVehicle::FIELD_NAMES,
+                HazardVehicle {
+                    y_m: 0.0,
+                    speed_m_s: 4.0,
+                }
+                .encode(),
+            ),
+            (
+                PopulationSettings::RON_NAME,
+                PopulationSettings::FIELD_NAMES,
+                PopulationSettings::default().encode(),
+            ),
+            (
+                AttachFaultSpec::RON_NAME,
+                AttachFaultSpec::FIELD_NAMES,
+                AttachFaultSpec::default().encode(),
+            ),
+            (
+                MotionSettings::RON_NAME,
+                MotionSettings::FIELD_NAMES,
+                MotionSettings::default().encode(),
+            ),
+            (
+                ExitNode::RON_NAME,
+                ExitNode::FIELD_NAMES,
+                ExitNode {
+                    capacity: 1,
+                    ..ExitNode::default()
+                }
+                .encode(),
+            ),
+            (
+                SceneObject::RON_NAME,
+                SceneObject::FIELD_NAMES,
+                SceneObject::default().encode(),
+            ),
+            (
+                Barrier::RON_NAME,
+                Barrier::FIELD_NAMES,
+                Barrier {
+                    thickness_m: 0.2,
+                    in_navigation: true,
+                    ..Barrier::default()
+                }
+                .encode(),
+            ),
+            (
+                Directive::RON_NAME,
+                Directive::FIELD_NAMES,
+                Directive::default().encode(),
+            ),
         ]
     }
 
@@ -346,7 +630,10 @@ mod tests {
             assert_eq!(*name, section.name);
             let listed: Vec<&str> = section.fields.iter().map(|f| f.name).collect();
             assert_eq!(listed, fields.to_vec(), "section {name}");
-            assert!(section.fields.iter().all(|f| !f.label.is_empty() && !f.help.is_empty()));
+            assert!(section
+                .fields
+                .iter()
+                .all(|f| !f.label.is_empty() && !f.help.is_empty()));
         }
     }
 
@@ -383,11 +670,19 @@ mod tests {
         let lanes = scenario_field("Crossings", "lanes");
         assert_eq!((lanes.unit, lanes.range), ("lanes", Some(LANES_RANGE)));
         assert_eq!(lanes.default.text(true), "`2`");
-        assert_eq!(scenario_field("Motion", "crowd_budget_ms").range_text(), "> 0");
+        assert_eq!(
+            scenario_field("Motion", "crowd_budget_ms").range_text(),
+            "> 0"
+        );
         assert_eq!(
             scenario_field("Motion", "full_exit_m").range_text(),
             "> 0; ≥ `full_enter_m`"
         );
-        assert_eq!(scenario_field("Scenario", "fixed_step_s").default.text(false), "`0.05`");
+        assert_eq!(
+            scenario_field("Scenario", "fixed_step_s")
+                .default
+                .text(false),
+            "`0.05`"
+        );
     }
 }

@@ -801,7 +801,6 @@ fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
             ("simulated_enter_m", m.simulated_enter_m),
             ("simulated_exit_m", m.simulated_exit_m),
             ("crowd_budget_ms", m.crowd_budget_ms),
-            ("default_relevance", m.default_relevance),
         ],
     );
     for (field, enter, exit, range) in [
@@ -831,6 +830,7 @@ fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
             );
         }
     }
+    problems.section(&path, "Motion", &[("default_relevance", m.default_relevance)]);
     let mut ids = BTreeSet::new();
     for (index, exit) in m.exits.iter().enumerate() {
         let at = path.field("exits").index(index);

@@ -340,7 +340,8 @@ pub fn humanize(name: &str) -> String {
     text
 }
 
-fn number_speed<N: egui::emath::Numeric>(range: &std::ops::RangeInclusive<N>) -> f64 {
+/// How fast a drag moves a number: a thousandth of its range (integers 0.2 per point).
+pub fn number_speed<N: egui::emath::Numeric>(range: &std::ops::RangeInclusive<N>) -> f64 {
     if N::INTEGRAL {
         return 0.2;
     }

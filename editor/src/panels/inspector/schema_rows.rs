@@ -5,7 +5,7 @@
 use egui::{DragValue, Response, Ui};
 use stagecraft_runtime::project::{FieldDefault, FieldSchema, Vec3};
 
-use super::form::{vec3_ui, Form};
+use super::form::{number_speed, vec3_ui, Form};
 
 /// The hover text of a schema row: its help, unit, range and default.
 pub fn schema_help(field: &FieldSchema) -> String {
@@ -64,7 +64,7 @@ impl Form<'_> {
     ) -> Response {
         let help = schema_help(field);
         let range = drag_range::<N>(field);
-        let speed = if N::INTEGRAL { 0.2 } else { 0.05 };
+        let speed = number_speed(&range);
         self.field(field.name, |form| {
             let path = form.path().to_string();
             form.labelled_row_here_ui(ui, field.name, field.label, &help, |ui| {

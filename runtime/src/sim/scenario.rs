@@ -830,7 +830,11 @@ fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
             );
         }
     }
-    problems.section(&path, "Motion", &[("default_relevance", m.default_relevance)]);
+    problems.section(
+        &path,
+        "Motion",
+        &[("default_relevance", m.default_relevance)],
+    );
     let mut ids = BTreeSet::new();
     for (index, exit) in m.exits.iter().enumerate() {
         let at = path.field("exits").index(index);

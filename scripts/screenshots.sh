@@ -106,6 +106,11 @@ capture projects/crosswalk-demo screenshots/viewport-camera-tiers.png --frame 40
 # yellow follower → leader lines (one follower still behind, regrouping).
 capture projects/crosswalk-demo screenshots/viewport-group-crossing.png --frame 140 --tab viewport \
     --look-at 0,0,7 --layers grid,routes
+# The Inspector on the crosswalk demo's crossing settings (issue 27): lanes, queue rows, the
+# signal timings, the liveness thresholds, groups and the hazard vehicle, each row from the
+# runtime's section schema with its unit, range and a reset to its default.
+capture projects/crosswalk-demo screenshots/inspector-crossings.png --scenario ping-pong \
+    --tab inspector --inspect crossings
 
 python3 scripts/check_png_nonblank.py screenshots/*.png
 # The 3D viewport itself must have rendered, not just the panels around it.

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
                 .as_deref()
                 .and_then(stagecraft_editor::panels::Tab::from_name),
             scenario: cli.scenario.clone(),
+            inspect: cli.inspect.clone(),
             look_at: cli.look_at,
             layers: cli
                 .layers

@@ -1,5 +1,6 @@
 //! `docs/format.md` agrees with the code: its operator sections are exactly what
-//! `stagecraft ops --markdown` prints, and each document table lists exactly the fields the
+//! `stagecraft ops --markdown` prints, its scenario sections are what the field schemas generate
+//! (`stagecraft schema --markdown`), and each document table lists exactly the fields the
 //! decoder reads, in canonical order.
 
 use std::path::PathBuf;
@@ -7,7 +8,7 @@ use std::path::PathBuf;
 use stagecraft_editor::cli::ops::markdown;
 use stagecraft_runtime::project::{
     AssetFamily, AssetVariant, Box3, Directive, Manifest, Mutation, Observer, Override,
-    OverrideSet, PopulationSource, Recipe, Scenario, Stage, SCENARIO_RANGES,
+    OverrideSet, PopulationSource, Recipe, Scenario, Stage, SCENARIO_SECTIONS,
 };
 
 fn format_reference() -> String {
@@ -72,36 +73,37 @@ fn every_document_field_is_documented_in_canonical_order() {
     }
 }
 
-/// The row of field `row` in the table under the heading "### `Section(…)`".
-fn documented_row<'t>(text: &'t str, section: &str, row: &str) -> &'t str {
-    let heading = format!("### `{section}(…)`");
-    let start = text
-        .find(&heading)
-        .unwrap_or_else(|| panic!("docs/format.md has no section {heading}"));
-    let prefix = format!("| `{row}` |");
-    text[start..]
-        .lines()
-        .find(|line| line.starts_with(&prefix))
-        .unwrap_or_else(|| panic!("docs/format.md's {heading} has no row `{row}`"))
-}
-
 #[test]
-fn every_scenario_range_the_compiler_checks_is_the_documented_one() {
+fn scenario_sections_are_generated_from_the_field_schemas() {
+    use stagecraft_editor::cli::schema::scenario_markdown;
     let text = format_reference();
-    for (section, row, field, range) in SCENARIO_RANGES {
-        let line = documented_row(&text, section, row);
-        let range_column = line.split(" | ").nth(3).expect("a range column");
-        assert!(
-            range_column.contains(range.text),
-            "docs/format.md's `{section}(…)` row `{row}` must give `{field}` the range \
-             \"{}\"; its range column says: {range_column}",
-            range.text
-        );
-        if row != field {
-            assert!(
-                range_column.contains(&format!("`{field}`")),
-                "the `{row}` row names `{field}` beside its range: {range_column}"
-            );
+    let begin = "<!-- scenario:begin -->\n";
+    let start = text.find(begin).expect("scenario:begin marker") + begin.len();
+    let end = text
+        .find("<!-- scenario:end -->")
+        .expect("scenario:end marker");
+    assert_eq!(
+        &text[start..end],
+        scenario_markdown(),
+        "regenerate with `stagecraft schema --markdown` (its `## scenario` part) between the markers"
+    );
+    // Every range the compiler checks is in its field's row.
+    for section in SCENARIO_SECTIONS {
+        for field in section.fields {
+            if let Some(range) = field.range {
+                let heading = format!("### `{}(…)`", section.name);
+                let table = &text[text.find(&heading).expect("the section")..];
+                let row = table
+                    .lines()
+                    .find(|line| line.starts_with(&format!("| `{}` |", field.name)))
+                    .expect("the field's row");
+                assert!(
+                    row.contains(range.text),
+                    "{}.{}: {row}",
+                    section.name,
+                    field.name
+                );
+            }
         }
     }
 }

@@ -130,34 +130,25 @@ fn an_observer_aim_key_is_added_where_the_camera_looks_and_undone_as_one_edit() 
 
 #[test]
 fn every_directive_command_has_its_kind_and_a_population_command_shows_its_fields() {
-    use stagecraft_editor::panels::inspector::scenario::{command_kind, new_command, COMMANDS};
-    use stagecraft_runtime::project::DirectiveCommand;
-    // Each kind offered makes a command of that kind, and no two kinds share a label.
-    for (kind, label) in COMMANDS {
+    use stagecraft_editor::panels::inspector::scenario::{
+        command_kind, command_options, new_command,
+    };
+    use stagecraft_runtime::project::{DirectiveCommand, DIRECTIVE_SCHEMA};
+    // Each kind of the runtime's directive table makes a command of that kind, and no two
+    // kinds share a label.
+    let options = command_options();
+    assert_eq!(options.len(), DIRECTIVE_SCHEMA.len());
+    for (kind, label) in &options {
         let command = new_command(kind, &DirectiveCommand::Hold);
-        assert_eq!(command_kind(&command), kind, "{label}");
+        assert_eq!(command_kind(&command), *kind, "{label}");
     }
-    let mut labels: Vec<&str> = COMMANDS.iter().map(|(_, label)| *label).collect();
+    let mut labels: Vec<&str> = options.iter().map(|(_, label)| *label).collect();
     labels.sort_unstable();
     labels.dedup();
-    assert_eq!(labels.len(), COMMANDS.len());
+    assert_eq!(labels.len(), options.len());
     // A box command switched to another box command keeps its box.
-    let spawn_box = new_command(
-        COMMANDS
-            .iter()
-            .find(|(_, l)| *l == "Set no-spawn box")
-            .expect("offered")
-            .0,
-        &DirectiveCommand::Hold,
-    );
-    let removal_box = new_command(
-        COMMANDS
-            .iter()
-            .find(|(_, l)| *l == "Set no-removal box")
-            .expect("offered")
-            .0,
-        &spawn_box,
-    );
+    let spawn_box = new_command("SetNoSpawnBox", &DirectiveCommand::Hold);
+    let removal_box = new_command("SetNoRemovalBox", &spawn_box);
     let (
         DirectiveCommand::SetNoSpawnBox { bounds: a },
         DirectiveCommand::SetNoRemovalBox { bounds: b },

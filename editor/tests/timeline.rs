@@ -9,7 +9,6 @@ use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
 use stagecraft_editor::document::Document;
 use stagecraft_editor::edits::{DocId, DocValue, ProjectEdit, Selection};
-use stagecraft_editor::panels::inspector::scenario::CommandKind;
 use stagecraft_editor::panels::timeline::TimelinePanel;
 use stagecraft_editor::panels::viewport::ViewportPanel;
 use stagecraft_editor::panels::Panel as _;
@@ -333,7 +332,7 @@ fn any_directive_kind_is_added_at_the_frame_and_a_ped_picked_in_the_viewport_is_
         .click();
     harness.run_steps(2);
     // A world command gets the world as its target.
-    harness.state_mut().timeline.marks.new_kind = Some(CommandKind::Panic);
+    harness.state_mut().timeline.marks.new_kind = Some("Panic");
     harness.run_steps(1);
     harness.get_by_label("+ Directive at frame 200").click();
     harness.run_steps(2);
@@ -342,7 +341,7 @@ fn any_directive_kind_is_added_at_the_frame_and_a_ped_picked_in_the_viewport_is_
     assert_eq!(added.target, Target::World);
     assert!(matches!(added.command, DirectiveCommand::Panic { .. }));
     // A timed stand for a pedestrian.
-    harness.state_mut().timeline.marks.new_kind = Some(CommandKind::Stand);
+    harness.state_mut().timeline.marks.new_kind = Some("Stand");
     harness.run_steps(1);
     harness.get_by_label("+ Directive at frame 200").click();
     harness.run_steps(2);
@@ -440,7 +439,7 @@ fn a_scene_object_picked_in_the_viewport_fills_a_rendezvous_object_and_an_escape
     );
     assert_eq!(after[0].target, before[0].target);
     // An escape from the van: the object's position becomes the threat.
-    harness.state_mut().timeline.marks.new_kind = Some(CommandKind::Escape);
+    harness.state_mut().timeline.marks.new_kind = Some("Escape");
     harness.run_steps(1);
     harness.get_by_label("+ Directive at frame 10").click();
     harness.run_steps(2);

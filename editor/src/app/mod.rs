@@ -49,6 +49,8 @@ pub struct RunArgs {
     pub tab: Option<Tab>,
     /// Open this scenario (its id) instead of the project's first one.
     pub scenario: Option<String>,
+    /// Select this field of the open scenario in the Inspector (`crossings`, `motion.exits[0]`).
+    pub inspect: Option<String>,
     /// Aim the Viewport at ground point (x, y) with a circle of this radius in view, meters,
     /// instead of framing all the content.
     pub look_at: Option<[f32; 3]>,
@@ -199,7 +201,25 @@ impl StagecraftApp {
         if let Some(id) = &args.scenario {
             app.open_scenario(id);
         }
+        if let Some(field) = &args.inspect {
+            app.inspect_scenario_field(field);
+        }
         app
+    }
+
+    /// Selects field `field` (`crossings`, `motion.exits[0]`) of the scenario the editor runs,
+    /// so the Inspector shows it open.
+    pub fn inspect_scenario_field(&mut self, field: &str) {
+        let Some(document) = self.workspace.as_mut().map(|w| &mut w.document) else {
+            return;
+        };
+        let id = match document.selection().doc.clone() {
+            Some(DocId::Scenario(id)) => Some(id),
+            _ => document.project().scenarios.keys().next().cloned(),
+        };
+        if let Some(id) = id {
+            document.select(Selection::field(DocId::Scenario(id), field_path(field)));
+        }
     }
 
     /// Selects scenario `id` of the open project, so the Timeline, Viewport and panels run it;
@@ -780,4 +800,20 @@ impl StagecraftApp {
         });
         true
     }
+}
+
+/// `motion.exits[0]` as a field path.
+pub fn field_path(text: &str) -> stagecraft_runtime::project::FieldPath {
+    use stagecraft_runtime::project::{FieldPath, PathSeg};
+    let mut path = FieldPath::root();
+    for part in text.split('.').filter(|p| !p.is_empty()) {
+        let (name, rest) = part.split_once('[').unwrap_or((part, ""));
+        path.0.push(PathSeg::Field(name.to_owned()));
+        for index in rest.split('[') {
+            if let Ok(index) = index.trim_end_matches(']').parse() {
+                path.0.push(PathSeg::Index(index));
+            }
+        }
+    }
+    path
 }

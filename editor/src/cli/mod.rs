@@ -29,6 +29,7 @@ pub mod json_out;
 pub mod new;
 pub mod ops;
 pub mod rebase;
+pub mod schema;
 pub mod simulate;
 pub mod simulate_crossings;
 pub mod terminal;
@@ -69,6 +70,10 @@ pub struct Cli {
     /// Open this scenario of the project (its id) instead of the first one.
     #[arg(long, value_name = "NAME", requires = "project")]
     pub scenario: Option<String>,
+    /// Select this field of the open scenario in the Inspector (e.g. `crossings`,
+    /// `motion.exits[0]`), as a screenshot of its settings needs.
+    #[arg(long, value_name = "FIELD", requires = "project")]
+    pub inspect: Option<String>,
     /// Aim the Viewport's camera at the ground point (X, Y) so that a circle of RADIUS meters
     /// around it fits the view, instead of framing all the content.
     #[arg(long, value_name = "X,Y,RADIUS", value_parser = parse_look_at, allow_hyphen_values = true)]
@@ -221,6 +226,17 @@ pub enum Command {
         #[arg(long, conflicts_with = "markdown")]
         json: bool,
         /// Print the operator sections of `docs/format.md` (Markdown tables).
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Print every document schema (manifest, recipe, scenario sections, override set,
+    /// family), the directive table and the override actions: fields with units, ranges,
+    /// defaults and help.
+    Schema {
+        /// Print it as JSON.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Print it as Markdown tables (the scenario part is `docs/format.md`'s).
         #[arg(long)]
         markdown: bool,
     },
@@ -429,6 +445,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             Ok(0)
         }
         Command::Ops { json, .. } => ops(*json, out),
+        Command::Schema { json, markdown } => schema::schema(*json, *markdown, out),
         Command::Simulate {
             project,
             scenario,

@@ -17,8 +17,8 @@ use stagecraft_runtime::sim::{Counters, EventKind, EventLog};
 
 use super::directive_pick::DirectivePick;
 use super::inspector::scenario::{
-    command_kind, directive_summary, kind_label, new_command, new_directive, target_for,
-    CommandKind, COMMANDS,
+    command_kind, command_options, directive_summary, kind_label, new_command, new_directive,
+    target_for,
 };
 use super::Command;
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
@@ -173,7 +173,7 @@ pub struct MarksState {
     /// Where the ruler was drawn last frame and the last frame it spans.
     ruler: Option<(Rect, u64)>,
     /// The kind "+ Directive" adds (Hold until another is chosen).
-    pub new_kind: Option<CommandKind>,
+    pub new_kind: Option<&'static str>,
 }
 
 /// Height of the ruler, points.
@@ -386,13 +386,13 @@ impl MarksState {
         .id_salt("timeline-marks")
         .default_open(false)
         .show(ui, |ui| {
-            let kind = self.new_kind.unwrap_or(CommandKind::Hold);
+            let kind = self.new_kind.unwrap_or("Hold");
             ui.horizontal(|ui| {
                 let mut chosen = kind;
                 egui::ComboBox::from_id_salt("timeline-new-directive-kind")
                     .selected_text(kind_label(kind))
                     .show_ui(ui, |ui| {
-                        for (k, label) in COMMANDS {
+                        for (k, label) in command_options() {
                             ui.selectable_value(&mut chosen, k, label);
                         }
                     });
@@ -542,12 +542,12 @@ fn scenario_edit(scenario: Scenario, index: usize, label: String) -> ProjectEdit
 
 /// The edit that adds a directive at `frame` (after the existing ones).
 pub fn add_directive(scenario: &Scenario, frame: u64) -> ProjectEdit {
-    add_directive_of(scenario, frame, CommandKind::Hold)
+    add_directive_of(scenario, frame, "Hold")
 }
 
 /// The edit that adds a directive of `kind` at `frame` (after the existing ones), for the first
 /// source's first pedestrian, or the world for a world command.
-pub fn add_directive_of(scenario: &Scenario, frame: u64, kind: CommandKind) -> ProjectEdit {
+pub fn add_directive_of(scenario: &Scenario, frame: u64, kind: &str) -> ProjectEdit {
     let sources: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
     let mut directive = new_directive(&sources, frame);
     if kind != command_kind(&directive.command) {

@@ -99,6 +99,7 @@ pub fn harness_with_service(
         frame: None,
         tab: None,
         scenario: None,
+        inspect: None,
         look_at: None,
         layers: None,
     };

@@ -181,6 +181,23 @@ pub fn published_routes(
         .unwrap_or_default()
 }
 
+/// The vehicle lane ids `recipe`'s stages publish (what a vehicle source may drive); empty when
+/// the recipe does not compile.
+pub fn published_lanes(
+    recipe: &Recipe,
+    families: &BTreeMap<String, AssetFamily>,
+    registry: &Registry,
+) -> BTreeSet<String> {
+    let source = RecipeSource {
+        file: "",
+        tree: None,
+    };
+    compile(recipe, families, registry, source)
+        .plan
+        .map(|plan| plan.lanes())
+        .unwrap_or_default()
+}
+
 /// The rulebook's diagnostics of a run of `frames` frames of scenario `id` (its compiler's
 /// problems, then its work and memory estimate against `registry`'s memory budget), on the
 /// scenario's file: what `stagecraft simulate --frames` checks before it runs. Empty when the

@@ -18,7 +18,8 @@ mod structure;
 
 pub use bind::{bind_ports, source_kind};
 pub use check::{
-    check_project, check_scenario_run, compile_project_recipe, load_and_check, published_routes,
+    check_project, check_scenario_run, compile_project_recipe, load_and_check, published_lanes,
+    published_routes,
 };
 pub use compile::{compile, family_data, CompileOutcome};
 pub use limits::{

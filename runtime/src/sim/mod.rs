@@ -107,3 +107,5 @@ mod build_tests;
 mod budget_tests;
 #[cfg(test)]
 mod scene_tests;
+#[cfg(test)]
+mod schema_tests;

@@ -17,11 +17,11 @@ use super::obstacles::Obstacle;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
 pub use super::tasks::rendezvous::{BarrierSpec, SceneObjectSpec};
 use crate::content::encode::ByteWriter;
+use crate::project::{scenario_field, FieldSchema};
 use crate::project::{
     Box3, CrossingsSettings, DirectiveCommand, FieldPath, MotionSettings, NumberRange, Observer,
     PopulationKind, PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3,
-    VehicleRelation, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DURATION_FRAMES_RANGE,
-    FRAME_RATE_RANGE, MAX_FIXED_STEP_S,
+    VehicleRelation,
 };
 
 /// An axis-aligned box, inclusive on both ends, meters.
@@ -476,7 +476,24 @@ impl Problems {
         }
     }
 
-    /// A number outside its documented range (`project::SCENARIO_RANGES`).
+    /// `value` against the range of its field schema (`project::SCENARIO_SECTIONS`): a
+    /// positive range is reported as "not a positive number", any other as out of range.
+    fn field(&mut self, path: FieldPath, field: &FieldSchema, value: f64) {
+        match field.range {
+            Some(range) if range.is_positive() => self.positive(path, value),
+            Some(range) => self.in_range(path, value, &range),
+            None => {}
+        }
+    }
+
+    /// Each of `fields` (name, value) of scenario section `section`, against its schema.
+    fn section(&mut self, path: &FieldPath, section: &str, fields: &[(&str, f64)]) {
+        for (name, value) in fields {
+            self.field(path.field(name), scenario_field(section, name), *value);
+        }
+    }
+
+    /// A number outside its documented range (`project::SCENARIO_SECTIONS`).
     fn in_range(&mut self, path: FieldPath, value: f64, range: &NumberRange) {
         if !value.is_finite() {
             self.push(path, SimProblem::NonFinite);
@@ -499,7 +516,8 @@ impl CompiledScenario {
         let mut problems = Problems {
             diagnostics: Vec::new(),
         };
-        if !(scenario.fixed_step_s > 0.0 && scenario.fixed_step_s <= MAX_FIXED_STEP_S) {
+        let fixed_step = scenario_field("Scenario", "fixed_step_s").range;
+        if !fixed_step.is_some_and(|range| range.contains(scenario.fixed_step_s)) {
             problems.push(
                 root.field("fixed_step_s"),
                 SimProblem::BadFixedStep {
@@ -508,10 +526,10 @@ impl CompiledScenario {
             );
         }
         // As a float: every u64 above the range is still above it after rounding.
-        problems.in_range(
-            root.field("duration_frames"),
-            scenario.duration_frames as f64,
-            &DURATION_FRAMES_RANGE,
+        problems.section(
+            &root,
+            "Scenario",
+            &[("duration_frames", scenario.duration_frames as f64)],
         );
         let observers = scenario
             .observers
@@ -554,7 +572,7 @@ impl CompiledScenario {
             .enumerate()
             .map(|(i, v)| {
                 let path = root.field("vehicle_sources").index(i);
-                problems.positive(path.field("speed_m_s"), v.speed_m_s);
+                problems.section(&path, "VehicleSource", &[("speed_m_s", v.speed_m_s)]);
                 VehicleSourceSpec {
                     id: v.id.clone(),
                     lane: v.lane.clone(),
@@ -722,7 +740,7 @@ pub const MAX_DIRECTIVE_DURATION_S: f64 = 3600.0;
 /// Whether `duration_s` is a duration a timed directive accepts: finite, in
 /// (0, [`MAX_DIRECTIVE_DURATION_S`]] seconds.
 pub fn is_directive_duration(duration_s: f64) -> bool {
-    duration_s.is_finite() && duration_s > 0.0 && duration_s <= MAX_DIRECTIVE_DURATION_S
+    crate::project::DIRECTIVE_DURATION_RANGE.contains(duration_s)
 }
 
 /// A directive's duration, which must lie in (0, 3600] seconds.
@@ -732,7 +750,7 @@ fn directive_duration(problems: &mut Problems, path: FieldPath, duration_s: f64)
             path,
             SimProblem::OutOfRange {
                 value: duration_s,
-                range: "a duration in (0, 3600] seconds",
+                range: crate::project::DIRECTIVE_DURATION_RANGE.text,
             },
         );
     }
@@ -774,15 +792,17 @@ fn write_motion(w: &mut ByteWriter, m: &MotionSettings) {
 /// Checks the motion settings: positive distances with each exit band at least its enter band,
 /// a positive crowd budget, relevance within 0..1, finite exits.
 fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
-    for (field, value) in [
-        ("full_enter_m", m.full_enter_m),
-        ("full_exit_m", m.full_exit_m),
-        ("simulated_enter_m", m.simulated_enter_m),
-        ("simulated_exit_m", m.simulated_exit_m),
-        ("crowd_budget_ms", m.crowd_budget_ms),
-    ] {
-        problems.positive(path.field(field), value);
-    }
+    problems.section(
+        &path,
+        "Motion",
+        &[
+            ("full_enter_m", m.full_enter_m),
+            ("full_exit_m", m.full_exit_m),
+            ("simulated_enter_m", m.simulated_enter_m),
+            ("simulated_exit_m", m.simulated_exit_m),
+            ("crowd_budget_ms", m.crowd_budget_ms),
+        ],
+    );
     for (field, enter, exit, range) in [
         (
             "full_exit_m",
@@ -810,10 +830,10 @@ fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) {
             );
         }
     }
-    unit_interval(
-        problems,
-        path.field("default_relevance"),
-        m.default_relevance,
+    problems.section(
+        &path,
+        "Motion",
+        &[("default_relevance", m.default_relevance)],
     );
     let mut ids = BTreeSet::new();
     for (index, exit) in m.exits.iter().enumerate() {
@@ -1014,15 +1034,7 @@ fn ascending_frames(problems: &mut Problems, keys: FieldPath, frames: &[u64]) {
 fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverSpec {
     problems.finite(path.field("position"), &xyz(o.position));
     problems.finite(path.field("close_m"), &[o.close_m]);
-    if !(0.0..=1.0).contains(&o.fade) {
-        problems.push(
-            path.field("fade"),
-            SimProblem::OutOfRange {
-                value: o.fade,
-                range: "a value in [0, 1]",
-            },
-        );
-    }
+    problems.section(&path, "Observer", &[("fade", o.fade)]);
     let path_frames: Vec<u64> = o.path.iter().map(|k| k.frame).collect();
     ascending_frames(problems, path.field("path"), &path_frames);
     for (i, key) in o.path.iter().enumerate() {
@@ -1081,57 +1093,30 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
 
 /// The crossings' settings, every rule checked with its field path.
 fn crossings(c: &CrossingsSettings, path: FieldPath, problems: &mut Problems) -> CrossingSettings {
-    for (field, value) in [
-        ("entry_range_m", c.entry_range_m),
-        ("vehicle_green_s", c.vehicle_green_s),
-        ("all_stop_s", c.all_stop_s),
-        ("pedestrian_s", c.pedestrian_s),
-        ("stuck_after_s", c.stuck_after_s),
-        ("forced_clear_after_s", c.forced_clear_after_s),
-    ] {
-        problems.positive(path.field(field), value);
-    }
-    let mut range = |field: &str, value: f64, low: f64, high: f64, text: &'static str| {
-        if !(value >= low && value <= high) {
-            problems.push(
-                path.field(field),
-                SimProblem::OutOfRange { value, range: text },
-            );
-        }
-    };
-    range(
-        "lanes",
-        f64::from(c.lanes),
-        1.0,
-        5.0,
-        "1 to 5 lateral lanes",
-    );
-    range(
-        "queue_rows",
-        f64::from(c.queue_rows),
-        1.0,
-        64.0,
-        "1 to 64 queue rows",
-    );
-    range(
-        "queries_per_step",
-        f64::from(c.queries_per_step),
-        1.0,
-        1e9,
-        "at least 1 query per step",
-    );
-    range("group_share", c.group_share, 0.0, 1.0, "a share in [0, 1]");
-    range(
-        "max_group_size",
-        f64::from(c.max_group_size),
-        0.0,
-        3.0,
-        "0 to 3 agents per group",
+    problems.section(
+        &path,
+        "Crossings",
+        &[
+            ("lanes", f64::from(c.lanes)),
+            ("queue_rows", f64::from(c.queue_rows)),
+            ("entry_range_m", c.entry_range_m),
+            ("queries_per_step", f64::from(c.queries_per_step)),
+            ("vehicle_green_s", c.vehicle_green_s),
+            ("all_stop_s", c.all_stop_s),
+            ("pedestrian_s", c.pedestrian_s),
+            ("stuck_after_s", c.stuck_after_s),
+            ("forced_clear_after_s", c.forced_clear_after_s),
+            ("group_share", c.group_share),
+            ("max_group_size", f64::from(c.max_group_size)),
+        ],
     );
     let hazard = c.hazard.as_ref().map(|h| {
         let hazard_path = path.field("hazard");
-        problems.finite(hazard_path.field("y_m"), &[h.y_m]);
-        problems.positive(hazard_path.field("speed_m_s"), h.speed_m_s);
+        problems.section(
+            &hazard_path,
+            "Hazard",
+            &[("y_m", h.y_m), ("speed_m_s", h.speed_m_s)],
+        );
         HazardSpec {
             y_m: h.y_m,
             speed_m_s: h.speed_m_s,
@@ -1160,27 +1145,17 @@ fn population(
     path: FieldPath,
     problems: &mut Problems,
 ) -> PopulationParams {
-    for (field, value, range) in [
-        ("ped_frame_rate", p.ped_frame_rate, &FRAME_RATE_RANGE),
-        (
-            "ped_cycles_per_frame",
-            p.ped_cycles_per_frame,
-            &CYCLES_PER_FRAME_RANGE,
-        ),
-        (
-            "vehicle_frame_rate",
-            p.vehicle_frame_rate,
-            &FRAME_RATE_RANGE,
-        ),
-        (
-            "vehicle_cycles_per_frame",
-            p.vehicle_cycles_per_frame,
-            &CYCLES_PER_FRAME_RANGE,
-        ),
-    ] {
-        problems.in_range(path.field(field), value, range);
-    }
-    problems.positive(path.field("max_frame_time_s"), p.max_frame_time_s);
+    problems.section(
+        &path,
+        "Population",
+        &[
+            ("ped_frame_rate", p.ped_frame_rate),
+            ("ped_cycles_per_frame", p.ped_cycles_per_frame),
+            ("vehicle_frame_rate", p.vehicle_frame_rate),
+            ("vehicle_cycles_per_frame", p.vehicle_cycles_per_frame),
+            ("max_frame_time_s", p.max_frame_time_s),
+        ],
+    );
     PopulationParams {
         clocks: ClocksConfig {
             ped: ClockConfig {
@@ -1226,14 +1201,16 @@ fn sources(
                 },
             );
         }
-        problems.positive(path.field("walk_speed_m_s"), source.walk_speed_m_s);
-        problems.positive(path.field("removal_multiplier"), source.removal_multiplier);
-        problems.finite(path.field("candidates_m"), &source.candidates_m);
-        problems.in_range(
-            path.field("batch_size"),
-            f64::from(source.batch_size),
-            &BATCH_SIZE_RANGE,
+        problems.section(
+            &path,
+            "Source",
+            &[
+                ("walk_speed_m_s", source.walk_speed_m_s),
+                ("removal_multiplier", source.removal_multiplier),
+                ("batch_size", f64::from(source.batch_size)),
+            ],
         );
+        problems.finite(path.field("candidates_m"), &source.candidates_m);
         compiled.push(SourceSpec {
             id: source.id.clone(),
             kind: source.kind,

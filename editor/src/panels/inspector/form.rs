@@ -152,6 +152,18 @@ impl<'a> Form<'a> {
         help: &str,
         add: impl FnOnce(&mut Ui) -> Response,
     ) -> Response {
+        self.labelled_row_here_ui(ui, name, &humanize(name), help, add)
+    }
+
+    /// A row at the current path labelled `label` (a schema's label).
+    pub fn labelled_row_here_ui(
+        &mut self,
+        ui: &mut Ui,
+        name: &str,
+        label: &str,
+        help: &str,
+        add: impl FnOnce(&mut Ui) -> Response,
+    ) -> Response {
         let worst = self.diagnostics_here().map(|d| d.severity).min();
         let messages: Vec<String> = self
             .diagnostics_here()
@@ -160,7 +172,7 @@ impl<'a> Form<'a> {
         let focused = self.is_exact_focus();
         let inner = highlight_frame(ui, focused).show(ui, |ui| {
             ui.horizontal(|ui| {
-                let text = humanize(name);
+                let text = label.to_owned();
                 let text = match worst {
                     Some(Severity::Error) => RichText::new(text).color(ui.visuals().error_fg_color),
                     Some(Severity::Warning) => {
@@ -328,7 +340,8 @@ pub fn humanize(name: &str) -> String {
     text
 }
 
-fn number_speed<N: egui::emath::Numeric>(range: &std::ops::RangeInclusive<N>) -> f64 {
+/// How fast a drag moves a number: a thousandth of its range (integers 0.2 per point).
+pub fn number_speed<N: egui::emath::Numeric>(range: &std::ops::RangeInclusive<N>) -> f64 {
     if N::INTEGRAL {
         return 0.2;
     }

@@ -24,6 +24,23 @@ pub fn record_list_ui<T>(
     items: &mut Vec<T>,
     new_item: impl Fn(&[T]) -> T,
     title: impl Fn(usize, &T) -> String,
+    item_ui: impl FnMut(&mut Form<'_>, &mut Ui, &mut T),
+) {
+    record_list_sorted_ui(form, ui, name, items, |_| 0, new_item, title, item_ui);
+}
+
+/// Like [`record_list_ui`], listing the items by `key` (stable: file order within a key),
+/// such as directives by frame; each item keeps its index in the file, and the move buttons
+/// still move it in the file.
+#[allow(clippy::too_many_arguments)]
+pub fn record_list_sorted_ui<T>(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    name: &str,
+    items: &mut Vec<T>,
+    key: impl Fn(&T) -> u64,
+    new_item: impl Fn(&[T]) -> T,
+    title: impl Fn(usize, &T) -> String,
     mut item_ui: impl FnMut(&mut Form<'_>, &mut Ui, &mut T),
 ) {
     form.field(name, |form| {
@@ -41,7 +58,10 @@ pub fn record_list_ui<T>(
             })
             .body(|ui| {
                 let count = items.len();
-                for (index, item) in items.iter_mut().enumerate() {
+                let mut order: Vec<usize> = (0..count).collect();
+                order.sort_by_key(|index| key(&items[*index]));
+                for index in order {
+                    let item = &mut items[index];
                     form.index(index, |form| {
                         let item_id = ui.make_persistent_id(form.path().to_string());
                         let mut item_state =

@@ -6,12 +6,15 @@
 //! when their text is committed, so a typed number is one edit. Stage parameters are drawn from
 //! the operators' schemas ([`params`]).
 
+pub mod directive;
 pub mod form;
 pub mod list;
 pub mod manifest;
 pub mod params;
 pub mod recipe;
 pub mod scenario;
+pub mod schema_rows;
+pub mod sections;
 
 use std::hash::{Hash, Hasher};
 

@@ -3,15 +3,21 @@
 use egui::{RichText, Ui};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
-    AimKey, Barrier, Box3, Directive, DirectiveCommand, Keyframe, Observer, Override,
-    OverrideAction, OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject,
-    Vec2, Vec3, VehicleRelation, ACTION_SCHEMA, DEFAULT_FIXED_STEP_S, DURATION_FRAMES_RANGE,
-    MAX_DURATION_FRAMES, MAX_FIXED_STEP_S,
+    scenario_section, AimKey, Barrier, Box3, Keyframe, Observer, Override, OverrideAction,
+    OverrideSet, PopulationKind, PopulationSource, RouteEnd, Scenario, SceneObject, Vec2, Vec3,
+    ACTION_SCHEMA,
 };
-use stagecraft_runtime::recipe::published_routes;
+use stagecraft_runtime::recipe::{published_lanes, published_routes};
 
+pub use super::directive::{
+    command_kind, command_options, directive_summary, kind_label, new_command, new_directive,
+    next_directive_frame, target_for,
+};
+use super::directive::{directive_ui, DirectiveIds};
 use super::form::{combo_ui, vec3_ui, Form};
-use super::list::{fresh_id, record_list_ui};
+use super::list::{fresh_id, record_list_sorted_ui, record_list_ui, value_list_ui};
+use super::schema_rows::schema_help;
+use super::sections;
 
 const KINDS: [(PopulationKind, &str); 2] = [
     (PopulationKind::Ambient, "Ambient"),
@@ -36,26 +42,12 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         &mut scenario.recipe,
         &recipes,
     );
-    form.number_ui(
+    let root = scenario_section("Scenario");
+    form.schema_number_ui(ui, root.get("fixed_step_s"), &mut scenario.fixed_step_s);
+    form.schema_number_ui(
         ui,
-        "fixed_step_s",
-        &format!(
-            "Fixed simulation step, in (0, {MAX_FIXED_STEP_S}] seconds (default {DEFAULT_FIXED_STEP_S} s)."
-        ),
-        &mut scenario.fixed_step_s,
-        0.001..=MAX_FIXED_STEP_S,
-        " s",
-    );
-    form.number_ui(
-        ui,
-        "duration_frames",
-        &format!(
-            "Length of the scenario in frames, {}.",
-            DURATION_FRAMES_RANGE.text
-        ),
+        root.get("duration_frames"),
         &mut scenario.duration_frames,
-        0..=MAX_DURATION_FRAMES,
-        " frames",
     );
     record_list_ui(
         form,
@@ -110,15 +102,29 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         "Ambient members inside this box are never retired automatically.",
         &mut scenario.no_removal_box,
     );
+    let lanes: Vec<String> = project
+        .recipes
+        .get(&scenario.recipe)
+        .map(|recipe| {
+            published_lanes(recipe, &project.families, &Registry::standard())
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default();
+    sections::vehicle_sources_ui(form, ui, &mut scenario.vehicle_sources, &lanes);
+    sections::crossings_ui(form, ui, &mut scenario.crossings);
+    sections::population_ui(form, ui, &mut scenario.population);
+    sections::motion_ui(form, ui, &mut scenario.motion);
     let source_ids: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
     let object_ids: Vec<String> = scenario.objects.iter().map(|o| o.id.clone()).collect();
     let observer_ids: Vec<String> = scenario.observers.iter().map(|o| o.id.clone()).collect();
     let duration_frames = scenario.duration_frames;
-    record_list_ui(
+    record_list_sorted_ui(
         form,
         ui,
         "directives",
         &mut scenario.directives,
+        |directive| directive.frame,
         |directives| {
             new_directive(
                 &source_ids,
@@ -170,158 +176,40 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
 }
 
 fn object_ui(form: &mut Form<'_>, ui: &mut Ui, object: &mut SceneObject) {
-    form.text_ui(
-        ui,
-        "id",
-        "Persistent id (directives name it).",
-        &mut object.id,
-    );
-    form.vec3_ui(ui, "position", "Translation.", &mut object.position);
-    form.number_ui(
-        ui,
-        "yaw_rad",
-        "Rotation about Z.",
-        &mut object.yaw_rad,
-        -std::f64::consts::PI..=std::f64::consts::PI,
-        " rad",
-    );
-    form.vec3_ui(ui, "scale", "Scale per local axis.", &mut object.scale);
-    form.vec3_ui(
-        ui,
-        "half_extents_m",
-        "Half extents of the footprint the paths avoid (zero: none).",
-        &mut object.half_extents_m,
-    );
+    let s = scenario_section("Object");
+    form.schema_text_ui(ui, s.get("id"), &mut object.id);
+    form.schema_vec3_ui(ui, s.get("position"), &mut object.position);
+    form.schema_number_ui(ui, s.get("yaw_rad"), &mut object.yaw_rad);
+    form.schema_vec3_ui(ui, s.get("scale"), &mut object.scale);
+    form.schema_vec3_ui(ui, s.get("half_extents_m"), &mut object.half_extents_m);
 }
 
 fn barrier_ui(form: &mut Form<'_>, ui: &mut Ui, barrier: &mut Barrier) {
-    form.text_ui(ui, "id", "Persistent id.", &mut barrier.id);
-    form.vec3_ui(ui, "from", "One end of the wall.", &mut barrier.from);
-    form.vec3_ui(ui, "to", "The other end.", &mut barrier.to);
-    form.number_ui(
-        ui,
-        "thickness_m",
-        "Wall thickness.",
-        &mut barrier.thickness_m,
-        0.0..=10.0,
-        " m",
-    );
-    form.row_ui(
-        ui,
-        "in_navigation",
-        "Whether path queries know it (off: only bodies meet it).",
-        |ui| ui.checkbox(&mut barrier.in_navigation, ""),
-    );
-}
-
-/// The frame of a directive added after `directives`: 20 frames past the last one, never past the
-/// scenario's end (a directive there would never run, which is an error).
-pub fn next_directive_frame(directives: &[Directive], duration_frames: u64) -> u64 {
-    directives
-        .last()
-        .map_or(0, |d| d.frame.saturating_add(20))
-        .min(duration_frames)
-}
-
-/// The directive "add" creates at `frame`: a Hold of the first source's first pedestrian (the
-/// Inspector's list and the Timeline's "+ Directive" both use it).
-pub fn new_directive(source_ids: &[String], frame: u64) -> Directive {
-    Directive {
-        frame,
-        target: stagecraft_runtime::project::Target::Born {
-            source: source_ids.first().cloned().unwrap_or_default(),
-            ordinal: 0,
-        },
-        command: DirectiveCommand::Hold,
-    }
-}
-
-/// One line naming a directive: "frame 40 · courier #0 · Claim".
-pub fn directive_summary(directive: &Directive) -> String {
-    format!(
-        "frame {} · {} · {}",
-        directive.frame,
-        directive.target,
-        command_name(&directive.command)
-    )
+    let s = scenario_section("Barrier");
+    form.schema_text_ui(ui, s.get("id"), &mut barrier.id);
+    form.schema_vec3_ui(ui, s.get("from"), &mut barrier.from);
+    form.schema_vec3_ui(ui, s.get("to"), &mut barrier.to);
+    form.schema_number_ui(ui, s.get("thickness_m"), &mut barrier.thickness_m);
+    form.schema_bool_ui(ui, s.get("in_navigation"), &mut barrier.in_navigation);
 }
 
 fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
-    use std::f64::consts::PI;
     form.text_ui(ui, "id", "Persistent id.", &mut observer.id);
     form.vec3_ui(ui, "position", "Eye position.", &mut observer.position);
-    form.number_ui(
-        ui,
-        "yaw_rad",
-        "Heading around Z (0 looks along +X).",
-        &mut observer.yaw_rad,
-        -PI..=PI,
-        " rad",
-    );
-    form.number_ui(
-        ui,
-        "pitch_rad",
-        "Pitch (negative looks down).",
-        &mut observer.pitch_rad,
-        -PI / 2.0..=PI / 2.0,
-        " rad",
-    );
-    form.number_ui(
-        ui,
-        "fov_y_rad",
-        "Vertical field of view, in (0, π).",
-        &mut observer.fov_y_rad,
-        0.01..=3.1,
-        " rad",
-    );
-    form.number_ui(
-        ui,
-        "near_m",
-        "Near plane distance.",
-        &mut observer.near_m,
-        0.01..=1000.0,
-        " m",
-    );
-    form.number_ui(
-        ui,
-        "far_m",
-        "Far plane distance.",
-        &mut observer.far_m,
-        0.1..=100_000.0,
-        " m",
-    );
-    form.number_ui(
-        ui,
-        "retain_radius_m",
-        "Members within this horizontal distance are retained (Rout).",
-        &mut observer.retain_radius_m,
-        0.0..=10_000.0,
-        " m",
-    );
-    form.number_ui(
-        ui,
-        "remove_radius_m",
-        "Members beyond this horizontal distance are removable (Rin).",
-        &mut observer.remove_radius_m,
-        0.0..=10_000.0,
-        " m",
-    );
-    form.number_ui(
-        ui,
-        "close_m",
-        "Closer than this to the camera (3D), a visible birth is refused.",
-        &mut observer.close_m,
-        0.0..=10_000.0,
-        " m",
-    );
-    form.number_ui(
-        ui,
-        "fade",
-        "Fade at the start: 0 is clear, 1 is black (hidden startup needs more than 0.9).",
-        &mut observer.fade,
-        0.0..=1.0,
-        "",
-    );
+    let s = scenario_section("Observer");
+    for (name, value) in [
+        ("yaw_rad", &mut observer.yaw_rad),
+        ("pitch_rad", &mut observer.pitch_rad),
+        ("fov_y_rad", &mut observer.fov_y_rad),
+        ("near_m", &mut observer.near_m),
+        ("far_m", &mut observer.far_m),
+        ("retain_radius_m", &mut observer.retain_radius_m),
+        ("remove_radius_m", &mut observer.remove_radius_m),
+        ("close_m", &mut observer.close_m),
+        ("fade", &mut observer.fade),
+    ] {
+        form.schema_number_ui(ui, s.get(name), value);
+    }
     form.row_ui(
         ui,
         "valid",
@@ -361,18 +249,10 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
             )
         },
         |form, ui, key| {
-            form.number_ui(
+            form.schema_number_ui(ui, scenario_section("Key").get("frame"), &mut key.frame);
+            form.schema_vec3_ui(
                 ui,
-                "frame",
-                "The frame the eye reaches this position (keyframes ascend by frame).",
-                &mut key.frame,
-                0..=10_000_000,
-                "",
-            );
-            form.vec3_ui(
-                ui,
-                "position",
-                "Eye position at that frame.",
+                scenario_section("Key").get("position"),
                 &mut key.position,
             );
         },
@@ -402,29 +282,12 @@ fn aim_keys_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
             )
         },
         |form, ui, key| {
-            form.number_ui(
+            form.schema_number_ui(ui, scenario_section("Aim").get("frame"), &mut key.frame);
+            form.schema_number_ui(ui, scenario_section("Aim").get("yaw_rad"), &mut key.yaw_rad);
+            form.schema_number_ui(
                 ui,
-                "frame",
-                "The frame the camera looks this way (aim keys ascend by frame).",
-                &mut key.frame,
-                0..=10_000_000,
-                "",
-            );
-            form.number_ui(
-                ui,
-                "yaw_rad",
-                "Heading around Z at that frame (0 looks along +X); between keys it turns the shorter way.",
-                &mut key.yaw_rad,
-                -std::f64::consts::PI..=std::f64::consts::PI,
-                " rad",
-            );
-            form.number_ui(
-                ui,
-                "pitch_rad",
-                "Pitch at that frame (negative looks down).",
+                scenario_section("Aim").get("pitch_rad"),
                 &mut key.pitch_rad,
-                -std::f64::consts::FRAC_PI_2..=std::f64::consts::FRAC_PI_2,
-                " rad",
             );
         },
     );
@@ -456,21 +319,42 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
         &mut source.route,
         routes,
     );
-    form.number_ui(
+    form.schema_number_ui(
         ui,
-        "target_count",
-        "How many pedestrians the source aims to keep alive.",
+        scenario_section("Source").get("target_count"),
         &mut source.target_count,
-        0..=100_000,
-        "",
     );
-    form.number_ui(
+    form.schema_number_ui(
         ui,
-        "walk_speed_m_s",
-        "Preferred walking speed.",
+        scenario_section("Source").get("walk_speed_m_s"),
         &mut source.walk_speed_m_s,
-        0.05..=10.0,
-        " m/s",
+    );
+    let s = scenario_section("Source");
+    form.schema_optional_u32_ui(
+        ui,
+        s.get("capacity"),
+        &mut source.capacity,
+        source.target_count,
+    );
+    form.schema_number_ui(ui, s.get("batch_size"), &mut source.batch_size);
+    optional_text_ui(form, ui, s.get("family"), &mut source.family);
+    value_list_ui(
+        form,
+        ui,
+        "candidates_m",
+        &schema_help(s.get("candidates_m")),
+        &mut source.candidates_m,
+        |items| items.last().map_or(0.0, |m| m + 1.0),
+        |form, ui, value| {
+            form.row_here_ui(ui, "candidates_m", "Progress along the route.", |ui| {
+                ui.add(egui::DragValue::new(value).speed(0.05).suffix(" m"))
+            });
+        },
+    );
+    form.schema_number_ui(
+        ui,
+        s.get("removal_multiplier"),
+        &mut source.removal_multiplier,
     );
     form.choice_ui(
         ui,
@@ -479,6 +363,30 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
         &mut source.at_route_end,
         &ROUTE_ENDS,
     );
+}
+
+/// An optional id row (`None` / `Some("…")`): a checkbox, then the text.
+fn optional_text_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    field: &stagecraft_runtime::project::FieldSchema,
+    value: &mut Option<String>,
+) {
+    let help = schema_help(field);
+    form.field(field.name, |form| {
+        form.labelled_row_here_ui(ui, field.name, field.label, &help, |ui| {
+            let mut set = value.is_some();
+            let mut response = named_checkbox(ui, &mut set, &format!("Set {}", field.label));
+            match (set, value.as_mut()) {
+                (true, Some(text)) => {
+                    response |= ui.add(egui::TextEdit::singleline(text).desired_width(160.0));
+                }
+                (true, None) => *value = Some(String::new()),
+                (false, _) => *value = None,
+            }
+            response
+        })
+    });
 }
 
 /// A box row: an edit that would put a min past its max, or make a coordinate non-finite, is
@@ -544,303 +452,8 @@ pub fn box_refusal(name: &str, bounds: &Box3) -> Option<String> {
     None
 }
 
-/// The kinds of directive command the editor offers (the Inspector's combo box and the
-/// Timeline's "+ Directive" kind).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CommandKind {
-    /// `Claim`.
-    Claim,
-    /// `Release`.
-    Release,
-    /// `Rendezvous` (a point).
-    Rendezvous,
-    /// `Hold` (until `Continue`).
-    Hold,
-    /// `Continue`.
-    Continue,
-    /// `Stand` (timed standing).
-    Stand,
-    /// `Redirect` (a point).
-    Redirect,
-    /// `Cancel`.
-    Cancel,
-    /// `Escape`.
-    Escape,
-    /// `RendezvousWith` (a scene object).
-    RendezvousWith,
-    /// `RedirectTo` (a scene object).
-    RedirectTo,
-    /// `Knockdown`.
-    Knockdown,
-    /// `Destroy`.
-    Destroy,
-    /// `Panic` (a world stimulus).
-    Panic,
-    /// `SetRelevance`.
-    SetRelevance,
-    /// `LineOfSight`.
-    LineOfSight,
-    /// `SetVehicleIntent`.
-    SetVehicleIntent,
-    /// `SetVehicleRelation` (seated, entering, exiting, intent, none).
-    SetVehicleRelation,
-    /// `QueueEvent` (an event candidate with a duration).
-    QueueEvent,
-    /// `SetNoSpawnBox`.
-    SetNoSpawnBox,
-    /// `ClearNoSpawnBox`.
-    ClearNoSpawnBox,
-    /// `SetNoRemovalBox`.
-    SetNoRemovalBox,
-    /// `ClearNoRemovalBox`.
-    ClearNoRemovalBox,
-    /// `SuppressCleanup`.
-    SuppressCleanup,
-    /// `ForcedInit` (a window, seconds).
-    ForcedInit,
-    /// `InstantFill`.
-    InstantFill,
-    /// `PausePopulation` (a pause of the population clocks, seconds).
-    PausePopulation,
-    /// `PlaceObstacle` (a wall segment placed in the physical scene).
-    PlaceObstacle,
-    /// `RemoveObstacle` (a placed or authored obstacle leaves the physical scene).
-    RemoveObstacle,
-    /// `SetObserverFade`.
-    SetObserverFade,
-    /// `SetObserverValid`.
-    SetObserverValid,
-    /// `SetRemovalMultiplier`.
-    SetRemovalMultiplier,
-    /// `SetFamilyAvailable`.
-    SetFamilyAvailable,
-}
-
-/// Every kind offered, with its label, in menu order.
-pub const COMMANDS: [(CommandKind, &str); 33] = [
-    (CommandKind::Claim, "Claim"),
-    (CommandKind::Release, "Release"),
-    (CommandKind::Rendezvous, "Rendezvous"),
-    (CommandKind::Hold, "Hold"),
-    (CommandKind::Continue, "Continue"),
-    (CommandKind::Stand, "Stand (timed)"),
-    (CommandKind::Redirect, "Redirect"),
-    (CommandKind::Cancel, "Cancel"),
-    (CommandKind::Escape, "Escape"),
-    (CommandKind::RendezvousWith, "Rendezvous with object"),
-    (CommandKind::RedirectTo, "Redirect to object"),
-    (CommandKind::Knockdown, "Knockdown"),
-    (CommandKind::Destroy, "Destroy"),
-    (CommandKind::Panic, "Panic"),
-    (CommandKind::SetRelevance, "Set relevance"),
-    (CommandKind::LineOfSight, "Line of sight"),
-    (CommandKind::SetVehicleIntent, "Set vehicle intent"),
-    (CommandKind::SetVehicleRelation, "Set vehicle relation"),
-    (CommandKind::QueueEvent, "Queue event"),
-    (CommandKind::SetNoSpawnBox, "Set no-spawn box"),
-    (CommandKind::ClearNoSpawnBox, "Clear no-spawn box"),
-    (CommandKind::SetNoRemovalBox, "Set no-removal box"),
-    (CommandKind::ClearNoRemovalBox, "Clear no-removal box"),
-    (CommandKind::SuppressCleanup, "Suppress cleanup"),
-    (CommandKind::ForcedInit, "Forced init window"),
-    (CommandKind::InstantFill, "Instant fill"),
-    (CommandKind::PausePopulation, "Pause population"),
-    (CommandKind::PlaceObstacle, "Place obstacle"),
-    (CommandKind::RemoveObstacle, "Remove obstacle"),
-    (CommandKind::SetObserverFade, "Set observer fade"),
-    (CommandKind::SetObserverValid, "Set observer validity"),
-    (CommandKind::SetRemovalMultiplier, "Set removal multiplier"),
-    (CommandKind::SetFamilyAvailable, "Set family availability"),
-];
-
-/// The kind of `command`.
-pub fn command_kind(command: &DirectiveCommand) -> CommandKind {
-    match command {
-        DirectiveCommand::Claim { .. } => CommandKind::Claim,
-        DirectiveCommand::Release { .. } => CommandKind::Release,
-        DirectiveCommand::Rendezvous { .. } => CommandKind::Rendezvous,
-        DirectiveCommand::Hold => CommandKind::Hold,
-        DirectiveCommand::Continue => CommandKind::Continue,
-        DirectiveCommand::Redirect { .. } => CommandKind::Redirect,
-        DirectiveCommand::Cancel => CommandKind::Cancel,
-        DirectiveCommand::Escape { .. } => CommandKind::Escape,
-        DirectiveCommand::RendezvousWith { .. } => CommandKind::RendezvousWith,
-        DirectiveCommand::RedirectTo { .. } => CommandKind::RedirectTo,
-        DirectiveCommand::Knockdown { .. } => CommandKind::Knockdown,
-        DirectiveCommand::Stand { .. } => CommandKind::Stand,
-        DirectiveCommand::Destroy => CommandKind::Destroy,
-        DirectiveCommand::Panic { .. } => CommandKind::Panic,
-        DirectiveCommand::SetRelevance { .. } => CommandKind::SetRelevance,
-        DirectiveCommand::LineOfSight { .. } => CommandKind::LineOfSight,
-        DirectiveCommand::SetVehicleIntent { .. } => CommandKind::SetVehicleIntent,
-        DirectiveCommand::SetVehicleRelation { .. } => CommandKind::SetVehicleRelation,
-        DirectiveCommand::QueueEvent { .. } => CommandKind::QueueEvent,
-        DirectiveCommand::PausePopulation { .. } => CommandKind::PausePopulation,
-        DirectiveCommand::PlaceObstacle { .. } => CommandKind::PlaceObstacle,
-        DirectiveCommand::RemoveObstacle { .. } => CommandKind::RemoveObstacle,
-        DirectiveCommand::SetNoSpawnBox { .. } => CommandKind::SetNoSpawnBox,
-        DirectiveCommand::ClearNoSpawnBox => CommandKind::ClearNoSpawnBox,
-        DirectiveCommand::SetNoRemovalBox { .. } => CommandKind::SetNoRemovalBox,
-        DirectiveCommand::ClearNoRemovalBox => CommandKind::ClearNoRemovalBox,
-        DirectiveCommand::SuppressCleanup => CommandKind::SuppressCleanup,
-        DirectiveCommand::ForcedInit { .. } => CommandKind::ForcedInit,
-        DirectiveCommand::InstantFill => CommandKind::InstantFill,
-        DirectiveCommand::SetObserverFade { .. } => CommandKind::SetObserverFade,
-        DirectiveCommand::SetObserverValid { .. } => CommandKind::SetObserverValid,
-        DirectiveCommand::SetRemovalMultiplier { .. } => CommandKind::SetRemovalMultiplier,
-        DirectiveCommand::SetFamilyAvailable { .. } => CommandKind::SetFamilyAvailable,
-    }
-}
-
-fn command_name(command: &DirectiveCommand) -> &'static str {
-    kind_label(command_kind(command))
-}
-
-/// The label of `kind` in [`COMMANDS`].
-pub fn kind_label(kind: CommandKind) -> &'static str {
-    COMMANDS
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map_or("?", |(_, label)| *label)
-}
-
-/// The goal or threat a command carries, kept when switching between commands that have one.
-fn command_point(command: &DirectiveCommand) -> Vec3 {
-    match command {
-        DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => *goal,
-        DirectiveCommand::Escape { threat, .. } => *threat,
-        DirectiveCommand::Panic { center, .. } => *center,
-        _ => Vec3::default(),
-    }
-}
-
-/// A command of `kind`, keeping the point, object and offset `previous` carries where the new
-/// kind has one.
-pub fn new_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveCommand {
-    let point = command_point(previous);
-    let (object, offset) = match previous {
-        DirectiveCommand::RendezvousWith { object, offset }
-        | DirectiveCommand::RedirectTo { object, offset } => (object.clone(), *offset),
-        _ => (String::new(), Vec3::default()),
-    };
-    match kind {
-        CommandKind::Claim => DirectiveCommand::Claim {
-            owner: "script".to_owned(),
-            allow_transfer: false,
-        },
-        CommandKind::Release => DirectiveCommand::Release {
-            owner: "script".to_owned(),
-        },
-        CommandKind::Rendezvous => DirectiveCommand::Rendezvous { goal: point },
-        CommandKind::Hold => DirectiveCommand::Hold,
-        CommandKind::Continue => DirectiveCommand::Continue,
-        CommandKind::Redirect => DirectiveCommand::Redirect { goal: point },
-        CommandKind::Cancel => DirectiveCommand::Cancel,
-        CommandKind::Escape => DirectiveCommand::Escape {
-            threat: point,
-            safe_distance_m: 20.0,
-        },
-        CommandKind::RendezvousWith => DirectiveCommand::RendezvousWith { object, offset },
-        CommandKind::RedirectTo => DirectiveCommand::RedirectTo { object, offset },
-        CommandKind::Knockdown => DirectiveCommand::Knockdown {
-            impulse_n_s: Vec3 {
-                x: 120.0,
-                y: 0.0,
-                z: 0.0,
-            },
-        },
-        CommandKind::Stand => DirectiveCommand::Stand { duration_s: 3.0 },
-        CommandKind::Destroy => DirectiveCommand::Destroy,
-        CommandKind::Panic => DirectiveCommand::Panic {
-            center: point,
-            radius_m: 10.0,
-            strength: 1.0,
-        },
-        CommandKind::SetRelevance => DirectiveCommand::SetRelevance { relevance: 1.0 },
-        CommandKind::LineOfSight => DirectiveCommand::LineOfSight {
-            presented: String::new(),
-            own: String::new(),
-            allied: Vec::new(),
-            hostile: Vec::new(),
-            accepted_disguises: Vec::new(),
-        },
-        CommandKind::SetVehicleIntent => DirectiveCommand::SetVehicleIntent { intent: true },
-        CommandKind::SetVehicleRelation => DirectiveCommand::SetVehicleRelation {
-            relation: VehicleRelation::Seated,
-        },
-        CommandKind::QueueEvent => DirectiveCommand::QueueEvent { duration_s: 5.0 },
-        other => population_command(other, previous),
-    }
-}
-
-/// A population-lifecycle command of `kind` with sensible defaults (a box keeps the box
-/// `previous` set, the observer and family ids the ones it named).
-fn population_command(kind: CommandKind, previous: &DirectiveCommand) -> DirectiveCommand {
-    let bounds = match previous {
-        DirectiveCommand::SetNoSpawnBox { bounds }
-        | DirectiveCommand::SetNoRemovalBox { bounds } => *bounds,
-        _ => default_box(),
-    };
-    let observer = match previous {
-        DirectiveCommand::SetObserverFade { observer, .. }
-        | DirectiveCommand::SetObserverValid { observer, .. } => observer.clone(),
-        _ => String::new(),
-    };
-    match kind {
-        CommandKind::SetNoSpawnBox => DirectiveCommand::SetNoSpawnBox { bounds },
-        CommandKind::ClearNoSpawnBox => DirectiveCommand::ClearNoSpawnBox,
-        CommandKind::SetNoRemovalBox => DirectiveCommand::SetNoRemovalBox { bounds },
-        CommandKind::ClearNoRemovalBox => DirectiveCommand::ClearNoRemovalBox,
-        CommandKind::SuppressCleanup => DirectiveCommand::SuppressCleanup,
-        CommandKind::ForcedInit => DirectiveCommand::ForcedInit {
-            duration_s: stagecraft_runtime::project::DEFAULT_FORCED_INIT_S,
-        },
-        CommandKind::InstantFill => DirectiveCommand::InstantFill,
-        CommandKind::PausePopulation => DirectiveCommand::PausePopulation { duration_s: 2.0 },
-        CommandKind::PlaceObstacle => DirectiveCommand::PlaceObstacle {
-            obstacle: obstacle_of(previous),
-            from: Vec3::default(),
-            to: Vec3 {
-                x: 0.0,
-                y: 2.0,
-                z: 0.0,
-            },
-            thickness_m: stagecraft_runtime::project::DEFAULT_OBSTACLE_THICKNESS_M,
-        },
-        CommandKind::RemoveObstacle => DirectiveCommand::RemoveObstacle {
-            obstacle: obstacle_of(previous),
-        },
-        CommandKind::SetObserverFade => DirectiveCommand::SetObserverFade {
-            observer,
-            fade: 1.0,
-        },
-        CommandKind::SetObserverValid => DirectiveCommand::SetObserverValid {
-            observer,
-            valid: false,
-        },
-        CommandKind::SetRemovalMultiplier => {
-            DirectiveCommand::SetRemovalMultiplier { multiplier: 1.0 }
-        }
-        CommandKind::SetFamilyAvailable => DirectiveCommand::SetFamilyAvailable {
-            family: String::new(),
-            available: true,
-        },
-        // Every other kind is made by `new_command`.
-        _ => previous.clone(),
-    }
-}
-
-/// The obstacle id an obstacle command names (a new one starts with `obstacle`).
-fn obstacle_of(previous: &DirectiveCommand) -> String {
-    match previous {
-        DirectiveCommand::PlaceObstacle { obstacle, .. }
-        | DirectiveCommand::RemoveObstacle { obstacle } => obstacle.clone(),
-        _ => "obstacle".to_owned(),
-    }
-}
-
 /// The box a new box command starts with: 10 m × 10 m on the ground, 3 m tall.
-fn default_box() -> Box3 {
+pub(super) fn default_box() -> Box3 {
     Box3 {
         min: Vec3 {
             x: -5.0,
@@ -852,392 +465,6 @@ fn default_box() -> Box3 {
             y: 5.0,
             z: 3.0,
         },
-    }
-}
-
-/// The target a command of this kind needs: the world for a world command, otherwise the
-/// pedestrian `target` names (the first source's first pedestrian if it named the world).
-pub fn target_for(
-    command: &DirectiveCommand,
-    target: &stagecraft_runtime::project::Target,
-    source_ids: &[String],
-) -> stagecraft_runtime::project::Target {
-    use stagecraft_runtime::project::Target;
-    match (command.is_world(), target) {
-        (true, _) => Target::World,
-        (false, Target::World) => Target::Born {
-            source: source_ids.first().cloned().unwrap_or_default(),
-            ordinal: 0,
-        },
-        (false, other) => other.clone(),
-    }
-}
-
-/// The ids a directive's fields pick from.
-struct DirectiveIds<'a> {
-    sources: &'a [String],
-    objects: &'a [String],
-    observers: &'a [String],
-}
-
-fn directive_ui(
-    form: &mut Form<'_>,
-    ui: &mut Ui,
-    directive: &mut Directive,
-    ids: &DirectiveIds<'_>,
-) {
-    let (sources, objects) = (ids.sources, ids.objects);
-    form.number_ui(
-        ui,
-        "frame",
-        "The frame at which the command is issued.",
-        &mut directive.frame,
-        0..=10_000_000,
-        "",
-    );
-    form.field("target", |form| match &mut directive.target {
-        stagecraft_runtime::project::Target::Born { source, ordinal } => {
-            form.id_picker_ui(
-                ui,
-                "source",
-                "The population source of the pedestrian.",
-                source,
-                sources,
-            );
-            form.number_ui(
-                ui,
-                "ordinal",
-                "Which of the source's pedestrians (0-based, in birth order).",
-                ordinal,
-                0..=u32::MAX,
-                "",
-            );
-        }
-        other => {
-            ui.label(format!("target: {other}"));
-        }
-    });
-    form.field("command", |form| {
-        let salt = form.path().clone();
-        form.row_here_ui(ui, "command", "What to do.", |ui| {
-            let mut kind = command_kind(&directive.command);
-            let before = kind;
-            let response = combo_ui(ui, &salt, &mut kind, &COMMANDS);
-            if kind != before {
-                directive.command = new_command(kind, &directive.command);
-                directive.target = target_for(&directive.command, &directive.target, sources);
-            }
-            response
-        });
-        match &mut directive.command {
-            DirectiveCommand::Claim {
-                owner,
-                allow_transfer,
-            } => {
-                form.text_ui(ui, "owner", "The owner id.", owner);
-                form.row_ui(
-                    ui,
-                    "allow_transfer",
-                    "Whether taking a pedestrian another owner holds is permitted.",
-                    |ui| ui.checkbox(allow_transfer, ""),
-                );
-            }
-            DirectiveCommand::Release { owner } => {
-                form.text_ui(ui, "owner", "The owner id.", owner);
-            }
-            DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
-                form.vec3_ui(ui, "goal", "Goal position.", goal);
-            }
-            DirectiveCommand::Escape {
-                threat,
-                safe_distance_m,
-            } => {
-                form.vec3_ui(ui, "threat", "Threat position.", threat);
-                form.number_ui(
-                    ui,
-                    "safe_distance_m",
-                    "Safe distance from the threat.",
-                    safe_distance_m,
-                    0.0..=10_000.0,
-                    " m",
-                );
-            }
-            DirectiveCommand::RendezvousWith { object, offset }
-            | DirectiveCommand::RedirectTo { object, offset } => {
-                form.id_picker_ui(
-                    ui,
-                    "object",
-                    "The scene object whose transform gives the goal (read at command time).",
-                    object,
-                    objects,
-                );
-                form.vec3_ui(
-                    ui,
-                    "offset",
-                    "Approach offset in the object's frame.",
-                    offset,
-                );
-            }
-            DirectiveCommand::Knockdown { impulse_n_s } => {
-                form.vec3_ui(
-                    ui,
-                    "impulse_n_s",
-                    "Impulse at the chest, newton-seconds (magnitude at most 1000).",
-                    impulse_n_s,
-                );
-            }
-            other => crowd_command_ui(form, ui, other, ids.observers),
-        }
-    });
-}
-
-/// The fields of the stand, panic, relevance, line-of-sight and vehicle-intent commands.
-fn crowd_command_ui(
-    form: &mut Form<'_>,
-    ui: &mut Ui,
-    command: &mut DirectiveCommand,
-    observers: &[String],
-) {
-    match command {
-        DirectiveCommand::Stand { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long to stand before walking on (released by the clock, not by Continue).",
-                duration_s,
-                0.05..=3600.0,
-                " s",
-            );
-        }
-        DirectiveCommand::Panic {
-            center,
-            radius_m,
-            strength,
-        } => {
-            form.vec3_ui(ui, "center", "Centre of the stimulus.", center);
-            form.number_ui(
-                ui,
-                "radius_m",
-                "How far it reaches.",
-                radius_m,
-                0.0..=1000.0,
-                " m",
-            );
-            form.number_ui(
-                ui,
-                "strength",
-                "Panic added at the centre.",
-                strength,
-                0.0..=1.0,
-                "",
-            );
-        }
-        DirectiveCommand::SetRelevance { relevance } => {
-            form.number_ui(
-                ui,
-                "relevance",
-                "Relevance for the tiers and the crowd governor.",
-                relevance,
-                0.0..=1.0,
-                "",
-            );
-        }
-        DirectiveCommand::LineOfSight {
-            presented,
-            own,
-            allied,
-            hostile,
-            accepted_disguises,
-        } => {
-            form.text_ui(
-                ui,
-                "presented",
-                "The faction or disguise it sees.",
-                presented,
-            );
-            form.text_ui(ui, "own", "Its own faction.", own);
-            list_text_ui(
-                form,
-                ui,
-                "allied",
-                "Allied factions, comma separated.",
-                allied,
-            );
-            list_text_ui(
-                form,
-                ui,
-                "hostile",
-                "Hostile factions, comma separated.",
-                hostile,
-            );
-            list_text_ui(
-                form,
-                ui,
-                "accepted_disguises",
-                "Disguises it accepts, comma separated.",
-                accepted_disguises,
-            );
-        }
-        DirectiveCommand::SetVehicleIntent { intent } => {
-            form.row_ui(
-                ui,
-                "intent",
-                "Whether it intends to enter a vehicle.",
-                |ui| ui.checkbox(intent, ""),
-            );
-        }
-        DirectiveCommand::SetVehicleRelation { relation } => {
-            let options = VehicleRelation::ALL.map(|r| (r, r.name()));
-            form.row_ui(
-                ui,
-                "relation",
-                "Its vehicle relationship: any but None keeps it from retirement.",
-                |ui| combo_ui(ui, &"vehicle-relation", relation, &options),
-            );
-        }
-        DirectiveCommand::QueueEvent { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long the event lasts once the next Tasks update makes it current.",
-                duration_s,
-                0.0..=3600.0,
-                " s",
-            );
-        }
-        other => population_command_ui(form, ui, other, observers),
-    }
-}
-
-/// The fields of the box, forced-init, observer, removal-multiplier and family commands (the
-/// ones without fields show none).
-fn population_command_ui(
-    form: &mut Form<'_>,
-    ui: &mut Ui,
-    command: &mut DirectiveCommand,
-    observers: &[String],
-) {
-    match command {
-        DirectiveCommand::SetNoSpawnBox { bounds }
-        | DirectiveCommand::SetNoRemovalBox { bounds } => {
-            form.field("bounds", |form| {
-                form.vec3_ui(ui, "min", "The box's lower corner.", &mut bounds.min);
-                form.vec3_ui(ui, "max", "The box's upper corner.", &mut bounds.max);
-            });
-        }
-        DirectiveCommand::ForcedInit { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long the forced-init window stays open (or is extended).",
-                duration_s,
-                0.0..=3600.0,
-                " s",
-            );
-        }
-        DirectiveCommand::PlaceObstacle {
-            obstacle,
-            from,
-            to,
-            thickness_m,
-        } => {
-            form.text_ui(
-                ui,
-                "obstacle",
-                "Its id (RemoveObstacle names it; not an authored object's or barrier's).",
-                obstacle,
-            );
-            form.vec3_ui(ui, "from", "One end of the wall segment.", from);
-            form.vec3_ui(ui, "to", "The other end.", to);
-            form.number_ui(
-                ui,
-                "thickness_m",
-                "Its thickness.",
-                thickness_m,
-                0.01..=10.0,
-                " m",
-            );
-        }
-        DirectiveCommand::RemoveObstacle { obstacle } => {
-            form.text_ui(
-                ui,
-                "obstacle",
-                "A placed obstacle's id, or an authored scene object's or barrier's.",
-                obstacle,
-            );
-        }
-        DirectiveCommand::PausePopulation { duration_s } => {
-            form.number_ui(
-                ui,
-                "duration_s",
-                "How long the population clocks stay paused (no cycles, no new debt).",
-                duration_s,
-                0.0..=3600.0,
-                " s",
-            );
-        }
-        DirectiveCommand::SetObserverFade { observer, fade } => {
-            form.id_picker_ui(
-                ui,
-                "observer",
-                "The observer it changes.",
-                observer,
-                observers,
-            );
-            form.number_ui(ui, "fade", "0 clear to 1 black.", fade, 0.0..=1.0, "");
-        }
-        DirectiveCommand::SetObserverValid { observer, valid } => {
-            form.id_picker_ui(
-                ui,
-                "observer",
-                "The observer it changes.",
-                observer,
-                observers,
-            );
-            form.row_ui(ui, "valid", "Whether the view is valid.", |ui| {
-                ui.checkbox(valid, "")
-            });
-        }
-        DirectiveCommand::SetRemovalMultiplier { multiplier } => {
-            form.number_ui(
-                ui,
-                "multiplier",
-                "Scales the pedestrian's removal distances (positive).",
-                multiplier,
-                0.01..=100.0,
-                "×",
-            );
-        }
-        DirectiveCommand::SetFamilyAvailable { family, available } => {
-            form.text_ui(ui, "family", "The appearance family's id.", family);
-            form.row_ui(ui, "available", "Whether its bindings are ready.", |ui| {
-                ui.checkbox(available, "")
-            });
-        }
-        _ => {}
-    }
-}
-
-/// A list of ids edited as one comma-separated line (the typed text is kept while the field has
-/// focus, so a trailing comma survives until the next id is typed).
-fn list_text_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, list: &mut Vec<String>) {
-    let id = ui.id().with(("list-text", form.path().field(name)));
-    let mut text = ui
-        .data(|d| d.get_temp::<String>(id))
-        .unwrap_or_else(|| list.join(", "));
-    let response = form.text_ui(ui, name, help, &mut text);
-    if response.changed() {
-        *list = text
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect();
-    }
-    if response.has_focus() {
-        ui.data_mut(|d| d.insert_temp(id, text));
-    } else {
-        ui.data_mut(|d| d.remove::<String>(id));
     }
 }
 
@@ -1468,7 +695,7 @@ fn transform_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use stagecraft_runtime::project::Vec3;
+    use stagecraft_runtime::project::{Directive, Vec3};
 
     fn bounds(min: [f64; 3], max: [f64; 3]) -> Box3 {
         let v = |[x, y, z]: [f64; 3]| Vec3 { x, y, z };

@@ -1,14 +1,23 @@
 //! The typed schema of every project document, with its decoding and canonical encoding.
 
 pub mod common;
+pub mod directive_table;
+pub mod document_fields;
 pub mod family;
+pub mod fields;
 pub mod manifest;
 pub mod overrides;
 pub mod recipe;
 pub mod scenario;
+pub mod scenario_fields;
 
 pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
+pub use directive_table::{directive_schema, DirectiveSchema, DirectiveTargets, DIRECTIVE_SCHEMA};
+pub use document_fields::DOCUMENT_SCHEMAS;
 pub use family::{AssetFamily, AssetVariant, PreviewShape, FAMILY_SCHEMA};
+pub use fields::{
+    DocumentSchema, FieldDefault, FieldSchema, SectionSchema, FINITE, POSITIVE, UNIT_INTERVAL,
+};
 pub use manifest::{Manifest, MANIFEST_SCHEMA};
 pub use overrides::{
     action_schema, ActionField, ActionSchema, Mutation, Override, OverrideAction, OverrideSet,
@@ -22,5 +31,9 @@ pub use scenario::{
     VehicleSource, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DEFAULT_DURATION_FRAMES,
     DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S, DEFAULT_OBSTACLE_THICKNESS_M,
     DURATION_FRAMES_RANGE, FRAME_RATE_RANGE, MAX_BATCH_SIZE, MAX_DURATION_FRAMES, MAX_FIXED_STEP_S,
-    SCENARIO_RANGES, SCENARIO_SCHEMA, UNIT_SCALE,
+    SCENARIO_SCHEMA, UNIT_SCALE,
+};
+pub use scenario_fields::{
+    scenario_field, scenario_section, DIRECTIVE_DURATION_RANGE, SCENARIO_DOCUMENT,
+    SCENARIO_SECTIONS,
 };

@@ -17,8 +17,8 @@ pub const DEFAULT_DURATION_FRAMES: u64 = 1200;
 
 /// The documented range of a scenario number: what the simulation's compiler accepts
 /// (`sim::scenario`, which reports a value outside it with `text`), what the Inspector's field
-/// allows, and what `docs/format.md`'s range column says (`editor/tests/format_reference.rs`
-/// checks the table against [`SCENARIO_RANGES`]). One owner per range.
+/// allows, and what `docs/format.md`'s range column says: each is a field's range in
+/// `scenario_fields::SCENARIO_SECTIONS`. One owner per range.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NumberRange {
     /// The lowest value accepted (refused itself when `min_open`).
@@ -82,37 +82,6 @@ pub const BATCH_SIZE_RANGE: NumberRange = NumberRange {
     max: MAX_BATCH_SIZE as f64,
     text: "1 to 64 peds",
 };
-
-/// Every documented scenario range: (the `docs/format.md` section, its row, the field, the
-/// range). A row that lists several fields (`population`) documents each of their ranges.
-pub const SCENARIO_RANGES: [(&str, &str, &str, NumberRange); 6] = [
-    (
-        "Scenario",
-        "duration_frames",
-        "duration_frames",
-        DURATION_FRAMES_RANGE,
-    ),
-    ("Scenario", "population", "ped_frame_rate", FRAME_RATE_RANGE),
-    (
-        "Scenario",
-        "population",
-        "ped_cycles_per_frame",
-        CYCLES_PER_FRAME_RANGE,
-    ),
-    (
-        "Scenario",
-        "population",
-        "vehicle_frame_rate",
-        FRAME_RATE_RANGE,
-    ),
-    (
-        "Scenario",
-        "population",
-        "vehicle_cycles_per_frame",
-        CYCLES_PER_FRAME_RANGE,
-    ),
-    ("Source", "batch_size", "batch_size", BATCH_SIZE_RANGE),
-];
 
 /// A pedestrian scenario over the content of one recipe.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1116,25 +1085,10 @@ pub enum DirectiveCommand {
 }
 
 impl DirectiveCommand {
-    /// Whether the command acts on the world rather than on a pedestrian.
+    /// Whether the command acts on the world rather than on a pedestrian (the directive
+    /// table's `targets`).
     pub fn is_world(&self) -> bool {
-        matches!(
-            self,
-            DirectiveCommand::SetNoSpawnBox { .. }
-                | DirectiveCommand::ClearNoSpawnBox
-                | DirectiveCommand::SetNoRemovalBox { .. }
-                | DirectiveCommand::ClearNoRemovalBox
-                | DirectiveCommand::SuppressCleanup
-                | DirectiveCommand::ForcedInit { .. }
-                | DirectiveCommand::InstantFill
-                | DirectiveCommand::PausePopulation { .. }
-                | DirectiveCommand::PlaceObstacle { .. }
-                | DirectiveCommand::RemoveObstacle { .. }
-                | DirectiveCommand::SetObserverFade { .. }
-                | DirectiveCommand::SetObserverValid { .. }
-                | DirectiveCommand::SetFamilyAvailable { .. }
-                | DirectiveCommand::Panic { .. }
-        )
+        self.schema().is_world()
     }
 }
 

@@ -1,0 +1,547 @@
+//! Field schemas of the manifest, recipe, override set and asset family documents (the
+//! scenario's are in `scenario_fields`): what `stagecraft schema` prints for every document.
+
+use super::family::FAMILY_SCHEMA;
+use super::fields::{DocumentSchema, FieldDefault as D, FieldSchema, SectionSchema};
+use super::manifest::MANIFEST_SCHEMA;
+use super::overrides::OVERRIDES_SCHEMA;
+use super::recipe::RECIPE_SCHEMA;
+
+const fn f(
+    name: &'static str,
+    label: &'static str,
+    ty: &'static str,
+    unit: &'static str,
+    rule: &'static str,
+    default: D,
+    help: &'static str,
+) -> FieldSchema {
+    FieldSchema {
+        name,
+        label,
+        ty,
+        unit,
+        range: None,
+        rule,
+        default,
+        help,
+    }
+}
+
+const U32: &str = "integer (u32)";
+const U64: &str = "integer (u64)";
+const HEX: &str = "16 lowercase hex digits, or `\"\"`";
+
+const MANIFEST_FIELDS: [FieldSchema; 6] = [
+    f(
+        "name",
+        "Name",
+        "string",
+        "",
+        "non-empty",
+        D::Required,
+        "display name of the project",
+    ),
+    f(
+        "root_seed",
+        "Root seed",
+        U64,
+        "",
+        "",
+        D::Required,
+        "root seed of every generation and simulation",
+    ),
+    f(
+        "asset_paths",
+        "Asset paths",
+        "list of strings",
+        "",
+        "relative folders inside the project or its repository",
+        D::Text("[]"),
+        "folders holding asset families (`*.family.ron`)",
+    ),
+    f(
+        "recipes",
+        "Recipes",
+        "list of ids",
+        "",
+        "each unique, each with its file",
+        D::Text("[]"),
+        "`recipes/<id>.recipe.ron`",
+    ),
+    f(
+        "scenarios",
+        "Scenarios",
+        "list of ids",
+        "",
+        "each unique, each with its file",
+        D::Text("[]"),
+        "`scenarios/<id>.scenario.ron`",
+    ),
+    f(
+        "overrides",
+        "Overrides",
+        "list of ids",
+        "",
+        "each unique, each with its file",
+        D::Text("[]"),
+        "`overrides/<id>.overrides.ron`",
+    ),
+];
+
+const RECIPE_FIELDS: [FieldSchema; 6] = [
+    f(
+        "id",
+        "Id",
+        "id",
+        "",
+        "the file's name",
+        D::Required,
+        "persistent recipe id",
+    ),
+    f(
+        "label",
+        "Label",
+        "string",
+        "",
+        "",
+        D::Text("\"\""),
+        "display label",
+    ),
+    f(
+        "address_schema",
+        "Address schema",
+        U32,
+        "",
+        "1",
+        D::Required,
+        "the random-address layout version",
+    ),
+    f(
+        "inputs",
+        "Inputs",
+        "map of name → `Family(\"id\")` or `Value(…)`",
+        "",
+        "",
+        D::Text("{}"),
+        "named recipe inputs stages can read",
+    ),
+    f(
+        "stages",
+        "Stages",
+        "list of `Stage(…)`",
+        "",
+        "at most 128 stages; no cycles",
+        D::Required,
+        "the generation graph",
+    ),
+    f(
+        "outputs",
+        "Outputs",
+        "list of stage ids",
+        "",
+        "at least one, each an existing stage",
+        D::Required,
+        "the stages whose products the recipe publishes",
+    ),
+];
+
+const STAGE_FIELDS: [FieldSchema; 6] = [
+    f(
+        "id",
+        "Id",
+        U32,
+        "",
+        "unique in the recipe",
+        D::Required,
+        "persistent stage id, kept across reordering",
+    ),
+    f(
+        "label",
+        "Label",
+        "string",
+        "",
+        "",
+        D::Text("\"\""),
+        "display label",
+    ),
+    f(
+        "operator",
+        "Operator",
+        "string",
+        "",
+        "a registered operator",
+        D::Required,
+        "what the stage runs",
+    ),
+    f(
+        "algorithm",
+        "Algorithm",
+        U32,
+        "",
+        "≥ 1, the operator's version",
+        D::Required,
+        "algorithm version of the operator",
+    ),
+    f(
+        "inputs",
+        "Inputs",
+        "list of stage ids or recipe input names",
+        "",
+        "bound to the operator's input ports in order",
+        D::Text("[]"),
+        "where the stage's inputs come from",
+    ),
+    f(
+        "parameters",
+        "Parameters",
+        "map of name → value",
+        "",
+        "the operator's parameter schema (`stagecraft ops`)",
+        D::Text("{}"),
+        "operator parameters; absent ones take the schema's default",
+    ),
+];
+
+const OVERRIDE_SET_FIELDS: [FieldSchema; 6] = [
+    f(
+        "id",
+        "Id",
+        "id",
+        "",
+        "the file's name",
+        D::Required,
+        "persistent override set id",
+    ),
+    f(
+        "recipe",
+        "Recipe",
+        "id",
+        "",
+        "a recipe of the project",
+        D::Required,
+        "the recipe instance the overrides edit",
+    ),
+    f(
+        "base_seed",
+        "Base seed",
+        "`None` or `Some(u64)`",
+        "",
+        "",
+        D::Text("None"),
+        "the root seed the set was authored or last rebased against",
+    ),
+    f(
+        "base_revision",
+        "Base revision",
+        "string",
+        "",
+        "",
+        D::Text("\"\""),
+        "digest of the generated base at the last rebase",
+    ),
+    f(
+        "overrides",
+        "Overrides",
+        "list of `Override(…)`",
+        "",
+        "",
+        D::Text("[]"),
+        "the overrides, in authored order",
+    ),
+    f(
+        "mutations",
+        "Mutations",
+        "list of `Mutation(…)`",
+        "",
+        "",
+        D::Text("[]"),
+        "world mutations (harvest, regrow), applied after every override",
+    ),
+];
+
+const OVERRIDE_FIELDS: [FieldSchema; 5] = [
+    f(
+        "stage",
+        "Stage",
+        U32,
+        "",
+        "a scatter stage of the recipe",
+        D::Required,
+        "the stage that emitted the target",
+    ),
+    f(
+        "target",
+        "Target",
+        U64,
+        "",
+        "a packed scatter identity",
+        D::Required,
+        "the target's persistent identity (`0` for `Exclude`)",
+    ),
+    f(
+        "precedence",
+        "Precedence",
+        U32,
+        "",
+        "",
+        D::Number(0.0),
+        "higher wins when two overrides of one target touch the same property",
+    ),
+    f(
+        "base",
+        "Base",
+        "string",
+        "",
+        HEX,
+        D::Text("\"\""),
+        "the target's expected base revision",
+    ),
+    f(
+        "action",
+        "Action",
+        "an action",
+        "",
+        "one of the override actions (`ACTION_SCHEMA`)",
+        D::Required,
+        "what the override does",
+    ),
+];
+
+const MUTATION_FIELDS: [FieldSchema; 5] = [
+    f(
+        "stage",
+        "Stage",
+        U32,
+        "",
+        "a scatter stage of the recipe",
+        D::Required,
+        "the stage that emitted the placement",
+    ),
+    f(
+        "target",
+        "Target",
+        U64,
+        "",
+        "a packed scatter identity",
+        D::Required,
+        "the placement; the tombstone's key",
+    ),
+    f(
+        "base",
+        "Base",
+        "string",
+        "",
+        HEX,
+        D::Text("\"\""),
+        "the placement's expected base revision",
+    ),
+    f(
+        "harvested",
+        "Harvested",
+        "bool",
+        "",
+        "",
+        D::Required,
+        "whether it is harvested now",
+    ),
+    f(
+        "ordinal",
+        "Ordinal",
+        U32,
+        "",
+        "",
+        D::Number(0.0),
+        "the ordinal of the last committed regrow",
+    ),
+];
+
+const FAMILY_FIELDS: [FieldSchema; 3] = [
+    f(
+        "id",
+        "Id",
+        "id",
+        "",
+        "the file's name",
+        D::Required,
+        "persistent family id",
+    ),
+    f(
+        "name",
+        "Name",
+        "string",
+        "",
+        "",
+        D::Text("\"\""),
+        "display name",
+    ),
+    f(
+        "variants",
+        "Variants",
+        "list of `Variant(…)`",
+        "",
+        "at least one",
+        D::Required,
+        "what a placement of the family can be",
+    ),
+];
+
+const VARIANT_FIELDS: [FieldSchema; 7] = [
+    f(
+        "id",
+        "Id",
+        "id",
+        "",
+        "unique in the family",
+        D::Required,
+        "persistent variant id",
+    ),
+    f(
+        "weight",
+        "Weight",
+        U32,
+        "",
+        "≥ 1",
+        D::Number(1.0),
+        "relative selection weight",
+    ),
+    f(
+        "exclusion_radius",
+        "Exclusion radius",
+        "integer (i64)",
+        "lattice units",
+        "≥ 0, at most the scatter layer's `cell_size`",
+        D::Required,
+        "no other placement's centre within this radius",
+    ),
+    f(
+        "collision_radius_m",
+        "Collision radius",
+        "float",
+        "m",
+        "≥ 0",
+        D::Required,
+        "collision radius (static blocker for pedestrians)",
+    ),
+    f(
+        "height_m",
+        "Height",
+        "float",
+        "m",
+        "≥ 0",
+        D::Required,
+        "height",
+    ),
+    f(
+        "shape",
+        "Shape",
+        "`Cone`, `Box` or `Cylinder`",
+        "",
+        "",
+        D::Text("Box"),
+        "preview shape in the viewport",
+    ),
+    f(
+        "colour",
+        "Colour",
+        "(r, g, b)",
+        "",
+        "each 0..=255",
+        D::Text("(160, 160, 160)"),
+        "preview colour in the viewport",
+    ),
+];
+
+const fn section(
+    name: &'static str,
+    path: &'static str,
+    help: &'static str,
+    fields: &'static [FieldSchema],
+) -> SectionSchema {
+    SectionSchema {
+        name,
+        path,
+        label: name,
+        help,
+        fields,
+    }
+}
+
+const MANIFEST_SECTIONS: [SectionSchema; 1] = [section(
+    "Manifest",
+    "",
+    "`stagecraft.ron`",
+    &MANIFEST_FIELDS,
+)];
+const RECIPE_SECTIONS: [SectionSchema; 2] = [
+    section("Recipe", "", "`recipes/<id>.recipe.ron`", &RECIPE_FIELDS),
+    section(
+        "Stage",
+        "stages[…]",
+        "one entry of a recipe's `stages`",
+        &STAGE_FIELDS,
+    ),
+];
+const OVERRIDE_SECTIONS: [SectionSchema; 3] = [
+    section(
+        "OverrideSet",
+        "",
+        "`overrides/<id>.overrides.ron`",
+        &OVERRIDE_SET_FIELDS,
+    ),
+    section(
+        "Override",
+        "overrides[…]",
+        "one entry of an override set",
+        &OVERRIDE_FIELDS,
+    ),
+    section(
+        "Mutation",
+        "mutations[…]",
+        "one entry of a set's `mutations`",
+        &MUTATION_FIELDS,
+    ),
+];
+const FAMILY_SECTIONS: [SectionSchema; 2] = [
+    section(
+        "AssetFamily",
+        "",
+        "`<asset path>/<id>.family.ron`",
+        &FAMILY_FIELDS,
+    ),
+    section(
+        "Variant",
+        "variants[…]",
+        "one entry of a family's `variants`",
+        &VARIANT_FIELDS,
+    ),
+];
+
+/// Every document kind with its sections: manifest, recipe, scenario, override set, family.
+pub const DOCUMENT_SCHEMAS: &[DocumentSchema] = &[
+    DocumentSchema {
+        kind: "manifest",
+        file: "stagecraft.ron",
+        version: MANIFEST_SCHEMA,
+        sections: &MANIFEST_SECTIONS,
+    },
+    DocumentSchema {
+        kind: "recipe",
+        file: "recipes/<id>.recipe.ron",
+        version: RECIPE_SCHEMA,
+        sections: &RECIPE_SECTIONS,
+    },
+    super::scenario_fields::SCENARIO_DOCUMENT,
+    DocumentSchema {
+        kind: "overrides",
+        file: "overrides/<id>.overrides.ron",
+        version: OVERRIDES_SCHEMA,
+        sections: &OVERRIDE_SECTIONS,
+    },
+    DocumentSchema {
+        kind: "family",
+        file: "<asset path>/<id>.family.ron",
+        version: FAMILY_SCHEMA,
+        sections: &FAMILY_SECTIONS,
+    },
+];

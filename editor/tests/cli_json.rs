@@ -126,6 +126,7 @@ fn every_json_document_matches_docs_cli_json() {
         ("generate", vec!["generate", &project, "--json"]),
         ("rebase", vec!["rebase", &project, "--json"]),
         ("ops", vec!["ops", "--json"]),
+        ("schema", vec!["schema", "--json"]),
         (
             "simulate",
             vec![

@@ -112,6 +112,7 @@ pub fn wants_json(command: &Command) -> bool {
         | Command::Verify { json, .. }
         | Command::Diff { json, .. }
         | Command::Export(super::export::ExportArgs { json, .. })
+        | Command::Schema { json, .. }
         | Command::Completions { json, .. }
         | Command::Man { json, .. } => *json,
     }
@@ -120,7 +121,7 @@ pub fn wants_json(command: &Command) -> bool {
 /// Whether `command` exists to print a document (printed even under `--quiet`).
 fn prints_document(command: &Command) -> bool {
     match command {
-        Command::Ops { .. } | Command::Completions { .. } => true,
+        Command::Ops { .. } | Command::Completions { .. } | Command::Schema { .. } => true,
         Command::Man { out, .. } => out.is_none(),
         _ => false,
     }
@@ -140,6 +141,7 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Verify { .. } => "verify",
         Command::Diff { .. } => "diff",
         Command::Export(_) => "export",
+        Command::Schema { .. } => "schema",
         Command::Completions { .. } => "completions",
         Command::Man { .. } => "man",
     }

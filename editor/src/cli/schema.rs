@@ -11,13 +11,10 @@ use stagecraft_runtime::project::{
     DOCUMENT_SCHEMAS, SCENARIO_DOCUMENT,
 };
 
-/// The version of `stagecraft schema --json`'s layout.
-pub const SCHEMA_JSON_VERSION: u32 = 1;
-
 /// Runs `stagecraft schema`: text, `--json` or `--markdown`.
 pub fn schema(json: bool, markdown: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&schema_json())?)?;
+        super::json_out::write_document(out, "schema", &schema_json())?;
     } else if markdown {
         write!(out, "{}", all_markdown())?;
     } else {
@@ -26,11 +23,10 @@ pub fn schema(json: bool, markdown: bool, out: &mut dyn Write) -> anyhow::Result
     Ok(0)
 }
 
-/// The whole schema as JSON: `schema` (this layout's version), `documents`, `directives`,
-/// `override_actions`; snake_case keys throughout.
+/// The whole schema as JSON: `documents`, `directives`, `override_actions`; snake_case keys
+/// throughout (the `schema` key, `stagecraft.schema/1`, is added as every document's).
 pub fn schema_json() -> Value {
     json!({
-        "schema": SCHEMA_JSON_VERSION,
         "documents": DOCUMENT_SCHEMAS.iter().map(document_json).collect::<Vec<_>>(),
         "directives": DIRECTIVE_SCHEMA.iter().map(|d| json!({
             "name": d.name,
@@ -231,7 +227,7 @@ mod tests {
     #[test]
     fn the_json_lists_every_scenario_section_and_directive_kind() {
         let value = schema_json();
-        assert_eq!(value["schema"], json!(SCHEMA_JSON_VERSION));
+        assert_eq!(value["documents"].as_array().map(Vec::len), Some(DOCUMENT_SCHEMAS.len()));
         let scenario = value["documents"]
             .as_array()
             .and_then(|d| d.iter().find(|d| d["kind"] == "scenario"))

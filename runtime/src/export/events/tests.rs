@@ -145,7 +145,7 @@ fn events_carry_their_positions_sources_and_per_kind_drops() {
         );
     }
     let json = events_json(&log, &["north", "south"]);
-    assert_eq!(json.schema, 1);
+    assert_eq!(json.schema, "stagecraft.events/1");
     assert_eq!(json.logged, EVENTS_PER_KIND as u64 + 4);
     assert_eq!(json.dropped, 3);
     assert_eq!(json.dropped_by_kind.get("rolled_back"), Some(&3));

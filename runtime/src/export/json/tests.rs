@@ -60,7 +60,7 @@ fn check(document: &BundleJson, kind: ProductKind) -> Vec<&StageProductJson> {
 fn the_manifest_is_carried_whole_with_its_digest() {
     let (manifest, products) = cooked();
     let document = bundle_json(&manifest, &products).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(document.schema, 1);
+    assert_eq!(document.schema, "stagecraft.bundle/1");
     assert_eq!(document.manifest.schema, MANIFEST_SCHEMA);
     assert_eq!(document.manifest.digest, manifest.digest_hex());
     assert_eq!(document.manifest.root_seed, manifest.root_seed);

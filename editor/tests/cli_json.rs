@@ -153,17 +153,28 @@ fn every_json_document_matches_docs_cli_json() {
         (
             "export",
             vec![
-                "export", &bundle, "--format", "gltf", "--out", &glb, "--project", &project,
+                "export",
+                &bundle,
+                "--format",
+                "gltf",
+                "--out",
+                &glb,
+                "--project",
+                &project,
                 "--json",
             ],
         ),
         (
             "export",
-            vec!["export", &bundle, "--format", "usd", "--out", &usda, "--json"],
+            vec![
+                "export", &bundle, "--format", "usd", "--out", &usda, "--json",
+            ],
         ),
         (
             "export",
-            vec!["export", &bundle, "--format", "json", "--out", &json, "--json"],
+            vec![
+                "export", &bundle, "--format", "json", "--out", &json, "--json",
+            ],
         ),
         (
             "diff",

@@ -9,6 +9,7 @@ use std::time::Instant;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stagecraft_runtime::export::events::events_json_text;
+use stagecraft_runtime::export::snake_key;
 use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
 };
@@ -233,7 +234,8 @@ impl Simulation {
             .iter()
             .chain(counters.population_rows().iter())
         {
-            dict.set_item(*name, *value)?;
+            // The keys `stagecraft simulate --json` gives the same counters.
+            dict.set_item(snake_key(name), *value)?;
         }
         Ok(dict)
     }

@@ -25,7 +25,10 @@ fn schema_json() -> serde_json::Value {
 #[test]
 fn every_scenario_field_is_listed_with_its_unit_and_range() {
     let json = schema_json();
-    assert_eq!(json["schema"], "stagecraft.schema/1", "the layout's version key");
+    assert_eq!(
+        json["schema"], "stagecraft.schema/1",
+        "the layout's version key"
+    );
     let scenario = json["documents"]
         .as_array()
         .and_then(|docs| docs.iter().find(|d| d["kind"] == "scenario"))

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use stagecraft_runtime::content::encode::hex;
-use stagecraft_runtime::cook::CookedManifest;
 use stagecraft_runtime::content::Product;
+use stagecraft_runtime::cook::CookedManifest;
 use stagecraft_runtime::export::json::bundle_json_text;
 use stagecraft_runtime::export::{gltf, usd, ExportScene, Looks, StageProduct};
 use stagecraft_runtime::project::load_project;

@@ -70,22 +70,8 @@ pub fn error_json(command: &str, error: &anyhow::Error) -> serde_json::Value {
     })
 }
 
-/// A key as snake_case: lowercase ASCII letters and digits, every run of other characters one
-/// `_` (`"rejected: no-spawn box"` → `rejected_no_spawn_box`, `"step ms"` → `step_ms`).
-pub fn snake_key(name: &str) -> String {
-    let mut key = String::with_capacity(name.len());
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            key.push(c.to_ascii_lowercase());
-        } else if !key.is_empty() && !key.ends_with('_') {
-            key.push('_');
-        }
-    }
-    while key.ends_with('_') {
-        key.pop();
-    }
-    key
-}
+/// A key as snake_case (the runtime's rule, shared with the Python module's dicts).
+pub use stagecraft_runtime::export::snake_key;
 
 #[cfg(test)]
 mod tests {

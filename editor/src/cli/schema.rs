@@ -227,7 +227,10 @@ mod tests {
     #[test]
     fn the_json_lists_every_scenario_section_and_directive_kind() {
         let value = schema_json();
-        assert_eq!(value["documents"].as_array().map(Vec::len), Some(DOCUMENT_SCHEMAS.len()));
+        assert_eq!(
+            value["documents"].as_array().map(Vec::len),
+            Some(DOCUMENT_SCHEMAS.len())
+        );
         let scenario = value["documents"]
             .as_array()
             .and_then(|d| d.iter().find(|d| d["kind"] == "scenario"))

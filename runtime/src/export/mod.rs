@@ -81,7 +81,6 @@ pub fn identity_hex(id: crate::identity::ScatterId) -> String {
     id.to_string()
 }
 
-
 /// The version of every JSON document's layout; a document's version moves when a key it had is
 /// renamed, removed or changes type (new keys do not move it).
 pub const JSON_SCHEMA_VERSION: u32 = 1;
@@ -90,6 +89,23 @@ pub const JSON_SCHEMA_VERSION: u32 = 1;
 /// every JSON document Stagecraft writes (the command line's reports and the exported files).
 pub fn schema_id(name: &str) -> String {
     format!("stagecraft.{name}/{JSON_SCHEMA_VERSION}")
+}
+
+/// A key as snake_case: lowercase ASCII letters and digits, every run of other characters one
+/// `_` (`"rejected: no-spawn box"` → `rejected_no_spawn_box`, `"step ms"` → `step_ms`).
+pub fn snake_key(name: &str) -> String {
+    let mut key = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            key.push(c.to_ascii_lowercase());
+        } else if !key.is_empty() && !key.ends_with('_') {
+            key.push('_');
+        }
+    }
+    while key.ends_with('_') {
+        key.pop();
+    }
+    key
 }
 
 /// The JSON Schema (draft 2020-12) of document type `T`, pretty-printed with a final newline:

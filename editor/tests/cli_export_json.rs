@@ -106,7 +106,7 @@ fn an_export_holds_the_bundles_placements_and_manifest() {
         total += count as u64;
     }
     assert!(total > 100, "{total}");
-    assert_eq!(report["placements"], total);
+    assert_eq!(report["instances"], total);
     assert_eq!(report["products"], read.products.len());
 }
 
@@ -164,7 +164,8 @@ fn a_damaged_bundle_exports_nothing() {
         &out.display().to_string(),
     ]);
     assert_eq!(output.status.code(), Some(1));
-    let text = stdout(&output);
+    assert_eq!(stdout(&output), "", "errors go to stderr");
+    let text = String::from_utf8_lossy(&output.stderr);
     assert!(
         text.contains("invalid bundle: products/pine-clearing.1001.bin"),
         "{text}"

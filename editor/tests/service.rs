@@ -172,17 +172,19 @@ fn compile_errors_read_the_same_in_check_generate_and_the_diagnostics_tab() {
     // `check` and `generate` print the same rendered diagnostics for it.
     let mut checked = Vec::new();
     check(&example.dir, false, &mut checked).expect("check runs");
-    let mut generated = Vec::new();
-    let status = generate(
+    // `generate` refuses with a located error whose human form (stderr) carries the diagnostics.
+    let error = generate(
         &example.dir,
         &GenerateOptions {
             recipe: Some(RECIPE),
             ..GenerateOptions::default()
         },
-        &mut generated,
+        &mut Vec::new(),
     )
-    .expect("generate runs");
-    assert_eq!(status, 1);
+    .expect_err("generate refuses a project with errors");
+    let refusal = stagecraft_editor::cli::error::CliError::of(&error);
+    assert_eq!(refusal.exit_code, 1);
+    let generated = refusal.human().into_bytes();
     let (checked, generated) = (
         String::from_utf8(checked).expect("text"),
         String::from_utf8(generated).expect("text"),

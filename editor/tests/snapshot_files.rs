@@ -31,7 +31,12 @@ fn simulate(project: &Path, scenario: &str, extra: &[&str]) -> (Option<i32>, Str
     ];
     args.extend_from_slice(extra);
     let output = stagecraft(&args);
-    (output.status.code(), stdout(&output))
+    // A refusal goes to stderr (the command line's contract), a report to stdout.
+    let text = match output.status.code() {
+        Some(0) => stdout(&output),
+        _ => String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    (output.status.code(), text)
 }
 
 /// The `state digest …` line of a text report.

@@ -293,9 +293,11 @@ fn a_project_whose_family_changed_is_refused() {
         project: Some(project),
         json: false,
     };
-    let mut report = Vec::new();
-    let code = run_command(&Command::Export(args), &mut report).expect("runs");
-    let report = String::from_utf8_lossy(&report);
+    let (mut report, mut errors) = (Vec::new(), Vec::new());
+    let code =
+        stagecraft_editor::cli::entry::run(&Command::Export(args), false, &mut report, &mut errors);
+    assert_eq!(String::from_utf8_lossy(&report), "", "errors go to stderr");
+    let report = String::from_utf8_lossy(&errors);
     assert_eq!(code, 1, "{report}");
     assert!(
         report.contains(

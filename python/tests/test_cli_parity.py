@@ -17,7 +17,7 @@ FRAMES = 120
 
 def test_every_example_is_covered():
     assert len(EXAMPLES) == 6
-    assert len(SCENARIOS) == 17
+    assert len(SCENARIOS) == 20
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

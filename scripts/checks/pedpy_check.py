@@ -54,7 +54,8 @@ def main():
     walkable = load_walkable_area_from_jupedsim_sqlite(trajectory_file=sqlite_path)
     data = traj.data
     check(len(data) == summary["rows"], f"{len(data)} rows, the CLI wrote {summary['rows']}")
-    check(data["id"].nunique() == summary["agents"], "agent count differs from the CLI's")
+    # One trajectory per continuous presence: a ped readmitted from the pool starts a new one.
+    check(data["id"].nunique() >= summary["agents"], "fewer trajectories than the CLI's agents")
     check(
         data["frame"].nunique() == summary["frames_with_rows"],
         f"{data['frame'].nunique()} frames, the CLI wrote {summary['frames_with_rows']} with agents",
@@ -72,7 +73,18 @@ def main():
         frame_step=2,
         speed_calculation=SpeedCalculation.BORDER_SINGLE_SIDED,
     )
-    check(len(speeds) > 0 and np.isfinite(speeds["speed"]).all(), "individual speeds not finite")
+    # A speed needs samples on one side of its frame: only a presence shorter than the window
+    # (a ped pooled again right after its return) may have none.
+    lengths = data.groupby("id").size()
+    undefined = speeds.loc[~np.isfinite(speeds["speed"]), "id"].unique()
+    check(len(speeds) > 0, "no individual speeds")
+    check(
+        all(lengths[i] <= 2 for i in undefined),
+        f"undefined speeds on trajectories longer than the window: {list(undefined)[:5]}",
+    )
+    speeds = speeds[np.isfinite(speeds["speed"])]
+    fastest = float(speeds["speed"].max())
+    check(fastest < 10.0, f"an individual speed of {fastest} m/s: a trajectory jumps")
     median_speed = float(speeds["speed"].median())
     check(0.5 < median_speed < 2.0, f"median individual speed {median_speed} m/s")
 

@@ -97,7 +97,7 @@ fn the_sqlite_file_is_jupedsims_format_with_every_agent_at_every_sampled_frame()
         if let Some(&(id, x, y)) = agents.last() {
             let (pos_x, pos_y): (f64, f64) = db
                 .query_row(
-                    "SELECT pos_x, pos_y FROM trajectory_data WHERE frame = ?1 AND id = ?2",
+                    "SELECT pos_x, pos_y FROM trajectory_data WHERE frame = ?1 AND agent_id = ?2",
                     [sample, id as i64],
                     |r| Ok((r.get(0)?, r.get(1)?)),
                 )

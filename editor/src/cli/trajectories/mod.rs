@@ -13,6 +13,7 @@
 
 mod csv_file;
 pub mod geometry;
+pub mod lives;
 mod parquet_file;
 mod sqlite;
 

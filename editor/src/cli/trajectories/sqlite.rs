@@ -5,8 +5,10 @@
 //!
 //! - `trajectory_data(frame, id, pos_x, pos_y, ori_x, ori_y)` with index `frame_id_idx`, plus
 //!   Stagecraft's columns `vel_x`, `vel_y`, `heading_rad`, `state`, `tier` (PedPy selects its
-//!   columns by name, so extra ones are read past); `frame` is the sample index (simulation
-//!   frame / N), `id` the agent's packed id, `ori` the unit facing;
+//!   columns by name, so extra ones are read past) and `agent_id`; `frame` is the sample index
+//!   (simulation frame / N), `id` the trajectory id of one continuous presence (`lives`: a ped
+//!   readmitted from the pool starts a new one), `agent_id` the agent's packed id, `ori` the
+//!   unit facing;
 //! - `metadata(key, value)`: `version` = 2, `fps` = 1 / (fixed step × N), the walkable area's
 //!   `xmin`, `xmax`, `ymin`, `ymax`, and `stagecraft_*` keys (scenario, seed, step, N);
 //! - `geometry(hash, wkt)` with one row, the walkable area, and `frame_data(frame,
@@ -20,6 +22,7 @@ use rusqlite::{params, Connection};
 use stagecraft_runtime::sim::trajectory::{state_name, tier_name};
 
 use super::geometry::WalkableArea;
+use super::lives::TrajectoryLives;
 use super::{FrameWriter, RunInfo, SampledFrame};
 use crate::output_file::StagedOutputFile;
 
@@ -41,7 +44,8 @@ const SCHEMA: &str = "
         vel_y REAL NOT NULL,
         heading_rad REAL NOT NULL,
         state TEXT NOT NULL,
-        tier TEXT NOT NULL);
+        tier TEXT NOT NULL,
+        agent_id INTEGER NOT NULL);
     CREATE TABLE metadata(key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE geometry(hash INTEGER NOT NULL, wkt TEXT NOT NULL);
     CREATE UNIQUE INDEX geometry_hash ON geometry(hash);
@@ -50,7 +54,7 @@ const SCHEMA: &str = "
 ";
 
 const INSERT_ROW: &str =
-    "INSERT INTO trajectory_data VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+    "INSERT INTO trajectory_data VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 
 /// Writes a JuPedSim database into a staged file.
 pub struct SqliteWriter {
@@ -58,6 +62,7 @@ pub struct SqliteWriter {
     connection: Connection,
     info: RunInfo,
     samples: u64,
+    lives: TrajectoryLives,
 }
 
 impl SqliteWriter {
@@ -72,6 +77,7 @@ impl SqliteWriter {
             connection,
             info: info.clone(),
             samples: 0,
+            lives: TrajectoryLives::default(),
         })
     }
 
@@ -101,9 +107,10 @@ impl FrameWriter for SqliteWriter {
         let sample = frame.frame / self.info.every_frames;
         let mut insert = self.connection.prepare_cached(INSERT_ROW)?;
         for row in &frame.rows {
+            let trajectory = self.lives.id_of(row.id.bits(), sample);
             insert.execute(params![
                 sample as i64,
-                row.id.bits() as i64,
+                trajectory,
                 row.position_m.x,
                 row.position_m.y,
                 row.facing.x,
@@ -113,6 +120,7 @@ impl FrameWriter for SqliteWriter {
                 row.heading_rad(),
                 state_name(row.state),
                 tier_name(row.tier),
+                row.id.bits() as i64,
             ])?;
         }
         self.samples += 1;

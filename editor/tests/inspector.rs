@@ -16,6 +16,9 @@ const RECIPE: &str = "street-block";
 fn stage_parameters_follow_the_operators_schema() {
     let example = example("street-block");
     let mut harness = harness(&example.dir);
+    // A tall window: the Inspector's rows below the fold of an 800-pixel one stay in view.
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
     let stage = FieldPath::root().field("stages").index(0);
     harness
         .state_mut()
@@ -85,6 +88,9 @@ fn stage_parameters_follow_the_operators_schema() {
 fn an_observer_path_keyframe_is_added_and_undone_as_one_edit() {
     let example = example("street-block");
     let mut harness = rush_at(&example, FieldPath::root().field("observers").index(0));
+    // A tall window: the Inspector's rows below the fold of an 800-pixel one stay in view.
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
     let path_len = |harness: &Editor| rush(harness).observers[0].path.len();
     let before = path_len(&harness);
     assert!(harness.query_by_label_contains("Fade").is_some());
@@ -252,6 +258,9 @@ fn rush_at(example: &support::Example, path: FieldPath) -> Editor {
 fn an_observers_validity_and_population_center_are_edited_in_the_inspector() {
     let example = example("street-block");
     let mut harness = rush_at(&example, FieldPath::root().field("observers").index(0));
+    // A tall window: the Inspector's rows below the fold of an 800-pixel one stay in view.
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
     let camera = |harness: &Editor| rush(harness).observers[0].clone();
     let before = camera(&harness);
     assert_eq!((before.valid, before.center), (true, None));

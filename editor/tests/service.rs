@@ -262,6 +262,9 @@ fn saving_with_errors_says_so_in_the_status_line_and_the_badge() {
 fn a_typed_number_is_one_undo_step_and_one_generation() {
     let example = example("street-block");
     let mut harness = harness(&example.dir);
+    // A tall window: the Inspector's rows below the fold of an 800-pixel one stay in view.
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
     let stage = Selection::field(
         DocId::Recipe(RECIPE.into()),
         FieldPath::root().field("stages").index(0),

@@ -194,22 +194,23 @@ impl Panels {
     }
 }
 
-/// The default layout: Project on the left, Inspector beside it with Diagnostics below, and the
-/// right half for the Viewport and the Recipe graph with the Timeline, Crossings, Provenance,
-/// Population, Motion and Diff tabs below them.
+/// Share of the dock's width the left column (Project, Inspector, Diagnostics) gets.
+pub const LEFT_COLUMN_SHARE: f32 = 0.27;
+/// Share of the right column's height the Viewport gets (the lower tabs get the rest).
+pub const VIEWPORT_HEIGHT_SHARE: f32 = 0.78;
+
+/// The default layout: the Viewport (with the Recipe graph) takes the upper right, more than
+/// half of a 1280 × 800 window (tested); the Timeline, Crossings, Provenance, Population, Motion
+/// and Diff tabs share the strip below it (each scrolls for what does not fit); the left column
+/// holds the Project over the Inspector over Diagnostics.
 pub fn default_layout() -> DockState<Tab> {
-    let mut dock = DockState::new(vec![Tab::Inspector]);
+    let mut dock = DockState::new(vec![Tab::Viewport, Tab::RecipeGraph]);
     let surface = dock.main_surface_mut();
-    let [inspector, viewport] = surface.split_right(
-        NodeIndex::root(),
-        0.54,
-        vec![Tab::Viewport, Tab::RecipeGraph],
-    );
-    // The lower tabs get 44 % of the height, so at 1280 × 800 more of the Timeline's plot shows
-    // below its controls (the tab scrolls for the rest).
+    let [viewport, inspector] =
+        surface.split_left(NodeIndex::root(), LEFT_COLUMN_SHARE, vec![Tab::Inspector]);
     surface.split_below(
         viewport,
-        0.56,
+        VIEWPORT_HEIGHT_SHARE,
         vec![
             Tab::Timeline,
             Tab::Crossings,
@@ -219,8 +220,8 @@ pub fn default_layout() -> DockState<Tab> {
             Tab::Diff,
         ],
     );
-    let [inspector, _project] = surface.split_left(inspector, 0.34, vec![Tab::Project]);
-    surface.split_below(inspector, 0.78, vec![Tab::Diagnostics]);
+    let [inspector, _project] = surface.split_above(inspector, 0.22, vec![Tab::Project]);
+    surface.split_below(inspector, 0.84, vec![Tab::Diagnostics]);
     dock
 }
 
@@ -277,6 +278,65 @@ impl egui_dock::TabViewer for TabViewer<'_> {
 #[cfg(test)]
 mod layout_tests {
     use super::*;
+
+    /// Tabs with nothing in them: only the layout is measured.
+    struct Blank;
+
+    impl egui_dock::TabViewer for Blank {
+        type Tab = Tab;
+
+        fn id(&mut self, tab: &mut Tab) -> egui::Id {
+            egui::Id::new(("layout-test-tab", *tab))
+        }
+
+        fn title(&mut self, tab: &mut Tab) -> egui::WidgetText {
+            format!("{tab:?}").into()
+        }
+
+        fn ui(&mut self, _ui: &mut Ui, _tab: &mut Tab) {}
+    }
+
+    #[test]
+    fn the_viewport_gets_at_least_half_of_a_1280_by_800_window() {
+        let ctx = egui::Context::default();
+        let mut dock = default_layout();
+        let (width, height) = (1280.0, 800.0);
+        // The menu bar above the dock and the status line below it.
+        let (menu, status) = (24.0, 24.0);
+        for _ in 0..3 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(width, height),
+                )),
+                ..Default::default()
+            };
+            let mut output = ctx.run_ui(input, |ui| {
+                ui.add_space(menu);
+                let size = egui::vec2(ui.available_width(), ui.available_height() - status);
+                ui.allocate_ui(size, |ui| {
+                    egui_dock::DockArea::new(&mut dock).show_inside(ui, &mut Blank);
+                });
+            });
+            output.textures_delta.clear();
+        }
+        let body = dock
+            .main_surface()
+            .iter()
+            .find_map(|node| match node {
+                egui_dock::Node::Leaf(leaf) if leaf.tabs.contains(&Tab::Viewport) => {
+                    Some(leaf.viewport)
+                }
+                _ => None,
+            })
+            .expect("the Viewport has a leaf");
+        let share = body.area() / (width * height);
+        assert!(
+            share >= 0.5,
+            "the Viewport's tab body is {share:.3} of the window"
+        );
+        assert!(body.height() >= 0.6 * height, "{body:?}");
+    }
 
     #[test]
     fn every_tab_is_in_the_default_layout_and_named() {

@@ -25,7 +25,7 @@ if [ -n "${STAGECRAFT_ADVISORY_DB:-}" ]; then
     git clone -q "$STAGECRAFT_ADVISORY_DB" "$local_db"
     echo "== cargo deny check (advisory database: $STAGECRAFT_ADVISORY_DB)"
     cargo deny --locked --offline check --hide-inclusion-graph
-elif git ls-remote -q https://github.com/rustsec/advisory-db HEAD >/dev/null 2>&1; then
+elif timeout 30 git ls-remote -q https://github.com/rustsec/advisory-db HEAD >/dev/null 2>&1; then
     echo "== cargo deny check"
     cargo deny --locked check --hide-inclusion-graph
 else

@@ -66,6 +66,7 @@ pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
         .min_size(egui::vec2(64.0, MIN_PLOT_HEIGHT))
         .allow_scroll(false)
         .x_axis_label("frame")
+        .y_axis_label("count")
         .include_x(0.0)
         .include_x(end_frame)
         .include_y(0.0)

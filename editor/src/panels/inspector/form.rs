@@ -233,6 +233,32 @@ impl<'a> Form<'a> {
         })
     }
 
+    /// A rotation row: stored in 1/65536 turns (the documents' unit), shown and typed in degrees
+    /// (`90°` is 16384); a typed value is wrapped into one turn.
+    pub fn rotation_ui(
+        &mut self,
+        ui: &mut Ui,
+        name: &str,
+        help: &str,
+        turns: &mut u16,
+    ) -> Response {
+        self.row_ui(ui, name, help, |ui| {
+            let mut degrees = rotation_degrees(*turns);
+            let response = ui.add(
+                DragValue::new(&mut degrees)
+                    .range(0.0..=360.0)
+                    .speed(1.0)
+                    .max_decimals(2)
+                    .update_while_editing(false)
+                    .suffix("°"),
+            );
+            if response.changed() {
+                *turns = rotation_turns(degrees);
+            }
+            response
+        })
+    }
+
     /// A single-line text row.
     pub fn text_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &mut String) -> Response {
         self.row_ui(ui, name, help, |ui| {
@@ -498,6 +524,18 @@ impl Form<'_> {
     }
 }
 
+/// A rotation in 1/65536 turns, in degrees.
+pub fn rotation_degrees(turns: u16) -> f64 {
+    f64::from(turns) * 360.0 / 65536.0
+}
+
+/// A rotation in degrees, in 1/65536 turns (nearest; 360° wraps to 0).
+pub fn rotation_turns(degrees: f64) -> u16 {
+    let turns = (degrees.rem_euclid(360.0) * 65536.0 / 360.0).round();
+    // In [0, 65536]: 65536 (a value just under 360° rounding up) is a whole turn, 0.
+    (turns as u32 % 65536) as u16
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,6 +546,18 @@ mod tests {
         assert_eq!(humanize("walk_speed_m_s"), "Walk speed");
         assert_eq!(humanize("yaw_rad"), "Yaw");
         assert_eq!(humanize("name"), "Name");
+    }
+
+    #[test]
+    fn rotations_read_in_degrees_and_round_trip_through_turns() {
+        assert_eq!(rotation_degrees(16384), 90.0);
+        assert_eq!(rotation_degrees(16199), 88.9837646484375);
+        assert_eq!(rotation_turns(90.0), 16384);
+        assert_eq!(rotation_turns(-90.0), 49152);
+        assert_eq!(rotation_turns(359.999), 0);
+        for turns in [0_u16, 1, 16199, 32768, 65535] {
+            assert_eq!(rotation_turns(rotation_degrees(turns)), turns);
+        }
     }
 
     #[test]

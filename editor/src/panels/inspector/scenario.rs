@@ -636,14 +636,7 @@ fn action_fields_ui(
             form.vec2_ui(ui, "position", position_help, position);
         }
         OverrideAction::Rotate { rotation } => {
-            form.number_ui(
-                ui,
-                "rotation",
-                rotation_help,
-                rotation,
-                0..=u16::MAX,
-                "1/65536 turn",
-            );
+            form.rotation_ui(ui, "rotation", rotation_help, rotation);
         }
         OverrideAction::Add { variant, position } => {
             form.id_picker_ui(ui, "variant", variant_help, variant, variants);
@@ -681,14 +674,7 @@ fn transform_ui(
     (rotation, rotation_help): (&mut u16, &str),
     (scale, scale_help): (&mut u32, &str),
 ) {
-    form.number_ui(
-        ui,
-        "rotation",
-        rotation_help,
-        rotation,
-        0..=u16::MAX,
-        "1/65536 turn",
-    );
+    form.rotation_ui(ui, "rotation", rotation_help, rotation);
     form.number_ui(ui, "scale", scale_help, scale, 0..=u32::MAX, "scale units");
 }
 

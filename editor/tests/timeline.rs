@@ -96,6 +96,15 @@ fn buttons_step_back_play_pause_and_jump() {
     harness.get_by_label("Jump").click();
     harness.run_steps(2);
     assert_eq!(frame(&harness), 3);
+
+    // Typing a frame and pressing Enter jumps too, without the button.
+    harness.get_by_label("Go to frame").click();
+    harness.run_steps(2);
+    harness.get_by_label("Go to frame").type_text("42");
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    assert_eq!(harness.state().panel.jump_frame, 42);
+    assert_eq!(frame(&harness), 42, "Enter in the frame field jumps");
 }
 
 #[test]

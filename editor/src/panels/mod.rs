@@ -172,6 +172,8 @@ impl Panels {
         drop(preview);
         self.diff.result = None;
         self.diff.error = None;
+        // Another project's frame means nothing here.
+        self.timeline.jump_frame = 0;
         self.viewport.project_opened();
         self.recipe_graph.project_opened();
     }

@@ -159,8 +159,17 @@ impl TimelinePanel {
                     .strong(),
             );
             ui.separator();
-            ui.add(egui::DragValue::new(&mut self.jump_frame).range(0..=last.max(1)));
-            if ui.button("Jump").clicked() {
+            let label = ui.label("Go to frame");
+            let field = ui
+                .add(
+                    egui::DragValue::new(&mut self.jump_frame)
+                        .range(0..=last.max(1))
+                        .update_while_editing(false),
+                )
+                .labelled_by(label.id);
+            // Enter in the field jumps, as the button does.
+            let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("Jump").clicked() || entered {
                 session.playing = false;
                 session.seek(self.jump_frame);
             }

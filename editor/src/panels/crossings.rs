@@ -197,49 +197,7 @@ impl Panel for CrossingsPanel {
 /// three), with the hazard vehicle.
 #[cfg(test)]
 pub(crate) fn crossing_world() -> World {
-    use std::sync::Arc;
-
-    use stagecraft_runtime::ops::street_block::{build_street_block, StreetBlockParams};
-    use stagecraft_runtime::project::{
-        CrossingsSettings, HazardVehicle, PopulationKind, PopulationSource, Scenario,
-    };
-    use stagecraft_runtime::sim::{build_world, CompiledScenario, SimSpace};
-
-    let block = build_street_block(&StreetBlockParams {
-        length_m: 40.0,
-        road_width_m: 7.0,
-        sidewalk_width_m: 12.0,
-        furniture_zone_m: 1.5,
-        lanes: 2,
-        crosswalks: 1,
-        crosswalk_width_m: 4.0,
-    })
-    .expect("block");
-    let space = SimSpace::from_street_blocks(&[&block]).expect("space");
-    let scenario = Scenario {
-        id: "crossings".into(),
-        recipe: "r".into(),
-        fixed_step_s: 0.05,
-        duration_frames: 900,
-        sources: vec![PopulationSource {
-            id: "crossers".into(),
-            kind: PopulationKind::Ambient,
-            route: "crosswalk.0".into(),
-            target_count: 12,
-            walk_speed_m_s: 1.2,
-            ..Default::default()
-        }],
-        crossings: CrossingsSettings {
-            hazard: Some(HazardVehicle {
-                y_m: -1.75,
-                speed_m_s: 4.0,
-            }),
-            ..CrossingsSettings::default()
-        },
-        ..Default::default()
-    };
-    let compiled = CompiledScenario::compile(&scenario).expect("compiles");
-    build_world(&Arc::new(space), &Arc::new(compiled), 10).expect("world")
+    crate::session::fixtures::crossing_world(12, 900)
 }
 
 #[cfg(test)]

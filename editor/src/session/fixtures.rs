@@ -1,5 +1,6 @@
 //! Preview content made without the generator, for tests and benchmarks: the example street
-//! block and a synthetic field of placed objects of any size.
+//! block, a synthetic field of placed objects of any size, and a world of crossers on one
+//! signalled crosswalk.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -173,4 +174,50 @@ pub fn with_placed_objects(content: PreviewContent, count: usize) -> PreviewCont
     let mut content = with_stage(&content, record);
     content.families.insert(family.id.clone(), family);
     content
+}
+
+/// A world of `crossers` ambient crossers at 1.2 m/s on one signalled crosswalk of a 40 m street
+/// block, with the hazard vehicle, running `duration_frames` frames (a window of twelve crossers
+/// holds one group of three).
+pub fn crossing_world(crossers: u32, duration_frames: u64) -> stagecraft_runtime::sim::World {
+    use stagecraft_runtime::project::{
+        CrossingsSettings, HazardVehicle, PopulationKind, PopulationSource, Scenario,
+    };
+    use stagecraft_runtime::sim::{build_world, CompiledScenario};
+
+    let block = build_street_block(&StreetBlockParams {
+        length_m: 40.0,
+        road_width_m: 7.0,
+        sidewalk_width_m: 12.0,
+        furniture_zone_m: 1.5,
+        lanes: 2,
+        crosswalks: 1,
+        crosswalk_width_m: 4.0,
+    })
+    .expect("block");
+    let space = stagecraft_runtime::sim::SimSpace::from_street_blocks(&[&block]).expect("space");
+    let scenario = Scenario {
+        id: "crossings".into(),
+        recipe: "r".into(),
+        fixed_step_s: 0.05,
+        duration_frames,
+        sources: vec![PopulationSource {
+            id: "crossers".into(),
+            kind: PopulationKind::Ambient,
+            route: "crosswalk.0".into(),
+            target_count: crossers,
+            walk_speed_m_s: 1.2,
+            ..Default::default()
+        }],
+        crossings: CrossingsSettings {
+            hazard: Some(HazardVehicle {
+                y_m: -1.75,
+                speed_m_s: 4.0,
+            }),
+            ..CrossingsSettings::default()
+        },
+        ..Default::default()
+    };
+    let compiled = CompiledScenario::compile(&scenario).expect("compiles");
+    build_world(&Arc::new(space), &Arc::new(compiled), 10).expect("world")
 }

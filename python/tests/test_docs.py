@@ -39,3 +39,12 @@ def test_the_notebook_example_runs(monkeypatch):
         times, speeds = plotted[0]
         assert speeds == scope["speeds"]
         assert math.isclose(times[-1], 600 * scope["sim"].fixed_step_s)
+
+
+def test_the_readme_shows_the_same_notebook_example():
+    notebook = re.search(
+        r"## In a notebook\s+```python\n(.*?)```", (REPO / "docs" / "python.md").read_text(), re.S
+    ).group(1)
+    readme = (REPO / "README.md").read_text()
+    shown = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert shown == [notebook]

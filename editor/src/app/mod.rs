@@ -421,6 +421,7 @@ impl StagecraftApp {
             .frame_update(ctx, &workspace.document, &mut self.service);
         self.panels.recipe_graph.follow(&self.service);
         self.panels.diagnostics.follow(&self.service);
+        self.panels.diagnostics.refresh(&workspace.document);
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
@@ -486,13 +487,9 @@ impl StagecraftApp {
                 ui.separator();
             }
             if let Some(document) = self.document() {
-                let errors = document
-                    .diagnostics()
-                    .iter()
-                    .filter(|d| d.is_error())
-                    .count();
-                let warnings = document.diagnostics().len() - errors;
-                ui.label(format!("⛔ {errors}  ⚠ {warnings}"));
+                // The Diagnostics tab's own count of what it lists.
+                let tally = self.panels.diagnostics.tally;
+                ui.label(format!("⛔ {}  ⚠ {}", tally.errors, tally.warnings));
                 ui.separator();
                 ui.label(if document.is_dirty() {
                     "Unsaved changes"

@@ -10,8 +10,10 @@ pub mod diagnostics;
 pub mod diff;
 pub mod directive_pick;
 pub mod draws;
+pub mod elide;
 pub mod inspector;
 pub mod motion;
+pub mod plot_beside;
 pub mod population;
 pub mod project_tree;
 pub mod provenance;
@@ -227,11 +229,11 @@ pub fn default_layout() -> DockState<Tab> {
     dock
 }
 
-/// The Diagnostics tab's title: its badge counts the diagnostics and, when the files on disk are
-/// what has errors (the document is saved), says so.
-pub fn diagnostics_title(document: &Document) -> String {
-    let count = document.diagnostics().len();
-    let errors = document.error_count();
+/// The Diagnostics tab's title: its badge counts the rows the tab lists (`tally`, the tab's own
+/// count) and, when the files on disk are what has errors (the document is saved), says so.
+pub fn diagnostics_title(document: &Document, tally: diagnostics::Tally) -> String {
+    let count = tally.total();
+    let errors = tally.errors;
     if errors > 0 && !document.is_dirty() {
         let saved = crate::app::count_text(errors, "error");
         return format!("Diagnostics ({count}) · saved with {saved}");
@@ -262,7 +264,7 @@ impl egui_dock::TabViewer for TabViewer<'_> {
 
     fn title(&mut self, tab: &mut Tab) -> egui::WidgetText {
         if *tab == Tab::Diagnostics {
-            return diagnostics_title(self.document).into();
+            return diagnostics_title(self.document, self.panels.diagnostics.tally).into();
         }
         self.panels.get(*tab).title().into()
     }

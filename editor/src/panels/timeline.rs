@@ -48,17 +48,46 @@ impl Panel for TimelinePanel {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
         let preview = &mut *preview;
-        let session = &mut preview.session;
-        let pick = &mut preview.directive_pick;
-        scenario_picker_ui(ui, document, session);
-        if session.timeline().is_none() {
+        if preview.session.timeline().is_none() {
+            scenario_picker_ui(ui, document, &mut preview.session);
             ui.add_space(8.0);
-            let why = session
+            let why = preview
+                .session
                 .problem()
                 .unwrap_or("No scenario: add one to the project to run a simulation.");
             ui.label(RichText::new(why).weak());
             return;
         }
+        let mut parts = (&mut *self, &mut *preview);
+        super::plot_beside::text_beside_plots(
+            ui,
+            "timeline-controls",
+            TEXT_SHARE,
+            &mut parts,
+            |ui, (panel, preview)| panel.text_ui(ui, document, preview, out),
+            |ui, (panel, preview)| {
+                super::timeline_plot::counts_plot_ui(ui, &preview.session, &mut panel.plot);
+            },
+        );
+        preview.update_scene();
+    }
+}
+
+/// The share of the tab's width the controls and lists take; the plot gets the rest.
+const TEXT_SHARE: f32 = 0.5;
+
+impl TimelinePanel {
+    /// The scenario picker, the transport controls, the frame ruler and the lists.
+    fn text_ui(
+        &mut self,
+        ui: &mut Ui,
+        document: &Document,
+        preview: &mut crate::viewport::Preview,
+        out: &mut Vec<Command>,
+    ) {
+        scenario_picker_ui(ui, document, &mut preview.session);
+        let session = &mut preview.session;
+        let pick = &mut preview.directive_pick;
         self.controls_ui(ui, session);
         // The document's scenario, not the session's copy: markers follow edits at once.
         let scenario = session
@@ -71,9 +100,6 @@ impl Panel for TimelinePanel {
             self.marks
                 .lists_ui(ui, document.dir(), scenario, session, pick, out);
         }
-        ui.separator();
-        super::timeline_plot::counts_plot_ui(ui, session, &mut self.plot);
-        preview.update_scene();
     }
 }
 

@@ -99,6 +99,12 @@ impl<'a> Form<'a> {
         *self.focus == self.path
     }
 
+    /// True when this row is the selection and the Inspector scrolls to it this frame (the
+    /// selection changed lately).
+    pub fn scrolls_here(&self) -> bool {
+        self.scroll_to_focus && self.is_exact_focus()
+    }
+
     /// Diagnostics at exactly the current path.
     pub fn diagnostics_here(&self) -> impl Iterator<Item = &&'a Diagnostic> + '_ {
         self.diagnostics.iter().filter(move |d| d.path == self.path)

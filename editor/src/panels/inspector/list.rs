@@ -78,7 +78,11 @@ pub fn record_list_sorted_ui<T>(
                                 if let Some(done) = item_buttons_ui(ui, index, count) {
                                     action = Some(done);
                                 }
-                                ui.label(RichText::new(label).color(colour));
+                                crate::panels::elide::label(
+                                    ui,
+                                    RichText::new(label).color(colour),
+                                    "",
+                                );
                             })
                             .body(|ui| item_ui(form, ui, item));
                     });

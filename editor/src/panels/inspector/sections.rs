@@ -30,12 +30,18 @@ pub fn section_ui(
         if form.is_focused() {
             state.set_open(true);
         }
-        state
+        let scroll_here = form.scrolls_here();
+        let (_, header, _) = state
             .show_header(ui, |ui| {
                 ui.label(RichText::new(section.label).strong().color(colour))
                     .on_hover_text(section.help);
             })
             .body(|ui| body(form, ui));
+        // A selected section comes to the top of the Inspector, so its rows fill the view
+        // below its header (`stagecraft --inspect crossings`).
+        if scroll_here {
+            header.response.scroll_to_me(Some(egui::Align::TOP));
+        }
     });
 }
 

@@ -126,7 +126,7 @@ fn plot_ui(
 ) -> Vec<egui::Rect> {
     let width = ui.available_width();
     ui.horizontal_top(|ui| {
-        let first = ui.allocate_ui(egui::vec2(width * 0.72, ui.available_height()), |ui| {
+        let first = ui.allocate_ui(egui::vec2(width * 0.6, ui.available_height()), |ui| {
             let counts = ("crossing-counts", 0..COUNT_SERIES, "agents / queries");
             counters_plot(ui, counts, history, frame, hidden)
         });
@@ -193,7 +193,7 @@ impl Panel for CrossingsPanel {
 }
 
 /// The share of the tab's width the signals, phases and counters take; the plots get the rest.
-const TEXT_SHARE: f32 = 0.42;
+const TEXT_SHARE: f32 = 0.36;
 
 /// The tab's text column: each crosswalk's signal and phases, then the crossing counters.
 fn text_ui(ui: &mut Ui, world: &World) {

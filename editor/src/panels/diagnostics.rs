@@ -143,7 +143,10 @@ impl DiagnosticsPanel {
 
     /// The sources of the running simulation that stopped spawning; `preview` when the caller
     /// already borrowed it.
-    fn stalled(&self, preview: Option<&crate::viewport::Preview>) -> Vec<spawn_watch::StalledSource> {
+    fn stalled(
+        &self,
+        preview: Option<&crate::viewport::Preview>,
+    ) -> Vec<spawn_watch::StalledSource> {
         let stalled = |preview: &crate::viewport::Preview| {
             preview
                 .session
@@ -277,7 +280,8 @@ impl DiagnosticsPanel {
         }
         let text = format!("{icon} {}", row_text(diagnostic));
         let expected = format!("expected: {}", diagnostic.expected);
-        let response = super::elide::selectable(ui, false, RichText::new(text).color(colour), &expected);
+        let response =
+            super::elide::selectable(ui, false, RichText::new(text).color(colour), &expected);
         if response.clicked() {
             out.push(Command::ShowDiagnostic(diagnostic.clone()));
         }

@@ -141,7 +141,7 @@ fn plot_ui(
 ) -> Vec<egui::Rect> {
     let width = ui.available_width();
     ui.horizontal_top(|ui| {
-        let first = ui.allocate_ui(egui::vec2(width * 0.66, ui.available_height()), |ui| {
+        let first = ui.allocate_ui(egui::vec2(width * 0.58, ui.available_height()), |ui| {
             let counts = ("motion-counts", 0..COUNT_SERIES, "agents");
             counters_plot(ui, counts, history, frame, hidden)
         });
@@ -219,7 +219,7 @@ impl Panel for MotionPanel {
 
 /// The share of the tab's width the counters and the selected agent take; the plots get the
 /// rest.
-const TEXT_SHARE: f32 = 0.34;
+const TEXT_SHARE: f32 = 0.3;
 
 #[cfg(test)]
 mod tests {

@@ -37,6 +37,7 @@ pub fn text_beside_plots<T>(
     let rect = ui.available_rect_before_wrap();
     let (text_rect, plot_rect) = split(rect, text_share);
     ui.scope_builder(UiBuilder::new().max_rect(text_rect), |ui| {
+        ui.set_clip_rect(text_rect.intersect(ui.clip_rect()));
         egui::ScrollArea::vertical()
             .id_salt(id)
             .auto_shrink([false, false])
@@ -58,12 +59,21 @@ mod tests {
     fn the_plots_get_the_rest_of_the_width_and_the_whole_height() {
         let body = Rect::from_min_size(pos2(350.0, 620.0), vec2(920.0, 180.0));
         let (text, plots) = split(body, 0.4);
-        assert_eq!(text, Rect::from_min_size(pos2(350.0, 620.0), vec2(368.0, 180.0)));
-        assert_eq!(plots, Rect::from_min_max(pos2(728.0, 620.0), pos2(1270.0, 800.0)));
+        assert_eq!(
+            text,
+            Rect::from_min_size(pos2(350.0, 620.0), vec2(368.0, 180.0))
+        );
+        assert_eq!(
+            plots,
+            Rect::from_min_max(pos2(728.0, 620.0), pos2(1270.0, 800.0))
+        );
         // A body shorter than a plot's minimum: both columns keep it (the tab scrolls).
         let short = Rect::from_min_size(pos2(0.0, 0.0), vec2(500.0, 90.0));
         let (text, plots) = split(short, 0.5);
-        assert_eq!((text.height(), plots.height()), (MIN_PLOT_HEIGHT, MIN_PLOT_HEIGHT));
+        assert_eq!(
+            (text.height(), plots.height()),
+            (MIN_PLOT_HEIGHT, MIN_PLOT_HEIGHT)
+        );
         assert_eq!(plots.min.x, 260.0);
     }
 }

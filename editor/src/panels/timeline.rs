@@ -105,7 +105,7 @@ impl TimelinePanel {
 
 fn scenario_picker_ui(ui: &mut Ui, document: &Document, session: &mut Session) {
     let scenarios: Vec<String> = document.project().scenarios.keys().cloned().collect();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Scenario");
         let current = session.scenario_id().unwrap_or("(none)").to_owned();
         egui::ComboBox::from_id_salt("timeline-scenario")
@@ -130,7 +130,7 @@ impl TimelinePanel {
     fn controls_ui(&mut self, ui: &mut Ui, session: &mut Session) {
         let frame = session.frame();
         let last = session.last_frame();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .button("⏴ Back")
                 .on_hover_text("Step one frame back (comma)")
@@ -177,7 +177,7 @@ impl TimelinePanel {
                     }
                 });
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let time_s = session.world().map_or(0.0, |w| w.time_s());
             ui.label(
                 RichText::new(format!("Frame {frame} / {last}   t = {time_s:.2} s"))

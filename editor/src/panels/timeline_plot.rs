@@ -19,12 +19,12 @@ const PLOT_POINTS: usize = 2_000;
 const MIN_SPAN_FRAMES: f64 = 20.0;
 
 /// The plot widget is never shorter than this, points (the tab scrolls instead when its body is
-/// shorter)…
-pub const MIN_PLOT_HEIGHT: f32 = 160.0;
+/// shorter; the default layout's lower strip is taller, tested)…
+pub const MIN_PLOT_HEIGHT: f32 = 164.0;
 
-/// …so the area the curves are drawn in, above the x axis, keeps at least this much: tall
-/// enough for y-axis labels.
-pub const MIN_CURVES_HEIGHT: f32 = 140.0;
+/// …so the area the curves are drawn in, above the x axis and its label (about 44 points),
+/// keeps at least this much: five y-axis labels 24 points apart.
+pub const MIN_CURVES_HEIGHT: f32 = 120.0;
 
 /// What the plot remembers between frames.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -158,8 +158,9 @@ fn beside_legend<R>(
 fn legend_width(ui: &Ui, names: &[&'static str]) -> f32 {
     let widest = names
         .iter()
-        .map(|name| {
-            egui::WidgetText::from(RichText::new(format!("● {name}")).small())
+        .flat_map(|name| [format!("● {name}"), format!("╌ {name}")])
+        .map(|text| {
+            egui::WidgetText::from(RichText::new(text).small())
                 .into_galley(
                     ui,
                     Some(egui::TextWrapMode::Extend),
@@ -205,7 +206,7 @@ fn toggles_ui(
                 .color(colour)
                 .small();
             if ui
-                .selectable_label(shown, text)
+                .add(egui::Button::new(text).frame(false))
                 .on_hover_text(if shown {
                     "Hide this series"
                 } else {
@@ -273,9 +274,7 @@ pub fn series_plot<S>(
                     }
                     let points: PlotPoints = samples
                         .iter()
-                        .map(|(f, values)| {
-                            [*f as f64, values.get(series).copied().unwrap_or(0.0)]
-                        })
+                        .map(|(f, values)| [*f as f64, values.get(series).copied().unwrap_or(0.0)])
                         .collect();
                     // The palette has ten hues: later series repeat one, dashed.
                     let style = if repeats_hue(plot.first_colour + series) {

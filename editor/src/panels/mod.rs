@@ -23,6 +23,7 @@ pub mod timeline;
 pub mod timeline_marks;
 pub mod timeline_plot;
 pub mod viewport;
+pub mod viewport_legend;
 
 use egui::Ui;
 use egui_dock::{DockState, NodeIndex};

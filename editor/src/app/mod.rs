@@ -261,6 +261,11 @@ impl StagecraftApp {
         &self.panels
     }
 
+    /// The tabs' state, mutably (tests aim the Viewport's camera).
+    pub fn panels_mut(&mut self) -> &mut Panels {
+        &mut self.panels
+    }
+
     /// Brings tab `tab` to the front of its dock node.
     pub fn show_tab(&mut self, tab: Tab) {
         if let Some(path) = self.persisted.dock.find_tab(&tab) {

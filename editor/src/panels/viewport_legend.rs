@@ -135,7 +135,10 @@ pub fn strip_ui(
             .rect_filled(strip, 0.0, ui.visuals().faint_bg_color);
         let count: usize = sections.iter().map(|(_, entries)| entries.len()).sum();
         let (header, hover) = if *open {
-            ("Legend ⏵".to_owned(), "Hide the legend (the scene takes its width)")
+            (
+                "Legend ⏵".to_owned(),
+                "Hide the legend (the scene takes its width)",
+            )
         } else {
             ("⏴".to_owned(), "Show the legend")
         };
@@ -167,7 +170,8 @@ pub fn strip_ui(
 /// One legend row: a swatch in `colour` and the elided `name`.
 fn entry_ui(ui: &mut Ui, name: &str, colour: Srgba) {
     ui.horizontal(|ui| {
-        let (swatch, _) = ui.allocate_exact_size(egui::vec2(10.0, ROW_H - 5.0), egui::Sense::hover());
+        let (swatch, _) =
+            ui.allocate_exact_size(egui::vec2(10.0, ROW_H - 5.0), egui::Sense::hover());
         let swatch = Rect::from_center_size(swatch.center(), egui::vec2(10.0, 10.0));
         ui.painter()
             .rect_filled(swatch, 2.0, Color32::from_rgb(colour.r, colour.g, colour.b));
@@ -191,7 +195,10 @@ mod tests {
         let (scene, strip) = split(rect, strip_width(12, true));
         let strip = strip.expect("a strip");
         assert_eq!(scene.max.x, 1080.0);
-        assert_eq!(strip, Rect::from_min_max(egui::pos2(1080.0, 100.0), rect.max));
+        assert_eq!(
+            strip,
+            Rect::from_min_max(egui::pos2(1080.0, 100.0), rect.max)
+        );
         assert!(!scene.intersects(strip.shrink(0.5)));
         let (scene, strip) = split(rect, strip_width(12, false));
         assert_eq!(strip.map(|s| s.width()), Some(COLLAPSED_W));

@@ -103,7 +103,10 @@ pub fn outline(rect: Rect, camera: &OrbitCamera, exclusion: &Exclusion) -> Optio
     let corners = [[a[0], a[1]], [b[0], a[1]], [b[0], b[1]], [a[0], b[1]]];
     let mut points = [Pos2::ZERO; 4];
     for (point, corner) in points.iter_mut().zip(corners) {
-        let at = camera.project(three_d::vec3(corner[0] as f32, corner[1] as f32, 0.02), size)?;
+        let at = camera.project(
+            three_d::vec3(corner[0] as f32, corner[1] as f32, 0.02),
+            size,
+        )?;
         *point = rect.min + egui::vec2(at[0], at[1]);
     }
     Some(points)
@@ -163,21 +166,28 @@ mod tests {
         );
         assert!(small.is_selected_by(&Selection::field(
             DocId::Overrides("edits".into()),
-            FieldPath::root().field("overrides").index(3).field("action"),
+            FieldPath::root()
+                .field("overrides")
+                .index(3)
+                .field("action"),
         )));
         assert!(!big.is_selected_by(&small.selection()));
     }
 
     #[test]
     fn the_pine_clearing_exclusion_is_read_from_its_override_set() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/pine-clearing");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/pine-clearing");
         let (_, loaded) = crate::project_io::load_dir(&dir).expect("example readable");
         let project = loaded.project.expect("example loads");
         let found = of(&project, "pine-clearing");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].set, "pine-clearing-edits");
         assert_eq!(found[0].stage, 1001);
-        assert_eq!((found[0].min_m, found[0].max_m), ([25.0, 44.0], [29.0, 48.0]));
+        assert_eq!(
+            (found[0].min_m, found[0].max_m),
+            ([25.0, 44.0], [29.0, 48.0])
+        );
         assert!(of(&project, "another-recipe").is_empty());
         assert_eq!(legend(&found).len(), 1);
     }

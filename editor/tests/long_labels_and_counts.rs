@@ -109,7 +109,8 @@ fn the_diagnostics_counters_title_and_status_line_count_the_listed_rows() {
     )
     .expect("write");
     wait_until(&mut harness, Duration::from_secs(5), |app| {
-        app.document().is_some_and(|d| d.held().contains_key(recipe))
+        app.document()
+            .is_some_and(|d| d.held().contains_key(recipe))
     })
     .expect("the broken recipe is held");
     // A warning: an edit of a generated object without a base revision.
@@ -158,12 +159,12 @@ fn the_diagnostics_counters_title_and_status_line_count_the_listed_rows() {
     assert!(harness
         .query_by_label(&format!("⛔ {errors}  ⚠ {warnings}"))
         .is_some());
-    assert!(diagnostics_title(document, tally).starts_with(&format!(
-        "Diagnostics ({})",
-        errors + warnings
-    )));
+    assert!(diagnostics_title(document, tally)
+        .starts_with(&format!("Diagnostics ({})", errors + warnings)));
     // The filters hide rows, never the counts.
-    harness.get_by_label(&format!("⛔ {}", noun(errors, "error"))).click();
+    harness
+        .get_by_label(&format!("⛔ {}", noun(errors, "error")))
+        .click();
     harness.run_steps(3);
     assert_eq!(listed(&harness, "⛔ "), 0);
     assert_eq!(harness.state().panels().diagnostics.tally, tally);

@@ -161,18 +161,7 @@ fn a_click_inside_an_exclusion_region_selects_its_override_for_the_inspector() {
         viewport.exclusion_at(scene, centre).map(|r| r.index),
         Some(region.index)
     );
-    let button = |pressed| egui::Event::PointerButton {
-        pos: centre,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
-    harness.event(egui::Event::PointerMoved(centre));
-    harness.run_steps(1);
-    harness.event(button(true));
-    harness.run_steps(1);
-    harness.event(button(false));
-    harness.run_steps(4);
+    click_at(&mut harness, centre);
     let document = harness.state().document().expect("a document");
     assert_eq!(document.selection(), &region.selection());
     // The Inspector shows the override's rows; its corner is edited there and undone.
@@ -206,4 +195,52 @@ fn a_click_inside_an_exclusion_region_selects_its_override_for_the_inspector() {
         .undo());
     harness.run_steps(3);
     assert_eq!(exclude(&harness), (region.min_m[0], region.min_m[1]));
+}
+
+/// A primary click at `at`, as a user's mouse makes it.
+fn click_at(harness: &mut Harness<'static, StagecraftApp>, at: egui::Pos2) {
+    let button = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    harness.event(egui::Event::PointerMoved(at));
+    harness.run_steps(1);
+    harness.event(button(true));
+    harness.run_steps(1);
+    harness.event(button(false));
+    harness.run_steps(4);
+}
+
+#[test]
+fn a_click_inside_a_scenario_box_selects_it_and_the_legend_names_it() {
+    use stagecraft_editor::edits::{DocId, Selection};
+    use stagecraft_runtime::project::FieldPath;
+    let (mut harness, _example) = open("street-block");
+    assert!(harness.query_by_label("no-spawn box").is_some());
+    assert!(harness.query_by_label("no-removal box").is_some());
+    // Top-down over the no-spawn box (-6..6 × -3.5..3.5 m) at frame 0 (nobody walks yet);
+    // click off its centre, where its drag handle is.
+    {
+        let camera = &mut harness.state_mut().panels_mut().viewport.camera;
+        camera.target = three_d::vec3(0.0, 0.0, 0.0);
+        camera.distance_m = 30.0;
+    }
+    harness.run_steps(2);
+    let viewport = &harness.state().panels().viewport;
+    let scene = viewport.rect.expect("the scene");
+    let size = [scene.width(), scene.height()];
+    let at = viewport
+        .camera
+        .project(three_d::vec3(-4.0, -2.0, 0.0), size)
+        .map(|p| scene.min + egui::vec2(p[0], p[1]))
+        .expect("the point projects");
+    click_at(&mut harness, at);
+    let document = harness.state().document().expect("a document");
+    let expected = Selection::field(
+        DocId::Scenario("crosswalk-rush".into()),
+        FieldPath::root().field("no_spawn_box"),
+    );
+    assert_eq!(document.selection(), &expected);
 }

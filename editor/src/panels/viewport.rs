@@ -91,7 +91,15 @@ impl Panel for ViewportPanel {
             .content()
             .map(|c| crate::viewport::exclusions::of(document.project(), c.recipe()))
             .unwrap_or_default();
-        let sections = viewport_legend::sections(&preview, &self.exclusions);
+        let boxes = preview
+            .session
+            .scenario_id()
+            .and_then(|id| document.project().scenarios.get(id))
+            .filter(|_| preview.options.show_scenario)
+            .map(crate::viewport::exclusions::scenario_box_legend)
+            .unwrap_or_default();
+        let mut sections = viewport_legend::sections(&preview, &self.exclusions);
+        viewport_legend::add_layer_entries(&mut sections, boxes);
         let entries = sections.iter().map(|(_, e)| e.len()).sum();
         let strip_w = viewport_legend::strip_width(entries, self.legend_open);
         let (rect, strip) = viewport_legend::split(ui.available_rect_before_wrap(), strip_w);
@@ -148,9 +156,9 @@ impl Panel for ViewportPanel {
             let region = response
                 .interact_pointer_pos()
                 .filter(|_| selection.is_none() && !self.tools.takes_drags())
-                .and_then(|at| self.exclusion_at(rect, at));
+                .and_then(|at| self.region_at(rect, at, &preview, document));
             if let Some(region) = region {
-                out.push(Command::Select(region.selection()));
+                out.push(Command::Select(region));
             }
             changed |= selection != preview.selected;
             preview.selected = selection;
@@ -256,19 +264,46 @@ pub fn camera_observer(
 }
 
 impl ViewportPanel {
+    /// The ground point (meters) under screen point `at` of the scene drawn in `rect`.
+    fn ground_at(&self, rect: egui::Rect, at: egui::Pos2) -> Option<[f64; 2]> {
+        let local = [at.x - rect.min.x, at.y - rect.min.y];
+        let ground = self
+            .camera
+            .ray(local, [rect.width(), rect.height()])?
+            .hit_plane_z(0.0)?;
+        Some([f64::from(ground.x), f64::from(ground.y)])
+    }
+
     /// The exclusion region under screen point `at` of the scene drawn in `rect`, if any.
     pub fn exclusion_at(
         &self,
         rect: egui::Rect,
         at: egui::Pos2,
     ) -> Option<&crate::viewport::exclusions::Exclusion> {
-        let local = [at.x - rect.min.x, at.y - rect.min.y];
-        let ground = self
-            .camera
-            .ray(local, [rect.width(), rect.height()])?
-            .hit_plane_z(0.0)?;
-        let point = [f64::from(ground.x), f64::from(ground.y)];
+        let point = self.ground_at(rect, at)?;
         crate::viewport::exclusions::at(&self.exclusions, point)
+    }
+
+    /// What a click at `at` on empty ground selects: the exclusion region there, else the shown
+    /// scenario's keep-out box there (with the Scenario layer on).
+    fn region_at(
+        &self,
+        rect: egui::Rect,
+        at: egui::Pos2,
+        preview: &Preview,
+        document: &Document,
+    ) -> Option<crate::edits::Selection> {
+        if let Some(region) = self.exclusion_at(rect, at) {
+            return Some(region.selection());
+        }
+        let id = preview.session.scenario_id()?;
+        let scenario = document.project().scenarios.get(id)?;
+        let point = self.ground_at(rect, at)?;
+        preview
+            .options
+            .show_scenario
+            .then(|| crate::viewport::exclusions::scenario_box_at(scenario, id, point))
+            .flatten()
     }
 
     /// A click at `at` while the Timeline armed a directive pick: fills the directive's target,

@@ -68,6 +68,20 @@ pub fn sections(
     sections
 }
 
+/// Adds `entries` to the end of the "Layers" section (made when missing).
+pub fn add_layer_entries(
+    sections: &mut Vec<(&'static str, Vec<(String, Srgba)>)>,
+    entries: Vec<(String, Srgba)>,
+) {
+    if entries.is_empty() {
+        return;
+    }
+    match sections.iter_mut().find(|(title, _)| *title == "Layers") {
+        Some((_, layers)) => layers.extend(entries),
+        None => sections.push(("Layers", entries)),
+    }
+}
+
 /// Every legend entry of what the shown layers draw now: exclusions, layout colours, crossing
 /// colours of the bodies, spawn candidates, tiers and panic.
 pub fn layer_entries(preview: &Preview, exclusions: &[Exclusion]) -> Vec<(String, Srgba)> {

@@ -5,7 +5,9 @@
 //!
 //! An exclusion is named by its set and its place in the set's `overrides` list, as the
 //! Inspector's selection names it; it is read from the document each frame, so an edit or an
-//! undo moves the drawn region at once.
+//! undo moves the drawn region at once. The scenario's keep-out boxes (`no_spawn_box`,
+//! `no_removal_box`, drawn by `overlays`) are found under a click the same way
+//! ([`scenario_box_at`]).
 
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Ui};
 use stagecraft_runtime::project::{FieldPath, OverrideAction, Project};
@@ -82,6 +84,49 @@ pub fn at(exclusions: &[Exclusion], p: [f64; 2]) -> Option<&Exclusion> {
         .iter()
         .filter(|e| e.contains(p))
         .min_by(|a, b| a.area_m2().total_cmp(&b.area_m2()))
+}
+
+/// The scenario field of the box (`no_spawn_box` or `no_removal_box`) of `scenario` whose
+/// ground footprint holds `p` (boxes are inclusive), the smaller first; as a selection of
+/// scenario `id`.
+pub fn scenario_box_at(
+    scenario: &stagecraft_runtime::project::Scenario,
+    id: &str,
+    p: [f64; 2],
+) -> Option<Selection> {
+    let boxes = [
+        ("no_spawn_box", scenario.no_spawn_box),
+        ("no_removal_box", scenario.no_removal_box),
+    ];
+    boxes
+        .into_iter()
+        .filter_map(|(field, b)| Some((field, b?)))
+        .filter(|(_, b)| b.min.x <= p[0] && p[0] <= b.max.x && b.min.y <= p[1] && p[1] <= b.max.y)
+        .min_by(|(_, a), (_, b)| {
+            let area =
+                |b: &stagecraft_runtime::project::Box3| (b.max.x - b.min.x) * (b.max.y - b.min.y);
+            area(a).total_cmp(&area(b))
+        })
+        .map(|(field, _)| {
+            Selection::field(
+                DocId::Scenario(id.to_owned()),
+                FieldPath::root().field(field),
+            )
+        })
+}
+
+/// The legend entries of a scenario's keep-out boxes that are set.
+pub fn scenario_box_legend(
+    scenario: &stagecraft_runtime::project::Scenario,
+) -> Vec<(String, Srgba)> {
+    let mut entries = Vec::new();
+    if scenario.no_spawn_box.is_some() {
+        entries.push(("no-spawn box".to_owned(), palette::NO_SPAWN));
+    }
+    if scenario.no_removal_box.is_some() {
+        entries.push(("no-removal box".to_owned(), palette::NO_REMOVAL));
+    }
+    entries
 }
 
 /// The legend entry of the regions, when there are any.
@@ -172,6 +217,29 @@ mod tests {
                 .field("action"),
         )));
         assert!(!big.is_selected_by(&small.selection()));
+    }
+
+    #[test]
+    fn a_point_in_a_scenario_box_selects_its_field() {
+        use stagecraft_runtime::project::{Box3, Scenario, Vec3};
+        let cube = |h: f64| Box3 {
+            min: Vec3 {
+                x: -h,
+                y: -h,
+                z: 0.0,
+            },
+            max: Vec3 { x: h, y: h, z: 2.0 },
+        };
+        let scenario = Scenario {
+            no_spawn_box: Some(cube(10.0)),
+            no_removal_box: Some(cube(2.0)),
+            ..Scenario::default()
+        };
+        let field = |p| scenario_box_at(&scenario, "s", p).map(|s| s.path.to_string());
+        assert_eq!(field([1.0, 1.0]), Some("no_removal_box".to_owned()));
+        assert_eq!(field([5.0, -10.0]), Some("no_spawn_box".to_owned()));
+        assert_eq!(field([10.5, 0.0]), None);
+        assert_eq!(scenario_box_legend(&scenario).len(), 2);
     }
 
     #[test]

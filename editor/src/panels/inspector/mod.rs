@@ -31,16 +31,9 @@ use form::Form;
 pub struct InspectorPanel {
     /// Counts frames in which no widget is dragged or focused: a new count starts a new gesture.
     gesture_serial: u64,
-    /// The selection shown last frame, to scroll to a newly selected field.
+    /// The selection shown last frame, to scroll to a newly selected field once.
     last_selection: Option<Selection>,
-    /// Frames the Inspector still scrolls to the selection: a few after it changes, while a
-    /// section opened for it unfolds (its rows are not all laid out on the first frame).
-    scroll_frames_left: u32,
 }
-
-/// Frames the Inspector keeps scrolling to a new selection (a section's opening animation
-/// takes about five at 60 Hz).
-const SCROLL_FRAMES: u32 = 12;
 
 impl Panel for InspectorPanel {
     fn title(&self) -> &'static str {
@@ -54,11 +47,7 @@ impl Panel for InspectorPanel {
             self.gesture_serial += 1;
         }
         let selection = document.selection().clone();
-        if self.last_selection.as_ref() != Some(&selection) {
-            self.scroll_frames_left = SCROLL_FRAMES;
-        }
-        let scroll_to_focus = self.scroll_frames_left > 0;
-        self.scroll_frames_left = self.scroll_frames_left.saturating_sub(1);
+        let scroll_to_focus = self.last_selection.as_ref() != Some(&selection);
         self.last_selection = Some(selection.clone());
         let Some(doc) = selection.doc.clone() else {
             ui.weak("Select a document in the Project tab.");

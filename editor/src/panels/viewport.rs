@@ -85,46 +85,11 @@ impl Panel for ViewportPanel {
             preview.update_scene();
         }
         crate::viewport::tools::toolbar_ui(ui, &mut self.tools, &preview);
-        // The legend strip goes beside the scene, never over it.
-        self.exclusions = preview
-            .session
-            .content()
-            .map(|c| crate::viewport::exclusions::of(document.project(), c.recipe()))
-            .unwrap_or_default();
-        let boxes = preview
-            .session
-            .scenario_id()
-            .and_then(|id| document.project().scenarios.get(id))
-            .filter(|_| preview.options.show_scenario)
-            .map(crate::viewport::exclusions::scenario_box_legend)
-            .unwrap_or_default();
-        let mut sections = viewport_legend::sections(&preview, &self.exclusions);
-        viewport_legend::add_layer_entries(&mut sections, boxes);
-        let entries = sections.iter().map(|(_, e)| e.len()).sum();
-        let strip_w = viewport_legend::strip_width(entries, self.legend_open);
-        let (rect, strip) = viewport_legend::split(ui.available_rect_before_wrap(), strip_w);
+        let (rect, strip, sections) = self.split_for_legend(ui, &preview, document);
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
         self.rect = Some(rect);
         self.legend_rect = strip;
-        // Frame the content once when it first appears (not on every regeneration, which would
-        // yank the camera while the user edits).
-        // `frame_update` has synced the session with this document, so content that is not
-        // being regenerated is this project's (after an open, the old project's content is
-        // still shown while the new one generates: it must not be framed).
-        let current = !preview.session.is_generating();
-        if self.framed.is_none() && current && preview.session.content().is_some() {
-            if let Some(look) = preview.look_on_open.take() {
-                // The box spans the circle asked for; its bounding sphere is √2 too generous.
-                self.camera.frame(&look);
-                self.camera.distance_m /= std::f32::consts::SQRT_2;
-                self.framed = Some(preview.session.content_version());
-            } else if let Some(bounds) = preview.scene.content_bounds() {
-                self.camera.frame(&bounds);
-                // The bounding sphere is generous for long, flat blocks: come closer.
-                self.camera.distance_m *= 0.55;
-                self.framed = Some(preview.session.content_version());
-            }
-        }
+        self.frame_once(&mut preview);
         if let Some(bounds) = preview.frame_request.take() {
             self.camera.frame(&bounds);
         }
@@ -208,34 +173,92 @@ impl Panel for ViewportPanel {
                     out,
                 );
             }
-            let prompt = preview.directive_pick.as_ref().map(|armed| {
-                format!(
-                    "Pick for directive {}: click a pedestrian, a scene object or the ground \
-                     (Esc cancels)",
-                    armed.index
-                )
-            });
-            let message = self
-                .handles
-                .message
-                .as_ref()
-                .or(preview.authoring_message.as_ref())
-                .or(prompt.as_ref());
-            if let Some(message) = message {
-                let painter = ui.painter_at(rect);
-                let galley = painter.layout_no_wrap(
-                    message.clone(),
-                    egui::FontId::proportional(13.0),
-                    ui.visuals().warn_fg_color,
-                );
-                let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
-                painter.rect_filled(
-                    egui::Rect::from_min_size(at, galley.size()).expand(4.0),
-                    3.0,
-                    Color32::from_black_alpha(200),
-                );
-                painter.galley(at, galley, Color32::WHITE);
+            self.message_ui(ui, rect, &preview);
+        }
+    }
+}
+
+impl ViewportPanel {
+    /// Reads the exclusion regions and the legend's sections, and splits the space left into
+    /// the scene and the legend strip beside it (never over it).
+    fn split_for_legend(
+        &mut self,
+        ui: &Ui,
+        preview: &Preview,
+        document: &Document,
+    ) -> (egui::Rect, Option<egui::Rect>, viewport_legend::Sections) {
+        self.exclusions = preview
+            .session
+            .content()
+            .map(|c| crate::viewport::exclusions::of(document.project(), c.recipe()))
+            .unwrap_or_default();
+        let boxes = preview
+            .session
+            .scenario_id()
+            .and_then(|id| document.project().scenarios.get(id))
+            .filter(|_| preview.options.show_scenario)
+            .map(crate::viewport::exclusions::scenario_box_legend)
+            .unwrap_or_default();
+        let mut sections = viewport_legend::sections(preview, &self.exclusions);
+        viewport_legend::add_layer_entries(&mut sections, boxes);
+        let entries = sections.iter().map(|(_, e)| e.len()).sum();
+        let strip_w = viewport_legend::strip_width(entries, self.legend_open);
+        let (rect, strip) = viewport_legend::split(ui.available_rect_before_wrap(), strip_w);
+        (rect, strip, sections)
+    }
+
+    /// Frames the content once when it first appears (not on every regeneration, which would
+    /// yank the camera while the user edits).
+    fn frame_once(&mut self, preview: &mut Preview) {
+        // `frame_update` has synced the session with this document, so content that is not
+        // being regenerated is this project's (after an open, the old project's content is
+        // still shown while the new one generates: it must not be framed).
+        let current = !preview.session.is_generating();
+        if self.framed.is_none() && current && preview.session.content().is_some() {
+            if let Some(look) = preview.look_on_open.take() {
+                // The box spans the circle asked for; its bounding sphere is √2 too generous.
+                self.camera.frame(&look);
+                self.camera.distance_m /= std::f32::consts::SQRT_2;
+                self.framed = Some(preview.session.content_version());
+            } else if let Some(bounds) = preview.scene.content_bounds() {
+                self.camera.frame(&bounds);
+                // The bounding sphere is generous for long, flat blocks: come closer.
+                self.camera.distance_m *= 0.55;
+                self.framed = Some(preview.session.content_version());
             }
+        }
+    }
+
+    /// The message over the scene's top: a handle's or an authoring refusal, or the armed
+    /// directive pick's prompt.
+    fn message_ui(&self, ui: &Ui, rect: egui::Rect, preview: &Preview) {
+        let prompt = preview.directive_pick.as_ref().map(|armed| {
+            format!(
+                "Pick for directive {}: click a pedestrian, a scene object or the ground \
+                 (Esc cancels)",
+                armed.index
+            )
+        });
+        let message = self
+            .handles
+            .message
+            .as_ref()
+            .or(preview.authoring_message.as_ref())
+            .or(prompt.as_ref());
+        if let Some(message) = message {
+            let painter = ui.painter_at(rect);
+            let galley = painter.layout_no_wrap(
+                message.clone(),
+                egui::FontId::proportional(13.0),
+                ui.visuals().warn_fg_color,
+            );
+            let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
+            painter.rect_filled(
+                egui::Rect::from_min_size(at, galley.size()).expand(4.0),
+                3.0,
+                Color32::from_black_alpha(200),
+            );
+            painter.galley(at, galley, Color32::WHITE);
         }
     }
 }

@@ -16,6 +16,9 @@ pub const OPEN_W: f32 = 190.0;
 /// The strip's width while collapsed: room for its header button.
 pub const COLLAPSED_W: f32 = 26.0;
 
+/// The legend's sections: a title and its entries (a name and a colour) each.
+pub type Sections = Vec<(&'static str, Vec<(String, Srgba)>)>;
+
 /// Height of one legend row, points.
 const ROW_H: f32 = 17.0;
 
@@ -170,6 +173,7 @@ pub fn strip_ui(
             .id_salt("viewport-legend")
             .auto_shrink([false, false])
             .show(ui, |ui| {
+                ui.spacing_mut().item_spacing.y = 1.0;
                 for (title, entries) in sections {
                     ui.label(RichText::new(*title).small().strong());
                     for (name, colour) in entries {
@@ -195,7 +199,10 @@ fn entry_ui(ui: &mut Ui, name: &str, colour: Srgba) {
             egui::Stroke::new(1.0, Color32::from_gray(90)),
             egui::StrokeKind::Outside,
         );
-        super::elide::label(ui, RichText::new(name).small(), "");
+        let text = RichText::new(name)
+            .small()
+            .color(ui.visuals().strong_text_color());
+        super::elide::label(ui, text, "");
     });
 }
 

@@ -237,7 +237,11 @@ fn saving_with_errors_says_so_in_the_status_line_and_the_badge() {
     let mut harness = harness(&example.dir);
     harness.run_steps(2);
     let title = |harness: &Harness<'static, StagecraftApp>| {
-        diagnostics_title(harness.state().document().expect("a document"))
+        let app = harness.state();
+        diagnostics_title(
+            app.document().expect("a document"),
+            app.panels().diagnostics.tally,
+        )
     };
     assert_eq!(title(&harness), "Diagnostics");
     set_parameter(harness.state_mut(), 0, "lanes", ParamValue::Int(9));

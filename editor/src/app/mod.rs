@@ -261,6 +261,11 @@ impl StagecraftApp {
         &self.panels
     }
 
+    /// The tabs' state, mutably (tests aim the Viewport's camera).
+    pub fn panels_mut(&mut self) -> &mut Panels {
+        &mut self.panels
+    }
+
     /// Brings tab `tab` to the front of its dock node.
     pub fn show_tab(&mut self, tab: Tab) {
         if let Some(path) = self.persisted.dock.find_tab(&tab) {
@@ -421,6 +426,7 @@ impl StagecraftApp {
             .frame_update(ctx, &workspace.document, &mut self.service);
         self.panels.recipe_graph.follow(&self.service);
         self.panels.diagnostics.follow(&self.service);
+        self.panels.diagnostics.refresh(&workspace.document);
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
@@ -486,13 +492,9 @@ impl StagecraftApp {
                 ui.separator();
             }
             if let Some(document) = self.document() {
-                let errors = document
-                    .diagnostics()
-                    .iter()
-                    .filter(|d| d.is_error())
-                    .count();
-                let warnings = document.diagnostics().len() - errors;
-                ui.label(format!("⛔ {errors}  ⚠ {warnings}"));
+                // The Diagnostics tab's own count of what it lists.
+                let tally = self.panels.diagnostics.tally;
+                ui.label(format!("⛔ {}  ⚠ {}", tally.errors, tally.warnings));
                 ui.separator();
                 ui.label(if document.is_dirty() {
                     "Unsaved changes"

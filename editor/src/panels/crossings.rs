@@ -24,6 +24,8 @@ pub struct CrossingsPanel {
     preview: SharedPreview,
     /// Plot series the user switched off.
     hidden: BTreeSet<&'static str>,
+    /// Where the plots' curves were drawn last frame, screen points.
+    pub shown_plots: Vec<egui::Rect>,
 }
 
 impl CrossingsPanel {
@@ -33,7 +35,11 @@ impl CrossingsPanel {
         let hidden = ["queue slots", "completions", "stuck flags"]
             .into_iter()
             .collect();
-        CrossingsPanel { preview, hidden }
+        CrossingsPanel {
+            preview,
+            hidden,
+            shown_plots: Vec::new(),
+        }
     }
 }
 
@@ -117,16 +123,18 @@ fn plot_ui(
     history: &[(u64, CrossingSample)],
     frame: u64,
     hidden: &mut BTreeSet<&'static str>,
-) {
+) -> Vec<egui::Rect> {
     let width = ui.available_width();
     ui.horizontal_top(|ui| {
-        ui.allocate_ui(egui::vec2(width * 0.72, ui.available_height()), |ui| {
+        let first = ui.allocate_ui(egui::vec2(width * 0.6, ui.available_height()), |ui| {
             let counts = ("crossing-counts", 0..COUNT_SERIES, "agents / queries");
-            counters_plot(ui, counts, history, frame, hidden);
+            counters_plot(ui, counts, history, frame, hidden)
         });
         let seconds = ("crossing-seconds", COUNT_SERIES..COUNT_SERIES + 1, "s");
-        counters_plot(ui, seconds, history, frame, hidden);
-    });
+        let second = counters_plot(ui, seconds, history, frame, hidden);
+        vec![first.inner, second]
+    })
+    .inner
 }
 
 fn counters_plot(
@@ -135,7 +143,7 @@ fn counters_plot(
     history: &[(u64, CrossingSample)],
     frame: u64,
     hidden: &mut BTreeSet<&'static str>,
-) {
+) -> egui::Rect {
     let plot = SeriesPlot {
         id,
         names: &CROSSING_SAMPLE_NAMES[series.clone()],
@@ -145,7 +153,8 @@ fn counters_plot(
     let sample = |(f, s): &(u64, CrossingSample)| {
         (*f, s.rows()[series.clone()].iter().map(|r| r.1).collect())
     };
-    ui.vertical(|ui| series_plot(ui, plot, history, sample, frame, hidden));
+    ui.vertical(|ui| series_plot(ui, plot, history, sample, frame, hidden))
+        .inner
 }
 
 impl Panel for CrossingsPanel {
@@ -164,32 +173,42 @@ impl Panel for CrossingsPanel {
             );
             return;
         };
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                ui.label(format!("Frame {}", world.frame()));
-                let reports = world.crosswalk_reports();
-                if reports.is_empty() {
-                    ui.weak("The content has no crosswalk.");
+        let mut shown = Vec::new();
+        let history = session.timeline().map(|t| t.crossing_history());
+        super::plot_beside::text_beside_plots(
+            ui,
+            "crossings-text",
+            TEXT_SHARE,
+            &mut self.hidden,
+            |ui, _| text_ui(ui, world),
+            |ui, hidden| {
+                if let Some(history) = history {
+                    shown = plot_ui(ui, history, world.frame(), hidden);
                 }
-                for report in &reports {
-                    ui.label(RichText::new(signal_text(report)).strong());
-                    ui.label(phases_text(report));
-                }
-                ui.separator();
-                for line in sample_text(&world.crossing_sample()) {
-                    ui.label(line);
-                }
-                if let Some(timeline) = session.timeline() {
-                    ui.separator();
-                    plot_ui(
-                        ui,
-                        timeline.crossing_history(),
-                        world.frame(),
-                        &mut self.hidden,
-                    );
-                }
-            });
+            },
+        );
+        drop(preview);
+        self.shown_plots = shown;
+    }
+}
+
+/// The share of the tab's width the signals, phases and counters take; the plots get the rest.
+const TEXT_SHARE: f32 = 0.36;
+
+/// The tab's text column: each crosswalk's signal and phases, then the crossing counters.
+fn text_ui(ui: &mut Ui, world: &World) {
+    ui.label(format!("Frame {}", world.frame()));
+    let reports = world.crosswalk_reports();
+    if reports.is_empty() {
+        ui.weak("The content has no crosswalk.");
+    }
+    for report in &reports {
+        ui.label(RichText::new(signal_text(report)).strong());
+        ui.label(phases_text(report));
+    }
+    ui.separator();
+    for line in sample_text(&world.crossing_sample()) {
+        ui.label(line);
     }
 }
 

@@ -2,6 +2,10 @@
 //! compiler's included, that `stagecraft check` prints — a warning at every override or mutation
 //! the generation service's newest run did not apply (as `check` warns for the manifest's seed),
 //! and why that run failed, if it did; a click selects the field.
+//!
+//! The counters heading the list, the tab's title and the status line all read one [`Tally`]
+//! of the rows the tab lists ([`listed_rows`] and the stalled sources), so they never disagree
+//! with the list.
 
 use std::sync::Arc;
 
@@ -29,6 +33,46 @@ pub struct DiagnosticsPanel {
     /// The warnings of the edits that generation did not apply, for (generation, document
     /// revision): made once per new generation or edit, not every frame.
     unapplied: Option<((usize, u64), Vec<Diagnostic>)>,
+    /// The counts of what the tab lists, as of the last [`DiagnosticsPanel::refresh`] or draw.
+    pub tally: Tally,
+}
+
+/// How many errors and warnings the Diagnostics tab lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Error rows.
+    pub errors: usize,
+    /// Warning rows (diagnostics, unapplied edits and stalled population sources).
+    pub warnings: usize,
+}
+
+impl Tally {
+    /// The counts of `rows` plus `stalled` warnings about population sources that stopped
+    /// spawning.
+    pub fn of(rows: &[&Diagnostic], stalled: usize) -> Tally {
+        let errors = rows.iter().filter(|d| d.is_error()).count();
+        Tally {
+            errors,
+            warnings: rows.len() - errors + stalled,
+        }
+    }
+
+    /// Every row counted.
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings
+    }
+}
+
+/// The diagnostic rows the tab lists, in its order: each held file's (a file changed on disk
+/// into something unreadable), then the document's, then the warnings of `unapplied` edits.
+pub fn listed_rows<'a>(document: &'a Document, unapplied: &'a [Diagnostic]) -> Vec<&'a Diagnostic> {
+    document
+        .held()
+        .values()
+        .flat_map(|held| held.diagnostics.iter())
+        .chain(document.diagnostics())
+        .chain(unapplied)
+        .collect()
 }
 
 impl Default for DiagnosticsPanel {
@@ -39,6 +83,7 @@ impl Default for DiagnosticsPanel {
             preview: None,
             generation: None,
             unapplied: None,
+            tally: Tally::default(),
         }
     }
 }
@@ -87,6 +132,35 @@ impl DiagnosticsPanel {
         service.follow_latest(&mut self.generation);
     }
 
+    /// Counts what the tab lists for `document` now into [`DiagnosticsPanel::tally`] (the app
+    /// calls this every frame, so the title and the status line agree with the list even when
+    /// the tab is hidden).
+    pub fn refresh(&mut self, document: &Document) {
+        let unapplied = self.unapplied(document);
+        let rows = listed_rows(document, &unapplied);
+        self.tally = Tally::of(&rows, self.stalled(None).len());
+    }
+
+    /// The sources of the running simulation that stopped spawning; `preview` when the caller
+    /// already borrowed it.
+    fn stalled(
+        &self,
+        preview: Option<&crate::viewport::Preview>,
+    ) -> Vec<spawn_watch::StalledSource> {
+        let stalled = |preview: &crate::viewport::Preview| {
+            preview
+                .session
+                .world()
+                .map(|world| preview.spawn_watch.stalled(world))
+                .unwrap_or_default()
+        };
+        match (preview, &self.preview) {
+            (Some(preview), _) => stalled(preview),
+            (None, Some(shared)) => shared.try_borrow().map(|p| stalled(&p)).unwrap_or_default(),
+            (None, None) => Vec::new(),
+        }
+    }
+
     /// Why the newest generation failed, under the document's diagnostics.
     fn generation_ui(&self, ui: &mut Ui) {
         let Some(generation) = &self.generation else {
@@ -131,44 +205,46 @@ impl Panel for DiagnosticsPanel {
     }
 
     fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
-        let diagnostics = document.diagnostics();
         let unapplied = self.unapplied(document);
-        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let warnings = diagnostics.len() - errors + unapplied.len();
+        let rows = listed_rows(document, &unapplied);
+        let stalled = self.stalled(None);
+        let tally = Tally::of(&rows, stalled.len());
+        self.tally = tally;
         ui.horizontal(|ui| {
-            ui.toggle_value(&mut self.show_errors, format!("⛔ {errors} errors"));
-            ui.toggle_value(&mut self.show_warnings, format!("⚠ {warnings} warnings"));
+            let errors = crate::app::count_text(tally.errors, "error");
+            let warnings = crate::app::count_text(tally.warnings, "warning");
+            ui.toggle_value(&mut self.show_errors, format!("⛔ {errors}"));
+            ui.toggle_value(&mut self.show_warnings, format!("⚠ {warnings}"));
             let generation_failed = self.generation.as_ref().is_some_and(|g| g.result.is_err());
-            let clean = diagnostics.is_empty() && unapplied.is_empty();
-            if clean && document.held().is_empty() && !generation_failed {
+            if tally.total() == 0 && !generation_failed {
                 ui.label(
                     RichText::new("✔ The project is valid.").color(Color32::from_rgb(90, 170, 90)),
                 );
             }
         });
-        if let Some(preview) = &self.preview {
-            let preview = preview.borrow();
-            if let Some(world) = preview.session.world() {
-                spawn_watch::warnings_ui(ui, &preview.spawn_watch.stalled(world));
-            }
+        if self.show_warnings {
+            spawn_watch::warnings_ui(ui, &stalled);
         }
         ui.separator();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                for (file, held) in document.held() {
+                let mut rows = rows.iter();
+                for (file, unreadable) in document.held() {
                     ui.label(
                         RichText::new(format!(
                             "{file} changed on disk and cannot be read; the editor keeps the last good version and will not overwrite it without asking."
                         ))
                         .color(ui.visuals().warn_fg_color),
                     );
-                    for diagnostic in &held.diagnostics {
-                        self.row_ui(ui, diagnostic, out);
+                    for _ in &unreadable.diagnostics {
+                        if let Some(diagnostic) = rows.next() {
+                            self.row_ui(ui, diagnostic, out);
+                        }
                     }
                     ui.separator();
                 }
-                for diagnostic in diagnostics.iter().chain(&unapplied) {
+                for diagnostic in rows {
                     self.row_ui(ui, diagnostic, out);
                 }
                 self.generation_ui(ui);
@@ -203,9 +279,9 @@ impl DiagnosticsPanel {
             return;
         }
         let text = format!("{icon} {}", row_text(diagnostic));
-        let response = ui
-            .selectable_label(false, RichText::new(text).color(colour))
-            .on_hover_text(format!("expected: {}", diagnostic.expected));
+        let expected = format!("expected: {}", diagnostic.expected);
+        let response =
+            super::elide::selectable(ui, false, RichText::new(text).color(colour), &expected);
         if response.clicked() {
             out.push(Command::ShowDiagnostic(diagnostic.clone()));
         }

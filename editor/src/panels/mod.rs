@@ -10,8 +10,10 @@ pub mod diagnostics;
 pub mod diff;
 pub mod directive_pick;
 pub mod draws;
+pub mod elide;
 pub mod inspector;
 pub mod motion;
+pub mod plot_beside;
 pub mod population;
 pub mod project_tree;
 pub mod provenance;
@@ -21,6 +23,7 @@ pub mod timeline;
 pub mod timeline_marks;
 pub mod timeline_plot;
 pub mod viewport;
+pub mod viewport_legend;
 
 use egui::Ui;
 use egui_dock::{DockState, NodeIndex};
@@ -197,22 +200,29 @@ impl Panels {
 }
 
 /// Share of the dock's width the left column (Project, Inspector, Diagnostics) gets.
-pub const LEFT_COLUMN_SHARE: f32 = 0.27;
+pub const LEFT_COLUMN_SHARE: f32 = 0.24;
 /// Share of the right column's height the Viewport gets (the lower tabs get the rest).
-pub const VIEWPORT_HEIGHT_SHARE: f32 = 0.78;
+pub const VIEWPORT_HEIGHT_SHARE: f32 = 0.74;
 
 /// The default layout: the Viewport (with the Recipe graph) takes the upper right, more than
 /// half of a 1280 × 800 window (tested); the Timeline, Crossings, Provenance, Population, Motion
-/// and Diff tabs share the strip below it (each scrolls for what does not fit); the left column
-/// holds the Project over the Inspector over Diagnostics.
+/// and Diff tabs share the strip below it, tall enough for a counter plot beside their text
+/// (`plot_beside`, tested); the left column holds the Project over the Inspector over
+/// Diagnostics.
 pub fn default_layout() -> DockState<Tab> {
+    layout_with(LEFT_COLUMN_SHARE, VIEWPORT_HEIGHT_SHARE)
+}
+
+/// The default layout's arrangement with the left column's share of the width and the
+/// Viewport's share of the right column's height.
+fn layout_with(left_share: f32, viewport_share: f32) -> DockState<Tab> {
     let mut dock = DockState::new(vec![Tab::Viewport, Tab::RecipeGraph]);
     let surface = dock.main_surface_mut();
     let [viewport, inspector] =
-        surface.split_left(NodeIndex::root(), LEFT_COLUMN_SHARE, vec![Tab::Inspector]);
+        surface.split_left(NodeIndex::root(), left_share, vec![Tab::Inspector]);
     surface.split_below(
         viewport,
-        VIEWPORT_HEIGHT_SHARE,
+        viewport_share,
         vec![
             Tab::Timeline,
             Tab::Crossings,
@@ -227,11 +237,11 @@ pub fn default_layout() -> DockState<Tab> {
     dock
 }
 
-/// The Diagnostics tab's title: its badge counts the diagnostics and, when the files on disk are
-/// what has errors (the document is saved), says so.
-pub fn diagnostics_title(document: &Document) -> String {
-    let count = document.diagnostics().len();
-    let errors = document.error_count();
+/// The Diagnostics tab's title: its badge counts the rows the tab lists (`tally`, the tab's own
+/// count) and, when the files on disk are what has errors (the document is saved), says so.
+pub fn diagnostics_title(document: &Document, tally: diagnostics::Tally) -> String {
+    let count = tally.total();
+    let errors = tally.errors;
     if errors > 0 && !document.is_dirty() {
         let saved = crate::app::count_text(errors, "error");
         return format!("Diagnostics ({count}) · saved with {saved}");
@@ -262,7 +272,7 @@ impl egui_dock::TabViewer for TabViewer<'_> {
 
     fn title(&mut self, tab: &mut Tab) -> egui::WidgetText {
         if *tab == Tab::Diagnostics {
-            return diagnostics_title(self.document).into();
+            return diagnostics_title(self.document, self.panels.diagnostics.tally).into();
         }
         self.panels.get(*tab).title().into()
     }
@@ -298,12 +308,11 @@ mod layout_tests {
         fn ui(&mut self, _ui: &mut Ui, _tab: &mut Tab) {}
     }
 
-    #[test]
-    fn the_viewport_gets_at_least_half_of_a_1280_by_800_window() {
+    /// The tab bodies of `dock` laid out in a 1280 × 800 window (the menu bar above the dock
+    /// and the status line below it), by the first tab of each leaf.
+    pub(super) fn bodies_at_1280_by_800(dock: &mut DockState<Tab>) -> Vec<(Tab, egui::Rect)> {
         let ctx = egui::Context::default();
-        let mut dock = default_layout();
         let (width, height) = (1280.0, 800.0);
-        // The menu bar above the dock and the status line below it.
         let (menu, status) = (24.0, 24.0);
         for _ in 0..3 {
             let input = egui::RawInput {
@@ -317,27 +326,50 @@ mod layout_tests {
                 ui.add_space(menu);
                 let size = egui::vec2(ui.available_width(), ui.available_height() - status);
                 ui.allocate_ui(size, |ui| {
-                    egui_dock::DockArea::new(&mut dock).show_inside(ui, &mut Blank);
+                    egui_dock::DockArea::new(dock).show_inside(ui, &mut Blank);
                 });
             });
             output.textures_delta.clear();
         }
-        let body = dock
-            .main_surface()
+        dock.main_surface()
             .iter()
-            .find_map(|node| match node {
-                egui_dock::Node::Leaf(leaf) if leaf.tabs.contains(&Tab::Viewport) => {
-                    Some(leaf.viewport)
-                }
+            .filter_map(|node| match node {
+                egui_dock::Node::Leaf(leaf) => Some((leaf.tabs[0], leaf.viewport)),
                 _ => None,
             })
-            .expect("the Viewport has a leaf");
+            .collect()
+    }
+
+    fn body_of(bodies: &[(Tab, egui::Rect)], tab: Tab) -> egui::Rect {
+        bodies
+            .iter()
+            .find(|(t, _)| *t == tab)
+            .map(|(_, rect)| *rect)
+            .expect("the tab heads a leaf")
+    }
+
+    #[test]
+    fn the_viewport_gets_at_least_half_of_a_1280_by_800_window() {
+        let (width, height) = (1280.0, 800.0);
+        let body = body_of(&bodies_at_1280_by_800(&mut default_layout()), Tab::Viewport);
         let share = body.area() / (width * height);
         assert!(
             share >= 0.5,
             "the Viewport's tab body is {share:.3} of the window"
         );
         assert!(body.height() >= 0.6 * height, "{body:?}");
+    }
+
+    #[test]
+    fn the_lower_tabs_are_tall_enough_for_a_plot_beside_their_text() {
+        use super::timeline_plot::MIN_PLOT_HEIGHT;
+        let bodies = bodies_at_1280_by_800(&mut default_layout());
+        let lower = body_of(&bodies, Tab::Timeline);
+        assert!(lower.height() >= MIN_PLOT_HEIGHT, "{lower:?}");
+        // Wide enough for the text column and the plot with its legend side by side.
+        assert!(lower.width() >= 900.0, "{lower:?}");
+        let inspector = body_of(&bodies, Tab::Inspector);
+        assert!(inspector.width() >= 300.0, "{inspector:?}");
     }
 
     #[test]

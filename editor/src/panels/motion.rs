@@ -22,6 +22,8 @@ pub struct MotionPanel {
     preview: SharedPreview,
     /// Plot series the user switched off.
     hidden: BTreeSet<&'static str>,
+    /// Where the plots' curves were drawn last frame, screen points.
+    pub shown_plots: Vec<egui::Rect>,
 }
 
 impl MotionPanel {
@@ -30,6 +32,7 @@ impl MotionPanel {
         MotionPanel {
             preview,
             hidden: BTreeSet::new(),
+            shown_plots: Vec::new(),
         }
     }
 
@@ -135,17 +138,19 @@ fn plot_ui(
     history: &[(u64, MotionCounters)],
     frame: u64,
     hidden: &mut BTreeSet<&'static str>,
-) {
+) -> Vec<egui::Rect> {
     let width = ui.available_width();
     ui.horizontal_top(|ui| {
-        ui.allocate_ui(egui::vec2(width * 0.66, ui.available_height()), |ui| {
+        let first = ui.allocate_ui(egui::vec2(width * 0.58, ui.available_height()), |ui| {
             let counts = ("motion-counts", 0..COUNT_SERIES, "agents");
-            counters_plot(ui, counts, history, frame, hidden);
+            counters_plot(ui, counts, history, frame, hidden)
         });
         let all = MotionCounters::default().rows().len();
         let times = ("motion-governor", COUNT_SERIES..all, "ms");
-        counters_plot(ui, times, history, frame, hidden);
-    });
+        let second = counters_plot(ui, times, history, frame, hidden);
+        vec![first.inner, second]
+    })
+    .inner
 }
 
 /// One plot of the motion counters `series` (id, the rows' range, the y axis's label).
@@ -155,7 +160,7 @@ fn counters_plot(
     history: &[(u64, MotionCounters)],
     frame: u64,
     hidden: &mut BTreeSet<&'static str>,
-) {
+) -> egui::Rect {
     let names = MotionCounters::default().rows().map(|(name, _)| name);
     let plot = SeriesPlot {
         id,
@@ -166,7 +171,8 @@ fn counters_plot(
     let sample = |(f, c): &(u64, MotionCounters)| {
         (*f, c.rows()[series.clone()].iter().map(|r| r.1).collect())
     };
-    ui.vertical(|ui| series_plot(ui, plot, history, sample, frame, hidden));
+    ui.vertical(|ui| series_plot(ui, plot, history, sample, frame, hidden))
+        .inner
 }
 
 impl Panel for MotionPanel {
@@ -185,22 +191,35 @@ impl Panel for MotionPanel {
             );
             return;
         };
-        ui.label(format!("Frame {}", world.frame()));
-        ui.label(counters_text(&world.motion_counters()));
-        ui.separator();
-        ui.label(RichText::new("Selected agent").strong());
-        selected_ui(ui, world, preview.selected.as_ref());
-        if let Some(timeline) = session.timeline() {
-            ui.separator();
-            plot_ui(
-                ui,
-                timeline.motion_history(),
-                world.frame(),
-                &mut self.hidden,
-            );
-        }
+        let selected = preview.selected.as_ref();
+        let mut shown = Vec::new();
+        let history = session.timeline().map(|t| t.motion_history());
+        super::plot_beside::text_beside_plots(
+            ui,
+            "motion-text",
+            TEXT_SHARE,
+            &mut self.hidden,
+            |ui, _| {
+                ui.label(format!("Frame {}", world.frame()));
+                ui.label(counters_text(&world.motion_counters()));
+                ui.separator();
+                ui.label(RichText::new("Selected agent").strong());
+                selected_ui(ui, world, selected);
+            },
+            |ui, hidden| {
+                if let Some(history) = history {
+                    shown = plot_ui(ui, history, world.frame(), hidden);
+                }
+            },
+        );
+        drop(preview);
+        self.shown_plots = shown;
     }
 }
+
+/// The share of the tab's width the counters and the selected agent take; the plots get the
+/// rest.
+const TEXT_SHARE: f32 = 0.3;
 
 #[cfg(test)]
 mod tests {

@@ -24,6 +24,8 @@ pub struct PopulationPanel {
     preview: SharedPreview,
     /// Plot series the user switched off.
     hidden: BTreeSet<&'static str>,
+    /// Where the plot's curves were drawn last frame, screen points.
+    pub shown_plots: Vec<egui::Rect>,
 }
 
 impl PopulationPanel {
@@ -32,6 +34,7 @@ impl PopulationPanel {
         PopulationPanel {
             preview,
             hidden: BTreeSet::new(),
+            shown_plots: Vec::new(),
         }
     }
 }
@@ -192,20 +195,16 @@ fn why_ui(ui: &mut Ui, world: &World) {
     }
 }
 
+/// This frame's lifecycle events, every one a row of the tab's text column (which scrolls to
+/// the last), with the count of events the bounded log dropped.
 fn events_ui(ui: &mut Ui, world: &World) {
     let events = world.events().at_frame(world.frame());
     if events.is_empty() {
         ui.weak(format!("No lifecycle events at frame {}.", world.frame()));
     }
-    egui::ScrollArea::vertical()
-        .id_salt("population-events")
-        .max_height(160.0)
-        .auto_shrink([false, true])
-        .show(ui, |ui| {
-            for event in &events {
-                ui.label(event_text(world, event));
-            }
-        });
+    for event in &events {
+        ui.label(event_text(world, event));
+    }
     let dropped = world.events().dropped_total();
     if dropped > 0 {
         ui.weak(format!(
@@ -219,7 +218,7 @@ fn plot_ui(
     history: &[(u64, Counters)],
     frame: u64,
     hidden: &mut BTreeSet<&'static str>,
-) {
+) -> egui::Rect {
     let names = Counters::default().population_rows().map(|(name, _)| name);
     let sample = |(f, c): &(u64, Counters)| {
         let values = c.population_rows().map(|(_, v)| v as f64);
@@ -231,7 +230,7 @@ fn plot_ui(
         first_colour: 0,
         y_label: "count",
     };
-    series_plot(ui, plot, history, sample, frame, hidden);
+    series_plot(ui, plot, history, sample, frame, hidden)
 }
 
 impl Panel for PopulationPanel {
@@ -250,22 +249,41 @@ impl Panel for PopulationPanel {
             );
             return;
         };
-        let (ped_debt, vehicle_debt) = world.cycle_debt();
-        ui.label(format!(
-            "Frame {} · cycle debt: peds {ped_debt:.3}, vehicles {vehicle_debt:.3} · {} vehicles",
-            world.frame(),
-            world.counters().vehicles
-        ));
-        sources_ui(ui, world);
-        ui.separator();
-        ui.label(RichText::new(format!("Why (not) spawning at frame {}", world.frame())).strong());
-        why_ui(ui, world);
-        ui.separator();
-        ui.label(RichText::new("Events this frame").strong());
-        events_ui(ui, world);
-        if let Some(timeline) = session.timeline() {
-            ui.separator();
-            plot_ui(ui, timeline.history(), world.frame(), &mut self.hidden);
-        }
+        let mut shown = Vec::new();
+        let history = session.timeline().map(|t| t.history());
+        super::plot_beside::text_beside_plots(
+            ui,
+            "population-text",
+            TEXT_SHARE,
+            &mut self.hidden,
+            |ui, _| text_ui(ui, world),
+            |ui, hidden| {
+                if let Some(history) = history {
+                    shown = vec![plot_ui(ui, history, world.frame(), hidden)];
+                }
+            },
+        );
+        drop(preview);
+        self.shown_plots = shown;
     }
+}
+
+/// The share of the tab's width its counts, reasons and events take; the plot gets the rest.
+const TEXT_SHARE: f32 = 0.55;
+
+/// The tab's text column: the cycle debt, the sources, why (not) spawning, this frame's events.
+fn text_ui(ui: &mut Ui, world: &World) {
+    let (ped_debt, vehicle_debt) = world.cycle_debt();
+    ui.label(format!(
+        "Frame {} · cycle debt: peds {ped_debt:.3}, vehicles {vehicle_debt:.3} · {} vehicles",
+        world.frame(),
+        world.counters().vehicles
+    ));
+    sources_ui(ui, world);
+    ui.separator();
+    ui.label(RichText::new(format!("Why (not) spawning at frame {}", world.frame())).strong());
+    why_ui(ui, world);
+    ui.separator();
+    ui.label(RichText::new("Events this frame").strong());
+    events_ui(ui, world);
 }

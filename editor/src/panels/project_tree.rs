@@ -155,9 +155,7 @@ fn item_ui(
     let is_selected = selection.doc.as_ref() == Some(&doc);
     let row = |ui: &mut Ui, out: &mut Vec<Command>| {
         let selected = is_selected && selection.path.0.is_empty();
-        let response = ui
-            .selectable_label(selected, text.clone())
-            .on_hover_text(&file);
+        let response = super::elide::selectable(ui, selected, text.clone(), &file);
         if response.clicked() {
             out.push(Command::Select(Selection::doc(doc.clone())));
         }
@@ -179,7 +177,7 @@ fn item_ui(
     state.show_header(ui, |ui| row(ui, out)).body(|ui| {
         for (name, path) in children {
             let selected = is_selected && selection.path.0.starts_with(&path.0);
-            if ui.selectable_label(selected, name).clicked() {
+            if super::elide::selectable(ui, selected, RichText::new(name), "").clicked() {
                 out.push(Command::Select(Selection::field(doc.clone(), path.clone())));
             }
         }

@@ -48,17 +48,46 @@ impl Panel for TimelinePanel {
         let preview = self.preview.clone();
         let mut preview = preview.borrow_mut();
         let preview = &mut *preview;
-        let session = &mut preview.session;
-        let pick = &mut preview.directive_pick;
-        scenario_picker_ui(ui, document, session);
-        if session.timeline().is_none() {
+        if preview.session.timeline().is_none() {
+            scenario_picker_ui(ui, document, &mut preview.session);
             ui.add_space(8.0);
-            let why = session
+            let why = preview
+                .session
                 .problem()
                 .unwrap_or("No scenario: add one to the project to run a simulation.");
             ui.label(RichText::new(why).weak());
             return;
         }
+        let mut parts = (&mut *self, &mut *preview);
+        super::plot_beside::text_beside_plots(
+            ui,
+            "timeline-controls",
+            TEXT_SHARE,
+            &mut parts,
+            |ui, (panel, preview)| panel.text_ui(ui, document, preview, out),
+            |ui, (panel, preview)| {
+                super::timeline_plot::counts_plot_ui(ui, &preview.session, &mut panel.plot);
+            },
+        );
+        preview.update_scene();
+    }
+}
+
+/// The share of the tab's width the controls and lists take; the plot gets the rest.
+const TEXT_SHARE: f32 = 0.5;
+
+impl TimelinePanel {
+    /// The scenario picker, the transport controls, the frame ruler and the lists.
+    fn text_ui(
+        &mut self,
+        ui: &mut Ui,
+        document: &Document,
+        preview: &mut crate::viewport::Preview,
+        out: &mut Vec<Command>,
+    ) {
+        scenario_picker_ui(ui, document, &mut preview.session);
+        let session = &mut preview.session;
+        let pick = &mut preview.directive_pick;
         self.controls_ui(ui, session);
         // The document's scenario, not the session's copy: markers follow edits at once.
         let scenario = session
@@ -71,15 +100,12 @@ impl Panel for TimelinePanel {
             self.marks
                 .lists_ui(ui, document.dir(), scenario, session, pick, out);
         }
-        ui.separator();
-        super::timeline_plot::counts_plot_ui(ui, session, &mut self.plot);
-        preview.update_scene();
     }
 }
 
 fn scenario_picker_ui(ui: &mut Ui, document: &Document, session: &mut Session) {
     let scenarios: Vec<String> = document.project().scenarios.keys().cloned().collect();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Scenario");
         let current = session.scenario_id().unwrap_or("(none)").to_owned();
         egui::ComboBox::from_id_salt("timeline-scenario")
@@ -104,7 +130,7 @@ impl TimelinePanel {
     fn controls_ui(&mut self, ui: &mut Ui, session: &mut Session) {
         let frame = session.frame();
         let last = session.last_frame();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .button("⏴ Back")
                 .on_hover_text("Step one frame back (comma)")
@@ -151,7 +177,7 @@ impl TimelinePanel {
                     }
                 });
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let time_s = session.world().map_or(0.0, |w| w.time_s());
             ui.label(
                 RichText::new(format!("Frame {frame} / {last}   t = {time_s:.2} s"))

@@ -1,6 +1,7 @@
 //! The Timeline's counter plot: every counter the runtime publishes over the simulated frames,
-//! one qualitative colour per series, a row of toggles above the plot that is also its legend
-//! (so no legend box covers the curves), and an x-axis spanning the scenario from frame 0.
+//! one qualitative colour per series, a column of toggles beside the plot that is also its
+//! legend (so no legend box covers the curves and the plot keeps the tab's height), and an
+//! x-axis spanning the scenario from frame 0.
 
 use std::collections::BTreeSet;
 
@@ -17,13 +18,13 @@ const PLOT_POINTS: usize = 2_000;
 /// The x-axis never spans fewer frames than this, so a run at frame 0 still has a readable axis.
 const MIN_SPAN_FRAMES: f64 = 20.0;
 
-/// The plot widget is never shorter than this, points (the tab scrolls instead when the
-/// controls and lists above leave less)…
-pub const MIN_PLOT_HEIGHT: f32 = 160.0;
+/// The plot widget is never shorter than this, points (the tab scrolls instead when its body is
+/// shorter; the default layout's lower strip is taller, tested)…
+pub const MIN_PLOT_HEIGHT: f32 = 164.0;
 
-/// …so the area the curves are drawn in, above the x axis, keeps at least this much: tall
-/// enough for y-axis labels.
-pub const MIN_CURVES_HEIGHT: f32 = 140.0;
+/// …so the area the curves are drawn in, above the x axis and its label (about 44 points),
+/// keeps at least this much: five y-axis labels 24 points apart.
+pub const MIN_CURVES_HEIGHT: f32 = 120.0;
 
 /// What the plot remembers between frames.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -36,6 +37,8 @@ pub struct PlotState {
     pub drawn_series: usize,
     /// The height of the area the curves were last drawn in, points.
     pub shown_height: f32,
+    /// Where the curves were last drawn, screen points.
+    pub shown_rect: Option<egui::Rect>,
 }
 
 /// The colour of counter series `index`: the qualitative category palette (Tableau 10), so
@@ -50,56 +53,126 @@ pub fn series_names() -> [&'static str; 10] {
     Counters::default().rows().map(|(name, _)| name)
 }
 
-/// The toggles (also the legend) and the plot.
+/// The plot and its toggles (also its legend) beside it, filling the height left in `ui`.
 pub fn counts_plot_ui(ui: &mut Ui, session: &Session, state: &mut PlotState) {
     let Some(timeline) = session.timeline() else {
         return;
     };
     let names = series_names();
-    toggles_ui(ui, &names, &mut state.hidden, 0);
     let history = timeline.history();
     // Long runs are thinned to about PLOT_POINTS points per line; the last frame is always kept.
     let stride = history.len() / PLOT_POINTS + 1;
     let end_frame = (session.last_frame() as f64).max(MIN_SPAN_FRAMES);
     let mut drawn = 0;
-    let response = Plot::new("timeline-counts")
-        .min_size(egui::vec2(64.0, MIN_PLOT_HEIGHT))
-        .allow_scroll(false)
-        .x_axis_label("frame")
-        .y_axis_label("count")
-        .include_x(0.0)
-        .include_x(end_frame)
-        .include_y(0.0)
-        .include_y(1.0)
-        .show(ui, |plot| {
-            for (index, name) in names.iter().enumerate() {
-                if state.hidden.contains(name) {
-                    continue;
+    let legend = Legend {
+        id: "timeline-counts",
+        names: &names,
+        first_colour: 0,
+    };
+    let hidden = &mut state.hidden;
+    let response = beside_legend(ui, legend, hidden, |ui, size, hidden| {
+        Plot::new("timeline-counts")
+            .width(size.x)
+            .height(size.y)
+            .allow_scroll(false)
+            .x_axis_label("frame")
+            .y_axis_label("count")
+            .include_x(0.0)
+            .include_x(end_frame)
+            .include_y(0.0)
+            .include_y(1.0)
+            .show(ui, |plot| {
+                for (index, name) in names.iter().enumerate() {
+                    if hidden.contains(name) {
+                        continue;
+                    }
+                    let points: PlotPoints<'_> = history
+                        .iter()
+                        .enumerate()
+                        .filter(|(entry, _)| entry % stride == 0 || entry + 1 == history.len())
+                        .map(|(_, (frame, counters))| {
+                            [(frame + 1) as f64, counters.rows()[index].1 as f64]
+                        })
+                        .collect();
+                    plot.line(
+                        Line::new(*name, points)
+                            .color(series_colour(index))
+                            .width(1.5),
+                    );
+                    drawn += 1;
                 }
-                let points: PlotPoints<'_> = history
-                    .iter()
-                    .enumerate()
-                    .filter(|(entry, _)| entry % stride == 0 || entry + 1 == history.len())
-                    .map(|(_, (frame, counters))| {
-                        [(frame + 1) as f64, counters.rows()[index].1 as f64]
-                    })
-                    .collect();
-                plot.line(
-                    Line::new(*name, points)
-                        .color(series_colour(index))
-                        .width(1.5),
+                plot.vline(
+                    VLine::new("current frame", timeline.frame() as f64)
+                        .stroke(egui::Stroke::new(1.5, Color32::WHITE)),
                 );
-                drawn += 1;
-            }
-            plot.vline(
-                VLine::new("current frame", timeline.frame() as f64)
-                    .stroke(egui::Stroke::new(1.5, Color32::WHITE)),
-            );
-        });
+            })
+    });
     let bounds = response.transform.bounds();
     state.shown_x = Some((bounds.min()[0], bounds.max()[0]));
     state.shown_height = response.response.rect.height();
+    state.shown_rect = Some(response.response.rect);
     state.drawn_series = drawn;
+}
+
+/// The series a legend column lists: its id, names and the palette index of the first.
+#[derive(Clone, Copy, Debug)]
+struct Legend<'a> {
+    id: &'a str,
+    names: &'a [&'static str],
+    first_colour: usize,
+}
+
+/// A plot and its legend column side by side in the width left in `ui`, as tall as the height
+/// left (at least [`MIN_PLOT_HEIGHT`]): `draw` gets the plot's size and the hidden series.
+fn beside_legend<R>(
+    ui: &mut Ui,
+    legend: Legend<'_>,
+    hidden: &mut BTreeSet<&'static str>,
+    draw: impl FnOnce(&mut Ui, egui::Vec2, &BTreeSet<&'static str>) -> R,
+) -> R {
+    let legend_w = legend_width(ui, legend.names);
+    let height = ui.available_height().max(MIN_PLOT_HEIGHT);
+    ui.horizontal_top(|ui| {
+        let spacing = ui.spacing().item_spacing.x;
+        let plot_w = (ui.available_width() - legend_w - spacing).max(64.0);
+        let drawn = ui
+            .allocate_ui(egui::vec2(plot_w, height), |ui| {
+                draw(ui, egui::vec2(plot_w, height), hidden)
+            })
+            .inner;
+        ui.allocate_ui(egui::vec2(legend_w, height), |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt((legend.id, "legend"))
+                .max_height(height)
+                .auto_shrink([false, true])
+                .show(ui, |ui| {
+                    toggles_ui(ui, legend.names, hidden, legend.first_colour);
+                });
+        });
+        drawn
+    })
+    .inner
+}
+
+/// The width of a legend column listing `names`, points.
+fn legend_width(ui: &Ui, names: &[&'static str]) -> f32 {
+    let widest = names
+        .iter()
+        .flat_map(|name| [format!("● {name}"), format!("╌ {name}")])
+        .map(|text| {
+            egui::WidgetText::from(RichText::new(text).small())
+                .into_galley(
+                    ui,
+                    Some(egui::TextWrapMode::Extend),
+                    f32::INFINITY,
+                    egui::TextStyle::Small,
+                )
+                .size()
+                .x
+        })
+        .fold(0.0, f32::max);
+    // The selectable label's padding and the scroll bar.
+    widest + 2.0 * ui.spacing().button_padding.x + 14.0
 }
 
 /// Whether palette index `index` repeats an earlier series' hue (its line is dashed).
@@ -107,16 +180,16 @@ fn repeats_hue(index: usize) -> bool {
     index >= palette::CATEGORIES.len()
 }
 
-/// One toggle per series, in its colour (palette index `first_colour` + its index; a dashed
-/// mark where the hue repeats): a click shows or hides it.
+/// One toggle per series, one per row, in its colour (palette index `first_colour` + its index;
+/// a dashed mark where the hue repeats): a click shows or hides it.
 fn toggles_ui(
     ui: &mut Ui,
     names: &[&'static str],
     hidden: &mut BTreeSet<&'static str>,
     first_colour: usize,
 ) {
-    ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing.x = 4.0;
+    ui.vertical(|ui| {
+        ui.spacing_mut().item_spacing.y = 1.0;
         for (index, name) in names.iter().enumerate() {
             let shown = !hidden.contains(name);
             let colour = if shown {
@@ -133,7 +206,7 @@ fn toggles_ui(
                 .color(colour)
                 .small();
             if ui
-                .selectable_label(shown, text)
+                .add(egui::Button::new(text).frame(false))
                 .on_hover_text(if shown {
                     "Hide this series"
                 } else {
@@ -166,9 +239,10 @@ pub struct SeriesPlot<'a> {
 }
 
 /// A plot of the named series over frames (each sample a frame and one value per name, thinned
-/// to about [`PLOT_POINTS`] per line), with a line at the shown `frame`: the Population and
-/// Motion tabs' counter plots. As in the Timeline, a row of toggles above the plot is its legend,
-/// so no legend box covers the curves; `hidden` holds the series the user switched off.
+/// to about [`PLOT_POINTS`] per line), with a line at the shown `frame`: the Population, Motion
+/// and Crossings tabs' counter plots. As in the Timeline, a column of toggles beside the plot is
+/// its legend, so no legend box covers the curves; `hidden` holds the series the user switched
+/// off. Returns where the curves were drawn.
 pub fn series_plot<S>(
     ui: &mut Ui,
     plot: SeriesPlot<'_>,
@@ -176,37 +250,46 @@ pub fn series_plot<S>(
     sample: impl Fn(&S) -> (u64, Vec<f64>),
     frame: u64,
     hidden: &mut BTreeSet<&'static str>,
-) {
-    toggles_ui(ui, plot.names, hidden, plot.first_colour);
+) -> egui::Rect {
     let stride = history.len() / PLOT_POINTS + 1;
     let samples: Vec<(u64, Vec<f64>)> = history.iter().step_by(stride).map(sample).collect();
-    Plot::new(plot.id)
-        .min_size(egui::vec2(64.0, MIN_PLOT_HEIGHT))
-        .allow_scroll(false)
-        .x_axis_label("frame")
-        .y_axis_label(plot.y_label)
-        .include_x(0.0)
-        .include_y(0.0)
-        .show(ui, |drawn| {
-            for (series, name) in plot.names.iter().enumerate() {
-                if hidden.contains(name) {
-                    continue;
+    let legend = Legend {
+        id: plot.id,
+        names: plot.names,
+        first_colour: plot.first_colour,
+    };
+    beside_legend(ui, legend, hidden, |ui, size, hidden| {
+        Plot::new(plot.id)
+            .width(size.x)
+            .height(size.y)
+            .allow_scroll(false)
+            .x_axis_label("frame")
+            .y_axis_label(plot.y_label)
+            .include_x(0.0)
+            .include_y(0.0)
+            .show(ui, |drawn| {
+                for (series, name) in plot.names.iter().enumerate() {
+                    if hidden.contains(name) {
+                        continue;
+                    }
+                    let points: PlotPoints = samples
+                        .iter()
+                        .map(|(f, values)| [*f as f64, values.get(series).copied().unwrap_or(0.0)])
+                        .collect();
+                    // The palette has ten hues: later series repeat one, dashed.
+                    let style = if repeats_hue(plot.first_colour + series) {
+                        LineStyle::dashed_loose()
+                    } else {
+                        LineStyle::Solid
+                    };
+                    let colour = series_colour(plot.first_colour + series);
+                    drawn.line(Line::new(*name, points).color(colour).style(style));
                 }
-                let points: PlotPoints = samples
-                    .iter()
-                    .map(|(f, values)| [*f as f64, values.get(series).copied().unwrap_or(0.0)])
-                    .collect();
-                // The palette has ten hues: later series repeat one, dashed.
-                let style = if repeats_hue(plot.first_colour + series) {
-                    LineStyle::dashed_loose()
-                } else {
-                    LineStyle::Solid
-                };
-                let colour = series_colour(plot.first_colour + series);
-                drawn.line(Line::new(*name, points).color(colour).style(style));
-            }
-            drawn.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
-        });
+                drawn.vline(VLine::new("", frame as f64).color(Color32::from_gray(160)));
+            })
+            .response
+            .rect
+    })
 }
 
 #[cfg(test)]

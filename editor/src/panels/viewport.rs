@@ -13,10 +13,10 @@
 
 use egui::{Color32, Sense, Ui};
 
-use super::{Command, Panel};
+use super::{viewport_legend, Command, Panel};
 use crate::document::Document;
 use crate::viewport::gpu::{paint_callback, FrameToDraw, Renderer, SharedRenderer};
-use crate::viewport::{interact, palette, OrbitCamera, Preview, Projection, SharedPreview};
+use crate::viewport::{interact, OrbitCamera, Preview, Projection, SharedPreview};
 
 /// The Viewport tab.
 pub struct ViewportPanel {
@@ -34,6 +34,10 @@ pub struct ViewportPanel {
     pub rect: Option<egui::Rect>,
     /// Whether the legend strip is open (its header collapses it).
     pub legend_open: bool,
+    /// Where the legend strip was drawn last frame, beside the scene (`None`: no strip).
+    pub legend_rect: Option<egui::Rect>,
+    /// The exclusion regions drawn last frame.
+    pub exclusions: Vec<crate::viewport::exclusions::Exclusion>,
 }
 
 impl ViewportPanel {
@@ -48,6 +52,8 @@ impl ViewportPanel {
             tools: Default::default(),
             rect: None,
             legend_open: true,
+            legend_rect: None,
+            exclusions: Vec::new(),
         }
     }
 
@@ -79,27 +85,11 @@ impl Panel for ViewportPanel {
             preview.update_scene();
         }
         crate::viewport::tools::toolbar_ui(ui, &mut self.tools, &preview);
-        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        let (rect, strip, sections) = self.split_for_legend(ui, &preview, document);
+        let response = ui.allocate_rect(rect, Sense::click_and_drag());
         self.rect = Some(rect);
-        // Frame the content once when it first appears (not on every regeneration, which would
-        // yank the camera while the user edits).
-        // `frame_update` has synced the session with this document, so content that is not
-        // being regenerated is this project's (after an open, the old project's content is
-        // still shown while the new one generates: it must not be framed).
-        let current = !preview.session.is_generating();
-        if self.framed.is_none() && current && preview.session.content().is_some() {
-            if let Some(look) = preview.look_on_open.take() {
-                // The box spans the circle asked for; its bounding sphere is √2 too generous.
-                self.camera.frame(&look);
-                self.camera.distance_m /= std::f32::consts::SQRT_2;
-                self.framed = Some(preview.session.content_version());
-            } else if let Some(bounds) = preview.scene.content_bounds() {
-                self.camera.frame(&bounds);
-                // The bounding sphere is generous for long, flat blocks: come closer.
-                self.camera.distance_m *= 0.55;
-                self.framed = Some(preview.session.content_version());
-            }
-        }
+        self.legend_rect = strip;
+        self.frame_once(&mut preview);
         if let Some(bounds) = preview.frame_request.take() {
             self.camera.frame(&bounds);
         }
@@ -127,6 +117,14 @@ impl Panel for ViewportPanel {
             }
         }
         if let Some(selection) = interaction.select.filter(|_| !placing && !picking) {
+            // A click on empty ground inside an exclusion region selects its override.
+            let region = response
+                .interact_pointer_pos()
+                .filter(|_| selection.is_none() && !self.tools.takes_drags())
+                .and_then(|at| self.region_at(rect, at, &preview, document));
+            if let Some(region) = region {
+                out.push(Command::Select(region));
+            }
             changed |= selection != preview.selected;
             preview.selected = selection;
         }
@@ -148,8 +146,17 @@ impl Panel for ViewportPanel {
                 &self.camera,
                 preview.options.show_labels,
             );
+            crate::viewport::exclusions::exclusions_ui(
+                ui,
+                rect,
+                &self.camera,
+                &self.exclusions,
+                document.selection(),
+            );
             overlay_text_ui(ui, rect, &preview, self.gpu_failure());
-            legend_strip_ui(ui, rect, &preview, &mut self.legend_open);
+            if let Some(strip) = strip {
+                viewport_legend::strip_ui(ui, strip, &sections, &mut self.legend_open);
+            }
             crate::viewport::diff_marks::diff_marks_ui(ui, rect, &self.camera, &preview.diff_marks);
             let scenario = preview
                 .session
@@ -166,34 +173,92 @@ impl Panel for ViewportPanel {
                     out,
                 );
             }
-            let prompt = preview.directive_pick.as_ref().map(|armed| {
-                format!(
-                    "Pick for directive {}: click a pedestrian, a scene object or the ground \
-                     (Esc cancels)",
-                    armed.index
-                )
-            });
-            let message = self
-                .handles
-                .message
-                .as_ref()
-                .or(preview.authoring_message.as_ref())
-                .or(prompt.as_ref());
-            if let Some(message) = message {
-                let painter = ui.painter_at(rect);
-                let galley = painter.layout_no_wrap(
-                    message.clone(),
-                    egui::FontId::proportional(13.0),
-                    ui.visuals().warn_fg_color,
-                );
-                let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
-                painter.rect_filled(
-                    egui::Rect::from_min_size(at, galley.size()).expand(4.0),
-                    3.0,
-                    Color32::from_black_alpha(200),
-                );
-                painter.galley(at, galley, Color32::WHITE);
+            self.message_ui(ui, rect, &preview);
+        }
+    }
+}
+
+impl ViewportPanel {
+    /// Reads the exclusion regions and the legend's sections, and splits the space left into
+    /// the scene and the legend strip beside it (never over it).
+    fn split_for_legend(
+        &mut self,
+        ui: &Ui,
+        preview: &Preview,
+        document: &Document,
+    ) -> (egui::Rect, Option<egui::Rect>, viewport_legend::Sections) {
+        self.exclusions = preview
+            .session
+            .content()
+            .map(|c| crate::viewport::exclusions::of(document.project(), c.recipe()))
+            .unwrap_or_default();
+        let boxes = preview
+            .session
+            .scenario_id()
+            .and_then(|id| document.project().scenarios.get(id))
+            .filter(|_| preview.options.show_scenario)
+            .map(crate::viewport::exclusions::scenario_box_legend)
+            .unwrap_or_default();
+        let mut sections = viewport_legend::sections(preview, &self.exclusions);
+        viewport_legend::add_layer_entries(&mut sections, boxes);
+        let entries = sections.iter().map(|(_, e)| e.len()).sum();
+        let strip_w = viewport_legend::strip_width(entries, self.legend_open);
+        let (rect, strip) = viewport_legend::split(ui.available_rect_before_wrap(), strip_w);
+        (rect, strip, sections)
+    }
+
+    /// Frames the content once when it first appears (not on every regeneration, which would
+    /// yank the camera while the user edits).
+    fn frame_once(&mut self, preview: &mut Preview) {
+        // `frame_update` has synced the session with this document, so content that is not
+        // being regenerated is this project's (after an open, the old project's content is
+        // still shown while the new one generates: it must not be framed).
+        let current = !preview.session.is_generating();
+        if self.framed.is_none() && current && preview.session.content().is_some() {
+            if let Some(look) = preview.look_on_open.take() {
+                // The box spans the circle asked for; its bounding sphere is √2 too generous.
+                self.camera.frame(&look);
+                self.camera.distance_m /= std::f32::consts::SQRT_2;
+                self.framed = Some(preview.session.content_version());
+            } else if let Some(bounds) = preview.scene.content_bounds() {
+                self.camera.frame(&bounds);
+                // The bounding sphere is generous for long, flat blocks: come closer.
+                self.camera.distance_m *= 0.55;
+                self.framed = Some(preview.session.content_version());
             }
+        }
+    }
+
+    /// The message over the scene's top: a handle's or an authoring refusal, or the armed
+    /// directive pick's prompt.
+    fn message_ui(&self, ui: &Ui, rect: egui::Rect, preview: &Preview) {
+        let prompt = preview.directive_pick.as_ref().map(|armed| {
+            format!(
+                "Pick for directive {}: click a pedestrian, a scene object or the ground \
+                 (Esc cancels)",
+                armed.index
+            )
+        });
+        let message = self
+            .handles
+            .message
+            .as_ref()
+            .or(preview.authoring_message.as_ref())
+            .or(prompt.as_ref());
+        if let Some(message) = message {
+            let painter = ui.painter_at(rect);
+            let galley = painter.layout_no_wrap(
+                message.clone(),
+                egui::FontId::proportional(13.0),
+                ui.visuals().warn_fg_color,
+            );
+            let at = egui::pos2(rect.center().x - galley.size().x / 2.0, rect.top() + 8.0);
+            painter.rect_filled(
+                egui::Rect::from_min_size(at, galley.size()).expand(4.0),
+                3.0,
+                Color32::from_black_alpha(200),
+            );
+            painter.galley(at, galley, Color32::WHITE);
         }
     }
 }
@@ -222,6 +287,48 @@ pub fn camera_observer(
 }
 
 impl ViewportPanel {
+    /// The ground point (meters) under screen point `at` of the scene drawn in `rect`.
+    fn ground_at(&self, rect: egui::Rect, at: egui::Pos2) -> Option<[f64; 2]> {
+        let local = [at.x - rect.min.x, at.y - rect.min.y];
+        let ground = self
+            .camera
+            .ray(local, [rect.width(), rect.height()])?
+            .hit_plane_z(0.0)?;
+        Some([f64::from(ground.x), f64::from(ground.y)])
+    }
+
+    /// The exclusion region under screen point `at` of the scene drawn in `rect`, if any.
+    pub fn exclusion_at(
+        &self,
+        rect: egui::Rect,
+        at: egui::Pos2,
+    ) -> Option<&crate::viewport::exclusions::Exclusion> {
+        let point = self.ground_at(rect, at)?;
+        crate::viewport::exclusions::at(&self.exclusions, point)
+    }
+
+    /// What a click at `at` on empty ground selects: the exclusion region there, else the shown
+    /// scenario's keep-out box there (with the Scenario layer on).
+    fn region_at(
+        &self,
+        rect: egui::Rect,
+        at: egui::Pos2,
+        preview: &Preview,
+        document: &Document,
+    ) -> Option<crate::edits::Selection> {
+        if let Some(region) = self.exclusion_at(rect, at) {
+            return Some(region.selection());
+        }
+        let id = preview.session.scenario_id()?;
+        let scenario = document.project().scenarios.get(id)?;
+        let point = self.ground_at(rect, at)?;
+        preview
+            .options
+            .show_scenario
+            .then(|| crate::viewport::exclusions::scenario_box_at(scenario, id, point))
+            .flatten()
+    }
+
     /// A click at `at` while the Timeline armed a directive pick: fills the directive's target,
     /// object or point from what the click hit (one undoable edit) and disarms; a click that
     /// fills nothing says so and stays armed.
@@ -508,201 +615,5 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
         );
         y += galley.size().y + 6.0;
         painter.galley(at, galley, colour);
-    }
-    if session.world().is_some() {
-        let mut x = rect.left() + 8.0;
-        let y = rect.bottom() - 22.0;
-        painter.rect_filled(
-            egui::Rect::from_min_max(egui::pos2(rect.left(), y - 4.0), rect.right_bottom()),
-            0.0,
-            Color32::from_black_alpha(110),
-        );
-        let entries = palette::AGENT_STATES
-            .iter()
-            .map(|(state, name)| (palette::agent_state(*state), *name))
-            .chain(palette::AGENT_LIFECYCLE);
-        for (c, name) in entries {
-            let colour = Color32::from_rgb(c.r, c.g, c.b);
-            painter.circle_filled(egui::pos2(x + 5.0, y + 8.0), 5.0, colour);
-            let galley = painter.layout_no_wrap(
-                name.to_owned(),
-                egui::FontId::proportional(12.0),
-                Color32::from_gray(220),
-            );
-            let width = galley.size().x;
-            painter.galley(
-                egui::pos2(x + 14.0, y + 1.0),
-                galley,
-                Color32::from_gray(220),
-            );
-            x += width + 26.0;
-        }
-    }
-}
-
-/// Every legend entry of what is drawn now: layout colours, spawn candidates, the crossing
-/// colours of the bodies, tiers and panic.
-pub fn legend_entries(preview: &Preview) -> Vec<(String, three_d::Srgba)> {
-    let session = &preview.session;
-    let mut legend = session
-        .content()
-        .filter(|_| preview.options.show_layouts)
-        .map(|c| crate::viewport::cells::legend(c))
-        .unwrap_or_default();
-    if let Some(world) = session.world() {
-        legend.extend(crate::viewport::crossing_marks::crossing_legend(world));
-    }
-    if let Some(world) = session.world().filter(|_| preview.options.show_candidates) {
-        legend.extend(candidate_legend(world));
-    }
-    if let Some(world) = session.world().filter(|_| preview.options.show_tiers) {
-        legend.extend(crate::viewport::crowd_marks::tier_legend(world));
-    }
-    if let Some(world) = session.world().filter(|_| preview.options.show_panic) {
-        let drawn = preview.scene.layer(crate::viewport::LayerKind::Panic);
-        legend.extend(crate::viewport::crowd_marks::panic_legend(world, drawn));
-    }
-    legend
-}
-
-/// The legend in the viewport's bottom-right corner, above the agent-state strip, under a
-/// header that collapses it (so it never has to cover the scene or a drag handle).
-fn legend_strip_ui(ui: &mut Ui, rect: egui::Rect, preview: &Preview, open: &mut bool) {
-    let legend = legend_entries(preview);
-    if legend.is_empty() {
-        return;
-    }
-    let bottom = if preview.session.world().is_some() {
-        rect.bottom() - 30.0
-    } else {
-        rect.bottom() - 8.0
-    };
-    let header = if *open {
-        "Hide legend".to_owned()
-    } else {
-        format!("Legend ({}) ⏵", legend.len())
-    };
-    let header_h = 18.0;
-    let legend_top = if *open {
-        legend_ui(&ui.painter_at(rect), rect, bottom, &legend)
-    } else {
-        bottom
-    };
-    let button = egui::Rect::from_min_size(
-        egui::pos2(rect.right() - 118.0, legend_top - header_h - 2.0),
-        egui::vec2(110.0, header_h),
-    );
-    let clicked = ui
-        .put(
-            button,
-            egui::Button::new(egui::RichText::new(header).small()).small(),
-        )
-        .on_hover_text("Show or hide the legend")
-        .clicked();
-    if clicked {
-        *open = !*open;
-    }
-}
-
-/// Legends longer than this many entries are laid out in two columns, so they cover less of
-/// the content.
-const LEGEND_ROWS_PER_COLUMN: usize = 7;
-
-/// Legend entries for the spawn-candidate marks the world keeps: admitted, then each refusing
-/// gate present, in gate order.
-fn candidate_legend(world: &stagecraft_runtime::sim::World) -> Vec<(String, three_d::Srgba)> {
-    let mut admitted = false;
-    let mut gates = std::collections::BTreeSet::new();
-    for (_, mark) in world.recent_candidates() {
-        match mark.rejection {
-            None => admitted = true,
-            Some(reason) => {
-                gates.insert(reason);
-            }
-        }
-    }
-    let mut entries = Vec::new();
-    if admitted {
-        entries.push(("spawn admitted".to_owned(), palette::ADMITTED_CANDIDATE));
-    }
-    entries.extend(
-        gates
-            .into_iter()
-            .map(|r| (format!("spawn refused: {r:?}"), palette::spawn_rejection(r))),
-    );
-    entries
-}
-
-/// Height of one legend row, points.
-const LEGEND_ROW_H: f32 = 16.0;
-
-/// The legend's column count, rows per column and size in points, for entries whose names are
-/// `name_widths` points wide.
-fn legend_layout(name_widths: &[f32]) -> (usize, usize, egui::Vec2) {
-    let columns = if name_widths.len() > LEGEND_ROWS_PER_COLUMN {
-        2
-    } else {
-        1
-    };
-    let rows = name_widths.len().div_ceil(columns);
-    let column_w = name_widths.iter().copied().fold(0.0, f32::max) + 26.0;
-    let size = egui::vec2(column_w * columns as f32, LEGEND_ROW_H * rows as f32 + 6.0);
-    (columns, rows, size)
-}
-
-/// The legend in the viewport's bottom-right corner: a swatch and a name per entry, in one
-/// column or, when long, two; returns the top of the panel it drew.
-fn legend_ui(
-    painter: &egui::Painter,
-    rect: egui::Rect,
-    bottom: f32,
-    entries: &[(String, three_d::Srgba)],
-) -> f32 {
-    if entries.is_empty() {
-        return bottom;
-    }
-    let font = egui::FontId::proportional(12.0);
-    let text = Color32::from_gray(220);
-    let galleys: Vec<_> = entries
-        .iter()
-        .map(|(name, _)| painter.layout_no_wrap(name.clone(), font.clone(), text))
-        .collect();
-    let widths: Vec<f32> = galleys.iter().map(|g| g.size().x).collect();
-    let (columns, rows, size) = legend_layout(&widths);
-    let column_w = size.x / columns as f32;
-    let panel = egui::Rect::from_min_size(
-        egui::pos2(rect.right() - size.x - 8.0, bottom - size.y),
-        size,
-    );
-    painter.rect_filled(panel, 3.0, Color32::from_black_alpha(160));
-    for (index, ((_, colour), galley)) in entries.iter().zip(galleys).enumerate() {
-        let x = panel.left() + column_w * (index / rows) as f32;
-        let y = panel.top() + 3.0 + LEGEND_ROW_H * (index % rows) as f32;
-        let swatch =
-            egui::Rect::from_min_size(egui::pos2(x + 6.0, y + 3.0), egui::vec2(10.0, 10.0));
-        painter.rect_filled(swatch, 2.0, Color32::from_rgb(colour.r, colour.g, colour.b));
-        painter.rect_stroke(
-            swatch,
-            2.0,
-            egui::Stroke::new(1.0, Color32::from_gray(90)),
-            egui::StrokeKind::Outside,
-        );
-        painter.galley(egui::pos2(x + 21.0, y + 1.0), galley, text);
-    }
-    panel.top()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::legend_layout;
-
-    #[test]
-    fn a_long_legend_takes_two_columns_and_half_the_height() {
-        let (columns, rows, size) = legend_layout(&[40.0; 13]);
-        assert_eq!((columns, rows), (2, 7));
-        assert_eq!(size, egui::vec2(132.0, 118.0));
-        let (columns, rows, size) = legend_layout(&[40.0, 60.0, 50.0]);
-        assert_eq!((columns, rows), (1, 3));
-        assert_eq!(size, egui::vec2(86.0, 54.0));
     }
 }

@@ -13,6 +13,7 @@ pub mod cells;
 pub mod crossing_marks;
 pub mod crowd_marks;
 pub mod diff_marks;
+pub mod exclusions;
 pub mod gpu;
 pub mod handles;
 pub mod interact;

@@ -173,6 +173,8 @@ pub const WAITING_POINT: Srgba = rgb(255, 170, 30);
 pub const SCATTER_AREA: Srgba = rgb(110, 170, 90);
 /// Keep-out outlines.
 pub const KEEP_OUT: Srgba = rgb(230, 120, 40);
+/// An exclusion region (an `Exclude` override) drawn over the viewport.
+pub const EXCLUSION: Srgba = rgb(250, 110, 170);
 /// No-spawn box.
 pub const NO_SPAWN: Srgba = rgb(235, 50, 50);
 /// No-removal box.

@@ -12,8 +12,20 @@
 use egui::{Color32, DragValue, Response, RichText, Ui};
 use stagecraft_runtime::project::{Diagnostic, FieldPath, Project, Severity, Vec2, Vec3};
 
-/// Width of the label column, in points.
+/// Width of the label column, in points, where the Inspector is wide enough…
 const LABEL_WIDTH: f32 = 150.0;
+
+/// …else this share of the row's width (never under [`MIN_LABEL_WIDTH`]), leaving the widgets
+/// room in a narrow column; a label longer than its column is elided, whole on hover.
+const LABEL_SHARE: f32 = 0.4;
+
+/// The narrowest the label column gets, points.
+const MIN_LABEL_WIDTH: f32 = 96.0;
+
+/// The label column's width in a row `row_w` points wide.
+pub fn label_width(row_w: f32) -> f32 {
+    (row_w * LABEL_SHARE).clamp(MIN_LABEL_WIDTH, LABEL_WIDTH)
+}
 
 /// What a change in the form was.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +111,12 @@ impl<'a> Form<'a> {
         *self.focus == self.path
     }
 
+    /// True when this row is the selection and the Inspector scrolls to it this frame (the
+    /// selection changed lately).
+    pub fn scrolls_here(&self) -> bool {
+        self.scroll_to_focus && self.is_exact_focus()
+    }
+
     /// Diagnostics at exactly the current path.
     pub fn diagnostics_here(&self) -> impl Iterator<Item = &&'a Diagnostic> + '_ {
         self.diagnostics.iter().filter(move |d| d.path == self.path)
@@ -180,11 +198,12 @@ impl<'a> Form<'a> {
                     }
                     None => RichText::new(text),
                 };
-                let size = egui::vec2(LABEL_WIDTH, ui.spacing().interact_size.y);
+                let label_w = label_width(ui.available_width());
+                let size = egui::vec2(label_w, ui.spacing().interact_size.y);
                 let layout = egui::Layout::left_to_right(egui::Align::Center);
                 let label = ui
                     .allocate_ui_with_layout(size, layout, |ui| {
-                        ui.set_min_width(LABEL_WIDTH);
+                        ui.set_min_width(label_w);
                         ui.add(egui::Label::new(text).truncate())
                     })
                     .inner
@@ -539,6 +558,13 @@ pub fn rotation_turns(degrees: f64) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_label_column_narrows_with_the_inspector() {
+        assert_eq!(label_width(600.0), LABEL_WIDTH);
+        assert_eq!(label_width(290.0), 116.0);
+        assert_eq!(label_width(150.0), MIN_LABEL_WIDTH);
+    }
 
     #[test]
     fn humanize_drops_units() {

@@ -71,16 +71,26 @@ pub fn record_list_sorted_ui<T>(
                         }
                         let colour = section_colour(ui, form.worst_below());
                         let label = title(index, item);
-                        item_state
+                        let scroll_here = form.scrolls_here();
+                        let (_, header, _) = item_state
                             .show_header(ui, |ui| {
                                 // Buttons first: at the row's left they are never pushed past
                                 // a narrow column's edge by wide fields below.
                                 if let Some(done) = item_buttons_ui(ui, index, count) {
                                     action = Some(done);
                                 }
-                                ui.label(RichText::new(label).color(colour));
+                                crate::panels::elide::label(
+                                    ui,
+                                    RichText::new(label).color(colour),
+                                    "",
+                                );
                             })
                             .body(|ui| item_ui(form, ui, item));
+                        // A selected item (a click on its region in the Viewport) comes into
+                        // view with its rows below it.
+                        if scroll_here {
+                            header.response.scroll_to_me(Some(egui::Align::TOP));
+                        }
                     });
                 }
                 if ui.button(format!("+ Add {}", singular(name))).clicked() {

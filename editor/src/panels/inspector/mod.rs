@@ -65,8 +65,9 @@ impl Panel for InspectorPanel {
         };
         let file = doc.file(document.project()).unwrap_or_default();
         ui.horizontal(|ui| {
-            ui.heading(capitalized(&doc.label()));
-            ui.weak(&file);
+            let heading = RichText::new(capitalized(&doc.label())).heading();
+            super::elide::label(ui, heading, &file);
+            super::elide::label(ui, RichText::new(&file).weak(), "");
         });
         if let Some(held) = document.held().get(&file) {
             ui.colored_label(

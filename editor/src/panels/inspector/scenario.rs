@@ -401,11 +401,12 @@ fn box_ui(form: &mut Form<'_>, ui: &mut Ui, name: &str, help: &str, value: &mut 
             (true, Some(bounds)) => {
                 let before = *bounds;
                 ui.vertical(|ui| {
-                    ui.horizontal(|ui| {
+                    // Wrapped, so a narrow Inspector shows every axis.
+                    ui.horizontal_wrapped(|ui| {
                         ui.label("min");
                         response |= vec3_ui(ui, &mut bounds.min);
                     });
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         ui.label("max");
                         response |= vec3_ui(ui, &mut bounds.max);
                     });

@@ -30,12 +30,24 @@ pub fn section_ui(
         if form.is_focused() {
             state.set_open(true);
         }
-        state
+        // Scrolled to when selected, and again each frame while it unfolds (its rows are laid
+        // out over a few frames).
+        let unfolding = egui::Id::new(("section-unfolding", id));
+        let pending = ui.data(|d| d.get_temp::<bool>(unfolding)).unwrap_or(false);
+        let scroll_here = form.scrolls_here() || (pending && form.is_exact_focus());
+        let opening = state.openness(ui.ctx()) < 1.0;
+        ui.data_mut(|d| d.insert_temp(unfolding, scroll_here && opening));
+        let (_, header, _) = state
             .show_header(ui, |ui| {
                 ui.label(RichText::new(section.label).strong().color(colour))
                     .on_hover_text(section.help);
             })
             .body(|ui| body(form, ui));
+        // A selected section comes to the top of the Inspector, so its rows fill the view
+        // below its header (`stagecraft --inspect crossings`).
+        if scroll_here {
+            header.response.scroll_to_me(Some(egui::Align::TOP));
+        }
     });
 }
 

@@ -481,6 +481,22 @@ pub fn save_files(dir: &Path, files: &BTreeMap<String, String>) -> io::Result<Ve
     Ok(written)
 }
 
+/// Removes each file of `files` (relative path, text) whose bytes on disk are still that text;
+/// a file that is gone already, or that changed since, is left as it is. Returns the paths
+/// removed.
+pub fn remove_unchanged_files(dir: &Path, files: &[(String, String)]) -> io::Result<Vec<String>> {
+    let mut removed = Vec::new();
+    for (relative, text) in files {
+        let path = file_path(dir, relative);
+        let unchanged = fs::read(&path).is_ok_and(|bytes| bytes == text.as_bytes());
+        if unchanged {
+            fs::remove_file(&path)?;
+            removed.push(relative.clone());
+        }
+    }
+    Ok(removed)
+}
+
 /// Writes a new project's `files` into `dir` (created if missing), for `stagecraft new` and
 /// File → New project. Refused, with nothing written: the file-system root and the home folder, a
 /// folder that already holds a project, a file, a folder that holds anything else unless `merge`,

@@ -763,6 +763,9 @@ impl StagecraftApp {
         } else {
             format!("Saved {}", report.written.join(", "))
         };
+        if !report.removed.is_empty() {
+            message = format!("{message}; removed {}", report.removed.join(", "));
+        }
         if !report.unwritten.is_empty() {
             message = format!(
                 "{message}; not saved: {} (unreadable on disk)",

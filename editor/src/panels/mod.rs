@@ -8,6 +8,7 @@ pub mod crossing_rows;
 pub mod crossings;
 pub mod diagnostics;
 pub mod diff;
+pub mod diff_rows;
 pub mod directive_pick;
 pub mod draws;
 pub mod inspector;

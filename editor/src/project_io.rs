@@ -77,6 +77,20 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     Ok(sources)
 }
 
+/// The family files in asset folder `asset_path` of the project in `dir`, read as
+/// [`read_sources`] reads them (a refused folder gives nothing; unreadable files are recorded),
+/// for an asset path added in the editor before the manifest naming it is saved.
+pub fn read_asset_folder(dir: &Path, asset_path: &str) -> ProjectSources {
+    let mut sources = ProjectSources::default();
+    if asset_folder_problem(dir, asset_path).is_some_and(|p| p.refused) {
+        return sources;
+    }
+    let mut roots = DocumentRoots::of_project(dir);
+    roots.allow_folder(&dir.join(asset_path));
+    read_folder(dir, asset_path, FAMILY_SUFFIX, &roots, &mut sources);
+    sources
+}
+
 /// Where the documents of a project may really live, links followed: the repository that holds
 /// the project (the project folder when it is in none) and the asset folders the manifest lists.
 /// Listing a folder in `asset_paths` is how a user allows files outside the repository (read with

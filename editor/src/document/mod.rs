@@ -5,6 +5,7 @@
 //! and [`Document::redo`], so every change is one [`ProjectEdit`] in the record — including
 //! reloads from disk and autosave recovery, which are undoable like any other edit.
 
+pub mod asset_families;
 pub mod autosave;
 pub mod dropped;
 pub mod held;
@@ -204,6 +205,8 @@ impl Document {
 
     /// Applies `edit` and records it.
     pub fn apply(&mut self, edit: ProjectEdit) {
+        // An asset folder added to the manifest brings its families at once ([`asset_families`]).
+        let edit = self.with_asset_families(edit);
         let selection = self.record.edit(&mut self.project, edit);
         self.changed(selection);
     }

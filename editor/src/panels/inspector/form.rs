@@ -270,7 +270,10 @@ impl<'a> Form<'a> {
     pub fn read_only_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &str) {
         self.row_ui(ui, name, help, |ui| {
             ui.label(RichText::new(value).monospace())
-                .on_hover_text("The id is the file name; it is not edited here.")
+                .on_hover_text(
+                    "The id is the file name. Recipes, scenarios and override sets are renamed \
+                     in the Project tab (F2), with every reference.",
+                )
         });
     }
 

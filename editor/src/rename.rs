@@ -46,7 +46,10 @@ impl std::fmt::Display for RenameRefusal {
             RenameRefusal::Missing(what) => write!(f, "the project has no {what}"),
             RenameRefusal::Unchanged => write!(f, "type a new name"),
             RenameRefusal::BadId { id, problem } => {
-                write!(f, "`{id}` cannot be an id: {problem}; expected {ID_EXPECTED}")
+                write!(
+                    f,
+                    "`{id}` cannot be an id: {problem}; expected {ID_EXPECTED}"
+                )
             }
             RenameRefusal::Clash { existing, file } => write!(
                 f,
@@ -220,11 +223,11 @@ mod tests {
         let mut record = Record::new();
         let selection = record.edit(&mut project, edit);
         assert_eq!(selection, Selection::doc(DocId::Recipe("c".into())));
-        assert_eq!(project.manifest.recipes, vec!["c".to_owned(), "b".to_owned()]);
         assert_eq!(
-            project.recipes.keys().collect::<Vec<_>>(),
-            vec!["b", "c"]
+            project.manifest.recipes,
+            vec!["c".to_owned(), "b".to_owned()]
         );
+        assert_eq!(project.recipes.keys().collect::<Vec<_>>(), vec!["b", "c"]);
         assert_eq!(project.recipes["c"].id, "c");
         assert_eq!(project.scenarios["s"].recipe, "c");
         assert_eq!(project.overrides["o"].recipe, "c");

@@ -73,8 +73,14 @@ fn the_saved_state_is_identical_and_another_seed_adds_and_removes_objects() {
 
     // Each row names the asset (family/variant) and the position, read here from the products.
     let (added_row, removed_row) = first_rows(&harness);
-    assert!(added_row.starts_with("added · alpine-trees/"), "{added_row}");
-    assert!(removed_row.starts_with("removed · alpine-trees/"), "{removed_row}");
+    assert!(
+        added_row.starts_with("added · alpine-trees/"),
+        "{added_row}"
+    );
+    assert!(
+        removed_row.starts_with("removed · alpine-trees/"),
+        "{removed_row}"
+    );
     assert!(
         harness.query_by_label(&added_row).is_some(),
         "the list shows {added_row}"
@@ -187,5 +193,8 @@ fn first_rows(harness: &Harness<'static, State>) -> (String, String) {
             _ => panic!("a placing stage"),
         }
     };
-    (row(Change::Added, &variants), row(Change::Removed, &variants))
+    (
+        row(Change::Added, &variants),
+        row(Change::Removed, &variants),
+    )
 }

@@ -39,5 +39,8 @@ fn the_inspector_shows_an_override_target_in_hex() {
     let field = harness
         .get_all_by_role(egui::accesskit::Role::TextInput)
         .find(|node| node.value().as_deref() == Some("0x0001000000000002"));
-    assert!(field.is_some(), "the target field shows the identity in hex");
+    assert!(
+        field.is_some(),
+        "the target field shows the identity in hex"
+    );
 }

@@ -318,7 +318,9 @@ fn a_new_stage_s_operator_is_picked_from_the_registry_with_its_defaults_in_one_e
     let recipe = &document.project().recipes[RECIPE];
     assert_eq!(recipe.stages.len(), before.stages.len() + 1);
     let stage = recipe.stages.last().expect("the new stage");
-    let op = registry().get("environment.scatter", 1).expect("registered");
+    let op = registry()
+        .get("environment.scatter", 1)
+        .expect("registered");
     assert_eq!(stage.operator, "environment.scatter");
     assert_eq!(stage.algorithm, 1);
     assert_eq!(stage.label, op.summary);
@@ -334,7 +336,11 @@ fn a_new_stage_s_operator_is_picked_from_the_registry_with_its_defaults_in_one_e
         .collect();
     defaults.sort_unstable();
     assert_eq!(
-        stage.parameters.keys().map(String::as_str).collect::<Vec<_>>(),
+        stage
+            .parameters
+            .keys()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
         defaults
     );
     assert_eq!(document.record().len(), steps_before + 1, "one edit");

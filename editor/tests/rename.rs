@@ -53,10 +53,20 @@ fn a_recipe_renamed_with_f2_updates_every_reference_in_one_undo_step_and_saves_i
         &Selection::doc(DocId::Recipe(NEW.into()))
     );
     // The old file on disk is neither "not listed" nor "unreadable": the save removes it.
-    assert_eq!(document.dropped_files(), vec![format!("recipes/{OLD}.recipe.ron")]);
-    assert_eq!(document.diagnostics().len(), warnings_before, "{:?}", document.diagnostics());
+    assert_eq!(
+        document.dropped_files(),
+        vec![format!("recipes/{OLD}.recipe.ron")]
+    );
+    assert_eq!(
+        document.diagnostics().len(),
+        warnings_before,
+        "{:?}",
+        document.diagnostics()
+    );
     assert!(harness.query_by_label("Unreadable files").is_none());
-    assert!(harness.query_by_label_contains(&format!("🔧 {NEW}")).is_some());
+    assert!(harness
+        .query_by_label_contains(&format!("🔧 {NEW}"))
+        .is_some());
 
     // Undo restores every document (and selects the old name).
     let document = harness.state_mut().document_mut().expect("a document");

@@ -480,9 +480,11 @@ fn a_scene_object_picked_in_the_viewport_fills_a_rendezvous_object_and_an_escape
 #[test]
 fn the_frame_field_resets_to_0_when_another_project_opens() {
     let street = example("street-block");
-    let pines = example("pine-clearing");
+    let other = example("crosswalk-demo");
     let mut harness = support::harness(&street.dir);
-    harness.state_mut().show_tab(stagecraft_editor::panels::Tab::Timeline);
+    harness
+        .state_mut()
+        .show_tab(stagecraft_editor::panels::Tab::Timeline);
     harness.run_steps(2);
     // Typed into the app's Timeline: the field holds 42 for this project.
     harness.get_by_label("Go to frame").click();
@@ -492,7 +494,7 @@ fn the_frame_field_resets_to_0_when_another_project_opens() {
     harness.run_steps(3);
     assert_eq!(harness.state().panels().timeline.jump_frame, 42);
 
-    harness.state_mut().open_project(&pines.dir);
+    harness.state_mut().open_project(&other.dir);
     harness.run_steps(2);
     assert_eq!(
         harness.state().panels().timeline.jump_frame,

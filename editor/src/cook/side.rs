@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use stagecraft_runtime::diff::{bundle_objects, objects_into, DiffObject};
 use stagecraft_runtime::content::Product;
+use stagecraft_runtime::diff::{bundle_objects, objects_into, DiffObject};
 use stagecraft_runtime::generate::GeneratedBundle;
 use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::project::node::NodeKind;

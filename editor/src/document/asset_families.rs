@@ -43,9 +43,11 @@ impl Document {
         }
         let label = edit.label().to_owned();
         let mut edits = vec![edit];
-        edits.extend(families.into_iter().map(|(doc, value)| {
-            ProjectEdit::replace(doc, value, selection.clone(), "")
-        }));
+        edits.extend(
+            families
+                .into_iter()
+                .map(|(doc, value)| ProjectEdit::replace(doc, value, selection.clone(), "")),
+        );
         ProjectEdit::Batch {
             edits,
             selection,

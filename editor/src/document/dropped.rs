@@ -7,8 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use stagecraft_runtime::project::{overrides_file, recipe_file, scenario_file, Project};
 use stagecraft_runtime::project::MANIFEST_FILE;
+use stagecraft_runtime::project::{overrides_file, recipe_file, scenario_file, Project};
 
 use super::Document;
 use crate::project_io;

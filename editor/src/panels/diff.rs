@@ -178,8 +178,8 @@ impl DiffPanel {
 /// a bundle is verified and decoded).
 fn saved_side(path: &Path, recipe: &str) -> Result<(Vec<DiffObject>, AssetNames), String> {
     let side = crate::cook::side::DiffSide::default();
-    let (objects, assets) = crate::cook::side::side_objects_and_assets(path, &side)
-        .map_err(|e| format!("{e:#}"))?;
+    let (objects, assets) =
+        crate::cook::side::side_objects_and_assets(path, &side).map_err(|e| format!("{e:#}"))?;
     let objects = objects
         .into_iter()
         .filter(|o| o.recipe.as_ref() == recipe)

@@ -34,7 +34,13 @@ pub fn entry_text(entry: &DiffEntry<'_>, assets: &SideAssets) -> String {
 }
 
 fn what_text(change: &Change) -> String {
-    let names = |fields: &FieldSet| fields.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
+    let names = |fields: &FieldSet| {
+        fields
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match change {
         Change::Moved { distance_m, fields } if fields.is_empty() => {
             format!("moved {distance_m:.2} m")

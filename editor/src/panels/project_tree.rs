@@ -300,7 +300,11 @@ fn rename_row_ui(
             field.request_focus();
         }
         let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
-        if ui.add_enabled(edit.is_ok(), egui::Button::new("Rename")).clicked() || entered {
+        if ui
+            .add_enabled(edit.is_ok(), egui::Button::new("Rename"))
+            .clicked()
+            || entered
+        {
             apply = true;
         }
         if ui.button("Cancel").clicked() || escaped {

@@ -269,11 +269,10 @@ impl<'a> Form<'a> {
     /// A read-only row (ids that name files cannot change here).
     pub fn read_only_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &str) {
         self.row_ui(ui, name, help, |ui| {
-            ui.label(RichText::new(value).monospace())
-                .on_hover_text(
-                    "The id is the file name. Recipes, scenarios and override sets are renamed \
+            ui.label(RichText::new(value).monospace()).on_hover_text(
+                "The id is the file name. Recipes, scenarios and override sets are renamed \
                      in the Project tab (F2), with every reference.",
-                )
+            )
         });
     }
 

@@ -280,7 +280,9 @@ mod tests {
             items.len() as i32
         });
         assert_eq!(items, [3, 2, 2]);
-        apply(&mut items, ListAction::Add(5), &|_: &[i32], choice| choice as i32);
+        apply(&mut items, ListAction::Add(5), &|_: &[i32], choice| {
+            choice as i32
+        });
         assert_eq!(items, [3, 2, 2, 5]);
         apply(&mut items, ListAction::Up(0), &zero);
         assert_eq!(items, [3, 2, 2, 5]);

@@ -48,7 +48,8 @@ pub fn operator_combo_ui(
         .selected_text(shown)
         .show_ui(ui, |ui| {
             for op in registry.operators() {
-                let selected = current.is_some_and(|c| c.id == op.id && c.algorithm == op.algorithm);
+                let selected =
+                    current.is_some_and(|c| c.id == op.id && c.algorithm == op.algorithm);
                 let label = ui
                     .selectable_label(selected, operator_label(op.id, op.algorithm))
                     .on_hover_text(op.summary);

@@ -1,7 +1,7 @@
 //! Inspector widgets for scenarios (observers, sources, boxes, directives) and override sets.
 
-use stagecraft_runtime::identity::identity_text;
 use egui::{RichText, Ui};
+use stagecraft_runtime::identity::identity_text;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     scenario_section, AimKey, Barrier, Box3, Keyframe, Observer, Override, OverrideAction,
@@ -560,7 +560,13 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
             base: String::new(),
             action: OverrideAction::Delete,
         },
-        |index, item| format!("{index}: stage {} · target {}", item.stage, identity_text(item.target)),
+        |index, item| {
+            format!(
+                "{index}: stage {} · target {}",
+                item.stage,
+                identity_text(item.target)
+            )
+        },
         |form, ui, item| override_ui(form, ui, item, &stage_ids, &variants),
     );
 }

@@ -32,6 +32,7 @@ pub fn record_list_ui<T>(
 
 /// Like [`record_list_ui`], adding from a menu of `choices` (label, help) instead of one button:
 /// `new_item` builds the item of the choice picked, given the items already there and its index.
+#[allow(clippy::too_many_arguments)]
 pub fn record_list_choice_ui<T>(
     form: &mut Form<'_>,
     ui: &mut Ui,

@@ -149,3 +149,37 @@ fn a_clashing_scenario_name_is_refused_with_its_reason_and_changes_nothing() {
     );
     assert_eq!(project.scenarios["crosswalk-rush-2"].id, "crosswalk-rush-2");
 }
+
+#[test]
+fn a_rename_can_be_renamed_back_before_saving_and_then_nothing_is_removed() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    let before = harness
+        .state()
+        .document()
+        .expect("a document")
+        .project()
+        .clone();
+    for (from, to) in [(OLD, NEW), (NEW, OLD)] {
+        let document = harness.state_mut().document_mut().expect("a document");
+        document.select(Selection::doc(DocId::Recipe(from.into())));
+        harness.run_steps(2);
+        harness.key_press(egui::Key::F2);
+        harness.run_steps(2);
+        harness
+            .get_by_label(&format!("Rename recipe {from} to"))
+            .type_text(to);
+        harness.run_steps(1);
+        harness.key_press(egui::Key::Enter);
+        harness.run_steps(3);
+    }
+    let document = harness.state_mut().document_mut().expect("a document");
+    assert_eq!(document.project(), &before);
+    assert!(document.dropped_files().is_empty());
+    let report = document.save().expect("saves");
+    assert!(report.removed.is_empty(), "{report:?}");
+    assert!(example
+        .dir
+        .join(format!("recipes/{OLD}.recipe.ron"))
+        .is_file());
+}

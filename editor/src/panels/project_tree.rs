@@ -272,8 +272,15 @@ fn rename_row_ui(
     let Some(state) = renaming.as_mut() else {
         return;
     };
+    // Files on disk take their names, except those the next save removes (a rename's old name,
+    // so renaming back is allowed).
     let disk = document.disk();
-    let files = disk.files.keys().chain(disk.unreadable.keys());
+    let dropped = document.dropped_files();
+    let files = disk
+        .files
+        .keys()
+        .chain(disk.unreadable.keys())
+        .filter(|path| !dropped.contains(*path));
     let edit = crate::rename::rename_edit(document.project(), files, &state.doc, &state.text);
     let mut done = false;
     let mut apply = false;

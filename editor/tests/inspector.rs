@@ -348,3 +348,47 @@ fn a_new_stage_s_operator_is_picked_from_the_registry_with_its_defaults_in_one_e
     assert!(document.undo());
     assert_eq!(document.project().recipes[RECIPE], before);
 }
+
+#[test]
+fn a_stage_s_operator_is_switched_in_a_combo_of_the_registry_s_operators() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    let stage = FieldPath::root().field("stages").index(0);
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(DocId::Recipe(RECIPE.into()), stage));
+    harness.run_steps(3);
+    // The operator is a combo (no text field to mistype in).
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Operator")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("streaming.plan v1").click();
+    harness.run_steps(3);
+    let document = harness.state().document().expect("a document");
+    let stage = &document.project().recipes[RECIPE].stages[0];
+    let op = registry().get("streaming.plan", 1).expect("registered");
+    assert_eq!(
+        (stage.operator.as_str(), stage.algorithm),
+        ("streaming.plan", 1)
+    );
+    let mut defaults: Vec<&str> = op
+        .params
+        .iter()
+        .filter(|spec| spec.default.value().is_some())
+        .map(|spec| spec.name)
+        .collect();
+    defaults.sort_unstable();
+    assert_eq!(
+        stage
+            .parameters
+            .keys()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        defaults,
+        "another operator starts at its own defaults"
+    );
+}

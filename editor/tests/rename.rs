@@ -183,3 +183,31 @@ fn a_rename_can_be_renamed_back_before_saving_and_then_nothing_is_removed() {
         .join(format!("recipes/{OLD}.recipe.ron"))
         .is_file());
 }
+
+#[test]
+fn rename_from_a_rows_menu_renames_an_override_set() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("✏ street-block-edits")
+        .scroll_to_me();
+    harness.run_steps(2);
+    harness
+        .get_by_label_contains("✏ street-block-edits")
+        .click_secondary();
+    harness.run_steps(2);
+    harness.get_by_label("Rename…").click();
+    harness.run_steps(2);
+    harness
+        .get_by_label("Rename override set street-block-edits to")
+        .type_text("edits");
+    harness.run_steps(1);
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    let project = harness.state().document().expect("a document").project();
+    assert_eq!(project.manifest.overrides, vec!["edits".to_owned()]);
+    assert_eq!(project.overrides["edits"].id, "edits");
+    assert_eq!(project.overrides["edits"].recipe, OLD);
+}

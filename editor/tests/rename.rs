@@ -17,8 +17,13 @@ fn read(dir: &std::path::Path, file: &str) -> String {
 
 #[test]
 fn a_recipe_renamed_with_f2_updates_every_reference_in_one_undo_step_and_saves_its_files() {
+    use stagecraft_editor::panels::recipe_graph::GraphLayout;
     let example = example("street-block");
     let dir = example.dir.clone();
+    let mut layout = GraphLayout::default();
+    let positions = [("stage-1".to_owned(), [10.0, 20.0])].into_iter().collect();
+    layout.recipes.insert(OLD.to_owned(), positions);
+    layout.save(&dir).expect("layout");
     let mut harness = harness(&dir);
     let document = harness.state_mut().document_mut().expect("a document");
     let before = document.project().clone();
@@ -67,6 +72,9 @@ fn a_recipe_renamed_with_f2_updates_every_reference_in_one_undo_step_and_saves_i
     assert!(harness
         .query_by_label_contains(&format!("🔧 {NEW}"))
         .is_some());
+    // The recipe graph's node positions (editor state, by id) follow the recipe.
+    let layout = GraphLayout::load(&dir);
+    assert_eq!(layout.recipes[NEW]["stage-1"], [10.0, 20.0]);
 
     // Undo restores every document (and selects the old name).
     let document = harness.state_mut().document_mut().expect("a document");
@@ -111,7 +119,11 @@ fn a_recipe_renamed_with_f2_updates_every_reference_in_one_undo_step_and_saves_i
 
 #[test]
 fn a_clashing_scenario_name_is_refused_with_its_reason_and_changes_nothing() {
+    use stagecraft_editor::panels::timeline_marks::Bookmarks;
     let example = example("street-block");
+    let mut bookmarks = Bookmarks::default();
+    bookmarks.add("panic-flee", "the fall", 120);
+    bookmarks.save(&example.dir).expect("bookmarks");
     let mut harness = harness(&example.dir);
     let document = harness.state_mut().document_mut().expect("a document");
     let steps_before = document.record().len();
@@ -148,6 +160,11 @@ fn a_clashing_scenario_name_is_refused_with_its_reason_and_changes_nothing() {
         vec!["crosswalk-rush".to_owned(), "crosswalk-rush-2".to_owned()]
     );
     assert_eq!(project.scenarios["crosswalk-rush-2"].id, "crosswalk-rush-2");
+    // The scenario's bookmarks (editor state, by id) follow it; the old id's stay for an undo.
+    let saved = Bookmarks::load(&example.dir);
+    assert_eq!(saved.scenarios["crosswalk-rush-2"][0].name, "the fall");
+    assert_eq!(saved.scenarios["crosswalk-rush-2"][0].frame, 120);
+    assert_eq!(saved.scenarios["panic-flee"][0].frame, 120);
 }
 
 #[test]

@@ -473,6 +473,9 @@ impl StagecraftApp {
         }
         if !commands.is_empty() {
             self.apply_commands(commands);
+            if let Some(dir) = self.document().map(|d| d.dir().to_path_buf()) {
+                self.panels.carry_rename(&dir);
+            }
             ui.ctx().request_repaint();
         }
     }

@@ -179,6 +179,21 @@ impl Panels {
         self.recipe_graph.project_opened();
     }
 
+    /// After a rename in the Project tab, the editor state kept by id (a scenario's bookmarks, a
+    /// recipe's graph layout, in `.stagecraft/`) follows the new id.
+    pub fn carry_rename(&mut self, dir: &std::path::Path) {
+        let Some((doc, new)) = self.project.renamed.take() else {
+            return;
+        };
+        match doc {
+            crate::edits::DocId::Scenario(old) => {
+                self.timeline.marks.scenario_renamed(dir, &old, &new);
+            }
+            crate::edits::DocId::Recipe(old) => self.recipe_graph.recipe_renamed(dir, &old, &new),
+            _ => {}
+        }
+    }
+
     /// The panel behind `tab`.
     pub fn get(&mut self, tab: Tab) -> &mut dyn Panel {
         match tab {

@@ -13,6 +13,9 @@ use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 pub struct ProjectPanel {
     /// The document being renamed, if any ("Rename…" in a row's menu, or F2).
     pub renaming: Option<Renaming>,
+    /// The last rename emitted (the document and its new id), until the app carries the editor
+    /// state kept by id over ([`super::Panels::carry_rename`]).
+    pub renamed: Option<(DocId, String)>,
 }
 
 impl Panel for ProjectPanel {
@@ -30,16 +33,12 @@ impl Panel for ProjectPanel {
         }
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| tree_ui(ui, document, out, &mut self.renaming));
+            .show(ui, |ui| tree_ui(ui, document, out, self));
     }
 }
 
-fn tree_ui(
-    ui: &mut Ui,
-    document: &Document,
-    out: &mut Vec<Command>,
-    renaming: &mut Option<Renaming>,
-) {
+fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>, panel: &mut ProjectPanel) {
+    let ProjectPanel { renaming, renamed } = panel;
     let project = document.project();
     let mut doc_row = |ui: &mut Ui,
                        out: &mut Vec<Command>,
@@ -47,7 +46,7 @@ fn tree_ui(
                        title: &str,
                        children: &[(String, FieldPath)]| {
         if renaming.as_ref().is_some_and(|r| r.doc == doc) {
-            rename_row_ui(ui, document, out, renaming);
+            rename_row_ui(ui, document, out, renaming, renamed);
             return;
         }
         if item_ui(ui, document, out, doc.clone(), title, children) {
@@ -268,6 +267,7 @@ fn rename_row_ui(
     document: &Document,
     out: &mut Vec<Command>,
     renaming: &mut Option<Renaming>,
+    renamed: &mut Option<(DocId, String)>,
 ) {
     let Some(state) = renaming.as_mut() else {
         return;
@@ -321,6 +321,7 @@ fn rename_row_ui(
     match edit {
         Ok(edit) if apply => {
             out.push(Command::Apply(edit));
+            *renamed = Some((state.doc.clone(), state.text.trim().to_owned()));
             done = true;
         }
         Ok(_) => {}

@@ -186,6 +186,20 @@ impl ProjectEdit {
         }
     }
 
+    /// The selection undo restores: a batch's first edit's when it names a document (a rename's
+    /// first edit selects the old name, which the batch's own selection no longer names), else
+    /// the edit's own selection.
+    pub fn undo_selection(&self) -> &Selection {
+        match self {
+            ProjectEdit::Batch { edits, .. } => edits
+                .first()
+                .map(ProjectEdit::undo_selection)
+                .filter(|selection| selection.doc.is_some())
+                .unwrap_or(self.selection()),
+            ProjectEdit::Replace { selection, .. } => selection,
+        }
+    }
+
     /// What the edit does.
     pub fn label(&self) -> &str {
         match self {
@@ -254,7 +268,7 @@ impl Edit for ProjectEdit {
 
     fn undo(&mut self, project: &mut Project) -> Selection {
         self.swap(project, false);
-        self.selection().clone()
+        self.undo_selection().clone()
     }
 
     fn merge(&mut self, other: Self) -> Merged<Self> {

@@ -11,6 +11,7 @@ pub mod leftovers;
 pub mod output_file;
 pub mod panels;
 pub mod project_io;
+pub mod rename;
 pub mod service;
 pub mod session;
 pub mod snapshot_file;

@@ -77,6 +77,20 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     Ok(sources)
 }
 
+/// The family files in asset folder `asset_path` of the project in `dir`, read as
+/// [`read_sources`] reads them (a refused folder gives nothing; unreadable files are recorded),
+/// for an asset path added in the editor before the manifest naming it is saved.
+pub fn read_asset_folder(dir: &Path, asset_path: &str) -> ProjectSources {
+    let mut sources = ProjectSources::default();
+    if asset_folder_problem(dir, asset_path).is_some_and(|p| p.refused) {
+        return sources;
+    }
+    let mut roots = DocumentRoots::of_project(dir);
+    roots.allow_folder(&dir.join(asset_path));
+    read_folder(dir, asset_path, FAMILY_SUFFIX, &roots, &mut sources);
+    sources
+}
+
 /// Where the documents of a project may really live, links followed: the repository that holds
 /// the project (the project folder when it is in none) and the asset folders the manifest lists.
 /// Listing a folder in `asset_paths` is how a user allows files outside the repository (read with
@@ -479,6 +493,22 @@ pub fn save_files(dir: &Path, files: &BTreeMap<String, String>) -> io::Result<Ve
         }
     }
     Ok(written)
+}
+
+/// Removes each file of `files` (relative path, text) whose bytes on disk are still that text;
+/// a file that is gone already, or that changed since, is left as it is. Returns the paths
+/// removed.
+pub fn remove_unchanged_files(dir: &Path, files: &[(String, String)]) -> io::Result<Vec<String>> {
+    let mut removed = Vec::new();
+    for (relative, text) in files {
+        let path = file_path(dir, relative);
+        let unchanged = fs::read(&path).is_ok_and(|bytes| bytes == text.as_bytes());
+        if unchanged {
+            fs::remove_file(&path)?;
+            removed.push(relative.clone());
+        }
+    }
+    Ok(removed)
 }
 
 /// Writes a new project's `files` into `dir` (created if missing), for `stagecraft new` and

@@ -71,12 +71,31 @@ fn the_saved_state_is_identical_and_another_seed_adds_and_removes_objects() {
         .count();
     assert_eq!(removed_marks, 0);
 
-    // Clicking an added entry selects its object and asks for framing.
+    // Each row names the asset (family/variant) and the position, read here from the products.
+    let (added_row, removed_row) = first_rows(&harness);
+    assert!(
+        added_row.starts_with("added · alpine-trees/"),
+        "{added_row}"
+    );
+    assert!(
+        removed_row.starts_with("removed · alpine-trees/"),
+        "{removed_row}"
+    );
+    assert!(
+        harness.query_by_label(&added_row).is_some(),
+        "the list shows {added_row}"
+    );
     harness
-        .get_all_by_label_contains("added · stage")
-        .next()
-        .expect("an added entry")
+        .get_by_label_contains(&format!("removed {}", counts.removed))
         .click();
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label(&removed_row).is_some(),
+        "the list shows {removed_row}"
+    );
+
+    // Clicking an added entry selects its object and asks for framing.
+    harness.get_by_label(&added_row).click();
     harness.run_steps(2);
     let preview = harness.state().preview.borrow();
     assert!(preview.selected.is_some(), "the entry's object is selected");
@@ -128,4 +147,54 @@ fn a_cook_of_the_same_project_is_identical_to_the_preview() {
     let result = panel.result.as_ref().expect("compared");
     assert!(result.diff.is_empty(), "{:?}", result.diff.counts);
     assert!(result.diff.counts.unchanged > 100);
+}
+
+/// The expected rows of the first added and the first removed entry, written from the products
+/// of each side: `family/variant` from the stage's variant list, the position to 2 decimals, the
+/// identity in hex.
+fn first_rows(harness: &Harness<'static, State>) -> (String, String) {
+    use stagecraft_runtime::content::Product;
+    use stagecraft_runtime::diff::Change;
+    let result = harness.state().panel.result.as_ref().expect("compared");
+    let preview = harness.state().preview.borrow();
+    let content = preview.session.content().expect("generated");
+    let row = |change: Change, variants: &dyn Fn(u32) -> (String, Vec<String>)| {
+        let entry = result
+            .diff
+            .entries()
+            .find(|e| e.change == change)
+            .expect("an entry of the kind");
+        let object = entry.object().expect("an object");
+        let (family, ids) = variants(object.stage);
+        let variant = &ids[object.variant.expect("a placement") as usize];
+        let at = object.position_m.expect("placed");
+        let stagecraft_runtime::identity::ChildKey::Scatter(id) = object.key else {
+            panic!("a scatter key");
+        };
+        format!(
+            "{} · {family}/{variant} · ({:.2}, {:.2}) m · stage {} · {:#018x}",
+            change.name(),
+            at.x,
+            at.y,
+            object.stage,
+            id.bits()
+        )
+    };
+    // Both sides generate the same families: the preview's products name them.
+    let variants = |stage: u32| {
+        let (_, product) = content
+            .bundle
+            .products()
+            .find(|(s, _)| *s == stage)
+            .expect("the stage");
+        match product {
+            Product::Placements(p) => (p.family.clone(), p.variant_ids.clone()),
+            Product::PlacedObjects(p) => (p.family.clone(), p.variant_ids.clone()),
+            _ => panic!("a placing stage"),
+        }
+    };
+    (
+        row(Change::Added, &variants),
+        row(Change::Removed, &variants),
+    )
 }

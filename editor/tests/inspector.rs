@@ -286,3 +286,109 @@ fn an_observers_validity_and_population_center_are_edited_in_the_inspector() {
     // Undo takes back the center only: each change is its own edit.
     assert_eq!((after_undo.valid, after_undo.center), (false, None));
 }
+
+#[test]
+fn a_new_stage_s_operator_is_picked_from_the_registry_with_its_defaults_in_one_edit() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    let doc = DocId::Recipe(RECIPE.into());
+    let document = harness.state_mut().document_mut().expect("a document");
+    let before = document.project().recipes[RECIPE].clone();
+    let steps_before = document.record().len();
+    document.select(Selection::doc(doc.clone()));
+    harness.run_steps(3);
+
+    // The add control is a menu of the registry's operators, each with its summary.
+    harness.get_by_label("+ Add stage ▾").click();
+    harness.run_steps(2);
+    for op in registry().operators() {
+        assert!(
+            harness
+                .query_by_label(&format!("{} v{}", op.id, op.algorithm))
+                .is_some(),
+            "{} is offered",
+            op.id
+        );
+    }
+    harness.get_by_label("environment.scatter v1").click();
+    harness.run_steps(3);
+
+    let document = harness.state().document().expect("a document");
+    let recipe = &document.project().recipes[RECIPE];
+    assert_eq!(recipe.stages.len(), before.stages.len() + 1);
+    let stage = recipe.stages.last().expect("the new stage");
+    let op = registry()
+        .get("environment.scatter", 1)
+        .expect("registered");
+    assert_eq!(stage.operator, "environment.scatter");
+    assert_eq!(stage.algorithm, 1);
+    assert_eq!(stage.label, op.summary);
+    assert_eq!(
+        stage.id,
+        before.stages.iter().map(|s| s.id).max().unwrap_or(0) + 1
+    );
+    let mut defaults: Vec<&str> = op
+        .params
+        .iter()
+        .filter(|spec| spec.default.value().is_some())
+        .map(|spec| spec.name)
+        .collect();
+    defaults.sort_unstable();
+    assert_eq!(
+        stage
+            .parameters
+            .keys()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        defaults
+    );
+    assert_eq!(document.record().len(), steps_before + 1, "one edit");
+    let document = harness.state_mut().document_mut().expect("a document");
+    assert!(document.undo());
+    assert_eq!(document.project().recipes[RECIPE], before);
+}
+
+#[test]
+fn a_stage_s_operator_is_switched_in_a_combo_of_the_registry_s_operators() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    let stage = FieldPath::root().field("stages").index(0);
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(DocId::Recipe(RECIPE.into()), stage));
+    harness.run_steps(3);
+    // The operator is a combo (no text field to mistype in).
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Operator")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("streaming.plan v1").click();
+    harness.run_steps(3);
+    let document = harness.state().document().expect("a document");
+    let stage = &document.project().recipes[RECIPE].stages[0];
+    let op = registry().get("streaming.plan", 1).expect("registered");
+    assert_eq!(
+        (stage.operator.as_str(), stage.algorithm),
+        ("streaming.plan", 1)
+    );
+    let mut defaults: Vec<&str> = op
+        .params
+        .iter()
+        .filter(|spec| spec.default.value().is_some())
+        .map(|spec| spec.name)
+        .collect();
+    defaults.sort_unstable();
+    assert_eq!(
+        stage
+            .parameters
+            .keys()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        defaults,
+        "another operator starts at its own defaults"
+    );
+}

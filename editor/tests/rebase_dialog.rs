@@ -280,7 +280,8 @@ fn diagnostics_warn_at_every_edit_a_spacing_change_breaks_and_a_freeze_materiali
     .expect("write");
     let mut harness = support::harness(&example.dir);
     // The Diagnostics tab warns at the move's entry once the preview is generated.
-    let row = "overrides[3]  — Move of 281474976710658 (stage 1001) does not apply (base-revision-mismatch)";
+    // The identity in hex, as every panel and command writes one (281474976710658 in the file).
+    let row = "overrides[3]  — Move of 0x0001000000000002 (stage 1001) does not apply (base-revision-mismatch)";
     let start = std::time::Instant::now();
     while harness.query_by_label_contains(row).is_none() {
         assert!(

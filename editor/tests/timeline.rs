@@ -476,3 +476,31 @@ fn a_scene_object_picked_in_the_viewport_fills_a_rendezvous_object_and_an_escape
     }
     assert_eq!(directives_of(&harness, "rendezvous-barrier"), before);
 }
+
+#[test]
+fn the_frame_field_resets_to_0_when_another_project_opens() {
+    let street = example("street-block");
+    let other = example("crosswalk-demo");
+    let mut harness = support::harness(&street.dir);
+    harness
+        .state_mut()
+        .show_tab(stagecraft_editor::panels::Tab::Timeline);
+    harness.run_steps(2);
+    // Typed into the app's Timeline: the field holds 42 for this project.
+    harness.get_by_label("Go to frame").click();
+    harness.run_steps(2);
+    harness.get_by_label("Go to frame").type_text("42");
+    harness.key_press(egui::Key::Enter);
+    harness.run_steps(3);
+    assert_eq!(harness.state().panels().timeline.jump_frame, 42);
+
+    harness.state_mut().open_project(&other.dir);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().panels().timeline.jump_frame,
+        0,
+        "another project's frame means nothing here"
+    );
+    let field = harness.get_by_label("Go to frame");
+    assert_eq!(field.value().as_deref(), Some("0"), "the field shows 0");
+}

@@ -160,8 +160,15 @@ impl ScatterId {
 
 impl fmt::Display for ScatterId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#018x}", self.0)
+        f.write_str(&identity_text(self.0))
     }
+}
+
+/// How a packed identity is written wherever people read it (the command line, the editor's
+/// panels, diagnostics): `0x` and 16 lowercase hex digits (`0x0001000000010000`), whatever the
+/// bits hold. Override files keep their decimal `target:` numbers.
+pub fn identity_text(bits: u64) -> String {
+    format!("{bits:#018x}")
 }
 
 /// The unpacked fields of a scatter identity, in their exact widths.

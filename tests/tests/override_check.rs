@@ -155,7 +155,8 @@ fn a_spacing_change_warns_at_every_edit_it_breaks_and_names_the_rebase() {
     assert_eq!(found.len(), broken.len(), "{found:#?}");
     for (prefix, n, path, action, target, reason) in broken {
         let (line, column) = nth_line(&set, prefix, n);
-        let at = format!("warning {SET_FILE}:{line}:{column} {path} | {action} of {target} (stage 1001) does not apply ({reason}): ");
+        // The identity in hex, as every command and panel writes one.
+        let at = format!("warning {SET_FILE}:{line}:{column} {path} | {action} of {target:#018x} (stage 1001) does not apply ({reason}): ");
         let hit = found.iter().find(|d| d.starts_with(&at));
         let hit = hit.unwrap_or_else(|| panic!("no warning {at}… in {found:#?}"));
         assert!(

@@ -479,6 +479,9 @@ impl StagecraftApp {
         }
         if !commands.is_empty() {
             self.apply_commands(commands);
+            if let Some(dir) = self.document().map(|d| d.dir().to_path_buf()) {
+                self.panels.carry_rename(&dir);
+            }
             ui.ctx().request_repaint();
         }
     }
@@ -765,6 +768,9 @@ impl StagecraftApp {
         } else {
             format!("Saved {}", report.written.join(", "))
         };
+        if !report.removed.is_empty() {
+            message = format!("{message}; removed {}", report.removed.join(", "));
+        }
         if !report.unwritten.is_empty() {
             message = format!(
                 "{message}; not saved: {} (unreadable on disk)",

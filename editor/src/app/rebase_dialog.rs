@@ -295,7 +295,13 @@ fn entry_row_ui(
     selected: Option<u64>,
 ) {
     ui.label(
-        RichText::new(format!("{} {} {}", entry.edit, entry.action, entry.target)).monospace(),
+        RichText::new(format!(
+            "{} {} {}",
+            entry.edit,
+            entry.action,
+            stagecraft_runtime::identity::identity_text(entry.target)
+        ))
+        .monospace(),
     );
     let standing = match &entry.standing {
         Standing::Applies => RichText::new("applies"),

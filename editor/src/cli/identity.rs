@@ -3,10 +3,9 @@
 //! in text and in JSON (a string) alike. Override files keep their decimal `target:` numbers; only
 //! what the command line prints goes through [`identity_text`].
 
-/// `bits` as `0x` + 16 lowercase hex digits (`0x0001000000010000`).
-pub fn identity_text(bits: u64) -> String {
-    format!("{bits:#018x}")
-}
+/// `bits` as `0x` + 16 lowercase hex digits (`0x0001000000010000`): the runtime's one formatter,
+/// which the editor's panels and the diagnostics use too.
+pub use stagecraft_runtime::identity::identity_text;
 
 #[cfg(test)]
 mod tests {

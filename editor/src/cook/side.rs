@@ -2,9 +2,12 @@
 //! with its overrides, optionally with another seed and `STAGE.PARAM=VALUE` edits) or a cooked
 //! bundle folder (verified and decoded). `stagecraft diff` and the Diff tab read sides here.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
+use stagecraft_runtime::content::Product;
 use stagecraft_runtime::diff::{bundle_objects, objects_into, DiffObject};
+use stagecraft_runtime::generate::GeneratedBundle;
 use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::project::node::NodeKind;
 use stagecraft_runtime::project::{LoadedProject, ParamValue};
@@ -20,8 +23,65 @@ pub struct DiffSide<'a> {
     pub sets: &'a [String],
 }
 
+/// The asset of each placing stage of one side, by recipe and stage: its family and the
+/// family's variant ids in the product's order, so a diff row can name the variant index an
+/// object holds ([`AssetNames::asset`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AssetNames {
+    stages: BTreeMap<(String, u32), (String, Vec<String>)>,
+}
+
+impl AssetNames {
+    /// Records the family and variants of `product`, when it places assets.
+    pub fn add(&mut self, recipe: &str, stage: u32, product: &Product) {
+        let (family, variants) = match product {
+            Product::Placements(scatter) => (&scatter.family, &scatter.variant_ids),
+            Product::PlacedObjects(placed) => (&placed.family, &placed.variant_ids),
+            _ => return,
+        };
+        self.insert(recipe, stage, family, variants.clone());
+    }
+
+    /// Records that `stage` of `recipe` places the variants `variants` of `family`.
+    pub fn insert(&mut self, recipe: &str, stage: u32, family: &str, variants: Vec<String>) {
+        self.stages
+            .insert((recipe.to_owned(), stage), (family.to_owned(), variants));
+    }
+
+    /// The assets of every placing stage of `bundle`.
+    pub fn of_bundle(bundle: &GeneratedBundle) -> AssetNames {
+        let mut names = AssetNames::default();
+        for (stage, product) in bundle.products() {
+            names.add(&bundle.recipe_id, stage, product);
+        }
+        names
+    }
+
+    /// `family/variant` of `object`, when it has a variant and its stage places assets
+    /// (`variant N` when the family has no such variant).
+    pub fn asset(&self, object: &DiffObject) -> Option<String> {
+        let variant = object.variant?;
+        let (family, variants) = self
+            .stages
+            .get(&(object.recipe.to_string(), object.stage))?;
+        Some(match variants.get(variant as usize) {
+            Some(id) => format!("{family}/{id}"),
+            None => format!("{family}/variant {variant}"),
+        })
+    }
+}
+
 /// The objects of one side.
 pub fn side_objects(path: &Path, side: &DiffSide<'_>) -> anyhow::Result<Vec<DiffObject>> {
+    side_objects_and_assets(path, side).map(|(objects, _)| objects)
+}
+
+/// The objects of one side with the assets of its placing stages.
+pub fn side_objects_and_assets(
+    path: &Path,
+    side: &DiffSide<'_>,
+) -> anyhow::Result<(Vec<DiffObject>, AssetNames)> {
+    let mut names = AssetNames::default();
     if path.join(MANIFEST_NAME).is_file() && !path.join("stagecraft.ron").is_file() {
         if side.seed.is_some() || !side.sets.is_empty() {
             anyhow::bail!(
@@ -34,17 +94,22 @@ pub fn side_objects(path: &Path, side: &DiffSide<'_>) -> anyhow::Result<Vec<Diff
         for p in &bundle.products {
             let recipe: std::sync::Arc<str> = std::sync::Arc::from(p.recipe.as_str());
             objects_into(&recipe, p.stage, &p.product, &mut objects);
+            names.add(&p.recipe, p.stage, &p.product);
         }
-        return Ok(objects);
+        return Ok((objects, names));
     }
     let compiled = compile_all(path, &|loaded| apply_sets(loaded, side.sets))?;
     let seed = side.seed.unwrap_or(compiled.root_seed);
     let mut objects = Vec::new();
     for (recipe, plan) in &compiled.plans {
         let overrides = compiled.overrides_of(recipe);
-        objects.extend(bundle_objects(&generate_plan(plan, seed, &overrides)?));
+        let bundle = generate_plan(plan, seed, &overrides)?;
+        objects.extend(bundle_objects(&bundle));
+        for (stage, product) in bundle.products() {
+            names.add(&bundle.recipe_id, stage, product);
+        }
     }
-    Ok(objects)
+    Ok((objects, names))
 }
 
 /// Applies `STAGE.PARAM=VALUE` edits: STAGE is a stage id, VALUE a RON value (`3`, `0.5`,

@@ -34,6 +34,8 @@ pub struct SaveReport {
     /// Held files whose document has edits the file never held, left unwritten, sorted: the
     /// document stays dirty until the user chooses a [`HeldChoice`].
     pub unwritten: Vec<String>,
+    /// Files of documents an edit took away (a rename's old name) that the save removed, sorted.
+    pub removed: Vec<String>,
 }
 
 /// What to do with a held file whose document has unsaved edits.

@@ -5,7 +5,9 @@
 //! and [`Document::redo`], so every change is one [`ProjectEdit`] in the record — including
 //! reloads from disk and autosave recovery, which are undoable like any other edit.
 
+pub mod asset_families;
 pub mod autosave;
+pub mod dropped;
 pub mod held;
 pub mod reconcile;
 pub mod template;
@@ -14,7 +16,7 @@ pub mod watch;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -59,6 +61,9 @@ pub struct Document {
     /// with the diagnostics of the disk text. Saving skips them, so nothing is overwritten
     /// unasked ([`held`]).
     held: BTreeMap<String, Held>,
+    /// The files of the documents the project held as last read or written; a save removes
+    /// those whose documents are gone ([`dropped`]).
+    owned: BTreeSet<String>,
     diagnostics: Vec<Diagnostic>,
     validation_due: bool,
     /// Counts changes to the project, so autosave knows whether it has written the current state.
@@ -108,6 +113,7 @@ impl Document {
 
     /// A document over `project`, whose files on disk read `disk`.
     pub fn from_parts(dir: &Path, project: Project, disk: ProjectSources) -> Document {
+        let owned = dropped::document_files(&project);
         let mut document = Document {
             id: NEXT_DOCUMENT_ID.fetch_add(1, Ordering::Relaxed),
             revision: 0,
@@ -117,6 +123,7 @@ impl Document {
             selection: Selection::default(),
             disk,
             held: BTreeMap::new(),
+            owned,
             diagnostics: Vec::new(),
             validation_due: true,
             change_serial: 0,
@@ -198,6 +205,8 @@ impl Document {
 
     /// Applies `edit` and records it.
     pub fn apply(&mut self, edit: ProjectEdit) {
+        // An asset folder added to the manifest brings its families at once ([`asset_families`]).
+        let edit = self.with_asset_families(edit);
         let selection = self.record.edit(&mut self.project, edit);
         self.changed(selection);
     }
@@ -260,6 +269,9 @@ impl Document {
 
     fn validation_sources(&self) -> ProjectSources {
         let mut sources = self.disk.clone();
+        for path in self.dropped_files() {
+            sources.files.remove(&path);
+        }
         sources.files.extend(self.project.canonical_files());
         sources
     }
@@ -285,7 +297,9 @@ impl Document {
         for path in files.keys() {
             self.disk.unreadable.remove(path);
         }
+        self.owned.extend(files.keys().cloned());
         self.disk.files.extend(files);
+        let removed = self.remove_dropped()?;
         let unwritten = self.unwritable();
         if unwritten.is_empty() {
             self.record.set_saved();
@@ -295,7 +309,11 @@ impl Document {
             // On failure the periodic autosave tries again.
             self.autosaved_serial = self.change_serial;
         }
-        Ok(SaveReport { written, unwritten })
+        Ok(SaveReport {
+            written,
+            unwritten,
+            removed,
+        })
     }
 
     /// Saves the project into `dir` and makes that its folder. Asset families outside the
@@ -337,6 +355,7 @@ impl Document {
         written.extend(project_io::save_files(dir, &files)?);
         self.dir = dir.to_path_buf();
         self.disk = project_io::read_sources(dir)?;
+        self.owned = dropped::document_files(&self.project);
         self.held.retain(|path, _| path.starts_with(".."));
         self.record.set_saved();
         self.autosaved_serial = self.change_serial;

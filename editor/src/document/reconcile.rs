@@ -75,6 +75,15 @@ impl Document {
         let was_saved = !self.is_dirty();
         self.adopt(&sources, &changed, "Reload from disk");
         self.disk = sources;
+        // A changed file is the editor's again when it now holds a document, and not otherwise.
+        let now = super::dropped::document_files(&self.project);
+        for path in changed {
+            if now.contains(&path) {
+                self.owned.insert(path);
+            } else {
+                self.owned.remove(&path);
+            }
+        }
         if was_saved {
             self.record.set_saved();
         }

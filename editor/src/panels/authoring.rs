@@ -10,7 +10,6 @@ use crate::authoring::{
 };
 use crate::edits::ProjectEdit;
 use crate::session::PreviewContent;
-use stagecraft_runtime::identity::ScatterId;
 use stagecraft_runtime::project::Project;
 
 /// The object actions with their buttons' hover texts and viewport shortcuts, in button order.
@@ -120,7 +119,7 @@ pub fn harvested_ui(
     ui.add_space(6.0);
     ui.strong(format!("Harvested ({})", list.len()));
     for h in list {
-        let id = ScatterId::from_bits(h.target).map_or(h.target.to_string(), |id| id.to_string());
+        let id = stagecraft_runtime::identity::identity_text(h.target);
         ui.horizontal(|ui| {
             ui.label(format!(
                 "{id} (stage {}) · last regrow ordinal {}",

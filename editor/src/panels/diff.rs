@@ -21,6 +21,7 @@ use stagecraft_runtime::project::Project;
 use stagecraft_runtime::recipe::{compile, RecipeSource};
 
 use super::{Command, Panel};
+use crate::cook::side::AssetNames;
 use crate::document::Document;
 use crate::viewport::{Aabb, DiffMark, DiffMarkKind, PickId, SharedPreview};
 
@@ -43,6 +44,8 @@ pub struct DiffResult {
     pub recipe: String,
     /// The diff, A = the other side, B = the preview.
     pub diff: BundleDiff,
+    /// The assets of both sides' placing stages, which the rows name.
+    pub assets: SideAssets,
 }
 
 /// The Diff tab.
@@ -103,8 +106,9 @@ impl DiffPanel {
             .ok_or("nothing is generated yet: open a recipe")?;
         let recipe = content.recipe().to_owned();
         let current = bundle_objects(&content.bundle);
+        let assets_b = AssetNames::of_bundle(&content.bundle);
         drop(preview);
-        let (label, other) = match self.against {
+        let (label, (other, assets_a)) = match self.against {
             Against::Saved => (
                 "saved state".to_owned(),
                 saved_side(document.dir(), &recipe)?,
@@ -122,6 +126,10 @@ impl DiffPanel {
             label,
             recipe,
             diff: diff_objects(other, current),
+            assets: SideAssets {
+                a: assets_a,
+                b: assets_b,
+            },
         })
     }
 
@@ -168,18 +176,24 @@ impl DiffPanel {
 /// The objects of `recipe` in the project folder or cooked bundle at `path`, read as
 /// `stagecraft diff` reads a side (a project is loaded, checked and generated with its overrides;
 /// a bundle is verified and decoded).
-fn saved_side(path: &Path, recipe: &str) -> Result<Vec<DiffObject>, String> {
+fn saved_side(path: &Path, recipe: &str) -> Result<(Vec<DiffObject>, AssetNames), String> {
     let side = crate::cook::side::DiffSide::default();
-    let objects = crate::cook::side::side_objects(path, &side).map_err(|e| format!("{e:#}"))?;
-    Ok(objects
+    let (objects, assets) =
+        crate::cook::side::side_objects_and_assets(path, &side).map_err(|e| format!("{e:#}"))?;
+    let objects = objects
         .into_iter()
         .filter(|o| o.recipe.as_ref() == recipe)
-        .collect())
+        .collect();
+    Ok((objects, assets))
 }
 
 /// Compiles `recipe` of `project` (the document as edited, unsaved) and generates it with
 /// `seed`.
-fn generate(project: &Project, recipe: &str, seed: u64) -> Result<Vec<DiffObject>, String> {
+fn generate(
+    project: &Project,
+    recipe: &str,
+    seed: u64,
+) -> Result<(Vec<DiffObject>, AssetNames), String> {
     let source = project
         .recipes
         .get(recipe)
@@ -200,7 +214,7 @@ fn generate(project: &Project, recipe: &str, seed: u64) -> Result<Vec<DiffObject
         .ok_or_else(|| format!("recipe `{recipe}` does not compile on the other side"))?;
     let overrides = stagecraft_runtime::overrides::Overrides::of_recipe(project, recipe);
     let bundle = crate::cook::generate_plan(&plan, seed, &overrides).map_err(|e| e.to_string())?;
-    Ok(bundle_objects(&bundle))
+    Ok((bundle_objects(&bundle), AssetNames::of_bundle(&bundle)))
 }
 
 fn kind_index(change: &Change) -> usize {
@@ -246,36 +260,7 @@ fn pick_of(product: &Product, object: &DiffObject) -> Option<PickId> {
     })
 }
 
-/// One line for an entry: "moved 2.37 m · stage 3 · scatter 0x…".
-pub fn entry_text(entry: &DiffEntry<'_>) -> String {
-    let Some(object) = entry.object() else {
-        return String::new();
-    };
-    let key = crate::cook::side::key_text(&object.key);
-    let what = match &entry.change {
-        Change::Moved { distance_m, fields } if fields.is_empty() => {
-            format!("moved {distance_m:.2} m")
-        }
-        Change::Moved { distance_m, fields } => format!(
-            "moved {distance_m:.2} m, {}",
-            fields
-                .iter()
-                .map(|f| f.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Change::Changed { fields } => format!(
-            "changed {}",
-            fields
-                .iter()
-                .map(|f| f.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        other => other.name().to_owned(),
-    };
-    format!("{what} · stage {} · {key}", object.stage)
-}
+pub use super::diff_rows::{entry_text, SideAssets};
 
 impl Panel for DiffPanel {
     fn title(&self) -> &'static str {
@@ -351,7 +336,7 @@ impl Panel for DiffPanel {
             .entries()
             .enumerate()
             .filter(|(_, e)| self.shown[kind_index(&e.change)])
-            .map(|(i, e)| (i, entry_text(&e)))
+            .map(|(i, e)| (i, entry_text(&e, &result.assets)))
             .filter(|(_, text)| filter.is_empty() || text.to_lowercase().contains(&filter))
             .collect();
         if result.diff.is_empty() {

@@ -8,6 +8,7 @@ pub mod crossing_rows;
 pub mod crossings;
 pub mod diagnostics;
 pub mod diff;
+pub mod diff_rows;
 pub mod directive_pick;
 pub mod draws;
 pub mod elide;
@@ -179,6 +180,21 @@ impl Panels {
         self.timeline.jump_frame = 0;
         self.viewport.project_opened();
         self.recipe_graph.project_opened();
+    }
+
+    /// After a rename in the Project tab, the editor state kept by id (a scenario's bookmarks, a
+    /// recipe's graph layout, in `.stagecraft/`) follows the new id.
+    pub fn carry_rename(&mut self, dir: &std::path::Path) {
+        let Some((doc, new)) = self.project.renamed.take() else {
+            return;
+        };
+        match doc {
+            crate::edits::DocId::Scenario(old) => {
+                self.timeline.marks.scenario_renamed(dir, &old, &new);
+            }
+            crate::edits::DocId::Recipe(old) => self.recipe_graph.recipe_renamed(dir, &old, &new),
+            _ => {}
+        }
     }
 
     /// The panel behind `tab`.

@@ -10,7 +10,13 @@ use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
 /// The Project tab.
 #[derive(Default)]
-pub struct ProjectPanel;
+pub struct ProjectPanel {
+    /// The document being renamed, if any ("Rename…" in a row's menu, or F2).
+    pub renaming: Option<Renaming>,
+    /// The last rename emitted (the document and its new id), until the app carries the editor
+    /// state kept by id over ([`super::Panels::carry_rename`]).
+    pub renamed: Option<(DocId, String)>,
+}
 
 impl Panel for ProjectPanel {
     fn title(&self) -> &'static str {
@@ -18,15 +24,36 @@ impl Panel for ProjectPanel {
     }
 
     fn ui(&mut self, ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
+        // F2 renames the selected recipe, scenario or override set, unless a field is being typed in.
+        let typing = ui.memory(|m| m.focused().is_some());
+        if !typing && self.renaming.is_none() && ui.input(|i| i.key_pressed(egui::Key::F2)) {
+            if let Some(doc) = document.selection().doc.clone().filter(renamable) {
+                self.renaming = Some(Renaming::of(doc));
+            }
+        }
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
-            .show(ui, |ui| tree_ui(ui, document, out));
+            .show(ui, |ui| tree_ui(ui, document, out, self));
     }
 }
 
-fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
+fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>, panel: &mut ProjectPanel) {
+    let ProjectPanel { renaming, renamed } = panel;
     let project = document.project();
-    item_ui(ui, document, out, DocId::Manifest, "📄 Manifest", &[]);
+    let mut doc_row = |ui: &mut Ui,
+                       out: &mut Vec<Command>,
+                       doc: DocId,
+                       title: &str,
+                       children: &[(String, FieldPath)]| {
+        if renaming.as_ref().is_some_and(|r| r.doc == doc) {
+            rename_row_ui(ui, document, out, renaming, renamed);
+            return;
+        }
+        if item_ui(ui, document, out, doc.clone(), title, children) {
+            *renaming = Some(Renaming::of(doc));
+        }
+    };
+    doc_row(ui, out, DocId::Manifest, "📄 Manifest", &[]);
     ui.separator();
 
     section_ui(ui, "Recipes", project.recipes.len(), |ui| {
@@ -48,7 +75,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
             } else {
                 format!("🔧 {id} — {}", recipe.label)
             };
-            item_ui(ui, document, out, doc, &title, &children);
+            doc_row(ui, out, doc, &title, &children);
         }
         if ui.small_button("+ New recipe").clicked() {
             out.push(Command::Apply(new_recipe(document)));
@@ -88,7 +115,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
                     children.push((name, FieldPath::root().field(field).index(index)));
                 }
             }
-            item_ui(ui, document, out, doc, &format!("🎬 {id}"), &children);
+            doc_row(ui, out, doc, &format!("🎬 {id}"), &children);
         }
         if ui.small_button("+ New scenario").clicked() {
             out.push(Command::Apply(new_scenario(document)));
@@ -98,7 +125,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         for (id, set) in &project.overrides {
             let doc = DocId::Overrides(id.clone());
             let title = format!("✏ {id} ({} overrides)", set.overrides.len());
-            item_ui(ui, document, out, doc, &title, &[]);
+            doc_row(ui, out, doc, &title, &[]);
         }
     });
     section_ui(ui, "Asset families", project.families.len(), |ui| {
@@ -115,7 +142,7 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
                     )
                 })
                 .collect();
-            item_ui(ui, document, out, doc, &format!("🌲 {id}"), &children);
+            doc_row(ui, out, doc, &format!("🌲 {id}"), &children);
         }
     });
     unreadable_ui(ui, document, out);
@@ -129,6 +156,7 @@ fn section_ui(ui: &mut Ui, title: &str, count: usize, body: impl FnOnce(&mut Ui)
 }
 
 /// One document: a selectable row, with selectable children (stages, observers, …) below it.
+/// Returns true when the row's menu asked to rename it.
 fn item_ui(
     ui: &mut Ui,
     document: &Document,
@@ -136,7 +164,8 @@ fn item_ui(
     doc: DocId,
     title: &str,
     children: &[(String, FieldPath)],
-) {
+) -> bool {
+    let mut rename = false;
     let selection = document.selection();
     let file = doc.file(document.project()).unwrap_or_default();
     let worst = document
@@ -153,11 +182,23 @@ fn item_ui(
         None => text,
     };
     let is_selected = selection.doc.as_ref() == Some(&doc);
-    let row = |ui: &mut Ui, out: &mut Vec<Command>| {
+    let mut row = |ui: &mut Ui, out: &mut Vec<Command>| {
         let selected = is_selected && selection.path.0.is_empty();
         let response = super::elide::selectable(ui, selected, text.clone(), &file);
         if response.clicked() {
             out.push(Command::Select(Selection::doc(doc.clone())));
+        }
+        if renamable(&doc) {
+            response.context_menu(|ui| {
+                if ui
+                    .button("Rename…")
+                    .on_hover_text("Rename it and every reference to it (F2)")
+                    .clicked()
+                {
+                    rename = true;
+                    ui.close();
+                }
+            });
         }
         if held {
             ui.colored_label(ui.visuals().warn_fg_color, "⚠ changed on disk")
@@ -166,7 +207,7 @@ fn item_ui(
     };
     if children.is_empty() {
         ui.horizontal(|ui| row(ui, out));
-        return;
+        return rename;
     }
     let id = ui.make_persistent_id(("tree", &doc));
     let mut state =
@@ -182,11 +223,120 @@ fn item_ui(
             }
         }
     });
+    rename
+}
+
+/// A rename in progress: the document and the name typed so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Renaming {
+    /// The document renamed.
+    pub doc: DocId,
+    /// The new id as typed.
+    pub text: String,
+    /// Set until the field has taken the keyboard focus.
+    focus: bool,
+}
+
+impl Renaming {
+    fn of(doc: DocId) -> Renaming {
+        let text = match &doc {
+            DocId::Recipe(id) | DocId::Scenario(id) | DocId::Overrides(id) => id.clone(),
+            DocId::Manifest | DocId::Family(_) => String::new(),
+        };
+        Renaming {
+            doc,
+            text,
+            focus: true,
+        }
+    }
+}
+
+fn renamable(doc: &DocId) -> bool {
+    matches!(
+        doc,
+        DocId::Recipe(_) | DocId::Scenario(_) | DocId::Overrides(_)
+    )
+}
+
+/// The row of a document being renamed: the new id, Rename and Cancel, and why the typed name is
+/// refused, live. Enter renames, Escape cancels.
+fn rename_row_ui(
+    ui: &mut Ui,
+    document: &Document,
+    out: &mut Vec<Command>,
+    renaming: &mut Option<Renaming>,
+    renamed: &mut Option<(DocId, String)>,
+) {
+    let Some(state) = renaming.as_mut() else {
+        return;
+    };
+    // Files on disk take their names, except those the next save removes (a rename's old name,
+    // so renaming back is allowed).
+    let disk = document.disk();
+    let dropped = document.dropped_files();
+    let files = disk
+        .files
+        .keys()
+        .chain(disk.unreadable.keys())
+        .filter(|path| !dropped.contains(*path));
+    let edit = crate::rename::rename_edit(document.project(), files, &state.doc, &state.text);
+    let mut done = false;
+    let mut apply = false;
+    ui.horizontal(|ui| {
+        let label = ui.label(format!("Rename {} to", state.doc.label()));
+        let field = ui
+            .add(egui::TextEdit::singleline(&mut state.text).desired_width(160.0))
+            .labelled_by(label.id);
+        if std::mem::take(&mut state.focus) {
+            // The whole old name selected, so what is typed replaces it.
+            field.request_focus();
+            let mut edit_state =
+                egui::text_edit::TextEditState::load(ui.ctx(), field.id).unwrap_or_default();
+            let all = egui::text::CCursorRange::two(
+                egui::text::CCursor::new(0),
+                egui::text::CCursor::new(state.text.chars().count()),
+            );
+            edit_state.cursor.set_char_range(Some(all));
+            edit_state.store(ui.ctx(), field.id);
+        }
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if entered && edit.is_err() {
+            // A refused name stays in the field, to be corrected.
+            field.request_focus();
+        }
+        let escaped = ui.input(|i| i.key_pressed(egui::Key::Escape));
+        if ui
+            .add_enabled(edit.is_ok(), egui::Button::new("Rename"))
+            .clicked()
+            || entered
+        {
+            apply = true;
+        }
+        if ui.button("Cancel").clicked() || escaped {
+            done = true;
+        }
+    });
+    match edit {
+        Ok(edit) if apply => {
+            out.push(Command::Apply(edit));
+            *renamed = Some((state.doc.clone(), state.text.trim().to_owned()));
+            done = true;
+        }
+        Ok(_) => {}
+        Err(crate::rename::RenameRefusal::Unchanged) if apply => done = true,
+        Err(why) => {
+            ui.colored_label(ui.visuals().error_fg_color, why.to_string());
+        }
+    }
+    if done {
+        *renaming = None;
+    }
 }
 
 /// Files that exist on disk but could not be read into a document.
 fn unreadable_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
     let project = document.project();
+    let dropped = document.dropped_files();
     let mut unreadable: Vec<&String> = document
         .disk()
         .files
@@ -194,6 +344,8 @@ fn unreadable_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>) {
         .filter(|path| {
             DocId::of_file(project, path).is_some_and(|doc| document.get(&doc).is_none())
         })
+        // A renamed document's old file is not unreadable: the next save removes it.
+        .filter(|path| !dropped.contains(*path))
         .collect();
     // Files that could not even be read as text (not UTF-8, a folder, a broken link).
     unreadable.extend(document.disk().unreadable.keys());

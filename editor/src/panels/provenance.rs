@@ -442,8 +442,11 @@ fn draws_ui(ui: &mut Ui, draws: &[DrawRecord], context: &DrawContext) {
         ui.add(
             egui::Label::new(
                 RichText::new(format!(
-                    "    {:?} domain · address ({:#x}, {}, {})",
-                    draw.domain, draw.scope, draw.event, draw.dimension
+                    "    {:?} domain · address ({}, {}, {})",
+                    draw.domain,
+                    stagecraft_runtime::identity::identity_text(draw.scope),
+                    draw.event,
+                    draw.dimension
                 ))
                 .monospace()
                 .weak(),

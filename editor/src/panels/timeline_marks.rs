@@ -189,6 +189,16 @@ impl MarksState {
         &mut self.bookmarks
     }
 
+    /// A renamed scenario keeps its bookmarks: they are copied to the new id (the old id's stay,
+    /// for an undo of the rename) and saved.
+    pub fn scenario_renamed(&mut self, dir: &Path, old: &str, new: &str) {
+        let bookmarks = self.bookmarks_for(dir);
+        if let Some(list) = bookmarks.scenarios.get(old).cloned() {
+            bookmarks.scenarios.entry(new.to_owned()).or_insert(list);
+            self.save_bookmarks();
+        }
+    }
+
     fn save_bookmarks(&self) {
         if let Some(dir) = &self.loaded_from {
             // Bookmarks are a convenience: a folder that cannot be written loses only them.

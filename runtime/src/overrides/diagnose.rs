@@ -60,7 +60,7 @@ pub fn outcome_warnings<'a>(
             message: format!(
                 "{} of {} (stage {}) does not apply ({}): {reason}",
                 outcome.action,
-                outcome.target,
+                crate::identity::identity_text(outcome.target),
                 outcome.stage,
                 reason.name()
             ),

@@ -152,7 +152,11 @@ impl std::fmt::Display for ConflictReason {
             ConflictReason::OutsideRegion => write!(f, "outside the layer's region"),
             ConflictReason::InsideKeepOut { keep_out } => write!(f, "inside keep-out {keep_out}"),
             ConflictReason::OverlapsOccupant { with } => {
-                write!(f, "overlaps the stronger object {with}")
+                write!(
+                    f,
+                    "overlaps the stronger object {}",
+                    crate::identity::identity_text(*with)
+                )
             }
             ConflictReason::Superseded { by } => write!(f, "superseded by {by}"),
             ConflictReason::UnknownVariant { variant } => {

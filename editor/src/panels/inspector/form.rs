@@ -288,8 +288,10 @@ impl<'a> Form<'a> {
     /// A read-only row (ids that name files cannot change here).
     pub fn read_only_ui(&mut self, ui: &mut Ui, name: &str, help: &str, value: &str) {
         self.row_ui(ui, name, help, |ui| {
-            ui.label(RichText::new(value).monospace())
-                .on_hover_text("The id is the file name; it is not edited here.")
+            ui.label(RichText::new(value).monospace()).on_hover_text(
+                "The id is the file name. Recipes, scenarios and override sets are renamed \
+                     in the Project tab (F2), with every reference.",
+            )
         });
     }
 
@@ -302,6 +304,22 @@ impl<'a> Form<'a> {
         value: &mut u64,
     ) -> Response {
         self.row_ui(ui, name, help, |ui| u64_ui(ui, value))
+    }
+
+    /// A packed identity, shown as every panel writes one (`0x` + 16 hex digits); typed in hex
+    /// or decimal.
+    pub fn identity_ui(
+        &mut self,
+        ui: &mut Ui,
+        name: &str,
+        help: &str,
+        value: &mut u64,
+    ) -> Response {
+        self.row_ui(ui, name, help, |ui| {
+            u64_written_ui(ui, value, |bits| {
+                stagecraft_runtime::identity::identity_text(*bits)
+            })
+        })
     }
 
     /// A point `(x, y, z)` in meters.
@@ -421,11 +439,17 @@ pub fn vec3_ui(ui: &mut Ui, value: &mut Vec3) -> Response {
 /// (Enter or leaving the field), never while it is typed (the Inspector ignores a "change" that
 /// leaves the document as it was).
 pub fn u64_ui(ui: &mut Ui, value: &mut u64) -> Response {
+    u64_written_ui(ui, value, u64::to_string)
+}
+
+/// [`u64_ui`] showing the value as `write` writes it (a packed identity in hex, say); typing
+/// accepts decimal or `0x` hex alike.
+pub fn u64_written_ui(ui: &mut Ui, value: &mut u64, write: impl Fn(&u64) -> String) -> Response {
     let id = ui.next_auto_id();
     let mut text = ui
         .ctx()
         .data(|d| d.get_temp::<String>(id))
-        .unwrap_or_else(|| value.to_string());
+        .unwrap_or_else(|| write(value));
     let mut response = ui.add(egui::TextEdit::singleline(&mut text).desired_width(180.0));
     let parsed = parse_u64(&text);
     if response.has_focus() {

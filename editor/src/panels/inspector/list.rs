@@ -11,7 +11,8 @@ enum ListAction {
     Up(usize),
     Down(usize),
     Remove(usize),
-    Add,
+    /// Add the item of the choice with this index (0 for a plain add button).
+    Add(usize),
 }
 
 /// A list of records: each item is a collapsible section titled by `title`, drawn by `item_ui`.
@@ -29,6 +30,34 @@ pub fn record_list_ui<T>(
     record_list_sorted_ui(form, ui, name, items, |_| 0, new_item, title, item_ui);
 }
 
+/// Like [`record_list_ui`], adding from a menu of `choices` (label, help) instead of one button:
+/// `new_item` builds the item of the choice picked, given the items already there and its index.
+#[allow(clippy::too_many_arguments)]
+pub fn record_list_choice_ui<T>(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    name: &str,
+    items: &mut Vec<T>,
+    choices: &[(String, String)],
+    new_item: impl Fn(&[T], usize) -> T,
+    title: impl Fn(usize, &T) -> String,
+    item_ui: impl FnMut(&mut Form<'_>, &mut Ui, &mut T),
+) {
+    let add = |ui: &mut Ui| {
+        let mut picked = None;
+        ui.menu_button(format!("+ Add {} ▾", singular(name)), |ui| {
+            for (index, (label, help)) in choices.iter().enumerate() {
+                if ui.button(label).on_hover_text(help).clicked() {
+                    picked = Some(index);
+                    ui.close();
+                }
+            }
+        });
+        picked
+    };
+    record_list_core(form, ui, name, items, |_| 0, add, new_item, title, item_ui);
+}
+
 /// Like [`record_list_ui`], listing the items by `key` (stable: file order within a key),
 /// such as directives by frame; each item keeps its index in the file, and the move buttons
 /// still move it in the file.
@@ -40,6 +69,29 @@ pub fn record_list_sorted_ui<T>(
     items: &mut Vec<T>,
     key: impl Fn(&T) -> u64,
     new_item: impl Fn(&[T]) -> T,
+    title: impl Fn(usize, &T) -> String,
+    item_ui: impl FnMut(&mut Form<'_>, &mut Ui, &mut T),
+) {
+    let add = |ui: &mut Ui| {
+        ui.button(format!("+ Add {}", singular(name)))
+            .clicked()
+            .then_some(0)
+    };
+    let new_item = |items: &[T], _: usize| new_item(items);
+    record_list_core(form, ui, name, items, key, add, new_item, title, item_ui);
+}
+
+/// The list of [`record_list_sorted_ui`], with `add` drawing the add control (returning the
+/// choice picked) and `new_item` building the item of a choice.
+#[allow(clippy::too_many_arguments)]
+fn record_list_core<T>(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    name: &str,
+    items: &mut Vec<T>,
+    key: impl Fn(&T) -> u64,
+    add: impl FnOnce(&mut Ui) -> Option<usize>,
+    new_item: impl Fn(&[T], usize) -> T,
     title: impl Fn(usize, &T) -> String,
     mut item_ui: impl FnMut(&mut Form<'_>, &mut Ui, &mut T),
 ) {
@@ -93,8 +145,8 @@ pub fn record_list_sorted_ui<T>(
                         }
                     });
                 }
-                if ui.button(format!("+ Add {}", singular(name))).clicked() {
-                    action = Some(ListAction::Add);
+                if let Some(choice) = add(ui) {
+                    action = Some(ListAction::Add(choice));
                 }
             });
         if let Some(action) = action {
@@ -135,11 +187,11 @@ pub fn value_list_ui<T>(
                 .small_button(format!("+ Add {}", singular(name)))
                 .clicked()
             {
-                action = Some(ListAction::Add);
+                action = Some(ListAction::Add(0));
             }
         });
         if let Some(action) = action {
-            apply(items, action, &new_item);
+            apply(items, action, &|items: &[T], _| new_item(items));
             form.changed_structure(describe(action));
         }
     });
@@ -176,15 +228,15 @@ fn item_buttons_ui(ui: &mut Ui, index: usize, count: usize) -> Option<ListAction
     action
 }
 
-fn apply<T>(items: &mut Vec<T>, action: ListAction, new_item: &impl Fn(&[T]) -> T) {
+fn apply<T>(items: &mut Vec<T>, action: ListAction, new_item: &impl Fn(&[T], usize) -> T) {
     match action {
         ListAction::Up(index) if index > 0 && index < items.len() => items.swap(index - 1, index),
         ListAction::Down(index) if index + 1 < items.len() => items.swap(index, index + 1),
         ListAction::Remove(index) if index < items.len() => {
             items.remove(index);
         }
-        ListAction::Add => {
-            let item = new_item(items);
+        ListAction::Add(choice) => {
+            let item = new_item(items, choice);
             items.push(item);
         }
         _ => {}
@@ -195,7 +247,7 @@ fn describe(action: ListAction) -> &'static str {
     match action {
         ListAction::Up(_) | ListAction::Down(_) => "Reorder",
         ListAction::Remove(_) => "Remove from",
-        ListAction::Add => "Add to",
+        ListAction::Add(_) => "Add to",
     }
 }
 
@@ -228,18 +280,23 @@ mod tests {
     #[test]
     fn list_actions_move_remove_and_add() {
         let mut items = vec![1, 2, 3];
-        apply(&mut items, ListAction::Up(2), &|_: &[i32]| 0);
+        let zero = |_: &[i32], _: usize| 0;
+        apply(&mut items, ListAction::Up(2), &zero);
         assert_eq!(items, [1, 3, 2]);
-        apply(&mut items, ListAction::Down(0), &|_: &[i32]| 0);
+        apply(&mut items, ListAction::Down(0), &zero);
         assert_eq!(items, [3, 1, 2]);
-        apply(&mut items, ListAction::Remove(1), &|_: &[i32]| 0);
+        apply(&mut items, ListAction::Remove(1), &zero);
         assert_eq!(items, [3, 2]);
-        apply(&mut items, ListAction::Add, &|items: &[i32]| {
+        apply(&mut items, ListAction::Add(0), &|items: &[i32], _| {
             items.len() as i32
         });
         assert_eq!(items, [3, 2, 2]);
-        apply(&mut items, ListAction::Up(0), &|_: &[i32]| 0);
-        assert_eq!(items, [3, 2, 2]);
+        apply(&mut items, ListAction::Add(5), &|_: &[i32], choice| {
+            choice as i32
+        });
+        assert_eq!(items, [3, 2, 2, 5]);
+        apply(&mut items, ListAction::Up(0), &zero);
+        assert_eq!(items, [3, 2, 2, 5]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod directive;
 pub mod form;
 pub mod list;
 pub mod manifest;
+pub mod operator_pick;
 pub mod params;
 pub mod recipe;
 pub mod scenario;

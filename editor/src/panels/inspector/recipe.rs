@@ -7,7 +7,8 @@ use egui::{RichText, Ui};
 use stagecraft_runtime::project::{ParamValue, PathSeg, Recipe, RecipeInput, Stage, StageInput};
 
 use super::form::{combo_ui, id_combo_ui, section_colour, Form};
-use super::list::{record_list_ui, value_list_ui};
+use super::list::{record_list_choice_ui, value_list_ui};
+use super::operator_pick::{operator_at, operator_choices, operator_combo_ui};
 
 /// A recipe: label, address schema, named inputs, stages and outputs.
 pub fn recipe_ui(form: &mut Form<'_>, ui: &mut Ui, recipe: &mut Recipe) {
@@ -29,23 +30,29 @@ pub fn recipe_ui(form: &mut Form<'_>, ui: &mut Ui, recipe: &mut Recipe) {
     inputs_ui(form, ui, &mut recipe.inputs);
     let input_names: Vec<String> = recipe.inputs.keys().cloned().collect();
     let stage_ids: Vec<u32> = recipe.stages.iter().map(|stage| stage.id).collect();
-    record_list_ui(
+    // A new stage's operator is picked from the registry's list, the same as the graph's palette.
+    let registry = super::params::registry();
+    record_list_choice_ui(
         form,
         ui,
         "stages",
         &mut recipe.stages,
-        |stages| Stage {
-            id: stages
+        &operator_choices(registry),
+        |stages, choice| {
+            let id = stages
                 .iter()
                 .map(|s| s.id)
                 .max()
                 .unwrap_or(0)
-                .saturating_add(1),
-            label: String::new(),
-            operator: String::new(),
-            algorithm: 1,
-            inputs: Vec::new(),
-            parameters: BTreeMap::new(),
+                .saturating_add(1);
+            match operator_at(registry, choice) {
+                Some(op) => crate::panels::recipe_graph::interop::new_stage(id, op),
+                None => Stage {
+                    id,
+                    algorithm: 1,
+                    ..Stage::default()
+                },
+            }
         },
         |_, stage| {
             let label = if stage.label.is_empty() {
@@ -205,12 +212,15 @@ fn stage_ui(
         "",
     );
     form.text_ui(ui, "label", "Display label.", &mut stage.label);
-    form.text_ui(
-        ui,
-        "operator",
-        "Registered operator id, such as `environment.scatter`.",
-        &mut stage.operator,
-    );
+    form.field("operator", |form| {
+        let salt = form.path().clone();
+        form.row_here_ui(
+            ui,
+            "operator",
+            "The registered operator the stage runs (its version sets the algorithm).",
+            |ui| operator_combo_ui(ui, &salt, stage, super::params::registry()),
+        );
+    });
     form.number_ui(
         ui,
         "algorithm",

@@ -1,6 +1,7 @@
 //! Inspector widgets for scenarios (observers, sources, boxes, directives) and override sets.
 
 use egui::{RichText, Ui};
+use stagecraft_runtime::identity::identity_text;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{
     scenario_section, AimKey, Barrier, Box3, Keyframe, Observer, Override, OverrideAction,
@@ -560,7 +561,13 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
             base: String::new(),
             action: OverrideAction::Delete,
         },
-        |index, item| format!("{index}: stage {} · target {:#x}", item.stage, item.target),
+        |index, item| {
+            format!(
+                "{index}: stage {} · target {}",
+                item.stage,
+                identity_text(item.target)
+            )
+        },
         |form, ui, item| override_ui(form, ui, item, &stage_ids, &variants),
     );
 }
@@ -583,10 +590,10 @@ fn override_ui(
         &mut item.stage,
         &stages,
     );
-    form.u64_text_ui(
+    form.identity_ui(
         ui,
         "target",
-        "The target's packed generated identity (decimal or 0x hex).",
+        "The target's packed generated identity, shown in hex (type hex or decimal).",
         &mut item.target,
     );
     form.number_ui(

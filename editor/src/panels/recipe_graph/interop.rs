@@ -401,21 +401,22 @@ pub fn add_stage(recipe: &Recipe, op: &OperatorDescriptor) -> (Recipe, u32) {
         .map(|s| s.id)
         .max()
         .map_or(1, |m| m + 1);
-    let parameters = op
-        .params
-        .iter()
-        .filter_map(|spec| spec.default.value().map(|v| (spec.name.to_owned(), v)))
-        .collect();
     let mut next = recipe.clone();
-    next.stages.push(Stage {
+    next.stages.push(new_stage(id, op));
+    (next, id)
+}
+
+/// A stage `id` of operator `op`: labelled with the operator's summary, no inputs, parameters
+/// at their schema defaults. The graph's palette and the Inspector's "+ Add stage" both make it.
+pub fn new_stage(id: u32, op: &OperatorDescriptor) -> Stage {
+    Stage {
         id,
         label: op.summary.to_owned(),
         operator: op.id.to_owned(),
         algorithm: op.algorithm,
         inputs: Vec::new(),
-        parameters,
-    });
-    (next, id)
+        parameters: crate::panels::inspector::operator_pick::default_parameters(op),
+    }
 }
 
 /// `recipe` without stage `stage`, its wires and its place among the outputs.

@@ -232,6 +232,23 @@ impl RecipeGraphPanel {
         }
     }
 
+    /// A renamed recipe keeps its node positions: they are copied to the new id (the old id's
+    /// stay, for an undo of the rename) and saved.
+    pub fn recipe_renamed(&mut self, dir: &Path, old: &str, new: &str) {
+        if self.layout_dir.as_deref() != Some(dir) {
+            self.layout = GraphLayout::load(dir);
+            self.layout_dir = Some(dir.to_path_buf());
+        }
+        if let Some(positions) = self.layout.recipes.get(old).cloned() {
+            self.layout
+                .recipes
+                .entry(new.to_owned())
+                .or_insert(positions);
+            // A failed write is tried again the next time the tab is drawn.
+            self.layout_dirty = self.layout.save(dir).is_err();
+        }
+    }
+
     /// Copies the positions of nodes the user moved into the layout, marking it dirty when
     /// they changed (nodes left where they were placed write nothing).
     fn harvest_positions(&mut self) {

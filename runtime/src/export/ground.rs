@@ -147,4 +147,51 @@ mod tests {
         assert!(holds(&l, PointM::new(0.5, 2.5)));
         assert!(!holds(&l, PointM::new(3.0, 2.0)));
     }
+
+    #[test]
+    fn an_instance_stands_on_the_highest_surface_of_its_recipe() {
+        let surface = |kind, min, max| {
+            let outline = square(min, max);
+            let bounds = BoundsM::of_points(outline.iter().copied()).expect("bounds");
+            Surface {
+                outline,
+                bounds,
+                top_m: surface_top_m(kind),
+            }
+        };
+        let street = vec![
+            surface(SurfaceKind::Road, (0.0, -3.5), (80.0, 3.5)),
+            surface(SurfaceKind::Sidewalk, (0.0, -7.5), (80.0, -3.5)),
+            surface(SurfaceKind::Crosswalk, (38.0, -3.5), (42.0, 3.5)),
+        ];
+        let ground = Ground {
+            by_recipe: BTreeMap::from([("street".to_owned(), street)]),
+        };
+        assert_eq!(
+            ground.height_m("street", 10.0, -5.0),
+            0.15,
+            "on the sidewalk"
+        );
+        assert_eq!(
+            ground.height_m("street", 10.0, -3.5),
+            0.15,
+            "on the kerb line"
+        );
+        assert_eq!(ground.height_m("street", 10.0, 0.0), 0.0, "on the road");
+        assert_eq!(
+            ground.height_m("street", 40.0, 0.0),
+            0.01,
+            "on the crosswalk"
+        );
+        assert_eq!(
+            ground.height_m("street", 10.0, -9.0),
+            0.0,
+            "beyond the block"
+        );
+        assert_eq!(
+            ground.height_m("other", 10.0, -5.0),
+            0.0,
+            "another recipe's surfaces"
+        );
+    }
 }

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::content::{PointM, Product, SurfaceKind};
+use crate::content::{PointM, Product, StreetBlock, SurfaceKind};
 
 use super::ground::{surface_top_m, Ground};
 use super::layouts::{MissionGroup, StreamingGroup};
@@ -217,28 +217,7 @@ impl ExportScene {
                     let names = (&scatter.family, &scatter.variant_ids[..]);
                     scene.add_groups(p, names, instances, looks);
                 }
-                Product::StreetBlock(block) => {
-                    for kind in [
-                        SurfaceKind::Road,
-                        SurfaceKind::Sidewalk,
-                        SurfaceKind::Crosswalk,
-                    ] {
-                        let polygons: Vec<(String, Vec<PointM>)> = block
-                            .surfaces
-                            .iter()
-                            .filter(|s| s.kind == kind && s.outline.len() >= 3)
-                            .map(|s| (s.id.clone(), s.outline.clone()))
-                            .collect();
-                        if !polygons.is_empty() {
-                            scene.surfaces.push(SurfaceGroup {
-                                recipe: p.recipe.to_owned(),
-                                stage: p.stage,
-                                kind,
-                                polygons,
-                            });
-                        }
-                    }
-                }
+                Product::StreetBlock(block) => scene.add_surfaces(p, block),
                 Product::MissionLayout(mission) => scene.missions.push(MissionGroup {
                     recipe: p.recipe.to_owned(),
                     stage: p.stage,
@@ -253,6 +232,30 @@ impl ExportScene {
             }
         }
         scene
+    }
+
+    /// The paved surfaces of `block` (emitted by `from`), one group per kind that has any.
+    fn add_surfaces(&mut self, from: &StageProduct<'_>, block: &StreetBlock) {
+        for kind in [
+            SurfaceKind::Road,
+            SurfaceKind::Sidewalk,
+            SurfaceKind::Crosswalk,
+        ] {
+            let polygons: Vec<(String, Vec<PointM>)> = block
+                .surfaces
+                .iter()
+                .filter(|s| s.kind == kind && s.outline.len() >= 3)
+                .map(|s| (s.id.clone(), s.outline.clone()))
+                .collect();
+            if !polygons.is_empty() {
+                self.surfaces.push(SurfaceGroup {
+                    recipe: from.recipe.to_owned(),
+                    stage: from.stage,
+                    kind,
+                    polygons,
+                });
+            }
+        }
     }
 
     fn add_groups(

@@ -237,8 +237,8 @@ pub enum Command {
         #[arg(long)]
         markdown: bool,
     },
-    /// Generate a scenario's recipe, run the scenario headless and print its counters and final
-    /// state digest.
+    /// Generate a scenario's recipe (with its override sets, as `generate` does), run the
+    /// scenario headless and print its counters and final state digest.
     Simulate {
         /// The project folder.
         project: PathBuf,

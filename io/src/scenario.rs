@@ -9,6 +9,7 @@
 //! override sets through [`recipe_overrides`]) and builds its world with [`world_over`]; the
 //! command line and Python go through [`ScenarioContent::generate`].
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use stagecraft_runtime::generate::{
@@ -16,20 +17,22 @@ use stagecraft_runtime::generate::{
 };
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::Overrides;
-use stagecraft_runtime::project::{AssetFamily, Diagnostic, LoadedProject, Scenario};
+use stagecraft_runtime::project::{AssetFamily, Diagnostic, LoadedProject, Project, Scenario};
 use stagecraft_runtime::recipe::compile_project_recipe;
 use stagecraft_runtime::sim::{build_world, CompiledScenario, SimSpace, World};
-use std::collections::BTreeMap;
+use thiserror::Error;
 
 /// Why a scenario's content or world could not be made.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Error)]
 pub enum ScenarioError {
     /// The project, or the scenario's recipe in it, could not be read.
+    #[error("the scenario's recipe `{recipe}` could not be read")]
     RecipeUnreadable {
         /// The recipe.
         recipe: String,
     },
     /// The recipe does not compile.
+    #[error("the recipe `{recipe}` does not compile")]
     RecipeErrors {
         /// The recipe.
         recipe: String,
@@ -37,6 +40,7 @@ pub enum ScenarioError {
         diagnostics: Vec<Diagnostic>,
     },
     /// The generation failed (its message names the failing stage).
+    #[error("recipe {recipe}: {message}")]
     Generate {
         /// The recipe.
         recipe: String,
@@ -44,30 +48,14 @@ pub enum ScenarioError {
         message: String,
     },
     /// The content cannot be simulated or the scenario cannot become a world.
+    #[error("{0}")]
     World(String),
 }
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ScenarioError::RecipeUnreadable { recipe } => {
-                write!(f, "the scenario's recipe `{recipe}` could not be read")
-            }
-            ScenarioError::RecipeErrors { recipe, .. } => {
-                write!(f, "the recipe `{recipe}` does not compile")
-            }
-            ScenarioError::Generate { recipe, message } => write!(f, "recipe {recipe}: {message}"),
-            ScenarioError::World(message) => f.write_str(message),
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
 
 /// The override sets a generation of recipe `recipe` applies: every set of the project naming
 /// it, in id order (the runtime's [`Overrides::of_recipe`]; sets bound to another seed apply
 /// nothing and are reported by `check`).
-pub fn recipe_overrides(project: &stagecraft_runtime::project::Project, recipe: &str) -> Overrides {
+pub fn recipe_overrides(project: &Project, recipe: &str) -> Overrides {
     Overrides::of_recipe(project, recipe)
 }
 

@@ -50,6 +50,34 @@ pub enum ScenarioError {
     /// The content cannot be simulated or the scenario cannot become a world.
     #[error("{0}")]
     World(String),
+    /// The project has no scenario by that id.
+    #[error("the project has no scenario `{id}`; its scenarios: {}", known_list(.known))]
+    Unknown {
+        /// The id asked for.
+        id: String,
+        /// The project's scenario ids, sorted.
+        known: Vec<String>,
+    },
+}
+
+fn known_list(known: &[String]) -> String {
+    if known.is_empty() {
+        "(none)".to_owned()
+    } else {
+        known.join(", ")
+    }
+}
+
+/// The scenario `id` of `project`, or an error that lists the project's scenarios (the message
+/// `stagecraft simulate` and Python's `Simulation` give).
+pub fn find_scenario<'p>(project: &'p Project, id: &str) -> Result<&'p Scenario, ScenarioError> {
+    project
+        .scenarios
+        .get(id)
+        .ok_or_else(|| ScenarioError::Unknown {
+            id: id.to_owned(),
+            known: project.scenarios.keys().cloned().collect(),
+        })
 }
 
 /// The override sets a generation of recipe `recipe` applies: every set of the project naming

@@ -7,11 +7,10 @@ use std::time::Instant;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use stagecraft_io::scenario::{ScenarioContent, ScenarioError};
+use stagecraft_io::scenario::{find_scenario, ScenarioContent, ScenarioError};
 use stagecraft_runtime::export::events::events_json_text;
 use stagecraft_runtime::export::snake_key;
 use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::project::{Project as Documents, Scenario};
 use stagecraft_runtime::sim::{AgentState, MotionFrame, Snapshot as RuntimeSnapshot, Tier, World};
 
 use crate::errors::{error, project_error};
@@ -128,7 +127,7 @@ impl Simulation {
     #[new]
     fn new(py: Python<'_>, project: PyRef<'_, Project>, scenario: &str) -> PyResult<Simulation> {
         let documents = project.documents("nothing simulated")?;
-        let scenario = scenario_of(documents, scenario)?;
+        let scenario = find_scenario(documents, scenario).map_err(|e| error(e.to_string()))?;
         // As `stagecraft simulate` and the editor's session: `stagecraft-io`'s one constructor
         // (the recipe generated with its override sets, the world built by the runtime).
         let loaded = &project.loaded;
@@ -288,19 +287,4 @@ impl Simulation {
             scenario: scenario.to_owned(),
         }
     }
-}
-
-/// The scenario `id`, or an error that lists the project's scenarios.
-fn scenario_of<'p>(documents: &'p Documents, id: &str) -> PyResult<&'p Scenario> {
-    documents.scenarios.get(id).ok_or_else(|| {
-        let known: Vec<&str> = documents.scenarios.keys().map(String::as_str).collect();
-        error(format!(
-            "the project has no scenario `{id}`; its scenarios: {}",
-            if known.is_empty() {
-                "(none)".to_owned()
-            } else {
-                known.join(", ")
-            }
-        ))
-    })
 }

@@ -10,9 +10,9 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context as _;
-use stagecraft_io::scenario::{ScenarioContent, ScenarioError};
+use stagecraft_io::scenario::{find_scenario, ScenarioContent, ScenarioError};
 use stagecraft_runtime::generate::GeneratedBundle;
-use stagecraft_runtime::project::{has_errors, Diagnostic, Project, ProjectSources, Scenario};
+use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources, Scenario};
 use stagecraft_runtime::recipe::check_scenario_run;
 use stagecraft_runtime::sim::{
     CounterHistory, Counters, MotionCounters, World, MAX_HISTORY_FRAMES,
@@ -89,7 +89,7 @@ pub fn simulate(
         let message = "the project has errors; nothing simulated";
         return refuse_with("project_errors", message, &errors, &sources);
     };
-    let scenario = scenario_of(project_doc, options.scenario)?;
+    let scenario = find_scenario(project_doc, options.scenario)?;
     if let Some(path) = options.events {
         // Refused before any work, by the rule every output follows.
         crate::output_file::output_file_kind(path).context("cannot write the event log")?;
@@ -201,21 +201,6 @@ fn recorder_of(
         walkable: trajectories::geometry::walkways_of(bundle.products().map(|(_, p)| p)),
     };
     TrajectoryRecorder::start(path, info).map(Some)
-}
-
-/// The scenario `id`, or an error that lists the project's scenarios.
-fn scenario_of<'p>(project: &'p Project, id: &str) -> anyhow::Result<&'p Scenario> {
-    project.scenarios.get(id).with_context(|| {
-        let known: Vec<&str> = project.scenarios.keys().map(String::as_str).collect();
-        format!(
-            "the project has no scenario `{id}`; its scenarios: {}",
-            if known.is_empty() {
-                "(none)".to_owned()
-            } else {
-                known.join(", ")
-            }
-        )
-    })
 }
 
 /// Why nothing was simulated, with the diagnostics behind it: a [`CliError`] with exit code 1.

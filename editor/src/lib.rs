@@ -1,13 +1,15 @@
 //! The Stagecraft editor library.
 
+// The bounded file reader and the leftovers of interrupted writes moved to the GUI-free
+// `stagecraft-io` crate; their old paths stay valid.
+pub use stagecraft_io::{bounded_read, leftovers};
+
 pub mod app;
 pub mod authoring;
-pub mod bounded_read;
 pub mod cli;
 pub mod cook;
 pub mod document;
 pub mod edits;
-pub mod leftovers;
 pub mod output_file;
 pub mod panels;
 pub mod project_io;

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
+use stagecraft_io::scenario::recipe_overrides;
 use stagecraft_runtime::generate::{CancelToken, FailureKind, GenerateError};
 use stagecraft_runtime::project::{AssetFamily, Diagnostic, OverrideSet, Project, Recipe};
 
@@ -63,12 +64,8 @@ impl GenerationInputs {
         Some(GenerationInputs {
             recipe: recipe.clone(),
             families: project.families.clone(),
-            overrides: project
-                .overrides
-                .values()
-                .filter(|set| set.recipe == recipe.id)
-                .cloned()
-                .collect(),
+            // The sets `stagecraft simulate`, `generate` and Python apply to this recipe.
+            overrides: recipe_overrides(project, &recipe.id).sets().to_vec(),
             seed: project.manifest.root_seed,
         })
     }

@@ -1,9 +1,10 @@
 //! `stagecraft._stagecraft`: the Python extension over `stagecraft-runtime` (PyO3). The package
 //! `stagecraft` (python/stagecraft/__init__.py) re-exports it; docs/python.md is the user's guide.
 //!
-//! Project files are read here ([`reader`]: the runtime does no IO); everything else goes
-//! through the runtime entry points the `stagecraft` command line uses, in the same order, so
-//! generation, cook and state digests equal the command's (python/tests/test_cli_parity.py).
+//! Project files are read, and scenario worlds built, by `stagecraft-io` — the GUI-free crate the
+//! editor and the `stagecraft` command line use too (the runtime does no IO); everything else
+//! goes through the runtime entry points the command line uses, in the same order, so generation,
+//! cook and state digests equal the command's (python/tests/test_cli_parity.py).
 
 use pyo3::prelude::*;
 use stagecraft_runtime::sim::{observed_street_world, two_way_street_world};
@@ -13,7 +14,6 @@ mod diff;
 mod errors;
 mod generation;
 mod project;
-mod reader;
 mod records;
 mod simulation;
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use stagecraft_io::open_project;
 use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
 };
@@ -17,11 +18,10 @@ use stagecraft_runtime::project::{
     has_errors, Diagnostic as RuntimeDiagnostic, LoadedProject, Project as Documents,
     ProjectSources,
 };
-use stagecraft_runtime::recipe::{compile_project_recipe, load_and_check, CompiledPlan};
+use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan};
 
 use crate::errors::{error, project_error, Diagnostic};
 use crate::generation::Generation;
-use crate::reader::read_sources;
 
 /// A Stagecraft project: its files read and checked (`Project.open(path)`).
 #[pyclass(module = "stagecraft", frozen)]
@@ -38,8 +38,10 @@ impl Project {
     /// `cook` and `Simulation` raise `ProjectError` on it.
     #[staticmethod]
     fn open(py: Python<'_>, path: PathBuf) -> PyResult<Project> {
-        let sources = read_sources(&path).map_err(|e| error(e.to_string()))?;
-        let loaded = py.detach(|| load_and_check(&sources, &Registry::standard()));
+        // The editor's and the command line's reader and checks (`stagecraft-io`).
+        let (sources, loaded) = py
+            .detach(|| open_project(&path, &Registry::standard()))
+            .map_err(|e| error(e.to_string()))?;
         Ok(Project {
             path,
             sources,

@@ -1,25 +1,19 @@
-//! `stagecraft.Simulation`: one scenario's world, built as `stagecraft simulate` builds it (the
-//! scenario's recipe generated at the manifest's seed, `SimSpace::from_products`,
-//! `CompiledScenario::compile`, `build_world`), so after the same frames its state digest is the
-//! command's. Agents are read through the Motion Frames only, as NumPy structured arrays.
+//! `stagecraft.Simulation`: one scenario's world, built by `stagecraft_io::scenario` as
+//! `stagecraft simulate` and the editor's session build it (the scenario's recipe generated at the
+//! manifest's seed with its override sets, the world built by the runtime), so after the same
+//! frames its state digest is the command's. Agents are read through the Motion Frames only, as NumPy structured arrays.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use stagecraft_io::scenario::{find_scenario, ScenarioContent, ScenarioError};
 use stagecraft_runtime::export::events::events_json_text;
 use stagecraft_runtime::export::snake_key;
-use stagecraft_runtime::generate::{
-    CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
-};
-use stagecraft_runtime::project::{Project as Documents, Scenario};
-use stagecraft_runtime::sim::{
-    build_world, AgentState, CompiledScenario, MotionFrame, SimSpace, Snapshot as RuntimeSnapshot,
-    Tier, World,
-};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::sim::{AgentState, MotionFrame, Snapshot as RuntimeSnapshot, Tier, World};
 
-use crate::errors::error;
+use crate::errors::{error, project_error};
 use crate::project::Project;
 use crate::records::{dtype, structured, Field};
 
@@ -133,23 +127,27 @@ impl Simulation {
     #[new]
     fn new(py: Python<'_>, project: PyRef<'_, Project>, scenario: &str) -> PyResult<Simulation> {
         let documents = project.documents("nothing simulated")?;
-        let scenario = scenario_of(documents, scenario)?;
-        let plan = project.plan(&scenario.recipe)?;
-        let seed = documents.manifest.root_seed;
-        let world = py.detach(|| {
-            // As `stagecraft simulate`: the recipe generated without override sets.
-            let request = GenerateRequest {
-                root_seed: seed,
-                mode: ExecutionMode::Parallel,
-                generation: 0,
-            };
-            let generated = Generator::new()
-                .generate(&plan, &request, &CancelToken::new(), &NoObserver)
-                .map_err(|e| format!("recipe {}: {e}", scenario.recipe))?;
-            world_of(&generated.bundle, documents, scenario)
+        let scenario = find_scenario(documents, scenario).map_err(|e| error(e.to_string()))?;
+        // As `stagecraft simulate` and the editor's session: `stagecraft-io`'s one constructor
+        // (the recipe generated with its override sets, the world built by the runtime).
+        let loaded = &project.loaded;
+        let content = py.detach(|| {
+            ScenarioContent::generate(loaded, scenario, &Registry::standard())
+                .and_then(|content| content.world())
         });
+        let world = match content {
+            Ok(world) => world,
+            Err(ScenarioError::RecipeErrors {
+                recipe,
+                diagnostics,
+            }) => {
+                let message = format!("the recipe `{recipe}` does not compile");
+                return Err(project_error(&message, &diagnostics));
+            }
+            Err(other) => return Err(error(other.to_string())),
+        };
         Ok(Simulation {
-            world: world.map_err(error)?,
+            world,
             scenario: scenario.id.clone(),
         })
     }
@@ -289,40 +287,4 @@ impl Simulation {
             scenario: scenario.to_owned(),
         }
     }
-}
-
-/// The scenario `id`, or an error that lists the project's scenarios.
-fn scenario_of<'p>(documents: &'p Documents, id: &str) -> PyResult<&'p Scenario> {
-    documents.scenarios.get(id).ok_or_else(|| {
-        let known: Vec<&str> = documents.scenarios.keys().map(String::as_str).collect();
-        error(format!(
-            "the project has no scenario `{id}`; its scenarios: {}",
-            if known.is_empty() {
-                "(none)".to_owned()
-            } else {
-                known.join(", ")
-            }
-        ))
-    })
-}
-
-/// The world of `scenario` over `bundle`, built as `stagecraft simulate` builds it.
-fn world_of(
-    bundle: &GeneratedBundle,
-    documents: &Documents,
-    scenario: &Scenario,
-) -> Result<World, String> {
-    let space = SimSpace::from_products(bundle.products(), &documents.families).map_err(|e| {
-        format!(
-            "the content of `{}` cannot be simulated: {e}",
-            bundle.recipe_id
-        )
-    })?;
-    let compiled = CompiledScenario::compile(scenario).map_err(|e| e.to_string())?;
-    build_world(
-        &Arc::new(space),
-        &Arc::new(compiled),
-        documents.manifest.root_seed,
-    )
-    .map_err(|e| e.to_string())
 }

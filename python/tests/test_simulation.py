@@ -1,12 +1,13 @@
 """`Simulation`: stepping, Motion Frames as NumPy, events, snapshots."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
 
 import stagecraft
-from conftest import example
+from conftest import REPO, example
 
 AGENT_FIELDS = ["id", "source", "ordinal", "x", "y", "vx", "vy", "speed", "heading", "panic", "state", "tier", "moving", "updated", "pooled"]
 
@@ -100,3 +101,63 @@ def test_bench_worlds():
     assert sim._timed_steps(3) > 0
     with pytest.raises(stagecraft.StagecraftError):
         stagecraft._bench_world("nope", 10)
+
+
+def _street_copy(root):
+    """The street-block example copied under `root` as the repository lays it out (its shared
+    `../../assets` beside it, a `.git` marker so they stay inside one repository)."""
+    project = root / "projects" / "street-block"
+    shutil.copytree(example("street-block"), project)
+    shutil.copytree(REPO / "assets", root / "assets")
+    (root / ".git").mkdir()
+    return project
+
+
+def _prop_nearest_walkers(project, frames):
+    """The placed prop whose centre the walkers of `crosswalk-rush` pass closest to in `frames`
+    frames of the base world: (its row of `generate(overrides=False)`, that distance in m)."""
+    placed = project.generate(overrides=False).placements
+    placed = placed[placed["kind"] == "PlacedObjects"]
+    sim = stagecraft.Simulation(project, "crosswalk-rush")
+    nearest = np.full(len(placed), np.inf)
+    for _ in range(frames // 10):
+        sim.step(10)
+        agents = sim.agents()
+        dx = placed["x_m"][:, None] - agents["x"][None, :]
+        dy = placed["y_m"][:, None] - agents["y"][None, :]
+        nearest = np.minimum(nearest, np.hypot(dx, dy).min(axis=1))
+    row = int(nearest.argmin())
+    return placed[row], float(nearest[row])
+
+
+def test_a_simulation_runs_over_the_overridden_world_as_the_cli(cli, tmp_path):
+    # The scenario's recipe is generated with the project's override sets, as `stagecraft
+    # simulate`, `generate` and the editor generate it (stagecraft-io builds all these worlds).
+    project_dir = _street_copy(tmp_path)
+    base = stagecraft.Project.open(project_dir)
+    frames = 300
+    prop, distance_m = _prop_nearest_walkers(base, frames)
+    # The lamp by the south walkway (0.15 m radius) becomes a bench (0.9 m) in the walkers' way.
+    assert (prop["variant"], round(float(prop["x_m"]), 2), round(float(prop["y_m"]), 2)) == ("lamp", 6.67, -4.87)
+    assert 0.15 < distance_m < 0.9
+    code, base_report = cli("simulate", project_dir, "--scenario", "crosswalk-rush", "--frames", frames, "--every", 0, "--json")
+    assert code == 0
+    (project_dir / "overrides" / "street-block-edits.overrides.ron").write_text(
+        "OverrideSet(\n    schema: 3,\n    id: \"street-block-edits\",\n    recipe: \"street-block\",\n"
+        "    base_seed: Some(7),\n    base_revision: \"\",\n    overrides: [\n        Override(\n"
+        f"            stage: 2,\n            target: {int(prop['id'])},\n            precedence: 0,\n"
+        "            base: \"\",\n            action: Replace(variant: \"bench\"),\n        ),\n    ],\n"
+        "    mutations: [],\n)\n"
+    )
+    edited = stagecraft.Project.open(project_dir)
+    generated = edited.generate()
+    placed = generated.placements
+    assert placed[placed["id"] == prop["id"]]["variant"].tolist() == ["bench", "bench"]
+    code, report = cli("simulate", project_dir, "--scenario", "crosswalk-rush", "--frames", frames, "--every", 0, "--json")
+    assert code == 0
+    sim = stagecraft.Simulation(edited, "crosswalk-rush")
+    sim.step(frames)
+    assert sim.state_digest() == report["state_digest"]
+    assert report["bundle_digest"] == generated.digests["street-block"]
+    assert report["bundle_digest"] != base_report["bundle_digest"]
+    assert report["state_digest"] != base_report["state_digest"]

@@ -6,32 +6,19 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod export_support;
+
+use export_support::{cook, export};
 use stagecraft_editor::cli::export::{ExportArgs, ExportFormat};
-use stagecraft_editor::cli::{run_command, Command};
-use stagecraft_editor::cook::{cook_project, read_bundle, CookOptions, DEFAULT_BUDGET_BYTES};
-use stagecraft_editor::service::StageObserver;
+use stagecraft_editor::cli::Command;
+use stagecraft_editor::cook::read_bundle;
 use stagecraft_runtime::content::Product;
 use stagecraft_tests::{example_project, example_projects};
 
 /// (recipe, stage, variant) → identities in hex, in product order.
 type Expected = BTreeMap<(String, u32, String), Vec<String>>;
-
-fn cook(project: &Path, dir: &Path) -> PathBuf {
-    let out = dir.join("bundle");
-    let options = CookOptions {
-        out: Some(out.clone()),
-        cache: Some(dir.join("cache")),
-        seed: None,
-        shard: None,
-        budget_bytes: DEFAULT_BUDGET_BYTES,
-        force: false,
-    };
-    cook_project(project, &options, &|_, plan| StageObserver::new(plan))
-        .unwrap_or_else(|e| panic!("{}: {e:#}", project.display()));
-    out
-}
 
 /// What the bundle holds, by the viewport's rule: placed objects, and scatters no
 /// select-and-place stage consumes.
@@ -73,22 +60,6 @@ fn expected(bundle: &Path) -> Expected {
         }
     }
     map
-}
-
-fn export(bundle: &Path, project: &Path, format: ExportFormat, file: &Path) -> Vec<u8> {
-    let args = ExportArgs {
-        bundle: bundle.to_owned(),
-        format,
-        out: file.to_owned(),
-        project: Some(project.to_owned()),
-        json: false,
-    };
-    let mut report = Vec::new();
-    let code = run_command(&Command::Export(args), &mut report).unwrap_or_else(|e| panic!("{e:#}"));
-    let report = String::from_utf8_lossy(&report);
-    assert_eq!(code, 0, "{report}");
-    assert!(report.starts_with("exported "), "{report}");
-    fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }
 
 /// One instanced node of the glTF as read back: extras and the instance transforms.

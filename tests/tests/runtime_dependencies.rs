@@ -1,4 +1,5 @@
-//! The runtime crate never depends on a GUI, GL, file-watching, dialog or undo crate.
+//! The runtime crate and the shared file edge (`stagecraft-io`, which the Python module links)
+//! never depend on a GUI, GL, file-watching, dialog or undo crate.
 
 use std::process::Command;
 
@@ -16,21 +17,13 @@ const FORBIDDEN: [&str; 9] = [
     "undo",
 ];
 
-#[test]
-fn runtime_dependency_tree_has_no_gui_crates() {
+/// The crates of `package`'s normal dependency tree (itself included), as `cargo tree` lists them.
+fn dependency_tree(package: &str) -> (Vec<String>, String) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = Command::new(cargo)
         .current_dir(repo_root())
         .args([
-            "tree",
-            "-p",
-            "stagecraft-runtime",
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-            "--format",
-            "{p}",
+            "tree", "-p", package, "-e", "normal", "--prefix", "none", "--format", "{p}",
         ])
         .output()
         .expect("cargo tree runs");
@@ -39,19 +32,39 @@ fn runtime_dependency_tree_has_no_gui_crates() {
         "cargo tree failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let tree = String::from_utf8_lossy(&output.stdout);
-    let crates: Vec<&str> = tree
+    let tree = String::from_utf8_lossy(&output.stdout).into_owned();
+    let crates = tree
         .lines()
         .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
         .collect();
-    assert!(crates.contains(&"stagecraft-runtime"), "{tree}");
+    (crates, tree)
+}
+
+/// The forbidden crates in `package`'s tree (after checking the tree lists real crates).
+fn forbidden_in(package: &str) -> Vec<&'static str> {
+    let (crates, tree) = dependency_tree(package);
+    let has = |name: &str| crates.iter().any(|c| c == name);
+    assert!(has(package), "{tree}");
+    assert!(has("blake3"), "the tree lists real dependencies: {tree}");
+    FORBIDDEN.into_iter().filter(|name| has(name)).collect()
+}
+
+#[test]
+fn runtime_dependency_tree_has_no_gui_crates() {
+    assert_eq!(forbidden_in("stagecraft-runtime"), Vec::<&str>::new());
+}
+
+#[test]
+fn io_dependency_tree_has_no_gui_crates() {
+    let (crates, tree) = dependency_tree("stagecraft-io");
     assert!(
-        crates.contains(&"blake3"),
-        "the tree lists real dependencies: {tree}"
+        crates.iter().any(|c| c == "stagecraft-runtime"),
+        "the shared edge reads through the runtime: {tree}"
     );
-    let found: Vec<&&str> = FORBIDDEN
-        .iter()
-        .filter(|name| crates.contains(name))
-        .collect();
-    assert!(found.is_empty(), "runtime depends on {found:?}:\n{tree}");
+    assert!(
+        !crates.iter().any(|c| c == "stagecraft-editor"),
+        "the shared edge never pulls the editor in: {tree}"
+    );
+    assert_eq!(forbidden_in("stagecraft-io"), Vec::<&str>::new());
 }

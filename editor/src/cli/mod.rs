@@ -10,9 +10,6 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{LoadedProject, ProjectSources};
-use stagecraft_runtime::recipe::load_and_check;
-
-use crate::project_io::read_sources;
 
 pub mod check;
 pub mod completions;
@@ -240,8 +237,8 @@ pub enum Command {
         #[arg(long)]
         markdown: bool,
     },
-    /// Generate a scenario's recipe, run the scenario headless and print its counters and final
-    /// state digest.
+    /// Generate a scenario's recipe (with its override sets, as `generate` does), run the
+    /// scenario headless and print its counters and final state digest.
     Simulate {
         /// The project folder.
         project: PathBuf,
@@ -537,9 +534,7 @@ pub(crate) fn load_with(
     project: &Path,
     registry: &Registry,
 ) -> anyhow::Result<(ProjectSources, LoadedProject)> {
-    let sources = read_sources(project)?;
-    let loaded = load_and_check(&sources, registry);
-    Ok((sources, loaded))
+    Ok(stagecraft_io::open_project(project, registry)?)
 }
 
 /// The standard operators, compiling against `memory_budget_mib` when given.

@@ -1,25 +1,21 @@
 //! `stagecraft simulate`: run one scenario headless over freshly generated content and print its
 //! counters and final state digest.
 //!
-//! The scenario's recipe is compiled and generated through the same runtime entry points as
-//! `stagecraft generate` (`compile_project_recipe`, `Generator::generate`); the world is then
-//! built entirely in the runtime (`SimSpace::from_products`, `CompiledScenario::compile`,
-//! `build_world`), exactly as the editor's session builds it, so the final digest equals the
-//! Timeline's at the same frame.
+//! The scenario's content and world come from `stagecraft_io::scenario` (shared with Python's
+//! `Simulation`): the recipe generated at the manifest's seed with its override sets, as
+//! `stagecraft generate` and the editor's preview generate it, and the world built in the runtime
+//! as the editor's session builds it, so the final digest equals the Timeline's at the same frame.
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 
 use anyhow::Context as _;
-use stagecraft_runtime::generate::{
-    CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
-};
-use stagecraft_runtime::project::{has_errors, Diagnostic, Project, ProjectSources, Scenario};
-use stagecraft_runtime::recipe::{check_scenario_run, compile_project_recipe};
+use stagecraft_io::scenario::{find_scenario, ScenarioContent, ScenarioError};
+use stagecraft_runtime::generate::GeneratedBundle;
+use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources, Scenario};
+use stagecraft_runtime::recipe::check_scenario_run;
 use stagecraft_runtime::sim::{
-    build_world, CompiledScenario, CounterHistory, Counters, MotionCounters, SimSpace, World,
-    MAX_HISTORY_FRAMES,
+    CounterHistory, Counters, MotionCounters, World, MAX_HISTORY_FRAMES,
 };
 
 use stagecraft_runtime::export::events::events_json_text;
@@ -93,7 +89,7 @@ pub fn simulate(
         let message = "the project has errors; nothing simulated";
         return refuse_with("project_errors", message, &errors, &sources);
     };
-    let scenario = scenario_of(project_doc, options.scenario)?;
+    let scenario = find_scenario(project_doc, options.scenario)?;
     if let Some(path) = options.events {
         // Refused before any work, by the rule every output follows.
         crate::output_file::output_file_kind(path).context("cannot write the event log")?;
@@ -108,32 +104,23 @@ pub fn simulate(
         let message = format!("a run of {frames} frames of `{}` is refused", scenario.id);
         return refuse_with("over_budget", &message, &over_budget, &sources);
     }
-    let Some(outcome) = compile_project_recipe(&loaded, &scenario.recipe, &registry) else {
-        anyhow::bail!(
-            "the scenario's recipe `{}` could not be read",
-            scenario.recipe
-        );
+    let content = match ScenarioContent::generate(&loaded, scenario, &registry) {
+        Ok(content) => content,
+        Err(ScenarioError::RecipeUnreadable { recipe }) => {
+            anyhow::bail!("the scenario's recipe `{recipe}` could not be read")
+        }
+        Err(ScenarioError::RecipeErrors {
+            recipe,
+            diagnostics,
+        }) => {
+            let message = format!("the recipe `{recipe}` does not compile");
+            return refuse_with("recipe_errors", &message, &diagnostics, &sources);
+        }
+        Err(error) => return refuse(&error.to_string()),
     };
-    let Some(plan) = outcome.plan else {
-        let message = format!("the recipe `{}` does not compile", scenario.recipe);
-        return refuse_with("recipe_errors", &message, &outcome.diagnostics, &sources);
-    };
-    let request = GenerateRequest {
-        root_seed: project_doc.manifest.root_seed,
-        mode: ExecutionMode::Parallel,
-        generation: 0,
-    };
-    let generated =
-        match Generator::new().generate(&plan, &request, &CancelToken::new(), &NoObserver) {
-            Ok(generated) => generated,
-            Err(error) => {
-                let message = format!("recipe {}: {error}", scenario.recipe);
-                return refuse(&message);
-            }
-        };
-    let mut world = match world_of(&generated.bundle, project_doc, scenario) {
+    let mut world = match content.world() {
         Ok(world) => world,
-        Err(message) => return refuse(&message),
+        Err(error) => return refuse(&error.to_string()),
     };
     if let Some(path) = options.from_snapshot {
         if let Err(error) = crate::snapshot_file::restore_snapshot(&mut world, path) {
@@ -149,14 +136,14 @@ pub fn simulate(
         }
     }
     let fresh = if options.restore {
-        match world_of(&generated.bundle, project_doc, scenario) {
+        match content.world() {
             Ok(world) => Some(world),
-            Err(message) => return refuse(&message),
+            Err(error) => return refuse(&error.to_string()),
         }
     } else {
         None
     };
-    let recorder = recorder_of(&options.trajectories, scenario, &generated.bundle, &world)?;
+    let recorder = recorder_of(&options.trajectories, scenario, &content.bundle, &world)?;
     let plan = RunPlan {
         frames,
         snapshot_at: options.snapshot_at,
@@ -166,7 +153,7 @@ pub fn simulate(
         every: options.every.unwrap_or(DEFAULT_EVERY_FRAMES),
         recorder,
     };
-    let mut run = match Run::new(project, scenario, &generated.bundle, world, plan) {
+    let mut run = match Run::new(project, scenario, &content.bundle, world, plan) {
         Ok(run) => run,
         Err(message) => return refuse(&message),
     };
@@ -214,42 +201,6 @@ fn recorder_of(
         walkable: trajectories::geometry::walkways_of(bundle.products().map(|(_, p)| p)),
     };
     TrajectoryRecorder::start(path, info).map(Some)
-}
-
-/// The scenario `id`, or an error that lists the project's scenarios.
-fn scenario_of<'p>(project: &'p Project, id: &str) -> anyhow::Result<&'p Scenario> {
-    project.scenarios.get(id).with_context(|| {
-        let known: Vec<&str> = project.scenarios.keys().map(String::as_str).collect();
-        format!(
-            "the project has no scenario `{id}`; its scenarios: {}",
-            if known.is_empty() {
-                "(none)".to_owned()
-            } else {
-                known.join(", ")
-            }
-        )
-    })
-}
-
-/// The world of `scenario` over `bundle`, built by the runtime as the editor builds it.
-fn world_of(
-    bundle: &GeneratedBundle,
-    project: &Project,
-    scenario: &Scenario,
-) -> Result<World, String> {
-    let space = SimSpace::from_products(bundle.products(), &project.families).map_err(|e| {
-        format!(
-            "the content of `{}` cannot be simulated: {e}",
-            bundle.recipe_id
-        )
-    })?;
-    let compiled = CompiledScenario::compile(scenario).map_err(|e| e.to_string())?;
-    build_world(
-        &Arc::new(space),
-        &Arc::new(compiled),
-        project.manifest.root_seed,
-    )
-    .map_err(|e| e.to_string())
 }
 
 /// Why nothing was simulated, with the diagnostics behind it: a [`CliError`] with exit code 1.

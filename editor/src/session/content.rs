@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use stagecraft_io::scenario::world_over;
 use stagecraft_runtime::content::{BoundsM, Product, StreetBlock};
 use stagecraft_runtime::generate::{GeneratedBundle, StageRecord};
 use stagecraft_runtime::project::{AssetFamily, AssetVariant, Scenario};
-use stagecraft_runtime::sim::{build_world, CompiledScenario, SimSpace, SpaceBuildError, World};
+use stagecraft_runtime::sim::{SimSpace, SpaceBuildError, World};
 
 /// A generated recipe instance, ready to preview.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,8 +77,7 @@ impl PreviewContent {
     /// and benchmarks; the session keeps the space to compare it).
     pub fn world(&self, scenario: &Scenario, seed: u64) -> Result<World, String> {
         let space = Arc::new(self.sim_space().map_err(|e| e.to_string())?);
-        let compiled = Arc::new(CompiledScenario::compile(scenario).map_err(|e| e.to_string())?);
-        build_world(&space, &compiled, seed).map_err(|e| e.to_string())
+        world_over(&space, scenario, seed)
     }
 
     /// The bounds of every product, meters.

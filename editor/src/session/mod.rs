@@ -13,11 +13,10 @@ pub mod fixtures;
 
 use std::sync::Arc;
 
+use stagecraft_io::scenario::world_over;
 use stagecraft_runtime::project::{Project, Scenario};
 use stagecraft_runtime::sim::motion::clock::WallClock;
-use stagecraft_runtime::sim::{
-    build_world, CameraObserver, CompiledScenario, SimSpace, SpaceBuildError, Timeline, World,
-};
+use stagecraft_runtime::sim::{CameraObserver, SimSpace, SpaceBuildError, Timeline, World};
 
 use crate::document::Document;
 use crate::edits::DocId;
@@ -276,10 +275,10 @@ impl Session {
         self.world_version += 1;
         self.world_space = Some(space.clone());
         self.world_seed = seed;
-        let built = space.map_err(|e| e.to_string()).and_then(|space| {
-            let compiled = CompiledScenario::compile(scenario).map_err(|e| e.to_string())?;
-            build_world(&space, &Arc::new(compiled), seed).map_err(|e| e.to_string())
-        });
+        // The one world constructor `stagecraft simulate` and Python's `Simulation` use too.
+        let built = space
+            .map_err(|e| e.to_string())
+            .and_then(|space| world_over(&space, scenario, seed));
         match built {
             Ok(world) => {
                 self.world_problem = None;

@@ -1,8 +1,9 @@
 //! The glTF 2.0 binary (`.glb`) of an [`ExportScene`], built with the `gltf-json` document model
 //! and the `gltf` crate's GLB container: one node per instance group (recipe, stage, variant)
 //! drawing the variant's preview mesh with `EXT_mesh_gpu_instancing` (`TRANSLATION`,
-//! `ROTATION`, `SCALE` and `_ID` per instance), one node per street surface kind, all under one
-//! root node; Y up, metres.
+//! `ROTATION`, `SCALE` and `_ID` per instance, each standing on the surface under it), one node
+//! per street surface kind, and empty nodes for mission layouts and streaming plans
+//! ([`layout_nodes`]), all under one root node; Y up, metres.
 //!
 //! Provenance rides in node extras: a group's `recipe`, `stage`, `family`, `variant` and `ids`
 //! (each instance's persistent identity in hex, in instance order); `_ID` is the instance's
@@ -21,6 +22,8 @@ use gltf::json::validation::{Checked::Valid, USize64};
 use gltf::json::{Accessor, Asset, Buffer, Index, Material, Mesh as JsonMesh, Node, Root, Scene};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
+
+mod layout_nodes;
 
 use super::mesh::{surface_mesh, variant_mesh, Mesh};
 use super::scene::{ExportScene, InstanceGroup};
@@ -67,6 +70,12 @@ pub fn to_glb(scene: &ExportScene) -> Result<Vec<u8>, ExportError> {
             ..Node::default()
         };
         children.push(doc.root.push(node));
+    }
+    for mission in &scene.missions {
+        children.push(layout_nodes::mission_node(&mut doc, mission)?);
+    }
+    for plan in &scene.streaming {
+        children.push(layout_nodes::streaming_node(&mut doc, plan)?);
     }
     let root_extras = json!({
         "project": scene.project,
@@ -231,7 +240,11 @@ impl Document {
         let mut scale = Vec::with_capacity(n);
         let mut hex = Vec::with_capacity(n);
         for instance in &group.instances {
-            translation.push(y_up([instance.x_m as f32, instance.y_m as f32, 0.0]));
+            translation.push(y_up([
+                instance.x_m as f32,
+                instance.y_m as f32,
+                instance.z_m as f32,
+            ]));
             rotation.extend(yaw_quaternion(instance.rotation_rad()));
             let s = instance.scale as f32;
             scale.push([s, s, s]);

@@ -1,5 +1,6 @@
 //! What leaves the tool, over values (no file IO): engine-ready exports of a cooked bundle's
-//! products — the format-independent [`ExportScene`] ([`scene`]) and its glTF 2.0 binary
+//! products — the format-independent [`ExportScene`] ([`scene`]; instance heights from
+//! [`ground`], mission layouts and streaming plans in [`layouts`]) and its glTF 2.0 binary
 //! ([`gltf`]) and USD ASCII ([`usd`]) writers (`docs/export.md`) — and documents: a cooked bundle
 //! as JSON with its JSON Schema ([`json`]), a simulation's event log as structured JSON
 //! ([`events`]) and its per-source counts per sampled frame ([`sources`]). Files are written at
@@ -11,13 +12,16 @@
 
 pub mod events;
 pub mod gltf;
+pub mod ground;
 pub mod json;
+pub mod layouts;
 pub mod mesh;
 pub mod scene;
 pub mod shapes;
 pub mod sources;
 pub mod usd;
 
+pub use layouts::{MissionGroup, StreamingGroup, StreamingRole};
 pub use scene::{ExportScene, Instance, InstanceGroup, Look, Looks, StageProduct, SurfaceGroup};
 
 use thiserror::Error;

@@ -4,12 +4,16 @@
 //!
 //! Which products are exported is the viewport's rule: every select-and-place product, and a
 //! scatter product only when no select-and-place stage of its recipe consumes it, so an object
-//! is exported once. Positions stay in Stagecraft's frame (metres, Z up) here; the writers
-//! convert with [`super::y_up`].
+//! is exported once. Each instance stands on the surface under it ([`super::ground`]). Mission
+//! layouts and streaming plans come along as data ([`super::layouts`]). Positions stay in
+//! Stagecraft's frame (metres, Z up) here; the writers convert with [`super::y_up`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::content::{PointM, Product, SurfaceKind};
+use crate::content::{PointM, Product, StreetBlock, SurfaceKind};
+
+use super::ground::{surface_top_m, Ground};
+use super::layouts::{MissionGroup, StreamingGroup};
 use crate::identity::ScatterId;
 use crate::project::{AssetFamily, PreviewShape};
 
@@ -90,6 +94,8 @@ pub struct Instance {
     pub x_m: f64,
     /// North, metres.
     pub y_m: f64,
+    /// Up, metres: the top of the paved surface it stands on (0 outside every surface).
+    pub z_m: f64,
     /// Rotation about the up axis, counter-clockwise seen from above, in 1/65536 turns.
     pub rotation_turns_65536: u16,
     /// Uniform scale (1 for scatter placements).
@@ -141,11 +147,7 @@ impl SurfaceGroup {
     /// The height of this kind's surface above the ground, metres (the viewport's: a raised
     /// sidewalk, a crosswalk painted just above the road).
     pub fn height_m(&self) -> f64 {
-        match self.kind {
-            SurfaceKind::Road => 0.0,
-            SurfaceKind::Sidewalk => 0.15,
-            SurfaceKind::Crosswalk => 0.01,
-        }
+        surface_top_m(self.kind)
     }
 }
 
@@ -160,6 +162,10 @@ pub struct ExportScene {
     pub groups: Vec<InstanceGroup>,
     /// Surface groups by recipe, stage, kind (road, sidewalk, crosswalk).
     pub surfaces: Vec<SurfaceGroup>,
+    /// Mission layouts, in bundle order.
+    pub missions: Vec<MissionGroup>,
+    /// Streaming plans, in bundle order.
+    pub streaming: Vec<StreamingGroup>,
 }
 
 impl ExportScene {
@@ -177,11 +183,14 @@ impl ExportScene {
                 _ => None,
             })
             .collect();
+        let ground = Ground::of_products(products);
         let mut scene = ExportScene {
             project: project.to_owned(),
             bundle_digest: bundle_digest.to_owned(),
             groups: Vec::new(),
             surfaces: Vec::new(),
+            missions: Vec::new(),
+            streaming: Vec::new(),
         };
         for p in products {
             match p.product {
@@ -191,48 +200,62 @@ impl ExportScene {
                         let at = &o.placement;
                         let scale = f64::from(o.scale) * placed.scale_unit;
                         let turns = o.rotation_turns_65536;
-                        (
-                            at.variant,
-                            instance(at.id, (at.x, at.y), unit, turns, scale),
-                        )
+                        let mut i = instance(at.id, (at.x, at.y), unit, turns, scale);
+                        i.z_m = ground.height_m(p.recipe, i.x_m, i.y_m);
+                        (at.variant, i)
                     });
                     let names = (&placed.family, &placed.variant_ids[..]);
                     scene.add_groups(p, names, instances, looks);
                 }
                 Product::Placements(scatter) if !consumed.contains(&(p.recipe, p.stage)) => {
                     let unit = scatter.lattice_unit_m;
-                    let instances = scatter
-                        .placements()
-                        .map(|at| (at.variant, instance(at.id, (at.x, at.y), unit, 0, 1.0)));
+                    let instances = scatter.placements().map(|at| {
+                        let mut i = instance(at.id, (at.x, at.y), unit, 0, 1.0);
+                        i.z_m = ground.height_m(p.recipe, i.x_m, i.y_m);
+                        (at.variant, i)
+                    });
                     let names = (&scatter.family, &scatter.variant_ids[..]);
                     scene.add_groups(p, names, instances, looks);
                 }
-                Product::StreetBlock(block) => {
-                    for kind in [
-                        SurfaceKind::Road,
-                        SurfaceKind::Sidewalk,
-                        SurfaceKind::Crosswalk,
-                    ] {
-                        let polygons: Vec<(String, Vec<PointM>)> = block
-                            .surfaces
-                            .iter()
-                            .filter(|s| s.kind == kind && s.outline.len() >= 3)
-                            .map(|s| (s.id.clone(), s.outline.clone()))
-                            .collect();
-                        if !polygons.is_empty() {
-                            scene.surfaces.push(SurfaceGroup {
-                                recipe: p.recipe.to_owned(),
-                                stage: p.stage,
-                                kind,
-                                polygons,
-                            });
-                        }
-                    }
-                }
+                Product::StreetBlock(block) => scene.add_surfaces(p, block),
+                Product::MissionLayout(mission) => scene.missions.push(MissionGroup {
+                    recipe: p.recipe.to_owned(),
+                    stage: p.stage,
+                    product: mission.clone(),
+                }),
+                Product::StreamingPlan(plan) => scene.streaming.push(StreamingGroup {
+                    recipe: p.recipe.to_owned(),
+                    stage: p.stage,
+                    product: plan.clone(),
+                }),
                 _ => {}
             }
         }
         scene
+    }
+
+    /// The paved surfaces of `block` (emitted by `from`), one group per kind that has any.
+    fn add_surfaces(&mut self, from: &StageProduct<'_>, block: &StreetBlock) {
+        for kind in [
+            SurfaceKind::Road,
+            SurfaceKind::Sidewalk,
+            SurfaceKind::Crosswalk,
+        ] {
+            let polygons: Vec<(String, Vec<PointM>)> = block
+                .surfaces
+                .iter()
+                .filter(|s| s.kind == kind && s.outline.len() >= 3)
+                .map(|s| (s.id.clone(), s.outline.clone()))
+                .collect();
+            if !polygons.is_empty() {
+                self.surfaces.push(SurfaceGroup {
+                    recipe: from.recipe.to_owned(),
+                    stage: from.stage,
+                    kind,
+                    polygons,
+                });
+            }
+        }
     }
 
     fn add_groups(
@@ -277,6 +300,7 @@ fn instance(id: ScatterId, (x, y): (i64, i64), unit: f64, rotation: u16, scale: 
         id,
         x_m: x as f64 * unit,
         y_m: y as f64 * unit,
+        z_m: 0.0,
         rotation_turns_65536: rotation,
         scale,
     }

@@ -181,7 +181,7 @@ fn write_instancer(out: &mut String, name: &str, groups: &[InstanceGroup]) {
     });
     let _ = write!(out, "\n        point3f[] positions = ");
     list(out, instances(), |o, (_, _, i)| {
-        vec3(o, y_up([i.x_m as f32, i.y_m as f32, 0.0]))
+        vec3(o, y_up([i.x_m as f32, i.y_m as f32, i.z_m as f32]))
     });
     let _ = write!(out, "\n        int[] protoIndices = ");
     list(out, instances(), |o, (k, _, _)| {

@@ -1,0 +1,19 @@
+//! Stagecraft's GUI-free file edge, shared by the editor (GUI and `stagecraft` command line) and
+//! the Python module: reading a project folder into `ProjectSources` ([`sources`], through the
+//! bounded reader [`bounded_read`]) and building a scenario's world the same way for every caller
+//! ([`scenario`]).
+//!
+//! The runtime does no file IO; this crate does the reading, and depends on no GUI, GL, watching
+//! or dialog crate (`tests/tests/runtime_dependencies.rs` checks its dependency tree), so the
+//! Python module can use it without dragging the editor's GUI in.
+
+pub mod bounded_read;
+pub mod leftovers;
+pub mod roots;
+pub mod scenario;
+pub mod sources;
+pub mod temp_files;
+
+pub use roots::{repository_root, DocumentRoots};
+pub use scenario::{ScenarioContent, ScenarioError};
+pub use sources::{load_dir, open_project, read_project_file, read_sources};

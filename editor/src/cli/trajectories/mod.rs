@@ -11,6 +11,10 @@
 //! by the crate's output-file rule (`output_file::StagedOutputFile`) once the run ends. The
 //! bytes depend only on the frames written, never on the thread's timing.
 
+pub mod agent_slots;
+mod background_sync;
+#[cfg(test)]
+mod content_tests;
 mod csv_file;
 pub mod geometry;
 pub mod lives;
@@ -25,10 +29,14 @@ use anyhow::Context as _;
 use stagecraft_runtime::sim::{TrajectoryRow, World};
 
 use crate::output_file::StagedOutputFile;
+use background_sync::BackgroundSync;
 use geometry::{Bounds, WalkableArea};
 
 /// Sampled frames the simulation may run ahead of the writer thread.
 const FRAMES_IN_FLIGHT: usize = 16;
+
+/// Rows written between two background syncs of the file (about 1 to 2 MiB in every format).
+pub const SYNC_EVERY_ROWS: u64 = 16_384;
 
 /// The trajectory flags of `stagecraft simulate`.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -129,7 +137,9 @@ struct Totals {
     frames: u64,
     frames_with_rows: u64,
     rows: u64,
-    agents: std::collections::BTreeSet<u64>,
+    /// Distinct agents in the rows, and whether each one was seen.
+    agents: u64,
+    seen: agent_slots::AgentSlots<bool>,
     bounds: Bounds,
 }
 
@@ -139,7 +149,9 @@ impl Totals {
         self.frames_with_rows += u64::from(!frame.rows.is_empty());
         self.rows += frame.rows.len() as u64;
         for row in &frame.rows {
-            self.agents.insert(row.id.bits());
+            let seen = self.seen.get_mut(row.id);
+            self.agents += u64::from(!*seen);
+            *seen = true;
             self.bounds.add(row.position_m.x, row.position_m.y);
         }
     }
@@ -221,8 +233,10 @@ impl TrajectoryRecorder {
     /// Stages `path` (refused before any work when the output-file rule refuses it, or its
     /// extension names no format) and starts the writer thread.
     pub fn start(path: &Path, info: RunInfo) -> anyhow::Result<TrajectoryRecorder> {
+        let t0 = std::time::Instant::now();
         let format = TrajectoryFormat::of_path(path)?;
         let staged = StagedOutputFile::create(path).context("cannot write the trajectories")?;
+        let staged_file = staged.file().try_clone().ok();
         let mut writer: Box<dyn FrameWriter> = match format {
             TrajectoryFormat::Sqlite => Box::new(sqlite::SqliteWriter::create(staged, &info)?),
             TrajectoryFormat::Csv => Box::new(csv_file::CsvWriter::create(staged, &info)?),
@@ -230,21 +244,37 @@ impl TrajectoryRecorder {
                 Box::new(parquet_file::ParquetWriter::create(staged, &info)?)
             }
         };
+        let sync = staged_file
+            .filter(|_| std::env::var("STAGECRAFT_TRAJ_NOSYNC").is_err())
+            .map(BackgroundSync::start);
         let (frames, queue) = mpsc::sync_channel::<SampledFrame>(FRAMES_IN_FLIGHT);
         let (spare_out, spare) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("trajectories".to_owned())
             .spawn(move || -> anyhow::Result<(Box<dyn FrameWriter>, Totals)> {
                 let mut totals = Totals::default();
-                for frame in queue {
-                    writer.write_frame(&frame)?;
-                    totals.add(&frame);
-                    // The recorder reuses the buffer; gone when it has finished.
-                    let _ = spare_out.send(frame.rows);
-                }
-                Ok((writer, totals))
+                let mut next_sync = SYNC_EVERY_ROWS;
+                let written = (|| {
+                    for frame in queue {
+                        writer.write_frame(&frame)?;
+                        totals.add(&frame);
+                        // The recorder reuses the buffer; gone when it has finished.
+                        let _ = spare_out.send(frame.rows);
+                        if totals.rows >= next_sync {
+                            next_sync = totals.rows + SYNC_EVERY_ROWS;
+                            sync.iter().for_each(BackgroundSync::nudge);
+                        }
+                    }
+                    anyhow::Ok(())
+                })();
+                // The final sync (at commit) does the rest.
+                sync.map(BackgroundSync::stop);
+                written.map(|()| (writer, totals))
             })
             .context("cannot start the trajectory writer")?;
+        if std::env::var("STAGECRAFT_TRAJ_TIMING").is_ok() {
+            eprintln!("EXP start {:.2} ms", t0.elapsed().as_secs_f64() * 1e3);
+        }
         Ok(TrajectoryRecorder {
             path: path.to_path_buf(),
             format,
@@ -278,6 +308,7 @@ impl TrajectoryRecorder {
 
     /// Waits for the writer, writes the walkable area and puts the file in place.
     pub fn finish(mut self) -> anyhow::Result<TrajectorySummary> {
+        let t0 = std::time::Instant::now();
         self.frames = None;
         let (writer, totals) = self
             .thread
@@ -286,8 +317,13 @@ impl TrajectoryRecorder {
             .with_context(|| format!("cannot write the trajectories {}", self.path.display()))?;
         let walkable = WalkableArea::resolve(self.info.walkable.as_ref(), &totals.bounds);
         let walkable_from = walkable.from;
-        writer
-            .finish(&walkable)
+        let t1 = std::time::Instant::now();
+        let finished = writer
+            .finish(&walkable);
+        if std::env::var("STAGECRAFT_TRAJ_TIMING").is_ok() {
+            eprintln!("EXP join {:.2} ms finish {:.2} ms", (t1 - t0).as_secs_f64() * 1e3, t1.elapsed().as_secs_f64() * 1e3);
+        }
+        finished
             .with_context(|| format!("cannot write the trajectories {}", self.path.display()))?;
         Ok(TrajectorySummary {
             path: self.path,
@@ -296,7 +332,7 @@ impl TrajectoryRecorder {
             frames: totals.frames,
             frames_with_rows: totals.frames_with_rows,
             rows: totals.rows,
-            agents: totals.agents.len() as u64,
+            agents: totals.agents,
             walkable_from,
         })
     }

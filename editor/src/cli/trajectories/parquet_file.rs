@@ -90,7 +90,7 @@ impl ParquetWriter {
             .file()
             .try_clone()
             .context("cannot open the Parquet file")?;
-        let properties = Arc::new(WriterProperties::builder().build());
+        let properties = Arc::new(writer_properties());
         let writer =
             SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, file), schema, properties)?;
         let states = [
@@ -157,6 +157,26 @@ impl ParquetWriter {
     }
 }
 
+/// EXPERIMENT knobs (removed before commit).
+fn writer_properties() -> WriterProperties {
+    use parquet::file::properties::EnabledStatistics;
+    use parquet::schema::types::ColumnPath;
+    let mode = std::env::var("STAGECRAFT_TRAJ_PQ").unwrap_or_default();
+    let mut builder = WriterProperties::builder();
+    if mode.contains("nodict") {
+        for column in ["x_m", "y_m", "vx_m_s", "vy_m_s", "heading_rad", "id", "ordinal"] {
+            builder = builder.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+    }
+    if mode.contains("plain") {
+        builder = builder.set_dictionary_enabled(false);
+    }
+    if mode.contains("nostats") {
+        builder = builder.set_statistics_enabled(EnabledStatistics::Chunk);
+    }
+    builder.build()
+}
+
 /// `tier`'s index in `Tier::ALL`.
 fn tier_index(tier: Tier) -> usize {
     Tier::ALL.iter().position(|&t| t == tier).unwrap_or(0)
@@ -186,7 +206,11 @@ impl FrameWriter for ParquetWriter {
                 .push(self.state_names[usize::from(row.state.code())].clone());
             c.tier.push(self.tier_names[tier_index(row.tier)].clone());
         }
-        if self.columns.len() >= ROW_GROUP_ROWS {
+        let limit = std::env::var("STAGECRAFT_TRAJ_RG")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(ROW_GROUP_ROWS);
+        if self.columns.len() >= limit {
             self.flush()?;
         }
         Ok(())

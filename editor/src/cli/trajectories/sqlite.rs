@@ -15,7 +15,9 @@
 //!   geometry_hash)` naming it for every sampled frame.
 //!
 //! For speed the rows go into one transaction with journaling and syncing off (a failed run
-//! leaves only the staged temp file, never the target), and the index is built after them.
+//! leaves only the staged temp file, never the target), [`ROWS_PER_INSERT`] rows per execution
+//! of one prepared multi-row `INSERT` (the rows of consecutive frames are gathered until a batch
+//! is full), and the index is built after them.
 
 use anyhow::Context as _;
 use rusqlite::{params, Connection};
@@ -53,8 +55,34 @@ const SCHEMA: &str = "
     BEGIN;
 ";
 
-const INSERT_ROW: &str =
-    "INSERT INTO trajectory_data VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+/// Rows one execution of the prepared `INSERT` writes (all but the last batch of a run).
+pub const ROWS_PER_INSERT: usize = 64;
+
+/// Values of one `trajectory_data` row.
+const VALUES_PER_ROW: usize = 12;
+
+/// The `INSERT` of `rows` rows, its parameters numbered in row order.
+fn insert_sql(rows: usize) -> String {
+    let mut sql = String::from("INSERT INTO trajectory_data VALUES ");
+    for row in 0..rows {
+        sql.push_str(if row == 0 { "(" } else { ",(" });
+        sql.push_str(&["?"; VALUES_PER_ROW].join(","));
+        sql.push(')');
+    }
+    sql
+}
+
+/// One `trajectory_data` row waiting for its batch.
+#[derive(Debug, Clone, Copy)]
+struct PendingRow {
+    sample: i64,
+    trajectory: i64,
+    /// pos x, y, ori x, y, vel x, y, heading.
+    numbers: [f64; 7],
+    state: &'static str,
+    tier: &'static str,
+    agent: i64,
+}
 
 /// Writes a JuPedSim database into a staged file.
 pub struct SqliteWriter {
@@ -63,22 +91,59 @@ pub struct SqliteWriter {
     info: RunInfo,
     samples: u64,
     lives: TrajectoryLives,
+    /// Rows not yet inserted (fewer than a batch between frames).
+    pending: Vec<PendingRow>,
+    /// The `INSERT` of one batch.
+    insert_batch: String,
 }
 
 impl SqliteWriter {
     /// Creates the tables in the staged file and opens the rows' transaction.
     pub fn create(staged: StagedOutputFile, info: &RunInfo) -> anyhow::Result<SqliteWriter> {
         let connection = Connection::open(staged.path()).context("cannot open the database")?;
+        if let Ok(page) = std::env::var("STAGECRAFT_TRAJ_PAGE") {
+            connection.execute_batch(&format!("PRAGMA page_size = {page};"))?;
+        }
+        if let Ok(cache) = std::env::var("STAGECRAFT_TRAJ_CACHE") {
+            connection.execute_batch(&format!("PRAGMA cache_size = {cache};"))?;
+        }
         connection
             .execute_batch(SCHEMA)
             .context("cannot create the trajectory tables")?;
+        if std::env::var("STAGECRAFT_TRAJ_INDEX_FIRST").is_ok() {
+            connection.execute_batch("CREATE INDEX frame_id_idx ON trajectory_data(frame, id);")?;
+        }
         Ok(SqliteWriter {
             staged,
             connection,
             info: info.clone(),
             samples: 0,
             lives: TrajectoryLives::default(),
+            pending: Vec::new(),
+            insert_batch: insert_sql(rows_per_insert()),
         })
+    }
+
+    /// Inserts the pending rows in batches of [`ROWS_PER_INSERT`]; with `all`, the rest too (in
+    /// one shorter statement), else the rest stays pending.
+    fn insert_pending(&mut self, all: bool) -> anyhow::Result<()> {
+        let mut batches = self.pending.chunks_exact(rows_per_insert());
+        let mut insert = self.connection.prepare_cached(&self.insert_batch)?;
+        for batch in &mut batches {
+            bind_rows(&mut insert, batch)?;
+            insert.raw_execute()?;
+        }
+        let rest = batches.remainder().len();
+        let done = self.pending.len() - rest;
+        if all && rest > 0 {
+            let mut insert = self.connection.prepare(&insert_sql(rest))?;
+            bind_rows(&mut insert, &self.pending[done..])?;
+            insert.raw_execute()?;
+            self.pending.clear();
+        } else {
+            self.pending.drain(..done);
+        }
+        Ok(())
     }
 
     fn metadata(&self, walkable: &WalkableArea) -> Vec<(&'static str, String)> {
@@ -102,32 +167,57 @@ impl SqliteWriter {
     }
 }
 
+/// EXPERIMENT
+fn rows_per_insert() -> usize {
+    std::env::var("STAGECRAFT_TRAJ_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(ROWS_PER_INSERT)
+}
+
+/// Binds `rows` to the parameters of a multi-row `INSERT` of as many rows.
+fn bind_rows(insert: &mut rusqlite::Statement<'_>, rows: &[PendingRow]) -> rusqlite::Result<()> {
+    for (first, row) in (1..).step_by(VALUES_PER_ROW).zip(rows) {
+        insert.raw_bind_parameter(first, row.sample)?;
+        insert.raw_bind_parameter(first + 1, row.trajectory)?;
+        for (offset, value) in (2..).zip(row.numbers) {
+            insert.raw_bind_parameter(first + offset, value)?;
+        }
+        insert.raw_bind_parameter(first + 9, row.state)?;
+        insert.raw_bind_parameter(first + 10, row.tier)?;
+        insert.raw_bind_parameter(first + 11, row.agent)?;
+    }
+    Ok(())
+}
+
 impl FrameWriter for SqliteWriter {
     fn write_frame(&mut self, frame: &SampledFrame) -> anyhow::Result<()> {
         let sample = frame.frame / self.info.every_frames;
-        let mut insert = self.connection.prepare_cached(INSERT_ROW)?;
         for row in &frame.rows {
             let trajectory = self.lives.id_of(row.id.bits(), sample);
-            insert.execute(params![
-                sample as i64,
+            self.pending.push(PendingRow {
+                sample: sample as i64,
                 trajectory,
-                row.position_m.x,
-                row.position_m.y,
-                row.facing.x,
-                row.facing.y,
-                row.velocity_m_s.x,
-                row.velocity_m_s.y,
-                row.heading_rad(),
-                state_name(row.state),
-                tier_name(row.tier),
-                row.id.bits() as i64,
-            ])?;
+                numbers: [
+                    row.position_m.x,
+                    row.position_m.y,
+                    row.facing.x,
+                    row.facing.y,
+                    row.velocity_m_s.x,
+                    row.velocity_m_s.y,
+                    row.heading_rad(),
+                ],
+                state: state_name(row.state),
+                tier: tier_name(row.tier),
+                agent: row.id.bits() as i64,
+            });
         }
         self.samples += 1;
-        Ok(())
+        self.insert_pending(false)
     }
 
-    fn finish(self: Box<Self>, walkable: &WalkableArea) -> anyhow::Result<()> {
+    fn finish(mut self: Box<Self>, walkable: &WalkableArea) -> anyhow::Result<()> {
+        self.insert_pending(true)?;
         let this = *self;
         let hash = walkable.hash();
         {
@@ -144,12 +234,21 @@ impl FrameWriter for SqliteWriter {
             for (key, value) in this.metadata(walkable) {
                 meta.execute(params![key, value])?;
             }
-            c.execute_batch("CREATE INDEX frame_id_idx ON trajectory_data(frame, id); COMMIT;")?;
+            if std::env::var("STAGECRAFT_TRAJ_INDEX_FIRST").is_err() {
+                c.execute_batch("CREATE INDEX frame_id_idx ON trajectory_data(frame, id);")?;
+            }
+            c.execute_batch("COMMIT;")?;
         }
+        let t = std::time::Instant::now();
         this.connection
             .close()
             .map_err(|(_, error)| error)
             .context("cannot close the database")?;
-        this.staged.commit()
+        let t2 = std::time::Instant::now();
+        let r = this.staged.commit();
+        if std::env::var("STAGECRAFT_TRAJ_TIMING").is_ok() {
+            eprintln!("EXP close {:.2} ms commit {:.2} ms", (t2 - t).as_secs_f64() * 1e3, t2.elapsed().as_secs_f64() * 1e3);
+        }
+        r
     }
 }

@@ -98,9 +98,6 @@ fn report(world: &World, dir: &Path) {
         ("x.parquet", 1),
         ("every4.sqlite", 4),
     ] {
-        if !std::env::var("TRAJ_BENCH_ONLY").map_or(true, |o| name.contains(&o)) {
-            continue;
-        }
         let path = dir.join(name);
         let (wall, cpu) = timed(world, Some((&path, every)), runs);
         let over = |with: f64, without: f64| (with / without - 1.0) * 100.0;

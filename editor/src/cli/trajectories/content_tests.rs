@@ -75,7 +75,14 @@ fn the_sqlite_rows_are_the_worlds_rows_in_order() {
             for (i, n) in numbers.iter_mut().enumerate() {
                 *n = r.get(i + 2)?;
             }
-            Ok((r.get(0)?, r.get(1)?, numbers, r.get(9)?, r.get(10)?, r.get(11)?))
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                numbers,
+                r.get(9)?,
+                r.get(10)?,
+                r.get(11)?,
+            ))
         })
         .expect("rows")
         .collect::<Result<_, _>>()
@@ -109,7 +116,10 @@ fn the_sqlite_rows_are_the_worlds_rows_in_order() {
             |r| r.get(0),
         )
         .expect("the index");
-    assert_eq!(index, "CREATE INDEX frame_id_idx ON trajectory_data(frame, id)");
+    assert_eq!(
+        index,
+        "CREATE INDEX frame_id_idx ON trajectory_data(frame, id)"
+    );
     let check: String = db
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .expect("checked");

@@ -233,7 +233,6 @@ impl TrajectoryRecorder {
     /// Stages `path` (refused before any work when the output-file rule refuses it, or its
     /// extension names no format) and starts the writer thread.
     pub fn start(path: &Path, info: RunInfo) -> anyhow::Result<TrajectoryRecorder> {
-        let t0 = std::time::Instant::now();
         let format = TrajectoryFormat::of_path(path)?;
         let staged = StagedOutputFile::create(path).context("cannot write the trajectories")?;
         let staged_file = staged.file().try_clone().ok();
@@ -244,9 +243,7 @@ impl TrajectoryRecorder {
                 Box::new(parquet_file::ParquetWriter::create(staged, &info)?)
             }
         };
-        let sync = staged_file
-            .filter(|_| std::env::var("STAGECRAFT_TRAJ_NOSYNC").is_err())
-            .map(BackgroundSync::start);
+        let sync = staged_file.map(BackgroundSync::start);
         let (frames, queue) = mpsc::sync_channel::<SampledFrame>(FRAMES_IN_FLIGHT);
         let (spare_out, spare) = mpsc::channel();
         let thread = std::thread::Builder::new()
@@ -272,9 +269,6 @@ impl TrajectoryRecorder {
                 written.map(|()| (writer, totals))
             })
             .context("cannot start the trajectory writer")?;
-        if std::env::var("STAGECRAFT_TRAJ_TIMING").is_ok() {
-            eprintln!("EXP start {:.2} ms", t0.elapsed().as_secs_f64() * 1e3);
-        }
         Ok(TrajectoryRecorder {
             path: path.to_path_buf(),
             format,
@@ -308,7 +302,6 @@ impl TrajectoryRecorder {
 
     /// Waits for the writer, writes the walkable area and puts the file in place.
     pub fn finish(mut self) -> anyhow::Result<TrajectorySummary> {
-        let t0 = std::time::Instant::now();
         self.frames = None;
         let (writer, totals) = self
             .thread
@@ -317,13 +310,8 @@ impl TrajectoryRecorder {
             .with_context(|| format!("cannot write the trajectories {}", self.path.display()))?;
         let walkable = WalkableArea::resolve(self.info.walkable.as_ref(), &totals.bounds);
         let walkable_from = walkable.from;
-        let t1 = std::time::Instant::now();
-        let finished = writer
-            .finish(&walkable);
-        if std::env::var("STAGECRAFT_TRAJ_TIMING").is_ok() {
-            eprintln!("EXP join {:.2} ms finish {:.2} ms", (t1 - t0).as_secs_f64() * 1e3, t1.elapsed().as_secs_f64() * 1e3);
-        }
-        finished
+        writer
+            .finish(&walkable)
             .with_context(|| format!("cannot write the trajectories {}", self.path.display()))?;
         Ok(TrajectorySummary {
             path: self.path,

@@ -265,7 +265,9 @@ impl TrajectoryRecorder {
                     anyhow::Ok(())
                 })();
                 // The final sync (at commit) does the rest.
-                sync.map(BackgroundSync::stop);
+                if let Some(sync) = sync {
+                    sync.stop();
+                }
                 written.map(|()| (writer, totals))
             })
             .context("cannot start the trajectory writer")?;

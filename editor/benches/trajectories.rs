@@ -22,6 +22,12 @@
 //! | Parquet | +249 % / +270 % (+217 % / +228 % CPU) | +132 % / +165 % (+103 % / +114 % CPU) | 2.7 → 5.4 MiB |
 //! | SQLite every 4th | +124 % / +138 % (+108 % / +111 % CPU) | +122 % / +104 % (+81 % / +78 % CPU) | 2.2 → 2.7 MiB |
 //!
+//! A third round with criterion after it (same window, old binary then new; criterion's
+//! estimates): without trajectories 70.0 ms → 42.8 ms (the same code: the load moved by that
+//! much), SQLite 441.6 → 203.3 ms, CSV 188.7 → 110.3 ms, Parquet 216.1 → 107.9 ms; the report's
+//! CPU overhead in that round: SQLite +433 → +303 %, CSV +133 → +106 %, Parquet +214 → +106 %,
+//! SQLite every 4th +108 → +83 %.
+//!
 //! The 15 % target is not met on this machine: the writer's CPU time per row (SQLite about
 //! 0.7 µs, CSV and Parquet about 0.25 µs, fsync included) is above the simulation's 0.24 µs per
 //! agent-step, and with no free core the writer thread's time adds to the run's. The writer's

@@ -3,15 +3,17 @@
 //! elsewhere; under one trajectory id that gap would read as a jump of tens of metres in one
 //! sample, which PedPy turns into an absurd speed. So each return after an absence starts a new
 //! trajectory id (in order of first appearance: deterministic), and the agent's own id is kept
-//! beside it.
+//! beside it. Looked up once per row, so kept in [`AgentSlots`] (constant time).
 
-use std::collections::BTreeMap;
+use stagecraft_runtime::sim::AgentId;
+
+use super::agent_slots::AgentSlots;
 
 /// The trajectory id of each agent's current presence.
 #[derive(Debug, Default)]
 pub struct TrajectoryLives {
-    /// Agent id bits → (trajectory id, the last sample it was seen in).
-    last_seen: BTreeMap<u64, (i64, u64)>,
+    /// Per agent: (trajectory id, 1 + the last sample it was seen in), `(0, 0)` when never seen.
+    last_seen: AgentSlots<(i64, u64)>,
     /// Trajectory ids handed out so far (ids start at 1).
     handed_out: i64,
 }
@@ -21,17 +23,16 @@ impl TrajectoryLives {
     /// run's sampling interval): the same id as in the previous sample, or a new one when the
     /// agent is new or was absent from the sample before.
     pub fn id_of(&mut self, agent_bits: u64, sample: u64) -> i64 {
-        match self.last_seen.get_mut(&agent_bits) {
-            Some((id, last)) if last.checked_add(1) == Some(sample) => {
-                *last = sample;
-                *id
-            }
-            _ => {
-                self.handed_out += 1;
-                self.last_seen.insert(agent_bits, (self.handed_out, sample));
-                self.handed_out
-            }
+        let (id, after_last) = self.last_seen.get_mut(AgentId::from_bits(agent_bits));
+        // Seen in the sample before: `after_last` (last + 1) is this sample.
+        if *after_last != 0 && *after_last == sample {
+            *after_last = sample.saturating_add(1);
+            return *id;
         }
+        self.handed_out += 1;
+        *id = self.handed_out;
+        *after_last = sample.saturating_add(1);
+        self.handed_out
     }
 
     /// How many trajectory ids were handed out.

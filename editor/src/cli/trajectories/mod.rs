@@ -11,6 +11,10 @@
 //! by the crate's output-file rule (`output_file::StagedOutputFile`) once the run ends. The
 //! bytes depend only on the frames written, never on the thread's timing.
 
+pub mod agent_slots;
+mod background_sync;
+#[cfg(test)]
+mod content_tests;
 mod csv_file;
 pub mod geometry;
 pub mod lives;
@@ -25,10 +29,14 @@ use anyhow::Context as _;
 use stagecraft_runtime::sim::{TrajectoryRow, World};
 
 use crate::output_file::StagedOutputFile;
+use background_sync::BackgroundSync;
 use geometry::{Bounds, WalkableArea};
 
 /// Sampled frames the simulation may run ahead of the writer thread.
 const FRAMES_IN_FLIGHT: usize = 16;
+
+/// Rows written between two background syncs of the file (about 1 to 2 MiB in every format).
+pub const SYNC_EVERY_ROWS: u64 = 16_384;
 
 /// The trajectory flags of `stagecraft simulate`.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -129,7 +137,9 @@ struct Totals {
     frames: u64,
     frames_with_rows: u64,
     rows: u64,
-    agents: std::collections::BTreeSet<u64>,
+    /// Distinct agents in the rows, and whether each one was seen.
+    agents: u64,
+    seen: agent_slots::AgentSlots<bool>,
     bounds: Bounds,
 }
 
@@ -139,7 +149,9 @@ impl Totals {
         self.frames_with_rows += u64::from(!frame.rows.is_empty());
         self.rows += frame.rows.len() as u64;
         for row in &frame.rows {
-            self.agents.insert(row.id.bits());
+            let seen = self.seen.get_mut(row.id);
+            self.agents += u64::from(!*seen);
+            *seen = true;
             self.bounds.add(row.position_m.x, row.position_m.y);
         }
     }
@@ -223,6 +235,7 @@ impl TrajectoryRecorder {
     pub fn start(path: &Path, info: RunInfo) -> anyhow::Result<TrajectoryRecorder> {
         let format = TrajectoryFormat::of_path(path)?;
         let staged = StagedOutputFile::create(path).context("cannot write the trajectories")?;
+        let staged_file = staged.file().try_clone().ok();
         let mut writer: Box<dyn FrameWriter> = match format {
             TrajectoryFormat::Sqlite => Box::new(sqlite::SqliteWriter::create(staged, &info)?),
             TrajectoryFormat::Csv => Box::new(csv_file::CsvWriter::create(staged, &info)?),
@@ -230,19 +243,32 @@ impl TrajectoryRecorder {
                 Box::new(parquet_file::ParquetWriter::create(staged, &info)?)
             }
         };
+        let sync = staged_file.map(BackgroundSync::start);
         let (frames, queue) = mpsc::sync_channel::<SampledFrame>(FRAMES_IN_FLIGHT);
         let (spare_out, spare) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("trajectories".to_owned())
             .spawn(move || -> anyhow::Result<(Box<dyn FrameWriter>, Totals)> {
                 let mut totals = Totals::default();
-                for frame in queue {
-                    writer.write_frame(&frame)?;
-                    totals.add(&frame);
-                    // The recorder reuses the buffer; gone when it has finished.
-                    let _ = spare_out.send(frame.rows);
+                let mut next_sync = SYNC_EVERY_ROWS;
+                let written = (|| {
+                    for frame in queue {
+                        writer.write_frame(&frame)?;
+                        totals.add(&frame);
+                        // The recorder reuses the buffer; gone when it has finished.
+                        let _ = spare_out.send(frame.rows);
+                        if totals.rows >= next_sync {
+                            next_sync = totals.rows + SYNC_EVERY_ROWS;
+                            sync.iter().for_each(BackgroundSync::nudge);
+                        }
+                    }
+                    anyhow::Ok(())
+                })();
+                // The final sync (at commit) does the rest.
+                if let Some(sync) = sync {
+                    sync.stop();
                 }
-                Ok((writer, totals))
+                written.map(|()| (writer, totals))
             })
             .context("cannot start the trajectory writer")?;
         Ok(TrajectoryRecorder {
@@ -296,7 +322,7 @@ impl TrajectoryRecorder {
             frames: totals.frames,
             frames_with_rows: totals.frames_with_rows,
             rows: totals.rows,
-            agents: totals.agents.len() as u64,
+            agents: totals.agents,
             walkable_from,
         })
     }

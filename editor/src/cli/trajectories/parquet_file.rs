@@ -1,8 +1,13 @@
 //! Trajectories as Apache Parquet: the columns of [`super::COLUMNS`] (INT64 frame, id and
-//! ordinal, INT32 source, DOUBLE numbers, UTF-8 strings for state and tier), uncompressed with
-//! dictionary encoding, one row group per [`ROW_GROUP_ROWS`] rows or fewer; the run's facts and
-//! the walkable area's WKT in the file's key-value metadata (`stagecraft_*`). Written with the
-//! `parquet` crate's low-level column writers (no Arrow, no codecs: a small build).
+//! ordinal, INT32 source, DOUBLE numbers, UTF-8 strings for state and tier), uncompressed, with
+//! dictionary encoding for the columns of few values (frame, time, source, state, tier) and plain
+//! encoding for [`PLAIN_COLUMNS`]; the run's facts and the walkable area's WKT in the file's
+//! key-value metadata (`stagecraft_*`). Written with the `parquet` crate's low-level column
+//! writers (no Arrow, no codecs: a small build).
+//!
+//! A row group is written as soon as a frame brings the buffered rows to [`ROW_GROUP_ROWS`] or
+//! more: the groups are encoded on the writer thread while the simulation runs, and the end of a
+//! run has at most one small group left to encode.
 
 use std::io::BufWriter;
 use std::sync::Arc;
@@ -13,6 +18,7 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::ColumnPath;
 use stagecraft_runtime::sim::trajectory::{state_name, tier_name};
 use stagecraft_runtime::sim::{AgentState, Tier};
 
@@ -21,7 +27,7 @@ use super::{FrameWriter, RunInfo, SampledFrame};
 use crate::output_file::StagedOutputFile;
 
 /// Rows buffered before a row group is written.
-pub const ROW_GROUP_ROWS: usize = 1 << 17;
+pub const ROW_GROUP_ROWS: usize = 8192;
 
 const SCHEMA: &str = "
     message stagecraft_trajectories {
@@ -90,7 +96,7 @@ impl ParquetWriter {
             .file()
             .try_clone()
             .context("cannot open the Parquet file")?;
-        let properties = Arc::new(WriterProperties::builder().build());
+        let properties = Arc::new(writer_properties());
         let writer =
             SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, file), schema, properties)?;
         let states = [
@@ -155,6 +161,28 @@ impl ParquetWriter {
         self.columns.clear();
         Ok(())
     }
+}
+
+/// The columns written without a dictionary: nearly every value differs (positions, velocities,
+/// headings) or the dictionary saves too little for what it costs to build (ids).
+pub const PLAIN_COLUMNS: [&str; 7] = [
+    "id",
+    "ordinal",
+    "x_m",
+    "y_m",
+    "vx_m_s",
+    "vy_m_s",
+    "heading_rad",
+];
+
+/// Dictionary encoding (the default) but for [`PLAIN_COLUMNS`].
+fn writer_properties() -> WriterProperties {
+    PLAIN_COLUMNS
+        .iter()
+        .fold(WriterProperties::builder(), |builder, column| {
+            builder.set_column_dictionary_enabled(ColumnPath::from(*column), false)
+        })
+        .build()
 }
 
 /// `tier`'s index in `Tier::ALL`.

@@ -14,6 +14,7 @@ pub mod draws;
 pub mod inspector;
 pub mod motion;
 pub mod population;
+pub mod project_rename;
 pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;

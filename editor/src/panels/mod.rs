@@ -16,6 +16,7 @@ pub mod inspector;
 pub mod motion;
 pub mod plot_beside;
 pub mod population;
+pub mod project_rename;
 pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;

@@ -804,8 +804,7 @@ fn finite_bounds(points: &[Vec2]) -> (Vec2, Vec2) {
 
 /// Bounds and cells of many points eight at a time in AVX-512 lanes, with the scalar operations.
 // Unsafe code here only loads points from a slice in whole vectors (its layout and length
-// checked), reads a vector's lanes as an array, and stores cells into a vector's reserved
-// capacity (each block with its `SAFETY:` comment).
+// checked) and reads a vector's lanes as an array (each block with its `SAFETY:` comment).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod lanes {
@@ -904,11 +903,7 @@ mod lanes {
         let zero = _mm512_setzero_pd();
         let columns = _mm512_set1_epi32(map.columns as i32);
         let left_out = _mm512_set1_epi32(-1);
-        let start = cells.len();
-        // SAFETY: `start` is the length, within the allocation (its capacity is at least
-        // `start + points.len()`, reserved above).
-        let out = unsafe { cells.as_mut_ptr().add(start) }.cast::<i32>();
-        for (at, eight) in (0..whole).step_by(8).zip(points.chunks_exact(8)) {
+        for eight in points.chunks_exact(8) {
             let Some(eight) = eight.first_chunk::<8>() else {
                 continue;
             };
@@ -921,13 +916,12 @@ mod lanes {
             let row = _mm512_castsi256_si512(_mm512_cvttpd_epi32(clamp(y, oy, last_y)));
             let cell = _mm512_add_epi32(_mm512_mullo_epi32(row, columns), column);
             let cell = _mm512_mask_mov_epi32(left_out, __mmask16::from(finite), cell);
-            // SAFETY: `at + 8 <= whole <= points.len()`, so the eight `u32`s written from
-            // `start + at` lie within the capacity reserved above.
-            unsafe { _mm256_storeu_si256(out.add(at).cast(), _mm512_castsi512_si256(cell)) };
+            // SAFETY: `__m256i` and `[u32; 8]` have the same size, and every bit pattern is a
+            // `u32`.
+            let eight =
+                unsafe { std::mem::transmute::<__m256i, [u32; 8]>(_mm512_castsi512_si256(cell)) };
+            cells.extend_from_slice(&eight);
         }
-        // SAFETY: every cell below `start + whole` was written above (the chunks of eight
-        // cover `0..whole`), within the reserved capacity.
-        unsafe { cells.set_len(start + whole) };
         cells.extend(points[whole..].iter().map(|p| map.cell(*p)));
     }
 }

@@ -30,9 +30,10 @@
 //! verdicts, all-ofs, are the same, over shorter lists.
 
 // Unsafe code here only calls a `#[target_feature]` function from the build multiversion
-// compiled, and runs only, for that feature, and, inside the AVX-512 functions, stores a vector
-// through a pointer into a column reserved just before to hold the eight `f64`s written there
-// (each with its `SAFETY:` comment).
+// compiled, and runs only, for that feature, and, inside the AVX-512 functions, loads a block of
+// a grid column where the column holds it (the grid pads its columns a block past every slot)
+// and stores a vector through a pointer into a column reserved just before to hold the eight
+// `f64`s written there (each with its `SAFETY:` comment).
 #![allow(unsafe_code)]
 
 use multiversion::multiversion;
@@ -366,7 +367,7 @@ fn first_refusal(
 
 /// [`first_refusal_portable`] compiled for AVX-512F (its block test in lane masks:
 /// [`first_refusal_avx512`]), AVX2 and no extension, the best the CPU has run.
-#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"), dispatcher = "direct")]
 fn first_refusal_dispatched(
     others: &Others,
     n: usize,
@@ -384,6 +385,10 @@ fn first_refusal_dispatched(
     }
 }
 
+/// A value on a cache line of its own (64-byte aligned).
+#[repr(align(64))]
+struct CacheLine<T>(T);
+
 /// [`first_refusal_portable`] with AVX-512F lane masks.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
@@ -396,9 +401,12 @@ fn first_refusal_avx512(
 ) -> Option<usize> {
     first_refusal_with(
         |block, held, here, endpoint, horizon_s| {
-            let mut refused = [0];
-            lanes::block_refusals_avx512(block, held, (here, horizon_s), &[endpoint], &mut refused);
-            refused[0]
+            // On a 64-byte boundary, so the frame around the loop is too (its vector spills
+            // then never straddle cache lines, whatever the callers' frames).
+            let mut refused = CacheLine([0]);
+            let refusals = &mut refused.0;
+            lanes::block_refusals_avx512(block, held, (here, horizon_s), &[endpoint], refusals);
+            refused.0[0]
         },
         others,
         (n, here, endpoint, horizon_s),
@@ -502,7 +510,7 @@ fn clear_candidates(
 
 /// [`clear_candidates_portable`] compiled for AVX-512F (its block test in lane masks:
 /// [`clear_candidates_avx512`]), AVX2 and no extension, the best the CPU has run.
-#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"), dispatcher = "direct")]
 fn clear_candidates_dispatched(
     others: &Others,
     n: usize,
@@ -743,7 +751,7 @@ pub fn gather_walker(
 /// [`gather_walker`] in the AVX-512F and POPCNT build ([`gather_walker_avx512`]), the AVX2
 /// one ([`gather_walker_avx2`]) or the portable one, the best the CPU has run (`motion`: here,
 /// axis, horizon, full step).
-#[multiversion(targets("x86_64+avx512f+popcnt", "x86_64+avx2"))]
+#[multiversion(targets("x86_64+avx512f+popcnt", "x86_64+avx2"), dispatcher = "direct")]
 fn gather_walker_dispatched(
     grid: &SpatialGrid,
     row: usize,
@@ -1160,6 +1168,12 @@ mod lanes {
         let (reach, touch_reach_m, held) =
             super::begin_gathering(grid, here, horizon_s, full_step_m, bodies);
         let columns = grid.columns();
+        // Every column cut to the `held` slots all hold (`held` is the least length, so the
+        // cut is in bounds), so one bounds check of a block serves all six.
+        let [cx, cy, cvx, cvy, cfx, cfy] = [
+            columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
+        ]
+        .map(|column| &column[..held]);
         let own = grid.slot_of(row).unwrap_or(usize::MAX);
         let splat = _mm512_set1_pd;
         let (hx, hy, ax, ay) = (splat(here.x), splat(here.y), splat(axis.x), splat(axis.y));
@@ -1224,13 +1238,13 @@ mod lanes {
             }
             for &(first, end) in &list[..listed] {
                 let valid = (u32::MAX >> (32 - (end - first).min(LANES))) as __mmask8;
-                // Every listed block lies in the columns (`first < end`, `end + LANES <=
-                // held`); the lanes past the run are masked out by `valid`.
-                let load = |column: &[f64]| block(column, first);
-                let [x, y, vx, vy, fx, fy] = [
-                    columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-                ]
-                .map(load);
+                let load = |column: &[f64]| {
+                    // SAFETY: every listed block lies in the columns, which hold `held`
+                    // slots (`first < end` and `end + LANES <= held`, checked when listed);
+                    // the lanes past the run are masked out by `valid`.
+                    unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
+                };
+                let [x, y, vx, vy, fx, fy] = [cx, cy, cvx, cvy, cfx, cfy].map(load);
                 let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
                 let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
                 let at = own.wrapping_sub(first);
@@ -1292,7 +1306,12 @@ mod lanes {
             let touch = (record >> 32) as __mmask8;
             let leads = (record >> 40) as __mmask8;
             // A listed block, so in the columns; lanes past its run are in neither mask.
-            let (x, y) = (block(columns.x, first), block(columns.y, first));
+            let load = |column: &[f64]| {
+                // SAFETY: a recorded block is a listed one, so it lies in the columns (see
+                // the listing); lanes past its run are in neither mask.
+                unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
+            };
+            let (x, y) = (load(cx), load(cy));
             let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
             let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
             let ahead = _mm512_add_pd(_mm512_mul_pd(dx, ax), _mm512_mul_pd(dy, ay));
@@ -1415,14 +1434,6 @@ mod lanes {
     #[inline]
     fn load(c: &[f64; LANES]) -> __m512d {
         _mm512_setr_pd(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
-    }
-
-    /// The block of `column` from `first` in one vector (NaN lanes, which no test finds, where
-    /// the column does not hold it: never, for a block of a run the gathering files).
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    fn block(column: &[f64], first: usize) -> __m512d {
-        super::block_at(column, first).map_or(_mm512_set1_pd(f64::NAN), |c| load(c))
     }
 
     /// [`Scan::masks`] of a block, two AVX2 vectors of four lanes.

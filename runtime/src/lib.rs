@@ -15,3 +15,5 @@ pub mod project;
 pub mod recipe;
 pub mod rng;
 pub mod sim;
+#[cfg(test)]
+mod simd_paths;

@@ -1,12 +1,11 @@
 //! Philox4x32-10 over many scopes at once: word 0 of attempt 0 at (scope, event, dimension) for a
-//! slice of scopes, sixteen lanes at a time, with AVX-512 or AVX2 when the CPU has them.
+//! slice of scopes, sixteen lanes at a time, compiled for AVX-512 and AVX2 as well and the CPU's
+//! best picked at run time ([`multiversion`]: no hand-written detection, no `unsafe` here).
 //!
 //! The lanes compute exactly [`super::philox`]; only the instruction selection differs, so results
-//! are identical on every machine (a test compares them with the scalar function).
+//! are identical on every machine (a test compares every compiled path with the scalar function).
 
-// Unsafe code here only calls a `#[target_feature]` function after run-time detection of that
-// feature, which is what makes the call sound.
-#![allow(unsafe_code)]
+use multiversion::multiversion;
 
 use super::{philox, PHILOX_M0, PHILOX_M1, PHILOX_ROUNDS, PHILOX_W0, PHILOX_W1};
 
@@ -14,7 +13,9 @@ use super::{philox, PHILOX_M0, PHILOX_M1, PHILOX_ROUNDS, PHILOX_W0, PHILOX_W1};
 const LANES: usize = 16;
 
 /// Writes word 0 of `philox([lo32(scope), hi32(scope), event, dimension], key)` for each scope in
-/// `scopes` to the same index of `out` (which must be at least as long).
+/// `scopes` to the same index of `out` (which must be at least as long): [`first_words_portable`]
+/// compiled for AVX-512F, AVX2 and no extension, the best the CPU has run.
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
 pub(super) fn first_words(
     key: [u32; 2],
     scopes: &[u64],
@@ -22,33 +23,6 @@ pub(super) fn first_words(
     dimension: u16,
     out: &mut [u32],
 ) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, detected just above.
-            unsafe { first_words_avx512(key, scopes, event, dimension, out) };
-            return;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, detected just above.
-            unsafe { first_words_avx2(key, scopes, event, dimension, out) };
-            return;
-        }
-    }
-    first_words_portable(key, scopes, event, dimension, out);
-}
-
-/// [`first_words_portable`] compiled for AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn first_words_avx512(key: [u32; 2], scopes: &[u64], event: u32, dimension: u16, out: &mut [u32]) {
-    first_words_portable(key, scopes, event, dimension, out);
-}
-
-/// [`first_words_portable`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn first_words_avx2(key: [u32; 2], scopes: &[u64], event: u32, dimension: u16, out: &mut [u32]) {
     first_words_portable(key, scopes, event, dimension, out);
 }
 
@@ -122,16 +96,26 @@ mod tests {
             .collect()
     }
 
+    /// [`first_words_portable`] compiled for AVX2 alone, so that its AVX2 build is tested on a
+    /// CPU whose dispatch picks AVX-512.
+    #[multiversion(targets("x86_64+avx2"))]
+    fn first_words_avx2(
+        key: [u32; 2],
+        scopes: &[u64],
+        event: u32,
+        dimension: u16,
+        out: &mut [u32],
+    ) {
+        first_words_portable(key, scopes, event, dimension, out);
+    }
+
     #[test]
     fn batched_words_equal_the_scalar_function() {
+        let paths = crate::simd_paths::report("rng::batch", &["AVX-512", "AVX2"]);
         let key = [0x1234_5678, 0x9ABC_DEF0];
         for count in [0, 1, 15, 16, 17, 33, 100] {
             let scopes = scopes(count);
             for (event, dimension) in [(0, 0), (0, 2), (7, 0xFFFF)] {
-                let mut batched = vec![0; scopes.len()];
-                let mut portable = vec![0; scopes.len()];
-                first_words(key, &scopes, event, dimension, &mut batched);
-                first_words_portable(key, &scopes, event, dimension, &mut portable);
                 let scalar: Vec<u32> = scopes
                     .iter()
                     .map(|&s| {
@@ -141,22 +125,20 @@ mod tests {
                         )[0]
                     })
                     .collect();
-                assert_eq!(batched, scalar, "{count} scopes at ({event}, {dimension})");
-                assert_eq!(portable, scalar);
-                #[cfg(target_arch = "x86_64")]
-                {
-                    let mut words = vec![0; scopes.len()];
-                    if std::arch::is_x86_feature_detected!("avx2") {
-                        // SAFETY: AVX2 was detected just above.
-                        unsafe { first_words_avx2(key, &scopes, event, dimension, &mut words) };
-                        assert_eq!(words, scalar, "AVX2");
-                    }
-                    if std::arch::is_x86_feature_detected!("avx512f") {
-                        // SAFETY: AVX-512F was detected just above.
-                        unsafe { first_words_avx512(key, &scopes, event, dimension, &mut words) };
-                        assert_eq!(words, scalar, "AVX-512");
-                    }
-                }
+                let run = |words: fn([u32; 2], &[u64], u32, u16, &mut [u32])| {
+                    let mut out = vec![0; scopes.len()];
+                    words(key, &scopes, event, dimension, &mut out);
+                    out
+                };
+                let at = format!("{count} scopes at ({event}, {dimension})");
+                assert_eq!(run(first_words_portable), scalar, "portable, {at}");
+                assert_eq!(
+                    run(first_words),
+                    scalar,
+                    "dispatched ({}), {at}",
+                    paths.best
+                );
+                assert_eq!(run(first_words_avx2), scalar, "AVX2 build, {at}");
             }
         }
     }

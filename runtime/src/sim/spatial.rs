@@ -3,8 +3,16 @@
 //! point index within a cell), so results never depend on hashing or insertion history. Each
 //! entry carries its body (position, velocity, facing) in cell order, so a query reads what a
 //! mover needs of its neighbours from one contiguous run.
+//!
+//! The body columns are padded to whole blocks of [`COLUMN_BLOCK`] slots with a block to spare
+//! past the last slot, so a block of lanes read from any slot lies inside them: every reader
+//! reads whole blocks and masks the lanes past its run, with one lane-mask implementation and
+//! no scalar tail beside it. The rebuild's bounds and cells run in AVX-512 lanes where the CPU
+//! has them (picked by [`multiversion`]), each lane the scalar operations (tests compare both).
 
 use std::ops::Range;
+
+use multiversion::multiversion;
 
 use crate::project::Vec2;
 
@@ -13,6 +21,9 @@ use crate::project::Vec2;
 const CELLS_PER_POINT: usize = 4;
 /// Cells any grid may have regardless of the point count.
 const MIN_CELL_BUDGET: usize = 64;
+/// Slots of a block of lanes (eight `f64`s: one AVX-512 vector): the body columns hold whole
+/// blocks, and at least one block past the last slot (padding a query never finds: NaN).
+pub const COLUMN_BLOCK: usize = 8;
 /// Grid rows of a disc query whose runs are computed together before the first of them is
 /// visited (a walker's scan reaches about five).
 const RUN_BATCH_ROWS: usize = 8;
@@ -124,7 +135,7 @@ impl Columns {
     /// Refills the `slots` columns: each point's body (a missing velocity or facing is zero)
     /// written at its slot (`slot_of`, `u32::MAX` for one left out), the points read once in
     /// order (gathering them in slot order read them again for every band of cells they fall
-    /// in).
+    /// in); the padding past them (see [`padded_len`]) is NaN.
     fn scatter(
         &mut self,
         slots: usize,
@@ -141,7 +152,10 @@ impl Columns {
             &mut self.fx,
             &mut self.fy,
         ] {
-            column.resize(slots, 0.0);
+            column.resize(padded_len(slots), 0.0);
+            if let Some(padding) = column.get_mut(slots..) {
+                padding.fill(f64::NAN);
+            }
         }
         let complete = velocities.len() >= points.len() && facings.len() >= points.len();
         if complete {
@@ -161,7 +175,8 @@ impl Columns {
         }
     }
 
-    /// Writes one body at `slot` (nothing for a slot out of the columns: a point left out).
+    /// Writes one body at `slot` (nothing for a slot out of the columns: a point left out; the
+    /// slots of points are all below the padding).
     #[inline(always)]
     fn set(&mut self, slot: u32, p: Vec2, v: Vec2, f: Vec2) {
         // Every column has the same length.
@@ -200,8 +215,15 @@ impl Columns {
     }
 }
 
+/// The length of a body column of `slots` slots: whole [`COLUMN_BLOCK`]s, at least one block
+/// past the last slot, so the block read from any slot lies inside the column.
+fn padded_len(slots: usize) -> usize {
+    slots.div_ceil(COLUMN_BLOCK) * COLUMN_BLOCK + COLUMN_BLOCK
+}
+
 /// The grid's bodies as columns indexed by slot (a point's place in cell order, see
-/// [`SpatialGrid::slot_of`]): what a mover reads of its neighbours without copying them.
+/// [`SpatialGrid::slot_of`]): what a mover reads of its neighbours without copying them. Each
+/// column holds whole [`COLUMN_BLOCK`]s and at least one block past the last slot (NaN).
 #[derive(Clone, Copy, Debug)]
 pub struct BodyColumns<'a> {
     /// Positions' x, meters.
@@ -709,17 +731,14 @@ impl CellMap {
         (row * self.columns + column) as u32
     }
 
-    /// The cell of every point ([`CellMap::cell`]), appended to `cells`.
+    /// The cell of every point ([`CellMap::cell`]), appended to `cells`: eight points at a time
+    /// in AVX-512 lanes where the CPU has them and the grid fits the lanes.
     fn cells(&self, points: &[Vec2], cells: &mut Vec<u32>) {
-        #[cfg(target_arch = "x86_64")]
-        if lanes::fits(self) && std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F (detected above) and the grid fits the lanes.
-            #[allow(unsafe_code)]
-            unsafe {
-                lanes::cells(self, points, cells)
-            };
-            return;
-        }
+        cells_dispatched(self, points, cells);
+    }
+
+    /// [`CellMap::cells`] one point at a time.
+    fn cells_scalar(&self, points: &[Vec2], cells: &mut Vec<u32>) {
         cells.extend(points.iter().map(|p| self.cell(*p)));
     }
 
@@ -746,22 +765,46 @@ impl CellMap {
     }
 }
 
+/// [`CellMap::cells`] in AVX-512 lanes (the build for AVX-512F) or one point at a time (the
+/// portable build, and a grid that does not fit the lanes).
+#[multiversion(targets("x86_64+avx512f"))]
+// Unsafe code here only calls the AVX-512 lanes in the build compiled for AVX-512F.
+#[allow(unsafe_code)]
+fn cells_dispatched(map: &CellMap, points: &[Vec2], cells: &mut Vec<u32>) {
+    multiversion::target::match_target! {
+        "x86_64+avx512f" => if lanes::fits(map) {
+            // SAFETY: this arm is compiled only into the AVX-512F build, which multiversion
+            // runs only where the CPU has AVX-512F.
+            unsafe { lanes::cells(map, points, cells) }
+        } else {
+            map.cells_scalar(points, cells)
+        },
+        _ => map.cells_scalar(points, cells),
+    }
+}
+
 /// The bounds of the points with both coordinates finite (the origin for none), eight points
 /// at a time in lanes where AVX-512 is found: the same minimum and maximum (among equal bounds of
 /// opposite zero signs either may be kept; the sign of a zero bound decides no cell and no run).
+#[multiversion(targets("x86_64+avx512f"))]
+// Unsafe code here only calls the AVX-512 lanes in the build compiled for AVX-512F.
+#[allow(unsafe_code)]
 fn finite_bounds(points: &[Vec2]) -> (Vec2, Vec2) {
-    #[cfg(target_arch = "x86_64")]
-    if lanes::POINT_LAYOUT && std::arch::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU supports AVX-512F, detected above.
-        #[allow(unsafe_code)]
-        return unsafe { lanes::bounds(points) };
+    multiversion::target::match_target! {
+        "x86_64+avx512f" => if lanes::POINT_LAYOUT {
+            // SAFETY: this arm is compiled only into the AVX-512F build, which multiversion
+            // runs only where the CPU has AVX-512F.
+            unsafe { lanes::bounds(points) }
+        } else {
+            finite_bounds_scalar(points)
+        },
+        _ => finite_bounds_scalar(points),
     }
-    finite_bounds_scalar(points)
 }
 
 /// Bounds and cells of many points eight at a time in AVX-512 lanes, with the scalar operations.
-// Unsafe code here only loads points from a slice in whole vectors (the slice's length checked)
-// and stores cells into a vector's reserved capacity.
+// Unsafe code here only loads points from a slice in whole vectors (its layout and length
+// checked) and reads a vector's lanes as an array (each block with its `SAFETY:` comment).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod lanes {
@@ -787,13 +830,14 @@ mod lanes {
                 .is_some_and(|c| c < limit)
     }
 
-    /// The x and y of the eight points from `at` and the mask of those with both finite.
+    /// The x and y of eight points and the mask of those with both finite.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    unsafe fn load(points: &[Vec2], at: usize) -> (__m512d, __m512d, __mmask8) {
-        assert!(at + 8 <= points.len());
-        let base = points.as_ptr().add(at).cast::<f64>();
-        let (lo, hi) = (_mm512_loadu_pd(base), _mm512_loadu_pd(base.add(8)));
+    fn load(points: &[Vec2; 8]) -> (__m512d, __m512d, __mmask8) {
+        const { assert!(POINT_LAYOUT, "a point is x then y, 16 bytes") };
+        let base = points.as_ptr().cast::<f64>();
+        // SAFETY: eight points of that layout are sixteen `f64`s from `base`, all in `points`.
+        let (lo, hi) = unsafe { (_mm512_loadu_pd(base), _mm512_loadu_pd(base.add(8))) };
         let even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
         let odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
         let (x, y) = (
@@ -810,22 +854,27 @@ mod lanes {
     /// [`finite_bounds_scalar`]: each lane keeps `if p < min { p } else { min }` (and the same for the
     /// maximum) over its finite points, then the lanes and the remainder are folded the same way.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn bounds(points: &[Vec2]) -> (Vec2, Vec2) {
+    pub(super) fn bounds(points: &[Vec2]) -> (Vec2, Vec2) {
         let whole = points.len() / 8 * 8;
         let (mut min_x, mut min_y) = (_mm512_set1_pd(f64::INFINITY), _mm512_set1_pd(f64::INFINITY));
         let (mut max_x, mut max_y) = (
             _mm512_set1_pd(f64::NEG_INFINITY),
             _mm512_set1_pd(f64::NEG_INFINITY),
         );
-        for at in (0..whole).step_by(8) {
-            let (x, y, finite) = load(points, at);
+        for eight in points.chunks_exact(8) {
+            let Some(eight) = eight.first_chunk::<8>() else {
+                continue;
+            };
+            let (x, y, finite) = load(eight);
             // `_mm512_min_pd(a, b)` is `a < b ? a : b`, lane by lane.
             min_x = _mm512_mask_min_pd(min_x, finite, x, min_x);
             min_y = _mm512_mask_min_pd(min_y, finite, y, min_y);
             max_x = _mm512_mask_max_pd(max_x, finite, x, max_x);
             max_y = _mm512_mask_max_pd(max_y, finite, y, max_y);
         }
-        let lanes = |v: __m512d| std::mem::transmute::<__m512d, [f64; 8]>(v);
+        // SAFETY: `__m512d` and `[f64; 8]` have the same size, and every bit pattern is an
+        // `f64`.
+        let lanes = |v: __m512d| unsafe { std::mem::transmute::<__m512d, [f64; 8]>(v) };
         let mut folded: Vec<Vec2> = Vec::with_capacity(16 + points.len() - whole);
         for (x, y) in lanes(min_x).into_iter().zip(lanes(min_y)) {
             folded.push(Vec2 { x, y });
@@ -842,7 +891,7 @@ mod lanes {
     /// `[0, last]` in floats before the truncation (the same column: the last is a whole
     /// number, and a maximum with zero maps NaN to zero as `f64::max` does).
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn cells(map: &CellMap, points: &[Vec2], cells: &mut Vec<u32>) {
+    pub(super) fn cells(map: &CellMap, points: &[Vec2], cells: &mut Vec<u32>) {
         let whole = points.len() / 8 * 8;
         cells.reserve(points.len());
         let (ox, oy, inverse) = (
@@ -854,10 +903,11 @@ mod lanes {
         let zero = _mm512_setzero_pd();
         let columns = _mm512_set1_epi32(map.columns as i32);
         let left_out = _mm512_set1_epi32(-1);
-        let start = cells.len();
-        let out = cells.as_mut_ptr().add(start).cast::<i32>();
-        for at in (0..whole).step_by(8) {
-            let (x, y, finite) = load(points, at);
+        for eight in points.chunks_exact(8) {
+            let Some(eight) = eight.first_chunk::<8>() else {
+                continue;
+            };
+            let (x, y, finite) = load(eight);
             let clamp = |v: __m512d, origin: __m512d, last: __m512d| {
                 let offset = _mm512_mul_pd(_mm512_sub_pd(v, origin), inverse);
                 _mm512_min_pd(_mm512_max_pd(offset, zero), last)
@@ -866,10 +916,12 @@ mod lanes {
             let row = _mm512_castsi256_si512(_mm512_cvttpd_epi32(clamp(y, oy, last_y)));
             let cell = _mm512_add_epi32(_mm512_mullo_epi32(row, columns), column);
             let cell = _mm512_mask_mov_epi32(left_out, __mmask16::from(finite), cell);
-            _mm256_storeu_si256(out.add(at).cast(), _mm512_castsi512_si256(cell));
+            // SAFETY: `__m256i` and `[u32; 8]` have the same size, and every bit pattern is a
+            // `u32`.
+            let eight =
+                unsafe { std::mem::transmute::<__m256i, [u32; 8]>(_mm512_castsi512_si256(cell)) };
+            cells.extend_from_slice(&eight);
         }
-        // Every cell below `start + whole` was written above.
-        cells.set_len(start + whole);
         cells.extend(points[whole..].iter().map(|p| map.cell(*p)));
     }
 }
@@ -908,6 +960,7 @@ mod tests {
 
     #[test]
     fn cells_and_bounds_in_lanes_are_the_scalar_ones() {
+        let paths = crate::simd_paths::report("spatial cells and bounds", &["AVX-512"]);
         let mut points: Vec<Vec2> = (0..1_003)
             .map(|i| {
                 let f = f64::from(i);
@@ -933,7 +986,7 @@ mod tests {
         for count in [0, 1, 7, 8, 9, 64, 1_003] {
             let some = &points[..count];
             let (lanes, scalar) = (finite_bounds(some), finite_bounds_scalar(some));
-            assert_eq!(lanes, scalar, "{count}");
+            assert_eq!(lanes, scalar, "dispatched ({}), {count}", paths.best);
             for cell_m in [0.5, 1.75, 3.5, 40.0] {
                 let mut grid = SpatialGrid::default();
                 grid.rebuild(some, cell_m);
@@ -941,7 +994,10 @@ mod tests {
                 let mut cells = vec![7];
                 map.cells(some, &mut cells);
                 let one_by_one: Vec<u32> = some.iter().map(|p| map.cell(*p)).collect();
-                assert_eq!(cells[1..], one_by_one[..], "{count} {cell_m}");
+                assert_eq!(cells[1..], one_by_one[..], "dispatched, {count} {cell_m}");
+                let mut scalar = vec![7];
+                map.cells_scalar(some, &mut scalar);
+                assert_eq!(scalar[1..], one_by_one[..], "portable, {count} {cell_m}");
                 assert_eq!(grid.cell_of, one_by_one, "{count} {cell_m}");
             }
         }
@@ -1094,11 +1150,12 @@ mod tests {
     // Unsafe code here only calls the AVX-512 runs after detecting the features they need.
     #[allow(unsafe_code)]
     fn disc_runs_computed_in_lanes_are_the_scalar_ones() {
+        let paths = crate::simd_paths::report("spatial disc runs", &["AVX-512"]);
         #[cfg(target_arch = "x86_64")]
         {
-            if !(std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("popcnt"))
-            {
+            if !paths.avx512 {
+                // `report` said SKIPPED: only the portable runs exist on this CPU (the other
+                // tests of this module check them against a brute-force scan).
                 return;
             }
             let points = street_points(2_000);

@@ -14,9 +14,11 @@
 //! `i32` and their squares and sums are exact in `i64` (the convention's arithmetic). Slots with no
 //! candidate, and ineligible candidates, carry [`NO_RANK`], so whatever they compute offers nothing.
 
-// Unsafe code here only calls a `#[target_feature]` function after run-time detection of that
-// feature, which is what makes the call sound.
-#![allow(unsafe_code)]
+//!
+//! The passes are one portable function compiled for AVX-512F, AVX2 and no extension, the
+//! CPU's best picked at run time ([`multiversion`]: no hand-written detection, no `unsafe`).
+
+use multiversion::multiversion;
 
 use super::rank::{Rank, NO_RANK};
 
@@ -116,33 +118,12 @@ impl<'a> Lanes<'a> {
 pub(super) fn settle_row(row: &mut Slots, later: &mut [&mut Slots], scratch: &mut Vec<Rank>) {
     scratch.clear();
     scratch.resize(row.len(), NO_RANK);
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, detected just above.
-            unsafe { settle_avx512(row, later, scratch) };
-            return;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, detected just above.
-            unsafe { settle_avx2(row, later, scratch) };
-            return;
-        }
-    }
-    settle_portable(row, later, scratch);
+    settle(row, later, scratch);
 }
 
-/// [`settle_portable`] compiled for AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn settle_avx512(row: &mut Slots, later: &mut [&mut Slots], own_best: &mut [Rank]) {
-    settle_portable(row, later, own_best);
-}
-
-/// [`settle_portable`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn settle_avx2(row: &mut Slots, later: &mut [&mut Slots], own_best: &mut [Rank]) {
+/// [`settle_portable`] compiled for AVX-512F, AVX2 and no extension, the best the CPU has run.
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+fn settle(row: &mut Slots, later: &mut [&mut Slots], own_best: &mut [Rank]) {
     settle_portable(row, later, own_best);
 }
 
@@ -323,8 +304,16 @@ mod tests {
         rows.iter().map(offers).collect()
     }
 
+    /// [`settle_portable`] compiled for AVX2 alone, so that its AVX2 build is tested on a CPU
+    /// whose dispatch picks AVX-512.
+    #[multiversion(targets("x86_64+avx2"))]
+    fn settle_avx2(row: &mut Slots, later: &mut [&mut Slots], own_best: &mut [Rank]) {
+        settle_portable(row, later, own_best);
+    }
+
     #[test]
     fn every_instruction_path_settles_pairs_as_the_definition_does() {
+        let paths = crate::simd_paths::report("scatter::conflicts", &["AVX-512", "AVX2"]);
         for cells in [1, 2, 5, 17] {
             let rows = rows(cells);
             let expected = reference(&rows);
@@ -335,28 +324,19 @@ mod tests {
             );
             let mut scratch = Vec::new();
             let dispatched = settled(&rows, |row, later| settle_row(row, later, &mut scratch));
-            assert_eq!(dispatched, expected, "dispatched, {cells} cells");
+            assert_eq!(
+                dispatched, expected,
+                "dispatched ({}), {cells} cells",
+                paths.best
+            );
             let portable = settled(&rows, |row, later| {
                 settle_portable(row, later, &mut vec![NO_RANK; row.len()])
             });
             assert_eq!(portable, expected, "portable, {cells} cells");
-            #[cfg(target_arch = "x86_64")]
-            {
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    let avx2 = settled(&rows, |row, later| {
-                        // SAFETY: AVX2 was detected just above.
-                        unsafe { settle_avx2(row, later, &mut vec![NO_RANK; row.len()]) }
-                    });
-                    assert_eq!(avx2, expected, "AVX2, {cells} cells");
-                }
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    let avx512 = settled(&rows, |row, later| {
-                        // SAFETY: AVX-512F was detected just above.
-                        unsafe { settle_avx512(row, later, &mut vec![NO_RANK; row.len()]) }
-                    });
-                    assert_eq!(avx512, expected, "AVX-512, {cells} cells");
-                }
-            }
+            let avx2 = settled(&rows, |row, later| {
+                settle_avx2(row, later, &mut vec![NO_RANK; row.len()])
+            });
+            assert_eq!(avx2, expected, "AVX2 build, {cells} cells");
         }
     }
 }

@@ -10,7 +10,8 @@
 //! ([`Bodies::predicted_clear_each`]: the same verdicts, their blocks tested side by side).
 //!
 //! The blocks and the predicted test run in vector lanes where the CPU has AVX-512 or AVX2
-//! (detected at run time; the same code is compiled for each): every lane does exactly the
+//! (the same code compiled for each, the CPU's best picked at run time by [`multiversion`];
+//! the AVX-512 lane masks written with intrinsics): every lane does exactly the
 //! scalar operations in the scalar order (adds, subtractions, products, quotients, square roots
 //! and comparisons, never fused), so the verdicts are bit for bit those of the portable path.
 //! With AVX-512 every block of a batch of runs is listed first and filed in one loop, without a
@@ -19,17 +20,23 @@
 //! leaders are only recorded, and read again once all are filed (the leaders' room taken
 //! once).
 //!
+//! The grid's columns hold a block of lanes past every slot ([`COLUMN_BLOCK`]), so every path
+//! reads whole blocks and masks the lanes past a run: one lane-mask implementation, no scalar
+//! tail beside it.
+//!
 //! A body at another heading that cannot refuse any candidate — far enough that a lookahead
 //! cannot bring the walker within the diameter of it, and not moving towards the walker — is
 //! left out of the predicted test's list by every path ([`passes_every_candidate`]): the
 //! verdicts, all-ofs, are the same, over shorter lists.
 
-// Unsafe code here only calls a `#[target_feature]` function after run-time detection of that
-// feature, which is what makes the call sound, and, inside the AVX-512 functions, loads a block
-// of a grid column where the column holds it (or only the lanes it holds, masked), and stores
-// a vector through a pointer into a column checked or reserved just before to hold the eight
+// Unsafe code here only calls a `#[target_feature]` function from the build multiversion
+// compiled, and runs only, for that feature, and, inside the AVX-512 functions, loads a block of
+// a grid column where the column holds it (the grid pads its columns a block past every slot)
+// and stores a vector through a pointer into a column reserved just before to hold the eight
 // `f64`s written there (each with its `SAFETY:` comment).
 #![allow(unsafe_code)]
+
+use multiversion::multiversion;
 
 use super::body::SAFETY_DIAMETER_M;
 use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
@@ -37,10 +44,12 @@ use super::steer::{body_clear, swept_clear, Neighbour};
 use super::step::{FOLLOW_MIN_SPEED_M_S, YIELD_CORRIDOR_M};
 use super::{LOOKAHEAD_M, OPPOSING_SCAN_M};
 use crate::project::Vec2;
-use crate::sim::spatial::{BodyColumns, SpatialGrid};
+use crate::sim::spatial::{BodyColumns, SpatialGrid, COLUMN_BLOCK};
 
-/// Bodies filed, or tested, together (eight `f64` lanes: one AVX-512 vector).
+/// Bodies filed, or tested, together (eight `f64` lanes: one AVX-512 vector; the grid's
+/// columns hold whole blocks of them).
 const LANES: usize = 8;
+const _: () = assert!(COLUMN_BLOCK == LANES);
 /// Fewer bodies at another heading than this are tested one by one.
 const FEW_OTHERS: usize = 4;
 
@@ -353,19 +362,32 @@ fn first_refusal(
         };
         return (0..n).find(|&k| !test(k));
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, detected just above.
-            return unsafe { first_refusal_avx512(others, n, here, endpoint, horizon_s) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, detected just above.
-            return unsafe { first_refusal_avx2(others, n, here, endpoint, horizon_s) };
-        }
-    }
-    first_refusal_portable(others, n, here, endpoint, horizon_s)
+    first_refusal_dispatched(others, n, here, endpoint, horizon_s)
 }
+
+/// [`first_refusal_portable`] compiled for AVX-512F (its block test in lane masks:
+/// [`first_refusal_avx512`]), AVX2 and no extension, the best the CPU has run.
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"), dispatcher = "direct")]
+fn first_refusal_dispatched(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> Option<usize> {
+    multiversion::target::match_target! {
+        "x86_64+avx512f" => {
+            // SAFETY: this arm is compiled only into the AVX-512F build, which multiversion
+            // runs only where the CPU has AVX-512F.
+            unsafe { first_refusal_avx512(others, n, here, endpoint, horizon_s) }
+        }
+        _ => first_refusal_portable(others, n, here, endpoint, horizon_s),
+    }
+}
+
+/// A value on a cache line of its own (64-byte aligned).
+#[repr(align(64))]
+struct CacheLine<T>(T);
 
 /// [`first_refusal_portable`] with AVX-512F lane masks.
 #[cfg(target_arch = "x86_64")]
@@ -379,29 +401,12 @@ fn first_refusal_avx512(
 ) -> Option<usize> {
     first_refusal_with(
         |block, held, here, endpoint, horizon_s| {
-            let mut refused = [0];
-            lanes::block_refusals_avx512(block, held, (here, horizon_s), &[endpoint], &mut refused);
-            refused[0]
-        },
-        others,
-        (n, here, endpoint, horizon_s),
-    )
-}
-
-/// [`first_refusal_portable`] compiled for AVX2 (its block test in a closure of its own,
-/// which is compiled for AVX2 too).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn first_refusal_avx2(
-    others: &Others,
-    n: usize,
-    here: Vec2,
-    endpoint: Vec2,
-    horizon_s: f64,
-) -> Option<usize> {
-    first_refusal_with(
-        |block, held, here, endpoint, horizon_s| {
-            block_refusals(block, held, here, endpoint, horizon_s)
+            // On a 64-byte boundary, so the frame around the loop is too (its vector spills
+            // then never straddle cache lines, whatever the callers' frames).
+            let mut refused = CacheLine([0]);
+            let refusals = &mut refused.0;
+            lanes::block_refusals_avx512(block, held, (here, horizon_s), &[endpoint], refusals);
+            refused.0[0]
         },
         others,
         (n, here, endpoint, horizon_s),
@@ -500,18 +505,27 @@ fn clear_candidates(
     endpoints: &[Vec2],
     horizon_s: f64,
 ) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F, detected just above.
-            return unsafe { clear_candidates_avx512(others, n, here, endpoints, horizon_s) };
+    clear_candidates_dispatched(others, n, here, endpoints, horizon_s)
+}
+
+/// [`clear_candidates_portable`] compiled for AVX-512F (its block test in lane masks:
+/// [`clear_candidates_avx512`]), AVX2 and no extension, the best the CPU has run.
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"), dispatcher = "direct")]
+fn clear_candidates_dispatched(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    multiversion::target::match_target! {
+        "x86_64+avx512f" => {
+            // SAFETY: this arm is compiled only into the AVX-512F build, which multiversion
+            // runs only where the CPU has AVX-512F.
+            unsafe { clear_candidates_avx512(others, n, here, endpoints, horizon_s) }
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, detected just above.
-            return unsafe { clear_candidates_avx2(others, n, here, endpoints, horizon_s) };
-        }
+        _ => clear_candidates_portable(others, n, here, endpoints, horizon_s),
     }
-    clear_candidates_portable(others, n, here, endpoints, horizon_s)
 }
 
 /// [`clear_candidates_portable`] with AVX-512F lane masks.
@@ -527,26 +541,6 @@ fn clear_candidates_avx512(
     clear_candidates_with(
         |block, held, here, endpoints, horizon_s, refused| {
             lanes::block_refusals_avx512(block, held, (here, horizon_s), endpoints, refused);
-        },
-        others,
-        (n, here, endpoints, horizon_s),
-    )
-}
-
-/// [`clear_candidates_portable`] compiled for AVX2 (its block test in a closure of its own,
-/// which is compiled for AVX2 too).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn clear_candidates_avx2(
-    others: &Others,
-    n: usize,
-    here: Vec2,
-    endpoints: &[Vec2],
-    horizon_s: f64,
-) -> u32 {
-    clear_candidates_with(
-        |block, held, here, endpoints, horizon_s, refused| {
-            each_block_refusals(block, held, (here, horizon_s), endpoints, refused);
         },
         others,
         (n, here, endpoints, horizon_s),
@@ -745,43 +739,45 @@ pub fn gather_walker(
     slack_m: f64,
     bodies: &mut Bodies,
 ) -> Reading {
-    let motion = (here, axis, horizon_s, full_step_m);
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("popcnt")
-        {
-            // SAFETY: the CPU supports AVX-512F and POPCNT, detected just above.
-            return unsafe {
-                gather_walker_avx512(
-                    grid,
-                    row,
-                    here,
-                    axis,
-                    horizon_s,
-                    full_step_m,
-                    slack_m,
-                    bodies,
-                )
-            };
+    gather_walker_dispatched(
+        grid,
+        row,
+        (here, axis, horizon_s, full_step_m),
+        slack_m,
+        bodies,
+    )
+}
+
+/// [`gather_walker`] in the AVX-512F and POPCNT build ([`gather_walker_avx512`]), the AVX2
+/// one ([`gather_walker_avx2`]) or the portable one, the best the CPU has run (`motion`: here,
+/// axis, horizon, full step).
+#[multiversion(targets("x86_64+avx512f+popcnt", "x86_64+avx2"), dispatcher = "direct")]
+fn gather_walker_dispatched(
+    grid: &SpatialGrid,
+    row: usize,
+    motion: (Vec2, Vec2, f64, f64),
+    slack_m: f64,
+    bodies: &mut Bodies,
+) -> Reading {
+    multiversion::target::match_target! {
+        "x86_64+avx512f+popcnt" => {
+            let (here, axis, horizon_s, full_step_m) = motion;
+            // SAFETY: this arm is compiled only into the AVX-512F and POPCNT build, which
+            // multiversion runs only where the CPU has both.
+            unsafe {
+                gather_walker_avx512(grid, row, here, axis, horizon_s, full_step_m, slack_m, bodies)
+            }
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, detected just above.
-            return unsafe {
-                gather_walker_avx2(
-                    grid,
-                    row,
-                    here,
-                    axis,
-                    horizon_s,
-                    full_step_m,
-                    slack_m,
-                    bodies,
-                )
-            };
+        "x86_64+avx2" => {
+            let (here, axis, horizon_s, full_step_m) = motion;
+            // SAFETY: this arm is compiled only into the AVX2 build, which multiversion runs
+            // only where the CPU has AVX2.
+            unsafe {
+                gather_walker_avx2(grid, row, here, axis, horizon_s, full_step_m, slack_m, bodies)
+            }
         }
+        _ => gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies),
     }
-    gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies)
 }
 
 /// [`gather_walker`] with AVX-512F (and POPCNT, for the counts of the lanes filed): see
@@ -851,8 +847,9 @@ fn gather_walker_by(
 ) -> Reading {
     let (reach, touch_reach_m, held) = begin_gathering(grid, here, horizon_s, full_step_m, bodies);
     // Each run a block of `LANES` slots at a time (the last block of a run reads the slots
-    // after it too: whatever they hold, their lanes are not found), with room made for the
-    // run and a whole block past it (every lane of a block is written).
+    // after it too, which the grid's padding holds: whatever they hold, their lanes are not
+    // found), with room made for the run and a whole block past it (every lane of a block is
+    // written).
     let columns = grid.columns();
     let mut scan = Scan {
         here,
@@ -873,8 +870,9 @@ fn gather_walker_by(
         bodies,
     };
     grid.for_each_run_near(here, reach + slack_m, |run| {
-        // A run the columns do not hold (never handed out) is left out whole.
-        if run.end > held {
+        // A run the columns do not hold with a block past it (never handed out: the grid pads
+        // them) is left out whole.
+        if run.end + LANES > held {
             return;
         }
         let b = &mut *scan.bodies;
@@ -965,8 +963,8 @@ struct Masks {
 }
 
 /// Files the block of [`LANES`] slots from `first` (the lanes its run holds set in `valid`,
-/// the lowest ones) with `file_block`, or one by one, in slot order, where the columns end
-/// within it.
+/// the lowest ones) with `file_block` (the columns hold a block from every slot of a run: the
+/// grid pads them, and the gathering leaves out a run they do not).
 #[inline(always)]
 fn scan_block_with(
     scan: &mut Scan<'_>,
@@ -988,12 +986,6 @@ fn scan_block_with(
         chunk(fy),
     ) {
         file_block(scan, first, valid, [bx, by, bvx, bvy, bfx, bfy]);
-    } else {
-        for slot in first..first + valid.count_ones() as usize {
-            let block = [x, y, vx, vy, fx, fy].map(|column| one_slot(column, slot));
-            let tests = scan.masks::<1>(block);
-            scan.file(slot, tests, block, Bodies::file_others::<1>);
-        }
     }
 }
 
@@ -1001,14 +993,6 @@ fn scan_block_with(
 #[inline(always)]
 fn block_at(column: &[f64], first: usize) -> Option<&[f64; LANES]> {
     column.get(first..).and_then(<[f64]>::first_chunk::<LANES>)
-}
-
-/// The one entry of `column` at `slot` (which the column holds).
-fn one_slot(column: &[f64], slot: usize) -> &[f64; 1] {
-    column
-        .get(slot..)
-        .and_then(<[f64]>::first_chunk::<1>)
-        .unwrap_or(&[f64::NAN])
 }
 
 impl Scan<'_> {
@@ -1184,6 +1168,12 @@ mod lanes {
         let (reach, touch_reach_m, held) =
             super::begin_gathering(grid, here, horizon_s, full_step_m, bodies);
         let columns = grid.columns();
+        // Every column cut to the `held` slots all hold (`held` is the least length, so the
+        // cut is in bounds), so one bounds check of a block serves all six.
+        let [cx, cy, cvx, cvy, cfx, cfy] = [
+            columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
+        ]
+        .map(|column| &column[..held]);
         let own = grid.slot_of(row).unwrap_or(usize::MAX);
         let splat = _mm512_set1_pd;
         let (hx, hy, ax, ay) = (splat(here.x), splat(here.y), splat(axis.x), splat(axis.y));
@@ -1201,7 +1191,7 @@ mod lanes {
         let file_runs = |runs: &[(usize, usize)]| {
             let (mut total, mut blocks) = (0, 0);
             for &(start, end) in runs {
-                if end <= held {
+                if end + LANES <= held {
                     total += end - start;
                     blocks += (end - start).div_ceil(LANES);
                 }
@@ -1228,8 +1218,9 @@ mod lanes {
             }
             let mut listed = 0;
             for &(start, end) in runs {
-                // A run the columns do not hold (never handed out) is left out whole.
-                if end > held {
+                // A run the columns do not hold with a block past it (never handed out: the
+                // grid pads them) is left out whole.
+                if end + LANES > held {
                     continue;
                 }
                 let count = (end - start).div_ceil(LANES);
@@ -1247,22 +1238,13 @@ mod lanes {
             }
             for &(first, end) in &list[..listed] {
                 let valid = (u32::MAX >> (32 - (end - first).min(LANES))) as __mmask8;
-                let whole = first + LANES <= held;
                 let load = |column: &[f64]| {
-                    if whole {
-                        // SAFETY: `first + LANES <= held <= column.len()` (just above).
-                        unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
-                    } else {
-                        // SAFETY: `first < end <= held <= column.len()`, so the pointer
-                        // is in the column, and the lanes `valid` selects (from `first`
-                        // to `end`) are too; a masked load reads no other lane.
-                        unsafe { _mm512_maskz_loadu_pd(valid, column.as_ptr().add(first)) }
-                    }
+                    // SAFETY: every listed block lies in the columns, which hold `held`
+                    // slots (`first < end` and `end + LANES <= held`, checked when listed);
+                    // the lanes past the run are masked out by `valid`.
+                    unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
                 };
-                let [x, y, vx, vy, fx, fy] = [
-                    columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-                ]
-                .map(load);
+                let [x, y, vx, vy, fx, fy] = [cx, cy, cvx, cvy, cfx, cfy].map(load);
                 let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
                 let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
                 let at = own.wrapping_sub(first);
@@ -1323,18 +1305,13 @@ mod lanes {
             let first = (record & u64::from(u32::MAX)) as usize;
             let touch = (record >> 32) as __mmask8;
             let leads = (record >> 40) as __mmask8;
-            let whole = first + LANES <= held;
+            // A listed block, so in the columns; lanes past its run are in neither mask.
             let load = |column: &[f64]| {
-                if whole {
-                    // SAFETY: `first + LANES <= held <= column.len()` (just above).
-                    unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
-                } else {
-                    // SAFETY: the record's lanes are found bodies, within the column, and
-                    // `first` is one of them or before them; a masked load reads no other lane.
-                    unsafe { _mm512_maskz_loadu_pd(touch | leads, column.as_ptr().add(first)) }
-                }
+                // SAFETY: a recorded block is a listed one, so it lies in the columns (see
+                // the listing); lanes past its run are in neither mask.
+                unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
             };
-            let (x, y) = (load(columns.x), load(columns.y));
+            let (x, y) = (load(cx), load(cy));
             let (dx, dy) = (_mm512_sub_pd(x, hx), _mm512_sub_pd(y, hy));
             let d2 = _mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy));
             let ahead = _mm512_add_pd(_mm512_mul_pd(dx, ax), _mm512_mul_pd(dy, ay));
@@ -1775,6 +1752,7 @@ mod tests {
 
     #[test]
     fn every_instruction_path_files_and_reads_as_the_portable_one() {
+        let paths = crate::simd_paths::report("walk gathering", &["AVX-512", "AVX2"]);
         let mut draw = stream(0x51_7cc1_b727_220a);
         let (mut points, mut velocities, mut facings) = (Vec::new(), Vec::new(), Vec::new());
         for centre in 0..12 {
@@ -1822,6 +1800,9 @@ mod tests {
                     assert_eq!(gathered(reading, &bodies), want, "avx2, walker {row}");
                 }
             }
+            let reading = gather_walker(&grid, row, here, axis, 0.7, step, 0.0, &mut bodies);
+            let at = format!("dispatched ({}), walker {row}", paths.best);
+            assert_eq!(gathered(reading, &bodies), want, "{at}");
         }
         assert!(
             leaders > 50 && oncoming > 50 && touched > 500,
@@ -1829,8 +1810,35 @@ mod tests {
         );
     }
 
+    /// [`first_refusal_portable`] compiled for AVX2 alone (tested on a CPU whose dispatch
+    /// picks AVX-512 too).
+    #[multiversion(targets("x86_64+avx2"))]
+    fn first_refusal_avx2_build(
+        others: &Others,
+        n: usize,
+        here: Vec2,
+        endpoint: Vec2,
+        horizon_s: f64,
+    ) -> Option<usize> {
+        first_refusal_portable(others, n, here, endpoint, horizon_s)
+    }
+
+    /// [`clear_candidates_portable`] compiled for AVX2 alone (tested on a CPU whose dispatch
+    /// picks AVX-512 too).
+    #[multiversion(targets("x86_64+avx2"))]
+    fn clear_candidates_avx2_build(
+        others: &Others,
+        n: usize,
+        here: Vec2,
+        endpoints: &[Vec2],
+        horizon_s: f64,
+    ) -> u32 {
+        clear_candidates_portable(others, n, here, endpoints, horizon_s)
+    }
+
     #[test]
     fn every_instruction_path_finds_the_first_refusal_of_the_body_test() {
+        let paths = crate::simd_paths::report("walk first refusal", &["AVX-512", "AVX2"]);
         let mut draw = stream(0x2545_f491_4f6c_dd1d);
         let d = SAFETY_DIAMETER_M;
         let (mut refusals, mut clears) = (0, 0);
@@ -1904,12 +1912,11 @@ mod tests {
                         unsafe { first_refusal_avx512(&others, n, here, endpoint, horizon_s) };
                     assert_eq!(got, want, "avx512, case {case}");
                 }
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU supports AVX2, detected just above.
-                    let got = unsafe { first_refusal_avx2(&others, n, here, endpoint, horizon_s) };
-                    assert_eq!(got, want, "avx2, case {case}");
-                }
             }
+            let got = first_refusal_avx2_build(&others, n, here, endpoint, horizon_s);
+            assert_eq!(got, want, "AVX2 build, case {case}");
+            let got = first_refusal(&others, n, here, endpoint, horizon_s);
+            assert_eq!(got, want, "dispatched ({}), case {case}", paths.best);
         }
         assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
     }
@@ -1945,6 +1952,7 @@ mod tests {
 
     #[test]
     fn every_instruction_path_tests_candidates_together_as_one_by_one() {
+        let paths = crate::simd_paths::report("walk candidates together", &["AVX-512", "AVX2"]);
         let mut draw = stream(0x6a09_e667_f3bc_c908);
         let (mut clear, mut refused) = (0, 0);
         for case in 0..4_000 {
@@ -1986,13 +1994,11 @@ mod tests {
                         unsafe { clear_candidates_avx512(&others, n, here, &endpoints, horizon_s) };
                     assert_eq!(got, want, "avx512, case {case}");
                 }
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU supports AVX2, detected just above.
-                    let got =
-                        unsafe { clear_candidates_avx2(&others, n, here, &endpoints, horizon_s) };
-                    assert_eq!(got, want, "avx2, case {case}");
-                }
             }
+            let got = clear_candidates_avx2_build(&others, n, here, &endpoints, horizon_s);
+            assert_eq!(got, want, "AVX2 build, case {case}");
+            let got = clear_candidates(&others, n, here, &endpoints, horizon_s);
+            assert_eq!(got, want, "dispatched ({}), case {case}", paths.best);
             // Through the lists, one by one or together.
             let mut bodies = Bodies {
                 horizon_s,

@@ -138,33 +138,6 @@ fn damaged_files_are_refused_by_what_is_wrong() {
     assert_eq!(world.state_digest(), digest);
 }
 
-#[test]
-fn a_world_with_a_knockdown_scene_is_not_written() {
-    let mut snapshot = directed().snapshot();
-    let empty = crate::sim::obstacles::ObstacleSet::new(Vec::new(), 0);
-    let zero = crate::project::Vec2 { x: 0.0, y: 0.0 };
-    snapshot.knock.knock_down(
-        &empty,
-        crate::sim::knockdown::KnockdownRequest {
-            handle: AgentHandle {
-                index: 0,
-                generation: 0,
-            },
-            position: zero,
-            facing: crate::project::Vec2 { x: 1.0, y: 0.0 },
-            velocity_m_s: zero,
-            impulse_n_s: [100.0, 0.0, 0.0],
-            intent: crate::sim::AgentState::Walking,
-        },
-    );
-    let error = encode(&snapshot, "long-street").expect_err("refused");
-    assert_eq!(error, SnapshotEncodeError::PhysicsScene { frame: 0 });
-    assert!(
-        error.to_string().contains("knockdown physics scene"),
-        "{error}"
-    );
-}
-
 /// A valid file whose payload is replaced and re-checksummed (so the decoder itself is tested).
 fn with_payload(bytes: &[u8], payload: &[u8]) -> Vec<u8> {
     let start = 8 + 4 + 32 + 8 + 4 + 11;

@@ -741,8 +741,10 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
             };
             sets.events.push(sets.frame, kind, handle, source, detail);
         }
+        let was = agents.crosswalk[row].phase;
         if is_listed && refresh_window(agents, row) {
             stats.window_refreshes += 1;
+            recount(&mut stats.phases, was, CrosswalkPhase::Requested);
             let handle = sets.slots.handle_of(row);
             let source = Some(agents.source[row]);
             let kind = EventKind::WindowRefresh;
@@ -761,6 +763,7 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
                 agents.crosswalk[row] = c;
                 agents.liveness[row] = super::stuck::Liveness::at(c.exit);
                 stats.forced_clears += 1;
+                recount(&mut stats.phases, was, CrosswalkPhase::Completed);
                 let handle = sets.slots.handle_of(row);
                 let source = Some(agents.source[row]);
                 sets.events.push(
@@ -777,4 +780,12 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
         }
     }
     stats.stuck_now += quiet_stuck;
+}
+
+/// Moves one agent from phase `from` to phase `to` in the per-phase counts the crossings phase
+/// took (the liveness guard changes a phase after they were counted).
+fn recount(phases: &mut [u64; 6], from: CrosswalkPhase, to: CrosswalkPhase) {
+    let from = &mut phases[usize::from(from.code())];
+    *from = from.saturating_sub(1);
+    phases[usize::from(to.code())] += 1;
 }

@@ -11,10 +11,15 @@ use crate::project::{
 use crate::sim::{build_world, CompiledScenario, SimSpace, World};
 
 pub(super) fn space() -> Arc<SimSpace> {
+    space_of(8.0)
+}
+
+/// The test block with sidewalks `sidewalk_width_m` wide.
+pub(super) fn space_of(sidewalk_width_m: f64) -> Arc<SimSpace> {
     let block = build_street_block(&StreetBlockParams {
         length_m: 40.0,
         road_width_m: 7.0,
-        sidewalk_width_m: 8.0,
+        sidewalk_width_m,
         furniture_zone_m: 1.5,
         lanes: 2,
         crosswalks: 1,

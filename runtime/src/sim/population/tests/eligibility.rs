@@ -276,8 +276,8 @@ fn a_population_pause_at_frame_0_pauses_from_the_first_step() {
     assert_eq!(unpaused[..3], [1, 2, 3], "a cycle per frame");
     let (paused, world) = born(pause(0));
     // Frames 1..=10 are paused (0.5 s from frame 0); cycles resume at frame 11.
-    assert_eq!(paused[..11], [0; 11]);
-    assert_eq!(paused[11], 1);
+    assert_eq!(paused[..10], [0; 10]);
+    assert_eq!(paused[10..], [1, 2]);
     let applied: Vec<u64> = world
         .events()
         .of_kind(EventKind::Directive)

@@ -63,7 +63,11 @@ fn the_crosswalk_demo_cycles_safely_with_the_liveness_guard_at_zero() {
     assert_eq!(w.stuck_agents(), Vec::new());
     // Every stuck flag raised was a walker waiting for the signal (a wait past 15 s when it
     // reached its point just after a walk phase), never a body or a step.
-    let flags: Vec<_> = w.events().of_kind(EventKind::Stuck).map(|e| e.detail).collect();
+    let flags: Vec<_> = w
+        .events()
+        .of_kind(EventKind::Stuck)
+        .map(|e| e.detail)
+        .collect();
     assert!(
         flags
             .iter()
@@ -71,7 +75,7 @@ fn the_crosswalk_demo_cycles_safely_with_the_liveness_guard_at_zero() {
         "{flags:?}"
     );
     // What the two minutes computed (pinned; re-pin deliberately when behaviour changes). The
-    // window refreshes are walkers born in the queue's way at the start (frames 81–96), and one
+    // window refreshes: four walkers born in the queue's way at the start (frames 81–96), two
     // later.
     let hazard = w.crossings().hazard.expect("hazard");
     assert_eq!(

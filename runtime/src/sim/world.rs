@@ -719,7 +719,12 @@ impl World {
     /// changes, so worlds without any keep their digests).
     fn apply_frame_zero_directives(&mut self) {
         let config = &*self.config;
-        if config.scenario.directives.first().is_none_or(|d| d.frame != 0) {
+        if config
+            .scenario
+            .directives
+            .first()
+            .is_none_or(|d| d.frame != 0)
+        {
             return;
         }
         let mut sets = Sets {

@@ -60,7 +60,10 @@ fn sixteen_crossers_cycle_with_no_forced_clear_and_nobody_stuck() {
             "{crossers}"
         );
         assert_eq!(stats.groups * 3, stats.group_members, "{crossers}");
-        assert!(fewest >= 1, "{crossers}: every crosser completes a crossing");
+        assert!(
+            fewest >= 1,
+            "{crossers}: every crosser completes a crossing"
+        );
         // What the two minutes computed (pinned; re-pin deliberately): completions, the
         // fewest any crosser completed, window refreshes, stuck flags raised, stuck now.
         assert_eq!(
@@ -132,7 +135,11 @@ fn a_queued_walker_stalled_short_of_its_waiting_point_waits_where_it_stands() {
         world.step();
     }
     let frame = world.frame();
-    assert_eq!(refreshed(&world), [frame], "refreshed once, before the walk phase");
+    assert_eq!(
+        refreshed(&world),
+        [frame],
+        "refreshed once, before the walk phase"
+    );
     // Counted with every refresh (others may stall behind it too).
     let stats = world.crossings().stats;
     assert_eq!(

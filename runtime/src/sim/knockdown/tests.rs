@@ -585,7 +585,9 @@ fn a_snapshot_file_saved_mid_knockdown_continues_bit_for_bit() {
     for frame in 1..=140u64 {
         straight.step();
         if [21, 25, 60, 120].contains(&frame) {
-            let bytes = straight.snapshot_bytes().expect("a knockdown world encodes");
+            let bytes = straight
+                .snapshot_bytes()
+                .expect("a knockdown world encodes");
             files.push((frame, bytes, straight.knockdowns().len()));
         }
     }

@@ -100,7 +100,7 @@ fn the_event_log_is_structured_with_positions_and_per_kind_drops() {
     let (_, log) = retire_reuse(&[]);
     assert_eq!(log["schema"], "stagecraft.events/1");
     let by_kind = log["dropped_by_kind"].as_object().expect("per kind");
-    assert_eq!(by_kind.len(), 22);
+    assert_eq!(by_kind.len(), 23);
     assert_eq!(by_kind.values().filter_map(|v| v.as_u64()).sum::<u64>(), 0);
     let events = log["events"].as_array().expect("events");
     let retired = events

@@ -9,11 +9,12 @@
 mod example_world;
 
 use stagecraft_runtime::sim::{
-    CameraObserver, CrosswalkPhase, EventKind, GroupRole, SignalPhase, Tier, World,
+    CameraObserver, CrosswalkPhase, EventDetail, EventKind, GroupRole, SignalPhase, StuckReason,
+    Tier, World,
 };
 
 /// The most crossers forced Full at once over the first minute (pinned).
-const MOST_FORCED: usize = 11;
+const MOST_FORCED: usize = 12;
 
 fn world() -> World {
     example_world::example_world("crosswalk-demo", "crosswalk-demo", "ping-pong")
@@ -60,8 +61,22 @@ fn the_crosswalk_demo_cycles_safely_with_the_liveness_guard_at_zero() {
     assert_eq!(w.events().of_kind(EventKind::ForcedClear).count(), 0);
     assert_eq!(stats.stuck_now, 0);
     assert_eq!(w.stuck_agents(), Vec::new());
-    assert_eq!(stats.stuck_flags, 0);
-    // What the two minutes computed (pinned; re-pin deliberately when behaviour changes).
+    // Every stuck flag raised was a walker waiting for the signal (a wait past 15 s when it
+    // reached its point just after a walk phase), never a body or a step.
+    let flags: Vec<_> = w
+        .events()
+        .of_kind(EventKind::Stuck)
+        .map(|e| e.detail)
+        .collect();
+    assert!(
+        flags
+            .iter()
+            .all(|d| *d == EventDetail::Stuck(StuckReason::WaitingForSignal)),
+        "{flags:?}"
+    );
+    // What the two minutes computed (pinned; re-pin deliberately when behaviour changes). The
+    // window refreshes: four walkers born in the queue's way at the start (frames 81–96), two
+    // later.
     let hazard = w.crossings().hazard.expect("hazard");
     assert_eq!(
         (
@@ -73,10 +88,12 @@ fn the_crosswalk_demo_cycles_safely_with_the_liveness_guard_at_zero() {
             hazard.stopped_steps,
             stats.groups,
             stats.group_members,
+            stats.window_refreshes,
+            stats.stuck_flags,
         ),
-        (65, 7, 7, 11, 810, 1590, 1, 3),
+        (62, 6, 7, 12, 810, 1590, 1, 3, 6, 1),
         "completed, walk phases, gate closures, most forced Full, hazard advanced / stopped, \
-         groups, members"
+         groups, members, window refreshes, stuck flags"
     );
 }
 
@@ -134,7 +151,7 @@ fn the_forced_full_count_is_every_crosser_in_a_forced_phase_and_each_is_full() {
 
 #[test]
 fn crossers_queue_side_by_side_in_their_lanes_a_body_apart() {
-    // 330 pair-frames with eleven crossers (144 with the six before groups and the observer).
+    // Pinned below.
     // Two lanes split each direction's half of the 4 m crosswalk: two crossers waiting in one
     // row stand at their own waiting points, a lane (1 m) apart — more than a body.
     let mut w = world();
@@ -163,9 +180,9 @@ fn crossers_queue_side_by_side_in_their_lanes_a_body_apart() {
             }
         }
     }
-    // 144 pair-frames over the run (pinned; before, the second lane stood 0.325 m off the first,
-    // nearer than a body, so no two crossers ever stood at their points side by side).
-    assert_eq!(side_by_side, 330, "pairs of crossers waiting side by side");
+    // 386 pair-frames over the run with twelve crossers (pinned; 330 with eleven before the
+    // queue-tail rule; before lanes a body apart, none).
+    assert_eq!(side_by_side, 386, "pairs of crossers waiting side by side");
 }
 
 /// The row of a follower's leader, when alive.
@@ -214,7 +231,7 @@ fn the_demo_shows_groups_crossing_together_regrouping_tiers_and_every_frame() {
     assert_eq!(
         (stats.groups, stats.group_members),
         (1, 3),
-        "11 crossers: the seeded window of twelve holds one group of three"
+        "12 crossers: the seeded window of twelve holds one group of three, a quarter"
     );
     assert_eq!(most_members, 3);
     assert!(together > 0, "a follower crosses while its leader does");

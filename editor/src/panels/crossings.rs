@@ -96,9 +96,14 @@ pub fn sample_text(s: &CrossingSample) -> Vec<String> {
             s.queries_processed, s.queries_deferred
         ),
         format!(
-            "liveness: forced clears {} · stalled committed {} · max no-progress {:.2} s · \
-             stuck now {} · stuck flags {}",
-            s.forced_clears, s.stalled_committed, s.max_no_progress_s, s.stuck_now, s.stuck_flags
+            "liveness: window refreshes {} · forced clears {} · stalled committed {} · \
+             max no-progress {:.2} s · stuck now {} · stuck flags {}",
+            s.window_refreshes,
+            s.forced_clears,
+            s.stalled_committed,
+            s.max_no_progress_s,
+            s.stuck_now,
+            s.stuck_flags
         ),
         format!("deferred tier transitions {}", s.deferred_tier_transitions),
     ]

@@ -74,10 +74,13 @@ pub enum EventKind {
     /// An agent left the streaming plan's loaded ring, or came back into it (the detail says
     /// which, with its streaming cell); outside, its tier is demoted one rung.
     Ring,
+    /// The liveness guard refreshed the waiting window of a queued walker stalled short of its
+    /// waiting point (it waits where it stands; `sim::crossings::stuck`).
+    WindowRefresh,
 }
 
 /// Every kind, in code order.
-pub const EVENT_KINDS: [EventKind; 22] = [
+pub const EVENT_KINDS: [EventKind; 23] = [
     EventKind::Admitted,
     EventKind::Rejected,
     EventKind::Realized,
@@ -100,6 +103,7 @@ pub const EVENT_KINDS: [EventKind; 22] = [
     EventKind::Task,
     EventKind::Knockdown,
     EventKind::Ring,
+    EventKind::WindowRefresh,
 ];
 
 /// Kinds added after the log's first layout: their ring is written only once it has ever held
@@ -137,6 +141,7 @@ impl EventKind {
             EventKind::Task => "task",
             EventKind::Knockdown => "knockdown",
             EventKind::Ring => "ring",
+            EventKind::WindowRefresh => "window refresh",
         }
     }
 }

@@ -600,6 +600,9 @@ impl World {
 
     /// Every phase of a step up to and including Commit (the Motion Frames are published next).
     fn step_before_publication(&mut self) {
+        if self.frame == 0 {
+            self.apply_frame_zero_directives();
+        }
         self.frame += 1;
         self.last_rejections.clear();
         self.last_candidates.clear();
@@ -710,6 +713,36 @@ impl World {
             self.recent_candidates.pop_front();
         }
         commit_phase(self);
+    }
+
+    /// The scenario's frame-0 directives, before the first step's control phase (none: nothing
+    /// changes, so worlds without any keep their digests).
+    fn apply_frame_zero_directives(&mut self) {
+        let config = &*self.config;
+        if config
+            .scenario
+            .directives
+            .first()
+            .is_none_or(|d| d.frame != 0)
+        {
+            return;
+        }
+        let mut sets = Sets {
+            frame: 0,
+            state: &mut self.pop,
+            agents: &mut self.agents,
+            slots: &mut self.slots,
+            births: &mut self.births,
+            staged: &mut self.staged,
+            events: &mut self.events,
+            counters: &mut self.counters,
+            rejections: &mut self.last_rejections,
+            candidates: &mut self.last_candidates,
+            tasks: &mut self.tasks,
+            signals: &self.crossings.signals,
+            scene: &mut self.scene,
+        };
+        tasks::frame_zero_directives(config, &mut sets, &mut self.motion.panic, &mut self.knock);
     }
 
     /// [`World::step`], calling `mark` right before the Motion Frames are published and right

@@ -21,6 +21,8 @@ pub mod signals;
 pub mod stuck;
 
 #[cfg(test)]
+mod liveness_tests;
+#[cfg(test)]
 mod tests;
 
 pub use crosswalk::{CrosswalkAgent, CrosswalkPhase, NO_CROSSWALK};
@@ -128,6 +130,10 @@ impl CrossingSettings {
 pub struct CrossingStats {
     /// Crossings completed so far (forced clears not included).
     pub completed: u64,
+    /// Waiting windows the liveness guard refreshed so far: queued walkers stalled short of
+    /// their waiting point that it let wait where they stood (see `stuck`).
+    #[serde(default)]
+    pub window_refreshes: u64,
     /// Committed crossers cleared by the liveness guard so far (zero in the examples).
     pub forced_clears: u64,
     /// Committed crossers without progress for a second or more, now.
@@ -236,5 +242,11 @@ impl CrossingsState {
         }
         self.stats.write_canonical(bytes);
         bytes.extend_from_slice(&self.query_cursor.to_le_bytes());
+        // Added after the first layout: written only once a window was refreshed, so worlds
+        // where none was keep their digests (as the event log's later kinds).
+        if self.stats.window_refreshes > 0 {
+            bytes.extend_from_slice(b"WINDOWS1");
+            bytes.extend_from_slice(&self.stats.window_refreshes.to_le_bytes());
+        }
     }
 }

@@ -14,9 +14,9 @@ use super::crosswalk::{distance_m, step_towards, CrosswalkAgent, CrosswalkPhase,
 use super::gate::{in_conflict_zone, lane_vehicle_in_zone};
 use super::groups::{assignment, speed_factor, GroupMember, GroupRole, FORMATION_GAP_M};
 use super::groups::{REGROUP_M, SHARED_CROSSING_M};
-use super::queue::{side_slots, slot_points, QueueOccupancy, RouteCrossing};
+use super::queue::{side_slots, slot_points, usable_lanes, QueueOccupancy, RouteCrossing};
 use super::signals::{SignalInputs, SignalPhase};
-use super::stuck::{quiet_watches, watch, Verdict, STALLED_AFTER_S};
+use super::stuck::{quiet_watches, refresh_window, restart_watch, watch, Verdict, STALLED_AFTER_S};
 use super::{CrossingSettings, CrossingsState};
 
 /// What the crossings read and change besides the configuration.
@@ -451,7 +451,8 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
 }
 
 /// Binds row `row` to `crossing`: on the carriageway already it is committed; within the entry
-/// range it takes the lowest free queue slot (Requested); with the queue full it is held where
+/// range it joins the tail of a lane's queue (the lowest free slot with nobody queued behind
+/// it: [`QueueOccupancy::claim`]; Requested); with the queue full it is held where
 /// it stands and asks again next step.
 fn bind(
     config: &WorldConfig,
@@ -486,13 +487,15 @@ fn bind(
         };
         state.alpha = state.alpha_of(agents.position[row]);
         agents.crosswalk[row] = state;
+        restart_watch(agents, row);
         return;
     }
     if ahead > settings.entry_range_m {
         return;
     }
     let limit = side_slots(crosswalk, settings.lanes, settings.queue_rows);
-    match queue.claim(crossing.crosswalk, side, limit) {
+    let lanes = usable_lanes(settings.lanes, crosswalk.width_m);
+    match queue.claim(crossing.crosswalk, side, lanes, limit) {
         Some(slot) => {
             let points = slot_points(crosswalk, side, slot, settings.lanes);
             let mut state = CrosswalkAgent {
@@ -552,6 +555,7 @@ fn advance_bound(
                 move_to(agents, row, c.waiting, stride);
             } else if at && may_start(agents, row, c.crosswalk) {
                 c.phase = CrosswalkPhase::Crossing;
+                restart_watch(agents, row);
             } else {
                 c.phase = CrosswalkPhase::Waiting;
                 move_clear(agents, row, c.waiting, stride, bound);
@@ -595,22 +599,45 @@ fn complete(agents: &mut Agents, row: usize, c: &mut CrosswalkAgent) {
 }
 
 /// Moves towards `target` unless the step would bring the body closer than the safety
-/// diameter to another agent bound to a crosswalk (queued, crossing or just arrived): a
-/// controlled walker waits behind a body rather than walking through it.
+/// diameter to another agent that may block it: a controlled walker waits behind a body rather
+/// than walking through it. A queued walker yields to every agent bound to its crosswalk
+/// (queued, crossing or just arrived); a committed crosser yields only to the committed
+/// crossers from its own side ahead of it (farther along its crossing; on a tie, the lower
+/// row), so the queue never freezes a crosser on the carriageway and the frontmost crosser
+/// always moves: no two crossers wait for each other.
 fn move_clear(agents: &mut Agents, row: usize, target: Vec2, stride_m: f64, bound: &[usize]) {
     let here = agents.position[row];
     let next = step_towards(here, target, stride_m);
     let diameter = crate::sim::walk::body::SAFETY_DIAMETER_M;
+    let mine = agents.crosswalk[row];
     let blocked = bound.iter().any(|&other| {
         let there = agents.position[other];
+        let theirs = &agents.crosswalk[other];
         other != row
-            && agents.crosswalk[other].crosswalk == agents.crosswalk[row].crosswalk
+            && theirs.crosswalk == mine.crosswalk
+            && (!mine.phase.occupies() || ahead_of(&mine, theirs, (here, row), (there, other)))
             && distance_m(next, there) < diameter
             && distance_m(next, there) < distance_m(here, there)
     });
     if !blocked {
         move_to(agents, row, target, stride_m);
     }
+}
+
+/// Whether a committed crosser `theirs` at `there` (row `other`) is ahead of committed crosser
+/// `mine` at `here` (row `row`): committed, from the same side, and farther along the crossing
+/// (on a tie, the lower row).
+fn ahead_of(
+    mine: &CrosswalkAgent,
+    theirs: &CrosswalkAgent,
+    (here, row): (Vec2, usize),
+    (there, other): (Vec2, usize),
+) -> bool {
+    if !theirs.phase.occupies() || theirs.entry_side != mine.entry_side {
+        return false;
+    }
+    let (a, b) = (mine.alpha_of(there), mine.alpha_of(here));
+    a > b || (a == b && other < row)
 }
 
 fn move_to(agents: &mut Agents, row: usize, target: Vec2, stride_m: f64) {
@@ -661,8 +688,8 @@ fn gates_step(config: &WorldConfig, sets: &mut CrossingSets<'_>, unpooled: u64) 
     }
 }
 
-/// The liveness guard (after walking): progress watches, stuck flags and their events, forced
-/// clears of committed crossers without progress. Only the rows the crossings phase listed
+/// The liveness guard (after walking): progress watches, stuck flags and their events, waiting
+/// windows refreshed ([`refresh_window`]), forced clears of committed crossers without progress. Only the rows the crossings phase listed
 /// can occupy a crossing (`sets.rows`); the others are read for their watch alone.
 pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let settings = &config.scenario.crossings;
@@ -714,6 +741,16 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
             };
             sets.events.push(sets.frame, kind, handle, source, detail);
         }
+        let was = agents.crosswalk[row].phase;
+        if is_listed && refresh_window(agents, row) {
+            stats.window_refreshes += 1;
+            recount(&mut stats.phases, was, CrosswalkPhase::Requested);
+            let handle = sets.slots.handle_of(row);
+            let source = Some(agents.source[row]);
+            let kind = EventKind::WindowRefresh;
+            sets.events
+                .push(sets.frame, kind, handle, source, EventDetail::None);
+        }
         if occupies {
             let still_s = agents.liveness[row].still_s;
             stats.max_no_progress_s = stats.max_no_progress_s.max(still_s);
@@ -726,6 +763,7 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
                 agents.crosswalk[row] = c;
                 agents.liveness[row] = super::stuck::Liveness::at(c.exit);
                 stats.forced_clears += 1;
+                recount(&mut stats.phases, was, CrosswalkPhase::Completed);
                 let handle = sets.slots.handle_of(row);
                 let source = Some(agents.source[row]);
                 sets.events.push(
@@ -742,4 +780,12 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
         }
     }
     stats.stuck_now += quiet_stuck;
+}
+
+/// Moves one agent from phase `from` to phase `to` in the per-phase counts the crossings phase
+/// took (the liveness guard changes a phase after they were counted).
+fn recount(phases: &mut [u64; 6], from: CrosswalkPhase, to: CrosswalkPhase) {
+    let from = &mut phases[usize::from(from.code())];
+    *from = from.saturating_sub(1);
+    phases[usize::from(to.code())] += 1;
 }

@@ -1,6 +1,7 @@
 //! Where a crosswalk's walkers stand: which routes cross which crosswalk (and at which route
 //! distances), the 10 m grid crosswalk queries go through, queue slots (lateral lanes 1–5,
-//! rows every 0.75 m behind the waiting point) and the points a slot gives.
+//! rows every 0.75 m behind the waiting point; a newcomer joins the tail of a lane) and the
+//! points a slot gives.
 
 use std::collections::BTreeMap;
 
@@ -264,15 +265,21 @@ impl QueueOccupancy {
         }
     }
 
-    /// The lowest free slot below `limit` at a side (the side's [`side_slots`]), taking it;
-    /// `None` when the queue is full.
-    pub fn claim(&mut self, crosswalk: u16, side: u8, limit: u16) -> Option<u16> {
+    /// The lowest free slot below `limit` at a side (the side's [`side_slots`] of `lanes`
+    /// usable lanes) with no taken slot behind it in its lane, taking it; `None` when every
+    /// lane's last row is taken. A newcomer joins the tail of a lane — the nearest row behind
+    /// the last walker queued in it — and never a free row in front of queued walkers, which it
+    /// would have to walk through.
+    pub fn claim(&mut self, crosswalk: u16, side: u8, lanes: u32, limit: u16) -> Option<u16> {
         let slots = self
             .taken
             .get_mut(usize::from(crosswalk))?
             .get_mut(usize::from(side & 1))?;
         let limit = usize::from(limit).min(slots.len());
-        let free = slots[..limit].iter().position(|t| !*t)?;
+        let lanes = (lanes.max(1) as usize).min(limit.max(1));
+        let free = (0..limit).find(|&slot| {
+            !slots[slot] && !(slot + lanes..limit).step_by(lanes).any(|s| slots[s])
+        })?;
         slots[free] = true;
         u16::try_from(free).ok()
     }
@@ -348,11 +355,31 @@ mod tests {
     #[test]
     fn a_full_queue_refuses_the_next_walker() {
         let mut q = QueueOccupancy::new(1, 3);
-        assert_eq!(q.claim(0, 1, 2), Some(0));
-        assert_eq!(q.claim(0, 1, 2), Some(1));
-        assert_eq!(q.claim(0, 1, 2), None);
-        assert_eq!(q.claim(0, 0, 2), Some(0));
-        assert_eq!(q.claim(3, 0, 2), None);
+        assert_eq!(q.claim(0, 1, 1, 2), Some(0));
+        assert_eq!(q.claim(0, 1, 1, 2), Some(1));
+        assert_eq!(q.claim(0, 1, 1, 2), None);
+        assert_eq!(q.claim(0, 0, 1, 2), Some(0));
+        assert_eq!(q.claim(3, 0, 1, 2), None);
+    }
+
+    #[test]
+    fn a_newcomer_joins_the_tail_of_a_lane_never_a_free_row_in_front_of_the_queue() {
+        // Two lanes, three rows: slot = row × 2 + lane.
+        let mut q = QueueOccupancy::new(1, 6);
+        // Lane 0 holds rows 1 and 2 (its front walker crossed), lane 1 row 0.
+        for slot in [2, 4, 1] {
+            q.take(0, 0, slot);
+        }
+        // Slot 0 is free but in front of lane 0's queue; lane 1's tail is row 1 (slot 3).
+        assert_eq!(q.claim(0, 0, 2, 6), Some(3));
+        // Lane 1's tail is now row 2 (slot 5); lane 0 has no row behind its last walker.
+        assert_eq!(q.claim(0, 0, 2, 6), Some(5));
+        // Both lanes' last rows are taken: the queue is full although slot 0 is free.
+        assert_eq!(q.claim(0, 0, 2, 6), None);
+        // An empty side fills the front row first, lane by lane.
+        assert_eq!(q.claim(0, 1, 2, 6), Some(0));
+        assert_eq!(q.claim(0, 1, 2, 6), Some(1));
+        assert_eq!(q.claim(0, 1, 2, 6), Some(2));
     }
 
     #[test]

@@ -66,6 +66,8 @@ pub struct CrossingSample {
     pub queries_processed: u64,
     /// Crosswalk queries deferred this step.
     pub queries_deferred: u64,
+    /// Waiting windows the liveness guard refreshed so far.
+    pub window_refreshes: u64,
     /// Committed crossers the liveness guard cleared so far.
     pub forced_clears: u64,
     /// Committed crossers without progress for a second or more.
@@ -83,7 +85,7 @@ pub struct CrossingSample {
 }
 
 /// The names of [`CrossingSample::rows`], in order.
-pub const CROSSING_SAMPLE_NAMES: [&str; 21] = [
+pub const CROSSING_SAMPLE_NAMES: [&str; 22] = [
     "approach",
     "requested",
     "waiting",
@@ -98,6 +100,7 @@ pub const CROSSING_SAMPLE_NAMES: [&str; 21] = [
     "regrouping groups",
     "crosswalk processed",
     "crosswalk deferred",
+    "window refreshes",
     "forced clears",
     "stalled committed",
     "stuck flags",
@@ -109,7 +112,7 @@ pub const CROSSING_SAMPLE_NAMES: [&str; 21] = [
 
 impl CrossingSample {
     /// The sample with its names ([`CROSSING_SAMPLE_NAMES`]), counts first, the seconds last.
-    pub fn rows(&self) -> [(&'static str, f64); 21] {
+    pub fn rows(&self) -> [(&'static str, f64); 22] {
         let p = self.phases;
         let values = [
             p[0] as f64,
@@ -126,6 +129,7 @@ impl CrossingSample {
             self.regrouping_groups as f64,
             self.queries_processed as f64,
             self.queries_deferred as f64,
+            self.window_refreshes as f64,
             self.forced_clears as f64,
             self.stalled_committed as f64,
             self.stuck_flags as f64,
@@ -134,7 +138,7 @@ impl CrossingSample {
             self.gates_open as f64,
             self.max_no_progress_s,
         ];
-        let mut rows = [("", 0.0); 21];
+        let mut rows = [("", 0.0); 22];
         for (row, (name, value)) in rows
             .iter_mut()
             .zip(CROSSING_SAMPLE_NAMES.iter().zip(values))
@@ -243,6 +247,7 @@ impl World {
             regrouping_groups: stats.regrouping_groups,
             queries_processed: stats.queries_processed,
             queries_deferred: stats.queries_deferred,
+            window_refreshes: stats.window_refreshes,
             forced_clears: stats.forced_clears,
             stalled_committed: stats.stalled_committed,
             max_no_progress_s: stats.max_no_progress_s,

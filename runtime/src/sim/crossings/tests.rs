@@ -10,11 +10,16 @@ use crate::project::{
 };
 use crate::sim::{build_world, CompiledScenario, SimSpace, World};
 
-fn space() -> Arc<SimSpace> {
+pub(super) fn space() -> Arc<SimSpace> {
+    space_of(8.0)
+}
+
+/// The test block with sidewalks `sidewalk_width_m` wide.
+pub(super) fn space_of(sidewalk_width_m: f64) -> Arc<SimSpace> {
     let block = build_street_block(&StreetBlockParams {
         length_m: 40.0,
         road_width_m: 7.0,
-        sidewalk_width_m: 8.0,
+        sidewalk_width_m,
         furniture_zone_m: 1.5,
         lanes: 2,
         crosswalks: 1,
@@ -24,7 +29,7 @@ fn space() -> Arc<SimSpace> {
     Arc::new(SimSpace::from_street_blocks(&[&block]).expect("space"))
 }
 
-fn scenario(crossers: u32, crossings: CrossingsSettings, vehicles: u32) -> Scenario {
+pub(super) fn scenario(crossers: u32, crossings: CrossingsSettings, vehicles: u32) -> Scenario {
     Scenario {
         id: "crossing".into(),
         recipe: "r".into(),
@@ -51,7 +56,7 @@ fn scenario(crossers: u32, crossings: CrossingsSettings, vehicles: u32) -> Scena
     }
 }
 
-fn hazard_settings() -> CrossingsSettings {
+pub(super) fn hazard_settings() -> CrossingsSettings {
     CrossingsSettings {
         group_share: 0.0,
         hazard: Some(HazardVehicle {
@@ -62,7 +67,7 @@ fn hazard_settings() -> CrossingsSettings {
     }
 }
 
-fn world_of(scenario: &Scenario) -> World {
+pub(super) fn world_of(scenario: &Scenario) -> World {
     let compiled = CompiledScenario::compile(scenario).expect("compiles");
     build_world(&space(), &Arc::new(compiled), 7).expect("world")
 }

@@ -19,7 +19,7 @@ pub struct RecoveryEnv<'a> {
 }
 
 /// A knocked-down ped.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct KnockedBody {
     /// This knockdown's session (ascending per world, never reused).
     pub session: u32,

@@ -114,7 +114,7 @@ pub struct RecoveryCriteria {
 }
 
 /// Every knocked-down ped of a world and the physics scene their bodies live in.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Knockdowns {
     scene: Option<PhysicsScene>,
     bodies: BTreeMap<AgentHandle, KnockedBody>,
@@ -125,19 +125,6 @@ impl Knockdowns {
     /// Whether no ped was ever knocked down in this world (no scene exists).
     pub fn never_used(&self) -> bool {
         self.scene.is_none()
-    }
-
-    /// A world's knockdowns with no scene and `sessions` sessions used (a snapshot file's).
-    pub(in crate::sim) fn unused_with_sessions(sessions: u32) -> Knockdowns {
-        Knockdowns {
-            next_session: sessions,
-            ..Knockdowns::default()
-        }
-    }
-
-    /// The next session number (what a snapshot file keeps of a world without a scene).
-    pub(in crate::sim) fn sessions(&self) -> u32 {
-        self.next_session
     }
 
     /// Peds knocked down now.

@@ -47,7 +47,7 @@ const BLOCKER: u128 = 2;
 const BODY: u128 = 3;
 
 /// The knocked-down bodies' physics state: every set rapier steps, plus the ground's handle.
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub struct PhysicsScene {
     params: IntegrationParameters,
     islands: IslandManager,
@@ -77,7 +77,7 @@ impl std::fmt::Debug for PhysicsScene {
 }
 
 /// Handles of one knocked-down body in the scene.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodyHandles {
     /// The rigid body.
     pub body: RigidBodyHandle,

@@ -55,7 +55,19 @@ impl RecoveryPhase {
 }
 
 /// Whether a standing body fits at the recovery position.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    serde::Serialize,
+    serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
 pub enum Clearance {
     /// Nothing is in the way.
     #[default]
@@ -111,7 +123,7 @@ impl KnockdownReason {
 }
 
 /// One step's observations of a body and its surroundings.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
 pub struct RecoverySample {
     /// A walkable surface supports the body.
     pub supported: bool,
@@ -135,7 +147,7 @@ pub struct Transition {
 }
 
 /// The recovery of one body.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
 pub struct Recovery {
     /// Where it is.
     pub phase: RecoveryPhase,

@@ -5,10 +5,11 @@
 //! short, damaged, foreign or newer file is a [`SnapshotFileError`] that says what is wrong; a
 //! file of another scenario or configuration is refused before its payload is looked at.
 //!
-//! A world whose knockdown physics scene exists (someone was knocked down) cannot be written
-//! yet: rapier's contact caches are not serialisable without features the workspace does not
-//! enable, and a restore without them would not continue bit for bit
-//! ([`SnapshotEncodeError::PhysicsScene`]).
+//! Version 2 carries the knockdowns whole: the rigid-body scene (rapier's bodies, colliders,
+//! islands, broad and narrow phase with their contact caches, through rapier's
+//! `serde-serialize` feature) and every knocked-down body's recovery, so a world saved
+//! mid-knockdown continues bit for bit. Version 1 files (which could not hold a knockdown) are
+//! refused by version.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -28,7 +29,7 @@ use crate::sim::world::{Counters, World};
 /// The first eight bytes of every snapshot file.
 pub const SNAPSHOT_MAGIC: [u8; 8] = *b"STGSNAP\0";
 /// The format version this runtime writes and reads.
-pub const SNAPSHOT_FORMAT_VERSION: u32 = 1;
+pub const SNAPSHOT_FORMAT_VERSION: u32 = 2;
 /// Longest scenario id a header may hold, bytes.
 pub const MAX_SCENARIO_ID_BYTES: usize = 1024;
 
@@ -48,15 +49,6 @@ pub struct SnapshotHeader {
 /// Why a world cannot be written as a snapshot file.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SnapshotEncodeError {
-    /// Someone was knocked down, so the world holds a rigid-body scene the format cannot carry.
-    #[error(
-        "a snapshot file cannot hold a world with a knockdown physics scene (someone was \
-         knocked down before frame {frame}); save a frame before the first knockdown"
-    )]
-    PhysicsScene {
-        /// The world's frame.
-        frame: u64,
-    },
     /// The payload could not be encoded (a runtime bug, never expected).
     #[error("the snapshot could not be encoded: {0}")]
     Payload(String),
@@ -70,7 +62,8 @@ pub enum SnapshotFileError {
     NotASnapshot,
     /// A version this runtime does not read.
     #[error(
-        "snapshot format version {found} is not supported (this build reads version {supported})"
+        "snapshot format version {found} is not supported (this build reads version \
+         {supported}; save the run again with the build that reads it)"
     )]
     UnsupportedVersion {
         /// The file's version.
@@ -147,7 +140,7 @@ struct PayloadRef<'a> {
     motion: &'a MotionState,
     crossings: &'a CrossingsState,
     tasks: &'a TaskState,
-    knockdown_sessions: u32,
+    knockdowns: &'a Knockdowns,
     scene_removed: &'a [u32],
     scene_placed: &'a [(String, Obstacle)],
     scene_revision: u32,
@@ -166,7 +159,7 @@ struct Payload {
     motion: MotionState,
     crossings: CrossingsState,
     tasks: TaskState,
-    knockdown_sessions: u32,
+    knockdowns: Knockdowns,
     scene_removed: Vec<u32>,
     scene_placed: Vec<(String, Obstacle)>,
     scene_revision: u32,
@@ -224,7 +217,7 @@ impl World {
             motion: payload.motion,
             crossings: payload.crossings,
             tasks: payload.tasks,
-            knock: Knockdowns::unused_with_sessions(payload.knockdown_sessions),
+            knock: payload.knockdowns,
             scene,
             candidates: payload.candidates,
         };
@@ -235,11 +228,6 @@ impl World {
 
 /// The bytes of `snapshot`, taken from a world of scenario `scenario`.
 pub fn encode(snapshot: &Snapshot, scenario: &str) -> Result<Vec<u8>, SnapshotEncodeError> {
-    if !snapshot.knock.never_used() {
-        return Err(SnapshotEncodeError::PhysicsScene {
-            frame: snapshot.frame,
-        });
-    }
     let (scene_removed, scene_placed, scene_revision) = snapshot.scene.parts();
     let payload = PayloadRef {
         agents: &snapshot.agents,
@@ -251,7 +239,7 @@ pub fn encode(snapshot: &Snapshot, scenario: &str) -> Result<Vec<u8>, SnapshotEn
         motion: &snapshot.motion,
         crossings: &snapshot.crossings,
         tasks: &snapshot.tasks,
-        knockdown_sessions: snapshot.knock.sessions(),
+        knockdowns: &snapshot.knock,
         scene_removed,
         scene_placed,
         scene_revision,

@@ -50,7 +50,7 @@ fn a_file_restored_into_a_fresh_world_continues_bit_for_bit() {
 fn the_header_reads_without_the_payload() {
     let bytes = file_at_30();
     assert_eq!(&bytes[..8], b"STGSNAP\0");
-    assert_eq!(&bytes[8..12], &1u32.to_le_bytes());
+    assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
     let header = read_header(&bytes).expect("a header");
     assert_eq!(
         (header.frame, header.scenario.as_str()),
@@ -114,13 +114,31 @@ fn damaged_files_are_refused_by_what_is_wrong() {
         }
     );
     let mut newer = bytes.clone();
-    newer[8] = 2;
+    newer[8] = 3;
     assert_eq!(
         refuse(&newer),
         SnapshotFileError::UnsupportedVersion {
-            found: 2,
-            supported: 1
+            found: 3,
+            supported: 2
         }
+    );
+    // A version 1 file (before knockdowns could be saved) is refused by version too.
+    let mut older = bytes.clone();
+    older[8] = 1;
+    let error = refuse(&older);
+    assert_eq!(
+        error,
+        SnapshotFileError::UnsupportedVersion {
+            found: 1,
+            supported: 2
+        }
+    );
+    assert!(
+        error.to_string().contains(
+            "snapshot format version 1 is not supported (this build reads version 2; save the \
+             run again"
+        ),
+        "{error}"
     );
     let mut longer = bytes.clone();
     longer.push(0);
@@ -136,33 +154,6 @@ fn damaged_files_are_refused_by_what_is_wrong() {
     flipped[last] ^= 0x10;
     assert_eq!(refuse(&flipped), SnapshotFileError::ChecksumMismatch);
     assert_eq!(world.state_digest(), digest);
-}
-
-#[test]
-fn a_world_with_a_knockdown_scene_is_not_written() {
-    let mut snapshot = directed().snapshot();
-    let empty = crate::sim::obstacles::ObstacleSet::new(Vec::new(), 0);
-    let zero = crate::project::Vec2 { x: 0.0, y: 0.0 };
-    snapshot.knock.knock_down(
-        &empty,
-        crate::sim::knockdown::KnockdownRequest {
-            handle: AgentHandle {
-                index: 0,
-                generation: 0,
-            },
-            position: zero,
-            facing: crate::project::Vec2 { x: 1.0, y: 0.0 },
-            velocity_m_s: zero,
-            impulse_n_s: [100.0, 0.0, 0.0],
-            intent: crate::sim::AgentState::Walking,
-        },
-    );
-    let error = encode(&snapshot, "long-street").expect_err("refused");
-    assert_eq!(error, SnapshotEncodeError::PhysicsScene { frame: 0 });
-    assert!(
-        error.to_string().contains("knockdown physics scene"),
-        "{error}"
-    );
 }
 
 /// A valid file whose payload is replaced and re-checksummed (so the decoder itself is tested).

@@ -65,6 +65,20 @@ pub(in crate::sim) fn tasks_phase(
     book.consume_results();
 }
 
+/// The directives of frame 0, in file order, before the first step's control phase (`sets.frame`
+/// is 0): the world as built has taken no step, so they act from the start — a frame-0
+/// `PausePopulation` pauses the first step's cycles. Steps only ever apply their own frame's
+/// directives, so without this a frame-0 directive never applied.
+pub(in crate::sim) fn frame_zero_directives(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    panic: &mut PanicState,
+    knock: &mut Knockdowns,
+) {
+    debug_assert_eq!(sets.frame, 0);
+    apply_directives(config, sets, panic, knock);
+}
+
 /// The directives due this frame, in file order.
 fn apply_directives(
     config: &WorldConfig,

@@ -35,7 +35,7 @@ mod tests;
 
 use std::collections::BTreeMap;
 
-pub(in crate::sim) use directives::tasks_phase;
+pub(in crate::sim) use directives::{frame_zero_directives, tasks_phase};
 
 use self::commands::InstallRefusal;
 use self::escape::EscapeReport;

@@ -252,6 +252,45 @@ fn a_population_pause_plans_nothing_and_keeps_what_is_owed() {
 }
 
 #[test]
+fn a_population_pause_at_frame_0_pauses_from_the_first_step() {
+    // Before: a step applied only its own frame's directives, so a frame-0 directive never
+    // applied and the population was born as if there were none.
+    let pause = |frame| {
+        vec![at(
+            frame,
+            DirectiveTarget::World,
+            Command::PausePopulation { duration_s: 0.5 },
+        )]
+    };
+    let born = |directives| {
+        let scn = scenario(vec![behind()], vec![source("a", 3, &[-10.0])], directives);
+        let mut world = world_of(scn);
+        let mut planned = Vec::new();
+        for _ in 0..12 {
+            world.step();
+            planned.push(world.population().stats.planned_ped_cycles);
+        }
+        (planned, world)
+    };
+    let (unpaused, _) = born(Vec::new());
+    assert_eq!(unpaused[..3], [1, 2, 3], "a cycle per frame");
+    let (paused, world) = born(pause(0));
+    // Frames 1..=10 are paused (0.5 s from frame 0); cycles resume at frame 11.
+    assert_eq!(paused[..10], [0; 10]);
+    assert_eq!(paused[10..], [1, 2]);
+    let applied: Vec<u64> = world
+        .events()
+        .of_kind(EventKind::Directive)
+        .map(|e| e.frame)
+        .collect();
+    assert_eq!(applied, [0], "applied once, at frame 0");
+    assert_eq!(world.counters().directives_applied, 1);
+    // A frame-1 pause still lets the first step's cycle run (directives follow population).
+    let (late, _) = born(pause(1));
+    assert_eq!(late[..3], [1, 1, 1]);
+}
+
+#[test]
 fn a_long_fixed_step_is_accepted_only_up_to_the_maximum_frame_time() {
     let mut scn = scenario(vec![behind()], vec![source("a", 1, &[-10.0])], Vec::new());
     scn.fixed_step_s = 0.5;

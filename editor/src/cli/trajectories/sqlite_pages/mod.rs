@@ -113,11 +113,6 @@ impl BulkTable {
         self.index.push_key(&mut self.file, &self.cell)
     }
 
-    /// Rows appended so far.
-    pub fn rows(&self) -> i64 {
-        self.rowid
-    }
-
     /// Writes both trees' last pages, their roots and the database header; the file, flushed
     /// but not synced.
     pub fn finish(mut self) -> anyhow::Result<std::fs::File> {

@@ -52,6 +52,9 @@ fn flat(frames: &[(u64, Vec<TrajectoryRow>)]) -> Vec<(u64, TrajectoryRow)> {
         .collect()
 }
 
+/// One `trajectory_data` row read back: frame, id, the seven reals, state, tier, agent id.
+type Row = (i64, i64, [f64; 7], String, String, i64);
+
 #[test]
 fn the_sqlite_rows_are_the_worlds_rows_in_order() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -68,7 +71,6 @@ fn the_sqlite_rows_are_the_worlds_rows_in_order() {
              tier, agent_id FROM trajectory_data ORDER BY rowid",
         )
         .expect("query");
-    type Row = (i64, i64, [f64; 7], String, String, i64);
     let rows: Vec<Row> = query
         .query_map([], |r| {
             let mut numbers = [0.0; 7];
@@ -129,10 +131,7 @@ fn the_sqlite_rows_are_the_worlds_rows_in_order() {
 
 /// `WHERE frame = ? ORDER BY id` is answered from `frame_id_idx` (the rows' pages are written
 /// by `sqlite_pages`, the index's too) and gives that frame's rows by trajectory id.
-fn a_frame_is_read_through_the_index(
-    db: &rusqlite::Connection,
-    rows: &[(i64, i64, [f64; 7], String, String, i64)],
-) {
+fn a_frame_is_read_through_the_index(db: &rusqlite::Connection, rows: &[Row]) {
     let sql = "SELECT id, pos_x FROM trajectory_data WHERE frame = ?1 ORDER BY id";
     let plan: String = db
         .query_row(&format!("EXPLAIN QUERY PLAN {sql}"), [5], |r| r.get(3))

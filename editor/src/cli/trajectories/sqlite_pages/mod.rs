@@ -28,7 +28,7 @@ use anyhow::ensure;
 
 use file::PageFile;
 pub use record::Value;
-use record::{put_record, put_varint, record_len, varint_len};
+use record::{put_record, put_varint};
 use tree::{TreeBuilder, TreeKind};
 
 /// A table and one index whose rows are being appended.
@@ -46,6 +46,8 @@ pub struct BulkTable {
     /// The largest record an index page holds without an overflow page.
     max_key_record: usize,
     cell: Vec<u8>,
+    /// The record being encoded.
+    record: Vec<u8>,
     key_values: Vec<Value<'static>>,
 }
 
@@ -65,13 +67,15 @@ impl BulkTable {
             rowid: 0,
             last_key: Vec::new(),
             cell: Vec::new(),
+            record: Vec::new(),
             key_values: Vec::new(),
         })
     }
 
     /// Appends a row with the next rowid; that rowid.
     pub fn push_row(&mut self, values: &[Value<'_>]) -> anyhow::Result<i64> {
-        let len = record_len(values);
+        self.record.clear();
+        let len = put_record(&mut self.record, values)?;
         ensure!(
             len <= self.max_row_record,
             "a row of {len} bytes needs an overflow page"
@@ -80,7 +84,7 @@ impl BulkTable {
         self.cell.clear();
         put_varint(&mut self.cell, len as u64);
         put_varint(&mut self.cell, rowid as u64);
-        put_record(&mut self.cell, values)?;
+        self.cell.extend_from_slice(&self.record);
         self.table.push_row(&mut self.file, rowid, &self.cell)?;
         self.rowid = rowid;
         Ok(rowid)
@@ -100,16 +104,15 @@ impl BulkTable {
         self.key_values.clear();
         self.key_values
             .extend(self.last_key.iter().map(|&n| Value::Integer(n)));
-        let values = &self.key_values;
-        let len = record_len(values);
+        self.record.clear();
+        let len = put_record(&mut self.record, &self.key_values)?;
         ensure!(
             len <= self.max_key_record,
             "an index key of {len} bytes needs an overflow page"
         );
         self.cell.clear();
         put_varint(&mut self.cell, len as u64);
-        put_record(&mut self.cell, values)?;
-        debug_assert_eq!(self.cell.len(), varint_len(len as u64) + len);
+        self.cell.extend_from_slice(&self.record);
         self.index.push_key(&mut self.file, &self.cell)
     }
 

@@ -30,6 +30,10 @@ pub fn varint_len(value: u64) -> usize {
 /// Appends `value` as an SQLite varint: big-endian groups of 7 bits with the high bit set on
 /// all but the last byte; a ninth byte carries 8 bits.
 pub fn put_varint(out: &mut Vec<u8>, value: u64) {
+    if value < 0x80 {
+        out.push(value as u8);
+        return;
+    }
     let len = varint_len(value);
     if len == 9 {
         for shift in (1..=8).rev() {
@@ -67,35 +71,36 @@ fn serial_type(value: &Value<'_>) -> (u64, usize) {
     }
 }
 
-/// Bytes of the record of `values`.
-pub fn record_len(values: &[Value<'_>]) -> usize {
-    let (header, body) = sizes(values);
-    header + body
-}
+/// Columns a record may have here (the trajectory table has 12).
+pub const MAX_COLUMNS: usize = 32;
 
-/// The record's header length (its own varint included) and body length.
-fn sizes(values: &[Value<'_>]) -> (usize, usize) {
-    let mut types = 0;
-    let mut body = 0;
-    for value in values {
-        let (serial, len) = serial_type(value);
-        types += varint_len(serial);
-        body += len;
+/// Appends the record of `values`; its length. An error for a NaN (SQLite has no NaN: it would
+/// read NULL) or more than [`MAX_COLUMNS`] values.
+pub fn put_record(out: &mut Vec<u8>, values: &[Value<'_>]) -> anyhow::Result<usize> {
+    if values.len() > MAX_COLUMNS {
+        bail!(
+            "a record of {} columns (at most {MAX_COLUMNS})",
+            values.len()
+        );
+    }
+    let mut types = [0u64; MAX_COLUMNS];
+    let (mut types_len, mut body_len) = (0, 0);
+    for (serial, value) in types.iter_mut().zip(values) {
+        let (kind, len) = serial_type(value);
+        *serial = kind;
+        types_len += varint_len(kind);
+        body_len += len;
     }
     // The header's length counts its own varint.
-    let header = (1..=9)
-        .map(|own| types + own)
-        .find(|&total| varint_len(total as u64) == total - types)
-        .unwrap_or(types + 9);
-    (header, body)
-}
-
-/// Appends the record of `values`; an error for a NaN (SQLite has no NaN: it would read NULL).
-pub fn put_record(out: &mut Vec<u8>, values: &[Value<'_>]) -> anyhow::Result<()> {
-    let (header, _) = sizes(values);
-    put_varint(out, header as u64);
-    for value in values {
-        put_varint(out, serial_type(value).0);
+    let header_len = (1..=9)
+        .map(|own| types_len + own)
+        .find(|&total| varint_len(total as u64) == total - types_len)
+        .unwrap_or(types_len + 9);
+    let start = out.len();
+    out.reserve(header_len + body_len);
+    put_varint(out, header_len as u64);
+    for &serial in &types[..values.len()] {
+        put_varint(out, serial);
     }
     for value in values {
         match value {
@@ -108,7 +113,8 @@ pub fn put_record(out: &mut Vec<u8>, values: &[Value<'_>]) -> anyhow::Result<()>
             Value::Text(text) => out.extend_from_slice(text.as_bytes()),
         }
     }
-    Ok(())
+    debug_assert_eq!(out.len() - start, header_len + body_len);
+    Ok(out.len() - start)
 }
 
 #[cfg(test)]
@@ -153,14 +159,14 @@ mod tests {
             Value::Real(1.5),
             Value::Text("ab"),
         ];
-        put_record(&mut out, &values).expect("encodes");
+        let len = put_record(&mut out, &values).expect("encodes");
         let mut want = vec![
             8, 8, 9, 1, 2, 5, 7, 17, 0xfe, 0x01, 0x2c, 0x01, 0, 0, 0, 0, 0,
         ];
         want.extend_from_slice(&1.5f64.to_bits().to_be_bytes());
         want.extend_from_slice(b"ab");
         assert_eq!(out, want);
-        assert_eq!(record_len(&values), want.len());
+        assert_eq!(len, want.len());
         assert!(put_record(&mut out, &[Value::Real(f64::NAN)]).is_err());
     }
 }

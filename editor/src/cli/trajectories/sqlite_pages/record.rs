@@ -4,6 +4,11 @@
 //! type that holds them (8 and 9 for 0 and 1, schema format 4), as SQLite's `OP_MakeRecord`
 //! chooses; reals are serial type 7 (8-byte big-endian IEEE 754); text is `13 + 2 × length`
 //! bytes of UTF-8. NULLs and blobs are not written by this crate.
+//!
+//! One difference from SQLite's own `INSERT`: it stores a REAL column's value that is a whole
+//! number as an integer to save bytes (and reads it back as REAL), which turns −0.0 into 0.0;
+//! here every real is stored as serial type 7, which SQLite reads back as the same REAL, bit for
+//! bit (−0.0 included).
 
 use anyhow::bail;
 

@@ -197,3 +197,56 @@ fn keys_out_of_order_are_refused() {
     assert!(bulk.push_index_key(&[1, 9], 2).is_err());
     bulk.push_index_key(&[2, 5], 2).expect("a later rowid");
 }
+
+#[test]
+fn extreme_values_read_back_bit_for_bit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.db");
+    let roots = create(&path, 4096);
+    let reals = [
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        5e-324,
+        f64::MAX,
+        3.0,
+    ];
+    let integers = [i64::MIN, i64::MAX, -1, 0, 1, 1 << 47];
+    let mut bulk = BulkTable::open(&path, roots.0, roots.1).expect("opens");
+    for (i, (x, n)) in reals.iter().zip(integers).enumerate() {
+        let values = [
+            Value::Integer(i as i64),
+            Value::Integer(n),
+            Value::Real(*x),
+            Value::Text("ü"),
+            Value::Integer(n),
+        ];
+        let rowid = bulk.push_row(&values).expect("a row");
+        bulk.push_index_key(&[i as i64, n], rowid).expect("a key");
+    }
+    assert!(bulk.push_row(&[Value::Real(f64::NAN)]).is_err());
+    bulk.finish().expect("finishes");
+    let db = Connection::open(&path).expect("opens");
+    assert_eq!(integrity(&db), "ok");
+    let mut query = db
+        .prepare("SELECT b, x, typeof(x), s FROM t ORDER BY rowid")
+        .expect("sql");
+    let got: Vec<(i64, u64, String, String)> = query
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get::<_, f64>(1)?.to_bits(),
+                r.get(2)?,
+                r.get(3)?,
+            ))
+        })
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("read");
+    let want: Vec<(i64, u64, String, String)> = reals
+        .iter()
+        .zip(integers)
+        .map(|(x, n)| (n, x.to_bits(), "real".to_owned(), "ü".to_owned()))
+        .collect();
+    assert_eq!(got, want);
+}

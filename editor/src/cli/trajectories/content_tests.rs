@@ -52,6 +52,9 @@ fn flat(frames: &[(u64, Vec<TrajectoryRow>)]) -> Vec<(u64, TrajectoryRow)> {
         .collect()
 }
 
+/// One `trajectory_data` row read back: frame, id, the seven reals, state, tier, agent id.
+type Row = (i64, i64, [f64; 7], String, String, i64);
+
 #[test]
 fn the_sqlite_rows_are_the_worlds_rows_in_order() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -68,7 +71,6 @@ fn the_sqlite_rows_are_the_worlds_rows_in_order() {
              tier, agent_id FROM trajectory_data ORDER BY rowid",
         )
         .expect("query");
-    type Row = (i64, i64, [f64; 7], String, String, i64);
     let rows: Vec<Row> = query
         .query_map([], |r| {
             let mut numbers = [0.0; 7];
@@ -124,6 +126,36 @@ fn the_sqlite_rows_are_the_worlds_rows_in_order() {
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .expect("checked");
     assert_eq!(check, "ok");
+    a_frame_is_read_through_the_index(&db, &rows);
+}
+
+/// `WHERE frame = ? ORDER BY id` is answered from `frame_id_idx` (the rows' pages are written
+/// by `sqlite_pages`, the index's too) and gives that frame's rows by trajectory id.
+fn a_frame_is_read_through_the_index(db: &rusqlite::Connection, rows: &[Row]) {
+    let sql = "SELECT id, pos_x FROM trajectory_data WHERE frame = ?1 ORDER BY id";
+    let plan: String = db
+        .query_row(&format!("EXPLAIN QUERY PLAN {sql}"), [5], |r| r.get(3))
+        .expect("plan");
+    assert_eq!(
+        plan,
+        "SEARCH trajectory_data USING INDEX frame_id_idx (frame=?)"
+    );
+    for frame in [0, 5, 18, 19] {
+        let mut query = db.prepare(sql).expect("sql");
+        let got: Vec<(i64, u64)> = query
+            .query_map([frame], |r| Ok((r.get(0)?, r.get::<_, f64>(1)?.to_bits())))
+            .expect("rows")
+            .collect::<Result<_, _>>()
+            .expect("read");
+        let mut want: Vec<(i64, u64)> = rows
+            .iter()
+            .filter(|row| row.0 == frame)
+            .map(|row| (row.1, row.2[0].to_bits()))
+            .collect();
+        want.sort();
+        assert_eq!(got.len(), if frame < 19 { 45 } else { 0 });
+        assert_eq!(got, want, "frame {frame}");
+    }
 }
 
 /// One CSV line as `fmt` writes it (the integers by `Display`), the reference for the fast path.

@@ -20,6 +20,7 @@ pub mod geometry;
 pub mod lives;
 mod parquet_file;
 mod sqlite;
+mod sqlite_pages;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, SyncSender};

@@ -14,12 +14,12 @@
 //! - `geometry(hash, wkt)` with one row, the walkable area, and `frame_data(frame,
 //!   geometry_hash)` naming it for every sampled frame.
 //!
-//! For speed the rows go into one transaction with journaling and syncing off (a failed run
-//! leaves only the staged temp file, never the target), [`ROWS_PER_INSERT`] rows per execution
-//! of one prepared multi-row `INSERT` (the rows of consecutive frames are gathered until a batch
-//! is full). The index exists from the start and grows with the rows on the writer thread, so the
-//! end of a run has no index to build (a file about a fifth larger than one indexed at the end,
-//! for a shorter wait).
+//! SQLite itself creates the file with every table and index ([`PAGE_SIZE`]-byte pages, no
+//! journal) and, at the end, writes the small tables; the rows of `trajectory_data` and the
+//! entries of `frame_id_idx` are written as b-tree pages by [`super::sqlite_pages`] while the
+//! run goes on (SQLite's insert path costs about three times the simulation's time per row).
+//! A frame's index entries, keyed `(frame, id, rowid)`, are sorted by trajectory id before they
+//! are appended; frames come in increasing order.
 
 use anyhow::Context as _;
 use rusqlite::{params, Connection};
@@ -27,16 +27,25 @@ use stagecraft_runtime::sim::trajectory::{state_name, tier_name};
 
 use super::geometry::WalkableArea;
 use super::lives::TrajectoryLives;
+use super::sqlite_pages::{BulkTable, Value};
 use super::{FrameWriter, RunInfo, SampledFrame};
 use crate::output_file::StagedOutputFile;
 
 /// The JuPedSim database version written.
 pub const JUPEDSIM_DATABASE_VERSION: u32 = 2;
 
-const SCHEMA: &str = "
+/// Bytes per database page: SQLite's default.
+pub const PAGE_SIZE: u32 = 4096;
+
+/// Settings of both connections: no rollback journal (a failed run leaves only the staged temp
+/// file, never the target), no syncs (the staged file is synced once, at commit).
+const SETTINGS: &str = "
     PRAGMA journal_mode = OFF;
     PRAGMA synchronous = OFF;
     PRAGMA locking_mode = EXCLUSIVE;
+";
+
+const SCHEMA: &str = "
     CREATE TABLE trajectory_data (
         frame INTEGER NOT NULL,
         id INTEGER NOT NULL,
@@ -55,177 +64,149 @@ const SCHEMA: &str = "
     CREATE UNIQUE INDEX geometry_hash ON geometry(hash);
     CREATE TABLE frame_data(frame INTEGER NOT NULL, geometry_hash INTEGER NOT NULL);
     CREATE INDEX frame_id_idx ON trajectory_data(frame, id);
-    BEGIN;
 ";
-
-/// Rows one execution of the prepared `INSERT` writes (all but the last batch of a run).
-pub const ROWS_PER_INSERT: usize = 64;
-
-/// Values of one `trajectory_data` row.
-const VALUES_PER_ROW: usize = 12;
-
-/// The `INSERT` of `rows` rows, its parameters numbered in row order.
-fn insert_sql(rows: usize) -> String {
-    let mut sql = String::from("INSERT INTO trajectory_data VALUES ");
-    for row in 0..rows {
-        sql.push_str(if row == 0 { "(" } else { ",(" });
-        sql.push_str(&["?"; VALUES_PER_ROW].join(","));
-        sql.push(')');
-    }
-    sql
-}
-
-/// One `trajectory_data` row waiting for its batch.
-#[derive(Debug, Clone, Copy)]
-struct PendingRow {
-    sample: i64,
-    trajectory: i64,
-    /// pos x, y, ori x, y, vel x, y, heading.
-    numbers: [f64; 7],
-    state: &'static str,
-    tier: &'static str,
-    agent: i64,
-}
 
 /// Writes a JuPedSim database into a staged file.
 pub struct SqliteWriter {
     staged: StagedOutputFile,
-    connection: Connection,
+    rows: BulkTable,
     info: RunInfo,
     samples: u64,
     lives: TrajectoryLives,
-    /// Rows not yet inserted (fewer than a batch between frames).
-    pending: Vec<PendingRow>,
-    /// The `INSERT` of one batch.
-    insert_batch: String,
+    /// The sampled frame's index entries: (trajectory id, rowid).
+    keys: Vec<(i64, i64)>,
+}
+
+/// Creates the file's tables with SQLite; the root pages of `trajectory_data` and
+/// `frame_id_idx`.
+fn create_tables(path: &std::path::Path) -> anyhow::Result<(u32, u32)> {
+    let connection = Connection::open(path).context("cannot open the database")?;
+    connection
+        .execute_batch(&format!(
+            "PRAGMA page_size = {PAGE_SIZE};{SETTINGS}{SCHEMA}"
+        ))
+        .context("cannot create the trajectory tables")?;
+    let root = |name: &str| -> rusqlite::Result<u32> {
+        connection.query_row(
+            "SELECT rootpage FROM sqlite_schema WHERE name = ?1",
+            [name],
+            |r| r.get(0),
+        )
+    };
+    let roots = (root("trajectory_data")?, root("frame_id_idx")?);
+    connection
+        .close()
+        .map_err(|(_, error)| error)
+        .context("cannot close the database")?;
+    Ok(roots)
 }
 
 impl SqliteWriter {
-    /// Creates the tables in the staged file and opens the rows' transaction.
+    /// Creates the tables in the staged file and opens it to append the rows.
     pub fn create(staged: StagedOutputFile, info: &RunInfo) -> anyhow::Result<SqliteWriter> {
-        let connection = Connection::open(staged.path()).context("cannot open the database")?;
-        connection
-            .execute_batch(SCHEMA)
-            .context("cannot create the trajectory tables")?;
+        let (table_root, index_root) = create_tables(staged.path())?;
+        let rows = BulkTable::open(staged.path(), table_root, index_root)
+            .context("cannot append rows to the database")?;
         Ok(SqliteWriter {
             staged,
-            connection,
+            rows,
             info: info.clone(),
             samples: 0,
             lives: TrajectoryLives::default(),
-            pending: Vec::new(),
-            insert_batch: insert_sql(ROWS_PER_INSERT),
+            keys: Vec::new(),
         })
-    }
-
-    /// Inserts the pending rows in batches of [`ROWS_PER_INSERT`]; with `all`, the rest too (in
-    /// one shorter statement), else the rest stays pending.
-    fn insert_pending(&mut self, all: bool) -> anyhow::Result<()> {
-        let mut batches = self.pending.chunks_exact(ROWS_PER_INSERT);
-        let mut insert = self.connection.prepare_cached(&self.insert_batch)?;
-        for batch in &mut batches {
-            bind_rows(&mut insert, batch)?;
-            insert.raw_execute()?;
-        }
-        let rest = batches.remainder().len();
-        let done = self.pending.len() - rest;
-        if all && rest > 0 {
-            let mut insert = self.connection.prepare(&insert_sql(rest))?;
-            bind_rows(&mut insert, &self.pending[done..])?;
-            insert.raw_execute()?;
-            self.pending.clear();
-        } else {
-            self.pending.drain(..done);
-        }
-        Ok(())
-    }
-
-    fn metadata(&self, walkable: &WalkableArea) -> Vec<(&'static str, String)> {
-        let info = &self.info;
-        let fps = 1.0 / (info.fixed_step_s * info.every_frames as f64);
-        let [xmin, ymin, xmax, ymax] = walkable.bounds;
-        vec![
-            ("version", JUPEDSIM_DATABASE_VERSION.to_string()),
-            ("fps", fps.to_string()),
-            ("xmin", xmin.to_string()),
-            ("xmax", xmax.to_string()),
-            ("ymin", ymin.to_string()),
-            ("ymax", ymax.to_string()),
-            ("stagecraft_scenario", info.scenario.clone()),
-            ("stagecraft_seed", info.seed.to_string()),
-            ("stagecraft_fixed_step_s", info.fixed_step_s.to_string()),
-            ("stagecraft_every_frames", info.every_frames.to_string()),
-            ("stagecraft_walkable_from", walkable.from.to_owned()),
-            ("stagecraft_axes", "x east, y north, meters".to_owned()),
-        ]
     }
 }
 
-/// Binds `rows` to the parameters of a multi-row `INSERT` of as many rows.
-fn bind_rows(insert: &mut rusqlite::Statement<'_>, rows: &[PendingRow]) -> rusqlite::Result<()> {
-    for (first, row) in (1..).step_by(VALUES_PER_ROW).zip(rows) {
-        insert.raw_bind_parameter(first, row.sample)?;
-        insert.raw_bind_parameter(first + 1, row.trajectory)?;
-        for (offset, value) in (2..).zip(row.numbers) {
-            insert.raw_bind_parameter(first + offset, value)?;
+/// Writes the small tables with SQLite (after the rows' pages): the walkable area, `samples`
+/// frames naming it and the metadata.
+fn write_small_tables(
+    path: &std::path::Path,
+    info: &RunInfo,
+    samples: u64,
+    walkable: &WalkableArea,
+) -> anyhow::Result<()> {
+    let c = Connection::open(path).context("cannot open the database")?;
+    c.execute_batch(SETTINGS)?;
+    c.execute_batch("BEGIN;")?;
+    let hash = walkable.hash();
+    c.execute(
+        "INSERT INTO geometry VALUES (?1, ?2)",
+        params![hash, walkable.wkt],
+    )?;
+    {
+        let mut frame = c.prepare("INSERT INTO frame_data VALUES (?1, ?2)")?;
+        for sample in 0..samples {
+            frame.execute(params![sample as i64, hash])?;
         }
-        insert.raw_bind_parameter(first + 9, row.state)?;
-        insert.raw_bind_parameter(first + 10, row.tier)?;
-        insert.raw_bind_parameter(first + 11, row.agent)?;
+        let mut meta = c.prepare("INSERT INTO metadata VALUES (?1, ?2)")?;
+        for (key, value) in metadata(info, walkable) {
+            meta.execute(params![key, value])?;
+        }
     }
-    Ok(())
+    c.execute_batch("COMMIT;")?;
+    c.close()
+        .map_err(|(_, error)| error)
+        .context("cannot close the database")
+}
+
+/// The `metadata` rows.
+fn metadata(info: &RunInfo, walkable: &WalkableArea) -> Vec<(&'static str, String)> {
+    let fps = 1.0 / (info.fixed_step_s * info.every_frames as f64);
+    let [xmin, ymin, xmax, ymax] = walkable.bounds;
+    vec![
+        ("version", JUPEDSIM_DATABASE_VERSION.to_string()),
+        ("fps", fps.to_string()),
+        ("xmin", xmin.to_string()),
+        ("xmax", xmax.to_string()),
+        ("ymin", ymin.to_string()),
+        ("ymax", ymax.to_string()),
+        ("stagecraft_scenario", info.scenario.clone()),
+        ("stagecraft_seed", info.seed.to_string()),
+        ("stagecraft_fixed_step_s", info.fixed_step_s.to_string()),
+        ("stagecraft_every_frames", info.every_frames.to_string()),
+        ("stagecraft_walkable_from", walkable.from.to_owned()),
+        ("stagecraft_axes", "x east, y north, meters".to_owned()),
+    ]
 }
 
 impl FrameWriter for SqliteWriter {
     fn write_frame(&mut self, frame: &SampledFrame) -> anyhow::Result<()> {
-        let sample = frame.frame / self.info.every_frames;
+        let sample = (frame.frame / self.info.every_frames) as i64;
+        self.keys.clear();
         for row in &frame.rows {
-            let trajectory = self.lives.id_of(row.id.bits(), sample);
-            self.pending.push(PendingRow {
-                sample: sample as i64,
-                trajectory,
-                numbers: [
-                    row.position_m.x,
-                    row.position_m.y,
-                    row.facing.x,
-                    row.facing.y,
-                    row.velocity_m_s.x,
-                    row.velocity_m_s.y,
-                    row.heading_rad(),
-                ],
-                state: state_name(row.state),
-                tier: tier_name(row.tier),
-                agent: row.id.bits() as i64,
-            });
+            let trajectory = self.lives.id_of(row.id.bits(), sample as u64);
+            let values = [
+                Value::Integer(sample),
+                Value::Integer(trajectory),
+                Value::Real(row.position_m.x),
+                Value::Real(row.position_m.y),
+                Value::Real(row.facing.x),
+                Value::Real(row.facing.y),
+                Value::Real(row.velocity_m_s.x),
+                Value::Real(row.velocity_m_s.y),
+                Value::Real(row.heading_rad()),
+                Value::Text(state_name(row.state)),
+                Value::Text(tier_name(row.tier)),
+                Value::Integer(row.id.bits() as i64),
+            ];
+            let rowid = self.rows.push_row(&values)?;
+            self.keys.push((trajectory, rowid));
+        }
+        if !self.keys.is_sorted() {
+            self.keys.sort_unstable();
+        }
+        for &(trajectory, rowid) in &self.keys {
+            self.rows.push_index_key(&[sample, trajectory], rowid)?;
         }
         self.samples += 1;
-        self.insert_pending(false)
+        Ok(())
     }
 
-    fn finish(mut self: Box<Self>, walkable: &WalkableArea) -> anyhow::Result<()> {
-        self.insert_pending(true)?;
+    fn finish(self: Box<Self>, walkable: &WalkableArea) -> anyhow::Result<()> {
         let this = *self;
-        let hash = walkable.hash();
-        {
-            let c = &this.connection;
-            c.execute(
-                "INSERT INTO geometry VALUES (?1, ?2)",
-                params![hash, walkable.wkt],
-            )?;
-            let mut frame = c.prepare("INSERT INTO frame_data VALUES (?1, ?2)")?;
-            for sample in 0..this.samples {
-                frame.execute(params![sample as i64, hash])?;
-            }
-            let mut meta = c.prepare("INSERT INTO metadata VALUES (?1, ?2)")?;
-            for (key, value) in this.metadata(walkable) {
-                meta.execute(params![key, value])?;
-            }
-            c.execute_batch("COMMIT;")?;
-        }
-        this.connection
-            .close()
-            .map_err(|(_, error)| error)
-            .context("cannot close the database")?;
+        drop(this.rows.finish()?);
+        write_small_tables(this.staged.path(), &this.info, this.samples, walkable)?;
         this.staged.commit()
     }
 }

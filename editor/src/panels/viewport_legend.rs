@@ -159,6 +159,8 @@ pub fn strip_ui(
         } else {
             ("⏴".to_owned(), "Show the legend")
         };
+        // The header keeps clear of the strip's top edge, which the toolbar above may overdraw.
+        ui.add_space(4.0);
         let clicked = ui
             .add(egui::Button::new(RichText::new(header).small()).small())
             .on_hover_text(format!("{hover}: {count} entries"))

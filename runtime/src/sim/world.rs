@@ -623,7 +623,7 @@ impl World {
     }
 
     /// Every phase of a step up to and including Commit (the Motion Frames are published next).
-    fn step_before_publication(&mut self) {
+    pub(super) fn step_before_publication(&mut self) {
         if self.frame == 0 {
             self.apply_frame_zero_directives();
         }
@@ -739,15 +739,6 @@ impl World {
         }
         let mut sets = phase_sets!(self, 0);
         tasks::frame_zero_directives(config, &mut sets, &mut self.motion.panic, &mut self.knock);
-    }
-
-    /// [`World::step`], calling `mark` right before the Motion Frames are published and right
-    /// after: for the publication benchmark, whose clock times exactly that part of a real step.
-    pub fn step_marking_publication(&mut self, mark: &mut dyn FnMut()) {
-        self.step_before_publication();
-        mark();
-        self.publish_motion_frames();
-        mark();
     }
 }
 

@@ -68,3 +68,48 @@ fn io_dependency_tree_has_no_gui_crates() {
     );
     assert_eq!(forbidden_in("stagecraft-io"), Vec::<&str>::new());
 }
+
+/// The runtime features `package`'s tree turns on over `edges` (`cargo tree`'s `{f}`), sorted.
+fn runtime_features(package: &str, edges: &str) -> Vec<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .current_dir(repo_root())
+        .args([
+            "tree", "-p", package, "-e", edges, "--prefix", "none", "--format", "{p}|{f}",
+        ])
+        .output()
+        .expect("cargo tree runs");
+    assert!(output.status.success(), "cargo tree failed");
+    let tree = String::from_utf8_lossy(&output.stdout).into_owned();
+    let line = tree
+        .lines()
+        .find(|line| line.starts_with("stagecraft-runtime "))
+        .unwrap_or_else(|| panic!("no runtime in {package}'s tree: {tree}"));
+    let features = line.split('|').nth(1).unwrap_or_default();
+    let mut features: Vec<String> = features
+        .split([',', ' '])
+        .filter(|f| !f.is_empty() && *f != "(*)")
+        .map(str::to_owned)
+        .collect();
+    features.sort();
+    features
+}
+
+/// The benchmark worlds (the runtime's `bench-support` feature) stay out of the application:
+/// the editor and the shared file edge build the runtime without it, and only the editor's
+/// tests and benches (its dev-dependencies) turn it on.
+#[test]
+fn the_benchmark_worlds_stay_out_of_application_builds() {
+    assert_eq!(
+        runtime_features("stagecraft-editor", "normal"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        runtime_features("stagecraft-io", "normal"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        runtime_features("stagecraft-editor", "normal,dev"),
+        vec!["bench-support".to_owned()]
+    );
+}

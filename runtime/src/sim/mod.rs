@@ -18,10 +18,12 @@
 //! a [`Snapshot`].
 
 mod agents;
+#[cfg(any(test, feature = "bench-support"))]
+mod bench_support;
 pub mod budget;
 pub mod camera;
+mod capacity;
 pub mod crossings;
-mod crowd;
 pub mod events;
 mod history;
 pub mod knockdown;
@@ -43,16 +45,17 @@ pub mod walk;
 mod world;
 
 pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
+#[cfg(any(test, feature = "bench-support"))]
+pub use bench_support::{
+    directed_street_world, long_street_world, observed_street_world, two_way_street_world,
+    STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
+};
 pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use camera::CameraObserver;
 pub use crossings::{
     AgentCrossing, CrossingSample, CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent,
     CrosswalkPhase, CrosswalkReport, GroupMember, GroupRole, HazardSpec, Liveness, SignalPhase,
     SignalState, StuckReason, CROSSING_SAMPLE_NAMES,
-};
-pub use crowd::{
-    directed_street_world, long_street_world, observed_street_world, two_way_street_world,
-    STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
 pub use events::{Event, EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};

@@ -110,7 +110,7 @@ pub fn tier_name(tier: Tier) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::crowd::long_street_world;
+    use crate::sim::long_street_world;
 
     /// Every unpooled row of the columns, in row order, with the columns' values.
     fn expected(world: &World) -> Vec<TrajectoryRow> {

@@ -231,6 +231,30 @@ pub struct World {
     pub(super) camera: Option<super::camera::CameraObserver>,
 }
 
+/// The Population and Tasks phases' [`Sets`] over `$world`'s fields at frame `$frame`: the one
+/// place a step's sets are built. A macro rather than a method: a method would borrow all of the
+/// world, and the callers borrow the fields it leaves out (the panic state, the knockdowns, the
+/// configuration) beside it.
+macro_rules! phase_sets {
+    ($world:ident, $frame:expr) => {
+        Sets {
+            frame: $frame,
+            state: &mut $world.pop,
+            agents: &mut $world.agents,
+            slots: &mut $world.slots,
+            births: &mut $world.births,
+            staged: &mut $world.staged,
+            events: &mut $world.events,
+            counters: &mut $world.counters,
+            rejections: &mut $world.last_rejections,
+            candidates: &mut $world.last_candidates,
+            tasks: &mut $world.tasks,
+            signals: &$world.crossings.signals,
+            scene: &mut $world.scene,
+        }
+    };
+}
+
 impl World {
     /// Frames stepped so far.
     pub fn frame(&self) -> u64 {
@@ -599,7 +623,7 @@ impl World {
     }
 
     /// Every phase of a step up to and including Commit (the Motion Frames are published next).
-    fn step_before_publication(&mut self) {
+    pub(super) fn step_before_publication(&mut self) {
         if self.frame == 0 {
             self.apply_frame_zero_directives();
         }
@@ -623,21 +647,7 @@ impl World {
             }
         };
         let walk = &mut self.walk;
-        let mut sets = Sets {
-            frame: self.frame,
-            state: &mut self.pop,
-            agents: &mut self.agents,
-            slots: &mut self.slots,
-            births: &mut self.births,
-            staged: &mut self.staged,
-            events: &mut self.events,
-            counters: &mut self.counters,
-            rejections: &mut self.last_rejections,
-            candidates: &mut self.last_candidates,
-            tasks: &mut self.tasks,
-            signals: &self.crossings.signals,
-            scene: &mut self.scene,
-        };
+        let mut sets = phase_sets!(self, self.frame);
         population_phase(config, &observation, plan, &mut sets);
         tasks_phase(config, &mut sets, &mut self.motion.panic, &mut self.knock);
         let mut crossing_sets = CrossingSets {
@@ -727,31 +737,8 @@ impl World {
         {
             return;
         }
-        let mut sets = Sets {
-            frame: 0,
-            state: &mut self.pop,
-            agents: &mut self.agents,
-            slots: &mut self.slots,
-            births: &mut self.births,
-            staged: &mut self.staged,
-            events: &mut self.events,
-            counters: &mut self.counters,
-            rejections: &mut self.last_rejections,
-            candidates: &mut self.last_candidates,
-            tasks: &mut self.tasks,
-            signals: &self.crossings.signals,
-            scene: &mut self.scene,
-        };
+        let mut sets = phase_sets!(self, 0);
         tasks::frame_zero_directives(config, &mut sets, &mut self.motion.panic, &mut self.knock);
-    }
-
-    /// [`World::step`], calling `mark` right before the Motion Frames are published and right
-    /// after: for the publication benchmark, whose clock times exactly that part of a real step.
-    pub fn step_marking_publication(&mut self, mark: &mut dyn FnMut()) {
-        self.step_before_publication();
-        mark();
-        self.publish_motion_frames();
-        mark();
     }
 }
 

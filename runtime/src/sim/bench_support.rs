@@ -1,9 +1,9 @@
-//! Crowds placed without the population phase, for benchmarks and walking tests: a long
-//! street-block variant filled with N walkers at once ([`long_street_world`], and with an observer
-//! for mixed tiers, [`observed_street_world`]), the motion benchmark's counter-flow street
-//! ([`two_way_street_world`]), placing one walker at a route distance, and the heap bytes a world
-//! holds.
-
+//! Benchmark worlds, behind the `bench-support` feature (and in the runtime's own tests): crowds
+//! placed without the population phase — a long street-block variant filled with N walkers at
+//! once ([`long_street_world`], with a rendezvous each [`directed_street_world`], and with an
+//! observer for mixed tiers, [`observed_street_world`]), the motion benchmark's counter-flow street
+//! ([`two_way_street_world`]) — placing one walker at a route distance, and the step with a hook
+//! around the publication. The application never builds any of it.
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState};
@@ -87,9 +87,6 @@ fn rendezvous_directives(space: &SimSpace, walkers: usize, seed: u64) -> Vec<Dir
         })
         .collect()
 }
-
-/// The most agent rows [`World`] reserves up front, whatever the scenario's capacities say.
-pub const MAX_RESERVED_AGENTS: usize = 1 << 20;
 
 /// [`long_street_world`] with `observers`, and (when `directed`) a rendezvous per walker.
 fn long_street(
@@ -376,42 +373,15 @@ impl World {
         Some(handle)
     }
 
-    /// Sizes the agent columns and slots for the population the scenario can hold (every
-    /// source's capacity and the reuse pool, at most [`MAX_RESERVED_AGENTS`]) exactly, so a
-    /// full world does not carry the up-to-2× slack of doubling growth.
-    pub(super) fn reserve_population(&mut self) {
-        let sources: usize = self
-            .config
-            .sources
-            .iter()
-            .map(|s| s.capacity.max(s.target_count) as usize)
-            .sum();
-        let pool = self.config.scenario.population.pool_capacity as usize;
-        let expected = sources.saturating_add(pool).min(MAX_RESERVED_AGENTS);
-        self.agents.reserve_exact(expected);
-        self.slots.reserve_exact(expected);
-        for (births, source) in self.births.iter_mut().zip(&self.config.sources) {
-            births.reserve_exact((source.capacity.max(source.target_count) as usize).min(expected));
-        }
-    }
-
-    /// Heap bytes the world's per-agent buffers hold: agent columns (capacities), slots,
-    /// births, the neighbour grid and walking scratch, and Motion's scratch and published
-    /// Motion Frames. Owners' texts and the shared configuration are left out.
-    pub fn heap_bytes(&self) -> usize {
-        self.state_heap_bytes() + self.motion_scratch.heap_bytes()
-    }
-
-    /// [`World::heap_bytes`] without Motion's scratch and published frames: the simulation
-    /// state and walking buffers.
-    pub fn state_heap_bytes(&self) -> usize {
-        self.agents.heap_bytes()
-            + self.slots.heap_bytes()
-            + self
-                .births
-                .iter()
-                .map(|b| b.capacity() * std::mem::size_of::<AgentHandle>())
-                .sum::<usize>()
-            + self.walk.heap_bytes()
+    /// [`World::step`], calling `mark` right before the Motion Frames are published and right
+    /// after. Kept because a bench needs a hook inside the step: the motion benchmark
+    /// (`runtime/benches/motion.rs`) times the publication of real steps, the rows each step
+    /// changed; [`World::publish_motion_frames`] called again after a step republishes rows the
+    /// step already published, a different (smaller) amount of work.
+    pub fn step_marking_publication(&mut self, mark: &mut dyn FnMut()) {
+        self.step_before_publication();
+        mark();
+        self.publish_motion_frames();
+        mark();
     }
 }

@@ -14,7 +14,7 @@ use stagecraft_runtime::cook::ShardSpec;
 use stagecraft_runtime::recipe::CompiledPlan;
 
 use super::error::CliError;
-use super::generate::{progress_bar, show_progress};
+use super::progress::{progress_bar, show_progress};
 use crate::cook::{
     compile_all, cook_project, default_cache, work_items, CookOptions, CookReport, DiskCache,
     StageOutcome, DEFAULT_BUDGET_BYTES,

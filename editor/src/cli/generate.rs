@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressDrawTarget;
 use stagecraft_runtime::generate::export::bundle_doc;
 use stagecraft_runtime::generate::{
     worker_threads, CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated, Generator,
@@ -27,7 +27,8 @@ use stagecraft_runtime::recipe::compile_project_recipe;
 use super::diagnostics::{diagnostic_json, render_all};
 use super::error::CliError;
 use super::identity::identity_text;
-use crate::service::{Progress, StageObserver, StageTiming};
+use super::progress::{progress_bar, show_progress};
+use crate::service::{StageObserver, StageTiming};
 
 /// Options of `stagecraft generate`.
 #[derive(Debug, Clone, Default)]
@@ -44,46 +45,6 @@ pub struct GenerateOptions<'a> {
     pub serial: bool,
     /// The memory budget in MiB plans must fit (default: the runtime's).
     pub memory_budget_mib: Option<u64>,
-}
-
-/// A progress bar for one recipe's generation: length in candidates (stages when the plan has
-/// none), drawn to `target`.
-pub fn progress_bar(recipe: &str, total: Progress, target: ProgressDrawTarget) -> ProgressBar {
-    let by_candidates = total.candidates_total > 0;
-    let length = if by_candidates {
-        total.candidates_total
-    } else {
-        total.stages_total
-    };
-    let bar = ProgressBar::with_draw_target(Some(length), target);
-    let unit = if by_candidates {
-        "candidates"
-    } else {
-        "stages"
-    };
-    let template = format!(
-        "{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} · {{msg}} · {{elapsed}}"
-    );
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_prefix(format!("recipe {recipe}"));
-    bar.set_message(format!("stage 0/{}", total.stages_total));
-    bar
-}
-
-/// Moves `bar` to `progress`.
-pub fn show_progress(bar: &ProgressBar, progress: Progress) {
-    let position = if progress.candidates_total > 0 {
-        progress.candidates_done
-    } else {
-        progress.stages_done
-    };
-    bar.set_position(position);
-    bar.set_message(format!(
-        "stage {}/{}",
-        progress.stages_done, progress.stages_total
-    ));
 }
 
 fn ms(duration: Duration) -> f64 {
@@ -478,50 +439,4 @@ fn peak_resident_mib() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_progress_bar_follows_candidates_then_stages() {
-        let total = Progress {
-            stages_done: 0,
-            stages_total: 3,
-            candidates_done: 0,
-            candidates_total: 125_000,
-        };
-        let bar = progress_bar("forest", total, ProgressDrawTarget::hidden());
-        assert_eq!(bar.length(), Some(125_000));
-        assert_eq!(bar.position(), 0);
-        assert_eq!(bar.message(), "stage 0/3");
-        show_progress(
-            &bar,
-            Progress {
-                stages_done: 2,
-                candidates_done: 100_000,
-                ..total
-            },
-        );
-        assert_eq!(bar.position(), 100_000);
-        assert_eq!(bar.message(), "stage 2/3");
-        assert_eq!(bar.prefix(), "recipe forest");
-
-        // A plan without candidates counts stages.
-        let stages_only = Progress {
-            candidates_total: 0,
-            ..total
-        };
-        let bar = progress_bar("block", stages_only, ProgressDrawTarget::hidden());
-        assert_eq!(bar.length(), Some(3));
-        show_progress(
-            &bar,
-            Progress {
-                stages_done: 1,
-                ..stages_only
-            },
-        );
-        assert_eq!(bar.position(), 1);
-    }
 }

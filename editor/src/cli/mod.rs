@@ -1,8 +1,8 @@
 //! The headless command line: one module per command (`check`, `fmt`, `generate`, `ops`,
-//! `rebase`, `simulate`, `cook`, `verify`, `diff`, `export`, `completions`/`man`), sharing the diagnostics
-//! rendering in [`diagnostics`], the JSON convention in [`json_out`], located failures in
-//! [`error`] and the process-edge contract (streams, `--quiet`, `--json` errors, closed pipes) in
-//! [`entry`].
+//! `rebase`, `simulate`, `cook`, `verify`, `diff`, `export`, `completions`/`man`), sharing the
+//! diagnostics rendering in [`diagnostics`], the JSON convention in [`json_out`], located
+//! failures in [`error`], the generation progress bar in [`progress`] and the process-edge
+//! contract (streams, `--quiet`, `--json` errors, closed pipes) in [`entry`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,27 +11,34 @@ use clap::{Parser, Subcommand};
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::{LoadedProject, ProjectSources};
 
+// The commands, one module each. A command never names another command's module; what two
+// share lives in the modules below (`tests/tests/editor_imports.rs` reads this list).
 pub mod check;
 pub mod completions;
 pub mod cook;
-pub mod diagnostics;
 pub mod diff;
-pub mod entry;
-pub mod error;
 pub mod export;
 pub mod fmt;
 pub mod generate;
-pub mod identity;
-pub mod json_out;
 pub mod new;
 pub mod ops;
 pub mod rebase;
 pub mod schema;
 pub mod simulate;
-pub mod simulate_crossings;
-pub mod terminal;
-pub mod trajectories;
 pub mod verify;
+
+// Shared by the commands.
+pub mod diagnostics;
+pub mod entry;
+pub mod error;
+pub mod identity;
+pub mod json_out;
+pub mod progress;
+pub mod terminal;
+
+// Parts of `simulate`.
+pub mod simulate_crossings;
+pub mod trajectories;
 
 pub use check::check;
 pub use diagnostics::{diagnostic_json, escape_controls, render_all, render_diagnostic};

@@ -4,11 +4,9 @@
 
 use egui::Ui;
 
-use super::Command;
-use crate::authoring::{
-    author_object, harvested, regrow, variants_of, AuthoringRefusal, ObjectAction, Target,
-};
-use crate::edits::ProjectEdit;
+use crate::authoring::{author_object, harvested, regrow, variants_of, ObjectAction, Target};
+pub use crate::command::emit;
+use crate::command::Command;
 use crate::session::PreviewContent;
 use stagecraft_runtime::project::Project;
 
@@ -40,20 +38,6 @@ pub const OBJECT_ACTIONS: [(ObjectAction, &str, &str); 5] = [
         "H",
     ),
 ];
-
-/// Sends `result`'s edit to `out`; returns the refusal in words, if it was refused.
-pub fn emit(
-    result: Result<ProjectEdit, AuthoringRefusal>,
-    out: &mut Vec<Command>,
-) -> Option<String> {
-    match result {
-        Ok(edit) => {
-            out.push(Command::Apply(edit));
-            None
-        }
-        Err(why) => Some(format!("refused: {why}")),
-    }
-}
 
 /// The buttons (or, `in_menu`, the menu entries) of the actions on `target`; returns a refusal
 /// message when a click was refused.

@@ -9,7 +9,6 @@ pub mod crossings;
 pub mod diagnostics;
 pub mod diff;
 pub mod diff_rows;
-pub mod directive_pick;
 pub mod draws;
 pub mod elide;
 pub mod inspector;
@@ -30,10 +29,9 @@ pub mod viewport_legend;
 use egui::Ui;
 use egui_dock::{DockState, NodeIndex};
 use serde::{Deserialize, Serialize};
-use stagecraft_runtime::project::Diagnostic;
 
+pub use crate::command::Command;
 use crate::document::Document;
-use crate::edits::{ProjectEdit, Selection};
 
 /// A dock tab. Only tabs that exist: no placeholders for later features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -99,18 +97,6 @@ impl Tab {
         let index = Tab::NAMES.iter().position(|n| *n == name)?;
         Tab::ALL.get(index).copied()
     }
-}
-
-/// What a panel asks the app to do.
-#[must_use]
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    /// Change the selection.
-    Select(Selection),
-    /// Apply an edit (and record it for undo).
-    Apply(ProjectEdit),
-    /// Select the document and field a diagnostic is about and bring the Inspector forward.
-    ShowDiagnostic(Diagnostic),
 }
 
 /// A dock tab's contents.

@@ -12,11 +12,12 @@
 use std::collections::BTreeSet;
 
 use egui::{RichText, Ui};
-use stagecraft_runtime::sim::{AgentHandle, Counters, Event, EventDetail, SpawnReport, World};
+use stagecraft_runtime::sim::{Counters, Event, EventDetail, SpawnReport, World};
 
 use super::timeline_plot::{series_plot, SeriesPlot};
 use super::{Command, Panel};
 use crate::document::Document;
+pub use crate::text::handle_text;
 use crate::viewport::SharedPreview;
 
 /// The Population tab.
@@ -37,11 +38,6 @@ impl PopulationPanel {
             shown_plots: Vec::new(),
         }
     }
-}
-
-/// A handle as the panels write it: `#index.generation`.
-pub fn handle_text(handle: AgentHandle) -> String {
-    format!("#{}.{}", handle.index, handle.generation)
 }
 
 /// An event's reason or payload in words.

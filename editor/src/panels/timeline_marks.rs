@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use stagecraft_runtime::project::{FieldPath, Scenario};
 use stagecraft_runtime::sim::{Counters, EventKind, EventLog};
 
-use super::directive_pick::DirectivePick;
 use super::inspector::scenario::{
     command_kind, command_options, directive_summary, kind_label, new_command, new_directive,
     target_for,
@@ -23,6 +22,7 @@ use super::inspector::scenario::{
 use super::Command;
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 use crate::session::Session;
+use crate::viewport::directive_pick::DirectivePick;
 
 /// Where bookmarks are kept, relative to the project folder.
 pub const BOOKMARKS_FILE: &str = ".stagecraft/bookmarks.ron";

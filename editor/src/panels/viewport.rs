@@ -340,7 +340,7 @@ impl ViewportPanel {
         document: &Document,
         out: &mut Vec<Command>,
     ) {
-        use crate::panels::directive_pick::{pick_edit, picked_by};
+        use crate::viewport::directive_pick::{pick_edit, picked_by};
         let Some(armed) = preview.directive_pick.clone() else {
             return;
         };

@@ -7,8 +7,8 @@ use egui::{Color32, Pos2, Rect, Sense, Ui};
 use stagecraft_runtime::project::{Box3, FieldPath, Scenario, Vec3};
 
 use super::camera::OrbitCamera;
+use crate::command::Command;
 use crate::edits::{DocId, DocValue, MergeKey, ProjectEdit, Selection};
-use crate::panels::Command;
 
 /// Which of the scenario's boxes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

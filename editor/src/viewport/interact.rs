@@ -146,7 +146,7 @@ pub fn identity_label(session: &Session, pick: &PickId) -> Option<String> {
                 .get(source)
                 .map_or("?", |s| s.id.as_str());
             let handle = world.handle_of_id(runtime_id).map_or(String::new(), |h| {
-                format!(" {}", crate::panels::population::handle_text(h))
+                format!(" {}", crate::text::handle_text(h))
             });
             let ownership =
                 ownership_text(world, runtime_id).map_or(String::new(), |o| format!(" · {o}"));
@@ -347,7 +347,7 @@ pub fn short_label(session: &Session, pick: &PickId) -> Option<String> {
             let handle = world
                 .handle_of_id(stagecraft_runtime::sim::AgentId::from_bits(*id))
                 .map_or(String::new(), |h| {
-                    format!(" {}", crate::panels::population::handle_text(h))
+                    format!(" {}", crate::text::handle_text(h))
                 });
             Some(format!("{} #{}{handle}", source.id, agent.ordinal()))
         }

@@ -13,6 +13,7 @@ pub mod cells;
 pub mod crossing_marks;
 pub mod crowd_marks;
 pub mod diff_marks;
+pub mod directive_pick;
 pub mod exclusions;
 pub mod gpu;
 pub mod handles;
@@ -69,8 +70,8 @@ pub struct Preview {
     /// refused, shown by both until the next action succeeds.
     pub authoring_message: Option<String>,
     /// The directive the Timeline armed for a target pick: the Viewport's next click fills it
-    /// (`panels::directive_pick`) instead of selecting.
-    pub directive_pick: Option<crate::panels::directive_pick::DirectivePick>,
+    /// ([`directive_pick`]) instead of selecting.
+    pub directive_pick: Option<directive_pick::DirectivePick>,
 }
 
 /// What kind of difference a [`DiffMark`] shows.

@@ -16,9 +16,8 @@ use crate::authoring::{
     add_object, author_object, exclude_rect, scatter_stages, stage_variants, target_of, target_set,
     ObjectAction, Target,
 };
+use crate::command::{emit, Command};
 use crate::edits::MergeKey;
-use crate::panels::authoring::emit;
-use crate::panels::Command;
 use stagecraft_runtime::content::Product;
 use stagecraft_runtime::project::Project;
 

@@ -8,9 +8,9 @@
 use stagecraft_runtime::identity::AgentId;
 use stagecraft_runtime::project::{Directive, DirectiveCommand, FieldPath, Scenario, Target, Vec3};
 
+use super::picking::pick_nearest;
+use super::{PickId, Preview, Ray};
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
-use crate::viewport::picking::pick_nearest;
-use crate::viewport::{PickId, Preview, Ray};
 
 /// How far outside a scene object's footprint a click still picks it, meters.
 pub const OBJECT_PICK_MARGIN_M: f64 = 0.3;

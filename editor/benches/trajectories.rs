@@ -57,6 +57,10 @@
 //! writer's CPU per row, about that of a simulated agent-step (0.24 µs), is now mostly the cost
 //! every format shares, not SQLite's.
 //!
+//! Whole-run figures (`STAGECRAFT_BENCH_FRAMES=400` and `1200`, idle machine, 2026-12-07) are in
+//! `docs/trajectories.md` ("Cost"): at 1,200 frames the wall-time overhead is SQLite +18 to +36 %,
+//! CSV +16 to +18 %, Parquet +11 to +16 %, SQLite every 4th frame +5 to +8 %.
+//!
 //! Built and run as measured (workspace crates at opt-level 3, dependencies as the dev profile
 //! builds them; a filter that matches no criterion bench prints only the report):
 //! `CARGO_PROFILE_DEV_OPT_LEVEL=3 cargo bench --workspace --bench trajectories --profile dev
@@ -74,7 +78,14 @@ use stagecraft_runtime::sim::{long_street_world, World};
 
 const WALKERS: usize = 1000;
 const WARM_UP_FRAMES: u32 = 40;
-const FRAMES: u32 = 100;
+/// Frames stepped per run; `STAGECRAFT_BENCH_FRAMES` sets another count (1,200 is a whole
+/// `crosswalk-rush` run, where the file's fixed costs weigh less).
+fn frames() -> u32 {
+    std::env::var("STAGECRAFT_BENCH_FRAMES")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(100)
+}
 
 fn warmed() -> World {
     let mut world = long_street_world(WALKERS, 7).expect("the long street builds");
@@ -94,14 +105,14 @@ fn info(every_frames: u64) -> RunInfo {
     }
 }
 
-/// Steps `world` [`FRAMES`] frames, recording into `file` every `every` frames when given.
+/// Steps `world` [`frames`] frames, recording into `file` every `every` frames when given.
 fn run(mut world: World, file: Option<(&Path, u64)>) -> World {
     let mut recorder =
         file.map(|(path, every)| TrajectoryRecorder::start(path, info(every)).expect("starts"));
     if let Some(recorder) = &mut recorder {
         recorder.record(&world);
     }
-    for _ in 0..FRAMES {
+    for _ in 0..frames() {
         world.step();
         if let Some(recorder) = &mut recorder {
             recorder.record(&world);
@@ -142,7 +153,8 @@ fn report(world: &World, dir: &Path) {
     let runs = 15;
     let (base_wall, base_cpu) = timed(world, None, runs);
     println!(
-        "1000 peds, {FRAMES} frames without trajectories: median {:.1} ms wall, {:.1} ms CPU",
+        "1000 peds, {} frames without trajectories: median {:.1} ms wall, {:.1} ms CPU",
+        frames(),
         base_wall.as_secs_f64() * 1e3,
         base_cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
     );

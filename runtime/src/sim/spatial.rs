@@ -916,10 +916,9 @@ mod lanes {
             let row = _mm512_castsi256_si512(_mm512_cvttpd_epi32(clamp(y, oy, last_y)));
             let cell = _mm512_add_epi32(_mm512_mullo_epi32(row, columns), column);
             let cell = _mm512_mask_mov_epi32(left_out, __mmask16::from(finite), cell);
-            // SAFETY: `__m256i` and `[u32; 8]` have the same size, and every bit pattern is a
-            // `u32`.
-            let eight =
-                unsafe { std::mem::transmute::<__m256i, [u32; 8]>(_mm512_castsi512_si256(cell)) };
+            let low_half = _mm512_castsi512_si256(cell);
+            // SAFETY: `__m256i` and `[u32; 8]` have the same size; every bit pattern is a `u32`.
+            let eight = unsafe { std::mem::transmute::<__m256i, [u32; 8]>(low_half) };
             cells.extend_from_slice(&eight);
         }
         cells.extend(points[whole..].iter().map(|p| map.cell(*p)));

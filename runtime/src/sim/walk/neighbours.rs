@@ -1239,9 +1239,9 @@ mod lanes {
             for &(first, end) in &list[..listed] {
                 let valid = (u32::MAX >> (32 - (end - first).min(LANES))) as __mmask8;
                 let load = |column: &[f64]| {
-                    // SAFETY: every listed block lies in the columns, which hold `held`
-                    // slots (`first < end` and `end + LANES <= held`, checked when listed);
-                    // the lanes past the run are masked out by `valid`.
+                    // `first < end` and `end + LANES <= held` were checked when the block was
+                    // listed; the lanes past the run are masked out by `valid`.
+                    // SAFETY: every listed block lies in the columns, which hold `held` slots.
                     unsafe { _mm512_loadu_pd(column.as_ptr().add(first)) }
                 };
                 let [x, y, vx, vy, fx, fy] = [cx, cy, cvx, cvy, cfx, cfy].map(load);

@@ -110,6 +110,14 @@ impl BoundsM {
         bounds
     }
 
+    /// Whether `point` lies within the bounds, edges included.
+    pub fn holds(&self, point: PointM) -> bool {
+        self.min_x <= point.x
+            && point.x <= self.max_x
+            && self.min_y <= point.y
+            && point.y <= self.max_y
+    }
+
     /// The smallest bounds holding both.
     pub fn union(self, other: BoundsM) -> BoundsM {
         BoundsM {

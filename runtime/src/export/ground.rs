@@ -73,14 +73,10 @@ impl Ground {
         let at = PointM::new(x_m, y_m);
         surfaces
             .iter()
-            .filter(|s| within_bounds(&s.bounds, at) && holds(&s.outline, at))
+            .filter(|s| s.bounds.holds(at) && holds(&s.outline, at))
             .map(|s| s.top_m)
             .fold(0.0, f64::max)
     }
-}
-
-fn within_bounds(bounds: &BoundsM, at: PointM) -> bool {
-    bounds.min_x <= at.x && at.x <= bounds.max_x && bounds.min_y <= at.y && at.y <= bounds.max_y
 }
 
 /// Whether the closed polygon `outline` holds `at`, its edges included.

@@ -3,6 +3,7 @@
 //! The runtime does no file-system IO, reads no clock and knows nothing about any GUI: it takes
 //! strings and values and returns data or typed errors.
 
+pub mod boxes;
 pub mod content;
 pub mod cook;
 pub mod diff;

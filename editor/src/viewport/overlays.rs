@@ -12,7 +12,7 @@ use crate::session::PreviewContent;
 use stagecraft_runtime::project::{Box3, Observer, PopulationKind, Scenario};
 use stagecraft_runtime::sim::knockdown::physics::{BODY_HALF_SEGMENT_M, BODY_RADIUS_M};
 use stagecraft_runtime::sim::knockdown::BodyState;
-use stagecraft_runtime::sim::scenario::SimBox;
+use stagecraft_runtime::sim::SimBox;
 use stagecraft_runtime::sim::{Boxes, World};
 
 /// Outline of the thing under the cursor.

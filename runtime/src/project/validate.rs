@@ -7,6 +7,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::boxes::{inverted_axes, AXIS_NAMES};
+
 use super::diagnostic::{Diagnostic, Severity};
 use super::migrate::DocKind;
 use super::model::{
@@ -297,20 +299,16 @@ fn validate_manifest(project: &Project, sources: &ProjectSources, reporter: &mut
 }
 
 fn check_box(reporter: &mut Reporter<'_>, file: &str, path: FieldPath, bounds: &Box3) {
-    let axes = [
-        ("x", bounds.min.x, bounds.max.x),
-        ("y", bounds.min.y, bounds.max.y),
-        ("z", bounds.min.z, bounds.max.z),
-    ];
-    for (axis, min, max) in axes {
-        if min > max {
-            reporter.error(
-                file,
-                path.field("min"),
-                format!("box minimum {axis} {min} is above its maximum {max}"),
-                "min ≤ max on every axis",
-            );
-        }
+    let min_m = [bounds.min.x, bounds.min.y, bounds.min.z];
+    let max_m = [bounds.max.x, bounds.max.y, bounds.max.z];
+    for axis in inverted_axes(min_m, max_m) {
+        let (name, min, max) = (AXIS_NAMES[axis], min_m[axis], max_m[axis]);
+        reporter.error(
+            file,
+            path.field("min"),
+            format!("box minimum {name} {min} is above its maximum {max}"),
+            "min ≤ max on every axis",
+        );
     }
 }
 

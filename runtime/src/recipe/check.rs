@@ -13,8 +13,8 @@ use crate::project::{
     classify, load_project, recipe_file, scenario_file, AssetFamily, Diagnostic, DocKind,
     FieldPath, LoadedProject, ProjectSources, Recipe, RecipeInput, Scenario,
 };
+use crate::sim::config::CompiledScenario;
 use crate::sim::problems::SimProblem;
-use crate::sim::scenario::CompiledScenario;
 use crate::sim::SimEstimate;
 
 /// Compiles recipe `id` of a loaded project, with diagnostics on its file; `None` when the

@@ -7,11 +7,11 @@
 use std::sync::Arc;
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState};
+use super::config::CompiledScenario;
 use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
 use super::motion::tiers::{stable_hash, Tier};
-use super::scenario::CompiledScenario;
 use super::space::{SimSpace, StaticBlocker};
 use super::walk::WalkDecision;
 use super::world::{build_world, World};

@@ -10,11 +10,11 @@
 
 use std::mem::size_of;
 
+use super::config::{Command, CompiledScenario};
 use super::events::{Event, EVENTS_PER_KIND, EVENT_KINDS};
 use super::history::MAX_HISTORY_FRAMES;
 use super::motion::MotionCounters;
 use super::problems::{SimDiagnostic, SimProblem};
-use super::scenario::{Command, CompiledScenario};
 use super::timeline::{CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 use super::world::Counters;
 use crate::project::FieldPath;

@@ -8,8 +8,8 @@
 //! step, so its digests are no longer the scenario's: a Timeline that steps back re-simulates
 //! with the camera where it is then.
 
+use super::config::ObserverSpec;
 use super::observers::{Observation, ObserverState, View};
-use super::scenario::ObserverSpec;
 
 /// Ranges a camera observer uses when the scenario has no observer to take them from: retained
 /// within, meters.

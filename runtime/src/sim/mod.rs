@@ -23,6 +23,7 @@ mod bench_support;
 pub mod budget;
 pub mod camera;
 mod capacity;
+pub mod config;
 pub mod crossings;
 pub mod events;
 mod history;
@@ -52,10 +53,15 @@ pub use bench_support::{
 };
 pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use camera::CameraObserver;
+pub use config::{
+    BarrierSpec, Command, CompiledScenario, CrossingSettings, DirectiveSpec, DirectiveTarget,
+    HazardSpec, MotionConfig, ObserverKey, ObserverSpec, Obstacle, PopulationParams,
+    SceneObjectSpec, SimBox, SourceSpec, VehicleSourceSpec,
+};
 pub use crossings::{
-    AgentCrossing, CrossingSample, CrossingSettings, CrossingStats, CrossingsState, CrosswalkAgent,
-    CrosswalkPhase, CrosswalkReport, GroupMember, GroupRole, HazardSpec, Liveness, SignalPhase,
-    SignalState, StuckReason, CROSSING_SAMPLE_NAMES,
+    AgentCrossing, CrossingSample, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase,
+    CrosswalkReport, GroupMember, GroupRole, Liveness, SignalPhase, SignalState, StuckReason,
+    CROSSING_SAMPLE_NAMES,
 };
 pub use events::{Event, EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
@@ -64,19 +70,15 @@ pub use motion::publish::{Frames, MotionFrames};
 pub use motion::why::{TierCause, TierWhy};
 pub use motion::{MotionCounters, Tier};
 pub use observers::{Observation, ObserverState, View};
-pub use obstacles::{Obstacle, ObstacleOrigin, ObstacleSet, SceneObstacle};
+pub use obstacles::{ObstacleOrigin, ObstacleSet, SceneObstacle};
 pub use population::{
     Boxes, CandidateMark, ClaimRefusal, FrameSpawnReport, PlaceOutcome, PopulationState,
     RetireRefusal, RetireRule, SourceStatus, SpawnRejection, SpawnReport,
 };
+pub use problems::{SimBuildError, SimDiagnostic, SimProblem};
 pub use routes::{
     RouteConnection, RouteError, RoutePath, RoutePoint, RouteSpan, RouteTable, SimRoute,
     DEFAULT_ROUTE_WIDTH_M,
-};
-pub use scenario::{
-    BarrierSpec, Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey,
-    ObserverSpec, PopulationParams, SceneObjectSpec, SimBox, SimBuildError, SimDiagnostic,
-    SimProblem, SourceSpec, VehicleSourceSpec,
 };
 pub use slots::{SlotError, Slots};
 pub use snapshot::file::{

@@ -9,7 +9,7 @@
 
 use std::f64::consts::{PI, TAU};
 
-use super::scenario::ObserverSpec;
+use super::config::ObserverSpec;
 
 /// Width over height of every view's image (the frustum's horizontal extent).
 pub const VIEW_ASPECT: f64 = 16.0 / 9.0;
@@ -249,7 +249,7 @@ impl Observation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::scenario::ObserverKey;
+    use crate::sim::config::ObserverKey;
 
     fn spec() -> ObserverSpec {
         ObserverSpec {

@@ -2,7 +2,7 @@
 //! (`project::SCENARIO_SECTIONS`): a value outside it is a diagnostic located at the field,
 //! expecting the schema's range in words.
 
-use super::scenario::CompiledScenario;
+use super::config::CompiledScenario;
 use crate::project::{
     scenario_field, HazardVehicle, Scenario, VehicleSource, DEFAULT_DURATION_FRAMES,
     DEFAULT_FIXED_STEP_S,

@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
+use super::config::CompiledScenario;
 use super::crossings::{
     crossings_phase, follow_swap_remove, gate::lane_limit_m, liveness_phase, CrossingIndex,
     CrossingSets, CrossingsState, StuckReason,
@@ -26,8 +27,8 @@ use super::population::{
     PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig,
     NO_BINDING,
 };
+use super::problems::{SimBuildError, SimDiagnostic, SimProblem};
 use super::routes::{RouteSpan, RouteTable, SimRoute};
-use super::scenario::{CompiledScenario, SimBuildError, SimDiagnostic, SimProblem};
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
 use super::tasks::{self, build_paths, paths::PathGrid, tasks_phase, Book, TaskState};

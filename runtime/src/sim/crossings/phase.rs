@@ -17,7 +17,8 @@ use super::groups::{REGROUP_M, SHARED_CROSSING_M};
 use super::queue::{side_slots, slot_points, usable_lanes, QueueOccupancy, RouteCrossing};
 use super::signals::{SignalInputs, SignalPhase};
 use super::stuck::{quiet_watches, refresh_window, restart_watch, watch, Verdict, STALLED_AFTER_S};
-use super::{CrossingSettings, CrossingsState};
+use super::CrossingsState;
+use crate::sim::config::CrossingSettings;
 
 /// What the crossings read and change besides the configuration.
 pub struct CrossingSets<'a> {

@@ -5,6 +5,8 @@
 //!
 //! The seed gives no phase durations; they are scenario settings (`SignalTiming`).
 
+use crate::sim::config::SignalTiming;
+
 /// What a signal shows.
 #[derive(
     serde::Serialize,
@@ -41,27 +43,6 @@ impl SignalPhase {
             SignalPhase::VehicleGreen => "vehicle green",
             SignalPhase::AllStop => "all stop",
             SignalPhase::PedestrianCrossing => "pedestrian crossing",
-        }
-    }
-}
-
-/// Phase durations, seconds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SignalTiming {
-    /// Shortest vehicle green before demand is served.
-    pub vehicle_green_s: f64,
-    /// Each all-stop interval (before the walk phase and the clearance after it).
-    pub all_stop_s: f64,
-    /// The pedestrian walk phase.
-    pub pedestrian_s: f64,
-}
-
-impl Default for SignalTiming {
-    fn default() -> Self {
-        SignalTiming {
-            vehicle_green_s: 4.0,
-            all_stop_s: 2.0,
-            pedestrian_s: 6.0,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::super::agents::Agents;
 use super::tiers::Tier;
+use crate::sim::config::Factions;
 
 /// How much a Hostile recognition raises the observer's panic.
 pub const HOSTILE_PANIC: f64 = 0.5;
@@ -22,19 +23,6 @@ pub enum Recognition {
     Hostile,
     /// None of those.
     Neutral,
-}
-
-/// An observer's factions.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Factions {
-    /// Its own faction.
-    pub own: String,
-    /// Allied factions.
-    pub allied: Vec<String>,
-    /// Hostile factions.
-    pub hostile: Vec<String>,
-    /// Disguises it accepts (a presented disguise it accepts hides the wearer).
-    pub accepted_disguises: Vec<String>,
 }
 
 /// The crowd seed's recognition, in its order: accepted disguise, own or allied, hostile, else

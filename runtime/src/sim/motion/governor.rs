@@ -12,7 +12,7 @@
 use super::super::agents::Agents;
 use super::tiers::Tier;
 use crate::content::StreamingCell;
-use crate::project::MotionSettings;
+use crate::sim::config::MotionConfig;
 
 /// Within this distance an agent is Hero, meters.
 pub const HERO_RADIUS_M: f64 = 6.0;
@@ -143,7 +143,7 @@ pub fn enforce(
 
 /// The world's governor: the estimate of the applied tiers, enforced when the scenario enables
 /// the governor.
-pub(in crate::sim) fn govern(settings: &MotionSettings, agents: &mut Agents) -> Governed {
+pub(in crate::sim) fn govern(settings: &MotionConfig, agents: &mut Agents) -> Governed {
     if !settings.crowd_governor {
         let estimate_ms = estimate_ms(&agents.tier);
         return Governed {

@@ -503,16 +503,17 @@ impl FusedIterator for Frames<'_> {}
 mod tests {
     use std::sync::Arc;
 
-    use super::super::disguise::{Factions, Recognition};
+    use super::super::disguise::Recognition;
     use super::super::frames::rebuilt;
     use super::super::tiers::Tier;
     use crate::ops::street_block::{build_street_block, StreetBlockParams};
     use crate::project::{PopulationKind, Vec2};
-    use crate::sim::crossings::CrosswalkPhase;
-    use crate::sim::scenario::{
+    use crate::sim::config::Factions;
+    use crate::sim::config::{
         Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey, ObserverSpec,
         SourceSpec,
     };
+    use crate::sim::crossings::CrosswalkPhase;
     use crate::sim::{build_world, SimSpace, World};
 
     fn source(id: &str, route: &str, target: u32) -> SourceSpec {

@@ -139,7 +139,7 @@ fn the_cadence_hash_is_the_ids_crc32_never_the_row() {
 
 #[test]
 fn tier_hysteresis_follows_the_seed_bands() {
-    let policy = TierPolicy::of(&MotionSettings::default());
+    let policy = TierPolicy::of(&crate::sim::config::MotionConfig::default());
     assert_eq!(policy.by_distance(Tier::Stub, 25.0), Tier::Full);
     assert_eq!(policy.by_distance(Tier::Stub, 26.0), Tier::Simulated);
     assert_eq!(policy.by_distance(Tier::Full, 31.9), Tier::Full);
@@ -383,7 +383,8 @@ fn falloff_is_linear_and_clamped() {
 
 #[test]
 fn a_hostile_observer_sees_through_but_an_accepted_disguise_hides() {
-    use super::disguise::{recognise, Factions, Recognition};
+    use super::disguise::{recognise, Recognition};
+    use crate::sim::config::Factions;
     let guard = Factions {
         own: "Guards".into(),
         allied: vec!["Staff".into()],

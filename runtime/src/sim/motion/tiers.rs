@@ -8,7 +8,7 @@
 
 use super::super::agents::{count_where, AgentId, Agents, Canonical};
 use super::super::observers::Observation;
-use crate::project::MotionSettings;
+use crate::sim::config::MotionConfig;
 
 /// An agent's LOD tier. Ordered from most to least detailed.
 #[derive(
@@ -149,7 +149,7 @@ pub fn forced_count(agents: &Agents, crossing_rows: &[u32]) -> u64 {
 }
 
 /// The distance bands, capacities and budgets tier assignment reads (a scenario's
-/// [`MotionSettings`], checked when the scenario compiles).
+/// [`MotionConfig`], checked when the scenario compiles).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TierPolicy {
     /// Enter Full within, meters.
@@ -172,7 +172,7 @@ pub struct TierPolicy {
 
 impl TierPolicy {
     /// The policy of a scenario's motion settings.
-    pub fn of(settings: &MotionSettings) -> TierPolicy {
+    pub fn of(settings: &MotionConfig) -> TierPolicy {
         TierPolicy {
             full_enter_m: settings.full_enter_m,
             full_exit_m: settings.full_exit_m,

@@ -15,11 +15,11 @@ mod capsule;
 mod shape;
 mod state;
 
+pub use crate::sim::config::Obstacle;
 pub use capsule::Solid;
-pub use shape::Obstacle;
 pub use state::SceneState;
 
-use crate::sim::scenario::CompiledScenario;
+use crate::sim::config::CompiledScenario;
 use crate::sim::space::SimSpace;
 use crate::sim::walk::ground::BlockerIndex;
 use capsule::CapsuleIndex;

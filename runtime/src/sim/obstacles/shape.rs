@@ -3,37 +3,8 @@
 //! a point's clearance and a swept body's (the segment a body's centre sweeps).
 
 use crate::project::Vec2;
+use crate::sim::config::Obstacle;
 use crate::sim::walk::ground::distance_sq_to_segment;
-
-/// The ground footprint of a static obstacle, in world units.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
-pub enum Obstacle {
-    /// An upright cylinder (a prop).
-    Circle {
-        /// Centre on the ground, meters.
-        centre: Vec2,
-        /// Radius, meters.
-        radius_m: f64,
-    },
-    /// A wall segment of some thickness (a barrier).
-    Segment {
-        /// One end, meters.
-        from: Vec2,
-        /// The other end, meters.
-        to: Vec2,
-        /// Half its thickness, meters.
-        half_thickness_m: f64,
-    },
-    /// An oriented box footprint (a scene object).
-    Box {
-        /// Centre on the ground, meters.
-        centre: Vec2,
-        /// Unit direction of the box's local x axis.
-        axis: Vec2,
-        /// Half extents along local x and y, meters.
-        half_m: Vec2,
-    },
-}
 
 impl Obstacle {
     /// Horizontal clearance from `p` to the obstacle's surface (negative inside), meters.
@@ -57,56 +28,6 @@ impl Obstacle {
                 outside + local_x.max(local_y).min(0.0)
             }
         }
-    }
-
-    /// A square around the obstacle, `(min, max)`, meters.
-    pub fn bounds(&self) -> (Vec2, Vec2) {
-        let (lo, hi) = match *self {
-            Obstacle::Circle { centre, radius_m } => (
-                Vec2 {
-                    x: centre.x - radius_m,
-                    y: centre.y - radius_m,
-                },
-                Vec2 {
-                    x: centre.x + radius_m,
-                    y: centre.y + radius_m,
-                },
-            ),
-            Obstacle::Segment {
-                from,
-                to,
-                half_thickness_m: h,
-            } => (
-                Vec2 {
-                    x: from.x.min(to.x) - h,
-                    y: from.y.min(to.y) - h,
-                },
-                Vec2 {
-                    x: from.x.max(to.x) + h,
-                    y: from.y.max(to.y) + h,
-                },
-            ),
-            Obstacle::Box { centre, half_m, .. } => {
-                let r = half_m.x.hypot(half_m.y);
-                (
-                    Vec2 {
-                        x: centre.x - r,
-                        y: centre.y - r,
-                    },
-                    Vec2 {
-                        x: centre.x + r,
-                        y: centre.y + r,
-                    },
-                )
-            }
-        };
-        (lo, hi)
-    }
-
-    /// Whether every value is finite.
-    pub fn is_finite(&self) -> bool {
-        let (lo, hi) = self.bounds();
-        lo.x.is_finite() && lo.y.is_finite() && hi.x.is_finite() && hi.y.is_finite()
     }
 }
 
@@ -143,31 +64,6 @@ impl Obstacle {
                 }
                 best
             }
-        }
-    }
-}
-
-impl Obstacle {
-    /// Canonical bytes: a kind byte and six floats by their bits.
-    pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
-        let (kind, values) = match *self {
-            Obstacle::Circle { centre, radius_m } => {
-                (0u8, [centre.x, centre.y, radius_m, 0.0, 0.0, 0.0])
-            }
-            Obstacle::Segment {
-                from,
-                to,
-                half_thickness_m,
-            } => (1, [from.x, from.y, to.x, to.y, half_thickness_m, 0.0]),
-            Obstacle::Box {
-                centre,
-                axis,
-                half_m,
-            } => (2, [centre.x, centre.y, axis.x, axis.y, half_m.x, half_m.y]),
-        };
-        bytes.push(kind);
-        for v in values {
-            bytes.extend_from_slice(&v.to_bits().to_le_bytes());
         }
     }
 }

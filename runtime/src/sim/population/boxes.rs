@@ -1,36 +1,12 @@
 //! The two box slots: one no-spawn box (blocks future ambient births) and one no-removal box
 //! (protects existing ambient members from automatic retirement, not from explicit
 //! destruction). Setting a slot replaces its box, clearing is independent, containment is
-//! inclusive in X, Y and Z; a non-finite box or one with min > max is refused and the slot keeps
-//! its box. Only a world reset clears both.
+//! inclusive in X, Y and Z; a non-finite box or one with min > max (`SimBox::fault`, the one rule)
+//! is refused and the slot keeps its box. Only a world reset clears both.
 
+use crate::boxes::BoxFault;
+use crate::sim::config::SimBox;
 use crate::sim::events::BoxSlot;
-use crate::sim::scenario::SimBox;
-
-/// Why a box was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoxError {
-    /// A corner coordinate is NaN or infinite.
-    NonFinite,
-    /// The minimum exceeds the maximum on an axis (0 = x, 1 = y, 2 = z).
-    Inverted(u8),
-}
-
-/// Checks a box before it may replace a slot's.
-pub fn validate(bounds: &SimBox) -> Result<(), BoxError> {
-    if bounds
-        .min_m
-        .iter()
-        .chain(&bounds.max_m)
-        .any(|v| !v.is_finite())
-    {
-        return Err(BoxError::NonFinite);
-    }
-    match (0..3).find(|a| bounds.min_m[*a] > bounds.max_m[*a]) {
-        Some(axis) => Err(BoxError::Inverted(axis as u8)),
-        None => Ok(()),
-    }
-}
 
 /// The world's two box slots.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
@@ -50,8 +26,10 @@ impl Boxes {
     }
 
     /// Replaces `slot`'s box after validating it; on error nothing changes.
-    pub fn set(&mut self, slot: BoxSlot, bounds: SimBox) -> Result<(), BoxError> {
-        validate(&bounds)?;
+    pub fn set(&mut self, slot: BoxSlot, bounds: SimBox) -> Result<(), BoxFault> {
+        if let Some(fault) = bounds.fault() {
+            return Err(fault);
+        }
         *self.slot(slot) = Some(bounds);
         Ok(())
     }
@@ -143,13 +121,13 @@ mod tests {
         };
         assert_eq!(
             boxes.set(BoxSlot::NoSpawn, inverted),
-            Err(BoxError::Inverted(1))
+            Err(BoxFault::Inverted(1))
         );
         let nan = SimBox {
             min_m: [f64::NAN, 0.0, 0.0],
             max_m: [1.0, 2.0, 3.0],
         };
-        assert_eq!(boxes.set(BoxSlot::NoSpawn, nan), Err(BoxError::NonFinite));
+        assert_eq!(boxes.set(BoxSlot::NoSpawn, nan), Err(BoxFault::NonFinite));
         assert_eq!(boxes.no_spawn, Some(unit_box()), "the old box stays");
         boxes.clear(BoxSlot::NoSpawn);
         assert_eq!(boxes.no_spawn, None);

@@ -4,35 +4,10 @@
 //! debt. A cycle is a processing opportunity, not a birth: planned cycles, actual creations and
 //! pending demands are counted apart.
 
+use crate::sim::config::ClocksConfig;
+
 /// Tolerance at integer boundaries of the debt.
 pub const DEBT_TOLERANCE: f64 = 1e-6;
-
-/// One population type's clock configuration.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClockConfig {
-    /// Frames per second the type's cycles are counted against.
-    pub frame_rate: f64,
-    /// Cycles per such frame.
-    pub cycles_per_frame: f64,
-}
-
-impl ClockConfig {
-    /// Cycles per second: `frameRate × cyclesPerFrame`.
-    pub fn rate(&self) -> f64 {
-        self.frame_rate * self.cycles_per_frame
-    }
-}
-
-/// Both clocks' configuration.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClocksConfig {
-    /// Pedestrian clock.
-    pub ped: ClockConfig,
-    /// Vehicle clock.
-    pub vehicle: ClockConfig,
-    /// Longest elapsed time one update adds, seconds (default 0.1).
-    pub max_frame_time_s: f64,
-}
 
 /// Cycles one update plans, per type.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -105,6 +80,7 @@ impl CycleClocks {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::config::ClockConfig;
 
     fn config(ped_rate: f64, vehicle_rate: f64) -> ClocksConfig {
         ClocksConfig {

@@ -34,15 +34,14 @@ pub use admission::{
     admit, capsule_blocked, Gates, SpawnRejection, CAPSULE_ALLOWANCE_M, CAPSULE_HALF_HEIGHT_M,
     CAPSULE_RADIUS_M, CROSSING_CLEARANCE_M, PED_CLEARANCE_M, SPAWN_REJECTIONS,
 };
-pub use boxes::{validate as validate_box, BoxError, Boxes};
+pub use boxes::Boxes;
 pub use claims::{claim, release, ClaimOutcome, ClaimRefusal};
-pub use cycles::{ClockConfig, ClocksConfig, CycleClocks, CyclePlan, DEBT_TOLERANCE};
+pub use cycles::{CycleClocks, CyclePlan, DEBT_TOLERANCE};
 pub use demand::{Demand, Spillover};
 pub use pool::{
     source_eligible, Acquire, Destination, Pool, PoolEntry, PoolRefusal, UpdateFlags, NO_BINDING,
     QUARANTINE_FRAMES,
 };
-pub use realize::AttachFault;
 pub use report::{CandidateMark, FrameSpawnReport, PlaceOutcome, SourceStatus, SpawnReport};
 pub use retire::{eligibility, spatial, RetireRefusal, RetireRule, SUPPRESS_CLEANUP_MULTIPLIER};
 pub use startup::{

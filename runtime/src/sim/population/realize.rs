@@ -15,19 +15,6 @@ use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
 use crate::sim::observers::Observation;
 use crate::sim::world::WorldConfig;
 
-/// A scenario-level fault: the attachment of item `item` of realization batch `batch` (the
-/// world's batch ordinal, from 0) fails; with `fail_restore`, putting a reused ped back into the
-/// pool fails too, so the rollback cannot complete.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AttachFault {
-    /// Batch ordinal.
-    pub batch: u64,
-    /// Item within the batch.
-    pub item: u32,
-    /// Whether restoring reused items fails as well.
-    pub fail_restore: bool,
-}
-
 /// One attached item, with what undoing it needs.
 enum Attached {
     /// A new entity (staged birth).

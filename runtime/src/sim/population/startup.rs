@@ -50,7 +50,7 @@ impl Startup {
     /// Requests a forced-init window of `duration_s` from now: the first request opens it, a
     /// repeat extends it to the later end and never shortens it.
     pub fn request_forced_init(&mut self, duration_s: f64) -> Result<(), StartupError> {
-        if !crate::sim::scenario::is_directive_duration(duration_s) {
+        if !crate::sim::config::is_directive_duration(duration_s) {
             return Err(StartupError::BadDuration);
         }
         let end = self.now_ms + (duration_s * 1000.0).round() as u64;

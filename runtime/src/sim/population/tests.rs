@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use super::*;
 use crate::project::{PopulationKind, Vec2};
+use crate::sim::config::{
+    AttachFault, Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey,
+    ObserverSpec, PopulationParams, SimBox, SourceSpec,
+};
 use crate::sim::events::{BoxChange, BoxSlot, Event, EventDetail, EventKind, Unresolved};
 use crate::sim::observers::{Observation, ObserverState};
-use crate::sim::scenario::{
-    Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey, ObserverSpec,
-    PopulationParams, SimBox, SourceSpec,
-};
 use crate::sim::space::{SimSpace, StaticBlocker};
 use crate::sim::{build_world, SimRoute, World};
 
@@ -97,7 +97,7 @@ fn scenario(
         vehicle_sources: Vec::new(),
         families: Vec::new(),
         population: PopulationParams::default(),
-        motion: crate::project::MotionSettings::default(),
+        motion: crate::sim::config::MotionConfig::default(),
         crossings: crate::sim::CrossingSettings::default(),
         objects: Vec::new(),
         barriers: Vec::new(),
@@ -884,7 +884,7 @@ fn restoring_mid_lifecycle_continues_bit_identically() {
 
 #[test]
 fn vehicles_run_on_their_own_clock_and_a_candidate_on_their_lane_is_a_crossing_conflict() {
-    use crate::sim::scenario::VehicleSourceSpec;
+    use crate::sim::config::VehicleSourceSpec;
     use crate::sim::space::SimLane;
     let mut space = space(Vec::new());
     // A lane across the route at x = 0 (north to south, 3.5 m wide), entering 10 m north of it.

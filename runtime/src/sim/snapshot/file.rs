@@ -16,11 +16,12 @@ use thiserror::Error;
 
 use super::{Snapshot, SnapshotError};
 use crate::sim::agents::{AgentHandle, Agents};
+use crate::sim::config::Obstacle;
 use crate::sim::crossings::CrossingsState;
 use crate::sim::events::EventLog;
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::MotionState;
-use crate::sim::obstacles::{Obstacle, SceneState};
+use crate::sim::obstacles::SceneState;
 use crate::sim::population::{CandidateMark, PopulationState};
 use crate::sim::slots::Slots;
 use crate::sim::tasks::TaskState;

@@ -7,13 +7,13 @@
 
 use super::{commands, control, Book};
 use crate::project::{PopulationKind, Vec2};
+use crate::sim::config::{Command, DirectiveSpec, DirectiveTarget};
 use crate::sim::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
 use crate::sim::knockdown::phase::{knock_down_row, knockdown_phase};
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
 use crate::sim::population::{claim, live_row, release, ClaimRefusal, Sets};
-use crate::sim::scenario::{Command, DirectiveSpec, DirectiveTarget};
 use crate::sim::world::WorldConfig;
 /// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due
 /// this frame in file order, accept the path replies, submit the queries movements need, and let

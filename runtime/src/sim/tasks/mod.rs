@@ -3,7 +3,7 @@
 //! layer — the tasks-and-directives seed, as state sets keyed by agent handle.
 //!
 //! One file per mechanism: `parent` (intent), `movement` (execution), `paths` (the path
-//! service), `rendezvous` (scene-object goals, barriers), `commands` (installation checks, hold,
+//! service), `commands` (installation checks, hold,
 //! continue, redirect, cancel, escape, each checking control eligibility), `control` (the
 //! body's and the vehicle relation's suspension of a running movement, commands while knocked
 //! down), `escape` (candidate selection), `failure` (blocking, replans, consuming a failure
@@ -27,7 +27,6 @@ pub mod movement;
 pub mod parent;
 pub mod paths;
 mod preempt;
-pub mod rendezvous;
 pub mod stops;
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ const DIRECTIONS: [(i8, i8); 8] = [
 /// The direction code of the start node (no parent: every direction is a successor).
 const NO_DIRECTION: u8 = 8;
 
-pub use crate::sim::obstacles::Obstacle;
+pub use crate::sim::config::Obstacle;
 
 /// The props of a space as obstacles.
 pub fn prop_obstacles(blockers: &[StaticBlocker]) -> Vec<Obstacle> {

@@ -8,7 +8,7 @@ use super::body::BODY_RADIUS_M;
 use super::progress::Connection;
 use super::{CandidateRejection, LOOKAHEAD_M, ROUTE_CORRIDOR_M};
 use crate::project::Vec2;
-use crate::sim::obstacles::Obstacle;
+use crate::sim::config::Obstacle;
 use crate::sim::space::StaticBlocker;
 
 /// Cell of the blocker grid, meters (grown for very spread-out blockers).

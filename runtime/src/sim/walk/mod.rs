@@ -196,6 +196,6 @@ impl WalkState {
             + (self.scratch.blockers.capacity() + self.scratch.far_blockers.capacity())
                 * std::mem::size_of::<(crate::project::Vec2, f64)>()
             + (self.scratch.shapes.capacity() + self.scratch.far_shapes.capacity())
-                * std::mem::size_of::<crate::sim::obstacles::Obstacle>()
+                * std::mem::size_of::<crate::sim::config::Obstacle>()
     }
 }

@@ -11,7 +11,7 @@ use super::steer::{self, check_executed, offset, Choice, Scene};
 use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M};
 use crate::project::Vec2;
 use crate::sim::agents::Agents;
-use crate::sim::obstacles::Obstacle;
+use crate::sim::config::Obstacle;
 use crate::sim::routes::{RouteSpan, RouteTable, SimRoute};
 use crate::sim::spatial::SpatialGrid;
 

@@ -1,0 +1,212 @@
+//! The scenario's settings sections compiled: motion, crossings and population, every rule
+//! checked at its field path.
+
+use std::collections::BTreeSet;
+
+use super::collect::Problems;
+use crate::project::{CrossingsSettings, FieldPath, MotionSettings, PopulationSettings};
+use crate::sim::config::{
+    AttachFault, ClockConfig, ClocksConfig, CrossingSettings, HazardSpec, MotionConfig, MotionExit,
+    PopulationParams, SignalTiming,
+};
+use crate::sim::problems::SimProblem;
+
+/// Checks the motion settings: positive distances with each exit band at least its enter band,
+/// a positive crowd budget, relevance within 0..1, finite exits; compiled to the
+/// [`MotionConfig`] the phases read.
+pub(super) fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) -> MotionConfig {
+    problems.section(
+        &path,
+        "Motion",
+        &[
+            ("full_enter_m", m.full_enter_m),
+            ("full_exit_m", m.full_exit_m),
+            ("simulated_enter_m", m.simulated_enter_m),
+            ("simulated_exit_m", m.simulated_exit_m),
+            ("crowd_budget_ms", m.crowd_budget_ms),
+        ],
+    );
+    for (field, enter, exit, range) in [
+        (
+            "full_exit_m",
+            m.full_enter_m,
+            m.full_exit_m,
+            "a distance of at least full_enter_m",
+        ),
+        (
+            "simulated_enter_m",
+            m.full_exit_m,
+            m.simulated_enter_m,
+            "a distance of at least full_exit_m",
+        ),
+        (
+            "simulated_exit_m",
+            m.simulated_enter_m,
+            m.simulated_exit_m,
+            "a distance of at least simulated_enter_m",
+        ),
+    ] {
+        if exit.is_finite() && enter.is_finite() && exit < enter {
+            problems.push(
+                path.field(field),
+                SimProblem::OutOfRange { value: exit, range },
+            );
+        }
+    }
+    problems.section(
+        &path,
+        "Motion",
+        &[("default_relevance", m.default_relevance)],
+    );
+    let mut ids = BTreeSet::new();
+    for (index, exit) in m.exits.iter().enumerate() {
+        let at = path.field("exits").index(index);
+        problems.finite(
+            at.field("position"),
+            &[exit.position.x, exit.position.y, exit.position.z],
+        );
+        if !ids.insert(exit.id.as_str()) {
+            problems.push(
+                at.field("id"),
+                SimProblem::DuplicateExit {
+                    id: exit.id.clone(),
+                },
+            );
+        }
+    }
+    if m.exits.len() >= usize::from(u16::MAX) {
+        problems.push(path.field("exits"), SimProblem::TooMany { what: "exits" });
+    }
+    compile_motion(m)
+}
+
+/// The motion settings as the phases read them (unchecked: [`motion`] checks them).
+pub fn compile_motion(m: &MotionSettings) -> MotionConfig {
+    MotionConfig {
+        full_enter_m: m.full_enter_m,
+        full_exit_m: m.full_exit_m,
+        simulated_enter_m: m.simulated_enter_m,
+        simulated_exit_m: m.simulated_exit_m,
+        full_capacity: m.full_capacity,
+        simulated_capacity: m.simulated_capacity,
+        promotions_per_step: m.promotions_per_step,
+        demotions_per_step: m.demotions_per_step,
+        avoidance_budget: m.avoidance_budget,
+        crowd_governor: m.crowd_governor,
+        crowd_budget_ms: m.crowd_budget_ms,
+        default_relevance: m.default_relevance,
+        exits: m
+            .exits
+            .iter()
+            .map(|e| MotionExit {
+                id: e.id.clone(),
+                position: e.position,
+                capacity: e.capacity,
+            })
+            .collect(),
+    }
+}
+
+/// The crossings' settings, every rule checked with its field path.
+pub(super) fn crossings(
+    c: &CrossingsSettings,
+    path: FieldPath,
+    problems: &mut Problems,
+) -> CrossingSettings {
+    problems.section(
+        &path,
+        "Crossings",
+        &[
+            ("lanes", f64::from(c.lanes)),
+            ("queue_rows", f64::from(c.queue_rows)),
+            ("entry_range_m", c.entry_range_m),
+            ("queries_per_step", f64::from(c.queries_per_step)),
+            ("vehicle_green_s", c.vehicle_green_s),
+            ("all_stop_s", c.all_stop_s),
+            ("pedestrian_s", c.pedestrian_s),
+            ("stuck_after_s", c.stuck_after_s),
+            ("forced_clear_after_s", c.forced_clear_after_s),
+            ("group_share", c.group_share),
+            ("max_group_size", f64::from(c.max_group_size)),
+        ],
+    );
+    let hazard = c.hazard.as_ref().map(|h| {
+        let hazard_path = path.field("hazard");
+        problems.section(
+            &hazard_path,
+            "Hazard",
+            &[("y_m", h.y_m), ("speed_m_s", h.speed_m_s)],
+        );
+        HazardSpec {
+            y_m: h.y_m,
+            speed_m_s: h.speed_m_s,
+        }
+    });
+    CrossingSettings {
+        lanes: c.lanes,
+        queue_rows: c.queue_rows,
+        entry_range_m: c.entry_range_m,
+        queries_per_step: c.queries_per_step,
+        timing: SignalTiming {
+            vehicle_green_s: c.vehicle_green_s,
+            all_stop_s: c.all_stop_s,
+            pedestrian_s: c.pedestrian_s,
+        },
+        stuck_after_s: c.stuck_after_s,
+        forced_clear_after_s: c.forced_clear_after_s,
+        group_share: c.group_share,
+        max_group_size: c.max_group_size,
+        hazard,
+    }
+}
+
+pub(super) fn population(
+    p: &PopulationSettings,
+    path: FieldPath,
+    problems: &mut Problems,
+) -> PopulationParams {
+    problems.section(
+        &path,
+        "Population",
+        &[
+            ("ped_frame_rate", p.ped_frame_rate),
+            ("ped_cycles_per_frame", p.ped_cycles_per_frame),
+            ("vehicle_frame_rate", p.vehicle_frame_rate),
+            ("vehicle_cycles_per_frame", p.vehicle_cycles_per_frame),
+            ("max_frame_time_s", p.max_frame_time_s),
+        ],
+    );
+    PopulationParams {
+        clocks: ClocksConfig {
+            ped: ClockConfig {
+                frame_rate: p.ped_frame_rate,
+                cycles_per_frame: p.ped_cycles_per_frame,
+            },
+            vehicle: ClockConfig {
+                frame_rate: p.vehicle_frame_rate,
+                cycles_per_frame: p.vehicle_cycles_per_frame,
+            },
+            max_frame_time_s: p.max_frame_time_s,
+        },
+        pool_capacity: p.pool_capacity,
+        aggressive_cleanup: p.aggressive_cleanup,
+        fault: p.fault.as_ref().map(|f| AttachFault {
+            batch: f.batch,
+            item: f.item,
+            fail_restore: f.fail_restore,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_motion_defaults_compile_to_the_config_defaults() {
+        assert_eq!(
+            compile_motion(&MotionSettings::default()),
+            MotionConfig::default()
+        );
+    }
+}

@@ -102,7 +102,7 @@ pub fn crossing_body(world: &World, frame: &MotionFrame) -> Option<Srgba> {
     }
     if frame.crosswalk == CrosswalkPhase::Approach {
         let route = world.agent_detail(frame.id)?.route;
-        if !world.config().crossing_index.route_crosses(route) {
+        if !world.crossing_index().route_crosses(route) {
             return None;
         }
     }

@@ -56,7 +56,7 @@ pub use camera::CameraObserver;
 pub use config::{
     BarrierSpec, Command, CompiledScenario, CrossingSettings, DirectiveSpec, DirectiveTarget,
     HazardSpec, MotionConfig, ObserverKey, ObserverSpec, Obstacle, PopulationParams,
-    SceneObjectSpec, SimBox, SourceSpec, VehicleSourceSpec,
+    SceneObjectSpec, SimBox, SourceConfig, SourceSpec, VehicleSourceSpec, WorldConfig,
 };
 pub use crossings::{
     AgentCrossing, CrossingSample, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase,
@@ -98,9 +98,7 @@ pub use tasks::{TaskChange, TaskState};
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 pub use trajectory::{TrajectoryRow, TrajectoryRows};
 pub use walk::{CandidateRejection, WaitReason, WalkDecision};
-pub use world::{
-    build_world, AgentDetail, Counters, SourceConfig, World, WorldConfig, RECENT_CANDIDATES,
-};
+pub use world::{build_world, AgentDetail, Counters, World, RECENT_CANDIDATES};
 
 #[cfg(test)]
 mod tests;

@@ -207,7 +207,7 @@ impl World {
                 "a knockdown names no knocked-down ped or no body",
             ));
         }
-        if !snapshot.scene.fits(&self.config.obstacles) {
+        if !snapshot.scene.fits(&self.built.obstacles) {
             return Err(SnapshotError::Inconsistent(
                 "the scene's obstacles do not match the world's",
             ));

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
 use super::config::CompiledScenario;
+use super::config::{SourceConfig, VehicleSourceConfig, WorldConfig};
 use super::crossings::{
     crossings_phase, follow_swap_remove, gate::lane_limit_m, liveness_phase, CrossingIndex,
     CrossingSets, CrossingsState, StuckReason,
@@ -24,11 +25,10 @@ use super::observers::Observation;
 use super::obstacles::{ObstacleSet, SceneState};
 use super::population::{
     control_phase, member_counts, population_phase, Boxes, CandidateMark, FrameSpawnReport,
-    PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, VehicleSourceConfig,
-    NO_BINDING,
+    PopulationState, Sets, SourceStatus, SpawnRejection, SpawnReport, Staged, NO_BINDING,
 };
 use super::problems::{SimBuildError, SimDiagnostic, SimProblem};
-use super::routes::{RouteSpan, RouteTable, SimRoute};
+use super::routes::RouteTable;
 use super::slots::{SlotError, Slots};
 use super::space::SimSpace;
 use super::tasks::{self, build_paths, paths::PathGrid, tasks_phase, Book, TaskState};
@@ -36,75 +36,8 @@ use super::walk::WalkState;
 use crate::content::encode::ByteWriter;
 use crate::project::{FieldPath, PopulationKind};
 
-/// One population source as the world runs it: its compiled spec with the route resolved.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SourceConfig {
-    /// The source's id.
-    pub id: String,
-    /// Ambient or Mission.
-    pub kind: PopulationKind,
-    /// Index of its route in the space.
-    pub route: u16,
-    /// Where its route's points lie in the flat route-point table (`WorldConfig::route_points`).
-    pub route_span: RouteSpan,
-    /// How many agents it keeps alive.
-    pub target_count: u32,
-    /// Mean walking speed, meters per second.
-    pub walk_speed_m_s: f64,
-    /// Attached peds (ambient and mission) it may host.
-    pub capacity: u32,
-    /// Peds one demand creates at once.
-    pub batch_size: u32,
-    /// Appearance family index its peds need ([`NO_BINDING`] for none).
-    pub binding: u16,
-    /// Authored candidate progresses, meters (empty: drawn).
-    pub candidates_m: Vec<f64>,
-    /// The removal multiplier every admission applies.
-    pub removal_multiplier: f64,
-    /// The relevance its peds are born with (the scenario's default).
-    pub relevance: f64,
-    /// Whether its peds stop at their route's goal (otherwise they turn back).
-    pub stops_at_route_end: bool,
-}
-
 /// How many recent spawn candidates a world keeps for the overlay.
 pub const RECENT_CANDIDATES: usize = 512;
-
-/// Everything that decides a world's evolution besides its state.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WorldConfig {
-    /// Fixed step, seconds.
-    pub fixed_step_s: f64,
-    /// Root seed of the population domain.
-    pub seed: u64,
-    /// The content the world runs on.
-    pub space: Arc<SimSpace>,
-    /// The compiled scenario.
-    pub scenario: Arc<CompiledScenario>,
-    /// Population sources, in scenario order, with their routes resolved.
-    pub sources: Vec<SourceConfig>,
-    /// Vehicle sources, in scenario order, with their lanes resolved.
-    pub vehicle_sources: Vec<VehicleSourceConfig>,
-    /// The physical scene's obstacles at frame 0: the space's props, the scenario's scene
-    /// objects and barriers (built once; directives change a world's `SceneState`).
-    pub obstacles: Arc<ObstacleSet>,
-    /// Which routes cross which crosswalks, and the crosswalk query grid (built once).
-    pub crossing_index: Arc<CrossingIndex>,
-    /// Every route's points in one flat array; each agent's columns hold its route's span.
-    pub route_points: Arc<RouteTable>,
-    /// BLAKE3 of the canonical bytes of seed, space and scenario: what a snapshot must match.
-    pub digest: [u8; 32],
-    /// The walkable grid of the path service (built once from the space and the frame-0
-    /// obstacles known to navigation).
-    pub paths: Arc<PathGrid>,
-}
-
-impl WorldConfig {
-    /// The routes, in the order agents and sources index them.
-    pub fn routes(&self) -> &[SimRoute] {
-        &self.space.routes
-    }
-}
 
 /// Counters the world publishes every frame; each is distinct, never a sum of others.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -177,10 +110,25 @@ impl Counters {
     }
 }
 
+/// What a world builds once from its configuration (derived: never in a digest or snapshot).
+#[derive(Debug)]
+pub(super) struct Built {
+    /// The physical scene's obstacles at frame 0: the space's props, the scenario's scene
+    /// objects and barriers (directives change a world's `SceneState`).
+    pub(super) obstacles: Arc<ObstacleSet>,
+    /// Which routes cross which crosswalks, and the crosswalk query grid.
+    pub(super) crossing_index: CrossingIndex,
+    /// The walkable grid of the path service (from the space and the frame-0 obstacles known
+    /// to navigation).
+    pub(super) paths: PathGrid,
+}
+
 /// A running scenario.
 #[derive(Clone, Debug)]
 pub struct World {
     pub(super) config: Arc<WorldConfig>,
+    /// The indices built once from the configuration and shared by every clone and restore.
+    pub(super) built: Arc<Built>,
     pub(super) frame: u64,
     pub(super) agents: Agents,
     /// Slot allocator: handles ↔ rows.
@@ -316,6 +264,11 @@ impl World {
         &self.config
     }
 
+    /// Which routes cross which crosswalks (built once with the world).
+    pub fn crossing_index(&self) -> &CrossingIndex {
+        &self.built.crossing_index
+    }
+
     /// The counters after the last step.
     pub fn counters(&self) -> Counters {
         self.counters
@@ -368,9 +321,9 @@ impl World {
     /// can have changed since the last publication are rewritten (`motion::publish`). The
     /// runtime's own tests check every publication against a rebuild from scratch.
     pub fn publish_motion_frames(&mut self) {
-        let config = Arc::clone(&self.config);
+        let built = Arc::clone(&self.built);
         let hints = PublishHints {
-            crossings: Some(&*config.crossing_index),
+            crossings: Some(&built.crossing_index),
             stuck: self.crossings.stats.stuck_now > 0,
             panic_mark: Some(panic_mark(&self.events)),
         };
@@ -632,6 +585,7 @@ impl World {
         self.last_rejections.clear();
         self.last_candidates.clear();
         let config = &*self.config;
+        let built = &*self.built;
         // Control: one observation and one cycle plan for the whole update.
         let (observation, plan) = control_phase(config, self.frame, &mut self.pop);
         // The editor's camera, when set, replaces the views tiers read (and admission's too
@@ -650,7 +604,13 @@ impl World {
         let walk = &mut self.walk;
         let mut sets = phase_sets!(self, self.frame);
         population_phase(config, &observation, plan, &mut sets);
-        tasks_phase(config, &mut sets, &mut self.motion.panic, &mut self.knock);
+        tasks_phase(
+            config,
+            &built.paths,
+            &mut sets,
+            &mut self.motion.panic,
+            &mut self.knock,
+        );
         let mut crossing_sets = CrossingSets {
             frame: self.frame,
             agents: &mut self.agents,
@@ -662,6 +622,7 @@ impl World {
             rows: &mut self.crossing_rows,
             tracked: &mut self.crossing_rows_tracked,
             marks: &mut self.crossing_marks,
+            index: &built.crossing_index,
         };
         // Crossings before walking: a crosser who enters now closes the gate this step.
         crossings_phase(config, &mut crossing_sets);
@@ -690,7 +651,13 @@ impl World {
             events: &mut self.events,
             frame: self.frame,
         };
-        tasks::motion(config, &mut book, &mut self.walk, self.scene.current());
+        tasks::motion(
+            config,
+            &built.paths,
+            &mut book,
+            &mut self.walk,
+            self.scene.current(),
+        );
         motion_publish(
             config,
             MotionSets {
@@ -739,7 +706,14 @@ impl World {
             return;
         }
         let mut sets = phase_sets!(self, 0);
-        tasks::frame_zero_directives(config, &mut sets, &mut self.motion.panic, &mut self.knock);
+        let paths = &self.built.paths;
+        tasks::frame_zero_directives(
+            config,
+            paths,
+            &mut sets,
+            &mut self.motion.panic,
+            &mut self.knock,
+        );
     }
 }
 
@@ -856,6 +830,11 @@ pub fn build_world(
     let source_count = sources.len();
     let obstacles = Arc::new(ObstacleSet::of_scene(space, scenario));
     let paths = build_paths(space, &obstacles);
+    let built = Arc::new(Built {
+        crossing_index: CrossingIndex::new(space, scenario.crossings.reach_m()),
+        obstacles,
+        paths,
+    });
     let config = Arc::new(WorldConfig {
         fixed_step_s: scenario.fixed_step_s,
         seed,
@@ -863,14 +842,12 @@ pub fn build_world(
         scenario: Arc::clone(scenario),
         sources,
         vehicle_sources,
-        obstacles,
-        crossing_index: Arc::new(CrossingIndex::new(space, scenario.crossings.reach_m())),
         route_points,
         digest: w.digest(),
-        paths: Arc::new(paths),
     });
     let mut world = World {
-        scene: SceneState::new(&config.obstacles),
+        scene: SceneState::new(&built.obstacles),
+        built,
         pop: PopulationState::new(&config),
         crossings: CrossingsState::new(config.space.signals.len(), &config.scenario.crossings),
         config,

@@ -15,6 +15,7 @@ pub mod observers;
 pub mod population;
 pub mod scenario;
 pub mod scene;
+pub mod world;
 
 pub use boxes::SimBox;
 pub use commands::{
@@ -29,3 +30,4 @@ pub use population::{
 };
 pub use scenario::CompiledScenario;
 pub use scene::{BarrierSpec, Obstacle, SceneObjectSpec};
+pub use world::{SourceConfig, VehicleSourceConfig, WorldConfig};

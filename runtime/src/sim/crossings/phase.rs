@@ -5,10 +5,10 @@
 
 use crate::project::Vec2;
 use crate::sim::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
+use crate::sim::config::WorldConfig;
 use crate::sim::events::{EventDetail, EventKind, EventLog};
 use crate::sim::population::vehicles::Vehicles;
 use crate::sim::slots::Slots;
-use crate::sim::world::WorldConfig;
 
 use super::crosswalk::{distance_m, step_towards, CrosswalkAgent, CrosswalkPhase, AT_TARGET_M};
 use super::gate::{in_conflict_zone, lane_vehicle_in_zone};
@@ -17,7 +17,7 @@ use super::groups::{REGROUP_M, SHARED_CROSSING_M};
 use super::queue::{side_slots, slot_points, usable_lanes, QueueOccupancy, RouteCrossing};
 use super::signals::{SignalInputs, SignalPhase};
 use super::stuck::{quiet_watches, refresh_window, restart_watch, watch, Verdict, STALLED_AFTER_S};
-use super::CrossingsState;
+use super::{CrossingIndex, CrossingsState};
 use crate::sim::config::CrossingSettings;
 
 /// What the crossings read and change besides the configuration.
@@ -50,6 +50,8 @@ pub struct CrossingSets<'a> {
     pub tracked: &'a mut bool,
     /// Scratch of the group count: one mark per row, all zero between uses.
     pub marks: &'a mut Vec<u8>,
+    /// Which routes cross which crosswalks, and the query grid (built once with the world).
+    pub index: &'a CrossingIndex,
 }
 
 /// Whether a crosswalk record is an unbound walker's (Approach, no crosswalk, not held): such
@@ -95,12 +97,13 @@ pub fn crossings_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
         // A leader at a kerb finds its followers by a search of the pairs (`group_ready`).
         followers.sort_unstable();
     }
+    let index = sets.index;
     for &row in &bound {
         {
             let may_start = |agents: &Agents, row: usize, c: u16| {
                 crosswalks.walk[usize::from(c)]
                     && crosswalks.zone_clear[usize::from(c)]
-                    && group_ready(agents, &followers, row, c, config)
+                    && group_ready(agents, &followers, row, c, index)
             };
             advance_bound(config, settings, sets, row, &may_start, &bound);
         }
@@ -270,7 +273,7 @@ fn group_ready(
     pairs: &[(usize, usize)],
     row: usize,
     crosswalk: u16,
-    config: &WorldConfig,
+    index: &CrossingIndex,
 ) -> bool {
     // A leader waits for its group at most this long, so a follower held elsewhere never
     // keeps it at the kerb.
@@ -293,8 +296,7 @@ fn group_ready(
                 && (f.phase.occupies()
                     || (f.phase.demands()
                         && distance_m(agents.position[follower], f.waiting) <= AT_TARGET_M));
-            let approaching = config
-                .crossing_index
+            let approaching = index
                 .routes
                 .get(usize::from(agents.route[follower]))
                 .is_some_and(|c| c.iter().any(|c| c.crosswalk == crosswalk));
@@ -368,7 +370,7 @@ struct Queried {
 /// bound or held here are pushed onto `sets.rows`.
 fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     let settings = &config.scenario.crossings;
-    let index = &config.crossing_index;
+    let index = sets.index;
     let agents = &mut *sets.agents;
     let n = agents.len();
     let mut queue = QueueOccupancy::new(config.space.crosswalks.len(), settings.capacity());

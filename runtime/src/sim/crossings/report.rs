@@ -190,7 +190,8 @@ impl World {
                     report.queued[usize::from(c.entry_side & 1)] += 1;
                 }
             } else if c.phase == CrosswalkPhase::Approach {
-                let crosses = config
+                let crosses = self
+                    .built
                     .crossing_index
                     .routes
                     .get(usize::from(agents.route[row]));

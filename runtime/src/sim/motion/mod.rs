@@ -28,6 +28,7 @@ pub mod why;
 mod tests;
 
 use super::agents::{count_where, AgentState, Agents, Canonical};
+use super::config::WorldConfig;
 use super::observers::Observation;
 use super::obstacles::ObstacleSet;
 use super::spatial::SpatialGrid;
@@ -36,7 +37,6 @@ use super::walk::{
     walk_agent, Avoidance, Scratch as WalkScratch, WalkDecision, WalkEnv, WalkState,
     NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
 };
-use super::world::WorldConfig;
 use crate::project::Vec2;
 use avoidance::AvoidanceWindow;
 use publish::FrameStore;

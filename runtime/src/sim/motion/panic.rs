@@ -8,11 +8,11 @@
 use super::super::agents::{AgentId, AgentState, Agents, Canonical};
 use super::super::events::{EventDetail, EventKind, EventLog};
 use super::super::slots::Slots;
-use super::super::world::WorldConfig;
 use super::governor::PANIC_PROMOTION;
 use super::tiers::Tier;
 use super::FLEE_SPEED_M_S;
 use crate::project::Vec2;
+use crate::sim::config::WorldConfig;
 
 /// `flee_exit` of an agent that flees to no exit.
 pub const NO_EXIT: u16 = u16::MAX;

@@ -49,9 +49,10 @@ pub use startup::{
     FULL_FADE_STREAK, HIDDEN_ATTEMPTS, HIDDEN_FADE, INSTANT_FILL_EXTRA_CYCLES,
     INSTANT_FILL_UPDATES, VISIBLE_ATTEMPTS,
 };
-pub use vehicles::{VehicleSourceConfig, Vehicles};
+pub use vehicles::Vehicles;
 
 use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
+use super::config::{SourceConfig, WorldConfig};
 use super::crossings::{CrosswalkAgent, GroupMember, Liveness, SignalState};
 use super::events::{EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
 use super::motion::panic::NO_EXIT;
@@ -61,7 +62,7 @@ use super::observers::{Observation, ObserverState};
 use super::slots::Slots;
 use super::spatial::{at_most_screen_sq, hypot_at_most};
 use super::walk::WalkDecision;
-use super::world::{Counters, SourceConfig, WorldConfig};
+use super::world::Counters;
 use crate::project::{PopulationKind, Vec2, VehicleRelation};
 use crate::rng::{Address, Domain, DomainKey};
 

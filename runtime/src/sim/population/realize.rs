@@ -11,9 +11,9 @@ use super::{
     NO_BINDING,
 };
 use crate::sim::agents::{AgentHandle, AgentId, AgentRow};
+use crate::sim::config::WorldConfig;
 use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
 use crate::sim::observers::Observation;
-use crate::sim::world::WorldConfig;
 
 /// One attached item, with what undoing it needs.
 enum Attached {

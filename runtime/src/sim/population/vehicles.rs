@@ -4,23 +4,11 @@
 //! the stop line of a crosswalk whose vehicle gate is closed (`sim::crossings::gate`).
 
 use crate::project::Vec2;
+use crate::sim::config::VehicleSourceConfig;
 use crate::sim::space::SimLane;
 
 /// A vehicle closer than this to a lane's entry keeps the next one waiting, meters.
 pub const ENTRY_CLEARANCE_M: f64 = 8.0;
-
-/// One vehicle source as the world runs it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VehicleSourceConfig {
-    /// The source's id.
-    pub id: String,
-    /// Index of its lane in the space.
-    pub lane: u16,
-    /// Vehicles it keeps on the lane.
-    pub target_count: u32,
-    /// Driving speed, meters per second.
-    pub speed_m_s: f64,
-}
 
 /// The vehicles, one column per property.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]

@@ -198,7 +198,7 @@ impl World {
         let payload: Payload = ciborium::from_reader(payload)
             .map_err(|e| SnapshotFileError::Payload(e.to_string()))?;
         let scene = SceneState::restored(
-            &self.config.obstacles,
+            &self.built.obstacles,
             payload.scene_removed,
             payload.scene_placed,
             payload.scene_revision,

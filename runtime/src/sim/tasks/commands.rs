@@ -17,13 +17,13 @@
 use super::escape;
 use super::movement::Movement;
 use super::parent::{DirectiveParent, ParentKind, ParentState};
+use super::paths::PathGrid;
 use super::stops::{StopCause, StopOwner};
 use super::{Book, TaskChange};
 use crate::project::{Vec2, VehicleRelation};
 use crate::sim::agents::{AgentHandle, AgentState};
 use crate::sim::motion::FLEE_SPEED_M_S;
 use crate::sim::walk::body::BODY_RADIUS_M;
-use crate::sim::world::WorldConfig;
 
 /// Why a task command was refused.
 #[derive(
@@ -341,7 +341,7 @@ pub(super) fn stand(book: &mut Book<'_>, handle: AgentHandle, until_frame: u64) 
 
 /// Escape from `threat`: select an endpoint, check it for queuing, install the response.
 pub(super) fn escape(
-    config: &WorldConfig,
+    paths: &PathGrid,
     book: &mut Book<'_>,
     row: usize,
     handle: AgentHandle,
@@ -362,7 +362,7 @@ pub(super) fn escape(
     };
     let start = agents.position[row];
     let report = escape::select(
-        &config.paths,
+        paths,
         start,
         agents.facing[row],
         threat,

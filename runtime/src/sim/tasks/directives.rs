@@ -7,6 +7,7 @@
 
 use super::{commands, control, Book};
 use crate::project::{PopulationKind, Vec2};
+use crate::sim::config::WorldConfig;
 use crate::sim::config::{Command, DirectiveSpec, DirectiveTarget};
 use crate::sim::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
 use crate::sim::knockdown::phase::{knock_down_row, knockdown_phase};
@@ -14,12 +15,13 @@ use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
 use crate::sim::population::{claim, live_row, release, ClaimRefusal, Sets};
-use crate::sim::world::WorldConfig;
+use crate::sim::tasks::paths::PathGrid;
 /// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due
 /// this frame in file order, accept the path replies, submit the queries movements need, and let
 /// parents consume their movements' results.
 pub(in crate::sim) fn tasks_phase(
     config: &WorldConfig,
+    paths: &PathGrid,
     sets: &mut Sets<'_>,
     panic: &mut PanicState,
     knock: &mut Knockdowns,
@@ -52,7 +54,7 @@ pub(in crate::sim) fn tasks_phase(
         let generation = book.generation(handle);
         book.log(handle, generation, super::TaskChange::Incident(change));
     }
-    apply_directives(config, sets, panic, knock);
+    apply_directives(config, paths, sets, panic, knock);
     let mut book = Book {
         tasks: sets.tasks,
         agents: sets.agents,
@@ -71,17 +73,19 @@ pub(in crate::sim) fn tasks_phase(
 /// directives, so without this a frame-0 directive never applied.
 pub(in crate::sim) fn frame_zero_directives(
     config: &WorldConfig,
+    paths: &PathGrid,
     sets: &mut Sets<'_>,
     panic: &mut PanicState,
     knock: &mut Knockdowns,
 ) {
     debug_assert_eq!(sets.frame, 0);
-    apply_directives(config, sets, panic, knock);
+    apply_directives(config, paths, sets, panic, knock);
 }
 
 /// The directives due this frame, in file order.
 fn apply_directives(
     config: &WorldConfig,
+    paths: &PathGrid,
     sets: &mut Sets<'_>,
     panic: &mut PanicState,
     knock: &mut Knockdowns,
@@ -101,7 +105,7 @@ fn apply_directives(
                 sets.counters.directives_applied += 1;
                 log_directive(sets, directive, row, None);
                 if let Some(row) = row {
-                    ped_command(config, sets, knock, row, directive);
+                    ped_command((config, paths), sets, knock, row, directive);
                 }
             }
             Err(why) => {
@@ -261,7 +265,7 @@ fn box_event(sets: &mut Sets<'_>, slot: BoxSlot, change: BoxChange) {
 
 /// A ped command on row `row`.
 fn ped_command(
-    config: &WorldConfig,
+    (config, paths): (&WorldConfig, &PathGrid),
     sets: &mut Sets<'_>,
     knock: &mut Knockdowns,
     row: usize,
@@ -328,7 +332,7 @@ fn ped_command(
             match knock.intent(handle) {
                 Some(intent) => {
                     let mut apply = |sets: &mut Sets<'_>| {
-                        task_command(config, sets, row, handle, command);
+                        task_command((config, paths), sets, row, handle, command);
                     };
                     let cancel = matches!(command, Command::Cancel);
                     control::command_while_down(
@@ -340,7 +344,7 @@ fn ped_command(
                         &mut apply,
                     );
                 }
-                None => task_command(config, sets, row, handle, command),
+                None => task_command((config, paths), sets, row, handle, command),
             }
         }
     }
@@ -348,7 +352,7 @@ fn ped_command(
 
 /// A task command (rendezvous, hold, continue, stand, redirect, cancel, escape).
 fn task_command(
-    config: &WorldConfig,
+    (config, paths): (&WorldConfig, &PathGrid),
     sets: &mut Sets<'_>,
     row: usize,
     handle: crate::sim::AgentHandle,
@@ -404,7 +408,7 @@ fn task_command(
         Command::Escape {
             threat,
             safe_distance_m,
-        } => commands::escape(config, &mut book, row, handle, *threat, *safe_distance_m),
+        } => commands::escape(paths, &mut book, row, handle, *threat, *safe_distance_m),
         // World commands resolve against the world, never a ped.
         _ => {}
     }

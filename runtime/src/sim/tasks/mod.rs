@@ -48,11 +48,11 @@ use self::paths::{write_handle, PathGrid, PathQuery};
 use self::stops::{ReleaseRefusal, StopCause, StopCauses, StopOwner};
 use crate::project::Vec2;
 use crate::sim::agents::{AgentHandle, AgentState, Agents, Canonical};
+use crate::sim::config::WorldConfig;
 use crate::sim::events::{EventDetail, EventKind, EventLog};
 use crate::sim::slots::Slots;
 use crate::sim::walk::steer::gather_neighbours;
 use crate::sim::walk::WalkState;
-use crate::sim::world::WorldConfig;
 
 /// What happened to a task (the detail of an `EventKind::Task` event).
 #[derive(
@@ -656,6 +656,7 @@ impl Book<'_> {
 /// consume arrivals and failures.
 pub(in crate::sim) fn motion(
     config: &WorldConfig,
+    paths: &PathGrid,
     book: &mut Book<'_>,
     walk: &mut WalkState,
     obstacles: &crate::sim::obstacles::ObstacleSet,
@@ -667,7 +668,7 @@ pub(in crate::sim) fn motion(
     if handles.is_empty() {
         // Nothing moves: only the path service and the parents below have work.
         book.submit_queries();
-        book.tasks.service.answer(&config.paths);
+        book.tasks.service.answer(paths);
         book.consume_results();
         return;
     }
@@ -691,7 +692,7 @@ pub(in crate::sim) fn motion(
             &mut scratch.neighbours,
         );
         let env = MoveEnv {
-            grid: &config.paths,
+            grid: paths,
             unknown: &unknown,
             neighbours: &scratch.neighbours,
             bodies: &bodies,
@@ -728,7 +729,7 @@ pub(in crate::sim) fn motion(
     }
     scratch.bodies = bodies.into_inner();
     book.submit_queries();
-    book.tasks.service.answer(&config.paths);
+    book.tasks.service.answer(paths);
     book.consume_results();
 }
 

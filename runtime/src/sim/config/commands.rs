@@ -13,7 +13,7 @@ use crate::sim::events::BoxSlot;
 pub enum DirectiveTarget {
     /// The `ordinal`-th agent (0-based, in birth order) of source `source`.
     Born {
-        /// Index of the source in [`CompiledScenario::sources`].
+        /// Index of the source in [`CompiledScenario::sources`](super::CompiledScenario::sources).
         source: u16,
         /// Birth ordinal within the source.
         ordinal: u32,
@@ -80,14 +80,14 @@ pub enum Command {
     /// Walk to a scene object's approach point (its transform applied to `offset`, read at
     /// command time).
     RendezvousWith {
-        /// Index of the object in [`CompiledScenario::objects`].
+        /// Index of the object in [`CompiledScenario::objects`](super::CompiledScenario::objects).
         object: u16,
         /// Local approach offset, meters.
         offset: [f64; 3],
     },
     /// Replace the goal by a scene object's approach point.
     RedirectTo {
-        /// Index of the object in [`CompiledScenario::objects`].
+        /// Index of the object in [`CompiledScenario::objects`](super::CompiledScenario::objects).
         object: u16,
         /// Local approach offset, meters.
         offset: [f64; 3],
@@ -180,7 +180,7 @@ pub enum Command {
     },
     /// Make an appearance family available or not.
     SetFamilyAvailable {
-        /// Index of the family in [`CompiledScenario::families`].
+        /// Index of the family in [`CompiledScenario::families`](super::CompiledScenario::families).
         family: u16,
         /// Whether its bindings are ready.
         available: bool,

@@ -21,7 +21,7 @@ pub struct SourceSpec {
     pub capacity: u32,
     /// Peds one demand creates at once (an atomic batch).
     pub batch_size: u32,
-    /// Index of the appearance family its peds need in [`CompiledScenario::families`].
+    /// Index of the appearance family its peds need in [`CompiledScenario::families`](super::CompiledScenario::families).
     pub family: Option<u16>,
     /// Authored candidate progresses along the route, meters (empty: drawn at random).
     pub candidates_m: Vec<f64>,

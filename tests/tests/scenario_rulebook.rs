@@ -294,3 +294,57 @@ fn every_chunk_library_the_mission_solver_refuses_is_an_error_of_check_at_the_ch
         "the shipped library generates"
     );
 }
+
+/// A directive's box inverted on x and z: `check` reports each inverted axis with the located
+/// message it always had, and the runtime box refuses the same box for its first axis — one rule
+/// (`stagecraft_runtime::boxes`) behind both.
+#[test]
+fn an_inverted_directive_box_is_reported_per_axis_by_check_and_refused_by_the_runtime() {
+    use stagecraft_runtime::boxes::BoxFault;
+    use stagecraft_runtime::sim::{Command, SimBox};
+
+    let sources = read_sources(&project_dir("street-lifecycle")).expect("example project");
+    let file = scenario_file("boxes");
+    let shipped = "min: (-11.0, 5.0, -1.0),\n                    max: (-9.0, 7.5, 2.0),";
+    let text = sources.files[&file].clone();
+    assert!(text.contains(shipped), "the example's no-spawn box");
+    let mut sources = sources.clone();
+    let inverted = "min: (-8.0, 5.0, 3.0),\n                    max: (-9.0, 7.5, 2.0),";
+    sources
+        .files
+        .insert(file.clone(), text.replacen(shipped, inverted, 1));
+    let loaded = load_and_check(&sources, &Registry::standard());
+    let messages: Vec<(String, String)> = loaded
+        .diagnostics_of(&file)
+        .filter(|d| d.message.starts_with("box minimum"))
+        .map(|d| (d.path.to_string(), d.message.clone()))
+        .collect();
+    let min = |at: &[(String, String)]| at.iter().all(|(path, _)| path.ends_with("bounds.min"));
+    assert!(min(&messages), "{messages:?}");
+    let texts: Vec<&str> = messages.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "box minimum x -8 is above its maximum -9",
+            "box minimum z 3 is above its maximum 2",
+        ]
+    );
+    let scenario = &loaded.project.as_ref().expect("decodes").scenarios["boxes"];
+    let compiled = CompiledScenario::compile(scenario).expect("run-time boxes are not compiled");
+    let set = compiled
+        .directives
+        .iter()
+        .find_map(|d| match d.command {
+            Command::SetBox { bounds, .. } => Some(bounds),
+            _ => None,
+        })
+        .expect("the directive's box");
+    assert_eq!(
+        set,
+        SimBox {
+            min_m: [-8.0, 5.0, 3.0],
+            max_m: [-9.0, 7.5, 2.0],
+        }
+    );
+    assert_eq!(set.fault(), Some(BoxFault::Inverted(0)));
+}

@@ -501,3 +501,170 @@ fn object_index(
     }
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::project::{
+        Box3, Directive, DirectiveCommand as D, Observer, PopulationSource, Scenario, SceneObject,
+        Target, Vec3, VehicleRelation, DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S,
+    };
+    use crate::sim::config::{Command, CompiledScenario};
+
+    fn v(x: f64) -> Vec3 {
+        Vec3 { x, y: 1.0, z: 0.0 }
+    }
+
+    /// One valid command of every kind, in the order of their codes' first use below.
+    fn every_command() -> Vec<D> {
+        let bounds = Box3 {
+            min: v(0.0),
+            max: v(1.0),
+        };
+        let object = || "car".to_owned();
+        vec![
+            D::Claim {
+                owner: "m".into(),
+                allow_transfer: true,
+            },
+            D::Release { owner: "m".into() },
+            D::Rendezvous { goal: v(2.0) },
+            D::Hold,
+            D::Continue,
+            D::Redirect { goal: v(3.0) },
+            D::Cancel,
+            D::Escape {
+                threat: v(4.0),
+                safe_distance_m: 5.0,
+            },
+            D::Destroy,
+            D::SetNoSpawnBox { bounds },
+            D::ClearNoRemovalBox,
+            D::SuppressCleanup,
+            D::ForcedInit { duration_s: 1.0 },
+            D::InstantFill,
+            D::SetObserverFade {
+                observer: "o".into(),
+                fade: 0.5,
+            },
+            D::SetObserverValid {
+                observer: "o".into(),
+                valid: false,
+            },
+            D::SetRemovalMultiplier { multiplier: 2.0 },
+            D::SetVehicleRelation {
+                relation: VehicleRelation::Intent,
+            },
+            D::SetFamilyAvailable {
+                family: "f".into(),
+                available: true,
+            },
+            D::Panic {
+                center: v(6.0),
+                radius_m: 3.0,
+                strength: 0.5,
+            },
+            D::SetRelevance { relevance: 0.25 },
+            D::LineOfSight {
+                presented: "p".into(),
+                own: "a".into(),
+                allied: Vec::new(),
+                hostile: vec!["p".into()],
+                accepted_disguises: Vec::new(),
+            },
+            D::RendezvousWith {
+                object: object(),
+                offset: v(0.0),
+            },
+            D::RedirectTo {
+                object: object(),
+                offset: v(0.0),
+            },
+            D::Knockdown {
+                impulse_n_s: v(10.0),
+            },
+            D::Stand { duration_s: 2.0 },
+            D::QueueEvent { duration_s: 3.0 },
+            D::PausePopulation { duration_s: 4.0 },
+            D::PlaceObstacle {
+                obstacle: "cone".into(),
+                from: v(0.0),
+                to: v(1.0),
+                thickness_m: 0.2,
+            },
+            D::RemoveObstacle {
+                obstacle: "cone".into(),
+            },
+            D::SetNoRemovalBox { bounds },
+            D::ClearNoSpawnBox,
+            D::SetVehicleIntent { intent: false },
+        ]
+    }
+
+    #[test]
+    fn every_command_kind_compiles_to_its_command_in_file_order() {
+        let commands = every_command();
+        let directives = commands
+            .iter()
+            .map(|command| Directive {
+                frame: 1,
+                target: if command.is_world() {
+                    Target::World
+                } else {
+                    Target::Born {
+                        source: "s".into(),
+                        ordinal: 0,
+                    }
+                },
+                command: command.clone(),
+            })
+            .collect();
+        let scenario = Scenario {
+            id: "every".into(),
+            recipe: "r".into(),
+            fixed_step_s: DEFAULT_FIXED_STEP_S,
+            duration_frames: DEFAULT_DURATION_FRAMES,
+            observers: vec![Observer {
+                id: "o".into(),
+                ..Observer::default()
+            }],
+            sources: vec![PopulationSource {
+                id: "s".into(),
+                route: "r".into(),
+                family: Some("f".into()),
+                ..PopulationSource::default()
+            }],
+            objects: vec![SceneObject {
+                id: "car".into(),
+                scale: v(1.0),
+                half_extents_m: v(1.0),
+                ..SceneObject::default()
+            }],
+            directives,
+            ..Scenario::default()
+        };
+        let compiled = CompiledScenario::compile(&scenario).expect("every command is valid");
+        let codes: Vec<u8> = compiled
+            .directives
+            .iter()
+            .map(|d| d.command.code())
+            .collect();
+        let mut expected: Vec<u8> = (0..30).collect();
+        // The second box, clear and relation commands reuse the codes of the first ones.
+        expected.extend([9, 10, 17]);
+        assert_eq!(codes, expected);
+        let indices: Vec<u32> = compiled.directives.iter().map(|d| d.index).collect();
+        assert_eq!(indices, (0..33).collect::<Vec<u32>>());
+        assert!(matches!(
+            compiled.directives[17].command,
+            Command::SetVehicleRelation {
+                relation: VehicleRelation::Intent
+            }
+        ));
+        assert!(matches!(
+            compiled.directives[32].command,
+            Command::SetVehicleRelation {
+                relation: VehicleRelation::None
+            }
+        ));
+    }
+}

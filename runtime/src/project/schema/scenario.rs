@@ -1380,8 +1380,8 @@ impl Decode for DirectiveCommand {
 }
 
 impl Encode for DirectiveCommand {
-    // Long because: a flat table, one arm per command variant naming its fields, the mirror of
-    // `struct_command_fields`; split into groups it would only spread the same lines apart.
+    // Long because (over 80 lines): a flat table, one arm per command variant naming its
+    // fields, the mirror of `struct_command_fields`; split up, it would only be scattered.
     fn encode(&self) -> Doc {
         use DirectiveCommand as C;
         let one = |name, field, value: Doc| Doc::Struct(name, vec![(field, value)]);

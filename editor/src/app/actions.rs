@@ -120,121 +120,9 @@ fn document_shortcuts(ctx: &egui::Context) -> Vec<Action> {
 pub fn menu_bar_ui(ui: &mut Ui, app: &StagecraftApp) -> Option<Action> {
     let mut action = None;
     let document = app.document();
-    let shortcut = |ui: &Ui, shortcut: &KeyboardShortcut| ui.ctx().format_shortcut(shortcut);
     egui::MenuBar::new().ui(ui, |ui| {
-        ui.menu_button("File", |ui| {
-            if ui
-                .add(egui::Button::new("New project…").shortcut_text(shortcut(ui, &NEW)))
-                .clicked()
-            {
-                action = Some(Action::New);
-            }
-            if ui
-                .add(egui::Button::new("Open…").shortcut_text(shortcut(ui, &OPEN)))
-                .clicked()
-            {
-                action = Some(Action::Open);
-            }
-            ui.menu_button("Open recent", |ui| {
-                if app.persisted().recent.is_empty() {
-                    ui.weak("No recent projects");
-                }
-                for dir in &app.persisted().recent {
-                    if ui.button(dir.display().to_string()).clicked() {
-                        action = Some(Action::OpenPath(dir.clone()));
-                    }
-                }
-            });
-            ui.separator();
-            let has_document = document.is_some();
-            if ui
-                .add_enabled(
-                    has_document,
-                    egui::Button::new("Save").shortcut_text(shortcut(ui, &SAVE)),
-                )
-                .clicked()
-            {
-                action = Some(Action::Save);
-            }
-            if ui
-                .add_enabled(
-                    has_document,
-                    egui::Button::new("Save as…").shortcut_text(shortcut(ui, &SAVE_AS)),
-                )
-                .clicked()
-            {
-                action = Some(Action::SaveAs);
-            }
-            if ui
-                .add_enabled(has_document, egui::Button::new("Cook bundle…"))
-                .clicked()
-            {
-                action = Some(Action::Cook);
-            }
-            ui.separator();
-            let simulating = app.preview.borrow().session.world().is_some();
-            if ui
-                .add_enabled(simulating, egui::Button::new("Save snapshot…"))
-                .on_hover_text("Write the simulation's current frame to a snapshot file")
-                .clicked()
-            {
-                action = Some(Action::SaveSnapshot);
-            }
-            if ui
-                .add_enabled(simulating, egui::Button::new("Restore snapshot…"))
-                .on_hover_text("Continue the simulation from a snapshot file of this scenario")
-                .clicked()
-            {
-                action = Some(Action::RestoreSnapshot);
-            }
-            ui.separator();
-            if ui.button("Quit").clicked() {
-                action = Some(Action::Quit);
-            }
-        });
-        ui.menu_button("Edit", |ui| {
-            let undo = document.and_then(|d| d.record().undo_string());
-            let redo = document.and_then(|d| d.record().redo_string());
-            let undo_text = undo.map_or("Undo".to_owned(), |edit| format!("Undo {edit}"));
-            let redo_text = redo.map_or("Redo".to_owned(), |edit| format!("Redo {edit}"));
-            let can_undo = document.is_some_and(|d| d.record().can_undo());
-            let can_redo = document.is_some_and(|d| d.record().can_redo());
-            if ui
-                .add_enabled(
-                    can_undo,
-                    egui::Button::new(undo_text).shortcut_text(shortcut(ui, &UNDO)),
-                )
-                .clicked()
-            {
-                action = Some(Action::Undo);
-            }
-            if ui
-                .add_enabled(
-                    can_redo,
-                    egui::Button::new(redo_text).shortcut_text(shortcut(ui, &REDO_SHIFT)),
-                )
-                .clicked()
-            {
-                action = Some(Action::Redo);
-            }
-            ui.separator();
-            let has_sets = document.is_some_and(|d| !d.project().overrides.is_empty());
-            if ui
-                .add_enabled(has_sets, egui::Button::new("Rebase overrides…"))
-                .on_hover_text(
-                    "Where each override stands at a seed; decide and apply as one undoable edit",
-                )
-                .clicked()
-            {
-                action = Some(Action::Rebase);
-            }
-            if ui
-                .add_enabled(document.is_some(), egui::Button::new("Select manifest"))
-                .clicked()
-            {
-                action = Some(Action::Select(Selection::doc(DocId::Manifest)));
-            }
-        });
+        ui.menu_button("File", |ui| file_menu_ui(ui, app, &mut action));
+        ui.menu_button("Edit", |ui| edit_menu_ui(ui, document, &mut action));
         ui.menu_button("View", |ui| {
             if ui.button("Reset layout").clicked() {
                 action = Some(Action::ResetLayout);
@@ -249,6 +137,129 @@ pub fn menu_bar_ui(ui: &mut Ui, app: &StagecraftApp) -> Option<Action> {
         ui.close();
     }
     action
+}
+
+/// The text a menu entry shows for its keyboard shortcut.
+fn shortcut(ui: &Ui, shortcut: &KeyboardShortcut) -> String {
+    ui.ctx().format_shortcut(shortcut)
+}
+
+/// The File menu: projects, saving, cooking, snapshots, quitting.
+fn file_menu_ui(ui: &mut Ui, app: &StagecraftApp, action: &mut Option<Action>) {
+    let document = app.document();
+    if ui
+        .add(egui::Button::new("New project…").shortcut_text(shortcut(ui, &NEW)))
+        .clicked()
+    {
+        *action = Some(Action::New);
+    }
+    if ui
+        .add(egui::Button::new("Open…").shortcut_text(shortcut(ui, &OPEN)))
+        .clicked()
+    {
+        *action = Some(Action::Open);
+    }
+    ui.menu_button("Open recent", |ui| {
+        if app.persisted().recent.is_empty() {
+            ui.weak("No recent projects");
+        }
+        for dir in &app.persisted().recent {
+            if ui.button(dir.display().to_string()).clicked() {
+                *action = Some(Action::OpenPath(dir.clone()));
+            }
+        }
+    });
+    ui.separator();
+    let has_document = document.is_some();
+    if ui
+        .add_enabled(
+            has_document,
+            egui::Button::new("Save").shortcut_text(shortcut(ui, &SAVE)),
+        )
+        .clicked()
+    {
+        *action = Some(Action::Save);
+    }
+    if ui
+        .add_enabled(
+            has_document,
+            egui::Button::new("Save as…").shortcut_text(shortcut(ui, &SAVE_AS)),
+        )
+        .clicked()
+    {
+        *action = Some(Action::SaveAs);
+    }
+    if ui
+        .add_enabled(has_document, egui::Button::new("Cook bundle…"))
+        .clicked()
+    {
+        *action = Some(Action::Cook);
+    }
+    ui.separator();
+    let simulating = app.preview.borrow().session.world().is_some();
+    if ui
+        .add_enabled(simulating, egui::Button::new("Save snapshot…"))
+        .on_hover_text("Write the simulation's current frame to a snapshot file")
+        .clicked()
+    {
+        *action = Some(Action::SaveSnapshot);
+    }
+    if ui
+        .add_enabled(simulating, egui::Button::new("Restore snapshot…"))
+        .on_hover_text("Continue the simulation from a snapshot file of this scenario")
+        .clicked()
+    {
+        *action = Some(Action::RestoreSnapshot);
+    }
+    ui.separator();
+    if ui.button("Quit").clicked() {
+        *action = Some(Action::Quit);
+    }
+}
+
+/// The Edit menu: undo, redo, rebase, the manifest.
+fn edit_menu_ui(ui: &mut Ui, document: Option<&Document>, action: &mut Option<Action>) {
+    let undo = document.and_then(|d| d.record().undo_string());
+    let redo = document.and_then(|d| d.record().redo_string());
+    let undo_text = undo.map_or("Undo".to_owned(), |edit| format!("Undo {edit}"));
+    let redo_text = redo.map_or("Redo".to_owned(), |edit| format!("Redo {edit}"));
+    let can_undo = document.is_some_and(|d| d.record().can_undo());
+    let can_redo = document.is_some_and(|d| d.record().can_redo());
+    if ui
+        .add_enabled(
+            can_undo,
+            egui::Button::new(undo_text).shortcut_text(shortcut(ui, &UNDO)),
+        )
+        .clicked()
+    {
+        *action = Some(Action::Undo);
+    }
+    if ui
+        .add_enabled(
+            can_redo,
+            egui::Button::new(redo_text).shortcut_text(shortcut(ui, &REDO_SHIFT)),
+        )
+        .clicked()
+    {
+        *action = Some(Action::Redo);
+    }
+    ui.separator();
+    let has_sets = document.is_some_and(|d| !d.project().overrides.is_empty());
+    if ui
+        .add_enabled(has_sets, egui::Button::new("Rebase overrides…"))
+        .on_hover_text(
+            "Where each override stands at a seed; decide and apply as one undoable edit",
+        )
+        .clicked()
+    {
+        *action = Some(Action::Rebase);
+    }
+    if ui
+        .add_enabled(document.is_some(), egui::Button::new("Select manifest"))
+        .clicked()
+    {
+        *action = Some(Action::Select(Selection::doc(DocId::Manifest)));
+    }
 }
 
 fn title_ui(ui: &mut Ui, document: &Document) {

@@ -266,26 +266,10 @@ impl StagecraftApp {
         match answer {
             Answer::None => {}
             Answer::StartRebaseReport => self.start_rebase_report(),
-            Answer::ApplyEdit(edit) => {
-                self.dialog = None;
-                let label = edit.label().to_owned();
-                if let Some(document) = self.document_mut() {
-                    document.apply(edit);
-                    self.status = Some((format!("{label} (undoable)"), false));
-                }
-            }
+            Answer::ApplyEdit(edit) => self.apply_dialog_edit(edit),
             Answer::Close => self.dialog = None,
             Answer::Browse => self.browse(),
-            Answer::StartCook(out) => {
-                let Some(dir) = self.document().map(|d| d.dir().to_owned()) else {
-                    return;
-                };
-                let ctx = self.ctx.clone();
-                match start_cook(&dir, &out, move || ctx.request_repaint()) {
-                    Ok(job) => self.cook_job = Some(job),
-                    Err(message) => self.status = Some((message, true)),
-                }
-            }
+            Answer::StartCook(out) => self.answer_start_cook(&out),
             Answer::Verify(summary) => {
                 let ctx = self.ctx.clone();
                 match start_verify(summary, move || ctx.request_repaint()) {
@@ -304,47 +288,9 @@ impl StagecraftApp {
                     Err(message) => self.dialog = Some(Dialog::Error(message)),
                 }
             }
-            Answer::SaveAs(dir) => {
-                self.dialog = None;
-                if let Some(workspace) = &mut self.workspace {
-                    match workspace.document.save_as(&dir) {
-                        Ok(_) => {
-                            workspace.watcher = None;
-                            let watcher = self.watch_current();
-                            if let Some(workspace) = &mut self.workspace {
-                                workspace.watcher = watcher;
-                            }
-                            self.persisted.remember(&dir);
-                            self.status = Some((format!("Saved as {}", dir.display()), false));
-                        }
-                        Err(error) => {
-                            self.dialog = Some(Dialog::Error(format!("Saving failed: {error}")));
-                        }
-                    }
-                }
-            }
-            Answer::SaveThen(then) => {
-                self.dialog = None;
-                if let Some(workspace) = &mut self.workspace {
-                    let result = workspace.document.save();
-                    if !self.report_save(result, Some(then.clone())) {
-                        return;
-                    }
-                }
-                self.continue_with(then);
-            }
-            Answer::SaveHeld(choice, then) => {
-                self.dialog = None;
-                let Some(workspace) = &mut self.workspace else {
-                    return;
-                };
-                let result = workspace.document.save_held(choice);
-                if self.report_save(result, then.clone()) {
-                    if let Some(then) = then {
-                        self.continue_with(then);
-                    }
-                }
-            }
+            Answer::SaveAs(dir) => self.answer_save_as(&dir),
+            Answer::SaveThen(then) => self.answer_save_then(then),
+            Answer::SaveHeld(choice, then) => self.answer_save_held(choice, then),
             Answer::DiscardThen(then) => {
                 self.dialog = None;
                 // Discarded edits must not come back as a recovery offer on the next open.
@@ -354,16 +300,7 @@ impl StagecraftApp {
                 self.continue_with(then);
             }
             Answer::KeepMine | Answer::LoadFromDisk => {
-                let keep = matches!(answer, Answer::KeepMine);
-                if let (Some(Dialog::DiskConflict { sources, .. }), Some(workspace)) =
-                    (self.dialog.take(), &mut self.workspace)
-                {
-                    if keep {
-                        workspace.document.keep_mine(sources);
-                    } else {
-                        workspace.document.load_from_disk(sources);
-                    }
-                }
+                self.answer_disk_conflict(matches!(answer, Answer::KeepMine));
             }
             Answer::Recover => {
                 if let (Some(Dialog::Recovery(recovery)), Some(workspace)) =
@@ -378,6 +315,88 @@ impl StagecraftApp {
                 if let Some(document) = self.document() {
                     autosave::clear(document.dir());
                 }
+            }
+        }
+    }
+
+    /// Applies an edit a dialog asked for, closing the dialog.
+    fn apply_dialog_edit(&mut self, edit: crate::edits::ProjectEdit) {
+        self.dialog = None;
+        let label = edit.label().to_owned();
+        if let Some(document) = self.document_mut() {
+            document.apply(edit);
+            self.status = Some((format!("{label} (undoable)"), false));
+        }
+    }
+
+    /// Starts cooking the open project's saved files into `out`.
+    fn answer_start_cook(&mut self, out: &Path) {
+        let Some(dir) = self.document().map(|d| d.dir().to_owned()) else {
+            return;
+        };
+        let ctx = self.ctx.clone();
+        match start_cook(&dir, out, move || ctx.request_repaint()) {
+            Ok(job) => self.cook_job = Some(job),
+            Err(message) => self.status = Some((message, true)),
+        }
+    }
+
+    /// Saves the project into `dir` and watches it there.
+    fn answer_save_as(&mut self, dir: &Path) {
+        self.dialog = None;
+        if let Some(workspace) = &mut self.workspace {
+            match workspace.document.save_as(dir) {
+                Ok(_) => {
+                    workspace.watcher = None;
+                    let watcher = self.watch_current();
+                    if let Some(workspace) = &mut self.workspace {
+                        workspace.watcher = watcher;
+                    }
+                    self.persisted.remember(dir);
+                    self.status = Some((format!("Saved as {}", dir.display()), false));
+                }
+                Err(error) => {
+                    self.dialog = Some(Dialog::Error(format!("Saving failed: {error}")));
+                }
+            }
+        }
+    }
+
+    /// Saves, then goes on with `then` unless the save needs another answer.
+    fn answer_save_then(&mut self, then: Pending) {
+        self.dialog = None;
+        if let Some(workspace) = &mut self.workspace {
+            let result = workspace.document.save();
+            if !self.report_save(result, Some(then.clone())) {
+                return;
+            }
+        }
+        self.continue_with(then);
+    }
+
+    /// Saves the held files as `choice` says, then goes on with `then` if the save went through.
+    fn answer_save_held(&mut self, choice: HeldChoice, then: Option<Pending>) {
+        self.dialog = None;
+        let Some(workspace) = &mut self.workspace else {
+            return;
+        };
+        let result = workspace.document.save_held(choice);
+        if self.report_save(result, then.clone()) {
+            if let Some(then) = then {
+                self.continue_with(then);
+            }
+        }
+    }
+
+    /// Settles a disk conflict: keep the editor's documents, or load the disk's.
+    fn answer_disk_conflict(&mut self, keep_mine: bool) {
+        if let (Some(Dialog::DiskConflict { sources, .. }), Some(workspace)) =
+            (self.dialog.take(), &mut self.workspace)
+        {
+            if keep_mine {
+                workspace.document.keep_mine(sources);
+            } else {
+                workspace.document.load_from_disk(sources);
             }
         }
     }
@@ -545,27 +564,32 @@ fn cook_ui(
         ui.colored_label(ui.visuals().error_fg_color, message.as_str());
     }
     if let Some(done) = summary {
-        ui.separator();
-        ui.label(format!("Bundle {}", done.out.display()));
-        ui.monospace(format!("digest {}", done.digest));
-        ui.label(format!("Cache: {} hits, {} misses", done.hits, done.misses));
-        for line in &done.lines {
-            ui.monospace(line);
-        }
-        match &done.verified {
-            Some(Ok(text)) => {
-                ui.label(format!("Verified: {text}"));
-            }
-            Some(Err(problem)) => {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    format!("Verify failed: {problem}"),
-                );
-            }
-            None => {}
-        }
+        cook_summary_ui(ui, done);
     }
     answer
+}
+
+/// The cooked bundle: folder, digest, cache counts, the cook's lines and the verify outcome.
+fn cook_summary_ui(ui: &mut Ui, done: &CookSummary) {
+    ui.separator();
+    ui.label(format!("Bundle {}", done.out.display()));
+    ui.monospace(format!("digest {}", done.digest));
+    ui.label(format!("Cache: {} hits, {} misses", done.hits, done.misses));
+    for line in &done.lines {
+        ui.monospace(line);
+    }
+    match &done.verified {
+        Some(Ok(text)) => {
+            ui.label(format!("Verified: {text}"));
+        }
+        Some(Err(problem)) => {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("Verify failed: {problem}"),
+            );
+        }
+        None => {}
+    }
 }
 
 /// Questions must be answered with a button; Escape or a click outside does not dismiss them.
@@ -581,62 +605,12 @@ fn is_question(dialog: &Dialog) -> bool {
 
 fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
     match dialog {
-        Dialog::Open { path } => {
-            ui.heading("Open project");
-            ui.label("The project folder is the one holding stagecraft.ron.");
-            let entered = folder_field_ui(ui, path, browsing);
-            let dir = PathBuf::from(path.trim());
-            let valid = dir
-                .join(stagecraft_runtime::project::MANIFEST_FILE)
-                .is_file();
-            if !path.trim().is_empty() && !valid {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    "No stagecraft.ron in this folder.",
-                );
-            }
-            buttons_ui(ui, valid, "Open", entered, || {
-                Answer::OpenFolder(dir.clone())
-            })
-        }
+        Dialog::Open { path } => open_ui(ui, path, browsing),
         Dialog::New {
             path,
             name,
             template,
-        } => {
-            ui.heading("New project");
-            ui.horizontal(|ui| {
-                let label = ui.label("Name");
-                ui.text_edit_singleline(name).labelled_by(label.id);
-            });
-            egui::ComboBox::from_label("Template")
-                .selected_text(template.id())
-                .show_ui(ui, |ui| {
-                    for choice in template::Template::ALL {
-                        ui.selectable_value(template, choice, choice.id())
-                            .on_hover_text(choice.description());
-                    }
-                });
-            ui.label("The folder is created if missing; it must be empty.");
-            let entered = folder_field_ui(ui, path, browsing);
-            let dir = PathBuf::from(path.trim());
-            let taken = dir
-                .join(stagecraft_runtime::project::MANIFEST_FILE)
-                .exists();
-            if taken {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    "This folder already holds a project.",
-                );
-            }
-            let valid = !path.trim().is_empty() && !taken && !name.trim().is_empty();
-            ui.weak(format!("Starts with {}.", template.description()));
-            let name = name.trim().to_owned();
-            let template = *template;
-            buttons_ui(ui, valid, "Create", entered, || {
-                Answer::CreateProject(dir.clone(), name.clone(), template)
-            })
-        }
+        } => new_project_ui(ui, path, name, template, browsing),
         Dialog::SaveAs { path } => {
             ui.heading("Save project as");
             let entered = folder_field_ui(ui, path, browsing);
@@ -645,70 +619,10 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
                 Answer::SaveAs(dir.clone())
             })
         }
-        Dialog::Unsaved { then } => {
-            ui.heading("Unsaved changes");
-            ui.label("The project has changes that are not saved.");
-            let mut answer = Answer::None;
-            ui.horizontal(|ui| {
-                if ui.button("Save").clicked() {
-                    answer = Answer::SaveThen(then.clone());
-                }
-                if ui.button("Discard changes").clicked() {
-                    answer = Answer::DiscardThen(then.clone());
-                }
-                if ui.button("Cancel").clicked() {
-                    answer = Answer::Close;
-                }
-            });
-            answer
-        }
+        Dialog::Unsaved { then } => unsaved_ui(ui, then),
         Dialog::Unwritable { files, then } => unwritable_ui(ui, files, then),
-        Dialog::DiskConflict { files, .. } => {
-            ui.heading("Files changed on disk");
-            ui.label("Another program changed these files while you have unsaved edits:");
-            for file in files.iter() {
-                ui.monospace(file);
-            }
-            choices_ui(
-                ui,
-                [
-                    (
-                        "Keep mine",
-                        "Keep the editor's version; saving overwrites the disk.",
-                        Answer::KeepMine,
-                    ),
-                    (
-                        "Load from disk",
-                        "Replace the changed documents (Undo brings yours back).",
-                        Answer::LoadFromDisk,
-                    ),
-                ],
-            )
-        }
-        Dialog::Recovery(recovery) => {
-            ui.heading("Recover unsaved edits?");
-            let age = recovery
-                .written
-                .elapsed()
-                .map(|age| format!("{} s ago", age.as_secs()))
-                .unwrap_or_else(|_| "recently".to_owned());
-            ui.label(format!(
-                "An autosave from {age} holds edits that were never saved, in:"
-            ));
-            for file in &recovery.changed {
-                ui.monospace(file);
-            }
-            let mut answer = Answer::None;
-            ui.horizontal(|ui| {
-                if ui.button("Recover").clicked() {
-                    answer = Answer::Recover;
-                }
-                if ui.button("Discard autosave").clicked() {
-                    answer = Answer::DiscardAutosave;
-                }
-            });
-            answer
-        }
+        Dialog::DiskConflict { files, .. } => disk_conflict_ui(ui, files),
+        Dialog::Recovery(recovery) => recovery_ui(ui, recovery),
         // Drawn by `cook_ui`, which also needs the running job's progress.
         Dialog::Cook { .. } => Answer::None,
         // Drawn by `rebase_ui`, which needs the project; without one there is nothing to rebase.
@@ -729,6 +643,137 @@ fn dialog_ui(ui: &mut Ui, dialog: &mut Dialog, browsing: bool) -> Answer {
             }
         }
     }
+}
+
+/// The Open dialog: a folder that must hold `stagecraft.ron`.
+fn open_ui(ui: &mut Ui, path: &mut String, browsing: bool) -> Answer {
+    ui.heading("Open project");
+    ui.label("The project folder is the one holding stagecraft.ron.");
+    let entered = folder_field_ui(ui, path, browsing);
+    let dir = PathBuf::from(path.trim());
+    let valid = dir
+        .join(stagecraft_runtime::project::MANIFEST_FILE)
+        .is_file();
+    if !path.trim().is_empty() && !valid {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "No stagecraft.ron in this folder.",
+        );
+    }
+    buttons_ui(ui, valid, "Open", entered, || {
+        Answer::OpenFolder(dir.clone())
+    })
+}
+
+/// The New project dialog: name, template and a folder that holds no project yet.
+fn new_project_ui(
+    ui: &mut Ui,
+    path: &mut String,
+    name: &mut String,
+    template: &mut template::Template,
+    browsing: bool,
+) -> Answer {
+    ui.heading("New project");
+    ui.horizontal(|ui| {
+        let label = ui.label("Name");
+        ui.text_edit_singleline(name).labelled_by(label.id);
+    });
+    egui::ComboBox::from_label("Template")
+        .selected_text(template.id())
+        .show_ui(ui, |ui| {
+            for choice in template::Template::ALL {
+                ui.selectable_value(template, choice, choice.id())
+                    .on_hover_text(choice.description());
+            }
+        });
+    ui.label("The folder is created if missing; it must be empty.");
+    let entered = folder_field_ui(ui, path, browsing);
+    let dir = PathBuf::from(path.trim());
+    let taken = dir
+        .join(stagecraft_runtime::project::MANIFEST_FILE)
+        .exists();
+    if taken {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "This folder already holds a project.",
+        );
+    }
+    let valid = !path.trim().is_empty() && !taken && !name.trim().is_empty();
+    ui.weak(format!("Starts with {}.", template.description()));
+    let name = name.trim().to_owned();
+    let template = *template;
+    buttons_ui(ui, valid, "Create", entered, || {
+        Answer::CreateProject(dir.clone(), name.clone(), template)
+    })
+}
+
+/// Save, discard or cancel before `then`.
+fn unsaved_ui(ui: &mut Ui, then: &Pending) -> Answer {
+    ui.heading("Unsaved changes");
+    ui.label("The project has changes that are not saved.");
+    let mut answer = Answer::None;
+    ui.horizontal(|ui| {
+        if ui.button("Save").clicked() {
+            answer = Answer::SaveThen(then.clone());
+        }
+        if ui.button("Discard changes").clicked() {
+            answer = Answer::DiscardThen(then.clone());
+        }
+        if ui.button("Cancel").clicked() {
+            answer = Answer::Close;
+        }
+    });
+    answer
+}
+
+/// Files another program changed under unsaved edits: keep mine or load from disk.
+fn disk_conflict_ui(ui: &mut Ui, files: &[String]) -> Answer {
+    ui.heading("Files changed on disk");
+    ui.label("Another program changed these files while you have unsaved edits:");
+    for file in files.iter() {
+        ui.monospace(file);
+    }
+    choices_ui(
+        ui,
+        [
+            (
+                "Keep mine",
+                "Keep the editor's version; saving overwrites the disk.",
+                Answer::KeepMine,
+            ),
+            (
+                "Load from disk",
+                "Replace the changed documents (Undo brings yours back).",
+                Answer::LoadFromDisk,
+            ),
+        ],
+    )
+}
+
+/// An autosave with edits never saved: recover or discard it.
+fn recovery_ui(ui: &mut Ui, recovery: &Recovery) -> Answer {
+    ui.heading("Recover unsaved edits?");
+    let age = recovery
+        .written
+        .elapsed()
+        .map(|age| format!("{} s ago", age.as_secs()))
+        .unwrap_or_else(|_| "recently".to_owned());
+    ui.label(format!(
+        "An autosave from {age} holds edits that were never saved, in:"
+    ));
+    for file in &recovery.changed {
+        ui.monospace(file);
+    }
+    let mut answer = Answer::None;
+    ui.horizontal(|ui| {
+        if ui.button("Recover").clicked() {
+            answer = Answer::Recover;
+        }
+        if ui.button("Discard autosave").clicked() {
+            answer = Answer::DiscardAutosave;
+        }
+    });
+    answer
 }
 
 /// The files a save could not write, with the three ways on.

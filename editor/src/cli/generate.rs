@@ -17,12 +17,14 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressDrawTarget;
 use stagecraft_runtime::generate::export::bundle_doc;
 use stagecraft_runtime::generate::{
-    worker_threads, CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated, Generator,
+    worker_threads, CacheOutcome, CancelToken, ExecutionMode, GenerateError, GenerateRequest,
+    Generated, Generator,
 };
+use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::write::{to_canonical_string, Doc};
-use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources};
-use stagecraft_runtime::recipe::compile_project_recipe;
+use stagecraft_runtime::project::{has_errors, Diagnostic, LoadedProject, Project, ProjectSources};
+use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan};
 
 use super::diagnostics::{diagnostic_json, render_all};
 use super::error::CliError;
@@ -69,6 +71,63 @@ pub fn generate(
     else {
         return Err(project_errors(project, &sources, &loaded.diagnostics));
     };
+    let recipes = selected_recipes(options, project_doc)?;
+    let seed = options.seed.unwrap_or(project_doc.manifest.root_seed);
+    let run = RecipeRun {
+        options,
+        loaded: &loaded,
+        project_doc,
+        sources: &sources,
+        registry: &registry,
+        request: GenerateRequest {
+            root_seed: seed,
+            mode: if options.serial {
+                ExecutionMode::Serial
+            } else {
+                ExecutionMode::Parallel
+            },
+            generation: 0,
+        },
+    };
+    let mut report = GenerateReport::default();
+    report.text.push_str(&format!(
+        "{}: seed {seed}, {} executor, {} threads, loaded in {:.2} ms\n",
+        project.display(),
+        if options.serial { "serial" } else { "parallel" },
+        worker_threads(),
+        ms(load_time)
+    ));
+    for id in &recipes {
+        run.generate_recipe(id, &mut report)?;
+    }
+    if options.json {
+        let json = serde_json::json!({
+            "project": project.display().to_string(),
+            "seed": seed,
+            "threads": worker_threads(),
+            "serial": options.serial,
+            "load_ms": ms(load_time),
+            "peak_resident_mib": peak_resident_mib(),
+            "recipes": report.reports,
+        });
+        super::json_out::write_document(out, "generate", &json)?;
+    } else {
+        out.write_all(report.text.as_bytes())?;
+        if !report.failures.is_empty() {
+            let error = CliError::new(1, "recipe_failed", report.failures.join("\n"))
+                .with_diagnostics(&report.failed_diagnostics, &sources);
+            return Err(error.into());
+        }
+    }
+    Ok(report.exit)
+}
+
+/// The recipes `--recipe` selects (default: the manifest's), refused before any work when `--out`
+/// cannot be written or would receive several recipes.
+fn selected_recipes(
+    options: &GenerateOptions<'_>,
+    project_doc: &Project,
+) -> anyhow::Result<Vec<String>> {
     let recipes: Vec<String> = match options.recipe {
         Some(id) if project_doc.recipes.contains_key(id) => vec![id.to_owned()],
         Some(id) => anyhow::bail!(
@@ -84,62 +143,107 @@ pub fn generate(
     if options.out.is_some() && recipes.len() != 1 {
         anyhow::bail!("--out writes one recipe's products; choose one with --recipe");
     }
-    let seed = options.seed.unwrap_or(project_doc.manifest.root_seed);
-    let mode = if options.serial {
-        ExecutionMode::Serial
-    } else {
-        ExecutionMode::Parallel
-    };
-    let mut reports = Vec::new();
-    let mut exit = 0;
-    let mut text = String::new();
-    // What failed, for stderr: the diagnostics of recipes that do not compile, generation errors.
-    let mut failed_diagnostics = Vec::new();
-    let mut failures = Vec::new();
-    text.push_str(&format!(
-        "{}: seed {seed}, {} executor, {} threads, loaded in {:.2} ms\n",
-        project.display(),
-        if options.serial { "serial" } else { "parallel" },
-        worker_threads(),
-        ms(load_time)
-    ));
-    for id in &recipes {
+    Ok(recipes)
+}
+
+/// What the runs of the selected recipes gather: the text for people, the `--json` reports and,
+/// for stderr, what failed (diagnostics of recipes that do not compile, generation errors).
+#[derive(Default)]
+struct GenerateReport {
+    text: String,
+    reports: Vec<serde_json::Value>,
+    exit: i32,
+    failed_diagnostics: Vec<Diagnostic>,
+    failures: Vec<String>,
+}
+
+/// What every recipe's run shares.
+struct RecipeRun<'a> {
+    options: &'a GenerateOptions<'a>,
+    loaded: &'a LoadedProject,
+    project_doc: &'a Project,
+    sources: &'a ProjectSources,
+    registry: &'a Registry,
+    request: GenerateRequest,
+}
+
+impl RecipeRun<'_> {
+    /// Compiles and generates recipe `id`, adding its outcome to `report`.
+    fn generate_recipe(&self, id: &str, report: &mut GenerateReport) -> anyhow::Result<()> {
         let compile_start = Instant::now();
-        let Some(outcome) = compile_project_recipe(&loaded, id, &registry) else {
+        let Some(outcome) = compile_project_recipe(self.loaded, id, self.registry) else {
             anyhow::bail!("recipe `{id}` could not be read");
         };
         let compile_time = compile_start.elapsed();
         let Some(plan) = outcome.plan else {
-            exit = 1;
-            failures.push(format!("recipe `{id}` does not compile"));
-            failed_diagnostics.extend(outcome.diagnostics.iter().cloned());
-            reports.push(serde_json::json!({
+            report.exit = 1;
+            report
+                .failures
+                .push(format!("recipe `{id}` does not compile"));
+            report
+                .failed_diagnostics
+                .extend(outcome.diagnostics.iter().cloned());
+            report.reports.push(serde_json::json!({
                 "recipe": id,
                 "diagnostics": outcome.diagnostics.iter().map(diagnostic_json).collect::<Vec<_>>(),
             }));
-            continue;
+            return Ok(());
         };
         // A compiled recipe's warnings stay in the report.
-        text.push_str(&render_all(&outcome.diagnostics, &sources));
-        let mut timer = StageObserver::new(&plan);
+        report
+            .text
+            .push_str(&render_all(&outcome.diagnostics, self.sources));
+        let (result, timer, generate_time) = self.run_plan(id, &plan);
+        match result {
+            Ok(generated) => {
+                let timings = timer.timings();
+                report.text.push_str(&recipe_text(
+                    id,
+                    &generated,
+                    &timings,
+                    compile_time,
+                    generate_time,
+                ));
+                report.reports.push(recipe_json(
+                    id,
+                    &generated,
+                    &timings,
+                    compile_time,
+                    generate_time,
+                ));
+                if let Some(path) = self.options.out {
+                    write_products(path, &generated, self.options.json)?;
+                    report
+                        .text
+                        .push_str(&format!("  products written to {}\n", path.display()));
+                }
+            }
+            Err(error) => record_generate_error(id, &error, report),
+        }
+        Ok(())
+    }
+
+    /// Generates `plan` under a stage timer, with a progress bar on stderr where a person
+    /// watches; returns the result, the timer and the generation's wall time.
+    fn run_plan(
+        &self,
+        id: &str,
+        plan: &CompiledPlan,
+    ) -> (Result<Generated, GenerateError>, StageObserver, Duration) {
+        let mut timer = StageObserver::new(plan);
         // The bar only where a person watches: stderr a terminal, not `--quiet`, not JSON.
-        let bar = (!options.json && super::entry::progress_wanted())
+        let bar = (!self.options.json && super::entry::progress_wanted())
             .then(|| progress_bar(id, timer.progress(), ProgressDrawTarget::stderr()));
         if let Some(bar) = &bar {
             bar.enable_steady_tick(Duration::from_millis(120));
             let shown = bar.clone();
             timer = timer.with_hook(Box::new(move |progress| show_progress(&shown, progress)));
         }
-        let request = GenerateRequest {
-            root_seed: seed,
-            mode,
-            generation: 0,
-        };
-        let overrides = Overrides::of_recipe(project_doc, id);
+        let overrides = Overrides::of_recipe(self.project_doc, id);
         let generate_start = Instant::now();
         let result = Generator::new().generate_with(
-            &plan,
-            &request,
+            plan,
+            &self.request,
             &overrides,
             &CancelToken::new(),
             &timer,
@@ -148,77 +252,44 @@ pub fn generate(
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        match result {
-            Ok(generated) => {
-                let timings = timer.timings();
-                text.push_str(&recipe_text(
-                    id,
-                    &generated,
-                    &timings,
-                    compile_time,
-                    generate_time,
-                ));
-                reports.push(recipe_json(
-                    id,
-                    &generated,
-                    &timings,
-                    compile_time,
-                    generate_time,
-                ));
-                if let Some(path) = options.out {
-                    let doc = bundle_doc(&generated.bundle);
-                    let bytes = if options.json {
-                        let document = super::json_out::document("products", &doc_to_json(&doc))?;
-                        let mut json = serde_json::to_string_pretty(&document)?;
-                        json.push('\n');
-                        json
-                    } else {
-                        to_canonical_string(&doc)
-                    };
-                    crate::output_file::write_output_file(path, bytes.as_bytes())?;
-                    text.push_str(&format!("  products written to {}\n", path.display()));
-                }
-            }
-            Err(error) => {
-                exit = 1;
-                let mut failure = format!("recipe {id}: {error}");
-                for more in error.failures.iter().skip(1) {
-                    failure.push_str(&format!("\n  {more}"));
-                }
-                failures.push(failure);
-                reports.push(serde_json::json!({
-                    "recipe": id,
-                    "error": error.to_string(),
-                    "failures": error.failures.iter().map(|f| serde_json::json!({
-                        "stage": f.stage,
-                        "kind": f.kind.name(),
-                        "field": f.field,
-                        "message": f.message,
-                    })).collect::<Vec<_>>(),
-                }));
-            }
-        }
+        (result, timer, generate_time)
     }
-    if options.json {
-        let report = serde_json::json!({
-            "project": project.display().to_string(),
-            "seed": seed,
-            "threads": worker_threads(),
-            "serial": options.serial,
-            "load_ms": ms(load_time),
-            "peak_resident_mib": peak_resident_mib(),
-            "recipes": reports,
-        });
-        super::json_out::write_document(out, "generate", &report)?;
+}
+
+/// Writes the products of `generated` to `path`: canonical RON, or the JSON products document.
+fn write_products(path: &Path, generated: &Generated, json: bool) -> anyhow::Result<()> {
+    let doc = bundle_doc(&generated.bundle);
+    let bytes = if json {
+        let document = super::json_out::document("products", &doc_to_json(&doc))?;
+        let mut json = serde_json::to_string_pretty(&document)?;
+        json.push('\n');
+        json
     } else {
-        out.write_all(text.as_bytes())?;
-        if !failures.is_empty() {
-            let error = CliError::new(1, "recipe_failed", failures.join("\n"))
-                .with_diagnostics(&failed_diagnostics, &sources);
-            return Err(error.into());
-        }
+        to_canonical_string(&doc)
+    };
+    crate::output_file::write_output_file(path, bytes.as_bytes())?;
+    Ok(())
+}
+
+/// Records a recipe whose generation failed: every failure for stderr, cause first, and the
+/// `--json` report.
+fn record_generate_error(id: &str, error: &GenerateError, report: &mut GenerateReport) {
+    report.exit = 1;
+    let mut failure = format!("recipe {id}: {error}");
+    for more in error.failures.iter().skip(1) {
+        failure.push_str(&format!("\n  {more}"));
     }
-    Ok(exit)
+    report.failures.push(failure);
+    report.reports.push(serde_json::json!({
+        "recipe": id,
+        "error": error.to_string(),
+        "failures": error.failures.iter().map(|f| serde_json::json!({
+            "stage": f.stage,
+            "kind": f.kind.name(),
+            "field": f.field,
+            "message": f.message,
+        })).collect::<Vec<_>>(),
+    }));
 }
 
 /// The project's errors as the command's failure (exit 1), located at the first error.

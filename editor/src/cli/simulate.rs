@@ -12,7 +12,10 @@ use std::path::Path;
 use anyhow::Context as _;
 use stagecraft_io::scenario::{find_scenario, ScenarioContent, ScenarioError};
 use stagecraft_runtime::generate::GeneratedBundle;
-use stagecraft_runtime::project::{has_errors, Diagnostic, ProjectSources, Scenario};
+use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::project::{
+    has_errors, Diagnostic, LoadedProject, ProjectSources, Scenario,
+};
 use stagecraft_runtime::recipe::check_scenario_run;
 use stagecraft_runtime::sim::{
     CounterHistory, Counters, MotionCounters, World, MAX_HISTORY_FRAMES,
@@ -90,51 +93,15 @@ pub fn simulate(
         return refuse_with("project_errors", message, &errors, &sources);
     };
     let scenario = find_scenario(project_doc, options.scenario)?;
-    if let Some(path) = options.events {
-        // Refused before any work, by the rule every output follows.
-        crate::output_file::output_file_kind(path).context("cannot write the event log")?;
-    }
-    if let Some(path) = &options.trajectories.trajectories {
-        trajectories::TrajectoryFormat::of_path(path)?;
-        crate::output_file::output_file_kind(path).context("cannot write the trajectories")?;
-    }
+    check_output_paths(options)?;
     let frames = options.frames.unwrap_or(scenario.duration_frames);
     let over_budget = check_scenario_run(&loaded, &scenario.id, frames, &registry);
     if !over_budget.is_empty() {
         let message = format!("a run of {frames} frames of `{}` is refused", scenario.id);
         return refuse_with("over_budget", &message, &over_budget, &sources);
     }
-    let content = match ScenarioContent::generate(&loaded, scenario, &registry) {
-        Ok(content) => content,
-        Err(ScenarioError::RecipeUnreadable { recipe }) => {
-            anyhow::bail!("the scenario's recipe `{recipe}` could not be read")
-        }
-        Err(ScenarioError::RecipeErrors {
-            recipe,
-            diagnostics,
-        }) => {
-            let message = format!("the recipe `{recipe}` does not compile");
-            return refuse_with("recipe_errors", &message, &diagnostics, &sources);
-        }
-        Err(error) => return refuse(&error.to_string()),
-    };
-    let mut world = match content.world() {
-        Ok(world) => world,
-        Err(error) => return refuse(&error.to_string()),
-    };
-    if let Some(path) = options.from_snapshot {
-        if let Err(error) = crate::snapshot_file::restore_snapshot(&mut world, path) {
-            let message = format!("{error:#}");
-            return refuse(&message);
-        }
-        if world.frame() > frames {
-            let message = format!(
-                "the snapshot's frame {} is past the run's last frame {frames} (--frames)",
-                world.frame()
-            );
-            return refuse(&message);
-        }
-    }
+    let content = scenario_content(&loaded, scenario, &registry, &sources)?;
+    let world = starting_world(&content, options.from_snapshot, frames)?;
     let fresh = if options.restore {
         match content.world() {
             Ok(world) => Some(world),
@@ -162,24 +129,100 @@ pub fn simulate(
         .take()
         .map(TrajectoryRecorder::finish)
         .transpose()?;
+    write_reports(&run, trajectories.as_ref(), options, out)?;
+    Ok(0)
+}
+
+/// Refuses, before any work, an event log or trajectories path no output may take (by the
+/// rule every output follows).
+fn check_output_paths(options: &SimulateOptions<'_>) -> anyhow::Result<()> {
+    if let Some(path) = options.events {
+        // Refused before any work, by the rule every output follows.
+        crate::output_file::output_file_kind(path).context("cannot write the event log")?;
+    }
+    if let Some(path) = &options.trajectories.trajectories {
+        trajectories::TrajectoryFormat::of_path(path)?;
+        crate::output_file::output_file_kind(path).context("cannot write the trajectories")?;
+    }
+    Ok(())
+}
+
+/// The scenario's content, generated as the preview generates it; a recipe that does not
+/// compile is refused with its diagnostics.
+fn scenario_content(
+    loaded: &LoadedProject,
+    scenario: &Scenario,
+    registry: &Registry,
+    sources: &ProjectSources,
+) -> anyhow::Result<ScenarioContent> {
+    match ScenarioContent::generate(loaded, scenario, registry) {
+        Ok(content) => Ok(content),
+        Err(ScenarioError::RecipeUnreadable { recipe }) => {
+            anyhow::bail!("the scenario's recipe `{recipe}` could not be read")
+        }
+        Err(ScenarioError::RecipeErrors {
+            recipe,
+            diagnostics,
+        }) => {
+            let message = format!("the recipe `{recipe}` does not compile");
+            refuse_with("recipe_errors", &message, &diagnostics, sources)
+        }
+        Err(error) => refuse(&error.to_string()),
+    }
+}
+
+/// The world the run starts from: a fresh one, or the one `--from-snapshot` restores (refused
+/// when its frame is past the run's last).
+fn starting_world(
+    content: &ScenarioContent,
+    from_snapshot: Option<&Path>,
+    frames: u64,
+) -> anyhow::Result<World> {
+    let mut world = match content.world() {
+        Ok(world) => world,
+        Err(error) => return refuse(&error.to_string()),
+    };
+    if let Some(path) = from_snapshot {
+        if let Err(error) = crate::snapshot_file::restore_snapshot(&mut world, path) {
+            let message = format!("{error:#}");
+            return refuse(&message);
+        }
+        if world.frame() > frames {
+            let message = format!(
+                "the snapshot's frame {} is past the run's last frame {frames} (--frames)",
+                world.frame()
+            );
+            return refuse(&message);
+        }
+    }
+    Ok(world)
+}
+
+/// Writes the event log where `--events` asks, then the report (JSON or text) to `out`.
+fn write_reports(
+    run: &Run,
+    trajectories: Option<&trajectories::TrajectorySummary>,
+    options: &SimulateOptions<'_>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     if let Some(path) = options.events {
         crate::output_file::write_output_file(path, events_text(&run.world).as_bytes())
             .context("cannot write the event log")?;
     }
     if options.json {
         let mut report = run.json();
-        if let Some(summary) = &trajectories {
+        if let Some(summary) = trajectories {
             report["trajectories"] = summary.json();
         }
         super::json_out::write_document(out, "simulate", &report)?;
     } else {
         let every = options.every.unwrap_or(DEFAULT_EVERY_FRAMES);
         out.write_all(run.text(every).as_bytes())?;
-        if let Some(summary) = &trajectories {
+        if let Some(summary) = trajectories {
             out.write_all(summary.text().as_bytes())?;
         }
     }
-    Ok(0)
+    Ok(())
 }
 
 /// The trajectory recorder `--trajectories` asks for (its file staged, its writer started),
@@ -204,19 +247,19 @@ fn recorder_of(
 }
 
 /// Why nothing was simulated, with the diagnostics behind it: a [`CliError`] with exit code 1.
-fn refuse_with(
+fn refuse_with<T>(
     code: &'static str,
     message: &str,
     diagnostics: &[Diagnostic],
     sources: &ProjectSources,
-) -> anyhow::Result<i32> {
+) -> anyhow::Result<T> {
     Err(CliError::new(1, code, message)
         .with_diagnostics(diagnostics, sources)
         .into())
 }
 
 /// Why nothing was simulated: a [`CliError`] with exit code 1.
-fn refuse(message: &str) -> anyhow::Result<i32> {
+fn refuse<T>(message: &str) -> anyhow::Result<T> {
     Err(CliError::new(1, "refused", message).into())
 }
 

@@ -371,40 +371,14 @@ fn cook_one(
     in_use: &mut BTreeSet<String>,
     observer: ObserverFactory<'_>,
 ) -> anyhow::Result<GeneratedBundle> {
-    let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
-    let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
-    let mut memory = StageCache::new(plan.stages().len().max(1));
-    for stage in plan.stages() {
-        let Ok(parts) =
-            stage_key_parts(plan, stage, seed, overrides, &|id| known.get(&id).copied())
-        else {
-            continue; // An input runs first; its key is known after the run.
-        };
-        let record = KeyRecord::of(&parts);
-        if parts.edits.is_some() {
-            // The edits' outcomes live in the stage's provenance, which the cache does not hold:
-            // the stage runs again. Its stored entry still gives its digest, so the stages after
-            // it know their keys (and hit) before anything runs.
-            if let Ok(hit) = cache.lookup(&record) {
-                known.insert(stage.id(), hit.product.digest());
-                in_use.insert(record.key.clone());
-            }
-            outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
-            continue;
-        }
-        match cache.lookup(&record) {
-            Ok(hit) => {
-                let cached = CachedStage::new(hit.product, StageProvenance::default());
-                known.insert(stage.id(), cached.digest);
-                memory.insert(parts.key(), Arc::new(cached));
-                in_use.insert(record.key.clone());
-                outcomes.insert(stage.id(), StageOutcome::Hit);
-            }
-            Err(miss) => {
-                outcomes.insert(stage.id(), StageOutcome::Miss(miss));
-            }
-        }
-    }
+    let cook = RecipeCook {
+        plan,
+        recipe,
+        seed,
+        overrides,
+        cache,
+    };
+    let (mut memory, outcomes) = cook.stages_from_disk(in_use);
     let request = GenerateRequest {
         root_seed: seed,
         mode: ExecutionMode::Parallel,
@@ -421,45 +395,122 @@ fn cook_one(
     )
     .map_err(|e| anyhow::anyhow!("recipe `{recipe}`: {e}"))?;
     let bundle = (*generated.bundle).clone();
-    let (entry, files) = cook_recipe(&bundle);
-    let stages = plan.stages().iter().zip(&bundle.stages);
-    for ((compiled, stage), (cooked, (_, bytes))) in stages.zip(entry.stages.iter().zip(&files)) {
-        let parts = stage_key_parts(plan, compiled, seed, overrides, &|id| {
-            bundle.stage(id).map(|s| s.digest)
-        })
-        .map_err(|id| anyhow::anyhow!("stage {id} has no digest"))?;
-        let record = KeyRecord::of(&parts);
-        let outcome = match outcomes.remove(&stage.stage) {
-            Some(outcome) => outcome,
-            None => StageOutcome::Miss(explain_after_run(cache, &record)),
-        };
-        let mine = owned.contains(&stage.stage);
-        let outcome = match outcome {
-            StageOutcome::Miss(_) if !mine => StageOutcome::Dependency,
-            other => other,
-        };
-        let mut stored = false;
-        if matches!(outcome, StageOutcome::Miss(_)) {
-            cache.store(&record, cooked, bytes)?;
-            stored = true;
-        }
-        if mine {
-            cache
-                .set_last(&record)
-                .context("cannot record the stage's key")?;
-        }
-        in_use.insert(record.key.clone());
-        report.stages.push(StageCook {
-            recipe: recipe.to_owned(),
-            stage: stage.stage,
-            operator: stage.operator.to_owned(),
-            outcome,
-            stored,
-            elements: stage.summary.objects,
-            bytes: bytes.len() as u64,
-        });
-    }
+    cook.store_stages(&bundle, outcomes, owned, report, in_use)?;
     Ok(bundle)
+}
+
+/// One recipe being cooked: what finding and storing its stages' cache entries reads.
+struct RecipeCook<'a> {
+    plan: &'a CompiledPlan,
+    recipe: &'a str,
+    seed: u64,
+    overrides: &'a Overrides,
+    cache: &'a DiskCache,
+}
+
+impl RecipeCook<'_> {
+    /// An in-memory stage cache holding every stage whose key has a verified disk entry, and
+    /// each stage's outcome known before the run (hit, or why it misses).
+    fn stages_from_disk(
+        &self,
+        in_use: &mut BTreeSet<String>,
+    ) -> (StageCache, BTreeMap<u32, StageOutcome>) {
+        let (plan, seed, overrides, cache) = (self.plan, self.seed, self.overrides, self.cache);
+        let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
+        let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
+        let mut memory = StageCache::new(plan.stages().len().max(1));
+        for stage in plan.stages() {
+            let Ok(parts) =
+                stage_key_parts(plan, stage, seed, overrides, &|id| known.get(&id).copied())
+            else {
+                continue; // An input runs first; its key is known after the run.
+            };
+            let record = KeyRecord::of(&parts);
+            if parts.edits.is_some() {
+                // The edits' outcomes live in the stage's provenance, which the cache does not hold:
+                // the stage runs again. Its stored entry still gives its digest, so the stages after
+                // it know their keys (and hit) before anything runs.
+                if let Ok(hit) = cache.lookup(&record) {
+                    known.insert(stage.id(), hit.product.digest());
+                    in_use.insert(record.key.clone());
+                }
+                outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
+                continue;
+            }
+            match cache.lookup(&record) {
+                Ok(hit) => {
+                    let cached = CachedStage::new(hit.product, StageProvenance::default());
+                    known.insert(stage.id(), cached.digest);
+                    memory.insert(parts.key(), Arc::new(cached));
+                    in_use.insert(record.key.clone());
+                    outcomes.insert(stage.id(), StageOutcome::Hit);
+                }
+                Err(miss) => {
+                    outcomes.insert(stage.id(), StageOutcome::Miss(miss));
+                }
+            }
+        }
+        (memory, outcomes)
+    }
+
+    /// Stores the stages that ran and records the keys of the stages `owned` holds; each
+    /// stage's outcome goes to `report`.
+    fn store_stages(
+        &self,
+        bundle: &GeneratedBundle,
+        mut outcomes: BTreeMap<u32, StageOutcome>,
+        owned: &BTreeSet<u32>,
+        report: &mut CookReport,
+        in_use: &mut BTreeSet<String>,
+    ) -> anyhow::Result<()> {
+        let (plan, recipe, seed, overrides, cache) = (
+            self.plan,
+            self.recipe,
+            self.seed,
+            self.overrides,
+            self.cache,
+        );
+        let (entry, files) = cook_recipe(bundle);
+        let stages = plan.stages().iter().zip(&bundle.stages);
+        for ((compiled, stage), (cooked, (_, bytes))) in stages.zip(entry.stages.iter().zip(&files))
+        {
+            let parts = stage_key_parts(plan, compiled, seed, overrides, &|id| {
+                bundle.stage(id).map(|s| s.digest)
+            })
+            .map_err(|id| anyhow::anyhow!("stage {id} has no digest"))?;
+            let record = KeyRecord::of(&parts);
+            let outcome = match outcomes.remove(&stage.stage) {
+                Some(outcome) => outcome,
+                None => StageOutcome::Miss(explain_after_run(cache, &record)),
+            };
+            let mine = owned.contains(&stage.stage);
+            let outcome = match outcome {
+                StageOutcome::Miss(_) if !mine => StageOutcome::Dependency,
+                other => other,
+            };
+            let mut stored = false;
+            if matches!(outcome, StageOutcome::Miss(_)) {
+                cache.store(&record, cooked, bytes)?;
+                stored = true;
+            }
+            if mine {
+                cache
+                    .set_last(&record)
+                    .context("cannot record the stage's key")?;
+            }
+            in_use.insert(record.key.clone());
+            report.stages.push(StageCook {
+                recipe: recipe.to_owned(),
+                stage: stage.stage,
+                operator: stage.operator.to_owned(),
+                outcome,
+                stored,
+                elements: stage.summary.objects,
+                bytes: bytes.len() as u64,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Why a stage whose key was only known after its inputs ran missed: its entry is looked up

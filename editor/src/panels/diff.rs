@@ -268,6 +268,51 @@ impl Panel for DiffPanel {
     }
 
     fn ui(&mut self, ui: &mut Ui, document: &Document, _out: &mut Vec<Command>) {
+        self.comparison_bar_ui(ui, document);
+        if let Some(error) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, error);
+        }
+        let Some(result) = &self.result else {
+            if self.error.is_none() {
+                ui.weak("Choose what to compare with and press Compare.");
+            }
+            return;
+        };
+        let counts = result.diff.counts;
+        ui.label(format!(
+            "{} against {}: {} unchanged",
+            result.recipe, result.label, counts.unchanged
+        ));
+        let numbers = [counts.added, counts.removed, counts.moved, counts.changed];
+        let toggled = kind_toggles_ui(ui, &mut self.shown, &mut self.filter, numbers);
+        let filter = self.filter.trim().to_lowercase();
+        let rows: Vec<(usize, String)> = result
+            .diff
+            .entries()
+            .enumerate()
+            .filter(|(_, e)| self.shown[kind_index(&e.change)])
+            .map(|(i, e)| (i, entry_text(&e, &result.assets)))
+            .filter(|(_, text)| filter.is_empty() || text.to_lowercase().contains(&filter))
+            .collect();
+        if result.diff.is_empty() {
+            ui.label("The two generations are identical.");
+        }
+        let clicked = entry_rows_ui(ui, result, &rows);
+        if let Some(index) = clicked {
+            if let Some(entry) = self.result.as_ref().and_then(|r| r.diff.entry(index)) {
+                self.select(&entry);
+            }
+        }
+        if toggled {
+            self.publish_marks();
+        }
+    }
+}
+
+impl DiffPanel {
+    /// What to compare the preview with (saved state, a seed, a cooked bundle), Compare and
+    /// Clear.
+    fn comparison_bar_ui(&mut self, ui: &mut Ui, document: &Document) {
         ui.horizontal_wrapped(|ui| {
             ui.label("Compare the preview with");
             ui.selectable_value(&mut self.against, Against::Saved, "Saved state");
@@ -299,73 +344,54 @@ impl Panel for DiffPanel {
                 self.publish_marks();
             }
         });
-        if let Some(error) = &self.error {
-            ui.colored_label(ui.visuals().error_fg_color, error);
-        }
-        let Some(result) = &self.result else {
-            if self.error.is_none() {
-                ui.weak("Choose what to compare with and press Compare.");
-            }
-            return;
-        };
-        let counts = result.diff.counts;
-        ui.label(format!(
-            "{} against {}: {} unchanged",
-            result.recipe, result.label, counts.unchanged
-        ));
-        let numbers = [counts.added, counts.removed, counts.moved, counts.changed];
-        let mut toggled = false;
-        ui.horizontal(|ui| {
-            for (index, name) in KIND_NAMES.iter().enumerate() {
-                let text =
-                    RichText::new(format!("{name} {}", numbers[index])).color(KIND_COLOURS[index]);
-                if ui.selectable_label(self.shown[index], text).clicked() {
-                    self.shown[index] = !self.shown[index];
-                    toggled = true;
-                }
-            }
-            ui.add(
-                egui::TextEdit::singleline(&mut self.filter)
-                    .hint_text("filter")
-                    .desired_width(120.0),
-            );
-        });
-        let filter = self.filter.trim().to_lowercase();
-        let rows: Vec<(usize, String)> = result
-            .diff
-            .entries()
-            .enumerate()
-            .filter(|(_, e)| self.shown[kind_index(&e.change)])
-            .map(|(i, e)| (i, entry_text(&e, &result.assets)))
-            .filter(|(_, text)| filter.is_empty() || text.to_lowercase().contains(&filter))
-            .collect();
-        if result.diff.is_empty() {
-            ui.label("The two generations are identical.");
-        }
-        let mut clicked = None;
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show_rows(ui, 18.0, rows.len(), |ui, range| {
-                for (index, text) in &rows[range] {
-                    let Some(entry) = result.diff.entry(*index) else {
-                        continue;
-                    };
-                    let colour = KIND_COLOURS[kind_index(&entry.change)];
-                    if ui
-                        .selectable_label(false, RichText::new(text).color(colour))
-                        .clicked()
-                    {
-                        clicked = Some(*index);
-                    }
-                }
-            });
-        if let Some(index) = clicked {
-            if let Some(entry) = self.result.as_ref().and_then(|r| r.diff.entry(index)) {
-                self.select(&entry);
-            }
-        }
-        if toggled {
-            self.publish_marks();
-        }
     }
+}
+
+/// The toggles of each kind of change, with its count, and the filter field; whether a toggle
+/// was clicked.
+fn kind_toggles_ui(
+    ui: &mut Ui,
+    shown: &mut [bool; 4],
+    filter: &mut String,
+    numbers: [u64; 4],
+) -> bool {
+    let mut toggled = false;
+    ui.horizontal(|ui| {
+        for (index, name) in KIND_NAMES.iter().enumerate() {
+            let text =
+                RichText::new(format!("{name} {}", numbers[index])).color(KIND_COLOURS[index]);
+            if ui.selectable_label(shown[index], text).clicked() {
+                shown[index] = !shown[index];
+                toggled = true;
+            }
+        }
+        ui.add(
+            egui::TextEdit::singleline(filter)
+                .hint_text("filter")
+                .desired_width(120.0),
+        );
+    });
+    toggled
+}
+
+/// The shown rows of the diff, coloured by kind; the index of the entry clicked, if one was.
+fn entry_rows_ui(ui: &mut Ui, result: &DiffResult, rows: &[(usize, String)]) -> Option<usize> {
+    let mut clicked = None;
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show_rows(ui, 18.0, rows.len(), |ui, range| {
+            for (index, text) in &rows[range] {
+                let Some(entry) = result.diff.entry(*index) else {
+                    continue;
+                };
+                let colour = KIND_COLOURS[kind_index(&entry.change)];
+                if ui
+                    .selectable_label(false, RichText::new(text).color(colour))
+                    .clicked()
+                {
+                    clicked = Some(*index);
+                }
+            }
+        });
+    clicked
 }

@@ -60,23 +60,12 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>, panel: &mut
     section_ui(ui, "Recipes", project.recipes.len(), |ui| {
         for (id, recipe) in &project.recipes {
             let doc = DocId::Recipe(id.clone());
-            let children: Vec<(String, FieldPath)> = recipe
-                .stages
-                .iter()
-                .enumerate()
-                .map(|(index, stage)| {
-                    (
-                        format!("Stage {} · {}", stage.id, stage.operator),
-                        FieldPath::root().field("stages").index(index),
-                    )
-                })
-                .collect();
             let title = if recipe.label.is_empty() {
                 format!("🔧 {id}")
             } else {
                 format!("🔧 {id} — {}", recipe.label)
             };
-            doc_row(ui, out, doc, &title, &children);
+            doc_row(ui, out, doc, &title, &recipe_children(recipe));
         }
         if ui.small_button("+ New recipe").clicked() {
             out.push(Command::Apply(new_recipe(document)));
@@ -85,38 +74,13 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>, panel: &mut
     section_ui(ui, "Scenarios", project.scenarios.len(), |ui| {
         for (id, scenario) in &project.scenarios {
             let doc = DocId::Scenario(id.clone());
-            let mut children = Vec::new();
-            for (field, names) in [
-                (
-                    "observers",
-                    scenario
-                        .observers
-                        .iter()
-                        .map(|o| format!("👁 {}", o.id))
-                        .collect::<Vec<_>>(),
-                ),
-                (
-                    "sources",
-                    scenario
-                        .sources
-                        .iter()
-                        .map(|s| format!("🚶 {}", s.id))
-                        .collect(),
-                ),
-                (
-                    "directives",
-                    scenario
-                        .directives
-                        .iter()
-                        .map(|d| format!("⏱ frame {} · {}", d.frame, d.target))
-                        .collect(),
-                ),
-            ] {
-                for (index, name) in names.into_iter().enumerate() {
-                    children.push((name, FieldPath::root().field(field).index(index)));
-                }
-            }
-            doc_row(ui, out, doc, &format!("🎬 {id}"), &children);
+            doc_row(
+                ui,
+                out,
+                doc,
+                &format!("🎬 {id}"),
+                &scenario_children(scenario),
+            );
         }
         if ui.small_button("+ New scenario").clicked() {
             out.push(Command::Apply(new_scenario(document)));
@@ -132,21 +96,76 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>, panel: &mut
     section_ui(ui, "Asset families", project.families.len(), |ui| {
         for (id, family) in &project.families {
             let doc = DocId::Family(id.clone());
-            let children: Vec<(String, FieldPath)> = family
-                .variants
-                .iter()
-                .enumerate()
-                .map(|(index, variant)| {
-                    (
-                        format!("{} ×{}", variant.id, variant.weight),
-                        FieldPath::root().field("variants").index(index),
-                    )
-                })
-                .collect();
-            doc_row(ui, out, doc, &format!("🌲 {id}"), &children);
+            doc_row(ui, out, doc, &format!("🌲 {id}"), &family_children(family));
         }
     });
     unreadable_ui(ui, document, out);
+}
+
+/// A recipe's children: its stages.
+fn recipe_children(recipe: &stagecraft_runtime::project::Recipe) -> Vec<(String, FieldPath)> {
+    recipe
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(index, stage)| {
+            (
+                format!("Stage {} · {}", stage.id, stage.operator),
+                FieldPath::root().field("stages").index(index),
+            )
+        })
+        .collect()
+}
+
+/// A scenario's children: its observers, sources and directives.
+fn scenario_children(scenario: &stagecraft_runtime::project::Scenario) -> Vec<(String, FieldPath)> {
+    let mut children = Vec::new();
+    for (field, names) in [
+        (
+            "observers",
+            scenario
+                .observers
+                .iter()
+                .map(|o| format!("👁 {}", o.id))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "sources",
+            scenario
+                .sources
+                .iter()
+                .map(|s| format!("🚶 {}", s.id))
+                .collect(),
+        ),
+        (
+            "directives",
+            scenario
+                .directives
+                .iter()
+                .map(|d| format!("⏱ frame {} · {}", d.frame, d.target))
+                .collect(),
+        ),
+    ] {
+        for (index, name) in names.into_iter().enumerate() {
+            children.push((name, FieldPath::root().field(field).index(index)));
+        }
+    }
+    children
+}
+
+/// An asset family's children: its variants and their weights.
+fn family_children(family: &stagecraft_runtime::project::AssetFamily) -> Vec<(String, FieldPath)> {
+    family
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(index, variant)| {
+            (
+                format!("{} ×{}", variant.id, variant.weight),
+                FieldPath::root().field("variants").index(index),
+            )
+        })
+        .collect()
 }
 
 fn section_ui(ui: &mut Ui, title: &str, count: usize, body: impl FnOnce(&mut Ui)) {

@@ -11,6 +11,36 @@ use stagecraft_runtime::sim::{AgentHandle, World};
 pub fn task_rows(world: &World, handle: AgentHandle) -> Vec<(&'static str, String)> {
     let tasks = world.tasks();
     let mut rows = Vec::new();
+    parent_rows(world, handle, &mut rows);
+    movement_rows(world, handle, &mut rows);
+    if let Some(held) = tasks.suspended.get(&handle) {
+        rows.push((
+            "Suspended task",
+            format!(
+                "{} · session {} · {:?} · until the higher-priority task ends",
+                held.parent.kind_name(),
+                held.parent.session,
+                held.parent.state
+            ),
+        ));
+    }
+    let stops = tasks.stops_of(handle).active();
+    if !stops.is_empty() {
+        let text: Vec<String> = stops
+            .iter()
+            .map(|(cause, owner)| format!("{cause:?} (owner {owner:?})"))
+            .collect();
+        rows.push(("Stop causes", text.join(", ")));
+    }
+    escape_rows(world, handle, &mut rows);
+    rows
+}
+
+type Rows = Vec<(&'static str, String)>;
+
+/// The directive parent: kind and state, source and session, counts, last failure, goal.
+fn parent_rows(world: &World, handle: AgentHandle, rows: &mut Rows) {
+    let tasks = world.tasks();
     if let Some(p) = tasks.parents.get(&handle) {
         rows.push(("Parent", format!("{} · {:?}", p.kind_name(), p.state)));
         rows.push(("Source · session", format!("{} · {}", p.source, p.session)));
@@ -23,6 +53,11 @@ pub fn task_rows(world: &World, handle: AgentHandle) -> Vec<(&'static str, Strin
         }
         rows.push(("Goal", point_text(p.goal)));
     }
+}
+
+/// The movement: generation and state, replans and timers, corner and path.
+fn movement_rows(world: &World, handle: AgentHandle, rows: &mut Rows) {
+    let tasks = world.tasks();
     if let Some(m) = tasks.movements.get(&handle) {
         rows.push((
             "Movement",
@@ -45,25 +80,11 @@ pub fn task_rows(world: &World, handle: AgentHandle) -> Vec<(&'static str, Strin
             ),
         ));
     }
-    if let Some(held) = tasks.suspended.get(&handle) {
-        rows.push((
-            "Suspended task",
-            format!(
-                "{} · session {} · {:?} · until the higher-priority task ends",
-                held.parent.kind_name(),
-                held.parent.session,
-                held.parent.state
-            ),
-        ));
-    }
-    let stops = tasks.stops_of(handle).active();
-    if !stops.is_empty() {
-        let text: Vec<String> = stops
-            .iter()
-            .map(|(cause, owner)| format!("{cause:?} (owner {owner:?})"))
-            .collect();
-        rows.push(("Stop causes", text.join(", ")));
-    }
+}
+
+/// The last escape selection's candidates by verdict, and the one selected.
+fn escape_rows(world: &World, handle: AgentHandle, rows: &mut Rows) {
+    let tasks = world.tasks();
     if let Some(report) = tasks.escapes.get(&handle) {
         let qualified = report
             .candidates
@@ -92,7 +113,6 @@ pub fn task_rows(world: &World, handle: AgentHandle) -> Vec<(&'static str, Strin
             ),
         ));
     }
-    rows
 }
 
 fn point_text(p: [f64; 3]) -> String {

@@ -130,90 +130,96 @@ impl TimelinePanel {
     fn controls_ui(&mut self, ui: &mut Ui, session: &mut Session) {
         let frame = session.frame();
         let last = session.last_frame();
-        ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("⏴ Back")
-                .on_hover_text("Step one frame back (comma)")
-                .clicked()
-            {
-                session.step_back();
-            }
-            let play_label = if session.playing {
-                "⏸ Pause"
-            } else {
-                "▶ Play"
-            };
-            if ui
-                .button(play_label)
-                .on_hover_text("Play or pause (Space)")
-                .clicked()
-            {
-                session.toggle_play();
-            }
-            if ui
-                .button("Step ⏵")
-                .on_hover_text("Step one frame (period)")
-                .clicked()
-            {
-                session.step(1);
-            }
-            ui.separator();
-            if ui.button("Step N").clicked() {
-                session.step(self.step_frames);
-            }
-            ui.add(
-                egui::DragValue::new(&mut self.step_frames)
-                    .range(1..=10_000)
-                    .suffix(" frames"),
-            );
-            ui.separator();
-            ui.label("Speed");
-            egui::ComboBox::from_id_salt("timeline-speed")
-                .selected_text(format!("{}×", session.speed))
-                .width(64.0)
-                .show_ui(ui, |ui| {
-                    for speed in SPEEDS {
-                        ui.selectable_value(&mut session.speed, speed, format!("{speed}×"));
-                    }
-                });
-        });
-        ui.horizontal_wrapped(|ui| {
-            let time_s = session.world().map_or(0.0, |w| w.time_s());
-            ui.label(
-                RichText::new(format!("Frame {frame} / {last}   t = {time_s:.2} s"))
-                    .monospace()
-                    .strong(),
-            );
-            ui.separator();
-            let label = ui.label("Go to frame");
-            let field = ui
-                .add(
-                    egui::DragValue::new(&mut self.jump_frame)
-                        .range(0..=last.max(1))
-                        .update_while_editing(false),
-                )
-                .labelled_by(label.id);
-            // Enter in the field jumps, as the button does.
-            let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if ui.button("Jump").clicked() || entered {
-                session.playing = false;
-                session.seek(self.jump_frame);
-            }
-            if let Some(world) = session.world() {
-                ui.separator();
-                ui.weak(format!(
-                    "{} agents · {} checkpoints",
-                    world.agent_count(),
-                    session.timeline().map_or(0, |t| t.checkpoint_count())
-                ));
-            }
-        });
+        ui.horizontal_wrapped(|ui| self.transport_ui(ui, session));
+        ui.horizontal_wrapped(|ui| self.position_ui(ui, session, frame, last));
         let mut scrub = frame;
         ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(60.0);
         let slider = egui::Slider::new(&mut scrub, 0..=last.max(frame).max(1)).show_value(false);
         if ui.add(slider).on_hover_text("Scrub").changed() {
             session.playing = false;
             session.seek(scrub);
+        }
+    }
+
+    /// Back, Play or Pause, Step, Step N and the speed.
+    fn transport_ui(&mut self, ui: &mut Ui, session: &mut Session) {
+        if ui
+            .button("⏴ Back")
+            .on_hover_text("Step one frame back (comma)")
+            .clicked()
+        {
+            session.step_back();
+        }
+        let play_label = if session.playing {
+            "⏸ Pause"
+        } else {
+            "▶ Play"
+        };
+        if ui
+            .button(play_label)
+            .on_hover_text("Play or pause (Space)")
+            .clicked()
+        {
+            session.toggle_play();
+        }
+        if ui
+            .button("Step ⏵")
+            .on_hover_text("Step one frame (period)")
+            .clicked()
+        {
+            session.step(1);
+        }
+        ui.separator();
+        if ui.button("Step N").clicked() {
+            session.step(self.step_frames);
+        }
+        ui.add(
+            egui::DragValue::new(&mut self.step_frames)
+                .range(1..=10_000)
+                .suffix(" frames"),
+        );
+        ui.separator();
+        ui.label("Speed");
+        egui::ComboBox::from_id_salt("timeline-speed")
+            .selected_text(format!("{}×", session.speed))
+            .width(64.0)
+            .show_ui(ui, |ui| {
+                for speed in SPEEDS {
+                    ui.selectable_value(&mut session.speed, speed, format!("{speed}×"));
+                }
+            });
+    }
+
+    /// The frame and time, "Go to frame", and the world's agent and checkpoint counts.
+    fn position_ui(&mut self, ui: &mut Ui, session: &mut Session, frame: u64, last: u64) {
+        let time_s = session.world().map_or(0.0, |w| w.time_s());
+        ui.label(
+            RichText::new(format!("Frame {frame} / {last}   t = {time_s:.2} s"))
+                .monospace()
+                .strong(),
+        );
+        ui.separator();
+        let label = ui.label("Go to frame");
+        let field = ui
+            .add(
+                egui::DragValue::new(&mut self.jump_frame)
+                    .range(0..=last.max(1))
+                    .update_while_editing(false),
+            )
+            .labelled_by(label.id);
+        // Enter in the field jumps, as the button does.
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.button("Jump").clicked() || entered {
+            session.playing = false;
+            session.seek(self.jump_frame);
+        }
+        if let Some(world) = session.world() {
+            ui.separator();
+            ui.weak(format!(
+                "{} agents · {} checkpoints",
+                world.agent_count(),
+                session.timeline().map_or(0, |t| t.checkpoint_count())
+            ));
         }
     }
 }

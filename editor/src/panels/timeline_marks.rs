@@ -255,53 +255,14 @@ impl MarksState {
         if let Some(world) = session.world() {
             notable.extend(event_marks(world.events()));
         }
-        for (index, mark) in notable.iter().enumerate() {
-            let centre = Pos2::new(x_of(mark.frame), rect.bottom() - 5.0);
-            painter.add(egui::Shape::convex_polygon(
-                diamond(centre, 4.5),
-                ui.visuals().warn_fg_color,
-                egui::Stroke::NONE,
-            ));
-            let hit = Rect::from_center_size(centre, egui::vec2(10.0, 10.0));
-            let response = ui
-                .interact(hit, ui.id().with(("notable", index)), Sense::click())
-                .on_hover_text(&mark.text);
-            if response.clicked() {
-                session.playing = false;
-                session.seek(mark.frame);
-            }
-        }
+        notable_marks_ui(ui, &painter, rect, &notable, &x_of, session);
         let bookmarks = self
             .bookmarks_for(dir)
             .scenarios
             .get(&scenario.id)
             .cloned()
             .unwrap_or_default();
-        for (index, bookmark) in bookmarks.iter().enumerate() {
-            let x = x_of(bookmark.frame);
-            let colour = Color32::from_rgb(90, 160, 255);
-            painter.line_segment(
-                [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
-                egui::Stroke::new(1.0, colour),
-            );
-            painter.add(egui::Shape::convex_polygon(
-                vec![
-                    Pos2::new(x, rect.top()),
-                    Pos2::new(x + 7.0, rect.top() + 3.5),
-                    Pos2::new(x, rect.top() + 7.0),
-                ],
-                colour,
-                egui::Stroke::NONE,
-            ));
-            let hit = Rect::from_min_size(Pos2::new(x - 2.0, rect.top()), egui::vec2(10.0, 8.0));
-            let response = ui
-                .interact(hit, ui.id().with(("bookmark", index)), Sense::click())
-                .on_hover_text(format!("{} (frame {})", bookmark.name, bookmark.frame));
-            if response.clicked() {
-                session.playing = false;
-                session.seek(bookmark.frame);
-            }
-        }
+        bookmark_marks_ui(ui, &painter, rect, &bookmarks, &x_of, session);
         self.directive_markers_ui(ui, rect, last, scenario, session, out);
     }
 
@@ -396,28 +357,7 @@ impl MarksState {
         .id_salt("timeline-marks")
         .default_open(false)
         .show(ui, |ui| {
-            let kind = self.new_kind.unwrap_or("Hold");
-            ui.horizontal(|ui| {
-                let mut chosen = kind;
-                egui::ComboBox::from_id_salt("timeline-new-directive-kind")
-                    .selected_text(kind_label(kind))
-                    .show_ui(ui, |ui| {
-                        for (k, label) in command_options() {
-                            ui.selectable_value(&mut chosen, k, label);
-                        }
-                    });
-                self.new_kind = Some(chosen);
-                if ui
-                    .button(format!("+ Directive at frame {frame}"))
-                    .on_hover_text(
-                        "Adds a directive of the chosen kind at the current frame; edit it in \
-                         the Inspector or pick its target in the Viewport",
-                    )
-                    .clicked()
-                {
-                    out.push(Command::Apply(add_directive_of(scenario, frame, chosen)));
-                }
-            });
+            self.new_directive_ui(ui, scenario, frame, out);
             let armed = pick
                 .as_ref()
                 .filter(|p| p.scenario == scenario.id)
@@ -437,38 +377,42 @@ impl MarksState {
                 });
             }
             for (index, directive) in scenario.directives.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    if ui.small_button("Jump").clicked() {
-                        session.playing = false;
-                        session.seek(directive.frame);
-                    }
-                    if ui
-                        .small_button("Pick")
-                        .on_hover_text(
-                            "Pick its target in the Viewport: a pedestrian, a scene object or a \
-                             point on the ground",
-                        )
-                        .clicked()
-                    {
-                        *pick = Some(DirectivePick {
-                            scenario: scenario.id.clone(),
-                            index,
-                        });
-                    }
-                    if ui.small_button("🗑").on_hover_text("Remove").clicked() {
-                        out.push(Command::Apply(remove_directive(scenario, index)));
-                    }
-                    if ui
-                        .selectable_label(false, directive_summary(directive))
-                        .on_hover_text("Select to edit in the Inspector")
-                        .clicked()
-                    {
-                        out.push(Command::Select(directive_selection(scenario, index)));
-                    }
-                });
+                directive_row_ui(ui, scenario, index, directive, session, pick, out);
             }
             ui.separator();
             self.bookmarks_ui(ui, dir, &scenario.id, session);
+        });
+    }
+
+    /// The kind of the next directive and "+ Directive at frame N".
+    fn new_directive_ui(
+        &mut self,
+        ui: &mut Ui,
+        scenario: &Scenario,
+        frame: u64,
+        out: &mut Vec<Command>,
+    ) {
+        let kind = self.new_kind.unwrap_or("Hold");
+        ui.horizontal(|ui| {
+            let mut chosen = kind;
+            egui::ComboBox::from_id_salt("timeline-new-directive-kind")
+                .selected_text(kind_label(kind))
+                .show_ui(ui, |ui| {
+                    for (k, label) in command_options() {
+                        ui.selectable_value(&mut chosen, k, label);
+                    }
+                });
+            self.new_kind = Some(chosen);
+            if ui
+                .button(format!("+ Directive at frame {frame}"))
+                .on_hover_text(
+                    "Adds a directive of the chosen kind at the current frame; edit it in \
+                     the Inspector or pick its target in the Viewport",
+                )
+                .clicked()
+            {
+                out.push(Command::Apply(add_directive_of(scenario, frame, chosen)));
+            }
         });
     }
 
@@ -603,6 +547,110 @@ pub fn remove_directive(scenario: &Scenario, index: usize) -> ProjectEdit {
         selection,
         format!("Remove directive {index}"),
     )
+}
+
+/// One directive of the list: Jump, Pick, remove, and its summary (click to select).
+fn directive_row_ui(
+    ui: &mut Ui,
+    scenario: &Scenario,
+    index: usize,
+    directive: &stagecraft_runtime::project::Directive,
+    session: &mut Session,
+    pick: &mut Option<DirectivePick>,
+    out: &mut Vec<Command>,
+) {
+    ui.horizontal(|ui| {
+        if ui.small_button("Jump").clicked() {
+            session.playing = false;
+            session.seek(directive.frame);
+        }
+        if ui
+            .small_button("Pick")
+            .on_hover_text(
+                "Pick its target in the Viewport: a pedestrian, a scene object or a \
+                 point on the ground",
+            )
+            .clicked()
+        {
+            *pick = Some(DirectivePick {
+                scenario: scenario.id.clone(),
+                index,
+            });
+        }
+        if ui.small_button("🗑").on_hover_text("Remove").clicked() {
+            out.push(Command::Apply(remove_directive(scenario, index)));
+        }
+        if ui
+            .selectable_label(false, directive_summary(directive))
+            .on_hover_text("Select to edit in the Inspector")
+            .clicked()
+        {
+            out.push(Command::Select(directive_selection(scenario, index)));
+        }
+    });
+}
+
+/// The notable frames and events as diamonds under the ruler; a click seeks there.
+fn notable_marks_ui(
+    ui: &Ui,
+    painter: &egui::Painter,
+    rect: Rect,
+    notable: &[Notable],
+    x_of: &dyn Fn(u64) -> f32,
+    session: &mut Session,
+) {
+    for (index, mark) in notable.iter().enumerate() {
+        let centre = Pos2::new(x_of(mark.frame), rect.bottom() - 5.0);
+        painter.add(egui::Shape::convex_polygon(
+            diamond(centre, 4.5),
+            ui.visuals().warn_fg_color,
+            egui::Stroke::NONE,
+        ));
+        let hit = Rect::from_center_size(centre, egui::vec2(10.0, 10.0));
+        let response = ui
+            .interact(hit, ui.id().with(("notable", index)), Sense::click())
+            .on_hover_text(&mark.text);
+        if response.clicked() {
+            session.playing = false;
+            session.seek(mark.frame);
+        }
+    }
+}
+
+/// The scenario's bookmarks as flags on the ruler; a click seeks there.
+fn bookmark_marks_ui(
+    ui: &Ui,
+    painter: &egui::Painter,
+    rect: Rect,
+    bookmarks: &[Bookmark],
+    x_of: &dyn Fn(u64) -> f32,
+    session: &mut Session,
+) {
+    for (index, bookmark) in bookmarks.iter().enumerate() {
+        let x = x_of(bookmark.frame);
+        let colour = Color32::from_rgb(90, 160, 255);
+        painter.line_segment(
+            [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
+            egui::Stroke::new(1.0, colour),
+        );
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                Pos2::new(x, rect.top()),
+                Pos2::new(x + 7.0, rect.top() + 3.5),
+                Pos2::new(x, rect.top() + 7.0),
+            ],
+            colour,
+            egui::Stroke::NONE,
+        ));
+        let hit = Rect::from_min_size(Pos2::new(x - 2.0, rect.top()), egui::vec2(10.0, 8.0));
+        let response = ui
+            .interact(hit, ui.id().with(("bookmark", index)), Sense::click())
+            .on_hover_text(format!("{} (frame {})", bookmark.name, bookmark.frame));
+        if response.clicked() {
+            session.playing = false;
+            session.seek(bookmark.frame);
+        }
+    }
 }
 
 #[cfg(test)]

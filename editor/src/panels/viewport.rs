@@ -108,13 +108,7 @@ impl Panel for ViewportPanel {
         let placing = self.tools.tool == crate::viewport::tools::Tool::Add;
         let picking = preview.directive_pick.is_some();
         if picking {
-            if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                preview.directive_pick = None;
-            } else if response.clicked() {
-                if let Some(at) = response.interact_pointer_pos() {
-                    self.pick_directive_target(rect, at, &mut preview, document, out);
-                }
-            }
+            self.directive_pick_ui(ui, &response, rect, &mut preview, document, out);
         }
         if let Some(selection) = interaction.select.filter(|_| !placing && !picking) {
             // A click on empty ground inside an exclusion region selects its override.
@@ -133,48 +127,86 @@ impl Panel for ViewportPanel {
             preview.update_scene();
         }
         if ui.is_rect_visible(rect) {
-            let frame = FrameToDraw {
-                camera: self.camera.clone(),
-                layers: preview.scene.layers().to_vec(),
-            };
-            ui.painter()
-                .add(paint_callback(rect, self.renderer.clone(), frame));
-            interact::labels_ui(
-                ui,
-                rect,
-                &preview,
-                &self.camera,
-                preview.options.show_labels,
-            );
-            crate::viewport::exclusions::exclusions_ui(
-                ui,
-                rect,
-                &self.camera,
-                &self.exclusions,
-                document.selection(),
-            );
-            overlay_text_ui(ui, rect, &preview, self.gpu_failure());
+            self.paint_scene_ui(ui, rect, &preview, document);
             if let Some(strip) = strip {
                 viewport_legend::strip_ui(ui, strip, &sections, &mut self.legend_open);
             }
-            crate::viewport::diff_marks::diff_marks_ui(ui, rect, &self.camera, &preview.diff_marks);
-            let scenario = preview
-                .session
-                .scenario_id()
-                .and_then(|id| document.project().scenarios.get(id))
-                .filter(|_| preview.options.show_scenario);
-            if let Some(scenario) = scenario {
-                crate::viewport::handles::handles_ui(
-                    ui,
-                    rect,
-                    &self.camera,
-                    scenario,
-                    &mut self.handles,
-                    out,
-                );
-            }
-            self.message_ui(ui, rect, &preview);
+            self.scene_marks_ui(ui, rect, &preview, document, out);
         }
+    }
+}
+
+impl ViewportPanel {
+    /// While a directive target is armed: Escape disarms it, a click picks the target.
+    fn directive_pick_ui(
+        &self,
+        ui: &Ui,
+        response: &egui::Response,
+        rect: egui::Rect,
+        preview: &mut Preview,
+        document: &Document,
+        out: &mut Vec<Command>,
+    ) {
+        if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            preview.directive_pick = None;
+        } else if response.clicked() {
+            if let Some(at) = response.interact_pointer_pos() {
+                self.pick_directive_target(rect, at, preview, document, out);
+            }
+        }
+    }
+
+    /// The scene itself, its labels, the exclusion regions and the overlay text.
+    fn paint_scene_ui(
+        &self,
+        ui: &mut Ui,
+        rect: egui::Rect,
+        preview: &Preview,
+        document: &Document,
+    ) {
+        let frame = FrameToDraw {
+            camera: self.camera.clone(),
+            layers: preview.scene.layers().to_vec(),
+        };
+        ui.painter()
+            .add(paint_callback(rect, self.renderer.clone(), frame));
+        interact::labels_ui(ui, rect, preview, &self.camera, preview.options.show_labels);
+        crate::viewport::exclusions::exclusions_ui(
+            ui,
+            rect,
+            &self.camera,
+            &self.exclusions,
+            document.selection(),
+        );
+        overlay_text_ui(ui, rect, preview, self.gpu_failure());
+    }
+
+    /// Over the scene: the diff marks, the scenario's handles (when shown) and the message.
+    fn scene_marks_ui(
+        &mut self,
+        ui: &mut Ui,
+        rect: egui::Rect,
+        preview: &Preview,
+        document: &Document,
+        out: &mut Vec<Command>,
+    ) {
+        crate::viewport::diff_marks::diff_marks_ui(ui, rect, &self.camera, &preview.diff_marks);
+        let scenario = preview
+            .session
+            .scenario_id()
+            .and_then(|id| document.project().scenarios.get(id))
+            .filter(|_| preview.options.show_scenario);
+        if let Some(scenario) = scenario {
+            crate::viewport::handles::handles_ui(
+                ui,
+                rect,
+                &self.camera,
+                scenario,
+                &mut self.handles,
+                out,
+            );
+        }
+        self.message_ui(ui, rect, preview);
     }
 }
 

@@ -61,46 +61,12 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
     data.picks.reserve(total);
     let recipe_colour = palette::category_of_name(content.recipe());
     for stage in content.stages() {
-        let stage_colour = palette::category(content.stage_ordinal(stage.stage));
-        let emit = |data: &mut LayerData, id: ScatterId, drawn: Drawn<'_>| {
-            let variant = content.variant(drawn.family, drawn.variant);
-            let (shape, colour, radius, height) = match variant {
-                Some(v) => (
-                    Shape::of_preview(v.shape),
-                    palette::of_rgb(v.colour),
-                    v.collision_radius_m as f32,
-                    v.height_m as f32,
-                ),
-                None => (
-                    Shape::Box,
-                    palette::rgb(160, 160, 160),
-                    UNKNOWN_RADIUS_M,
-                    1.0,
-                ),
-            };
-            let colour = match colour_by {
-                ColourBy::Asset => colour,
-                ColourBy::Stage => stage_colour,
-                ColourBy::Recipe => recipe_colour,
-                ColourBy::Variant => palette::category(drawn.variant as usize),
-            };
-            let radius = radius.max(0.05) * drawn.scale;
-            let height = height.max(0.05) * drawn.scale;
-            let transform = standing_transform(
-                drawn.x_m,
-                drawn.y_m,
-                0.0,
-                drawn.rotation_rad,
-                [2.0 * radius, 2.0 * radius, height],
-            );
-            data.shape(shape).push(transform, colour);
-            data.picks.push((
-                PickId::Object {
-                    stage: stage.stage,
-                    id,
-                },
-                Aabb::standing(drawn.x_m, drawn.y_m, 0.0, radius, height),
-            ));
+        let emitter = ObjectEmitter {
+            content,
+            colour_by,
+            stage: stage.stage,
+            stage_colour: palette::category(content.stage_ordinal(stage.stage)),
+            recipe_colour,
         };
         match stage.product.as_ref() {
             Product::PlacedObjects(placed) => {
@@ -108,7 +74,7 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
                 for object in &placed.objects {
                     let p = &object.placement;
                     let turns = f32::from(object.rotation_turns_65536) / 65_536.0;
-                    emit(
+                    emitter.emit(
                         &mut data,
                         p.id,
                         Drawn {
@@ -125,7 +91,7 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
             Product::Placements(scatter) if !consumed.contains(&stage.stage) => {
                 let unit = scatter.lattice_unit_m;
                 for p in scatter.placements() {
-                    emit(
+                    emitter.emit(
                         &mut data,
                         p.id,
                         Drawn {
@@ -143,6 +109,60 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
         }
     }
     data
+}
+
+/// Draws the objects of one stage: what colouring each object needs.
+struct ObjectEmitter<'a> {
+    content: &'a PreviewContent,
+    colour_by: ColourBy,
+    stage: u32,
+    stage_colour: Srgba,
+    recipe_colour: Srgba,
+}
+
+impl ObjectEmitter<'_> {
+    /// One object: its variant's shape and size (a grey box when the project does not know
+    /// it), coloured by `colour_by`, with its pick box.
+    fn emit(&self, data: &mut LayerData, id: ScatterId, drawn: Drawn<'_>) {
+        let variant = self.content.variant(drawn.family, drawn.variant);
+        let (shape, colour, radius, height) = match variant {
+            Some(v) => (
+                Shape::of_preview(v.shape),
+                palette::of_rgb(v.colour),
+                v.collision_radius_m as f32,
+                v.height_m as f32,
+            ),
+            None => (
+                Shape::Box,
+                palette::rgb(160, 160, 160),
+                UNKNOWN_RADIUS_M,
+                1.0,
+            ),
+        };
+        let colour = match self.colour_by {
+            ColourBy::Asset => colour,
+            ColourBy::Stage => self.stage_colour,
+            ColourBy::Recipe => self.recipe_colour,
+            ColourBy::Variant => palette::category(drawn.variant as usize),
+        };
+        let radius = radius.max(0.05) * drawn.scale;
+        let height = height.max(0.05) * drawn.scale;
+        let transform = standing_transform(
+            drawn.x_m,
+            drawn.y_m,
+            0.0,
+            drawn.rotation_rad,
+            [2.0 * radius, 2.0 * radius, height],
+        );
+        data.shape(shape).push(transform, colour);
+        data.picks.push((
+            PickId::Object {
+                stage: self.stage,
+                id,
+            },
+            Aabb::standing(drawn.x_m, drawn.y_m, 0.0, radius, height),
+        ));
+    }
 }
 
 /// Rejected scatter candidates as small markers coloured by their reason.

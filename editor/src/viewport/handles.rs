@@ -272,17 +272,7 @@ pub fn handles_ui(
         } else {
             5.0
         };
-        let fill = colour(handle.target);
-        if matches!(handle.target, HandleTarget::BoxCentre(_)) {
-            painter.rect_filled(
-                Rect::from_center_size(at, egui::vec2(radius * 2.0, radius * 2.0)),
-                2.0,
-                fill,
-            );
-        } else {
-            painter.circle_filled(at, radius, fill);
-        }
-        painter.circle_stroke(at, radius, egui::Stroke::new(1.0, Color32::from_gray(20)));
+        paint_handle(&painter, at, radius, handle.target);
         if response.drag_started() {
             state.gesture += 1;
             state.message = None;
@@ -300,27 +290,50 @@ pub fn handles_ui(
         else {
             continue;
         };
-        match apply_drag(
-            scenario,
-            handle.target,
-            f64::from(ground.x),
-            f64::from(ground.y),
-        ) {
-            Ok(changed) if changed != *scenario => {
-                let doc = DocId::Scenario(scenario.id.clone());
-                let (path, label) = target_path(handle.target);
-                let edit = ProjectEdit::replace(
-                    doc.clone(),
-                    Some(DocValue::Scenario(changed)),
-                    Selection::field(doc, path),
-                    label,
-                )
-                .merging(Some(MergeKey(0x5ce0_0000_0000_0000 ^ state.gesture)));
-                out.push(Command::Apply(edit));
-            }
-            Ok(_) => {}
-            Err(why) => state.message = Some(why),
+        let ground_m = (f64::from(ground.x), f64::from(ground.y));
+        drag_edit(scenario, handle.target, ground_m, state, out);
+    }
+}
+
+/// A handle: a square for a box centre, a dot otherwise, outlined.
+fn paint_handle(painter: &egui::Painter, at: Pos2, radius: f32, target: HandleTarget) {
+    let fill = colour(target);
+    if matches!(target, HandleTarget::BoxCentre(_)) {
+        painter.rect_filled(
+            Rect::from_center_size(at, egui::vec2(radius * 2.0, radius * 2.0)),
+            2.0,
+            fill,
+        );
+    } else {
+        painter.circle_filled(at, radius, fill);
+    }
+    painter.circle_stroke(at, radius, egui::Stroke::new(1.0, Color32::from_gray(20)));
+}
+
+/// Moves `target` to the ground point `(x, y)` in meters: an edit merging with the rest of the
+/// drag's gesture when the scenario changes, or why the move is refused.
+fn drag_edit(
+    scenario: &Scenario,
+    target: HandleTarget,
+    (x_m, y_m): (f64, f64),
+    state: &mut HandleState,
+    out: &mut Vec<Command>,
+) {
+    match apply_drag(scenario, target, x_m, y_m) {
+        Ok(changed) if changed != *scenario => {
+            let doc = DocId::Scenario(scenario.id.clone());
+            let (path, label) = target_path(target);
+            let edit = ProjectEdit::replace(
+                doc.clone(),
+                Some(DocValue::Scenario(changed)),
+                Selection::field(doc, path),
+                label,
+            )
+            .merging(Some(MergeKey(0x5ce0_0000_0000_0000 ^ state.gesture)));
+            out.push(Command::Apply(edit));
         }
+        Ok(_) => {}
+        Err(why) => state.message = Some(why),
     }
 }
 

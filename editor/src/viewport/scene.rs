@@ -228,16 +228,30 @@ impl SceneBuilder {
     /// Rebuilds the layers whose inputs changed; returns the layers rebuilt, in drawing order.
     pub fn update(&mut self, inputs: &SceneInputs<'_>) -> Vec<LayerKind> {
         let mut rebuilt = Vec::new();
-        let options = inputs.options;
-        let content_version = inputs.content.map(|(_, v)| v);
-        let content = inputs.content.map(|(c, _)| c);
-        let content_key = content_version.unwrap_or(0);
+        let content_key = inputs.content.map(|(_, v)| v).unwrap_or(0);
+        self.update_content_layers(inputs, content_key, &mut rebuilt);
+        self.update_scenario_layer(inputs, &mut rebuilt);
+        let world_key = inputs.world.map_or((0, u64::MAX), |(w, v)| (v, w.frame()));
+        self.update_world_layers(inputs, world_key, &mut rebuilt);
+        self.update_highlight_layer(inputs, content_key, world_key, &mut rebuilt);
+        rebuilt
+    }
 
+    /// The layers drawn from the generated content: ground, content overlays, placements,
+    /// rejected candidates.
+    fn update_content_layers(
+        &mut self,
+        inputs: &SceneInputs<'_>,
+        content_key: u64,
+        rebuilt: &mut Vec<LayerKind>,
+    ) {
+        let options = inputs.options;
+        let content = inputs.content.map(|(c, _)| c);
         let key = Some((content_key, options.show_grid));
         if self.keys.ground != key {
             self.keys.ground = key;
             let data = overlays::ground(content, options.show_grid);
-            self.set(LayerKind::Ground, data, &mut rebuilt);
+            self.set(LayerKind::Ground, data, rebuilt);
         }
         let key = Some((content_key, options.show_routes, options.show_layouts));
         if self.keys.content != key {
@@ -250,7 +264,7 @@ impl SceneBuilder {
                 }
                 data
             });
-            self.set(LayerKind::Content, data, &mut rebuilt);
+            self.set(LayerKind::Content, data, rebuilt);
         }
         let key = Some((content_key, options.colour_by));
         if self.keys.placements != key {
@@ -258,7 +272,7 @@ impl SceneBuilder {
             let data = content.map_or_else(LayerData::default, |c| {
                 build::placements(c, options.colour_by)
             });
-            self.set(LayerKind::Placements, data, &mut rebuilt);
+            self.set(LayerKind::Placements, data, rebuilt);
         }
         let key = Some((content_key, options.show_rejected));
         if self.keys.rejected != key {
@@ -267,8 +281,13 @@ impl SceneBuilder {
                 Some(c) if options.show_rejected => build::rejected(c),
                 _ => LayerData::default(),
             };
-            self.set(LayerKind::Rejected, data, &mut rebuilt);
+            self.set(LayerKind::Rejected, data, rebuilt);
         }
+    }
+
+    /// The scenario's overlay, with the running world's live boxes and views.
+    fn update_scenario_layer(&mut self, inputs: &SceneInputs<'_>, rebuilt: &mut Vec<LayerKind>) {
+        let options = inputs.options;
         let scenario_version = inputs.scenario.map_or(0, |(_, v)| v);
         let live = inputs
             .world
@@ -281,10 +300,19 @@ impl SceneBuilder {
                 }
                 _ => LayerData::default(),
             };
-            self.set(LayerKind::Scenario, data, &mut rebuilt);
+            self.set(LayerKind::Scenario, data, rebuilt);
             self.keys.scenario = key;
         }
-        let world_key = inputs.world.map_or((0, u64::MAX), |(w, v)| (v, w.frame()));
+    }
+
+    /// The layers drawn from the running world: spawn candidates, agents, tiers, panic.
+    fn update_world_layers(
+        &mut self,
+        inputs: &SceneInputs<'_>,
+        world_key: (u64, u64),
+        rebuilt: &mut Vec<LayerKind>,
+    ) {
+        let options = inputs.options;
         let key = Some((world_key, options.show_candidates));
         if self.keys.spawns != key {
             self.keys.spawns = key;
@@ -292,14 +320,14 @@ impl SceneBuilder {
                 Some((world, _)) if options.show_candidates => overlays::spawn_candidates(world),
                 _ => LayerData::default(),
             };
-            self.set(LayerKind::Spawns, data, &mut rebuilt);
+            self.set(LayerKind::Spawns, data, rebuilt);
         }
         if self.keys.agents != Some(world_key) {
             self.keys.agents = Some(world_key);
             let data = inputs
                 .world
                 .map_or_else(LayerData::default, |(w, _)| overlays::agents(w));
-            self.set(LayerKind::Agents, data, &mut rebuilt);
+            self.set(LayerKind::Agents, data, rebuilt);
         }
         let key = Some((world_key, options.show_tiers));
         if self.keys.tiers != key {
@@ -308,7 +336,7 @@ impl SceneBuilder {
                 Some((world, _)) if options.show_tiers => super::crowd_marks::tier_marks(world),
                 _ => LayerData::default(),
             };
-            self.set(LayerKind::Tiers, data, &mut rebuilt);
+            self.set(LayerKind::Tiers, data, rebuilt);
         }
         let key = Some((world_key, options.show_panic));
         if self.keys.panic != key {
@@ -317,8 +345,18 @@ impl SceneBuilder {
                 Some((world, _)) if options.show_panic => super::crowd_marks::panic_marks(world),
                 _ => LayerData::default(),
             };
-            self.set(LayerKind::Panic, data, &mut rebuilt);
+            self.set(LayerKind::Panic, data, rebuilt);
         }
+    }
+
+    /// The hover and selection boxes.
+    fn update_highlight_layer(
+        &mut self,
+        inputs: &SceneInputs<'_>,
+        content_key: u64,
+        world_key: (u64, u64),
+        rebuilt: &mut Vec<LayerKind>,
+    ) {
         let key = Some((
             inputs.selected.cloned(),
             inputs.hovered.cloned(),
@@ -337,9 +375,8 @@ impl SceneBuilder {
                     overlays::box_wireframe(&mut data, &bounds, colour);
                 }
             }
-            self.set(LayerKind::Highlight, data, &mut rebuilt);
+            self.set(LayerKind::Highlight, data, rebuilt);
         }
-        rebuilt
     }
 
     fn set(&mut self, kind: LayerKind, data: LayerData, rebuilt: &mut Vec<LayerKind>) {

@@ -278,80 +278,14 @@ fn decode_street(r: &mut ByteReader<'_>) -> Result<StreetBlock, CookError> {
         r.f64("road width")?,
         r.f64("sidewalk width")?,
     );
-    let mut space = PedestrianSpace::default();
-    for _ in 0..r.count(24, "routes")? {
-        space.routes.push(Route {
-            id: r.str("route id")?,
-            kind: named(
-                r,
-                "route kind",
-                &[RouteKind::Sidewalk, RouteKind::Crosswalk],
-                RouteKind::name,
-            )?,
-            width_m: r.f64("route width")?,
-            points: points(r, "route points")?,
-        });
-    }
-    for _ in 0..r.count(44, "crosswalks")? {
-        let (id, route, signal_id) = (r.str("crosswalk id")?, r.str("route")?, r.str("signal")?);
-        let (width_m, lanes_crossed) = (r.f64("crosswalk width")?, r.u32("lanes crossed")?);
-        let mut sides = Vec::new();
-        for _ in 0..r.count(44, "crosswalk sides")? {
-            sides.push(CrosswalkSide {
-                sidewalk: r.str("side sidewalk")?,
-                node: r.u32("side node")?,
-                kerb: point(r, "kerb")?,
-                waiting_point: point(r, "waiting point")?,
-            });
-        }
-        space.crosswalks.push(Crosswalk {
-            id,
-            route,
-            signal_id,
-            width_m,
-            lanes_crossed,
-            sides,
-        });
-    }
-    for _ in 0..r.count(36, "portals")? {
-        space.portals.push(Portal {
-            id: r.str("portal id")?,
-            route: r.str("portal route")?,
-            node: r.u32("portal node")?,
-            position: point(r, "portal position")?,
-        });
-    }
+    let space = decode_space(r)?;
     let mut surfaces = Vec::new();
     for _ in 0..r.count(24, "surfaces")? {
-        surfaces.push(SurfacePolygon {
-            id: r.str("surface id")?,
-            kind: named(
-                r,
-                "surface kind",
-                &[
-                    SurfaceKind::Road,
-                    SurfaceKind::Sidewalk,
-                    SurfaceKind::Crosswalk,
-                ],
-                SurfaceKind::name,
-            )?,
-            outline: points(r, "surface outline")?,
-        });
+        surfaces.push(decode_surface(r)?);
     }
     let mut lanes = Vec::new();
     for _ in 0..r.count(40, "lanes")? {
-        lanes.push(VehicleLane {
-            id: r.str("lane id")?,
-            direction: named(
-                r,
-                "lane direction",
-                &[LaneDirection::Eastbound, LaneDirection::Westbound],
-                LaneDirection::name,
-            )?,
-            width_m: r.f64("lane width")?,
-            centerline: points(r, "lane centerline")?,
-            crosswalks: strings(r, "lane crosswalks")?,
-        });
+        lanes.push(decode_lane(r)?);
     }
     let mut scatter_areas = Vec::new();
     for _ in 0..r.count(16, "scatter areas")? {
@@ -378,6 +312,90 @@ fn decode_street(r: &mut ByteReader<'_>) -> Result<StreetBlock, CookError> {
         lanes,
         scatter_areas,
         keep_outs,
+    })
+}
+
+/// The block's pedestrian space: routes, crosswalks, portals.
+fn decode_space(r: &mut ByteReader<'_>) -> Result<PedestrianSpace, CookError> {
+    let mut space = PedestrianSpace::default();
+    for _ in 0..r.count(24, "routes")? {
+        space.routes.push(Route {
+            id: r.str("route id")?,
+            kind: named(
+                r,
+                "route kind",
+                &[RouteKind::Sidewalk, RouteKind::Crosswalk],
+                RouteKind::name,
+            )?,
+            width_m: r.f64("route width")?,
+            points: points(r, "route points")?,
+        });
+    }
+    for _ in 0..r.count(44, "crosswalks")? {
+        space.crosswalks.push(decode_crosswalk(r)?);
+    }
+    for _ in 0..r.count(36, "portals")? {
+        space.portals.push(Portal {
+            id: r.str("portal id")?,
+            route: r.str("portal route")?,
+            node: r.u32("portal node")?,
+            position: point(r, "portal position")?,
+        });
+    }
+    Ok(space)
+}
+
+fn decode_crosswalk(r: &mut ByteReader<'_>) -> Result<Crosswalk, CookError> {
+    let (id, route, signal_id) = (r.str("crosswalk id")?, r.str("route")?, r.str("signal")?);
+    let (width_m, lanes_crossed) = (r.f64("crosswalk width")?, r.u32("lanes crossed")?);
+    let mut sides = Vec::new();
+    for _ in 0..r.count(44, "crosswalk sides")? {
+        sides.push(CrosswalkSide {
+            sidewalk: r.str("side sidewalk")?,
+            node: r.u32("side node")?,
+            kerb: point(r, "kerb")?,
+            waiting_point: point(r, "waiting point")?,
+        });
+    }
+    Ok(Crosswalk {
+        id,
+        route,
+        signal_id,
+        width_m,
+        lanes_crossed,
+        sides,
+    })
+}
+
+fn decode_surface(r: &mut ByteReader<'_>) -> Result<SurfacePolygon, CookError> {
+    Ok(SurfacePolygon {
+        id: r.str("surface id")?,
+        kind: named(
+            r,
+            "surface kind",
+            &[
+                SurfaceKind::Road,
+                SurfaceKind::Sidewalk,
+                SurfaceKind::Crosswalk,
+            ],
+            SurfaceKind::name,
+        )?,
+        outline: points(r, "surface outline")?,
+    })
+}
+
+fn decode_lane(r: &mut ByteReader<'_>) -> Result<VehicleLane, CookError> {
+    Ok(VehicleLane {
+        id: r.str("lane id")?,
+        direction: named(
+            r,
+            "lane direction",
+            &[LaneDirection::Eastbound, LaneDirection::Westbound],
+            LaneDirection::name,
+        )?,
+        width_m: r.f64("lane width")?,
+        centerline: points(r, "lane centerline")?,
+        crosswalks: strings(r, "lane crosswalks")?,
     })
 }
 

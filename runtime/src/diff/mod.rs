@@ -313,83 +313,104 @@ pub fn objects_into(recipe: &Arc<str>, stage: u32, product: &Product, out: &mut 
         })),
         Product::StreetBlock(block) => out.extend(street_objects(recipe, stage, block)),
         Product::MissionLayout(mission) => {
-            let layout = &mission.layout;
-            let cell = |x: u32, y: u32, p| DiffObject {
-                recipe: Arc::clone(recipe),
-                stage,
-                kind: ProductKind::MissionLayout,
-                key: ChildKey::GridCell {
-                    x: x as i32,
-                    y: y as i32,
-                },
-                variant: None,
-                position_m: None,
-                rotation_turns_65536: None,
-                scale: None,
-                properties: p,
-            };
-            let mut objects: Vec<DiffObject> = layout
-                .chunks
-                .iter()
-                .map(|c| {
-                    cell(
-                        c.cell.x,
-                        c.cell.y,
-                        props(|w| {
-                            w.str(c.role.name())
-                                .str(&c.chunk_id)
-                                .bool(c.blocks_traversal)
-                                .bool(c.npc_spawn_tag);
-                        }),
-                    )
-                })
-                .collect();
-            let mut whole = slot(
-                recipe,
-                stage,
-                "layout".to_owned(),
-                None,
-                props(|w| {
-                    w.bytes(&product.canonical_bytes());
-                }),
-            );
-            whole.kind = ProductKind::MissionLayout;
-            objects.push(whole);
-            out.extend(objects);
+            out.extend(mission_objects(recipe, stage, product, mission))
         }
         Product::StreamingPlan(streaming) => {
-            let plan = &streaming.plan;
-            let cell = |c: &crate::content::StreamingCell, tier: u8| DiffObject {
-                recipe: Arc::clone(recipe),
-                stage,
-                kind: ProductKind::StreamingPlan,
-                key: ChildKey::GridCell { x: c.x, y: c.y },
-                variant: None,
-                position_m: None,
-                rotation_turns_65536: None,
-                scale: None,
-                properties: u64::from(tier),
-            };
-            let mut objects: Vec<DiffObject> = plan
-                .loaded_cells
-                .iter()
-                .map(|c| cell(c, 0))
-                .chain(plan.hlod_cells.iter().map(|c| cell(c, 1)))
-                .collect();
-            let mut whole = slot(
-                recipe,
-                stage,
-                "plan".to_owned(),
-                None,
-                props(|w| {
-                    w.bytes(&product.canonical_bytes());
-                }),
-            );
-            whole.kind = ProductKind::StreamingPlan;
-            objects.push(whole);
-            out.extend(objects);
+            out.extend(streaming_objects(recipe, stage, product, streaming));
         }
     }
+}
+
+/// A mission's chunks, one per grid cell, and the whole layout as one more object.
+fn mission_objects(
+    recipe: &Arc<str>,
+    stage: u32,
+    product: &Product,
+    mission: &crate::content::MissionProduct,
+) -> Vec<DiffObject> {
+    let layout = &mission.layout;
+    let cell = |x: u32, y: u32, p| DiffObject {
+        recipe: Arc::clone(recipe),
+        stage,
+        kind: ProductKind::MissionLayout,
+        key: ChildKey::GridCell {
+            x: x as i32,
+            y: y as i32,
+        },
+        variant: None,
+        position_m: None,
+        rotation_turns_65536: None,
+        scale: None,
+        properties: p,
+    };
+    let mut objects: Vec<DiffObject> = layout
+        .chunks
+        .iter()
+        .map(|c| {
+            cell(
+                c.cell.x,
+                c.cell.y,
+                props(|w| {
+                    w.str(c.role.name())
+                        .str(&c.chunk_id)
+                        .bool(c.blocks_traversal)
+                        .bool(c.npc_spawn_tag);
+                }),
+            )
+        })
+        .collect();
+    let mut whole = slot(
+        recipe,
+        stage,
+        "layout".to_owned(),
+        None,
+        props(|w| {
+            w.bytes(&product.canonical_bytes());
+        }),
+    );
+    whole.kind = ProductKind::MissionLayout;
+    objects.push(whole);
+    objects
+}
+
+/// A streaming plan's loaded (tier 0) and HLOD (tier 1) cells, and the whole plan as one more
+/// object.
+fn streaming_objects(
+    recipe: &Arc<str>,
+    stage: u32,
+    product: &Product,
+    streaming: &crate::content::StreamingProduct,
+) -> Vec<DiffObject> {
+    let plan = &streaming.plan;
+    let cell = |c: &crate::content::StreamingCell, tier: u8| DiffObject {
+        recipe: Arc::clone(recipe),
+        stage,
+        kind: ProductKind::StreamingPlan,
+        key: ChildKey::GridCell { x: c.x, y: c.y },
+        variant: None,
+        position_m: None,
+        rotation_turns_65536: None,
+        scale: None,
+        properties: u64::from(tier),
+    };
+    let mut objects: Vec<DiffObject> = plan
+        .loaded_cells
+        .iter()
+        .map(|c| cell(c, 0))
+        .chain(plan.hlod_cells.iter().map(|c| cell(c, 1)))
+        .collect();
+    let mut whole = slot(
+        recipe,
+        stage,
+        "plan".to_owned(),
+        None,
+        props(|w| {
+            w.bytes(&product.canonical_bytes());
+        }),
+    );
+    whole.kind = ProductKind::StreamingPlan;
+    objects.push(whole);
+    objects
 }
 
 fn street_objects(

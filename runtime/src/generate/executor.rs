@@ -135,52 +135,80 @@ pub fn run_plan_with(
             ExecutionMode::Serial => pending.iter().map(run_one).collect(),
             ExecutionMode::Parallel => pending.par_iter().map(run_one).collect(),
         };
-        let mut failures = Vec::new();
-        for ((stage, key, reason), result) in pending.into_iter().zip(results) {
-            match result {
-                Ok(cached) => {
-                    let cached = Arc::new(cached);
-                    cache.insert(key, Arc::clone(&cached));
-                    done.insert(stage.id(), (key, cached));
-                    runs.push(StageRun {
-                        stage: stage.id(),
-                        cache: CacheOutcome::Miss(reason),
-                    });
-                }
-                Err(error) => failures.push(StageFailure {
-                    stage: Some(stage.id()),
-                    kind: error.kind,
-                    field: error.field,
-                    message: error.message,
-                }),
-            }
-        }
+        let mut failures = record_level_results(pending, results, cache, &mut done, &mut runs);
         if !failures.is_empty() {
-            let failed: Vec<u32> = failures.iter().filter_map(|f| f.stage).collect();
-            let dependents: BTreeSet<u32> =
-                failed.iter().flat_map(|id| plan.dependents(*id)).collect();
-            for stage in dependents {
-                let reads: Vec<String> = plan
-                    .stage(stage)
-                    .map(|s| s.dependencies())
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter(|dep| failed.contains(dep) || !done.contains_key(dep))
-                    .map(|dep| dep.to_string())
-                    .collect();
-                failures.push(StageFailure {
-                    stage: Some(stage),
-                    kind: FailureKind::DependencyFailure,
-                    field: None,
-                    message: format!(
-                        "not run: it depends on stage {} (failed or not run)",
-                        reads.join(", ")
-                    ),
-                });
-            }
+            add_dependency_failures(plan, &done, &mut failures);
             return Err(GenerateError { failures });
         }
     }
+    assemble_generated(plan, request, &done, runs)
+}
+
+/// Puts the level's run stages in the cache and `done`, recording their misses in `runs`;
+/// returns the failures of the stages that did not run, in level order.
+fn record_level_results(
+    pending: Vec<(&CompiledStage, CacheKey, MissReason)>,
+    results: Vec<Result<CachedStage, StageError>>,
+    cache: &mut StageCache,
+    done: &mut Done,
+    runs: &mut Vec<StageRun>,
+) -> Vec<StageFailure> {
+    let mut failures = Vec::new();
+    for ((stage, key, reason), result) in pending.into_iter().zip(results) {
+        match result {
+            Ok(cached) => {
+                let cached = Arc::new(cached);
+                cache.insert(key, Arc::clone(&cached));
+                done.insert(stage.id(), (key, cached));
+                runs.push(StageRun {
+                    stage: stage.id(),
+                    cache: CacheOutcome::Miss(reason),
+                });
+            }
+            Err(error) => failures.push(StageFailure {
+                stage: Some(stage.id()),
+                kind: error.kind,
+                field: error.field,
+                message: error.message,
+            }),
+        }
+    }
+    failures
+}
+
+/// Adds a dependency failure for every stage reading a failed one, directly or not, naming the
+/// stages it reads that failed or did not run.
+fn add_dependency_failures(plan: &CompiledPlan, done: &Done, failures: &mut Vec<StageFailure>) {
+    let failed: Vec<u32> = failures.iter().filter_map(|f| f.stage).collect();
+    let dependents: BTreeSet<u32> = failed.iter().flat_map(|id| plan.dependents(*id)).collect();
+    for stage in dependents {
+        let reads: Vec<String> = plan
+            .stage(stage)
+            .map(|s| s.dependencies())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|dep| failed.contains(dep) || !done.contains_key(dep))
+            .map(|dep| dep.to_string())
+            .collect();
+        failures.push(StageFailure {
+            stage: Some(stage),
+            kind: FailureKind::DependencyFailure,
+            field: None,
+            message: format!(
+                "not run: it depends on stage {} (failed or not run)",
+                reads.join(", ")
+            ),
+        });
+    }
+}
+
+/// The bundle of every stage's cached result, in plan order, with the run report.
+fn assemble_generated(
+    plan: &CompiledPlan,
+    request: &GenerateRequest,
+    done: &Done,
+    mut runs: Vec<StageRun>,
+) -> Result<Generated, GenerateError> {
     let order = |id: u32| plan.stages().iter().position(|s| s.id() == id);
     runs.sort_by_key(|run| order(run.stage));
     let mut stages = Vec::with_capacity(plan.stages().len());

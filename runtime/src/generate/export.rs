@@ -275,91 +275,6 @@ fn placed_doc(placed: &PlacedProduct) -> Doc {
 
 fn street_doc(block: &StreetBlock) -> Doc {
     let space = &block.space;
-    let routes = space.routes.iter().map(|r| {
-        Doc::Struct(
-            "Route",
-            vec![
-                ("id", Doc::Str(r.id.clone())),
-                ("kind", Doc::Str(r.kind.name().to_owned())),
-                ("width_m", Doc::Float(r.width_m)),
-                ("points", points(&r.points)),
-            ],
-        )
-    });
-    let crosswalks = space.crosswalks.iter().map(|c| {
-        let sides = c.sides.iter().map(|s| {
-            Doc::Struct(
-                "Side",
-                vec![
-                    ("sidewalk", Doc::Str(s.sidewalk.clone())),
-                    ("node", int(s.node)),
-                    ("kerb", point(s.kerb)),
-                    ("waiting_point", point(s.waiting_point)),
-                ],
-            )
-        });
-        Doc::Struct(
-            "Crosswalk",
-            vec![
-                ("id", Doc::Str(c.id.clone())),
-                ("route", Doc::Str(c.route.clone())),
-                ("signal", Doc::Str(c.signal_id.clone())),
-                ("width_m", Doc::Float(c.width_m)),
-                ("lanes_crossed", int(c.lanes_crossed)),
-                ("sides", Doc::List(sides.collect())),
-            ],
-        )
-    });
-    let portals = space.portals.iter().map(|p| {
-        Doc::Struct(
-            "Portal",
-            vec![
-                ("id", Doc::Str(p.id.clone())),
-                ("route", Doc::Str(p.route.clone())),
-                ("node", int(p.node)),
-                ("position", point(p.position)),
-            ],
-        )
-    });
-    let surfaces = block.surfaces.iter().map(|s| {
-        Doc::Struct(
-            "Surface",
-            vec![
-                ("id", Doc::Str(s.id.clone())),
-                ("kind", Doc::Str(s.kind.name().to_owned())),
-                ("outline", points(&s.outline)),
-            ],
-        )
-    });
-    let lanes = block.lanes.iter().map(|l| {
-        Doc::Struct(
-            "Lane",
-            vec![
-                ("id", Doc::Str(l.id.clone())),
-                ("direction", Doc::Str(l.direction.name().to_owned())),
-                ("width_m", Doc::Float(l.width_m)),
-                ("centerline", points(&l.centerline)),
-                ("crosswalks", strings(&l.crosswalks)),
-            ],
-        )
-    });
-    let rect = |id: &str, r: &crate::content::RectM| {
-        Doc::Struct(
-            "Rect",
-            vec![
-                ("id", Doc::Str(id.to_owned())),
-                (
-                    "rect_m",
-                    Doc::Tuple(vec![
-                        Doc::Float(r.min_x),
-                        Doc::Float(r.min_y),
-                        Doc::Float(r.max_x),
-                        Doc::Float(r.max_y),
-                    ]),
-                ),
-            ],
-        )
-    };
     Doc::Variant(
         "StreetBlock",
         vec![Doc::Struct(
@@ -368,18 +283,33 @@ fn street_doc(block: &StreetBlock) -> Doc {
                 ("length_m", Doc::Float(block.length_m)),
                 ("road_width_m", Doc::Float(block.road_width_m)),
                 ("sidewalk_width_m", Doc::Float(block.sidewalk_width_m)),
-                ("routes", Doc::List(routes.collect())),
-                ("crosswalks", Doc::List(crosswalks.collect())),
-                ("portals", Doc::List(portals.collect())),
-                ("surfaces", Doc::List(surfaces.collect())),
-                ("lanes", Doc::List(lanes.collect())),
+                (
+                    "routes",
+                    Doc::List(space.routes.iter().map(route_doc).collect()),
+                ),
+                (
+                    "crosswalks",
+                    Doc::List(space.crosswalks.iter().map(crosswalk_doc).collect()),
+                ),
+                (
+                    "portals",
+                    Doc::List(space.portals.iter().map(portal_doc).collect()),
+                ),
+                (
+                    "surfaces",
+                    Doc::List(block.surfaces.iter().map(surface_doc).collect()),
+                ),
+                (
+                    "lanes",
+                    Doc::List(block.lanes.iter().map(lane_doc).collect()),
+                ),
                 (
                     "scatter_areas",
                     Doc::List(
                         block
                             .scatter_areas
                             .iter()
-                            .map(|a| rect(&a.id, &a.rect))
+                            .map(|a| rect_doc(&a.id, &a.rect))
                             .collect(),
                     ),
                 ),
@@ -389,12 +319,103 @@ fn street_doc(block: &StreetBlock) -> Doc {
                         block
                             .keep_outs
                             .iter()
-                            .map(|k| rect(&k.id, &k.rect))
+                            .map(|k| rect_doc(&k.id, &k.rect))
                             .collect(),
                     ),
                 ),
             ],
         )],
+    )
+}
+
+fn route_doc(r: &crate::content::Route) -> Doc {
+    Doc::Struct(
+        "Route",
+        vec![
+            ("id", Doc::Str(r.id.clone())),
+            ("kind", Doc::Str(r.kind.name().to_owned())),
+            ("width_m", Doc::Float(r.width_m)),
+            ("points", points(&r.points)),
+        ],
+    )
+}
+
+fn crosswalk_doc(c: &crate::content::Crosswalk) -> Doc {
+    let sides = c.sides.iter().map(|s| {
+        Doc::Struct(
+            "Side",
+            vec![
+                ("sidewalk", Doc::Str(s.sidewalk.clone())),
+                ("node", int(s.node)),
+                ("kerb", point(s.kerb)),
+                ("waiting_point", point(s.waiting_point)),
+            ],
+        )
+    });
+    Doc::Struct(
+        "Crosswalk",
+        vec![
+            ("id", Doc::Str(c.id.clone())),
+            ("route", Doc::Str(c.route.clone())),
+            ("signal", Doc::Str(c.signal_id.clone())),
+            ("width_m", Doc::Float(c.width_m)),
+            ("lanes_crossed", int(c.lanes_crossed)),
+            ("sides", Doc::List(sides.collect())),
+        ],
+    )
+}
+
+fn portal_doc(p: &crate::content::Portal) -> Doc {
+    Doc::Struct(
+        "Portal",
+        vec![
+            ("id", Doc::Str(p.id.clone())),
+            ("route", Doc::Str(p.route.clone())),
+            ("node", int(p.node)),
+            ("position", point(p.position)),
+        ],
+    )
+}
+
+fn surface_doc(s: &crate::content::SurfacePolygon) -> Doc {
+    Doc::Struct(
+        "Surface",
+        vec![
+            ("id", Doc::Str(s.id.clone())),
+            ("kind", Doc::Str(s.kind.name().to_owned())),
+            ("outline", points(&s.outline)),
+        ],
+    )
+}
+
+fn lane_doc(l: &crate::content::VehicleLane) -> Doc {
+    Doc::Struct(
+        "Lane",
+        vec![
+            ("id", Doc::Str(l.id.clone())),
+            ("direction", Doc::Str(l.direction.name().to_owned())),
+            ("width_m", Doc::Float(l.width_m)),
+            ("centerline", points(&l.centerline)),
+            ("crosswalks", strings(&l.crosswalks)),
+        ],
+    )
+}
+
+fn rect_doc(id: &str, r: &crate::content::RectM) -> Doc {
+    Doc::Struct(
+        "Rect",
+        vec![
+            ("id", Doc::Str(id.to_owned())),
+            (
+                "rect_m",
+                Doc::Tuple(vec![
+                    Doc::Float(r.min_x),
+                    Doc::Float(r.min_y),
+                    Doc::Float(r.max_x),
+                    Doc::Float(r.max_y),
+                ]),
+            ),
+        ],
     )
 }
 

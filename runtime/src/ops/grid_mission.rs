@@ -274,17 +274,19 @@ fn solve_attempt(
     attempt: u32,
 ) -> Result<Result<MissionLayout, AttemptFailure>, SamplerExhausted> {
     let seed = attempt_seed(request.seed, attempt);
-    let key = DomainKey::new(seed, Domain::Structure);
+    let cells = AttemptCells {
+        request,
+        key: DomainKey::new(seed, Domain::Structure),
+        width: request.width,
+        area: (request.width * request.height) as usize,
+    };
     let (width, height) = (request.width, request.height);
-    let area = (width * height) as usize;
-    let mut roles: Vec<Option<ChunkRole>> = vec![None; area];
-    let index = |cell: GridCell| (cell.y * width + cell.x) as usize;
-    let cell_of = |i: usize| GridCell::new(i as u32 % width, i as u32 / width);
+    let mut roles: Vec<Option<ChunkRole>> = vec![None; cells.area];
 
-    let spawn = GridCell::new(0, draw(&key, SCOPE_SPAWN, 0, height as usize)? as u32);
+    let spawn = GridCell::new(0, draw(&cells.key, SCOPE_SPAWN, 0, height as usize)? as u32);
     let extraction = GridCell::new(
         width - 1,
-        draw(&key, SCOPE_EXTRACTION, 0, height as usize)? as u32,
+        draw(&cells.key, SCOPE_EXTRACTION, 0, height as usize)? as u32,
     );
     let distance = spawn.manhattan(extraction);
     if distance < request.min_extraction_distance {
@@ -293,78 +295,24 @@ fn solve_attempt(
             minimum: request.min_extraction_distance,
         }));
     }
-    roles[index(spawn)] = Some(ChunkRole::Spawn);
-    roles[index(extraction)] = Some(ChunkRole::Extraction);
-
-    let mut objectives = Vec::new();
-    for objective in 0..request.objective_count {
-        let eligible: Vec<usize> = (0..area)
-            .filter(|&i| {
-                roles[i].is_none() && cell_of(i).manhattan(spawn) >= request.min_objective_distance
-            })
-            .collect();
-        if eligible.is_empty() {
-            return Ok(Err(AttemptFailure::NoObjectiveCell { objective }));
-        }
-        let chosen = eligible[draw(&key, SCOPE_OBJECTIVES, objective, eligible.len())?];
-        roles[chosen] = Some(ChunkRole::Objective);
-        objectives.push(cell_of(chosen));
-    }
+    roles[cells.index(spawn)] = Some(ChunkRole::Spawn);
+    roles[cells.index(extraction)] = Some(ChunkRole::Extraction);
+    let objectives = match cells.place_objectives(&mut roles, spawn)? {
+        Ok(objectives) => objectives,
+        Err(failure) => return Ok(Err(failure)),
+    };
 
     let points = waypoints(spawn, &objectives, extraction);
     let mut grid = match TraversalGrid::new(width, height) {
         Ok(grid) => grid,
         Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
     };
-    let mut path = match find_path_through_waypoints(&grid, &points) {
+    let path = match find_path_through_waypoints(&grid, &points) {
         Ok(path) => path,
         Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
     };
-    let blocker_draws = area * request.blocker_density_permille as usize / 1000;
-    for event in 0..blocker_draws {
-        let free: Vec<usize> = (0..area).filter(|&i| roles[i].is_none()).collect();
-        if free.is_empty() {
-            break;
-        }
-        let chosen = free[draw(&key, SCOPE_BLOCKERS, event as u32, free.len())?];
-        let cell = cell_of(chosen);
-        grid.set_wall(cell, true);
-        // A blocker off the current path cannot break it; one on it needs a new proof.
-        if path.contains(&cell) {
-            match find_path_through_waypoints(&grid, &points) {
-                Ok(new_path) => path = new_path,
-                Err(_) => {
-                    grid.set_wall(cell, false);
-                    continue;
-                }
-            }
-        }
-        roles[chosen] = Some(ChunkRole::Blocker);
-    }
-
-    let mut chunks = Vec::with_capacity(area);
-    for (i, role) in roles.iter().enumerate() {
-        let choices: Vec<_> = request
-            .chunk_library
-            .iter()
-            .filter(|c| match role {
-                Some(role) => c.role == *role,
-                None => ChunkRole::FILL.contains(&c.role),
-            })
-            .collect();
-        let Some(&chosen) = choices.get(draw(&key, SCOPE_CHUNKS, i as u32, choices.len())?) else {
-            // Unreachable: the library was checked to hold every role the solver assigns.
-            continue;
-        };
-        chunks.push(MissionChunk {
-            cell: cell_of(i),
-            role: chosen.role,
-            chunk_id: chosen.id.clone(),
-            blocks_traversal: chosen.role == ChunkRole::Blocker,
-            npc_spawn_tag: chosen.npc_spawn_tag,
-        });
-    }
-    chunks.sort_by_key(|chunk| chunk.cell);
+    cells.place_blockers(&mut roles, &mut grid, path, &points)?;
+    let chunks = cells.pick_chunks(&roles)?;
 
     let npc_cells = npc_cells(&chunks);
     let found = u32::try_from(npc_cells.len()).unwrap_or(u32::MAX);
@@ -393,6 +341,116 @@ fn solve_attempt(
         npc_cells,
         daily: None,
     }))
+}
+
+/// One attempt's grid cells, indexed row by row, and the structure key its draws use.
+struct AttemptCells<'r> {
+    request: &'r MissionRequest,
+    key: DomainKey,
+    width: u32,
+    area: usize,
+}
+
+impl AttemptCells<'_> {
+    fn index(&self, cell: GridCell) -> usize {
+        (cell.y * self.width + cell.x) as usize
+    }
+
+    fn cell_of(&self, i: usize) -> GridCell {
+        GridCell::new(i as u32 % self.width, i as u32 / self.width)
+    }
+
+    /// Draws each objective among the free cells far enough from the spawn.
+    fn place_objectives(
+        &self,
+        roles: &mut [Option<ChunkRole>],
+        spawn: GridCell,
+    ) -> Result<Result<Vec<GridCell>, AttemptFailure>, SamplerExhausted> {
+        let mut objectives = Vec::new();
+        for objective in 0..self.request.objective_count {
+            let eligible: Vec<usize> = (0..self.area)
+                .filter(|&i| {
+                    roles[i].is_none()
+                        && self.cell_of(i).manhattan(spawn) >= self.request.min_objective_distance
+                })
+                .collect();
+            if eligible.is_empty() {
+                return Ok(Err(AttemptFailure::NoObjectiveCell { objective }));
+            }
+            let chosen = eligible[draw(&self.key, SCOPE_OBJECTIVES, objective, eligible.len())?];
+            roles[chosen] = Some(ChunkRole::Objective);
+            objectives.push(self.cell_of(chosen));
+        }
+        Ok(Ok(objectives))
+    }
+
+    /// Draws blockers among the free cells, keeping each only if a path through the waypoints
+    /// survives it.
+    fn place_blockers(
+        &self,
+        roles: &mut [Option<ChunkRole>],
+        grid: &mut TraversalGrid,
+        mut path: Vec<GridCell>,
+        points: &[GridCell],
+    ) -> Result<(), SamplerExhausted> {
+        let blocker_draws = self.area * self.request.blocker_density_permille as usize / 1000;
+        for event in 0..blocker_draws {
+            let free: Vec<usize> = (0..self.area).filter(|&i| roles[i].is_none()).collect();
+            if free.is_empty() {
+                break;
+            }
+            let chosen = free[draw(&self.key, SCOPE_BLOCKERS, event as u32, free.len())?];
+            let cell = self.cell_of(chosen);
+            grid.set_wall(cell, true);
+            // A blocker off the current path cannot break it; one on it needs a new proof.
+            if path.contains(&cell) {
+                match find_path_through_waypoints(grid, points) {
+                    Ok(new_path) => path = new_path,
+                    Err(_) => {
+                        grid.set_wall(cell, false);
+                        continue;
+                    }
+                }
+            }
+            roles[chosen] = Some(ChunkRole::Blocker);
+        }
+        Ok(())
+    }
+
+    /// Draws a library chunk for every cell: one of its role, or a fill chunk for a cell with
+    /// none; sorted by cell.
+    fn pick_chunks(
+        &self,
+        roles: &[Option<ChunkRole>],
+    ) -> Result<Vec<MissionChunk>, SamplerExhausted> {
+        let mut chunks = Vec::with_capacity(self.area);
+        for (i, role) in roles.iter().enumerate() {
+            let choices: Vec<_> = self
+                .request
+                .chunk_library
+                .iter()
+                .filter(|c| match role {
+                    Some(role) => c.role == *role,
+                    None => ChunkRole::FILL.contains(&c.role),
+                })
+                .collect();
+            let Some(&chosen) =
+                choices.get(draw(&self.key, SCOPE_CHUNKS, i as u32, choices.len())?)
+            else {
+                // Unreachable: the library was checked to hold every role the solver assigns.
+                continue;
+            };
+            chunks.push(MissionChunk {
+                cell: self.cell_of(i),
+                role: chosen.role,
+                chunk_id: chosen.id.clone(),
+                blocks_traversal: chosen.role == ChunkRole::Blocker,
+                npc_spawn_tag: chosen.npc_spawn_tag,
+            });
+        }
+        chunks.sort_by_key(|chunk| chunk.cell);
+        Ok(chunks)
+    }
 }
 
 #[cfg(test)]

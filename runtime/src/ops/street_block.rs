@@ -179,151 +179,21 @@ pub fn check_params(params: &StreetBlockParams) -> Result<(), StreetBlockError> 
 /// Builds and validates the block.
 pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, StreetBlockError> {
     check_params(params)?;
-    let half_l = params.length_m / 2.0;
-    let half_r = params.road_width_m / 2.0;
-    let side = params.sidewalk_width_m;
-    let zone = params.furniture_zone_m;
-    let walkway = side - zone;
-    let north_y = half_r + zone + walkway / 2.0;
-    let south_y = -north_y;
-    let crossing_xs: Vec<f64> = (0..params.crosswalks)
-        .map(|i| -half_l + params.length_m * f64::from(i + 1) / f64::from(params.crosswalks + 1))
-        .collect();
-
-    let sidewalk_route = |id: &str, y: f64| Route {
-        id: id.to_owned(),
-        kind: RouteKind::Sidewalk,
-        points: std::iter::once(-half_l)
-            .chain(crossing_xs.iter().copied())
-            .chain(std::iter::once(half_l))
-            .map(|x| PointM::new(x, y))
-            .collect(),
-        width_m: walkway,
-    };
-    let mut routes = vec![
-        sidewalk_route(SIDEWALKS[0], north_y),
-        sidewalk_route(SIDEWALKS[1], south_y),
-    ];
+    let layout = BlockLayout::new(params);
+    let mut routes = layout.sidewalk_routes();
+    let mut surfaces = layout.base_surfaces();
     let mut crosswalks = Vec::new();
-    let mut surfaces = vec![
-        surface(
-            "road",
-            SurfaceKind::Road,
-            RectM::new(-half_l, -half_r, half_l, half_r),
-        ),
-        surface(
-            SIDEWALKS[0],
-            SurfaceKind::Sidewalk,
-            RectM::new(-half_l, half_r, half_l, half_r + side),
-        ),
-        surface(
-            SIDEWALKS[1],
-            SurfaceKind::Sidewalk,
-            RectM::new(-half_l, -half_r - side, half_l, -half_r),
-        ),
-    ];
     let mut keep_outs = Vec::new();
-    let half_cw = params.crosswalk_width_m / 2.0;
-    for (i, &x) in crossing_xs.iter().enumerate() {
+    for (i, &x) in layout.crossing_xs.iter().enumerate() {
         let id = crosswalk_id(i);
-        // Node 0 of a sidewalk route is its west end, so crossing i meets node i + 1.
-        let node = (i + 1) as u32;
-        routes.push(Route {
-            id: id.clone(),
-            kind: RouteKind::Crosswalk,
-            points: vec![
-                PointM::new(x, south_y),
-                PointM::new(x, -half_r),
-                PointM::new(x, half_r),
-                PointM::new(x, north_y),
-            ],
-            width_m: params.crosswalk_width_m,
-        });
-        crosswalks.push(Crosswalk {
-            id: id.clone(),
-            route: id.clone(),
-            signal_id: format!("signal.{i}"),
-            width_m: params.crosswalk_width_m,
-            lanes_crossed: params.lanes,
-            sides: vec![
-                CrosswalkSide {
-                    sidewalk: SIDEWALKS[1].to_owned(),
-                    node,
-                    kerb: PointM::new(x, -half_r),
-                    waiting_point: PointM::new(x, -half_r - QUEUE_ROW_SPACING_M),
-                },
-                CrosswalkSide {
-                    sidewalk: SIDEWALKS[0].to_owned(),
-                    node,
-                    kerb: PointM::new(x, half_r),
-                    waiting_point: PointM::new(x, half_r + QUEUE_ROW_SPACING_M),
-                },
-            ],
-        });
-        surfaces.push(surface(
-            &id,
-            SurfaceKind::Crosswalk,
-            RectM::new(x - half_cw, -half_r, x + half_cw, half_r),
-        ));
-        let (x0, x1) = (
-            x - half_cw - LANDING_MARGIN_M,
-            x + half_cw + LANDING_MARGIN_M,
-        );
-        let [north, south] = landing_ids(i);
-        keep_outs.push(KeepOut {
-            id: north,
-            rect: RectM::new(x0, half_r, x1, half_r + side),
-        });
-        keep_outs.push(KeepOut {
-            id: south,
-            rect: RectM::new(x0, -half_r - side, x1, -half_r),
-        });
+        routes.push(layout.crosswalk_route(&id, x));
+        crosswalks.push(layout.crosswalk(i, &id, x));
+        surfaces.push(layout.crosswalk_surface(&id, x));
+        keep_outs.extend(layout.landing_keep_outs(i, x));
     }
-    let last_node = (crossing_xs.len() + 1) as u32;
-    let portal = |route: &str, end: &str, node: u32, x: f64, y: f64| Portal {
-        id: format!("portal.{route}.{end}"),
-        route: route.to_owned(),
-        node,
-        position: PointM::new(x, y),
-    };
-    let mut portals = vec![
-        portal(SIDEWALKS[0], "east", last_node, half_l, north_y),
-        portal(SIDEWALKS[0], "west", 0, -half_l, north_y),
-        portal(SIDEWALKS[1], "east", last_node, half_l, south_y),
-        portal(SIDEWALKS[1], "west", 0, -half_l, south_y),
-    ];
-    let lane_width = params.road_width_m / f64::from(params.lanes);
-    let eastbound_lanes = params.lanes.div_ceil(2);
-    let mut lanes: Vec<VehicleLane> = (0..params.lanes)
-        .map(|j| {
-            let y = -half_r + (f64::from(j) + 0.5) * lane_width;
-            let ids = (0..crossing_xs.len()).map(crosswalk_id);
-            let (direction, centerline, crossed) = if j < eastbound_lanes {
-                let line = vec![PointM::new(-half_l, y), PointM::new(half_l, y)];
-                (LaneDirection::Eastbound, line, ids.collect())
-            } else {
-                let line = vec![PointM::new(half_l, y), PointM::new(-half_l, y)];
-                (LaneDirection::Westbound, line, ids.rev().collect())
-            };
-            VehicleLane {
-                id: lane_id(j),
-                direction,
-                centerline,
-                width_m: lane_width,
-                crosswalks: crossed,
-            }
-        })
-        .collect();
-    let mut scatter_areas = vec![
-        ScatterArea {
-            id: SCATTER_AREAS[0].to_owned(),
-            rect: RectM::new(-half_l, half_r, half_l, half_r + zone),
-        },
-        ScatterArea {
-            id: SCATTER_AREAS[1].to_owned(),
-            rect: RectM::new(-half_l, -half_r - zone, half_l, -half_r),
-        },
-    ];
+    let mut portals = layout.portals();
+    let mut lanes = layout.vehicle_lanes();
+    let mut scatter_areas = layout.scatter_areas();
     routes.sort_by(|a, b| a.id.cmp(&b.id));
     crosswalks.sort_by(|a, b| a.id.cmp(&b.id));
     portals.sort_by(|a, b| a.id.cmp(&b.id));
@@ -347,6 +217,224 @@ pub fn build_street_block(params: &StreetBlockParams) -> Result<StreetBlock, Str
         scatter_areas,
         keep_outs,
     })
+}
+
+/// The block's derived measures, shared by the builders of each element kind.
+struct BlockLayout<'p> {
+    params: &'p StreetBlockParams,
+    half_length_m: f64,
+    half_road_m: f64,
+    /// The walkway's width: the sidewalk less its furniture zone.
+    walkway_m: f64,
+    /// The y of the north sidewalk route (the south one is its mirror).
+    north_y_m: f64,
+    /// The x of each crossing, west to east.
+    crossing_xs: Vec<f64>,
+}
+
+impl<'p> BlockLayout<'p> {
+    fn new(params: &'p StreetBlockParams) -> Self {
+        let half_length_m = params.length_m / 2.0;
+        let half_road_m = params.road_width_m / 2.0;
+        let walkway_m = params.sidewalk_width_m - params.furniture_zone_m;
+        let north_y_m = half_road_m + params.furniture_zone_m + walkway_m / 2.0;
+        let crossing_xs = (0..params.crosswalks)
+            .map(|i| {
+                -half_length_m
+                    + params.length_m * f64::from(i + 1) / f64::from(params.crosswalks + 1)
+            })
+            .collect();
+        Self {
+            params,
+            half_length_m,
+            half_road_m,
+            walkway_m,
+            north_y_m,
+            crossing_xs,
+        }
+    }
+
+    fn south_y_m(&self) -> f64 {
+        -self.north_y_m
+    }
+
+    /// The two sidewalk routes, each with a node at every crossing.
+    fn sidewalk_routes(&self) -> Vec<Route> {
+        let half_l = self.half_length_m;
+        let sidewalk_route = |id: &str, y: f64| Route {
+            id: id.to_owned(),
+            kind: RouteKind::Sidewalk,
+            points: std::iter::once(-half_l)
+                .chain(self.crossing_xs.iter().copied())
+                .chain(std::iter::once(half_l))
+                .map(|x| PointM::new(x, y))
+                .collect(),
+            width_m: self.walkway_m,
+        };
+        vec![
+            sidewalk_route(SIDEWALKS[0], self.north_y_m),
+            sidewalk_route(SIDEWALKS[1], self.south_y_m()),
+        ]
+    }
+
+    /// The road and the two sidewalk surfaces.
+    fn base_surfaces(&self) -> Vec<SurfacePolygon> {
+        let (half_l, half_r) = (self.half_length_m, self.half_road_m);
+        let side = self.params.sidewalk_width_m;
+        vec![
+            surface(
+                "road",
+                SurfaceKind::Road,
+                RectM::new(-half_l, -half_r, half_l, half_r),
+            ),
+            surface(
+                SIDEWALKS[0],
+                SurfaceKind::Sidewalk,
+                RectM::new(-half_l, half_r, half_l, half_r + side),
+            ),
+            surface(
+                SIDEWALKS[1],
+                SurfaceKind::Sidewalk,
+                RectM::new(-half_l, -half_r - side, half_l, -half_r),
+            ),
+        ]
+    }
+
+    fn crosswalk_route(&self, id: &str, x: f64) -> Route {
+        let half_r = self.half_road_m;
+        Route {
+            id: id.to_owned(),
+            kind: RouteKind::Crosswalk,
+            points: vec![
+                PointM::new(x, self.south_y_m()),
+                PointM::new(x, -half_r),
+                PointM::new(x, half_r),
+                PointM::new(x, self.north_y_m),
+            ],
+            width_m: self.params.crosswalk_width_m,
+        }
+    }
+
+    fn crosswalk(&self, i: usize, id: &str, x: f64) -> Crosswalk {
+        let half_r = self.half_road_m;
+        // Node 0 of a sidewalk route is its west end, so crossing i meets node i + 1.
+        let node = (i + 1) as u32;
+        Crosswalk {
+            id: id.to_owned(),
+            route: id.to_owned(),
+            signal_id: format!("signal.{i}"),
+            width_m: self.params.crosswalk_width_m,
+            lanes_crossed: self.params.lanes,
+            sides: vec![
+                CrosswalkSide {
+                    sidewalk: SIDEWALKS[1].to_owned(),
+                    node,
+                    kerb: PointM::new(x, -half_r),
+                    waiting_point: PointM::new(x, -half_r - QUEUE_ROW_SPACING_M),
+                },
+                CrosswalkSide {
+                    sidewalk: SIDEWALKS[0].to_owned(),
+                    node,
+                    kerb: PointM::new(x, half_r),
+                    waiting_point: PointM::new(x, half_r + QUEUE_ROW_SPACING_M),
+                },
+            ],
+        }
+    }
+
+    fn crosswalk_surface(&self, id: &str, x: f64) -> SurfacePolygon {
+        let half_cw = self.params.crosswalk_width_m / 2.0;
+        let half_r = self.half_road_m;
+        surface(
+            id,
+            SurfaceKind::Crosswalk,
+            RectM::new(x - half_cw, -half_r, x + half_cw, half_r),
+        )
+    }
+
+    /// The keep-outs on both kerbs of crossing i, north first.
+    fn landing_keep_outs(&self, i: usize, x: f64) -> [KeepOut; 2] {
+        let half_cw = self.params.crosswalk_width_m / 2.0;
+        let (half_r, side) = (self.half_road_m, self.params.sidewalk_width_m);
+        let (x0, x1) = (
+            x - half_cw - LANDING_MARGIN_M,
+            x + half_cw + LANDING_MARGIN_M,
+        );
+        let [north, south] = landing_ids(i);
+        [
+            KeepOut {
+                id: north,
+                rect: RectM::new(x0, half_r, x1, half_r + side),
+            },
+            KeepOut {
+                id: south,
+                rect: RectM::new(x0, -half_r - side, x1, -half_r),
+            },
+        ]
+    }
+
+    /// A portal at each end of each sidewalk.
+    fn portals(&self) -> Vec<Portal> {
+        let half_l = self.half_length_m;
+        let last_node = (self.crossing_xs.len() + 1) as u32;
+        let portal = |route: &str, end: &str, node: u32, x: f64, y: f64| Portal {
+            id: format!("portal.{route}.{end}"),
+            route: route.to_owned(),
+            node,
+            position: PointM::new(x, y),
+        };
+        let (north_y, south_y) = (self.north_y_m, self.south_y_m());
+        vec![
+            portal(SIDEWALKS[0], "east", last_node, half_l, north_y),
+            portal(SIDEWALKS[0], "west", 0, -half_l, north_y),
+            portal(SIDEWALKS[1], "east", last_node, half_l, south_y),
+            portal(SIDEWALKS[1], "west", 0, -half_l, south_y),
+        ]
+    }
+
+    /// The road's lanes, south to north: the southern half eastbound, the rest westbound.
+    fn vehicle_lanes(&self) -> Vec<VehicleLane> {
+        let (half_l, half_r) = (self.half_length_m, self.half_road_m);
+        let params = self.params;
+        let lane_width = params.road_width_m / f64::from(params.lanes);
+        let eastbound_lanes = params.lanes.div_ceil(2);
+        (0..params.lanes)
+            .map(|j| {
+                let y = -half_r + (f64::from(j) + 0.5) * lane_width;
+                let ids = (0..self.crossing_xs.len()).map(crosswalk_id);
+                let (direction, centerline, crossed) = if j < eastbound_lanes {
+                    let line = vec![PointM::new(-half_l, y), PointM::new(half_l, y)];
+                    (LaneDirection::Eastbound, line, ids.collect())
+                } else {
+                    let line = vec![PointM::new(half_l, y), PointM::new(-half_l, y)];
+                    (LaneDirection::Westbound, line, ids.rev().collect())
+                };
+                VehicleLane {
+                    id: lane_id(j),
+                    direction,
+                    centerline,
+                    width_m: lane_width,
+                    crosswalks: crossed,
+                }
+            })
+            .collect()
+    }
+
+    /// The furniture zones along both kerbs.
+    fn scatter_areas(&self) -> Vec<ScatterArea> {
+        let (half_l, half_r) = (self.half_length_m, self.half_road_m);
+        let zone = self.params.furniture_zone_m;
+        vec![
+            ScatterArea {
+                id: SCATTER_AREAS[0].to_owned(),
+                rect: RectM::new(-half_l, half_r, half_l, half_r + zone),
+            },
+            ScatterArea {
+                id: SCATTER_AREAS[1].to_owned(),
+                rect: RectM::new(-half_l, -half_r - zone, half_l, -half_r),
+            },
+        ]
+    }
 }
 
 fn surface(id: &str, kind: SurfaceKind, rect: RectM) -> SurfacePolygon {

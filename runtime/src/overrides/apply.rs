@@ -315,21 +315,8 @@ fn validate_one(
         return validate_rotate(product, base, o, v, drawn, outcome);
     }
     if is_add {
-        let Some(layer) = layer_index.and_then(|i| product.layers.get(i)) else {
-            return Err(ConflictReason::IdentityCollision);
-        };
-        if !id.is_authored() {
-            return Err(ConflictReason::IdentityCollision);
-        }
-        if let OverrideAction::Add { variant, position } = &o.action {
-            v.variant = Some(variant_index(base, variant)?);
-            let at = lattice(base, *position)?;
-            if let Some(reason) = hard_constraint(layer, at.0, at.1) {
-                return Err(reason);
-            }
-            v.position = Some(at);
-        }
-        return Ok(v);
+        let layer = layer_index.and_then(|i| product.layers.get(i));
+        return validate_add(base, &o.action, layer, v);
     }
     let Some(layer) = layer_index
         .and_then(|i| product.layers.get(i))
@@ -349,19 +336,7 @@ fn validate_one(
     if let Some(reason) = hard_constraint(layer, candidate.x, candidate.y) {
         return Err(reason);
     }
-    let (variant, position) = match &o.action {
-        OverrideAction::LockSelection { variant } if variant.is_empty() => (None, None),
-        OverrideAction::LockSelection { variant } | OverrideAction::Replace { variant } => {
-            (Some(variant.as_str()), None)
-        }
-        OverrideAction::LockTransform { position, .. } | OverrideAction::Move { position } => {
-            (None, Some(*position))
-        }
-        OverrideAction::FreezeSubtree {
-            variant, position, ..
-        } => (Some(variant.as_str()), Some(*position)),
-        _ => (None, None),
-    };
+    let (variant, position) = edited_variant_and_position(&o.action);
     if let Some(variant) = variant {
         v.variant = Some(variant_index(base, variant)?);
     }
@@ -373,6 +348,49 @@ fn validate_one(
         v.position = Some(at);
     }
     Ok(v)
+}
+
+/// An add: its identity must be an authored one in an existing layer, its variant known and
+/// its position inside the layer's hard constraints.
+fn validate_add(
+    base: &StageBase,
+    action: &OverrideAction,
+    layer: Option<&ScatterLayer>,
+    mut v: Valid,
+) -> Result<Valid, ConflictReason> {
+    let Some(layer) = layer else {
+        return Err(ConflictReason::IdentityCollision);
+    };
+    if !v.id.is_authored() {
+        return Err(ConflictReason::IdentityCollision);
+    }
+    if let OverrideAction::Add { variant, position } = action {
+        v.variant = Some(variant_index(base, variant)?);
+        let at = lattice(base, *position)?;
+        if let Some(reason) = hard_constraint(layer, at.0, at.1) {
+            return Err(reason);
+        }
+        v.position = Some(at);
+    }
+    Ok(v)
+}
+
+/// The variant and position an edit of a generated candidate sets, if any (a lock of the
+/// selection without a variant sets neither).
+fn edited_variant_and_position(action: &OverrideAction) -> (Option<&str>, Option<Vec2>) {
+    match action {
+        OverrideAction::LockSelection { variant } if variant.is_empty() => (None, None),
+        OverrideAction::LockSelection { variant } | OverrideAction::Replace { variant } => {
+            (Some(variant.as_str()), None)
+        }
+        OverrideAction::LockTransform { position, .. } | OverrideAction::Move { position } => {
+            (None, Some(*position))
+        }
+        OverrideAction::FreezeSubtree {
+            variant, position, ..
+        } => (Some(variant.as_str()), Some(*position)),
+        _ => (None, None),
+    }
 }
 
 /// A rotate of a generated candidate checks its base revision as every override does; a rotate

@@ -195,7 +195,6 @@ pub fn rebase(
         mutations: Vec::new(),
         ..set.clone()
     };
-    let entry_of = |at: &EditRef| report.entries.iter().find(|e| &e.edit == at);
     let mut authored = super::materialize::Authored::new(report);
     for (index, o) in set.overrides.iter().enumerate() {
         let at = EditRef {
@@ -203,7 +202,7 @@ pub fn rebase(
             list: EditList::Override,
             index,
         };
-        let entry = entry_of(&at);
+        let entry = entry_of(report, &at);
         let targeted = !matches!(
             o.action,
             OverrideAction::Add { .. } | OverrideAction::Exclude { .. }
@@ -235,13 +234,30 @@ pub fn rebase(
             }
         }
     }
+    next.mutations = rebase_mutations(set, report, decisions)?;
+    Ok(next)
+}
+
+/// The report's entry of edit `at`, if it has one.
+fn entry_of<'r>(report: &'r RebaseReport, at: &EditRef) -> Option<&'r RebaseEntry> {
+    report.entries.iter().find(|e| &e.edit == at)
+}
+
+/// The set's world mutations after the rebase: kept (with the new base revision), re-targeted
+/// or dropped as decided; a mutation cannot be materialized.
+fn rebase_mutations(
+    set: &OverrideSet,
+    report: &RebaseReport,
+    decisions: &BTreeMap<EditRef, Decision>,
+) -> Result<Vec<crate::project::schema::Mutation>, RebaseError> {
+    let mut mutations = Vec::new();
     for (index, m) in set.mutations.iter().enumerate() {
         let at = EditRef {
             set: set.id.clone(),
             list: EditList::Mutation,
             index,
         };
-        let entry = entry_of(&at);
+        let entry = entry_of(report, &at);
         match decide(&at, entry, decisions)? {
             Decision::Drop => {}
             Decision::Keep => {
@@ -249,13 +265,13 @@ pub fn rebase(
                 kept.base = entry
                     .and_then(|e| e.found_base.clone())
                     .ok_or_else(|| RebaseError::NoBase(at.clone()))?;
-                next.mutations.push(kept);
+                mutations.push(kept);
             }
             Decision::Retarget(target) => {
                 let mut moved = m.clone();
                 moved.target = target;
                 moved.base = retarget_base(report, &at, m.stage, target)?;
-                next.mutations.push(moved);
+                mutations.push(moved);
             }
             Decision::Materialize => {
                 return Err(RebaseError::CannotMaterialize {
@@ -265,7 +281,7 @@ pub fn rebase(
             }
         }
     }
-    Ok(next)
+    Ok(mutations)
 }
 
 fn decide(

@@ -102,20 +102,57 @@ pub fn asset_paths(manifest_text: &str) -> Vec<String> {
 /// Reads, validates and cross-checks every file of a project.
 pub fn load_project(sources: &ProjectSources) -> LoadedProject {
     let mut loaded = LoadedProject::default();
-    let mut project = Project::default();
-    let mut manifest_ok = false;
-    // The first file of each family id, across every asset folder.
-    let mut family_paths: BTreeMap<String, String> = BTreeMap::new();
+    let mut reader = DocumentReader::default();
     for (path, text) in &sources.files {
         let Some((kind, file_id)) = classify(path) else {
             continue;
         };
-        let (tree, diagnostics) = match kind {
+        let (tree, diagnostics) = reader.read(kind, path, text, &file_id);
+        loaded.diagnostics.extend(diagnostics);
+        if let Some(tree) = tree {
+            loaded.trees.insert(path.clone(), tree);
+        }
+    }
+    loaded.diagnostics.extend(missing_file_diagnostics(sources));
+    if reader.manifest_ok {
+        let project = reader.project;
+        loaded
+            .diagnostics
+            .extend(validate_project(&project, sources, &loaded.trees));
+        loaded.diagnostics.extend(oversized_canonical(&project));
+        loaded.project = Some(project);
+    }
+    loaded.diagnostics.sort();
+    loaded.diagnostics.dedup();
+    loaded
+}
+
+/// The project the files read so far make up.
+#[derive(Default)]
+struct DocumentReader {
+    project: Project,
+    /// Whether the manifest was read.
+    manifest_ok: bool,
+    /// The first file of each family id, across every asset folder.
+    family_paths: BTreeMap<String, String>,
+}
+
+impl DocumentReader {
+    /// Reads one file of kind `kind` into the project; its syntax tree and diagnostics.
+    fn read(
+        &mut self,
+        kind: DocKind,
+        path: &str,
+        text: &str,
+        file_id: &str,
+    ) -> (Option<Node>, Vec<Diagnostic>) {
+        let project = &mut self.project;
+        match kind {
             DocKind::Manifest => {
                 let (value, tree, diagnostics) = read_document::<Manifest>(kind, path, text);
                 if let Some(value) = value {
                     project.manifest = value;
-                    manifest_ok = true;
+                    self.manifest_ok = true;
                 }
                 (tree, diagnostics)
             }
@@ -123,7 +160,7 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
                 kind,
                 path,
                 text,
-                &file_id,
+                file_id,
                 &mut project.recipes,
                 |r: &Recipe| &r.id,
             ),
@@ -131,7 +168,7 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
                 kind,
                 path,
                 text,
-                &file_id,
+                file_id,
                 &mut project.scenarios,
                 |s: &Scenario| &s.id,
             ),
@@ -139,49 +176,61 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
                 kind,
                 path,
                 text,
-                &file_id,
+                file_id,
                 &mut project.overrides,
                 |o: &OverrideSet| &o.id,
             ),
-            DocKind::Family => match family_paths.get(&file_id) {
-                // Another asset folder has this family: diagnosed, and the first file is kept.
-                Some(first) => {
-                    let mut ignored = BTreeMap::new();
-                    let (tree, mut diagnostics) = read_keyed(
-                        kind,
-                        path,
-                        text,
-                        &file_id,
-                        &mut ignored,
-                        |f: &AssetFamily| &f.id,
-                    );
-                    diagnostics.push(duplicate_family(path, &file_id, first, tree.as_ref()));
-                    (tree, diagnostics)
-                }
-                None => {
-                    family_paths.insert(file_id.clone(), path.clone());
-                    let result = read_keyed(
-                        kind,
-                        path,
-                        text,
-                        &file_id,
-                        &mut project.families,
-                        |f: &AssetFamily| &f.id,
-                    );
-                    if project.families.contains_key(&file_id) {
-                        project.family_files.insert(file_id.clone(), path.clone());
-                    }
-                    result
-                }
-            },
-        };
-        loaded.diagnostics.extend(diagnostics);
-        if let Some(tree) = tree {
-            loaded.trees.insert(path.clone(), tree);
+            DocKind::Family => self.read_family(kind, path, text, file_id),
         }
     }
+
+    /// Reads an asset family; a family another asset folder already has is diagnosed, and the
+    /// first file is kept.
+    fn read_family(
+        &mut self,
+        kind: DocKind,
+        path: &str,
+        text: &str,
+        file_id: &str,
+    ) -> (Option<Node>, Vec<Diagnostic>) {
+        if let Some(first) = self.family_paths.get(file_id) {
+            let mut ignored = BTreeMap::new();
+            let (tree, mut diagnostics) = read_keyed(
+                kind,
+                path,
+                text,
+                file_id,
+                &mut ignored,
+                |f: &AssetFamily| &f.id,
+            );
+            diagnostics.push(duplicate_family(path, file_id, first, tree.as_ref()));
+            return (tree, diagnostics);
+        }
+        self.family_paths
+            .insert(file_id.to_owned(), path.to_owned());
+        let project = &mut self.project;
+        let result = read_keyed(
+            kind,
+            path,
+            text,
+            file_id,
+            &mut project.families,
+            |f: &AssetFamily| &f.id,
+        );
+        if project.families.contains_key(file_id) {
+            project
+                .family_files
+                .insert(file_id.to_owned(), path.to_owned());
+        }
+        result
+    }
+}
+
+/// An error for each file that could not be read, and for a missing manifest.
+fn missing_file_diagnostics(sources: &ProjectSources) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
     for (path, problem) in &sources.unreadable {
-        loaded.diagnostics.push(Diagnostic {
+        diagnostics.push(Diagnostic {
             severity: Severity::Error,
             file: path.clone(),
             line: problem.line,
@@ -193,7 +242,7 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
     }
     if !sources.files.contains_key(MANIFEST_FILE) && !sources.unreadable.contains_key(MANIFEST_FILE)
     {
-        loaded.diagnostics.push(Diagnostic {
+        diagnostics.push(Diagnostic {
             severity: Severity::Error,
             file: MANIFEST_FILE.to_owned(),
             line: 1,
@@ -203,16 +252,7 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
             expected: "a `stagecraft.ron` file in the project folder".to_owned(),
         });
     }
-    if manifest_ok {
-        loaded
-            .diagnostics
-            .extend(validate_project(&project, sources, &loaded.trees));
-        loaded.diagnostics.extend(oversized_canonical(&project));
-        loaded.project = Some(project);
-    }
-    loaded.diagnostics.sort();
-    loaded.diagnostics.dedup();
-    loaded
+    diagnostics
 }
 
 /// The size limit holds for the canonical form too: a compactly written file whose canonical text

@@ -340,36 +340,7 @@ fn validate_scenario(
     );
     for (index, observer) in scenario.observers.iter().enumerate() {
         let path = root.field("observers").index(index);
-        if !(observer.near_m > 0.0 && observer.near_m < observer.far_m) {
-            reporter.error(
-                file,
-                path.field("near_m"),
-                format!(
-                    "near plane {} m is not between 0 and the far plane {} m",
-                    observer.near_m, observer.far_m
-                ),
-                "0 < near_m < far_m",
-            );
-        }
-        if !(observer.fov_y_rad > 0.0 && observer.fov_y_rad < std::f64::consts::PI) {
-            reporter.error(
-                file,
-                path.field("fov_y_rad"),
-                format!("field of view {} rad is out of range", observer.fov_y_rad),
-                "a field of view in (0, π) radians",
-            );
-        }
-        if observer.retain_radius_m > observer.remove_radius_m {
-            reporter.error(
-                file,
-                path.field("retain_radius_m"),
-                format!(
-                    "retain radius {} m is beyond the remove radius {} m",
-                    observer.retain_radius_m, observer.remove_radius_m
-                ),
-                "retain_radius_m ≤ remove_radius_m",
-            );
-        }
+        validate_observer(file, &path, observer, reporter);
     }
     // Duplicate source ids, speeds, boxes, batches and every directive's target and numbers are
     // the simulation's rules (`sim::problems`), reported by `recipe::check_project`.
@@ -395,6 +366,46 @@ fn validate_scenario(
                 "a frame within `duration_frames`",
             );
         }
+    }
+}
+
+/// An observer's frustum (0 < near < far, a field of view in (0, π)) and its radii (retain
+/// within remove).
+fn validate_observer(
+    file: &str,
+    path: &FieldPath,
+    observer: &crate::project::Observer,
+    reporter: &mut Reporter<'_>,
+) {
+    if !(observer.near_m > 0.0 && observer.near_m < observer.far_m) {
+        reporter.error(
+            file,
+            path.field("near_m"),
+            format!(
+                "near plane {} m is not between 0 and the far plane {} m",
+                observer.near_m, observer.far_m
+            ),
+            "0 < near_m < far_m",
+        );
+    }
+    if !(observer.fov_y_rad > 0.0 && observer.fov_y_rad < std::f64::consts::PI) {
+        reporter.error(
+            file,
+            path.field("fov_y_rad"),
+            format!("field of view {} rad is out of range", observer.fov_y_rad),
+            "a field of view in (0, π) radians",
+        );
+    }
+    if observer.retain_radius_m > observer.remove_radius_m {
+        reporter.error(
+            file,
+            path.field("retain_radius_m"),
+            format!(
+                "retain radius {} m is beyond the remove radius {} m",
+                observer.retain_radius_m, observer.remove_radius_m
+            ),
+            "retain_radius_m ≤ remove_radius_m",
+        );
     }
 }
 
@@ -527,13 +538,6 @@ fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: 
             "`stagecraft rebase PROJECT --write` (or the editor's rebase), or the seed it was authored against",
         );
     }
-    let is_base = |base: &str| {
-        base.is_empty()
-            || (base.len() == 16
-                && base
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
-    };
     for (index, item) in set.overrides.iter().enumerate() {
         let at = FieldPath::root().field("overrides").index(index);
         let generated_target = !matches!(
@@ -543,17 +547,7 @@ fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: 
         if generated_target && item.base.is_empty() {
             warn_no_base(file, at.clone().field("base"), item.target, reporter);
         }
-        if !is_base(&item.base) {
-            reporter.error(
-                file,
-                at.clone().field("base"),
-                format!(
-                    "base revision {:?} is not 16 lowercase hex digits",
-                    item.base
-                ),
-                "the target's base revision as `stagecraft rebase` prints it, or \"\"",
-            );
-        }
+        check_base_revision(file, at.clone().field("base"), &item.base, reporter);
         if let OverrideAction::Exclude { min, max } = &item.action {
             if !(min.x < max.x && min.y < max.y) {
                 reporter.error(
@@ -578,17 +572,7 @@ fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: 
         if item.base.is_empty() {
             warn_no_base(file, at.clone().field("base"), item.target, reporter);
         }
-        if !is_base(&item.base) {
-            reporter.error(
-                file,
-                at.clone().field("base"),
-                format!(
-                    "base revision {:?} is not 16 lowercase hex digits",
-                    item.base
-                ),
-                "the target's base revision as `stagecraft rebase` prints it, or \"\"",
-            );
-        }
+        check_base_revision(file, at.clone().field("base"), &item.base, reporter);
         if !item.harvested && item.ordinal == 0 {
             reporter.error(
                 file,
@@ -597,5 +581,22 @@ fn validate_override_values(file: &str, set: &OverrideSet, seed: u64, reporter: 
                 "harvested: true, or a regrow ordinal of at least 1",
             );
         }
+    }
+}
+
+/// A base revision is 16 lowercase hex digits, or empty.
+fn check_base_revision(file: &str, at: FieldPath, base: &str, reporter: &mut Reporter<'_>) {
+    let is_base = base.is_empty()
+        || (base.len() == 16
+            && base
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+    if !is_base {
+        reporter.error(
+            file,
+            at,
+            format!("base revision {base:?} is not 16 lowercase hex digits"),
+            "the target's base revision as `stagecraft rebase` prints it, or \"\"",
+        );
     }
 }

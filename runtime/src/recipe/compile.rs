@@ -21,8 +21,8 @@ use super::report::{stage_path, RecipeSource, Reporter};
 use super::seal::{order_and_seal, Resolved};
 use super::structure::check_structure;
 use crate::content::{FamilyData, FamilyVariant};
-use crate::ops::registry::{OperatorDescriptor, ParamSet, Registry};
-use crate::project::{AssetFamily, Diagnostic, Recipe, RecipeInput, StageInput};
+use crate::ops::registry::{OperatorDescriptor, ParamSet, PortKind, Registry};
+use crate::project::{AssetFamily, Diagnostic, FieldPath, Recipe, RecipeInput, Stage, StageInput};
 
 /// The result of compiling: a plan when there is no error, and every diagnostic.
 #[derive(Debug, Clone, Default)]
@@ -81,36 +81,19 @@ fn resolve_stage(
         .map(|input| source_kind(recipe, registry, input))
         .collect();
     let binding = bind_ports(operator.inputs, &kinds);
+    let stage_binding = StageBinding {
+        recipe,
+        stage,
+        operator: &operator,
+        families,
+    };
     let mut bound: Vec<BoundInput> = Vec::new();
     let mut ports: Vec<(&'static str, usize)> = Vec::new();
     let mut ok = true;
     for (slot, input) in stage.inputs.iter().enumerate() {
         let input_path = path.field("inputs").index(slot);
-        let source = match input {
-            StageInput::Named(name) => match recipe.inputs.get(name) {
-                Some(RecipeInput::Value(_)) => {
-                    r.error(
-                        input_path.clone(),
-                        format!(
-                            "stage {} reads input `{name}`, a literal value, which no port of `{}` accepts",
-                            stage.id, operator.id
-                        ),
-                        ports_text(&operator),
-                    );
-                    None
-                }
-                Some(RecipeInput::Family(id)) => {
-                    families.get(id).map(|family| InputSource::Family {
-                        input: name.clone(),
-                        family: Arc::new(family_data(family)),
-                    })
-                }
-                None => None,
-            },
-            StageInput::Stage(id) => kinds[slot].map(|_| InputSource::Stage(*id)),
-        };
         // A missing or unresolved source has its own diagnostic (structural, or its stage's).
-        let Some(source) = source else {
+        let Some(source) = stage_binding.input_source(input, kinds[slot], &input_path, r) else {
             ok = false;
             continue;
         };
@@ -123,43 +106,13 @@ fn resolve_stage(
                 });
             }
             None => {
-                let (kind, shown) = match input {
-                    StageInput::Named(name) => ("Family", format!("input `{name}`")),
-                    StageInput::Stage(id) => (
-                        kinds[slot].map_or("product", |k| k.name()),
-                        format!("stage {id}"),
-                    ),
-                };
-                r.error(
-                    input_path,
-                    format!(
-                        "stage {}: {shown} is a {kind}, but `{}` has no free input port of that type",
-                        stage.id, operator.id
-                    ),
-                    ports_text(&operator),
-                );
+                stage_binding.report_unbound_input(input, kinds[slot], input_path, r);
                 ok = false;
             }
         }
     }
-    for port in operator.inputs.iter().filter(|p| p.required) {
-        if ok && !bound.iter().any(|b| b.port == port.name) {
-            r.error(
-                path.field("inputs"),
-                format!(
-                    "stage {} is missing its `{}` input ({})",
-                    stage.id,
-                    port.name,
-                    port.kind.name()
-                ),
-                format!(
-                    "an input of type {} for port `{}`",
-                    port.kind.name(),
-                    port.name
-                ),
-            );
-            ok = false;
-        }
+    if ok && stage_binding.report_missing_required_port(&bound, &path, r) {
+        ok = false;
     }
     let param_set = match ParamSet::check(operator.params, &stage.parameters) {
         Ok(set) => set,
@@ -185,6 +138,106 @@ fn resolve_stage(
         inputs: bound,
         ports,
     })
+}
+
+/// One stage whose inputs are being bound to its operator's ports.
+struct StageBinding<'a> {
+    recipe: &'a Recipe,
+    stage: &'a Stage,
+    operator: &'a OperatorDescriptor,
+    families: &'a BTreeMap<String, AssetFamily>,
+}
+
+impl StageBinding<'_> {
+    /// What `input` reads (`kind` is its port kind, `None` when unresolved); `None` when it
+    /// names nothing or a literal value (reported here: no port accepts one).
+    fn input_source(
+        &self,
+        input: &StageInput,
+        kind: Option<PortKind>,
+        input_path: &FieldPath,
+        r: &mut Reporter<'_>,
+    ) -> Option<InputSource> {
+        let (stage, operator) = (self.stage, self.operator);
+        match input {
+            StageInput::Named(name) => match self.recipe.inputs.get(name) {
+                Some(RecipeInput::Value(_)) => {
+                    r.error(
+                        input_path.clone(),
+                        format!(
+                            "stage {} reads input `{name}`, a literal value, which no port of `{}` accepts",
+                            stage.id, operator.id
+                        ),
+                        ports_text(operator),
+                    );
+                    None
+                }
+                Some(RecipeInput::Family(id)) => {
+                    self.families.get(id).map(|family| InputSource::Family {
+                        input: name.clone(),
+                        family: Arc::new(family_data(family)),
+                    })
+                }
+                None => None,
+            },
+            StageInput::Stage(id) => kind.map(|_| InputSource::Stage(*id)),
+        }
+    }
+
+    /// Reports an input no free port of the operator accepts.
+    fn report_unbound_input(
+        &self,
+        input: &StageInput,
+        kind: Option<PortKind>,
+        input_path: FieldPath,
+        r: &mut Reporter<'_>,
+    ) {
+        let (kind, shown) = match input {
+            StageInput::Named(name) => ("Family", format!("input `{name}`")),
+            StageInput::Stage(id) => (kind.map_or("product", |k| k.name()), format!("stage {id}")),
+        };
+        r.error(
+            input_path,
+            format!(
+                "stage {}: {shown} is a {kind}, but `{}` has no free input port of that type",
+                self.stage.id, self.operator.id
+            ),
+            ports_text(self.operator),
+        );
+    }
+
+    /// Reports the first required port nothing is bound to; whether there was one.
+    fn report_missing_required_port(
+        &self,
+        bound: &[BoundInput],
+        path: &FieldPath,
+        r: &mut Reporter<'_>,
+    ) -> bool {
+        let Some(port) = self
+            .operator
+            .inputs
+            .iter()
+            .filter(|p| p.required)
+            .find(|port| !bound.iter().any(|b| b.port == port.name))
+        else {
+            return false;
+        };
+        r.error(
+            path.field("inputs"),
+            format!(
+                "stage {} is missing its `{}` input ({})",
+                self.stage.id,
+                port.name,
+                port.kind.name()
+            ),
+            format!(
+                "an input of type {} for port `{}`",
+                port.kind.name(),
+                port.name
+            ),
+        );
+        true
+    }
 }
 
 /// The operator of stage `index`, or a diagnostic naming the registered operators or versions.

@@ -32,48 +32,7 @@ pub(super) fn order_and_seal(
     memory_budget_bytes: u64,
     r: &mut Reporter<'_>,
 ) -> Option<CompiledPlan> {
-    let deps = |stage: &Resolved| -> Vec<u32> {
-        stage
-            .inputs
-            .iter()
-            .filter_map(|b| match b.source {
-                InputSource::Stage(id) => Some(id),
-                InputSource::Family { .. } => None,
-            })
-            .collect()
-    };
-    // Kahn's algorithm over ids in ascending order; the graph is acyclic (checked before).
-    let mut depth: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut remaining: BTreeSet<u32> = resolved.keys().copied().collect();
-    while !remaining.is_empty() {
-        let ready: Vec<u32> = remaining
-            .iter()
-            .copied()
-            .filter(|id| {
-                resolved
-                    .get(id)
-                    .is_some_and(|s| deps(s).iter().all(|d| depth.contains_key(d)))
-            })
-            .collect();
-        if ready.is_empty() {
-            return None;
-        }
-        for id in ready {
-            let d = resolved
-                .get(&id)
-                .map(|s| {
-                    deps(s)
-                        .iter()
-                        .filter_map(|d| depth.get(d))
-                        .map(|d| d + 1)
-                        .max()
-                        .unwrap_or(0)
-                })
-                .unwrap_or(0);
-            depth.insert(id, d);
-            remaining.remove(&id);
-        }
-    }
+    let depth = stage_depths(&resolved)?;
     let mut order: Vec<(u32, u32)> = depth.iter().map(|(id, d)| (*d, *id)).collect();
     order.sort_unstable();
     let mut stages: Vec<CompiledStage> = Vec::with_capacity(order.len());
@@ -84,47 +43,17 @@ pub(super) fn order_and_seal(
     for (d, id) in order {
         let stage = resolved.remove(&id)?;
         let authored = &recipe.stages[stage.index];
-        let input_outlines: Vec<(&'static str, InputOutline<'_>)> = stage
-            .inputs
-            .iter()
-            .filter_map(|b| match &b.source {
-                InputSource::Family { family, .. } => Some((b.port, InputOutline::Family(family))),
-                InputSource::Stage(dep) => outlines
-                    .get(dep)
-                    .map(|outline| (b.port, InputOutline::Product(outline))),
-            })
-            .collect();
+        let input_outlines = input_outlines(&stage, &outlines);
         let scopes = (stage.operator.scopes)(&stage.params, &input_outlines);
         let problems = (stage.operator.check)(&stage.params, &input_outlines);
         r.param_problems(stage.index, authored, &stage.ports, problems);
         let outline = (stage.operator.outline)(&stage.params);
-        let inputs: Vec<Capacity> = deps(&stage)
+        let inputs: Vec<Capacity> = stage_deps(&stage)
             .iter()
             .filter_map(|dep| capacities.get(dep).copied())
             .collect();
         let capacity = (stage.operator.estimate)(&stage.params, &inputs);
-        if capacity.candidates > MAX_STAGE_CANDIDATES {
-            r.error(
-                stage_path(stage.index).field("parameters"),
-                format!(
-                    "stage {id} could evaluate {} candidates, over the ceiling of {MAX_STAGE_CANDIDATES}",
-                    capacity.candidates
-                ),
-                "a smaller region, larger cells or fewer candidates per cell",
-            );
-        }
-        let stage_bytes = estimated_bytes(capacity.candidates, capacity.objects);
-        if stage_bytes > memory_budget_bytes {
-            r.error(
-                stage_path(stage.index).field("parameters"),
-                format!(
-                    "stage {id} could need {} of memory, over the budget of {}",
-                    mib(stage_bytes),
-                    mib(memory_budget_bytes)
-                ),
-                "a smaller stage (region, cells, candidates per cell), or a larger memory budget (`--memory-budget-mib`)",
-            );
-        }
+        let stage_bytes = check_stage_capacity(id, stage.index, capacity, memory_budget_bytes, r);
         total_bytes = total_bytes.saturating_add(stage_bytes);
         total_objects = total_objects.saturating_add(capacity.objects);
         capacities.insert(id, capacity);
@@ -144,6 +73,125 @@ pub(super) fn order_and_seal(
         });
     }
     check_scopes(recipe, &stages, r);
+    check_plan_totals(total_bytes, total_objects, memory_budget_bytes, r);
+    Some(CompiledPlan {
+        recipe_id: recipe.id.clone(),
+        address_schema: recipe.address_schema,
+        source_digest: *blake3::hash(canonical_text(recipe).as_bytes()).as_bytes(),
+        stages,
+        outputs: recipe.outputs.clone(),
+    })
+}
+
+/// The ids of the stages `stage` reads (family inputs are not stages).
+fn stage_deps(stage: &Resolved) -> Vec<u32> {
+    stage
+        .inputs
+        .iter()
+        .filter_map(|b| match b.source {
+            InputSource::Stage(id) => Some(id),
+            InputSource::Family { .. } => None,
+        })
+        .collect()
+}
+
+/// Each stage's depth (0 for stages reading no stage, else one more than its deepest input), by
+/// Kahn's algorithm over ids in ascending order; `None` if some stage never becomes ready (the
+/// graph is acyclic, checked before).
+fn stage_depths(resolved: &BTreeMap<u32, Resolved>) -> Option<BTreeMap<u32, u32>> {
+    let mut depth: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut remaining: BTreeSet<u32> = resolved.keys().copied().collect();
+    while !remaining.is_empty() {
+        let ready: Vec<u32> = remaining
+            .iter()
+            .copied()
+            .filter(|id| {
+                resolved
+                    .get(id)
+                    .is_some_and(|s| stage_deps(s).iter().all(|d| depth.contains_key(d)))
+            })
+            .collect();
+        if ready.is_empty() {
+            return None;
+        }
+        for id in ready {
+            let d = resolved
+                .get(&id)
+                .map(|s| {
+                    stage_deps(s)
+                        .iter()
+                        .filter_map(|d| depth.get(d))
+                        .map(|d| d + 1)
+                        .max()
+                        .unwrap_or(0)
+                })
+                .unwrap_or(0);
+            depth.insert(id, d);
+            remaining.remove(&id);
+        }
+    }
+    Some(depth)
+}
+
+/// The outline of each of `stage`'s bound inputs: a family's, or the outline of the stage it
+/// reads (sealed before it).
+fn input_outlines<'a>(
+    stage: &'a Resolved,
+    outlines: &'a BTreeMap<u32, Outline>,
+) -> Vec<(&'static str, InputOutline<'a>)> {
+    stage
+        .inputs
+        .iter()
+        .filter_map(|b| match &b.source {
+            InputSource::Family { family, .. } => Some((b.port, InputOutline::Family(family))),
+            InputSource::Stage(dep) => outlines
+                .get(dep)
+                .map(|outline| (b.port, InputOutline::Product(outline))),
+        })
+        .collect()
+}
+
+/// Reports a stage whose estimate passes the candidate ceiling or the memory budget; returns
+/// its estimated bytes.
+fn check_stage_capacity(
+    id: u32,
+    index: usize,
+    capacity: Capacity,
+    memory_budget_bytes: u64,
+    r: &mut Reporter<'_>,
+) -> u64 {
+    if capacity.candidates > MAX_STAGE_CANDIDATES {
+        r.error(
+            stage_path(index).field("parameters"),
+            format!(
+                "stage {id} could evaluate {} candidates, over the ceiling of {MAX_STAGE_CANDIDATES}",
+                capacity.candidates
+            ),
+            "a smaller region, larger cells or fewer candidates per cell",
+        );
+    }
+    let stage_bytes = estimated_bytes(capacity.candidates, capacity.objects);
+    if stage_bytes > memory_budget_bytes {
+        r.error(
+            stage_path(index).field("parameters"),
+            format!(
+                "stage {id} could need {} of memory, over the budget of {}",
+                mib(stage_bytes),
+                mib(memory_budget_bytes)
+            ),
+            "a smaller stage (region, cells, candidates per cell), or a larger memory budget (`--memory-budget-mib`)",
+        );
+    }
+    stage_bytes
+}
+
+/// Reports a plan whose stages together pass the memory budget or the object ceiling.
+fn check_plan_totals(
+    total_bytes: u64,
+    total_objects: u64,
+    memory_budget_bytes: u64,
+    r: &mut Reporter<'_>,
+) {
     if total_bytes > memory_budget_bytes {
         r.error(
             FieldPath::root().field("stages"),
@@ -162,13 +210,6 @@ pub(super) fn order_and_seal(
             "smaller stages",
         );
     }
-    Some(CompiledPlan {
-        recipe_id: recipe.id.clone(),
-        address_schema: recipe.address_schema,
-        source_digest: *blake3::hash(canonical_text(recipe).as_bytes()).as_bytes(),
-        stages,
-        outputs: recipe.outputs.clone(),
-    })
 }
 
 /// Two stages of the recipe packing the same `(room, layer)` scope would emit identical

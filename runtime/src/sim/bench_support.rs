@@ -309,6 +309,7 @@ impl World {
             x: on_line.x - along.y * lateral_m,
             y: on_line.y + along.x * lateral_m,
         };
+        let (stops_at_route_end, kind, removal_multiplier) = self.source_traits(source);
         let births = self.births.get_mut(source)?;
         let handle = self.slots.allocate().ok()?;
         let ordinal = u32::try_from(births.len()).ok()?;
@@ -320,11 +321,7 @@ impl World {
             route,
             route_offset: span.offset,
             route_len: span.len,
-            stops_at_route_end: self
-                .config
-                .sources
-                .get(source)
-                .is_some_and(|s| s.stops_at_route_end),
+            stops_at_route_end,
             distance_m,
             speed_m_s,
             position,
@@ -333,20 +330,12 @@ impl World {
             direction,
             state: AgentState::Walking,
             resume: AgentState::Walking,
-            kind: self
-                .config
-                .sources
-                .get(source)
-                .map_or(PopulationKind::Ambient, |s| s.kind),
+            kind,
             target: None,
             owner: None,
             steps: 0,
             pooled: false,
-            removal_multiplier: self
-                .config
-                .sources
-                .get(source)
-                .map_or(1.0, |s| s.removal_multiplier),
+            removal_multiplier,
             vehicle: VehicleRelation::None,
             source_generation: 0,
             velocity_m_s: Vec2::default(),
@@ -371,6 +360,18 @@ impl World {
         self.counters.births += 1;
         self.counters.alive = self.agents.len() as u64;
         Some(handle)
+    }
+
+    /// What a walker of source `source` inherits from it: whether it stops at its route's end,
+    /// its population kind and its removal multiplier (an ambient walker's defaults without
+    /// such a source).
+    fn source_traits(&self, source: usize) -> (bool, PopulationKind, f64) {
+        let source = self.config.sources.get(source);
+        (
+            source.is_some_and(|s| s.stops_at_route_end),
+            source.map_or(PopulationKind::Ambient, |s| s.kind),
+            source.map_or(1.0, |s| s.removal_multiplier),
+        )
     }
 
     /// [`World::step`], calling `mark` right before the Motion Frames are published and right

@@ -138,6 +138,8 @@ pub enum SimProblem {
 }
 
 impl fmt::Display for SimProblem {
+    // Long because (over 80 lines): a flat table, one message per problem variant, beside
+    // `expected`'s table of the same variants; split up, it would only be scattered.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SimProblem::BadFixedStep { fixed_step_s } => {

@@ -233,13 +233,39 @@ pub(super) fn directive_ui(
     directive: &mut Directive,
     ids: &DirectiveIds<'_>,
 ) {
-    let (sources, objects) = (ids.sources, ids.objects);
+    let sources = ids.sources;
     form.schema_number_ui(
         ui,
         stagecraft_runtime::project::scenario_field("Directive", "frame"),
         &mut directive.frame,
     );
-    form.field("target", |form| match &mut directive.target {
+    form.field("target", |form| {
+        target_ui(form, ui, &mut directive.target, sources)
+    });
+    form.field("command", |form| {
+        let salt = form.path().clone();
+        form.row_here_ui(ui, "command", "What to do.", |ui| {
+            let mut kind = command_kind(&directive.command);
+            let before = kind;
+            let response = combo_ui(ui, &salt, &mut kind, &command_options());
+            if kind != before {
+                directive.command = new_command(kind, &directive.command);
+                directive.target = target_for(&directive.command, &directive.target, sources);
+            }
+            response
+        });
+        command_fields_ui(form, ui, &mut directive.command, ids);
+    });
+}
+
+/// The target's fields: a born pedestrian's source and ordinal (other targets are shown).
+fn target_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    target: &mut stagecraft_runtime::project::Target,
+    sources: &[String],
+) {
+    match target {
         stagecraft_runtime::project::Target::Born { source, ordinal } => {
             form.id_picker_ui(
                 ui,
@@ -260,63 +286,60 @@ pub(super) fn directive_ui(
         other => {
             ui.label(format!("target: {other}"));
         }
-    });
-    form.field("command", |form| {
-        let salt = form.path().clone();
-        form.row_here_ui(ui, "command", "What to do.", |ui| {
-            let mut kind = command_kind(&directive.command);
-            let before = kind;
-            let response = combo_ui(ui, &salt, &mut kind, &command_options());
-            if kind != before {
-                directive.command = new_command(kind, &directive.command);
-                directive.target = target_for(&directive.command, &directive.target, sources);
-            }
-            response
-        });
-        let table = directive.command.schema();
-        match &mut directive.command {
-            DirectiveCommand::Claim {
-                owner,
-                allow_transfer,
-            } => {
-                form.schema_text_ui(ui, dfield(table, "owner"), owner);
-                form.row_ui(
-                    ui,
-                    "allow_transfer",
-                    "Whether taking a pedestrian another owner holds is permitted.",
-                    |ui| ui.checkbox(allow_transfer, ""),
-                );
-            }
-            DirectiveCommand::Release { owner } => {
-                form.schema_text_ui(ui, dfield(table, "owner"), owner);
-            }
-            DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
-                form.schema_vec3_ui(ui, dfield(table, "goal"), goal);
-            }
-            DirectiveCommand::Escape {
-                threat,
-                safe_distance_m,
-            } => {
-                form.schema_vec3_ui(ui, dfield(table, "threat"), threat);
-                form.schema_number_ui(ui, dfield(table, "safe_distance_m"), safe_distance_m);
-            }
-            DirectiveCommand::RendezvousWith { object, offset }
-            | DirectiveCommand::RedirectTo { object, offset } => {
-                form.id_picker_ui(
-                    ui,
-                    "object",
-                    "The scene object whose transform gives the goal (read at command time).",
-                    object,
-                    objects,
-                );
-                form.schema_vec3_ui(ui, dfield(table, "offset"), offset);
-            }
-            DirectiveCommand::Knockdown { impulse_n_s } => {
-                form.schema_vec3_ui(ui, dfield(table, "impulse_n_s"), impulse_n_s);
-            }
-            other => crowd_command_ui(form, ui, other, ids.observers),
+    }
+}
+
+/// The fields of the chosen command.
+fn command_fields_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    command: &mut DirectiveCommand,
+    ids: &DirectiveIds<'_>,
+) {
+    let objects = ids.objects;
+    let table = command.schema();
+    match command {
+        DirectiveCommand::Claim {
+            owner,
+            allow_transfer,
+        } => {
+            form.schema_text_ui(ui, dfield(table, "owner"), owner);
+            form.row_ui(
+                ui,
+                "allow_transfer",
+                "Whether taking a pedestrian another owner holds is permitted.",
+                |ui| ui.checkbox(allow_transfer, ""),
+            );
         }
-    });
+        DirectiveCommand::Release { owner } => {
+            form.schema_text_ui(ui, dfield(table, "owner"), owner);
+        }
+        DirectiveCommand::Rendezvous { goal } | DirectiveCommand::Redirect { goal } => {
+            form.schema_vec3_ui(ui, dfield(table, "goal"), goal);
+        }
+        DirectiveCommand::Escape {
+            threat,
+            safe_distance_m,
+        } => {
+            form.schema_vec3_ui(ui, dfield(table, "threat"), threat);
+            form.schema_number_ui(ui, dfield(table, "safe_distance_m"), safe_distance_m);
+        }
+        DirectiveCommand::RendezvousWith { object, offset }
+        | DirectiveCommand::RedirectTo { object, offset } => {
+            form.id_picker_ui(
+                ui,
+                "object",
+                "The scene object whose transform gives the goal (read at command time).",
+                object,
+                objects,
+            );
+            form.schema_vec3_ui(ui, dfield(table, "offset"), offset);
+        }
+        DirectiveCommand::Knockdown { impulse_n_s } => {
+            form.schema_vec3_ui(ui, dfield(table, "impulse_n_s"), impulse_n_s);
+        }
+        other => crowd_command_ui(form, ui, other, ids.observers),
+    }
 }
 
 /// The fields of the stand, panic, relevance, line-of-sight and vehicle-intent commands.

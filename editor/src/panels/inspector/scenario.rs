@@ -64,31 +64,7 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
         |index, observer| format!("{index}: {}", observer.id),
         observer_ui,
     );
-    let routes: Vec<String> = project
-        .recipes
-        .get(&scenario.recipe)
-        .map(|recipe| {
-            published_routes(recipe, &project.families, &Registry::standard())
-                .into_iter()
-                .collect()
-        })
-        .unwrap_or_default();
-    record_list_ui(
-        form,
-        ui,
-        "sources",
-        &mut scenario.sources,
-        |sources| PopulationSource {
-            id: fresh_id("source", sources.iter().map(|s| s.id.as_str())),
-            kind: PopulationKind::Ambient,
-            route: routes.first().cloned().unwrap_or_default(),
-            target_count: 10,
-            walk_speed_m_s: 1.4,
-            ..Default::default()
-        },
-        |index, source| format!("{index}: {} on {}", source.id, source.route),
-        |form, ui, source| source_ui(form, ui, source, &routes),
-    );
+    sources_ui(form, ui, scenario);
     box_ui(
         form,
         ui,
@@ -116,6 +92,43 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     sections::crossings_ui(form, ui, &mut scenario.crossings);
     sections::population_ui(form, ui, &mut scenario.population);
     sections::motion_ui(form, ui, &mut scenario.motion);
+    directives_ui(form, ui, scenario);
+    scene_objects_ui(form, ui, scenario);
+}
+
+/// The population sources, each on one of the routes the scenario's recipe publishes.
+fn sources_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
+    let project = form.project;
+    let routes: Vec<String> = project
+        .recipes
+        .get(&scenario.recipe)
+        .map(|recipe| {
+            published_routes(recipe, &project.families, &Registry::standard())
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default();
+    record_list_ui(
+        form,
+        ui,
+        "sources",
+        &mut scenario.sources,
+        |sources| PopulationSource {
+            id: fresh_id("source", sources.iter().map(|s| s.id.as_str())),
+            kind: PopulationKind::Ambient,
+            route: routes.first().cloned().unwrap_or_default(),
+            target_count: 10,
+            walk_speed_m_s: 1.4,
+            ..Default::default()
+        },
+        |index, source| format!("{index}: {} on {}", source.id, source.route),
+        |form, ui, source| source_ui(form, ui, source, &routes),
+    );
+}
+
+/// The directives, sorted by frame, each picking among the scenario's sources, objects and
+/// observers.
+fn directives_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     let source_ids: Vec<String> = scenario.sources.iter().map(|s| s.id.clone()).collect();
     let object_ids: Vec<String> = scenario.objects.iter().map(|o| o.id.clone()).collect();
     let observer_ids: Vec<String> = scenario.observers.iter().map(|o| o.id.clone()).collect();
@@ -142,6 +155,10 @@ pub fn scenario_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
             directive_ui(form, ui, directive, &ids)
         },
     );
+}
+
+/// The scene's objects and barriers.
+fn scene_objects_ui(form: &mut Form<'_>, ui: &mut Ui, scenario: &mut Scenario) {
     record_list_ui(
         form,
         ui,

@@ -422,11 +422,7 @@ impl Panel for RecipeGraphPanel {
         let Some(recipe) = document.project().recipes.get(&recipe_id) else {
             return;
         };
-        let selected = (selection.doc == Some(DocId::Recipe(recipe_id.clone())))
-            .then(|| selected_stage_index(&selection.path))
-            .flatten()
-            .and_then(|index| recipe.stages.get(index))
-            .map(|stage| stage.id);
+        let selected = Self::selected_stage_id(&selection, &recipe_id, recipe);
         let outcome = self
             .generation
             .as_deref()
@@ -480,6 +476,16 @@ impl Panel for RecipeGraphPanel {
         }
         actions.extend(viewer.actions);
         self.harvest_positions();
+        self.save_layout_when_idle(ui);
+        if !actions.is_empty() {
+            self.apply_actions(document, &recipe_id, actions, out);
+        }
+    }
+}
+
+impl RecipeGraphPanel {
+    /// Writes the node layout once it changed and no pointer button is down (a drag ended).
+    fn save_layout_when_idle(&mut self, ui: &Ui) {
         let dragging = ui.input(|i| i.pointer.any_down());
         if self.layout_dirty && !dragging {
             if let Some(dir) = &self.layout_dir {
@@ -489,9 +495,15 @@ impl Panel for RecipeGraphPanel {
                 }
             }
         }
-        if !actions.is_empty() {
-            self.apply_actions(document, &recipe_id, actions, out);
-        }
+    }
+
+    /// The id of the stage the editor's selection is on, when it is in the recipe shown.
+    fn selected_stage_id(selection: &Selection, recipe_id: &str, recipe: &Recipe) -> Option<u32> {
+        (selection.doc == Some(DocId::Recipe(recipe_id.to_owned())))
+            .then(|| selected_stage_index(&selection.path))
+            .flatten()
+            .and_then(|index| recipe.stages.get(index))
+            .map(|stage| stage.id)
     }
 }
 

@@ -275,77 +275,11 @@ fn kernel(
         max_attempts: p.max_attempts,
         chunk_library: p.chunks.clone(),
     };
-    let layout = solve_mission(&request).map_err(|error| {
-        let (kind, field) = match &error {
-            MissionError::Unsolved { .. } | MissionError::Sampler(_) => {
-                (FailureKind::SearchExhaustion, None)
-            }
-            MissionError::GridSize { .. } => (FailureKind::InvalidInput, Some("width")),
-            MissionError::TooManyObjectives { .. } => {
-                (FailureKind::InvalidInput, Some("objectives"))
-            }
-            MissionError::BlockerDensity { .. } => {
-                (FailureKind::InvalidInput, Some("blocker_density_permille"))
-            }
-            MissionError::Attempts { .. } => (FailureKind::InvalidInput, Some("max_attempts")),
-            MissionError::ChunkId { .. } | MissionError::MissingChunkRole { .. } => {
-                (FailureKind::InvalidInput, Some("chunks"))
-            }
-        };
-        let detail = match &error {
-            MissionError::Unsolved { attempts } => attempts
-                .iter()
-                .enumerate()
-                .map(|(i, failure)| format!("attempt {i}: {failure}"))
-                .collect::<Vec<_>>()
-                .join("; "),
-            _ => String::new(),
-        };
-        let message = if detail.is_empty() {
-            error.to_string()
-        } else {
-            format!("{error} ({detail})")
-        };
-        StageError::new(kind, field, message)
-    })?;
+    let layout = solve_mission(&request).map_err(mission_stage_error)?;
     let objects = layout
         .chunks
         .iter()
-        .map(|chunk| {
-            let choices: Vec<&ChunkDefinition> = p
-                .chunks
-                .iter()
-                .filter(|c| {
-                    if ChunkRole::FILL.contains(&chunk.role) {
-                        ChunkRole::FILL.contains(&c.role)
-                    } else {
-                        c.role == chunk.role
-                    }
-                })
-                .collect();
-            let index = choices
-                .iter()
-                .position(|c| c.id == chunk.chunk_id)
-                .unwrap_or(0);
-            ObjectProvenance {
-                key: ChildKey::GridCell {
-                    x: chunk.cell.x as i32,
-                    y: chunk.cell.y as i32,
-                },
-                parent: None,
-                variant: None,
-                draws: vec![DrawRecord {
-                    domain: Domain::Structure,
-                    seed: layout.attempt_seed,
-                    scope: SCOPE_CHUNKS,
-                    event: chunk.cell.y * layout.width + chunk.cell.x,
-                    dimension: 0,
-                    value: index as u32,
-                    purpose: DrawPurpose::Chunk,
-                }],
-                constraints: Vec::new(),
-            }
-        })
+        .map(|chunk| chunk_provenance(&p.chunks, &layout, chunk))
         .collect();
     let provenance = StageProvenance {
         family: None,
@@ -367,4 +301,79 @@ fn kernel(
         }),
         provenance,
     })
+}
+
+/// The stage error of a mission the solver refused: the parameter at fault, or search
+/// exhaustion with every attempt's failure.
+fn mission_stage_error(error: MissionError) -> StageError {
+    let (kind, field) = match &error {
+        MissionError::Unsolved { .. } | MissionError::Sampler(_) => {
+            (FailureKind::SearchExhaustion, None)
+        }
+        MissionError::GridSize { .. } => (FailureKind::InvalidInput, Some("width")),
+        MissionError::TooManyObjectives { .. } => (FailureKind::InvalidInput, Some("objectives")),
+        MissionError::BlockerDensity { .. } => {
+            (FailureKind::InvalidInput, Some("blocker_density_permille"))
+        }
+        MissionError::Attempts { .. } => (FailureKind::InvalidInput, Some("max_attempts")),
+        MissionError::ChunkId { .. } | MissionError::MissingChunkRole { .. } => {
+            (FailureKind::InvalidInput, Some("chunks"))
+        }
+    };
+    let detail = match &error {
+        MissionError::Unsolved { attempts } => attempts
+            .iter()
+            .enumerate()
+            .map(|(i, failure)| format!("attempt {i}: {failure}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+        _ => String::new(),
+    };
+    let message = if detail.is_empty() {
+        error.to_string()
+    } else {
+        format!("{error} ({detail})")
+    };
+    StageError::new(kind, field, message)
+}
+
+/// The provenance of one placed chunk: its cell and the chunk draw that chose it among the
+/// library's chunks of its role (any fill role for a fill chunk).
+fn chunk_provenance(
+    library: &[ChunkDefinition],
+    layout: &crate::content::MissionLayout,
+    chunk: &crate::content::MissionChunk,
+) -> ObjectProvenance {
+    let choices: Vec<&ChunkDefinition> = library
+        .iter()
+        .filter(|c| {
+            if ChunkRole::FILL.contains(&chunk.role) {
+                ChunkRole::FILL.contains(&c.role)
+            } else {
+                c.role == chunk.role
+            }
+        })
+        .collect();
+    let index = choices
+        .iter()
+        .position(|c| c.id == chunk.chunk_id)
+        .unwrap_or(0);
+    ObjectProvenance {
+        key: ChildKey::GridCell {
+            x: chunk.cell.x as i32,
+            y: chunk.cell.y as i32,
+        },
+        parent: None,
+        variant: None,
+        draws: vec![DrawRecord {
+            domain: Domain::Structure,
+            seed: layout.attempt_seed,
+            scope: SCOPE_CHUNKS,
+            event: chunk.cell.y * layout.width + chunk.cell.x,
+            dimension: 0,
+            value: index as u32,
+            purpose: DrawPurpose::Chunk,
+        }],
+        constraints: Vec::new(),
+    }
 }

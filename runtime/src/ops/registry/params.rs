@@ -393,33 +393,10 @@ fn as_chunk(value: &ParamValue) -> Option<ChunkDefinition> {
 
 /// Checks one given value and returns it in normal form (numbers as floats).
 fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamProblem> {
-    let wrong = |found: &ParamValue| {
-        ParamProblem::new(
-            spec.name,
-            format!("parameter `{}` is {}", spec.name, describe_value(found)),
-            spec.ty.describe(),
-        )
-    };
-    let out_of_range = |shown: String| {
-        ParamProblem::new(
-            spec.name,
-            format!("parameter `{}` is {shown}, out of range", spec.name),
-            format!(
-                "{} in {}{}",
-                spec.ty.describe(),
-                spec.range.describe(),
-                unit_suffix(spec)
-            ),
-        )
-    };
-    let int_ok = |v: i64| match spec.range {
-        ParamRange::Int { min, max } => (min..=max).contains(&v),
-        _ => true,
-    };
-    let float_ok = |v: f64| match spec.range {
-        ParamRange::Float { min, max } => v.is_finite() && min <= v && v <= max,
-        _ => v.is_finite(),
-    };
+    let wrong = |found: &ParamValue| wrong_type(spec, found);
+    let out_of_range = |shown: String| out_of_range(spec, shown);
+    let int_ok = |v: i64| int_in_range(spec, v);
+    let float_ok = |v: f64| float_in_range(spec, v);
     match spec.ty {
         ParamType::Bool => match value {
             ParamValue::Bool(_) => Ok(value.clone()),
@@ -445,36 +422,7 @@ fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamPr
             BadRect::Empty(shown) => empty_rect(spec, None, &shown),
         }),
         ParamType::RectList => match value {
-            ParamValue::List(items) => items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| {
-                    check_rect(item, &int_ok).map_err(|bad| match bad {
-                        BadRect::NotARect => ParamProblem::new(
-                            spec.name,
-                            format!(
-                                "item {index} of `{}` is {}",
-                                spec.name,
-                                describe_value(item)
-                            ),
-                            ParamType::Rect.describe(),
-                        )
-                        .at_item(index),
-                        BadRect::OutOfRange(shown) => ParamProblem::new(
-                            spec.name,
-                            format!("item {index} of `{}` is {shown}, out of range", spec.name),
-                            format!(
-                                "coordinates in {}{}",
-                                spec.range.describe(),
-                                unit_suffix(spec)
-                            ),
-                        )
-                        .at_item(index),
-                        BadRect::Empty(shown) => empty_rect(spec, Some(index), &shown),
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(ParamValue::List),
+            ParamValue::List(items) => normalize_rect_list(spec, items),
             other => Err(wrong(other)),
         },
         ParamType::Point => match as_point(value) {
@@ -489,24 +437,101 @@ fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamPr
             ParamValue::List(items) if items.iter().all(|item| as_chunk(item).is_some()) => {
                 Ok(value.clone())
             }
-            ParamValue::List(items) => {
-                let roles: Vec<&str> = ChunkRole::ALL.iter().map(|r| r.name()).collect();
-                let index = items
-                    .iter()
-                    .position(|item| as_chunk(item).is_none())
-                    .unwrap_or(0);
-                Err(ParamProblem::new(
-                    spec.name,
-                    format!("chunk {index} of `{}` is not a valid chunk", spec.name),
-                    format!(
-                        "(\"id\", \"role\", npc_spawn_tag) with role one of {}",
-                        roles.join(", ")
-                    ),
-                ))
-            }
+            ParamValue::List(items) => Err(invalid_chunk(spec, items)),
             other => Err(wrong(other)),
         },
     }
+}
+
+/// `spec`'s value is of the wrong type.
+fn wrong_type(spec: &ParamSpec, found: &ParamValue) -> ParamProblem {
+    ParamProblem::new(
+        spec.name,
+        format!("parameter `{}` is {}", spec.name, describe_value(found)),
+        spec.ty.describe(),
+    )
+}
+
+/// `spec`'s value (shown as `shown`) is outside its range.
+fn out_of_range(spec: &ParamSpec, shown: String) -> ParamProblem {
+    ParamProblem::new(
+        spec.name,
+        format!("parameter `{}` is {shown}, out of range", spec.name),
+        format!(
+            "{} in {}{}",
+            spec.ty.describe(),
+            spec.range.describe(),
+            unit_suffix(spec)
+        ),
+    )
+}
+
+/// Whether `v` is in `spec`'s integer range (any integer when it has none).
+fn int_in_range(spec: &ParamSpec, v: i64) -> bool {
+    match spec.range {
+        ParamRange::Int { min, max } => (min..=max).contains(&v),
+        _ => true,
+    }
+}
+
+/// Whether `v` is finite and in `spec`'s float range, if it has one.
+fn float_in_range(spec: &ParamSpec, v: f64) -> bool {
+    match spec.range {
+        ParamRange::Float { min, max } => v.is_finite() && min <= v && v <= max,
+        _ => v.is_finite(),
+    }
+}
+
+/// Checks every rectangle of a list; the first bad one is the problem, located at its item.
+fn normalize_rect_list(spec: &ParamSpec, items: &[ParamValue]) -> Result<ParamValue, ParamProblem> {
+    let int_ok = |v: i64| int_in_range(spec, v);
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            check_rect(item, &int_ok).map_err(|bad| match bad {
+                BadRect::NotARect => ParamProblem::new(
+                    spec.name,
+                    format!(
+                        "item {index} of `{}` is {}",
+                        spec.name,
+                        describe_value(item)
+                    ),
+                    ParamType::Rect.describe(),
+                )
+                .at_item(index),
+                BadRect::OutOfRange(shown) => ParamProblem::new(
+                    spec.name,
+                    format!("item {index} of `{}` is {shown}, out of range", spec.name),
+                    format!(
+                        "coordinates in {}{}",
+                        spec.range.describe(),
+                        unit_suffix(spec)
+                    ),
+                )
+                .at_item(index),
+                BadRect::Empty(shown) => empty_rect(spec, Some(index), &shown),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(ParamValue::List)
+}
+
+/// The first item of a chunk list that is not a valid chunk.
+fn invalid_chunk(spec: &ParamSpec, items: &[ParamValue]) -> ParamProblem {
+    let roles: Vec<&str> = ChunkRole::ALL.iter().map(|r| r.name()).collect();
+    let index = items
+        .iter()
+        .position(|item| as_chunk(item).is_none())
+        .unwrap_or(0);
+    ParamProblem::new(
+        spec.name,
+        format!("chunk {index} of `{}` is not a valid chunk", spec.name),
+        format!(
+            "(\"id\", \"role\", npc_spawn_tag) with role one of {}",
+            roles.join(", ")
+        ),
+    )
 }
 
 /// Why a value is not an acceptable rectangle (with the rectangle as written, when it is one).

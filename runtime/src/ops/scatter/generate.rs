@@ -95,114 +95,162 @@ where
     P: BlockSource + ?Sized,
     V: BlockSource + ?Sized,
 {
-    let params = layer.params;
-    let per_cell = params.candidates_per_cell;
-    let buffers = &mut row.buffers;
-    buffers.scopes.clear();
-    for cx in evaluated.min_x..=evaluated.max_x {
-        for k in 0..per_cell {
-            buffers.scopes.push(layer.id_of(k, cx, cy).bits());
+    let draws = RowDraws {
+        layer,
+        placement_source,
+        evaluated,
+        cy,
+    };
+    draws.offset_words(&mut row.buffers);
+    draws.place_candidates(row)?;
+    draws.rank_eligible(order, variant_source, row)
+}
+
+/// What the draws of one row of cells share.
+struct RowDraws<'a, P: ?Sized> {
+    layer: &'a Layer<'a>,
+    placement_source: &'a P,
+    evaluated: &'a CellBox,
+    cy: i64,
+}
+
+impl<P: BlockSource + ?Sized> RowDraws<'_, P> {
+    /// Fills the scope of every candidate of the row, in (cx, k) order, and the first words of
+    /// their x and y offsets.
+    fn offset_words(&self, buffers: &mut DrawBuffers) {
+        let (layer, evaluated) = (self.layer, self.evaluated);
+        let per_cell = layer.params.candidates_per_cell;
+        buffers.scopes.clear();
+        for cx in evaluated.min_x..=evaluated.max_x {
+            for k in 0..per_cell {
+                buffers.scopes.push(layer.id_of(k, cx, self.cy).bits());
+            }
+        }
+        let count = buffers.scopes.len();
+        let [x_words, y_words, _, _] = &mut buffers.words;
+        for (words, slot) in [(&mut *x_words, OFFSET_X), (&mut *y_words, OFFSET_Y)] {
+            words.resize(count, 0);
+            self.placement_source
+                .first_words(&buffers.scopes, EVENT, slot.dimension, words);
         }
     }
-    let count = buffers.scopes.len();
-    let [x_words, y_words, priority_words, variant_words] = &mut buffers.words;
-    for (words, slot) in [(&mut *x_words, OFFSET_X), (&mut *y_words, OFFSET_Y)] {
-        words.resize(count, 0);
-        placement_source.first_words(&buffers.scopes, EVENT, slot.dimension, words);
-    }
 
-    // Positions and eligibility.
-    row.candidates.clear();
-    row.candidates.reserve(count);
-    row.slots.reset(layer.slot_padding(), count);
-    buffers.eligible_scopes.clear();
-    let cell_size = params.cell_size;
-    let y0 = cy * cell_size;
-    let per_cell = per_cell as usize;
-    let cells = buffers
-        .scopes
-        .chunks_exact(per_cell)
-        .zip(x_words.chunks_exact(per_cell))
-        .zip(y_words.chunks_exact(per_cell));
-    for (cx, ((scopes, x_words), y_words)) in (evaluated.min_x..=evaluated.max_x).zip(cells) {
-        let x0 = cx * cell_size;
-        for ((&scope, &x_word), &y_word) in scopes.iter().zip(x_words).zip(y_words) {
-            let offset = |slot: super::address::DrawSlot, word| {
-                bounded_from_first(
-                    placement_source,
-                    Address::new(scope, EVENT, slot.dimension),
-                    &layer.cell_bound,
-                    word,
-                )
-            };
-            let x = x0 + i64::from(offset(OFFSET_X, x_word)?);
-            let y = y0 + i64::from(offset(OFFSET_Y, y_word)?);
-            let mut candidate = Candidate {
-                x,
-                y,
-                id: layer.id_of_bits(scope),
-                priority: 0,
-                radius: INELIGIBLE,
-                tag: OUTSIDE_REGION,
-            };
-            if params.region.contains(x, y) {
-                if let Some(index) = params.keep_outs.iter().position(|r| r.contains(x, y)) {
-                    // `index < MAX_KEEP_OUTS`, which fits u32.
-                    candidate.tag = index as u32;
-                } else {
-                    // Eligible: priority and variant follow in the next pass.
-                    candidate.radius = 0;
-                    buffers.eligible_scopes.push(scope);
+    /// Replaces the row's candidates with their positions and eligibility (outside the region,
+    /// in a keep-out, or eligible), collecting the eligible scopes for the next pass.
+    fn place_candidates(&self, row: &mut GeneratedRow) -> Result<(), ScatterError> {
+        let (layer, evaluated) = (self.layer, self.evaluated);
+        let params = layer.params;
+        let buffers = &mut row.buffers;
+        let count = buffers.scopes.len();
+        let [x_words, y_words, _, _] = &buffers.words;
+        row.candidates.clear();
+        row.candidates.reserve(count);
+        row.slots.reset(layer.slot_padding(), count);
+        buffers.eligible_scopes.clear();
+        let cell_size = params.cell_size;
+        let y0 = self.cy * cell_size;
+        let per_cell = params.candidates_per_cell as usize;
+        let cells = buffers
+            .scopes
+            .chunks_exact(per_cell)
+            .zip(x_words.chunks_exact(per_cell))
+            .zip(y_words.chunks_exact(per_cell));
+        for (cx, ((scopes, x_words), y_words)) in (evaluated.min_x..=evaluated.max_x).zip(cells) {
+            let x0 = cx * cell_size;
+            for ((&scope, &x_word), &y_word) in scopes.iter().zip(x_words).zip(y_words) {
+                let offset = |slot: super::address::DrawSlot, word| {
+                    bounded_from_first(
+                        self.placement_source,
+                        Address::new(scope, EVENT, slot.dimension),
+                        &layer.cell_bound,
+                        word,
+                    )
+                };
+                let x = x0 + i64::from(offset(OFFSET_X, x_word)?);
+                let y = y0 + i64::from(offset(OFFSET_Y, y_word)?);
+                let mut candidate = Candidate {
+                    x,
+                    y,
+                    id: layer.id_of_bits(scope),
+                    priority: 0,
+                    radius: INELIGIBLE,
+                    tag: OUTSIDE_REGION,
+                };
+                if params.region.contains(x, y) {
+                    if let Some(index) = params.keep_outs.iter().position(|r| r.contains(x, y)) {
+                        // `index < MAX_KEEP_OUTS`, which fits u32.
+                        candidate.tag = index as u32;
+                    } else {
+                        // Eligible: priority and variant follow in the next pass.
+                        candidate.radius = 0;
+                        buffers.eligible_scopes.push(scope);
+                    }
                 }
+                row.slots.set_position(row.candidates.len(), x, y);
+                row.candidates.push(candidate);
             }
-            row.slots.set_position(row.candidates.len(), x, y);
-            row.candidates.push(candidate);
         }
+        Ok(())
     }
 
-    // Priority and variant of the eligible candidates.
-    let eligible = buffers.eligible_scopes.len();
-    priority_words.resize(eligible, 0);
-    placement_source.first_words(
-        &buffers.eligible_scopes,
-        EVENT,
-        PRIORITY.dimension,
-        priority_words,
-    );
-    variant_words.resize(eligible, 0);
-    variant_source.first_words(
-        &buffers.eligible_scopes,
-        EVENT,
-        VARIANT.dimension,
-        variant_words,
-    );
-    let mut draws = priority_words.iter().zip(variant_words.iter());
-    let cells = row.candidates.chunks_mut(per_cell);
-    for ((cx, cell), first_slot) in (evaluated.min_x..).zip(cells).zip((0..).step_by(per_cell)) {
-        for (k, candidate) in (0..).zip(cell.iter_mut()) {
-            if !candidate.is_eligible() {
-                continue;
+    /// Draws the priority and variant of the eligible candidates, giving each its variant's
+    /// radius and its rank in the conflict lanes.
+    fn rank_eligible<V: BlockSource + ?Sized>(
+        &self,
+        order: &RankOrder<'_>,
+        variant_source: &V,
+        row: &mut GeneratedRow,
+    ) -> Result<(), ScatterError> {
+        let layer = self.layer;
+        let per_cell = layer.params.candidates_per_cell as usize;
+        let buffers = &mut row.buffers;
+        let [_, _, priority_words, variant_words] = &mut buffers.words;
+        let eligible = buffers.eligible_scopes.len();
+        priority_words.resize(eligible, 0);
+        self.placement_source.first_words(
+            &buffers.eligible_scopes,
+            EVENT,
+            PRIORITY.dimension,
+            priority_words,
+        );
+        variant_words.resize(eligible, 0);
+        variant_source.first_words(
+            &buffers.eligible_scopes,
+            EVENT,
+            VARIANT.dimension,
+            variant_words,
+        );
+        let mut draws = priority_words.iter().zip(variant_words.iter());
+        let cells = row.candidates.chunks_mut(per_cell);
+        for ((cx, cell), first_slot) in (self.evaluated.min_x..)
+            .zip(cells)
+            .zip((0..).step_by(per_cell))
+        {
+            for (k, candidate) in (0..).zip(cell.iter_mut()) {
+                if !candidate.is_eligible() {
+                    continue;
+                }
+                let Some((&priority, &variant_word)) = draws.next() else {
+                    break;
+                };
+                let draw = bounded_from_first(
+                    variant_source,
+                    VARIANT.address(candidate.id),
+                    &layer.weight_bound,
+                    variant_word,
+                )?;
+                let variant = layer.variant_of(draw);
+                candidate.priority = priority;
+                candidate.radius = layer.radii.get(variant).copied().unwrap_or(0);
+                // `variant < MAX_VARIANTS`, which fits u32.
+                candidate.tag = variant as u32;
+                row.slots.set_eligible(
+                    first_slot + k as usize,
+                    i64::from(candidate.radius),
+                    order.rank(priority, k, cx, self.cy),
+                );
             }
-            let Some((&priority, &variant_word)) = draws.next() else {
-                break;
-            };
-            let draw = bounded_from_first(
-                variant_source,
-                VARIANT.address(candidate.id),
-                &layer.weight_bound,
-                variant_word,
-            )?;
-            let variant = layer.variant_of(draw);
-            candidate.priority = priority;
-            candidate.radius = layer.radii.get(variant).copied().unwrap_or(0);
-            // `variant < MAX_VARIANTS`, which fits u32.
-            candidate.tag = variant as u32;
-            row.slots.set_eligible(
-                first_slot + k as usize,
-                i64::from(candidate.radius),
-                order.rank(priority, k, cx, cy),
-            );
         }
+        Ok(())
     }
-    Ok(())
 }

@@ -81,6 +81,78 @@ pub(super) struct Layer<'a> {
     key_base: ScatterKey,
 }
 
+/// The cells intersecting `region` (not empty), which must fit `i16`.
+fn region_cells(region: super::Rect, cell_size: i64) -> Result<CellBox, ScatterError> {
+    let region_cells = CellBox {
+        min_x: region.min_x.div_euclid(cell_size),
+        min_y: region.min_y.div_euclid(cell_size),
+        max_x: (region.max_x - 1).div_euclid(cell_size),
+        max_y: (region.max_y - 1).div_euclid(cell_size),
+    };
+    let fits = |v: i64| i16::try_from(v).is_ok();
+    if ![
+        region_cells.min_x,
+        region_cells.min_y,
+        region_cells.max_x,
+        region_cells.max_y,
+    ]
+    .into_iter()
+    .all(fits)
+    {
+        return Err(ScatterError::RegionCells {
+            min_x: region_cells.min_x,
+            min_y: region_cells.min_y,
+            max_x: region_cells.max_x,
+            max_y: region_cells.max_y,
+        });
+    }
+    Ok(region_cells)
+}
+
+/// At most [`MAX_KEEP_OUTS`] keep-outs, none inverted.
+fn check_keep_outs(params: &ScatterParams) -> Result<(), ScatterError> {
+    if params.keep_outs.len() > MAX_KEEP_OUTS {
+        return Err(ScatterError::TooManyKeepOuts {
+            count: params.keep_outs.len(),
+        });
+    }
+    if let Some(index) = params
+        .keep_outs
+        .iter()
+        .position(|r| r.min_x > r.max_x || r.min_y > r.max_y)
+    {
+        return Err(ScatterError::InvertedKeepOut { index });
+    }
+    Ok(())
+}
+
+/// The variants' cumulative weights, their exclusion radii (each within the cell size) and
+/// their total weight.
+fn variant_tables(
+    params: &ScatterParams,
+    cell_size: i64,
+) -> Result<(Vec<u32>, Vec<i32>, u32), ScatterError> {
+    let mut cumulative_weights = Vec::with_capacity(params.variants.len());
+    let mut radii = Vec::with_capacity(params.variants.len());
+    let mut total: u32 = 0;
+    for (index, variant) in params.variants.iter().enumerate() {
+        if variant.weight == 0 {
+            return Err(ScatterError::VariantWeight { index });
+        }
+        total = total
+            .checked_add(variant.weight)
+            .ok_or(ScatterError::TotalWeight)?;
+        cumulative_weights.push(total);
+        let radius = variant.exclusion_radius;
+        if !(0..=cell_size).contains(&radius) {
+            return Err(ScatterError::ExclusionRadius { index, radius });
+        }
+        // 0 ≤ radius ≤ cell_size ≤ 2^29.
+        radii.push(radius as i32);
+    }
+    Ok((cumulative_weights, radii, total))
+}
+
 impl<'a> Layer<'a> {
     pub(super) fn new(params: &'a ScatterParams) -> Result<Layer<'a>, ScatterError> {
         let cell_size = params.cell_size;
@@ -100,41 +172,8 @@ impl<'a> Layer<'a> {
         if region.is_empty() {
             return Err(ScatterError::EmptyRegion);
         }
-        let region_cells = CellBox {
-            min_x: region.min_x.div_euclid(cell_size),
-            min_y: region.min_y.div_euclid(cell_size),
-            max_x: (region.max_x - 1).div_euclid(cell_size),
-            max_y: (region.max_y - 1).div_euclid(cell_size),
-        };
-        let fits = |v: i64| i16::try_from(v).is_ok();
-        if ![
-            region_cells.min_x,
-            region_cells.min_y,
-            region_cells.max_x,
-            region_cells.max_y,
-        ]
-        .into_iter()
-        .all(fits)
-        {
-            return Err(ScatterError::RegionCells {
-                min_x: region_cells.min_x,
-                min_y: region_cells.min_y,
-                max_x: region_cells.max_x,
-                max_y: region_cells.max_y,
-            });
-        }
-        if params.keep_outs.len() > MAX_KEEP_OUTS {
-            return Err(ScatterError::TooManyKeepOuts {
-                count: params.keep_outs.len(),
-            });
-        }
-        if let Some(index) = params
-            .keep_outs
-            .iter()
-            .position(|r| r.min_x > r.max_x || r.min_y > r.max_y)
-        {
-            return Err(ScatterError::InvertedKeepOut { index });
-        }
+        let region_cells = region_cells(region, cell_size)?;
+        check_keep_outs(params)?;
         if params.variants.is_empty() {
             return Err(ScatterError::NoVariants);
         }
@@ -143,24 +182,7 @@ impl<'a> Layer<'a> {
                 count: params.variants.len(),
             });
         }
-        let mut cumulative_weights = Vec::with_capacity(params.variants.len());
-        let mut radii = Vec::with_capacity(params.variants.len());
-        let mut total: u32 = 0;
-        for (index, variant) in params.variants.iter().enumerate() {
-            if variant.weight == 0 {
-                return Err(ScatterError::VariantWeight { index });
-            }
-            total = total
-                .checked_add(variant.weight)
-                .ok_or(ScatterError::TotalWeight)?;
-            cumulative_weights.push(total);
-            let radius = variant.exclusion_radius;
-            if !(0..=cell_size).contains(&radius) {
-                return Err(ScatterError::ExclusionRadius { index, radius });
-            }
-            // 0 ≤ radius ≤ cell_size ≤ 2^29.
-            radii.push(radius as i32);
-        }
+        let (cumulative_weights, radii, total) = variant_tables(params, cell_size)?;
         let total_weight = NonZeroU32::new(total).ok_or(ScatterError::TotalWeight)?;
         // Room and layer are checked through the packing itself, so nothing can truncate later.
         let key_base = ScatterKey::try_new(params.room, params.layer, 0, 0, 0)?;

@@ -1117,7 +1117,21 @@ fn unit_command(name: &str) -> Option<DirectiveCommand> {
 
 /// Decodes the struct commands that name one or two fields.
 fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<DirectiveCommand>> {
-    let fields: &[&str] = match name {
+    let fields = struct_command_fields(name)?;
+    let Some(record) = cx.record(node, name, fields) else {
+        return Some(None);
+    };
+    let command = match name {
+        "Claim" | "Release" | "Rendezvous" | "Redirect" | "RendezvousWith" | "RedirectTo"
+        | "Escape" | "Knockdown" | "Stand" => pedestrian_command(name, &record, cx),
+        _ => world_command(name, &record, cx),
+    };
+    Some(command)
+}
+
+/// The fields of each struct command; `None` for a name that is not one.
+fn struct_command_fields(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
         "Claim" => &["owner", "allow_transfer"],
         "Release" => &["owner"],
         "Rendezvous" | "Redirect" => &["goal"],
@@ -1144,107 +1158,125 @@ fn struct_command(name: &str, node: &Node, cx: &mut Decoder) -> Option<Option<Di
             "accepted_disguises",
         ],
         _ => return None,
-    };
-    let Some(record) = cx.record(node, name, fields) else {
-        return Some(None);
-    };
-    let command =
-        match name {
-            "Claim" => {
-                let owner = cx.required(&record, "owner");
-                let allow_transfer = cx.defaulted(&record, "allow_transfer", false);
-                owner
-                    .zip(allow_transfer)
-                    .map(|(owner, allow_transfer)| DirectiveCommand::Claim {
-                        owner,
-                        allow_transfer,
-                    })
-            }
-            "Release" => cx
-                .required(&record, "owner")
-                .map(|owner| DirectiveCommand::Release { owner }),
-            "Rendezvous" => cx
-                .required(&record, "goal")
-                .map(|goal| DirectiveCommand::Rendezvous { goal }),
-            "Redirect" => cx
-                .required(&record, "goal")
-                .map(|goal| DirectiveCommand::Redirect { goal }),
-            "RendezvousWith" | "RedirectTo" => {
-                let object = cx.required(&record, "object");
-                let offset = cx.defaulted(&record, "offset", Vec3::default());
-                object.zip(offset).map(|(object, offset)| {
-                    if name == "RendezvousWith" {
-                        DirectiveCommand::RendezvousWith { object, offset }
-                    } else {
-                        DirectiveCommand::RedirectTo { object, offset }
-                    }
+    })
+}
+
+/// Decodes the struct commands addressed to pedestrians.
+fn pedestrian_command(
+    name: &str,
+    record: &crate::project::decode::Record<'_>,
+    cx: &mut Decoder,
+) -> Option<DirectiveCommand> {
+    match name {
+        "Claim" => {
+            let owner = cx.required(record, "owner");
+            let allow_transfer = cx.defaulted(record, "allow_transfer", false);
+            owner
+                .zip(allow_transfer)
+                .map(|(owner, allow_transfer)| DirectiveCommand::Claim {
+                    owner,
+                    allow_transfer,
                 })
-            }
-            "Escape" => {
-                let threat = cx.required(&record, "threat");
-                let safe = cx.required(&record, "safe_distance_m");
-                threat
-                    .zip(safe)
-                    .map(|(threat, safe_distance_m)| DirectiveCommand::Escape {
-                        threat,
-                        safe_distance_m,
-                    })
-            }
-            "Knockdown" => cx
-                .required(&record, "impulse_n_s")
-                .map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
-            "SetNoSpawnBox" => cx
-                .required(&record, "bounds")
-                .map(|bounds| DirectiveCommand::SetNoSpawnBox { bounds }),
-            "SetNoRemovalBox" => cx
-                .required(&record, "bounds")
-                .map(|bounds| DirectiveCommand::SetNoRemovalBox { bounds }),
-            "ForcedInit" => cx
-                .defaulted(&record, "duration_s", DEFAULT_FORCED_INIT_S)
-                .map(|duration_s| DirectiveCommand::ForcedInit { duration_s }),
-            "Stand" => cx
-                .required(&record, "duration_s")
-                .map(|duration_s| DirectiveCommand::Stand { duration_s }),
-            "SetObserverFade" => {
-                let observer = cx.required(&record, "observer");
-                let fade = cx.required(&record, "fade");
-                observer
-                    .zip(fade)
-                    .map(|(observer, fade)| DirectiveCommand::SetObserverFade { observer, fade })
-            }
-            "SetObserverValid" => {
-                let observer = cx.required(&record, "observer");
-                let valid = cx.required(&record, "valid");
-                observer
-                    .zip(valid)
-                    .map(|(observer, valid)| DirectiveCommand::SetObserverValid { observer, valid })
-            }
-            "SetRemovalMultiplier" => cx
-                .required(&record, "multiplier")
-                .map(|multiplier| DirectiveCommand::SetRemovalMultiplier { multiplier }),
-            "SetVehicleIntent" => cx
-                .required(&record, "intent")
-                .map(|intent| DirectiveCommand::SetVehicleIntent { intent }),
-            "SetVehicleRelation" => cx
-                .required(&record, "relation")
-                .map(|relation| DirectiveCommand::SetVehicleRelation { relation }),
-            "QueueEvent" => cx
-                .required(&record, "duration_s")
-                .map(|duration_s| DirectiveCommand::QueueEvent { duration_s }),
-            "PausePopulation" => cx
-                .required(&record, "duration_s")
-                .map(|duration_s| DirectiveCommand::PausePopulation { duration_s }),
-            "Panic" | "SetRelevance" | "LineOfSight" => crowd_command(name, &record, cx),
-            "PlaceObstacle" | "RemoveObstacle" => scene_command(name, &record, cx),
-            _ => {
-                let family = cx.required(&record, "family");
-                let available = cx.required(&record, "available");
-                family.zip(available).map(|(family, available)| {
-                    DirectiveCommand::SetFamilyAvailable { family, available }
+        }
+        "Release" => cx
+            .required(record, "owner")
+            .map(|owner| DirectiveCommand::Release { owner }),
+        "Rendezvous" => cx
+            .required(record, "goal")
+            .map(|goal| DirectiveCommand::Rendezvous { goal }),
+        "Redirect" => cx
+            .required(record, "goal")
+            .map(|goal| DirectiveCommand::Redirect { goal }),
+        "RendezvousWith" | "RedirectTo" => {
+            let object = cx.required(record, "object");
+            let offset = cx.defaulted(record, "offset", Vec3::default());
+            object.zip(offset).map(|(object, offset)| {
+                if name == "RendezvousWith" {
+                    DirectiveCommand::RendezvousWith { object, offset }
+                } else {
+                    DirectiveCommand::RedirectTo { object, offset }
+                }
+            })
+        }
+        "Escape" => {
+            let threat = cx.required(record, "threat");
+            let safe = cx.required(record, "safe_distance_m");
+            threat
+                .zip(safe)
+                .map(|(threat, safe_distance_m)| DirectiveCommand::Escape {
+                    threat,
+                    safe_distance_m,
                 })
-            }
-        };
-    Some(command)
+        }
+        "Knockdown" => cx
+            .required(record, "impulse_n_s")
+            .map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
+        "Stand" => cx
+            .required(record, "duration_s")
+            .map(|duration_s| DirectiveCommand::Stand { duration_s }),
+        _ => None,
+    }
+}
+
+/// Decodes the struct commands addressed to the world: boxes, population, observers, vehicles,
+/// crowds, the scene and families.
+fn world_command(
+    name: &str,
+    record: &crate::project::decode::Record<'_>,
+    cx: &mut Decoder,
+) -> Option<DirectiveCommand> {
+    match name {
+        "SetNoSpawnBox" => cx
+            .required(record, "bounds")
+            .map(|bounds| DirectiveCommand::SetNoSpawnBox { bounds }),
+        "SetNoRemovalBox" => cx
+            .required(record, "bounds")
+            .map(|bounds| DirectiveCommand::SetNoRemovalBox { bounds }),
+        "ForcedInit" => cx
+            .defaulted(record, "duration_s", DEFAULT_FORCED_INIT_S)
+            .map(|duration_s| DirectiveCommand::ForcedInit { duration_s }),
+        "SetObserverFade" => {
+            let observer = cx.required(record, "observer");
+            let fade = cx.required(record, "fade");
+            observer
+                .zip(fade)
+                .map(|(observer, fade)| DirectiveCommand::SetObserverFade { observer, fade })
+        }
+        "SetObserverValid" => {
+            let observer = cx.required(record, "observer");
+            let valid = cx.required(record, "valid");
+            observer
+                .zip(valid)
+                .map(|(observer, valid)| DirectiveCommand::SetObserverValid { observer, valid })
+        }
+        "SetRemovalMultiplier" => cx
+            .required(record, "multiplier")
+            .map(|multiplier| DirectiveCommand::SetRemovalMultiplier { multiplier }),
+        "SetVehicleIntent" => cx
+            .required(record, "intent")
+            .map(|intent| DirectiveCommand::SetVehicleIntent { intent }),
+        "SetVehicleRelation" => cx
+            .required(record, "relation")
+            .map(|relation| DirectiveCommand::SetVehicleRelation { relation }),
+        "QueueEvent" => cx
+            .required(record, "duration_s")
+            .map(|duration_s| DirectiveCommand::QueueEvent { duration_s }),
+        "PausePopulation" => cx
+            .required(record, "duration_s")
+            .map(|duration_s| DirectiveCommand::PausePopulation { duration_s }),
+        "Panic" | "SetRelevance" | "LineOfSight" => crowd_command(name, record, cx),
+        "PlaceObstacle" | "RemoveObstacle" => scene_command(name, record, cx),
+        _ => {
+            let family = cx.required(record, "family");
+            let available = cx.required(record, "available");
+            family
+                .zip(available)
+                .map(|(family, available)| DirectiveCommand::SetFamilyAvailable {
+                    family,
+                    available,
+                })
+        }
+    }
 }
 
 /// The thickness of a placed obstacle whose directive gives none, meters (a barrier's default).
@@ -1348,6 +1380,8 @@ impl Decode for DirectiveCommand {
 }
 
 impl Encode for DirectiveCommand {
+    // Long because (over 80 lines): a flat table, one arm per command variant naming its
+    // fields, the mirror of `struct_command_fields`; split up, it would only be scattered.
     fn encode(&self) -> Doc {
         use DirectiveCommand as C;
         let one = |name, field, value: Doc| Doc::Struct(name, vec![(field, value)]);

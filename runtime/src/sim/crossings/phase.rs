@@ -371,16 +371,9 @@ struct Queried {
 fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     let settings = &config.scenario.crossings;
     let index = sets.index;
+    let mut queue = listed_queue_occupancy(config, sets);
     let agents = &mut *sets.agents;
     let n = agents.len();
-    let mut queue = QueueOccupancy::new(config.space.crosswalks.len(), settings.capacity());
-    // Only listed rows can demand (a clean record is in Approach).
-    for &row in sets.rows.iter() {
-        let c = &agents.crosswalk[row as usize];
-        if c.phase.demands() {
-            queue.take(c.crosswalk, c.entry_side, c.slot);
-        }
-    }
     let (mut processed, mut deferred) = (0u64, 0u64);
     let cursor = sets.state.query_cursor as usize;
     let mut next_cursor = None;
@@ -421,14 +414,7 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
         }
         processed += 1;
         next_cursor = Some((row + 1) % n);
-        let found = index
-            .query(agents.route[row], agents.position[row])
-            .copied()
-            .find(|c| {
-                let (_, ahead) = c.ahead(agents.distance_m[row], agents.direction[row]);
-                ahead <= settings.reach_m() && ahead >= -c.length_m()
-            });
-        if let Some(crossing) = found {
+        if let Some(crossing) = crossing_ahead(config, index, agents, row) {
             bind(config, settings, agents, &mut queue, row, crossing);
             let c = &agents.crosswalk[row];
             held += u64::from(c.held);
@@ -443,14 +429,52 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     if deferred > 0 {
         sets.state.query_cursor = next_cursor.map_or(0, |c| c as u32);
     }
-    let stats = &mut sets.state.stats;
+    count_queries(sets.state, processed, deferred);
+    Queried {
+        bound_now: sets.rows.len() > listed,
+    }
+}
+
+/// The queue places the listed rows hold (only listed rows can demand: a clean record is in
+/// Approach).
+fn listed_queue_occupancy(config: &WorldConfig, sets: &CrossingSets<'_>) -> QueueOccupancy {
+    let settings = &config.scenario.crossings;
+    let agents = &*sets.agents;
+    let mut queue = QueueOccupancy::new(config.space.crosswalks.len(), settings.capacity());
+    for &row in sets.rows.iter() {
+        let c = &agents.crosswalk[row as usize];
+        if c.phase.demands() {
+            queue.take(c.crosswalk, c.entry_side, c.slot);
+        }
+    }
+    queue
+}
+
+/// The first crossing of the walker's route near it that lies ahead within reach (or that it
+/// is already on).
+fn crossing_ahead(
+    config: &WorldConfig,
+    index: &CrossingIndex,
+    agents: &Agents,
+    row: usize,
+) -> Option<RouteCrossing> {
+    let settings = &config.scenario.crossings;
+    index
+        .query(agents.route[row], agents.position[row])
+        .copied()
+        .find(|c| {
+            let (_, ahead) = c.ahead(agents.distance_m[row], agents.direction[row]);
+            ahead <= settings.reach_m() && ahead >= -c.length_m()
+        })
+}
+
+/// Records this step's processed and deferred queries, and their totals.
+fn count_queries(state: &mut CrossingsState, processed: u64, deferred: u64) {
+    let stats = &mut state.stats;
     stats.queries_processed = processed;
     stats.queries_deferred = deferred;
     stats.queries_processed_total += processed;
     stats.queries_deferred_total += deferred;
-    Queried {
-        bound_now: sets.rows.len() > listed,
-    }
 }
 
 /// Binds row `row` to `crossing`: on the carriageway already it is committed; within the entry

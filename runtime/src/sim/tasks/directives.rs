@@ -206,6 +206,15 @@ fn world_command(
         }
         _ => {}
     }
+    world_state_command(config, sets, command)
+}
+
+/// A world command on the world's state (boxes, requests, observers, families).
+fn world_state_command(
+    config: &WorldConfig,
+    sets: &mut Sets<'_>,
+    command: &Command,
+) -> Result<(), Unresolved> {
     let frame = sets.frame;
     let state = &mut *sets.state;
     match command {
@@ -329,24 +338,29 @@ fn ped_command(
         }
         command => {
             let Some(handle) = handle else { return };
-            match knock.intent(handle) {
-                Some(intent) => {
-                    let mut apply = |sets: &mut Sets<'_>| {
-                        task_command((config, paths), sets, row, handle, command);
-                    };
-                    let cancel = matches!(command, Command::Cancel);
-                    control::command_while_down(
-                        sets,
-                        knock,
-                        (row, handle),
-                        intent,
-                        cancel,
-                        &mut apply,
-                    );
-                }
-                None => task_command((config, paths), sets, row, handle, command),
-            }
+            task_command_unless_down((config, paths), sets, knock, (row, handle), command);
         }
+    }
+}
+
+/// A task command on a ped that is not pooled: run now, or (knocked down) as the knockdown's
+/// intent says.
+fn task_command_unless_down(
+    (config, paths): (&WorldConfig, &PathGrid),
+    sets: &mut Sets<'_>,
+    knock: &mut Knockdowns,
+    (row, handle): (usize, crate::sim::AgentHandle),
+    command: &Command,
+) {
+    match knock.intent(handle) {
+        Some(intent) => {
+            let mut apply = |sets: &mut Sets<'_>| {
+                task_command((config, paths), sets, row, handle, command);
+            };
+            let cancel = matches!(command, Command::Cancel);
+            control::command_while_down(sets, knock, (row, handle), intent, cancel, &mut apply);
+        }
+        None => task_command((config, paths), sets, row, handle, command),
     }
 }
 

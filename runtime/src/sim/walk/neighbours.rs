@@ -1158,6 +1158,10 @@ mod lanes {
     /// order; nothing moves meanwhile), the leaders' room taken by [`least_room`].
     #[target_feature(enable = "avx512f,popcnt")]
     #[inline]
+    // Long because (over 80 lines): one AVX-512 kernel whose block loop keeps its lane vectors
+    // and masks in registers across a batch; split, every piece becomes another `unsafe`
+    // `target_feature` function with its own safety contract, and the hot loop's codegen is
+    // at the compiler's inlining mercy. Its steps are listed in the doc comment above.
     pub(super) fn gather_avx512(
         grid: &SpatialGrid,
         row: usize,

@@ -99,70 +99,22 @@ pub fn walk_agent(
     avoidance: Avoidance,
 ) -> WalkDecision {
     let steer_only = avoidance == Avoidance::SteerOnly;
-    let Some(route) = env.routes.get(agents.route[row] as usize) else {
-        return WalkDecision::Waiting(WaitReason::NoBudget);
-    };
-    let span = RouteSpan {
-        offset: agents.route_offset[row],
-        len: agents.route_len[row],
-    };
-    let Some(path) = env.route_points.path_of(agents.route[row], span) else {
-        return WalkDecision::Waiting(WaitReason::NoBudget);
+    let (connection, previous, width_m) = match current_connection(env, agents, row, steer_only) {
+        Ok(current) => current,
+        Err(decision) => return decision,
     };
     let here = agents.position[row];
-    let Some(mut connection) = Connection::of(path, agents.distance_m[row], agents.direction[row])
-    else {
-        return WalkDecision::Waiting(WaitReason::NoBudget);
-    };
-    let mut previous = connection.previous_progress(agents.distance_m[row]);
-    if connection.completed(here, previous) {
-        if steer_only {
-            return WalkDecision::Idle;
-        }
-        match connection.next(path) {
-            Some(next) => {
-                connection = next;
-                previous = 0.0;
-                agents.distance_m[row] = next.start_distance_m;
-            }
-            None if agents.stops_at_route_end[row] => return WalkDecision::Completed,
-            None => {
-                agents.direction[row] = -agents.direction[row];
-                agents.facing[row] = scale(connection.axis, -1.0);
-                return WalkDecision::TurnedBack;
-            }
-        }
-    }
-    if !steer_only {
-        agents.goal[row] = connection.goal;
-    }
     let budget = agents.speed_m_s[row] * env.dt_s;
     let full_step_m = connection.requested_step_m(budget);
     if full_step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoBudget);
     }
-    let horizon_s = LOOKAHEAD_M / agents.speed_m_s[row];
-    let reading = gather_walker(
-        grid,
-        row,
-        here,
-        connection.axis,
-        horizon_s,
-        full_step_m,
-        env.max_step_m,
-        &mut scratch.bodies,
-    );
-    // A candidate's prediction reaches one lookahead (its exit probe, when needed, one more).
-    env.blockers
-        .gather(here, LOOKAHEAD_M, &mut scratch.blockers);
-    env.blockers
-        .gather_shapes(here, LOOKAHEAD_M, &mut scratch.shapes);
+    let reading = gather_surroundings(env, grid, scratch, agents, row, &connection, full_step_m);
     let bodies = &mut scratch.bodies;
     let step_m = reading.followed_step_m.min(distance(here, connection.goal));
     if step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoRoomBehindLeader);
     }
-    let width_m = route.width_m();
     let desired = desired_direction(&connection, width_m, here, reading.oncoming);
     let mut scene = Walkway {
         connection: &connection,
@@ -186,24 +138,8 @@ pub fn walk_agent(
             Err(CandidateRejection::BodyConflict)
                 if !steer_only && agents.liveness[row].still_s >= YIELD_AFTER_S =>
             {
-                scene.yielding = true;
-                let left = rotate_left(connection.axis);
-                match steer::steer(env.fan, bodies, &mut scene, here, left, step_m) {
-                    Ok(choice) => {
-                        let endpoint = offset(here, choice.direction, step_m);
-                        let accepted = connection.accepted_cost(endpoint, previous, budget);
-                        agents.distance_m[row] = connection.distance_at(previous + accepted);
-                        agents.position[row] = endpoint;
-                        agents.facing[row] = desired;
-                        return WalkDecision::Yielded(choice.angle_deg);
-                    }
-                    Err(_) => {
-                        agents.facing[row] = desired;
-                        return WalkDecision::Waiting(WaitReason::NoSafeCandidate(
-                            CandidateRejection::BodyConflict,
-                        ));
-                    }
-                }
+                let step = (step_m, previous, budget);
+                return give_way(env.fan, bodies, &mut scene, agents, row, desired, step);
             }
             Err(straight) => {
                 // A waiting walker faces where it wants to go, so its neighbours read its heading
@@ -226,15 +162,143 @@ pub fn walk_agent(
             return WalkDecision::Waiting(WaitReason::StepRejected(reason));
         }
     }
-    let accepted = connection.accepted_cost(endpoint, previous, budget);
-    agents.distance_m[row] = connection.distance_at(previous + accepted);
-    agents.position[row] = endpoint;
+    move_to(&connection, agents, row, endpoint, (previous, budget));
     agents.facing[row] = choice.direction;
     match (choice.angle_deg, step_m < full_step_m) {
         (0, false) => WalkDecision::Straight,
         (0, true) => WalkDecision::Following,
         (angle, _) => WalkDecision::Steered(angle),
     }
+}
+
+/// The connection the walker in `row` walks, the progress it had made along it and its
+/// route's width; a completed connection hands over to the next one (or the walker turns back,
+/// or completes its route: the `Err` decision, as is a walker without a route or budget).
+#[inline]
+fn current_connection(
+    env: &WalkEnv<'_>,
+    agents: &mut Agents,
+    row: usize,
+    steer_only: bool,
+) -> Result<(Connection, f64, f64), WalkDecision> {
+    let Some(route) = env.routes.get(agents.route[row] as usize) else {
+        return Err(WalkDecision::Waiting(WaitReason::NoBudget));
+    };
+    let span = RouteSpan {
+        offset: agents.route_offset[row],
+        len: agents.route_len[row],
+    };
+    let Some(path) = env.route_points.path_of(agents.route[row], span) else {
+        return Err(WalkDecision::Waiting(WaitReason::NoBudget));
+    };
+    let here = agents.position[row];
+    let Some(mut connection) = Connection::of(path, agents.distance_m[row], agents.direction[row])
+    else {
+        return Err(WalkDecision::Waiting(WaitReason::NoBudget));
+    };
+    let mut previous = connection.previous_progress(agents.distance_m[row]);
+    if connection.completed(here, previous) {
+        if steer_only {
+            return Err(WalkDecision::Idle);
+        }
+        match connection.next(path) {
+            Some(next) => {
+                connection = next;
+                previous = 0.0;
+                agents.distance_m[row] = next.start_distance_m;
+            }
+            None if agents.stops_at_route_end[row] => return Err(WalkDecision::Completed),
+            None => {
+                agents.direction[row] = -agents.direction[row];
+                agents.facing[row] = scale(connection.axis, -1.0);
+                return Err(WalkDecision::TurnedBack);
+            }
+        }
+    }
+    if !steer_only {
+        agents.goal[row] = connection.goal;
+    }
+    Ok((connection, previous, route.width_m()))
+}
+
+/// Gathers the walker's surroundings into `scratch`: the bodies its candidates test (returning
+/// what the grid read of its leader and oncoming bodies) and the static blockers and shapes
+/// within one lookahead (a candidate's prediction reaches that far; its exit probe, when
+/// needed, one more).
+#[inline]
+fn gather_surroundings(
+    env: &WalkEnv<'_>,
+    grid: &SpatialGrid,
+    scratch: &mut Scratch,
+    agents: &Agents,
+    row: usize,
+    connection: &Connection,
+    full_step_m: f64,
+) -> super::neighbours::Reading {
+    let here = agents.position[row];
+    let horizon_s = LOOKAHEAD_M / agents.speed_m_s[row];
+    let reading = gather_walker(
+        grid,
+        row,
+        here,
+        connection.axis,
+        horizon_s,
+        full_step_m,
+        env.max_step_m,
+        &mut scratch.bodies,
+    );
+    env.blockers
+        .gather(here, LOOKAHEAD_M, &mut scratch.blockers);
+    env.blockers
+        .gather_shapes(here, LOOKAHEAD_M, &mut scratch.shapes);
+    reading
+}
+
+/// A walker stuck behind bodies gives way: the fan around its left-hand direction, steps back
+/// included. It steps (earning what progress the step makes) or waits, facing `desired`.
+/// `step` is the step's length, the progress made before it and the step's budget, meters.
+#[inline]
+fn give_way(
+    fan: &Fan,
+    bodies: &mut Bodies,
+    scene: &mut Walkway<'_>,
+    agents: &mut Agents,
+    row: usize,
+    desired: Vec2,
+    (step_m, previous, budget): (f64, f64, f64),
+) -> WalkDecision {
+    let (connection, here) = (scene.connection, scene.here);
+    scene.yielding = true;
+    let left = rotate_left(connection.axis);
+    match steer::steer(fan, bodies, scene, here, left, step_m) {
+        Ok(choice) => {
+            let endpoint = offset(here, choice.direction, step_m);
+            move_to(connection, agents, row, endpoint, (previous, budget));
+            agents.facing[row] = desired;
+            WalkDecision::Yielded(choice.angle_deg)
+        }
+        Err(_) => {
+            agents.facing[row] = desired;
+            WalkDecision::Waiting(WaitReason::NoSafeCandidate(
+                CandidateRejection::BodyConflict,
+            ))
+        }
+    }
+}
+
+/// Moves the walker in `row` to `endpoint`, earning the progress the step makes along
+/// `connection` (`previous` made before it, within the step's `budget`, meters).
+#[inline]
+fn move_to(
+    connection: &Connection,
+    agents: &mut Agents,
+    row: usize,
+    endpoint: Vec2,
+    (previous, budget): (f64, f64),
+) {
+    let accepted = connection.accepted_cost(endpoint, previous, budget);
+    agents.distance_m[row] = connection.distance_at(previous + accepted);
+    agents.position[row] = endpoint;
 }
 
 /// The walker's last reliable steering: the fan candidate of `angle_deg` (straight when the

@@ -38,6 +38,7 @@ pub mod terminal;
 
 // Parts of `simulate`.
 pub mod simulate_crossings;
+pub mod simulate_variant;
 pub mod trajectories;
 
 pub use check::check;
@@ -283,6 +284,14 @@ pub enum Command {
         /// `--trajectories FILE`, `--trajectory-every N` (`cli::trajectories`).
         #[command(flatten)]
         trajectories: trajectories::TrajectoryArgs,
+        /// Seed the world with N instead of the manifest's root seed (the content is still
+        /// generated at the manifest's seed); a sweep row's seed.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Set a stage parameter of the scenario's recipe: STAGE.PARAM=VALUE (RON value, as
+        /// `diff --set`), repeatable.
+        #[arg(long = "set", value_name = "STAGE.PARAM=VALUE")]
+        set: Vec<String>,
     },
     /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
     /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
@@ -463,6 +472,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             from_snapshot,
             memory_budget_mib,
             trajectories,
+            seed,
+            set,
         } => {
             let options = SimulateOptions {
                 scenario,
@@ -477,6 +488,10 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 memory_budget_mib: *memory_budget_mib,
                 history_frames: None,
                 trajectories: trajectories.clone(),
+                variant: simulate_variant::Variant {
+                    seed: *seed,
+                    sets: set,
+                },
             };
             simulate(project, &options, out)
         }

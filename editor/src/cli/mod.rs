@@ -323,6 +323,13 @@ pub enum Command {
         /// Evict least recently used cache entries beyond this many MiB (default 1024).
         #[arg(long, value_name = "MIB")]
         cache_budget_mib: Option<u64>,
+        /// Split every scatter stage over an authored region into tiles of N×N cells: each tile
+        /// is a work item (--plan, --shard, --items) and the stage is assembled from them.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        tile_cells: Option<u32>,
+        /// Cook only these work items (ids as --plan lists them, comma-separated) into the cache.
+        #[arg(long, value_name = "ID,…", conflicts_with_all = ["plan", "out"])]
+        items: Option<String>,
     },
     /// Re-hash and validate a cooked bundle; print what was checked; exit 1 if anything is off.
     Verify {
@@ -505,6 +512,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             shard,
             json,
             cache_budget_mib,
+            tile_cells,
+            items,
         } => {
             let args = cook::CookArgs {
                 out: dir.clone(),
@@ -515,6 +524,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 shard: shard.clone(),
                 json: *json,
                 cache_budget_mib: *cache_budget_mib,
+                tile_cells: *tile_cells,
+                items: items.clone(),
             };
             cook::cook(project, &args, out)
         }

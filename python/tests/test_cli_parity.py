@@ -16,7 +16,7 @@ FRAMES = 120
 
 
 def test_every_example_is_covered():
-    assert len(EXAMPLES) == 6
+    assert len(EXAMPLES) == 7
     assert len(SCENARIOS) == 20
 
 

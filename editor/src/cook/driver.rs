@@ -22,8 +22,8 @@ use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, Pro
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSource};
 
 use super::store::DiskCache;
-use super::tiles::{TileCook, TiledStage};
 use super::swap::{prepare_out, write_bundle, ReplacePolicy};
+use super::tiles::{TileCook, TiledStage};
 use crate::service::StageObserver;
 
 /// Options of one cook.
@@ -329,10 +329,19 @@ pub fn cook_project(
     for (recipe, plan) in &compiled.plans {
         let overrides = compiled.overrides_of(recipe);
         let mine = selected.iter().filter(|i| i.recipe == *recipe);
-        let (tiles, stages): (Vec<&&WorkItem>, Vec<&&WorkItem>) = mine.partition(|i| i.tile.is_some());
+        let (tiles, stages): (Vec<&&WorkItem>, Vec<&&WorkItem>) =
+            mine.partition(|i| i.tile.is_some());
         let owned: BTreeSet<u32> = if options.partial() {
             for item in tiles {
-                cook_tile_item(plan, item, seed, &overrides, &cache, &mut report, &mut in_use)?;
+                cook_tile_item(
+                    plan,
+                    item,
+                    seed,
+                    &overrides,
+                    &cache,
+                    &mut report,
+                    &mut in_use,
+                )?;
             }
             stages.iter().map(|i| i.stage).collect()
         } else {
@@ -561,7 +570,11 @@ fn check_item_ids(items: &[WorkItem], ids: Option<&[String]>) -> anyhow::Result<
             anyhow::bail!(
                 "--items: no work item `{id}` (the plan's items: {}{}; `cook --plan` lists them)",
                 known.join(", "),
-                if items.len() > known.len() { ", …" } else { "" }
+                if items.len() > known.len() {
+                    ", …"
+                } else {
+                    ""
+                }
             );
         }
     }

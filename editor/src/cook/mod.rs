@@ -16,7 +16,7 @@ pub use driver::{
     CookReport, StageCook, StageOutcome,
 };
 pub use store::{DiskCache, StoreHit, DEFAULT_BUDGET_BYTES};
-pub use tiles::{TileCook, TiledStage};
 pub use swap::{
     prepare_out, recover_swap, write_bundle, write_bundle_with, ReplacePolicy, SwapStep,
 };
+pub use tiles::{TileCook, TiledStage};

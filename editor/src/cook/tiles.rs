@@ -82,17 +82,11 @@ impl TiledStage<'_> {
                 Ok((hit.product, cook))
             }
             Err(miss) => {
-                let product = cook_tile(
-                    self.plan,
-                    self.stage,
-                    self.seed,
-                    self.overrides,
-                    tile,
-                    true,
-                )
-                .map_err(|e| {
-                    anyhow::anyhow!("recipe `{}`: tile {}: {e}", cook.recipe, cook.tile)
-                })?;
+                let product =
+                    cook_tile(self.plan, self.stage, self.seed, self.overrides, tile, true)
+                        .map_err(|e| {
+                            anyhow::anyhow!("recipe `{}`: tile {}: {e}", cook.recipe, cook.tile)
+                        })?;
                 let (entry, bytes) = self.entry(&product, tile, &record.key);
                 cache.store(&record, &entry, &bytes)?;
                 cook.hit = false;
@@ -167,20 +161,14 @@ impl TiledStage<'_> {
             products.push(product);
             cooks.push(cook);
         }
-        let output = assemble(
-            self.plan,
-            self.stage,
-            self.seed,
-            self.overrides,
-            &products,
-        )
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "recipe `{}`: stage {} from its tiles: {e}",
-                self.plan.recipe_id(),
-                self.stage.id()
-            )
-        })?;
+        let output = assemble(self.plan, self.stage, self.seed, self.overrides, &products)
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "recipe `{}`: stage {} from its tiles: {e}",
+                    self.plan.recipe_id(),
+                    self.stage.id()
+                )
+            })?;
         let cached = CachedStage::new_par(output.product, output.provenance);
         Ok(Some((Arc::new(cached), cooks)))
     }

@@ -397,12 +397,7 @@ fn kernel(
 /// parameters, its region cells, the run's context, the candidates evaluated so far): the
 /// kernel scatters them itself ([`scatter_kernel_with`] with the chunked scatter); a tiled cook
 /// (`cook::tiles`) hands it the merge of tiles cooked elsewhere, or scatters one tile.
-pub type LayerCells<'a> = dyn Fn(
-        &ScatterParams,
-        CellRange,
-        &KernelContext<'_>,
-        &mut u64,
-    ) -> Result<ScatterOutput, StageError>
+pub type LayerCells<'a> = dyn Fn(&ScatterParams, CellRange, &KernelContext<'_>, &mut u64) -> Result<ScatterOutput, StageError>
     + 'a;
 
 /// The `environment.scatter` kernel with each layer's output taken from `cells` (see

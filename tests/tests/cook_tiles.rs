@@ -276,10 +276,14 @@ fn the_sixteen_square_kilometre_forest_assembles_from_two_workers_tiles() {
     let ids = tile_ids(&project, 100);
     // 400 × 400 cells of 10 m in tiles of 100 × 100 cells.
     assert_eq!(ids.len(), 16);
-    let (even, odd): (Vec<(usize, String)>, Vec<(usize, String)>) =
-        ids.into_iter().enumerate().partition(|(n, _)| n % 2 == 0);
-    for half in [even, odd] {
-        let items = half.into_iter().map(|(_, id)| id).collect();
+    // Two workers: the even tiles, then the odd ones.
+    for parity in [0, 1] {
+        let items = ids
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| n % 2 == parity)
+            .map(|(_, id)| id.clone())
+            .collect();
         run(
             &project,
             &CookOptions {

@@ -59,10 +59,7 @@ impl CookOptions {
     /// Whether this cook takes `item`.
     fn selects(&self, item: &WorkItem) -> bool {
         self.shard.is_none_or(|s| s.owns(item.index))
-            && self
-                .items
-                .as_ref()
-                .is_none_or(|ids| ids.iter().any(|id| *id == item.id))
+            && self.items.as_ref().is_none_or(|ids| ids.contains(&item.id))
     }
 }
 

@@ -5,7 +5,8 @@
 cook      the 16 km² forest in 16 tiles on 1 and on 2 local workers (one thread each), cold cache
 overhead  1,000 tiny items (the forest in 34 × 34 tiles of 12 × 12 cells): the driver's time per
           task beyond the tasks' own work, one item per task and 50 per task
-sweep     1,000 runs of street-lifecycle/retire-reuse for 600 frames on 2 workers
+sweep     1,000 runs of 600 frames on 2 workers: street-lifecycle/retire-reuse (Python API and
+          CLI) and street-block/crosswalk-rush (Python API)
 """
 
 import os
@@ -71,13 +72,15 @@ def bench_overhead():
 
 def bench_sweep():
     fresh_ray(2)
-    project = REPO / "projects" / "street-lifecycle"
-    for engine, batch in (("python", 50), ("cli", 50)):
+    runs = (("street-lifecycle", "retire-reuse", "python"), ("street-block", "crosswalk-rush", "python"),
+            ("street-lifecycle", "retire-reuse", "cli"))
+    for name, scenario, engine in runs:
         start = time.perf_counter()
-        table = farm.sweep(project, "retire-reuse", seeds=range(1000), frames=600, batch=batch, engine=engine)
+        table = farm.sweep(REPO / "projects" / name, scenario, seeds=range(1000), frames=600, batch=50, engine=engine)
         wall = time.perf_counter() - start
-        print(f"sweep of 1,000 runs × 600 frames, engine {engine}, 2 workers: {wall:.1f} s, "
-              f"{len(table) / wall:.1f} runs/s (mean run {table['wall_s'].mean() * 1e3:.1f} ms)")
+        print(f"sweep of 1,000 runs × 600 frames of {name}/{scenario}, engine {engine}, 2 workers: {wall:.1f} s, "
+              f"{len(table) / wall:.1f} runs/s (mean run {table['wall_s'].mean() * 1e3:.1f} ms, "
+              f"{table['agents'].max()} agents at most)")
 
 
 if __name__ == "__main__":

@@ -305,3 +305,20 @@ fn the_sixteen_square_kilometre_forest_assembles_from_two_workers_tiles() {
     assert_eq!(report.tiles.iter().filter(|t| t.hit).count(), 16);
     assert!(files(&out) == reference);
 }
+
+#[test]
+fn a_scatter_over_an_upstream_stages_areas_is_not_tiled() {
+    // The street block's props scatter reads its areas from stage 1, so its key (and its
+    // regions) are only known once that stage ran: it stays one work item.
+    let project = example_project("street-block");
+    let compiled = compile_all(&project, &|_| Ok(())).expect("compiles");
+    let cache = DiskCache::new(tempfile::tempdir().expect("temp").path().join("cache"));
+    let ids = |tiles| -> Vec<String> {
+        work_items(&compiled, &cache, compiled.root_seed, tiles)
+            .into_iter()
+            .map(|i| i.id)
+            .collect()
+    };
+    assert_eq!(ids(Some(1)), ["street-block/1", "street-block/2", "street-block/3"]);
+    assert_eq!(ids(Some(1)), ids(None));
+}

@@ -319,6 +319,9 @@ fn a_scatter_over_an_upstream_stages_areas_is_not_tiled() {
             .map(|i| i.id)
             .collect()
     };
-    assert_eq!(ids(Some(1)), ["street-block/1", "street-block/2", "street-block/3"]);
+    assert_eq!(
+        ids(Some(1)),
+        ["street-block/1", "street-block/2", "street-block/3"]
+    );
     assert_eq!(ids(Some(1)), ids(None));
 }

@@ -33,6 +33,7 @@ fn cook(project: &Path, out: &Path, cache: &Path) {
         shard: None,
         budget_bytes: DEFAULT_BUDGET_BYTES,
         force: false,
+        ..CookOptions::default()
     };
     cook_project(project, &options, &|_, plan| StageObserver::new(plan)).expect("cooks");
 }

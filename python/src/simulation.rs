@@ -123,17 +123,29 @@ fn agent_record(f: &MotionFrame) -> [u8; AGENT_RECORD_BYTES] {
 
 #[pymethods]
 impl Simulation {
-    /// The world of `scenario` (its id) of `project`, at frame 0.
+    /// The world of `scenario` (its id) of `project`, at frame 0; `seed` seeds the world
+    /// instead of the manifest's root seed (`stagecraft simulate --seed`; the content is still
+    /// generated at the manifest's seed).
     #[new]
-    fn new(py: Python<'_>, project: PyRef<'_, Project>, scenario: &str) -> PyResult<Simulation> {
+    #[pyo3(signature = (project, scenario, seed=None))]
+    fn new(
+        py: Python<'_>,
+        project: PyRef<'_, Project>,
+        scenario: &str,
+        seed: Option<u64>,
+    ) -> PyResult<Simulation> {
         let documents = project.documents("nothing simulated")?;
         let scenario = find_scenario(documents, scenario).map_err(|e| error(e.to_string()))?;
         // As `stagecraft simulate` and the editor's session: `stagecraft-io`'s one constructor
         // (the recipe generated with its override sets, the world built by the runtime).
         let loaded = &project.loaded;
         let content = py.detach(|| {
-            ScenarioContent::generate(loaded, scenario, &Registry::standard())
-                .and_then(|content| content.world())
+            ScenarioContent::generate(loaded, scenario, &Registry::standard()).and_then(
+                |mut content| {
+                    content.seed = seed.unwrap_or(content.seed);
+                    content.world()
+                },
+            )
         });
         let world = match content {
             Ok(world) => world,
@@ -179,6 +191,12 @@ impl Simulation {
     #[getter]
     fn scenario(&self) -> String {
         self.scenario.clone()
+    }
+
+    /// The world's seed (the manifest's root seed unless `seed=` was given).
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.world.config().seed
     }
 
     /// The fixed step, seconds.

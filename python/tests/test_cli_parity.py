@@ -16,7 +16,7 @@ FRAMES = 120
 
 
 def test_every_example_is_covered():
-    assert len(EXAMPLES) == 6
+    assert len(EXAMPLES) == 7
     assert len(SCENARIOS) == 20
 
 
@@ -50,6 +50,22 @@ def test_simulate_state_digest_equals_the_cli(cli, name, scenario):
     assert len(sim) == report["agents"]
     assert sim.counters() == report["final"]
     assert sim.state_digest() == report["state_digest"]
+
+
+@pytest.mark.parametrize("seed", [11, 12, 2**63 + 5])
+def test_a_reseeded_simulation_equals_simulate_seed(cli, seed):
+    code, report = cli("simulate", example("street-lifecycle"), "--scenario", "retire-reuse", "--seed", seed, "--json")
+    assert code == 0
+    assert report["seed"] == seed
+    project = stagecraft.Project.open(example("street-lifecycle"))
+    sim = stagecraft.Simulation(project, "retire-reuse", seed=seed)
+    assert sim.seed == seed
+    sim.step(report["frame"])
+    assert sim.state_digest() == report["state_digest"]
+    unseeded = stagecraft.Simulation(project, "retire-reuse")
+    unseeded.step(report["frame"])
+    assert unseeded.seed == 7
+    assert unseeded.state_digest() != report["state_digest"]
 
 
 def test_a_long_run_in_many_calls_equals_the_cli(cli):

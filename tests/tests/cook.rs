@@ -61,6 +61,7 @@ fn cook(
         shard,
         budget_bytes: DEFAULT_BUDGET_BYTES,
         force: false,
+        ..CookOptions::default()
     };
     cook_project(project, &options, &|_, plan| StageObserver::new(plan))
         .unwrap_or_else(|e| panic!("{}: {e:#}", project.display()))
@@ -517,6 +518,7 @@ fn the_byte_budget_evicts_old_entries_but_never_one_in_use() {
         shard: None,
         budget_bytes,
         force: false,
+        ..CookOptions::default()
     };
     let run = |project: &str, budget| {
         cook_project(&example_project(project), &options(budget), &|_, plan| {
@@ -812,6 +814,8 @@ fn the_command_line_cooks_verifies_diffs_and_plans() {
         json,
         cache_budget_mib: None,
         force: false,
+        tile_cells: None,
+        items: None,
     };
     let (code, text) = run(cook_command(false, false));
     assert_eq!(code, 0, "{text}");

@@ -40,6 +40,23 @@ pub struct CookArgs {
     pub json: bool,
     /// The cache's byte budget in MiB.
     pub cache_budget_mib: Option<u64>,
+    /// Tiles of this many cells a side for every tileable scatter stage.
+    pub tile_cells: Option<u32>,
+    /// Cook only these work items (ids as `--plan` lists them, comma-separated) into the cache.
+    pub items: Option<String>,
+}
+
+impl CookArgs {
+    /// The `--items` ids.
+    fn item_ids(&self) -> Option<Vec<String>> {
+        self.items.as_deref().map(|list| {
+            list.split(',')
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+    }
 }
 
 /// `stagecraft cook`: exit 0 when everything cooked, 1 on a project or generation error.
@@ -48,8 +65,10 @@ pub fn cook(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Res
         return plan(project, args, out);
     }
     let shard = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
-    if shard.is_none() && args.out.is_none() {
-        anyhow::bail!("cook needs --out DIR (or --plan, or --shard K/N to fill the cache)");
+    if shard.is_none() && args.items.is_none() && args.out.is_none() {
+        anyhow::bail!(
+            "cook needs --out DIR (or --plan, or --shard K/N or --items ID,… to fill the cache)"
+        );
     }
     let options = CookOptions {
         out: args.out.clone(),
@@ -60,6 +79,8 @@ pub fn cook(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Res
             .cache_budget_mib
             .map_or(DEFAULT_BUDGET_BYTES, |mib| mib.saturating_mul(1 << 20)),
         force: args.force,
+        tile_cells: args.tile_cells,
+        items: args.item_ids(),
     };
     let terminal = !args.json && super::entry::progress_wanted();
     let bars: Mutex<Vec<ProgressBar>> = Mutex::new(Vec::new());
@@ -149,11 +170,24 @@ fn report_text(
         report.stages.iter().filter(|s| s.stored).count(),
         report.evicted.len()
     ));
+    if !report.tiles.is_empty() {
+        let hits = report.tiles.iter().filter(|t| t.hit).count();
+        text.push_str(&format!(
+            "tiles: {} hits, {} cooked and stored\n",
+            hits,
+            report.tiles.len() - hits
+        ));
+    }
     if let Some(shard) = options.shard {
         text.push_str(&format!(
             "shard {}/{}: done in {:.1} ms\n",
             shard.index,
             shard.count,
+            elapsed.as_secs_f64() * 1e3
+        ));
+    } else if options.items.is_some() {
+        text.push_str(&format!(
+            "items: done in {:.1} ms\n",
             elapsed.as_secs_f64() * 1e3
         ));
     }
@@ -198,7 +232,12 @@ fn report_json(report: &CookReport, options: &CookOptions) -> serde_json::Value 
         "digest": report.digest(),
         "out": options.out.as_ref().map(|o| o.display().to_string()),
         "shard": options.shard.map(|s| format!("{}/{}", s.index, s.count)),
+        "items": options.items,
         "stages": stages,
+        "tiles": report.tiles.iter().map(|t| serde_json::json!({
+            "recipe": t.recipe, "stage": t.stage, "tile": t.tile, "key": t.key,
+            "cache": if t.hit { "hit" } else { "miss" }, "reason": t.reason, "bytes": t.bytes,
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -208,14 +247,19 @@ fn plan(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Result<
     let cache = DiskCache::new(args.cache.clone().unwrap_or_else(|| default_cache(project)));
     let seed = args.seed.unwrap_or(compiled.root_seed);
     let shards = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
-    let items = work_items(&compiled, &cache, seed);
+    let items = work_items(&compiled, &cache, seed, args.tile_cells);
     if args.json {
         let list: Vec<serde_json::Value> = items
             .iter()
             .map(|i| {
                 serde_json::json!({
-                    "index": i.index, "recipe": i.recipe, "stage": i.stage, "scope": i.scope,
-                    "operator": i.operator, "key": i.key, "after": i.after,
+                    "index": i.index, "id": i.id, "recipe": i.recipe, "stage": i.stage,
+                    "scope": i.scope, "operator": i.operator, "key": i.key, "after": i.after,
+                    "tile": i.tile.map(|t| serde_json::json!({
+                        "name": t.name(), "column": t.column, "row": t.row,
+                        "cells": [t.cells.min_x, t.cells.min_y, t.cells.end_x, t.cells.end_y],
+                    })),
+                    "estimated_bytes": i.estimated_bytes,
                     "shard_of_n": shards.map(|s| stagecraft_runtime::cook::shard_of(i.index, s.count)),
                 })
             })
@@ -224,6 +268,7 @@ fn plan(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Result<
             "project": project.display().to_string(),
             "seed": seed,
             "cache": cache.root().display().to_string(),
+            "tile_cells": args.tile_cells,
             "items": list,
         });
         super::json_out::write_document(out, "cook_plan", &report)?;
@@ -231,8 +276,9 @@ fn plan(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Result<
         for i in &items {
             writeln!(
                 out,
-                "{} {} stage {} ({}) scope {} key {}{}",
+                "{} {} {} stage {} ({}) scope {} key {}{}",
                 i.index,
+                i.id,
                 i.recipe,
                 i.stage,
                 i.operator,

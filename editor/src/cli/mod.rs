@@ -38,6 +38,7 @@ pub mod terminal;
 
 // Parts of `simulate`.
 pub mod simulate_crossings;
+pub mod simulate_variant;
 pub mod trajectories;
 
 pub use check::check;
@@ -283,6 +284,14 @@ pub enum Command {
         /// `--trajectories FILE`, `--trajectory-every N` (`cli::trajectories`).
         #[command(flatten)]
         trajectories: trajectories::TrajectoryArgs,
+        /// Seed the world with N instead of the manifest's root seed (the content is still
+        /// generated at the manifest's seed); a sweep row's seed.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Set a stage parameter of the scenario's recipe: STAGE.PARAM=VALUE (RON value, as
+        /// `diff --set`), repeatable.
+        #[arg(long = "set", value_name = "STAGE.PARAM=VALUE")]
+        set: Vec<String>,
     },
     /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
     /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
@@ -314,6 +323,13 @@ pub enum Command {
         /// Evict least recently used cache entries beyond this many MiB (default 1024).
         #[arg(long, value_name = "MIB")]
         cache_budget_mib: Option<u64>,
+        /// Split every scatter stage over an authored region into tiles of N×N cells: each tile
+        /// is a work item (--plan, --shard, --items) and the stage is assembled from them.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        tile_cells: Option<u32>,
+        /// Cook only these work items (ids as --plan lists them, comma-separated) into the cache.
+        #[arg(long, value_name = "ID,…", conflicts_with_all = ["plan", "out"])]
+        items: Option<String>,
     },
     /// Re-hash and validate a cooked bundle; print what was checked; exit 1 if anything is off.
     Verify {
@@ -465,6 +481,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             from_snapshot,
             memory_budget_mib,
             trajectories,
+            seed,
+            set,
         } => {
             let options = SimulateOptions {
                 scenario,
@@ -479,6 +497,10 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 memory_budget_mib: *memory_budget_mib,
                 history_frames: None,
                 trajectories: trajectories.clone(),
+                variant: simulate_variant::Variant {
+                    seed: *seed,
+                    sets: set,
+                },
             };
             simulate(project, &options, out)
         }
@@ -492,6 +514,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             shard,
             json,
             cache_budget_mib,
+            tile_cells,
+            items,
         } => {
             let args = cook::CookArgs {
                 out: dir.clone(),
@@ -502,6 +526,8 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 shard: shard.clone(),
                 json: *json,
                 cache_budget_mib: *cache_budget_mib,
+                tile_cells: *tile_cells,
+                items: items.clone(),
             };
             cook::cook(project, &args, out)
         }

@@ -28,6 +28,7 @@ use super::diagnostics::escape_controls;
 use super::error::CliError;
 use super::json_out::snake_key;
 use super::load_with;
+use super::simulate_variant::Variant;
 use super::trajectories::{self, TrajectoryArgs, TrajectoryRecorder};
 
 /// Frames between counter rows in the text report, unless `--every` says otherwise.
@@ -62,6 +63,8 @@ pub struct SimulateOptions<'a> {
     pub history_frames: Option<usize>,
     /// Where to write the trajectories, and every how many frames (`cli::trajectories`).
     pub trajectories: TrajectoryArgs,
+    /// `--seed N` (the world's seed) and `--set STAGE.PARAM=VALUE` edits (`cli::simulate_variant`).
+    pub variant: Variant<'a>,
 }
 
 /// Runs at least this many frames show a progress bar (when stderr is a terminal).
@@ -77,7 +80,13 @@ pub fn simulate(
     out: &mut dyn Write,
 ) -> anyhow::Result<i32> {
     let registry = super::registry(options.memory_budget_mib);
-    let (sources, loaded) = load_with(project, &registry)?;
+    let (sources, mut loaded) = load_with(project, &registry)?;
+    if !has_errors(&loaded.diagnostics) {
+        options
+            .variant
+            .edit(&mut loaded)
+            .map_err(|e| CliError::new(2, "bad_set", format!("{e:#}")))?;
+    }
     let Some(project_doc) = loaded
         .project
         .as_ref()
@@ -100,7 +109,9 @@ pub fn simulate(
         let message = format!("a run of {frames} frames of `{}` is refused", scenario.id);
         return refuse_with("over_budget", &message, &over_budget, &sources);
     }
-    let content = scenario_content(&loaded, scenario, &registry, &sources)?;
+    let content = options
+        .variant
+        .reseed(scenario_content(&loaded, scenario, &registry, &sources)?);
     let world = starting_world(&content, options.from_snapshot, frames)?;
     let fresh = if options.restore {
         match content.world() {

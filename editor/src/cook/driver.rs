@@ -23,6 +23,7 @@ use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSour
 
 use super::store::DiskCache;
 use super::swap::{prepare_out, write_bundle, ReplacePolicy};
+use super::tiles::{TileCook, TiledStage};
 use crate::service::StageObserver;
 
 /// Options of one cook.
@@ -40,6 +41,26 @@ pub struct CookOptions {
     pub budget_bytes: u64,
     /// Replace `out` even when it is a folder that is not a complete bundle (`cook --force`).
     pub force: bool,
+    /// Split every tileable scatter stage into tiles of this many cells a side (`cook
+    /// --tile-cells`): tiles are work items of their own, and a stage is assembled from them.
+    pub tile_cells: Option<u32>,
+    /// Cook only the work items with these ids into the cache (`cook --items`; with `shard`,
+    /// those of the shard's that are listed).
+    pub items: Option<Vec<String>>,
+}
+
+impl CookOptions {
+    /// Whether only some work items are cooked (a shard or a list): the cache is filled, no
+    /// bundle is written.
+    pub fn partial(&self) -> bool {
+        self.shard.is_some() || self.items.is_some()
+    }
+
+    /// Whether this cook takes `item`.
+    fn selects(&self, item: &WorkItem) -> bool {
+        self.shard.is_none_or(|s| s.owns(item.index))
+            && self.items.as_ref().is_none_or(|ids| ids.contains(&item.id))
+    }
 }
 
 /// How one stage was served.
@@ -87,6 +108,8 @@ pub struct CookReport {
     pub evicted: Vec<String>,
     /// The cache folder used.
     pub cache: PathBuf,
+    /// Every tile read or cooked, in the order they were.
+    pub tiles: Vec<TileCook>,
 }
 
 impl CookReport {
@@ -205,30 +228,52 @@ pub fn generate_plan(
     Ok((*generated.bundle).clone())
 }
 
-/// The work items of a compiled project, with keys where the cache already knows every input.
-pub fn work_items(compiled: &Compiled, cache: &DiskCache, seed: u64) -> Vec<WorkItem> {
+/// The work items of a compiled project, with keys where the cache already knows every input;
+/// with `tile_cells`, every tileable scatter stage is its tiles.
+pub fn work_items(
+    compiled: &Compiled,
+    cache: &DiskCache,
+    seed: u64,
+    tile_cells: Option<u32>,
+) -> Vec<WorkItem> {
     let mut items = Vec::new();
     for (recipe, plan) in &compiled.plans {
         let overrides = compiled.overrides_of(recipe);
         let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
         for stage in plan.stages() {
-            let key = stage_key_parts(plan, stage, seed, &overrides, &|id| known.get(&id).copied())
-                .ok()
-                .map(|parts| hex(&parts.key().0));
-            if let Some(digest) = key.as_deref().and_then(|k| cache.peek_digest(k)) {
-                if let Some(bytes) = unhex(&digest) {
-                    known.insert(stage.id(), bytes);
-                }
+            let parts =
+                stage_key_parts(plan, stage, seed, &overrides, &|id| known.get(&id).copied()).ok();
+            let key = parts.as_ref().map(|parts| hex(&parts.key().0));
+            let peeked = key.as_deref().and_then(|k| cache.peek_entry(k));
+            if let Some(bytes) = peeked.as_ref().and_then(|e| unhex(&e.product.digest)) {
+                known.insert(stage.id(), bytes);
             }
-            items.push(WorkItem {
+            let item = WorkItem {
                 index: items.len(),
+                id: format!("{recipe}/{}", stage.id()),
+                tile: None,
                 recipe: recipe.clone(),
                 stage: stage.id(),
                 scope: plan.recipe_id().to_owned(),
                 operator: stage.operator().id.to_owned(),
                 key,
                 after: stage.dependencies(),
+                estimated_bytes: peeked.map(|e| e.product.bytes),
+            };
+            let tiled = parts.as_ref().zip(tile_cells).and_then(|(parts, cells)| {
+                let tiled = TiledStage {
+                    plan,
+                    stage,
+                    seed,
+                    overrides: &overrides,
+                    parts,
+                };
+                tiled.items(&item, cells)
             });
+            for mut item in tiled.unwrap_or_else(|| vec![item]) {
+                item.index = items.len();
+                items.push(item);
+            }
         }
     }
     items
@@ -261,7 +306,7 @@ pub fn cook_project(
         force: options.force,
         keep: vec![project.to_owned(), cache.root().to_owned()],
     };
-    if let Some(out) = options.out.as_ref().filter(|_| options.shard.is_none()) {
+    if let Some(out) = options.out.as_ref().filter(|_| !options.partial()) {
         // Refuse a folder that may not be replaced before any work.
         prepare_out(out, &policy)?;
     }
@@ -275,37 +320,56 @@ pub fn cook_project(
     let mut recipes = Vec::new();
     let mut files = Vec::new();
     let mut in_use = BTreeSet::new();
-    let mut index = 0usize;
+    let items = work_items(&compiled, &cache, seed, options.tile_cells);
+    check_item_ids(&items, options.items.as_deref())?;
+    let selected: Vec<&WorkItem> = items.iter().filter(|i| options.selects(i)).collect();
     for (recipe, plan) in &compiled.plans {
-        let owned: BTreeSet<u32> = plan
-            .stages()
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| options.shard.is_none_or(|s| s.owns(index + i)))
-            .map(|(_, s)| s.id())
-            .collect();
-        index += plan.stages().len();
+        let overrides = compiled.overrides_of(recipe);
+        let mine = selected.iter().filter(|i| i.recipe == *recipe);
+        let (tiles, stages): (Vec<&&WorkItem>, Vec<&&WorkItem>) =
+            mine.partition(|i| i.tile.is_some());
+        let owned: BTreeSet<u32> = if options.partial() {
+            for item in tiles {
+                cook_tile_item(
+                    plan,
+                    item,
+                    seed,
+                    &overrides,
+                    &cache,
+                    &mut report,
+                    &mut in_use,
+                )?;
+            }
+            stages.iter().map(|i| i.stage).collect()
+        } else {
+            // A whole cook owns every stage; a tiled one is assembled from its tiles.
+            plan.stages().iter().map(|s| s.id()).collect()
+        };
         if owned.is_empty() {
             continue;
         }
+        let tiling = Tiling {
+            cells: options.tile_cells,
+            owned: &owned,
+        };
         let bundle = cook_one(
             plan,
             recipe,
             seed,
-            &compiled.overrides_of(recipe),
+            &overrides,
             &cache,
-            &owned,
+            &tiling,
             &mut report,
             &mut in_use,
             observer,
         )?;
-        if options.shard.is_none() {
+        if !options.partial() {
             let (entry, recipe_files) = cook_recipe(&bundle);
             recipes.push(entry);
             files.extend(recipe_files);
         }
     }
-    if options.shard.is_none() {
+    if !options.partial() {
         let manifest = manifest_of(&compiled, seed, recipes);
         if let Some(out) = &options.out {
             let text = manifest.to_text();
@@ -366,7 +430,7 @@ fn cook_one(
     seed: u64,
     overrides: &Overrides,
     cache: &DiskCache,
-    owned: &BTreeSet<u32>,
+    tiling: &Tiling<'_>,
     report: &mut CookReport,
     in_use: &mut BTreeSet<String>,
     observer: ObserverFactory<'_>,
@@ -378,7 +442,7 @@ fn cook_one(
         overrides,
         cache,
     };
-    let (mut memory, outcomes) = cook.stages_from_disk(in_use);
+    let (mut memory, outcomes) = cook.stages_from_disk(tiling, report, in_use)?;
     let request = GenerateRequest {
         root_seed: seed,
         mode: ExecutionMode::Parallel,
@@ -395,7 +459,7 @@ fn cook_one(
     )
     .map_err(|e| anyhow::anyhow!("recipe `{recipe}`: {e}"))?;
     let bundle = (*generated.bundle).clone();
-    cook.store_stages(&bundle, outcomes, owned, report, in_use)?;
+    cook.store_stages(&bundle, outcomes, &tiling.owned, report, in_use)?;
     Ok(bundle)
 }
 
@@ -409,12 +473,14 @@ struct RecipeCook<'a> {
 }
 
 impl RecipeCook<'_> {
-    /// An in-memory stage cache holding every stage whose key has a verified disk entry, and
-    /// each stage's outcome known before the run (hit, or why it misses).
+    /// An in-memory stage cache holding every stage whose key has a verified disk entry (or,
+    /// when tiled, whose tiles assemble it), and each stage's outcome known before the run.
     fn stages_from_disk(
         &self,
+        tiling: &Tiling<'_>,
+        report: &mut CookReport,
         in_use: &mut BTreeSet<String>,
-    ) -> (StageCache, BTreeMap<u32, StageOutcome>) {
+    ) -> anyhow::Result<(StageCache, BTreeMap<u32, StageOutcome>)> {
         let (plan, seed, overrides, cache) = (self.plan, self.seed, self.overrides, self.cache);
         let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
         let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
@@ -428,29 +494,44 @@ impl RecipeCook<'_> {
             let record = KeyRecord::of(&parts);
             if parts.edits.is_some() {
                 // The edits' outcomes live in the stage's provenance, which the cache does not hold:
-                // the stage runs again. Its stored entry still gives its digest, so the stages after
-                // it know their keys (and hit) before anything runs.
+                // the stage runs again (from its tiles when tiled). Its stored entry still gives its
+                // digest, so the stages after it know their keys (and hit) before anything runs.
                 if let Ok(hit) = cache.lookup(&record) {
                     known.insert(stage.id(), hit.product.digest());
                     in_use.insert(record.key.clone());
                 }
                 outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
-                continue;
+            } else {
+                match cache.lookup(&record) {
+                    Ok(hit) => {
+                        let cached = CachedStage::new(hit.product, StageProvenance::default());
+                        known.insert(stage.id(), cached.digest);
+                        memory.insert(parts.key(), Arc::new(cached));
+                        in_use.insert(record.key.clone());
+                        outcomes.insert(stage.id(), StageOutcome::Hit);
+                        continue;
+                    }
+                    Err(miss) => {
+                        outcomes.insert(stage.id(), StageOutcome::Miss(miss));
+                    }
+                }
             }
-            match cache.lookup(&record) {
-                Ok(hit) => {
-                    let cached = CachedStage::new(hit.product, StageProvenance::default());
-                    known.insert(stage.id(), cached.digest);
-                    memory.insert(parts.key(), Arc::new(cached));
-                    in_use.insert(record.key.clone());
-                    outcomes.insert(stage.id(), StageOutcome::Hit);
-                }
-                Err(miss) => {
-                    outcomes.insert(stage.id(), StageOutcome::Miss(miss));
-                }
+            let Some(cells) = tiling.cells else { continue };
+            let tiled = TiledStage {
+                plan,
+                stage,
+                seed,
+                overrides,
+                parts: &parts,
+            };
+            if let Some((cached, tiles)) = tiled.assemble(cache, cells)? {
+                in_use.extend(tiles.iter().map(|t| t.key.clone()));
+                report.tiles.extend(tiles);
+                known.insert(stage.id(), cached.digest);
+                memory.insert(parts.key(), cached);
             }
         }
-        (memory, outcomes)
+        Ok((memory, outcomes))
     }
 
     /// Stores the stages that ran and records the keys of the stages `owned` holds; each
@@ -520,4 +601,59 @@ fn explain_after_run(cache: &DiskCache, record: &KeyRecord) -> StoreMiss {
         Ok(_) => StoreMiss::InputRecooked,
         Err(miss) => miss,
     }
+}
+
+/// How a recipe's cook treats tiled stages: their tile size, and the stages it owns.
+struct Tiling<'a> {
+    /// Tiles of this many cells a side (`None`: stages cook whole).
+    cells: Option<u32>,
+    /// The stages this cook stores.
+    owned: &'a BTreeSet<u32>,
+}
+
+/// Refuses an `--items` id that names no work item, listing a few that exist.
+fn check_item_ids(items: &[WorkItem], ids: Option<&[String]>) -> anyhow::Result<()> {
+    for id in ids.unwrap_or_default() {
+        if !items.iter().any(|i| i.id == *id) {
+            let known: Vec<&str> = items.iter().take(8).map(|i| i.id.as_str()).collect();
+            anyhow::bail!(
+                "--items: no work item `{id}` (the plan's items: {}{}; `cook --plan` lists them)",
+                known.join(", "),
+                if items.len() > known.len() {
+                    ", …"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Cooks one tile item into the cache (a hit when its verified entry is there).
+fn cook_tile_item(
+    plan: &CompiledPlan,
+    item: &WorkItem,
+    seed: u64,
+    overrides: &Overrides,
+    cache: &DiskCache,
+    report: &mut CookReport,
+    in_use: &mut BTreeSet<String>,
+) -> anyhow::Result<()> {
+    let (Some(stage), Some(tile)) = (plan.stage(item.stage), item.tile) else {
+        anyhow::bail!("work item `{}` is not a tile of this plan", item.id);
+    };
+    let parts = stage_key_parts(plan, stage, seed, overrides, &|_| None)
+        .map_err(|id| anyhow::anyhow!("a tiled stage reads stage {id}"))?;
+    let tiled = TiledStage {
+        plan,
+        stage,
+        seed,
+        overrides,
+        parts: &parts,
+    };
+    let (_, cook) = tiled.tile(cache, &tile)?;
+    in_use.insert(cook.key.clone());
+    report.tiles.push(cook);
+    Ok(())
 }

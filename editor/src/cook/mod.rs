@@ -8,6 +8,7 @@ pub mod listing;
 pub mod side;
 pub mod store;
 pub mod swap;
+pub mod tiles;
 
 pub use bundle_io::{read_bundle, CheckedProduct, ReadBundle, MANIFEST_NAME};
 pub use driver::{
@@ -18,3 +19,4 @@ pub use store::{DiskCache, StoreHit, DEFAULT_BUDGET_BYTES};
 pub use swap::{
     prepare_out, recover_swap, write_bundle, write_bundle_with, ReplacePolicy, SwapStep,
 };
+pub use tiles::{TileCook, TiledStage};

@@ -148,8 +148,13 @@ impl DiskCache {
     /// The product digest of the entry under `key`, from its completion manifest alone (no
     /// verification; for planning).
     pub fn peek_digest(&self, key: &str) -> Option<String> {
+        self.peek_entry(key).map(|e| e.product.digest)
+    }
+
+    /// The completion manifest of the entry under `key` (no verification; for planning).
+    pub fn peek_entry(&self, key: &str) -> Option<CacheEntry> {
         let text = read_cache_text(&self.entry_dir(key).join(ENTRY_NAME)).ok()?;
-        CacheEntry::parse(&text).ok().map(|e| e.product.digest)
+        CacheEntry::parse(&text).ok()
     }
 
     /// Looks `record` up: a verified hit, or why not. An entry that fails any check — not a

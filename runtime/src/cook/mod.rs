@@ -12,6 +12,7 @@ pub mod codec;
 pub mod manifest;
 pub mod reader;
 pub mod shard;
+pub mod tiles;
 
 pub use cache::{
     explain_miss, plan_eviction, CacheEntry, CacheEntryInfo, KeyChange, KeyRecord, StoreMiss,

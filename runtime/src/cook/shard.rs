@@ -1,13 +1,23 @@
-//! Work items for an external scheduler: one per (recipe, stage) in plan order, and the shard
-//! `K/N` each belongs to (round robin over that order, so every shard gets its share).
+//! Work items for an external scheduler: one per (recipe, stage) in plan order — or, for a tiled
+//! scatter stage, one per tile — and the shard `K/N` each belongs to (round robin over that
+//! order, so every shard gets its share).
 
 use super::CookError;
 
-/// One unit of cooking work.
+/// One unit of cooking work: a stage, or one tile of a tiled scatter stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkItem {
-    /// Position in the whole plan (recipes in manifest order, stages in plan order), from 0.
+    /// Position in the whole plan (recipes in manifest order, stages in plan order, a tiled
+    /// stage's tiles in canonical order in its place), from 0.
     pub index: usize,
+    /// The item's name, `<recipe>/<stage>` or `<recipe>/<stage>/t<column>_<row>` for a tile
+    /// (`cook --items` takes these).
+    pub id: String,
+    /// The tile, for a tile of a tiled stage.
+    pub tile: Option<super::tiles::Tile>,
+    /// Bytes its cache entry will take, about: the entry's for one already cooked, the
+    /// candidates it evaluates times [`super::tiles::BYTES_PER_CANDIDATE`] for a tile.
+    pub estimated_bytes: Option<u64>,
     /// Recipe id.
     pub recipe: String,
     /// Stage id.

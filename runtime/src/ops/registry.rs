@@ -19,7 +19,7 @@ use thiserror::Error;
 
 pub use grid_mission::GridMissionStageParams;
 pub use params::{ParamDefault, ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType};
-pub use scatter::ScatterStageParams;
+pub use scatter::{scatter_in_chunks, scatter_kernel_with, LayerCells, ScatterStageParams};
 pub use select_place::SelectPlaceStageParams;
 pub use streaming::StreamingStageParams;
 

@@ -36,7 +36,45 @@ pub fn run_kernel<'a>(
     overrides: &Overrides,
     upstream: &dyn Fn(u32) -> Option<&'a StageProvenance>,
 ) -> Result<StageOutput, StageError> {
-    let kernel = stage.operator().kernel;
+    run_kernel_with(
+        stage,
+        inputs,
+        context,
+        overrides,
+        upstream,
+        &stage.operator().kernel,
+    )
+}
+
+/// The kernel a stage's edits wrap: the operator's, or a scatter kernel fed by tiles.
+pub type WrappedKernel<'k> = dyn Fn(&StageParams, &StageInputs<'_>, &KernelContext<'_>) -> Result<StageOutput, StageError>
+    + 'k;
+
+/// The parameters `stage`'s kernel runs with under `overrides` at `seed`: a scatter stage's
+/// keep-outs followed by its edits' exclusions, any other stage's own.
+pub fn kernel_params(stage: &CompiledStage, overrides: &Overrides, seed: u64) -> StageParams {
+    let edits = overrides.for_stage(edited_stage(stage), seed);
+    match (stage.output(), stage.params()) {
+        (ProductKind::Placements, StageParams::Scatter(p)) if !edits.is_empty() => {
+            let mut params = p.clone();
+            params
+                .keep_outs
+                .extend(exclusions_lattice(&edits, p.lattice_unit_m));
+            StageParams::Scatter(params)
+        }
+        (_, params) => params.clone(),
+    }
+}
+
+/// [`run_kernel`] with `kernel` in place of the operator's kernel.
+pub fn run_kernel_with<'a>(
+    stage: &CompiledStage,
+    inputs: &StageInputs<'_>,
+    context: &KernelContext<'_>,
+    overrides: &Overrides,
+    upstream: &dyn Fn(u32) -> Option<&'a StageProvenance>,
+    kernel: &WrappedKernel<'_>,
+) -> Result<StageOutput, StageError> {
     let edited = edited_stage(stage);
     let edits = overrides.for_stage(edited, context.seed);
     if edits.is_empty() {
@@ -44,11 +82,8 @@ pub fn run_kernel<'a>(
     }
     match (stage.output(), stage.params()) {
         (ProductKind::Placements, StageParams::Scatter(p)) => {
-            let mut params = p.clone();
-            params
-                .keep_outs
-                .extend(exclusions_lattice(&edits, p.lattice_unit_m));
-            let mut output = kernel(&StageParams::Scatter(params), inputs, context)?;
+            let params = kernel_params(stage, overrides, context.seed);
+            let mut output = kernel(&params, inputs, context)?;
             let family = inputs.family("family")?;
             let base = StageBase::new(
                 stage.id(),

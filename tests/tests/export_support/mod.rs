@@ -19,6 +19,7 @@ pub fn cook(project: &Path, dir: &Path) -> PathBuf {
         shard: None,
         budget_bytes: DEFAULT_BUDGET_BYTES,
         force: false,
+        ..CookOptions::default()
     };
     cook_project(project, &options, &|_, plan| StageObserver::new(plan))
         .unwrap_or_else(|e| panic!("{}: {e:#}", project.display()));

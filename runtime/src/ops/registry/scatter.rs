@@ -390,6 +390,26 @@ fn kernel(
     inputs: &StageInputs<'_>,
     context: &KernelContext<'_>,
 ) -> Result<StageOutput, StageError> {
+    scatter_kernel_with(params, inputs, context, &scatter_in_chunks)
+}
+
+/// Where a scatter stage's kernel gets the output of one layer's cells (the layer's kernel
+/// parameters, its region cells, the run's context, the candidates evaluated so far): the
+/// kernel scatters them itself ([`scatter_kernel_with`] with the chunked scatter); a tiled cook
+/// (`cook::tiles`) hands it the merge of tiles cooked elsewhere, or scatters one tile.
+pub type LayerCells<'a> = dyn Fn(&ScatterParams, CellRange, &KernelContext<'_>, &mut u64) -> Result<ScatterOutput, StageError>
+    + 'a;
+
+/// The `environment.scatter` kernel with each layer's output taken from `cells` (see
+/// [`LayerCells`]); everything else — the layers, the product around them, the provenance — is
+/// the kernel's own, so any `cells` that returns the layer's exact output gives the kernel's exact
+/// product.
+pub fn scatter_kernel_with(
+    params: &StageParams,
+    inputs: &StageInputs<'_>,
+    context: &KernelContext<'_>,
+    cells_of: &LayerCells<'_>,
+) -> Result<StageOutput, StageError> {
     let StageParams::Scatter(p) = params else {
         return Err(StageError::foreign_parameters());
     };
@@ -416,7 +436,7 @@ fn kernel(
             layer: plan.layer,
         };
         let cells = region_cells(&kernel_params).map_err(scatter_error)?;
-        let output = scatter_in_chunks(&kernel_params, cells, context, &mut evaluated)?;
+        let output = cells_of(&kernel_params, cells, context, &mut evaluated)?;
         layers.push(ScatterLayer {
             // Both fit: `scatter` checked them against the packed identity's field widths.
             layer: plan.layer as u8,
@@ -526,7 +546,7 @@ const CHUNK_ROWS: i32 = 256;
 ///
 /// Every piece appends to one output reserved once for all of the range's candidates, so no
 /// record is copied after the kernel writes it (room no record reaches is never touched).
-fn scatter_in_chunks(
+pub fn scatter_in_chunks(
     params: &ScatterParams,
     cells: CellRange,
     context: &KernelContext<'_>,

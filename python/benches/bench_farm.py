@@ -1,0 +1,89 @@
+"""Benchmarks of `stagecraft.farm` on a local Ray (docs/farm.md's figures), run by hand:
+
+    STAGECRAFT_BIN=target/debug/stagecraft python python/benches/bench_farm.py [cook|overhead|sweep]...
+
+cook      the 16 km² forest in 16 tiles on 1 and on 2 local workers (one thread each), cold cache
+overhead  1,000 tiny items (the forest in 34 × 34 tiles of 12 × 12 cells): the driver's time per
+          task beyond the tasks' own work, one item per task and 50 per task
+sweep     1,000 runs of 600 frames on 2 workers: street-lifecycle/retire-reuse (Python API and
+          CLI) and street-block/crosswalk-rush (Python API)
+"""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import ray
+
+from stagecraft import farm
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+FOREST = REPO / "projects" / "forest-16km2"
+
+
+def fresh_ray(workers):
+    if ray.is_initialized():
+        ray.shutdown()
+    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    # Start the workers before timing anything.
+    ray.get([ray.remote(lambda: None).remote() for _ in range(workers * 2)])
+
+
+def bench_cook():
+    single = tempfile.mkdtemp()
+    start = time.perf_counter()
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    subprocess.run([farm.binary_path(), "cook", FOREST, "--out", f"{single}/b", "--cache", f"{single}/c"],
+                   check=True, capture_output=True, env=env)
+    print(f"cook forest-16km2, one process, one thread: {time.perf_counter() - start:.2f} s")
+    for workers in (1, 2):
+        fresh_ray(workers)
+        times = []
+        for _ in range(3):
+            scratch = tempfile.mkdtemp()
+            start = time.perf_counter()
+            report = farm.cook(FOREST, f"{scratch}/out", tiles=100, cache=f"{scratch}/cache")
+            times.append(time.perf_counter() - start)
+            shutil.rmtree(scratch)
+        best = min(times)
+        print(f"cook forest-16km2 in 16 tiles on {workers} worker(s): best of 3 {best:.2f} s "
+              f"(plan {report['plan_s']:.2f} s, tiles {report['farm_s']:.2f} s, assemble {report['assemble_s']:.2f} s), "
+              f"digest {report['digest'][:16]}")
+
+
+def bench_overhead():
+    fresh_ray(2)
+    for batch in (1, 50):
+        scratch = tempfile.mkdtemp()
+        start = time.perf_counter()
+        report = farm.cook(FOREST, f"{scratch}/out", tiles=12, cache=f"{scratch}/cache", batch=batch)
+        total = time.perf_counter() - start
+        work = sum(report["task_wall_s"]) / 2
+        overhead = (report["farm_s"] - work) / report["items"]
+        print(f"{report['items']} items, {batch} per task ({report['tasks']} tasks): farm phase {report['farm_s']:.2f} s, "
+              f"tasks' own wall {sum(report['task_wall_s']):.2f} s over 2 workers; driver overhead "
+              f"{overhead * 1e3:.2f} ms per item; whole cook {total:.2f} s")
+        shutil.rmtree(scratch)
+
+
+def bench_sweep():
+    fresh_ray(2)
+    runs = (("street-lifecycle", "retire-reuse", "python"), ("street-block", "crosswalk-rush", "python"),
+            ("street-lifecycle", "retire-reuse", "cli"))
+    for name, scenario, engine in runs:
+        start = time.perf_counter()
+        table = farm.sweep(REPO / "projects" / name, scenario, seeds=range(1000), frames=600, batch=50, engine=engine)
+        wall = time.perf_counter() - start
+        print(f"sweep of 1,000 runs × 600 frames of {name}/{scenario}, engine {engine}, 2 workers: {wall:.1f} s, "
+              f"{len(table) / wall:.1f} runs/s (mean run {table['wall_s'].mean() * 1e3:.1f} ms, "
+              f"{table['agents'].max()} agents at most)")
+
+
+if __name__ == "__main__":
+    chosen = sys.argv[1:] or ["cook", "overhead", "sweep"]
+    for name in chosen:
+        {"cook": bench_cook, "overhead": bench_overhead, "sweep": bench_sweep}[name]()

@@ -1,0 +1,209 @@
+"""stagecraft.farm: cook large worlds in tiles and run scenario sweeps on Ray.
+
+    from stagecraft import farm
+    report = farm.cook("projects/forest-16km2", "out/forest", tiles=100)      # local Ray
+    table = farm.sweep("projects/street-lifecycle", "retire-reuse", seeds=range(200))
+    table = farm.sweep(..., cluster="ray://head:10001", parquet="sweep.parquet")
+
+Ray is the engine (`pip install ray pandas pyarrow`); nothing here schedules work itself. Every
+task runs the `stagecraft` command line (`$STAGECRAFT_BIN`, else `stagecraft` on the PATH, or
+`binary=`) — `cook --items … --tile-cells N` into the shared cache folder, `simulate --seed N
+--json` — or, for a sweep without `set`, the Python API's `Simulation(seed=)`, whose digests are
+the command's. Work is pure: a task retried after a failure or a dead worker writes the same
+bytes, and the cache publishes an entry only once it is whole and verified. On a cluster the
+cache folder must be one every node reads and writes (a shared file system). See docs/farm.md.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+
+__all__ = ["cook", "plan", "sweep", "binary_path", "connect"]
+
+
+def binary_path(binary=None):
+    """The `stagecraft` command line the tasks run: `binary`, else `$STAGECRAFT_BIN`, else
+    `stagecraft` on the PATH."""
+    found = binary or os.environ.get("STAGECRAFT_BIN") or shutil.which("stagecraft")
+    if not found or not pathlib.Path(found).is_file():
+        raise FileNotFoundError(
+            "the stagecraft command line is not found: pass binary=, set STAGECRAFT_BIN or put "
+            "`stagecraft` on the PATH (cargo install --path editor)"
+        )
+    return str(pathlib.Path(found).resolve())
+
+
+def connect(cluster=None, num_cpus=None):
+    """Starts or joins Ray: a running Ray is used as it is; `cluster=None` starts a local one
+    (`num_cpus` workers), an address (`"auto"`, `"ray://head:10001"`) joins that cluster."""
+    import ray
+
+    if not ray.is_initialized():
+        if cluster is None:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=cluster, log_to_driver=False)
+    return ray
+
+
+def _run(binary, args, threads=None):
+    env = dict(os.environ)
+    if threads:
+        env["RAYON_NUM_THREADS"] = str(threads)
+    done = subprocess.run([binary, *map(str, args)], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"stagecraft {' '.join(map(str, args))} exited {done.returncode}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
+def plan(project, tiles=None, cache=None, binary=None):
+    """`stagecraft cook PROJECT --plan --json` (with `--tile-cells tiles`): the work items."""
+    args = ["cook", project, "--plan", "--json"]
+    if tiles:
+        args += ["--tile-cells", tiles]
+    if cache:
+        args += ["--cache", cache]
+    return _run(binary_path(binary), args)["items"]
+
+
+def _batches(items, size):
+    size = max(1, int(size))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _cook_items(binary, project, cache, tiles, ids, threads, chaos):
+    """One task: cooks the work items `ids` into the cache. `chaos` (tests only) names a folder:
+    the first attempt at an item listed there starts the cook, kills it mid-run and dies."""
+    args = ["cook", project, "--cache", cache, "--items", ",".join(ids), "--json"]
+    if tiles:
+        args += ["--tile-cells", tiles]
+    if chaos and _first_attempt(chaos, ids):
+        env = dict(os.environ, RAYON_NUM_THREADS=str(threads or 1))
+        child = subprocess.Popen([binary, *map(str, args)], env=env, stdout=subprocess.DEVNULL)
+        time.sleep(0.05)
+        child.kill()
+        child.wait()
+        os._exit(1)  # the worker dies: Ray retries the task on another one
+    start = time.perf_counter()
+    report = _run(binary, args, threads)
+    return {"items": ids, "wall_s": time.perf_counter() - start, "tiles": report["tiles"], "stages": report["stages"]}
+
+
+def _first_attempt(chaos, ids):
+    folder = pathlib.Path(chaos)
+    wanted = {line.strip() for line in (folder / "fail.txt").read_text().splitlines() if line.strip()}
+    for item in ids:
+        if item in wanted:
+            marker = folder / (item.replace("/", "_") + ".attempted")
+            try:
+                marker.touch(exist_ok=False)
+                return True
+            except FileExistsError:
+                return False
+    return False
+
+
+def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1, num_cpus=None,
+         binary=None, max_retries=3, _chaos=None):
+    """Cooks `project` into the bundle folder `out` on Ray: the plan's items that need nothing
+    cooked first (every tile of a tiled stage, every stage without an upstream one), `batch` per
+    task, each task a `stagecraft cook --items` into the shared cache on `threads` threads; then
+    the bundle is assembled on the driver (tiles merged in canonical order, the remaining stages
+    cooked). The bundle is byte for byte the single-machine `stagecraft cook`'s.
+
+    Returns {"digest", "out", "items", "tasks", "tiles_cooked", "task_wall_s", "plan_s",
+    "farm_s", "assemble_s"}."""
+    ray = connect(cluster, num_cpus)
+    binary = binary_path(binary)
+    project = str(pathlib.Path(project).resolve())
+    cache = str(pathlib.Path(cache or pathlib.Path(project) / ".stagecraft" / "cache").resolve())
+    start = time.perf_counter()
+    items = plan(project, tiles, cache, binary)
+    ready = [item["id"] for item in items if not item["after"]]
+    planned = time.perf_counter()
+    task = ray.remote(max_retries=max_retries, retry_exceptions=True, num_cpus=threads)(_cook_items)
+    refs = [task.remote(binary, project, cache, tiles, ids, threads, _chaos) for ids in _batches(ready, batch)]
+    results = ray.get(refs)
+    farmed = time.perf_counter()
+    args = ["cook", project, "--out", out, "--cache", cache, "--json"]
+    if tiles:
+        args += ["--tile-cells", tiles]
+    report = _run(binary, args)
+    done = time.perf_counter()
+    return {
+        "digest": report["digest"],
+        "out": report["out"],
+        "items": len(ready),
+        "tasks": len(refs),
+        "tiles_cooked": sum(1 for r in results for t in r["tiles"] if t["cache"] == "miss"),
+        "task_wall_s": [r["wall_s"] for r in results],
+        "plan_s": planned - start,
+        "farm_s": farmed - planned,
+        "assemble_s": done - farmed,
+    }
+
+
+def _simulate_python(project, scenario, seed, frames):
+    import stagecraft
+
+    sim = stagecraft.Simulation(stagecraft.Project.open(project), scenario, seed=seed)
+    sim.step(frames)
+    return {"frame": sim.frame, "agents": len(sim), "seed": sim.seed, "final": sim.counters(),
+            "state_digest": sim.state_digest(), "bundle_digest": None}
+
+
+def _run_seeds(binary, project, scenario, seeds, frames, sets, engine):
+    rows = []
+    for seed in seeds:
+        start = time.perf_counter()
+        if engine == "python":
+            report = _simulate_python(project, scenario, seed, frames)
+        else:
+            args = ["simulate", project, "--scenario", scenario, "--seed", seed, "--json", "--every", 0]
+            if frames is not None:
+                args += ["--frames", frames]
+            for edit in sets:
+                args += ["--set", edit]
+            report = _run(binary, args, threads=1)
+        row = {"seed": seed, "frame": report["frame"], "agents": report["agents"],
+               "state_digest": report["state_digest"], "bundle_digest": report["bundle_digest"],
+               "wall_s": time.perf_counter() - start}
+        row.update(report["final"])
+        rows.append(row)
+    return rows
+
+
+def sweep(project, scenario, seeds, frames=None, set=(), cluster=None, batch=10, num_cpus=None,
+          parquet=None, binary=None, engine=None, max_retries=3):
+    """Runs `scenario` of `project` once per seed in `seeds` (the world's seed, as `simulate
+    --seed`), `frames` frames each (default: the scenario's duration), with the `set` edits
+    (`STAGE.PARAM=VALUE`, as `simulate --set`), `batch` runs per Ray task. Returns a pandas
+    DataFrame, one row per seed in `seeds` order: `seed`, `scenario`, `set`, `frame`, `agents`,
+    `state_digest` (equal to `stagecraft simulate --seed N`'s), `bundle_digest`, `wall_s` and
+    every final counter; with `parquet=PATH` also writes it there.
+
+    `engine`: "python" (the module's `Simulation`, no process per run; needs `frames`, not
+    `set`) or "cli" (a `stagecraft simulate` per run); default "python" when it can, else "cli".
+    The "python" engine leaves `bundle_digest` empty."""
+    import pandas
+
+    ray = connect(cluster, num_cpus)
+    sets = list([set] if isinstance(set, str) else set)
+    engine = engine or ("cli" if sets or frames is None else "python")
+    if engine == "python" and (sets or frames is None):
+        raise ValueError("engine='python' needs frames= and no set= (use engine='cli')")
+    binary = binary_path(binary) if engine == "cli" else None
+    project = str(pathlib.Path(project).resolve())
+    seeds = [int(s) for s in seeds]
+    task = ray.remote(max_retries=max_retries, retry_exceptions=True, num_cpus=1)(_run_seeds)
+    refs = [task.remote(binary, project, scenario, chunk, frames, sets, engine) for chunk in _batches(seeds, batch)]
+    rows = [row for chunk in ray.get(refs) for row in chunk]
+    table = pandas.DataFrame(rows)
+    table.insert(1, "scenario", scenario)
+    table.insert(2, "set", " ".join(sets))
+    if parquet:
+        table.to_parquet(parquet, index=False)
+    return table

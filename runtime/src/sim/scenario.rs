@@ -9,9 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use super::agents::AgentHandle;
 use super::crossings::{CrossingSettings, HazardSpec, SignalTiming};
-use super::events::BoxSlot;
 use super::motion::disguise::Factions;
 use super::obstacles::Obstacle;
 use super::population::{AttachFault, ClockConfig, ClocksConfig};
@@ -23,6 +21,8 @@ use crate::project::{
     PopulationKind, PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3,
     VehicleRelation,
 };
+use crate::sim::state::agents::AgentHandle;
+use crate::sim::state::events::BoxSlot;
 
 /// An axis-aligned box, inclusive on both ends, meters.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]

@@ -4,20 +4,24 @@
 //! phase runs after walking.
 
 use crate::project::Vec2;
-use crate::sim::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
-use crate::sim::events::{EventDetail, EventKind, EventLog};
-use crate::sim::population::vehicles::Vehicles;
-use crate::sim::slots::Slots;
+use crate::sim::state::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
+use crate::sim::state::events::{EventDetail, EventKind, EventLog};
+use crate::sim::state::slots::Slots;
+use crate::sim::state::Vehicles;
 use crate::sim::world::WorldConfig;
 
-use super::crosswalk::{distance_m, step_towards, CrosswalkAgent, CrosswalkPhase, AT_TARGET_M};
+use super::crosswalk::{distance_m, step_towards, AT_TARGET_M};
 use super::gate::{in_conflict_zone, lane_vehicle_in_zone};
-use super::groups::{assignment, speed_factor, GroupMember, GroupRole, FORMATION_GAP_M};
+use super::groups::{assignment, speed_factor, FORMATION_GAP_M};
 use super::groups::{REGROUP_M, SHARED_CROSSING_M};
 use super::queue::{side_slots, slot_points, usable_lanes, QueueOccupancy, RouteCrossing};
-use super::signals::{SignalInputs, SignalPhase};
-use super::stuck::{quiet_watches, refresh_window, restart_watch, watch, Verdict, STALLED_AFTER_S};
+use super::signals::SignalInputs;
+use super::stuck::{refresh_window, STALLED_AFTER_S};
 use super::{CrossingSettings, CrossingsState};
+use crate::sim::state::SignalPhase;
+use crate::sim::state::{quiet_watches, restart_watch, watch, Verdict};
+use crate::sim::state::{CrosswalkAgent, CrosswalkPhase};
+use crate::sim::state::{GroupMember, GroupRole};
 
 /// What the crossings read and change besides the configuration.
 pub struct CrossingSets<'a> {
@@ -761,7 +765,7 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
                 let mut c = agents.crosswalk[row];
                 complete(agents, row, &mut c);
                 agents.crosswalk[row] = c;
-                agents.liveness[row] = super::stuck::Liveness::at(c.exit);
+                agents.liveness[row] = crate::sim::state::Liveness::at(c.exit);
                 stats.forced_clears += 1;
                 recount(&mut stats.phases, was, CrosswalkPhase::Completed);
                 let handle = sets.slots.handle_of(row);

@@ -3,11 +3,11 @@
 //! crossing (its record with lane and queue row, its group), and a per-frame sample of every
 //! crossing counter for plots and `stagecraft simulate`.
 
-use super::crosswalk::{CrosswalkAgent, CrosswalkPhase};
-use super::groups::GroupMember;
 use super::queue::{side_slots, usable_lanes};
 use super::signals::SignalState;
-use crate::sim::agents::AgentId;
+use crate::sim::state::agents::AgentId;
+use crate::sim::state::GroupMember;
+use crate::sim::state::{CrosswalkAgent, CrosswalkPhase};
 use crate::sim::world::World;
 
 /// One crosswalk now.

@@ -6,15 +6,16 @@
 //! event log with its session and reason.
 
 use super::physics::standing_blocked;
-use super::{KnockdownReason, KnockdownRequest, Knockdowns, RecoveryEnv, RecoveryPhase, Resume};
+use super::{KnockdownRequest, Knockdowns, RecoveryEnv, Resume};
 use crate::project::{Vec2, VehicleRelation};
-use crate::sim::agents::{AgentHandle, AgentState};
-use crate::sim::events::{EventDetail, EventKind};
 use crate::sim::population::{live_row, Sets};
 use crate::sim::routes::SimRoute;
-use crate::sim::tasks::{log as log_task, TaskChange};
+use crate::sim::state::agents::{AgentHandle, AgentState};
+use crate::sim::state::events::{EventDetail, EventKind};
+use crate::sim::state::{KnockdownReason, RecoveryPhase};
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 use crate::sim::world::WorldConfig;
+use crate::sim::{state::TaskChange, tasks::log as log_task};
 
 /// A supporting point may lie this far outside a walkway's edge and still project onto it,
 /// meters (the seed's projection error).

@@ -7,8 +7,8 @@
 
 use super::body::KnockedBody;
 use super::Knockdowns;
-use crate::sim::agents::{AgentState, Agents, Canonical};
-use crate::sim::slots::Slots;
+use crate::sim::state::agents::{AgentState, Agents, Canonical};
+use crate::sim::state::slots::Slots;
 
 impl Knockdowns {
     /// Appends the canonical bytes (nothing at all for a world that never knocked anyone

@@ -3,26 +3,12 @@
 //! faction, Hostile for a listed enemy, else Neutral. A Hostile recognition compromises the
 //! disguise, raises the observer's panic and promotes it off Background. Every check is an event.
 
-use super::super::agents::Agents;
-use super::tiers::Tier;
+use crate::sim::state::agents::Agents;
+use crate::sim::state::Recognition;
+use crate::sim::state::Tier;
 
 /// How much a Hostile recognition raises the observer's panic.
 pub const HOSTILE_PANIC: f64 = 0.5;
-
-/// What an observer recognises.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum Recognition {
-    /// The presented faction is a disguise the observer accepts.
-    Disguised,
-    /// The observer's own or an allied faction.
-    Friendly,
-    /// A faction the observer is hostile to.
-    Hostile,
-    /// None of those.
-    Neutral,
-}
 
 /// An observer's factions.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -83,10 +69,10 @@ impl super::super::world::World {
         let source = Some(self.agents.source[row]);
         self.events.push(
             self.frame,
-            super::super::events::EventKind::Recognised,
+            crate::sim::state::EventKind::Recognised,
             handle,
             source,
-            super::super::events::EventDetail::Recognition(recognition),
+            crate::sim::state::EventDetail::Recognition(recognition),
         );
         Some(recognition)
     }

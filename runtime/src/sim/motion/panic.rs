@@ -5,14 +5,14 @@
 //! time estimated as distance / 4 m/s. Exits are the scenario's exit nodes (with capacities),
 //! then the street block's portals (unbounded). Every decision is an event.
 
-use super::super::agents::{AgentId, AgentState, Agents, Canonical};
-use super::super::events::{EventDetail, EventKind, EventLog};
-use super::super::slots::Slots;
 use super::super::world::WorldConfig;
 use super::governor::PANIC_PROMOTION;
-use super::tiers::Tier;
 use super::FLEE_SPEED_M_S;
 use crate::project::Vec2;
+use crate::sim::state::agents::{AgentId, AgentState, Agents, Canonical};
+use crate::sim::state::events::{EventDetail, EventKind, EventLog};
+use crate::sim::state::slots::Slots;
+use crate::sim::state::Tier;
 
 /// `flee_exit` of an agent that flees to no exit.
 pub const NO_EXIT: u16 = u16::MAX;

@@ -4,10 +4,11 @@
 //! transition budget or the crowd governor held it (the step does not keep which).
 
 use super::governor::requested_by_relevance;
-use super::tiers::{nearest_view_distance, Tier, TierPolicy};
-use crate::sim::agents::AgentId;
-use crate::sim::crossings::CrosswalkPhase;
+use super::tiers::{nearest_view_distance, TierPolicy};
 use crate::sim::observers::Observation;
+use crate::sim::state::agents::AgentId;
+use crate::sim::state::CrosswalkPhase;
+use crate::sim::state::Tier;
 use crate::sim::world::World;
 
 /// What decided an agent's tier.

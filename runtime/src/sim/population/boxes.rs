@@ -4,8 +4,8 @@
 //! inclusive in X, Y and Z; a non-finite box or one with min > max is refused and the slot keeps
 //! its box. Only a world reset clears both.
 
-use crate::sim::events::BoxSlot;
 use crate::sim::scenario::SimBox;
+use crate::sim::state::events::BoxSlot;
 
 /// Why a box was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,13 +6,11 @@
 //! claims are released, and an incomplete cleanup reports `RollbackFailed`. Only a fully
 //! attached batch clears the demand.
 
-use super::{
-    fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, SpawnRejection, UpdateFlags,
-    NO_BINDING,
-};
-use crate::sim::agents::{AgentHandle, AgentId, AgentRow};
-use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
+use super::{fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, UpdateFlags, NO_BINDING};
 use crate::sim::observers::Observation;
+use crate::sim::state::agents::{AgentHandle, AgentId, AgentRow};
+use crate::sim::state::events::{EventDetail, EventKind, EventPosition, RemovalCause};
+use crate::sim::state::SpawnRejection;
 use crate::sim::world::WorldConfig;
 
 /// A scenario-level fault: the attachment of item `item` of realization batch `batch` (the

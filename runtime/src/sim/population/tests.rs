@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use super::*;
 use crate::project::{PopulationKind, Vec2};
-use crate::sim::events::{BoxChange, BoxSlot, Event, EventDetail, EventKind, Unresolved};
 use crate::sim::observers::{Observation, ObserverState};
 use crate::sim::scenario::{
     Command, CompiledScenario, DirectiveSpec, DirectiveTarget, ObserverKey, ObserverSpec,
     PopulationParams, SimBox, SourceSpec,
 };
 use crate::sim::space::{SimSpace, StaticBlocker};
+use crate::sim::state::events::{BoxChange, BoxSlot, Event, EventDetail, EventKind, Unresolved};
 use crate::sim::{build_world, SimRoute, World};
 
 mod batches;

@@ -5,6 +5,7 @@
 
 use crate::project::Vec2;
 use crate::sim::space::SimLane;
+use crate::sim::state::Vehicles;
 
 /// A vehicle closer than this to a lane's entry keeps the next one waiting, meters.
 pub const ENTRY_CLEARANCE_M: f64 = 8.0;
@@ -20,19 +21,6 @@ pub struct VehicleSourceConfig {
     pub target_count: u32,
     /// Driving speed, meters per second.
     pub speed_m_s: f64,
-}
-
-/// The vehicles, one column per property.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
-pub struct Vehicles {
-    /// Source index of each vehicle.
-    pub source: Vec<u16>,
-    /// Lane index of each vehicle.
-    pub lane: Vec<u16>,
-    /// Distance along the lane, meters.
-    pub distance_m: Vec<f64>,
-    /// Vehicles created so far.
-    pub created: u64,
 }
 
 /// A lane's polyline length, meters.

@@ -5,13 +5,17 @@
 //! the ped's retirement with its rule.
 
 use crate::project::VehicleRelation;
-use crate::sim::agents::{AgentHandle, AgentState};
-use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
 use crate::sim::knockdown::phase::cancel_retained;
 use crate::sim::knockdown::Knockdowns;
-use crate::sim::population::{destroy, RetireRule, Sets};
+use crate::sim::state::agents::{AgentHandle, AgentState};
+use crate::sim::state::events::{EventDetail, EventKind, EventPosition, RemovalCause};
+use crate::sim::{
+    population::{destroy, Sets},
+    state::RetireRule,
+};
 
-use super::{log, TaskChange};
+use super::log;
+use crate::sim::state::TaskChange;
 
 fn log_change(sets: &mut Sets<'_>, row: usize, handle: AgentHandle, change: (TaskChange, u32)) {
     let source = Some(sets.agents.source[row]);

@@ -7,14 +7,17 @@
 
 use super::{commands, control, Book};
 use crate::project::{PopulationKind, Vec2};
-use crate::sim::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
 use crate::sim::knockdown::phase::{knock_down_row, knockdown_phase};
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
-use crate::sim::population::{claim, live_row, release, ClaimRefusal, Sets};
 use crate::sim::scenario::{Command, DirectiveSpec, DirectiveTarget};
+use crate::sim::state::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
 use crate::sim::world::WorldConfig;
+use crate::sim::{
+    population::{claim, live_row, release, Sets},
+    state::ClaimRefusal,
+};
 /// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due
 /// this frame in file order, accept the path replies, submit the queries movements need, and let
 /// parents consume their movements' results.
@@ -398,7 +401,7 @@ fn task_command(
             book.log(
                 handle,
                 generation,
-                super::TaskChange::Incident(super::incidents::IncidentChange::Queued),
+                crate::sim::state::TaskChange::Incident(crate::sim::state::IncidentChange::Queued),
             );
         }
         Command::Escape {

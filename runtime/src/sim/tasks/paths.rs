@@ -22,9 +22,9 @@ use std::cell::Cell;
 use pathfinding::directed::astar::astar;
 
 use crate::project::Vec2;
-use crate::sim::agents::AgentHandle;
 use crate::sim::routes::SimRoute;
 use crate::sim::space::StaticBlocker;
+use crate::sim::state::agents::AgentHandle;
 use crate::sim::walk::body::BODY_RADIUS_M;
 
 /// The most nodes one query may expand (the tasks seed's escape bound, used for every query).
@@ -59,6 +59,7 @@ const DIRECTIONS: [(i8, i8); 8] = [
 const NO_DIRECTION: u8 = 8;
 
 pub use crate::sim::obstacles::Obstacle;
+use crate::sim::state::PathFailure;
 
 /// The props of a space as obstacles.
 pub fn prop_obstacles(blockers: &[StaticBlocker]) -> Vec<Obstacle> {
@@ -69,30 +70,6 @@ pub fn prop_obstacles(blockers: &[StaticBlocker]) -> Vec<Obstacle> {
             radius_m: b.radius_m.max(0.0),
         })
         .collect()
-}
-
-/// Why a query found no path.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum PathFailure {
-    /// The start is farther than [`MAX_PROJECTION_M`] from any walkable cell.
-    StartOffGrid,
-    /// The goal is farther than [`MAX_PROJECTION_M`] from any walkable cell.
-    GoalOffGrid,
-    /// Start and goal are not connected.
-    NoPath,
-    /// The search expanded [`MAX_EXPANSIONS`] nodes without reaching the goal.
-    ExpansionLimit,
-    /// A coordinate is not finite.
-    NonFinite,
-}
-
-impl PathFailure {
-    /// A stable small number for digests.
-    pub fn code(self) -> u8 {
-        self as u8
-    }
 }
 
 /// A found path: corners from the start to the end point, and the search's cost.
@@ -720,7 +697,7 @@ impl PathService {
 
     /// Canonical bytes (for the state digest).
     pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
-        use crate::sim::agents::Canonical;
+        use crate::sim::state::agents::Canonical;
         (self.queue.len() as u64).write_canonical(bytes);
         for q in &self.queue {
             write_handle(q.handle, bytes);

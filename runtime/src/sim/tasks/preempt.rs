@@ -8,8 +8,9 @@
 
 use super::parent::ParentState;
 use super::stops::{StopCause, StopOwner};
-use super::{log, Book, SuspendedTask, TaskChange};
-use crate::sim::agents::{AgentHandle, AgentState};
+use super::{log, Book, SuspendedTask};
+use crate::sim::state::agents::{AgentHandle, AgentState};
+use crate::sim::state::TaskChange;
 
 impl Book<'_> {
     /// Sets the ped's active parent and its movement aside under the task of `by_session`

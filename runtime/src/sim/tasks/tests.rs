@@ -4,17 +4,20 @@
 
 use std::sync::Arc;
 
-use super::commands::InstallRefusal;
 use super::escape::{self, EscapeRejection};
-use super::movement::{MotionState, MoveFailure, Movement, StaleReply};
+use super::movement::{MotionState, Movement};
 use super::parent::ParentState;
-use super::paths::{FoundPath, Obstacle, PathFailure, PathGrid, PathReply, MAX_EXPANSIONS};
+use super::paths::{FoundPath, Obstacle, PathGrid, PathReply, MAX_EXPANSIONS};
 use super::stops::{StopCause, StopOwner};
-use super::{TaskChange, TaskState};
+use super::TaskState;
 use crate::project::{
     Barrier, Directive, DirectiveCommand, PopulationKind, PopulationSource, RouteEnd, Scenario,
     SceneObject, Target, Vec2, Vec3,
 };
+use crate::sim::state::InstallRefusal;
+use crate::sim::state::PathFailure;
+use crate::sim::state::TaskChange;
+use crate::sim::state::{MoveFailure, StaleReply};
 use crate::sim::{
     build_world, AgentHandle, CompiledScenario, EventDetail, EventKind, SimRoute, SimSpace, World,
 };

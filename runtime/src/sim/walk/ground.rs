@@ -6,10 +6,11 @@
 
 use super::body::BODY_RADIUS_M;
 use super::progress::Connection;
-use super::{CandidateRejection, LOOKAHEAD_M, ROUTE_CORRIDOR_M};
+use super::{LOOKAHEAD_M, ROUTE_CORRIDOR_M};
 use crate::project::Vec2;
 use crate::sim::obstacles::Obstacle;
 use crate::sim::space::StaticBlocker;
+use crate::sim::state::CandidateRejection;
 
 /// Cell of the blocker grid, meters (grown for very spread-out blockers).
 const BLOCKER_CELL_M: f64 = 2.0;

@@ -8,10 +8,11 @@
 use super::body::{clear, SAFETY_DIAMETER_M};
 use super::fan::{Fan, FanCandidate};
 use super::neighbours::Bodies;
-use super::{CandidateRejection, LOOKAHEAD_M, OPPOSING_SCAN_M};
+use super::{LOOKAHEAD_M, OPPOSING_SCAN_M};
 use crate::project::Vec2;
-use crate::sim::agents::Agents;
 use crate::sim::spatial::SpatialGrid;
+use crate::sim::state::agents::Agents;
+use crate::sim::state::CandidateRejection;
 
 /// A neighbour as a mover sees it: current position, observed velocity, facing.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -8,12 +8,13 @@ use super::ground::{on_walkway, BlockerIndex, Nearby};
 use super::neighbours::{gather_walker, Bodies};
 use super::progress::{distance, Connection};
 use super::steer::{self, check_executed, offset, Choice, Scene};
-use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M};
+use super::LOOKAHEAD_M;
 use crate::project::Vec2;
-use crate::sim::agents::Agents;
 use crate::sim::obstacles::Obstacle;
 use crate::sim::routes::{RouteSpan, RouteTable, SimRoute};
 use crate::sim::spatial::SpatialGrid;
+use crate::sim::state::agents::Agents;
+use crate::sim::state::{CandidateRejection, WaitReason, WalkDecision};
 
 pub use super::steer::Neighbour;
 

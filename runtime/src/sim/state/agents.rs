@@ -1,9 +1,9 @@
 //! Pedestrians as structure-of-arrays columns keyed by a stable agent id, declared once.
 
-use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
-use super::motion::tiers::Tier;
-use super::walk::WalkDecision;
 use crate::project::{PopulationKind, Vec2, VehicleRelation};
+use crate::sim::state::Tier;
+use crate::sim::state::WalkDecision;
+use crate::sim::state::{CrosswalkAgent, GroupMember, Liveness};
 
 /// A stable reference to an agent: its slot (see `sim::slots`) and the generation of that slot.
 ///

@@ -17,10 +17,10 @@ use crate::project::{
     Directive, DirectiveCommand, MotionSettings, Observer, PopulationKind, PopulationSource,
     Scenario, Target, Vec2, Vec3, VehicleRelation,
 };
-use crate::sim::state::agents::{AgentHandle, AgentId, AgentRow, AgentState};
-use crate::sim::state::Tier;
-use crate::sim::state::WalkDecision;
-use crate::sim::state::{CrosswalkAgent, GroupMember, Liveness};
+use crate::sim::state::{
+    AgentHandle, AgentId, AgentRow, AgentState, CrosswalkAgent, GroupMember, Liveness, Tier,
+    WalkDecision,
+};
 
 /// Meters of each sidewalk per walker in [`long_street_world`] (0.5 walkers per meter of
 /// sidewalk, about one per 5 m² of its 2.5 m walkway).

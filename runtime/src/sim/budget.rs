@@ -16,8 +16,7 @@ use super::problems::{SimDiagnostic, SimProblem};
 use super::scenario::{Command, CompiledScenario};
 use super::timeline::{CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 use crate::project::FieldPath;
-use crate::sim::state::events::{Event, EVENTS_PER_KIND, EVENT_KINDS};
-use crate::sim::state::Counters;
+use crate::sim::state::{Counters, Event, EVENTS_PER_KIND, EVENT_KINDS};
 
 /// The most work one run may take: agent steps plus population cycles, summed over its frames.
 /// At about a microsecond each that is over an hour of one core; a run past it is refused as a

@@ -2,7 +2,7 @@
 //! front ([`World::reserve_population`]), and the heap bytes of its per-agent buffers.
 
 use super::world::World;
-use crate::sim::state::agents::AgentHandle;
+use crate::sim::state::AgentHandle;
 
 /// The most agent rows [`World`] reserves up front, whatever the scenario's capacities say.
 pub const MAX_RESERVED_AGENTS: usize = 1 << 20;

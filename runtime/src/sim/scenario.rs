@@ -21,8 +21,7 @@ use crate::project::{
     PopulationKind, PopulationSettings, PopulationSource, RouteEnd, Scenario, Target, Vec2, Vec3,
     VehicleRelation,
 };
-use crate::sim::state::agents::AgentHandle;
-use crate::sim::state::events::BoxSlot;
+use crate::sim::state::{AgentHandle, BoxSlot};
 
 /// An axis-aligned box, inclusive on both ends, meters.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]

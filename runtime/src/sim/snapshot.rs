@@ -14,11 +14,7 @@ use super::population::{CandidateMark, PopulationState};
 use super::routes::RouteSpan;
 use super::tasks::TaskState;
 use super::world::World;
-use crate::sim::state::agents::Canonical;
-use crate::sim::state::agents::{AgentHandle, Agents};
-use crate::sim::state::events::EventLog;
-use crate::sim::state::slots::Slots;
-use crate::sim::state::Counters;
+use crate::sim::state::{AgentHandle, Agents, Canonical, Counters, EventLog, Slots};
 
 /// Everything that changes as a world steps, captured at one frame.
 #[derive(Clone, Debug, PartialEq)]

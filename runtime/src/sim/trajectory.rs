@@ -9,8 +9,7 @@
 
 use super::world::World;
 use crate::project::Vec2;
-use crate::sim::state::agents::{AgentId, AgentState, Agents};
-use crate::sim::state::Tier;
+use crate::sim::state::{AgentId, AgentState, Agents, Tier};
 
 /// One agent at one frame, as a trajectory file records it.
 #[derive(Clone, Copy, Debug, PartialEq)]

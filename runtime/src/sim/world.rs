@@ -30,12 +30,10 @@ use super::tasks::{self, build_paths, paths::PathGrid, tasks_phase, Book, TaskSt
 use super::walk::WalkState;
 use crate::content::encode::ByteWriter;
 use crate::project::{FieldPath, PopulationKind};
-use crate::sim::state::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
-use crate::sim::state::events::{Event, EventKind, EventLog};
-use crate::sim::state::slots::{SlotError, Slots};
-use crate::sim::state::SpawnRejection;
-use crate::sim::state::StuckReason;
-use crate::sim::state::{Counters, WalkDecision};
+use crate::sim::state::{
+    agents::count_where, AgentHandle, AgentId, AgentState, Agents, Counters, Event, EventKind,
+    EventLog, SlotError, Slots, SpawnRejection, StuckReason, WalkDecision,
+};
 
 /// One population source as the world runs it: its compiled spec with the route resolved.
 #[derive(Clone, Debug, PartialEq)]

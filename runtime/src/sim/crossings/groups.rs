@@ -6,7 +6,7 @@
 //! committed crosser never leaves the crossing to regroup.
 
 use crate::rng::{Address, Domain, DomainKey};
-use crate::sim::state::agents::AgentId;
+use crate::sim::state::AgentId;
 
 /// Scope bit of the group draws in the population domain (clear of the per-source birth draws).
 const GROUP_SCOPE: u64 = 1 << 48;

@@ -4,10 +4,11 @@
 //! phase runs after walking.
 
 use crate::project::Vec2;
-use crate::sim::state::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
-use crate::sim::state::events::{EventDetail, EventKind, EventLog};
-use crate::sim::state::slots::Slots;
-use crate::sim::state::Vehicles;
+use crate::sim::state::{
+    agents::count_where, quiet_watches, restart_watch, watch, AgentHandle, AgentId, AgentState,
+    Agents, CrosswalkAgent, CrosswalkPhase, EventDetail, EventKind, EventLog, GroupMember,
+    GroupRole, SignalPhase, Slots, Vehicles, Verdict,
+};
 use crate::sim::world::WorldConfig;
 
 use super::crosswalk::{distance_m, step_towards, AT_TARGET_M};
@@ -18,10 +19,6 @@ use super::queue::{side_slots, slot_points, usable_lanes, QueueOccupancy, RouteC
 use super::signals::SignalInputs;
 use super::stuck::{refresh_window, STALLED_AFTER_S};
 use super::{CrossingSettings, CrossingsState};
-use crate::sim::state::SignalPhase;
-use crate::sim::state::{quiet_watches, restart_watch, watch, Verdict};
-use crate::sim::state::{CrosswalkAgent, CrosswalkPhase};
-use crate::sim::state::{GroupMember, GroupRole};
 
 /// What the crossings read and change besides the configuration.
 pub struct CrossingSets<'a> {

@@ -5,9 +5,7 @@
 
 use super::queue::{side_slots, usable_lanes};
 use super::signals::SignalState;
-use crate::sim::state::agents::AgentId;
-use crate::sim::state::GroupMember;
-use crate::sim::state::{CrosswalkAgent, CrosswalkPhase};
+use crate::sim::state::{AgentId, CrosswalkAgent, CrosswalkPhase, GroupMember};
 use crate::sim::world::World;
 
 /// One crosswalk now.

@@ -32,7 +32,7 @@ pub use recovery::{Clearance, Recovery, RecoverySample, Transition};
 
 use crate::project::Vec2;
 use crate::sim::obstacles::ObstacleSet;
-use crate::sim::state::agents::{AgentHandle, AgentState};
+use crate::sim::state::{AgentHandle, AgentState};
 
 /// The largest impulse a knockdown accepts, newton-seconds (a 70 kg body at about 14 m/s).
 pub const MAX_IMPULSE_N_S: f64 = 1000.0;

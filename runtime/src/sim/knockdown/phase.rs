@@ -10,9 +10,9 @@ use super::{KnockdownRequest, Knockdowns, RecoveryEnv, Resume};
 use crate::project::{Vec2, VehicleRelation};
 use crate::sim::population::{live_row, Sets};
 use crate::sim::routes::SimRoute;
-use crate::sim::state::agents::{AgentHandle, AgentState};
-use crate::sim::state::events::{EventDetail, EventKind};
-use crate::sim::state::{KnockdownReason, RecoveryPhase};
+use crate::sim::state::{
+    AgentHandle, AgentState, EventDetail, EventKind, KnockdownReason, RecoveryPhase,
+};
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 use crate::sim::world::WorldConfig;
 use crate::sim::{state::TaskChange, tasks::log as log_task};

@@ -7,8 +7,7 @@
 
 use super::body::KnockedBody;
 use super::Knockdowns;
-use crate::sim::state::agents::{AgentState, Agents, Canonical};
-use crate::sim::state::slots::Slots;
+use crate::sim::state::{AgentState, Agents, Canonical, Slots};
 
 impl Knockdowns {
     /// Appends the canonical bytes (nothing at all for a world that never knocked anyone

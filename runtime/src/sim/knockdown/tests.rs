@@ -10,7 +10,7 @@ use super::*;
 use crate::project::{
     Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, Target, Vec3,
 };
-use crate::sim::state::events::{EventDetail, EventKind};
+use crate::sim::state::{EventDetail, EventKind};
 use crate::sim::{build_world, CompiledScenario, SimRoute, SimSpace, World};
 
 mod commands;

@@ -3,9 +3,7 @@
 //! faction, Hostile for a listed enemy, else Neutral. A Hostile recognition compromises the
 //! disguise, raises the observer's panic and promotes it off Background. Every check is an event.
 
-use crate::sim::state::agents::Agents;
-use crate::sim::state::Recognition;
-use crate::sim::state::Tier;
+use crate::sim::state::{Agents, Recognition, Tier};
 
 /// How much a Hostile recognition raises the observer's panic.
 pub const HOSTILE_PANIC: f64 = 0.5;

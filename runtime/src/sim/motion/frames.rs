@@ -11,8 +11,7 @@
 //! digest leave the frames out; a restore republishes them from the restored columns).
 
 use crate::project::{PopulationKind, Vec2};
-use crate::sim::state::agents::{AgentId, AgentState, Agents};
-use crate::sim::state::Tier;
+use crate::sim::state::{AgentId, AgentState, Agents, Tier};
 use crate::sim::{
     crossings::CrossingIndex,
     state::{CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, Liveness, StuckReason},

@@ -11,8 +11,7 @@
 
 use crate::content::StreamingCell;
 use crate::project::MotionSettings;
-use crate::sim::state::agents::Agents;
-use crate::sim::state::Tier;
+use crate::sim::state::{Agents, Tier};
 
 /// Within this distance an agent is Hero, meters.
 pub const HERO_RADIUS_M: f64 = 6.0;

@@ -37,8 +37,7 @@ use super::walk::{
 };
 use super::world::WorldConfig;
 use crate::project::Vec2;
-use crate::sim::state::agents::{count_where, AgentState, Agents, Canonical};
-use crate::sim::state::WalkDecision;
+use crate::sim::state::{agents::count_where, AgentState, Agents, Canonical, WalkDecision};
 use avoidance::AvoidanceWindow;
 use publish::FrameStore;
 use tiers::{TierPolicy, TierScratch};

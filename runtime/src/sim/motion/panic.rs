@@ -9,10 +9,9 @@ use super::super::world::WorldConfig;
 use super::governor::PANIC_PROMOTION;
 use super::FLEE_SPEED_M_S;
 use crate::project::Vec2;
-use crate::sim::state::agents::{AgentId, AgentState, Agents, Canonical};
-use crate::sim::state::events::{EventDetail, EventKind, EventLog};
-use crate::sim::state::slots::Slots;
-use crate::sim::state::Tier;
+use crate::sim::state::{
+    AgentId, AgentState, Agents, Canonical, EventDetail, EventKind, EventLog, Slots, Tier,
+};
 
 /// `flee_exit` of an agent that flees to no exit.
 pub const NO_EXIT: u16 = u16::MAX;

@@ -29,9 +29,7 @@ use super::frames::{
     PublishHints,
 };
 use crate::project::PopulationKind;
-use crate::sim::state::agents::{AgentId, AgentState, Agents};
-use crate::sim::state::CrosswalkPhase;
-use crate::sim::state::Tier;
+use crate::sim::state::{AgentId, AgentState, Agents, CrosswalkPhase, Tier};
 
 /// The frames of the last publication, one per agent in row order, and what each row's frame
 /// was written from. Each frame is kept in two parts: what an update changes (`Moving`, one

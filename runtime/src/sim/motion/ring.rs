@@ -15,10 +15,7 @@ use super::super::space::SimStreaming;
 use super::governor::ring_cell;
 use crate::content::StreamingCell;
 use crate::ops::streaming::{loaded_ring, streaming_cell};
-use crate::sim::state::agents::{Agents, Canonical};
-use crate::sim::state::events::{EventDetail, EventKind, EventLog};
-use crate::sim::state::slots::Slots;
-use crate::sim::state::Tier;
+use crate::sim::state::{Agents, Canonical, EventDetail, EventKind, EventLog, Slots, Tier};
 
 /// Which agents were outside the loaded ring at the last step (part of the world state).
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]

@@ -8,8 +8,7 @@
 
 use super::super::observers::Observation;
 use crate::project::MotionSettings;
-use crate::sim::state::agents::{count_where, AgentId, Agents};
-use crate::sim::state::Tier;
+use crate::sim::state::{agents::count_where, AgentId, Agents, Tier};
 
 /// The longest an agent can go without an update, in steps: at a step where
 /// `(hash + frame) % 8 == 0` every tier updates, so no agent waits longer than this.

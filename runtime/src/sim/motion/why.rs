@@ -6,9 +6,7 @@
 use super::governor::requested_by_relevance;
 use super::tiers::{nearest_view_distance, TierPolicy};
 use crate::sim::observers::Observation;
-use crate::sim::state::agents::AgentId;
-use crate::sim::state::CrosswalkPhase;
-use crate::sim::state::Tier;
+use crate::sim::state::{AgentId, CrosswalkPhase, Tier};
 use crate::sim::world::World;
 
 /// What decided an agent's tier.

@@ -5,7 +5,7 @@
 //! its box. Only a world reset clears both.
 
 use crate::sim::scenario::SimBox;
-use crate::sim::state::events::BoxSlot;
+use crate::sim::state::BoxSlot;
 
 /// Why a box was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,8 +4,7 @@
 //! any mutation.
 
 use crate::project::PopulationKind;
-use crate::sim::state::agents::Agents;
-use crate::sim::state::ClaimRefusal;
+use crate::sim::state::{Agents, ClaimRefusal};
 
 /// What a successful claim did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

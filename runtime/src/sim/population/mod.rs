@@ -65,13 +65,11 @@ use super::spatial::{at_most_screen_sq, hypot_at_most};
 use super::world::{SourceConfig, WorldConfig};
 use crate::project::{PopulationKind, Vec2, VehicleRelation};
 use crate::rng::{Address, Domain, DomainKey};
-use crate::sim::state::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
-use crate::sim::state::events::{EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
-use crate::sim::state::slots::Slots;
-use crate::sim::state::Counters;
-use crate::sim::state::Tier;
-use crate::sim::state::WalkDecision;
-use crate::sim::state::{CrosswalkAgent, GroupMember, Liveness};
+use crate::sim::state::{
+    AgentHandle, AgentId, AgentRow, AgentState, Agents, Counters, CrosswalkAgent, EventDetail,
+    EventKind, EventLog, EventPosition, GroupMember, Liveness, RemovalCause, Slots, Tier,
+    WalkDecision,
+};
 
 /// What one source's population state holds.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]

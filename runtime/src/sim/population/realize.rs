@@ -8,9 +8,10 @@
 
 use super::{fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, UpdateFlags, NO_BINDING};
 use crate::sim::observers::Observation;
-use crate::sim::state::agents::{AgentHandle, AgentId, AgentRow};
-use crate::sim::state::events::{EventDetail, EventKind, EventPosition, RemovalCause};
-use crate::sim::state::SpawnRejection;
+use crate::sim::state::{
+    AgentHandle, AgentId, AgentRow, EventDetail, EventKind, EventPosition, RemovalCause,
+    SpawnRejection,
+};
 use crate::sim::world::WorldConfig;
 
 /// A scenario-level fault: the attachment of item `item` of realization batch `batch` (the

@@ -6,8 +6,7 @@
 
 use super::{Demand, SPAWN_REJECTIONS};
 use crate::project::Vec2;
-use crate::sim::state::events::{Event, EventDetail, EventKind};
-use crate::sim::state::SpawnRejection;
+use crate::sim::state::{Event, EventDetail, EventKind, SpawnRejection};
 
 /// One source's numbers at the current frame; each is distinct, never a sum of the others.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,11 +12,9 @@
 use crate::project::{PopulationKind, VehicleRelation};
 use crate::sim::observers::Observation;
 use crate::sim::spatial::hypot_at_most;
-use crate::sim::state::agents::{AgentState, Agents};
-use crate::sim::state::TaskHold;
+use crate::sim::state::{AgentState, Agents, RetireRefusal, RetireRule, TaskHold};
 
 use super::boxes::Boxes;
-use crate::sim::state::{RetireRefusal, RetireRule};
 
 /// Removal distances are multiplied by this while cleanup is suppressed.
 pub const SUPPRESS_CLEANUP_MULTIPLIER: f64 = 1.6;

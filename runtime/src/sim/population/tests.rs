@@ -12,7 +12,7 @@ use crate::sim::scenario::{
     PopulationParams, SimBox, SourceSpec,
 };
 use crate::sim::space::{SimSpace, StaticBlocker};
-use crate::sim::state::events::{BoxChange, BoxSlot, Event, EventDetail, EventKind, Unresolved};
+use crate::sim::state::{BoxChange, BoxSlot, Event, EventDetail, EventKind, Unresolved};
 use crate::sim::{build_world, SimRoute, World};
 
 mod batches;

@@ -20,9 +20,7 @@ use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::MotionState;
 use crate::sim::obstacles::{Obstacle, SceneState};
 use crate::sim::population::{CandidateMark, PopulationState};
-use crate::sim::state::agents::{AgentHandle, Agents};
-use crate::sim::state::events::EventLog;
-use crate::sim::state::slots::Slots;
+use crate::sim::state::{AgentHandle, Agents, EventLog, Slots};
 use crate::sim::tasks::TaskState;
 use crate::sim::{state::Counters, world::World};
 

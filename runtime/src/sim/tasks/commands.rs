@@ -21,9 +21,7 @@ use super::stops::{StopCause, StopOwner};
 use super::Book;
 use crate::project::{Vec2, VehicleRelation};
 use crate::sim::motion::FLEE_SPEED_M_S;
-use crate::sim::state::agents::{AgentHandle, AgentState};
-use crate::sim::state::InstallRefusal;
-use crate::sim::state::TaskChange;
+use crate::sim::state::{AgentHandle, AgentState, InstallRefusal, TaskChange};
 use crate::sim::walk::body::BODY_RADIUS_M;
 use crate::sim::world::WorldConfig;
 

@@ -7,15 +7,15 @@
 use crate::project::VehicleRelation;
 use crate::sim::knockdown::phase::cancel_retained;
 use crate::sim::knockdown::Knockdowns;
-use crate::sim::state::agents::{AgentHandle, AgentState};
-use crate::sim::state::events::{EventDetail, EventKind, EventPosition, RemovalCause};
+use crate::sim::state::{
+    AgentHandle, AgentState, EventDetail, EventKind, EventPosition, RemovalCause, TaskChange,
+};
 use crate::sim::{
     population::{destroy, Sets},
     state::RetireRule,
 };
 
 use super::log;
-use crate::sim::state::TaskChange;
 
 fn log_change(sets: &mut Sets<'_>, row: usize, handle: AgentHandle, change: (TaskChange, u32)) {
     let source = Some(sets.agents.source[row]);

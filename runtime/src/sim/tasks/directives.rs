@@ -12,7 +12,7 @@ use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
 use crate::sim::scenario::{Command, DirectiveSpec, DirectiveTarget};
-use crate::sim::state::events::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
+use crate::sim::state::{BoxChange, BoxSlot, EventDetail, EventKind, Unresolved};
 use crate::sim::world::WorldConfig;
 use crate::sim::{
     population::{claim, live_row, release, Sets},

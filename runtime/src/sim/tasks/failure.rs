@@ -2,8 +2,7 @@
 //! [`MAX_REPLANS`] replans fail the movement; the parent consumes a failure exactly once.
 
 use super::parent::{DirectiveParent, ParentState};
-use crate::sim::state::MoveFailure;
-use crate::sim::state::ReplanCause;
+use crate::sim::state::{MoveFailure, ReplanCause};
 
 /// Blocked strictly longer than this triggers a replan, seconds.
 pub const BLOCKED_REPLAN_S: f64 = 1.5;

@@ -8,9 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::paths::write_handle;
-use crate::sim::state::agents::{AgentHandle, Canonical};
-use crate::sim::state::slots::Slots;
-use crate::sim::state::IncidentChange;
+use crate::sim::state::{AgentHandle, Canonical, IncidentChange, Slots};
 
 /// Every ped's queued candidate and current event.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]

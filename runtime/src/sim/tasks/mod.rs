@@ -17,7 +17,10 @@
 //! consume arrivals and failures again. Every transition is logged as an `EventKind::Task` with
 //! the parent's session, the movement's generation and the reason.
 
-use crate::sim::state::{TaskChange, TaskHold};
+use crate::sim::state::{
+    AgentHandle, AgentState, Agents, Canonical, EventDetail, EventKind, EventLog, MoveFailure,
+    Slots, TaskChange, TaskHold,
+};
 
 pub mod commands;
 mod control;
@@ -46,10 +49,6 @@ use self::parent::{DirectiveParent, ParentKind, ParentState};
 use self::paths::{write_handle, PathGrid, PathQuery};
 use self::stops::{ReleaseRefusal, StopCause, StopCauses, StopOwner};
 use crate::project::Vec2;
-use crate::sim::state::agents::{AgentHandle, AgentState, Agents, Canonical};
-use crate::sim::state::events::{EventDetail, EventKind, EventLog};
-use crate::sim::state::slots::Slots;
-use crate::sim::state::MoveFailure;
 use crate::sim::walk::steer::gather_neighbours;
 use crate::sim::walk::WalkState;
 use crate::sim::world::WorldConfig;

@@ -24,7 +24,7 @@ use pathfinding::directed::astar::astar;
 use crate::project::Vec2;
 use crate::sim::routes::SimRoute;
 use crate::sim::space::StaticBlocker;
-use crate::sim::state::agents::AgentHandle;
+use crate::sim::state::{AgentHandle, PathFailure};
 use crate::sim::walk::body::BODY_RADIUS_M;
 
 /// The most nodes one query may expand (the tasks seed's escape bound, used for every query).
@@ -59,7 +59,6 @@ const DIRECTIONS: [(i8, i8); 8] = [
 const NO_DIRECTION: u8 = 8;
 
 pub use crate::sim::obstacles::Obstacle;
-use crate::sim::state::PathFailure;
 
 /// The props of a space as obstacles.
 pub fn prop_obstacles(blockers: &[StaticBlocker]) -> Vec<Obstacle> {

@@ -14,10 +14,7 @@ use crate::project::{
     Barrier, Directive, DirectiveCommand, PopulationKind, PopulationSource, RouteEnd, Scenario,
     SceneObject, Target, Vec2, Vec3,
 };
-use crate::sim::state::InstallRefusal;
-use crate::sim::state::PathFailure;
-use crate::sim::state::TaskChange;
-use crate::sim::state::{MoveFailure, StaleReply};
+use crate::sim::state::{InstallRefusal, MoveFailure, PathFailure, StaleReply, TaskChange};
 use crate::sim::{
     build_world, AgentHandle, CompiledScenario, EventDetail, EventKind, SimRoute, SimSpace, World,
 };

@@ -11,8 +11,7 @@ use super::neighbours::Bodies;
 use super::{LOOKAHEAD_M, OPPOSING_SCAN_M};
 use crate::project::Vec2;
 use crate::sim::spatial::SpatialGrid;
-use crate::sim::state::agents::Agents;
-use crate::sim::state::CandidateRejection;
+use crate::sim::state::{Agents, CandidateRejection};
 
 /// A neighbour as a mover sees it: current position, observed velocity, facing.
 #[derive(Clone, Copy, Debug, PartialEq)]

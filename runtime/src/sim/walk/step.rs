@@ -13,8 +13,7 @@ use crate::project::Vec2;
 use crate::sim::obstacles::Obstacle;
 use crate::sim::routes::{RouteSpan, RouteTable, SimRoute};
 use crate::sim::spatial::SpatialGrid;
-use crate::sim::state::agents::Agents;
-use crate::sim::state::{CandidateRejection, WaitReason, WalkDecision};
+use crate::sim::state::{Agents, CandidateRejection, WaitReason, WalkDecision};
 
 pub use super::steer::Neighbour;
 

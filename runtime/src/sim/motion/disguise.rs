@@ -47,31 +47,3 @@ pub(in crate::sim) fn apply(agents: &mut Agents, row: usize, recognition: Recogn
         agents.tier[row] = Tier::Simulated;
     }
 }
-
-impl super::super::world::World {
-    /// A line-of-sight check by the agent in `row` with `factions` of `presented` (what the
-    /// `LineOfSight` directive does): the recognition is applied and logged. `None` for a
-    /// missing row.
-    pub fn line_of_sight(
-        &mut self,
-        row: usize,
-        factions: &Factions,
-        presented: &str,
-    ) -> Option<Recognition> {
-        if row >= self.agents.len() {
-            return None;
-        }
-        let recognition = recognise(factions, presented);
-        apply(&mut self.agents, row, recognition);
-        let handle = self.slots.handle_of(row);
-        let source = Some(self.agents.source[row]);
-        self.events.push(
-            self.frame,
-            crate::sim::state::EventKind::Recognised,
-            handle,
-            source,
-            crate::sim::state::EventDetail::Recognition(recognition),
-        );
-        Some(recognition)
-    }
-}

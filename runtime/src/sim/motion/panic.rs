@@ -153,18 +153,3 @@ pub fn arrival_ms(distance_m: f64) -> u32 {
         .ceil()
         .clamp(0.0, f64::from(u32::MAX - 1)) as u32
 }
-
-impl super::super::world::World {
-    /// Applies a panic stimulus at `center` now (what the `Panic` directive does): see
-    /// [`apply_stimulus`]. Returns how many agents panicked.
-    pub fn apply_panic(&mut self, center: Vec2, radius_m: f64, strength: f64) -> u32 {
-        let config = std::sync::Arc::clone(&self.config);
-        apply_stimulus(
-            &config,
-            (center, radius_m, strength),
-            &mut self.agents,
-            &mut self.motion.panic,
-            (&self.slots, &mut self.events, self.frame),
-        )
-    }
-}

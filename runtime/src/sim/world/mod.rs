@@ -3,6 +3,9 @@
 //! (`population`, `tasks`, `crossings`, `motion`), each a function over the sets it reads and
 //! changes.
 
+mod crossing_reports;
+mod motion_api;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 

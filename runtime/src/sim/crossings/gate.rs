@@ -6,7 +6,7 @@
 use crate::project::Vec2;
 use crate::sim::space::{SimCrosswalk, SimLane};
 use crate::sim::{
-    population::vehicles::{lane_length_m, lane_point},
+    space::{lane_length_m, lane_point},
     state::Vehicles,
 };
 

@@ -10,12 +10,12 @@ use super::{KnockdownRequest, Knockdowns, RecoveryEnv, Resume};
 use crate::project::{Vec2, VehicleRelation};
 use crate::sim::population::{live_row, Sets};
 use crate::sim::routes::SimRoute;
+use crate::sim::state::{log_task, TaskChange};
 use crate::sim::state::{
     AgentHandle, AgentState, EventDetail, EventKind, KnockdownReason, RecoveryPhase,
 };
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 use crate::sim::world::WorldConfig;
-use crate::sim::{state::TaskChange, tasks::log as log_task};
 
 /// A supporting point may lie this far outside a walkway's edge and still project onto it,
 /// meters (the seed's projection error).

@@ -4,7 +4,7 @@
 //! the stop line of a crosswalk whose vehicle gate is closed (`sim::crossings::gate`).
 
 use crate::project::Vec2;
-use crate::sim::space::SimLane;
+use crate::sim::space::{lane_length_m, lane_point, SimLane};
 use crate::sim::state::Vehicles;
 
 /// A vehicle closer than this to a lane's entry keeps the next one waiting, meters.
@@ -21,52 +21,6 @@ pub struct VehicleSourceConfig {
     pub target_count: u32,
     /// Driving speed, meters per second.
     pub speed_m_s: f64,
-}
-
-/// A lane's polyline length, meters.
-pub fn lane_length_m(lane: &SimLane) -> f64 {
-    lane.centerline
-        .windows(2)
-        .map(|p| (p[1].x - p[0].x).hypot(p[1].y - p[0].y))
-        .sum()
-}
-
-/// The point `distance_m` along a lane (clamped to its ends).
-pub fn lane_point(lane: &SimLane, distance_m: f64) -> Vec2 {
-    let mut left = distance_m.max(0.0);
-    for p in lane.centerline.windows(2) {
-        let length = (p[1].x - p[0].x).hypot(p[1].y - p[0].y);
-        if left <= length && length > 0.0 {
-            let t = left / length;
-            return Vec2 {
-                x: p[0].x + (p[1].x - p[0].x) * t,
-                y: p[0].y + (p[1].y - p[0].y) * t,
-            };
-        }
-        left -= length;
-    }
-    lane.centerline
-        .last()
-        .copied()
-        .unwrap_or(Vec2 { x: 0.0, y: 0.0 })
-}
-
-/// Distance from `p` to a lane's centreline, meters.
-pub fn distance_to_lane_m(lane: &SimLane, p: [f64; 3]) -> f64 {
-    lane.centerline
-        .windows(2)
-        .map(|s| {
-            let (ax, ay, bx, by) = (s[0].x, s[0].y, s[1].x, s[1].y);
-            let (dx, dy) = (bx - ax, by - ay);
-            let len2 = dx * dx + dy * dy;
-            let t = if len2 > 0.0 {
-                (((p[0] - ax) * dx + (p[1] - ay) * dy) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (p[0] - (ax + dx * t)).hypot(p[1] - (ay + dy * t))
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 impl Vehicles {

@@ -32,6 +32,7 @@ pub use liveness::{quiet_watches, watch, Liveness, StuckReason, Verdict, PROGRES
 pub use population::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection, Vehicles};
 pub use recognition::Recognition;
 pub use slots::{SlotError, Slots};
+pub(in crate::sim) use tasks::log_task;
 pub use tasks::{
     IncidentChange, InstallRefusal, MoveFailure, PathFailure, ReplanCause, StaleReply, TaskChange,
     TaskHold,

@@ -1,6 +1,9 @@
 //! Task records shared with the event log, the population and the knockdowns: task changes and
 //! their reasons, task holds, install refusals and incident changes (the rules live in
-//! `sim::tasks`).
+//! `sim::tasks`), and the task event the knockdowns log too.
+
+use super::agents::AgentHandle;
+use super::events::{EventDetail, EventKind, EventLog};
 
 /// What happened to a task (the detail of an `EventKind::Task` event).
 #[derive(
@@ -218,4 +221,22 @@ impl PathFailure {
     pub fn code(self) -> u8 {
         self as u8
     }
+}
+
+/// Logs one task transition.
+pub(in crate::sim) fn log_task(
+    events: &mut EventLog,
+    frame: u64,
+    handle: AgentHandle,
+    source: Option<u16>,
+    session: u32,
+    generation: u32,
+    change: TaskChange,
+) {
+    let detail = EventDetail::Task {
+        session,
+        generation,
+        change,
+    };
+    events.push(frame, EventKind::Task, Some(handle), source, detail);
 }

@@ -15,13 +15,13 @@ use crate::sim::{
     state::RetireRule,
 };
 
-use super::log;
+use crate::sim::state::log_task;
 
 fn log_change(sets: &mut Sets<'_>, row: usize, handle: AgentHandle, change: (TaskChange, u32)) {
     let source = Some(sets.agents.source[row]);
     let session = sets.tasks.session_of(handle);
     let (change, generation) = change;
-    log(
+    log_task(
         sets.events,
         sets.frame,
         handle,

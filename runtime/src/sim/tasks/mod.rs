@@ -18,8 +18,7 @@
 //! the parent's session, the movement's generation and the reason.
 
 use crate::sim::state::{
-    AgentHandle, AgentState, Agents, Canonical, EventDetail, EventKind, EventLog, MoveFailure,
-    Slots, TaskChange, TaskHold,
+    AgentHandle, AgentState, Agents, Canonical, EventLog, MoveFailure, Slots, TaskChange, TaskHold,
 };
 
 pub mod commands;
@@ -377,24 +376,6 @@ pub(in crate::sim) fn ambient_state(agents: &Agents, row: usize) -> AgentState {
     }
 }
 
-/// Logs one task transition.
-pub(in crate::sim) fn log(
-    events: &mut EventLog,
-    frame: u64,
-    handle: AgentHandle,
-    source: Option<u16>,
-    session: u32,
-    generation: u32,
-    change: TaskChange,
-) {
-    let detail = EventDetail::Task {
-        session,
-        generation,
-        change,
-    };
-    events.push(frame, EventKind::Task, Some(handle), source, detail);
-}
-
 /// What the task bookkeeping between phases reads and changes.
 pub(super) struct Book<'a> {
     pub tasks: &'a mut TaskState,
@@ -421,7 +402,7 @@ impl Book<'_> {
 
     fn log(&mut self, handle: AgentHandle, generation: u32, change: TaskChange) {
         let (source, session) = (self.source(handle), self.session(handle));
-        log(
+        crate::sim::state::log_task(
             self.events,
             self.frame,
             handle,

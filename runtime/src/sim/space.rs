@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
 
 use super::routes::SimRoute;
+use super::spatial::closest_on_segment;
 use crate::content::encode::ByteWriter;
 use crate::content::{PedestrianSpace, PointM, Product, StreamingProduct, StreetBlock};
 use crate::project::{AssetFamily, Vec2};
@@ -532,15 +533,8 @@ pub fn distance_to_lane_m(lane: &SimLane, p: [f64; 3]) -> f64 {
     lane.centerline
         .windows(2)
         .map(|s| {
-            let (ax, ay, bx, by) = (s[0].x, s[0].y, s[1].x, s[1].y);
-            let (dx, dy) = (bx - ax, by - ay);
-            let len2 = dx * dx + dy * dy;
-            let t = if len2 > 0.0 {
-                (((p[0] - ax) * dx + (p[1] - ay) * dy) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (p[0] - (ax + dx * t)).hypot(p[1] - (ay + dy * t))
+            let c = closest_on_segment(Vec2 { x: p[0], y: p[1] }, s[0], s[1]);
+            (p[0] - c.x).hypot(p[1] - c.y)
         })
         .fold(f64::INFINITY, f64::min)
 }

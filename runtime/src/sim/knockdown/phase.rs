@@ -10,9 +10,10 @@ use super::{KnockdownRequest, Knockdowns, RecoveryEnv, Resume};
 use crate::project::{Vec2, VehicleRelation};
 use crate::sim::population::{live_row, Sets};
 use crate::sim::routes::SimRoute;
-use crate::sim::state::{log_task, TaskChange};
+use crate::sim::spatial::closest_on_segment;
 use crate::sim::state::{
-    AgentHandle, AgentState, EventDetail, EventKind, KnockdownReason, RecoveryPhase,
+    agents::ambient_state, log_task, AgentHandle, AgentState, EventDetail, EventKind,
+    KnockdownReason, RecoveryPhase, TaskChange,
 };
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 use crate::sim::world::WorldConfig;
@@ -34,14 +35,8 @@ pub fn walkable(routes: &[SimRoute], point: Vec2) -> bool {
 }
 
 fn segment_distance_m(a: Vec2, b: Vec2, p: Vec2) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 > 0.0 {
-        (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (p.x - (a.x + t * dx)).hypot(p.y - (a.y + t * dy))
+    let c = closest_on_segment(p, a, b);
+    (p.x - c.x).hypot(p.y - c.y)
 }
 
 fn log(
@@ -209,7 +204,7 @@ pub(in crate::sim) fn knockdown_phase(
             // The intent ended meanwhile: the ped is an ambient ped again, never the cancelled
             // task's traveller.
             Some(Resume::Ended) => {
-                sets.agents.state[row] = crate::sim::tasks::ambient_state(sets.agents, row);
+                sets.agents.state[row] = ambient_state(sets.agents, row);
                 sets.agents.target[row] = None;
             }
             None => {}

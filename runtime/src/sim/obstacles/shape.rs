@@ -3,7 +3,7 @@
 //! a point's clearance and a swept body's (the segment a body's centre sweeps).
 
 use crate::project::Vec2;
-use crate::sim::walk::ground::distance_sq_to_segment;
+use crate::sim::spatial::{distance_sq_to_segment, distance_to_segment};
 
 /// The ground footprint of a static obstacle, in world units.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -217,10 +217,6 @@ fn segments_cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
 
 fn distance(a: Vec2, b: Vec2) -> f64 {
     (a.x - b.x).hypot(a.y - b.y)
-}
-
-fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
-    distance_sq_to_segment(p, a, b).sqrt()
 }
 
 #[cfg(test)]

@@ -12,13 +12,13 @@
 
 use std::collections::VecDeque;
 
+use super::agents::AgentHandle;
+use super::knockdown::{KnockdownReason, RecoveryPhase};
+use super::liveness::StuckReason;
+use super::population::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection};
+use super::recognition::Recognition;
+use super::tasks::TaskChange;
 use crate::content::StreamingCell;
-use crate::sim::state::agents::AgentHandle;
-use crate::sim::state::Recognition;
-use crate::sim::state::StuckReason;
-use crate::sim::state::TaskChange;
-use crate::sim::state::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection};
-use crate::sim::state::{KnockdownReason, RecoveryPhase};
 
 /// Entries each kind's ring keeps; older ones are dropped and counted.
 pub const EVENTS_PER_KIND: usize = 256;

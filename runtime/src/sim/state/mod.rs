@@ -5,6 +5,7 @@
 //! modules (`spatial`, `routes`, `space`, `problems`) and crate-level value types.
 
 pub mod agents;
+pub mod body;
 pub mod counters;
 pub mod crossing;
 pub mod events;

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 use thiserror::Error;
 
-use crate::sim::state::agents::AgentHandle;
+use super::agents::AgentHandle;
 
 /// Why a handle was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]

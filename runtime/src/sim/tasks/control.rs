@@ -8,14 +8,13 @@ use crate::project::VehicleRelation;
 use crate::sim::knockdown::phase::cancel_retained;
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::state::{
-    AgentHandle, AgentState, EventDetail, EventKind, EventPosition, RemovalCause, TaskChange,
+    log_task, AgentHandle, AgentState, EventDetail, EventKind, EventPosition, RemovalCause,
+    TaskChange,
 };
 use crate::sim::{
     population::{destroy, Sets},
     state::RetireRule,
 };
-
-use crate::sim::state::log_task;
 
 fn log_change(sets: &mut Sets<'_>, row: usize, handle: AgentHandle, change: (TaskChange, u32)) {
     let source = Some(sets.agents.source[row]);

@@ -18,7 +18,8 @@
 //! the parent's session, the movement's generation and the reason.
 
 use crate::sim::state::{
-    AgentHandle, AgentState, Agents, Canonical, EventLog, MoveFailure, Slots, TaskChange, TaskHold,
+    agents::ambient_state, AgentHandle, AgentState, Agents, Canonical, EventLog, MoveFailure,
+    Slots, TaskChange, TaskHold,
 };
 
 pub mod commands;
@@ -361,18 +362,6 @@ impl TaskState {
             && self.suspended.keys().all(live)
             && self.incidents.is_consistent(slots, rows)
             && self.service.queue.iter().all(|q| live(&q.handle))
-    }
-}
-
-/// The state a ped takes when its task ends (completed or cancelled) with nothing restored: it
-/// is an ordinary ambient ped again, doing what its source's peds do — walking its route on from
-/// where it stands, or, for a source whose peds stop at their goal, standing where the task left
-/// it — and retires under the normal rules (only an unfinished task protects it).
-pub(in crate::sim) fn ambient_state(agents: &Agents, row: usize) -> AgentState {
-    if agents.stops_at_route_end[row] {
-        AgentState::Arrived
-    } else {
-        AgentState::Walking
     }
 }
 

@@ -24,6 +24,7 @@ use pathfinding::directed::astar::astar;
 use crate::project::Vec2;
 use crate::sim::routes::SimRoute;
 use crate::sim::space::StaticBlocker;
+use crate::sim::spatial::distance_to_segment;
 use crate::sim::state::{AgentHandle, PathFailure};
 use crate::sim::walk::body::BODY_RADIUS_M;
 
@@ -741,11 +742,6 @@ pub(super) fn write_points(points: &[[f64; 3]], bytes: &mut Vec<u8>) {
 /// Horizontal distance, meters.
 pub fn distance(a: Vec2, b: Vec2) -> f64 {
     (a.x - b.x).hypot(a.y - b.y)
-}
-
-/// Horizontal distance from `p` to segment `[a, b]`, meters.
-pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
-    crate::sim::walk::ground::distance_sq_to_segment(p, a, b).sqrt()
 }
 
 #[cfg(test)]

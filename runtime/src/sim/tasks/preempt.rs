@@ -9,8 +9,7 @@
 use super::parent::ParentState;
 use super::stops::{StopCause, StopOwner};
 use super::{Book, SuspendedTask};
-use crate::sim::state::log_task;
-use crate::sim::state::{AgentHandle, AgentState, TaskChange};
+use crate::sim::state::{log_task, AgentHandle, AgentState, TaskChange};
 
 impl Book<'_> {
     /// Sets the ped's active parent and its movement aside under the task of `by_session`

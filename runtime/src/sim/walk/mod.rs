@@ -39,8 +39,8 @@ pub use step::{walk_agent, Avoidance, Neighbour, Scratch, WalkEnv};
 use super::spatial::SpatialGrid;
 use fan::Fan;
 
-/// Lookahead distance of a candidate's predicted endpoint, meters.
-pub const LOOKAHEAD_M: f64 = 1.0;
+pub use crate::sim::state::body::LOOKAHEAD_M;
+
 /// Bodies within this horizontal distance are a walker's neighbours, meters.
 pub const OPPOSING_SCAN_M: f64 = 2.5;
 /// The route corridor: a walker's lateral offset from its route's line stays within this

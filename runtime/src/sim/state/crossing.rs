@@ -231,7 +231,7 @@ pub struct GroupMember {
     pub slot: u8,
     /// Its own walking speed, which formation corrections scale, m/s.
     pub base_speed_m_s: f64,
-    /// Farther than [`REGROUP_M`] from its slot, on the leader's heading.
+    /// Farther than [`REGROUP_M`](crate::sim::crossings::groups::REGROUP_M) from its slot, on the leader's heading.
     pub regrouping: bool,
 }
 

@@ -53,7 +53,7 @@ pub enum TaskChange {
     /// The higher-priority task ended and released its suspension: this one replans from the
     /// ped's position to its retained goal.
     Restored,
-    /// The ped's event changed (queued, started or ended; see [`incidents`]).
+    /// The ped's event changed (queued, started or ended; see [`incidents`](crate::sim::tasks::incidents)).
     Incident(IncidentChange),
 }
 
@@ -154,9 +154,9 @@ pub enum MoveFailure {
     Query(PathFailure),
     /// The reply had no points.
     EmptyPath,
-    /// The path's endpoint is farther than [`ENDPOINT_TOLERANCE_M`] from the goal on some axis.
+    /// The path's endpoint is farther than [`ENDPOINT_TOLERANCE_M`](crate::sim::tasks::movement::ENDPOINT_TOLERANCE_M) from the goal on some axis.
     EndpointOutsideTolerance,
-    /// More replans than [`failure::MAX_REPLANS`].
+    /// More replans than [`MAX_REPLANS`](crate::sim::tasks::failure::MAX_REPLANS).
     ReplansExhausted,
     /// An escape arrived no farther than the safe distance from its threat.
     UnsafeAtArrival,
@@ -191,9 +191,9 @@ pub enum StaleReply {
     serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
 )]
 pub enum ReplanCause {
-    /// Its step was blocked longer than [`BLOCKED_REPLAN_S`].
+    /// Its step was blocked longer than [`BLOCKED_REPLAN_S`](crate::sim::tasks::failure::BLOCKED_REPLAN_S).
     Blocked,
-    /// It made no progress for longer than [`NO_PROGRESS_REPLAN_S`].
+    /// It made no progress for longer than [`NO_PROGRESS_REPLAN_S`](crate::sim::tasks::failure::NO_PROGRESS_REPLAN_S).
     NoProgress,
     /// The body was released after a suspension (replanned from its actual position).
     Resumed,
@@ -204,13 +204,13 @@ pub enum ReplanCause {
     serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
 )]
 pub enum PathFailure {
-    /// The start is farther than [`MAX_PROJECTION_M`] from any walkable cell.
+    /// The start is farther than [`MAX_PROJECTION_M`](crate::sim::tasks::paths::MAX_PROJECTION_M) from any walkable cell.
     StartOffGrid,
-    /// The goal is farther than [`MAX_PROJECTION_M`] from any walkable cell.
+    /// The goal is farther than [`MAX_PROJECTION_M`](crate::sim::tasks::paths::MAX_PROJECTION_M) from any walkable cell.
     GoalOffGrid,
     /// Start and goal are not connected.
     NoPath,
-    /// The search expanded [`MAX_EXPANSIONS`] nodes without reaching the goal.
+    /// The search expanded [`MAX_EXPANSIONS`](crate::sim::tasks::paths::MAX_EXPANSIONS) nodes without reaching the goal.
     ExpansionLimit,
     /// A coordinate is not finite.
     NonFinite,

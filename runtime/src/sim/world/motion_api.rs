@@ -13,7 +13,7 @@ use crate::sim::state::{AgentId, Recognition};
 
 impl World {
     /// Adds `elapsed_s` of wall-clock time and runs the whole fixed steps it buys (at most
-    /// [`MAX_ACCUMULATED_STEPS`]); returns how many ran. The caller reads the clock; the runtime
+    /// [`MAX_ACCUMULATED_STEPS`](crate::sim::motion::clock::MAX_ACCUMULATED_STEPS)); returns how many ran. The caller reads the clock; the runtime
     /// never does.
     pub fn advance_wall_clock(&mut self, elapsed_s: f64) -> u32 {
         let steps = self.wall_clock.advance(elapsed_s, self.config.fixed_step_s);

@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
 
 use super::routes::SimRoute;
-use super::spatial::closest_on_segment;
 use crate::content::encode::ByteWriter;
 use crate::content::{PedestrianSpace, PointM, Product, StreamingProduct, StreetBlock};
 use crate::project::{AssetFamily, Vec2};
@@ -526,15 +525,4 @@ pub fn lane_point(lane: &SimLane, distance_m: f64) -> Vec2 {
         .last()
         .copied()
         .unwrap_or(Vec2 { x: 0.0, y: 0.0 })
-}
-
-/// Distance from `p` to a lane's centreline, meters.
-pub fn distance_to_lane_m(lane: &SimLane, p: [f64; 3]) -> f64 {
-    lane.centerline
-        .windows(2)
-        .map(|s| {
-            let c = closest_on_segment(Vec2 { x: p[0], y: p[1] }, s[0], s[1]);
-            (p[0] - c.x).hypot(p[1] - c.y)
-        })
-        .fold(f64::INFINITY, f64::min)
 }

@@ -651,7 +651,7 @@ fn admit_batch(
         let near_vehicle = (0..vehicles.len()).any(|i| {
             let lane = &lanes[vehicles.lane[i] as usize];
             let p = vehicles.position(lanes, i);
-            crate::sim::space::distance_to_lane_m(lane, feet) <= lane.width_m * 0.5
+            vehicles::distance_to_lane_m(lane, feet) <= lane.width_m * 0.5
                 && (p.x - feet[0]).hypot(p.y - feet[1]) < CROSSING_CLEARANCE_M
         });
         near_vehicle || against_signal(&config.space.crosswalks, signals, feet)

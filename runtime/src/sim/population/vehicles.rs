@@ -5,6 +5,7 @@
 
 use crate::project::Vec2;
 use crate::sim::space::{lane_length_m, lane_point, SimLane};
+use crate::sim::spatial::closest_on_segment;
 use crate::sim::state::Vehicles;
 
 /// A vehicle closer than this to a lane's entry keeps the next one waiting, meters.
@@ -99,4 +100,15 @@ impl Vehicles {
             bytes.extend_from_slice(&self.distance_m[i].to_bits().to_le_bytes());
         }
     }
+}
+
+/// Distance from `p` to a lane's centreline, meters.
+pub fn distance_to_lane_m(lane: &SimLane, p: [f64; 3]) -> f64 {
+    lane.centerline
+        .windows(2)
+        .map(|s| {
+            let c = closest_on_segment(Vec2 { x: p[0], y: p[1] }, s[0], s[1]);
+            (p[0] - c.x).hypot(p[1] - c.y)
+        })
+        .fold(f64::INFINITY, f64::min)
 }

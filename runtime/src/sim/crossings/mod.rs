@@ -25,10 +25,10 @@ mod liveness_tests;
 #[cfg(test)]
 mod tests;
 
-pub use crate::sim::state::SignalPhase;
-pub use crate::sim::state::{CrosswalkAgent, CrosswalkPhase, NO_CROSSWALK};
-pub use crate::sim::state::{GroupMember, GroupRole};
-pub use crate::sim::state::{Liveness, StuckReason};
+pub use crate::sim::state::{
+    CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, Liveness, SignalPhase, StuckReason,
+    NO_CROSSWALK,
+};
 pub use gate::{HazardState, HAZARD_SAFETY_RADIUS_M, HAZARD_WRAP_X_M};
 pub use phase::{crossings_phase, follow_swap_remove, liveness_phase, CrossingSets};
 pub use queue::{CrossingIndex, RouteCrossing, QUEUE_ROW_SPACING_M};

@@ -29,10 +29,7 @@ mod tests;
 
 use std::num::NonZeroU32;
 
-pub use crate::sim::state::ClaimRefusal;
-pub use crate::sim::state::SpawnRejection;
-pub use crate::sim::state::Vehicles;
-pub use crate::sim::state::{RetireRefusal, RetireRule};
+pub use crate::sim::state::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection, Vehicles};
 use admission::against_signal;
 pub use admission::{
     admit, capsule_blocked, Gates, CAPSULE_ALLOWANCE_M, CAPSULE_HALF_HEIGHT_M, CAPSULE_RADIUS_M,

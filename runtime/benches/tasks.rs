@@ -77,7 +77,7 @@ fn report_queries(grid: &PathGrid, pairs: &[(Vec2, Vec2)]) {
                 found += 1;
                 expansions += u64::from(path.expansions);
             }
-            Err(stagecraft_runtime::sim::tasks::paths::PathFailure::ExpansionLimit) => limited += 1,
+            Err(stagecraft_runtime::sim::state::PathFailure::ExpansionLimit) => limited += 1,
             Err(_) => {}
         }
     }

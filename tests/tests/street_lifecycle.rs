@@ -327,7 +327,7 @@ fn escape_with_a_knockdown_mid_run_continues_the_escape() {
 #[test]
 fn three_way_passage_meets_avoids_and_each_walker_stops_at_its_goal() {
     use stagecraft_runtime::sim::walk::progress::GOAL_TOLERANCE_M;
-    use stagecraft_runtime::sim::walk::WalkDecision;
+    use stagecraft_runtime::sim::WalkDecision;
 
     /// Body diameter (twice the seed's 0.30 m body radius), meters.
     const BODY_DIAMETER_M: f64 = 0.6;

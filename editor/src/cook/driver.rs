@@ -459,7 +459,7 @@ fn cook_one(
     )
     .map_err(|e| anyhow::anyhow!("recipe `{recipe}`: {e}"))?;
     let bundle = (*generated.bundle).clone();
-    cook.store_stages(&bundle, outcomes, &tiling.owned, report, in_use)?;
+    cook.store_stages(&bundle, outcomes, tiling.owned, report, in_use)?;
     Ok(bundle)
 }
 

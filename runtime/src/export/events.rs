@@ -12,8 +12,8 @@ use std::fmt::Debug;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::sim::events::{Event, EventDetail, EventLog, EVENT_KINDS};
 use crate::sim::motion::panic::NO_EXIT;
+use crate::sim::state::events::{Event, EventDetail, EventLog, EVENT_KINDS};
 
 /// The event log as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::sim::events::EventKind;
+use crate::sim::state::events::EventKind;
 use crate::sim::World;
 
 /// Most samples a sampler keeps by default.

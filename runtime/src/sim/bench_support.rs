@@ -6,20 +6,25 @@
 //! around the publication. The application never builds any of it.
 use std::sync::Arc;
 
-use super::agents::{AgentHandle, AgentId, AgentRow, AgentState};
 use super::config::CompiledScenario;
 use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
-use super::motion::tiers::{stable_hash, Tier};
+use super::motion::tiers::stable_hash;
+
 use super::space::{SimSpace, StaticBlocker};
-use super::walk::WalkDecision;
 use super::world::{build_world, World};
 use crate::ops::street_block::{build_street_block, StreetBlockParams, SIDEWALKS};
 use crate::project::{
     Directive, DirectiveCommand, MotionSettings, Observer, PopulationKind, PopulationSource,
     Scenario, Target, Vec2, Vec3, VehicleRelation,
 };
+use crate::sim::state::AgentHandle;
+use crate::sim::state::AgentId;
+use crate::sim::state::AgentRow;
+use crate::sim::state::AgentState;
+use crate::sim::state::Tier;
+use crate::sim::state::WalkDecision;
 
 /// Meters of each sidewalk per walker in [`long_street_world`] (0.5 walkers per meter of
 /// sidewalk, about one per 5 m² of its 2.5 m walkway).

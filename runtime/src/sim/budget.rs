@@ -16,8 +16,8 @@ use super::history::MAX_HISTORY_FRAMES;
 use super::motion::MotionCounters;
 use super::problems::{SimDiagnostic, SimProblem};
 use super::timeline::{CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
-use super::world::Counters;
 use crate::project::FieldPath;
+use crate::sim::state::Counters;
 
 /// The most work one run may take: agent steps plus population cycles, summed over its frames.
 /// At about a microsecond each that is over an hour of one core; a run past it is refused as a
@@ -34,7 +34,7 @@ pub const BYTES_PER_AGENT_SNAPSHOT: u64 = 1024;
 
 /// Bytes one birth adds to the births table (an `AgentId` resolves through it), in the world and
 /// in every checkpoint.
-pub const BYTES_PER_BIRTH: u64 = size_of::<super::agents::AgentHandle>() as u64;
+pub const BYTES_PER_BIRTH: u64 = size_of::<super::state::AgentHandle>() as u64;
 
 /// What a run of a compiled scenario could need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

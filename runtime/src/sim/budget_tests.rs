@@ -4,10 +4,10 @@
 use std::mem::size_of;
 
 use super::budget::{BYTES_PER_AGENT, BYTES_PER_AGENT_SNAPSHOT, MAX_SIM_WORK};
-use super::events::{Event, EVENTS_PER_KIND, EVENT_KINDS};
 use super::*;
 use crate::project::{PopulationSource, Scenario};
 use crate::recipe::limits::DEFAULT_MEMORY_BUDGET_BYTES;
+use crate::sim::state::{Event, EVENTS_PER_KIND, EVENT_KINDS};
 
 fn scenario() -> Scenario {
     Scenario {

@@ -1,8 +1,8 @@
 //! What a world reserves and holds: the agent columns sized to the scenario's capacities up
 //! front ([`World::reserve_population`]), and the heap bytes of its per-agent buffers.
 
-use super::agents::AgentHandle;
 use super::world::World;
+use crate::sim::state::AgentHandle;
 
 /// The most agent rows [`World`] reserves up front, whatever the scenario's capacities say.
 pub const MAX_RESERVED_AGENTS: usize = 1 << 20;

@@ -5,7 +5,7 @@
 
 use super::crossings::CrossingSample;
 use super::motion::MotionCounters;
-use super::world::Counters;
+use crate::sim::state::Counters;
 
 /// Most frames whose counters a history keeps by default.
 pub const MAX_HISTORY_FRAMES: usize = 1 << 14;

@@ -17,7 +17,6 @@
 //! routes and seed always give the same state, whether stepped straight through or restored from
 //! a [`Snapshot`].
 
-mod agents;
 #[cfg(any(test, feature = "bench-support"))]
 mod bench_support;
 pub mod budget;
@@ -25,7 +24,6 @@ pub mod camera;
 mod capacity;
 pub mod config;
 pub mod crossings;
-pub mod events;
 mod history;
 pub mod knockdown;
 pub mod motion;
@@ -35,17 +33,17 @@ pub mod population;
 pub mod problems;
 mod routes;
 pub mod scenario;
-pub mod slots;
 mod snapshot;
 pub mod space;
 pub mod spatial;
+pub mod state;
+pub use state::{events, slots};
 pub mod tasks;
 mod timeline;
 pub mod trajectory;
 pub mod walk;
 mod world;
 
-pub use agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
 #[cfg(any(test, feature = "bench-support"))]
 pub use bench_support::{
     directed_street_world, long_street_world, observed_street_world, two_way_street_world,
@@ -59,28 +57,25 @@ pub use config::{
     SceneObjectSpec, SimBox, SourceConfig, SourceSpec, VehicleSourceSpec, WorldConfig,
 };
 pub use crossings::{
-    AgentCrossing, CrossingSample, CrossingStats, CrossingsState, CrosswalkAgent, CrosswalkPhase,
-    CrosswalkReport, GroupMember, GroupRole, Liveness, SignalPhase, SignalState, StuckReason,
+    AgentCrossing, CrossingSample, CrossingStats, CrossingsState, CrosswalkReport, SignalState,
     CROSSING_SAMPLE_NAMES,
 };
-pub use events::{Event, EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};
 pub use motion::why::{TierCause, TierWhy};
-pub use motion::{MotionCounters, Tier};
+pub use motion::MotionCounters;
 pub use observers::{Observation, ObserverState, View};
 pub use obstacles::{ObstacleOrigin, ObstacleSet, SceneObstacle};
 pub use population::{
-    Boxes, CandidateMark, ClaimRefusal, FrameSpawnReport, PlaceOutcome, PopulationState,
-    RetireRefusal, RetireRule, SourceStatus, SpawnRejection, SpawnReport,
+    Boxes, CandidateMark, FrameSpawnReport, PlaceOutcome, PopulationState, SourceStatus,
+    SpawnReport,
 };
 pub use problems::{SimBuildError, SimDiagnostic, SimProblem};
 pub use routes::{
     RouteConnection, RouteError, RoutePath, RoutePoint, RouteSpan, RouteTable, SimRoute,
     DEFAULT_ROUTE_WIDTH_M,
 };
-pub use slots::{SlotError, Slots};
 pub use snapshot::file::{
     read_header as read_snapshot_header, SnapshotEncodeError, SnapshotFileError, SnapshotHeader,
     SNAPSHOT_FORMAT_VERSION, SNAPSHOT_MAGIC,
@@ -90,15 +85,26 @@ pub use space::{
     SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SimStreaming,
     SpaceBuildError, StaticBlocker,
 };
-pub use tasks::commands::InstallRefusal;
-pub use tasks::movement::{MotionState, MoveFailure, Movement};
+pub use state::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};
+pub use state::events::{Event, EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
+pub use state::slots::{SlotError, Slots};
+pub use state::Counters;
+pub use state::InstallRefusal;
+pub use state::MoveFailure;
+pub use state::TaskChange;
+pub use state::Tier;
+pub use state::{CandidateRejection, WaitReason, WalkDecision};
+pub use state::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection};
+pub use state::{
+    CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, Liveness, SignalPhase, StuckReason,
+};
+pub use tasks::movement::{MotionState, Movement};
 pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
-pub use tasks::{TaskChange, TaskState};
+pub use tasks::TaskState;
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
 pub use trajectory::{TrajectoryRow, TrajectoryRows};
-pub use walk::{CandidateRejection, WaitReason, WalkDecision};
-pub use world::{build_world, AgentDetail, Counters, World, RECENT_CANDIDATES};
+pub use world::{build_world, AgentDetail, World, RECENT_CANDIDATES};
 
 #[cfg(test)]
 mod tests;

@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use super::knockdown::{KnockdownReason, RecoveryPhase};
 use super::*;
 use crate::project::{
     Barrier, Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, SceneObject,
     Target, Vec2, Vec3,
 };
+use crate::sim::state::{KnockdownReason, RecoveryPhase};
 
 fn v3(x: f64, y: f64, z: f64) -> Vec3 {
     Vec3 { x, y, z }

@@ -6,18 +6,15 @@ pub mod file;
 
 use thiserror::Error;
 
-use super::agents::Canonical;
-use super::agents::{AgentHandle, Agents};
 use super::crossings::CrossingsState;
-use super::events::EventLog;
 use super::knockdown::Knockdowns;
 use super::motion::MotionState;
 use super::obstacles::SceneState;
 use super::population::{CandidateMark, PopulationState};
 use super::routes::RouteSpan;
-use super::slots::Slots;
 use super::tasks::TaskState;
-use super::world::{Counters, World};
+use super::world::World;
+use crate::sim::state::{AgentHandle, Agents, Canonical, Counters, EventLog, Slots};
 
 /// Everything that changes as a world steps, captured at one frame.
 #[derive(Clone, Debug, PartialEq)]

@@ -498,3 +498,31 @@ fn blockers(
     blockers.sort_by_key(|b| (b.stage, b.index));
     (blockers, unknown)
 }
+
+/// A lane's polyline length, meters.
+pub fn lane_length_m(lane: &SimLane) -> f64 {
+    lane.centerline
+        .windows(2)
+        .map(|p| (p[1].x - p[0].x).hypot(p[1].y - p[0].y))
+        .sum()
+}
+
+/// The point `distance_m` along a lane (clamped to its ends).
+pub fn lane_point(lane: &SimLane, distance_m: f64) -> Vec2 {
+    let mut left = distance_m.max(0.0);
+    for p in lane.centerline.windows(2) {
+        let length = (p[1].x - p[0].x).hypot(p[1].y - p[0].y);
+        if left <= length && length > 0.0 {
+            let t = left / length;
+            return Vec2 {
+                x: p[0].x + (p[1].x - p[0].x) * t,
+                y: p[0].y + (p[1].y - p[0].y) * t,
+            };
+        }
+        left -= length;
+    }
+    lane.centerline
+        .last()
+        .copied()
+        .unwrap_or(Vec2 { x: 0.0, y: 0.0 })
+}

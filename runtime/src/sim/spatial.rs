@@ -953,6 +953,37 @@ fn finite_bounds_scalar(points: &[Vec2]) -> (Vec2, Vec2) {
     (min, max)
 }
 
+/// The point of segment `[a, b]` closest to `p` (`a` when the segment has no length): the one
+/// projection every segment distance of the simulation starts from.
+#[inline]
+pub fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let length_sq = dx * dx + dy * dy;
+    let t = if length_sq > 0.0 {
+        (((p.x - a.x) * dx + (p.y - a.y) * dy) / length_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    Vec2 {
+        x: a.x + dx * t,
+        y: a.y + dy * t,
+    }
+}
+
+/// Squared distance from `p` to segment `[a, b]`.
+#[inline]
+pub fn distance_sq_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
+    let c = closest_on_segment(p, a, b);
+    let (cx, cy) = (c.x - p.x, c.y - p.y);
+    cx * cx + cy * cy
+}
+
+/// Distance from `p` to segment `[a, b]` (the root of [`distance_sq_to_segment`]).
+#[inline]
+pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
+    distance_sq_to_segment(p, a, b).sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

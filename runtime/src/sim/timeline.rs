@@ -8,7 +8,8 @@ use super::history::CounterHistory;
 use super::motion::MotionCounters;
 use super::snapshot::file::{SnapshotFileError, SnapshotHeader};
 use super::snapshot::Snapshot;
-use super::world::{Counters, World};
+use super::world::World;
+use crate::sim::state::Counters;
 
 /// Frames between checkpoints.
 pub const CHECKPOINT_INTERVAL_FRAMES: u64 = 64;

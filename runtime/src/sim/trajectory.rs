@@ -7,10 +7,9 @@
 //! not moving, so it is not in the scene an analysis measures (it reappears under its id when a
 //! batch readmits it). Every other row is in, knocked-down and holding agents included.
 
-use super::agents::{AgentId, AgentState, Agents};
-use super::motion::tiers::Tier;
 use super::world::World;
 use crate::project::Vec2;
+use crate::sim::state::{AgentId, AgentState, Agents, Tier};
 
 /// One agent at one frame, as a trajectory file records it.
 #[derive(Clone, Copy, Debug, PartialEq)]

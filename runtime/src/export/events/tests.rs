@@ -2,13 +2,13 @@
 
 use super::*;
 use crate::content::StreamingCell;
-use crate::sim::events::{
+use crate::sim::state::events::{
     BoxChange, BoxSlot, EventKind, EventPosition, RemovalCause, Unresolved, EVENTS_PER_KIND,
 };
-use crate::sim::population::{RetireRefusal, RetireRule, SpawnRejection};
-use crate::sim::tasks::movement::MoveFailure;
-use crate::sim::tasks::paths::PathFailure;
-use crate::sim::tasks::TaskChange;
+use crate::sim::state::MoveFailure;
+use crate::sim::state::PathFailure;
+use crate::sim::state::TaskChange;
+use crate::sim::state::{RetireRefusal, RetireRule, SpawnRejection};
 use crate::sim::AgentHandle;
 
 #[test]

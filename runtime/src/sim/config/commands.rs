@@ -5,7 +5,8 @@ use super::boxes::SimBox;
 use super::factions::Factions;
 use super::scene::Obstacle;
 use crate::project::{Vec2, VehicleRelation};
-use crate::sim::agents::AgentHandle;
+use crate::sim::state::AgentHandle;
+
 use crate::sim::events::BoxSlot;
 
 /// Who a directive is for.

@@ -4,8 +4,11 @@
 //! have left before pedestrians may start.
 
 use crate::project::Vec2;
-use crate::sim::population::vehicles::{lane_length_m, lane_point, Vehicles};
 use crate::sim::space::{SimCrosswalk, SimLane};
+use crate::sim::{
+    space::{lane_length_m, lane_point},
+    state::Vehicles,
+};
 
 /// The hazard wraps once past this x, meters (seed: 1200 cm).
 pub const HAZARD_WRAP_X_M: f64 = 12.0;

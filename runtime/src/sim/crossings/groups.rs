@@ -6,7 +6,7 @@
 //! committed crosser never leaves the crossing to regroup.
 
 use crate::rng::{Address, Domain, DomainKey};
-use crate::sim::agents::{AgentId, Canonical};
+use crate::sim::state::AgentId;
 
 /// Scope bit of the group draws in the population domain (clear of the per-source birth draws).
 const GROUP_SCOPE: u64 = 1 << 48;
@@ -22,58 +22,6 @@ pub const SPEED_FACTORS: (f64, f64) = (0.6, 1.4);
 pub const GROUP_WAIT_MAX_S: f64 = 8.0;
 /// Largest group.
 pub const MAX_GROUP_SIZE: u32 = 3;
-
-/// An agent's part in a group.
-#[derive(
-    serde::Serialize,
-    serde::Deserialize,
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-)]
-pub enum GroupRole {
-    /// Not in a group.
-    #[default]
-    Alone,
-    /// The group's first member: the others keep their slots behind it.
-    Leader,
-    /// Keeps formation slot `slot` behind the leader.
-    Follower,
-}
-
-/// One agent's group membership (the `group` agent column).
-#[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]
-pub struct GroupMember {
-    /// Whether the assignment has been made (the first crossings phase after its birth).
-    pub assigned: bool,
-    /// Its role.
-    pub role: GroupRole,
-    /// Birth ordinal of the group's leader within its source.
-    pub leader_ordinal: u32,
-    /// Formation slot (0 for the leader).
-    pub slot: u8,
-    /// Its own walking speed, which formation corrections scale, m/s.
-    pub base_speed_m_s: f64,
-    /// Farther than [`REGROUP_M`] from its slot, on the leader's heading.
-    pub regrouping: bool,
-}
-
-impl Canonical for GroupMember {
-    fn write_canonical(&self, bytes: &mut Vec<u8>) {
-        self.assigned.write_canonical(bytes);
-        bytes.push(self.role as u8);
-        self.leader_ordinal.write_canonical(bytes);
-        bytes.push(self.slot);
-        self.base_speed_m_s.write_canonical(bytes);
-        self.regrouping.write_canonical(bytes);
-    }
-}
 
 /// The group of agent `id`: `(leader ordinal, slot)`, or `None` when it walks alone. Ordinals of
 /// a source are cut into windows of `size / share` births; one run of `size` consecutive

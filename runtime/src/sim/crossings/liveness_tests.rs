@@ -4,7 +4,7 @@
 
 use super::tests::{hazard_settings, scenario, space_of, world_of};
 use super::*;
-use crate::sim::events::EventKind;
+use crate::sim::state::EventKind;
 use crate::sim::World;
 
 /// What a run of `crossers` ping-pong crossers (a quarter in groups) did in `frames` frames:

@@ -25,14 +25,16 @@ mod liveness_tests;
 #[cfg(test)]
 mod tests;
 
-pub use crosswalk::{CrosswalkAgent, CrosswalkPhase, NO_CROSSWALK};
+pub use crate::sim::state::{
+    CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, Liveness, SignalPhase, StuckReason,
+    NO_CROSSWALK,
+};
 pub use gate::{HazardState, HAZARD_SAFETY_RADIUS_M, HAZARD_WRAP_X_M};
-pub use groups::{GroupMember, GroupRole};
 pub use phase::{crossings_phase, follow_swap_remove, liveness_phase, CrossingSets};
 pub use queue::{CrossingIndex, RouteCrossing, QUEUE_ROW_SPACING_M};
 pub use report::{AgentCrossing, CrossingSample, CrosswalkReport, CROSSING_SAMPLE_NAMES};
-pub use signals::{gate_open, SignalPhase, SignalState};
-pub use stuck::{Liveness, StuckReason};
+pub use signals::gate_open;
+pub use signals::SignalState;
 
 use crate::sim::config::CrossingSettings;
 

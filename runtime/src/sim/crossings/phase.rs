@@ -4,19 +4,36 @@
 //! phase runs after walking.
 
 use crate::project::Vec2;
-use crate::sim::agents::{count_where, AgentHandle, AgentId, AgentState, Agents};
+
 use crate::sim::config::WorldConfig;
 use crate::sim::events::{EventDetail, EventKind, EventLog};
-use crate::sim::population::vehicles::Vehicles;
-use crate::sim::slots::Slots;
 
-use super::crosswalk::{distance_m, step_towards, CrosswalkAgent, CrosswalkPhase, AT_TARGET_M};
+use crate::sim::slots::Slots;
+use crate::sim::state::agents::count_where;
+use crate::sim::state::quiet_watches;
+use crate::sim::state::restart_watch;
+use crate::sim::state::watch;
+use crate::sim::state::AgentHandle;
+use crate::sim::state::AgentId;
+use crate::sim::state::AgentState;
+use crate::sim::state::Agents;
+use crate::sim::state::CrosswalkAgent;
+use crate::sim::state::CrosswalkPhase;
+use crate::sim::state::GroupMember;
+use crate::sim::state::GroupRole;
+use crate::sim::state::SignalPhase;
+use crate::sim::state::Vehicles;
+use crate::sim::state::Verdict;
+
+use super::crosswalk::{distance_m, step_towards, AT_TARGET_M};
 use super::gate::{in_conflict_zone, lane_vehicle_in_zone};
-use super::groups::{assignment, speed_factor, GroupMember, GroupRole, FORMATION_GAP_M};
+use super::groups::{assignment, speed_factor, FORMATION_GAP_M};
 use super::groups::{REGROUP_M, SHARED_CROSSING_M};
 use super::queue::{side_slots, slot_points, usable_lanes, QueueOccupancy, RouteCrossing};
-use super::signals::{SignalInputs, SignalPhase};
-use super::stuck::{quiet_watches, refresh_window, restart_watch, watch, Verdict, STALLED_AFTER_S};
+use super::signals::SignalInputs;
+use super::stuck::refresh_window;
+
+use super::stuck::STALLED_AFTER_S;
 use super::{CrossingIndex, CrossingsState};
 use crate::sim::config::CrossingSettings;
 
@@ -788,7 +805,7 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
                 let mut c = agents.crosswalk[row];
                 complete(agents, row, &mut c);
                 agents.crosswalk[row] = c;
-                agents.liveness[row] = super::stuck::Liveness::at(c.exit);
+                agents.liveness[row] = crate::sim::state::Liveness::at(c.exit);
                 stats.forced_clears += 1;
                 recount(&mut stats.phases, was, CrosswalkPhase::Completed);
                 let handle = sets.slots.handle_of(row);

@@ -6,46 +6,7 @@
 //! The seed gives no phase durations; they are scenario settings (`SignalTiming`).
 
 use crate::sim::config::SignalTiming;
-
-/// What a signal shows.
-#[derive(
-    serde::Serialize,
-    serde::Deserialize,
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-)]
-pub enum SignalPhase {
-    /// Vehicles may pass (the gate is open unless someone still occupies the crossing).
-    #[default]
-    VehicleGreen,
-    /// Nobody may start: vehicles stop, pedestrians wait (before and after the walk phase).
-    AllStop,
-    /// Pedestrians may start crossing; vehicles stop.
-    PedestrianCrossing,
-}
-
-impl SignalPhase {
-    /// A stable small number for digests.
-    pub fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// A short name for panels.
-    pub fn name(self) -> &'static str {
-        match self {
-            SignalPhase::VehicleGreen => "vehicle green",
-            SignalPhase::AllStop => "all stop",
-            SignalPhase::PedestrianCrossing => "pedestrian crossing",
-        }
-    }
-}
+use crate::sim::state::SignalPhase;
 
 /// One signal's state (part of the world state: snapshots carry it).
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]

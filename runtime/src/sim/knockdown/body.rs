@@ -5,7 +5,7 @@
 use super::physics::{BodyHandles, BodyState, PhysicsScene, SurfaceHit};
 use super::recovery::{Clearance, Recovery, RecoverySample};
 use crate::project::Vec2;
-use crate::sim::agents::{AgentHandle, AgentState};
+use crate::sim::state::{AgentHandle, AgentState};
 
 /// What the recovery reads about the world besides the physics scene.
 pub struct RecoveryEnv<'a> {

@@ -25,15 +25,14 @@ mod tests;
 
 use std::collections::BTreeMap;
 
+pub use crate::sim::state::{KnockdownReason, RecoveryPhase};
 pub use body::{core_linear_m_s, KnockedBody, RecoveryEnv};
 pub use physics::{BodyHandles, BodyState, PhysicsScene, SurfaceHit};
-pub use recovery::{
-    Clearance, KnockdownReason, Recovery, RecoveryPhase, RecoverySample, Transition,
-};
+pub use recovery::{Clearance, Recovery, RecoverySample, Transition};
 
 use crate::project::Vec2;
-use crate::sim::agents::{AgentHandle, AgentState};
 use crate::sim::obstacles::ObstacleSet;
+use crate::sim::state::{AgentHandle, AgentState};
 
 /// The largest impulse a knockdown accepts, newton-seconds (a 70 kg body at about 14 m/s).
 pub const MAX_IMPULSE_N_S: f64 = 1000.0;

@@ -6,14 +6,21 @@
 //! event log with its session and reason.
 
 use super::physics::standing_blocked;
-use super::{KnockdownReason, KnockdownRequest, Knockdowns, RecoveryEnv, RecoveryPhase, Resume};
+use super::{KnockdownRequest, Knockdowns, RecoveryEnv, Resume};
 use crate::project::{Vec2, VehicleRelation};
-use crate::sim::agents::{AgentHandle, AgentState};
+
 use crate::sim::config::WorldConfig;
 use crate::sim::events::{EventDetail, EventKind};
 use crate::sim::population::{live_row, Sets};
 use crate::sim::routes::SimRoute;
-use crate::sim::tasks::{log as log_task, TaskChange};
+use crate::sim::spatial::closest_on_segment;
+use crate::sim::state::agents::ambient_state;
+use crate::sim::state::log_task;
+use crate::sim::state::AgentHandle;
+use crate::sim::state::AgentState;
+use crate::sim::state::KnockdownReason;
+use crate::sim::state::RecoveryPhase;
+use crate::sim::state::TaskChange;
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 
 /// A supporting point may lie this far outside a walkway's edge and still project onto it,
@@ -33,14 +40,8 @@ pub fn walkable(routes: &[SimRoute], point: Vec2) -> bool {
 }
 
 fn segment_distance_m(a: Vec2, b: Vec2, p: Vec2) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let len2 = dx * dx + dy * dy;
-    let t = if len2 > 0.0 {
-        (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (p.x - (a.x + t * dx)).hypot(p.y - (a.y + t * dy))
+    let c = closest_on_segment(p, a, b);
+    (p.x - c.x).hypot(p.y - c.y)
 }
 
 fn log(
@@ -208,7 +209,7 @@ pub(in crate::sim) fn knockdown_phase(
             // The intent ended meanwhile: the ped is an ambient ped again, never the cancelled
             // task's traveller.
             Some(Resume::Ended) => {
-                sets.agents.state[row] = crate::sim::tasks::ambient_state(sets.agents, row);
+                sets.agents.state[row] = ambient_state(sets.agents, row);
                 sets.agents.target[row] = None;
             }
             None => {}

@@ -7,8 +7,7 @@
 
 use super::body::KnockedBody;
 use super::Knockdowns;
-use crate::sim::agents::{AgentState, Agents, Canonical};
-use crate::sim::slots::Slots;
+use crate::sim::state::{AgentState, Agents, Canonical, Slots};
 
 impl Knockdowns {
     /// Appends the canonical bytes (nothing at all for a world that never knocked anyone

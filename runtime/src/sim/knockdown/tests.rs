@@ -10,7 +10,7 @@ use super::*;
 use crate::project::{
     Directive, DirectiveCommand, PopulationKind, PopulationSource, Scenario, Target, Vec3,
 };
-use crate::sim::events::{EventDetail, EventKind};
+use crate::sim::state::{EventDetail, EventKind};
 use crate::sim::{build_world, CompiledScenario, SimRoute, SimSpace, World};
 
 mod commands;
@@ -499,7 +499,7 @@ fn cancel_during_knockdown_never_resumes_the_cancelled_task() {
             matches!(
                 e.detail,
                 EventDetail::Task {
-                    change: crate::sim::tasks::TaskChange::PathQueued,
+                    change: crate::sim::state::TaskChange::PathQueued,
                     ..
                 }
             )

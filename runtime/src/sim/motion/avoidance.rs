@@ -3,7 +3,7 @@
 //! deferred walker keeps its last reliable steering (`sim::walk::Avoidance::Reliable`), never a
 //! zero velocity; processed and deferred are counted apart.
 
-use super::super::agents::{AgentState, Agents};
+use crate::sim::state::{AgentState, Agents};
 
 /// The rows whose avoidance runs this step.
 #[derive(Clone, Debug, Default)]

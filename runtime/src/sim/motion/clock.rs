@@ -3,8 +3,6 @@
 //! steps' time is kept, so a long frame never triggers an unbounded catch-up (motion seed). It
 //! is separate from the simulation's own frame index and from the tier scheduler frame.
 
-use super::super::world::World;
-
 /// The most fixed steps' time the accumulator holds (0.2 s at the default 0.05 s step).
 pub const MAX_ACCUMULATED_STEPS: u32 = 4;
 
@@ -39,23 +37,5 @@ impl WallClock {
         let steps = steps.min(max_steps);
         self.accumulated_s = (self.accumulated_s - f64::from(steps) * fixed_step_s).max(0.0);
         steps
-    }
-}
-
-impl World {
-    /// Adds `elapsed_s` of wall-clock time and runs the whole fixed steps it buys (at most
-    /// [`MAX_ACCUMULATED_STEPS`]); returns how many ran. The caller reads the clock; the runtime
-    /// never does.
-    pub fn advance_wall_clock(&mut self, elapsed_s: f64) -> u32 {
-        let steps = self.wall_clock.advance(elapsed_s, self.config.fixed_step_s);
-        for _ in 0..steps {
-            self.step();
-        }
-        steps
-    }
-
-    /// Wall-clock seconds accumulated towards the next step.
-    pub fn wall_clock_accumulated_s(&self) -> f64 {
-        self.wall_clock.accumulated_s
     }
 }

@@ -3,27 +3,11 @@
 //! faction, Hostile for a listed enemy, else Neutral. A Hostile recognition compromises the
 //! disguise, raises the observer's panic and promotes it off Background. Every check is an event.
 
-use super::super::agents::Agents;
-use super::tiers::Tier;
 use crate::sim::config::Factions;
+use crate::sim::state::{Agents, Recognition, Tier};
 
 /// How much a Hostile recognition raises the observer's panic.
 pub const HOSTILE_PANIC: f64 = 0.5;
-
-/// What an observer recognises.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum Recognition {
-    /// The presented faction is a disguise the observer accepts.
-    Disguised,
-    /// The observer's own or an allied faction.
-    Friendly,
-    /// A faction the observer is hostile to.
-    Hostile,
-    /// None of those.
-    Neutral,
-}
 
 /// The crowd seed's recognition, in its order: accepted disguise, own or allied, hostile, else
 /// neutral.
@@ -49,33 +33,5 @@ pub(in crate::sim) fn apply(agents: &mut Agents, row: usize, recognition: Recogn
     agents.panic[row] = (agents.panic[row] + HOSTILE_PANIC).clamp(0.0, 1.0);
     if agents.tier[row] == Tier::Stub {
         agents.tier[row] = Tier::Simulated;
-    }
-}
-
-impl super::super::world::World {
-    /// A line-of-sight check by the agent in `row` with `factions` of `presented` (what the
-    /// `LineOfSight` directive does): the recognition is applied and logged. `None` for a
-    /// missing row.
-    pub fn line_of_sight(
-        &mut self,
-        row: usize,
-        factions: &Factions,
-        presented: &str,
-    ) -> Option<Recognition> {
-        if row >= self.agents.len() {
-            return None;
-        }
-        let recognition = recognise(factions, presented);
-        apply(&mut self.agents, row, recognition);
-        let handle = self.slots.handle_of(row);
-        let source = Some(self.agents.source[row]);
-        self.events.push(
-            self.frame,
-            super::super::events::EventKind::Recognised,
-            handle,
-            source,
-            super::super::events::EventDetail::Recognition(recognition),
-        );
-        Some(recognition)
     }
 }

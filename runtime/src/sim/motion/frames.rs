@@ -10,11 +10,11 @@
 //! simulation decision reads a frame, and nothing in a frame is state (snapshots and the state
 //! digest leave the frames out; a restore republishes them from the restored columns).
 
-use super::super::agents::{AgentId, AgentState, Agents};
-use super::tiers::Tier;
 use crate::project::{PopulationKind, Vec2};
-use crate::sim::crossings::{
-    CrossingIndex, CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, Liveness, StuckReason,
+use crate::sim::state::{AgentId, AgentState, Agents, Tier};
+use crate::sim::{
+    crossings::CrossingIndex,
+    state::{CrosswalkAgent, CrosswalkPhase, GroupMember, GroupRole, Liveness, StuckReason},
 };
 
 /// Below this speed an agent is not moving, meters per second.

@@ -9,10 +9,9 @@
 //! ([`requested_by_relevance`]); the crowd seed's own radii (6 m, 18 m) classify in
 //! [`classify`], which the V4Crowd fixtures use.
 
-use super::super::agents::Agents;
-use super::tiers::Tier;
 use crate::content::StreamingCell;
 use crate::sim::config::MotionConfig;
+use crate::sim::state::{Agents, Tier};
 
 /// Within this distance an agent is Hero, meters.
 pub const HERO_RADIUS_M: f64 = 6.0;

@@ -27,22 +27,22 @@ pub mod why;
 #[cfg(test)]
 mod tests;
 
-use super::agents::{count_where, AgentState, Agents, Canonical};
 use super::config::WorldConfig;
 use super::observers::Observation;
 use super::obstacles::ObstacleSet;
 use super::spatial::SpatialGrid;
 use super::walk::steer::offset;
 use super::walk::{
-    walk_agent, Avoidance, Scratch as WalkScratch, WalkDecision, WalkEnv, WalkState,
-    NEIGHBOUR_CELL_M, VELOCITY_WINDOW_S,
+    walk_agent, Avoidance, Scratch as WalkScratch, WalkEnv, WalkState, NEIGHBOUR_CELL_M,
+    VELOCITY_WINDOW_S,
 };
 use crate::project::Vec2;
+use crate::sim::state::{agents::count_where, AgentState, Agents, Canonical, WalkDecision};
 use avoidance::AvoidanceWindow;
 use publish::FrameStore;
 use tiers::{TierPolicy, TierScratch};
 
-pub use tiers::Tier;
+pub use crate::sim::state::Tier;
 
 /// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
 pub const ARRIVAL_RADIUS_M: f64 = 0.15;

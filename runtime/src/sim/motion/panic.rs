@@ -5,14 +5,18 @@
 //! time estimated as distance / 4 m/s. Exits are the scenario's exit nodes (with capacities),
 //! then the street block's portals (unbounded). Every decision is an event.
 
-use super::super::agents::{AgentId, AgentState, Agents, Canonical};
 use super::super::events::{EventDetail, EventKind, EventLog};
 use super::super::slots::Slots;
+
 use super::governor::PANIC_PROMOTION;
-use super::tiers::Tier;
 use super::FLEE_SPEED_M_S;
 use crate::project::Vec2;
 use crate::sim::config::WorldConfig;
+use crate::sim::state::AgentId;
+use crate::sim::state::AgentState;
+use crate::sim::state::Agents;
+use crate::sim::state::Canonical;
+use crate::sim::state::Tier;
 
 /// `flee_exit` of an agent that flees to no exit.
 pub const NO_EXIT: u16 = u16::MAX;
@@ -153,19 +157,4 @@ pub fn arrival_ms(distance_m: f64) -> u32 {
     (distance_m / FLEE_SPEED_M_S * 1000.0)
         .ceil()
         .clamp(0.0, f64::from(u32::MAX - 1)) as u32
-}
-
-impl super::super::world::World {
-    /// Applies a panic stimulus at `center` now (what the `Panic` directive does): see
-    /// [`apply_stimulus`]. Returns how many agents panicked.
-    pub fn apply_panic(&mut self, center: Vec2, radius_m: f64, strength: f64) -> u32 {
-        let config = std::sync::Arc::clone(&self.config);
-        apply_stimulus(
-            &config,
-            (center, radius_m, strength),
-            &mut self.agents,
-            &mut self.motion.panic,
-            (&self.slots, &mut self.events, self.frame),
-        )
-    }
 }

@@ -28,10 +28,8 @@ use super::frames::{
     animation, AgentTags, AnimationParams, Columns, FrameGroup, FrameVec2, MotionFrame,
     PublishHints,
 };
-use super::tiers::Tier;
 use crate::project::PopulationKind;
-use crate::sim::agents::{AgentId, AgentState, Agents};
-use crate::sim::crossings::CrosswalkPhase;
+use crate::sim::state::{AgentId, AgentState, Agents, CrosswalkPhase, Tier};
 
 /// The frames of the last publication, one per agent in row order, and what each row's frame
 /// was written from. Each frame is kept in two parts: what an update changes (`Moving`, one
@@ -503,9 +501,7 @@ impl FusedIterator for Frames<'_> {}
 mod tests {
     use std::sync::Arc;
 
-    use super::super::disguise::Recognition;
     use super::super::frames::rebuilt;
-    use super::super::tiers::Tier;
     use crate::ops::street_block::{build_street_block, StreetBlockParams};
     use crate::project::{PopulationKind, Vec2};
     use crate::sim::config::Factions;
@@ -514,6 +510,8 @@ mod tests {
         SourceSpec,
     };
     use crate::sim::crossings::CrosswalkPhase;
+
+    use crate::sim::state::{Recognition, Tier};
     use crate::sim::{build_world, SimSpace, World};
 
     fn source(id: &str, route: &str, target: u32) -> SourceSpec {

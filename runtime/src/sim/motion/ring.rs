@@ -10,15 +10,12 @@
 //! comes back into it, is an [`EventKind::Ring`] event with its cell. A crosser forced Full stays
 //! Full (forcing overrides the request), so the ring never slows a committed crossing.
 
-use super::super::agents::{Agents, Canonical};
-use super::super::events::{EventDetail, EventKind, EventLog};
 use super::super::observers::Observation;
-use super::super::slots::Slots;
 use super::super::space::SimStreaming;
 use super::governor::ring_cell;
-use super::tiers::Tier;
 use crate::content::StreamingCell;
 use crate::ops::streaming::{loaded_ring, streaming_cell};
+use crate::sim::state::{Agents, Canonical, EventDetail, EventKind, EventLog, Slots, Tier};
 
 /// Which agents were outside the loaded ring at the last step (part of the world state).
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
@@ -151,11 +148,11 @@ pub fn log_changes(
 mod tests {
     use std::sync::Arc;
 
-    use super::super::tiers::Tier;
     use crate::content::StreamingCell;
     use crate::project::{
         Keyframe, MotionSettings, Observer, PopulationSource, Scenario, Vec2, Vec3,
     };
+    use crate::sim::state::Tier;
     use crate::sim::{
         build_world, CompiledScenario, EventDetail, EventKind, SimRoute, SimSpace, SimStreaming,
         World,

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 
 use super::clock::{WallClock, MAX_ACCUMULATED_STEPS};
-use super::tiers::{stable_hash, updates_at, Tier, TierPolicy};
+use super::tiers::{stable_hash, updates_at, TierPolicy};
 use crate::project::{
     Directive, DirectiveCommand, MotionSettings, Observer, PopulationSource, Scenario, Target,
     Vec2, Vec3,
 };
+use crate::sim::state::Tier;
 use crate::sim::{build_world, AgentId, AgentState, CompiledScenario, SimRoute, SimSpace, World};
 
 /// Half the length of the fixture's straight route, meters.
@@ -383,8 +384,10 @@ fn falloff_is_linear_and_clamped() {
 
 #[test]
 fn a_hostile_observer_sees_through_but_an_accepted_disguise_hides() {
-    use super::disguise::{recognise, Recognition};
+    use super::disguise::recognise;
     use crate::sim::config::Factions;
+
+    use crate::sim::state::Recognition;
     let guard = Factions {
         own: "Guards".into(),
         allied: vec!["Staff".into()],

@@ -3,12 +3,7 @@
 //! frame (never changing it). When the request and the applied tier differ, a capacity, a
 //! transition budget or the crowd governor held it (the step does not keep which).
 
-use super::governor::requested_by_relevance;
-use super::tiers::{nearest_view_distance, Tier, TierPolicy};
-use crate::sim::agents::AgentId;
-use crate::sim::crossings::CrosswalkPhase;
-use crate::sim::observers::Observation;
-use crate::sim::world::World;
+use crate::sim::state::{CrosswalkPhase, Tier};
 
 /// What decided an agent's tier.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,56 +36,4 @@ pub struct TierWhy {
     pub cause: TierCause,
     /// Whether the editor's camera stood in for the observers.
     pub camera: bool,
-}
-
-impl World {
-    /// The views tiers read at this frame: the camera's when set, else the scenario's.
-    pub fn tier_observation(&self) -> Observation {
-        let specs = &self.config.scenario.observers;
-        match self.camera {
-            Some(camera) => camera.observation(specs, self.frame),
-            None => Observation::take(specs, &self.pop.observers, self.frame),
-        }
-    }
-
-    /// Why the live agent `id` has its tier.
-    pub fn tier_why(&self, id: AgentId) -> Option<TierWhy> {
-        let row = self.row_of_id(id)?;
-        let agents = &self.agents;
-        let applied = agents.tier[row];
-        let observation = self.tier_observation();
-        let phase = agents.crosswalk[row].phase;
-        let cause = if observation.views.is_empty() {
-            TierCause::NoObserver
-        } else if phase.forces_full() {
-            TierCause::Crossing(phase)
-        } else {
-            let policy = TierPolicy::of(&self.config.scenario.motion);
-            let distance_m = nearest_view_distance(&observation, agents.position[row]);
-            let by_distance = policy.by_distance(applied, distance_m);
-            let by_relevance = requested_by_relevance(
-                agents.relevance[row],
-                agents.panic[row],
-                agents.compromised[row],
-            );
-            let outside_ring = self.outside_ring(row);
-            let wanted = by_distance.min(by_relevance);
-            TierCause::Requested {
-                distance_m,
-                by_distance,
-                by_relevance,
-                outside_ring,
-                requested: if outside_ring {
-                    wanted.demoted()
-                } else {
-                    wanted
-                },
-            }
-        };
-        Some(TierWhy {
-            applied,
-            cause,
-            camera: self.camera.is_some(),
-        })
-    }
 }

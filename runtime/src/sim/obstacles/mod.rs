@@ -11,17 +11,18 @@
 //! when that changes. The path service's grid is built once from the frame-0 set (navigation
 //! data: a placed obstacle is unknown to it, a removed one stays known).
 
+pub mod blockers;
 mod capsule;
 mod shape;
 mod state;
 
 pub use crate::sim::config::Obstacle;
+pub use blockers::{BlockerIndex, Nearby, BLOCKER_REACH_M};
 pub use capsule::Solid;
 pub use state::SceneState;
 
 use crate::sim::config::CompiledScenario;
 use crate::sim::space::SimSpace;
-use crate::sim::walk::ground::BlockerIndex;
 use capsule::CapsuleIndex;
 
 /// Height of a barrier, and of a scene object whose footprint gives none, meters: a wall a body

@@ -4,7 +4,8 @@
 
 use crate::project::Vec2;
 use crate::sim::config::Obstacle;
-use crate::sim::walk::ground::distance_sq_to_segment;
+
+use crate::sim::spatial::{distance_sq_to_segment, distance_to_segment};
 
 impl Obstacle {
     /// Horizontal clearance from `p` to the obstacle's surface (negative inside), meters.
@@ -113,10 +114,6 @@ fn segments_cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
 
 fn distance(a: Vec2, b: Vec2) -> f64 {
     (a.x - b.x).hypot(a.y - b.y)
-}
-
-fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
-    distance_sq_to_segment(p, a, b).sqrt()
 }
 
 #[cfg(test)]

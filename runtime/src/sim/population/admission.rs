@@ -12,10 +12,11 @@
 
 use crate::project::Vec2;
 use crate::sim::crossings::gate::distance_to_crossing_m;
-use crate::sim::crossings::{SignalPhase, SignalState};
 use crate::sim::observers::Observation;
 use crate::sim::obstacles::ObstacleSet;
 use crate::sim::space::SimCrosswalk;
+use crate::sim::state::SpawnRejection;
+use crate::sim::{crossings::SignalState, state::SignalPhase};
 
 /// Spawn capsule radius, meters.
 pub const CAPSULE_RADIUS_M: f64 = 0.35;
@@ -27,48 +28,6 @@ pub const CAPSULE_ALLOWANCE_M: f64 = 0.02;
 pub const PED_CLEARANCE_M: f64 = 0.6;
 /// A vehicle closer than this to a candidate on its lane is a crossing conflict, meters.
 pub const CROSSING_CLEARANCE_M: f64 = 12.0;
-
-/// Why a birth (or a demand) was refused: one variant per gate.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum SpawnRejection {
-    /// The candidate is inside the no-spawn box.
-    NoSpawnBox,
-    /// The population sampler could not draw a candidate.
-    SamplerExhausted,
-    /// Every agent slot is taken (2^32 agents).
-    NoSlot,
-    /// The candidate's coordinates are not finite.
-    NonFinite,
-    /// The candidate stands on a lane a vehicle is close to, or on a signalled crossing whose
-    /// signal does not show the pedestrian phase.
-    CrossingConflict,
-    /// No valid view: generation defers.
-    NoValidView,
-    /// Too close to a view's camera (and not hidden).
-    TooCloseToView,
-    /// Inside a view's frustum (and not hidden).
-    InsideFrustum,
-    /// Outside every view's range.
-    OutOfRange,
-    /// A logical ped of some source stands there.
-    OccupiedByPed,
-    /// A candidate accepted earlier in the same batch stands there.
-    OccupiedInBatch,
-    /// The spawn capsule overlaps a prop.
-    BlockedByProp,
-    /// The source's appearance family is unavailable: nothing is created until it is.
-    ResourcesNotReady,
-    /// A compatible pool entry is still in quarantine: the whole batch waits.
-    PoolQuarantine,
-    /// The source already hosts its capacity of attached peds.
-    CapacityFull,
-    /// An item could not attach; the batch was rolled back completely.
-    AttachFailed,
-    /// An item could not attach and the rollback did not complete.
-    RollbackFailed,
-}
 
 /// Every rejection, in code order.
 pub const SPAWN_REJECTIONS: [SpawnRejection; 17] = [
@@ -90,76 +49,6 @@ pub const SPAWN_REJECTIONS: [SpawnRejection; 17] = [
     SpawnRejection::AttachFailed,
     SpawnRejection::RollbackFailed,
 ];
-
-impl SpawnRejection {
-    /// Whether an observer gate refused (no valid view, too close to a camera, inside a view,
-    /// out of every view's range): such a refusal ends the source's current use.
-    pub fn is_observer_gate(self) -> bool {
-        matches!(
-            self,
-            SpawnRejection::NoValidView
-                | SpawnRejection::TooCloseToView
-                | SpawnRejection::InsideFrustum
-                | SpawnRejection::OutOfRange
-        )
-    }
-
-    /// What rejected the candidate, in words.
-    pub fn describe(self) -> &'static str {
-        match self {
-            SpawnRejection::NoSpawnBox => "the drawn position is inside the no-spawn box",
-            SpawnRejection::SamplerExhausted => "the population sampler ran out of attempts",
-            SpawnRejection::NoSlot => "every agent slot is taken",
-            SpawnRejection::NonFinite => "the candidate's coordinates are not finite",
-            SpawnRejection::CrossingConflict => {
-                "the candidate stands on a lane a vehicle is near, or on a crossing against its signal"
-            }
-            SpawnRejection::NoValidView => "no observer is valid, so generation defers",
-            SpawnRejection::TooCloseToView => "the candidate is too close to an observer",
-            SpawnRejection::InsideFrustum => "the candidate is inside an observer's view",
-            SpawnRejection::OutOfRange => "the candidate is outside every observer's range",
-            SpawnRejection::OccupiedByPed => "a pedestrian already stands there",
-            SpawnRejection::OccupiedInBatch => {
-                "an earlier candidate of the same batch stands there"
-            }
-            SpawnRejection::BlockedByProp => "the spawn capsule overlaps a prop",
-            SpawnRejection::ResourcesNotReady => "the source's appearance family is unavailable",
-            SpawnRejection::PoolQuarantine => {
-                "a compatible pooled pedestrian is still in quarantine"
-            }
-            SpawnRejection::CapacityFull => "the source hosts its capacity of attached pedestrians",
-            SpawnRejection::AttachFailed => "an attachment failed and the batch was rolled back",
-            SpawnRejection::RollbackFailed => {
-                "an attachment failed and the rollback did not complete"
-            }
-        }
-    }
-
-    /// What would unblock it, in words (for panels and reports).
-    pub fn remedy(self) -> &'static str {
-        match self {
-            SpawnRejection::NoSpawnBox => "clear the no-spawn box or draw outside it",
-            SpawnRejection::SamplerExhausted => "a route long enough to draw on",
-            SpawnRejection::NoSlot => "fewer agents",
-            SpawnRejection::NonFinite => "a route with finite coordinates",
-            SpawnRejection::CrossingConflict => {
-                "the vehicle on the lane moving on, or the crossing's pedestrian phase"
-            }
-            SpawnRejection::NoValidView => "a valid observer",
-            SpawnRejection::TooCloseToView => "the observer moving away, or hidden startup",
-            SpawnRejection::InsideFrustum => "a candidate offscreen, or hidden startup",
-            SpawnRejection::OutOfRange => "an observer's population center coming within range",
-            SpawnRejection::OccupiedByPed => "the ped standing there moving away",
-            SpawnRejection::OccupiedInBatch => "batch candidates further apart",
-            SpawnRejection::BlockedByProp => "a candidate clear of props",
-            SpawnRejection::ResourcesNotReady => "the appearance family becoming available",
-            SpawnRejection::PoolQuarantine => "two Control updates passing",
-            SpawnRejection::CapacityFull => "an attached ped retiring or being released",
-            SpawnRejection::AttachFailed => "a later attempt (the batch was undone)",
-            SpawnRejection::RollbackFailed => "nothing automatic: compensation did not complete",
-        }
-    }
-}
 
 /// What one admission check reads besides the candidate.
 pub struct Gates<'a> {

@@ -6,7 +6,7 @@
 
 use crate::boxes::BoxFault;
 use crate::sim::config::SimBox;
-use crate::sim::events::BoxSlot;
+use crate::sim::state::BoxSlot;
 
 /// The world's two box slots.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq)]

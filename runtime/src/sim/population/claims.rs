@@ -4,22 +4,7 @@
 //! any mutation.
 
 use crate::project::PopulationKind;
-use crate::sim::agents::Agents;
-
-/// Why a claim or release was refused.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum ClaimRefusal {
-    /// The ped is in the reuse pool.
-    Pooled,
-    /// Another owner holds it and the claim has no transfer permission.
-    OtherOwner,
-    /// A release by someone who is not the current owner.
-    NotOwner,
-    /// A release of a ped nobody has claimed.
-    NotClaimed,
-}
+use crate::sim::state::{Agents, ClaimRefusal};
 
 /// What a successful claim did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

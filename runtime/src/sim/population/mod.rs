@@ -29,42 +29,52 @@ mod tests;
 
 use std::num::NonZeroU32;
 
+pub use crate::sim::state::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection, Vehicles};
 use admission::against_signal;
 pub use admission::{
-    admit, capsule_blocked, Gates, SpawnRejection, CAPSULE_ALLOWANCE_M, CAPSULE_HALF_HEIGHT_M,
-    CAPSULE_RADIUS_M, CROSSING_CLEARANCE_M, PED_CLEARANCE_M, SPAWN_REJECTIONS,
+    admit, capsule_blocked, Gates, CAPSULE_ALLOWANCE_M, CAPSULE_HALF_HEIGHT_M, CAPSULE_RADIUS_M,
+    CROSSING_CLEARANCE_M, PED_CLEARANCE_M, SPAWN_REJECTIONS,
 };
 pub use boxes::Boxes;
-pub use claims::{claim, release, ClaimOutcome, ClaimRefusal};
+pub use claims::claim;
+pub use claims::release;
+pub use claims::ClaimOutcome;
 pub use cycles::{CycleClocks, CyclePlan, DEBT_TOLERANCE};
+
 pub use demand::{Demand, Spillover};
 pub use pool::{
     source_eligible, Acquire, Destination, Pool, PoolEntry, PoolRefusal, UpdateFlags, NO_BINDING,
     QUARANTINE_FRAMES,
 };
 pub use report::{CandidateMark, FrameSpawnReport, PlaceOutcome, SourceStatus, SpawnReport};
-pub use retire::{eligibility, spatial, RetireRefusal, RetireRule, SUPPRESS_CLEANUP_MULTIPLIER};
+pub use retire::{eligibility, spatial, SUPPRESS_CLEANUP_MULTIPLIER};
 pub use startup::{
     Startup, StartupError, DEFAULT_FORCED_INIT_MS, EARLY_COMPLETION_MS, FULL_FADE,
     FULL_FADE_STREAK, HIDDEN_ATTEMPTS, HIDDEN_FADE, INSTANT_FILL_EXTRA_CYCLES,
     INSTANT_FILL_UPDATES, VISIBLE_ATTEMPTS,
 };
-pub use vehicles::Vehicles;
 
-use super::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents};
 use super::config::{SourceConfig, WorldConfig};
 use super::crossings::{CrosswalkAgent, GroupMember, Liveness, SignalState};
 use super::events::{EventDetail, EventKind, EventLog, EventPosition, RemovalCause};
+
 use super::motion::panic::NO_EXIT;
 use super::motion::scale;
-use super::motion::tiers::{stable_hash, Tier};
+use super::motion::tiers::stable_hash;
 use super::observers::{Observation, ObserverState};
-use super::slots::Slots;
 use super::spatial::{at_most_screen_sq, hypot_at_most};
-use super::walk::WalkDecision;
-use super::world::Counters;
+
 use crate::project::{PopulationKind, Vec2, VehicleRelation};
 use crate::rng::{Address, Domain, DomainKey};
+use crate::sim::state::AgentHandle;
+use crate::sim::state::AgentId;
+use crate::sim::state::AgentRow;
+use crate::sim::state::AgentState;
+use crate::sim::state::Agents;
+use crate::sim::state::Counters;
+use crate::sim::state::Slots;
+use crate::sim::state::Tier;
+use crate::sim::state::WalkDecision;
 
 /// What one source's population state holds.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]

@@ -4,9 +4,7 @@
 //! binding and source (same source: a newer source generation; cross source: safe at retirement
 //! and at the destination) and then quarantine (`frame − retiredFrame ≥ 2`, in Control updates).
 
-use super::retire::RetireRefusal;
-use crate::sim::agents::AgentHandle;
-use crate::sim::motion::tiers::Tier;
+use crate::sim::state::{AgentHandle, RetireRefusal, Tier};
 
 /// Control updates an entry waits before it may be acquired.
 pub const QUARANTINE_FRAMES: u64 = 2;

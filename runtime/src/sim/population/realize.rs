@@ -6,14 +6,13 @@
 //! claims are released, and an incomplete cleanup reports `RollbackFailed`. Only a fully
 //! attached batch clears the demand.
 
-use super::{
-    fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, SpawnRejection, UpdateFlags,
-    NO_BINDING,
-};
-use crate::sim::agents::{AgentHandle, AgentId, AgentRow};
+use super::{fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, UpdateFlags, NO_BINDING};
 use crate::sim::config::WorldConfig;
-use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
 use crate::sim::observers::Observation;
+use crate::sim::state::{
+    AgentHandle, AgentId, AgentRow, EventDetail, EventKind, EventPosition, RemovalCause,
+    SpawnRejection,
+};
 
 /// One attached item, with what undoing it needs.
 enum Attached {

@@ -4,9 +4,9 @@
 //! place ([`FrameSpawnReport`]: that frame's rejections from the event log, and the candidates
 //! it drew grouped by where they stood along the source's route).
 
-use super::{Demand, SpawnRejection, SPAWN_REJECTIONS};
+use super::{Demand, SPAWN_REJECTIONS};
 use crate::project::Vec2;
-use crate::sim::events::{Event, EventDetail, EventKind};
+use crate::sim::state::{Event, EventDetail, EventKind, SpawnRejection};
 
 /// One source's numbers at the current frame; each is distinct, never a sum of the others.
 #[derive(Clone, Debug, PartialEq)]

@@ -10,89 +10,14 @@
 //! multiplies them by 1.6 and disables the intermediate band.
 
 use crate::project::{PopulationKind, VehicleRelation};
-use crate::sim::agents::{AgentState, Agents};
 use crate::sim::observers::Observation;
 use crate::sim::spatial::hypot_at_most;
-use crate::sim::tasks::TaskHold;
+use crate::sim::state::{AgentState, Agents, RetireRefusal, RetireRule, TaskHold};
 
 use super::boxes::Boxes;
 
 /// Removal distances are multiplied by this while cleanup is suppressed.
 pub const SUPPRESS_CLEANUP_MULTIPLIER: f64 = 1.6;
-
-/// Which rule took a ped from its source (the detail of its `Retired` event).
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum RetireRule {
-    /// In some view's intermediate band (`Rout < d ≤ Rin`), offscreen for every view, with
-    /// aggressive cleanup allowed.
-    Band,
-    /// Beyond every valid view's removal distance (`d > Rin`).
-    Range,
-    /// An explicit `Destroy` directive (lifetime authority outside the population's rules).
-    ExplicitDestroy,
-}
-
-impl RetireRule {
-    /// A stable small number.
-    pub fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// The rule in words.
-    pub fn describe(self) -> &'static str {
-        match self {
-            RetireRule::Band => "offscreen in the band between the retain and remove radii",
-            RetireRule::Range => "beyond the remove radius of every view",
-            RetireRule::ExplicitDestroy => "destroyed explicitly by a directive",
-        }
-    }
-}
-
-/// Why a ped is not retired.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum RetireRefusal {
-    /// Owned by a script.
-    Mission,
-    /// Already in the pool.
-    Pooled,
-    /// About to enter (or leave) a vehicle.
-    VehicleIntent,
-    /// Holding, travelling, fleeing or otherwise running a task population does not own.
-    NonDefaultTask,
-    /// Inside the no-removal box.
-    NoRemovalBox,
-    /// Within some view's Rout.
-    WithinRetainRadius,
-    /// In some view's intermediate band and visible in a view.
-    OnscreenInBand,
-    /// In some view's intermediate band while aggressive cleanup is off (or suppressed).
-    CleanupDisabledInBand,
-    /// No valid view: missing observations never authorize removal.
-    NoValidView,
-    /// An active directive parent (travelling, waiting for a signal or awaiting a decision)
-    /// holds the ped.
-    DirectiveTask,
-    /// Occupies a vehicle seat.
-    VehicleSeat,
-    /// In a crosswalk transaction (requested, waiting, crossing or clearing): its queue slot or
-    /// its place on the crossing is still held.
-    CrosswalkTransaction,
-    /// Entering or exiting a vehicle.
-    EntryExit,
-    /// A submitted task waits to execute (a path is pending, or it is suspended).
-    PendingTask,
-    /// Handling a current event.
-    CurrentEvent,
-    /// An event candidate waits for the next Tasks update.
-    QueuedEvent,
-    /// In some view's intermediate band while another view is invalid: a missing view is no
-    /// evidence of being offscreen.
-    UnobservedInBand,
-}
 
 /// Read-only eligibility of row `row`; population may clear only its own default task
 /// (walking its route), so any other task protects the ped; `hold` is what the task sets hold

@@ -13,6 +13,7 @@ use crate::sim::config::{
 use crate::sim::events::{BoxChange, BoxSlot, Event, EventDetail, EventKind, Unresolved};
 use crate::sim::observers::{Observation, ObserverState};
 use crate::sim::space::{SimSpace, StaticBlocker};
+
 use crate::sim::{build_world, SimRoute, World};
 
 mod batches;

@@ -5,69 +5,14 @@
 
 use crate::project::Vec2;
 use crate::sim::config::VehicleSourceConfig;
+use crate::sim::space::lane_length_m;
+use crate::sim::space::lane_point;
 use crate::sim::space::SimLane;
+use crate::sim::spatial::closest_on_segment;
+use crate::sim::state::Vehicles;
 
 /// A vehicle closer than this to a lane's entry keeps the next one waiting, meters.
 pub const ENTRY_CLEARANCE_M: f64 = 8.0;
-
-/// The vehicles, one column per property.
-#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq)]
-pub struct Vehicles {
-    /// Source index of each vehicle.
-    pub source: Vec<u16>,
-    /// Lane index of each vehicle.
-    pub lane: Vec<u16>,
-    /// Distance along the lane, meters.
-    pub distance_m: Vec<f64>,
-    /// Vehicles created so far.
-    pub created: u64,
-}
-
-/// A lane's polyline length, meters.
-pub fn lane_length_m(lane: &SimLane) -> f64 {
-    lane.centerline
-        .windows(2)
-        .map(|p| (p[1].x - p[0].x).hypot(p[1].y - p[0].y))
-        .sum()
-}
-
-/// The point `distance_m` along a lane (clamped to its ends).
-pub fn lane_point(lane: &SimLane, distance_m: f64) -> Vec2 {
-    let mut left = distance_m.max(0.0);
-    for p in lane.centerline.windows(2) {
-        let length = (p[1].x - p[0].x).hypot(p[1].y - p[0].y);
-        if left <= length && length > 0.0 {
-            let t = left / length;
-            return Vec2 {
-                x: p[0].x + (p[1].x - p[0].x) * t,
-                y: p[0].y + (p[1].y - p[0].y) * t,
-            };
-        }
-        left -= length;
-    }
-    lane.centerline
-        .last()
-        .copied()
-        .unwrap_or(Vec2 { x: 0.0, y: 0.0 })
-}
-
-/// Distance from `p` to a lane's centreline, meters.
-pub fn distance_to_lane_m(lane: &SimLane, p: [f64; 3]) -> f64 {
-    lane.centerline
-        .windows(2)
-        .map(|s| {
-            let (ax, ay, bx, by) = (s[0].x, s[0].y, s[1].x, s[1].y);
-            let (dx, dy) = (bx - ax, by - ay);
-            let len2 = dx * dx + dy * dy;
-            let t = if len2 > 0.0 {
-                (((p[0] - ax) * dx + (p[1] - ay) * dy) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (p[0] - (ax + dx * t)).hypot(p[1] - (ay + dy * t))
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 impl Vehicles {
     /// Vehicles on the road.
@@ -145,4 +90,15 @@ impl Vehicles {
             bytes.extend_from_slice(&self.distance_m[i].to_bits().to_le_bytes());
         }
     }
+}
+
+/// Distance from `p` to a lane's centreline, meters.
+pub fn distance_to_lane_m(lane: &SimLane, p: [f64; 3]) -> f64 {
+    lane.centerline
+        .windows(2)
+        .map(|s| {
+            let c = closest_on_segment(Vec2 { x: p[0], y: p[1] }, s[0], s[1]);
+            (p[0] - c.x).hypot(p[1] - c.y)
+        })
+        .fold(f64::INFINITY, f64::min)
 }

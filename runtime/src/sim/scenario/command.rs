@@ -4,7 +4,8 @@
 
 use super::collect::{directive_duration, ground, unit_interval, xyz, Problems};
 use crate::project::{Box3, DirectiveCommand, FieldPath, Scenario, Target, Vec3, VehicleRelation};
-use crate::sim::agents::AgentHandle;
+use crate::sim::state::AgentHandle;
+
 use crate::sim::config::{Command, DirectiveSpec, DirectiveTarget, Factions, Obstacle, SimBox};
 use crate::sim::events::BoxSlot;
 use crate::sim::problems::SimProblem;

@@ -15,17 +15,16 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::{Snapshot, SnapshotError};
-use crate::sim::agents::{AgentHandle, Agents};
+
 use crate::sim::config::Obstacle;
 use crate::sim::crossings::CrossingsState;
-use crate::sim::events::EventLog;
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::MotionState;
 use crate::sim::obstacles::SceneState;
 use crate::sim::population::{CandidateMark, PopulationState};
-use crate::sim::slots::Slots;
+use crate::sim::state::{AgentHandle, Agents, EventLog, Slots};
 use crate::sim::tasks::TaskState;
-use crate::sim::world::{Counters, World};
+use crate::sim::{state::Counters, world::World};
 
 /// The first eight bytes of every snapshot file.
 pub const SNAPSHOT_MAGIC: [u8; 8] = *b"STGSNAP\0";

@@ -19,38 +19,11 @@ use super::movement::Movement;
 use super::parent::{DirectiveParent, ParentKind, ParentState};
 use super::paths::PathGrid;
 use super::stops::{StopCause, StopOwner};
-use super::{Book, TaskChange};
+use super::Book;
 use crate::project::{Vec2, VehicleRelation};
-use crate::sim::agents::{AgentHandle, AgentState};
 use crate::sim::motion::FLEE_SPEED_M_S;
+use crate::sim::state::{AgentHandle, AgentState, InstallRefusal, TaskChange};
 use crate::sim::walk::body::BODY_RADIUS_M;
-
-/// Why a task command was refused.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum InstallRefusal {
-    /// Another source's active or pending primary task holds the ped.
-    OtherSourceTask,
-    /// The ped occupies a vehicle seat (`SetVehicleRelation(relation: Seated)`).
-    Occupancy,
-    /// The ped intends to enter or leave a vehicle.
-    VehicleIntent,
-    /// The ped is entering or leaving a vehicle (`Entering` or `Exiting`).
-    EntryExit,
-    /// The body is suspended (knocked down).
-    BodySuspended,
-    /// The command needs an active parent and there is none (none, completed or cancelled).
-    NoActiveParent,
-    /// The parent is not in a state this command accepts.
-    WrongState,
-    /// The command names a scene object the scenario does not have.
-    UnknownObject,
-    /// No escape candidate qualified: no response was started (not a failure).
-    EscapeNotAccepted,
-    /// The selected escape goal is not beyond safe + 0.15 m from the threat.
-    EscapeGoalTooClose,
-}
 
 /// Who a scenario directive's task belongs to (every scenario directive is the script's).
 pub const SCRIPT_SOURCE: &str = "script";

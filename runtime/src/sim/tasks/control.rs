@@ -5,19 +5,22 @@
 //! the ped's retirement with its rule.
 
 use crate::project::VehicleRelation;
-use crate::sim::agents::{AgentHandle, AgentState};
-use crate::sim::events::{EventDetail, EventKind, EventPosition, RemovalCause};
 use crate::sim::knockdown::phase::cancel_retained;
 use crate::sim::knockdown::Knockdowns;
-use crate::sim::population::{destroy, RetireRule, Sets};
-
-use super::{log, TaskChange};
+use crate::sim::state::{
+    log_task, AgentHandle, AgentState, EventDetail, EventKind, EventPosition, RemovalCause,
+    TaskChange,
+};
+use crate::sim::{
+    population::{destroy, Sets},
+    state::RetireRule,
+};
 
 fn log_change(sets: &mut Sets<'_>, row: usize, handle: AgentHandle, change: (TaskChange, u32)) {
     let source = Some(sets.agents.source[row]);
     let session = sets.tasks.session_of(handle);
     let (change, generation) = change;
-    log(
+    log_task(
         sets.events,
         sets.frame,
         handle,

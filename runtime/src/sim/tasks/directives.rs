@@ -16,6 +16,7 @@ use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
 use crate::sim::population::{claim, live_row, release, ClaimRefusal, Sets};
 use crate::sim::tasks::paths::PathGrid;
+
 /// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due
 /// this frame in file order, accept the path replies, submit the queries movements need, and let
 /// parents consume their movements' results.
@@ -416,7 +417,7 @@ fn task_command(
             book.log(
                 handle,
                 generation,
-                super::TaskChange::Incident(super::incidents::IncidentChange::Queued),
+                crate::sim::state::TaskChange::Incident(crate::sim::state::IncidentChange::Queued),
             );
         }
         Command::Escape {

@@ -10,8 +10,9 @@
 //! best, so ties keep the first. No qualified candidate: not accepted (no response exists,
 //! which is not a failed one). Every candidate's verdict is kept for the overlay.
 
-use super::paths::{distance, PathFailure, PathGrid};
+use super::paths::{distance, PathGrid};
 use crate::project::Vec2;
+use crate::sim::state::PathFailure;
 
 /// Candidate angles, degrees, in enumeration order.
 pub const ANGLES_DEG: [i16; 7] = [0, 30, -30, 60, -60, 90, -90];

@@ -1,8 +1,8 @@
 //! Blocking and failure: a blocked step may wait and a stuck one replans; more than
 //! [`MAX_REPLANS`] replans fail the movement; the parent consumes a failure exactly once.
 
-use super::movement::MoveFailure;
 use super::parent::{DirectiveParent, ParentState};
+use crate::sim::state::{MoveFailure, ReplanCause};
 
 /// Blocked strictly longer than this triggers a replan, seconds.
 pub const BLOCKED_REPLAN_S: f64 = 1.5;
@@ -10,19 +10,6 @@ pub const BLOCKED_REPLAN_S: f64 = 1.5;
 pub const NO_PROGRESS_REPLAN_S: f64 = 2.0;
 /// More replans than this fail the movement.
 pub const MAX_REPLANS: u32 = 3;
-
-/// Why a movement replanned.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum ReplanCause {
-    /// Its step was blocked longer than [`BLOCKED_REPLAN_S`].
-    Blocked,
-    /// It made no progress for longer than [`NO_PROGRESS_REPLAN_S`].
-    NoProgress,
-    /// The body was released after a suspension (replanned from its actual position).
-    Resumed,
-}
 
 /// Whether the blocking timers call for a replan, and why (blocking is judged first).
 pub fn judge(blocked_s: f64, no_progress_s: f64) -> Option<ReplanCause> {

@@ -8,21 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::paths::write_handle;
-use crate::sim::agents::{AgentHandle, Canonical};
-use crate::sim::slots::Slots;
-
-/// What a Tasks update did to one ped's event.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum IncidentChange {
-    /// A directive queued a candidate.
-    Queued,
-    /// The candidate became the current event.
-    Started,
-    /// The current event ended.
-    Ended,
-}
+use crate::sim::state::{AgentHandle, Canonical, IncidentChange, Slots};
 
 /// Every ped's queued candidate and current event.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, Default, PartialEq, Eq)]

@@ -17,6 +17,11 @@
 //! consume arrivals and failures again. Every transition is logged as an `EventKind::Task` with
 //! the parent's session, the movement's generation and the reason.
 
+use crate::sim::state::{
+    agents::ambient_state, AgentHandle, AgentState, Agents, Canonical, EventLog, MoveFailure,
+    Slots, TaskChange, TaskHold,
+};
+
 pub mod commands;
 mod control;
 mod directives;
@@ -36,108 +41,18 @@ use std::collections::BTreeMap;
 
 pub(in crate::sim) use directives::{frame_zero_directives, tasks_phase};
 
-use self::commands::InstallRefusal;
 use self::escape::EscapeReport;
-use self::failure::ReplanCause;
-use self::incidents::{IncidentChange, Incidents};
-use self::movement::{
-    advance, MotionState, MoveEnv, MoveFailure, Movement, StaleReply, StepOutcome,
-};
+use self::incidents::Incidents;
+use self::movement::{advance, MotionState, MoveEnv, Movement, StepOutcome};
 use self::parent::{DirectiveParent, ParentKind, ParentState};
 use self::paths::{write_handle, PathGrid, PathQuery};
 use self::stops::{ReleaseRefusal, StopCause, StopCauses, StopOwner};
 use crate::project::Vec2;
-use crate::sim::agents::{AgentHandle, AgentState, Agents, Canonical};
+
 use crate::sim::config::WorldConfig;
-use crate::sim::events::{EventDetail, EventKind, EventLog};
-use crate::sim::slots::Slots;
+
 use crate::sim::walk::steer::gather_neighbours;
 use crate::sim::walk::WalkState;
-
-/// What happened to a task (the detail of an `EventKind::Task` event).
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum TaskChange {
-    /// A parent was installed (a rendezvous or an escape started).
-    Installed,
-    /// A command was refused.
-    Refused(InstallRefusal),
-    /// A path query was queued.
-    PathQueued,
-    /// A reply was installed: the movement walks.
-    PathInstalled,
-    /// A reply was stale and dropped.
-    Stale(StaleReply),
-    /// The movement replanned.
-    Replanned(ReplanCause),
-    /// The movement failed.
-    MoveFailed(MoveFailure),
-    /// The parent consumed a failure (failure count + 1, → AwaitingDecision).
-    FailureConsumed,
-    /// The movement arrived.
-    Arrived,
-    /// The parent completed.
-    Completed,
-    /// Hold: → WaitingForSignal.
-    Held,
-    /// Continue: → Travelling.
-    Continued,
-    /// Redirect: a new goal and generation, the same session.
-    Redirected,
-    /// Cancel: the parent and its movement closed.
-    Cancelled,
-    /// An active parent of the same source was replaced by a new task.
-    Replaced,
-    /// The body was suspended (knockdown).
-    Suspended,
-    /// The body was released; the movement replans from its actual position.
-    Resumed,
-    /// A `Stand` began a timed standing (until its deadline frame).
-    Standing,
-    /// The clock released a timed standing.
-    StandingEnded,
-    /// A higher-priority task was installed over this one: it is suspended, intent kept.
-    Preempted,
-    /// The higher-priority task ended and released its suspension: this one replans from the
-    /// ped's position to its retained goal.
-    Restored,
-    /// The ped's event changed (queued, started or ended; see [`incidents`]).
-    Incident(IncidentChange),
-}
-
-impl TaskChange {
-    /// Stable small numbers for digests: the variant, then its reason (0 when it has none).
-    pub fn codes(self) -> (u8, u8) {
-        match self {
-            TaskChange::Installed => (0, 0),
-            TaskChange::Refused(r) => (1, r as u8),
-            TaskChange::PathQueued => (2, 0),
-            TaskChange::PathInstalled => (3, 0),
-            TaskChange::Stale(r) => (4, r as u8),
-            TaskChange::Replanned(c) => (5, c as u8),
-            TaskChange::MoveFailed(f) => {
-                let (kind, detail) = f.code();
-                (6, kind << 4 | detail)
-            }
-            TaskChange::FailureConsumed => (7, 0),
-            TaskChange::Arrived => (8, 0),
-            TaskChange::Completed => (9, 0),
-            TaskChange::Held => (10, 0),
-            TaskChange::Continued => (11, 0),
-            TaskChange::Redirected => (12, 0),
-            TaskChange::Cancelled => (13, 0),
-            TaskChange::Replaced => (14, 0),
-            TaskChange::Suspended => (15, 0),
-            TaskChange::Resumed => (16, 0),
-            TaskChange::Standing => (17, 0),
-            TaskChange::StandingEnded => (18, 0),
-            TaskChange::Preempted => (19, 0),
-            TaskChange::Restored => (20, 0),
-            TaskChange::Incident(c) => (21, c as u8),
-        }
-    }
-}
 
 /// A lower-priority task a higher one suspended: its parent and movement as they were, and its
 /// command hold (owned by its session) set aside so that it never holds the higher task.
@@ -171,21 +86,6 @@ pub struct TaskState {
     pub suspended: BTreeMap<AgentHandle, SuspendedTask>,
     /// Queued event candidates and current events by ped.
     pub incidents: Incidents,
-}
-
-/// What of a ped's tasks and events keeps population from retiring it, in the order the
-/// population seed checks them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum TaskHold {
-    /// A submitted task not yet executing: its movement waits for a path, or it is suspended
-    /// under a higher-priority task that is itself no longer active.
-    Pending,
-    /// An active directive parent (travelling, waiting for a signal, awaiting a decision).
-    Active,
-    /// A current event.
-    CurrentEvent,
-    /// An event candidate waiting for the next Tasks update.
-    QueuedEvent,
 }
 
 impl TaskState {
@@ -466,36 +366,6 @@ impl TaskState {
     }
 }
 
-/// The state a ped takes when its task ends (completed or cancelled) with nothing restored: it
-/// is an ordinary ambient ped again, doing what its source's peds do — walking its route on from
-/// where it stands, or, for a source whose peds stop at their goal, standing where the task left
-/// it — and retires under the normal rules (only an unfinished task protects it).
-pub(in crate::sim) fn ambient_state(agents: &Agents, row: usize) -> AgentState {
-    if agents.stops_at_route_end[row] {
-        AgentState::Arrived
-    } else {
-        AgentState::Walking
-    }
-}
-
-/// Logs one task transition.
-pub(in crate::sim) fn log(
-    events: &mut EventLog,
-    frame: u64,
-    handle: AgentHandle,
-    source: Option<u16>,
-    session: u32,
-    generation: u32,
-    change: TaskChange,
-) {
-    let detail = EventDetail::Task {
-        session,
-        generation,
-        change,
-    };
-    events.push(frame, EventKind::Task, Some(handle), source, detail);
-}
-
 /// What the task bookkeeping between phases reads and changes.
 pub(super) struct Book<'a> {
     pub tasks: &'a mut TaskState,
@@ -522,7 +392,7 @@ impl Book<'_> {
 
     fn log(&mut self, handle: AgentHandle, generation: u32, change: TaskChange) {
         let (source, session) = (self.source(handle), self.session(handle));
-        log(
+        crate::sim::state::log_task(
             self.events,
             self.frame,
             handle,

@@ -10,15 +10,15 @@
 
 use std::cell::RefCell;
 
-use super::failure::{self, ReplanCause};
-use super::paths::{distance, Obstacle, PathFailure, PathGrid, PathReply};
+use super::failure;
+use super::paths::{distance, Obstacle, PathGrid, PathReply};
 use crate::project::Vec2;
-use crate::sim::agents::Canonical;
+use crate::sim::state::{Canonical, MoveFailure, ReplanCause, StaleReply};
 use crate::sim::walk::body::BODY_RADIUS_M;
 use crate::sim::walk::fan::Fan;
 use crate::sim::walk::neighbours::Bodies;
 use crate::sim::walk::steer::{offset, steer, Neighbour, Scene};
-use crate::sim::walk::{CandidateRejection, LOOKAHEAD_M};
+use crate::sim::{state::CandidateRejection, walk::LOOKAHEAD_M};
 
 /// A path is accepted only if its endpoint is within this of the goal on every axis, meters.
 pub const ENDPOINT_TOLERANCE_M: f64 = 0.15;
@@ -57,47 +57,6 @@ impl MotionState {
     pub fn code(self) -> u8 {
         self as u8
     }
-}
-
-/// Why a movement failed.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum MoveFailure {
-    /// The path service found no path.
-    Query(PathFailure),
-    /// The reply had no points.
-    EmptyPath,
-    /// The path's endpoint is farther than [`ENDPOINT_TOLERANCE_M`] from the goal on some axis.
-    EndpointOutsideTolerance,
-    /// More replans than [`failure::MAX_REPLANS`].
-    ReplansExhausted,
-    /// An escape arrived no farther than the safe distance from its threat.
-    UnsafeAtArrival,
-}
-
-impl MoveFailure {
-    /// `(kind, detail)`: stable small numbers.
-    pub fn code(self) -> (u8, u8) {
-        match self {
-            MoveFailure::Query(why) => (0, why.code()),
-            MoveFailure::EmptyPath => (1, 0),
-            MoveFailure::EndpointOutsideTolerance => (2, 0),
-            MoveFailure::ReplansExhausted => (3, 0),
-            MoveFailure::UnsafeAtArrival => (4, 0),
-        }
-    }
-}
-
-/// Why a reply was not installed.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum StaleReply {
-    /// It answers another generation.
-    GenerationMismatch,
-    /// No query is pending.
-    NothingPending,
 }
 
 /// One movement execution.

@@ -2,8 +2,7 @@
 //! many commands it accepted and how many failures it consumed, and its state. It outlives any
 //! one path: hold, continue and redirect keep its session; only a new task starts a new one.
 
-use super::movement::MoveFailure;
-use crate::sim::agents::Canonical;
+use crate::sim::state::{Canonical, MoveFailure};
 
 /// What a parent's state is.
 #[derive(

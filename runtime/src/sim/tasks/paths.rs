@@ -22,9 +22,10 @@ use std::cell::Cell;
 use pathfinding::directed::astar::astar;
 
 use crate::project::Vec2;
-use crate::sim::agents::AgentHandle;
 use crate::sim::routes::SimRoute;
 use crate::sim::space::StaticBlocker;
+use crate::sim::spatial::distance_to_segment;
+use crate::sim::state::{AgentHandle, PathFailure};
 use crate::sim::walk::body::BODY_RADIUS_M;
 
 /// The most nodes one query may expand (the tasks seed's escape bound, used for every query).
@@ -69,30 +70,6 @@ pub fn prop_obstacles(blockers: &[StaticBlocker]) -> Vec<Obstacle> {
             radius_m: b.radius_m.max(0.0),
         })
         .collect()
-}
-
-/// Why a query found no path.
-#[derive(
-    serde::Serialize, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
-)]
-pub enum PathFailure {
-    /// The start is farther than [`MAX_PROJECTION_M`] from any walkable cell.
-    StartOffGrid,
-    /// The goal is farther than [`MAX_PROJECTION_M`] from any walkable cell.
-    GoalOffGrid,
-    /// Start and goal are not connected.
-    NoPath,
-    /// The search expanded [`MAX_EXPANSIONS`] nodes without reaching the goal.
-    ExpansionLimit,
-    /// A coordinate is not finite.
-    NonFinite,
-}
-
-impl PathFailure {
-    /// A stable small number for digests.
-    pub fn code(self) -> u8 {
-        self as u8
-    }
 }
 
 /// A found path: corners from the start to the end point, and the search's cost.
@@ -720,7 +697,7 @@ impl PathService {
 
     /// Canonical bytes (for the state digest).
     pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
-        use crate::sim::agents::Canonical;
+        use crate::sim::state::agents::Canonical;
         (self.queue.len() as u64).write_canonical(bytes);
         for q in &self.queue {
             write_handle(q.handle, bytes);
@@ -765,11 +742,6 @@ pub(super) fn write_points(points: &[[f64; 3]], bytes: &mut Vec<u8>) {
 /// Horizontal distance, meters.
 pub fn distance(a: Vec2, b: Vec2) -> f64 {
     (a.x - b.x).hypot(a.y - b.y)
-}
-
-/// Horizontal distance from `p` to segment `[a, b]`, meters.
-pub fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
-    crate::sim::walk::ground::distance_sq_to_segment(p, a, b).sqrt()
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@
 
 use super::parent::ParentState;
 use super::stops::{StopCause, StopOwner};
-use super::{log, Book, SuspendedTask, TaskChange};
-use crate::sim::agents::{AgentHandle, AgentState};
+use super::{Book, SuspendedTask};
+use crate::sim::state::{log_task, AgentHandle, AgentState, TaskChange};
 
 impl Book<'_> {
     /// Sets the ped's active parent and its movement aside under the task of `by_session`
@@ -37,7 +37,7 @@ impl Book<'_> {
             .map(|()| own);
         self.tasks.release_timed_standing(handle);
         let floor = movement.generation;
-        log(
+        log_task(
             self.events,
             self.frame,
             handle,
@@ -98,7 +98,7 @@ impl Book<'_> {
         } else if let Some(held) = self.tasks.suspended.remove(&handle) {
             let source = self.source(handle);
             let (session, generation) = (held.parent.session, held.movement.generation);
-            log(
+            log_task(
                 self.events,
                 self.frame,
                 handle,

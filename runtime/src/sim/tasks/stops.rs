@@ -2,7 +2,7 @@
 //! its owner — a Continue releases the command hold and nothing else, a standing deadline clears
 //! only its own timing, and body suspension belongs to the knockdown module alone.
 
-use crate::sim::agents::Canonical;
+use crate::sim::state::Canonical;
 
 /// One reason a ped stands still.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

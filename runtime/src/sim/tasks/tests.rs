@@ -4,17 +4,17 @@
 
 use std::sync::Arc;
 
-use super::commands::InstallRefusal;
 use super::escape::{self, EscapeRejection};
-use super::movement::{MotionState, MoveFailure, Movement, StaleReply};
+use super::movement::{MotionState, Movement};
 use super::parent::ParentState;
-use super::paths::{FoundPath, Obstacle, PathFailure, PathGrid, PathReply, MAX_EXPANSIONS};
+use super::paths::{FoundPath, Obstacle, PathGrid, PathReply, MAX_EXPANSIONS};
 use super::stops::{StopCause, StopOwner};
-use super::{TaskChange, TaskState};
+use super::TaskState;
 use crate::project::{
     Barrier, Directive, DirectiveCommand, PopulationKind, PopulationSource, RouteEnd, Scenario,
     SceneObject, Target, Vec2, Vec3,
 };
+use crate::sim::state::{InstallRefusal, MoveFailure, PathFailure, StaleReply, TaskChange};
 use crate::sim::{
     build_world, AgentHandle, CompiledScenario, EventDetail, EventKind, SimRoute, SimSpace, World,
 };

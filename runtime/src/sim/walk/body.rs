@@ -3,8 +3,8 @@
 //! segment `[r0, r1]` to the origin, then its horizontal length against `2 × bodyRadius +
 //! padding`. A stationary or arrived neighbour (`vo = 0`) still occupies space.
 
-/// Body radius of a walking pedestrian, meters (separate from the 0.35 m spawn capsule).
-pub const BODY_RADIUS_M: f64 = 0.30;
+pub use crate::sim::state::body::BODY_RADIUS_M;
+
 /// Padding added to the two radii, meters.
 pub const PADDING_M: f64 = 0.03;
 /// `2 × bodyRadius + padding`: the safety-diameter term, meters (0.63).

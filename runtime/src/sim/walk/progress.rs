@@ -3,9 +3,9 @@
 //! step budget, the progress an accepted position earns, the bounds a candidate endpoint must
 //! respect, and completion, which needs proximity to the goal.
 
-use super::CandidateRejection;
 use crate::project::Vec2;
 use crate::sim::routes::RoutePath;
+use crate::sim::state::CandidateRejection;
 
 /// A walker counts as at its goal within this horizontal distance, meters; it is also the
 /// most lateral distance from the goal a step may end at inside the longitudinal end band.

@@ -8,10 +8,10 @@
 use super::body::{clear, SAFETY_DIAMETER_M};
 use super::fan::{Fan, FanCandidate};
 use super::neighbours::Bodies;
-use super::{CandidateRejection, LOOKAHEAD_M, OPPOSING_SCAN_M};
+use super::{LOOKAHEAD_M, OPPOSING_SCAN_M};
 use crate::project::Vec2;
-use crate::sim::agents::Agents;
 use crate::sim::spatial::SpatialGrid;
+use crate::sim::state::{Agents, CandidateRejection};
 
 /// A neighbour as a mover sees it: current position, observed velocity, facing.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,16 +4,19 @@
 
 use super::body::SAFETY_DIAMETER_M;
 use super::fan::Fan;
-use super::ground::{on_walkway, BlockerIndex, Nearby};
+use super::ground::on_walkway;
 use super::neighbours::{gather_walker, Bodies};
 use super::progress::{distance, Connection};
 use super::steer::{self, check_executed, offset, Choice, Scene};
-use super::{CandidateRejection, WaitReason, WalkDecision, LOOKAHEAD_M};
+use super::LOOKAHEAD_M;
 use crate::project::Vec2;
-use crate::sim::agents::Agents;
+
 use crate::sim::config::Obstacle;
+
+use crate::sim::obstacles::{BlockerIndex, Nearby};
 use crate::sim::routes::{RouteSpan, RouteTable, SimRoute};
 use crate::sim::spatial::SpatialGrid;
+use crate::sim::state::{Agents, CandidateRejection, WaitReason, WalkDecision};
 
 pub use super::steer::Neighbour;
 

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use super::body::SAFETY_DIAMETER_M;
 use super::progress::GOAL_TOLERANCE_M;
-use super::{CandidateRejection, WaitReason, WalkDecision};
 use crate::project::{PopulationKind, PopulationSource, Scenario, Vec2};
 use crate::sim::space::StaticBlocker;
+use crate::sim::state::{CandidateRejection, WaitReason, WalkDecision};
 use crate::sim::{build_world, AgentState, CompiledScenario, SimRoute, SimSpace, World};
 
 fn v(x: f64, y: f64) -> Vec2 {

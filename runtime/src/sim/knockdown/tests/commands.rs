@@ -4,8 +4,7 @@
 //! resumption are task events.
 
 use super::*;
-use crate::sim::tasks::commands::InstallRefusal;
-use crate::sim::tasks::TaskChange;
+use crate::sim::state::{InstallRefusal, TaskChange};
 
 /// `(frame, generation, change)` of every task event of `handle`.
 fn changes(w: &World, handle: AgentHandle) -> Vec<(u64, u32, TaskChange)> {

@@ -6,8 +6,11 @@
 use super::*;
 use crate::project::VehicleRelation;
 use crate::sim::crossings::fixtures::crosswalk;
-use crate::sim::crossings::{CrosswalkPhase, SignalPhase, SignalState};
-use crate::sim::tasks::{TaskChange, TaskHold};
+use crate::sim::state::{TaskChange, TaskHold};
+use crate::sim::{
+    crossings::SignalState,
+    state::{CrosswalkPhase, SignalPhase},
+};
 
 /// An observer that walks 295 m away between frames 10 and 20 and stays there.
 fn leaving() -> ObserverSpec {
@@ -90,7 +93,7 @@ fn a_seat_an_entry_and_an_event_each_hold_the_ped_until_their_cause_lapses() {
             _ => None,
         })
         .collect();
-    use crate::sim::tasks::incidents::IncidentChange as Change;
+    use crate::sim::state::IncidentChange as Change;
     assert_eq!(
         changes,
         [

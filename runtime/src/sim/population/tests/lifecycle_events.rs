@@ -3,7 +3,7 @@
 //! walking), and a retirement says which rule took the ped.
 
 use super::*;
-use crate::sim::events::RemovalCause;
+use crate::sim::state::RemovalCause;
 
 fn world_toggle(frame: u64, command: Command) -> DirectiveSpec {
     at(frame, DirectiveTarget::World, command)

@@ -13,10 +13,10 @@
 use std::collections::VecDeque;
 
 use super::agents::AgentHandle;
-use super::crossings::StuckReason;
 use super::knockdown::{KnockdownReason, RecoveryPhase};
-use super::motion::disguise::Recognition;
+use super::liveness::StuckReason;
 use super::population::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection};
+use super::recognition::Recognition;
 use super::tasks::TaskChange;
 use crate::content::StreamingCell;
 

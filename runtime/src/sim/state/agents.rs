@@ -1,11 +1,12 @@
 //! Pedestrians as structure-of-arrays columns keyed by a stable agent id, declared once.
 
-use super::crossings::{CrosswalkAgent, GroupMember, Liveness};
-use super::motion::tiers::Tier;
-use super::walk::WalkDecision;
+use super::crossing::{CrosswalkAgent, GroupMember};
+use super::liveness::Liveness;
+use super::tier::Tier;
+use super::walking::WalkDecision;
 use crate::project::{PopulationKind, Vec2, VehicleRelation};
 
-/// A stable reference to an agent: its slot (see `sim::slots`) and the generation of that slot.
+/// A stable reference to an agent: its slot (see `sim::state::slots`) and the generation of that slot.
 ///
 /// The generation changes when a slot is reused, so a stale handle is detected, never confused
 /// with the slot's new occupant.
@@ -395,5 +396,17 @@ impl Agents {
     /// Number of agents in `state`.
     pub fn count_in(&self, state: AgentState) -> u64 {
         self.state.iter().filter(|s| **s == state).count() as u64
+    }
+}
+
+/// The state a ped takes when its task ends (completed or cancelled) with nothing restored: it
+/// is an ordinary ambient ped again, doing what its source's peds do — walking its route on from
+/// where it stands, or, for a source whose peds stop at their goal, standing where the task left
+/// it — and retires under the normal rules (only an unfinished task protects it).
+pub(in crate::sim) fn ambient_state(agents: &Agents, row: usize) -> AgentState {
+    if agents.stops_at_route_end[row] {
+        AgentState::Arrived
+    } else {
+        AgentState::Walking
     }
 }

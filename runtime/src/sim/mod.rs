@@ -16,6 +16,29 @@
 //! Commit (staged births and removals, counters) — so the same scenario,
 //! routes and seed always give the same state, whether stepped straight through or restored from
 //! a [`Snapshot`].
+//!
+//! ## Layers
+//! Bottom first. A module names only modules of lower layers (never its own layer's peers,
+//! never a layer above); `tests/tests/sim_layers.rs` checks every production file against
+//! this list, and a module missing from it fails that test.
+//! 1. geometry — `spatial`, `routes`, `problems`
+//! 2. content — `space`
+//! 3. state — `state`
+//! 4. configuration — `config`
+//! 5. compiler — `scenario`
+//! 6. observation — `observers`
+//! 7. camera — `camera`
+//! 8. scene — `obstacles`
+//! 9. walking — `walk`
+//! 10. crossings — `crossings`
+//! 11. motion — `motion`
+//! 12. population — `population`
+//! 13. knockdown — `knockdown`
+//! 14. tasks — `tasks`
+//! 15. world — `world`
+//! 16. tools — `snapshot`, `history`, `trajectory`, `capacity`, `bench_support`
+//! 17. checkpoints — `timeline`
+//! 18. estimates — `budget`
 
 #[cfg(any(test, feature = "bench-support"))]
 mod bench_support;

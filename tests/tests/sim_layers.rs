@@ -121,7 +121,10 @@ fn group_heads(text: &str) -> Vec<(usize, String)> {
             }
             ',' if depth == 1 => item_start = true,
             c if item_start && is_ident_char(c) => {
-                let name: String = text[at..].chars().take_while(|&c| is_ident_char(c)).collect();
+                let name: String = text[at..]
+                    .chars()
+                    .take_while(|&c| is_ident_char(c))
+                    .collect();
                 heads.push((at, name));
                 item_start = false;
             }
@@ -140,13 +143,16 @@ fn sim_modules_named(text: &str, depth: usize) -> Vec<(usize, String)> {
         for (at, _) in text.match_indices(prefix) {
             let before = text[..at].chars().next_back();
             let rest = &text[at + prefix.len()..];
-            if before.is_some_and(|c| is_ident_char(c) || c == ':') || rest.starts_with("super::")
-            {
+            if before.is_some_and(|c| is_ident_char(c) || c == ':') || rest.starts_with("super::") {
                 continue;
             }
             let offset = at + prefix.len();
             if rest.starts_with('{') {
-                named.extend(group_heads(rest).into_iter().map(|(at, n)| (offset + at, n)));
+                named.extend(
+                    group_heads(rest)
+                        .into_iter()
+                        .map(|(at, n)| (offset + at, n)),
+                );
             } else {
                 let name: String = rest.chars().take_while(|&c| is_ident_char(c)).collect();
                 named.push((offset, name));
@@ -193,12 +199,25 @@ fn every_sim_module_declares_one_layer_and_imports_only_layers_below_it() {
     let layers = declared_layers(&mod_rs);
     let modules = top_modules();
     assert!(modules.len() > 10, "sim's modules are found: {modules:?}");
-    let undeclared: Vec<_> = modules.iter().filter(|m| !layers.contains_key(*m)).collect();
-    assert!(undeclared.is_empty(), "sim/mod.rs declares no layer for {undeclared:?}");
+    let undeclared: Vec<_> = modules
+        .iter()
+        .filter(|m| !layers.contains_key(*m))
+        .collect();
+    assert!(
+        undeclared.is_empty(),
+        "sim/mod.rs declares no layer for {undeclared:?}"
+    );
     let missing: Vec<_> = layers.keys().filter(|m| !modules.contains(m)).collect();
-    assert!(missing.is_empty(), "sim/mod.rs declares layers for missing modules {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "sim/mod.rs declares layers for missing modules {missing:?}"
+    );
     let found = violations(&layers);
-    assert!(found.is_empty(), "imports across layers:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "imports across layers:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -209,7 +228,14 @@ fn the_checker_sees_an_upward_import_through_super_and_through_a_group() {
     let names: Vec<&str> = named.iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(names, ["world", "state", "world"]);
     let upward: Vec<_> = names.iter().filter(|n| layers[**n] >= 2).collect();
-    assert_eq!(upward.len(), 2, "a layer-2 module naming `world` twice is caught twice");
+    assert_eq!(
+        upward.len(),
+        2,
+        "a layer-2 module naming `world` twice is caught twice"
+    );
     let sibling = sim_modules_named("use super::queue::Lanes;", 2);
-    assert!(sibling.is_empty(), "a sibling inside the folder is not a sim module: {sibling:?}");
+    assert!(
+        sibling.is_empty(),
+        "a sibling inside the folder is not a sim module: {sibling:?}"
+    );
 }

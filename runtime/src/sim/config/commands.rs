@@ -260,6 +260,10 @@ pub struct DirectiveSpec {
     pub command: Command,
 }
 
+/// The largest impulse a knockdown accepts, newton-seconds (a 70 kg body at about 14 m/s):
+/// the compiler refuses a larger one and `sim::knockdown` clamps to it.
+pub const MAX_IMPULSE_N_S: f64 = 1000.0;
+
 /// The longest a timed directive (a stand, a forced-init window) may last, seconds.
 pub const MAX_DIRECTIVE_DURATION_S: f64 = 3600.0;
 

@@ -34,8 +34,9 @@ use crate::project::Vec2;
 use crate::sim::obstacles::ObstacleSet;
 use crate::sim::state::{AgentHandle, AgentState};
 
-/// The largest impulse a knockdown accepts, newton-seconds (a 70 kg body at about 14 m/s).
-pub const MAX_IMPULSE_N_S: f64 = 1000.0;
+/// The largest impulse a knockdown accepts (owned by the compiled configuration, which
+/// refuses a larger one).
+pub use crate::sim::config::MAX_IMPULSE_N_S;
 
 /// What a knockdown needs to know about the ped.
 #[derive(Clone, Copy, Debug, PartialEq)]

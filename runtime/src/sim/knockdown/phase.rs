@@ -21,6 +21,7 @@ use crate::sim::state::AgentState;
 use crate::sim::state::KnockdownReason;
 use crate::sim::state::RecoveryPhase;
 use crate::sim::state::TaskChange;
+use crate::sim::state::TaskLedger;
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 
 /// A supporting point may lie this far outside a walkway's edge and still project onto it,
@@ -44,8 +45,8 @@ fn segment_distance_m(a: Vec2, b: Vec2, p: Vec2) -> f64 {
     (p.x - c.x).hypot(p.y - c.y)
 }
 
-fn log(
-    sets: &mut Sets<'_>,
+fn log<T: TaskLedger>(
+    sets: &mut Sets<'_, T>,
     handle: AgentHandle,
     session: u32,
     phase: Option<RecoveryPhase>,
@@ -68,9 +69,9 @@ fn log(
 
 /// A cancel for a knocked-down ped: its retained intent ends (it stays still after recovery),
 /// logged with its session.
-pub(in crate::sim) fn cancel_retained(
+pub(in crate::sim) fn cancel_retained<T: TaskLedger>(
     knock: &mut Knockdowns,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
     handle: AgentHandle,
 ) {
     if let Some(session) = knock.cancel_intent(handle) {
@@ -85,9 +86,9 @@ pub(in crate::sim) fn cancel_retained(
 }
 
 /// The `Knockdown` directive on row `row`.
-pub(in crate::sim) fn knock_down_row(
+pub(in crate::sim) fn knock_down_row<T: TaskLedger>(
     knock: &mut Knockdowns,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
     row: usize,
     impulse_n_s: [f64; 3],
 ) {
@@ -125,7 +126,11 @@ pub(in crate::sim) fn knock_down_row(
 /// The recovery of `update` releases the body suspension: the task layer replans an active
 /// parent from where the body lies (a `Resumed` task event); a cancelled intent has no active
 /// parent, so nothing is restored.
-fn release_task(sets: &mut Sets<'_>, row: usize, update: &super::KnockdownUpdate) {
+fn release_task<T: TaskLedger>(
+    sets: &mut Sets<'_, T>,
+    row: usize,
+    update: &super::KnockdownUpdate,
+) {
     let (p, h) = (update.anchor, update.heading);
     let at = [p.x, p.y, 0.0];
     let released = sets
@@ -151,10 +156,10 @@ fn release_task(sets: &mut Sets<'_>, row: usize, update: &super::KnockdownUpdate
 /// phase, before this frame's directives): peds that left the world lose their bodies, anchors
 /// become positions, transitions are logged, and a completed recovery resumes the retained
 /// intent from the actual position (or leaves a cancelled ped standing).
-pub(in crate::sim) fn knockdown_phase(
+pub(in crate::sim) fn knockdown_phase<T: TaskLedger>(
     config: &WorldConfig,
     knock: &mut Knockdowns,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
 ) {
     if knock.never_used() {
         return;

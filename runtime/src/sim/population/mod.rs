@@ -73,6 +73,7 @@ use crate::sim::state::AgentState;
 use crate::sim::state::Agents;
 use crate::sim::state::Counters;
 use crate::sim::state::Slots;
+use crate::sim::state::TaskLedger;
 use crate::sim::state::Tier;
 use crate::sim::state::WalkDecision;
 
@@ -310,8 +311,9 @@ impl Staged {
     }
 }
 
-/// The sets the population phases change.
-pub(in crate::sim) struct Sets<'a> {
+/// The sets the population phases change; `T` is the task sets' [`TaskLedger`] (the tasks live
+/// above the population, which asks them only what the ledger offers).
+pub(in crate::sim) struct Sets<'a, T> {
     pub(in crate::sim) frame: u64,
     pub(in crate::sim) state: &'a mut PopulationState,
     pub(in crate::sim) agents: &'a mut Agents,
@@ -324,7 +326,7 @@ pub(in crate::sim) struct Sets<'a> {
     /// The candidates this step drew, with their admission results.
     pub(in crate::sim) candidates: &'a mut Vec<CandidateMark>,
     /// The task sets (retirement eligibility reads them; the Tasks phase changes them).
-    pub(in crate::sim) tasks: &'a mut crate::sim::tasks::TaskState,
+    pub(in crate::sim) tasks: &'a mut T,
     /// The signals as the last step left them (admission's crossing conflict reads them).
     pub(in crate::sim) signals: &'a [SignalState],
     /// The physical scene's obstacles (admission's capsule reads them; directives change them).
@@ -370,11 +372,11 @@ pub(in crate::sim) fn control_phase(
 }
 
 /// Population: vehicle cycles, then ped cycles; the instant fill counts down once.
-pub(in crate::sim) fn population_phase(
+pub(in crate::sim) fn population_phase<T: TaskLedger>(
     config: &WorldConfig,
     observation: &Observation,
     plan: CyclePlan,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
 ) {
     for _ in 0..plan.vehicle {
         sets.state.stats.planned_vehicle_cycles += 1;
@@ -390,7 +392,11 @@ pub(in crate::sim) fn population_phase(
 }
 
 /// One ped cycle: retire at most one ped, then repay spillover or work one demand.
-fn ped_cycle(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_>) {
+fn ped_cycle<T: TaskLedger>(
+    config: &WorldConfig,
+    observation: &Observation,
+    sets: &mut Sets<'_, T>,
+) {
     sets.state.stats.planned_ped_cycles += 1;
     retire_one(config, observation, sets);
     if sets.state.ped_spillover.repay() {
@@ -437,7 +443,10 @@ pub(in crate::sim) fn member_counts(
 /// shortfall (the batch is recomputed at every attempt); a source no longer short withdraws it. Capacity is checked against the whole batch before anything is admitted: a batch that
 /// would take the source's attached peds past its capacity is refused (`CapacityFull`) and the
 /// cycle is spent.
-fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<(usize, u32)> {
+fn next_source<T: TaskLedger>(
+    config: &WorldConfig,
+    sets: &mut Sets<'_, T>,
+) -> Option<(usize, u32)> {
     let count = config.sources.len();
     let counts = member_counts(count, sets.agents, sets.staged);
     for step in 0..count {
@@ -472,13 +481,22 @@ fn next_source(config: &WorldConfig, sets: &mut Sets<'_>) -> Option<(usize, u32)
 }
 
 /// Records a rejection for `source`: the event, the per-source table, the frame's list.
-pub(in crate::sim) fn reject(sets: &mut Sets<'_>, source: usize, reason: SpawnRejection) {
+pub(in crate::sim) fn reject<T: TaskLedger>(
+    sets: &mut Sets<'_, T>,
+    source: usize,
+    reason: SpawnRejection,
+) {
     reject_at(sets, source, reason, None);
 }
 
 /// [`reject`] of a refused candidate standing at `position` (`None`: a refusal of the demand or
 /// batch, before or after any candidate).
-fn reject_at(sets: &mut Sets<'_>, source: usize, reason: SpawnRejection, position: Option<Vec2>) {
+fn reject_at<T: TaskLedger>(
+    sets: &mut Sets<'_, T>,
+    source: usize,
+    reason: SpawnRejection,
+    position: Option<Vec2>,
+) {
     sets.events.push_at(
         sets.frame,
         EventKind::Rejected,
@@ -572,10 +590,10 @@ fn ped_positions(agents: &Agents, staged: &Staged) -> Vec<[f64; 2]> {
 
 /// Works the demand of `source` (enqueueing one of `batch` if it has none): up to the attempt
 /// budget of candidate batches, each admitted item by item; the first admitted batch is realized.
-fn attempt(
+fn attempt<T: TaskLedger>(
     config: &WorldConfig,
     observation: &Observation,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
     source: usize,
     batch: u32,
 ) {
@@ -640,10 +658,10 @@ fn attempt(
 
 /// Draws and admits `batch` candidates; the first refusal refuses the batch (with the refused
 /// candidate's position, `None` when none could be drawn).
-fn admit_batch(
+fn admit_batch<T: TaskLedger>(
     config: &WorldConfig,
     observation: &Observation,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
     source: usize,
     batch: u32,
     hidden: bool,
@@ -745,7 +763,11 @@ pub(in crate::sim) fn fresh_row(
 
 /// Retires at most one ped: the first (in row order) the spatial rule would remove whose
 /// eligibility passes — checked again, unchanged, at commit. Refusals are logged with reasons.
-fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'_>) {
+fn retire_one<T: TaskLedger>(
+    config: &WorldConfig,
+    observation: &Observation,
+    sets: &mut Sets<'_, T>,
+) {
     if !observation.any_valid() {
         return;
     }
@@ -839,10 +861,10 @@ fn retire_one(config: &WorldConfig, observation: &Observation, sets: &mut Sets<'
 /// Commits one retirement by `rule` (eligibility re-checked by the pool): into the pool (the
 /// ped's state becomes `Pooled`), or destroyed when the pool refuses; an evicted entry's ped is
 /// destroyed.
-fn retire_row(
+fn retire_row<T: TaskLedger>(
     config: &WorldConfig,
     observation: &Observation,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
     row: usize,
     rule: RetireRule,
 ) {
@@ -912,8 +934,8 @@ fn retire_row(
 
 /// Stages the removal of `handle` (and drops its pool entry, if any); the `Destroyed` event
 /// says why.
-pub(in crate::sim) fn destroy(
-    sets: &mut Sets<'_>,
+pub(in crate::sim) fn destroy<T: TaskLedger>(
+    sets: &mut Sets<'_, T>,
     handle: AgentHandle,
     source: Option<u16>,
     cause: RemovalCause,

@@ -9,6 +9,7 @@
 use super::{fresh_row, Acquire, Candidate, Destination, PoolEntry, Sets, UpdateFlags, NO_BINDING};
 use crate::sim::config::WorldConfig;
 use crate::sim::observers::Observation;
+use crate::sim::state::TaskLedger;
 use crate::sim::state::{
     AgentHandle, AgentId, AgentRow, EventDetail, EventKind, EventPosition, RemovalCause,
     SpawnRejection,
@@ -29,9 +30,9 @@ enum Attached {
 /// The resource preview, before any candidate is drawn or admitted: the source's appearance
 /// family must be available. A batch blocked on resources is never admitted (no `Admitted`
 /// event, no new use of the source), only refused with `ResourcesNotReady`.
-pub(super) fn preview(
+pub(super) fn preview<T: TaskLedger>(
     config: &WorldConfig,
-    sets: &Sets<'_>,
+    sets: &Sets<'_, T>,
     source: usize,
 ) -> Result<(), SpawnRejection> {
     let binding = config.sources[source].binding;
@@ -50,10 +51,10 @@ pub(super) fn preview(
 
 /// Realizes `candidates` for `source` (its resources previewed); on success the demand is
 /// cleared and the batch recorded.
-pub(super) fn realize(
+pub(super) fn realize<T: TaskLedger>(
     config: &WorldConfig,
     observation: &Observation,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
     source: usize,
     candidates: &[Candidate],
 ) -> Result<(), SpawnRejection> {
@@ -108,9 +109,9 @@ pub(super) fn realize(
 
 /// For each item, the pool entry it will reuse (`None`: create). A compatible entry still in
 /// quarantine defers the whole batch before anything is done.
-fn plan_acquisitions(
+fn plan_acquisitions<T: TaskLedger>(
     observation: &Observation,
-    sets: &Sets<'_>,
+    sets: &Sets<'_, T>,
     source: usize,
     binding: u16,
     candidates: &[Candidate],
@@ -143,9 +144,9 @@ fn plan_acquisitions(
 /// Attaches one item at its admitted progress: a reused ped relinquishes its old route and
 /// position authority (its row is rebuilt from the source's defaults, keeping only its
 /// identity); a new one takes a slot and is staged. `None` when no slot is left.
-fn attach(
+fn attach<T: TaskLedger>(
     config: &WorldConfig,
-    sets: &mut Sets<'_>,
+    sets: &mut Sets<'_, T>,
     source: usize,
     candidate: &Candidate,
     entry: Option<PoolEntry>,
@@ -188,7 +189,7 @@ fn attach(
 
 /// Undoes one attached item: a reused ped gets its old row back and returns to the pool with
 /// its quarantine record (or, when that fails, is removed: incomplete); a new one is removed.
-fn undo(sets: &mut Sets<'_>, item: Attached, fail_restore: bool) -> bool {
+fn undo<T: TaskLedger>(sets: &mut Sets<'_, T>, item: Attached, fail_restore: bool) -> bool {
     match item {
         Attached::New(handle) => {
             super::destroy(sets, handle, None, RemovalCause::RolledBack);
@@ -208,7 +209,12 @@ fn undo(sets: &mut Sets<'_>, item: Attached, fail_restore: bool) -> bool {
 
 /// The whole batch attached: clear the demand, record the spillover, publish the births (each
 /// `Realized` event at its candidate's position: `attached` is in `candidates`' order).
-fn commit(sets: &mut Sets<'_>, source: usize, attached: Vec<Attached>, candidates: &[Candidate]) {
+fn commit<T: TaskLedger>(
+    sets: &mut Sets<'_, T>,
+    source: usize,
+    attached: Vec<Attached>,
+    candidates: &[Candidate],
+) {
     let items = attached.len() as u32;
     let reused = attached
         .iter()

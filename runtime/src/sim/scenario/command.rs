@@ -211,7 +211,7 @@ fn knockdown(impulse_n_s: Vec3, path: &FieldPath, problems: &mut Problems) -> Co
     let impulse = xyz(impulse_n_s);
     problems.finite(path.field("impulse_n_s"), &impulse);
     let magnitude = impulse.iter().map(|v| v * v).sum::<f64>().sqrt();
-    if magnitude > crate::sim::knockdown::MAX_IMPULSE_N_S {
+    if magnitude > crate::sim::config::MAX_IMPULSE_N_S {
         problems.push(
             path.field("impulse_n_s"),
             SimProblem::OutOfRange {

@@ -35,8 +35,8 @@ pub use recognition::Recognition;
 pub use slots::{SlotError, Slots};
 pub(in crate::sim) use tasks::log_task;
 pub use tasks::{
-    IncidentChange, InstallRefusal, MoveFailure, PathFailure, ReplanCause, StaleReply, TaskChange,
-    TaskHold,
+    IncidentChange, InstallRefusal, MoveFailure, PathFailure, ReleaseRefusal, ReplanCause,
+    StaleReply, TaskChange, TaskHold, TaskLedger,
 };
 pub use tier::Tier;
 pub use walking::{CandidateRejection, WaitReason, WalkDecision};

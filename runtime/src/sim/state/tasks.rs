@@ -1,6 +1,7 @@
 //! Task records shared with the event log, the population and the knockdowns: task changes and
-//! their reasons, task holds, install refusals and incident changes (the rules live in
-//! `sim::tasks`), and the task event the knockdowns log too.
+//! their reasons, task holds, install and release refusals and incident changes (the rules live
+//! in `sim::tasks`), the task event the knockdowns log too, and [`TaskLedger`], what the phases
+//! below the tasks ask of them.
 
 use super::agents::AgentHandle;
 use super::events::{EventDetail, EventKind, EventLog};
@@ -103,6 +104,37 @@ pub enum TaskHold {
     CurrentEvent,
     /// An event candidate waiting for the next Tasks update.
     QueuedEvent,
+}
+
+/// Why a stop cause's release was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ReleaseRefusal {
+    /// The cause is not set.
+    NotSet,
+    /// Someone else owns it.
+    NotOwner,
+}
+
+/// What the population and the knockdowns ask of the task sets, which live above them
+/// (`sim::tasks::TaskState` implements it): the phases below the tasks are generic over it, so
+/// they name no task module and the calls stay statically dispatched.
+pub trait TaskLedger {
+    /// What keeps the ped from retirement, if anything (in [`TaskHold`]'s order).
+    fn hold_of(&self, handle: AgentHandle) -> Option<TaskHold>;
+
+    /// The session of the ped's directive parent (0 without one).
+    fn session_of(&self, handle: AgentHandle) -> u32;
+
+    /// Ends the body suspension the knockdown of `recovery_session` set, replanning an active
+    /// parent's movement from `position`; returns the resumed movement's generation, if one
+    /// resumed.
+    fn release_body(
+        &mut self,
+        handle: AgentHandle,
+        recovery_session: u32,
+        position: [f64; 3],
+        heading_rad: f64,
+    ) -> Result<Option<u32>, ReleaseRefusal>;
 }
 
 /// Why a task command was refused.

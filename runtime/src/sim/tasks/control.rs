@@ -11,10 +11,9 @@ use crate::sim::state::{
     log_task, AgentHandle, AgentState, EventDetail, EventKind, EventPosition, RemovalCause,
     TaskChange,
 };
-use crate::sim::{
-    population::{destroy, Sets},
-    state::RetireRule,
-};
+use crate::sim::{population::destroy, state::RetireRule};
+
+use super::TaskSets as Sets;
 
 fn log_change(sets: &mut Sets<'_>, row: usize, handle: AgentHandle, change: (TaskChange, u32)) {
     let source = Some(sets.agents.source[row]);

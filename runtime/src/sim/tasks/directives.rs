@@ -5,7 +5,7 @@
 //! does nothing. Ped commands change the ped's task or ownership; world commands change the
 //! boxes, requests, observers, families and the physical scene's obstacles.
 
-use super::{commands, control, Book};
+use super::{commands, control, Book, TaskSets as Sets};
 use crate::project::{PopulationKind, Vec2};
 use crate::sim::config::WorldConfig;
 use crate::sim::config::{Command, DirectiveSpec, DirectiveTarget};
@@ -14,7 +14,7 @@ use crate::sim::knockdown::phase::{knock_down_row, knockdown_phase};
 use crate::sim::knockdown::Knockdowns;
 use crate::sim::motion::disguise::{self, recognise};
 use crate::sim::motion::panic::{apply_stimulus, PanicState};
-use crate::sim::population::{claim, live_row, release, ClaimRefusal, Sets};
+use crate::sim::population::{claim, live_row, release, ClaimRefusal};
 use crate::sim::tasks::paths::PathGrid;
 
 /// Tasks: drop the tasks of peds that are gone, release due standings, apply the directives due

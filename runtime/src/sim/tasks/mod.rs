@@ -19,7 +19,7 @@
 
 use crate::sim::state::{
     agents::ambient_state, AgentHandle, AgentState, Agents, Canonical, EventLog, MoveFailure,
-    Slots, TaskChange, TaskHold,
+    Slots, TaskChange, TaskHold, TaskLedger,
 };
 
 pub mod commands;
@@ -86,6 +86,32 @@ pub struct TaskState {
     pub suspended: BTreeMap<AgentHandle, SuspendedTask>,
     /// Queued event candidates and current events by ped.
     pub incidents: Incidents,
+}
+
+/// The population's sets as the Tasks phase holds them: with the task sets themselves.
+pub(in crate::sim) type TaskSets<'a> = crate::sim::population::Sets<'a, TaskState>;
+
+impl TaskLedger for TaskState {
+    #[inline]
+    fn hold_of(&self, handle: AgentHandle) -> Option<TaskHold> {
+        TaskState::hold_of(self, handle)
+    }
+
+    #[inline]
+    fn session_of(&self, handle: AgentHandle) -> u32 {
+        TaskState::session_of(self, handle)
+    }
+
+    #[inline]
+    fn release_body(
+        &mut self,
+        handle: AgentHandle,
+        recovery_session: u32,
+        position: [f64; 3],
+        heading_rad: f64,
+    ) -> Result<Option<u32>, ReleaseRefusal> {
+        TaskState::release_body(self, handle, recovery_session, position, heading_rad)
+    }
 }
 
 impl TaskState {

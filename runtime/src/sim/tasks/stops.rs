@@ -66,14 +66,7 @@ pub enum StopOwner {
     Relation,
 }
 
-/// Why a release was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ReleaseRefusal {
-    /// The cause is not set.
-    NotSet,
-    /// Someone else owns it.
-    NotOwner,
-}
+pub use crate::sim::state::ReleaseRefusal;
 
 /// A ped's stop causes, one slot per cause.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -93,122 +93,14 @@ impl World {
         if snapshot.config_digest != self.config.digest {
             return Err(SnapshotError::ConfigMismatch);
         }
-        let agents = &snapshot.agents;
-        let rows = agents.len();
-        if !agents.columns_agree() {
-            return Err(SnapshotError::Inconsistent(
-                "agent columns differ in length",
-            ));
-        }
-        if snapshot.births.len() != self.config.sources.len() || !snapshot.pop.fits(&self.config) {
-            return Err(SnapshotError::Inconsistent("source count differs"));
-        }
-        if !snapshot.slots.is_consistent(rows) {
-            return Err(SnapshotError::Inconsistent(
-                "the slots do not match the agent rows",
-            ));
-        }
-        let row_generations = (0..rows).all(|row| {
-            snapshot.slots.handle_of(row).map(|h| h.generation) == Some(agents.generation[row])
-        });
-        if !row_generations {
-            return Err(SnapshotError::Inconsistent(
-                "an agent's generation differs from its slot's",
-            ));
-        }
-        let slots = snapshot.slots.slot_count();
-        if snapshot
-            .births
-            .iter()
-            .flatten()
-            .any(|handle| handle.index as usize >= slots)
-        {
-            return Err(SnapshotError::Inconsistent("a birth names a missing slot"));
-        }
-        if agents
-            .route
-            .iter()
-            .any(|route| *route as usize >= self.config.space.routes.len())
-        {
-            return Err(SnapshotError::Inconsistent(
-                "an agent names a missing route",
-            ));
-        }
-        let table = &self.config.route_points;
-        let spans_agree = (0..rows).all(|row| {
-            table.span(agents.route[row])
-                == Some(RouteSpan {
-                    offset: agents.route_offset[row],
-                    len: agents.route_len[row],
-                })
-        });
-        if !spans_agree {
-            return Err(SnapshotError::Inconsistent(
-                "an agent's route span is not its route's",
-            ));
-        }
-        let ends_agree = (0..rows).all(|row| {
-            self.config
-                .sources
-                .get(usize::from(agents.source[row]))
-                .is_some_and(|s| s.stops_at_route_end == agents.stops_at_route_end[row])
-        });
-        if !ends_agree {
-            return Err(SnapshotError::Inconsistent(
-                "an agent's route-end rule is not its source's",
-            ));
-        }
-        let pooled_rows = snapshot.pop.pool.entries.iter().all(|e| {
-            snapshot
-                .slots
-                .resolve(e.handle)
-                .is_some_and(|row| row < rows && agents.pooled[row])
-        });
-        if !pooled_rows {
-            return Err(SnapshotError::Inconsistent(
-                "a pool entry names no pooled agent",
-            ));
-        }
-        if !snapshot.motion.ring.is_consistent(&agents.id) {
-            return Err(SnapshotError::Inconsistent(
-                "the streaming ring names an agent the snapshot does not have",
-            ));
-        }
-        if snapshot.motion.panic.assigned.len() > super::motion::panic::exits(&self.config).len() {
-            return Err(SnapshotError::Inconsistent(
-                "the exits' assignments do not match the world's exits",
-            ));
-        }
-        let crossings_fit = snapshot.crossings.fits(
-            self.config.space.signals.len(),
-            &self.config.scenario.crossings,
-        );
-        let crosswalks = self.config.space.crosswalks.len();
-        let bound_ok = agents
-            .crosswalk
-            .iter()
-            .all(|c| !c.is_bound() || usize::from(c.crosswalk) < crosswalks);
-        if !crossings_fit || !bound_ok {
-            return Err(SnapshotError::Inconsistent(
-                "the signals or crosswalk states do not match the space",
-            ));
-        }
-        if !snapshot.events.is_consistent() {
-            return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
-        }
-        if !snapshot.tasks.is_consistent(&snapshot.slots, rows) {
-            return Err(SnapshotError::Inconsistent("a task names a missing ped"));
-        }
-        if !snapshot.knock.is_consistent(&snapshot.slots, agents) {
-            return Err(SnapshotError::Inconsistent(
-                "a knockdown names no knocked-down ped or no body",
-            ));
-        }
-        if !snapshot.scene.fits(&self.built.obstacles) {
-            return Err(SnapshotError::Inconsistent(
-                "the scene's obstacles do not match the world's",
-            ));
-        }
+        rows_agree(self, snapshot)?;
+        sets_agree(self, snapshot)?;
+        self.apply(snapshot);
+        Ok(())
+    }
+
+    /// Replaces the state with a checked snapshot's (the derived scratch reset or rebuilt).
+    fn apply(&mut self, snapshot: &Snapshot) {
         self.frame = snapshot.frame;
         self.agents = snapshot.agents.clone();
         // The rows are replaced wholesale: the next crossings phase reads every record.
@@ -235,7 +127,6 @@ impl World {
             .map(|mark| (snapshot.frame, *mark))
             .collect();
         self.observation = Default::default();
-        Ok(())
     }
 
     /// A digest of the whole state (bit-exact: floats by their bits).
@@ -292,4 +183,134 @@ impl World {
             .map(|b| format!("{b:02x}"))
             .collect()
     }
+}
+
+/// The preflight of the snapshot's rows: the agent columns, slots, births, routes, route spans,
+/// route-end rules and pool entries agree with each other and with `world`'s configuration.
+fn rows_agree(world: &World, snapshot: &Snapshot) -> Result<(), SnapshotError> {
+    let agents = &snapshot.agents;
+    let rows = agents.len();
+    if !agents.columns_agree() {
+        return Err(SnapshotError::Inconsistent(
+            "agent columns differ in length",
+        ));
+    }
+    if snapshot.births.len() != world.config.sources.len() || !snapshot.pop.fits(&world.config) {
+        return Err(SnapshotError::Inconsistent("source count differs"));
+    }
+    if !snapshot.slots.is_consistent(rows) {
+        return Err(SnapshotError::Inconsistent(
+            "the slots do not match the agent rows",
+        ));
+    }
+    let row_generations = (0..rows).all(|row| {
+        snapshot.slots.handle_of(row).map(|h| h.generation) == Some(agents.generation[row])
+    });
+    if !row_generations {
+        return Err(SnapshotError::Inconsistent(
+            "an agent's generation differs from its slot's",
+        ));
+    }
+    let slots = snapshot.slots.slot_count();
+    if snapshot
+        .births
+        .iter()
+        .flatten()
+        .any(|handle| handle.index as usize >= slots)
+    {
+        return Err(SnapshotError::Inconsistent("a birth names a missing slot"));
+    }
+    if agents
+        .route
+        .iter()
+        .any(|route| *route as usize >= world.config.space.routes.len())
+    {
+        return Err(SnapshotError::Inconsistent(
+            "an agent names a missing route",
+        ));
+    }
+    let table = &world.config.route_points;
+    let spans_agree = (0..rows).all(|row| {
+        table.span(agents.route[row])
+            == Some(RouteSpan {
+                offset: agents.route_offset[row],
+                len: agents.route_len[row],
+            })
+    });
+    if !spans_agree {
+        return Err(SnapshotError::Inconsistent(
+            "an agent's route span is not its route's",
+        ));
+    }
+    let ends_agree = (0..rows).all(|row| {
+        world
+            .config
+            .sources
+            .get(usize::from(agents.source[row]))
+            .is_some_and(|s| s.stops_at_route_end == agents.stops_at_route_end[row])
+    });
+    if !ends_agree {
+        return Err(SnapshotError::Inconsistent(
+            "an agent's route-end rule is not its source's",
+        ));
+    }
+    let pooled_rows = snapshot.pop.pool.entries.iter().all(|e| {
+        snapshot
+            .slots
+            .resolve(e.handle)
+            .is_some_and(|row| row < rows && agents.pooled[row])
+    });
+    if !pooled_rows {
+        return Err(SnapshotError::Inconsistent(
+            "a pool entry names no pooled agent",
+        ));
+    }
+    Ok(())
+}
+
+/// The preflight of the snapshot's other sets: the streaming ring, the exits, the crossings,
+/// the event log, the tasks, the knockdowns and the scene agree with its rows and `world`.
+fn sets_agree(world: &World, snapshot: &Snapshot) -> Result<(), SnapshotError> {
+    let (agents, rows) = (&snapshot.agents, snapshot.agents.len());
+    if !snapshot.motion.ring.is_consistent(&agents.id) {
+        return Err(SnapshotError::Inconsistent(
+            "the streaming ring names an agent the snapshot does not have",
+        ));
+    }
+    if snapshot.motion.panic.assigned.len() > super::motion::panic::exits(&world.config).len() {
+        return Err(SnapshotError::Inconsistent(
+            "the exits' assignments do not match the world's exits",
+        ));
+    }
+    let crossings_fit = snapshot.crossings.fits(
+        world.config.space.signals.len(),
+        &world.config.scenario.crossings,
+    );
+    let crosswalks = world.config.space.crosswalks.len();
+    let bound_ok = agents
+        .crosswalk
+        .iter()
+        .all(|c| !c.is_bound() || usize::from(c.crosswalk) < crosswalks);
+    if !crossings_fit || !bound_ok {
+        return Err(SnapshotError::Inconsistent(
+            "the signals or crosswalk states do not match the space",
+        ));
+    }
+    if !snapshot.events.is_consistent() {
+        return Err(SnapshotError::Inconsistent("the event log is inconsistent"));
+    }
+    if !snapshot.tasks.is_consistent(&snapshot.slots, rows) {
+        return Err(SnapshotError::Inconsistent("a task names a missing ped"));
+    }
+    if !snapshot.knock.is_consistent(&snapshot.slots, agents) {
+        return Err(SnapshotError::Inconsistent(
+            "a knockdown names no knocked-down ped or no body",
+        ));
+    }
+    if !snapshot.scene.fits(&world.built.obstacles) {
+        return Err(SnapshotError::Inconsistent(
+            "the scene's obstacles do not match the world's",
+        ));
+    }
+    Ok(())
 }

@@ -733,25 +733,24 @@ fn gates_step(config: &WorldConfig, sets: &mut CrossingSets<'_>, unpooled: u64) 
 }
 
 /// The liveness guard (after walking): progress watches, stuck flags and their events, waiting
-/// windows refreshed ([`refresh_window`]), forced clears of committed crossers without progress. Only the rows the crossings phase listed
-/// can occupy a crossing (`sets.rows`); the others are read for their watch alone.
+/// windows refreshed ([`refresh_window`]), forced clears of committed crossers without
+/// progress. Only the rows the crossings phase listed can occupy a crossing (`sets.rows`); the others are read for their watch alone.
 pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
-    let settings = &config.scenario.crossings;
-    let dt = config.fixed_step_s;
-    let agents = &mut *sets.agents;
-    let stats = &mut sets.state.stats;
-    stats.stalled_committed = 0;
-    stats.stuck_now = 0;
-    let mut listed = sets.rows.iter().map(|r| *r as usize).peekable();
-    let rows = agents.len();
-    let (mut next, mut quiet_stuck) = (0, 0u64);
+    let (dt, stuck_after_s) = (config.fixed_step_s, config.scenario.crossings.stuck_after_s);
+    sets.state.stats.stalled_committed = 0;
+    sets.state.stats.stuck_now = 0;
+    // The listed rows are read by position (`listed` is the next one's), so that each row's
+    // guard can take the sets whole.
+    let listed_row = |sets: &CrossingSets<'_>, at: usize| sets.rows.get(at).map(|r| *r as usize);
+    let rows = sets.agents.len();
+    let (mut next, mut listed, mut quiet_stuck) = (0, 0, 0u64);
     while next < rows {
         let mut row = next;
         // The unlisted rows up to the next listed one: their quiet watches in one tight pass,
         // up to the first that needs `watch` itself (which then reads it as before).
-        let unlisted_end = listed.peek().copied().unwrap_or(rows).min(rows);
+        let unlisted_end = listed_row(sets, listed).unwrap_or(rows).min(rows);
         if row < unlisted_end {
-            let stuck_after_s = settings.stuck_after_s;
+            let agents = &mut *sets.agents;
             let (quiet, stuck) = quiet_watches(agents, row..unlisted_end, dt, stuck_after_s);
             quiet_stuck += stuck;
             row = quiet;
@@ -761,69 +760,81 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
             }
         }
         next = row + 1;
-        let is_listed = listed.next_if_eq(&row).is_some();
-        let occupies = is_listed && agents.crosswalk[row].phase.occupies();
-        let signals = &sets.state.signals;
-        let signal = |agents: &Agents| {
-            config
-                .space
-                .crosswalks
-                .get(usize::from(agents.crosswalk[row].crosswalk))
-                .and_then(|c| signals.get(usize::from(c.signal)))
-                .map(|s| s.phase)
+        let is_listed = listed_row(sets, listed) == Some(row);
+        listed += usize::from(is_listed);
+        guard_row(config, sets, row, is_listed);
+    }
+    sets.state.stats.stuck_now += quiet_stuck;
+}
+
+/// The liveness guard of one row the quiet pass left to `watch`: its verdict's event, a
+/// listed row's waiting window refreshed, and an occupying crosser's no-progress count and
+/// forced clear.
+fn guard_row(config: &WorldConfig, sets: &mut CrossingSets<'_>, row: usize, is_listed: bool) {
+    let settings = &config.scenario.crossings;
+    let dt = config.fixed_step_s;
+    let agents = &mut *sets.agents;
+    let stats = &mut sets.state.stats;
+    let occupies = is_listed && agents.crosswalk[row].phase.occupies();
+    let signals = &sets.state.signals;
+    let signal = |agents: &Agents| {
+        config
+            .space
+            .crosswalks
+            .get(usize::from(agents.crosswalk[row].crosswalk))
+            .and_then(|c| signals.get(usize::from(c.signal)))
+            .map(|s| s.phase)
+    };
+    let verdict = watch(agents, row, (dt, settings.stuck_after_s), occupies, signal);
+    if verdict != Verdict::Unchanged {
+        let handle = sets.slots.handle_of(row);
+        let source = Some(agents.source[row]);
+        let (kind, detail) = match verdict {
+            Verdict::Stuck(reason) => {
+                stats.stuck_flags += 1;
+                (EventKind::Stuck, EventDetail::Stuck(reason))
+            }
+            _ => (EventKind::Unstuck, EventDetail::None),
         };
-        let verdict = watch(agents, row, (dt, settings.stuck_after_s), occupies, signal);
-        if verdict != Verdict::Unchanged {
+        sets.events.push(sets.frame, kind, handle, source, detail);
+    }
+    let was = agents.crosswalk[row].phase;
+    if is_listed && refresh_window(agents, row) {
+        stats.window_refreshes += 1;
+        recount(&mut stats.phases, was, CrosswalkPhase::Requested);
+        let handle = sets.slots.handle_of(row);
+        let source = Some(agents.source[row]);
+        let kind = EventKind::WindowRefresh;
+        sets.events
+            .push(sets.frame, kind, handle, source, EventDetail::None);
+    }
+    if occupies {
+        let still_s = agents.liveness[row].still_s;
+        stats.max_no_progress_s = stats.max_no_progress_s.max(still_s);
+        if still_s >= STALLED_AFTER_S {
+            stats.stalled_committed += 1;
+        }
+        if still_s >= settings.forced_clear_after_s {
+            let mut c = agents.crosswalk[row];
+            complete(agents, row, &mut c);
+            agents.crosswalk[row] = c;
+            agents.liveness[row] = crate::sim::state::Liveness::at(c.exit);
+            stats.forced_clears += 1;
+            recount(&mut stats.phases, was, CrosswalkPhase::Completed);
             let handle = sets.slots.handle_of(row);
             let source = Some(agents.source[row]);
-            let (kind, detail) = match verdict {
-                Verdict::Stuck(reason) => {
-                    stats.stuck_flags += 1;
-                    (EventKind::Stuck, EventDetail::Stuck(reason))
-                }
-                _ => (EventKind::Unstuck, EventDetail::None),
-            };
-            sets.events.push(sets.frame, kind, handle, source, detail);
-        }
-        let was = agents.crosswalk[row].phase;
-        if is_listed && refresh_window(agents, row) {
-            stats.window_refreshes += 1;
-            recount(&mut stats.phases, was, CrosswalkPhase::Requested);
-            let handle = sets.slots.handle_of(row);
-            let source = Some(agents.source[row]);
-            let kind = EventKind::WindowRefresh;
-            sets.events
-                .push(sets.frame, kind, handle, source, EventDetail::None);
-        }
-        if occupies {
-            let still_s = agents.liveness[row].still_s;
-            stats.max_no_progress_s = stats.max_no_progress_s.max(still_s);
-            if still_s >= STALLED_AFTER_S {
-                stats.stalled_committed += 1;
-            }
-            if still_s >= settings.forced_clear_after_s {
-                let mut c = agents.crosswalk[row];
-                complete(agents, row, &mut c);
-                agents.crosswalk[row] = c;
-                agents.liveness[row] = crate::sim::state::Liveness::at(c.exit);
-                stats.forced_clears += 1;
-                recount(&mut stats.phases, was, CrosswalkPhase::Completed);
-                let handle = sets.slots.handle_of(row);
-                let source = Some(agents.source[row]);
-                sets.events.push(
-                    sets.frame,
-                    EventKind::ForcedClear,
-                    handle,
-                    source,
-                    EventDetail::None,
-                );
-            }
-        }
-        if agents.liveness[row].stuck.is_some() {
-            stats.stuck_now += 1;
+            sets.events.push(
+                sets.frame,
+                EventKind::ForcedClear,
+                handle,
+                source,
+                EventDetail::None,
+            );
         }
     }
-    stats.stuck_now += quiet_stuck;
+    if agents.liveness[row].stuck.is_some() {
+        stats.stuck_now += 1;
+    }
 }
 
 /// Moves one agent from phase `from` to phase `to` in the per-phase counts the crossings phase

@@ -368,27 +368,7 @@ fn assign_tiers(
             scratch.file(agents, row, filed, distance_m);
         }
     } else {
-        // One pass: each row's distance, request and forcing, filed at once.
-        let far = tiers::FarScreen::of(&policy);
-        for row in 0..agents.len() {
-            // The common row files nothing: Stub, asking for Stub by relevance and by a
-            // distance beyond every limit (screened without its square root), not forced.
-            if agents.tier[row] == Tier::Stub
-                && governor::requested_by_relevance(
-                    agents.relevance[row],
-                    agents.panic[row],
-                    agents.compromised[row],
-                ) == Tier::Stub
-                && far.beyond(observation, agents.position[row])
-                && !listed.contains(row)
-            {
-                continue;
-            }
-            let distance_m = tiers::nearest_view_distance(observation, agents.position[row]);
-            let forced = listed.contains(row) && tiers::forced_full(agents, row);
-            let requested = request(agents, row, distance_m);
-            scratch.file(agents, row, (requested, forced), distance_m);
-        }
+        file_in_one_pass(&policy, observation, agents, &mut listed, scratch);
     }
     let (moved, tier_counts) = tiers::settle(&policy, agents, scratch);
     counters.forced_full = moved.forced_full;
@@ -408,6 +388,37 @@ fn assign_tiers(
     };
     counters.governor_demotions = governed.demotions;
     counters.governor_estimate_ms = governed.estimate_ms;
+}
+
+/// Files every row's tier request without the streaming ring, in one pass: each row's
+/// distance, request and forcing, filed at once.
+fn file_in_one_pass(
+    policy: &TierPolicy,
+    observation: &Observation,
+    agents: &Agents,
+    listed: &mut Listed<'_>,
+    scratch: &mut TierScratch,
+) {
+    let far = tiers::FarScreen::of(policy);
+    for row in 0..agents.len() {
+        // The common row files nothing: Stub, asking for Stub by relevance and by a
+        // distance beyond every limit (screened without its square root), not forced.
+        if agents.tier[row] == Tier::Stub
+            && governor::requested_by_relevance(
+                agents.relevance[row],
+                agents.panic[row],
+                agents.compromised[row],
+            ) == Tier::Stub
+            && far.beyond(observation, agents.position[row])
+            && !listed.contains(row)
+        {
+            continue;
+        }
+        let distance_m = tiers::nearest_view_distance(observation, agents.position[row]);
+        let forced = listed.contains(row) && tiers::forced_full(agents, row);
+        let requested = requested_tier(policy, agents, row, distance_m);
+        scratch.file(agents, row, (requested, forced), distance_m);
+    }
 }
 
 /// What the update pass saw of every row, for the avoidance window and the step.

@@ -800,18 +800,7 @@ fn retire_one<T: TaskLedger>(
             screened_multiplier,
             row % 8 == 0 && row + 8 <= rows,
         ) {
-            let agents = &*sets.agents;
-            let screen = screens[0];
-            let run = row..row + 8;
-            let passed = agents.pooled[run.clone()]
-                .iter()
-                .zip(&agents.position[run.clone()])
-                .zip(&agents.removal_multiplier[run])
-                .fold(true, |all, ((pooled, p), m)| {
-                    let (dx, dy) = (p.x - center[0], p.y - center[1]);
-                    all & (*pooled | ((m.to_bits() == bits) & (dx * dx + dy * dy < screen)))
-                });
-            if passed {
+            if run_screened(sets.agents, row, *center, bits, screens[0]) {
                 next = row + 8;
                 continue;
             }
@@ -828,14 +817,7 @@ fn retire_one<T: TaskLedger>(
                 *screen = at_most_screen_sq(retain_m * scale);
             }
         }
-        let retained = retaining
-            .iter()
-            .zip(&screens)
-            .any(|((center, retain_m), screen)| {
-                let (dx, dy) = (p.x - center[0], p.y - center[1]);
-                dx * dx + dy * dy < *screen || hypot_at_most(dx, dy, retain_m * scale)
-            });
-        if retained {
+        if retained_by_views(p, &retaining, &screens, scale) {
             continue;
         }
         let feet = [p.x, p.y, 0.0];
@@ -856,6 +838,33 @@ fn retire_one<T: TaskLedger>(
         retire_row(config, observation, sets, row, rule);
         return;
     }
+}
+
+/// Whether each of the eight rows from `row` is pooled or, with removal multiplier bits
+/// `bits`, inside the one view's squared-distance `screen` around `center` (retained without
+/// the exact test).
+fn run_screened(agents: &Agents, row: usize, center: [f64; 3], bits: u64, screen: f64) -> bool {
+    let run = row..row + 8;
+    agents.pooled[run.clone()]
+        .iter()
+        .zip(&agents.position[run.clone()])
+        .zip(&agents.removal_multiplier[run])
+        .fold(true, |all, ((pooled, p), m)| {
+            let (dx, dy) = (p.x - center[0], p.y - center[1]);
+            all & (*pooled | ((m.to_bits() == bits) & (dx * dx + dy * dy < screen)))
+        })
+}
+
+/// Whether a ped at `p` lies within some valid view's retain radius scaled by `scale`: inside
+/// the view's squared screen, or by the exact test.
+fn retained_by_views(p: Vec2, retaining: &[([f64; 3], f64)], screens: &[f64], scale: f64) -> bool {
+    retaining
+        .iter()
+        .zip(screens)
+        .any(|((center, retain_m), screen)| {
+            let (dx, dy) = (p.x - center[0], p.y - center[1]);
+            dx * dx + dy * dy < *screen || hypot_at_most(dx, dy, retain_m * scale)
+        })
 }
 
 /// Commits one retirement by `rule` (eligibility re-checked by the pool): into the pool (the

@@ -3,40 +3,35 @@
 //! (`population`, `tasks`, `crossings`, `motion`), each a function over the sets it reads and
 //! changes.
 
+mod build;
 mod crossing_reports;
 mod motion_api;
+mod step;
+
+pub use build::build_world;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::config::{CompiledScenario, SourceConfig, VehicleSourceConfig, WorldConfig};
-use super::crossings::{
-    crossings_phase, follow_swap_remove, gate::lane_limit_m, liveness_phase, CrossingIndex,
-    CrossingSets, CrossingsState,
-};
+use super::config::WorldConfig;
+use super::crossings::{follow_swap_remove, CrossingIndex, CrossingsState};
 use super::knockdown::Knockdowns;
 use super::motion::clock::WallClock;
 use super::motion::frames::{MotionFrame, PublishHints};
 use super::motion::publish::MotionFrames;
-use super::motion::{
-    motion_phase, motion_publish, MotionCounters, MotionScratch, MotionSets, MotionState,
-};
+use super::motion::{MotionCounters, MotionScratch, MotionState};
 use super::observers::Observation;
 use super::obstacles::{ObstacleSet, SceneState};
 use super::population::{
-    control_phase, member_counts, population_phase, Boxes, CandidateMark, FrameSpawnReport,
-    PopulationState, Sets, SourceStatus, SpawnReport, Staged, NO_BINDING,
+    member_counts, Boxes, CandidateMark, FrameSpawnReport, PopulationState, SourceStatus,
+    SpawnReport, Staged,
 };
-use super::problems::{SimBuildError, SimDiagnostic, SimProblem};
-use super::routes::RouteTable;
-use super::space::SimSpace;
-use super::tasks::{self, build_paths, paths::PathGrid, tasks_phase, Book, TaskState};
+use super::tasks::{paths::PathGrid, TaskState};
 use super::walk::WalkState;
-use crate::content::encode::ByteWriter;
-use crate::project::{FieldPath, PopulationKind};
+use crate::project::PopulationKind;
 use crate::sim::state::{
-    agents::count_where, AgentHandle, AgentId, AgentState, Agents, Counters, Event, EventKind,
-    EventLog, SlotError, Slots, SpawnRejection, StuckReason, WalkDecision,
+    AgentHandle, AgentId, Agents, Counters, Event, EventKind, EventLog, SlotError, Slots,
+    SpawnRejection, StuckReason, WalkDecision,
 };
 
 /// How many recent spawn candidates a world keeps for the overlay.
@@ -110,30 +105,6 @@ pub struct World {
     /// The editor's camera as an observer (driver state like the wall clock: `sim::camera`);
     /// `None` runs the scenario's observers.
     pub(super) camera: Option<super::camera::CameraObserver>,
-}
-
-/// The Population and Tasks phases' [`Sets`] over `$world`'s fields at frame `$frame`: the one
-/// place a step's sets are built. A macro rather than a method: a method would borrow all of the
-/// world, and the callers borrow the fields it leaves out (the panic state, the knockdowns, the
-/// configuration) beside it.
-macro_rules! phase_sets {
-    ($world:ident, $frame:expr) => {
-        Sets {
-            frame: $frame,
-            state: &mut $world.pop,
-            agents: &mut $world.agents,
-            slots: &mut $world.slots,
-            births: &mut $world.births,
-            staged: &mut $world.staged,
-            events: &mut $world.events,
-            counters: &mut $world.counters,
-            rejections: &mut $world.last_rejections,
-            candidates: &mut $world.last_candidates,
-            tasks: &mut $world.tasks,
-            signals: &$world.crossings.signals,
-            scene: &mut $world.scene,
-        }
-    };
 }
 
 impl World {
@@ -498,155 +469,6 @@ impl World {
             complete,
         ))
     }
-
-    /// Advances one fixed step: Control, Population, Tasks, Crossings, Motion (walking, the
-    /// liveness guard, gated vehicles), Commit. Each phase is a
-    /// function over the explicit sets it reads and changes; the configuration is only read.
-    pub fn step(&mut self) {
-        self.step_before_publication();
-        // After Commit: this step's births have their frames, its removals have none.
-        self.publish_motion_frames();
-    }
-
-    /// Every phase of a step up to and including Commit (the Motion Frames are published next).
-    pub(super) fn step_before_publication(&mut self) {
-        if self.frame == 0 {
-            self.apply_frame_zero_directives();
-        }
-        self.frame += 1;
-        self.last_rejections.clear();
-        self.last_candidates.clear();
-        let config = &*self.config;
-        let built = &*self.built;
-        // Control: one observation and one cycle plan for the whole update.
-        let (observation, plan) = control_phase(config, self.frame, &mut self.pop);
-        // The editor's camera, when set, replaces the views tiers read (and admission's too
-        // when it drives admission); unset, both read the scenario's observation.
-        let (observation, tier_observation) = match self.camera {
-            None => (observation, None),
-            Some(camera) => {
-                let seen = camera.observation(&config.scenario.observers, self.frame);
-                if camera.drives_admission {
-                    (seen, None)
-                } else {
-                    (observation, Some(seen))
-                }
-            }
-        };
-        let walk = &mut self.walk;
-        let mut sets = phase_sets!(self, self.frame);
-        population_phase(config, &observation, plan, &mut sets);
-        tasks_phase(
-            config,
-            &built.paths,
-            &mut sets,
-            &mut self.motion.panic,
-            &mut self.knock,
-        );
-        let mut crossing_sets = CrossingSets {
-            frame: self.frame,
-            agents: &mut self.agents,
-            state: &mut self.crossings,
-            vehicles: &self.pop.vehicles,
-            slots: &self.slots,
-            births: &self.births,
-            events: &mut self.events,
-            rows: &mut self.crossing_rows,
-            tracked: &mut self.crossing_rows_tracked,
-            marks: &mut self.crossing_marks,
-            index: &built.crossing_index,
-        };
-        // Crossings before walking: a crosser who enters now closes the gate this step.
-        crossings_phase(config, &mut crossing_sets);
-        let motion = MotionSets {
-            state: &mut self.motion,
-            walk,
-            scratch: &mut self.motion_scratch,
-            agents: &mut *crossing_sets.agents,
-            crossing_rows: crossing_sets.rows.as_slice(),
-        };
-        let tier_view = tier_observation.as_ref().unwrap_or(&observation);
-        motion_phase(config, (tier_view, self.scene.current()), motion);
-        liveness_phase(config, &mut crossing_sets);
-        super::motion::ring::log_changes(
-            self.frame,
-            &self.agents,
-            &self.slots,
-            &mut self.events,
-            &mut self.motion_scratch.ring,
-        );
-        // Task movements after every walker: they read the walkers' grid.
-        let mut book = Book {
-            tasks: &mut self.tasks,
-            agents: &mut self.agents,
-            slots: &self.slots,
-            events: &mut self.events,
-            frame: self.frame,
-        };
-        tasks::motion(
-            config,
-            &built.paths,
-            &mut book,
-            &mut self.walk,
-            self.scene.current(),
-        );
-        motion_publish(
-            config,
-            MotionSets {
-                state: &mut self.motion,
-                walk: &mut self.walk,
-                scratch: &mut self.motion_scratch,
-                agents: &mut self.agents,
-                crossing_rows: &self.crossing_rows,
-            },
-        );
-        let stats = &self.crossings.stats;
-        self.motion.counters.crosswalk_processed = stats.queries_processed;
-        self.motion.counters.crosswalk_deferred = stats.queries_deferred;
-        let crossings = &self.crossings;
-        let (lanes, crosswalks) = (&config.space.lanes, &config.space.crosswalks);
-        self.pop.vehicles.advance(
-            &config.vehicle_sources,
-            lanes,
-            config.fixed_step_s,
-            |lane, from_m| {
-                lanes.get(lane).map_or(f64::INFINITY, |lane| {
-                    lane_limit_m(lane, crosswalks, |c| crossings.gate_open(c.signal), from_m)
-                })
-            },
-        );
-        self.observation = observation;
-        for mark in &self.last_candidates {
-            self.recent_candidates.push_back((self.frame, *mark));
-        }
-        while self.recent_candidates.len() > RECENT_CANDIDATES {
-            self.recent_candidates.pop_front();
-        }
-        commit_phase(self);
-    }
-
-    /// The scenario's frame-0 directives, before the first step's control phase (none: nothing
-    /// changes, so worlds without any keep their digests).
-    fn apply_frame_zero_directives(&mut self) {
-        let config = &*self.config;
-        if config
-            .scenario
-            .directives
-            .first()
-            .is_none_or(|d| d.frame != 0)
-        {
-            return;
-        }
-        let mut sets = phase_sets!(self, 0);
-        let paths = &self.built.paths;
-        tasks::frame_zero_directives(
-            config,
-            paths,
-            &mut sets,
-            &mut self.motion.panic,
-            &mut self.knock,
-        );
-    }
 }
 
 /// The publication's panic mark (`PublishHints::panic_mark`): one past the newest sequence
@@ -670,178 +492,4 @@ pub struct AgentDetail<'w> {
     pub walk_speed_m_s: f64,
     /// The script that owns it, when claimed.
     pub owner: Option<&'w str>,
-}
-
-/// Commit: apply the staged births (in slot-allocation order, so each lands on the row its
-/// slot names) and removals, then recount the per-frame counters.
-fn commit_phase(world: &mut World) {
-    for (_, row) in world.staged.births.drain(..) {
-        world.agents.push(row);
-    }
-    // The published frames follow the rows (births appended, removals swapped), so the next
-    // publication finds each kept frame on its agent's row.
-    let frames = &mut world.motion_scratch.frames;
-    frames.grow_to(world.agents.len());
-    for handle in std::mem::take(&mut world.staged.removals) {
-        if let Ok(row) = world.slots.release(handle) {
-            follow_swap_remove(&mut world.crossing_rows, row, world.agents.len() - 1);
-            world.agents.swap_remove(row);
-            frames.swap_remove(row);
-        }
-    }
-    let agents = &world.agents;
-    let pop = &world.pop;
-    let counters = &mut world.counters;
-    counters.alive = agents.len() as u64;
-    // Four counts over the two narrow columns, each vectorised.
-    counters.walking = count_where(&agents.state, |s| *s == AgentState::Walking);
-    counters.holding = count_where(&agents.state, |s| *s == AgentState::Holding);
-    counters.travelling = count_where(&agents.state, |s| *s == AgentState::Travelling);
-    counters.mission = count_where(&agents.kind, |k| *k == PopulationKind::Mission);
-    counters.pooled = pop.pool.entries.len() as u64;
-    counters.pending_demands = pop.sources.iter().filter(|s| s.pending.is_some()).count() as u64;
-    counters.ped_cycles = pop.stats.planned_ped_cycles;
-    counters.reused = pop.sources.iter().map(|s| s.reused).sum();
-    counters.retired = pop.stats.retirements;
-    counters.vehicles = pop.vehicles.len() as u64;
-}
-
-/// Builds the world of `scenario` over `space`, seeded with `seed`: the one way a world is made
-/// (the editor and `stagecraft simulate` both come here). Every source's route is resolved
-/// against the space; the error lists every source whose route the space does not have.
-pub fn build_world(
-    space: &Arc<SimSpace>,
-    scenario: &Arc<CompiledScenario>,
-    seed: u64,
-) -> Result<World, SimBuildError> {
-    let route_points = Arc::new(RouteTable::new(&space.routes));
-    let mut sources = Vec::with_capacity(scenario.sources.len());
-    let mut diagnostics = Vec::new();
-    for (index, source) in scenario.sources.iter().enumerate() {
-        let Some(route) = space.route_index(&source.route) else {
-            diagnostics.push(SimDiagnostic {
-                path: FieldPath::root()
-                    .field("sources")
-                    .index(index)
-                    .field("route"),
-                problem: SimProblem::MissingRoute {
-                    source_id: source.id.clone(),
-                    route: source.route.clone(),
-                    known: space.route_ids().map(str::to_owned).collect(),
-                },
-            });
-            continue;
-        };
-        sources.push(SourceConfig {
-            id: source.id.clone(),
-            kind: source.kind,
-            route,
-            target_count: source.target_count,
-            walk_speed_m_s: source.walk_speed_m_s,
-            capacity: source.capacity,
-            batch_size: source.batch_size.max(1),
-            binding: source.family.unwrap_or(NO_BINDING),
-            candidates_m: source.candidates_m.clone(),
-            removal_multiplier: source.removal_multiplier,
-            relevance: scenario.motion.default_relevance,
-            route_span: route_points.span(route).unwrap_or_default(),
-            stops_at_route_end: source.stops_at_route_end,
-        });
-    }
-    let vehicle_sources = vehicle_sources(space, scenario, &mut diagnostics);
-    if !diagnostics.is_empty() {
-        return Err(SimBuildError {
-            scenario: scenario.id.clone(),
-            diagnostics,
-        });
-    }
-    let mut w = ByteWriter::tagged(b"SIMCFG01");
-    w.u64(seed);
-    space.write_canonical(&mut w);
-    scenario.write_canonical(&mut w);
-    let source_count = sources.len();
-    let obstacles = Arc::new(ObstacleSet::of_scene(space, scenario));
-    let paths = build_paths(space, &obstacles);
-    let built = Arc::new(Built {
-        crossing_index: CrossingIndex::new(space, scenario.crossings.reach_m()),
-        obstacles,
-        paths,
-    });
-    let config = Arc::new(WorldConfig {
-        fixed_step_s: scenario.fixed_step_s,
-        seed,
-        space: Arc::clone(space),
-        scenario: Arc::clone(scenario),
-        sources,
-        vehicle_sources,
-        route_points,
-        digest: w.digest(),
-    });
-    let mut world = World {
-        scene: SceneState::new(&built.obstacles),
-        built,
-        pop: PopulationState::new(&config),
-        crossings: CrossingsState::new(config.space.signals.len(), &config.scenario.crossings),
-        config,
-        frame: 0,
-        agents: Agents::default(),
-        slots: Slots::default(),
-        births: vec![Vec::new(); source_count],
-        counters: Counters::default(),
-        last_rejections: Vec::new(),
-        last_candidates: Vec::new(),
-        recent_candidates: VecDeque::new(),
-        walk: WalkState::default(),
-        motion: MotionState::default(),
-        motion_scratch: MotionScratch::default(),
-        wall_clock: WallClock::default(),
-        knock: Knockdowns::default(),
-        events: EventLog::default(),
-        staged: Staged::default(),
-        observation: Observation::default(),
-        tasks: TaskState::default(),
-        crossing_rows: Vec::new(),
-        crossing_rows_tracked: false,
-        crossing_marks: Vec::new(),
-        camera: None,
-    };
-    world.reserve_population();
-    Ok(world)
-}
-
-/// The vehicle sources with their lanes resolved; a missing lane is a diagnostic.
-fn vehicle_sources(
-    space: &SimSpace,
-    scenario: &CompiledScenario,
-    diagnostics: &mut Vec<SimDiagnostic>,
-) -> Vec<VehicleSourceConfig> {
-    let mut resolved = Vec::with_capacity(scenario.vehicle_sources.len());
-    for (index, source) in scenario.vehicle_sources.iter().enumerate() {
-        let lane = space
-            .lanes
-            .iter()
-            .position(|l| l.id == source.lane)
-            .and_then(|i| u16::try_from(i).ok());
-        let Some(lane) = lane else {
-            diagnostics.push(SimDiagnostic {
-                path: FieldPath::root()
-                    .field("vehicle_sources")
-                    .index(index)
-                    .field("lane"),
-                problem: SimProblem::MissingLane {
-                    source_id: source.id.clone(),
-                    lane: source.lane.clone(),
-                    known: space.lanes.iter().map(|l| l.id.clone()).collect(),
-                },
-            });
-            continue;
-        };
-        resolved.push(VehicleSourceConfig {
-            id: source.id.clone(),
-            lane,
-            target_count: source.target_count,
-            speed_m_s: source.speed_m_s,
-        });
-    }
-    resolved
 }

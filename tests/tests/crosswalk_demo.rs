@@ -1,5 +1,5 @@
-//! The `crosswalk-demo` example (the motion seed's acceptance map): ping-pong crossers on the
-//! crosswalk between the two sidewalks, walkers on both sidewalks, the hazard vehicle on the
+//! The `crosswalk-demo` example (the motion specification's acceptance map): ping-pong crossers on
+//! the crosswalk between the two sidewalks, walkers on both sidewalks, the hazard vehicle on the
 //! road. Runs the real files through the generator and the runtime and asserts what the
 //! crossings computed: completed crossings, walk phases and gate closures, the liveness guard
 //! at zero, the stuck count, groups, and the gate never open with a crosser on the road; the

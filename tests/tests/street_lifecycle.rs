@@ -233,7 +233,7 @@ fn an_occupied_spawn_position_waits_until_it_is_vacated() {
     );
 }
 
-/// The tasks seed's third clip, against today's directives: an escape, a knockdown mid-run
+/// The tasks specification's third clip, against today's directives: an escape, a knockdown mid-run
 /// (real rigid-body physics), recovery, and the escape continuing from where the body lies to
 /// beyond the safe distance. The escape is started once and its threat (the retained goal) is
 /// never replaced.
@@ -318,7 +318,7 @@ fn escape_with_a_knockdown_mid_run_continues_the_escape() {
     assert_eq!(escapes, 1, "the escape started once");
 }
 
-/// The seed's seventh clip, three-way passage: the formal population — ambient sources, no
+/// The specification's seventh clip, three-way passage: the formal population — ambient sources, no
 /// directive — approaches one junction from three directions (the south sidewalk from the east
 /// and from the west, the crosswalk's south landing from the kerb), avoids locally with the
 /// steering fan, and carries on along the original routes. In this runtime an ambient walker
@@ -329,7 +329,7 @@ fn three_way_passage_meets_avoids_and_each_walker_stops_at_its_goal() {
     use stagecraft_runtime::sim::walk::progress::GOAL_TOLERANCE_M;
     use stagecraft_runtime::sim::WalkDecision;
 
-    /// Body diameter (twice the seed's 0.30 m body radius), meters.
+    /// Body diameter (twice the specification's 0.30 m body radius), meters.
     const BODY_DIAMETER_M: f64 = 0.6;
     let mut w = world("three-way-passage");
     // Each walker as it is born (admitted exactly at its source's authored candidate, not
@@ -446,8 +446,8 @@ fn three_way_passage_meets_avoids_and_each_walker_stops_at_its_goal() {
     assert_eq!(ambient(&w), 3);
 }
 
-/// The motion seed's blocked walker: a `PlaceObstacle` directive puts a wall across the south
-/// sidewalk ahead of the walker at frame 40; the walker walks up to it and waits (no position
+/// The motion specification's blocked walker: a `PlaceObstacle` directive puts a wall across the
+/// south sidewalk ahead of the walker at frame 40; the walker walks up to it and waits (no position
 /// change, no progress, no replan: its route, direction and goal stay); `RemoveObstacle` at frame
 /// 300 takes the wall away and the walker resumes its original plan to the route's end.
 #[test]

@@ -660,8 +660,8 @@ fn task_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, handle: AgentHan
         });
 }
 
-/// A knocked-down pedestrian's recovery: its phase and the seed's criteria, live, each with the
-/// threshold it must meet.
+/// A knocked-down pedestrian's recovery: its phase and the specification's criteria, live, each
+/// with the threshold it must meet.
 fn recovery_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, handle: AgentHandle) {
     let Some(criteria) = world.knockdowns().criteria(handle) else {
         return;

@@ -24,8 +24,8 @@ pub const TIER_DISC_Z_M: f32 = super::build::SIDEWALK_TOP_M + 0.01;
 /// Height of a flee target's post, meters.
 pub const FLEE_POST_HEIGHT_M: f32 = 2.4;
 
-/// How much smaller than a Full agent's an agent's body is drawn by its tier (the seed: box
-/// size shows the presentation tier): Full 1, Simulated 0.8, Stub 0.6.
+/// How much smaller than a Full agent's an agent's body is drawn by its tier (the specification:
+/// box size shows the presentation tier): Full 1, Simulated 0.8, Stub 0.6.
 pub fn tier_body_scale(tier: stagecraft_runtime::sim::Tier) -> f32 {
     use stagecraft_runtime::sim::Tier::*;
     match tier {

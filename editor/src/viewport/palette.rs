@@ -202,7 +202,7 @@ pub const BACKGROUND: Srgba = rgb(32, 35, 41);
 
 /// A queue slot's cross at a crosswalk.
 pub const QUEUE_SLOT: Srgba = rgb(255, 200, 120);
-/// The seed's hazard vehicle (a red box).
+/// The specification's hazard vehicle (a red box).
 pub const HAZARD: Srgba = rgb(220, 40, 40);
 /// A follower's line to its group leader.
 pub const GROUP_LINE: Srgba = rgb(250, 250, 140);
@@ -246,7 +246,7 @@ pub const FLEE_TARGET: Srgba = rgb(40, 230, 160);
 /// An exit whose capacity is taken: later fleers spill to the next.
 pub const FLEE_TARGET_FULL: Srgba = rgb(170, 30, 70);
 
-/// A bound agent's crossing line by its crosswalk phase (the seed's colours: cyan moving,
+/// A bound agent's crossing line by its crosswalk phase (the specification's colours: cyan moving,
 /// orange requested or waiting, magenta crossing or clearing).
 pub fn crosswalk_phase(phase: stagecraft_runtime::sim::CrosswalkPhase) -> Srgba {
     use stagecraft_runtime::sim::CrosswalkPhase::*;
@@ -259,15 +259,15 @@ pub fn crosswalk_phase(phase: stagecraft_runtime::sim::CrosswalkPhase) -> Srgba 
     }
 }
 
-/// A walker on a crossing route, moving (Approach, Completed): the seed's cyan.
+/// A walker on a crossing route, moving (Approach, Completed): the specification's cyan.
 pub const CROSSING_MOVING: Srgba = rgb(60, 220, 230);
-/// A walker queued at a crosswalk (Requested, Waiting): the seed's orange.
+/// A walker queued at a crosswalk (Requested, Waiting): the specification's orange.
 pub const CROSSING_QUEUED: Srgba = rgb(250, 140, 20);
-/// A committed crosser (Crossing, Clearing): the seed's magenta.
+/// A committed crosser (Crossing, Clearing): the specification's magenta.
 pub const CROSSING_COMMITTED: Srgba = rgb(235, 50, 225);
 
-/// The body of a walker on a crossing route by its crosswalk phase, as the seed colours its
-/// boxes: cyan moving, orange requested or waiting, magenta crossing or clearing.
+/// The body of a walker on a crossing route by its crosswalk phase, as the specification colours
+/// its boxes: cyan moving, orange requested or waiting, magenta crossing or clearing.
 pub fn crossing_body(phase: stagecraft_runtime::sim::CrosswalkPhase) -> Srgba {
     use stagecraft_runtime::sim::CrosswalkPhase::*;
     match phase {

@@ -8,10 +8,11 @@
 //! - Budget: estimated MB = cells × MB per cell; over budget, the donut is truncated to
 //!   `floor(budget / MB per cell)` cells.
 //!
-//! Pruning order (ours; the seed truncates an unspecified list): HLOD cells are ranked nearest first
-//! by squared Euclidean distance in cells from the observer's cell, then by row `y`, then column `x`
-//! ([`hlod_priority_order`]), and the tail is dropped. With R_hlod = 2 and room for 4 cells this keeps
-//! the four axis-aligned cells at distance 2: the pruned set stays symmetric where it can.
+//! Pruning order (ours; the specification truncates an unspecified list): HLOD cells are ranked
+//! nearest first by squared Euclidean distance in cells from the observer's cell, then by row `y`,
+//! then column `x` ([`hlod_priority_order`]), and the tail is dropped. With R_hlod = 2 and room for
+//! 4 cells this keeps the four axis-aligned cells at distance 2: the pruned set stays symmetric
+//! where it can.
 
 use thiserror::Error;
 
@@ -222,7 +223,8 @@ fn square(
 mod tests {
     use super::*;
 
-    /// The high-detail profile of the seed's fixture: 50 m cells, R = 1, R_hlod = 2, 6 MB per cell.
+    /// The high-detail profile of the specification's fixture: 50 m cells, R = 1, R_hlod = 2, 6 MB
+    /// per cell.
     fn hitman(budget_mb: u64) -> StreamingProfile {
         StreamingProfile {
             cell_size_m: 50.0,

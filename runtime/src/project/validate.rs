@@ -410,7 +410,7 @@ fn validate_observer(
 }
 
 /// A directive's boxes: the world refuses an inverted box at run time and keeps its old one (the
-/// seed's rule, so the simulation's compiler accepts it), but the file is still wrong.
+/// specification's rule, so the simulation's compiler accepts it), but the file is still wrong.
 fn validate_directive_boxes(
     reporter: &mut Reporter<'_>,
     file: &str,

@@ -28,7 +28,8 @@ pub struct Vec3 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rgb(pub u8, pub u8, pub u8);
 
-/// An axis-aligned box in the world, inclusive on both ends (the population seed's containment).
+/// An axis-aligned box in the world, inclusive on both ends (the population specification's
+/// containment).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Box3 {
     /// The lowest corner, in meters.

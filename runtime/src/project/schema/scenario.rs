@@ -193,8 +193,8 @@ crate::project::codec_macro::record_codec!(Barrier "Barrier" {
 });
 
 /// Motion at scale: LOD tiers (distance hysteresis from the nearest observer, capacities,
-/// transition budgets), the avoidance budget, and the crowd governor (motion seed and crowd
-/// seed; every default is the seed's value).
+/// transition budgets), the avoidance budget, and the crowd governor (motion specification and
+/// crowd specification; every default is the specification's value).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MotionSettings {
     /// Within this distance of the nearest observer an agent becomes Full, meters.
@@ -299,7 +299,7 @@ crate::project::codec_macro::record_codec!(VehicleSource "VehicleSource" {
     speed_m_s: f64 = 8.0,
 });
 
-/// How crosswalks, signals, groups and the liveness guard behave (the seed gives the queue
+/// How crosswalks, signals, groups and the liveness guard behave (the specification gives the queue
 /// spacing, the lane range, the group share and size; the signal durations are ours).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CrossingsSettings {
@@ -325,7 +325,7 @@ pub struct CrossingsSettings {
     pub group_share: f64,
     /// Largest group (2–3; 0 or 1 disables groups).
     pub max_group_size: u32,
-    /// The seed's hazard vehicle, driving along x through the crosswalks.
+    /// The specification's hazard vehicle, driving along x through the crosswalks.
     pub hazard: Option<HazardVehicle>,
 }
 
@@ -363,8 +363,8 @@ crate::project::codec_macro::record_codec!(CrossingsSettings "Crossings" {
     hazard: Option<HazardVehicle> = None,
 });
 
-/// The seed's hazard vehicle: a box at constant speed along +x on the line `y_m`, starting at
-/// x = −12 m and wrapping past +12 m; it advances only while every vehicle gate is open.
+/// The specification's hazard vehicle: a box at constant speed along +x on the line `y_m`, starting
+/// at x = −12 m and wrapping past +12 m; it advances only while every vehicle gate is open.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HazardVehicle {
     /// The line it drives along, meters.
@@ -898,7 +898,7 @@ crate::project::codec_macro::record_codec!(Directive "Directive" {
     command: DirectiveCommand,
 });
 
-/// A scripted command (the tasks-and-directives and population-lifecycle seeds).
+/// A scripted command (the tasks-and-directives and population-lifecycle specifications).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum DirectiveCommand {
     /// Claim the pedestrian for a script owner (Ambient → Mission).
@@ -1095,7 +1095,8 @@ impl DirectiveCommand {
 const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `PlaceObstacle(obstacle: …, from: …, to: …, thickness_m: …)`, `RemoveObstacle(obstacle: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 /// The forced-initialization window a `ForcedInit` without a duration requests, seconds (the
-/// population seed's default; `sim::population::startup` keeps it in integer milliseconds).
+/// population specification's default; `sim::population::startup` keeps it in integer
+/// milliseconds).
 pub const DEFAULT_FORCED_INIT_S: f64 = 0.7;
 
 fn unit_command(name: &str) -> Option<DirectiveCommand> {

@@ -3,7 +3,7 @@
 
 use crate::content::encode::ByteWriter;
 
-/// The seed's hazard vehicle, when a scenario has one.
+/// The specification's hazard vehicle, when a scenario has one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HazardSpec {
     /// The line it drives along, y meters.

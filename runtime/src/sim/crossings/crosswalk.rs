@@ -5,7 +5,7 @@
 
 use crate::project::Vec2;
 
-/// A crosser enters Clearing at this crossing fraction (seed: 95 %).
+/// A crosser enters Clearing at this crossing fraction (specification: 95 %).
 pub const CLEARING_ALPHA: f64 = 0.95;
 /// A controlled walker is at its target within this distance, meters.
 pub const AT_TARGET_M: f64 = 0.02;

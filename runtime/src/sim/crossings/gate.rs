@@ -1,6 +1,6 @@
-//! What the vehicle gate holds back: the seed's hazard vehicle (advances only while every gate
-//! is open, wraps at x > 12 m to −12 m, safety radius 2.6 m) and the lane vehicles of the street
-//! block, which stop at a closed crosswalk's stop line; and the conflict zone a vehicle must
+//! What the vehicle gate holds back: the specification's hazard vehicle (advances only while every
+//! gate is open, wraps at x > 12 m to −12 m, safety radius 2.6 m) and the lane vehicles of the
+//! street block, which stop at a closed crosswalk's stop line; and the conflict zone a vehicle must
 //! have left before pedestrians may start.
 
 use crate::project::Vec2;
@@ -10,9 +10,9 @@ use crate::sim::{
     state::Vehicles,
 };
 
-/// The hazard wraps once past this x, meters (seed: 1200 cm).
+/// The hazard wraps once past this x, meters (specification: 1200 cm).
 pub const HAZARD_WRAP_X_M: f64 = 12.0;
-/// Safety radius of the hazard vehicle, meters (seed: 260 cm).
+/// Safety radius of the hazard vehicle, meters (specification: 260 cm).
 pub const HAZARD_SAFETY_RADIUS_M: f64 = 2.6;
 /// A lane vehicle stops this far before the edge of a crossing's conflict zone, meters.
 pub const STOP_LINE_MARGIN_M: f64 = 1.0;

@@ -10,9 +10,9 @@ use crate::sim::routes::SimRoute;
 use crate::sim::space::{SimCrosswalk, SimSpace};
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 
-/// Cell of the crosswalk query grid, meters (seed: 1000 cm).
+/// Cell of the crosswalk query grid, meters (specification: 1000 cm).
 pub const QUERY_CELL_M: f64 = 10.0;
-/// Spacing of queue rows behind the waiting point, meters (seed: 75 cm).
+/// Spacing of queue rows behind the waiting point, meters (specification: 75 cm).
 pub const QUEUE_ROW_SPACING_M: f64 = 0.75;
 /// Fewest and most lateral lanes across a crossing.
 pub const LANES_RANGE: (u32, u32) = (1, 5);

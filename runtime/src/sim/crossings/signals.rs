@@ -3,7 +3,7 @@
 //! at one of its crosswalks), and leaving the clearance only when nobody is still in Crossing
 //! or Clearing, so committed crossers finish whatever the light says.
 //!
-//! The seed gives no phase durations; they are scenario settings (`SignalTiming`).
+//! The specification gives no phase durations; they are scenario settings (`SignalTiming`).
 
 use crate::sim::config::SignalTiming;
 use crate::sim::state::SignalPhase;

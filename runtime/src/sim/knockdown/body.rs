@@ -89,8 +89,8 @@ impl KnockedBody {
     }
 }
 
-/// The seed's core linear speed: the larger of the pelvis speed and half the upper-spine speed
-/// (limb jitter does not keep a lying body from settling).
+/// The specification's core linear speed: the larger of the pelvis speed and half the upper-spine
+/// speed (limb jitter does not keep a lying body from settling).
 pub fn core_linear_m_s(state: &BodyState) -> f64 {
     length(state.pelvis_velocity_m_s).max(0.5 * length(state.upper_velocity_m_s))
 }

@@ -1,7 +1,8 @@
-//! Knockdown and recovery (tasks-and-directives seed): an impulse hands a ped's body to a real
-//! rigid-body engine (`physics`), its recovery (`recovery`) follows the seed's criteria, and on
-//! completion the ped resumes its retained intent from where its body actually lies — or stays
-//! still if that intent was cancelled meanwhile (a cancelled intent is never restored).
+//! Knockdown and recovery (tasks-and-directives specification): an impulse hands a ped's body to a
+//! real rigid-body engine (`physics`), its recovery (`recovery`) follows the specification's
+//! criteria, and on completion the ped resumes its retained intent from where its body actually
+//! lies — or stays still if that intent was cancelled meanwhile (a cancelled intent is never
+//! restored).
 //!
 //! The interface is narrow: [`Knockdowns::knock_down`] (handle, impulse → suspended, with a
 //! session), [`Knockdowns::step`] (advance physics and every recovery by one fixed step →

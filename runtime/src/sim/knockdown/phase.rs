@@ -25,7 +25,7 @@ use crate::sim::state::TaskLedger;
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 
 /// A supporting point may lie this far outside a walkway's edge and still project onto it,
-/// meters (the seed's projection error).
+/// meters (the specification's projection error).
 pub const PROJECTION_TOLERANCE_M: f64 = 0.5;
 
 /// Whether `point` projects onto the pedestrian space: within half a route's walkway width

@@ -1,8 +1,9 @@
-//! The recovery state machine of one knocked-down ped, exactly the seed's criteria: physics age
-//! ≥ 1.3 s; settled when supported, core linear speed ≤ 0.35 m/s and angular speed ≤ 90°/s (both
-//! finite and non-negative); stable time accumulates while settled and resets otherwise; stable
-//! ≥ 0.35 s; then no standing clearance → `WaitingForSpace`; otherwise a 0.8 s smoothstep blend
-//! that pauses (never rolls back, never re-enables physics) while support or clearance is lost.
+//! The recovery state machine of one knocked-down ped, exactly the specification's criteria:
+//! physics age ≥ 1.3 s; settled when supported, core linear speed ≤ 0.35 m/s and angular speed ≤
+//! 90°/s (both finite and non-negative); stable time accumulates while settled and resets
+//! otherwise; stable ≥ 0.35 s; then no standing clearance → `WaitingForSpace`; otherwise a 0.8 s
+//! smoothstep blend that pauses (never rolls back, never re-enables physics) while support or
+//! clearance is lost.
 //!
 //! Times are integer milliseconds (the fixed step rounded to a millisecond), so `1.3 s` is
 //! reached on exactly the 26th 50 ms step, never one step early or late through float sums. The
@@ -12,9 +13,9 @@ use crate::sim::state::{KnockdownReason, RecoveryPhase};
 
 /// Physics must have run at least this long, milliseconds.
 pub const MIN_AGE_MS: u64 = 1300;
-/// Core linear speed at most this to be settled, meters per second (seed: 35 cm/s).
+/// Core linear speed at most this to be settled, meters per second (specification: 35 cm/s).
 pub const MAX_SETTLED_LINEAR_M_S: f64 = 0.35;
-/// Angular speed at most this to be settled, radians per second (seed: 90°/s).
+/// Angular speed at most this to be settled, radians per second (specification: 90°/s).
 pub const MAX_SETTLED_ANGULAR_RAD_S: f64 = std::f64::consts::FRAC_PI_2;
 /// Settled continuously at least this long, milliseconds.
 pub const MIN_STABLE_MS: u64 = 350;

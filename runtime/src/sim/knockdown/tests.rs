@@ -1,5 +1,5 @@
-//! Tests of knockdown and recovery: the seed's thresholds on the pure state machine (each test
-//! fails if its threshold moves either way), the blend's pause without rollback, the real
+//! Tests of knockdown and recovery: the specification's thresholds on the pure state machine (each
+//! test fails if its threshold moves either way), the blend's pause without rollback, the real
 //! rigid-body fall, and the world integration (suspension, resume from the actual position,
 //! cancel during knockdown, snapshots).
 

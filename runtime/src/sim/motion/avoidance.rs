@@ -1,5 +1,5 @@
-//! Budgeted avoidance (motion seed): at most the budget of walkers run the steering fan per step,
-//! taken in row order from a rotating cursor that wraps, so every walker gets its turn. A
+//! Budgeted avoidance (motion specification): at most the budget of walkers run the steering fan
+//! per step, taken in row order from a rotating cursor that wraps, so every walker gets its turn. A
 //! deferred walker keeps its last reliable steering (`sim::walk::Avoidance::Reliable`), never a
 //! zero velocity; processed and deferred are counted apart.
 

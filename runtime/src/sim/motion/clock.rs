@@ -1,7 +1,8 @@
 //! The wall-clock accumulator that drives a world from real time (the editor's playback): elapsed
 //! seconds are added, whole fixed steps are consumed, and at most [`MAX_ACCUMULATED_STEPS`]
-//! steps' time is kept, so a long frame never triggers an unbounded catch-up (motion seed). It
-//! is separate from the simulation's own frame index and from the tier scheduler frame.
+//! steps' time is kept, so a long frame never triggers an unbounded catch-up (motion
+//! specification). It is separate from the simulation's own frame index and from the tier scheduler
+//! frame.
 
 /// The most fixed steps' time the accumulator holds (0.2 s at the default 0.05 s step).
 pub const MAX_ACCUMULATED_STEPS: u32 = 4;

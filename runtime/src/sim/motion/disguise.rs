@@ -1,4 +1,4 @@
-//! Disguise line of sight (crowd seed): what an observing agent recognises in a presented
+//! Disguise line of sight (crowd specification): what an observing agent recognises in a presented
 //! faction — Disguised when its accepted disguises include it, Friendly for its own or an allied
 //! faction, Hostile for a listed enemy, else Neutral. A Hostile recognition compromises the
 //! disguise, raises the observer's panic and promotes it off Background. Every check is an event.
@@ -9,8 +9,8 @@ use crate::sim::state::{Agents, Recognition, Tier};
 /// How much a Hostile recognition raises the observer's panic.
 pub const HOSTILE_PANIC: f64 = 0.5;
 
-/// The crowd seed's recognition, in its order: accepted disguise, own or allied, hostile, else
-/// neutral.
+/// The crowd specification's recognition, in its order: accepted disguise, own or allied, hostile,
+/// else neutral.
 pub fn recognise(factions: &Factions, presented: &str) -> Recognition {
     if factions.accepted_disguises.iter().any(|d| d == presented) {
         Recognition::Disguised

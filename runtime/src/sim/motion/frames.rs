@@ -1,10 +1,10 @@
-//! Motion Frames (motion seed): one read-only record per agent per step, published at the end of
-//! the step (after Commit, so a newborn has its frame in the step it is born and a removed agent
-//! has none) — what the viewport and every panel read, never the agent columns. Beyond the seed
-//! each frame carries the simulation frame index, the agent's fixed-step count and whether it
-//! was updated this step, so a consumer can tell fresh data from held data, and the tags a panel
-//! needs besides motion (source, kind, pooled, stuck reason, flee exit). Frame count == agent
-//! count after every step, in row order (pooled and skipped agents included).
+//! Motion Frames (motion specification): one read-only record per agent per step, published at the
+//! end of the step (after Commit, so a newborn has its frame in the step it is born and a removed
+//! agent has none) — what the viewport and every panel read, never the agent columns. Beyond the
+//! specification each frame carries the simulation frame index, the agent's fixed-step count and
+//! whether it was updated this step, so a consumer can tell fresh data from held data, and the tags
+//! a panel needs besides motion (source, kind, pooled, stuck reason, flee exit). Frame count ==
+//! agent count after every step, in row order (pooled and skipped agents included).
 //!
 //! Frames are presentation: vectors are `f32` (world space, meters and meters per second), no
 //! simulation decision reads a frame, and nothing in a frame is state (snapshots and the state
@@ -50,7 +50,7 @@ impl FrameVec2 {
     }
 }
 
-/// What an animation graph reads (the seed's binding names).
+/// What an animation graph reads (the specification's binding names).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AnimationParams {
     /// Speed, meters per second.

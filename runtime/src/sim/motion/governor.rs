@@ -1,12 +1,12 @@
-//! The crowd governor (crowd seed, V4Crowd): Hero / Medium / Background by distance and
+//! The crowd governor (crowd specification, V4Crowd): Hero / Medium / Background by distance and
 //! relevance, a per-agent cost per rung against a per-step budget, and enforcement that demotes
 //! the least relevant agents one rung at a time until the estimate fits.
 //!
 //! One tier per agent: the crowd's three rungs are the motion tiers (Hero = Full, Medium =
 //! Simulated, Background = Stub), so the governor moves the same `tier` column that decides the
-//! update cadence. In a world the distance bands are the motion seed's (25 / 32 m, 55 / 65 m
-//! with hysteresis, capacities and budgets); relevance and panic raise the request
-//! ([`requested_by_relevance`]); the crowd seed's own radii (6 m, 18 m) classify in
+//! update cadence. In a world the distance bands are the motion specification's (25 / 32 m,
+//! 55 / 65 m with hysteresis, capacities and budgets); relevance and panic raise the request
+//! ([`requested_by_relevance`]); the crowd specification's own radii (6 m, 18 m) classify in
 //! [`classify`], which the V4Crowd fixtures use.
 
 use crate::content::StreamingCell;
@@ -59,8 +59,8 @@ fn cost_us(tier: Tier) -> u64 {
     }
 }
 
-/// The crowd seed's classification: Hero within [`HERO_RADIUS_M`] or relevance ≥ 0.85, Medium
-/// within [`MEDIUM_RADIUS_M`] or ≥ 0.35, else Background.
+/// The crowd specification's classification: Hero within [`HERO_RADIUS_M`] or relevance ≥ 0.85,
+/// Medium within [`MEDIUM_RADIUS_M`] or ≥ 0.35, else Background.
 pub fn classify(distance_m: f64, relevance: f64) -> Tier {
     if distance_m <= HERO_RADIUS_M || relevance >= HERO_RELEVANCE {
         Tier::Full

@@ -44,9 +44,9 @@ use tiers::{TierPolicy, TierScratch};
 
 pub use crate::sim::state::Tier;
 
-/// Distance within which a travelling agent has arrived, meters (tasks seed: 0.15 m).
+/// Distance within which a travelling agent has arrived, meters (tasks specification: 0.15 m).
 pub const ARRIVAL_RADIUS_M: f64 = 0.15;
-/// Speed of a fleeing agent, meters per second (crowd seed: 4 m/s).
+/// Speed of a fleeing agent, meters per second (crowd specification: 4 m/s).
 pub const FLEE_SPEED_M_S: f64 = 4.0;
 
 /// What the Motion phase did in the last step; each counter is distinct, never a sum.

@@ -1,9 +1,9 @@
-//! Panic and flee (crowd seed): a panic stimulus raises every agent's panic within its radius by
-//! `strength × falloff`, the falloff linear in distance and clamped to [0.25, 1]; above 0.65 a
-//! Background agent is promoted to Medium at once. Each panicked agent (in ascending id) flees
-//! at 4 m/s to the nearest exit with remaining capacity, else the nearest exit, with its arrival
-//! time estimated as distance / 4 m/s. Exits are the scenario's exit nodes (with capacities),
-//! then the street block's portals (unbounded). Every decision is an event.
+//! Panic and flee (crowd specification): a panic stimulus raises every agent's panic within its
+//! radius by `strength × falloff`, the falloff linear in distance and clamped to [0.25, 1]; above
+//! 0.65 a Background agent is promoted to Medium at once. Each panicked agent (in ascending id)
+//! flees at 4 m/s to the nearest exit with remaining capacity, else the nearest exit, with its
+//! arrival time estimated as distance / 4 m/s. Exits are the scenario's exit nodes (with
+//! capacities), then the street block's portals (unbounded). Every decision is an event.
 
 use super::super::events::{EventDetail, EventKind, EventLog};
 use super::super::slots::Slots;

@@ -1,5 +1,5 @@
-//! Out-of-ring demotion, the streaming-crowd seam (crowd seed): every step the loaded ring is
-//! planned around each of the scenario's views with the generated streaming plan's profile
+//! Out-of-ring demotion, the streaming-crowd seam (crowd specification): every step the loaded ring
+//! is planned around each of the scenario's views with the generated streaming plan's profile
 //! (cell size, loaded radius), as the streamer plans around the player every tick, and every
 //! agent outside the union of those rings has its requested tier lowered one rung (Hero →
 //! Medium, Medium → Background) before capacities and transition budgets apply. The cell is the
@@ -158,8 +158,8 @@ mod tests {
         World,
     };
 
-    /// The crowd seed's streaming fixture as a world: 50 m cells, a one-cell loaded ring, the
-    /// observer at (52.5, −12.5) m (cell (1, −1)) until frame 20, then moving to (402.5, −12.5)
+    /// The crowd specification's streaming fixture as a world: 50 m cells, a one-cell loaded ring,
+    /// the observer at (52.5, −12.5) m (cell (1, −1)) until frame 20, then moving to (402.5, −12.5)
     /// m (cell (8, −1)) by frame 30. Three walkers on a straight route along y = 0: at x = 10 m
     /// (relevance 0.9: Hero), at 400 m (0.9: Hero) and at −310 m (0.5: Medium).
     fn streamed_world() -> World {
@@ -242,7 +242,7 @@ mod tests {
         for _ in 0..3 {
             world.step();
         }
-        // The seed's ring: 9 cells around (1, −1), the diagonal (0, −2) included.
+        // The specification's ring: 9 cells around (1, −1), the diagonal (0, −2) included.
         let cells = world.loaded_cells();
         assert_eq!(cells.len(), 9);
         assert_eq!(cells.first(), Some(&StreamingCell::new(0, -2)));

@@ -1,5 +1,5 @@
-//! Tests of motion at scale: the wall clock, tiers and their cadence, the seed's pressure rows,
-//! the avoidance budget, Motion Frames, the crowd governor, panic and disguise.
+//! Tests of motion at scale: the wall clock, tiers and their cadence, the specification's pressure
+//! rows, the avoidance budget, Motion Frames, the crowd governor, panic and disguise.
 
 use std::sync::Arc;
 
@@ -76,11 +76,11 @@ fn place(world: &mut World, x: f64, ordinal: u32) {
         .expect("placed");
 }
 
-/// The seed's pressure fixture, reproduced: `walkers` agents of one source (ids = ordinals
+/// The specification's pressure fixture, reproduced: `walkers` agents of one source (ids = ordinals
 /// 0..N), an observer over the origin; ordinals 0..12 start near it (within the Full band, as
-/// the seed's first 12 start near the crosswalk), 12..24 between the Full and Simulated bands,
-/// the rest far beyond them on both sides. With the default capacities (12 / 12) and budgets the tiers settle
-/// at step 2 to Full = 0..12, Simulated = 12..24, Stub = the rest.
+/// the specification's first 12 start near the crosswalk), 12..24 between the Full and Simulated
+/// bands, the rest far beyond them on both sides. With the default capacities (12 / 12) and budgets
+/// the tiers settle at step 2 to Full = 0..12, Simulated = 12..24, Stub = the rest.
 pub(super) fn pressure_world(walkers: u32) -> World {
     let mut world = observed_world(walkers, MotionSettings::default());
     for k in 0..walkers {
@@ -280,7 +280,8 @@ fn the_crowd_seed_classifies_by_distance_and_relevance() {
 fn exactly_the_two_agents_outside_the_loaded_ring_demote() {
     use super::governor::demote_outside_ring;
     use crate::ops::streaming::{plan_streaming, StreamingProfile};
-    // The seed's fixture: 50 m cells, a one-cell ring around the observer at (52.5, −12.5) m.
+    // The specification's fixture: 50 m cells, a one-cell ring around the observer at
+    // (52.5, −12.5) m.
     let profile = StreamingProfile {
         cell_size_m: 50.0,
         loaded_radius_cells: 1,

@@ -1,9 +1,9 @@
-//! LOD tiers (motion seed): Full updates every step, Simulated every 2, Stub every 8, on a
+//! LOD tiers (motion specification): Full updates every step, Simulated every 2, Stub every 8, on a
 //! cadence phased by a stable hash of the agent's id; the applied tier follows the distance to
 //! the nearest observer with hysteresis, within capacities and per-step transition budgets.
 //!
-//! One tier per agent: the crowd seed's Hero / Medium / Background are the same three rungs
-//! (Hero = Full, Medium = Simulated, Background = Stub); relevance, panic and the crowd
+//! One tier per agent: the crowd specification's Hero / Medium / Background are the same three
+//! rungs (Hero = Full, Medium = Simulated, Background = Stub); relevance, panic and the crowd
 //! governor move this one column (see `sim::motion::governor`).
 
 use super::super::observers::Observation;
@@ -37,8 +37,9 @@ const CRC_TABLE: [u32; 256] = {
 
 /// The stable hash that phases an agent's update cadence: CRC-32 (IEEE) of the packed id's
 /// eight little-endian bytes. It depends on the id only — never on the row — so compaction,
-/// pooling and restores never move an agent's phase. (CRC-32 is the hash with which the seed's
-/// pressure rows 100 / 300 / 1000 → 28 / 52 / 140 come out exactly; see the pressure test.)
+/// pooling and restores never move an agent's phase. (CRC-32 is the hash with which the
+/// specification's pressure rows 100 / 300 / 1000 → 28 / 52 / 140 come out exactly; see the
+/// pressure test.)
 pub fn stable_hash(id: AgentId) -> u32 {
     let mut crc = u32::MAX;
     for byte in id.bits().to_le_bytes() {

@@ -1,7 +1,7 @@
-//! Admission of one candidate at its route progress, in the seed's order, each gate with its own
-//! rejection: finite coordinates; the no-spawn box (ambient births only); a crossing conflict
-//! (on a lane with a vehicle close); observers (no valid view defers; too close to any view or
-//! inside any view's frustum unless hidden startup; within at least one view's range);
+//! Admission of one candidate at its route progress, in the specification's order, each gate with
+//! its own rejection: finite coordinates; the no-spawn box (ambient births only); a crossing
+//! conflict (on a lane with a vehicle close); observers (no valid view defers; too close to any
+//! view or inside any view's frustum unless hidden startup; within at least one view's range);
 //! occupancy against logical peds of every source at their runtime positions, against positions
 //! accepted earlier in the same batch, and a spawn capsule against the physical scene's
 //! obstacles. The tested position is the position used.

@@ -1,5 +1,5 @@
 //! Retirement: a read-only eligibility check that returns a reason, the same at estimate and at
-//! commit, in the population seed's order: Mission, pooled, occupancy (a vehicle seat, a
+//! commit, in the population specification's order: Mission, pooled, occupancy (a vehicle seat, a
 //! crosswalk transaction), vehicle intent, entry/exit, a pending or active task population does
 //! not own, a current event, a queued event candidate, then the no-removal box. Then the spatial
 //! rule by horizontal distance `d` to each valid view's population center: `d ≤ Rout` retains;

@@ -292,7 +292,7 @@ fn world_command(
     let path = &cx.path;
     Some(match command {
         // Boxes are checked when applied: an invalid one is refused at run time and logged,
-        // keeping the slot's box (the seed's rule); `check` still warns about it.
+        // keeping the slot's box (the specification's rule); `check` still warns about it.
         DirectiveCommand::SetNoSpawnBox { bounds } => Command::SetBox {
             slot: BoxSlot::NoSpawn,
             bounds: sim_box(bounds),

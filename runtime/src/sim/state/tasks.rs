@@ -92,7 +92,7 @@ impl TaskChange {
 }
 
 /// What of a ped's tasks and events keeps population from retiring it, in the order the
-/// population seed checks them.
+/// population specification checks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TaskHold {
     /// A submitted task not yet executing: its movement waits for a path, or it is suspended

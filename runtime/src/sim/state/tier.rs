@@ -17,11 +17,11 @@ use super::agents::Canonical;
     Hash,
 )]
 pub enum Tier {
-    /// Updated every step (crowd seed: Hero).
+    /// Updated every step (crowd specification: Hero).
     Full,
-    /// Updated every second step (crowd seed: Medium).
+    /// Updated every second step (crowd specification: Medium).
     Simulated,
-    /// Updated every eighth step (crowd seed: Background). New agents start here.
+    /// Updated every eighth step (crowd specification: Background). New agents start here.
     #[default]
     Stub,
 }
@@ -59,7 +59,7 @@ impl Tier {
         }
     }
 
-    /// The crowd seed's name of this rung.
+    /// The crowd specification's name of this rung.
     pub fn crowd_name(self) -> &'static str {
         match self {
             Tier::Full => "Hero",

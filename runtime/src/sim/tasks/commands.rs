@@ -1,4 +1,5 @@
-//! Task commands with exactly the seed's state changes, each refusal an [`InstallRefusal`]:
+//! Task commands with exactly the specification's state changes, each refusal an
+//! [`InstallRefusal`]:
 //!
 //! - rendezvous / escape install a parent after the installation checks (pooled, vehicle intent,
 //!   occupancy, entry/exit, body suspension, another source's active parent); an active parent of

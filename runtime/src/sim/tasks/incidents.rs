@@ -1,9 +1,9 @@
 //! Ped events (incidents), as far as retirement needs them: a `QueueEvent` directive queues an
 //! event candidate; the next Tasks update (the next full intelligence update) makes it the ped's
 //! current event, which ends after its duration. A queued candidate and a current event each
-//! protect the ped from retirement (the population seed: "current events and active candidates
-//! awaiting the next full intelligence update also protect the entity"); population never clears
-//! them, it waits for the Tasks phase to.
+//! protect the ped from retirement (the population specification: "current events and active
+//! candidates awaiting the next full intelligence update also protect the entity"); population
+//! never clears them, it waits for the Tasks phase to.
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! Tasks: directive parents (persistent intent) and their movements (replaceable execution),
 //! stop causes with owners, the path service, escape selection and failure handed to the upper
-//! layer — the tasks-and-directives seed, as state sets keyed by agent handle.
+//! layer — the tasks-and-directives specification, as state sets keyed by agent handle.
 //!
 //! One file per mechanism: `parent` (intent), `movement` (execution), `paths` (the path
 //! service), `commands` (installation checks, hold,

@@ -28,14 +28,15 @@ use crate::sim::spatial::distance_to_segment;
 use crate::sim::state::{AgentHandle, PathFailure};
 use crate::sim::walk::body::BODY_RADIUS_M;
 
-/// The most nodes one query may expand (the tasks seed's escape bound, used for every query).
+/// The most nodes one query may expand (the tasks specification's escape bound, used for every
+/// query).
 pub const MAX_EXPANSIONS: u32 = 2048;
 /// Edge of one grid cell, meters.
 pub const CELL_M: f64 = 0.25;
 /// The most queries one step answers; the rest wait for the next step, in submission order.
 pub const QUERIES_PER_STEP: usize = 64;
 /// A start or goal off the walkable grid is projected onto the nearest walkable cell within this
-/// horizontal distance, meters (the seed's projection error bound).
+/// horizontal distance, meters (the specification's projection error bound).
 pub const MAX_PROJECTION_M: f64 = 0.5;
 /// The most cells a grid may hold (a bigger space is refused, never allocated).
 pub const MAX_CELLS: usize = 16 * 1024 * 1024;

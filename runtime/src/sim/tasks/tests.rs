@@ -1,6 +1,6 @@
-//! The seed's counterexamples for tasks: a hold without Continue, a stale reply after redirect,
-//! a failure counted once, escape enumeration and its tie rule, endpoint tolerance against
-//! arrival, bounded searches, and restore-and-continue equal to straight-through stepping.
+//! The specification's counterexamples for tasks: a hold without Continue, a stale reply after
+//! redirect, a failure counted once, escape enumeration and its tie rule, endpoint tolerance
+//! against arrival, bounded searches, and restore-and-continue equal to straight-through stepping.
 
 use std::sync::Arc;
 

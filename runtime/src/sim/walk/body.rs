@@ -1,4 +1,4 @@
-//! The predicted body-clearance test, in exactly the seed's order: relative start
+//! The predicted body-clearance test, in exactly the specification's order: relative start
 //! `r0 = Ps − Po`, relative end `r1 = E − Po − vo × h`, the three-dimensional closest point of
 //! segment `[r0, r1]` to the origin, then its horizontal length against `2 × bodyRadius +
 //! padding`. A stationary or arrived neighbour (`vo = 0`) still occupies space.

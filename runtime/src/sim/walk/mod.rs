@@ -1,5 +1,5 @@
-//! Walking along routes with local avoidance (the seed's formal Sidewalk adapter): routes commit
-//! movement, avoidance only suggests steering.
+//! Walking along routes with local avoidance (the specification's formal Sidewalk adapter): routes
+//! commit movement, avoidance only suggests steering.
 //!
 //! One walker's step, in order: complete its connection if it stands at the goal (`progress`);
 //! buy a physical step with its route budget; shorten it behind a same-direction leader that
@@ -45,7 +45,7 @@ pub use crate::sim::state::body::LOOKAHEAD_M;
 pub const OPPOSING_SCAN_M: f64 = 2.5;
 /// The route corridor: a walker's lateral offset from its route's line stays within this
 /// whatever its avoidance, lane keeping or group corrections ask (the walkway's width bounds it
-/// further where narrower), meters (motion seed: 65 cm).
+/// further where narrower), meters (motion specification: 65 cm).
 pub const ROUTE_CORRIDOR_M: f64 = 0.65;
 /// Window over which a body's velocity is observed, seconds.
 pub const VELOCITY_WINDOW_S: f64 = 0.2;

@@ -265,7 +265,7 @@ impl Bodies {
         }
     }
 
-    /// The seed's predicted body test of the candidate from `here` predicted to reach
+    /// The specification's predicted body test of the candidate from `here` predicted to reach
     /// `predicted` against every body at another heading (same-direction bodies are the
     /// following rule's; the executed step still checks them). A body that refuses it moves to
     /// the front, so the next candidate (most often refused by the same body) meets it first.

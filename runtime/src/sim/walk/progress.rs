@@ -1,6 +1,6 @@
-//! Route progress as the longitudinal projection of accepted displacement (the seed's straight
-//! Sidewalk adapter): a walker's connection from S to G, the cost ↔ distance conversion of its
-//! step budget, the progress an accepted position earns, the bounds a candidate endpoint must
+//! Route progress as the longitudinal projection of accepted displacement (the specification's
+//! straight Sidewalk adapter): a walker's connection from S to G, the cost ↔ distance conversion of
+//! its step budget, the progress an accepted position earns, the bounds a candidate endpoint must
 //! respect, and completion, which needs proximity to the goal.
 
 use crate::project::Vec2;
@@ -170,7 +170,7 @@ mod tests {
         Vec2 { x, y }
     }
 
-    /// A connection of length 10 m and cost 20 (cost ≠ length, as the seed allows).
+    /// A connection of length 10 m and cost 20 (cost ≠ length, as the specification allows).
     fn costly() -> Connection {
         Connection {
             start: v(0.0, 0.0),

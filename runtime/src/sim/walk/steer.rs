@@ -1,9 +1,9 @@
 //! The one steering helper every mover uses (route walkers in `step`, task movements in
 //! `sim::tasks::movement`): the fan tried best first around a desired direction, each candidate
 //! accepted only when its scene check (the mover's own: walkway and blockers, or the path grid),
-//! the seed's predicted body test against every body at another heading and the executed short
-//! step against every body pass — so a choice is always a step that can be taken, and the next
-//! candidate is tried when the best one's step cannot.
+//! the specification's predicted body test against every body at another heading and the executed
+//! short step against every body pass — so a choice is always a step that can be taken, and the
+//! next candidate is tried when the best one's step cannot.
 
 use super::body::{clear, SAFETY_DIAMETER_M};
 use super::fan::{Fan, FanCandidate};
@@ -139,7 +139,7 @@ pub fn check_executed(
         .ok_or(CandidateRejection::BodyConflict)
 }
 
-/// The seed's body test on the ground plane (z = 0 for every walker). A pair that already
+/// The specification's body test on the ground plane (z = 0 for every walker). A pair that already
 /// overlaps (bodies placed by something other than a walking step) passes only a candidate
 /// that does not bring the mover closer, so overlapping bodies can always separate.
 ///
@@ -174,7 +174,7 @@ pub(super) fn body_clear(
     swept_clear((r0x, r0y), (r1x, r1y))
 }
 
-/// The planar tail of the seed's body test: the relative position moving from `r0` to `r1`
+/// The planar tail of the specification's body test: the relative position moving from `r0` to `r1`
 /// (mover minus body, meters) keeps its closest point to the origin at least the safety
 /// diameter away.
 #[inline(always)]
@@ -233,7 +233,7 @@ pub fn offset(p: Vec2, direction: Vec2, length_m: f64) -> Vec2 {
 mod tests {
     use super::*;
 
-    /// The body test exactly as the seed orders it, in three dimensions.
+    /// The body test exactly as the specification orders it, in three dimensions.
     fn reference(here: Vec2, endpoint: Vec2, other: Vec2, velocity: Vec2, horizon_s: f64) -> bool {
         let now_sq = (here.x - other.x).powi(2) + (here.y - other.y).powi(2);
         if now_sq < SAFETY_DIAMETER_M * SAFETY_DIAMETER_M {

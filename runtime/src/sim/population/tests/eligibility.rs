@@ -1,4 +1,4 @@
-//! Retirement eligibility through whole worlds and on cloned rows: the seed's order of
+//! Retirement eligibility through whole worlds and on cloned rows: the specification's order of
 //! refusals (occupancy, vehicle intent, entry/exit, pending and active tasks, current events,
 //! queued candidates), a missing view in the band, same-source reuse only in a later use of the
 //! source, the population pause and long frames, the crossing's signal conflict at admission.

@@ -1,7 +1,7 @@
-//! The world: built from a space and a compiled scenario ([`build_world`]), its state, counters
-//! and the phase order of one fixed step. The phases themselves live in their own modules
-//! (`population`, `tasks`, `crossings`, `motion`), each a function over the sets it reads and
-//! changes.
+//! The world: built from a space and a compiled scenario ([`build_world`], `build`), its state,
+//! counters and read APIs, and the phase list of one fixed step (`step`). The phases themselves
+//! live in their own modules (`population`, `tasks`, `crossings`, `motion`, …), each a function
+//! over the sets it reads and changes; none of them names the world.
 
 mod build;
 mod crossing_reports;

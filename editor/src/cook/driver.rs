@@ -15,11 +15,14 @@ use stagecraft_runtime::cook::{
 };
 use stagecraft_runtime::generate::{
     run_plan_with, stage_key_parts, CachedStage, CancelToken, ExecutionMode, ExecutionObserver,
-    GenerateRequest, GeneratedBundle, StageCache,
+    GenerateRequest, GeneratedBundle, KeyParts, StageCache,
 };
+use stagecraft_runtime::overrides::stage::provenance_edits_digest;
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
-use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSource};
+use stagecraft_runtime::recipe::{
+    compile_project_recipe, CompiledPlan, CompiledStage, InputSource,
+};
 
 use super::store::DiskCache;
 use super::swap::{prepare_out, write_bundle, ReplacePolicy};
@@ -459,7 +462,7 @@ fn cook_one(
     )
     .map_err(|e| anyhow::anyhow!("recipe `{recipe}`: {e}"))?;
     let bundle = (*generated.bundle).clone();
-    cook.store_stages(&bundle, outcomes, &tiling.owned, report, in_use)?;
+    cook.store_stages(&bundle, outcomes, tiling.owned, report, in_use)?;
     Ok(bundle)
 }
 
@@ -475,6 +478,12 @@ struct RecipeCook<'a> {
 impl RecipeCook<'_> {
     /// An in-memory stage cache holding every stage whose key has a verified disk entry (or,
     /// when tiled, whose tiles assemble it), and each stage's outcome known before the run.
+    ///
+    /// A stage that author overrides name is served like any other (its key holds the digest of
+    /// their part for it; the edits digest the bundle digest reads is restored from that key),
+    /// except when a stage reading it must run: the reader needs the edits' outcomes, which live
+    /// in provenance the cache does not hold, so then the edited stage runs too
+    /// ([`StoreMiss::Edited`]).
     fn stages_from_disk(
         &self,
         tiling: &Tiling<'_>,
@@ -485,6 +494,8 @@ impl RecipeCook<'_> {
         let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
         let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
         let mut memory = StageCache::new(plan.stages().len().max(1));
+        // Edited stages found on disk, decided once every reader's outcome is known.
+        let mut edited_hits = Vec::new();
         for stage in plan.stages() {
             let Ok(parts) =
                 stage_key_parts(plan, stage, seed, overrides, &|id| known.get(&id).copied())
@@ -492,46 +503,90 @@ impl RecipeCook<'_> {
                 continue; // An input runs first; its key is known after the run.
             };
             let record = KeyRecord::of(&parts);
-            if parts.edits.is_some() {
-                // The edits' outcomes live in the stage's provenance, which the cache does not hold:
-                // the stage runs again (from its tiles when tiled). Its stored entry still gives its
-                // digest, so the stages after it know their keys (and hit) before anything runs.
-                if let Ok(hit) = cache.lookup(&record) {
-                    known.insert(stage.id(), hit.product.digest());
+            match cache.lookup(&record) {
+                Ok(hit) => {
+                    let provenance = StageProvenance {
+                        edits_digest: provenance_edits_digest(overrides, stage, seed),
+                        ..StageProvenance::default()
+                    };
+                    let cached = CachedStage::new(hit.product, provenance);
+                    known.insert(stage.id(), cached.digest);
                     in_use.insert(record.key.clone());
-                }
-                outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
-            } else {
-                match cache.lookup(&record) {
-                    Ok(hit) => {
-                        let cached = CachedStage::new(hit.product, StageProvenance::default());
-                        known.insert(stage.id(), cached.digest);
+                    outcomes.insert(stage.id(), StageOutcome::Hit);
+                    if parts.edits.is_some() {
+                        edited_hits.push((stage, parts, cached));
+                    } else {
                         memory.insert(parts.key(), Arc::new(cached));
-                        in_use.insert(record.key.clone());
-                        outcomes.insert(stage.id(), StageOutcome::Hit);
-                        continue;
                     }
-                    Err(miss) => {
-                        outcomes.insert(stage.id(), StageOutcome::Miss(miss));
-                    }
+                    continue;
+                }
+                Err(miss) => {
+                    outcomes.insert(stage.id(), StageOutcome::Miss(miss));
                 }
             }
-            let Some(cells) = tiling.cells else { continue };
-            let tiled = TiledStage {
-                plan,
+            self.assemble_tiles(
                 stage,
-                seed,
-                overrides,
-                parts: &parts,
-            };
-            if let Some((cached, tiles)) = tiled.assemble(cache, cells)? {
-                in_use.extend(tiles.iter().map(|t| t.key.clone()));
-                report.tiles.extend(tiles);
-                known.insert(stage.id(), cached.digest);
-                memory.insert(parts.key(), cached);
+                &parts,
+                tiling,
+                &mut memory,
+                &mut known,
+                report,
+                in_use,
+            )?;
+        }
+        for (stage, parts, cached) in edited_hits {
+            let readers_hit = plan
+                .dependents(stage.id())
+                .iter()
+                .all(|id| outcomes.get(id) == Some(&StageOutcome::Hit));
+            if readers_hit {
+                memory.insert(parts.key(), Arc::new(cached));
+            } else {
+                outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
+                self.assemble_tiles(
+                    stage,
+                    &parts,
+                    tiling,
+                    &mut memory,
+                    &mut known,
+                    report,
+                    in_use,
+                )?;
             }
         }
         Ok((memory, outcomes))
+    }
+
+    /// When tiled, puts `stage` assembled from its cached tiles (cooking the missing ones) into
+    /// `memory`.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble_tiles(
+        &self,
+        stage: &CompiledStage,
+        parts: &KeyParts,
+        tiling: &Tiling<'_>,
+        memory: &mut StageCache,
+        known: &mut BTreeMap<u32, [u8; 32]>,
+        report: &mut CookReport,
+        in_use: &mut BTreeSet<String>,
+    ) -> anyhow::Result<()> {
+        let Some(cells) = tiling.cells else {
+            return Ok(());
+        };
+        let tiled = TiledStage {
+            plan: self.plan,
+            stage,
+            seed: self.seed,
+            overrides: self.overrides,
+            parts,
+        };
+        if let Some((cached, tiles)) = tiled.assemble(self.cache, cells)? {
+            in_use.extend(tiles.iter().map(|t| t.key.clone()));
+            report.tiles.extend(tiles);
+            known.insert(stage.id(), cached.digest);
+            memory.insert(parts.key(), cached);
+        }
+        Ok(())
     }
 
     /// Stores the stages that ran and records the keys of the stages `owned` holds; each

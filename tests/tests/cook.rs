@@ -23,11 +23,11 @@ mod support;
 const GOLDEN: [(&str, &str); 4] = [
     (
         "pine-clearing",
-        "76f02ff271d967f864550e49a9d722ca18b06f97d49b866b3ff59614680c66d3",
+        "1acf07928358bb6586a43d256ce5353b2f03c75523812ba10156504b9941387a",
     ),
     (
         "street-block",
-        "1ed044f422e01c4145fb8df6b63bc133d0aead357e5f0835837c1b892a67fa78",
+        "36506730eb5d5110d6f36618092810708ab622f09961fe4f4d8ab19ed9e3053f",
     ),
     (
         "tactical-mission",
@@ -940,4 +940,72 @@ fn stage_key(report: &CookReport, stage: u32) -> String {
         .find(|s| s.id == stage)
         .expect("the stage");
     cooked.key.clone()
+}
+
+/// The outcome of each stage of a cook, in order.
+fn outcomes_of(report: &CookReport) -> Vec<(u32, StageOutcome)> {
+    report
+        .stages
+        .iter()
+        .map(|s| (s.stage, s.outcome.clone()))
+        .collect()
+}
+
+/// A family enters the scatter's key only through what the scatter reads (variant ids, weights,
+/// exclusion radii): a new height keeps every stage a hit with the same products; a new exclusion
+/// radius re-runs the scatter (its `family` input changed) and what reads it.
+#[test]
+fn a_family_field_the_scatter_does_not_read_keeps_its_key() {
+    let temp = tempfile::tempdir().expect("temp");
+    let project = copy_example("pine-clearing", temp.path());
+    let cache = temp.path().join("cache");
+    cook(&project, Some(temp.path().join("a")), &cache, None);
+    let family = temp.path().join("assets/alpine-trees.family.ron");
+    let text = fs::read_to_string(&family).expect("read");
+    assert!(text.contains("height_m: 14.0,") && text.contains("exclusion_radius: 250,"));
+    fs::write(
+        &family,
+        text.replacen("height_m: 14.0,", "height_m: 15.5,", 1),
+    )
+    .expect("write");
+    let taller = cook(&project, Some(temp.path().join("b")), &cache, None);
+    assert_eq!(
+        outcomes_of(&taller),
+        [(1001, StageOutcome::Hit), (1002, StageOutcome::Hit)]
+    );
+    let products = |dir: &str| {
+        tree(&temp.path().join(dir))
+            .into_iter()
+            .filter(|(name, _)| name != "manifest.ron")
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(products("a"), products("b"), "the same product files");
+    // The manifest records the family's whole digest, so it says which heights were cooked.
+    assert_ne!(taller.digest().as_deref(), Some(GOLDEN[0].1));
+
+    let text = fs::read_to_string(&family).expect("read");
+    fs::write(
+        &family,
+        text.replacen("exclusion_radius: 250,", "exclusion_radius: 330,", 1),
+    )
+    .expect("write");
+    let wider = cook(&project, Some(temp.path().join("c")), &cache, None);
+    assert_eq!(
+        outcomes_of(&wider),
+        [
+            (
+                1001,
+                StageOutcome::Miss(StoreMiss::KeyChanged(vec![KeyChange::Input(
+                    "family".to_owned()
+                )]))
+            ),
+            (
+                1002,
+                StageOutcome::Miss(StoreMiss::KeyChanged(vec![KeyChange::Input(
+                    "placements".to_owned()
+                )]))
+            ),
+        ]
+    );
+    assert_ne!(products("a"), products("c"), "wider trees stand elsewhere");
 }

@@ -294,8 +294,8 @@ fn corrupt_or_truncated_cache_entries_are_discarded_and_rebuilt() {
     let bytes = fs::read(&files[1]).expect("read");
     fs::write(&files[1], &bytes[..bytes.len() / 2]).expect("write");
     let report = cook(&project, Some(temp.path().join("b")), &cache, None);
-    // The two damaged entries are discarded and rebuilt; a stage after a rebuilt one learns its
-    // key only once that one ran (or hits, when its inputs were intact).
+    // The two damaged entries are discarded and rebuilt (to the same bytes, so the stages after
+    // them still hit: `a_rebuilt_entry_does_not_recook_the_stages_after_it`).
     let corrupt: Vec<_> = report
         .stages
         .iter()
@@ -1008,4 +1008,41 @@ fn a_family_field_the_scatter_does_not_read_keeps_its_key() {
         ]
     );
     assert_ne!(products("a"), products("c"), "wider trees stand elsewhere");
+}
+
+/// A damaged entry is rebuilt to the same bytes, so the stages reading it keep their keys and are
+/// served from the cache, not re-cooked; the bundle is the golden one.
+#[test]
+fn a_rebuilt_entry_does_not_recook_the_stages_after_it() {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = temp.path().join("cache");
+    let project = example_project("street-block");
+    let first = cook(&project, Some(temp.path().join("a")), &cache, None);
+    let product = cache
+        .join("entries")
+        .join(stage_key(&first, 2))
+        .join("product.bin");
+    let mut bytes = fs::read(&product).expect("read");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    fs::write(&product, &bytes).expect("write");
+    let report = cook(&project, Some(temp.path().join("b")), &cache, None);
+    let outcomes: Vec<(u32, &str, bool)> = report
+        .stages
+        .iter()
+        .map(|s| {
+            let outcome = match &s.outcome {
+                StageOutcome::Hit => "hit",
+                StageOutcome::Miss(miss) => miss.name(),
+                StageOutcome::Dependency => "dependency",
+            };
+            (s.stage, outcome, s.stored)
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [(1, "hit", false), (2, "corrupt", true), (3, "hit", false)]
+    );
+    assert_eq!(report.digest().as_deref(), Some(GOLDEN[1].1));
+    assert_eq!(tree(&temp.path().join("a")), tree(&temp.path().join("b")));
 }

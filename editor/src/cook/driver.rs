@@ -489,10 +489,10 @@ impl RecipeCook<'_> {
         tiling: &Tiling<'_>,
         report: &mut CookReport,
         in_use: &mut BTreeSet<String>,
-    ) -> anyhow::Result<(StageCache, BTreeMap<u32, StageOutcome>)> {
+    ) -> anyhow::Result<(StageCache, Outcomes)> {
         let (plan, seed, overrides, cache) = (self.plan, self.seed, self.overrides, self.cache);
         let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
-        let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
+        let mut outcomes = Outcomes::new();
         let mut memory = StageCache::new(plan.stages().len().max(1));
         // Edited stages found on disk, decided once every reader's outcome is known.
         let mut edited_hits = Vec::new();
@@ -503,6 +503,11 @@ impl RecipeCook<'_> {
                 continue; // An input runs first; its key is known after the run.
             };
             let record = KeyRecord::of(&parts);
+            // What a damaged entry says its product's digest was (read before the lookup
+            // discards it): a guess the keys of the stages after it are checked with.
+            let recorded = cache
+                .peek_entry(&record.key)
+                .and_then(|e| unhex(&e.product.digest));
             match cache.lookup(&record) {
                 Ok(hit) => {
                     let provenance = StageProvenance {
@@ -512,7 +517,7 @@ impl RecipeCook<'_> {
                     let cached = CachedStage::new(hit.product, provenance);
                     known.insert(stage.id(), cached.digest);
                     in_use.insert(record.key.clone());
-                    outcomes.insert(stage.id(), StageOutcome::Hit);
+                    outcomes.insert(stage.id(), (StageOutcome::Hit, record.key.clone()));
                     if parts.edits.is_some() {
                         edited_hits.push((stage, parts, cached));
                     } else {
@@ -521,7 +526,14 @@ impl RecipeCook<'_> {
                     continue;
                 }
                 Err(miss) => {
-                    outcomes.insert(stage.id(), StageOutcome::Miss(miss));
+                    if let (StoreMiss::Corrupt(_), Some(digest)) = (&miss, recorded) {
+                        // Rebuilt to the same bytes, the product has this digest again: the
+                        // stages after it are looked up with it, and a hit among them is served
+                        // only if the rebuilt digest gives the same key (the executor's key
+                        // holds the real digest; `store_stages` checks the key again).
+                        known.insert(stage.id(), digest);
+                    }
+                    outcomes.insert(stage.id(), (StageOutcome::Miss(miss), record.key.clone()));
                 }
             }
             self.assemble_tiles(
@@ -535,14 +547,16 @@ impl RecipeCook<'_> {
             )?;
         }
         for (stage, parts, cached) in edited_hits {
-            let readers_hit = plan
-                .dependents(stage.id())
-                .iter()
-                .all(|id| outcomes.get(id) == Some(&StageOutcome::Hit));
+            let readers_hit = plan.dependents(stage.id()).iter().all(|id| {
+                outcomes
+                    .get(id)
+                    .is_some_and(|(o, _)| *o == StageOutcome::Hit)
+            });
             if readers_hit {
                 memory.insert(parts.key(), Arc::new(cached));
             } else {
-                outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
+                let key = KeyRecord::of(&parts).key;
+                outcomes.insert(stage.id(), (StageOutcome::Miss(StoreMiss::Edited), key));
                 self.assemble_tiles(
                     stage,
                     &parts,
@@ -594,7 +608,7 @@ impl RecipeCook<'_> {
     fn store_stages(
         &self,
         bundle: &GeneratedBundle,
-        mut outcomes: BTreeMap<u32, StageOutcome>,
+        mut outcomes: Outcomes,
         owned: &BTreeSet<u32>,
         report: &mut CookReport,
         in_use: &mut BTreeSet<String>,
@@ -615,9 +629,11 @@ impl RecipeCook<'_> {
             })
             .map_err(|id| anyhow::anyhow!("stage {id} has no digest"))?;
             let record = KeyRecord::of(&parts);
+            // A hit counts only under the key the stage has after the run (a guessed input
+            // digest that the rebuilt product did not confirm makes it a miss).
             let outcome = match outcomes.remove(&stage.stage) {
-                Some(outcome) => outcome,
-                None => StageOutcome::Miss(explain_after_run(cache, &record)),
+                Some((outcome, key)) if key == record.key => outcome,
+                _ => StageOutcome::Miss(explain_after_run(cache, &record)),
             };
             let mine = owned.contains(&stage.stage);
             let outcome = match outcome {
@@ -657,6 +673,9 @@ fn explain_after_run(cache: &DiskCache, record: &KeyRecord) -> StoreMiss {
         Err(miss) => miss,
     }
 }
+
+/// Each stage's outcome known before the run, with the key (hex) it was decided under.
+type Outcomes = BTreeMap<u32, (StageOutcome, String)>;
 
 /// How a recipe's cook treats tiled stages: their tile size, and the stages it owns.
 struct Tiling<'a> {

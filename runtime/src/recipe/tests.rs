@@ -406,3 +406,34 @@ fn a_mission_the_solver_must_refuse_is_refused_at_compile_time() {
         ],
     );
 }
+
+/// A recipe with more problems than the per-file budget keeps the first 1000 diagnostics and one
+/// warning counting the rest; it still does not compile (a dropped error is still an error).
+#[test]
+fn a_file_reports_at_most_its_diagnostic_budget() {
+    let unknown: String = (0..1500).map(|i| format!("\"p{i:04}\": 1, ")).collect();
+    let stage = SCATTER.replace("{\"region\"", &format!("{{{unknown}\"region\""));
+    let outcome = compile_text(&recipe_text(&stage, "10"));
+    assert!(outcome.plan.is_none());
+    assert_eq!(
+        outcome.diagnostics.len(),
+        budget::MAX_DIAGNOSTICS_PER_FILE + 1
+    );
+    let errors = outcome.diagnostics.iter().filter(|d| d.is_error()).count();
+    assert_eq!(errors, 1000);
+    let last = outcome
+        .diagnostics
+        .last()
+        .unwrap_or_else(|| panic!("a summary"));
+    assert!(!last.is_error());
+    assert_eq!(
+        last.message,
+        "500 more diagnostics of this file (70500 bytes) were dropped: a file reports at most \
+         1000 diagnostics and 262144 bytes of them"
+    );
+    // Under the budget, nothing is dropped and no summary is added.
+    let few: String = (0..3).map(|i| format!("\"p{i}\": 1, ")).collect();
+    let stage = SCATTER.replace("{\"region\"", &format!("{{{few}\"region\""));
+    let outcome = compile_text(&recipe_text(&stage, "10"));
+    assert_eq!(outcome.diagnostics.len(), 3);
+}

@@ -119,6 +119,7 @@ fn every_json_document_matches_docs_cli_json() {
     let at = |name: &str| temp.path().join(name).display().to_string();
     let (bundle, cache, fresh, pages_dir) = (at("bundle"), at("cache"), at("new"), at("man"));
     let (glb, usda, json) = (at("x.glb"), at("x.usda"), at("x.json"));
+    let package = at("x.repro.json");
     let runs = [
         ("check", vec!["check", &project, "--json"]),
         ("new", vec!["new", &fresh, "--json"]),
@@ -150,6 +151,11 @@ fn every_json_document_matches_docs_cli_json() {
             vec!["cook", &project, "--plan", "--cache", &cache, "--json"],
         ),
         ("verify", vec!["verify", &bundle, "--json"]),
+        (
+            "repro",
+            vec!["repro", &project, "--out", &package, "--json"],
+        ),
+        ("repro", vec!["repro", "--check", &package, "--json"]),
         (
             "export",
             vec![

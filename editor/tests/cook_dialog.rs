@@ -12,7 +12,7 @@ use stagecraft_editor::app::dialogs::Dialog;
 use support::{example, harness, wait_until};
 
 /// The street block's cooked bundle digest (tests/tests/cook.rs pins the same).
-const STREET_BLOCK: &str = "1ed044f422e01c4145fb8df6b63bc133d0aead357e5f0835837c1b892a67fa78";
+const STREET_BLOCK: &str = "36506730eb5d5110d6f36618092810708ab622f09961fe4f4d8ab19ed9e3053f";
 
 fn summary(
     app: &stagecraft_editor::app::StagecraftApp,

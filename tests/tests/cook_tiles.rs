@@ -16,7 +16,7 @@ use stagecraft_runtime::cook::ShardSpec;
 use stagecraft_tests::example_project;
 
 /// The pinned bundle digest of `pine-clearing` (`tests/tests/cook.rs`'s golden).
-const PINE_DIGEST: &str = "76f02ff271d967f864550e49a9d722ca18b06f97d49b866b3ff59614680c66d3";
+const PINE_DIGEST: &str = "1acf07928358bb6586a43d256ce5353b2f03c75523812ba10156504b9941387a";
 
 fn options(cache: &Path) -> CookOptions {
     CookOptions {

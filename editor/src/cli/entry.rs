@@ -112,6 +112,7 @@ pub fn wants_json(command: &Command) -> bool {
         | Command::Verify { json, .. }
         | Command::Diff { json, .. }
         | Command::Export(super::export::ExportArgs { json, .. })
+        | Command::Repro(super::repro::ReproArgs { json, .. })
         | Command::Schema { json, .. }
         | Command::Completions { json, .. }
         | Command::Man { json, .. } => *json,
@@ -141,6 +142,7 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Verify { .. } => "verify",
         Command::Diff { .. } => "diff",
         Command::Export(_) => "export",
+        Command::Repro(_) => "repro",
         Command::Schema { .. } => "schema",
         Command::Completions { .. } => "completions",
         Command::Man { .. } => "man",

@@ -23,6 +23,7 @@ pub mod generate;
 pub mod new;
 pub mod ops;
 pub mod rebase;
+pub mod repro;
 pub mod schema;
 pub mod simulate;
 pub mod verify;
@@ -365,6 +366,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write a reproduction package (PROJECT --out FILE: the input bytes and the expected
+    /// digests), or regenerate from one alone and compare (--check FILE; exit 1 on a difference).
+    Repro(repro::ReproArgs),
     /// Print a shell completion script generated from these definitions (source it, or install it
     /// where the shell looks for completions).
     Completions {
@@ -533,6 +537,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
         }
         Command::Verify { dir, json } => verify::verify(dir, *json, out),
         Command::Export(args) => export::export(args, out),
+        Command::Repro(args) => repro::repro(args, out),
         Command::Diff {
             a,
             b,

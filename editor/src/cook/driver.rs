@@ -15,11 +15,14 @@ use stagecraft_runtime::cook::{
 };
 use stagecraft_runtime::generate::{
     run_plan_with, stage_key_parts, CachedStage, CancelToken, ExecutionMode, ExecutionObserver,
-    GenerateRequest, GeneratedBundle, StageCache,
+    GenerateRequest, GeneratedBundle, KeyParts, StageCache,
 };
+use stagecraft_runtime::overrides::stage::provenance_edits_digest;
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
-use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, InputSource};
+use stagecraft_runtime::recipe::{
+    compile_project_recipe, CompiledPlan, CompiledStage, InputSource,
+};
 
 use super::store::DiskCache;
 use super::swap::{prepare_out, write_bundle, ReplacePolicy};
@@ -475,16 +478,24 @@ struct RecipeCook<'a> {
 impl RecipeCook<'_> {
     /// An in-memory stage cache holding every stage whose key has a verified disk entry (or,
     /// when tiled, whose tiles assemble it), and each stage's outcome known before the run.
+    ///
+    /// A stage that author overrides name is served like any other (its key holds the digest of
+    /// their part for it; the edits digest the bundle digest reads is restored from that key),
+    /// except when a stage reading it must run: the reader needs the edits' outcomes, which live
+    /// in provenance the cache does not hold, so then the edited stage runs too
+    /// ([`StoreMiss::Edited`]).
     fn stages_from_disk(
         &self,
         tiling: &Tiling<'_>,
         report: &mut CookReport,
         in_use: &mut BTreeSet<String>,
-    ) -> anyhow::Result<(StageCache, BTreeMap<u32, StageOutcome>)> {
+    ) -> anyhow::Result<(StageCache, Outcomes)> {
         let (plan, seed, overrides, cache) = (self.plan, self.seed, self.overrides, self.cache);
         let mut known: BTreeMap<u32, [u8; 32]> = BTreeMap::new();
-        let mut outcomes: BTreeMap<u32, StageOutcome> = BTreeMap::new();
+        let mut outcomes = Outcomes::new();
         let mut memory = StageCache::new(plan.stages().len().max(1));
+        // Edited stages found on disk, decided once every reader's outcome is known.
+        let mut edited_hits = Vec::new();
         for stage in plan.stages() {
             let Ok(parts) =
                 stage_key_parts(plan, stage, seed, overrides, &|id| known.get(&id).copied())
@@ -492,46 +503,104 @@ impl RecipeCook<'_> {
                 continue; // An input runs first; its key is known after the run.
             };
             let record = KeyRecord::of(&parts);
-            if parts.edits.is_some() {
-                // The edits' outcomes live in the stage's provenance, which the cache does not hold:
-                // the stage runs again (from its tiles when tiled). Its stored entry still gives its
-                // digest, so the stages after it know their keys (and hit) before anything runs.
-                if let Ok(hit) = cache.lookup(&record) {
-                    known.insert(stage.id(), hit.product.digest());
+            // What a damaged entry says its product's digest was (read before the lookup
+            // discards it): a guess the keys of the stages after it are checked with.
+            let recorded = cache
+                .peek_entry(&record.key)
+                .and_then(|e| unhex(&e.product.digest));
+            match cache.lookup(&record) {
+                Ok(hit) => {
+                    let provenance = StageProvenance {
+                        edits_digest: provenance_edits_digest(overrides, stage, seed),
+                        ..StageProvenance::default()
+                    };
+                    let cached = CachedStage::new(hit.product, provenance);
+                    known.insert(stage.id(), cached.digest);
                     in_use.insert(record.key.clone());
-                }
-                outcomes.insert(stage.id(), StageOutcome::Miss(StoreMiss::Edited));
-            } else {
-                match cache.lookup(&record) {
-                    Ok(hit) => {
-                        let cached = CachedStage::new(hit.product, StageProvenance::default());
-                        known.insert(stage.id(), cached.digest);
+                    outcomes.insert(stage.id(), (StageOutcome::Hit, record.key.clone()));
+                    if parts.edits.is_some() {
+                        edited_hits.push((stage, parts, cached));
+                    } else {
                         memory.insert(parts.key(), Arc::new(cached));
-                        in_use.insert(record.key.clone());
-                        outcomes.insert(stage.id(), StageOutcome::Hit);
-                        continue;
                     }
-                    Err(miss) => {
-                        outcomes.insert(stage.id(), StageOutcome::Miss(miss));
+                    continue;
+                }
+                Err(miss) => {
+                    if let (StoreMiss::Corrupt(_), Some(digest)) = (&miss, recorded) {
+                        // Rebuilt to the same bytes, the product has this digest again: the
+                        // stages after it are looked up with it, and a hit among them is served
+                        // only if the rebuilt digest gives the same key (the executor's key
+                        // holds the real digest; `store_stages` checks the key again).
+                        known.insert(stage.id(), digest);
                     }
+                    outcomes.insert(stage.id(), (StageOutcome::Miss(miss), record.key.clone()));
                 }
             }
-            let Some(cells) = tiling.cells else { continue };
-            let tiled = TiledStage {
-                plan,
+            self.assemble_tiles(
                 stage,
-                seed,
-                overrides,
-                parts: &parts,
-            };
-            if let Some((cached, tiles)) = tiled.assemble(cache, cells)? {
-                in_use.extend(tiles.iter().map(|t| t.key.clone()));
-                report.tiles.extend(tiles);
-                known.insert(stage.id(), cached.digest);
-                memory.insert(parts.key(), cached);
+                &parts,
+                tiling,
+                &mut memory,
+                &mut known,
+                report,
+                in_use,
+            )?;
+        }
+        for (stage, parts, cached) in edited_hits {
+            let readers_hit = plan.dependents(stage.id()).iter().all(|id| {
+                outcomes
+                    .get(id)
+                    .is_some_and(|(o, _)| *o == StageOutcome::Hit)
+            });
+            if readers_hit {
+                memory.insert(parts.key(), Arc::new(cached));
+            } else {
+                let key = KeyRecord::of(&parts).key;
+                outcomes.insert(stage.id(), (StageOutcome::Miss(StoreMiss::Edited), key));
+                self.assemble_tiles(
+                    stage,
+                    &parts,
+                    tiling,
+                    &mut memory,
+                    &mut known,
+                    report,
+                    in_use,
+                )?;
             }
         }
         Ok((memory, outcomes))
+    }
+
+    /// When tiled, puts `stage` assembled from its cached tiles (cooking the missing ones) into
+    /// `memory`.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble_tiles(
+        &self,
+        stage: &CompiledStage,
+        parts: &KeyParts,
+        tiling: &Tiling<'_>,
+        memory: &mut StageCache,
+        known: &mut BTreeMap<u32, [u8; 32]>,
+        report: &mut CookReport,
+        in_use: &mut BTreeSet<String>,
+    ) -> anyhow::Result<()> {
+        let Some(cells) = tiling.cells else {
+            return Ok(());
+        };
+        let tiled = TiledStage {
+            plan: self.plan,
+            stage,
+            seed: self.seed,
+            overrides: self.overrides,
+            parts,
+        };
+        if let Some((cached, tiles)) = tiled.assemble(self.cache, cells)? {
+            in_use.extend(tiles.iter().map(|t| t.key.clone()));
+            report.tiles.extend(tiles);
+            known.insert(stage.id(), cached.digest);
+            memory.insert(parts.key(), cached);
+        }
+        Ok(())
     }
 
     /// Stores the stages that ran and records the keys of the stages `owned` holds; each
@@ -539,7 +608,7 @@ impl RecipeCook<'_> {
     fn store_stages(
         &self,
         bundle: &GeneratedBundle,
-        mut outcomes: BTreeMap<u32, StageOutcome>,
+        mut outcomes: Outcomes,
         owned: &BTreeSet<u32>,
         report: &mut CookReport,
         in_use: &mut BTreeSet<String>,
@@ -560,9 +629,11 @@ impl RecipeCook<'_> {
             })
             .map_err(|id| anyhow::anyhow!("stage {id} has no digest"))?;
             let record = KeyRecord::of(&parts);
+            // A hit counts only under the key the stage has after the run (a guessed input
+            // digest that the rebuilt product did not confirm makes it a miss).
             let outcome = match outcomes.remove(&stage.stage) {
-                Some(outcome) => outcome,
-                None => StageOutcome::Miss(explain_after_run(cache, &record)),
+                Some((outcome, key)) if key == record.key => outcome,
+                _ => StageOutcome::Miss(explain_after_run(cache, &record)),
             };
             let mine = owned.contains(&stage.stage);
             let outcome = match outcome {
@@ -602,6 +673,9 @@ fn explain_after_run(cache: &DiskCache, record: &KeyRecord) -> StoreMiss {
         Err(miss) => miss,
     }
 }
+
+/// Each stage's outcome known before the run, with the key (hex) it was decided under.
+type Outcomes = BTreeMap<u32, (StageOutcome, String)>;
 
 /// How a recipe's cook treats tiled stages: their tile size, and the stages it owns.
 struct Tiling<'a> {

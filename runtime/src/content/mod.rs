@@ -25,8 +25,8 @@ pub use placement::{
     ScatterOutput,
 };
 pub use product::{
-    FamilyData, FamilyVariant, MissionProduct, PlacedProduct, Product, ProductKind, ProductSummary,
-    ScatterLayer, ScatterProduct, StreamingProduct,
+    FamilyData, FamilyReads, FamilyVariant, MissionProduct, PlacedProduct, Product, ProductKind,
+    ProductSummary, ScatterLayer, ScatterProduct, StreamingProduct,
 };
 pub use provenance::{
     Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,

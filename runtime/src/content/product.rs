@@ -53,6 +53,39 @@ pub struct FamilyData {
     pub variants: Vec<FamilyVariant>,
 }
 
+/// Which variant fields of a bound family an operator's kernel reads (the family id and the
+/// variant ids, in order, always count). An operator declares it in its descriptor; a family
+/// enters a stage's cache key only through these fields ([`FamilyData::digest_for`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FamilyReads {
+    /// Selection weights.
+    pub weights: bool,
+    /// Exclusion radii.
+    pub exclusion_radii: bool,
+    /// Collision radii.
+    pub collision_radii: bool,
+    /// Heights.
+    pub heights: bool,
+}
+
+impl FamilyReads {
+    /// Every field (the conservative declaration).
+    pub const ALL: FamilyReads = FamilyReads {
+        weights: true,
+        exclusion_radii: true,
+        collision_radii: true,
+        heights: true,
+    };
+
+    /// The fields as bits (weights 1, exclusion radii 2, collision radii 4, heights 8).
+    pub fn mask(self) -> u32 {
+        u32::from(self.weights)
+            | u32::from(self.exclusion_radii) << 1
+            | u32::from(self.collision_radii) << 2
+            | u32::from(self.heights) << 3
+    }
+}
+
 /// One variant of a [`FamilyData`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FamilyVariant {
@@ -79,6 +112,34 @@ impl FamilyData {
                 .i64(variant.exclusion_radius)
                 .f64(variant.collision_radius_m)
                 .f64(variant.height_m);
+        }
+        w.digest()
+    }
+
+    /// The digest of what an operator reading `reads` sees of the family: [`FamilyData::digest`]
+    /// when it reads every field (so those keys stay as they were), otherwise BLAKE3 over
+    /// `"FAMREAD1"`, the read mask, the id and each variant's id and read fields. A stage's cache
+    /// key holds this, so editing a field its operator does not read keeps its key.
+    pub fn digest_for(&self, reads: FamilyReads) -> [u8; 32] {
+        if reads == FamilyReads::ALL {
+            return self.digest();
+        }
+        let mut w = ByteWriter::tagged(b"FAMREAD1");
+        w.u32(reads.mask()).str(&self.id).count(self.variants.len());
+        for variant in &self.variants {
+            w.str(&variant.id);
+            if reads.weights {
+                w.u32(variant.weight);
+            }
+            if reads.exclusion_radii {
+                w.i64(variant.exclusion_radius);
+            }
+            if reads.collision_radii {
+                w.f64(variant.collision_radius_m);
+            }
+            if reads.heights {
+                w.f64(variant.height_m);
+            }
         }
         w.digest()
     }
@@ -646,5 +707,44 @@ mod tests {
         let flipped = lattice_bounds(points.iter(), -0.5).unwrap_or_else(|| panic!("bounds"));
         assert_eq!((flipped.min_x, flipped.max_x), (-61_728_394.5, 49_999.5));
         assert_eq!(lattice_bounds([].iter(), 0.01), None);
+    }
+}
+
+#[cfg(test)]
+mod family_reads_tests {
+    use super::*;
+
+    fn family(height_m: f64, radius: i64) -> FamilyData {
+        FamilyData {
+            id: "trees".to_owned(),
+            variants: vec![FamilyVariant {
+                id: "pine".to_owned(),
+                weight: 3,
+                exclusion_radius: radius,
+                collision_radius_m: 0.5,
+                height_m,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_family_digest_covers_only_the_fields_read() {
+        let scatter = FamilyReads {
+            weights: true,
+            exclusion_radii: true,
+            collision_radii: false,
+            heights: false,
+        };
+        let (base, taller, wider) = (family(14.0, 250), family(15.5, 250), family(14.0, 330));
+        assert_eq!(base.digest_for(FamilyReads::ALL), base.digest());
+        assert_ne!(base.digest_for(scatter), base.digest());
+        assert_eq!(base.digest_for(scatter), taller.digest_for(scatter));
+        assert_ne!(base.digest_for(scatter), wider.digest_for(scatter));
+        assert_ne!(
+            base.digest_for(FamilyReads::ALL),
+            taller.digest_for(FamilyReads::ALL)
+        );
+        assert_eq!(scatter.mask(), 0b0011);
+        assert_eq!(FamilyReads::ALL.mask(), 0b1111);
     }
 }

@@ -238,9 +238,9 @@ pub enum StoreMiss {
     /// Its entry is intact, but an input had to be re-cooked first, so its key was known only
     /// after it ran.
     InputRecooked,
-    /// Author overrides or world mutations name the stage: their outcomes (which downstream
-    /// stages and the bundle digest read) live in the stage's provenance, which the cache does
-    /// not hold, so the stage is run again.
+    /// Author overrides or world mutations name the stage and a stage reading it must run: the
+    /// reader needs the edits' outcomes, which live in the stage's provenance, which the cache
+    /// does not hold, so the stage is run again (when every reader hits, it hits too).
     Edited,
 }
 
@@ -267,7 +267,10 @@ impl fmt::Display for StoreMiss {
             }
             StoreMiss::Corrupt(why) => write!(f, "corrupt entry discarded: {why}"),
             StoreMiss::InputRecooked => write!(f, "an input was re-cooked first"),
-            StoreMiss::Edited => write!(f, "author overrides name it: re-run every cook"),
+            StoreMiss::Edited => write!(
+                f,
+                "author overrides name it and a reader runs: its edit outcomes are needed"
+            ),
         }
     }
 }

@@ -3,7 +3,9 @@
 //!
 //! Key = BLAKE3 over `"STAGEKEY"`, operator id, algorithm version, output product kind, recipe
 //! instance (scope), stage id, the canonical parameter bytes, root seed, address schema, and each
-//! bound input as (port, input digest) in port order — a family's digest or an upstream product's
+//! bound input as (port, input digest) in port order — for a family, the digest of the variant fields
+//! its operator declares it reads (`OperatorDescriptor::family_reads`, `FamilyData::digest_for`), so
+//! editing a field it does not read (a height, for the scatter) keeps the key; an upstream product's
 //! digest, then — only when author overrides or world mutations name the stage — their digest.
 //! Never a path, a timestamp or a pointer. Editing one stage's parameters changes its key
 //! and, through its product digest, the keys of its dependents only.

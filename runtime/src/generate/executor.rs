@@ -304,7 +304,9 @@ fn parts_with(
             .iter()
             .map(|bound| {
                 let digest = match &bound.source {
-                    InputSource::Family { family, .. } => family.digest(),
+                    InputSource::Family { family, .. } => {
+                        family.digest_for(stage.operator().family_reads)
+                    }
                     InputSource::Stage(id) => digest_of(*id),
                 };
                 (bound.port, digest)

@@ -660,3 +660,40 @@ fn a_parallel_digest_is_the_serial_digest_on_any_pool() {
         assert_eq!(cached, serial);
     }
 }
+
+/// An unused stage is not executed: stage 4 runs a scatter whose kernel always fails, but reaches
+/// no output, so the generation succeeds with the bundle of the recipe without it.
+#[test]
+fn a_stage_that_reaches_no_output_is_not_run() {
+    let base = street_text(SCATTER, PLACE);
+    let with_dead = base.replace(
+        "         ], outputs: [1, 3])",
+        "           Stage(id: 4, operator: \"environment.scatter\", algorithm: 2, inputs: [1, \"props\"],
+                 parameters: {\"cell_size\": 300, \"room\": 2}),
+         ], outputs: [1, 3])",
+    );
+    assert_ne!(with_dead, base);
+    let dead = plan_in(&with_dead, &families(150), &failing_registry());
+    let ids: Vec<u32> = dead.stages().iter().map(|s| s.id()).collect();
+    assert_eq!(ids, [1, 2, 3]);
+    let mut generator = Generator::new();
+    let generated = generator
+        .generate(
+            &dead,
+            &request(ExecutionMode::Parallel),
+            &CancelToken::new(),
+            &NoObserver,
+        )
+        .unwrap_or_else(|e| panic!("the failing stage ran: {e}"));
+    let reference = Generator::new()
+        .generate(
+            &plan(&base),
+            &request(ExecutionMode::Parallel),
+            &CancelToken::new(),
+            &NoObserver,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(generated.bundle.digest(), reference.bundle.digest());
+    let ran: Vec<u32> = generated.report.stages.iter().map(|s| s.stage).collect();
+    assert_eq!(ran, [1, 2, 3]);
+}

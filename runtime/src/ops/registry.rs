@@ -24,8 +24,8 @@ pub use select_place::SelectPlaceStageParams;
 pub use streaming::StreamingStageParams;
 
 use crate::content::{
-    BoundsM, Derivation, FamilyData, ObjectProvenance, Product, ProductKind, RejectionProvenance,
-    StageProvenance,
+    BoundsM, Derivation, FamilyData, FamilyReads, ObjectProvenance, Product, ProductKind,
+    RejectionProvenance, StageProvenance,
 };
 use crate::identity::ChildKey;
 // Failure kinds belong to generation; a kernel's error names one.
@@ -323,6 +323,9 @@ pub struct OperatorDescriptor {
     pub check: CheckFn,
     /// The packed address scopes its objects' identities use (none for most operators).
     pub scopes: ScopesFn,
+    /// The variant fields of a bound family its kernel reads: a family enters the stage's cache
+    /// key only through them (`FamilyReads::ALL` for an operator reading no family).
+    pub family_reads: FamilyReads,
     /// The kernel.
     pub kernel: KernelFn,
 }

@@ -27,6 +27,21 @@ pub fn key_digest(overrides: &Overrides, stage: &CompiledStage, seed: u64) -> Op
     (!edits.is_empty()).then(|| edits.digest())
 }
 
+/// The edits digest `stage`'s own provenance records when it runs under `overrides` — what the
+/// bundle digest reads of it: the digest of the edits naming it, or `None` when none do or when
+/// it only reads an edited stage (select-and-place, whose edits are its placements stage's). A
+/// stage served from a cache that keeps no provenance gets this digest back without running.
+pub fn provenance_edits_digest(
+    overrides: &Overrides,
+    stage: &CompiledStage,
+    seed: u64,
+) -> Option<[u8; 32]> {
+    if stage.output() == ProductKind::PlacedObjects {
+        return None;
+    }
+    key_digest(overrides, stage, seed)
+}
+
 /// Runs `stage`'s kernel with the edits naming it. `upstream` gives the provenance of a finished
 /// stage (for select-and-place, the outcomes of its placements stage).
 pub fn run_kernel<'a>(

@@ -8,6 +8,7 @@
 //! loaded project, placing diagnostics on the recipe file's lines.
 
 pub mod bind;
+pub mod budget;
 mod check;
 pub mod compile;
 pub mod limits;

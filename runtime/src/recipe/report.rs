@@ -1,6 +1,7 @@
 //! Placing the compiler's findings on source lines: one [`Reporter`] per checked file, turning a
 //! field path into the line and column of the value it names.
 
+use super::budget::{BoundedLog, DiagnosticBudget};
 use crate::ops::registry::ParamProblem;
 use crate::project::node::{Locator, Node};
 use crate::project::{Diagnostic, FieldPath, Severity, Stage};
@@ -14,10 +15,12 @@ pub struct RecipeSource<'a> {
     pub tree: Option<&'a Node>,
 }
 
-/// Collects the diagnostics of one file.
+/// Collects the diagnostics of one file, within [`DiagnosticBudget::PER_FILE`].
 pub(super) struct Reporter<'a> {
     source: RecipeSource<'a>,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: BoundedLog<Diagnostic>,
+    /// Whether any error was reported, kept or dropped.
+    any_error: bool,
     /// The tree's path index, built at the first diagnostic, so many diagnostics in one large
     /// file stay linear.
     locator: Option<Locator>,
@@ -27,7 +30,8 @@ impl<'a> Reporter<'a> {
     pub(super) fn new(source: RecipeSource<'a>) -> Reporter<'a> {
         Reporter {
             source,
-            diagnostics: Vec::new(),
+            diagnostics: BoundedLog::new(DiagnosticBudget::PER_FILE),
+            any_error: false,
             locator: None,
         }
     }
@@ -39,6 +43,13 @@ impl<'a> Reporter<'a> {
         message: String,
         expected: String,
     ) {
+        self.any_error |= severity == Severity::Error;
+        let bytes = self.source.file.len() + message.len() + expected.len();
+        if self.diagnostics.is_full() {
+            // Counted as dropped without locating it.
+            self.diagnostics.count_dropped(bytes);
+            return;
+        }
         let (line, column) = match self.source.tree {
             Some(tree) => {
                 let locator = self.locator.get_or_insert_with(|| Locator::new(tree));
@@ -47,7 +58,7 @@ impl<'a> Reporter<'a> {
             }
             None => (1, 1),
         };
-        self.diagnostics.push(Diagnostic {
+        let diagnostic = Diagnostic {
             severity,
             file: self.source.file.to_owned(),
             line,
@@ -55,7 +66,8 @@ impl<'a> Reporter<'a> {
             path,
             message,
             expected,
-        });
+        };
+        self.diagnostics.push(diagnostic, bytes);
     }
 
     pub(super) fn error(&mut self, path: FieldPath, message: String, expected: impl Into<String>) {
@@ -72,13 +84,33 @@ impl<'a> Reporter<'a> {
     }
 
     pub(super) fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
+        self.any_error
     }
 
-    /// Every diagnostic, sorted.
-    pub(super) fn finish(mut self) -> Vec<Diagnostic> {
-        self.diagnostics.sort();
-        self.diagnostics
+    /// Every diagnostic kept, sorted; then, when the budget dropped some, one warning saying how
+    /// many (and how many bytes).
+    pub(super) fn finish(self) -> Vec<Diagnostic> {
+        let (dropped, dropped_bytes) =
+            (self.diagnostics.dropped(), self.diagnostics.dropped_bytes());
+        let budget = self.diagnostics.budget();
+        let mut diagnostics = self.diagnostics.into_items();
+        diagnostics.sort();
+        if dropped > 0 {
+            diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                file: self.source.file.to_owned(),
+                line: 1,
+                column: 1,
+                path: FieldPath::root(),
+                message: format!(
+                    "{dropped} more diagnostics of this file ({dropped_bytes} bytes) were dropped: \
+                     a file reports at most {} diagnostics and {} bytes of them",
+                    budget.max_count, budget.max_bytes
+                ),
+                expected: "the diagnostics above fixed first".to_owned(),
+            });
+        }
+        diagnostics
     }
 
     /// Reports an operator's parameter problems for stage `index`: at the parameter (and the list

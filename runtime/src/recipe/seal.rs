@@ -74,6 +74,9 @@ pub(super) fn order_and_seal(
     }
     check_scopes(recipe, &stages, r);
     check_plan_totals(total_bytes, total_objects, memory_budget_bytes, r);
+    // Input liveness: a stage whose product reaches no output is checked like any other (and
+    // warned about by `structure`) but left out of the plan, so it never runs.
+    retain_live(&mut stages, &recipe.outputs);
     Some(CompiledPlan {
         recipe_id: recipe.id.clone(),
         address_schema: recipe.address_schema,
@@ -81,6 +84,18 @@ pub(super) fn order_and_seal(
         stages,
         outputs: recipe.outputs.clone(),
     })
+}
+
+/// Keeps the stages an output reads, directly or through others (the outputs among them);
+/// execution order lists every reader after what it reads, so one backward pass finds them.
+fn retain_live(stages: &mut Vec<CompiledStage>, outputs: &[u32]) {
+    let mut live: BTreeSet<u32> = outputs.iter().copied().collect();
+    for stage in stages.iter().rev() {
+        if live.contains(&stage.id) {
+            live.extend(stage.dependencies());
+        }
+    }
+    stages.retain(|stage| live.contains(&stage.id));
 }
 
 /// The ids of the stages `stage` reads (family inputs are not stages).

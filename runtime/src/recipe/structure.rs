@@ -66,6 +66,24 @@ pub(super) fn check_structure(
     !r.has_errors()
 }
 
+/// The outputs and every stage they read, directly or not (by id, whatever the graph's shape).
+fn live_stages(recipe: &Recipe) -> BTreeSet<u32> {
+    let mut live: BTreeSet<u32> = BTreeSet::new();
+    let mut pending: Vec<u32> = recipe.outputs.clone();
+    while let Some(id) = pending.pop() {
+        if !live.insert(id) {
+            continue;
+        }
+        for stage in recipe.stages.iter().filter(|s| s.id == id) {
+            pending.extend(stage.inputs.iter().filter_map(|input| match input {
+                StageInput::Stage(read) => Some(*read),
+                StageInput::Named(_) => None,
+            }));
+        }
+    }
+    live
+}
+
 fn check_references(recipe: &Recipe, ids: &BTreeSet<u32>, r: &mut Reporter<'_>) {
     for (index, stage) in recipe.stages.iter().enumerate() {
         for (slot, input) in stage.inputs.iter().enumerate() {
@@ -218,22 +236,20 @@ pub fn find_cycle(recipe: &Recipe) -> Option<Vec<u32>> {
     None
 }
 
+/// Warns about every stage whose product reaches no output, directly or through other stages
+/// (input liveness: the compiled plan leaves such stages out, so they are never run), and every
+/// recipe input no stage reads.
 fn warn_unused(recipe: &Recipe, r: &mut Reporter<'_>) {
-    let read: BTreeSet<u32> = recipe
-        .stages
-        .iter()
-        .flat_map(|s| &s.inputs)
-        .filter_map(|input| match input {
-            StageInput::Stage(id) => Some(*id),
-            StageInput::Named(_) => None,
-        })
-        .collect();
+    let live = live_stages(recipe);
     for (index, stage) in recipe.stages.iter().enumerate() {
-        if !read.contains(&stage.id) && !recipe.outputs.contains(&stage.id) {
+        if !live.contains(&stage.id) {
             r.warning(
                 stage_path(index).field("id"),
-                format!("the product of stage {} is not used", stage.id),
-                "a stage that is an output or read by another stage",
+                format!(
+                    "the product of stage {} is not used (it reaches no output), so the stage is not run",
+                    stage.id
+                ),
+                "a stage that is an output or read by a stage leading to one",
             );
         }
     }

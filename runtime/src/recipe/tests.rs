@@ -114,7 +114,7 @@ fn inputs_are_typed_against_ports() {
         &format!("{SCATTER}\n{}", PLACE.replace("[10]", "[\"family\"]")),
         "20",
         &[
-            "3:stages[0].id: the product of stage 10 is not used",
+            "3:stages[0].id: the product of stage 10 is not used (it reaches no output), so the stage is not run",
             "4:stages[1].inputs[0]: stage 20: input `family` is a Family, but \
              `environment.select-and-place` has no free input port of that type",
         ],
@@ -405,4 +405,56 @@ fn a_mission_the_solver_must_refuse_is_refused_at_compile_time() {
             "3:stages[0].parameters[\"min_npc_cells\"]: stage 5: a 3×2 grid has 6 cells, fewer than the 7 that must admit NPCs",
         ],
     );
+}
+
+/// A recipe with more problems than the per-file budget keeps the first 1000 diagnostics and one
+/// warning counting the rest; it still does not compile (a dropped error is still an error).
+#[test]
+fn a_file_reports_at_most_its_diagnostic_budget() {
+    let unknown: String = (0..1500).map(|i| format!("\"p{i:04}\": 1, ")).collect();
+    let stage = SCATTER.replace("{\"region\"", &format!("{{{unknown}\"region\""));
+    let outcome = compile_text(&recipe_text(&stage, "10"));
+    assert!(outcome.plan.is_none());
+    assert_eq!(
+        outcome.diagnostics.len(),
+        budget::MAX_DIAGNOSTICS_PER_FILE + 1
+    );
+    let errors = outcome.diagnostics.iter().filter(|d| d.is_error()).count();
+    assert_eq!(errors, 1000);
+    let last = outcome
+        .diagnostics
+        .last()
+        .unwrap_or_else(|| panic!("a summary"));
+    assert!(!last.is_error());
+    assert_eq!(
+        last.message,
+        "500 more diagnostics of this file (70500 bytes) were dropped: a file reports at most \
+         1000 diagnostics and 262144 bytes of them"
+    );
+    // Under the budget, nothing is dropped and no summary is added.
+    let few: String = (0..3).map(|i| format!("\"p{i}\": 1, ")).collect();
+    let stage = SCATTER.replace("{\"region\"", &format!("{{{few}\"region\""));
+    let outcome = compile_text(&recipe_text(&stage, "10"));
+    assert_eq!(outcome.diagnostics.len(), 3);
+}
+
+/// A chain that reaches no output (30 → 40) is warned about stage by stage and left out of the
+/// plan; the live stages keep their order and depths.
+#[test]
+fn stages_that_reach_no_output_are_left_out_of_the_plan() {
+    let dead_scatter = SCATTER
+        .replace("id: 10", "id: 30")
+        .replace("{\"region\"", "{\"layer\": 1, \"region\"");
+    let dead_place = PLACE.replace("id: 20", "id: 40").replace("[10]", "[30]");
+    let outcome = check(
+        &format!("{SCATTER}\n{PLACE}\n{dead_scatter}\n{dead_place}"),
+        "20",
+        &[
+            "5:stages[2].id: the product of stage 30 is not used (it reaches no output), so the stage is not run",
+            "6:stages[3].id: the product of stage 40 is not used (it reaches no output), so the stage is not run",
+        ],
+    );
+    let plan = outcome.plan.unwrap_or_else(|| panic!("a plan"));
+    let ids: Vec<(u32, u32)> = plan.stages().iter().map(|s| (s.id(), s.depth())).collect();
+    assert_eq!(ids, [(10, 0), (20, 1)]);
 }

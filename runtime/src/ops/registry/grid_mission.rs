@@ -7,8 +7,8 @@ use super::{
     ParamRange, ParamSet, ParamSpec, ParamType, StageError, StageInputs, StageOutput, StageParams,
 };
 use crate::content::{
-    BoundsM, ChunkRole, Constraint, ConstraintCheck, DrawPurpose, DrawRecord, MissionProduct,
-    ObjectProvenance, Product, ProductKind, StageProvenance,
+    BoundsM, ChunkRole, Constraint, ConstraintCheck, DrawPurpose, DrawRecord, FamilyReads,
+    MissionProduct, ObjectProvenance, Product, ProductKind, StageProvenance,
 };
 use crate::identity::ChildKey;
 use crate::ops::grid_mission::{
@@ -140,6 +140,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        family_reads: FamilyReads::ALL,
         kernel,
     }
 }

@@ -17,9 +17,10 @@ use super::{
     ParamSet, ParamSpec, ParamType, PortKind, StageError, StageInputs, StageOutput, StageParams,
 };
 use crate::content::{
-    Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, FamilyData, ObjectProvenance,
-    ParentRef, Placement, Product, ProductKind, RectM, RejectReason, RejectedCandidate,
-    RejectionProvenance, ScatterLayer, ScatterOutput, ScatterProduct, StageProvenance,
+    Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, FamilyData, FamilyReads,
+    ObjectProvenance, ParentRef, Placement, Product, ProductKind, RectM, RejectReason,
+    RejectedCandidate, RejectionProvenance, ScatterLayer, ScatterOutput, ScatterProduct,
+    StageProvenance,
 };
 use crate::identity::{ChildKey, ScatterId};
 use crate::ops::scatter::address::{DrawSlot, OFFSET_X, OFFSET_Y, PRIORITY, VARIANT};
@@ -156,6 +157,14 @@ pub fn descriptor() -> OperatorDescriptor {
         outline: super::no_outline,
         check,
         scopes,
+        // The kernel draws variants by weight and thins by exclusion radius; heights and
+        // collision radii are the simulation's and the viewport's, never the scatter's.
+        family_reads: FamilyReads {
+            weights: true,
+            exclusion_radii: true,
+            collision_radii: false,
+            heights: false,
+        },
         kernel,
     }
 }

@@ -10,8 +10,8 @@ use super::{
     StageOutput, StageParams,
 };
 use crate::content::{
-    Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, ObjectProvenance, ParentRef,
-    PlacedProduct, Placement, Product, ProductKind, StageProvenance,
+    Constraint, ConstraintCheck, Derivation, DrawPurpose, DrawRecord, FamilyReads,
+    ObjectProvenance, ParentRef, PlacedProduct, Placement, Product, ProductKind, StageProvenance,
 };
 use crate::identity::{ChildKey, ScatterId};
 use crate::ops::select_place::{
@@ -87,6 +87,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        family_reads: FamilyReads::ALL,
         kernel,
     }
 }

@@ -9,8 +9,8 @@ use super::{
     StageOutput, StageParams,
 };
 use crate::content::{
-    Constraint, ConstraintCheck, MissionProduct, ObjectProvenance, PointM, Product, ProductKind,
-    StageProvenance, StreamingProduct,
+    Constraint, ConstraintCheck, FamilyReads, MissionProduct, ObjectProvenance, PointM, Product,
+    ProductKind, StageProvenance, StreamingProduct,
 };
 use crate::identity::ChildKey;
 use crate::ops::streaming::{
@@ -117,6 +117,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        family_reads: FamilyReads::ALL,
         kernel,
     }
 }

@@ -6,8 +6,8 @@ use super::{
     StageParams,
 };
 use crate::content::{
-    BoundsM, Constraint, ConstraintCheck, ObjectProvenance, Product, ProductKind, StageProvenance,
-    StreetBlock,
+    BoundsM, Constraint, ConstraintCheck, FamilyReads, ObjectProvenance, Product, ProductKind,
+    StageProvenance, StreetBlock,
 };
 use crate::identity::ChildKey;
 use crate::ops::street_block::{
@@ -103,6 +103,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        family_reads: FamilyReads::ALL,
         kernel,
     }
 }

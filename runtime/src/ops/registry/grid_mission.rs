@@ -134,12 +134,14 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: &[],
         output: ProductKind::MissionLayout,
         params: PARAMS,
+        presets: super::Presets::NONE,
         locality: Locality::Regional,
         decode,
         estimate,
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        lint: super::no_lint,
         kernel,
     }
 }

@@ -150,12 +150,14 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: PORTS,
         output: ProductKind::Placements,
         params: PARAMS,
+        presets: super::Presets::NONE,
         locality: Locality::FiniteNeighborhood,
         decode,
         estimate,
         outline: super::no_outline,
         check,
         scopes,
+        lint: super::no_lint,
         kernel,
     }
 }

@@ -81,12 +81,14 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: PORTS,
         output: ProductKind::PlacedObjects,
         params: PARAMS,
+        presets: super::Presets::NONE,
         locality: Locality::ObjectLocal,
         decode,
         estimate,
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        lint: super::no_lint,
         kernel,
     }
 }

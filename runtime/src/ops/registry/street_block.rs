@@ -97,12 +97,14 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: &[],
         output: ProductKind::StreetBlock,
         params: PARAMS,
+        presets: super::Presets::NONE,
         locality: Locality::ObjectLocal,
         decode,
         estimate,
         outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        lint: super::no_lint,
         kernel,
     }
 }

@@ -6,6 +6,7 @@
 //! built-in operators explicitly — no static constructors, no discovery — and a registry can be
 //! extended the same way. Saved recipes name operators by id and version, never by address.
 
+mod cell_graphs;
 mod grid_mission;
 pub mod params;
 pub mod presets;

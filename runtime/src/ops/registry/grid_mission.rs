@@ -17,6 +17,8 @@ use crate::ops::grid_mission::{
 };
 use crate::rng::Domain;
 
+use super::cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
+
 /// Typed parameters of a grid-mission stage (the request without its seed).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GridMissionStageParams {
@@ -36,6 +38,8 @@ pub struct GridMissionStageParams {
     pub min_npc_cells: u32,
     /// Attempts before giving up.
     pub max_attempts: u32,
+    /// Minimum steps of the bot path (0: none).
+    pub min_critical_path_steps: u32,
     /// Edge of a grid cell in the world, meters.
     pub cell_size_m: f64,
     /// The chunk library.
@@ -87,6 +91,14 @@ const PARAMS: &[ParamSpec] = &[
         6,
         "Grid height in cells.",
     ),
+    ParamSpec {
+        name: "graph",
+        ty: ParamType::Str,
+        unit: "",
+        range: ParamRange::Choice(GRAPH_NAMES),
+        default: ParamDefault::Optional,
+        doc: "A cell graph whose grid size, objectives, minimum critical path and blocker density fill every parameter the stage leaves out.",
+    },
     int(
         "max_attempts",
         1,
@@ -94,6 +106,14 @@ const PARAMS: &[ParamSpec] = &[
         16,
         "Attempts before the solver gives up.",
     ),
+    ParamSpec {
+        name: "min_critical_path_steps",
+        ty: ParamType::Int,
+        unit: "cells",
+        range: ParamRange::Int { min: 0, max: 4096 },
+        default: ParamDefault::Optional,
+        doc: "Minimum steps of the bot path spawn → objectives → extraction; a shorter layout fails its attempt (absent: none).",
+    },
     int(
         "min_extraction_distance",
         0,
@@ -134,7 +154,10 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: &[],
         output: ProductKind::MissionLayout,
         params: PARAMS,
-        presets: super::Presets::NONE,
+        presets: super::Presets {
+            param: "graph",
+            rows: CELL_GRAPHS,
+        },
         locality: Locality::Regional,
         decode,
         estimate,
@@ -157,6 +180,10 @@ fn decode(set: &ParamSet, _bound: &[&'static str]) -> Result<StageParams, Vec<Pa
             blocker_density_permille: set.u32("blocker_density_permille")?,
             min_npc_cells: set.u32("min_npc_cells")?,
             max_attempts: set.u32("max_attempts")?,
+            min_critical_path_steps: match set.get("min_critical_path_steps") {
+                Some(_) => set.u32("min_critical_path_steps")?,
+                None => 0,
+            },
             cell_size_m: set.float("cell_size_m")?,
             chunks: set.chunks("chunks")?,
         })
@@ -275,6 +302,7 @@ fn kernel(
         blocker_density_permille: p.blocker_density_permille,
         min_npc_cells: p.min_npc_cells,
         max_attempts: p.max_attempts,
+        min_critical_path_steps: p.min_critical_path_steps,
         chunk_library: p.chunks.clone(),
     };
     let layout = solve_mission(&request).map_err(mission_stage_error)?;

@@ -261,3 +261,93 @@ fn a_stage_without_a_profile_keeps_its_parameter_set() {
         );
     }
 }
+
+/// The chunks of the tactical example, as a recipe parameter.
+const TACTICAL_CHUNKS: &str =
+    "\"chunks\": [(\"s\", \"spawn\", false), (\"o\", \"objective\", false), \
+     (\"x\", \"extraction\", false), (\"c\", \"connector\", true), (\"e\", \"encounter\", true), \
+     (\"b\", \"blocker\", false)], \"min_npc_cells\": 0";
+
+fn compile_mission(params: &str) -> CompileOutcome {
+    let text = format!(
+        "Recipe(schema: 1, id: \"s\", address_schema: 1, inputs: {{}},\n\
+         stages: [\n\
+         Stage(id: 1, operator: \"layout.grid-mission\", algorithm: 1, parameters: {{\n\
+         {params}\n\
+         }}),\n\
+         ], outputs: [1])\n"
+    );
+    let (recipe, tree, diagnostics) = read_document::<Recipe>(DocKind::Recipe, FILE, &text);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
+    let source = RecipeSource {
+        file: FILE,
+        tree: tree.as_ref(),
+    };
+    compile(&recipe, &BTreeMap::new(), &Registry::standard(), source)
+}
+
+#[test]
+fn the_five_cell_graphs_are_presets_of_the_grid_mission() {
+    // (graph, width, height, objectives, critical path steps, blocker density ‰)
+    let expect = [
+        ("PCG_Tactical", 6, 5, 3, 8, 150),
+        ("PCG_Stealth", 7, 6, 2, 10, 120),
+        ("PCG_RTST", 8, 6, 4, 12, 100),
+        ("PCG_ARPG", 7, 7, 3, 10, 120),
+        ("PCG_2D", 8, 3, 2, 7, 60),
+    ];
+    for (name, width, height, objectives, steps, density) in expect {
+        let outcome = compile_mission(&format!("\"graph\": \"{name}\", {TACTICAL_CHUNKS}"));
+        assert_eq!(rendered(&outcome), Vec::<String>::new(), "{name}");
+        let plan = outcome.plan.as_ref().unwrap_or_else(|| panic!("{name}"));
+        let StageParams::GridMission(p) = plan.stages()[0].params() else {
+            panic!("{name}")
+        };
+        assert_eq!(
+            (
+                p.width,
+                p.height,
+                p.objectives,
+                p.min_critical_path_steps,
+                p.blocker_density_permille
+            ),
+            (width, height, objectives, steps, density),
+            "{name}"
+        );
+        // Every graph solves, with a bot path at least its minimum.
+        let cancel = CancelToken::new();
+        let context = KernelContext {
+            recipe: "s",
+            stage: 1,
+            seed: 20260523,
+            parallel: false,
+            cancel: &cancel,
+            progress: &|_| {},
+        };
+        let registry = Registry::standard();
+        let op = registry
+            .get("layout.grid-mission", 1)
+            .unwrap_or_else(|| panic!("op"));
+        let output = (op.kernel)(plan.stages()[0].params(), &StageInputs::default(), &context)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let Product::MissionLayout(mission) = &output.product else {
+            panic!("{name}")
+        };
+        assert_eq!(
+            (mission.layout.width, mission.layout.height),
+            (width, height)
+        );
+        assert_eq!(mission.layout.objectives.len(), objectives as usize);
+        assert!(mission.layout.bot_path.len() as u32 - 1 >= steps, "{name}");
+    }
+    // A field the stage gives overrides the graph's.
+    let outcome = compile_mission(&format!(
+        "\"graph\": \"PCG_2D\", \"height\": 4, {TACTICAL_CHUNKS}"
+    ));
+    let plan = outcome.plan.as_ref().unwrap_or_else(|| panic!("override"));
+    let StageParams::GridMission(p) = plan.stages()[0].params() else {
+        panic!("override")
+    };
+    assert_eq!((p.width, p.height), (8, 4));
+}

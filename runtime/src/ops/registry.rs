@@ -7,6 +7,7 @@
 //! extended the same way. Saved recipes name operators by id and version, never by address.
 
 mod cell_graphs;
+pub use cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
 mod grid_mission;
 pub mod params;
 pub mod presets;

@@ -115,6 +115,7 @@ pub fn wants_json(command: &Command) -> bool {
         | Command::Schema { json, .. }
         | Command::Completions { json, .. }
         | Command::Man { json, .. } => *json,
+        Command::Daily(args) => args.json(),
     }
 }
 
@@ -141,6 +142,7 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Verify { .. } => "verify",
         Command::Diff { .. } => "diff",
         Command::Export(_) => "export",
+        Command::Daily(_) => "daily",
         Command::Schema { .. } => "schema",
         Command::Completions { .. } => "completions",
         Command::Man { .. } => "man",

@@ -10,7 +10,7 @@
 //! The runtime reads no file: the caller hands the text (`stagecraft check` reads the folder).
 
 use super::decode::Decoder;
-use super::node::{FieldPath, Locator};
+use super::node::{FieldPath, Locator, Node};
 use super::parse::parse;
 use super::{Diagnostic, Severity};
 use crate::content::ChunkRole;
@@ -38,25 +38,11 @@ pub const CHUNK_LIBRARY_SUFFIX: &str = ".chunks.ron";
 /// Reads and lints the chunk library `file` with text `text`: the library when it has no error,
 /// and every diagnostic (parse, schema and linter), sorted.
 pub fn read_chunk_library(file: &str, text: &str) -> (Option<ChunkLibrary>, Vec<Diagnostic>) {
-    let parsed = parse(text);
-    let mut cx = Decoder::new(file);
-    for error in &parsed.errors {
-        cx.error_at_path(
-            error.span,
-            error.path.clone(),
-            error.message.clone(),
-            error.expected.clone(),
-        );
-    }
-    let Some(root) = parsed.root else {
-        return (None, cx.diagnostics);
-    };
-    let value = <ChunkLibrary as super::decode::Decode>::decode(&root, &mut cx);
-    let mut diagnostics = cx.diagnostics;
-    if let Some(library) = &value {
-        let locator = Locator::new(&root);
+    let (value, root, mut diagnostics) = decode_text::<ChunkLibrary>(file, text);
+    if let (Some(library), Some(root)) = (&value, &root) {
+        let locator = Locator::new(root);
         for (path, message, expected) in lint_chunk_library(library) {
-            let span = locator.deepest_at(&root, &path).span;
+            let span = locator.deepest_at(root, &path).span;
             diagnostics.push(Diagnostic {
                 severity: Severity::Error,
                 file: file.to_owned(),
@@ -71,6 +57,29 @@ pub fn read_chunk_library(file: &str, text: &str) -> (Option<ChunkLibrary>, Vec<
     diagnostics.sort();
     let value = value.filter(|_| !diagnostics.iter().any(Diagnostic::is_error));
     (value, diagnostics)
+}
+
+/// Parses and decodes a data file that is not a project document (no migration): the value, its
+/// tree and the parse and schema diagnostics.
+pub fn decode_text<T: super::decode::Decode>(
+    file: &str,
+    text: &str,
+) -> (Option<T>, Option<Node>, Vec<Diagnostic>) {
+    let parsed = parse(text);
+    let mut cx = Decoder::new(file);
+    for error in &parsed.errors {
+        cx.error_at_path(
+            error.span,
+            error.path.clone(),
+            error.message.clone(),
+            error.expected.clone(),
+        );
+    }
+    let Some(root) = parsed.root else {
+        return (None, None, cx.diagnostics);
+    };
+    let value = T::decode(&root, &mut cx);
+    (value, Some(root), cx.diagnostics)
 }
 
 /// The linter's findings: (field path, message, expected), in row order then library-wide.

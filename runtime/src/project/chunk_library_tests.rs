@@ -119,3 +119,50 @@ fn a_library_that_breaks_a_rule_is_a_located_error() {
     assert_eq!(found.len(), 1);
     assert!(found[0].contains("footprint_x"), "{found:?}");
 }
+
+#[test]
+fn daily_seed_files_round_trip_and_locate_bad_keys() {
+    use crate::project::daily_seeds::*;
+    let mut seeds = DailySeeds::default();
+    let seed = |cell: &str, date: &str, value: u64| DailySeed {
+        cell_id: cell.to_owned(),
+        date_id: date.to_owned(),
+        seed: value,
+        server_signature: "sig".to_owned(),
+        dispatch_utc: "2026-05-23T00:00:00Z".to_owned(),
+    };
+    assert_eq!(
+        seeds.dispatch(seed("PCG_Tactical", "2026-05-23", 424242)),
+        Ok(None)
+    );
+    assert_eq!(seeds.dispatch(seed("PCG_2D", "2026-05-23", 1)), Ok(None));
+    let replaced = seeds.dispatch(seed("PCG_2D", "2026-05-23", 2));
+    assert_eq!(replaced.map(|r| r.map(|r| r.seed)), Ok(Some(1)));
+    let keys: Vec<String> = seeds.seeds.iter().map(DailySeed::key).collect();
+    assert_eq!(keys, ["PCG_2D:2026-05-23", "PCG_Tactical:2026-05-23"]);
+    assert!(seeds.dispatch(seed("a:b", "2026-05-23", 1)).is_err());
+    let text = seeds.to_text();
+    let (read, diagnostics) = read_daily_seeds(DAILY_SEEDS_FILE, &text);
+    assert_eq!(diagnostics, Vec::new());
+    assert_eq!(read.as_ref(), Some(&seeds));
+    let book = seeds.book();
+    assert_eq!(
+        book.get("PCG_Tactical", "2026-05-23").map(|r| r.seed),
+        Some(424242)
+    );
+    // A bad day is an error at its field.
+    let bad = text.replace("date_id: \"2026-05-23\"", "date_id: \"2026-13-01\"");
+    let (read, diagnostics) = read_daily_seeds(DAILY_SEEDS_FILE, &bad);
+    assert!(read.is_none());
+    let found: Vec<String> = diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}: {}", d.line, d.column, d.path, d.message))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "6:22 seeds[0].date_id: \"2026-13-01\" is not a calendar day YYYY-MM-DD",
+            "13:22 seeds[1].date_id: \"2026-13-01\" is not a calendar day YYYY-MM-DD",
+        ]
+    );
+}

@@ -8,6 +8,7 @@ pub mod chunk_library;
 #[cfg(test)]
 mod chunk_library_tests;
 pub(crate) mod codec_macro;
+pub mod daily_seeds;
 pub mod decode;
 pub mod diagnostic;
 pub mod load;

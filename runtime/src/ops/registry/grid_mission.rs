@@ -46,6 +46,25 @@ pub struct GridMissionStageParams {
     pub chunks: Vec<ChunkDefinition>,
 }
 
+impl GridMissionStageParams {
+    /// The solver's request at `seed` (the daily ladder solves it with a dispatched seed).
+    pub fn request(&self, seed: u64) -> MissionRequest {
+        MissionRequest {
+            seed,
+            width: self.width,
+            height: self.height,
+            objective_count: self.objectives,
+            min_extraction_distance: self.min_extraction_distance,
+            min_objective_distance: self.min_objective_distance,
+            blocker_density_permille: self.blocker_density_permille,
+            min_npc_cells: self.min_npc_cells,
+            max_attempts: self.max_attempts,
+            min_critical_path_steps: self.min_critical_path_steps,
+            chunk_library: self.chunks.clone(),
+        }
+    }
+}
+
 const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> ParamSpec {
     ParamSpec {
         name,
@@ -292,19 +311,7 @@ fn kernel(
     let StageParams::GridMission(p) = params else {
         return Err(StageError::foreign_parameters());
     };
-    let request = MissionRequest {
-        seed: context.seed,
-        width: p.width,
-        height: p.height,
-        objective_count: p.objectives,
-        min_extraction_distance: p.min_extraction_distance,
-        min_objective_distance: p.min_objective_distance,
-        blocker_density_permille: p.blocker_density_permille,
-        min_npc_cells: p.min_npc_cells,
-        max_attempts: p.max_attempts,
-        min_critical_path_steps: p.min_critical_path_steps,
-        chunk_library: p.chunks.clone(),
-    };
+    let request = p.request(context.seed);
     let layout = solve_mission(&request).map_err(mission_stage_error)?;
     let objects = layout
         .chunks

@@ -162,8 +162,10 @@ fn dispatch(
         .with_context(|| format!("cannot write {}", project.join(DAILY_SEEDS_FILE).display()))?;
     if json {
         let report = serde_json::json!({
+            "layout": null,
             "record": record_json(&record),
             "replaced": replaced.as_ref().map(record_json),
+            "seeds": seeds.seeds.iter().map(record_json).collect::<Vec<_>>(),
         });
         super::json_out::write_document(out, "daily", &report)?;
     } else {
@@ -192,6 +194,9 @@ fn show(
         .collect();
     if json {
         let report = serde_json::json!({
+            "layout": null,
+            "record": null,
+            "replaced": null,
             "seeds": shown.iter().map(|s| record_json(s)).collect::<Vec<_>>(),
         });
         super::json_out::write_document(out, "daily", &report)?;
@@ -224,8 +229,10 @@ fn generate(
     let record = record.ok_or_else(|| anyhow!("no daily seed for {cell}:{date}"))?;
     if json {
         let report = serde_json::json!({
-            "record": record_json(&record),
             "layout": layout_json(&layout),
+            "record": record_json(&record),
+            "replaced": null,
+            "seeds": [record_json(&record)],
         });
         super::json_out::write_document(out, "daily", &report)?;
     } else {

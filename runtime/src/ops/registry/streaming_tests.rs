@@ -339,7 +339,10 @@ fn the_five_cell_graphs_are_presets_of_the_grid_mission() {
             (width, height)
         );
         assert_eq!(mission.layout.objectives.len(), objectives as usize);
-        assert!(mission.layout.bot_path.len() as u32 > steps, "{name}: ≥ steps + 1 cells");
+        assert!(
+            mission.layout.bot_path.len() as u32 > steps,
+            "{name}: ≥ steps + 1 cells"
+        );
     }
     // A field the stage gives overrides the graph's.
     let outcome = compile_mission(&format!(

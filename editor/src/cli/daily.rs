@@ -329,31 +329,8 @@ pub fn layout_text(record: &DailySeed, layout: &MissionLayout) -> String {
         layout.objectives.len(),
         layout.bot_path.len().saturating_sub(1),
     );
-    text.push_str(&layout_map(layout));
+    text.push_str(&layout.ascii_map());
     text.push_str(&format!("signature {}\n", layout.signature()));
-    text
-}
-
-/// One character per cell, a row per line: S spawn, X extraction, O objective, # blocker,
-/// `*` bot path, `.` other.
-pub fn layout_map(layout: &MissionLayout) -> String {
-    use stagecraft_runtime::content::{ChunkRole, GridCell};
-    let mut text = String::new();
-    for y in 0..layout.height {
-        for x in 0..layout.width {
-            let cell = GridCell::new(x, y);
-            let role = layout.chunk_at(cell).map(|c| c.role);
-            text.push(match role {
-                Some(ChunkRole::Spawn) => 'S',
-                Some(ChunkRole::Extraction) => 'X',
-                Some(ChunkRole::Objective) => 'O',
-                Some(ChunkRole::Blocker) => '#',
-                _ if layout.bot_path.contains(&cell) => '*',
-                _ => '.',
-            });
-        }
-        text.push('\n');
-    }
     text
 }
 

@@ -70,6 +70,8 @@ capture projects/street-block screenshots/editor-shell.png
 capture projects/street-block screenshots/viewport-street-block.png --frame 240
 # The tactical mission: mission cells by role and the streaming rings, with their legend.
 capture projects/tactical-mission screenshots/viewport-tactical-mission.png --tab viewport
+# The tactical mission's daily preview (PCG_Tactical, 2026-05-23, seed 424242).
+capture projects/tactical-mission screenshots/daily-tactical-mission.png --tab daily
 # The pine clearing with its overrides applied (locks, a tombstone, a moved tree, an added rock, an
 # exclusion, a harvested and a regrown tree) and the Viewport's authoring tool row.
 capture projects/pine-clearing screenshots/viewport-pine-clearing.png --tab viewport

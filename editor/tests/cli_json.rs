@@ -120,6 +120,9 @@ fn every_json_document_matches_docs_cli_json() {
     let (bundle, cache, fresh, pages_dir) = (at("bundle"), at("cache"), at("new"), at("man"));
     let (glb, usda, json) = (at("x.glb"), at("x.usda"), at("x.json"));
     let package = at("x.repro.json");
+    let tactical = example("tactical-mission");
+    let tactical = tactical.dir.to_str().expect("utf-8").to_owned();
+    let day = ["--cell", "PCG_Tactical", "--date", "2026-05-23"];
     let runs = [
         ("check", vec!["check", &project, "--json"]),
         ("new", vec!["new", &fresh, "--json"]),
@@ -185,6 +188,20 @@ fn every_json_document_matches_docs_cli_json() {
         (
             "diff",
             vec!["diff", &bundle, &project, "--b-seed", "8", "--json"],
+        ),
+        (
+            "daily",
+            [
+                &["daily", "dispatch", &tactical][..],
+                &day,
+                &["--seed", "424242", "--json"],
+            ]
+            .concat(),
+        ),
+        ("daily", vec!["daily", "show", &tactical, "--json"]),
+        (
+            "daily",
+            [&["daily", "generate", &tactical][..], &day, &["--json"]].concat(),
         ),
         ("completions", vec!["completions", "bash", "--json"]),
         ("man", vec!["man", "--json"]),

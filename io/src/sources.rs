@@ -76,6 +76,23 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     Ok(sources)
 }
 
+/// The chunk library files `chunks/*.chunks.ron` of the project in `dir`, read as
+/// [`read_sources`] reads documents (unreadable files recorded with why). They are not project
+/// documents: `stagecraft check` lints them beside the project.
+pub fn read_chunk_libraries(dir: &Path) -> ProjectSources {
+    use stagecraft_runtime::project::chunk_library::{CHUNK_LIBRARY_FOLDER, CHUNK_LIBRARY_SUFFIX};
+    let mut sources = ProjectSources::default();
+    let roots = DocumentRoots::of_project(dir);
+    read_folder(
+        dir,
+        CHUNK_LIBRARY_FOLDER,
+        CHUNK_LIBRARY_SUFFIX,
+        &roots,
+        &mut sources,
+    );
+    sources
+}
+
 /// The project folder must exist and be a folder; anything else is an error naming it.
 /// The family files in asset folder `asset_path` of the project in `dir`, read as
 /// [`read_sources`] reads them (a refused folder gives nothing; unreadable files are recorded),

@@ -116,6 +116,7 @@ pub fn wants_json(command: &Command) -> bool {
         | Command::Schema { json, .. }
         | Command::Completions { json, .. }
         | Command::Man { json, .. } => *json,
+        Command::Daily(args) => args.json(),
     }
 }
 
@@ -143,6 +144,7 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Diff { .. } => "diff",
         Command::Export(_) => "export",
         Command::Repro(_) => "repro",
+        Command::Daily(_) => "daily",
         Command::Schema { .. } => "schema",
         Command::Completions { .. } => "completions",
         Command::Man { .. } => "man",

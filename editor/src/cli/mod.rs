@@ -16,6 +16,7 @@ use stagecraft_runtime::project::{LoadedProject, ProjectSources};
 pub mod check;
 pub mod completions;
 pub mod cook;
+pub mod daily;
 pub mod diff;
 pub mod export;
 pub mod fmt;
@@ -343,6 +344,9 @@ pub enum Command {
     /// Export a cooked bundle for engines: glTF 2.0 binary (instanced preview shapes, street
     /// surfaces, identities in the extras) or a USD ASCII layer (a PointInstancer per family).
     Export(export::ExportArgs),
+    /// The daily-seed ladder: dispatch a seed for a cell and UTC day, show the project's
+    /// seeds, or solve a day's mission with its seed.
+    Daily(daily::DailyArgs),
     /// Compare two generations by persistent identity: projects (generated here) or cooked
     /// bundles. Exit 0 when equal, 1 when they differ, 2 on an error.
     Diff {
@@ -538,6 +542,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
         Command::Verify { dir, json } => verify::verify(dir, *json, out),
         Command::Export(args) => export::export(args, out),
         Command::Repro(args) => repro::repro(args, out),
+        Command::Daily(args) => daily::daily(args, out),
         Command::Diff {
             a,
             b,

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use stagecraft_runtime::ops::registry::{ParamDefault, Registry};
+use stagecraft_runtime::ops::registry::{ParamDefault, Preset, Presets, Registry};
 
 /// `stagecraft ops --markdown`: the operator sections of `docs/format.md`, one per operator with
 /// its ports and a parameter table (type, unit, range, default, meaning).
@@ -49,8 +49,39 @@ pub fn markdown() -> String {
                 cell(p.doc)
             ));
         }
+        text.push_str(&presets_markdown(&op.presets));
     }
     text
+}
+
+/// The table of an operator's named presets (empty when it has none).
+fn presets_markdown(presets: &Presets) -> String {
+    if presets.rows.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "\nPresets, chosen by `{}`; a parameter the stage gives overrides the preset's:\n\n| preset | values | meaning |\n| --- | --- | --- |\n",
+        presets.param
+    );
+    for preset in presets.rows {
+        text.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            preset.name,
+            cell(&preset_values(preset)),
+            cell(preset.doc)
+        ));
+    }
+    text
+}
+
+/// A preset's values as `name: value` pairs.
+fn preset_values(preset: &Preset) -> String {
+    preset
+        .values
+        .iter()
+        .map(|(name, value)| format!("`{name}`: {}", value.describe()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A table cell: pipes escaped so a doc line cannot break the table.
@@ -81,6 +112,11 @@ pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
                         "range": p.range.describe(),
                         "default": default_text(&p.default),
                         "doc": p.doc,
+                    })).collect::<Vec<_>>(),
+                    "presets": op.presets.rows.iter().map(|preset| serde_json::json!({
+                        "name": preset.name,
+                        "doc": preset.doc,
+                        "values": preset_values(preset),
                     })).collect::<Vec<_>>(),
                 })
             })

@@ -6,6 +6,7 @@
 pub mod authoring;
 pub mod crossing_rows;
 pub mod crossings;
+pub mod daily;
 pub mod diagnostics;
 pub mod diff;
 pub mod diff_rows;
@@ -59,11 +60,13 @@ pub enum Tab {
     /// The signalled crossings: each crosswalk's signal, gate, phases and queues; groups,
     /// queries and the liveness guard, plotted over the frames.
     Crossings,
+    /// A day's mission previewed with its dispatched seed.
+    Daily,
 }
 
 impl Tab {
     /// Every tab, in the order the command line lists them.
-    pub const ALL: [Tab; 11] = [
+    pub const ALL: [Tab; 12] = [
         Tab::Project,
         Tab::Inspector,
         Tab::Diagnostics,
@@ -75,10 +78,11 @@ impl Tab {
         Tab::Motion,
         Tab::Diff,
         Tab::Crossings,
+        Tab::Daily,
     ];
 
     /// The names `--tab` accepts, in [`Tab::ALL`] order.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "project",
         "inspector",
         "diagnostics",
@@ -90,6 +94,7 @@ impl Tab {
         "motion",
         "diff",
         "crossings",
+        "daily",
     ];
 
     /// The tab called `name` on the command line.
@@ -131,6 +136,8 @@ pub struct Panels {
     pub diff: diff::DiffPanel,
     /// The Crossings tab.
     pub crossings: crossings::CrossingsPanel,
+    /// The Daily tab.
+    pub daily: daily::DailyPanel,
 }
 
 impl Panels {
@@ -148,6 +155,7 @@ impl Panels {
             motion: motion::MotionPanel::new(preview.clone()),
             diff: diff::DiffPanel::new(preview.clone()),
             crossings: crossings::CrossingsPanel::new(preview.clone()),
+            daily: Default::default(),
         }
     }
 
@@ -198,6 +206,7 @@ impl Panels {
             Tab::Motion => &mut self.motion,
             Tab::Diff => &mut self.diff,
             Tab::Crossings => &mut self.crossings,
+            Tab::Daily => &mut self.daily,
         }
     }
 }
@@ -233,6 +242,7 @@ fn layout_with(left_share: f32, viewport_share: f32) -> DockState<Tab> {
             Tab::Population,
             Tab::Motion,
             Tab::Diff,
+            Tab::Daily,
         ],
     );
     let [inspector, _project] = surface.split_above(inspector, 0.22, vec![Tab::Project]);

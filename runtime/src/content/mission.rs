@@ -150,6 +150,27 @@ impl MissionLayout {
             .and_then(|index| self.chunks.get(index))
     }
 
+    /// One character per cell, a row per line: `S` spawn, `X` extraction, `O` objective, `#`
+    /// blocker, `*` the bot path, `.` any other cell.
+    pub fn ascii_map(&self) -> String {
+        let mut text = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let cell = GridCell::new(x, y);
+                text.push(match self.chunk_at(cell).map(|c| c.role) {
+                    Some(ChunkRole::Spawn) => 'S',
+                    Some(ChunkRole::Extraction) => 'X',
+                    Some(ChunkRole::Objective) => 'O',
+                    Some(ChunkRole::Blocker) => '#',
+                    _ if self.bot_path.contains(&cell) => '*',
+                    _ => '.',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
     /// A canonical text signature spanning seed, attempt, spawn, extraction, every objective and
     /// every chunk's cell, role, blocking flag and chunk id; equal layouts have equal signatures.
     pub fn signature(&self) -> String {

@@ -99,6 +99,13 @@ pub enum Constraint {
         /// The budget in megabytes.
         budget_mb: u64,
     },
+    /// The whole HLOD donut, before pruning, fits the budget (fails when cells were pruned).
+    HlodDemandWithinBudget {
+        /// Megabytes the unpruned donut needs.
+        requested_mb: u64,
+        /// The budget in megabytes.
+        budget_mb: u64,
+    },
 }
 
 /// The result of checking one constraint.

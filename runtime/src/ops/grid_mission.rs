@@ -17,7 +17,7 @@
 //! Steps of one attempt, each failure a typed [`AttemptFailure`]: spawn and extraction (rejected when
 //! closer than the minimum Manhattan distance); objectives; `floor(area × density‰ / 1000)` blocker
 //! draws, each kept only if spawn → objectives → extraction stays reachable; chunk choice for every
-//! cell; the NPC-placement minimum. The bot path is a BFS over 4-neighbours (east, west, south,
+//! cell; the NPC-placement minimum; the minimum critical path length (steps of the bot path). The bot path is a BFS over 4-neighbours (east, west, south,
 //! north order) with blockers as walls, chained through the waypoints.
 
 mod daily;
@@ -94,6 +94,9 @@ pub struct MissionRequest {
     pub min_npc_cells: u32,
     /// Attempts before giving up, `1..=64`.
     pub max_attempts: u32,
+    /// Minimum critical path length: steps of the bot path spawn → objectives → extraction
+    /// (0: no minimum). A shorter layout fails its attempt.
+    pub min_critical_path_steps: u32,
     /// The chunks to build from, in authored order.
     pub chunk_library: Vec<ChunkDefinition>,
 }
@@ -118,6 +121,14 @@ pub enum AttemptFailure {
     /// The layout is not playable.
     #[error("unplayable: {0}")]
     Unplayable(PlayabilityFailure),
+    /// The bot path is shorter than the minimum critical path length.
+    #[error("the critical path is {steps} steps, below the minimum {minimum}")]
+    CriticalPathTooShort {
+        /// Steps of the bot path.
+        steps: u32,
+        /// The minimum.
+        minimum: u32,
+    },
     /// Too few cells admit NPCs.
     #[error("{found} cells admit NPCs, below the minimum {required}")]
     NotEnoughNpcCells {
@@ -327,6 +338,13 @@ fn solve_attempt(
         Ok(path) => path,
         Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
     };
+    let steps = u32::try_from(bot_path.len().saturating_sub(1)).unwrap_or(u32::MAX);
+    if steps < request.min_critical_path_steps {
+        return Ok(Err(AttemptFailure::CriticalPathTooShort {
+            steps,
+            minimum: request.min_critical_path_steps,
+        }));
+    }
     Ok(Ok(MissionLayout {
         seed: request.seed,
         attempt,

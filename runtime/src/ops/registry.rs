@@ -6,11 +6,15 @@
 //! built-in operators explicitly — no static constructors, no discovery — and a registry can be
 //! extended the same way. Saved recipes name operators by id and version, never by address.
 
+mod cell_graphs;
+pub use cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
 mod grid_mission;
 pub mod params;
+pub mod presets;
 mod scatter;
 mod select_place;
 mod streaming;
+mod streaming_profiles;
 mod street_block;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,9 +23,11 @@ use thiserror::Error;
 
 pub use grid_mission::GridMissionStageParams;
 pub use params::{ParamDefault, ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType};
+pub use presets::{Preset, PresetValue, Presets};
 pub use scatter::{scatter_in_chunks, scatter_kernel_with, LayerCells, ScatterStageParams};
 pub use select_place::SelectPlaceStageParams;
 pub use streaming::StreamingStageParams;
+pub use streaming_profiles::{sanitize_profile, SanitizedProfile, STREAMING_PROFILES};
 
 use crate::content::{
     BoundsM, Derivation, FamilyData, FamilyReads, ObjectProvenance, Product, ProductKind,
@@ -292,6 +298,10 @@ pub type CheckFn = fn(&StageParams, &InputOutlines<'_>) -> Vec<ParamProblem>;
 /// typed parameters and what its inputs hold at compile time. Two stages of a project that share
 /// one would emit identical identities (and draws), so that is an admission error.
 pub type ScopesFn = fn(&StageParams, &InputOutlines<'_>) -> Vec<(u32, u32)>;
+/// What the operator repairs in checked parameters rather than refuses (clamped values, forced
+/// orderings): reported as located warnings, the decoder applies the same repairs. Problems name
+/// their parameter.
+pub type LintFn = fn(&ParamSet) -> Vec<ParamProblem>;
 /// Runs the operator.
 pub type KernelFn =
     fn(&StageParams, &StageInputs<'_>, &KernelContext<'_>) -> Result<StageOutput, StageError>;
@@ -311,6 +321,8 @@ pub struct OperatorDescriptor {
     pub output: ProductKind,
     /// The parameter schema.
     pub params: &'static [ParamSpec],
+    /// Named presets of the parameters ([`Presets::NONE`] for most operators).
+    pub presets: Presets,
     /// The locality contract.
     pub locality: Locality,
     /// Typed-parameter decoder.
@@ -326,8 +338,21 @@ pub struct OperatorDescriptor {
     /// The variant fields of a bound family its kernel reads: a family enters the stage's cache
     /// key only through them (`FamilyReads::ALL` for an operator reading no family).
     pub family_reads: FamilyReads,
+    /// What it repairs and warns about rather than refuses.
+    pub lint: LintFn,
     /// The kernel.
     pub kernel: KernelFn,
+}
+
+impl OperatorDescriptor {
+    /// Checks a stage's given parameters against the schema, after filling in the chosen
+    /// preset's values (see [`presets`]).
+    pub fn check_params(
+        &self,
+        given: &BTreeMap<String, crate::project::ParamValue>,
+    ) -> Result<ParamSet, Vec<ParamProblem>> {
+        ParamSet::check(self.params, &self.presets.apply(given))
+    }
 }
 
 /// A registry cannot accept a descriptor.
@@ -510,6 +535,11 @@ pub fn no_check(_params: &StageParams, _inputs: &InputOutlines<'_>) -> Vec<Param
     Vec::new()
 }
 
+/// A [`LintFn`] for operators that repair nothing.
+pub fn no_lint(_set: &ParamSet) -> Vec<ParamProblem> {
+    Vec::new()
+}
+
 /// Converts a length in meters to lattice units (rounded to nearest), checking that it is finite
 /// and fits comfortably in `i64`.
 pub(crate) fn meters_to_lattice(value_m: f64, unit_m: f64) -> Option<i64> {
@@ -517,5 +547,7 @@ pub(crate) fn meters_to_lattice(value_m: f64, unit_m: f64) -> Option<i64> {
     (units.is_finite() && units.abs() < 1e15).then_some(units as i64)
 }
 
+#[cfg(test)]
+mod streaming_tests;
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,11 @@
 //! touches the file system: the caller hands it file texts ([`ProjectSources`]) and writes the
 //! canonical texts it returns.
 
+pub mod chunk_library;
+#[cfg(test)]
+mod chunk_library_tests;
 pub(crate) mod codec_macro;
+pub mod daily_seeds;
 pub mod decode;
 pub mod diagnostic;
 pub mod load;

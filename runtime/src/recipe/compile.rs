@@ -21,7 +21,7 @@ use super::report::{stage_path, RecipeSource, Reporter};
 use super::seal::{order_and_seal, Resolved};
 use super::structure::check_structure;
 use crate::content::{FamilyData, FamilyVariant};
-use crate::ops::registry::{OperatorDescriptor, ParamSet, PortKind, Registry};
+use crate::ops::registry::{OperatorDescriptor, PortKind, Registry};
 use crate::project::{AssetFamily, Diagnostic, FieldPath, Recipe, RecipeInput, Stage, StageInput};
 
 /// The result of compiling: a plan when there is no error, and every diagnostic.
@@ -114,7 +114,7 @@ fn resolve_stage(
     if ok && stage_binding.report_missing_required_port(&bound, &path, r) {
         ok = false;
     }
-    let param_set = match ParamSet::check(operator.params, &stage.parameters) {
+    let param_set = match operator.check_params(&stage.parameters) {
         Ok(set) => set,
         Err(problems) => {
             r.param_problems(index, stage, &ports, problems);
@@ -123,7 +123,10 @@ fn resolve_stage(
     };
     let port_names: Vec<&'static str> = bound.iter().map(|b| b.port).collect();
     let params = match (operator.decode)(&param_set, &port_names) {
-        Ok(params) => params,
+        Ok(params) => {
+            r.param_warnings(index, stage, &ports, (operator.lint)(&param_set));
+            params
+        }
         Err(problems) => {
             r.param_problems(index, stage, &ports, problems);
             return None;

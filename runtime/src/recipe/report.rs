@@ -123,6 +123,29 @@ impl<'a> Reporter<'a> {
         ports: &[(&'static str, usize)],
         problems: Vec<ParamProblem>,
     ) {
+        self.place_param_problems(Severity::Error, index, stage, ports, problems);
+    }
+
+    /// Reports what an operator repaired in stage `index`'s parameters, placed as
+    /// [`Reporter::param_problems`] places errors.
+    pub(super) fn param_warnings(
+        &mut self,
+        index: usize,
+        stage: &Stage,
+        ports: &[(&'static str, usize)],
+        warnings: Vec<ParamProblem>,
+    ) {
+        self.place_param_problems(Severity::Warning, index, stage, ports, warnings);
+    }
+
+    fn place_param_problems(
+        &mut self,
+        severity: Severity,
+        index: usize,
+        stage: &Stage,
+        ports: &[(&'static str, usize)],
+        problems: Vec<ParamProblem>,
+    ) {
         let params_path = stage_path(index).field("parameters");
         for problem in problems {
             let port_slot = ports
@@ -140,7 +163,8 @@ impl<'a> Reporter<'a> {
             } else {
                 params_path.clone()
             };
-            self.error(
+            self.push(
+                severity,
                 target,
                 format!("stage {}: {}", stage.id, problem.message),
                 problem.expected,

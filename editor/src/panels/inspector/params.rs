@@ -11,8 +11,7 @@ use std::sync::OnceLock;
 
 use egui::{DragValue, Response, RichText, Ui};
 use stagecraft_runtime::ops::registry::{
-    OperatorDescriptor, ParamDefault, ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType,
-    Registry,
+    OperatorDescriptor, ParamDefault, ParamProblem, ParamRange, ParamSpec, ParamType, Registry,
 };
 use stagecraft_runtime::project::{ParamValue, PathSeg};
 
@@ -31,7 +30,7 @@ pub fn problems(
     parameters: &BTreeMap<String, ParamValue>,
 ) -> BTreeMap<String, Vec<ParamProblem>> {
     let mut by_name: BTreeMap<String, Vec<ParamProblem>> = BTreeMap::new();
-    if let Err(found) = ParamSet::check(op.params, parameters) {
+    if let Err(found) = op.check_params(parameters) {
         for problem in found {
             by_name
                 .entry(problem.field.clone())
@@ -200,6 +199,9 @@ fn initial_value(spec: &ParamSpec) -> ParamValue {
         (ParamType::Int, _) => ParamValue::Int(0),
         (ParamType::Float, ParamRange::Float { min, .. }) => ParamValue::Float(min.max(0.0)),
         (ParamType::Float, _) => ParamValue::Float(0.0),
+        (ParamType::Str, ParamRange::Choice(names)) => {
+            ParamValue::Str(names.first().copied().unwrap_or_default().to_owned())
+        }
         (ParamType::Str, _) => ParamValue::Str(String::new()),
         (ParamType::Rect, _) => ParamValue::Tuple(vec![ParamValue::Int(0); 4]),
         (ParamType::Point, _) => ParamValue::Tuple(vec![ParamValue::Float(0.0); 2]),
@@ -228,11 +230,32 @@ fn typed_ui(ui: &mut Ui, salt: egui::Id, spec: &ParamSpec, value: &mut ParamValu
         (ParamType::Float, value @ (ParamValue::Float(_) | ParamValue::Int(_))) => {
             float_ui(ui, spec, value)
         }
-        (ParamType::Str, ParamValue::Str(text)) => {
-            ui.add(egui::TextEdit::singleline(text).desired_width(160.0))
-        }
+        (ParamType::Str, ParamValue::Str(text)) => match spec.range {
+            ParamRange::Choice(names) => choice_ui(ui, salt, names, text),
+            _ => ui.add(egui::TextEdit::singleline(text).desired_width(160.0)),
+        },
         (_, value) => param_ui(ui, salt, value),
     }
+}
+
+/// A choice among names (an operator's presets): a combo box; one pick is one change.
+fn choice_ui(ui: &mut Ui, salt: egui::Id, names: &[&str], text: &mut String) -> Response {
+    let mut changed = false;
+    let mut response = egui::ComboBox::from_id_salt(salt)
+        .selected_text(text.as_str())
+        .show_ui(ui, |ui| {
+            for name in names {
+                if ui.selectable_label(text == name, *name).clicked() && text != name {
+                    *text = (*name).to_owned();
+                    changed = true;
+                }
+            }
+        })
+        .response;
+    if changed {
+        response.mark_changed();
+    }
+    response
 }
 
 /// A number parameter (an integer given for it stays an integer until the number changes).
@@ -334,7 +357,7 @@ mod tests {
         let too_big = match spec.range {
             ParamRange::Int { max, .. } => ParamValue::Int(max.saturating_add(1)),
             ParamRange::Float { max, .. } => ParamValue::Float(max * 2.0 + 1.0),
-            ParamRange::Any => unreachable!("ranged"),
+            ParamRange::Any | ParamRange::Choice(_) => unreachable!("ranged"),
         };
         let mut parameters = BTreeMap::new();
         parameters.insert(spec.name.to_owned(), too_big);

@@ -37,6 +37,7 @@ fn tactical(seed: u64) -> MissionRequest {
         blocker_density_permille: 150,
         min_npc_cells: 8,
         max_attempts: 16,
+        min_critical_path_steps: 0,
         chunk_library: library(),
     }
 }
@@ -457,5 +458,50 @@ fn daily_ids_are_validated() {
     assert!(matches!(
         daily_key("", "2026-05-23"),
         Err(DailyError::CellId { .. })
+    ));
+}
+
+#[test]
+fn the_minimum_critical_path_is_enforced() {
+    // Seed by seed: a minimum one step above the free layout's bot path rejects that attempt and
+    // the layout found instead has a bot path at least that long.
+    let mut retried = 0;
+    for seed in 0..12 {
+        let free = solve(&tactical(seed));
+        let steps = free.bot_path.len() as u32 - 1;
+        assert!(
+            steps >= 5,
+            "spawn x = 0 and extraction x = 5 are ≥ 5 steps apart"
+        );
+        let request = MissionRequest {
+            min_critical_path_steps: steps + 1,
+            max_attempts: MAX_ATTEMPTS,
+            ..tactical(seed)
+        };
+        match solve_mission(&request) {
+            Ok(layout) => {
+                assert!(layout.attempt > free.attempt, "seed {seed}");
+                assert!(layout.bot_path.len() as u32 - 1 > steps, "seed {seed}");
+                check_layout(&request, &layout);
+                retried += 1;
+            }
+            Err(MissionError::Unsolved { attempts }) => assert!(attempts
+                .iter()
+                .any(|a| matches!(a, AttemptFailure::CriticalPathTooShort { .. }))),
+            Err(other) => panic!("{other}"),
+        }
+    }
+    assert!(retried > 0);
+    // No 6×5 layout has a 500-step critical path: every attempt says why.
+    let impossible = MissionRequest {
+        min_critical_path_steps: 500,
+        max_attempts: 4,
+        ..tactical(3)
+    };
+    assert!(matches!(
+        solve_mission(&impossible),
+        Err(MissionError::Unsolved { attempts })
+            if attempts.len() == 4
+                && attempts.iter().all(|a| matches!(a, AttemptFailure::CriticalPathTooShort { minimum: 500, .. }))
     ));
 }

@@ -17,6 +17,8 @@ use crate::ops::grid_mission::{
 };
 use crate::rng::Domain;
 
+use super::cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
+
 /// Typed parameters of a grid-mission stage (the request without its seed).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GridMissionStageParams {
@@ -36,10 +38,31 @@ pub struct GridMissionStageParams {
     pub min_npc_cells: u32,
     /// Attempts before giving up.
     pub max_attempts: u32,
+    /// Minimum steps of the bot path (0: none).
+    pub min_critical_path_steps: u32,
     /// Edge of a grid cell in the world, meters.
     pub cell_size_m: f64,
     /// The chunk library.
     pub chunks: Vec<ChunkDefinition>,
+}
+
+impl GridMissionStageParams {
+    /// The solver's request at `seed` (the daily ladder solves it with a dispatched seed).
+    pub fn request(&self, seed: u64) -> MissionRequest {
+        MissionRequest {
+            seed,
+            width: self.width,
+            height: self.height,
+            objective_count: self.objectives,
+            min_extraction_distance: self.min_extraction_distance,
+            min_objective_distance: self.min_objective_distance,
+            blocker_density_permille: self.blocker_density_permille,
+            min_npc_cells: self.min_npc_cells,
+            max_attempts: self.max_attempts,
+            min_critical_path_steps: self.min_critical_path_steps,
+            chunk_library: self.chunks.clone(),
+        }
+    }
 }
 
 const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> ParamSpec {
@@ -87,6 +110,14 @@ const PARAMS: &[ParamSpec] = &[
         6,
         "Grid height in cells.",
     ),
+    ParamSpec {
+        name: "graph",
+        ty: ParamType::Str,
+        unit: "",
+        range: ParamRange::Choice(GRAPH_NAMES),
+        default: ParamDefault::Optional,
+        doc: "A cell graph whose grid size, objectives, minimum critical path and blocker density fill every parameter the stage leaves out.",
+    },
     int(
         "max_attempts",
         1,
@@ -94,6 +125,14 @@ const PARAMS: &[ParamSpec] = &[
         16,
         "Attempts before the solver gives up.",
     ),
+    ParamSpec {
+        name: "min_critical_path_steps",
+        ty: ParamType::Int,
+        unit: "cells",
+        range: ParamRange::Int { min: 0, max: 4096 },
+        default: ParamDefault::Optional,
+        doc: "Minimum steps of the bot path spawn → objectives → extraction; a shorter layout fails its attempt (absent: none).",
+    },
     int(
         "min_extraction_distance",
         0,
@@ -134,6 +173,10 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: &[],
         output: ProductKind::MissionLayout,
         params: PARAMS,
+        presets: super::Presets {
+            param: "graph",
+            rows: CELL_GRAPHS,
+        },
         locality: Locality::Regional,
         decode,
         estimate,
@@ -141,6 +184,7 @@ pub fn descriptor() -> OperatorDescriptor {
         check: super::no_check,
         scopes: super::no_scopes,
         family_reads: FamilyReads::ALL,
+        lint: super::no_lint,
         kernel,
     }
 }
@@ -156,6 +200,10 @@ fn decode(set: &ParamSet, _bound: &[&'static str]) -> Result<StageParams, Vec<Pa
             blocker_density_permille: set.u32("blocker_density_permille")?,
             min_npc_cells: set.u32("min_npc_cells")?,
             max_attempts: set.u32("max_attempts")?,
+            min_critical_path_steps: match set.get("min_critical_path_steps") {
+                Some(_) => set.u32("min_critical_path_steps")?,
+                None => 0,
+            },
             cell_size_m: set.float("cell_size_m")?,
             chunks: set.chunks("chunks")?,
         })
@@ -264,18 +312,7 @@ fn kernel(
     let StageParams::GridMission(p) = params else {
         return Err(StageError::foreign_parameters());
     };
-    let request = MissionRequest {
-        seed: context.seed,
-        width: p.width,
-        height: p.height,
-        objective_count: p.objectives,
-        min_extraction_distance: p.min_extraction_distance,
-        min_objective_distance: p.min_objective_distance,
-        blocker_density_permille: p.blocker_density_permille,
-        min_npc_cells: p.min_npc_cells,
-        max_attempts: p.max_attempts,
-        chunk_library: p.chunks.clone(),
-    };
+    let request = p.request(context.seed);
     let layout = solve_mission(&request).map_err(mission_stage_error)?;
     let objects = layout
         .chunks

@@ -86,6 +86,8 @@ pub enum ParamRange {
         /// Largest allowed.
         max: f64,
     },
+    /// A string that is one of these names (the names of an operator's presets).
+    Choice(&'static [&'static str]),
 }
 
 impl ParamRange {
@@ -95,6 +97,7 @@ impl ParamRange {
             ParamRange::Any => "any".to_owned(),
             ParamRange::Int { min, max } => format!("{min}..={max}"),
             ParamRange::Float { min, max } => format!("{min:?}..={max:?}"),
+            ParamRange::Choice(names) => format!("one of: {}", names.join(", ")),
         }
     }
 }
@@ -403,7 +406,12 @@ fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamPr
             other => Err(wrong(other)),
         },
         ParamType::Str => match value {
-            ParamValue::Str(_) => Ok(value.clone()),
+            ParamValue::Str(text) => match spec.range {
+                ParamRange::Choice(names) if !names.contains(&text.as_str()) => {
+                    Err(out_of_range(format!("\"{text}\"")))
+                }
+                _ => Ok(value.clone()),
+            },
             other => Err(wrong(other)),
         },
         ParamType::Int => match value {

@@ -151,6 +151,7 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: PORTS,
         output: ProductKind::Placements,
         params: PARAMS,
+        presets: super::Presets::NONE,
         locality: Locality::FiniteNeighborhood,
         decode,
         estimate,
@@ -165,6 +166,7 @@ pub fn descriptor() -> OperatorDescriptor {
             collision_radii: false,
             heights: false,
         },
+        lint: super::no_lint,
         kernel,
     }
 }

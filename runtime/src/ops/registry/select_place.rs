@@ -81,6 +81,7 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: PORTS,
         output: ProductKind::PlacedObjects,
         params: PARAMS,
+        presets: super::Presets::NONE,
         locality: Locality::ObjectLocal,
         decode,
         estimate,
@@ -88,6 +89,7 @@ pub fn descriptor() -> OperatorDescriptor {
         check: super::no_check,
         scopes: super::no_scopes,
         family_reads: FamilyReads::ALL,
+        lint: super::no_lint,
         kernel,
     }
 }

@@ -1,8 +1,15 @@
 //! The `streaming.plan` descriptor: loaded ring, HLOD donut and budget pruning around an observer.
 //!
+//! A stage may name a launch profile (`profile`, see [`super::streaming_profiles`]); the parameters
+//! it gives override the profile's field by field. Out-of-range cell sizes and radii, an HLOD ring
+//! inside the loaded ring and a high-detail profile off 50 m cells are repaired, each a located
+//! warning (`lint`), never an error. The stage's provenance says whether the whole donut fitted
+//! the budget before pruning (`HlodDemandWithinBudget`).
+//!
 //! The observer is the `observer_m` parameter, or — when a mission layout is bound to `observer` —
 //! the centre of that layout's spawn cell (see [`MissionProduct::cell_center_m`]).
 
+use super::streaming_profiles::{sanitize_profile, PROFILE_NAMES, STREAMING_PROFILES};
 use super::{
     Capacity, FailureKind, InputPort, KernelContext, Locality, OperatorDescriptor, ParamDefault,
     ParamProblem, ParamRange, ParamSet, ParamSpec, ParamType, PortKind, StageError, StageInputs,
@@ -13,15 +20,17 @@ use crate::content::{
     ProductKind, StageProvenance, StreamingProduct,
 };
 use crate::identity::ChildKey;
-use crate::ops::streaming::{
-    plan_streaming, StreamingError, StreamingProfile, MAX_RING_RADIUS_CELLS,
-};
+use crate::ops::streaming::{plan_streaming, StreamingError, StreamingProfile};
 
 /// Typed parameters of a streaming-plan stage.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StreamingStageParams {
-    /// The streaming profile.
+    /// The streaming profile, sanitized.
     pub profile: StreamingProfile,
+    /// The HLOD layer asset path (authoring metadata: a soft reference nothing loads).
+    pub hlod_layer: Option<String>,
+    /// Whether the profile is a high-detail map.
+    pub high_detail: bool,
     /// The authored observer position (absent when it comes from an input).
     pub observer_m: Option<PointM>,
 }
@@ -33,17 +42,25 @@ const PORTS: &[InputPort] = &[InputPort {
     doc: "A mission layout whose spawn cell centre is the observer.",
 }];
 
+/// Largest radius the schema accepts; sanitizing clamps to [`MAX_RING_RADIUS_CELLS`].
+const RADIUS_SCHEMA_MAX: i64 = 1 << 20;
+
 const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "cell_size_m",
         ty: ParamType::Float,
         unit: "m",
-        range: ParamRange::Float {
-            min: 1.0,
-            max: 10_000.0,
-        },
+        range: ParamRange::Float { min: 0.0, max: 1e9 },
         default: ParamDefault::Float(50.0),
-        doc: "Edge of a streaming cell.",
+        doc: "Edge of a streaming cell; clamped to 1..=10000 m, pinned to 50 m on a high-detail profile (warnings).",
+    },
+    ParamSpec {
+        name: "high_detail",
+        ty: ParamType::Bool,
+        unit: "",
+        range: ParamRange::Any,
+        default: ParamDefault::Optional,
+        doc: "A high-detail map: its cells are pinned to 50 m (absent: false).",
     },
     ParamSpec {
         name: "hlod_budget_mb",
@@ -55,6 +72,14 @@ const PARAMS: &[ParamSpec] = &[
         },
         default: ParamDefault::Int(96),
         doc: "HLOD memory budget; the donut is pruned to fit.",
+    },
+    ParamSpec {
+        name: "hlod_layer",
+        ty: ParamType::Str,
+        unit: "",
+        range: ParamRange::Any,
+        default: ParamDefault::Optional,
+        doc: "HLOD layer asset path (a soft reference, authoring metadata).",
     },
     ParamSpec {
         name: "hlod_mb_per_cell",
@@ -72,11 +97,11 @@ const PARAMS: &[ParamSpec] = &[
         ty: ParamType::Int,
         unit: "cells",
         range: ParamRange::Int {
-            min: 1,
-            max: MAX_RING_RADIUS_CELLS as i64,
+            min: 0,
+            max: RADIUS_SCHEMA_MAX,
         },
         default: ParamDefault::Int(2),
-        doc: "Radius of the HLOD ring (at least the loaded radius + 1).",
+        doc: "Radius of the HLOD ring; clamped to 1..=64 and forced to at least the loaded radius + 1 (warnings).",
     },
     ParamSpec {
         name: "loaded_radius_cells",
@@ -84,10 +109,10 @@ const PARAMS: &[ParamSpec] = &[
         unit: "cells",
         range: ParamRange::Int {
             min: 0,
-            max: MAX_RING_RADIUS_CELLS as i64 - 1,
+            max: RADIUS_SCHEMA_MAX,
         },
         default: ParamDefault::Int(1),
-        doc: "Radius R of the fully loaded ring (R = 1 → 9 cells).",
+        doc: "Radius R of the fully loaded ring (R = 1 → 9 cells); clamped to 0..=63 (warning).",
     },
     ParamSpec {
         name: "observer_m",
@@ -100,6 +125,14 @@ const PARAMS: &[ParamSpec] = &[
         default: ParamDefault::Optional,
         doc: "Observer position; required unless `observer` is connected.",
     },
+    ParamSpec {
+        name: "profile",
+        ty: ParamType::Str,
+        unit: "",
+        range: ParamRange::Choice(PROFILE_NAMES),
+        default: ParamDefault::Optional,
+        doc: "A launch profile whose values fill every parameter the stage leaves out.",
+    },
 ];
 
 /// The descriptor of `streaming.plan` version 1.
@@ -111,6 +144,10 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: PORTS,
         output: ProductKind::StreamingPlan,
         params: PARAMS,
+        presets: super::Presets {
+            param: "profile",
+            rows: STREAMING_PROFILES,
+        },
         locality: Locality::ParentPlanned,
         decode,
         estimate,
@@ -118,38 +155,23 @@ pub fn descriptor() -> OperatorDescriptor {
         check: super::no_check,
         scopes: super::no_scopes,
         family_reads: FamilyReads::ALL,
+        lint,
         kernel,
     }
 }
 
 fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<ParamProblem>> {
     let typed = || -> Result<StreamingStageParams, ParamProblem> {
-        let budget = set.int("hlod_budget_mb")?;
-        let per_cell = set.int("hlod_mb_per_cell")?;
+        let sanitized = sanitize_profile(set)?;
         Ok(StreamingStageParams {
-            profile: StreamingProfile {
-                cell_size_m: set.float("cell_size_m")?,
-                loaded_radius_cells: set.u32("loaded_radius_cells")?,
-                hlod_radius_cells: set.u32("hlod_radius_cells")?,
-                // The schema's ranges keep both non-negative.
-                hlod_budget_mb: budget.unsigned_abs(),
-                hlod_mb_per_cell: per_cell.unsigned_abs(),
-            },
+            profile: sanitized.profile,
+            hlod_layer: sanitized.hlod_layer,
+            high_detail: sanitized.high_detail,
             observer_m: set.opt_point("observer_m")?.map(|(x, y)| PointM::new(x, y)),
         })
     };
     let params = typed().map_err(|problem| vec![problem])?;
     let mut problems = Vec::new();
-    if params.profile.hlod_radius_cells <= params.profile.loaded_radius_cells {
-        problems.push(ParamProblem::new(
-            "hlod_radius_cells",
-            format!(
-                "HLOD radius {} does not reach past the loaded radius {}",
-                params.profile.hlod_radius_cells, params.profile.loaded_radius_cells
-            ),
-            "hlod_radius_cells ≥ loaded_radius_cells + 1",
-        ));
-    }
     match (params.observer_m.is_some(), bound.contains(&"observer")) {
         (false, false) => problems.push(ParamProblem::new(
             "observer_m",
@@ -168,6 +190,13 @@ fn decode(set: &ParamSet, bound: &[&'static str]) -> Result<StageParams, Vec<Par
     } else {
         Err(problems)
     }
+}
+
+/// The repairs sanitizing makes, as warnings.
+fn lint(set: &ParamSet) -> Vec<ParamProblem> {
+    sanitize_profile(set)
+        .map(|sanitized| sanitized.warnings)
+        .unwrap_or_default()
 }
 
 fn estimate(params: &StageParams, _inputs: &[Capacity]) -> Capacity {
@@ -230,12 +259,21 @@ fn kernel(
         .collect();
     let provenance = StageProvenance {
         family: None,
-        constraints: vec![ConstraintCheck {
-            constraint: Constraint::WithinBudget {
-                budget_mb: plan.hlod_budget_mb,
+        constraints: vec![
+            ConstraintCheck {
+                constraint: Constraint::WithinBudget {
+                    budget_mb: plan.hlod_budget_mb,
+                },
+                passed: plan.hlod_estimated_mb <= plan.hlod_budget_mb,
             },
-            passed: plan.hlod_estimated_mb <= plan.hlod_budget_mb,
-        }],
+            ConstraintCheck {
+                constraint: Constraint::HlodDemandWithinBudget {
+                    requested_mb: plan.hlod_requested_mb,
+                    budget_mb: plan.hlod_budget_mb,
+                },
+                passed: plan.requested_within_budget(),
+            },
+        ],
         objects,
         rejected: Vec::new(),
         derived: None,

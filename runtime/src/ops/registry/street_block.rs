@@ -97,6 +97,7 @@ pub fn descriptor() -> OperatorDescriptor {
         inputs: &[],
         output: ProductKind::StreetBlock,
         params: PARAMS,
+        presets: super::Presets::NONE,
         locality: Locality::ObjectLocal,
         decode,
         estimate,
@@ -104,6 +105,7 @@ pub fn descriptor() -> OperatorDescriptor {
         check: super::no_check,
         scopes: super::no_scopes,
         family_reads: FamilyReads::ALL,
+        lint: super::no_lint,
         kernel,
     }
 }

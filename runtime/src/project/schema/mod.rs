@@ -1,5 +1,6 @@
 //! The typed schema of every project document, with its decoding and canonical encoding.
 
+pub mod chunk_library;
 pub mod common;
 pub mod directive_table;
 pub mod document_fields;

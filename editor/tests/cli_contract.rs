@@ -192,14 +192,17 @@ fn no_progress_bar_draws_when_stderr_is_not_a_terminal() {
 #[test]
 fn a_closed_pipe_ends_quietly() {
     for args in [&["ops"][..], &["ops", "--json"], &["completions", "zsh"]] {
+        // The reader is gone before the command starts (`stagecraft ops | head -0`): closed
+        // after the spawn instead, a fast command could finish writing into the pipe's buffer
+        // first and end 0.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
         let mut child = Command::new(env!("CARGO_BIN_EXE_stagecraft"))
             .args(args)
-            .stdout(Stdio::piped())
+            .stdout(writer)
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawns");
-        // The reader goes away before the command writes (`stagecraft ops | head -0`).
-        drop(child.stdout.take());
         let mut stderr = String::new();
         child
             .stderr

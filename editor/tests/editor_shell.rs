@@ -225,6 +225,12 @@ fn edit_a_recipe_broken_on_disk(
     );
     document.apply(edit);
     harness.run_steps(2);
+    // The edit's generation shows its own Cancel button while it runs: let it finish, so the
+    // dialogs' buttons are the only ones (under load it can outlive a few frames).
+    wait_until(harness, Duration::from_secs(30), |app| {
+        !app.service().is_busy()
+    })
+    .expect("the edit's generation settles");
     (broken, edited)
 }
 

@@ -1,6 +1,7 @@
 //! The layer rule of `runtime/src/sim`, read from its source text: every top-level module of
 //! `sim` is declared in one layer of the `## Layers` list in `sim/mod.rs`'s docs, and no
-//! module names a module of its own layer or of a layer above it. Tests (`tests.rs`,
+//! module names a module of its own layer or of a layer above it; below the compiler, no file
+//! names a `project` document type (the world holds compiled types only). Tests (`tests.rs`,
 //! `*_tests.rs`, `tests/` folders, inline `mod tests` blocks) may use anything and are skipped.
 
 use std::collections::BTreeMap;
@@ -238,4 +239,91 @@ fn the_checker_sees_an_upward_import_through_super_and_through_a_group() {
         sibling.is_empty(),
         "a sibling inside the folder is not a sim module: {sibling:?}"
     );
+}
+
+/// The `crate::project` names `text` uses (alone or in a `{…}` group), with byte offsets.
+fn project_names(text: &str) -> Vec<(usize, String)> {
+    let prefix = "crate::project::";
+    let mut named = Vec::new();
+    for (at, _) in text.match_indices(prefix) {
+        let rest = &text[at + prefix.len()..];
+        let offset = at + prefix.len();
+        if rest.starts_with('{') {
+            named.extend(
+                group_heads(rest)
+                    .into_iter()
+                    .map(|(at, n)| (offset + at, n)),
+            );
+        } else {
+            let name: String = rest.chars().take_while(|&c| is_ident_char(c)).collect();
+            named.push((offset, name));
+        }
+    }
+    named
+}
+
+/// The project's plain value types and constants that the compiled world may hold; a
+/// document type (a scenario, its settings, a family) never gets past the compiler.
+const PROJECT_VALUES: [&str; 9] = [
+    "Vec2",
+    "Vec3",
+    "PopulationKind",
+    "VehicleRelation",
+    "FieldPath",
+    "DEFAULT_FIXED_STEP_S",
+    "MAX_FIXED_STEP_S",
+    "DIRECTIVE_DURATION_RANGE",
+    "DEFAULT_FORCED_INIT_S",
+];
+
+#[test]
+fn below_the_compiler_sim_names_no_project_document_type() {
+    let sim = sim_dir();
+    let mod_rs = std::fs::read_to_string(sim.join("mod.rs")).expect("sim/mod.rs reads");
+    let layers = declared_layers(&mod_rs);
+    let world = layers["world"];
+    let mut found = Vec::new();
+    let mut values_seen = 0;
+    for path in production_files(&sim) {
+        let below = path.strip_prefix(&sim).expect("under sim");
+        let top = below.components().next().expect("a first component");
+        let top = top.as_os_str().to_string_lossy();
+        let top = top.strip_suffix(".rs").unwrap_or(&top);
+        // The compiler reads scenario documents, the space is built from a bundle's products
+        // and family sizes (both turn documents into compiled types), and the tools above the
+        // world (bench worlds, estimates) may write documents for the compiler.
+        let above_world = layers.get(top).is_some_and(|&layer| layer > world);
+        if top == "scenario" || top == "space" || top == "mod" || above_world {
+            continue;
+        }
+        let text = code_text(&path);
+        for (at, name) in project_names(&text) {
+            if PROJECT_VALUES.contains(&name.as_str()) {
+                values_seen += 1;
+            } else {
+                let line = text[..at].matches('\n').count() + 1;
+                found.push(format!(
+                    "runtime/src/sim/{}:{line}: `{name}`",
+                    below.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        values_seen > 20,
+        "the checker reads sim's project names ({values_seen})"
+    );
+    assert!(
+        found.is_empty(),
+        "project document types below the compiler:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_document_checker_reads_grouped_project_names() {
+    let names =
+        project_names("use crate::project::{MotionSettings, Vec2};\nlet v: crate::project::Vec3;");
+    let names: Vec<&str> = names.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["MotionSettings", "Vec2", "Vec3"]);
 }

@@ -332,17 +332,8 @@ pub fn cook_project(
         let (tiles, stages): (Vec<&&WorkItem>, Vec<&&WorkItem>) =
             mine.partition(|i| i.tile.is_some());
         let owned: BTreeSet<u32> = if options.partial() {
-            for item in tiles {
-                cook_tile_item(
-                    plan,
-                    item,
-                    seed,
-                    &overrides,
-                    &cache,
-                    &mut report,
-                    &mut in_use,
-                )?;
-            }
+            let sinks = (&mut report, &mut in_use);
+            cook_tile_items(plan, &tiles, seed, &overrides, &cache, sinks)?;
             stages.iter().map(|i| i.stage).collect()
         } else {
             // A whole cook owns every stage; a tiled one is assembled from its tiles.
@@ -375,16 +366,41 @@ pub fn cook_project(
     if !options.partial() {
         let manifest = manifest_of(&compiled, seed, recipes);
         if let Some(out) = &options.out {
-            let text = manifest.to_text();
-            report.files = files.len() + 1;
-            report.bytes =
-                text.len() as u64 + files.iter().map(|(_, b)| b.len() as u64).sum::<u64>();
-            write_bundle(out, &text, &files, &policy)?;
+            write_whole_bundle(out, &manifest, &files, &policy, &mut report)?;
         }
         report.manifest = Some(manifest);
     }
     report.evicted = cache.evict(options.budget_bytes, &in_use);
     Ok(report)
+}
+
+/// Cooks the tile items `tiles` of one recipe into the cache (a partial cook's share).
+fn cook_tile_items(
+    plan: &CompiledPlan,
+    tiles: &[&&WorkItem],
+    seed: u64,
+    overrides: &Overrides,
+    cache: &DiskCache,
+    (report, in_use): (&mut CookReport, &mut BTreeSet<String>),
+) -> anyhow::Result<()> {
+    for item in tiles {
+        cook_tile_item(plan, item, seed, overrides, cache, report, in_use)?;
+    }
+    Ok(())
+}
+
+/// Writes a whole cook's bundle folder (manifest and product files) and counts it in `report`.
+fn write_whole_bundle(
+    out: &Path,
+    manifest: &CookedManifest,
+    files: &[(String, Vec<u8>)],
+    policy: &ReplacePolicy,
+    report: &mut CookReport,
+) -> anyhow::Result<()> {
+    let text = manifest.to_text();
+    report.files = files.len() + 1;
+    report.bytes = text.len() as u64 + files.iter().map(|(_, b)| b.len() as u64).sum::<u64>();
+    write_bundle(out, &text, files, policy)
 }
 
 fn manifest_of(
@@ -546,8 +562,25 @@ impl RecipeCook<'_> {
                 in_use,
             )?;
         }
+        let mut found = (memory, known, outcomes);
+        self.settle_edited_hits(edited_hits, tiling, &mut found, report, in_use)?;
+        let (memory, _, outcomes) = found;
+        Ok((memory, outcomes))
+    }
+
+    /// An edited stage found on disk is served only when every stage reading it hits (a
+    /// reader that runs needs the edits' outcomes); otherwise it runs (from its tiles when
+    /// tiled) as `edited`.
+    fn settle_edited_hits(
+        &self,
+        edited_hits: Vec<(&CompiledStage, KeyParts, CachedStage)>,
+        tiling: &Tiling<'_>,
+        (memory, known, outcomes): &mut (StageCache, BTreeMap<u32, [u8; 32]>, Outcomes),
+        report: &mut CookReport,
+        in_use: &mut BTreeSet<String>,
+    ) -> anyhow::Result<()> {
         for (stage, parts, cached) in edited_hits {
-            let readers_hit = plan.dependents(stage.id()).iter().all(|id| {
+            let readers_hit = self.plan.dependents(stage.id()).iter().all(|id| {
                 outcomes
                     .get(id)
                     .is_some_and(|(o, _)| *o == StageOutcome::Hit)
@@ -557,18 +590,10 @@ impl RecipeCook<'_> {
             } else {
                 let key = KeyRecord::of(&parts).key;
                 outcomes.insert(stage.id(), (StageOutcome::Miss(StoreMiss::Edited), key));
-                self.assemble_tiles(
-                    stage,
-                    &parts,
-                    tiling,
-                    &mut memory,
-                    &mut known,
-                    report,
-                    in_use,
-                )?;
+                self.assemble_tiles(stage, &parts, tiling, memory, known, report, in_use)?;
             }
         }
-        Ok((memory, outcomes))
+        Ok(())
     }
 
     /// When tiled, puts `stage` assembled from its cached tiles (cooking the missing ones) into

@@ -1,5 +1,7 @@
 //! Shared helpers of the end-to-end tests: where the repository's folders are.
 
+pub mod source_text;
+
 use std::path::PathBuf;
 
 /// The repository root (the parent of this crate's folder).

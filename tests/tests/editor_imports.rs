@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use stagecraft_tests::repo_root;
+use stagecraft_tests::source_text::{comment_lines_blanked, group_heads, is_ident_char};
 
 /// The `.rs` files under `dir`, recursively, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -28,21 +29,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 /// `path`'s text with every comment-only line blanked (its line numbers kept).
 fn code_text(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).expect("source file reads");
-    text.lines()
-        .map(|line| {
-            if line.trim_start().starts_with("//") {
-                ""
-            } else {
-                line
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn is_ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
+    comment_lines_blanked(&std::fs::read_to_string(path).expect("source file reads"))
 }
 
 /// The 1-based line of byte `offset` in `text`, and that line.
@@ -106,38 +93,6 @@ fn command_modules(mod_rs: &str) -> Vec<String> {
         modules.push(name.to_owned());
     }
     modules
-}
-
-/// The first path segment of each item of the `use` group opening at `text`'s `{`.
-fn group_heads(text: &str) -> Vec<(usize, String)> {
-    let mut heads = Vec::new();
-    let mut depth = 0usize;
-    let mut item_start = true;
-    for (at, c) in text.char_indices() {
-        match c {
-            '{' => {
-                depth += 1;
-                item_start = depth == 1;
-            }
-            '}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    break;
-                }
-            }
-            ',' if depth == 1 => item_start = true,
-            c if item_start && is_ident_char(c) => {
-                let name: String = text[at..]
-                    .chars()
-                    .take_while(|&c| is_ident_char(c))
-                    .collect();
-                heads.push((at, name));
-                item_start = false;
-            }
-            _ => {}
-        }
-    }
-    heads
 }
 
 /// The modules of `editor/src/cli` a file names, with their byte offsets: what follows its path

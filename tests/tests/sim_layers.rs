@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use stagecraft_tests::repo_root;
+use stagecraft_tests::source_text::{comment_lines_blanked, group_heads, is_ident_char};
 
 fn sim_dir() -> PathBuf {
     repo_root().join("runtime/src/sim")
@@ -79,60 +80,15 @@ fn top_modules() -> Vec<String> {
     modules
 }
 
-fn is_ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
-}
-
 /// `path`'s code: comment-only lines blanked (line numbers kept) and an inline
 /// `#[cfg(test)] mod tests { … }` at its end cut off.
 fn code_text(path: &Path) -> String {
     let text = std::fs::read_to_string(path).expect("source file reads");
-    let code: Vec<&str> = text
-        .lines()
-        .map(|line| {
-            if line.trim_start().starts_with("//") {
-                ""
-            } else {
-                line
-            }
-        })
-        .collect();
-    let mut joined = code.join("\n");
-    if let Some(at) = joined.find("#[cfg(test)]\nmod tests {") {
-        joined.truncate(at);
+    let mut code = comment_lines_blanked(&text);
+    if let Some(at) = code.find("#[cfg(test)]\nmod tests {") {
+        code.truncate(at);
     }
-    joined
-}
-
-/// The first path segment of each item of the `use` group opening at `text`'s `{`.
-fn group_heads(text: &str) -> Vec<(usize, String)> {
-    let mut heads = Vec::new();
-    let (mut depth, mut item_start) = (0usize, true);
-    for (at, c) in text.char_indices() {
-        match c {
-            '{' => {
-                depth += 1;
-                item_start = depth == 1;
-            }
-            '}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    break;
-                }
-            }
-            ',' if depth == 1 => item_start = true,
-            c if item_start && is_ident_char(c) => {
-                let name: String = text[at..]
-                    .chars()
-                    .take_while(|&c| is_ident_char(c))
-                    .collect();
-                heads.push((at, name));
-                item_start = false;
-            }
-            _ => {}
-        }
-    }
-    heads
+    code
 }
 
 /// The `sim` modules a file names, with byte offsets: what follows `crate::sim::` or

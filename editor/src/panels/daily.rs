@@ -188,7 +188,14 @@ fn layout_ui(ui: &mut Ui, layout: &MissionLayout) {
         layout.objectives.len(),
         layout.bot_path.len().saturating_sub(1)
     ));
-    ui.label(RichText::new(layout.ascii_map()).monospace());
-    ui.label("S spawn · X extraction · O objective · # blocker · * bot path");
-    ui.label(RichText::new(format!("signature {}", layout.signature())).small());
+    // The key and the signature beside the map, so the preview keeps to the map's height.
+    ui.horizontal_top(|ui| {
+        ui.label(RichText::new(layout.ascii_map()).monospace());
+        ui.add_space(16.0);
+        ui.label("S spawn\nX extraction\nO objective\n# blocker\n* bot path");
+        ui.add_space(16.0);
+        let signature = RichText::new(format!("signature\n{}", layout.signature())).small();
+        // The signature is long: it wraps in the width left beside the key.
+        ui.add(egui::Label::new(signature).wrap());
+    });
 }

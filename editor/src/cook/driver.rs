@@ -282,15 +282,11 @@ pub fn work_items(
     items
 }
 
+/// The 32 bytes of a recorded BLAKE3 digest in hex (none when it is not one).
 fn unhex(text: &str) -> Option<[u8; 32]> {
-    let mut out = [0u8; 32];
-    if text.len() != 64 {
-        return None;
-    }
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
+    blake3::Hash::from_hex(text)
+        .ok()
+        .map(|hash| *hash.as_bytes())
 }
 
 /// Cooks `project`: see the module documentation.

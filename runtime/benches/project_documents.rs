@@ -97,6 +97,7 @@ fn large_project() -> Project {
                     },
                 }
             },
+            ..Default::default()
         })
         .collect();
     project.scenarios.insert(

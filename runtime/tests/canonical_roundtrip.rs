@@ -116,9 +116,20 @@ fn command() -> impl Strategy<Value = DirectiveCommand> {
         finite().prop_map(|duration_s| DirectiveCommand::Stand { duration_s }),
         vec3().prop_map(|goal| DirectiveCommand::Redirect { goal }),
         Just(DirectiveCommand::Cancel),
-        (vec3(), finite()).prop_map(|(threat, safe_distance_m)| DirectiveCommand::Escape {
-            threat,
-            safe_distance_m
+        (vec3(), finite(), prop::option::of(vec3()), any::<bool>()).prop_map(
+            |(threat, safe_distance_m, endpoint, restore_interrupted)| DirectiveCommand::Escape {
+                threat,
+                safe_distance_m,
+                endpoint,
+                restore_interrupted,
+            }
+        ),
+        (text(), text(), any::<u32>()).prop_map(|(event_type, event_source, tag)| {
+            DirectiveCommand::ClearEvents {
+                event_type,
+                event_source,
+                tag,
+            }
         }),
         vec3().prop_map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
         (text(), vec3(), vec3(), finite()).prop_map(|(obstacle, from, to, thickness_m)| {
@@ -204,6 +215,12 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 }
             },
             command,
+            source: if agent % 2 == 0 {
+                "script".to_owned()
+            } else {
+                format!("src{agent}")
+            },
+            session: agent % 4,
         },
     );
     (

@@ -180,6 +180,7 @@ mod tests {
                 ordinal: 0,
             },
             command,
+            ..Default::default()
         }
     }
 
@@ -224,6 +225,8 @@ mod tests {
         let flee = directive(DirectiveCommand::Escape {
             threat: v3(0.0, 0.0),
             safe_distance_m: 6.0,
+            endpoint: None,
+            restore_interrupted: false,
         });
         let picked = apply_pick(&flee, &van).expect("threat");
         assert!(

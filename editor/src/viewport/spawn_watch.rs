@@ -322,6 +322,7 @@ mod tests {
             frame: 1,
             target: Target::World,
             command: DirectiveCommand::PausePopulation { duration_s: 30.0 },
+            ..Default::default()
         }];
         let content = street_content("r");
         let mut world = content.world(&paused, 7).expect("world");

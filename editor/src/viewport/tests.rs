@@ -306,6 +306,7 @@ fn a_knocked_down_agent_is_drawn_lying_at_its_body_pose() {
                 z: 0.0,
             },
         },
+        ..Default::default()
     });
     let mut world = content.world(&scenario, 7).expect("world");
     for _ in 0..120 {

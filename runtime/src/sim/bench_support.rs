@@ -88,6 +88,7 @@ fn rendezvous_directives(space: &SimSpace, walkers: usize, seed: u64) -> Vec<Dir
                         z: 0.0,
                     },
                 },
+                ..Default::default()
             })
         })
         .collect()

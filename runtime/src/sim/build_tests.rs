@@ -132,6 +132,7 @@ fn scenario() -> Scenario {
                     ordinal: 0,
                 },
                 command: DirectiveCommand::Hold,
+                ..Default::default()
             },
             Directive {
                 frame: 10,
@@ -146,6 +147,7 @@ fn scenario() -> Scenario {
                         z: 3.0,
                     },
                 },
+                ..Default::default()
             },
         ],
         ..Scenario::default()

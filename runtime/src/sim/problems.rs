@@ -70,6 +70,13 @@ pub enum SimProblem {
         /// The family named.
         family: String,
     },
+    /// A `ClearEvents` names an event type there is not.
+    UnknownEventType {
+        /// The type named.
+        event_type: String,
+    },
+    /// A directive's `source` is empty.
+    EmptySource,
     /// A world command given a pedestrian target, or a pedestrian command given `World`.
     WrongTarget {
         /// Whether the command acts on the world.
@@ -167,6 +174,13 @@ impl fmt::Display for SimProblem {
                 f,
                 "`{obstacle}` is an authored scene object or barrier, not a placed obstacle"
             ),
+            SimProblem::UnknownEventType { event_type } => {
+                write!(
+                    f,
+                    "directive names the event type `{event_type}`, which there is not"
+                )
+            }
+            SimProblem::EmptySource => write!(f, "directive names an empty source"),
             SimProblem::UnknownFamily { family } => {
                 write!(
                     f,
@@ -259,6 +273,8 @@ impl SimProblem {
             SimProblem::UnknownFamily { .. } => {
                 "the family of one of the scenario's sources".into()
             }
+            SimProblem::UnknownEventType { .. } => "`threat`, `incident` or empty (any)".into(),
+            SimProblem::EmptySource => "a source name (`script` when left out)".into(),
             SimProblem::WrongTarget {
                 world_command: true,
             } => "the target `World`".into(),

@@ -140,6 +140,7 @@ fn knocked(mut s: Scenario) -> World {
         command: DirectiveCommand::Knockdown {
             impulse_n_s: v3(120.0, 0.0, 0.0),
         },
+        ..Default::default()
     });
     s.directives.sort_by_key(|d| d.frame);
     world(&s)
@@ -182,6 +183,7 @@ fn recovery_waits_for_space_beside_a_wall_placed_along_the_lying_body() {
             to: v3(rest.x + 1.0, rest.y + 0.3, 0.0),
             thickness_m: 0.1,
         },
+        ..Default::default()
     }];
     let mut w = knocked(s);
     run(&mut w, 140);
@@ -200,6 +202,7 @@ fn world_directive(frame: u64, command: DirectiveCommand) -> Directive {
         frame,
         target: Target::World,
         command,
+        ..Default::default()
     }
 }
 

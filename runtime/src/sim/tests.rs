@@ -66,6 +66,7 @@ fn scenario() -> Scenario {
                     ordinal: 0,
                 },
                 command: DirectiveCommand::Hold,
+                ..Default::default()
             },
             Directive {
                 frame: 90,
@@ -74,6 +75,7 @@ fn scenario() -> Scenario {
                     ordinal: 0,
                 },
                 command: DirectiveCommand::Continue,
+                ..Default::default()
             },
             Directive {
                 frame: 100,
@@ -88,6 +90,7 @@ fn scenario() -> Scenario {
                         z: 0.0,
                     },
                 },
+                ..Default::default()
             },
         ],
         ..Scenario::default()

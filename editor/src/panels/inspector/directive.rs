@@ -29,14 +29,11 @@ pub fn next_directive_frame(directives: &[Directive], duration_frames: u64) -> u
 /// The directive "add" creates at `frame`: a Hold of the first source's first pedestrian (the
 /// Inspector's list and the Timeline's "+ Directive" both use it).
 pub fn new_directive(source_ids: &[String], frame: u64) -> Directive {
-    Directive {
-        frame,
-        target: stagecraft_runtime::project::Target::Born {
-            source: source_ids.first().cloned().unwrap_or_default(),
-            ordinal: 0,
-        },
-        command: DirectiveCommand::Hold,
-    }
+    let target = stagecraft_runtime::project::Target::Born {
+        source: source_ids.first().cloned().unwrap_or_default(),
+        ordinal: 0,
+    };
+    Directive::new(frame, target, DirectiveCommand::Hold)
 }
 
 /// One line naming a directive: "frame 40 · courier #0 · Claim".
@@ -104,6 +101,13 @@ pub fn new_command(kind: &str, previous: &DirectiveCommand) -> DirectiveCommand 
         "Escape" => DirectiveCommand::Escape {
             threat: point,
             safe_distance_m: 20.0,
+            endpoint: None,
+            restore_interrupted: false,
+        },
+        "ClearEvents" => DirectiveCommand::ClearEvents {
+            event_type: "threat".to_owned(),
+            event_source: String::new(),
+            tag: 0,
         },
         "RendezvousWith" => DirectiveCommand::RendezvousWith { object, offset },
         "RedirectTo" => DirectiveCommand::RedirectTo { object, offset },
@@ -256,6 +260,39 @@ pub(super) fn directive_ui(
         });
         command_fields_ui(form, ui, &mut directive.command, ids);
     });
+    if !directive.command.is_world() {
+        let field = |name| stagecraft_runtime::project::scenario_field("Directive", name);
+        form.schema_text_ui(ui, field("source"), &mut directive.source);
+        form.schema_number_ui(ui, field("session"), &mut directive.session);
+    }
+}
+
+/// An escape's optional endpoint: a checkbox (supplied or selected), then the point (a new one
+/// starts at the threat).
+fn endpoint_ui(
+    form: &mut Form<'_>,
+    ui: &mut Ui,
+    field: &'static stagecraft_runtime::project::FieldSchema,
+    endpoint: &mut Option<Vec3>,
+    threat: Vec3,
+) {
+    let help = super::schema_rows::schema_help(field);
+    form.field(field.name, |form| {
+        form.labelled_row_here_ui(ui, field.name, field.label, &help, |ui| {
+            let mut set = endpoint.is_some();
+            let mut response = ui.checkbox(&mut set, "");
+            let label = format!("Set {}", field.label);
+            response.widget_info(|| {
+                egui::WidgetInfo::selected(egui::WidgetType::Checkbox, true, set, &label)
+            });
+            match (set, endpoint.as_mut()) {
+                (true, Some(point)) => response |= super::form::vec3_ui(ui, point),
+                (true, None) => *endpoint = Some(threat),
+                (false, _) => *endpoint = None,
+            }
+            response
+        })
+    });
 }
 
 /// The target's fields: a born pedestrian's source and ordinal (other targets are shown).
@@ -320,9 +357,17 @@ fn command_fields_ui(
         DirectiveCommand::Escape {
             threat,
             safe_distance_m,
+            endpoint,
+            restore_interrupted,
         } => {
             form.schema_vec3_ui(ui, dfield(table, "threat"), threat);
             form.schema_number_ui(ui, dfield(table, "safe_distance_m"), safe_distance_m);
+            endpoint_ui(form, ui, dfield(table, "endpoint"), endpoint, *threat);
+            form.schema_bool_ui(
+                ui,
+                dfield(table, "restore_interrupted"),
+                restore_interrupted,
+            );
         }
         DirectiveCommand::RendezvousWith { object, offset }
         | DirectiveCommand::RedirectTo { object, offset } => {
@@ -482,6 +527,15 @@ fn population_command_ui(
         }
         DirectiveCommand::SetRemovalMultiplier { multiplier } => {
             form.schema_number_ui(ui, dfield(table, "multiplier"), multiplier);
+        }
+        DirectiveCommand::ClearEvents {
+            event_type,
+            event_source,
+            tag,
+        } => {
+            form.schema_text_ui(ui, dfield(table, "event_type"), event_type);
+            form.schema_text_ui(ui, dfield(table, "event_source"), event_source);
+            form.schema_number_ui(ui, dfield(table, "tag"), tag);
         }
         DirectiveCommand::SetFamilyAvailable { family, available } => {
             form.schema_text_ui(ui, dfield(table, "family"), family);

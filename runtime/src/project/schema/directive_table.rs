@@ -164,7 +164,7 @@ pub const DIRECTIVE_SCHEMA: &[DirectiveSchema] = &[
     DirectiveSchema { name: "Stand", label: "Stand (timed)", targets: DirectiveTargets::Ped, fields: &[DURATION], help: "stand still for a time, then walk on (a `Redirect` replaces it; `Continue` does not release it)" },
     DirectiveSchema { name: "Redirect", label: "Redirect", targets: DirectiveTargets::Ped, fields: &[GOAL], help: "replace the goal" },
     DirectiveSchema { name: "Cancel", label: "Cancel", targets: DirectiveTargets::Ped, fields: &NONE, help: "cancel the directive" },
-    DirectiveSchema { name: "Escape", label: "Escape", targets: DirectiveTargets::Ped, fields: &[l("Threat", r(f("threat", P3, "m", D::Required, "threat position"), FINITE)), l("Safe distance", r(f("safe_distance_m", "float", "m", D::Required, "safe distance from the threat"), FINITE))], help: "flee away from a threat" },
+    DirectiveSchema { name: "Escape", label: "Escape", targets: DirectiveTargets::Ped, fields: &[l("Threat", r(f("threat", P3, "m", D::Required, "threat position"), FINITE)), l("Safe distance", r(f("safe_distance_m", "float", "m", D::Required, "safe distance from the threat"), FINITE)), l("Endpoint", r(f("endpoint", P3, "m", D::Text("none"), "an externally supplied escape endpoint, refused at queuing unless farther than safe + 0.15 m from the threat; absent: the selection policy picks one (written only when given)"), FINITE)), l("Restore interrupted", f("restore_interrupted", "bool", "", D::Bool(false), "whether the task the escape interrupts comes back when it ends; by default its goal is only kept for diagnostics (written only when `true`)"))], help: "queue a threat event (type `threat`, the directive's source, a new session tag); the next Tasks update checks it and starts its escape (start count 1), which ends the event" },
     DirectiveSchema { name: "RendezvousWith", label: "Rendezvous with object", targets: DirectiveTargets::Ped, fields: &[OBJECT, OFFSET], help: "walk to a scene object's approach point" },
     DirectiveSchema { name: "RedirectTo", label: "Redirect to object", targets: DirectiveTargets::Ped, fields: &[OBJECT, OFFSET], help: "replace the goal by a scene object's approach point" },
     DirectiveSchema { name: "Knockdown", label: "Knockdown", targets: DirectiveTargets::Ped, fields: &[l("Impulse", r(f("impulse_n_s", P3, "N·s", D::Required, "impulse applied at the chest"), FINITE))], help: "knock the pedestrian down: a rigid body takes over until it recovers" },
@@ -188,6 +188,7 @@ pub const DIRECTIVE_SCHEMA: &[DirectiveSchema] = &[
     DirectiveSchema { name: "SetObserverFade", label: "Set observer fade", targets: DirectiveTargets::World, fields: &[OBSERVER, l("Fade", r(f("fade", "float", "", D::Required, "0 clear to 1 black"), UNIT_INTERVAL))], help: "set an observer's fade" },
     DirectiveSchema { name: "SetObserverValid", label: "Set observer validity", targets: DirectiveTargets::World, fields: &[OBSERVER, l("Valid", f("valid", "bool", "", D::Required, "whether the view is valid"))], help: "set an observer's validity" },
     DirectiveSchema { name: "SetRemovalMultiplier", label: "Set removal multiplier", targets: DirectiveTargets::Ped, fields: &[l("Multiplier", r(f("multiplier", "float", "×", D::Required, "scales the pedestrian's removal distances"), POSITIVE))], help: "set the pedestrian's removal-distance multiplier" },
+    DirectiveSchema { name: "ClearEvents", label: "Clear events", targets: DirectiveTargets::World, fields: &[l("Event type", f("event_type", "`threat`, `incident` or empty", "", D::Text("\"\""), "the type matched (empty: any)")), l("Event source", f("event_source", "string", "", D::Text("\"\""), "the source matched (empty: any)")), l("Tag", f("tag", "integer (u32)", "", D::Number(0.0), "the session tag matched (0: any)"))], help: "end the queued and active ped events matching type, source and tag (an active threat event's escape is cancelled with it); other events stay" },
     DirectiveSchema { name: "SetFamilyAvailable", label: "Set family availability", targets: DirectiveTargets::World, fields: &[l("Family", f("family", "id", "", D::Required, "the appearance family's id")), l("Available", f("available", "bool", "", D::Required, "whether its bindings are ready"))], help: "make an appearance family available or not" },
 ];
 
@@ -231,6 +232,7 @@ impl DirectiveCommand {
             C::SetVehicleRelation { .. } => "SetVehicleRelation",
             C::QueueEvent { .. } => "QueueEvent",
             C::SetFamilyAvailable { .. } => "SetFamilyAvailable",
+            C::ClearEvents { .. } => "ClearEvents",
             C::Panic { .. } => "Panic",
             C::SetRelevance { .. } => "SetRelevance",
             C::LineOfSight { .. } => "LineOfSight",
@@ -277,6 +279,13 @@ mod tests {
             "Escape" => C::Escape {
                 threat: v,
                 safe_distance_m: 1.0,
+                endpoint: Some(v),
+                restore_interrupted: true,
+            },
+            "ClearEvents" => C::ClearEvents {
+                event_type: String::new(),
+                event_source: String::new(),
+                tag: 0,
             },
             "RendezvousWith" => C::RendezvousWith {
                 object: String::new(),
@@ -377,7 +386,7 @@ mod tests {
     }
 
     #[test]
-    fn world_commands_are_the_fourteen_of_the_world() {
+    fn world_commands_are_the_fifteen_of_the_world() {
         let world: Vec<&str> = DIRECTIVE_SCHEMA
             .iter()
             .filter(|s| s.is_world())
@@ -399,6 +408,7 @@ mod tests {
                 "RemoveObstacle",
                 "SetObserverFade",
                 "SetObserverValid",
+                "ClearEvents",
                 "SetFamilyAvailable",
             ]
         );

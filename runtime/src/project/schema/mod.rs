@@ -29,10 +29,10 @@ pub use scenario::{
     AimKey, AttachFaultSpec, Barrier, CrossingsSettings, Directive, DirectiveCommand, ExitNode,
     HazardVehicle, Keyframe, MotionSettings, NumberRange, Observer, PopulationKind,
     PopulationSettings, PopulationSource, RouteEnd, Scenario, SceneObject, Target, VehicleRelation,
-    VehicleSource, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DEFAULT_DURATION_FRAMES,
-    DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S, DEFAULT_OBSTACLE_THICKNESS_M,
-    DURATION_FRAMES_RANGE, FRAME_RATE_RANGE, MAX_BATCH_SIZE, MAX_DURATION_FRAMES, MAX_FIXED_STEP_S,
-    SCENARIO_SCHEMA, UNIT_SCALE,
+    VehicleSource, BATCH_SIZE_RANGE, CYCLES_PER_FRAME_RANGE, DEFAULT_DIRECTIVE_SOURCE,
+    DEFAULT_DURATION_FRAMES, DEFAULT_FIXED_STEP_S, DEFAULT_FORCED_INIT_S,
+    DEFAULT_OBSTACLE_THICKNESS_M, DURATION_FRAMES_RANGE, FRAME_RATE_RANGE, MAX_BATCH_SIZE,
+    MAX_DURATION_FRAMES, MAX_FIXED_STEP_S, SCENARIO_SCHEMA, UNIT_SCALE,
 };
 pub use scenario_fields::{
     scenario_field, scenario_section, DIRECTIVE_DURATION_RANGE, SCENARIO_DOCUMENT,

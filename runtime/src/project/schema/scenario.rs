@@ -881,8 +881,11 @@ impl Encode for Target {
     }
 }
 
+/// The source a directive names when it names none: the scenario's script.
+pub const DEFAULT_DIRECTIVE_SOURCE: &str = "script";
+
 /// One scripted command at one frame for one target.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Directive {
     /// The frame at which the command is issued.
     pub frame: u64,
@@ -890,13 +893,83 @@ pub struct Directive {
     pub target: Target,
     /// What to do.
     pub command: DirectiveCommand,
+    /// Who issues it: the task source a task command installs or must own
+    /// ([`DEFAULT_DIRECTIVE_SOURCE`] unless named).
+    pub source: String,
+    /// The task session (tag) a task command targets; 0: the ped's current task of `source`.
+    pub session: u32,
 }
 
-crate::project::codec_macro::record_codec!(Directive "Directive" {
-    frame: u64,
-    target: Target,
-    command: DirectiveCommand,
-});
+impl Default for Directive {
+    fn default() -> Self {
+        Directive {
+            frame: 0,
+            target: Target::default(),
+            command: DirectiveCommand::default(),
+            source: DEFAULT_DIRECTIVE_SOURCE.to_owned(),
+            session: 0,
+        }
+    }
+}
+
+impl Directive {
+    /// The struct's name as written in RON.
+    pub const RON_NAME: &'static str = "Directive";
+    /// Every field name a file may write, in canonical order.
+    pub const FIELD_NAMES: &'static [&'static str] =
+        &["frame", "target", "command", "source", "session"];
+
+    /// A directive of the default source targeting no particular session.
+    pub fn new(frame: u64, target: Target, command: DirectiveCommand) -> Directive {
+        Directive {
+            frame,
+            target,
+            command,
+            ..Directive::default()
+        }
+    }
+}
+
+impl Decode for Directive {
+    fn expected() -> String {
+        "a `Directive(…)` struct".to_owned()
+    }
+
+    fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
+        let record = cx.record(node, Self::RON_NAME, Self::FIELD_NAMES)?;
+        let frame = cx.required(&record, "frame");
+        let target = cx.required(&record, "target");
+        let command = cx.required(&record, "command");
+        let source = cx.defaulted(&record, "source", DEFAULT_DIRECTIVE_SOURCE.to_owned());
+        let session = cx.defaulted(&record, "session", 0u32);
+        Some(Directive {
+            frame: frame?,
+            target: target?,
+            command: command?,
+            source: source?,
+            session: session?,
+        })
+    }
+}
+
+impl Encode for Directive {
+    /// `source` and `session` are written only when they differ from their defaults (the
+    /// script, no particular session), so directives that name neither read as they always did.
+    fn encode(&self) -> Doc {
+        let mut fields = vec![
+            ("frame", self.frame.encode()),
+            ("target", self.target.encode()),
+            ("command", self.command.encode()),
+        ];
+        if self.source != DEFAULT_DIRECTIVE_SOURCE {
+            fields.push(("source", self.source.encode()));
+        }
+        if self.session != 0 {
+            fields.push(("session", self.session.encode()));
+        }
+        Doc::Struct(Self::RON_NAME, fields)
+    }
+}
 
 /// A scripted command (the tasks-and-directives and population-lifecycle specifications).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -950,12 +1023,19 @@ pub enum DirectiveCommand {
     },
     /// Cancel the directive.
     Cancel,
-    /// Flee away from a threat.
+    /// Flee away from a threat: queues a threat event whose response (an escape task) the next
+    /// Tasks update starts.
     Escape {
         /// Threat position, meters.
         threat: Vec3,
         /// Safe distance from the threat, meters.
         safe_distance_m: f64,
+        /// An externally supplied endpoint (checked against safe + 0.15 m at queuing); `None`:
+        /// the selection policy chooses one.
+        endpoint: Option<Vec3>,
+        /// Whether the task it interrupts comes back when the escape ends (by default the
+        /// interrupted goal is only kept for diagnostics).
+        restore_interrupted: bool,
     },
     /// Destroy the pedestrian explicitly.
     Destroy,
@@ -1047,6 +1127,16 @@ pub enum DirectiveCommand {
         /// How long the event lasts once current, seconds.
         duration_s: f64,
     },
+    /// End the ped events matching a type, a source and a session tag (each empty / 0 matches
+    /// any); an active threat event's escape is cancelled with it.
+    ClearEvents {
+        /// `threat`, `incident` or empty (any type).
+        event_type: String,
+        /// The events' source, or empty (any source).
+        event_source: String,
+        /// The events' session tag, or 0 (any tag).
+        tag: u32,
+    },
     /// Make an appearance family available or not.
     SetFamilyAvailable {
         /// The family's id.
@@ -1092,7 +1182,7 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `PlaceObstacle(obstacle: …, from: …, to: …, thickness_m: …)`, `RemoveObstacle(obstacle: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …, endpoint: …, restore_interrupted: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `PlaceObstacle(obstacle: …, from: …, to: …, thickness_m: …)`, `RemoveObstacle(obstacle: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `ClearEvents(event_type: …, event_source: …, tag: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 /// The forced-initialization window a `ForcedInit` without a duration requests, seconds (the
 /// population specification's default; `sim::population::startup` keeps it in integer
@@ -1137,7 +1227,12 @@ fn struct_command_fields(name: &str) -> Option<&'static [&'static str]> {
         "Release" => &["owner"],
         "Rendezvous" | "Redirect" => &["goal"],
         "RendezvousWith" | "RedirectTo" => &["object", "offset"],
-        "Escape" => &["threat", "safe_distance_m"],
+        "Escape" => &[
+            "threat",
+            "safe_distance_m",
+            "endpoint",
+            "restore_interrupted",
+        ],
         "Knockdown" => &["impulse_n_s"],
         "SetNoSpawnBox" | "SetNoRemovalBox" => &["bounds"],
         "ForcedInit" | "Stand" | "QueueEvent" | "PausePopulation" => &["duration_s"],
@@ -1149,6 +1244,7 @@ fn struct_command_fields(name: &str) -> Option<&'static [&'static str]> {
         "SetVehicleIntent" => &["intent"],
         "SetVehicleRelation" => &["relation"],
         "SetFamilyAvailable" => &["family", "available"],
+        "ClearEvents" => &["event_type", "event_source", "tag"],
         "Panic" => &["center", "radius_m", "strength"],
         "SetRelevance" => &["relevance"],
         "LineOfSight" => &[
@@ -1202,12 +1298,14 @@ fn pedestrian_command(
         "Escape" => {
             let threat = cx.required(record, "threat");
             let safe = cx.required(record, "safe_distance_m");
-            threat
-                .zip(safe)
-                .map(|(threat, safe_distance_m)| DirectiveCommand::Escape {
-                    threat,
-                    safe_distance_m,
-                })
+            let endpoint = cx.optional(record, "endpoint");
+            let restore = cx.defaulted(record, "restore_interrupted", false);
+            Some(DirectiveCommand::Escape {
+                threat: threat?,
+                safe_distance_m: safe?,
+                endpoint: endpoint?,
+                restore_interrupted: restore?,
+            })
         }
         "Knockdown" => cx
             .required(record, "impulse_n_s")
@@ -1267,6 +1365,16 @@ fn world_command(
             .map(|duration_s| DirectiveCommand::PausePopulation { duration_s }),
         "Panic" | "SetRelevance" | "LineOfSight" => crowd_command(name, record, cx),
         "PlaceObstacle" | "RemoveObstacle" => scene_command(name, record, cx),
+        "ClearEvents" => {
+            let event_type = cx.defaulted(record, "event_type", String::new());
+            let event_source = cx.defaulted(record, "event_source", String::new());
+            let tag = cx.defaulted(record, "tag", 0u32);
+            Some(DirectiveCommand::ClearEvents {
+                event_type: event_type?,
+                event_source: event_source?,
+                tag: tag?,
+            })
+        }
         _ => {
             let family = cx.required(record, "family");
             let available = cx.required(record, "available");
@@ -1415,13 +1523,22 @@ impl Encode for DirectiveCommand {
             C::Escape {
                 threat,
                 safe_distance_m,
-            } => Doc::Struct(
-                "Escape",
-                vec![
+                endpoint,
+                restore_interrupted,
+            } => {
+                // The optional fields are written only when given (see `Directive`'s `source`).
+                let mut fields = vec![
                     ("threat", threat.encode()),
                     ("safe_distance_m", safe_distance_m.encode()),
-                ],
-            ),
+                ];
+                if let Some(endpoint) = endpoint {
+                    fields.push(("endpoint", endpoint.encode()));
+                }
+                if *restore_interrupted {
+                    fields.push(("restore_interrupted", true.encode()));
+                }
+                Doc::Struct("Escape", fields)
+            }
             C::Destroy => Doc::Unit("Destroy"),
             C::Knockdown { impulse_n_s } => one("Knockdown", "impulse_n_s", impulse_n_s.encode()),
             C::SetNoSpawnBox { bounds } => one("SetNoSpawnBox", "bounds", bounds.encode()),
@@ -1492,6 +1609,18 @@ impl Encode for DirectiveCommand {
                     ("allied", allied.encode()),
                     ("hostile", hostile.encode()),
                     ("accepted_disguises", accepted_disguises.encode()),
+                ],
+            ),
+            C::ClearEvents {
+                event_type,
+                event_source,
+                tag,
+            } => Doc::Struct(
+                "ClearEvents",
+                vec![
+                    ("event_type", event_type.encode()),
+                    ("event_source", event_source.encode()),
+                    ("tag", tag.encode()),
                 ],
             ),
             C::SetFamilyAvailable { family, available } => Doc::Struct(

@@ -456,10 +456,12 @@ const BARRIER_FIELDS: [FieldSchema; 5] = [
     f("in_navigation", "In navigation", "bool", "", D::Bool(true), "whether path queries know it (`false`: only bodies meet it, so a task movement is blocked and replans)"),
 ];
 
-const DIRECTIVE_FIELDS: [FieldSchema; 3] = [
+const DIRECTIVE_FIELDS: [FieldSchema; 5] = [
     w(f("frame", "Frame", U64, "frames", D::Required, "the frame at which the command is issued (a frame past the scenario's end is an error: it would never run)"), "≤ `duration_frames`"),
     w(f("target", "Target", "a target", "", D::Required, "who the command is for (world commands take `World`); an unresolvable target is logged, never a panic"), "one of `Born(source: \"…\", ordinal: N)`, `Handle(index: N, generation: N)`, `NearestAmbient(point: (x, y, z))`, `World`"),
     w(f("command", "Command", "a command", "", D::Required, "what happens (see \"Directive commands\")"), "a kind of the directive table"),
+    f("source", "Source", "string", "", D::Text("\"script\""), "who issues it: the task source a task command installs (another source's active or pending task refuses it) or must own (hold, continue, redirect, stand, cancel); an escape's event carries it (written only when not `script`)"),
+    f("session", "Session", U32, "", D::Number(0.0), "the session tag a task command targets: refused unless the ped's task has it; 0: the ped's current task of `source` (written only when not 0)"),
 ];
 
 /// Every section of a scenario, the root first, in the order the docs and the Inspector show

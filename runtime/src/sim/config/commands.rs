@@ -5,7 +5,7 @@ use super::boxes::SimBox;
 use super::factions::Factions;
 use super::scene::Obstacle;
 use crate::project::{Vec2, VehicleRelation};
-use crate::sim::state::AgentHandle;
+use crate::sim::state::{AgentHandle, PedEventType};
 
 use crate::sim::events::BoxSlot;
 
@@ -95,12 +95,16 @@ pub enum Command {
     },
     /// Cancel the directive.
     Cancel,
-    /// Flee from a threat.
+    /// Queue a threat event whose response (an escape) the next Tasks update starts.
     Escape {
         /// Threat position, meters.
         threat: Vec2,
         /// Safe distance from the threat, meters.
         safe_distance_m: f64,
+        /// An externally supplied endpoint (checked at queuing); `None`: selected.
+        endpoint: Option<Vec2>,
+        /// Whether the interrupted task comes back when the escape ends.
+        restore_interrupted: bool,
     },
     /// Destroy the ped explicitly (boxes and claims do not protect from this).
     Destroy,
@@ -179,6 +183,15 @@ pub enum Command {
         /// How long the event lasts once current, seconds.
         duration_s: f64,
     },
+    /// End the ped events matching a type, a source and a tag (see `sim::tasks::incidents`).
+    ClearEvents {
+        /// The type matched (`None`: any).
+        kind: Option<PedEventType>,
+        /// The source matched (`None`: any).
+        source: Option<String>,
+        /// The session tag matched (0: any).
+        tag: u32,
+    },
     /// Make an appearance family available or not.
     SetFamilyAvailable {
         /// Index of the family in [`CompiledScenario::families`](super::CompiledScenario::families).
@@ -243,6 +256,7 @@ impl Command {
             Command::PausePopulation { .. } => 27,
             Command::PlaceObstacle { .. } => 28,
             Command::RemoveObstacle { .. } => 29,
+            Command::ClearEvents { .. } => 30,
         }
     }
 }
@@ -258,6 +272,10 @@ pub struct DirectiveSpec {
     pub target: DirectiveTarget,
     /// What it does.
     pub command: Command,
+    /// Who issues it (the task source; `script` unless the directive names one).
+    pub source: String,
+    /// The session tag a task command targets (0: the ped's current task of `source`).
+    pub session: u32,
 }
 
 /// The largest impulse a knockdown accepts, newton-seconds (a 70 kg body at about 14 m/s):

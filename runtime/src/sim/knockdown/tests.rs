@@ -364,6 +364,7 @@ fn scenario(directives: Vec<(u64, DirectiveCommand)>) -> Scenario {
                     ordinal: 0,
                 },
                 command,
+                ..Default::default()
             })
             .collect(),
         ..Scenario::default()

@@ -608,6 +608,8 @@ mod tests {
                     observer: 0,
                     fade: 0.0,
                 },
+                source: "script".to_owned(),
+                session: 0,
             }],
             vehicle_sources: Vec::new(),
             families: Vec::new(),

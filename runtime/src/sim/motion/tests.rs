@@ -468,6 +468,7 @@ fn panic_relevance_and_line_of_sight_directives_run_in_the_tasks_phase() {
             frame: 2,
             target: born(0),
             command: DirectiveCommand::SetRelevance { relevance: 0.9 },
+            ..Default::default()
         },
         Directive {
             frame: 3,
@@ -481,6 +482,7 @@ fn panic_relevance_and_line_of_sight_directives_run_in_the_tasks_phase() {
                 radius_m: 10.0,
                 strength: 1.0,
             },
+            ..Default::default()
         },
         Directive {
             frame: 4,
@@ -492,6 +494,7 @@ fn panic_relevance_and_line_of_sight_directives_run_in_the_tasks_phase() {
                 hostile: vec!["Intruder".into()],
                 accepted_disguises: Vec::new(),
             },
+            ..Default::default()
         },
     ];
     let mut world = directed_world(3, MotionSettings::default(), directives);

@@ -69,6 +69,8 @@ fn at(frame: u64, target: DirectiveTarget, command: Command) -> DirectiveSpec {
         index: 0,
         target,
         command,
+        source: "script".to_owned(),
+        session: 0,
     }
 }
 

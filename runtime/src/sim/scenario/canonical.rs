@@ -191,6 +191,10 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
     write_target(w, &d.target);
     w.u8(d.command.code());
     write_command(w, &d.command);
+    // Written only when named, so directives of the script with no session keep their bytes.
+    if d.source != crate::project::DEFAULT_DIRECTIVE_SOURCE || d.session != 0 {
+        w.u8(0xd5).str(&d.source).u32(d.session);
+    }
 }
 
 /// A command's values after its code (world commands in [`write_world_command`]).
@@ -238,8 +242,17 @@ fn write_command(w: &mut ByteWriter, command: &Command) {
         Command::Escape {
             threat,
             safe_distance_m,
+            endpoint,
+            restore_interrupted,
         } => {
             w.f64(threat.x).f64(threat.y).f64(*safe_distance_m);
+            // The optional parts only when given (earlier escapes keep their bytes).
+            if let Some(endpoint) = endpoint {
+                w.u8(1).f64(endpoint.x).f64(endpoint.y);
+            }
+            if *restore_interrupted {
+                w.u8(2);
+            }
         }
         Command::RendezvousWith { object, offset } | Command::RedirectTo { object, offset } => {
             w.u16(*object);
@@ -284,6 +297,11 @@ fn write_world_command(w: &mut ByteWriter, command: &Command) {
         }
         Command::RemoveObstacle { id } => {
             w.str(id);
+        }
+        Command::ClearEvents { kind, source, tag } => {
+            w.u8(kind.map_or(255, |k| k as u8))
+                .str(source.as_deref().unwrap_or(""))
+                .u32(*tag);
         }
         // SuppressCleanup and InstantFill carry no values; `write_command` wrote the others.
         _ => {}

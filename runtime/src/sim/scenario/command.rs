@@ -4,7 +4,7 @@
 
 use super::collect::{directive_duration, ground, unit_interval, xyz, Problems};
 use crate::project::{Box3, DirectiveCommand, FieldPath, Scenario, Target, Vec3, VehicleRelation};
-use crate::sim::state::AgentHandle;
+use crate::sim::state::{AgentHandle, PedEventType};
 
 use crate::sim::config::{Command, DirectiveSpec, DirectiveTarget, Factions, Obstacle, SimBox};
 use crate::sim::events::BoxSlot;
@@ -39,6 +39,9 @@ pub(super) fn directives(
             path: path.field("command"),
         };
         let command = command(&directive.command, &cx, problems);
+        if directive.source.is_empty() {
+            problems.push(path.field("source"), SimProblem::EmptySource);
+        }
         let (Some(target), Some(command)) = (target, command) else {
             continue;
         };
@@ -47,6 +50,8 @@ pub(super) fn directives(
             index: u32::try_from(index).unwrap_or(u32::MAX),
             target,
             command,
+            source: directive.source.clone(),
+            session: directive.session,
         });
     }
     // Stable: file order within a frame.
@@ -193,12 +198,19 @@ fn goal_command(
         DirectiveCommand::Escape {
             threat,
             safe_distance_m,
+            endpoint,
+            restore_interrupted,
         } => {
             problems.finite(path.field("threat"), &xyz(*threat));
             problems.finite(path.field("safe_distance_m"), &[*safe_distance_m]);
+            if let Some(endpoint) = endpoint {
+                problems.finite(path.field("endpoint"), &xyz(*endpoint));
+            }
             Command::Escape {
                 threat: ground(*threat),
                 safe_distance_m: *safe_distance_m,
+                endpoint: endpoint.map(ground),
+                restore_interrupted: *restore_interrupted,
             }
         }
         // `command` sends only the goals here.
@@ -326,6 +338,27 @@ fn world_command(
         }
         DirectiveCommand::SetObserverFade { .. } | DirectiveCommand::SetObserverValid { .. } => {
             observer_command(command, cx, problems)?
+        }
+        DirectiveCommand::ClearEvents {
+            event_type,
+            event_source,
+            tag,
+        } => {
+            let kind = PedEventType::from_name(event_type);
+            if kind.is_none() && !event_type.is_empty() {
+                problems.push(
+                    path.field("event_type"),
+                    SimProblem::UnknownEventType {
+                        event_type: event_type.clone(),
+                    },
+                );
+                return None;
+            }
+            Command::ClearEvents {
+                kind,
+                source: (!event_source.is_empty()).then(|| event_source.clone()),
+                tag: *tag,
+            }
         }
         DirectiveCommand::SetFamilyAvailable { family, available } => Command::SetFamilyAvailable {
             family: family_index(cx, family, problems)?,
@@ -536,6 +569,8 @@ mod tests {
             D::Escape {
                 threat: v(4.0),
                 safe_distance_m: 5.0,
+                endpoint: None,
+                restore_interrupted: false,
             },
             D::Destroy,
             D::SetNoSpawnBox { bounds },
@@ -595,6 +630,11 @@ mod tests {
             D::RemoveObstacle {
                 obstacle: "cone".into(),
             },
+            D::ClearEvents {
+                event_type: "threat".into(),
+                event_source: String::new(),
+                tag: 0,
+            },
             D::SetNoRemovalBox { bounds },
             D::ClearNoSpawnBox,
             D::SetVehicleIntent { intent: false },
@@ -606,17 +646,16 @@ mod tests {
         let commands = every_command();
         let directives = commands
             .iter()
-            .map(|command| Directive {
-                frame: 1,
-                target: if command.is_world() {
+            .map(|command| {
+                let target = if command.is_world() {
                     Target::World
                 } else {
                     Target::Born {
                         source: "s".into(),
                         ordinal: 0,
                     }
-                },
-                command: command.clone(),
+                };
+                Directive::new(1, target, command.clone())
             })
             .collect();
         let scenario = Scenario {
@@ -649,12 +688,12 @@ mod tests {
             .iter()
             .map(|d| d.command.code())
             .collect();
-        let mut expected: Vec<u8> = (0..30).collect();
+        let mut expected: Vec<u8> = (0..31).collect();
         // The second box, clear and relation commands reuse the codes of the first ones.
         expected.extend([9, 10, 17]);
         assert_eq!(codes, expected);
         let indices: Vec<u32> = compiled.directives.iter().map(|d| d.index).collect();
-        assert_eq!(indices, (0..33).collect::<Vec<u32>>());
+        assert_eq!(indices, (0..34).collect::<Vec<u32>>());
         assert!(matches!(
             compiled.directives[17].command,
             Command::SetVehicleRelation {
@@ -662,7 +701,7 @@ mod tests {
             }
         ));
         assert!(matches!(
-            compiled.directives[32].command,
+            compiled.directives[33].command,
             Command::SetVehicleRelation {
                 relation: VehicleRelation::None
             }

@@ -11,6 +11,7 @@ pub mod crossing;
 pub mod events;
 pub mod knockdown;
 pub mod liveness;
+pub mod ped_events;
 pub mod population;
 pub mod recognition;
 pub mod slots;
@@ -30,6 +31,7 @@ pub use events::{
 pub use knockdown::{KnockdownReason, RecoveryPhase};
 pub(in crate::sim) use liveness::restart_watch;
 pub use liveness::{quiet_watches, watch, Liveness, StuckReason, Verdict, PROGRESS_M};
+pub use ped_events::{PedEvent, PedEventEnd, PedEventState, PedEventType, PedEvents, PedResponse};
 pub use population::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection, Vehicles};
 pub use recognition::Recognition;
 pub use slots::{SlotError, Slots};

@@ -162,6 +162,22 @@ pub enum InstallRefusal {
     EscapeNotAccepted,
     /// The selected escape goal is not beyond safe + 0.15 m from the threat.
     EscapeGoalTooClose,
+    /// The ped already has a queued event response (its pending primary slot is taken).
+    ResponsePending,
+    /// Processing: the event is no longer the ped's queued event (identity).
+    EventIdentity,
+    /// Processing: the ped's pending primary slot no longer names the event.
+    PendingSlot,
+    /// Processing: the ped's tasks are suppressed (it is pooled).
+    Suppressed,
+    /// The event type maps to another response (the mapping is never overwritten).
+    IncompatibleMapping,
+    /// The command names a session tag the ped's task does not have.
+    SessionMismatch,
+    /// The command's source does not own the ped's task.
+    NotTaskSource,
+    /// An input (threat, endpoint, safe distance) is not finite.
+    NonFiniteInput,
 }
 
 /// What a Tasks update did to one ped's event.

@@ -10,29 +10,60 @@
 //!   same session, → Travelling (also from AwaitingDecision, keeping the failure count);
 //! - cancel: closes only this parent and its matching movement (a task it suspended comes back);
 //! - stand: a timed standing until a deadline frame, released by the clock (never by continue);
-//! - an escape over an active rendezvous suspends it (`preempt`) rather than replacing it.
+//! - an escape (installed when its threat event is processed, `incidents`) replaces an active
+//!   rendezvous of its source, keeping the interrupted goal for diagnostics only; with the
+//!   escape's `restore_interrupted` it suspends it instead (`preempt`), to come back when the
+//!   escape ends;
+//! - identity: a command that changes an active task (hold, continue, redirect, stand, cancel)
+//!   must come from the task's source and, when it names a session tag, that task's session.
 //!
 //! A route walker with no directive parent keeps the older behaviour of hold and continue
 //! (stop and resume its route walk), so scenarios that pause a walker still do.
 
-use super::escape;
 use super::movement::Movement;
 use super::parent::{DirectiveParent, ParentKind, ParentState};
-use super::paths::PathGrid;
 use super::stops::{StopCause, StopOwner};
 use super::Book;
 use crate::project::{Vec2, VehicleRelation};
-use crate::sim::motion::FLEE_SPEED_M_S;
 use crate::sim::state::{AgentHandle, AgentState, InstallRefusal, TaskChange};
-use crate::sim::walk::body::BODY_RADIUS_M;
 
-/// Who a scenario directive's task belongs to (every scenario directive is the script's).
-pub const SCRIPT_SOURCE: &str = "script";
+/// Who a scenario directive's task belongs to when the directive names no source.
+pub const SCRIPT_SOURCE: &str = crate::project::DEFAULT_DIRECTIVE_SOURCE;
+
+/// Who issues a task command: its source and the session tag it targets (0: the ped's current
+/// task of that source).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Issuer<'a> {
+    /// The task source.
+    pub source: &'a str,
+    /// The session tag targeted (0: any).
+    pub session: u32,
+}
+
+impl Issuer<'static> {
+    /// The script, targeting no particular session.
+    pub const SCRIPT: Issuer<'static> = Issuer {
+        source: SCRIPT_SOURCE,
+        session: 0,
+    };
+}
+
+/// How a new parent is installed: by whom, under which session (`None`: a new one) and whether
+/// a lower-priority task it interrupts is suspended to come back (`restore`) or replaced.
+pub(super) struct Installing<'a> {
+    pub source: &'a str,
+    pub session: Option<u32>,
+    pub restore: bool,
+}
 
 /// Control eligibility: whether the ped may be controlled now — no vehicle relation (a seat,
 /// an intent, entering or exiting) and no suspended body (a knockdown). Every command that
 /// changes what the ped does checks it; a refused command changes nothing.
-fn control_checks(book: &Book<'_>, row: usize, handle: AgentHandle) -> Result<(), InstallRefusal> {
+pub(super) fn control_checks(
+    book: &Book<'_>,
+    row: usize,
+    handle: AgentHandle,
+) -> Result<(), InstallRefusal> {
     match book.agents.vehicle[row] {
         VehicleRelation::None => {}
         VehicleRelation::Seated => return Err(InstallRefusal::Occupancy),
@@ -53,8 +84,9 @@ fn control_checks(book: &Book<'_>, row: usize, handle: AgentHandle) -> Result<()
 }
 
 /// The installation checks of a new primary task from `source`: control eligibility, then
-/// another source's active task.
-fn install_checks(
+/// another source's active or pending primary task (an active parent, or a queued event's
+/// pending slot).
+pub(super) fn install_checks(
     book: &Book<'_>,
     row: usize,
     handle: AgentHandle,
@@ -66,27 +98,55 @@ fn install_checks(
             return Err(InstallRefusal::OtherSourceTask);
         }
     }
+    if book
+        .tasks
+        .pending_source(handle)
+        .is_some_and(|pending| pending != source)
+    {
+        return Err(InstallRefusal::OtherSourceTask);
+    }
     Ok(())
 }
 
-/// Installs a new parent of `kind` towards `goal` walking at `speed_m_s`.
-fn install(
-    book: &mut Book<'_>,
-    row: usize,
+/// The identity checks of a command on the ped's active task: the task exists, `issuer` is
+/// its source and, when it names a session tag, the task's session is that tag.
+fn identity_checks(
+    book: &Book<'_>,
     handle: AgentHandle,
+    issuer: Issuer<'_>,
+) -> Result<(), InstallRefusal> {
+    let parent = book
+        .tasks
+        .active_parent(handle)
+        .ok_or(InstallRefusal::NoActiveParent)?;
+    if parent.source != issuer.source {
+        return Err(InstallRefusal::NotTaskSource);
+    }
+    if issuer.session != 0 && parent.session != issuer.session {
+        return Err(InstallRefusal::SessionMismatch);
+    }
+    Ok(())
+}
+
+/// Installs a new parent of `kind` towards `goal` walking at `speed_m_s`; returns its session.
+pub(super) fn install(
+    book: &mut Book<'_>,
+    (row, handle): (usize, AgentHandle),
     kind: ParentKind,
-    goal: [f64; 3],
-    speed_m_s: f64,
-) {
-    let session = book.tasks.sessions + 1;
+    (goal, speed_m_s): ([f64; 3], f64),
+    how: Installing<'_>,
+) -> u32 {
+    let session = how.session.unwrap_or(book.tasks.sessions + 1);
+    // The new task takes the primary slot: a pending event of this source loses it.
+    book.tasks.pending.remove(&handle);
     let old = book
         .tasks
         .active_parent(handle)
         .map(|p| (p.session, p.kind.priority()));
     let mut floor = None;
     if let Some((old_session, old_priority)) = old {
-        if kind.priority() > old_priority {
-            // A higher-priority task suspends the active one instead of replacing it.
+        if how.restore && kind.priority() > old_priority {
+            // Asked to: a higher-priority task suspends the active one to restore it later.
             floor = book.preempt(handle, session);
         }
         if floor.is_none() {
@@ -102,10 +162,15 @@ fn install(
                 old.state = ParentState::Cancelled;
             }
             book.log(handle, generation, TaskChange::Replaced);
+            book.end_response(
+                handle,
+                old_session,
+                crate::sim::state::PedEventEnd::Replaced,
+            );
             book.hand_over_preemption(handle, old_session, session, kind.priority());
         }
     }
-    book.tasks.sessions = session;
+    book.tasks.sessions = book.tasks.sessions.max(session);
     book.tasks.service.cancel(handle);
     // RequestGoal removes the timed standing (its clock's release).
     book.tasks.release_timed_standing(handle);
@@ -126,7 +191,7 @@ fn install(
     book.tasks.parents.insert(
         handle,
         DirectiveParent {
-            source: super::commands::SCRIPT_SOURCE.to_owned(),
+            source: how.source.to_owned(),
             session,
             kind,
             goal,
@@ -138,15 +203,33 @@ fn install(
         },
     );
     book.log(handle, generation, TaskChange::Installed);
+    session
 }
 
-/// Rendezvous at `goal` (already resolved from a scene object at command time).
-pub(super) fn rendezvous(book: &mut Book<'_>, row: usize, handle: AgentHandle, goal: [f64; 3]) {
-    if let Err(why) = install_checks(book, row, handle, SCRIPT_SOURCE) {
+/// Rendezvous at `goal` (already resolved from a scene object at command time) for `issuer`'s
+/// source.
+pub(super) fn rendezvous(
+    book: &mut Book<'_>,
+    (row, handle): (usize, AgentHandle),
+    goal: [f64; 3],
+    issuer: Issuer<'_>,
+) {
+    if let Err(why) = install_checks(book, row, handle, issuer.source) {
         return refuse(book, handle, why);
     }
     let speed = book.agents.speed_m_s[row];
-    install(book, row, handle, ParentKind::Rendezvous, goal, speed);
+    let how = Installing {
+        source: issuer.source,
+        session: None,
+        restore: false,
+    };
+    install(
+        book,
+        (row, handle),
+        ParentKind::Rendezvous,
+        (goal, speed),
+        how,
+    );
     book.agents.state[row] = AgentState::Travelling;
     book.agents.target[row] = Some(Vec2 {
         x: goal[0],
@@ -156,9 +239,14 @@ pub(super) fn rendezvous(book: &mut Book<'_>, row: usize, handle: AgentHandle, g
 
 /// Hold: a travelling parent waits for a signal; a parentless walker stops its route walk.
 /// Refused while the ped may not be controlled (knocked down, a vehicle relation).
-pub(super) fn hold(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+pub(super) fn hold(book: &mut Book<'_>, (row, handle): (usize, AgentHandle), issuer: Issuer<'_>) {
     if let Err(why) = control_checks(book, row, handle) {
         return refuse(book, handle, why);
+    }
+    if book.tasks.active_parent(handle).is_some() {
+        if let Err(why) = identity_checks(book, handle, issuer) {
+            return refuse(book, handle, why);
+        }
     }
     let Some(parent) = book.tasks.active_parent(handle) else {
         if book.agents.state[row] != AgentState::Holding {
@@ -188,9 +276,14 @@ pub(super) fn hold(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
 
 /// Continue: only from WaitingForSignal, releasing only the command hold; refused while the
 /// ped may not be controlled.
-pub(super) fn resume(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
+pub(super) fn resume(book: &mut Book<'_>, (row, handle): (usize, AgentHandle), issuer: Issuer<'_>) {
     if let Err(why) = control_checks(book, row, handle) {
         return refuse(book, handle, why);
+    }
+    if book.tasks.active_parent(handle).is_some() {
+        if let Err(why) = identity_checks(book, handle, issuer) {
+            return refuse(book, handle, why);
+        }
     }
     let Some(parent) = book.tasks.active_parent(handle) else {
         if book.agents.state[row] == AgentState::Holding {
@@ -219,7 +312,15 @@ pub(super) fn resume(book: &mut Book<'_>, row: usize, handle: AgentHandle) {
 /// Redirect to `goal`: a new execution in the same session. While the ped is out of control
 /// (knocked down, a vehicle relation) the new goal is kept without a query, and executed from
 /// the ped's actual position when control returns.
-pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goal: [f64; 3]) {
+pub(super) fn redirect(
+    book: &mut Book<'_>,
+    (row, handle): (usize, AgentHandle),
+    goal: [f64; 3],
+    issuer: Issuer<'_>,
+) {
+    if let Err(why) = identity_checks(book, handle, issuer) {
+        return refuse(book, handle, why);
+    }
     let Some(parent) = book.tasks.active_parent(handle) else {
         return refuse(book, handle, InstallRefusal::NoActiveParent);
     };
@@ -261,7 +362,10 @@ pub(super) fn redirect(book: &mut Book<'_>, row: usize, handle: AgentHandle, goa
 
 /// Cancel: closes this parent and its movement when their goals agree; nothing for a parent
 /// already completed or cancelled.
-pub(super) fn cancel(book: &mut Book<'_>, handle: AgentHandle) {
+pub(super) fn cancel(book: &mut Book<'_>, handle: AgentHandle, issuer: Issuer<'_>) {
+    if let Err(why) = identity_checks(book, handle, issuer) {
+        return refuse(book, handle, why);
+    }
     let Some(parent) = book.tasks.active_parent(handle) else {
         return refuse(book, handle, InstallRefusal::NoActiveParent);
     };
@@ -288,6 +392,7 @@ pub(super) fn cancel(book: &mut Book<'_>, handle: AgentHandle) {
     }
     let generation = book.generation(handle);
     book.log(handle, generation, TaskChange::Cancelled);
+    book.end_response(handle, session, crate::sim::state::PedEventEnd::Cancelled);
     // A task this one suspended comes back (its owner releases the suspension); otherwise the
     // ped is an ambient ped again.
     book.end_preemption(handle, session);
@@ -297,9 +402,14 @@ pub(super) fn cancel(book: &mut Book<'_>, handle: AgentHandle) {
 /// Stand: a timed standing of the active parent's movement until `until_frame`. The clock owns
 /// it: a `Continue` never releases it, a new goal (redirect, a new task) removes it, and the
 /// parent's state does not change (standing is not waiting for a decision).
-pub(super) fn stand(book: &mut Book<'_>, handle: AgentHandle, until_frame: u64) {
-    if book.tasks.active_parent(handle).is_none() {
-        return refuse(book, handle, InstallRefusal::NoActiveParent);
+pub(super) fn stand(
+    book: &mut Book<'_>,
+    handle: AgentHandle,
+    until_frame: u64,
+    issuer: Issuer<'_>,
+) {
+    if let Err(why) = identity_checks(book, handle, issuer) {
+        return refuse(book, handle, why);
     }
     book.tasks.set_stop(
         handle,
@@ -313,57 +423,7 @@ pub(super) fn stand(book: &mut Book<'_>, handle: AgentHandle, until_frame: u64) 
     book.log(handle, generation, TaskChange::Standing);
 }
 
-/// Escape from `threat`: select an endpoint, check it for queuing, install the response.
-pub(super) fn escape(
-    paths: &PathGrid,
-    book: &mut Book<'_>,
-    row: usize,
-    handle: AgentHandle,
-    threat: Vec2,
-    safe_distance_m: f64,
-) {
-    if let Err(why) = install_checks(book, row, handle, SCRIPT_SOURCE) {
-        return refuse(book, handle, why);
-    }
-    let agents = &*book.agents;
-    let occupied = |p: Vec2| {
-        (0..agents.len()).any(|r| {
-            r != row
-                && !agents.pooled[r]
-                && (agents.position[r].x - p.x).hypot(agents.position[r].y - p.y)
-                    < 2.0 * BODY_RADIUS_M
-        })
-    };
-    let start = agents.position[row];
-    let report = escape::select(
-        paths,
-        start,
-        agents.facing[row],
-        threat,
-        safe_distance_m,
-        &occupied,
-    );
-    let endpoint = report.endpoint();
-    book.tasks.escapes.insert(handle, report);
-    let Some(goal) = endpoint else {
-        return refuse(book, handle, InstallRefusal::EscapeNotAccepted);
-    };
-    let from_threat = (goal[0] - threat.x).hypot(goal[1] - threat.y);
-    if from_threat <= safe_distance_m + escape::QUEUING_MARGIN_M {
-        return refuse(book, handle, InstallRefusal::EscapeGoalTooClose);
-    }
-    let kind = ParentKind::Escape {
-        threat: [threat.x, threat.y, 0.0],
-        safe_distance_m,
-        start_count: 1,
-    };
-    install(book, row, handle, kind, goal, FLEE_SPEED_M_S);
-    book.agents.state[row] = AgentState::Fleeing;
-    book.agents.safe_distance_m[row] = safe_distance_m;
-    book.agents.target[row] = Some(threat);
-}
-
-fn refuse(book: &mut Book<'_>, handle: AgentHandle, why: InstallRefusal) {
+pub(super) fn refuse(book: &mut Book<'_>, handle: AgentHandle, why: InstallRefusal) {
     let generation = book.generation(handle);
     book.log(handle, generation, TaskChange::Refused(why));
 }

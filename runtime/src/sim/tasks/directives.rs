@@ -50,11 +50,9 @@ pub(in crate::sim) fn tasks_phase(
         let generation = book.generation(handle);
         book.log(handle, generation, super::TaskChange::StandingEnded);
     }
-    // The full intelligence update: events end, queued candidates become current.
-    for (handle, change) in book.tasks.incidents.update(frame) {
-        let generation = book.generation(handle);
-        book.log(handle, generation, super::TaskChange::Incident(change));
-    }
+    // The full intelligence update: incidents end or become current, queued threats are
+    // processed (their escapes start).
+    book.process_events();
     apply_directives(config, paths, sets, panic, knock);
     let mut book = Book {
         tasks: sets.tasks,
@@ -176,6 +174,17 @@ fn world_command(
     panic: &mut PanicState,
     command: &Command,
 ) -> Result<(), Unresolved> {
+    if let Command::ClearEvents { kind, source, tag } = command {
+        let mut book = Book {
+            tasks: sets.tasks,
+            agents: sets.agents,
+            slots: sets.slots,
+            events: sets.events,
+            frame: sets.frame,
+        };
+        book.clear_events((*kind, source.as_deref(), *tag));
+        return Ok(());
+    }
     if let Command::Panic {
         center,
         radius_m,
@@ -337,9 +346,9 @@ fn ped_command(
             sets.events
                 .push(frame, EventKind::ClaimRefused, handle, source, detail);
         }
-        command => {
+        _ => {
             let Some(handle) = handle else { return };
-            task_command_unless_down((config, paths), sets, knock, (row, handle), command);
+            task_command_unless_down((config, paths), sets, knock, (row, handle), directive);
         }
     }
 }
@@ -351,28 +360,34 @@ fn task_command_unless_down(
     sets: &mut Sets<'_>,
     knock: &mut Knockdowns,
     (row, handle): (usize, crate::sim::AgentHandle),
-    command: &Command,
+    directive: &DirectiveSpec,
 ) {
     match knock.intent(handle) {
         Some(intent) => {
             let mut apply = |sets: &mut Sets<'_>| {
-                task_command((config, paths), sets, row, handle, command);
+                task_command((config, paths), sets, (row, handle), directive);
             };
-            let cancel = matches!(command, Command::Cancel);
+            let cancel = matches!(directive.command, Command::Cancel);
             control::command_while_down(sets, knock, (row, handle), intent, cancel, &mut apply);
         }
-        None => task_command((config, paths), sets, row, handle, command),
+        None => task_command((config, paths), sets, (row, handle), directive),
     }
 }
 
-/// A task command (rendezvous, hold, continue, stand, redirect, cancel, escape).
+/// A task command (rendezvous, hold, continue, stand, redirect, cancel) or an event (escape,
+/// queued event), issued by the directive's source for its session tag.
 fn task_command(
     (config, paths): (&WorldConfig, &PathGrid),
     sets: &mut Sets<'_>,
-    row: usize,
-    handle: crate::sim::AgentHandle,
-    command: &Command,
+    (row, handle): (usize, crate::sim::AgentHandle),
+    directive: &DirectiveSpec,
 ) {
+    let command = &directive.command;
+    let issuer = commands::Issuer {
+        source: &directive.source,
+        session: directive.session,
+    };
+    let at = (row, handle);
     let object_goal = |object: u16, offset: [f64; 3]| {
         config
             .scenario
@@ -389,41 +404,45 @@ fn task_command(
     };
     let point = |goal: Vec2| [goal.x, goal.y, 0.0];
     match command {
-        Command::Rendezvous { goal } => commands::rendezvous(&mut book, row, handle, point(*goal)),
+        Command::Rendezvous { goal } => commands::rendezvous(&mut book, at, point(*goal), issuer),
         Command::RendezvousWith { object, offset } => {
             // The object's transform is read now: the goal is a snapshot at command time.
             if let Some(goal) = object_goal(*object, *offset) {
-                commands::rendezvous(&mut book, row, handle, goal);
+                commands::rendezvous(&mut book, at, goal, issuer);
             }
         }
-        Command::Redirect { goal } => commands::redirect(&mut book, row, handle, point(*goal)),
+        Command::Redirect { goal } => commands::redirect(&mut book, at, point(*goal), issuer),
         Command::RedirectTo { object, offset } => {
             if let Some(goal) = object_goal(*object, *offset) {
-                commands::redirect(&mut book, row, handle, goal);
+                commands::redirect(&mut book, at, goal, issuer);
             }
         }
-        Command::Hold => commands::hold(&mut book, row, handle),
-        Command::Continue => commands::resume(&mut book, row, handle),
+        Command::Hold => commands::hold(&mut book, at, issuer),
+        Command::Continue => commands::resume(&mut book, at, issuer),
         Command::Stand { duration_s } => {
             let frames = duration_frames(*duration_s, config.fixed_step_s);
             let until_frame = book.frame.saturating_add(frames);
-            commands::stand(&mut book, handle, until_frame);
+            commands::stand(&mut book, handle, until_frame, issuer);
         }
-        Command::Cancel => commands::cancel(&mut book, handle),
+        Command::Cancel => commands::cancel(&mut book, handle, issuer),
         Command::QueueEvent { duration_s } => {
             let frames = duration_frames(*duration_s, config.fixed_step_s);
-            book.tasks.incidents.queue(handle, frames);
-            let generation = book.generation(handle);
-            book.log(
-                handle,
-                generation,
-                crate::sim::state::TaskChange::Incident(crate::sim::state::IncidentChange::Queued),
-            );
+            book.queue_incident(handle, &directive.source, frames);
         }
         Command::Escape {
             threat,
             safe_distance_m,
-        } => commands::escape(paths, &mut book, row, handle, *threat, *safe_distance_m),
+            endpoint,
+            restore_interrupted,
+        } => {
+            let spec = super::incidents::ThreatSpec {
+                threat: *threat,
+                safe_distance_m: *safe_distance_m,
+                endpoint: *endpoint,
+                restore_interrupted: *restore_interrupted,
+            };
+            book.queue_threat(paths, at, spec, &directive.source);
+        }
         // World commands resolve against the world, never a ped.
         _ => {}
     }

@@ -19,7 +19,7 @@
 
 use crate::sim::state::{
     agents::ambient_state, AgentHandle, AgentState, Agents, Canonical, EventLog, MoveFailure,
-    Slots, TaskChange, TaskHold, TaskLedger,
+    PedEventEnd, PedEvents, Slots, TaskChange, TaskHold, TaskLedger,
 };
 
 pub mod commands;
@@ -42,7 +42,6 @@ use std::collections::BTreeMap;
 pub(in crate::sim) use directives::{frame_zero_directives, tasks_phase};
 
 use self::escape::EscapeReport;
-use self::incidents::Incidents;
 use self::movement::{advance, MotionState, MoveEnv, Movement, StepOutcome};
 use self::parent::{DirectiveParent, ParentKind, ParentState};
 use self::paths::{write_handle, PathGrid, PathQuery};
@@ -84,8 +83,11 @@ pub struct TaskState {
     /// Lower-priority tasks suspended by a higher-priority one, by ped (the higher task owns
     /// the ped's [`StopCause::HigherPriorityTask`] and is the only one that releases it).
     pub suspended: BTreeMap<AgentHandle, SuspendedTask>,
-    /// Queued event candidates and current events by ped.
-    pub incidents: Incidents,
+    /// Every ped's events (queued, active and a few ended ones) and the event-to-task mapping.
+    pub events: PedEvents,
+    /// Pending primary slots: the queued threat event (by id) that holds the ped's primary slot
+    /// until it is processed.
+    pub pending: BTreeMap<AgentHandle, u32>,
 }
 
 /// The population's sets as the Tasks phase holds them: with the task sets themselves.
@@ -137,12 +139,18 @@ impl TaskState {
         if self.suspended.contains_key(&handle) {
             return Some(TaskHold::Pending);
         }
-        if self.incidents.has_current(handle) {
+        if self.events.has_current(handle) {
             return Some(TaskHold::CurrentEvent);
         }
-        self.incidents
+        self.events
             .has_queued(handle)
             .then_some(TaskHold::QueuedEvent)
+    }
+
+    /// The source of the queued event holding the ped's pending primary slot, if any.
+    pub fn pending_source(&self, handle: AgentHandle) -> Option<&str> {
+        let id = *self.pending.get(&handle)?;
+        self.events.get(id).map(|e| e.source.as_str())
     }
 
     /// The ped's directive parent, if it is still active (not completed or cancelled).
@@ -174,7 +182,8 @@ impl TaskState {
             && self.service.answered == 0
             && self.escapes.is_empty()
             && self.sessions == 0
-            && self.incidents.is_empty()
+            && self.events.is_empty()
+            && self.pending.is_empty()
     }
 
     fn set_stop(&mut self, handle: AgentHandle, cause: StopCause, owner: StopOwner) {
@@ -323,7 +332,8 @@ impl TaskState {
         self.stops.retain(|h, _| live(h));
         self.escapes.retain(|h, _| live(h));
         self.suspended.retain(|h, _| live(h));
-        self.incidents.prune(slots, rows);
+        self.events.prune(live);
+        self.pending.retain(|h, _| live(h));
         self.service.queue.retain(|q| live(&q.handle));
         self.service.replies.retain(|r| live(&r.handle));
     }
@@ -373,10 +383,15 @@ impl TaskState {
                 hold.write_canonical(bytes);
             }
         }
-        // Likewise only while some ped has an event or a candidate.
-        if !self.incidents.is_empty() {
-            bytes.extend_from_slice(b"INCIDNT1");
-            self.incidents.write_canonical(bytes);
+        // Likewise only once some ped had an event.
+        if !self.events.is_empty() || !self.pending.is_empty() {
+            bytes.extend_from_slice(b"PEDEVNT1");
+            self.events.write_canonical(bytes);
+            (self.pending.len() as u64).write_canonical(bytes);
+            for (handle, id) in &self.pending {
+                write_handle(*handle, bytes);
+                id.write_canonical(bytes);
+            }
         }
     }
 
@@ -387,7 +402,8 @@ impl TaskState {
             && self.movements.keys().all(live)
             && self.stops.keys().all(live)
             && self.suspended.keys().all(live)
-            && self.incidents.is_consistent(slots, rows)
+            && self.events.records.iter().all(|e| live(&e.handle))
+            && self.pending.keys().all(live)
             && self.service.queue.iter().all(|q| live(&q.handle))
     }
 }
@@ -505,22 +521,26 @@ impl Book<'_> {
                                 > safe_distance_m
                         }
                     };
+                    let session = parent.session;
                     if safe {
                         parent.state = ParentState::Completed;
-                        let session = parent.session;
                         self.log(handle, generation, TaskChange::Completed);
+                        self.end_response(handle, session, PedEventEnd::Completed);
                         self.end_preemption(handle, session);
                         self.end_task(handle);
                     } else if failure::consume(parent, MoveFailure::UnsafeAtArrival) {
                         self.set_agent_state(handle, AgentState::Arrived);
                         self.log(handle, generation, TaskChange::FailureConsumed);
+                        self.end_response(handle, session, PedEventEnd::Failed);
                     }
                 }
                 MotionState::Failed => {
                     let why = failure.unwrap_or(MoveFailure::EmptyPath);
+                    let session = parent.session;
                     if failure::consume(parent, why) {
                         self.set_agent_state(handle, AgentState::Arrived);
                         self.log(handle, generation, TaskChange::FailureConsumed);
+                        self.end_response(handle, session, PedEventEnd::Failed);
                     }
                 }
                 _ => {}

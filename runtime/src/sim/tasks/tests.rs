@@ -41,6 +41,7 @@ fn directive(frame: u64, command: DirectiveCommand) -> Directive {
             ordinal: 0,
         },
         command,
+        ..Default::default()
     }
 }
 
@@ -494,6 +495,8 @@ fn an_escape_runs_to_its_endpoint_and_completes_only_beyond_the_safe_distance() 
         DirectiveCommand::Escape {
             threat: v3(3.0, 0.0, 0.0),
             safe_distance_m: 4.0,
+            endpoint: None,
+            restore_interrupted: false,
         },
     )]));
     run_to(&mut w, 200);
@@ -721,6 +724,8 @@ fn flee() -> DirectiveCommand {
     DirectiveCommand::Escape {
         threat: v3(3.0, 0.0, 0.0),
         safe_distance_m: 4.0,
+        endpoint: None,
+        restore_interrupted: false,
     }
 }
 
@@ -863,6 +868,8 @@ fn a_second_escape_takes_over_the_suspension_and_its_end_restores_the_rendezvous
         DirectiveCommand::Escape {
             threat: v3(-20.0, 0.0, 0.0),
             safe_distance_m: 4.0,
+            endpoint: None,
+            restore_interrupted: false,
         }
         .pipe(|c| directive(30, c)),
     ]));

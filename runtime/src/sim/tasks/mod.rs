@@ -35,6 +35,8 @@ mod preempt;
 pub mod stops;
 
 #[cfg(test)]
+mod event_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::BTreeMap;

@@ -720,6 +720,24 @@ fn a_redirect_removes_a_timed_standing() {
     assert_eq!(w.tasks().parents[&h].state, ParentState::Completed);
 }
 
+/// An escape asking for the interrupted task back when it ends.
+fn flee_restoring() -> DirectiveCommand {
+    match flee() {
+        DirectiveCommand::Escape {
+            threat,
+            safe_distance_m,
+            endpoint,
+            ..
+        } => DirectiveCommand::Escape {
+            threat,
+            safe_distance_m,
+            endpoint,
+            restore_interrupted: true,
+        },
+        other => other,
+    }
+}
+
 fn flee() -> DirectiveCommand {
     DirectiveCommand::Escape {
         threat: v3(3.0, 0.0, 0.0),
@@ -730,10 +748,10 @@ fn flee() -> DirectiveCommand {
 }
 
 #[test]
-fn an_escape_suspends_the_rendezvous_and_its_end_restores_it() {
+fn an_escape_asked_to_restore_suspends_the_rendezvous_and_its_end_restores_it() {
     let mut w = world(&scenario(vec![
         directive(5, meet("car-1", -2.5)),
-        directive(20, flee()),
+        directive(20, flee_restoring()),
     ]));
     run_to(&mut w, 21);
     let h = ped(&w);
@@ -769,7 +787,8 @@ fn an_escape_suspends_the_rendezvous_and_its_end_restores_it() {
         .iter()
         .find(|c| c.3 == TaskChange::Preempted)
         .expect("logged");
-    assert_eq!((preempted.0, preempted.1), (20, 1));
+    // Queued at 20, processed (and the rendezvous suspended) by the Tasks update of 21.
+    assert_eq!((preempted.0, preempted.1), (21, 1));
     let completed = changes
         .iter()
         .find(|c| c.3 == TaskChange::Completed)
@@ -799,7 +818,7 @@ fn cancelling_the_escape_restores_the_held_rendezvous_still_held() {
     let mut w = world(&scenario(vec![
         directive(5, meet("car-1", -2.5)),
         directive(20, DirectiveCommand::Hold),
-        directive(30, flee()),
+        directive(30, flee_restoring()),
         directive(40, DirectiveCommand::Cancel),
         directive(80, DirectiveCommand::Continue),
     ]));
@@ -836,7 +855,7 @@ fn cancelling_the_escape_restores_the_held_rendezvous_still_held() {
 fn a_new_rendezvous_during_an_escape_supersedes_the_suspended_one() {
     let mut w = world(&scenario(vec![
         directive(5, meet("car-1", -2.5)),
-        directive(20, flee()),
+        directive(20, flee_restoring()),
         DirectiveCommand::RendezvousWith {
             object: "car-2".into(),
             offset: v3(0.0, 2.5, 0.0),
@@ -864,7 +883,7 @@ fn a_new_rendezvous_during_an_escape_supersedes_the_suspended_one() {
 fn a_second_escape_takes_over_the_suspension_and_its_end_restores_the_rendezvous() {
     let mut w = world(&scenario(vec![
         directive(5, meet("car-1", -2.5)),
-        directive(20, flee()),
+        directive(20, flee_restoring()),
         DirectiveCommand::Escape {
             threat: v3(-20.0, 0.0, 0.0),
             safe_distance_m: 4.0,
@@ -898,7 +917,7 @@ fn a_second_escape_takes_over_the_suspension_and_its_end_restores_the_rendezvous
 fn restoring_during_a_suspension_and_continuing_matches_straight_stepping() {
     let s = scenario(vec![
         directive(5, meet("car-1", -2.5)),
-        directive(20, flee()),
+        directive(20, flee_restoring()),
         directive(25, stand(1.0)),
     ]);
     let mut straight = world(&s);

@@ -415,7 +415,11 @@ fn clear_events_by_tag_ends_the_event_and_cancels_its_escape_only() {
         [(PedEventType::Incident, 1), (PedEventType::Threat, 2)]
     );
     run_to(&mut w, 31);
-    assert_eq!(live(&w), [(PedEventType::Incident, 1)], "the incident stays");
+    assert_eq!(
+        live(&w),
+        [(PedEventType::Incident, 1)],
+        "the incident stays"
+    );
     let threat = w.tasks().events.of(h).nth(1).expect("threat");
     assert_eq!(threat.end, Some(PedEventEnd::Cleaned));
     assert_eq!(w.tasks().parents[&h].state, ParentState::Cancelled);

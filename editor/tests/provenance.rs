@@ -277,3 +277,38 @@ fn a_picked_pedestrians_identity_says_who_owns_it() {
     let (ambient, _) = label_of(PopulationKind::Ambient);
     assert!(ambient.ends_with(" · ambient"), "{ambient}");
 }
+
+/// The escape-knockdown clip queues the runner's threat at frame 20 and the next Tasks update
+/// starts its escape: the Provenance tab shows the event's type, source, tag, state and the
+/// frames (and seconds) of its transitions.
+#[test]
+fn a_picked_pedestrian_shows_its_events_lifecycle() {
+    let example = example("street-lifecycle");
+    let mut harness = provenance(&example.dir);
+    harness
+        .state()
+        .preview
+        .borrow_mut()
+        .session
+        .choose_scenario("escape-knockdown");
+    harness.run_steps(2);
+    harness.state().preview.borrow_mut().session.seek(25);
+    // The runner: the first ped of the first source.
+    let id = stagecraft_runtime::sim::AgentId::new(0, 0).bits();
+    harness.state().preview.borrow_mut().selected = Some(PickId::Agent { id });
+    harness.run_steps(2);
+    for label in [
+        "Event 1",
+        "threat · script · 1",
+        "Active",
+        "frame 20 (1.00 s)",
+        "frame 21 (1.05 s)",
+    ] {
+        assert!(harness.query_by_label(label).is_some(), "{label}");
+    }
+    assert!(harness.query_by_label_contains("(selected)").is_some());
+    assert!(
+        harness.query_by_label("Ended at").is_none(),
+        "not ended yet"
+    );
+}

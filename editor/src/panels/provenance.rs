@@ -620,6 +620,9 @@ fn agent_ui(ui: &mut Ui, preview: &Preview, id: u64) {
     let tier = super::crossing_rows::tier_rows(world, agent);
     rows_ui(ui, "provenance-tier", "Tier", tier);
     task_ui(ui, world, handle);
+    for (title, rows) in super::event_rows::event_sections(world, handle) {
+        ui.push_id(&title, |ui| rows_ui(ui, "provenance-event", &title, rows));
+    }
     recovery_ui(ui, world, handle);
     lifecycle_ui(ui, world, handle);
 }

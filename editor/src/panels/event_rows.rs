@@ -103,7 +103,10 @@ mod tests {
     fn a_threats_rows_give_its_lifecycle_frames_and_seconds() {
         let e = PedEvent {
             id: 2,
-            handle: AgentHandle::first(4),
+            handle: AgentHandle {
+                index: 4,
+                generation: 1,
+            },
             kind: PedEventType::Threat,
             source: "alarm".into(),
             tag: 3,

@@ -261,6 +261,10 @@ impl Command {
     }
 }
 
+/// The source of a directive that names none (the document's `DEFAULT_DIRECTIVE_SOURCE`, which
+/// the compiler's tests check it equals).
+pub const DEFAULT_SOURCE: &str = "script";
+
 /// One scheduled directive.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DirectiveSpec {

@@ -19,8 +19,8 @@ pub mod world;
 
 pub use boxes::SimBox;
 pub use commands::{
-    is_directive_duration, Command, DirectiveSpec, DirectiveTarget, MAX_DIRECTIVE_DURATION_S,
-    MAX_IMPULSE_N_S,
+    is_directive_duration, Command, DirectiveSpec, DirectiveTarget, DEFAULT_SOURCE,
+    MAX_DIRECTIVE_DURATION_S, MAX_IMPULSE_N_S,
 };
 pub use crossings::{CrossingSettings, HazardSpec, SignalTiming};
 pub use factions::Factions;

@@ -642,6 +642,14 @@ mod tests {
     }
 
     #[test]
+    fn the_runtimes_default_source_is_the_documents() {
+        assert_eq!(
+            crate::sim::config::DEFAULT_SOURCE,
+            crate::project::DEFAULT_DIRECTIVE_SOURCE
+        );
+    }
+
+    #[test]
     fn every_command_kind_compiles_to_its_command_in_file_order() {
         let commands = every_command();
         let directives = commands

@@ -28,7 +28,7 @@ use crate::project::{Vec2, VehicleRelation};
 use crate::sim::state::{AgentHandle, AgentState, InstallRefusal, TaskChange};
 
 /// Who a scenario directive's task belongs to when the directive names no source.
-pub const SCRIPT_SOURCE: &str = crate::project::DEFAULT_DIRECTIVE_SOURCE;
+pub const SCRIPT_SOURCE: &str = crate::sim::config::DEFAULT_SOURCE;
 
 /// Who issues a task command: its source and the session tag it targets (0: the ped's current
 /// task of that source).

@@ -271,3 +271,58 @@ fn directives_are_listed_by_frame() {
         "sorted: {frames:?}"
     );
 }
+
+/// An escape directive's rows come from the schemas too: the directive's source and session
+/// (the Directive section) and the escape's endpoint and restore option (the directive
+/// table); the session's reset is one edit, undone.
+#[test]
+fn an_escape_directive_shows_its_identity_and_event_fields_and_a_reset_is_undone() {
+    use stagecraft_runtime::project::{Directive, DirectiveCommand, Target};
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 4000.0));
+    let mut s = scenario(&harness);
+    let target = Target::Born {
+        source: s.sources[0].id.clone(),
+        ordinal: 0,
+    };
+    let escape = DirectiveCommand::Escape {
+        threat: Vec3::default(),
+        safe_distance_m: 6.0,
+        endpoint: Some(Vec3 {
+            x: 8.0,
+            y: 0.0,
+            z: 0.0,
+        }),
+        restore_interrupted: true,
+    };
+    let mut directive = Directive::new(5, target, escape);
+    directive.source = "alarm".into();
+    directive.session = 3;
+    s.directives.insert(0, directive);
+    let document = harness.state_mut().document_mut().expect("a document");
+    document.apply(ProjectEdit::replace(
+        doc(),
+        Some(DocValue::Scenario(s)),
+        Selection::field(doc(), path("directives[0]")),
+        "Add an escape",
+    ));
+    select(&mut harness, "directives[0].session");
+    for label in ["Source", "Session", "Endpoint", "Restore interrupted"] {
+        assert!(
+            harness.query_all_by_label_contains(label).next().is_some(),
+            "no row labelled {label:?}"
+        );
+    }
+    harness.get_by_label("Reset directives[0].session").click();
+    harness.run_steps(3);
+    assert_eq!(scenario(&harness).directives[0].session, 0, "reset");
+    assert!(harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .undo());
+    harness.run_steps(3);
+    let undone = &scenario(&harness).directives[0];
+    assert_eq!((undone.session, undone.source.as_str()), (3, "alarm"));
+}

@@ -3,8 +3,10 @@
 //! layer — the tasks-and-directives specification, as state sets keyed by agent handle.
 //!
 //! One file per mechanism: `parent` (intent), `movement` (execution), `paths` (the path
-//! service), `commands` (installation checks, hold,
-//! continue, redirect, cancel, escape, each checking control eligibility), `control` (the
+//! service), `commands` (installation and identity checks — source, session tag — hold,
+//! continue, redirect, cancel, each checking control eligibility), `incidents` (ped events:
+//! queuing, processing at the next Tasks update, the escape a threat starts, cleanup by type,
+//! source or tag), `control` (the
 //! body's and the vehicle relation's suspension of a running movement, commands while knocked
 //! down), `escape` (candidate selection), `failure` (blocking, replans, consuming a failure
 //! once), `stops` (stop causes), `directives` (the directives due this frame and their targets).

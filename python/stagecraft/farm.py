@@ -107,12 +107,14 @@ def _first_attempt(chaos, ids):
 
 
 def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1, num_cpus=None,
-         binary=None, max_retries=3, _chaos=None):
+         binary=None, max_retries=3, assemble_threads=None, _chaos=None):
     """Cooks `project` into the bundle folder `out` on Ray: the plan's items that need nothing
     cooked first (every tile of a tiled stage, every stage without an upstream one), `batch` per
     task, each task a `stagecraft cook --items` into the shared cache on `threads` threads; then
-    the bundle is assembled on the driver (tiles merged in canonical order, the remaining stages
-    cooked). The bundle is byte for byte the single-machine `stagecraft cook`'s.
+    the bundle is assembled on the driver (tiles read and merged in canonical order, the
+    remaining stages cooked, products encoded and written in parallel) on `assemble_threads`
+    threads (default: the cluster's CPUs, as Ray counts them). The bundle is byte for byte the
+    single-machine `stagecraft cook`'s, on any number of workers and threads.
 
     Returns {"digest", "out", "items", "tasks", "tiles_cooked", "task_wall_s", "plan_s",
     "farm_s", "assemble_s"}."""
@@ -131,7 +133,9 @@ def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1,
     args = ["cook", project, "--out", out, "--cache", cache, "--json"]
     if tiles:
         args += ["--tile-cells", tiles]
-    report = _run(binary, args)
+    if assemble_threads is None:
+        assemble_threads = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    report = _run(binary, args, threads=assemble_threads)
     done = time.perf_counter()
     return {
         "digest": report["digest"],

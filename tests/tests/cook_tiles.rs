@@ -325,3 +325,57 @@ fn a_scatter_over_an_upstream_stages_areas_is_not_tiled() {
     );
     assert_eq!(ids(Some(1)), ids(None));
 }
+
+/// Runs `body` on a rayon pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, body: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool")
+        .install(body)
+}
+
+#[test]
+fn the_assembling_cook_gives_the_same_bytes_and_report_on_any_number_of_threads() {
+    // The assembling cook reads (or cooks) the tiles, encodes and stores the stages and writes
+    // the bundle's files on the current pool: a cold cache, so every tile is cooked there too.
+    let temp = tempfile::tempdir().expect("temp");
+    let project = example_project("pine-clearing");
+    let reference = files(&whole(&project, temp.path()));
+    let mut first_report: Option<Vec<(String, String, bool)>> = None;
+    for threads in [1usize, 2, 5] {
+        let out = temp.path().join(format!("out-{threads}"));
+        let options = CookOptions {
+            out: Some(out.clone()),
+            tile_cells: Some(4),
+            ..options(&temp.path().join(format!("cache-{threads}")))
+        };
+        let report = on_threads(threads, || run(&project, &options));
+        assert_eq!(
+            report.digest().as_deref(),
+            Some(PINE_DIGEST),
+            "{threads} threads"
+        );
+        assert!(
+            files(&out) == reference,
+            "{threads} threads: the bundle's bytes"
+        );
+        let tiles: Vec<(String, String, bool)> = report
+            .tiles
+            .iter()
+            .map(|t| (t.tile.clone(), t.key.clone(), t.hit))
+            .collect();
+        // 15 × 15 cells in tiles of 4: 16 tiles in canonical order, all cooked (cold cache).
+        assert_eq!(tiles.len(), 16);
+        assert_eq!(tiles[0].0, "t0_0");
+        assert_eq!(tiles[1].0, "t1_0");
+        assert_eq!(tiles[15].0, "t3_3");
+        assert!(tiles.iter().all(|t| !t.2), "{tiles:?}");
+        let stored: Vec<(u32, bool)> = report.stages.iter().map(|s| (s.stage, s.stored)).collect();
+        assert!(stored.iter().all(|s| s.1), "{stored:?}");
+        match &first_report {
+            None => first_report = Some(tiles),
+            Some(first) => assert_eq!(first, &tiles, "{threads} threads: the tiles' report"),
+        }
+    }
+}

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 use stagecraft_runtime::content::encode::hex;
 use stagecraft_runtime::content::StageProvenance;
 use stagecraft_runtime::cook::{
@@ -342,7 +343,7 @@ pub fn cook_project(
             cells: options.tile_cells,
             owned: &owned,
         };
-        let bundle = cook_one(
+        let cooked = cook_one(
             plan,
             recipe,
             seed,
@@ -354,7 +355,7 @@ pub fn cook_project(
             observer,
         )?;
         if !options.partial() {
-            let (entry, recipe_files) = cook_recipe(&bundle);
+            let (entry, recipe_files) = cooked;
             recipes.push(entry);
             files.extend(recipe_files);
         }
@@ -437,7 +438,8 @@ fn manifest_of(
 }
 
 /// Cooks one recipe: seeds an in-memory stage cache with every stage whose key has a verified
-/// disk entry, runs the executor (which runs only the rest), stores what ran and `owned` holds.
+/// disk entry, runs the executor (which runs only the rest), stores what ran and `owned` holds;
+/// the recipe's manifest entry and product files (encoded once, for the cache and the bundle).
 #[allow(clippy::too_many_arguments)]
 fn cook_one(
     plan: &CompiledPlan,
@@ -449,7 +451,7 @@ fn cook_one(
     report: &mut CookReport,
     in_use: &mut BTreeSet<String>,
     observer: ObserverFactory<'_>,
-) -> anyhow::Result<GeneratedBundle> {
+) -> anyhow::Result<CookedFiles> {
     let cook = RecipeCook {
         plan,
         recipe,
@@ -473,10 +475,17 @@ fn cook_one(
         &timer as &dyn ExecutionObserver,
     )
     .map_err(|e| anyhow::anyhow!("recipe `{recipe}`: {e}"))?;
-    let bundle = (*generated.bundle).clone();
-    cook.store_stages(&bundle, outcomes, tiling.owned, report, in_use)?;
-    Ok(bundle)
+    let bundle = &generated.bundle;
+    let cooked = cook_recipe(bundle);
+    cook.store_stages(bundle, &cooked, outcomes, tiling.owned, report, in_use)?;
+    Ok(cooked)
 }
+
+/// A recipe's manifest entry and its product files: (path, bytes).
+type CookedFiles = (
+    stagecraft_runtime::cook::CookedRecipe,
+    Vec<(String, Vec<u8>)>,
+);
 
 /// One recipe being cooked: what finding and storing its stages' cache entries reads.
 struct RecipeCook<'a> {
@@ -629,6 +638,7 @@ impl RecipeCook<'_> {
     fn store_stages(
         &self,
         bundle: &GeneratedBundle,
+        (entry, files): &CookedFiles,
         mut outcomes: Outcomes,
         owned: &BTreeSet<u32>,
         report: &mut CookReport,
@@ -641,10 +651,9 @@ impl RecipeCook<'_> {
             self.overrides,
             self.cache,
         );
-        let (entry, files) = cook_recipe(bundle);
         let stages = plan.stages().iter().zip(&bundle.stages);
-        for ((compiled, stage), (cooked, (_, bytes))) in stages.zip(entry.stages.iter().zip(&files))
-        {
+        let mut decided = Vec::with_capacity(bundle.stages.len());
+        for (compiled, stage) in stages {
             let parts = stage_key_parts(plan, compiled, seed, overrides, &|id| {
                 bundle.stage(id).map(|s| s.digest)
             })
@@ -661,11 +670,26 @@ impl RecipeCook<'_> {
                 StageOutcome::Miss(_) if !mine => StageOutcome::Dependency,
                 other => other,
             };
-            let mut stored = false;
-            if matches!(outcome, StageOutcome::Miss(_)) {
-                cache.store(&record, cooked, bytes)?;
-                stored = true;
-            }
+            decided.push((stage, record, outcome, mine));
+        }
+        // The entries are independent: stored on the current rayon pool, the first failure
+        // in the stages' order reported.
+        let cooked = entry.stages.iter().zip(files);
+        let stored: Vec<anyhow::Result<bool>> = decided
+            .par_iter()
+            .zip(cooked.collect::<Vec<_>>())
+            .map(|((_, record, outcome, _), (product, (_, bytes)))| {
+                let miss = matches!(outcome, StageOutcome::Miss(_));
+                if miss {
+                    cache.store(record, product, bytes)?;
+                }
+                Ok(miss)
+            })
+            .collect();
+        for ((stage, record, outcome, mine), (stored, (_, bytes))) in
+            decided.into_iter().zip(stored.into_iter().zip(files))
+        {
+            let stored = stored?;
             if mine {
                 cache
                     .set_last(&record)

@@ -16,6 +16,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 
 use super::bundle_io::MANIFEST_NAME;
 use super::listing::check_listing;
@@ -223,7 +224,8 @@ fn sync_folder(folder: &Path) -> io::Result<()> {
     fs::File::open(folder)?.sync_all()
 }
 
-/// Fills the staging folder: product files, then the manifest, each synced, then the folders.
+/// Fills the staging folder: product files (in parallel), then the manifest, each synced, then
+/// the folders.
 fn write_staging(
     staging: &Path,
     manifest: &str,
@@ -231,9 +233,13 @@ fn write_staging(
     hook: &mut dyn FnMut(SwapStep),
 ) -> io::Result<()> {
     fs::create_dir_all(staging.join("products"))?;
-    for (path, bytes) in files {
-        write_synced(&staging.join(path), bytes)?;
-    }
+    // The files are independent: written and synced on the current rayon pool; the first
+    // failure in the files' order is the one reported.
+    let written: Vec<io::Result<()>> = files
+        .par_iter()
+        .map(|(path, bytes)| write_synced(&staging.join(path), bytes))
+        .collect();
+    written.into_iter().collect::<io::Result<()>>()?;
     hook(SwapStep::StagingPartial);
     // The manifest goes last: a staging folder without it is incomplete.
     write_synced(&staging.join(MANIFEST_NAME), manifest.as_bytes())?;

@@ -6,13 +6,15 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use stagecraft_runtime::content::encode::hex;
 use stagecraft_runtime::content::Product;
 use stagecraft_runtime::cook::codec::encode_product_file;
 use stagecraft_runtime::cook::tiles::{
     assemble, candidates_per_cell, cook_tile, stage_tiles, tile_key, Tile, BYTES_PER_CANDIDATE,
 };
-use stagecraft_runtime::cook::{CookedStage, KeyRecord, WorkItem};
+use stagecraft_runtime::cook::{file_digest_hex, CookedStage, KeyRecord, WorkItem};
 use stagecraft_runtime::generate::{CachedStage, KeyParts};
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::recipe::{CompiledPlan, CompiledStage};
@@ -115,7 +117,7 @@ impl TiledStage<'_> {
                 tile.name()
             ),
             bytes: bytes.len() as u64,
-            file_digest: blake3::hash(&bytes).to_hex().to_string(),
+            file_digest: file_digest_hex(&bytes),
             elements: product.summary().objects,
             rejected: product.summary().rejected,
         };
@@ -145,7 +147,7 @@ impl TiledStage<'_> {
     }
 
     /// The whole stage from its tiles at `tile_cells` cells a side (each read from the cache or
-    /// cooked and stored), with the tiles' reports; `None` when the stage does not split.
+    /// cooked and stored, on the current rayon pool), with the tiles' reports; `None` when the stage does not split.
     pub fn assemble(
         &self,
         cache: &DiskCache,
@@ -154,10 +156,16 @@ impl TiledStage<'_> {
         let Some(tiles) = stage_tiles(self.stage, tile_cells) else {
             return Ok(None);
         };
+        // Read (verified) or cooked on the current rayon pool; the first failing tile in
+        // canonical order is the one reported, whatever the threads' timing.
+        let served: Vec<anyhow::Result<(Product, TileCook)>> = tiles
+            .par_iter()
+            .map(|tile| self.tile(cache, tile))
+            .collect();
         let mut products = Vec::with_capacity(tiles.len());
         let mut cooks = Vec::with_capacity(tiles.len());
-        for tile in &tiles {
-            let (product, cook) = self.tile(cache, tile)?;
+        for tile in served {
+            let (product, cook) = tile?;
             products.push(product);
             cooks.push(cook);
         }

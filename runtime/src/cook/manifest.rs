@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rayon::prelude::*;
+
 use super::codec::{decode_checked, encode_product_file, kind_of_code, MAX_PRODUCT_BYTES};
 use super::CookError;
 use crate::content::encode::hex;
@@ -83,12 +85,12 @@ pub struct CookedStage {
 }
 
 /// The manifest entry and product file of every stage of a generated bundle: (recipe entry,
-/// [(file path, file bytes)]).
+/// [(file path, file bytes)]). The stages are encoded and hashed on the current rayon pool
+/// (the same bytes on any number of threads: each stage's file is its own).
 pub fn cook_recipe(bundle: &GeneratedBundle) -> (CookedRecipe, Vec<(String, Vec<u8>)>) {
-    let mut files = Vec::with_capacity(bundle.stages.len());
-    let stages = bundle
+    let cooked: Vec<(CookedStage, (String, Vec<u8>))> = bundle
         .stages
-        .iter()
+        .par_iter()
         .map(|stage| {
             let bytes = encode_product_file(stage.stage, &stage.product);
             let file = format!("products/{}.{}.bin", bundle.recipe_id, stage.stage);
@@ -102,14 +104,14 @@ pub fn cook_recipe(bundle: &GeneratedBundle) -> (CookedRecipe, Vec<(String, Vec<
                 digest: hex(&stage.digest),
                 file: file.clone(),
                 bytes: bytes.len() as u64,
-                file_digest: blake3::hash(&bytes).to_hex().to_string(),
+                file_digest: file_digest_hex(&bytes),
                 elements: stage.summary.objects,
                 rejected: stage.summary.rejected,
             };
-            files.push((file, bytes));
-            entry
+            (entry, (file, bytes))
         })
         .collect();
+    let (stages, files): (Vec<CookedStage>, Vec<(String, Vec<u8>)>) = cooked.into_iter().unzip();
     let recipe = CookedRecipe {
         id: bundle.recipe_id.clone(),
         scope: bundle.recipe_id.clone(),
@@ -120,6 +122,21 @@ pub fn cook_recipe(bundle: &GeneratedBundle) -> (CookedRecipe, Vec<(String, Vec<
         stages,
     };
     (recipe, files)
+}
+
+/// Files at least this large are hashed with BLAKE3's multi-threaded `update_rayon`.
+const PARALLEL_HASH_BYTES: usize = 1 << 20;
+
+/// BLAKE3 of a product file, hex: the same value however it is hashed (a large file's on the
+/// current rayon pool).
+pub fn file_digest_hex(bytes: &[u8]) -> String {
+    let mut hasher = blake3::Hasher::new();
+    if bytes.len() >= PARALLEL_HASH_BYTES {
+        hasher.update_rayon(bytes);
+    } else {
+        hasher.update(bytes);
+    }
+    hasher.finalize().to_hex().to_string()
 }
 
 impl CookedManifest {
@@ -633,7 +650,7 @@ fn check_product_inner(stage: &CookedStage, bytes: &[u8]) -> Result<Product, Coo
             actual: bytes.len() as u64,
         });
     }
-    let file_digest = blake3::hash(bytes).to_hex().to_string();
+    let file_digest = file_digest_hex(bytes);
     if file_digest != stage.file_digest {
         return Err(CookError::DigestMismatch {
             what: "file".to_owned(),

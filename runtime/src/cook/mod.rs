@@ -19,8 +19,8 @@ pub use cache::{
 };
 pub use codec::{decode_product_file, encode_product_file, read_header, ProductHeader};
 pub use manifest::{
-    check_product, check_product_in, check_product_path, cook_recipe, parse_manifest,
-    CookedManifest, CookedRecipe, CookedStage, MANIFEST_SCHEMA,
+    check_product, check_product_in, check_product_path, cook_recipe, file_digest_hex,
+    parse_manifest, CookedManifest, CookedRecipe, CookedStage, MANIFEST_SCHEMA,
 };
 pub use shard::{shard_of, ShardSpec, WorkItem};
 

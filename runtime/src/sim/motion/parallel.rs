@@ -37,6 +37,53 @@ const HALO_MARGIN_M: f64 = 1.0;
 /// Rows sampled to place the cuts.
 const CUT_SAMPLES: usize = 1024;
 
+/// Calls `$apply!` with the agent columns a walking-loop step reads or writes (`Stepping::row`,
+/// `sim::walk::walk_agent` and what it calls): a band copies only these of its rows, the others
+/// stay empty in its table (a step reading another column would index an empty column there,
+/// and the thread-count tests fail: add the column here).
+macro_rules! walk_columns {
+    ($apply:ident ! ($($args:tt)*)) => {
+        $apply!($($args)*; route, route_offset, route_len, distance_m, direction, position,
+            stops_at_route_end, facing, goal, speed_m_s, steer_deg, liveness, updated,
+            skipped_steps, steps, walk_decision, state, flee_exit, target)
+    };
+}
+
+/// Calls `$apply!` with the agent columns a walking-loop step may write (a subset of
+/// [`walk_columns`]): what a band writes back.
+macro_rules! written_columns {
+    ($apply:ident ! ($($args:tt)*)) => {
+        $apply!($($args)*; distance_m, direction, position, facing, goal, steer_deg,
+            skipped_steps, steps, walk_decision, state)
+    };
+}
+
+/// Replaces the listed columns of `$copy` with `$source`'s rows `$rows`, in that order.
+macro_rules! copy_rows {
+    ($copy:expr, $source:expr, $rows:expr; $($column:ident),*) => {
+        $($copy.$column.clear();
+          $copy.$column.extend($rows.iter().map(|r| $source.$column[*r as usize].clone()));)*
+    };
+}
+
+/// Writes each part's rows back into `$target`'s listed columns (row `i` of a part's table to
+/// row `rows[i]`), one task per column on the current pool; the parts' rows are disjoint.
+macro_rules! write_rows {
+    ($target:expr, $parts:expr; $($column:ident),*) => {
+        rayon::scope(|scope| {
+            let parts: &[(&Agents, &[u32])] = $parts;
+            $(let column = &mut $target.$column;
+              scope.spawn(move |_| {
+                  for (part, rows) in parts {
+                      for (value, row) in part.$column.iter().zip(rows.iter()) {
+                          column[*row as usize] = value.clone();
+                      }
+                  }
+              });)*
+        })
+    };
+}
+
 /// One row the loop steps: its row and how.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Step {
@@ -132,7 +179,7 @@ impl Band {
 
     /// Copies its rows and builds its grid over them and the other bodies it holds.
     fn prepare(&mut self, agents: &Agents) {
-        self.agents.copy_rows_from(agents, &self.own);
+        walk_columns!(copy_rows!(self.agents, agents, self.own));
         let rows = || self.own.iter().chain(&self.others).map(|r| *r as usize);
         self.points.clear();
         self.points.extend(rows().map(|r| agents.position[r]));
@@ -339,8 +386,11 @@ pub(super) fn step_in_bands(
         .iter()
         .map(|band| (&band.agents, band.own.as_slice()))
         .collect();
-    agents.write_rows_from(&parts);
+    written_columns!(write_rows!(agents, &parts));
     bands.last_count = count;
+    // The copies live for the loop only (a world between steps holds no second copy of its
+    // walkers); the allocator hands the same memory back next step.
+    bands.bands.clear();
     true
 }
 

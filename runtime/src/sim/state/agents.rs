@@ -266,39 +266,6 @@ macro_rules! agent_columns {
                 $(self.$dname.reserve_exact(additional);)*
             }
 
-            /// Replaces every column with `source`'s rows `rows`, in that order (a parallel
-            /// step's copy of the rows one band steps; capacities are kept).
-            pub fn copy_rows_from(&mut self, source: &Agents, rows: &[u32]) {
-                $(self.$name.clear();
-                  self.$name.extend(rows.iter().map(|r| source.$name[*r as usize].clone()));)*
-                $(self.$dname.clear();
-                  self.$dname.extend(rows.iter().map(|r| source.$dname[*r as usize].clone()));)*
-            }
-
-            /// Writes back each part's rows: row `i` of a part's table becomes row `rows[i]`
-            /// here, every column (the parts' rows are disjoint). One task per column on the
-            /// current rayon pool; the values, not the order of the writes, decide the result.
-            pub fn write_rows_from(&mut self, parts: &[(&Agents, &[u32])]) {
-                rayon::scope(|scope| {
-                    $(let column = &mut self.$name;
-                      scope.spawn(move |_| {
-                          for (part, rows) in parts {
-                              for (value, row) in part.$name.iter().zip(rows.iter()) {
-                                  column[*row as usize] = value.clone();
-                              }
-                          }
-                      });)*
-                    $(let column = &mut self.$dname;
-                      scope.spawn(move |_| {
-                          for (part, rows) in parts {
-                              for (value, row) in part.$dname.iter().zip(rows.iter()) {
-                                  column[*row as usize] = value.clone();
-                              }
-                          }
-                      });)*
-                });
-            }
-
             /// Heap bytes the columns hold (their capacities × inline sizes).
             pub fn heap_bytes(&self) -> usize {
                 0 $(+ self.$name.capacity() * std::mem::size_of::<$ty>())*

@@ -37,6 +37,7 @@ fn digests(mut world: World, frames: u64, threads: Option<usize>) -> (Vec<[u8; 3
 #[test]
 fn every_example_scenario_steps_the_same_on_every_thread_count() {
     let registry = Registry::standard();
+    // Scenarios whose walkers stepped in several bands on some pool.
     let mut banded = 0;
     let mut scenarios = 0;
     for dir in example_projects() {
@@ -47,10 +48,11 @@ fn every_example_scenario_steps_the_same_on_every_thread_count() {
             let world = || content.world().expect("world");
             let frames = FRAMES.min(scenario.duration_frames);
             let (serial, _) = digests(world(), frames, None);
+            let mut most = 1;
             for threads in THREADS {
                 let (parallel, bands) = digests(world(), frames, Some(threads));
                 assert!(bands <= threads);
-                banded += usize::from(bands > 1);
+                most = most.max(bands);
                 assert_eq!(
                     serial,
                     parallel,
@@ -60,9 +62,10 @@ fn every_example_scenario_steps_the_same_on_every_thread_count() {
                 );
             }
             scenarios += 1;
+            banded += usize::from(most > 1);
         }
     }
     assert!(scenarios >= 5, "{scenarios} scenarios");
-    // Most runs had walkers to band (a scenario without any walks serially on every pool).
-    assert!(banded >= 3 * scenarios, "{banded} banded runs of {scenarios} scenarios");
+    // Many scenarios had walkers to band (one without any walks serially on every pool).
+    assert!(banded >= 8, "{banded} of {scenarios} scenarios banded");
 }

@@ -204,6 +204,14 @@ fn main() {
         );
         return;
     }
+    // `MOTION_THREADS=1` only prints the 1 / 2 thread pairs (and the scaling curve).
+    if std::env::var("MOTION_THREADS").is_ok() {
+        let street = warmed(two_way_street_world(10_000, 7).expect("street"));
+        report_threads("two-way street, 10000 walkers", street, 10_000, 10);
+        let mixed = warmed(observed_street_world(100_000, 7).expect("street"));
+        report_threads("mixed tiers, 100000 agents", mixed, 100_000, 5);
+        return;
+    }
     // `MOTION_STEPS=street|mixed,steps` only steps that world (for `perf stat`/`perf record`)
     // and prints the CPU time per step.
     if let Ok(spec) = std::env::var("MOTION_STEPS") {

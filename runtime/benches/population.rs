@@ -1,6 +1,7 @@
 //! Population walking benchmarks on the long street-block variant (`sim::long_street_world`:
 //! both sidewalks filled, a third of the walkers heading against the others, every walker
-//! stepping with the steering fan and neighbour checks), on the global pool (every core: the step bands its walkers over it):
+//! stepping with the steering fan and neighbour checks), on the global pool (every core: the
+//! step bands its walkers over it, `sim::motion::parallel`):
 //!
 //! - one step with 1,000 / 10,000 / 100,000 walkers (targets: 10,000 ≤ 4 ms, i.e. ≥ 2.5 M
 //!   agent-steps/s; 100,000 ≤ 50 ms);
@@ -171,6 +172,11 @@ fn main() {
     // whose cycle counts do not depend on how loaded the machine is).
     // `POPULATION_RESIM=runs` only re-simulates 600 frames from a checkpoint with 10,000
     // walkers `runs` times and prints the CPU time of one.
+    // `POPULATION_RESIM_THREADS=1` only runs the 1 / 2 thread re-simulation pairs.
+    if std::env::var("POPULATION_RESIM_THREADS").is_ok() {
+        report_resim_threads();
+        return;
+    }
     if let Ok(runs) = std::env::var("POPULATION_RESIM") {
         let runs = runs.trim().parse().unwrap_or(1u32);
         let mut world = crowd(10_000);

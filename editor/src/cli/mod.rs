@@ -39,8 +39,8 @@ pub mod progress;
 pub mod terminal;
 
 // Parts of `simulate`.
-pub mod simulate_crossings;
 pub mod sim_threads;
+pub mod simulate_crossings;
 pub mod simulate_variant;
 pub mod trajectories;
 

@@ -280,7 +280,10 @@ impl Outbox {
 
     fn write(&self, entry: usize, position: Vec2, facing: Vec2) {
         let slot = &self.values[entry];
-        for (cell, value) in slot.iter().zip([position.x, position.y, facing.x, facing.y]) {
+        for (cell, value) in slot
+            .iter()
+            .zip([position.x, position.y, facing.x, facing.y])
+        {
             cell.store(value.to_bits(), Ordering::Relaxed);
         }
     }
@@ -366,7 +369,13 @@ pub(super) fn step_in_bands(
     for outbox in &mut bands.outboxes {
         outbox.clear();
     }
-    classify(&mut bands.bands, &mut bands.outboxes, agents, steps, (&cutting, halo));
+    classify(
+        &mut bands.bands,
+        &mut bands.outboxes,
+        agents,
+        steps,
+        (&cutting, halo),
+    );
     for outbox in &mut bands.outboxes {
         let needed = outbox.rows.len();
         if outbox.values.len() < needed {
@@ -374,13 +383,16 @@ pub(super) fn step_in_bands(
         }
     }
     let shared: &Agents = agents;
-    bands.bands.par_iter_mut().for_each(|band| band.prepare(shared));
+    bands
+        .bands
+        .par_iter_mut()
+        .for_each(|band| band.prepare(shared));
     let work: Vec<Mutex<Band>> = bands.bands.drain(..).map(Mutex::new).collect();
     run(&work, &bands.outboxes, stepping, count_skip);
-    bands.bands.extend(
-        work.into_iter()
-            .map(|band| band.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())),
-    );
+    bands.bands.extend(work.into_iter().map(|band| {
+        band.into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }));
     let parts: Vec<(&Agents, &[u32])> = bands
         .bands
         .iter()

@@ -595,7 +595,6 @@ fn step_agents(
         max_step_m: fastest_m_s * dt * f64::from(scan.max_steps),
     };
     let stepping = Stepping { base, dt };
-    let mut listed = Listed::new(crossing_rows);
     let window = &scratch.window;
     let windowed = window.sorted_rows(&mut scratch.window_rows);
     if windowed {
@@ -606,34 +605,12 @@ fn step_agents(
             *skipped += u32::from(!*updated & !*pooled);
         }
     }
-    let mut flags = |agents: &Agents, row: usize| RowFlags {
-        // Only a listed row's crossing can control its motion.
-        crossing: listed.contains(row) && agents.crosswalk[row].controls_motion(),
-        processed: window.contains(row),
-    };
-    let steps = &mut scratch.steps;
-    steps.clear();
-    if windowed {
-        for_each_union(&scratch.updated_rows, &scratch.window_rows, |row| {
-            if !agents.pooled[row] {
-                let row_flags = flags(agents, row);
-                steps.push(parallel::Step {
-                    row: row as u32,
-                    flags: row_flags,
-                });
-            }
-        });
-    } else {
-        for row in 0..agents.len() {
-            if !agents.pooled[row] {
-                let row_flags = flags(agents, row);
-                steps.push(parallel::Step {
-                    row: row as u32,
-                    flags: row_flags,
-                });
-            }
-        }
-    }
+    let rows = (
+        &scratch.updated_rows[..],
+        windowed.then_some(&scratch.window_rows[..]),
+    );
+    collect_steps(agents, rows, (crossing_rows, window), &mut scratch.steps);
+    let steps = &scratch.steps;
     let count_skip = !windowed;
     let bounds = (count_skip, base.max_step_m, dt);
     let bands = &mut scratch.bands;
@@ -648,6 +625,36 @@ fn step_agents(
     for step in steps.iter() {
         let row = step.row as usize;
         stepping.row((grid, walk_scratch), agents, row, step.flags, count_skip);
+    }
+}
+
+/// The rows the walking loop steps, ascending, with their flags, into `steps`: with a budgeted
+/// window (`window_rows`) the union of the updated rows and the window's, otherwise every row;
+/// pooled rows never.
+fn collect_steps(
+    agents: &Agents,
+    (updated_rows, window_rows): (&[u32], Option<&[u32]>),
+    (crossing_rows, window): (&[u32], &AvoidanceWindow),
+    steps: &mut Vec<parallel::Step>,
+) {
+    steps.clear();
+    let mut listed = Listed::new(crossing_rows);
+    let push = |row: usize| {
+        if !agents.pooled[row] {
+            let flags = RowFlags {
+                // Only a listed row's crossing can control its motion.
+                crossing: listed.contains(row) && agents.crosswalk[row].controls_motion(),
+                processed: window.contains(row),
+            };
+            steps.push(parallel::Step {
+                row: row as u32,
+                flags,
+            });
+        }
+    };
+    match window_rows {
+        Some(window_rows) => for_each_union(updated_rows, window_rows, push),
+        None => (0..agents.len()).for_each(push),
     }
 }
 

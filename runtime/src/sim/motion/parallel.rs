@@ -13,6 +13,10 @@
 //! cannot read each other commute. The copies are written back in row order (every column),
 //! and the world's grid gets every stepped row's body, as the serial loop left it.
 //!
+//! The copies live for the loop only (the walking columns of each stepped row, a grid per band
+//! over its bodies and halo: a few hundred bytes per walker at the loop's peak, none between
+//! steps).
+//!
 //! Bands never block a pool thread: whoever holds a band steps it until it must wait, then
 //! tries another band (the lowest waiting row can always step), so the loop finishes whatever
 //! else the pool runs. With one thread, or too few stepped rows, the serial loop runs instead.

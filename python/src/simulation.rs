@@ -22,6 +22,8 @@ use crate::records::{dtype, structured, Field};
 pub struct Simulation {
     world: World,
     scenario: String,
+    /// The pool its steps run on (`threads=`; `None`: rayon's global pool, every core).
+    pool: Option<rayon::ThreadPool>,
 }
 
 /// A captured world state (`Simulation.snapshot()`), restorable into a simulation of the same
@@ -125,15 +127,27 @@ fn agent_record(f: &MotionFrame) -> [u8; AGENT_RECORD_BYTES] {
 impl Simulation {
     /// The world of `scenario` (its id) of `project`, at frame 0; `seed` seeds the world
     /// instead of the manifest's root seed (`stagecraft simulate --seed`; the content is still
-    /// generated at the manifest's seed).
+    /// generated at the manifest's seed); `threads` steps it on that many threads (default:
+    /// every core; `stagecraft simulate --threads`), with the same digests on any number.
     #[new]
-    #[pyo3(signature = (project, scenario, seed=None))]
+    #[pyo3(signature = (project, scenario, seed=None, threads=None))]
     fn new(
         py: Python<'_>,
         project: PyRef<'_, Project>,
         scenario: &str,
         seed: Option<u64>,
+        threads: Option<usize>,
     ) -> PyResult<Simulation> {
+        let pool = match threads {
+            Some(0) => return Err(error("threads must be at least 1".to_owned())),
+            Some(threads) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| error(format!("cannot start {threads} threads: {e}")))?,
+            ),
+            None => None,
+        };
         let documents = project.documents("nothing simulated")?;
         let scenario = find_scenario(documents, scenario).map_err(|e| error(e.to_string()))?;
         // As `stagecraft simulate` and the editor's session: `stagecraft-io`'s one constructor
@@ -161,17 +175,17 @@ impl Simulation {
         Ok(Simulation {
             world,
             scenario: scenario.id.clone(),
+            pool,
         })
     }
 
     /// Steps the world `n` frames (the GIL released meanwhile).
     #[pyo3(signature = (n=1))]
     fn step(&mut self, py: Python<'_>, n: u64) {
-        let world = &mut self.world;
-        py.detach(|| {
-            for _ in 0..n {
-                world.step();
-            }
+        let (world, pool) = (&mut self.world, self.pool.as_ref());
+        py.detach(|| match pool {
+            Some(pool) => pool.install(|| (0..n).for_each(|_| world.step())),
+            None => (0..n).for_each(|_| world.step()),
         });
     }
 
@@ -303,6 +317,7 @@ impl Simulation {
         Simulation {
             world,
             scenario: scenario.to_owned(),
+            pool: None,
         }
     }
 }

@@ -161,3 +161,14 @@ def test_a_simulation_runs_over_the_overridden_world_as_the_cli(cli, tmp_path):
     assert report["bundle_digest"] == generated.digests["street-block"]
     assert report["bundle_digest"] != base_report["bundle_digest"]
     assert report["state_digest"] != base_report["state_digest"]
+
+
+def test_any_thread_count_steps_to_the_same_digest(street):
+    digests = []
+    for threads in (1, 3, None):
+        sim = stagecraft.Simulation(street, "crosswalk-rush", threads=threads)
+        sim.step(120)
+        digests.append(sim.state_digest())
+    assert digests[0] == digests[1] == digests[2]
+    with pytest.raises(stagecraft.StagecraftError, match="threads must be at least 1"):
+        stagecraft.Simulation(street, "crosswalk-rush", threads=0)

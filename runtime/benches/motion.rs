@@ -1,4 +1,10 @@
-//! Motion-at-scale benchmarks (issue: pedestrian motion at scale), single thread:
+//! Motion-at-scale benchmarks (issue: pedestrian motion at scale). The report first times the
+//! step on 1 and 2 threads (in-process A/B: three interleaved pairs, each the median of several
+//! steps on a rayon pool of that size; the step bands its walkers over the pool it runs on,
+//! `sim::motion::parallel`) for the two-way street (targets: ≥ 1.7× on 2 threads, ≥ 4 M
+//! agent-steps/s) and the mixed tiers (target ≤ 5 ms), then on 4, 8 and 16 threads where the
+//! machine has that many cores (a scaling curve; larger counts are skipped). The rest runs on
+//! the global pool:
 //!
 //! - 10,000 agents all Full with avoidance for every agent (budget unlimited) on the two-way
 //!   street (`sim::two_way_street_world`: 200 m, walkways widened to ≤ 1 agent/m², jittered grid,
@@ -26,7 +32,7 @@ use criterion::{Criterion, Throughput};
 use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, World};
 
 mod support;
-use support::{cpu_ms, cpu_ns, median};
+use support::{cpu_ms, cpu_ns, many_core_counts, median, pool, thread_pairs};
 
 /// Steps before measuring, so the velocity windows are filled and the tiers settled.
 const WARM_UP_FRAMES: u32 = 40;
@@ -50,7 +56,43 @@ fn timed_steps(world: &mut World, runs: usize) -> Duration {
     )
 }
 
+/// One step of `world`, timed.
+fn one_step(world: &mut World) -> Duration {
+    let start = Instant::now();
+    world.step();
+    start.elapsed()
+}
+
+/// The thread A/B of `world` (`agents` agents, `runs` steps a sample) and the scaling curve.
+fn report_threads(label: &str, mut world: World, agents: usize, runs: usize) {
+    let (one, two) = thread_pairs(label, 2, runs, || one_step(&mut world));
+    let rate = |t: Duration| agents as f64 / t.as_secs_f64() / 1e6;
+    println!(
+        "{label}: 1 thread {:.3} ms ({:.2} M agent-steps/s), 2 threads {:.3} ms ({:.2} M \
+         agent-steps/s): {:.2}× (bands last step: {})",
+        one.as_secs_f64() * 1e3,
+        rate(one),
+        two.as_secs_f64() * 1e3,
+        rate(two),
+        one.as_secs_f64() / two.as_secs_f64(),
+        world.walk_bands(),
+    );
+    for threads in many_core_counts() {
+        let many = pool(threads).install(|| timed_steps(&mut world, runs));
+        println!(
+            "  {label}, {threads} threads: {:.3} ms ({:.2} M agent-steps/s, {:.2}× one thread)",
+            many.as_secs_f64() * 1e3,
+            rate(many),
+            one.as_secs_f64() / many.as_secs_f64(),
+        );
+    }
+}
+
 fn report() {
+    let street = warmed(two_way_street_world(10_000, 7).expect("street"));
+    report_threads("two-way street, 10000 walkers", street, 10_000, 10);
+    let mixed = warmed(observed_street_world(100_000, 7).expect("street"));
+    report_threads("mixed tiers, 100000 agents", mixed, 100_000, 5);
     let mut street = warmed(two_way_street_world(10_000, 7).expect("street"));
     let step = timed_steps(&mut street, 30);
     let c = street.motion_counters();
@@ -160,6 +202,14 @@ fn main() {
             publication.as_secs_f64() * 1e3,
             cpu.map_or("?".to_owned(), |ms| format!("{ms:.3}")),
         );
+        return;
+    }
+    // `MOTION_THREADS=1` only prints the 1 / 2 thread pairs (and the scaling curve).
+    if std::env::var("MOTION_THREADS").is_ok() {
+        let street = warmed(two_way_street_world(10_000, 7).expect("street"));
+        report_threads("two-way street, 10000 walkers", street, 10_000, 10);
+        let mixed = warmed(observed_street_world(100_000, 7).expect("street"));
+        report_threads("mixed tiers, 100000 agents", mixed, 100_000, 5);
         return;
     }
     // `MOTION_STEPS=street|mixed,steps` only steps that world (for `perf stat`/`perf record`)

@@ -1,11 +1,13 @@
 //! Population walking benchmarks on the long street-block variant (`sim::long_street_world`:
 //! both sidewalks filled, a third of the walkers heading against the others, every walker
-//! stepping with the steering fan and neighbour checks), single thread:
+//! stepping with the steering fan and neighbour checks), on the global pool (every core: the
+//! step bands its walkers over it, `sim::motion::parallel`):
 //!
 //! - one step with 1,000 / 10,000 / 100,000 walkers (targets: 10,000 ≤ 4 ms, i.e. ≥ 2.5 M
 //!   agent-steps/s; 100,000 ≤ 50 ms);
 //! - bytes per walker (target ≤ 512), from the columns' capacities and the walking buffers;
-//! - re-simulating 600 frames from a checkpoint with 10,000 walkers (target ≤ 2 s).
+//! - re-simulating 600 frames from a checkpoint with 10,000 walkers (target ≤ 1 s), first on 1
+//!   and 2 threads (three interleaved pairs), then on the global pool.
 //!
 //! Before criterion's own timings the bench prints medians of a few timed runs, the bytes per
 //! walker and what the walkers decided in the measured steps.
@@ -18,7 +20,7 @@ use criterion::{BatchSize, Criterion, Throughput};
 use stagecraft_runtime::sim::{long_street_world, WalkDecision, World};
 
 mod support;
-use support::{cpu_ms, median};
+use support::{cpu_ms, median, thread_pairs};
 
 /// Steps before measuring, so the velocity windows are filled and encounters under way.
 const WARM_UP_FRAMES: u32 = 40;
@@ -76,7 +78,33 @@ fn report_step(walkers: usize) {
     );
 }
 
+/// Re-simulating 600 frames from a checkpoint on 1 and 2 threads (three interleaved pairs; the
+/// step bands its walkers over the pool it runs on): the restore and the steps apart.
+fn report_resim_threads() {
+    let mut world = crowd(10_000);
+    let checkpoint = world.snapshot();
+    let mut restore = Duration::ZERO;
+    let (one, two) = thread_pairs("re-simulate 600 frames", 2, 1, || {
+        let start = Instant::now();
+        world.restore(&checkpoint).expect("own snapshot");
+        restore = start.elapsed();
+        for _ in 0..600 {
+            world.step();
+        }
+        start.elapsed()
+    });
+    println!(
+        "re-simulate 600 frames from a checkpoint, 10000 walkers: 1 thread {:.3} s, 2 threads \
+         {:.3} s ({:.2}×; the last restore alone {:.3} ms)",
+        one.as_secs_f64(),
+        two.as_secs_f64(),
+        one.as_secs_f64() / two.as_secs_f64(),
+        restore.as_secs_f64() * 1e3,
+    );
+}
+
 fn report_resim() {
+    report_resim_threads();
     let mut world = crowd(10_000);
     let checkpoint = world.snapshot();
     let samples: Vec<Duration> = (0..3)
@@ -144,6 +172,11 @@ fn main() {
     // whose cycle counts do not depend on how loaded the machine is).
     // `POPULATION_RESIM=runs` only re-simulates 600 frames from a checkpoint with 10,000
     // walkers `runs` times and prints the CPU time of one.
+    // `POPULATION_RESIM_THREADS=1` only runs the 1 / 2 thread re-simulation pairs.
+    if std::env::var("POPULATION_RESIM_THREADS").is_ok() {
+        report_resim_threads();
+        return;
+    }
     if let Ok(runs) = std::env::var("POPULATION_RESIM") {
         let runs = runs.trim().parse().unwrap_or(1u32);
         let mut world = crowd(10_000);

@@ -39,6 +39,7 @@ pub mod progress;
 pub mod terminal;
 
 // Parts of `simulate`.
+pub mod sim_threads;
 pub mod simulate_crossings;
 pub mod simulate_variant;
 pub mod trajectories;
@@ -294,6 +295,9 @@ pub enum Command {
         /// `diff --set`), repeatable.
         #[arg(long = "set", value_name = "STAGE.PARAM=VALUE")]
         set: Vec<String>,
+        /// Step on N threads (default: every core); the digest is the same on any number.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
     },
     /// Cook a project into a verified bundle (manifest.ron + products/*.bin) through the
     /// on-disk stage cache; or list its work items (--plan) or cook one shard (--shard K/N).
@@ -491,6 +495,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             trajectories,
             seed,
             set,
+            threads,
         } => {
             let options = SimulateOptions {
                 scenario,
@@ -509,6 +514,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                     seed: *seed,
                     sets: set,
                 },
+                threads: threads.map(usize::from),
             };
             simulate(project, &options, out)
         }

@@ -65,6 +65,8 @@ pub struct SimulateOptions<'a> {
     pub trajectories: TrajectoryArgs,
     /// `--seed N` (the world's seed) and `--set STAGE.PARAM=VALUE` edits (`cli::simulate_variant`).
     pub variant: Variant<'a>,
+    /// Threads the steps use (`cli::sim_threads`; default: the global pool, every core).
+    pub threads: Option<usize>,
 }
 
 /// Runs at least this many frames show a progress bar (when stderr is a terminal).
@@ -130,6 +132,7 @@ pub fn simulate(
         history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
         every: options.every.unwrap_or(DEFAULT_EVERY_FRAMES),
         recorder,
+        pool: super::sim_threads::step_pool(options.threads)?,
     };
     let mut run = match Run::new(project, scenario, &content.bundle, world, plan) {
         Ok(run) => run,
@@ -285,6 +288,8 @@ struct RunPlan<'a> {
     every: u64,
     /// Records the sampled frames' trajectories (`--trajectories`).
     recorder: Option<TrajectoryRecorder>,
+    /// The pool the steps run on (`--threads`; `None`: the global pool).
+    pool: Option<rayon::ThreadPool>,
 }
 
 /// The event log as JSON text (`docs/events.md`): every held event in the order it happened,
@@ -365,7 +370,7 @@ impl Run {
                     world = fresh;
                 }
             }
-            world.step();
+            super::sim_threads::step_on(plan.pool.as_ref(), &mut world);
             if let Some(recorder) = &mut plan.recorder {
                 recorder.record(&world);
             }

@@ -26,3 +26,44 @@ pub fn cpu_ms(runs: u32, mut f: impl FnMut()) -> Option<f64> {
     }
     Some((cpu_ns()? - start) as f64 / 1e6 / f64::from(runs))
 }
+
+/// A rayon pool of `threads` threads (the step bands its walkers over the pool it runs on).
+pub fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
+/// The thread counts of a scaling curve beyond 1 and 2 that this machine has cores for (4, 8
+/// and 16; a count above the available cores is skipped: its threads would only take turns).
+pub fn many_core_counts() -> Vec<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    [4, 8, 16].into_iter().filter(|t| *t <= cores).collect()
+}
+
+/// In-process A/B of `run` (one timed sample, called inside the pool) on 1 and on `threads`
+/// threads: three interleaved pairs (1, n, 1, n, 1, n), each the median of `runs` samples.
+/// Returns the medians over the pairs, (one thread, `threads` threads), and prints every pair.
+pub fn thread_pairs(
+    label: &str,
+    threads: usize,
+    runs: usize,
+    mut run: impl FnMut() -> Duration + Send,
+) -> (Duration, Duration) {
+    let (one, many) = (pool(1), pool(threads));
+    let (mut ones, mut manys) = (Vec::new(), Vec::new());
+    for pair in 1..=3 {
+        let a = one.install(|| median((0..runs).map(|_| run()).collect()));
+        let b = many.install(|| median((0..runs).map(|_| run()).collect()));
+        println!(
+            "  {label}, pair {pair}: 1 thread {:.3} ms, {threads} threads {:.3} ms ({:.2}×)",
+            a.as_secs_f64() * 1e3,
+            b.as_secs_f64() * 1e3,
+            a.as_secs_f64() / b.as_secs_f64()
+        );
+        ones.push(a);
+        manys.push(b);
+    }
+    (median(ones), median(manys))
+}

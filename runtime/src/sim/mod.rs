@@ -138,6 +138,8 @@ mod build_tests;
 #[cfg(test)]
 mod budget_tests;
 #[cfg(test)]
+mod parallel_tests;
+#[cfg(test)]
 mod scene_tests;
 #[cfg(test)]
 mod schema_tests;

@@ -105,7 +105,7 @@ fn compiled(scenario: &Scenario) -> Arc<CompiledScenario> {
     Arc::new(CompiledScenario::compile(scenario).expect("compiles"))
 }
 
-fn world() -> World {
+pub(super) fn world() -> World {
     build_world(&space(), &compiled(&scenario()), 7).expect("world")
 }
 

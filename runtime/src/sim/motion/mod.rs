@@ -19,6 +19,7 @@ pub mod disguise;
 pub mod frames;
 pub mod governor;
 pub mod panic;
+pub mod parallel;
 pub mod publish;
 pub mod ring;
 pub mod tiers;
@@ -184,6 +185,10 @@ pub struct MotionScratch {
     updated_rows: Vec<u32>,
     /// The rows of this step's budgeted avoidance window, ascending.
     window_rows: Vec<u32>,
+    /// The rows the walking loop steps this step, when it steps them in bands.
+    steps: Vec<parallel::Step>,
+    /// The parallel walking loop's bands.
+    pub(in crate::sim) bands: parallel::Bands,
 }
 
 impl MotionScratch {
@@ -195,6 +200,8 @@ impl MotionScratch {
             + self.points.capacity() * std::mem::size_of::<Vec2>()
             + (self.updated_rows.capacity() + self.window_rows.capacity())
                 * std::mem::size_of::<u32>()
+            + self.steps.capacity() * std::mem::size_of::<parallel::Step>()
+            + self.bands.heap_bytes()
     }
 
     /// Heap bytes of the published Motion Frames alone.
@@ -556,7 +563,8 @@ fn collect_set(flags: &[bool], rows: &mut Vec<u32>) {
 
 /// Every agent in row order: walkers in the avoidance window steer (and step when updated),
 /// deferred walkers step along their reliable steering, travellers and fleers move; each by
-/// the time it accumulated. Later walkers see where earlier ones are now.
+/// the time it accumulated. Later walkers see where earlier ones are now. On a pool of several
+/// threads the rows step in bands (`parallel`), with the serial loop's result.
 fn step_agents(
     config: &WorldConfig,
     walk: &mut WalkState,
@@ -586,50 +594,95 @@ fn step_agents(
         dt_s: dt,
         max_step_m: fastest_m_s * dt * f64::from(scan.max_steps),
     };
-    let stepping = Stepping {
-        base,
-        dt,
-        window: &scratch.window,
-    };
-    let mut listed = Listed::new(crossing_rows);
-    if scratch.window.sorted_rows(&mut scratch.window_rows) {
+    let stepping = Stepping { base, dt };
+    let window = &scratch.window;
+    let windowed = window.sorted_rows(&mut scratch.window_rows);
+    if windowed {
         // A budgeted window: a row neither updated nor in the window only counts a skipped
         // step, done for every row at once; the others step in row order as below.
         let counts = agents.skipped_steps.iter_mut().zip(&agents.updated);
         for ((skipped, updated), pooled) in counts.zip(&agents.pooled) {
             *skipped += u32::from(!*updated & !*pooled);
         }
-        let (mut updated, mut windowed) = (
-            scratch.updated_rows.iter().peekable(),
-            scratch.window_rows.iter().peekable(),
-        );
-        // The ascending union of the two lists.
-        while let Some(&row) = match (updated.peek(), windowed.peek()) {
-            (Some(u), Some(w)) if u < w => updated.next(),
-            (Some(u), Some(w)) if w < u => windowed.next(),
-            (Some(_), Some(_)) => {
-                windowed.next();
-                updated.next()
-            }
-            (Some(_), None) => updated.next(),
-            (None, _) => windowed.next(),
-        } {
-            let row = row as usize;
-            if !agents.pooled[row] {
-                let crossing = listed.contains(row) && agents.crosswalk[row].controls_motion();
-                stepping.row((grid, walk_scratch), agents, row, (crossing, false));
-            }
-        }
-    } else {
-        for row in 0..agents.len() {
-            if agents.pooled[row] {
-                continue;
-            }
-            // Only a listed row's crossing can control its motion.
-            let crossing = listed.contains(row) && agents.crosswalk[row].controls_motion();
-            stepping.row((grid, walk_scratch), agents, row, (crossing, true));
-        }
     }
+    let rows = (
+        &scratch.updated_rows[..],
+        windowed.then_some(&scratch.window_rows[..]),
+    );
+    collect_steps(agents, rows, (crossing_rows, window), &mut scratch.steps);
+    let steps = &scratch.steps;
+    let count_skip = !windowed;
+    let bounds = (count_skip, base.max_step_m, dt);
+    let bands = &mut scratch.bands;
+    if parallel::step_in_bands(bands, &stepping, agents, steps, bounds) {
+        // The world's grid as the serial loop leaves it: every stepped body where it is now.
+        for step in steps.iter() {
+            let row = step.row as usize;
+            grid.update(row, agents.position[row], agents.facing[row]);
+        }
+        return;
+    }
+    for step in steps.iter() {
+        let row = step.row as usize;
+        stepping.row((grid, walk_scratch), agents, row, step.flags, count_skip);
+    }
+}
+
+/// The rows the walking loop steps, ascending, with their flags, into `steps`: with a budgeted
+/// window (`window_rows`) the union of the updated rows and the window's, otherwise every row;
+/// pooled rows never.
+fn collect_steps(
+    agents: &Agents,
+    (updated_rows, window_rows): (&[u32], Option<&[u32]>),
+    (crossing_rows, window): (&[u32], &AvoidanceWindow),
+    steps: &mut Vec<parallel::Step>,
+) {
+    steps.clear();
+    let mut listed = Listed::new(crossing_rows);
+    let push = |row: usize| {
+        if !agents.pooled[row] {
+            let flags = RowFlags {
+                // Only a listed row's crossing can control its motion.
+                crossing: listed.contains(row) && agents.crosswalk[row].controls_motion(),
+                processed: window.contains(row),
+            };
+            steps.push(parallel::Step {
+                row: row as u32,
+                flags,
+            });
+        }
+    };
+    match window_rows {
+        Some(window_rows) => for_each_union(updated_rows, window_rows, push),
+        None => (0..agents.len()).for_each(push),
+    }
+}
+
+/// Calls `visit` with every row of the ascending union of two ascending lists, in order.
+fn for_each_union(a: &[u32], b: &[u32], mut visit: impl FnMut(usize)) {
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    while let Some(&row) = match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if x < y => a.next(),
+        (Some(x), Some(y)) if y < x => b.next(),
+        (Some(_), Some(_)) => {
+            b.next();
+            a.next()
+        }
+        (Some(_), None) => a.next(),
+        (None, _) => b.next(),
+    } {
+        visit(row as usize);
+    }
+}
+
+/// How a row steps besides its own columns: whether the crossings move it this step, whether
+/// it is in this step's avoidance window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::sim) struct RowFlags {
+    /// The crossings move it this step (a walker then does not walk).
+    pub crossing: bool,
+    /// Its avoidance runs this step.
+    pub processed: bool,
 }
 
 /// What every row's step reads besides the row.
@@ -638,26 +691,28 @@ struct Stepping<'a> {
     base: WalkEnv<'a>,
     /// The fixed step, seconds.
     dt: f64,
-    /// This step's avoidance window.
-    window: &'a AvoidanceWindow,
 }
 
 impl Stepping<'_> {
     /// Row `row` (not pooled) steps by the time it accumulated: a walker in the window steers
     /// (and steps when updated), a deferred walker steps along its reliable steering, a fleer
-    /// runs; `crossing` when the crossings move it this step; `count_skip` when a row that is
-    /// not updated still has to count its skipped step here.
+    /// runs; `flags` say whether the crossings move it and whether it is in the window;
+    /// `count_skip` when a row that is not updated still has to count its skipped step here.
+    /// `row` indexes both `agents` and `grid` (a band's copies, in the parallel loop).
     #[inline(always)]
     fn row(
         &self,
         (grid, walk_scratch): (&mut SpatialGrid, &mut WalkScratch),
         agents: &mut Agents,
         row: usize,
-        (crossing, count_skip): (bool, bool),
+        RowFlags {
+            crossing,
+            processed,
+        }: RowFlags,
+        count_skip: bool,
     ) {
         let (base, dt) = (self.base, self.dt);
         let updated = agents.updated[row];
-        let processed = self.window.contains(row);
         if !updated {
             agents.skipped_steps[row] += u32::from(count_skip);
             if processed && agents.state[row] == AgentState::Walking && !crossing {

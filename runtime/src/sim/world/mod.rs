@@ -263,6 +263,19 @@ impl World {
         self.publish_with(&PublishHints::ALL);
     }
 
+    /// The fewest rows each thread's band of the walking loop gets (`None`: the default,
+    /// `sim::motion::parallel::DEFAULT_MIN_ROWS_PER_BAND`); below it the loop runs serially.
+    /// The result is the same either way; tests lower it to band even a handful of walkers.
+    pub fn set_min_rows_per_band(&mut self, rows: Option<usize>) {
+        self.motion_scratch.bands.min_rows = rows;
+    }
+
+    /// How many bands the last step's walking loop ran in (1: serially; see
+    /// `sim::motion::parallel`).
+    pub fn walk_bands(&self) -> usize {
+        self.motion_scratch.bands.last_count.max(1)
+    }
+
     /// What the Motion phase did in the last step.
     pub fn motion_counters(&self) -> MotionCounters {
         self.motion.counters

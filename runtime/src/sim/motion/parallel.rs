@@ -1,0 +1,564 @@
+//! The walking loop on the current rayon pool, bit for bit the serial loop's result.
+//!
+//! The serial loop steps rows in ascending order, each reading the neighbour grid where every
+//! earlier row already wrote its new position and facing (Gauss–Seidel). The parallel loop keeps
+//! exactly that order where it matters: the ground is cut across its longer axis into bands of
+//! about equal numbers of stepped rows (one per pool thread), each band steps its own rows in
+//! ascending order on a private copy of their agent rows and a private grid over every body
+//! within the halo (the farthest a step reads, [`halo_m`]) of it. A row whose reach stays
+//! inside its band reads only that band's bodies; a row near a cut (a *boundary* row) first
+//! waits until every other band has stepped its boundary rows below it and applies their new
+//! positions and facings to its grid, and after stepping publishes its own for the others. Rows
+//! that read each other are therefore stepped in row order, as serially, and the rows that
+//! cannot read each other commute. The copies are written back in row order (every column),
+//! and the world's grid gets every stepped row's body, as the serial loop left it.
+//!
+//! The copies live for the loop only (the walking columns of each stepped row, a grid per band
+//! over its bodies and halo: a few hundred bytes per walker at the loop's peak, none between
+//! steps).
+//!
+//! Bands never block a pool thread: whoever holds a band steps it until it must wait, then
+//! tries another band (the lowest waiting row can always step), so the loop finishes whatever
+//! else the pool runs. With one thread, or too few stepped rows, the serial loop runs instead.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, TryLockError};
+
+use rayon::prelude::*;
+
+use super::{RowFlags, Stepping};
+use crate::project::Vec2;
+use crate::sim::spatial::SpatialGrid;
+use crate::sim::state::Agents;
+use crate::sim::walk::body::SAFETY_DIAMETER_M;
+use crate::sim::walk::{Scratch as WalkScratch, NEIGHBOUR_CELL_M, OPPOSING_SCAN_M};
+
+/// Stepped rows a band gets at least by default (fewer rows per thread step serially).
+pub const DEFAULT_MIN_ROWS_PER_BAND: usize = 256;
+/// Added to the farthest a step reads when cutting the halo, meters (far above rounding; a
+/// wider halo changes nothing but the copies' size).
+const HALO_MARGIN_M: f64 = 1.0;
+/// Rows sampled to place the cuts.
+const CUT_SAMPLES: usize = 1024;
+
+/// Calls `$apply!` with the agent columns a walking-loop step reads or writes (`Stepping::row`,
+/// `sim::walk::walk_agent` and what it calls): a band copies only these of its rows, the others
+/// stay empty in its table (a step reading another column would index an empty column there,
+/// and the thread-count tests fail: add the column here).
+macro_rules! walk_columns {
+    ($apply:ident ! ($($args:tt)*)) => {
+        $apply!($($args)*; route, route_offset, route_len, distance_m, direction, position,
+            stops_at_route_end, facing, goal, speed_m_s, steer_deg, liveness, updated,
+            skipped_steps, steps, walk_decision, state, flee_exit, target)
+    };
+}
+
+/// Calls `$apply!` with the agent columns a walking-loop step may write (a subset of
+/// [`walk_columns`]): what a band writes back.
+macro_rules! written_columns {
+    ($apply:ident ! ($($args:tt)*)) => {
+        $apply!($($args)*; distance_m, direction, position, facing, goal, steer_deg,
+            skipped_steps, steps, walk_decision, state)
+    };
+}
+
+/// Replaces the listed columns of `$copy` with `$source`'s rows `$rows`, in that order.
+macro_rules! copy_rows {
+    ($copy:expr, $source:expr, $rows:expr; $($column:ident),*) => {
+        $($copy.$column.clear();
+          $copy.$column.extend($rows.iter().map(|r| $source.$column[*r as usize].clone()));)*
+    };
+}
+
+/// Writes each part's rows back into `$target`'s listed columns (row `i` of a part's table to
+/// row `rows[i]`), one task per column on the current pool; the parts' rows are disjoint.
+macro_rules! write_rows {
+    ($target:expr, $parts:expr; $($column:ident),*) => {
+        rayon::scope(|scope| {
+            let parts: &[(&Agents, &[u32])] = $parts;
+            $(let column = &mut $target.$column;
+              scope.spawn(move |_| {
+                  for (part, rows) in parts {
+                      for (value, row) in part.$column.iter().zip(rows.iter()) {
+                          column[*row as usize] = value.clone();
+                      }
+                  }
+              });)*
+        })
+    };
+}
+
+/// One row the loop steps: its row and how.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Step {
+    /// The agent's row.
+    pub row: u32,
+    /// Whether the crossings move it, whether it is in the avoidance window.
+    pub flags: RowFlags,
+}
+
+/// The bands' buffers, kept from step to step (derived scratch, never state).
+#[derive(Debug, Default)]
+pub struct Bands {
+    bands: Vec<Band>,
+    outboxes: Vec<Outbox>,
+    cuts: Vec<f64>,
+    sample: Vec<f64>,
+    /// Stepped rows a band gets at least.
+    pub(in crate::sim) min_rows: Option<usize>,
+    /// Bands the last walking loop ran in (1: serially).
+    pub(in crate::sim) last_count: usize,
+}
+
+impl Clone for Bands {
+    /// Buffers only: a clone starts empty (keeping the threshold).
+    fn clone(&self) -> Bands {
+        Bands {
+            min_rows: self.min_rows,
+            ..Bands::default()
+        }
+    }
+}
+
+impl Bands {
+    /// Heap bytes of the bands' buffers.
+    pub fn heap_bytes(&self) -> usize {
+        self.bands.iter().map(Band::heap_bytes).sum::<usize>()
+            + self
+                .outboxes
+                .iter()
+                .map(|o| o.rows.capacity() * 4 + o.values.capacity() * 32)
+                .sum::<usize>()
+    }
+}
+
+/// One band: the rows it steps, their copies, its grid.
+#[derive(Debug, Default)]
+struct Band {
+    /// Rows it steps, ascending (its table's rows `0..own.len()`).
+    own: Vec<u32>,
+    flags: Vec<RowFlags>,
+    /// Per own row: near a cut (it may read, and be read by, another band's rows).
+    boundary: Vec<bool>,
+    /// The other bodies its grid holds (grid points after the own rows), ascending.
+    others: Vec<u32>,
+    agents: Agents,
+    grid: SpatialGrid,
+    scratch: WalkScratch,
+    points: Vec<Vec2>,
+    velocities: Vec<Vec2>,
+    facings: Vec<Vec2>,
+    /// Next own row to step.
+    cursor: usize,
+    /// Boundary rows published so far.
+    published: usize,
+    /// Per band: how many of its published rows this grid has applied.
+    applied: Vec<usize>,
+}
+
+impl Band {
+    fn heap_bytes(&self) -> usize {
+        (self.own.capacity() + self.others.capacity()) * 4
+            + self.flags.capacity() * std::mem::size_of::<RowFlags>()
+            + self.boundary.capacity()
+            + self.agents.heap_bytes()
+            + self.grid.heap_bytes()
+            + (self.points.capacity() + self.velocities.capacity() + self.facings.capacity()) * 16
+    }
+
+    fn clear(&mut self, bands: usize) {
+        self.own.clear();
+        self.flags.clear();
+        self.boundary.clear();
+        self.others.clear();
+        self.cursor = 0;
+        self.published = 0;
+        self.applied.clear();
+        self.applied.resize(bands, 0);
+    }
+
+    fn finished(&self) -> bool {
+        self.cursor >= self.own.len()
+    }
+
+    /// Copies its rows and builds its grid over them and the other bodies it holds.
+    fn prepare(&mut self, agents: &Agents) {
+        walk_columns!(copy_rows!(self.agents, agents, self.own));
+        let rows = || self.own.iter().chain(&self.others).map(|r| *r as usize);
+        self.points.clear();
+        self.points.extend(rows().map(|r| agents.position[r]));
+        self.velocities.clear();
+        self.velocities
+            .extend(rows().map(|r| agents.velocity_m_s[r]));
+        self.facings.clear();
+        self.facings.extend(rows().map(|r| agents.facing[r]));
+        self.grid.rebuild_bodies(
+            &self.points,
+            &self.velocities,
+            &self.facings,
+            NEIGHBOUR_CELL_M,
+        );
+    }
+
+    /// Steps own rows from the cursor until one must wait for another band (or all are
+    /// stepped); whether any row stepped.
+    fn advance(
+        &mut self,
+        me: usize,
+        outboxes: &[Outbox],
+        stepping: &Stepping<'_>,
+        count_skip: bool,
+    ) -> bool {
+        let start = self.cursor;
+        while self.cursor < self.own.len() {
+            let local = self.cursor;
+            let row = self.own[local];
+            if self.boundary[local] && !self.import_below(me, row, outboxes) {
+                break;
+            }
+            let grid_scratch = (&mut self.grid, &mut self.scratch);
+            stepping.row(
+                grid_scratch,
+                &mut self.agents,
+                local,
+                self.flags[local],
+                count_skip,
+            );
+            if self.boundary[local] {
+                let outbox = &outboxes[me];
+                outbox.write(
+                    self.published,
+                    self.agents.position[local],
+                    self.agents.facing[local],
+                );
+                self.published += 1;
+                outbox.done.store(self.published, Ordering::Release);
+            }
+            self.cursor += 1;
+        }
+        self.cursor > start
+    }
+
+    /// Applies every other band's published rows below `row` to the grid; `false` when some
+    /// band has not stepped all of its boundary rows below `row` yet.
+    fn import_below(&mut self, me: usize, row: u32, outboxes: &[Outbox]) -> bool {
+        let own_count = self.own.len();
+        for (band, outbox) in outboxes.iter().enumerate() {
+            if band == me {
+                continue;
+            }
+            let needed = outbox.rows.partition_point(|r| *r < row);
+            if needed <= self.applied[band] {
+                continue;
+            }
+            if outbox.done.load(Ordering::Acquire) < needed {
+                return false;
+            }
+            for entry in self.applied[band]..needed {
+                if let Ok(at) = self.others.binary_search(&outbox.rows[entry]) {
+                    let (position, facing) = outbox.read(entry);
+                    self.grid.update(own_count + at, position, facing);
+                }
+            }
+            self.applied[band] = needed;
+        }
+        true
+    }
+}
+
+/// A band's boundary rows (ascending) and, as they step, their new position and facing.
+#[derive(Debug, Default)]
+struct Outbox {
+    rows: Vec<u32>,
+    /// Position x, y and facing x, y of each published row, as bits.
+    values: Vec<[AtomicU64; 4]>,
+    /// Rows published (written before this count is stored, with release).
+    done: AtomicUsize,
+}
+
+impl Outbox {
+    fn clear(&mut self) {
+        self.rows.clear();
+        *self.done.get_mut() = 0;
+    }
+
+    fn write(&self, entry: usize, position: Vec2, facing: Vec2) {
+        let slot = &self.values[entry];
+        for (cell, value) in slot
+            .iter()
+            .zip([position.x, position.y, facing.x, facing.y])
+        {
+            cell.store(value.to_bits(), Ordering::Relaxed);
+        }
+    }
+
+    fn read(&self, entry: usize) -> (Vec2, Vec2) {
+        let [px, py, fx, fy] = self.values[entry]
+            .each_ref()
+            .map(|cell| f64::from_bits(cell.load(Ordering::Relaxed)));
+        (Vec2 { x: px, y: py }, Vec2 { x: fx, y: fy })
+    }
+}
+
+/// The farthest from its own grid position a step reads a body's grid position, meters: the
+/// scan's reach (`sim::walk::neighbours`: the opposing scan, or the diameter plus the step when
+/// longer) for a step of at most `step_m`, plus twice `moved_m`, the most a body moves in the
+/// loop (the reader's own body has not moved; a read body may have), and a margin.
+pub(super) fn halo_m(step_m: f64, moved_m: f64) -> f64 {
+    (SAFETY_DIAMETER_M + step_m).max(OPPOSING_SCAN_M) + 2.0 * moved_m + HALO_MARGIN_M
+}
+
+/// How the ground is cut: along `x` or `y`, at `cuts` (ascending; band `b` holds the
+/// coordinates from cut `b − 1` up to cut `b`).
+struct Cutting<'a> {
+    along_x: bool,
+    cuts: &'a [f64],
+}
+
+impl Cutting<'_> {
+    fn coordinate(&self, p: Vec2) -> f64 {
+        if self.along_x {
+            p.x
+        } else {
+            p.y
+        }
+    }
+
+    fn band_of(&self, c: f64) -> usize {
+        self.cuts.partition_point(|cut| *cut <= c)
+    }
+}
+
+/// Steps `steps` (ascending rows) in bands on the current pool when it has several threads and
+/// there are enough rows; `false` (nothing changed) when the serial loop should run instead.
+/// `moved_m` bounds how far any row moves, `dt` is the fixed step.
+pub(super) fn step_in_bands(
+    bands: &mut Bands,
+    stepping: &Stepping<'_>,
+    agents: &mut Agents,
+    steps: &[Step],
+    (count_skip, moved_m, dt): (bool, f64, f64),
+) -> bool {
+    let min_rows = bands.min_rows.unwrap_or(DEFAULT_MIN_ROWS_PER_BAND).max(1);
+    bands.last_count = 1;
+    let count = rayon::current_num_threads().min(steps.len() / min_rows);
+    if count < 2 || !moved_m.is_finite() {
+        return false;
+    }
+    // The longest step any row may take (a row not updated counts one more skipped step).
+    let mut longest_m: f64 = 0.0;
+    for step in steps {
+        let row = step.row as usize;
+        let steps_of_time = f64::from(agents.skipped_steps[row]) + 2.0;
+        longest_m = longest_m.max(agents.speed_m_s[row].abs() * dt * steps_of_time);
+    }
+    if !longest_m.is_finite() {
+        return false;
+    }
+    let halo = halo_m(longest_m, moved_m);
+    let Some(along_x) = place_cuts(bands, agents, steps, count) else {
+        return false;
+    };
+    let cutting = Cutting {
+        along_x,
+        cuts: &bands.cuts,
+    };
+    bands.bands.resize_with(count, Band::default);
+    bands.bands.truncate(count);
+    bands.outboxes.resize_with(count, Outbox::default);
+    bands.outboxes.truncate(count);
+    for band in &mut bands.bands {
+        band.clear(count);
+    }
+    for outbox in &mut bands.outboxes {
+        outbox.clear();
+    }
+    classify(
+        &mut bands.bands,
+        &mut bands.outboxes,
+        agents,
+        steps,
+        (&cutting, halo),
+    );
+    for outbox in &mut bands.outboxes {
+        let needed = outbox.rows.len();
+        if outbox.values.len() < needed {
+            outbox.values.resize_with(needed, Default::default);
+        }
+    }
+    let shared: &Agents = agents;
+    bands
+        .bands
+        .par_iter_mut()
+        .for_each(|band| band.prepare(shared));
+    let work: Vec<Mutex<Band>> = bands.bands.drain(..).map(Mutex::new).collect();
+    run(&work, &bands.outboxes, stepping, count_skip);
+    bands.bands.extend(work.into_iter().map(|band| {
+        band.into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }));
+    let parts: Vec<(&Agents, &[u32])> = bands
+        .bands
+        .iter()
+        .map(|band| (&band.agents, band.own.as_slice()))
+        .collect();
+    written_columns!(write_rows!(agents, &parts));
+    bands.last_count = count;
+    // The copies live for the loop only (a world between steps holds no second copy of its
+    // walkers); the allocator hands the same memory back next step.
+    bands.bands.clear();
+    true
+}
+
+/// Places `count − 1` cuts at quantiles of a sample of the stepped rows' positions, across the
+/// longer extent of the sample; the axis (`true`: x), or `None` without a finite position.
+fn place_cuts(bands: &mut Bands, agents: &Agents, steps: &[Step], count: usize) -> Option<bool> {
+    let stride = steps.len().div_ceil(CUT_SAMPLES).max(1);
+    let positions = || {
+        steps
+            .iter()
+            .step_by(stride)
+            .map(|s| agents.position[s.row as usize])
+            .filter(|p| p.x.is_finite() && p.y.is_finite())
+    };
+    let (mut low, mut high) = (
+        Vec2 {
+            x: f64::INFINITY,
+            y: f64::INFINITY,
+        },
+        Vec2 {
+            x: f64::NEG_INFINITY,
+            y: f64::NEG_INFINITY,
+        },
+    );
+    for p in positions() {
+        (low.x, low.y) = (low.x.min(p.x), low.y.min(p.y));
+        (high.x, high.y) = (high.x.max(p.x), high.y.max(p.y));
+    }
+    if low.x > high.x {
+        return None;
+    }
+    let along_x = high.x - low.x >= high.y - low.y;
+    bands.sample.clear();
+    bands
+        .sample
+        .extend(positions().map(|p| if along_x { p.x } else { p.y }));
+    bands.sample.sort_unstable_by(f64::total_cmp);
+    let n = bands.sample.len();
+    bands.cuts.clear();
+    bands
+        .cuts
+        .extend((1..count).map(|k| bands.sample[(k * n / count).min(n - 1)]));
+    Some(along_x)
+}
+
+/// Files every row: a stepped row with a finite position to the band its position is in (near
+/// a cut: a boundary row, published), one without to band 0; every body (not pooled, finite)
+/// to the grid of every other band whose halo holds it, and a body not stepped to its own
+/// band's grid too.
+fn classify(
+    bands: &mut [Band],
+    outboxes: &mut [Outbox],
+    agents: &Agents,
+    steps: &[Step],
+    (cutting, halo): (&Cutting<'_>, f64),
+) {
+    let mut next = steps.iter().peekable();
+    for row in 0..agents.len() {
+        let step = next.next_if(|s| s.row as usize == row);
+        if agents.pooled[row] && step.is_none() {
+            continue;
+        }
+        let p = agents.position[row];
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            // Never a body; a stepped one reads no body either.
+            if let Some(step) = step {
+                let band = &mut bands[0];
+                band.own.push(step.row);
+                band.flags.push(step.flags);
+                band.boundary.push(false);
+            }
+            continue;
+        }
+        let c = cutting.coordinate(p);
+        let home = cutting.band_of(c);
+        let (first, last) = (cutting.band_of(c - halo), cutting.band_of(c + halo));
+        let boundary = first < last;
+        if let Some(step) = step {
+            let band = &mut bands[home];
+            band.own.push(step.row);
+            band.flags.push(step.flags);
+            band.boundary.push(boundary);
+            if boundary {
+                outboxes[home].rows.push(step.row);
+            }
+        } else if !agents.pooled[row] {
+            bands[home].others.push(row as u32);
+        }
+        if agents.pooled[row] {
+            continue;
+        }
+        for (index, band) in bands.iter_mut().enumerate().take(last + 1).skip(first) {
+            if index != home {
+                band.others.push(row as u32);
+            }
+        }
+    }
+}
+
+/// Steps every band to its end: one task per band on the current pool, each stepping whichever
+/// band it can lock (its own first) until every band is finished.
+fn run(work: &[Mutex<Band>], outboxes: &[Outbox], stepping: &Stepping<'_>, count_skip: bool) {
+    // A band without rows is finished before it starts.
+    let empty = work
+        .iter()
+        .filter(|band| band.lock().is_ok_and(|band| band.finished()))
+        .count();
+    let finished = AtomicUsize::new(empty);
+    rayon::scope(|scope| {
+        for first in 0..work.len() {
+            let finished = &finished;
+            scope.spawn(move |_| help(first, work, outboxes, (stepping, count_skip), finished));
+        }
+    });
+}
+
+/// One task of [`run`]: steps any unfinished band it can lock, starting at `first`, until all
+/// are finished (a band left locked by a panic ends the task; the panic reaches the caller).
+fn help(
+    first: usize,
+    work: &[Mutex<Band>],
+    outboxes: &[Outbox],
+    (stepping, count_skip): (&Stepping<'_>, bool),
+    finished: &AtomicUsize,
+) {
+    let count = work.len();
+    let mut idle = 0u32;
+    while finished.load(Ordering::Acquire) < count {
+        let mut progressed = false;
+        for index in (first..count).chain(0..first) {
+            let mut band = match work[index].try_lock() {
+                Ok(band) => band,
+                Err(TryLockError::WouldBlock) => continue,
+                Err(TryLockError::Poisoned(_)) => return,
+            };
+            if band.finished() {
+                continue;
+            }
+            progressed |= band.advance(index, outboxes, stepping, count_skip);
+            if band.finished() {
+                finished.fetch_add(1, Ordering::AcqRel);
+            }
+        }
+        if progressed {
+            idle = 0;
+        } else {
+            idle += 1;
+            if idle < 64 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}

@@ -269,6 +269,7 @@ fn an_endpoint_fourteen_centimetres_off_per_axis_is_accepted_but_arrival_needs_t
         bodies: &std::cell::RefCell::default(),
         fan: &fan,
         dt_s: 0.05,
+        profiles: &crate::sim::config::profiles::ProfileTable::standard(),
     };
     let goal = [3.0, 1.0, 0.0];
     let mut m = Movement::new([0.0, 1.0, 0.0], 0.0, 1.0);
@@ -291,7 +292,7 @@ fn an_endpoint_fourteen_centimetres_off_per_axis_is_accepted_but_arrival_needs_t
         MotionState::Walking,
         "0.14 m per axis is within 0.15 m"
     );
-    // 3.16 m at 1 m/s: after 64 steps the ped stands on the endpoint, 0.198 m from the goal.
+    // 3.16 m walking: the goal stop ends on the endpoint, 0.198 m from the goal.
     for _ in 0..70 {
         super::movement::advance(&mut m, &env, false);
         if m.position[0] == end[0] && m.position[1] == end[1] {

@@ -5,6 +5,7 @@ pub mod common;
 pub mod directive_table;
 pub mod document_fields;
 pub mod family;
+pub mod motion;
 pub mod fields;
 pub mod manifest;
 pub mod overrides;
@@ -16,6 +17,7 @@ pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
 pub use directive_table::{directive_schema, DirectiveSchema, DirectiveTargets, DIRECTIVE_SCHEMA};
 pub use document_fields::DOCUMENT_SCHEMAS;
 pub use family::{AssetFamily, AssetVariant, PreviewShape, FAMILY_SCHEMA};
+pub use motion::{Clip, MotionProfileDoc, MOTION_SCHEMA};
 pub use fields::{
     DocumentSchema, FieldDefault, FieldSchema, SectionSchema, FINITE, POSITIVE, UNIT_INTERVAL,
 };

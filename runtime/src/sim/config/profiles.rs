@@ -23,7 +23,7 @@ pub const WALKING: &str = "walking";
 /// The profile an escape switches to.
 pub const RUNNING: &str = "running";
 /// The stop tail starts where the stop clip's remaining distance is at most this, meters.
-pub const TAIL_REMAINING_M: f64 = 0.01;
+pub const TAIL_REMAINING_M: f64 = 0.001;
 
 /// A clip's root distance over clip time: `samples_m[i]` at `i × duration / 120`, monotone
 /// (a running maximum was applied), linear between samples.

@@ -14,7 +14,7 @@ fn linear(duration_s: f64, speed_m_s: f64) -> DistanceCurve {
 #[test]
 fn the_play_rate_is_speed_over_reference_clamped() {
     let rate = play_rate(TASK_SPEED, RUN_REFERENCE);
-    assert!((rate - 0.555256).abs() < 1e-6, "{rate}");
+    assert!((rate - 0.555253).abs() < 1e-6, "{rate}");
     assert_eq!(play_rate(0.2, RUN_REFERENCE), MIN_PLAY_RATE);
     assert_eq!(play_rate(20.0, RUN_REFERENCE), MAX_PLAY_RATE);
     assert_eq!(play_rate(-1.0, RUN_REFERENCE), MIN_PLAY_RATE);
@@ -28,8 +28,8 @@ fn the_budget_is_speed_times_dt() {
     assert!((step.budget_m - 0.055).abs() < 1e-12);
     // A curve slower than the budget is not searched: the proposal is t + dt × rate.
     assert!(!step.searched);
-    assert!((step.time_s - DT * 0.555256).abs() < 1e-8);
-    assert!((step.distance_m - DT * 0.555256).abs() < 1e-8);
+    assert!((step.time_s - DT * 0.5552527).abs() < 1e-9);
+    assert!((step.distance_m - DT * 0.5552527).abs() < 1e-9);
     // A negative speed has no budget.
     let none = budgeted_step(&linear(1.0, 1.0), 0.0, DT, -2.0, RUN_REFERENCE, 1.0);
     assert_eq!(none.budget_m, 0.0);
@@ -81,8 +81,8 @@ fn a_stop_scale_shrinks_the_curve_distance() {
         steps += 1;
     }
     assert!((covered - 1.0).abs() < 1e-9, "{covered}");
-    // 1.0 s of clip at play rate 0.5553 and dt 1/60: 108 steps.
-    assert_eq!(steps, 108);
+    // 1.0 s of clip at play rate 0.5553 and dt 1/60: ⌈108.06⌉ = 109 steps.
+    assert_eq!(steps, 109);
 }
 
 #[test]

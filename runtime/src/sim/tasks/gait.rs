@@ -264,3 +264,7 @@ pub fn wrap_rad(angle: f64) -> f64 {
         a
     }
 }
+
+#[cfg(test)]
+#[path = "gait_tests.rs"]
+mod tests;

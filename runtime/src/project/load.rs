@@ -197,8 +197,14 @@ impl DocumentReader {
         let project = &mut self.project;
         if let Some(first) = project.motion_files.get(file_id).cloned() {
             let mut ignored = BTreeMap::new();
-            let (tree, mut diagnostics) =
-                read_keyed(kind, path, text, file_id, &mut ignored, |m: &MotionProfileDoc| &m.id);
+            let (tree, mut diagnostics) = read_keyed(
+                kind,
+                path,
+                text,
+                file_id,
+                &mut ignored,
+                |m: &MotionProfileDoc| &m.id,
+            );
             let mut duplicate = duplicate_family(path, file_id, &first, tree.as_ref());
             duplicate.message = format!("motion profile `{file_id}` is also defined in `{first}`");
             duplicate.expected =
@@ -206,9 +212,14 @@ impl DocumentReader {
             diagnostics.push(duplicate);
             return (tree, diagnostics);
         }
-        let result = read_keyed(kind, path, text, file_id, &mut project.motions, |m: &MotionProfileDoc| {
-            &m.id
-        });
+        let result = read_keyed(
+            kind,
+            path,
+            text,
+            file_id,
+            &mut project.motions,
+            |m: &MotionProfileDoc| &m.id,
+        );
         if project.motions.contains_key(file_id) {
             project
                 .motion_files

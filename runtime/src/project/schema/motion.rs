@@ -87,7 +87,11 @@ impl MotionProfileDoc {
         ];
         for (name, value) in positive {
             if !(value.is_finite() && value > 0.0) {
-                found.push((root.field(name), format!("{name} is {value}"), "a finite number > 0"));
+                found.push((
+                    root.field(name),
+                    format!("{name} is {value}"),
+                    "a finite number > 0",
+                ));
             }
         }
         for (name, value) in [
@@ -95,7 +99,11 @@ impl MotionProfileDoc {
             ("align_deg", self.align_deg),
         ] {
             if !(0.0..=180.0).contains(&value) {
-                found.push((root.field(name), format!("{name} is {value}"), "degrees in 0..=180"));
+                found.push((
+                    root.field(name),
+                    format!("{name} is {value}"),
+                    "degrees in 0..=180",
+                ));
             }
         }
         let clips = [

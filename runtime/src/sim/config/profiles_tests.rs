@@ -67,7 +67,11 @@ fn the_binary_search_shortens_a_proposal_beyond_the_budget() {
 fn a_stop_scale_shrinks_the_curve_distance() {
     let stop = standard_profile(RUNNING).expect("running").stop;
     // Authored stop distance: 5.94324 m/s slowing to rest over 0.7 s = 2.080134 m.
-    assert!((stop.total_m() - 2.080134).abs() < 1e-6, "{}", stop.total_m());
+    assert!(
+        (stop.total_m() - 2.080134).abs() < 1e-6,
+        "{}",
+        stop.total_m()
+    );
     // One meter left: scale 1 / 2.080134; the whole scaled clip covers exactly that meter.
     let scale = 1.0 / stop.total_m();
     let mut t = 0.0;

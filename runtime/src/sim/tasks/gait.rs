@@ -180,7 +180,9 @@ impl Gait {
         let speed = p.speed_m_s;
         let reference = p.reference_speed_m_s;
         let step = match self.phase {
-            GaitPhase::Start => budgeted_step(&p.start, self.clip_time_s, dt_s, speed, reference, 1.0),
+            GaitPhase::Start => {
+                budgeted_step(&p.start, self.clip_time_s, dt_s, speed, reference, 1.0)
+            }
             GaitPhase::Stop => budgeted_step(
                 &p.stop,
                 self.clip_time_s,

@@ -44,12 +44,7 @@ fn walking(points: Vec<[f64; 3]>, heading_rad: f64) -> Movement {
 }
 
 /// Steps `m` until `done` or `frames` run out; returns the frames taken.
-fn run(
-    m: &mut Movement,
-    frames: u32,
-    stopped: bool,
-    mut each: impl FnMut(&Movement),
-) -> u32 {
+fn run(m: &mut Movement, frames: u32, stopped: bool, mut each: impl FnMut(&Movement)) -> u32 {
     let grid = grid();
     let fan = Fan::default();
     let profiles = ProfileTable::standard();
@@ -126,7 +121,9 @@ fn a_command_stop_plays_the_stop_tail_without_translation() {
     run(&mut m, 20, false, |_| {});
     assert_eq!(m.gait.phase, GaitPhase::Loop);
     let held_at = m.position;
-    let tail = standard_profile(WALKING).expect("walking").stop_tail_start_s();
+    let tail = standard_profile(WALKING)
+        .expect("walking")
+        .stop_tail_start_s();
     run(&mut m, 1, true, |_| {});
     assert_eq!(m.gait.phase, GaitPhase::HoldTail);
     // The tail starts where the stop's remaining distance is ~0 and advances 0.05 s.
@@ -164,7 +161,9 @@ fn a_large_turn_plays_the_turn_clip_in_place() {
     // A corner straight behind: 180°.
     let mut m = walking(vec![[0.0, 0.0, 0.0], [-4.0, 0.0, 0.0]], 0.0);
     let mut headings = Vec::new();
-    run(&mut m, 16, false, |m| headings.push((m.heading_rad, m.position)));
+    run(&mut m, 16, false, |m| {
+        headings.push((m.heading_rad, m.position))
+    });
     // Walking turn clip: 0.8 s (16 steps), rotation only; progress is smoothstep.
     assert!(headings.iter().all(|(_, p)| *p == [0.0, 0.0, 0.0]));
     let half = headings[7].0.abs();

@@ -15,8 +15,8 @@ use std::cell::RefCell;
 use super::failure;
 use super::gait::{wrap_rad, Gait, GaitPhase};
 use super::paths::{distance, Obstacle, PathGrid, PathReply};
-use crate::sim::config::profiles::{MotionProfile, ProfileTable};
 use crate::project::Vec2;
+use crate::sim::config::profiles::{MotionProfile, ProfileTable};
 use crate::sim::state::{Canonical, MoveFailure, ReplanCause, StaleReply};
 use crate::sim::walk::body::BODY_RADIUS_M;
 use crate::sim::walk::fan::Fan;
@@ -333,12 +333,7 @@ pub(super) fn advance(m: &mut Movement, env: &MoveEnv<'_>, stopped: bool) -> Ste
 
 /// One substep: the turn clip, or a rate-limited turn and then the profile's distance along
 /// the path. Returns what happened and the accepted displacement, meters.
-fn substep(
-    m: &mut Movement,
-    env: &MoveEnv<'_>,
-    p: &MotionProfile,
-    dt: f64,
-) -> (StepOutcome, f64) {
+fn substep(m: &mut Movement, env: &MoveEnv<'_>, p: &MotionProfile, dt: f64) -> (StepOutcome, f64) {
     if m.gait.phase == GaitPhase::Turn {
         turn_clip(m, p, dt);
         return (StepOutcome::Quiet, 0.0);

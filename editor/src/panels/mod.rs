@@ -12,6 +12,7 @@ pub mod diff;
 pub mod diff_rows;
 pub mod draws;
 pub mod elide;
+pub mod gait_rows;
 pub mod inspector;
 pub mod motion;
 pub mod plot_beside;

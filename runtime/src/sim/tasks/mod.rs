@@ -33,6 +33,7 @@ pub mod movement;
 pub mod parent;
 pub mod paths;
 mod preempt;
+pub mod presentation;
 pub mod stops;
 
 #[cfg(test)]

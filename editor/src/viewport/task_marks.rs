@@ -26,13 +26,15 @@ fn phase_colour(phase: GaitPhase) -> (Srgba, &'static str) {
 /// Appends each task ped's heading line.
 pub fn gait_marks(data: &mut LayerData, world: &World) {
     for frame in world.task_frames() {
-        let Some(row) = world.row_of_id(frame.id) else {
+        let Some(body) = world
+            .row_of_id(frame.id)
+            .and_then(|row| world.motion_frames().get(row))
+        else {
             continue;
         };
-        let p = world.agents().position[row];
         let length = 0.4 + 0.6 * frame.gait.blend;
         let (sin, cos) = frame.heading_rad.sin_cos();
-        let from = vec3(p.x as f32, p.y as f32, 0.12);
+        let from = vec3(body.location.x, body.location.y, 0.12);
         let to = from + vec3((cos * length) as f32, (sin * length) as f32, 0.0);
         data.line(from, to, phase_colour(frame.phase).0);
     }

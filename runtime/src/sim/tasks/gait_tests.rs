@@ -196,3 +196,25 @@ fn the_heading_never_snaps_across_a_run() {
     assert!(largest < 0.3, "{largest}");
     assert_eq!(remaining_route_m(&m), 0.0);
 }
+
+#[test]
+fn an_escape_runs_and_a_rendezvous_walks() {
+    use crate::sim::config::profiles::RUNNING;
+    use crate::sim::tasks::parent::ParentKind;
+    let escape = ParentKind::Escape {
+        threat: [0.0; 3],
+        safe_distance_m: 5.0,
+        start_count: 1,
+    };
+    let table = ProfileTable::standard();
+    assert_eq!(table.get(profile_for(&escape)).id, RUNNING);
+    assert_eq!(table.get(profile_for(&ParentKind::Rendezvous)).id, WALKING);
+    // Running: 3.30 m/s over a 5.94324 m/s reference; one 0.05 s loop step moves 0.165 m.
+    let mut m = walking(vec![[0.0, 0.0, 0.0], [15.0, 0.0, 0.0]], 0.0);
+    m.gait.switch_profile(profile_for(&escape));
+    run(&mut m, 40, false, |_| {});
+    assert_eq!(m.gait.phase, GaitPhase::Loop);
+    let before = m.position[0];
+    run(&mut m, 1, false, |_| {});
+    assert!((m.position[0] - before - 0.165).abs() < 1e-9);
+}

@@ -57,6 +57,8 @@ impl DocId {
                 }
                 DocId::Family(id)
             }
+            // Motion profiles are read and checked, shown by the Inspector, edited as files.
+            DocKind::Motion => return None,
         })
     }
 

@@ -125,3 +125,29 @@ fn lattice_units_and_street_routes_are_findable() {
         assert!(text.contains(route.as_str()), "{route} is documented");
     }
 }
+
+#[test]
+fn motion_profile_tables_are_generated_from_their_schema() {
+    use stagecraft_editor::cli::schema::motion_markdown;
+    use stagecraft_runtime::project::{Clip, MotionProfileDoc, MOTION_DOCUMENT};
+    let text = format_reference();
+    let begin = "<!-- motion:begin -->\n";
+    let start = text.find(begin).expect("motion:begin marker") + begin.len();
+    let end = text.find("<!-- motion:end -->").expect("motion:end marker");
+    assert_eq!(
+        &text[start..end],
+        motion_markdown(),
+        "regenerate with `stagecraft schema --markdown` (its `## motion` part) between the markers"
+    );
+    // The schema names exactly the fields the decoder reads, in canonical order.
+    let names = |i: usize| -> Vec<&str> {
+        MOTION_DOCUMENT.sections[i]
+            .fields
+            .iter()
+            .map(|f| f.name)
+            .collect()
+    };
+    assert_eq!(names(0), MotionProfileDoc::FIELD_NAMES[1..].to_vec());
+    assert_eq!(names(1), Clip::FIELD_NAMES.to_vec());
+    assert!(text.contains("| `speed_m_s` | float | m/s | > 0 | required |"));
+}

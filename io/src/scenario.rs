@@ -19,6 +19,8 @@ use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::{AssetFamily, Diagnostic, LoadedProject, Project, Scenario};
 use stagecraft_runtime::recipe::compile_project_recipe;
+use stagecraft_runtime::sim::config::profiles::ProfileTable;
+pub use stagecraft_runtime::sim::scenario::profiles::compile_profiles;
 use stagecraft_runtime::sim::{build_world, CompiledScenario, SimSpace, World};
 use thiserror::Error;
 
@@ -98,6 +100,8 @@ pub struct ScenarioContent {
     pub scenario: Scenario,
     /// The seed of the world (the manifest's root seed).
     pub seed: u64,
+    /// The motion profiles of the project (`*.motion.ron` over the standard ones).
+    pub profiles: ProfileTable,
 }
 
 impl ScenarioContent {
@@ -145,12 +149,14 @@ impl ScenarioContent {
             space: Arc::new(space),
             scenario: scenario.clone(),
             seed,
+            profiles: compile_profiles(&project.motions),
         })
     }
 
     /// A fresh world of the scenario at frame 0 (each call builds a new one).
     pub fn world(&self) -> Result<World, ScenarioError> {
-        world_over(&self.space, &self.scenario, self.seed).map_err(ScenarioError::World)
+        world_with_profiles(&self.space, &self.scenario, self.seed, &self.profiles)
+            .map_err(ScenarioError::World)
     }
 }
 
@@ -170,6 +176,17 @@ pub fn space_of(
 
 /// The world of `scenario` over `space`, seeded with `seed`, at frame 0.
 pub fn world_over(space: &Arc<SimSpace>, scenario: &Scenario, seed: u64) -> Result<World, String> {
-    let compiled = CompiledScenario::compile(scenario).map_err(|e| e.to_string())?;
+    world_with_profiles(space, scenario, seed, &ProfileTable::standard())
+}
+
+/// [`world_over`] with the task peds' motion `profiles` (a project's, [`compile_profiles`]).
+pub fn world_with_profiles(
+    space: &Arc<SimSpace>,
+    scenario: &Scenario,
+    seed: u64,
+    profiles: &ProfileTable,
+) -> Result<World, String> {
+    let mut compiled = CompiledScenario::compile(scenario).map_err(|e| e.to_string())?;
+    compiled.motion.profiles = profiles.clone();
     build_world(space, &Arc::new(compiled), seed).map_err(|e| e.to_string())
 }

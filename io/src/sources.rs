@@ -31,6 +31,8 @@ pub const DOCUMENT_FOLDERS: [(&str, &str); 3] = [
 
 /// The suffix of asset family files.
 pub const FAMILY_SUFFIX: &str = ".family.ron";
+/// The suffix of motion profile files (in the same asset folders).
+pub const MOTION_SUFFIX: &str = ".motion.ron";
 
 /// Reads every document file of the project in `dir`, plus the asset families its manifest names.
 ///
@@ -72,6 +74,7 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
     }
     for asset_path in asset_folders {
         read_folder(dir, &asset_path, FAMILY_SUFFIX, &roots, &mut sources);
+        read_folder(dir, &asset_path, MOTION_SUFFIX, &roots, &mut sources);
     }
     Ok(sources)
 }
@@ -105,6 +108,7 @@ pub fn read_asset_folder(dir: &Path, asset_path: &str) -> ProjectSources {
     let mut roots = DocumentRoots::of_project(dir);
     roots.allow_folder(&dir.join(asset_path));
     read_folder(dir, asset_path, FAMILY_SUFFIX, &roots, &mut sources);
+    read_folder(dir, asset_path, MOTION_SUFFIX, &roots, &mut sources);
     sources
 }
 

@@ -5,7 +5,10 @@
 //!   5–30 m apart, through the path service's A* with its 2,048-expansion bound;
 //! - one step of 1,000 peds under active rendezvous directives on the long street block
 //!   (`sim::directed_street_world`; target ≤ 2 ms per step), measured after every path is
-//!   installed.
+//!   installed; every task ped walks by its motion profile (start, loop and goal-stop
+//!   budgets, turns);
+//! - the step budget's 12-step binary search (`sim::config::profiles::budgeted_step` on a
+//!   curve that always exceeds the budget; target ≥ 1 M per second).
 //!
 //! Before criterion's own timings the bench prints medians of a few timed runs.
 
@@ -15,6 +18,8 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion, Throughput};
 use stagecraft_runtime::ops::street_block::{build_street_block, StreetBlockParams};
 use stagecraft_runtime::project::Vec2;
+use stagecraft_runtime::sim::config::profiles::{budgeted_step, DistanceCurve};
+use stagecraft_runtime::sim::tasks::gait::GaitPhase;
 use stagecraft_runtime::sim::tasks::paths::{PathGrid, MAX_EXPANSIONS};
 use stagecraft_runtime::sim::{directed_street_world, ParentState, SimSpace, World};
 
@@ -131,11 +136,57 @@ fn report_step(peds: usize) {
         .collect();
     let parents = &world.tasks().parents;
     let active = parents.values().filter(|p| p.state.is_active()).count();
+    let phase = |wanted: GaitPhase| {
+        world
+            .tasks()
+            .movements
+            .values()
+            .filter(|m| m.gait.phase == wanted)
+            .count()
+    };
     println!(
-        "{peds} peds under directives: median step {:.3} ms ({active} parents active, {} paths \
-         answered)",
+        "{peds} peds under directives with motion profiles: median step {:.3} ms ({active} \
+         parents active, {} paths answered; {} starting, {} looping, {} stopping, {} turning)",
         median(samples).as_secs_f64() * 1e3,
         world.tasks().service.answered,
+        phase(GaitPhase::Start),
+        phase(GaitPhase::Loop),
+        phase(GaitPhase::Stop),
+        phase(GaitPhase::Turn),
+    );
+}
+
+/// A curve of 10 m/s: at 3.30 m/s over a 5.94324 m/s reference every proposal exceeds the
+/// budget, so every call searches.
+fn steep_curve() -> DistanceCurve {
+    DistanceCurve::sampled(1.0, |u| 10.0 * u)
+}
+
+/// `count` searched budget steps from clip times spread over the clip; the sum of their times.
+fn searches(curve: &DistanceCurve, count: u32) -> f64 {
+    (0..count)
+        .map(|i| {
+            let t = f64::from(i % 900) * 1e-3;
+            budgeted_step(curve, black_box(t), 1.0 / 60.0, 3.3, 5.94324, 1.0).time_s
+        })
+        .sum()
+}
+
+fn report_searches() {
+    let curve = steep_curve();
+    assert!(budgeted_step(&curve, 0.1, 1.0 / 60.0, 3.3, 5.94324, 1.0).searched);
+    let count = 1_000_000;
+    let samples: Vec<Duration> = (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(searches(&curve, count));
+            start.elapsed()
+        })
+        .collect();
+    let seconds = median(samples).as_secs_f64();
+    println!(
+        "budget binary searches (12 iterations each): {:.2} M per second",
+        f64::from(count) / seconds / 1e6
     );
 }
 
@@ -144,6 +195,7 @@ fn main() {
     let pairs = pairs(2_000);
     report_queries(&grid, &pairs);
     report_step(1_000);
+    report_searches();
 
     let mut c = Criterion::default().configure_from_args();
     {
@@ -168,6 +220,15 @@ fn main() {
                 |world| world.step(),
                 BatchSize::LargeInput,
             )
+        });
+        group.finish();
+    }
+    {
+        let mut group = c.benchmark_group("motion_budget");
+        group.throughput(Throughput::Elements(1_000));
+        let curve = steep_curve();
+        group.bench_function("binary_searches_1000", |b| {
+            b.iter(|| black_box(searches(&curve, 1_000)))
         });
         group.finish();
     }

@@ -288,6 +288,7 @@ fn check_every_document_accounted_for(
             DocKind::Scenario => project.scenarios.contains_key(&id),
             DocKind::Overrides => project.overrides.contains_key(&id),
             DocKind::Family => project.families.contains_key(&id),
+            DocKind::Motion => project.motions.contains_key(&id),
         };
         let diagnosed = loaded.diagnostics_of(path).any(|d| d.is_error());
         prop_assert!(

@@ -131,7 +131,14 @@ fn every_document_and_directive_kind_is_listed() {
         .collect();
     assert_eq!(
         kinds,
-        ["manifest", "recipe", "scenario", "overrides", "family"]
+        [
+            "manifest",
+            "recipe",
+            "scenario",
+            "overrides",
+            "family",
+            "motion"
+        ]
     );
     let directives = json["directives"].as_array().expect("directives");
     assert_eq!(directives.len(), DIRECTIVE_SCHEMA.len());

@@ -169,6 +169,22 @@ pub fn scenario_markdown() -> String {
     text
 }
 
+/// The motion profile document's tables as `docs/format.md` has them between
+/// `<!-- motion:begin -->` and `<!-- motion:end -->`.
+pub fn motion_markdown() -> String {
+    let document = stagecraft_runtime::project::MOTION_DOCUMENT;
+    let mut text = String::new();
+    for (index, section) in document.sections.iter().enumerate() {
+        let note = if index == 0 {
+            format!("{} (schema {})", section.help, document.version)
+        } else {
+            section.help.to_owned()
+        };
+        text.push_str(&section_markdown(section, &note));
+    }
+    text
+}
+
 /// Every document's sections as Markdown tables, then the directive table.
 fn all_markdown() -> String {
     let mut text = String::new();

@@ -13,6 +13,7 @@ pub mod diff_rows;
 pub mod draws;
 pub mod elide;
 pub mod event_rows;
+pub mod gait_rows;
 pub mod inspector;
 pub mod motion;
 pub mod plot_beside;

@@ -13,6 +13,7 @@ pub fn task_rows(world: &World, handle: AgentHandle) -> Vec<(&'static str, Strin
     let mut rows = Vec::new();
     parent_rows(world, handle, &mut rows);
     movement_rows(world, handle, &mut rows);
+    super::gait_rows::gait_rows(world, handle, &mut rows);
     if let Some(held) = tasks.suspended.get(&handle) {
         rows.push((
             "Suspended task",

@@ -99,6 +99,7 @@ pub fn layer_entries(preview: &Preview, exclusions: &[Exclusion]) -> Vec<(String
     );
     if let Some(world) = session.world() {
         legend.extend(crate::viewport::crossing_marks::crossing_legend(world));
+        legend.extend(crate::viewport::task_marks::gait_legend(world));
     }
     if let Some(world) = session.world().filter(|_| preview.options.show_candidates) {
         legend.extend(candidate_legend(world));

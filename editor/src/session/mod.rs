@@ -13,7 +13,7 @@ pub mod fixtures;
 
 use std::sync::Arc;
 
-use stagecraft_io::scenario::world_over;
+use stagecraft_io::scenario::{compile_profiles, world_with_profiles};
 use stagecraft_runtime::project::{Project, Scenario};
 use stagecraft_runtime::sim::motion::clock::WallClock;
 use stagecraft_runtime::sim::{CameraObserver, SimSpace, SpaceBuildError, Timeline, World};
@@ -276,9 +276,10 @@ impl Session {
         self.world_space = Some(space.clone());
         self.world_seed = seed;
         // The one world constructor `stagecraft simulate` and Python's `Simulation` use too.
-        let built = space
-            .map_err(|e| e.to_string())
-            .and_then(|space| world_over(&space, scenario, seed));
+        let built = space.map_err(|e| e.to_string()).and_then(|space| {
+            let profiles = compile_profiles(&project.motions);
+            world_with_profiles(&space, scenario, seed, &profiles)
+        });
         match built {
             Ok(world) => {
                 self.world_problem = None;

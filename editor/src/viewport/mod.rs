@@ -25,6 +25,7 @@ pub mod palette;
 pub mod picking;
 pub mod scene;
 pub mod spawn_watch;
+pub mod task_marks;
 pub mod tools;
 
 use std::cell::RefCell;

@@ -276,6 +276,7 @@ pub fn tasks(data: &mut LayerData, world: &World) {
         }
         ring(data, at(movement.goal), 0.15, palette::TASK_GOAL);
     }
+    super::task_marks::gait_marks(data, world);
     for report in world.tasks().escapes.values() {
         ring(data, at(report.threat), 0.3, palette::ESCAPE_THREAT);
         ring(

@@ -306,6 +306,17 @@ pub fn stuck(reason: stagecraft_runtime::sim::StuckReason) -> Srgba {
     }
 }
 
+/// A task ped's heading line while it stands (idle, or the stop tail of a hold).
+pub const GAIT_STANDING: Srgba = rgb(200, 200, 200);
+/// … while it plays its turn clip.
+pub const GAIT_TURN: Srgba = rgb(240, 120, 240);
+/// … while it plays its start clip.
+pub const GAIT_START: Srgba = rgb(120, 230, 120);
+/// … while it loops.
+pub const GAIT_LOOP: Srgba = rgb(60, 160, 255);
+/// … while it plays its goal stop.
+pub const GAIT_STOP: Srgba = rgb(255, 170, 40);
+
 #[cfg(test)]
 mod tests {
     use super::*;

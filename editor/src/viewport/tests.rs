@@ -499,15 +499,16 @@ fn task_overlays_draw_each_remaining_path_and_goal_ring() {
     }
     let layer = super::overlays::agents(&world);
     let count = |colour| layer.lines.iter().filter(|l| l.colour == colour).count();
-    // Every walking ped has a straight two-corner path: one remaining segment each (walker 0's
-    // goal was half a metre away and is reached).
-    let walking = world
+    // Every moving ped has a straight two-corner path: one remaining segment each (walker 0's
+    // goal is half a metre away: it is already in its goal stop, still on its path).
+    use stagecraft_runtime::sim::MotionState;
+    let moving = world
         .tasks()
         .movements
         .values()
-        .filter(|m| m.state == stagecraft_runtime::sim::MotionState::Walking)
+        .filter(|m| matches!(m.state, MotionState::Walking | MotionState::Stopping))
         .count();
-    assert_eq!((count(palette::TASK_PATH), walking), (3, 3));
+    assert_eq!((count(palette::TASK_PATH), moving), (4, 4));
     let mut one = super::layer::LayerData::default();
     super::overlays::ring(
         &mut one,

@@ -9,7 +9,7 @@ use super::model::{classify, Project, ProjectSources, MANIFEST_FILE};
 use super::names::{id_problem, normal_asset_path, ID_EXPECTED};
 use super::node::{FieldPath, Node, NodeKind, Span};
 use super::parse::{parse, MAX_SOURCE_BYTES};
-use super::schema::{AssetFamily, Manifest, OverrideSet, Recipe, Scenario};
+use super::schema::{AssetFamily, Manifest, MotionProfileDoc, OverrideSet, Recipe, Scenario};
 use super::validate::validate_project;
 
 /// The outcome of reading a project.
@@ -181,7 +181,51 @@ impl DocumentReader {
                 |o: &OverrideSet| &o.id,
             ),
             DocKind::Family => self.read_family(kind, path, text, file_id),
+            DocKind::Motion => self.read_motion(kind, path, text, file_id),
         }
+    }
+
+    /// Reads a motion profile; a profile another asset folder already has is diagnosed, and the
+    /// first file is kept.
+    fn read_motion(
+        &mut self,
+        kind: DocKind,
+        path: &str,
+        text: &str,
+        file_id: &str,
+    ) -> (Option<Node>, Vec<Diagnostic>) {
+        let project = &mut self.project;
+        if let Some(first) = project.motion_files.get(file_id).cloned() {
+            let mut ignored = BTreeMap::new();
+            let (tree, mut diagnostics) = read_keyed(
+                kind,
+                path,
+                text,
+                file_id,
+                &mut ignored,
+                |m: &MotionProfileDoc| &m.id,
+            );
+            let mut duplicate = duplicate_family(path, file_id, &first, tree.as_ref());
+            duplicate.message = format!("motion profile `{file_id}` is also defined in `{first}`");
+            duplicate.expected =
+                "one file per motion profile id across the manifest's asset folders".to_owned();
+            diagnostics.push(duplicate);
+            return (tree, diagnostics);
+        }
+        let result = read_keyed(
+            kind,
+            path,
+            text,
+            file_id,
+            &mut project.motions,
+            |m: &MotionProfileDoc| &m.id,
+        );
+        if project.motions.contains_key(file_id) {
+            project
+                .motion_files
+                .insert(file_id.to_owned(), path.to_owned());
+        }
+        result
     }
 
     /// Reads an asset family; a family another asset folder already has is diagnosed, and the

@@ -4,7 +4,7 @@
 use super::decode::Decoder;
 use super::node::{Ident, Node, NodeKind, PathSeg, Span};
 use super::schema::{
-    FAMILY_SCHEMA, MANIFEST_SCHEMA, OVERRIDES_SCHEMA, RECIPE_SCHEMA, SCENARIO_SCHEMA,
+    FAMILY_SCHEMA, MANIFEST_SCHEMA, MOTION_SCHEMA, OVERRIDES_SCHEMA, RECIPE_SCHEMA, SCENARIO_SCHEMA,
 };
 
 /// The kinds of project document, each with its own schema version.
@@ -20,6 +20,8 @@ pub enum DocKind {
     Overrides,
     /// `<asset path>/<id>.family.ron`.
     Family,
+    /// `<asset path>/<id>.motion.ron`.
+    Motion,
 }
 
 impl DocKind {
@@ -31,6 +33,7 @@ impl DocKind {
             DocKind::Scenario => SCENARIO_SCHEMA,
             DocKind::Overrides => OVERRIDES_SCHEMA,
             DocKind::Family => FAMILY_SCHEMA,
+            DocKind::Motion => MOTION_SCHEMA,
         }
     }
 

@@ -25,7 +25,7 @@ pub use diagnostic::{has_errors, Diagnostic, Severity};
 pub use load::{asset_paths, load_project, read_document, LoadedProject};
 pub use migrate::DocKind;
 pub use model::{
-    canonical_text, classify, family_file, overrides_file, recipe_file, scenario_file,
+    canonical_text, classify, family_file, motion_file, overrides_file, recipe_file, scenario_file,
     AssetPathProblem, Project, ProjectSources, Unreadable, MANIFEST_FILE,
 };
 pub use node::{FieldPath, Locator, PathSeg, Span};

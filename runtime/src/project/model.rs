@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::decode::Encode;
 use super::migrate::DocKind;
-use super::schema::{AssetFamily, Manifest, OverrideSet, Recipe, Scenario};
+use super::schema::{AssetFamily, Manifest, MotionProfileDoc, OverrideSet, Recipe, Scenario};
 use super::write::to_canonical_string;
 
 /// The manifest's file name inside a project folder.
@@ -16,7 +16,7 @@ pub const MANIFEST_FILE: &str = "stagecraft.ron";
 ///
 /// The caller reads them from disk (the runtime does no IO): the manifest, every
 /// `recipes/*.recipe.ron`, `scenarios/*.scenario.ron` and `overrides/*.overrides.ron`, and every
-/// `*.family.ron` in the manifest's asset paths (see [`super::asset_paths`]).
+/// `*.family.ron` and `*.motion.ron` in the manifest's asset paths (see [`super::asset_paths`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProjectSources {
     /// Path → text.
@@ -69,6 +69,10 @@ pub struct Project {
     pub families: BTreeMap<String, AssetFamily>,
     /// The file of each asset family, by family id.
     pub family_files: BTreeMap<String, String>,
+    /// Motion profiles by id.
+    pub motions: BTreeMap<String, MotionProfileDoc>,
+    /// The file of each motion profile, by id.
+    pub motion_files: BTreeMap<String, String>,
 }
 
 /// The file of recipe `id`.
@@ -91,6 +95,11 @@ pub fn family_file(asset_path: &str, id: &str) -> String {
     format!("{}/{id}.family.ron", asset_path.trim_end_matches('/'))
 }
 
+/// The file of motion profile `id` in asset folder `asset_path`.
+pub fn motion_file(asset_path: &str, id: &str) -> String {
+    format!("{}/{id}.motion.ron", asset_path.trim_end_matches('/'))
+}
+
 /// Which kind of document a path holds, and the id its file name gives, if any.
 pub fn classify(path: &str) -> Option<(DocKind, String)> {
     if path == MANIFEST_FILE {
@@ -102,7 +111,9 @@ pub fn classify(path: &str) -> Option<(DocKind, String)> {
         "recipes" => id_of(".recipe.ron").map(|id| (DocKind::Recipe, id)),
         "scenarios" => id_of(".scenario.ron").map(|id| (DocKind::Scenario, id)),
         "overrides" => id_of(".overrides.ron").map(|id| (DocKind::Overrides, id)),
-        _ => id_of(".family.ron").map(|id| (DocKind::Family, id)),
+        _ => id_of(".motion.ron")
+            .map(|id| (DocKind::Motion, id))
+            .or_else(|| id_of(".family.ron").map(|id| (DocKind::Family, id))),
     }
 }
 
@@ -123,6 +134,11 @@ impl Project {
         for (id, family) in &self.families {
             if let Some(path) = self.family_files.get(id) {
                 files.insert(path.clone(), canonical_text(family));
+            }
+        }
+        for (id, profile) in &self.motions {
+            if let Some(path) = self.motion_files.get(id) {
+                files.insert(path.clone(), canonical_text(profile));
             }
         }
         files

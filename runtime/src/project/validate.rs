@@ -211,6 +211,13 @@ pub fn validate_project(
             validate_family(file, family, &mut reporter);
         }
     }
+    for (id, profile) in &project.motions {
+        if let Some(file) = project.motion_files.get(id) {
+            for (path, message, expected) in profile.problems() {
+                reporter.error(file, path, message, expected);
+            }
+        }
+    }
     reporter.diagnostics
 }
 

@@ -114,6 +114,7 @@ impl World {
         self.wall_clock = Default::default();
         self.republish_frames();
         self.motion_scratch.ring = Default::default();
+        self.task_frames.reset();
         self.crossings = snapshot.crossings.clone();
         self.tasks = snapshot.tasks.clone();
         self.knock = snapshot.knock.clone();

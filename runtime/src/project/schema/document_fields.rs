@@ -4,6 +4,7 @@
 use super::family::FAMILY_SCHEMA;
 use super::fields::{DocumentSchema, FieldDefault as D, FieldSchema, SectionSchema};
 use super::manifest::MANIFEST_SCHEMA;
+use super::motion::MOTION_SCHEMA;
 use super::overrides::OVERRIDES_SCHEMA;
 use super::recipe::RECIPE_SCHEMA;
 
@@ -452,6 +453,132 @@ const VARIANT_FIELDS: [FieldSchema; 7] = [
     ),
 ];
 
+const M_S: &str = "m/s";
+const DEG: &str = "°";
+
+const MOTION_FIELDS: [FieldSchema; 11] = [
+    f(
+        "id",
+        "Id",
+        "id",
+        "",
+        "the file's name",
+        D::Required,
+        "persistent profile id; tasks pick a profile by it (`walking`, `running` replace the standard ones)",
+    ),
+    f(
+        "reference_speed_m_s",
+        "Reference speed",
+        "float",
+        M_S,
+        "> 0",
+        D::Required,
+        "the speed the clips were authored at; play rate = speed / this, clamped to 0.1..=2.5",
+    ),
+    f(
+        "speed_m_s",
+        "Speed",
+        "float",
+        M_S,
+        "> 0",
+        D::Required,
+        "the speed a task walks at with this profile; the step budget is speed × dt",
+    ),
+    f(
+        "turn_clip_above_deg",
+        "Turn clip above",
+        "float",
+        DEG,
+        "0..=180",
+        D::Number(60.0),
+        "a heading change beyond this plays the turn clip (rotation only)",
+    ),
+    f(
+        "turn_rate_deg_s",
+        "Turn rate",
+        "float",
+        "°/s",
+        "> 0",
+        D::Number(360.0),
+        "smaller turns turn at most this fast",
+    ),
+    f(
+        "align_deg",
+        "Alignment",
+        "float",
+        DEG,
+        "0..=180",
+        D::Number(45.0),
+        "a step still misaligned beyond this after turning only rotates",
+    ),
+    f(
+        "turn_angle_deg",
+        "Turn clip angle",
+        "float",
+        DEG,
+        "> 0",
+        D::Number(180.0),
+        "the turn the turn clip was authored for (progress is scaled to the actual difference)",
+    ),
+    f(
+        "start",
+        "Start clip",
+        "`Clip(…)`",
+        "m",
+        "",
+        D::Required,
+        "root distance of the start clip from its first frame",
+    ),
+    f(
+        "cycle",
+        "Loop clip",
+        "`Clip(…)`",
+        "m",
+        "",
+        D::Required,
+        "the loop clip; its duration is the cycle, advanced by accepted distance / reference speed",
+    ),
+    f(
+        "stop",
+        "Stop clip",
+        "`Clip(…)`",
+        "m",
+        "",
+        D::Required,
+        "the stop clip; its whole distance is the goal-stop range, its tail (remaining ≤ 1 mm) the command-stop pose",
+    ),
+    f(
+        "turn",
+        "Turn clip",
+        "`Clip(…)`",
+        "",
+        "",
+        D::Required,
+        "accumulated turn, normalized by its last sample",
+    ),
+];
+
+const CLIP_FIELDS: [FieldSchema; 2] = [
+    f(
+        "duration_s",
+        "Duration",
+        "float",
+        "s",
+        "> 0",
+        D::Required,
+        "the clip's length",
+    ),
+    f(
+        "samples",
+        "Samples",
+        "list of floats",
+        "",
+        "exactly 121, finite",
+        D::Required,
+        "the curve at i × duration / 120; made monotone by a running maximum when loaded",
+    ),
+];
+
 const fn section(
     name: &'static str,
     path: &'static str,
@@ -517,7 +644,31 @@ const FAMILY_SECTIONS: [SectionSchema; 2] = [
     ),
 ];
 
-/// Every document kind with its sections: manifest, recipe, scenario, override set, family.
+const MOTION_SECTIONS: [SectionSchema; 2] = [
+    section(
+        "MotionProfile",
+        "",
+        "`<asset path>/<id>.motion.ron`",
+        &MOTION_FIELDS,
+    ),
+    section(
+        "Clip",
+        "start, cycle, stop, turn",
+        "one clip of a motion profile as a sampled curve",
+        &CLIP_FIELDS,
+    ),
+];
+
+/// The motion profile document (`docs/format.md` has its tables as generated).
+pub const MOTION_DOCUMENT: DocumentSchema = DocumentSchema {
+    kind: "motion",
+    file: "<asset path>/<id>.motion.ron",
+    version: MOTION_SCHEMA,
+    sections: &MOTION_SECTIONS,
+};
+
+/// Every document kind with its sections: manifest, recipe, scenario, override set, family,
+/// motion profile.
 pub const DOCUMENT_SCHEMAS: &[DocumentSchema] = &[
     DocumentSchema {
         kind: "manifest",
@@ -544,4 +695,5 @@ pub const DOCUMENT_SCHEMAS: &[DocumentSchema] = &[
         version: FAMILY_SCHEMA,
         sections: &FAMILY_SECTIONS,
     },
+    MOTION_DOCUMENT,
 ];

@@ -7,6 +7,7 @@ pub mod document_fields;
 pub mod family;
 pub mod fields;
 pub mod manifest;
+pub mod motion;
 pub mod overrides;
 pub mod recipe;
 pub mod scenario;
@@ -14,12 +15,13 @@ pub mod scenario_fields;
 
 pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
 pub use directive_table::{directive_schema, DirectiveSchema, DirectiveTargets, DIRECTIVE_SCHEMA};
-pub use document_fields::DOCUMENT_SCHEMAS;
+pub use document_fields::{DOCUMENT_SCHEMAS, MOTION_DOCUMENT};
 pub use family::{AssetFamily, AssetVariant, PreviewShape, FAMILY_SCHEMA};
 pub use fields::{
     DocumentSchema, FieldDefault, FieldSchema, SectionSchema, FINITE, POSITIVE, UNIT_INTERVAL,
 };
 pub use manifest::{Manifest, MANIFEST_SCHEMA};
+pub use motion::{Clip, MotionProfileDoc, MOTION_SCHEMA};
 pub use overrides::{
     action_schema, ActionField, ActionSchema, Mutation, Override, OverrideAction, OverrideSet,
     ACTION_SCHEMA, OVERRIDES_SCHEMA,

@@ -13,6 +13,7 @@ pub mod factions;
 pub mod motion;
 pub mod observers;
 pub mod population;
+pub mod profiles;
 pub mod scenario;
 pub mod scene;
 pub mod world;

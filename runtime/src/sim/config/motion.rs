@@ -33,6 +33,9 @@ pub struct MotionConfig {
     pub default_relevance: f64,
     /// Exits that fleeing agents run to, besides the street block's portals.
     pub exits: Vec<MotionExit>,
+    /// The motion profiles task peds walk with (the standard ones unless the project has
+    /// `*.motion.ron` assets).
+    pub profiles: super::profiles::ProfileTable,
 }
 
 /// An authored exit fleeing agents run to.
@@ -64,6 +67,7 @@ impl Default for MotionConfig {
             crowd_budget_ms: 8.0,
             default_relevance: 0.0,
             exits: Vec::new(),
+            profiles: super::profiles::ProfileTable::standard(),
         }
     }
 }

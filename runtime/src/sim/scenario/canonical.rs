@@ -153,6 +153,12 @@ fn write_motion(w: &mut ByteWriter, m: &MotionConfig) {
             .f64(exit.position.z)
             .u32(exit.capacity);
     }
+    // A project's own profiles only: worlds on the standard ones keep their bytes.
+    if !m.profiles.is_standard() {
+        let mut profiles = b"PROFILE1".to_vec();
+        m.profiles.write_canonical(&mut profiles);
+        w.bytes(&profiles);
+    }
 }
 
 fn write_box(w: &mut ByteWriter, bounds: Option<&SimBox>) {

@@ -17,6 +17,7 @@ mod canonical;
 mod collect;
 mod command;
 mod compile;
+pub mod profiles;
 mod settings;
 
 pub use settings::compile_motion;

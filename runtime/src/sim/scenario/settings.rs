@@ -104,6 +104,7 @@ pub fn compile_motion(m: &MotionSettings) -> MotionConfig {
                 capacity: e.capacity,
             })
             .collect(),
+        profiles: crate::sim::config::profiles::ProfileTable::standard(),
     }
 }
 

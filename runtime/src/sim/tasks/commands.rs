@@ -183,6 +183,9 @@ pub(super) fn install(
         .or_insert_with(|| Movement::new([p.x, p.y, 0.0], facing.y.atan2(facing.x), speed_m_s));
     movement.position = [p.x, p.y, 0.0];
     movement.speed_m_s = speed_m_s;
+    movement
+        .gait
+        .switch_profile(super::gait::profile_for(&kind));
     if let Some(floor) = floor {
         movement.generation = movement.generation.max(floor);
     }

@@ -29,11 +29,13 @@ mod control;
 mod directives;
 pub mod escape;
 pub mod failure;
+pub mod gait;
 pub mod incidents;
 pub mod movement;
 pub mod parent;
 pub mod paths;
 mod preempt;
+pub mod presentation;
 pub mod stops;
 
 #[cfg(test)]
@@ -618,6 +620,7 @@ pub(in crate::sim) fn motion(
             bodies: &bodies,
             fan,
             dt_s: config.fixed_step_s,
+            profiles: &config.scenario.motion.profiles,
         };
         let Some(m) = book.tasks.movements.get_mut(&handle) else {
             continue;
@@ -629,13 +632,14 @@ pub(in crate::sim) fn motion(
             x: position[0],
             y: position[1],
         };
-        if now != p {
+        let facing = Vec2 {
+            x: heading.cos(),
+            y: heading.sin(),
+        };
+        if now != p || facing != book.agents.facing[row] {
             book.agents.position[row] = now;
-            book.agents.facing[row] = Vec2 {
-                x: heading.cos(),
-                y: heading.sin(),
-            };
-            grid.update(row, now, book.agents.facing[row]);
+            book.agents.facing[row] = facing;
+            grid.update(row, now, facing);
         }
         let change = match outcome {
             StepOutcome::Quiet => None,

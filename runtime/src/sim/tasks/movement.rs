@@ -4,15 +4,19 @@
 //! `request_goal` starts a new execution (generation + 1, path and progress cleared, a query
 //! needed); `accept_path` installs a reply only when it answers the current generation while a
 //! query is pending, and only when its endpoint is within [`ENDPOINT_TOLERANCE_M`] of the goal on
-//! every axis. Following a path moves straight to each corner in substeps of at most
-//! [`MAX_SUBSTEP_S`]; after the last corner a stopping phase of [`STOP_PHASE_S`] runs, and only
-//! then does arrival (3D distance ≤ [`ARRIVAL_RADIUS_M`]) publish `Arrived`.
+//! every axis. Following a path moves along its corner lines in substeps of at most
+//! [`MAX_SUBSTEP_S`], each step's distance and heading given by the ped's motion profile
+//! ([`super::gait`]: start, loop and goal-stop budgets from the distance curves, turn clips and
+//! rate-limited turns); the goal stop ends on the endpoint, and only once its clip has ended
+//! does arrival (3D distance ≤ [`ARRIVAL_RADIUS_M`]) publish `Arrived`.
 
 use std::cell::RefCell;
 
 use super::failure;
+use super::gait::{wrap_rad, Gait, GaitPhase};
 use super::paths::{distance, Obstacle, PathGrid, PathReply};
 use crate::project::Vec2;
+use crate::sim::config::profiles::{MotionProfile, ProfileTable};
 use crate::sim::state::{Canonical, MoveFailure, ReplanCause, StaleReply};
 use crate::sim::walk::body::BODY_RADIUS_M;
 use crate::sim::walk::fan::Fan;
@@ -26,8 +30,6 @@ pub const ENDPOINT_TOLERANCE_M: f64 = 0.15;
 pub const ARRIVAL_RADIUS_M: f64 = 0.15;
 /// Longest movement substep, seconds.
 pub const MAX_SUBSTEP_S: f64 = 0.05;
-/// The stopping phase after the last corner, seconds (the stop tail: no translation).
-pub const STOP_PHASE_S: f64 = 0.05;
 /// How far a neighbour may have moved since the neighbour grid bucketed it, meters.
 pub(super) const NEIGHBOUR_SLACK_M: f64 = 0.5;
 
@@ -40,7 +42,7 @@ pub enum MotionState {
     AwaitingPath,
     /// Following its path.
     Walking,
-    /// In the stopping phase after the last corner.
+    /// Playing the goal stop clip towards the endpoint.
     Stopping,
     /// Arrived at the goal.
     Arrived,
@@ -80,7 +82,8 @@ pub struct Movement {
     pub pending: bool,
     /// Whether a query must be submitted for this generation.
     pub needs_query: bool,
-    /// Speed, meters per second.
+    /// Measured speed over the last step (accepted displacement over the step), meters per
+    /// second.
     pub speed_m_s: f64,
     /// Time the current step has been blocked, seconds.
     pub blocked_s: f64,
@@ -90,10 +93,10 @@ pub struct Movement {
     pub best_corner_m: f64,
     /// Replans of this execution so far.
     pub replans: u32,
-    /// Time in the stopping phase, seconds.
-    pub stop_elapsed_s: f64,
     /// Why it failed.
     pub failure: Option<MoveFailure>,
+    /// The motion profile's state: phase, clip and cycle time, budgets.
+    pub gait: Gait,
 }
 
 impl Movement {
@@ -114,8 +117,8 @@ impl Movement {
             no_progress_s: 0.0,
             best_corner_m: f64::INFINITY,
             replans: 0,
-            stop_elapsed_s: 0.0,
             failure: None,
+            gait: Gait::default(),
         }
     }
 
@@ -161,7 +164,7 @@ impl Movement {
         self.blocked_s = 0.0;
         self.no_progress_s = 0.0;
         self.best_corner_m = f64::INFINITY;
-        self.stop_elapsed_s = 0.0;
+        self.gait.settle();
     }
 
     /// Installs `reply` if it answers the pending query of this generation.
@@ -283,6 +286,8 @@ pub(super) struct MoveEnv<'a> {
     pub fan: &'a Fan,
     /// Fixed step, seconds.
     pub dt_s: f64,
+    /// The world's motion profiles.
+    pub profiles: &'a ProfileTable,
 }
 
 /// What one step of a movement did that its parent or the log should hear about.
@@ -298,73 +303,156 @@ pub enum StepOutcome {
     Arrived,
 }
 
-/// Advances a walking or stopping movement by one fixed step, in substeps of at most
-/// [`MAX_SUBSTEP_S`]. `stopped` is true while any stop cause holds the ped: nothing moves and
-/// no blocking time accrues (waiting on a command is not being stuck).
+/// Advances a movement by one fixed step, in substeps of at most [`MAX_SUBSTEP_S`]. `stopped`
+/// is true while any stop cause holds the ped: nothing translates and no blocking time accrues
+/// (waiting on a command is not being stuck), while a ped that was under way plays its stop
+/// tail (a pose change without translation).
 pub(super) fn advance(m: &mut Movement, env: &MoveEnv<'_>, stopped: bool) -> StepOutcome {
-    if stopped || !matches!(m.state, MotionState::Walking | MotionState::Stopping) {
-        return StepOutcome::Quiet;
-    }
+    let profile = env.profiles.get(m.gait.profile);
     let substeps = (env.dt_s / MAX_SUBSTEP_S).ceil().max(1.0) as u32;
     let sub_dt = env.dt_s / f64::from(substeps);
+    if stopped || !matches!(m.state, MotionState::Walking | MotionState::Stopping) {
+        for _ in 0..substeps {
+            m.gait.hold(profile, sub_dt);
+        }
+        m.speed_m_s = 0.0;
+        return StepOutcome::Quiet;
+    }
+    let mut moved_m = 0.0;
     for _ in 0..substeps {
-        let outcome = substep(m, env, sub_dt);
+        let (outcome, moved) = substep(m, env, profile, sub_dt);
+        moved_m += moved;
         if outcome != StepOutcome::Quiet {
+            m.speed_m_s = moved_m / env.dt_s;
             return outcome;
         }
     }
+    m.speed_m_s = moved_m / env.dt_s;
     StepOutcome::Quiet
 }
 
-fn substep(m: &mut Movement, env: &MoveEnv<'_>, dt: f64) -> StepOutcome {
-    if m.state == MotionState::Stopping {
-        m.stop_elapsed_s += dt;
-        if m.stop_elapsed_s + 1e-9 < STOP_PHASE_S {
-            return StepOutcome::Quiet;
-        }
-        if m.distance_to_goal_m() <= ARRIVAL_RADIUS_M {
-            m.state = MotionState::Arrived;
-            return StepOutcome::Arrived;
-        }
-        // The accepted endpoint was not close enough in 3D: approach the goal itself.
-        m.path.push([m.goal[0], m.goal[1], m.position[2]]);
-        m.state = MotionState::Walking;
-        m.stop_elapsed_s = 0.0;
+/// One substep: the turn clip, or a rate-limited turn and then the profile's distance along
+/// the path. Returns what happened and the accepted displacement, meters.
+fn substep(m: &mut Movement, env: &MoveEnv<'_>, p: &MotionProfile, dt: f64) -> (StepOutcome, f64) {
+    if m.gait.phase == GaitPhase::Turn {
+        turn_clip(m, p, dt);
+        return (StepOutcome::Quiet, 0.0);
     }
-    let Some(&corner) = m.path.get(m.corner as usize) else {
+    if let Some(&corner) = m.path.get(m.corner as usize) {
+        if !turn_towards(m, p, ground(corner), dt) {
+            return (StepOutcome::Quiet, 0.0);
+        }
+    }
+    if matches!(m.gait.phase, GaitPhase::Idle | GaitPhase::HoldTail) {
+        m.gait.enter(GaitPhase::Start, 0.0);
+    }
+    let remaining = remaining_route_m(m);
+    if m.gait.phase != GaitPhase::Stop && remaining <= p.stop.total_m() {
+        m.gait.begin_stop(p, remaining);
         m.state = MotionState::Stopping;
-        return StepOutcome::Quiet;
-    };
+    }
+    let clip_before = m.gait.clip_time_s;
+    let (want_m, time_s) = m.gait.propose(p, dt);
+    let (moved, blocked) = follow(m, env, want_m, p.speed_m_s);
+    let stop_done = m
+        .gait
+        .commit(p, moved, if blocked { clip_before } else { time_s });
+    if stop_done {
+        return (finish_stop(m), moved);
+    }
+    (judge(m, dt, blocked), moved)
+}
+
+/// Plays the turn clip: the heading follows the clip's progress times the actual difference;
+/// at its end the ped starts.
+fn turn_clip(m: &mut Movement, p: &MotionProfile, dt: f64) {
+    let (heading, done) = m.gait.turn_step(p, dt);
+    m.heading_rad = wrap_rad(heading);
+    m.gait.budget_m = 0.0;
+    m.gait.proposed_m = 0.0;
+    m.gait.accepted_m = 0.0;
+    if done {
+        m.gait.enter(GaitPhase::Start, 0.0);
+    }
+}
+
+/// Turns the heading towards `target`: a difference beyond the profile's threshold begins the
+/// turn clip (outside a goal stop); a smaller one turns by at most the rate limit. False when
+/// this substep only rotates (the turn clip, or still misaligned beyond `align_deg`).
+fn turn_towards(m: &mut Movement, p: &MotionProfile, target: Vec2, dt: f64) -> bool {
     let here = ground(m.position);
-    let target = ground(corner);
-    let remaining = distance(here, target);
-    let stride = (m.speed_m_s.max(0.0) * dt).min(remaining);
-    if remaining > 1e-12 {
-        m.heading_rad = (target.y - here.y).atan2(target.x - here.x);
+    if distance(here, target) <= 1e-9 {
+        return true;
     }
-    match steered_step(env, here, target, remaining, stride, m.speed_m_s) {
-        Some(next) => {
-            m.position = [next.x, next.y, m.position[2]];
-            m.blocked_s = 0.0;
+    let desired = (target.y - here.y).atan2(target.x - here.x);
+    let diff = wrap_rad(desired - m.heading_rad);
+    if diff.abs() > p.turn_clip_above_deg.to_radians() && m.gait.phase != GaitPhase::Stop {
+        m.gait.begin_turn(m.heading_rad, diff);
+        turn_clip(m, p, dt);
+        return false;
+    }
+    let limit = p.turn_rate_deg_s.to_radians() * dt;
+    let turn = diff.clamp(-limit, limit);
+    m.heading_rad = wrap_rad(m.heading_rad + turn);
+    (diff - turn).abs() <= p.align_deg.to_radians()
+}
+
+/// The route left: to the current corner, then corner to corner to the end, meters.
+pub fn remaining_route_m(m: &Movement) -> f64 {
+    let start = (m.corner as usize).min(m.path.len());
+    let mut from = ground(m.position);
+    let mut total = 0.0;
+    for corner in &m.path[start..] {
+        let to = ground(*corner);
+        total += distance(from, to);
+        from = to;
+    }
+    total
+}
+
+/// Moves up to `want_m` along the path through the steering helper, passing corners. Returns
+/// the accepted displacement and whether the step was refused (blocked).
+fn follow(m: &mut Movement, env: &MoveEnv<'_>, want_m: f64, speed_m_s: f64) -> (f64, bool) {
+    let mut left = want_m;
+    let mut moved = 0.0;
+    while left > 1e-12 {
+        let Some(&corner) = m.path.get(m.corner as usize) else {
+            break;
+        };
+        let (here, target) = (ground(m.position), ground(corner));
+        let remaining = distance(here, target);
+        let stride = left.min(remaining);
+        let Some(next) = steered_step(env, here, target, remaining, stride, speed_m_s) else {
+            return (moved, true);
+        };
+        moved += distance(here, next);
+        left -= stride;
+        m.position = [next.x, next.y, m.position[2]];
+        if distance(next, target) > 1e-9 {
+            break;
         }
-        None => m.blocked_s += dt,
-    }
-    let now = distance(ground(m.position), target);
-    if now < m.best_corner_m - 1e-6 {
-        m.best_corner_m = now;
-        m.no_progress_s = 0.0;
-    } else {
-        m.no_progress_s += dt;
-    }
-    if now <= 1e-9 {
         m.corner += 1;
         m.best_corner_m = f64::INFINITY;
         m.no_progress_s = 0.0;
-        if m.corner as usize >= m.path.len() {
-            m.state = MotionState::Stopping;
-            m.stop_elapsed_s = 0.0;
+    }
+    (moved, false)
+}
+
+/// Blocking and progress timers after a moving substep; past their limits, a replan.
+fn judge(m: &mut Movement, dt: f64, blocked: bool) -> StepOutcome {
+    if blocked {
+        m.blocked_s += dt;
+    } else {
+        m.blocked_s = 0.0;
+    }
+    if let Some(&corner) = m.path.get(m.corner as usize) {
+        let now = distance(ground(m.position), ground(corner));
+        if now < m.best_corner_m - 1e-6 {
+            m.best_corner_m = now;
+            m.no_progress_s = 0.0;
+        } else {
+            m.no_progress_s += dt;
         }
-        return StepOutcome::Quiet;
     }
     match failure::judge(m.blocked_s, m.no_progress_s) {
         None => StepOutcome::Quiet,
@@ -373,6 +461,26 @@ fn substep(m: &mut Movement, env: &MoveEnv<'_>, dt: f64) -> StepOutcome {
             Err(why) => StepOutcome::Failed(why),
         },
     }
+}
+
+/// The goal stop's clip has ended: arrived when within [`ARRIVAL_RADIUS_M`] of the goal (and
+/// no route is left); otherwise walk on — to the rest of the route, or to the goal itself when
+/// the accepted endpoint was not close enough in 3D.
+fn finish_stop(m: &mut Movement) -> StepOutcome {
+    let left = remaining_route_m(m);
+    if left <= 1e-3 && m.distance_to_goal_m() <= ARRIVAL_RADIUS_M {
+        m.corner = m.path.len() as u32;
+        m.state = MotionState::Arrived;
+        m.gait.enter(GaitPhase::Idle, 0.0);
+        return StepOutcome::Arrived;
+    }
+    if left <= 1e-3 {
+        m.path.push([m.goal[0], m.goal[1], m.position[2]]);
+        m.corner = m.path.len() as u32 - 1;
+    }
+    m.state = MotionState::Walking;
+    m.gait.enter(GaitPhase::Start, 0.0);
+    StepOutcome::Quiet
 }
 
 /// The step of `stride` towards `target` through the walkers' steering helper: straight when
@@ -479,8 +587,8 @@ impl Canonical for Movement {
         self.no_progress_s.write_canonical(bytes);
         self.best_corner_m.write_canonical(bytes);
         self.replans.write_canonical(bytes);
-        self.stop_elapsed_s.write_canonical(bytes);
         let (kind, detail) = self.failure.map_or((255, 0), MoveFailure::code);
         bytes.extend_from_slice(&[kind, detail]);
+        self.gait.write_canonical(bytes);
     }
 }

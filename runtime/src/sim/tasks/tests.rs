@@ -270,6 +270,7 @@ fn an_endpoint_fourteen_centimetres_off_per_axis_is_accepted_but_arrival_needs_t
         bodies: &std::cell::RefCell::default(),
         fan: &fan,
         dt_s: 0.05,
+        profiles: &crate::sim::config::profiles::ProfileTable::standard(),
     };
     let goal = [3.0, 1.0, 0.0];
     let mut m = Movement::new([0.0, 1.0, 0.0], 0.0, 1.0);
@@ -292,7 +293,7 @@ fn an_endpoint_fourteen_centimetres_off_per_axis_is_accepted_but_arrival_needs_t
         MotionState::Walking,
         "0.14 m per axis is within 0.15 m"
     );
-    // 3.16 m at 1 m/s: after 64 steps the ped stands on the endpoint, 0.198 m from the goal.
+    // 3.16 m walking: the goal stop ends on the endpoint, 0.198 m from the goal.
     for _ in 0..70 {
         super::movement::advance(&mut m, &env, false);
         if m.position[0] == end[0] && m.position[1] == end[1] {
@@ -302,7 +303,8 @@ fn an_endpoint_fourteen_centimetres_off_per_axis_is_accepted_but_arrival_needs_t
     assert_eq!([m.position[0], m.position[1]], [end[0], end[1]]);
     assert!(m.distance_to_goal_m() > 0.15);
     assert_ne!(m.state, MotionState::Arrived);
-    for _ in 0..10 {
+    // It walks on to the goal itself: a start, then a goal stop scaled to the 0.198 m left.
+    for _ in 0..40 {
         super::movement::advance(&mut m, &env, false);
     }
     assert_eq!(m.state, MotionState::Arrived);
@@ -966,7 +968,8 @@ fn entering_a_vehicle_mid_task_suspends_the_movement_until_the_relation_ends() {
     assert_eq!(position(&w), at_entry, "no step while entering the vehicle");
     assert_eq!(w.tasks().parents[&h].state, ParentState::Travelling);
     assert_eq!(w.tasks().movements[&h].state, MotionState::Suspended);
-    run_to(&mut w, 60);
+    // It starts from rest (the walking start clip, 0.6 s) once the new path is installed.
+    run_to(&mut w, 70);
     assert!(position(&w).x > at_entry.x + 1.0, "travelling on");
     let log = task_changes(&w);
     let find = |wanted: TaskChange| {

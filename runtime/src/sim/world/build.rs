@@ -86,6 +86,7 @@ fn empty_world(config: Arc<WorldConfig>, built: Arc<Built>) -> World {
         walk: WalkState::default(),
         motion: MotionState::default(),
         motion_scratch: MotionScratch::default(),
+        task_frames: Default::default(),
         wall_clock: WallClock::default(),
         knock: Knockdowns::default(),
         events: EventLog::default(),

@@ -84,6 +84,8 @@ pub struct World {
     pub(super) motion: MotionState,
     /// Motion's scratch and the last published Motion Frames (derived, not state).
     pub(super) motion_scratch: MotionScratch,
+    /// The task peds' clips and filtered gait of the last step (presentation, not state).
+    pub(super) task_frames: crate::sim::tasks::presentation::TaskFrames,
     /// The wall-clock accumulator of playback (driver state, not simulation state).
     pub(super) wall_clock: WallClock,
     /// Signals, the hazard vehicle and the crossings' counters.
@@ -218,6 +220,12 @@ impl World {
     /// [`World::agent_count`].
     pub fn motion_frames(&self) -> MotionFrames<'_> {
         self.motion_scratch.frames.frames()
+    }
+
+    /// The task peds' frames of the last step: clip, phase, clip time, heading and the gait
+    /// filtered from measured speed (presentation; `sim::tasks::presentation`).
+    pub fn task_frames(&self) -> &[crate::sim::tasks::presentation::TaskFrame] {
+        self.task_frames.frames()
     }
 
     /// Publishes the Motion Frames from the current rows, as every step ends: rows whose frame

@@ -94,6 +94,13 @@ impl World {
         self.step_before_publication();
         // After Commit: this step's births have their frames, its removals have none.
         self.publish_motion_frames();
+        self.task_frames.publish(
+            &self.tasks,
+            &self.agents,
+            &self.slots,
+            &self.config.scenario.motion.profiles,
+            self.config.fixed_step_s,
+        );
     }
 
     /// Every phase of a step up to and including Commit (the Motion Frames are published next).

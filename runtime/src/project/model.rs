@@ -69,6 +69,8 @@ pub struct Project {
     pub families: BTreeMap<String, AssetFamily>,
     /// The file of each asset family, by family id.
     pub family_files: BTreeMap<String, String>,
+    /// Chunk libraries (`chunks/<id>.chunks.ron`) by file id; only those read without errors.
+    pub chunk_libraries: BTreeMap<String, super::chunk_library::ChunkLibrary>,
 }
 
 /// The file of recipe `id`.
@@ -124,6 +126,12 @@ impl Project {
             if let Some(path) = self.family_files.get(id) {
                 files.insert(path.clone(), canonical_text(family));
             }
+        }
+        for (id, library) in &self.chunk_libraries {
+            files.insert(
+                super::chunk_library::chunk_library_file(id),
+                canonical_text(library),
+            );
         }
         files
     }

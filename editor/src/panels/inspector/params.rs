@@ -202,7 +202,7 @@ fn initial_value(spec: &ParamSpec) -> ParamValue {
         (ParamType::Str, ParamRange::Choice(names)) => {
             ParamValue::Str(names.first().copied().unwrap_or_default().to_owned())
         }
-        (ParamType::Str, _) => ParamValue::Str(String::new()),
+        (ParamType::Str | ParamType::ChunkLibrary, _) => ParamValue::Str(String::new()),
         (ParamType::Rect, _) => ParamValue::Tuple(vec![ParamValue::Int(0); 4]),
         (ParamType::Point, _) => ParamValue::Tuple(vec![ParamValue::Float(0.0); 2]),
         (ParamType::RectList | ParamType::ChunkList, _) => ParamValue::List(Vec::new()),
@@ -234,6 +234,9 @@ fn typed_ui(ui: &mut Ui, salt: egui::Id, spec: &ParamSpec, value: &mut ParamValu
             ParamRange::Choice(names) => choice_ui(ui, salt, names, text),
             _ => ui.add(egui::TextEdit::singleline(text).desired_width(160.0)),
         },
+        (ParamType::ChunkLibrary, ParamValue::Str(text)) => {
+            ui.add(egui::TextEdit::singleline(text).desired_width(160.0))
+        }
         (_, value) => param_ui(ui, salt, value),
     }
 }

@@ -18,6 +18,7 @@ pub mod clock;
 pub mod disguise;
 pub mod frames;
 pub mod governor;
+pub mod hlod;
 pub mod panic;
 pub mod publish;
 pub mod ring;

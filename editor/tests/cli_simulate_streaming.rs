@@ -51,3 +51,49 @@ fn the_hlod_donut_is_reported_within_and_over_its_budget() {
     // The donut is derived from the views: the state digest does not move.
     assert_eq!(tight_json["state_digest"], json["state_digest"]);
 }
+
+/// The crowd-governor example: 400 agents within the Full band of the camera ask for 400 × 0.035
+/// = 14 ms; the governor demotes 300 of them one rung to fit 8 ms exactly (100 Hero × 0.035 +
+/// 300 Medium × 0.015), every step, and `simulate` says so in text, JSON and the motion rows.
+#[test]
+fn the_governor_example_fits_400_agents_into_8_ms() {
+    let governor = concat!(env!("CARGO_MANIFEST_DIR"), "/../projects/crowd-governor");
+    let args = [
+        "simulate",
+        governor,
+        "--scenario",
+        "governor",
+        "--frames",
+        "300",
+        "--every",
+        "0",
+    ];
+    let output = stagecraft(&args);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "governor estimate 8.000 / 8.000 ms, 300 demotions, tiers full 100 simulated 300 stub 0\n"
+        ),
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json: serde_json::Value =
+        serde_json::from_slice(&stagecraft(&json_args).stdout).expect("json");
+    assert_eq!(json["agents"], 400);
+    assert_eq!(
+        json["governor"],
+        serde_json::json!({"estimate_ms": 8.0, "budget_ms": 8.0, "demotions": 300})
+    );
+    let last = json["motion"]
+        .as_array()
+        .and_then(|m| m.last())
+        .expect("motion rows");
+    assert_eq!(last["governor_demotions"], 300.0);
+    assert_eq!(
+        (last["full"].clone(), last["simulated"].clone()),
+        (100.0.into(), 300.0.into())
+    );
+    assert_eq!(json["hlod"], serde_json::Value::Null, "no streaming plan");
+}

@@ -584,8 +584,16 @@ fn with_every_exit_full_the_flee_router_falls_back_to_the_nearest_exit() {
     ];
     let at = Vec2 { x: 4.0, y: 0.0 };
     assert_eq!(choose_exit(&exits, &[0, 0], at), Some(0));
-    assert_eq!(choose_exit(&exits, &[1, 0], at), Some(1), "the near one full");
-    assert_eq!(choose_exit(&exits, &[1, 1], at), Some(0), "all full: nearest");
+    assert_eq!(
+        choose_exit(&exits, &[1, 0], at),
+        Some(1),
+        "the near one full"
+    );
+    assert_eq!(
+        choose_exit(&exits, &[1, 1], at),
+        Some(0),
+        "all full: nearest"
+    );
     assert_eq!(arrival_ms(6.0), 1500);
     assert_eq!(choose_exit(&[], &[], at), None);
     // In a world: three agents, two exits of capacity 1.

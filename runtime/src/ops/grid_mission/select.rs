@@ -84,10 +84,10 @@ pub fn path_sides(cell: GridCell, bot_path: &[GridCell]) -> u8 {
 }
 
 /// Keeps the chunks passing `keep` when at least one does.
-fn narrow<'a>(
-    candidates: Vec<&'a ChunkDefinition>,
+fn narrow(
+    candidates: Vec<&ChunkDefinition>,
     keep: impl Fn(&ChunkDefinition) -> bool,
-) -> Vec<&'a ChunkDefinition> {
+) -> Vec<&ChunkDefinition> {
     let kept: Vec<&ChunkDefinition> = candidates.iter().copied().filter(|c| keep(c)).collect();
     if kept.is_empty() {
         candidates

@@ -97,3 +97,48 @@ fn the_governor_example_fits_400_agents_into_8_ms() {
     );
     assert_eq!(json["hlod"], serde_json::Value::Null, "no streaming plan");
 }
+
+/// The `LineOfSight` disguise example: a guard (own faction Guard, hostile to Intruder, accepting
+/// KitchenStaff) presented KitchenStaff recognises a disguise; the next guard, presented
+/// Intruder, recognises a hostile (the specification's two edges).
+#[test]
+fn the_disguise_example_recognises_a_disguise_then_a_hostile() {
+    let project = concat!(env!("CARGO_MANIFEST_DIR"), "/../projects/crowd-governor");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let events = dir.path().join("events.json");
+    let output = stagecraft(&[
+        "simulate",
+        project,
+        "--scenario",
+        "disguise",
+        "--frames",
+        "200",
+        "--events",
+        events.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&events).expect("events")).expect("json");
+    let list = json
+        .as_array()
+        .or_else(|| json["events"].as_array())
+        .expect("events");
+    let recognised: Vec<(u64, String, String)> = list
+        .iter()
+        .filter(|e| e["kind"] == "recognised")
+        .map(|e| {
+            (
+                e["frame"].as_u64().unwrap_or(0),
+                e["source"].as_str().unwrap_or("").to_owned(),
+                e["detail"]["recognised"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        recognised,
+        [
+            (100, "north-walkers".to_owned(), "disguised".to_owned()),
+            (120, "north-walkers".to_owned(), "hostile".to_owned()),
+        ]
+    );
+}

@@ -96,6 +96,16 @@ capture projects/street-block screenshots/viewport-panic-flee.png --scenario pan
 # requests are demoted one rung to Simulated (Medium) and crossed out.
 capture projects/streaming-crowd screenshots/viewport-streaming-ring.png --scenario ring-walk \
     --frame 300 --tab viewport --look-at 40,0,14 --layers grid,tiers
+# The crowd governor at 15 s: 400 walkers within the camera's Full band ask for 14 ms, the governor
+# demotes 300 of them to fit 8 ms; the Motion tab plots its demotions and the estimate against the
+# budget per frame.
+capture projects/crowd-governor screenshots/motion-crowd-governor.png --scenario governor \
+    --frame 300 --tab motion
+# The HLOD donut following the camera: the same run at 15 s seen from farther out, the camera's
+# one-cell loaded ring (green outline) inside the 16 HLOD cells planned around it this step (blue
+# outlines; cells pruned over budget would be crossed in red). The legend gives cells and MB.
+capture projects/streaming-crowd screenshots/viewport-hlod-donut.png --scenario ring-walk \
+    --frame 300 --tab viewport --look-at 0,-10,90 --layers grid,tiers
 # The Crossings tab on the crosswalk demo at 20 s: the signal's phase and time in phase, the gate,
 # the crossers per phase and the queues, groups, queries and the liveness counters, plotted.
 capture projects/crosswalk-demo screenshots/crossings-crosswalk-demo.png --frame 400 --tab crossings
@@ -121,6 +131,7 @@ python3 scripts/check_viewport_png.py screenshots/viewport-tactical-mission.png
 python3 scripts/check_viewport_png.py screenshots/viewport-pine-clearing.png
 python3 scripts/check_viewport_png.py screenshots/viewport-panic-flee.png
 python3 scripts/check_viewport_png.py screenshots/viewport-streaming-ring.png
+python3 scripts/check_viewport_png.py screenshots/viewport-hlod-donut.png
 python3 scripts/check_viewport_png.py screenshots/viewport-camera-tiers.png
 python3 scripts/check_viewport_png.py screenshots/viewport-group-crossing.png
 

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use stagecraft_io::scenario::recipe_overrides;
 use stagecraft_runtime::generate::{CancelToken, FailureKind, GenerateError};
+use stagecraft_runtime::project::chunk_library::ChunkLibrary;
 use stagecraft_runtime::project::{AssetFamily, Diagnostic, OverrideSet, Project, Recipe};
 
 use crate::document::Document;
@@ -51,6 +52,8 @@ pub struct GenerationInputs {
     pub recipe: Recipe,
     /// Every asset family of the project, by id.
     pub families: BTreeMap<String, AssetFamily>,
+    /// Every chunk library of the project, by id.
+    pub chunk_libraries: BTreeMap<String, ChunkLibrary>,
     /// The override sets of this recipe, in id order.
     pub overrides: Vec<OverrideSet>,
     /// The root seed.
@@ -64,6 +67,7 @@ impl GenerationInputs {
         Some(GenerationInputs {
             recipe: recipe.clone(),
             families: project.families.clone(),
+            chunk_libraries: project.chunk_libraries.clone(),
             // The sets `stagecraft simulate`, `generate` and Python apply to this recipe.
             overrides: recipe_overrides(project, &recipe.id).sets().to_vec(),
             seed: project.manifest.root_seed,
@@ -82,6 +86,7 @@ impl GenerationInputs {
         self.recipe == *current
             && self.seed == project.manifest.root_seed
             && self.families == project.families
+            && self.chunk_libraries == project.chunk_libraries
             && self.overrides.iter().eq(overrides)
     }
 }

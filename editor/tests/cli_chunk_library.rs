@@ -48,7 +48,13 @@ fn check_lints_the_shipped_chunk_library() {
     assert_eq!(output.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
     let diagnostics = report["diagnostics"].as_array().expect("diagnostics");
-    assert_eq!(diagnostics.len(), 1, "{report}");
+    // The library's error, and the recipe naming it finds no library read without errors.
+    assert_eq!(diagnostics.len(), 2, "{report}");
+    assert_eq!(
+        diagnostics[1]["file"],
+        "recipes/tactical-mission.recipe.ron"
+    );
+    assert_eq!(diagnostics[1]["path"], "stages[0].parameters[\"library\"]");
     let d = &diagnostics[0];
     assert_eq!(d["file"], "chunks/launch.chunks.ron");
     assert_eq!(d["path"], "chunks[1].tags");

@@ -85,7 +85,7 @@ fn the_daily_seed_round_trips_through_the_project_file() {
         [".O****", ".*O***", "...#*X", ".##.O.", "S****#"]
     );
     assert!(lines[7].starts_with(
-        "signature seed=424242;attempt=0;size=6x5;spawn=0,4;extraction=5,2;objectives=4,3|2,1|1,0|;chunks=0,0:encounter:0:tactical/courtyard|"
+        "signature seed=424242;attempt=0;size=6x5;spawn=0,4;extraction=5,2;objectives=4,3|2,1|1,0|;chunks=0,0:encounter:0:tactical/checkpoint|"
     ));
     assert!(lines[7].ends_with("|5,4:blocker:1:tactical/wall|;daily=PCG_Tactical:2026-05-23"));
     let again = stagecraft(&[

@@ -50,7 +50,7 @@ const GOLDEN: [(&str, &str); 3] = [
     ),
     (
         "tactical-mission",
-        "561f9c516ae5a83138555c87c5dc8d73679071046c2355bddedb60409808893d",
+        "72802f78fe5cae0cfd1d08213257c9619ce6bd5c2975c7f0e680a551d41e077d",
     ),
 ];
 

@@ -392,3 +392,58 @@ fn a_stage_s_operator_is_switched_in_a_combo_of_the_registry_s_operators() {
         "another operator starts at its own defaults"
     );
 }
+
+/// A parameter the stage leaves out shows the value its chosen preset gives it (not the schema
+/// default), and a value the stage gives resets to it in one undoable edit.
+#[test]
+fn an_absent_parameter_shows_its_presets_value() {
+    let example = example("tactical-mission");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
+    let doc = DocId::Recipe("tactical-mission".into());
+    let select = |harness: &mut Editor, index: usize| {
+        harness
+            .state_mut()
+            .document_mut()
+            .expect("a document")
+            .select(Selection::field(
+                doc.clone(),
+                FieldPath::root().field("stages").index(index),
+            ));
+        harness.run_steps(3);
+    };
+    // The mission stage takes graph PCG_Tactical: a 6-cell-wide grid (the schema default is 8).
+    select(&mut harness, 0);
+    assert!(harness.query_by_label("6 (preset PCG_Tactical)").is_some());
+    assert!(harness.query_by_label("5 (preset PCG_Tactical)").is_some());
+    assert!(harness.query_by_label_contains("8 (default)").is_none());
+    // The streaming stage takes profile Paris: 50 m cells (default 100) and 6 MB per cell; its
+    // own budget (24 MB) is authored and resets to the profile's 96.
+    select(&mut harness, 1);
+    assert!(harness.query_by_label("50 (preset Paris)").is_some());
+    assert!(harness.query_by_label("6 (preset Paris)").is_some());
+    assert!(harness.query_by_label("Set cell_size_m").is_some());
+    let stage = |harness: &Editor| {
+        harness
+            .state()
+            .document()
+            .expect("a document")
+            .project()
+            .recipes["tactical-mission"]
+            .stages[1]
+            .parameters
+            .clone()
+    };
+    harness.get_by_label("Reset hlod_budget_mb").click();
+    harness.run_steps(3);
+    assert_eq!(stage(&harness).get("hlod_budget_mb"), None);
+    // Now absent, the budget shows the profile's 96 MB.
+    assert!(harness.query_by_label("96 (preset Paris)").is_some());
+    undo(&mut harness);
+    assert_eq!(
+        stage(&harness).get("hlod_budget_mb"),
+        Some(&ParamValue::Int(24)),
+        "one undoable edit"
+    );
+}

@@ -16,4 +16,4 @@ pub mod temp_files;
 
 pub use roots::{repository_root, DocumentRoots};
 pub use scenario::{ScenarioContent, ScenarioError};
-pub use sources::{load_dir, open_project, read_chunk_libraries, read_project_file, read_sources};
+pub use sources::{load_dir, open_project, read_project_file, read_sources};

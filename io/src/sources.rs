@@ -22,11 +22,13 @@ use crate::bounded_read::{read_regular, Links, ReadProblem};
 use crate::roots::{asset_folder_problem, DocumentRoots};
 use crate::temp_files::{remove_stale_temp_files, remove_stale_temp_in};
 
-/// The folders of a project that hold documents, with the suffix of their files.
-pub const DOCUMENT_FOLDERS: [(&str, &str); 3] = [
+/// The folders of a project that hold documents, with the suffix of their files (chunk
+/// libraries are read with them: recipes name them by id).
+pub const DOCUMENT_FOLDERS: [(&str, &str); 4] = [
     ("recipes", ".recipe.ron"),
     ("scenarios", ".scenario.ron"),
     ("overrides", ".overrides.ron"),
+    ("chunks", ".chunks.ron"),
 ];
 
 /// The suffix of asset family files.
@@ -77,23 +79,6 @@ pub fn read_sources(dir: &Path) -> io::Result<ProjectSources> {
         read_folder(dir, &asset_path, MOTION_SUFFIX, &roots, &mut sources);
     }
     Ok(sources)
-}
-
-/// The chunk library files `chunks/*.chunks.ron` of the project in `dir`, read as
-/// [`read_sources`] reads documents (unreadable files recorded with why). They are not project
-/// documents: `stagecraft check` lints them beside the project.
-pub fn read_chunk_libraries(dir: &Path) -> ProjectSources {
-    use stagecraft_runtime::project::chunk_library::{CHUNK_LIBRARY_FOLDER, CHUNK_LIBRARY_SUFFIX};
-    let mut sources = ProjectSources::default();
-    let roots = DocumentRoots::of_project(dir);
-    read_folder(
-        dir,
-        CHUNK_LIBRARY_FOLDER,
-        CHUNK_LIBRARY_SUFFIX,
-        &roots,
-        &mut sources,
-    );
-    sources
 }
 
 /// The project folder must exist and be a folder; anything else is an error naming it.

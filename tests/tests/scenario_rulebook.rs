@@ -238,7 +238,10 @@ fn every_chunk_library_the_mission_solver_refuses_is_an_error_of_check_at_the_ch
     let id = "tactical-mission";
     let sources = read_sources(&project_dir(name)).expect("example project");
     let file = recipe_file(id);
-    let text = sources.files[&file].clone();
+    // The example names the shipped library; its inline equivalent is checked here.
+    let text =
+        sources.files[&file].replace("                \"library\": \"launch\",\n", INLINE_CHUNKS);
+    assert!(text.contains("tactical/rubble"), "the inline chunks");
     let without = |roles: &[&str]| -> String {
         text.lines()
             .filter(|line| {
@@ -293,7 +296,42 @@ fn every_chunk_library_the_mission_solver_refuses_is_an_error_of_check_at_the_ch
         generated(&loaded, id).is_ok(),
         "the shipped library generates"
     );
+    // A library the linter accepts but whose graph rows lack a spawn chunk: an error of `check`
+    // at the stage's `library` parameter.
+    let library_file = "chunks/launch.chunks.ron";
+    let mut sources = sources.clone();
+    let shipped = sources.files[library_file].clone();
+    let spawnless = shipped.replacen("role: \"spawn\"", "role: \"connector\"", 1);
+    assert_ne!(spawnless, shipped);
+    sources.files.insert(library_file.to_owned(), spawnless);
+    let checked = load_and_check(&sources, &Registry::standard());
+    let errors: Vec<String> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {} {}", d.file, d.path, d.message))
+        .collect();
+    assert_eq!(
+        errors,
+        [format!(
+            "{file} stages[0].parameters[\"library\"] stage 1: the chunk library has no spawn chunk"
+        )]
+    );
 }
+
+/// The tactical example's chunks as an inline list (the example names the shipped library).
+const INLINE_CHUNKS: &str = r#"                "chunks": [
+                    ("tactical/spawn-yard", "spawn", false),
+                    ("tactical/objective-vault", "objective", false),
+                    ("tactical/objective-office", "objective", false),
+                    ("tactical/extraction-dock", "extraction", false),
+                    ("tactical/hallway", "connector", false),
+                    ("tactical/courtyard", "encounter", true),
+                    ("tactical/tower", "landmark", false),
+                    ("tactical/wall", "blocker", false),
+                    ("tactical/rubble", "blocker", false),
+                ],
+"#;
 
 /// A directive's box inverted on x and z: `check` reports each inverted axis with the located
 /// message it always had, and the runtime box refuses the same box for its first axis — one rule

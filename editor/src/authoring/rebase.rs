@@ -15,7 +15,7 @@ use stagecraft_runtime::overrides::{
     rebase, rebase_report, Decision, EditRef, Overrides, RebaseReport, Standing,
 };
 use stagecraft_runtime::project::{OverrideSet, Project};
-use stagecraft_runtime::recipe::{compile, CompiledPlan, RecipeSource};
+use stagecraft_runtime::recipe::{compile_with, CompiledPlan, RecipeSource};
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
@@ -62,9 +62,10 @@ pub fn report(project: &Project, recipe: &str, seed: u64) -> Result<RebaseReport
         .ok_or_else(|| format!("the project has no recipe `{recipe}`"))?;
     let registry = stagecraft_runtime::ops::registry::Registry::standard();
     let file = stagecraft_runtime::project::recipe_file(recipe);
-    let plan = compile(
+    let plan = compile_with(
         source,
         &project.families,
+        &project.chunk_libraries,
         &registry,
         RecipeSource {
             file: &file,

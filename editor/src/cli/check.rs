@@ -5,7 +5,6 @@ use std::path::Path;
 
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::diagnose::check_overrides;
-use stagecraft_runtime::project::chunk_library::read_chunk_library;
 use stagecraft_runtime::project::has_errors;
 
 use super::diagnostics::{escape_controls, render_all, DiagnosticJson};
@@ -42,14 +41,7 @@ pub fn check_with(
     // Edits that the generation at the manifest's seed does not apply, at their entries.
     let unapplied = check_overrides(&loaded, registry);
     loaded.diagnostics.extend(unapplied);
-    // Chunk libraries beside the project, linted (the loader does not read them).
-    let libraries = stagecraft_io::read_chunk_libraries(project);
-    for (file, text) in &libraries.files {
-        loaded.diagnostics.extend(read_chunk_library(file, text).1);
-    }
     loaded.diagnostics.sort();
-    let mut sources = sources;
-    sources.files.extend(libraries.files);
     if json {
         let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
         let report = CheckReport {

@@ -41,6 +41,7 @@ pub mod terminal;
 // Parts of `simulate`.
 pub mod sim_threads;
 pub mod simulate_crossings;
+pub mod simulate_streaming;
 pub mod simulate_variant;
 pub mod trajectories;
 

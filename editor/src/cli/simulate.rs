@@ -454,6 +454,7 @@ impl Run {
             }
         }
         let world = &self.world;
+        text.push_str(&super::simulate_streaming::summary_text(world));
         text.push_str(&format!(
             "frame {} ({:.2} s), {} agents\n",
             world.frame(),
@@ -522,6 +523,7 @@ impl Run {
         };
         let [crossings, crosswalks] =
             super::simulate_crossings::crossings_json(&self.history, &self.world);
+        let [hlod, governor] = super::simulate_streaming::summary_json(&self.world);
         serde_json::json!({
             "project": self.header,
             "scenario": self.scenario,
@@ -541,6 +543,8 @@ impl Run {
             "source_frame_every": self.source_every,
             "source_frames": self.source_frames,
             "cycle_debt": { "ped": ped_debt, "vehicle": vehicle_debt },
+            "hlod": hlod,
+            "governor": governor,
             "state_digest": self.world.state_digest_hex(),
         })
     }

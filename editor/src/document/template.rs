@@ -174,6 +174,7 @@ impl Template {
                     include_str!("../../../projects/tactical-mission/stagecraft.ron"),
                 ),
                 file!("tactical-mission/recipes/tactical-mission.recipe.ron"),
+                file!("tactical-mission/chunks/launch.chunks.ron"),
             ],
             Template::Empty => Vec::new(),
         };

@@ -13,7 +13,7 @@ use stagecraft_runtime::content::MissionLayout;
 use stagecraft_runtime::ops::grid_mission::{solve_daily_mission, DailySeedBook, DailySeedRecord};
 use stagecraft_runtime::ops::registry::{Registry, StageParams};
 use stagecraft_runtime::project::daily_seeds::{read_daily_seeds, DAILY_SEEDS_FILE};
-use stagecraft_runtime::recipe::{compile, RecipeSource};
+use stagecraft_runtime::recipe::{compile_with, RecipeSource};
 
 use super::{Command, Panel};
 use crate::document::Document;
@@ -144,9 +144,10 @@ pub fn preview(
         .iter()
         .find_map(|(id, recipe)| {
             let file = stagecraft_runtime::project::recipe_file(id);
-            let outcome = compile(
+            let outcome = compile_with(
                 recipe,
                 &project.families,
+                &project.chunk_libraries,
                 &registry,
                 RecipeSource {
                     file: &file,

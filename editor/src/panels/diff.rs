@@ -18,7 +18,7 @@ use stagecraft_runtime::diff::{DiffEntry, DiffObject};
 use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::Project;
-use stagecraft_runtime::recipe::{compile, RecipeSource};
+use stagecraft_runtime::recipe::{compile_with, RecipeSource};
 
 use super::{Command, Panel};
 use crate::cook::side::AssetNames;
@@ -200,9 +200,10 @@ fn generate(
         .ok_or_else(|| format!("the other side has no recipe `{recipe}`"))?;
     let registry = Registry::standard();
     let file = stagecraft_runtime::project::recipe_file(recipe);
-    let outcome = compile(
+    let outcome = compile_with(
         source,
         &project.families,
+        &project.chunk_libraries,
         &registry,
         RecipeSource {
             file: &file,

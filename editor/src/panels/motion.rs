@@ -129,9 +129,10 @@ fn selected_ui(ui: &mut Ui, world: &World, selected: Option<&PickId>) {
     }
 }
 
-/// How many of the motion counters are counts of agents; the rest (the governor's estimate and
-/// budget) are milliseconds and get their own plot, so neither scale flattens the other.
-const COUNT_SERIES: usize = 12;
+/// How many of the motion counters are counts of agents (the governor's demotions the last); the
+/// rest (the governor's estimate and budget) are milliseconds and get their own plot, so neither
+/// scale flattens the other.
+const COUNT_SERIES: usize = 13;
 
 fn plot_ui(
     ui: &mut Ui,

@@ -1,7 +1,7 @@
 //! The crowd over the agents, as two layers the toolbar toggles: **Tiers** (a disc under every
 //! agent in its applied tier's colour — Full / Simulated / Stub, the crowd's Hero / Medium /
-//! Background — a cross over each agent outside the streaming plan's loaded ring, and that
-//! ring's outline) and **Panic** (a cone over every panicked agent, sized by its panic level, a
+//! Background — a cross over each agent outside the streaming plan's loaded ring, that
+//! ring's outline and the HLOD donut around it, `hlod_marks`) and **Panic** (a cone over every panicked agent, sized by its panic level, a
 //! line from each fleeing agent to its exit, and a post at every exit fled to, coloured by
 //! whether it still has room). Each layer has its legend, listing only what it draws. The
 //! agents are read from the world's Motion Frames.
@@ -60,6 +60,7 @@ pub fn tier_marks(world: &World) -> LayerData {
         }
     }
     ring_outline(world, &mut data);
+    super::hlod_marks::hlod_marks(world, &mut data);
     data
 }
 
@@ -202,6 +203,7 @@ pub fn tier_legend(world: &World) -> Vec<(String, Srgba)> {
         entries.push(("outside loaded ring (×)".to_owned(), palette::OUTSIDE_RING));
         entries.push(("loaded ring".to_owned(), palette::LOADED_RING));
     }
+    entries.extend(super::hlod_marks::hlod_legend(world));
     entries
 }
 
@@ -383,6 +385,7 @@ mod tests {
             stage: 9,
             cell_size_m: 20.0,
             loaded_radius_cells: 0,
+            hlod: Default::default(),
         });
         let compiled = CompiledScenario::compile(&scenario("panic-flee")).expect("compiles");
         let mut world = build_world(&Arc::new(space), &Arc::new(compiled), 7).expect("world");
@@ -408,6 +411,70 @@ mod tests {
         assert!(ring.iter().all(|l| l.a.y >= -40.0 && l.b.y <= -20.0));
         let legend: Vec<String> = tier_legend(&world).into_iter().map(|e| e.0).collect();
         assert!(legend.contains(&"loaded ring".to_owned()), "{legend:?}");
+    }
+
+    #[test]
+    fn the_hlod_donut_is_drawn_around_the_camera_and_over_budget_in_the_warning_colour() {
+        let content = street_content("r");
+        let mut space = content.sim_space().expect("space");
+        // 20 m cells, only the camera's cell (0, −2) loaded, an HLOD ring of radius 2 at 6 MB a
+        // cell under a 24 MB budget: 25 − 1 = 24 cells ask 144 MB, 4 are kept, 20 pruned.
+        space.streaming = Some(SimStreaming {
+            stage: 9,
+            cell_size_m: 20.0,
+            loaded_radius_cells: 0,
+            hlod: stagecraft_runtime::sim::SimHlod {
+                radius_cells: 2,
+                mb_per_cell: 6,
+                budget_mb: 24,
+            },
+        });
+        let compiled = CompiledScenario::compile(&scenario("panic-flee")).expect("compiles");
+        let mut world = build_world(&Arc::new(space), &Arc::new(compiled), 7).expect("world");
+        for _ in 0..5 {
+            world.step();
+        }
+        let data = tier_marks(&world);
+        let count = |colour| data.lines.iter().filter(|l| l.colour == colour).count();
+        assert_eq!(
+            count(palette::STREAM_HLOD),
+            4 * 4,
+            "four kept cells, four edges each"
+        );
+        assert_eq!(
+            count(palette::HLOD_OVER_BUDGET),
+            20 * 6,
+            "twenty pruned cells, outlined and crossed"
+        );
+        // The kept cells are the nearest: the four cells beside the one loaded cell, and the
+        // outlines are drawn in them.
+        assert_eq!(world.loaded_cells().len(), 1);
+        let c = world.loaded_cells()[0];
+        let axis = [
+            (c.x, c.y - 1),
+            (c.x - 1, c.y),
+            (c.x + 1, c.y),
+            (c.x, c.y + 1),
+        ];
+        let kept: Vec<(i32, i32)> = world.hlod_step().cells.iter().map(|k| (k.x, k.y)).collect();
+        assert_eq!(kept, axis);
+        assert!(data
+            .lines
+            .iter()
+            .filter(|l| l.colour == palette::STREAM_HLOD)
+            .all(|l| {
+                let (x, y) = (l.a.x.min(l.b.x), l.a.y.min(l.b.y));
+                axis.contains(&((x / 20.0).floor() as i32, (y / 20.0).floor() as i32))
+            }));
+        let legend: Vec<String> = tier_legend(&world).into_iter().map(|e| e.0).collect();
+        assert!(
+            legend.contains(&"HLOD donut · 4 cells · 24 / 24 MB".to_owned()),
+            "{legend:?}"
+        );
+        assert!(
+            legend.contains(&"HLOD over budget · 144 MB asked · 20 cells pruned (×)".to_owned()),
+            "{legend:?}"
+        );
     }
 
     #[test]

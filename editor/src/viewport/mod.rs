@@ -17,6 +17,7 @@ pub mod directive_pick;
 pub mod exclusions;
 pub mod gpu;
 pub mod handles;
+pub mod hlod_marks;
 pub mod interact;
 pub mod layer;
 pub mod meshes;

@@ -193,6 +193,8 @@ pub const STREAM_LOADED: Srgba = rgb(70, 190, 110);
 pub const STREAM_HLOD: Srgba = rgb(80, 130, 220);
 /// HLOD cells pruned by the budget.
 pub const STREAM_PRUNED: Srgba = rgb(220, 70, 70);
+/// The live HLOD donut's cells pruned this step because it asked for more than its budget.
+pub const HLOD_OVER_BUDGET: Srgba = STREAM_PRUNED;
 /// Grid lines.
 pub const GRID: Srgba = rgb(62, 66, 74);
 /// Major grid lines.

@@ -12,7 +12,7 @@
 //! | 2     | 0                    | extraction row on the east edge, below `height`            |
 //! | 3     | objective index      | index among free cells at Manhattan ≥ minimum from spawn   |
 //! | 4     | blocker draw index   | index among free cells                                     |
-//! | 5     | `y × width + x`      | index among the library's chunks for the cell's role (fill cells: all connector / encounter / landmark chunks) |
+//! | 5     | `y × width + x`      | index among the cell's candidates ([`cell_candidates`]: the library's chunks of the cell's role, fill cells any connector / encounter / landmark, narrowed by constraint tags, entry sockets and archetype) |
 //!
 //! Steps of one attempt, each failure a typed [`AttemptFailure`]: spawn and extraction (rejected when
 //! closer than the minimum Manhattan distance); objectives; `floor(area × density‰ / 1000)` blocker
@@ -22,6 +22,11 @@
 
 mod daily;
 mod playability;
+mod select;
+
+pub use select::{
+    cell_candidates, path_sides, socket_bits, SOCKET_E, SOCKET_N, SOCKET_S, SOCKET_W,
+};
 
 pub use daily::{
     daily_date_id, daily_key, parse_date_id, solve_daily_mission, DailyError, DailySeedBook,
@@ -71,6 +76,26 @@ pub struct ChunkDefinition {
     pub role: ChunkRole,
     /// Whether the chunk carries the explicit NPC-spawn tag.
     pub npc_spawn_tag: bool,
+    /// Its archetype (`Room`, `Hallway`, …; empty when not authored).
+    pub archetype: String,
+    /// Its entry sockets as [`SOCKET_N`] | [`SOCKET_E`] | … bits (0: not authored).
+    pub sockets: u8,
+    /// Its authored tags (`Procgen.Constraint.*`, …).
+    pub tags: Vec<String>,
+}
+
+impl ChunkDefinition {
+    /// A chunk with only an id, a role and the NPC-spawn flag (an inline `chunks` entry).
+    pub fn new(id: impl Into<String>, role: ChunkRole, npc_spawn_tag: bool) -> ChunkDefinition {
+        ChunkDefinition {
+            id: id.into(),
+            role,
+            npc_spawn_tag,
+            archetype: String::new(),
+            sockets: 0,
+            tags: Vec::new(),
+        }
+    }
 }
 
 /// What to solve.
@@ -323,7 +348,12 @@ fn solve_attempt(
         Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
     };
     cells.place_blockers(&mut roles, &mut grid, path, &points)?;
-    let chunks = cells.pick_chunks(&roles)?;
+    // A fresh search on the final grid, so the bot path does not depend on the blocker history.
+    let bot_path = match find_path_through_waypoints(&grid, &points) {
+        Ok(path) => path,
+        Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
+    };
+    let chunks = cells.pick_chunks(&roles, &bot_path)?;
 
     let npc_cells = npc_cells(&chunks);
     let found = u32::try_from(npc_cells.len()).unwrap_or(u32::MAX);
@@ -333,11 +363,6 @@ fn solve_attempt(
             required: request.min_npc_cells,
         }));
     }
-    // A fresh search on the final grid, so the bot path does not depend on the blocker history.
-    let bot_path = match find_path_through_waypoints(&grid, &points) {
-        Ok(path) => path,
-        Err(failure) => return Ok(Err(AttemptFailure::Unplayable(failure))),
-    };
     let steps = u32::try_from(bot_path.len().saturating_sub(1)).unwrap_or(u32::MAX);
     if steps < request.min_critical_path_steps {
         return Ok(Err(AttemptFailure::CriticalPathTooShort {
@@ -435,23 +460,17 @@ impl AttemptCells<'_> {
         Ok(())
     }
 
-    /// Draws a library chunk for every cell: one of its role, or a fill chunk for a cell with
-    /// none; sorted by cell.
+    /// Draws a library chunk for every cell among its candidates ([`cell_candidates`]); sorted
+    /// by cell.
     fn pick_chunks(
         &self,
         roles: &[Option<ChunkRole>],
+        bot_path: &[GridCell],
     ) -> Result<Vec<MissionChunk>, SamplerExhausted> {
         let mut chunks = Vec::with_capacity(self.area);
         for (i, role) in roles.iter().enumerate() {
-            let choices: Vec<_> = self
-                .request
-                .chunk_library
-                .iter()
-                .filter(|c| match role {
-                    Some(role) => c.role == *role,
-                    None => ChunkRole::FILL.contains(&c.role),
-                })
-                .collect();
+            let cell = self.cell_of(i);
+            let choices = cell_candidates(&self.request.chunk_library, *role, cell, bot_path);
             let Some(&chosen) =
                 choices.get(draw(&self.key, SCOPE_CHUNKS, i as u32, choices.len())?)
             else {
@@ -459,7 +478,7 @@ impl AttemptCells<'_> {
                 continue;
             };
             chunks.push(MissionChunk {
-                cell: self.cell_of(i),
+                cell,
                 role: chosen.role,
                 chunk_id: chosen.id.clone(),
                 blocks_traversal: chosen.role == ChunkRole::Blocker,

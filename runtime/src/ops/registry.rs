@@ -9,6 +9,8 @@
 mod cell_graphs;
 pub use cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
 mod grid_mission;
+mod library_param;
+pub use library_param::{library_of, library_value};
 pub mod params;
 pub mod presets;
 mod scatter;
@@ -547,6 +549,8 @@ pub(crate) fn meters_to_lattice(value_m: f64, unit_m: f64) -> Option<i64> {
     (units.is_finite() && units.abs() < 1e15).then_some(units as i64)
 }
 
+#[cfg(test)]
+mod library_tests;
 #[cfg(test)]
 mod streaming_tests;
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::node::{FieldPath, Locator, Node};
 use super::parse::parse;
 use super::{Diagnostic, Severity};
 use crate::content::ChunkRole;
+use crate::ops::grid_mission::socket_bits;
 
 pub use super::schema::chunk_library::{ChunkLibrary, ChunkRow, CHUNK_LIBRARY_SCHEMA};
 
@@ -34,6 +35,19 @@ pub const CONSTRAINT_TAG_PREFIX: &str = "Procgen.Constraint.";
 pub const CHUNK_LIBRARY_FOLDER: &str = "chunks";
 /// The suffix of chunk library files.
 pub const CHUNK_LIBRARY_SUFFIX: &str = ".chunks.ron";
+
+/// The file of chunk library `id`.
+pub fn chunk_library_file(id: &str) -> String {
+    format!("{CHUNK_LIBRARY_FOLDER}/{id}{CHUNK_LIBRARY_SUFFIX}")
+}
+
+/// The library id of a project path `chunks/<id>.chunks.ron`, if it is one.
+pub fn chunk_library_id(path: &str) -> Option<&str> {
+    path.strip_prefix(CHUNK_LIBRARY_FOLDER)?
+        .strip_prefix('/')?
+        .strip_suffix(CHUNK_LIBRARY_SUFFIX)
+        .filter(|id| !id.is_empty() && !id.contains('/'))
+}
 
 /// Reads and lints the chunk library `file` with text `text`: the library when it has no error,
 /// and every diagnostic (parse, schema and linter), sorted.
@@ -198,7 +212,8 @@ fn lint_row(row: &ChunkRow) -> Vec<(&'static str, String, String)> {
 }
 
 /// The library's rows of `graph` as the solver's chunk definitions (the NPC-spawn flag from the
-/// `Procgen.Constraint.NpcSpawn` tag), in library order. Rows with an unknown role are skipped
+/// `Procgen.Constraint.NpcSpawn` tag; archetype, entry sockets and tags as authored), in library
+/// order. Rows with an unknown role are skipped
 /// (the linter reports them).
 pub fn graph_chunks(
     library: &ChunkLibrary,
@@ -214,6 +229,9 @@ pub fn graph_chunks(
                 id: row.id.clone(),
                 role,
                 npc_spawn_tag: row.tags.iter().any(|t| t == "Procgen.Constraint.NpcSpawn"),
+                archetype: row.archetype.clone(),
+                sockets: socket_bits(row.entry_sockets.iter().map(String::as_str)),
+                tags: row.tags.clone(),
             })
         })
         .collect()

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::chunk_library::{chunk_library_id, read_chunk_library};
 use super::decode::{Decode, Decoder};
 use super::diagnostic::{Diagnostic, Severity};
 use super::migrate::{migrate_to_current, DocKind};
@@ -104,6 +105,12 @@ pub fn load_project(sources: &ProjectSources) -> LoadedProject {
     let mut loaded = LoadedProject::default();
     let mut reader = DocumentReader::default();
     for (path, text) in &sources.files {
+        if let Some(id) = chunk_library_id(path) {
+            loaded
+                .diagnostics
+                .extend(reader.read_chunk_library(path, id, text));
+            continue;
+        }
         let Some((kind, file_id)) = classify(path) else {
             continue;
         };
@@ -226,6 +233,33 @@ impl DocumentReader {
                 .insert(file_id.to_owned(), path.to_owned());
         }
         result
+    }
+
+    /// Reads and lints a chunk library (kept when it has no error); its diagnostics, an error when
+    /// its id is not its file name.
+    fn read_chunk_library(&mut self, path: &str, file_id: &str, text: &str) -> Vec<Diagnostic> {
+        let (library, mut diagnostics) = read_chunk_library(path, text);
+        if let Some(library) = library {
+            if library.id == file_id {
+                self.project
+                    .chunk_libraries
+                    .insert(file_id.to_owned(), library);
+            } else {
+                diagnostics.push(Diagnostic {
+                    severity: Severity::Error,
+                    file: path.to_owned(),
+                    line: 1,
+                    column: 1,
+                    path: FieldPath::root().field("id"),
+                    message: format!(
+                        "library id `{}` differs from its file name `{file_id}`",
+                        library.id
+                    ),
+                    expected: format!("id: \"{file_id}\""),
+                });
+            }
+        }
+        diagnostics
     }
 
     /// Reads an asset family; a family another asset folder already has is diagnosed, and the

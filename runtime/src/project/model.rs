@@ -73,6 +73,8 @@ pub struct Project {
     pub motions: BTreeMap<String, MotionProfileDoc>,
     /// The file of each motion profile, by id.
     pub motion_files: BTreeMap<String, String>,
+    /// Chunk libraries (`chunks/<id>.chunks.ron`) by file id; only those read without errors.
+    pub chunk_libraries: BTreeMap<String, super::chunk_library::ChunkLibrary>,
 }
 
 /// The file of recipe `id`.
@@ -140,6 +142,12 @@ impl Project {
             if let Some(path) = self.motion_files.get(id) {
                 files.insert(path.clone(), canonical_text(profile));
             }
+        }
+        for (id, library) in &self.chunk_libraries {
+            files.insert(
+                super::chunk_library::chunk_library_file(id),
+                canonical_text(library),
+            );
         }
         files
     }

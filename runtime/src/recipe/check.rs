@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::compile::{compile, CompileOutcome};
+use super::compile::{compile, compile_with, CompileOutcome};
 use super::report::{RecipeSource, Reporter};
 use crate::ops::registry::Registry;
 use crate::project::{
@@ -31,7 +31,13 @@ pub fn compile_project_recipe(
         file: &file,
         tree: loaded.trees.get(&file),
     };
-    Some(compile(recipe, &project.families, registry, source))
+    Some(compile_with(
+        recipe,
+        &project.families,
+        &project.chunk_libraries,
+        registry,
+        source,
+    ))
 }
 
 /// The rulebook's diagnostics for a loaded project (none of them are in `loaded.diagnostics`):

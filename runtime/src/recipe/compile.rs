@@ -16,12 +16,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::bind::{bind_ports, source_kind};
+use super::libraries::resolve_libraries;
 use super::plan::{BoundInput, CompiledPlan, InputSource};
 use super::report::{stage_path, RecipeSource, Reporter};
 use super::seal::{order_and_seal, Resolved};
 use super::structure::check_structure;
 use crate::content::{FamilyData, FamilyVariant};
 use crate::ops::registry::{OperatorDescriptor, PortKind, Registry};
+use crate::project::chunk_library::ChunkLibrary;
 use crate::project::{AssetFamily, Diagnostic, FieldPath, Recipe, RecipeInput, Stage, StageInput};
 
 /// The result of compiling: a plan when there is no error, and every diagnostic.
@@ -33,10 +35,23 @@ pub struct CompileOutcome {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Compiles `recipe` against `registry`, resolving family inputs in `families`.
+/// Compiles `recipe` against `registry`, resolving family inputs in `families` (a project without
+/// chunk libraries: see [`compile_with`]).
 pub fn compile(
     recipe: &Recipe,
     families: &BTreeMap<String, AssetFamily>,
+    registry: &Registry,
+    source: RecipeSource<'_>,
+) -> CompileOutcome {
+    compile_with(recipe, families, &BTreeMap::new(), registry, source)
+}
+
+/// Compiles `recipe` against `registry`, resolving family inputs in `families` and chunk-library
+/// parameters in `libraries` (the project's `chunks/` files by id).
+pub fn compile_with(
+    recipe: &Recipe,
+    families: &BTreeMap<String, AssetFamily>,
+    libraries: &BTreeMap<String, ChunkLibrary>,
     registry: &Registry,
     source: RecipeSource<'_>,
 ) -> CompileOutcome {
@@ -46,7 +61,11 @@ pub fn compile(
     }
     let mut resolved: BTreeMap<u32, Resolved> = BTreeMap::new();
     for (index, stage) in recipe.stages.iter().enumerate() {
-        if let Some(resolved_stage) = resolve_stage(recipe, index, families, registry, &mut r) {
+        let project = ProjectInputs {
+            families,
+            libraries,
+        };
+        if let Some(resolved_stage) = resolve_stage(recipe, index, project, registry, &mut r) {
             resolved.insert(stage.id, resolved_stage);
         }
     }
@@ -63,12 +82,19 @@ fn finish(r: Reporter<'_>, plan: Option<CompiledPlan>) -> CompileOutcome {
     CompileOutcome { plan, diagnostics }
 }
 
+/// What a stage may read from the project besides its recipe.
+#[derive(Clone, Copy)]
+struct ProjectInputs<'a> {
+    families: &'a BTreeMap<String, AssetFamily>,
+    libraries: &'a BTreeMap<String, ChunkLibrary>,
+}
+
 /// Resolves one stage's operator, binds its inputs and checks its parameters. Inputs naming
 /// something missing were reported by the structural rules and are skipped here.
 fn resolve_stage(
     recipe: &Recipe,
     index: usize,
-    families: &BTreeMap<String, AssetFamily>,
+    project: ProjectInputs<'_>,
     registry: &Registry,
     r: &mut Reporter<'_>,
 ) -> Option<Resolved> {
@@ -85,7 +111,7 @@ fn resolve_stage(
         recipe,
         stage,
         operator: &operator,
-        families,
+        families: project.families,
     };
     let mut bound: Vec<BoundInput> = Vec::new();
     let mut ports: Vec<(&'static str, usize)> = Vec::new();
@@ -114,7 +140,9 @@ fn resolve_stage(
     if ok && stage_binding.report_missing_required_port(&bound, &path, r) {
         ok = false;
     }
-    let param_set = match operator.check_params(&stage.parameters) {
+    let param_set = match resolve_libraries(&operator, &stage.parameters, project.libraries)
+        .and_then(|given| operator.check_params(&given))
+    {
         Ok(set) => set,
         Err(problems) => {
             r.param_problems(index, stage, &ports, problems);

@@ -11,6 +11,7 @@ pub mod bind;
 pub mod budget;
 mod check;
 pub mod compile;
+mod libraries;
 pub mod limits;
 pub mod plan;
 mod report;
@@ -22,7 +23,7 @@ pub use check::{
     check_project, check_scenario_run, compile_project_recipe, load_and_check, published_lanes,
     published_routes,
 };
-pub use compile::{compile, family_data, CompileOutcome};
+pub use compile::{compile, compile_with, family_data, CompileOutcome};
 pub use limits::{
     MAX_EDGES, MAX_PLAN_OBJECTS, MAX_STAGES, MAX_STAGE_CANDIDATES, SUPPORTED_ADDRESS_SCHEMAS,
 };

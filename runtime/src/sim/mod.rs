@@ -105,7 +105,7 @@ pub use snapshot::file::{
 };
 pub use snapshot::{Snapshot, SnapshotError};
 pub use space::{
-    SimCrosswalk, SimCrosswalkSide, SimLane, SimPortal, SimSignal, SimSpace, SimStreaming,
+    SimCrosswalk, SimCrosswalkSide, SimHlod, SimLane, SimPortal, SimSignal, SimSpace, SimStreaming,
     SpaceBuildError, StaticBlocker,
 };
 pub use state::agents::{AgentHandle, AgentId, AgentRow, AgentState, Agents, Canonical};

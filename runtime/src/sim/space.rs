@@ -107,6 +107,20 @@ pub struct SimStreaming {
     pub cell_size_m: f64,
     /// Radius R of the loaded ring in cells (the generated ring's extent around its observer).
     pub loaded_radius_cells: u32,
+    /// The HLOD donut's profile (re-planned every step around the views, `sim::motion::hlod`).
+    pub hlod: SimHlod,
+}
+
+/// The HLOD part of a streaming profile, read back from a generated plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SimHlod {
+    /// Radius of the HLOD ring in cells (the generated donut's extent, pruned cells included; 0:
+    /// no donut).
+    pub radius_cells: u32,
+    /// Megabytes per HLOD cell (requested MB over the generated donut's cells).
+    pub mb_per_cell: u64,
+    /// The HLOD budget, megabytes.
+    pub budget_mb: u64,
 }
 
 impl SimStreaming {
@@ -120,10 +134,23 @@ impl SimStreaming {
             .map(|cell| cell.chebyshev_distance(center))
             .max()
             .unwrap_or(0);
+        let plan = &product.plan;
+        let donut = plan.hlod_cells.iter().chain(&plan.hlod_pruned_cells);
+        let hlod_radius = donut
+            .clone()
+            .map(|cell| cell.chebyshev_distance(center))
+            .max()
+            .unwrap_or(0);
+        let donut_cells = donut.count() as u64;
         SimStreaming {
             stage,
             cell_size_m: product.cell_size_m,
             loaded_radius_cells: u32::try_from(radius).unwrap_or(u32::MAX),
+            hlod: SimHlod {
+                radius_cells: u32::try_from(hlod_radius).unwrap_or(u32::MAX),
+                mb_per_cell: plan.hlod_requested_mb.checked_div(donut_cells).unwrap_or(0),
+                budget_mb: plan.hlod_budget_mb,
+            },
         }
     }
 }
@@ -358,7 +385,8 @@ impl SimSpace {
             w.f64(blocker.radius_m).f64(blocker.height_m);
         }
         w.u64(self.unknown_props);
-        // Written only when present, so a space without a plan keeps its bytes.
+        // Written only when present, so a space without a plan keeps its bytes. The HLOD profile
+        // is left out: the donut it plans is derived every step and changes no state.
         if let Some(streaming) = &self.streaming {
             w.u32(streaming.stage)
                 .f64(streaming.cell_size_m)

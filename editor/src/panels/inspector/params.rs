@@ -11,7 +11,8 @@ use std::sync::OnceLock;
 
 use egui::{DragValue, Response, RichText, Ui};
 use stagecraft_runtime::ops::registry::{
-    OperatorDescriptor, ParamDefault, ParamProblem, ParamRange, ParamSpec, ParamType, Registry,
+    OperatorDescriptor, ParamDefault, ParamProblem, ParamRange, ParamSpec, ParamType, Preset,
+    Registry,
 };
 use stagecraft_runtime::project::{ParamValue, PathSeg};
 
@@ -85,10 +86,12 @@ pub fn schema_parameters_ui(
         )
         .on_hover_text(op.summary);
         let mut remove = None;
+        let chosen = op.presets.chosen(parameters);
         ui.indent(form.path().to_string(), |ui| {
             for spec in op.params {
                 let problems = found.get(spec.name).map(Vec::as_slice).unwrap_or_default();
-                spec_row_ui(form, ui, spec, parameters, problems);
+                let preset = chosen.and_then(|preset| preset_value(preset, spec.name));
+                spec_row_ui(form, ui, spec, (parameters, preset), problems);
             }
             let unknown: Vec<String> = parameters
                 .keys()
@@ -122,20 +125,39 @@ pub fn schema_parameters_ui(
     });
 }
 
-/// One declared parameter: its typed widget (or, when absent, its default and a button to set
-/// it), a reset to the default, and its problems.
+/// The value the chosen preset gives parameter `name`, with the preset's name.
+fn preset_value(preset: &'static Preset, name: &str) -> Option<(&'static str, ParamValue)> {
+    preset
+        .values
+        .iter()
+        .find(|(param, _)| *param == name)
+        .map(|(_, value)| (preset.name, value.value()))
+}
+
+/// One declared parameter: its typed widget (or, when absent, what applies — the chosen preset's
+/// value, else the default — and a button to set it), a reset, and its problems.
 fn spec_row_ui(
     form: &mut Form<'_>,
     ui: &mut Ui,
     spec: &ParamSpec,
-    parameters: &mut BTreeMap<String, ParamValue>,
+    (parameters, preset): (
+        &mut BTreeMap<String, ParamValue>,
+        Option<(&'static str, ParamValue)>,
+    ),
     problems: &[ParamProblem],
 ) {
     let help = help_text(spec);
     form.at(PathSeg::Key(spec.name.to_owned()), |form| {
         let salt = egui::Id::new(form.path());
         form.row_here_ui(ui, spec.name, &help, |ui| {
-            let default = spec.default.value();
+            // Leaving the parameter out gives the preset's value when the chosen preset sets it.
+            let (default, reset_text) = match &preset {
+                Some((name, value)) => (
+                    Some(value.clone()),
+                    format!("preset {name}: {}", value_text(value)),
+                ),
+                None => (spec.default.value(), default_text(spec)),
+            };
             let response = match parameters.get_mut(spec.name) {
                 Some(value) => {
                     let mut response = typed_ui(ui, salt, spec, value);
@@ -143,7 +165,7 @@ fn spec_row_ui(
                     if !at_default && spec.default != ParamDefault::Required {
                         let reset = ui
                             .small_button("⟲")
-                            .on_hover_text(format!("Reset: {}", default_text(spec)));
+                            .on_hover_text(format!("Reset: {reset_text}"));
                         reset.widget_info(|| button_info(&format!("Reset {}", spec.name)));
                         if reset.clicked() {
                             parameters.remove(spec.name);
@@ -152,7 +174,7 @@ fn spec_row_ui(
                     }
                     response
                 }
-                None => absent_ui(ui, spec, parameters),
+                None => absent_ui(ui, spec, parameters, preset),
             };
             if !spec.unit.is_empty() {
                 ui.weak(spec.unit);
@@ -163,15 +185,18 @@ fn spec_row_ui(
     });
 }
 
-/// A parameter the stage leaves out: its default, and a button to write a value.
+/// A parameter the stage leaves out: what applies (the chosen preset's value, else the default),
+/// and a button to write that value.
 fn absent_ui(
     ui: &mut Ui,
     spec: &ParamSpec,
     parameters: &mut BTreeMap<String, ParamValue>,
+    preset: Option<(&'static str, ParamValue)>,
 ) -> Response {
-    let text = match spec.default.value() {
-        Some(value) => format!("{} (default)", value_text(&value)),
-        None => default_text(spec),
+    let text = match (&preset, spec.default.value()) {
+        (Some((name, value)), _) => format!("{} (preset {name})", value_text(value)),
+        (None, Some(value)) => format!("{} (default)", value_text(&value)),
+        (None, None) => default_text(spec),
     };
     ui.weak(text);
     let mut response = ui
@@ -179,7 +204,10 @@ fn absent_ui(
         .on_hover_text("Write a value for this parameter");
     response.widget_info(|| button_info(&format!("Set {}", spec.name)));
     if response.clicked() {
-        let value = spec.default.value().unwrap_or_else(|| initial_value(spec));
+        let value = preset
+            .map(|(_, value)| value)
+            .or_else(|| spec.default.value())
+            .unwrap_or_else(|| initial_value(spec));
         parameters.insert(spec.name.to_owned(), value);
         response.mark_changed();
     }
@@ -202,7 +230,7 @@ fn initial_value(spec: &ParamSpec) -> ParamValue {
         (ParamType::Str, ParamRange::Choice(names)) => {
             ParamValue::Str(names.first().copied().unwrap_or_default().to_owned())
         }
-        (ParamType::Str, _) => ParamValue::Str(String::new()),
+        (ParamType::Str | ParamType::ChunkLibrary, _) => ParamValue::Str(String::new()),
         (ParamType::Rect, _) => ParamValue::Tuple(vec![ParamValue::Int(0); 4]),
         (ParamType::Point, _) => ParamValue::Tuple(vec![ParamValue::Float(0.0); 2]),
         (ParamType::RectList | ParamType::ChunkList, _) => ParamValue::List(Vec::new()),
@@ -234,6 +262,9 @@ fn typed_ui(ui: &mut Ui, salt: egui::Id, spec: &ParamSpec, value: &mut ParamValu
             ParamRange::Choice(names) => choice_ui(ui, salt, names, text),
             _ => ui.add(egui::TextEdit::singleline(text).desired_width(160.0)),
         },
+        (ParamType::ChunkLibrary, ParamValue::Str(text)) => {
+            ui.add(egui::TextEdit::singleline(text).desired_width(160.0))
+        }
         (_, value) => param_ui(ui, salt, value),
     }
 }

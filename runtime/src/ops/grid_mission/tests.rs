@@ -4,11 +4,7 @@ use super::*;
 use crate::content::DailyKey;
 
 fn chunk(id: &str, role: ChunkRole) -> ChunkDefinition {
-    ChunkDefinition {
-        id: id.to_owned(),
-        role,
-        npc_spawn_tag: false,
-    }
+    ChunkDefinition::new(id, role, false)
 }
 
 fn library() -> Vec<ChunkDefinition> {

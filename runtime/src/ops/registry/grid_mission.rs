@@ -12,9 +12,10 @@ use crate::content::{
 };
 use crate::identity::ChildKey;
 use crate::ops::grid_mission::{
-    check_library, solve_mission, ChunkDefinition, MissionError, MissionRequest, MAX_ATTEMPTS,
-    MAX_GRID_SIDE, MAX_OBJECTIVES, SCOPE_CHUNKS,
+    cell_candidates, check_library, solve_mission, ChunkDefinition, MissionError, MissionRequest,
+    MAX_ATTEMPTS, MAX_GRID_SIDE, MAX_OBJECTIVES, SCOPE_CHUNKS,
 };
+use crate::project::chunk_library::graph_chunks;
 use crate::rng::Domain;
 
 use super::cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
@@ -100,8 +101,8 @@ const PARAMS: &[ParamSpec] = &[
         ty: ParamType::ChunkList,
         unit: "",
         range: ParamRange::Any,
-        default: ParamDefault::Required,
-        doc: "The chunk library: (id, role, npc_spawn_tag) per chunk, in authored order; ids non-empty and unique; at least one spawn, objective, extraction and blocker chunk, and one connector, encounter or landmark.",
+        default: ParamDefault::Optional,
+        doc: "The chunks, inline: (id, role, npc_spawn_tag) per chunk, in authored order; ids non-empty and unique; at least one spawn, objective, extraction and blocker chunk, and one connector, encounter or landmark. Give this or `library`.",
     },
     int(
         "height",
@@ -117,6 +118,14 @@ const PARAMS: &[ParamSpec] = &[
         range: ParamRange::Choice(GRAPH_NAMES),
         default: ParamDefault::Optional,
         doc: "A cell graph whose grid size, objectives, minimum critical path and blocker density fill every parameter the stage leaves out.",
+    },
+    ParamSpec {
+        name: "library",
+        ty: ParamType::ChunkLibrary,
+        unit: "",
+        range: ParamRange::Any,
+        default: ParamDefault::Optional,
+        doc: "A chunk library of the project (`chunks/<id>.chunks.ron`): its rows of the stage's `graph` are the chunks, each cell drawing among its role's rows narrowed by constraint tags, entry sockets and archetype. Give this or `chunks`.",
     },
     int(
         "max_attempts",
@@ -205,7 +214,7 @@ fn decode(set: &ParamSet, _bound: &[&'static str]) -> Result<StageParams, Vec<Pa
                 None => 0,
             },
             cell_size_m: set.float("cell_size_m")?,
-            chunks: set.chunks("chunks")?,
+            chunks: stage_chunks(set)?,
         })
     };
     let params = typed().map_err(|problem| vec![problem])?;
@@ -215,17 +224,49 @@ fn decode(set: &ParamSet, _bound: &[&'static str]) -> Result<StageParams, Vec<Pa
             MissionError::ChunkId { .. } => "each chunk id non-empty and at most once",
             _ => "a chunk for each of spawn, objective, extraction and blocker, and one connector, encounter or landmark",
         };
-        return Err(vec![ParamProblem::new(
-            "chunks",
-            error.to_string(),
-            expected,
-        )]);
+        let field = if set.has("library") {
+            "library"
+        } else {
+            "chunks"
+        };
+        return Err(vec![ParamProblem::new(field, error.to_string(), expected)]);
     }
     let problems = unsatisfiable(&params);
     if !problems.is_empty() {
         return Err(problems);
     }
     Ok(StageParams::GridMission(params))
+}
+
+/// The stage's chunks: the inline `chunks`, or the rows of `library` for the stage's `graph`.
+fn stage_chunks(set: &ParamSet) -> Result<Vec<ChunkDefinition>, ParamProblem> {
+    let library = set.library("library")?;
+    match (set.has("chunks"), library) {
+        (true, None) => set.chunks("chunks"),
+        (false, Some(library)) => {
+            let Some(crate::project::ParamValue::Str(graph)) = set.get("graph") else {
+                return Err(ParamProblem::new(
+                    "graph",
+                    format!(
+                        "chunk library `{}` is given without a graph to take its rows of",
+                        library.id
+                    ),
+                    format!("`graph`: one of {}", GRAPH_NAMES.join(", ")),
+                ));
+            };
+            Ok(graph_chunks(&library, graph))
+        }
+        (true, Some(_)) => Err(ParamProblem::new(
+            "library",
+            "both `chunks` and `library` are given",
+            "either inline `chunks` or a `library`, not both",
+        )),
+        (false, None) => Err(ParamProblem::new(
+            "chunks",
+            "missing parameter `chunks` (or `library`)",
+            "`chunks`: a list of chunks, or `library`: a chunk library id",
+        )),
+    }
 }
 
 /// Minimums no attempt can meet on the grid, whatever the draws: every attempt would fail and the
@@ -376,22 +417,14 @@ fn mission_stage_error(error: MissionError) -> StageError {
 }
 
 /// The provenance of one placed chunk: its cell and the chunk draw that chose it among the
-/// library's chunks of its role (any fill role for a fill chunk).
+/// cell's candidates ([`cell_candidates`]).
 fn chunk_provenance(
     library: &[ChunkDefinition],
     layout: &crate::content::MissionLayout,
     chunk: &crate::content::MissionChunk,
 ) -> ObjectProvenance {
-    let choices: Vec<&ChunkDefinition> = library
-        .iter()
-        .filter(|c| {
-            if ChunkRole::FILL.contains(&chunk.role) {
-                ChunkRole::FILL.contains(&c.role)
-            } else {
-                c.role == chunk.role
-            }
-        })
-        .collect();
+    let role = (!ChunkRole::FILL.contains(&chunk.role)).then_some(chunk.role);
+    let choices = cell_candidates(library, role, chunk.cell, &layout.bot_path);
     let index = choices
         .iter()
         .position(|c| c.id == chunk.chunk_id)

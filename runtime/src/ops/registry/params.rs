@@ -12,6 +12,7 @@ use crate::content::encode::ByteWriter;
 use crate::content::ChunkRole;
 use crate::ops::grid_mission::ChunkDefinition;
 use crate::ops::scatter::Rect;
+use crate::project::chunk_library::ChunkLibrary;
 use crate::project::ParamValue;
 
 /// The type of a parameter.
@@ -33,6 +34,9 @@ pub enum ParamType {
     Point,
     /// A chunk library: a list of `("id", "role", npc_spawn_tag)`.
     ChunkList,
+    /// The id of a chunk library of the project (`chunks/<id>.chunks.ron`), resolved by the
+    /// compiler to the library's rows ([`super::library_value`]).
+    ChunkLibrary,
 }
 
 impl ParamType {
@@ -49,6 +53,9 @@ impl ParamType {
             ParamType::RectList => "a list of rectangles `(x0, y0, x1, y1)`",
             ParamType::Point => "a point `(x, y)` of numbers",
             ParamType::ChunkList => "a list of chunks `(\"id\", \"role\", npc_spawn_tag)`",
+            ParamType::ChunkLibrary => {
+                "the id of a chunk library in the project's `chunks/` folder"
+            }
         }
     }
 
@@ -63,6 +70,7 @@ impl ParamType {
             ParamType::RectList => "rect list",
             ParamType::Point => "point",
             ParamType::ChunkList => "chunk list",
+            ParamType::ChunkLibrary => "chunk library",
         }
     }
 }
@@ -313,6 +321,13 @@ impl ParamSet {
         }
     }
 
+    /// A resolved chunk-library parameter's library, if given.
+    pub fn library(&self, name: &str) -> Result<Option<ChunkLibrary>, ParamProblem> {
+        self.get(name)
+            .map(|value| super::library_of(value).ok_or_else(|| Self::missing(name)))
+            .transpose()
+    }
+
     /// The canonical encoding: per parameter in name order, its name and tagged value.
     pub fn canonical_bytes(&self) -> Vec<u8> {
         let mut w = ByteWriter::tagged(b"PARAMS01");
@@ -382,11 +397,11 @@ fn as_chunk(value: &ParamValue) -> Option<ChunkDefinition> {
     match value {
         ParamValue::Tuple(items) => match items.as_slice() {
             [ParamValue::Str(id), ParamValue::Str(role), ParamValue::Bool(tag)] => {
-                Some(ChunkDefinition {
-                    id: id.clone(),
-                    role: ChunkRole::ALL.into_iter().find(|r| r.name() == role)?,
-                    npc_spawn_tag: *tag,
-                })
+                Some(ChunkDefinition::new(
+                    id.clone(),
+                    ChunkRole::ALL.into_iter().find(|r| r.name() == role)?,
+                    *tag,
+                ))
             }
             _ => None,
         },
@@ -446,6 +461,15 @@ fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamPr
                 Ok(value.clone())
             }
             ParamValue::List(items) => Err(invalid_chunk(spec, items)),
+            other => Err(wrong(other)),
+        },
+        ParamType::ChunkLibrary => match value {
+            ParamValue::Tuple(_) if super::library_of(value).is_some() => Ok(value.clone()),
+            ParamValue::Str(id) => Err(ParamProblem::new(
+                spec.name,
+                format!("chunk library `{id}` was not resolved against a project"),
+                spec.ty.describe(),
+            )),
             other => Err(wrong(other)),
         },
     }

@@ -18,6 +18,7 @@ pub mod clock;
 pub mod disguise;
 pub mod frames;
 pub mod governor;
+pub mod hlod;
 pub mod panic;
 pub mod parallel;
 pub mod publish;
@@ -94,7 +95,7 @@ pub struct MotionCounters {
 
 impl MotionCounters {
     /// The counters with their names, in a fixed order (for plots and logs).
-    pub fn rows(&self) -> [(&'static str, f64); 14] {
+    pub fn rows(&self) -> [(&'static str, f64); 15] {
         [
             ("updated", self.updated as f64),
             ("skipped", self.skipped as f64),
@@ -108,6 +109,7 @@ impl MotionCounters {
             ("demotions", self.demotions as f64),
             ("outside ring", self.outside_ring as f64),
             ("ring demotions", self.ring_demotions as f64),
+            ("governor demotions", self.governor_demotions as f64),
             ("governor estimate ms", self.governor_estimate_ms),
             ("governor budget ms", self.governor_budget_ms),
         ]

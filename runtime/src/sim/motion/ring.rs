@@ -57,6 +57,8 @@ impl Canonical for RingState {
 pub struct RingScratch {
     /// The loaded cells of this step: the union of every view's ring, sorted row-major.
     pub loaded_cells: Vec<StreamingCell>,
+    /// This step's HLOD donut and budget around the views.
+    pub hlod: super::hlod::HlodStep,
     /// Rows that left (`true`) or re-entered (`false`) the ring this step, with their cell.
     changes: Vec<(usize, bool, Option<StreamingCell>)>,
     /// The next outside set while it is built.
@@ -97,6 +99,12 @@ pub fn demote_requests(
     scratch: &mut RingScratch,
 ) -> u64 {
     loaded_cells(streaming, observation, &mut scratch.loaded_cells);
+    super::hlod::plan_hlod(
+        streaming,
+        observation,
+        &scratch.loaded_cells,
+        &mut scratch.hlod,
+    );
     scratch.changes.clear();
     scratch.next.clear();
     let mut demoted = 0;
@@ -163,6 +171,11 @@ mod tests {
     /// m (cell (8, −1)) by frame 30. Three walkers on a straight route along y = 0: at x = 10 m
     /// (relevance 0.9: Hero), at 400 m (0.9: Hero) and at −310 m (0.5: Medium).
     fn streamed_world() -> World {
+        streamed_world_with(96)
+    }
+
+    /// [`streamed_world`] with an HLOD ring of radius 2 at 6 MB per cell and `budget_mb`.
+    fn streamed_world_with(budget_mb: u64) -> World {
         let route = SimRoute::new(
             "walk",
             vec![Vec2 { x: -1000.0, y: 0.0 }, Vec2 { x: 1000.0, y: 0.0 }],
@@ -173,6 +186,11 @@ mod tests {
             stage: 2,
             cell_size_m: 50.0,
             loaded_radius_cells: 1,
+            hlod: crate::sim::space::SimHlod {
+                radius_cells: 2,
+                mb_per_cell: 6,
+                budget_mb,
+            },
         });
         let at = |x| Vec3 {
             x,
@@ -312,6 +330,72 @@ mod tests {
     }
 
     #[test]
+    fn the_hlod_donut_is_the_specifications_16_cells_within_96_mb_around_the_observer() {
+        let mut world = streamed_world();
+        world.step();
+        let hlod = world.hlod_step();
+        // Radius 2 around cell (1, −1) less the 3×3 loaded ring: 25 − 9 = 16 cells × 6 MB.
+        assert_eq!(hlod.cells.len(), 16);
+        assert!(hlod.pruned.is_empty());
+        assert_eq!(
+            (hlod.requested_mb, hlod.estimated_mb, hlod.budget_mb),
+            (96, 96, 96)
+        );
+        assert!(!hlod.over_budget());
+        assert!(hlod
+            .cells
+            .iter()
+            .all(|c| c.chebyshev_distance(StreamingCell::new(1, -1)) == 2));
+        let digest = world.state_digest();
+        // The donut is derived: another budget changes no state.
+        let mut tight = streamed_world_with(24);
+        tight.step();
+        assert_eq!(tight.state_digest(), digest);
+    }
+
+    #[test]
+    fn over_budget_the_donut_is_pruned_to_the_nearest_cells_and_says_so() {
+        let mut world = streamed_world_with(24);
+        world.step();
+        let hlod = world.hlod_step().clone();
+        assert!(hlod.over_budget());
+        // 24 MB / 6 MB = 4 cells: the four axis cells at distance 2, row then column.
+        assert_eq!(
+            hlod.cells,
+            vec![
+                StreamingCell::new(1, -3),
+                StreamingCell::new(-1, -1),
+                StreamingCell::new(3, -1),
+                StreamingCell::new(1, 1),
+            ]
+        );
+        assert_eq!(hlod.pruned.len(), 12);
+        assert_eq!(
+            (hlod.requested_mb, hlod.estimated_mb, hlod.budget_mb),
+            (96, 24, 24)
+        );
+        assert_eq!(hlod.rows()[1], ("hlod pruned", 12.0));
+    }
+
+    #[test]
+    fn the_hlod_donut_follows_the_observer() {
+        let mut world = streamed_world_with(24);
+        for _ in 0..40 {
+            world.step();
+        }
+        // The observer stands in cell (8, −1) now: the donut's axis cells are around it.
+        assert_eq!(
+            world.hlod_step().cells,
+            vec![
+                StreamingCell::new(8, -3),
+                StreamingCell::new(6, -1),
+                StreamingCell::new(10, -1),
+                StreamingCell::new(8, 1),
+            ]
+        );
+    }
+
+    #[test]
     fn a_snapshot_whose_ring_names_a_missing_agent_is_refused_whole() {
         let mut world = streamed_world();
         for _ in 0..3 {
@@ -350,6 +434,11 @@ mod tests {
                 stage: 4,
                 cell_size_m: 25.0,
                 loaded_radius_cells: 2,
+                hlod: crate::sim::space::SimHlod {
+                    radius_cells: 3,
+                    mb_per_cell: 6,
+                    budget_mb: 96,
+                },
             })
         );
     }

@@ -561,3 +561,62 @@ fn motion_settings_are_checked_at_their_field_paths() {
         SimProblem::OutOfRange { value, .. } if value == 20.0
     ));
 }
+
+/// The specification's all-exits-full fallback: when every exit is at capacity, a fleeing agent
+/// runs to the nearest exit of all (and the exit's count keeps growing past its capacity).
+#[test]
+fn with_every_exit_full_the_flee_router_falls_back_to_the_nearest_exit() {
+    use super::panic::{arrival_ms, choose_exit, Exit};
+    use crate::project::ExitNode;
+    let node = |id: &str, x: f64| ExitNode {
+        id: id.into(),
+        position: Vec3 { x, y: 0.0, z: 0.0 },
+        capacity: 1,
+    };
+    // The router alone: both exits full, an agent at x = 4 m runs to the near one (6 m, 1.5 s at
+    // the specification's 4 m/s), not the far one (36 m).
+    let exits = [
+        Exit {
+            position: Vec2 { x: 10.0, y: 0.0 },
+            capacity: Some(1),
+        },
+        Exit {
+            position: Vec2 { x: 40.0, y: 0.0 },
+            capacity: Some(1),
+        },
+    ];
+    let at = Vec2 { x: 4.0, y: 0.0 };
+    assert_eq!(choose_exit(&exits, &[0, 0], at), Some(0));
+    assert_eq!(
+        choose_exit(&exits, &[1, 0], at),
+        Some(1),
+        "the near one full"
+    );
+    assert_eq!(
+        choose_exit(&exits, &[1, 1], at),
+        Some(0),
+        "all full: nearest"
+    );
+    assert_eq!(arrival_ms(6.0), 1500);
+    assert_eq!(choose_exit(&[], &[], at), None);
+    // In a world: three agents, two exits of capacity 1.
+    let mut world = observed_world(
+        3,
+        MotionSettings {
+            exits: vec![node("near", 10.0), node("far", 40.0)],
+            ..MotionSettings::default()
+        },
+    );
+    place(&mut world, 0.0, 0);
+    place(&mut world, 2.0, 1);
+    place(&mut world, 4.0, 2);
+    let panicked = world.apply_panic(Vec2 { x: 1.0, y: 0.0 }, 20.0, 1.0);
+    assert_eq!(panicked, 3);
+    let a = world.agents();
+    assert_eq!(
+        (a.flee_exit[0], a.flee_exit[1], a.flee_exit[2]),
+        (0, 1, 0),
+        "the first fills the near exit, the second the far one, the third falls back to the near"
+    );
+    assert_eq!(world.motion_state().panic.assigned, vec![2, 1]);
+}

@@ -302,6 +302,12 @@ impl World {
         &self.motion_scratch.ring.loaded_cells
     }
 
+    /// The HLOD donut and its budget planned around the views at the last step (empty without a
+    /// streaming plan, and before the first step).
+    pub fn hlod_step(&self) -> &crate::sim::motion::hlod::HlodStep {
+        &self.motion_scratch.ring.hlod
+    }
+
     /// Whether the agent in row `row` was outside the loaded ring at the last step.
     pub fn outside_ring(&self, row: usize) -> bool {
         self.agents

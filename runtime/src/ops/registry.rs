@@ -6,6 +6,8 @@
 //! built-in operators explicitly — no static constructors, no discovery — and a registry can be
 //! extended the same way. Saved recipes name operators by id and version, never by address.
 
+mod assembly;
+pub use assembly::frame_sockets;
 mod cell_graphs;
 pub use cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
 mod grid_mission;
@@ -147,6 +149,8 @@ pub enum StageParams {
     GridMission(GridMissionStageParams),
     /// `streaming.plan`.
     Streaming(StreamingStageParams),
+    /// `assembly`.
+    Assembly(crate::ops::assembly::AssemblyParams),
 }
 
 /// Why a kernel could not produce its product.
@@ -392,7 +396,7 @@ impl Registry {
     }
 
     /// The built-in operators: `street.block`, `environment.scatter`,
-    /// `environment.select-and-place`, `layout.grid-mission` and `streaming.plan`, version 1 each.
+    /// `environment.select-and-place`, `layout.grid-mission`, `streaming.plan` and `assembly`, version 1 each.
     pub fn standard() -> Registry {
         let mut registry = Registry::new();
         for descriptor in [
@@ -401,6 +405,7 @@ impl Registry {
             select_place::descriptor(),
             grid_mission::descriptor(),
             streaming::descriptor(),
+            assembly::descriptor(),
         ] {
             // The built-in descriptors are distinct and well formed (a test checks it), so
             // registration cannot fail; a failure would only drop that operator.

@@ -16,6 +16,7 @@ fn families() -> BTreeMap<String, AssetFamily> {
         exclusion_radius: radius,
         collision_radius_m: 0.5,
         height_m: 2.0,
+        sockets: Vec::new(),
         ..AssetVariant::default()
     };
     let family = AssetFamily {

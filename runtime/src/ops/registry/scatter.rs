@@ -165,6 +165,7 @@ pub fn descriptor() -> OperatorDescriptor {
             exclusion_radii: true,
             collision_radii: false,
             heights: false,
+            sockets: false,
         },
         lint: super::no_lint,
         kernel,

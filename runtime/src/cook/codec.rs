@@ -41,18 +41,19 @@ pub const fn kind_code(kind: ProductKind) -> u32 {
     }
 }
 
+/// Every product kind a product file may hold, by code.
+pub const KINDS: [ProductKind; 6] = [
+    ProductKind::StreetBlock,
+    ProductKind::Placements,
+    ProductKind::PlacedObjects,
+    ProductKind::MissionLayout,
+    ProductKind::StreamingPlan,
+    ProductKind::AssemblyPlan,
+];
+
 /// The product kind of a header code.
 pub fn kind_of_code(code: u32) -> Option<ProductKind> {
-    [
-        ProductKind::StreetBlock,
-        ProductKind::Placements,
-        ProductKind::PlacedObjects,
-        ProductKind::MissionLayout,
-        ProductKind::StreamingPlan,
-        ProductKind::AssemblyPlan,
-    ]
-    .into_iter()
-    .find(|kind| kind_code(*kind) == code)
+    KINDS.into_iter().find(|kind| kind_code(*kind) == code)
 }
 
 /// The fixed header of a product file.

@@ -316,7 +316,7 @@ fn family() -> impl Strategy<Value = AssetFamily> {
     )
         .prop_map(
             |(id, weight, exclusion_radius, collision_radius_m, height_m, shape, c)| AssetVariant {
-            sockets: Vec::new(),
+                sockets: Vec::new(),
                 id,
                 weight,
                 exclusion_radius,

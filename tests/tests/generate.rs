@@ -200,14 +200,22 @@ fn the_facade_row_assembles_modules_by_socket_with_its_edits_applied() {
             .object(&ChildKey::Scatter(m.id))
             .expect("a record per module");
         assert_eq!(record.variant, Some(m.variant));
-        assert_eq!(record.constraints[0].constraint, Constraint::SocketFits {
-            slot: u32::from(m.slot())
-        });
+        assert_eq!(
+            record.constraints[0].constraint,
+            Constraint::SocketFits {
+                slot: u32::from(m.slot())
+            }
+        );
     }
     assert_eq!(
         per_socket.into_iter().collect::<Vec<_>>(),
         [("bay", 23), ("corner", 12), ("door", 12)]
     );
-    let applied = stage.provenance.edits.iter().filter(|e| e.result.is_ok()).count();
+    let applied = stage
+        .provenance
+        .edits
+        .iter()
+        .filter(|e| e.result.is_ok())
+        .count();
     assert_eq!(applied, 3);
 }

@@ -5,8 +5,8 @@
 //! little-endian, see [`super::encode`]) whose BLAKE3 digest identifies it in stage-cache keys and
 //! in the bundle digest.
 
-use super::encode::{ByteWriter, ChunkWriter};
 use super::assembly::AssemblyPlan;
+use super::encode::{ByteWriter, ChunkWriter};
 use super::geometry::{BoundsM, PointM};
 use super::mission::MissionLayout;
 use super::placement::{PlacedObject, Placement, ScatterOutput, ENCODE_CHUNK};

@@ -152,7 +152,10 @@ fn assembly_doc(plan: &crate::content::AssemblyPlan) -> Doc {
                 ("socket", Doc::Str(plan.socket_of(m).to_owned())),
                 ("position", Doc::Tuple(vec![int(m.x), int(m.y)])),
                 ("variant", int(m.variant)),
-                ("variant_id", Doc::Str(variant_id.cloned().unwrap_or_default())),
+                (
+                    "variant_id",
+                    Doc::Str(variant_id.cloned().unwrap_or_default()),
+                ),
                 ("rotation_turns_65536", int(m.rotation_turns_65536)),
             ],
         )

@@ -187,7 +187,8 @@ impl<'a> Assembler<'a> {
     pub fn position(&self, frame: u32, slot: usize) -> (i64, i64) {
         let p = self.params;
         let stride = p.sockets.len() as i64 * p.slot_pitch + p.frame_gap;
-        let x = p.origin_x + i64::from(frame) * stride + slot as i64 * p.slot_pitch + p.slot_pitch / 2;
+        let x =
+            p.origin_x + i64::from(frame) * stride + slot as i64 * p.slot_pitch + p.slot_pitch / 2;
         (x, p.origin_y)
     }
 
@@ -200,7 +201,11 @@ impl<'a> Assembler<'a> {
     /// The raw rotation draw of `id` (below `rotation_steps`), `None` without rotations.
     pub fn rotation_draw(&self, id: ScatterId) -> Option<Result<u32, SamplerExhausted>> {
         let bound = self.rotation_bound.as_ref()?;
-        Some(sample_within(&self.rotation_key, ROTATION.address(id), bound))
+        Some(sample_within(
+            &self.rotation_key,
+            ROTATION.address(id),
+            bound,
+        ))
     }
 
     /// The rotation of step `k`, 1/65536 turns.
@@ -280,4 +285,4 @@ pub fn assemble(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -339,6 +339,9 @@ pub struct OperatorDescriptor {
     pub check: CheckFn,
     /// The packed address scopes its objects' identities use (none for most operators).
     pub scopes: ScopesFn,
+    /// The random domains its kernel draws from (its part of the recipe instance's scope
+    /// manifest); empty for an operator that draws nothing.
+    pub domains: &'static [crate::rng::Domain],
     /// The variant fields of a bound family its kernel reads: a family enters the stage's cache
     /// key only through them (`FamilyReads::ALL` for an operator reading no family).
     pub family_reads: FamilyReads,

@@ -96,7 +96,7 @@ fn judge(
     };
     let effect = match &o.action {
         OverrideAction::LockSelection { variant } | OverrideAction::Replace { variant } => {
-            Effect::Select(0).with_variant(family, variant)?
+            select(family, variant)?
         }
         OverrideAction::Rotate { rotation } => Effect::Rotate(*rotation),
         OverrideAction::Delete => Effect::Delete,
@@ -125,17 +125,16 @@ fn judge(
     Ok(effect)
 }
 
-impl Effect {
-    fn with_variant(self, family: &FamilyData, variant: &str) -> Result<Effect, ConflictReason> {
-        family
-            .variants
-            .iter()
-            .position(|v| v.id == variant)
-            .map(|index| Effect::Select(index as u32))
-            .ok_or_else(|| ConflictReason::UnknownVariant {
-                variant: variant.to_owned(),
-            })
-    }
+/// Selecting the family's variant `variant`, or why it cannot be.
+fn select(family: &FamilyData, variant: &str) -> Result<Effect, ConflictReason> {
+    family
+        .variants
+        .iter()
+        .position(|v| v.id == variant)
+        .map(|index| Effect::Select(index as u32))
+        .ok_or_else(|| ConflictReason::UnknownVariant {
+            variant: variant.to_owned(),
+        })
 }
 
 /// The winning effect per (target, property); losers are marked superseded. Returns the winners'
@@ -160,8 +159,8 @@ fn contest(
     let mut winners = Vec::new();
     for &(index, target, precedence, effect) in valid {
         let beaten = props_of(index).iter().find_map(|&property| {
-            let (_, by) = strongest[&(target, property)];
-            (by != index && strongest[&(target, property)] > (precedence, index)).then_some(by)
+            let strongest = strongest.get(&(target, property))?;
+            (*strongest > (precedence, index)).then_some(strongest.1)
         });
         match beaten {
             Some(by) => {

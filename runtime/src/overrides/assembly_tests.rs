@@ -86,8 +86,22 @@ fn lock_replace_delete_and_rotate_touch_only_their_module() {
     let base = plan();
     let select = |variant: &str| variant.to_owned();
     let (edited, outcomes) = run(vec![
-        edit(0, id(0, 1), 0, OverrideAction::LockSelection { variant: select("bay-balcony") }),
-        edit(1, id(2, 3), 0, OverrideAction::Replace { variant: select("bay-window") }),
+        edit(
+            0,
+            id(0, 1),
+            0,
+            OverrideAction::LockSelection {
+                variant: select("bay-balcony"),
+            },
+        ),
+        edit(
+            1,
+            id(2, 3),
+            0,
+            OverrideAction::Replace {
+                variant: select("bay-window"),
+            },
+        ),
         edit(2, id(1, 2), 0, OverrideAction::Delete),
         edit(3, id(3, 0), 0, OverrideAction::Rotate { rotation: 16384 }),
     ]);
@@ -138,15 +152,51 @@ fn conflicts_are_named_and_nothing_lands_elsewhere() {
     );
     let (edited, outcomes) = run(vec![
         // A door module in a bay socket.
-        edit(0, id(0, 1), 0, OverrideAction::Replace { variant: "door-arched".to_owned() }),
-        edit(1, id(0, 3), 0, OverrideAction::Replace { variant: "palace".to_owned() }),
+        edit(
+            0,
+            id(0, 1),
+            0,
+            OverrideAction::Replace {
+                variant: "door-arched".to_owned(),
+            },
+        ),
+        edit(
+            1,
+            id(0, 3),
+            0,
+            OverrideAction::Replace {
+                variant: "palace".to_owned(),
+            },
+        ),
         edit(2, id(9, 1), 0, OverrideAction::Delete),
         // Two selections of one module: the higher precedence wins.
-        edit(3, id(1, 1), 2, OverrideAction::LockSelection { variant: "bay-window".to_owned() }),
+        edit(
+            3,
+            id(1, 1),
+            2,
+            OverrideAction::LockSelection {
+                variant: "bay-window".to_owned(),
+            },
+        ),
         stale,
         fresh,
-        edit(6, id(1, 1), 1, OverrideAction::Replace { variant: "bay-balcony".to_owned() }),
-        edit(7, 0, 0, OverrideAction::Exclude { min: Vec2 { x: 0.0, y: 0.0 }, max: Vec2 { x: 1.0, y: 1.0 } }),
+        edit(
+            6,
+            id(1, 1),
+            1,
+            OverrideAction::Replace {
+                variant: "bay-balcony".to_owned(),
+            },
+        ),
+        edit(
+            7,
+            0,
+            0,
+            OverrideAction::Exclude {
+                min: Vec2 { x: 0.0, y: 0.0 },
+                max: Vec2 { x: 1.0, y: 1.0 },
+            },
+        ),
         harvest,
     ]);
     assert_eq!(

@@ -119,13 +119,8 @@ pub fn run_kernel_with<'a>(
             let mut output = kernel(stage.params(), inputs, context)?;
             let family = inputs.family("modules")?;
             if let Product::AssemblyPlan(plan) = &mut output.product {
-                output.provenance.edits = super::assembly::apply_assembly(
-                    plan,
-                    family,
-                    &edits,
-                    stage.id(),
-                    context.seed,
-                );
+                output.provenance.edits =
+                    super::assembly::apply_assembly(plan, family, &edits, stage.id(), context.seed);
                 retain_placed(&mut output.provenance, plan);
             }
             output.provenance.edits_digest = Some(edits.digest());

@@ -14,6 +14,7 @@ pub mod compile;
 pub mod limits;
 pub mod plan;
 mod report;
+pub mod scope_manifest;
 mod seal;
 mod structure;
 
@@ -28,6 +29,7 @@ pub use limits::{
 };
 pub use plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
 pub use report::RecipeSource;
+pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
 #[cfg(test)]

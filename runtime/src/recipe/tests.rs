@@ -516,5 +516,36 @@ fn an_assembly_is_checked_against_its_module_family_and_the_scopes_of_other_stag
     );
     let (_, found) = compile_with("bay do:or", 2);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert!(found[0].contains("`do:or` is not a socket type id"), "{found:?}");
+    assert!(
+        found[0].contains("`do:or` is not a socket type id"),
+        "{found:?}"
+    );
+}
+
+/// The scope manifest lists each stage's locality, packed scopes and random domains.
+#[test]
+fn the_scope_manifest_names_each_stages_scopes_and_domains() {
+    let outcome = check(&format!("{SCATTER}\n{PLACE}"), "20", &[]);
+    let manifest = scope_manifest(&outcome.plan.unwrap_or_else(|| panic!("plan")));
+    assert_eq!(manifest.recipe, "r");
+    assert_eq!(manifest.address_schema, 1);
+    assert_eq!(
+        manifest.stages,
+        [
+            ScopeEntry {
+                stage: 10,
+                operator: "environment.scatter",
+                locality: "finite-neighborhood",
+                scopes: vec![(1, 0)],
+                domains: vec![1, 2],
+            },
+            ScopeEntry {
+                stage: 20,
+                operator: "environment.select-and-place",
+                locality: "object-local",
+                scopes: vec![],
+                domains: vec![3],
+            },
+        ]
+    );
 }

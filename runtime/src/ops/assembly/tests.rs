@@ -129,7 +129,10 @@ fn every_module_fits_its_socket_and_equals_the_independent_draw() {
         .filter(|m| m.variant == 5)
         .map(|m| plan.socket_of(m))
         .collect();
-    assert_eq!(shop_sockets.into_iter().collect::<Vec<_>>(), ["bay", "door"]);
+    assert_eq!(
+        shop_sockets.into_iter().collect::<Vec<_>>(),
+        ["bay", "door"]
+    );
 }
 
 #[test]
@@ -160,7 +163,11 @@ fn the_plan_is_the_same_serial_parallel_and_on_any_number_of_threads() {
         .filter(|(a, b)| a.variant == b.variant)
         .count();
     assert!(same < 9_000, "{same}");
-    assert!(serial.modules.iter().zip(&other.modules).all(|(a, b)| a.id == b.id && a.x == b.x));
+    assert!(serial
+        .modules
+        .iter()
+        .zip(&other.modules)
+        .all(|(a, b)| a.id == b.id && a.x == b.x));
 }
 
 #[test]

@@ -15,6 +15,7 @@ use crate::ops::assembly::{
     assemble, Assembler, AssemblyError, AssemblyParams, MAX_FRAMES, MAX_SLOTS, ROTATION,
 };
 use crate::ops::scatter::address::VARIANT;
+use crate::rng::Domain;
 
 const PORTS: &[InputPort] = &[InputPort {
     name: "modules",
@@ -60,7 +61,13 @@ const PARAMS: &[ParamSpec] = &[
         default: ParamDefault::Required,
         doc: "Socket types of one frame's slots, in order, separated by spaces (1 to 128).",
     },
-    float("frame_gap_m", 0.0, 1000.0, 0.0, "Gap between consecutive frames."),
+    float(
+        "frame_gap_m",
+        0.0,
+        1000.0,
+        0.0,
+        "Gap between consecutive frames.",
+    ),
     int(
         "frames",
         1,
@@ -125,6 +132,7 @@ pub fn descriptor() -> OperatorDescriptor {
         scopes,
         // The kernel picks modules by socket type and weight; footprints and heights are the
         // viewport's.
+        domains: &[Domain::Variant, Domain::Transform],
         family_reads: FamilyReads {
             weights: true,
             exclusion_radii: false,
@@ -168,7 +176,11 @@ fn decode(set: &ParamSet, _bound: &[&'static str]) -> Result<StageParams, Vec<Pa
         let lattice = |name: &str| -> Result<i64, ParamProblem> {
             let value = set.float(name)?;
             meters_to_lattice(value, unit).ok_or_else(|| {
-                ParamProblem::new(name, "not representable in lattice units", "a smaller value")
+                ParamProblem::new(
+                    name,
+                    "not representable in lattice units",
+                    "a smaller value",
+                )
             })
         };
         let params = AssemblyParams {
@@ -297,11 +309,7 @@ fn stage_error(error: AssemblyError) -> StageError {
 }
 
 /// One record per module: its variant, the socket it fits, and its draws with full addresses.
-pub fn provenance(
-    plan: &AssemblyPlan,
-    assembler: &Assembler<'_>,
-    seed: u64,
-) -> StageProvenance {
+pub fn provenance(plan: &AssemblyPlan, assembler: &Assembler<'_>, seed: u64) -> StageProvenance {
     let objects = plan
         .modules
         .iter()
@@ -309,10 +317,22 @@ pub fn provenance(
             let slot = usize::from(m.slot());
             let mut draws = Vec::with_capacity(2);
             if let Ok(value) = assembler.variant_draw(m.id, slot) {
-                draws.push(draw(VARIANT, seed, m.id.bits(), value, DrawPurpose::Variant));
+                draws.push(draw(
+                    VARIANT,
+                    seed,
+                    m.id.bits(),
+                    value,
+                    DrawPurpose::Variant,
+                ));
             }
             if let Some(Ok(value)) = assembler.rotation_draw(m.id) {
-                draws.push(draw(ROTATION, seed, m.id.bits(), value, DrawPurpose::Rotation));
+                draws.push(draw(
+                    ROTATION,
+                    seed,
+                    m.id.bits(),
+                    value,
+                    DrawPurpose::Rotation,
+                ));
             }
             ObjectProvenance {
                 key: ChildKey::Scatter(m.id),

@@ -48,7 +48,12 @@ fn check_json_reports_the_scope_manifest_of_each_recipe() {
         [
             (1, "street.block", json!([]), json!([])),
             // One layer per sidewalk of the block.
-            (2, "environment.scatter", json!([[1, 0], [1, 1]]), json!([1, 2])),
+            (
+                2,
+                "environment.scatter",
+                json!([[1, 0], [1, 1]]),
+                json!([1, 2])
+            ),
             (3, "environment.select-and-place", json!([]), json!([3])),
         ]
     );

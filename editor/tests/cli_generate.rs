@@ -237,6 +237,7 @@ fn ops_lists_every_operator_with_its_schema() {
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     for id in [
+        "assembly v1",
         "environment.scatter v1",
         "environment.select-and-place v1",
         "layout.grid-mission v1",
@@ -250,8 +251,10 @@ fn ops_lists_every_operator_with_its_schema() {
     let operators: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
     assert_eq!(operators["schema"], "stagecraft.ops/1");
     let operators = &operators["operators"];
-    assert_eq!(operators.as_array().map(Vec::len), Some(5));
-    assert_eq!(operators[0]["parameters"][0]["name"], "candidates_per_cell");
+    assert_eq!(operators.as_array().map(Vec::len), Some(6));
+    assert_eq!(operators[0]["id"], "assembly");
+    assert_eq!(operators[0]["parameters"][0]["name"], "frame");
+    assert_eq!(operators[1]["parameters"][0]["name"], "candidates_per_cell");
 }
 
 #[test]

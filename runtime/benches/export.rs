@@ -63,6 +63,7 @@ fn looks() -> Looks {
                 weight: 1,
                 collision_radius_m: 0.4,
                 height_m: 2.0,
+                sockets: Vec::new(),
                 shape,
                 ..AssetVariant::default()
             })

@@ -32,6 +32,7 @@ fn family() -> FamilyData {
         exclusion_radius,
         collision_radius_m: 0.3,
         height_m: 3.0,
+        sockets: Vec::new(),
     };
     FamilyData {
         id: "forest".to_owned(),

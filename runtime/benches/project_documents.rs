@@ -25,6 +25,7 @@ fn large_project() -> Project {
             exclusion_radius: 100,
             collision_radius_m: 0.5,
             height_m: 2.0,
+            sockets: Vec::new(),
             shape: PreviewShape::Cone,
             colour: Rgb(1, 2, 3),
         }],

@@ -333,6 +333,7 @@ fn family() -> impl Strategy<Value = AssetFamily> {
     )
         .prop_map(
             |(id, weight, exclusion_radius, collision_radius_m, height_m, shape, c)| AssetVariant {
+                sockets: Vec::new(),
                 id,
                 weight,
                 exclusion_radius,

@@ -20,7 +20,7 @@ mod support;
 
 /// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron without the `digest` line,
 /// which records it).
-const GOLDEN: [(&str, &str); 4] = [
+const GOLDEN: [(&str, &str); 5] = [
     (
         "pine-clearing",
         "1acf07928358bb6586a43d256ce5353b2f03c75523812ba10156504b9941387a",
@@ -43,6 +43,10 @@ const GOLDEN: [(&str, &str); 4] = [
     (
         "streaming-crowd",
         "61f6b4fd982198af46d8c3eea94efc0e7b61705ebcc578bd17256bf2dc17aa26",
+    ),
+    (
+        "street-facades",
+        "7eee83680372da8e5b15f702e98ddf55f32b3f0607099c017d2f1c036969f3d2",
     ),
 ];
 

@@ -19,7 +19,7 @@ use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
 use stagecraft_tests::example_project;
 
 /// (project, recipe, golden bundle digest).
-const GOLDEN: [(&str, &str, &str); 4] = [
+const GOLDEN: [(&str, &str, &str); 5] = [
     (
         "pine-clearing",
         "pine-clearing",
@@ -44,6 +44,12 @@ const GOLDEN: [(&str, &str, &str); 4] = [
         "streaming-crowd",
         "streaming-street",
         "7c8ed96125287bad73f02f7c8e927052c3cf347062f07a7e61f39408235566a5",
+    ),
+    (
+        "street-facades",
+        "street-facades",
+        // With its override set (a lock, a replacement, a delete).
+        "65ff15fbbbd89be14afa6b1066a86660261626113520992173f512b3ce0c9c55",
     ),
 ];
 
@@ -150,4 +156,69 @@ fn every_placed_object_has_provenance_back_to_its_family() {
             }
         }
     }
+}
+
+#[test]
+fn the_facade_row_assembles_modules_by_socket_with_its_edits_applied() {
+    use stagecraft_runtime::content::Constraint;
+    let bundle = generate("street-facades", "street-facades", ExecutionMode::Serial);
+    let stage = &bundle.stages[0];
+    let Product::AssemblyPlan(plan) = &*stage.product else {
+        panic!("stage 1 is an assembly");
+    };
+    // 6 frames × 8 slots, one deleted.
+    assert_eq!(plan.modules.len(), 47);
+    assert_eq!(
+        plan.sockets,
+        ["corner", "bay", "door", "bay", "bay", "door", "bay", "corner"]
+    );
+    let id = |frame: u64, slot: u64| 1u64 << 48 | slot << 32 | frame << 16;
+    let variant = |bits: u64| {
+        let m = plan.module(bits).expect("placed");
+        plan.variant_ids[m.variant as usize].as_str()
+    };
+    assert_eq!(variant(id(0, 2)), "door-arched");
+    assert_eq!(variant(id(1, 1)), "bay-balcony");
+    assert!(plan.module(id(3, 4)).is_none());
+    let sockets_of = |v: &str| -> &[&str] {
+        match v {
+            "corner-brick" | "corner-stone" => &["corner"],
+            "bay-window" | "bay-balcony" => &["bay"],
+            "door-arched" => &["door"],
+            "shopfront" => &["door", "bay"],
+            other => panic!("unknown module {other}"),
+        }
+    };
+    let mut per_socket = std::collections::BTreeMap::new();
+    for m in &plan.modules {
+        let chosen = plan.variant_ids[m.variant as usize].as_str();
+        assert!(sockets_of(chosen).contains(&plan.socket_of(m)), "{chosen}");
+        *per_socket.entry(plan.socket_of(m)).or_insert(0) += 1;
+        // Slot centres: origin −75 m, pitch 3 m, frames 8 × 3 + 1 = 25 m apart.
+        let x_m = -75.0 + 25.0 * f64::from(m.frame()) + 3.0 * f64::from(m.slot()) + 1.5;
+        assert!((m.x as f64 * 0.01 - x_m).abs() < 1e-9);
+        assert_eq!(m.y, 1000);
+        let record = stage
+            .provenance
+            .object(&ChildKey::Scatter(m.id))
+            .expect("a record per module");
+        assert_eq!(record.variant, Some(m.variant));
+        assert_eq!(
+            record.constraints[0].constraint,
+            Constraint::SocketFits {
+                slot: u32::from(m.slot())
+            }
+        );
+    }
+    assert_eq!(
+        per_socket.into_iter().collect::<Vec<_>>(),
+        [("bay", 23), ("corner", 12), ("door", 12)]
+    );
+    let applied = stage
+        .provenance
+        .edits
+        .iter()
+        .filter(|e| e.result.is_ok())
+        .count();
+    assert_eq!(applied, 3);
 }

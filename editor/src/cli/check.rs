@@ -6,6 +6,7 @@ use std::path::Path;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::diagnose::check_overrides;
 use stagecraft_runtime::project::has_errors;
+use stagecraft_runtime::recipe::{compile_project_recipe, scope_manifest};
 
 use super::diagnostics::{escape_controls, render_all, DiagnosticJson};
 
@@ -19,7 +20,62 @@ struct CheckReport<'d> {
     project: String,
     /// `stagecraft.check/1` (see `json_out`).
     schema: String,
+    /// The scope manifest of every recipe that compiles, in recipe id order.
+    scopes: Vec<ScopeManifestJson>,
     warnings: usize,
+}
+
+/// The scope manifest of one recipe instance.
+#[derive(serde::Serialize)]
+struct ScopeManifestJson {
+    address_schema: u32,
+    recipe: String,
+    stages: Vec<ScopeStageJson>,
+}
+
+/// One stage of a scope manifest.
+#[derive(serde::Serialize)]
+struct ScopeStageJson {
+    /// Random domain ids drawn from.
+    domains: Vec<u32>,
+    locality: &'static str,
+    operator: &'static str,
+    /// Packed `[room, layer]` scopes.
+    scopes: Vec<[u32; 2]>,
+    stage: u32,
+}
+
+/// The scope manifests of the project's recipes that compile.
+fn scope_manifests(
+    loaded: &stagecraft_runtime::project::LoadedProject,
+    registry: &Registry,
+) -> Vec<ScopeManifestJson> {
+    let Some(project) = loaded.project.as_ref() else {
+        return Vec::new();
+    };
+    project
+        .recipes
+        .keys()
+        .filter_map(|id| compile_project_recipe(loaded, id, registry)?.plan)
+        .map(|plan| {
+            let manifest = scope_manifest(&plan);
+            ScopeManifestJson {
+                address_schema: manifest.address_schema,
+                recipe: manifest.recipe,
+                stages: manifest
+                    .stages
+                    .into_iter()
+                    .map(|entry| ScopeStageJson {
+                        domains: entry.domains,
+                        locality: entry.locality,
+                        operator: entry.operator,
+                        scopes: entry.scopes.iter().map(|(r, l)| [*r, *l]).collect(),
+                        stage: entry.stage,
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 use super::load_with;
 
@@ -50,6 +106,7 @@ pub fn check_with(
             files: sources.files.len(),
             project: project.display().to_string(),
             schema: super::json_out::schema_id("check"),
+            scopes: scope_manifests(&loaded, registry),
             warnings: loaded.diagnostics.len() - errors,
         };
         let mut buffered = std::io::BufWriter::new(&mut *out);

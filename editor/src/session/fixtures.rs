@@ -106,6 +106,7 @@ pub fn props_family() -> AssetFamily {
         exclusion_radius: 50,
         collision_radius_m: radius,
         height_m: height,
+        sockets: Vec::new(),
         shape,
         colour,
     };

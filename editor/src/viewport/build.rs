@@ -35,8 +35,8 @@ struct Drawn<'a> {
 
 /// Generated objects as instanced preview shapes, coloured by `colour_by`.
 ///
-/// Select-and-place products are drawn; a scatter product is drawn only when no select-and-place
-/// stage consumes it, so an object never appears twice.
+/// Select-and-place products and assembly modules are drawn; a scatter product is drawn only
+/// when no select-and-place stage consumes it, so an object never appears twice.
 pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
     let consumed: BTreeSet<u32> = content
         .stages()
@@ -51,6 +51,7 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
         .iter()
         .map(|s| match s.product.as_ref() {
             Product::PlacedObjects(placed) => placed.objects.len(),
+            Product::AssemblyPlan(plan) => plan.modules.len(),
             Product::Placements(scatter) if !consumed.contains(&s.stage) => {
                 scatter.placement_count()
             }
@@ -84,6 +85,24 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
                             scale: (f64::from(object.scale) * placed.scale_unit) as f32,
                             family: &placed.family,
                             variant: p.variant,
+                        },
+                    );
+                }
+            }
+            Product::AssemblyPlan(plan) => {
+                let unit = plan.lattice_unit_m;
+                for m in &plan.modules {
+                    let turns = f32::from(m.rotation_turns_65536) / 65_536.0;
+                    emitter.emit(
+                        &mut data,
+                        m.id,
+                        Drawn {
+                            x_m: (m.x as f64 * unit) as f32,
+                            y_m: (m.y as f64 * unit) as f32,
+                            rotation_rad: turns * std::f32::consts::TAU,
+                            scale: 1.0,
+                            family: &plan.family,
+                            variant: m.variant,
                         },
                     );
                 }

@@ -5,6 +5,7 @@
 //! They are plain data: every list is kept in a documented canonical order, and each product that is
 //! pinned by tests has a canonical byte encoding and a BLAKE3 digest.
 
+pub mod assembly;
 pub mod encode;
 pub mod geometry;
 pub mod mission;
@@ -15,6 +16,7 @@ pub mod provenance;
 pub mod streaming;
 pub mod street;
 
+pub use assembly::{AssemblyModule, AssemblyPlan};
 pub use geometry::{BoundsM, PointM, RectM};
 pub use mission::{ChunkRole, DailyKey, GridCell, MissionChunk, MissionLayout};
 pub use pedestrian::{

@@ -5,6 +5,7 @@
 //! little-endian, see [`super::encode`]) whose BLAKE3 digest identifies it in stage-cache keys and
 //! in the bundle digest.
 
+use super::assembly::AssemblyPlan;
 use super::encode::{ByteWriter, ChunkWriter};
 use super::geometry::{BoundsM, PointM};
 use super::mission::MissionLayout;
@@ -26,6 +27,8 @@ pub enum ProductKind {
     MissionLayout,
     /// A streaming plan around one observer.
     StreamingPlan,
+    /// Modules assembled in the sockets of a repeated frame.
+    AssemblyPlan,
 }
 
 impl ProductKind {
@@ -37,6 +40,7 @@ impl ProductKind {
             ProductKind::PlacedObjects => "PlacedObjects",
             ProductKind::MissionLayout => "MissionLayout",
             ProductKind::StreamingPlan => "StreamingPlan",
+            ProductKind::AssemblyPlan => "AssemblyPlan",
         }
     }
 }
@@ -66,6 +70,8 @@ pub struct FamilyReads {
     pub collision_radii: bool,
     /// Heights.
     pub heights: bool,
+    /// Socket types (modules of an assembly).
+    pub sockets: bool,
 }
 
 impl FamilyReads {
@@ -75,14 +81,17 @@ impl FamilyReads {
         exclusion_radii: true,
         collision_radii: true,
         heights: true,
+        sockets: true,
     };
 
-    /// The fields as bits (weights 1, exclusion radii 2, collision radii 4, heights 8).
+    /// The fields as bits (weights 1, exclusion radii 2, collision radii 4, heights 8, sockets
+    /// 16).
     pub fn mask(self) -> u32 {
         u32::from(self.weights)
             | u32::from(self.exclusion_radii) << 1
             | u32::from(self.collision_radii) << 2
             | u32::from(self.heights) << 3
+            | u32::from(self.sockets) << 4
     }
 }
 
@@ -99,6 +108,15 @@ pub struct FamilyVariant {
     pub collision_radius_m: f64,
     /// Height, meters.
     pub height_m: f64,
+    /// Socket types the variant fits as an assembly module (empty for other families).
+    pub sockets: Vec<String>,
+}
+
+impl FamilyVariant {
+    /// Whether the variant fits a socket of type `socket`.
+    pub fn fits(&self, socket: &str) -> bool {
+        self.sockets.iter().any(|s| s == socket)
+    }
 }
 
 impl FamilyData {
@@ -112,6 +130,14 @@ impl FamilyData {
                 .i64(variant.exclusion_radius)
                 .f64(variant.collision_radius_m)
                 .f64(variant.height_m);
+        }
+        // Sockets follow as one section only when some variant has one, so the digest of a
+        // family without modules is what it was before sockets existed.
+        if self.variants.iter().any(|v| !v.sockets.is_empty()) {
+            w.str("sockets");
+            for variant in &self.variants {
+                sockets(&mut w, &variant.sockets);
+            }
         }
         w.digest()
     }
@@ -139,6 +165,9 @@ impl FamilyData {
             }
             if reads.heights {
                 w.f64(variant.height_m);
+            }
+            if reads.sockets {
+                sockets(&mut w, &variant.sockets);
             }
         }
         w.digest()
@@ -267,6 +296,8 @@ pub enum Product {
     MissionLayout(MissionProduct),
     /// From `streaming.plan`.
     StreamingPlan(StreamingProduct),
+    /// From `assembly`.
+    AssemblyPlan(AssemblyPlan),
 }
 
 /// Counts and bounds of a product.
@@ -289,6 +320,7 @@ impl Product {
             Product::PlacedObjects(_) => ProductKind::PlacedObjects,
             Product::MissionLayout(_) => ProductKind::MissionLayout,
             Product::StreamingPlan(_) => ProductKind::StreamingPlan,
+            Product::AssemblyPlan(_) => ProductKind::AssemblyPlan,
         }
     }
 
@@ -381,6 +413,7 @@ impl Product {
                 scatter.rejected_count() as u64,
             ),
             Product::PlacedObjects(placed) => (placed.objects.len() as u64, 0),
+            Product::AssemblyPlan(plan) => (plan.modules.len() as u64, 0),
             Product::MissionLayout(mission) => (mission.layout.chunks.len() as u64, 0),
             Product::StreamingPlan(streaming) => {
                 let plan = &streaming.plan;
@@ -406,6 +439,14 @@ impl Product {
                     .iter()
                     .map(|o| lattice(placed.lattice_unit_m, &o.placement)),
             ),
+            Product::AssemblyPlan(plan) => {
+                let unit = plan.lattice_unit_m;
+                BoundsM::of_points(
+                    plan.modules
+                        .iter()
+                        .map(|m| PointM::new(m.x as f64 * unit, m.y as f64 * unit)),
+                )
+            }
             Product::MissionLayout(mission) => {
                 let (w, h) = (mission.layout.width, mission.layout.height);
                 let s = mission.cell_size_m;
@@ -450,6 +491,7 @@ impl Product {
     pub fn canonical_bytes(&self) -> Vec<u8> {
         match self {
             Product::StreetBlock(block) => encode_street(block),
+            Product::AssemblyPlan(plan) => plan.canonical_bytes(),
             Product::Placements(scatter) => {
                 let mut bytes = Vec::new();
                 encode_scatter(scatter, ENCODE_CHUNK, &mut |chunk| {
@@ -501,6 +543,13 @@ impl Product {
                 w.finish()
             }
         }
+    }
+}
+
+fn sockets(w: &mut ByteWriter, sockets: &[String]) {
+    w.count(sockets.len());
+    for socket in sockets {
+        w.str(socket);
     }
 }
 
@@ -723,6 +772,7 @@ mod family_reads_tests {
                 exclusion_radius: radius,
                 collision_radius_m: 0.5,
                 height_m,
+                sockets: Vec::new(),
             }],
         }
     }
@@ -734,6 +784,7 @@ mod family_reads_tests {
             exclusion_radii: true,
             collision_radii: false,
             heights: false,
+            sockets: false,
         };
         let (base, taller, wider) = (family(14.0, 250), family(15.5, 250), family(14.0, 330));
         assert_eq!(base.digest_for(FamilyReads::ALL), base.digest());
@@ -745,6 +796,6 @@ mod family_reads_tests {
             taller.digest_for(FamilyReads::ALL)
         );
         assert_eq!(scatter.mask(), 0b0011);
-        assert_eq!(FamilyReads::ALL.mask(), 0b1111);
+        assert_eq!(FamilyReads::ALL.mask(), 0b1_1111);
     }
 }

@@ -106,6 +106,11 @@ pub enum Constraint {
         /// The budget in megabytes.
         budget_mb: u64,
     },
+    /// An assembly module's variant fits the socket type of its slot.
+    SocketFits {
+        /// The slot of the frame.
+        slot: u32,
+    },
 }
 
 /// The result of checking one constraint.

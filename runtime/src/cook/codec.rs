@@ -37,20 +37,23 @@ pub const fn kind_code(kind: ProductKind) -> u32 {
         ProductKind::PlacedObjects => 3,
         ProductKind::MissionLayout => 4,
         ProductKind::StreamingPlan => 5,
+        ProductKind::AssemblyPlan => 6,
     }
 }
 
+/// Every product kind a product file may hold, by code.
+pub const KINDS: [ProductKind; 6] = [
+    ProductKind::StreetBlock,
+    ProductKind::Placements,
+    ProductKind::PlacedObjects,
+    ProductKind::MissionLayout,
+    ProductKind::StreamingPlan,
+    ProductKind::AssemblyPlan,
+];
+
 /// The product kind of a header code.
 pub fn kind_of_code(code: u32) -> Option<ProductKind> {
-    [
-        ProductKind::StreetBlock,
-        ProductKind::Placements,
-        ProductKind::PlacedObjects,
-        ProductKind::MissionLayout,
-        ProductKind::StreamingPlan,
-    ]
-    .into_iter()
-    .find(|kind| kind_code(*kind) == code)
+    KINDS.into_iter().find(|kind| kind_code(*kind) == code)
 }
 
 /// The fixed header of a product file.
@@ -223,6 +226,7 @@ pub fn decode_payload(kind: ProductKind, payload: &[u8]) -> Result<Product, Cook
         ProductKind::PlacedObjects => Product::PlacedObjects(decode_placed(&mut r)?),
         ProductKind::MissionLayout => Product::MissionLayout(decode_mission(&mut r)?),
         ProductKind::StreamingPlan => Product::StreamingPlan(decode_streaming(&mut r)?),
+        ProductKind::AssemblyPlan => Product::AssemblyPlan(decode_assembly(&mut r)?),
     };
     r.finish("payload")?;
     Ok(product)
@@ -594,6 +598,35 @@ fn decode_placed(r: &mut ByteReader<'_>) -> Result<PlacedProduct, CookError> {
         scale_unit,
         placements_stage,
         objects,
+    })
+}
+
+fn decode_assembly(r: &mut ByteReader<'_>) -> Result<crate::content::AssemblyPlan, CookError> {
+    r.tag(b"ASSEMBL1", "assembly plan tag")?;
+    let family = r.str("family")?;
+    let variant_ids = strings(r, "variant ids")?;
+    let sockets = strings(r, "sockets")?;
+    let lattice_unit_m = r.f64("lattice unit")?;
+    let n = r.count(30, "modules")?;
+    let mut modules = Vec::with_capacity(n);
+    for _ in 0..n {
+        let bits = r.u64("module id")?;
+        let id = crate::identity::ScatterId::from_bits(bits)
+            .map_err(|_| CookError::invalid("module id", format!("{bits:#018x} has room 0")))?;
+        modules.push(crate::content::AssemblyModule {
+            id,
+            x: r.i64("module x")?,
+            y: r.i64("module y")?,
+            variant: r.u32("module variant")?,
+            rotation_turns_65536: r.u16("module rotation")?,
+        });
+    }
+    Ok(crate::content::AssemblyPlan {
+        family,
+        variant_ids,
+        sockets,
+        lattice_unit_m,
+        modules,
     })
 }
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rayon::prelude::*;
 
-use super::codec::{decode_checked, encode_product_file, kind_of_code, MAX_PRODUCT_BYTES};
+use super::codec::{decode_checked, encode_product_file, MAX_PRODUCT_BYTES};
 use super::CookError;
 use crate::content::encode::hex;
 use crate::content::{Product, ProductKind};
@@ -619,8 +619,8 @@ fn check_manifest(manifest: &CookedManifest) -> Result<(), CookError> {
 }
 
 fn kind_named(name: &str) -> Result<ProductKind, CookError> {
-    (1..=5)
-        .filter_map(kind_of_code)
+    super::codec::KINDS
+        .into_iter()
         .find(|kind| kind.name() == name)
         .ok_or_else(|| CookError::invalid("stage kind", format!("unknown product kind `{name}`")))
 }

@@ -311,6 +311,23 @@ pub fn objects_into(recipe: &Arc<str>, stage: u32, product: &Product, out: &mut 
                 &o.placement,
             )
         })),
+        Product::AssemblyPlan(plan) => {
+            let unit = plan.lattice_unit_m;
+            out.extend(plan.modules.iter().map(|m| DiffObject {
+                recipe: Arc::clone(recipe),
+                stage,
+                kind: ProductKind::AssemblyPlan,
+                key: ChildKey::Scatter(m.id),
+                variant: Some(m.variant),
+                position_m: Some(PointM::new(m.x as f64 * unit, m.y as f64 * unit)),
+                rotation_turns_65536: Some(m.rotation_turns_65536),
+                scale: None,
+                // The slot's socket type, hashed: a module moved to another socket differs.
+                properties: props(|w| {
+                    w.str(plan.socket_of(m));
+                }),
+            }));
+        }
         Product::StreetBlock(block) => out.extend(street_objects(recipe, stage, block)),
         Product::MissionLayout(mission) => {
             out.extend(mission_objects(recipe, stage, product, mission))

@@ -328,3 +328,44 @@ fn the_radix_sort_is_a_stable_sort() {
         assert_eq!(*items, expected);
     }
 }
+
+/// Assembly modules diff by identity like placements: a replaced module is a changed variant, a
+/// deleted one removed, a rotated one a changed rotation; nothing else differs.
+#[test]
+fn assembly_modules_diff_by_identity() {
+    use crate::content::AssemblyPlan;
+    use crate::ops::assembly::tests::{facade_family, params};
+    let base: AssemblyPlan =
+        crate::ops::assembly::assemble(&params(4, 1), &facade_family(), 3, false).unwrap();
+    let mut edited = base.clone();
+    let replaced = edited.modules[1].id;
+    edited.modules[1].variant = if edited.modules[1].variant == 2 { 3 } else { 2 };
+    edited.modules[12].rotation_turns_65536 = 32768;
+    let deleted = edited.modules.remove(20).id;
+    let recipe: Arc<str> = Arc::from("street-facades");
+    let diff = diff_objects(
+        objects_of(&recipe, 1, &Product::AssemblyPlan(base.clone())),
+        objects_of(&recipe, 1, &Product::AssemblyPlan(edited)),
+    );
+    assert_eq!(
+        (
+            diff.counts.added,
+            diff.counts.removed,
+            diff.counts.moved,
+            diff.counts.changed
+        ),
+        (0, 1, 0, 2)
+    );
+    assert_eq!(diff.counts.unchanged as usize, base.modules.len() - 3);
+    let entries: Vec<(ChildKey, Change)> = diff
+        .entries()
+        .map(|e| (e.object().map(|o| o.key.clone()).unwrap(), e.change))
+        .collect();
+    assert!(entries.contains(&(
+        ChildKey::Scatter(replaced),
+        Change::Changed {
+            fields: FieldSet::of(&[ChangedField::Variant])
+        }
+    )));
+    assert!(entries.contains(&(ChildKey::Scatter(deleted), Change::Removed)));
+}

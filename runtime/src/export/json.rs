@@ -100,7 +100,7 @@ pub struct StageJson {
     /// Algorithm version.
     pub algorithm: u32,
     /// Product kind.
-    #[schemars(extend("enum" = ["StreetBlock", "Placements", "PlacedObjects", "MissionLayout", "StreamingPlan"]))]
+    #[schemars(extend("enum" = ["StreetBlock", "Placements", "PlacedObjects", "MissionLayout", "StreamingPlan", "AssemblyPlan"]))]
     pub kind: String,
     /// Stage cache key.
     #[schemars(pattern(r"^[0-9a-f]{64}$"))]

@@ -55,6 +55,7 @@ fn looks() -> Looks {
             weight: 1,
             collision_radius_m: 0.3,
             height_m: 2.0,
+            sockets: Vec::new(),
             shape,
             ..Default::default()
         });

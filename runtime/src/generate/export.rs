@@ -136,7 +136,43 @@ pub fn product_doc(product: &Product) -> Doc {
         Product::PlacedObjects(placed) => placed_doc(placed),
         Product::MissionLayout(mission) => mission_doc(mission),
         Product::StreamingPlan(streaming) => streaming_doc(streaming),
+        Product::AssemblyPlan(plan) => assembly_doc(plan),
     }
+}
+
+fn assembly_doc(plan: &crate::content::AssemblyPlan) -> Doc {
+    let modules = plan.modules.iter().map(|m| {
+        let variant_id = plan.variant_ids.get(m.variant as usize);
+        Doc::Struct(
+            "Module",
+            vec![
+                ("id", int(m.id.bits())),
+                ("frame", int(m.frame())),
+                ("slot", int(m.slot())),
+                ("socket", Doc::Str(plan.socket_of(m).to_owned())),
+                ("position", Doc::Tuple(vec![int(m.x), int(m.y)])),
+                ("variant", int(m.variant)),
+                (
+                    "variant_id",
+                    Doc::Str(variant_id.cloned().unwrap_or_default()),
+                ),
+                ("rotation_turns_65536", int(m.rotation_turns_65536)),
+            ],
+        )
+    });
+    Doc::Variant(
+        "AssemblyPlan",
+        vec![Doc::Struct(
+            "Assembly",
+            vec![
+                ("family", Doc::Str(plan.family.clone())),
+                ("variants", strings(&plan.variant_ids)),
+                ("sockets", strings(&plan.sockets)),
+                ("lattice_unit_m", Doc::Float(plan.lattice_unit_m)),
+                ("modules", Doc::List(modules.collect())),
+            ],
+        )],
+    )
 }
 
 fn int(value: impl Into<i128>) -> Doc {

@@ -17,6 +17,7 @@ pub(crate) fn families(radius: i64) -> BTreeMap<String, AssetFamily> {
         exclusion_radius: radius,
         collision_radius_m: 0.5,
         height_m: 2.0,
+        sockets: Vec::new(),
         ..AssetVariant::default()
     };
     let family = AssetFamily {

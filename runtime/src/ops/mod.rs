@@ -2,6 +2,7 @@
 //!
 //! Kernels read only their typed parameters and explicit seeds: no files, no clock, no global RNG.
 
+pub mod assembly;
 pub mod grid_mission;
 pub mod registry;
 pub mod scatter;

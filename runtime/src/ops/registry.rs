@@ -6,6 +6,8 @@
 //! built-in operators explicitly — no static constructors, no discovery — and a registry can be
 //! extended the same way. Saved recipes name operators by id and version, never by address.
 
+mod assembly;
+pub use assembly::frame_sockets;
 mod cell_graphs;
 pub use cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
 mod grid_mission;
@@ -149,6 +151,8 @@ pub enum StageParams {
     GridMission(GridMissionStageParams),
     /// `streaming.plan`.
     Streaming(StreamingStageParams),
+    /// `assembly`.
+    Assembly(crate::ops::assembly::AssemblyParams),
 }
 
 /// Why a kernel could not produce its product.
@@ -337,6 +341,9 @@ pub struct OperatorDescriptor {
     pub check: CheckFn,
     /// The packed address scopes its objects' identities use (none for most operators).
     pub scopes: ScopesFn,
+    /// The random domains its kernel draws from (its part of the recipe instance's scope
+    /// manifest); empty for an operator that draws nothing.
+    pub domains: &'static [crate::rng::Domain],
     /// The variant fields of a bound family its kernel reads: a family enters the stage's cache
     /// key only through them (`FamilyReads::ALL` for an operator reading no family).
     pub family_reads: FamilyReads,
@@ -394,7 +401,7 @@ impl Registry {
     }
 
     /// The built-in operators: `street.block`, `environment.scatter`,
-    /// `environment.select-and-place`, `layout.grid-mission` and `streaming.plan`, version 1 each.
+    /// `environment.select-and-place`, `layout.grid-mission`, `streaming.plan` and `assembly`, version 1 each.
     pub fn standard() -> Registry {
         let mut registry = Registry::new();
         for descriptor in [
@@ -403,6 +410,7 @@ impl Registry {
             select_place::descriptor(),
             grid_mission::descriptor(),
             streaming::descriptor(),
+            assembly::descriptor(),
         ] {
             // The built-in descriptors are distinct and well formed (a test checks it), so
             // registration cannot fail; a failure would only drop that operator.

@@ -10,6 +10,7 @@
 //! explicit rebase ([`rebase`]) binds it.
 
 pub mod apply;
+pub mod assembly;
 pub mod base;
 pub mod diagnose;
 mod materialize;
@@ -113,6 +114,11 @@ pub enum ConflictReason {
     Unrepresentable,
     /// The regrow variant draw exhausted its attempts; the placement stays harvested.
     RegrowFailed,
+    /// The chosen module does not fit the socket type of the assembly slot.
+    SocketMismatch {
+        /// The slot's socket type.
+        socket: String,
+    },
 }
 
 impl ConflictReason {
@@ -131,6 +137,7 @@ impl ConflictReason {
             ConflictReason::UnsupportedStage => "unsupported-stage",
             ConflictReason::Unrepresentable => "unrepresentable",
             ConflictReason::RegrowFailed => "regrow-failed",
+            ConflictReason::SocketMismatch { .. } => "socket-mismatch",
         }
     }
 }
@@ -168,9 +175,14 @@ impl std::fmt::Display for ConflictReason {
                     "the identity is not an authored identity of a layer of the stage"
                 )
             }
-            ConflictReason::UnsupportedStage => write!(f, "the stage is not a scatter stage"),
+            ConflictReason::UnsupportedStage => {
+                write!(f, "the stage does not support this edit")
+            }
             ConflictReason::Unrepresentable => write!(f, "not representable in lattice units"),
             ConflictReason::RegrowFailed => write!(f, "the regrow draw failed"),
+            ConflictReason::SocketMismatch { socket } => {
+                write!(f, "the module does not fit socket `{socket}`")
+            }
         }
     }
 }

@@ -115,6 +115,17 @@ pub fn run_kernel_with<'a>(
             output.provenance.edit_base = Some(base);
             Ok(output)
         }
+        (ProductKind::AssemblyPlan, _) => {
+            let mut output = kernel(stage.params(), inputs, context)?;
+            let family = inputs.family("modules")?;
+            if let Product::AssemblyPlan(plan) = &mut output.product {
+                output.provenance.edits =
+                    super::assembly::apply_assembly(plan, family, &edits, stage.id(), context.seed);
+                retain_placed(&mut output.provenance, plan);
+            }
+            output.provenance.edits_digest = Some(edits.digest());
+            Ok(output)
+        }
         (ProductKind::PlacedObjects, _) => {
             let mut output = kernel(stage.params(), inputs, context)?;
             let outcomes: &[EditOutcome] = upstream(edited).map_or(&[], |p| p.edits.as_slice());
@@ -128,6 +139,19 @@ pub fn run_kernel_with<'a>(
             output.provenance.edits = unsupported(&edits, stage.id());
             output.provenance.edits_digest = Some(edits.digest());
             Ok(output)
+        }
+    }
+}
+
+/// Keeps the provenance of the modules still placed, with their variants after the edits.
+fn retain_placed(provenance: &mut StageProvenance, plan: &crate::content::AssemblyPlan) {
+    provenance.objects.retain(|object| match &object.key {
+        crate::identity::ChildKey::Scatter(id) => plan.position_of(id.bits()).is_some(),
+        _ => true,
+    });
+    for object in &mut provenance.objects {
+        if let crate::identity::ChildKey::Scatter(id) = &object.key {
+            object.variant = plan.module(id.bits()).map(|m| m.variant);
         }
     }
 }

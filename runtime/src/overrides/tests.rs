@@ -22,6 +22,7 @@ fn family() -> FamilyData {
         exclusion_radius,
         collision_radius_m: 0.5,
         height_m: 2.0,
+        sockets: Vec::new(),
     };
     FamilyData {
         id: "trees".to_owned(),

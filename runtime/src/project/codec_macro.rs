@@ -60,6 +60,57 @@ macro_rules! record_codec {
             }
         }
     };
+    // The record's fields as `record_codec!` takes them, then `optional { field: Vec<T>, … }`:
+    // list fields that are read like defaulted ones but written only when non-empty (fields
+    // added to an existing document kind, so files without them stay canonical byte for byte).
+    ($ty:ident $name:literal {
+        $($field:ident : $fty:ty $(= $default:expr)?),* $(,)?
+    } optional {
+        $($ofield:ident : $ofty:ty),* $(,)?
+    }) => {
+        impl $ty {
+            /// The struct's name as written in RON.
+            pub const RON_NAME: &'static str = $name;
+            /// Every field name a file may write, in canonical order.
+            pub const FIELD_NAMES: &'static [&'static str] =
+                &[$(stringify!($field),)* $(stringify!($ofield)),*];
+        }
+
+        impl $crate::project::decode::Decode for $ty {
+            fn expected() -> String {
+                concat!("a `", $name, "(…)` struct").to_owned()
+            }
+
+            fn decode(
+                node: &$crate::project::node::Node,
+                cx: &mut $crate::project::decode::Decoder,
+            ) -> Option<Self> {
+                let known: &[&str] = Self::FIELD_NAMES;
+                let record = cx.record(node, $name, known)?;
+                $(
+                    let $field: Option<$fty> = $crate::project::codec_macro::record_codec!(@field cx, record, $field $(, $default)?);
+                )*
+                $(
+                    let $ofield: Option<$ofty> = cx.defaulted(&record, stringify!($ofield), Vec::new());
+                )*
+                Some($ty { $($field: $field?,)* $($ofield: $ofield?),* })
+            }
+        }
+
+        impl $crate::project::decode::Encode for $ty {
+            fn encode(&self) -> $crate::project::write::Doc {
+                let mut fields = vec![
+                    $((stringify!($field), $crate::project::decode::Encode::encode(&self.$field))),*
+                ];
+                $(
+                    if !self.$ofield.is_empty() {
+                        fields.push((stringify!($ofield), $crate::project::decode::Encode::encode(&self.$ofield)));
+                    }
+                )*
+                $crate::project::write::Doc::Struct($name, fields)
+            }
+        }
+    };
     (@schema_name $schema:path) => { "schema" };
     (@field $cx:ident, $record:ident, $field:ident) => {
         $cx.required(&$record, stringify!($field))

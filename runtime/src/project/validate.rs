@@ -436,6 +436,33 @@ fn validate_directive_boxes(
     }
 }
 
+/// A module's socket types: ids an assembly's `frame` can name (letters, digits, `-`, `_`), each
+/// once.
+fn validate_sockets(file: &str, path: &FieldPath, sockets: &[String], reporter: &mut Reporter<'_>) {
+    for (index, socket) in sockets.iter().enumerate() {
+        let at = path.field("sockets").index(index);
+        let spelled = !socket.is_empty()
+            && socket
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !spelled {
+            reporter.error(
+                file,
+                at,
+                format!("{socket:?} is not a socket type id"),
+                "letters, digits, `-` and `_` (what an assembly's `frame` names)",
+            );
+        } else if sockets[..index].contains(socket) {
+            reporter.error(
+                file,
+                at,
+                format!("socket type `{socket}` is listed twice"),
+                "each socket type once",
+            );
+        }
+    }
+}
+
 fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>) {
     let variants = FieldPath::root().field("variants");
     if family.variants.is_empty() {
@@ -476,6 +503,7 @@ fn validate_family(file: &str, family: &AssetFamily, reporter: &mut Reporter<'_>
                 "a radius ≥ 0 in lattice units",
             );
         }
+        validate_sockets(file, &path, &variant.sockets, reporter);
         total_weight += u64::from(variant.weight);
         if total_weight > u64::from(u32::MAX) && !weight_reported {
             weight_reported = true;

@@ -342,6 +342,7 @@ pub fn family_data(family: &AssetFamily) -> FamilyData {
                 exclusion_radius: v.exclusion_radius,
                 collision_radius_m: v.collision_radius_m,
                 height_m: v.height_m,
+                sockets: v.sockets.clone(),
             })
             .collect(),
     }

@@ -15,6 +15,7 @@ mod libraries;
 pub mod limits;
 pub mod plan;
 mod report;
+pub mod scope_manifest;
 mod seal;
 mod structure;
 
@@ -29,6 +30,7 @@ pub use limits::{
 };
 pub use plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
 pub use report::RecipeSource;
+pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
 #[cfg(test)]

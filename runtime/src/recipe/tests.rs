@@ -16,6 +16,7 @@ fn families() -> BTreeMap<String, AssetFamily> {
         exclusion_radius: radius,
         collision_radius_m: 0.5,
         height_m: 2.0,
+        sockets: Vec::new(),
         ..AssetVariant::default()
     };
     let family = AssetFamily {
@@ -457,4 +458,94 @@ fn stages_that_reach_no_output_are_left_out_of_the_plan() {
     let plan = outcome.plan.unwrap_or_else(|| panic!("a plan"));
     let ids: Vec<(u32, u32)> = plan.stages().iter().map(|s| (s.id(), s.depth())).collect();
     assert_eq!(ids, [(10, 0), (20, 1)]);
+}
+
+/// An assembly stage reads a module family: a frame socket no module fits is a located error of
+/// `frame`, and an assembly packing the scope of a scatter stage is an admission error.
+#[test]
+fn an_assembly_is_checked_against_its_module_family_and_the_scopes_of_other_stages() {
+    let mut families = families();
+    let module = |id: &str, sockets: &[&str]| AssetVariant {
+        id: id.to_owned(),
+        weight: 1,
+        sockets: sockets.iter().map(|s| (*s).to_owned()).collect(),
+        ..AssetVariant::default()
+    };
+    families.insert(
+        "modules".to_owned(),
+        AssetFamily {
+            id: "modules".to_owned(),
+            name: String::new(),
+            variants: vec![module("bay", &["bay"]), module("door", &["door", "bay"])],
+        },
+    );
+    let compile_with = |frame: &str, room: u32| {
+        let text = format!(
+            "Recipe(schema: 1, id: \"r\", address_schema: 1, inputs: {{\"family\": Family(\"trees\"), \"modules\": Family(\"modules\")}},\n\
+             stages: [\n{SCATTER}\nStage(id: 30, operator: \"assembly\", algorithm: 1, inputs: [\"modules\"], \
+             parameters: {{\"frame\": \"{frame}\", \"frames\": 3, \"room\": {room}}}),\n], outputs: [10, 30])\n"
+        );
+        let (recipe, tree, diagnostics) = read_document::<Recipe>(DocKind::Recipe, FILE, &text);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let recipe = recipe.unwrap_or_else(|| panic!("recipe"));
+        let source = RecipeSource {
+            file: FILE,
+            tree: tree.as_ref(),
+        };
+        let outcome = compile(&recipe, &families, &Registry::standard(), source);
+        let found: Vec<String> = outcome
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{}: {}", d.line, d.path, d.message))
+            .collect();
+        (outcome.plan.is_some(), found)
+    };
+    let (compiled, found) = compile_with("bay door bay", 2);
+    assert_eq!((compiled, found), (true, Vec::<String>::new()));
+    let (compiled, found) = compile_with("bay roof door roof", 2);
+    assert!(!compiled);
+    assert_eq!(
+        found,
+        ["4:stages[1].parameters[\"frame\"]: stage 30: no module of family `modules` fits socket `roof` (slot 1)"]
+    );
+    let (compiled, found) = compile_with("bay door", 1);
+    assert!(!compiled);
+    assert_eq!(
+        found,
+        ["4:stages[1].parameters[\"room\"]: stage 30 packs identities in room 1, layer 0, which stage 10 already packs: both would emit the same identities and draws"]
+    );
+    let (_, found) = compile_with("bay do:or", 2);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("`do:or` is not a socket type id"),
+        "{found:?}"
+    );
+}
+
+/// The scope manifest lists each stage's locality, packed scopes and random domains.
+#[test]
+fn the_scope_manifest_names_each_stages_scopes_and_domains() {
+    let outcome = check(&format!("{SCATTER}\n{PLACE}"), "20", &[]);
+    let manifest = scope_manifest(&outcome.plan.unwrap_or_else(|| panic!("plan")));
+    assert_eq!(manifest.recipe, "r");
+    assert_eq!(manifest.address_schema, 1);
+    assert_eq!(
+        manifest.stages,
+        [
+            ScopeEntry {
+                stage: 10,
+                operator: "environment.scatter",
+                locality: "finite-neighborhood",
+                scopes: vec![(1, 0)],
+                domains: vec![1, 2],
+            },
+            ScopeEntry {
+                stage: 20,
+                operator: "environment.select-and-place",
+                locality: "object-local",
+                scopes: vec![],
+                domains: vec![3],
+            },
+        ]
+    );
 }

@@ -33,6 +33,7 @@ fn family() -> BTreeMap<String, AssetFamily> {
         exclusion_radius: 10,
         collision_radius_m: radius,
         height_m: 1.0,
+        sockets: Vec::new(),
         ..AssetVariant::default()
     };
     let family = AssetFamily {

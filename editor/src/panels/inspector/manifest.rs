@@ -89,6 +89,7 @@ pub fn family_ui(form: &mut Form<'_>, ui: &mut Ui, family: &mut AssetFamily) {
             exclusion_radius: 1,
             collision_radius_m: 0.5,
             height_m: 1.0,
+            sockets: Vec::new(),
             shape: PreviewShape::Box,
             colour: Rgb(160, 160, 160),
         },

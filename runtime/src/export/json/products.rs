@@ -32,6 +32,45 @@ pub enum ProductJson {
     MissionLayout(MissionJson),
     /// From `streaming.plan`.
     StreamingPlan(StreamingJson),
+    /// From `assembly`.
+    AssemblyPlan(AssemblyJson),
+}
+
+/// An assembly plan: modules of a family in the sockets of a frame repeated along a row.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AssemblyJson {
+    /// The module family.
+    pub family: String,
+    /// Its variant ids, indexed by a module's `variant`.
+    pub variants: Vec<String>,
+    /// The socket type of each slot of a frame.
+    pub sockets: Vec<String>,
+    /// Meters per lattice unit.
+    pub lattice_unit_m: f64,
+    /// The modules, by (frame, slot).
+    pub modules: Vec<ModuleJson>,
+}
+
+/// One placed module.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModuleJson {
+    /// Persistent identity: the packed id, `0x` + 16 hex digits.
+    #[schemars(pattern(r"^0x[0-9a-f]{16}$"))]
+    pub id: String,
+    /// The frame along the row.
+    pub frame: i16,
+    /// The slot of the frame.
+    pub slot: u8,
+    /// The slot's socket type.
+    pub socket: String,
+    /// Index of the module in the plan's `variants`.
+    pub variant: u32,
+    /// The module's variant id.
+    pub variant_id: String,
+    /// Where the module stands.
+    pub transform: TransformJson,
 }
 
 /// A street block: pedestrian space (routes, crosswalks, portals), surfaces, vehicle lanes,
@@ -448,6 +487,40 @@ pub(super) fn product_json(origin: &Origin<'_>, product: &Product) -> ProductJso
         Product::PlacedObjects(placed) => ProductJson::PlacedObjects(placed_json(origin, placed)),
         Product::MissionLayout(mission) => ProductJson::MissionLayout(mission_json(mission)),
         Product::StreamingPlan(streaming) => ProductJson::StreamingPlan(streaming_json(streaming)),
+        Product::AssemblyPlan(plan) => ProductJson::AssemblyPlan(assembly_json(plan)),
+    }
+}
+
+fn assembly_json(plan: &crate::content::AssemblyPlan) -> AssemblyJson {
+    let unit = plan.lattice_unit_m;
+    let module = |m: &crate::content::AssemblyModule| {
+        let turns = f64::from(m.rotation_turns_65536) / 65536.0;
+        let half_angle = turns * std::f64::consts::PI;
+        ModuleJson {
+            id: m.id.to_string(),
+            frame: m.frame(),
+            slot: m.slot(),
+            socket: plan.socket_of(m).to_owned(),
+            variant: m.variant,
+            variant_id: plan
+                .variant_ids
+                .get(m.variant as usize)
+                .cloned()
+                .unwrap_or_default(),
+            transform: TransformJson {
+                translation_m: [m.x as f64 * unit, m.y as f64 * unit, 0.0],
+                rotation_turns: turns,
+                rotation_xyzw: [0.0, 0.0, half_angle.sin(), half_angle.cos()],
+                scale: 1.0,
+            },
+        }
+    };
+    AssemblyJson {
+        family: plan.family.clone(),
+        variants: plan.variant_ids.clone(),
+        sockets: plan.sockets.clone(),
+        lattice_unit_m: unit,
+        modules: plan.modules.iter().map(module).collect(),
     }
 }
 

@@ -49,6 +49,7 @@ fn check(document: &BundleJson, kind: ProductKind) -> Vec<&StageProductJson> {
                 ProductJson::Placements(_) => "Placements",
                 ProductJson::PlacedObjects(_) => "PlacedObjects",
                 ProductJson::MissionLayout(_) => "MissionLayout",
+                ProductJson::AssemblyPlan(_) => "AssemblyPlan",
                 ProductJson::StreamingPlan(_) => "StreamingPlan",
             };
             name == kind.name()

@@ -192,6 +192,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        domains: &[Domain::Structure],
         family_reads: FamilyReads::ALL,
         lint: super::no_lint,
         kernel,

@@ -278,6 +278,14 @@ impl ParamSet {
         })
     }
 
+    /// A string parameter.
+    pub fn str(&self, name: &str) -> Result<&str, ParamProblem> {
+        match self.get(name) {
+            Some(ParamValue::Str(value)) => Ok(value),
+            _ => Err(Self::missing(name)),
+        }
+    }
+
     /// A number parameter.
     pub fn float(&self, name: &str) -> Result<f64, ParamProblem> {
         self.get(name)

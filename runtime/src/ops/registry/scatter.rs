@@ -29,7 +29,7 @@ use crate::ops::scatter::{
     ScatterVariant, MAX_CANDIDATES_PER_CELL, MAX_CELL_SIZE, MAX_KEEP_OUTS, MAX_VARIANTS,
     SPARE_RECORDS,
 };
-use crate::rng::{sample_bounded, sample_u32, DomainKey};
+use crate::rng::{sample_bounded, sample_u32, Domain, DomainKey};
 
 /// Typed parameters of a scatter stage.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,11 +160,13 @@ pub fn descriptor() -> OperatorDescriptor {
         scopes,
         // The kernel draws variants by weight and thins by exclusion radius; heights and
         // collision radii are the simulation's and the viewport's, never the scatter's.
+        domains: &[Domain::Placement, Domain::Variant],
         family_reads: FamilyReads {
             weights: true,
             exclusion_radii: true,
             collision_radii: false,
             heights: false,
+            sockets: false,
         },
         lint: super::no_lint,
         kernel,

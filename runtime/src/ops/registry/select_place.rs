@@ -88,6 +88,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        domains: &[Domain::Transform],
         family_reads: FamilyReads::ALL,
         lint: super::no_lint,
         kernel,

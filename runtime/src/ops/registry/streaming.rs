@@ -154,6 +154,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline: super::no_outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        domains: &[],
         family_reads: FamilyReads::ALL,
         lint,
         kernel,

@@ -104,6 +104,7 @@ pub fn descriptor() -> OperatorDescriptor {
         outline,
         check: super::no_check,
         scopes: super::no_scopes,
+        domains: &[],
         family_reads: FamilyReads::ALL,
         lint: super::no_lint,
         kernel,

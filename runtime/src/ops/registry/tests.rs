@@ -6,12 +6,13 @@ use super::*;
 use crate::project::ParamValue;
 
 #[test]
-fn standard_registers_the_five_operators_in_id_order() {
+fn standard_registers_the_six_operators_in_id_order() {
     let registry = Registry::standard();
     let ids: Vec<(&str, u32)> = registry.operators().map(|d| (d.id, d.algorithm)).collect();
     assert_eq!(
         ids,
         [
+            ("assembly", 1),
             ("environment.scatter", 1),
             ("environment.select-and-place", 1),
             ("layout.grid-mission", 1),

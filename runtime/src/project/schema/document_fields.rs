@@ -387,7 +387,7 @@ const FAMILY_FIELDS: [FieldSchema; 3] = [
     ),
 ];
 
-const VARIANT_FIELDS: [FieldSchema; 7] = [
+const VARIANT_FIELDS: [FieldSchema; 8] = [
     f(
         "id",
         "Id",
@@ -450,6 +450,15 @@ const VARIANT_FIELDS: [FieldSchema; 7] = [
         "each 0..=255",
         D::Text("(160, 160, 160)"),
         "preview colour in the viewport",
+    ),
+    f(
+        "sockets",
+        "Sockets",
+        "list of socket type ids",
+        "",
+        "written only when non-empty",
+        D::Text("[]"),
+        "socket types the variant fits as a module of an `assembly` stage",
     ),
 ];
 

@@ -42,6 +42,9 @@ pub struct AssetVariant {
     pub shape: PreviewShape,
     /// Preview colour in the viewport.
     pub colour: Rgb,
+    /// The socket types the variant fits, as a module of an assembly (empty: not a module);
+    /// written only when non-empty.
+    pub sockets: Vec<String>,
 }
 
 crate::project::codec_macro::record_codec!(AssetVariant "Variant" {
@@ -52,6 +55,8 @@ crate::project::codec_macro::record_codec!(AssetVariant "Variant" {
     height_m: f64,
     shape: PreviewShape = PreviewShape::Box,
     colour: Rgb = Rgb(160, 160, 160),
+} optional {
+    sockets: Vec<String>,
 });
 
 /// The primitive a variant is previewed as.

@@ -193,10 +193,19 @@ pub const TWO_WAY_STREET_M: f64 = 200.0;
 /// observer (so every agent is Full) and avoidance unlimited. Deterministic in its arguments;
 /// `None` when the block cannot be built.
 pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
+    two_way_street_of(walkers, TWO_WAY_STREET_M, seed)
+}
+
+/// [`two_way_street_world`] on a block `length_m` long (at least 20 m; `None` shorter): the
+/// same crowd at the same density on a shorter street, for the flow regression test.
+pub fn two_way_street_of(walkers: usize, length_m: f64, seed: u64) -> Option<World> {
+    if !(length_m >= 20.0) {
+        return None;
+    }
     let per_side = walkers.div_ceil(2).max(1);
-    let walkway_m = (per_side as f64 / TWO_WAY_STREET_M).ceil().max(2.5);
+    let walkway_m = (per_side as f64 / length_m).ceil().max(2.5);
     let params = StreetBlockParams {
-        length_m: TWO_WAY_STREET_M,
+        length_m,
         road_width_m: 7.0,
         sidewalk_width_m: walkway_m + 1.0,
         furniture_zone_m: 1.0,
@@ -215,7 +224,7 @@ pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
     )?;
     for (source, count) in counts.into_iter().enumerate() {
         let route = world.config.sources[source].route;
-        let columns = ((count as f64 * TWO_WAY_STREET_M / walkway_m).sqrt().ceil() as usize).max(1);
+        let columns = ((count as f64 * length_m / walkway_m).sqrt().ceil() as usize).max(1);
         let rows = count.div_ceil(columns).max(1);
         for k in 0..count {
             let (c, r) = (k % columns, k / columns);
@@ -223,7 +232,7 @@ pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
                 let bits = splitmix(seed ^ (source as u64) << 40 ^ (k as u64) << 2 ^ dim);
                 (bits >> 11) as f64 / (1u64 << 53) as f64
             };
-            let along = (c as f64 + 0.2 + 0.6 * draw(0)) / columns as f64 * TWO_WAY_STREET_M;
+            let along = (c as f64 + 0.2 + 0.6 * draw(0)) / columns as f64 * length_m;
             let across = (r as f64 + 0.2 + 0.6 * draw(1)) / rows as f64 - 0.5;
             let direction = if draw(2) < 0.5 { -1 } else { 1 };
             let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * draw(3));

@@ -36,7 +36,7 @@
 //! 13. knockdown — `knockdown`
 //! 14. tasks — `tasks`
 //! 15. world — `world`
-//! 16. tools — `snapshot`, `history`, `trajectory`, `capacity`, `bench_support`
+//! 16. tools — `snapshot`, `history`, `trajectory`, `capacity`, `bench_support`, `flow`
 //! 17. checkpoints — `timeline`
 //! 18. estimates — `budget`
 
@@ -47,6 +47,7 @@ pub mod camera;
 mod capacity;
 pub mod config;
 pub mod crossings;
+pub mod flow;
 mod history;
 pub mod knockdown;
 pub mod motion;
@@ -69,9 +70,10 @@ mod world;
 
 #[cfg(any(test, feature = "bench-support"))]
 pub use bench_support::{
-    directed_street_world, long_street_world, observed_street_world, two_way_street_world,
-    STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
+    directed_street_world, long_street_world, observed_street_world, two_way_street_of,
+    two_way_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
+pub use flow::{FlowReport, FlowWatch};
 pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use camera::CameraObserver;
 pub use config::{
@@ -137,6 +139,8 @@ mod build_tests;
 
 #[cfg(test)]
 mod budget_tests;
+#[cfg(test)]
+mod flow_tests;
 #[cfg(test)]
 mod scene_tests;
 #[cfg(test)]

@@ -18,8 +18,9 @@
 //!
 //! Before criterion's own timings the bench prints the flow report (`report_flow`: the two-way
 //! street of 1,000 and of 10,000 walkers, 40 warm-up steps, then 10 simulated seconds — mean and
-//! median speed over the window, the share that moved less than 1 m, the least pairwise distance
-//! seen, the mean step time; measured by `sim::FlowWatch`; targets: stalled ≤ 1 %, mean speed
+//! median speed over the window (net displacement / 10 s), the share whose net displacement is
+//! under 1 m (stalled) and whose path is (still), the least pairwise distance seen, the mean step
+//! time, and what the stalled walkers decided step by step; measured by `sim::FlowWatch`; targets: stalled ≤ 1 %, mean speed
 //! ≥ 0.8 m/s at 1,000 and ≥ 0.6 m/s at 10,000, no pair closer than the body diameter), then
 //! medians of a few timed runs and the motion counters of the measured steps. Run briefly:
 //! `--warm-up-time 1 --measurement-time 3`; `MOTION_FLOW=1` prints the flow report only.
@@ -62,7 +63,8 @@ fn report_flow() {
     for walkers in [1_000, 10_000] {
         let mut street = warmed(two_way_street_world(walkers, 7).expect("street"));
         let mut watch = FlowWatch::start(&street);
-        let (end_s, mut steps, mut stepping) = (street.time_s() + FLOW_WINDOW_S, 0u32, Duration::ZERO);
+        let (end_s, mut steps, mut stepping) =
+            (street.time_s() + FLOW_WINDOW_S, 0u32, Duration::ZERO);
         while street.time_s() < end_s - 1e-9 {
             steps += 1;
             let start = Instant::now();
@@ -73,15 +75,24 @@ fn report_flow() {
         let flow = watch.report(&street);
         println!(
             "flow, two-way street of {walkers} walkers over {:.1} s: mean speed {:.3} m/s, median \
-             {:.3} m/s, stalled (moved < 1 m) {:.2} %, min pairwise distance {:.3} m, mean step \
-             {:.3} ms",
+             {:.3} m/s, stalled (net displacement < 1 m) {:.2} %, still (path < 1 m) {:.2} %, min \
+             pairwise distance {:.3} m, mean step {:.3} ms",
             flow.duration_s,
             flow.mean_speed_m_s,
             flow.median_speed_m_s,
             flow.stalled_share * 100.0,
+            flow.still_share * 100.0,
             flow.min_distance_m,
             stepping.as_secs_f64() * 1e3 / f64::from(steps.max(1)),
         );
+        let causes = watch.stall_causes(&street);
+        let total: u64 = causes.iter().map(|(_, steps)| steps).sum();
+        for (cause, steps) in causes.iter().take(4) {
+            println!(
+                "  stalled walkers' steps: {:5.1} % {cause}",
+                *steps as f64 * 100.0 / total.max(1) as f64
+            );
+        }
     }
 }
 

@@ -33,6 +33,9 @@ pub struct FlowReport {
     pub median_speed_m_s: f64,
     /// Share of the walkers whose net displacement is below [`STALLED_BELOW_M`], 0 to 1.
     pub stalled_share: f64,
+    /// Share of the walkers whose path (the sum of their steps' lengths, sidesteps and steps
+    /// back included) is below [`STALLED_BELOW_M`], 0 to 1: those that did not even shuffle.
+    pub still_share: f64,
     /// The least distance between two bodies at the start or after any observed step, meters
     /// (infinite with fewer than two).
     pub min_distance_m: f64,
@@ -45,6 +48,9 @@ pub struct FlowWatch {
     start: Vec<(u64, Vec2)>,
     /// Per walker (in `start`'s order), the steps of each decision kind.
     decisions: Vec<[u32; DECISION_KINDS]>,
+    /// Per walker (in `start`'s order), where it stood at the last observation and the length
+    /// of its path since the start, meters.
+    paths: Vec<(Vec2, f64)>,
     start_time_s: f64,
     min_distance_m: f64,
     /// Positions sorted by x (reused from step to step).
@@ -62,24 +68,35 @@ impl FlowWatch {
         start.sort_by_key(|&(id, _)| id);
         let mut watch = FlowWatch {
             decisions: vec![[0; DECISION_KINDS]; start.len()],
+            paths: start.iter().map(|&(_, p)| (p, 0.0)).collect(),
             start,
             start_time_s: world.time_s(),
             min_distance_m: f64::INFINITY,
             sorted: Vec::new(),
         };
-        watch.observe(world);
+        watch.take_least_distance(world);
         watch
     }
 
-    /// Takes the least pairwise distance of the bodies as they stand now, and tallies each
-    /// walker's last decision (call it once after every step).
+    /// Tallies each walker's last decision and step, and takes the least pairwise distance of
+    /// the bodies as they stand now (call it once after every step).
     pub fn observe(&mut self, world: &World) {
         let agents = &world.agents;
         for row in (0..agents.len()).filter(|&row| !agents.pooled[row]) {
             if let Ok(k) = self.index_of(agents.id[row]) {
                 self.decisions[k][decision_kind(agents.walk_decision[row])] += 1;
+                let (last, path_m) = &mut self.paths[k];
+                let p = agents.position[row];
+                *path_m += (p.x - last.x).hypot(p.y - last.y);
+                *last = p;
             }
         }
+        self.take_least_distance(world);
+    }
+
+    /// Takes the least pairwise distance of the bodies as they stand now.
+    fn take_least_distance(&mut self, world: &World) {
+        let agents = &world.agents;
         self.sorted.clear();
         self.sorted.extend(
             (0..agents.len())
@@ -95,7 +112,7 @@ impl FlowWatch {
         let agents = &world.agents;
         let mut speeds = Vec::with_capacity(self.start.len());
         let duration_s = world.time_s() - self.start_time_s;
-        let mut stalled = 0usize;
+        let (mut stalled, mut still) = (0usize, 0usize);
         for row in (0..agents.len()).filter(|&row| !agents.pooled[row]) {
             let Ok(k) = self.index_of(agents.id[row]) else {
                 continue;
@@ -103,6 +120,7 @@ impl FlowWatch {
             let (from, to) = (self.start[k].1, agents.position[row]);
             let moved_m = (to.x - from.x).hypot(to.y - from.y);
             stalled += usize::from(moved_m < STALLED_BELOW_M);
+            still += usize::from(self.paths[k].1 < STALLED_BELOW_M);
             speeds.push(if duration_s > 0.0 {
                 moved_m / duration_s
             } else {
@@ -118,6 +136,7 @@ impl FlowWatch {
             mean_speed_m_s,
             median_speed_m_s: median(&speeds),
             stalled_share: stalled as f64 / walkers.max(1) as f64,
+            still_share: still as f64 / walkers.max(1) as f64,
             min_distance_m: self.min_distance_m,
         }
     }

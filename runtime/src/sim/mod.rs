@@ -73,7 +73,6 @@ pub use bench_support::{
     directed_street_world, long_street_world, observed_street_world, two_way_street_of,
     two_way_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
-pub use flow::{FlowReport, FlowWatch};
 pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use camera::CameraObserver;
 pub use config::{
@@ -85,6 +84,7 @@ pub use crossings::{
     AgentCrossing, CrossingSample, CrossingStats, CrossingsState, CrosswalkReport, SignalState,
     CROSSING_SAMPLE_NAMES,
 };
+pub use flow::{FlowReport, FlowWatch};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};

@@ -201,7 +201,7 @@ pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
 /// [`two_way_street_world`] on a block `length_m` long (at least 20 m; `None` shorter): the
 /// same crowd at the same density on a shorter street, for the flow regression test.
 pub fn two_way_street_of(walkers: usize, length_m: f64, seed: u64) -> Option<World> {
-    if !(length_m >= 20.0) {
+    if length_m.is_nan() || length_m < 20.0 {
         return None;
     }
     let per_side = walkers.div_ceil(2).max(1);

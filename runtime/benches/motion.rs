@@ -22,20 +22,28 @@
 //! row and rewrites the updated ones and those whose frame may change without an update, which is
 //! a step's work less the few rows whose narrow columns (tier, panic, …) changed in that step.
 //!
-//! Before criterion's own timings the bench prints medians of a few timed runs and the motion
-//! counters of the measured steps. Run briefly: `--warm-up-time 1 --measurement-time 3`.
+//! Before criterion's own timings the bench prints the flow report (`report_flow`: the two-way
+//! street of 1,000 and of 10,000 walkers, 40 warm-up steps, then 10 simulated seconds — mean and
+//! median speed over the window (net displacement / 10 s), the share whose net displacement is
+//! under 1 m (stalled) and whose path is (still), the least pairwise distance seen, the mean step
+//! time, and what the stalled walkers decided step by step; measured by `sim::FlowWatch`; targets: stalled ≤ 1 %, mean speed
+//! ≥ 0.8 m/s at 1,000 and ≥ 0.6 m/s at 10,000, no pair closer than the body diameter), then
+//! medians of a few timed runs and the motion counters of the measured steps. Run briefly:
+//! `--warm-up-time 1 --measurement-time 3`; `MOTION_FLOW=1` prints the flow report only.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, World};
+use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, FlowWatch, World};
 
 mod support;
 use support::{cpu_ms, cpu_ns, many_core_counts, median, pool, thread_pairs};
 
 /// Steps before measuring, so the velocity windows are filled and the tiers settled.
 const WARM_UP_FRAMES: u32 = 40;
+/// Simulated seconds the flow report watches the crowd for.
+const FLOW_WINDOW_S: f64 = 10.0;
 
 fn warmed(mut world: World) -> World {
     for _ in 0..WARM_UP_FRAMES {
@@ -85,6 +93,44 @@ fn report_threads(label: &str, mut world: World, agents: usize, runs: usize) {
             rate(many),
             one.as_secs_f64() / many.as_secs_f64(),
         );
+    }
+}
+
+/// The flow report: each street size warmed, then watched for [`FLOW_WINDOW_S`].
+fn report_flow() {
+    for walkers in [1_000, 10_000] {
+        let mut street = warmed(two_way_street_world(walkers, 7).expect("street"));
+        let mut watch = FlowWatch::start(&street);
+        let (end_s, mut steps, mut stepping) =
+            (street.time_s() + FLOW_WINDOW_S, 0u32, Duration::ZERO);
+        while street.time_s() < end_s - 1e-9 {
+            steps += 1;
+            let start = Instant::now();
+            street.step();
+            stepping += start.elapsed();
+            watch.observe(&street);
+        }
+        let flow = watch.report(&street);
+        println!(
+            "flow, two-way street of {walkers} walkers over {:.1} s: mean speed {:.3} m/s, median \
+             {:.3} m/s, stalled (net displacement < 1 m) {:.2} %, still (path < 1 m) {:.2} %, min \
+             pairwise distance {:.3} m, mean step {:.3} ms",
+            flow.duration_s,
+            flow.mean_speed_m_s,
+            flow.median_speed_m_s,
+            flow.stalled_share * 100.0,
+            flow.still_share * 100.0,
+            flow.min_distance_m,
+            stepping.as_secs_f64() * 1e3 / f64::from(steps.max(1)),
+        );
+        let causes = watch.stall_causes(&street);
+        let total: u64 = causes.iter().map(|(_, steps)| steps).sum();
+        for (cause, steps) in causes.iter().take(4) {
+            println!(
+                "  stalled walkers' steps: {:5.1} % {cause}",
+                *steps as f64 * 100.0 / total.max(1) as f64
+            );
+        }
     }
 }
 
@@ -155,6 +201,7 @@ fn publication_in_steps(world: &mut World, steps: usize) -> (Duration, Option<f6
 }
 
 fn bench_motion(criterion: &mut Criterion) {
+    report_flow();
     report();
     let mut group = criterion.benchmark_group("motion");
     group.sample_size(10);
@@ -181,6 +228,10 @@ fn bench_motion(criterion: &mut Criterion) {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    if std::env::var("MOTION_FLOW").is_ok() {
+        report_flow();
+        return;
+    }
     // `MOTION_FRAMES=steps` only times the publication inside that many steps of the mixed-tier
     // world.
     if let Ok(spec) = std::env::var("MOTION_FRAMES") {

@@ -13,6 +13,7 @@ use super::motion::scale;
 use super::motion::tiers::stable_hash;
 
 use super::space::{SimSpace, StaticBlocker};
+use super::walk::body::SAFETY_DIAMETER_M;
 use super::world::{build_world, World};
 use crate::ops::street_block::{build_street_block, StreetBlockParams, SIDEWALKS};
 use crate::project::{
@@ -190,14 +191,24 @@ pub const TWO_WAY_STREET_M: f64 = 200.0;
 
 /// The motion benchmark's counter-flow street: a 200 m block whose walkways are widened until
 /// there is at most one walker per m², each sidewalk holding half the walkers on a jittered
-/// grid, each walker heading east or west by a seeded coin (50 / 50), all at about 1.4 m/s, no
+/// grid (no two closer than the safety diameter), each walker heading east or west by a seeded
+/// coin (50 / 50), all at about 1.4 m/s, no
 /// observer (so every agent is Full) and avoidance unlimited. Deterministic in its arguments;
 /// `None` when the block cannot be built.
 pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
+    two_way_street_of(walkers, TWO_WAY_STREET_M, seed)
+}
+
+/// [`two_way_street_world`] on a block `length_m` long (at least 20 m; `None` shorter): the
+/// same crowd at the same density on a shorter street, for the flow regression test.
+pub fn two_way_street_of(walkers: usize, length_m: f64, seed: u64) -> Option<World> {
+    if length_m.is_nan() || length_m < 20.0 {
+        return None;
+    }
     let per_side = walkers.div_ceil(2).max(1);
-    let walkway_m = (per_side as f64 / TWO_WAY_STREET_M).ceil().max(2.5);
+    let walkway_m = (per_side as f64 / length_m).ceil().max(2.5);
     let params = StreetBlockParams {
-        length_m: TWO_WAY_STREET_M,
+        length_m,
         road_width_m: 7.0,
         sidewalk_width_m: walkway_m + 1.0,
         furniture_zone_m: 1.0,
@@ -216,19 +227,37 @@ pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
     )?;
     for (source, count) in counts.into_iter().enumerate() {
         let route = world.config.sources[source].route;
-        let columns = ((count as f64 * TWO_WAY_STREET_M / walkway_m).sqrt().ceil() as usize).max(1);
+        let columns = ((count as f64 * length_m / walkway_m).sqrt().ceil() as usize).max(1);
         let rows = count.div_ceil(columns).max(1);
+        let mut placed: Vec<(f64, f64)> = Vec::with_capacity(count);
         for k in 0..count {
             let (c, r) = (k % columns, k / columns);
             let draw = |dim: u64| {
                 let bits = splitmix(seed ^ (source as u64) << 40 ^ (k as u64) << 2 ^ dim);
                 (bits >> 11) as f64 / (1u64 << 53) as f64
             };
-            let along = (c as f64 + 0.2 + 0.6 * draw(0)) / columns as f64 * TWO_WAY_STREET_M;
-            let across = (r as f64 + 0.2 + 0.6 * draw(1)) / rows as f64 - 0.5;
+            let (jitter_along, jitter_across) = (draw(0) - 0.5, draw(1) - 0.5);
+            let at = |spread: f64| {
+                let along = (c as f64 + 0.5 + spread * jitter_along) / columns as f64 * length_m;
+                let across = (r as f64 + 0.5 + spread * jitter_across) / rows as f64 - 0.5;
+                (along, across * (walkway_m - 0.8))
+            };
+            // The jitter shrinks until the body is a safety diameter from its placed
+            // neighbours (cell centres are farther apart than that).
+            let apart = |(along, lateral): (f64, f64)| {
+                [1, columns + 1, columns, columns.saturating_sub(1)]
+                    .iter()
+                    .filter_map(|&back| k.checked_sub(back).and_then(|j| placed.get(j)))
+                    .all(|&(a, l)| (a - along).hypot(l - lateral) >= SAFETY_DIAMETER_M)
+            };
+            let (along, lateral_m) = [0.6, 0.3, 0.15]
+                .into_iter()
+                .map(at)
+                .find(|&p| apart(p))
+                .unwrap_or_else(|| at(0.0));
+            placed.push((along, lateral_m));
             let direction = if draw(2) < 0.5 { -1 } else { 1 };
             let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * draw(3));
-            let lateral_m = across * (walkway_m - 0.8);
             world.place_walker(source, route, along, direction, speed, lateral_m)?;
         }
     }

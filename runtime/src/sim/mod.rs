@@ -36,7 +36,7 @@
 //! 13. knockdown — `knockdown`
 //! 14. tasks — `tasks`
 //! 15. world — `world`
-//! 16. tools — `snapshot`, `history`, `trajectory`, `capacity`, `bench_support`
+//! 16. tools — `snapshot`, `history`, `trajectory`, `capacity`, `bench_support`, `flow`
 //! 17. checkpoints — `timeline`
 //! 18. estimates — `budget`
 
@@ -47,6 +47,7 @@ pub mod camera;
 mod capacity;
 pub mod config;
 pub mod crossings;
+pub mod flow;
 mod history;
 pub mod knockdown;
 pub mod motion;
@@ -69,8 +70,8 @@ mod world;
 
 #[cfg(any(test, feature = "bench-support"))]
 pub use bench_support::{
-    directed_street_world, long_street_world, observed_street_world, two_way_street_world,
-    STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
+    directed_street_world, long_street_world, observed_street_world, two_way_street_of,
+    two_way_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
 };
 pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use camera::CameraObserver;
@@ -83,6 +84,7 @@ pub use crossings::{
     AgentCrossing, CrossingSample, CrossingStats, CrossingsState, CrosswalkReport, SignalState,
     CROSSING_SAMPLE_NAMES,
 };
+pub use flow::{FlowReport, FlowWatch};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
 pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
 pub use motion::publish::{Frames, MotionFrames};
@@ -139,6 +141,8 @@ mod build_tests;
 mod budget_tests;
 #[cfg(test)]
 mod parallel_tests;
+#[cfg(test)]
+mod flow_tests;
 #[cfg(test)]
 mod scene_tests;
 #[cfg(test)]

@@ -21,6 +21,25 @@
 //!
 //! Walkers update in row order and read their neighbours' current positions, so a step is
 //! checked against bodies that already moved this step and is seen by those that move later.
+//!
+//! ## Flow at crowd density (what stalls; measured by `sim::FlowWatch`)
+//! In a random counter-flow at 0.8–1 walker per m² (`sim::two_way_street_world`) most walkers
+//! stall for good (about two thirds of 1,000 move less than 1 m in 10 s after warm-up). Nearly
+//! every fan candidate fails the predicted body test there: a standing oncoming body within
+//! 0.63 m of the 1 m lookahead, or a moving one within 0.63 m of its 2 m relative sweep,
+//! refuses it, and the executed step refuses the rest against same-direction bodies already
+//! touching. Opposing walkers meet head on and stop; those behind them (a standing leader is a
+//! body to pass, not one to follow) spread beside them, until walls of standing walkers face
+//! each other across the corridor; a walker in a wall cannot part (its left is its own stream)
+//! and gives way into nothing. The binding constraint is the route corridor centred on the
+//! route's line: both streams of a 3 m walkway share its middle 1.3 m. Experiments (branch
+//! `wt-flow-lanes`, not applied): centring the corridor on each walker's own lane (where it was
+//! placed) and letting a boxed-in walker edge along (half steps that pass the executed-step
+//! test) brought 67 % stalled down to about 37 % on a 250-walker street; lifting the corridor
+//! to the walkway's bounds, 6–9 %; lanes that drift left while an oncoming body is ahead
+//! (opposing streams sorting into lanes), 3–4 % at 0.63 m/s. But drifting lanes jam the
+//! crosswalk demo's queues, and the lane corridor made the long street's crowd wait more, so
+//! none of them is applied.
 
 pub mod body;
 pub mod fan;

@@ -87,6 +87,7 @@ fn the_text_report_prints_the_motion_counters_after_the_population_rows() {
             "demotions",
             "outside ring",
             "ring demotions",
+            "governor demotions",
             "governor estimate ms",
             "governor budget ms",
         ]
@@ -99,8 +100,9 @@ fn the_text_report_prints_the_motion_counters_after_the_population_rows() {
         "outside ring at frame 120: {}",
         lines[motion + 3]
     );
+    assert_eq!(row[13], "0", "governor demotions: {}", lines[motion + 3]);
     assert_eq!(
-        row[13],
+        row[14],
         "1.260",
         "the governor's estimate: {}",
         lines[motion + 3]

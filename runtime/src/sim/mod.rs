@@ -140,9 +140,9 @@ mod build_tests;
 #[cfg(test)]
 mod budget_tests;
 #[cfg(test)]
-mod parallel_tests;
-#[cfg(test)]
 mod flow_tests;
+#[cfg(test)]
+mod parallel_tests;
 #[cfg(test)]
 mod scene_tests;
 #[cfg(test)]

@@ -217,6 +217,17 @@ impl ExportScene {
                     let names = (&scatter.family, &scatter.variant_ids[..]);
                     scene.add_groups(p, names, instances, looks);
                 }
+                Product::AssemblyPlan(plan) => {
+                    let unit = plan.lattice_unit_m;
+                    let instances = plan.modules.iter().map(|m| {
+                        let at = (m.x, m.y);
+                        let mut i = instance(m.id, at, unit, m.rotation_turns_65536, 1.0);
+                        i.z_m = ground.height_m(p.recipe, i.x_m, i.y_m);
+                        (m.variant, i)
+                    });
+                    let names = (&plan.family, &plan.variant_ids[..]);
+                    scene.add_groups(p, names, instances, looks);
+                }
                 Product::StreetBlock(block) => scene.add_surfaces(p, block),
                 Product::MissionLayout(mission) => scene.missions.push(MissionGroup {
                     recipe: p.recipe.to_owned(),

@@ -89,6 +89,45 @@ fn groups_hold_each_variants_instances_in_product_order() {
 }
 
 #[test]
+fn an_assembly_plans_modules_are_instances_of_their_variants() {
+    use crate::content::{AssemblyModule, AssemblyPlan};
+    let module = |slot: i16, x: i64, variant: u32, rotation: u16| AssemblyModule {
+        id: id(slot, 0),
+        x,
+        y: 250,
+        variant,
+        rotation_turns_65536: rotation,
+    };
+    let product = Product::AssemblyPlan(AssemblyPlan {
+        family: "props".to_owned(),
+        variant_ids: vec!["bench".to_owned(), "lamp".to_owned()],
+        sockets: vec!["bay".to_owned()],
+        lattice_unit_m: 0.01,
+        modules: vec![
+            module(0, 0, 1, 0),
+            module(1, 400, 0, 32768),
+            module(2, 800, 1, 0),
+        ],
+    });
+    let products = [StageProduct {
+        recipe: "facades",
+        stage: 7,
+        product: &product,
+    }];
+    let scene = ExportScene::from_products("Demo", "ab12", &products, &looks());
+    let summary: Vec<(&str, u32, usize)> = scene
+        .groups
+        .iter()
+        .map(|g| (g.variant.as_str(), g.stage, g.instances.len()))
+        .collect();
+    assert_eq!(summary, vec![("bench", 7, 1), ("lamp", 7, 2)]);
+    let bench = &scene.groups[0].instances[0];
+    assert_eq!((bench.id, bench.x_m, bench.y_m), (id(1, 0), 4.0, 2.5));
+    assert_eq!((bench.rotation_turns_65536, bench.scale), (32768, 1.0));
+    assert_eq!(scene.instance_count(), 3);
+}
+
+#[test]
 fn the_axis_change_maps_z_up_to_y_up() {
     assert_eq!(y_up([12.5, 4.0, 0.0]), [12.5, 0.0, -4.0]);
     assert_eq!(y_up([1.0, 0.0, 2.0]), [1.0, 2.0, 0.0]);

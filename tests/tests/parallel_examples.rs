@@ -5,34 +5,13 @@
 use stagecraft_io::scenario::ScenarioContent;
 use stagecraft_io::sources::open_project;
 use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::sim::World;
+use stagecraft_runtime::sim::banded_digests as digests;
 use stagecraft_tests::example_projects;
 
 /// Frames each scenario is stepped (or its duration when shorter).
 const FRAMES: u64 = 120;
 /// The thread counts every scenario is stepped on.
 const THREADS: [usize; 5] = [1, 2, 3, 7, 16];
-
-/// The state digest after every step of `frames` steps on a pool of `threads` threads (`None`:
-/// the serial loop), and the most bands any step ran in.
-fn digests(mut world: World, frames: u64, threads: Option<usize>) -> (Vec<[u8; 32]>, usize) {
-    world.set_min_rows_per_band(Some(if threads.is_some() { 1 } else { usize::MAX }));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(1))
-        .build()
-        .expect("a pool");
-    pool.install(|| {
-        let mut most = 0;
-        let digests = (0..frames)
-            .map(|_| {
-                world.step();
-                most = most.max(world.walk_bands());
-                world.state_digest()
-            })
-            .collect();
-        (digests, most)
-    })
-}
 
 #[test]
 fn every_example_scenario_steps_the_same_on_every_thread_count() {

@@ -421,3 +421,31 @@ impl World {
         mark();
     }
 }
+
+/// The state digest after each of `steps` steps of `world` on a pool of `threads` threads,
+/// banding any number of rows (`None`: the serial walking loop whatever the pool), and the most
+/// bands any step ran in: what the thread-count tests compare (`sim::motion::parallel`).
+pub fn banded_digests(
+    mut world: World,
+    steps: u64,
+    threads: Option<usize>,
+) -> (Vec<[u8; 32]>, usize) {
+    world.set_min_rows_per_band(Some(if threads.is_some() { 1 } else { usize::MAX }));
+    let Ok(pool) = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(1))
+        .build()
+    else {
+        return (Vec::new(), 0);
+    };
+    pool.install(|| {
+        let mut most = 0;
+        let digests = (0..steps)
+            .map(|_| {
+                world.step();
+                most = most.max(world.walk_bands());
+                world.state_digest()
+            })
+            .collect();
+        (digests, most)
+    })
+}

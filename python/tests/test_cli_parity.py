@@ -16,8 +16,8 @@ FRAMES = 120
 
 
 def test_every_example_is_covered():
-    assert len(EXAMPLES) == 7
-    assert len(SCENARIOS) == 20
+    assert len(EXAMPLES) == 9
+    assert len(SCENARIOS) == 23
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

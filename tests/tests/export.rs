@@ -50,6 +50,13 @@ fn expected(bundle: &Path) -> Expected {
                     .map(|at| (at.variant, at.id.to_string()))
                     .collect(),
             ),
+            Product::AssemblyPlan(plan) => (
+                &plan.variant_ids,
+                plan.modules
+                    .iter()
+                    .map(|m| (m.variant, m.id.to_string()))
+                    .collect(),
+            ),
             _ => continue,
         };
         for (variant, id) in items {

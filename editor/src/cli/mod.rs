@@ -296,7 +296,8 @@ pub enum Command {
         /// `diff --set`), repeatable.
         #[arg(long = "set", value_name = "STAGE.PARAM=VALUE")]
         set: Vec<String>,
-        /// Step on N threads (default: every core); the digest is the same on any number.
+        /// Step on N threads (default: every core, one fewer while --trajectories records); the
+        /// digest is the same on any number.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
     },

@@ -1,9 +1,27 @@
 //! `simulate --threads N`: the rayon pool a run's steps use. The step bands its walkers over the
 //! pool it runs on (`stagecraft_runtime::sim::motion::parallel`), with the same digest on any
-//! number of threads; without `--threads` it runs on the global pool (every core).
+//! number of threads; without `--threads` it runs on the global pool (every core), except while
+//! trajectories are recorded: then the steps leave one core to the trajectory writer's thread
+//! (which costs about as much CPU per row as a walker's step), on machines with more than one.
 
 use anyhow::Context as _;
 use stagecraft_runtime::sim::World;
+
+/// The steps' thread count: `--threads` when given; else, while trajectories are recorded, one
+/// fewer than the `cores` (at least one), leaving a core to the writer; else `None` (the global
+/// pool, every core).
+pub fn step_threads(threads: Option<usize>, recording: bool, cores: usize) -> Option<usize> {
+    threads.or_else(|| recording.then(|| cores.saturating_sub(1).max(1)))
+}
+
+/// The pool of [`step_threads`] on this machine's cores, or `None` (the global pool).
+pub fn run_pool(
+    threads: Option<usize>,
+    recording: bool,
+) -> anyhow::Result<Option<rayon::ThreadPool>> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    step_pool(step_threads(threads, recording, cores))
+}
 
 /// A pool of `threads` threads, or `None` (the global pool) without a count.
 pub fn step_pool(threads: Option<usize>) -> anyhow::Result<Option<rayon::ThreadPool>> {
@@ -35,5 +53,15 @@ mod tests {
         let pool = step_pool(Some(3)).expect("a pool").expect("some");
         assert_eq!(pool.current_num_threads(), 3);
         assert!(step_pool(None).expect("nothing to build").is_none());
+    }
+
+    #[test]
+    fn recording_trajectories_leaves_one_core_to_the_writer_unless_threads_are_given() {
+        assert_eq!(step_threads(None, false, 8), None);
+        assert_eq!(step_threads(None, true, 8), Some(7));
+        assert_eq!(step_threads(None, true, 2), Some(1));
+        assert_eq!(step_threads(None, true, 1), Some(1));
+        assert_eq!(step_threads(Some(2), true, 2), Some(2));
+        assert_eq!(step_threads(Some(3), false, 2), Some(3));
     }
 }

@@ -65,7 +65,8 @@ pub struct SimulateOptions<'a> {
     pub trajectories: TrajectoryArgs,
     /// `--seed N` (the world's seed) and `--set STAGE.PARAM=VALUE` edits (`cli::simulate_variant`).
     pub variant: Variant<'a>,
-    /// Threads the steps use (`cli::sim_threads`; default: the global pool, every core).
+    /// Threads the steps use (`cli::sim_threads`; default: the global pool, every core; one core
+    /// fewer while trajectories are recorded).
     pub threads: Option<usize>,
 }
 
@@ -131,8 +132,8 @@ pub fn simulate(
         save_to: options.save_snapshot,
         history_frames: options.history_frames.unwrap_or(MAX_HISTORY_FRAMES),
         every: options.every.unwrap_or(DEFAULT_EVERY_FRAMES),
+        pool: super::sim_threads::run_pool(options.threads, recorder.is_some())?,
         recorder,
-        pool: super::sim_threads::step_pool(options.threads)?,
     };
     let mut run = match Run::new(project, scenario, &content.bundle, world, plan) {
         Ok(run) => run,

@@ -87,3 +87,23 @@ fn a_family_file_whose_id_starts_with_a_dot_is_an_error_at_its_id() {
         ]
     );
 }
+
+#[test]
+fn a_motion_profile_in_two_folders_is_an_error_on_the_second_file_and_the_first_is_kept() {
+    let walking = include_str!("../../projects/street-lifecycle/assets/walking.motion.ron");
+    let text = manifest("\"assets\", \"more\"");
+    let loaded = load(&[
+        ("stagecraft.ron", &text),
+        ("assets/walking.motion.ron", walking),
+        ("more/walking.motion.ron", walking),
+    ]);
+    assert_eq!(
+        errors(&loaded),
+        vec![
+            "more/walking.motion.ron:3:9 id | motion profile `walking` is also defined in `assets/walking.motion.ron` | one file per motion profile id across the manifest's asset folders",
+        ]
+    );
+    let project = loaded.project.expect("project");
+    assert_eq!(project.motion_files["walking"], "assets/walking.motion.ron");
+    assert_eq!(project.motions.len(), 1);
+}

@@ -201,38 +201,22 @@ impl DocumentReader {
         text: &str,
         file_id: &str,
     ) -> (Option<Node>, Vec<Diagnostic>) {
+        let first = self.project.motion_files.get(file_id).cloned();
         let project = &mut self.project;
-        if let Some(first) = project.motion_files.get(file_id).cloned() {
-            let mut ignored = BTreeMap::new();
-            let (tree, mut diagnostics) = read_keyed(
-                kind,
-                path,
-                text,
-                file_id,
-                &mut ignored,
-                |m: &MotionProfileDoc| &m.id,
-            );
-            let mut duplicate = duplicate_family(path, file_id, &first, tree.as_ref());
-            duplicate.message = format!("motion profile `{file_id}` is also defined in `{first}`");
-            duplicate.expected =
-                "one file per motion profile id across the manifest's asset folders".to_owned();
-            diagnostics.push(duplicate);
-            return (tree, diagnostics);
-        }
-        let result = read_keyed(
+        let asset = AssetFile {
             kind,
             path,
             text,
             file_id,
-            &mut project.motions,
+        };
+        asset.read(
+            first.map(|first| DuplicateAsset {
+                message: format!("motion profile `{file_id}` is also defined in `{first}`"),
+                expected: "one file per motion profile id across the manifest's asset folders",
+            }),
+            (&mut project.motions, &mut project.motion_files),
             |m: &MotionProfileDoc| &m.id,
-        );
-        if project.motions.contains_key(file_id) {
-            project
-                .motion_files
-                .insert(file_id.to_owned(), path.to_owned());
-        }
-        result
+        )
     }
 
     /// Reads and lints a chunk library (kept when it has no error); its diagnostics, an error when
@@ -271,36 +255,29 @@ impl DocumentReader {
         text: &str,
         file_id: &str,
     ) -> (Option<Node>, Vec<Diagnostic>) {
-        if let Some(first) = self.family_paths.get(file_id) {
-            let mut ignored = BTreeMap::new();
-            let (tree, mut diagnostics) = read_keyed(
-                kind,
-                path,
-                text,
-                file_id,
-                &mut ignored,
-                |f: &AssetFamily| &f.id,
-            );
-            diagnostics.push(duplicate_family(path, file_id, first, tree.as_ref()));
-            return (tree, diagnostics);
+        // A family's path is claimed before it is decoded: a second file with the id is a
+        // duplicate even when the first does not decode.
+        let first = self.family_paths.get(file_id).cloned();
+        if first.is_none() {
+            self.family_paths
+                .insert(file_id.to_owned(), path.to_owned());
         }
-        self.family_paths
-            .insert(file_id.to_owned(), path.to_owned());
         let project = &mut self.project;
-        let result = read_keyed(
+        let asset = AssetFile {
             kind,
             path,
             text,
             file_id,
-            &mut project.families,
+        };
+        asset.read(
+            first.map(|first| DuplicateAsset {
+                message: format!("asset family `{file_id}` is also defined in `{first}`"),
+                expected: "one file per family id across the manifest's asset folders (rename or \
+                           remove one)",
+            }),
+            (&mut project.families, &mut project.family_files),
             |f: &AssetFamily| &f.id,
-        );
-        if project.families.contains_key(file_id) {
-            project
-                .family_files
-                .insert(file_id.to_owned(), path.to_owned());
-        }
-        result
+        )
     }
 }
 
@@ -407,19 +384,50 @@ fn id_span(tree: Option<&Node>) -> Span {
         })
 }
 
-/// The second file of family `id`: the families of every asset folder share one set of ids, so a
-/// later folder never silently replaces a family.
-fn duplicate_family(path: &str, id: &str, first: &str, tree: Option<&Node>) -> Diagnostic {
-    let span = id_span(tree);
-    Diagnostic {
-        severity: Severity::Error,
-        file: path.to_owned(),
-        line: span.line,
-        column: span.column,
-        path: FieldPath::root().field("id"),
-        message: format!("asset family `{id}` is also defined in `{first}`"),
-        expected:
-            "one file per family id across the manifest's asset folders (rename or remove one)"
-                .to_owned(),
+/// One asset file being read: its kind, path, text and id (its file name).
+struct AssetFile<'a> {
+    kind: DocKind,
+    path: &'a str,
+    text: &'a str,
+    file_id: &'a str,
+}
+
+/// What a file whose id another asset folder already defines is told.
+struct DuplicateAsset {
+    message: String,
+    expected: &'static str,
+}
+
+impl AssetFile<'_> {
+    /// Reads the file into `docs` (and its path into `files`) unless `duplicate`: then it is
+    /// only checked, and an error at its `id` says so (the first file is kept).
+    fn read<T: Decode>(
+        &self,
+        duplicate: Option<DuplicateAsset>,
+        (docs, files): (&mut BTreeMap<String, T>, &mut BTreeMap<String, String>),
+        id_of: impl Fn(&T) -> &String,
+    ) -> (Option<Node>, Vec<Diagnostic>) {
+        let (kind, path, text, file_id) = (self.kind, self.path, self.text, self.file_id);
+        if let Some(duplicate) = duplicate {
+            let mut ignored = BTreeMap::new();
+            let (tree, mut diagnostics) =
+                read_keyed(kind, path, text, file_id, &mut ignored, id_of);
+            let span = id_span(tree.as_ref());
+            diagnostics.push(Diagnostic {
+                severity: Severity::Error,
+                file: path.to_owned(),
+                line: span.line,
+                column: span.column,
+                path: FieldPath::root().field("id"),
+                message: duplicate.message,
+                expected: duplicate.expected.to_owned(),
+            });
+            return (tree, diagnostics);
+        }
+        let result = read_keyed(kind, path, text, file_id, docs, id_of);
+        if docs.contains_key(file_id) {
+            files.insert(file_id.to_owned(), path.to_owned());
+        }
+        result
     }
 }

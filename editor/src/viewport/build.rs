@@ -33,6 +33,28 @@ struct Drawn<'a> {
     variant: u32,
 }
 
+impl<'a> Drawn<'a> {
+    /// An object at lattice point (`x`, `y`) of `unit_m` meters, turned by `turns_65536`
+    /// 65536ths of a turn, scaled by `scale`, of `variant` in `family`.
+    fn at(
+        (x, y): (i64, i64),
+        unit_m: f64,
+        turns_65536: u16,
+        scale: f32,
+        (family, variant): (&'a str, u32),
+    ) -> Drawn<'a> {
+        let turns = f32::from(turns_65536) / 65_536.0;
+        Drawn {
+            x_m: (x as f64 * unit_m) as f32,
+            y_m: (y as f64 * unit_m) as f32,
+            rotation_rad: turns * std::f32::consts::TAU,
+            scale,
+            family,
+            variant,
+        }
+    }
+}
+
 /// Generated objects as instanced preview shapes, coloured by `colour_by`.
 ///
 /// Select-and-place products and assembly modules are drawn; a scatter product is drawn only
@@ -71,57 +93,29 @@ pub fn placements(content: &PreviewContent, colour_by: ColourBy) -> LayerData {
         };
         match stage.product.as_ref() {
             Product::PlacedObjects(placed) => {
-                let unit = placed.lattice_unit_m;
                 for object in &placed.objects {
                     let p = &object.placement;
-                    let turns = f32::from(object.rotation_turns_65536) / 65_536.0;
-                    emitter.emit(
-                        &mut data,
-                        p.id,
-                        Drawn {
-                            x_m: (p.x as f64 * unit) as f32,
-                            y_m: (p.y as f64 * unit) as f32,
-                            rotation_rad: turns * std::f32::consts::TAU,
-                            scale: (f64::from(object.scale) * placed.scale_unit) as f32,
-                            family: &placed.family,
-                            variant: p.variant,
-                        },
-                    );
+                    let scale = (f64::from(object.scale) * placed.scale_unit) as f32;
+                    let what = (placed.family.as_str(), p.variant);
+                    let unit = placed.lattice_unit_m;
+                    let drawn =
+                        Drawn::at((p.x, p.y), unit, object.rotation_turns_65536, scale, what);
+                    emitter.emit(&mut data, p.id, drawn);
                 }
             }
             Product::AssemblyPlan(plan) => {
-                let unit = plan.lattice_unit_m;
                 for m in &plan.modules {
-                    let turns = f32::from(m.rotation_turns_65536) / 65_536.0;
-                    emitter.emit(
-                        &mut data,
-                        m.id,
-                        Drawn {
-                            x_m: (m.x as f64 * unit) as f32,
-                            y_m: (m.y as f64 * unit) as f32,
-                            rotation_rad: turns * std::f32::consts::TAU,
-                            scale: 1.0,
-                            family: &plan.family,
-                            variant: m.variant,
-                        },
-                    );
+                    let what = (plan.family.as_str(), m.variant);
+                    let unit = plan.lattice_unit_m;
+                    let drawn = Drawn::at((m.x, m.y), unit, m.rotation_turns_65536, 1.0, what);
+                    emitter.emit(&mut data, m.id, drawn);
                 }
             }
             Product::Placements(scatter) if !consumed.contains(&stage.stage) => {
-                let unit = scatter.lattice_unit_m;
                 for p in scatter.placements() {
-                    emitter.emit(
-                        &mut data,
-                        p.id,
-                        Drawn {
-                            x_m: (p.x as f64 * unit) as f32,
-                            y_m: (p.y as f64 * unit) as f32,
-                            rotation_rad: 0.0,
-                            scale: 1.0,
-                            family: &scatter.family,
-                            variant: p.variant,
-                        },
-                    );
+                    let what = (scatter.family.as_str(), p.variant);
+                    let drawn = Drawn::at((p.x, p.y), scatter.lattice_unit_m, 0, 1.0, what);
+                    emitter.emit(&mut data, p.id, drawn);
                 }
             }
             _ => {}

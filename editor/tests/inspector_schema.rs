@@ -85,7 +85,7 @@ fn prepare(harness: &mut Editor) {
         item: 0,
         fail_restore: true,
     });
-    s.motion.full_enter_m = 20.0;
+    s.motion.full_enter_m = Some(20.0);
     s.motion.exits.push(ExitNode {
         id: "gate".into(),
         position: v(10.0, 0.0, 0.0),
@@ -155,7 +155,7 @@ const CASES: [Case; 13] = [
         ))
     }),
     ("Motion", "motion", "full_enter_m", |s| {
-        s.motion.full_enter_m
+        s.motion.tier_values().full_enter_m
     }),
     ("Exit", "motion.exits[0]", "capacity", |s| {
         f64::from(s.motion.exits[0].capacity)

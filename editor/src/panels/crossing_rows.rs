@@ -108,7 +108,10 @@ pub fn tier_reason(why: &TierWhy) -> String {
             outside_ring,
             requested,
         } => {
-            let mut text = format!("{distance_m:.1} m from {observer} asks for {by_distance:?}");
+            let mut text = format!(
+                "{distance_m:.1} m from {observer} asks for {by_distance:?} by the {} policy",
+                why.policy
+            );
             if by_relevance < by_distance {
                 text.push_str(&format!("; relevance asks for {by_relevance:?}"));
             }
@@ -143,6 +146,7 @@ mod tests {
             applied: Tier::Full,
             cause: TierCause::Crossing(CrosswalkPhase::Waiting),
             camera: false,
+            policy: "motion-bands",
         };
         assert_eq!(
             tier_reason(&forced),
@@ -158,16 +162,18 @@ mod tests {
                 requested: Tier::Full,
             },
             camera: true,
+            policy: "crowd-radii",
         };
         assert_eq!(
             tier_reason(&held),
-            "12.3 m from the editor camera asks for Full; requested Full, a capacity or the \
-             promotion budget holds it at Simulated"
+            "12.3 m from the editor camera asks for Full by the crowd-radii policy; requested \
+             Full, a capacity or the promotion budget holds it at Simulated"
         );
         let none = TierWhy {
             applied: Tier::Full,
             cause: TierCause::NoObserver,
             camera: false,
+            policy: "motion-bands",
         };
         assert_eq!(tier_reason(&none), "no observer: every agent is Full");
     }

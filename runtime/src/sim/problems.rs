@@ -114,6 +114,11 @@ pub enum SimProblem {
         /// The lanes the space has, sorted.
         known: Vec<String>,
     },
+    /// The motion settings name a tier policy that does not ship.
+    UnknownTierPolicy {
+        /// The name given.
+        name: String,
+    },
     /// Two exits share an id.
     DuplicateExit {
         /// The id.
@@ -219,6 +224,11 @@ impl fmt::Display for SimProblem {
                 listed(known)
             ),
             SimProblem::DuplicateExit { id } => write!(f, "duplicate exit id `{id}`"),
+            SimProblem::UnknownTierPolicy { name } => write!(
+                f,
+                "the tier policy `{name}` does not exist (known: {})",
+                crate::project::tier_policy_names()
+            ),
             SimProblem::TooMany { what } => write!(f, "too many {what} (at most 65535)"),
             SimProblem::OverWork {
                 frames,
@@ -290,6 +300,9 @@ impl SimProblem {
                 format!("a lane of the street block: {}", listed(known))
             }
             SimProblem::TooMany { what } => format!("at most 65535 {what}"),
+            SimProblem::UnknownTierPolicy { .. } => {
+                format!("one of {}", crate::project::tier_policy_names())
+            }
             SimProblem::OverWork { .. } => {
                 "a shorter scenario (`duration_frames`), fewer agents or fewer population cycles \
                  per step"

@@ -178,3 +178,50 @@ impl Form<'_> {
         })
     }
 }
+
+impl Form<'_> {
+    /// A tier field row (`motion.full_enter_m`, …): the value the scenario runs — its own when
+    /// it gives one, else `policy_value`, the tier policy's, marked "(policy)". Editing it gives
+    /// the field; the reset (shown while given) leaves it to the policy again.
+    pub fn schema_policy_number_ui<N: egui::emath::Numeric>(
+        &mut self,
+        ui: &mut Ui,
+        field: &FieldSchema,
+        value: &mut Option<N>,
+        policy_value: N,
+    ) -> Response {
+        let help = format!(
+            "{}\nThe tier policy's value: {}",
+            schema_help(field),
+            policy_value.to_f64()
+        );
+        let range = drag_range::<N>(field);
+        let speed = number_speed(&range);
+        self.field(field.name, |form| {
+            let path = form.path().to_string();
+            form.labelled_row_here_ui(ui, field.name, field.label, &help, |ui| {
+                let mut shown = value.unwrap_or(policy_value);
+                let mut response = ui.add(
+                    DragValue::new(&mut shown)
+                        .range(range)
+                        .clamp_existing_to_range(false)
+                        .update_while_editing(false)
+                        .speed(speed)
+                        .suffix(field.suffix()),
+                );
+                if response.changed() {
+                    *value = Some(shown);
+                }
+                if value.is_none() {
+                    ui.weak("(policy)");
+                }
+                let text = format!("the tier policy's, {}", policy_value.to_f64());
+                if reset_button(ui, &path, &text, value.is_none()) {
+                    *value = None;
+                    response.mark_changed();
+                }
+                response
+            })
+        })
+    }
+}

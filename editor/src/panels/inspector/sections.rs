@@ -7,7 +7,7 @@ use egui::collapsing_header::CollapsingState;
 use egui::{RichText, Ui};
 use stagecraft_runtime::project::{
     scenario_section, AttachFaultSpec, CrossingsSettings, ExitNode, HazardVehicle, MotionSettings,
-    PopulationSettings, SectionSchema, Vec3, VehicleSource,
+    PopulationSettings, SectionSchema, Vec3, VehicleSource, TIER_POLICIES,
 };
 
 use super::form::{section_colour, Form};
@@ -159,21 +159,72 @@ pub fn population_ui(form: &mut Form<'_>, ui: &mut Ui, p: &mut PopulationSetting
     });
 }
 
-/// The motion section: tier bands, capacities and transition budgets, the avoidance budget,
-/// the crowd governor and the exits fleeing agents run to.
+/// The motion section: the tier policy and the fields the scenario overrides of it (bands,
+/// capacities, transition budgets, relevance thresholds), the avoidance budget, the crowd
+/// governor and the exits fleeing agents run to.
 pub fn motion_ui(form: &mut Form<'_>, ui: &mut Ui, m: &mut MotionSettings) {
     let s = scenario_section("Motion");
     section_ui(form, ui, "motion", s, |form, ui| {
+        tier_policy_ui(form, ui, m);
+        let p = m.policy_or_default().values;
         ui.label(RichText::new("Tier bands").weak());
-        form.schema_number_ui(ui, s.get("full_enter_m"), &mut m.full_enter_m);
-        form.schema_number_ui(ui, s.get("full_exit_m"), &mut m.full_exit_m);
-        form.schema_number_ui(ui, s.get("simulated_enter_m"), &mut m.simulated_enter_m);
-        form.schema_number_ui(ui, s.get("simulated_exit_m"), &mut m.simulated_exit_m);
+        form.schema_policy_number_ui(
+            ui,
+            s.get("full_enter_m"),
+            &mut m.full_enter_m,
+            p.full_enter_m,
+        );
+        form.schema_policy_number_ui(ui, s.get("full_exit_m"), &mut m.full_exit_m, p.full_exit_m);
+        form.schema_policy_number_ui(
+            ui,
+            s.get("simulated_enter_m"),
+            &mut m.simulated_enter_m,
+            p.simulated_enter_m,
+        );
+        form.schema_policy_number_ui(
+            ui,
+            s.get("simulated_exit_m"),
+            &mut m.simulated_exit_m,
+            p.simulated_exit_m,
+        );
         ui.label(RichText::new("Capacities").weak());
-        form.schema_number_ui(ui, s.get("full_capacity"), &mut m.full_capacity);
-        form.schema_number_ui(ui, s.get("simulated_capacity"), &mut m.simulated_capacity);
-        form.schema_number_ui(ui, s.get("promotions_per_step"), &mut m.promotions_per_step);
-        form.schema_number_ui(ui, s.get("demotions_per_step"), &mut m.demotions_per_step);
+        form.schema_policy_number_ui(
+            ui,
+            s.get("full_capacity"),
+            &mut m.full_capacity,
+            p.full_capacity,
+        );
+        form.schema_policy_number_ui(
+            ui,
+            s.get("simulated_capacity"),
+            &mut m.simulated_capacity,
+            p.simulated_capacity,
+        );
+        form.schema_policy_number_ui(
+            ui,
+            s.get("promotions_per_step"),
+            &mut m.promotions_per_step,
+            p.promotions_per_step,
+        );
+        form.schema_policy_number_ui(
+            ui,
+            s.get("demotions_per_step"),
+            &mut m.demotions_per_step,
+            p.demotions_per_step,
+        );
+        ui.label(RichText::new("Relevance").weak());
+        form.schema_policy_number_ui(
+            ui,
+            s.get("hero_relevance"),
+            &mut m.hero_relevance,
+            p.hero_relevance,
+        );
+        form.schema_policy_number_ui(
+            ui,
+            s.get("medium_relevance"),
+            &mut m.medium_relevance,
+            p.medium_relevance,
+        );
         form.schema_optional_u32_ui(ui, s.get("avoidance_budget"), &mut m.avoidance_budget, 128);
         form.schema_bool_ui(ui, s.get("crowd_governor"), &mut m.crowd_governor);
         form.schema_number_ui(ui, s.get("crowd_budget_ms"), &mut m.crowd_budget_ms);
@@ -227,4 +278,48 @@ pub fn vehicle_sources_ui(
             form.schema_number_ui(ui, s.get("speed_m_s"), &mut v.speed_m_s);
         },
     );
+}
+
+/// The tier policy row: a combo of the shipped policies (an unknown name stays visible, marked).
+/// Picking one clears every tier override, so the scenario runs exactly that policy (one edit).
+fn tier_policy_ui(form: &mut Form<'_>, ui: &mut Ui, m: &mut MotionSettings) {
+    let field = scenario_section("Motion").get("tier_policy");
+    let chosen = m.policy();
+    let help = format!(
+        "{}\nPicking a policy clears the tier fields the scenario gives.\n{}",
+        schema_help(field),
+        chosen.map_or("", |p| p.doc)
+    );
+    form.field(field.name, |form| {
+        let salt = form.path().to_string();
+        form.labelled_row_here_ui(ui, field.name, field.label, &help, |ui| {
+            let shown = match chosen {
+                Some(policy) => RichText::new(policy.label),
+                None => RichText::new(format!("{} (unknown)", m.tier_policy))
+                    .color(ui.visuals().error_fg_color),
+            };
+            let mut picked = None;
+            let mut response = egui::ComboBox::from_id_salt(egui::Id::new(&salt))
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    for policy in TIER_POLICIES {
+                        let selected = policy.name == m.tier_policy;
+                        if ui
+                            .selectable_label(selected, policy.label)
+                            .on_hover_text(policy.doc)
+                            .clicked()
+                            && !selected
+                        {
+                            picked = Some(policy.name);
+                        }
+                    }
+                })
+                .response;
+            if let Some(name) = picked {
+                m.choose_policy(name);
+                response.mark_changed();
+            }
+            response
+        })
+    });
 }

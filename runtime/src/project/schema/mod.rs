@@ -8,10 +8,12 @@ pub mod family;
 pub mod fields;
 pub mod manifest;
 pub mod motion;
+pub mod motion_settings;
 pub mod overrides;
 pub mod recipe;
 pub mod scenario;
 pub mod scenario_fields;
+pub mod tier_policies;
 
 pub use common::{Box3, ParamValue, Rgb, Vec2, Vec3};
 pub use directive_table::{directive_schema, DirectiveSchema, DirectiveTargets, DIRECTIVE_SCHEMA};
@@ -39,4 +41,8 @@ pub use scenario::{
 pub use scenario_fields::{
     scenario_field, scenario_section, DIRECTIVE_DURATION_RANGE, SCENARIO_DOCUMENT,
     SCENARIO_SECTIONS,
+};
+pub use tier_policies::{
+    default_tier_policy, tier_policy, tier_policy_names, TierPreset, TierValues,
+    DEFAULT_TIER_POLICY, TIER_POLICIES,
 };

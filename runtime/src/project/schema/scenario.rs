@@ -1,6 +1,7 @@
 //! Scenario documents `scenarios/<id>.scenario.ron`: observers, population sources, boxes, directives.
 
 use super::common::{Box3, Vec3};
+pub use super::motion_settings::MotionSettings;
 use crate::project::decode::{decode_unit_variant, Decode, Decoder, Encode};
 use crate::project::node::{Node, NodeKind};
 use crate::project::write::Doc;
@@ -190,76 +191,6 @@ crate::project::codec_macro::record_codec!(Barrier "Barrier" {
     to: Vec3,
     thickness_m: f64 = 0.2,
     in_navigation: bool = true,
-});
-
-/// Motion at scale: LOD tiers (distance hysteresis from the nearest observer, capacities,
-/// transition budgets), the avoidance budget, and the crowd governor (motion specification and
-/// crowd specification; every default is the specification's value).
-#[derive(Clone, Debug, PartialEq)]
-pub struct MotionSettings {
-    /// Within this distance of the nearest observer an agent becomes Full, meters.
-    pub full_enter_m: f64,
-    /// Beyond this distance a Full agent leaves Full, meters (≥ `full_enter_m`).
-    pub full_exit_m: f64,
-    /// Within this distance an agent becomes Simulated, meters.
-    pub simulated_enter_m: f64,
-    /// Beyond this distance a Simulated agent becomes Stub, meters (≥ `simulated_enter_m`).
-    pub simulated_exit_m: f64,
-    /// Agents that may be Full at once (forced-full agents may exceed it).
-    pub full_capacity: u32,
-    /// Agents that may be Simulated at once.
-    pub simulated_capacity: u32,
-    /// Tier promotions applied per step.
-    pub promotions_per_step: u32,
-    /// Tier demotions applied per step.
-    pub demotions_per_step: u32,
-    /// Walkers whose avoidance (the steering fan) runs per step; `None` is unlimited.
-    pub avoidance_budget: Option<u32>,
-    /// Whether the crowd governor demotes agents when the estimate exceeds its budget (the
-    /// estimate is computed and published either way).
-    pub crowd_governor: bool,
-    /// The crowd governor's budget, milliseconds per step.
-    pub crowd_budget_ms: f64,
-    /// Agents' relevance when no directive sets it, 0..1.
-    pub default_relevance: f64,
-    /// Exits that fleeing agents run to, besides the street block's portals.
-    pub exits: Vec<ExitNode>,
-}
-
-impl Default for MotionSettings {
-    fn default() -> Self {
-        MotionSettings {
-            full_enter_m: 25.0,
-            full_exit_m: 32.0,
-            simulated_enter_m: 55.0,
-            simulated_exit_m: 65.0,
-            full_capacity: 12,
-            simulated_capacity: 12,
-            promotions_per_step: 12,
-            demotions_per_step: 24,
-            avoidance_budget: Some(128),
-            crowd_governor: false,
-            crowd_budget_ms: 8.0,
-            default_relevance: 0.0,
-            exits: Vec::new(),
-        }
-    }
-}
-
-crate::project::codec_macro::record_codec!(MotionSettings "Motion" {
-    full_enter_m: f64 = 25.0,
-    full_exit_m: f64 = 32.0,
-    simulated_enter_m: f64 = 55.0,
-    simulated_exit_m: f64 = 65.0,
-    full_capacity: u32 = 12,
-    simulated_capacity: u32 = 12,
-    promotions_per_step: u32 = 12,
-    demotions_per_step: u32 = 24,
-    avoidance_budget: Option<u32> = Some(128),
-    crowd_governor: bool = false,
-    crowd_budget_ms: f64 = 8.0,
-    default_relevance: f64 = 0.0,
-    exits: Vec<ExitNode> = Vec::new(),
 });
 
 /// A scenario-authored exit node that fleeing agents run to.

@@ -398,15 +398,31 @@ const FAULT_FIELDS: [FieldSchema; 3] = [
     ),
 ];
 
-const MOTION_FIELDS: [FieldSchema; 13] = [
-    r(f("full_enter_m", "Full enter", "float", "m", D::Number(25.0), "within this distance of the nearest observer an agent becomes Full"), POSITIVE),
-    w(r(f("full_exit_m", "Full exit", "float", "m", D::Number(32.0), "beyond this distance a Full agent leaves Full"), POSITIVE), "≥ `full_enter_m`"),
-    w(r(f("simulated_enter_m", "Simulated enter", "float", "m", D::Number(55.0), "within this distance an agent becomes Simulated"), POSITIVE), "≥ `full_exit_m`"),
-    w(r(f("simulated_exit_m", "Simulated exit", "float", "m", D::Number(65.0), "beyond this distance a Simulated agent becomes Stub"), POSITIVE), "≥ `simulated_enter_m`"),
-    f("full_capacity", "Full capacity", U32, "agents", D::Number(12.0), "agents that may be Full at once (forced-full agents may exceed it)"),
-    f("simulated_capacity", "Simulated capacity", U32, "agents", D::Number(12.0), "agents that may be Simulated at once"),
-    f("promotions_per_step", "Promotions per step", U32, "agents", D::Number(12.0), "tier promotions applied per step"),
-    f("demotions_per_step", "Demotions per step", U32, "agents", D::Number(24.0), "tier demotions applied per step"),
+/// The rule of `motion.tier_policy` (a test holds it equal to the shipped policies' names).
+pub const TIER_POLICY_RULE: &str = "one of `motion-bands`, `crowd-radii`";
+
+/// What a tier field's help adds: the named policy fills it when the scenario leaves it out.
+macro_rules! tier_help {
+    ($help:literal) => {
+        concat!(
+            $help,
+            " (left out: the tier policy's value; the default shown is `motion-bands`'s)"
+        )
+    };
+}
+
+const MOTION_FIELDS: [FieldSchema; 16] = [
+    w(f("tier_policy", "Tier policy", "string", "", D::Text("\"motion-bands\""), "the named tier policy whose bands, capacities, budgets and relevance thresholds the scenario runs (see \"Tier policies\"); written only when not `motion-bands`"), TIER_POLICY_RULE),
+    r(f("full_enter_m", "Full enter", "float", "m", D::Number(25.0), tier_help!("within this distance of the nearest observer an agent becomes Full")), POSITIVE),
+    w(r(f("full_exit_m", "Full exit", "float", "m", D::Number(32.0), tier_help!("beyond this distance a Full agent leaves Full")), POSITIVE), "≥ `full_enter_m`"),
+    w(r(f("simulated_enter_m", "Simulated enter", "float", "m", D::Number(55.0), tier_help!("within this distance an agent becomes Simulated")), POSITIVE), "≥ `full_exit_m`"),
+    w(r(f("simulated_exit_m", "Simulated exit", "float", "m", D::Number(65.0), tier_help!("beyond this distance a Simulated agent becomes Stub")), POSITIVE), "≥ `simulated_enter_m`"),
+    f("full_capacity", "Full capacity", U32, "agents", D::Number(12.0), tier_help!("agents that may be Full at once (forced-full agents may exceed it)")),
+    f("simulated_capacity", "Simulated capacity", U32, "agents", D::Number(12.0), tier_help!("agents that may be Simulated at once")),
+    f("promotions_per_step", "Promotions per step", U32, "agents", D::Number(12.0), tier_help!("tier promotions applied per step")),
+    f("demotions_per_step", "Demotions per step", U32, "agents", D::Number(24.0), tier_help!("tier demotions applied per step")),
+    r(f("hero_relevance", "Hero relevance", "float", "", D::Number(0.85), tier_help!("at or above this relevance an agent asks for Full (Hero)")), UNIT_INTERVAL),
+    w(r(f("medium_relevance", "Medium relevance", "float", "", D::Number(0.35), tier_help!("at or above this relevance (or panicking, or alert) an agent asks for at least Simulated (Medium)")), UNIT_INTERVAL), "≤ `hero_relevance`"),
     f("avoidance_budget", "Avoidance budget", "`None` or `Some(u32)`", "walkers", D::Text("Some(128)"), "walkers whose avoidance (the steering fan) runs per step (`None`: all)"),
     f("crowd_governor", "Crowd governor", "bool", "", D::Bool(false), "whether the crowd governor demotes agents when its estimate exceeds the budget (the estimate is published either way)"),
     r(f("crowd_budget_ms", "Crowd budget", "float", "ms", D::Number(8.0), "the crowd governor's budget per step"), POSITIVE),
@@ -478,7 +494,7 @@ pub const SCENARIO_SECTIONS: &[SectionSchema] = &[
     SectionSchema { name: "Hazard", path: "crossings.hazard", label: "Hazard vehicle", help: "the seed's hazard vehicle", fields: &HAZARD_FIELDS },
     SectionSchema { name: "Population", path: "population", label: "Population", help: "a scenario's `population`: cycles, the reuse pool and cleanup", fields: &POPULATION_FIELDS },
     SectionSchema { name: "AttachFault", path: "population.fault", label: "Attach fault", help: "item `item` of realization batch `batch` fails to attach", fields: &FAULT_FIELDS },
-    SectionSchema { name: "Motion", path: "motion", label: "Motion", help: "a scenario's `motion`: LOD tiers Full / Simulated / Stub (every 1 / 2 / 8 steps) by distance to the nearest observer with hysteresis, the avoidance budget and the crowd governor", fields: &MOTION_FIELDS },
+    SectionSchema { name: "Motion", path: "motion", label: "Motion", help: "a scenario's `motion`: LOD tiers Full / Simulated / Stub (every 1 / 2 / 8 steps) by a named tier policy (distance to the nearest observer, relevance), the avoidance budget and the crowd governor", fields: &MOTION_FIELDS },
     SectionSchema { name: "Exit", path: "motion.exits[…]", label: "Exit", help: "one entry of the motion settings' `exits`", fields: &EXIT_FIELDS },
     SectionSchema { name: "Object", path: "objects[…]", label: "Object", help: "one entry of a scenario's `objects`", fields: &OBJECT_FIELDS },
     SectionSchema { name: "Barrier", path: "barriers[…]", label: "Barrier", help: "one entry of a scenario's `barriers`", fields: &BARRIER_FIELDS },
@@ -665,6 +681,21 @@ mod tests {
             }
         }
         assert!(checked >= 50, "{checked} defaults checked");
+    }
+
+    #[test]
+    fn the_tier_fields_defaults_are_the_default_policys_values_and_the_rule_names_every_policy() {
+        let policy = crate::project::default_tier_policy().values;
+        for name in super::super::motion_settings::TIER_FIELDS {
+            let field = scenario_field("Motion", name);
+            assert_eq!(field.name, name);
+            assert_eq!(field.default.number(), policy.number(name), "{name}");
+            assert!(field.help.contains("tier policy"), "{name}");
+        }
+        assert_eq!(
+            TIER_POLICY_RULE,
+            format!("one of {}", crate::project::tier_policy_names())
+        );
     }
 
     #[test]

@@ -7,6 +7,9 @@ use crate::project::Vec3;
 /// How motion tiers, avoidance, the crowd governor and flight behave.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MotionConfig {
+    /// The named tier policy the tier values come from (`project::TIER_POLICIES`), overridden
+    /// field by field by the scenario.
+    pub tier_policy: &'static str,
     /// Within this distance of the nearest observer an agent becomes Full, meters.
     pub full_enter_m: f64,
     /// Beyond this distance a Full agent leaves Full, meters (≥ `full_enter_m`).
@@ -23,6 +26,10 @@ pub struct MotionConfig {
     pub promotions_per_step: u32,
     /// Tier demotions applied per step.
     pub demotions_per_step: u32,
+    /// At or above this relevance an agent asks for Full.
+    pub hero_relevance: f64,
+    /// At or above this relevance an agent asks for at least Simulated.
+    pub medium_relevance: f64,
     /// Walkers whose avoidance (the steering fan) runs per step; `None` is unlimited.
     pub avoidance_budget: Option<u32>,
     /// Whether the crowd governor demotes agents when the estimate exceeds its budget.
@@ -54,6 +61,7 @@ impl Default for MotionConfig {
     /// of the compiler holds them equal).
     fn default() -> Self {
         MotionConfig {
+            tier_policy: crate::project::DEFAULT_TIER_POLICY,
             full_enter_m: 25.0,
             full_exit_m: 32.0,
             simulated_enter_m: 55.0,
@@ -62,6 +70,8 @@ impl Default for MotionConfig {
             simulated_capacity: 12,
             promotions_per_step: 12,
             demotions_per_step: 24,
+            hero_relevance: 0.85,
+            medium_relevance: 0.35,
             avoidance_budget: Some(128),
             crowd_governor: false,
             crowd_budget_ms: 8.0,

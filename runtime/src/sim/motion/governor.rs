@@ -4,10 +4,12 @@
 //!
 //! One tier per agent: the crowd's three rungs are the motion tiers (Hero = Full, Medium =
 //! Simulated, Background = Stub), so the governor moves the same `tier` column that decides the
-//! update cadence. In a world the distance bands are the motion specification's (25 / 32 m,
-//! 55 / 65 m with hysteresis, capacities and budgets); relevance and panic raise the request
-//! ([`requested_by_relevance`]); the crowd specification's own radii (6 m, 18 m) classify in
-//! [`classify`], which the V4Crowd fixtures use.
+//! update cadence. In a world the scenario's named tier policy decides the request
+//! (`project::TIER_POLICIES`): by default the motion specification's bands (25 / 32 m, 55 / 65 m
+//! with hysteresis, capacities and budgets), or `crowd-radii`, the crowd specification's own
+//! radii (6 m, 18 m, no hysteresis) — [`classify`] here, which the V4Crowd fixtures use; in both,
+//! relevance and panic raise the request
+//! ([`TierPolicy::by_relevance`](super::tiers::TierPolicy::by_relevance)).
 
 use crate::content::StreamingCell;
 use crate::sim::config::MotionConfig;
@@ -15,7 +17,7 @@ use crate::sim::state::{Agents, Tier};
 
 /// Within this distance an agent is Hero, meters.
 pub const HERO_RADIUS_M: f64 = 6.0;
-/// At or above this relevance an agent is Hero.
+/// At or above this relevance an agent is Hero (both shipped tier policies' threshold).
 pub const HERO_RELEVANCE: f64 = 0.85;
 /// Within this distance an agent is at least Medium, meters.
 pub const MEDIUM_RADIUS_M: f64 = 18.0;
@@ -65,19 +67,6 @@ pub fn classify(distance_m: f64, relevance: f64) -> Tier {
     if distance_m <= HERO_RADIUS_M || relevance >= HERO_RELEVANCE {
         Tier::Full
     } else if distance_m <= MEDIUM_RADIUS_M || relevance >= MEDIUM_RELEVANCE {
-        Tier::Simulated
-    } else {
-        Tier::Stub
-    }
-}
-
-/// The tier relevance, panic and alertness (an agent that saw through a disguise) ask for at
-/// least (the world takes the more detailed of this and the distance request).
-#[inline]
-pub fn requested_by_relevance(relevance: f64, panic: f64, alert: bool) -> Tier {
-    if relevance >= HERO_RELEVANCE {
-        Tier::Full
-    } else if relevance >= MEDIUM_RELEVANCE || panic > PANIC_PROMOTION || alert {
         Tier::Simulated
     } else {
         Tier::Stub

@@ -413,7 +413,7 @@ fn file_in_one_pass(
         // The common row files nothing: Stub, asking for Stub by relevance and by a
         // distance beyond every limit (screened without its square root), not forced.
         if agents.tier[row] == Tier::Stub
-            && governor::requested_by_relevance(
+            && policy.by_relevance(
                 agents.relevance[row],
                 agents.panic[row],
                 agents.compromised[row],
@@ -449,7 +449,7 @@ struct UpdateScan {
 #[inline(always)]
 fn requested_tier(policy: &TierPolicy, agents: &Agents, row: usize, distance_m: f64) -> Tier {
     let by_distance = policy.by_distance(agents.tier[row], distance_m);
-    let by_relevance = governor::requested_by_relevance(
+    let by_relevance = policy.by_relevance(
         agents.relevance[row],
         agents.panic[row],
         agents.compromised[row],

@@ -533,7 +533,7 @@ fn motion_settings_are_checked_at_their_field_paths() {
         recipe: "r".into(),
         fixed_step_s: 0.05,
         motion: MotionSettings {
-            full_exit_m: 20.0,
+            full_exit_m: Some(20.0),
             default_relevance: 1.5,
             crowd_budget_ms: 0.0,
             exits: vec![exit("a"), exit("a")],

@@ -76,10 +76,13 @@ pub fn forced_count(agents: &Agents, crossing_rows: &[u32]) -> u64 {
         .count() as u64
 }
 
-/// The distance bands, capacities and budgets tier assignment reads (a scenario's
-/// [`MotionConfig`], checked when the scenario compiles).
+/// The distance bands, relevance thresholds, capacities and budgets tier assignment reads (a
+/// scenario's [`MotionConfig`]: its named tier policy, overridden field by field, checked when
+/// the scenario compiles).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TierPolicy {
+    /// The named policy the values come from (`motion-bands`, `crowd-radii`).
+    pub name: &'static str,
     /// Enter Full within, meters.
     pub full_enter_m: f64,
     /// Leave Full beyond, meters.
@@ -88,6 +91,10 @@ pub struct TierPolicy {
     pub simulated_enter_m: f64,
     /// Leave Simulated beyond, meters.
     pub simulated_exit_m: f64,
+    /// At or above this relevance an agent asks for Full.
+    pub hero_relevance: f64,
+    /// At or above this relevance an agent asks for at least Simulated.
+    pub medium_relevance: f64,
     /// Full capacity (forced agents may exceed it).
     pub full_capacity: u32,
     /// Simulated capacity.
@@ -102,14 +109,34 @@ impl TierPolicy {
     /// The policy of a scenario's motion settings.
     pub fn of(settings: &MotionConfig) -> TierPolicy {
         TierPolicy {
+            name: settings.tier_policy,
             full_enter_m: settings.full_enter_m,
             full_exit_m: settings.full_exit_m,
             simulated_enter_m: settings.simulated_enter_m,
             simulated_exit_m: settings.simulated_exit_m,
+            hero_relevance: settings.hero_relevance,
+            medium_relevance: settings.medium_relevance,
             full_capacity: settings.full_capacity,
             simulated_capacity: settings.simulated_capacity,
             promotions_per_step: settings.promotions_per_step,
             demotions_per_step: settings.demotions_per_step,
+        }
+    }
+
+    /// The tier relevance, panic and alertness (an agent that saw through a disguise) ask for
+    /// at least: Full at or above the Hero threshold; Simulated at or above the Medium one, or
+    /// panicking past [`PANIC_PROMOTION`](super::governor::PANIC_PROMOTION), or alert.
+    #[inline]
+    pub fn by_relevance(&self, relevance: f64, panic: f64, alert: bool) -> Tier {
+        if relevance >= self.hero_relevance {
+            Tier::Full
+        } else if relevance >= self.medium_relevance
+            || panic > super::governor::PANIC_PROMOTION
+            || alert
+        {
+            Tier::Simulated
+        } else {
+            Tier::Stub
         }
     }
 

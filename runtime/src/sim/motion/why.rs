@@ -1,7 +1,8 @@
 //! Why an agent has its tier, for an inspector: what its crosswalk phase, its distance to the
-//! nearest view, its relevance and the streaming ring ask for, recomputed from the world at its
-//! frame (never changing it). When the request and the applied tier differ, a capacity, a
-//! transition budget or the crowd governor held it (the step does not keep which).
+//! nearest view, its relevance and the streaming ring ask for under the scenario's named tier
+//! policy, recomputed from the world at its frame (never changing it). When the request and the
+//! applied tier differ, a capacity, a transition budget or the crowd governor held it (the step
+//! does not keep which).
 
 use crate::sim::state::{CrosswalkPhase, Tier};
 
@@ -36,4 +37,7 @@ pub struct TierWhy {
     pub cause: TierCause,
     /// Whether the editor's camera stood in for the observers.
     pub camera: bool,
+    /// The scenario's named tier policy, whose bands and thresholds made the request
+    /// (`motion-bands`, `crowd-radii`).
+    pub policy: &'static str,
 }

@@ -159,6 +159,18 @@ fn write_motion(w: &mut ByteWriter, m: &MotionConfig) {
         m.profiles.write_canonical(&mut profiles);
         w.bytes(&profiles);
     }
+    // A tier policy other than the default, or relevance thresholds of its own, only: worlds
+    // of the default policy keep their bytes (its bands and capacities are written above).
+    let standard = crate::project::default_tier_policy().values;
+    if m.tier_policy != crate::project::DEFAULT_TIER_POLICY
+        || m.hero_relevance.to_bits() != standard.hero_relevance.to_bits()
+        || m.medium_relevance.to_bits() != standard.medium_relevance.to_bits()
+    {
+        w.bytes(b"TIERPOL1")
+            .str(m.tier_policy)
+            .f64(m.hero_relevance)
+            .f64(m.medium_relevance);
+    }
 }
 
 fn write_box(w: &mut ByteWriter, bounds: Option<&SimBox>) {

@@ -11,46 +11,57 @@ use crate::sim::config::{
 };
 use crate::sim::problems::SimProblem;
 
-/// Checks the motion settings: positive distances with each exit band at least its enter band,
-/// a positive crowd budget, relevance within 0..1, finite exits; compiled to the
-/// [`MotionConfig`] the phases read.
+/// Checks the motion settings: a shipped tier policy, positive distances with each exit band at
+/// least its enter band, relevance thresholds within 0..1 (Medium's at most Hero's), a positive
+/// crowd budget, relevance within 0..1, finite exits; compiled to the [`MotionConfig`] the phases
+/// read. The tier values are checked as the scenario runs them (its policy's, overridden field by
+/// field), each problem at the field the scenario gives.
 pub(super) fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problems) -> MotionConfig {
+    if m.policy().is_none() {
+        problems.push(
+            path.field("tier_policy"),
+            SimProblem::UnknownTierPolicy {
+                name: m.tier_policy.clone(),
+            },
+        );
+    }
+    let v = m.tier_values();
     problems.section(
         &path,
         "Motion",
         &[
-            ("full_enter_m", m.full_enter_m),
-            ("full_exit_m", m.full_exit_m),
-            ("simulated_enter_m", m.simulated_enter_m),
-            ("simulated_exit_m", m.simulated_exit_m),
+            ("full_enter_m", v.full_enter_m),
+            ("full_exit_m", v.full_exit_m),
+            ("simulated_enter_m", v.simulated_enter_m),
+            ("simulated_exit_m", v.simulated_exit_m),
+            ("hero_relevance", v.hero_relevance),
+            ("medium_relevance", v.medium_relevance),
             ("crowd_budget_ms", m.crowd_budget_ms),
         ],
     );
-    for (field, enter, exit, range) in [
+    for (low, high, value_low, value_high) in [
+        ("full_enter_m", "full_exit_m", v.full_enter_m, v.full_exit_m),
         (
             "full_exit_m",
-            m.full_enter_m,
-            m.full_exit_m,
-            "a distance of at least full_enter_m",
+            "simulated_enter_m",
+            v.full_exit_m,
+            v.simulated_enter_m,
         ),
         (
             "simulated_enter_m",
-            m.full_exit_m,
-            m.simulated_enter_m,
-            "a distance of at least full_exit_m",
+            "simulated_exit_m",
+            v.simulated_enter_m,
+            v.simulated_exit_m,
         ),
         (
-            "simulated_exit_m",
-            m.simulated_enter_m,
-            m.simulated_exit_m,
-            "a distance of at least simulated_enter_m",
+            "medium_relevance",
+            "hero_relevance",
+            v.medium_relevance,
+            v.hero_relevance,
         ),
     ] {
-        if exit.is_finite() && enter.is_finite() && exit < enter {
-            problems.push(
-                path.field(field),
-                SimProblem::OutOfRange { value: exit, range },
-            );
+        if value_low.is_finite() && value_high.is_finite() && value_high < value_low {
+            ordering_problem(m, &path, (low, value_low), (high, value_high), problems);
         }
     }
     problems.section(
@@ -58,6 +69,42 @@ pub(super) fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problem
         "Motion",
         &[("default_relevance", m.default_relevance)],
     );
+    exits(m, &path, problems);
+    compile_motion(m)
+}
+
+/// Two tier values out of order (`high` below `low`): reported at `high` when the scenario gives
+/// it (or gives neither), else at `low` (the policy gave `high`).
+fn ordering_problem(
+    m: &MotionSettings,
+    path: &FieldPath,
+    (low, value_low): (&'static str, f64),
+    (high, value_high): (&'static str, f64),
+    problems: &mut Problems,
+) {
+    let (field, value, range) = if m.is_given(high) || !m.is_given(low) {
+        (high, value_high, ordering_range(high))
+    } else {
+        (low, value_low, ordering_range(low))
+    };
+    problems.push(path.field(field), SimProblem::OutOfRange { value, range });
+}
+
+/// What an out-of-order tier field should hold.
+fn ordering_range(field: &str) -> &'static str {
+    match field {
+        "full_exit_m" => "a distance of at least full_enter_m",
+        "simulated_enter_m" => "a distance of at least full_exit_m",
+        "simulated_exit_m" => "a distance of at least simulated_enter_m",
+        "full_enter_m" => "a distance of at most full_exit_m (the tier policy's)",
+        "hero_relevance" => "a relevance of at least medium_relevance",
+        "medium_relevance" => "a relevance of at most hero_relevance (the tier policy's)",
+        _ => "a distance of at most the next band's (the tier policy's)",
+    }
+}
+
+/// The exits: finite positions, unique ids, fewer than 65535.
+fn exits(m: &MotionSettings, path: &FieldPath, problems: &mut Problems) {
     let mut ids = BTreeSet::new();
     for (index, exit) in m.exits.iter().enumerate() {
         let at = path.field("exits").index(index);
@@ -77,20 +124,24 @@ pub(super) fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problem
     if m.exits.len() >= usize::from(u16::MAX) {
         problems.push(path.field("exits"), SimProblem::TooMany { what: "exits" });
     }
-    compile_motion(m)
 }
 
-/// The motion settings as the phases read them (unchecked: [`motion`] checks them).
+/// The motion settings as the phases read them (unchecked: [`motion`] checks them): the tier
+/// values of the scenario's policy, overridden by the fields it gives.
 pub fn compile_motion(m: &MotionSettings) -> MotionConfig {
+    let v = m.tier_values();
     MotionConfig {
-        full_enter_m: m.full_enter_m,
-        full_exit_m: m.full_exit_m,
-        simulated_enter_m: m.simulated_enter_m,
-        simulated_exit_m: m.simulated_exit_m,
-        full_capacity: m.full_capacity,
-        simulated_capacity: m.simulated_capacity,
-        promotions_per_step: m.promotions_per_step,
-        demotions_per_step: m.demotions_per_step,
+        tier_policy: m.policy_or_default().name,
+        full_enter_m: v.full_enter_m,
+        full_exit_m: v.full_exit_m,
+        simulated_enter_m: v.simulated_enter_m,
+        simulated_exit_m: v.simulated_exit_m,
+        full_capacity: v.full_capacity,
+        simulated_capacity: v.simulated_capacity,
+        promotions_per_step: v.promotions_per_step,
+        demotions_per_step: v.demotions_per_step,
+        hero_relevance: v.hero_relevance,
+        medium_relevance: v.medium_relevance,
         avoidance_budget: m.avoidance_budget,
         crowd_governor: m.crowd_governor,
         crowd_budget_ms: m.crowd_budget_ms,

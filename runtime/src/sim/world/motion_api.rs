@@ -6,7 +6,6 @@ use crate::project::Vec2;
 use crate::sim::config::Factions;
 use crate::sim::motion::disguise::apply;
 use crate::sim::motion::disguise::recognise;
-use crate::sim::motion::governor::requested_by_relevance;
 use crate::sim::motion::panic::apply_stimulus;
 use crate::sim::motion::tiers::{nearest_view_distance, TierPolicy};
 use crate::sim::motion::why::{TierCause, TierWhy};
@@ -56,7 +55,7 @@ impl World {
             let policy = TierPolicy::of(&self.config.scenario.motion);
             let distance_m = nearest_view_distance(&observation, agents.position[row]);
             let by_distance = policy.by_distance(applied, distance_m);
-            let by_relevance = requested_by_relevance(
+            let by_relevance = policy.by_relevance(
                 agents.relevance[row],
                 agents.panic[row],
                 agents.compromised[row],
@@ -79,6 +78,7 @@ impl World {
             applied,
             cause,
             camera: self.camera.is_some(),
+            policy: self.config.scenario.motion.tier_policy,
         })
     }
 }

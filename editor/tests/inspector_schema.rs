@@ -326,3 +326,66 @@ fn an_escape_directive_shows_its_identity_and_event_fields_and_a_reset_is_undone
     let undone = &scenario(&harness).directives[0];
     assert_eq!((undone.session, undone.source.as_str()), (3, "alarm"));
 }
+
+/// The Motion section's tier policy is a combo of the shipped policies: picking `crowd-radii`
+/// is one edit that also clears the tier fields the scenario gave (so it runs exactly the
+/// policy), the rows then show the policy's values, a field's reset leaves it to the policy,
+/// and undo restores the scenario.
+#[test]
+fn the_tier_policy_is_picked_in_a_combo_and_undone() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 4000.0));
+    let before = scenario(&harness);
+    assert_eq!(before.motion.tier_policy, "motion-bands");
+    assert_eq!(
+        before.motion.full_enter_m,
+        Some(25.0),
+        "the example spells it out"
+    );
+    select(&mut harness, "motion.tier_policy");
+    harness
+        .get_by_role_and_label(egui::accesskit::Role::ComboBox, "Tier policy")
+        .click();
+    harness.run_steps(2);
+    harness.get_by_label("Crowd radii (6 m, 18 m)").click();
+    harness.run_steps(3);
+    let after = scenario(&harness);
+    assert_eq!(after.motion.tier_policy, "crowd-radii");
+    assert_eq!(after.motion.full_enter_m, None, "the override is cleared");
+    let values = after.motion.tier_values();
+    assert_eq!((values.full_enter_m, values.simulated_exit_m), (6.0, 18.0));
+    assert_eq!(
+        harness.query_all_by_label("(policy)").count(),
+        10,
+        "every tier field shows the policy's value"
+    );
+    let undo = harness
+        .state()
+        .document()
+        .expect("a document")
+        .record()
+        .undo_string()
+        .unwrap_or_default();
+    assert!(undo.contains("tier_policy"), "one edit: {undo}");
+    // A field the scenario gives resets to the policy's value.
+    let mut given = after.clone();
+    given.motion.medium_relevance = Some(0.5);
+    let document = harness.state_mut().document_mut().expect("a document");
+    document.apply(ProjectEdit::replace(
+        doc(),
+        Some(DocValue::Scenario(given)),
+        Selection::field(doc(), path("motion.medium_relevance")),
+        "Give a relevance",
+    ));
+    harness.run_steps(3);
+    harness
+        .get_by_label("Reset motion.medium_relevance")
+        .click();
+    harness.run_steps(3);
+    assert_eq!(scenario(&harness).motion.medium_relevance, None);
+    let document = harness.state_mut().document_mut().expect("a document");
+    assert!(document.undo() && document.undo() && document.undo());
+    harness.run_steps(3);
+    assert_eq!(scenario(&harness), before, "undone");
+}

@@ -8,7 +8,7 @@ use std::io::Write;
 use serde_json::{json, Value};
 use stagecraft_runtime::project::{
     DocumentSchema, FieldDefault, FieldSchema, SectionSchema, ACTION_SCHEMA, DIRECTIVE_SCHEMA,
-    DOCUMENT_SCHEMAS, SCENARIO_DOCUMENT,
+    DOCUMENT_SCHEMAS, SCENARIO_DOCUMENT, TIER_POLICIES,
 };
 
 /// Runs `stagecraft schema`: text, `--json` or `--markdown`.
@@ -23,7 +23,7 @@ pub fn schema(json: bool, markdown: bool, out: &mut dyn Write) -> anyhow::Result
     Ok(0)
 }
 
-/// The whole schema as JSON: `documents`, `directives`, `override_actions`; snake_case keys
+/// The whole schema as JSON: `documents`, `directives`, `tier_policies`, `override_actions`; snake_case keys
 /// throughout (the `schema` key, `stagecraft.schema/1`, is added as every document's).
 pub fn schema_json() -> Value {
     json!({
@@ -36,6 +36,14 @@ pub fn schema_json() -> Value {
             "world": d.is_world(),
             "help": d.help,
             "fields": d.fields.iter().map(field_json).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "tier_policies": TIER_POLICIES.iter().map(|p| json!({
+            "name": p.name,
+            "label": p.label,
+            "help": p.doc,
+            "values": p.values.fields().iter().map(|(name, _)| {
+                (name.to_string(), p.values.number(name).map_or(Value::Null, |v| json!(v)))
+            }).collect::<serde_json::Map<String, Value>>(),
         })).collect::<Vec<_>>(),
         "override_actions": ACTION_SCHEMA.iter().map(|a| json!({
             "name": a.name,
@@ -125,6 +133,9 @@ pub fn scenario_markdown() -> String {
             section.help.to_owned()
         };
         text.push_str(&section_markdown(section, &note));
+        if section.name == "Motion" {
+            text.push_str(&tier_policies_markdown());
+        }
     }
     text.push_str("\n### Directive commands\n\n");
     text.push_str(
@@ -164,6 +175,37 @@ pub fn scenario_markdown() -> String {
             d.targets.name(),
             cell(&fields),
             cell(d.help)
+        ));
+    }
+    text
+}
+
+/// The tier policies `motion.tier_policy` chooses, as a table under the `Motion(…)` table.
+fn tier_policies_markdown() -> String {
+    let mut text = String::from(
+        "\nTier policies, chosen by `tier_policy` (see \"Tier policies\" below); a tier field \
+         the scenario gives overrides the policy's:\n\n\
+         | policy | values | meaning |\n| --- | --- | --- |\n",
+    );
+    for policy in TIER_POLICIES {
+        let values: Vec<String> = policy
+            .values
+            .fields()
+            .iter()
+            .map(|(name, value)| {
+                let limit = if *value == u32::MAX.to_string() {
+                    " (no limit)"
+                } else {
+                    ""
+                };
+                format!("`{name}`: {value}{limit}")
+            })
+            .collect();
+        text.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            policy.name,
+            cell(&values.join(", ")),
+            cell(policy.doc)
         ));
     }
     text
@@ -266,6 +308,14 @@ mod tests {
             value["directives"].as_array().map(Vec::len),
             Some(DIRECTIVE_SCHEMA.len())
         );
+        let crowd = &value["tier_policies"][1];
+        assert_eq!(crowd["name"], "crowd-radii");
+        assert_eq!(crowd["values"]["full_enter_m"], json!(6.0));
+        assert_eq!(crowd["values"]["medium_relevance"], json!(0.35));
+        assert_eq!(
+            value["tier_policies"][0]["values"]["full_exit_m"],
+            json!(32.0)
+        );
     }
 
     #[test]
@@ -274,6 +324,11 @@ mod tests {
         assert!(text.contains("### `Crossings(…)` — a scenario's `crossings`"));
         assert!(text.contains("| `lanes` | integer (u32) | lanes | 1 to 5 lateral lanes | `2` |"));
         assert!(text.contains("| `Stand` | Stand (timed) | ped |"));
+        assert!(text.contains(
+            "| `crowd-radii` | `full_enter_m`: 6.0, `full_exit_m`: 6.0, `simulated_enter_m`: 18.0, \
+             `simulated_exit_m`: 18.0, `full_capacity`: 4294967295 (no limit),"
+        ));
+        assert!(text.contains("| `motion-bands` | `full_enter_m`: 25.0, `full_exit_m`: 32.0,"));
         assert_eq!(
             text.matches("\n### ").count(),
             SCENARIO_DOCUMENT.sections.len() + 1

@@ -28,6 +28,8 @@ pub mod why;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tier_policy_tests;
 
 use super::config::WorldConfig;
 use super::observers::Observation;

@@ -606,7 +606,25 @@ mod tests {
             (
                 MotionSettings::RON_NAME,
                 MotionSettings::FIELD_NAMES,
-                MotionSettings::default().encode(),
+                // Every tier field given at the default policy's value (left out, none is
+                // written).
+                {
+                    let v = crate::project::default_tier_policy().values;
+                    MotionSettings {
+                        full_enter_m: Some(v.full_enter_m),
+                        full_exit_m: Some(v.full_exit_m),
+                        simulated_enter_m: Some(v.simulated_enter_m),
+                        simulated_exit_m: Some(v.simulated_exit_m),
+                        full_capacity: Some(v.full_capacity),
+                        simulated_capacity: Some(v.simulated_capacity),
+                        promotions_per_step: Some(v.promotions_per_step),
+                        demotions_per_step: Some(v.demotions_per_step),
+                        hero_relevance: Some(v.hero_relevance),
+                        medium_relevance: Some(v.medium_relevance),
+                        ..MotionSettings::default()
+                    }
+                    .encode()
+                },
             ),
             (
                 ExitNode::RON_NAME,

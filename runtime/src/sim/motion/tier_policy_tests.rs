@@ -61,12 +61,13 @@ fn crowd_radii_classifies_by_the_crowd_specifications_numbers() {
     let id = AgentId::from_bits(world.agents().id[0]);
     let why = world.tier_why(id).expect("a live agent");
     assert_eq!(why.policy, "crowd-radii");
-    // The same agents under the default policy: all within its 25 m Full band but the far ones.
+    // The same agents under the default policy: the near four within its 25 m Full band, the
+    // far ones by their relevance or its 55 m Simulated band.
     let mut world = standing(MotionSettings::default(), &agents);
     world.step();
     assert_eq!(
         tiers(&world),
-        [Full, Full, Full, Full, Full, Simulated, Simulated]
+        [Full, Full, Full, Full, Full, Simulated, Stub]
     );
     let why = world
         .tier_why(AgentId::from_bits(world.agents().id[0]))

@@ -404,10 +404,7 @@ pub const TIER_POLICY_RULE: &str = "one of `motion-bands`, `crowd-radii`";
 /// What a tier field's help adds: the named policy fills it when the scenario leaves it out.
 macro_rules! tier_help {
     ($help:literal) => {
-        concat!(
-            $help,
-            " (left out: the tier policy's value; the default shown is `motion-bands`'s)"
-        )
+        concat!($help, "; left out: the tier policy's")
     };
 }
 

@@ -118,6 +118,8 @@ pub enum SimProblem {
     UnknownTierPolicy {
         /// The name given.
         name: String,
+        /// The shipped policies' names, in order.
+        known: Vec<String>,
     },
     /// Two exits share an id.
     DuplicateExit {
@@ -224,10 +226,10 @@ impl fmt::Display for SimProblem {
                 listed(known)
             ),
             SimProblem::DuplicateExit { id } => write!(f, "duplicate exit id `{id}`"),
-            SimProblem::UnknownTierPolicy { name } => write!(
+            SimProblem::UnknownTierPolicy { name, known } => write!(
                 f,
                 "the tier policy `{name}` does not exist (known: {})",
-                crate::project::tier_policy_names()
+                quoted(known)
             ),
             SimProblem::TooMany { what } => write!(f, "too many {what} (at most 65535)"),
             SimProblem::OverWork {
@@ -300,9 +302,7 @@ impl SimProblem {
                 format!("a lane of the street block: {}", listed(known))
             }
             SimProblem::TooMany { what } => format!("at most 65535 {what}"),
-            SimProblem::UnknownTierPolicy { .. } => {
-                format!("one of {}", crate::project::tier_policy_names())
-            }
+            SimProblem::UnknownTierPolicy { known, .. } => format!("one of {}", quoted(known)),
             SimProblem::OverWork { .. } => {
                 "a shorter scenario (`duration_frames`), fewer agents or fewer population cycles \
                  per step"
@@ -324,6 +324,12 @@ fn mib(bytes: u64) -> String {
     } else {
         format!("{} MiB", bytes.div_ceil(1 << 20))
     }
+}
+
+/// `known` quoted in backticks and joined with commas.
+fn quoted(known: &[String]) -> String {
+    let quoted: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    quoted.join(", ")
 }
 
 /// `known` joined with commas, or `none`.

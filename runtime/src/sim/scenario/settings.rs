@@ -4,7 +4,9 @@
 use std::collections::BTreeSet;
 
 use super::collect::Problems;
-use crate::project::{CrossingsSettings, FieldPath, MotionSettings, PopulationSettings};
+use crate::project::{
+    CrossingsSettings, FieldPath, MotionSettings, PopulationSettings, TIER_POLICIES,
+};
 use crate::sim::config::{
     AttachFault, ClockConfig, ClocksConfig, CrossingSettings, HazardSpec, MotionConfig, MotionExit,
     PopulationParams, SignalTiming,
@@ -22,6 +24,7 @@ pub(super) fn motion(m: &MotionSettings, path: FieldPath, problems: &mut Problem
             path.field("tier_policy"),
             SimProblem::UnknownTierPolicy {
                 name: m.tier_policy.clone(),
+                known: TIER_POLICIES.iter().map(|p| p.name.to_owned()).collect(),
             },
         );
     }

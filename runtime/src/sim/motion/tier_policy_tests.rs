@@ -189,3 +189,66 @@ fn only_a_non_default_policy_adds_to_the_canonical_bytes() {
     assert!(crowd.windows(8).any(|w| w == b"TIERPOL1"));
     assert!(!plain.windows(8).any(|w| w == b"TIERPOL1"));
 }
+
+#[test]
+fn an_override_that_breaks_the_policys_order_is_located_at_the_field_given() {
+    use crate::sim::problems::SimProblem;
+    let mut motion = policy("crowd-radii");
+    // Full entered within 10 m but left beyond the policy's 6 m; Medium above Hero.
+    motion.full_enter_m = Some(10.0);
+    motion.medium_relevance = Some(0.9);
+    motion.hero_relevance = Some(1.5);
+    let scenario = Scenario {
+        id: "s".into(),
+        recipe: "r".into(),
+        fixed_step_s: 0.05,
+        motion,
+        ..Scenario::default()
+    };
+    let error = CompiledScenario::compile(&scenario).expect_err("refused");
+    let found: Vec<(String, SimProblem)> = error
+        .diagnostics
+        .iter()
+        .map(|d| (d.path.to_string(), d.problem.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "motion.hero_relevance".to_owned(),
+                SimProblem::OutOfRange {
+                    value: 1.5,
+                    range: "a value in [0, 1]"
+                }
+            ),
+            (
+                "motion.full_enter_m".to_owned(),
+                SimProblem::OutOfRange {
+                    value: 10.0,
+                    range: "a distance of at most full_exit_m (the tier policy's)"
+                }
+            ),
+        ]
+    );
+    // Medium at 0.9 is below Hero's 1.5: only the range is wrong there. Within range, it is
+    // reported at the field given.
+    let mut motion = policy("crowd-radii");
+    motion.medium_relevance = Some(0.9);
+    let scenario = Scenario {
+        id: "s".into(),
+        recipe: "r".into(),
+        fixed_step_s: 0.05,
+        motion,
+        ..Scenario::default()
+    };
+    let error = CompiledScenario::compile(&scenario).expect_err("refused");
+    assert_eq!(error.diagnostics.len(), 1);
+    assert_eq!(
+        error.diagnostics[0].path.to_string(),
+        "motion.medium_relevance"
+    );
+    assert_eq!(
+        error.diagnostics[0].problem.expected(),
+        "a relevance of at most hero_relevance (the tier policy's)"
+    );
+}

@@ -52,8 +52,8 @@ fn the_hlod_donut_is_reported_within_and_over_its_budget() {
     assert_eq!(tight_json["state_digest"], json["state_digest"]);
 }
 
-/// The crowd-governor example: 400 agents within the Full band of the camera ask for 400 × 0.035
-/// = 14 ms; the governor demotes 300 of them one rung to fit 8 ms exactly (100 Hero × 0.035 +
+/// The crowd-governor example (tier policy `crowd-radii`): 400 agents at relevance 0.9 (≥ 0.85)
+/// are all Hero, asking for 400 × 0.035 = 14 ms; the governor demotes 300 of them one rung to fit 8 ms exactly (100 Hero × 0.035 +
 /// 300 Medium × 0.015), every step, and `simulate` says so in text, JSON and the motion rows.
 #[test]
 fn the_governor_example_fits_400_agents_into_8_ms() {

@@ -268,30 +268,12 @@ fn two_way_street_placed(walkers: usize, length_m: f64, seed: u64, lanes: bool) 
         let (columns, rows_here) = grid(count);
         let mut placed: Vec<(f64, f64)> = Vec::with_capacity(count);
         for k in 0..count {
-            let (c, r) = (k % columns, (k / columns).min(rows - 1));
             let draw = |dim: u64| {
                 let bits = splitmix(seed ^ (source as u64) << 40 ^ (k as u64) << 2 ^ dim);
                 (bits >> 11) as f64 / (1u64 << 53) as f64
             };
-            let (jitter_along, jitter_across) = (draw(0) - 0.5, draw(1) - 0.5);
-            let at = |spread: f64| {
-                let along = (c as f64 + 0.5 + spread * jitter_along) / columns as f64 * length_m;
-                let across = (r as f64 + 0.5 + spread * jitter_across) / rows_here as f64 - 0.5;
-                (along, across * (walkway_m - 0.8))
-            };
-            // The jitter shrinks until the body is a safety diameter from its placed
-            // neighbours (cell centres are farther apart than that).
-            let apart = |(along, lateral): (f64, f64)| {
-                [1, columns + 1, columns, columns.saturating_sub(1)]
-                    .iter()
-                    .filter_map(|&back| k.checked_sub(back).and_then(|j| placed.get(j)))
-                    .all(|&(a, l)| (a - along).hypot(l - lateral) >= SAFETY_DIAMETER_M)
-            };
-            let (along, lateral_m) = [0.6, 0.3, 0.15]
-                .into_iter()
-                .map(at)
-                .find(|&p| apart(p))
-                .unwrap_or_else(|| at(0.0));
+            let cell = (k, columns, rows_here);
+            let (along, lateral_m) = jittered_spot(cell, (length_m, walkway_m), draw, &placed);
             placed.push((along, lateral_m));
             let direction = if draw(2) < 0.5 { -1 } else { 1 };
             let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * draw(3));
@@ -301,12 +283,9 @@ fn two_way_street_placed(walkers: usize, length_m: f64, seed: u64, lanes: bool) 
                 continue;
             }
             // Its own path: the lane nearest to where it stands (its row's).
+            let off = |lane: usize| (lane_m(lane) - lateral_m).abs();
             let lane = (0..rows)
-                .min_by(|&a, &b| {
-                    (lane_m(a) - lateral_m)
-                        .abs()
-                        .total_cmp(&(lane_m(b) - lateral_m).abs())
-                })
+                .min_by(|&a, &b| off(a).total_cmp(&off(b)))
                 .unwrap_or(0);
             let route = world
                 .config
@@ -344,6 +323,37 @@ pub fn observed_street_world(walkers: usize, seed: u64) -> Option<World> {
     config.scenario = Arc::new(scenario);
     world.config = Arc::new(config);
     Some(world)
+}
+
+/// Where the `k`th walker of a sidewalk stands on the placement grid (`cell`: `k`, the grid's
+/// columns and rows) of a street `length_m` long with walkways `walkway_m` wide:
+/// `(along, lateral)` meters, its cell's centre jittered by the seeded `draw`s 0 and 1, the
+/// jitter shrinking until the body is a safety diameter from its `placed` neighbours (cell
+/// centres are farther apart than that).
+fn jittered_spot(
+    (k, columns, rows): (usize, usize, usize),
+    (length_m, walkway_m): (f64, f64),
+    draw: impl Fn(u64) -> f64,
+    placed: &[(f64, f64)],
+) -> (f64, f64) {
+    let (c, r) = (k % columns, k / columns);
+    let (jitter_along, jitter_across) = (draw(0) - 0.5, draw(1) - 0.5);
+    let at = |spread: f64| {
+        let along = (c as f64 + 0.5 + spread * jitter_along) / columns as f64 * length_m;
+        let across = (r as f64 + 0.5 + spread * jitter_across) / rows as f64 - 0.5;
+        (along, across * (walkway_m - 0.8))
+    };
+    let apart = |(along, lateral): (f64, f64)| {
+        [1, columns + 1, columns, columns.saturating_sub(1)]
+            .iter()
+            .filter_map(|&back| k.checked_sub(back).and_then(|j| placed.get(j)))
+            .all(|&(a, l)| (a - along).hypot(l - lateral) >= SAFETY_DIAMETER_M)
+    };
+    [0.6, 0.3, 0.15]
+        .into_iter()
+        .map(at)
+        .find(|&p| apart(p))
+        .unwrap_or_else(|| at(0.0))
 }
 
 /// The id of lane `lane` of sidewalk `sidewalk` ([`add_lanes`]).

@@ -52,7 +52,9 @@
 //! applied): following standing leaders as the specification's following reads (no forward
 //! space: keep position) 69 % stalled (86 % on the sidewalk routes, and a pair came to 0.556 m);
 //! standing same-direction bodies in the predicted test 48 %; always keeping to the left of
-//! the corridor 46 %. Earlier experiments (branch `wt-flow-lanes`): lifting the corridor to the
+//! the corridor 46 %; and, to weigh the rule "stationary neighbours still occupy space",
+//! standing bodies left out of the predicted test altogether (not the specification) 38 %
+//! (50 % on the sidewalk routes): not the binding constraint. Earlier experiments (branch `wt-flow-lanes`): lifting the corridor to the
 //! walkway's bounds 6–9 %, lanes drifting left past oncoming bodies 3–4 % at 0.63 m/s — both
 //! leave the specification's corridor, and drifting lanes jam the crosswalk demo's queues.
 //! Lanes that the opposing streams can sort into need room the ±0.65 m corridors around fixed

@@ -23,23 +23,42 @@
 //! checked against bodies that already moved this step and is seen by those that move later.
 //!
 //! ## Flow at crowd density (what stalls; measured by `sim::FlowWatch`)
-//! In a random counter-flow at 0.8–1 walker per m² (`sim::two_way_street_world`) most walkers
-//! stall for good (about two thirds of 1,000 move less than 1 m in 10 s after warm-up). Nearly
-//! every fan candidate fails the predicted body test there: a standing oncoming body within
-//! 0.63 m of the 1 m lookahead, or a moving one within 0.63 m of its 2 m relative sweep,
-//! refuses it, and the executed step refuses the rest against same-direction bodies already
-//! touching. Opposing walkers meet head on and stop; those behind them (a standing leader is a
-//! body to pass, not one to follow) spread beside them, until walls of standing walkers face
-//! each other across the corridor; a walker in a wall cannot part (its left is its own stream)
-//! and gives way into nothing. The binding constraint is the route corridor centred on the
-//! route's line: both streams of a 3 m walkway share its middle 1.3 m. Experiments (branch
-//! `wt-flow-lanes`, not applied): centring the corridor on each walker's own lane (where it was
-//! placed) and letting a boxed-in walker edge along (half steps that pass the executed-step
-//! test) brought 67 % stalled down to about 37 % on a 250-walker street; lifting the corridor
-//! to the walkway's bounds, 6–9 %; lanes that drift left while an oncoming body is ahead
-//! (opposing streams sorting into lanes), 3–4 % at 0.63 m/s. But drifting lanes jam the
-//! crosswalk demo's queues, and the lane corridor made the long street's crowd wait more, so
-//! none of them is applied.
+//! In a random counter-flow at 0.8–1 walker per m² (`sim::two_way_street_world`, 40 warm-up
+//! steps, then 10 s; the motion bench's `MOTION_FLOW=1`, debug build under load) most walkers
+//! stall for good: of 1,000, 65 % move less than 1 m (mean 0.17 m/s, median 0.05 m/s, least
+//! pair 0.623 m); of 10,000, 58 % (mean 0.10 m/s, median 0.08 m/s, least pair 0.630 m). The
+//! issue's 10 % / 7 % were not reproduced on this world (35 % / 48 % do not even shuffle 1 m).
+//!
+//! What a stalled walker faces (read off the 250-walker street after 12 s): it stands in a
+//! single file of its own stream packed at exactly the safety diameter (0.63–0.65 m from the
+//! body ahead and behind: a standing leader is not followed, so the executed step lets it close
+//! up to 0.63 m), the file's head 0.8 m from the standing head of an opposing file, the files
+//! beside it 0.63–0.75 m away. Every fan candidate's 1 m prediction then reaches a standing
+//! body at another heading, every short step out of the file comes within 0.63 m of a
+//! neighbour, giving way to the left meets the next file, and the crowd is a solid packing
+//! that no rule of the specification (a bounded local adapter: "waiting when no local candidate
+//! is safe is an intentional result") unpacks. The packing forms during the warm-up.
+//!
+//! The corridor's reference line: the specification bounds a walker's deviation from its
+//! *original path* (65 cm), and its demo gives each walker a route of its own lateral offset.
+//! The bench street puts every walker on its sidewalk's route, so the corridor is the middle
+//! 1.3 m whatever the walkway's width: on the 25 m walkways of 10,000 walkers nearly all start
+//! outside it and walk towards the middle. `sim::two_way_street_lanes_world` gives every
+//! walker a lane route of its own (its placement row's; the rules unchanged): 1,000 then stall
+//! 45 % (mean 0.23 m/s, median 0.12, least pair 0.630 m) and 10,000 54 % (mean 0.18 m/s,
+//! median 0.08); on the 250-walker street 56 % instead of 59 %, but slower on average (0.159
+//! instead of 0.173 m/s), and in `a_dense_two_way_street_keeps_flowing`'s 540 walkers 207
+//! instead of 164 wait at the end. Rule experiments on the 1,000-walker lane street (none
+//! applied): following standing leaders as the specification's following reads (no forward
+//! space: keep position) 69 % stalled (86 % on the sidewalk routes, and a pair came to 0.556 m);
+//! standing same-direction bodies in the predicted test 48 %; always keeping to the left of
+//! the corridor 46 %; and, to weigh the rule "stationary neighbours still occupy space",
+//! standing bodies left out of the predicted test altogether (not the specification) 38 %
+//! (50 % on the sidewalk routes): not the binding constraint. Earlier experiments (branch `wt-flow-lanes`): lifting the corridor to the
+//! walkway's bounds 6–9 %, lanes drifting left past oncoming bodies 3–4 % at 0.63 m/s — both
+//! leave the specification's corridor, and drifting lanes jam the crosswalk demo's queues.
+//! Lanes that the opposing streams can sort into need room the ±0.65 m corridors around fixed
+//! paths 0.73–0.97 m apart do not leave (two opposing sub-lanes need 0.63 m between them).
 
 pub mod body;
 pub mod fan;

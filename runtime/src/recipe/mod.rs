@@ -16,6 +16,7 @@ pub mod limits;
 pub mod plan;
 mod report;
 pub mod scope_manifest;
+mod scope_flow;
 mod seal;
 mod structure;
 

@@ -93,8 +93,7 @@ pub fn step_text(preview: &Preview, content: &crate::session::PreviewContent) ->
 }
 
 fn heatmap_combo_ui(ui: &mut Ui, heatmap: &mut Option<HeatmapMode>) {
-    ui.label("Heatmap");
-    egui::ComboBox::from_id_salt("viewport-heatmap")
+    egui::ComboBox::from_label("Heatmap")
         .selected_text(choice_text(*heatmap))
         .show_ui(ui, |ui| {
             for choice in HEATMAP_CHOICES {

@@ -183,3 +183,52 @@ fn the_heatmap_draws_the_runtimes_bins_with_a_legend() {
     assert_eq!(drawn(&harness), (0, Some(1), 0));
     assert!(harness.state().preview().borrow().scene.heatmap().is_none());
 }
+
+/// The captures of `scripts/screenshots.sh` that step or draw a heatmap parse as the binary
+/// parses them, and bad values are refused with the accepted ones named.
+#[test]
+fn the_capture_options_parse_and_bad_values_are_refused() {
+    use stagecraft_editor::cli::parse_cli;
+    use stagecraft_editor::viewport::heatmap_marks::mode_of_name;
+    let script = std::fs::read_to_string(support::repo_root().join("scripts/screenshots.sh"))
+        .expect("the script");
+    // Each `capture PROJECT OUTPUT FLAGS…` command, continuation lines joined.
+    let joined = script.replace("\\\n", " ");
+    let captures: Vec<Vec<String>> = joined
+        .lines()
+        .filter(|line| line.starts_with("capture ") && (line.contains("--step") || line.contains("--heatmap")))
+        .map(|line| line.split_whitespace().skip(1).map(str::to_owned).collect())
+        .collect();
+    assert_eq!(captures.len(), 2, "{captures:?}");
+    let parse = |words: &[String]| {
+        let mut args: Vec<std::ffi::OsString> = vec!["stagecraft".into(), words[0].clone().into()];
+        args.push("--screenshot".into());
+        args.extend(words[1..].iter().map(Into::into));
+        parse_cli(args)
+    };
+    let stepping = parse(&captures[0]).expect("parses");
+    assert_eq!(stepping.step, Some(2));
+    let heatmap = parse(&captures[1]).expect("parses");
+    assert_eq!(
+        heatmap.heatmap.as_deref().and_then(mode_of_name),
+        Some(HeatmapMode::Rejections(None))
+    );
+    let args = |extra: &[&str]| -> Vec<std::ffi::OsString> {
+        ["stagecraft", "projects/street-block"]
+            .iter()
+            .chain(extra)
+            .map(Into::into)
+            .collect()
+    };
+    let by_reason = parse_cli(args(&["--heatmap", "rejections:conflict"])).expect("parses");
+    assert_eq!(
+        by_reason.heatmap.as_deref().and_then(mode_of_name),
+        Some(HeatmapMode::Rejections(Some(
+            stagecraft_runtime::content::heatmap::RejectionKind::Conflict
+        )))
+    );
+    let zero = parse_cli(args(&["--step", "0"])).expect_err("refused");
+    assert!(zero.to_string().contains("--step"), "{zero}");
+    let unknown = parse_cli(args(&["--heatmap", "heat"])).expect_err("refused");
+    assert!(unknown.to_string().contains("rejections:conflict"), "{unknown}");
+}

@@ -162,7 +162,9 @@ fn the_heatmap_draws_the_runtimes_bins_with_a_legend() {
             .iter()
             .find(|(title, _)| *title == "Heatmap")
             .expect("a heatmap legend");
-        assert!(legend.1[0].0.starts_with("rejections per 3.0 m bin, stage 2"));
+        assert!(legend.1[0]
+            .0
+            .starts_with("rejections per 3.0 m bin, stage 2"));
     }
     // The combo switches to accepted placements.
     harness
@@ -196,7 +198,9 @@ fn the_capture_options_parse_and_bad_values_are_refused() {
     let joined = script.replace("\\\n", " ");
     let captures: Vec<Vec<String>> = joined
         .lines()
-        .filter(|line| line.starts_with("capture ") && (line.contains("--step") || line.contains("--heatmap")))
+        .filter(|line| {
+            line.starts_with("capture ") && (line.contains("--step") || line.contains("--heatmap"))
+        })
         .map(|line| line.split_whitespace().skip(1).map(str::to_owned).collect())
         .collect();
     assert_eq!(captures.len(), 2, "{captures:?}");
@@ -230,5 +234,8 @@ fn the_capture_options_parse_and_bad_values_are_refused() {
     let zero = parse_cli(args(&["--step", "0"])).expect_err("refused");
     assert!(zero.to_string().contains("--step"), "{zero}");
     let unknown = parse_cli(args(&["--heatmap", "heat"])).expect_err("refused");
-    assert!(unknown.to_string().contains("rejections:conflict"), "{unknown}");
+    assert!(
+        unknown.to_string().contains("rejections:conflict"),
+        "{unknown}"
+    );
 }

@@ -42,7 +42,11 @@ fn read_project(name: &str) -> Project {
         ("recipes".to_owned(), ".recipe.ron"),
         ("overrides".to_owned(), ".overrides.ron"),
     ];
-    folders.extend(asset_paths(&manifest).into_iter().map(|a| (a, ".family.ron")));
+    folders.extend(
+        asset_paths(&manifest)
+            .into_iter()
+            .map(|a| (a, ".family.ron")),
+    );
     for (folder, suffix) in folders {
         let Ok(entries) = std::fs::read_dir(dir.join(&folder)) else {
             continue;
@@ -123,8 +127,8 @@ fn report(setup: &Setup, walks: usize) {
     }
     for step in 1..=stages {
         let stage = &setup.plan.stages()[step - 1];
-        let cpu_ms = (!cpu[step - 1].is_empty())
-            .then(|| median(cpu[step - 1].clone()).as_secs_f64() * 1e3);
+        let cpu_ms =
+            (!cpu[step - 1].is_empty()).then(|| median(cpu[step - 1].clone()).as_secs_f64() * 1e3);
         println!(
             "{PROJECT} cold step {step}/{stages} (stage {} `{}`): median {:.3} ms wall, {} CPU",
             stage.id(),

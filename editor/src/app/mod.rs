@@ -440,9 +440,8 @@ impl StagecraftApp {
             .borrow_mut()
             .frame_update(ctx, &workspace.document, &mut self.service);
         self.panels.recipe_graph.follow(&self.service);
-        self.panels.recipe_graph.stage_marks = crate::panels::recipe_graph::StageMarks::of(
-            &self.preview.borrow(),
-        );
+        self.panels.recipe_graph.stage_marks =
+            crate::panels::recipe_graph::StageMarks::of(&self.preview.borrow());
         self.panels.diagnostics.follow(&self.service);
         self.panels.diagnostics.refresh(&workspace.document);
     }

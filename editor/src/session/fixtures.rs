@@ -238,10 +238,15 @@ pub fn example_content(project: &str, recipe: &str) -> Option<PreviewContent> {
         file: "recipe",
         tree: None,
     };
-    let plan = compile(project.recipes.get(recipe)?, &project.families, &registry, source).plan?;
+    let plan = compile(
+        project.recipes.get(recipe)?,
+        &project.families,
+        &registry,
+        source,
+    )
+    .plan?;
     let overrides = Overrides::of_recipe(&project, recipe);
-    let bundle =
-        crate::cook::generate_plan(&plan, project.manifest.root_seed, &overrides).ok()?;
+    let bundle = crate::cook::generate_plan(&plan, project.manifest.root_seed, &overrides).ok()?;
     Some(PreviewContent {
         bundle: Arc::new(bundle),
         families: project.families.clone(),

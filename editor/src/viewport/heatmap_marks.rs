@@ -22,12 +22,16 @@ const GAP: f64 = 0.06;
 
 /// The heatmap of the last scatter stage of `content` in `mode`, with that stage's id.
 pub fn heatmap(content: &PreviewContent, mode: HeatmapMode) -> Option<(u32, Heatmap)> {
-    content.stages().iter().rev().find_map(|stage| match stage.product.as_ref() {
-        Product::Placements(scatter) => {
-            scatter_heatmap(scatter, mode, MAX_BINS).map(|heat| (stage.stage, heat))
-        }
-        _ => None,
-    })
+    content
+        .stages()
+        .iter()
+        .rev()
+        .find_map(|stage| match stage.product.as_ref() {
+            Product::Placements(scatter) => {
+                scatter_heatmap(scatter, mode, MAX_BINS).map(|heat| (stage.stage, heat))
+            }
+            _ => None,
+        })
 }
 
 /// The squares of `heat`: one per bin with a count, in its ramp colour.
@@ -180,7 +184,10 @@ mod tests {
         for (_, colour) in &data.triangles {
             assert!(legend.iter().any(|(_, c)| c == colour), "{colour:?}");
         }
-        assert!(legend[0].0.starts_with("candidates per 3.0 m bin, stage 2"), "{legend:?}");
+        assert!(
+            legend[0].0.starts_with("candidates per 3.0 m bin, stage 2"),
+            "{legend:?}"
+        );
         // Density counts the accepted placements only.
         let (_, density) = heatmap(&content, HeatmapMode::Density).expect("a scatter");
         assert_eq!(density.total(), scatter.placement_count() as u64);

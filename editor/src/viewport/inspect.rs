@@ -254,7 +254,10 @@ mod tests {
         assert_eq!(second.stages().len(), 2);
         assert_ne!(v3, v2);
         // The step's products are the full generation's, shared.
-        assert!(Arc::ptr_eq(&second.stages()[1].product, &content.stages()[1].product));
+        assert!(Arc::ptr_eq(
+            &second.stages()[1].product,
+            &content.stages()[1].product
+        ));
         assert_eq!(second.bundle.outputs, [1, 2]);
         // A pin wins over the cursor and keeps its product.
         let last = 3;

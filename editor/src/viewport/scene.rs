@@ -238,7 +238,9 @@ impl SceneBuilder {
 
     /// The heatmap drawn, with its scatter stage, if one is.
     pub fn heatmap(&self) -> Option<(u32, &Heatmap)> {
-        self.heatmap.as_ref().map(|(stage, heat)| (*stage, heat.as_ref()))
+        self.heatmap
+            .as_ref()
+            .map(|(stage, heat)| (*stage, heat.as_ref()))
     }
 
     /// Rebuilds the layers whose inputs changed; returns the layers rebuilt, in drawing order.

@@ -126,7 +126,8 @@ pub fn scatter_heatmap(
     let (low, high) = cell_span(product)?;
     let span = (high.0 - low.0 + 1).max(high.1 - low.1 + 1);
     // At least 1: the span and `max_bins` are.
-    let cells_per_bin = i64::try_from(span.unsigned_abs().div_ceil(u64::from(max_bins.max(1)))).ok()?;
+    let cells_per_bin =
+        i64::try_from(span.unsigned_abs().div_ceil(u64::from(max_bins.max(1)))).ok()?;
     let columns = (high.0 - low.0) / cells_per_bin + 1;
     let rows = (high.1 - low.1) / cells_per_bin + 1;
     let mut counts = vec![0u32; usize::try_from(columns * rows).ok()?];

@@ -72,11 +72,7 @@ impl GeneratedBundle {
         Some(self.with_stages(vec![record], vec![stage]))
     }
 
-    fn with_stages(
-        &self,
-        stages: Vec<super::StageRecord>,
-        outputs: Vec<u32>,
-    ) -> GeneratedBundle {
+    fn with_stages(&self, stages: Vec<super::StageRecord>, outputs: Vec<u32>) -> GeneratedBundle {
         GeneratedBundle::new(
             self.recipe_id.clone(),
             self.source_digest,
@@ -137,7 +133,10 @@ mod tests {
         assert_eq!(full.bundle.through(2).map(|b| b.outputs), Some(vec![1, 2]));
         assert_eq!(full.bundle.through(3).map(|b| b.outputs), Some(vec![1, 3]));
         // The whole plan stepped is the full generation itself.
-        assert_eq!(full.bundle.through(3).map(|b| b.digest()), Some(full.bundle.digest()));
+        assert_eq!(
+            full.bundle.through(3).map(|b| b.digest()),
+            Some(full.bundle.digest())
+        );
     }
 
     /// Stepping a cold cache runs the prefix only: step 2 runs stages 1 and 2, never stage 3.
@@ -149,7 +148,11 @@ mod tests {
         assert_eq!(stepped.report.ran(), vec![1, 2]);
         let full = through(&plan, &mut cache, 3).expect("full");
         assert_eq!(
-            full.report.stages.iter().map(|s| s.cache).collect::<Vec<_>>()[..2],
+            full.report
+                .stages
+                .iter()
+                .map(|s| s.cache)
+                .collect::<Vec<_>>()[..2],
             [CacheOutcome::Hit, CacheOutcome::Hit]
         );
         assert_eq!(full.report.ran(), vec![3]);

@@ -15,8 +15,8 @@ mod libraries;
 pub mod limits;
 pub mod plan;
 mod report;
-pub mod scope_manifest;
 mod scope_flow;
+pub mod scope_manifest;
 mod seal;
 mod structure;
 

@@ -21,7 +21,12 @@ fn placed(candidate: u32, cell: (i64, i64)) -> Placement {
 }
 
 fn rejected(candidate: u32, cell: (i64, i64), reason: RejectReason) -> RejectedCandidate {
-    RejectedCandidate::new(id(candidate, cell.0, cell.1), cell.0 * 10, cell.1 * 10, reason)
+    RejectedCandidate::new(
+        id(candidate, cell.0, cell.1),
+        cell.0 * 10,
+        cell.1 * 10,
+        reason,
+    )
 }
 
 /// Cells of 10 lattice units of 0.1 m (1 m cells); region x −10..30, y 0..20: cells x −1..=2,
@@ -92,9 +97,18 @@ fn rejections_filter_by_reason() {
     let all = map(HeatmapMode::Rejections(None), 64);
     assert_eq!(all.counts, vec![2, 1, 0, 0, 0, 0, 0, 0, 1, 1]);
     let by = |kind| map(HeatmapMode::Rejections(Some(kind)), 64).counts;
-    assert_eq!(by(RejectionKind::InKeepOut), vec![2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-    assert_eq!(by(RejectionKind::Conflict), vec![0, 1, 0, 0, 0, 0, 0, 0, 1, 0]);
-    assert_eq!(by(RejectionKind::OutsideRegion), vec![0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    assert_eq!(
+        by(RejectionKind::InKeepOut),
+        vec![2, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
+    assert_eq!(
+        by(RejectionKind::Conflict),
+        vec![0, 1, 0, 0, 0, 0, 0, 0, 1, 0]
+    );
+    assert_eq!(
+        by(RejectionKind::OutsideRegion),
+        vec![0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    );
     let names: Vec<&str> = RejectionKind::ALL.iter().map(|k| k.name()).collect();
     assert_eq!(names, ["outside-region", "in-keep-out", "conflict"]);
 }

@@ -54,7 +54,8 @@ fn families() -> BTreeMap<String, AssetFamily> {
 /// Scatter (cell) → select-and-place (object) → the summary (regional), compiled with
 /// `registry`: `"line:path: message"` of each diagnostic and whether a plan came out.
 fn compile_chain(registry: &Registry) -> (Vec<String>, bool) {
-    let text = "Recipe(schema: 1, id: \"r\", address_schema: 1, inputs: {\"family\": Family(\"trees\")},
+    let text =
+        "Recipe(schema: 1, id: \"r\", address_schema: 1, inputs: {\"family\": Family(\"trees\")},
  stages: [
   Stage(id: 10, operator: \"environment.scatter\", algorithm: 1, inputs: [\"family\"],
         parameters: {\"region\": (0, 0, 4000, 4000)}),

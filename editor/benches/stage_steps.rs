@@ -30,26 +30,29 @@ fn stepping(c: &mut Criterion) {
         };
         let mut inspect = StageInspect::default();
         let mut scene = SceneBuilder::default();
-        c.bench_function(&format!("street-block: one stage step and scene rebuild{name}"), |b| {
-            b.iter(|| {
-                let command = if inspect.step() == Some(stages) {
-                    StageCommand::All
-                } else {
-                    StageCommand::Next
-                };
-                inspect.apply(command, Some(&content));
-                let (shown, version) = inspect.shown(&content, 1);
-                let inputs = SceneInputs {
-                    content: Some((shown.as_ref(), version)),
-                    scenario: None,
-                    world: None,
-                    options: &options,
-                    selected: None,
-                    hovered: None,
-                };
-                black_box(scene.update(&inputs))
-            });
-        });
+        c.bench_function(
+            &format!("street-block: one stage step and scene rebuild{name}"),
+            |b| {
+                b.iter(|| {
+                    let command = if inspect.step() == Some(stages) {
+                        StageCommand::All
+                    } else {
+                        StageCommand::Next
+                    };
+                    inspect.apply(command, Some(&content));
+                    let (shown, version) = inspect.shown(&content, 1);
+                    let inputs = SceneInputs {
+                        content: Some((shown.as_ref(), version)),
+                        scenario: None,
+                        world: None,
+                        options: &options,
+                        selected: None,
+                        hovered: None,
+                    };
+                    black_box(scene.update(&inputs))
+                });
+            },
+        );
     }
 }
 

@@ -129,6 +129,10 @@ fn a_locked_stage_is_drawn_alone_until_released() {
         assert!(preview.scene.layer(LayerKind::Content).triangles.is_empty());
     }
     assert!(harness.query_by_label_contains("locked: stage 2").is_some());
+    // The Recipe graph marks it and greys the stages not drawn.
+    harness.run_steps(1);
+    let marks = harness.state().panels().recipe_graph.stage_marks.clone();
+    assert_eq!((marks.pinned, marks.beyond), (Some((2, false)), vec![1, 3]));
     harness.get_by_label("Release").click();
     harness.run_steps(2);
     assert_eq!(drawn(&harness).0, placed);

@@ -13,7 +13,8 @@ pub struct StageMarks {
     pub recipe: Option<String>,
     /// The stage the stepping cursor is on, with its place (1-based) and the stage count.
     pub stepped: Option<(u32, usize, usize)>,
-    /// Stages after the cursor in execution order (not drawn while stepping).
+    /// Stages the Viewport does not draw: after the cursor while stepping, every other stage
+    /// while one is locked and isolated (greyed in the graph).
     pub beyond: Vec<u32>,
     /// The locked, isolated stage, and whether its product has been regenerated since.
     pub pinned: Option<(u32, bool)>,
@@ -28,16 +29,19 @@ impl StageMarks {
         let inspect = &preview.inspect;
         let stages: Vec<u32> = content.stages().iter().map(|s| s.stage).collect();
         let steps = inspect.shown_steps(content);
+        let pinned = inspect.pinned().filter(|p| p.recipe == content.recipe());
+        let beyond = match (pinned, steps) {
+            (Some(p), _) => stages.iter().copied().filter(|s| *s != p.stage).collect(),
+            (None, Some(k)) => stages.get(k..).unwrap_or(&[]).to_vec(),
+            (None, None) => Vec::new(),
+        };
         StageMarks {
             recipe: Some(content.recipe().to_owned()),
             stepped: steps
                 .zip(inspect.stepped_stage(content))
                 .map(|(k, stage)| (stage, k, stages.len())),
-            beyond: steps.map_or_else(Vec::new, |k| stages.get(k..).unwrap_or(&[]).to_vec()),
-            pinned: inspect
-                .pinned()
-                .filter(|p| p.recipe == content.recipe())
-                .map(|p| (p.stage, inspect.pin_is_stale(content))),
+            beyond,
+            pinned: pinned.map(|p| (p.stage, inspect.pin_is_stale(content))),
         }
     }
 

@@ -192,7 +192,9 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                         ui.add(extend(egui::RichText::new(format!("▶ {title}")).strong()))
                     } else if beyond {
                         ui.add(extend(egui::RichText::new(title).weak()))
-                            .on_hover_text("Not reached: stepping shows the stages before it")
+                            .on_hover_text(
+                            "Not drawn: stepping has not reached it, or another stage is isolated",
+                        )
                     } else {
                         ui.add(extend(egui::RichText::new(title)))
                     };

@@ -77,6 +77,17 @@ capture projects/tactical-mission screenshots/daily-tactical-mission.png --tab d
 capture projects/pine-clearing screenshots/viewport-pine-clearing.png --tab viewport
 # The street block's recipe graph, fitted to the tab on open.
 capture projects/street-block screenshots/recipe-graph-street-block.png --tab recipe-graph
+# Serial stepping, mid-recipe: the street block stepped to stage 2 of 3 (F10 / Shift+F10 in the
+# editor), so the Viewport draws the block and the scatter's accepted props (boxes) with its
+# rejected candidates (small markers, by reason) before select-and-place orients them; the corner
+# says "step 2/3 · 2 Scatter props on sidewalks".
+capture projects/street-block screenshots/viewport-stepping-street-block.png --tab viewport \
+    --step 2 --layers grid,routes,rejected
+# The rejection heatmap of the pine clearing's scatter: rejected candidates per bin of cells over
+# the region (the clearing and path keep-outs and the thinning conflicts), with its legend of
+# counts per colour.
+capture projects/pine-clearing screenshots/viewport-heatmap-pine-clearing.png --tab viewport \
+    --heatmap rejections --layers grid
 # The street-lifecycle example's "away and back" clip at 7.5 s: the Population tab's per-source
 # counts, why each source is (not) spawning, and the lifecycle counters.
 capture projects/street-lifecycle screenshots/population-street-lifecycle.png --frame 137 --tab population
@@ -134,5 +145,7 @@ python3 scripts/check_viewport_png.py screenshots/viewport-streaming-ring.png
 python3 scripts/check_viewport_png.py screenshots/viewport-hlod-donut.png
 python3 scripts/check_viewport_png.py screenshots/viewport-camera-tiers.png
 python3 scripts/check_viewport_png.py screenshots/viewport-group-crossing.png
+python3 scripts/check_viewport_png.py screenshots/viewport-stepping-street-block.png
+python3 scripts/check_viewport_png.py screenshots/viewport-heatmap-pine-clearing.png
 
 idle_cpu projects/street-block

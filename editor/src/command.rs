@@ -16,6 +16,23 @@ pub enum Command {
     Apply(ProjectEdit),
     /// Select the document and field a diagnostic is about and bring the Inspector forward.
     ShowDiagnostic(Diagnostic),
+    /// Move the Viewport's stage inspection (view state, not an edit).
+    Inspect(StageCommand),
+}
+
+/// What the Viewport's stage inspection is asked to do ([`crate::viewport::inspect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StageCommand {
+    /// One stage further in execution order (F10).
+    Next,
+    /// One stage back (Shift+F10).
+    Back,
+    /// The whole recipe again.
+    All,
+    /// Step to this stage: it and every stage before it in execution order are shown.
+    To(u32),
+    /// Lock and isolate this stage, or release it when it is the locked one.
+    TogglePin(u32),
 }
 
 /// Sends `result`'s edit to `out`; returns the refusal in words, if it was refused.

@@ -50,6 +50,11 @@ fn main() -> ExitCode {
                 .layers
                 .as_deref()
                 .map(stagecraft_editor::cli::layer_names),
+            step: cli.step.and_then(|n| usize::try_from(n).ok()),
+            heatmap: cli
+                .heatmap
+                .as_deref()
+                .and_then(stagecraft_editor::viewport::heatmap_marks::mode_of_name),
         }) {
             Ok(()) => 0,
             Err(error) => {

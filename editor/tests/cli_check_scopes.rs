@@ -18,6 +18,7 @@ fn check_json_reports_the_scope_manifest_of_each_recipe() {
             "address_schema": 1,
             "recipe": "street-facades",
             "stages": [{
+                "data_scope": "object",
                 "domains": [2, 3],
                 "locality": "object-local",
                 "operator": "assembly",
@@ -30,7 +31,7 @@ fn check_json_reports_the_scope_manifest_of_each_recipe() {
     let output = stagecraft(&["check", street.dir.to_str().expect("utf-8"), "--json"]);
     let report: Value = serde_json::from_slice(&output.stdout).expect("json");
     let stages = &report["scopes"][0]["stages"];
-    let rows: Vec<(u64, &str, Value, Value)> = stages
+    let rows: Vec<(u64, &str, &str, Value, Value)> = stages
         .as_array()
         .expect("stages")
         .iter()
@@ -38,6 +39,7 @@ fn check_json_reports_the_scope_manifest_of_each_recipe() {
             (
                 s["stage"].as_u64().expect("id"),
                 s["operator"].as_str().expect("operator"),
+                s["data_scope"].as_str().expect("data scope"),
                 s["scopes"].clone(),
                 s["domains"].clone(),
             )
@@ -46,15 +48,22 @@ fn check_json_reports_the_scope_manifest_of_each_recipe() {
     assert_eq!(
         rows,
         [
-            (1, "street.block", json!([]), json!([])),
+            (1, "street.block", "regional", json!([]), json!([])),
             // One layer per sidewalk of the block.
             (
                 2,
                 "environment.scatter",
+                "cell",
                 json!([[1, 0], [1, 1]]),
                 json!([1, 2])
             ),
-            (3, "environment.select-and-place", json!([]), json!([3])),
+            (
+                3,
+                "environment.select-and-place",
+                "object",
+                json!([]),
+                json!([3])
+            ),
         ]
     );
 }

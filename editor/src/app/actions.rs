@@ -51,6 +51,8 @@ pub enum Action {
     SaveSnapshotTo(PathBuf),
     /// Restore this snapshot file into the simulation.
     RestoreSnapshotFrom(PathBuf),
+    /// Move the Viewport's stage stepping (F10, Shift+F10) or locked stage.
+    Stage(crate::command::StageCommand),
 }
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -79,11 +81,34 @@ pub const PLAYBACK: [(KeyboardShortcut, Action); 3] = [
     ),
 ];
 
+/// Serial stepping through the recipe's stages: F10 one stage further, Shift+F10 one back
+/// (Shift first: plain F10 would also match it).
+pub const STAGE_STEPS: [(KeyboardShortcut, Action); 2] = [
+    (
+        KeyboardShortcut::new(Modifiers::SHIFT, Key::F10),
+        Action::Stage(crate::command::StageCommand::Back),
+    ),
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::F10),
+        Action::Stage(crate::command::StageCommand::Next),
+    ),
+];
+
 /// The actions whose shortcuts were pressed this frame (the key events are consumed, so a
 /// focused text field does not also handle Ctrl+Z itself). The playback keys count only when
-/// `playback` holds (a simulation runs) and no text field has the keyboard.
+/// `playback` holds (a simulation runs) and no text field has the keyboard; the stage steps
+/// whenever no text field has it.
 pub fn shortcuts(ctx: &egui::Context, playback: bool) -> Vec<Action> {
     let mut actions = document_shortcuts(ctx);
+    if !ctx.egui_wants_keyboard_input() {
+        ctx.input_mut(|input| {
+            for (shortcut, action) in STAGE_STEPS {
+                if input.consume_shortcut(&shortcut) {
+                    actions.push(action);
+                }
+            }
+        });
+    }
     if playback && !ctx.egui_wants_keyboard_input() {
         ctx.input_mut(|input| {
             for (shortcut, action) in PLAYBACK {

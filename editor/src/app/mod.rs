@@ -58,6 +58,11 @@ pub struct RunArgs {
     ///
     /// [`OverlayOptions::LAYER_NAMES`]: crate::viewport::OverlayOptions::LAYER_NAMES
     pub layers: Option<Vec<String>>,
+    /// Step the Viewport through the recipe up to this many stages of its execution order
+    /// (`stagecraft --step N`).
+    pub step: Option<usize>,
+    /// Draw this heatmap over the ground (`stagecraft --heatmap MODE`).
+    pub heatmap: Option<stagecraft_runtime::content::heatmap::HeatmapMode>,
 }
 
 /// Opens the editor window and runs until it closes.
@@ -186,6 +191,7 @@ impl StagecraftApp {
             let shown: Vec<&str> = layers.iter().map(String::as_str).collect();
             app.preview.borrow_mut().options.show_only(&shown);
         }
+        app.preview.borrow_mut().options.heatmap = args.heatmap;
         app.preview.borrow_mut().look_on_open = args.look_at.map(|[x, y, radius]| {
             crate::viewport::picking::Aabb::new(
                 three_d::vec3(x - radius, y - radius, 0.0),
@@ -197,6 +203,9 @@ impl StagecraftApp {
         }
         if let Some(dir) = args.project {
             app.open_project(&dir);
+        }
+        if let Some(steps) = args.step {
+            app.preview.borrow_mut().inspect.start_at(steps);
         }
         if let Some(id) = &args.scenario {
             app.open_scenario(id);
@@ -350,6 +359,12 @@ impl StagecraftApp {
             match command {
                 Command::Select(selection) => document.select(selection),
                 Command::Apply(edit) => document.apply(edit),
+                Command::Inspect(command) => {
+                    let mut preview = self.preview.borrow_mut();
+                    let content = preview.session.content().cloned();
+                    preview.inspect.apply(command, content.as_deref());
+                    preview.update_scene();
+                }
                 Command::ShowDiagnostic(diagnostic) => {
                     if let Some(doc) = DocId::of_file(document.project(), &diagnostic.file) {
                         document.select(Selection::field(doc, diagnostic.path.clone()));
@@ -425,6 +440,8 @@ impl StagecraftApp {
             .borrow_mut()
             .frame_update(ctx, &workspace.document, &mut self.service);
         self.panels.recipe_graph.follow(&self.service);
+        self.panels.recipe_graph.stage_marks =
+            crate::panels::recipe_graph::StageMarks::of(&self.preview.borrow());
         self.panels.diagnostics.follow(&self.service);
         self.panels.diagnostics.refresh(&workspace.document);
     }
@@ -726,6 +743,7 @@ impl StagecraftApp {
             Action::TogglePlay => self.preview.borrow_mut().session.toggle_play(),
             Action::StepFrame => self.preview.borrow_mut().session.step(1),
             Action::StepBack => self.preview.borrow_mut().session.step_back(),
+            Action::Stage(command) => self.apply_commands(vec![Command::Inspect(command)]),
             Action::CancelGeneration => {
                 self.service.cancel();
                 self.status = Some((

@@ -36,6 +36,8 @@ struct ScopeManifestJson {
 /// One stage of a scope manifest.
 #[derive(serde::Serialize)]
 struct ScopeStageJson {
+    /// The level of the world hierarchy it works at.
+    data_scope: &'static str,
     /// Random domain ids drawn from.
     domains: Vec<u32>,
     locality: &'static str,
@@ -66,6 +68,7 @@ fn scope_manifests(
                     .stages
                     .into_iter()
                     .map(|entry| ScopeStageJson {
+                        data_scope: entry.data_scope,
                         domains: entry.domains,
                         locality: entry.locality,
                         operator: entry.operator,

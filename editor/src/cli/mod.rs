@@ -91,6 +91,14 @@ pub struct Cli {
     /// rejected, spawns, labels, tiers, panic); the others start hidden.
     #[arg(long, value_name = "LIST", value_parser = parse_layers)]
     pub layers: Option<String>,
+    /// Step the Viewport through the previewed recipe up to its N-th stage in execution order
+    /// (serial stepping; F10 and Shift+F10 move on and back in the editor).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub step: Option<u64>,
+    /// Draw a heatmap of the last scatter stage shown over the ground: candidates, rejections,
+    /// rejections:REASON (outside-region, in-keep-out, conflict) or density.
+    #[arg(long, value_name = "MODE", value_parser = crate::viewport::heatmap_marks::MODE_NAMES)]
+    pub heatmap: Option<String>,
     /// No progress bars, and no report on stdout from commands whose result is their exit code
     /// or their files; errors (stderr), `--json` output and printed documents stay.
     #[arg(long, short = 'q', global = true)]

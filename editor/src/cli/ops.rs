@@ -11,11 +11,12 @@ pub fn markdown() -> String {
     let mut text = String::new();
     for op in registry.operators() {
         text.push_str(&format!(
-            "\n### `{}` (algorithm {})\n\n{}\n\nLocality: {}. Output: {}.\n\n",
+            "\n### `{}` (algorithm {})\n\n{}\n\nLocality: {}. Scope: {}. Output: {}.\n\n",
             op.id,
             op.algorithm,
             op.summary,
             op.locality.name(),
+            op.data_scope.works_at.name(),
             op.output.name()
         ));
         if !op.inputs.is_empty() {
@@ -101,6 +102,7 @@ pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
                     "algorithm": op.algorithm,
                     "summary": op.summary,
                     "locality": op.locality.name(),
+                    "data_scope": op.data_scope.works_at.name(),
                     "output": op.output.name(),
                     "inputs": op.inputs.iter().map(|p| serde_json::json!({
                         "name": p.name, "kind": p.kind.name(), "required": p.required, "doc": p.doc,

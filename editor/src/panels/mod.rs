@@ -22,6 +22,7 @@ pub mod project_rename;
 pub mod project_tree;
 pub mod provenance;
 pub mod recipe_graph;
+pub mod stage_steps;
 pub mod task_rows;
 pub mod timeline;
 pub mod timeline_marks;
@@ -170,6 +171,7 @@ impl Panels {
         preview.hovered = None;
         preview.diff_marks.clear();
         preview.authoring_message = None;
+        preview.inspect.reset();
         drop(preview);
         self.diff.result = None;
         self.diff.error = None;

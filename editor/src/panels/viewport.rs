@@ -84,6 +84,9 @@ impl Panel for ViewportPanel {
         if toolbar_ui(ui, &mut preview, &mut self.camera) {
             preview.update_scene();
         }
+        if super::stage_steps::stage_toolbar_ui(ui, &mut preview) {
+            preview.update_scene();
+        }
         crate::viewport::tools::toolbar_ui(ui, &mut self.tools, &preview);
         let (rect, strip, sections) = self.split_for_legend(ui, &preview, document);
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
@@ -605,6 +608,17 @@ fn overlay_text_ui(ui: &Ui, rect: egui::Rect, preview: &Preview, gpu_failure: Op
             format!("bundle {}", &digest[..digest.len().min(12)]),
             Color32::from_gray(170),
         ));
+        if let Some(pinned) = preview.inspect.pinned() {
+            lines.push((
+                format!("stage {} locked and isolated", pinned.stage),
+                Color32::from_rgb(120, 200, 255),
+            ));
+        } else if preview.inspect.step().is_some() {
+            lines.push((
+                super::stage_steps::step_text(preview, content),
+                Color32::from_rgb(255, 190, 60),
+            ));
+        }
     }
     if let Some(world) = session.world() {
         lines.push((

@@ -68,6 +68,12 @@ pub fn sections(
     if !layers.is_empty() {
         sections.push(("Layers", layers));
     }
+    if let Some((stage, heat)) = preview.scene.heatmap() {
+        sections.push((
+            "Heatmap",
+            crate::viewport::heatmap_marks::legend(stage, heat),
+        ));
+    }
     sections
 }
 

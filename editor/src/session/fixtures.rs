@@ -222,3 +222,33 @@ pub fn crossing_world(crossers: u32, duration_frames: u64) -> stagecraft_runtime
     let compiled = CompiledScenario::compile(&scenario).expect("compiles");
     build_world(&Arc::new(space), &Arc::new(compiled), 10).expect("world")
 }
+
+/// Recipe `recipe` of the example project `project` (under `projects/`), generated with its
+/// overrides as the preview shows it; `None` when it does not load, compile or generate.
+pub fn example_content(project: &str, recipe: &str) -> Option<PreviewContent> {
+    use stagecraft_runtime::overrides::Overrides;
+    use stagecraft_runtime::recipe::{compile, RecipeSource};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../projects")
+        .join(project);
+    let (_, loaded) = crate::project_io::load_dir(&dir).ok()?;
+    let project = loaded.project?;
+    let registry = stagecraft_runtime::ops::registry::Registry::standard();
+    let source = RecipeSource {
+        file: "recipe",
+        tree: None,
+    };
+    let plan = compile(
+        project.recipes.get(recipe)?,
+        &project.families,
+        &registry,
+        source,
+    )
+    .plan?;
+    let overrides = Overrides::of_recipe(&project, recipe);
+    let bundle = crate::cook::generate_plan(&plan, project.manifest.root_seed, &overrides).ok()?;
+    Some(PreviewContent {
+        bundle: Arc::new(bundle),
+        families: project.families.clone(),
+    })
+}

@@ -17,7 +17,9 @@ pub mod directive_pick;
 pub mod exclusions;
 pub mod gpu;
 pub mod handles;
+pub mod heatmap_marks;
 pub mod hlod_marks;
+pub mod inspect;
 pub mod interact;
 pub mod layer;
 pub mod meshes;
@@ -74,6 +76,8 @@ pub struct Preview {
     /// The directive the Timeline armed for a target pick: the Viewport's next click fills it
     /// ([`directive_pick`]) instead of selecting.
     pub directive_pick: Option<directive_pick::DirectivePick>,
+    /// Serial stepping and the locked, isolated stage: what part of the content is drawn.
+    pub inspect: inspect::StageInspect,
 }
 
 /// What kind of difference a [`DiffMark`] shows.
@@ -149,12 +153,14 @@ impl Preview {
     /// Rebuilds the scene layers whose inputs changed.
     pub fn update_scene(&mut self) -> Vec<LayerKind> {
         let session = &self.session;
+        // Stepping or a locked stage draws part of the content (the simulation keeps all of it).
+        let shown = session
+            .content()
+            .map(|c| self.inspect.shown(c, session.content_version()));
         // A selection that no longer exists (regenerated away, agent not born at this frame)
         // keeps its id: it comes back when the object does.
         let inputs = SceneInputs {
-            content: session
-                .content()
-                .map(|c| (c.as_ref(), session.content_version())),
+            content: shown.as_ref().map(|(c, version)| (c.as_ref(), *version)),
             scenario: session.scenario().map(|s| (s, session.scenario_version())),
             world: session.world().map(|w| (w, session.world_version())),
             options: &self.options,

@@ -319,6 +319,29 @@ pub const GAIT_LOOP: Srgba = rgb(60, 160, 255);
 /// … while it plays its goal stop.
 pub const GAIT_STOP: Srgba = rgb(255, 170, 40);
 
+/// The heatmap's colour ramp, low to high (perceptually ordered, after viridis): a bin's count is
+/// drawn in the colour of its fifth of the largest count ([`heat_bucket`]).
+pub const HEAT: [Srgba; 5] = [
+    rgb(68, 1, 84),
+    rgb(59, 82, 139),
+    rgb(33, 145, 140),
+    rgb(94, 201, 98),
+    rgb(253, 231, 37),
+];
+
+/// The ramp step of `count` out of `max` (counts 1..=max in five equal steps); `None` for 0.
+pub fn heat_bucket(count: u32, max: u32) -> Option<usize> {
+    if count == 0 || max == 0 {
+        return None;
+    }
+    let steps = HEAT.len() as u64;
+    let bucket = (u64::from(count) * steps)
+        .div_ceil(u64::from(max))
+        .clamp(1, steps)
+        - 1;
+    usize::try_from(bucket).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ pub use super::layer::{ColourBy, InstanceBatch, LayerData, Segment};
 use super::overlays;
 use super::picking::{Aabb, PickId};
 use crate::session::PreviewContent;
+use stagecraft_runtime::content::heatmap::{Heatmap, HeatmapMode};
 use stagecraft_runtime::project::Scenario;
 use stagecraft_runtime::sim::{Boxes, World};
 
@@ -23,6 +24,8 @@ pub enum LayerKind {
     Ground,
     /// Street surfaces, lanes, routes, crosswalks, mission cells, streaming cells.
     Content,
+    /// The heatmap of the last scatter stage shown (candidates, rejections or placements).
+    Heatmap,
     /// Generated objects as preview shapes.
     Placements,
     /// Rejected scatter candidates.
@@ -43,9 +46,10 @@ pub enum LayerKind {
 
 impl LayerKind {
     /// Every layer, in drawing order.
-    pub const ALL: [LayerKind; 10] = [
+    pub const ALL: [LayerKind; 11] = [
         LayerKind::Ground,
         LayerKind::Content,
+        LayerKind::Heatmap,
         LayerKind::Placements,
         LayerKind::Rejected,
         LayerKind::Scenario,
@@ -84,6 +88,8 @@ pub struct OverlayOptions {
     pub camera_drives_tiers: bool,
     /// …and admission too (births and retirement), when it drives the tiers.
     pub camera_drives_admission: bool,
+    /// The heatmap drawn over the ground, if any ([`super::heatmap_marks`]).
+    pub heatmap: Option<HeatmapMode>,
 }
 
 impl OverlayOptions {
@@ -135,6 +141,7 @@ impl Default for OverlayOptions {
             show_panic: true,
             camera_drives_tiers: false,
             camera_drives_admission: false,
+            heatmap: None,
         }
     }
 }
@@ -179,6 +186,7 @@ type ScenarioKey = (u64, bool, Option<(Boxes, overlays::LiveViews)>);
 struct Keys {
     ground: Option<(u64, bool)>,
     content: Option<(u64, bool, bool)>,
+    heatmap: Option<(u64, Option<HeatmapMode>)>,
     placements: Option<(u64, ColourBy)>,
     rejected: Option<(u64, bool)>,
     scenario: Option<ScenarioKey>,
@@ -195,6 +203,8 @@ pub struct SceneBuilder {
     layers: Vec<Layer>,
     keys: Keys,
     serial: u64,
+    /// The heatmap drawn and its scatter stage, for the legend.
+    heatmap: Option<(u32, Arc<Heatmap>)>,
 }
 
 impl Default for SceneBuilder {
@@ -210,6 +220,7 @@ impl Default for SceneBuilder {
                 .collect(),
             keys: Keys::default(),
             serial: 0,
+            heatmap: None,
         }
     }
 }
@@ -223,6 +234,13 @@ impl SceneBuilder {
     /// One layer's data.
     pub fn layer(&self, kind: LayerKind) -> &LayerData {
         &self.layers[kind as usize].data
+    }
+
+    /// The heatmap drawn, with its scatter stage, if one is.
+    pub fn heatmap(&self) -> Option<(u32, &Heatmap)> {
+        self.heatmap
+            .as_ref()
+            .map(|(stage, heat)| (*stage, heat.as_ref()))
     }
 
     /// Rebuilds the layers whose inputs changed; returns the layers rebuilt, in drawing order.
@@ -265,6 +283,21 @@ impl SceneBuilder {
                 data
             });
             self.set(LayerKind::Content, data, rebuilt);
+        }
+        let key = Some((content_key, options.heatmap));
+        if self.keys.heatmap != key {
+            self.keys.heatmap = key;
+            self.heatmap = content
+                .zip(options.heatmap)
+                .and_then(|(c, mode)| super::heatmap_marks::heatmap(c, mode))
+                .map(|(stage, heat)| (stage, Arc::new(heat)));
+            let data = self
+                .heatmap
+                .as_ref()
+                .map_or_else(LayerData::default, |(_, heat)| {
+                    super::heatmap_marks::layer(heat)
+                });
+            self.set(LayerKind::Heatmap, data, rebuilt);
         }
         let key = Some((content_key, options.colour_by));
         if self.keys.placements != key {

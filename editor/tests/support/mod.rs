@@ -102,6 +102,7 @@ pub fn harness_with_service(
         inspect: None,
         look_at: None,
         layers: None,
+        ..RunArgs::default()
     };
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
@@ -156,7 +157,7 @@ fn collect(root: &Path, dir: &Path, files: &mut std::collections::BTreeMap<Strin
 }
 
 /// Applies the commands a panel emitted, as the app does: edits to the document (recorded for
-/// undo), selections to its selection; diagnostics requests are ignored.
+/// undo), selections to its selection; diagnostics and stage-inspection requests are ignored.
 pub fn apply_commands(
     document: &mut stagecraft_editor::document::Document,
     out: Vec<stagecraft_editor::panels::Command>,
@@ -166,7 +167,7 @@ pub fn apply_commands(
         match command {
             Command::Apply(edit) => document.apply(edit),
             Command::Select(selection) => document.select(selection),
-            Command::ShowDiagnostic(_) => {}
+            Command::ShowDiagnostic(_) | Command::Inspect(_) => {}
         }
     }
 }

@@ -8,6 +8,7 @@
 pub mod assembly;
 pub mod encode;
 pub mod geometry;
+pub mod heatmap;
 pub mod mission;
 pub mod pedestrian;
 pub mod placement;

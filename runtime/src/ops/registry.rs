@@ -9,7 +9,9 @@
 mod assembly;
 pub use assembly::frame_sockets;
 mod cell_graphs;
+pub mod data_scope;
 pub use cell_graphs::{CELL_GRAPHS, GRAPH_NAMES};
+pub use data_scope::{DataScope, ScopeContract};
 mod grid_mission;
 mod library_param;
 pub use library_param::{library_of, library_value};
@@ -331,6 +333,8 @@ pub struct OperatorDescriptor {
     pub presets: Presets,
     /// The locality contract.
     pub locality: Locality,
+    /// The level of the world hierarchy it works at, and the ports converting finer data.
+    pub data_scope: ScopeContract,
     /// Typed-parameter decoder.
     pub decode: DecodeFn,
     /// Capacity estimator.
@@ -453,6 +457,9 @@ impl Registry {
         names.sort_unstable();
         if names.windows(2).any(|w| w[0] == w[1]) {
             return Err(malformed("repeated parameter name"));
+        }
+        if let Some(why) = descriptor.data_scope.malformed(descriptor.locality, &ports) {
+            return Err(malformed(why));
         }
         let key = (descriptor.id, descriptor.algorithm);
         if self.operators.contains_key(&key) {

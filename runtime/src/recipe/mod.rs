@@ -15,6 +15,7 @@ mod libraries;
 pub mod limits;
 pub mod plan;
 mod report;
+mod scope_flow;
 pub mod scope_manifest;
 mod seal;
 mod structure;

@@ -202,3 +202,26 @@ impl CompiledPlan {
         found
     }
 }
+
+impl CompiledPlan {
+    /// The plan of its first `len` stages in execution order (serial stepping's plan up to a
+    /// stage), or `None` when `len` is 0 or past the plan. Execution order lists every stage after
+    /// what it reads, so a prefix is a plan on its own; its outputs are the plan's outputs within
+    /// it, then its last stage (the stepped-to one) when that is not among them.
+    pub fn prefix(&self, len: usize) -> Option<CompiledPlan> {
+        let stages = self.stages.get(..len).filter(|s| !s.is_empty())?.to_vec();
+        let within = |id: &u32| stages.iter().any(|s| s.id == *id);
+        let mut outputs: Vec<u32> = self.outputs.iter().copied().filter(within).collect();
+        let last = stages.last().map(|s| s.id)?;
+        if !outputs.contains(&last) {
+            outputs.push(last);
+        }
+        Some(CompiledPlan {
+            recipe_id: self.recipe_id.clone(),
+            address_schema: self.address_schema,
+            source_digest: self.source_digest,
+            stages,
+            outputs,
+        })
+    }
+}

@@ -1,4 +1,5 @@
-//! The scope manifest of a recipe instance: for each stage of a compiled plan, its locality, the
+//! The scope manifest of a recipe instance: for each stage of a compiled plan, its locality, its
+//! level of the world hierarchy (regional, cell, object), the
 //! packed address scopes `(room, layer)` its objects' identities take and the random domains it
 //! draws from. The compiler already refuses two stages packing one scope, so the manifest is
 //! collision-checked; it is what `stagecraft check --json` reports per recipe.
@@ -14,6 +15,9 @@ pub struct ScopeEntry {
     pub operator: &'static str,
     /// The operator's locality contract (`object-local`, …).
     pub locality: &'static str,
+    /// The level of the world hierarchy it works at (`regional`, `cell` or `object`; see
+    /// `recipe::scope_flow`).
+    pub data_scope: &'static str,
     /// The packed `(room, layer)` scopes its objects' identities use.
     pub scopes: Vec<(u32, u32)>,
     /// The random domains it draws from, by id (1 placement, 2 variant, 3 transform, …).
@@ -45,6 +49,7 @@ pub fn scope_manifest(plan: &CompiledPlan) -> ScopeManifest {
                     stage: stage.id(),
                     operator: operator.id,
                     locality: operator.locality.name(),
+                    data_scope: operator.data_scope.works_at.name(),
                     scopes: stage.scopes().to_vec(),
                     domains: operator.domains.iter().map(|d| d.id()).collect(),
                 }

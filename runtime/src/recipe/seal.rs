@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::limits::{estimated_bytes, MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
 use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
 use super::report::{stage_path, Reporter};
+use super::scope_flow::{check_scope_flow, ScopedStage};
 use crate::ops::registry::{
     Capacity, InputOutline, OperatorDescriptor, Outline, ParamSet, StageParams,
 };
@@ -47,6 +48,15 @@ pub(super) fn order_and_seal(
         let scopes = (stage.operator.scopes)(&stage.params, &input_outlines);
         let problems = (stage.operator.check)(&stage.params, &input_outlines);
         r.param_problems(stage.index, authored, &stage.ports, problems);
+        let scoped = ScopedStage {
+            index: stage.index,
+            id,
+            operator: &stage.operator,
+            inputs: &stage.inputs,
+            ports: &stage.ports,
+        };
+        let upstream = |dep: u32| stages.iter().find(|s| s.id == dep).map(|s| s.operator);
+        check_scope_flow(&scoped, &upstream, r);
         let outline = (stage.operator.outline)(&stage.params);
         let inputs: Vec<Capacity> = stage_deps(&stage)
             .iter()

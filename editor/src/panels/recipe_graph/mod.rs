@@ -9,6 +9,7 @@
 
 pub mod interop;
 pub mod palette;
+pub mod stage_marks;
 pub mod viewer;
 
 use std::collections::BTreeMap;
@@ -26,6 +27,7 @@ use crate::document::Document;
 use crate::edits::{DocId, Selection};
 use crate::service::{Generation, GenerationService};
 use interop::{GraphNode, GraphView};
+pub use stage_marks::StageMarks;
 use viewer::{fit_transform, GraphAction, RecipeViewer};
 
 /// Frames in a row the graph is fitted to its nodes after it opens, while their sizes settle.
@@ -83,6 +85,8 @@ pub struct RecipeGraphPanel {
     screen_rects: Vec<(GraphNode, egui::Rect)>,
     /// The zoom (screen points per graph unit) last frame.
     zoom: f32,
+    /// The Viewport's stepping cursor and locked stage, handed over by the app each frame.
+    pub stage_marks: StageMarks,
 }
 
 impl Default for RecipeGraphPanel {
@@ -106,6 +110,7 @@ impl Default for RecipeGraphPanel {
             node_bounds: None,
             screen_rects: Vec::new(),
             zoom: 1.0,
+            stage_marks: StageMarks::default(),
         }
     }
 }
@@ -302,6 +307,10 @@ impl RecipeGraphPanel {
                     }
                     continue;
                 }
+                GraphAction::Inspect(command) => {
+                    out.push(Command::Inspect(command));
+                    continue;
+                }
                 GraphAction::Connect {
                     source,
                     stage,
@@ -428,6 +437,7 @@ impl Panel for RecipeGraphPanel {
             .as_deref()
             .filter(|generation| generation.recipe() == recipe_id);
         let mut viewer = RecipeViewer::new(recipe, &self.registry, outcome, selected);
+        viewer.marks = self.stage_marks.for_recipe(&recipe_id);
         if self.fit_frames > 0 {
             if let Some(bounds) = self.node_bounds {
                 viewer.fit = Some(fit_transform(bounds, ui.available_rect_before_wrap()));

@@ -47,6 +47,8 @@ pub enum GraphAction {
     TogglePublished(u32),
     /// Select stage `stage` (shows it in the Inspector).
     Select(u32),
+    /// Move the Viewport's stage inspection (step to a stage, lock and isolate one).
+    Inspect(crate::command::StageCommand),
 }
 
 /// Draws one recipe's graph.
@@ -67,6 +69,8 @@ pub struct RecipeViewer<'a> {
     pub node_rects: Vec<(NodeId, Rect)>,
     /// The graph → screen transform snarl drew this frame with.
     pub transform: Option<TSTransform>,
+    /// The Viewport's stepping cursor and locked stage.
+    pub marks: super::StageMarks,
 }
 
 impl<'a> RecipeViewer<'a> {
@@ -86,6 +90,7 @@ impl<'a> RecipeViewer<'a> {
             fit: None,
             node_rects: Vec::new(),
             transform: None,
+            marks: super::StageMarks::default(),
         }
     }
 }
@@ -182,8 +187,14 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                 // Titles never wrap: a wrapped title makes a tall, narrow node that reads badly.
                 let extend = |text: egui::RichText| egui::Label::new(text).extend();
                 ui.vertical(|ui| {
+                    let beyond = self.marks.beyond.contains(&id);
                     let response = if self.selected == Some(id) {
                         ui.add(extend(egui::RichText::new(format!("▶ {title}")).strong()))
+                    } else if beyond {
+                        ui.add(extend(egui::RichText::new(title).weak()))
+                            .on_hover_text(
+                            "Not drawn: stepping has not reached it, or another stage is isolated",
+                        )
                     } else {
                         ui.add(extend(egui::RichText::new(title)))
                     };
@@ -191,6 +202,7 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                         response.on_hover_text("⇥ published as a recipe output");
                     }
                     ui.add(extend(egui::RichText::new(stage.operator.as_str()).weak()));
+                    self.inspection_marks_ui(ui, id);
                 });
             }
             GraphNode::Input(_) => {
@@ -430,6 +442,7 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
             self.actions.push(GraphAction::Select(id));
             ui.close();
         }
+        self.inspection_menu_ui(ui, id);
         let published = self.recipe.outputs.contains(&id);
         let text = if published {
             "Stop publishing"
@@ -442,6 +455,63 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         }
         if ui.button("Remove stage").clicked() {
             self.actions.push(GraphAction::Remove(id));
+            ui.close();
+        }
+    }
+}
+
+/// The step and lock marks under a node's title, and the node menu's inspection entries.
+impl RecipeViewer<'_> {
+    /// The colour of the stepping highlight.
+    const STEP_COLOUR: Color32 = Color32::from_rgb(255, 190, 60);
+    /// The colour of the lock mark.
+    const PIN_COLOUR: Color32 = Color32::from_rgb(120, 200, 255);
+
+    fn inspection_marks_ui(&self, ui: &mut Ui, id: u32) {
+        let extend = |text: egui::RichText| egui::Label::new(text).extend();
+        if let Some((_, k, n)) = self.marks.stepped.filter(|(stage, _, _)| *stage == id) {
+            ui.add(extend(
+                egui::RichText::new(format!("⏵ step {k}/{n} (F10 next, Shift+F10 back)"))
+                    .color(Self::STEP_COLOUR)
+                    .strong(),
+            ));
+        }
+        if let Some((_, stale)) = self.marks.pinned.filter(|(stage, _)| *stage == id) {
+            let text = if stale {
+                "locked and isolated (older than the current product)"
+            } else {
+                "locked and isolated"
+            };
+            ui.add(extend(
+                egui::RichText::new(text).color(Self::PIN_COLOUR).strong(),
+            ));
+        }
+    }
+
+    fn inspection_menu_ui(&mut self, ui: &mut Ui, id: u32) {
+        use crate::command::StageCommand;
+        if ui
+            .button("Step to here")
+            .on_hover_text("The Viewport shows this stage's product and those before it")
+            .clicked()
+        {
+            self.actions
+                .push(GraphAction::Inspect(StageCommand::To(id)));
+            ui.close();
+        }
+        let pinned = self.marks.pinned.is_some_and(|(stage, _)| stage == id);
+        let text = if pinned {
+            "Release isolation"
+        } else {
+            "Lock and isolate"
+        };
+        if ui
+            .button(text)
+            .on_hover_text("The Viewport shows only this stage's product, kept as it is now")
+            .clicked()
+        {
+            self.actions
+                .push(GraphAction::Inspect(StageCommand::TogglePin(id)));
             ui.close();
         }
     }

@@ -125,6 +125,7 @@ pub fn descriptor() -> OperatorDescriptor {
         params: PARAMS,
         presets: super::Presets::NONE,
         locality: Locality::ObjectLocal,
+        data_scope: super::ScopeContract::at(super::DataScope::Object),
         decode,
         estimate,
         outline: super::no_outline,

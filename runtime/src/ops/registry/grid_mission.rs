@@ -187,6 +187,7 @@ pub fn descriptor() -> OperatorDescriptor {
             rows: CELL_GRAPHS,
         },
         locality: Locality::Regional,
+        data_scope: super::ScopeContract::at(super::DataScope::Regional),
         decode,
         estimate,
         outline: super::no_outline,

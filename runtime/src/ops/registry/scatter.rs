@@ -153,6 +153,7 @@ pub fn descriptor() -> OperatorDescriptor {
         params: PARAMS,
         presets: super::Presets::NONE,
         locality: Locality::FiniteNeighborhood,
+        data_scope: super::ScopeContract::at(super::DataScope::Cell),
         decode,
         estimate,
         outline: super::no_outline,

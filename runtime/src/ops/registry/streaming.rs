@@ -149,6 +149,7 @@ pub fn descriptor() -> OperatorDescriptor {
             rows: STREAMING_PROFILES,
         },
         locality: Locality::ParentPlanned,
+        data_scope: super::ScopeContract::at(super::DataScope::Cell),
         decode,
         estimate,
         outline: super::no_outline,

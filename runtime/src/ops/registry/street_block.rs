@@ -99,6 +99,7 @@ pub fn descriptor() -> OperatorDescriptor {
         params: PARAMS,
         presets: super::Presets::NONE,
         locality: Locality::ObjectLocal,
+        data_scope: super::ScopeContract::at(super::DataScope::Regional),
         decode,
         estimate,
         outline,

@@ -1,0 +1,282 @@
+//! Stage inspection in the Viewport: serial stepping (the content of the recipe's first `k`
+//! stages in execution order) and lock-and-isolate (one stage's product pinned and shown alone).
+//!
+//! The generation service publishes the whole recipe's bundle, which holds every stage's
+//! product; a step or an isolated stage is a view of it built by the runtime
+//! ([`GeneratedBundle::through`], [`GeneratedBundle::isolated`]), sharing the products, so
+//! stepping runs nothing and equals generating up to that stage (the runtime tests it). A pinned
+//! stage keeps the product it had when it was locked until it is released, whatever the service
+//! regenerates meanwhile. View state only: never a project edit.
+
+use std::sync::Arc;
+
+use stagecraft_runtime::generate::{bundle_through, GeneratedBundle};
+
+use crate::command::StageCommand;
+use crate::session::PreviewContent;
+
+/// A stage locked and isolated: its product as it was when locked, shown alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pinned {
+    /// The stage.
+    pub stage: u32,
+    /// The recipe it belongs to.
+    pub recipe: String,
+    /// The bundle of that stage alone, as it was when locked.
+    pub bundle: Arc<GeneratedBundle>,
+}
+
+/// The Viewport's stage inspection: a stepping cursor and a pinned stage.
+#[derive(Clone, Debug, Default)]
+pub struct StageInspect {
+    /// Stepped up to this many stages of the execution order (`None`: the whole recipe).
+    step: Option<usize>,
+    /// The locked and isolated stage, if any.
+    pinned: Option<Pinned>,
+    /// Bumped on every change of cursor or pin.
+    revision: u64,
+    /// The content last shown: (content version, revision) → content and its version.
+    shown: Option<((u64, u64), Arc<PreviewContent>, u64)>,
+    /// Versions handed out for derived content (above any version the session uses).
+    serial: u64,
+}
+
+/// Versions of derived content start here, far above the session's content versions.
+const DERIVED_VERSIONS: u64 = 1 << 48;
+
+impl StageInspect {
+    /// The stepping cursor: how many stages are shown (`None`: all of them).
+    pub fn step(&self) -> Option<usize> {
+        self.step
+    }
+
+    /// The pinned stage, if any.
+    pub fn pinned(&self) -> Option<&Pinned> {
+        self.pinned.as_ref()
+    }
+
+    /// The stage the cursor is on in `content` (the last one shown), while stepping.
+    pub fn stepped_stage(&self, content: &PreviewContent) -> Option<u32> {
+        let step = self.shown_steps(content)?;
+        content.stages().get(step.checked_sub(1)?).map(|s| s.stage)
+    }
+
+    /// How many stages of `content` the cursor shows (clamped to them), while stepping.
+    pub fn shown_steps(&self, content: &PreviewContent) -> Option<usize> {
+        let stages = content.stages().len();
+        self.step.map(|step| step.clamp(1, stages.max(1)))
+    }
+
+    /// One stage further (F10): from the whole recipe, the first stage; stops at the last.
+    pub fn step_next(&mut self, stages: usize) {
+        let next = match self.step {
+            None => 1,
+            Some(step) => (step + 1).min(stages),
+        };
+        self.set_step((stages > 0).then_some(next));
+    }
+
+    /// One stage back (Shift+F10): from the whole recipe, the stage before the last; stops at
+    /// the first.
+    pub fn step_back(&mut self, stages: usize) {
+        let back = match self.step {
+            None => stages.saturating_sub(1),
+            Some(step) => step.saturating_sub(1),
+        };
+        self.set_step((stages > 0).then_some(back.max(1)));
+    }
+
+    /// Does what `command` asks, over `content` (the whole generation, when there is one).
+    pub fn apply(&mut self, command: StageCommand, content: Option<&PreviewContent>) {
+        let stages = content.map_or(0, |c| c.stages().len());
+        match command {
+            StageCommand::Next => self.step_next(stages),
+            StageCommand::Back => self.step_back(stages),
+            StageCommand::All => self.show_all(),
+            StageCommand::To(stage) => {
+                let at = content.and_then(|c| c.stages().iter().position(|s| s.stage == stage));
+                if let Some(at) = at {
+                    self.set_step(Some(at + 1));
+                }
+            }
+            StageCommand::TogglePin(stage) => {
+                if let Some(content) = content {
+                    self.toggle_pin(content, stage);
+                }
+            }
+        }
+    }
+
+    /// Steps to the first `steps` stages before any content is known (`stagecraft --step N`);
+    /// the shown content clamps it to the stages there are.
+    pub fn start_at(&mut self, steps: usize) {
+        self.set_step(Some(steps.max(1)));
+    }
+
+    /// Shows the whole recipe again.
+    pub fn show_all(&mut self) {
+        self.set_step(None);
+    }
+
+    fn set_step(&mut self, step: Option<usize>) {
+        if self.step != step {
+            self.step = step;
+            self.revision += 1;
+        }
+    }
+
+    /// Locks and isolates `stage` of `content` (its product as it is now), or releases it when
+    /// it is the pinned one; a stage the content lacks changes nothing.
+    pub fn toggle_pin(&mut self, content: &PreviewContent, stage: u32) {
+        if self.pinned.as_ref().is_some_and(|p| p.stage == stage) {
+            self.unpin();
+            return;
+        }
+        if let Some(bundle) = content.bundle.isolated(stage) {
+            self.pinned = Some(Pinned {
+                stage,
+                recipe: content.recipe().to_owned(),
+                bundle: Arc::new(bundle),
+            });
+            self.revision += 1;
+        }
+    }
+
+    /// Releases the pinned stage.
+    pub fn unpin(&mut self) {
+        if self.pinned.take().is_some() {
+            self.revision += 1;
+        }
+    }
+
+    /// Whether the pinned stage's product differs from the one `content` now has (it was
+    /// regenerated since it was locked, or is gone).
+    pub fn pin_is_stale(&self, content: &PreviewContent) -> bool {
+        self.pinned.as_ref().is_some_and(|pinned| {
+            let now = content.stage(pinned.stage).map(|s| s.digest);
+            pinned.recipe != content.recipe()
+                || now != pinned.bundle.stages.first().map(|s| s.digest)
+        })
+    }
+
+    /// Forgets cursor and pin (another project).
+    pub fn reset(&mut self) {
+        self.step = None;
+        self.unpin();
+        self.revision += 1;
+    }
+
+    /// What the Viewport shows of `content` (version `version`): the pinned stage alone, else the
+    /// stages up to the cursor, else all of it; with the version the scene keys its layers by.
+    pub fn shown(
+        &mut self,
+        content: &Arc<PreviewContent>,
+        version: u64,
+    ) -> (Arc<PreviewContent>, u64) {
+        if self.pinned.is_none() && self.step.is_none() {
+            return (Arc::clone(content), version);
+        }
+        let key = (version, self.revision);
+        if let Some((at, shown, shown_version)) = &self.shown {
+            if *at == key {
+                return (Arc::clone(shown), *shown_version);
+            }
+        }
+        let bundle = match (&self.pinned, self.step) {
+            (Some(pinned), _) => Some(Arc::clone(&pinned.bundle)),
+            (None, Some(step)) => {
+                let stages = content.stages().len();
+                bundle_through(&content.bundle, step.clamp(1, stages.max(1)))
+            }
+            (None, None) => None,
+        };
+        let shown = Arc::new(PreviewContent {
+            bundle: bundle.unwrap_or_else(|| Arc::clone(&content.bundle)),
+            families: content.families.clone(),
+        });
+        self.serial += 1;
+        let shown_version = DERIVED_VERSIONS + self.serial;
+        self.shown = Some((key, Arc::clone(&shown), shown_version));
+        (shown, shown_version)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::fixtures::example_content;
+
+    fn street_block() -> Arc<PreviewContent> {
+        Arc::new(example_content("street-block", "street-block").expect("generates"))
+    }
+
+    #[test]
+    fn the_cursor_steps_through_the_execution_order_and_stops_at_the_ends() {
+        let mut inspect = StageInspect::default();
+        inspect.step_next(3);
+        assert_eq!(inspect.step(), Some(1));
+        inspect.step_next(3);
+        inspect.step_next(3);
+        inspect.step_next(3);
+        assert_eq!(inspect.step(), Some(3));
+        inspect.step_back(3);
+        inspect.step_back(3);
+        inspect.step_back(3);
+        assert_eq!(inspect.step(), Some(1));
+        inspect.show_all();
+        inspect.step_back(3);
+        assert_eq!(inspect.step(), Some(2));
+        inspect.show_all();
+        inspect.step_next(0);
+        assert_eq!(inspect.step(), None);
+    }
+
+    #[test]
+    fn a_step_shows_the_prefix_and_a_pin_its_stage_alone() {
+        let content = street_block();
+        let stages: Vec<u32> = content.stages().iter().map(|s| s.stage).collect();
+        assert_eq!(stages, [1, 2, 3]);
+        let mut inspect = StageInspect::default();
+        let (all, version) = inspect.shown(&content, 5);
+        assert!(Arc::ptr_eq(&all, &content));
+        assert_eq!(version, 5);
+        inspect.step_next(stages.len());
+        let (first, v1) = inspect.shown(&content, 5);
+        assert_eq!(first.stages().len(), 1);
+        assert_eq!(first.stages()[0].stage, stages[0]);
+        assert_eq!(inspect.stepped_stage(&content), Some(stages[0]));
+        // Same inputs, same content and version; a step moves the version.
+        let (again, v2) = inspect.shown(&content, 5);
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!(v1, v2);
+        inspect.step_next(stages.len());
+        let (second, v3) = inspect.shown(&content, 5);
+        assert_eq!(second.stages().len(), 2);
+        assert_ne!(v3, v2);
+        // The step's products are the full generation's, shared.
+        assert!(Arc::ptr_eq(
+            &second.stages()[1].product,
+            &content.stages()[1].product
+        ));
+        assert_eq!(second.bundle.outputs, [1, 2]);
+        // A pin wins over the cursor and keeps its product.
+        let last = 3;
+        inspect.toggle_pin(&content, last);
+        let (pinned, _) = inspect.shown(&content, 5);
+        assert_eq!(
+            pinned.stages().iter().map(|s| s.stage).collect::<Vec<_>>(),
+            [last]
+        );
+        assert!(!inspect.pin_is_stale(&content));
+        // Regenerated without that stage's product (another recipe's content): stale, still
+        // shown as locked.
+        let other = Arc::new(example_content("pine-clearing", "pine-clearing").expect("pine"));
+        assert!(inspect.pin_is_stale(&other));
+        let (still, _) = inspect.shown(&other, 6);
+        assert_eq!(still.stages()[0].stage, last);
+        inspect.toggle_pin(&content, last);
+        assert!(inspect.pinned().is_none());
+        inspect.toggle_pin(&content, 999);
+        assert!(inspect.pinned().is_none());
+    }
+}

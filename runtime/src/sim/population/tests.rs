@@ -34,6 +34,7 @@ fn observer(x: f64, y: f64, yaw_rad: f64) -> ObserverSpec {
         retain_radius_m: 40.0,
         remove_radius_m: 80.0,
         close_m: 3.0,
+        spawn: crate::sim::config::SpawnRanges::default(),
         center_m: None,
         path: Vec::new(),
         aim: Vec::new(),
@@ -61,6 +62,7 @@ fn source(id: &str, target: u32, xs: &[f64]) -> SourceSpec {
         candidates_m: xs.iter().map(|x| x + 50.0).collect(),
         removal_multiplier: 1.0,
         stops_at_route_end: false,
+        law_enforcement: false,
     }
 }
 
@@ -698,7 +700,7 @@ fn forced_init_windows_extend_never_shorten_and_expire_only_when_passed() {
         Err(StartupError::BadDuration)
     );
     s.request_instant_fill();
-    s.after_population_update();
+    s.after_population_update(|| false);
     s.request_instant_fill();
     assert_eq!(
         s.instant_fill_left,

@@ -19,6 +19,7 @@ use crate::sim::{build_world, SimRoute, World};
 mod batches;
 mod eligibility;
 mod lifecycle_events;
+mod lifecycle_settings;
 mod reuse_stall;
 
 /// An observer at `(x, y, 1.7)` looking along +Y (so the route at y = 0 behind it is offscreen).

@@ -530,7 +530,8 @@ fn population_command_ui(
             form.schema_number_ui(ui, dfield(table, "multiplier"), multiplier);
         }
         DirectiveCommand::ExtendRemovalDistance { task } => {
-            let help = "The task flag (asserted by its active primary task), else the ordinary flag.";
+            let help =
+                "The task flag (asserted by its active primary task), else the ordinary flag.";
             form.row_ui(ui, "task", help, |ui| ui.checkbox(task, ""));
         }
         DirectiveCommand::ClearEvents {

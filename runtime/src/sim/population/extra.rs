@@ -145,7 +145,10 @@ mod tests {
     fn the_ordinary_flag_lives_one_control_update_unless_reasserted() {
         let mut extra = ExtraDistance::default();
         extra.request(h(1));
-        assert!(!extra.flagged(h(1)), "a request acts from the next Control update");
+        assert!(
+            !extra.flagged(h(1)),
+            "a request acts from the next Control update"
+        );
         extra.control_update();
         assert!(extra.flagged(h(1)));
         // A task update does not touch the ordinary flag.

@@ -844,7 +844,13 @@ fn retire_one<T: TaskLedger>(
             continue;
         }
         let handle = sets.slots.handle_of(row);
-        let own = ped_scale(config, sets.state, sets.agents.source[row], handle, suppress);
+        let own = ped_scale(
+            config,
+            sets.state,
+            sets.agents.source[row],
+            handle,
+            suppress,
+        );
         let feet = [p.x, p.y, 0.0];
         let Ok(rule) = spatial(observation, feet, own, ped_multiplier, aggressive) else {
             continue;

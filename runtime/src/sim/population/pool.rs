@@ -435,11 +435,16 @@ mod tests {
     #[test]
     fn each_admission_gets_a_serial_and_each_reset_a_version_so_stale_tickets_show() {
         let mut pool = Pool::new(4);
-        pool.admit(entry(7, 0, 0, 0, true), Ok(())).expect("admitted");
-        pool.admit(entry(8, 0, 0, 0, true), Ok(())).expect("admitted");
+        pool.admit(entry(7, 0, 0, 0, true), Ok(()))
+            .expect("admitted");
+        pool.admit(entry(8, 0, 0, 0, true), Ok(()))
+            .expect("admitted");
         let first = pool.entries[0];
         assert_eq!((first.serial, first.reset_version), (1, 1));
-        assert_eq!((pool.entries[1].serial, pool.entries[1].reset_version), (2, 1));
+        assert_eq!(
+            (pool.entries[1].serial, pool.entries[1].reset_version),
+            (2, 1)
+        );
         let ticket = first.ticket();
         assert_eq!(pool.resolve(ticket), Ok(0));
         // Acquired: the ticket names nothing.

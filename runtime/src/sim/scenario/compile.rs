@@ -235,11 +235,22 @@ fn spawn_ranges(o: &Observer, path: &FieldPath, problems: &mut Problems) -> Spaw
     let normal = ranges.normal(o.retain_radius_m);
     let hidden = ranges.hidden(o.retain_radius_m);
     for (field, (min, max), text) in [
-        ("spawn_min_m", normal, "at most the normal spawn maximum (`spawn_max_m`, else `retain_radius_m`)"),
-        ("hidden_spawn_min_m", hidden, "at most the hidden spawn maximum (`hidden_spawn_max_m`, else the normal maximum)"),
+        (
+            "spawn_min_m",
+            normal,
+            "at most the normal spawn maximum (`spawn_max_m`, else `retain_radius_m`)",
+        ),
+        (
+            "hidden_spawn_min_m",
+            hidden,
+            "at most the hidden spawn maximum (`hidden_spawn_max_m`, else the normal maximum)",
+        ),
     ] {
         if min.is_finite() && max.is_finite() && min > max {
-            let problem = SimProblem::OutOfRange { value: min, range: text };
+            let problem = SimProblem::OutOfRange {
+                value: min,
+                range: text,
+            };
             problems.push(path.field(field), problem);
         }
     }

@@ -80,7 +80,11 @@ fn task_flags(book: &mut Book<'_>, extra: &mut crate::sim::population::ExtraDist
             !agents.pooled[row] && agents.state[row] != crate::sim::state::AgentState::KnockedDown
         })
     };
-    let active = |handle, session| tasks.active_parent(handle).is_some_and(|p| p.session == session);
+    let active = |handle, session| {
+        tasks
+            .active_parent(handle)
+            .is_some_and(|p| p.session == session)
+    };
     extra.full_task_update(full, active);
 }
 

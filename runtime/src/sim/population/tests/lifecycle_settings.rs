@@ -64,7 +64,11 @@ fn hidden_startup_uses_the_hidden_range_and_reveal_restores_the_normal_one() {
     });
     o.fade = 1.0;
     let directives = vec![
-        at(0, DirectiveTarget::World, Command::ForcedInit { duration_s: 5.0 }),
+        at(
+            0,
+            DirectiveTarget::World,
+            Command::ForcedInit { duration_s: 5.0 },
+        ),
         at(
             3,
             DirectiveTarget::World,
@@ -122,7 +126,10 @@ fn the_world_start_flag_fills_a_faded_start_at_once_and_clears_after_the_first_f
     assert!(world.population().startup.world_start);
     world.step();
     assert_eq!(world.agents().len(), 1, "hidden by the flag alone");
-    assert!(!world.population().startup.world_start, "cleared by the fill");
+    assert!(
+        !world.population().startup.world_start,
+        "cleared by the fill"
+    );
     // Destroyed at frame 3; frames 4–6 refuse two candidates each.
     steps(&mut world, 5);
     assert_eq!(world.agents().len(), 0);
@@ -215,7 +222,11 @@ fn the_task_flag_survives_control_and_resets_only_at_the_next_full_task_update()
     let handle = world.births[0][0];
     assert_eq!(retired_frames(&world, handle), [9]);
     // Without the ask, the cancelled ped retires at the first cycle after its task ends.
-    let plain = banded(false, (1.6, 1.6), task[..1].iter().chain(&task[2..]).cloned().collect());
+    let plain = banded(
+        false,
+        (1.6, 1.6),
+        task[..1].iter().chain(&task[2..]).cloned().collect(),
+    );
     assert_eq!(retired_frames(&plain, plain.births[0][0]), [8]);
     // An ask from another source is refused (the task's identity), and flags nothing.
     let mut foreign = task.clone();

@@ -205,7 +205,11 @@ fn a_closed_task_left_on_a_reused_ped_neither_places_nor_turns_it_after_readmiss
         }
         world.step();
     }
-    assert_eq!(world.counters().pooled, 1, "retired with its closed history");
+    assert_eq!(
+        world.counters().pooled,
+        1,
+        "retired with its closed history"
+    );
     assert!(world.tasks().movements.contains_key(&handle));
     step_to_acquisition(&mut world, handle);
     let row = world.resolve(handle).expect("alive");
@@ -215,7 +219,10 @@ fn a_closed_task_left_on_a_reused_ped_neither_places_nor_turns_it_after_readmiss
         (at.x - -10.0).abs() <= step_m + 1e-9 && at.y.abs() < 1e-9,
         "at the admitted candidate: {at:?}"
     );
-    assert!((progress - 40.0).abs() <= step_m + 1e-9, "progress {progress} m");
+    assert!(
+        (progress - 40.0).abs() <= step_m + 1e-9,
+        "progress {progress} m"
+    );
     for _ in 0..10 {
         world.step();
         let row = world.resolve(handle).expect("alive");
@@ -228,7 +235,10 @@ fn a_closed_task_left_on_a_reused_ped_neither_places_nor_turns_it_after_readmiss
     }
     assert_eq!(world.agents().state[row], AgentState::Walking);
     let kept = world.tasks().movements.get(&handle).expect("history kept");
-    assert_eq!(kept.heading_rad, closed.heading_rad, "diagnostics unchanged");
+    assert_eq!(
+        kept.heading_rad, closed.heading_rad,
+        "diagnostics unchanged"
+    );
     assert!(world.tasks().relinquished.contains(&handle));
     // A new task of the readmitted ped moves it again: its movement has the authority.
     while world.frame() < 125 {

@@ -797,8 +797,7 @@ fn retire_one<T: TaskLedger>(
     }
     let suppress = sets.state.suppress_active;
     let scales = config.scenario.population.removal_scales;
-    // The least scale any ped has this update: every ped qualifies while cleanup is suppressed;
-    // otherwise only flagged peds do, and the others keep 1.
+    // The least scale a ped has this update (all qualify while suppressed; flagged peds more).
     let multiplier = if suppress { scales.least() } else { 1.0 };
     let aggressive = config.scenario.population.aggressive_cleanup && !suppress;
     // A ped within some valid view's retain radius is refused whatever the other views say:
@@ -858,8 +857,7 @@ fn retire_one<T: TaskLedger>(
         let source = Some(sets.agents.source[row]);
         let hold = handle.and_then(|h| sets.tasks.hold_of(h));
         if let Err(reason) = eligibility(sets.agents, row, &sets.state.boxes, hold) {
-            let detail = EventDetail::Refusal(reason);
-            let at = Some(EventPosition::of(p));
+            let (detail, at) = (EventDetail::Refusal(reason), Some(EventPosition::of(p)));
             let kind = EventKind::RetireRefused;
             sets.events
                 .push_at(sets.frame, kind, handle, source, detail, at);

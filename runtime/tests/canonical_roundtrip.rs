@@ -132,6 +132,7 @@ fn command() -> impl Strategy<Value = DirectiveCommand> {
             }
         }),
         vec3().prop_map(|impulse_n_s| DirectiveCommand::Knockdown { impulse_n_s }),
+        any::<bool>().prop_map(|task| DirectiveCommand::ExtendRemovalDistance { task }),
         (text(), vec3(), vec3(), finite()).prop_map(|(obstacle, from, to, thickness_m)| {
             DirectiveCommand::PlaceObstacle {
                 obstacle,
@@ -163,6 +164,11 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 retain_radius_m: v[5],
                 remove_radius_m: v[6],
                 close_m: v[0].abs(),
+                // Non-default spawn ranges are written; a default one is left out.
+                spawn_min_m: v[4].abs(),
+                spawn_max_m: (v[5] > 0.0).then_some(v[5]),
+                hidden_spawn_min_m: 0.0,
+                hidden_spawn_max_m: Some(v[6].abs()),
                 center: Some(position),
                 path: vec![Keyframe { frame: 3, position }],
                 aim: vec![AimKey {
@@ -195,6 +201,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             } else {
                 RouteEnd::TurnBack
             },
+            law_enforcement: mission,
         },
     );
     let bounds = || prop::option::of((vec3(), vec3()).prop_map(|(min, max)| Box3 { min, max }));
@@ -270,6 +277,8 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                             item: 2,
                             fail_restore: true,
                         }),
+                        cops_removal_scale: 2.0,
+                        startup_at_world_start: true,
                         ..PopulationSettings::default()
                     },
                     motion: MotionSettings {

@@ -220,7 +220,7 @@ fn project_names(text: &str) -> Vec<(usize, String)> {
 
 /// The project's plain value types and constants that the compiled world may hold; a
 /// document type (a scenario, its settings, a family) never gets past the compiler.
-const PROJECT_VALUES: [&str; 9] = [
+const PROJECT_VALUES: [&str; 10] = [
     "Vec2",
     "Vec3",
     "PopulationKind",
@@ -230,6 +230,7 @@ const PROJECT_VALUES: [&str; 9] = [
     "MAX_FIXED_STEP_S",
     "DIRECTIVE_DURATION_RANGE",
     "DEFAULT_FORCED_INIT_S",
+    "DEFAULT_SPECIAL_REMOVAL_SCALE",
 ];
 
 #[test]

@@ -60,13 +60,14 @@ macro_rules! record_codec {
             }
         }
     };
-    // The record's fields as `record_codec!` takes them, then `optional { field: Vec<T>, … }`:
-    // list fields that are read like defaulted ones but written only when non-empty (fields
-    // added to an existing document kind, so files without them stay canonical byte for byte).
+    // The record's fields as `record_codec!` takes them, then `optional { field: T = default, … }`:
+    // fields read like defaulted ones but written only when they differ from their default
+    // (fields added to an existing document kind, so files without them stay canonical byte
+    // for byte).
     ($ty:ident $name:literal {
         $($field:ident : $fty:ty $(= $default:expr)?),* $(,)?
     } optional {
-        $($ofield:ident : $ofty:ty),* $(,)?
+        $($ofield:ident : $ofty:ty = $odefault:expr),* $(,)?
     }) => {
         impl $ty {
             /// The struct's name as written in RON.
@@ -91,7 +92,8 @@ macro_rules! record_codec {
                     let $field: Option<$fty> = $crate::project::codec_macro::record_codec!(@field cx, record, $field $(, $default)?);
                 )*
                 $(
-                    let $ofield: Option<$ofty> = cx.defaulted(&record, stringify!($ofield), Vec::new());
+                    let default: $ofty = $odefault;
+                    let $ofield: Option<$ofty> = cx.defaulted(&record, stringify!($ofield), default);
                 )*
                 Some($ty { $($field: $field?,)* $($ofield: $ofield?),* })
             }
@@ -103,7 +105,8 @@ macro_rules! record_codec {
                     $((stringify!($field), $crate::project::decode::Encode::encode(&self.$field))),*
                 ];
                 $(
-                    if !self.$ofield.is_empty() {
+                    let default: $ofty = $odefault;
+                    if self.$ofield != default {
                         fields.push((stringify!($ofield), $crate::project::decode::Encode::encode(&self.$ofield)));
                     }
                 )*

@@ -8,7 +8,7 @@
 //! step, so its digests are no longer the scenario's: a Timeline that steps back re-simulates
 //! with the camera where it is then.
 
-use super::config::ObserverSpec;
+use super::config::{ObserverSpec, SpawnRanges};
 use super::observers::{Observation, ObserverState, View};
 
 /// Ranges a camera observer uses when the scenario has no observer to take them from: retained
@@ -57,6 +57,7 @@ impl CameraObserver {
             retain_radius_m: base.map_or(DEFAULT_RETAIN_RADIUS_M, |b| b.retain_radius_m),
             remove_radius_m: base.map_or(DEFAULT_REMOVE_RADIUS_M, |b| b.remove_radius_m),
             close_m: base.map_or(3.0, |b| b.close_m),
+            spawn: base.map_or(SpawnRanges::default(), |b| b.spawn),
             center_m: Some(self.target_m),
             path: Vec::new(),
             aim: Vec::new(),

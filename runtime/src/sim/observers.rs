@@ -62,6 +62,10 @@ pub struct View {
     pub retain_radius_m: f64,
     /// Rin: beyond this horizontal distance members are removable.
     pub remove_radius_m: f64,
+    /// The normal spawn range `(min, max)`, horizontal meters from the population center.
+    pub spawn_m: (f64, f64),
+    /// The hidden spawn range `(min, max)` (during hidden startup).
+    pub hidden_spawn_m: (f64, f64),
     /// Fade, 0..1.
     pub fade: f64,
     /// Whether the view is valid.
@@ -163,6 +167,8 @@ impl View {
             close_m: spec.close_m,
             retain_radius_m: spec.retain_radius_m,
             remove_radius_m: spec.remove_radius_m,
+            spawn_m: spec.spawn.normal(spec.retain_radius_m),
+            hidden_spawn_m: spec.spawn.hidden(spec.retain_radius_m),
             fade: state.fade,
             valid: state.valid,
         }
@@ -189,6 +195,15 @@ impl View {
     /// Horizontal distance from the population center, meters.
     pub fn horizontal_distance_m(&self, point_m: [f64; 3]) -> f64 {
         (point_m[0] - self.center_m[0]).hypot(point_m[1] - self.center_m[1])
+    }
+
+    /// The spawn range `(min, max)` that applies: the hidden one during hidden startup.
+    pub fn spawn_range_m(&self, hidden: bool) -> (f64, f64) {
+        if hidden {
+            self.hidden_spawn_m
+        } else {
+            self.spawn_m
+        }
     }
 
     /// 3D distance from the camera, meters.
@@ -263,6 +278,7 @@ mod tests {
             retain_radius_m: 40.0,
             remove_radius_m: 80.0,
             close_m: 3.0,
+            spawn: crate::sim::config::SpawnRanges::default(),
             center_m: None,
             path: Vec::new(),
             aim: Vec::new(),

@@ -89,3 +89,44 @@ fn each_settings_section_is_checked_against_its_schema_ranges() {
     assert_eq!(found.len(), expect.len(), "{found:?}");
     assert_eq!(range("Crossings", "lanes"), "1 to 5 lateral lanes");
 }
+
+#[test]
+fn spawn_ranges_and_removal_scales_are_checked_at_their_fields() {
+    let mut s = scenario();
+    let mut o = crate::project::Observer::with_defaults("cam".into());
+    // The normal minimum above the retain radius (its maximum when none is given); a negative
+    // hidden maximum.
+    o.spawn_min_m = 50.0;
+    o.hidden_spawn_max_m = Some(-1.0);
+    s.observers.push(o);
+    s.population.special_removal_scale = 0.5;
+    s.population.cops_removal_scale = f64::NAN;
+    let found = problems(&s);
+    assert_eq!(
+        found,
+        [
+            (
+                "observers[0].hidden_spawn_max_m".to_owned(),
+                "[0, 100000]".to_owned()
+            ),
+            (
+                "observers[0].spawn_min_m".to_owned(),
+                "at most the normal spawn maximum (`spawn_max_m`, else `retain_radius_m`)"
+                    .to_owned()
+            ),
+            (
+                "observers[0].hidden_spawn_min_m".to_owned(),
+                "at most the hidden spawn maximum (`hidden_spawn_max_m`, else the normal maximum)"
+                    .to_owned()
+            ),
+            (
+                "population.special_removal_scale".to_owned(),
+                "[1, 100]".to_owned()
+            ),
+            (
+                "population.cops_removal_scale".to_owned(),
+                "a finite number".to_owned()
+            ),
+        ]
+    );
+}

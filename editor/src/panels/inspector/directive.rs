@@ -188,6 +188,7 @@ fn population_command(kind: &str, previous: &DirectiveCommand) -> DirectiveComma
             valid: false,
         },
         "SetRemovalMultiplier" => DirectiveCommand::SetRemovalMultiplier { multiplier: 1.0 },
+        "ExtendRemovalDistance" => DirectiveCommand::ExtendRemovalDistance { task: false },
         "SetFamilyAvailable" => DirectiveCommand::SetFamilyAvailable {
             family: String::new(),
             available: true,
@@ -527,6 +528,11 @@ fn population_command_ui(
         }
         DirectiveCommand::SetRemovalMultiplier { multiplier } => {
             form.schema_number_ui(ui, dfield(table, "multiplier"), multiplier);
+        }
+        DirectiveCommand::ExtendRemovalDistance { task } => {
+            let help =
+                "The task flag (asserted by its active primary task), else the ordinary flag.";
+            form.row_ui(ui, "task", help, |ui| ui.checkbox(task, ""));
         }
         DirectiveCommand::ClearEvents {
             event_type,

@@ -211,6 +211,20 @@ fn barrier_ui(form: &mut Form<'_>, ui: &mut Ui, barrier: &mut Barrier) {
     form.schema_bool_ui(ui, s.get("in_navigation"), &mut barrier.in_navigation);
 }
 
+/// The observer's normal and hidden spawn ranges (a maximum left unset follows the retain
+/// radius, the hidden one the normal maximum).
+fn spawn_ranges_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
+    let s = scenario_section("Observer");
+    let retain = observer.retain_radius_m;
+    form.schema_number_ui(ui, s.get("spawn_min_m"), &mut observer.spawn_min_m);
+    form.schema_optional_number_ui(ui, s.get("spawn_max_m"), &mut observer.spawn_max_m, retain);
+    let hidden_min = s.get("hidden_spawn_min_m");
+    form.schema_number_ui(ui, hidden_min, &mut observer.hidden_spawn_min_m);
+    let normal_max = observer.spawn_max_m.unwrap_or(retain);
+    let hidden_max = s.get("hidden_spawn_max_m");
+    form.schema_optional_number_ui(ui, hidden_max, &mut observer.hidden_spawn_max_m, normal_max);
+}
+
 fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
     form.text_ui(ui, "id", "Persistent id.", &mut observer.id);
     form.vec3_ui(ui, "position", "Eye position.", &mut observer.position);
@@ -228,6 +242,7 @@ fn observer_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
     ] {
         form.schema_number_ui(ui, s.get(name), value);
     }
+    spawn_ranges_ui(form, ui, observer);
     form.row_ui(
         ui,
         "valid",
@@ -348,7 +363,7 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
         &mut source.walk_speed_m_s,
     );
     let s = scenario_section("Source");
-    form.schema_optional_u32_ui(
+    form.schema_optional_number_ui(
         ui,
         s.get("capacity"),
         &mut source.capacity,
@@ -381,6 +396,8 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
         &mut source.at_route_end,
         &ROUTE_ENDS,
     );
+    let law = s.get("law_enforcement");
+    form.schema_bool_ui(ui, law, &mut source.law_enforcement);
 }
 
 /// An optional id row (`None` / `Some("…")`): a checkbox, then the text.

@@ -144,13 +144,13 @@ impl Form<'_> {
         })
     }
 
-    /// An optional `u32` row from `field` (`None` / `Some(n)`): a checkbox, then the number.
-    pub fn schema_optional_u32_ui(
+    /// An optional number row from `field` (`None` / `Some(n)`): a checkbox, then the number.
+    pub fn schema_optional_number_ui<N: egui::emath::Numeric>(
         &mut self,
         ui: &mut Ui,
         field: &FieldSchema,
-        value: &mut Option<u32>,
-        initial: u32,
+        value: &mut Option<N>,
+        initial: N,
     ) -> Response {
         let help = schema_help(field);
         self.field(field.name, |form| {

@@ -143,6 +143,11 @@ pub fn population_ui(form: &mut Form<'_>, ui: &mut Ui, p: &mut PopulationSetting
         form.schema_number_ui(ui, s.get("max_frame_time_s"), &mut p.max_frame_time_s);
         form.schema_number_ui(ui, s.get("pool_capacity"), &mut p.pool_capacity);
         form.schema_bool_ui(ui, s.get("aggressive_cleanup"), &mut p.aggressive_cleanup);
+        let special = s.get("special_removal_scale");
+        form.schema_number_ui(ui, special, &mut p.special_removal_scale);
+        form.schema_number_ui(ui, s.get("cops_removal_scale"), &mut p.cops_removal_scale);
+        let startup = s.get("startup_at_world_start");
+        form.schema_bool_ui(ui, startup, &mut p.startup_at_world_start);
         let fault = scenario_section("AttachFault");
         optional_record_ui(
             form,
@@ -225,7 +230,7 @@ pub fn motion_ui(form: &mut Form<'_>, ui: &mut Ui, m: &mut MotionSettings) {
             &mut m.medium_relevance,
             p.medium_relevance,
         );
-        form.schema_optional_u32_ui(ui, s.get("avoidance_budget"), &mut m.avoidance_budget, 128);
+        form.schema_optional_number_ui(ui, s.get("avoidance_budget"), &mut m.avoidance_budget, 128);
         form.schema_bool_ui(ui, s.get("crowd_governor"), &mut m.crowd_governor);
         form.schema_number_ui(ui, s.get("crowd_budget_ms"), &mut m.crowd_budget_ms);
         form.schema_number_ui(ui, s.get("default_relevance"), &mut m.default_relevance);

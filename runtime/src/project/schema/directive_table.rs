@@ -188,6 +188,7 @@ pub const DIRECTIVE_SCHEMA: &[DirectiveSchema] = &[
     DirectiveSchema { name: "SetObserverFade", label: "Set observer fade", targets: DirectiveTargets::World, fields: &[OBSERVER, l("Fade", r(f("fade", "float", "", D::Required, "0 clear to 1 black"), UNIT_INTERVAL))], help: "set an observer's fade" },
     DirectiveSchema { name: "SetObserverValid", label: "Set observer validity", targets: DirectiveTargets::World, fields: &[OBSERVER, l("Valid", f("valid", "bool", "", D::Required, "whether the view is valid"))], help: "set an observer's validity" },
     DirectiveSchema { name: "SetRemovalMultiplier", label: "Set removal multiplier", targets: DirectiveTargets::Ped, fields: &[l("Multiplier", r(f("multiplier", "float", "×", D::Required, "scales the pedestrian's removal distances"), POSITIVE))], help: "set the pedestrian's removal-distance multiplier" },
+    DirectiveSchema { name: "ExtendRemovalDistance", label: "Extend removal distance", targets: DirectiveTargets::Ped, fields: &[l("Task", f("task", "bool", "", D::Bool(false), "the task flag, asserted by the pedestrian's active primary task at every full task update while it stays active (the directive's source and tag must match it); else the ordinary flag, for the next Control update only"))], help: "ask for an extra-distance retirement flag: the pedestrian's removal distances take the removal scale its classification selects (cops or special)" },
     DirectiveSchema { name: "ClearEvents", label: "Clear events", targets: DirectiveTargets::World, fields: &[l("Event type", f("event_type", "`threat`, `incident` or empty", "", D::Text("\"\""), "the type matched (empty: any)")), l("Event source", f("event_source", "string", "", D::Text("\"\""), "the source matched (empty: any)")), l("Tag", f("tag", "integer (u32)", "", D::Number(0.0), "the session tag matched (0: any)"))], help: "end the queued and active ped events matching type, source and tag (an active threat event's escape is cancelled with it); other events stay" },
     DirectiveSchema { name: "SetFamilyAvailable", label: "Set family availability", targets: DirectiveTargets::World, fields: &[l("Family", f("family", "id", "", D::Required, "the appearance family's id")), l("Available", f("available", "bool", "", D::Required, "whether its bindings are ready"))], help: "make an appearance family available or not" },
 ];
@@ -228,6 +229,7 @@ impl DirectiveCommand {
             C::SetObserverFade { .. } => "SetObserverFade",
             C::SetObserverValid { .. } => "SetObserverValid",
             C::SetRemovalMultiplier { .. } => "SetRemovalMultiplier",
+            C::ExtendRemovalDistance { .. } => "ExtendRemovalDistance",
             C::SetVehicleIntent { .. } => "SetVehicleIntent",
             C::SetVehicleRelation { .. } => "SetVehicleRelation",
             C::QueueEvent { .. } => "QueueEvent",
@@ -345,6 +347,7 @@ mod tests {
                 valid: true,
             },
             "SetRemovalMultiplier" => C::SetRemovalMultiplier { multiplier: 1.0 },
+            "ExtendRemovalDistance" => C::ExtendRemovalDistance { task: false },
             "SetFamilyAvailable" => C::SetFamilyAvailable {
                 family: String::new(),
                 available: true,

@@ -56,7 +56,7 @@ crate::project::codec_macro::record_codec!(AssetVariant "Variant" {
     shape: PreviewShape = PreviewShape::Box,
     colour: Rgb = Rgb(160, 160, 160),
 } optional {
-    sockets: Vec<String>,
+    sockets: Vec<String> = Vec::new(),
 });
 
 /// The primitive a variant is previewed as.

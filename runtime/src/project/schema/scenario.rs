@@ -328,6 +328,15 @@ pub struct PopulationSettings {
     pub aggressive_cleanup: bool,
     /// A provoked attachment failure (fault-injection scenarios).
     pub fault: Option<AttachFaultSpec>,
+    /// The special removal scale: removal distances of a ped that qualifies (a suppress-cleanup
+    /// request, an extra-distance flag) and is not law enforcement.
+    pub special_removal_scale: f64,
+    /// The cops removal scale: selected instead of the special one (never multiplied with it)
+    /// for a qualifying ped of a law-enforcement source.
+    pub cops_removal_scale: f64,
+    /// Whether a world starts with the startup flag set (a hidden-startup reason until the
+    /// first fill completes).
+    pub startup_at_world_start: bool,
 }
 
 impl Default for PopulationSettings {
@@ -341,9 +350,16 @@ impl Default for PopulationSettings {
             pool_capacity: 16,
             aggressive_cleanup: true,
             fault: None,
+            special_removal_scale: DEFAULT_SPECIAL_REMOVAL_SCALE,
+            cops_removal_scale: DEFAULT_SPECIAL_REMOVAL_SCALE,
+            startup_at_world_start: false,
         }
     }
 }
+
+/// The special removal scale the specification gives (and the cops scale's default: the
+/// specification gives it no number of its own).
+pub const DEFAULT_SPECIAL_REMOVAL_SCALE: f64 = 1.6;
 
 crate::project::codec_macro::record_codec!(PopulationSettings "Population" {
     ped_frame_rate: f64 = 20.0,
@@ -354,6 +370,10 @@ crate::project::codec_macro::record_codec!(PopulationSettings "Population" {
     pool_capacity: u32 = 16,
     aggressive_cleanup: bool = true,
     fault: Option<AttachFaultSpec> = None,
+} optional {
+    special_removal_scale: f64 = DEFAULT_SPECIAL_REMOVAL_SCALE,
+    cops_removal_scale: f64 = DEFAULT_SPECIAL_REMOVAL_SCALE,
+    startup_at_world_start: bool = false,
 });
 
 /// The attachment of item `item` of realization batch `batch` fails (with `fail_restore`,
@@ -397,6 +417,17 @@ pub struct Observer {
     pub remove_radius_m: f64,
     /// Closer than this to the camera (3D) a visible birth is refused, meters.
     pub close_m: f64,
+    /// The normal spawn range's minimum: a birth (not hidden) closer than this horizontally to
+    /// the population center of any valid view is refused, meters.
+    pub spawn_min_m: f64,
+    /// The normal spawn range's maximum: a birth (not hidden) needs some valid view within
+    /// this horizontal distance, meters (absent: `retain_radius_m`).
+    pub spawn_max_m: Option<f64>,
+    /// The hidden spawn range's minimum (during hidden startup), meters.
+    pub hidden_spawn_min_m: f64,
+    /// The hidden spawn range's maximum (during hidden startup), meters (absent: the normal
+    /// maximum).
+    pub hidden_spawn_max_m: Option<f64>,
     /// The population center ranges are measured from (the eye when absent).
     pub center: Option<Vec3>,
     /// Keyframed eye positions, ascending by frame.
@@ -471,6 +502,10 @@ impl Observer {
             retain_radius_m: Observer::DEFAULT_RETAIN_RADIUS_M,
             remove_radius_m: Observer::DEFAULT_REMOVE_RADIUS_M,
             close_m: Observer::DEFAULT_CLOSE_M,
+            spawn_min_m: 0.0,
+            spawn_max_m: None,
+            hidden_spawn_min_m: 0.0,
+            hidden_spawn_max_m: None,
             center: None,
             path: Vec::new(),
             aim: Vec::new(),
@@ -496,6 +531,11 @@ crate::project::codec_macro::record_codec!(Observer "Observer" {
     aim: Vec<AimKey> = Vec::new(),
     fade: f64 = 0.0,
     valid: bool = true,
+} optional {
+    spawn_min_m: f64 = 0.0,
+    spawn_max_m: Option<f64> = None,
+    hidden_spawn_min_m: f64 = 0.0,
+    hidden_spawn_max_m: Option<f64> = None,
 });
 
 /// Whether a source's pedestrians are ambient population or owned by a script.
@@ -665,6 +705,9 @@ pub struct PopulationSource {
     pub removal_multiplier: f64,
     /// What its pedestrians do at the end of their route.
     pub at_route_end: RouteEnd,
+    /// Whether its peds are classified law enforcement (a qualifying ped then takes the cops
+    /// removal scale instead of the special one).
+    pub law_enforcement: bool,
 }
 
 impl Default for PopulationSource {
@@ -681,6 +724,7 @@ impl Default for PopulationSource {
             candidates_m: Vec::new(),
             removal_multiplier: 1.0,
             at_route_end: RouteEnd::TurnBack,
+            law_enforcement: false,
         }
     }
 }
@@ -697,6 +741,8 @@ crate::project::codec_macro::record_codec!(PopulationSource "Source" {
     candidates_m: Vec<f64> = Vec::new(),
     removal_multiplier: f64 = 1.0,
     at_route_end: RouteEnd = RouteEnd::TurnBack,
+} optional {
+    law_enforcement: bool = false,
 });
 
 /// Who a directive is for.
@@ -1042,6 +1088,13 @@ pub enum DirectiveCommand {
         /// The multiplier (positive).
         multiplier: f64,
     },
+    /// Ask for one of the pedestrian's extra-distance retirement flags: the ordinary flag (for
+    /// the next Control update only), or with `task` the task flag its active primary task
+    /// asserts at every full task update while it stays active.
+    ExtendRemovalDistance {
+        /// The task flag (else the ordinary one).
+        task: bool,
+    },
     /// Set the pedestrian's vehicle intent.
     SetVehicleIntent {
         /// Whether it intends to enter a vehicle.
@@ -1113,7 +1166,7 @@ impl DirectiveCommand {
     }
 }
 
-const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …, endpoint: …, restore_interrupted: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `PlaceObstacle(obstacle: …, from: …, to: …, thickness_m: …)`, `RemoveObstacle(obstacle: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `ClearEvents(event_type: …, event_source: …, tag: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
+const COMMANDS: &str = "one of `Claim(owner: …)`, `Release(owner: …)`, `Rendezvous(goal: …)`, `Hold`, `Continue`, `Stand(duration_s: …)`, `Redirect(goal: …)`, `RendezvousWith(object: …, offset: …)`, `RedirectTo(object: …, offset: …)`, `Cancel`, `Escape(threat: …, safe_distance_m: …, endpoint: …, restore_interrupted: …)`, `Destroy`, `SetNoSpawnBox(bounds: …)`, `ClearNoSpawnBox`, `SetNoRemovalBox(bounds: …)`, `ClearNoRemovalBox`, `SuppressCleanup`, `ForcedInit(duration_s: …)` (or `ForcedInit`, 0.7 s), `InstantFill`, `PausePopulation(duration_s: …)`, `PlaceObstacle(obstacle: …, from: …, to: …, thickness_m: …)`, `RemoveObstacle(obstacle: …)`, `SetObserverFade(observer: …, fade: …)`, `SetObserverValid(observer: …, valid: …)`, `SetRemovalMultiplier(multiplier: …)`, `ExtendRemovalDistance(task: …)` (or `ExtendRemovalDistance`, the ordinary flag), `SetVehicleIntent(intent: …)`, `SetVehicleRelation(relation: …)`, `QueueEvent(duration_s: …)`, `SetFamilyAvailable(family: …, available: …)`, `ClearEvents(event_type: …, event_source: …, tag: …)`, `Knockdown(impulse_n_s: …)`, `Panic(center: …, radius_m: …, strength: …)`, `SetRelevance(relevance: …)`, `LineOfSight(presented: …, own: …, allied: …, hostile: …, accepted_disguises: …)`";
 
 /// The forced-initialization window a `ForcedInit` without a duration requests, seconds (the
 /// population specification's default; `sim::population::startup` keeps it in integer
@@ -1130,6 +1183,7 @@ fn unit_command(name: &str) -> Option<DirectiveCommand> {
         "ClearNoRemovalBox" => DirectiveCommand::ClearNoRemovalBox,
         "SuppressCleanup" => DirectiveCommand::SuppressCleanup,
         "InstantFill" => DirectiveCommand::InstantFill,
+        "ExtendRemovalDistance" => DirectiveCommand::ExtendRemovalDistance { task: false },
         "ForcedInit" => DirectiveCommand::ForcedInit {
             duration_s: DEFAULT_FORCED_INIT_S,
         },
@@ -1172,6 +1226,7 @@ fn struct_command_fields(name: &str) -> Option<&'static [&'static str]> {
         "SetObserverFade" => &["observer", "fade"],
         "SetObserverValid" => &["observer", "valid"],
         "SetRemovalMultiplier" => &["multiplier"],
+        "ExtendRemovalDistance" => &["task"],
         "SetVehicleIntent" => &["intent"],
         "SetVehicleRelation" => &["relation"],
         "SetFamilyAvailable" => &["family", "available"],
@@ -1282,6 +1337,9 @@ fn world_command(
         "SetRemovalMultiplier" => cx
             .required(record, "multiplier")
             .map(|multiplier| DirectiveCommand::SetRemovalMultiplier { multiplier }),
+        "ExtendRemovalDistance" => cx
+            .defaulted(record, "task", false)
+            .map(|task| DirectiveCommand::ExtendRemovalDistance { task }),
         "SetVehicleIntent" => cx
             .required(record, "intent")
             .map(|intent| DirectiveCommand::SetVehicleIntent { intent }),
@@ -1507,6 +1565,9 @@ impl Encode for DirectiveCommand {
             ),
             C::SetRemovalMultiplier { multiplier } => {
                 one("SetRemovalMultiplier", "multiplier", multiplier.encode())
+            }
+            C::ExtendRemovalDistance { task } => {
+                one("ExtendRemovalDistance", "task", task.encode())
             }
             C::SetVehicleIntent { intent } => one("SetVehicleIntent", "intent", intent.encode()),
             C::SetVehicleRelation { relation } => {

@@ -124,7 +124,23 @@ const SCENARIO_FIELDS: [FieldSchema; 17] = [
     f("barriers", "Barriers", "list of `Barrier(…)`", "", D::Text("[]"), "wall segments of the physical scene"),
 ];
 
-const OBSERVER_FIELDS: [FieldSchema; 15] = [
+/// A spawn range bound: a distance in [0, 100000] meters.
+pub const SPAWN_RANGE_M: NumberRange = NumberRange {
+    min: 0.0,
+    min_open: false,
+    max: 100_000.0,
+    text: "[0, 100000]",
+};
+
+/// A removal scale: [1, 100] (a scale widens the removal distances, never narrows them).
+pub const REMOVAL_SCALE_RANGE: NumberRange = NumberRange {
+    min: 1.0,
+    min_open: false,
+    max: 100.0,
+    text: "[1, 100]",
+};
+
+const OBSERVER_FIELDS: [FieldSchema; 19] = [
     f("id", "Id", "id", "", D::Required, "persistent observer id"),
     r(f("position", "Position", P3, "m", D::Required, "eye position"), FINITE),
     r(f("yaw_rad", "Yaw", "float", "rad", D::Number(0.0), "heading around Z (0 looks along +X)"), FINITE),
@@ -140,6 +156,10 @@ const OBSERVER_FIELDS: [FieldSchema; 15] = [
     w(f("aim", "Aim", "list of `Aim(frame, yaw_rad, pitch_rad = 0.0)`", "frames, rad", D::Text("[]"), "keyframed aim: where the camera looks (linear between keys, the heading the shorter way round; empty: `yaw_rad` and `pitch_rad` throughout)"), "ascending frames, finite"),
     r(f("fade", "Fade", "float", "", D::Number(0.0), "fade at the start (1 = black); hidden startup needs > 0.9 on every view"), UNIT_INTERVAL),
     f("valid", "Valid", "bool", "", D::Bool(true), "whether the view is valid at the start (no valid view defers generation)"),
+    w(r(f("spawn_min_m", "Spawn min", "float", "m", D::Number(0.0), "normal spawn range's minimum: a birth outside hidden startup closer than this (horizontally, to the population center) to any valid view is refused (`TooCloseToView`)"), SPAWN_RANGE_M), "≤ the normal maximum"),
+    w(f("spawn_max_m", "Spawn max", "`None` or `Some(float)`", "m", D::Text("None"), "normal spawn range's maximum: a birth outside hidden startup needs some valid view within this horizontal distance (`OutOfRange`); absent: `retain_radius_m`"), "[0, 100000]"),
+    w(r(f("hidden_spawn_min_m", "Hidden spawn min", "float", "m", D::Number(0.0), "hidden spawn range's minimum (during hidden startup, which lifts the close-camera and frustum checks)"), SPAWN_RANGE_M), "≤ the hidden maximum"),
+    w(f("hidden_spawn_max_m", "Hidden spawn max", "`None` or `Some(float)`", "m", D::Text("None"), "hidden spawn range's maximum (during hidden startup); absent: the normal maximum"), "[0, 100000]"),
 ];
 
 const KEY_FIELDS: [FieldSchema; 2] = [
@@ -203,7 +223,7 @@ const AIM_FIELDS: [FieldSchema; 3] = [
     ),
 ];
 
-const SOURCE_FIELDS: [FieldSchema; 11] = [
+const SOURCE_FIELDS: [FieldSchema; 12] = [
     w(f("id", "Id", "id", "", D::Required, "persistent source id"), "unique in the scenario"),
     f("kind", "Kind", "`Ambient` or `Mission`", "", D::Text("Ambient"), "ambient population, or owned by a script"),
     w(f("route", "Route", "string", "", D::Required, "the route the source spawns on"), "a route the recipe publishes (see \"Routes a street block publishes\")"),
@@ -215,6 +235,7 @@ const SOURCE_FIELDS: [FieldSchema; 11] = [
     r(f("candidates_m", "Candidates", "list of floats", "m", D::Text("[]"), "authored candidate progresses along the route (empty: drawn)"), FINITE),
     r(f("removal_multiplier", "Removal multiplier", "float", "×", D::Number(1.0), "removal-distance multiplier every admission applies"), POSITIVE),
     f("at_route_end", "At route end", "`TurnBack` or `Stop`", "", D::Text("TurnBack"), "what its pedestrians do at the end of their route: turn round and walk it back, or stop at its goal"),
+    f("law_enforcement", "Law enforcement", "bool", "", D::Bool(false), "its peds are classified law enforcement: a qualifying ped (suppress-cleanup request, extra-distance flag) takes the population's `cops_removal_scale` instead of `special_removal_scale`, never both"),
 ];
 
 const BOX_FIELDS: [FieldSchema; 2] = [
@@ -289,7 +310,7 @@ const HAZARD_FIELDS: [FieldSchema; 2] = [
     r(f("speed_m_s", "Speed", "float", "m/s", D::Number(4.0), "its speed"), POSITIVE),
 ];
 
-const POPULATION_FIELDS: [FieldSchema; 8] = [
+const POPULATION_FIELDS: [FieldSchema; 11] = [
     r(
         f(
             "ped_frame_rate",
@@ -368,6 +389,36 @@ const POPULATION_FIELDS: [FieldSchema; 8] = [
         "",
         D::Text("None"),
         "a provoked attachment failure (fault-injection scenarios)",
+    ),
+    r(
+        f(
+            "special_removal_scale",
+            "Special removal scale",
+            "float",
+            "×",
+            D::Number(1.6),
+            "scales the removal distances of a qualifying ped (a suppress-cleanup request, an ordinary or task extra-distance flag) that is not law enforcement; the ped's own multiplier applies after it",
+        ),
+        REMOVAL_SCALE_RANGE,
+    ),
+    r(
+        f(
+            "cops_removal_scale",
+            "Cops removal scale",
+            "float",
+            "×",
+            D::Number(1.6),
+            "selected instead of the special scale for a qualifying ped of a law-enforcement source (the two never multiply)",
+        ),
+        REMOVAL_SCALE_RANGE,
+    ),
+    f(
+        "startup_at_world_start",
+        "Startup at world start",
+        "bool",
+        "",
+        D::Bool(false),
+        "the world starts with the startup flag set: a hidden-startup reason from the first Control update until the first fill (no source short of its target) completes",
     ),
 ];
 

@@ -167,6 +167,13 @@ pub enum Command {
         /// Whether it is valid.
         valid: bool,
     },
+    /// Ask for one of a ped's extra-distance retirement flags (see `sim::population::extra`):
+    /// the ordinary flag for the next Control update, or (`task`) the task flag its active
+    /// primary task asserts at each full task update while it stays active.
+    ExtendRemovalDistance {
+        /// The task flag (else the ordinary one).
+        task: bool,
+    },
     /// Set a ped's removal-distance multiplier.
     SetRemovalMultiplier {
         /// The multiplier (positive).
@@ -257,6 +264,7 @@ impl Command {
             Command::PlaceObstacle { .. } => 28,
             Command::RemoveObstacle { .. } => 29,
             Command::ClearEvents { .. } => 30,
+            Command::ExtendRemovalDistance { .. } => 31,
         }
     }
 }

@@ -26,9 +26,10 @@ pub use commands::{
 pub use crossings::{CrossingSettings, HazardSpec, SignalTiming};
 pub use factions::Factions;
 pub use motion::{MotionConfig, MotionExit};
-pub use observers::{ObserverKey, ObserverSpec, DEFAULT_CLOSE_M};
+pub use observers::{ObserverKey, ObserverSpec, SpawnRanges, DEFAULT_CLOSE_M};
 pub use population::{
-    AttachFault, ClockConfig, ClocksConfig, PopulationParams, SourceSpec, VehicleSourceSpec,
+    AttachFault, ClockConfig, ClocksConfig, PopulationParams, RemovalScales, SourceSpec,
+    VehicleSourceSpec,
 };
 pub use scenario::CompiledScenario;
 pub use scene::{BarrierSpec, Obstacle, SceneObjectSpec};

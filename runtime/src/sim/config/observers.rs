@@ -23,6 +23,8 @@ pub struct ObserverSpec {
     pub remove_radius_m: f64,
     /// Closer than this to the camera (3D) a visible birth is refused, meters.
     pub close_m: f64,
+    /// The normal and hidden spawn ranges.
+    pub spawn: SpawnRanges,
     /// The population center ranges are measured from (the camera's position when `None`);
     /// it moves with the camera along the path.
     pub center_m: Option<[f64; 3]>,
@@ -48,3 +50,40 @@ pub struct ObserverKey {
 
 /// Default 3D distance within which a visible birth is refused, meters.
 pub const DEFAULT_CLOSE_M: f64 = 3.0;
+
+/// An observer's two spawn ranges, horizontal distances from its population center: the normal
+/// range applies outside hidden startup (with the close-camera and frustum checks), the hidden
+/// range during it. A candidate closer than a range's minimum to any valid view is refused; it
+/// must lie within the maximum of at least one valid view.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SpawnRanges {
+    /// Normal minimum, meters.
+    pub normal_min_m: f64,
+    /// Normal maximum, meters (`None`: the retain radius).
+    pub normal_max_m: Option<f64>,
+    /// Hidden minimum, meters.
+    pub hidden_min_m: f64,
+    /// Hidden maximum, meters (`None`: the normal maximum).
+    pub hidden_max_m: Option<f64>,
+}
+
+impl SpawnRanges {
+    /// The normal range `(min, max)` of a view whose retain radius is `retain_radius_m`.
+    pub fn normal(&self, retain_radius_m: f64) -> (f64, f64) {
+        (
+            self.normal_min_m,
+            self.normal_max_m.unwrap_or(retain_radius_m),
+        )
+    }
+
+    /// The hidden range `(min, max)` of a view whose retain radius is `retain_radius_m`.
+    pub fn hidden(&self, retain_radius_m: f64) -> (f64, f64) {
+        let normal_max = self.normal(retain_radius_m).1;
+        (self.hidden_min_m, self.hidden_max_m.unwrap_or(normal_max))
+    }
+
+    /// Whether every field is at its default (the canonical bytes leave such ranges out).
+    pub fn is_default(&self) -> bool {
+        *self == SpawnRanges::default()
+    }
+}

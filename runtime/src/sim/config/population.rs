@@ -29,6 +29,8 @@ pub struct SourceSpec {
     pub removal_multiplier: f64,
     /// Whether its peds stop at their route's goal (otherwise they turn back).
     pub stops_at_route_end: bool,
+    /// Whether its peds are classified law enforcement (the cops removal scale).
+    pub law_enforcement: bool,
 }
 
 /// A vehicle source: vehicles driving one lane of the space.
@@ -55,6 +57,47 @@ pub struct PopulationParams {
     pub aggressive_cleanup: bool,
     /// A provoked attachment failure (tests and fault scenarios).
     pub fault: Option<AttachFault>,
+    /// The removal scales a qualifying ped selects by its classification.
+    pub removal_scales: RemovalScales,
+    /// Whether the world starts with the startup flag set.
+    pub startup_at_world_start: bool,
+}
+
+/// The removal scales of qualifying peds (a suppress-cleanup request, an ordinary or a task
+/// extra-distance flag): the classification selects one — cops for law enforcement, special
+/// otherwise — and the two never multiply; the ped's own multiplier applies after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RemovalScales {
+    /// Qualifying peds that are not law enforcement (default 1.6).
+    pub special: f64,
+    /// Qualifying law-enforcement peds.
+    pub cops: f64,
+}
+
+impl Default for RemovalScales {
+    fn default() -> Self {
+        RemovalScales {
+            special: crate::project::DEFAULT_SPECIAL_REMOVAL_SCALE,
+            cops: crate::project::DEFAULT_SPECIAL_REMOVAL_SCALE,
+        }
+    }
+}
+
+impl RemovalScales {
+    /// The scale of a ped: 1 unless it qualifies; then the cops scale for law enforcement and
+    /// the special scale otherwise — selected, never multiplied together.
+    pub fn select(&self, qualifying: bool, law_enforcement: bool) -> f64 {
+        match (qualifying, law_enforcement) {
+            (false, _) => 1.0,
+            (true, true) => self.cops,
+            (true, false) => self.special,
+        }
+    }
+
+    /// The smallest scale any qualifying ped selects.
+    pub fn least(&self) -> f64 {
+        self.special.min(self.cops)
+    }
 }
 
 impl Default for PopulationParams {
@@ -72,6 +115,8 @@ impl Default for PopulationParams {
             pool_capacity: 16,
             aggressive_cleanup: true,
             fault: None,
+            removal_scales: RemovalScales::default(),
+            startup_at_world_start: false,
         }
     }
 }

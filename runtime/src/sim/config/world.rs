@@ -37,6 +37,8 @@ pub struct SourceConfig {
     pub relevance: f64,
     /// Whether its peds stop at their route's goal (otherwise they turn back).
     pub stops_at_route_end: bool,
+    /// Whether its peds are classified law enforcement (the cops removal scale).
+    pub law_enforcement: bool,
 }
 
 /// One vehicle source as the world runs it.

@@ -527,6 +527,7 @@ mod tests {
             candidates_m: Vec::new(),
             removal_multiplier: 1.0,
             stops_at_route_end: false,
+            law_enforcement: false,
         }
     }
 
@@ -558,6 +559,7 @@ mod tests {
             retain_radius_m: 40.0,
             remove_radius_m: 80.0,
             close_m: 3.0,
+            spawn: crate::sim::config::SpawnRanges::default(),
             center_m: None,
             path: vec![
                 key(100, 0.0),

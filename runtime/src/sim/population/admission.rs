@@ -1,7 +1,9 @@
 //! Admission of one candidate at its route progress, in the specification's order, each gate with
 //! its own rejection: finite coordinates; the no-spawn box (ambient births only); a crossing
 //! conflict (on a lane with a vehicle close); observers (no valid view defers; too close to any
-//! view or inside any view's frustum unless hidden startup; within at least one view's range);
+//! view — below its spawn range's minimum, or for a visible birth within its close distance of
+//! the camera — or inside any view's frustum unless hidden startup; within at least one view's
+//! spawn range maximum: the normal range, or the hidden range during hidden startup);
 //! occupancy against logical peds of every source at their runtime positions, against positions
 //! accepted earlier in the same batch, and a spawn capsule against the physical scene's
 //! obstacles. The tested position is the position used.
@@ -113,20 +115,22 @@ fn observers(gates: &Gates<'_>, feet_m: [f64; 3]) -> Result<(), SpawnRejection> 
     if !observation.any_valid() {
         return Err(SpawnRejection::NoValidView);
     }
-    if !gates.hidden {
-        if observation
-            .valid()
-            .any(|v| v.camera_distance_m(feet_m) < v.close_m)
-        {
-            return Err(SpawnRejection::TooCloseToView);
-        }
-        if observation.valid().any(|v| v.sees_ped(feet_m)) {
-            return Err(SpawnRejection::InsideFrustum);
-        }
+    let hidden = gates.hidden;
+    // Too close to any valid view: below its spawn range's minimum (horizontally), or, for a
+    // visible birth, within its close distance of the camera (3D).
+    let too_close = |v: &crate::sim::observers::View| {
+        v.horizontal_distance_m(feet_m) < v.spawn_range_m(hidden).0
+            || (!hidden && v.camera_distance_m(feet_m) < v.close_m)
+    };
+    if observation.valid().any(too_close) {
+        return Err(SpawnRejection::TooCloseToView);
+    }
+    if !hidden && observation.valid().any(|v| v.sees_ped(feet_m)) {
+        return Err(SpawnRejection::InsideFrustum);
     }
     if !observation
         .valid()
-        .any(|v| v.horizontal_distance_m(feet_m) <= v.retain_radius_m)
+        .any(|v| v.horizontal_distance_m(feet_m) <= v.spawn_range_m(hidden).1)
     {
         return Err(SpawnRejection::OutOfRange);
     }

@@ -17,6 +17,7 @@ mod boxes;
 mod claims;
 mod cycles;
 mod demand;
+mod extra;
 mod pool;
 mod realize;
 mod report;
@@ -42,9 +43,10 @@ pub use claims::ClaimOutcome;
 pub use cycles::{CycleClocks, CyclePlan, DEBT_TOLERANCE};
 
 pub use demand::{Demand, Spillover};
+pub use extra::ExtraDistance;
 pub use pool::{
-    source_eligible, Acquire, Destination, Pool, PoolEntry, PoolRefusal, UpdateFlags, NO_BINDING,
-    QUARANTINE_FRAMES,
+    source_eligible, Acquire, Destination, Pool, PoolEntry, PoolRefusal, PoolTicket, StaleTicket,
+    UpdateFlags, NO_BINDING, QUARANTINE_FRAMES,
 };
 pub use report::{CandidateMark, FrameSpawnReport, PlaceOutcome, SourceStatus, SpawnReport};
 pub use retire::{eligibility, spatial, SUPPRESS_CLEANUP_MULTIPLIER};
@@ -162,6 +164,9 @@ pub struct PopulationState {
     pub stats: PopulationStats,
     /// The last frame a `PausePopulation` keeps the clocks paused, while one does.
     pub paused_until_frame: Option<u64>,
+    /// The ordinary and task extra-distance flags.
+    #[serde(default)]
+    pub extra: ExtraDistance,
 }
 
 impl PopulationState {
@@ -185,7 +190,7 @@ impl PopulationState {
                 no_spawn: scenario.no_spawn_box,
                 no_removal: scenario.no_removal_box,
             },
-            startup: Startup::default(),
+            startup: Startup::at_world_start(scenario.population.startup_at_world_start),
             families_available: vec![true; scenario.families.len()],
             suppress_requested: false,
             suppress_active: false,
@@ -199,6 +204,7 @@ impl PopulationState {
             vehicles: Vehicles::default(),
             stats: PopulationStats::default(),
             paused_until_frame: None,
+            extra: ExtraDistance::default(),
         }
     }
 
@@ -282,6 +288,8 @@ impl PopulationState {
             bytes.extend_from_slice(b"PAUSED01");
             bytes.extend_from_slice(&frame.to_le_bytes());
         }
+        // Nothing while no ped is flagged, so worlds that never flag keep their bytes.
+        self.extra.write_canonical(bytes);
     }
 
     /// Pauses the clocks from the next Control update through frame `until_frame` (a repeat
@@ -355,6 +363,7 @@ pub(in crate::sim) fn control_phase(
     let observation = Observation::take(&scenario.observers, &state.observers, frame);
     state.control_frame += 1;
     state.suppress_active = std::mem::take(&mut state.suppress_requested);
+    state.extra.control_update();
     let now_ms = (frame as f64 * config.fixed_step_s * 1000.0).round() as u64;
     let pending = state.sources.iter().any(|s| s.pending.is_some());
     state.startup.control_update(now_ms, &observation, pending);
@@ -388,7 +397,22 @@ pub(in crate::sim) fn population_phase<T: TaskLedger>(
     for _ in 0..plan.ped {
         ped_cycle(config, observation, sets);
     }
-    sets.state.startup.after_population_update();
+    let (agents, staged) = (&*sets.agents, &*sets.staged);
+    let filled = || no_source_short(config, agents, staged);
+    sets.state.startup.after_population_update(filled);
+}
+
+/// Whether every source has its target: ambient members of an ambient source, attached peds of
+/// a mission source.
+fn no_source_short(config: &WorldConfig, agents: &Agents, staged: &Staged) -> bool {
+    let counts = member_counts(config.sources.len(), agents, staged);
+    config.sources.iter().zip(counts).all(|(source, counts)| {
+        let members = match source.kind {
+            PopulationKind::Ambient => counts.0,
+            PopulationKind::Mission => counts.2,
+        };
+        members >= u64::from(source.target_count)
+    })
 }
 
 /// One ped cycle: retire at most one ped, then repay spillover or work one demand.
@@ -772,11 +796,9 @@ fn retire_one<T: TaskLedger>(
         return;
     }
     let suppress = sets.state.suppress_active;
-    let multiplier = if suppress {
-        SUPPRESS_CLEANUP_MULTIPLIER
-    } else {
-        1.0
-    };
+    let scales = config.scenario.population.removal_scales;
+    // The least scale a ped has this update (all qualify while suppressed; flagged peds more).
+    let multiplier = if suppress { scales.least() } else { 1.0 };
     let aggressive = config.scenario.population.aggressive_cleanup && !suppress;
     // A ped within some valid view's retain radius is refused whatever the other views say:
     // that test alone, over the views collected once, screens the peds before the full rule.
@@ -820,16 +842,22 @@ fn retire_one<T: TaskLedger>(
         if retained_by_views(p, &retaining, &screens, scale) {
             continue;
         }
+        let handle = sets.slots.handle_of(row);
+        let own = ped_scale(
+            config,
+            sets.state,
+            sets.agents.source[row],
+            handle,
+            suppress,
+        );
         let feet = [p.x, p.y, 0.0];
-        let Ok(rule) = spatial(observation, feet, multiplier, ped_multiplier, aggressive) else {
+        let Ok(rule) = spatial(observation, feet, own, ped_multiplier, aggressive) else {
             continue;
         };
-        let handle = sets.slots.handle_of(row);
         let source = Some(sets.agents.source[row]);
         let hold = handle.and_then(|h| sets.tasks.hold_of(h));
         if let Err(reason) = eligibility(sets.agents, row, &sets.state.boxes, hold) {
-            let detail = EventDetail::Refusal(reason);
-            let at = Some(EventPosition::of(p));
+            let (detail, at) = (EventDetail::Refusal(reason), Some(EventPosition::of(p)));
             let kind = EventKind::RetireRefused;
             sets.events
                 .push_at(sets.frame, kind, handle, source, detail, at);
@@ -838,6 +866,25 @@ fn retire_one<T: TaskLedger>(
         retire_row(config, observation, sets, row, rule);
         return;
     }
+}
+
+/// The removal scale of a ped of `source`: it qualifies while cleanup is suppressed or while it
+/// has an extra-distance flag; its source's classification then selects the cops or the special
+/// scale (never their product). The ped's own multiplier applies after this.
+fn ped_scale(
+    config: &WorldConfig,
+    state: &PopulationState,
+    source: u16,
+    handle: Option<AgentHandle>,
+    suppress: bool,
+) -> f64 {
+    let flagged = handle.is_some_and(|h| state.extra.flagged(h));
+    let law_enforcement = config
+        .sources
+        .get(usize::from(source))
+        .is_some_and(|s| s.law_enforcement);
+    let scales = config.scenario.population.removal_scales;
+    scales.select(suppress || flagged, law_enforcement)
 }
 
 /// Whether each of the eight rows from `row` is pooled or, with removal multiplier bits
@@ -897,6 +944,9 @@ fn retire_row<T: TaskLedger>(
             tier: sets.agents.tier[row],
         }
         .bits(),
+        // Stamped by the pool's admission.
+        serial: 0,
+        reset_version: 0,
     };
     let checked = eligibility(sets.agents, row, &state.boxes, sets.tasks.hold_of(handle));
     state.stats.retirements += 1;
@@ -949,7 +999,8 @@ pub(in crate::sim) fn destroy<T: TaskLedger>(
     source: Option<u16>,
     cause: RemovalCause,
 ) {
-    sets.state.pool.entries.retain(|e| e.handle != handle);
+    sets.state.pool.forget(handle);
+    sets.state.extra.forget(handle);
     if !sets.staged.removals.contains(&handle) {
         sets.staged.removals.push(handle);
     }

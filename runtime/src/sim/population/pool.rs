@@ -3,6 +3,15 @@
 //! update flags). Admission runs its read-only checks before any eviction; acquisition matches
 //! binding and source (same source: a newer source generation; cross source: safe at retirement
 //! and at the destination) and then quarantine (`frame − retiredFrame ≥ 2`, in Control updates).
+//!
+//! Each entry also carries its admission serial (the pool's running count of admissions: which
+//! retirement this is) and the entity's reset version (how many pooled-state resets the entity
+//! has had: each admission and each rollback restore applies one). A [`PoolTicket`] names an
+//! entry by handle, serial and version, so a reference kept across an acquisition, a later
+//! retirement of the same entity or a restore is detected as stale ([`Pool::resolve`]) instead of
+//! silently naming the entity's newer entry.
+
+use std::collections::BTreeMap;
 
 use crate::sim::state::{AgentHandle, RetireRefusal, Tier};
 
@@ -30,9 +39,54 @@ pub struct PoolEntry {
     pub safe_at_retirement: bool,
     /// Update flags to restore on acquisition ([`UpdateFlags::bits`]).
     pub saved_flags: u8,
+    /// The pool's admission serial of this retirement (1 for the pool's first admission);
+    /// assigned by [`Pool::admit`], kept by a rollback restore.
+    #[serde(default)]
+    pub serial: u64,
+    /// The entity's reset version: pooled-state resets it has had, this one included (1 at its
+    /// first retirement); assigned by [`Pool::admit`], bumped by [`Pool::restore`].
+    #[serde(default)]
+    pub reset_version: u32,
+}
+
+/// A reference to one pool entry: its entity, admission serial and reset version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolTicket {
+    /// The entity.
+    pub handle: AgentHandle,
+    /// The admission serial the reference was taken at.
+    pub serial: u64,
+    /// The reset version the reference was taken at.
+    pub reset_version: u32,
+}
+
+/// Why a [`PoolTicket`] no longer names an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaleTicket {
+    /// The entity has no entry: it was acquired (or destroyed) since.
+    NotPooled,
+    /// The entity is pooled again, by a later retirement (another serial).
+    Readmitted {
+        /// The serial of its current entry.
+        serial: u64,
+    },
+    /// The same retirement, but the entity was reset again since (a rollback restore).
+    Reset {
+        /// Its current reset version.
+        reset_version: u32,
+    },
 }
 
 impl PoolEntry {
+    /// A reference to this entry.
+    pub fn ticket(&self) -> PoolTicket {
+        PoolTicket {
+            handle: self.handle,
+            serial: self.serial,
+            reset_version: self.reset_version,
+        }
+    }
+
     /// Whether the entry is still in quarantine at Control frame `frame`
     /// (`frame − retiredFrame < QUARANTINE_FRAMES`).
     pub fn in_quarantine(&self, frame: u64) -> bool {
@@ -121,6 +175,12 @@ pub struct Pool {
     pub capacity: u32,
     /// Entries, oldest first.
     pub entries: Vec<PoolEntry>,
+    /// Admissions so far (the last serial given).
+    #[serde(default)]
+    pub admissions: u64,
+    /// Each entity's reset version (entities ever pooled and not destroyed since).
+    #[serde(default)]
+    pub resets: BTreeMap<AgentHandle, u32>,
 }
 
 impl Pool {
@@ -129,15 +189,59 @@ impl Pool {
         Pool {
             capacity,
             entries: Vec::new(),
+            admissions: 0,
+            resets: BTreeMap::new(),
         }
+    }
+
+    /// Gives `entry` the next admission serial and its entity's next reset version.
+    fn stamp(&mut self, entry: &mut PoolEntry) {
+        self.admissions += 1;
+        entry.serial = self.admissions;
+        entry.reset_version = self.bump_reset(entry.handle);
+    }
+
+    /// One more pooled-state reset of `handle`: its new reset version.
+    fn bump_reset(&mut self, handle: AgentHandle) -> u32 {
+        let version = self.resets.entry(handle).or_insert(0);
+        *version = version.saturating_add(1);
+        *version
+    }
+
+    /// Forgets a destroyed entity (its entry, if any, and its reset version).
+    pub fn forget(&mut self, handle: AgentHandle) {
+        self.entries.retain(|e| e.handle != handle);
+        self.resets.remove(&handle);
+    }
+
+    /// The index of the entry `ticket` names, or why it names none any more.
+    pub fn resolve(&self, ticket: PoolTicket) -> Result<usize, StaleTicket> {
+        let (index, entry) = self
+            .entries
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.handle == ticket.handle)
+            .ok_or(StaleTicket::NotPooled)?;
+        if entry.serial != ticket.serial {
+            return Err(StaleTicket::Readmitted {
+                serial: entry.serial,
+            });
+        }
+        if entry.reset_version != ticket.reset_version {
+            return Err(StaleTicket::Reset {
+                reset_version: entry.reset_version,
+            });
+        }
+        Ok(index)
     }
 
     /// Admits `entry` for a ped whose retirement eligibility is `eligibility`. Read-only checks
     /// (duplicate, protection, capacity zero) come first; only then is the oldest entry evicted
-    /// when full — returned so the caller destroys its ped.
+    /// when full — returned so the caller destroys its ped — and the entry stamped with its
+    /// serial and reset version.
     pub fn admit(
         &mut self,
-        entry: PoolEntry,
+        mut entry: PoolEntry,
         eligibility: Result<(), RetireRefusal>,
     ) -> Result<Option<PoolEntry>, PoolRefusal> {
         if self.entries.iter().any(|e| e.handle == entry.handle) {
@@ -152,6 +256,7 @@ impl Pool {
         } else {
             None
         };
+        self.stamp(&mut entry);
         self.entries.push(entry);
         Ok(evicted)
     }
@@ -189,12 +294,14 @@ impl Pool {
         taken
     }
 
-    /// Puts an acquired entry back (a rollback), keeping its quarantine record; false when the
-    /// pool has no room for it.
-    pub fn restore(&mut self, entry: PoolEntry) -> bool {
+    /// Puts an acquired entry back (a rollback), keeping its quarantine record and serial and
+    /// applying the pooled-state reset again (its reset version goes up); false when the pool
+    /// has no room for it.
+    pub fn restore(&mut self, mut entry: PoolEntry) -> bool {
         if self.entries.len() >= self.capacity as usize {
             return false;
         }
+        entry.reset_version = self.bump_reset(entry.handle);
         self.entries.push(entry);
         true
     }
@@ -207,7 +314,10 @@ impl Pool {
             .count()
     }
 
-    /// Canonical bytes.
+    /// Canonical bytes. The serials and reset versions are not written: both follow from the
+    /// hashed history (a serial is the count of pool entries made, `PopulationStats::pool_entries`;
+    /// a reset version counts the entity's `PoolEntered` events and rollback restores), and
+    /// leaving them out keeps the digests of worlds that pooled peds before they existed.
     pub fn write_canonical(&self, bytes: &mut Vec<u8>) {
         bytes.extend_from_slice(&self.capacity.to_le_bytes());
         bytes.extend_from_slice(&(self.entries.len() as u64).to_le_bytes());
@@ -242,6 +352,8 @@ mod tests {
             retired_frame: frame,
             safe_at_retirement: safe,
             saved_flags: 1,
+            serial: 0,
+            reset_version: 0,
         }
     }
 
@@ -318,5 +430,52 @@ mod tests {
             !pool.restore(entry(4, 0, 0, 1, true)),
             "no room to restore into"
         );
+    }
+
+    #[test]
+    fn each_admission_gets_a_serial_and_each_reset_a_version_so_stale_tickets_show() {
+        let mut pool = Pool::new(4);
+        pool.admit(entry(7, 0, 0, 0, true), Ok(()))
+            .expect("admitted");
+        pool.admit(entry(8, 0, 0, 0, true), Ok(()))
+            .expect("admitted");
+        let first = pool.entries[0];
+        assert_eq!((first.serial, first.reset_version), (1, 1));
+        assert_eq!(
+            (pool.entries[1].serial, pool.entries[1].reset_version),
+            (2, 1)
+        );
+        let ticket = first.ticket();
+        assert_eq!(pool.resolve(ticket), Ok(0));
+        // Acquired: the ticket names nothing.
+        let taken = pool.take(&[0]);
+        assert_eq!(pool.resolve(ticket), Err(StaleTicket::NotPooled));
+        // A rollback restore keeps the serial but is a second reset.
+        assert!(pool.restore(taken[0]));
+        let restored = pool.entries[1];
+        assert_eq!((restored.serial, restored.reset_version), (1, 2));
+        assert_eq!(
+            pool.resolve(ticket),
+            Err(StaleTicket::Reset { reset_version: 2 })
+        );
+        assert_eq!(pool.resolve(restored.ticket()), Ok(1));
+        // Acquired again and retired again later: a new serial, a third reset.
+        let taken = pool.take(&[1]);
+        pool.admit(taken[0], Ok(())).expect("admitted");
+        let again = pool.entries[1];
+        assert_eq!((again.serial, again.reset_version), (3, 3));
+        assert_eq!(
+            pool.resolve(restored.ticket()),
+            Err(StaleTicket::Readmitted { serial: 3 })
+        );
+        // Destroyed: its version is forgotten, a new entity in the slot starts at 1 again.
+        pool.forget(again.handle);
+        assert_eq!(pool.resolve(again.ticket()), Err(StaleTicket::NotPooled));
+        assert!(!pool.resets.contains_key(&again.handle));
+        // A refused admission stamps nothing.
+        let before = pool.admissions;
+        let refused = pool.admit(entry(9, 0, 0, 0, true), Err(RetireRefusal::Mission));
+        assert!(refused.is_err());
+        assert_eq!(pool.admissions, before);
     }
 }

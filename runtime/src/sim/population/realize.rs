@@ -142,8 +142,9 @@ fn plan_acquisitions<T: TaskLedger>(
 }
 
 /// Attaches one item at its admitted progress: a reused ped relinquishes its old route and
-/// position authority (its row is rebuilt from the source's defaults, keeping only its
-/// identity); a new one takes a slot and is staged. `None` when no slot is left.
+/// position authority (a closed movement of its ended tasks stops writing its position and
+/// heading; its row is rebuilt from the source's defaults, keeping only its identity); a new one
+/// takes a slot and is staged. `None` when no slot is left.
 fn attach<T: TaskLedger>(
     config: &WorldConfig,
     sets: &mut Sets<'_, T>,
@@ -156,6 +157,9 @@ fn attach<T: TaskLedger>(
     match entry {
         Some(entry) => {
             let row = super::live_row(sets.slots, sets.agents, entry.handle)?;
+            // Old position authority first: a closed movement its ended tasks left behind
+            // writes nothing from now on (the reuse stall's attachment fix).
+            sets.tasks.relinquish(entry.handle);
             let before = sets.agents.row(row);
             let id = AgentId::from_bits(before.id);
             let mut fresh = fresh_row(source, spec, generation, id, before.generation, candidate);

@@ -6,8 +6,10 @@
 //! `Rout < d ≤ Rin` removes only when aggressive cleanup is allowed and every view, valid or
 //! not, shows the ped offscreen (a missing view is no evidence); `d > Rin` is removable. Any
 //! view requiring retention wins; no valid view never authorizes removal. The per-ped
-//! multiplier scales the removal distances only, applied last; a suppress-cleanup request
-//! multiplies them by 1.6 and disables the intermediate band.
+//! multiplier scales the removal distances only, applied last; before it, a qualifying ped (a
+//! suppress-cleanup request, which also disables the intermediate band, or an ordinary or task
+//! extra-distance flag: `extra`) has them scaled by the scale its classification selects —
+//! cops for law enforcement, special (1.6 by default) otherwise, never both.
 
 use crate::project::{PopulationKind, VehicleRelation};
 use crate::sim::observers::Observation;
@@ -16,8 +18,9 @@ use crate::sim::state::{AgentState, Agents, RetireRefusal, RetireRule, TaskHold}
 
 use super::boxes::Boxes;
 
-/// Removal distances are multiplied by this while cleanup is suppressed.
-pub const SUPPRESS_CLEANUP_MULTIPLIER: f64 = 1.6;
+/// Removal distances are multiplied by this while cleanup is suppressed (the default special
+/// removal scale; `population.special_removal_scale` sets it).
+pub const SUPPRESS_CLEANUP_MULTIPLIER: f64 = crate::project::DEFAULT_SPECIAL_REMOVAL_SCALE;
 
 /// Read-only eligibility of row `row`; population may clear only its own default task
 /// (walking its route), so any other task protects the ped; `hold` is what the task sets hold
@@ -71,7 +74,8 @@ pub fn eligibility(
 }
 
 /// The spatial rule for a ped at `feet_m`: the rule that removes it, or why it stays.
-/// `world_multiplier` is 1 or the suppress-cleanup multiplier; `ped_multiplier` applies last.
+/// `world_multiplier` is 1 or the removal scale the ped's classification selects (see
+/// `RemovalScales::select`); `ped_multiplier` applies last.
 pub fn spatial(
     observation: &Observation,
     feet_m: [f64; 3],

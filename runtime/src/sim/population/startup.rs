@@ -2,7 +2,12 @@
 //! Reasons are a forced-init window (default 0.7 s, kept in integer milliseconds, expiring only
 //! once passed; repeats extend and never shorten; early completion with no pending demand needs
 //! more than 100 ms), an instant fill (10 population updates × 2 extra ped cycles, not refilled
-//! while active, decremented once per Control update) and a full-fade streak.
+//! while active, decremented once per Control update), a full-fade streak, and the world-start
+//! startup flag: a world whose population settings ask for it starts with the flag set, so a
+//! world that starts faded fills its first population hidden from the first Control update
+//! (hidden range, no close-camera or frustum check, 100 attempts) instead of waiting for the
+//! full-fade streak; the flag clears after the first population update that leaves no source
+//! short of its target (the first fill) and is never set again.
 
 use crate::project::DEFAULT_FORCED_INIT_S;
 use crate::sim::observers::Observation;
@@ -44,6 +49,9 @@ pub struct Startup {
     pub full_fade_streak: u32,
     /// Population updates left in the instant fill.
     pub instant_fill_left: u32,
+    /// The world-start startup flag, until the first fill completes.
+    #[serde(default)]
+    pub world_start: bool,
 }
 
 impl Startup {
@@ -87,9 +95,18 @@ impl Startup {
         };
     }
 
+    /// The startup state of a world that starts with the startup flag set or not.
+    pub fn at_world_start(flag: bool) -> Startup {
+        Startup {
+            world_start: flag,
+            ..Startup::default()
+        }
+    }
+
     /// Whether any startup reason holds.
     pub fn has_reason(&self) -> bool {
-        self.forced.is_some()
+        self.world_start
+            || self.forced.is_some()
             || self.instant_fill_left > 0
             || self.full_fade_streak >= FULL_FADE_STREAK
     }
@@ -120,9 +137,12 @@ impl Startup {
     }
 
     /// After the population update of a Control update: the instant fill counts down once,
-    /// whatever was created.
-    pub fn after_population_update(&mut self) {
+    /// whatever was created; the world-start flag clears once no source is short (`filled`).
+    pub fn after_population_update(&mut self, filled: impl FnOnce() -> bool) {
         self.instant_fill_left = self.instant_fill_left.saturating_sub(1);
+        if self.world_start && filled() {
+            self.world_start = false;
+        }
     }
 
     /// Canonical bytes.
@@ -133,5 +153,9 @@ impl Startup {
         bytes.extend_from_slice(&end.to_le_bytes());
         bytes.extend_from_slice(&self.full_fade_streak.to_le_bytes());
         bytes.extend_from_slice(&self.instant_fill_left.to_le_bytes());
+        // Only while set, so worlds without the flag keep their bytes.
+        if self.world_start {
+            bytes.extend_from_slice(b"WSTART01");
+        }
     }
 }

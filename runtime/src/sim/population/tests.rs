@@ -19,6 +19,7 @@ use crate::sim::{build_world, SimRoute, World};
 mod batches;
 mod eligibility;
 mod lifecycle_events;
+mod lifecycle_settings;
 mod reuse_stall;
 
 /// An observer at `(x, y, 1.7)` looking along +Y (so the route at y = 0 behind it is offscreen).
@@ -34,6 +35,7 @@ fn observer(x: f64, y: f64, yaw_rad: f64) -> ObserverSpec {
         retain_radius_m: 40.0,
         remove_radius_m: 80.0,
         close_m: 3.0,
+        spawn: crate::sim::config::SpawnRanges::default(),
         center_m: None,
         path: Vec::new(),
         aim: Vec::new(),
@@ -61,6 +63,7 @@ fn source(id: &str, target: u32, xs: &[f64]) -> SourceSpec {
         candidates_m: xs.iter().map(|x| x + 50.0).collect(),
         removal_multiplier: 1.0,
         stops_at_route_end: false,
+        law_enforcement: false,
     }
 }
 
@@ -698,7 +701,7 @@ fn forced_init_windows_extend_never_shorten_and_expire_only_when_passed() {
         Err(StartupError::BadDuration)
     );
     s.request_instant_fill();
-    s.after_population_update();
+    s.after_population_update(|| false);
     s.request_instant_fill();
     assert_eq!(
         s.instant_fill_left,

@@ -45,7 +45,37 @@ impl CompiledScenario {
         write_motion(w, &self.motion);
         self.crossings.write_canonical(w);
         write_geometry(w, &self.objects, &self.barriers);
+        write_lifecycle_settings(w, self);
     }
+}
+
+/// The spawn ranges, law-enforcement classification, removal scales and world-start flag:
+/// written only when one differs from its default, so scenarios without them keep the bytes
+/// they had before these settings existed.
+fn write_lifecycle_settings(w: &mut ByteWriter, scenario: &CompiledScenario) {
+    let population = &scenario.population;
+    let defaults = PopulationParams::default();
+    let unchanged = scenario.observers.iter().all(|o| o.spawn.is_default())
+        && scenario.sources.iter().all(|s| !s.law_enforcement)
+        && population.removal_scales == defaults.removal_scales
+        && population.startup_at_world_start == defaults.startup_at_world_start;
+    if unchanged {
+        return;
+    }
+    w.bytes(b"POPLIFE1");
+    for o in &scenario.observers {
+        let r = o.spawn;
+        w.f64(r.normal_min_m)
+            .f64(r.normal_max_m.unwrap_or(-1.0))
+            .f64(r.hidden_min_m)
+            .f64(r.hidden_max_m.unwrap_or(-1.0));
+    }
+    for s in &scenario.sources {
+        w.bool(s.law_enforcement);
+    }
+    w.f64(population.removal_scales.special)
+        .f64(population.removal_scales.cops)
+        .bool(population.startup_at_world_start);
 }
 
 fn write_observer(w: &mut ByteWriter, o: &ObserverSpec) {
@@ -249,6 +279,9 @@ fn write_command(w: &mut ByteWriter, command: &Command) {
         }
         Command::SetRelevance { relevance } => {
             w.f64(*relevance);
+        }
+        Command::ExtendRemovalDistance { task } => {
+            w.bool(*task);
         }
         Command::LineOfSight {
             presented,

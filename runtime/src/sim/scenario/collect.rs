@@ -47,7 +47,7 @@ impl Problems {
     }
 
     /// A number outside its documented range (`project::SCENARIO_SECTIONS`).
-    fn in_range(&mut self, path: FieldPath, value: f64, range: &NumberRange) {
+    pub(super) fn in_range(&mut self, path: FieldPath, value: f64, range: &NumberRange) {
         if !value.is_finite() {
             self.push(path, SimProblem::NonFinite);
         } else if !range.contains(value) {

@@ -152,6 +152,9 @@ fn command(
                 multiplier: *multiplier,
             }
         }
+        DirectiveCommand::ExtendRemovalDistance { task } => {
+            Command::ExtendRemovalDistance { task: *task }
+        }
         DirectiveCommand::SetVehicleIntent { .. }
         | DirectiveCommand::SetVehicleRelation { .. }
         | DirectiveCommand::Panic { .. }

@@ -9,11 +9,11 @@ use super::command::directives;
 use super::settings::{crossings, motion, population};
 use crate::boxes::{BoxFault, AXIS_NAMES};
 use crate::project::{
-    scenario_field, Box3, FieldPath, Observer, PopulationSource, RouteEnd, Scenario,
+    scenario_field, Box3, FieldPath, Observer, PopulationSource, RouteEnd, Scenario, SPAWN_RANGE_M,
 };
 use crate::sim::config::{
     BarrierSpec, CompiledScenario, ObserverKey, ObserverSpec, SceneObjectSpec, SimBox, SourceSpec,
-    VehicleSourceSpec,
+    SpawnRanges, VehicleSourceSpec,
 };
 use crate::sim::problems::{SimBuildError, SimProblem};
 
@@ -193,6 +193,7 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
         retain_radius_m: o.retain_radius_m,
         remove_radius_m: o.remove_radius_m,
         close_m: o.close_m,
+        spawn: spawn_ranges(o, &path, problems),
         center_m: o.center.map(xyz),
         path: o
             .path
@@ -210,6 +211,50 @@ fn observer(o: &Observer, path: FieldPath, problems: &mut Problems) -> ObserverS
         fade: o.fade,
         valid: o.valid,
     }
+}
+
+/// The observer's two spawn ranges: each bound in [0, 100000] m, each minimum at most its
+/// maximum (an absent maximum is the retain radius, an absent hidden maximum the normal one).
+fn spawn_ranges(o: &Observer, path: &FieldPath, problems: &mut Problems) -> SpawnRanges {
+    let ranges = SpawnRanges {
+        normal_min_m: o.spawn_min_m,
+        normal_max_m: o.spawn_max_m,
+        hidden_min_m: o.hidden_spawn_min_m,
+        hidden_max_m: o.hidden_spawn_max_m,
+    };
+    for (field, value) in [
+        ("spawn_min_m", Some(o.spawn_min_m)),
+        ("spawn_max_m", o.spawn_max_m),
+        ("hidden_spawn_min_m", Some(o.hidden_spawn_min_m)),
+        ("hidden_spawn_max_m", o.hidden_spawn_max_m),
+    ] {
+        if let Some(value) = value {
+            problems.in_range(path.field(field), value, &SPAWN_RANGE_M);
+        }
+    }
+    let normal = ranges.normal(o.retain_radius_m);
+    let hidden = ranges.hidden(o.retain_radius_m);
+    for (field, (min, max), text) in [
+        (
+            "spawn_min_m",
+            normal,
+            "at most the normal spawn maximum (`spawn_max_m`, else `retain_radius_m`)",
+        ),
+        (
+            "hidden_spawn_min_m",
+            hidden,
+            "at most the hidden spawn maximum (`hidden_spawn_max_m`, else the normal maximum)",
+        ),
+    ] {
+        if min.is_finite() && max.is_finite() && min > max {
+            let problem = SimProblem::OutOfRange {
+                value: min,
+                range: text,
+            };
+            problems.push(path.field(field), problem);
+        }
+    }
+    ranges
 }
 
 fn sources(
@@ -257,6 +302,7 @@ fn sources(
             candidates_m: source.candidates_m.clone(),
             removal_multiplier: source.removal_multiplier,
             stops_at_route_end: source.at_route_end == RouteEnd::Stop,
+            law_enforcement: source.law_enforcement,
         });
     }
     compiled

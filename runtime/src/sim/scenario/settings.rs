@@ -9,7 +9,7 @@ use crate::project::{
 };
 use crate::sim::config::{
     AttachFault, ClockConfig, ClocksConfig, CrossingSettings, HazardSpec, MotionConfig, MotionExit,
-    PopulationParams, SignalTiming,
+    PopulationParams, RemovalScales, SignalTiming,
 };
 use crate::sim::problems::SimProblem;
 
@@ -229,6 +229,8 @@ pub(super) fn population(
             ("vehicle_frame_rate", p.vehicle_frame_rate),
             ("vehicle_cycles_per_frame", p.vehicle_cycles_per_frame),
             ("max_frame_time_s", p.max_frame_time_s),
+            ("special_removal_scale", p.special_removal_scale),
+            ("cops_removal_scale", p.cops_removal_scale),
         ],
     );
     PopulationParams {
@@ -250,6 +252,11 @@ pub(super) fn population(
             item: f.item,
             fail_restore: f.fail_restore,
         }),
+        removal_scales: RemovalScales {
+            special: p.special_removal_scale,
+            cops: p.cops_removal_scale,
+        },
+        startup_at_world_start: p.startup_at_world_start,
     }
 }
 

@@ -125,6 +125,11 @@ pub trait TaskLedger {
     /// The session of the ped's directive parent (0 without one).
     fn session_of(&self, handle: AgentHandle) -> u32;
 
+    /// A pooled ped was acquired for readmission: what its ended tasks left behind (a closed
+    /// movement kept for diagnostics) gives up position and heading authority, so the ped is
+    /// attached, and walks, at its newly admitted candidate.
+    fn relinquish(&mut self, handle: AgentHandle);
+
     /// Ends the body suspension the knockdown of `recovery_session` set, replanning an active
     /// parent's movement from `position`; returns the resumed movement's generation, if one
     /// resumed.

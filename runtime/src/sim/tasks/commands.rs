@@ -426,6 +426,22 @@ pub(super) fn stand(
     book.log(handle, generation, TaskChange::Standing);
 }
 
+/// The session of the ped's active parent when `issuer` may act on it (its source and, unless
+/// 0, its session tag); otherwise the refusal is logged and `None` returned.
+pub(super) fn issuer_session(
+    book: &mut Book<'_>,
+    handle: AgentHandle,
+    issuer: Issuer<'_>,
+) -> Option<u32> {
+    match identity_checks(book, handle, issuer) {
+        Ok(()) => book.tasks.active_parent(handle).map(|p| p.session),
+        Err(why) => {
+            refuse(book, handle, why);
+            None
+        }
+    }
+}
+
 pub(super) fn refuse(book: &mut Book<'_>, handle: AgentHandle, why: InstallRefusal) {
     let generation = book.generation(handle);
     book.log(handle, generation, TaskChange::Refused(why));

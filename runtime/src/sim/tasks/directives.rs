@@ -50,8 +50,11 @@ pub(in crate::sim) fn tasks_phase(
         let generation = book.generation(handle);
         book.log(handle, generation, super::TaskChange::StandingEnded);
     }
-    // The full intelligence update: incidents end or become current, queued threats are
-    // processed (their escapes start).
+    // The full intelligence update: each ped's task extra-distance flag resets before it (a
+    // pooled or knocked-down ped's update is suppressed or partial and keeps it) and the task
+    // that asked reasserts it; incidents end or become current, queued threats are processed
+    // (their escapes start).
+    task_flags(&mut book, &mut sets.state.extra);
     book.process_events();
     apply_directives(config, paths, sets, panic, knock);
     let mut book = Book {
@@ -64,6 +67,25 @@ pub(in crate::sim) fn tasks_phase(
     book.accept_replies();
     book.submit_queries();
     book.consume_results();
+}
+
+/// The task extra-distance flags at the full task update (see `sim::population::extra`).
+fn task_flags(book: &mut Book<'_>, extra: &mut crate::sim::population::ExtraDistance) {
+    if extra.task.is_empty() && extra.task_asks.is_empty() {
+        return;
+    }
+    let (agents, slots, tasks) = (&*book.agents, book.slots, &*book.tasks);
+    let full = |handle| {
+        live_row(slots, agents, handle).is_some_and(|row| {
+            !agents.pooled[row] && agents.state[row] != crate::sim::state::AgentState::KnockedDown
+        })
+    };
+    let active = |handle, session| {
+        tasks
+            .active_parent(handle)
+            .is_some_and(|p| p.session == session)
+    };
+    extra.full_task_update(full, active);
 }
 
 /// The directives of frame 0, in file order, before the first step's control phase (`sets.frame`
@@ -319,6 +341,10 @@ fn ped_command(
         Command::SetRemovalMultiplier { multiplier } => {
             sets.agents.removal_multiplier[row] = *multiplier;
         }
+        Command::ExtendRemovalDistance { task } => {
+            let Some(handle) = handle else { return };
+            extend_removal_distance(sets, handle, *task, directive);
+        }
         Command::SetVehicleRelation { relation } => {
             control::set_vehicle_relation(sets, row, handle, *relation);
         }
@@ -350,6 +376,35 @@ fn ped_command(
             let Some(handle) = handle else { return };
             task_command_unless_down((config, paths), sets, knock, (row, handle), directive);
         }
+    }
+}
+
+/// `ExtendRemovalDistance`: the ordinary flag is requested for the next Control update; the
+/// task flag is asked by the ped's active primary task, when the directive's source (and session
+/// tag, unless 0) may act on it — otherwise the refusal is logged and nothing is asked.
+fn extend_removal_distance(
+    sets: &mut Sets<'_>,
+    handle: crate::sim::AgentHandle,
+    task: bool,
+    directive: &DirectiveSpec,
+) {
+    if !task {
+        sets.state.extra.request(handle);
+        return;
+    }
+    let mut book = Book {
+        tasks: sets.tasks,
+        agents: sets.agents,
+        slots: sets.slots,
+        events: sets.events,
+        frame: sets.frame,
+    };
+    let issuer = commands::Issuer {
+        source: &directive.source,
+        session: directive.session,
+    };
+    if let Some(session) = commands::issuer_session(&mut book, handle, issuer) {
+        sets.state.extra.ask_task(handle, session);
     }
 }
 

@@ -425,3 +425,84 @@ fn clear_events_by_tag_ends_the_event_and_cancels_its_escape_only() {
     assert_eq!(w.tasks().parents[&h].state, ParentState::Cancelled);
     assert_eq!(w.tasks().hold_of(h), Some(TaskHold::CurrentEvent));
 }
+
+#[test]
+fn clear_events_by_source_or_by_type_ends_only_the_matching_events() {
+    let clear = |event_type: &str, event_source: &str| DirectiveCommand::ClearEvents {
+        event_type: event_type.into(),
+        event_source: event_source.into(),
+        tag: 0,
+    };
+    let world_at = |frame, command| Directive::new(frame, Target::World, command);
+    let mut w = world(vec![
+        at(10, DirectiveCommand::QueueEvent { duration_s: 50.0 }),
+        by("alarm", 0, at(20, flee(None))),
+        world_at(30, clear("", "script")),
+        world_at(31, clear("threat", "")),
+    ]);
+    run_to(&mut w, 30);
+    let h = ped(&w);
+    let ends = |w: &World| {
+        w.tasks()
+            .events
+            .of(h)
+            .map(|e| (e.kind, e.source.clone(), e.end))
+            .collect::<Vec<_>>()
+    };
+    // By source: the script's incident ends, the alarm's escape runs on.
+    assert_eq!(
+        ends(&w),
+        [
+            (
+                PedEventType::Incident,
+                "script".to_owned(),
+                Some(PedEventEnd::Cleaned)
+            ),
+            (PedEventType::Threat, "alarm".to_owned(), None),
+        ]
+    );
+    assert_eq!(w.tasks().parents[&h].state, ParentState::Travelling);
+    // By type: the threat ends and its escape (the alarm's own session) is cancelled.
+    run_to(&mut w, 31);
+    assert_eq!(
+        ends(&w)[1],
+        (
+            PedEventType::Threat,
+            "alarm".to_owned(),
+            Some(PedEventEnd::Cleaned)
+        )
+    );
+    let parent = &w.tasks().parents[&h];
+    assert_eq!(
+        (parent.source.as_str(), parent.state),
+        ("alarm", ParentState::Cancelled)
+    );
+}
+
+#[test]
+fn a_knockdown_between_queuing_and_processing_refuses_the_threat_as_suppressed() {
+    // Queued at 20; the body is suspended the same frame, so processing at 21 refuses it
+    // (suppression) and no escape starts.
+    let down = DirectiveCommand::Knockdown {
+        impulse_n_s: Vec3 {
+            x: 0.0,
+            y: 300.0,
+            z: 0.0,
+        },
+    };
+    let mut w = world(vec![at(20, flee(None)), at(20, down)]);
+    run_to(&mut w, 21);
+    let h = ped(&w);
+    let event = w.tasks().events.of(h).next().cloned().expect("event");
+    assert_eq!(event.queued_frame, 20);
+    assert_eq!(
+        (event.state, event.end, event.ended_frame),
+        (
+            PedEventState::Ended,
+            Some(PedEventEnd::Refused(InstallRefusal::BodySuspended)),
+            Some(21)
+        )
+    );
+    assert!(w.tasks().parents.is_empty(), "no response started");
+    assert!(w.tasks().pending.is_empty(), "the pending slot is freed");
+}

@@ -94,6 +94,10 @@ pub struct TaskState {
     /// Pending primary slots: the queued threat event (by id) that holds the ped's primary slot
     /// until it is processed.
     pub pending: BTreeMap<AgentHandle, u32>,
+    /// Readmitted peds whose closed movement (kept for diagnostics) no longer writes their
+    /// position or heading, until a new task of theirs is active.
+    #[serde(default)]
+    pub relinquished: std::collections::BTreeSet<AgentHandle>,
 }
 
 /// The population's sets as the Tasks phase holds them: with the task sets themselves.
@@ -108,6 +112,12 @@ impl TaskLedger for TaskState {
     #[inline]
     fn session_of(&self, handle: AgentHandle) -> u32 {
         TaskState::session_of(self, handle)
+    }
+
+    fn relinquish(&mut self, handle: AgentHandle) {
+        if self.movements.contains_key(&handle) && self.active_parent(handle).is_none() {
+            self.relinquished.insert(handle);
+        }
     }
 
     #[inline]
@@ -340,6 +350,7 @@ impl TaskState {
         self.suspended.retain(|h, _| live(h));
         self.events.prune(live);
         self.pending.retain(|h, _| live(h));
+        self.relinquished.retain(live);
         self.service.queue.retain(|q| live(&q.handle));
         self.service.replies.retain(|r| live(&r.handle));
     }
@@ -399,6 +410,14 @@ impl TaskState {
                 id.write_canonical(bytes);
             }
         }
+        // Likewise only once a readmitted ped's closed movement gave up its authority.
+        if !self.relinquished.is_empty() {
+            bytes.extend_from_slice(b"RELINQ01");
+            (self.relinquished.len() as u64).write_canonical(bytes);
+            for handle in &self.relinquished {
+                write_handle(*handle, bytes);
+            }
+        }
     }
 
     /// Whether every handle the sets name is a live row of `slots` (a restore preflight).
@@ -410,6 +429,7 @@ impl TaskState {
             && self.suspended.keys().all(live)
             && self.events.records.iter().all(|e| live(&e.handle))
             && self.pending.keys().all(live)
+            && self.relinquished.iter().all(live)
             && self.service.queue.iter().all(|q| live(&q.handle))
     }
 }
@@ -602,6 +622,13 @@ pub(in crate::sim) fn motion(
         };
         if book.agents.pooled[row] {
             continue;
+        }
+        // A readmitted ped's closed movement has no authority left (see `relinquish`).
+        if book.tasks.relinquished.contains(&handle) {
+            if book.tasks.active_parent(handle).is_none() {
+                continue;
+            }
+            book.tasks.relinquished.remove(&handle);
         }
         let stopped = book.tasks.holds_movement(handle);
         let p = book.agents.position[row];

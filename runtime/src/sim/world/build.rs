@@ -137,6 +137,7 @@ fn source_configs(
             relevance: scenario.motion.default_relevance,
             route_span: route_points.span(route).unwrap_or_default(),
             stops_at_route_end: source.stops_at_route_end,
+            law_enforcement: source.law_enforcement,
         });
     }
     sources

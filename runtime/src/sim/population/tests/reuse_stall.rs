@@ -1,7 +1,9 @@
 //! The population specification's reuse-stall counterexamples and the suppress-cleanup
 //! lifecycle: a reused ped that walked away from its old place still attaches at the newly
 //! admitted candidate (old position authority relinquished), its walk continues from the
-//! admitted route progress rather than its old history, and a suppress-cleanup request is
+//! admitted route progress rather than its old history, a closed task movement left on the
+//! reused ped as diagnostic history (stale authority in place) neither places nor turns it after
+//! readmission until a new task of its own is active, and a suppress-cleanup request is
 //! consumed at the next Control update (1.6 × the removal distances, no band cleanup) and lapses
 //! without reassertion (without any request the same ped retires at once).
 
@@ -164,4 +166,86 @@ fn without_a_suppress_request_the_same_ped_retires_as_soon_as_it_is_in_the_band(
         .map(|e| e.frame)
         .collect();
     assert_eq!(retired, [6], "the first cycle after the multiplier");
+}
+
+#[test]
+fn a_closed_task_left_on_a_reused_ped_neither_places_nor_turns_it_after_readmission() {
+    // The specification's counterexample with stale authority left in place: the ped's
+    // rendezvous towards (−10, 20) is cancelled at frame 40, so a closed movement (turned
+    // towards +Y, its position where it stopped) stays in the task sets as diagnostic history, through
+    // retirement and readmission. After readmission the ped stands at the admitted candidate
+    // (−10, 0), faces along the route (±X), walks on from progress 40 m, and the closed
+    // history is still there, unchanged.
+    let goal = Vec2 { x: -10.0, y: 1.0 };
+    let directives = vec![
+        at(2, born(0, 0), Command::Rendezvous { goal }),
+        at(41, born(0, 0), Command::Cancel),
+        at(
+            120,
+            born(0, 0),
+            Command::Rendezvous {
+                goal: Vec2 { x: -30.0, y: 0.0 },
+            },
+        ),
+    ];
+    let sources = vec![source("a", 1, &[-10.0])];
+    let mut world = world_of(scenario(vec![away_and_back()], sources, directives));
+    steps(&mut world, 2);
+    let handle = world.births[0][0];
+    steps(&mut world, 40);
+    let closed = world.tasks().movements.get(&handle).cloned().expect("kept");
+    assert!(
+        closed.heading_rad.sin() > 0.9,
+        "the closed movement faced the goal: {} rad",
+        closed.heading_rad
+    );
+    for _ in 0..100 {
+        if world.counters().pooled == 1 {
+            break;
+        }
+        world.step();
+    }
+    assert_eq!(
+        world.counters().pooled,
+        1,
+        "retired with its closed history"
+    );
+    assert!(world.tasks().movements.contains_key(&handle));
+    step_to_acquisition(&mut world, handle);
+    let row = world.resolve(handle).expect("alive");
+    let (at, progress) = place(&world, handle);
+    let step_m = 1.4 * 1.1 * 0.05;
+    assert!(
+        (at.x - -10.0).abs() <= step_m + 1e-9 && at.y.abs() < 1e-9,
+        "at the admitted candidate: {at:?}"
+    );
+    assert!(
+        (progress - 40.0).abs() <= step_m + 1e-9,
+        "progress {progress} m"
+    );
+    for _ in 0..10 {
+        world.step();
+        let row = world.resolve(handle).expect("alive");
+        let facing = world.agents().facing[row];
+        assert!(
+            facing.y.abs() < 1e-9 && (facing.x.abs() - 1.0).abs() < 1e-9,
+            "faces along the route, not the closed task's heading: {facing:?}"
+        );
+        assert!(world.agents().position[row].y.abs() < 1e-9);
+    }
+    assert_eq!(world.agents().state[row], AgentState::Walking);
+    let kept = world.tasks().movements.get(&handle).expect("history kept");
+    assert_eq!(
+        kept.heading_rad, closed.heading_rad,
+        "diagnostics unchanged"
+    );
+    assert!(world.tasks().relinquished.contains(&handle));
+    // A new task of the readmitted ped moves it again: its movement has the authority.
+    while world.frame() < 125 {
+        world.step();
+    }
+    assert!(world.tasks().relinquished.is_empty());
+    let parent = world.tasks().active_parent(handle).expect("a new task");
+    assert_eq!(parent.session, 2);
+    assert_eq!(world.agents().state[row], AgentState::Travelling);
 }

@@ -9,6 +9,7 @@ pub mod assembly;
 pub mod encode;
 pub mod geometry;
 pub mod mission;
+pub mod nested;
 pub mod pedestrian;
 pub mod placement;
 pub mod product;
@@ -18,6 +19,7 @@ pub mod street;
 
 pub use assembly::{AssemblyModule, AssemblyPlan};
 pub use geometry::{BoundsM, PointM, RectM};
+pub use nested::{NestedRun, NestedStage};
 pub use mission::{ChunkRole, DailyKey, GridCell, MissionChunk, MissionLayout};
 pub use pedestrian::{
     Crosswalk, CrosswalkSide, PedestrianSpace, Portal, Route, RouteKind, SpaceError,

@@ -10,6 +10,7 @@ pub mod cache;
 pub mod executor;
 pub mod export;
 pub mod failure;
+pub mod nested;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

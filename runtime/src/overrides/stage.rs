@@ -13,7 +13,7 @@ fn edited_stage(stage: &CompiledStage) -> u32 {
     if stage.output() == ProductKind::PlacedObjects {
         if let Some(id) = stage.inputs().iter().find_map(|b| match b.source {
             InputSource::Stage(id) => Some(id),
-            InputSource::Family { .. } => None,
+            InputSource::Family { .. } | InputSource::Outer { .. } => None,
         }) {
             return id;
         }

@@ -8,6 +8,7 @@ use egui_snarl::ui::{PinInfo, SnarlPin, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, Snarl};
 use stagecraft_runtime::ops::registry::{PortKind, Registry};
 use stagecraft_runtime::project::{Recipe, RecipeInput};
+use stagecraft_runtime::recipe::bind::product_kind;
 
 use super::interop::{operator_of, GraphNode};
 use super::palette::palette_ui;
@@ -130,6 +131,7 @@ impl RecipeViewer<'_> {
             GraphNode::Input(name) => match self.recipe.inputs.get(name)? {
                 RecipeInput::Family(_) => Some(PortKind::Family),
                 RecipeInput::Value(_) => None,
+                RecipeInput::Product(kind) => product_kind(kind).map(PortKind::Product),
             },
             GraphNode::Stage(id) => {
                 let stage = self.recipe.stages.iter().find(|s| s.id == *id)?;

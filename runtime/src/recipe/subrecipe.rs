@@ -44,8 +44,7 @@ use crate::ops::registry::{
 };
 use crate::project::{classify, recipe_file, DocKind, FieldPath, ParamValue, Recipe, StageInput};
 
-/// The operator id of a subrecipe stage.
-pub const SUBRECIPE_OPERATOR: &str = "subrecipe";
+pub use crate::project::schema::recipe::SUBRECIPE_OPERATOR;
 
 const NO_CAPACITY: Capacity = Capacity {
     objects: 0,

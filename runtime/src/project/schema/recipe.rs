@@ -7,6 +7,9 @@ use crate::project::decode::{Decode, Decoder, Encode};
 use crate::project::node::{Node, NodeKind};
 use crate::project::write::Doc;
 
+/// The operator id of a stage that runs another recipe of the project (`recipe::subrecipe`).
+pub const SUBRECIPE_OPERATOR: &str = "subrecipe";
+
 /// Current schema version of recipes.
 pub const RECIPE_SCHEMA: u32 = 1;
 
@@ -142,5 +145,19 @@ impl Encode for RecipeInput {
             RecipeInput::Value(value) => Doc::Variant("Value", vec![value.encode()]),
             RecipeInput::Product(kind) => Doc::Variant("Product", vec![Doc::Str(kind.clone())]),
         }
+    }
+}
+
+impl Recipe {
+    /// The recipe files its `subrecipe` stages name in their `recipe` parameter, sorted.
+    pub fn subrecipe_files(&self) -> std::collections::BTreeSet<&str> {
+        self.stages
+            .iter()
+            .filter(|stage| stage.operator == SUBRECIPE_OPERATOR)
+            .filter_map(|stage| match stage.parameters.get("recipe") {
+                Some(ParamValue::Str(path)) => Some(path.as_str()),
+                _ => None,
+            })
+            .collect()
     }
 }

@@ -19,7 +19,7 @@ pub mod street;
 
 pub use assembly::{AssemblyModule, AssemblyPlan};
 pub use geometry::{BoundsM, PointM, RectM};
-pub use nested::{NestedRun, NestedStage};
+pub use nested::{NestedInput, NestedRun, NestedStage};
 pub use mission::{ChunkRole, DailyKey, GridCell, MissionChunk, MissionLayout};
 pub use pedestrian::{
     Crosswalk, CrosswalkSide, PedestrianSpace, Portal, Route, RouteKind, SpaceError,

@@ -17,6 +17,18 @@ pub struct NestedRun {
     pub output: u32,
     /// Every stage the child ran, in its plan order.
     pub stages: Vec<NestedStage>,
+    /// The products its user bound to its inputs: the stage id the child's kernels saw for each
+    /// (`recipe::subrecipe::input_stage_id`) and the user's stage that made it.
+    pub inputs: Vec<NestedInput>,
+}
+
+/// One product a child run was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NestedInput {
+    /// The stage id the child's kernels saw (a parent reference names it).
+    pub stage: u32,
+    /// The user's stage that made the product.
+    pub outer_stage: u32,
 }
 
 /// One stage of a child run.

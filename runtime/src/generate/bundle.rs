@@ -190,9 +190,14 @@ impl GeneratedBundle {
     pub fn identity(&self, stage: u32, key: &ChildKey) -> Option<ObjectIdentity> {
         let lookup = |id: u32| {
             self.stage(id)
-                .map(|s| (s.product.as_ref(), s.provenance.as_ref()))
+                .map(|s| (Arc::clone(&s.product), Arc::clone(&s.provenance)))
         };
-        super::nested::identity_in(&self.recipe_id, &lookup, stage, key)
+        let scope = super::nested::Scope {
+            instance: &self.recipe_id,
+            lookup: &lookup,
+            outer: None,
+        };
+        super::nested::identity_in(&scope, stage, key)
     }
 
     /// The recipe ids from this bundle's recipe down to the one whose stage emitted stage

@@ -18,12 +18,12 @@ use super::cache::{CachedStage, StageCache};
 use super::executor::{Done, Run};
 use super::{GenerateRequest, NoObserver};
 use crate::content::encode::ByteWriter;
-use crate::content::{NestedRun, NestedStage, Product, StageProvenance};
+use crate::content::{NestedInput, NestedRun, NestedStage, Product, StageProvenance};
 use crate::generate::FailureKind;
 use crate::identity::{ChildKey, ObjectIdentity, RecipeInstanceId, StageId};
 use crate::ops::registry::{derive_object, StageError};
 use crate::overrides::Overrides;
-use crate::recipe::subrecipe::nested_instance;
+use crate::recipe::subrecipe::{input_stage_id, nested_instance};
 use crate::recipe::{CompiledPlan, CompiledStage, InputSource, Subrecipe};
 
 /// Where a run sits: its instance, the recipes from the root down to it, and the products its
@@ -34,8 +34,9 @@ pub struct Outer {
     pub instance: String,
     /// Recipe ids from the root down to this run's recipe.
     pub recipes: Vec<String>,
-    /// Bound inputs by name: the user's stage id and its finished product.
-    pub inputs: BTreeMap<String, (u32, Arc<CachedStage>)>,
+    /// Bound inputs by name: the stage id the run's kernels see for it, the user's stage and
+    /// its finished product.
+    pub inputs: BTreeMap<String, (NestedInput, Arc<CachedStage>)>,
 }
 
 impl Outer {
@@ -48,9 +49,11 @@ impl Outer {
         }
     }
 
-    /// The product bound to input `name`, with the user's stage that made it.
+    /// The product bound to input `name`, with the stage id the run's kernels see for it.
     pub fn input(&self, name: &str) -> Option<(u32, &Arc<CachedStage>)> {
-        self.inputs.get(name).map(|(stage, cached)| (*stage, cached))
+        self.inputs
+            .get(name)
+            .map(|(input, cached)| (input.stage, cached))
     }
 }
 
@@ -73,6 +76,9 @@ pub(super) fn run_subrecipe(
     done: &Done,
 ) -> Result<CachedStage, StageError> {
     let instance = nested_instance(&run.outer.instance, stage.id(), &subrecipe.recipe_id);
+    // The child's inputs in name order: the `index`-th is seen as `input_stage_id(index)`.
+    let mut names: Vec<&String> = subrecipe.binds.iter().collect();
+    names.sort();
     let mut inputs = BTreeMap::new();
     for (name, bound) in subrecipe.binds.iter().zip(stage.inputs()) {
         let InputSource::Stage(id) = bound.source else {
@@ -85,7 +91,12 @@ pub(super) fn run_subrecipe(
                 format!("stage {id} has no product"),
             ));
         };
-        inputs.insert(name.clone(), (id, Arc::clone(cached)));
+        let index = names.iter().position(|n| *n == name).unwrap_or(0);
+        let input = NestedInput {
+            stage: input_stage_id(u32::try_from(index).unwrap_or(u32::MAX)),
+            outer_stage: id,
+        };
+        inputs.insert(name.clone(), (input, Arc::clone(cached)));
     }
     let mut recipes = run.outer.recipes.clone();
     recipes.push(subrecipe.recipe_id.clone());
@@ -121,6 +132,7 @@ pub(super) fn run_subrecipe(
         ));
     };
     let nested = NestedRun {
+        inputs: outer.inputs.values().map(|(input, _)| *input).collect(),
         instance: outer.instance,
         recipes: outer.recipes,
         output: subrecipe.output,
@@ -161,41 +173,50 @@ fn child_failure(subrecipe: &Subrecipe, error: &super::GenerateError) -> StageEr
 }
 
 /// One stage as identity resolution sees it: its product and provenance.
-pub(super) type StageLookup<'a> = dyn Fn(u32) -> Option<(&'a Product, &'a StageProvenance)> + 'a;
+pub(super) type StageLookup<'f> =
+    dyn Fn(u32) -> Option<(Arc<Product>, Arc<StageProvenance>)> + 'f;
 
-/// The identity of object `key` of stage `stage` in instance `instance`, whose stages `lookup`
-/// gives: inside the child run when the stage is a subrecipe stage, with the parent chain
-/// resolved in the same instance.
-pub(super) fn identity_in<'a>(
-    instance: &str,
-    lookup: &StageLookup<'a>,
-    stage: u32,
-    key: &ChildKey,
-) -> Option<ObjectIdentity> {
-    let (product, provenance) = lookup(stage)?;
+/// The stages of one run, as identity resolution walks them: its instance, its stages and, for a
+/// child run, its user's scope with the stage ids that stand for the user's stages.
+pub(super) struct Scope<'s> {
+    pub(super) instance: &'s str,
+    pub(super) lookup: &'s StageLookup<'s>,
+    pub(super) outer: Option<(&'s Scope<'s>, &'s [NestedInput])>,
+}
+
+/// The identity of object `key` of stage `stage` in `scope`: inside the child run when the stage
+/// is a subrecipe stage; in the user's scope when `stage` stands for a product the user bound
+/// (a placement's area in the user's street block); with its parent chain resolved alike.
+pub(super) fn identity_in(scope: &Scope<'_>, stage: u32, key: &ChildKey) -> Option<ObjectIdentity> {
+    if let Some((outer, inputs)) = scope.outer {
+        if let Some(input) = inputs.iter().find(|i| i.stage == stage) {
+            return identity_in(outer, input.outer_stage, key);
+        }
+    }
+    let (product, provenance) = (scope.lookup)(stage)?;
     if let Some(nested) = &provenance.nested {
-        let inner = |id: u32| {
+        let lookup = |id: u32| {
             nested
                 .stage(id)
-                .map(|s| (s.product.as_ref(), s.provenance.as_ref()))
+                .map(|s| (Arc::clone(&s.product), Arc::clone(&s.provenance)))
         };
-        return identity_in(&nested.instance, &inner, nested.output, key);
+        let inner = Scope {
+            instance: &nested.instance,
+            lookup: &lookup,
+            outer: Some((scope, &nested.inputs)),
+        };
+        return identity_in(&inner, nested.output, key);
     }
     let record = match provenance.object(key) {
         Some(record) => record.clone(),
-        None => derive_object(product, provenance.derived.as_ref()?, key)?,
+        None => derive_object(&product, provenance.derived.as_ref()?, key)?,
     };
     let parent = match &record.parent {
-        Some(parent) => Some(Box::new(identity_in(
-            instance,
-            lookup,
-            parent.stage,
-            &parent.key,
-        )?)),
+        Some(parent) => Some(Box::new(identity_in(scope, parent.stage, &parent.key)?)),
         None => None,
     };
     Some(ObjectIdentity {
-        recipe_instance: RecipeInstanceId(instance.to_owned()),
+        recipe_instance: RecipeInstanceId(scope.instance.to_owned()),
         parent,
         stage: StageId(stage),
         child_key: key.clone(),

@@ -38,3 +38,5 @@ pub use structure::find_cycle;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod subrecipe_tests;

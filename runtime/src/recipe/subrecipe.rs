@@ -92,6 +92,17 @@ fn refuse(
     ))
 }
 
+/// How many stage ids, counting down from `u32::MAX`, stand for a subrecipe's bound inputs.
+pub const INPUT_STAGE_IDS: u32 = 256;
+
+/// The stage id a subrecipe's kernels see for the product bound to its `index`-th `Product(…)`
+/// input (in name order): from the top of the id space, which a subrecipe's own stages leave
+/// free, so a parent reference into the user's product (a scatter's area) is never one of the
+/// child's stages.
+pub const fn input_stage_id(index: u32) -> u32 {
+    u32::MAX - index
+}
+
 /// The instance id of the child a subrecipe stage `stage` of instance `parent` runs.
 pub fn nested_instance(parent: &str, stage: u32, child: &str) -> String {
     format!("{parent}/{stage}:{child}")
@@ -181,6 +192,25 @@ fn recipe_id(value: &ParamValue) -> Option<String> {
         Some((DocKind::Recipe, id)) if recipe_file(&id) == *path => Some(id),
         _ => None,
     }
+}
+
+/// What a subrecipe that does not compile is expected to be.
+const NO_ERRORS: &str = "a subrecipe without errors";
+/// Between a failed subrecipe's id and the first error of its file, in that error's message.
+const CAUSE: &str = " does not compile: ";
+
+/// `file:line:column: message` of a child's first error — or, when that error is itself a
+/// grandchild's failure, the innermost error it names, so a deep chain reads as its cause.
+fn root_cause(first: &crate::project::Diagnostic) -> String {
+    if first.expected == NO_ERRORS {
+        if let Some((_, cause)) = first.message.split_once(CAUSE) {
+            return cause.to_owned();
+        }
+    }
+    format!(
+        "{}:{}:{}: {}",
+        first.file, first.line, first.column, first.message
+    )
 }
 
 /// One subrecipe stage being resolved.
@@ -379,17 +409,15 @@ impl<'r> SubrecipeCx<'r, '_> {
         if let Some(plan) = &outcome.plan {
             return Some(plan.clone());
         }
-        let first = outcome.diagnostics.iter().find(|d| d.is_error());
-        let why = first.map_or_else(String::new, |d| {
-            format!(
-                ": {}:{}:{}: {}",
-                d.file, d.line, d.column, d.message
-            )
-        });
+        let why = outcome
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map_or_else(String::new, |d| format!(": {}", root_cause(d)));
         r.error(
             at,
-            format!("stage {}: subrecipe `{id}` does not compile{why}", stage.id),
-            "a subrecipe without errors",
+            format!("stage {}: subrecipe `{id}`{}{}", stage.id, CAUSE.trim_end_matches(": "), why),
+            NO_ERRORS,
         );
         None
     }
@@ -632,8 +660,27 @@ impl Subrecipe {
     }
 }
 
-/// Problems of a child's `Product(…)` inputs naming no product kind.
+/// Problems of a child's `Product(…)` inputs: a kind that names no product, and a stage id among
+/// the ones that stand for the inputs ([`input_stage_id`]).
 pub(super) fn check_product_inputs(recipe: &Recipe, r: &mut Reporter<'_>) {
+    let is_product = |input: &crate::project::RecipeInput| {
+        matches!(input, crate::project::RecipeInput::Product(_))
+    };
+    if recipe.inputs.values().any(is_product) {
+        let lowest = input_stage_id(INPUT_STAGE_IDS - 1);
+        for (index, stage) in recipe.stages.iter().enumerate() {
+            if stage.id >= lowest {
+                r.error(
+                    stage_path(index).field("id"),
+                    format!(
+                        "stage id {} is reserved: a subrecipe's ids from {lowest} up stand for its inputs",
+                        stage.id
+                    ),
+                    format!("a stage id below {lowest}"),
+                );
+            }
+        }
+    }
     for (name, input) in &recipe.inputs {
         if let crate::project::RecipeInput::Product(kind) = input {
             if product_kind(kind).is_none() {

@@ -220,3 +220,41 @@ fn pin_labels_are_never_wrapped_clipped_or_covered_by_their_pin() {
         }
     }
 }
+
+/// A subrecipe stage opens in place: the button shows the child's stages with a breadcrumb bar,
+/// and the breadcrumb goes back to the parent with the subrecipe stage selected.
+#[test]
+fn a_subrecipe_opens_in_place_and_its_breadcrumb_goes_back() {
+    let example = example("street-planting");
+    let mut harness = graph(&example.dir);
+    let parent = "street-planting";
+    let recipe = harness.state().document.project().recipes[parent].clone();
+    // A street block stage offers nothing to open.
+    let block = stagecraft_editor::panels::recipe_graph::stage_selection(parent, &recipe, 1);
+    harness.state_mut().document.select(block.expect("1"));
+    harness.run_steps(2);
+    assert!(harness.query_by_label_contains("Main street props").is_some());
+    assert!(harness.query_by_label_contains("Open subrecipe").is_none());
+    let selection =
+        stagecraft_editor::panels::recipe_graph::stage_selection(parent, &recipe, 10).expect("10");
+    harness.state_mut().document.select(selection.clone());
+    harness.run_steps(2);
+    harness
+        .get_by_label("Open subrecipe of stage 10")
+        .click();
+    harness.run_steps(3);
+    let trail = harness.state().panel.trail().to_vec();
+    assert_eq!(trail.len(), 1);
+    assert_eq!(
+        (trail[0].recipe.as_str(), trail[0].stage, trail[0].child.as_str()),
+        (parent, 10, "sidewalk-props")
+    );
+    assert!(harness.query_by_label_contains("Scatter props on sidewalks").is_some());
+    assert!(harness.query_by_label_contains("Main street props").is_none());
+    assert!(harness.query_by_label_contains("› stage 10 ›").is_some());
+    harness.get_by_label(parent).click();
+    harness.run_steps(3);
+    assert!(harness.state().panel.trail().is_empty());
+    assert_eq!(harness.state().document.selection(), &selection);
+    assert!(harness.query_by_label_contains("Main street props").is_some());
+}

@@ -429,6 +429,8 @@ impl RecipeGraphPanel {
                     }
                     continue;
                 }
+                // Opened after the frame's edits and selections (`Panel::ui`).
+                GraphAction::OpenSubrecipe(_) => continue,
                 GraphAction::Connect {
                     source,
                     stage,
@@ -610,8 +612,16 @@ impl Panel for RecipeGraphPanel {
         actions.extend(viewer.actions);
         self.harvest_positions();
         self.save_layout_when_idle(ui);
+        let open = actions.iter().rev().find_map(|action| match action {
+            GraphAction::OpenSubrecipe(stage) => Some(*stage),
+            _ => None,
+        });
         if !actions.is_empty() {
             self.apply_actions(document, &recipe_id, actions, out);
+        }
+        // A double click selects the node, then opens what it runs (the last selection wins).
+        if let Some(stage) = open {
+            self.open_subrecipe(document.project(), &recipe_id, stage, out);
         }
     }
 }

@@ -48,6 +48,8 @@ pub enum GraphAction {
     TogglePublished(u32),
     /// Select stage `stage` (shows it in the Inspector).
     Select(u32),
+    /// Open subrecipe stage `stage` in place (a double click on its node).
+    OpenSubrecipe(u32),
 }
 
 /// Draws one recipe's graph.
@@ -218,10 +220,14 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         self.node_rects.push((node, rect));
         // A plain left click anywhere on a node selects it (snarl itself only selects with
         // Shift); clicks on the node's widgets count too, as the user means the node.
-        let clicked = ui.input(|i| {
-            (i.pointer.primary_clicked() && i.modifiers.is_none())
+        let (clicked, double) = ui.input(|i| {
+            let at = (i.pointer.primary_clicked() && i.modifiers.is_none())
                 .then(|| i.pointer.interact_pos())
-                .flatten()
+                .flatten();
+            let double = i
+                .pointer
+                .button_double_clicked(egui::PointerButton::Primary);
+            (at, double)
         });
         // The snarl layer is transformed: compare in graph coordinates, and only for clicks on
         // the graph's own layer order (not on a menu or popup above it).
@@ -239,6 +245,9 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                 self.actions
                     .retain(|a| !matches!(a, GraphAction::Select(_)));
                 self.actions.push(GraphAction::Select(id));
+                if double {
+                    self.actions.push(GraphAction::OpenSubrecipe(id));
+                }
             }
         }
     }

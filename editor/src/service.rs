@@ -73,8 +73,8 @@ pub fn subrecipes_of(project: &Project, recipe: &Recipe) -> BTreeMap<String, Rec
                 continue;
             };
             if let Some(child) = project.recipes.get(&id) {
-                if !found.contains_key(&id) {
-                    found.insert(id, child.clone());
+                if let std::collections::btree_map::Entry::Vacant(entry) = found.entry(id) {
+                    entry.insert(child.clone());
                     pending.push(child);
                 }
             }

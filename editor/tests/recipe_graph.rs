@@ -42,20 +42,20 @@ fn graph_stepped(dir: &std::path::Path, size: egui::Vec2, step_dt: f32) -> Harne
         .with_size(size)
         .with_step_dt(step_dt)
         .build_ui_state(
-        |ui, state: &mut State| {
-            // What the app does once a frame before drawing the tabs.
-            let recipe = focus_recipe(&state.document, None, state.service.recipe());
-            state.service.sync(&state.document, recipe.as_deref());
-            state.panel.follow(&state.service);
-            if state.service.is_busy() {
-                ui.ctx().request_repaint();
-            }
-            let mut out = Vec::new();
-            state.panel.ui(ui, &state.document, &mut out);
-            support::apply_commands(&mut state.document, out);
-        },
-        state,
-    );
+            |ui, state: &mut State| {
+                // What the app does once a frame before drawing the tabs.
+                let recipe = focus_recipe(&state.document, None, state.service.recipe());
+                state.service.sync(&state.document, recipe.as_deref());
+                state.panel.follow(&state.service);
+                if state.service.is_busy() {
+                    ui.ctx().request_repaint();
+                }
+                let mut out = Vec::new();
+                state.panel.ui(ui, &state.document, &mut out);
+                support::apply_commands(&mut state.document, out);
+            },
+            state,
+        );
     harness.run_steps(2);
     harness
 }
@@ -241,30 +241,40 @@ fn a_subrecipe_opens_in_place_and_its_breadcrumb_goes_back() {
     let block = stagecraft_editor::panels::recipe_graph::stage_selection(parent, &recipe, 1);
     harness.state_mut().document.select(block.expect("1"));
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("Main street props").is_some());
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_some());
     assert!(harness.query_by_label_contains("Open subrecipe").is_none());
     let selection =
         stagecraft_editor::panels::recipe_graph::stage_selection(parent, &recipe, 10).expect("10");
     harness.state_mut().document.select(selection.clone());
     harness.run_steps(2);
-    harness
-        .get_by_label("Open subrecipe of stage 10")
-        .click();
+    harness.get_by_label("Open subrecipe of stage 10").click();
     harness.run_steps(3);
     let trail = harness.state().panel.trail().to_vec();
     assert_eq!(trail.len(), 1);
     assert_eq!(
-        (trail[0].recipe.as_str(), trail[0].stage, trail[0].child.as_str()),
+        (
+            trail[0].recipe.as_str(),
+            trail[0].stage,
+            trail[0].child.as_str()
+        ),
         (parent, 10, "sidewalk-props")
     );
-    assert!(harness.query_by_label_contains("Scatter props on sidewalks").is_some());
-    assert!(harness.query_by_label_contains("Main street props").is_none());
+    assert!(harness
+        .query_by_label_contains("Scatter props on sidewalks")
+        .is_some());
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_none());
     assert!(harness.query_by_label_contains("› stage 10 ›").is_some());
     harness.get_by_label(parent).click();
     harness.run_steps(3);
     assert!(harness.state().panel.trail().is_empty());
     assert_eq!(harness.state().document.selection(), &selection);
-    assert!(harness.query_by_label_contains("Main street props").is_some());
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_some());
 }
 
 /// A double click on a subrecipe stage's node opens it in place.
@@ -302,6 +312,9 @@ fn a_double_click_on_a_subrecipe_node_opens_it() {
     harness.run_steps(3);
     let trail = harness.state().panel.trail().to_vec();
     assert_eq!(trail.len(), 1, "double click opened stage 20");
-    assert_eq!((trail[0].stage, trail[0].child.as_str()), (20, "sidewalk-props"));
+    assert_eq!(
+        (trail[0].stage, trail[0].child.as_str()),
+        (20, "sidewalk-props")
+    );
     assert!(harness.query_by_label_contains("Orient props").is_some());
 }

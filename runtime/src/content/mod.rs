@@ -19,8 +19,8 @@ pub mod street;
 
 pub use assembly::{AssemblyModule, AssemblyPlan};
 pub use geometry::{BoundsM, PointM, RectM};
-pub use nested::{NestedInput, NestedRun, NestedStage};
 pub use mission::{ChunkRole, DailyKey, GridCell, MissionChunk, MissionLayout};
+pub use nested::{NestedInput, NestedRun, NestedStage};
 pub use pedestrian::{
     Crosswalk, CrosswalkSide, PedestrianSpace, Portal, Route, RouteKind, SpaceError,
 };

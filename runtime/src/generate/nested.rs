@@ -173,8 +173,7 @@ fn child_failure(subrecipe: &Subrecipe, error: &super::GenerateError) -> StageEr
 }
 
 /// One stage as identity resolution sees it: its product and provenance.
-pub(super) type StageLookup<'f> =
-    dyn Fn(u32) -> Option<(Arc<Product>, Arc<StageProvenance>)> + 'f;
+pub(super) type StageLookup<'f> = dyn Fn(u32) -> Option<(Arc<Product>, Arc<StageProvenance>)> + 'f;
 
 /// The stages of one run, as identity resolution walks them: its instance, its stages and, for a
 /// child run, its user's scope with the stage ids that stand for the user's stages.

@@ -37,6 +37,6 @@ pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod subrecipe_tests;
+#[cfg(test)]
+mod tests;

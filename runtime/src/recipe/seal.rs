@@ -8,10 +8,10 @@ use std::sync::Arc;
 use super::limits::{estimated_bytes, MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
 use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource, Subrecipe};
 use super::report::{stage_path, Reporter};
+use crate::content::ProductKind;
 use crate::ops::registry::{
     Capacity, InputOutline, OperatorDescriptor, Outline, ParamSet, StageParams,
 };
-use crate::content::ProductKind;
 use crate::project::{canonical_text, FieldPath, Recipe};
 
 /// A stage after operator resolution and port binding, before ordering.

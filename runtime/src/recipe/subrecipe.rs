@@ -39,8 +39,8 @@ use crate::content::encode::ByteWriter;
 use crate::content::{FamilyReads, ProductKind};
 use crate::ops::registry::{
     no_check, no_lint, no_outline, no_scopes, Capacity, KernelContext, Locality,
-    OperatorDescriptor, ParamSet, PortKind, Presets, Registry, StageError,
-    StageInputs, StageOutput, StageParams,
+    OperatorDescriptor, ParamSet, PortKind, Presets, Registry, StageError, StageInputs,
+    StageOutput, StageParams,
 };
 use crate::project::{classify, recipe_file, DocKind, FieldPath, ParamValue, Recipe, StageInput};
 
@@ -167,7 +167,9 @@ fn published_kind(
     stage: &crate::project::Stage,
     hops: usize,
 ) -> Option<ProductKind> {
-    let child = docs.recipes?.get(&recipe_id(stage.parameters.get("recipe")?)?)?;
+    let child = docs
+        .recipes?
+        .get(&recipe_id(stage.parameters.get("recipe")?)?)?;
     let output = match stage.parameters.get("output") {
         Some(value) => u32::try_from(value.as_int()?).ok()?,
         None => *child.outputs.first()?,
@@ -219,6 +221,15 @@ pub(super) struct SubrecipeCx<'r, 'a> {
     pub(super) docs: ProjectDocs<'r>,
     pub(super) registry: &'r Registry,
     pub(super) nesting: &'r Nesting<'a>,
+}
+
+/// One input slot of a subrecipe stage being bound.
+struct Slot<'g> {
+    index: usize,
+    slot: usize,
+    given: &'g Given,
+    declared: &'g BTreeMap<String, ProductKind>,
+    expected: &'g str,
 }
 
 /// A subrecipe stage's parameters, read.
@@ -274,7 +285,10 @@ impl<'r> SubrecipeCx<'r, '_> {
                 ok = false;
                 r.error(
                     Self::param_path(index, name),
-                    format!("stage {}: a subrecipe stage has no parameter `{name}`", stage.id),
+                    format!(
+                        "stage {}: a subrecipe stage has no parameter `{name}`",
+                        stage.id
+                    ),
                     "one of `recipe`, `binds`, `output`",
                 );
             }
@@ -362,7 +376,10 @@ impl<'r> SubrecipeCx<'r, '_> {
         let Some(recipes) = self.docs.recipes else {
             r.error(
                 at,
-                format!("stage {}: subrecipes are resolved only within a project", stage.id),
+                format!(
+                    "stage {}: subrecipes are resolved only within a project",
+                    stage.id
+                ),
                 "the recipe compiled with its project's recipes",
             );
             return None;
@@ -416,7 +433,12 @@ impl<'r> SubrecipeCx<'r, '_> {
             .map_or_else(String::new, |d| format!(": {}", root_cause(d)));
         r.error(
             at,
-            format!("stage {}: subrecipe `{id}`{}{}", stage.id, CAUSE.trim_end_matches(": "), why),
+            format!(
+                "stage {}: subrecipe `{id}`{}{}",
+                stage.id,
+                CAUSE.trim_end_matches(": "),
+                why
+            ),
             NO_ERRORS,
         );
         None
@@ -441,7 +463,10 @@ impl<'r> SubrecipeCx<'r, '_> {
             source,
             &nesting,
         ));
-        self.nesting.memo.borrow_mut().insert(key, Rc::clone(&outcome));
+        self.nesting
+            .memo
+            .borrow_mut()
+            .insert(key, Rc::clone(&outcome));
         outcome
     }
 
@@ -460,7 +485,11 @@ impl<'r> SubrecipeCx<'r, '_> {
         let expected = format!(
             "one name per stage input among the inputs of `{}`: {}",
             given.child,
-            if names.is_empty() { "(it declares none)".to_owned() } else { names.join(", ") }
+            if names.is_empty() {
+                "(it declares none)".to_owned()
+            } else {
+                names.join(", ")
+            }
         );
         if given.binds.len() != stage.inputs.len() {
             r.error(
@@ -477,54 +506,17 @@ impl<'r> SubrecipeCx<'r, '_> {
         }
         let mut bound = Vec::new();
         let mut ok = true;
-        for (slot, (input, name)) in stage.inputs.iter().zip(&given.binds).enumerate() {
-            let input_path = stage_path(index).field("inputs").index(slot);
-            let Some(kind) = declared.get(name) else {
-                ok = false;
-                r.error(
-                    Self::param_path(index, "binds").index(slot),
-                    format!("stage {}: subrecipe `{}` declares no input `{name}`", stage.id, given.child),
-                    expected.clone(),
-                );
-                continue;
+        for slot in 0..stage.inputs.len() {
+            let slot = Slot {
+                index,
+                slot,
+                given,
+                declared: &declared,
+                expected: &expected,
             };
-            if given.binds[..slot].contains(name) {
-                ok = false;
-                r.error(
-                    Self::param_path(index, "binds").index(slot),
-                    format!("stage {}: input `{name}` is bound twice", stage.id),
-                    "each input of the subrecipe bound once",
-                );
-                continue;
-            }
-            let found = input_kind(self.recipe, self.docs, self.registry, input);
-            match (input, found) {
-                (StageInput::Stage(id), Some(PortKind::Product(k))) if k == *kind => {
-                    bound.push(BoundInput {
-                        port: "binds",
-                        source: InputSource::Stage(*id),
-                    });
-                }
-                // A missing stage or input has its own structural diagnostic.
-                (StageInput::Stage(_), None) => ok = false,
-                (_, found) => {
-                    ok = false;
-                    r.error(
-                        input_path,
-                        format!(
-                            "stage {}: input `{name}` of subrecipe `{}` is a {}, but this input is {}",
-                            stage.id,
-                            given.child,
-                            kind.name(),
-                            match found {
-                                Some(PortKind::Product(k)) => format!("a {}", k.name()),
-                                Some(PortKind::Family) => "a Family".to_owned(),
-                                None => "no product".to_owned(),
-                            }
-                        ),
-                        format!("the id of a stage producing a {}", kind.name()),
-                    );
-                }
+            match self.bind_slot(&slot, r) {
+                Some(input) => bound.push(input),
+                None => ok = false,
             }
         }
         for (name, kind) in &declared {
@@ -538,11 +530,68 @@ impl<'r> SubrecipeCx<'r, '_> {
                         kind.name(),
                         given.child
                     ),
-                    format!("a stage input producing a {} and `{name}` at its place in `binds`", kind.name()),
+                    format!(
+                        "a stage input producing a {} and `{name}` at its place in `binds`",
+                        kind.name()
+                    ),
                 );
             }
         }
         ok.then_some(bound)
+    }
+
+    /// Binds input `slot.slot` of the stage to the child input `binds` names there, or reports
+    /// why not (a missing stage or input has its own structural diagnostic).
+    fn bind_slot(&self, at: &Slot<'_>, r: &mut Reporter<'_>) -> Option<BoundInput> {
+        let stage = self.stage(at.index);
+        let (input, name) = (&stage.inputs[at.slot], &at.given.binds[at.slot]);
+        let binds_path = Self::param_path(at.index, "binds").index(at.slot);
+        let Some(kind) = at.declared.get(name) else {
+            r.error(
+                binds_path,
+                format!(
+                    "stage {}: subrecipe `{}` declares no input `{name}`",
+                    stage.id, at.given.child
+                ),
+                at.expected,
+            );
+            return None;
+        };
+        if at.given.binds[..at.slot].contains(name) {
+            r.error(
+                binds_path,
+                format!("stage {}: input `{name}` is bound twice", stage.id),
+                "each input of the subrecipe bound once",
+            );
+            return None;
+        }
+        let found = input_kind(self.recipe, self.docs, self.registry, input);
+        match (input, found) {
+            (StageInput::Stage(id), Some(PortKind::Product(k))) if k == *kind => {
+                return Some(BoundInput {
+                    port: "binds",
+                    source: InputSource::Stage(*id),
+                });
+            }
+            (StageInput::Stage(_), None) => return None,
+            _ => {}
+        }
+        let shown = match found {
+            Some(PortKind::Product(k)) => format!("a {}", k.name()),
+            Some(PortKind::Family) => "a Family".to_owned(),
+            None => "no product".to_owned(),
+        };
+        r.error(
+            stage_path(at.index).field("inputs").index(at.slot),
+            format!(
+                "stage {}: input `{name}` of subrecipe `{}` is a {}, but this input is {shown}",
+                stage.id,
+                at.given.child,
+                kind.name(),
+            ),
+            format!("the id of a stage producing a {}", kind.name()),
+        );
+        None
     }
 
     /// The child's output the stage publishes: `output`, which must be one of its outputs, or
@@ -684,7 +733,10 @@ pub(super) fn check_product_inputs(recipe: &Recipe, r: &mut Reporter<'_>) {
     for (name, input) in &recipe.inputs {
         if let crate::project::RecipeInput::Product(kind) = input {
             if product_kind(kind).is_none() {
-                let kinds: Vec<&str> = super::bind::PRODUCT_KINDS.iter().map(|k| k.name()).collect();
+                let kinds: Vec<&str> = super::bind::PRODUCT_KINDS
+                    .iter()
+                    .map(|k| k.name())
+                    .collect();
                 r.error(
                     FieldPath::root().field("inputs").key(name),
                     format!("input `{name}` names the unknown product kind `{kind}`"),

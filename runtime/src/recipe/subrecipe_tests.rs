@@ -70,7 +70,12 @@ fn errors(loaded: &LoadedProject) -> Vec<String> {
         .diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| format!("{}:{}:{} {}: {}", d.file, d.line, d.column, d.path, d.message))
+        .map(|d| {
+            format!(
+                "{}:{}:{} {}: {}",
+                d.file, d.line, d.column, d.path, d.message
+            )
+        })
         .collect()
 }
 
@@ -88,11 +93,17 @@ fn the_example_checks_clean_with_its_subrecipe_unlisted() {
     let plan = plan_of(&loaded, "street-planting");
     let ids: Vec<u32> = plan.stages().iter().map(|s| s.id()).collect();
     assert_eq!(ids, vec![1, 2, 10, 20]);
-    let sub = plan.stage(10).and_then(|s| s.subrecipe()).expect("subrecipe");
+    let sub = plan
+        .stage(10)
+        .and_then(|s| s.subrecipe())
+        .expect("subrecipe");
     assert_eq!(sub.recipe_id, "sidewalk-props");
     assert_eq!(sub.binds, vec!["block".to_owned()]);
     assert_eq!(sub.output, 2);
-    assert_eq!(plan.stage(10).map(|s| s.output()), Some(ProductKind::PlacedObjects));
+    assert_eq!(
+        plan.stage(10).map(|s| s.output()),
+        Some(ProductKind::PlacedObjects)
+    );
     assert_eq!(plan.stage(10).map(|s| s.dependencies()), Some(vec![1]));
     assert_eq!(plan.stage(20).map(|s| s.dependencies()), Some(vec![2]));
 }
@@ -120,7 +131,12 @@ fn two_uses_emit_distinct_objects_with_nested_identities_and_recipe_paths() {
     // into the parent instance, at the stage the child's input was bound to.
     let area = parent.parent.as_deref().expect("an area");
     assert_eq!(
-        (&area.recipe_instance.0[..], area.stage, &area.child_key, &area.parent),
+        (
+            &area.recipe_instance.0[..],
+            area.stage,
+            &area.child_key,
+            &area.parent
+        ),
         (
             "street-planting",
             StageId(1),
@@ -128,7 +144,9 @@ fn two_uses_emit_distinct_objects_with_nested_identities_and_recipe_paths() {
             &None
         )
     );
-    let other = serial.identity(20, &first_key(&serial, 20)).expect("identity");
+    let other = serial
+        .identity(20, &first_key(&serial, 20))
+        .expect("identity");
     assert_eq!(other.recipe_instance.0, "street-planting/20:sidewalk-props");
     let path = vec!["street-planting".to_owned(), "sidewalk-props".to_owned()];
     assert_eq!(serial.recipe_path(10), path);
@@ -136,12 +154,18 @@ fn two_uses_emit_distinct_objects_with_nested_identities_and_recipe_paths() {
     let view = serial.provenance(10, &key).expect("provenance");
     assert_eq!(view.recipes, path);
     assert_eq!(view.identity, identity);
-    assert_eq!(view.asset.map(|(family, _)| family), Some("street-props".to_owned()));
+    assert_eq!(
+        view.asset.map(|(family, _)| family),
+        Some("street-props".to_owned())
+    );
 }
 
 #[test]
 fn a_third_use_leaves_the_first_two_unchanged() {
-    let before = generate(&plan_of(&load(&[]), "street-planting"), ExecutionMode::Serial);
+    let before = generate(
+        &plan_of(&load(&[]), "street-planting"),
+        ExecutionMode::Serial,
+    );
     let third = "        Stage(id: 30, operator: \"subrecipe\", algorithm: 1, inputs: [1], parameters: {\"binds\": [\"block\"], \"recipe\": \"recipes/sidewalk-props.recipe.ron\"}),\n    ],\n    outputs: [";
     let parent = PARENT.replacen("    ],\n    outputs: [", third, 1);
     let after = generate(
@@ -156,7 +180,11 @@ fn a_third_use_leaves_the_first_two_unchanged() {
         );
     }
     let digest = |b: &GeneratedBundle, s: u32| b.stage(s).map(|r| r.digest);
-    assert_ne!(digest(&after, 30), digest(&after, 10), "same block, its own draws");
+    assert_ne!(
+        digest(&after, 30),
+        digest(&after, 10),
+        "same block, its own draws"
+    );
 }
 
 #[test]
@@ -175,25 +203,44 @@ fn editing_the_child_reruns_exactly_the_stages_that_use_it() {
         generated.report.ran()
     };
     assert_eq!(run(&load(&[])), vec![1, 2, 10, 20]);
-    assert_eq!(run(&load(&[])), Vec::<u32>::new(), "warm: every stage a hit");
+    assert_eq!(
+        run(&load(&[])),
+        Vec::<u32>::new(),
+        "warm: every stage a hit"
+    );
     let child = CHILD.replace("\"scale_max\": 1100", "\"scale_max\": 1200");
     assert_eq!(run(&load(&[(CHILD_FILE, &child)])), vec![10, 20]);
     let props = PROPS.replace("weight: 2,", "weight: 3,");
-    let family = [(CHILD_FILE, child.as_str()), ("assets/street-props.family.ron", &props)];
-    assert_eq!(run(&load(&family)), vec![10, 20], "a family the child reads");
+    let family = [
+        (CHILD_FILE, child.as_str()),
+        ("assets/street-props.family.ron", &props),
+    ];
+    assert_eq!(
+        run(&load(&family)),
+        vec![10, 20],
+        "a family the child reads"
+    );
     let parent = PARENT.replace("\"length_m\": 50.0", "\"length_m\": 40.0");
     let edited = [
         (CHILD_FILE, child.as_str()),
         ("assets/street-props.family.ron", &props),
         (PARENT_FILE, &parent),
     ];
-    assert_eq!(run(&load(&edited)), vec![2, 20], "the side street and its props");
+    assert_eq!(
+        run(&load(&edited)),
+        vec![2, 20],
+        "the side street and its props"
+    );
 }
 
 /// A stage of `street-planting` (stage 10's place) replaced by `stage`.
 fn with_stage_10(parameters: &str, inputs: &str) -> String {
-    let start = PARENT.find("        Stage(\n            id: 10,").expect("stage 10");
-    let end = PARENT.find("        Stage(\n            id: 20,").expect("stage 20");
+    let start = PARENT
+        .find("        Stage(\n            id: 10,")
+        .expect("stage 10");
+    let end = PARENT
+        .find("        Stage(\n            id: 20,")
+        .expect("stage 20");
     format!(
         "{}        Stage(id: 10, operator: \"subrecipe\", algorithm: 1, inputs: [{inputs}],\n            parameters: {{{parameters}}}),\n{}",
         &PARENT[..start],
@@ -254,7 +301,10 @@ fn the_published_output_must_be_declared() {
         parent_errors(&format!("{CHILD_PATH}, \"binds\": [\"block\"], \"output\": 1"), "1"),
         vec!["recipes/street-planting.recipe.ron:39:103 stages[2].parameters[\"output\"]: stage 10: subrecipe `sidewalk-props` publishes no output 1"]
     );
-    let child = CHILD.replace("outputs: [\n        2,", "outputs: [\n        1,\n        2,");
+    let child = CHILD.replace(
+        "outputs: [\n        2,",
+        "outputs: [\n        1,\n        2,",
+    );
     let loaded = load(&[(CHILD_FILE, &child)]);
     let found = errors(&loaded);
     assert_eq!(found.len(), 2, "{found:#?}");
@@ -291,11 +341,19 @@ fn more_than_eight_levels_is_a_located_error_at_the_top() {
             (format!("recipes/{id}.recipe.ron"), chain_recipe(id, child))
         })
         .collect();
-    let files: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let files: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
     let loaded = load(&files);
     // r1 … r9 is eight levels below r1: it compiles; r0 reaches nine.
     let plan = plan_of(&loaded, "r1");
-    assert_eq!(plan.stage(1).and_then(|s| s.subrecipe()).map(|s| s.recipe_id.as_str()), Some("r2"));
+    assert_eq!(
+        plan.stage(1)
+            .and_then(|s| s.subrecipe())
+            .map(|s| s.recipe_id.as_str()),
+        Some("r2")
+    );
     let found: Vec<String> = errors(&loaded)
         .into_iter()
         .filter(|e| e.starts_with("recipes/r0"))

@@ -101,6 +101,14 @@ pub struct Crumb {
     pub child: String,
 }
 
+/// The subrecipe stage a frame's actions open (the last double-clicked), if any.
+fn opened_subrecipe(actions: &[GraphAction]) -> Option<u32> {
+    actions.iter().rev().find_map(|action| match action {
+        GraphAction::OpenSubrecipe(stage) => Some(*stage),
+        _ => None,
+    })
+}
+
 /// The recipe subrecipe stage `stage` of `recipe` runs, when it names one the project has.
 pub fn subrecipe_of(project: &Project, recipe: &Recipe, stage: u32) -> Option<String> {
     let stage = recipe.stages.iter().find(|s| s.id == stage)?;
@@ -210,7 +218,9 @@ impl RecipeGraphPanel {
         else {
             return false;
         };
-        out.push(Command::Select(Selection::doc(DocId::Recipe(child.clone()))));
+        out.push(Command::Select(Selection::doc(DocId::Recipe(
+            child.clone(),
+        ))));
         self.trail.push(Crumb {
             recipe: recipe_id.to_owned(),
             stage,
@@ -244,6 +254,15 @@ impl RecipeGraphPanel {
         selected: Option<u32>,
         out: &mut Vec<Command>,
     ) {
+        // Breadcrumbs hold while the graph shows where they lead (another recipe chosen
+        // elsewhere drops them).
+        if self
+            .trail
+            .last()
+            .is_some_and(|crumb| crumb.child != recipe_id)
+        {
+            self.trail.clear();
+        }
         let project = document.project();
         let openable = selected.filter(|stage| {
             project
@@ -274,7 +293,9 @@ impl RecipeGraphPanel {
             if let Some(stage) = openable {
                 open = ui
                     .button(format!("Open subrecipe of stage {stage}"))
-                    .on_hover_text("Show the recipe this stage runs, in place (breadcrumbs lead back)")
+                    .on_hover_text(
+                        "Show the recipe this stage runs, in place (breadcrumbs lead back)",
+                    )
                     .clicked();
             }
         });
@@ -546,11 +567,6 @@ impl Panel for RecipeGraphPanel {
             ui.weak("The project has no recipes.");
             return;
         };
-        // Breadcrumbs hold while the graph shows where they lead (another recipe chosen
-        // elsewhere drops them).
-        if self.trail.last().is_some_and(|crumb| crumb.child != recipe_id) {
-            self.trail.clear();
-        }
         self.sync(document, &recipe_id);
         let Some(recipe) = document.project().recipes.get(&recipe_id) else {
             return;
@@ -612,10 +628,7 @@ impl Panel for RecipeGraphPanel {
         actions.extend(viewer.actions);
         self.harvest_positions();
         self.save_layout_when_idle(ui);
-        let open = actions.iter().rev().find_map(|action| match action {
-            GraphAction::OpenSubrecipe(stage) => Some(*stage),
-            _ => None,
-        });
+        let open = opened_subrecipe(&actions);
         if !actions.is_empty() {
             self.apply_actions(document, &recipe_id, actions, out);
         }

@@ -50,7 +50,7 @@ const GOLDEN: [(&str, &str); 6] = [
     ),
     (
         "street-planting",
-        "8fe5598c032a8a183b60466daafd5bfacd5feb2959d549a89fc84c9b19546846",
+        "1f24f0b051639e59f0ce310bf012918cc56613d78e3e6b02bcc9df49cbf7ec04",
     ),
 ];
 

@@ -215,6 +215,23 @@ impl CompiledPlan {
             .collect()
     }
 
+    /// Every asset family its stages read, by id — a subrecipe stage's child's too, so a
+    /// cooked manifest records the whole dependency closure.
+    pub fn families(&self) -> std::collections::BTreeMap<String, Arc<FamilyData>> {
+        let mut found = std::collections::BTreeMap::new();
+        for stage in &self.stages {
+            for input in &stage.inputs {
+                if let InputSource::Family { family, .. } = &input.source {
+                    found.insert(family.id.clone(), Arc::clone(family));
+                }
+            }
+            if let Some(sub) = &stage.subrecipe {
+                found.extend(sub.plan.families());
+            }
+        }
+        found
+    }
+
     /// The stages grouped by depth, each group in ascending id.
     pub fn levels(&self) -> Vec<&[CompiledStage]> {
         self.stages.chunk_by(|a, b| a.depth == b.depth).collect()

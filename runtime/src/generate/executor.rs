@@ -18,7 +18,7 @@ use super::cache::{CacheKey, CacheOutcome, CachedStage, KeyParts, MissReason, St
 use super::failure::{FailureKind, GenerateError, StageFailure};
 use super::{CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest};
 use crate::ops::registry::{InputValue, KernelContext, StageError, StageInputs};
-use crate::overrides::stage::{key_digest, run_kernel};
+use crate::overrides::stage::{key_digest, run_kernel, subrecipe_edits};
 use crate::overrides::Overrides;
 use crate::recipe::{CompiledPlan, CompiledStage, InputSource, SUPPORTED_ADDRESS_SCHEMAS};
 
@@ -380,11 +380,7 @@ fn parts_with(
                 (bound.port, digest)
             })
             .collect(),
-        // Overrides name a recipe's own stages; a subrecipe stage applies none.
-        edits: match stage.subrecipe() {
-            Some(_) => None,
-            None => key_digest(overrides, stage, root_seed),
-        },
+        edits: key_digest(overrides, stage, root_seed),
     }
 }
 
@@ -406,7 +402,14 @@ fn run_stage(run: &Run<'_>, stage: &CompiledStage, done: &Done) -> Result<Cached
     }
     observer.stage_started(stage.id());
     if let Some(subrecipe) = stage.subrecipe() {
-        return super::nested::run_subrecipe(run, stage, subrecipe, done);
+        let mut cached = super::nested::run_subrecipe(run, stage, subrecipe, done)?;
+        // Edits naming the stage apply to none of its objects: each is reported.
+        if let Some((outcomes, digest)) = subrecipe_edits(overrides, stage, request.root_seed) {
+            let provenance = Arc::make_mut(&mut cached.provenance);
+            provenance.edits = outcomes;
+            provenance.edits_digest = Some(digest);
+        }
+        return Ok(cached);
     }
     let mut inputs = StageInputs::default();
     for bound in stage.inputs() {

@@ -9,7 +9,8 @@
 //! holding the child's content digest and the digests of the products bound to its inputs. The
 //! child's stages ride along in the stage's provenance ([`NestedRun`]), so an object's parent
 //! chain and path of recipes resolve inside it ([`identity_in`]). Author overrides name a
-//! recipe's own stages: a child run applies none.
+//! recipe's own objects: a child run applies none, and an edit naming the subrecipe stage is
+//! reported `unsupported-stage` (`overrides::stage::subrecipe_edits`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -403,3 +403,48 @@ fn a_subrecipe_run_on_its_own_names_its_unbound_input() {
         "input `block` is bound only when recipe `sidewalk-props` runs as a subrecipe stage"
     );
 }
+
+#[test]
+fn an_edit_naming_a_subrecipe_stage_is_reported_and_applies_to_nothing() {
+    let set = "OverrideSet(schema: 3, id: \"edits\", recipe: \"street-planting\", base_seed: Some(5),\n    overrides: [Override(stage: 10, target: 281479270825985, precedence: 0, base: \"\", action: Delete)])\n";
+    let manifest = MANIFEST
+        .replace("../../assets", "assets")
+        .replace("overrides: [],", "overrides: [\n        \"edits\",\n    ],");
+    let loaded = load(&[
+        ("stagecraft.ron", &manifest),
+        ("overrides/edits.overrides.ron", set),
+    ]);
+    assert_eq!(errors(&loaded), Vec::<String>::new());
+    let project = loaded.project.as_ref().expect("loads");
+    let plan = plan_of(&loaded, "street-planting");
+    let plain = generate(&plan, ExecutionMode::Serial);
+    let overrides = crate::overrides::Overrides::of_recipe(project, "street-planting");
+    let request = GenerateRequest {
+        root_seed: 5,
+        mode: ExecutionMode::Serial,
+        generation: 0,
+    };
+    let edited = Generator::new()
+        .generate_with(
+            &plan,
+            &request,
+            &overrides,
+            &CancelToken::new(),
+            &NoObserver,
+        )
+        .expect("generates");
+    let outcomes: Vec<_> = edited.bundle.edit_outcomes().collect();
+    assert_eq!(outcomes.len(), 1);
+    assert_eq!(
+        (outcomes[0].stage, outcomes[0].target, &outcomes[0].result),
+        (
+            10,
+            281479270825985,
+            &Err(crate::overrides::ConflictReason::UnsupportedStage)
+        )
+    );
+    // The objects are those of the plain generation; the edit shows in the bundle digest.
+    let digest = |b: &GeneratedBundle, s: u32| b.stage(s).map(|r| r.digest);
+    assert_eq!(digest(&edited.bundle, 10), digest(&plain, 10));
+    assert_ne!(edited.bundle.digest(), plain.digest());
+}

@@ -58,6 +58,29 @@ pub struct GenerationInputs {
     pub overrides: Vec<OverrideSet>,
     /// The root seed.
     pub seed: u64,
+    /// The recipes it runs through subrecipe stages, directly or not, by id.
+    pub subrecipes: BTreeMap<String, Recipe>,
+}
+
+/// The recipes `recipe` of `project` reaches through subrecipe stages, directly or not, by id
+/// (a cycle or a missing file is the compiler's to report).
+pub fn subrecipes_of(project: &Project, recipe: &Recipe) -> BTreeMap<String, Recipe> {
+    let mut found: BTreeMap<String, Recipe> = BTreeMap::new();
+    let mut pending: Vec<&Recipe> = vec![recipe];
+    while let Some(next) = pending.pop() {
+        for file in next.subrecipe_files() {
+            let Some((_, id)) = stagecraft_runtime::project::classify(file) else {
+                continue;
+            };
+            if let Some(child) = project.recipes.get(&id) {
+                if let std::collections::btree_map::Entry::Vacant(entry) = found.entry(id) {
+                    entry.insert(child.clone());
+                    pending.push(child);
+                }
+            }
+        }
+    }
+    found
 }
 
 impl GenerationInputs {
@@ -71,6 +94,7 @@ impl GenerationInputs {
             // The sets `stagecraft simulate`, `generate` and Python apply to this recipe.
             overrides: recipe_overrides(project, &recipe.id).sets().to_vec(),
             seed: project.manifest.root_seed,
+            subrecipes: subrecipes_of(project, recipe),
         })
     }
 
@@ -88,6 +112,7 @@ impl GenerationInputs {
             && self.families == project.families
             && self.chunk_libraries == project.chunk_libraries
             && self.overrides.iter().eq(overrides)
+            && self.subrecipes == subrecipes_of(project, current)
     }
 }
 

@@ -27,27 +27,35 @@ fn graph(dir: &std::path::Path) -> Harness<'static, State> {
 }
 
 fn graph_sized(dir: &std::path::Path, size: egui::Vec2) -> Harness<'static, State> {
+    graph_stepped(dir, size, 0.25)
+}
+
+/// The graph with `step_dt` seconds a frame (egui_kittest's default is a quarter second).
+fn graph_stepped(dir: &std::path::Path, size: egui::Vec2, step_dt: f32) -> Harness<'static, State> {
     let document = Document::open(dir).expect("example opens");
     let state = State {
         document,
         panel: RecipeGraphPanel::default(),
         service: GenerationService::background(),
     };
-    let mut harness = Harness::builder().with_size(size).build_ui_state(
-        |ui, state: &mut State| {
-            // What the app does once a frame before drawing the tabs.
-            let recipe = focus_recipe(&state.document, None, state.service.recipe());
-            state.service.sync(&state.document, recipe.as_deref());
-            state.panel.follow(&state.service);
-            if state.service.is_busy() {
-                ui.ctx().request_repaint();
-            }
-            let mut out = Vec::new();
-            state.panel.ui(ui, &state.document, &mut out);
-            support::apply_commands(&mut state.document, out);
-        },
-        state,
-    );
+    let mut harness = Harness::builder()
+        .with_size(size)
+        .with_step_dt(step_dt)
+        .build_ui_state(
+            |ui, state: &mut State| {
+                // What the app does once a frame before drawing the tabs.
+                let recipe = focus_recipe(&state.document, None, state.service.recipe());
+                state.service.sync(&state.document, recipe.as_deref());
+                state.panel.follow(&state.service);
+                if state.service.is_busy() {
+                    ui.ctx().request_repaint();
+                }
+                let mut out = Vec::new();
+                state.panel.ui(ui, &state.document, &mut out);
+                support::apply_commands(&mut state.document, out);
+            },
+            state,
+        );
     harness.run_steps(2);
     harness
 }
@@ -219,4 +227,94 @@ fn pin_labels_are_never_wrapped_clipped_or_covered_by_their_pin() {
             assert!(!covered, "pin label {label:?} is under a pin circle");
         }
     }
+}
+
+/// A subrecipe stage opens in place: the button shows the child's stages with a breadcrumb bar,
+/// and the breadcrumb goes back to the parent with the subrecipe stage selected.
+#[test]
+fn a_subrecipe_opens_in_place_and_its_breadcrumb_goes_back() {
+    let example = example("street-planting");
+    let mut harness = graph(&example.dir);
+    let parent = "street-planting";
+    let recipe = harness.state().document.project().recipes[parent].clone();
+    // A street block stage offers nothing to open.
+    let block = stagecraft_editor::panels::recipe_graph::stage_selection(parent, &recipe, 1);
+    harness.state_mut().document.select(block.expect("1"));
+    harness.run_steps(2);
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_some());
+    assert!(harness.query_by_label_contains("Open subrecipe").is_none());
+    let selection =
+        stagecraft_editor::panels::recipe_graph::stage_selection(parent, &recipe, 10).expect("10");
+    harness.state_mut().document.select(selection.clone());
+    harness.run_steps(2);
+    harness.get_by_label("Open subrecipe of stage 10").click();
+    harness.run_steps(3);
+    let trail = harness.state().panel.trail().to_vec();
+    assert_eq!(trail.len(), 1);
+    assert_eq!(
+        (
+            trail[0].recipe.as_str(),
+            trail[0].stage,
+            trail[0].child.as_str()
+        ),
+        (parent, 10, "sidewalk-props")
+    );
+    assert!(harness
+        .query_by_label_contains("Scatter props on sidewalks")
+        .is_some());
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_none());
+    assert!(harness.query_by_label_contains("› stage 10 ›").is_some());
+    harness.get_by_label(parent).click();
+    harness.run_steps(3);
+    assert!(harness.state().panel.trail().is_empty());
+    assert_eq!(harness.state().document.selection(), &selection);
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_some());
+}
+
+/// A double click on a subrecipe stage's node opens it in place.
+#[test]
+fn a_double_click_on_a_subrecipe_node_opens_it() {
+    let example = example("street-planting");
+    // Short frames, so two clicks a few frames apart fall within egui's double-click delay.
+    let mut harness = graph_stepped(&example.dir, egui::vec2(1400.0, 700.0), 1.0 / 60.0);
+    let parent = "street-planting";
+    let recipe = harness.state().document.project().recipes[parent].clone();
+    let block = stagecraft_editor::panels::recipe_graph::stage_selection(parent, &recipe, 1);
+    harness.state_mut().document.select(block.expect("1"));
+    harness.run_steps(4);
+    let (_, rect) = harness
+        .state()
+        .panel
+        .node_screen_rects()
+        .iter()
+        .find(|(node, _)| *node == GraphNode::Stage(20))
+        .cloned()
+        .expect("stage 20 is drawn");
+    let at = egui::pos2(rect.center().x, rect.bottom() - 6.0);
+    harness.event(egui::Event::PointerMoved(at));
+    harness.run_steps(1);
+    // Press, release, press, release, a frame each: the second click is a double click.
+    for pressed in [true, false, true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        harness.run_steps(1);
+    }
+    harness.run_steps(3);
+    let trail = harness.state().panel.trail().to_vec();
+    assert_eq!(trail.len(), 1, "double click opened stage 20");
+    assert_eq!(
+        (trail[0].stage, trail[0].child.as_str()),
+        (20, "sidewalk-props")
+    );
+    assert!(harness.query_by_label_contains("Orient props").is_some());
 }

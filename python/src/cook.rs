@@ -15,7 +15,7 @@ use stagecraft_runtime::content::encode::hex;
 use stagecraft_runtime::cook::{cook_recipe, CookedManifest, CookedRecipe};
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::overrides_file;
-use stagecraft_runtime::recipe::{CompiledPlan, InputSource};
+use stagecraft_runtime::recipe::CompiledPlan;
 
 use crate::errors::error;
 use crate::project::{generate_bundle, Project};
@@ -69,12 +69,9 @@ fn manifest_of(
 ) -> CookedManifest {
     let mut families = BTreeMap::new();
     for (_, plan) in plans {
-        for stage in plan.stages() {
-            for input in stage.inputs() {
-                if let InputSource::Family { family, .. } = &input.source {
-                    families.insert(family.id.clone(), hex(&family.digest()));
-                }
-            }
+        // Through subrecipe stages too: the families their children read.
+        for (id, family) in plan.families() {
+            families.insert(id, hex(&family.digest()));
         }
     }
     let documents = project.loaded.project.as_ref();

@@ -20,7 +20,7 @@ mod support;
 
 /// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron without the `digest` line,
 /// which records it).
-const GOLDEN: [(&str, &str); 5] = [
+const GOLDEN: [(&str, &str); 6] = [
     (
         "pine-clearing",
         "1acf07928358bb6586a43d256ce5353b2f03c75523812ba10156504b9941387a",
@@ -47,6 +47,10 @@ const GOLDEN: [(&str, &str); 5] = [
     (
         "street-facades",
         "7eee83680372da8e5b15f702e98ddf55f32b3f0607099c017d2f1c036969f3d2",
+    ),
+    (
+        "street-planting",
+        "1f24f0b051639e59f0ce310bf012918cc56613d78e3e6b02bcc9df49cbf7ec04",
     ),
 ];
 

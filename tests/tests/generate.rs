@@ -19,7 +19,7 @@ use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
 use stagecraft_tests::example_project;
 
 /// (project, recipe, golden bundle digest).
-const GOLDEN: [(&str, &str, &str); 5] = [
+const GOLDEN: [(&str, &str, &str); 6] = [
     (
         "pine-clearing",
         "pine-clearing",
@@ -50,6 +50,12 @@ const GOLDEN: [(&str, &str, &str); 5] = [
         "street-facades",
         // With its override set (a lock, a replacement, a delete).
         "65ff15fbbbd89be14afa6b1066a86660261626113520992173f512b3ce0c9c55",
+    ),
+    (
+        "street-planting",
+        "street-planting",
+        // Two street blocks and one `sidewalk-props` subrecipe used twice (stages 10 and 20).
+        "e9ba13b4b84a3a923d3af8cd84b69c8c19eec7f8d19d872a5f246d9fabd07569",
     ),
 ];
 

@@ -21,9 +21,7 @@ use stagecraft_runtime::generate::{
 use stagecraft_runtime::overrides::stage::provenance_edits_digest;
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
-use stagecraft_runtime::recipe::{
-    compile_project_recipe, CompiledPlan, CompiledStage, InputSource,
-};
+use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, CompiledStage};
 
 use super::store::DiskCache;
 use super::swap::{prepare_out, write_bundle, ReplacePolicy};
@@ -407,12 +405,9 @@ fn manifest_of(
 ) -> CookedManifest {
     let mut families = BTreeMap::new();
     for (_, plan) in &compiled.plans {
-        for stage in plan.stages() {
-            for input in stage.inputs() {
-                if let InputSource::Family { family, .. } = &input.source {
-                    families.insert(family.id.clone(), hex(&family.digest()));
-                }
-            }
+        // Through subrecipe stages too: the families their children read.
+        for (id, family) in plan.families() {
+            families.insert(id, hex(&family.digest()));
         }
     }
     let project = compiled.loaded.project.as_ref();

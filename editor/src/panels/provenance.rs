@@ -241,8 +241,9 @@ fn stage_header_ui(ui: &mut Ui, content: &PreviewContent, stage: &StageRecord) {
         .num_columns(2)
         .striped(true)
         .show(ui, |ui| {
+            // Through subrecipe stages, the path of recipes down to the one that emitted it.
             ui.label("Recipe");
-            ui.label(content.recipe());
+            ui.label(content.bundle.recipe_path(stage.stage).join(" › "));
             ui.end_row();
             ui.label("Stage");
             ui.label(format!(
@@ -770,20 +771,29 @@ fn lifecycle_ui(ui: &mut Ui, world: &stagecraft_runtime::sim::World, handle: Age
 }
 
 /// `recipe / stage 2 scatter 0x… / stage 3 scatter 0x…`: the recipe instance, then the chain of
-/// emitting stages and keys from the root object down to this one.
+/// emitting stages and keys from the root object down to this one; where the chain enters a
+/// subrecipe's instance (`recipe/10:child`), that instance before its stages.
 fn identity_text(identity: &ObjectIdentity) -> String {
-    let mut chain = Vec::new();
+    let mut objects = Vec::new();
     let mut current = Some(identity);
     while let Some(object) = current {
+        objects.push(object);
+        current = object.parent.as_deref();
+    }
+    objects.reverse();
+    let mut chain = Vec::new();
+    let mut instance: Option<&str> = None;
+    for object in objects {
+        if instance != Some(object.recipe_instance.0.as_str()) {
+            instance = Some(&object.recipe_instance.0);
+            chain.push(object.recipe_instance.0.clone());
+        }
         chain.push(format!(
             "stage {} {}",
             object.stage.0,
             child_key_text(&object.child_key)
         ));
-        current = object.parent.as_deref();
     }
-    chain.push(identity.recipe_instance.0.clone());
-    chain.reverse();
     chain.join(" / ")
 }
 
@@ -804,6 +814,25 @@ mod tests {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../projects/pine-clearing");
         let (_, loaded) = crate::project_io::load_dir(&dir).expect("readable");
         loaded.project.expect("loads")
+    }
+
+    #[test]
+    fn an_identity_through_a_subrecipe_names_each_instance_where_the_chain_enters_it() {
+        use stagecraft_runtime::identity::{RecipeInstanceId, StageId};
+        let object = |instance: &str, stage, key, parent: Option<ObjectIdentity>| ObjectIdentity {
+            recipe_instance: RecipeInstanceId(instance.to_owned()),
+            parent: parent.map(Box::new),
+            stage: StageId(stage),
+            child_key: key,
+        };
+        let area = object("street", 1, ChildKey::Slot("area/a".to_owned()), None);
+        let child = "street/10:props";
+        let placement = object(child, 1, ChildKey::GridCell { x: 1, y: 2 }, Some(area));
+        let placed = object(child, 2, ChildKey::GridCell { x: 1, y: 2 }, Some(placement));
+        assert_eq!(
+            identity_text(&placed),
+            "street / stage 1 slot area/a / street/10:props / stage 1 cell (1, 2) / stage 2 cell (1, 2)"
+        );
     }
 
     #[test]

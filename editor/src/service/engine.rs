@@ -11,7 +11,7 @@ use stagecraft_runtime::generate::{
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::recipe_file;
-use stagecraft_runtime::recipe::{compile_with, RecipeSource};
+use stagecraft_runtime::recipe::{compile_in, ProjectDocs, RecipeSource};
 
 use super::observer::{Progress, StageObserver};
 use super::{Generation, GenerationError, GenerationInputs, RequestKey, StageSummary};
@@ -100,13 +100,13 @@ fn run_runtime(
         file: &file,
         tree: None,
     };
-    let compiled = compile_with(
-        &inputs.recipe,
-        &inputs.families,
-        &inputs.chunk_libraries,
-        registry,
-        source,
-    );
+    let docs = ProjectDocs {
+        families: &inputs.families,
+        libraries: &inputs.chunk_libraries,
+        recipes: Some(&inputs.subrecipes),
+        trees: None,
+    };
+    let compiled = compile_in(&inputs.recipe, docs, registry, source);
     let Some(plan) = compiled.plan else {
         let mut diagnostics = compiled.diagnostics;
         diagnostics.sort_by_key(|d| !d.is_error());

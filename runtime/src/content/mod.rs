@@ -10,6 +10,7 @@ pub mod encode;
 pub mod geometry;
 pub mod heatmap;
 pub mod mission;
+pub mod nested;
 pub mod pedestrian;
 pub mod placement;
 pub mod product;
@@ -20,6 +21,7 @@ pub mod street;
 pub use assembly::{AssemblyModule, AssemblyPlan};
 pub use geometry::{BoundsM, PointM, RectM};
 pub use mission::{ChunkRole, DailyKey, GridCell, MissionChunk, MissionLayout};
+pub use nested::{NestedInput, NestedRun, NestedStage};
 pub use pedestrian::{
     Crosswalk, CrosswalkSide, PedestrianSpace, Portal, Route, RouteKind, SpaceError,
 };

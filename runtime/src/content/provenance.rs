@@ -210,6 +210,8 @@ pub struct StageProvenance {
     pub edits_digest: Option<[u8; 32]>,
     /// What re-drawing the stage's candidates needs, for stages that edits name (rebase).
     pub edit_base: Option<crate::overrides::StageBase>,
+    /// For a subrecipe stage: the child's run (instance, recipe path, its stages).
+    pub nested: Option<std::sync::Arc<crate::content::NestedRun>>,
 }
 
 impl StageProvenance {

@@ -55,7 +55,7 @@ fn tileable(stage: &CompiledStage) -> Option<(ScatterParams, u32)> {
     let region = p.region?;
     let mut families = stage.inputs().iter().map(|b| match &b.source {
         InputSource::Family { family, .. } => Some(family),
-        InputSource::Stage(_) => None,
+        InputSource::Stage(_) | InputSource::Outer { .. } => None,
     });
     let family = families.next()??;
     if families.next().is_some() {

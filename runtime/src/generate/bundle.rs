@@ -14,7 +14,7 @@ use crate::content::encode::{hex, ByteWriter};
 use crate::content::{
     ObjectProvenance, Product, ProductKind, ProductSummary, RejectionProvenance, StageProvenance,
 };
-use crate::identity::{ChildKey, ObjectIdentity, RecipeInstanceId, StageId};
+use crate::identity::{ChildKey, ObjectIdentity};
 use crate::ops::registry::{derive_object, derive_rejection};
 
 /// One stage's result inside a bundle.
@@ -75,6 +75,9 @@ impl StageRecord {
 pub struct ProvenanceView<'a> {
     /// The recipe (instance) that generated the object.
     pub recipe: &'a str,
+    /// The path of recipes from that recipe down to the one whose stage emitted the object
+    /// (more than one id through subrecipe stages).
+    pub recipes: Vec<String>,
     /// The emitting stage.
     pub stage: &'a StageRecord,
     /// The full identity tuple (recipe instance, parent chain, stage, key).
@@ -182,20 +185,32 @@ impl GeneratedBundle {
         self.stages.iter().map(|s| s.summary.objects).sum()
     }
 
-    /// The identity of the object `key` emitted by `stage`, with its parent chain.
+    /// The identity of the object `key` emitted by `stage`, with its parent chain; for a
+    /// subrecipe stage, the child run's (its nested instance, its own stage and parents).
     pub fn identity(&self, stage: u32, key: &ChildKey) -> Option<ObjectIdentity> {
-        let record = self.stage(stage)?.object_provenance(key)?;
-        let instance = RecipeInstanceId(self.recipe_id.clone());
-        let parent = match &record.parent {
-            Some(parent) => Some(Box::new(self.identity(parent.stage, &parent.key)?)),
-            None => None,
+        let lookup = |id: u32| {
+            self.stage(id)
+                .map(|s| (Arc::clone(&s.product), Arc::clone(&s.provenance)))
         };
-        Some(ObjectIdentity {
-            recipe_instance: instance,
-            parent,
-            stage: StageId(stage),
-            child_key: key.clone(),
-        })
+        let scope = super::nested::Scope {
+            instance: &self.recipe_id,
+            lookup: &lookup,
+            outer: None,
+        };
+        super::nested::identity_in(&scope, stage, key)
+    }
+
+    /// The recipe ids from this bundle's recipe down to the one whose stage emitted stage
+    /// `stage`'s objects: one id for an operator's stage, the path through its subrecipes for
+    /// a subrecipe stage.
+    pub fn recipe_path(&self, stage: u32) -> Vec<String> {
+        match self
+            .stage(stage)
+            .and_then(|s| s.provenance.nested.as_deref())
+        {
+            Some(nested) => nested.innermost().recipes.clone(),
+            None => vec![self.recipe_id.clone()],
+        }
     }
 
     /// Everything provenance answers about object `key` of `stage`.
@@ -210,6 +225,7 @@ impl GeneratedBundle {
         };
         Some(ProvenanceView {
             recipe: &self.recipe_id,
+            recipes: self.recipe_path(stage),
             stage: record_stage,
             identity: self.identity(stage, key)?,
             asset,

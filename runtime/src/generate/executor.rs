@@ -18,9 +18,11 @@ use super::cache::{CacheKey, CacheOutcome, CachedStage, KeyParts, MissReason, St
 use super::failure::{FailureKind, GenerateError, StageFailure};
 use super::{CancelToken, ExecutionMode, ExecutionObserver, GenerateRequest};
 use crate::ops::registry::{InputValue, KernelContext, StageError, StageInputs};
-use crate::overrides::stage::{key_digest, run_kernel};
+use crate::overrides::stage::{key_digest, run_kernel, subrecipe_edits};
 use crate::overrides::Overrides;
 use crate::recipe::{CompiledPlan, CompiledStage, InputSource, SUPPORTED_ADDRESS_SCHEMAS};
+
+pub(super) use super::nested::Outer;
 
 /// Whether one stage was served from the cache or run, in a [`RunReport`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +74,7 @@ pub struct Generated {
     pub report: RunReport,
 }
 
-type Done = BTreeMap<u32, (CacheKey, Arc<CachedStage>)>;
+pub(super) type Done = BTreeMap<u32, (CacheKey, Arc<CachedStage>)>;
 
 /// Runs `plan` for `request` without overrides, reading and filling `cache`.
 pub fn run_plan(
@@ -95,6 +97,54 @@ pub fn run_plan_with(
     cancel: &CancelToken,
     observer: &dyn ExecutionObserver,
 ) -> Result<Generated, GenerateError> {
+    let outer = Outer::root(plan);
+    let run = Run {
+        plan,
+        request,
+        overrides,
+        cancel,
+        observer,
+        outer: &outer,
+    };
+    run.execute(cache)
+}
+
+/// One run of a plan: the root recipe's, or a subrecipe's child run (`super::nested`).
+#[derive(Clone, Copy)]
+pub(super) struct Run<'a> {
+    pub(super) plan: &'a CompiledPlan,
+    pub(super) request: &'a GenerateRequest,
+    pub(super) overrides: &'a Overrides,
+    pub(super) cancel: &'a CancelToken,
+    pub(super) observer: &'a dyn ExecutionObserver,
+    pub(super) outer: &'a Outer,
+}
+
+impl Run<'_> {
+    /// Runs the plan level by level, reading and filling `cache`.
+    pub(super) fn execute(&self, cache: &mut StageCache) -> Result<Generated, GenerateError> {
+        let Run {
+            plan,
+            request,
+            overrides,
+            cancel,
+            observer,
+            outer,
+        } = *self;
+        execute(plan, request, overrides, cache, cancel, observer, outer)
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // the fields of a `Run`, spread for the loop below
+fn execute(
+    plan: &CompiledPlan,
+    request: &GenerateRequest,
+    overrides: &Overrides,
+    cache: &mut StageCache,
+    cancel: &CancelToken,
+    observer: &dyn ExecutionObserver,
+    outer: &Outer,
+) -> Result<Generated, GenerateError> {
     if !SUPPORTED_ADDRESS_SCHEMAS.contains(&plan.address_schema()) {
         return Err(GenerateError::request(
             FailureKind::UnsupportedProfile,
@@ -112,7 +162,7 @@ pub fn run_plan_with(
         }
         let mut pending: Vec<(&CompiledStage, CacheKey, MissReason)> = Vec::new();
         for stage in level {
-            let parts = key_parts(plan, stage, request, overrides, &done);
+            let parts = key_parts(plan, stage, request, overrides, &done, outer);
             match cache.lookup(&parts) {
                 (key, Ok(cached)) => {
                     observer.stage_started(stage.id());
@@ -127,7 +177,15 @@ pub fn run_plan_with(
             }
         }
         let run_one = |(stage, _, reason): &(&CompiledStage, CacheKey, MissReason)| {
-            let result = run_stage(plan, stage, request, overrides, &done, cancel, observer);
+            let run = Run {
+                plan,
+                request,
+                overrides,
+                cancel,
+                observer,
+                outer,
+            };
+            let result = run_stage(&run, stage, &done);
             observer.stage_finished(stage.id(), CacheOutcome::Miss(*reason), result.is_ok());
             result
         };
@@ -254,10 +312,19 @@ fn key_parts(
     request: &GenerateRequest,
     overrides: &Overrides,
     done: &Done,
+    outer: &Outer,
 ) -> KeyParts {
-    parts_with(plan, stage, request.root_seed, overrides, &|id| {
+    let mut parts = parts_with(plan, stage, request.root_seed, overrides, &|id| {
         done.get(&id).map_or([0; 32], |(_, c)| c.digest)
-    })
+    });
+    // A child run's stages are keyed by its instance and the products bound to its inputs.
+    parts.scope.clone_from(&outer.instance);
+    for ((_, digest), bound) in parts.inputs.iter_mut().zip(stage.inputs()) {
+        if let InputSource::Outer { input } = &bound.source {
+            *digest = outer.input(input).map_or([0; 32], |(_, c)| c.digest);
+        }
+    }
+    parts
 }
 
 /// The cache-key parts of `stage` of `plan` for `root_seed` with the recipe's `overrides`,
@@ -308,6 +375,7 @@ fn parts_with(
                         family.digest_for(stage.operator().family_reads)
                     }
                     InputSource::Stage(id) => digest_of(*id),
+                    InputSource::Outer { .. } => [0; 32],
                 };
                 (bound.port, digest)
             })
@@ -316,15 +384,15 @@ fn parts_with(
     }
 }
 
-fn run_stage(
-    plan: &CompiledPlan,
-    stage: &CompiledStage,
-    request: &GenerateRequest,
-    overrides: &Overrides,
-    done: &Done,
-    cancel: &CancelToken,
-    observer: &dyn ExecutionObserver,
-) -> Result<CachedStage, StageError> {
+fn run_stage(run: &Run<'_>, stage: &CompiledStage, done: &Done) -> Result<CachedStage, StageError> {
+    let Run {
+        plan,
+        request,
+        overrides,
+        cancel,
+        observer,
+        outer,
+    } = *run;
     if cancel.is_cancelled() {
         return Err(StageError::new(
             FailureKind::Cancellation,
@@ -333,6 +401,16 @@ fn run_stage(
         ));
     }
     observer.stage_started(stage.id());
+    if let Some(subrecipe) = stage.subrecipe() {
+        let mut cached = super::nested::run_subrecipe(run, stage, subrecipe, done)?;
+        // Edits naming the stage apply to none of its objects: each is reported.
+        if let Some((outcomes, digest)) = subrecipe_edits(overrides, stage, request.root_seed) {
+            let provenance = Arc::make_mut(&mut cached.provenance);
+            provenance.edits = outcomes;
+            provenance.edits_digest = Some(digest);
+        }
+        return Ok(cached);
+    }
     let mut inputs = StageInputs::default();
     for bound in stage.inputs() {
         match &bound.source {
@@ -355,12 +433,31 @@ fn run_stage(
                     },
                 );
             }
+            InputSource::Outer { input } => {
+                let Some((stage, cached)) = outer.input(input) else {
+                    return Err(StageError::new(
+                        FailureKind::InvalidInput,
+                        Some(bound.port),
+                        format!(
+                            "input `{input}` is bound only when recipe `{}` runs as a subrecipe stage",
+                            plan.recipe_id()
+                        ),
+                    ));
+                };
+                inputs.bind(
+                    bound.port,
+                    InputValue::Product {
+                        stage,
+                        product: &cached.product,
+                    },
+                );
+            }
         }
     }
     let stage_id = stage.id();
     let progress = |candidates_done: u64| observer.stage_progress(stage_id, candidates_done);
     let context = KernelContext {
-        recipe: plan.recipe_id(),
+        recipe: &outer.instance,
         stage: stage.id(),
         seed: request.root_seed,
         parallel: request.mode == ExecutionMode::Parallel,

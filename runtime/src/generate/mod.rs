@@ -10,6 +10,7 @@ pub mod cache;
 pub mod executor;
 pub mod export;
 pub mod failure;
+pub mod nested;
 pub mod stepping;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -155,6 +155,9 @@ pub enum StageParams {
     Streaming(StreamingStageParams),
     /// `assembly`.
     Assembly(crate::ops::assembly::AssemblyParams),
+    /// A `subrecipe` stage: what it runs is its compiled stage's `Subrecipe`, run by the
+    /// executor (`crate::recipe::subrecipe`).
+    Subrecipe,
 }
 
 /// Why a kernel could not produce its product.

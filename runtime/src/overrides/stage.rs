@@ -10,10 +10,10 @@ use crate::recipe::{CompiledStage, InputSource};
 /// The stage whose edits a stage applies: its own for a scatter stage, its placements stage's for
 /// select-and-place (which keeps their transforms), its own otherwise (reported as unsupported).
 fn edited_stage(stage: &CompiledStage) -> u32 {
-    if stage.output() == ProductKind::PlacedObjects {
+    if stage.output() == ProductKind::PlacedObjects && stage.subrecipe().is_none() {
         if let Some(id) = stage.inputs().iter().find_map(|b| match b.source {
             InputSource::Stage(id) => Some(id),
-            InputSource::Family { .. } => None,
+            InputSource::Family { .. } | InputSource::Outer { .. } => None,
         }) {
             return id;
         }
@@ -36,10 +36,21 @@ pub fn provenance_edits_digest(
     stage: &CompiledStage,
     seed: u64,
 ) -> Option<[u8; 32]> {
-    if stage.output() == ProductKind::PlacedObjects {
+    if stage.output() == ProductKind::PlacedObjects && stage.subrecipe().is_none() {
         return None;
     }
     key_digest(overrides, stage, seed)
+}
+
+/// The outcomes of the edits naming subrecipe stage `stage` (each `unsupported-stage`: edits name
+/// a recipe's own objects, not a child run's) and their digest; `None` when none names it.
+pub fn subrecipe_edits(
+    overrides: &Overrides,
+    stage: &CompiledStage,
+    seed: u64,
+) -> Option<(Vec<EditOutcome>, [u8; 32])> {
+    let edits = overrides.for_stage(stage.id(), seed);
+    (!edits.is_empty()).then(|| (unsupported(&edits, stage.id()), edits.digest()))
 }
 
 /// Runs `stage`'s kernel with the edits naming it. `upstream` gives the provenance of a finished

@@ -17,7 +17,7 @@ use super::model::{
 use super::names::{asset_path_problem, id_problem, normal_asset_path, ID_EXPECTED};
 use super::node::{FieldPath, Locator, Node};
 use super::schema::{
-    AssetFamily, Box3, Directive, DirectiveCommand, OverrideAction, OverrideSet, Scenario,
+    AssetFamily, Box3, Directive, DirectiveCommand, OverrideAction, OverrideSet, Recipe, Scenario,
 };
 
 /// Places diagnostics found on typed data back onto the source positions of their field paths.
@@ -290,9 +290,16 @@ fn validate_manifest(project: &Project, sources: &ProjectSources, reporter: &mut
                 );
             }
         }
+        // A recipe file another recipe runs as a subrecipe is part of that recipe, not listed.
+        let subrecipes: BTreeSet<&str> = project
+            .recipes
+            .values()
+            .flat_map(Recipe::subrecipe_files)
+            .collect();
         for path in sources.files.keys() {
             if let Some((found_kind, id)) = classify(path) {
-                if found_kind == kind && !ids.contains(&id) {
+                let subrecipe = kind == DocKind::Recipe && subrecipes.contains(path.as_str());
+                if found_kind == kind && !ids.contains(&id) && !subrecipe {
                     reporter.warning(
                         MANIFEST_FILE,
                         list_path.clone(),

@@ -4,6 +4,7 @@
 //! Inputs are bound in order: each input whose kind is known takes the first still-free port (in
 //! the operator's port order) that accepts that kind.
 
+use crate::content::ProductKind;
 use crate::ops::registry::{InputPort, PortKind, Registry};
 use crate::project::{Recipe, RecipeInput, StageInput};
 
@@ -15,6 +16,7 @@ pub fn source_kind(recipe: &Recipe, registry: &Registry, input: &StageInput) -> 
         StageInput::Named(name) => match recipe.inputs.get(name)? {
             RecipeInput::Family(_) => Some(PortKind::Family),
             RecipeInput::Value(_) => None,
+            RecipeInput::Product(kind) => product_kind(kind).map(PortKind::Product),
         },
         StageInput::Stage(id) => {
             let stage = recipe.stages.iter().find(|s| s.id == *id)?;
@@ -23,6 +25,21 @@ pub fn source_kind(recipe: &Recipe, registry: &Registry, input: &StageInput) -> 
                 .map(|op| PortKind::Product(op.output))
         }
     }
+}
+
+/// Every product kind, in declaration order.
+pub const PRODUCT_KINDS: [ProductKind; 6] = [
+    ProductKind::StreetBlock,
+    ProductKind::Placements,
+    ProductKind::PlacedObjects,
+    ProductKind::MissionLayout,
+    ProductKind::StreamingPlan,
+    ProductKind::AssemblyPlan,
+];
+
+/// The product kind named `name` (as `ProductKind::name` spells it), if there is one.
+pub fn product_kind(name: &str) -> Option<ProductKind> {
+    PRODUCT_KINDS.into_iter().find(|kind| kind.name() == name)
 }
 
 /// Binds inputs of `kinds`, in order, to `ports`: one entry per input, the index of the port it
@@ -46,7 +63,24 @@ pub fn bind_ports(ports: &[InputPort], kinds: &[Option<PortKind>]) -> Vec<Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::ProductKind;
+
+    #[test]
+    fn every_product_kind_is_named_once() {
+        for kind in PRODUCT_KINDS {
+            // An exhaustive match: a new kind fails to compile here until it is listed.
+            let listed = match kind {
+                ProductKind::StreetBlock
+                | ProductKind::Placements
+                | ProductKind::PlacedObjects
+                | ProductKind::MissionLayout
+                | ProductKind::StreamingPlan
+                | ProductKind::AssemblyPlan => true,
+            };
+            assert!(listed);
+            assert_eq!(product_kind(kind.name()), Some(kind));
+        }
+        assert_eq!(product_kind("Forest"), None);
+    }
 
     const PORTS: [InputPort; 3] = [
         InputPort {

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::compile::{compile, compile_with, CompileOutcome};
+use super::compile::{compile, compile_in, CompileOutcome, ProjectDocs};
 use super::report::{RecipeSource, Reporter};
 use crate::ops::registry::Registry;
 use crate::project::{
@@ -31,13 +31,13 @@ pub fn compile_project_recipe(
         file: &file,
         tree: loaded.trees.get(&file),
     };
-    Some(compile_with(
-        recipe,
-        &project.families,
-        &project.chunk_libraries,
-        registry,
-        source,
-    ))
+    let docs = ProjectDocs {
+        families: &project.families,
+        libraries: &project.chunk_libraries,
+        recipes: Some(&project.recipes),
+        trees: Some(&loaded.trees),
+    };
+    Some(compile_in(recipe, docs, registry, source))
 }
 
 /// The rulebook's diagnostics for a loaded project (none of them are in `loaded.diagnostics`):

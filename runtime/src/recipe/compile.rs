@@ -15,15 +15,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::bind::{bind_ports, source_kind};
+use super::bind::bind_ports;
 use super::libraries::resolve_libraries;
 use super::plan::{BoundInput, CompiledPlan, InputSource};
 use super::report::{stage_path, RecipeSource, Reporter};
 use super::seal::{order_and_seal, Resolved};
 use super::structure::check_structure;
+use super::subrecipe::{input_kind, Nesting, SubrecipeCx, SUBRECIPE_OPERATOR};
 use crate::content::{FamilyData, FamilyVariant};
 use crate::ops::registry::{OperatorDescriptor, PortKind, Registry};
 use crate::project::chunk_library::ChunkLibrary;
+use crate::project::node::Node;
 use crate::project::{AssetFamily, Diagnostic, FieldPath, Recipe, RecipeInput, Stage, StageInput};
 
 /// The result of compiling: a plan when there is no error, and every diagnostic.
@@ -47,7 +49,8 @@ pub fn compile(
 }
 
 /// Compiles `recipe` against `registry`, resolving family inputs in `families` and chunk-library
-/// parameters in `libraries` (the project's `chunks/` files by id).
+/// parameters in `libraries` (the project's `chunks/` files by id). A `subrecipe` stage needs the
+/// project's recipes: see [`compile_in`].
 pub fn compile_with(
     recipe: &Recipe,
     families: &BTreeMap<String, AssetFamily>,
@@ -55,17 +58,54 @@ pub fn compile_with(
     registry: &Registry,
     source: RecipeSource<'_>,
 ) -> CompileOutcome {
+    let docs = ProjectDocs {
+        families,
+        libraries,
+        recipes: None,
+        trees: None,
+    };
+    compile_in(recipe, docs, registry, source)
+}
+
+/// Compiles `recipe` of a project whose documents are `docs`: families, chunk libraries and the
+/// recipes its `subrecipe` stages run (each compiled in turn, at most
+/// [`MAX_SUBRECIPE_DEPTH`](super::limits::MAX_SUBRECIPE_DEPTH) levels deep, cycles refused).
+pub fn compile_in(
+    recipe: &Recipe,
+    docs: ProjectDocs<'_>,
+    registry: &Registry,
+    source: RecipeSource<'_>,
+) -> CompileOutcome {
+    let nesting = Nesting::root(&recipe.id);
+    compile_nested(recipe, docs, registry, source, &nesting)
+}
+
+/// [`compile_in`] for a recipe reached through the subrecipe stages of `nesting`.
+pub(super) fn compile_nested(
+    recipe: &Recipe,
+    docs: ProjectDocs<'_>,
+    registry: &Registry,
+    source: RecipeSource<'_>,
+    nesting: &Nesting<'_>,
+) -> CompileOutcome {
     let mut r = Reporter::new(source);
-    if !check_structure(recipe, families, &mut r) {
+    if !check_structure(recipe, docs.families, &mut r) {
         return finish(r, None);
     }
     let mut resolved: BTreeMap<u32, Resolved> = BTreeMap::new();
     for (index, stage) in recipe.stages.iter().enumerate() {
-        let project = ProjectInputs {
-            families,
-            libraries,
+        let found = if stage.operator == SUBRECIPE_OPERATOR {
+            let cx = SubrecipeCx {
+                recipe,
+                docs,
+                registry,
+                nesting,
+            };
+            cx.resolve(index, &mut r)
+        } else {
+            resolve_stage(recipe, index, docs, registry, &mut r)
         };
-        if let Some(resolved_stage) = resolve_stage(recipe, index, project, registry, &mut r) {
+        if let Some(resolved_stage) = found {
             resolved.insert(stage.id, resolved_stage);
         }
     }
@@ -82,11 +122,17 @@ fn finish(r: Reporter<'_>, plan: Option<CompiledPlan>) -> CompileOutcome {
     CompileOutcome { plan, diagnostics }
 }
 
-/// What a stage may read from the project besides its recipe.
+/// What a recipe may read from its project besides itself.
 #[derive(Clone, Copy)]
-struct ProjectInputs<'a> {
-    families: &'a BTreeMap<String, AssetFamily>,
-    libraries: &'a BTreeMap<String, ChunkLibrary>,
+pub struct ProjectDocs<'a> {
+    /// Asset families by id.
+    pub families: &'a BTreeMap<String, AssetFamily>,
+    /// Chunk libraries by id.
+    pub libraries: &'a BTreeMap<String, ChunkLibrary>,
+    /// The project's recipes by id, for `subrecipe` stages (`None`: such a stage is an error).
+    pub recipes: Option<&'a BTreeMap<String, Recipe>>,
+    /// The syntax trees of the project's files, to place a subrecipe's first error.
+    pub trees: Option<&'a BTreeMap<String, Node>>,
 }
 
 /// Resolves one stage's operator, binds its inputs and checks its parameters. Inputs naming
@@ -94,7 +140,7 @@ struct ProjectInputs<'a> {
 fn resolve_stage(
     recipe: &Recipe,
     index: usize,
-    project: ProjectInputs<'_>,
+    project: ProjectDocs<'_>,
     registry: &Registry,
     r: &mut Reporter<'_>,
 ) -> Option<Resolved> {
@@ -104,7 +150,7 @@ fn resolve_stage(
     let kinds: Vec<_> = stage
         .inputs
         .iter()
-        .map(|input| source_kind(recipe, registry, input))
+        .map(|input| input_kind(recipe, project, registry, input))
         .collect();
     let binding = bind_ports(operator.inputs, &kinds);
     let stage_binding = StageBinding {
@@ -163,11 +209,13 @@ fn resolve_stage(
     bound.sort_by_key(|b| operator.inputs.iter().position(|p| p.name == b.port));
     ok.then_some(Resolved {
         index,
+        output: operator.output,
         operator,
         params,
         param_set,
         inputs: bound,
         ports,
+        subrecipe: None,
     })
 }
 
@@ -209,6 +257,9 @@ impl StageBinding<'_> {
                         family: Arc::new(family_data(family)),
                     })
                 }
+                Some(RecipeInput::Product(_)) => kind.map(|_| InputSource::Outer {
+                    input: name.clone(),
+                }),
                 None => None,
             },
             StageInput::Stage(id) => kind.map(|_| InputSource::Stage(*id)),
@@ -224,7 +275,10 @@ impl StageBinding<'_> {
         r: &mut Reporter<'_>,
     ) {
         let (kind, shown) = match input {
-            StageInput::Named(name) => ("Family", format!("input `{name}`")),
+            StageInput::Named(name) => (
+                kind.map_or("Family", |k| k.name()),
+                format!("input `{name}`"),
+            ),
             StageInput::Stage(id) => (kind.map_or("product", |k| k.name()), format!("stage {id}")),
         };
         r.error(

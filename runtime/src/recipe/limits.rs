@@ -33,3 +33,7 @@ pub fn estimated_bytes(candidates: u64, objects: u64) -> u64 {
         .saturating_mul(BYTES_PER_CANDIDATE)
         .saturating_add(objects.saturating_mul(BYTES_PER_OBJECT))
 }
+
+/// Most levels of subrecipes below a recipe (a subrecipe of a subrecipe is two levels): the
+/// specification's 8 nested subrecipe levels per expanded DAG.
+pub const MAX_SUBRECIPE_DEPTH: usize = 8;

@@ -3,7 +3,8 @@
 //! order, capacity ceilings, with diagnostics naming the stage and the field.
 //!
 //! Dependencies run one way: [`limits`] and [`report`] at the bottom; [`structure`] and [`bind`]
-//! on them; [`seal`] on those; [`compile`] on all of them; [`check`] (a loaded project) on top.
+//! on them; [`seal`] on those; [`compile`] on all of them, with [`subrecipe`] beside it (the two
+//! call each other: a subrecipe stage compiles its child); [`check`] (a loaded project) on top.
 //! [`compile`] works on one recipe; [`compile_project_recipe`] and [`check_project`] apply it to a
 //! loaded project, placing diagnostics on the recipe file's lines.
 
@@ -19,20 +20,24 @@ mod scope_flow;
 pub mod scope_manifest;
 mod seal;
 mod structure;
+pub mod subrecipe;
 
 pub use bind::{bind_ports, source_kind};
 pub use check::{
     check_project, check_scenario_run, compile_project_recipe, load_and_check, published_lanes,
     published_routes,
 };
-pub use compile::{compile, compile_with, family_data, CompileOutcome};
+pub use compile::{compile, compile_in, compile_with, family_data, CompileOutcome, ProjectDocs};
 pub use limits::{
-    MAX_EDGES, MAX_PLAN_OBJECTS, MAX_STAGES, MAX_STAGE_CANDIDATES, SUPPORTED_ADDRESS_SCHEMAS,
+    MAX_EDGES, MAX_PLAN_OBJECTS, MAX_STAGES, MAX_STAGE_CANDIDATES, MAX_SUBRECIPE_DEPTH,
+    SUPPORTED_ADDRESS_SCHEMAS,
 };
-pub use plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
+pub use plan::{BoundInput, CompiledPlan, CompiledStage, InputSource, Subrecipe};
 pub use report::RecipeSource;
 pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
+#[cfg(test)]
+mod subrecipe_tests;
 #[cfg(test)]
 mod tests;

@@ -19,6 +19,12 @@ pub enum InputSource {
     },
     /// The product of another stage.
     Stage(u32),
+    /// A product the using recipe binds to this recipe's `Product(…)` input (a subrecipe's
+    /// input; unbound when the recipe runs on its own).
+    Outer {
+        /// The recipe input's name.
+        input: String,
+    },
 }
 
 /// One input of a compiled stage, bound to a port.
@@ -45,6 +51,27 @@ pub struct CompiledStage {
     pub(super) outline: Outline,
     /// The packed `(room, layer)` scopes its objects' identities use.
     pub(super) scopes: Vec<(u32, u32)>,
+    /// The product kind it publishes (its operator's, or its subrecipe's chosen output's).
+    pub(super) output: ProductKind,
+    /// The recipe it runs, for a `subrecipe` stage.
+    pub(super) subrecipe: Option<Arc<Subrecipe>>,
+}
+
+/// What a `subrecipe` stage runs: another recipe's compiled plan, which of the stage's inputs
+/// feeds which of its `Product(…)` inputs, and which of its outputs the stage publishes.
+#[derive(Debug, Clone)]
+pub struct Subrecipe {
+    /// The child recipe's id.
+    pub recipe_id: String,
+    /// The child's compiled plan.
+    pub plan: CompiledPlan,
+    /// The child's `Product(…)` inputs, in the stage's input order.
+    pub binds: Vec<String>,
+    /// The child's output stage the stage publishes.
+    pub output: u32,
+    /// BLAKE3 over the child's canonical text and, recursively, its own subrecipes' digests: it
+    /// enters the stage's cache key, so editing the child (or a grandchild) re-runs the stage.
+    pub content_digest: [u8; 32],
 }
 
 impl CompiledStage {
@@ -101,7 +128,7 @@ impl CompiledStage {
             .iter()
             .filter_map(|input| match input.source {
                 InputSource::Stage(id) => Some(id),
-                InputSource::Family { .. } => None,
+                InputSource::Family { .. } | InputSource::Outer { .. } => None,
             })
             .collect();
         ids.sort_unstable();
@@ -116,7 +143,12 @@ impl CompiledStage {
 
     /// The output's product kind.
     pub fn output(&self) -> ProductKind {
-        self.operator.output
+        self.output
+    }
+
+    /// The recipe a `subrecipe` stage runs (`None` for an operator's stage).
+    pub fn subrecipe(&self) -> Option<&Arc<Subrecipe>> {
+        self.subrecipe.as_ref()
     }
 
     /// The estimated upper bound of what the stage produces.
@@ -181,6 +213,23 @@ impl CompiledPlan {
             .iter()
             .flat_map(|stage| stage.outline.lanes.iter().cloned())
             .collect()
+    }
+
+    /// Every asset family its stages read, by id — a subrecipe stage's child's too, so a
+    /// cooked manifest records the whole dependency closure.
+    pub fn families(&self) -> std::collections::BTreeMap<String, Arc<FamilyData>> {
+        let mut found = std::collections::BTreeMap::new();
+        for stage in &self.stages {
+            for input in &stage.inputs {
+                if let InputSource::Family { family, .. } = &input.source {
+                    found.insert(family.id.clone(), Arc::clone(family));
+                }
+            }
+            if let Some(sub) = &stage.subrecipe {
+                found.extend(sub.plan.families());
+            }
+        }
+        found
     }
 
     /// The stages grouped by depth, each group in ascending id.

@@ -3,11 +3,13 @@
 //! its rules across its inputs, and capacity estimates checked against ceilings.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::limits::{estimated_bytes, MAX_PLAN_OBJECTS, MAX_STAGE_CANDIDATES};
-use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource};
+use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource, Subrecipe};
 use super::report::{stage_path, Reporter};
 use super::scope_flow::{check_scope_flow, ScopedStage};
+use crate::content::ProductKind;
 use crate::ops::registry::{
     Capacity, InputOutline, OperatorDescriptor, Outline, ParamSet, StageParams,
 };
@@ -24,6 +26,10 @@ pub(super) struct Resolved {
     pub(super) inputs: Vec<BoundInput>,
     /// Each bound port and the input slot bound to it, for placing diagnostics.
     pub(super) ports: Vec<(&'static str, usize)>,
+    /// The product kind it publishes.
+    pub(super) output: ProductKind,
+    /// What a `subrecipe` stage runs.
+    pub(super) subrecipe: Option<Arc<Subrecipe>>,
 }
 
 /// Orders the resolved stages by (depth, id), estimates capacities and seals the plan.
@@ -44,10 +50,21 @@ pub(super) fn order_and_seal(
     for (d, id) in order {
         let stage = resolved.remove(&id)?;
         let authored = &recipe.stages[stage.index];
-        let input_outlines = input_outlines(&stage, &outlines);
-        let scopes = (stage.operator.scopes)(&stage.params, &input_outlines);
-        let problems = (stage.operator.check)(&stage.params, &input_outlines);
-        r.param_problems(stage.index, authored, &stage.ports, problems);
+        let (scopes, outline, capacity) = match &stage.subrecipe {
+            Some(sub) => sub.sealed(),
+            None => {
+                let input_outlines = input_outlines(&stage, &outlines);
+                let scopes = (stage.operator.scopes)(&stage.params, &input_outlines);
+                let problems = (stage.operator.check)(&stage.params, &input_outlines);
+                r.param_problems(stage.index, authored, &stage.ports, problems);
+                let inputs: Vec<Capacity> = stage_deps(&stage)
+                    .iter()
+                    .filter_map(|dep| capacities.get(dep).copied())
+                    .collect();
+                let capacity = (stage.operator.estimate)(&stage.params, &inputs);
+                (scopes, (stage.operator.outline)(&stage.params), capacity)
+            }
+        };
         let scoped = ScopedStage {
             index: stage.index,
             id,
@@ -57,12 +74,6 @@ pub(super) fn order_and_seal(
         };
         let upstream = |dep: u32| stages.iter().find(|s| s.id == dep).map(|s| s.operator);
         check_scope_flow(&scoped, &upstream, r);
-        let outline = (stage.operator.outline)(&stage.params);
-        let inputs: Vec<Capacity> = stage_deps(&stage)
-            .iter()
-            .filter_map(|dep| capacities.get(dep).copied())
-            .collect();
-        let capacity = (stage.operator.estimate)(&stage.params, &inputs);
         let stage_bytes = check_stage_capacity(id, stage.index, capacity, memory_budget_bytes, r);
         total_bytes = total_bytes.saturating_add(stage_bytes);
         total_objects = total_objects.saturating_add(capacity.objects);
@@ -72,7 +83,10 @@ pub(super) fn order_and_seal(
             id,
             label: authored.label.clone(),
             operator: stage.operator,
-            param_bytes: stage.param_set.canonical_bytes(),
+            param_bytes: match &stage.subrecipe {
+                Some(sub) => sub.param_bytes(),
+                None => stage.param_set.canonical_bytes(),
+            },
             params: stage.params,
             param_set: stage.param_set,
             inputs: stage.inputs,
@@ -80,6 +94,8 @@ pub(super) fn order_and_seal(
             capacity,
             outline,
             scopes,
+            output: stage.output,
+            subrecipe: stage.subrecipe,
         });
     }
     check_scopes(recipe, &stages, r);
@@ -115,7 +131,7 @@ fn stage_deps(stage: &Resolved) -> Vec<u32> {
         .iter()
         .filter_map(|b| match b.source {
             InputSource::Stage(id) => Some(id),
-            InputSource::Family { .. } => None,
+            InputSource::Family { .. } | InputSource::Outer { .. } => None,
         })
         .collect()
 }
@@ -172,6 +188,7 @@ fn input_outlines<'a>(
             InputSource::Stage(dep) => outlines
                 .get(dep)
                 .map(|outline| (b.port, InputOutline::Product(outline))),
+            InputSource::Outer { .. } => None,
         })
         .collect()
 }

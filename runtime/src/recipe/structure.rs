@@ -57,6 +57,7 @@ pub(super) fn check_structure(
     }
     check_references(recipe, &ids, r);
     check_families(recipe, families, r);
+    super::subrecipe::check_product_inputs(recipe, r);
     check_outputs(recipe, &ids, r);
     // With duplicate ids the graph is ambiguous; the duplicate is reported instead of a cycle.
     if unique {

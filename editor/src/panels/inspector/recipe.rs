@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 
 use egui::{RichText, Ui};
+use stagecraft_runtime::content::ProductKind;
 use stagecraft_runtime::project::{ParamValue, PathSeg, Recipe, RecipeInput, Stage, StageInput};
+use stagecraft_runtime::recipe::bind::PRODUCT_KINDS;
 
 use super::form::{combo_ui, id_combo_ui, section_colour, Form};
 use super::list::{record_list_choice_ui, value_list_ui};
@@ -171,27 +173,38 @@ fn input_ui(
     enum Kind {
         Family,
         Value,
+        Product,
     }
     let mut kind = match input {
         RecipeInput::Family(_) => Kind::Family,
         RecipeInput::Value(_) => Kind::Value,
+        RecipeInput::Product(_) => Kind::Product,
     };
     let before = kind;
     let mut response = combo_ui(
         ui,
         &(salt, "kind"),
         &mut kind,
-        &[(Kind::Family, "Family"), (Kind::Value, "Value")],
+        &[
+            (Kind::Family, "Family"),
+            (Kind::Value, "Value"),
+            (Kind::Product, "Product"),
+        ],
     );
     if kind != before {
         *input = match kind {
             Kind::Family => RecipeInput::Family(families.first().cloned().unwrap_or_default()),
             Kind::Value => RecipeInput::Value(ParamValue::Int(0)),
+            Kind::Product => RecipeInput::Product(ProductKind::StreetBlock.name().to_owned()),
         };
     }
     response |= match input {
         RecipeInput::Family(family) => id_combo_ui(ui, &(salt, "family"), family, families),
         RecipeInput::Value(value) => param_ui(ui, egui::Id::new((salt, "value")), value),
+        RecipeInput::Product(kind) => {
+            let kinds: Vec<String> = PRODUCT_KINDS.iter().map(|k| k.name().to_owned()).collect();
+            id_combo_ui(ui, &(salt, "product"), kind, &kinds)
+        }
     };
     response
 }

@@ -20,7 +20,10 @@ use egui::Ui;
 use egui_snarl::ui::SnarlWidget;
 use serde::{Deserialize, Serialize};
 use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::project::{FieldPath, PathSeg, Project, Recipe};
+use stagecraft_runtime::project::schema::recipe::SUBRECIPE_OPERATOR;
+use stagecraft_runtime::project::{
+    classify, DocKind, FieldPath, ParamValue, PathSeg, Project, Recipe,
+};
 
 use super::{Command, Panel};
 use crate::document::Document;
@@ -87,6 +90,40 @@ pub struct RecipeGraphPanel {
     zoom: f32,
     /// The Viewport's stepping cursor and locked stage, handed over by the app each frame.
     pub stage_marks: StageMarks,
+    /// The subrecipes opened in place, outermost first: the breadcrumbs back.
+    trail: Vec<Crumb>,
+}
+
+/// One step into a subrecipe: the recipe shown before, the subrecipe stage opened, the child.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crumb {
+    /// The recipe the stage belongs to.
+    pub recipe: String,
+    /// The subrecipe stage.
+    pub stage: u32,
+    /// The recipe it runs.
+    pub child: String,
+}
+
+/// The subrecipe stage a frame's actions open (the last double-clicked), if any.
+fn opened_subrecipe(actions: &[GraphAction]) -> Option<u32> {
+    actions.iter().rev().find_map(|action| match action {
+        GraphAction::OpenSubrecipe(stage) => Some(*stage),
+        _ => None,
+    })
+}
+
+/// The recipe subrecipe stage `stage` of `recipe` runs, when it names one the project has.
+pub fn subrecipe_of(project: &Project, recipe: &Recipe, stage: u32) -> Option<String> {
+    let stage = recipe.stages.iter().find(|s| s.id == stage)?;
+    if stage.operator != SUBRECIPE_OPERATOR {
+        return None;
+    }
+    let Some(ParamValue::Str(file)) = stage.parameters.get("recipe") else {
+        return None;
+    };
+    let (_, id) = classify(file).filter(|(kind, _)| *kind == DocKind::Recipe)?;
+    project.recipes.contains_key(&id).then_some(id)
 }
 
 impl Default for RecipeGraphPanel {
@@ -111,6 +148,7 @@ impl Default for RecipeGraphPanel {
             screen_rects: Vec::new(),
             zoom: 1.0,
             stage_marks: StageMarks::default(),
+            trail: Vec::new(),
         }
     }
 }
@@ -161,6 +199,116 @@ impl RecipeGraphPanel {
         self.view = None;
         self.node_bounds = None;
         self.fit_frames = FIT_FRAMES;
+    }
+
+    /// The subrecipes opened in place, outermost first.
+    pub fn trail(&self) -> &[Crumb] {
+        &self.trail
+    }
+
+    /// Opens subrecipe stage `stage` of `recipe_id` in place: the child becomes the selection
+    /// (so the graph and the Inspector show it) and a breadcrumb leads back. Whether the stage
+    /// runs a recipe of the project.
+    pub fn open_subrecipe(
+        &mut self,
+        project: &Project,
+        recipe_id: &str,
+        stage: u32,
+        out: &mut Vec<Command>,
+    ) -> bool {
+        let Some(child) = project
+            .recipes
+            .get(recipe_id)
+            .and_then(|recipe| subrecipe_of(project, recipe, stage))
+        else {
+            return false;
+        };
+        out.push(Command::Select(Selection::doc(DocId::Recipe(
+            child.clone(),
+        ))));
+        self.trail.push(Crumb {
+            recipe: recipe_id.to_owned(),
+            stage,
+            child,
+        });
+        true
+    }
+
+    /// Goes back to breadcrumb `index`: its recipe shown again with its subrecipe stage
+    /// selected, the crumbs from it on dropped.
+    pub fn back_to(&mut self, project: &Project, index: usize, out: &mut Vec<Command>) {
+        let Some(crumb) = self.trail.get(index).cloned() else {
+            return;
+        };
+        self.trail.truncate(index);
+        let selection = project
+            .recipes
+            .get(&crumb.recipe)
+            .and_then(|recipe| stage_selection(&crumb.recipe, recipe, crumb.stage))
+            .unwrap_or_else(|| Selection::doc(DocId::Recipe(crumb.recipe.clone())));
+        out.push(Command::Select(selection));
+    }
+
+    /// The breadcrumb bar (while a subrecipe is open) and the button opening the selected
+    /// subrecipe stage.
+    fn subrecipe_bar_ui(
+        &mut self,
+        ui: &mut Ui,
+        document: &Document,
+        recipe_id: &str,
+        selected: Option<u32>,
+        out: &mut Vec<Command>,
+    ) {
+        // Breadcrumbs hold while the graph shows where they lead (another recipe chosen
+        // elsewhere drops them).
+        if self
+            .trail
+            .last()
+            .is_some_and(|crumb| crumb.child != recipe_id)
+        {
+            self.trail.clear();
+        }
+        let project = document.project();
+        let openable = selected.filter(|stage| {
+            project
+                .recipes
+                .get(recipe_id)
+                .and_then(|recipe| subrecipe_of(project, recipe, *stage))
+                .is_some()
+        });
+        if self.trail.is_empty() && openable.is_none() {
+            return;
+        }
+        let mut back = None;
+        let mut open = false;
+        ui.horizontal(|ui| {
+            for (index, crumb) in self.trail.iter().enumerate() {
+                if ui
+                    .button(&crumb.recipe)
+                    .on_hover_text("Back to this recipe")
+                    .clicked()
+                {
+                    back = Some(index);
+                }
+                ui.weak(format!("› stage {} ›", crumb.stage));
+            }
+            if !self.trail.is_empty() {
+                ui.strong(recipe_id);
+            }
+            if let Some(stage) = openable {
+                open = ui
+                    .button(format!("Open subrecipe of stage {stage}"))
+                    .on_hover_text(
+                        "Show the recipe this stage runs, in place (breadcrumbs lead back)",
+                    )
+                    .clicked();
+            }
+        });
+        if let Some(index) = back {
+            self.back_to(project, index, out);
+        } else if let (true, Some(stage)) = (open, openable) {
+            self.open_subrecipe(project, recipe_id, stage, out);
+        }
     }
 
     /// Each node's rect on screen as last drawn, in drawing order.
@@ -311,6 +459,8 @@ impl RecipeGraphPanel {
                     out.push(Command::Inspect(command));
                     continue;
                 }
+                // Opened after the frame's edits and selections (`Panel::ui`).
+                GraphAction::OpenSubrecipe(_) => continue,
                 GraphAction::Connect {
                     source,
                     stage,
@@ -427,11 +577,12 @@ impl Panel for RecipeGraphPanel {
             return;
         };
         self.sync(document, &recipe_id);
-        let mut actions: Vec<GraphAction> = self.toolbar_ui(ui, &recipe_id).into_iter().collect();
         let Some(recipe) = document.project().recipes.get(&recipe_id) else {
             return;
         };
         let selected = Self::selected_stage_id(&selection, &recipe_id, recipe);
+        self.subrecipe_bar_ui(ui, document, &recipe_id, selected, out);
+        let mut actions: Vec<GraphAction> = self.toolbar_ui(ui, &recipe_id).into_iter().collect();
         let outcome = self
             .generation
             .as_deref()
@@ -487,8 +638,13 @@ impl Panel for RecipeGraphPanel {
         actions.extend(viewer.actions);
         self.harvest_positions();
         self.save_layout_when_idle(ui);
+        let open = opened_subrecipe(&actions);
         if !actions.is_empty() {
             self.apply_actions(document, &recipe_id, actions, out);
+        }
+        // A double click selects the node, then opens what it runs (the last selection wins).
+        if let Some(stage) = open {
+            self.open_subrecipe(document.project(), &recipe_id, stage, out);
         }
     }
 }

@@ -8,6 +8,7 @@ use egui_snarl::ui::{PinInfo, SnarlPin, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, Snarl};
 use stagecraft_runtime::ops::registry::{PortKind, Registry};
 use stagecraft_runtime::project::{Recipe, RecipeInput};
+use stagecraft_runtime::recipe::bind::product_kind;
 
 use super::interop::{operator_of, GraphNode};
 use super::palette::palette_ui;
@@ -49,6 +50,8 @@ pub enum GraphAction {
     Select(u32),
     /// Move the Viewport's stage inspection (step to a stage, lock and isolate one).
     Inspect(crate::command::StageCommand),
+    /// Open subrecipe stage `stage` in place (a double click on its node).
+    OpenSubrecipe(u32),
 }
 
 /// Draws one recipe's graph.
@@ -135,6 +138,7 @@ impl RecipeViewer<'_> {
             GraphNode::Input(name) => match self.recipe.inputs.get(name)? {
                 RecipeInput::Family(_) => Some(PortKind::Family),
                 RecipeInput::Value(_) => None,
+                RecipeInput::Product(kind) => product_kind(kind).map(PortKind::Product),
             },
             GraphNode::Stage(id) => {
                 let stage = self.recipe.stages.iter().find(|s| s.id == *id)?;
@@ -228,10 +232,14 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         self.node_rects.push((node, rect));
         // A plain left click anywhere on a node selects it (snarl itself only selects with
         // Shift); clicks on the node's widgets count too, as the user means the node.
-        let clicked = ui.input(|i| {
-            (i.pointer.primary_clicked() && i.modifiers.is_none())
+        let (clicked, double) = ui.input(|i| {
+            let at = (i.pointer.primary_clicked() && i.modifiers.is_none())
                 .then(|| i.pointer.interact_pos())
-                .flatten()
+                .flatten();
+            let double = i
+                .pointer
+                .button_double_clicked(egui::PointerButton::Primary);
+            (at, double)
         });
         // The snarl layer is transformed: compare in graph coordinates, and only for clicks on
         // the graph's own layer order (not on a menu or popup above it).
@@ -249,6 +257,9 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
                 self.actions
                     .retain(|a| !matches!(a, GraphAction::Select(_)));
                 self.actions.push(GraphAction::Select(id));
+                if double {
+                    self.actions.push(GraphAction::OpenSubrecipe(id));
+                }
             }
         }
     }

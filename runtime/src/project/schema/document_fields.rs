@@ -121,7 +121,7 @@ const RECIPE_FIELDS: [FieldSchema; 6] = [
     f(
         "inputs",
         "Inputs",
-        "map of name → `Family(\"id\")` or `Value(…)`",
+        "map of name → `Family(\"id\")`, `Value(…)` or `Product(\"kind\")` (a subrecipe input)",
         "",
         "",
         D::Text("{}"),

@@ -7,6 +7,9 @@ use crate::project::decode::{Decode, Decoder, Encode};
 use crate::project::node::{Node, NodeKind};
 use crate::project::write::Doc;
 
+/// The operator id of a stage that runs another recipe of the project (`recipe::subrecipe`).
+pub const SUBRECIPE_OPERATOR: &str = "subrecipe";
+
 /// Current schema version of recipes.
 pub const RECIPE_SCHEMA: u32 = 1;
 
@@ -104,19 +107,24 @@ pub enum RecipeInput {
     Family(String),
     /// A literal value.
     Value(ParamValue),
+    /// A product the using recipe binds, by product kind (`Product("StreetBlock")`): a recipe
+    /// with such an input is a subrecipe, generated only as a stage of another recipe
+    /// (`recipe::subrecipe`).
+    Product(String),
 }
 
 impl Decode for RecipeInput {
     fn expected() -> String {
-        "`Family(\"id\")` or `Value(…)`".to_owned()
+        "`Family(\"id\")`, `Value(…)` or `Product(\"kind\")`".to_owned()
     }
 
     fn decode(node: &Node, cx: &mut Decoder) -> Option<Self> {
-        let expected = "`Family(\"id\")` or `Value(…)`";
+        let expected = "`Family(\"id\")`, `Value(…)` or `Product(\"kind\")`";
         match &node.kind {
             NodeKind::Variant { name, items } if items.len() == 1 => match name.name.as_str() {
                 "Family" => String::decode(&items[0], cx).map(RecipeInput::Family),
                 "Value" => ParamValue::decode(&items[0], cx).map(RecipeInput::Value),
+                "Product" => String::decode(&items[0], cx).map(RecipeInput::Product),
                 other => {
                     cx.error(name.span, format!("unknown input kind `{other}`"), expected);
                     None
@@ -135,6 +143,21 @@ impl Encode for RecipeInput {
         match self {
             RecipeInput::Family(id) => Doc::Variant("Family", vec![Doc::Str(id.clone())]),
             RecipeInput::Value(value) => Doc::Variant("Value", vec![value.encode()]),
+            RecipeInput::Product(kind) => Doc::Variant("Product", vec![Doc::Str(kind.clone())]),
         }
+    }
+}
+
+impl Recipe {
+    /// The recipe files its `subrecipe` stages name in their `recipe` parameter, sorted.
+    pub fn subrecipe_files(&self) -> std::collections::BTreeSet<&str> {
+        self.stages
+            .iter()
+            .filter(|stage| stage.operator == SUBRECIPE_OPERATOR)
+            .filter_map(|stage| match stage.parameters.get("recipe") {
+                Some(ParamValue::Str(path)) => Some(path.as_str()),
+                _ => None,
+            })
+            .collect()
     }
 }

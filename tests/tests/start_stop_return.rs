@@ -59,3 +59,51 @@ fn the_courier_starts_stops_and_returns_by_its_motion_profile() {
         "de67ba06b556b4063d6a050095e4b444677379dcd90d659740e66980d45bea48"
     );
 }
+
+#[test]
+fn the_couriers_motion_frames_carry_its_clip_phase_and_clip_time() {
+    use stagecraft_runtime::sim::MotionClip;
+    let mut w = world();
+    let mut clips: Vec<MotionClip> = Vec::new();
+    let mut checked = 0;
+    while w.frame() < 300 {
+        w.step();
+        let h = w.births_of(0)[0];
+        let row = w.resolve(h).expect("the courier lives");
+        let frame = w.motion_frames().get(row).expect("a frame per row");
+        let Some(m) = w.tasks().movements.get(&h) else {
+            assert_eq!(frame.clip, None, "no task, no clip");
+            continue;
+        };
+        let profile = w.config().scenario.motion.profiles.get(m.gait.profile);
+        let clip = frame.clip.expect("a task ped's frame has its clip");
+        assert_eq!(clip.clip, m.gait.phase.motion_clip());
+        assert_eq!(w.motion_frame(frame.id).and_then(|f| f.clip), Some(clip));
+        let (time_s, duration_s) = match m.gait.phase {
+            GaitPhase::Idle => (0.0, 1.0),
+            GaitPhase::Turn => (m.gait.clip_time_s, profile.turn.progress.duration_s),
+            GaitPhase::Start => (m.gait.clip_time_s, profile.start.duration_s),
+            GaitPhase::Loop => (m.gait.cycle_time_s, profile.cycle.duration_s),
+            GaitPhase::Stop | GaitPhase::HoldTail => (m.gait.clip_time_s, profile.stop.duration_s),
+        };
+        assert_eq!(clip.time_s, time_s as f32);
+        assert!((f64::from(clip.phase) - time_s / duration_s).abs() < 1e-6);
+        assert!((0.0..=1.0).contains(&clip.phase));
+        if clips.last() != Some(&clip.clip) {
+            clips.push(clip.clip);
+        }
+        checked += 1;
+    }
+    assert!(checked > 200, "{checked} frames checked");
+    use MotionClip::*;
+    assert_eq!(
+        clips,
+        vec![Idle, Turn, Start, Loop, Stop, Idle, Turn, Start, Loop, Stop, Idle]
+    );
+    // Every other agent's frame has no clip.
+    let h = w.births_of(0)[0];
+    let courier = w.resolve(h).unwrap();
+    for (row, f) in w.motion_frames().iter().enumerate() {
+        assert_eq!(f.clip.is_some(), row == courier, "row {row}");
+    }
+}

@@ -195,6 +195,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             } else {
                 RouteEnd::TurnBack
             },
+            motion_profile: mission.then(|| "running".to_owned()),
         },
     );
     let bounds = || prop::option::of((vec3(), vec3()).prop_map(|(min, max)| Box3 { min, max }));
@@ -221,6 +222,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 format!("src{agent}")
             },
             session: agent % 4,
+            motion_profile: (agent % 5 == 0).then(|| "walking".to_owned()),
         },
     );
     (

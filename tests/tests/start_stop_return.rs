@@ -107,3 +107,80 @@ fn the_couriers_motion_frames_carry_its_clip_phase_and_clip_time() {
         assert_eq!(f.clip.is_some(), row == courier, "row {row}");
     }
 }
+
+/// The courier's world with the scenario changed by `edit` before it is built (a fixture of the
+/// example's scenario that names motion profiles).
+fn world_with(edit: impl FnOnce(&mut stagecraft_runtime::project::Scenario)) -> World {
+    use stagecraft_io::scenario::ScenarioContent;
+    use stagecraft_io::sources::open_project;
+    use stagecraft_runtime::ops::registry::Registry;
+    let registry = Registry::standard();
+    let dir = stagecraft_tests::example_project("street-lifecycle");
+    let (_, loaded) = open_project(&dir, &registry).expect("readable");
+    let mut scenario =
+        loaded.project.as_ref().expect("loads").scenarios["start-stop-return"].clone();
+    edit(&mut scenario);
+    ScenarioContent::generate(&loaded, &scenario, &registry)
+        .expect("generates")
+        .world()
+        .expect("world")
+}
+
+/// Steps to frame 150 and returns the first rendezvous' completion frame, the courier's
+/// profile index, and the loop's budget and largest accepted step, meters.
+fn first_run(mut w: World) -> (u64, u16, f64, f64) {
+    let mut done = None;
+    let mut looped = None;
+    while w.frame() < 150 {
+        w.step();
+        let h = w.births_of(0)[0];
+        let Some(m) = w.tasks().movements.get(&h) else {
+            continue;
+        };
+        if m.gait.phase == GaitPhase::Loop {
+            // The loop's largest step: a whole budget on the free sidewalk.
+            let (_, _, most) = looped.unwrap_or((0, 0.0, 0.0));
+            if m.gait.accepted_m > most {
+                looped = Some((m.gait.profile, m.gait.budget_m, m.gait.accepted_m));
+            }
+        }
+        if done.is_none() && w.tasks().parents[&h].state == ParentState::Completed {
+            done = Some(w.frame());
+        }
+    }
+    let (profile, budget, accepted) = looped.expect("the courier loops");
+    (done.expect("completes"), profile, budget, accepted)
+}
+
+#[test]
+fn a_rendezvous_naming_the_running_profile_steps_at_its_speed() {
+    use stagecraft_runtime::sim::tasks::gait::{RUNNING_INDEX, WALKING_INDEX};
+    let walked = first_run(world());
+    let ran = first_run(world_with(|s| {
+        s.directives[0].motion_profile = Some("running".into());
+    }));
+    // Walking: 1.40 m/s × 0.05 s per step; running: the profile's 3.30 m/s × 0.05 s.
+    assert_eq!(walked.1, WALKING_INDEX);
+    assert!((walked.2 - 0.07).abs() < 1e-12, "{walked:?}");
+    assert_eq!(ran.1, RUNNING_INDEX);
+    assert!((ran.2 - 0.165).abs() < 1e-12, "{ran:?}");
+    assert!(
+        (ran.3 - 0.165).abs() < 1e-9,
+        "the free loop takes its whole budget: {ran:?}"
+    );
+    assert!(
+        ran.0 < walked.0,
+        "running arrives first: {ran:?} vs {walked:?}"
+    );
+    // The source naming the profile does the same for a directive that names none ...
+    let by_source = first_run(world_with(|s| {
+        s.sources[0].motion_profile = Some("running".into());
+    }));
+    assert_eq!(by_source, ran);
+    // ... and a directive's own profile wins over its source's.
+    let overridden = first_run(world_with(|s| {
+        s.sources[0].motion_profile = Some("running".into());
+        s.directives[0].motion_profile = Some("walking".into());
+    }));
+    assert_eq!(overridden, walked);
+}

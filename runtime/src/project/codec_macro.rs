@@ -61,8 +61,9 @@ macro_rules! record_codec {
         }
     };
     // The record's fields as `record_codec!` takes them, then `optional { field: Vec<T>, … }`:
-    // list fields that are read like defaulted ones but written only when non-empty (fields
-    // added to an existing document kind, so files without them stay canonical byte for byte).
+    // list (or `Option`) fields that are read like defaulted ones (empty, `None`) but written
+    // only when non-empty (fields added to an existing document kind, so files without them
+    // stay canonical byte for byte).
     ($ty:ident $name:literal {
         $($field:ident : $fty:ty $(= $default:expr)?),* $(,)?
     } optional {
@@ -91,7 +92,7 @@ macro_rules! record_codec {
                     let $field: Option<$fty> = $crate::project::codec_macro::record_codec!(@field cx, record, $field $(, $default)?);
                 )*
                 $(
-                    let $ofield: Option<$ofty> = cx.defaulted(&record, stringify!($ofield), Vec::new());
+                    let $ofield: Option<$ofty> = cx.defaulted(&record, stringify!($ofield), <$ofty>::default());
                 )*
                 Some($ty { $($field: $field?,)* $($ofield: $ofield?),* })
             }
@@ -103,7 +104,7 @@ macro_rules! record_codec {
                     $((stringify!($field), $crate::project::decode::Encode::encode(&self.$field))),*
                 ];
                 $(
-                    if !self.$ofield.is_empty() {
+                    if !$crate::project::codec_macro::Omitted::omitted(&self.$ofield) {
                         fields.push((stringify!($ofield), $crate::project::decode::Encode::encode(&self.$ofield)));
                     }
                 )*
@@ -121,3 +122,21 @@ macro_rules! record_codec {
 }
 
 pub(crate) use record_codec;
+
+/// A field the `optional` form of `record_codec!` leaves out of a file when it is empty.
+pub(crate) trait Omitted {
+    /// Whether the value is empty (not written).
+    fn omitted(&self) -> bool;
+}
+
+impl<T> Omitted for Vec<T> {
+    fn omitted(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<T> Omitted for Option<T> {
+    fn omitted(&self) -> bool {
+        self.is_none()
+    }
+}

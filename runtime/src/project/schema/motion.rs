@@ -6,6 +6,10 @@
 use crate::project::decode::{Decode, Decoder};
 use crate::project::node::Node;
 
+/// The profiles every project has without a `*.motion.ron` (`sim::config::profiles`
+/// builds them; a project file of the same id replaces one).
+pub const STANDARD_MOTION_PROFILES: [&str; 2] = ["walking", "running"];
+
 /// Current schema version of motion profiles.
 pub const MOTION_SCHEMA: u32 = 1;
 

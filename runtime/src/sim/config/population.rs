@@ -29,6 +29,10 @@ pub struct SourceSpec {
     pub removal_multiplier: f64,
     /// Whether its peds stop at their route's goal (otherwise they turn back).
     pub stops_at_route_end: bool,
+    /// The motion profile a task installed on one of its peds walks with, by id (`None`: the
+    /// default for the task's kind; an id the world's table lacks is the default too — `check`
+    /// reports it).
+    pub motion_profile: Option<String>,
 }
 
 /// A vehicle source: vehicles driving one lane of the space.

@@ -624,6 +624,7 @@ mod tests {
             candidates_m: Vec::new(),
             removal_multiplier: 1.0,
             stops_at_route_end: false,
+            motion_profile: None,
         }
     }
 
@@ -707,6 +708,7 @@ mod tests {
                 },
                 source: "script".to_owned(),
                 session: 0,
+                motion_profile: None,
             }],
             vehicle_sources: Vec::new(),
             families: Vec::new(),

@@ -61,6 +61,7 @@ fn source(id: &str, target: u32, xs: &[f64]) -> SourceSpec {
         candidates_m: xs.iter().map(|x| x + 50.0).collect(),
         removal_multiplier: 1.0,
         stops_at_route_end: false,
+        motion_profile: None,
     }
 }
 
@@ -72,6 +73,7 @@ fn at(frame: u64, target: DirectiveTarget, command: Command) -> DirectiveSpec {
         command,
         source: "script".to_owned(),
         session: 0,
+        motion_profile: None,
     }
 }
 

@@ -257,6 +257,7 @@ fn sources(
             candidates_m: source.candidates_m.clone(),
             removal_multiplier: source.removal_multiplier,
             stops_at_route_end: source.at_route_end == RouteEnd::Stop,
+            motion_profile: source.motion_profile.clone(),
         });
     }
     compiled

@@ -141,3 +141,37 @@ fn a_motion_profile_changed_on_disk_is_reloaded_as_one_undoable_edit() {
     assert!(document.undo());
     assert_eq!(document.project().motions["running"].speed_m_s, 3.3);
 }
+
+#[test]
+fn motion_profiles_leave_and_join_with_their_asset_folder_in_one_edit() {
+    use stagecraft_editor::document::Document;
+    let example = example("street-lifecycle");
+    let mut document = Document::open(&example.dir).expect("opens");
+    let ids = |document: &Document| -> Vec<String> {
+        document.project().motions.keys().cloned().collect()
+    };
+    assert_eq!(ids(&document), vec!["running", "walking"]);
+    let with = document.project().manifest.clone();
+    let mut without = with.clone();
+    without.asset_paths.retain(|p| p.trim_end_matches('/') != "assets");
+    assert_ne!(without.asset_paths, with.asset_paths, "the example lists `assets`");
+    let set = |manifest| {
+        ProjectEdit::replace(
+            DocId::Manifest,
+            Some(DocValue::Manifest(manifest)),
+            Selection::doc(DocId::Manifest),
+            "Set asset_paths",
+        )
+    };
+    document.apply(set(without));
+    assert!(ids(&document).is_empty(), "the folder's profiles left with it");
+    assert!(document.undo());
+    assert_eq!(ids(&document), vec!["running", "walking"]);
+    assert!(document.redo());
+    document.apply(set(with));
+    assert_eq!(ids(&document), vec!["running", "walking"], "read from the folder");
+    assert_eq!(
+        document.project().motion_files["running"],
+        "assets/running.motion.ron"
+    );
+}

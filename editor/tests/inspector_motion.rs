@@ -153,8 +153,13 @@ fn motion_profiles_leave_and_join_with_their_asset_folder_in_one_edit() {
     assert_eq!(ids(&document), vec!["running", "walking"]);
     let with = document.project().manifest.clone();
     let mut without = with.clone();
-    without.asset_paths.retain(|p| p.trim_end_matches('/') != "assets");
-    assert_ne!(without.asset_paths, with.asset_paths, "the example lists `assets`");
+    without
+        .asset_paths
+        .retain(|p| p.trim_end_matches('/') != "assets");
+    assert_ne!(
+        without.asset_paths, with.asset_paths,
+        "the example lists `assets`"
+    );
     let set = |manifest| {
         ProjectEdit::replace(
             DocId::Manifest,
@@ -164,12 +169,19 @@ fn motion_profiles_leave_and_join_with_their_asset_folder_in_one_edit() {
         )
     };
     document.apply(set(without));
-    assert!(ids(&document).is_empty(), "the folder's profiles left with it");
+    assert!(
+        ids(&document).is_empty(),
+        "the folder's profiles left with it"
+    );
     assert!(document.undo());
     assert_eq!(ids(&document), vec!["running", "walking"]);
     assert!(document.redo());
     document.apply(set(with));
-    assert_eq!(ids(&document), vec!["running", "walking"], "read from the folder");
+    assert_eq!(
+        ids(&document),
+        vec!["running", "walking"],
+        "read from the folder"
+    );
     assert_eq!(
         document.project().motion_files["running"],
         "assets/running.motion.ron"

@@ -7,8 +7,8 @@
 //! document merge into the first one, which still holds the state before the gesture.
 
 use stagecraft_runtime::project::{
-    family_file, overrides_file, recipe_file, scenario_file, AssetFamily, FieldPath, Manifest,
-    OverrideSet, Project, Recipe, Scenario, MANIFEST_FILE,
+    family_file, motion_file, overrides_file, recipe_file, scenario_file, AssetFamily, FieldPath,
+    Manifest, MotionProfileDoc, OverrideSet, Project, Recipe, Scenario, MANIFEST_FILE,
 };
 use undo::{Edit, Merged};
 
@@ -25,6 +25,8 @@ pub enum DocId {
     Overrides(String),
     /// An asset family `<asset path>/<id>.family.ron`.
     Family(String),
+    /// A motion profile `<asset path>/<id>.motion.ron`.
+    Motion(String),
 }
 
 impl DocId {
@@ -37,6 +39,7 @@ impl DocId {
             DocId::Scenario(id) => Some(scenario_file(id)),
             DocId::Overrides(id) => Some(overrides_file(id)),
             DocId::Family(id) => project.family_files.get(id).cloned(),
+            DocId::Motion(id) => project.motion_files.get(id).cloned(),
         }
     }
 
@@ -57,8 +60,14 @@ impl DocId {
                 }
                 DocId::Family(id)
             }
-            // Motion profiles are read and checked, shown by the Inspector, edited as files.
-            DocKind::Motion => return None,
+            DocKind::Motion => {
+                // Known by id too; a second file of the same id is not this document.
+                let known = project.motion_files.get(&id).map(String::as_str) == Some(file);
+                if !known && project.motions.contains_key(&id) {
+                    return None;
+                }
+                DocId::Motion(id)
+            }
         })
     }
 
@@ -70,6 +79,7 @@ impl DocId {
             DocId::Scenario(id) => format!("scenario {id}"),
             DocId::Overrides(id) => format!("override set {id}"),
             DocId::Family(id) => format!("asset family {id}"),
+            DocId::Motion(id) => format!("motion profile {id}"),
         }
     }
 }
@@ -90,6 +100,8 @@ pub enum DocValue {
     Overrides(OverrideSet),
     /// An asset family and its file (relative to the project folder).
     Family(AssetFamily, String),
+    /// A motion profile and its file (relative to the project folder).
+    Motion(MotionProfileDoc, String),
 }
 
 /// What is selected: a document and a field path inside it (the root path selects the document).
@@ -326,6 +338,14 @@ pub fn take_doc(project: &mut Project, doc: &DocId) -> Option<DocValue> {
                 .unwrap_or_else(|| family_file("assets", id));
             Some(DocValue::Family(family, file))
         }
+        DocId::Motion(id) => {
+            let profile = project.motions.remove(id)?;
+            let file = project
+                .motion_files
+                .remove(id)
+                .unwrap_or_else(|| motion_file("assets", id));
+            Some(DocValue::Motion(profile, file))
+        }
     }
 }
 
@@ -340,6 +360,11 @@ pub fn get_doc(project: &Project, doc: &DocId) -> Option<DocValue> {
             let family = project.families.get(id)?.clone();
             let file = project.family_files.get(id)?.clone();
             Some(DocValue::Family(family, file))
+        }
+        DocId::Motion(id) => {
+            let profile = project.motions.get(id)?.clone();
+            let file = project.motion_files.get(id)?.clone();
+            Some(DocValue::Motion(profile, file))
         }
     }
 }
@@ -362,6 +387,10 @@ fn put_doc(project: &mut Project, doc: &DocId, value: DocValue) {
             project.family_files.insert(id.clone(), file);
             project.families.insert(id.clone(), family);
         }
+        (DocId::Motion(id), DocValue::Motion(profile, file)) => {
+            project.motion_files.insert(id.clone(), file);
+            project.motions.insert(id.clone(), profile);
+        }
         // A value of another kind than its id is a bug in whoever built the edit; dropping it
         // keeps the project consistent (the document is absent, which validation reports).
         _ => {}
@@ -377,6 +406,7 @@ impl DocValue {
             DocValue::Scenario(scenario) => DocId::Scenario(scenario.id.clone()),
             DocValue::Overrides(set) => DocId::Overrides(set.id.clone()),
             DocValue::Family(family, _) => DocId::Family(family.id.clone()),
+            DocValue::Motion(profile, _) => DocId::Motion(profile.id.clone()),
         }
     }
 }

@@ -122,7 +122,7 @@ fn renamed(doc: &DocId, id: &str) -> Option<DocId> {
         DocId::Recipe(_) => Some(DocId::Recipe(id.to_owned())),
         DocId::Scenario(_) => Some(DocId::Scenario(id.to_owned())),
         DocId::Overrides(_) => Some(DocId::Overrides(id.to_owned())),
-        DocId::Manifest | DocId::Family(_) => None,
+        DocId::Manifest | DocId::Family(_) | DocId::Motion(_) => None,
     }
 }
 
@@ -131,7 +131,7 @@ fn set_id(value: &mut DocValue, id: &str) {
         DocValue::Recipe(recipe) => recipe.id = id.to_owned(),
         DocValue::Scenario(scenario) => scenario.id = id.to_owned(),
         DocValue::Overrides(set) => set.id = id.to_owned(),
-        DocValue::Manifest(_) | DocValue::Family(..) => {}
+        DocValue::Manifest(_) | DocValue::Family(..) | DocValue::Motion(..) => {}
     }
 }
 
@@ -142,7 +142,7 @@ fn renamed_manifest(manifest: &Manifest, doc: &DocId, new_id: &str) -> Manifest 
         DocId::Recipe(old) => (&mut next.recipes, old),
         DocId::Scenario(old) => (&mut next.scenarios, old),
         DocId::Overrides(old) => (&mut next.overrides, old),
-        DocId::Manifest | DocId::Family(_) => return next,
+        DocId::Manifest | DocId::Family(_) | DocId::Motion(_) => return next,
     };
     for entry in list.iter_mut().filter(|entry| *entry == old) {
         *entry = new_id.to_owned();

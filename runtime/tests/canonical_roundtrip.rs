@@ -202,6 +202,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 RouteEnd::TurnBack
             },
             law_enforcement: mission,
+            motion_profile: mission.then(|| "running".to_owned()),
         },
     );
     let bounds = || prop::option::of((vec3(), vec3()).prop_map(|(min, max)| Box3 { min, max }));
@@ -228,6 +229,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 format!("src{agent}")
             },
             session: agent % 4,
+            motion_profile: (agent % 5 == 0).then(|| "walking".to_owned()),
         },
     );
     (

@@ -117,3 +117,73 @@ fn a_profile_breaking_a_rule_gets_a_located_error() {
     assert_eq!(table.get(2).speed_m_s, 1.8);
     assert_ne!(table, ProfileTable::standard());
 }
+
+#[test]
+fn an_unknown_motion_profile_named_by_a_source_or_directive_is_a_located_error() {
+    let dir = example_project("street-lifecycle");
+    let registry = Registry::standard();
+    let (mut sources, _) = open_project(&dir, &registry).expect("readable");
+    let file = "scenarios/start-stop-return.scenario.ron";
+    let text = sources.files[file].clone();
+    let text = text
+        .replacen(
+            "at_route_end: Stop,",
+            "at_route_end: Stop,\n            motion_profile: Some(\"sprinting\"),",
+            1,
+        )
+        .replacen(
+            "goal: (-15.0, 5.5, 0.0),\n            ),",
+            "goal: (-15.0, 5.5, 0.0),\n            ),\n            motion_profile: Some(\"running\"),",
+            1,
+        );
+    let line = text
+        .lines()
+        .position(|l| l.contains("\"sprinting\""))
+        .expect("inserted") as u32
+        + 1;
+    sources.files.insert(file.to_owned(), text);
+    let loaded = load_project(&sources);
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let e = errors[0];
+    assert_eq!(e.file, file);
+    assert_eq!(e.path.to_string(), "sources[0].motion_profile");
+    // At the value, after `            motion_profile: `.
+    assert_eq!((e.line, e.column), (line, 29), "{e:?}");
+    assert_eq!(e.message, "unknown motion profile `sprinting`");
+    assert_eq!(
+        e.expected,
+        "one of the project's motion profiles: running, walking"
+    );
+}
+
+#[test]
+fn a_motion_profile_on_a_command_that_walks_no_route_is_refused_at_its_field() {
+    use stagecraft_runtime::project::{Directive, DirectiveCommand, Target};
+    use stagecraft_runtime::sim::config::CompiledScenario;
+    use stagecraft_runtime::sim::problems::SimProblem;
+    let registry = Registry::standard();
+    let (_, loaded) =
+        open_project(&example_project("street-lifecycle"), &registry).expect("readable");
+    let mut scenario = loaded.project.expect("loads").scenarios["start-stop-return"].clone();
+    let target = Target::Born {
+        source: "courier".into(),
+        ordinal: 0,
+    };
+    let mut hold = Directive::new(160, target, DirectiveCommand::Hold);
+    hold.motion_profile = Some("running".into());
+    scenario.directives.push(hold);
+    let error = CompiledScenario::compile(&scenario).expect_err("refused");
+    assert_eq!(error.diagnostics.len(), 1, "{error}");
+    let d = &error.diagnostics[0];
+    assert_eq!(d.path.to_string(), "directives[2].motion_profile");
+    assert_eq!(d.problem, SimProblem::ProfileOnNonRoute);
+    assert_eq!(
+        d.problem.to_string(),
+        "directive names a motion profile, but its command walks no route"
+    );
+}

@@ -1,12 +1,14 @@
-//! Asset folders added to or removed from the manifest by an edit: the families in an added
-//! folder are read at once and join the same edit (one undo step), so they show — in the Project
-//! tab, the recipes' inputs, the preview — before the manifest is saved; the families of a removed
-//! folder leave with it.
+//! Asset folders added to or removed from the manifest by an edit: the families and motion
+//! profiles in an added folder are read at once and join the same edit (one undo step), so they
+//! show — in the Project tab, the recipes' inputs, the preview — before the manifest is saved;
+//! those of a removed folder leave with it.
 
 use std::collections::BTreeSet;
 
 use stagecraft_runtime::project::names::normal_asset_path;
-use stagecraft_runtime::project::{classify, read_document, AssetFamily, DocKind, Manifest};
+use stagecraft_runtime::project::{
+    classify, read_document, AssetFamily, DocKind, Manifest, MotionProfileDoc,
+};
 
 use super::Document;
 use crate::edits::{DocId, DocValue, ProjectEdit};
@@ -31,8 +33,17 @@ impl Document {
         for folder in after.difference(&before) {
             families.extend(self.folder_families(folder, &own, &families));
         }
-        for (id, file) in &self.project.family_files {
-            let doc = DocId::Family(id.clone());
+        let files = self
+            .project
+            .family_files
+            .iter()
+            .map(|(id, file)| (DocId::Family(id.clone()), file));
+        let motions = self
+            .project
+            .motion_files
+            .iter()
+            .map(|(id, file)| (DocId::Motion(id.clone()), file));
+        for (doc, file) in files.chain(motions) {
             let gone = !after.iter().any(|folder| inside(file, folder));
             if gone && !own.contains(&doc) {
                 families.push((doc, None));
@@ -67,22 +78,44 @@ impl Document {
         let sources = project_io::read_asset_folder(&self.dir, folder);
         let mut found = Vec::new();
         for (file, text) in &sources.files {
-            let Some((DocKind::Family, id)) = classify(file) else {
-                continue;
+            let (doc, held) = match classify(file) {
+                Some((DocKind::Family, id)) => {
+                    let held = self.project.families.contains_key(&id);
+                    (DocId::Family(id), held)
+                }
+                Some((DocKind::Motion, id)) => {
+                    let held = self.project.motions.contains_key(&id);
+                    (DocId::Motion(id), held)
+                }
+                _ => continue,
             };
-            let doc = DocId::Family(id.clone());
-            let known = self.project.families.contains_key(&id)
-                || own.contains(&doc)
-                || taken.iter().chain(&found).any(|(d, _)| *d == doc);
+            let known =
+                held || own.contains(&doc) || taken.iter().chain(&found).any(|(d, _)| *d == doc);
             if known {
                 continue;
             }
-            let (family, _, _) = read_document::<AssetFamily>(DocKind::Family, file, text);
-            if let Some(family) = family.filter(|f| f.id == id) {
-                found.push((doc, Some(DocValue::Family(family, file.clone()))));
+            if let Some(value) = read_asset(&doc, file, text) {
+                found.push((doc, Some(value)));
             }
         }
         found
+    }
+}
+
+/// The family or motion profile `doc` read from `file`, when it reads as one with that id.
+fn read_asset(doc: &DocId, file: &str, text: &str) -> Option<DocValue> {
+    match doc {
+        DocId::Family(id) => {
+            let (family, _, _) = read_document::<AssetFamily>(DocKind::Family, file, text);
+            let family = family.filter(|f| f.id == *id)?;
+            Some(DocValue::Family(family, file.to_owned()))
+        }
+        DocId::Motion(id) => {
+            let (profile, _, _) = read_document::<MotionProfileDoc>(DocKind::Motion, file, text);
+            let profile = profile.filter(|p| p.id == *id)?;
+            Some(DocValue::Motion(profile, file.to_owned()))
+        }
+        _ => None,
     }
 }
 

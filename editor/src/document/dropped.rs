@@ -25,6 +25,12 @@ pub fn document_files(project: &Project) -> BTreeSet<String> {
             .keys()
             .filter_map(|id| project.family_files.get(id).cloned()),
     );
+    files.extend(
+        project
+            .motions
+            .keys()
+            .filter_map(|id| project.motion_files.get(id).cloned()),
+    );
     files
 }
 

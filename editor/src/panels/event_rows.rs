@@ -122,6 +122,7 @@ mod tests {
             active_frame: Some(21),
             ended_frame: Some(150),
             interrupted_goal: Some([10.0, 4.5, 0.0]),
+            profile: None,
         };
         let rows = event_rows(&e, 0.05);
         let text: Vec<(&str, &str)> = rows.iter().map(|(k, v)| (*k, v.as_str())).collect();

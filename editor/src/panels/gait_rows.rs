@@ -1,6 +1,7 @@
 //! The motion rows of a task ped in the Provenance tab: its motion profile, gait phase (the
 //! clip), clip and cycle time, the last substep's budget, proposal and accepted distance, the
-//! goal stop's scale or the hold's stop tail, and its heading and turn state.
+//! goal stop's scale or the hold's stop tail, and its heading and turn state; and the clip, phase
+//! (0..1) and clip time its Motion Frame publishes.
 
 use stagecraft_runtime::sim::config::profiles::play_rate;
 use stagecraft_runtime::sim::tasks::gait::{Gait, GaitPhase};
@@ -26,6 +27,20 @@ pub fn gait_rows(world: &World, handle: AgentHandle, rows: &mut Vec<(&'static st
             g.serial
         ),
     ));
+    if let Some(clip) = world
+        .resolve(handle)
+        .and_then(|row| world.motion_frames().clip(row))
+    {
+        rows.push((
+            "Clip",
+            format!(
+                "{} · phase {:.3} · {:.2} s (Motion Frame)",
+                clip.clip.name(),
+                clip.phase,
+                clip.time_s
+            ),
+        ));
+    }
     rows.push((
         "Step budget",
         format!(
@@ -113,5 +128,26 @@ mod tests {
             "{rows:?}"
         );
         assert_eq!(text("Stop"), "");
+        let phase = m.gait.clip_time_s / profile_start_s(&world);
+        assert_eq!(
+            text("Clip"),
+            format!(
+                "start · phase {:.3} · {:.2} s (Motion Frame)",
+                phase, m.gait.clip_time_s
+            ),
+            "{rows:?}"
+        );
+        assert!(phase > 0.0 && phase < 1.0, "{phase}");
+    }
+
+    fn profile_start_s(world: &World) -> f64 {
+        world
+            .config()
+            .scenario
+            .motion
+            .profiles
+            .get(0)
+            .start
+            .duration_s
     }
 }

@@ -23,7 +23,7 @@ impl Renaming {
     pub(super) fn of(doc: DocId) -> Renaming {
         let text = match &doc {
             DocId::Recipe(id) | DocId::Scenario(id) | DocId::Overrides(id) => id.clone(),
-            DocId::Manifest | DocId::Family(_) => String::new(),
+            DocId::Manifest | DocId::Family(_) | DocId::Motion(_) => String::new(),
         };
         Renaming {
             doc,

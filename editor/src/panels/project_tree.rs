@@ -99,6 +99,13 @@ fn tree_ui(ui: &mut Ui, document: &Document, out: &mut Vec<Command>, panel: &mut
             doc_row(ui, out, doc, &format!("🌲 {id}"), &family_children(family));
         }
     });
+    section_ui(ui, "Motion profiles", project.motions.len(), |ui| {
+        for (id, profile) in &project.motions {
+            let doc = DocId::Motion(id.clone());
+            let title = format!("🏃 {id} ({:.2} m/s)", profile.speed_m_s);
+            doc_row(ui, out, doc, &title, &motion_children());
+        }
+    });
     unreadable_ui(ui, document, out);
 }
 
@@ -151,6 +158,15 @@ fn scenario_children(scenario: &stagecraft_runtime::project::Scenario) -> Vec<(S
         }
     }
     children
+}
+
+/// A motion profile's children: its clips.
+fn motion_children() -> Vec<(String, FieldPath)> {
+    use stagecraft_runtime::project::schema::motion::CLIP_NAMES;
+    CLIP_NAMES
+        .iter()
+        .map(|name| (format!("{name} clip"), FieldPath::root().field(name)))
+        .collect()
 }
 
 /// An asset family's children: its variants and their weights.

@@ -14,7 +14,7 @@ pub mod fixtures;
 use std::sync::Arc;
 
 use stagecraft_io::scenario::{compile_profiles, world_with_profiles};
-use stagecraft_runtime::project::{Project, Scenario};
+use stagecraft_runtime::project::{MotionProfileDoc, Project, Scenario};
 use stagecraft_runtime::sim::motion::clock::WallClock;
 use stagecraft_runtime::sim::{CameraObserver, SimSpace, SpaceBuildError, Timeline, World};
 
@@ -45,6 +45,9 @@ pub struct Session {
     /// The space (or why there is none) and the seed the world was built with.
     world_space: Option<Result<Arc<SimSpace>, SpaceBuildError>>,
     world_seed: u64,
+    /// The motion profile documents the world was built with (a change of only a
+    /// `*.motion.ron`, edited or reloaded from disk, rebuilds the world).
+    world_motions: std::collections::BTreeMap<String, MotionProfileDoc>,
     world_version: u64,
     world_problem: Option<String>,
     /// Whether playback runs.
@@ -68,6 +71,7 @@ impl Default for Session {
             timeline: None,
             world_space: None,
             world_seed: 0,
+            world_motions: Default::default(),
             world_version: 0,
             world_problem: None,
             playing: false,
@@ -246,7 +250,8 @@ impl Session {
             }
             return had;
         };
-        if !content_changed && self.scenario.as_ref() == Some(scenario) {
+        let motions_changed = self.world_motions != project.motions;
+        if !content_changed && !motions_changed && self.scenario.as_ref() == Some(scenario) {
             return false;
         }
         if self.content.is_none() && self.content_problem.is_none() && self.is_generating() {
@@ -264,6 +269,7 @@ impl Session {
         let same_world = self.scenario.as_ref() == Some(scenario)
             && self.world_space.as_ref() == Some(&space)
             && self.world_seed == seed
+            && !motions_changed
             && (self.timeline.is_some() || self.world_problem.is_some());
         if same_world {
             return false;
@@ -275,6 +281,7 @@ impl Session {
         self.world_version += 1;
         self.world_space = Some(space.clone());
         self.world_seed = seed;
+        self.world_motions = project.motions.clone();
         // The one world constructor `stagecraft simulate` and Python's `Simulation` use too.
         let built = space.map_err(|e| e.to_string()).and_then(|space| {
             let profiles = compile_profiles(&project.motions);

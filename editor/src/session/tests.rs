@@ -346,3 +346,29 @@ fn background_generation_shows_what_inline_generation_shows() {
     inline.step(120);
     assert_eq!(digest(&background), digest(&inline));
 }
+
+#[test]
+fn a_changed_motion_profile_alone_rebuilds_the_world_at_the_same_frame() {
+    use stagecraft_runtime::sim::config::profiles::{standard_profile, WALKING};
+    use stagecraft_runtime::sim::scenario::profiles::profile_document;
+    let mut project = example();
+    let mut session = synced(&project);
+    session.step(40);
+    let world_version = session.world_version();
+    let mut walking = profile_document(&standard_profile(WALKING).expect("walking"));
+    walking.speed_m_s = 1.1;
+    project.motions.insert("walking".into(), walking.clone());
+    assert!(session.sync_project(&project, None), "a new profile");
+    assert_eq!(session.world_version(), world_version + 1);
+    assert_eq!(session.frame(), 40);
+    let world = session.world().expect("world");
+    assert_eq!(
+        world.config().scenario.motion.profiles.get(0).speed_m_s,
+        1.1
+    );
+    assert!(!session.sync_project(&project, None), "nothing changed");
+    walking.speed_m_s = 1.2;
+    project.motions.insert("walking".into(), walking);
+    assert!(session.sync_project(&project, None), "an edited profile");
+    assert_eq!(session.world_version(), world_version + 2);
+}

@@ -146,6 +146,7 @@ pub fn validate_project(
         .filter(|(kind, id)| match kind {
             DocKind::Recipe => !project.recipes.contains_key(id),
             DocKind::Family => !project.families.contains_key(id),
+            DocKind::Motion => !project.motions.contains_key(id),
             _ => false,
         })
         .collect();
@@ -364,6 +365,23 @@ fn validate_scenario(
             reporter.error(file, path, "empty source id".into(), "a non-empty id");
         }
     }
+    let named = scenario
+        .sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (root.field("sources").index(i), &s.motion_profile))
+        .chain(
+            scenario
+                .directives
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (root.field("directives").index(i), &d.motion_profile)),
+        );
+    for (path, profile) in named {
+        if let Some(name) = profile {
+            check_motion_profile(project, file, path.field("motion_profile"), name, reporter);
+        }
+    }
     for (index, directive) in scenario.directives.iter().enumerate() {
         let path = root.field("directives").index(index);
         validate_directive_boxes(reporter, file, path.clone(), directive);
@@ -380,6 +398,33 @@ fn validate_scenario(
                 "a frame within `duration_frames`",
             );
         }
+    }
+}
+
+/// A `motion_profile` a source or directive names: a standard profile or one of the project's
+/// `*.motion.ron` (an unreadable one is reported where it is).
+fn check_motion_profile(
+    project: &Project,
+    file: &str,
+    path: FieldPath,
+    name: &str,
+    reporter: &mut Reporter<'_>,
+) {
+    use super::schema::motion::STANDARD_MOTION_PROFILES;
+    let known = STANDARD_MOTION_PROFILES.contains(&name)
+        || project.motions.contains_key(name)
+        || reporter.is_unreadable(DocKind::Motion, name);
+    if !known {
+        let mut ids: Vec<&str> = STANDARD_MOTION_PROFILES.to_vec();
+        ids.extend(project.motions.keys().map(String::as_str));
+        ids.sort_unstable();
+        ids.dedup();
+        reporter.error(
+            file,
+            path,
+            format!("unknown motion profile `{name}`"),
+            &format!("one of the project's motion profiles: {}", ids.join(", ")),
+        );
     }
 }
 

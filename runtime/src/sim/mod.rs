@@ -87,7 +87,9 @@ pub use crossings::{
 };
 pub use flow::{FlowReport, FlowWatch};
 pub use history::{CounterHistory, MAX_HISTORY_FRAMES};
-pub use motion::frames::{AgentTags, AnimationParams, FrameGroup, FrameVec2, MotionFrame};
+pub use motion::frames::{
+    AgentTags, AnimationParams, ClipFrame, FrameGroup, FrameVec2, MotionClip, MotionFrame,
+};
 pub use motion::publish::{Frames, MotionFrames};
 pub use motion::why::{TierCause, TierWhy};
 pub use motion::MotionCounters;

@@ -77,6 +77,8 @@ pub enum SimProblem {
     },
     /// A directive's `source` is empty.
     EmptySource,
+    /// A directive names a motion profile for a command that installs or redirects no route.
+    ProfileOnNonRoute,
     /// A world command given a pedestrian target, or a pedestrian command given `World`.
     WrongTarget {
         /// Whether the command acts on the world.
@@ -188,6 +190,10 @@ impl fmt::Display for SimProblem {
                 )
             }
             SimProblem::EmptySource => write!(f, "directive names an empty source"),
+            SimProblem::ProfileOnNonRoute => write!(
+                f,
+                "directive names a motion profile, but its command walks no route"
+            ),
             SimProblem::UnknownFamily { family } => {
                 write!(
                     f,
@@ -287,6 +293,9 @@ impl SimProblem {
             }
             SimProblem::UnknownEventType { .. } => "`threat`, `incident` or empty (any)".into(),
             SimProblem::EmptySource => "a source name (`script` when left out)".into(),
+            SimProblem::ProfileOnNonRoute => {
+                "no `motion_profile`, or a route command (`Rendezvous`, `RendezvousWith`, `Redirect`, `RedirectTo`, `Escape`)".into()
+            }
             SimProblem::WrongTarget {
                 world_command: true,
             } => "the target `World`".into(),

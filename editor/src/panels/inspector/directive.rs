@@ -266,6 +266,10 @@ pub(super) fn directive_ui(
         form.schema_text_ui(ui, field("source"), &mut directive.source);
         form.schema_number_ui(ui, field("session"), &mut directive.session);
     }
+    if directive.command.is_route() || directive.motion_profile.is_some() {
+        let field = stagecraft_runtime::project::scenario_field("Directive", "motion_profile");
+        super::scenario::optional_text_ui(form, ui, field, &mut directive.motion_profile);
+    }
 }
 
 /// An escape's optional endpoint: a checkbox (supplied or selected), then the point (a new one

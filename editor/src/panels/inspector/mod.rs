@@ -10,6 +10,7 @@ pub mod directive;
 pub mod form;
 pub mod list;
 pub mod manifest;
+pub mod motion_profile;
 pub mod operator_pick;
 pub mod params;
 pub mod recipe;
@@ -126,6 +127,7 @@ fn document_ui(form: &mut Form<'_>, ui: &mut Ui, value: &mut DocValue) {
         DocValue::Scenario(scenario) => scenario::scenario_ui(form, ui, scenario),
         DocValue::Overrides(set) => scenario::overrides_ui(form, ui, set),
         DocValue::Family(family, _) => manifest::family_ui(form, ui, family),
+        DocValue::Motion(profile, _) => motion_profile::motion_profile_ui(form, ui, profile),
     }
     ui.add_space(8.0);
     ui.label(RichText::new("Changes are validated as you type; Ctrl+Z undoes.").weak());

@@ -398,10 +398,16 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
     );
     let law = s.get("law_enforcement");
     form.schema_bool_ui(ui, law, &mut source.law_enforcement);
+    optional_text_ui(
+        form,
+        ui,
+        s.get("motion_profile"),
+        &mut source.motion_profile,
+    );
 }
 
 /// An optional id row (`None` / `Some("…")`): a checkbox, then the text.
-fn optional_text_ui(
+pub(super) fn optional_text_ui(
     form: &mut Form<'_>,
     ui: &mut Ui,
     field: &stagecraft_runtime::project::FieldSchema,

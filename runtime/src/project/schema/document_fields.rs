@@ -2,11 +2,12 @@
 //! scenario's are in `scenario_fields`): what `stagecraft schema` prints for every document.
 
 use super::family::FAMILY_SCHEMA;
-use super::fields::{DocumentSchema, FieldDefault as D, FieldSchema, SectionSchema};
+use super::fields::{DocumentSchema, FieldDefault as D, FieldSchema, SectionSchema, POSITIVE};
 use super::manifest::MANIFEST_SCHEMA;
 use super::motion::MOTION_SCHEMA;
 use super::overrides::OVERRIDES_SCHEMA;
 use super::recipe::RECIPE_SCHEMA;
+use super::scenario::NumberRange;
 
 const fn f(
     name: &'static str,
@@ -465,6 +466,32 @@ const VARIANT_FIELDS: [FieldSchema; 8] = [
 const M_S: &str = "m/s";
 const DEG: &str = "°";
 
+/// Degrees from 0 to a half turn.
+pub const HALF_TURN_DEG: NumberRange = NumberRange {
+    min: 0.0,
+    min_open: false,
+    max: 180.0,
+    text: "0..=180",
+};
+
+/// [`f`] with the range the loader checks (`MotionProfileDoc::problems` reads it).
+#[allow(clippy::too_many_arguments)]
+const fn ranged(
+    range: NumberRange,
+    name: &'static str,
+    label: &'static str,
+    ty: &'static str,
+    unit: &'static str,
+    rule: &'static str,
+    default: D,
+    help: &'static str,
+) -> FieldSchema {
+    FieldSchema {
+        range: Some(range),
+        ..f(name, label, ty, unit, rule, default, help)
+    }
+}
+
 const MOTION_FIELDS: [FieldSchema; 11] = [
     f(
         "id",
@@ -475,57 +502,63 @@ const MOTION_FIELDS: [FieldSchema; 11] = [
         D::Required,
         "persistent profile id; tasks pick a profile by it (`walking`, `running` replace the standard ones)",
     ),
-    f(
+    ranged(
+        POSITIVE,
         "reference_speed_m_s",
         "Reference speed",
         "float",
         M_S,
-        "> 0",
+        "",
         D::Required,
         "the speed the clips were authored at; play rate = speed / this, clamped to 0.1..=2.5",
     ),
-    f(
+    ranged(
+        POSITIVE,
         "speed_m_s",
         "Speed",
         "float",
         M_S,
-        "> 0",
+        "",
         D::Required,
         "the speed a task walks at with this profile; the step budget is speed × dt",
     ),
-    f(
+    ranged(
+        HALF_TURN_DEG,
         "turn_clip_above_deg",
         "Turn clip above",
         "float",
         DEG,
-        "0..=180",
+        "",
         D::Number(60.0),
         "a heading change beyond this plays the turn clip (rotation only)",
     ),
-    f(
+    ranged(
+        POSITIVE,
         "turn_rate_deg_s",
         "Turn rate",
         "float",
         "°/s",
-        "> 0",
+        "",
         D::Number(360.0),
         "smaller turns turn at most this fast",
     ),
-    f(
+    ranged(
+        HALF_TURN_DEG,
         "align_deg",
         "Alignment",
         "float",
         DEG,
-        "0..=180",
+        "",
         D::Number(45.0),
         "a step still misaligned beyond this after turning only rotates",
     ),
-    f(
+    ranged(
+        POSITIVE,
         "turn_angle_deg",
         "Turn clip angle",
         "float",
         DEG,
-        "> 0",
+        "",
         D::Number(180.0),
         "the turn the turn clip was authored for (progress is scaled to the actual difference)",
     ),
@@ -568,12 +601,13 @@ const MOTION_FIELDS: [FieldSchema; 11] = [
 ];
 
 const CLIP_FIELDS: [FieldSchema; 2] = [
-    f(
+    ranged(
+        POSITIVE,
         "duration_s",
         "Duration",
         "float",
         "s",
-        "> 0",
+        "",
         D::Required,
         "the clip's length",
     ),

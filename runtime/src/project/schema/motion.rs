@@ -6,6 +6,12 @@
 use crate::project::decode::{Decode, Decoder};
 use crate::project::node::Node;
 
+use super::document_fields::MOTION_DOCUMENT;
+
+/// The profiles every project has without a `*.motion.ron` (`sim::config::profiles`
+/// builds them; a project file of the same id replaces one).
+pub const STANDARD_MOTION_PROFILES: [&str; 2] = ["walking", "running"];
+
 /// Current schema version of motion profiles.
 pub const MOTION_SCHEMA: u32 = 1;
 
@@ -72,49 +78,84 @@ pub fn decode_profile(node: &Node, cx: &mut Decoder) -> Option<MotionProfileDoc>
 /// One rule a motion profile breaks: where, what is wrong, what was expected.
 pub type MotionProblem = (crate::project::node::FieldPath, String, &'static str);
 
+/// The names of a profile's clips, in schema order.
+pub const CLIP_NAMES: [&str; 4] = ["start", "cycle", "stop", "turn"];
+
 impl MotionProfileDoc {
-    /// Every rule the profile breaks (speeds positive, angles within range, each clip with a
-    /// positive duration and exactly 121 finite samples).
+    /// The number field `name` (a field of the schema with a range), if it is one.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        Some(match name {
+            "reference_speed_m_s" => self.reference_speed_m_s,
+            "speed_m_s" => self.speed_m_s,
+            "turn_clip_above_deg" => self.turn_clip_above_deg,
+            "turn_rate_deg_s" => self.turn_rate_deg_s,
+            "align_deg" => self.align_deg,
+            "turn_angle_deg" => self.turn_angle_deg,
+            _ => return None,
+        })
+    }
+
+    /// The number field `name`, to edit.
+    pub fn number_mut(&mut self, name: &str) -> Option<&mut f64> {
+        Some(match name {
+            "reference_speed_m_s" => &mut self.reference_speed_m_s,
+            "speed_m_s" => &mut self.speed_m_s,
+            "turn_clip_above_deg" => &mut self.turn_clip_above_deg,
+            "turn_rate_deg_s" => &mut self.turn_rate_deg_s,
+            "align_deg" => &mut self.align_deg,
+            "turn_angle_deg" => &mut self.turn_angle_deg,
+            _ => return None,
+        })
+    }
+
+    /// The clip `name` ([`CLIP_NAMES`]).
+    pub fn clip(&self, name: &str) -> Option<&Clip> {
+        Some(match name {
+            "start" => &self.start,
+            "cycle" => &self.cycle,
+            "stop" => &self.stop,
+            "turn" => &self.turn,
+            _ => return None,
+        })
+    }
+
+    /// The clip `name`, to edit.
+    pub fn clip_mut(&mut self, name: &str) -> Option<&mut Clip> {
+        Some(match name {
+            "start" => &mut self.start,
+            "cycle" => &mut self.cycle,
+            "stop" => &mut self.stop,
+            "turn" => &mut self.turn,
+            _ => return None,
+        })
+    }
+
+    /// Every rule the profile breaks: each number within its schema range (speeds positive,
+    /// angles within a half turn), each clip with a duration in its range and exactly 121
+    /// finite samples. The ranges are the schema's (`MOTION_DOCUMENT`), which the Inspector and
+    /// `docs/format.md` show.
     pub fn problems(&self) -> Vec<MotionProblem> {
         use crate::project::node::FieldPath;
         let mut found = Vec::new();
         let root = FieldPath::root();
-        let positive = [
-            ("reference_speed_m_s", self.reference_speed_m_s),
-            ("speed_m_s", self.speed_m_s),
-            ("turn_rate_deg_s", self.turn_rate_deg_s),
-            ("turn_angle_deg", self.turn_angle_deg),
-        ];
-        for (name, value) in positive {
-            if !(value.is_finite() && value > 0.0) {
-                found.push((
-                    root.field(name),
-                    format!("{name} is {value}"),
-                    "a finite number > 0",
-                ));
+        let [profile, clip] = MOTION_DOCUMENT.sections else {
+            return found;
+        };
+        for field in profile.fields {
+            if let (Some(range), Some(value)) = (field.range, self.number(field.name)) {
+                if !range.contains(value) {
+                    let name = field.name;
+                    found.push((root.field(name), format!("{name} is {value}"), range.text));
+                }
             }
         }
-        for (name, value) in [
-            ("turn_clip_above_deg", self.turn_clip_above_deg),
-            ("align_deg", self.align_deg),
-        ] {
-            if !(0.0..=180.0).contains(&value) {
-                found.push((
-                    root.field(name),
-                    format!("{name} is {value}"),
-                    "degrees in 0..=180",
-                ));
-            }
-        }
-        let clips = [
-            ("start", &self.start),
-            ("cycle", &self.cycle),
-            ("stop", &self.stop),
-            ("turn", &self.turn),
-        ];
-        for (name, clip) in clips {
+        let duration = clip.get("duration_s").range;
+        for name in CLIP_NAMES {
+            let Some(clip) = self.clip(name) else {
+                continue;
+            };
             let path = root.field(name);
-            if !(clip.duration_s.is_finite() && clip.duration_s > 0.0) {
+            if duration.is_some_and(|range| !range.contains(clip.duration_s)) {
                 found.push((
                     path.field("duration_s"),
                     format!("clip duration {} s", clip.duration_s),

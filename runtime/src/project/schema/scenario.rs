@@ -708,6 +708,10 @@ pub struct PopulationSource {
     /// Whether its peds are classified law enforcement (a qualifying ped then takes the cops
     /// removal scale instead of the special one).
     pub law_enforcement: bool,
+    /// The motion profile a task installed on one of its peds walks with (a standard one,
+    /// `walking` or `running`, or a project's `*.motion.ron` id); `None`: `walking` (an escape
+    /// runs with `running` either way unless its directive names a profile).
+    pub motion_profile: Option<String>,
 }
 
 impl Default for PopulationSource {
@@ -725,6 +729,7 @@ impl Default for PopulationSource {
             removal_multiplier: 1.0,
             at_route_end: RouteEnd::TurnBack,
             law_enforcement: false,
+            motion_profile: None,
         }
     }
 }
@@ -743,6 +748,7 @@ crate::project::codec_macro::record_codec!(PopulationSource "Source" {
     at_route_end: RouteEnd = RouteEnd::TurnBack,
 } optional {
     law_enforcement: bool = false,
+    motion_profile: Option<String> = None,
 });
 
 /// Who a directive is for.
@@ -875,6 +881,9 @@ pub struct Directive {
     pub source: String,
     /// The task session (tag) a task command targets; 0: the ped's current task of `source`.
     pub session: u32,
+    /// The motion profile the task a route command installs or redirects walks with (by id);
+    /// `None`: the source's, else `walking` (an escape: `running`).
+    pub motion_profile: Option<String>,
 }
 
 impl Default for Directive {
@@ -885,6 +894,7 @@ impl Default for Directive {
             command: DirectiveCommand::default(),
             source: DEFAULT_DIRECTIVE_SOURCE.to_owned(),
             session: 0,
+            motion_profile: None,
         }
     }
 }
@@ -893,8 +903,14 @@ impl Directive {
     /// The struct's name as written in RON.
     pub const RON_NAME: &'static str = "Directive";
     /// Every field name a file may write, in canonical order.
-    pub const FIELD_NAMES: &'static [&'static str] =
-        &["frame", "target", "command", "source", "session"];
+    pub const FIELD_NAMES: &'static [&'static str] = &[
+        "frame",
+        "target",
+        "command",
+        "source",
+        "session",
+        "motion_profile",
+    ];
 
     /// A directive of the default source targeting no particular session.
     pub fn new(frame: u64, target: Target, command: DirectiveCommand) -> Directive {
@@ -919,19 +935,22 @@ impl Decode for Directive {
         let command = cx.required(&record, "command");
         let source = cx.defaulted(&record, "source", DEFAULT_DIRECTIVE_SOURCE.to_owned());
         let session = cx.defaulted(&record, "session", 0u32);
+        let motion_profile = cx.defaulted(&record, "motion_profile", None::<String>);
         Some(Directive {
             frame: frame?,
             target: target?,
             command: command?,
             source: source?,
             session: session?,
+            motion_profile: motion_profile?,
         })
     }
 }
 
 impl Encode for Directive {
-    /// `source` and `session` are written only when they differ from their defaults (the
-    /// script, no particular session), so directives that name neither read as they always did.
+    /// `source`, `session` and `motion_profile` are written only when they differ from their
+    /// defaults (the script, no particular session, no profile), so directives that name none
+    /// read as they always did.
     fn encode(&self) -> Doc {
         let mut fields = vec![
             ("frame", self.frame.encode()),
@@ -943,6 +962,9 @@ impl Encode for Directive {
         }
         if self.session != 0 {
             fields.push(("session", self.session.encode()));
+        }
+        if let Some(profile) = &self.motion_profile {
+            fields.push(("motion_profile", Some(profile.clone()).encode()));
         }
         Doc::Struct(Self::RON_NAME, fields)
     }
@@ -1163,6 +1185,19 @@ impl DirectiveCommand {
     /// table's `targets`).
     pub fn is_world(&self) -> bool {
         self.schema().is_world()
+    }
+
+    /// Whether the command installs or redirects a walked route (a directive's
+    /// `motion_profile` applies to these only).
+    pub fn is_route(&self) -> bool {
+        matches!(
+            self,
+            DirectiveCommand::Rendezvous { .. }
+                | DirectiveCommand::RendezvousWith { .. }
+                | DirectiveCommand::Redirect { .. }
+                | DirectiveCommand::RedirectTo { .. }
+                | DirectiveCommand::Escape { .. }
+        )
     }
 }
 

@@ -236,6 +236,7 @@ const SOURCE_FIELDS: [FieldSchema; 12] = [
     r(f("removal_multiplier", "Removal multiplier", "float", "×", D::Number(1.0), "removal-distance multiplier every admission applies"), POSITIVE),
     f("at_route_end", "At route end", "`TurnBack` or `Stop`", "", D::Text("TurnBack"), "what its pedestrians do at the end of their route: turn round and walk it back, or stop at its goal"),
     f("law_enforcement", "Law enforcement", "bool", "", D::Bool(false), "its peds are classified law enforcement: a qualifying ped (suppress-cleanup request, extra-distance flag) takes the population's `cops_removal_scale` instead of `special_removal_scale`, never both"),
+    w(f("motion_profile", "Motion profile", "`None` or `Some(\"…\")`", "", D::Text("None"), "the motion profile a task installed on one of its peds walks with (`None`: `walking`; an escape runs with `running` unless its directive names one; written only when set)"), "`walking`, `running` or the id of a project `*.motion.ron`"),
 ];
 
 const BOX_FIELDS: [FieldSchema; 2] = [
@@ -520,12 +521,13 @@ const BARRIER_FIELDS: [FieldSchema; 5] = [
     f("in_navigation", "In navigation", "bool", "", D::Bool(true), "whether path queries know it (`false`: only bodies meet it, so a task movement is blocked and replans)"),
 ];
 
-const DIRECTIVE_FIELDS: [FieldSchema; 5] = [
+const DIRECTIVE_FIELDS: [FieldSchema; 6] = [
     w(f("frame", "Frame", U64, "frames", D::Required, "the frame at which the command is issued (a frame past the scenario's end is an error: it would never run)"), "≤ `duration_frames`"),
     w(f("target", "Target", "a target", "", D::Required, "who the command is for (world commands take `World`); an unresolvable target is logged, never a panic"), "one of `Born(source: \"…\", ordinal: N)`, `Handle(index: N, generation: N)`, `NearestAmbient(point: (x, y, z))`, `World`"),
     w(f("command", "Command", "a command", "", D::Required, "what happens (see \"Directive commands\")"), "a kind of the directive table"),
     f("source", "Source", "string", "", D::Text("\"script\""), "who issues it: the task source a task command installs (another source's active or pending task refuses it) or must own (hold, continue, redirect, stand, cancel); an escape's event carries it (written only when not `script`)"),
     f("session", "Session", U32, "", D::Number(0.0), "the session tag a task command targets: refused unless the ped's task has it; 0: the ped's current task of `source` (written only when not 0)"),
+    w(f("motion_profile", "Motion profile", "`None` or `Some(\"…\")`", "", D::Text("None"), "the motion profile the task of a route command (`Rendezvous`, `RendezvousWith`, `Redirect`, `RedirectTo`, `Escape`) walks with from this command on; `None`: the source's profile, else `walking` (an escape: `running`) (written only when set)"), "`walking`, `running` or the id of a project `*.motion.ron`; only on a route command"),
 ];
 
 /// Every section of a scenario, the root first, in the order the docs and the Inspector show

@@ -288,6 +288,9 @@ pub struct DirectiveSpec {
     pub source: String,
     /// The session tag a task command targets (0: the ped's current task of `source`).
     pub session: u32,
+    /// The motion profile a route command's task walks with, by id (`None`: the source's, else
+    /// the default for the task's kind).
+    pub motion_profile: Option<String>,
 }
 
 /// The largest impulse a knockdown accepts, newton-seconds (a 70 kg body at about 14 m/s):

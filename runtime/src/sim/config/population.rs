@@ -31,6 +31,10 @@ pub struct SourceSpec {
     pub stops_at_route_end: bool,
     /// Whether its peds are classified law enforcement (the cops removal scale).
     pub law_enforcement: bool,
+    /// The motion profile a task installed on one of its peds walks with, by id (`None`: the
+    /// default for the task's kind; an id the world's table lacks is the default too — `check`
+    /// reports it).
+    pub motion_profile: Option<String>,
 }
 
 /// A vehicle source: vehicles driving one lane of the space.

@@ -94,6 +94,49 @@ pub struct AgentTags {
     pub flee_exit: Option<u16>,
 }
 
+/// The clip a task ped's motion profile plays (`sim::tasks::gait`), as a frame shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MotionClip {
+    /// Standing, settled.
+    Idle,
+    /// The turn clip: rotation without translation.
+    Turn,
+    /// The start clip.
+    Start,
+    /// The loop clip (its time is the cycle time).
+    Loop,
+    /// The goal stop clip, scaled to the remaining route.
+    Stop,
+    /// The stop clip's tail after a command stop: pose change without translation.
+    Hold,
+}
+
+impl MotionClip {
+    /// The clip's name as panels and exports write it (`idle`, `turn`, `start`, `loop`,
+    /// `stop`, `hold`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MotionClip::Idle => "idle",
+            MotionClip::Turn => "turn",
+            MotionClip::Start => "start",
+            MotionClip::Loop => "loop",
+            MotionClip::Stop => "stop",
+            MotionClip::Hold => "hold",
+        }
+    }
+}
+
+/// Where in its clip a task ped's motion profile is at one step (presentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipFrame {
+    /// The clip.
+    pub clip: MotionClip,
+    /// Progress through the clip, 0..=1 (time over the clip's duration; 0 while idle).
+    pub phase: f32,
+    /// Time in the clip, seconds (the loop: its cycle time).
+    pub time_s: f32,
+}
+
 /// One agent's published motion at one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MotionFrame {
@@ -130,6 +173,9 @@ pub struct MotionFrame {
     pub updated: bool,
     /// Source, kind, pool, stuck flag and flee exit.
     pub tags: AgentTags,
+    /// The clip, phase and clip time of a task ped's motion profile (`None` for every other
+    /// agent, and for a task ped until the step that installs its task has ended).
+    pub clip: Option<ClipFrame>,
 }
 
 impl MotionFrame {
@@ -259,6 +305,7 @@ impl<'a> Columns<'a> {
                 stuck,
                 flee_exit: (exit != super::panic::NO_EXIT).then_some(exit),
             },
+            clip: None,
         }
     }
 }
@@ -271,6 +318,21 @@ pub fn rebuilt(agents: &Agents, frame: u64) -> Vec<MotionFrame> {
     (0..columns.len())
         .map(|row| columns.frame_of(row, frame, &PublishHints::ALL))
         .collect()
+}
+
+/// [`rebuilt`] with the task peds' clips (`(row, clip)`, as the world last set them) laid over.
+pub fn rebuilt_with_clips(
+    agents: &Agents,
+    frame: u64,
+    clips: &[(u32, ClipFrame)],
+) -> Vec<MotionFrame> {
+    let mut frames = rebuilt(agents, frame);
+    for (row, clip) in clips {
+        if let Some(f) = frames.get_mut(*row as usize) {
+            f.clip = Some(*clip);
+        }
+    }
+    frames
 }
 
 /// Which wide columns publication may skip, and where: a hint only ever skips a read whose

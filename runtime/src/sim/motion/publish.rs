@@ -25,7 +25,7 @@ use std::iter::FusedIterator;
 use std::slice;
 
 use super::frames::{
-    animation, AgentTags, AnimationParams, Columns, FrameGroup, FrameVec2, MotionFrame,
+    animation, AgentTags, AnimationParams, ClipFrame, Columns, FrameGroup, FrameVec2, MotionFrame,
     PublishHints,
 };
 use crate::project::PopulationKind;
@@ -58,6 +58,8 @@ pub struct FrameStore {
     dirty: Vec<u32>,
     /// Rows the last publication rewrote.
     rewritten: usize,
+    /// The task peds' clips as the world last set them (`set_clips`), by row, ascending.
+    clips: Vec<(u32, ClipFrame)>,
 }
 
 /// A row key's bit saying the row must be rewritten at the next publication.
@@ -124,7 +126,13 @@ fn own_point(phase: CrosswalkPhase) -> bool {
 
 /// The frame of a row from its two parts.
 #[inline]
-fn join(moving: &Moving, standing: &Standing, sim_frame: u64, updated: bool) -> MotionFrame {
+fn join(
+    moving: &Moving,
+    standing: &Standing,
+    sim_frame: u64,
+    updated: bool,
+    clip: Option<ClipFrame>,
+) -> MotionFrame {
     MotionFrame {
         id: standing.id,
         location: moving.location,
@@ -146,6 +154,7 @@ fn join(moving: &Moving, standing: &Standing, sim_frame: u64, updated: bool) -> 
         fixed_steps: moving.fixed_steps,
         updated,
         tags: standing.tags,
+        clip,
     }
 }
 
@@ -300,7 +309,21 @@ impl FrameStore {
         self.keys.clear();
         self.panic.clear();
         self.updated.clear();
+        self.clips.clear();
         self.panic_mark = None;
+    }
+
+    /// Sets the task peds' clips (`(row, clip)`, any order) the frames show until the next
+    /// call; the rows follow swap-removals meanwhile.
+    pub(in crate::sim) fn set_clips(&mut self, clips: impl IntoIterator<Item = (u32, ClipFrame)>) {
+        self.clips.clear();
+        self.clips.extend(clips);
+        self.clips.sort_unstable_by_key(|(row, _)| *row);
+    }
+
+    /// The task peds' clips by row, ascending.
+    pub fn clips(&self) -> &[(u32, ClipFrame)] {
+        &self.clips
     }
 
     /// Follows the rows when births are appended: the new rows have no frame until the next
@@ -323,6 +346,12 @@ impl FrameStore {
             self.keys.swap_remove(row);
             self.panic.swap_remove(row);
             self.updated.swap_remove(row);
+            let last = self.moving.len() as u32;
+            self.clips.retain(|(r, _)| *r as usize != row);
+            if let Some(entry) = self.clips.iter_mut().find(|(r, _)| *r == last) {
+                entry.0 = row as u32;
+                self.clips.sort_unstable_by_key(|(r, _)| *r);
+            }
         }
     }
 
@@ -333,6 +362,7 @@ impl FrameStore {
             standing: &self.standing,
             updated: &self.updated,
             sim_frame: self.sim_frame,
+            clips: &self.clips,
         }
     }
 
@@ -350,6 +380,7 @@ impl FrameStore {
             + self.updated.capacity()
             + self.marks.capacity()
             + self.dirty.capacity() * std::mem::size_of::<u32>()
+            + self.clips.capacity() * std::mem::size_of::<(u32, ClipFrame)>()
     }
 }
 
@@ -377,6 +408,7 @@ pub struct MotionFrames<'a> {
     standing: &'a [Standing],
     updated: &'a [bool],
     sim_frame: u64,
+    clips: &'a [(u32, ClipFrame)],
 }
 
 impl<'a> MotionFrames<'a> {
@@ -397,7 +429,17 @@ impl<'a> MotionFrames<'a> {
             self.standing.get(row)?,
             self.sim_frame,
             self.updated.get(row).copied().unwrap_or(false),
+            self.clip(row),
         ))
+    }
+
+    /// The clip of row `row`, when it is a task ped's.
+    pub fn clip(&self, row: usize) -> Option<ClipFrame> {
+        let at = self
+            .clips
+            .binary_search_by_key(&row, |(r, _)| *r as usize)
+            .ok()?;
+        Some(self.clips[at].1)
     }
 
     /// The first frame.
@@ -422,6 +464,9 @@ impl<'a> MotionFrames<'a> {
             standing: self.standing.iter(),
             updated: self.updated.iter(),
             sim_frame: self.sim_frame,
+            clips: self.clips,
+            front: 0,
+            back: self.moving.len(),
         }
     }
 
@@ -468,6 +513,12 @@ pub struct Frames<'a> {
     standing: slice::Iter<'a, Standing>,
     updated: slice::Iter<'a, bool>,
     sim_frame: u64,
+    /// The clips of the rows not yet yielded, ascending by row.
+    clips: &'a [(u32, ClipFrame)],
+    /// The next row from the front.
+    front: usize,
+    /// One past the next row from the back.
+    back: usize,
 }
 
 // The store keeps its parts the same length, so the three iterators end together.
@@ -477,7 +528,16 @@ impl Iterator for Frames<'_> {
     fn next(&mut self) -> Option<MotionFrame> {
         let (moving, standing) = (self.moving.next()?, self.standing.next()?);
         let updated = self.updated.next().copied().unwrap_or(false);
-        Some(join(moving, standing, self.sim_frame, updated))
+        let row = self.front;
+        self.front += 1;
+        let clip = match self.clips.split_first() {
+            Some(((r, clip), rest)) if *r as usize == row => {
+                self.clips = rest;
+                Some(*clip)
+            }
+            _ => None,
+        };
+        Some(join(moving, standing, self.sim_frame, updated, clip))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -489,7 +549,15 @@ impl DoubleEndedIterator for Frames<'_> {
     fn next_back(&mut self) -> Option<MotionFrame> {
         let (moving, standing) = (self.moving.next_back()?, self.standing.next_back()?);
         let updated = self.updated.next_back().copied().unwrap_or(false);
-        Some(join(moving, standing, self.sim_frame, updated))
+        self.back -= 1;
+        let clip = match self.clips.split_last() {
+            Some(((r, clip), rest)) if *r as usize == self.back => {
+                self.clips = rest;
+                Some(*clip)
+            }
+            _ => None,
+        };
+        Some(join(moving, standing, self.sim_frame, updated, clip))
     }
 }
 
@@ -514,6 +582,35 @@ mod tests {
     use crate::sim::state::{Recognition, Tier};
     use crate::sim::{build_world, SimSpace, World};
 
+    #[test]
+    fn task_clips_are_joined_to_their_rows_and_follow_a_swap_removal() {
+        use super::super::frames::{ClipFrame, MotionClip};
+        use super::FrameStore;
+        let clip = |clip, time_s: f32| ClipFrame {
+            clip,
+            phase: time_s / 2.0,
+            time_s,
+        };
+        let (start, stop) = (clip(MotionClip::Start, 0.5), clip(MotionClip::Stop, 1.5));
+        let mut store = FrameStore::default();
+        store.grow_to(4);
+        store.set_clips([(3, stop), (1, start)]);
+        let clips = |store: &FrameStore| -> Vec<Option<ClipFrame>> {
+            store.frames().iter().map(|f| f.clip).collect()
+        };
+        assert_eq!(clips(&store), vec![None, Some(start), None, Some(stop)]);
+        let backwards: Vec<_> = store.frames().iter().rev().map(|f| f.clip).collect();
+        assert_eq!(backwards, vec![Some(stop), None, Some(start), None]);
+        assert_eq!(store.frames().get(3).and_then(|f| f.clip), Some(stop));
+        assert_eq!(store.frames().clip(2), None);
+        // Row 1 leaves: row 3 takes its place, with its clip.
+        store.swap_remove(1);
+        assert_eq!(clips(&store), vec![None, Some(stop), None]);
+        assert_eq!(store.clips(), &[(1, stop)]);
+        store.invalidate();
+        assert!(store.clips().is_empty());
+    }
+
     fn source(id: &str, route: &str, target: u32) -> SourceSpec {
         SourceSpec {
             id: id.into(),
@@ -528,6 +625,7 @@ mod tests {
             removal_multiplier: 1.0,
             stops_at_route_end: false,
             law_enforcement: false,
+            motion_profile: None,
         }
     }
 
@@ -612,6 +710,7 @@ mod tests {
                 },
                 source: "script".to_owned(),
                 session: 0,
+                motion_profile: None,
             }],
             vehicle_sources: Vec::new(),
             families: Vec::new(),

@@ -64,6 +64,7 @@ fn source(id: &str, target: u32, xs: &[f64]) -> SourceSpec {
         removal_multiplier: 1.0,
         stops_at_route_end: false,
         law_enforcement: false,
+        motion_profile: None,
     }
 }
 
@@ -75,6 +76,7 @@ fn at(frame: u64, target: DirectiveTarget, command: Command) -> DirectiveSpec {
         command,
         source: "script".to_owned(),
         session: 0,
+        motion_profile: None,
     }
 }
 

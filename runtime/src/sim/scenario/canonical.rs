@@ -133,6 +133,10 @@ fn write_source(w: &mut ByteWriter, s: &SourceSpec) {
     for c in &s.candidates_m {
         w.f64(*c);
     }
+    // Only when named, so sources that name no profile keep their bytes.
+    if let Some(profile) = &s.motion_profile {
+        w.u8(0xd6).str(profile);
+    }
 }
 
 fn write_population(w: &mut ByteWriter, p: &PopulationParams) {
@@ -242,6 +246,10 @@ fn write_directive(w: &mut ByteWriter, d: &DirectiveSpec) {
     // Written only when named, so directives of the script with no session keep their bytes.
     if d.source != crate::project::DEFAULT_DIRECTIVE_SOURCE || d.session != 0 {
         w.u8(0xd5).str(&d.source).u32(d.session);
+    }
+    // Likewise a motion profile.
+    if let Some(profile) = &d.motion_profile {
+        w.u8(0xd6).str(profile);
     }
 }
 

@@ -42,6 +42,9 @@ pub(super) fn directives(
         if directive.source.is_empty() {
             problems.push(path.field("source"), SimProblem::EmptySource);
         }
+        if directive.motion_profile.is_some() && !directive.command.is_route() {
+            problems.push(path.field("motion_profile"), SimProblem::ProfileOnNonRoute);
+        }
         let (Some(target), Some(command)) = (target, command) else {
             continue;
         };
@@ -52,6 +55,7 @@ pub(super) fn directives(
             command,
             source: directive.source.clone(),
             session: directive.session,
+            motion_profile: directive.motion_profile.clone(),
         });
     }
     // Stable: file order within a frame.

@@ -303,6 +303,7 @@ fn sources(
             removal_multiplier: source.removal_multiplier,
             stops_at_route_end: source.at_route_end == RouteEnd::Stop,
             law_enforcement: source.law_enforcement,
+            motion_profile: source.motion_profile.clone(),
         });
     }
     compiled

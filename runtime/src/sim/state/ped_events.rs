@@ -119,6 +119,10 @@ pub struct PedEvent {
     /// The goal of the task its response interrupted (kept for diagnostics; restored only with
     /// `restore_interrupted`).
     pub interrupted_goal: Option<[f64; 3]>,
+    /// The motion profile its escape runs with, by index in the world's table (`None`: the
+    /// running profile).
+    #[serde(default)]
+    pub profile: Option<u16>,
 }
 
 impl PedEvent {
@@ -329,6 +333,11 @@ impl Canonical for PedEvent {
             }
             None => bytes.push(0),
         }
+        // Only when named, so events of directives that name no profile keep their bytes.
+        if let Some(profile) = self.profile {
+            bytes.push(0xd6);
+            bytes.extend_from_slice(&profile.to_le_bytes());
+        }
     }
 }
 
@@ -367,6 +376,7 @@ mod tests {
             active_frame: None,
             ended_frame: None,
             interrupted_goal: None,
+            profile: None,
         }
     }
 

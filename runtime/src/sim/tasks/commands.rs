@@ -31,29 +31,44 @@ use crate::sim::state::{AgentHandle, AgentState, InstallRefusal, TaskChange};
 pub const SCRIPT_SOURCE: &str = crate::sim::config::DEFAULT_SOURCE;
 
 /// Who issues a task command: its source and the session tag it targets (0: the ped's current
-/// task of that source).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// task of that source), and the motion profile it names, if any.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Issuer<'a> {
     /// The task source.
     pub source: &'a str,
     /// The session tag targeted (0: any).
     pub session: u32,
+    /// The motion profile a route command installs or switches to (`None`: the default for the
+    /// task's kind, and a redirect keeps the current one).
+    pub profile: Option<ChosenProfile>,
+}
+
+/// A motion profile a command names, resolved against the world's table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChosenProfile {
+    /// Its index in the world's table.
+    pub index: u16,
+    /// The speed it steps at, meters per second (the movement's speed at installation).
+    pub speed_m_s: f64,
 }
 
 impl Issuer<'static> {
-    /// The script, targeting no particular session.
+    /// The script, targeting no particular session, naming no profile.
     pub const SCRIPT: Issuer<'static> = Issuer {
         source: SCRIPT_SOURCE,
         session: 0,
+        profile: None,
     };
 }
 
 /// How a new parent is installed: by whom, under which session (`None`: a new one) and whether
 /// a lower-priority task it interrupts is suspended to come back (`restore`) or replaced.
+/// `profile` is the motion profile the movement walks with (`None`: `gait::profile_for`).
 pub(super) struct Installing<'a> {
     pub source: &'a str,
     pub session: Option<u32>,
     pub restore: bool,
+    pub profile: Option<u16>,
 }
 
 /// Control eligibility: whether the ped may be controlled now — no vehicle relation (a seat,
@@ -183,9 +198,10 @@ pub(super) fn install(
         .or_insert_with(|| Movement::new([p.x, p.y, 0.0], facing.y.atan2(facing.x), speed_m_s));
     movement.position = [p.x, p.y, 0.0];
     movement.speed_m_s = speed_m_s;
-    movement
-        .gait
-        .switch_profile(super::gait::profile_for(&kind));
+    let profile = how
+        .profile
+        .unwrap_or_else(|| super::gait::profile_for(&kind));
+    movement.gait.switch_profile(profile);
     if let Some(floor) = floor {
         movement.generation = movement.generation.max(floor);
     }
@@ -220,11 +236,15 @@ pub(super) fn rendezvous(
     if let Err(why) = install_checks(book, row, handle, issuer.source) {
         return refuse(book, handle, why);
     }
-    let speed = book.agents.speed_m_s[row];
+    // A named profile: the speed it steps at; else the ped's own (measured from the next step).
+    let speed = issuer
+        .profile
+        .map_or(book.agents.speed_m_s[row], |p| p.speed_m_s);
     let how = Installing {
         source: issuer.source,
         session: None,
         restore: false,
+        profile: issuer.profile.map(|p| p.index),
     };
     install(
         book,
@@ -340,6 +360,9 @@ pub(super) fn redirect(
     let deferred = book.tasks.out_of_control(handle);
     if let Some(m) = book.tasks.movements.get_mut(&handle) {
         m.position = [p.x, p.y, m.position[2]];
+        if let Some(profile) = issuer.profile {
+            m.gait.switch_profile(profile.index);
+        }
         if deferred {
             m.defer_goal(goal);
         } else {

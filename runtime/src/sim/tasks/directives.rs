@@ -55,7 +55,7 @@ pub(in crate::sim) fn tasks_phase(
     // that asked reasserts it; incidents end or become current, queued threats are processed
     // (their escapes start).
     task_flags(&mut book, &mut sets.state.extra);
-    book.process_events();
+    book.process_events(&config.scenario.motion.profiles);
     apply_directives(config, paths, sets, panic, knock);
     let mut book = Book {
         tasks: sets.tasks,
@@ -438,9 +438,11 @@ fn task_command(
     directive: &DirectiveSpec,
 ) {
     let command = &directive.command;
+    let escape = matches!(command, Command::Escape { .. });
     let issuer = commands::Issuer {
         source: &directive.source,
         session: directive.session,
+        profile: chosen_profile(config, sets.agents, row, directive, escape),
     };
     let at = (row, handle);
     let object_goal = |object: u16, offset: [f64; 3]| {
@@ -495,12 +497,45 @@ fn task_command(
                 safe_distance_m: *safe_distance_m,
                 endpoint: *endpoint,
                 restore_interrupted: *restore_interrupted,
+                profile: issuer.profile.map(|p| p.index),
             };
             book.queue_threat(paths, at, spec, &directive.source);
         }
         // World commands resolve against the world, never a ped.
         _ => {}
     }
+}
+
+/// The motion profile a route command names: the directive's, else (not for an escape, which
+/// runs) the ped's source's; `None` when neither names one the world's table has (`check`
+/// reports an unknown name).
+fn chosen_profile(
+    config: &WorldConfig,
+    agents: &crate::sim::state::Agents,
+    row: usize,
+    directive: &DirectiveSpec,
+    escape: bool,
+) -> Option<commands::ChosenProfile> {
+    let table = &config.scenario.motion.profiles;
+    let source = || {
+        let index = usize::from(*agents.source.get(row)?);
+        config
+            .scenario
+            .sources
+            .get(index)?
+            .motion_profile
+            .as_deref()
+    };
+    let name = match directive.motion_profile.as_deref() {
+        Some(name) => Some(name),
+        None if !escape => source(),
+        None => None,
+    }?;
+    let index = table.index_of(name)?;
+    Some(commands::ChosenProfile {
+        index,
+        speed_m_s: table.get(index).speed_m_s,
+    })
 }
 
 /// A directive duration in frames: at least one, rounded up (a whole number of steps stays that

@@ -506,3 +506,39 @@ fn a_knockdown_between_queuing_and_processing_refuses_the_threat_as_suppressed()
     assert!(w.tasks().parents.is_empty(), "no response started");
     assert!(w.tasks().pending.is_empty(), "the pending slot is freed");
 }
+
+/// The escape's motion profile index, its largest step budget and largest measured speed over
+/// frames 11..60 (the threat is queued at frame 10 with `profile` named).
+fn escape_gait(profile: Option<&str>) -> (u16, Option<u16>, f64, f64) {
+    let mut escape = at(10, flee(None));
+    escape.motion_profile = profile.map(str::to_owned);
+    let mut w = world(vec![escape]);
+    run_to(&mut w, 11);
+    let h = ped(&w);
+    let event = w.tasks().events.records[0].profile;
+    let (mut budget, mut speed) = (0.0_f64, 0.0_f64);
+    while w.frame() < 60 {
+        w.step();
+        if let Some(m) = w.tasks().movements.get(&h) {
+            budget = budget.max(m.gait.budget_m);
+            speed = speed.max(m.speed_m_s);
+        }
+    }
+    (w.tasks().movements[&h].gait.profile, event, budget, speed)
+}
+
+#[test]
+fn an_escape_runs_with_the_running_profile_unless_its_directive_names_another() {
+    use super::gait::{RUNNING_INDEX, WALKING_INDEX};
+    // Running: 3.30 m/s × 0.05 s per step, never faster (the escape starts at that speed,
+    // not the ambient flee speed).
+    let (profile, event, budget, speed) = escape_gait(None);
+    assert_eq!((profile, event), (RUNNING_INDEX, None));
+    assert!((budget - 0.165).abs() < 1e-12, "{budget}");
+    assert!(speed <= 3.3 + 1e-9 && speed > 3.0, "{speed}");
+    // Named: the event carries it, and the escape walks at 1.40 m/s.
+    let (profile, event, budget, speed) = escape_gait(Some("walking"));
+    assert_eq!((profile, event), (WALKING_INDEX, Some(WALKING_INDEX)));
+    assert!((budget - 0.07).abs() < 1e-12, "{budget}");
+    assert!(speed <= 1.4 + 1e-9 && speed > 1.2, "{speed}");
+}

@@ -18,6 +18,7 @@
 use crate::sim::config::profiles::{
     advance_cycle, budgeted_step, play_rate, BudgetedStep, MotionProfile,
 };
+use crate::sim::motion::frames::{ClipFrame, MotionClip};
 use crate::sim::state::Canonical;
 
 use super::parent::ParentKind;
@@ -68,6 +69,18 @@ impl GaitPhase {
             GaitPhase::Stop | GaitPhase::HoldTail => "stop",
         }
     }
+
+    /// The clip as a Motion Frame names it (the stop tail of a command stop is `Hold`).
+    pub fn motion_clip(self) -> MotionClip {
+        match self {
+            GaitPhase::Idle => MotionClip::Idle,
+            GaitPhase::Turn => MotionClip::Turn,
+            GaitPhase::Start => MotionClip::Start,
+            GaitPhase::Loop => MotionClip::Loop,
+            GaitPhase::Stop => MotionClip::Stop,
+            GaitPhase::HoldTail => MotionClip::Hold,
+        }
+    }
 }
 
 /// The profile a new task of `kind` walks with: escape runs, everything else walks.
@@ -108,6 +121,28 @@ pub struct Gait {
 }
 
 impl Gait {
+    /// Where in its clip the gait is, for the Motion Frame: the clip, the time in it (the loop:
+    /// its cycle time) and that time over the clip's duration (0 while idle).
+    pub fn clip_frame(&self, p: &MotionProfile) -> ClipFrame {
+        let (time_s, duration_s) = match self.phase {
+            GaitPhase::Idle => (0.0, 0.0),
+            GaitPhase::Turn => (self.clip_time_s, p.turn.progress.duration_s),
+            GaitPhase::Start => (self.clip_time_s, p.start.duration_s),
+            GaitPhase::Loop => (self.cycle_time_s, p.cycle.duration_s),
+            GaitPhase::Stop | GaitPhase::HoldTail => (self.clip_time_s, p.stop.duration_s),
+        };
+        let phase = if duration_s > 0.0 {
+            (time_s / duration_s).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        ClipFrame {
+            clip: self.phase.motion_clip(),
+            phase: phase as f32,
+            time_s: time_s as f32,
+        }
+    }
+
     /// Switches to profile `index` (escape: running); the phase carries on.
     pub fn switch_profile(&mut self, index: u16) {
         self.profile = index;

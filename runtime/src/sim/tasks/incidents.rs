@@ -22,11 +22,12 @@
 
 use super::commands::{self, Installing};
 use super::escape;
+use super::gait;
 use super::parent::ParentKind;
 use super::paths::PathGrid;
 use super::Book;
 use crate::project::Vec2;
-use crate::sim::motion::FLEE_SPEED_M_S;
+use crate::sim::config::profiles::ProfileTable;
 use crate::sim::state::{
     log_task, AgentHandle, AgentState, IncidentChange, InstallRefusal, PedEvent, PedEventEnd,
     PedEventState, PedEventType, PedResponse, TaskChange,
@@ -44,6 +45,8 @@ pub struct ThreatSpec {
     pub endpoint: Option<Vec2>,
     /// Whether the interrupted task comes back when the escape ends.
     pub restore_interrupted: bool,
+    /// The motion profile the escape runs with (`None`: running).
+    pub profile: Option<u16>,
 }
 
 fn blank_event(handle: AgentHandle, kind: PedEventType, source: &str, frame: u64) -> PedEvent {
@@ -65,6 +68,7 @@ fn blank_event(handle: AgentHandle, kind: PedEventType, source: &str, frame: u64
         active_frame: None,
         ended_frame: None,
         interrupted_goal: None,
+        profile: None,
     }
 }
 
@@ -134,6 +138,7 @@ impl Book<'_> {
                 event.endpoint = endpoint;
                 event.supplied_endpoint = supplied;
                 event.restore_interrupted = spec.restore_interrupted;
+                event.profile = spec.profile;
                 let id = self.tasks.events.push(event);
                 self.tasks.pending.insert(handle, id);
                 self.log_event(handle, tag, TaskChange::Incident(IncidentChange::Queued));
@@ -213,7 +218,7 @@ impl Book<'_> {
 
     /// The full intelligence update: current incidents whose duration ran out end, queued
     /// incidents become current, then queued threats are processed in queuing order.
-    pub(super) fn process_events(&mut self) {
+    pub(super) fn process_events(&mut self, profiles: &ProfileTable) {
         let frame = self.frame;
         let mut changes: Vec<(AgentHandle, u32, IncidentChange)> = Vec::new();
         for e in &mut self.tasks.events.records {
@@ -267,7 +272,7 @@ impl Book<'_> {
             .map(|e| e.id)
             .collect();
         for id in threats {
-            self.process_threat(id);
+            self.process_threat(id, profiles);
         }
     }
 
@@ -290,7 +295,7 @@ impl Book<'_> {
 
     /// Processes queued threat `id`: refused (the event ends, no response) or its escape is
     /// installed under the event's tag and the event becomes Active.
-    fn process_threat(&mut self, id: u32) {
+    fn process_threat(&mut self, id: u32, profiles: &ProfileTable) {
         let Some(event) = self.tasks.events.get(id).cloned() else {
             return;
         };
@@ -316,13 +321,18 @@ impl Book<'_> {
             safe_distance_m: event.safe_distance_m,
             start_count: 1,
         };
+        // Escape runs: the event's profile, else the running one; the movement starts at the
+        // speed that profile steps at.
+        let profile = event.profile.unwrap_or(gait::RUNNING_INDEX);
         let how = Installing {
             source: &event.source,
             session: Some(event.tag),
             restore: event.restore_interrupted,
+            profile: Some(profile),
         };
         let goal = event.endpoint;
-        commands::install(self, (row, handle), kind, (goal, FLEE_SPEED_M_S), how);
+        let speed_m_s = profiles.get(profile).speed_m_s;
+        commands::install(self, (row, handle), kind, (goal, speed_m_s), how);
         if let Some(e) = self.tasks.events.get_mut(id) {
             e.state = PedEventState::Active;
             e.active_frame = Some(self.frame);
@@ -385,6 +395,7 @@ impl Book<'_> {
                 let issuer = commands::Issuer {
                     source: &event.source,
                     session: event.tag,
+                    profile: None,
                 };
                 commands::cancel(self, handle, issuer);
             }

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, VecDeque};
 use super::gait::GaitPhase;
 use super::TaskState;
 use crate::sim::config::profiles::ProfileTable;
+use crate::sim::motion::frames::ClipFrame;
 use crate::sim::state::{AgentHandle, AgentId, Agents, Slots};
 
 /// Blend time into walking, seconds.
@@ -116,6 +117,8 @@ pub struct TaskFrame {
     pub phase: GaitPhase,
     /// Time in the clip, seconds (the loop: its cycle time).
     pub clip_time_s: f64,
+    /// The clip, its phase 0..1 and time as the ped's Motion Frame shows them.
+    pub motion_clip: ClipFrame,
     /// Logical heading, radians.
     pub heading_rad: f64,
     /// The gait filtered from measured speed.
@@ -127,12 +130,22 @@ pub struct TaskFrame {
 pub struct TaskFrames {
     views: BTreeMap<AgentHandle, (GaitView, [f64; 2])>,
     frames: Vec<TaskFrame>,
+    /// The row of each frame's ped, in frame order.
+    rows: Vec<u32>,
 }
 
 impl TaskFrames {
     /// The frames of the last step, in handle order.
     pub fn frames(&self) -> &[TaskFrame] {
         &self.frames
+    }
+
+    /// Each frame's row and Motion Frame clip (what `World::step` lays over the Motion Frames).
+    pub fn clips(&self) -> impl Iterator<Item = (u32, ClipFrame)> + '_ {
+        self.rows
+            .iter()
+            .zip(&self.frames)
+            .map(|(row, f)| (*row, f.motion_clip))
     }
 
     /// Forgets every filter (after a restore).
@@ -150,6 +163,7 @@ impl TaskFrames {
         dt_s: f64,
     ) {
         self.frames.clear();
+        self.rows.clear();
         let live = |h: &AgentHandle| slots.resolve(*h).filter(|r| *r < agents.len());
         self.views
             .retain(|h, _| tasks.movements.contains_key(h) && live(h).is_some());
@@ -177,9 +191,11 @@ impl TaskFrames {
                 clip: m.gait.phase.clip(),
                 phase: m.gait.phase,
                 clip_time_s,
+                motion_clip: m.gait.clip_frame(profile),
                 heading_rad: m.heading_rad,
                 gait: view.shown(),
             });
+            self.rows.push(row as u32);
         }
     }
 }

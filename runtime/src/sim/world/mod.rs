@@ -248,7 +248,11 @@ impl World {
         #[cfg(test)]
         assert_eq!(
             self.motion_frames().to_vec(),
-            super::motion::frames::rebuilt(&self.agents, self.frame),
+            super::motion::frames::rebuilt_with_clips(
+                &self.agents,
+                self.frame,
+                self.motion_scratch.frames.clips()
+            ),
             "incremental frames differ from a rebuild at frame {}",
             self.frame
         );

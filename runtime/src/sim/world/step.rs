@@ -101,6 +101,8 @@ impl World {
             &self.config.scenario.motion.profiles,
             self.config.fixed_step_s,
         );
+        let clips = self.task_frames.clips();
+        self.motion_scratch.frames.set_clips(clips);
     }
 
     /// Every phase of a step up to and including Commit (the Motion Frames are published next).

@@ -223,7 +223,7 @@ const AIM_FIELDS: [FieldSchema; 3] = [
     ),
 ];
 
-const SOURCE_FIELDS: [FieldSchema; 12] = [
+const SOURCE_FIELDS: [FieldSchema; 13] = [
     w(f("id", "Id", "id", "", D::Required, "persistent source id"), "unique in the scenario"),
     f("kind", "Kind", "`Ambient` or `Mission`", "", D::Text("Ambient"), "ambient population, or owned by a script"),
     w(f("route", "Route", "string", "", D::Required, "the route the source spawns on"), "a route the recipe publishes (see \"Routes a street block publishes\")"),

@@ -402,6 +402,7 @@ fn extend_removal_distance(
     let issuer = commands::Issuer {
         source: &directive.source,
         session: directive.session,
+        profile: None,
     };
     if let Some(session) = commands::issuer_session(&mut book, handle, issuer) {
         sets.state.extra.ask_task(handle, session);

@@ -35,13 +35,21 @@ fn source_profile_path() -> FieldPath {
         .field("motion_profile")
 }
 
-fn select_source_profile(harness: &mut Editor) {
+fn select(harness: &mut Editor, path: FieldPath) {
     harness
         .state_mut()
         .document_mut()
         .expect("a document")
-        .select(Selection::field(doc(), source_profile_path()));
+        .select(Selection::field(doc(), path));
     harness.run_steps(4);
+}
+
+/// What each `Motion profile` combo shows, in order (the first source's first).
+fn shown(harness: &Editor) -> Vec<String> {
+    harness
+        .query_all_by_role_and_label(Role::ComboBox, "Motion profile")
+        .map(|node| node.value().unwrap_or_default())
+        .collect()
 }
 
 /// Opens the first `Motion profile` combo (the first source's: sources come before directives).
@@ -61,14 +69,21 @@ fn picking_running_on_a_source_is_one_edit_and_undone_back_to_the_default() {
     harness.set_size(egui::vec2(1280.0, 4000.0));
     let before = scenario(&harness);
     assert_eq!(before.sources[0].motion_profile, None);
-    select_source_profile(&mut harness);
-    assert!(
-        harness.query_all_by_label("(default)").count() >= 1,
-        "None is shown as the default"
+    select(&mut harness, source_profile_path());
+    let shown_before = shown(&harness);
+    assert_eq!(
+        shown_before.first().map(String::as_str),
+        Some("(default)"),
+        "None is shown as the default: {shown_before:?}"
     );
+
+    // The standard profiles are offered (street-block has no motion documents of its own); the
+    // viewport's legend also says `walking`, so the list's entries are counted by difference.
+    let count = |harness: &Editor, label: &str| harness.query_all_by_label(label).count();
+    let closed = ["walking", "running"].map(|l| count(&harness, l));
     open_first_combo(&mut harness);
-    // The standard profiles are offered (street-block has no motion documents of its own).
-    assert_eq!(harness.query_all_by_label("walking").count(), 1);
+    let open = ["walking", "running"].map(|l| count(&harness, l));
+    assert_eq!([open[0] - closed[0], open[1] - closed[1]], [1, 1]);
     harness.get_by_label("running").click();
     harness.run_steps(3);
     let after = scenario(&harness);
@@ -110,10 +125,11 @@ fn an_unknown_profile_id_stays_shown_and_is_kept() {
     ));
     let edits = document.record().undo_string();
     harness.run_steps(4);
+    let shown_now = shown(&harness);
     assert_eq!(
-        harness.query_all_by_label("⚠ sprint (unknown)").count(),
-        1,
-        "the closed combo shows the unknown id"
+        shown_now.first().map(String::as_str),
+        Some("⚠ sprint (unknown)"),
+        "the closed combo shows the unknown id: {shown_now:?}"
     );
     // Check reports it at the field.
     let located = harness
@@ -128,11 +144,52 @@ fn an_unknown_profile_id_stays_shown_and_is_kept() {
     open_first_combo(&mut harness);
     assert_eq!(
         harness.query_all_by_label("⚠ sprint (unknown)").count(),
-        2,
-        "the combo and its list entry"
+        1,
+        "its list entry"
     );
+    assert_eq!(harness.query_all_by_label("running").count(), 1);
     harness.run_steps(3);
     assert_eq!(scenario(&harness), given, "the unknown id is kept");
     let record = harness.state().document().expect("a document").record();
     assert_eq!(record.undo_string(), edits, "no edit was recorded");
+}
+
+#[test]
+fn a_route_directive_picks_its_profile_in_the_same_combo() {
+    let example = example("street-block");
+    let mut harness = harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 4000.0));
+    let before = scenario(&harness);
+    let index = before
+        .directives
+        .iter()
+        .position(|d| d.command.is_route())
+        .expect("the courier's Rendezvous");
+    assert_eq!(before.directives[index].motion_profile, None);
+    let at = FieldPath::root()
+        .field("directives")
+        .index(index)
+        .field("motion_profile");
+    select(&mut harness, at);
+    assert_eq!(
+        shown(&harness),
+        ["(default)"],
+        "only the selected item is open"
+    );
+    open_first_combo(&mut harness);
+    harness.get_by_label("running").click();
+    harness.run_steps(3);
+    let after = scenario(&harness);
+    assert_eq!(
+        after.directives[index].motion_profile.as_deref(),
+        Some("running")
+    );
+    assert_eq!(shown(&harness), ["running"]);
+    assert!(harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .undo());
+    harness.run_steps(3);
+    assert_eq!(scenario(&harness), before, "one undo restores it");
 }

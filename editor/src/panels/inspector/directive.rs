@@ -268,7 +268,7 @@ pub(super) fn directive_ui(
     }
     if directive.command.is_route() || directive.motion_profile.is_some() {
         let field = stagecraft_runtime::project::scenario_field("Directive", "motion_profile");
-        super::scenario::optional_text_ui(form, ui, field, &mut directive.motion_profile);
+        super::motion_pick::motion_profile_pick_ui(form, ui, field, &mut directive.motion_profile);
     }
 }
 

@@ -10,6 +10,7 @@ pub mod directive;
 pub mod form;
 pub mod list;
 pub mod manifest;
+pub mod motion_pick;
 pub mod motion_profile;
 pub mod operator_pick;
 pub mod params;

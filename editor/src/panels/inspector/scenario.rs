@@ -398,16 +398,12 @@ fn source_ui(form: &mut Form<'_>, ui: &mut Ui, source: &mut PopulationSource, ro
     );
     let law = s.get("law_enforcement");
     form.schema_bool_ui(ui, law, &mut source.law_enforcement);
-    optional_text_ui(
-        form,
-        ui,
-        s.get("motion_profile"),
-        &mut source.motion_profile,
-    );
+    let profile = s.get("motion_profile");
+    super::motion_pick::motion_profile_pick_ui(form, ui, profile, &mut source.motion_profile);
 }
 
 /// An optional id row (`None` / `Some("…")`): a checkbox, then the text.
-pub(super) fn optional_text_ui(
+fn optional_text_ui(
     form: &mut Form<'_>,
     ui: &mut Ui,
     field: &stagecraft_runtime::project::FieldSchema,

@@ -39,8 +39,8 @@ use crate::content::encode::ByteWriter;
 use crate::content::{FamilyReads, ProductKind};
 use crate::ops::registry::{
     no_check, no_lint, no_outline, no_scopes, Capacity, DataScope, KernelContext, Locality,
-    OperatorDescriptor, ParamSet, PortKind, Presets, Registry, StageError, StageInputs,
-    ScopeContract, StageOutput, StageParams,
+    OperatorDescriptor, ParamSet, PortKind, Presets, Registry, ScopeContract, StageError,
+    StageInputs, StageOutput, StageParams,
 };
 use crate::project::{classify, recipe_file, DocKind, FieldPath, ParamValue, Recipe, StageInput};
 

@@ -41,6 +41,8 @@ pub mod stops;
 #[cfg(test)]
 mod event_tests;
 #[cfg(test)]
+mod stall_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::BTreeMap;

@@ -632,6 +632,12 @@ pub(in crate::sim) fn motion(
             }
             book.tasks.relinquished.remove(&handle);
         }
+        // A closed task's movement (its parent completed or cancelled) has no authority left:
+        // it is kept for diagnostics but no longer writes the ped's position or heading, which
+        // belong to the ped's own walking again.
+        if book.tasks.active_parent(handle).is_none() {
+            continue;
+        }
         let stopped = book.tasks.holds_movement(handle);
         let p = book.agents.position[row];
         gather_neighbours(

@@ -133,7 +133,7 @@ fn a_rendezvous_cancelled_during_a_knockdown_is_not_resumed_after_recovery() {
     );
     assert_eq!(
         w.state_digest_hex(),
-        "8c7649f3740b082167760e714a400b5f3b80acb28d3c9fe58a65272161d0cfb1"
+        "24e9b62da005d7a64da1a18c8d2c4326630245a94e8d700748a2efc8d70606e6"
     );
 }
 

@@ -188,7 +188,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "a489daee2e59cd72beff8cbf4c8c40495a92e703c6685f1d4318ff6faa165ce2"
+        "ea1516556352c6def7b01a622aa13f8de617488b476e175bf2154752be3e0c71"
     );
 }
 

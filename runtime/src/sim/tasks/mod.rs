@@ -41,6 +41,8 @@ pub mod stops;
 #[cfg(test)]
 mod event_tests;
 #[cfg(test)]
+mod stall_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::BTreeMap;
@@ -629,6 +631,12 @@ pub(in crate::sim) fn motion(
                 continue;
             }
             book.tasks.relinquished.remove(&handle);
+        }
+        // A closed task's movement (its parent completed or cancelled) has no authority left:
+        // it is kept for diagnostics but no longer writes the ped's position or heading, which
+        // belong to the ped's own walking again.
+        if book.tasks.active_parent(handle).is_none() {
+            continue;
         }
         let stopped = book.tasks.holds_movement(handle);
         let p = book.agents.position[row];

@@ -358,7 +358,7 @@ fn substep(m: &mut Movement, env: &MoveEnv<'_>, p: &MotionProfile, dt: f64) -> (
         .gait
         .commit(p, moved, if blocked { clip_before } else { time_s });
     if stop_done {
-        return (finish_stop(m), moved);
+        return (finish_stop(m, env.grid), moved);
     }
     (judge(m, dt, blocked), moved)
 }
@@ -464,9 +464,13 @@ fn judge(m: &mut Movement, dt: f64, blocked: bool) -> StepOutcome {
 }
 
 /// The goal stop's clip has ended: arrived when within [`ARRIVAL_RADIUS_M`] of the goal (and
-/// no route is left); otherwise walk on — to the rest of the route, or to the goal itself when
-/// the accepted endpoint was not close enough in 3D.
-fn finish_stop(m: &mut Movement) -> StepOutcome {
+/// no route is left); otherwise walk on — to the rest of the route, or, when the accepted
+/// endpoint was not close enough in 3D, towards the goal as far as the walkable grid reaches
+/// ([`walk_on_target`]: a goal just off the grid, its endpoint projected, is approached to its
+/// edge instead of stepping off it, which would block the stop forever). When that leaves
+/// nothing to walk while still outside the radius, the execution fails
+/// (`EndpointOutsideTolerance`) instead of replaying empty stops.
+fn finish_stop(m: &mut Movement, grid: &PathGrid) -> StepOutcome {
     let left = remaining_route_m(m);
     if left <= 1e-3 && m.distance_to_goal_m() <= ARRIVAL_RADIUS_M {
         m.corner = m.path.len() as u32;
@@ -475,12 +479,49 @@ fn finish_stop(m: &mut Movement) -> StepOutcome {
         return StepOutcome::Arrived;
     }
     if left <= 1e-3 {
-        m.path.push([m.goal[0], m.goal[1], m.position[2]]);
+        let target = walk_on_target(grid, ground(m.position), ground(m.goal));
+        let z = m.position[2];
+        let reaches = (0..2)
+            .map(|i| [target.x, target.y][i] - m.goal[i])
+            .chain([z - m.goal[2]])
+            .map(|d| d * d)
+            .sum::<f64>()
+            .sqrt()
+            <= ARRIVAL_RADIUS_M;
+        if !reaches || distance(ground(m.position), target) <= 1e-3 {
+            m.fail(MoveFailure::EndpointOutsideTolerance);
+            m.gait.enter(GaitPhase::Idle, 0.0);
+            return StepOutcome::Failed(MoveFailure::EndpointOutsideTolerance);
+        }
+        m.path.push([target.x, target.y, z]);
         m.corner = m.path.len() as u32 - 1;
     }
     m.state = MotionState::Walking;
     m.gait.enter(GaitPhase::Start, 0.0);
     StepOutcome::Quiet
+}
+
+/// Where a walk-on from `here` towards `goal` ends: the goal itself when it is walkable (or the
+/// ped already stands off the grid), else the last walkable point of the straight segment,
+/// found by bisection (the step test refuses a step from a walkable cell onto an unwalkable one).
+pub(super) fn walk_on_target(grid: &PathGrid, here: Vec2, goal: Vec2) -> Vec2 {
+    if grid.is_walkable(goal) || !grid.is_walkable(here) {
+        return goal;
+    }
+    let at = |t: f64| Vec2 {
+        x: here.x + (goal.x - here.x) * t,
+        y: here.y + (goal.y - here.y) * t,
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..24 {
+        let mid = 0.5 * (lo + hi);
+        if grid.is_walkable(at(mid)) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    at(lo)
 }
 
 /// The step of `stride` towards `target` through the walkers' steering helper: straight when

@@ -9,10 +9,10 @@ use crate::project::{
     Directive, DirectiveCommand, PopulationKind, PopulationSource, RouteEnd, Scenario, Target,
     Vec2, Vec3,
 };
+use crate::sim::{build_world, AgentHandle, CompiledScenario, SimRoute, SimSpace, World};
+
 /// The frame the rendezvous behind the ped completes at.
 const COMPLETED_FRAME: u64 = 84;
-
-use crate::sim::{build_world, AgentHandle, CompiledScenario, SimRoute, SimSpace, World};
 
 /// A street 40 m long and 2.5 m wide along y = 0.
 fn street() -> Vec<SimRoute> {

@@ -625,19 +625,14 @@ pub(in crate::sim) fn motion(
         if book.agents.pooled[row] {
             continue;
         }
-        // A readmitted ped's closed movement has no authority left (see `relinquish`).
-        if book.tasks.relinquished.contains(&handle) {
-            if book.tasks.active_parent(handle).is_none() {
-                continue;
-            }
-            book.tasks.relinquished.remove(&handle);
-        }
-        // A closed task's movement (its parent completed or cancelled) has no authority left:
-        // it is kept for diagnostics but no longer writes the ped's position or heading, which
-        // belong to the ped's own walking again.
+        // A closed task's movement (its parent completed or cancelled, the ped readmitted or
+        // not) has no authority left: it is kept for diagnostics but no longer writes the ped's
+        // position or heading, which belong to the ped's own walking again. A new active task
+        // ends a readmitted ped's relinquished mark.
         if book.tasks.active_parent(handle).is_none() {
             continue;
         }
+        book.tasks.relinquished.remove(&handle);
         let stopped = book.tasks.holds_movement(handle);
         let p = book.agents.position[row];
         gather_neighbours(

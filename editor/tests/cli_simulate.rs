@@ -64,7 +64,7 @@ fn session_digests(frame: u64) -> (String, String) {
 /// Re-pinned for issue 30's motion profiles: the scenario's rendezvous ped now walks by the
 /// walking profile (turn clip, start, loop, goal stop) instead of a constant speed
 /// (`d109b933…` before).
-const GOLDEN_600: &str = "98d5b756dc3d4d3f3fc2f24ec97643ef57b92a559fc6573c8b004816cf86a2d5";
+const GOLDEN_600: &str = "8379bb7f52e7f6c3464a6f33c7756bc54b9e64c6cea2a5ab51287274ac883596";
 
 #[test]
 fn simulate_prints_the_same_final_digest_as_the_editor_session() {
@@ -156,7 +156,8 @@ fn simulate_text_report_ends_with_the_digest_and_defaults_to_the_scenario_length
     // and reuse brings them back. The pool fills once (frame 984, since issue 27's crossings fix
     // let committed crossers walk on past queued walkers, which changed when walkers retire),
     // evicting one ped: 57 at the end (58 before that fix, when the pool peaked at 14 of 16).
-    assert!(text.contains("frame 1200 (60.00 s), 57 agents\n"), "{text}");
+    // Since walkers keep lanes past oncoming bodies and edge when boxed in, 58 again.
+    assert!(text.contains("frame 1200 (60.00 s), 58 agents\n"), "{text}");
     let summaries = lines.iter().filter(|l| l.starts_with("source `")).count();
     assert_eq!(summaries, 4, "one why-nothing-spawned line per source");
     let digest = lines.last().and_then(|l| l.strip_prefix("state digest "));

@@ -14,7 +14,7 @@ fn example() -> String {
 }
 
 /// The example's state digest at frame 600 (change it only deliberately).
-const GOLDEN_RING_600: &str = "ca38f79f086f202d65bfbee9e4ef0c4f65ab33b25d311477a95649b505d087a1";
+const GOLDEN_RING_600: &str = "b444b5e9a4b319cc180be257767f7b6f04920cb59fc37514cd90f9ea8884af0e";
 
 #[test]
 fn the_loaded_ring_follows_the_camera_and_demotes_the_walkers_outside_it() {
@@ -42,7 +42,8 @@ fn the_loaded_ring_follows_the_camera_and_demotes_the_walkers_outside_it() {
         .iter()
         .map(|&f| at(f, "outside_ring"))
         .collect();
-    assert_eq!(outside, vec![40, 45, 42, 41, 41]);
+    // (41 at frame 480 before walkers kept lanes past oncoming bodies and edged when boxed in.)
+    assert_eq!(outside, vec![40, 45, 42, 42, 41]);
     assert_eq!(report["state_digest"], GOLDEN_RING_600);
 }
 

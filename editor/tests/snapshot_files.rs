@@ -198,7 +198,7 @@ fn a_file_of_the_first_format_version_is_refused_by_version() {
     );
     assert_eq!(code, Some(1), "{text}");
     assert!(
-        text.contains("snapshot format version 1 is not supported (this build reads version 3"),
+        text.contains("snapshot format version 1 is not supported (this build reads version 4"),
         "{text}"
     );
 }

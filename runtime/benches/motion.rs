@@ -30,17 +30,13 @@
 //! ≥ 0.8 m/s at 1,000 and ≥ 0.6 m/s at 10,000, no pair closer than the body diameter), then
 //! medians of a few timed runs and the motion counters of the measured steps. Run briefly:
 //! `--warm-up-time 1 --measurement-time 3`; `MOTION_FLOW=1` prints the flow report only
-//! (`MOTION_FLOW=1000` only the streets of those sizes, comma-separated;
-//! `MOTION_FLOW_LANES=1` on `sim::two_way_street_lanes_world`, each walker on a lane route of
-//! its own).
+//! (`MOTION_FLOW=1000` only the streets of those sizes, comma-separated).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use stagecraft_runtime::sim::{
-    observed_street_world, two_way_street_lanes_world, two_way_street_world, FlowWatch, World,
-};
+use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, FlowWatch, World};
 
 mod support;
 use support::{cpu_ms, cpu_ns, many_core_counts, median, pool, thread_pairs};
@@ -103,14 +99,7 @@ fn report_threads(label: &str, mut world: World, agents: usize, runs: usize) {
 
 /// The flow report: each street size warmed, then watched for [`FLOW_WINDOW_S`].
 fn report_flow() {
-    // `MOTION_FLOW=1000` (any list of sizes, comma-separated) reports only those streets;
-    // `MOTION_FLOW_LANES=1` reports the streets whose walkers walk lanes of their own.
-    let lanes = std::env::var_os("MOTION_FLOW_LANES").is_some();
-    let street_of = if lanes {
-        two_way_street_lanes_world
-    } else {
-        two_way_street_world
-    };
+    // `MOTION_FLOW=1000` (any list of sizes, comma-separated) reports only those streets.
     let sizes: Vec<usize> = std::env::var("MOTION_FLOW")
         .ok()
         .map(|list| {
@@ -121,7 +110,7 @@ fn report_flow() {
         .filter(|sizes: &Vec<usize>| !sizes.is_empty())
         .unwrap_or_else(|| vec![1_000, 10_000]);
     for walkers in sizes {
-        let mut street = warmed(street_of(walkers, 7).expect("street"));
+        let mut street = warmed(two_way_street_world(walkers, 7).expect("street"));
         let mut watch = FlowWatch::start(&street);
         let (end_s, mut steps, mut stepping) =
             (street.time_s() + FLOW_WINDOW_S, 0u32, Duration::ZERO);
@@ -134,10 +123,9 @@ fn report_flow() {
         }
         let flow = watch.report(&street);
         println!(
-            "flow, two-way street{} of {walkers} walkers over {:.1} s: mean speed {:.3} m/s, median \
+            "flow, two-way street of {walkers} walkers over {:.1} s: mean speed {:.3} m/s, median \
              {:.3} m/s, stalled (net displacement < 1 m) {:.2} %, still (path < 1 m) {:.2} %, min \
              pairwise distance {:.3} m, mean step {:.3} ms",
-            if lanes { " (own lanes)" } else { "" },
             flow.duration_s,
             flow.mean_speed_m_s,
             flow.median_speed_m_s,

@@ -67,7 +67,7 @@ fn hold_continue_and_redirect_happen_in_one_session_and_end_at_the_second_van() 
     assert_eq!((p.x, p.y), (-25.0, 6.2));
     assert_eq!(
         w.state_digest_hex(),
-        "74b64dec3546975ece749face5f5c4926e04939c61ad16990f3532e199c19175"
+        "161b4b014e0971dfdf87ccf72740da99a065eb0f8e63b101f627c09895ce736e"
     );
 }
 
@@ -133,7 +133,7 @@ fn a_rendezvous_cancelled_during_a_knockdown_is_not_resumed_after_recovery() {
     );
     assert_eq!(
         w.state_digest_hex(),
-        "24e9b62da005d7a64da1a18c8d2c4326630245a94e8d700748a2efc8d70606e6"
+        "e1b3bc8776467366a22ac83b282742a79f4fdf790a736e143dd8d03997787e3c"
     );
 }
 
@@ -201,6 +201,6 @@ fn a_blocked_standing_space_waits_until_the_obstacle_is_removed_then_the_task_re
     assert_eq!((p.x, p.y), (10.0, 6.2));
     assert_eq!(
         w.state_digest_hex(),
-        "cdef202f90e7f7f9ba29cff254f73125452d8a868849b63f68c0866c5261c531"
+        "c87a1f00987248ec40cc33ac9191806ca6c056d70e67a95101414ace58ec4d73"
     );
 }

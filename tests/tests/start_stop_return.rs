@@ -56,7 +56,7 @@ fn the_courier_starts_stops_and_returns_by_its_motion_profile() {
     assert!((m.position[0] + 15.0).hypot(m.position[1] - 5.5) <= 0.15);
     assert_eq!(
         w.state_digest_hex(),
-        "de67ba06b556b4063d6a050095e4b444677379dcd90d659740e66980d45bea48"
+        "3e48c271d46c9bb97cbfba9a4b90c07a192c2c702627540125d2be27ab168f3f"
     );
 }
 

@@ -53,7 +53,8 @@ fn walkers_leave_and_reenter_the_ring_that_follows_the_camera() {
             .map(|f| (f.id, f64::from(f.location.x), f64::from(f.location.y)))
             .collect();
     }
-    assert_eq!(outside_counts, vec![42, 44, 46, 41, 41]);
+    // (41 at the fourth count before walkers kept lanes past oncoming bodies and edged.)
+    assert_eq!(outside_counts, vec![42, 44, 46, 42, 41]);
     assert!(checked > 500, "the recount ran on {checked} steps");
     let (mut left, mut back) = (0, 0);
     for event in world.events().of_kind(EventKind::Ring) {

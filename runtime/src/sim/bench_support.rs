@@ -126,7 +126,6 @@ fn long_street(
     };
     let mut world = street_world(
         &params,
-        &[],
         counts,
         furniture(&params),
         observers,
@@ -147,15 +146,13 @@ fn long_street(
 /// targets, `observers`, and every walker running the steering fan every step.
 fn street_world(
     params: &StreetBlockParams,
-    lanes_m: &[f64],
     counts: [usize; 2],
     blockers: Vec<StaticBlocker>,
     observers: Vec<Observer>,
     directives: impl FnOnce(&SimSpace) -> Vec<Directive>,
     seed: u64,
 ) -> Option<World> {
-    let mut block = build_street_block(params).ok()?;
-    add_lanes(&mut block.space.routes, lanes_m);
+    let block = build_street_block(params).ok()?;
     let mut space = SimSpace::from_street_blocks(&[&block]).ok()?;
     space.blockers = blockers;
     let space = Arc::new(space);
@@ -197,9 +194,12 @@ pub const TWO_WAY_STREET_M: f64 = 200.0;
 /// grid (no two closer than the safety diameter), each walker heading east or west by a seeded
 /// coin (50 / 50), all at about 1.4 m/s, no
 /// observer (so every agent is Full) and avoidance unlimited. Every walker walks its sidewalk's
-/// route, so its route corridor is the middle 1.3 m of the walkway wherever it was placed (on
-/// the 25 m walkways of 10,000 walkers nearly all of them start outside it and may only move
-/// back towards it). Deterministic in its arguments; `None` when the block cannot be built.
+/// route along a path of its own where it was placed (its `path_offset_m`, as the motion
+/// specification's demo gives each walker a route at its own lateral offset), so its route
+/// corridor is ±0.65 m of where it stands, wherever that is on the walkway (before the own
+/// paths the corridor was the middle 1.3 m of the walkway for all of them: on the 25 m walkways
+/// of 10,000 walkers nearly all started outside it). Deterministic in its arguments; `None`
+/// when the block cannot be built.
 pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
     two_way_street_of(walkers, TWO_WAY_STREET_M, seed)
 }
@@ -207,27 +207,6 @@ pub fn two_way_street_world(walkers: usize, seed: u64) -> Option<World> {
 /// [`two_way_street_world`] on a block `length_m` long (at least 20 m; `None` shorter): the
 /// same crowd at the same density on a shorter street, for the flow regression test.
 pub fn two_way_street_of(walkers: usize, length_m: f64, seed: u64) -> Option<World> {
-    two_way_street_placed(walkers, length_m, seed, false)
-}
-
-/// [`two_way_street_world`] where every walker walks a path of its own, as the motion
-/// specification's demo gives each walker a route at its own lateral offset: one lane route per
-/// row of the placement grid, parallel to its sidewalk's ([`add_lanes`]), each walker on the
-/// lane of its row, so every walker starts inside its route corridor (±0.65 m of its own path,
-/// within the walkway) and the crowd keeps the whole walkway. For the flow report
-/// (`MOTION_FLOW_LANES=1`): the walking rules are the same.
-pub fn two_way_street_lanes_world(walkers: usize, seed: u64) -> Option<World> {
-    two_way_street_lanes_of(walkers, TWO_WAY_STREET_M, seed)
-}
-
-/// [`two_way_street_lanes_world`] on a block `length_m` long (at least 20 m; `None` shorter).
-pub fn two_way_street_lanes_of(walkers: usize, length_m: f64, seed: u64) -> Option<World> {
-    two_way_street_placed(walkers, length_m, seed, true)
-}
-
-/// The two-way street of `walkers` on a block `length_m` long, each walker on its sidewalk's
-/// route or (`lanes`) on the lane route of its row.
-fn two_way_street_placed(walkers: usize, length_m: f64, seed: u64, lanes: bool) -> Option<World> {
     if length_m.is_nan() || length_m < 20.0 {
         return None;
     }
@@ -243,21 +222,13 @@ fn two_way_street_placed(walkers: usize, length_m: f64, seed: u64, lanes: bool) 
         crosswalk_width_m: 4.0,
     };
     let counts = [walkers.div_ceil(2), walkers / 2];
-    // The placement grid: `columns` along the street, `rows` across it, one lane per row.
+    // The placement grid: `columns` along the street, `rows` across it.
     let grid = |count: usize| {
         let columns = ((count as f64 * length_m / walkway_m).sqrt().ceil() as usize).max(1);
         (columns, count.div_ceil(columns).max(1))
     };
-    let rows = grid(counts[0]).1;
-    let lane_m = |r: usize| ((r as f64 + 0.5) / rows as f64 - 0.5) * (walkway_m - 0.8);
-    let lanes_m: Vec<f64> = if lanes {
-        (0..rows).map(lane_m).collect()
-    } else {
-        Vec::new()
-    };
     let mut world = street_world(
         &params,
-        &lanes_m,
         counts,
         Vec::new(),
         Vec::new(),
@@ -277,22 +248,8 @@ fn two_way_street_placed(walkers: usize, length_m: f64, seed: u64, lanes: bool) 
             placed.push((along, lateral_m));
             let direction = if draw(2) < 0.5 { -1 } else { 1 };
             let speed = STREET_WALK_SPEED_M_S * (0.9 + 0.2 * draw(3));
-            if !lanes {
-                let route = world.config.sources[source].route;
-                world.place_walker(source, route, along, direction, speed, lateral_m)?;
-                continue;
-            }
-            // Its own path: the lane nearest to where it stands (its row's).
-            let off = |lane: usize| (lane_m(lane) - lateral_m).abs();
-            let lane = (0..rows)
-                .min_by(|&a, &b| off(a).total_cmp(&off(b)))
-                .unwrap_or(0);
-            let route = world
-                .config
-                .space
-                .route_index(&lane_id(SIDEWALKS[source], lane))?;
-            let from_lane_m = lateral_m - lane_m(lane);
-            world.place_walker(source, route, along, direction, speed, from_lane_m)?;
+            let route = world.config.sources[source].route;
+            world.place_walker(source, route, along, direction, speed, lateral_m)?;
         }
     }
     world.publish_motion_frames();
@@ -354,36 +311,6 @@ fn jittered_spot(
         .map(at)
         .find(|&p| apart(p))
         .unwrap_or_else(|| at(0.0))
-}
-
-/// The id of lane `lane` of sidewalk `sidewalk` ([`add_lanes`]).
-fn lane_id(sidewalk: &str, lane: usize) -> String {
-    format!("{sidewalk}.lane{lane:03}")
-}
-
-/// Adds to `routes` (kept sorted by id) lane `i` of every sidewalk: its polyline moved
-/// `lanes_m[i]` to its left, as wide as keeps it on the sidewalk's walkway (each walker's own
-/// path, as the motion specification's demo gives each walker a route of its own lateral
-/// offset: its route corridor is centred on it).
-fn add_lanes(routes: &mut Vec<crate::content::Route>, lanes_m: &[f64]) {
-    let sidewalks: Vec<crate::content::Route> = routes
-        .iter()
-        .filter(|r| SIDEWALKS.contains(&r.id.as_str()))
-        .cloned()
-        .collect();
-    for sidewalk in &sidewalks {
-        for (lane, &offset_m) in lanes_m.iter().enumerate() {
-            let mut route = sidewalk.clone();
-            route.id = lane_id(&sidewalk.id, lane);
-            // Sidewalk polylines are straight along x: the left of the way is +y.
-            for point in &mut route.points {
-                point.y += offset_m;
-            }
-            route.width_m = sidewalk.width_m - 2.0 * offset_m.abs();
-            routes.push(route);
-        }
-    }
-    routes.sort_by(|a, b| a.id.cmp(&b.id));
 }
 
 /// SplitMix64: a stateless mixer for the benchmark crowds' jitter (no random stream).
@@ -457,6 +384,7 @@ impl World {
             position,
             facing: scale(along, f64::from(direction)),
             safe_distance_m: 0.0,
+            path_offset_m: lateral_m,
             direction,
             state: AgentState::Walking,
             resume: AgentState::Walking,

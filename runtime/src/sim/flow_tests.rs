@@ -4,8 +4,7 @@
 use super::flow::{least_pairwise_distance_m, FlowWatch};
 use super::state::body::BODY_RADIUS_M;
 use super::walk::body::SAFETY_DIAMETER_M;
-use super::walk::ground::lateral_limit_m;
-use super::{two_way_street_lanes_of, two_way_street_of, World};
+use super::{two_way_street_of, World};
 use crate::project::Vec2;
 
 fn v(x: f64, y: f64) -> Vec2 {
@@ -48,15 +47,19 @@ fn flow_of(mut world: World) -> (super::FlowReport, Vec<(&'static str, u64)>) {
 }
 
 #[test]
-fn a_counter_flow_street_flows_as_pinned_without_overlap() {
-    // The walking rules stall most of this crowd (see `sim::walk`'s documentation): what 10 s
-    // of it computes is pinned (re-pin deliberately; a rule that lets it flow lowers the
-    // stalled share), and no two bodies ever come closer than the body diameter — in fact
-    // than the safety diameter (they are placed that far apart and a step never brings two
-    // closer).
+fn a_counter_flow_street_flows_without_stalls_or_overlap() {
+    // Counter-flow at the bench streets' density: each walker keeps a lane of its heading
+    // inside the corridor of its own path and edges when boxed in (see `sim::walk`), so
+    // nearly every walker moves on. Before (the corridor centred on the route's line, no lanes,
+    // no edging) 59.2 % of this crowd stalled at a mean of 0.173 m/s. What 10 s of it computes
+    // is pinned (re-pin deliberately), and no two bodies ever come closer than the body
+    // diameter — in fact than the safety diameter (they are placed that far apart and a step
+    // never brings two closer).
     let (flow, causes) = short_street_flow();
     assert_eq!(flow.walkers, 250);
     assert!((flow.duration_s - 10.0).abs() < 1e-9, "{flow:?}");
+    assert!(flow.stalled_share <= 0.05, "{flow:?} {causes:?}");
+    assert!(flow.mean_speed_m_s >= 0.8, "{flow:?} {causes:?}");
     assert_eq!(
         (
             (flow.stalled_share * 1000.0).round() as u32,
@@ -64,7 +67,7 @@ fn a_counter_flow_street_flows_as_pinned_without_overlap() {
             (flow.mean_speed_m_s * 1000.0).round() as u32,
             (flow.median_speed_m_s * 1000.0).round() as u32,
         ),
-        (592, 368, 173, 63),
+        (4, 0, 887, 923),
         "{causes:?}"
     );
     assert!(flow.min_distance_m >= 2.0 * BODY_RADIUS_M, "{flow:?}");
@@ -72,55 +75,26 @@ fn a_counter_flow_street_flows_as_pinned_without_overlap() {
 }
 
 #[test]
-fn on_lanes_of_their_own_every_walker_starts_inside_its_corridor() {
-    // 250 walkers on 50 m: 125 per sidewalk, 3 rows of the placement grid, so 3 lane routes
-    // per sidewalk (at −0.73, 0 and +0.73 m of its line on the 3 m walkway, each as wide as
-    // keeps it on the walkway) besides the sidewalks and the crosswalk.
-    let world: World = two_way_street_lanes_of(250, 50.0, 7).expect("street");
-    let space = &world.config.space;
-    let lanes: Vec<(&str, f64)> = space
-        .routes
-        .iter()
-        .filter(|r| r.id.contains(".lane"))
-        .map(|r| (r.id.as_str(), r.width_m()))
-        .collect();
-    assert_eq!(lanes.len(), 6, "{lanes:?}");
-    let widths: Vec<u32> = lanes.iter().map(|l| (l.1 * 100.0).round() as u32).collect();
-    assert_eq!(widths, [153, 300, 153, 153, 300, 153], "{lanes:?}");
+fn every_walker_starts_on_its_own_path_inside_its_corridor() {
+    // 250 walkers on 50 m: each is placed on its sidewalk's route at its own lateral offset,
+    // which is its own path's (`path_offset_m`): it starts on that path, in its corridor.
+    let world: World = two_way_street_of(250, 50.0, 7).expect("street");
     let agents = &world.agents;
     assert_eq!(agents.len(), 250);
-    let mut on_lanes = [0usize; 2];
+    let space = &world.config.space;
+    let mut offsets: Vec<f64> = Vec::new();
     for row in 0..agents.len() {
         let route = &space.routes[usize::from(agents.route[row])];
-        assert!(route.id.contains(".lane"), "{}", route.id);
-        on_lanes[usize::from(route.id.ends_with("lane001"))] += 1;
-        // Its lateral offset from its own path is inside the corridor the walkway leaves it.
         let (on_line, along) = route.sample(agents.distance_m[row]);
         let p = agents.position[row];
         let lateral = (p.y - on_line.y) * along.x - (p.x - on_line.x) * along.y;
-        let limit = lateral_limit_m(route.width_m());
-        assert!(lateral.abs() <= limit, "{} {lateral} > {limit}", route.id);
+        assert!(
+            (lateral - agents.path_offset_m[row]).abs() < 1e-9,
+            "{lateral}"
+        );
+        offsets.push(agents.path_offset_m[row]);
     }
-    // Each lane holds its row: 46 columns, so 46 walkers in the middle row of each sidewalk.
-    assert_eq!(on_lanes, [158, 92], "{on_lanes:?}");
-}
-
-#[test]
-fn a_counter_flow_street_on_lanes_flows_as_pinned_without_overlap() {
-    // The same crowd each on a lane route of its own (`two_way_street_lanes_of`): its corridor
-    // centred on its own path leaves the streams the whole walkway, and fewer stall than on the
-    // sidewalks' routes (556 instead of 592 in 1,000), though they average slower.
-    let (flow, causes) = flow_of(two_way_street_lanes_of(250, 50.0, 7).expect("street"));
-    assert_eq!(flow.walkers, 250);
-    assert_eq!(
-        (
-            (flow.stalled_share * 1000.0).round() as u32,
-            (flow.still_share * 1000.0).round() as u32,
-            (flow.mean_speed_m_s * 1000.0).round() as u32,
-            (flow.median_speed_m_s * 1000.0).round() as u32,
-        ),
-        (556, 224, 159, 77),
-        "{causes:?}"
-    );
-    assert!(flow.min_distance_m >= SAFETY_DIAMETER_M - 1e-9, "{flow:?}");
+    // Spread across the 3 m walkway (3 placement rows at −0.73, 0 and +0.73 m, jittered).
+    offsets.sort_by(f64::total_cmp);
+    assert!(offsets[0] < -0.6 && offsets[249] > 0.6, "{offsets:?}");
 }

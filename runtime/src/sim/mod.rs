@@ -71,8 +71,8 @@ mod world;
 #[cfg(any(test, feature = "bench-support"))]
 pub use bench_support::{
     banded_digests, directed_street_world, long_street_world, observed_street_world,
-    two_way_street_lanes_of, two_way_street_lanes_world, two_way_street_of, two_way_street_world,
-    STREET_SPACING_M, STREET_WALK_SPEED_M_S, TWO_WAY_STREET_M,
+    two_way_street_of, two_way_street_world, STREET_SPACING_M, STREET_WALK_SPEED_M_S,
+    TWO_WAY_STREET_M,
 };
 pub use budget::{SimEstimate, MAX_SIM_WORK};
 pub use camera::CameraObserver;

@@ -188,7 +188,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "ea1516556352c6def7b01a622aa13f8de617488b476e175bf2154752be3e0c71"
+        "6d1021dcba6697511f01b88debe0f6be05e5b755aa73e4f9683aeb477efd5e34"
     );
 }
 

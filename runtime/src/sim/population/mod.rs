@@ -754,6 +754,7 @@ pub(in crate::sim) fn fresh_row(
         position: candidate.position,
         facing: scale(candidate.along, f64::from(candidate.direction)),
         safe_distance_m: 0.0,
+        path_offset_m: 0.0,
         direction: candidate.direction,
         state: AgentState::Walking,
         resume: AgentState::Walking,

@@ -29,7 +29,7 @@ use crate::sim::{state::Counters, world::World};
 /// The first eight bytes of every snapshot file.
 pub const SNAPSHOT_MAGIC: [u8; 8] = *b"STGSNAP\0";
 /// The format version this runtime writes and reads.
-pub const SNAPSHOT_FORMAT_VERSION: u32 = 3;
+pub const SNAPSHOT_FORMAT_VERSION: u32 = 4;
 /// Longest scenario id a header may hold, bytes.
 pub const MAX_SCENARIO_ID_BYTES: usize = 1024;
 

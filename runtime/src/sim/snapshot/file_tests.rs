@@ -50,7 +50,7 @@ fn a_file_restored_into_a_fresh_world_continues_bit_for_bit() {
 fn the_header_reads_without_the_payload() {
     let bytes = file_at_30();
     assert_eq!(&bytes[..8], b"STGSNAP\0");
-    assert_eq!(&bytes[8..12], &3u32.to_le_bytes());
+    assert_eq!(&bytes[8..12], &4u32.to_le_bytes());
     let header = read_header(&bytes).expect("a header");
     assert_eq!(
         (header.frame, header.scenario.as_str()),
@@ -114,12 +114,12 @@ fn damaged_files_are_refused_by_what_is_wrong() {
         }
     );
     let mut newer = bytes.clone();
-    newer[8] = 4;
+    newer[8] = 5;
     assert_eq!(
         refuse(&newer),
         SnapshotFileError::UnsupportedVersion {
-            found: 4,
-            supported: 3
+            found: 5,
+            supported: 4
         }
     );
     // A version 2 file (before ped event records) is refused by version.
@@ -129,7 +129,7 @@ fn damaged_files_are_refused_by_what_is_wrong() {
         refuse(&before_events),
         SnapshotFileError::UnsupportedVersion {
             found: 2,
-            supported: 3
+            supported: 4
         }
     );
     // A version 1 file (before knockdowns could be saved) is refused by version too.
@@ -140,12 +140,12 @@ fn damaged_files_are_refused_by_what_is_wrong() {
         error,
         SnapshotFileError::UnsupportedVersion {
             found: 1,
-            supported: 3
+            supported: 4
         }
     );
     assert!(
         error.to_string().contains(
-            "snapshot format version 1 is not supported (this build reads version 3; save the \
+            "snapshot format version 1 is not supported (this build reads version 4; save the \
              run again"
         ),
         "{error}"

@@ -297,6 +297,10 @@ agent_columns! {
     safe_distance_m: f64,
     /// +1 walks towards the route's end, −1 towards its start.
     direction: i8,
+    /// Where its own path lies across its route: the route's line moved this far to the left
+    /// of the route's direction, meters (0 for a population birth, which stands on the line; a
+    /// bench placement's lateral offset). Its route corridor is centred on that path.
+    path_offset_m: f64,
     /// Current state.
     state: AgentState,
     /// State to resume after a hold.

@@ -3,62 +3,55 @@
 //!
 //! One walker's step, in order: complete its connection if it stands at the goal (`progress`);
 //! buy a physical step with its route budget; shorten it behind a same-direction leader that
-//! is moving (`follow`; one standing still is a body to pass); aim along its lane — it keeps
-//! the lateral offset it walks at, keeps left (leaning back to the line from right of it, and
-//! further left while an oncoming body is ahead, the side the fan's +0.03 passes on), and
-//! narrows onto the line over the last 4 m before the goal; then the shared steering helper
-//! (`steer`, also the task movements') tries the fan best first (`fan`) — each candidate must
-//! stay on the walkway, respect the connection's longitudinal bounds, clear static blockers
-//! (with a forward exit for a sidestep when static geometry blocks the straight way, `ground`),
-//! pass the predicted body test against every neighbour at another heading within the opposing
-//! scan (`body`), and its shorter executed step must clear every body, so a refused step never
-//! hides a safe candidate behind it. Progress is the longitudinal projection of the accepted
-//! displacement. With no safe candidate the walker waits: no progress, no position change —
-//! except that after 0.5 s blocked by bodies it gives way once per step through the same fan
-//! around its left-hand direction (a step back allowed, never any progress for it), so two
-//! walkers face to face part instead of waiting for each other for ever. Every outcome is a
-//! [`WalkDecision`] with its reason.
+//! is moving (`follow`; one standing still is a body to pass); aim along its lane (below), the
+//! lane narrowing onto its path over the last 4 m before the goal; then the shared steering
+//! helper (`steer`, also the task movements') tries the fan best first (`fan`) — each candidate
+//! must stay on the walkway inside the route corridor, respect the connection's longitudinal
+//! bounds, clear static blockers (with a forward exit for a sidestep when static geometry blocks
+//! the straight way, `ground`), pass the predicted body test against every neighbour at another
+//! heading within the opposing scan (`body`), and its shorter executed step must clear every
+//! body, so a refused step never hides a safe candidate behind it. Progress is the longitudinal
+//! projection of the accepted displacement. With no candidate clear of the bodies for
+//! `step::YIELD_AFTER_S` the walker gives way: off its lane, through the same fan around the
+//! direction of its lane (a step back allowed, never any progress for it); and when that finds
+//! nothing too, or it is in its lane, it edges — a half step along the first fan candidate whose
+//! executed step passes every physical check (walkway and corridor, blockers, every body kept a
+//! safety diameter away) without the prediction. Otherwise it waits: no progress, no position
+//! change. Every outcome is a [`WalkDecision`] with its reason.
 //!
 //! Walkers update in row order and read their neighbours' current positions, so a step is
 //! checked against bodies that already moved this step and is seen by those that move later.
 //!
-//! ## Flow at crowd density (what stalls; measured by `sim::FlowWatch`)
-//! In a random counter-flow at 0.8–1 walker per m² (`sim::two_way_street_world`, 40 warm-up
-//! steps, then 10 s; the motion bench's `MOTION_FLOW=1`, debug build under load) most walkers
-//! stall for good: of 1,000, 65 % move less than 1 m (mean 0.17 m/s, median 0.05 m/s, least
-//! pair 0.623 m); of 10,000, 58 % (mean 0.10 m/s, median 0.08 m/s, least pair 0.630 m). The
-//! issue's 10 % / 7 % were not reproduced on this world (35 % / 48 % do not even shuffle 1 m).
+//! ## Own paths, the corridor and lanes
+//! The motion specification bounds local corrections to the walker's *original path*: "Locomotion
+//! Policy 还把最大路线偏差设为 65 cm，限制局部修正把行人推出原路径走廊" (the maximum route deviation is
+//! 65 cm, so local corrections cannot push a walker out of its original path's corridor), and its
+//! demo gives each walker a path of its own lateral offset ("前三条横向偏移为 -25、0、25 cm"). A walker's
+//! own path is its route's line moved sideways by its `path_offset_m` (0 for a population birth,
+//! which stands on the line; where a bench world placed it): its connection runs along that path
+//! and its corridor is ±[`ROUTE_CORRIDOR_M`] of it, on the walkway.
 //!
-//! What a stalled walker faces (read off the 250-walker street after 12 s): it stands in a
-//! single file of its own stream packed at exactly the safety diameter (0.63–0.65 m from the
-//! body ahead and behind: a standing leader is not followed, so the executed step lets it close
-//! up to 0.63 m), the file's head 0.8 m from the standing head of an opposing file, the files
-//! beside it 0.63–0.75 m away. Every fan candidate's 1 m prediction then reaches a standing
-//! body at another heading, every short step out of the file comes within 0.63 m of a
-//! neighbour, giving way to the left meets the next file, and the crowd is a solid packing
-//! that no rule of the specification (a bounded local adapter: "waiting when no local candidate
-//! is safe is an intentional result") unpacks. The packing forms during the warm-up.
+//! While an oncoming body is ahead (within two safety diameters of its line), a walker keeps a
+//! lane across its route (`step::lane_m`; otherwise the offset it walks at, leaning back to its
+//! path from right of it): keeping left — the side the fan's
+//! +0.03 preference passes on ("Positive-angle candidates receive a 0.03 preference to reduce
+//! perfectly symmetric opposing choices") — the lanes of one heading lie half a lane spacing left
+//! of the route's line plus whole multiples of two spacings, the other heading's between them,
+//! with the spacing the corridor's 0.65 m: one spacing is at least the safety diameter (0.63 m),
+//! so opposing walkers one lane apart pass clear of the body test, and the nearest lane of a
+//! walker's heading is never farther than one spacing, so it lies inside the corridor of any
+//! own path. A walker aims at its lane `step::LANE_AIM_M` ahead. Two opposing walkers face to face
+//! between two lanes always part: each lane of the pair is the nearer of its heading.
 //!
-//! The corridor's reference line: the specification bounds a walker's deviation from its
-//! *original path* (65 cm), and its demo gives each walker a route of its own lateral offset.
-//! The bench street puts every walker on its sidewalk's route, so the corridor is the middle
-//! 1.3 m whatever the walkway's width: on the 25 m walkways of 10,000 walkers nearly all start
-//! outside it and walk towards the middle. `sim::two_way_street_lanes_world` gives every
-//! walker a lane route of its own (its placement row's; the rules unchanged): 1,000 then stall
-//! 45 % (mean 0.23 m/s, median 0.12, least pair 0.630 m) and 10,000 54 % (mean 0.18 m/s,
-//! median 0.08); on the 250-walker street 56 % instead of 59 %, but slower on average (0.159
-//! instead of 0.173 m/s), and in `a_dense_two_way_street_keeps_flowing`'s 540 walkers 207
-//! instead of 164 wait at the end. Rule experiments on the 1,000-walker lane street (none
-//! applied): following standing leaders as the specification's following reads (no forward
-//! space: keep position) 69 % stalled (86 % on the sidewalk routes, and a pair came to 0.556 m);
-//! standing same-direction bodies in the predicted test 48 %; always keeping to the left of
-//! the corridor 46 %; and, to weigh the rule "stationary neighbours still occupy space",
-//! standing bodies left out of the predicted test altogether (not the specification) 38 %
-//! (50 % on the sidewalk routes): not the binding constraint. Earlier experiments (branch `wt-flow-lanes`): lifting the corridor to the
-//! walkway's bounds 6–9 %, lanes drifting left past oncoming bodies 3–4 % at 0.63 m/s — both
-//! leave the specification's corridor, and drifting lanes jam the crosswalk demo's queues.
-//! Lanes that the opposing streams can sort into need room the ±0.65 m corridors around fixed
-//! paths 0.73–0.97 m apart do not leave (two opposing sub-lanes need 0.63 m between them).
+//! ## Flow at crowd density (measured by `sim::FlowWatch`)
+//! The flow report (`runtime/benches/motion.rs`, `MOTION_FLOW=1000,10000`; the two-way street
+//! of `sim::two_way_street_world`, 0.8–1 walker per m², 40 warm-up steps, then 10 s): see
+//! `docs/flow.md` for the figures before and after, and the history of the stalls. In short:
+//! issue 34 measured 10 % / 7 % stalled at 1,000 / 10,000 before the 0.65 m route corridor came
+//! (trust issue 26, commit f90b16a), which was then centred on the *route's* line for every
+//! walker: the bench street's 500 or 5,000 walkers per sidewalk had the middle 1.3 m of the
+//! walkway, those outside it could only move back towards it, and 65 % / 58 % stalled. Own paths,
+//! lanes and edging bring that to 1.7 % / 2.5 % (mean 0.995 / 0.811 m/s) with the corridor kept.
 
 pub mod body;
 pub mod fan;

@@ -37,6 +37,11 @@ const _: () = assert!(LANE_SPACING_M >= SAFETY_DIAMETER_M);
 /// back included) or edges ([`EDGE_STEP_FRACTION`]), seconds: at once (after 0.1 s, 3.9 % of the
 /// 10,000-walker street stalled at a mean of 0.671 m/s, at once 2.1 % at 0.838 m/s).
 pub const YIELD_AFTER_S: f64 = 0.0;
+/// A walker bound to a crosswalk (approaching it or walking on from its exit) whose fan finds no
+/// candidate clear of the bodies after this long without progress gives way to its left once
+/// per step, steps back included, and otherwise waits, seconds (the rule before lanes and
+/// edging: the crossing's queue and lanes govern it there).
+pub const CROSSING_YIELD_AFTER_S: f64 = 0.5;
 /// A walker this close to its lane sideways is in it (it edges rather than gives way), meters.
 pub const LANE_TOLERANCE_M: f64 = 0.1;
 /// A walker aims at the point of its lane this far ahead, meters: steep enough to reach its
@@ -135,8 +140,15 @@ pub fn walk_agent(
     if step_m <= MIN_STEP_M {
         return WalkDecision::Waiting(WaitReason::NoRoomBehindLeader);
     }
-    let (desired, to_lane_m) =
-        desired_direction(&connection, (width_m, own_m), here, reading.oncoming);
+    // A walker bound to a crosswalk (approaching it, or walking on from its exit kerb) walks as
+    // before lanes and edging: the crossing's queue and lanes govern it there.
+    let crossing = agents.crosswalk[row].is_bound();
+    let (desired, to_lane_m) = if crossing {
+        let desired = crossing_direction(&connection, width_m, here, reading.oncoming);
+        (desired, 0.0)
+    } else {
+        desired_direction(&connection, (width_m, own_m), here, reading.oncoming)
+    };
     let mut scene = Walkway {
         connection: &connection,
         width_m,
@@ -157,37 +169,11 @@ pub fn walk_agent(
     } else {
         match steer::steer(env.fan, bodies, &mut scene, here, desired, step_m) {
             Ok(choice) => choice,
-            Err(CandidateRejection::BodyConflict)
-                if !steer_only
-                    && agents.liveness[row].still_s >= YIELD_AFTER_S
-                    && to_lane_m.abs() > LANE_TOLERANCE_M =>
-            {
+            Err(rejection) => {
+                let how = (desired, to_lane_m, crossing);
                 let step = (step_m, previous, budget);
-                let side = to_lane_m.signum();
-                return give_way(
-                    env.fan,
-                    bodies,
-                    &mut scene,
-                    agents,
-                    row,
-                    (desired, side),
-                    step,
-                );
-            }
-            Err(CandidateRejection::BodyConflict)
-                if !steer_only && agents.liveness[row].still_s >= YIELD_AFTER_S =>
-            {
-                let step = (step_m, previous, budget);
-                return edge(env.fan, bodies, &scene, agents, row, desired, step);
-            }
-            Err(straight) => {
-                // A waiting walker faces its route's way, so its neighbours read its heading
-                // (following or predicting) from its route, not from its last sidestep or the
-                // way to its lane.
-                if !steer_only {
-                    agents.facing[row] = connection.axis;
-                }
-                return WalkDecision::Waiting(WaitReason::NoSafeCandidate(straight));
+                let why = (rejection, steer_only);
+                return stopped(env.fan, bodies, &mut scene, agents, row, how, step, why);
             }
         }
     };
@@ -209,6 +195,49 @@ pub fn walk_agent(
         (0, true) => WalkDecision::Following,
         (angle, _) => WalkDecision::Steered(angle),
     }
+}
+
+/// A walker with no fan candidate (`rejection` the straight one's reason). Blocked by bodies,
+/// it gives way or edges (`how`: its desired direction, how far its lane is to its left and
+/// whether it is bound to a crosswalk): a free walker after [`YIELD_AFTER_S`] — off its lane it
+/// gives way towards it, in its lane it edges; a walker bound to a crosswalk after
+/// [`CROSSING_YIELD_AFTER_S`] gives way to its left once and otherwise waits (the rule before
+/// lanes and edging). Otherwise it waits, facing its route's way (a crossing walker: where it
+/// wants to go), so its neighbours read its heading (following or predicting) from its route,
+/// not from its last sidestep or the way to its lane. `step` is the step's length, the progress
+/// made before it and the step's budget, meters.
+#[allow(clippy::too_many_arguments)]
+fn stopped(
+    fan: &Fan,
+    bodies: &mut Bodies,
+    scene: &mut Walkway<'_>,
+    agents: &mut Agents,
+    row: usize,
+    (desired, to_lane_m, crossing): (Vec2, f64, bool),
+    step: (f64, f64, f64),
+    (rejection, steer_only): (CandidateRejection, bool),
+) -> WalkDecision {
+    let still_s = agents.liveness[row].still_s;
+    if !steer_only && rejection == CandidateRejection::BodyConflict {
+        if crossing && still_s >= CROSSING_YIELD_AFTER_S {
+            return give_way(fan, bodies, scene, agents, row, (desired, 1.0, false), step);
+        }
+        if !crossing && still_s >= YIELD_AFTER_S {
+            if to_lane_m.abs() > LANE_TOLERANCE_M {
+                let side = to_lane_m.signum();
+                return give_way(fan, bodies, scene, agents, row, (desired, side, true), step);
+            }
+            return edge(fan, bodies, scene, agents, row, desired, step);
+        }
+    }
+    if !steer_only {
+        agents.facing[row] = if crossing {
+            desired
+        } else {
+            scene.connection.axis
+        };
+    }
+    WalkDecision::Waiting(WaitReason::NoSafeCandidate(rejection))
 }
 
 /// Where the walker in `row`'s own path lies from its route's line, to the left of its
@@ -321,7 +350,8 @@ fn gather_surroundings(
 
 /// A walker stuck behind bodies off its lane gives way: the fan around the direction of its
 /// lane (`side`: +1 its left, −1 its right), steps back included. It steps (earning what
-/// progress the step makes, facing `desired`) or edges ([`edge`]). `step` is the step's length,
+/// progress the step makes, facing `desired`) or, finding nothing, edges ([`edge`]) when
+/// `edges`, else waits facing `desired`. `step` is the step's length,
 /// the progress made before it and the step's budget, meters.
 #[inline]
 fn give_way(
@@ -330,7 +360,7 @@ fn give_way(
     scene: &mut Walkway<'_>,
     agents: &mut Agents,
     row: usize,
-    (desired, side): (Vec2, f64),
+    (desired, side, edges): (Vec2, f64, bool),
     (step_m, previous, budget): (f64, f64, f64),
 ) -> WalkDecision {
     let (connection, here) = (scene.connection, scene.here);
@@ -343,9 +373,15 @@ fn give_way(
             agents.facing[row] = desired;
             WalkDecision::Yielded(choice.angle_deg)
         }
-        Err(_) => {
+        Err(_) if edges => {
             let step = (step_m, previous, budget);
             edge(fan, bodies, scene, agents, row, desired, step)
+        }
+        Err(_) => {
+            agents.facing[row] = desired;
+            WalkDecision::Waiting(WaitReason::NoSafeCandidate(
+                CandidateRejection::BodyConflict,
+            ))
         }
     }
 }
@@ -489,6 +525,34 @@ impl Scene for Walkway<'_> {
     }
 }
 
+/// Where a walker bound to a crosswalk wants to go (the rule before lanes): towards the point
+/// one lookahead ahead at the lateral offset it walks at, kept inside the route corridor on the
+/// walkway — keeping left: from right of the line it leans [`YIELD_LEAN`] back towards it, and
+/// while an oncoming body is ahead that much further left — narrowing onto the connection's
+/// line over the last [`LANE_TAPER_M`] so it meets its goal; the axis when already there.
+fn crossing_direction(connection: &Connection, width_m: f64, here: Vec2, oncoming: bool) -> Vec2 {
+    let along = connection.along_m(here).clamp(0.0, connection.length_m);
+    let carrot_along = (along + LOOKAHEAD_M).min(connection.length_m);
+    let lean = YIELD_LEAN * (carrot_along - along);
+    let limit = super::ground::lateral_limit_m(width_m);
+    let lateral = connection.lateral_m(here);
+    let mut lane = if lateral < 0.0 {
+        (lateral + lean).min(0.0)
+    } else {
+        lateral
+    };
+    if oncoming {
+        lane = lane.max(lateral + lean);
+    }
+    let keep = ((connection.length_m - carrot_along) / LANE_TAPER_M).min(1.0);
+    towards(
+        connection,
+        here,
+        carrot_along,
+        lane.clamp(-limit, limit) * keep,
+    )
+}
+
 /// Where a walker wants to go: towards the point [`LANE_AIM_M`] ahead in its lane — while an
 /// oncoming body is ahead, the lane of its heading ([`lane_m`]); otherwise the offset it walks
 /// at, leaning back to its path from right of it — the lane narrowing onto its own path's line
@@ -523,23 +587,28 @@ fn desired_direction(
     let keep = ((connection.length_m - carrot_along) / LANE_TAPER_M).min(1.0);
     let lane = lane * keep;
     let to_lane_m = lane - lateral;
+    (towards(connection, here, carrot_along, lane), to_lane_m)
+}
+
+/// The direction from `here` to the point `along_m` along `connection` and `lane_m` to its
+/// left; the axis when already there.
+fn towards(connection: &Connection, here: Vec2, along_m: f64, lane_m: f64) -> Vec2 {
     let left = rotate_left(connection.axis);
     let carrot = offset(
-        offset(connection.start, connection.axis, carrot_along),
+        offset(connection.start, connection.axis, along_m),
         left,
-        lane,
+        lane_m,
     );
     let (dx, dy) = (carrot.x - here.x, carrot.y - here.y);
     let length = (dx * dx + dy * dy).sqrt();
-    let desired = if length > MIN_STEP_M {
+    if length > MIN_STEP_M {
         Vec2 {
             x: dx / length,
             y: dy / length,
         }
     } else {
         connection.axis
-    };
-    (desired, to_lane_m)
+    }
 }
 
 /// The lane a walker at `lateral_m` from its route's line keeps, as an offset from that line

@@ -5,7 +5,7 @@
 //!
 //! The fixture: the street-block example with an override set that replaces the sidewalk prop
 //! walkers pass closest to (a lamp, 0.15 m collision radius) by a bench (0.9 m), so it stands in
-//! their way. (Deleting a prop would not change the run: no walker of the example comes within
+//! their way (a walker's body clears a blocker by its radius plus the body radius). (Deleting a prop would not change the run: no walker of the example comes within
 //! 0.6 m of a prop's edge.) The test checks that the override applies (the content holds a bench
 //! there, the simulation's blocker there is 0.9 m wide, the bundle digest is `generate`'s) and
 //! changes the run, and that the command line and the editor's session agree on every digest.
@@ -21,6 +21,7 @@ use stagecraft_io::scenario::ScenarioContent;
 use stagecraft_io::sources::open_project;
 use stagecraft_runtime::content::Product;
 use stagecraft_runtime::ops::registry::Registry;
+use stagecraft_runtime::sim::state::body::BODY_RADIUS_M;
 use support::{example, stagecraft, stdout};
 
 const SCENARIO: &str = "crosswalk-rush";
@@ -177,11 +178,13 @@ fn simulate_and_the_editor_session_run_over_the_overridden_world() {
     let base = example("street-block");
     let edited = example("street-block");
     let (target, (x, y), radius_m, distance_m) = prop_nearest_a_walker(&base.dir);
-    // The lamp at (6.67, −4.87) by the south walkway: walkers pass 0.78 m from its centre, clear
-    // of its 0.15 m circle but inside a bench's 0.9 m one.
+    // The lamp at (6.67, −4.87) by the south walkway: a walker passes about 1 m from its centre
+    // (0.78 m before walkers kept lanes past oncoming bodies), its body (a blocker is cleared by
+    // its radius plus the body radius) clear of the lamp's 0.15 m circle but not of a bench's
+    // 0.9 m one.
     assert_eq!(((x, y), radius_m), ((6.67, -4.87), 0.15));
     assert!(
-        radius_m < distance_m && distance_m < BENCH_RADIUS_M,
+        radius_m + BODY_RADIUS_M < distance_m && distance_m < BENCH_RADIUS_M + BODY_RADIUS_M,
         "a walker passes {distance_m} m from the prop"
     );
     write_replace(&edited.dir, target);

@@ -289,4 +289,3 @@ fn moving_the_camera_observer_moves_the_tiers_and_clearing_it_changes_nothing() 
         "the camera drove the run"
     );
 }
-

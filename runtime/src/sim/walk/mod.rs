@@ -19,6 +19,14 @@
 //! safety diameter away) without the prediction. Otherwise it waits: no progress, no position
 //! change. Every outcome is a [`WalkDecision`] with its reason.
 //!
+//! A walker bound to a crosswalk (approaching it, or walking on from its exit kerb; the
+//! crossings move it while it queues or crosses) walks by the rule before lanes and edging: it
+//! keeps the lateral offset it walks at, leaning back to the line from right of it and further
+//! left while an oncoming body is ahead, and after `step::CROSSING_YIELD_AFTER_S` blocked by
+//! bodies it gives way once per step through the fan around its left-hand direction, or waits.
+//! There the crossing's queue and lanes govern where it stands; with lanes and edging the
+//! crosswalk demo's twelve ping-pong crossers jammed for good at the far end of their route.
+//!
 //! Walkers update in row order and read their neighbours' current positions, so a step is
 //! checked against bodies that already moved this step and is seen by those that move later.
 //!

@@ -470,4 +470,3 @@ fn a_walker_costs_at_most_512_bytes_of_state() {
     assert!(all > state + frames - 1e-9, "{all} ≤ {state} + {frames}");
     assert!(all <= 768.0, "{all} bytes per walker in all");
 }
-

@@ -26,9 +26,14 @@ fn isolated_stages(project: &str, recipe: &str) -> Vec<(u32, Vec<u32>, bool, boo
         tree: None,
     };
     let registry = Registry::standard();
-    let plan = compile(&project.recipes[recipe], &project.families, &registry, source)
-        .plan
-        .expect("compiles");
+    let plan = compile(
+        &project.recipes[recipe],
+        &project.families,
+        &registry,
+        source,
+    )
+    .plan
+    .expect("compiles");
     let overrides = Overrides::of_recipe(&project, recipe);
     let request = GenerateRequest {
         root_seed: project.manifest.root_seed,
@@ -37,8 +42,15 @@ fn isolated_stages(project: &str, recipe: &str) -> Vec<(u32, Vec<u32>, bool, boo
     };
     let cancel = CancelToken::new();
     let mut cache = StageCache::default();
-    let full = run_plan_with(&plan, &request, &overrides, &mut cache, &cancel, &NoObserver)
-        .expect("generates");
+    let full = run_plan_with(
+        &plan,
+        &request,
+        &overrides,
+        &mut cache,
+        &cancel,
+        &NoObserver,
+    )
+    .expect("generates");
     full.bundle
         .stages
         .iter()
@@ -50,11 +62,20 @@ fn isolated_stages(project: &str, recipe: &str) -> Vec<(u32, Vec<u32>, bool, boo
                 ..request
             };
             let run = run_isolated(
-                &plan, &serial, &overrides, &frozen, &mut cold, &cancel, &NoObserver,
+                &plan,
+                &serial,
+                &overrides,
+                &frozen,
+                &mut cold,
+                &cancel,
+                &NoObserver,
             )
             .expect("runs");
             let alone = &run.bundle.stages[0];
-            assert_eq!(*run.bundle, full.bundle.isolated(record.stage).expect("stage"));
+            assert_eq!(
+                *run.bundle,
+                full.bundle.isolated(record.stage).expect("stage")
+            );
             (
                 record.stage,
                 run.report.ran(),
@@ -81,6 +102,9 @@ fn street_block_stages_rerun_alone_equal_the_full_run() {
 fn pine_clearing_stages_with_overrides_rerun_alone_equal_the_full_run() {
     assert_eq!(
         isolated_stages("pine-clearing", "pine-clearing"),
-        [(1001, vec![1001], true, true), (1002, vec![1002], true, true)]
+        [
+            (1001, vec![1001], true, true),
+            (1002, vec![1002], true, true)
+        ]
     );
 }

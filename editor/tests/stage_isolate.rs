@@ -56,7 +56,10 @@ fn digests(harness: &Harness<'static, StagecraftApp>) -> ([u8; 32], Option<[u8; 
     let preview = harness.state().preview().borrow();
     let content = preview.session.content().expect("content");
     let live = content.stage(3).expect("stage 3").digest;
-    let isolated = preview.inspect.isolated().map(|i| i.output.stages[0].digest);
+    let isolated = preview
+        .inspect
+        .isolated()
+        .map(|i| i.output.stages[0].digest);
     let drawn = preview.scene.layer(LayerKind::Placements).picks.len();
     (live, isolated, drawn)
 }
@@ -91,9 +94,14 @@ fn full_generation(harness: &Harness<'static, StagecraftApp>) -> ([u8; 32], [u8;
         file: "recipe",
         tree: None,
     };
-    let plan = compile(&project.recipes[RECIPE], &project.families, &registry, source)
-        .plan
-        .expect("compiles");
+    let plan = compile(
+        &project.recipes[RECIPE],
+        &project.families,
+        &registry,
+        source,
+    )
+    .plan
+    .expect("compiles");
     let overrides = Overrides::of_recipe(project, RECIPE);
     let bundle =
         stagecraft_editor::cook::generate_plan(&plan, project.manifest.root_seed, &overrides)
@@ -135,6 +143,17 @@ fn an_isolated_stage_follows_its_edits_not_upstream_ones_until_released() {
     let (live, isolated, _) = digests(&harness);
     assert_ne!(live, scaled);
     assert_eq!(isolated, Some(scaled));
+    {
+        // That is the re-run of this very edit (a cache hit: same stage, same frozen inputs).
+        let app = harness.state();
+        let revision = app.document().expect("document").revision();
+        let latest = app.service().latest().expect("a generation");
+        assert_eq!(latest.key.revision, revision);
+        let run = latest.isolated.as_ref().expect("re-ran the isolated stage");
+        let bundle = run.result.as_ref().expect("ran");
+        assert_eq!((run.stage, bundle.stages[0].digest), (3, scaled));
+        assert!(run.cache_hit);
+    }
     let stale = format!("{note} · upstream changed since freezing (stage 2)");
     assert!(harness.query_by_label(&stale).is_some(), "{stale}");
     harness.state_mut().show_tab(Tab::RecipeGraph);
@@ -179,14 +198,26 @@ fn isolate_at_start_and_f9() {
     }
     harness.key_press(egui::Key::F9);
     harness.run_steps(2);
-    assert!(harness.state().preview().borrow().inspect.isolated().is_none());
+    assert!(harness
+        .state()
+        .preview()
+        .borrow()
+        .inspect
+        .isolated()
+        .is_none());
     harness.key_press(egui::Key::F10);
     harness.key_press(egui::Key::F9);
     harness.run_steps(2);
     let preview = harness.state().preview().borrow();
     assert_eq!(preview.inspect.step(), Some(1));
     assert_eq!(preview.inspect.isolated().map(|i| i.stage()), Some(1));
-    assert!(preview.inspect.isolated().expect("1").frozen.inputs().is_empty());
+    assert!(preview
+        .inspect
+        .isolated()
+        .expect("1")
+        .frozen
+        .inputs()
+        .is_empty());
 }
 
 /// A stage rewired away from its frozen input says why its re-run failed and keeps its last

@@ -372,4 +372,41 @@ mod tests {
         inspect.toggle_pin(&content, 999);
         assert!(inspect.pinned().is_none());
     }
+
+    /// Isolating with frozen inputs releases a locked stage and the other way round; F9
+    /// isolates the stage the cursor is on and releases it; the isolated output is drawn alone.
+    #[test]
+    fn isolation_and_lock_exclude_each_other_and_f9_isolates_the_cursor_stage() {
+        let content = street_block();
+        let mut inspect = StageInspect::default();
+        inspect.toggle_pin(&content, 2);
+        inspect.apply(StageCommand::ToggleIsolate(3), Some(&content));
+        assert!(inspect.pinned().is_none());
+        assert_eq!(inspect.isolated().map(|i| i.stage()), Some(3));
+        assert_eq!(inspect.frozen().map(|f| f.stage()), Some(3));
+        let (shown, _) = inspect.shown(&content, 5);
+        assert_eq!(
+            shown.stages().iter().map(|s| s.stage).collect::<Vec<_>>(),
+            [3]
+        );
+        inspect.toggle_pin(&content, 1);
+        assert!(inspect.isolated().is_none());
+        inspect.unpin();
+        // F9 with no stepping: the last stage; again: released.
+        inspect.apply(StageCommand::IsolateHere, Some(&content));
+        assert_eq!(inspect.isolated().map(|i| i.stage()), Some(3));
+        inspect.apply(StageCommand::IsolateHere, Some(&content));
+        assert!(inspect.isolated().is_none() && inspect.frozen().is_none());
+        inspect.apply(StageCommand::To(2), Some(&content));
+        inspect.apply(StageCommand::IsolateHere, Some(&content));
+        assert_eq!(inspect.isolated().map(|i| i.stage()), Some(2));
+        // `--isolate`: pending until content has the stage.
+        let mut start = StageInspect::default();
+        start.isolate_at_start(1);
+        assert!(!start.follow(None, None));
+        assert!(start.follow(None, Some(&content)));
+        assert_eq!(start.isolated().map(|i| i.stage()), Some(1));
+        inspect.reset();
+        assert!(inspect.isolated().is_none());
+    }
 }

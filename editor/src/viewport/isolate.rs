@@ -110,3 +110,74 @@ impl Isolation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::fixtures::{example_content, with_stage};
+    use stagecraft_runtime::generate::{FailureKind, GenerateError, StageFailure};
+
+    fn run(
+        isolation: &Isolation,
+        result: Result<Arc<GeneratedBundle>, GenerateError>,
+    ) -> IsolatedRun {
+        IsolatedRun {
+            stage: isolation.stage(),
+            frozen: isolation.frozen.digest(),
+            result,
+            cache_hit: false,
+        }
+    }
+
+    /// Freezing takes the live output; a re-run answering these inputs replaces it, a failure
+    /// is said and keeps it, a re-run of other inputs is ignored.
+    #[test]
+    fn a_frozen_stage_takes_its_reruns_and_says_when_upstream_moved() {
+        let content = example_content("street-block", "street-block").expect("generates");
+        let mut isolation = Isolation::freeze(&content, 3).expect("stage 3");
+        assert_eq!(isolation.stage(), 3);
+        assert_eq!(isolation.recipe(), "street-block");
+        assert_eq!(*isolation.output, content.bundle.isolated(3).expect("3"));
+        let live2 = content.stage(2).expect("2").digest;
+        assert_eq!(isolation.frozen.inputs(), vec![(2, live2)]);
+        let short = isolation.frozen.short_digest();
+        assert_eq!(
+            isolation.note(Some(&content)),
+            format!("inputs frozen at {short}")
+        );
+        // Another re-run: stage 2's output alone stands in for a changed stage 3.
+        let other = Arc::new(content.bundle.isolated(2).expect("2"));
+        let mut stray = run(&isolation, Ok(Arc::clone(&other)));
+        stray.frozen = [9; 32];
+        assert!(!isolation.take(&stray));
+        assert!(isolation.take(&run(&isolation, Ok(Arc::clone(&other)))));
+        assert!(Arc::ptr_eq(&isolation.output, &other));
+        assert!(!isolation.take(&run(&isolation, Ok(Arc::clone(&other)))));
+        let failure = GenerateError {
+            failures: vec![StageFailure {
+                stage: Some(3),
+                kind: FailureKind::InvalidInput,
+                field: Some("placements".into()),
+                message: "rewired".into(),
+            }],
+        };
+        assert!(isolation.take(&run(&isolation, Err(failure))));
+        assert_eq!(
+            isolation.problem.as_deref(),
+            Some("stage 3: invalid-input (at `placements`): rewired")
+        );
+        assert!(Arc::ptr_eq(&isolation.output, &other));
+        assert!(isolation.take(&run(&isolation, Ok(Arc::clone(&other)))));
+        assert_eq!(isolation.problem, None);
+        // Upstream moved on: stage 2 of the live content is another product.
+        let mut moved = content.stage(3).expect("3").clone();
+        moved.stage = 2;
+        let live = with_stage(&content, moved);
+        assert_eq!(isolation.upstream_changed(&live), vec![2]);
+        assert_eq!(
+            isolation.note(Some(&live)),
+            format!("inputs frozen at {short} · upstream changed since freezing (stage 2)")
+        );
+        assert!(Isolation::freeze(&content, 42).is_none());
+    }
+}

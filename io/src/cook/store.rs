@@ -142,7 +142,7 @@ impl DiskCache {
         // path is removed (a link itself, never what it points to) so the write replaces it
         // instead of writing through it into a file that is not the cache's.
         remove_unless_regular(&path)?;
-        crate::project_io::atomic_write(&path, record.to_text().as_bytes())
+        crate::atomic_write::atomic_write(&path, record.to_text().as_bytes())
     }
 
     /// The product digest of the entry under `key`, from its completion manifest alone (no
@@ -300,7 +300,7 @@ impl DiskCache {
     /// `last/.stagecraft-save-PID-….tmp` files of interrupted key records whose process is gone.
     /// Returns how many were removed.
     pub fn remove_abandoned_staging(&self) -> usize {
-        let mut removed = crate::project_io::remove_stale_temp_in(&self.root.join("last"));
+        let mut removed = crate::temp_files::remove_stale_temp_in(&self.root.join("last"));
         let Ok(entries) = fs::read_dir(self.root.join("staging")) else {
             return removed;
         };

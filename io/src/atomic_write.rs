@@ -20,6 +20,23 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     atomic_write_with(path, bytes, &mut |_| Ok(()))
 }
 
+/// [`atomic_write`] without fsync: a temp file renamed over `path`, so `path` is the old bytes or
+/// the new ones whatever happens to the process, but a crash of the machine may lose the write
+/// (for files whose reader verifies them, like the cook cache's key records).
+pub fn atomic_write_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let path = &write_target(path)?;
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(folder)?;
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    let mut temp = temp_builder(&prefix).tempfile_in(folder)?;
+    temp.write_all(bytes)?;
+    temp.persist(path).map_err(|error| error.error)?;
+    Ok(())
+}
+
 /// Where a write to `path` lands: the final target of a symbolic link (relative links resolve
 /// against the link's folder), or `path` itself.
 pub fn write_target(path: &Path) -> io::Result<PathBuf> {

@@ -50,6 +50,12 @@ pub struct CookOptions {
     /// Cook only the work items with these ids into the cache (`cook --items`; with `shard`,
     /// those of the shard's that are listed).
     pub items: Option<Vec<String>>,
+    /// Publish cache entries without fsync ([`DiskCache::unsynced`]: still atomic and verified;
+    /// the farm's tasks). The bundle folder is synced whatever this says.
+    pub unsynced_cache: bool,
+    /// Tests: called with each cache entry's staging folder just before it is published
+    /// ([`DiskCache::with_publish_hook`]).
+    pub before_publish: Option<fn(&Path)>,
 }
 
 impl CookOptions {
@@ -307,12 +313,16 @@ pub fn cook_project<O: ExecutionObserver>(
     observer: ObserverFactory<'_, O>,
     render: RenderDiagnostics,
 ) -> anyhow::Result<CookReport> {
-    let cache = DiskCache::new(
+    let mut cache = DiskCache::new(
         options
             .cache
             .clone()
             .unwrap_or_else(|| default_cache(project)),
-    );
+    )
+    .with_publish_hook(options.before_publish);
+    if options.unsynced_cache {
+        cache = cache.unsynced();
+    }
     let policy = ReplacePolicy {
         force: options.force,
         keep: vec![project.to_owned(), cache.root().to_owned()],

@@ -100,7 +100,9 @@ pub fn cook_cached<'py>(
     _abort_before_publish: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if items.is_none() && out.is_none() {
-        return Err(error("cook_cached needs out= (a bundle) or items= (work items to cache)"));
+        return Err(error(
+            "cook_cached needs out= (a bundle) or items= (work items to cache)",
+        ));
     }
     let options = CookOptions {
         out: out.clone(),
@@ -136,7 +138,9 @@ fn abort_here(_: &Path) {
 /// many items).
 fn pool(threads: usize) -> anyhow::Result<Arc<rayon::ThreadPool>> {
     static POOLS: Mutex<BTreeMap<usize, Arc<rayon::ThreadPool>>> = Mutex::new(BTreeMap::new());
-    let mut pools = POOLS.lock().map_err(|_| anyhow::anyhow!("the pool table is poisoned"))?;
+    let mut pools = POOLS
+        .lock()
+        .map_err(|_| anyhow::anyhow!("the pool table is poisoned"))?;
     if let Some(pool) = pools.get(&threads) {
         return Ok(pool.clone());
     }

@@ -16,11 +16,11 @@ use stagecraft_runtime::generate::{
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::diagnose::check_overrides;
 use stagecraft_runtime::overrides::Overrides;
+use stagecraft_runtime::project::schema::scenario::Scenario;
 use stagecraft_runtime::project::{
     has_errors, Diagnostic as RuntimeDiagnostic, LoadedProject, Project as Documents,
     ProjectSources,
 };
-use stagecraft_runtime::project::schema::scenario::Scenario;
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan};
 
 use crate::errors::{error, project_error, Diagnostic};

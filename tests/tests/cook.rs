@@ -548,7 +548,12 @@ fn the_byte_budget_evicts_old_entries_but_never_one_in_use() {
 fn an_unlimited_budget_evicts_nothing() {
     let temp = tempfile::tempdir().expect("temp");
     let cache = temp.path().join("cache");
-    cook(&example_project("pine-clearing"), Some(temp.path().join("a")), &cache, None);
+    cook(
+        &example_project("pine-clearing"),
+        Some(temp.path().join("a")),
+        &cache,
+        None,
+    );
     let disk = DiskCache::new(&cache);
     let nothing = std::collections::BTreeSet::new();
     assert_eq!(disk.evict(u64::MAX, &nothing), Vec::<String>::new());
@@ -564,7 +569,12 @@ fn an_unlimited_budget_evicts_nothing() {
 fn an_unsynced_cache_writes_the_same_entries_through_staging() {
     let temp = tempfile::tempdir().expect("temp");
     let project = example_project("pine-clearing");
-    let synced = cook(&project, Some(temp.path().join("a")), &temp.path().join("synced"), None);
+    let synced = cook(
+        &project,
+        Some(temp.path().join("a")),
+        &temp.path().join("synced"),
+        None,
+    );
     fn staged(staging: &Path) {
         let names: Vec<String> = fs::read_dir(staging)
             .expect("staging")
@@ -584,13 +594,20 @@ fn an_unsynced_cache_writes_the_same_entries_through_staging() {
         before_publish: Some(staged),
         ..CookOptions::default()
     };
-    let unsynced = cook_project(&project, &options, &|_, plan| StageObserver::new(plan)).expect("cook");
+    let unsynced =
+        cook_project(&project, &options, &|_, plan| StageObserver::new(plan)).expect("cook");
     assert_eq!(unsynced.digest(), synced.digest());
     assert_eq!(STAGED.load(std::sync::atomic::Ordering::SeqCst), 2);
     let (a, b) = (temp.path().join("unsynced"), temp.path().join("synced"));
-    assert_eq!(tree_bytes(&a.join("entries")), tree_bytes(&b.join("entries")));
+    assert_eq!(
+        tree_bytes(&a.join("entries")),
+        tree_bytes(&b.join("entries"))
+    );
     assert_eq!(tree_bytes(&a.join("entries")).len(), 4);
-    assert_eq!(tree_bytes(&temp.path().join("b")), tree_bytes(&temp.path().join("a")));
+    assert_eq!(
+        tree_bytes(&temp.path().join("b")),
+        tree_bytes(&temp.path().join("a"))
+    );
 }
 
 /// Every file under `dir`: its path relative to `dir` and its bytes.

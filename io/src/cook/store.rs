@@ -314,7 +314,11 @@ impl DiskCache {
                 record: record.clone(),
                 product: product.clone(),
             };
-            write_file(&staging.join(ENTRY_NAME), entry.to_text().as_bytes(), self.sync)?;
+            write_file(
+                &staging.join(ENTRY_NAME),
+                entry.to_text().as_bytes(),
+                self.sync,
+            )?;
             if self.sync {
                 fs::File::open(&staging)?.sync_all()?;
             }

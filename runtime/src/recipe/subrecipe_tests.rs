@@ -13,7 +13,7 @@ use crate::identity::{ChildKey, RecipeInstanceId, StageId};
 use crate::ops::registry::Registry;
 use crate::project::{LoadedProject, ProjectSources};
 
-const MANIFEST: &str = include_str!("../../../projects/street-planting/stagecraft.ron");
+pub(super) const MANIFEST: &str = include_str!("../../../projects/street-planting/stagecraft.ron");
 const PARENT: &str =
     include_str!("../../../projects/street-planting/recipes/street-planting.recipe.ron");
 const CHILD: &str =
@@ -25,7 +25,7 @@ const CHILD_FILE: &str = "recipes/sidewalk-props.recipe.ron";
 
 /// The example with `files` replacing or adding texts (paths relative to the project); its
 /// family read from `assets/`.
-fn load(files: &[(&str, &str)]) -> LoadedProject {
+pub(super) fn load(files: &[(&str, &str)]) -> LoadedProject {
     let mut texts: BTreeMap<String, String> = [
         ("stagecraft.ron", MANIFEST.replace("../../assets", "assets")),
         (PARENT_FILE, PARENT.to_owned()),
@@ -45,7 +45,7 @@ fn load(files: &[(&str, &str)]) -> LoadedProject {
     load_and_check(&sources, &Registry::standard())
 }
 
-fn plan_of(loaded: &LoadedProject, id: &str) -> CompiledPlan {
+pub(super) fn plan_of(loaded: &LoadedProject, id: &str) -> CompiledPlan {
     let outcome = compile_project_recipe(loaded, id, &Registry::standard()).expect("recipe");
     outcome
         .plan
@@ -65,7 +65,7 @@ fn generate(plan: &CompiledPlan, mode: ExecutionMode) -> GeneratedBundle {
 }
 
 /// `file:line:column path: message` of every error.
-fn errors(loaded: &LoadedProject) -> Vec<String> {
+pub(super) fn errors(loaded: &LoadedProject) -> Vec<String> {
     loaded
         .diagnostics
         .iter()

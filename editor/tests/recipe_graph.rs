@@ -331,7 +331,9 @@ fn the_palette_adds_a_subrecipe_stage_as_one_undoable_edit() {
     let block = stagecraft_editor::panels::recipe_graph::stage_selection(parent, &before, 1);
     harness.state_mut().document.select(block.expect("1"));
     harness.run_steps(2);
-    assert!(harness.query_by_label_contains("Main street props").is_some());
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_some());
     let steps = harness.state().document.record().len();
     harness.get_by_label("Add stage").click();
     harness.run_steps(2);

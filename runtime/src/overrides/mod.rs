@@ -28,6 +28,8 @@ mod rethin;
 pub mod stage;
 
 #[cfg(test)]
+mod nested_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::content::encode::ByteWriter;
@@ -324,7 +326,10 @@ impl Overrides {
     /// root seed being `seed` at the root): the edits whose path passes through `stage`, each
     /// reaching the child stage its path goes on to. No overrides when none does.
     pub fn child(&self, stage: u32, seed: u64) -> Overrides {
-        if self.for_subtree(stage, seed).is_empty() {
+        // Only edits below `stage` reach its child run (not those naming `stage` itself).
+        let below =
+            self.for_subtree(stage, seed).edits.len() - self.for_stage(stage, seed).edits.len();
+        if below == 0 {
             return Overrides::none();
         }
         let (mut path, root_seed) = match &self.within {

@@ -348,6 +348,7 @@ pub fn author_object(
         }
         None => {
             set.overrides.push(Override {
+                nested: Vec::new(),
                 stage: target.stage,
                 target: target.id.bits(),
                 precedence: next,

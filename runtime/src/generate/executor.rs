@@ -416,8 +416,11 @@ pub(super) fn run_stage(
     observer.stage_started(stage.id());
     if let Some(subrecipe) = stage.subrecipe() {
         let mut cached = super::nested::run_subrecipe(run, stage, subrecipe, done)?;
-        // Edits naming the stage apply to none of its objects: each is reported.
-        if let Some((outcomes, digest)) = subrecipe_edits(overrides, stage, request.root_seed) {
+        // Edits of its child run's objects were applied there; each is reported here.
+        let nested = cached.provenance.nested.clone();
+        if let Some((outcomes, digest)) =
+            subrecipe_edits(overrides, stage, request.root_seed, nested.as_deref())
+        {
             let provenance = Arc::make_mut(&mut cached.provenance);
             provenance.edits = outcomes;
             provenance.edits_digest = Some(digest);

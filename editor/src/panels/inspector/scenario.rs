@@ -591,6 +591,7 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
         "overrides",
         &mut set.overrides,
         |_| Override {
+            nested: Vec::new(),
             stage: stage_ids.first().map(|(id, _)| *id).unwrap_or(0),
             target: 0,
             precedence: 0,

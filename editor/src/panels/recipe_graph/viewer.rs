@@ -142,7 +142,9 @@ impl RecipeViewer<'_> {
             },
             GraphNode::Stage(id) => {
                 let stage = self.recipe.stages.iter().find(|s| s.id == *id)?;
-                operator_of(self.registry, stage).map(|op| PortKind::Product(op.output))
+                operator_of(self.registry, stage)
+                    .and_then(|op| op.output_kind())
+                    .map(PortKind::Product)
             }
         }
     }

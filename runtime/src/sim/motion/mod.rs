@@ -582,7 +582,6 @@ fn step_agents(
         scratch: walk_scratch,
         fan,
     } = walk;
-    rebuild_grid(grid, &mut scratch.points, agents, scan.any_pooled);
     let blockers = obstacles.walk_index();
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
     // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
@@ -618,14 +617,16 @@ fn step_agents(
     let count_skip = !windowed;
     let bounds = (count_skip, base.max_step_m, dt);
     let bands = &mut scratch.bands;
-    if parallel::step_in_bands(bands, &stepping, agents, steps, bounds) {
-        // The world's grid as the serial loop leaves it: every stepped body where it is now.
-        for step in steps.iter() {
-            let row = step.row as usize;
-            grid.update(row, agents.position[row], agents.facing[row]);
-        }
+    let world = parallel::WorldGrid {
+        grid,
+        points: &mut scratch.points,
+        any_pooled: scan.any_pooled,
+    };
+    if parallel::step_in_bands(bands, &stepping, (agents, world), steps, bounds) {
         return;
     }
+    // Nothing reads the grid before this loop (the rows and their flags above do not).
+    rebuild_grid(grid, &mut scratch.points, agents, scan.any_pooled);
     for step in steps.iter() {
         let row = step.row as usize;
         stepping.row((grid, walk_scratch), agents, row, step.flags, count_skip);

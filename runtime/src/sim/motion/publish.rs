@@ -443,10 +443,9 @@ impl Kept<'_> {
         whole: bool,
     ) {
         let row = self.start + local;
-        let motion_only = !whole
-            && !(columns.may_bind(row, hints)
-                && columns.crosswalk[row].phase != CrosswalkPhase::Approach);
-        if motion_only {
+        let crossing = columns.may_bind(row, hints)
+            && columns.crosswalk[row].phase != CrosswalkPhase::Approach;
+        if !(whole || crossing) {
             self.moving[local] = motion_of(columns, row);
             return;
         }

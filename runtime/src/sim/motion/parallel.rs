@@ -28,8 +28,11 @@
 //!   the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
 //!   order does not matter), instead of a serial pass after the write-back.
 //!
-//! The Motion Frame publication after the step (`publish`) marks and rewrites rows in
-//! independent chunks on the pool too. The per-step scratch (filings, outboxes, cuts, sample)
+//! Around the loop, the Motion phase's passes over every row run in chunks of rows on the pool
+//! too: the update marks with their counts and fastest speed (`mark_updates`: sums and a
+//! maximum, the same in any order), the velocity windows (`observe_velocities`: each row reads
+//! and writes its own row), and the Motion Frame publication after the step (`publish`: each
+//! row's frame reads its own row). The per-step scratch (filings, outboxes, cuts, sample)
 //! is kept in [`Bands`] from step to step, so a step allocates only when it grows.
 //!
 //! The copies live for the loop only (the walking columns of each stepped row, a grid per band

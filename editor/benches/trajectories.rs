@@ -73,6 +73,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use stagecraft_editor::cli::sim_threads;
 use stagecraft_editor::cli::trajectories::{RunInfo, TrajectoryRecorder};
 use stagecraft_runtime::sim::{long_street_world, World};
 
@@ -105,23 +106,41 @@ fn info(every_frames: u64) -> RunInfo {
     }
 }
 
-/// Steps `world` [`frames`] frames, recording into `file` every `every` frames when given.
-fn run(mut world: World, file: Option<(&Path, u64)>) -> World {
+/// Whether both arms step on the global pool (`STAGECRAFT_BENCH_POOL=global`, how this bench
+/// measured before 2026-12-07) instead of the pools `simulate` picks.
+fn global_pool_only() -> bool {
+    std::env::var("STAGECRAFT_BENCH_POOL").is_ok_and(|pool| pool == "global")
+}
+
+/// Steps `world` [`frames`] frames, recording into `file` every `every` frames when given, on
+/// the pool `simulate` uses (`cli::sim_threads::run_pool`: every core without trajectories, one
+/// core fewer while they are recorded).
+fn run(world: World, file: Option<(&Path, u64)>) -> World {
+    run_timed(world, file).0
+}
+
+/// [`run`], and how long the recorder's `finish` took (draining the queue, the file's end, its
+/// last sync and rename), zero without a file.
+fn run_timed(mut world: World, file: Option<(&Path, u64)>) -> (World, Duration) {
+    let recording = file.is_some() && !global_pool_only();
+    let pool = sim_threads::run_pool(None, recording).expect("the pool starts");
     let mut recorder =
         file.map(|(path, every)| TrajectoryRecorder::start(path, info(every)).expect("starts"));
     if let Some(recorder) = &mut recorder {
         recorder.record(&world);
     }
     for _ in 0..frames() {
-        world.step();
+        sim_threads::step_on(pool.as_ref(), &mut world);
         if let Some(recorder) = &mut recorder {
             recorder.record(&world);
         }
     }
     if let Some(recorder) = recorder {
+        let start = Instant::now();
         recorder.finish().expect("finishes");
+        return (world, start.elapsed());
     }
-    world
+    (world, Duration::ZERO)
 }
 
 /// CPU time of the whole process (every thread), from `/proc/self/stat` (clock ticks of 10 ms).
@@ -132,50 +151,77 @@ fn process_cpu() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// Median wall time and mean process CPU time of `runs` runs.
-fn timed(world: &World, file: Option<(&Path, u64)>, runs: u32) -> (Duration, Option<Duration>) {
+/// Median wall time, mean process CPU time and median `finish` time of `runs` runs.
+fn timed(
+    world: &World,
+    file: Option<(&Path, u64)>,
+    runs: u32,
+) -> (Duration, Option<Duration>, Duration) {
     let mut wall = Vec::new();
+    let mut finish = Vec::new();
     let cpu_start = process_cpu();
     for _ in 0..runs {
         let world = world.clone();
         let start = Instant::now();
-        std::hint::black_box(run(world, file));
+        let (world, finished) = run_timed(world, file);
         wall.push(start.elapsed());
+        finish.push(finished);
+        std::hint::black_box(world);
     }
     let cpu = cpu_start
         .zip(process_cpu())
         .map(|(start, end)| (end - start) / runs);
     wall.sort();
-    (wall[wall.len() / 2], cpu)
+    finish.sort();
+    (wall[wall.len() / 2], cpu, finish[finish.len() / 2])
+}
+
+/// The arms `STAGECRAFT_BENCH_ARMS` names (comma-separated file names of the list below, e.g.
+/// `x.csv` to profile one writer), all of them without it.
+fn arms() -> Vec<(&'static str, u64)> {
+    let chosen = std::env::var("STAGECRAFT_BENCH_ARMS").ok();
+    [
+        ("x.sqlite", 1),
+        ("x.csv", 1),
+        ("x.parquet", 1),
+        ("every4.sqlite", 4),
+    ]
+    .into_iter()
+    .filter(|(name, _)| chosen.as_deref().is_none_or(|c| c.split(',').any(|n| n == *name)))
+    .collect()
+}
+
+/// Runs per arm in the report (`STAGECRAFT_BENCH_RUNS`, default 15).
+fn runs() -> u32 {
+    std::env::var("STAGECRAFT_BENCH_RUNS")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(15)
 }
 
 fn report(world: &World, dir: &Path) {
-    let runs = 15;
-    let (base_wall, base_cpu) = timed(world, None, runs);
+    let runs = runs();
+    let (base_wall, base_cpu, _) = timed(world, None, runs);
     println!(
         "1000 peds, {} frames without trajectories: median {:.1} ms wall, {:.1} ms CPU",
         frames(),
         base_wall.as_secs_f64() * 1e3,
         base_cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
     );
-    for (name, every) in [
-        ("x.sqlite", 1),
-        ("x.csv", 1),
-        ("x.parquet", 1),
-        ("every4.sqlite", 4),
-    ] {
+    for (name, every) in arms() {
         let path = dir.join(name);
-        let (wall, cpu) = timed(world, Some((&path, every)), runs);
+        let (wall, cpu, finish) = timed(world, Some((&path, every)), runs);
         let over = |with: f64, without: f64| (with / without - 1.0) * 100.0;
         println!(
             "  {name:<14} every {every}: median {:.1} ms wall ({:+.1} %), {:.1} ms CPU ({:+.1} %), \
-             {} KiB",
+             {} KiB, finish {:.1} ms",
             wall.as_secs_f64() * 1e3,
             over(wall.as_secs_f64(), base_wall.as_secs_f64()),
             cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
             cpu.zip(base_cpu)
                 .map_or(f64::NAN, |(c, b)| over(c.as_secs_f64(), b.as_secs_f64())),
-            std::fs::metadata(&path).map_or(0, |m| m.len() / 1024)
+            std::fs::metadata(&path).map_or(0, |m| m.len() / 1024),
+            finish.as_secs_f64() * 1e3
         );
     }
 }

@@ -27,7 +27,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 use anyhow::Context as _;
-use stagecraft_runtime::sim::{TrajectoryRow, World};
+use stagecraft_runtime::sim::{TrajectoryColumns, TrajectoryRow, World};
 
 use crate::output_file::StagedOutputFile;
 use background_sync::BackgroundSync;
@@ -115,13 +115,20 @@ impl RunInfo {
     }
 }
 
-/// One sampled frame: the simulation frame and its rows in the world's row order.
+/// One sampled frame: the simulation frame and the world's trajectory columns at it.
 #[derive(Debug, Clone, Default)]
 pub struct SampledFrame {
     /// Simulation frame index.
     pub frame: u64,
-    /// The rows of `World::trajectory_rows` at that frame.
-    pub rows: Vec<TrajectoryRow>,
+    /// `World::copy_trajectory_columns` at that frame (pooled rows flagged).
+    pub columns: TrajectoryColumns,
+}
+
+impl SampledFrame {
+    /// The frame's rows (`World::trajectory_rows` at that frame), in the world's row order.
+    pub fn rows(&self) -> impl Iterator<Item = TrajectoryRow> + '_ {
+        self.columns.rows()
+    }
 }
 
 /// A writer of one format: frames in order, then the walkable area once at the end.
@@ -147,14 +154,16 @@ struct Totals {
 impl Totals {
     fn add(&mut self, frame: &SampledFrame) {
         self.frames += 1;
-        self.frames_with_rows += u64::from(!frame.rows.is_empty());
-        self.rows += frame.rows.len() as u64;
-        for row in &frame.rows {
+        let mut rows = 0;
+        for row in frame.rows() {
+            rows += 1;
             let seen = self.seen.get_mut(row.id);
             self.agents += u64::from(!*seen);
             *seen = true;
             self.bounds.add(row.position_m.x, row.position_m.y);
         }
+        self.frames_with_rows += u64::from(rows > 0);
+        self.rows += rows;
     }
 }
 
@@ -217,7 +226,7 @@ pub struct TrajectoryRecorder {
     format: TrajectoryFormat,
     info: RunInfo,
     frames: Option<SyncSender<SampledFrame>>,
-    spare: Receiver<Vec<TrajectoryRow>>,
+    spare: Receiver<TrajectoryColumns>,
     thread: JoinHandle<anyhow::Result<(Box<dyn FrameWriter>, Totals)>>,
 }
 
@@ -257,7 +266,7 @@ impl TrajectoryRecorder {
                         writer.write_frame(&frame)?;
                         totals.add(&frame);
                         // The recorder reuses the buffer; gone when it has finished.
-                        let _ = spare_out.send(frame.rows);
+                        let _ = spare_out.send(frame.columns);
                         if totals.rows >= next_sync {
                             next_sync = totals.rows + SYNC_EVERY_ROWS;
                             sync.iter().for_each(BackgroundSync::nudge);
@@ -290,12 +299,12 @@ impl TrajectoryRecorder {
             return;
         }
         let Some(frames) = &self.frames else { return };
-        let mut rows = self.spare.try_recv().unwrap_or_default();
-        rows.clear();
-        rows.extend(world.trajectory_rows());
+        // A buffer the writer is done with (no allocation once the queue is full of them).
+        let mut columns = self.spare.try_recv().unwrap_or_default();
+        world.copy_trajectory_columns(&mut columns);
         let frame = SampledFrame {
             frame: world.frame(),
-            rows,
+            columns,
         };
         if frames.send(frame).is_err() {
             // The writer stopped on an error; `finish` returns it.

@@ -194,7 +194,7 @@ impl FrameWriter for ParquetWriter {
     fn write_frame(&mut self, frame: &SampledFrame) -> anyhow::Result<()> {
         let time_s = self.info.time_s(frame.frame);
         let c = &mut self.columns;
-        for row in &frame.rows {
+        for row in frame.rows() {
             c.frame.push(frame.frame as i64);
             c.time_s.push(time_s);
             c.id.push(row.id.bits() as i64);

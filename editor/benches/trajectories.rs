@@ -119,28 +119,42 @@ fn run(world: World, file: Option<(&Path, u64)>) -> World {
     run_timed(world, file).0
 }
 
-/// [`run`], and how long the recorder's `finish` took (draining the queue, the file's end, its
-/// last sync and rename), zero without a file.
-fn run_timed(mut world: World, file: Option<(&Path, u64)>) -> (World, Duration) {
+/// What a run spent in the recorder, on the simulation's thread: its `record` calls (copying
+/// the columns out, handing them over), its `start` (creating the file) and its `finish` (draining the queue, the file's end, its
+/// last sync and rename).
+#[derive(Clone, Copy, Default)]
+struct RecorderTime {
+    start: Duration,
+    record: Duration,
+    finish: Duration,
+}
+
+/// [`run`], and the time spent in the recorder (zero without a file).
+fn run_timed(mut world: World, file: Option<(&Path, u64)>) -> (World, RecorderTime) {
+    let mut spent = RecorderTime::default();
     let recording = file.is_some() && !global_pool_only();
     let pool = sim_threads::run_pool(None, recording).expect("the pool starts");
+    let start = Instant::now();
     let mut recorder =
         file.map(|(path, every)| TrajectoryRecorder::start(path, info(every)).expect("starts"));
     if let Some(recorder) = &mut recorder {
+        spent.start = start.elapsed();
         recorder.record(&world);
     }
     for _ in 0..frames() {
         sim_threads::step_on(pool.as_ref(), &mut world);
         if let Some(recorder) = &mut recorder {
+            let start = Instant::now();
             recorder.record(&world);
+            spent.record += start.elapsed();
         }
     }
     if let Some(recorder) = recorder {
         let start = Instant::now();
         recorder.finish().expect("finishes");
-        return (world, start.elapsed());
+        spent.finish = start.elapsed();
     }
-    (world, Duration::ZERO)
+    (world, spent)
 }
 
 /// CPU time of the whole process (every thread), from `/proc/self/stat` (clock ticks of 10 ms).
@@ -151,29 +165,36 @@ fn process_cpu() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// Median wall time, mean process CPU time and median `finish` time of `runs` runs.
+/// Median wall time, mean process CPU time and median recorder times of `runs` runs.
 fn timed(
     world: &World,
     file: Option<(&Path, u64)>,
     runs: u32,
-) -> (Duration, Option<Duration>, Duration) {
+) -> (Duration, Option<Duration>, RecorderTime) {
     let mut wall = Vec::new();
-    let mut finish = Vec::new();
+    let mut spent = Vec::new();
     let cpu_start = process_cpu();
     for _ in 0..runs {
         let world = world.clone();
         let start = Instant::now();
-        let (world, finished) = run_timed(world, file);
+        let (world, in_recorder) = run_timed(world, file);
         wall.push(start.elapsed());
-        finish.push(finished);
+        spent.push(in_recorder);
         std::hint::black_box(world);
     }
     let cpu = cpu_start
         .zip(process_cpu())
         .map(|(start, end)| (end - start) / runs);
-    wall.sort();
-    finish.sort();
-    (wall[wall.len() / 2], cpu, finish[finish.len() / 2])
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let recorder = RecorderTime {
+        start: median(spent.iter().map(|t| t.start).collect()),
+        record: median(spent.iter().map(|t| t.record).collect()),
+        finish: median(spent.iter().map(|t| t.finish).collect()),
+    };
+    (median(wall), cpu, recorder)
 }
 
 /// The arms `STAGECRAFT_BENCH_ARMS` names (comma-separated file names of the list below, e.g.
@@ -214,14 +235,16 @@ fn report(world: &World, dir: &Path) {
         let over = |with: f64, without: f64| (with / without - 1.0) * 100.0;
         println!(
             "  {name:<14} every {every}: median {:.1} ms wall ({:+.1} %), {:.1} ms CPU ({:+.1} %), \
-             {} KiB, finish {:.1} ms",
+             {} KiB; start {:.1} ms, record {:.1} ms, finish {:.1} ms",
             wall.as_secs_f64() * 1e3,
             over(wall.as_secs_f64(), base_wall.as_secs_f64()),
             cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
             cpu.zip(base_cpu)
                 .map_or(f64::NAN, |(c, b)| over(c.as_secs_f64(), b.as_secs_f64())),
             std::fs::metadata(&path).map_or(0, |m| m.len() / 1024),
-            finish.as_secs_f64() * 1e3
+            finish.start.as_secs_f64() * 1e3,
+            finish.record.as_secs_f64() * 1e3,
+            finish.finish.as_secs_f64() * 1e3
         );
     }
 }

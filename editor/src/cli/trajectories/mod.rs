@@ -36,6 +36,24 @@ use geometry::{Bounds, WalkableArea};
 /// Sampled frames the simulation may run ahead of the writer thread.
 const FRAMES_IN_FLIGHT: usize = 16;
 
+/// How long the writer thread waits before it looks at an empty queue again.
+const WRITER_POLL: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// The next sampled frame from the simulation, `None` once the queue is closed and empty. The
+/// writer polls instead of blocking on the queue: a receiver blocked on it would make every
+/// `send` of the simulation's thread wake it (a system call and a context switch per frame on
+/// the thread that steps); an idle writer parks for [`WRITER_POLL`] at a time, and
+/// `TrajectoryRecorder::finish` unparks it.
+fn next_frame(queue: &Receiver<SampledFrame>) -> Option<SampledFrame> {
+    loop {
+        match queue.try_recv() {
+            Ok(frame) => return Some(frame),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+            Err(mpsc::TryRecvError::Empty) => std::thread::park_timeout(WRITER_POLL),
+        }
+    }
+}
+
 /// Rows written between two background syncs of the file (about 1 to 2 MiB in every format).
 pub const SYNC_EVERY_ROWS: u64 = 16_384;
 
@@ -245,40 +263,22 @@ impl TrajectoryRecorder {
     pub fn start(path: &Path, info: RunInfo) -> anyhow::Result<TrajectoryRecorder> {
         let format = TrajectoryFormat::of_path(path)?;
         let staged = StagedOutputFile::create(path).context("cannot write the trajectories")?;
-        let staged_file = staged.file().try_clone().ok();
-        let mut writer: Box<dyn FrameWriter> = match format {
-            TrajectoryFormat::Sqlite => Box::new(sqlite::SqliteWriter::create(staged, &info)?),
-            TrajectoryFormat::Csv => Box::new(csv_file::CsvWriter::create(staged, &info)?),
-            TrajectoryFormat::Parquet => {
-                Box::new(parquet_file::ParquetWriter::create(staged, &info)?)
-            }
-        };
-        let sync = staged_file.map(BackgroundSync::start);
+        let sync = staged.file().try_clone().ok().map(BackgroundSync::start);
         let (frames, queue) = mpsc::sync_channel::<SampledFrame>(FRAMES_IN_FLIGHT);
         let (spare_out, spare) = mpsc::channel();
+        let writer_info = info.clone();
         let thread = std::thread::Builder::new()
             .name("trajectories".to_owned())
             .spawn(move || -> anyhow::Result<(Box<dyn FrameWriter>, Totals)> {
-                let mut totals = Totals::default();
-                let mut next_sync = SYNC_EVERY_ROWS;
-                let written = (|| {
-                    for frame in queue {
-                        writer.write_frame(&frame)?;
-                        totals.add(&frame);
-                        // The recorder reuses the buffer; gone when it has finished.
-                        let _ = spare_out.send(frame.columns);
-                        if totals.rows >= next_sync {
-                            next_sync = totals.rows + SYNC_EVERY_ROWS;
-                            sync.iter().for_each(BackgroundSync::nudge);
-                        }
-                    }
-                    anyhow::Ok(())
-                })();
+                // Created here, not on the simulation's thread (SQLite's schema takes about a
+                // millisecond); an error is reported by `finish`.
+                let written = create_writer(format, staged, &writer_info)
+                    .and_then(|writer| write_frames(writer, &queue, &spare_out, sync.as_ref()));
                 // The final sync (at commit) does the rest.
                 if let Some(sync) = sync {
                     sync.stop();
                 }
-                written.map(|()| (writer, totals))
+                written
             })
             .context("cannot start the trajectory writer")?;
         Ok(TrajectoryRecorder {
@@ -315,6 +315,8 @@ impl TrajectoryRecorder {
     /// Waits for the writer, writes the walkable area and puts the file in place.
     pub fn finish(mut self) -> anyhow::Result<TrajectorySummary> {
         self.frames = None;
+        // The writer may be waiting out its poll interval: it sees the queue closed now.
+        self.thread.thread().unpark();
         let (writer, totals) = self
             .thread
             .join()
@@ -336,6 +338,42 @@ impl TrajectoryRecorder {
             walkable_from,
         })
     }
+}
+
+/// The writer of `format` in the staged file.
+fn create_writer(
+    format: TrajectoryFormat,
+    staged: StagedOutputFile,
+    info: &RunInfo,
+) -> anyhow::Result<Box<dyn FrameWriter>> {
+    Ok(match format {
+        TrajectoryFormat::Sqlite => Box::new(sqlite::SqliteWriter::create(staged, info)?),
+        TrajectoryFormat::Csv => Box::new(csv_file::CsvWriter::create(staged, info)?),
+        TrajectoryFormat::Parquet => Box::new(parquet_file::ParquetWriter::create(staged, info)?),
+    })
+}
+
+/// The writer thread's loop: writes the queued frames until the queue closes, hands each
+/// frame's buffers back through `spare_out` and nudges `sync` every [`SYNC_EVERY_ROWS`] rows.
+fn write_frames(
+    mut writer: Box<dyn FrameWriter>,
+    queue: &Receiver<SampledFrame>,
+    spare_out: &mpsc::Sender<TrajectoryColumns>,
+    sync: Option<&BackgroundSync>,
+) -> anyhow::Result<(Box<dyn FrameWriter>, Totals)> {
+    let mut totals = Totals::default();
+    let mut next_sync = SYNC_EVERY_ROWS;
+    while let Some(frame) = next_frame(queue) {
+        writer.write_frame(&frame)?;
+        totals.add(&frame);
+        // The recorder reuses the buffers; gone when it has finished.
+        let _ = spare_out.send(frame.columns);
+        if totals.rows >= next_sync {
+            next_sync = totals.rows + SYNC_EVERY_ROWS;
+            sync.iter().for_each(|sync| sync.nudge());
+        }
+    }
+    Ok((writer, totals))
 }
 
 /// The column names of the CSV and Parquet files, in order (`docs/trajectories.md`).

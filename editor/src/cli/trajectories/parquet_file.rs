@@ -83,7 +83,7 @@ pub struct ParquetWriter {
     writer: SerializedFileWriter<BufWriter<std::fs::File>>,
     info: RunInfo,
     columns: Columns,
-    /// Each state's and tier's name as a value (cloning shares the bytes).
+    /// Each state's and tier's name as a value (static: a clone copies a pointer).
     state_names: Vec<ByteArray>,
     tier_names: Vec<ByteArray>,
 }
@@ -113,8 +113,8 @@ impl ParquetWriter {
             writer,
             info: info.clone(),
             columns: Columns::default(),
-            state_names: states.map(|s| ByteArray::from(state_name(s))).to_vec(),
-            tier_names: Tier::ALL.map(|t| ByteArray::from(tier_name(t))).to_vec(),
+            state_names: states.map(|s| static_text(state_name(s))).to_vec(),
+            tier_names: Tier::ALL.map(|t| static_text(tier_name(t))).to_vec(),
         })
     }
 
@@ -183,6 +183,11 @@ fn writer_properties() -> WriterProperties {
             builder.set_column_dictionary_enabled(ColumnPath::from(*column), false)
         })
         .build()
+}
+
+/// A name as a value whose clones share the static bytes (no reference count to update).
+fn static_text(name: &'static str) -> ByteArray {
+    ByteArray::from(bytes::Bytes::from_static(name.as_bytes()))
 }
 
 /// `tier`'s index in `Tier::ALL`.

@@ -61,6 +61,19 @@
 //! `docs/trajectories.md` ("Cost"): at 1,200 frames the wall-time overhead is SQLite +18 to +36 %,
 //! CSV +16 to +18 %, Parquet +11 to +16 %, SQLite every 4th frame +5 to +8 %.
 //!
+//! 2026-12-07, second round: the bench now steps as `simulate` does (every core without
+//! trajectories, one core fewer with them; `STAGECRAFT_BENCH_POOL=global` for both arms on every
+//! core as before), writes a new file each run, and reports the simulation thread's time in the
+//! recorder (`start`, `record`, `finish`). `STAGECRAFT_BENCH_ARMS=x.csv` (comma-separated) runs
+//! only the arms named (`none`: only the run without), `STAGECRAFT_BENCH_RUNS` sets the runs per
+//! arm. Under a load of 7–10 (CPU only, `perf stat -e task-clock`, both arms on one thread, 15
+//! runs, two alternating rounds, before → after the columns copy, in-place SQLite cells, the
+//! polling writer and the writer-side file creation): CPU per recorded run SQLite 58.3 / 63.1 →
+//! 55.2 / 53.6 ms, CSV 58.1 / 56.0 → 54.6 / 53.6 ms, Parquet 61.9 / 52.3 → 53.2 / 55.9 ms,
+//! SQLite every 4th 39.3 / 40.7 → 38.9 / 36.2 ms (without trajectories 29–32 ms); `record` 0.3 ms
+//! a run, `start` 0.1–0.2 ms, `finish` 2.4–3.0 ms on tmpfs but 12–54 ms on the loaded disk (the
+//! output-file rule's syncs). Details in `docs/trajectories.md` ("Cost").
+//!
 //! Built and run as measured (workspace crates at opt-level 3, dependencies as the dev profile
 //! builds them; a filter that matches no criterion bench prints only the report):
 //! `CARGO_PROFILE_DEV_OPT_LEVEL=3 cargo bench --workspace --bench trajectories --profile dev
@@ -176,6 +189,11 @@ fn timed(
     let cpu_start = process_cpu();
     for _ in 0..runs {
         let world = world.clone();
+        // Each run writes a new file: replacing the last run's would add deleting it (an
+        // unlink of megabytes inside the rename) to the time measured.
+        if let Some((path, _)) = file {
+            let _ = std::fs::remove_file(path);
+        }
         let start = Instant::now();
         let (world, in_recorder) = run_timed(world, file);
         wall.push(start.elapsed());
@@ -208,7 +226,11 @@ fn arms() -> Vec<(&'static str, u64)> {
         ("every4.sqlite", 4),
     ]
     .into_iter()
-    .filter(|(name, _)| chosen.as_deref().is_none_or(|c| c.split(',').any(|n| n == *name)))
+    .filter(|(name, _)| {
+        chosen
+            .as_deref()
+            .is_none_or(|c| c.split(',').any(|n| n == *name))
+    })
     .collect()
 }
 

@@ -132,14 +132,16 @@ impl TrajectoryColumns {
     /// The rows of the agents not in the reuse pool, in row order.
     pub fn rows(&self) -> impl Iterator<Item = TrajectoryRow> + '_ {
         let n = self.len();
-        (0..n).filter(|&row| !self.pooled[row]).map(|row| TrajectoryRow {
-            id: AgentId::from_bits(self.id[row]),
-            position_m: self.position_m[row],
-            velocity_m_s: self.velocity_m_s[row],
-            facing: self.facing[row],
-            state: self.state[row],
-            tier: self.tier[row],
-        })
+        (0..n)
+            .filter(|&row| !self.pooled[row])
+            .map(|row| TrajectoryRow {
+                id: AgentId::from_bits(self.id[row]),
+                position_m: self.position_m[row],
+                velocity_m_s: self.velocity_m_s[row],
+                facing: self.facing[row],
+                state: self.state[row],
+                tier: self.tier[row],
+            })
     }
 
     /// How many rows [`TrajectoryColumns::rows`] gives.
@@ -239,20 +241,25 @@ mod tests {
     fn copied_columns_give_the_same_rows_and_reuse_their_buffers() {
         let mut world = long_street_world(30, 7).expect("street");
         let mut columns = TrajectoryColumns::default();
-        for frame in 0..12 {
+        for _ in 0..12 {
             world.step();
-            if frame == 5 {
-                world.agents.pooled[4] = true;
-            }
             world.copy_trajectory_columns(&mut columns);
             let rows: Vec<TrajectoryRow> = columns.rows().collect();
             assert_eq!(rows, expected(&world));
-            assert_eq!(columns.len(), 30);
-            assert_eq!(columns.row_count(), if frame >= 5 { 29 } else { 30 });
+            assert_eq!(rows, world.trajectory_rows().collect::<Vec<_>>());
+            assert_eq!(columns.len(), world.agents().len());
+            assert_eq!(columns.row_count(), rows.len());
         }
+        let unpooled = columns.row_count();
         let capacity = columns.id.capacity();
+        world.agents.pooled[4] = true;
         world.copy_trajectory_columns(&mut columns);
         assert_eq!(columns.id.capacity(), capacity);
+        assert!(columns.pooled[4]);
+        assert_eq!(columns.row_count(), unpooled - 1);
+        let rows: Vec<TrajectoryRow> = columns.rows().collect();
+        assert_eq!(rows, expected(&world));
+        assert!(rows.iter().all(|r| r.id.bits() != world.agents.id[4]));
     }
 
     #[test]

@@ -4,11 +4,15 @@
 //! it), CSV (`.csv`) or Parquet (`.parquet`). The formats, columns and axes are in
 //! `docs/trajectories.md`.
 //!
-//! The rows come from the runtime ([`World::trajectory_rows`], a pure read); this module only
-//! writes them. A [`TrajectoryRecorder`] copies each sampled frame's rows out of the world and
+//! The rows come from the runtime ([`World::copy_trajectory_columns`], a pure read: the agent
+//! columns a row needs, one `memcpy` each into buffers the writer hands back); this module only
+//! writes them. A [`TrajectoryRecorder`] copies each sampled frame's columns out of the world and
 //! hands them to a writer thread (a bounded queue: the simulation waits when the writer falls
-//! behind, so memory stays bounded), which writes them into a staged file that is put in place
-//! by the crate's output-file rule (`output_file::StagedOutputFile`) once the run ends. The
+//! behind, so memory stays bounded), which turns them into rows (`TrajectoryColumns::rows`,
+//! the same rows as `World::trajectory_rows`), creates the file and writes it as a staged file
+//! that is put in place by the crate's output-file rule (`output_file::StagedOutputFile`) once
+//! the run ends. The simulation's thread only copies and hands over: no per-row work, no
+//! allocation once the buffers have grown, no system call per frame (the writer polls). The
 //! bytes depend only on the frames written, never on the thread's timing.
 
 pub mod agent_slots;

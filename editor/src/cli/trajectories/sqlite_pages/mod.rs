@@ -148,12 +148,18 @@ fn encode_cell<'s>(
         None => {
             let mut record = Vec::new();
             let len = put_record(&mut record, values)?;
-            ensure!(len <= max_record, "{what} of {len} bytes needs an overflow page");
+            ensure!(
+                len <= max_record,
+                "{what} of {len} bytes needs an overflow page"
+            );
             scratch[CELL_PREFIX..CELL_PREFIX + len].copy_from_slice(&record);
             len
         }
     };
-    ensure!(len <= max_record, "{what} of {len} bytes needs an overflow page");
+    ensure!(
+        len <= max_record,
+        "{what} of {len} bytes needs an overflow page"
+    );
     let (length, length_len) = varint_bytes(len as u64);
     let (rowid, rowid_len) = rowid.map_or(([0; 9], 0), |rowid| varint_bytes(rowid as u64));
     let start = CELL_PREFIX - length_len - rowid_len;

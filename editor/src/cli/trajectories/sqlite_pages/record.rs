@@ -150,15 +150,16 @@ pub fn put_record(out: &mut Vec<u8>, values: &[Value<'_>]) -> anyhow::Result<usi
     Ok(out.len() - start)
 }
 
-/// Writes the record of `values` at the start of `out` when it is a small one — fewer than 127
-/// columns, each serial type one byte (integers, reals other than NaN, texts under 58 bytes) —
+/// Writes the record of `values` at the start of `out` when it is a small one — at most
+/// [`MAX_COLUMNS`] columns, each serial type one byte (integers, reals other than NaN, texts
+/// under 58 bytes) —
 /// and fits with 8 bytes to spare; its length. `None` otherwise (nothing promised about `out`):
 /// [`put_record`] encodes every record, and reports what cannot be stored. The same bytes as
 /// [`put_record`], without its second pass or a push per byte: integers and reals are stored as
 /// 8-byte words of which the record keeps the leading `len` bytes.
 pub fn put_small_record(out: &mut [u8], values: &[Value<'_>]) -> Option<usize> {
     let header_len = values.len() + 1;
-    if header_len > 0x7f || out.len() < header_len {
+    if values.len() > MAX_COLUMNS || out.len() < header_len {
         return None;
     }
     let (header, bodies) = out.split_at_mut(header_len);
@@ -179,7 +180,8 @@ pub fn put_small_record(out: &mut [u8], values: &[Value<'_>]) -> Option<usize> {
                 (7, 8)
             }
             Value::Text(text) if text.len() < 58 => {
-                bodies.get_mut(body..body + text.len())?
+                bodies
+                    .get_mut(body..body + text.len())?
                     .copy_from_slice(text.as_bytes());
                 (13 + 2 * text.len() as u64, text.len())
             }
@@ -266,7 +268,7 @@ mod tests {
                 Value::Text(&text57),
             ],
             vec![],
-            vec![Value::Integer(7); 126],
+            vec![Value::Integer(7); MAX_COLUMNS],
         ];
         for values in cases {
             let mut want = Vec::new();
@@ -279,10 +281,14 @@ mod tests {
         let text58 = "t".repeat(58);
         assert_eq!(put_small_record(&mut out, &[Value::Text(&text58)]), None);
         assert_eq!(put_small_record(&mut out, &[Value::Real(f64::NAN)]), None);
-        assert_eq!(put_small_record(&mut out, &[Value::Integer(3); 127]), None);
+        let too_many = [Value::Integer(3); MAX_COLUMNS + 1];
+        assert_eq!(put_small_record(&mut out, &too_many), None);
         // Too little room, also for the 8 spare bytes.
         assert_eq!(put_small_record(&mut out[..10], &[Value::Real(2.0)]), None);
-        assert_eq!(put_small_record(&mut out[..18], &[Value::Real(2.0)]), Some(10));
+        assert_eq!(
+            put_small_record(&mut out[..18], &[Value::Real(2.0)]),
+            Some(10)
+        );
     }
 
     #[test]

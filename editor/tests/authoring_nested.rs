@@ -57,7 +57,12 @@ fn harness(dir: &std::path::Path) -> Harness<'static, State> {
 
 fn content(harness: &Harness<'_, State>) -> std::sync::Arc<PreviewContent> {
     let preview = harness.state().preview.borrow();
-    preview.session.content().expect("generated").clone()
+    let problem = preview.session.problem().map(str::to_owned);
+    preview
+        .session
+        .content()
+        .unwrap_or_else(|| panic!("generated: {problem:?}"))
+        .clone()
 }
 
 /// The packed ids of the objects stage `stage` shows, in product order.

@@ -151,3 +151,40 @@ fn deleting_a_child_run_object_from_the_viewport_writes_its_nested_path() {
     assert_eq!(ids(&restored, 10), main);
     assert_eq!(restored.bundle.edit_outcomes().count(), 0);
 }
+
+#[test]
+fn the_inspector_shows_an_overrides_nested_path() {
+    use egui_kittest::kittest::Queryable as _;
+    use stagecraft_editor::edits::{DocId, Selection};
+    use stagecraft_runtime::project::FieldPath;
+    let example = example("street-planting");
+    let set = "OverrideSet(schema: 3, id: \"edits\", recipe: \"street-planting\", base_seed: Some(5),\n    overrides: [Override(stage: 10, target: 281474976710658, action: Delete, nested: [1])])\n";
+    std::fs::create_dir_all(example.dir.join("overrides")).expect("folder");
+    std::fs::write(example.dir.join("overrides/edits.overrides.ron"), set).expect("set");
+    let manifest = std::fs::read_to_string(example.dir.join("stagecraft.ron")).expect("manifest");
+    let manifest = manifest.replace("overrides: [],", "overrides: [\n        \"edits\",\n    ],");
+    std::fs::write(example.dir.join("stagecraft.ron"), manifest).expect("manifest");
+    let mut harness = support::harness(&example.dir);
+    harness.set_size(egui::vec2(1280.0, 1800.0));
+    harness.run_steps(2);
+    harness
+        .state_mut()
+        .document_mut()
+        .expect("a document")
+        .select(Selection::field(
+            DocId::Overrides("edits".into()),
+            FieldPath::root().field("overrides").index(0),
+        ));
+    harness.run_steps(3);
+    // The item's title names the path below the stage; the form lists it, one row per id.
+    assert!(harness
+        .query_by_label("0: stage 10 › 1 · target 0x0001000000000002")
+        .is_some());
+    // The list's heading and its one row.
+    assert_eq!(harness.query_all_by_label("Nested").count(), 2);
+    let ids: Vec<String> = harness
+        .get_all_by_role(egui::accesskit::Role::SpinButton)
+        .filter_map(|node| node.value())
+        .collect();
+    assert!(ids.iter().any(|v| v == "1"), "{ids:?}");
+}

@@ -6,7 +6,9 @@
 mod support;
 
 use egui_kittest::Harness;
-use stagecraft_editor::authoring::target_of;
+use stagecraft_editor::authoring::{
+    author_object, target_of, variants_of, AuthoringRefusal, ObjectAction,
+};
 use stagecraft_editor::document::Document;
 use stagecraft_editor::panels::viewport::ViewportPanel;
 use stagecraft_editor::panels::Panel as _;
@@ -95,6 +97,21 @@ fn deleting_a_child_run_object_from_the_viewport_writes_its_nested_path() {
     let target = target_of(&plain, &pick).expect("a target");
     assert_eq!((target.stage, target.nested.clone()), (10, vec![1]));
     assert!(harness.state().document.project().overrides.is_empty());
+    // Its family's variants are read in the child run; a harvest (a world mutation, which has
+    // no nested path) is refused rather than written where it would not apply.
+    assert_eq!(
+        variants_of(&plain, &target),
+        ["bench", "bin", "lamp", "planter"]
+    );
+    assert_eq!(
+        author_object(
+            harness.state().document.project(),
+            &plain,
+            &target,
+            &ObjectAction::Harvest
+        ),
+        Err(AuthoringRefusal::NestedMutation { stage: 10 })
+    );
     let manifest_before = harness.state().document.project().manifest.clone();
 
     let rect = harness.state().viewport.rect.expect("drawn");

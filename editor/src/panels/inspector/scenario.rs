@@ -624,7 +624,7 @@ fn override_ui(
     form.choice_ui(
         ui,
         "stage",
-        "The stage that emitted the target.",
+        "The stage that emitted the target (for a nested path: the subrecipe stage).",
         &mut item.stage,
         &stages,
     );

@@ -601,7 +601,8 @@ impl GenerationService {
 }
 
 /// The recipe the editor previews: the selected recipe, else the recipe of the selected (or
-/// running) scenario, else the last one previewed, else the first.
+/// running) scenario, else the last one previewed, else the first the manifest lists (not a
+/// subrecipe only other recipes use), else the first.
 pub fn focus_recipe(
     document: &Document,
     scenario: Option<&str>,
@@ -637,7 +638,13 @@ pub fn focus_recipe_in(
     if let Some(last) = last.filter(|id| project.recipes.contains_key(*id)) {
         return Some(last.to_owned());
     }
-    project.recipes.keys().next().cloned()
+    project
+        .manifest
+        .recipes
+        .iter()
+        .find(|id| project.recipes.contains_key(*id))
+        .or_else(|| project.recipes.keys().next())
+        .cloned()
 }
 
 /// The thread body: the newest queued job first, older ones skipped unstarted.

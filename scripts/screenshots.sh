@@ -83,6 +83,11 @@ capture projects/street-block screenshots/recipe-graph-street-block.png --tab re
 # says "step 2/3 · 2 Scatter props on sidewalks".
 capture projects/street-block screenshots/viewport-stepping-street-block.png --tab viewport \
     --step 2 --layers grid,routes,rejected
+# Lock-and-isolate stage inputs: the street block's scatter (stage 2) isolated with its inputs
+# frozen (F9 or the graph node's menu), so the Viewport draws that stage's output alone and the
+# toolbar says "isolated: stage 2 · inputs frozen at <digest>".
+capture projects/street-block screenshots/viewport-isolate-street-block.png --tab viewport \
+    --isolate 2 --layers grid,rejected
 # The rejection heatmap of the pine clearing's scatter: rejected candidates per bin of cells over
 # the region (the clearing and path keep-outs and the thinning conflicts), with its legend of
 # counts per colour.
@@ -147,5 +152,6 @@ python3 scripts/check_viewport_png.py screenshots/viewport-camera-tiers.png
 python3 scripts/check_viewport_png.py screenshots/viewport-group-crossing.png
 python3 scripts/check_viewport_png.py screenshots/viewport-stepping-street-block.png
 python3 scripts/check_viewport_png.py screenshots/viewport-heatmap-pine-clearing.png
+python3 scripts/check_viewport_png.py screenshots/viewport-isolate-street-block.png
 
 idle_cpu projects/street-block

@@ -61,6 +61,19 @@
 //! `docs/trajectories.md` ("Cost"): at 1,200 frames the wall-time overhead is SQLite +18 to +36 %,
 //! CSV +16 to +18 %, Parquet +11 to +16 %, SQLite every 4th frame +5 to +8 %.
 //!
+//! 2026-12-07, second round: the bench now steps as `simulate` does (every core without
+//! trajectories, one core fewer with them; `STAGECRAFT_BENCH_POOL=global` for both arms on every
+//! core as before), writes a new file each run, and reports the simulation thread's time in the
+//! recorder (`start`, `record`, `finish`). `STAGECRAFT_BENCH_ARMS=x.csv` (comma-separated) runs
+//! only the arms named (`none`: only the run without), `STAGECRAFT_BENCH_RUNS` sets the runs per
+//! arm. Under a load of 7–10 (CPU only, `perf stat -e task-clock`, both arms on one thread, 15
+//! runs, two alternating rounds, before → after the columns copy, in-place SQLite cells, the
+//! polling writer and the writer-side file creation): CPU per recorded run SQLite 58.3 / 63.1 →
+//! 55.2 / 53.6 ms, CSV 58.1 / 56.0 → 54.6 / 53.6 ms, Parquet 61.9 / 52.3 → 53.2 / 55.9 ms,
+//! SQLite every 4th 39.3 / 40.7 → 38.9 / 36.2 ms (without trajectories 29–32 ms); `record` 0.3 ms
+//! a run, `start` 0.1–0.2 ms, `finish` 2.4–3.0 ms on tmpfs but 12–54 ms on the loaded disk (the
+//! output-file rule's syncs). Details in `docs/trajectories.md` ("Cost").
+//!
 //! Built and run as measured (workspace crates at opt-level 3, dependencies as the dev profile
 //! builds them; a filter that matches no criterion bench prints only the report):
 //! `CARGO_PROFILE_DEV_OPT_LEVEL=3 cargo bench --workspace --bench trajectories --profile dev
@@ -73,6 +86,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use stagecraft_editor::cli::sim_threads;
 use stagecraft_editor::cli::trajectories::{RunInfo, TrajectoryRecorder};
 use stagecraft_runtime::sim::{long_street_world, World};
 
@@ -105,23 +119,55 @@ fn info(every_frames: u64) -> RunInfo {
     }
 }
 
-/// Steps `world` [`frames`] frames, recording into `file` every `every` frames when given.
-fn run(mut world: World, file: Option<(&Path, u64)>) -> World {
+/// Whether both arms step on the global pool (`STAGECRAFT_BENCH_POOL=global`, how this bench
+/// measured before 2026-12-07) instead of the pools `simulate` picks.
+fn global_pool_only() -> bool {
+    std::env::var("STAGECRAFT_BENCH_POOL").is_ok_and(|pool| pool == "global")
+}
+
+/// Steps `world` [`frames`] frames, recording into `file` every `every` frames when given, on
+/// the pool `simulate` uses (`cli::sim_threads::run_pool`: every core without trajectories, one
+/// core fewer while they are recorded).
+fn run(world: World, file: Option<(&Path, u64)>) -> World {
+    run_timed(world, file).0
+}
+
+/// What a run spent in the recorder, on the simulation's thread: its `record` calls (copying
+/// the columns out, handing them over), its `start` (creating the file) and its `finish` (draining the queue, the file's end, its
+/// last sync and rename).
+#[derive(Clone, Copy, Default)]
+struct RecorderTime {
+    start: Duration,
+    record: Duration,
+    finish: Duration,
+}
+
+/// [`run`], and the time spent in the recorder (zero without a file).
+fn run_timed(mut world: World, file: Option<(&Path, u64)>) -> (World, RecorderTime) {
+    let mut spent = RecorderTime::default();
+    let recording = file.is_some() && !global_pool_only();
+    let pool = sim_threads::run_pool(None, recording).expect("the pool starts");
+    let start = Instant::now();
     let mut recorder =
         file.map(|(path, every)| TrajectoryRecorder::start(path, info(every)).expect("starts"));
     if let Some(recorder) = &mut recorder {
+        spent.start = start.elapsed();
         recorder.record(&world);
     }
     for _ in 0..frames() {
-        world.step();
+        sim_threads::step_on(pool.as_ref(), &mut world);
         if let Some(recorder) = &mut recorder {
+            let start = Instant::now();
             recorder.record(&world);
+            spent.record += start.elapsed();
         }
     }
     if let Some(recorder) = recorder {
+        let start = Instant::now();
         recorder.finish().expect("finishes");
+        spent.finish = start.elapsed();
     }
-    world
+    (world, spent)
 }
 
 /// CPU time of the whole process (every thread), from `/proc/self/stat` (clock ticks of 10 ms).
@@ -132,50 +178,95 @@ fn process_cpu() -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
-/// Median wall time and mean process CPU time of `runs` runs.
-fn timed(world: &World, file: Option<(&Path, u64)>, runs: u32) -> (Duration, Option<Duration>) {
+/// Median wall time, mean process CPU time and median recorder times of `runs` runs.
+fn timed(
+    world: &World,
+    file: Option<(&Path, u64)>,
+    runs: u32,
+) -> (Duration, Option<Duration>, RecorderTime) {
     let mut wall = Vec::new();
+    let mut spent = Vec::new();
     let cpu_start = process_cpu();
     for _ in 0..runs {
         let world = world.clone();
+        // Each run writes a new file: replacing the last run's would add deleting it (an
+        // unlink of megabytes inside the rename) to the time measured.
+        if let Some((path, _)) = file {
+            let _ = std::fs::remove_file(path);
+        }
         let start = Instant::now();
-        std::hint::black_box(run(world, file));
+        let (world, in_recorder) = run_timed(world, file);
         wall.push(start.elapsed());
+        spent.push(in_recorder);
+        std::hint::black_box(world);
     }
     let cpu = cpu_start
         .zip(process_cpu())
         .map(|(start, end)| (end - start) / runs);
-    wall.sort();
-    (wall[wall.len() / 2], cpu)
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let recorder = RecorderTime {
+        start: median(spent.iter().map(|t| t.start).collect()),
+        record: median(spent.iter().map(|t| t.record).collect()),
+        finish: median(spent.iter().map(|t| t.finish).collect()),
+    };
+    (median(wall), cpu, recorder)
+}
+
+/// The arms `STAGECRAFT_BENCH_ARMS` names (comma-separated file names of the list below, e.g.
+/// `x.csv` to profile one writer), all of them without it.
+fn arms() -> Vec<(&'static str, u64)> {
+    let chosen = std::env::var("STAGECRAFT_BENCH_ARMS").ok();
+    [
+        ("x.sqlite", 1),
+        ("x.csv", 1),
+        ("x.parquet", 1),
+        ("every4.sqlite", 4),
+    ]
+    .into_iter()
+    .filter(|(name, _)| {
+        chosen
+            .as_deref()
+            .is_none_or(|c| c.split(',').any(|n| n == *name))
+    })
+    .collect()
+}
+
+/// Runs per arm in the report (`STAGECRAFT_BENCH_RUNS`, default 15).
+fn runs() -> u32 {
+    std::env::var("STAGECRAFT_BENCH_RUNS")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(15)
 }
 
 fn report(world: &World, dir: &Path) {
-    let runs = 15;
-    let (base_wall, base_cpu) = timed(world, None, runs);
+    let runs = runs();
+    let (base_wall, base_cpu, _) = timed(world, None, runs);
     println!(
         "1000 peds, {} frames without trajectories: median {:.1} ms wall, {:.1} ms CPU",
         frames(),
         base_wall.as_secs_f64() * 1e3,
         base_cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
     );
-    for (name, every) in [
-        ("x.sqlite", 1),
-        ("x.csv", 1),
-        ("x.parquet", 1),
-        ("every4.sqlite", 4),
-    ] {
+    for (name, every) in arms() {
         let path = dir.join(name);
-        let (wall, cpu) = timed(world, Some((&path, every)), runs);
+        let (wall, cpu, finish) = timed(world, Some((&path, every)), runs);
         let over = |with: f64, without: f64| (with / without - 1.0) * 100.0;
         println!(
             "  {name:<14} every {every}: median {:.1} ms wall ({:+.1} %), {:.1} ms CPU ({:+.1} %), \
-             {} KiB",
+             {} KiB; start {:.1} ms, record {:.1} ms, finish {:.1} ms",
             wall.as_secs_f64() * 1e3,
             over(wall.as_secs_f64(), base_wall.as_secs_f64()),
             cpu.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
             cpu.zip(base_cpu)
                 .map_or(f64::NAN, |(c, b)| over(c.as_secs_f64(), b.as_secs_f64())),
-            std::fs::metadata(&path).map_or(0, |m| m.len() / 1024)
+            std::fs::metadata(&path).map_or(0, |m| m.len() / 1024),
+            finish.start.as_secs_f64() * 1e3,
+            finish.record.as_secs_f64() * 1e3,
+            finish.finish.as_secs_f64() * 1e3
         );
     }
 }

@@ -33,6 +33,12 @@ pub enum StageCommand {
     To(u32),
     /// Lock and isolate this stage, or release it when it is the locked one.
     TogglePin(u32),
+    /// Isolate this stage with its inputs frozen as they are now (its own edits re-run it,
+    /// upstream edits wait), or release it when it is the isolated one.
+    ToggleIsolate(u32),
+    /// F9: isolate the stage the stepping cursor is on (else the last stage) with frozen
+    /// inputs, or release the isolated one.
+    IsolateHere,
 }
 
 /// Sends `result`'s edit to `out`; returns the refusal in words, if it was refused.

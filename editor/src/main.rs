@@ -51,6 +51,7 @@ fn main() -> ExitCode {
                 .as_deref()
                 .map(stagecraft_editor::cli::layer_names),
             step: cli.step.and_then(|n| usize::try_from(n).ok()),
+            isolate: cli.isolate,
             heatmap: cli
                 .heatmap
                 .as_deref()

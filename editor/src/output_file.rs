@@ -14,34 +14,7 @@ use anyhow::Context as _;
 
 use crate::project_io::{atomic_write, remove_stale_temp_in, write_target};
 
-/// What a path is, in words, for messages ("a folder", "a FIFO", …).
-pub fn kind_name(file_type: fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt as _;
-        if file_type.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-    }
-    if file_type.is_symlink() {
-        "a symbolic link"
-    } else if file_type.is_dir() {
-        "a folder"
-    } else if file_type.is_file() {
-        "a regular file"
-    } else {
-        "a special file"
-    }
-}
+pub use stagecraft_io::file_kind::kind_name;
 
 /// How an output file is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

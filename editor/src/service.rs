@@ -19,7 +19,9 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use stagecraft_io::scenario::recipe_overrides;
-use stagecraft_runtime::generate::{CancelToken, FailureKind, GenerateError};
+use stagecraft_runtime::generate::{
+    CancelToken, FailureKind, FrozenInputs, GenerateError, GeneratedBundle,
+};
 use stagecraft_runtime::project::chunk_library::ChunkLibrary;
 use stagecraft_runtime::project::{AssetFamily, Diagnostic, OverrideSet, Project, Recipe};
 
@@ -42,6 +44,9 @@ pub struct RequestKey {
     pub revision: u64,
     /// The recipe generated.
     pub recipe: String,
+    /// The isolated stage re-run against frozen inputs with it, and the frozen inputs' digest
+    /// ([`GenerationService::isolate`]).
+    pub isolation: Option<(u32, [u8; 32])>,
 }
 
 /// Everything a generation reads: one recipe, the families, the overrides of the recipe and the
@@ -183,6 +188,23 @@ pub struct Generation {
     pub stages: BTreeMap<u32, StageSummary>,
     /// Wall time of compile and generation, milliseconds.
     pub elapsed_ms: f64,
+    /// The isolated stage re-run against its frozen inputs, when the request asked for one and
+    /// the recipe compiled.
+    pub isolated: Option<IsolatedRun>,
+}
+
+/// One stage re-run alone against frozen inputs (`stagecraft_runtime::generate::isolate`), as a
+/// generation answers an isolating request.
+#[derive(Clone, Debug)]
+pub struct IsolatedRun {
+    /// The stage.
+    pub stage: u32,
+    /// The digest of the frozen inputs it ran against.
+    pub frozen: [u8; 32],
+    /// The stage's output alone, or why it did not run (a rewired stage, a failed kernel).
+    pub result: Result<Arc<GeneratedBundle>, GenerateError>,
+    /// Whether the stage cache served it.
+    pub cache_hit: bool,
 }
 
 impl Generation {
@@ -232,6 +254,8 @@ pub struct GenerationService {
     started: Arc<AtomicU64>,
     /// Whether the user cancelled the newest request.
     cancelled: bool,
+    /// The stage whose inputs are frozen: every request re-runs it against them.
+    isolation: Option<Arc<FrozenInputs>>,
 }
 
 impl Default for GenerationService {
@@ -312,6 +336,7 @@ impl GenerationService {
             version: 0,
             started: Arc::new(AtomicU64::new(0)),
             cancelled: false,
+            isolation: None,
         }
     }
 
@@ -344,6 +369,9 @@ impl GenerationService {
             document,
             revision,
             recipe: recipe.to_owned(),
+            isolation: self
+                .isolation_for(recipe)
+                .map(|frozen| (frozen.stage(), frozen.digest())),
         };
         let mut changed = false;
         if self.seen.as_ref() != Some(&key) {
@@ -360,6 +388,7 @@ impl GenerationService {
         if let Some((newest, inputs)) = &self.requested {
             let unchanged = newest.document == key.document
                 && newest.recipe == key.recipe
+                && newest.isolation == key.isolation
                 && match inputs {
                     Some(inputs) => inputs.matches(project, &key.recipe),
                     None => !project.recipes.contains_key(&key.recipe),
@@ -374,6 +403,7 @@ impl GenerationService {
         self.cancelled = false;
         let inputs = GenerationInputs::of(project, &key.recipe);
         let job = Job {
+            isolation: self.isolation_for(&key.recipe).cloned(),
             key: key.clone(),
             inputs: inputs.clone(),
             cancel: CancelToken::new(),
@@ -432,12 +462,55 @@ impl GenerationService {
             }
         }
         self.running = None;
+        let mut generation = generation;
+        self.keep_content_of_same_inputs(&mut generation);
         if let Ok(content) = &generation.result {
             self.content = Some(Arc::clone(content));
         }
         self.latest = Some(Arc::new(generation));
         self.version += 1;
         true
+    }
+
+    /// A generation of the same document state as the one on show (it asked for another
+    /// isolation only) made the same content: the content on show stays, so nothing downstream
+    /// (the simulated world) is rebuilt.
+    fn keep_content_of_same_inputs(&self, generation: &mut Generation) {
+        let Some(previous) = &self.latest else {
+            return;
+        };
+        let same_state = previous.key.document == generation.key.document
+            && previous.key.revision == generation.key.revision
+            && previous.key.recipe == generation.key.recipe;
+        if let (true, Some(shown), Ok(content)) =
+            (same_state, previous.content(), &generation.result)
+        {
+            if shown.bundle.digest() == content.bundle.digest() {
+                generation.result = Ok(Arc::clone(shown));
+            }
+        }
+    }
+
+    /// Freezes the inputs of a stage (`Some`) or releases them (`None`): every later request
+    /// for their recipe also re-runs that stage alone against them
+    /// ([`Generation::isolated`]); changing it asks again at the next sync.
+    pub fn isolate(&mut self, frozen: Option<Arc<FrozenInputs>>) {
+        let same = match (&self.isolation, &frozen) {
+            (Some(a), Some(b)) => a.digest() == b.digest() && a.stage() == b.stage(),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.isolation = frozen;
+            self.seen = None;
+        }
+    }
+
+    /// The frozen inputs, when they belong to `recipe`.
+    fn isolation_for(&self, recipe: &str) -> Option<&Arc<FrozenInputs>> {
+        self.isolation
+            .as_ref()
+            .filter(|frozen| frozen.recipe() == recipe)
     }
 
     /// Forgets everything (no recipe to preview); returns whether anything was shown.
@@ -528,7 +601,8 @@ impl GenerationService {
 }
 
 /// The recipe the editor previews: the selected recipe, else the recipe of the selected (or
-/// running) scenario, else the last one previewed, else the first.
+/// running) scenario, else the last one previewed, else the first the manifest lists (not a
+/// subrecipe only other recipes use), else the first.
 pub fn focus_recipe(
     document: &Document,
     scenario: Option<&str>,
@@ -564,7 +638,13 @@ pub fn focus_recipe_in(
     if let Some(last) = last.filter(|id| project.recipes.contains_key(*id)) {
         return Some(last.to_owned());
     }
-    project.recipes.keys().next().cloned()
+    project
+        .manifest
+        .recipes
+        .iter()
+        .find(|id| project.recipes.contains_key(*id))
+        .or_else(|| project.recipes.keys().next())
+        .cloned()
 }
 
 /// The thread body: the newest queued job first, older ones skipped unstarted.

@@ -67,3 +67,73 @@ fn check_json_reports_the_scope_manifest_of_each_recipe() {
         ]
     );
 }
+
+/// A subrecipe stage's entry holds its child run's manifest, under the child's nested instance:
+/// the scopes and domains street-planting draws from through its two sidewalk-props runs.
+#[test]
+fn check_json_folds_each_subrecipe_run_into_its_stage() {
+    let planting = example("street-planting");
+    let output = stagecraft(&["check", planting.dir.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let scopes = report["scopes"].as_array().expect("scopes");
+    // The child file is also a recipe of the project, compiled (not run) on its own.
+    let ids: Vec<&str> = scopes
+        .iter()
+        .map(|m| m["recipe"].as_str().expect("id"))
+        .collect();
+    assert_eq!(ids, ["sidewalk-props", "street-planting"]);
+    let child = |stage: u32| {
+        json!({
+            "address_schema": 1,
+            "recipe": format!("street-planting/{stage}:sidewalk-props"),
+            "stages": [
+                {
+                    "data_scope": "cell",
+                    "domains": [1, 2],
+                    "locality": "finite-neighborhood",
+                    "operator": "environment.scatter",
+                    "scopes": [[1, 0], [1, 1]],
+                    "stage": 1,
+                },
+                {
+                    "data_scope": "object",
+                    "domains": [3],
+                    "locality": "object-local",
+                    "operator": "environment.select-and-place",
+                    "scopes": [],
+                    "stage": 2,
+                },
+            ],
+        })
+    };
+    let block = |stage: u32| {
+        json!({
+            "data_scope": "regional",
+            "domains": [],
+            "locality": "object-local",
+            "operator": "street.block",
+            "scopes": [],
+            "stage": stage,
+        })
+    };
+    let subrecipe = |stage: u32| {
+        json!({
+            "data_scope": "object",
+            "domains": [],
+            "locality": "parent-planned",
+            "operator": "subrecipe",
+            "scopes": [],
+            "stage": stage,
+            "subrecipe": child(stage),
+        })
+    };
+    assert_eq!(
+        scopes[1],
+        json!({
+            "address_schema": 1,
+            "recipe": "street-planting",
+            "stages": [block(1), block(2), subrecipe(10), subrecipe(20)],
+        })
+    );
+}

@@ -243,6 +243,7 @@ fn ops_lists_every_operator_with_its_schema() {
         "layout.grid-mission v1",
         "streaming.plan v1",
         "street.block v1",
+        "subrecipe v1",
     ] {
         assert!(text.contains(id), "{id} in {text}");
     }
@@ -251,10 +252,35 @@ fn ops_lists_every_operator_with_its_schema() {
     let operators: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
     assert_eq!(operators["schema"], "stagecraft.ops/1");
     let operators = &operators["operators"];
-    assert_eq!(operators.as_array().map(Vec::len), Some(6));
+    assert_eq!(operators.as_array().map(Vec::len), Some(7));
     assert_eq!(operators[0]["id"], "assembly");
     assert_eq!(operators[0]["parameters"][0]["name"], "frame");
     assert_eq!(operators[1]["parameters"][0]["name"], "candidates_per_cell");
+    // The subrecipe operator comes from the same registry, with its scope, its parameters and
+    // no fixed output kind.
+    let sub = &operators[6];
+    assert_eq!(sub["id"], "subrecipe");
+    assert_eq!(sub["algorithm"], 1);
+    assert_eq!(sub["data_scope"], "object");
+    assert_eq!(sub["locality"], "parent-planned");
+    assert_eq!(sub["output"], "the kind of the child output it publishes");
+    let params: Vec<(String, String, String)> = sub["parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .map(|p| {
+            let text = |k: &str| p[k].as_str().unwrap_or_default().to_owned();
+            (text("name"), text("type"), text("default"))
+        })
+        .collect();
+    let expected = [
+        ("binds", "string list", "[]"),
+        ("output", "int", "optional"),
+        ("recipe", "string", "required"),
+    ]
+    .map(|(a, b, c)| (a.to_owned(), b.to_owned(), c.to_owned()));
+    assert_eq!(params, expected);
+    assert_eq!(sub["inputs"].as_array().map(Vec::len), Some(0));
 }
 
 #[test]

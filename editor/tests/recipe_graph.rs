@@ -318,3 +318,55 @@ fn a_double_click_on_a_subrecipe_node_opens_it() {
     );
     assert!(harness.query_by_label_contains("Orient props").is_some());
 }
+
+/// The palette offers the subrecipe operator from the registry like every other: adding one is
+/// one edit, a stage of operator `subrecipe` at its parameters' defaults, which undo takes back.
+#[test]
+fn the_palette_adds_a_subrecipe_stage_as_one_undoable_edit() {
+    let example = example("street-planting");
+    let mut harness = graph(&example.dir);
+    let parent = "street-planting";
+    let before = harness.state().document.project().recipes[parent].clone();
+    // The graph shows the recipe of the selection.
+    let block = stagecraft_editor::panels::recipe_graph::stage_selection(parent, &before, 1);
+    harness.state_mut().document.select(block.expect("1"));
+    harness.run_steps(2);
+    assert!(harness
+        .query_by_label_contains("Main street props")
+        .is_some());
+    let steps = harness.state().document.record().len();
+    harness.get_by_label("Add stage").click();
+    harness.run_steps(2);
+    harness.get_by_label("subrecipe v1").click();
+    harness.run_steps(3);
+    let after = harness.state().document.project().recipes[parent].clone();
+    assert_eq!(after.stages.len(), before.stages.len() + 1);
+    let added = after.stages.last().expect("the new stage");
+    assert_eq!((added.operator.as_str(), added.algorithm), ("subrecipe", 1));
+    assert_eq!(
+        added.id,
+        before.stages.iter().map(|s| s.id).max().unwrap_or(0) + 1
+    );
+    // The defaults of its schema: `binds` empty; `recipe` (required) and `output` (optional)
+    // left for the author.
+    let given: Vec<(&str, &stagecraft_runtime::project::ParamValue)> = added
+        .parameters
+        .iter()
+        .map(|(name, value)| (name.as_str(), value))
+        .collect();
+    assert_eq!(
+        given,
+        [(
+            "binds",
+            &stagecraft_runtime::project::ParamValue::List(Vec::new())
+        )]
+    );
+    assert_eq!(harness.state().document.record().len(), steps + 1);
+    assert!(harness.state_mut().document.undo());
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().document.project().recipes[parent],
+        before,
+        "undo restores the recipe"
+    );
+}

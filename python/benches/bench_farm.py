@@ -2,9 +2,13 @@
 
     STAGECRAFT_BIN=target/debug/stagecraft python python/benches/bench_farm.py [cook|overhead|sweep]...
 
-cook      the 16 km² forest in 16 tiles on 1 and on 2 local workers (one thread each), cold cache
+cook      the 16 km² forest in 16 tiles on 1 and on 2 local workers (one thread each), cold cache,
+          three rounds alternating 1 and 2 workers, each engine best of 3 per round: in-process
+          (`engine="python"`, cache unsynced — the default — and synced) and the command line
+          (`engine="cli"`, needs STAGECRAFT_BIN; skipped without it)
 overhead  1,000 tiny items (the forest in 34 × 34 tiles of 12 × 12 cells): the driver's time per
-          task beyond the tasks' own work, one item per task and 50 per task
+          task beyond the tasks' own work, and the whole farm phase per item, one item per task
+          and 50 per task (in-process engine)
 sweep     1,000 runs of 600 frames on 2 workers: street-lifecycle/retire-reuse (Python API and
           CLI) and street-block/crosswalk-rush (Python API)
 """
@@ -33,26 +37,45 @@ def fresh_ray(workers):
     ray.get([ray.remote(lambda: None).remote() for _ in range(workers * 2)])
 
 
+def cook_once(**options):
+    """One timed farm cook of the forest into a fresh cache and bundle folder: (seconds, report)."""
+    scratch = tempfile.mkdtemp()
+    try:
+        start = time.perf_counter()
+        report = farm.cook(FOREST, f"{scratch}/out", tiles=100, cache=f"{scratch}/cache", **options)
+        return time.perf_counter() - start, report
+    finally:
+        shutil.rmtree(scratch)
+
+
 def bench_cook():
-    single = tempfile.mkdtemp()
-    start = time.perf_counter()
-    env = dict(os.environ, RAYON_NUM_THREADS="1")
-    subprocess.run([farm.binary_path(), "cook", FOREST, "--out", f"{single}/b", "--cache", f"{single}/c"],
-                   check=True, capture_output=True, env=env)
-    print(f"cook forest-16km2, one process, one thread: {time.perf_counter() - start:.2f} s")
-    for workers in (1, 2):
-        fresh_ray(workers)
-        times = []
-        for _ in range(3):
-            scratch = tempfile.mkdtemp()
-            start = time.perf_counter()
-            report = farm.cook(FOREST, f"{scratch}/out", tiles=100, cache=f"{scratch}/cache")
-            times.append(time.perf_counter() - start)
-            shutil.rmtree(scratch)
-        best = min(times)
-        print(f"cook forest-16km2 in 16 tiles on {workers} worker(s): best of 3 {best:.2f} s "
-              f"(plan {report['plan_s']:.2f} s, tiles {report['farm_s']:.2f} s, assemble {report['assemble_s']:.2f} s), "
-              f"digest {report['digest'][:16]}")
+    print(f"load: {os.getloadavg()}")
+    engines = {"in-process": dict(engine="python"), "in-process, cache synced": dict(engine="python", sync_cache=True)}
+    if os.environ.get("STAGECRAFT_BIN"):
+        single = tempfile.mkdtemp()
+        start = time.perf_counter()
+        env = dict(os.environ, RAYON_NUM_THREADS="1")
+        subprocess.run([farm.binary_path(), "cook", FOREST, "--out", f"{single}/b", "--cache", f"{single}/c"],
+                       check=True, capture_output=True, env=env)
+        print(f"cook forest-16km2, one process, one thread: {time.perf_counter() - start:.2f} s")
+        shutil.rmtree(single)
+        engines["command line"] = dict(engine="cli")
+    best = {}
+    for round_ in range(3):
+        for workers in (1, 2):
+            fresh_ray(workers)
+            cook_once()  # the workers import the module before anything is timed
+            for name, options in engines.items():
+                runs = [cook_once(**options) for _ in range(3)]
+                seconds, report = min(runs, key=lambda run: run[0])
+                best[(round_, workers, name)] = seconds
+                print(f"round {round_ + 1}, {workers} worker(s), {name}: best of 3 {seconds:.3f} s "
+                      f"(plan {report['plan_s']:.3f} s, tiles {report['farm_s']:.3f} s, "
+                      f"assemble {report['assemble_s']:.3f} s), digest {report['digest'][:16]}")
+        for name in engines:
+            one, two = best[(round_, 1, name)], best[(round_, 2, name)]
+            print(f"round {round_ + 1}, {name}: {one:.3f} -> {two:.3f} s, {one / two:.2f}x")
+    print(f"load: {os.getloadavg()}")
 
 
 def bench_overhead():
@@ -64,9 +87,10 @@ def bench_overhead():
         total = time.perf_counter() - start
         work = sum(report["task_wall_s"]) / 2
         overhead = (report["farm_s"] - work) / report["items"]
-        print(f"{report['items']} items, {batch} per task ({report['tasks']} tasks): farm phase {report['farm_s']:.2f} s, "
-              f"tasks' own wall {sum(report['task_wall_s']):.2f} s over 2 workers; driver overhead "
-              f"{overhead * 1e3:.2f} ms per item; whole cook {total:.2f} s")
+        print(f"{report['items']} items, {batch} per task ({report['tasks']} tasks): farm phase {report['farm_s']:.2f} s "
+              f"({report['farm_s'] / report['items'] * 1e3:.2f} ms per item end to end on 2 workers), "
+              f"tasks' own wall {sum(report['task_wall_s']):.2f} s ({sum(report['task_wall_s']) / report['items'] * 1e3:.2f} ms "
+              f"per item); driver overhead {overhead * 1e3:.2f} ms per item; whole cook {total:.2f} s")
         shutil.rmtree(scratch)
 
 

@@ -1,5 +1,6 @@
 """`stagecraft.farm` on a local Ray cluster of two workers: tiled cooks equal the single-process
-`stagecraft cook` byte for byte (pine-clearing, the 16 km² forest), a worker killed mid-task is
+`stagecraft cook` byte for byte (pine-clearing, the 16 km² forest), in-process (the default
+engine, the cache synced or not) and through the command line, a worker killed mid-task is
 retried to the same bytes, a damaged cache entry is cooked again, and a sweep of 200 seeds gives
 200 rows whose digests are `stagecraft simulate --seed N`'s."""
 
@@ -23,36 +24,56 @@ def single_process(cli, project, tmp_path):
     return report["digest"], files(out)
 
 
-@pytest.mark.parametrize("name,tiles", [("pine-clearing", 4), ("forest-16km2", 100)])
-def test_a_tiled_cook_on_two_workers_equals_the_single_process_cook(ray_cluster, cli, tmp_path, name, tiles):
+@pytest.mark.parametrize("name,tiles,engine,sync", [
+    ("pine-clearing", 4, "python", False),
+    ("forest-16km2", 100, "python", False),
+    ("forest-16km2", 100, "python", True),
+    ("forest-16km2", 100, "cli", True),
+])
+def test_a_tiled_cook_on_two_workers_equals_the_single_process_cook(ray_cluster, cli, tmp_path, name, tiles, engine, sync):
     project = PROJECTS / name
     digest, expected = single_process(cli, project, tmp_path)
-    report = farm.cook(project, tmp_path / "farmed", tiles=tiles, cache=tmp_path / "cache")
+    report = farm.cook(project, tmp_path / "farmed", tiles=tiles, cache=tmp_path / "cache", engine=engine, sync_cache=sync)
     assert report["digest"] == digest
+    assert report["out"] == str(tmp_path / "farmed")
     assert report["items"] == 16 and report["tasks"] == 16
     assert report["tiles_cooked"] == 16
     assert files(tmp_path / "farmed") == expected
+    # The cache's entries are the command line's: `cook --items` of every tile finds them all.
+    ids = [item["id"] for item in farm.plan(project, tiles=tiles, cache=tmp_path / "cache") if item["tile"]]
+    listed = cli("cook", project, "--tile-cells", tiles, "--items", ",".join(ids), "--cache", tmp_path / "cache", "--json")
+    assert [t["cache"] for t in listed["tiles"]] == ["hit"] * 16
     # Again from the same cache: every tile is a hit, the bytes are the same.
-    again = farm.cook(project, tmp_path / "again", tiles=tiles, cache=tmp_path / "cache", batch=4)
+    again = farm.cook(project, tmp_path / "again", tiles=tiles, cache=tmp_path / "cache", batch=4, engine=engine)
     assert again["tasks"] == 4 and again["tiles_cooked"] == 0
     assert files(tmp_path / "again") == expected
 
 
-def test_a_worker_killed_mid_task_is_retried_to_the_same_bytes(ray_cluster, cli, tmp_path):
+@pytest.mark.parametrize("engine", ["python", "cli"])
+def test_a_worker_killed_mid_task_is_retried_to_the_same_bytes(ray_cluster, cli, tmp_path, engine):
     project = PROJECTS / "forest-16km2"
     digest, expected = single_process(cli, project, tmp_path)
     chaos = tmp_path / "chaos"
     chaos.mkdir()
     doomed = ["forest/1001/t1_0", "forest/1001/t2_3"]
     (chaos / "fail.txt").write_text("\n".join(doomed))
-    report = farm.cook(project, tmp_path / "farmed", tiles=100, cache=tmp_path / "cache", _chaos=str(chaos))
-    # Both first attempts started a cook, killed it and died; the retries cooked the tiles.
+    cache = tmp_path / "cache"
+    report = farm.cook(project, tmp_path / "farmed", tiles=100, cache=cache, engine=engine, _chaos=str(chaos))
+    # Both first attempts started a cook and died in it; the retries cooked the tiles.
     assert sorted(p.name for p in chaos.glob("*.attempted")) == ["forest_1001_t1_0.attempted", "forest_1001_t2_3.attempted"]
     assert report["digest"] == digest
     assert files(tmp_path / "farmed") == expected
     # Nothing half-written is left where entries live.
-    entries = list((tmp_path / "cache" / "entries").iterdir())
+    entries = list((cache / "entries").iterdir())
     assert all((entry / "entry.ron").is_file() for entry in entries)
+    if engine == "python":
+        # In-process, each first attempt died with its tile's entry staged (both files written and
+        # verified) and not yet published: the dead processes' staging folders are all that is left
+        # of them (a later cook removes them once they are old), and the entries are the retries'.
+        keys = {item["id"]: item["key"] for item in farm.plan(project, tiles=100, cache=cache)}
+        staged = sorted(p.name.rsplit("-", 2)[0] for p in (cache / "staging").iterdir())
+        assert staged == sorted(keys[item] for item in doomed)
+        assert all((cache / "entries" / keys[item] / "entry.ron").is_file() for item in doomed)
 
 
 def test_a_damaged_cache_entry_is_detected_and_cooked_again(ray_cluster, cli, tmp_path):

@@ -12,6 +12,7 @@ use stagecraft_runtime::sim::{observed_street_world, two_way_street_world};
 mod cook;
 mod diff;
 mod errors;
+mod farm;
 mod generation;
 mod project;
 mod records;
@@ -52,5 +53,7 @@ fn _stagecraft(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AGENT_STATES", simulation::state_names())?;
     m.add("TIERS", simulation::tier_names())?;
     m.add_function(wrap_pyfunction!(_bench_world, m)?)?;
+    m.add_function(wrap_pyfunction!(farm::cook_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(farm::cook_cached, m)?)?;
     Ok(())
 }

@@ -2,18 +2,21 @@
 //! diffed through the same runtime entry points as the `stagecraft` command line, so its digests
 //! are the command's.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use stagecraft_io::open_project;
+use stagecraft_io::scenario::{ScenarioContent, ScenarioError};
 use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, GeneratedBundle, Generator, NoObserver,
 };
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::diagnose::check_overrides;
 use stagecraft_runtime::overrides::Overrides;
+use stagecraft_runtime::project::schema::scenario::Scenario;
 use stagecraft_runtime::project::{
     has_errors, Diagnostic as RuntimeDiagnostic, LoadedProject, Project as Documents,
     ProjectSources,
@@ -29,6 +32,9 @@ pub struct Project {
     pub(crate) path: PathBuf,
     pub(crate) sources: ProjectSources,
     pub(crate) loaded: LoadedProject,
+    /// Each scenario's generated content, kept for the next `Simulation` of it: it does not
+    /// depend on the world's seed, so a sweep builds every run's world over one generation.
+    pub(crate) contents: Mutex<BTreeMap<String, ScenarioContent>>,
 }
 
 #[pymethods]
@@ -46,6 +52,7 @@ impl Project {
             path,
             sources,
             loaded,
+            contents: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -197,6 +204,26 @@ impl Project {
                 ))
             }
         }
+    }
+
+    /// The generated content of `scenario`: kept from an earlier `Simulation` of it, or generated
+    /// now (and kept).
+    pub(crate) fn scenario_content(
+        &self,
+        py: Python<'_>,
+        scenario: &Scenario,
+    ) -> Result<ScenarioContent, ScenarioError> {
+        let kept = self.contents.lock().ok();
+        if let Some(content) = kept.as_ref().and_then(|m| m.get(&scenario.id)) {
+            return Ok(content.clone());
+        }
+        drop(kept);
+        let content =
+            py.detach(|| ScenarioContent::generate(&self.loaded, scenario, &Registry::standard()))?;
+        if let Ok(mut kept) = self.contents.lock() {
+            kept.insert(scenario.id.clone(), content.clone());
+        }
+        Ok(content)
     }
 
     /// The compiled plan of recipe `id`, or a `ProjectError` with the compiler's diagnostics.

@@ -7,10 +7,9 @@ use std::time::Instant;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use stagecraft_io::scenario::{find_scenario, ScenarioContent, ScenarioError};
+use stagecraft_io::scenario::{find_scenario, ScenarioError};
 use stagecraft_runtime::export::events::events_json_text;
 use stagecraft_runtime::export::snake_key;
-use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::sim::{AgentState, MotionFrame, Snapshot as RuntimeSnapshot, Tier, World};
 
 use crate::errors::{error, project_error};
@@ -151,16 +150,14 @@ impl Simulation {
         let documents = project.documents("nothing simulated")?;
         let scenario = find_scenario(documents, scenario).map_err(|e| error(e.to_string()))?;
         // As `stagecraft simulate` and the editor's session: `stagecraft-io`'s one constructor
-        // (the recipe generated with its override sets, the world built by the runtime).
-        let loaded = &project.loaded;
-        let content = py.detach(|| {
-            ScenarioContent::generate(loaded, scenario, &Registry::standard()).and_then(
-                |mut content| {
-                    content.seed = seed.unwrap_or(content.seed);
-                    content.world()
-                },
-            )
-        });
+        // (the recipe generated with its override sets, the world built by the runtime); the
+        // content is generated once per project and scenario (`Project::scenario_content`).
+        let content = project
+            .scenario_content(py, scenario)
+            .and_then(|mut content| {
+                content.seed = seed.unwrap_or(content.seed);
+                py.detach(|| content.world())
+            });
         let world = match content {
             Ok(world) => world,
             Err(ScenarioError::RecipeErrors {

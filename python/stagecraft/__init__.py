@@ -22,6 +22,8 @@ from ._stagecraft import (
     Snapshot,
     StagecraftError,
     _bench_world,
+    cook_cached,
+    cook_plan,
 )
 
 __all__ = [
@@ -35,6 +37,8 @@ __all__ = [
     "Simulation",
     "Snapshot",
     "StagecraftError",
+    "cook_cached",
+    "cook_plan",
     "id_hex",
 ]
 

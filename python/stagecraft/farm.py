@@ -5,13 +5,15 @@
     table = farm.sweep("projects/street-lifecycle", "retire-reuse", seeds=range(200))
     table = farm.sweep(..., cluster="ray://head:10001", parquet="sweep.parquet")
 
-Ray is the engine (`pip install ray pandas pyarrow`); nothing here schedules work itself. Every
-task runs the `stagecraft` command line (`$STAGECRAFT_BIN`, else `stagecraft` on the PATH, or
-`binary=`) — `cook --items … --tile-cells N` into the shared cache folder, `simulate --seed N
---json` — or, for a sweep without `set`, the Python API's `Simulation(seed=)`, whose digests are
-the command's. Work is pure: a task retried after a failure or a dead worker writes the same
-bytes, and the cache publishes an entry only once it is whole and verified. On a cluster the
-cache folder must be one every node reads and writes (a shared file system). See docs/farm.md.
+Ray is the engine (`pip install ray pandas pyarrow`); nothing here schedules work itself. By
+default every task runs in the Ray worker's own process through this module
+(`stagecraft.cook_cached`, the `stagecraft cook` driver in-process: no process per item;
+`Simulation(seed=)` for a sweep without `set`); `engine="cli"` runs the `stagecraft` command line
+instead (`$STAGECRAFT_BIN`, else `stagecraft` on the PATH, or `binary=`) — `cook --items …
+--tile-cells N` into the shared cache folder, `simulate --seed N --json`. Both write the same
+bytes. Work is pure: a task retried after a failure or a dead worker writes the same bytes, and
+the cache publishes an entry only once it is whole and verified. On a cluster the cache folder
+must be one every node reads and writes (a shared file system). See docs/farm.md.
 """
 
 import json
@@ -59,8 +61,13 @@ def _run(binary, args, threads=None):
     return json.loads(done.stdout)
 
 
-def plan(project, tiles=None, cache=None, binary=None):
-    """`stagecraft cook PROJECT --plan --json` (with `--tile-cells tiles`): the work items."""
+def plan(project, tiles=None, cache=None, binary=None, engine="python"):
+    """`stagecraft cook PROJECT --plan --json` (with `--tile-cells tiles`): the work items
+    (in-process through `stagecraft.cook_plan`, or the command line with `engine="cli"`)."""
+    if engine == "python":
+        import stagecraft
+
+        return stagecraft.cook_plan(str(project), cache=_opt_str(cache), tile_cells=tiles)
     args = ["cook", project, "--plan", "--json"]
     if tiles:
         args += ["--tile-cells", tiles]
@@ -74,9 +81,28 @@ def _batches(items, size):
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+def _opt_str(path):
+    return None if path is None else str(path)
+
+
+def _cook_items_python(project, cache, tiles, ids, threads, sync, chaos):
+    """One task, in the worker's process: cooks the work items `ids` into the cache on `threads`
+    threads. `chaos` (tests only) names a folder: the first attempt at an item listed there dies
+    (the process aborts) once the item's first cache entry is staged, before it is published."""
+    import stagecraft
+
+    doomed = bool(chaos) and _first_attempt(chaos, ids)
+    start = time.perf_counter()
+    report = stagecraft.cook_cached(project, cache=cache, items=list(ids), tile_cells=tiles,
+                                    threads=threads or 1, sync=sync, evict=False,
+                                    _abort_before_publish=doomed)
+    return {"items": ids, "wall_s": time.perf_counter() - start, "tiles": report["tiles"], "stages": report["stages"]}
+
+
 def _cook_items(binary, project, cache, tiles, ids, threads, chaos):
-    """One task: cooks the work items `ids` into the cache. `chaos` (tests only) names a folder:
-    the first attempt at an item listed there starts the cook, kills it mid-run and dies."""
+    """One task through the command line: cooks the work items `ids` into the cache. `chaos`
+    (tests only) names a folder: the first attempt at an item listed there starts the cook, kills
+    it mid-run and dies."""
     args = ["cook", project, "--cache", cache, "--items", ",".join(ids), "--json"]
     if tiles:
         args += ["--tile-cells", tiles]
@@ -107,39 +133,50 @@ def _first_attempt(chaos, ids):
 
 
 def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1, num_cpus=None,
-         binary=None, max_retries=3, assemble_threads=None, _chaos=None):
+         binary=None, max_retries=3, assemble_threads=None, engine="python", sync_cache=False,
+         _chaos=None):
     """Cooks `project` into the bundle folder `out` on Ray: the plan's items that need nothing
     cooked first (every tile of a tiled stage, every stage without an upstream one), `batch` per
-    task, each task a `stagecraft cook --items` into the shared cache on `threads` threads; then
-    the bundle is assembled on the driver (tiles read and merged in canonical order, the
-    remaining stages cooked, products encoded and written in parallel) on `assemble_threads`
-    threads (default: the cluster's CPUs, as Ray counts them). The bundle is byte for byte the
-    single-machine `stagecraft cook`'s, on any number of workers and threads.
+    task, each task cooking its items into the shared cache on `threads` threads; then the
+    bundle is assembled on the driver (tiles read and merged in canonical order, the remaining
+    stages cooked, products encoded and written in parallel) on `assemble_threads` threads
+    (default: the cluster's CPUs, as Ray counts them). The bundle is byte for byte the
+    single-machine `stagecraft cook`'s, on any number of workers and threads, with either engine.
+
+    `engine="python"` (default) plans, cooks each task's items and assembles in-process through
+    this module (`stagecraft.cook_plan`, `stagecraft.cook_cached`); its cache entries are
+    published without fsync unless `sync_cache=True` (still staged, verified and published by one
+    rename; the bundle itself is always synced; docs/farm.md). `engine="cli"` runs `stagecraft
+    cook --plan`, `cook --items` per task and `cook --out` (every write synced).
 
     Returns {"digest", "out", "items", "tasks", "tiles_cooked", "task_wall_s", "plan_s",
     "farm_s", "assemble_s"}."""
+    if engine not in ("python", "cli"):
+        raise ValueError(f"engine must be 'python' or 'cli', not {engine!r}")
     ray = connect(cluster, num_cpus)
-    binary = binary_path(binary)
+    binary = binary_path(binary) if engine == "cli" else None
     project = str(pathlib.Path(project).resolve())
     cache = str(pathlib.Path(cache or pathlib.Path(project) / ".stagecraft" / "cache").resolve())
     start = time.perf_counter()
-    items = plan(project, tiles, cache, binary)
+    items = plan(project, tiles, cache, binary, engine)
     ready = [item["id"] for item in items if not item["after"]]
     planned = time.perf_counter()
-    task = ray.remote(max_retries=max_retries, retry_exceptions=True, num_cpus=threads)(_cook_items)
-    refs = [task.remote(binary, project, cache, tiles, ids, threads, _chaos) for ids in _batches(ready, batch)]
+    options = dict(max_retries=max_retries, retry_exceptions=True, num_cpus=threads)
+    if engine == "python":
+        task = ray.remote(**options)(_cook_items_python)
+        refs = [task.remote(project, cache, tiles, ids, threads, sync_cache, _chaos) for ids in _batches(ready, batch)]
+    else:
+        task = ray.remote(**options)(_cook_items)
+        refs = [task.remote(binary, project, cache, tiles, ids, threads, _chaos) for ids in _batches(ready, batch)]
     results = ray.get(refs)
     farmed = time.perf_counter()
-    args = ["cook", project, "--out", out, "--cache", cache, "--json"]
-    if tiles:
-        args += ["--tile-cells", tiles]
     if assemble_threads is None:
         assemble_threads = max(1, int(ray.cluster_resources().get("CPU", 1)))
-    report = _run(binary, args, threads=assemble_threads)
+    report = _assemble(engine, binary, project, out, cache, tiles, assemble_threads, sync_cache)
     done = time.perf_counter()
     return {
         "digest": report["digest"],
-        "out": report["out"],
+        "out": str(report["out"]),
         "items": len(ready),
         "tasks": len(refs),
         "tiles_cooked": sum(1 for r in results for t in r["tiles"] if t["cache"] == "miss"),
@@ -150,10 +187,26 @@ def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1,
     }
 
 
+def _assemble(engine, binary, project, out, cache, tiles, threads, sync):
+    """The assembling cook on the driver: `stagecraft cook --out` (in-process or the command)."""
+    if engine == "python":
+        import stagecraft
+
+        return stagecraft.cook_cached(project, cache=cache, out=str(out), tile_cells=tiles,
+                                      threads=threads, sync=sync)
+    args = ["cook", project, "--out", out, "--cache", cache, "--json"]
+    if tiles:
+        args += ["--tile-cells", tiles]
+    return _run(binary, args, threads=threads)
+
+
 def _simulate_python(project, scenario, seed, frames):
+    """One run in this process: `project` is a `stagecraft.Project` opened once per task, which
+    keeps the scenario's generated content (seed-independent) for every run's world; one thread,
+    as the task holds one CPU."""
     import stagecraft
 
-    sim = stagecraft.Simulation(stagecraft.Project.open(project), scenario, seed=seed)
+    sim = stagecraft.Simulation(project, scenario, seed=seed, threads=1)
     sim.step(frames)
     return {"frame": sim.frame, "agents": len(sim), "seed": sim.seed, "final": sim.counters(),
             "state_digest": sim.state_digest(), "bundle_digest": None}
@@ -161,10 +214,14 @@ def _simulate_python(project, scenario, seed, frames):
 
 def _run_seeds(binary, project, scenario, seeds, frames, sets, engine):
     rows = []
+    if engine == "python":
+        import stagecraft
+
+        opened = stagecraft.Project.open(project)
     for seed in seeds:
         start = time.perf_counter()
         if engine == "python":
-            report = _simulate_python(project, scenario, seed, frames)
+            report = _simulate_python(opened, scenario, seed, frames)
         else:
             args = ["simulate", project, "--scenario", scenario, "--seed", seed, "--json", "--every", 0]
             if frames is not None:

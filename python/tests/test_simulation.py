@@ -172,3 +172,21 @@ def test_any_thread_count_steps_to_the_same_digest(street):
     assert digests[0] == digests[1] == digests[2]
     with pytest.raises(stagecraft.StagecraftError, match="threads must be at least 1"):
         stagecraft.Simulation(street, "crosswalk-rush", threads=0)
+
+
+def test_simulations_of_one_project_share_its_content_and_give_fresh_digests():
+    # A project keeps each scenario's generated content for its next Simulation (a sweep's runs
+    # differ only in the world's seed): every run's digest equals one over a freshly opened project.
+    project = stagecraft.Project.open(example("street-lifecycle"))
+    shared = []
+    for seed in (3, 4, 3):
+        sim = stagecraft.Simulation(project, "retire-reuse", seed=seed)
+        sim.step(60)
+        shared.append(sim.state_digest())
+    fresh = []
+    for seed in (3, 4):
+        sim = stagecraft.Simulation(stagecraft.Project.open(example("street-lifecycle")), "retire-reuse", seed=seed)
+        sim.step(60)
+        fresh.append(sim.state_digest())
+    assert shared == [fresh[0], fresh[1], fresh[0]]
+    assert fresh[0] != fresh[1]

@@ -102,6 +102,7 @@ fn overrides(product: &ScatterProduct, base: &StageBase) -> OverrideSet {
             _ => OverrideAction::Delete,
         };
         overrides.push(Override {
+            nested: Vec::new(),
             stage: STAGE,
             target: p.id.bits(),
             precedence: 0,
@@ -113,6 +114,7 @@ fn overrides(product: &ScatterProduct, base: &StageBase) -> OverrideSet {
         let (cx, cy) = (i % 300, i / 300 * 7);
         let target = pack_scatter_id(1, 0, 2, cx, cy).expect("id").bits();
         overrides.push(Override {
+            nested: Vec::new(),
             stage: STAGE,
             target,
             precedence: 0,

@@ -3,10 +3,12 @@
 //! - a cold walk: a fresh cache, then steps 1, 2, 3 in turn (each step generates the stage it
 //!   reaches; the earlier ones are cache hits), timed per step;
 //! - a warm step k (every stage cached, as when the user steps back and forth): `run_plan_through`;
-//! - the editor's step over a published bundle: `GeneratedBundle::through`.
+//! - the editor's step over a published bundle: `GeneratedBundle::through`;
+//! - one stage isolated with frozen inputs and re-run alone on a cold cache (what an edit of
+//!   the isolated stage's own parameters costs; target ≤ 16 ms): `run_isolated`.
 //!
 //! Before criterion's own timings the bench prints the median wall time of each step of a few
-//! cold walks.
+//! cold walks, and of each stage's isolated re-run.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -14,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use stagecraft_runtime::generate::{
-    run_plan_through, CancelToken, ExecutionMode, GenerateRequest, NoObserver, StageCache,
+    run_isolated, run_plan_through, CancelToken, ExecutionMode, FrozenInputs, GenerateRequest,
+    GeneratedBundle, NoObserver, StageCache,
 };
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::Overrides;
@@ -107,6 +110,43 @@ impl Setup {
         .unwrap_or_else(|e| panic!("step {steps}: {e:?}"));
         generated.bundle.stages.len()
     }
+
+    /// Re-runs the stage `frozen` isolates against its frozen inputs; its product's digest.
+    fn isolated(&self, cache: &mut StageCache, frozen: &FrozenInputs) -> [u8; 32] {
+        let cancel = CancelToken::new();
+        let generated = run_isolated(
+            &self.plan,
+            &self.request,
+            &self.overrides,
+            frozen,
+            cache,
+            &cancel,
+            &NoObserver,
+        )
+        .unwrap_or_else(|e| panic!("isolated: {e:?}"));
+        generated.bundle.stages[0].digest
+    }
+}
+
+/// Median wall time of `runs` cold isolated re-runs of each stage of `full`.
+fn report_isolated(setup: &Setup, full: &GeneratedBundle, runs: usize) {
+    for record in &full.stages {
+        let frozen = FrozenInputs::freeze(full, record.stage).expect("freezes");
+        let samples: Vec<Duration> = (0..runs)
+            .map(|_| {
+                let mut cache = StageCache::default();
+                let start = Instant::now();
+                black_box(setup.isolated(&mut cache, &frozen));
+                start.elapsed()
+            })
+            .collect();
+        println!(
+            "{PROJECT} isolated re-run of stage {} `{}` (cold): median {:.3} ms wall",
+            record.stage,
+            record.operator,
+            median(samples).as_secs_f64() * 1e3,
+        );
+    }
 }
 
 /// Median wall time of each step of `walks` cold walks (a step takes microseconds, below what
@@ -173,6 +213,17 @@ fn main() {
     for step in 1..=stages {
         group.bench_function(format!("bundle through {step}/{stages}"), |b| {
             b.iter(|| black_box(full.through(step)));
+        });
+    }
+    report_isolated(&setup, &full, 21);
+    for record in &full.stages {
+        let frozen = FrozenInputs::freeze(&full, record.stage).expect("freezes");
+        let name = format!("isolated re-run of stage {} (cold)", record.stage);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut cache = StageCache::default();
+                black_box(setup.isolated(&mut cache, &frozen))
+            });
         });
     }
     group.finish();

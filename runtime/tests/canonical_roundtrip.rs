@@ -389,6 +389,7 @@ fn overrides() -> impl Strategy<Value = OverrideSet> {
     ];
     let item = (any::<u32>(), any::<u64>(), any::<u32>(), text(), action).prop_map(
         |(stage, target, precedence, base, action)| Override {
+            nested: Vec::new(),
             stage,
             target,
             precedence,

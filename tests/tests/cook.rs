@@ -542,6 +542,92 @@ fn the_byte_budget_evicts_old_entries_but_never_one_in_use() {
         .all(|s| s.outcome == StageOutcome::Miss(StoreMiss::NoEntry)));
 }
 
+/// An unlimited budget evicts nothing even where a zero budget evicts everything not in use (a
+/// farm's item tasks leave eviction to the assembling cook).
+#[test]
+fn an_unlimited_budget_evicts_nothing() {
+    let temp = tempfile::tempdir().expect("temp");
+    let cache = temp.path().join("cache");
+    cook(
+        &example_project("pine-clearing"),
+        Some(temp.path().join("a")),
+        &cache,
+        None,
+    );
+    let disk = DiskCache::new(&cache);
+    let nothing = std::collections::BTreeSet::new();
+    assert_eq!(disk.evict(u64::MAX, &nothing), Vec::<String>::new());
+    assert_eq!(entry_files(&cache).len(), 2);
+    assert_eq!(disk.evict(0, &nothing).len(), 2);
+    assert_eq!(entry_files(&cache).len(), 0);
+}
+
+/// A cache that publishes without fsync (the farm's tasks) writes the same entries and bundle
+/// bytes; every entry still passes through private staging, seen there whole (its product and
+/// completion manifest) just before it is published.
+#[test]
+fn an_unsynced_cache_writes_the_same_entries_through_staging() {
+    let temp = tempfile::tempdir().expect("temp");
+    let project = example_project("pine-clearing");
+    let synced = cook(
+        &project,
+        Some(temp.path().join("a")),
+        &temp.path().join("synced"),
+        None,
+    );
+    fn staged(staging: &Path) {
+        let names: Vec<String> = fs::read_dir(staging)
+            .expect("staging")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        let mut names = names;
+        names.sort();
+        assert_eq!(names, ["entry.ron", "product.bin"]);
+        STAGED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    static STAGED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let options = CookOptions {
+        out: Some(temp.path().join("b")),
+        cache: Some(temp.path().join("unsynced")),
+        budget_bytes: DEFAULT_BUDGET_BYTES,
+        unsynced_cache: true,
+        before_publish: Some(staged),
+        ..CookOptions::default()
+    };
+    let unsynced =
+        cook_project(&project, &options, &|_, plan| StageObserver::new(plan)).expect("cook");
+    assert_eq!(unsynced.digest(), synced.digest());
+    assert_eq!(STAGED.load(std::sync::atomic::Ordering::SeqCst), 2);
+    let (a, b) = (temp.path().join("unsynced"), temp.path().join("synced"));
+    assert_eq!(
+        tree_bytes(&a.join("entries")),
+        tree_bytes(&b.join("entries"))
+    );
+    assert_eq!(tree_bytes(&a.join("entries")).len(), 4);
+    assert_eq!(
+        tree_bytes(&temp.path().join("b")),
+        tree_bytes(&temp.path().join("a"))
+    );
+}
+
+/// Every file under `dir`: its path relative to `dir` and its bytes.
+fn tree_bytes(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).expect("folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let bytes = fs::read(&path).expect("file");
+                files.insert(path.strip_prefix(dir).expect("inside").to_owned(), bytes);
+            }
+        }
+    }
+    files
+}
+
 /// A good cook of the street block, copied into `name` for damaging.
 fn damaged_copy(good: &Path, root: &Path, name: &str) -> PathBuf {
     let dir = root.join(name);

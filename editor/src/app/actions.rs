@@ -82,8 +82,13 @@ pub const PLAYBACK: [(KeyboardShortcut, Action); 3] = [
 ];
 
 /// Serial stepping through the recipe's stages: F10 one stage further, Shift+F10 one back
-/// (Shift first: plain F10 would also match it).
-pub const STAGE_STEPS: [(KeyboardShortcut, Action); 2] = [
+/// (Shift first: plain F10 would also match it); F9 isolates the stage reached with frozen
+/// inputs, or releases it.
+pub const STAGE_STEPS: [(KeyboardShortcut, Action); 3] = [
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::F9),
+        Action::Stage(crate::command::StageCommand::IsolateHere),
+    ),
     (
         KeyboardShortcut::new(Modifiers::SHIFT, Key::F10),
         Action::Stage(crate::command::StageCommand::Back),

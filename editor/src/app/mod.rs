@@ -61,6 +61,9 @@ pub struct RunArgs {
     /// Step the Viewport through the recipe up to this many stages of its execution order
     /// (`stagecraft --step N`).
     pub step: Option<usize>,
+    /// Isolate this stage with its inputs frozen once it is generated (`stagecraft --isolate
+    /// STAGE`).
+    pub isolate: Option<u32>,
     /// Draw this heatmap over the ground (`stagecraft --heatmap MODE`).
     pub heatmap: Option<stagecraft_runtime::content::heatmap::HeatmapMode>,
 }
@@ -206,6 +209,9 @@ impl StagecraftApp {
         }
         if let Some(steps) = args.step {
             app.preview.borrow_mut().inspect.start_at(steps);
+        }
+        if let Some(stage) = args.isolate {
+            app.preview.borrow_mut().inspect.isolate_at_start(stage);
         }
         if let Some(id) = &args.scenario {
             app.open_scenario(id);

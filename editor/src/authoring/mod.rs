@@ -14,6 +14,7 @@ mod mutations;
 mod place;
 pub mod rebase;
 mod refusal;
+mod site;
 
 pub use mutations::{harvested, regrow, Harvested};
 pub use place::{add_object, allocate_identity, exclude_rect};
@@ -38,8 +39,12 @@ use crate::viewport::PickId;
 /// A generated object as the shown content has it, named by its scatter stage and identity.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Target {
-    /// The scatter stage that emitted it (what overrides name; a placed object's placements stage).
+    /// The scatter stage that emitted it (what overrides name; a placed object's placements stage),
+    /// or, for an object of a subrecipe stage's child run, that subrecipe stage.
     pub stage: u32,
+    /// For an object of a child run: the child stage ids below `stage` down to the scatter stage
+    /// that emitted it (`Override.nested`); empty for the recipe's own stages.
+    pub nested: Vec<u32>,
     /// Its packed identity.
     pub id: ScatterId,
     /// Its variant index now.
@@ -63,8 +68,10 @@ pub fn target_of(content: &PreviewContent, pick: &PickId) -> Option<Target> {
         Product::PlacedObjects(placed) => {
             let object = placed.objects.get(index)?;
             let p = &object.placement;
+            let (stage, nested) = site::address(content, *stage, |_| placed.placements_stage);
             Some(Target {
-                stage: placed.placements_stage,
+                stage,
+                nested,
                 id: p.id,
                 variant: p.variant,
                 x: p.x,
@@ -74,8 +81,10 @@ pub fn target_of(content: &PreviewContent, pick: &PickId) -> Option<Target> {
         }
         Product::Placements(scatter) => {
             let p = scatter.placements().nth(index)?;
+            let (stage, nested) = site::address(content, *stage, |emitted| emitted);
             Some(Target {
-                stage: *stage,
+                stage,
+                nested,
                 id: p.id,
                 variant: p.variant,
                 x: p.x,
@@ -131,8 +140,19 @@ struct StageView<'a> {
 }
 
 fn stage_view(content: &PreviewContent, stage: u32) -> Result<StageView<'_>, AuthoringRefusal> {
-    let record = content.stage(stage).ok_or(AuthoringRefusal::NoContent)?;
-    let Product::Placements(scatter) = record.product.as_ref() else {
+    nested_view(content, stage, &[])
+}
+
+/// The view of the stage an override at `stage` with path `nested` names (in a child run when
+/// the path is not empty).
+fn nested_view<'c>(
+    content: &'c PreviewContent,
+    stage: u32,
+    nested: &[u32],
+) -> Result<StageView<'c>, AuthoringRefusal> {
+    let (product, seed, id) =
+        site::product_at(content, stage, nested).ok_or(AuthoringRefusal::NoContent)?;
+    let Product::Placements(scatter) = product else {
         return Err(AuthoringRefusal::UnsupportedStage { stage });
     };
     let family =
@@ -143,8 +163,8 @@ fn stage_view(content: &PreviewContent, stage: u32) -> Result<StageView<'_>, Aut
                 family: scatter.family.clone(),
             })?;
     let base = StageBase::new(
-        stage,
-        content.seed(),
+        id,
+        seed,
         &family_data(family),
         scatter.cell_size,
         scatter.candidates_per_cell,
@@ -171,9 +191,17 @@ pub fn stage_variants(content: &PreviewContent, stage: u32) -> Vec<String> {
     }
 }
 
+/// The scatter product of the stage that emitted `target` (in its child run for a nested one).
+pub fn scatter_of<'c>(content: &'c PreviewContent, target: &Target) -> Option<&'c ScatterProduct> {
+    match site::product_at(content, target.stage, &target.nested)?.0 {
+        Product::Placements(scatter) => Some(scatter),
+        _ => None,
+    }
+}
+
 /// The variant ids of the family of `target`'s stage.
 pub fn variants_of(content: &PreviewContent, target: &Target) -> Vec<String> {
-    stage_variants(content, target.stage)
+    scatter_of(content, target).map_or_else(Vec::new, |s| s.variant_ids.clone())
 }
 
 /// `value_m` snapped to the lattice of `unit_m` and written with at most six decimals, so a
@@ -306,7 +334,7 @@ pub fn author_object(
     target: &Target,
     action: &ObjectAction,
 ) -> Result<ProjectEdit, AuthoringRefusal> {
-    let view = stage_view(content, target.stage)?;
+    let view = nested_view(content, target.stage, &target.nested)?;
     let base = view
         .base
         .revision(target.id)
@@ -314,6 +342,11 @@ pub fn author_object(
     let (mut set, created) = target_set(project, content.recipe(), content.seed())?;
     let label = format!("{} {}", action.name(), target.id);
     if let ObjectAction::Harvest = action {
+        if !target.nested.is_empty() {
+            return Err(AuthoringRefusal::NestedMutation {
+                stage: target.stage,
+            });
+        }
         harvest_mutation(&mut set.mutations, target.stage, target.id.bits(), base);
         let index = set
             .mutations
@@ -326,6 +359,7 @@ pub fn author_object(
     let new_action = override_action(&view, target, action)?;
     let same_kind = |o: &Override| {
         o.stage == target.stage
+            && o.nested == target.nested
             && o.target == target.id.bits()
             && action_name(&o.action) == action_name(&new_action)
     };
@@ -348,6 +382,7 @@ pub fn author_object(
         }
         None => {
             set.overrides.push(Override {
+                nested: target.nested.clone(),
                 stage: target.stage,
                 target: target.id.bits(),
                 precedence: next,

@@ -75,6 +75,7 @@ pub fn add_object(
     )?;
     let (mut set, created) = target_set(project, content.recipe(), content.seed())?;
     set.overrides.push(Override {
+        nested: Vec::new(),
         stage,
         target: id.bits(),
         precedence: next_precedence(project, content.recipe(), None),
@@ -122,6 +123,7 @@ pub fn exclude_rect(
     );
     let (mut set, created) = target_set(project, content.recipe(), content.seed())?;
     set.overrides.push(Override {
+        nested: Vec::new(),
         stage,
         target: 0,
         precedence: next_precedence(project, content.recipe(), None),

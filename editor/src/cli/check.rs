@@ -6,7 +6,7 @@ use std::path::Path;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::diagnose::check_overrides;
 use stagecraft_runtime::project::has_errors;
-use stagecraft_runtime::recipe::{compile_project_recipe, scope_manifest};
+use stagecraft_runtime::recipe::{compile_project_recipe, scope_manifest, ScopeManifest};
 
 use super::diagnostics::{escape_controls, render_all, DiagnosticJson};
 
@@ -45,6 +45,9 @@ struct ScopeStageJson {
     /// Packed `[room, layer]` scopes.
     scopes: Vec<[u32; 2]>,
     stage: u32,
+    /// A subrecipe stage's child run, its manifest nested here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subrecipe: Option<Box<ScopeManifestJson>>,
 }
 
 /// The scope manifests of the project's recipes that compile.
@@ -59,27 +62,31 @@ fn scope_manifests(
         .recipes
         .keys()
         .filter_map(|id| compile_project_recipe(loaded, id, registry)?.plan)
-        .map(|plan| {
-            let manifest = scope_manifest(&plan);
-            ScopeManifestJson {
-                address_schema: manifest.address_schema,
-                recipe: manifest.recipe,
-                stages: manifest
-                    .stages
-                    .into_iter()
-                    .map(|entry| ScopeStageJson {
-                        data_scope: entry.data_scope,
-                        domains: entry.domains,
-                        locality: entry.locality,
-                        operator: entry.operator,
-                        scopes: entry.scopes.iter().map(|(r, l)| [*r, *l]).collect(),
-                        stage: entry.stage,
-                    })
-                    .collect(),
-            }
-        })
+        .map(|plan| manifest_json(scope_manifest(&plan)))
         .collect()
 }
+
+/// One manifest as JSON, its subrecipe stages' child runs nested in them.
+fn manifest_json(manifest: ScopeManifest) -> ScopeManifestJson {
+    ScopeManifestJson {
+        address_schema: manifest.address_schema,
+        recipe: manifest.recipe,
+        stages: manifest
+            .stages
+            .into_iter()
+            .map(|entry| ScopeStageJson {
+                data_scope: entry.data_scope,
+                domains: entry.domains,
+                locality: entry.locality,
+                operator: entry.operator,
+                scopes: entry.scopes.iter().map(|(r, l)| [*r, *l]).collect(),
+                stage: entry.stage,
+                subrecipe: entry.subrecipe.map(|child| Box::new(manifest_json(*child))),
+            })
+            .collect(),
+    }
+}
+
 use super::load_with;
 
 /// `stagecraft check`: prints every diagnostic — the project's, the recipe compiler's (unknown

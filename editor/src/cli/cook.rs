@@ -81,6 +81,7 @@ pub fn cook(project: &Path, args: &CookArgs, out: &mut dyn Write) -> anyhow::Res
         force: args.force,
         tile_cells: args.tile_cells,
         items: args.item_ids(),
+        ..CookOptions::default()
     };
     let terminal = !args.json && super::entry::progress_wanted();
     let bars: Mutex<Vec<ProgressBar>> = Mutex::new(Vec::new());

@@ -95,6 +95,10 @@ pub struct Cli {
     /// (serial stepping; F10 and Shift+F10 move on and back in the editor).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub step: Option<u64>,
+    /// Isolate this stage of the previewed recipe with its inputs frozen as first generated
+    /// (the Viewport draws its output alone, re-run on each edit of it; F9 releases it).
+    #[arg(long, value_name = "STAGE")]
+    pub isolate: Option<u32>,
     /// Draw a heatmap of the last scatter stage shown over the ground: candidates, rejections,
     /// rejections:REASON (outside-region, in-keep-out, conflict) or density.
     #[arg(long, value_name = "MODE", value_parser = crate::viewport::heatmap_marks::MODE_NAMES)]

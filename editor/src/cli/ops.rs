@@ -2,7 +2,9 @@
 
 use std::io::Write;
 
-use stagecraft_runtime::ops::registry::{ParamDefault, Preset, Presets, Registry};
+use stagecraft_runtime::ops::registry::{
+    OperatorDescriptor, ParamDefault, Preset, Presets, Registry,
+};
 
 /// `stagecraft ops --markdown`: the operator sections of `docs/format.md`, one per operator with
 /// its ports and a parameter table (type, unit, range, default, meaning).
@@ -17,7 +19,7 @@ pub fn markdown() -> String {
             op.summary,
             op.locality.name(),
             op.data_scope.works_at.name(),
-            op.output.name()
+            output_text(op)
         ));
         if !op.inputs.is_empty() {
             text.push_str("| input | kind | required | meaning |\n| --- | --- | --- | --- |\n");
@@ -103,7 +105,7 @@ pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
                     "summary": op.summary,
                     "locality": op.locality.name(),
                     "data_scope": op.data_scope.works_at.name(),
-                    "output": op.output.name(),
+                    "output": output_text(op),
                     "inputs": op.inputs.iter().map(|p| serde_json::json!({
                         "name": p.name, "kind": p.kind.name(), "required": p.required, "doc": p.doc,
                     })).collect::<Vec<_>>(),
@@ -134,7 +136,7 @@ pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
             op.id,
             op.algorithm,
             op.locality.name(),
-            op.output.name()
+            output_text(op)
         )?;
         writeln!(out, "  {}", op.summary)?;
         for port in op.inputs {
@@ -166,6 +168,15 @@ pub fn ops(json: bool, out: &mut dyn Write) -> anyhow::Result<i32> {
         writeln!(out)?;
     }
     Ok(0)
+}
+
+/// What an operator publishes: its product kind, or, for one whose stages each decide it (a
+/// subrecipe), what decides it.
+fn output_text(op: &OperatorDescriptor) -> &'static str {
+    op.output_kind()
+        .map_or("the kind of the child output it publishes", |kind| {
+            kind.name()
+        })
 }
 
 fn default_text(default: &ParamDefault) -> String {

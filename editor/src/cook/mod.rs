@@ -1,22 +1,31 @@
-//! Cooking on disk: the bundle folder (the swap into place with its recovery, the listing check,
-//! reading back with every check), the on-disk stage cache, and the cook driver that `stagecraft cook` and the editor's
-//! Cook dialog share. The formats and checks over bytes are the runtime's (`runtime::cook`).
+//! Cooking on disk: the driver, the on-disk stage cache, tiles and the bundle folder live in the
+//! GUI-free `stagecraft_io::cook` (shared with the Python module) and are re-exported here; this
+//! module adds the command line's diagnostics rendering to the entry points, and `side`, the
+//! bundle-or-project sides of `diff`.
 
-pub mod bundle_io;
-pub mod driver;
-pub mod listing;
 pub mod side;
-pub mod store;
-pub mod swap;
-pub mod tiles;
 
-pub use bundle_io::{read_bundle, CheckedProduct, ReadBundle, MANIFEST_NAME};
-pub use driver::{
-    compile_all, cook_project, default_cache, generate_plan, work_items, Compiled, CookOptions,
-    CookReport, StageCook, StageOutcome,
-};
-pub use store::{DiskCache, StoreHit, DEFAULT_BUDGET_BYTES};
-pub use swap::{
-    prepare_out, recover_swap, write_bundle, write_bundle_with, ReplacePolicy, SwapStep,
-};
-pub use tiles::{TileCook, TiledStage};
+pub use stagecraft_io::cook::*;
+
+use std::path::Path;
+
+use stagecraft_io::cook::driver::ObserverFactory;
+use stagecraft_runtime::generate::ExecutionObserver;
+use stagecraft_runtime::project::LoadedProject;
+
+/// [`driver::compile_all`] with the command line's diagnostics (each with its source line).
+pub fn compile_all(
+    project: &Path,
+    edit: &dyn Fn(&mut LoadedProject) -> anyhow::Result<()>,
+) -> anyhow::Result<Compiled> {
+    driver::compile_all(project, edit, crate::cli::render_all)
+}
+
+/// [`driver::cook_project`] with the command line's diagnostics (each with its source line).
+pub fn cook_project<O: ExecutionObserver>(
+    project: &Path,
+    options: &CookOptions,
+    observer: ObserverFactory<'_, O>,
+) -> anyhow::Result<CookReport> {
+    driver::cook_project(project, options, observer, crate::cli::render_all)
+}

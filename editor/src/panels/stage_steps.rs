@@ -1,6 +1,7 @@
 //! The Viewport's inspection toolbar: serial stepping through the previewed recipe's stages
 //! (Back, Next, All; F10 and Shift+F10 do the same), the locked and isolated stage with its
-//! release, and the heatmap mode. View state only: nothing here is a project edit.
+//! release, the stage isolated with frozen inputs (F9) with its note and release, and the
+//! heatmap mode. View state only: nothing here is a project edit.
 
 use egui::Ui;
 use stagecraft_runtime::content::heatmap::{HeatmapMode, RejectionKind};
@@ -68,6 +69,26 @@ pub fn stage_toolbar_ui(ui: &mut Ui, preview: &mut Preview) -> bool {
             ui.label(egui::RichText::new(text).strong());
             if ui.button("Release").clicked() {
                 command = Some(StageCommand::TogglePin(pinned.stage));
+            }
+        }
+        if let Some(isolated) = inspect.isolated() {
+            ui.separator();
+            let text = format!(
+                "isolated: stage {} · {}",
+                isolated.stage(),
+                isolated.note(content.as_deref())
+            );
+            ui.label(egui::RichText::new(text).strong());
+            if let Some(problem) = &isolated.problem {
+                let colour = ui.visuals().error_fg_color;
+                ui.colored_label(colour, format!("re-run failed: {problem}"));
+            }
+            if ui
+                .button("Release")
+                .on_hover_text("Draw the live content again (F9)")
+                .clicked()
+            {
+                command = Some(StageCommand::ToggleIsolate(isolated.stage()));
             }
         }
         ui.separator();

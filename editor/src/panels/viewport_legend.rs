@@ -200,8 +200,9 @@ fn entry_ui(ui: &mut Ui, name: &str, colour: Srgba) {
         let (swatch, _) =
             ui.allocate_exact_size(egui::vec2(10.0, ROW_H - 5.0), egui::Sense::hover());
         let swatch = Rect::from_center_size(swatch.center(), egui::vec2(10.0, 10.0));
-        ui.painter()
-            .rect_filled(swatch, 2.0, Color32::from_rgb(colour.r, colour.g, colour.b));
+        // A translucent colour (the heatmap's) is painted translucent, as in the scene.
+        let fill = Color32::from_rgba_unmultiplied(colour.r, colour.g, colour.b, colour.a);
+        ui.painter().rect_filled(swatch, 2.0, fill);
         ui.painter().rect_stroke(
             swatch,
             2.0,

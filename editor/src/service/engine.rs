@@ -6,15 +6,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use stagecraft_runtime::generate::{
-    CacheOutcome, CancelToken, ExecutionMode, GenerateRequest, Generated, Generator,
+    run_isolated, CacheOutcome, CancelToken, ExecutionMode, FrozenInputs, GenerateRequest,
+    Generated, Generator,
 };
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::overrides::Overrides;
 use stagecraft_runtime::project::recipe_file;
-use stagecraft_runtime::recipe::{compile_in, ProjectDocs, RecipeSource};
+use stagecraft_runtime::recipe::{compile_in, CompiledPlan, ProjectDocs, RecipeSource};
 
 use super::observer::{Progress, StageObserver};
-use super::{Generation, GenerationError, GenerationInputs, RequestKey, StageSummary};
+use super::{Generation, GenerationError, GenerationInputs, IsolatedRun, RequestKey, StageSummary};
 use crate::session::PreviewContent;
 
 /// One request, as the thread gets it.
@@ -24,6 +25,8 @@ pub(super) struct Job {
     pub(super) inputs: Option<GenerationInputs>,
     pub(super) cancel: CancelToken,
     pub(super) progress: Arc<Mutex<Option<Progress>>>,
+    /// The stage to re-run alone against these frozen inputs, after the whole recipe.
+    pub(super) isolation: Option<Arc<FrozenInputs>>,
 }
 
 /// Makes content from generation inputs without the runtime generator (tests and benchmarks).
@@ -59,6 +62,7 @@ impl Engine {
             result: Err(GenerationError::MissingRecipe(job.key.recipe.clone())),
             stages: BTreeMap::new(),
             elapsed_ms: 0.0,
+            isolated: None,
         };
         let Some(inputs) = &job.inputs else {
             return generation;
@@ -126,7 +130,13 @@ fn run_runtime(
         *slot = Some(observer.progress());
     }
     let overrides = Overrides::new(inputs.overrides.clone());
-    match generator.generate_with(&plan, request, &overrides, &job.cancel, &observer) {
+    let generated = generator.generate_with(&plan, request, &overrides, &job.cancel, &observer);
+    if let Some(frozen) = &job.isolation {
+        generation.isolated = Some(isolated_run(
+            generator, &plan, request, &overrides, frozen, job,
+        ));
+    }
+    match generated {
         Ok(generated) => {
             generation.stages = summaries(&generated, &observer);
             generation.result = Ok(Arc::new(PreviewContent {
@@ -151,6 +161,34 @@ fn run_runtime(
             }
             generation.result = Err(GenerationError::Generate(error));
         }
+    }
+}
+
+/// Re-runs the stage `frozen` isolates against its frozen inputs, on the generator's cache (an
+/// unchanged stage is a hit, a re-run is cached like any stage).
+fn isolated_run(
+    generator: &mut Generator,
+    plan: &CompiledPlan,
+    request: &GenerateRequest,
+    overrides: &Overrides,
+    frozen: &FrozenInputs,
+    job: &Job,
+) -> IsolatedRun {
+    let cache = generator.cache_mut();
+    let ran = run_isolated(
+        plan,
+        request,
+        overrides,
+        frozen,
+        cache,
+        &job.cancel,
+        &stagecraft_runtime::generate::NoObserver,
+    );
+    IsolatedRun {
+        stage: frozen.stage(),
+        frozen: frozen.digest(),
+        cache_hit: ran.as_ref().is_ok_and(|r| r.report.hits() == 1),
+        result: ran.map(|r| r.bundle),
     }
 }
 

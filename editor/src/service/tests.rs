@@ -295,3 +295,55 @@ fn the_service_applies_the_recipes_overrides_and_an_edit_of_them_regenerates() {
         "without edits: the base digest"
     );
 }
+
+/// Freezing a stage's inputs asks once more (the whole recipe from the cache, then the stage
+/// against them) and keeps the content on show; an edit of that stage re-runs it; an edit
+/// elsewhere asks nothing; releasing asks once more.
+#[test]
+fn an_isolation_asks_once_and_keeps_the_content_on_show() {
+    let mut project = example();
+    let mut service = GenerationService::inline();
+    service.sync_parts(1, 1, &project, Some(RECIPE));
+    let content = Arc::clone(service.content().expect("content"));
+    assert!(service.latest().expect("g").isolated.is_none());
+    let frozen = Arc::new(FrozenInputs::freeze(&content.bundle, 3).expect("stage 3"));
+    service.isolate(Some(Arc::clone(&frozen)));
+    assert!(service.sync_parts(1, 1, &project, Some(RECIPE)));
+    assert_eq!(service.generations_started(), 2);
+    let latest = service.latest().expect("g");
+    assert_eq!(latest.key.isolation, Some((3, frozen.digest())));
+    assert!(Arc::ptr_eq(service.content().expect("content"), &content));
+    let run = latest.isolated.as_ref().expect("isolated");
+    assert!(run.cache_hit);
+    let bundle = run.result.as_ref().expect("ran");
+    assert_eq!(**bundle, content.bundle.isolated(3).expect("3"));
+    // The same freeze again, or an edit of a scenario: nothing asked.
+    service.isolate(Some(Arc::new(
+        FrozenInputs::freeze(&content.bundle, 3).expect("3"),
+    )));
+    assert!(!service.sync_parts(1, 1, &project, Some(RECIPE)));
+    project.scenarios.clear();
+    service.sync_parts(1, 2, &project, Some(RECIPE));
+    assert_eq!(service.generations_started(), 2);
+    // The stage's own parameter: its re-run is the edited stage.
+    let stage = project.recipes.get_mut(RECIPE).expect("recipe");
+    let place = stage.stages.iter_mut().find(|s| s.id == 3).expect("3");
+    place
+        .parameters
+        .insert("scale_max".into(), ParamValue::Int(1500));
+    service.sync_parts(1, 3, &project, Some(RECIPE));
+    let latest = service.latest().expect("g");
+    let live = latest
+        .content()
+        .expect("content")
+        .stage(3)
+        .expect("3")
+        .digest;
+    let run = latest.isolated.as_ref().expect("isolated");
+    assert_eq!(run.result.as_ref().expect("ran").stages[0].digest, live);
+    assert_ne!(live, content.stage(3).expect("3").digest);
+    service.isolate(None);
+    service.sync_parts(1, 3, &project, Some(RECIPE));
+    assert_eq!(service.generations_started(), 4);
+    assert!(service.latest().expect("g").isolated.is_none());
+}

@@ -181,6 +181,16 @@ impl GpuScene {
         )
     }
 
+    fn translucent_material(&self) -> ColorMaterial {
+        ColorMaterial::new_transparent(
+            &self.context,
+            &CpuMaterial {
+                albedo: Srgba::WHITE,
+                ..Default::default()
+            },
+        )
+    }
+
     /// Brings the GPU objects of every layer up to date with `layers`.
     fn sync(&mut self, layers: &[Layer], line_width_m: f32) {
         self.layers.truncate(layers.len());
@@ -214,7 +224,15 @@ impl GpuScene {
                 colors: Some(data.triangles.iter().map(|(_, c)| *c).collect()),
                 ..Default::default()
             };
-            Gm::new(Mesh::new(&self.context, &mesh), self.flat_material())
+            // A layer with translucent triangles (the heatmap) blends over what is under it,
+            // drawn after the opaque ones and writing no depth.
+            let translucent = data.triangles.iter().any(|(_, c)| c.a < 255);
+            let material = if translucent {
+                self.translucent_material()
+            } else {
+                self.flat_material()
+            };
+            Gm::new(Mesh::new(&self.context, &mesh), material)
         });
         let mut shapes: [Option<Gm<InstancedMesh, PhysicalMaterial>>; 3] = [None, None, None];
         for shape in Shape::ALL {

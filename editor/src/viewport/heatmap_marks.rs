@@ -1,5 +1,6 @@
 //! The heatmap overlay: the runtime's bins ([`scatter_heatmap`]) of the shown content's last
-//! scatter stage drawn as coloured squares on the ground, and their legend. The stage is the
+//! scatter stage drawn as translucent coloured squares on the ground (the ground, surfaces and
+//! object bases read through; [`palette::HEAT_ALPHA`]), and their legend in the same colours. The stage is the
 //! last scatter stage in execution order among those shown, so stepping or isolating a stage
 //! shows the heatmap of the scatter it reached.
 
@@ -56,7 +57,7 @@ pub fn layer(heat: &Heatmap) -> LayerData {
                 vec3(x1, y1, HEAT_Z_M),
                 vec3(x0, y1, HEAT_Z_M),
             ];
-            data.fill_convex(&corners, palette::HEAT[bucket]);
+            data.fill_convex(&corners, palette::heat_colour(bucket));
         }
     }
     data
@@ -116,7 +117,8 @@ pub fn legend(stage: u32, heat: &Heatmap) -> Vec<(String, Srgba)> {
     }
     let steps = palette::HEAT.len() as u64;
     let per_100_m2 = 100.0 / heat.bin_area_m2().max(f64::MIN_POSITIVE);
-    for (bucket, colour) in palette::HEAT.iter().enumerate() {
+    for bucket in 0..palette::HEAT.len() {
+        let colour = palette::heat_colour(bucket);
         let b = bucket as u64;
         let low = (b * u64::from(max)) / steps + 1;
         let high = ((b + 1) * u64::from(max)) / steps;
@@ -136,7 +138,7 @@ pub fn legend(stage: u32, heat: &Heatmap) -> Vec<(String, Srgba)> {
             ),
             _ => range,
         };
-        entries.push((text, *colour));
+        entries.push((text, colour));
     }
     entries
 }
@@ -222,7 +224,24 @@ mod tests {
         assert_eq!(palette::heat_bucket(0, 10), None);
         let data = layer(&heat);
         assert_eq!(data.triangles.len(), 12);
-        assert_eq!(data.triangles[0].1, palette::HEAT[4]);
-        assert_eq!(data.triangles[6].1, palette::HEAT[1]);
+        // Translucent ramp colours: the ground reads through, the legend shows the same paint.
+        let (top, second) = (palette::HEAT[4], palette::HEAT[1]);
+        assert_eq!(
+            data.triangles[0].1,
+            Srgba::new(top.r, top.g, top.b, palette::HEAT_ALPHA)
+        );
+        assert_eq!(
+            data.triangles[6].1,
+            Srgba::new(second.r, second.g, second.b, palette::HEAT_ALPHA)
+        );
+        assert_eq!(palette::HEAT_ALPHA, 150);
+        let swatches: Vec<Srgba> = legend(7, &heat)
+            .into_iter()
+            .skip(1)
+            .map(|(_, c)| c)
+            .collect();
+        assert_eq!(swatches.len(), 5);
+        assert!(swatches.iter().all(|c| c.a == palette::HEAT_ALPHA));
+        assert_eq!(swatches[4], data.triangles[0].1);
     }
 }

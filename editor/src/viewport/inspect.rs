@@ -6,13 +6,17 @@
 //! ([`GeneratedBundle::through`], [`GeneratedBundle::isolated`]), sharing the products, so
 //! stepping runs nothing and equals generating up to that stage (the runtime tests it). A pinned
 //! stage keeps the product it had when it was locked until it is released, whatever the service
-//! regenerates meanwhile. View state only: never a project edit.
+//! regenerates meanwhile. Isolation with frozen inputs ([`super::isolate`]) instead re-runs one
+//! stage against its inputs as they were, so its own edits show and upstream ones wait. View
+//! state only: never a project edit.
 
 use std::sync::Arc;
 
 use stagecraft_runtime::generate::{bundle_through, GeneratedBundle};
 
+use super::isolate::Isolation;
 use crate::command::StageCommand;
+use crate::service::Generation;
 use crate::session::PreviewContent;
 
 /// A stage locked and isolated: its product as it was when locked, shown alone.
@@ -33,6 +37,10 @@ pub struct StageInspect {
     step: Option<usize>,
     /// The locked and isolated stage, if any.
     pinned: Option<Pinned>,
+    /// The stage isolated with frozen inputs, if any (never with a pinned one).
+    isolated: Option<Isolation>,
+    /// A stage to isolate with frozen inputs once content has it (`stagecraft --isolate`).
+    isolate_on_open: Option<u32>,
     /// Bumped on every change of cursor or pin.
     revision: u64,
     /// The content last shown: (content version, revision) → content and its version.
@@ -53,6 +61,16 @@ impl StageInspect {
     /// The pinned stage, if any.
     pub fn pinned(&self) -> Option<&Pinned> {
         self.pinned.as_ref()
+    }
+
+    /// The stage isolated with frozen inputs, if any.
+    pub fn isolated(&self) -> Option<&Isolation> {
+        self.isolated.as_ref()
+    }
+
+    /// The frozen inputs the generation service re-runs the isolated stage against.
+    pub fn frozen(&self) -> Option<Arc<stagecraft_runtime::generate::FrozenInputs>> {
+        self.isolated.as_ref().map(|i| Arc::clone(&i.frozen))
     }
 
     /// The stage the cursor is on in `content` (the last one shown), while stepping.
@@ -104,7 +122,79 @@ impl StageInspect {
                     self.toggle_pin(content, stage);
                 }
             }
+            StageCommand::ToggleIsolate(stage) => {
+                if let Some(content) = content {
+                    self.toggle_isolate(content, stage);
+                }
+            }
+            StageCommand::IsolateHere => match (&self.isolated, content) {
+                (Some(isolated), _) => {
+                    let stage = isolated.stage();
+                    self.apply(StageCommand::ToggleIsolate(stage), content);
+                }
+                (None, Some(content)) => {
+                    let here = self
+                        .stepped_stage(content)
+                        .or_else(|| content.stages().last().map(|s| s.stage));
+                    if let Some(stage) = here {
+                        self.toggle_isolate(content, stage);
+                    }
+                }
+                (None, None) => {}
+            },
         }
+    }
+
+    /// Isolates `stage` of `content` with its inputs frozen as they are now (releasing any
+    /// locked stage), or releases it when it is the isolated one; a stage the content lacks
+    /// changes nothing.
+    pub fn toggle_isolate(&mut self, content: &PreviewContent, stage: u32) {
+        if self.isolated.as_ref().is_some_and(|i| i.stage() == stage) {
+            self.release_isolation();
+            return;
+        }
+        if let Some(isolation) = Isolation::freeze(content, stage) {
+            self.pinned = None;
+            self.isolated = Some(isolation);
+            self.revision += 1;
+        }
+    }
+
+    /// Releases the stage isolated with frozen inputs: the live content is drawn again.
+    pub fn release_isolation(&mut self) {
+        if self.isolated.take().is_some() {
+            self.revision += 1;
+        }
+    }
+
+    /// Isolates `stage` with frozen inputs as soon as content has it (`stagecraft --isolate`).
+    pub fn isolate_at_start(&mut self, stage: u32) {
+        self.isolate_on_open = Some(stage);
+    }
+
+    /// Takes the isolated re-run of `generation` (the service's newest) and does a pending
+    /// `--isolate` once `content` has its stage; true when what is drawn changed.
+    pub fn follow(
+        &mut self,
+        generation: Option<&Arc<Generation>>,
+        content: Option<&PreviewContent>,
+    ) -> bool {
+        if let (Some(stage), Some(content)) = (self.isolate_on_open, content) {
+            if content.stage(stage).is_some() {
+                self.isolate_on_open = None;
+                self.toggle_isolate(content, stage);
+                return true;
+            }
+        }
+        let run = generation.and_then(|g| g.isolated.as_ref());
+        let (Some(isolated), Some(run)) = (&mut self.isolated, run) else {
+            return false;
+        };
+        let changed = isolated.take(run);
+        if changed {
+            self.revision += 1;
+        }
+        changed
     }
 
     /// Steps to the first `steps` stages before any content is known (`stagecraft --step N`);
@@ -133,6 +223,7 @@ impl StageInspect {
             return;
         }
         if let Some(bundle) = content.bundle.isolated(stage) {
+            self.isolated = None;
             self.pinned = Some(Pinned {
                 stage,
                 recipe: content.recipe().to_owned(),
@@ -163,6 +254,7 @@ impl StageInspect {
     pub fn reset(&mut self) {
         self.step = None;
         self.unpin();
+        self.isolated = None;
         self.revision += 1;
     }
 
@@ -173,7 +265,7 @@ impl StageInspect {
         content: &Arc<PreviewContent>,
         version: u64,
     ) -> (Arc<PreviewContent>, u64) {
-        if self.pinned.is_none() && self.step.is_none() {
+        if self.pinned.is_none() && self.step.is_none() && self.isolated.is_none() {
             return (Arc::clone(content), version);
         }
         let key = (version, self.revision);
@@ -183,6 +275,7 @@ impl StageInspect {
             }
         }
         let bundle = match (&self.pinned, self.step) {
+            _ if self.isolated.is_some() => self.isolated.as_ref().map(|i| Arc::clone(&i.output)),
             (Some(pinned), _) => Some(Arc::clone(&pinned.bundle)),
             (None, Some(step)) => {
                 let stages = content.stages().len();
@@ -278,5 +371,42 @@ mod tests {
         assert!(inspect.pinned().is_none());
         inspect.toggle_pin(&content, 999);
         assert!(inspect.pinned().is_none());
+    }
+
+    /// Isolating with frozen inputs releases a locked stage and the other way round; F9
+    /// isolates the stage the cursor is on and releases it; the isolated output is drawn alone.
+    #[test]
+    fn isolation_and_lock_exclude_each_other_and_f9_isolates_the_cursor_stage() {
+        let content = street_block();
+        let mut inspect = StageInspect::default();
+        inspect.toggle_pin(&content, 2);
+        inspect.apply(StageCommand::ToggleIsolate(3), Some(&content));
+        assert!(inspect.pinned().is_none());
+        assert_eq!(inspect.isolated().map(|i| i.stage()), Some(3));
+        assert_eq!(inspect.frozen().map(|f| f.stage()), Some(3));
+        let (shown, _) = inspect.shown(&content, 5);
+        assert_eq!(
+            shown.stages().iter().map(|s| s.stage).collect::<Vec<_>>(),
+            [3]
+        );
+        inspect.toggle_pin(&content, 1);
+        assert!(inspect.isolated().is_none());
+        inspect.unpin();
+        // F9 with no stepping: the last stage; again: released.
+        inspect.apply(StageCommand::IsolateHere, Some(&content));
+        assert_eq!(inspect.isolated().map(|i| i.stage()), Some(3));
+        inspect.apply(StageCommand::IsolateHere, Some(&content));
+        assert!(inspect.isolated().is_none() && inspect.frozen().is_none());
+        inspect.apply(StageCommand::To(2), Some(&content));
+        inspect.apply(StageCommand::IsolateHere, Some(&content));
+        assert_eq!(inspect.isolated().map(|i| i.stage()), Some(2));
+        // `--isolate`: pending until content has the stage.
+        let mut start = StageInspect::default();
+        start.isolate_at_start(1);
+        assert!(!start.follow(None, None));
+        assert!(start.follow(None, Some(&content)));
+        assert_eq!(start.isolated().map(|i| i.stage()), Some(1));
+        inspect.reset();
+        assert!(inspect.isolated().is_none());
     }
 }

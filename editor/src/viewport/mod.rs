@@ -21,6 +21,7 @@ pub mod heatmap_marks;
 pub mod hlod_marks;
 pub mod inspect;
 pub mod interact;
+pub mod isolate;
 pub mod layer;
 pub mod meshes;
 pub mod overlays;
@@ -128,8 +129,11 @@ impl Preview {
         self.session
             .choose_scenario_for(project, document.selection().doc.as_ref());
         let recipe = focus_recipe(document, self.session.scenario_id(), service.recipe());
+        service.isolate(self.inspect.frozen());
         service.sync(document, recipe.as_deref());
         self.session.sync(document, service);
+        let content = self.session.content().cloned();
+        self.inspect.follow(service.latest(), content.as_deref());
         if self.session.timeline().is_some() {
             if let Some(frame) = self.seek_on_open.take() {
                 self.session.seek(frame.min(self.session.last_frame()));

@@ -329,6 +329,21 @@ pub const HEAT: [Srgba; 5] = [
     rgb(253, 231, 37),
 ];
 
+/// Opacity of the heatmap's squares: the ground, surfaces and object bases read through them.
+pub const HEAT_ALPHA: u8 = 150;
+
+/// The colour a heatmap square of ramp step `bucket` is drawn in (and its legend swatch):
+/// [`HEAT`]'s, translucent by [`HEAT_ALPHA`].
+pub fn heat_colour(bucket: usize) -> Srgba {
+    let Srgba { r, g, b, .. } = HEAT[bucket.min(HEAT.len() - 1)];
+    Srgba {
+        r,
+        g,
+        b,
+        a: HEAT_ALPHA,
+    }
+}
+
 /// The ramp step of `count` out of `max` (counts 1..=max in five equal steps); `None` for 0.
 pub fn heat_bucket(count: u32, max: u32) -> Option<usize> {
     if count == 0 || max == 0 {

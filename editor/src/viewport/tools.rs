@@ -18,7 +18,6 @@ use crate::authoring::{
 };
 use crate::command::{emit, Command};
 use crate::edits::MergeKey;
-use stagecraft_runtime::content::Product;
 use stagecraft_runtime::project::Project;
 
 /// The tool the primary mouse button works with.
@@ -103,13 +102,11 @@ pub fn rotation_towards(from: [f64; 2], to: [f64; 2]) -> Option<u16> {
 
 /// The ground position of `target`, meters.
 fn target_m(target: &Target, content: &crate::session::PreviewContent) -> Option<[f64; 2]> {
-    match content.stage(target.stage).map(|s| s.product.as_ref()) {
-        Some(Product::Placements(scatter)) => Some([
-            target.x as f64 * scatter.lattice_unit_m,
-            target.y as f64 * scatter.lattice_unit_m,
-        ]),
-        _ => None,
-    }
+    let scatter = crate::authoring::scatter_of(content, target)?;
+    Some([
+        target.x as f64 * scatter.lattice_unit_m,
+        target.y as f64 * scatter.lattice_unit_m,
+    ])
 }
 
 impl Gesture {

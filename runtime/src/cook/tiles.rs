@@ -5,7 +5,7 @@
 //! its part of the whole) makes the merge the kernel's exact output, so the assembled stage, its
 //! edits applied as the executor applies them, is byte for byte the stage one machine cooks.
 //!
-//! Pure: the editor's cook driver (`editor::cook::tiles`) keeps the tiles in the on-disk cache.
+//! Pure: the cook driver (`stagecraft_io::cook::tiles`) keeps the tiles in the on-disk cache.
 
 use crate::content::{Product, ScatterOutput, StageProvenance};
 use crate::generate::CancelToken;

@@ -277,19 +277,7 @@ fn assemble_generated(
                 format!("stage {} did not run", stage.id()),
             ));
         };
-        stages.push(StageRecord {
-            stage: stage.id(),
-            label: stage.label().to_owned(),
-            operator: stage.operator().id,
-            algorithm: stage.operator().algorithm,
-            depth: stage.depth(),
-            dependencies: stage.dependencies(),
-            key: key.0,
-            digest: cached.digest,
-            summary: cached.summary,
-            product: Arc::clone(&cached.product),
-            provenance: Arc::clone(&cached.provenance),
-        });
+        stages.push(stage_record(stage, *key, cached));
     }
     let bundle = GeneratedBundle::new(
         plan.recipe_id().to_owned(),
@@ -305,8 +293,29 @@ fn assemble_generated(
     })
 }
 
+/// The record of `stage` finished as `cached` under `key`, as a bundle holds it.
+pub(super) fn stage_record(
+    stage: &CompiledStage,
+    key: CacheKey,
+    cached: &CachedStage,
+) -> StageRecord {
+    StageRecord {
+        stage: stage.id(),
+        label: stage.label().to_owned(),
+        operator: stage.operator().id,
+        algorithm: stage.operator().algorithm,
+        depth: stage.depth(),
+        dependencies: stage.dependencies(),
+        key: key.0,
+        digest: cached.digest,
+        summary: cached.summary,
+        product: Arc::clone(&cached.product),
+        provenance: Arc::clone(&cached.provenance),
+    }
+}
+
 /// The cache-key parts of `stage`; its stage inputs are in `done` (they ran at a lower depth).
-fn key_parts(
+pub(super) fn key_parts(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     request: &GenerateRequest,
@@ -384,7 +393,11 @@ fn parts_with(
     }
 }
 
-fn run_stage(run: &Run<'_>, stage: &CompiledStage, done: &Done) -> Result<CachedStage, StageError> {
+pub(super) fn run_stage(
+    run: &Run<'_>,
+    stage: &CompiledStage,
+    done: &Done,
+) -> Result<CachedStage, StageError> {
     let Run {
         plan,
         request,
@@ -403,8 +416,11 @@ fn run_stage(run: &Run<'_>, stage: &CompiledStage, done: &Done) -> Result<Cached
     observer.stage_started(stage.id());
     if let Some(subrecipe) = stage.subrecipe() {
         let mut cached = super::nested::run_subrecipe(run, stage, subrecipe, done)?;
-        // Edits naming the stage apply to none of its objects: each is reported.
-        if let Some((outcomes, digest)) = subrecipe_edits(overrides, stage, request.root_seed) {
+        // Edits of its child run's objects were applied there; each is reported here.
+        let nested = cached.provenance.nested.clone();
+        if let Some((outcomes, digest)) =
+            subrecipe_edits(overrides, stage, request.root_seed, nested.as_deref())
+        {
             let provenance = Arc::make_mut(&mut cached.provenance);
             provenance.edits = outcomes;
             provenance.edits_digest = Some(digest);

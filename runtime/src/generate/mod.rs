@@ -10,6 +10,7 @@ pub mod cache;
 pub mod executor;
 pub mod export;
 pub mod failure;
+pub mod isolate;
 pub mod nested;
 pub mod stepping;
 
@@ -23,6 +24,7 @@ pub use cache::{
 };
 pub use executor::{run_plan, run_plan_with, stage_key_parts, Generated, RunReport, StageRun};
 pub use failure::{FailureKind, GenerateError, StageFailure};
+pub use isolate::{run_isolated, FrozenInputs};
 pub use stepping::{bundle_through, run_plan_through, step_order};
 
 use crate::overrides::Overrides;

@@ -8,9 +8,11 @@
 //! instance, without a cache of its own: the subrecipe stage is cached as a whole, by a key
 //! holding the child's content digest and the digests of the products bound to its inputs. The
 //! child's stages ride along in the stage's provenance ([`NestedRun`]), so an object's parent
-//! chain and path of recipes resolve inside it ([`identity_in`]). Author overrides name a
-//! recipe's own objects: a child run applies none, and an edit naming the subrecipe stage is
-//! reported `unsupported-stage` (`overrides::stage::subrecipe_edits`).
+//! chain and path of recipes resolve inside it ([`identity_in`]). An author override reaches an
+//! object of a child run by its `nested` path (`Overrides::child`): the child run applies it like
+//! the recipe's own stage would, and its outcome is reported as the subrecipe stage's
+//! (`overrides::stage::subrecipe_edits`); an edit naming the subrecipe stage itself is
+//! `unsupported-stage`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -23,7 +25,6 @@ use crate::content::{NestedInput, NestedRun, NestedStage, Product, StageProvenan
 use crate::generate::FailureKind;
 use crate::identity::{ChildKey, ObjectIdentity, RecipeInstanceId, StageId};
 use crate::ops::registry::{derive_object, StageError};
-use crate::overrides::Overrides;
 use crate::recipe::subrecipe::{input_stage_id, nested_instance};
 use crate::recipe::{CompiledPlan, CompiledStage, InputSource, Subrecipe};
 
@@ -110,10 +111,12 @@ pub(super) fn run_subrecipe(
         root_seed: nested_seed(run.request.root_seed, &outer.instance),
         ..*run.request
     };
+    // The edits of objects of this child run (their `nested` path passes through the stage).
+    let overrides = run.overrides.child(stage.id(), run.request.root_seed);
     let child = Run {
         plan: &subrecipe.plan,
         request: &request,
-        overrides: &Overrides::none(),
+        overrides: &overrides,
         cancel: run.cancel,
         observer: &NoObserver,
         outer: &outer,

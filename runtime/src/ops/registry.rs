@@ -361,6 +361,13 @@ pub struct OperatorDescriptor {
 }
 
 impl OperatorDescriptor {
+    /// The product kind every stage of the operator publishes; `None` for an operator whose
+    /// stages each decide it (a `subrecipe` stage publishes the kind of the child output it
+    /// names, known only with the project's recipes: `recipe::compile`).
+    pub fn output_kind(&self) -> Option<ProductKind> {
+        (self.id != crate::project::schema::recipe::SUBRECIPE_OPERATOR).then_some(self.output)
+    }
+
     /// Checks a stage's given parameters against the schema, after filling in the chosen
     /// preset's values (see [`presets`]).
     pub fn check_params(
@@ -408,7 +415,8 @@ impl Registry {
     }
 
     /// The built-in operators: `street.block`, `environment.scatter`,
-    /// `environment.select-and-place`, `layout.grid-mission`, `streaming.plan` and `assembly`, version 1 each.
+    /// `environment.select-and-place`, `layout.grid-mission`, `streaming.plan`, `assembly` and
+    /// `subrecipe` (`crate::recipe::subrecipe`), version 1 each.
     pub fn standard() -> Registry {
         let mut registry = Registry::new();
         for descriptor in [
@@ -418,6 +426,7 @@ impl Registry {
             grid_mission::descriptor(),
             streaming::descriptor(),
             assembly::descriptor(),
+            crate::recipe::subrecipe::descriptor(),
         ] {
             // The built-in descriptors are distinct and well formed (a test checks it), so
             // registration cannot fail; a failure would only drop that operator.

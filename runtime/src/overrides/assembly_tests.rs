@@ -58,6 +58,7 @@ fn edit(index: usize, target: u64, precedence: u32, action: OverrideAction) -> I
             index,
         },
         Edit::Override(Override {
+            nested: Vec::new(),
             stage: 1,
             target,
             precedence,

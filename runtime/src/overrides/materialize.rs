@@ -118,6 +118,7 @@ impl<'r> Authored<'r> {
         self.used.push(id.bits());
         self.made.push((o.stage, o.target, id.bits()));
         let added = |action| Override {
+            nested: Vec::new(),
             stage: o.stage,
             target: id.bits(),
             precedence: o.precedence,

@@ -8,6 +8,14 @@
 //! the stages it touches, and the bundle digest. A set whose `base_seed` is not the generation's seed
 //! applies nothing: each of its edits is reported as [`ConflictReason::SeedNotBound`] until an
 //! explicit rebase ([`rebase`]) binds it.
+//!
+//! An override with a `nested` path names an object of a subrecipe stage's child run (its nested
+//! identity: the child instance's stage and key). The subrecipe stage's cache key holds every
+//! edit below it ([`Overrides::for_subtree`]); its child run sees them through
+//! [`Overrides::child`], a view in which each reaches the child stage its path ends at and is
+//! applied there exactly like an edit of the recipe's own stage of that operator (bound, or not,
+//! by the root seed). Their outcomes come back up to the subrecipe stage
+//! (`stage::subrecipe_edits`), so one that stops applying is reported like any other.
 
 pub mod apply;
 pub mod assembly;
@@ -19,6 +27,8 @@ pub mod rebase;
 mod rethin;
 pub mod stage;
 
+#[cfg(test)]
+mod nested_tests;
 #[cfg(test)]
 mod tests;
 
@@ -229,17 +239,27 @@ impl StageEdits {
         self.edits.is_empty()
     }
 
-    /// BLAKE3 over `"EDITS001"` and each edit's place, binding and every field (strings with
-    /// their length, numbers little-endian, each action with a tag): what enters the cache key of
-    /// every stage the edits touch.
+    /// BLAKE3 over `"EDITS001"` and each edit's place, binding, nested path (when it has one)
+    /// and every field (strings with their length, numbers little-endian, each action with a
+    /// tag): what enters the cache key of every stage the edits touch.
     pub fn digest(&self) -> [u8; 32] {
         let mut w = ByteWriter::tagged(b"EDITS001");
         w.count(self.edits.len());
         for (at, edit, bound) in &self.edits {
-            w.str(&at.set)
-                .u8(at.list as u8)
-                .count(at.index)
-                .bool(bound.is_ok());
+            w.str(&at.set).u8(at.list as u8).count(at.index);
+            match edit {
+                // An edit of a child run's object: its binding byte offset by 2, then its path
+                // (so an edit without one encodes as it always has).
+                Edit::Override(o) if !o.nested.is_empty() => {
+                    w.u8(2 + u8::from(bound.is_ok())).count(o.nested.len());
+                    for id in &o.nested {
+                        w.u32(*id);
+                    }
+                }
+                _ => {
+                    w.bool(bound.is_ok());
+                }
+            }
             match edit {
                 Edit::Override(o) => {
                     w.u32(o.stage).u64(o.target).u32(o.precedence).str(&o.base);
@@ -264,6 +284,17 @@ pub struct Overrides {
     sets: Vec<OverrideSet>,
     /// Evaluate sets bound to another seed as if bound to this one (for a rebase report).
     preview: bool,
+    /// In a subrecipe's child run: where the run sits ([`Overrides::child`]).
+    within: Option<Within>,
+}
+
+/// Where a child run's view of the overrides sits.
+#[derive(Debug, Clone, PartialEq)]
+struct Within {
+    /// The subrecipe stage ids from the root recipe's down to the one running this child.
+    path: Vec<u32>,
+    /// The root generation's seed, which sets are bound against (a child draws under its own).
+    root_seed: u64,
 }
 
 impl Overrides {
@@ -278,6 +309,7 @@ impl Overrides {
         Overrides {
             sets,
             preview: false,
+            within: None,
         }
     }
 
@@ -287,6 +319,28 @@ impl Overrides {
         Overrides {
             preview: true,
             ..Overrides::new(sets)
+        }
+    }
+
+    /// The view of the overrides the child run of subrecipe stage `stage` applies (this view's
+    /// root seed being `seed` at the root): the edits whose path passes through `stage`, each
+    /// reaching the child stage its path goes on to. No overrides when none does.
+    pub fn child(&self, stage: u32, seed: u64) -> Overrides {
+        // Only edits below `stage` reach its child run (not those naming `stage` itself).
+        let below =
+            self.for_subtree(stage, seed).edits.len() - self.for_stage(stage, seed).edits.len();
+        if below == 0 {
+            return Overrides::none();
+        }
+        let (mut path, root_seed) = match &self.within {
+            Some(within) => (within.path.clone(), within.root_seed),
+            None => (Vec::new(), seed),
+        };
+        path.push(stage);
+        Overrides {
+            sets: self.sets.clone(),
+            preview: self.preview,
+            within: Some(Within { path, root_seed }),
         }
     }
 
@@ -315,42 +369,74 @@ impl Overrides {
         &self.sets
     }
 
-    /// The edits naming `stage`, for a generation with root seed `seed`.
+    /// The edits naming `stage`, for a generation with root seed `seed` (in a child run's view:
+    /// the edits whose nested path ends at child stage `stage`).
     pub fn for_stage(&self, stage: u32, seed: u64) -> StageEdits {
+        self.edits_reaching(stage, seed, true)
+    }
+
+    /// The edits naming `stage` or, through its `nested` path, a stage of its child runs: what
+    /// a subrecipe stage's cache key holds. The same as [`Overrides::for_stage`] for a stage no
+    /// nested edit passes through.
+    pub fn for_subtree(&self, stage: u32, seed: u64) -> StageEdits {
+        self.edits_reaching(stage, seed, false)
+    }
+
+    /// The path from the root recipe's subrecipe stage down to this view's run (empty at the root).
+    fn path(&self) -> &[u32] {
+        self.within.as_ref().map_or(&[], |w| w.path.as_slice())
+    }
+
+    /// Whether an edit at `first` then `nested` reaches `stage` of this view: ends there when
+    /// `exact`, ends there or below otherwise.
+    fn reaches(&self, first: u32, nested: &[u32], stage: u32, exact: bool) -> bool {
+        let path = self.path();
+        let (full, target) = (1 + nested.len(), path.len() + 1);
+        if full < target || (exact && full != target) {
+            return false;
+        }
+        let at = |i: usize| if i == 0 { first } else { nested[i - 1] };
+        path.iter()
+            .chain(std::iter::once(&stage))
+            .enumerate()
+            .all(|(i, id)| at(i) == *id)
+    }
+
+    fn edits_reaching(&self, stage: u32, seed: u64, exact: bool) -> StageEdits {
+        // Sets are bound against the root generation's seed, whatever a child run draws under.
+        let seed = self.within.as_ref().map_or(seed, |w| w.root_seed);
         let mut edits = Vec::new();
         for set in &self.sets {
-            let bound = if self.preview || set.base_seed == Some(seed) {
-                Ok(())
-            } else {
-                Err(ConflictReason::SeedNotBound {
-                    base_seed: set.base_seed,
-                    seed,
-                })
-            };
+            let bound = self.binding(set, seed);
             for (index, o) in set.overrides.iter().enumerate() {
-                if o.stage == stage {
+                if self.reaches(o.stage, &o.nested, stage, exact) {
                     let at = edit_ref(set, EditList::Override, index);
                     edits.push((at, Edit::Override(o.clone()), bound.clone()));
                 }
             }
         }
         for set in &self.sets {
-            let bound = if self.preview || set.base_seed == Some(seed) {
-                Ok(())
-            } else {
-                Err(ConflictReason::SeedNotBound {
-                    base_seed: set.base_seed,
-                    seed,
-                })
-            };
+            let bound = self.binding(set, seed);
             for (index, m) in set.mutations.iter().enumerate() {
-                if m.stage == stage {
+                if self.reaches(m.stage, &[], stage, exact) {
                     let at = edit_ref(set, EditList::Mutation, index);
                     edits.push((at, Edit::Mutation(m.clone()), bound.clone()));
                 }
             }
         }
         StageEdits { edits }
+    }
+
+    /// Whether `set` applies at root seed `seed`, or why not.
+    fn binding(&self, set: &OverrideSet, seed: u64) -> Result<(), ConflictReason> {
+        if self.preview || set.base_seed == Some(seed) {
+            Ok(())
+        } else {
+            Err(ConflictReason::SeedNotBound {
+                base_seed: set.base_seed,
+                seed,
+            })
+        }
     }
 }
 

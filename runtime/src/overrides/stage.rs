@@ -21,9 +21,13 @@ fn edited_stage(stage: &CompiledStage) -> u32 {
     stage.id()
 }
 
-/// The edits that decide `stage`'s product, for its cache key; `None` when there are none.
+/// The edits that decide `stage`'s product, for its cache key; `None` when there are none. A
+/// subrecipe stage's are every edit naming it or an object of its child runs.
 pub fn key_digest(overrides: &Overrides, stage: &CompiledStage, seed: u64) -> Option<[u8; 32]> {
-    let edits = overrides.for_stage(edited_stage(stage), seed);
+    let edits = match stage.subrecipe() {
+        Some(_) => overrides.for_subtree(stage.id(), seed),
+        None => overrides.for_stage(edited_stage(stage), seed),
+    };
     (!edits.is_empty()).then(|| edits.digest())
 }
 
@@ -42,15 +46,41 @@ pub fn provenance_edits_digest(
     key_digest(overrides, stage, seed)
 }
 
-/// The outcomes of the edits naming subrecipe stage `stage` (each `unsupported-stage`: edits name
-/// a recipe's own objects, not a child run's) and their digest; `None` when none names it.
+/// The outcomes of the edits of subrecipe stage `stage` and their digest (its key's); `None`
+/// when none names it. An edit naming the stage itself is `unsupported-stage` (it has no objects
+/// of its own); one naming an object of its child run (a `nested` path) was applied there, and
+/// its outcome, read from the child run's stages in `nested`, is reported here, as this stage's;
+/// one whose path reaches no stage that applies edits is `unsupported-stage` too.
 pub fn subrecipe_edits(
     overrides: &Overrides,
     stage: &CompiledStage,
     seed: u64,
+    nested: Option<&crate::content::NestedRun>,
 ) -> Option<(Vec<EditOutcome>, [u8; 32])> {
-    let edits = overrides.for_stage(stage.id(), seed);
-    (!edits.is_empty()).then(|| (unsupported(&edits, stage.id()), edits.digest()))
+    let edits = overrides.for_subtree(stage.id(), seed);
+    if edits.is_empty() {
+        return None;
+    }
+    let mut outcomes: Vec<EditOutcome> = nested
+        .into_iter()
+        .flat_map(|run| run.stages.iter())
+        .flat_map(|child| child.provenance.edits.iter())
+        .map(|outcome| EditOutcome {
+            stage: stage.id(),
+            ..outcome.clone()
+        })
+        .collect();
+    let unapplied = StageEdits {
+        edits: edits
+            .edits
+            .iter()
+            .filter(|(at, _, _)| !outcomes.iter().any(|o| o.edit == *at))
+            .cloned()
+            .collect(),
+    };
+    outcomes.extend(unsupported(&unapplied, stage.id()));
+    outcomes.sort_by(|a, b| a.edit.cmp(&b.edit));
+    Some((outcomes, edits.digest()))
 }
 
 /// Runs `stage`'s kernel with the edits naming it. `upstream` gives the provenance of a finished

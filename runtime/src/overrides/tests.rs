@@ -103,6 +103,7 @@ fn edit(target: u64, precedence: u32, action: OverrideAction) -> Override {
         .and_then(|id| stage_base().revision(id))
         .unwrap_or_default();
     Override {
+        nested: Vec::new(),
         stage: STAGE,
         target,
         precedence,
@@ -445,6 +446,7 @@ fn delete_add_and_exclude() {
     let spot = Vec2 { x: 13.0, y: 37.5 };
     let collides = pack_scatter_id(1, 0, 1, 3, 9).expect("id").bits();
     let add = |target| Override {
+        nested: Vec::new(),
         stage: STAGE,
         target,
         precedence: 0,
@@ -463,6 +465,7 @@ fn delete_add_and_exclude() {
         vec![
             edit(deleted, 0, OverrideAction::Delete),
             Override {
+                nested: Vec::new(),
                 stage: STAGE,
                 target: 0,
                 precedence: 0,
@@ -781,6 +784,7 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
             .expect("id")
             .bits();
         overrides.push(Override {
+            nested: Vec::new(),
             stage: STAGE,
             target,
             precedence: 0,
@@ -993,6 +997,7 @@ fn a_rotate_of_an_added_object_applies_and_a_stronger_delete_supersedes_one() {
     let set = set(
         vec![
             Override {
+                nested: Vec::new(),
                 stage: STAGE,
                 target: added,
                 precedence: 0,
@@ -1003,6 +1008,7 @@ fn a_rotate_of_an_added_object_applies_and_a_stronger_delete_supersedes_one() {
                 },
             },
             Override {
+                nested: Vec::new(),
                 stage: STAGE,
                 target: added,
                 precedence: 0,

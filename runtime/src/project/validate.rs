@@ -189,7 +189,23 @@ pub fn validate_project(
                     }
                 }
                 for (index, item) in set.overrides.iter().enumerate() {
-                    if !recipe.stages.iter().any(|stage| stage.id == item.stage) {
+                    let named = recipe.stages.iter().find(|stage| stage.id == item.stage);
+                    let subrecipe = crate::project::schema::recipe::SUBRECIPE_OPERATOR;
+                    if named.is_some_and(|s| s.operator != subrecipe) && !item.nested.is_empty() {
+                        reporter.error(
+                            &file,
+                            FieldPath::root()
+                                .field("overrides")
+                                .index(index)
+                                .field("nested"),
+                            format!(
+                                "override has a nested path below stage {}, which is not a subrecipe stage of recipe `{}`",
+                                item.stage, recipe.id
+                            ),
+                            "no `nested` path, or `stage` naming a `subrecipe` stage",
+                        );
+                    }
+                    if named.is_none() {
                         reporter.error(
                             &file,
                             FieldPath::root()

@@ -10,7 +10,8 @@ use crate::project::{Recipe, RecipeInput, StageInput};
 
 /// What a stage input carries, when the compiler can tell: a family for a recipe input naming a
 /// family, a stage's product kind for a stage whose operator is registered. `None` for a literal
-/// value, a missing input or stage, or a stage whose operator is unknown.
+/// value, a missing input or stage, a stage whose operator is unknown, or a `subrecipe` stage
+/// (what it publishes is its child's: the compiler asks `subrecipe::input_kind`).
 pub fn source_kind(recipe: &Recipe, registry: &Registry, input: &StageInput) -> Option<PortKind> {
     match input {
         StageInput::Named(name) => match recipe.inputs.get(name)? {
@@ -22,7 +23,8 @@ pub fn source_kind(recipe: &Recipe, registry: &Registry, input: &StageInput) -> 
             let stage = recipe.stages.iter().find(|s| s.id == *id)?;
             registry
                 .get(&stage.operator, stage.algorithm)
-                .map(|op| PortKind::Product(op.output))
+                .and_then(|op| op.output_kind())
+                .map(PortKind::Product)
         }
     }
 }

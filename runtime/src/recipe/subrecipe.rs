@@ -39,8 +39,8 @@ use crate::content::encode::ByteWriter;
 use crate::content::{FamilyReads, ProductKind};
 use crate::ops::registry::{
     no_check, no_lint, no_outline, no_scopes, Capacity, DataScope, KernelContext, Locality,
-    OperatorDescriptor, ParamSet, PortKind, Presets, Registry, ScopeContract, StageError,
-    StageInputs, StageOutput, StageParams,
+    OperatorDescriptor, ParamDefault, ParamRange, ParamSet, ParamSpec, ParamType, PortKind,
+    Presets, Registry, ScopeContract, StageError, StageInputs, StageOutput, StageParams,
 };
 use crate::project::{classify, recipe_file, DocKind, FieldPath, ParamValue, Recipe, StageInput};
 
@@ -52,20 +52,54 @@ const NO_CAPACITY: Capacity = Capacity {
     bounds_m: None,
 };
 
-/// The parameters a subrecipe stage may give.
-const PARAMETERS: [&str; 3] = ["binds", "output", "recipe"];
+/// The parameters of a subrecipe stage: the schema `stagecraft ops`, the palette and the
+/// Inspector show. The stage reads them itself ([`SubrecipeCx::resolve`]): they name another
+/// recipe of the project, which no generic schema check can resolve.
+const PARAMETERS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "binds",
+        ty: ParamType::StrList,
+        unit: "",
+        range: ParamRange::Any,
+        default: ParamDefault::EmptyList,
+        doc: "For each of the stage's inputs in order, the child's `Product(…)` input it feeds (each bound once, by a product of its kind).",
+    },
+    ParamSpec {
+        name: "output",
+        ty: ParamType::Int,
+        unit: "",
+        range: ParamRange::Int {
+            min: 0,
+            max: u32::MAX as i64,
+        },
+        default: ParamDefault::Optional,
+        doc: "Which of the child's `outputs` (a stage id) the stage publishes; may be left out when the child has one.",
+    },
+    ParamSpec {
+        name: "recipe",
+        ty: ParamType::Str,
+        unit: "",
+        range: ParamRange::Any,
+        default: ParamDefault::Required,
+        doc: "The child recipe, by its path relative to the project: `recipes/<id>.recipe.ron`.",
+    },
+];
 
-/// The descriptor a subrecipe stage's compiled stage carries (its kernel is the executor's
-/// nested run; this one only refuses).
+/// The descriptor of the `subrecipe` operator, registered in [`Registry::standard`] like every
+/// operator (so `stagecraft ops`, the palette and the docs list it). It has no fixed input ports
+/// or output kind: `binds` decides what its inputs are, `output` what it publishes
+/// ([`OperatorDescriptor::output_kind`] is `None`). Its kernel is the executor's nested run
+/// (`generate::nested`); the descriptor's own only refuses.
 pub fn descriptor() -> OperatorDescriptor {
     OperatorDescriptor {
         id: SUBRECIPE_OPERATOR,
         algorithm: 1,
-        summary: "Runs another recipe of the project as one stage: its `Product(…)` inputs bound to stage products, one of its outputs published.",
+        summary: "Runs another recipe of the project as one stage: each stage input (any stage product) feeds the child input `binds` names there, and the stage publishes the child output `output` names (of that output's kind).",
         inputs: &[],
-        // Not read for a subrecipe stage: its compiled stage holds the child output's kind.
+        // Not read for a subrecipe stage: its compiled stage holds the child output's kind, and
+        // `output_kind` says there is no fixed one.
         output: ProductKind::StreetBlock,
-        params: &[],
+        params: PARAMETERS,
         presets: Presets::NONE,
         locality: Locality::ParentPlanned,
         decode: |_, _| Ok(StageParams::Subrecipe),
@@ -285,7 +319,7 @@ impl<'r> SubrecipeCx<'r, '_> {
         let stage = self.stage(index);
         let mut ok = true;
         for name in stage.parameters.keys() {
-            if !PARAMETERS.contains(&name.as_str()) {
+            if !PARAMETERS.iter().any(|spec| spec.name == name) {
                 ok = false;
                 r.error(
                     Self::param_path(index, name),

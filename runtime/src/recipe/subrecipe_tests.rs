@@ -13,7 +13,7 @@ use crate::identity::{ChildKey, RecipeInstanceId, StageId};
 use crate::ops::registry::Registry;
 use crate::project::{LoadedProject, ProjectSources};
 
-const MANIFEST: &str = include_str!("../../../projects/street-planting/stagecraft.ron");
+pub(super) const MANIFEST: &str = include_str!("../../../projects/street-planting/stagecraft.ron");
 const PARENT: &str =
     include_str!("../../../projects/street-planting/recipes/street-planting.recipe.ron");
 const CHILD: &str =
@@ -25,7 +25,7 @@ const CHILD_FILE: &str = "recipes/sidewalk-props.recipe.ron";
 
 /// The example with `files` replacing or adding texts (paths relative to the project); its
 /// family read from `assets/`.
-fn load(files: &[(&str, &str)]) -> LoadedProject {
+pub(super) fn load(files: &[(&str, &str)]) -> LoadedProject {
     let mut texts: BTreeMap<String, String> = [
         ("stagecraft.ron", MANIFEST.replace("../../assets", "assets")),
         (PARENT_FILE, PARENT.to_owned()),
@@ -45,7 +45,7 @@ fn load(files: &[(&str, &str)]) -> LoadedProject {
     load_and_check(&sources, &Registry::standard())
 }
 
-fn plan_of(loaded: &LoadedProject, id: &str) -> CompiledPlan {
+pub(super) fn plan_of(loaded: &LoadedProject, id: &str) -> CompiledPlan {
     let outcome = compile_project_recipe(loaded, id, &Registry::standard()).expect("recipe");
     outcome
         .plan
@@ -65,7 +65,7 @@ fn generate(plan: &CompiledPlan, mode: ExecutionMode) -> GeneratedBundle {
 }
 
 /// `file:line:column path: message` of every error.
-fn errors(loaded: &LoadedProject) -> Vec<String> {
+pub(super) fn errors(loaded: &LoadedProject) -> Vec<String> {
     loaded
         .diagnostics
         .iter()
@@ -447,4 +447,71 @@ fn an_edit_naming_a_subrecipe_stage_is_reported_and_applies_to_nothing() {
     let digest = |b: &GeneratedBundle, s: u32| b.stage(s).map(|r| r.digest);
     assert_eq!(digest(&edited.bundle, 10), digest(&plain, 10));
     assert_ne!(edited.bundle.digest(), plain.digest());
+}
+
+#[test]
+fn the_scope_manifest_folds_each_child_run_in_under_its_stage() {
+    use super::{scope_manifest, ScopeEntry};
+    let manifest = scope_manifest(&plan_of(&load(&[]), "street-planting"));
+    assert_eq!(manifest.recipe, "street-planting");
+    let top: Vec<(u32, &str, bool)> = manifest
+        .stages
+        .iter()
+        .map(|e| (e.stage, e.operator, e.subrecipe.is_some()))
+        .collect();
+    assert_eq!(
+        top,
+        [
+            (1, "street.block", false),
+            (2, "street.block", false),
+            (10, "subrecipe", true),
+            (20, "subrecipe", true)
+        ]
+    );
+    for stage in [10, 20] {
+        let entry = manifest.stages.iter().find(|e| e.stage == stage);
+        let child = entry.and_then(|e| e.subrecipe.as_deref()).expect("child");
+        assert_eq!(
+            child.recipe,
+            format!("street-planting/{stage}:sidewalk-props")
+        );
+        assert_eq!(
+            child.stages,
+            [
+                ScopeEntry {
+                    stage: 1,
+                    operator: "environment.scatter",
+                    locality: "finite-neighborhood",
+                    data_scope: "cell",
+                    scopes: vec![(1, 0), (1, 1)],
+                    domains: vec![1, 2],
+                    subrecipe: None,
+                },
+                ScopeEntry {
+                    stage: 2,
+                    operator: "environment.select-and-place",
+                    locality: "object-local",
+                    data_scope: "object",
+                    scopes: vec![],
+                    domains: vec![3],
+                    subrecipe: None,
+                },
+            ]
+        );
+    }
+    // Deeper levels nest the same way, each under its own instance.
+    let files = [
+        ("recipes/r1.recipe.ron", chain_recipe("r1", Some("r2"))),
+        ("recipes/r2.recipe.ron", chain_recipe("r2", Some("r3"))),
+        ("recipes/r3.recipe.ron", chain_recipe("r3", None)),
+    ];
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let manifest = scope_manifest(&plan_of(&load(&files), "r1"));
+    let mut instances = Vec::new();
+    let mut at = Some(&manifest);
+    while let Some(m) = at {
+        instances.push(m.recipe.clone());
+        at = m.stages[0].subrecipe.as_deref();
+    }
+    assert_eq!(instances, ["r1", "r1/1:r2", "r1/1:r2/1:r3"]);
 }

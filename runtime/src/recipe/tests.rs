@@ -539,6 +539,7 @@ fn the_scope_manifest_names_each_stages_scopes_and_domains() {
                 data_scope: "cell",
                 scopes: vec![(1, 0)],
                 domains: vec![1, 2],
+                subrecipe: None,
             },
             ScopeEntry {
                 stage: 20,
@@ -547,6 +548,7 @@ fn the_scope_manifest_names_each_stages_scopes_and_domains() {
                 data_scope: "object",
                 scopes: vec![],
                 domains: vec![3],
+                subrecipe: None,
             },
         ]
     );

@@ -84,6 +84,88 @@ impl World {
     }
 }
 
+/// The agent columns a trajectory file records, copied out of a world at one frame
+/// ([`World::copy_trajectory_columns`]): every row, pooled ones included and flagged, so the copy
+/// is one `memcpy` per column into buffers that are reused from frame to frame (no allocation
+/// once they have grown, no per-row work on the simulation's thread). [`TrajectoryColumns::rows`]
+/// gives the same rows as [`World::trajectory_rows`] gave at that frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrajectoryColumns {
+    /// Stable agent ids (packed bits).
+    pub id: Vec<u64>,
+    /// Ground positions, meters.
+    pub position_m: Vec<Vec2>,
+    /// Observed velocities, meters per second.
+    pub velocity_m_s: Vec<Vec2>,
+    /// Unit facing directions.
+    pub facing: Vec<Vec2>,
+    /// Behaviour states.
+    pub state: Vec<AgentState>,
+    /// Applied LOD tiers.
+    pub tier: Vec<Tier>,
+    /// Whether the row is in the reuse pool (left out of the rows).
+    pub pooled: Vec<bool>,
+}
+
+impl TrajectoryColumns {
+    /// Rows copied, pooled ones included.
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// Whether no row was copied.
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+
+    /// Empties every column, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.id.clear();
+        self.position_m.clear();
+        self.velocity_m_s.clear();
+        self.facing.clear();
+        self.state.clear();
+        self.tier.clear();
+        self.pooled.clear();
+    }
+
+    /// The rows of the agents not in the reuse pool, in row order.
+    pub fn rows(&self) -> impl Iterator<Item = TrajectoryRow> + '_ {
+        let n = self.len();
+        (0..n)
+            .filter(|&row| !self.pooled[row])
+            .map(|row| TrajectoryRow {
+                id: AgentId::from_bits(self.id[row]),
+                position_m: self.position_m[row],
+                velocity_m_s: self.velocity_m_s[row],
+                facing: self.facing[row],
+                state: self.state[row],
+                tier: self.tier[row],
+            })
+    }
+
+    /// How many rows [`TrajectoryColumns::rows`] gives.
+    pub fn row_count(&self) -> usize {
+        self.pooled.iter().filter(|&&pooled| !pooled).count()
+    }
+}
+
+impl World {
+    /// Replaces `into`'s contents with the trajectory columns of every agent at the current
+    /// frame (pooled ones flagged), reusing its buffers.
+    pub fn copy_trajectory_columns(&self, into: &mut TrajectoryColumns) {
+        let a = &self.agents;
+        into.clear();
+        into.id.extend_from_slice(&a.id);
+        into.position_m.extend_from_slice(&a.position);
+        into.velocity_m_s.extend_from_slice(&a.velocity_m_s);
+        into.facing.extend_from_slice(&a.facing);
+        into.state.extend_from_slice(&a.state);
+        into.tier.extend_from_slice(&a.tier);
+        into.pooled.extend_from_slice(&a.pooled);
+    }
+}
+
 /// A state's name in trajectory files (`walking`, `holding`, …), stable.
 pub fn state_name(state: AgentState) -> &'static str {
     match state {
@@ -153,6 +235,31 @@ mod tests {
         assert_eq!(rows.len(), 9);
         assert!(rows.iter().all(|r| r.id.bits() != world.agents.id[3]));
         assert_eq!(rows, expected(&world));
+    }
+
+    #[test]
+    fn copied_columns_give_the_same_rows_and_reuse_their_buffers() {
+        let mut world = long_street_world(30, 7).expect("street");
+        let mut columns = TrajectoryColumns::default();
+        for _ in 0..12 {
+            world.step();
+            world.copy_trajectory_columns(&mut columns);
+            let rows: Vec<TrajectoryRow> = columns.rows().collect();
+            assert_eq!(rows, expected(&world));
+            assert_eq!(rows, world.trajectory_rows().collect::<Vec<_>>());
+            assert_eq!(columns.len(), world.agents().len());
+            assert_eq!(columns.row_count(), rows.len());
+        }
+        let unpooled = columns.row_count();
+        let capacity = columns.id.capacity();
+        world.agents.pooled[4] = true;
+        world.copy_trajectory_columns(&mut columns);
+        assert_eq!(columns.id.capacity(), capacity);
+        assert!(columns.pooled[4]);
+        assert_eq!(columns.row_count(), unpooled - 1);
+        let rows: Vec<TrajectoryRow> = columns.rows().collect();
+        assert_eq!(rows, expected(&world));
+        assert!(rows.iter().all(|r| r.id.bits() != world.agents.id[4]));
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl FrameWriter for CsvWriter {
         push_integer(prefix, &mut integers, frame.frame);
         push_number(prefix, &mut numbers, self.info.time_s(frame.frame));
         let text = &mut self.text;
-        for row in &frame.rows {
+        for row in frame.rows() {
             let id = row.id;
             text.extend_from_slice(prefix);
             push_integer(text, &mut integers, id.bits());

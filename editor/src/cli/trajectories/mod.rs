@@ -4,11 +4,15 @@
 //! it), CSV (`.csv`) or Parquet (`.parquet`). The formats, columns and axes are in
 //! `docs/trajectories.md`.
 //!
-//! The rows come from the runtime ([`World::trajectory_rows`], a pure read); this module only
-//! writes them. A [`TrajectoryRecorder`] copies each sampled frame's rows out of the world and
+//! The rows come from the runtime ([`World::copy_trajectory_columns`], a pure read: the agent
+//! columns a row needs, one `memcpy` each into buffers the writer hands back); this module only
+//! writes them. A [`TrajectoryRecorder`] copies each sampled frame's columns out of the world and
 //! hands them to a writer thread (a bounded queue: the simulation waits when the writer falls
-//! behind, so memory stays bounded), which writes them into a staged file that is put in place
-//! by the crate's output-file rule (`output_file::StagedOutputFile`) once the run ends. The
+//! behind, so memory stays bounded), which turns them into rows (`TrajectoryColumns::rows`,
+//! the same rows as `World::trajectory_rows`), creates the file and writes it as a staged file
+//! that is put in place by the crate's output-file rule (`output_file::StagedOutputFile`) once
+//! the run ends. The simulation's thread only copies and hands over: no per-row work, no
+//! allocation once the buffers have grown, no system call per frame (the writer polls). The
 //! bytes depend only on the frames written, never on the thread's timing.
 
 pub mod agent_slots;
@@ -27,7 +31,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 use anyhow::Context as _;
-use stagecraft_runtime::sim::{TrajectoryRow, World};
+use stagecraft_runtime::sim::{TrajectoryColumns, TrajectoryRow, World};
 
 use crate::output_file::StagedOutputFile;
 use background_sync::BackgroundSync;
@@ -35,6 +39,24 @@ use geometry::{Bounds, WalkableArea};
 
 /// Sampled frames the simulation may run ahead of the writer thread.
 const FRAMES_IN_FLIGHT: usize = 16;
+
+/// How long the writer thread waits before it looks at an empty queue again.
+const WRITER_POLL: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// The next sampled frame from the simulation, `None` once the queue is closed and empty. The
+/// writer polls instead of blocking on the queue: a receiver blocked on it would make every
+/// `send` of the simulation's thread wake it (a system call and a context switch per frame on
+/// the thread that steps); an idle writer parks for [`WRITER_POLL`] at a time, and
+/// `TrajectoryRecorder::finish` unparks it.
+fn next_frame(queue: &Receiver<SampledFrame>) -> Option<SampledFrame> {
+    loop {
+        match queue.try_recv() {
+            Ok(frame) => return Some(frame),
+            Err(mpsc::TryRecvError::Disconnected) => return None,
+            Err(mpsc::TryRecvError::Empty) => std::thread::park_timeout(WRITER_POLL),
+        }
+    }
+}
 
 /// Rows written between two background syncs of the file (about 1 to 2 MiB in every format).
 pub const SYNC_EVERY_ROWS: u64 = 16_384;
@@ -115,13 +137,20 @@ impl RunInfo {
     }
 }
 
-/// One sampled frame: the simulation frame and its rows in the world's row order.
+/// One sampled frame: the simulation frame and the world's trajectory columns at it.
 #[derive(Debug, Clone, Default)]
 pub struct SampledFrame {
     /// Simulation frame index.
     pub frame: u64,
-    /// The rows of `World::trajectory_rows` at that frame.
-    pub rows: Vec<TrajectoryRow>,
+    /// `World::copy_trajectory_columns` at that frame (pooled rows flagged).
+    pub columns: TrajectoryColumns,
+}
+
+impl SampledFrame {
+    /// The frame's rows (`World::trajectory_rows` at that frame), in the world's row order.
+    pub fn rows(&self) -> impl Iterator<Item = TrajectoryRow> + '_ {
+        self.columns.rows()
+    }
 }
 
 /// A writer of one format: frames in order, then the walkable area once at the end.
@@ -147,14 +176,16 @@ struct Totals {
 impl Totals {
     fn add(&mut self, frame: &SampledFrame) {
         self.frames += 1;
-        self.frames_with_rows += u64::from(!frame.rows.is_empty());
-        self.rows += frame.rows.len() as u64;
-        for row in &frame.rows {
+        let mut rows = 0;
+        for row in frame.rows() {
+            rows += 1;
             let seen = self.seen.get_mut(row.id);
             self.agents += u64::from(!*seen);
             *seen = true;
             self.bounds.add(row.position_m.x, row.position_m.y);
         }
+        self.frames_with_rows += u64::from(rows > 0);
+        self.rows += rows;
     }
 }
 
@@ -217,7 +248,7 @@ pub struct TrajectoryRecorder {
     format: TrajectoryFormat,
     info: RunInfo,
     frames: Option<SyncSender<SampledFrame>>,
-    spare: Receiver<Vec<TrajectoryRow>>,
+    spare: Receiver<TrajectoryColumns>,
     thread: JoinHandle<anyhow::Result<(Box<dyn FrameWriter>, Totals)>>,
 }
 
@@ -236,40 +267,22 @@ impl TrajectoryRecorder {
     pub fn start(path: &Path, info: RunInfo) -> anyhow::Result<TrajectoryRecorder> {
         let format = TrajectoryFormat::of_path(path)?;
         let staged = StagedOutputFile::create(path).context("cannot write the trajectories")?;
-        let staged_file = staged.file().try_clone().ok();
-        let mut writer: Box<dyn FrameWriter> = match format {
-            TrajectoryFormat::Sqlite => Box::new(sqlite::SqliteWriter::create(staged, &info)?),
-            TrajectoryFormat::Csv => Box::new(csv_file::CsvWriter::create(staged, &info)?),
-            TrajectoryFormat::Parquet => {
-                Box::new(parquet_file::ParquetWriter::create(staged, &info)?)
-            }
-        };
-        let sync = staged_file.map(BackgroundSync::start);
+        let sync = staged.file().try_clone().ok().map(BackgroundSync::start);
         let (frames, queue) = mpsc::sync_channel::<SampledFrame>(FRAMES_IN_FLIGHT);
         let (spare_out, spare) = mpsc::channel();
+        let writer_info = info.clone();
         let thread = std::thread::Builder::new()
             .name("trajectories".to_owned())
             .spawn(move || -> anyhow::Result<(Box<dyn FrameWriter>, Totals)> {
-                let mut totals = Totals::default();
-                let mut next_sync = SYNC_EVERY_ROWS;
-                let written = (|| {
-                    for frame in queue {
-                        writer.write_frame(&frame)?;
-                        totals.add(&frame);
-                        // The recorder reuses the buffer; gone when it has finished.
-                        let _ = spare_out.send(frame.rows);
-                        if totals.rows >= next_sync {
-                            next_sync = totals.rows + SYNC_EVERY_ROWS;
-                            sync.iter().for_each(BackgroundSync::nudge);
-                        }
-                    }
-                    anyhow::Ok(())
-                })();
+                // Created here, not on the simulation's thread (SQLite's schema takes about a
+                // millisecond); an error is reported by `finish`.
+                let written = create_writer(format, staged, &writer_info)
+                    .and_then(|writer| write_frames(writer, &queue, &spare_out, sync.as_ref()));
                 // The final sync (at commit) does the rest.
                 if let Some(sync) = sync {
                     sync.stop();
                 }
-                written.map(|()| (writer, totals))
+                written
             })
             .context("cannot start the trajectory writer")?;
         Ok(TrajectoryRecorder {
@@ -290,12 +303,12 @@ impl TrajectoryRecorder {
             return;
         }
         let Some(frames) = &self.frames else { return };
-        let mut rows = self.spare.try_recv().unwrap_or_default();
-        rows.clear();
-        rows.extend(world.trajectory_rows());
+        // A buffer the writer is done with (no allocation once the queue is full of them).
+        let mut columns = self.spare.try_recv().unwrap_or_default();
+        world.copy_trajectory_columns(&mut columns);
         let frame = SampledFrame {
             frame: world.frame(),
-            rows,
+            columns,
         };
         if frames.send(frame).is_err() {
             // The writer stopped on an error; `finish` returns it.
@@ -306,6 +319,8 @@ impl TrajectoryRecorder {
     /// Waits for the writer, writes the walkable area and puts the file in place.
     pub fn finish(mut self) -> anyhow::Result<TrajectorySummary> {
         self.frames = None;
+        // The writer may be waiting out its poll interval: it sees the queue closed now.
+        self.thread.thread().unpark();
         let (writer, totals) = self
             .thread
             .join()
@@ -327,6 +342,42 @@ impl TrajectoryRecorder {
             walkable_from,
         })
     }
+}
+
+/// The writer of `format` in the staged file.
+fn create_writer(
+    format: TrajectoryFormat,
+    staged: StagedOutputFile,
+    info: &RunInfo,
+) -> anyhow::Result<Box<dyn FrameWriter>> {
+    Ok(match format {
+        TrajectoryFormat::Sqlite => Box::new(sqlite::SqliteWriter::create(staged, info)?),
+        TrajectoryFormat::Csv => Box::new(csv_file::CsvWriter::create(staged, info)?),
+        TrajectoryFormat::Parquet => Box::new(parquet_file::ParquetWriter::create(staged, info)?),
+    })
+}
+
+/// The writer thread's loop: writes the queued frames until the queue closes, hands each
+/// frame's buffers back through `spare_out` and nudges `sync` every [`SYNC_EVERY_ROWS`] rows.
+fn write_frames(
+    mut writer: Box<dyn FrameWriter>,
+    queue: &Receiver<SampledFrame>,
+    spare_out: &mpsc::Sender<TrajectoryColumns>,
+    sync: Option<&BackgroundSync>,
+) -> anyhow::Result<(Box<dyn FrameWriter>, Totals)> {
+    let mut totals = Totals::default();
+    let mut next_sync = SYNC_EVERY_ROWS;
+    while let Some(frame) = next_frame(queue) {
+        writer.write_frame(&frame)?;
+        totals.add(&frame);
+        // The recorder reuses the buffers; gone when it has finished.
+        let _ = spare_out.send(frame.columns);
+        if totals.rows >= next_sync {
+            next_sync = totals.rows + SYNC_EVERY_ROWS;
+            sync.iter().for_each(|sync| sync.nudge());
+        }
+    }
+    Ok((writer, totals))
 }
 
 /// The column names of the CSV and Parquet files, in order (`docs/trajectories.md`).

@@ -83,7 +83,7 @@ pub struct ParquetWriter {
     writer: SerializedFileWriter<BufWriter<std::fs::File>>,
     info: RunInfo,
     columns: Columns,
-    /// Each state's and tier's name as a value (cloning shares the bytes).
+    /// Each state's and tier's name as a value (static: a clone copies a pointer).
     state_names: Vec<ByteArray>,
     tier_names: Vec<ByteArray>,
 }
@@ -113,8 +113,8 @@ impl ParquetWriter {
             writer,
             info: info.clone(),
             columns: Columns::default(),
-            state_names: states.map(|s| ByteArray::from(state_name(s))).to_vec(),
-            tier_names: Tier::ALL.map(|t| ByteArray::from(tier_name(t))).to_vec(),
+            state_names: states.map(|s| static_text(state_name(s))).to_vec(),
+            tier_names: Tier::ALL.map(|t| static_text(tier_name(t))).to_vec(),
         })
     }
 
@@ -185,6 +185,11 @@ fn writer_properties() -> WriterProperties {
         .build()
 }
 
+/// A name as a value whose clones share the static bytes (no reference count to update).
+fn static_text(name: &'static str) -> ByteArray {
+    ByteArray::from(bytes::Bytes::from_static(name.as_bytes()))
+}
+
 /// `tier`'s index in `Tier::ALL`.
 fn tier_index(tier: Tier) -> usize {
     Tier::ALL.iter().position(|&t| t == tier).unwrap_or(0)
@@ -194,7 +199,7 @@ impl FrameWriter for ParquetWriter {
     fn write_frame(&mut self, frame: &SampledFrame) -> anyhow::Result<()> {
         let time_s = self.info.time_s(frame.frame);
         let c = &mut self.columns;
-        for row in &frame.rows {
+        for row in frame.rows() {
             c.frame.push(frame.frame as i64);
             c.time_s.push(time_s);
             c.id.push(row.id.bits() as i64);

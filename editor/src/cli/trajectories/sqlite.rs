@@ -174,7 +174,7 @@ impl FrameWriter for SqliteWriter {
     fn write_frame(&mut self, frame: &SampledFrame) -> anyhow::Result<()> {
         let sample = (frame.frame / self.info.every_frames) as i64;
         self.keys.clear();
-        for row in &frame.rows {
+        for row in frame.rows() {
             let trajectory = self.lives.id_of(row.id.bits(), sample as u64);
             let values = [
                 Value::Integer(sample),

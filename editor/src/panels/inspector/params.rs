@@ -233,7 +233,9 @@ fn initial_value(spec: &ParamSpec) -> ParamValue {
         (ParamType::Str | ParamType::ChunkLibrary, _) => ParamValue::Str(String::new()),
         (ParamType::Rect, _) => ParamValue::Tuple(vec![ParamValue::Int(0); 4]),
         (ParamType::Point, _) => ParamValue::Tuple(vec![ParamValue::Float(0.0); 2]),
-        (ParamType::RectList | ParamType::ChunkList, _) => ParamValue::List(Vec::new()),
+        (ParamType::RectList | ParamType::ChunkList | ParamType::StrList, _) => {
+            ParamValue::List(Vec::new())
+        }
     }
 }
 

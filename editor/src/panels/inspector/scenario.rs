@@ -591,6 +591,7 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
         "overrides",
         &mut set.overrides,
         |_| Override {
+            nested: Vec::new(),
             stage: stage_ids.first().map(|(id, _)| *id).unwrap_or(0),
             target: 0,
             precedence: 0,
@@ -599,8 +600,9 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
         },
         |index, item| {
             format!(
-                "{index}: stage {} · target {}",
+                "{index}: stage {}{} · target {}",
                 item.stage,
+                nested_text(&item.nested),
                 identity_text(item.target)
             )
         },
@@ -622,10 +624,11 @@ fn override_ui(
     form.choice_ui(
         ui,
         "stage",
-        "The stage that emitted the target.",
+        "The stage that emitted the target (for a nested path: the subrecipe stage).",
         &mut item.stage,
         &stages,
     );
+    nested_ui(form, ui, &mut item.nested);
     form.identity_ui(
         ui,
         "target",
@@ -659,6 +662,30 @@ fn override_ui(
         });
         action_fields_ui(form, ui, &mut item.action, variants);
     });
+}
+
+/// An override's nested path as the list summary shows it: ` › 1 › 3` below the stage, nothing
+/// for the recipe's own stages.
+fn nested_text(nested: &[u32]) -> String {
+    nested.iter().map(|id| format!(" › {id}")).collect()
+}
+
+/// The `nested` path of an override: the child stage ids below a subrecipe stage, one row each.
+fn nested_ui(form: &mut Form<'_>, ui: &mut Ui, nested: &mut Vec<u32>) {
+    value_list_ui(
+        form,
+        ui,
+        "nested",
+        "For an object of a subrecipe stage's child run: the stage ids from the child of `stage` \
+         down to the stage that emitted the target; empty for the recipe's own stages.",
+        nested,
+        |items| items.last().copied().unwrap_or(1),
+        |form, ui, id| {
+            form.row_here_ui(ui, "nested", "A stage id of the child run.", |ui| {
+                ui.add(egui::DragValue::new(id).range(0..=u32::MAX))
+            });
+        },
+    );
 }
 
 /// The fields of an override action, each with its help from the action schema.

@@ -1,5 +1,6 @@
 //! What the Recipe graph shows of the Viewport's stage inspection: the stage serial stepping is
-//! on (highlighted), the stages it has not reached (greyed) and the locked, isolated stage. The
+//! on (highlighted), the stages it has not reached (greyed), the locked, isolated stage and the
+//! stage isolated with frozen inputs (with their digest and whether upstream changed since). The
 //! app hands them over each frame; the graph's node menu sends [`StageCommand`]s back.
 //!
 //! [`StageCommand`]: crate::command::StageCommand
@@ -18,6 +19,21 @@ pub struct StageMarks {
     pub beyond: Vec<u32>,
     /// The locked, isolated stage, and whether its product has been regenerated since.
     pub pinned: Option<(u32, bool)>,
+    /// The stage isolated with frozen inputs.
+    pub isolated: Option<IsolatedMark>,
+}
+
+/// How the graph marks the stage isolated with frozen inputs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IsolatedMark {
+    /// The stage.
+    pub stage: u32,
+    /// `inputs frozen at <digest>`, with `upstream changed since freezing (stage N)` when so.
+    pub note: String,
+    /// Whether the live upstream differs from the frozen inputs.
+    pub upstream_changed: bool,
+    /// Why its newest re-run made no output, if so.
+    pub problem: Option<String>,
 }
 
 impl StageMarks {
@@ -30,8 +46,12 @@ impl StageMarks {
         let stages: Vec<u32> = content.stages().iter().map(|s| s.stage).collect();
         let steps = inspect.shown_steps(content);
         let pinned = inspect.pinned().filter(|p| p.recipe == content.recipe());
-        let beyond = match (pinned, steps) {
-            (Some(p), _) => stages.iter().copied().filter(|s| *s != p.stage).collect(),
+        let isolated = inspect
+            .isolated()
+            .filter(|i| i.recipe() == content.recipe());
+        let alone = isolated.map(|i| i.stage()).or(pinned.map(|p| p.stage));
+        let beyond = match (alone, steps) {
+            (Some(alone), _) => stages.iter().copied().filter(|s| *s != alone).collect(),
             (None, Some(k)) => stages.get(k..).unwrap_or(&[]).to_vec(),
             (None, None) => Vec::new(),
         };
@@ -42,6 +62,12 @@ impl StageMarks {
                 .map(|(k, stage)| (stage, k, stages.len())),
             beyond,
             pinned: pinned.map(|p| (p.stage, inspect.pin_is_stale(content))),
+            isolated: isolated.map(|i| IsolatedMark {
+                stage: i.stage(),
+                note: i.note(Some(content)),
+                upstream_changed: !i.upstream_changed(content).is_empty(),
+                problem: i.problem.clone(),
+            }),
         }
     }
 

@@ -142,7 +142,9 @@ impl RecipeViewer<'_> {
             },
             GraphNode::Stage(id) => {
                 let stage = self.recipe.stages.iter().find(|s| s.id == *id)?;
-                operator_of(self.registry, stage).map(|op| PortKind::Product(op.output))
+                operator_of(self.registry, stage)
+                    .and_then(|op| op.output_kind())
+                    .map(PortKind::Product)
             }
         }
     }
@@ -497,6 +499,22 @@ impl RecipeViewer<'_> {
                 egui::RichText::new(text).color(Self::PIN_COLOUR).strong(),
             ));
         }
+        if let Some(mark) = self.marks.isolated.as_ref().filter(|m| m.stage == id) {
+            ui.add(extend(
+                egui::RichText::new("isolated (F9 releases)")
+                    .color(Self::PIN_COLOUR)
+                    .strong(),
+            ));
+            ui.add(extend(
+                egui::RichText::new(&mark.note).color(Self::PIN_COLOUR),
+            ));
+            if let Some(problem) = &mark.problem {
+                ui.add(extend(
+                    egui::RichText::new(format!("re-run failed: {problem}"))
+                        .color(ui.visuals().error_fg_color),
+                ));
+            }
+        }
     }
 
     fn inspection_menu_ui(&mut self, ui: &mut Ui, id: u32) {
@@ -523,6 +541,24 @@ impl RecipeViewer<'_> {
         {
             self.actions
                 .push(GraphAction::Inspect(StageCommand::TogglePin(id)));
+            ui.close();
+        }
+        let isolated = self.marks.isolated.as_ref().is_some_and(|m| m.stage == id);
+        let text = if isolated {
+            "Release frozen inputs"
+        } else {
+            "Isolate with frozen inputs"
+        };
+        if ui
+            .button(text)
+            .on_hover_text(
+                "The Viewport shows only this stage, re-run on every edit of its parameters or \
+                 overrides against its inputs as they are now; upstream edits wait until release",
+            )
+            .clicked()
+        {
+            self.actions
+                .push(GraphAction::Inspect(StageCommand::ToggleIsolate(id)));
             ui.close();
         }
     }

@@ -26,6 +26,8 @@ pub enum ParamType {
     Float,
     /// A string.
     Str,
+    /// A list of strings.
+    StrList,
     /// A non-empty half-open integer rectangle `(x0, y0, x1, y1)` with `x0 < x1`, `y0 < y1`.
     Rect,
     /// A list of [`ParamType::Rect`].
@@ -47,6 +49,7 @@ impl ParamType {
             ParamType::Int => "an integer",
             ParamType::Float => "a number",
             ParamType::Str => "a string",
+            ParamType::StrList => "a list of strings",
             ParamType::Rect => {
                 "a rectangle `(x0, y0, x1, y1)` of integers with x0 < x1 and y0 < y1"
             }
@@ -66,6 +69,7 @@ impl ParamType {
             ParamType::Int => "int",
             ParamType::Float => "float",
             ParamType::Str => "string",
+            ParamType::StrList => "string list",
             ParamType::Rect => "rect",
             ParamType::RectList => "rect list",
             ParamType::Point => "point",
@@ -435,6 +439,12 @@ fn normalize(spec: &ParamSpec, value: &ParamValue) -> Result<ParamValue, ParamPr
                 }
                 _ => Ok(value.clone()),
             },
+            other => Err(wrong(other)),
+        },
+        ParamType::StrList => match value {
+            ParamValue::List(items) if items.iter().all(|i| matches!(i, ParamValue::Str(_))) => {
+                Ok(value.clone())
+            }
             other => Err(wrong(other)),
         },
         ParamType::Int => match value {

@@ -6,7 +6,7 @@ use super::*;
 use crate::project::ParamValue;
 
 #[test]
-fn standard_registers_the_six_operators_in_id_order() {
+fn standard_registers_the_seven_operators_in_id_order() {
     let registry = Registry::standard();
     let ids: Vec<(&str, u32)> = registry.operators().map(|d| (d.id, d.algorithm)).collect();
     assert_eq!(
@@ -18,9 +18,17 @@ fn standard_registers_the_six_operators_in_id_order() {
             ("layout.grid-mission", 1),
             ("streaming.plan", 1),
             ("street.block", 1),
+            ("subrecipe", 1),
         ]
     );
     assert_eq!(registry.versions("environment.scatter"), [1]);
+    // Only the subrecipe operator has no fixed output kind (its stages publish their child's).
+    let open: Vec<&str> = registry
+        .operators()
+        .filter(|d| d.output_kind().is_none())
+        .map(|d| d.id)
+        .collect();
+    assert_eq!(open, ["subrecipe"]);
     assert!(registry.get("environment.scatter", 2).is_none());
 }
 

@@ -262,7 +262,7 @@ const OVERRIDE_SET_FIELDS: [FieldSchema; 6] = [
     ),
 ];
 
-const OVERRIDE_FIELDS: [FieldSchema; 5] = [
+const OVERRIDE_FIELDS: [FieldSchema; 6] = [
     f(
         "stage",
         "Stage",
@@ -307,6 +307,15 @@ const OVERRIDE_FIELDS: [FieldSchema; 5] = [
         "one of the override actions (`ACTION_SCHEMA`)",
         D::Required,
         "what the override does",
+    ),
+    f(
+        "nested",
+        "Nested",
+        "list of stage ids",
+        "",
+        "stage ids of the child runs below `stage`, a subrecipe stage",
+        D::Text("[]"),
+        "for an object of a subrecipe stage's child run: the stage ids from the child of `stage` down to the stage that emitted the target; empty for the recipe's own stages",
     ),
 ];
 

@@ -57,6 +57,11 @@ pub struct Override {
     pub base: String,
     /// What the override does (and so which property it touches).
     pub action: OverrideAction,
+    /// For an object of a subrecipe stage's child run: the stage ids inside the child runs, from
+    /// the child of `stage` (a `subrecipe` stage) down to the stage that emitted the target, so
+    /// `stage: 10, nested: [1]` names child stage 1 of instance `<recipe>/10:<child>`. Empty (and
+    /// not written) for the recipe's own stages.
+    pub nested: Vec<u32>,
 }
 
 crate::project::codec_macro::record_codec!(Override "Override" {
@@ -65,6 +70,8 @@ crate::project::codec_macro::record_codec!(Override "Override" {
     precedence: u32 = 0,
     base: String = String::new(),
     action: OverrideAction,
+} optional {
+    nested: Vec<u32> = Vec::new(),
 });
 
 /// What an override does to its target.

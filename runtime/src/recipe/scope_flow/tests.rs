@@ -127,7 +127,7 @@ fn data_flows_down_the_hierarchy() {
         ]
     );
     // The built-in operators: street block and mission layout regional, scatter and streaming
-    // cells, select-and-place and assembly objects.
+    // cells, select-and-place, assembly and subrecipe (what it publishes) objects.
     let levels: Vec<(&str, &str)> = Registry::standard()
         .operators()
         .map(|op| (op.id, op.data_scope.works_at.name()))
@@ -141,6 +141,7 @@ fn data_flows_down_the_hierarchy() {
             ("layout.grid-mission", "regional"),
             ("streaming.plan", "cell"),
             ("street.block", "regional"),
+            ("subrecipe", "object"),
         ]
     );
 }

@@ -44,6 +44,7 @@ use crate::project::Vec2;
 use crate::sim::state::{agents::count_where, AgentState, Agents, Canonical, WalkDecision};
 use avoidance::AvoidanceWindow;
 use publish::FrameStore;
+use rayon::prelude::*;
 use tiers::{TierPolicy, TierScratch};
 
 pub use crate::sim::state::Tier;
@@ -469,32 +470,27 @@ fn mark_updates(
     scheduler_frame: u64,
     counters: &mut MotionCounters,
 ) -> UpdateScan {
-    let cadence = agents
+    // In chunks of rows on the current pool: sums of counts and a maximum, the same in any
+    // order.
+    let chunk = ROW_CHUNK;
+    let scans = agents
         .updated
-        .iter_mut()
-        .zip(&agents.schedule_hash)
-        .zip(&agents.tier)
-        .zip(&agents.pooled);
-    for (((updated, hash), tier), pooled) in cadence {
-        *updated = !*pooled & tiers::updates_at(*hash, scheduler_frame, *tier);
-    }
-    // Counted in u32 runs (a run's count cannot overflow), which the compiler vectorises.
-    let (mut walkers, mut pooled_rows, mut fleeing) = (0u64, 0u64, 0u64);
-    for (states, pooled) in agents
-        .state
-        .chunks(1 << 16)
-        .zip(agents.pooled.chunks(1 << 16))
-    {
-        let (mut w, mut p, mut f) = (0u32, 0u32, 0u32);
-        for (state, pooled) in states.iter().zip(pooled) {
-            w += u32::from(!*pooled & (*state == AgentState::Walking));
-            p += u32::from(*pooled);
-            f += u32::from(*state == AgentState::Fleeing);
-        }
-        walkers += u64::from(w);
-        pooled_rows += u64::from(p);
-        fleeing += u64::from(f);
-    }
+        .par_chunks_mut(chunk)
+        .zip(agents.schedule_hash.par_chunks(chunk))
+        .zip(agents.tier.par_chunks(chunk))
+        .zip(agents.pooled.par_chunks(chunk))
+        .zip(agents.state.par_chunks(chunk))
+        .zip(agents.speed_m_s.par_chunks(chunk));
+    let (walkers, pooled_rows, fleeing, fastest_m_s) = scans
+        .map(|(((((updated, hash), tier), pooled), state), speed)| {
+            let rows = (updated, hash, tier, pooled);
+            let (w, p, f) = mark_cadence(rows, state, scheduler_frame);
+            (w, p, f, fastest_finite(speed))
+        })
+        .reduce(
+            || (0, 0, 0, f64::NEG_INFINITY),
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.max(b.3)),
+        );
     // A forced row updates whatever its cadence (only listed rows can be forced).
     for &row in crossing_rows {
         let row = row as usize;
@@ -502,7 +498,6 @@ fn mark_updates(
             agents.updated[row] = !agents.pooled[row];
         }
     }
-    let fastest_m_s = fastest_finite(&agents.speed_m_s);
     updated_rows.clear();
     collect_set(&agents.updated, updated_rows);
     let mut max_steps = 1;
@@ -518,6 +513,30 @@ fn mark_updates(
         fleeing: fleeing > 0,
         fastest_m_s,
     }
+}
+
+/// Rows one task of a pass over every row takes (`mark_updates`, `observe_velocities`).
+const ROW_CHUNK: usize = 1 << 14;
+
+/// One chunk of [`mark_updates`]: marks each row updated by its tier's cadence (never a pooled
+/// row) and counts the walkers (not pooled), the pooled rows and the fleers, in passes the
+/// compiler vectorises (a chunk's counts fit a `u32`).
+fn mark_cadence(
+    (updated, hash, tier, pooled): (&mut [bool], &[u32], &[Tier], &[bool]),
+    state: &[AgentState],
+    scheduler_frame: u64,
+) -> (u64, u64, u64) {
+    let cadence = updated.iter_mut().zip(hash).zip(tier).zip(pooled);
+    for (((updated, hash), tier), pooled) in cadence {
+        *updated = !*pooled & tiers::updates_at(*hash, scheduler_frame, *tier);
+    }
+    let (mut w, mut p, mut f) = (0u32, 0u32, 0u32);
+    for (state, pooled) in state.iter().zip(pooled) {
+        w += u32::from(!*pooled & (*state == AgentState::Walking));
+        p += u32::from(*pooled);
+        f += u32::from(*state == AgentState::Fleeing);
+    }
+    (u64::from(w), u64::from(p), u64::from(f))
 }
 
 /// The largest finite value of `values` (−∞ for none): eight running maxima, folded at the end
@@ -582,7 +601,6 @@ fn step_agents(
         scratch: walk_scratch,
         fan,
     } = walk;
-    rebuild_grid(grid, &mut scratch.points, agents, scan.any_pooled);
     let blockers = obstacles.walk_index();
     // How far a body may be from where the grid bucketed it: the fastest walker (or a fleer's
     // 4 m/s when anyone flees) over the most steps' time any agent advances by. Only walkers
@@ -618,14 +636,16 @@ fn step_agents(
     let count_skip = !windowed;
     let bounds = (count_skip, base.max_step_m, dt);
     let bands = &mut scratch.bands;
-    if parallel::step_in_bands(bands, &stepping, agents, steps, bounds) {
-        // The world's grid as the serial loop leaves it: every stepped body where it is now.
-        for step in steps.iter() {
-            let row = step.row as usize;
-            grid.update(row, agents.position[row], agents.facing[row]);
-        }
+    let world = parallel::WorldGrid {
+        grid,
+        points: &mut scratch.points,
+        any_pooled: scan.any_pooled,
+    };
+    if parallel::step_in_bands(bands, &stepping, (agents, world), steps, bounds) {
         return;
     }
+    // Nothing reads the grid before this loop (the rows and their flags above do not).
+    rebuild_grid(grid, &mut scratch.points, agents, scan.any_pooled);
     for step in steps.iter() {
         let row = step.row as usize;
         stepping.row((grid, walk_scratch), agents, row, step.flags, count_skip);
@@ -826,31 +846,67 @@ fn observe_velocities(dt: f64, agents: &mut Agents, updated_rows: &[u32]) {
         updated_rows.len(),
         agents.updated.iter().filter(|u| **u).count()
     );
-    // Every window spans one more step; only an updated or pooled row's may close.
-    for steps in &mut agents.window_steps {
-        *steps += 1;
-    }
-    let close = |agents: &mut Agents, row: usize| {
-        let elapsed_s = f64::from(agents.window_steps[row]) * dt;
+    // In chunks of rows on the current pool: a row's window reads and writes its row only.
+    let any_pooled = agents.pooled.iter().any(|p| *p);
+    let chunk = ROW_CHUNK;
+    let windows = agents
+        .window_steps
+        .par_chunks_mut(chunk)
+        .zip(agents.velocity_m_s.par_chunks_mut(chunk))
+        .zip(agents.window_origin.par_chunks_mut(chunk))
+        .zip(agents.position.par_chunks(chunk))
+        .zip(agents.pooled.par_chunks(chunk));
+    windows.enumerate().for_each(
+        |(index, ((((steps, velocity), origin), position), pooled))| {
+            // Every window spans one more step; only an updated or pooled row's may close.
+            for steps in steps.iter_mut() {
+                *steps += 1;
+            }
+            let start = index * chunk;
+            let end = start + steps.len();
+            let first = updated_rows.partition_point(|r| (*r as usize) < start);
+            let last = updated_rows.partition_point(|r| (*r as usize) < end);
+            let mut window = Windows {
+                steps,
+                velocity,
+                origin,
+                position,
+            };
+            for &row in &updated_rows[first..last] {
+                window.close(dt, row as usize - start);
+            }
+            // An updated row is never pooled.
+            if any_pooled {
+                for local in (0..pooled.len()).filter(|l| pooled[*l]) {
+                    window.close(dt, local);
+                }
+            }
+        },
+    );
+}
+
+/// One chunk of rows' velocity windows (`observe_velocities`).
+struct Windows<'a> {
+    steps: &'a mut [u32],
+    velocity: &'a mut [Vec2],
+    origin: &'a mut [Vec2],
+    position: &'a [Vec2],
+}
+
+impl Windows<'_> {
+    /// Closes the window of the chunk's row `local` once it spans [`VELOCITY_WINDOW_S`]: the
+    /// observed velocity becomes the displacement over the window divided by its duration.
+    #[inline]
+    fn close(&mut self, dt: f64, local: usize) {
+        let elapsed_s = f64::from(self.steps[local]) * dt;
         if elapsed_s >= VELOCITY_WINDOW_S - 1e-9 {
-            let (now, origin) = (agents.position[row], agents.window_origin[row]);
-            agents.velocity_m_s[row] = Vec2 {
+            let (now, origin) = (self.position[local], self.origin[local]);
+            self.velocity[local] = Vec2 {
                 x: (now.x - origin.x) / elapsed_s,
                 y: (now.y - origin.y) / elapsed_s,
             };
-            agents.window_origin[row] = now;
-            agents.window_steps[row] = 0;
-        }
-    };
-    for &row in updated_rows {
-        close(agents, row as usize);
-    }
-    // An updated row is never pooled.
-    if agents.pooled.iter().any(|p| *p) {
-        for row in 0..agents.len() {
-            if agents.pooled[row] {
-                close(agents, row);
-            }
+            self.origin[local] = now;
+            self.steps[local] = 0;
         }
     }
 }

@@ -13,13 +13,36 @@
 //! cannot read each other commute. The copies are written back in row order (every column),
 //! and the world's grid gets every stepped row's body, as the serial loop left it.
 //!
+//! Only the cuts (a sample of 1,024 positions) and the longest step are found on one thread;
+//! everything else of the loop runs on the pool (the serial fraction is what bounds the
+//! speed-up on two threads, so each phase that used to run on the calling thread was moved):
+//!
+//! - *classify*: the rows are split into `CHUNKS_PER_BAND` chunks per band, classified in
+//!   parallel, each chunk filing its rows per band in row order (`Filing`); each band then
+//!   concatenates the chunks' filings in chunk order, so its lists are exactly the ascending
+//!   lists one pass over the rows files (the canonical merge);
+//! - *the world's grid*: rebuilt (from the positions before the loop, as the serial loop
+//!   rebuilds it) in a task beside the bands' gathering and preparation (`rayon::join`), not
+//!   before the loop on the calling thread; nothing reads it until the loop is over;
+//! - *write-back*: each written column a task, and one more task moves every stepped body of
+//!   the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
+//!   order does not matter), instead of a serial pass after the write-back.
+//!
+//! Around the loop, the Motion phase's passes over every row run in chunks of rows on the pool
+//! too: the update marks with their counts and fastest speed (`mark_updates`: sums and a
+//! maximum, the same in any order), the velocity windows (`observe_velocities`: each row reads
+//! and writes its own row), and the Motion Frame publication after the step (`publish`: each
+//! row's frame reads its own row). The per-step scratch (filings, outboxes, cuts, sample)
+//! is kept in [`Bands`] from step to step, so a step allocates only when it grows.
+//!
 //! The copies live for the loop only (the walking columns of each stepped row, a grid per band
 //! over its bodies and halo: a few hundred bytes per walker at the loop's peak, none between
 //! steps).
 //!
 //! Bands never block a pool thread: whoever holds a band steps it until it must wait, then
 //! tries another band (the lowest waiting row can always step), so the loop finishes whatever
-//! else the pool runs. With one thread, or too few stepped rows, the serial loop runs instead.
+//! else the pool runs. With one thread, or too few stepped rows, the serial loop runs instead
+//! (and the world's grid is rebuilt on the calling thread right before it).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, TryLockError};
@@ -40,6 +63,9 @@ pub const DEFAULT_MIN_ROWS_PER_BAND: usize = 256;
 const HALO_MARGIN_M: f64 = 1.0;
 /// Rows sampled to place the cuts.
 const CUT_SAMPLES: usize = 1024;
+/// Chunks of rows per band that classifying the rows splits them into (a few, so a slow
+/// thread's share is taken by the others).
+const CHUNKS_PER_BAND: usize = 2;
 
 /// Calls `$apply!` with the agent columns a walking-loop step reads or writes (`Stepping::row`,
 /// `sim::walk::walk_agent` and what it calls): a band copies only these of its rows, the others
@@ -71,20 +97,18 @@ macro_rules! copy_rows {
 }
 
 /// Writes each part's rows back into `$target`'s listed columns (row `i` of a part's table to
-/// row `rows[i]`), one task per column on the current pool; the parts' rows are disjoint.
+/// row `rows[i]`), one task per column spawned on `$scope`; the parts' rows are disjoint.
 macro_rules! write_rows {
-    ($target:expr, $parts:expr; $($column:ident),*) => {
-        rayon::scope(|scope| {
-            let parts: &[(&Agents, &[u32])] = $parts;
-            $(let column = &mut $target.$column;
-              scope.spawn(move |_| {
-                  for (part, rows) in parts {
-                      for (value, row) in part.$column.iter().zip(rows.iter()) {
-                          column[*row as usize] = value.clone();
-                      }
+    ($scope:expr, $target:expr, $parts:expr; $($column:ident),*) => {
+        let parts: &[(&Agents, &[u32])] = $parts;
+        $(let column = &mut $target.$column;
+          $scope.spawn(move |_| {
+              for (part, rows) in parts {
+                  for (value, row) in part.$column.iter().zip(rows.iter()) {
+                      column[*row as usize] = value.clone();
                   }
-              });)*
-        })
+              }
+          });)*
     };
 }
 
@@ -102,6 +126,8 @@ pub(super) struct Step {
 pub struct Bands {
     bands: Vec<Band>,
     outboxes: Vec<Outbox>,
+    /// Per chunk of rows, what classifying it filed for each band (merged in chunk order).
+    filings: Vec<Vec<Filing>>,
     cuts: Vec<f64>,
     sample: Vec<f64>,
     /// Stepped rows a band gets at least.
@@ -124,6 +150,12 @@ impl Bands {
     /// Heap bytes of the bands' buffers.
     pub fn heap_bytes(&self) -> usize {
         self.bands.iter().map(Band::heap_bytes).sum::<usize>()
+            + self
+                .filings
+                .iter()
+                .flatten()
+                .map(Filing::heap_bytes)
+                .sum::<usize>()
             + self
                 .outboxes
                 .iter()
@@ -175,6 +207,22 @@ impl Band {
         self.published = 0;
         self.applied.clear();
         self.applied.resize(bands, 0);
+    }
+
+    /// Its lists, the chunks' filings for band `index` in chunk order (so every list is
+    /// ascending, as one pass over the rows files them), and its outbox's rows.
+    fn gather(&mut self, index: usize, filings: &[Vec<Filing>], outbox: &mut Outbox) {
+        for filing in filings.iter().filter_map(|chunk| chunk.get(index)) {
+            self.own.extend_from_slice(&filing.own);
+            self.flags.extend_from_slice(&filing.flags);
+            self.boundary.extend_from_slice(&filing.boundary);
+            self.others.extend_from_slice(&filing.others);
+            outbox.rows.extend_from_slice(&filing.published);
+        }
+        let needed = outbox.rows.len();
+        if outbox.values.len() < needed {
+            outbox.values.resize_with(needed, Default::default);
+        }
     }
 
     fn finished(&self) -> bool {
@@ -266,6 +314,43 @@ impl Band {
     }
 }
 
+/// What classifying one chunk of rows filed for one band, in row order: its stepped rows (with
+/// their flags and whether each is a boundary row, and the boundary rows again, for its
+/// outbox) and the other bodies its grid holds.
+#[derive(Debug, Default)]
+struct Filing {
+    own: Vec<u32>,
+    flags: Vec<RowFlags>,
+    boundary: Vec<bool>,
+    published: Vec<u32>,
+    others: Vec<u32>,
+}
+
+impl Filing {
+    fn heap_bytes(&self) -> usize {
+        (self.own.capacity() + self.published.capacity() + self.others.capacity()) * 4
+            + self.flags.capacity() * std::mem::size_of::<RowFlags>()
+            + self.boundary.capacity()
+    }
+
+    fn clear(&mut self) {
+        self.own.clear();
+        self.flags.clear();
+        self.boundary.clear();
+        self.published.clear();
+        self.others.clear();
+    }
+
+    fn push_own(&mut self, step: &Step, boundary: bool) {
+        self.own.push(step.row);
+        self.flags.push(step.flags);
+        self.boundary.push(boundary);
+        if boundary {
+            self.published.push(step.row);
+        }
+    }
+}
+
 /// A band's boundary rows (ascending) and, as they step, their new position and facing.
 #[derive(Debug, Default)]
 struct Outbox {
@@ -329,13 +414,26 @@ impl Cutting<'_> {
     }
 }
 
+/// The world's neighbour grid and what rebuilding it reads besides the agents (see
+/// `motion::rebuild_grid`): the banded loop rebuilds it beside the bands' own preparation and
+/// leaves it as the serial loop would (every stepped body where it is now).
+pub(super) struct WorldGrid<'a> {
+    /// The world's grid.
+    pub grid: &'a mut SpatialGrid,
+    /// Scratch points of the rebuild.
+    pub points: &'a mut Vec<Vec2>,
+    /// Whether any row is pooled (left out of the grid).
+    pub any_pooled: bool,
+}
+
 /// Steps `steps` (ascending rows) in bands on the current pool when it has several threads and
-/// there are enough rows; `false` (nothing changed) when the serial loop should run instead.
-/// `moved_m` bounds how far any row moves, `dt` is the fixed step.
+/// there are enough rows, rebuilding `world`'s grid meanwhile; `false` (nothing changed, the
+/// world's grid not rebuilt) when the serial loop should run instead. `moved_m` bounds how far
+/// any row moves, `dt` is the fixed step.
 pub(super) fn step_in_bands(
     bands: &mut Bands,
     stepping: &Stepping<'_>,
-    agents: &mut Agents,
+    (agents, world): (&mut Agents, WorldGrid<'_>),
     steps: &[Step],
     (count_skip, moved_m, dt): (bool, f64, f64),
 ) -> bool {
@@ -359,55 +457,78 @@ pub(super) fn step_in_bands(
     let Some(along_x) = place_cuts(bands, agents, steps, count) else {
         return false;
     };
-    let cutting = Cutting {
-        along_x,
-        cuts: &bands.cuts,
-    };
-    bands.bands.resize_with(count, Band::default);
-    bands.bands.truncate(count);
-    bands.outboxes.resize_with(count, Outbox::default);
-    bands.outboxes.truncate(count);
-    for band in &mut bands.bands {
+    let Bands {
+        bands: band_list,
+        outboxes,
+        filings,
+        cuts,
+        ..
+    } = bands;
+    let cutting = Cutting { along_x, cuts };
+    band_list.resize_with(count, Band::default);
+    band_list.truncate(count);
+    outboxes.resize_with(count, Outbox::default);
+    outboxes.truncate(count);
+    for band in band_list.iter_mut() {
         band.clear(count);
     }
-    for outbox in &mut bands.outboxes {
+    for outbox in outboxes.iter_mut() {
         outbox.clear();
     }
-    classify(
-        &mut bands.bands,
-        &mut bands.outboxes,
-        agents,
-        steps,
-        (&cutting, halo),
-    );
-    for outbox in &mut bands.outboxes {
-        let needed = outbox.rows.len();
-        if outbox.values.len() < needed {
-            outbox.values.resize_with(needed, Default::default);
-        }
-    }
+    classify(filings, agents, steps, (&cutting, halo), count);
     let shared: &Agents = agents;
-    bands
-        .bands
-        .par_iter_mut()
-        .for_each(|band| band.prepare(shared));
-    let work: Vec<Mutex<Band>> = bands.bands.drain(..).map(Mutex::new).collect();
-    run(&work, &bands.outboxes, stepping, count_skip);
-    bands.bands.extend(work.into_iter().map(|band| {
+    let WorldGrid {
+        grid,
+        points,
+        any_pooled,
+    } = world;
+    let filed: &[Vec<Filing>] = filings;
+    rayon::join(
+        || super::rebuild_grid(grid, points, shared, any_pooled),
+        || {
+            band_list
+                .par_iter_mut()
+                .zip(outboxes.par_iter_mut())
+                .enumerate()
+                .for_each(|(index, (band, outbox))| {
+                    band.gather(index, filed, outbox);
+                    band.prepare(shared);
+                })
+        },
+    );
+    let work: Vec<Mutex<Band>> = band_list.drain(..).map(Mutex::new).collect();
+    run(&work, outboxes, stepping, count_skip);
+    band_list.extend(work.into_iter().map(|band| {
         band.into_inner()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }));
-    let parts: Vec<(&Agents, &[u32])> = bands
-        .bands
-        .iter()
-        .map(|band| (&band.agents, band.own.as_slice()))
-        .collect();
-    written_columns!(write_rows!(agents, &parts));
+    write_back(band_list, agents, grid);
     bands.last_count = count;
     // The copies live for the loop only (a world between steps holds no second copy of its
     // walkers); the allocator hands the same memory back next step.
     bands.bands.clear();
     true
+}
+
+/// Writes every band's rows back (each written column a task) and, in a task beside them,
+/// moves each stepped body of the world's grid to where it is now (the serial loop's grid).
+fn write_back(band_list: &[Band], agents: &mut Agents, grid: &mut SpatialGrid) {
+    let parts: Vec<(&Agents, &[u32])> = band_list
+        .iter()
+        .map(|band| (&band.agents, band.own.as_slice()))
+        .collect();
+    let parts = parts.as_slice();
+    rayon::scope(|scope| {
+        scope.spawn(move |_| {
+            for (part, rows) in parts {
+                let moved = part.position.iter().zip(&part.facing);
+                for (row, (position, facing)) in rows.iter().zip(moved) {
+                    grid.update(*row as usize, *position, *facing);
+                }
+            }
+        });
+        written_columns!(write_rows!(scope, agents, parts));
+    });
 }
 
 /// Places `count − 1` cuts at quantiles of a sample of the stepped rows' positions, across the
@@ -452,19 +573,47 @@ fn place_cuts(bands: &mut Bands, agents: &Agents, steps: &[Step], count: usize) 
     Some(along_x)
 }
 
-/// Files every row: a stepped row with a finite position to the band its position is in (near
-/// a cut: a boundary row, published), one without to band 0; every body (not pooled, finite)
-/// to the grid of every other band whose halo holds it, and a body not stepped to its own
-/// band's grid too.
+/// Files every row, in chunks of rows classified in parallel (each chunk's filings per band,
+/// `filings[chunk][band]`, which the bands merge in chunk order): a stepped row with a finite
+/// position to the band its position is in (near a cut: a boundary row, published), one
+/// without to band 0; every body (not pooled, finite) to the grid of every other band whose
+/// halo holds it, and a body not stepped to its own band's grid too.
 fn classify(
-    bands: &mut [Band],
-    outboxes: &mut [Outbox],
+    filings: &mut Vec<Vec<Filing>>,
     agents: &Agents,
     steps: &[Step],
     (cutting, halo): (&Cutting<'_>, f64),
+    count: usize,
+) {
+    let rows = agents.len();
+    let chunks = (count * CHUNKS_PER_BAND).min(rows.max(1));
+    filings.resize_with(chunks, Vec::new);
+    filings.truncate(chunks);
+    filings
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(chunk, filing)| {
+            filing.resize_with(count, Filing::default);
+            filing.truncate(count);
+            filing.iter_mut().for_each(Filing::clear);
+            let (start, end) = (chunk * rows / chunks, (chunk + 1) * rows / chunks);
+            let first = steps.partition_point(|s| (s.row as usize) < start);
+            let last = steps.partition_point(|s| (s.row as usize) < end);
+            let rows = (start, end);
+            classify_rows(filing, agents, &steps[first..last], rows, (cutting, halo));
+        });
+}
+
+/// [`classify`] of rows `start..end`, whose stepped rows are `steps`.
+fn classify_rows(
+    filing: &mut [Filing],
+    agents: &Agents,
+    steps: &[Step],
+    (start, end): (usize, usize),
+    (cutting, halo): (&Cutting<'_>, f64),
 ) {
     let mut next = steps.iter().peekable();
-    for row in 0..agents.len() {
+    for row in start..end {
         let step = next.next_if(|s| s.row as usize == row);
         if agents.pooled[row] && step.is_none() {
             continue;
@@ -473,32 +622,22 @@ fn classify(
         if !(p.x.is_finite() && p.y.is_finite()) {
             // Never a body; a stepped one reads no body either.
             if let Some(step) = step {
-                let band = &mut bands[0];
-                band.own.push(step.row);
-                band.flags.push(step.flags);
-                band.boundary.push(false);
+                filing[0].push_own(step, false);
             }
             continue;
         }
         let c = cutting.coordinate(p);
         let home = cutting.band_of(c);
         let (first, last) = (cutting.band_of(c - halo), cutting.band_of(c + halo));
-        let boundary = first < last;
         if let Some(step) = step {
-            let band = &mut bands[home];
-            band.own.push(step.row);
-            band.flags.push(step.flags);
-            band.boundary.push(boundary);
-            if boundary {
-                outboxes[home].rows.push(step.row);
-            }
+            filing[home].push_own(step, first < last);
         } else if !agents.pooled[row] {
-            bands[home].others.push(row as u32);
+            filing[home].others.push(row as u32);
         }
         if agents.pooled[row] {
             continue;
         }
-        for (index, band) in bands.iter_mut().enumerate().take(last + 1).skip(first) {
+        for (index, band) in filing.iter_mut().enumerate().take(last + 1).skip(first) {
             if index != home {
                 band.others.push(row as u32);
             }

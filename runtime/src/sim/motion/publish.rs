@@ -20,9 +20,15 @@
 //! facing, route target, animation, fixed steps) and the rest (`Standing`). An updated walker in
 //! Approach whose key held rewrites its motion only. Frames equal a rebuild from scratch
 //! (`frames::rebuilt`) after every step: the runtime's own tests check it at every publication.
+//!
+//! A publication marks and rewrites its rows in chunks of `PUBLISH_CHUNK_ROWS` on the current
+//! rayon pool: a row's mark and frame read only that row's columns and kept frame, so the
+//! chunks are independent and the frames are the same on any number of threads.
 
 use std::iter::FusedIterator;
 use std::slice;
+
+use rayon::prelude::*;
 
 use super::frames::{
     animation, AgentTags, AnimationParams, ClipFrame, Columns, FrameGroup, FrameVec2, MotionFrame,
@@ -54,8 +60,6 @@ pub struct FrameStore {
     panic_mark: Option<u64>,
     /// Each row's mark in this publication (scratch, see `collect`).
     marks: Vec<u8>,
-    /// The rows the publication rewrites (scratch), [`FULL`] set where more than the motion.
-    dirty: Vec<u32>,
     /// Rows the last publication rewrote.
     rewritten: usize,
     /// The task peds' clips as the world last set them (`set_clips`), by row, ascending.
@@ -64,8 +68,8 @@ pub struct FrameStore {
 
 /// A row key's bit saying the row must be rewritten at the next publication.
 const HOLD: u8 = 0x80;
-/// A dirty entry's bit saying the whole frame is rewritten, not only its motion.
-const FULL: u32 = 1 << 31;
+/// Rows one task of a publication marks and rewrites (whole words of eight marks).
+const PUBLISH_CHUNK_ROWS: usize = 8192;
 
 /// What an update changes of a frame: one cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -222,83 +226,48 @@ impl FrameStore {
         self.sim_frame = frame;
         let panic = self.panic_mark.is_none() || hints.panic_mark != self.panic_mark;
         self.panic_mark = hints.panic_mark;
-        self.collect(&columns, panic, hints.stuck);
-        self.rewrite(&columns, hints);
+        self.collect_and_rewrite(&columns, hints, (panic, hints.stuck));
     }
 
-    /// Fills `dirty` with the rows to rewrite, in row order: updated rows (motion only, unless
-    /// more changed) and rows whose key changed or is held (whole); with `panic`, rows whose
-    /// panic level changed; with `stuck`, stuck rows. Each row first gets a mark byte (bit 0:
-    /// updated, bit 1: whole) in passes over whole columns the compiler vectorises; the rows with
-    /// a mark are then gathered eight at a time.
-    fn collect(&mut self, columns: &Columns<'_>, panic: bool, stuck: bool) {
+    /// Marks and rewrites the rows whose frame can have changed, in chunks of
+    /// [`PUBLISH_CHUNK_ROWS`] rows on the current pool (a row's frame reads only its own row,
+    /// so the chunks are independent and the result is the serial one); counts them.
+    fn collect_and_rewrite(
+        &mut self,
+        columns: &Columns<'_>,
+        hints: &PublishHints<'_>,
+        (panic, stuck): (bool, bool),
+    ) {
         let rows = columns.len();
         self.marks.resize(rows, 0);
-        let marks = &mut self.marks[..rows];
-        let narrow = columns.state.iter().zip(columns.tier).zip(columns.kind);
-        let rest = columns.pooled.iter().zip(columns.updated);
-        let kept = marks.iter_mut().zip(&self.keys[..rows]);
-        for ((((state, tier), kind), (pooled, updated)), (mark, key)) in narrow.zip(rest).zip(kept)
-        {
-            let now = narrow_key(*state, *tier, *kind, *pooled);
-            *mark = u8::from(*key != now) << 1 | u8::from(*updated);
-        }
-        if panic {
-            let levels = columns.panic.iter().zip(&self.panic[..rows]);
-            for (mark, (level, kept)) in marks.iter_mut().zip(levels) {
-                *mark |= u8::from((*level as f32).to_bits() != kept.to_bits()) << 1;
-            }
-        }
-        if stuck {
-            for (mark, watch) in marks.iter_mut().zip(columns.liveness) {
-                *mark |= u8::from(watch.stuck.is_some()) << 1;
-            }
-        }
-        self.dirty.clear();
-        let mut chunks = marks.chunks_exact(8);
-        for (chunk_index, chunk) in chunks.by_ref().enumerate() {
-            let mut word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            while word != 0 {
-                let byte = word.trailing_zeros() / 8;
-                let row = (chunk_index * 8) as u32 + byte;
-                let whole = (word >> (byte * 8)) & 2 != 0;
-                self.dirty.push(row | if whole { FULL } else { 0 });
-                word &= !(0xff << (byte * 8));
-            }
-        }
-        let tail = rows - chunks.remainder().len();
-        for (offset, mark) in chunks.remainder().iter().enumerate() {
-            if *mark != 0 {
-                let whole = *mark & 2 != 0;
-                self.dirty
-                    .push((tail + offset) as u32 | if whole { FULL } else { 0 });
-            }
-        }
-    }
-
-    /// Rewrites the rows `collect` found: an updated row whose key held and which is still in
-    /// Approach gets its motion, any other its whole frame.
-    fn rewrite(&mut self, columns: &Columns<'_>, hints: &PublishHints<'_>) {
-        for &entry in &self.dirty {
-            let row = (entry & !FULL) as usize;
-            let motion_only = entry & FULL == 0
-                && !(columns.may_bind(row, hints)
-                    && columns.crosswalk[row].phase != CrosswalkPhase::Approach);
-            if motion_only {
-                self.moving[row] = motion_of(columns, row);
-                continue;
-            }
-            let fresh = columns.frame_of(row, 0, hints);
-            let hold = fresh.crosswalk != CrosswalkPhase::Approach
-                || columns.group_pending(row)
-                || fresh.tags.pooled
-                || fresh.tags.stuck.is_some()
-                || fresh.behaviour != AgentState::Walking;
-            self.keys[row] = key_of(columns, row) | if hold { HOLD } else { 0 };
-            self.panic[row] = fresh.panic;
-            (self.moving[row], self.standing[row]) = split(&fresh);
-        }
-        self.rewritten = self.dirty.len();
+        let chunk = PUBLISH_CHUNK_ROWS;
+        let kept = self.keys[..rows]
+            .par_chunks_mut(chunk)
+            .zip(self.panic[..rows].par_chunks_mut(chunk));
+        let frames = self.moving[..rows]
+            .par_chunks_mut(chunk)
+            .zip(self.standing[..rows].par_chunks_mut(chunk));
+        let parts = self.marks[..rows]
+            .par_chunks_mut(chunk)
+            .zip(kept)
+            .zip(frames);
+        self.rewritten = parts
+            .enumerate()
+            .map(|(index, ((marks, (keys, levels)), (moving, standing)))| {
+                let mut part = Part {
+                    marks,
+                    kept: Kept {
+                        start: index * chunk,
+                        keys,
+                        levels,
+                        moving,
+                        standing,
+                    },
+                };
+                part.collect(columns, panic, stuck);
+                part.rewrite(columns, hints)
+            })
+            .sum();
     }
 
     /// Forgets every kept frame: the next publication rewrites every row (after a restore,
@@ -379,8 +348,116 @@ impl FrameStore {
             + self.panic.capacity() * std::mem::size_of::<f32>()
             + self.updated.capacity()
             + self.marks.capacity()
-            + self.dirty.capacity() * std::mem::size_of::<u32>()
             + self.clips.capacity() * std::mem::size_of::<(u32, ClipFrame)>()
+    }
+}
+
+/// One chunk of a publication: rows `start..start + marks.len()` of the store's columns.
+struct Part<'s> {
+    /// Each row's mark in this publication (bit 0: updated, bit 1: whole).
+    marks: &'s mut [u8],
+    kept: Kept<'s>,
+}
+
+/// What a publication keeps of the rows `start..start + keys.len()`.
+struct Kept<'s> {
+    start: usize,
+    keys: &'s mut [u8],
+    levels: &'s mut [f32],
+    moving: &'s mut [Moving],
+    standing: &'s mut [Standing],
+}
+
+impl Part<'_> {
+    /// Marks the rows to rewrite: updated rows (bit 0: motion only, unless more changed) and
+    /// rows whose key changed or is held (bit 1: whole); with `panic`, rows whose panic level
+    /// changed; with `stuck`, stuck rows; in passes over whole columns the compiler vectorises.
+    fn collect(&mut self, columns: &Columns<'_>, panic: bool, stuck: bool) {
+        let rows = self.kept.start..self.kept.start + self.marks.len();
+        let narrow = columns.state[rows.clone()]
+            .iter()
+            .zip(&columns.tier[rows.clone()])
+            .zip(&columns.kind[rows.clone()]);
+        let rest = columns.pooled[rows.clone()]
+            .iter()
+            .zip(&columns.updated[rows.clone()]);
+        let kept = self.marks.iter_mut().zip(self.kept.keys.iter());
+        for ((((state, tier), kind), (pooled, updated)), (mark, key)) in narrow.zip(rest).zip(kept)
+        {
+            let now = narrow_key(*state, *tier, *kind, *pooled);
+            *mark = u8::from(*key != now) << 1 | u8::from(*updated);
+        }
+        if panic {
+            let levels = columns.panic[rows.clone()]
+                .iter()
+                .zip(self.kept.levels.iter());
+            for (mark, (level, kept)) in self.marks.iter_mut().zip(levels) {
+                *mark |= u8::from((*level as f32).to_bits() != kept.to_bits()) << 1;
+            }
+        }
+        if stuck {
+            for (mark, watch) in self.marks.iter_mut().zip(&columns.liveness[rows]) {
+                *mark |= u8::from(watch.stuck.is_some()) << 1;
+            }
+        }
+    }
+
+    /// Rewrites the marked rows (gathered eight marks at a time): an updated row whose key held
+    /// and which is still in Approach gets its motion, any other its whole frame. Returns how
+    /// many it rewrote.
+    fn rewrite(&mut self, columns: &Columns<'_>, hints: &PublishHints<'_>) -> usize {
+        let (marks, kept) = (&*self.marks, &mut self.kept);
+        let mut rewritten = 0;
+        let mut chunks = marks.chunks_exact(8);
+        for (chunk_index, chunk) in chunks.by_ref().enumerate() {
+            let mut word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            while word != 0 {
+                let byte = word.trailing_zeros() / 8;
+                let local = chunk_index * 8 + byte as usize;
+                let whole = (word >> (byte * 8)) & 2 != 0;
+                kept.rewrite_row(columns, hints, local, whole);
+                rewritten += 1;
+                word &= !(0xff << (byte * 8));
+            }
+        }
+        let tail = marks.len() - chunks.remainder().len();
+        for (offset, mark) in chunks.remainder().iter().enumerate() {
+            if *mark != 0 {
+                kept.rewrite_row(columns, hints, tail + offset, *mark & 2 != 0);
+                rewritten += 1;
+            }
+        }
+        rewritten
+    }
+}
+
+impl Kept<'_> {
+    /// Rewrites the part's row `local`: its motion only, or (`whole`, or a row that may bind
+    /// outside Approach) its whole frame.
+    #[inline]
+    fn rewrite_row(
+        &mut self,
+        columns: &Columns<'_>,
+        hints: &PublishHints<'_>,
+        local: usize,
+        whole: bool,
+    ) {
+        let row = self.start + local;
+        let crossing = columns.may_bind(row, hints)
+            && columns.crosswalk[row].phase != CrosswalkPhase::Approach;
+        if !(whole || crossing) {
+            self.moving[local] = motion_of(columns, row);
+            return;
+        }
+        let fresh = columns.frame_of(row, 0, hints);
+        let hold = fresh.crosswalk != CrosswalkPhase::Approach
+            || columns.group_pending(row)
+            || fresh.tags.pooled
+            || fresh.tags.stuck.is_some()
+            || fresh.behaviour != AgentState::Walking;
+        self.keys[local] = key_of(columns, row) | if hold { HOLD } else { 0 };
+        self.levels[local] = fresh.panic;
+        (self.moving[local], self.standing[local]) = split(&fresh);
     }
 }
 

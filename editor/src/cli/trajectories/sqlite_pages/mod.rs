@@ -28,7 +28,7 @@ use anyhow::ensure;
 
 use file::PageFile;
 pub use record::Value;
-use record::{put_record, put_varint};
+use record::{put_record, put_small_record, varint_bytes, MAX_COLUMNS};
 use tree::{TreeBuilder, TreeKind};
 
 /// A table and one index whose rows are being appended.
@@ -45,10 +45,8 @@ pub struct BulkTable {
     max_row_record: usize,
     /// The largest record an index page holds without an overflow page.
     max_key_record: usize,
+    /// The cell being encoded ([`encode_cell`]).
     cell: Vec<u8>,
-    /// The record being encoded.
-    record: Vec<u8>,
-    key_values: Vec<Value<'static>>,
 }
 
 impl BulkTable {
@@ -67,25 +65,20 @@ impl BulkTable {
             rowid: 0,
             last_key: Vec::new(),
             cell: Vec::new(),
-            record: Vec::new(),
-            key_values: Vec::new(),
         })
     }
 
     /// Appends a row with the next rowid; that rowid.
     pub fn push_row(&mut self, values: &[Value<'_>]) -> anyhow::Result<i64> {
-        self.record.clear();
-        let len = put_record(&mut self.record, values)?;
-        ensure!(
-            len <= self.max_row_record,
-            "a row of {len} bytes needs an overflow page"
-        );
         let rowid = self.rowid + 1;
-        self.cell.clear();
-        put_varint(&mut self.cell, len as u64);
-        put_varint(&mut self.cell, rowid as u64);
-        self.cell.extend_from_slice(&self.record);
-        self.table.push_row(&mut self.file, rowid, &self.cell)?;
+        let cell = encode_cell(
+            &mut self.cell,
+            values,
+            Some(rowid),
+            self.max_row_record,
+            "a row",
+        )?;
+        self.table.push_row(&mut self.file, rowid, cell)?;
         self.rowid = rowid;
         Ok(rowid)
     }
@@ -93,27 +86,34 @@ impl BulkTable {
     /// Appends the index entry of the row `rowid` with the integer key columns `key`; the
     /// entries must come in increasing (key, rowid) order.
     pub fn push_index_key(&mut self, key: &[i64], rowid: i64) -> anyhow::Result<()> {
-        let entry = key.iter().copied().chain([rowid]);
         ensure!(
-            self.last_key.is_empty() || entry.clone().cmp(self.last_key.iter().copied()).is_gt(),
+            key.len() < MAX_COLUMNS,
+            "an index key of {} columns (at most {})",
+            key.len(),
+            MAX_COLUMNS - 1
+        );
+        let mut entry = [Value::Integer(0); MAX_COLUMNS];
+        for (value, &n) in entry.iter_mut().zip(key.iter().chain([&rowid])) {
+            *value = Value::Integer(n);
+        }
+        let entry = &entry[..=key.len()];
+        let above = self.last_key.is_empty()
+            || key.iter().chain([&rowid]).cmp(self.last_key.iter()).is_gt();
+        ensure!(
+            above,
             "index key {key:?} of row {rowid} is not above the last one {:?}",
             self.last_key
         );
         self.last_key.clear();
-        self.last_key.extend(entry);
-        self.key_values.clear();
-        self.key_values
-            .extend(self.last_key.iter().map(|&n| Value::Integer(n)));
-        self.record.clear();
-        let len = put_record(&mut self.record, &self.key_values)?;
-        ensure!(
-            len <= self.max_key_record,
-            "an index key of {len} bytes needs an overflow page"
-        );
-        self.cell.clear();
-        put_varint(&mut self.cell, len as u64);
-        self.cell.extend_from_slice(&self.record);
-        self.index.push_key(&mut self.file, &self.cell)
+        self.last_key.extend(key.iter().chain([&rowid]));
+        let cell = encode_cell(
+            &mut self.cell,
+            entry,
+            None,
+            self.max_key_record,
+            "an index key",
+        )?;
+        self.index.push_key(&mut self.file, cell)
     }
 
     /// Writes both trees' last pages, their roots and the database header; the file, flushed
@@ -123,4 +123,47 @@ impl BulkTable {
         self.index.finish(&mut self.file)?;
         self.file.finish()
     }
+}
+
+/// Bytes before a cell's record: room for its length and rowid varints.
+const CELL_PREFIX: usize = 18;
+
+/// Encodes in `scratch` the cell of the record of `values` (with `rowid` after its length on a
+/// table leaf); the cell's bytes. An error when the record cannot be stored or its bytes pass
+/// `max_record` (`what` would need an overflow page). A small record ([`put_small_record`]) is
+/// encoded in place after room for the prefix, which then goes right before it: no copy.
+fn encode_cell<'s>(
+    scratch: &'s mut Vec<u8>,
+    values: &[Value<'_>],
+    rowid: Option<i64>,
+    max_record: usize,
+    what: &str,
+) -> anyhow::Result<&'s [u8]> {
+    let room = CELL_PREFIX + max_record + 8;
+    if scratch.len() < room {
+        scratch.resize(room, 0);
+    }
+    let len = match put_small_record(&mut scratch[CELL_PREFIX..room], values) {
+        Some(len) => len,
+        None => {
+            let mut record = Vec::new();
+            let len = put_record(&mut record, values)?;
+            ensure!(
+                len <= max_record,
+                "{what} of {len} bytes needs an overflow page"
+            );
+            scratch[CELL_PREFIX..CELL_PREFIX + len].copy_from_slice(&record);
+            len
+        }
+    };
+    ensure!(
+        len <= max_record,
+        "{what} of {len} bytes needs an overflow page"
+    );
+    let (length, length_len) = varint_bytes(len as u64);
+    let (rowid, rowid_len) = rowid.map_or(([0; 9], 0), |rowid| varint_bytes(rowid as u64));
+    let start = CELL_PREFIX - length_len - rowid_len;
+    scratch[start..start + length_len].copy_from_slice(&length[..length_len]);
+    scratch[start + length_len..CELL_PREFIX].copy_from_slice(&rowid[..rowid_len]);
+    Ok(&scratch[start..CELL_PREFIX + len])
 }

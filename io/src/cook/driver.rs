@@ -20,13 +20,14 @@ use stagecraft_runtime::generate::{
 };
 use stagecraft_runtime::overrides::stage::provenance_edits_digest;
 use stagecraft_runtime::overrides::Overrides;
-use stagecraft_runtime::project::{has_errors, overrides_file, LoadedProject, ProjectSources};
+use stagecraft_runtime::project::{
+    has_errors, overrides_file, Diagnostic, LoadedProject, ProjectSources,
+};
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, CompiledStage};
 
 use super::store::DiskCache;
 use super::swap::{prepare_out, write_bundle, ReplacePolicy};
 use super::tiles::{TileCook, TiledStage};
-use crate::service::StageObserver;
 
 /// Options of one cook.
 #[derive(Debug, Clone, Default)]
@@ -49,6 +50,12 @@ pub struct CookOptions {
     /// Cook only the work items with these ids into the cache (`cook --items`; with `shard`,
     /// those of the shard's that are listed).
     pub items: Option<Vec<String>>,
+    /// Publish cache entries without fsync ([`DiskCache::unsynced`]: still atomic and verified;
+    /// the farm's tasks). The bundle folder is synced whatever this says.
+    pub unsynced_cache: bool,
+    /// Tests: called with each cache entry's staging folder just before it is published
+    /// ([`DiskCache::with_publish_hook`]).
+    pub before_publish: Option<fn(&Path)>,
 }
 
 impl CookOptions {
@@ -137,8 +144,18 @@ impl CookReport {
     }
 }
 
-/// Makes the observer of one recipe's generation (the command line hangs a progress bar on it).
-pub type ObserverFactory<'a> = &'a dyn Fn(&str, &CompiledPlan) -> StageObserver;
+/// Makes the observer of one recipe's generation (the command line hangs a progress bar on it;
+/// `|_, _| NoObserver` when nobody watches).
+pub type ObserverFactory<'a, O> = &'a dyn Fn(&str, &CompiledPlan) -> O;
+
+/// Renders a project's diagnostics into an error message (the command line shows each with its
+/// source line; [`plain_diagnostics`] is one line each).
+pub type RenderDiagnostics = fn(&[Diagnostic], &ProjectSources) -> String;
+
+/// One line per diagnostic: `file:line:column: message`.
+pub fn plain_diagnostics(diagnostics: &[Diagnostic], _: &ProjectSources) -> String {
+    diagnostics.iter().map(|d| format!("{d}\n")).collect()
+}
 
 /// The default cache folder of `project`.
 pub fn default_cache(project: &Path) -> PathBuf {
@@ -168,17 +185,18 @@ impl Compiled {
 }
 
 /// Loads `project` and compiles every recipe; `edit` may change the loaded documents first
-/// (`diff --set`). Any error diagnostic fails with the rendered diagnostics.
+/// (`diff --set`). Any error diagnostic fails with the diagnostics as `render` renders them.
 pub fn compile_all(
     project: &Path,
     edit: &dyn Fn(&mut LoadedProject) -> anyhow::Result<()>,
+    render: RenderDiagnostics,
 ) -> anyhow::Result<Compiled> {
     let registry = stagecraft_runtime::ops::registry::Registry::standard();
-    let (sources, mut loaded) = crate::cli::load_with(project, &registry)?;
+    let (sources, mut loaded) = crate::open_project(project, &registry)?;
     if has_errors(&loaded.diagnostics) {
         anyhow::bail!(
             "{}{}: the project has errors",
-            crate::cli::render_all(&loaded.diagnostics, &sources),
+            render(&loaded.diagnostics, &sources),
             project.display()
         );
     }
@@ -194,7 +212,7 @@ pub fn compile_all(
         let Some(plan) = outcome.plan else {
             anyhow::bail!(
                 "{}recipe `{id}` does not compile",
-                crate::cli::render_all(&outcome.diagnostics, &sources)
+                render(&outcome.diagnostics, &sources)
             );
         };
         plans.push((id, plan));
@@ -289,17 +307,22 @@ fn unhex(text: &str) -> Option<[u8; 32]> {
 }
 
 /// Cooks `project`: see the module documentation.
-pub fn cook_project(
+pub fn cook_project<O: ExecutionObserver>(
     project: &Path,
     options: &CookOptions,
-    observer: ObserverFactory<'_>,
+    observer: ObserverFactory<'_, O>,
+    render: RenderDiagnostics,
 ) -> anyhow::Result<CookReport> {
-    let cache = DiskCache::new(
+    let mut cache = DiskCache::new(
         options
             .cache
             .clone()
             .unwrap_or_else(|| default_cache(project)),
-    );
+    )
+    .with_publish_hook(options.before_publish);
+    if options.unsynced_cache {
+        cache = cache.unsynced();
+    }
     let policy = ReplacePolicy {
         force: options.force,
         keep: vec![project.to_owned(), cache.root().to_owned()],
@@ -309,7 +332,7 @@ pub fn cook_project(
         prepare_out(out, &policy)?;
     }
     cache.remove_abandoned_staging();
-    let compiled = compile_all(project, &|_| Ok(()))?;
+    let compiled = compile_all(project, &|_| Ok(()), render)?;
     let seed = options.seed.unwrap_or(compiled.root_seed);
     let mut report = CookReport {
         cache: cache.root().to_owned(),
@@ -436,7 +459,7 @@ fn manifest_of(
 /// disk entry, runs the executor (which runs only the rest), stores what ran and `owned` holds;
 /// the recipe's manifest entry and product files (encoded once, for the cache and the bundle).
 #[allow(clippy::too_many_arguments)]
-fn cook_one(
+fn cook_one<O: ExecutionObserver>(
     plan: &CompiledPlan,
     recipe: &str,
     seed: u64,
@@ -445,7 +468,7 @@ fn cook_one(
     tiling: &Tiling<'_>,
     report: &mut CookReport,
     in_use: &mut BTreeSet<String>,
-    observer: ObserverFactory<'_>,
+    observer: ObserverFactory<'_, O>,
 ) -> anyhow::Result<CookedFiles> {
     let cook = RecipeCook {
         plan,

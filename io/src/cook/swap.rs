@@ -20,8 +20,8 @@ use rayon::prelude::*;
 
 use super::bundle_io::MANIFEST_NAME;
 use super::listing::check_listing;
+use crate::file_kind::kind_name;
 use crate::leftovers::{pid_after, process_gone};
-use crate::output_file::kind_name;
 
 /// What a bundle swap may replace.
 #[derive(Debug, Clone, Default)]

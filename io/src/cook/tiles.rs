@@ -129,12 +129,14 @@ impl TiledStage<'_> {
     pub fn items(&self, item: &WorkItem, tile_cells: u32) -> Option<Vec<WorkItem>> {
         let per_cell = candidates_per_cell(self.stage);
         let tiles = stage_tiles(self.stage, tile_cells)?;
+        // The stage key once, not per tile (a plan of a thousand tiles is listed on every task).
+        let stage_key = self.parts.key().0;
         let items = tiles
             .iter()
             .map(|tile| WorkItem {
                 id: format!("{}/{}", item.id, tile.name()),
                 tile: Some(*tile),
-                key: Some(self.record(tile).key),
+                key: Some(hex(&tile_key(&stage_key, tile))),
                 estimated_bytes: Some(
                     tile.candidates(per_cell)
                         .saturating_mul(BYTES_PER_CANDIDATE)

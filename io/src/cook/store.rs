@@ -6,6 +6,15 @@
 //! Layout: `entries/<key>/product.bin` + `entries/<key>/entry.ron`, `last/<scope>.<stage>.ron`,
 //! `staging/` (private, removed after use; what a killed cook left there is removed by the next
 //! cook once its process is gone).
+//!
+//! Syncing: by default every entry's files and folder are fsynced before it is published (and a
+//! key record is written with [`atomic_write`](crate::atomic_write::atomic_write)).
+//! [`DiskCache::unsynced`] publishes without fsync (the farm's tasks): a process that dies at any
+//! point still leaves only whole entries or private staging (publication is one rename of a
+//! verified folder); what a machine that loses power may lose is recent entries, and any it leaves
+//! damaged fails the verification every lookup does — a miss, cooked again. A cache's integrity
+//! rests on that verification, never on the syncs; they only make an entry more likely to survive
+//! a crash.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -42,6 +51,11 @@ pub struct StoreHit {
 #[derive(Debug, Clone)]
 pub struct DiskCache {
     root: PathBuf,
+    /// Fsync each entry before publishing it (see the module documentation).
+    sync: bool,
+    /// Tests: called with an entry's staging folder once its files are written and verified,
+    /// just before it is published.
+    before_publish: Option<fn(&Path)>,
 }
 
 static STAGING_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -85,10 +99,13 @@ fn discard(path: &Path) {
     }
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn write_file(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     let mut file = fs::File::create(path)?;
     file.write_all(bytes)?;
-    file.sync_all()
+    if sync {
+        file.sync_all()?;
+    }
+    Ok(())
 }
 
 /// How long a staging folder of a gone process must be left untouched before it is removed.
@@ -110,7 +127,29 @@ fn untouched(folder: &Path) -> bool {
 impl DiskCache {
     /// The cache in `root` (created when something is stored).
     pub fn new(root: impl Into<PathBuf>) -> DiskCache {
-        DiskCache { root: root.into() }
+        DiskCache {
+            root: root.into(),
+            sync: true,
+            before_publish: None,
+        }
+    }
+
+    /// This cache, publishing entries and key records without fsync (see the module
+    /// documentation: still atomic and verified).
+    pub fn unsynced(self) -> DiskCache {
+        DiskCache {
+            sync: false,
+            ..self
+        }
+    }
+
+    /// This cache calling `hook` with each entry's staging folder just before publishing it
+    /// (tests: a process that dies there).
+    pub fn with_publish_hook(self, hook: Option<fn(&Path)>) -> DiskCache {
+        DiskCache {
+            before_publish: hook,
+            ..self
+        }
     }
 
     /// The cache folder.
@@ -142,7 +181,12 @@ impl DiskCache {
         // path is removed (a link itself, never what it points to) so the write replaces it
         // instead of writing through it into a file that is not the cache's.
         remove_unless_regular(&path)?;
-        crate::project_io::atomic_write(&path, record.to_text().as_bytes())
+        let text = record.to_text();
+        if self.sync {
+            crate::atomic_write::atomic_write(&path, text.as_bytes())
+        } else {
+            crate::atomic_write::atomic_write_unsynced(&path, text.as_bytes())
+        }
     }
 
     /// The product digest of the entry under `key`, from its completion manifest alone (no
@@ -258,7 +302,7 @@ impl DiskCache {
         ));
         fs::create_dir_all(&staging)?;
         let result = (|| -> anyhow::Result<()> {
-            write_synced(&staging.join(PRODUCT_NAME), bytes)?;
+            write_file(&staging.join(PRODUCT_NAME), bytes, self.sync)?;
             let written = read_regular(
                 &staging.join(PRODUCT_NAME),
                 bytes.len() as u64,
@@ -270,8 +314,17 @@ impl DiskCache {
                 record: record.clone(),
                 product: product.clone(),
             };
-            write_synced(&staging.join(ENTRY_NAME), entry.to_text().as_bytes())?;
-            fs::File::open(&staging)?.sync_all()?;
+            write_file(
+                &staging.join(ENTRY_NAME),
+                entry.to_text().as_bytes(),
+                self.sync,
+            )?;
+            if self.sync {
+                fs::File::open(&staging)?.sync_all()?;
+            }
+            if let Some(hook) = self.before_publish {
+                hook(&staging);
+            }
             fs::create_dir_all(self.root.join("entries"))?;
             // What is in the way is a malformed entry (a published one is complete): it goes.
             if !is_complete(&target) {
@@ -300,7 +353,7 @@ impl DiskCache {
     /// `last/.stagecraft-save-PID-….tmp` files of interrupted key records whose process is gone.
     /// Returns how many were removed.
     pub fn remove_abandoned_staging(&self) -> usize {
-        let mut removed = crate::project_io::remove_stale_temp_in(&self.root.join("last"));
+        let mut removed = crate::temp_files::remove_stale_temp_in(&self.root.join("last"));
         let Ok(entries) = fs::read_dir(self.root.join("staging")) else {
             return removed;
         };
@@ -354,7 +407,12 @@ impl DiskCache {
 
     /// Evicts least recently used entries until the cache fits `budget_bytes`, never one whose
     /// key is in `in_use`; returns the evicted keys.
+    /// An unlimited budget (`u64::MAX`) evicts nothing and lists nothing (a farm's item tasks:
+    /// the assembling cook evicts for the whole cache).
     pub fn evict(&self, budget_bytes: u64, in_use: &BTreeSet<String>) -> Vec<String> {
+        if budget_bytes == u64::MAX {
+            return Vec::new();
+        }
         let evicted = plan_eviction(&self.entries(), budget_bytes, in_use);
         for key in &evicted {
             let _ = fs::remove_dir_all(self.entry_dir(key));

@@ -63,8 +63,10 @@ fn session_digests(frame: u64) -> (String, String) {
 /// rule and the window refresh change nothing in this run (`ba453d43…` with those two reverted).
 /// Re-pinned for issue 30's motion profiles: the scenario's rendezvous ped now walks by the
 /// walking profile (turn clip, start, loop, goal stop) instead of a constant speed
-/// (`d109b933…` before).
-const GOLDEN_600: &str = "8379bb7f52e7f6c3464a6f33c7756bc54b9e64c6cea2a5ab51287274ac883596";
+/// (`d109b933…` before). Re-pinned for issue 34's flow: free walkers keep lanes past oncoming
+/// bodies and edge when boxed in (`8379bb7f…`), walkers bound to a crosswalk by the rule before
+/// (`98d5b756…` before both).
+const GOLDEN_600: &str = "e97b990a2c343ff6cb9fa0c7339a7e3f01d57c1376840b24e3e9d227cc210f1b";
 
 #[test]
 fn simulate_prints_the_same_final_digest_as_the_editor_session() {

@@ -669,6 +669,7 @@ fn collect_steps(
                 // Only a listed row's crossing can control its motion.
                 crossing: listed.contains(row) && agents.crosswalk[row].controls_motion(),
                 processed: window.contains(row),
+                bound: agents.crosswalk[row].is_bound(),
             };
             steps.push(parallel::Step {
                 row: row as u32,
@@ -707,6 +708,8 @@ pub(in crate::sim) struct RowFlags {
     pub crossing: bool,
     /// Its avoidance runs this step.
     pub processed: bool,
+    /// It is bound to a crosswalk: it walks by the crossing rule (`sim::walk::walk_agent`).
+    pub bound: bool,
 }
 
 /// What every row's step reads besides the row.
@@ -732,6 +735,7 @@ impl Stepping<'_> {
         RowFlags {
             crossing,
             processed,
+            bound,
         }: RowFlags,
         count_skip: bool,
     ) {
@@ -744,7 +748,15 @@ impl Stepping<'_> {
                     dt_s: dt * f64::from(agents.skipped_steps[row] + 1),
                     ..base
                 };
-                walk_agent(&env, grid, walk_scratch, agents, row, Avoidance::SteerOnly);
+                walk_agent(
+                    &env,
+                    grid,
+                    walk_scratch,
+                    agents,
+                    row,
+                    Avoidance::SteerOnly,
+                    bound,
+                );
             }
             return;
         }
@@ -762,7 +774,8 @@ impl Stepping<'_> {
                 } else {
                     Avoidance::Reliable
                 };
-                agents.walk_decision[row] = walk_agent(&env, grid, walk_scratch, agents, row, mode);
+                agents.walk_decision[row] =
+                    walk_agent(&env, grid, walk_scratch, agents, row, mode, bound);
             }
             // A panicked agent runs to its exit; task movements (travelling to a goal,
             // escaping a threat) step in `sim::tasks::motion`, after every walker.

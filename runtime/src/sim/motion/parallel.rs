@@ -75,7 +75,7 @@ macro_rules! walk_columns {
     ($apply:ident ! ($($args:tt)*)) => {
         $apply!($($args)*; route, route_offset, route_len, path_offset_m, distance_m, direction, position,
             stops_at_route_end, facing, goal, speed_m_s, steer_deg, liveness, updated,
-            skipped_steps, steps, walk_decision, state, flee_exit, target, crosswalk)
+            skipped_steps, steps, walk_decision, state, flee_exit, target)
     };
 }
 

@@ -113,7 +113,9 @@ pub enum Avoidance {
 }
 
 /// Steps the walker in `row` and returns what it decided (with [`Avoidance::SteerOnly`] it
-/// only refreshes the walker's reliable steering and returns [`WalkDecision::Idle`]).
+/// only refreshes the walker's reliable steering and returns [`WalkDecision::Idle`]). `bound`:
+/// it is bound to a crosswalk (its `crosswalk` column; the caller reads it, so the parallel
+/// bands need not copy that column) and walks by the crossing rule.
 pub fn walk_agent(
     env: &WalkEnv<'_>,
     grid: &SpatialGrid,
@@ -121,6 +123,7 @@ pub fn walk_agent(
     agents: &mut Agents,
     row: usize,
     avoidance: Avoidance,
+    bound: bool,
 ) -> WalkDecision {
     let steer_only = avoidance == Avoidance::SteerOnly;
     let (connection, previous, width_m) = match current_connection(env, agents, row, steer_only) {
@@ -142,8 +145,7 @@ pub fn walk_agent(
     }
     // A walker bound to a crosswalk (approaching it, or walking on from its exit kerb) walks as
     // before lanes and edging: the crossing's queue and lanes govern it there.
-    let crossing = agents.crosswalk[row].is_bound();
-    let (desired, to_lane_m) = if crossing {
+    let (desired, to_lane_m) = if bound {
         let desired = crossing_direction(&connection, width_m, here, reading.oncoming);
         (desired, 0.0)
     } else {
@@ -170,7 +172,7 @@ pub fn walk_agent(
         match steer::steer(env.fan, bodies, &mut scene, here, desired, step_m) {
             Ok(choice) => choice,
             Err(rejection) => {
-                let how = (desired, to_lane_m, crossing);
+                let how = (desired, to_lane_m, bound);
                 let step = (step_m, previous, budget);
                 let why = (rejection, steer_only);
                 return stopped(env.fan, bodies, &mut scene, agents, row, how, step, why);

@@ -137,9 +137,12 @@ def test_a_simulation_runs_over_the_overridden_world_as_the_cli(cli, tmp_path):
     base = stagecraft.Project.open(project_dir)
     frames = 300
     prop, distance_m = _prop_nearest_walkers(base, frames)
-    # The lamp by the south walkway (0.15 m radius) becomes a bench (0.9 m) in the walkers' way.
+    # The lamp by the south walkway (0.15 m radius) becomes a bench (0.9 m) in the walkers' way: a
+    # walker's body (0.30 m radius) clears a blocker by its radius plus the body radius, so the
+    # nearest walker passes clear of the lamp but not of a bench.
+    body_radius_m = 0.30
     assert (prop["variant"], round(float(prop["x_m"]), 2), round(float(prop["y_m"]), 2)) == ("lamp", 6.67, -4.87)
-    assert 0.15 < distance_m < 0.9
+    assert 0.15 + body_radius_m < distance_m < 0.9 + body_radius_m
     code, base_report = cli("simulate", project_dir, "--scenario", "crosswalk-rush", "--frames", frames, "--every", 0, "--json")
     assert code == 0
     (project_dir / "overrides" / "street-block-edits.overrides.ron").write_text(

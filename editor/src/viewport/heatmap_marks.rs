@@ -234,7 +234,7 @@ mod tests {
             data.triangles[6].1,
             Srgba::new(second.r, second.g, second.b, palette::HEAT_ALPHA)
         );
-        assert_eq!(palette::HEAT_ALPHA, 150);
+        assert_eq!(palette::HEAT_ALPHA, 110);
         let swatches: Vec<Srgba> = legend(7, &heat)
             .into_iter()
             .skip(1)

@@ -330,7 +330,7 @@ pub const HEAT: [Srgba; 5] = [
 ];
 
 /// Opacity of the heatmap's squares: the ground, surfaces and object bases read through them.
-pub const HEAT_ALPHA: u8 = 150;
+pub const HEAT_ALPHA: u8 = 110;
 
 /// The colour a heatmap square of ramp step `bucket` is drawn in (and its legend swatch):
 /// [`HEAT`]'s, translucent by [`HEAT_ALPHA`].

@@ -131,7 +131,7 @@ pub use tasks::parent::{DirectiveParent, ParentKind, ParentState};
 pub use tasks::stops::{StopCause, StopCauses, StopOwner};
 pub use tasks::TaskState;
 pub use timeline::{Timeline, CHECKPOINT_INTERVAL_FRAMES, MAX_CHECKPOINTS};
-pub use trajectory::{TrajectoryColumns, TrajectoryRow, TrajectoryRows};
+pub use trajectory::{TrajectoryColumns, TrajectoryRow};
 pub use world::{build_world, AgentDetail, World, RECENT_CANDIDATES};
 
 #[cfg(test)]

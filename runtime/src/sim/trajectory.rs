@@ -9,7 +9,7 @@
 
 use super::world::World;
 use crate::project::Vec2;
-use crate::sim::state::{AgentId, AgentState, Agents, Tier};
+use crate::sim::state::{AgentId, AgentState, Tier};
 
 /// One agent at one frame, as a trajectory file records it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,52 +35,14 @@ impl TrajectoryRow {
     }
 }
 
-/// The trajectory rows of a world's agents at its current frame, in row order, pooled agents
-/// left out ([`World::trajectory_rows`]).
-#[derive(Clone, Debug)]
-pub struct TrajectoryRows<'a> {
-    agents: &'a Agents,
-    next: usize,
-}
-
-impl Iterator for TrajectoryRows<'_> {
-    type Item = TrajectoryRow;
-
-    fn next(&mut self) -> Option<TrajectoryRow> {
-        let agents = self.agents;
-        while self.next < agents.len() {
-            let row = self.next;
-            self.next += 1;
-            if agents.pooled[row] {
-                continue;
-            }
-            return Some(TrajectoryRow {
-                id: AgentId::from_bits(agents.id[row]),
-                position_m: agents.position[row],
-                velocity_m_s: agents.velocity_m_s[row],
-                facing: agents.facing[row],
-                state: agents.state[row],
-                tier: agents.tier[row],
-            });
-        }
-        None
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, Some(self.agents.len().saturating_sub(self.next)))
-    }
-}
-
-impl std::iter::FusedIterator for TrajectoryRows<'_> {}
-
 impl World {
     /// The trajectory rows of the agents at the current frame: every agent not in the reuse
-    /// pool, in row order.
-    pub fn trajectory_rows(&self) -> TrajectoryRows<'_> {
-        TrajectoryRows {
-            agents: &self.agents,
-            next: 0,
-        }
+    /// pool, in row order (the columns copied once, read back by [`TrajectoryColumns::rows`]).
+    pub fn trajectory_rows(&self) -> impl Iterator<Item = TrajectoryRow> {
+        let mut columns = TrajectoryColumns::default();
+        self.copy_trajectory_columns(&mut columns);
+        let rows: Vec<TrajectoryRow> = columns.rows().collect();
+        rows.into_iter()
     }
 }
 
@@ -88,7 +50,7 @@ impl World {
 /// ([`World::copy_trajectory_columns`]): every row, pooled ones included and flagged, so the copy
 /// is one `memcpy` per column into buffers that are reused from frame to frame (no allocation
 /// once they have grown, no per-row work on the simulation's thread). [`TrajectoryColumns::rows`]
-/// gives the same rows as [`World::trajectory_rows`] gave at that frame.
+/// gives the rows of every agent not in the reuse pool, in row order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrajectoryColumns {
     /// Stable agent ids (packed bits).

@@ -24,17 +24,25 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// the new ones whatever happens to the process, but a crash of the machine may lose the write
 /// (for files whose reader verifies them, like the cook cache's key records).
 pub fn atomic_write_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let path = &write_target(path)?;
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(folder)?;
-    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
-    let mut temp = temp_builder(&prefix).tempfile_in(folder)?;
+    let (path, _folder, mut temp) = temp_beside(path)?;
     temp.write_all(bytes)?;
     temp.persist(path).map_err(|error| error.error)?;
     Ok(())
+}
+
+/// Where a write to `path` lands ([`write_target`]), its folder (created), and a new temp file
+/// in that folder to rename over it.
+fn temp_beside(path: &Path) -> io::Result<(PathBuf, PathBuf, tempfile::NamedTempFile)> {
+    let path = write_target(path)?;
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    fs::create_dir_all(&folder)?;
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    let temp = temp_builder(&prefix).tempfile_in(&folder)?;
+    Ok((path, folder, temp))
 }
 
 /// Where a write to `path` lands: the final target of a symbolic link (relative links resolve
@@ -67,15 +75,8 @@ pub fn atomic_write_with(
     bytes: &[u8],
     before_rename: BeforeRename<'_>,
 ) -> io::Result<()> {
-    let path = &write_target(path)?;
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(folder)?;
-    let existing_permissions = fs::metadata(path).ok().map(|m| m.permissions());
-    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
-    let mut temp = temp_builder(&prefix).tempfile_in(folder)?;
+    let (path, folder, mut temp) = temp_beside(path)?;
+    let existing_permissions = fs::metadata(&path).ok().map(|m| m.permissions());
     if let Some(permissions) = existing_permissions {
         // Set on the open file, which the umask does not touch.
         temp.as_file().set_permissions(permissions)?;
@@ -83,9 +84,9 @@ pub fn atomic_write_with(
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     before_rename(temp.path())?;
-    temp.persist(path).map_err(|error| error.error)?;
+    temp.persist(&path).map_err(|error| error.error)?;
     // Sync the folder so the rename itself survives a crash.
-    if let Ok(handle) = fs::File::open(folder) {
+    if let Ok(handle) = fs::File::open(&folder) {
         let _ = handle.sync_all();
     }
     Ok(())

@@ -266,6 +266,19 @@ fn main() {
         );
         return;
     }
+    // `MOTION_SCALING=1000,2000,5000` only prints the 1 / 2 thread pairs of the two-way street
+    // at those sizes (where stepping in bands starts to pay, `DEFAULT_MIN_ROWS_PER_BAND`).
+    if let Ok(spec) = std::env::var("MOTION_SCALING") {
+        for walkers in spec
+            .split(',')
+            .filter_map(|s| s.trim().parse::<usize>().ok())
+        {
+            let street = warmed(two_way_street_world(walkers, 7).expect("street"));
+            let label = format!("two-way street, {walkers} walkers");
+            report_threads(&label, street, walkers, 20);
+        }
+        return;
+    }
     // `MOTION_THREADS=1` only prints the 1 / 2 thread pairs (and the scaling curve).
     if std::env::var("MOTION_THREADS").is_ok() {
         let street = warmed(two_way_street_world(10_000, 7).expect("street"));

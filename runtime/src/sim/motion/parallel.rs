@@ -56,8 +56,12 @@ use crate::sim::state::Agents;
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
 use crate::sim::walk::{Scratch as WalkScratch, NEIGHBOUR_CELL_M, OPPOSING_SCAN_M};
 
-/// Stepped rows a band gets at least by default (fewer rows per thread step serially).
-pub const DEFAULT_MIN_ROWS_PER_BAND: usize = 256;
+/// Stepped rows a band gets at least by default (fewer rows per thread step serially). A band
+/// costs its copies, its grid and its waits at the cuts: on the 2-core machine, quiet, the
+/// 1,000-walker street stepped 1,200 frames in 917 ms on two bands against about 700 ms
+/// serially (`editor/benches/trajectories.rs`), so a world banding does not pay for steps on
+/// one thread.
+pub const DEFAULT_MIN_ROWS_PER_BAND: usize = 2048;
 /// Added to the farthest a step reads when cutting the halo, meters (far above rounding; a
 /// wider halo changes nothing but the copies' size).
 const HALO_MARGIN_M: f64 = 1.0;

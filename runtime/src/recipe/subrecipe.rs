@@ -32,7 +32,7 @@ use std::sync::Arc;
 use super::bind::{product_kind, source_kind};
 use super::compile::{compile_nested, CompileOutcome, ProjectDocs};
 use super::limits::MAX_SUBRECIPE_DEPTH;
-use super::plan::{BoundInput, CompiledPlan, InputSource, Subrecipe};
+use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource, Subrecipe};
 use super::report::{stage_path, RecipeSource, Reporter};
 use super::seal::Resolved;
 use crate::content::encode::ByteWriter;
@@ -195,6 +195,49 @@ pub(super) fn input_kind(
         }
     }
     source_kind(recipe, registry, input)
+}
+
+/// What subrecipe stage `stage_id` of `recipe` publishes, learned as the compiler learns it:
+/// its child compiled (cycles and depth checked) and the product kind of the child output the
+/// stage picks. `Err` says why there is none (the first error of resolving the stage: `recipe`
+/// unset or naming no recipe, a child that does not compile, an output it does not publish; or
+/// a stage that is no subrecipe stage). The editor's Recipe graph types a subrecipe node's
+/// output pin with it.
+pub fn published_output(
+    recipe: &Recipe,
+    docs: ProjectDocs<'_>,
+    registry: &Registry,
+    stage_id: u32,
+) -> Result<ProductKind, String> {
+    let Some(index) = recipe.stages.iter().position(|s| s.id == stage_id) else {
+        return Err(format!("stage {stage_id} is not in the recipe"));
+    };
+    if recipe.stages[index].operator != SUBRECIPE_OPERATOR {
+        return Err(format!("stage {stage_id} is not a subrecipe stage"));
+    }
+    let file = recipe_file(&recipe.id);
+    let mut r = Reporter::new(RecipeSource {
+        file: &file,
+        tree: None,
+    });
+    let nesting = Nesting::root(&recipe.id);
+    let cx = SubrecipeCx {
+        recipe,
+        docs,
+        registry,
+        nesting: &nesting,
+    };
+    let kind = cx.read_params(index, &mut r).and_then(|given| {
+        let child = cx.child_plan(index, &given.child, &mut r)?;
+        let output = cx.pick_output(index, &given, &child, &mut r)?;
+        child.stage(output).map(CompiledStage::output)
+    });
+    let why = r.finish().into_iter().find(|d| d.is_error());
+    match (kind, why) {
+        (Some(kind), _) => Ok(kind),
+        (None, Some(error)) => Err(error.message),
+        (None, None) => Err(format!("stage {stage_id}: its output is not known")),
+    }
 }
 
 /// The product kind subrecipe stage `stage` publishes, following nested subrecipes at most

@@ -21,6 +21,7 @@ pub mod scope_manifest;
 mod seal;
 mod structure;
 pub mod subrecipe;
+pub mod subrecipe_output;
 
 pub use bind::{bind_ports, source_kind};
 pub use check::{

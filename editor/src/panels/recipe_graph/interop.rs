@@ -12,7 +12,9 @@ use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
 use stagecraft_runtime::content::ProductKind;
 use stagecraft_runtime::ops::registry::{OperatorDescriptor, PortKind, Registry};
 use stagecraft_runtime::project::{Project, Recipe, Stage, StageInput};
-use stagecraft_runtime::recipe::subrecipe::{published_output, SUBRECIPE_OPERATOR};
+use stagecraft_runtime::recipe::subrecipe::{
+    published_output, SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR,
+};
 use stagecraft_runtime::recipe::ProjectDocs;
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
@@ -125,7 +127,8 @@ pub fn operator_of<'r>(registry: &'r Registry, stage: &Stage) -> Option<&'r Oper
     registry.get(&stage.operator, stage.algorithm)
 }
 
-/// What the recipe's stages without a fixed output kind (`subrecipe` stages) publish, learned
+/// What the recipe's stages without a fixed output kind (`subrecipe` and `subrecipe.output`
+/// stages) publish, learned
 /// from their compiled children ([`published_output`]), or why it is not known (the child does
 /// not compile, `recipe` is unset, …). Learned once per document revision by the panel.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -147,7 +150,9 @@ impl LearnedKinds {
             recipe
                 .stages
                 .iter()
-                .filter(|stage| stage.operator == SUBRECIPE_OPERATOR)
+                .filter(|stage| {
+                    [SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR].contains(&stage.operator.as_str())
+                })
                 .map(|stage| {
                     let learned = published_output(recipe, docs, registry, stage.id);
                     (stage.id, learned)

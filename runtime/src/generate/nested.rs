@@ -12,7 +12,8 @@
 //! object of a child run by its `nested` path (`Overrides::child`): the child run applies it like
 //! the recipe's own stage would, and its outcome is reported as the subrecipe stage's
 //! (`overrides::stage::subrecipe_edits`); an edit naming the subrecipe stage itself is
-//! `unsupported-stage`.
+//! `unsupported-stage`. A `subrecipe.output` stage republishes another output of the run a
+//! subrecipe stage holds ([`republish`]) without running the child again.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

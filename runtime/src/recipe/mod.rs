@@ -39,6 +39,8 @@ pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
 #[cfg(test)]
+mod subrecipe_output_tests;
+#[cfg(test)]
 mod subrecipe_override_tests;
 #[cfg(test)]
 mod subrecipe_tests;

@@ -1,5 +1,7 @@
 //! Subrecipes: a stage of operator `subrecipe` runs another recipe file of the project as one
-//! stage, with explicit inputs and one published output.
+//! stage, with explicit inputs and explicit outputs: it publishes one of the child's outputs, and
+//! a `subrecipe.output` stage reading it republishes another from the same run
+//! ([`super::subrecipe_output`]).
 //!
 //! ```ron
 //! Stage(id: 10, operator: "subrecipe", algorithm: 1, inputs: [1], parameters: {
@@ -23,6 +25,14 @@
 //! id>` (`nested_instance`), and it draws under a seed derived from the root seed and that
 //! instance (`generate::nested`), so two uses of one subrecipe emit distinct, stable objects. The
 //! stage's cache key holds the child's content digest ([`Subrecipe::content_digest`]).
+//!
+//! Several outputs of one run: the stage's `output` is its primary product, unchanged by any
+//! other use (bytes, key and digest stay those of a one-output recipe); each further output is a
+//! `subrecipe.output` stage with its own stage id, whose [`Subrecipe::run_by`] names this stage,
+//! keyed by this stage's whole key and the output id, and filled from the run this stage holds
+//! (`generate::nested::republish`), so the child runs once and every output's objects carry its
+//! one instance. What a stage publishes is learned from its compiled child by
+//! [`published_output`] (the editor's Recipe graph types a subrecipe node's pin with it).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -42,7 +42,10 @@ fn project(stage_20: &str) -> Example {
         std::fs::write(&path, change(&text)).expect("write");
     };
     edit(CHILD_FILE, &|text| {
-        text.replace("outputs: [\n        2,", "outputs: [\n        1,\n        2,")
+        text.replace(
+            "outputs: [\n        2,",
+            "outputs: [\n        1,\n        2,",
+        )
     });
     edit(PARENT_FILE, &|text| {
         let parts: Vec<&str> = text.split(CHILD_PATH).collect();
@@ -154,7 +157,10 @@ fn a_subrecipe_output_wires_to_a_port_of_its_kind_as_one_undoable_edit() {
     wire(&mut harness, 10, 30);
     assert_eq!(inputs_of(&harness, 30), [StageInput::Stage(10)]);
     assert_eq!(harness.state().document.record().len(), steps + 1);
-    assert!(harness.query_all_by_label_contains("Refused").next().is_none());
+    assert!(harness
+        .query_all_by_label_contains("Refused")
+        .next()
+        .is_none());
     harness.state_mut().document.save().expect("saves");
     let saved = std::fs::read_to_string(example.dir.join(PARENT_FILE)).expect("recipe");
     let place = &saved[saved.find("id: 30").expect("stage 30")..];

@@ -896,13 +896,11 @@ impl Subrecipe {
             Some(_) => self.plan.stage(self.output).into_iter().collect(),
             None => self.plan.stages().iter().collect(),
         };
-        let capacity = counted
-            .iter()
-            .fold(NO_CAPACITY, |sum, stage| Capacity {
-                objects: sum.objects.saturating_add(stage.capacity().objects),
-                candidates: sum.candidates.saturating_add(stage.capacity().candidates),
-                bounds_m: sum.bounds_m.or(stage.capacity().bounds_m),
-            });
+        let capacity = counted.iter().fold(NO_CAPACITY, |sum, stage| Capacity {
+            objects: sum.objects.saturating_add(stage.capacity().objects),
+            candidates: sum.candidates.saturating_add(stage.capacity().candidates),
+            bounds_m: sum.bounds_m.or(stage.capacity().bounds_m),
+        });
         (Vec::new(), outline, capacity)
     }
 }

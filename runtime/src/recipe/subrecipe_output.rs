@@ -27,13 +27,13 @@ use super::plan::{BoundInput, InputSource, Subrecipe};
 use super::report::{stage_path, Reporter};
 use super::seal::Resolved;
 use super::subrecipe::SUBRECIPE_OPERATOR;
+use crate::content::FamilyReads;
 use crate::content::ProductKind;
 use crate::ops::registry::{
     no_check, no_lint, no_outline, no_scopes, Capacity, DataScope, KernelContext, Locality,
     OperatorDescriptor, ParamDefault, ParamRange, ParamSet, ParamSpec, ParamType, Presets,
     ScopeContract, StageError, StageInputs, StageOutput, StageParams,
 };
-use crate::content::FamilyReads;
 use crate::project::{Recipe, StageInput};
 
 /// The operator id of a stage republishing another output of a subrecipe stage's child run.
@@ -215,7 +215,10 @@ fn read_output(recipe: &Recipe, index: usize, r: &mut Reporter<'_>) -> Option<u3
     let Some(value) = stage.parameters.get("output") else {
         r.error(
             stage_path(index).field("parameters"),
-            format!("stage {}: a subrecipe.output stage needs its `output`", stage.id),
+            format!(
+                "stage {}: a subrecipe.output stage needs its `output`",
+                stage.id
+            ),
             "`\"output\"`: one of the child's outputs (a stage id of the child)",
         );
         return None;

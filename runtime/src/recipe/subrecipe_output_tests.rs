@@ -81,7 +81,10 @@ fn both_outputs_come_from_one_run_under_one_instance() {
         &eleven.product,
         &run.stage(1).expect("child stage 1").product
     ));
-    assert_eq!((run.instance.as_str(), again.instance.as_str()), (INSTANCE, INSTANCE));
+    assert_eq!(
+        (run.instance.as_str(), again.instance.as_str()),
+        (INSTANCE, INSTANCE)
+    );
     assert_eq!((run.output, again.output), (2, 1));
     assert_eq!(ten.summary.objects, eleven.summary.objects);
     // Objects of both outputs carry the run's identity: the placement and the prop it became.
@@ -139,8 +142,12 @@ fn editing_the_child_reruns_the_run_and_both_outputs() {
 
 /// The example's stage 11 replaced by `stage` (its text from `Stage(` to `),`).
 fn with_stage_11(inputs: &str, parameters: &str) -> String {
-    let start = PARENT.find("        Stage(\n            id: 11,").expect("11");
-    let end = PARENT.find("        Stage(\n            id: 12,").expect("12");
+    let start = PARENT
+        .find("        Stage(\n            id: 11,")
+        .expect("11");
+    let end = PARENT
+        .find("        Stage(\n            id: 12,")
+        .expect("12");
     format!(
         "{}        Stage(id: 11, operator: \"subrecipe.output\", algorithm: 1, inputs: [{inputs}],\n            parameters: {{{parameters}}}),\n{}",
         &PARENT[..start],
@@ -160,21 +167,21 @@ fn every_problem_is_a_located_error() {
     let at = PARENT_FILE;
     assert_eq!(
         errors_of(&with_stage_11("10", "\"output\": 7")),
-        [format!("{at}:52:41 stages[2].parameters[\"output\"]: stage 11: subrecipe `sidewalk-layout` (run by stage 10) publishes no output 7")]
+        [format!("{at}:40:36 stages[2].parameters[\"output\"]: stage 11: subrecipe `sidewalk-layout` (run by stage 10) publishes no output 7")]
     );
     assert_eq!(
         errors_of(&with_stage_11("1", "\"output\": 1")),
-        [format!("{at}:51:73 stages[2].inputs[0]: stage 11: stage 1 is a `street.block` stage, not a `subrecipe` stage whose run it republishes")]
+        [format!("{at}:39:76 stages[2].inputs[0]: stage 11: stage 1 is a `street.block` stage, not a `subrecipe` stage whose run it republishes")]
     );
     assert_eq!(
         errors_of(&with_stage_11("10, 1", "\"output\": 1")),
-        [format!("{at}:51:72 stages[2].inputs: stage 11: a subrecipe.output stage reads one subrecipe stage, not 2 inputs")]
+        [format!("{at}:39:75 stages[2].inputs: stage 11: a subrecipe.output stage reads one subrecipe stage, not 2 inputs")]
     );
     assert_eq!(
         errors_of(&with_stage_11("10", "\"colour\": 1")),
         [
-            format!("{at}:52:27 stages[2].parameters: stage 11: a subrecipe.output stage needs its `output`"),
-            format!("{at}:52:41 stages[2].parameters[\"colour\"]: stage 11: a subrecipe.output stage has no parameter `colour`"),
+            format!("{at}:40:25 stages[2].parameters: stage 11: a subrecipe.output stage needs its `output`"),
+            format!("{at}:40:36 stages[2].parameters[\"colour\"]: stage 11: a subrecipe.output stage has no parameter `colour`"),
         ]
     );
     // Republishing the PlacedObjects output: select-and-place (stage 12) cannot read it.

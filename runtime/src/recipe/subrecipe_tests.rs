@@ -544,7 +544,10 @@ fn the_published_output_kind_is_learned_from_the_compiled_child() {
         "outputs: [\n        2,",
         "outputs: [\n        1,\n        2,",
     );
-    let picked = with_stage_10(&format!("{CHILD_PATH}, \"binds\": [\"block\"], \"output\": 1"), "1");
+    let picked = with_stage_10(
+        &format!("{CHILD_PATH}, \"binds\": [\"block\"], \"output\": 1"),
+        "1",
+    );
     let loaded = load(&[(CHILD_FILE, &child), (PARENT_FILE, &picked)]);
     assert_eq!(learn(&loaded, 10), Ok(ProductKind::Placements));
     // No `recipe`, or a child that does not compile: why.

@@ -151,7 +151,8 @@ impl LearnedKinds {
                 .stages
                 .iter()
                 .filter(|stage| {
-                    [SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR].contains(&stage.operator.as_str())
+                    [SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR]
+                        .contains(&stage.operator.as_str())
                 })
                 .map(|stage| {
                     let learned = published_output(recipe, docs, registry, stage.id);

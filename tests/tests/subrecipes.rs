@@ -191,4 +191,22 @@ fn two_outputs_of_one_run_check_cook_and_diff() {
         (code, text.trim()),
         (0, "0 added, 0 removed, 0 moved, 0 changed, 69 unchanged")
     );
+    // Only stage 11's entry lost: the run stage 10 came from the disk cache holds no child
+    // run, so stage 11 runs it again (same instance and seed) to the same bytes.
+    let record = fs::read_to_string(cache.join("last/sidewalk-outputs.11.ron")).expect("record");
+    let key = record
+        .split("key: \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the key");
+    fs::remove_dir_all(cache.join("entries").join(key)).expect("remove the entry");
+    let (code, text) = run(&cook(&project, &temp.path().join("c"), &cache));
+    assert_eq!(code, 0, "{text}");
+    for expected in [
+        "stage 10 subrecipe: hit",
+        "stage 11 subrecipe.output: miss (no entry), 17 objects",
+        "bundle digest ba04af4e34bc2998b8eb77445f06af9a0587e6e2a5682ea6ceec65c3e8676312",
+    ] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
 }

@@ -244,6 +244,7 @@ fn ops_lists_every_operator_with_its_schema() {
         "streaming.plan v1",
         "street.block v1",
         "subrecipe v1",
+        "subrecipe.output v1",
     ] {
         assert!(text.contains(id), "{id} in {text}");
     }
@@ -252,7 +253,7 @@ fn ops_lists_every_operator_with_its_schema() {
     let operators: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("JSON");
     assert_eq!(operators["schema"], "stagecraft.ops/1");
     let operators = &operators["operators"];
-    assert_eq!(operators.as_array().map(Vec::len), Some(7));
+    assert_eq!(operators.as_array().map(Vec::len), Some(8));
     assert_eq!(operators[0]["id"], "assembly");
     assert_eq!(operators[0]["parameters"][0]["name"], "frame");
     assert_eq!(operators[1]["parameters"][0]["name"], "candidates_per_cell");

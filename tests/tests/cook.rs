@@ -20,7 +20,7 @@ mod support;
 
 /// (project, golden cooked bundle digest = BLAKE3 of its manifest.ron without the `digest` line,
 /// which records it).
-const GOLDEN: [(&str, &str); 6] = [
+const GOLDEN: [(&str, &str); 7] = [
     (
         "pine-clearing",
         "1acf07928358bb6586a43d256ce5353b2f03c75523812ba10156504b9941387a",
@@ -51,6 +51,10 @@ const GOLDEN: [(&str, &str); 6] = [
     (
         "street-planting",
         "1f24f0b051639e59f0ce310bf012918cc56613d78e3e6b02bcc9df49cbf7ec04",
+    ),
+    (
+        "sidewalk-outputs",
+        "ba04af4e34bc2998b8eb77445f06af9a0587e6e2a5682ea6ceec65c3e8676312",
     ),
 ];
 

@@ -19,7 +19,7 @@ use stagecraft_runtime::recipe::{check_project, compile_project_recipe};
 use stagecraft_tests::example_project;
 
 /// (project, recipe, golden bundle digest).
-const GOLDEN: [(&str, &str, &str); 6] = [
+const GOLDEN: [(&str, &str, &str); 7] = [
     (
         "pine-clearing",
         "pine-clearing",
@@ -56,6 +56,12 @@ const GOLDEN: [(&str, &str, &str); 6] = [
         "street-planting",
         // Two street blocks and one `sidewalk-props` subrecipe used twice (stages 10 and 20).
         "e9ba13b4b84a3a923d3af8cd84b69c8c19eec7f8d19d872a5f246d9fabd07569",
+    ),
+    (
+        "sidewalk-outputs",
+        "sidewalk-outputs",
+        // One `sidewalk-layout` run (stage 10) whose second output stage 11 republishes.
+        "f324ba9501fa804fb986086bdcd5066c02b3eab291145e5d637758c3c50e791d",
     ),
 ];
 

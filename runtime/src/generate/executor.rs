@@ -333,7 +333,21 @@ pub(super) fn key_parts(
             *digest = outer.input(input).map_or([0; 32], |(_, c)| c.digest);
         }
     }
+    // A `subrecipe.output` stage reads its running stage's whole key (as that stage is keyed
+    // here, within a child run too).
+    if let Some(running) = run_stage_of(plan, stage) {
+        let key = key_parts(plan, running, request, overrides, done, outer).key();
+        if let Some((_, digest)) = parts.inputs.first_mut() {
+            *digest = key.0;
+        }
+    }
     parts
+}
+
+/// The `subrecipe` stage whose child run `stage` republishes an output of, for a
+/// `subrecipe.output` stage.
+fn run_stage_of<'p>(plan: &'p CompiledPlan, stage: &CompiledStage) -> Option<&'p CompiledStage> {
+    plan.stage(stage.subrecipe()?.run_by?)
 }
 
 /// The cache-key parts of `stage` of `plan` for `root_seed` with the recipe's `overrides`,
@@ -359,7 +373,26 @@ pub fn stage_key_parts(
     }))
 }
 
+/// The key parts of `stage`; a `subrecipe.output` stage's one input is its running stage's key
+/// (which decides the whole child run), not that stage's published product's digest.
 fn parts_with(
+    plan: &CompiledPlan,
+    stage: &CompiledStage,
+    root_seed: u64,
+    overrides: &Overrides,
+    digest_of: &dyn Fn(u32) -> [u8; 32],
+) -> KeyParts {
+    let mut parts = own_parts(plan, stage, root_seed, overrides, digest_of);
+    if let Some(running) = run_stage_of(plan, stage) {
+        let key = own_parts(plan, running, root_seed, overrides, digest_of).key();
+        if let Some((_, digest)) = parts.inputs.first_mut() {
+            *digest = key.0;
+        }
+    }
+    parts
+}
+
+fn own_parts(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     root_seed: u64,
@@ -415,7 +448,10 @@ pub(super) fn run_stage(
     }
     observer.stage_started(stage.id());
     if let Some(subrecipe) = stage.subrecipe() {
-        let mut cached = super::nested::run_subrecipe(run, stage, subrecipe, done)?;
+        let mut cached = match subrecipe.run_by {
+            Some(running) => super::nested::republish(run, subrecipe, running, done)?,
+            None => super::nested::run_subrecipe(run, stage, subrecipe, done)?,
+        };
         // Edits of its child run's objects were applied there; each is reported here.
         let nested = cached.provenance.nested.clone();
         if let Some((outcomes, digest)) =

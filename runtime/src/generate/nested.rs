@@ -12,14 +12,15 @@
 //! object of a child run by its `nested` path (`Overrides::child`): the child run applies it like
 //! the recipe's own stage would, and its outcome is reported as the subrecipe stage's
 //! (`overrides::stage::subrecipe_edits`); an edit naming the subrecipe stage itself is
-//! `unsupported-stage`.
+//! `unsupported-stage`. A `subrecipe.output` stage republishes another output of the run a
+//! subrecipe stage holds ([`republish`]) without running the child again.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::cache::{CachedStage, StageCache};
 use super::executor::{Done, Run};
-use super::{GenerateRequest, NoObserver};
+use super::{ExecutionMode, GenerateRequest, NoObserver};
 use crate::content::encode::ByteWriter;
 use crate::content::{NestedInput, NestedRun, NestedStage, Product, StageProvenance};
 use crate::generate::FailureKind;
@@ -159,6 +160,78 @@ pub(super) fn run_subrecipe(
         provenance: Arc::new(provenance),
         digest: published.digest,
         summary: published.summary,
+    })
+}
+
+/// Runs a `subrecipe.output` stage: republishes output `subrecipe.output` of the child run
+/// that subrecipe stage `running` holds (in its provenance), with that run in its provenance so
+/// its objects resolve to the same nested instance. The child is not run again — unless the
+/// running stage's product came from a cache that keeps no provenance (cooking's on-disk
+/// cache): then its run is repeated, under the same instance and seed, so to the same products.
+pub(super) fn republish(
+    run: &Run<'_>,
+    subrecipe: &Subrecipe,
+    running: u32,
+    done: &Done,
+) -> Result<CachedStage, StageError> {
+    let Some((_, cached)) = done.get(&running) else {
+        return Err(StageError::new(
+            FailureKind::DependencyFailure,
+            None,
+            format!("stage {running} has no product"),
+        ));
+    };
+    let nested = match &cached.provenance.nested {
+        Some(nested) => Arc::clone(nested),
+        None => {
+            let again = run
+                .plan
+                .stage(running)
+                .and_then(|s| Some((s, s.subrecipe()?)))
+                .map(|(s, sub)| run_subrecipe(run, s, sub, done))
+                .transpose()?;
+            again
+                .and_then(|c| c.provenance.nested.clone())
+                .ok_or_else(|| {
+                    StageError::new(
+                        FailureKind::DependencyFailure,
+                        None,
+                        format!("stage {running} holds no child run"),
+                    )
+                })?
+        }
+    };
+    let Some(published) = nested.stage(subrecipe.output) else {
+        return Err(StageError::new(
+            FailureKind::InvalidInput,
+            None,
+            format!(
+                "subrecipe `{}` run by stage {running} did not publish stage {}",
+                subrecipe.recipe_id, subrecipe.output
+            ),
+        ));
+    };
+    let record = NestedRun {
+        output: subrecipe.output,
+        ..(*nested).clone()
+    };
+    // Edits of the child's objects were applied in the run and are reported by `running`.
+    let provenance = StageProvenance {
+        nested: Some(Arc::new(record)),
+        edits: Vec::new(),
+        edits_digest: None,
+        ..(*published.provenance).clone()
+    };
+    let product = Arc::clone(&published.product);
+    let (digest, summary) = match run.request.mode {
+        ExecutionMode::Serial => (product.digest(), product.summary()),
+        ExecutionMode::Parallel => rayon::join(|| product.digest_par(), || product.summary()),
+    };
+    Ok(CachedStage {
+        product,
+        provenance: Arc::new(provenance),
+        digest,
+        summary,
     })
 }
 

@@ -365,7 +365,11 @@ impl OperatorDescriptor {
     /// stages each decide it (a `subrecipe` stage publishes the kind of the child output it
     /// names, known only with the project's recipes: `recipe::compile`).
     pub fn output_kind(&self) -> Option<ProductKind> {
-        (self.id != crate::project::schema::recipe::SUBRECIPE_OPERATOR).then_some(self.output)
+        let decided_per_stage = [
+            crate::project::schema::recipe::SUBRECIPE_OPERATOR,
+            crate::recipe::subrecipe_output::SUBRECIPE_OUTPUT_OPERATOR,
+        ];
+        (!decided_per_stage.contains(&self.id)).then_some(self.output)
     }
 
     /// Checks a stage's given parameters against the schema, after filling in the chosen
@@ -427,6 +431,7 @@ impl Registry {
             streaming::descriptor(),
             assembly::descriptor(),
             crate::recipe::subrecipe::descriptor(),
+            crate::recipe::subrecipe_output::descriptor(),
         ] {
             // The built-in descriptors are distinct and well formed (a test checks it), so
             // registration cannot fail; a failure would only drop that operator.

@@ -22,6 +22,7 @@ use super::report::{stage_path, RecipeSource, Reporter};
 use super::seal::{order_and_seal, Resolved};
 use super::structure::check_structure;
 use super::subrecipe::{input_kind, Nesting, SubrecipeCx, SUBRECIPE_OPERATOR};
+use super::subrecipe_output::{self, SUBRECIPE_OUTPUT_OPERATOR};
 use crate::content::{FamilyData, FamilyVariant};
 use crate::ops::registry::{OperatorDescriptor, PortKind, Registry};
 use crate::project::chunk_library::ChunkLibrary;
@@ -94,6 +95,10 @@ pub(super) fn compile_nested(
     }
     let mut resolved: BTreeMap<u32, Resolved> = BTreeMap::new();
     for (index, stage) in recipe.stages.iter().enumerate() {
+        // After every other stage: it reads the child run of a subrecipe stage resolved here.
+        if stage.operator == SUBRECIPE_OUTPUT_OPERATOR {
+            continue;
+        }
         let found = if stage.operator == SUBRECIPE_OPERATOR {
             let cx = SubrecipeCx {
                 recipe,
@@ -107,6 +112,13 @@ pub(super) fn compile_nested(
         };
         if let Some(resolved_stage) = found {
             resolved.insert(stage.id, resolved_stage);
+        }
+    }
+    for (index, stage) in recipe.stages.iter().enumerate() {
+        if stage.operator == SUBRECIPE_OUTPUT_OPERATOR {
+            if let Some(found) = subrecipe_output::resolve(recipe, index, &resolved, &mut r) {
+                resolved.insert(stage.id, found);
+            }
         }
     }
     if r.has_errors() {

@@ -21,6 +21,7 @@ pub mod scope_manifest;
 mod seal;
 mod structure;
 pub mod subrecipe;
+pub mod subrecipe_output;
 
 pub use bind::{bind_ports, source_kind};
 pub use check::{
@@ -37,6 +38,8 @@ pub use report::RecipeSource;
 pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
+#[cfg(test)]
+mod subrecipe_output_tests;
 #[cfg(test)]
 mod subrecipe_override_tests;
 #[cfg(test)]

@@ -69,6 +69,9 @@ pub struct Subrecipe {
     pub binds: Vec<String>,
     /// The child's output stage the stage publishes.
     pub output: u32,
+    /// For a `subrecipe.output` stage: the subrecipe stage whose child run it republishes
+    /// another output of (the child is not run again); `None` for the stage that runs it.
+    pub run_by: Option<u32>,
     /// BLAKE3 over the child's canonical text and, recursively, its own subrecipes' digests: it
     /// enters the stage's cache key, so editing the child (or a grandchild) re-runs the stage.
     pub content_digest: [u8; 32],

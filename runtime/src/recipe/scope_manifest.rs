@@ -64,7 +64,9 @@ fn manifest_of(plan: &CompiledPlan, instance: String, bound: &BoundOutlines<'_>)
         .iter()
         .map(|stage| {
             let operator = stage.operator();
-            let subrecipe = stage.subrecipe().map(|sub| {
+            // A `subrecipe.output` stage's run is its running stage's, folded in there.
+            let runs = stage.subrecipe().filter(|sub| sub.run_by.is_none());
+            let subrecipe = runs.map(|sub| {
                 let child = nested_instance(&instance, stage.id(), &sub.recipe_id);
                 let given: BoundOutlines<'_> = sub
                     .binds

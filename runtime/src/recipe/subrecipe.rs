@@ -1,5 +1,7 @@
 //! Subrecipes: a stage of operator `subrecipe` runs another recipe file of the project as one
-//! stage, with explicit inputs and one published output.
+//! stage, with explicit inputs and explicit outputs: it publishes one of the child's outputs, and
+//! a `subrecipe.output` stage reading it republishes another from the same run
+//! ([`super::subrecipe_output`]).
 //!
 //! ```ron
 //! Stage(id: 10, operator: "subrecipe", algorithm: 1, inputs: [1], parameters: {
@@ -23,6 +25,14 @@
 //! id>` (`nested_instance`), and it draws under a seed derived from the root seed and that
 //! instance (`generate::nested`), so two uses of one subrecipe emit distinct, stable objects. The
 //! stage's cache key holds the child's content digest ([`Subrecipe::content_digest`]).
+//!
+//! Several outputs of one run: the stage's `output` is its primary product, unchanged by any
+//! other use (bytes, key and digest stay those of a one-output recipe); each further output is a
+//! `subrecipe.output` stage with its own stage id, whose [`Subrecipe::run_by`] names this stage,
+//! keyed by this stage's whole key and the output id, and filled from the run this stage holds
+//! (`generate::nested::republish`), so the child runs once and every output's objects carry its
+//! one instance. What a stage publishes is learned from its compiled child by
+//! [`published_output`] (the editor's Recipe graph types a subrecipe node's pin with it).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -32,7 +42,7 @@ use std::sync::Arc;
 use super::bind::{product_kind, source_kind};
 use super::compile::{compile_nested, CompileOutcome, ProjectDocs};
 use super::limits::MAX_SUBRECIPE_DEPTH;
-use super::plan::{BoundInput, CompiledPlan, InputSource, Subrecipe};
+use super::plan::{BoundInput, CompiledPlan, CompiledStage, InputSource, Subrecipe};
 use super::report::{stage_path, RecipeSource, Reporter};
 use super::seal::Resolved;
 use crate::content::encode::ByteWriter;
@@ -44,6 +54,7 @@ use crate::ops::registry::{
 };
 use crate::project::{classify, recipe_file, DocKind, FieldPath, ParamValue, Recipe, StageInput};
 
+pub use super::subrecipe_output::SUBRECIPE_OUTPUT_OPERATOR;
 pub use crate::project::schema::recipe::SUBRECIPE_OPERATOR;
 
 const NO_CAPACITY: Capacity = Capacity {
@@ -191,31 +202,104 @@ pub(super) fn input_kind(
     if let StageInput::Stage(id) = input {
         let stage = recipe.stages.iter().find(|s| s.id == *id)?;
         if stage.operator == SUBRECIPE_OPERATOR {
-            return published_kind(docs, registry, stage, 0).map(PortKind::Product);
+            return published_kind(docs, registry, stage, None, 0).map(PortKind::Product);
+        }
+        if stage.operator == SUBRECIPE_OUTPUT_OPERATOR {
+            let run = match stage.inputs.as_slice() {
+                [StageInput::Stage(run)] => recipe.stages.iter().find(|s| s.id == *run)?,
+                _ => return None,
+            };
+            let output = u32::try_from(stage.parameters.get("output")?.as_int()?).ok()?;
+            return (run.operator == SUBRECIPE_OPERATOR)
+                .then(|| published_kind(docs, registry, run, Some(output), 0))
+                .flatten()
+                .map(PortKind::Product);
         }
     }
     source_kind(recipe, registry, input)
 }
 
-/// The product kind subrecipe stage `stage` publishes, following nested subrecipes at most
-/// one level past the limit; `None` when anything on the way is missing.
+/// What subrecipe stage `stage_id` of `recipe` publishes, learned as the compiler learns it:
+/// its child compiled (cycles and depth checked) and the product kind of the child output the
+/// stage picks. `Err` says why there is none (the first error of resolving the stage: `recipe`
+/// unset or naming no recipe, a child that does not compile, an output it does not publish; or
+/// a stage that is no subrecipe stage). The editor's Recipe graph types a subrecipe node's
+/// output pin with it.
+pub fn published_output(
+    recipe: &Recipe,
+    docs: ProjectDocs<'_>,
+    registry: &Registry,
+    stage_id: u32,
+) -> Result<ProductKind, String> {
+    let Some(index) = recipe.stages.iter().position(|s| s.id == stage_id) else {
+        return Err(format!("stage {stage_id} is not in the recipe"));
+    };
+    let operator = recipe.stages[index].operator.as_str();
+    if operator != SUBRECIPE_OPERATOR && operator != SUBRECIPE_OUTPUT_OPERATOR {
+        return Err(format!("stage {stage_id} is not a subrecipe stage"));
+    }
+    let file = recipe_file(&recipe.id);
+    let mut r = Reporter::new(RecipeSource {
+        file: &file,
+        tree: None,
+    });
+    let nesting = Nesting::root(&recipe.id);
+    let cx = SubrecipeCx {
+        recipe,
+        docs,
+        registry,
+        nesting: &nesting,
+    };
+    let kind = if operator == SUBRECIPE_OUTPUT_OPERATOR {
+        // The run it reads, resolved first (its errors are the reason too).
+        let run = match recipe.stages[index].inputs.as_slice() {
+            [StageInput::Stage(run)] => recipe.stages.iter().position(|s| s.id == *run),
+            _ => None,
+        };
+        let mut resolved = BTreeMap::new();
+        if let Some(run) = run.filter(|i| recipe.stages[*i].operator == SUBRECIPE_OPERATOR) {
+            if let Some(found) = cx.resolve(run, &mut r) {
+                resolved.insert(recipe.stages[run].id, found);
+            }
+        }
+        super::subrecipe_output::resolve(recipe, index, &resolved, &mut r).map(|s| s.output)
+    } else {
+        cx.read_params(index, &mut r).and_then(|given| {
+            let child = cx.child_plan(index, &given.child, &mut r)?;
+            let output = cx.pick_output(index, &given, &child, &mut r)?;
+            child.stage(output).map(CompiledStage::output)
+        })
+    };
+    let why = r.finish().into_iter().find(|d| d.is_error());
+    match (kind, why) {
+        (Some(kind), _) => Ok(kind),
+        (None, Some(error)) => Err(error.message),
+        (None, None) => Err(format!("stage {stage_id}: its output is not known")),
+    }
+}
+
+/// The product kind subrecipe stage `stage` publishes (or its child's output `output`, for a
+/// `subrecipe.output` stage reading its run), following nested subrecipes at most one level past
+/// the limit; `None` when anything on the way is missing.
 fn published_kind(
     docs: ProjectDocs<'_>,
     registry: &Registry,
     stage: &crate::project::Stage,
+    output: Option<u32>,
     hops: usize,
 ) -> Option<ProductKind> {
     let child = docs
         .recipes?
         .get(&recipe_id(stage.parameters.get("recipe")?)?)?;
-    let output = match stage.parameters.get("output") {
-        Some(value) => u32::try_from(value.as_int()?).ok()?,
-        None => *child.outputs.first()?,
+    let output = match (output, stage.parameters.get("output")) {
+        (Some(output), _) => output,
+        (None, Some(value)) => u32::try_from(value.as_int()?).ok()?,
+        (None, None) => *child.outputs.first()?,
     };
     let published = child.stages.iter().find(|s| s.id == output)?;
     if published.operator == SUBRECIPE_OPERATOR {
         return (hops <= MAX_SUBRECIPE_DEPTH)
-            .then(|| published_kind(docs, registry, published, hops + 1))
+            .then(|| published_kind(docs, registry, published, None, hops + 1))
             .flatten();
     }
     registry
@@ -293,6 +377,7 @@ impl<'r> SubrecipeCx<'r, '_> {
             plan: child,
             binds: given.binds,
             output,
+            run_by: None,
         };
         Some(Resolved {
             index,
@@ -737,6 +822,17 @@ impl Subrecipe {
     /// The canonical bytes that stand for the stage's parameters in its cache key: the child's
     /// id, the binds, the published output and the child's content digest.
     pub fn param_bytes(&self) -> Vec<u8> {
+        if let Some(run_by) = self.run_by {
+            // A `subrecipe.output` stage: the run it reads and the output it republishes, then
+            // what the running stage's bytes hold.
+            let mut w = ByteWriter::tagged(b"SUBOUTPT");
+            let run = Subrecipe {
+                run_by: None,
+                ..self.clone()
+            };
+            w.u32(run_by).u32(self.output).bytes(&run.param_bytes());
+            return w.digest().to_vec();
+        }
         let mut w = ByteWriter::tagged(b"SUBPARAM");
         w.str(&self.recipe_id).count(self.binds.len());
         for name in &self.binds {
@@ -795,15 +891,16 @@ impl Subrecipe {
             .stage(self.output)
             .map(|s| s.outline().clone())
             .unwrap_or_default();
-        let capacity = self
-            .plan
-            .stages()
-            .iter()
-            .fold(NO_CAPACITY, |sum, stage| Capacity {
-                objects: sum.objects.saturating_add(stage.capacity().objects),
-                candidates: sum.candidates.saturating_add(stage.capacity().candidates),
-                bounds_m: sum.bounds_m.or(stage.capacity().bounds_m),
-            });
+        // A `subrecipe.output` stage holds only the output it republishes.
+        let counted: Vec<&CompiledStage> = match self.run_by {
+            Some(_) => self.plan.stage(self.output).into_iter().collect(),
+            None => self.plan.stages().iter().collect(),
+        };
+        let capacity = counted.iter().fold(NO_CAPACITY, |sum, stage| Capacity {
+            objects: sum.objects.saturating_add(stage.capacity().objects),
+            candidates: sum.candidates.saturating_add(stage.capacity().candidates),
+            bounds_m: sum.bounds_m.or(stage.capacity().bounds_m),
+        });
         (Vec::new(), outline, capacity)
     }
 }

@@ -515,3 +515,52 @@ fn the_scope_manifest_folds_each_child_run_in_under_its_stage() {
     }
     assert_eq!(instances, ["r1", "r1/1:r2", "r1/1:r2/1:r3"]);
 }
+
+/// What a subrecipe stage publishes, learned from its compiled child (the editor's graph types
+/// its pin with it): the kind of the chosen output, or the first error why not.
+#[test]
+fn the_published_output_kind_is_learned_from_the_compiled_child() {
+    use super::subrecipe::published_output;
+    use super::ProjectDocs;
+    let learn = |loaded: &LoadedProject, stage: u32| {
+        let project = loaded.project.as_ref().expect("project");
+        let docs = ProjectDocs {
+            families: &project.families,
+            libraries: &project.chunk_libraries,
+            recipes: Some(&project.recipes),
+            trees: None,
+        };
+        let recipe = &project.recipes["street-planting"];
+        published_output(recipe, docs, &Registry::standard(), stage)
+    };
+    let loaded = load(&[]);
+    assert_eq!(learn(&loaded, 10), Ok(ProductKind::PlacedObjects));
+    assert_eq!(
+        learn(&loaded, 1),
+        Err("stage 1 is not a subrecipe stage".to_owned())
+    );
+    // Publishing the child's scatter instead: its kind.
+    let child = CHILD.replace(
+        "outputs: [\n        2,",
+        "outputs: [\n        1,\n        2,",
+    );
+    let picked = with_stage_10(
+        &format!("{CHILD_PATH}, \"binds\": [\"block\"], \"output\": 1"),
+        "1",
+    );
+    let loaded = load(&[(CHILD_FILE, &child), (PARENT_FILE, &picked)]);
+    assert_eq!(learn(&loaded, 10), Ok(ProductKind::Placements));
+    // No `recipe`, or a child that does not compile: why.
+    let unset = load(&[(PARENT_FILE, &with_stage_10("\"binds\": [\"block\"]", "1"))]);
+    assert_eq!(
+        learn(&unset, 10),
+        Err("stage 10: a subrecipe stage needs its `recipe`".to_owned())
+    );
+    let broken = CHILD.replace("\"cell_size\": 300", "\"cell_size\": \"wide\"");
+    let loaded = load(&[(CHILD_FILE, &broken)]);
+    let why = learn(&loaded, 10).expect_err("the child does not compile");
+    assert!(
+        why.starts_with("stage 10: subrecipe `sidewalk-props` does not compile: recipes/sidewalk-props.recipe.ron:"),
+        "{why}"
+    );
+}

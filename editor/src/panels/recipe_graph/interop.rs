@@ -9,8 +9,13 @@
 use std::collections::BTreeMap;
 
 use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
+use stagecraft_runtime::content::ProductKind;
 use stagecraft_runtime::ops::registry::{OperatorDescriptor, PortKind, Registry};
-use stagecraft_runtime::project::{Recipe, Stage, StageInput};
+use stagecraft_runtime::project::{Project, Recipe, Stage, StageInput};
+use stagecraft_runtime::recipe::subrecipe::{
+    published_output, SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR,
+};
+use stagecraft_runtime::recipe::ProjectDocs;
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
@@ -84,6 +89,8 @@ pub enum Reject {
         expected: &'static str,
         /// What the source carries (`None`: unknown, e.g. a literal value or a broken stage).
         found: Option<&'static str>,
+        /// Why a subrecipe stage's product is not known (its child does not compile, …).
+        why: Option<String>,
     },
     /// The wire would make the stage depend on itself.
     Cycle,
@@ -95,11 +102,21 @@ impl std::fmt::Display for Reject {
             Reject::MissingStage(id) => write!(f, "stage {id} is not in the recipe"),
             Reject::UnknownOperator(op) => write!(f, "operator `{op}` is not registered"),
             Reject::NoSuchPort(port) => write!(f, "the stage has no input port {port}"),
-            Reject::TypeMismatch { expected, found } => write!(
-                f,
-                "the port takes a {expected}, not a {}",
-                found.unwrap_or("value of unknown type")
-            ),
+            Reject::TypeMismatch {
+                expected,
+                found,
+                why,
+            } => {
+                write!(
+                    f,
+                    "the port takes a {expected}, not a {}",
+                    found.unwrap_or("value of unknown type")
+                )?;
+                match why {
+                    Some(why) => write!(f, " ({why})"),
+                    None => Ok(()),
+                }
+            }
             Reject::Cycle => f.write_str("the wire would make a cycle"),
         }
     }
@@ -110,8 +127,61 @@ pub fn operator_of<'r>(registry: &'r Registry, stage: &Stage) -> Option<&'r Oper
     registry.get(&stage.operator, stage.algorithm)
 }
 
-/// What a source node carries, if known (the compiler's own answer).
-pub fn source_kind(recipe: &Recipe, registry: &Registry, source: &StageInput) -> Option<PortKind> {
+/// What the recipe's stages without a fixed output kind (`subrecipe` and `subrecipe.output`
+/// stages) publish, learned
+/// from their compiled children ([`published_output`]), or why it is not known (the child does
+/// not compile, `recipe` is unset, …). Learned once per document revision by the panel.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LearnedKinds(BTreeMap<u32, Result<ProductKind, String>>);
+
+impl LearnedKinds {
+    /// Nothing learned.
+    pub const NONE: LearnedKinds = LearnedKinds(BTreeMap::new());
+
+    /// Learns what each subrecipe stage of `recipe` (a recipe of `project`) publishes.
+    pub fn learn(project: &Project, recipe: &Recipe, registry: &Registry) -> LearnedKinds {
+        let docs = ProjectDocs {
+            families: &project.families,
+            libraries: &project.chunk_libraries,
+            recipes: Some(&project.recipes),
+            trees: None,
+        };
+        LearnedKinds(
+            recipe
+                .stages
+                .iter()
+                .filter(|stage| {
+                    [SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR]
+                        .contains(&stage.operator.as_str())
+                })
+                .map(|stage| {
+                    let learned = published_output(recipe, docs, registry, stage.id);
+                    (stage.id, learned)
+                })
+                .collect(),
+        )
+    }
+
+    /// What subrecipe stage `stage` publishes, or why that is not known; `None` for a stage
+    /// whose operator says what it publishes.
+    pub fn get(&self, stage: u32) -> Option<&Result<ProductKind, String>> {
+        self.0.get(&stage)
+    }
+}
+
+/// What a source node carries, if known: the compiler's own answer, and for a subrecipe stage
+/// the kind learned from its compiled child.
+pub fn source_kind(
+    recipe: &Recipe,
+    registry: &Registry,
+    learned: &LearnedKinds,
+    source: &StageInput,
+) -> Option<PortKind> {
+    if let StageInput::Stage(id) = source {
+        if let Some(kind) = learned.get(*id) {
+            return kind.as_ref().ok().copied().map(PortKind::Product);
+        }
+    }
     stagecraft_runtime::recipe::source_kind(recipe, registry, source)
 }
 
@@ -121,6 +191,7 @@ pub fn source_kind(recipe: &Recipe, registry: &Registry, source: &StageInput) ->
 pub fn bind_ports(
     recipe: &Recipe,
     registry: &Registry,
+    learned: &LearnedKinds,
     stage: &Stage,
 ) -> (Vec<Option<StageInput>>, Vec<StageInput>) {
     let Some(op) = operator_of(registry, stage) else {
@@ -129,7 +200,7 @@ pub fn bind_ports(
     let kinds: Vec<Option<PortKind>> = stage
         .inputs
         .iter()
-        .map(|input| source_kind(recipe, registry, input))
+        .map(|input| source_kind(recipe, registry, learned, input))
         .collect();
     let mut ports: Vec<Option<StageInput>> = vec![None; op.inputs.len()];
     let mut unbound = Vec::new();
@@ -153,13 +224,17 @@ const ROW_SPACING: f32 = 150.0;
 
 /// Each stage's column: 0 for a stage that reads no stage, else one more than the deepest stage
 /// it reads (wires that name a missing stage or form a cycle count as nothing).
-fn stage_depths(recipe: &Recipe, registry: &Registry) -> BTreeMap<u32, usize> {
+fn stage_depths(
+    recipe: &Recipe,
+    registry: &Registry,
+    learned: &LearnedKinds,
+) -> BTreeMap<u32, usize> {
     let mut depths: BTreeMap<u32, usize> = BTreeMap::new();
     // At most one pass per stage settles every acyclic chain, whatever the file order.
     for _ in 0..recipe.stages.len().max(1) {
         let mut changed = false;
         for stage in &recipe.stages {
-            let (ports, extra) = bind_ports(recipe, registry, stage);
+            let (ports, extra) = bind_ports(recipe, registry, learned, stage);
             let depth = ports
                 .iter()
                 .flatten()
@@ -188,6 +263,7 @@ fn stage_depths(recipe: &Recipe, registry: &Registry) -> BTreeMap<u32, usize> {
 pub fn build(
     recipe: &Recipe,
     registry: &Registry,
+    learned: &LearnedKinds,
     positions: &BTreeMap<String, [f32; 2]>,
 ) -> GraphView {
     let mut snarl = Snarl::new();
@@ -209,7 +285,7 @@ pub fn build(
     // Nodes without a stored position go in columns by depth (inputs and stages that read no
     // stage first, each stage one column right of the deepest stage it reads), so a chain is
     // as compact as its longest path and the whole graph fits the tab at a readable zoom.
-    let depths = stage_depths(recipe, registry);
+    let depths = stage_depths(recipe, registry, learned);
     let mut rows_used: BTreeMap<usize, usize> = BTreeMap::new();
     let mut next_row = |column: usize| {
         let row = rows_used.entry(column).or_insert(0);
@@ -229,7 +305,7 @@ pub fn build(
         let Some(to) = ids.snarl(&GraphNode::Stage(stage.id)) else {
             continue;
         };
-        let (ports, _) = bind_ports(recipe, registry, stage);
+        let (ports, _) = bind_ports(recipe, registry, learned, stage);
         for (port, source) in ports.iter().enumerate() {
             let Some(source) = source else { continue };
             let from = match source {
@@ -346,6 +422,7 @@ fn stage_index(recipe: &Recipe, stage: u32) -> Result<usize, Reject> {
 pub fn connect(
     recipe: &Recipe,
     registry: &Registry,
+    learned: &LearnedKinds,
     source: &GraphNode,
     stage: u32,
     port: usize,
@@ -356,11 +433,16 @@ pub fn connect(
         .ok_or_else(|| Reject::UnknownOperator(target.operator.clone()))?;
     let expected = op.inputs.get(port).ok_or(Reject::NoSuchPort(port))?.kind;
     let input = as_source(source);
-    let found = source_kind(recipe, registry, &input);
+    let found = source_kind(recipe, registry, learned, &input);
     if found != Some(expected) {
+        let why = match source {
+            GraphNode::Stage(id) => learned.get(*id).and_then(|k| k.as_ref().err()).cloned(),
+            GraphNode::Input(_) => None,
+        };
         return Err(Reject::TypeMismatch {
             expected: expected.name(),
             found: found.map(PortKind::name),
+            why,
         });
     }
     if let GraphNode::Stage(from) = source {
@@ -368,7 +450,7 @@ pub fn connect(
             return Err(Reject::Cycle);
         }
     }
-    let (mut ports, unbound) = bind_ports(recipe, registry, target);
+    let (mut ports, unbound) = bind_ports(recipe, registry, learned, target);
     ports[port] = Some(input);
     let mut next = recipe.clone();
     set_ports(&mut next.stages[index], ports, unbound);
@@ -379,12 +461,13 @@ pub fn connect(
 pub fn disconnect(
     recipe: &Recipe,
     registry: &Registry,
+    learned: &LearnedKinds,
     stage: u32,
     port: usize,
 ) -> Result<Recipe, Reject> {
     let index = stage_index(recipe, stage)?;
     let target = &recipe.stages[index];
-    let (mut ports, unbound) = bind_ports(recipe, registry, target);
+    let (mut ports, unbound) = bind_ports(recipe, registry, learned, target);
     let slot = ports.get_mut(port).ok_or(Reject::NoSuchPort(port))?;
     *slot = None;
     let mut next = recipe.clone();

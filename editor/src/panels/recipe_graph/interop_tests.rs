@@ -59,7 +59,8 @@ fn wires(view: &GraphView) -> Vec<(GraphNode, GraphNode, usize)> {
 #[test]
 fn document_becomes_nodes_and_wires_bound_like_the_compiler() {
     let registry = Registry::standard();
-    let view = build(&recipe(), &registry, &BTreeMap::new());
+    let none = LearnedKinds::default();
+    let view = build(&recipe(), &registry, &none, &BTreeMap::new());
     assert_eq!(view.snarl.nodes().count(), 4);
     for node in [
         GraphNode::Input("trees".into()),
@@ -85,9 +86,10 @@ fn document_becomes_nodes_and_wires_bound_like_the_compiler() {
 #[test]
 fn stored_positions_are_used() {
     let registry = Registry::standard();
+    let none = LearnedKinds::default();
     let mut positions = BTreeMap::new();
     positions.insert("stage:2".to_owned(), [5.0, 7.0]);
-    let view = build(&recipe(), &registry, &positions);
+    let view = build(&recipe(), &registry, &none, &positions);
     let id = view.ids.snarl(&GraphNode::Stage(2)).expect("mapped");
     let info = view.snarl.get_node_info(id).expect("node");
     assert_eq!(info.pos, egui::pos2(5.0, 7.0));
@@ -96,34 +98,37 @@ fn stored_positions_are_used() {
 #[test]
 fn disconnect_and_connect_round_trip() {
     let registry = Registry::standard();
+    let none = LearnedKinds::default();
     let original = recipe();
-    let cut = disconnect(&original, &registry, 2, 1).expect("disconnects");
+    let cut = disconnect(&original, &registry, &none, 2, 1).expect("disconnects");
     assert_eq!(
         cut.stages[1].inputs,
         vec![StageInput::Named("trees".into())]
     );
-    let joined = connect(&cut, &registry, &GraphNode::Stage(1), 2, 1).expect("connects");
+    let joined = connect(&cut, &registry, &none, &GraphNode::Stage(1), 2, 1).expect("connects");
     // Rewritten in port order: the family first, then the areas.
     assert_eq!(
         joined.stages[1].inputs,
         vec![StageInput::Named("trees".into()), StageInput::Stage(1)]
     );
-    let view = build(&joined, &registry, &BTreeMap::new());
+    let view = build(&joined, &registry, &none, &BTreeMap::new());
     assert_eq!(
         wires(&view),
-        wires(&build(&original, &registry, &BTreeMap::new()))
+        wires(&build(&original, &registry, &none, &BTreeMap::new()))
     );
 }
 
 #[test]
 fn type_checking_rejects_a_mismatched_port() {
     let registry = Registry::standard();
+    let none = LearnedKinds::default();
     // A street block into scatter's family port.
     assert_eq!(
-        connect(&recipe(), &registry, &GraphNode::Stage(1), 2, 0),
+        connect(&recipe(), &registry, &none, &GraphNode::Stage(1), 2, 0),
         Err(Reject::TypeMismatch {
             expected: "Family",
             found: Some("StreetBlock"),
+            why: None,
         })
     );
     // A family into select-and-place's placements port.
@@ -131,6 +136,7 @@ fn type_checking_rejects_a_mismatched_port() {
         connect(
             &recipe(),
             &registry,
+            &none,
             &GraphNode::Input("trees".into()),
             3,
             0
@@ -138,11 +144,11 @@ fn type_checking_rejects_a_mismatched_port() {
         Err(Reject::TypeMismatch { .. })
     ));
     assert_eq!(
-        connect(&recipe(), &registry, &GraphNode::Stage(1), 2, 9),
+        connect(&recipe(), &registry, &none, &GraphNode::Stage(1), 2, 9),
         Err(Reject::NoSuchPort(9))
     );
     assert_eq!(
-        connect(&recipe(), &registry, &GraphNode::Stage(1), 42, 0),
+        connect(&recipe(), &registry, &none, &GraphNode::Stage(1), 42, 0),
         Err(Reject::MissingStage(42))
     );
 }
@@ -154,7 +160,8 @@ fn cycles_are_found() {
     assert!(depends_on(&looped, 3, 1));
     assert!(!depends_on(&looped, 1, 3));
     let registry = Registry::standard();
-    assert!(connect(&looped, &registry, &GraphNode::Stage(3), 3, 0).is_err());
+    let none = LearnedKinds::default();
+    assert!(connect(&looped, &registry, &none, &GraphNode::Stage(3), 3, 0).is_err());
 }
 
 #[test]
@@ -182,7 +189,8 @@ fn add_and_remove_stages() {
 #[test]
 fn changes_become_one_recipe_edit() {
     let registry = Registry::standard();
-    let next = disconnect(&recipe(), &registry, 3, 0).expect("disconnects");
+    let none = LearnedKinds::default();
+    let next = disconnect(&recipe(), &registry, &none, 3, 0).expect("disconnects");
     let selection = Selection::field(
         DocId::Recipe("r".into()),
         FieldPath::root().field("stages").index(2),

@@ -92,6 +92,9 @@ pub struct RecipeGraphPanel {
     pub stage_marks: StageMarks,
     /// The subrecipes opened in place, outermost first: the breadcrumbs back.
     trail: Vec<Crumb>,
+    /// What the shown recipe's subrecipe stages publish, learned from their compiled children
+    /// when the document moves (a child's edit retypes its user's pins).
+    learned: interop::LearnedKinds,
 }
 
 /// One step into a subrecipe: the recipe shown before, the subrecipe stage opened, the child.
@@ -149,6 +152,7 @@ impl Default for RecipeGraphPanel {
             zoom: 1.0,
             stage_marks: StageMarks::default(),
             trail: Vec::new(),
+            learned: interop::LearnedKinds::default(),
         }
     }
 }
@@ -362,8 +366,15 @@ impl RecipeGraphPanel {
         let state = (document.id(), document.revision());
         let moved = self.built_at != Some(state);
         self.built_at = Some(state);
+        let mut retyped = false;
+        if moved || self.recipe_id.as_deref() != Some(recipe_id) {
+            let learned = interop::LearnedKinds::learn(document.project(), recipe, &self.registry);
+            retyped = learned != self.learned;
+            self.learned = learned;
+        }
         if self.recipe_id.as_deref() != Some(recipe_id)
             || (moved && self.built_from.as_ref() != Some(recipe))
+            || retyped
             || self.view.is_none()
         {
             if self.recipe_id.as_deref() != Some(recipe_id) || self.view.is_none() {
@@ -378,7 +389,12 @@ impl RecipeGraphPanel {
                 .get(recipe_id)
                 .cloned()
                 .unwrap_or_default();
-            self.view = Some(interop::build(recipe, &self.registry, &positions));
+            self.view = Some(interop::build(
+                recipe,
+                &self.registry,
+                &self.learned,
+                &positions,
+            ));
             self.built_from = Some(recipe.clone());
             self.stage_count = recipe.stages.len();
             self.recipe_id = Some(recipe_id.to_owned());
@@ -447,6 +463,19 @@ impl RecipeGraphPanel {
         let mut recipe = original.clone();
         let mut labels = Vec::new();
         let mut selection = document.selection().clone();
+        // What subrecipe stages publish, learned again for the recipe as the edits leave it.
+        let mut learned: Option<(Recipe, interop::LearnedKinds)> = None;
+        let mut learn = |recipe: &Recipe| -> interop::LearnedKinds {
+            match &learned {
+                Some((at, kinds)) if at == recipe => kinds.clone(),
+                _ => {
+                    let kinds =
+                        interop::LearnedKinds::learn(document.project(), recipe, &self.registry);
+                    learned = Some((recipe.clone(), kinds.clone()));
+                    kinds
+                }
+            }
+        };
         for action in actions {
             let result = match action {
                 GraphAction::Select(stage) => {
@@ -465,10 +494,14 @@ impl RecipeGraphPanel {
                     source,
                     stage,
                     port,
-                } => interop::connect(&recipe, &self.registry, &source, stage, port)
-                    .map(|next| (next, "Connect stages")),
+                } => {
+                    let kinds = learn(&recipe);
+                    interop::connect(&recipe, &self.registry, &kinds, &source, stage, port)
+                        .map(|next| (next, "Connect stages"))
+                }
                 GraphAction::Disconnect { stage, port } => {
-                    interop::disconnect(&recipe, &self.registry, stage, port)
+                    let kinds = learn(&recipe);
+                    interop::disconnect(&recipe, &self.registry, &kinds, stage, port)
                         .map(|next| (next, "Disconnect stages"))
                 }
                 GraphAction::TogglePublished(stage) => interop::toggle_output(&recipe, stage)
@@ -588,6 +621,7 @@ impl Panel for RecipeGraphPanel {
             .as_deref()
             .filter(|generation| generation.recipe() == recipe_id);
         let mut viewer = RecipeViewer::new(recipe, &self.registry, outcome, selected);
+        viewer.learned = &self.learned;
         viewer.marks = self.stage_marks.for_recipe(&recipe_id);
         if self.fit_frames > 0 {
             if let Some(bounds) = self.node_bounds {

@@ -10,7 +10,7 @@ use stagecraft_runtime::ops::registry::{PortKind, Registry};
 use stagecraft_runtime::project::{Recipe, RecipeInput};
 use stagecraft_runtime::recipe::bind::product_kind;
 
-use super::interop::{operator_of, GraphNode};
+use super::interop::{operator_of, GraphNode, LearnedKinds};
 use super::palette::palette_ui;
 use crate::service::Generation;
 
@@ -74,7 +74,12 @@ pub struct RecipeViewer<'a> {
     pub transform: Option<TSTransform>,
     /// The Viewport's stepping cursor and locked stage.
     pub marks: super::StageMarks,
+    /// What the recipe's subrecipe stages publish (or why that is not known).
+    pub learned: &'a LearnedKinds,
 }
+
+/// Nothing learned: every subrecipe stage's pin untyped.
+static NOTHING_LEARNED: LearnedKinds = LearnedKinds::NONE;
 
 impl<'a> RecipeViewer<'a> {
     /// A viewer of `recipe` with nothing done yet.
@@ -94,6 +99,7 @@ impl<'a> RecipeViewer<'a> {
             node_rects: Vec::new(),
             transform: None,
             marks: super::StageMarks::default(),
+            learned: &NOTHING_LEARNED,
         }
     }
 }
@@ -141,6 +147,9 @@ impl RecipeViewer<'_> {
                 RecipeInput::Product(kind) => product_kind(kind).map(PortKind::Product),
             },
             GraphNode::Stage(id) => {
+                if let Some(learned) = self.learned.get(*id) {
+                    return learned.as_ref().ok().copied().map(PortKind::Product);
+                }
                 let stage = self.recipe.stages.iter().find(|s| s.id == *id)?;
                 operator_of(self.registry, stage)
                     .and_then(|op| op.output_kind())
@@ -321,13 +330,30 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<GraphNode>,
     ) -> impl SnarlPin + 'static {
-        let kind = snarl
-            .get_node(pin.id.node)
-            .and_then(|node| self.output_kind(node));
+        let node = snarl.get_node(pin.id.node);
+        let kind = node.and_then(|node| self.output_kind(node));
+        // A subrecipe stage's kind, learned from its compiled child, or why it is not known.
+        let learned = match node {
+            Some(GraphNode::Stage(id)) => self.learned.get(*id),
+            _ => None,
+        };
         // The pin sits on the node's edge and is wider than the frame's margin: keep the label
         // clear of it (the layout is right to left, so this space is next to the pin).
         ui.add_space(PIN_LABEL_GAP);
-        ui.add(egui::Label::new(kind.map_or("value", PortKind::name)).extend());
+        let text = match learned {
+            Some(Err(_)) => "untyped",
+            _ => kind.map_or("value", PortKind::name),
+        };
+        let label = ui.add(egui::Label::new(text).extend());
+        match learned {
+            Some(Err(why)) => {
+                label.on_hover_text(format!("Untyped, wires to no typed port: {why}"));
+            }
+            Some(Ok(_)) => {
+                label.on_hover_text(format!("{text}: the subrecipe's chosen output"));
+            }
+            None => {}
+        }
         PinInfo::circle().with_fill(kind_colour(kind))
     }
 

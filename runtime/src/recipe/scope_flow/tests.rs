@@ -142,6 +142,7 @@ fn data_flows_down_the_hierarchy() {
             ("streaming.plan", "cell"),
             ("street.block", "regional"),
             ("subrecipe", "object"),
+            ("subrecipe.output", "object"),
         ]
     );
 }

@@ -16,7 +16,7 @@ FRAMES = 120
 
 
 def test_every_example_is_covered():
-    assert len(EXAMPLES) == 10
+    assert len(EXAMPLES) == 11
     assert len(SCENARIOS) == 23
 
 

@@ -171,7 +171,7 @@ impl TiledStage<'_> {
             products.push(product);
             cooks.push(cook);
         }
-        let output = assemble(self.plan, self.stage, self.seed, self.overrides, &products)
+        let output = assemble(self.plan, self.stage, self.seed, self.overrides, products)
             .map_err(|e| {
                 anyhow::anyhow!(
                     "recipe `{}`: stage {} from its tiles: {e}",

@@ -29,7 +29,12 @@ fn tile_cache(dir: &Path) -> PathBuf {
     let project = forest();
     let cache = dir.join("tiles");
     let compiled = compile_all(&project, &|_| Ok(()), plain_diagnostics).expect("the forest");
-    let items = work_items(&compiled, &DiskCache::new(&cache), compiled.root_seed, Some(TILE_CELLS));
+    let items = work_items(
+        &compiled,
+        &DiskCache::new(&cache),
+        compiled.root_seed,
+        Some(TILE_CELLS),
+    );
     let ids: Vec<String> = items
         .iter()
         .filter(|i| i.tile.is_some())

@@ -33,8 +33,8 @@ use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
 use super::bundle_io::file_error;
 use crate::bounded_read::{read_regular, Links, ReadProblem};
 use stagecraft_runtime::cook::{
-    check_product_in, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo,
-    CookError, CookedStage, KeyRecord, StoreMiss,
+    check_product_in, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo, CookError,
+    CookedStage, KeyRecord, StoreMiss,
 };
 
 /// The default byte budget of a cache (1 GiB).

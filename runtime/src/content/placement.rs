@@ -249,8 +249,10 @@ impl ScatterOutput {
     /// merged by key bands at once, `super::sorted_merge`): the same output and the same error,
     /// on any number of threads.
     pub fn merge_par(parts: Vec<ScatterOutput>) -> Result<ScatterOutput, MergeError> {
-        let (placements, rejected): (Vec<_>, Vec<_>) =
-            parts.into_iter().map(|p| (p.placements, p.rejected)).unzip();
+        let (placements, rejected): (Vec<_>, Vec<_>) = parts
+            .into_iter()
+            .map(|p| (p.placements, p.rejected))
+            .unzip();
         let (placements, rejected) = rayon::join(
             || merge_sorted_par(placements, Placement::canonical_key),
             || merge_sorted_par(rejected, RejectedCandidate::canonical_key),

@@ -27,7 +27,9 @@ where
         return merged;
     }
     // A part in canonical order (a tile's) is checked in one pass.
-    parts.par_iter_mut().for_each(|part| part.sort_by_key(|t| key(t)));
+    parts
+        .par_iter_mut()
+        .for_each(|part| part.sort_by_key(|t| key(t)));
     let pivots = pivots(&parts, &key);
     let bands: Vec<Vec<T>> = (0..=pivots.len())
         .into_par_iter()

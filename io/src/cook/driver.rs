@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use rayon::prelude::*;
 use stagecraft_runtime::content::encode::hex;
 use stagecraft_runtime::content::StageProvenance;
 use stagecraft_runtime::cook::{
@@ -26,7 +25,8 @@ use stagecraft_runtime::project::{
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, CompiledStage};
 
 use super::store::DiskCache;
-use super::swap::{prepare_out, write_bundle, ReplacePolicy};
+use super::stores::{record_pending, store_pending, PendingStore};
+use super::swap::{prepare_out, write_bundle_alongside, ReplacePolicy};
 use super::tiles::{TileCook, TiledStage};
 
 /// Options of one cook.
@@ -341,6 +341,9 @@ pub fn cook_project<O: ExecutionObserver>(
     let mut recipes = Vec::new();
     let mut files = Vec::new();
     let mut in_use = BTreeSet::new();
+    // A whole cook into a bundle folder stores its cache entries while the bundle is written.
+    let bundled = options.out.is_some() && !options.partial();
+    let mut pending = Vec::new();
     let items = work_items(&compiled, &cache, seed, options.tile_cells);
     check_item_ids(&items, options.items.as_deref())?;
     let selected: Vec<&WorkItem> = items.iter().filter(|i| options.selects(i)).collect();
@@ -364,7 +367,7 @@ pub fn cook_project<O: ExecutionObserver>(
             cells: options.tile_cells,
             owned: &owned,
         };
-        let cooked = cook_one(
+        let ((entry, recipe_files), mut stores) = cook_one(
             plan,
             recipe,
             seed,
@@ -375,8 +378,15 @@ pub fn cook_project<O: ExecutionObserver>(
             &mut in_use,
             observer,
         )?;
+        if bundled {
+            // Stored while the bundle is written.
+            stores.iter_mut().for_each(|s| s.file += files.len());
+            pending.extend(stores);
+        } else {
+            let stored = store_pending(&cache, &stores, &recipe_files)?;
+            record_pending(stores, &stored, &mut report, &mut in_use);
+        }
         if !options.partial() {
-            let (entry, recipe_files) = cooked;
             recipes.push(entry);
             files.extend(recipe_files);
         }
@@ -384,7 +394,9 @@ pub fn cook_project<O: ExecutionObserver>(
     if !options.partial() {
         let manifest = manifest_of(&compiled, seed, recipes);
         if let Some(out) = &options.out {
-            write_whole_bundle(out, &manifest, &files, &policy, &mut report)?;
+            let store = || store_pending(&cache, &pending, &files);
+            let stored = write_whole_bundle(out, &manifest, &files, &policy, &mut report, store)?;
+            record_pending(pending, &stored, &mut report, &mut in_use);
         }
         report.manifest = Some(manifest);
     }
@@ -407,18 +419,20 @@ fn cook_tile_items(
     Ok(())
 }
 
-/// Writes a whole cook's bundle folder (manifest and product files) and counts it in `report`.
-fn write_whole_bundle(
+/// Writes a whole cook's bundle folder (manifest and product files), running `store` (the cache
+/// entries) while its files are written, and counts it in `report`; what `store` returned.
+fn write_whole_bundle<T: Send>(
     out: &Path,
     manifest: &CookedManifest,
     files: &[(String, Vec<u8>)],
     policy: &ReplacePolicy,
     report: &mut CookReport,
-) -> anyhow::Result<()> {
+    store: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T> {
     let text = manifest.to_text();
     report.files = files.len() + 1;
     report.bytes = text.len() as u64 + files.iter().map(|(_, b)| b.len() as u64).sum::<u64>();
-    write_bundle(out, &text, files, policy)
+    write_bundle_alongside(out, &text, files, policy, store)
 }
 
 fn manifest_of(
@@ -456,8 +470,9 @@ fn manifest_of(
 }
 
 /// Cooks one recipe: seeds an in-memory stage cache with every stage whose key has a verified
-/// disk entry, runs the executor (which runs only the rest), stores what ran and `owned` holds;
-/// the recipe's manifest entry and product files (encoded once, for the cache and the bundle).
+/// disk entry, runs the executor (which runs only the rest); the recipe's manifest entry and
+/// product files (encoded once, for the cache and the bundle), and what to store of what ran and
+/// `owned` holds (its `file`s index the recipe's product files).
 #[allow(clippy::too_many_arguments)]
 fn cook_one<O: ExecutionObserver>(
     plan: &CompiledPlan,
@@ -469,7 +484,7 @@ fn cook_one<O: ExecutionObserver>(
     report: &mut CookReport,
     in_use: &mut BTreeSet<String>,
     observer: ObserverFactory<'_, O>,
-) -> anyhow::Result<CookedFiles> {
+) -> anyhow::Result<(CookedFiles, Vec<PendingStore>)> {
     let cook = RecipeCook {
         plan,
         recipe,
@@ -495,8 +510,8 @@ fn cook_one<O: ExecutionObserver>(
     .map_err(|e| anyhow::anyhow!("recipe `{recipe}`: {e}"))?;
     let bundle = &generated.bundle;
     let cooked = cook_recipe(bundle);
-    cook.store_stages(bundle, &cooked, outcomes, tiling.owned, report, in_use)?;
-    Ok(cooked)
+    let pending = cook.pending_stores(bundle, &cooked.0, outcomes, tiling.owned)?;
+    Ok((cooked, pending))
 }
 
 /// A recipe's manifest entry and its product files: (path, bytes).
@@ -569,7 +584,7 @@ impl RecipeCook<'_> {
                         // Rebuilt to the same bytes, the product has this digest again: the
                         // stages after it are looked up with it, and a hit among them is served
                         // only if the rebuilt digest gives the same key (the executor's key
-                        // holds the real digest; `store_stages` checks the key again).
+                        // holds the real digest; `pending_stores` checks the key again).
                         known.insert(stage.id(), digest);
                     }
                     outcomes.insert(stage.id(), (StageOutcome::Miss(miss), record.key.clone()));
@@ -651,27 +666,19 @@ impl RecipeCook<'_> {
         Ok(())
     }
 
-    /// Stores the stages that ran and records the keys of the stages `owned` holds; each
-    /// stage's outcome goes to `report`.
-    fn store_stages(
+    /// What the cache gets of each stage of `bundle` (`entry` is its manifest entry): the misses'
+    /// entries to store, and the key records of the stages `owned` holds (see `super::stores`).
+    fn pending_stores(
         &self,
         bundle: &GeneratedBundle,
-        (entry, files): &CookedFiles,
+        entry: &stagecraft_runtime::cook::CookedRecipe,
         mut outcomes: Outcomes,
         owned: &BTreeSet<u32>,
-        report: &mut CookReport,
-        in_use: &mut BTreeSet<String>,
-    ) -> anyhow::Result<()> {
-        let (plan, recipe, seed, overrides, cache) = (
-            self.plan,
-            self.recipe,
-            self.seed,
-            self.overrides,
-            self.cache,
-        );
-        let stages = plan.stages().iter().zip(&bundle.stages);
-        let mut decided = Vec::with_capacity(bundle.stages.len());
-        for (compiled, stage) in stages {
+    ) -> anyhow::Result<Vec<PendingStore>> {
+        let (plan, seed, overrides, cache) = (self.plan, self.seed, self.overrides, self.cache);
+        let stages = plan.stages().iter().zip(&bundle.stages).zip(&entry.stages);
+        let mut pending = Vec::with_capacity(bundle.stages.len());
+        for (file, ((compiled, stage), product)) in stages.enumerate() {
             let parts = stage_key_parts(plan, compiled, seed, overrides, &|id| {
                 bundle.stage(id).map(|s| s.digest)
             })
@@ -688,43 +695,19 @@ impl RecipeCook<'_> {
                 StageOutcome::Miss(_) if !mine => StageOutcome::Dependency,
                 other => other,
             };
-            decided.push((stage, record, outcome, mine));
-        }
-        // The entries are independent: stored on the current rayon pool, the first failure
-        // in the stages' order reported.
-        let cooked = entry.stages.iter().zip(files);
-        let stored: Vec<anyhow::Result<bool>> = decided
-            .par_iter()
-            .zip(cooked.collect::<Vec<_>>())
-            .map(|((_, record, outcome, _), (product, (_, bytes)))| {
-                let miss = matches!(outcome, StageOutcome::Miss(_));
-                if miss {
-                    cache.store(record, product, bytes)?;
-                }
-                Ok(miss)
-            })
-            .collect();
-        for ((stage, record, outcome, mine), (stored, (_, bytes))) in
-            decided.into_iter().zip(stored.into_iter().zip(files))
-        {
-            let stored = stored?;
-            if mine {
-                cache
-                    .set_last(&record)
-                    .context("cannot record the stage's key")?;
-            }
-            in_use.insert(record.key.clone());
-            report.stages.push(StageCook {
-                recipe: recipe.to_owned(),
+            pending.push(PendingStore {
+                recipe: self.recipe.to_owned(),
                 stage: stage.stage,
                 operator: stage.operator.to_owned(),
                 outcome,
-                stored,
+                record,
+                mine,
+                entry: product.clone(),
+                file,
                 elements: stage.summary.objects,
-                bytes: bytes.len() as u64,
             });
         }
-        Ok(())
+        Ok(pending)
     }
 }
 

@@ -6,6 +6,7 @@ pub mod bundle_io;
 pub mod driver;
 pub mod listing;
 pub mod store;
+pub mod stores;
 pub mod swap;
 pub mod tiles;
 

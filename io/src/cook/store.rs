@@ -1,6 +1,8 @@
 //! The on-disk stage cache (`<project>/.stagecraft/cache` or `--cache DIR`): stage products by
-//! cache key, each written into private staging, read back and verified, then published with
-//! its completion manifest (`entry.ron`) last; every hit re-verifies length, digests and schema,
+//! cache key, each written into private staging, read back and compared with the bytes whose
+//! size and digests its completion manifest records (the caller computed them from those bytes;
+//! decoding them again would only re-check the encoder), then published with its completion
+//! manifest (`entry.ron`) last; every hit re-verifies length, digests and schema,
 //! and a corrupt entry is discarded. The record of each stage's last key explains misses.
 //!
 //! Layout: `entries/<key>/product.bin` + `entries/<key>/entry.ron`, `last/<scope>.<stage>.ron`,
@@ -18,7 +20,7 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -31,8 +33,8 @@ use stagecraft_runtime::project::parse::MAX_SOURCE_BYTES;
 use super::bundle_io::file_error;
 use crate::bounded_read::{read_regular, Links, ReadProblem};
 use stagecraft_runtime::cook::{
-    check_product, check_product_in, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo,
-    CookError, CookedStage, KeyRecord, StoreMiss,
+    check_product_in, explain_miss, plan_eviction, CacheEntry, CacheEntryInfo, CookError,
+    CookedStage, KeyRecord, StoreMiss,
 };
 
 /// The default byte budget of a cache (1 GiB).
@@ -104,6 +106,38 @@ fn write_file(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     file.write_all(bytes)?;
     if sync {
         file.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Bytes compared at a time when a written product file is read back.
+const VERIFY_CHUNK: usize = 1 << 20;
+
+/// Reads the file just written at `path` back through a new handle, a chunk at a time, and
+/// checks that it holds exactly `bytes`: no more, no less, no byte different.
+fn verify_written(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut file = fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    if size != bytes.len() as u64 {
+        anyhow::bail!(
+            "{PRODUCT_NAME} holds {size} bytes after {} were written",
+            bytes.len()
+        );
+    }
+    let mut buffer = vec![0; VERIFY_CHUNK.min(bytes.len())];
+    for (index, expected) in bytes.chunks(VERIFY_CHUNK).enumerate() {
+        let read = &mut buffer[..expected.len()];
+        file.read_exact(read)?;
+        if read != expected {
+            anyhow::bail!(
+                "{PRODUCT_NAME} read back differs from what was written (in bytes {}..{})",
+                index * VERIFY_CHUNK,
+                index * VERIFY_CHUNK + expected.len()
+            );
+        }
+    }
+    if file.read(&mut [0])? != 0 {
+        anyhow::bail!("{PRODUCT_NAME} grew while it was read back");
     }
     Ok(())
 }
@@ -281,9 +315,10 @@ impl DiskCache {
         Ok(StoreHit { entry, product })
     }
 
-    /// Stores a product file under `record`: staging, verification of what was written, the
-    /// completion manifest last, then one rename publishes it. An entry another process published
-    /// first is kept (it has the same key, so the same content).
+    /// Stores a product file under `record`: staging, verification of what was written (read
+    /// back and compared with `bytes`, which `product` describes: its size and digests were
+    /// computed from them), the completion manifest last, then one rename publishes it. An entry
+    /// another process published first is kept (it has the same key, so the same content).
     pub fn store(
         &self,
         record: &KeyRecord,
@@ -302,14 +337,15 @@ impl DiskCache {
         ));
         fs::create_dir_all(&staging)?;
         let result = (|| -> anyhow::Result<()> {
+            if product.bytes != bytes.len() as u64 {
+                anyhow::bail!(
+                    "the entry says {} bytes for a product file of {}",
+                    product.bytes,
+                    bytes.len()
+                );
+            }
             write_file(&staging.join(PRODUCT_NAME), bytes, self.sync)?;
-            let written = read_regular(
-                &staging.join(PRODUCT_NAME),
-                bytes.len() as u64,
-                Links::Refuse,
-            )
-            .map_err(|problem| anyhow::anyhow!("{PRODUCT_NAME} {problem}"))?;
-            check_product(product, &written)?;
+            verify_written(&staging.join(PRODUCT_NAME), bytes)?;
             let entry = CacheEntry {
                 record: record.clone(),
                 product: product.clone(),

@@ -224,24 +224,20 @@ fn sync_folder(folder: &Path) -> io::Result<()> {
     fs::File::open(folder)?.sync_all()
 }
 
-/// Fills the staging folder: product files (in parallel), then the manifest, each synced, then
-/// the folders.
-fn write_staging(
-    staging: &Path,
-    manifest: &str,
-    files: &[(String, Vec<u8>)],
-    hook: &mut dyn FnMut(SwapStep),
-) -> io::Result<()> {
+/// Writes and syncs the product files into the staging folder on the current rayon pool; the
+/// first failure in the files' order is the one reported.
+fn write_products(staging: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
     fs::create_dir_all(staging.join("products"))?;
-    // The files are independent: written and synced on the current rayon pool; the first
-    // failure in the files' order is the one reported.
     let written: Vec<io::Result<()>> = files
         .par_iter()
         .map(|(path, bytes)| write_synced(&staging.join(path), bytes))
         .collect();
-    written.into_iter().collect::<io::Result<()>>()?;
-    hook(SwapStep::StagingPartial);
-    // The manifest goes last: a staging folder without it is incomplete.
+    written.into_iter().collect()
+}
+
+/// Completes the staging folder whose product files are written: the manifest (last: a staging
+/// folder without it is incomplete), synced, then the folders.
+fn complete_staging(staging: &Path, manifest: &str) -> io::Result<()> {
     write_synced(&staging.join(MANIFEST_NAME), manifest.as_bytes())?;
     sync_folder(&staging.join("products"))?;
     sync_folder(staging)
@@ -257,6 +253,27 @@ pub fn write_bundle(
     write_bundle_with(out, manifest, files, policy, &mut |_| {})
 }
 
+/// [`write_bundle`] running `alongside` (a cook's cache stores) on the current rayon pool while
+/// the product files are written and synced: the bundle is swapped in only when both succeed
+/// (else the staging folder is removed and `DIR` is left as it was: `alongside`'s error first,
+/// then the bundle's). Returns what `alongside` returned.
+pub fn write_bundle_alongside<T: Send>(
+    out: &Path,
+    manifest: &str,
+    files: &[(String, Vec<u8>)],
+    policy: &ReplacePolicy,
+    alongside: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T> {
+    let (mut alongside, mut result) = (Some(alongside), None);
+    swap_in(out, manifest, policy, &mut |_| {}, &mut |staging: &Path| {
+        let alongside = alongside.take().context("the bundle is written once")?;
+        let (written, beside) = rayon::join(|| write_products(staging, files), alongside);
+        result = Some(beside?);
+        written.with_context(|| format!("cannot write {}", staging.display()))
+    })?;
+    result.context("the bundle was written without what ran alongside")
+}
+
 /// [`write_bundle`] with a hook called at each [`SwapStep`].
 pub fn write_bundle_with(
     out: &Path,
@@ -265,15 +282,35 @@ pub fn write_bundle_with(
     policy: &ReplacePolicy,
     hook: &mut dyn FnMut(SwapStep),
 ) -> anyhow::Result<()> {
+    swap_in(out, manifest, policy, hook, &mut |staging: &Path| {
+        write_products(staging, files)
+            .with_context(|| format!("cannot write {}", staging.display()))
+    })
+}
+
+/// The swap of the module documentation, the staging folder's product files written by
+/// `products`.
+fn swap_in(
+    out: &Path,
+    manifest: &str,
+    policy: &ReplacePolicy,
+    hook: &mut dyn FnMut(SwapStep),
+    products: &mut dyn FnMut(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     prepare_out(out, policy)?;
     let parent = parent_of(out);
     fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
     let pid = std::process::id();
     let staging = sibling(out, "staging", pid);
     let _ = remove_tree(&staging);
-    if let Err(error) = write_staging(&staging, manifest, files, hook) {
+    let staged = products(&staging).and_then(|()| {
+        hook(SwapStep::StagingPartial);
+        complete_staging(&staging, manifest)
+            .with_context(|| format!("cannot write {}", staging.display()))
+    });
+    if let Err(error) = staged {
         let _ = remove_tree(&staging);
-        return Err(error).with_context(|| format!("cannot write {}", staging.display()));
+        return Err(error);
     }
     hook(SwapStep::StagingComplete);
     let old = sibling(out, "old", pid);

@@ -171,8 +171,8 @@ impl TiledStage<'_> {
             products.push(product);
             cooks.push(cook);
         }
-        let output = assemble(self.plan, self.stage, self.seed, self.overrides, &products)
-            .map_err(|e| {
+        let output =
+            assemble(self.plan, self.stage, self.seed, self.overrides, products).map_err(|e| {
                 anyhow::anyhow!(
                     "recipe `{}`: stage {} from its tiles: {e}",
                     self.plan.recipe_id(),

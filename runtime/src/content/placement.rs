@@ -6,6 +6,7 @@
 use std::fmt;
 
 use super::encode::ChunkWriter;
+use super::sorted_merge::merge_sorted_par;
 use crate::identity::ScatterId;
 use thiserror::Error;
 
@@ -241,6 +242,32 @@ impl ScatterOutput {
         merged
             .rejected
             .sort_by_key(RejectedCandidate::canonical_key);
+        merged.without_duplicates()
+    }
+
+    /// [`ScatterOutput::merge`] on the current rayon pool (the parts' placements and rejections
+    /// merged by key bands at once, `super::sorted_merge`): the same output and the same error,
+    /// on any number of threads.
+    pub fn merge_par(parts: Vec<ScatterOutput>) -> Result<ScatterOutput, MergeError> {
+        let (placements, rejected): (Vec<_>, Vec<_>) = parts
+            .into_iter()
+            .map(|p| (p.placements, p.rejected))
+            .unzip();
+        let (placements, rejected) = rayon::join(
+            || merge_sorted_par(placements, Placement::canonical_key),
+            || merge_sorted_par(rejected, RejectedCandidate::canonical_key),
+        );
+        ScatterOutput {
+            placements,
+            rejected,
+        }
+        .without_duplicates()
+    }
+
+    /// This output (in canonical order), or the first candidate it holds twice: among the
+    /// placements first, then among the rejections.
+    fn without_duplicates(self) -> Result<ScatterOutput, MergeError> {
+        let merged = self;
         if let Some(pair) = merged
             .placements
             .windows(2)
@@ -420,7 +447,7 @@ mod tests {
             placements: vec![placement(0, 0, 1), placement(-2, 0, 0)],
             rejected: vec![],
         };
-        let merged = ScatterOutput::merge([a.clone(), b]).unwrap_or_else(|e| panic!("{e}"));
+        let merged = ScatterOutput::merge([a.clone(), b.clone()]).unwrap_or_else(|e| panic!("{e}"));
         let keys: Vec<_> = merged
             .placements
             .iter()
@@ -428,7 +455,14 @@ mod tests {
             .collect();
         assert_eq!(keys, [(0, -2, 0), (0, 0, 1), (0, 1, 0), (1, -1, 1)]);
         assert_eq!(
-            ScatterOutput::merge([a.clone(), a]),
+            ScatterOutput::merge([a.clone(), a.clone()]),
+            Err(MergeError::Duplicate {
+                id: placement(1, 0, 0).id
+            })
+        );
+        assert_eq!(ScatterOutput::merge_par(vec![a.clone(), b]), Ok(merged));
+        assert_eq!(
+            ScatterOutput::merge_par(vec![a.clone(), a]),
             Err(MergeError::Duplicate {
                 id: placement(1, 0, 0).id
             })

@@ -487,6 +487,28 @@ impl Product {
         same && at == bytes.len()
     }
 
+    /// Appends [`Product::canonical_bytes`] to `out`, the large kinds (scatter products, placed
+    /// objects) encoded straight into it, room for them reserved first (a product file is its
+    /// header and this, in one buffer).
+    pub fn append_canonical_bytes(&self, out: &mut Vec<u8>) {
+        match self {
+            Product::Placements(scatter) => {
+                let records: usize = scatter.layers.iter().map(|l| l.output.encoded_len()).sum();
+                out.reserve(records + 1024);
+                encode_scatter(scatter, ENCODE_CHUNK, &mut |chunk| {
+                    out.extend_from_slice(chunk)
+                });
+            }
+            Product::PlacedObjects(placed) => {
+                out.reserve(placed.objects.len() * 38 + 1024);
+                encode_placed(placed, ENCODE_CHUNK, &mut |chunk| {
+                    out.extend_from_slice(chunk)
+                });
+            }
+            other => out.extend_from_slice(&other.canonical_bytes()),
+        }
+    }
+
     /// The canonical encoding: a kind tag, then every field in declaration order.
     pub fn canonical_bytes(&self) -> Vec<u8> {
         match self {

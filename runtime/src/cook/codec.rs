@@ -94,18 +94,23 @@ fn payload_matches(product: &Product, bytes: &[u8]) -> bool {
     }
 }
 
-/// The whole product file of `product` from stage `stage`.
+/// The whole product file of `product` from stage `stage`: the header, then the payload
+/// ([`encode_payload`]) encoded into the same buffer and its length written into the header.
 pub fn encode_product_file(stage: u32, product: &Product) -> Vec<u8> {
-    let payload = encode_payload(product);
-    let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
+    let mut bytes = Vec::with_capacity(HEADER_BYTES);
     bytes.extend_from_slice(PRODUCT_MAGIC);
     bytes.extend_from_slice(&PRODUCT_FORMAT.to_le_bytes());
     bytes.extend_from_slice(&kind_code(product.kind()).to_le_bytes());
     bytes.extend_from_slice(&stage.to_le_bytes());
     bytes.extend_from_slice(&0u32.to_le_bytes());
     bytes.extend_from_slice(&product.counts().0.to_le_bytes());
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&payload);
+    bytes.extend_from_slice(&0u64.to_le_bytes());
+    match product {
+        Product::MissionLayout(mission) => bytes.extend_from_slice(&encode_mission(mission)),
+        other => other.append_canonical_bytes(&mut bytes),
+    }
+    let payload = (bytes.len() - HEADER_BYTES) as u64;
+    bytes[HEADER_BYTES - 8..HEADER_BYTES].copy_from_slice(&payload.to_le_bytes());
     bytes
 }
 

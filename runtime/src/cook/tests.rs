@@ -291,6 +291,24 @@ fn payloads_of_every_kind_reject_truncation_anywhere_without_panicking() {
 }
 
 #[test]
+fn a_product_file_is_its_header_then_the_payload_of_every_kind() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for bundle in [street(), mission()] {
+        for stage in &bundle.stages {
+            let file = super::codec::encode_product_file(stage.stage, &stage.product);
+            let payload = encode_payload(&stage.product);
+            assert_eq!(&file[HEADER_BYTES..], payload.as_slice());
+            assert_eq!(file[32..40], (payload.len() as u64).to_le_bytes());
+            kinds.insert(stage.kind().name());
+        }
+    }
+    assert!(
+        kinds.contains("Placements") && kinds.contains("PlacedObjects"),
+        "{kinds:?}"
+    );
+}
+
+#[test]
 fn a_miss_names_what_changed_in_the_key() {
     let bundle = street();
     let parts = |plan: &crate::recipe::CompiledPlan, id: u32, digests: &GeneratedBundle| {

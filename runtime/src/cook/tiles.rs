@@ -187,21 +187,33 @@ pub fn tile_output(product: &Product) -> Result<&ScatterOutput, StageError> {
     }
 }
 
+/// A tile's output, taken out of its product (see [`tile_output`]).
+fn into_tile_output(product: Product) -> Result<ScatterOutput, StageError> {
+    match product {
+        Product::Placements(mut scatter) if scatter.layers.len() == 1 => {
+            Ok(scatter.layers.swap_remove(0).output)
+        }
+        // Not a tile's product: the error.
+        other => tile_output(&other).cloned(),
+    }
+}
+
 /// Assembles `stage` from the products of all its tiles (any order): their outputs merged in
-/// canonical order, the stage's edits under `overrides` applied as the executor applies them.
-/// The result (product and provenance) is the stage as its kernel cooks it whole.
+/// canonical order on the current rayon pool (moved, not copied), the stage's edits under
+/// `overrides` applied as the executor applies them. The result (product and provenance) is the
+/// stage as its kernel cooks it whole, on any number of threads.
 pub fn assemble(
     plan: &CompiledPlan,
     stage: &CompiledStage,
     seed: u64,
     overrides: &Overrides,
-    tiles: &[Product],
+    tiles: Vec<Product>,
 ) -> Result<StageOutput, StageError> {
     let outputs = tiles
-        .iter()
-        .map(|t| tile_output(t).cloned())
+        .into_iter()
+        .map(into_tile_output)
         .collect::<Result<Vec<_>, _>>()?;
-    let merged = ScatterOutput::merge(outputs).map_err(|e| {
+    let merged = ScatterOutput::merge_par(outputs).map_err(|e| {
         StageError::new(
             crate::ops::registry::FailureKind::InvalidInput,
             None,

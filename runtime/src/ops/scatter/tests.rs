@@ -341,6 +341,35 @@ fn any_split_merged_equals_one_call() {
 }
 
 #[test]
+fn tiles_merged_in_parallel_equal_one_call_on_any_pool() {
+    // Large enough (120 × 120 cells, 3 candidates each) for the banded parallel merge.
+    let params = ScatterParams {
+        region: Rect::new(0, 0, 12_000, 12_000),
+        ..fixture()
+    };
+    let range = whole(&params);
+    let full = run(&params, range);
+    assert_eq!(full.placements.len() + full.rejected.len(), 43_200);
+    let mut pieces = tiles(range, 30, 30);
+    pieces.reverse();
+    let parts: Vec<ScatterOutput> = pieces.into_iter().map(|p| run(&params, p)).collect();
+    for threads in [1, 2, 5] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let merged = pool.install(|| ScatterOutput::merge_par(parts.clone()));
+        assert_eq!(merged.as_ref().ok(), Some(&full), "{threads} threads");
+    }
+    // Overlapping parts: the same error as the serial merge's.
+    let twice = [parts.clone(), parts[..1].to_vec()].concat();
+    assert_eq!(
+        ScatterOutput::merge_par(twice.clone()),
+        ScatterOutput::merge(twice)
+    );
+}
+
+#[test]
 fn isolated_cells_match_their_part_of_the_whole() {
     let params = fixture();
     let range = whole(&params);

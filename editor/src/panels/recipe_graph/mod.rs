@@ -10,6 +10,7 @@
 pub mod interop;
 pub mod palette;
 pub mod stage_marks;
+pub mod subrecipe_pins;
 pub mod viewer;
 
 use std::collections::BTreeMap;

@@ -321,6 +321,26 @@ impl RecipeGraphPanel {
         &self.screen_rects
     }
 
+    /// The wires of the graph as last built: (source, target stage node, target pin), sorted.
+    pub fn wires(&self) -> Vec<(GraphNode, GraphNode, usize)> {
+        let Some(view) = &self.view else {
+            return Vec::new();
+        };
+        let mut wires: Vec<_> = view
+            .snarl
+            .wires()
+            .filter_map(|(out, to)| {
+                Some((
+                    view.ids.recipe(out.node)?.clone(),
+                    view.ids.recipe(to.node)?.clone(),
+                    to.input,
+                ))
+            })
+            .collect();
+        wires.sort();
+        wires
+    }
+
     /// The zoom last drawn at: screen points per graph unit (1 shows text at its normal size).
     pub fn zoom(&self) -> f32 {
         self.zoom

@@ -278,6 +278,41 @@ pub fn published_output(
     }
 }
 
+/// The `Product(…)` inputs the child of subrecipe stage `stage` declares (name and kind, in name
+/// order; `None` for a kind name that is no product kind), read from the child's document without
+/// compiling it. `Err` says why the child cannot be read (`recipe` unset, not a recipe path, no
+/// such recipe in the project). The editor's Recipe graph draws a subrecipe node's input pins
+/// with it.
+pub fn child_product_inputs(
+    docs: ProjectDocs<'_>,
+    stage: &crate::project::Stage,
+) -> Result<Vec<(String, Option<ProductKind>)>, String> {
+    let id = stage.id;
+    let value = stage
+        .parameters
+        .get("recipe")
+        .ok_or_else(|| format!("stage {id}: a subrecipe stage needs its `recipe`"))?;
+    let child = recipe_id(value)
+        .ok_or_else(|| format!("stage {id}: `recipe` is not a recipe file of the project"))?;
+    let document = docs
+        .recipes
+        .and_then(|recipes| recipes.get(&child))
+        .ok_or_else(|| {
+            format!(
+                "stage {id} names the missing recipe file `{}`",
+                recipe_file(&child)
+            )
+        })?;
+    Ok(document
+        .inputs
+        .iter()
+        .filter_map(|(name, input)| match input {
+            crate::project::RecipeInput::Product(kind) => Some((name.clone(), product_kind(kind))),
+            _ => None,
+        })
+        .collect())
+}
+
 /// The product kind subrecipe stage `stage` publishes (or its child's output `output`, for a
 /// `subrecipe.output` stage reading its run), following nested subrecipes at most one level past
 /// the limit; `None` when anything on the way is missing.

@@ -564,3 +564,41 @@ fn the_published_output_kind_is_learned_from_the_compiled_child() {
         "{why}"
     );
 }
+
+/// The child's declared `Product(…)` inputs, read without compiling it (the editor's graph
+/// draws a subrecipe node's input pins with them), or why the child cannot be read.
+#[test]
+fn the_child_product_inputs_are_read_from_its_document() {
+    use super::subrecipe::child_product_inputs;
+    use super::ProjectDocs;
+    let read = |loaded: &LoadedProject, stage: u32| {
+        let project = loaded.project.as_ref().expect("project");
+        let docs = ProjectDocs {
+            families: &project.families,
+            libraries: &project.chunk_libraries,
+            recipes: Some(&project.recipes),
+            trees: None,
+        };
+        let recipe = &project.recipes["street-planting"];
+        let stage = recipe.stages.iter().find(|s| s.id == stage).expect("stage");
+        child_product_inputs(docs, stage)
+    };
+    let loaded = load(&[]);
+    assert_eq!(
+        read(&loaded, 10),
+        Ok(vec![("block".to_owned(), Some(ProductKind::StreetBlock))])
+    );
+    let unset = load(&[(PARENT_FILE, &with_stage_10("\"binds\": [\"block\"]", "1"))]);
+    assert_eq!(
+        read(&unset, 10),
+        Err("stage 10: a subrecipe stage needs its `recipe`".to_owned())
+    );
+    let missing = load(&[(
+        PARENT_FILE,
+        &with_stage_10("\"recipe\": \"recipes/nowhere.recipe.ron\"", "1"),
+    )]);
+    assert_eq!(
+        read(&missing, 10),
+        Err("stage 10 names the missing recipe file `recipes/nowhere.recipe.ron`".to_owned())
+    );
+}

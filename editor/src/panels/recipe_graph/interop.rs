@@ -12,10 +12,10 @@ use egui_snarl::{InPinId, NodeId, OutPinId, Snarl};
 use stagecraft_runtime::content::ProductKind;
 use stagecraft_runtime::ops::registry::{OperatorDescriptor, PortKind, Registry};
 use stagecraft_runtime::project::{Project, Recipe, Stage, StageInput};
-use stagecraft_runtime::recipe::subrecipe::{
-    published_output, SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR,
-};
+use stagecraft_runtime::recipe::subrecipe::{published_output, SUBRECIPE_OPERATOR};
 use stagecraft_runtime::recipe::ProjectDocs;
+
+use super::subrecipe_pins::{self, is_subrecipe, SubrecipePins};
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
@@ -94,6 +94,10 @@ pub enum Reject {
     },
     /// The wire would make the stage depend on itself.
     Cycle,
+    /// A subrecipe pin whose kind is not known (its child cannot be read, …): why.
+    UntypedPin(String),
+    /// A `subrecipe.output` stage reads only a `subrecipe` stage; what was offered instead.
+    NotASubrecipeRun(String),
 }
 
 impl std::fmt::Display for Reject {
@@ -118,6 +122,11 @@ impl std::fmt::Display for Reject {
                 }
             }
             Reject::Cycle => f.write_str("the wire would make a cycle"),
+            Reject::UntypedPin(why) => write!(f, "the pin's kind is not known ({why})"),
+            Reject::NotASubrecipeRun(found) => write!(
+                f,
+                "the port takes a subrecipe stage (the run it republishes), not {found}"
+            ),
         }
     }
 }
@@ -131,12 +140,19 @@ pub fn operator_of<'r>(registry: &'r Registry, stage: &Stage) -> Option<&'r Oper
 /// stages) publish, learned
 /// from their compiled children ([`published_output`]), or why it is not known (the child does
 /// not compile, `recipe` is unset, …). Learned once per document revision by the panel.
+/// Also the input pins of each `subrecipe` stage ([`SubrecipePins`]), learned from its child.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct LearnedKinds(BTreeMap<u32, Result<ProductKind, String>>);
+pub struct LearnedKinds {
+    outputs: BTreeMap<u32, Result<ProductKind, String>>,
+    pins: BTreeMap<u32, SubrecipePins>,
+}
 
 impl LearnedKinds {
     /// Nothing learned.
-    pub const NONE: LearnedKinds = LearnedKinds(BTreeMap::new());
+    pub const NONE: LearnedKinds = LearnedKinds {
+        outputs: BTreeMap::new(),
+        pins: BTreeMap::new(),
+    };
 
     /// Learns what each subrecipe stage of `recipe` (a recipe of `project`) publishes.
     pub fn learn(project: &Project, recipe: &Recipe, registry: &Registry) -> LearnedKinds {
@@ -146,26 +162,30 @@ impl LearnedKinds {
             recipes: Some(&project.recipes),
             trees: None,
         };
-        LearnedKinds(
-            recipe
-                .stages
-                .iter()
-                .filter(|stage| {
-                    [SUBRECIPE_OPERATOR, SUBRECIPE_OUTPUT_OPERATOR]
-                        .contains(&stage.operator.as_str())
-                })
+        let subrecipes = || recipe.stages.iter().filter(|s| is_subrecipe(s));
+        LearnedKinds {
+            outputs: subrecipes()
                 .map(|stage| {
                     let learned = published_output(recipe, docs, registry, stage.id);
                     (stage.id, learned)
                 })
                 .collect(),
-        )
+            pins: subrecipes()
+                .filter(|stage| stage.operator == SUBRECIPE_OPERATOR)
+                .map(|stage| (stage.id, SubrecipePins::learn(docs, stage)))
+                .collect(),
+        }
+    }
+
+    /// The input pins of subrecipe stage `stage`, if learned.
+    pub fn pins(&self, stage: u32) -> Option<&SubrecipePins> {
+        self.pins.get(&stage)
     }
 
     /// What subrecipe stage `stage` publishes, or why that is not known; `None` for a stage
     /// whose operator says what it publishes.
     pub fn get(&self, stage: u32) -> Option<&Result<ProductKind, String>> {
-        self.0.get(&stage)
+        self.outputs.get(&stage)
     }
 }
 
@@ -194,6 +214,9 @@ pub fn bind_ports(
     learned: &LearnedKinds,
     stage: &Stage,
 ) -> (Vec<Option<StageInput>>, Vec<StageInput>) {
+    if let Some(ports) = subrecipe_pins::ports(stage, learned) {
+        return ports;
+    }
     let Some(op) = operator_of(registry, stage) else {
         return (Vec::new(), stage.inputs.clone());
     };
@@ -382,7 +405,7 @@ pub fn as_source(node: &GraphNode) -> StageInput {
 }
 
 /// Whether stage `from` (transitively) reads stage `target`.
-fn depends_on(recipe: &Recipe, from: u32, target: u32) -> bool {
+pub(super) fn depends_on(recipe: &Recipe, from: u32, target: u32) -> bool {
     let mut stack = vec![from];
     let mut seen = Vec::new();
     while let Some(id) = stack.pop() {
@@ -429,6 +452,9 @@ pub fn connect(
 ) -> Result<Recipe, Reject> {
     let index = stage_index(recipe, stage)?;
     let target = &recipe.stages[index];
+    if is_subrecipe(target) {
+        return subrecipe_pins::connect(recipe, registry, learned, source, index, port);
+    }
     let op = operator_of(registry, target)
         .ok_or_else(|| Reject::UnknownOperator(target.operator.clone()))?;
     let expected = op.inputs.get(port).ok_or(Reject::NoSuchPort(port))?.kind;
@@ -467,6 +493,9 @@ pub fn disconnect(
 ) -> Result<Recipe, Reject> {
     let index = stage_index(recipe, stage)?;
     let target = &recipe.stages[index];
+    if is_subrecipe(target) {
+        return subrecipe_pins::disconnect(recipe, index, port);
+    }
     let (mut ports, unbound) = bind_ports(recipe, registry, learned, target);
     let slot = ports.get_mut(port).ok_or(Reject::NoSuchPort(port))?;
     *slot = None;

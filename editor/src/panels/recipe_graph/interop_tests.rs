@@ -1,5 +1,6 @@
 //! Tests of the recipe ↔ snarl interop: views built from documents, and graph changes as edits.
 
+use super::super::subrecipe_pins::SubrecipePins;
 use super::*;
 use stagecraft_runtime::project::{FieldPath, RecipeInput};
 
@@ -218,4 +219,123 @@ fn publishing_toggles_an_output() {
     let back = toggle_output(&published, 2).expect("unpublishes");
     assert_eq!(back.outputs, vec![3]);
     assert_eq!(toggle_output(&recipe(), 8), Err(Reject::MissingStage(8)));
+}
+
+/// [`recipe`] with subrecipe stage 10 (binds `binds`, reading `inputs`) and subrecipe.output
+/// stage 11 reading `run`.
+fn with_subrecipe(binds: &[&str], inputs: Vec<StageInput>, run: Vec<StageInput>) -> Recipe {
+    use stagecraft_runtime::project::ParamValue;
+    let mut recipe = recipe();
+    let mut sub = stage(10, SUBRECIPE_OPERATOR, inputs);
+    sub.parameters.insert(
+        "binds".into(),
+        ParamValue::List(binds.iter().map(|b| ParamValue::Str((*b).into())).collect()),
+    );
+    recipe.stages.push(sub);
+    recipe.stages.push(stage(11, "subrecipe.output", run));
+    recipe
+}
+
+fn learned_pins(pins: SubrecipePins) -> LearnedKinds {
+    let mut learned = LearnedKinds::default();
+    learned.pins.insert(10, pins);
+    learned
+}
+
+#[test]
+fn a_subrecipe_bind_pin_is_typed_by_the_child_input_or_refuses_saying_why() {
+    let registry = Registry::standard();
+    let recipe = with_subrecipe(&["block"], vec![StageInput::Stage(1)], vec![]);
+    let typed = learned_pins(SubrecipePins {
+        bound: vec![("block".into(), Ok(ProductKind::StreetBlock))],
+        free: vec![],
+    });
+    // The bind's wire is drawn at its pin.
+    let view = build(&recipe, &registry, &typed, &BTreeMap::new());
+    assert!(wires(&view).contains(&(GraphNode::Stage(1), GraphNode::Stage(10), 0)));
+    // A scatter's Placements is no StreetBlock.
+    let wrong = connect(&recipe, &registry, &typed, &GraphNode::Stage(2), 10, 0);
+    assert_eq!(
+        wrong.map(|_| ()).map_err(|e| e.to_string()),
+        Err("the port takes a StreetBlock, not a Placements".to_owned())
+    );
+    // A child that cannot be read leaves the pin untyped: refused with the reason.
+    let untyped = learned_pins(SubrecipePins {
+        bound: vec![(
+            "block".into(),
+            Err("stage 10 names the missing recipe file `x`".into()),
+        )],
+        free: vec![],
+    });
+    let refused = connect(&recipe, &registry, &untyped, &GraphNode::Stage(1), 10, 0);
+    assert_eq!(
+        refused.map(|_| ()).map_err(|e| e.to_string()),
+        Err("the pin's kind is not known (stage 10 names the missing recipe file `x`)".to_owned())
+    );
+}
+
+#[test]
+fn the_empty_subrecipe_pin_binds_an_unbound_child_input_and_disconnect_unbinds_it() {
+    let registry = Registry::standard();
+    let recipe = with_subrecipe(&[], vec![], vec![]);
+    let learned = learned_pins(SubrecipePins {
+        bound: vec![],
+        free: vec![("block".into(), ProductKind::StreetBlock)],
+    });
+    let view = build(&recipe, &registry, &learned, &BTreeMap::new());
+    let id = view.ids.snarl(&GraphNode::Stage(10)).expect("node");
+    assert_eq!(
+        view.snarl
+            .in_pin(egui_snarl::InPinId { node: id, input: 0 })
+            .remotes,
+        []
+    );
+    let wrong = connect(&recipe, &registry, &learned, &GraphNode::Stage(2), 10, 0);
+    assert!(matches!(
+        wrong,
+        Err(Reject::TypeMismatch {
+            expected: "StreetBlock",
+            ..
+        })
+    ));
+    let next = connect(&recipe, &registry, &learned, &GraphNode::Stage(1), 10, 0).expect("binds");
+    let stage = next.stages.iter().find(|s| s.id == 10).expect("stage 10");
+    assert_eq!(stage.inputs, [StageInput::Stage(1)]);
+    assert_eq!(super::subrecipe_pins::binds_of(stage), ["block"]);
+    // Disconnecting the bound pin takes both away; an input past the binds stays.
+    let mut extra = next.clone();
+    extra.stages[3].inputs.push(StageInput::Stage(2));
+    let back = disconnect(&extra, &registry, &learned, 10, 0).expect("unbinds");
+    let stage = back.stages.iter().find(|s| s.id == 10).expect("stage 10");
+    assert_eq!(stage.inputs, [StageInput::Stage(2)]);
+    assert!(super::subrecipe_pins::binds_of(stage).is_empty());
+}
+
+#[test]
+fn a_subrecipe_output_pin_takes_only_a_subrecipe_stage() {
+    let registry = Registry::standard();
+    let recipe = with_subrecipe(&[], vec![], vec![]);
+    let none = LearnedKinds::default();
+    let refuse = |source: GraphNode| {
+        connect(&recipe, &registry, &none, &source, 11, 0)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        refuse(GraphNode::Input("trees".into())),
+        Err("the port takes a subrecipe stage (the run it republishes), not the recipe input `trees`".to_owned())
+    );
+    assert_eq!(
+        refuse(GraphNode::Stage(1)),
+        Err(
+            "the port takes a subrecipe stage (the run it republishes), not stage 1 (street.block)"
+                .to_owned()
+        )
+    );
+    let next = connect(&recipe, &registry, &none, &GraphNode::Stage(10), 11, 0).expect("wires");
+    assert_eq!(next.stages[4].inputs, [StageInput::Stage(10)]);
+    let view = build(&next, &registry, &none, &BTreeMap::new());
+    assert!(wires(&view).contains(&(GraphNode::Stage(10), GraphNode::Stage(11), 0)));
+    let back = disconnect(&next, &registry, &none, 11, 0).expect("drops");
+    assert_eq!(back.stages[4].inputs, []);
 }

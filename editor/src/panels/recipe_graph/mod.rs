@@ -10,6 +10,7 @@
 pub mod interop;
 pub mod palette;
 pub mod stage_marks;
+pub mod subrecipe_pins;
 pub mod viewer;
 
 use std::collections::BTreeMap;
@@ -318,6 +319,26 @@ impl RecipeGraphPanel {
     /// Each node's rect on screen as last drawn, in drawing order.
     pub fn node_screen_rects(&self) -> &[(GraphNode, egui::Rect)] {
         &self.screen_rects
+    }
+
+    /// The wires of the graph as last built: (source, target stage node, target pin), sorted.
+    pub fn wires(&self) -> Vec<(GraphNode, GraphNode, usize)> {
+        let Some(view) = &self.view else {
+            return Vec::new();
+        };
+        let mut wires: Vec<_> = view
+            .snarl
+            .wires()
+            .filter_map(|(out, to)| {
+                Some((
+                    view.ids.recipe(out.node)?.clone(),
+                    view.ids.recipe(to.node)?.clone(),
+                    to.input,
+                ))
+            })
+            .collect();
+        wires.sort();
+        wires
     }
 
     /// The zoom last drawn at: screen points per graph unit (1 shows text at its normal size).

@@ -7,11 +7,13 @@ use egui::{Color32, Pos2, Rect, Ui};
 use egui_snarl::ui::{PinInfo, SnarlPin, SnarlViewer};
 use egui_snarl::{InPin, NodeId, OutPin, Snarl};
 use stagecraft_runtime::ops::registry::{PortKind, Registry};
-use stagecraft_runtime::project::{Recipe, RecipeInput};
+use stagecraft_runtime::project::{Recipe, RecipeInput, Stage};
 use stagecraft_runtime::recipe::bind::product_kind;
+use stagecraft_runtime::recipe::subrecipe::SUBRECIPE_OUTPUT_OPERATOR;
 
 use super::interop::{operator_of, GraphNode, LearnedKinds};
 use super::palette::palette_ui;
+use super::subrecipe_pins;
 use crate::service::Generation;
 
 /// What the user did in the graph this frame.
@@ -278,13 +280,15 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
     fn inputs(&mut self, node: &GraphNode) -> usize {
         match node {
             GraphNode::Input(_) => 0,
-            GraphNode::Stage(id) => self
-                .recipe
-                .stages
-                .iter()
-                .find(|s| s.id == *id)
-                .and_then(|stage| operator_of(self.registry, stage))
-                .map_or(0, |op| op.inputs.len()),
+            GraphNode::Stage(id) => {
+                let Some(stage) = self.recipe.stages.iter().find(|s| s.id == *id) else {
+                    return 0;
+                };
+                if let Some((ports, _)) = subrecipe_pins::ports(stage, self.learned) {
+                    return ports.len();
+                }
+                operator_of(self.registry, stage).map_or(0, |op| op.inputs.len())
+            }
         }
     }
 
@@ -294,8 +298,12 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<GraphNode>,
     ) -> impl SnarlPin + 'static {
-        let port = Self::stage_of(snarl, pin.id.node)
-            .and_then(|id| self.recipe.stages.iter().find(|s| s.id == id))
+        let stage = Self::stage_of(snarl, pin.id.node)
+            .and_then(|id| self.recipe.stages.iter().find(|s| s.id == id));
+        if let Some(stage) = stage.filter(|s| subrecipe_pins::is_subrecipe(s)) {
+            return self.subrecipe_input_ui(stage, pin.id.input, ui);
+        }
+        let port = stage
             .and_then(|stage| operator_of(self.registry, stage))
             .and_then(|op| op.inputs.get(pin.id.input));
         match port {
@@ -495,6 +503,59 @@ impl SnarlViewer<GraphNode> for RecipeViewer<'_> {
         if ui.button("Remove stage").clicked() {
             self.actions.push(GraphAction::Remove(id));
             ui.close();
+        }
+    }
+}
+
+/// The input pins of `subrecipe` and `subrecipe.output` nodes.
+impl RecipeViewer<'_> {
+    /// Draws pin `port` of subrecipe or subrecipe.output stage `stage`: a bind (its name, typed
+    /// by the child's declared input, or untyped saying why), the empty pin for an unbound child
+    /// input, or a subrecipe.output's run.
+    fn subrecipe_input_ui(&self, stage: &Stage, port: usize, ui: &mut Ui) -> PinInfo {
+        ui.add_space(PIN_LABEL_GAP);
+        let extend = |text: String| egui::Label::new(text).extend();
+        if stage.operator == SUBRECIPE_OUTPUT_OPERATOR {
+            ui.add(extend("run*".to_owned())).on_hover_text(
+                "subrecipe stage: the run whose other output this stage republishes (required)",
+            );
+            return PinInfo::circle().with_fill(kind_colour(None));
+        }
+        let pins = self.learned.pins(stage.id);
+        let bound = subrecipe_pins::binds_of(stage);
+        match (bound.get(port), pins) {
+            (Some(name), pins) => {
+                let kind = pins.and_then(|p| p.bound.get(port)).map(|(_, k)| k);
+                let label = ui.add(extend(name.clone()));
+                match kind {
+                    Some(Ok(kind)) => {
+                        label.on_hover_text(format!("{}: the child's input `{name}`", kind.name()));
+                        PinInfo::circle().with_fill(kind_colour(Some(PortKind::Product(*kind))))
+                    }
+                    Some(Err(why)) => {
+                        label.on_hover_text(format!("Untyped: {why}"));
+                        PinInfo::circle().with_fill(kind_colour(None))
+                    }
+                    None => PinInfo::circle().with_fill(kind_colour(None)),
+                }
+            }
+            (None, Some(pins)) if !pins.free.is_empty() => {
+                let names: Vec<String> = pins
+                    .free
+                    .iter()
+                    .map(|(name, kind)| format!("`{name}` ({})", kind.name()))
+                    .collect();
+                ui.add(extend("+ input".to_owned())).on_hover_text(format!(
+                    "Wire a product here to bind the child's unbound input: {}",
+                    names.join(", ")
+                ));
+                let kind = pins.free.first().map(|(_, k)| PortKind::Product(*k));
+                PinInfo::circle().with_fill(kind_colour(kind))
+            }
+            _ => {
+                ui.label("?");
+                PinInfo::circle().with_fill(kind_colour(None))
+            }
         }
     }
 }

@@ -38,6 +38,8 @@ pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
 #[cfg(test)]
+mod subrecipe_mutation_tests;
+#[cfg(test)]
 mod subrecipe_override_tests;
 #[cfg(test)]
 mod subrecipe_tests;

@@ -31,7 +31,11 @@ pub fn mutations_ui(
             nested: Vec::new(),
         },
         |index, item| {
-            let what = if item.harvested { "harvested" } else { "regrown" };
+            let what = if item.harvested {
+                "harvested"
+            } else {
+                "regrown"
+            };
             format!(
                 "{index}: stage {}{} · target {} · {what}",
                 item.stage,
@@ -68,9 +72,12 @@ fn mutation_ui(form: &mut Form<'_>, ui: &mut Ui, item: &mut Mutation, stage_ids:
         "The placement's expected base revision (as `stagecraft rebase` prints it).",
         &mut item.base,
     );
-    form.row_ui(ui, "harvested", "Whether the placement is harvested now.", |ui| {
-        named_checkbox(ui, &mut item.harvested, "harvested")
-    });
+    form.row_ui(
+        ui,
+        "harvested",
+        "Whether the placement is harvested now.",
+        |ui| named_checkbox(ui, &mut item.harvested, "harvested"),
+    );
     form.number_ui(
         ui,
         "ordinal",

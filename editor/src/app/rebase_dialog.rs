@@ -16,6 +16,7 @@ use egui::{Grid, RichText, Ui};
 use stagecraft_runtime::overrides::{Decision, EditRef, RebaseEntry, RebaseReport, Standing};
 use stagecraft_runtime::project::Project;
 
+pub use crate::authoring::rebase::parse_id;
 use crate::authoring::rebase::{default_decision, rebase_edit, recipes_with_sets, report};
 use crate::edits::ProjectEdit;
 
@@ -137,15 +138,6 @@ impl RebaseDialog {
             decisions.insert(entry.edit.clone(), decision);
         }
         Ok(decisions)
-    }
-}
-
-/// A packed identity typed as decimal or `0x…` hex (underscores allowed).
-pub fn parse_id(text: &str) -> Option<u64> {
-    let text = text.trim().replace('_', "");
-    match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
     }
 }
 

@@ -24,6 +24,7 @@ pub mod diagnose;
 mod materialize;
 pub mod mutation;
 pub mod rebase;
+pub mod rebase_nested;
 mod rethin;
 pub mod stage;
 

@@ -641,11 +641,13 @@ fn report_for(
         seed,
         base_revision: "new-base".to_owned(),
         stages: vec![StageBase::new(STAGE, seed, &family(), 400, 2, 0.01)],
+        nested_stages: Vec::new(),
         entries: entries
             .into_iter()
             .map(|(edit, standing, found_base)| RebaseEntry {
                 edit,
                 stage: STAGE,
+                nested: Vec::new(),
                 target: 0,
                 action: "x",
                 standing,

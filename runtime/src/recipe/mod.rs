@@ -42,6 +42,8 @@ mod subrecipe_mutation_tests;
 #[cfg(test)]
 mod subrecipe_override_tests;
 #[cfg(test)]
+mod subrecipe_rebase_tests;
+#[cfg(test)]
 mod subrecipe_tests;
 #[cfg(test)]
 mod tests;

@@ -288,10 +288,14 @@ fn entry_row_ui(
 ) {
     ui.label(
         RichText::new(format!(
-            "{} {} {}",
+            "{} {} {} (stage {})",
             entry.edit,
             entry.action,
-            stagecraft_runtime::identity::identity_text(entry.target)
+            stagecraft_runtime::identity::identity_text(entry.target),
+            stagecraft_runtime::overrides::rebase_nested::stage_path_text(
+                entry.stage,
+                &entry.nested
+            )
         ))
         .monospace(),
     );

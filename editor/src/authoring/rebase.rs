@@ -18,7 +18,7 @@ use stagecraft_runtime::overrides::{
 use stagecraft_runtime::project::parse::parse;
 use stagecraft_runtime::project::{canonical_text, overrides_file, Diagnostic};
 use stagecraft_runtime::project::{OverrideSet, Project};
-use stagecraft_runtime::recipe::{compile_with, CompiledPlan, RecipeSource};
+use stagecraft_runtime::recipe::{compile_in, CompiledPlan, ProjectDocs, RecipeSource};
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
@@ -65,10 +65,17 @@ pub fn report(project: &Project, recipe: &str, seed: u64) -> Result<RebaseReport
         .ok_or_else(|| format!("the project has no recipe `{recipe}`"))?;
     let registry = stagecraft_runtime::ops::registry::Registry::standard();
     let file = stagecraft_runtime::project::recipe_file(recipe);
-    let plan = compile_with(
+    // With the project's recipes, so a subrecipe stage compiles (and its child runs' edits
+    // are reported and re-targeted) as in `stagecraft rebase`.
+    let docs = ProjectDocs {
+        families: &project.families,
+        libraries: &project.chunk_libraries,
+        recipes: Some(&project.recipes),
+        trees: None,
+    };
+    let plan = compile_in(
         source,
-        &project.families,
-        &project.chunk_libraries,
+        docs,
         &registry,
         RecipeSource {
             file: &file,

@@ -1,7 +1,7 @@
 //! A world mutation of a subrecipe child run's placement (`Mutation(stage: 10, nested: [1], …)`)
 //! on the command line: `check` is clean, `generate` applies it (stage 10 loses exactly that
 //! placement, the edit is reported applied), `simulate` builds its world over the same mutated
-//! bundle, `rebase` reports it as stage 10's, and a path below a stage that is no subrecipe is a
+//! bundle, `rebase` reports it as stage 10 › 1's, and a path below a stage that is no subrecipe is a
 //! located error in `check`.
 //!
 //! The fixture: the street-planting example with a harvest of a placement both child runs emit
@@ -108,7 +108,7 @@ fn a_nested_harvest_checks_generates_simulates_and_rebases() {
     let rebase = stagecraft(&["rebase", &dir]);
     assert!(
         stdout(&rebase)
-            .contains("edits:mutations[0] Harvest 0x00010100fff9fffe (stage 10): applies"),
+            .contains("edits:mutations[0] Harvest 0x00010100fff9fffe (stage 10 › 1): applies"),
         "{}",
         stdout(&rebase)
     );

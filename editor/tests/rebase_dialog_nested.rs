@@ -26,7 +26,7 @@ fn dialog_harness(dir: &std::path::Path) -> Harness<'static, State> {
     let dialog = RebaseDialog::new(document.project());
     let state = State { document, dialog };
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(1000.0, 800.0))
+        .with_size(egui::vec2(1800.0, 800.0))
         .build_ui_state(
             |ui, state: &mut State| match rebase_ui(
                 ui,

@@ -280,6 +280,16 @@ fn entries_ui(ui: &mut Ui, dialog: &mut RebaseDialog, selected: Option<u64>) {
     dialog.report = Some(report);
 }
 
+/// ` (stage 10 › 1)` for an edit of a subrecipe child run's object, nothing for a root edit.
+fn nested_text(entry: &RebaseEntry) -> String {
+    if entry.nested.is_empty() {
+        return String::new();
+    }
+    let path =
+        stagecraft_runtime::overrides::rebase_nested::stage_path_text(entry.stage, &entry.nested);
+    format!(" (stage {path})")
+}
+
 fn entry_row_ui(
     ui: &mut Ui,
     dialog: &mut RebaseDialog,
@@ -288,14 +298,11 @@ fn entry_row_ui(
 ) {
     ui.label(
         RichText::new(format!(
-            "{} {} {} (stage {})",
+            "{} {} {}{}",
             entry.edit,
             entry.action,
             stagecraft_runtime::identity::identity_text(entry.target),
-            stagecraft_runtime::overrides::rebase_nested::stage_path_text(
-                entry.stage,
-                &entry.nested
-            )
+            nested_text(entry)
         ))
         .monospace(),
     );

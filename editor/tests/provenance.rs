@@ -312,3 +312,32 @@ fn a_picked_pedestrian_shows_its_events_lifecycle() {
         "not ended yet"
     );
 }
+
+#[test]
+fn a_child_run_objects_mutation_is_listed_by_its_nested_path() {
+    use stagecraft_runtime::identity::ScatterId;
+    // A placement both of street-planting's child runs emit (stage 10 › 1 and stage 20 › 1),
+    // regrown in the main street's run only.
+    let target: u64 = 0x0001_0100_fff9_fffe;
+    let example = example("street-planting");
+    let set = format!(
+        "OverrideSet(schema: 3, id: \"edits\", recipe: \"street-planting\", base_seed: Some(5),\n    mutations: [Mutation(stage: 10, target: {target}, harvested: false, ordinal: 1, nested: [1])])\n"
+    );
+    std::fs::create_dir_all(example.dir.join("overrides")).expect("folder");
+    std::fs::write(example.dir.join("overrides/edits.overrides.ron"), set).expect("set");
+    let manifest = std::fs::read_to_string(example.dir.join("stagecraft.ron")).expect("manifest");
+    let manifest = manifest.replace("overrides: [],", "overrides: [\n        \"edits\",\n    ],");
+    std::fs::write(example.dir.join("stagecraft.ron"), manifest).expect("manifest");
+    let mut harness = provenance(&example.dir);
+    let id = ScatterId::from_bits(target).expect("packed");
+    harness.state().preview.borrow_mut().selected = Some(PickId::Object { stage: 10, id });
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Overrides (1)").is_some());
+    assert!(harness
+        .query_by_label_contains("edits:mutations[0] · regrown, regrow ordinal 1 · applied")
+        .is_some());
+    // Its twin of the side street's run is named by no edit.
+    harness.state().preview.borrow_mut().selected = Some(PickId::Object { stage: 20, id });
+    harness.run_steps(2);
+    assert!(harness.query_by_label("Overrides (0)").is_some());
+}

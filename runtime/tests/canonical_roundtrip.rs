@@ -403,14 +403,18 @@ fn overrides() -> impl Strategy<Value = OverrideSet> {
         text(),
         any::<bool>(),
         any::<u32>(),
+        prop::collection::vec(any::<u32>(), 0..3),
     )
-        .prop_map(|(stage, target, base, harvested, ordinal)| Mutation {
-            stage,
-            target,
-            base,
-            harvested,
-            ordinal,
-        });
+        .prop_map(
+            |(stage, target, base, harvested, ordinal, nested)| Mutation {
+                stage,
+                target,
+                base,
+                harvested,
+                ordinal,
+                nested,
+            },
+        );
     (
         text(),
         text(),

@@ -16,6 +16,7 @@ use egui::{Grid, RichText, Ui};
 use stagecraft_runtime::overrides::{Decision, EditRef, RebaseEntry, RebaseReport, Standing};
 use stagecraft_runtime::project::Project;
 
+pub use crate::authoring::rebase::parse_id;
 use crate::authoring::rebase::{default_decision, rebase_edit, recipes_with_sets, report};
 use crate::edits::ProjectEdit;
 
@@ -137,15 +138,6 @@ impl RebaseDialog {
             decisions.insert(entry.edit.clone(), decision);
         }
         Ok(decisions)
-    }
-}
-
-/// A packed identity typed as decimal or `0x…` hex (underscores allowed).
-pub fn parse_id(text: &str) -> Option<u64> {
-    let text = text.trim().replace('_', "");
-    match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
     }
 }
 
@@ -288,6 +280,16 @@ fn entries_ui(ui: &mut Ui, dialog: &mut RebaseDialog, selected: Option<u64>) {
     dialog.report = Some(report);
 }
 
+/// ` (stage 10 › 1)` for an edit of a subrecipe child run's object, nothing for a root edit.
+fn nested_text(entry: &RebaseEntry) -> String {
+    if entry.nested.is_empty() {
+        return String::new();
+    }
+    let path =
+        stagecraft_runtime::overrides::rebase_nested::stage_path_text(entry.stage, &entry.nested);
+    format!(" (stage {path})")
+}
+
 fn entry_row_ui(
     ui: &mut Ui,
     dialog: &mut RebaseDialog,
@@ -296,10 +298,11 @@ fn entry_row_ui(
 ) {
     ui.label(
         RichText::new(format!(
-            "{} {} {}",
+            "{} {} {}{}",
             entry.edit,
             entry.action,
-            stagecraft_runtime::identity::identity_text(entry.target)
+            stagecraft_runtime::identity::identity_text(entry.target),
+            nested_text(entry)
         ))
         .monospace(),
     );

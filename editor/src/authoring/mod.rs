@@ -26,7 +26,7 @@ mod tests;
 use stagecraft_runtime::content::{Product, ScatterLayer, ScatterProduct};
 use stagecraft_runtime::identity::ScatterId;
 use stagecraft_runtime::overrides::action_name;
-use stagecraft_runtime::overrides::{harvest as harvest_mutation, StageBase};
+use stagecraft_runtime::overrides::{harvest as harvest_mutation, MutationSite, StageBase};
 use stagecraft_runtime::project::{
     FieldPath, Override, OverrideAction, OverrideSet, Project, Vec2,
 };
@@ -55,6 +55,17 @@ pub struct Target {
     pub y: i64,
     /// Rotation (1/65536 turns) and scale (recipe units), when a select-and-place stage gave them.
     pub transform: Option<(u16, u32)>,
+}
+
+impl Target {
+    /// Where a world mutation of it points: its stage, nested path and identity.
+    pub fn site(&self) -> MutationSite {
+        MutationSite {
+            stage: self.stage,
+            nested: self.nested.clone(),
+            target: self.id.bits(),
+        }
+    }
 }
 
 /// The generated object `pick` names in `content`, if it names one.
@@ -342,17 +353,8 @@ pub fn author_object(
     let (mut set, created) = target_set(project, content.recipe(), content.seed())?;
     let label = format!("{} {}", action.name(), target.id);
     if let ObjectAction::Harvest = action {
-        if !target.nested.is_empty() {
-            return Err(AuthoringRefusal::NestedMutation {
-                stage: target.stage,
-            });
-        }
-        harvest_mutation(&mut set.mutations, target.stage, target.id.bits(), base);
-        let index = set
-            .mutations
-            .iter()
-            .position(|m| m.stage == target.stage && m.target == target.id.bits())
-            .unwrap_or(0);
+        // A child run's placement is harvested by its nested path, like an override names it.
+        let index = harvest_mutation(&mut set.mutations, &target.site(), base);
         let path = FieldPath::root().field("mutations").index(index);
         return Ok(commit(project, set, created, path, label));
     }

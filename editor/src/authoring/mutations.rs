@@ -1,9 +1,10 @@
 //! World mutations authored on placements: the harvested list and one committed regrow (the
 //! ordinal advances exactly once, as `CONTRACTS.md`'s "regrow" line fixes it). Harvesting itself
-//! is an object action (`author_object` with `ObjectAction::Harvest`).
+//! is an object action (`author_object` with `ObjectAction::Harvest`). A placement of a
+//! subrecipe stage's child run is named by its `nested` path, as overrides name it.
 
 use stagecraft_runtime::identity::ScatterId;
-use stagecraft_runtime::overrides::{regrow as regrow_mutation, RegrowError};
+use stagecraft_runtime::overrides::{regrow as regrow_mutation, MutationSite, RegrowError};
 use stagecraft_runtime::project::{FieldPath, Mutation, Project};
 
 use super::{commit, AuthoringRefusal};
@@ -14,10 +15,9 @@ use crate::edits::ProjectEdit;
 pub struct Harvested {
     /// The set holding the mutation.
     pub set: String,
-    /// The scatter stage.
-    pub stage: u32,
-    /// The placement's packed identity.
-    pub target: u64,
+    /// Where the placement is: its stage (a subrecipe stage for a child run's), nested path and
+    /// packed identity.
+    pub site: MutationSite,
     /// The ordinal of its last committed regrow (0: never regrown).
     pub ordinal: u32,
 }
@@ -34,22 +34,24 @@ pub fn harvested(project: &Project, recipe: &str) -> Vec<Harvested> {
                 .filter(|m| m.harvested)
                 .map(|m: &Mutation| Harvested {
                     set: set.id.clone(),
-                    stage: m.stage,
-                    target: m.target,
+                    site: MutationSite {
+                        stage: m.stage,
+                        nested: m.nested.clone(),
+                        target: m.target,
+                    },
                     ordinal: m.ordinal,
                 })
         })
         .collect()
 }
 
-/// The edit that commits one regrow of harvested placement `target` of `stage` in set `set`: its
+/// The edit that commits one regrow of the harvested placement at `site` in set `set`: its
 /// ordinal advances exactly once (`CONTRACTS.md`, the "regrow" line); an ordinal that would pass
 /// `u32::MAX` is refused and the placement stays harvested.
 pub fn regrow(
     project: &Project,
     set: &str,
-    stage: u32,
-    target: u64,
+    site: &MutationSite,
 ) -> Result<ProjectEdit, AuthoringRefusal> {
     let mut next = project
         .overrides
@@ -59,12 +61,13 @@ pub fn regrow(
     let index = next
         .mutations
         .iter()
-        .rposition(|m| m.stage == stage && m.target == target)
+        .rposition(|m| site.names(m))
         .ok_or(AuthoringRefusal::NotHarvested)?;
     let ordinal = regrow_mutation(&mut next.mutations[index]).map_err(|e| match e {
         RegrowError::NotHarvested => AuthoringRefusal::NotHarvested,
         RegrowError::OrdinalExhausted => AuthoringRefusal::OrdinalExhausted,
     })?;
+    let target = site.target;
     let id = ScatterId::from_bits(target).map_or_else(|_| target.to_string(), |id| id.to_string());
     let path = FieldPath::root().field("mutations").index(index);
     let label = format!("Regrow {id} (ordinal {ordinal})");

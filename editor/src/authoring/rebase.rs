@@ -11,11 +11,14 @@ use std::collections::BTreeMap;
 use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, Generator, NoObserver,
 };
+use stagecraft_runtime::overrides::diagnose::rebase_error_diagnostic;
 use stagecraft_runtime::overrides::{
-    rebase, rebase_report, Decision, EditRef, Overrides, RebaseReport, Standing,
+    rebase, rebase_report, Decision, EditRef, Overrides, RebaseError, RebaseReport, Standing,
 };
+use stagecraft_runtime::project::parse::parse;
+use stagecraft_runtime::project::{canonical_text, overrides_file, Diagnostic};
 use stagecraft_runtime::project::{OverrideSet, Project};
-use stagecraft_runtime::recipe::{compile_with, CompiledPlan, RecipeSource};
+use stagecraft_runtime::recipe::{compile_in, CompiledPlan, ProjectDocs, RecipeSource};
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
@@ -62,10 +65,17 @@ pub fn report(project: &Project, recipe: &str, seed: u64) -> Result<RebaseReport
         .ok_or_else(|| format!("the project has no recipe `{recipe}`"))?;
     let registry = stagecraft_runtime::ops::registry::Registry::standard();
     let file = stagecraft_runtime::project::recipe_file(recipe);
-    let plan = compile_with(
+    // With the project's recipes, so a subrecipe stage compiles (and its child runs' edits
+    // are reported and re-targeted) as in `stagecraft rebase`.
+    let docs = ProjectDocs {
+        families: &project.families,
+        libraries: &project.chunk_libraries,
+        recipes: Some(&project.recipes),
+        trees: None,
+    };
+    let plan = compile_in(
         source,
-        &project.families,
-        &project.chunk_libraries,
+        docs,
         &registry,
         RecipeSource {
             file: &file,
@@ -101,6 +111,30 @@ pub fn default_decision(standing: &Standing) -> Option<Decision> {
     }
 }
 
+/// Where `error`, a refused rebase of `set`, is in the set's file as the editor writes it
+/// (`canonical_text`): the runtime's located diagnostic, which `stagecraft rebase --write`
+/// reports at the same field of the file it read.
+pub fn located(set: &OverrideSet, error: &RebaseError) -> Diagnostic {
+    let file = overrides_file(&set.id);
+    let tree = parse(&canonical_text(set)).root;
+    let tree_of = |name: &str| tree.as_ref().filter(|_| name == file);
+    rebase_error_diagnostic(error, &tree_of)
+}
+
+/// A refused rebase as one line: `file:line:column path: message (expected …)` — the text the
+/// Rebase dialog shows and `stagecraft rebase --write` prints as its error.
+pub fn refusal_text(diagnostic: &Diagnostic) -> String {
+    format!(
+        "{}:{}:{} {}: {} (expected {})",
+        diagnostic.file,
+        diagnostic.line,
+        diagnostic.column,
+        diagnostic.path,
+        diagnostic.message,
+        diagnostic.expected
+    )
+}
+
 /// The one undoable edit that rebases every set of the report's recipe in `project` with
 /// `decisions` (entries without one take [`default_decision`]), or the first reason it cannot.
 pub fn rebase_edit(
@@ -120,7 +154,7 @@ pub fn rebase_edit(
         .values()
         .filter(|set| set.recipe == report.recipe)
     {
-        let next = rebase(set, report, &all).map_err(|e| e.to_string())?;
+        let next = rebase(set, report, &all).map_err(|e| refusal_text(&located(set, &e)))?;
         let doc = DocId::Overrides(set.id.clone());
         edits.push(ProjectEdit::replace(
             doc.clone(),
@@ -138,4 +172,13 @@ pub fn rebase_edit(
         selection,
         label: format!("Rebase {} to seed {}", report.recipe, report.seed),
     })
+}
+
+/// A packed identity typed as decimal or `0x…` hex (underscores allowed).
+pub fn parse_id(text: &str) -> Option<u64> {
+    let text = text.trim().replace('_', "");
+    match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
 }

@@ -68,12 +68,6 @@ pub enum AuthoringRefusal {
     },
     /// A regrow of a placement that is not harvested.
     NotHarvested,
-    /// A harvest (a world mutation) of an object of a subrecipe stage's child run, which
-    /// mutations cannot name.
-    NestedMutation {
-        /// The subrecipe stage.
-        stage: u32,
-    },
     /// A regrow whose ordinal would pass `u32::MAX`; the placement stays harvested.
     OrdinalExhausted,
 }
@@ -96,7 +90,6 @@ impl std::fmt::Display for AuthoringRefusal {
             AuthoringRefusal::EmptyRectangle => write!(f, "the rectangle is empty"),
             AuthoringRefusal::AlreadyDeleted { set } => write!(f, "the object is already deleted by {set}"),
             AuthoringRefusal::NotHarvested => write!(f, "the placement is not harvested"),
-            AuthoringRefusal::NestedMutation { stage } => write!(f, "the object comes from subrecipe stage {stage}'s child run; world mutations cannot name it (delete it instead)"),
             AuthoringRefusal::OrdinalExhausted => write!(f, "the regrow ordinal would pass {}; the placement stays harvested", u32::MAX),
         }
     }

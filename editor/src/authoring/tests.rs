@@ -266,6 +266,15 @@ fn an_exclusion_is_the_snapped_rectangle_whatever_corners_were_dragged() {
     );
 }
 
+/// Placement `target` of the recipe's own scatter stage 1001.
+fn own(target: u64) -> MutationSite {
+    MutationSite {
+        stage: 1001,
+        nested: Vec::new(),
+        target,
+    }
+}
+
 #[test]
 fn harvest_then_regrow_advance_the_ordinal_exactly_once() {
     let project = pine();
@@ -279,18 +288,18 @@ fn harvest_then_regrow_advance_the_ordinal_exactly_once() {
     assert_eq!(m.base.len(), 16);
     let listed: Vec<(u64, u32)> = harvested(&after, RECIPE)
         .iter()
-        .map(|h| (h.target, h.ordinal))
+        .map(|h| (h.site.target, h.ordinal))
         .collect();
     assert_eq!(listed, vec![(281474977234957, 0), (bits, 0)]);
     let regrown = applied(
         after.clone(),
-        regrow(&after, SET, 1001, bits).expect("regrows"),
+        regrow(&after, SET, &own(bits)).expect("regrows"),
     );
     let m = &set(&regrown).mutations[2];
     assert_eq!((m.harvested, m.ordinal), (false, 1));
     // The file's regrown tree (ordinal 1) is not harvested, so it cannot regrow again.
     assert_eq!(
-        regrow(&project, SET, 1001, 281474977562638),
+        regrow(&project, SET, &own(281474977562638)),
         Err(AuthoringRefusal::NotHarvested)
     );
     let mut exhausted = project.clone();
@@ -298,7 +307,7 @@ fn harvest_then_regrow_advance_the_ordinal_exactly_once() {
         set.mutations[0].ordinal = u32::MAX;
     }
     assert_eq!(
-        regrow(&exhausted, SET, 1001, 281474977234957),
+        regrow(&exhausted, SET, &own(281474977234957)),
         Err(AuthoringRefusal::OrdinalExhausted)
     );
 }

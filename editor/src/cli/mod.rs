@@ -24,6 +24,7 @@ pub mod generate;
 pub mod new;
 pub mod ops;
 pub mod rebase;
+pub mod rebase_retarget;
 pub mod repro;
 pub mod schema;
 pub mod simulate;
@@ -240,6 +241,10 @@ pub enum Command {
         /// orphan or refusing a conflict.
         #[arg(long, requires = "write")]
         materialize: bool,
+        /// With --write: point edit EDIT (as the report names it, `SET:overrides[N]`) at the
+        /// object with packed id ID (decimal or 0x… hex) of the same stage and nested path.
+        #[arg(long, requires = "write", value_name = "EDIT=ID")]
+        retarget: Vec<String>,
     },
     /// List the registered operators with their ports and parameter schemas.
     Ops {
@@ -478,6 +483,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
             json,
             write,
             materialize,
+            retarget,
         } => {
             let options = RebaseOptions {
                 recipe: recipe.as_deref(),
@@ -485,6 +491,7 @@ fn dispatch(command: &Command, out: &mut dyn Write) -> anyhow::Result<i32> {
                 json: *json,
                 write: *write,
                 materialize: *materialize,
+                retarget,
             };
             rebase_command(project, &options, out)
         }

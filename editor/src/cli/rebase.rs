@@ -5,6 +5,9 @@
 //! it with nothing written (those need a decision per edit, as the editor's rebase dialog asks).
 //! `--write --materialize` turns every lock, transform lock, move and freeze that does not apply
 //! into an authored object at its recorded transform (`Decision::Materialize`) instead.
+//! `--write --retarget EDIT=ID` points one edit at another object of its stage (of the child run
+//! its `nested` path reaches, for an edit inside a subrecipe); a re-target that cannot be made is
+//! a located error at the edit's `target` ([`super::rebase_retarget`]).
 //!
 //! The report comes from `authoring::rebase::report_of_plan` (the runtime's
 //! `overrides::rebase_report`, the same function the editor's Rebase dialog calls) and the new sets
@@ -15,12 +18,16 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context as _;
-use stagecraft_runtime::overrides::{rebase, Decision, EditRef, Overrides, RebaseReport, Standing};
+use stagecraft_runtime::overrides::rebase_nested::stage_path_text;
+use stagecraft_runtime::overrides::{
+    rebase, Decision, EditRef, Overrides, RebaseError, RebaseReport, Standing,
+};
 use stagecraft_runtime::project::{canonical_text, has_errors, overrides_file, OverrideSet};
 use stagecraft_runtime::recipe::compile_project_recipe;
 
 use super::error::CliError;
 use super::identity::identity_text;
+use super::rebase_retarget::{add_retargets, parse_retarget, refused, unknown_retarget};
 use crate::authoring::rebase::report_of_plan;
 use crate::project_io::atomic_write;
 
@@ -38,6 +45,8 @@ pub struct RebaseOptions<'a> {
     /// With `write`: materialize every lock, transform lock, move and freeze that does not apply
     /// as written (`Decision::Materialize`) instead of dropping or refusing it.
     pub materialize: bool,
+    /// With `write`: `EDIT=ID` re-targets (`Decision::Retarget`).
+    pub retarget: &'a [String],
 }
 
 /// `stagecraft rebase`: exit 0 after a report (or a write), 1 on project or generation errors or
@@ -63,6 +72,12 @@ pub fn rebase_command(
         return Err(error.into());
     };
     let seed = options.seed.unwrap_or(doc.manifest.root_seed);
+    let retargets = options
+        .retarget
+        .iter()
+        .map(|text| parse_retarget(text))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|why| CliError::new(2, "usage", why))?;
     let recipes: Vec<&String> = doc
         .recipes
         .keys()
@@ -79,13 +94,20 @@ pub fn rebase_command(
         let sets: Vec<OverrideSet> = Overrides::of_recipe(doc, id).sets().to_vec();
         // The same report the editor's Rebase dialog shows (one function makes both).
         let report = report_of_plan(&plan, &sets, seed).map_err(|e| anyhow::anyhow!(e))?;
-        if options.write {
-            match write_sets(project, &sets, &report, options.materialize)? {
-                Ok(files) => written.extend(files),
-                Err(conflict) => conflicts.push(conflict),
-            }
-        }
         reports.push(report);
+    }
+    if let Some(why) = unknown_retarget(&reports, &retargets) {
+        return Err(CliError::new(2, "usage", why).into());
+    }
+    for report in reports.iter().filter(|_| options.write) {
+        let sets: Vec<OverrideSet> = Overrides::of_recipe(doc, &report.recipe).sets().to_vec();
+        let mut decisions = cli_decisions(report, options.materialize);
+        add_retargets(&mut decisions, report, &retargets);
+        let refuse = |e: &RebaseError| refused(e, &loaded, &sources);
+        match write_sets(project, &sets, report, &decisions, &refuse)? {
+            Ok(files) => written.extend(files),
+            Err(conflict) => conflicts.push(conflict),
+        }
     }
     let exit = i32::from(!conflicts.is_empty());
     if options.json {
@@ -113,16 +135,16 @@ pub fn rebase_command(
     Ok(exit)
 }
 
-/// Writes each set rebased with the default decisions (or, with `materialize`, every lock, move
-/// and freeze that does not apply materialized) and returns the files written; refuses (writing
-/// nothing) on a conflict left, saying why.
+/// Writes each set rebased with `decisions` and returns the files written; refuses (writing
+/// nothing) on a conflict left, saying why, or with `refuse`'s located error when a decision
+/// cannot be made.
 fn write_sets(
     project: &Path,
     sets: &[OverrideSet],
     report: &RebaseReport,
-    materialize: bool,
+    decisions: &BTreeMap<EditRef, Decision>,
+    refuse: &dyn Fn(&RebaseError) -> CliError,
 ) -> anyhow::Result<Result<Vec<String>, String>> {
-    let decisions = cli_decisions(report, materialize);
     let conflicts: Vec<_> = report
         .entries
         .iter()
@@ -137,7 +159,7 @@ fn write_sets(
     }
     let mut texts = Vec::new();
     for set in sets {
-        let next = rebase(set, report, &decisions)?;
+        let next = rebase(set, report, decisions).map_err(|e| refuse(&e))?;
         texts.push((overrides_file(&set.id), canonical_text(&next)));
     }
     let mut written = Vec::new();
@@ -195,7 +217,7 @@ fn report_text(report: &RebaseReport) -> String {
             entry.edit,
             entry.action,
             identity_text(entry.target),
-            entry.stage
+            stage_path_text(entry.stage, &entry.nested)
         ));
     }
     text
@@ -212,6 +234,7 @@ fn report_json(report: &RebaseReport) -> serde_json::Value {
         "entries": report.entries.iter().map(|e| serde_json::json!({
             "edit": e.edit.to_string(),
             "stage": e.stage,
+            "nested": e.nested,
             "target": identity_text(e.target),
             "action": e.action,
             "standing": e.standing.name(),

@@ -103,18 +103,19 @@ pub fn harvested_ui(
     ui.add_space(6.0);
     ui.strong(format!("Harvested ({})", list.len()));
     for h in list {
-        let id = stagecraft_runtime::identity::identity_text(h.target);
+        let id = stagecraft_runtime::identity::identity_text(h.site.target);
+        let below: String = h.site.nested.iter().map(|s| format!(" › {s}")).collect();
         ui.horizontal(|ui| {
             ui.label(format!(
-                "{id} (stage {}) · last regrow ordinal {}",
-                h.stage, h.ordinal
+                "{id} (stage {}{below}) · last regrow ordinal {}",
+                h.site.stage, h.ordinal
             ));
             if ui
                 .small_button("Regrow")
                 .on_hover_text("Commit one regrow: the ordinal advances by one (undoable)")
                 .clicked()
             {
-                message = emit(regrow(project, &h.set, h.stage, h.target), out);
+                message = emit(regrow(project, &h.set, &h.site), out);
             }
         });
     }

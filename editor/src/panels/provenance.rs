@@ -23,7 +23,7 @@ use stagecraft_runtime::content::{
 };
 use stagecraft_runtime::generate::StageRecord;
 use stagecraft_runtime::identity::{ChildKey, ObjectIdentity, ScatterId};
-use stagecraft_runtime::overrides::{action_name, EditList, EditRef};
+use stagecraft_runtime::overrides::{action_name, EditList, EditRef, MutationSite};
 use stagecraft_runtime::project::Project;
 use stagecraft_runtime::sim::knockdown::{recovery, Clearance, RecoveryCriteria};
 use stagecraft_runtime::sim::AgentHandle;
@@ -477,16 +477,13 @@ fn overrides_ui(
     out: &mut Vec<Command>,
 ) {
     ui.add_space(6.0);
-    // Overrides name the scatter stage; a placed object's is the stage it was placed from.
-    let edited = match stage.product.as_ref() {
-        Product::PlacedObjects(placed) => placed.placements_stage,
-        _ => stage.stage,
-    };
+    let site = edit_site(content, stage, target);
+    // A child run's edits are reported as its subrecipe stage's, the stage they name.
     let outcomes = content
-        .stage(edited)
+        .stage(site.stage)
         .map(|s| s.provenance.edits.as_slice())
         .unwrap_or_default();
-    let entries = edits_naming(project, content.recipe(), edited, target);
+    let entries = edits_naming(project, content.recipe(), &site);
     ui.strong(format!("Overrides ({})", entries.len()));
     for entry in entries {
         let outcome = outcomes.iter().find(|o| o.edit == entry.edit);
@@ -509,14 +506,37 @@ fn overrides_ui(
     }
 }
 
+/// Where edits of object `target` shown at `stage` point: the scatter stage (a placed object's is
+/// the stage it was placed from) or, for an object of a subrecipe stage's child run, that stage
+/// and the nested path below it, as the authoring actions write them.
+fn edit_site(content: &PreviewContent, stage: &StageRecord, target: u64) -> MutationSite {
+    let pick = ScatterId::from_bits(target).ok().map(|id| PickId::Object {
+        stage: stage.stage,
+        id,
+    });
+    if let Some(found) = pick.and_then(|pick| crate::authoring::target_of(content, &pick)) {
+        return found.site();
+    }
+    let edited = match stage.product.as_ref() {
+        Product::PlacedObjects(placed) => placed.placements_stage,
+        _ => stage.stage,
+    };
+    MutationSite {
+        stage: edited,
+        nested: Vec::new(),
+        target,
+    }
+}
+
 /// One override or mutation of the project naming an object.
 struct NamingEdit {
     edit: EditRef,
     description: String,
 }
 
-/// The overrides and mutations of recipe `recipe`'s sets naming `target` of `stage`, sets by id.
-fn edits_naming(project: &Project, recipe: &str, stage: u32, target: u64) -> Vec<NamingEdit> {
+/// The overrides and mutations of recipe `recipe`'s sets naming the object at `site` (its stage,
+/// nested path and identity), sets by id.
+fn edits_naming(project: &Project, recipe: &str, site: &MutationSite) -> Vec<NamingEdit> {
     let mut found = Vec::new();
     for set in project
         .overrides
@@ -529,7 +549,7 @@ fn edits_naming(project: &Project, recipe: &str, stage: u32, target: u64) -> Vec
             index,
         };
         for (index, o) in set.overrides.iter().enumerate() {
-            if o.stage == stage && o.target == target {
+            if o.stage == site.stage && o.nested == site.nested && o.target == site.target {
                 found.push(NamingEdit {
                     edit: at(EditList::Override, index),
                     description: format!(
@@ -541,7 +561,7 @@ fn edits_naming(project: &Project, recipe: &str, stage: u32, target: u64) -> Vec
             }
         }
         for (index, m) in set.mutations.iter().enumerate() {
-            if m.stage == stage && m.target == target {
+            if site.names(m) {
                 let what = if m.harvested { "harvested" } else { "regrown" };
                 found.push(NamingEdit {
                     edit: at(EditList::Mutation, index),
@@ -873,7 +893,12 @@ mod tests {
     #[test]
     fn the_edits_naming_an_object_and_removing_one() {
         let project = pine();
-        let naming = edits_naming(&project, "pine-clearing", 1001, 281474977562638);
+        let site = |target| MutationSite {
+            stage: 1001,
+            nested: Vec::new(),
+            target,
+        };
+        let naming = edits_naming(&project, "pine-clearing", &site(281474977562638));
         let labels: Vec<String> = naming
             .iter()
             .map(|e| format!("{} {}", e.edit, e.description))
@@ -882,7 +907,7 @@ mod tests {
             labels,
             vec!["pine-clearing-edits:mutations[1] regrown, regrow ordinal 1"]
         );
-        let delete = &edits_naming(&project, "pine-clearing", 1001, 281474977628161)[0].edit;
+        let delete = &edits_naming(&project, "pine-clearing", &site(281474977628161))[0].edit;
         let Some(Command::Apply(ProjectEdit::Replace {
             doc,
             value: Some(value),

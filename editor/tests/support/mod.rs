@@ -241,3 +241,5 @@ pub fn read_only_panel<P: stagecraft_editor::panels::Panel + 'static>(
     harness.run_steps(steps);
     harness
 }
+
+pub mod nested_rebase;

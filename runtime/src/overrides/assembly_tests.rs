@@ -143,6 +143,7 @@ fn conflicts_are_named_and_nothing_lands_elsewhere() {
             index: 0,
         },
         Edit::Mutation(Mutation {
+            nested: Vec::new(),
             stage: 1,
             target: id(0, 0),
             base: String::new(),

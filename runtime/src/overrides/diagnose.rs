@@ -4,12 +4,15 @@
 //! the manifest's seed ([`check_overrides`]); the editor's Diagnostics tab for its newest preview
 //! ([`outcome_warnings`] over that generation's outcomes).
 //!
+//! A rebase that cannot be made is one located error too ([`rebase_error_diagnostic`]): at the
+//! field of the edit the decision failed on (a re-target's `target`, a kept edit's `base`).
+//!
 //! A set bound to another seed than the generation's is already one warning at its `base_seed`
 //! (`project::validate`), so its edits' `seed-not-bound` outcomes are not repeated here.
 
 use std::collections::BTreeMap;
 
-use super::{ConflictReason, EditList, EditOutcome, Overrides};
+use super::{ConflictReason, EditList, EditOutcome, EditRef, Overrides, RebaseError};
 use crate::generate::{CancelToken, ExecutionMode, GenerateRequest, Generator, NoObserver};
 use crate::ops::registry::Registry;
 use crate::project::node::{Locator, Node};
@@ -36,11 +39,7 @@ pub fn outcome_warnings<'a>(
             continue;
         }
         let file = overrides_file(&outcome.edit.set);
-        let list = match outcome.edit.list {
-            EditList::Override => "overrides",
-            EditList::Mutation => "mutations",
-        };
-        let path = FieldPath::root().field(list).index(outcome.edit.index);
+        let path = entry_path(&outcome.edit);
         let located = locators
             .entry(file.clone())
             .or_insert_with(|| tree_of(&file).map(|tree| (Locator::new(tree), tree)));
@@ -106,4 +105,67 @@ pub fn check_overrides(loaded: &LoadedProject, registry: &Registry) -> Vec<Diagn
     }
     found.sort();
     found
+}
+
+/// The located error of a rebase that cannot be made: in `overrides/<set>.overrides.ron`, at the
+/// `target` of an edit whose re-target names no candidate, the `base` of a kept edit with no base
+/// in the new generation, the entry of any other; placed through the file's syntax tree as
+/// `tree_of` gives it (line 1, column 1 without one).
+pub fn rebase_error_diagnostic<'a>(
+    error: &RebaseError,
+    tree_of: &dyn Fn(&str) -> Option<&'a Node>,
+) -> Diagnostic {
+    let (edit, field, expected) = match error {
+        RebaseError::BadRetarget {
+            edit,
+            stage,
+            nested,
+            ..
+        } => (
+            edit,
+            Some("target"),
+            format!(
+                "the packed id of a candidate of stage {} in the new generation",
+                super::rebase_nested::stage_path_text(*stage, nested)
+            ),
+        ),
+        RebaseError::NoBase(edit) => (
+            edit,
+            Some("base"),
+            "a target the new generation has (re-target or drop the edit)".to_owned(),
+        ),
+        RebaseError::Undecided(edit) | RebaseError::CannotMaterialize { edit, .. } => {
+            (edit, None, REBASE_HINT.to_owned())
+        }
+    };
+    let file = overrides_file(&edit.set);
+    let mut path = entry_path(edit);
+    if let Some(field) = field {
+        path = path.field(field);
+    }
+    let (line, column) = match tree_of(&file) {
+        Some(tree) => {
+            let span = Locator::new(tree).deepest_at(tree, &path).span;
+            (span.line, span.column)
+        }
+        None => (1, 1),
+    };
+    Diagnostic {
+        severity: Severity::Error,
+        file,
+        line,
+        column,
+        path,
+        message: error.to_string(),
+        expected,
+    }
+}
+
+/// The field path of edit `edit`'s entry in its set's file (`overrides[2]`, `mutations[0]`).
+fn entry_path(edit: &EditRef) -> FieldPath {
+    let list = match edit.list {
+        EditList::Override => "overrides",
+        EditList::Mutation => "mutations",
+    };
+    FieldPath::root().field(list).index(edit.index)
 }

@@ -9,8 +9,8 @@
 //! applies nothing: each of its edits is reported as [`ConflictReason::SeedNotBound`] until an
 //! explicit rebase ([`rebase`]) binds it.
 //!
-//! An override with a `nested` path names an object of a subrecipe stage's child run (its nested
-//! identity: the child instance's stage and key). The subrecipe stage's cache key holds every
+//! An override or a world mutation with a `nested` path names an object of a subrecipe stage's
+//! child run (its nested identity: the child instance's stage and key). The subrecipe stage's cache key holds every
 //! edit below it ([`Overrides::for_subtree`]); its child run sees them through
 //! [`Overrides::child`], a view in which each reaches the child stage its path ends at and is
 //! applied there exactly like an edit of the recipe's own stage of that operator (bound, or not,
@@ -24,6 +24,7 @@ pub mod diagnose;
 mod materialize;
 pub mod mutation;
 pub mod rebase;
+pub mod rebase_nested;
 mod rethin;
 pub mod stage;
 
@@ -37,7 +38,7 @@ use crate::project::schema::{Mutation, Override, OverrideAction, OverrideSet};
 
 pub use apply::{apply_placed, apply_scatter, exclusions_lattice};
 pub use base::{CandidateBase, StageBase};
-pub use mutation::{harvest, regrow, regrow_variant, RegrowError};
+pub use mutation::{harvest, regrow, regrow_variant, MutationSite, RegrowError};
 pub use rebase::{
     rebase, rebase_report, Decision, RebaseEntry, RebaseError, RebaseReport, Standing,
 };
@@ -225,6 +226,16 @@ pub enum Edit {
     Mutation(Mutation),
 }
 
+impl Edit {
+    /// Its `nested` path below its stage (empty for an edit of the recipe's own stage).
+    pub fn nested(&self) -> &[u32] {
+        match self {
+            Edit::Override(o) => &o.nested,
+            Edit::Mutation(m) => &m.nested,
+        }
+    }
+}
+
 /// The edits naming one stage, in precedence order: overrides (sets by id, authored order), then
 /// mutations. `bound` says whether the edit's set is bound to the generation's seed.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -247,17 +258,15 @@ impl StageEdits {
         w.count(self.edits.len());
         for (at, edit, bound) in &self.edits {
             w.str(&at.set).u8(at.list as u8).count(at.index);
-            match edit {
-                // An edit of a child run's object: its binding byte offset by 2, then its path
-                // (so an edit without one encodes as it always has).
-                Edit::Override(o) if !o.nested.is_empty() => {
-                    w.u8(2 + u8::from(bound.is_ok())).count(o.nested.len());
-                    for id in &o.nested {
-                        w.u32(*id);
-                    }
-                }
-                _ => {
-                    w.bool(bound.is_ok());
+            // An edit of a child run's object: its binding byte offset by 2, then its path (so an
+            // edit without one encodes as it always has).
+            let nested = edit.nested();
+            if nested.is_empty() {
+                w.bool(bound.is_ok());
+            } else {
+                w.u8(2 + u8::from(bound.is_ok())).count(nested.len());
+                for id in nested {
+                    w.u32(*id);
                 }
             }
             match edit {
@@ -418,7 +427,7 @@ impl Overrides {
         for set in &self.sets {
             let bound = self.binding(set, seed);
             for (index, m) in set.mutations.iter().enumerate() {
-                if self.reaches(m.stage, &[], stage, exact) {
+                if self.reaches(m.stage, &m.nested, stage, exact) {
                     let at = edit_ref(set, EditList::Mutation, index);
                     edits.push((at, Edit::Mutation(m.clone()), bound.clone()));
                 }

@@ -5,7 +5,9 @@
 //! regrow) takes variant `sample_bounded(total_weight)` at (regrow domain 6, scope = packed id,
 //! event = k, dimension 0), mapped through the cumulative weights. An ordinal that would pass
 //! `u32::MAX` fails the regrow and leaves the placement harvested. Mutations apply after every
-//! author override; a placement's position never changes by regrowing.
+//! author override; a placement's position never changes by regrowing. A mutation with a
+//! `nested` path reaches a placement of a subrecipe stage's child run the way an override does
+//! (`Overrides::child`), and is applied there by the same rules under the child run's seed.
 
 use thiserror::Error;
 
@@ -30,20 +32,44 @@ pub enum RegrowError {
     OrdinalExhausted,
 }
 
-/// Records a harvest of placement `target` of `stage`: the mutation's tombstone.
-pub fn harvest(mutations: &mut Vec<Mutation>, stage: u32, target: u64, base: String) {
-    match mutations
-        .iter_mut()
-        .find(|m| m.stage == stage && m.target == target)
-    {
-        Some(existing) => existing.harvested = true,
-        None => mutations.push(Mutation {
-            stage,
-            target,
-            base,
-            harvested: true,
-            ordinal: 0,
-        }),
+/// Where a placement is, for a mutation: the stage a mutation names, the `nested` path below it
+/// (empty for the recipe's own stage) and the placement's packed identity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MutationSite {
+    /// The stage (a subrecipe stage when `nested` is not empty).
+    pub stage: u32,
+    /// The child stage ids below `stage` down to the scatter stage that emitted the placement.
+    pub nested: Vec<u32>,
+    /// The placement's packed scatter identity.
+    pub target: u64,
+}
+
+impl MutationSite {
+    /// Whether `m` names this placement (stage, path and identity alike).
+    pub fn names(&self, m: &Mutation) -> bool {
+        m.stage == self.stage && m.nested == self.nested && m.target == self.target
+    }
+}
+
+/// Records a harvest of the placement at `site`: the mutation's tombstone. Returns the index of
+/// the mutation that holds it (an earlier one of the same placement, or the one appended).
+pub fn harvest(mutations: &mut Vec<Mutation>, site: &MutationSite, base: String) -> usize {
+    match mutations.iter().position(|m| site.names(m)) {
+        Some(index) => {
+            mutations[index].harvested = true;
+            index
+        }
+        None => {
+            mutations.push(Mutation {
+                stage: site.stage,
+                target: site.target,
+                base,
+                harvested: true,
+                ordinal: 0,
+                nested: site.nested.clone(),
+            });
+            mutations.len() - 1
+        }
     }
 }
 

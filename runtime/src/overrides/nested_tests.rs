@@ -2,7 +2,7 @@
 //! sees, bound against the root seed, and how a nested path enters the edits digest.
 
 use super::{ConflictReason, Edit, Overrides, StageEdits};
-use crate::project::schema::{Override, OverrideAction, OverrideSet};
+use crate::project::schema::{Mutation, Override, OverrideAction, OverrideSet};
 
 fn delete(stage: u32, nested: &[u32]) -> Override {
     Override {
@@ -107,4 +107,80 @@ fn a_nested_path_enters_the_digest_and_an_edit_without_one_encodes_as_before() {
     w.count(1).str("edits").u8(0).count(0).bool(true);
     w.u32(10).u64(1 << 48).u32(0).str("").u8(3);
     assert_eq!(own.digest(), w.digest());
+}
+
+fn harvest(stage: u32, nested: &[u32]) -> Mutation {
+    Mutation {
+        stage,
+        target: 1 << 48,
+        base: String::new(),
+        harvested: true,
+        ordinal: 0,
+        nested: nested.to_vec(),
+    }
+}
+
+/// Mutations 0..=2: a harvest of stage 10 itself, of child stage 1 of 10, and of stage 3.
+fn mutations() -> Overrides {
+    Overrides::new(vec![OverrideSet {
+        id: "edits".into(),
+        recipe: "r".into(),
+        base_seed: Some(7),
+        mutations: vec![harvest(10, &[]), harvest(10, &[1]), harvest(3, &[])],
+        ..OverrideSet::default()
+    }])
+}
+
+#[test]
+fn a_mutation_reaches_the_child_stage_its_path_ends_at() {
+    let root = mutations();
+    assert_eq!(indices(&root.for_stage(10, 7)), [0]);
+    assert_eq!(indices(&root.for_subtree(10, 7)), [0, 1]);
+    assert_eq!(indices(&root.for_stage(3, 7)), [2]);
+    let child = root.child(10, 7);
+    assert_eq!(indices(&child.for_stage(1, 99)), [1]);
+    let (at, edit, bound) = &child.for_stage(1, 99).edits[0];
+    assert_eq!(at.list, super::EditList::Mutation);
+    assert_eq!(edit.nested(), [1]);
+    assert_eq!(bound, &Ok(()));
+    // Nothing reaches the child run of stage 3, nor stage 3 of the child run.
+    assert_eq!(root.child(3, 7), Overrides::none());
+    assert_eq!(indices(&child.for_stage(3, 99)), Vec::<usize>::new());
+}
+
+#[test]
+fn a_mutations_path_enters_the_digest_and_one_without_encodes_as_before() {
+    let root = mutations();
+    let own = root.for_stage(10, 7);
+    let nested = root.child(10, 7).for_stage(1, 0);
+    let (at, _, bound) = nested.edits[0].clone();
+    let stripped = StageEdits {
+        edits: vec![(at, Edit::Mutation(harvest(10, &[])), bound)],
+    };
+    assert_ne!(stripped.digest(), nested.digest());
+    // Pinned: a mutation without a path encodes as it always has (EDITS001 layout) ...
+    let mut w = crate::content::encode::ByteWriter::tagged(b"EDITS001");
+    w.count(1).str("edits").u8(1).count(0).bool(true);
+    w.u32(10).u64(1 << 48).str("").bool(true).u32(0);
+    assert_eq!(own.digest(), w.digest());
+    // ... and one with a path: its binding byte offset by 2, then the path.
+    let mut w = crate::content::encode::ByteWriter::tagged(b"EDITS001");
+    w.count(1).str("edits").u8(1).count(1).u8(3).count(1).u32(1);
+    w.u32(10).u64(1 << 48).str("").bool(true).u32(0);
+    assert_eq!(nested.digest(), w.digest());
+    // The canonical text writes the path only when given.
+    let mut set = OverrideSet {
+        id: "edits".into(),
+        recipe: "r".into(),
+        mutations: vec![harvest(10, &[])],
+        ..OverrideSet::default()
+    };
+    let text = crate::project::canonical_text(&set);
+    assert!(!text.contains("nested"), "{text}");
+    set.mutations[0].nested = vec![1];
+    let text = crate::project::canonical_text(&set);
+    assert!(
+        text.contains("nested: [\n                1,\n            ],"),
+        "{text}"
+    );
 }

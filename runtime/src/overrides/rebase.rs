@@ -14,9 +14,10 @@ use std::collections::BTreeMap;
 use thiserror::Error;
 
 use super::base::StageBase;
+use super::rebase_nested::{nested_bases, stage_path_text, NestedStageBase};
 use super::{ConflictReason, EditList, EditOutcome, EditRef};
 use crate::generate::GeneratedBundle;
-use crate::identity::ScatterId;
+use crate::identity::{identity_text, ScatterId};
 use crate::project::schema::{OverrideAction, OverrideSet};
 
 /// Where an edit stands against the new base.
@@ -49,6 +50,8 @@ pub struct RebaseEntry {
     pub edit: EditRef,
     /// The stage it names.
     pub stage: u32,
+    /// Its `nested` path below that stage (empty for an edit of the recipe's own stage).
+    pub nested: Vec<u32>,
     /// Its target.
     pub target: u64,
     /// The action's name.
@@ -71,6 +74,8 @@ pub struct RebaseReport {
     pub base_revision: String,
     /// What re-targeting needs to know of each scatter stage.
     pub stages: Vec<StageBase>,
+    /// The same of each scatter stage of a subrecipe child run that edits name, by its path.
+    pub nested_stages: Vec<NestedStageBase>,
     /// The edits.
     pub entries: Vec<RebaseEntry>,
 }
@@ -105,6 +110,7 @@ pub fn rebase_report(
             RebaseEntry {
                 edit: o.edit.clone(),
                 stage: o.stage,
+                nested: nested_of(sets, &o.edit),
                 target: o.target,
                 action: o.action,
                 standing: standing(&o.result, seed_changed),
@@ -121,8 +127,21 @@ pub fn rebase_report(
             .iter()
             .filter_map(|s| s.provenance.edit_base.clone())
             .collect(),
+        nested_stages: nested_bases(preview),
         entries,
     }
+}
+
+/// The `nested` path of edit `at` of `sets` (empty when it has none or is not there).
+fn nested_of(sets: &[OverrideSet], at: &EditRef) -> Vec<u32> {
+    let Some(set) = sets.iter().find(|s| s.id == at.set) else {
+        return Vec::new();
+    };
+    let nested = match at.list {
+        EditList::Override => set.overrides.get(at.index).map(|o| &o.nested),
+        EditList::Mutation => set.mutations.get(at.index).map(|m| &m.nested),
+    };
+    nested.cloned().unwrap_or_default()
 }
 
 fn standing(result: &Result<(), ConflictReason>, seed_changed: bool) -> Standing {
@@ -167,8 +186,9 @@ pub enum RebaseError {
         /// What is missing.
         why: String,
     },
-    /// A re-target names an object that is not a candidate of the stage.
-    #[error("{edit} cannot be re-targeted to {target}: not a candidate of stage {stage}")]
+    /// A re-target names an object that is not a candidate of the stage (or, for a nested
+    /// edit, of the child run's stage its path ends at).
+    #[error("{edit} cannot be re-targeted to {}: {why}", identity_text(*target))]
     BadRetarget {
         /// The edit.
         edit: EditRef,
@@ -176,6 +196,10 @@ pub enum RebaseError {
         target: u64,
         /// Its stage.
         stage: u32,
+        /// Its `nested` path below the stage.
+        nested: Vec<u32>,
+        /// Why not.
+        why: String,
     },
 }
 
@@ -215,7 +239,7 @@ pub fn rebase(
                     kept.base = entry
                         .and_then(|e| e.found_base.clone())
                         .ok_or_else(|| RebaseError::NoBase(at.clone()))?;
-                    fill_variant(&mut kept.action, report, o.stage, o.target);
+                    fill_variant(&mut kept.action, report, o.stage, &o.nested, o.target);
                 }
                 next.overrides.push(kept);
             }
@@ -223,8 +247,8 @@ pub fn rebase(
                 let mut moved = o.clone();
                 moved.target = target;
                 if targeted {
-                    moved.base = retarget_base(report, &at, o.stage, target)?;
-                    fill_variant(&mut moved.action, report, o.stage, target);
+                    moved.base = retarget_base(report, &at, o.stage, &o.nested, target)?;
+                    fill_variant(&mut moved.action, report, o.stage, &o.nested, target);
                 }
                 next.overrides.push(moved);
             }
@@ -270,7 +294,7 @@ fn rebase_mutations(
             Decision::Retarget(target) => {
                 let mut moved = m.clone();
                 moved.target = target;
-                moved.base = retarget_base(report, &at, m.stage, target)?;
+                moved.base = retarget_base(report, &at, m.stage, &m.nested, target)?;
                 mutations.push(moved);
             }
             Decision::Materialize => {
@@ -302,34 +326,73 @@ pub(super) fn stage_base(report: &RebaseReport, stage: u32) -> Option<&StageBase
     report.stages.iter().find(|s| s.stage == stage)
 }
 
+/// The base of `stage` (a root stage) or of the child-run stage its `nested` path ends at.
+pub(super) fn base_at<'r>(
+    report: &'r RebaseReport,
+    stage: u32,
+    nested: &[u32],
+) -> Option<&'r StageBase> {
+    if nested.is_empty() {
+        return stage_base(report, stage);
+    }
+    report
+        .nested_stages
+        .iter()
+        .find(|n| n.stage == stage && n.nested == nested)
+        .map(|n| &n.base)
+}
+
+/// The base revision of `target` for an edit re-targeted to it: read off the stage's base (a
+/// nested edit's from the child run's stage its path ends at), as a kept edit's is.
 fn retarget_base(
     report: &RebaseReport,
     at: &EditRef,
     stage: u32,
+    nested: &[u32],
     target: u64,
 ) -> Result<String, RebaseError> {
-    let bad = || RebaseError::BadRetarget {
+    let place = stage_path_text(stage, nested);
+    let bad = |why: String| RebaseError::BadRetarget {
         edit: at.clone(),
         target,
         stage,
+        nested: nested.to_vec(),
+        why,
     };
-    let base = stage_base(report, stage).ok_or_else(bad)?;
-    let id = ScatterId::from_bits(target).map_err(|_| bad())?;
+    let Some(base) = base_at(report, stage, nested) else {
+        return Err(bad(format!(
+            "stage {place} has no scatter candidates in the new generation (a re-target names a candidate of the scatter stage the edit's stage and `nested` path end at)"
+        )));
+    };
+    let within = report
+        .nested_stages
+        .iter()
+        .find(|n| n.stage == stage && n.nested == nested)
+        .map(|n| format!(" (child run {})", n.instance))
+        .unwrap_or_default();
+    let not_candidate = || bad(format!("not a candidate of stage {place}{within}"));
+    let id = ScatterId::from_bits(target).map_err(|_| not_candidate())?;
     if u32::from(id.unpack().candidate) >= base.candidates_per_cell {
-        return Err(bad());
+        return Err(not_candidate());
     }
-    base.revision(id).ok_or_else(bad)
+    base.revision(id).ok_or_else(not_candidate)
 }
 
 /// A migrated lock with no recorded variant records the new base's variant of its target.
-fn fill_variant(action: &mut OverrideAction, report: &RebaseReport, stage: u32, target: u64) {
+fn fill_variant(
+    action: &mut OverrideAction,
+    report: &RebaseReport,
+    stage: u32,
+    nested: &[u32],
+    target: u64,
+) {
     let OverrideAction::LockSelection { variant } = action else {
         return;
     };
     if !variant.is_empty() {
         return;
     }
-    let Some(base) = stage_base(report, stage) else {
+    let Some(base) = base_at(report, stage, nested) else {
         return;
     };
     let Some(c) = ScatterId::from_bits(target)

@@ -536,14 +536,30 @@ fn regrow_follows_the_sampling_convention() {
 #[test]
 fn the_regrow_ordinal_advances_once_and_stops_at_u32_max() {
     let mut mutations = Vec::new();
-    harvest(&mut mutations, STAGE, 99, String::new());
+    let site = MutationSite {
+        stage: STAGE,
+        nested: Vec::new(),
+        target: 99,
+    };
+    harvest(&mut mutations, &site, String::new());
     assert_eq!(regrow(&mut mutations[0]), Ok(1));
     assert_eq!(regrow(&mut mutations[0]), Err(RegrowError::NotHarvested));
     assert_eq!((mutations[0].harvested, mutations[0].ordinal), (false, 1));
-    harvest(&mut mutations, STAGE, 99, String::new());
+    harvest(&mut mutations, &site, String::new());
     assert_eq!(mutations.len(), 1, "one record per placement");
+    let nested = MutationSite {
+        nested: vec![1],
+        ..site.clone()
+    };
+    assert_eq!(harvest(&mut mutations, &nested, String::new()), 1);
+    assert_eq!(
+        mutations[1].nested,
+        [1],
+        "a child run's placement is another"
+    );
     assert_eq!(regrow(&mut mutations[0]), Ok(2));
     let mut last = Mutation {
+        nested: Vec::new(),
         stage: STAGE,
         target: 99,
         base: String::new(),
@@ -568,6 +584,7 @@ fn mutations_apply_after_overrides() {
         ids.next().expect("three"),
     );
     let mutation = |target, harvested, ordinal| Mutation {
+        nested: Vec::new(),
         stage: STAGE,
         target,
         base: stage_base()
@@ -624,11 +641,13 @@ fn report_for(
         seed,
         base_revision: "new-base".to_owned(),
         stages: vec![StageBase::new(STAGE, seed, &family(), 400, 2, 0.01)],
+        nested_stages: Vec::new(),
         entries: entries
             .into_iter()
             .map(|(edit, standing, found_base)| RebaseEntry {
                 edit,
                 stage: STAGE,
+                nested: Vec::new(),
                 target: 0,
                 action: "x",
                 standing,
@@ -655,6 +674,7 @@ fn rebase_keeps_drops_and_retargets_as_decided() {
             edit(b, 0, OverrideAction::Delete),
         ],
         vec![Mutation {
+            nested: Vec::new(),
             stage: STAGE,
             target: b,
             base: String::new(),
@@ -820,6 +840,7 @@ fn a_dense_mix_of_edits_gives_the_pinned_result() {
         .step_by(17)
         .enumerate()
         .map(|(i, &(id, _, _))| Mutation {
+            nested: Vec::new(),
             stage: STAGE,
             target: id,
             base: ScatterId::from_bits(id)

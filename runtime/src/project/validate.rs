@@ -173,6 +173,16 @@ pub fn validate_project(
             Some(recipe) => {
                 validate_override_values(&file, set, project.manifest.root_seed, &mut reporter);
                 for (index, item) in set.mutations.iter().enumerate() {
+                    let at = FieldPath::root().field("mutations").index(index);
+                    check_nested(
+                        &file,
+                        recipe,
+                        at,
+                        "mutation",
+                        item.stage,
+                        &item.nested,
+                        &mut reporter,
+                    );
                     if !recipe.stages.iter().any(|stage| stage.id == item.stage) {
                         reporter.error(
                             &file,
@@ -189,23 +199,17 @@ pub fn validate_project(
                     }
                 }
                 for (index, item) in set.overrides.iter().enumerate() {
-                    let named = recipe.stages.iter().find(|stage| stage.id == item.stage);
-                    let subrecipe = crate::project::schema::recipe::SUBRECIPE_OPERATOR;
-                    if named.is_some_and(|s| s.operator != subrecipe) && !item.nested.is_empty() {
-                        reporter.error(
-                            &file,
-                            FieldPath::root()
-                                .field("overrides")
-                                .index(index)
-                                .field("nested"),
-                            format!(
-                                "override has a nested path below stage {}, which is not a subrecipe stage of recipe `{}`",
-                                item.stage, recipe.id
-                            ),
-                            "no `nested` path, or `stage` naming a `subrecipe` stage",
-                        );
-                    }
-                    if named.is_none() {
+                    let at = FieldPath::root().field("overrides").index(index);
+                    check_nested(
+                        &file,
+                        recipe,
+                        at,
+                        "override",
+                        item.stage,
+                        &item.nested,
+                        &mut reporter,
+                    );
+                    if !recipe.stages.iter().any(|stage| stage.id == item.stage) {
                         reporter.error(
                             &file,
                             FieldPath::root()
@@ -619,6 +623,32 @@ fn warn_no_base(file: &str, at: FieldPath, target: u64, reporter: &mut Reporter<
         ),
         "the target's base revision (`stagecraft rebase PROJECT --write`, or Edit → Rebase overrides…, records it for every edit that applies)",
     );
+}
+
+/// An edit's (`what`: override or mutation, at `at`) `nested` path is only below a subrecipe
+/// stage of the recipe: below any other stage it is a located error.
+fn check_nested(
+    file: &str,
+    recipe: &Recipe,
+    at: FieldPath,
+    what: &str,
+    stage: u32,
+    nested: &[u32],
+    reporter: &mut Reporter<'_>,
+) {
+    let named = recipe.stages.iter().find(|s| s.id == stage);
+    let subrecipe = crate::project::schema::recipe::SUBRECIPE_OPERATOR;
+    if named.is_some_and(|s| s.operator != subrecipe) && !nested.is_empty() {
+        reporter.error(
+            file,
+            at.field("nested"),
+            format!(
+                "{what} has a nested path below stage {stage}, which is not a subrecipe stage of recipe `{}`",
+                recipe.id
+            ),
+            "no `nested` path, or `stage` naming a `subrecipe` stage",
+        );
+    }
 }
 
 /// The rules of an override set's own values: base revisions are 16 lowercase hex digits (or empty),

@@ -39,9 +39,13 @@ pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
 #[cfg(test)]
+mod subrecipe_mutation_tests;
+#[cfg(test)]
 mod subrecipe_output_tests;
 #[cfg(test)]
 mod subrecipe_override_tests;
+#[cfg(test)]
+mod subrecipe_rebase_tests;
 #[cfg(test)]
 mod subrecipe_tests;
 #[cfg(test)]

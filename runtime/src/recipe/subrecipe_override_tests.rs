@@ -26,9 +26,16 @@ fn request(mode: ExecutionMode) -> GenerateRequest {
 
 /// The example with override set `edits` holding `overrides` (RON `Override(…)` entries).
 fn with_overrides(overrides: &[String]) -> LoadedProject {
+    with_edits(overrides, &[])
+}
+
+/// The example with override set `edits` holding `overrides` and `mutations` (RON `Override(…)`
+/// and `Mutation(…)` entries).
+pub(super) fn with_edits(overrides: &[String], mutations: &[String]) -> LoadedProject {
     let set = format!(
-        "OverrideSet(schema: 3, id: \"edits\", recipe: \"street-planting\", base_seed: Some({SEED}),\n    overrides: [{}])\n",
-        overrides.join(", ")
+        "OverrideSet(schema: 3, id: \"edits\", recipe: \"street-planting\", base_seed: Some({SEED}),\n    overrides: [{}],\n    mutations: [{}])\n",
+        overrides.join(", "),
+        mutations.join(", ")
     );
     let manifest = MANIFEST
         .replace("../../assets", "assets")
@@ -39,7 +46,7 @@ fn with_overrides(overrides: &[String]) -> LoadedProject {
     ])
 }
 
-fn run(
+pub(super) fn run(
     generator: &mut Generator,
     plan: &CompiledPlan,
     loaded: &LoadedProject,
@@ -59,7 +66,7 @@ fn run(
 }
 
 /// The packed ids of the objects stage `stage` publishes, in product order.
-fn ids(generated: &Generated, stage: u32) -> Vec<u64> {
+pub(super) fn ids(generated: &Generated, stage: u32) -> Vec<u64> {
     match generated.bundle.stage(stage).map(|s| s.product.as_ref()) {
         Some(Product::PlacedObjects(placed)) => placed
             .objects
@@ -71,7 +78,7 @@ fn ids(generated: &Generated, stage: u32) -> Vec<u64> {
 }
 
 /// The variant of object `id` of stage `stage`.
-fn variant(generated: &Generated, stage: u32, id: u64) -> Option<u32> {
+pub(super) fn variant(generated: &Generated, stage: u32, id: u64) -> Option<u32> {
     match generated.bundle.stage(stage).map(|s| s.product.as_ref()) {
         Some(Product::PlacedObjects(placed)) => placed
             .objects
@@ -88,7 +95,7 @@ fn delete(stage: u32, nested: &str, target: u64) -> String {
 
 /// A placement of the main street's child run that the side street's also has (same packed id,
 /// drawn under the other instance), so an edit that leaked across instances would show.
-fn shared_target(plain: &Generated) -> u64 {
+pub(super) fn shared_target(plain: &Generated) -> u64 {
     let side = ids(plain, 20);
     ids(plain, 10)
         .into_iter()

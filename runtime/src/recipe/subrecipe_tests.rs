@@ -16,12 +16,12 @@ use crate::project::{LoadedProject, ProjectSources};
 pub(super) const MANIFEST: &str = include_str!("../../../projects/street-planting/stagecraft.ron");
 const PARENT: &str =
     include_str!("../../../projects/street-planting/recipes/street-planting.recipe.ron");
-const CHILD: &str =
+pub(super) const CHILD: &str =
     include_str!("../../../projects/street-planting/recipes/sidewalk-props.recipe.ron");
 const PROPS: &str = include_str!("../../../assets/street-props.family.ron");
 
 const PARENT_FILE: &str = "recipes/street-planting.recipe.ron";
-const CHILD_FILE: &str = "recipes/sidewalk-props.recipe.ron";
+pub(super) const CHILD_FILE: &str = "recipes/sidewalk-props.recipe.ron";
 
 /// The example with `files` replacing or adding texts (paths relative to the project); its
 /// family read from `assets/`.

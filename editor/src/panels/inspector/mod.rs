@@ -12,6 +12,7 @@ pub mod list;
 pub mod manifest;
 pub mod motion_pick;
 pub mod motion_profile;
+pub mod mutations;
 pub mod operator_pick;
 pub mod params;
 pub mod recipe;

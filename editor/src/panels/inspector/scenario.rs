@@ -328,7 +328,7 @@ fn aim_keys_ui(form: &mut Form<'_>, ui: &mut Ui, observer: &mut Observer) {
 
 /// A checkbox without text beside the row's label, named `name` for assistive technology (and
 /// the UI tests).
-fn named_checkbox(ui: &mut Ui, checked: &mut bool, name: &str) -> egui::Response {
+pub(super) fn named_checkbox(ui: &mut Ui, checked: &mut bool, name: &str) -> egui::Response {
     let response = ui.checkbox(checked, "");
     let now = *checked;
     response
@@ -551,7 +551,7 @@ fn new_action(name: &str, variants: &[String]) -> OverrideAction {
     }
 }
 
-/// An override set: recipe, base revision and overrides.
+/// An override set: recipe, base revision, overrides and world mutations.
 pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
     let project = form.project;
     let recipes: Vec<String> = project.recipes.keys().cloned().collect();
@@ -608,6 +608,7 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
         },
         |form, ui, item| override_ui(form, ui, item, &stage_ids, &variants),
     );
+    super::mutations::mutations_ui(form, ui, &mut set.mutations, &stage_ids);
 }
 
 fn override_ui(
@@ -664,14 +665,14 @@ fn override_ui(
     });
 }
 
-/// An override's nested path as the list summary shows it: ` › 1 › 3` below the stage, nothing
+/// An override's (or a mutation's) nested path as the list summary shows it: ` › 1 › 3` below the stage, nothing
 /// for the recipe's own stages.
-fn nested_text(nested: &[u32]) -> String {
+pub(super) fn nested_text(nested: &[u32]) -> String {
     nested.iter().map(|id| format!(" › {id}")).collect()
 }
 
-/// The `nested` path of an override: the child stage ids below a subrecipe stage, one row each.
-fn nested_ui(form: &mut Form<'_>, ui: &mut Ui, nested: &mut Vec<u32>) {
+/// The `nested` path of an override or a mutation: the child stage ids below a subrecipe stage, one row each.
+pub(super) fn nested_ui(form: &mut Form<'_>, ui: &mut Ui, nested: &mut Vec<u32>) {
     value_list_ui(
         form,
         ui,

@@ -319,7 +319,7 @@ const OVERRIDE_FIELDS: [FieldSchema; 6] = [
     ),
 ];
 
-const MUTATION_FIELDS: [FieldSchema; 5] = [
+const MUTATION_FIELDS: [FieldSchema; 6] = [
     f(
         "stage",
         "Stage",
@@ -364,6 +364,15 @@ const MUTATION_FIELDS: [FieldSchema; 5] = [
         "",
         D::Number(0.0),
         "the ordinal of the last committed regrow",
+    ),
+    f(
+        "nested",
+        "Nested",
+        "list of stage ids",
+        "",
+        "stage ids of the child runs below `stage`, a subrecipe stage",
+        D::Text("[]"),
+        "for a placement of a subrecipe stage's child run: the stage ids from the child of `stage` down to the scatter stage that emitted it; empty for the recipe's own stages",
     ),
 ];
 

@@ -150,6 +150,10 @@ pub struct Mutation {
     pub harvested: bool,
     /// The ordinal of the last committed regrow (0: never regrown).
     pub ordinal: u32,
+    /// For a placement of a subrecipe stage's child run: the stage ids inside the child runs,
+    /// from the child of `stage` (a `subrecipe` stage) down to the scatter stage that emitted it,
+    /// as [`Override::nested`] has them. Empty (and not written) for the recipe's own stages.
+    pub nested: Vec<u32>,
 }
 
 crate::project::codec_macro::record_codec!(Mutation "Mutation" {
@@ -158,6 +162,8 @@ crate::project::codec_macro::record_codec!(Mutation "Mutation" {
     base: String = String::new(),
     harvested: bool,
     ordinal: u32 = 0,
+} optional {
+    nested: Vec<u32> = Vec::new(),
 });
 
 /// One field of an override action, as the decoder, the Inspector and `docs/format.md` name it.

@@ -24,7 +24,6 @@ pub mod generate;
 pub mod new;
 pub mod ops;
 pub mod rebase;
-pub mod rebase_retarget;
 pub mod repro;
 pub mod schema;
 pub mod simulate;
@@ -45,6 +44,9 @@ pub mod simulate_crossings;
 pub mod simulate_streaming;
 pub mod simulate_variant;
 pub mod trajectories;
+
+// Parts of `rebase`.
+pub mod rebase_retarget;
 
 pub use check::check;
 pub use diagnostics::{diagnostic_json, escape_controls, render_all, render_diagnostic};

@@ -65,8 +65,9 @@ fn session_digests(frame: u64) -> (String, String) {
 /// walking profile (turn clip, start, loop, goal stop) instead of a constant speed
 /// (`d109b933…` before). Re-pinned for issue 34's flow: free walkers keep lanes past oncoming
 /// bodies and edge when boxed in (`8379bb7f…`), walkers bound to a crosswalk by the rule before
-/// (`98d5b756…` before both).
-const GOLDEN_600: &str = "e97b990a2c343ff6cb9fa0c7339a7e3f01d57c1376840b24e3e9d227cc210f1b";
+/// (`98d5b756…` before both); and again when free walkers boxed in off their lane give way with a
+/// whole executed step and edge both ways (`e97b990a…` before).
+const GOLDEN_600: &str = "478f7cc00eeaf5ad7db26b7ae68177cd3f208a1dc4ab39c4096c6fcb809f200f";
 
 #[test]
 fn simulate_prints_the_same_final_digest_as_the_editor_session() {

@@ -188,7 +188,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "6d1021dcba6697511f01b88debe0f6be05e5b755aa73e4f9683aeb477efd5e34"
+        "9c44456e515102dd71ee4f42288aec65bf494ec366fbb86626d02214fedb1bfc"
     );
 }
 

@@ -66,7 +66,7 @@ fn sixteen_crossers_cycle_with_no_forced_clear_and_nobody_stuck() {
             stats.stuck_flags,
             stats.stuck_now
         ),
-        (82, 4, 12, 0, 0)
+        (72, 4, 11, 0, 0)
     );
 }
 

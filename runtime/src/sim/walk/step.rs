@@ -3,7 +3,7 @@
 //! (the order the module documentation of `sim::walk` gives).
 
 use super::body::{BODY_RADIUS_M, SAFETY_DIAMETER_M};
-use super::fan::Fan;
+use super::fan::{Fan, FanCandidate};
 use super::ground::on_walkway;
 use super::neighbours::{gather_walker, Bodies};
 use super::progress::{distance, Connection};
@@ -350,11 +350,15 @@ fn gather_surroundings(
     reading
 }
 
-/// A walker stuck behind bodies off its lane gives way: the fan around the direction of its
-/// lane (`side`: +1 its left, −1 its right), steps back included. It steps (earning what
-/// progress the step makes, facing `desired`) or, finding nothing, edges ([`edge`]) when
-/// `edges`, else waits facing `desired`. `step` is the step's length,
-/// the progress made before it and the step's budget, meters.
+/// A walker stuck behind bodies gives way to the side `side` (+1 its left, −1 its right),
+/// earning what progress the step makes and facing `desired`. A free walker (`edges`: off its
+/// lane, which lies that side) first takes a whole step along the first candidate of the fan
+/// around that side whose executed step passes the physical checks ([`first_clear_step`]:
+/// every fan candidate already failed the prediction; never a step back along its connection).
+/// Then, as a walker bound to a crosswalk does, it steers through that fan with the prediction,
+/// steps back included; a free walker finding nothing edges ([`edge`]), one bound to a crosswalk
+/// waits. `step` is the step's length, the progress made before it and the step's budget,
+/// meters.
 #[inline]
 fn give_way(
     fan: &Fan,
@@ -368,12 +372,20 @@ fn give_way(
     let (connection, here) = (scene.connection, scene.here);
     scene.yielding = true;
     let aside = scale(rotate_left(connection.axis), side);
-    match steer::steer(fan, bodies, scene, here, aside, step_m) {
-        Ok(choice) => {
-            let endpoint = offset(here, choice.direction, step_m);
+    let executed = if edges {
+        first_clear_step(&fan.candidates, bodies, scene, aside, step_m)
+    } else {
+        None
+    };
+    let choice = executed.map(Ok).unwrap_or_else(|| {
+        steer::steer(fan, bodies, scene, here, aside, step_m)
+            .map(|choice| (choice.angle_deg, offset(here, choice.direction, step_m)))
+    });
+    match choice {
+        Ok((angle_deg, endpoint)) => {
             move_to(connection, agents, row, endpoint, (previous, budget));
             agents.facing[row] = desired;
-            WalkDecision::Yielded(choice.angle_deg)
+            WalkDecision::Yielded(angle_deg)
         }
         Err(_) if edges => {
             let step = (step_m, previous, budget);
@@ -388,12 +400,14 @@ fn give_way(
     }
 }
 
-/// A boxed-in walker edges: [`EDGE_STEP_FRACTION`] of its step along the first fan candidate
-/// around `desired` whose executed step passes the scene's checks and keeps every body a safety
-/// diameter away (`check_executed`: the specification's check of "the actual submitted step",
-/// without the prediction, which every candidate failed), earning what progress it makes; it
-/// waits when none does. Either way it faces its route's way. (After giving way the scene
-/// allows a step back.)
+/// A boxed-in walker edges: [`EDGE_STEP_FRACTION`] of its step along the first candidate of
+/// the fan around `desired`, or else of the fan's 25°–90° candidates around the opposite way,
+/// whose executed step passes the physical checks ([`first_clear_step`]: the specification's
+/// check of "the actual submitted step", without the prediction, which every candidate failed),
+/// earning what progress it makes; it waits when none does. Those checks never let a step go
+/// back along the connection, so the second fan only adds the forward directions on the far
+/// side of a `desired` turned towards its lane. Either way it faces its route's way. The
+/// reported angle is the candidate's around the fan's direction.
 fn edge(
     fan: &Fan,
     bodies: &mut Bodies,
@@ -403,23 +417,41 @@ fn edge(
     desired: Vec2,
     (step_m, previous, budget): (f64, f64, f64),
 ) -> WalkDecision {
-    let (connection, here) = (scene.connection, scene.here);
-    for candidate in &fan.candidates {
-        let endpoint = offset(
-            here,
-            candidate.direction(desired),
-            step_m * EDGE_STEP_FRACTION,
-        );
-        if check_executed(bodies, scene, here, endpoint).is_ok() {
-            move_to(connection, agents, row, endpoint, (previous, budget));
-            agents.facing[row] = connection.axis;
-            return WalkDecision::Yielded(candidate.angle_deg);
-        }
-    }
+    let connection = scene.connection;
     agents.facing[row] = connection.axis;
-    WalkDecision::Waiting(WaitReason::NoSafeCandidate(
-        CandidateRejection::BodyConflict,
-    ))
+    let edge_m = step_m * EDGE_STEP_FRACTION;
+    let opposite = scale(desired, -1.0);
+    let clear = first_clear_step(&fan.candidates, bodies, scene, desired, edge_m)
+        .or_else(|| first_clear_step(&fan.candidates[1..], bodies, scene, opposite, edge_m));
+    match clear {
+        Some((angle_deg, endpoint)) => {
+            move_to(connection, agents, row, endpoint, (previous, budget));
+            WalkDecision::Yielded(angle_deg)
+        }
+        None => WalkDecision::Waiting(WaitReason::NoSafeCandidate(
+            CandidateRejection::BodyConflict,
+        )),
+    }
+}
+
+/// The first of `candidates` around `around` whose executed step of `step_m` from where the
+/// scene's walker stands passes the scene's checks (walkway and corridor, the connection's
+/// bounds, blockers) and keeps every body a safety diameter away (`check_executed`): its angle
+/// and the step's endpoint.
+fn first_clear_step(
+    candidates: &[FanCandidate],
+    bodies: &mut Bodies,
+    scene: &Walkway<'_>,
+    around: Vec2,
+    step_m: f64,
+) -> Option<(i8, Vec2)> {
+    let here = scene.here;
+    candidates.iter().find_map(|candidate| {
+        let endpoint = offset(here, candidate.direction(around), step_m);
+        check_executed(bodies, scene, here, endpoint)
+            .is_ok()
+            .then_some((candidate.angle_deg, endpoint))
+    })
 }
 
 /// Moves the walker in `row` to `endpoint`, earning the progress the step makes along

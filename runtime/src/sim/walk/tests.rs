@@ -371,15 +371,13 @@ fn a_long_street_crowd_keeps_walking_without_gridlock() {
         .iter()
         .filter(|d| d.is_waiting())
         .count();
-    // (28 of the 400 wait at the last step since walkers keep lanes past oncoming bodies and
-    // edge when boxed in, own paths across the walkway: under 5 % waited before. Read off this
-    // run: not momentary waits — 25 of them wait through all of the last 20 steps, in four
-    // clusters of 4–8 walkers (at x ≈ −90, −29, −6 and 84 m) boxed in for up to 11 s, with no
-    // half step clear of every body; the count grows over the run, 1 at 1 s, 9 at 4 s, 19 at
-    // 10 s. The crossings' fix (walkers bound to a crosswalk walk by the old rule) does not touch
-    // this street, so the bound stays at 8 % until the clusters are unpacked.)
+    // (19 of the 400 wait at the last step, under 5 % as before walkers kept lanes. With lanes
+    // and half-step edging 28 waited: not momentary waits but four clusters of 4–8 walkers boxed
+    // in for up to 11 s, with no half step clear of every body; a walker boxed in off its lane
+    // now gives way with a whole executed step towards it, and edging also tries the fan around
+    // the opposite way.)
     assert!(
-        waiting * 100 < agents.len() * 8,
+        waiting * 100 < agents.len() * 5,
         "{waiting} of {} wait",
         agents.len()
     );

@@ -98,6 +98,10 @@ fn a_materialized_nested_move_and_lock_is_one_add_made_in_the_child_run() {
     );
     let id = ScatterId::from_bits(add.target).expect("packed");
     assert!(id.is_authored(), "an identity of the authored space");
+    assert_ne!(
+        add.target, target,
+        "a fresh identity, not the generated target's"
+    );
     assert_eq!(add.base, "");
 
     // The rebased set makes the object in the main street's run, at the recorded spot with the

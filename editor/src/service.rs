@@ -88,6 +88,31 @@ pub fn subrecipes_of(project: &Project, recipe: &Recipe) -> BTreeMap<String, Rec
     found
 }
 
+/// Compiles recipe `id` of `project` (the document as edited) as the generation service does:
+/// with the project's recipes, so its subrecipe stages compile with their child runs. `None`
+/// when the project has no recipe `id`.
+pub fn compile_recipe(
+    project: &Project,
+    id: &str,
+    registry: &stagecraft_runtime::ops::registry::Registry,
+) -> Option<stagecraft_runtime::recipe::CompileOutcome> {
+    let recipe = project.recipes.get(id)?;
+    let file = stagecraft_runtime::project::recipe_file(id);
+    let docs = stagecraft_runtime::recipe::ProjectDocs {
+        families: &project.families,
+        libraries: &project.chunk_libraries,
+        recipes: Some(&project.recipes),
+        trees: None,
+    };
+    let source = stagecraft_runtime::recipe::RecipeSource {
+        file: &file,
+        tree: None,
+    };
+    Some(stagecraft_runtime::recipe::compile_in(
+        recipe, docs, registry, source,
+    ))
+}
+
 impl GenerationInputs {
     /// The inputs of recipe `recipe` of `project`, if it has one by that id.
     pub fn of(project: &Project, recipe: &str) -> Option<GenerationInputs> {

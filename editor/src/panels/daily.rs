@@ -13,7 +13,6 @@ use stagecraft_runtime::content::MissionLayout;
 use stagecraft_runtime::ops::grid_mission::{solve_daily_mission, DailySeedBook, DailySeedRecord};
 use stagecraft_runtime::ops::registry::{Registry, StageParams};
 use stagecraft_runtime::project::daily_seeds::{read_daily_seeds, DAILY_SEEDS_FILE};
-use stagecraft_runtime::recipe::{compile_with, RecipeSource};
 
 use super::{Command, Panel};
 use crate::document::Document;
@@ -141,19 +140,10 @@ pub fn preview(
     let registry = Registry::standard();
     let template = project
         .recipes
-        .iter()
-        .find_map(|(id, recipe)| {
-            let file = stagecraft_runtime::project::recipe_file(id);
-            let outcome = compile_with(
-                recipe,
-                &project.families,
-                &project.chunk_libraries,
-                &registry,
-                RecipeSource {
-                    file: &file,
-                    tree: None,
-                },
-            );
+        .keys()
+        .find_map(|id| {
+            // With the project's recipes, as the generation service compiles it.
+            let outcome = crate::service::compile_recipe(project, id, &registry)?;
             outcome
                 .plan?
                 .stages()

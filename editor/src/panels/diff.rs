@@ -18,7 +18,6 @@ use stagecraft_runtime::diff::{DiffEntry, DiffObject};
 use stagecraft_runtime::identity::ChildKey;
 use stagecraft_runtime::ops::registry::Registry;
 use stagecraft_runtime::project::Project;
-use stagecraft_runtime::recipe::{compile_with, RecipeSource};
 
 use super::{Command, Panel};
 use crate::cook::side::AssetNames;
@@ -194,22 +193,10 @@ fn generate(
     recipe: &str,
     seed: u64,
 ) -> Result<(Vec<DiffObject>, AssetNames), String> {
-    let source = project
-        .recipes
-        .get(recipe)
-        .ok_or_else(|| format!("the other side has no recipe `{recipe}`"))?;
     let registry = Registry::standard();
-    let file = stagecraft_runtime::project::recipe_file(recipe);
-    let outcome = compile_with(
-        source,
-        &project.families,
-        &project.chunk_libraries,
-        &registry,
-        RecipeSource {
-            file: &file,
-            tree: None,
-        },
-    );
+    // With the project's recipes, as the generation service compiles it (subrecipe stages).
+    let outcome = crate::service::compile_recipe(project, recipe, &registry)
+        .ok_or_else(|| format!("the other side has no recipe `{recipe}`"))?;
     let plan = outcome
         .plan
         .ok_or_else(|| format!("recipe `{recipe}` does not compile on the other side"))?;

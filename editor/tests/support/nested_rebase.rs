@@ -22,6 +22,15 @@ pub const HARVESTED: u64 = 0x0001_0100_fff9_fffe;
 
 /// The packed ids of the objects stage `stage` of the project at `dir` publishes without edits.
 pub fn placements(dir: &Path, stage: u32) -> Vec<u64> {
+    placed(dir, stage)
+        .into_iter()
+        .map(|(id, _, _)| id)
+        .collect()
+}
+
+/// The packed id and lattice position of each object stage `stage` of the project at `dir`
+/// publishes without edits.
+pub fn placed(dir: &Path, stage: u32) -> Vec<(u64, i64, i64)> {
     let document = Document::open(dir).expect("opens");
     let project = document.project();
     let recipe = &project.recipes["street-planting"];
@@ -51,7 +60,7 @@ pub fn placements(dir: &Path, stage: u32) -> Vec<u64> {
         Some(Product::PlacedObjects(placed)) => placed
             .objects
             .iter()
-            .map(|o| o.placement.id.bits())
+            .map(|o| (o.placement.id.bits(), o.placement.x, o.placement.y))
             .collect(),
         other => panic!("stage {stage}: {other:?}"),
     }

@@ -11,9 +11,12 @@
 //! The result is an `Add` of that variant at that position, with a fresh identity of the authored
 //! space (`identity::authored_id`) in the position's cell, and a `Rotate` of it when a rotation is
 //! recorded. Its scale is select-and-place's draw for the new identity: an `Add` records none.
-//! Every materialized edit of one target makes that one object.
+//! Every materialized edit of one target makes that one object. An edit of a subrecipe child
+//! run's object (a `nested` path) reads that child stage's base and makes an `Add` with the same
+//! stage and path, so the authored object is made in that run.
 
-use super::rebase::{stage_base, RebaseError, RebaseReport};
+use super::rebase::{base_at, RebaseError, RebaseReport};
+use super::rebase_nested::stage_path_text;
 use super::EditRef;
 use crate::identity::{authored_id, ScatterId};
 use crate::project::schema::{Override, OverrideAction, OverrideSet, Vec2};
@@ -23,7 +26,8 @@ use crate::project::schema::{Override, OverrideAction, OverrideSet, Vec2};
 pub(super) struct Authored<'r> {
     report: &'r RebaseReport,
     used: Vec<u64>,
-    made: Vec<(u32, u64, u64)>,
+    /// (stage, nested path, old target, new identity) of every object materialized so far.
+    made: Vec<(u32, Vec<u32>, u64, u64)>,
 }
 
 /// What the set records of one target.
@@ -77,20 +81,23 @@ impl<'r> Authored<'r> {
                 "only a lock, a transform lock, a move or a freeze of a generated object is materialized",
             ));
         }
-        if self
-            .made
-            .iter()
-            .any(|(stage, old, _)| *stage == o.stage && *old == o.target)
-        {
+        if self.made.iter().any(|(stage, nested, old, _)| {
+            *stage == o.stage && *nested == o.nested && *old == o.target
+        }) {
             return Ok(Vec::new());
         }
         let old = ScatterId::from_bits(o.target)
             .ok()
             .filter(|id| !id.is_authored())
             .ok_or_else(|| refuse("its target is not a generated object"))?;
-        let base = stage_base(self.report, o.stage)
-            .ok_or_else(|| refuse("its stage is not a scatter stage of the new generation"))?;
-        let mut recorded = recorded_of(set, o.stage, o.target);
+        // A child run's object reads the base of the child stage its nested path ends at.
+        let base = base_at(self.report, o.stage, &o.nested).ok_or_else(|| {
+            refuse(&format!(
+                "its stage {} is not a scatter stage of the new generation",
+                stage_path_text(o.stage, &o.nested)
+            ))
+        })?;
+        let mut recorded = recorded_of(set, o);
         if recorded.variant.is_none() || recorded.position.is_none() {
             fill_from_authored_base(&mut recorded, set, o, old, base);
         }
@@ -116,9 +123,11 @@ impl<'r> Authored<'r> {
         )
         .ok_or_else(|| refuse("every authored identity of its cell is taken"))?;
         self.used.push(id.bits());
-        self.made.push((o.stage, o.target, id.bits()));
+        self.made
+            .push((o.stage, o.nested.clone(), o.target, id.bits()));
         let added = |action| Override {
-            nested: Vec::new(),
+            // Made in the same run as its target: the same stage and nested path.
+            nested: o.nested.clone(),
             stage: o.stage,
             target: id.bits(),
             precedence: o.precedence,
@@ -133,13 +142,14 @@ impl<'r> Authored<'r> {
     }
 }
 
-/// What the overrides of `set` naming (`stage`, `target`) record, the strongest winning.
-fn recorded_of(set: &OverrideSet, stage: u32, target: u64) -> Recorded {
+/// What the overrides of `set` naming `o`'s target (its stage, nested path and identity)
+/// record, the strongest winning.
+fn recorded_of(set: &OverrideSet, o: &Override) -> Recorded {
     let mut edits: Vec<(u32, usize, &OverrideAction)> = set
         .overrides
         .iter()
         .enumerate()
-        .filter(|(_, o)| o.stage == stage && o.target == target)
+        .filter(|(_, e)| e.stage == o.stage && e.nested == o.nested && e.target == o.target)
         .map(|(i, o)| (o.precedence, i, &o.action))
         .collect();
     // Weakest first, so the strongest writes last.

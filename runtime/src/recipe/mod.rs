@@ -39,6 +39,8 @@ pub use scope_manifest::{scope_manifest, ScopeEntry, ScopeManifest};
 pub use structure::find_cycle;
 
 #[cfg(test)]
+mod subrecipe_materialize_tests;
+#[cfg(test)]
 mod subrecipe_mutation_tests;
 #[cfg(test)]
 mod subrecipe_output_tests;

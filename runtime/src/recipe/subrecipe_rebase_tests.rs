@@ -22,14 +22,14 @@ use crate::project::{canonical_text, LoadedProject, OverrideSet};
 const SET_FILE: &str = "overrides/edits.overrides.ron";
 
 /// The child recipe with 250-unit cells instead of 300: every placement of its runs moves.
-fn moved_child() -> String {
+pub(super) fn moved_child() -> String {
     let moved = CHILD.replace("\"cell_size\": 300,", "\"cell_size\": 250,");
     assert_ne!(moved, CHILD, "the fixture changes the lattice");
     moved
 }
 
 /// The example (with `child` as its subrecipe) and the override set text `set`.
-fn loaded(child: &str, set: &str) -> LoadedProject {
+pub(super) fn loaded(child: &str, set: &str) -> LoadedProject {
     let manifest = MANIFEST
         .replace("../../assets", "assets")
         .replace("overrides: [],", "overrides: [\n        \"edits\",\n    ],");
@@ -42,14 +42,14 @@ fn loaded(child: &str, set: &str) -> LoadedProject {
     loaded
 }
 
-fn sets(loaded: &LoadedProject) -> Vec<OverrideSet> {
+pub(super) fn sets(loaded: &LoadedProject) -> Vec<OverrideSet> {
     let project = loaded.project.as_ref().expect("loads");
     Overrides::of_recipe(project, "street-planting")
         .sets()
         .to_vec()
 }
 
-fn generate(loaded: &LoadedProject, overrides: &Overrides) -> Generated {
+pub(super) fn generate(loaded: &LoadedProject, overrides: &Overrides) -> Generated {
     let request = GenerateRequest {
         root_seed: 5,
         mode: ExecutionMode::Serial,
@@ -67,13 +67,13 @@ fn generate(loaded: &LoadedProject, overrides: &Overrides) -> Generated {
 }
 
 /// The rebase report of `loaded`'s sets at seed 5, made as `stagecraft rebase` makes it.
-fn report_of(loaded: &LoadedProject) -> RebaseReport {
+pub(super) fn report_of(loaded: &LoadedProject) -> RebaseReport {
     let base = generate(loaded, &Overrides::default());
     let preview = generate(loaded, &Overrides::preview(sets(loaded)));
     rebase_report(&sets(loaded), &preview.bundle, &base.bundle.digest_hex())
 }
 
-fn edit(list: EditList, index: usize) -> EditRef {
+pub(super) fn edit(list: EditList, index: usize) -> EditRef {
     EditRef {
         set: "edits".to_owned(),
         list,
@@ -82,7 +82,7 @@ fn edit(list: EditList, index: usize) -> EditRef {
 }
 
 /// The child run's stage base of stage 10 › 1, as the generation records it.
-fn child_base(generated: &Generated) -> StageBase {
+pub(super) fn child_base(generated: &Generated) -> StageBase {
     generated
         .bundle
         .stage(10)

@@ -77,6 +77,8 @@ capture projects/tactical-mission screenshots/daily-tactical-mission.png --tab d
 capture projects/pine-clearing screenshots/viewport-pine-clearing.png --tab viewport
 # The street block's recipe graph, fitted to the tab on open.
 capture projects/street-block screenshots/recipe-graph-street-block.png --tab recipe-graph
+# A subrecipe stage, and a second output of its one child run, wired through typed pins.
+capture projects/sidewalk-outputs screenshots/recipe-graph-sidewalk-outputs.png --tab recipe-graph
 # Serial stepping, mid-recipe: the street block stepped to stage 2 of 3 (F10 / Shift+F10 in the
 # editor), so the Viewport draws the block and the scatter's accepted props (boxes) with its
 # rejected candidates (small markers, by reason) before select-and-place orients them; the corner

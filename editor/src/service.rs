@@ -663,6 +663,12 @@ pub fn focus_recipe_in(
     if let Some(last) = last.filter(|id| project.recipes.contains_key(*id)) {
         return Some(last.to_owned());
     }
+    first_recipe(project)
+}
+
+/// The recipe a project opens on: the first the manifest lists (not a subrecipe only other
+/// recipes use, which cannot run alone), else the first by id.
+pub fn first_recipe(project: &Project) -> Option<String> {
     project
         .manifest
         .recipes

@@ -197,3 +197,32 @@ fn the_inspector_list_buttons_are_not_clipped_at_1100_by_700() {
 fn the_editor_stays_usable_at_1280_by_720() {
     list_buttons_inside_the_inspector(egui::vec2(1280.0, 720.0));
 }
+
+/// A project whose recipes include a subrecipe (which cannot run alone) opens on the recipe its
+/// manifest lists, in the Inspector, the preview and the Recipe graph alike; sorted by id, the
+/// subrecipe (`sidewalk-layout`) would come first and fail to generate.
+#[test]
+fn a_project_with_a_subrecipe_opens_on_the_recipe_its_manifest_lists() {
+    let example = example("sidewalk-outputs");
+    let mut harness = harness(&example.dir);
+    let app = harness.state();
+    let document = app.document().expect("a project is open");
+    assert_eq!(
+        document.project().recipes.keys().next().map(String::as_str),
+        Some("sidewalk-layout"),
+        "the premise: the subrecipe sorts first"
+    );
+    assert_eq!(
+        document.selection().doc,
+        Some(DocId::Recipe("sidewalk-outputs".into()))
+    );
+    let generated = |app: &stagecraft_editor::app::StagecraftApp| {
+        let preview = app.preview().borrow();
+        preview.session.content().is_some() && !preview.session.is_generating()
+    };
+    assert!(wait_until(&mut harness, Duration::from_secs(60), generated).is_some());
+    let preview = harness.state().preview().borrow();
+    let content = preview.session.content().expect("generated");
+    assert_eq!(content.recipe(), "sidewalk-outputs");
+    assert_eq!(preview.session.problem(), None);
+}

@@ -628,13 +628,14 @@ fn scenario_list(project: &stagecraft_runtime::project::Project) -> String {
     }
 }
 
-/// What a freshly opened project shows: its first scenario, else its first recipe, else the
-/// manifest, so the Inspector starts with something to inspect.
+/// What a freshly opened project shows: its first scenario, else its first recipe
+/// ([`crate::service::first_recipe`]: a subrecipe cannot run alone), else the manifest, so the
+/// Inspector starts with something to inspect.
 fn first_selection(project: &stagecraft_runtime::project::Project) -> Selection {
     let doc = if let Some(id) = project.scenarios.keys().next() {
         DocId::Scenario(id.clone())
-    } else if let Some(id) = project.recipes.keys().next() {
-        DocId::Recipe(id.clone())
+    } else if let Some(id) = crate::service::first_recipe(project) {
+        DocId::Recipe(id)
     } else {
         DocId::Manifest
     };

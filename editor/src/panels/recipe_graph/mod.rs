@@ -176,7 +176,7 @@ pub fn stage_selection(recipe_id: &str, recipe: &Recipe, stage: u32) -> Option<S
 }
 
 /// The recipe the graph shows: the selected one, else the one the service previews, else the
-/// last shown, else the first.
+/// last shown, else the one a project opens on.
 fn shown_recipe(
     project: &Project,
     selection: &Selection,
@@ -194,7 +194,7 @@ fn shown_recipe(
     if let Some(last) = last.filter(|id| project.recipes.contains_key(*id)) {
         return Some(last.clone());
     }
-    project.recipes.keys().next().cloned()
+    crate::service::first_recipe(project)
 }
 
 impl RecipeGraphPanel {

@@ -96,21 +96,7 @@ pub fn compile_recipe(
     id: &str,
     registry: &stagecraft_runtime::ops::registry::Registry,
 ) -> Option<stagecraft_runtime::recipe::CompileOutcome> {
-    let recipe = project.recipes.get(id)?;
-    let file = stagecraft_runtime::project::recipe_file(id);
-    let docs = stagecraft_runtime::recipe::ProjectDocs {
-        families: &project.families,
-        libraries: &project.chunk_libraries,
-        recipes: Some(&project.recipes),
-        trees: None,
-    };
-    let source = stagecraft_runtime::recipe::RecipeSource {
-        file: &file,
-        tree: None,
-    };
-    Some(stagecraft_runtime::recipe::compile_in(
-        recipe, docs, registry, source,
-    ))
+    stagecraft_runtime::recipe::compile_recipe_of(project, None, id, registry)
 }
 
 impl GenerationInputs {

@@ -18,7 +18,7 @@ use stagecraft_runtime::overrides::{
 use stagecraft_runtime::project::parse::parse;
 use stagecraft_runtime::project::{canonical_text, overrides_file, Diagnostic};
 use stagecraft_runtime::project::{OverrideSet, Project};
-use stagecraft_runtime::recipe::{compile_in, CompiledPlan, ProjectDocs, RecipeSource};
+use stagecraft_runtime::recipe::CompiledPlan;
 
 use crate::edits::{DocId, DocValue, ProjectEdit, Selection};
 
@@ -59,31 +59,15 @@ pub fn report_of_plan(
 
 /// The report for `recipe` of `project` (the document as edited) at `seed`.
 pub fn report(project: &Project, recipe: &str, seed: u64) -> Result<RebaseReport, String> {
-    let source = project
-        .recipes
-        .get(recipe)
-        .ok_or_else(|| format!("the project has no recipe `{recipe}`"))?;
+    if !project.recipes.contains_key(recipe) {
+        return Err(format!("the project has no recipe `{recipe}`"));
+    }
     let registry = stagecraft_runtime::ops::registry::Registry::standard();
-    let file = stagecraft_runtime::project::recipe_file(recipe);
     // With the project's recipes, so a subrecipe stage compiles (and its child runs' edits
     // are reported and re-targeted) as in `stagecraft rebase`.
-    let docs = ProjectDocs {
-        families: &project.families,
-        libraries: &project.chunk_libraries,
-        recipes: Some(&project.recipes),
-        trees: None,
-    };
-    let plan = compile_in(
-        source,
-        docs,
-        &registry,
-        RecipeSource {
-            file: &file,
-            tree: None,
-        },
-    )
-    .plan
-    .ok_or_else(|| format!("recipe `{recipe}` does not compile; see Diagnostics"))?;
+    let plan = crate::service::compile_recipe(project, recipe, &registry)
+        .and_then(|outcome| outcome.plan)
+        .ok_or_else(|| format!("recipe `{recipe}` does not compile; see Diagnostics"))?;
     let sets = Overrides::of_recipe(project, recipe).sets().to_vec();
     report_of_plan(&plan, &sets, seed)
 }

@@ -9,9 +9,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::compile::{compile, compile_in, CompileOutcome, ProjectDocs};
 use super::report::{RecipeSource, Reporter};
 use crate::ops::registry::Registry;
+use crate::project::node::Node;
 use crate::project::{
     classify, load_project, recipe_file, scenario_file, AssetFamily, Diagnostic, DocKind,
-    FieldPath, LoadedProject, ProjectSources, Recipe, RecipeInput, Scenario,
+    FieldPath, LoadedProject, Project, ProjectSources, Recipe, RecipeInput, Scenario,
 };
 use crate::sim::config::CompiledScenario;
 use crate::sim::problems::SimProblem;
@@ -24,18 +25,28 @@ pub fn compile_project_recipe(
     id: &str,
     registry: &Registry,
 ) -> Option<CompileOutcome> {
-    let project = loaded.project.as_ref()?;
+    compile_recipe_of(loaded.project.as_ref()?, Some(&loaded.trees), id, registry)
+}
+
+/// Compiles recipe `id` of `project` with the project's recipes (so its `subrecipe` stages
+/// compile), placing diagnostics on the syntax `trees` when given; `None` without that recipe.
+pub fn compile_recipe_of(
+    project: &Project,
+    trees: Option<&BTreeMap<String, Node>>,
+    id: &str,
+    registry: &Registry,
+) -> Option<CompileOutcome> {
     let recipe = project.recipes.get(id)?;
     let file = recipe_file(id);
     let source = RecipeSource {
         file: &file,
-        tree: loaded.trees.get(&file),
+        tree: trees.and_then(|trees| trees.get(&file)),
     };
     let docs = ProjectDocs {
         families: &project.families,
         libraries: &project.chunk_libraries,
         recipes: Some(&project.recipes),
-        trees: Some(&loaded.trees),
+        trees,
     };
     Some(compile_in(recipe, docs, registry, source))
 }

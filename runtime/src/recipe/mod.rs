@@ -25,8 +25,8 @@ pub mod subrecipe_output;
 
 pub use bind::{bind_ports, source_kind};
 pub use check::{
-    check_project, check_scenario_run, compile_project_recipe, load_and_check, published_lanes,
-    published_routes,
+    check_project, check_scenario_run, compile_project_recipe, compile_recipe_of, load_and_check,
+    published_lanes, published_routes,
 };
 pub use compile::{compile, compile_in, compile_with, family_data, CompileOutcome, ProjectDocs};
 pub use limits::{

@@ -129,7 +129,9 @@ pub fn descriptor() -> OperatorDescriptor {
     }
 }
 
-fn refuse(
+/// The kernel of `subrecipe` and `subrecipe.output` stages, which the executor runs itself (a
+/// child run), never through a kernel.
+pub(super) fn refuse(
     _params: &StageParams,
     _inputs: &StageInputs<'_>,
     _context: &KernelContext<'_>,

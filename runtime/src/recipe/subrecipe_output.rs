@@ -26,13 +26,12 @@ use std::sync::Arc;
 use super::plan::{BoundInput, InputSource, Subrecipe};
 use super::report::{stage_path, Reporter};
 use super::seal::Resolved;
-use super::subrecipe::SUBRECIPE_OPERATOR;
+use super::subrecipe::{refuse, SUBRECIPE_OPERATOR};
 use crate::content::FamilyReads;
 use crate::content::ProductKind;
 use crate::ops::registry::{
-    no_check, no_lint, no_outline, no_scopes, Capacity, DataScope, KernelContext, Locality,
-    OperatorDescriptor, ParamDefault, ParamRange, ParamSet, ParamSpec, ParamType, Presets,
-    ScopeContract, StageError, StageInputs, StageOutput, StageParams,
+    no_check, no_lint, no_outline, no_scopes, Capacity, DataScope, Locality, OperatorDescriptor,
+    ParamDefault, ParamRange, ParamSet, ParamSpec, ParamType, Presets, ScopeContract, StageParams,
 };
 use crate::project::{Recipe, StageInput};
 
@@ -84,18 +83,6 @@ pub fn descriptor() -> OperatorDescriptor {
         lint: no_lint,
         kernel: refuse,
     }
-}
-
-fn refuse(
-    _params: &StageParams,
-    _inputs: &StageInputs<'_>,
-    _context: &KernelContext<'_>,
-) -> Result<StageOutput, StageError> {
-    Err(StageError::new(
-        crate::generate::FailureKind::InvalidInput,
-        None,
-        "a subrecipe.output stage runs through the executor, not a kernel",
-    ))
 }
 
 /// Resolves `subrecipe.output` stage `index` of `recipe` against the stages resolved so far

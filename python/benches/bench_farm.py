@@ -4,8 +4,9 @@
 
 cook      the 16 km² forest in 16 tiles on 1 and on 2 local workers (one thread each), cold cache,
           three rounds alternating 1 and 2 workers, each engine best of 3 per round: in-process
-          (`engine="python"`, cache unsynced — the default — and synced) and the command line
-          (`engine="cli"`, needs STAGECRAFT_BIN; skipped without it)
+          (`engine="python"`: one tile per task; the default batch; the cache synced; the cache in
+          /dev/shm, the bundle still on disk) and the command line (`engine="cli"`, needs
+          STAGECRAFT_BIN; skipped without it)
 overhead  1,000 tiny items (the forest in 34 × 34 tiles of 12 × 12 cells): the driver's time per
           task beyond the tasks' own work, and the whole farm phase per item, one item per task
           and 50 per task (in-process engine)
@@ -37,20 +38,28 @@ def fresh_ray(workers):
     ray.get([ray.remote(lambda: None).remote() for _ in range(workers * 2)])
 
 
-def cook_once(**options):
-    """One timed farm cook of the forest into a fresh cache and bundle folder: (seconds, report)."""
+def cook_once(cache_root=None, **options):
+    """One timed farm cook of the forest into a fresh cache and bundle folder: (seconds, report).
+    The bundle goes to the temp folder (the disk); the cache there too, or under `cache_root`."""
     scratch = tempfile.mkdtemp()
+    cache_scratch = tempfile.mkdtemp(dir=cache_root) if cache_root else scratch
     try:
         start = time.perf_counter()
-        report = farm.cook(FOREST, f"{scratch}/out", tiles=100, cache=f"{scratch}/cache", **options)
+        report = farm.cook(FOREST, f"{scratch}/out", tiles=100, cache=f"{cache_scratch}/cache", **options)
         return time.perf_counter() - start, report
     finally:
         shutil.rmtree(scratch)
+        if cache_root:
+            shutil.rmtree(cache_scratch)
 
 
 def bench_cook():
     print(f"load: {os.getloadavg()}")
-    engines = {"in-process": dict(engine="python"), "in-process, cache synced": dict(engine="python", sync_cache=True)}
+    engines = {"in-process, one tile per task": dict(engine="python", batch=1),
+               "in-process": dict(engine="python"),
+               "in-process, cache synced": dict(engine="python", sync_cache=True)}
+    if os.path.isdir("/dev/shm"):
+        engines["in-process, cache in /dev/shm"] = dict(engine="python", cache_root="/dev/shm")
     if os.environ.get("STAGECRAFT_BIN"):
         single = tempfile.mkdtemp()
         start = time.perf_counter()

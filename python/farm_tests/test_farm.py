@@ -36,7 +36,8 @@ def test_a_tiled_cook_on_two_workers_equals_the_single_process_cook(ray_cluster,
     report = farm.cook(project, tmp_path / "farmed", tiles=tiles, cache=tmp_path / "cache", engine=engine, sync_cache=sync)
     assert report["digest"] == digest
     assert report["out"] == str(tmp_path / "farmed")
-    assert report["items"] == 16 and report["tasks"] == 16
+    # The default batch: two tasks per worker, 16 items on two workers in 4 tasks of 4.
+    assert report["items"] == 16 and report["tasks"] == 4
     assert report["tiles_cooked"] == 16
     assert files(tmp_path / "farmed") == expected
     # The cache's entries are the command line's: `cook --items` of every tile finds them all.
@@ -44,8 +45,8 @@ def test_a_tiled_cook_on_two_workers_equals_the_single_process_cook(ray_cluster,
     listed = cli("cook", project, "--tile-cells", tiles, "--items", ",".join(ids), "--cache", tmp_path / "cache", "--json")
     assert [t["cache"] for t in listed["tiles"]] == ["hit"] * 16
     # Again from the same cache: every tile is a hit, the bytes are the same.
-    again = farm.cook(project, tmp_path / "again", tiles=tiles, cache=tmp_path / "cache", batch=4, engine=engine)
-    assert again["tasks"] == 4 and again["tiles_cooked"] == 0
+    again = farm.cook(project, tmp_path / "again", tiles=tiles, cache=tmp_path / "cache", batch=1, engine=engine)
+    assert again["tasks"] == 16 and again["tiles_cooked"] == 0
     assert files(tmp_path / "again") == expected
 
 
@@ -58,7 +59,7 @@ def test_a_worker_killed_mid_task_is_retried_to_the_same_bytes(ray_cluster, cli,
     doomed = ["forest/1001/t1_0", "forest/1001/t2_3"]
     (chaos / "fail.txt").write_text("\n".join(doomed))
     cache = tmp_path / "cache"
-    report = farm.cook(project, tmp_path / "farmed", tiles=100, cache=cache, engine=engine, _chaos=str(chaos))
+    report = farm.cook(project, tmp_path / "farmed", tiles=100, cache=cache, engine=engine, batch=1, _chaos=str(chaos))
     # Both first attempts started a cook and died in it; the retries cooked the tiles.
     assert sorted(p.name for p in chaos.glob("*.attempted")) == ["forest_1001_t1_0.attempted", "forest_1001_t2_3.attempted"]
     assert report["digest"] == digest
@@ -74,6 +75,15 @@ def test_a_worker_killed_mid_task_is_retried_to_the_same_bytes(ray_cluster, cli,
         staged = sorted(p.name.rsplit("-", 2)[0] for p in (cache / "staging").iterdir())
         assert staged == sorted(keys[item] for item in doomed)
         assert all((cache / "entries" / keys[item] / "entry.ron").is_file() for item in doomed)
+
+
+def test_the_default_batch_spreads_items_over_two_tasks_per_worker():
+    assert farm.auto_batch(list(range(16)), 2) == 4
+    assert farm.auto_batch(list(range(17)), 2) == 5
+    assert farm.auto_batch(list(range(16)), 1) == 8
+    assert farm.auto_batch(list(range(3)), 8) == 1
+    assert farm.auto_batch(list(range(1000)), 64) == 8
+    assert farm.auto_batch([], 2) == 1
 
 
 def test_a_damaged_cache_entry_is_detected_and_cooked_again(ray_cluster, cli, tmp_path):

@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import time
 
-__all__ = ["cook", "plan", "sweep", "binary_path", "connect"]
+__all__ = ["cook", "plan", "sweep", "binary_path", "connect", "auto_batch"]
 
 
 def binary_path(binary=None):
@@ -81,6 +81,18 @@ def _batches(items, size):
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+TASKS_PER_WORKER = 2
+"""Tasks per worker an automatic `batch` aims for: enough that a slow worker's share is taken by
+the others, few enough that Ray's ~1.3 ms per task stays small beside the items' work."""
+
+
+def auto_batch(items, workers):
+    """Items per task when `batch` is not given: the items spread over `TASKS_PER_WORKER` tasks
+    per worker (16 forest tiles on 2 workers: 4 tasks of 4 tiles), at least one item each."""
+    workers = max(1, int(workers))
+    return max(1, -(-len(items) // (workers * TASKS_PER_WORKER)))
+
+
 def _opt_str(path):
     return None if path is None else str(path)
 
@@ -132,7 +144,7 @@ def _first_attempt(chaos, ids):
     return False
 
 
-def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1, num_cpus=None,
+def cook(project, out, cluster=None, tiles=None, cache=None, batch=None, threads=1, num_cpus=None,
          binary=None, max_retries=3, assemble_threads=None, engine="python", sync_cache=False,
          _chaos=None):
     """Cooks `project` into the bundle folder `out` on Ray: the plan's items that need nothing
@@ -142,6 +154,8 @@ def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1,
     stages cooked, products encoded and written in parallel) on `assemble_threads` threads
     (default: the cluster's CPUs, as Ray counts them). The bundle is byte for byte the
     single-machine `stagecraft cook`'s, on any number of workers and threads, with either engine.
+    `batch=None` (default) spreads the items over two tasks per worker (`auto_batch`; a worker
+    holds `threads` of the cluster's CPUs).
 
     `engine="python"` (default) plans, cooks each task's items and assembles in-process through
     this module (`stagecraft.cook_plan`, `stagecraft.cook_cached`); its cache entries are
@@ -162,6 +176,9 @@ def cook(project, out, cluster=None, tiles=None, cache=None, batch=1, threads=1,
     ready = [item["id"] for item in items if not item["after"]]
     planned = time.perf_counter()
     options = dict(max_retries=max_retries, retry_exceptions=True, num_cpus=threads)
+    if batch is None:
+        workers = int(ray.cluster_resources().get("CPU", 1)) // max(1, int(threads))
+        batch = auto_batch(ready, workers)
     if engine == "python":
         task = ray.remote(**options)(_cook_items_python)
         refs = [task.remote(project, cache, tiles, ids, threads, sync_cache, _chaos) for ids in _batches(ready, batch)]

@@ -154,14 +154,16 @@ fn run_timed(mut world: World, file: Option<(&Path, u64)>) -> (World, RecorderTi
         spent.start = start.elapsed();
         recorder.record(&world);
     }
-    for _ in 0..frames() {
-        sim_threads::step_on(pool.as_ref(), &mut world);
-        if let Some(recorder) = &mut recorder {
-            let start = Instant::now();
-            recorder.record(&world);
-            spent.record += start.elapsed();
+    sim_threads::run_on(pool.as_ref(), || {
+        for _ in 0..frames() {
+            world.step();
+            if let Some(recorder) = &mut recorder {
+                let start = Instant::now();
+                recorder.record(&world);
+                spent.record += start.elapsed();
+            }
         }
-    }
+    });
     if let Some(recorder) = recorder {
         let start = Instant::now();
         recorder.finish().expect("finishes");

@@ -5,7 +5,6 @@
 //! (which costs about as much CPU per row as a walker's step), on machines with more than one.
 
 use anyhow::Context as _;
-use stagecraft_runtime::sim::World;
 
 /// The steps' thread count: `--threads` when given; else, while trajectories are recorded, one
 /// fewer than the `cores` (at least one), leaving a core to the writer; else `None` (the global
@@ -36,17 +35,35 @@ pub fn step_pool(threads: Option<usize>) -> anyhow::Result<Option<rayon::ThreadP
         .transpose()
 }
 
-/// One step of `world` on `pool` (the global pool for `None`).
-pub fn step_on(pool: Option<&rayon::ThreadPool>, world: &mut World) {
+/// Runs `work` (a whole run's loop: its steps and whatever each frame does beside them) on
+/// `pool`, or on the calling thread with the global pool for `None`. One `install` for the
+/// loop, not one a step: each `install` hands the caller's work to a pool thread and waits for
+/// it, a wake-up and a switch of threads every frame (on the 2-core machine, recording the
+/// 1,000-walker street, that hand-over cost more than the steps on the pool gained).
+pub fn run_on<T: Send>(pool: Option<&rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
     match pool {
-        Some(pool) => pool.install(|| world.step()),
-        None => world.step(),
+        Some(pool) => pool.install(work),
+        None => work(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_on_a_pool_runs_on_its_thread_and_without_one_on_the_caller() {
+        let pool = step_pool(Some(1)).expect("a pool").expect("some");
+        let caller = std::thread::current().id();
+        let (on_pool, name) = run_on(Some(&pool), || {
+            let here = std::thread::current();
+            (here.id(), here.name().map(str::to_owned))
+        });
+        assert_ne!(on_pool, caller);
+        assert_eq!(name.as_deref(), Some("stagecraft-sim-0"));
+        assert_eq!(run_on(None, || std::thread::current().id()), caller);
+        assert_eq!(run_on(Some(&pool), rayon::current_num_threads), 1);
+    }
 
     #[test]
     fn a_count_builds_a_pool_of_that_many_threads_and_none_uses_the_global_pool() {

@@ -339,6 +339,44 @@ struct Run {
     recorder: Option<TrajectoryRecorder>,
 }
 
+/// The frames of a run after its first: each step with what the frame does beside it (the
+/// snapshot at `--snapshot-at`, the trajectory recorder, the counters' history, the sources'
+/// sampler, the progress bar), on the thread [`Run::new`] runs it on.
+fn step_frames(
+    world: &mut World,
+    plan: &mut RunPlan<'_>,
+    history: &mut CounterHistory,
+    sampler: &mut SourceSampler,
+    bar: &indicatif::ProgressBar,
+) -> Result<(), String> {
+    while world.frame() < plan.frames {
+        if plan.snapshot_at == Some(world.frame()) {
+            if let Some(path) = plan.save_to.take() {
+                save_snapshot_file(world, path)?;
+            }
+            let snapshot = world.snapshot();
+            if let Some(mut fresh) = plan.restore_into.take() {
+                fresh.restore(&snapshot).map_err(|e| {
+                    format!(
+                        "the snapshot at frame {} cannot be restored: {e}",
+                        snapshot.frame()
+                    )
+                })?;
+                *world = fresh;
+            }
+        }
+        world.step();
+        if let Some(recorder) = &mut plan.recorder {
+            recorder.record(world);
+        }
+        history.record(world.frame(), world.counters(), world.motion_counters());
+        sampler.observe(world);
+        history.record_crossings(world.frame(), world.crossing_sample());
+        bar.inc(1);
+    }
+    Ok(())
+}
+
 impl Run {
     fn new(
         project: &Path,
@@ -355,31 +393,10 @@ impl Run {
         }
         // A run from a snapshot file starts at its frame and still ends at `frames`.
         let start = world.frame();
-        while world.frame() < plan.frames {
-            if plan.snapshot_at == Some(world.frame()) {
-                if let Some(path) = plan.save_to.take() {
-                    save_snapshot_file(&world, path)?;
-                }
-                let snapshot = world.snapshot();
-                if let Some(mut fresh) = plan.restore_into.take() {
-                    fresh.restore(&snapshot).map_err(|e| {
-                        format!(
-                            "the snapshot at frame {} cannot be restored: {e}",
-                            snapshot.frame()
-                        )
-                    })?;
-                    world = fresh;
-                }
-            }
-            super::sim_threads::step_on(plan.pool.as_ref(), &mut world);
-            if let Some(recorder) = &mut plan.recorder {
-                recorder.record(&world);
-            }
-            history.record(world.frame(), world.counters(), world.motion_counters());
-            sampler.observe(&world);
-            history.record_crossings(world.frame(), world.crossing_sample());
-            bar.inc(1);
-        }
+        let pool = plan.pool.take();
+        super::sim_threads::run_on(pool.as_ref(), || {
+            step_frames(&mut world, &mut plan, &mut history, &mut sampler, &bar)
+        })?;
         bar.finish_and_clear();
         if let Some(path) = plan.save_to {
             if plan.snapshot_at.is_some_and(|at| at != world.frame()) {

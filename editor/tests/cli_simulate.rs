@@ -66,8 +66,9 @@ fn session_digests(frame: u64) -> (String, String) {
 /// (`d109b933…` before). Re-pinned for issue 34's flow: free walkers keep lanes past oncoming
 /// bodies and edge when boxed in (`8379bb7f…`), walkers bound to a crosswalk by the rule before
 /// (`98d5b756…` before both); and again when free walkers boxed in off their lane give way with a
-/// whole executed step and edge both ways (`e97b990a…` before).
-const GOLDEN_600: &str = "478f7cc00eeaf5ad7db26b7ae68177cd3f208a1dc4ab39c4096c6fcb809f200f";
+/// whole executed step and edge both ways (`e97b990a…` before); and again when they give way to
+/// the far side after 0.1 s and back off when boxed in face to face (`478f7cc0…` before).
+const GOLDEN_600: &str = "f4889d60ce1886dfda7a6230288200e4103feb608e2e330ef2130c99a343166d";
 
 #[test]
 fn simulate_prints_the_same_final_digest_as_the_editor_session() {

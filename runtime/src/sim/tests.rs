@@ -188,7 +188,7 @@ fn runs_are_bit_identical_and_pinned() {
     assert_eq!(a.state_digest(), b.state_digest());
     assert_eq!(
         a.state_digest_hex(),
-        "9c44456e515102dd71ee4f42288aec65bf494ec366fbb86626d02214fedb1bfc"
+        "3bd6d5072e86025d262aef01201a245d4a0b7f84057156ef4ddf3ab5a61dc632"
     );
 }
 

@@ -58,6 +58,9 @@ fn sixteen_crossers_cycle_with_no_forced_clear_and_nobody_stuck() {
     assert!(fewest >= 1, "every crosser completes a crossing");
     // What the two minutes computed (pinned; re-pin deliberately): completions, the fewest any
     // crosser completed, window refreshes, stuck flags raised, stuck now.
+    // (82 completions before free walkers gave way with the executed step, 72 with it; 85 since
+    // they give way to the far side and back off when boxed in face to face, with 9 refreshes
+    // instead of 11.)
     assert_eq!(
         (
             stats.completed,
@@ -66,7 +69,7 @@ fn sixteen_crossers_cycle_with_no_forced_clear_and_nobody_stuck() {
             stats.stuck_flags,
             stats.stuck_now
         ),
-        (72, 4, 11, 0, 0)
+        (85, 4, 9, 0, 0)
     );
 }
 
@@ -145,7 +148,7 @@ fn a_queued_walker_stalled_short_of_its_waiting_point_waits_where_it_stands() {
         world
             .events()
             .of_kind(EventKind::WindowRefresh)
-            .filter(|e| e.frame > frame - 100)
+            .filter(|e| e.frame > frame.saturating_sub(100))
             .count() as u64
     );
     // It waits where it stands, on its slot and lane, with its demand requested again.

@@ -15,13 +15,17 @@
 //! `step::YIELD_AFTER_S` the walker gives way: off its lane, a whole step along the first
 //! candidate of the fan around the direction of its lane whose executed step passes every
 //! physical check (walkway and corridor, the connection's bounds, blockers, every body kept a
-//! safety diameter away) — without the prediction, which every candidate just failed — or else
-//! through that fan with the prediction, a step back allowed (never any progress for it); and
-//! when that finds nothing too, or it is in its lane, it edges — a half step along the first
-//! candidate of the fan around its desired direction, or else of the fan's 25°–90° candidates
-//! around the opposite way, that passes those physical checks (which never let a step go back
-//! along the connection). Otherwise it waits: no progress, no position change. Every outcome is
-//! a [`WalkDecision`] with its reason.
+//! safety diameter away) — without the prediction, which every candidate just failed — or,
+//! still for `step::FAR_SIDE_AFTER_S`, the same around the direction away from its lane, or else
+//! through the fan around its lane's side with the prediction, a step back allowed (never any
+//! progress for it); and when that finds nothing too, or it is in its lane, it edges — a half
+//! step along the first candidate of the fan around its desired direction, or else of the fan's
+//! 25°–90° candidates around the opposite way, that passes those physical checks (which never
+//! let a step go back along the connection). Boxed in with an oncoming body ahead, it backs off:
+//! a half step along the first candidate of the fan around the way back along its connection
+//! that passes them (the step back allowed there), so the fronts of two opposite queues part.
+//! Otherwise it waits: no progress, no position change. Every outcome is a [`WalkDecision`] with
+//! its reason.
 //!
 //! A walker bound to a crosswalk (approaching it, or walking on from its exit kerb; the
 //! crossings move it while it queues or crosses) walks by the rule before lanes and edging: it
@@ -64,7 +68,8 @@
 //! walker: the bench street's 500 or 5,000 walkers per sidewalk had the middle 1.3 m of the
 //! walkway, those outside it could only move back towards it, and 65 % / 58 % stalled. Own paths,
 //! lanes and edging bring that to 1.7 % / 2.5 % (mean 0.995 / 0.811 m/s) with the corridor kept;
-//! giving way with the executed step and edging both ways to 0.2 % / 1.5 % (1.046 / 0.872 m/s).
+//! giving way with the executed step and edging both ways to 0.2 % / 1.5 % (1.046 / 0.872 m/s);
+//! giving way to the far side and backing off to 0.3 % / 0.39 % (1.043 / 0.903 m/s).
 
 pub mod body;
 pub mod fan;

@@ -54,6 +54,16 @@ pub const LANE_AIM_M: f64 = 0.2;
 /// without the prediction (a whole step left 14.7 % of the 1,000-walker street stalled, half
 /// of one 2.7 %).
 pub const EDGE_STEP_FRACTION: f64 = 0.5;
+/// A walker off its lane whose executed step towards it is refused has stood this long without
+/// progress (its liveness watch) before it gives way to the far side: a whole step along the
+/// first candidate of the fan around the direction away from its lane whose executed step passes
+/// the physical checks, seconds (two steps of 0.05 s; see `docs/flow.md` for the others tried).
+pub const FAR_SIDE_AFTER_S: f64 = 0.1;
+/// Boxed in with an oncoming body ahead — nothing when giving way, nothing when edging — a
+/// walker backs off: a step this fraction of its step along the first candidate of the fan
+/// around the way back along its connection whose executed step passes the physical checks, so
+/// the two fronts of a knot part and open a gap for one of them to reach its lane.
+pub const BACK_OFF_STEP_FRACTION: f64 = 0.5;
 /// Leaders slower than this are bodies to pass (the fan and the executed step keep clear of
 /// them), not leaders to follow, meters per second.
 pub const FOLLOW_MIN_SPEED_M_S: f64 = 0.2;
@@ -164,6 +174,8 @@ pub fn walk_agent(
         here,
         needs_exit: None,
         yielding: false,
+        backing: false,
+        oncoming: reading.oncoming,
     };
     let reliable_step = avoidance == Avoidance::Reliable;
     let choice = if reliable_step {
@@ -202,7 +214,8 @@ pub fn walk_agent(
 /// A walker with no fan candidate (`rejection` the straight one's reason). Blocked by bodies,
 /// it gives way or edges (`how`: its desired direction, how far its lane is to its left and
 /// whether it is bound to a crosswalk): a free walker after [`YIELD_AFTER_S`] — off its lane it
-/// gives way towards it, in its lane it edges; a walker bound to a crosswalk after
+/// gives way towards it, in its lane it edges, and when that finds nothing either with an
+/// oncoming body ahead it backs off ([`back_off`]); a walker bound to a crosswalk after
 /// [`CROSSING_YIELD_AFTER_S`] gives way to its left once and otherwise waits (the rule before
 /// lanes and edging). Otherwise it waits, facing its route's way (a crossing walker: where it
 /// wants to go), so its neighbours read its heading (following or predicting) from its route,
@@ -225,11 +238,18 @@ fn stopped(
             return give_way(fan, bodies, scene, agents, row, (desired, 1.0, false), step);
         }
         if !crossing && still_s >= YIELD_AFTER_S {
-            if to_lane_m.abs() > LANE_TOLERANCE_M {
+            let decision = if to_lane_m.abs() > LANE_TOLERANCE_M {
                 let side = to_lane_m.signum();
-                return give_way(fan, bodies, scene, agents, row, (desired, side, true), step);
-            }
-            return edge(fan, bodies, scene, agents, row, desired, step);
+                give_way(fan, bodies, scene, agents, row, (desired, side, true), step)
+            } else {
+                edge(fan, bodies, scene, agents, row, desired, step)
+            };
+            return match decision {
+                WalkDecision::Waiting(_) if scene.oncoming => {
+                    back_off(fan, bodies, scene, agents, row, step).unwrap_or(decision)
+                }
+                decision => decision,
+            };
         }
     }
     if !steer_only {
@@ -354,7 +374,9 @@ fn gather_surroundings(
 /// earning what progress the step makes and facing `desired`. A free walker (`edges`: off its
 /// lane, which lies that side) first takes a whole step along the first candidate of the fan
 /// around that side whose executed step passes the physical checks ([`first_clear_step`]:
-/// every fan candidate already failed the prediction; never a step back along its connection).
+/// every fan candidate already failed the prediction; never a step back along its connection)
+/// or, none clear and still for [`FAR_SIDE_AFTER_S`], of the fan around the far side (away from
+/// its lane: its lane's side is packed, and the step opens the room its neighbours need).
 /// Then, as a walker bound to a crosswalk does, it steers through that fan with the prediction,
 /// steps back included; a free walker finding nothing edges ([`edge`]), one bound to a crosswalk
 /// waits. `step` is the step's length, the progress made before it and the step's budget,
@@ -373,7 +395,13 @@ fn give_way(
     scene.yielding = true;
     let aside = scale(rotate_left(connection.axis), side);
     let executed = if edges {
-        first_clear_step(&fan.candidates, bodies, scene, aside, step_m)
+        let far_side = agents.liveness[row].still_s >= FAR_SIDE_AFTER_S;
+        first_clear_step(&fan.candidates, bodies, scene, aside, step_m).or_else(|| {
+            let away = scale(aside, -1.0);
+            far_side
+                .then(|| first_clear_step(&fan.candidates, bodies, scene, away, step_m))
+                .flatten()
+        })
     } else {
         None
     };
@@ -432,6 +460,31 @@ fn edge(
             CandidateRejection::BodyConflict,
         )),
     }
+}
+
+/// A boxed-in walker with an oncoming body ahead backs off: [`BACK_OFF_STEP_FRACTION`] of its
+/// step along the first candidate of the fan around the way back along its connection whose
+/// executed step passes the physical checks ([`first_clear_step`], the step back allowed),
+/// earning no progress and still facing its route's way; `None` when no such step is clear.
+/// Both fronts of a knot (two opposite lane queues, each front walker inside the other
+/// heading's lane, see `docs/flow.md`) back off, which opens the gap one of them needs to
+/// reach its lane.
+fn back_off(
+    fan: &Fan,
+    bodies: &mut Bodies,
+    scene: &mut Walkway<'_>,
+    agents: &mut Agents,
+    row: usize,
+    (step_m, previous, budget): (f64, f64, f64),
+) -> Option<WalkDecision> {
+    let back = scale(scene.connection.axis, -1.0);
+    scene.backing = true;
+    let back_m = step_m * BACK_OFF_STEP_FRACTION;
+    let clear = first_clear_step(&fan.candidates, bodies, scene, back, back_m);
+    scene.backing = false;
+    let (angle_deg, endpoint) = clear?;
+    move_to(scene.connection, agents, row, endpoint, (previous, budget));
+    Some(WalkDecision::Yielded(angle_deg))
 }
 
 /// The first of `candidates` around `around` whose executed step of `step_m` from where the
@@ -501,6 +554,10 @@ struct Walkway<'a> {
     needs_exit: Option<(Vec2, f64)>,
     /// Giving way: steps may go backward along the connection (they earn no progress).
     yielding: bool,
+    /// Backing off: executed steps may go backward along the connection too.
+    backing: bool,
+    /// An oncoming body is ahead (the gathering's reading).
+    oncoming: bool,
 }
 
 impl Walkway<'_> {
@@ -554,7 +611,10 @@ impl Scene for Walkway<'_> {
         if !on_walkway(self.connection, self.width_m, self.own_m, here, endpoint) {
             return Err(CandidateRejection::OffWalkway);
         }
-        self.connection.check_endpoint(here, endpoint)?;
+        match self.connection.check_endpoint(here, endpoint) {
+            Err(CandidateRejection::ReverseProjection) if self.backing => {}
+            verdict => verdict?,
+        }
         self.blockers().check(here, endpoint, None)
     }
 }

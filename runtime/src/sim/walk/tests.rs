@@ -375,18 +375,20 @@ fn a_long_street_crowd_keeps_walking_without_gridlock() {
     // and half-step edging 28 waited: not momentary waits but four clusters of 4–8 walkers boxed
     // in for up to 11 s, with no half step clear of every body; a walker boxed in off its lane
     // now gives way with a whole executed step towards it, and edging also tries the fan around
-    // the opposite way.)
+    // the opposite way: 19 waited. Giving way to the far side and backing off when boxed in face
+    // to face bring that to 6, under 2.5 %.)
     assert!(
-        waiting * 100 < agents.len() * 5,
+        waiting * 1000 < agents.len() * 25,
         "{waiting} of {} wait",
         agents.len()
     );
-    // 15 s at about 1.4 m/s is about 21 m; nearly everyone covers a good part of it.
+    // 15 s at about 1.4 m/s is about 21 m; nearly everyone covers a good part of it (388 of
+    // the 400 cover 8 m).
     let moved = (0..agents.len())
         .filter(|r| (agents.position[*r].x - start[*r].x).abs() > 8.0)
         .count();
     assert!(
-        moved * 100 >= agents.len() * 95,
+        moved * 100 >= agents.len() * 96,
         "{moved} of {} moved",
         agents.len()
     );
@@ -467,4 +469,54 @@ fn a_walker_costs_at_most_512_bytes_of_state() {
     // Motion's per-row scratch and the published frame of every agent come on top.
     assert!(all > state + frames - 1e-9, "{all} ≤ {state} + {frames}");
     assert!(all <= 768.0, "{all} bytes per walker in all");
+}
+
+#[test]
+fn boxed_in_face_to_face_both_walkers_back_off_half_a_step_without_losing_progress() {
+    // A 1 m walkway: two opposing walkers cannot pass (a body's lateral room is far less than a
+    // safety diameter), and nothing is clear when giving way or edging. Boxed in with an
+    // oncoming body ahead, a walker backs off half a step (0.035 m at 1.4 m/s) along the way
+    // back, keeping the progress it made and facing its route's way, instead of waiting for
+    // good; the two never come closer than the safety diameter. (On a walkway this narrow they
+    // jostle and never pass; on the bench streets backing off parts the fronts of two opposite
+    // lane queues, see `docs/flow.md`.)
+    let mut world = world_of(vec![route("r", v(0.0, 0.0), v(30.0, 0.0), 1.0)], vec![]);
+    let east = place(&mut world, 0, 10.0, 1, 1.4);
+    let west = place(&mut world, 0, 13.0, -1, 1.4);
+    let mut backs = Vec::new();
+    for frame in 0..60 {
+        let (before, progress) = (
+            world.agents().position[east],
+            world.agents().distance_m[east],
+        );
+        world.step();
+        let agents = world.agents();
+        let here = agents.position[east];
+        assert!(
+            agents.distance_m[east] >= progress,
+            "frame {frame}: progress lost"
+        );
+        if here.x < before.x {
+            // Straight back, half a step, no progress, facing east.
+            assert_eq!(agents.walk_decision[east], WalkDecision::Yielded(0));
+            assert!(
+                (before.x - here.x - 0.035).abs() < 1e-9,
+                "{before:?} {here:?}"
+            );
+            assert_eq!(here.y, before.y);
+            assert_eq!(agents.distance_m[east], progress);
+            assert_eq!(agents.facing[east], v(1.0, 0.0));
+            backs.push(frame);
+        }
+        let (a, b) = (agents.position[east], agents.position[west]);
+        assert!(
+            (a.x - b.x).hypot(a.y - b.y) >= SAFETY_DIAMETER_M - 1e-9,
+            "frame {frame}"
+        );
+    }
+    // Pinned: the frames the eastbound walker backed off.
+    assert_eq!(
+        backs,
+        [28, 29, 30, 31, 32, 38, 39, 40, 41, 42, 43, 44, 54, 55, 56, 57, 58, 59]
+    );
 }

@@ -133,11 +133,30 @@ pub struct Bands {
     /// Per chunk of rows, what classifying it filed for each band (merged in chunk order).
     filings: Vec<Vec<Filing>>,
     cuts: Vec<f64>,
+    /// The cuts across the other axis (the candidates `place_cuts` did not pick).
+    cuts_y: Vec<f64>,
+    /// The sampled positions' x (then y), sorted.
     sample: Vec<f64>,
+    sample_y: Vec<f64>,
     /// Stepped rows a band gets at least.
     pub(in crate::sim) min_rows: Option<usize>,
     /// Bands the last walking loop ran in (1: serially).
     pub(in crate::sim) last_count: usize,
+    /// What the last banded loop planned (zero after a serial one).
+    pub(in crate::sim) last_plan: Plan,
+}
+
+/// What one banded loop planned: its rows near a cut and the waits among them (the same on
+/// every run of the same step with as many bands).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::sim) struct Plan {
+    /// Rows near a cut (boundary rows).
+    pub boundary_rows: usize,
+    /// Pairs (boundary row, other band) where the row waits for some row of that band.
+    pub waits: usize,
+    /// Pairs (boundary row, other band) where that band has a boundary row below the row:
+    /// what the waits were when a boundary row waited for every one below it.
+    pub waits_on_every_row_below: usize,
 }
 
 impl Clone for Bands {
@@ -163,7 +182,12 @@ impl Bands {
             + self
                 .outboxes
                 .iter()
-                .map(|o| o.rows.capacity() * 4 + o.values.capacity() * 32)
+                .map(|o| {
+                    o.rows.capacity() * 4
+                        + o.values.capacity() * 32
+                        + o.points.capacity() * 16
+                        + o.reach.heap_bytes()
+                })
                 .sum::<usize>()
     }
 }
@@ -190,6 +214,11 @@ struct Band {
     published: usize,
     /// Per band: how many of its published rows this grid has applied.
     applied: Vec<usize>,
+    /// Per own boundary row (in order), per band: how many of that band's published rows it
+    /// waits for (one past the last one below it within its reach; see [`Band::plan_waits`]).
+    needs: Vec<u32>,
+    /// What [`Band::plan_waits`] planned for its rows.
+    plan: Plan,
 }
 
 impl Band {
@@ -200,6 +229,7 @@ impl Band {
             + self.agents.heap_bytes()
             + self.grid.heap_bytes()
             + (self.points.capacity() + self.velocities.capacity() + self.facings.capacity()) * 16
+            + self.needs.capacity() * 4
     }
 
     fn clear(&mut self, bands: usize) {
@@ -211,6 +241,7 @@ impl Band {
         self.published = 0;
         self.applied.clear();
         self.applied.resize(bands, 0);
+        self.needs.clear();
     }
 
     /// Its lists, the chunks' filings for band `index` in chunk order (so every list is
@@ -264,8 +295,7 @@ impl Band {
         let start = self.cursor;
         while self.cursor < self.own.len() {
             let local = self.cursor;
-            let row = self.own[local];
-            if self.boundary[local] && !self.import_below(me, row, outboxes) {
+            if self.boundary[local] && !self.import_needed(me, outboxes) {
                 break;
             }
             let grid_scratch = (&mut self.grid, &mut self.scratch);
@@ -291,16 +321,47 @@ impl Band {
         self.cursor > start
     }
 
-    /// Applies every other band's published rows below `row` to the grid; `false` when some
-    /// band has not stepped all of its boundary rows below `row` yet.
-    fn import_below(&mut self, me: usize, row: u32, outboxes: &[Outbox]) -> bool {
-        let own_count = self.own.len();
-        for (band, outbox) in outboxes.iter().enumerate() {
-            if band == me {
-                continue;
+    /// Lists, for each own boundary row (its outbox's rows, in order) and each other band, how
+    /// many of that band's published rows it waits for: one past the last of them below it
+    /// (in row order) whose position before the loop is within `halo_m` of its own (the
+    /// farthest either step reads, so no other row of that band is read by it or reads it).
+    fn plan_waits(&mut self, me: usize, outboxes: &[Outbox], agents: &Agents, halo_m: f64) {
+        let halo_sq = halo_m * halo_m;
+        self.needs.clear();
+        let mut plan = Plan {
+            boundary_rows: outboxes[me].rows.len(),
+            ..Plan::default()
+        };
+        for &row in &outboxes[me].rows {
+            let p = agents.position[row as usize];
+            for (band, outbox) in outboxes.iter().enumerate() {
+                let mut needed = 0;
+                if band != me {
+                    outbox.reach.for_each_point_near(p, halo_m, |entry, q| {
+                        let (dx, dy) = (q.x - p.x, q.y - p.y);
+                        let below = outbox.rows[entry as usize] < row;
+                        if below && dx * dx + dy * dy <= halo_sq {
+                            needed = needed.max(entry + 1);
+                        }
+                    });
+                    plan.waits += usize::from(needed > 0);
+                    plan.waits_on_every_row_below +=
+                        usize::from(outbox.rows.first().is_some_and(|r| *r < row));
+                }
+                self.needs.push(needed);
             }
-            let needed = outbox.rows.partition_point(|r| *r < row);
-            if needed <= self.applied[band] {
+        }
+        self.plan = plan;
+    }
+
+    /// Applies the published rows the next boundary row waits for (`needs`) to the grid;
+    /// `false` when some band has not stepped them all yet.
+    fn import_needed(&mut self, me: usize, outboxes: &[Outbox]) -> bool {
+        let own_count = self.own.len();
+        let first = self.published * outboxes.len();
+        for (band, outbox) in outboxes.iter().enumerate() {
+            let needed = self.needs[first + band] as usize;
+            if band == me || needed <= self.applied[band] {
                 continue;
             }
             if outbox.done.load(Ordering::Acquire) < needed {
@@ -363,12 +424,24 @@ struct Outbox {
     values: Vec<[AtomicU64; 4]>,
     /// Rows published (written before this count is stored, with release).
     done: AtomicUsize,
+    /// The rows' positions before the loop, and a grid over them (its points are entries).
+    points: Vec<Vec2>,
+    reach: SpatialGrid,
 }
 
 impl Outbox {
     fn clear(&mut self) {
         self.rows.clear();
         *self.done.get_mut() = 0;
+    }
+
+    /// Indexes its rows' positions before the loop, in cells of `halo_m` (for
+    /// [`Band::plan_waits`]).
+    fn index_reach(&mut self, agents: &Agents, halo_m: f64) {
+        self.points.clear();
+        self.points
+            .extend(self.rows.iter().map(|r| agents.position[*r as usize]));
+        self.reach.rebuild(&self.points, halo_m);
     }
 
     fn write(&self, entry: usize, position: Vec2, facing: Vec2) {
@@ -443,6 +516,7 @@ pub(super) fn step_in_bands(
 ) -> bool {
     let min_rows = bands.min_rows.unwrap_or(DEFAULT_MIN_ROWS_PER_BAND).max(1);
     bands.last_count = 1;
+    bands.last_plan = Plan::default();
     let count = rayon::current_num_threads().min(steps.len() / min_rows);
     if count < 2 || !moved_m.is_finite() {
         return false;
@@ -458,7 +532,7 @@ pub(super) fn step_in_bands(
         return false;
     }
     let halo = halo_m(longest_m, moved_m);
-    let Some(along_x) = place_cuts(bands, agents, steps, count) else {
+    let Some(along_x) = place_cuts(bands, agents, steps, (count, halo)) else {
         return false;
     };
     let Bands {
@@ -497,9 +571,15 @@ pub(super) fn step_in_bands(
                 .for_each(|(index, (band, outbox))| {
                     band.gather(index, filed, outbox);
                     band.prepare(shared);
+                    outbox.index_reach(shared, halo);
                 })
         },
     );
+    let published: &[Outbox] = outboxes;
+    band_list
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(index, band)| band.plan_waits(index, published, shared, halo));
     let work: Vec<Mutex<Band>> = band_list.drain(..).map(Mutex::new).collect();
     run(&work, outboxes, stepping, count_skip);
     band_list.extend(work.into_iter().map(|band| {
@@ -508,6 +588,12 @@ pub(super) fn step_in_bands(
     }));
     write_back(band_list, agents, grid);
     bands.last_count = count;
+    bands.last_plan = band_list.iter().fold(Plan::default(), |sum, band| Plan {
+        boundary_rows: sum.boundary_rows + band.plan.boundary_rows,
+        waits: sum.waits + band.plan.waits,
+        waits_on_every_row_below: sum.waits_on_every_row_below
+            + band.plan.waits_on_every_row_below,
+    });
     // The copies live for the loop only (a world between steps holds no second copy of its
     // walkers); the allocator hands the same memory back next step.
     bands.bands.clear();
@@ -535,45 +621,46 @@ fn write_back(band_list: &[Band], agents: &mut Agents, grid: &mut SpatialGrid) {
     });
 }
 
-/// Places `count − 1` cuts at quantiles of a sample of the stepped rows' positions, across the
-/// longer extent of the sample; the axis (`true`: x), or `None` without a finite position.
-fn place_cuts(bands: &mut Bands, agents: &Agents, steps: &[Step], count: usize) -> Option<bool> {
+/// Places `count − 1` cuts along the axis where they cost least (`motion::cuts`: near the
+/// quantiles of a sample of the stepped rows' positions, at the gaps with the fewest sampled
+/// rows within `halo_m`; on equal costs across the longer extent of the sample); the axis
+/// (`true`: x), or `None` without a finite position.
+fn place_cuts(
+    bands: &mut Bands,
+    agents: &Agents,
+    steps: &[Step],
+    (count, halo_m): (usize, f64),
+) -> Option<bool> {
     let stride = steps.len().div_ceil(CUT_SAMPLES).max(1);
-    let positions = || {
-        steps
-            .iter()
-            .step_by(stride)
-            .map(|s| agents.position[s.row as usize])
-            .filter(|p| p.x.is_finite() && p.y.is_finite())
-    };
-    let (mut low, mut high) = (
-        Vec2 {
-            x: f64::INFINITY,
-            y: f64::INFINITY,
-        },
-        Vec2 {
-            x: f64::NEG_INFINITY,
-            y: f64::NEG_INFINITY,
-        },
-    );
-    for p in positions() {
-        (low.x, low.y) = (low.x.min(p.x), low.y.min(p.y));
-        (high.x, high.y) = (high.x.max(p.x), high.y.max(p.y));
+    let Bands {
+        sample,
+        sample_y,
+        cuts,
+        cuts_y,
+        ..
+    } = bands;
+    sample.clear();
+    sample_y.clear();
+    for step in steps.iter().step_by(stride) {
+        let p = agents.position[step.row as usize];
+        if p.x.is_finite() && p.y.is_finite() {
+            sample.push(p.x);
+            sample_y.push(p.y);
+        }
     }
-    if low.x > high.x {
+    let (Some(_), Some(_)) = (sample.first(), sample_y.first()) else {
         return None;
+    };
+    sample.sort_unstable_by(f64::total_cmp);
+    sample_y.sort_unstable_by(f64::total_cmp);
+    let extent = |sorted: &[f64]| sorted[sorted.len() - 1] - sorted[0];
+    let longer_x = extent(sample) >= extent(sample_y);
+    let cost_x = super::cuts::place(sample, count, halo_m, cuts);
+    let cost_y = super::cuts::place(sample_y, count, halo_m, cuts_y);
+    let along_x = cost_x < cost_y || (cost_x == cost_y && longer_x);
+    if !along_x {
+        std::mem::swap(cuts, cuts_y);
     }
-    let along_x = high.x - low.x >= high.y - low.y;
-    bands.sample.clear();
-    bands
-        .sample
-        .extend(positions().map(|p| if along_x { p.x } else { p.y }));
-    bands.sample.sort_unstable_by(f64::total_cmp);
-    let n = bands.sample.len();
-    bands.cuts.clear();
-    bands
-        .cuts
-        .extend((1..count).map(|k| bands.sample[(k * n / count).min(n - 1)]));
     Some(along_x)
 }
 

@@ -129,12 +129,9 @@ fn two_walkers_meeting_at_the_cut_step_as_serially() {
         waits: 1,
         waits_on_every_row_below: 1,
     };
+    // (The sources' births join them from the second step on, and on both sidewalks the
+    // crowd is soon cut along the road.)
     assert_eq!(steps[0].1, one_wait);
-    // Within reach of each other for the first half second at least (the sources' births join
-    // them from the second step on).
-    for (step, (_, plan)) in steps.iter().enumerate().take(10) {
-        assert!(plan.waits >= 1, "step {step}: {plan:?}");
-    }
     let (serial, _) = digests(make(), 40, None);
     let banded: Vec<[u8; 32]> = steps.iter().map(|(digest, _)| *digest).collect();
     assert_eq!(serial, banded);

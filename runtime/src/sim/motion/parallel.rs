@@ -284,35 +284,30 @@ impl Band {
     }
 
     /// Steps own rows from the cursor until one must wait for another band (or all are
-    /// stepped); whether any row stepped.
+    /// stepped); whether any row stepped. The home band (`home`) steps them in the world's
+    /// agents and grid, the others in their copies.
     fn advance(
         &mut self,
+        mut home: Option<&mut Home<'_>>,
         me: usize,
         outboxes: &[Outbox],
-        stepping: &Stepping<'_>,
-        count_skip: bool,
+        (stepping, count_skip): (&Stepping<'_>, bool),
     ) -> bool {
         let start = self.cursor;
         while self.cursor < self.own.len() {
             let local = self.cursor;
-            if self.boundary[local] && !self.import_needed(me, outboxes) {
+            if self.boundary[local] && !self.import_needed(me, outboxes, home.as_deref_mut()) {
                 break;
             }
-            let grid_scratch = (&mut self.grid, &mut self.scratch);
-            stepping.row(
-                grid_scratch,
-                &mut self.agents,
-                local,
-                self.flags[local],
-                count_skip,
-            );
+            let (agents, grid, index) = match home.as_deref_mut() {
+                Some(home) => (&mut *home.agents, &mut *home.grid, self.own[local] as usize),
+                None => (&mut self.agents, &mut self.grid, local),
+            };
+            let flags = self.flags[local];
+            stepping.row((grid, &mut self.scratch), agents, index, flags, count_skip);
             if self.boundary[local] {
                 let outbox = &outboxes[me];
-                outbox.write(
-                    self.published,
-                    self.agents.position[local],
-                    self.agents.facing[local],
-                );
+                outbox.write(self.published, agents.position[index], agents.facing[index]);
                 self.published += 1;
                 outbox.done.store(self.published, Ordering::Release);
             }
@@ -354,9 +349,14 @@ impl Band {
         self.plan = plan;
     }
 
-    /// Applies the published rows the next boundary row waits for (`needs`) to the grid;
-    /// `false` when some band has not stepped them all yet.
-    fn import_needed(&mut self, me: usize, outboxes: &[Outbox]) -> bool {
+    /// Applies the published rows the next boundary row waits for (`needs`) to its grid (the
+    /// world's for the home band); `false` when some band has not stepped them all yet.
+    fn import_needed(
+        &mut self,
+        me: usize,
+        outboxes: &[Outbox],
+        mut home: Option<&mut Home<'_>>,
+    ) -> bool {
         let own_count = self.own.len();
         let first = self.published * outboxes.len();
         for (band, outbox) in outboxes.iter().enumerate() {
@@ -368,8 +368,11 @@ impl Band {
                 return false;
             }
             for entry in self.applied[band]..needed {
-                if let Ok(at) = self.others.binary_search(&outbox.rows[entry]) {
-                    let (position, facing) = outbox.read(entry);
+                let row = outbox.rows[entry];
+                let (position, facing) = outbox.read(entry);
+                if let Some(home) = home.as_deref_mut() {
+                    home.grid.update(row as usize, position, facing);
+                } else if let Ok(at) = self.others.binary_search(&row) {
                     self.grid.update(own_count + at, position, facing);
                 }
             }
@@ -377,6 +380,19 @@ impl Band {
         }
         true
     }
+}
+
+/// Where the home band steps its rows: the world's agents and grid, in place (its rows are
+/// nobody else's, and no other band reads the world's agents or grid while the bands step).
+struct Home<'a> {
+    agents: &'a mut Agents,
+    grid: &'a mut SpatialGrid,
+}
+
+/// A band as the pool steps it: the home band with the world's agents and grid.
+struct Work<'a> {
+    band: Band,
+    home: Option<Home<'a>>,
 }
 
 /// What classifying one chunk of rows filed for one band, in row order: its stepped rows (with
@@ -554,6 +570,7 @@ pub(super) fn step_in_bands(
         outbox.clear();
     }
     classify(filings, agents, steps, (&cutting, halo), count);
+    let home = busiest(filings, count);
     let shared: &Agents = agents;
     let WorldGrid {
         grid,
@@ -570,7 +587,9 @@ pub(super) fn step_in_bands(
                 .enumerate()
                 .for_each(|(index, (band, outbox))| {
                     band.gather(index, filed, outbox);
-                    band.prepare(shared);
+                    if index != home {
+                        band.prepare(shared);
+                    }
                     outbox.index_reach(shared, halo);
                 })
         },
@@ -580,13 +599,25 @@ pub(super) fn step_in_bands(
         .par_iter_mut()
         .enumerate()
         .for_each(|(index, band)| band.plan_waits(index, published, shared, halo));
-    let work: Vec<Mutex<Band>> = band_list.drain(..).map(Mutex::new).collect();
+    let mut world_rows = Some(Home {
+        agents: &mut *agents,
+        grid: &mut *grid,
+    });
+    let work: Vec<Mutex<Work<'_>>> = band_list
+        .drain(..)
+        .enumerate()
+        .map(|(index, band)| {
+            let home = if index == home { world_rows.take() } else { None };
+            Mutex::new(Work { band, home })
+        })
+        .collect();
     run(&work, outboxes, stepping, count_skip);
-    band_list.extend(work.into_iter().map(|band| {
-        band.into_inner()
+    band_list.extend(work.into_iter().map(|work| {
+        work.into_inner()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .band
     }));
-    write_back(band_list, agents, grid);
+    write_back(band_list, home, agents, grid);
     bands.last_count = count;
     bands.last_plan = band_list.iter().fold(Plan::default(), |sum, band| Plan {
         boundary_rows: sum.boundary_rows + band.plan.boundary_rows,
@@ -600,12 +631,28 @@ pub(super) fn step_in_bands(
     true
 }
 
-/// Writes every band's rows back (each written column a task) and, in a task beside them,
-/// moves each stepped body of the world's grid to where it is now (the serial loop's grid).
-fn write_back(band_list: &[Band], agents: &mut Agents, grid: &mut SpatialGrid) {
+/// The band with the most stepped rows (the lowest of equals): the home band, which steps its
+/// rows in place (no copies to make or write back).
+fn busiest(filings: &[Vec<Filing>], count: usize) -> usize {
+    let rows = |band: usize| -> usize {
+        filings
+            .iter()
+            .filter_map(|chunk| chunk.get(band))
+            .map(|filing| filing.own.len())
+            .sum()
+    };
+    (0..count).fold(0, |best, band| if rows(band) > rows(best) { band } else { best })
+}
+
+/// Writes every band's rows back but the home band's (stepped in place; each written column a
+/// task) and, in a task beside them, moves each body they stepped in the world's grid to where
+/// it is now (the serial loop's grid).
+fn write_back(band_list: &[Band], home: usize, agents: &mut Agents, grid: &mut SpatialGrid) {
     let parts: Vec<(&Agents, &[u32])> = band_list
         .iter()
-        .map(|band| (&band.agents, band.own.as_slice()))
+        .enumerate()
+        .filter(|(index, _)| *index != home)
+        .map(|(_, band)| (&band.agents, band.own.as_slice()))
         .collect();
     let parts = parts.as_slice();
     rayon::scope(|scope| {
@@ -738,11 +785,11 @@ fn classify_rows(
 
 /// Steps every band to its end: one task per band on the current pool, each stepping whichever
 /// band it can lock (its own first) until every band is finished.
-fn run(work: &[Mutex<Band>], outboxes: &[Outbox], stepping: &Stepping<'_>, count_skip: bool) {
+fn run(work: &[Mutex<Work<'_>>], outboxes: &[Outbox], stepping: &Stepping<'_>, count_skip: bool) {
     // A band without rows is finished before it starts.
     let empty = work
         .iter()
-        .filter(|band| band.lock().is_ok_and(|band| band.finished()))
+        .filter(|work| work.lock().is_ok_and(|work| work.band.finished()))
         .count();
     let finished = AtomicUsize::new(empty);
     rayon::scope(|scope| {
@@ -757,9 +804,9 @@ fn run(work: &[Mutex<Band>], outboxes: &[Outbox], stepping: &Stepping<'_>, count
 /// are finished (a band left locked by a panic ends the task; the panic reaches the caller).
 fn help(
     first: usize,
-    work: &[Mutex<Band>],
+    work: &[Mutex<Work<'_>>],
     outboxes: &[Outbox],
-    (stepping, count_skip): (&Stepping<'_>, bool),
+    stepping: (&Stepping<'_>, bool),
     finished: &AtomicUsize,
 ) {
     let count = work.len();
@@ -767,15 +814,16 @@ fn help(
     while finished.load(Ordering::Acquire) < count {
         let mut progressed = false;
         for index in (first..count).chain(0..first) {
-            let mut band = match work[index].try_lock() {
-                Ok(band) => band,
+            let mut guard = match work[index].try_lock() {
+                Ok(guard) => guard,
                 Err(TryLockError::WouldBlock) => continue,
                 Err(TryLockError::Poisoned(_)) => return,
             };
+            let Work { band, home } = &mut *guard;
             if band.finished() {
                 continue;
             }
-            progressed |= band.advance(index, outboxes, stepping, count_skip);
+            progressed |= band.advance(home.as_mut(), index, outboxes, stepping);
             if band.finished() {
                 finished.fetch_add(1, Ordering::AcqRel);
             }

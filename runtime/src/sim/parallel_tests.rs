@@ -101,7 +101,10 @@ fn a_row_near_a_cut_waits_only_for_the_rows_below_it_within_its_reach() {
     for (step, plan) in steps.iter().map(|(_, plan)| plan).enumerate() {
         assert!(plan.boundary_rows > 0, "step {step}: {plan:?}");
         assert!(plan.waits > 0, "step {step}: {plan:?}");
-        assert!(plan.waits < plan.waits_on_every_row_below, "{step}: {plan:?}");
+        assert!(
+            plan.waits < plan.waits_on_every_row_below,
+            "{step}: {plan:?}"
+        );
     }
     // Serially the same.
     let (serial, _) = digests(one_walkway(400, 20.0), 10, None);
@@ -119,8 +122,12 @@ fn two_walkers_meeting_at_the_cut_step_as_serially() {
             world.remove_agent(handle).expect("a placed walker");
         }
         let route = world.config.sources[0].route;
-        world.place_walker(0, route, 9.6, 1, 1.4, 0.0).expect("placed");
-        world.place_walker(0, route, 10.4, -1, 1.4, 0.0).expect("placed");
+        world
+            .place_walker(0, route, 9.6, 1, 1.4, 0.0)
+            .expect("placed");
+        world
+            .place_walker(0, route, 10.4, -1, 1.4, 0.0)
+            .expect("placed");
         world
     };
     let steps = planned(make(), 40, 2);

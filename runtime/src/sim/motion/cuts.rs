@@ -26,7 +26,10 @@ pub(super) fn place(sorted: &[f64], count: usize, halo_m: f64, cuts: &mut Vec<f6
     let mut total = 0;
     for k in 1..count {
         let ideal = k * n / count;
-        let (first, last) = (ideal.saturating_sub(window).max(1), (ideal + window).min(n - 1));
+        let (first, last) = (
+            ideal.saturating_sub(window).max(1),
+            (ideal + window).min(n - 1),
+        );
         let mut best: Option<(usize, usize, f64)> = None;
         for gap in first..=last {
             let (below, above) = (sorted[gap - 1], sorted[gap]);

@@ -2,16 +2,41 @@
 //!
 //! The serial loop steps rows in ascending order, each reading the neighbour grid where every
 //! earlier row already wrote its new position and facing (Gauss–Seidel). The parallel loop keeps
-//! exactly that order where it matters: the ground is cut across its longer axis into bands of
-//! about equal numbers of stepped rows (one per pool thread), each band steps its own rows in
-//! ascending order on a private copy of their agent rows and a private grid over every body
-//! within the halo (the farthest a step reads, [`halo_m`]) of it. A row whose reach stays
-//! inside its band reads only that band's bodies; a row near a cut (a *boundary* row) first
-//! waits until every other band has stepped its boundary rows below it and applies their new
-//! positions and facings to its grid, and after stepping publishes its own for the others. Rows
-//! that read each other are therefore stepped in row order, as serially, and the rows that
-//! cannot read each other commute. The copies are written back in row order (every column),
-//! and the world's grid gets every stepped row's body, as the serial loop left it.
+//! exactly that order where it matters: the ground is cut along one axis into bands of about
+//! equal numbers of stepped rows (one per pool thread; the cuts go where the fewest rows lie
+//! near them, `motion::cuts`, so a crowd split by an empty strip, the two-way street's road, is
+//! cut there and its bands never wait), and each band steps its own rows in ascending order.
+//! The busiest band (the *home* band) steps its rows in place, in the world's agents and the
+//! world's grid; every other band on a private copy of its agent rows and a private grid over
+//! every body within the halo (the farthest a step reads, [`halo_m`]) of it. A row whose halo
+//! stays inside its band reads only that band's bodies; a row near a cut (a *boundary* row)
+//! first waits until the other bands have stepped their boundary rows below it (in row order)
+//! *within its reach* — whose positions before the loop are within the halo of its own — and
+//! applies their new positions and facings to its grid, and after stepping publishes its own
+//! for the others. The copies are written back in row order (every written column), and the
+//! world's grid gets every stepped row's body, as the serial loop left it.
+//!
+//! ## Why the result is the serial loop's
+//!
+//! A row's step reads its own agent row and, through the grid, the bodies within the scan of
+//! its position; it writes its own row and its own body. Its position is the one before the
+//! loop (it has not stepped yet), and a body it reads is where it was before the loop or where
+//! its own step moved it, at most `moved_m` away; so a row reads (and is read by) only bodies
+//! within the halo of it before the loop, and the relation "within the halo before the loop"
+//! is symmetric (both sides compute the same squared distance). Two steps that are not within
+//! the halo of each other commute: neither reads what the other writes. Every pair within the
+//! halo is ordered as serially — in one band by the band's ascending order; across bands, the
+//! higher row waits for the lower one (it is a boundary row of each band, and the higher one's
+//! wait list names the lower one, or a later row of the same band, published after it). So
+//! every execution is the serial order with steps that commute swapped, and each step sees
+//! exactly the bodies the serial loop showed it: a body within its halo is at its new place
+//! when its row is below, at its old one when above (an upper row within reach waits for it,
+//! so it has not stepped; the grid applies a band's published rows only up to the ones waited
+//! for). Chains across a cut hold by the same rule, pair by pair: a row of band A reading a row
+//! of band B that read an earlier row of A sees B's row after that row of A stepped, since B's
+//! row waited for it. The waits cannot deadlock: every wait is for a lower row, so the lowest
+//! row not yet stepped can always step. A band's bodies beyond a boundary row's reach may be
+//! stale in another band's grid while it steps; it never reads them.
 //!
 //! Only the cuts (a sample of 1,024 positions) and the longest step are found on one thread;
 //! everything else of the loop runs on the pool (the serial fraction is what bounds the
@@ -23,9 +48,13 @@
 //!   lists one pass over the rows files (the canonical merge);
 //! - *the world's grid*: rebuilt (from the positions before the loop, as the serial loop
 //!   rebuilds it) in a task beside the bands' gathering and preparation (`rayon::join`), not
-//!   before the loop on the calling thread; nothing reads it until the loop is over;
-//! - *write-back*: each written column a task, and one more task moves every stepped body of
-//!   the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
+//!   before the loop on the calling thread; nothing reads it before the bands step (the home
+//!   band steps in it);
+//! - *the waits*: each band lists, for each of its boundary rows, how many of each other band's
+//!   published rows it waits for (a grid over each band's boundary rows finds those within
+//!   reach), on the pool before the loop ([`Plan`] counts them);
+//! - *write-back*: each written column a task, and one more task moves every body the other
+//!   bands stepped in the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
 //!   order does not matter), instead of a serial pass after the write-back.
 //!
 //! Around the loop, the Motion phase's passes over every row run in chunks of rows on the pool
@@ -35,9 +64,9 @@
 //! row's frame reads its own row). The per-step scratch (filings, outboxes, cuts, sample)
 //! is kept in [`Bands`] from step to step, so a step allocates only when it grows.
 //!
-//! The copies live for the loop only (the walking columns of each stepped row, a grid per band
-//! over its bodies and halo: a few hundred bytes per walker at the loop's peak, none between
-//! steps).
+//! The copies live for the loop only (the walking columns of each stepped row of the bands but
+//! the home band, a grid per such band over its bodies and halo: a few hundred bytes per walker
+//! at the loop's peak, none between steps).
 //!
 //! Bands never block a pool thread: whoever holds a band steps it until it must wait, then
 //! tries another band (the lowest waiting row can always step), so the loop finishes whatever
@@ -607,7 +636,11 @@ pub(super) fn step_in_bands(
         .drain(..)
         .enumerate()
         .map(|(index, band)| {
-            let home = if index == home { world_rows.take() } else { None };
+            let home = if index == home {
+                world_rows.take()
+            } else {
+                None
+            };
             Mutex::new(Work { band, home })
         })
         .collect();
@@ -622,8 +655,7 @@ pub(super) fn step_in_bands(
     bands.last_plan = band_list.iter().fold(Plan::default(), |sum, band| Plan {
         boundary_rows: sum.boundary_rows + band.plan.boundary_rows,
         waits: sum.waits + band.plan.waits,
-        waits_on_every_row_below: sum.waits_on_every_row_below
-            + band.plan.waits_on_every_row_below,
+        waits_on_every_row_below: sum.waits_on_every_row_below + band.plan.waits_on_every_row_below,
     });
     // The copies live for the loop only (a world between steps holds no second copy of its
     // walkers); the allocator hands the same memory back next step.
@@ -641,7 +673,10 @@ fn busiest(filings: &[Vec<Filing>], count: usize) -> usize {
             .map(|filing| filing.own.len())
             .sum()
     };
-    (0..count).fold(0, |best, band| if rows(band) > rows(best) { band } else { best })
+    (0..count).fold(
+        0,
+        |best, band| if rows(band) > rows(best) { band } else { best },
+    )
 }
 
 /// Writes every band's rows back but the home band's (stepped in place; each written column a

@@ -713,7 +713,6 @@ fn place_cuts(
     steps: &[Step],
     (count, halo_m): (usize, f64),
 ) -> Option<bool> {
-    let stride = steps.len().div_ceil(CUT_SAMPLES).max(1);
     let Bands {
         sample,
         sample_y,
@@ -723,7 +722,7 @@ fn place_cuts(
     } = bands;
     sample.clear();
     sample_y.clear();
-    for step in steps.iter().step_by(stride) {
+    for step in sampled(steps) {
         let p = agents.position[step.row as usize];
         if p.x.is_finite() && p.y.is_finite() {
             sample.push(p.x);
@@ -744,6 +743,19 @@ fn place_cuts(
         std::mem::swap(cuts, cuts_y);
     }
     Some(along_x)
+}
+
+/// At most [`CUT_SAMPLES`] of `steps`: one from each run of `stride` rows, at an offset in it
+/// a hash of the run's index picks (every `stride`-th row would see only one of rows that
+/// alternate, such as the long street's two sidewalks, and cut along the street, where each row
+/// reads the one before it, instead of along the road between them).
+fn sampled(steps: &[Step]) -> impl Iterator<Item = &Step> {
+    let stride = steps.len().div_ceil(CUT_SAMPLES).max(1);
+    (0..steps.len().div_ceil(stride)).filter_map(move |run| {
+        let hash = (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        let offset = usize::try_from(hash).unwrap_or(0) % stride;
+        steps.get((run * stride + offset).min(steps.len() - 1))
+    })
 }
 
 /// Files every row, in chunks of rows classified in parallel (each chunk's filings per band,

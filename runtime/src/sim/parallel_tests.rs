@@ -143,3 +143,19 @@ fn two_walkers_meeting_at_the_cut_step_as_serially() {
     let banded: Vec<[u8; 32]> = steps.iter().map(|(digest, _)| *digest).collect();
     assert_eq!(serial, banded);
 }
+
+#[test]
+fn streets_on_two_threads_are_cut_along_the_road_between_their_sidewalks() {
+    // Each sidewalk's walkers read each other along the street; the road between the
+    // sidewalks is wider than twice the halo. The long street's rows alternate sidewalks (a
+    // sample of every fourth row would see one sidewalk only).
+    let streets = [
+        two_way_street_world(1_000, 7).expect("street"),
+        long_street_world(4_000, 7).expect("street"),
+    ];
+    for (index, street) in streets.into_iter().enumerate() {
+        for (step, (_, plan)) in planned(street, 3, 2).iter().enumerate() {
+            assert_eq!(*plan, Plan::default(), "street {index}, step {step}");
+        }
+    }
+}

@@ -6,8 +6,26 @@
 //! split by an empty strip wider than twice the halo (the two-way street's road between its
 //! sidewalks) is cut in that strip: no row is near the cut, and the bands never wait.
 //!
+//! The cuts are placed on the sample across each axis, and the axis is then chosen on exact
+//! costs over every stepped row ([`exact_costs`]: imbalance, and rows near a cut weighing
+//! [`NEAR_WEIGHT`] rows each).
+//!
 //! Where the cuts go changes only how the rows are shared among the bands, never a row's step
 //! (the loop's result is the serial loop's for any cuts).
+
+use rayon::prelude::*;
+
+use super::parallel::Step;
+use crate::project::Vec2;
+use crate::sim::state::Agents;
+
+/// A stepped row near a cut weighs as much as this many rows of imbalance between the bands
+/// when the axis is chosen: it may wait for the other band, and where rows read each other in
+/// a chain along the crowd (the long street's walkers, 2 m apart, each within the halo of the
+/// next) one row near a cut makes a band wait for most of the other.
+const NEAR_WEIGHT: usize = 16;
+/// Stepped rows a task of [`exact_costs`] tallies.
+const TALLY_CHUNK: usize = 4096;
 
 /// Each cut may move this fraction of a band's share of the sample off its quantile (a quarter
 /// of a band: the cuts' windows never overlap, so the cuts stay ascending).
@@ -47,6 +65,81 @@ pub(super) fn place(sorted: &[f64], count: usize, halo_m: f64, cuts: &mut Vec<f6
         cuts.push(cut);
     }
     total
+}
+
+/// The exact costs of cutting at `cuts_x` across x and at `cuts_y` across y, over every stepped
+/// row (in chunks on the current pool): for each axis, the rows each cut has below it off its
+/// share of the rows, plus [`NEAR_WEIGHT`] per row within `halo_m` of a cut (the sample the
+/// cuts were placed on sees one row in many, and misses a row near a cut as easily as a gap).
+pub(super) fn exact_costs(
+    agents: &Agents,
+    steps: &[Step],
+    (cuts_x, cuts_y): (&[f64], &[f64]),
+    halo_m: f64,
+) -> (usize, usize) {
+    let tally = |chunk: &[Step]| {
+        let mut tally = Tally::new(cuts_x.len());
+        for step in chunk {
+            let p = agents.position[step.row as usize];
+            if p.x.is_finite() && p.y.is_finite() {
+                tally.file(p, (cuts_x, cuts_y), halo_m);
+            }
+        }
+        tally
+    };
+    let total = steps
+        .par_chunks(TALLY_CHUNK)
+        .map(tally)
+        .reduce(|| Tally::new(cuts_x.len()), Tally::add);
+    (total.cost(0), total.cost(1))
+}
+
+/// Per axis, the rows filed in each band and the rows near a cut.
+struct Tally {
+    bands: [Vec<usize>; 2],
+    near: [usize; 2],
+}
+
+impl Tally {
+    fn new(cuts: usize) -> Tally {
+        Tally {
+            bands: [vec![0; cuts + 1], vec![0; cuts + 1]],
+            near: [0; 2],
+        }
+    }
+
+    fn file(&mut self, p: Vec2, (cuts_x, cuts_y): (&[f64], &[f64]), halo_m: f64) {
+        for (axis, (c, cuts)) in [(p.x, cuts_x), (p.y, cuts_y)].into_iter().enumerate() {
+            let band = cuts.partition_point(|cut| *cut <= c);
+            self.bands[axis][band] += 1;
+            let below = band.checked_sub(1).is_some_and(|k| c - cuts[k] <= halo_m);
+            let above = cuts.get(band).is_some_and(|cut| cut - c <= halo_m);
+            self.near[axis] += usize::from(below || above);
+        }
+    }
+
+    fn add(mut self, other: Tally) -> Tally {
+        for (mine, theirs) in self.bands.iter_mut().zip(&other.bands) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.near[0] += other.near[0];
+        self.near[1] += other.near[1];
+        self
+    }
+
+    fn cost(&self, axis: usize) -> usize {
+        let bands = &self.bands[axis];
+        let (count, total) = (bands.len(), bands.iter().sum::<usize>());
+        let mut below = 0;
+        let mut off = 0;
+        for (k, rows) in bands.iter().enumerate().take(count - 1) {
+            below += rows;
+            off += below.abs_diff((k + 1) * total / count);
+        }
+        off + NEAR_WEIGHT * self.near[axis]
+    }
 }
 
 #[cfg(test)]

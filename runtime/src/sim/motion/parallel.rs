@@ -705,8 +705,8 @@ fn write_back(band_list: &[Band], home: usize, agents: &mut Agents, grid: &mut S
 
 /// Places `count − 1` cuts along the axis where they cost least (`motion::cuts`: near the
 /// quantiles of a sample of the stepped rows' positions, at the gaps with the fewest sampled
-/// rows within `halo_m`; on equal costs across the longer extent of the sample); the axis
-/// (`true`: x), or `None` without a finite position.
+/// rows within `halo_m`; the axis on exact costs, on equal ones across the longer extent of
+/// the sample); the axis (`true`: x), or `None` without a finite position.
 fn place_cuts(
     bands: &mut Bands,
     agents: &Agents,
@@ -736,8 +736,9 @@ fn place_cuts(
     sample_y.sort_unstable_by(f64::total_cmp);
     let extent = |sorted: &[f64]| sorted[sorted.len() - 1] - sorted[0];
     let longer_x = extent(sample) >= extent(sample_y);
-    let cost_x = super::cuts::place(sample, count, halo_m, cuts);
-    let cost_y = super::cuts::place(sample_y, count, halo_m, cuts_y);
+    super::cuts::place(sample, count, halo_m, cuts);
+    super::cuts::place(sample_y, count, halo_m, cuts_y);
+    let (cost_x, cost_y) = super::cuts::exact_costs(agents, steps, (cuts, cuts_y), halo_m);
     let along_x = cost_x < cost_y || (cost_x == cost_y && longer_x);
     if !along_x {
         std::mem::swap(cuts, cuts_y);

@@ -38,7 +38,8 @@
 //! row not yet stepped can always step. A band's bodies beyond a boundary row's reach may be
 //! stale in another band's grid while it steps; it never reads them.
 //!
-//! Only the cuts (a sample of 1,024 positions) and the longest step are found on one thread;
+//! Only the cuts (on a sample of 1,024 positions; their exact costs are tallied on the pool)
+//! and the longest step are found on one thread;
 //! everything else of the loop runs on the pool (the serial fraction is what bounds the
 //! speed-up on two threads, so each phase that used to run on the calling thread was moved):
 //!

@@ -78,21 +78,23 @@ fn report_threads(label: &str, mut world: World, agents: usize, runs: usize) {
     let rate = |t: Duration| agents as f64 / t.as_secs_f64() / 1e6;
     println!(
         "{label}: 1 thread {:.3} ms ({:.2} M agent-steps/s), 2 threads {:.3} ms ({:.2} M \
-         agent-steps/s): {:.2}× (bands last step: {})",
+         agent-steps/s): {:.2}× (bands last step: {}, rows near a cut and waits: {:?})",
         one.as_secs_f64() * 1e3,
         rate(one),
         two.as_secs_f64() * 1e3,
         rate(two),
         one.as_secs_f64() / two.as_secs_f64(),
         world.walk_bands(),
+        world.walk_boundary(),
     );
     for threads in many_core_counts() {
         let many = pool(threads).install(|| timed_steps(&mut world, runs));
         println!(
-            "  {label}, {threads} threads: {:.3} ms ({:.2} M agent-steps/s, {:.2}× one thread)",
+            "  {label}, {threads} threads: {:.3} ms ({:.2} M agent-steps/s, {:.2}× one thread;              rows near a cut and waits: {:?})",
             many.as_secs_f64() * 1e3,
             rate(many),
             one.as_secs_f64() / many.as_secs_f64(),
+            world.walk_boundary(),
         );
     }
 }

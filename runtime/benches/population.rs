@@ -95,11 +95,14 @@ fn report_resim_threads() {
     });
     println!(
         "re-simulate 600 frames from a checkpoint, 10000 walkers: 1 thread {:.3} s, 2 threads \
-         {:.3} s ({:.2}×; the last restore alone {:.3} ms)",
+         {:.3} s ({:.2}×; the last restore alone {:.3} ms; last step: {} bands, rows near a \
+         cut and waits {:?})",
         one.as_secs_f64(),
         two.as_secs_f64(),
         one.as_secs_f64() / two.as_secs_f64(),
         restore.as_secs_f64() * 1e3,
+        world.walk_bands(),
+        world.walk_boundary(),
     );
 }
 

@@ -15,6 +15,7 @@
 
 pub mod avoidance;
 pub mod clock;
+mod cuts;
 pub mod disguise;
 pub mod frames;
 pub mod governor;

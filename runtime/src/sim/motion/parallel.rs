@@ -2,18 +2,44 @@
 //!
 //! The serial loop steps rows in ascending order, each reading the neighbour grid where every
 //! earlier row already wrote its new position and facing (Gauss–Seidel). The parallel loop keeps
-//! exactly that order where it matters: the ground is cut across its longer axis into bands of
-//! about equal numbers of stepped rows (one per pool thread), each band steps its own rows in
-//! ascending order on a private copy of their agent rows and a private grid over every body
-//! within the halo (the farthest a step reads, [`halo_m`]) of it. A row whose reach stays
-//! inside its band reads only that band's bodies; a row near a cut (a *boundary* row) first
-//! waits until every other band has stepped its boundary rows below it and applies their new
-//! positions and facings to its grid, and after stepping publishes its own for the others. Rows
-//! that read each other are therefore stepped in row order, as serially, and the rows that
-//! cannot read each other commute. The copies are written back in row order (every column),
-//! and the world's grid gets every stepped row's body, as the serial loop left it.
+//! exactly that order where it matters: the ground is cut along one axis into bands of about
+//! equal numbers of stepped rows (one per pool thread; the cuts go where the fewest rows lie
+//! near them, `motion::cuts`, so a crowd split by an empty strip, the two-way street's road, is
+//! cut there and its bands never wait), and each band steps its own rows in ascending order.
+//! The busiest band (the *home* band) steps its rows in place, in the world's agents and the
+//! world's grid; every other band on a private copy of its agent rows and a private grid over
+//! every body within the halo (the farthest a step reads, [`halo_m`]) of it. A row whose halo
+//! stays inside its band reads only that band's bodies; a row near a cut (a *boundary* row)
+//! first waits until the other bands have stepped their boundary rows below it (in row order)
+//! *within its reach* — whose positions before the loop are within the halo of its own — and
+//! applies their new positions and facings to its grid, and after stepping publishes its own
+//! for the others. The copies are written back in row order (every written column), and the
+//! world's grid gets every stepped row's body, as the serial loop left it.
 //!
-//! Only the cuts (a sample of 1,024 positions) and the longest step are found on one thread;
+//! ## Why the result is the serial loop's
+//!
+//! A row's step reads its own agent row and, through the grid, the bodies within the scan of
+//! its position; it writes its own row and its own body. Its position is the one before the
+//! loop (it has not stepped yet), and a body it reads is where it was before the loop or where
+//! its own step moved it, at most `moved_m` away; so a row reads (and is read by) only bodies
+//! within the halo of it before the loop, and the relation "within the halo before the loop"
+//! is symmetric (both sides compute the same squared distance). Two steps that are not within
+//! the halo of each other commute: neither reads what the other writes. Every pair within the
+//! halo is ordered as serially — in one band by the band's ascending order; across bands, the
+//! higher row waits for the lower one (it is a boundary row of each band, and the higher one's
+//! wait list names the lower one, or a later row of the same band, published after it). So
+//! every execution is the serial order with steps that commute swapped, and each step sees
+//! exactly the bodies the serial loop showed it: a body within its halo is at its new place
+//! when its row is below, at its old one when above (an upper row within reach waits for it,
+//! so it has not stepped; the grid applies a band's published rows only up to the ones waited
+//! for). Chains across a cut hold by the same rule, pair by pair: a row of band A reading a row
+//! of band B that read an earlier row of A sees B's row after that row of A stepped, since B's
+//! row waited for it. The waits cannot deadlock: every wait is for a lower row, so the lowest
+//! row not yet stepped can always step. A band's bodies beyond a boundary row's reach may be
+//! stale in another band's grid while it steps; it never reads them.
+//!
+//! Only the cuts (on a sample of 1,024 positions; their exact costs are tallied on the pool)
+//! and the longest step are found on one thread;
 //! everything else of the loop runs on the pool (the serial fraction is what bounds the
 //! speed-up on two threads, so each phase that used to run on the calling thread was moved):
 //!
@@ -23,9 +49,13 @@
 //!   lists one pass over the rows files (the canonical merge);
 //! - *the world's grid*: rebuilt (from the positions before the loop, as the serial loop
 //!   rebuilds it) in a task beside the bands' gathering and preparation (`rayon::join`), not
-//!   before the loop on the calling thread; nothing reads it until the loop is over;
-//! - *write-back*: each written column a task, and one more task moves every stepped body of
-//!   the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
+//!   before the loop on the calling thread; nothing reads it before the bands step (the home
+//!   band steps in it);
+//! - *the waits*: each band lists, for each of its boundary rows, how many of each other band's
+//!   published rows it waits for (a grid over each band's boundary rows finds those within
+//!   reach), on the pool before the loop ([`Plan`] counts them);
+//! - *write-back*: each written column a task, and one more task moves every body the other
+//!   bands stepped in the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
 //!   order does not matter), instead of a serial pass after the write-back.
 //!
 //! Around the loop, the Motion phase's passes over every row run in chunks of rows on the pool
@@ -35,9 +65,9 @@
 //! row's frame reads its own row). The per-step scratch (filings, outboxes, cuts, sample)
 //! is kept in [`Bands`] from step to step, so a step allocates only when it grows.
 //!
-//! The copies live for the loop only (the walking columns of each stepped row, a grid per band
-//! over its bodies and halo: a few hundred bytes per walker at the loop's peak, none between
-//! steps).
+//! The copies live for the loop only (the walking columns of each stepped row of the bands but
+//! the home band, a grid per such band over its bodies and halo: a few hundred bytes per walker
+//! at the loop's peak, none between steps).
 //!
 //! Bands never block a pool thread: whoever holds a band steps it until it must wait, then
 //! tries another band (the lowest waiting row can always step), so the loop finishes whatever
@@ -133,11 +163,30 @@ pub struct Bands {
     /// Per chunk of rows, what classifying it filed for each band (merged in chunk order).
     filings: Vec<Vec<Filing>>,
     cuts: Vec<f64>,
+    /// The cuts across the other axis (the candidates `place_cuts` did not pick).
+    cuts_y: Vec<f64>,
+    /// The sampled positions' x (then y), sorted.
     sample: Vec<f64>,
+    sample_y: Vec<f64>,
     /// Stepped rows a band gets at least.
     pub(in crate::sim) min_rows: Option<usize>,
     /// Bands the last walking loop ran in (1: serially).
     pub(in crate::sim) last_count: usize,
+    /// What the last banded loop planned (zero after a serial one).
+    pub(in crate::sim) last_plan: Plan,
+}
+
+/// What one banded loop planned: its rows near a cut and the waits among them (the same on
+/// every run of the same step with as many bands).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::sim) struct Plan {
+    /// Rows near a cut (boundary rows).
+    pub boundary_rows: usize,
+    /// Pairs (boundary row, other band) where the row waits for some row of that band.
+    pub waits: usize,
+    /// Pairs (boundary row, other band) where that band has a boundary row below the row:
+    /// what the waits were when a boundary row waited for every one below it.
+    pub waits_on_every_row_below: usize,
 }
 
 impl Clone for Bands {
@@ -163,7 +212,12 @@ impl Bands {
             + self
                 .outboxes
                 .iter()
-                .map(|o| o.rows.capacity() * 4 + o.values.capacity() * 32)
+                .map(|o| {
+                    o.rows.capacity() * 4
+                        + o.values.capacity() * 32
+                        + o.points.capacity() * 16
+                        + o.reach.heap_bytes()
+                })
                 .sum::<usize>()
     }
 }
@@ -190,6 +244,11 @@ struct Band {
     published: usize,
     /// Per band: how many of its published rows this grid has applied.
     applied: Vec<usize>,
+    /// Per own boundary row (in order), per band: how many of that band's published rows it
+    /// waits for (one past the last one below it within its reach; see [`Band::plan_waits`]).
+    needs: Vec<u32>,
+    /// What [`Band::plan_waits`] planned for its rows.
+    plan: Plan,
 }
 
 impl Band {
@@ -200,6 +259,7 @@ impl Band {
             + self.agents.heap_bytes()
             + self.grid.heap_bytes()
             + (self.points.capacity() + self.velocities.capacity() + self.facings.capacity()) * 16
+            + self.needs.capacity() * 4
     }
 
     fn clear(&mut self, bands: usize) {
@@ -211,6 +271,7 @@ impl Band {
         self.published = 0;
         self.applied.clear();
         self.applied.resize(bands, 0);
+        self.needs.clear();
     }
 
     /// Its lists, the chunks' filings for band `index` in chunk order (so every list is
@@ -253,36 +314,30 @@ impl Band {
     }
 
     /// Steps own rows from the cursor until one must wait for another band (or all are
-    /// stepped); whether any row stepped.
+    /// stepped); whether any row stepped. The home band (`home`) steps them in the world's
+    /// agents and grid, the others in their copies.
     fn advance(
         &mut self,
+        mut home: Option<&mut Home<'_>>,
         me: usize,
         outboxes: &[Outbox],
-        stepping: &Stepping<'_>,
-        count_skip: bool,
+        (stepping, count_skip): (&Stepping<'_>, bool),
     ) -> bool {
         let start = self.cursor;
         while self.cursor < self.own.len() {
             let local = self.cursor;
-            let row = self.own[local];
-            if self.boundary[local] && !self.import_below(me, row, outboxes) {
+            if self.boundary[local] && !self.import_needed(me, outboxes, home.as_deref_mut()) {
                 break;
             }
-            let grid_scratch = (&mut self.grid, &mut self.scratch);
-            stepping.row(
-                grid_scratch,
-                &mut self.agents,
-                local,
-                self.flags[local],
-                count_skip,
-            );
+            let (agents, grid, index) = match home.as_deref_mut() {
+                Some(home) => (&mut *home.agents, &mut *home.grid, self.own[local] as usize),
+                None => (&mut self.agents, &mut self.grid, local),
+            };
+            let flags = self.flags[local];
+            stepping.row((grid, &mut self.scratch), agents, index, flags, count_skip);
             if self.boundary[local] {
                 let outbox = &outboxes[me];
-                outbox.write(
-                    self.published,
-                    self.agents.position[local],
-                    self.agents.facing[local],
-                );
+                outbox.write(self.published, agents.position[index], agents.facing[index]);
                 self.published += 1;
                 outbox.done.store(self.published, Ordering::Release);
             }
@@ -291,24 +346,63 @@ impl Band {
         self.cursor > start
     }
 
-    /// Applies every other band's published rows below `row` to the grid; `false` when some
-    /// band has not stepped all of its boundary rows below `row` yet.
-    fn import_below(&mut self, me: usize, row: u32, outboxes: &[Outbox]) -> bool {
-        let own_count = self.own.len();
-        for (band, outbox) in outboxes.iter().enumerate() {
-            if band == me {
-                continue;
+    /// Lists, for each own boundary row (its outbox's rows, in order) and each other band, how
+    /// many of that band's published rows it waits for: one past the last of them below it
+    /// (in row order) whose position before the loop is within `halo_m` of its own (the
+    /// farthest either step reads, so no other row of that band is read by it or reads it).
+    fn plan_waits(&mut self, me: usize, outboxes: &[Outbox], agents: &Agents, halo_m: f64) {
+        let halo_sq = halo_m * halo_m;
+        self.needs.clear();
+        let mut plan = Plan {
+            boundary_rows: outboxes[me].rows.len(),
+            ..Plan::default()
+        };
+        for &row in &outboxes[me].rows {
+            let p = agents.position[row as usize];
+            for (band, outbox) in outboxes.iter().enumerate() {
+                let mut needed = 0;
+                if band != me {
+                    outbox.reach.for_each_point_near(p, halo_m, |entry, q| {
+                        let (dx, dy) = (q.x - p.x, q.y - p.y);
+                        let below = outbox.rows[entry as usize] < row;
+                        if below && dx * dx + dy * dy <= halo_sq {
+                            needed = needed.max(entry + 1);
+                        }
+                    });
+                    plan.waits += usize::from(needed > 0);
+                    plan.waits_on_every_row_below +=
+                        usize::from(outbox.rows.first().is_some_and(|r| *r < row));
+                }
+                self.needs.push(needed);
             }
-            let needed = outbox.rows.partition_point(|r| *r < row);
-            if needed <= self.applied[band] {
+        }
+        self.plan = plan;
+    }
+
+    /// Applies the published rows the next boundary row waits for (`needs`) to its grid (the
+    /// world's for the home band); `false` when some band has not stepped them all yet.
+    fn import_needed(
+        &mut self,
+        me: usize,
+        outboxes: &[Outbox],
+        mut home: Option<&mut Home<'_>>,
+    ) -> bool {
+        let own_count = self.own.len();
+        let first = self.published * outboxes.len();
+        for (band, outbox) in outboxes.iter().enumerate() {
+            let needed = self.needs[first + band] as usize;
+            if band == me || needed <= self.applied[band] {
                 continue;
             }
             if outbox.done.load(Ordering::Acquire) < needed {
                 return false;
             }
             for entry in self.applied[band]..needed {
-                if let Ok(at) = self.others.binary_search(&outbox.rows[entry]) {
-                    let (position, facing) = outbox.read(entry);
+                let row = outbox.rows[entry];
+                let (position, facing) = outbox.read(entry);
+                if let Some(home) = home.as_deref_mut() {
+                    home.grid.update(row as usize, position, facing);
+                } else if let Ok(at) = self.others.binary_search(&row) {
                     self.grid.update(own_count + at, position, facing);
                 }
             }
@@ -316,6 +410,19 @@ impl Band {
         }
         true
     }
+}
+
+/// Where the home band steps its rows: the world's agents and grid, in place (its rows are
+/// nobody else's, and no other band reads the world's agents or grid while the bands step).
+struct Home<'a> {
+    agents: &'a mut Agents,
+    grid: &'a mut SpatialGrid,
+}
+
+/// A band as the pool steps it: the home band with the world's agents and grid.
+struct Work<'a> {
+    band: Band,
+    home: Option<Home<'a>>,
 }
 
 /// What classifying one chunk of rows filed for one band, in row order: its stepped rows (with
@@ -363,12 +470,24 @@ struct Outbox {
     values: Vec<[AtomicU64; 4]>,
     /// Rows published (written before this count is stored, with release).
     done: AtomicUsize,
+    /// The rows' positions before the loop, and a grid over them (its points are entries).
+    points: Vec<Vec2>,
+    reach: SpatialGrid,
 }
 
 impl Outbox {
     fn clear(&mut self) {
         self.rows.clear();
         *self.done.get_mut() = 0;
+    }
+
+    /// Indexes its rows' positions before the loop, in cells of `halo_m` (for
+    /// [`Band::plan_waits`]).
+    fn index_reach(&mut self, agents: &Agents, halo_m: f64) {
+        self.points.clear();
+        self.points
+            .extend(self.rows.iter().map(|r| agents.position[*r as usize]));
+        self.reach.rebuild(&self.points, halo_m);
     }
 
     fn write(&self, entry: usize, position: Vec2, facing: Vec2) {
@@ -443,6 +562,7 @@ pub(super) fn step_in_bands(
 ) -> bool {
     let min_rows = bands.min_rows.unwrap_or(DEFAULT_MIN_ROWS_PER_BAND).max(1);
     bands.last_count = 1;
+    bands.last_plan = Plan::default();
     let count = rayon::current_num_threads().min(steps.len() / min_rows);
     if count < 2 || !moved_m.is_finite() {
         return false;
@@ -458,7 +578,7 @@ pub(super) fn step_in_bands(
         return false;
     }
     let halo = halo_m(longest_m, moved_m);
-    let Some(along_x) = place_cuts(bands, agents, steps, count) else {
+    let Some(along_x) = place_cuts(bands, agents, steps, (count, halo)) else {
         return false;
     };
     let Bands {
@@ -480,6 +600,7 @@ pub(super) fn step_in_bands(
         outbox.clear();
     }
     classify(filings, agents, steps, (&cutting, halo), count);
+    let home = busiest(filings, count);
     let shared: &Agents = agents;
     let WorldGrid {
         grid,
@@ -496,30 +617,78 @@ pub(super) fn step_in_bands(
                 .enumerate()
                 .for_each(|(index, (band, outbox))| {
                     band.gather(index, filed, outbox);
-                    band.prepare(shared);
+                    if index != home {
+                        band.prepare(shared);
+                    }
+                    outbox.index_reach(shared, halo);
                 })
         },
     );
-    let work: Vec<Mutex<Band>> = band_list.drain(..).map(Mutex::new).collect();
+    let published: &[Outbox] = outboxes;
+    band_list
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(index, band)| band.plan_waits(index, published, shared, halo));
+    let mut world_rows = Some(Home {
+        agents: &mut *agents,
+        grid: &mut *grid,
+    });
+    let work: Vec<Mutex<Work<'_>>> = band_list
+        .drain(..)
+        .enumerate()
+        .map(|(index, band)| {
+            let home = if index == home {
+                world_rows.take()
+            } else {
+                None
+            };
+            Mutex::new(Work { band, home })
+        })
+        .collect();
     run(&work, outboxes, stepping, count_skip);
-    band_list.extend(work.into_iter().map(|band| {
-        band.into_inner()
+    band_list.extend(work.into_iter().map(|work| {
+        work.into_inner()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .band
     }));
-    write_back(band_list, agents, grid);
+    write_back(band_list, home, agents, grid);
     bands.last_count = count;
+    bands.last_plan = band_list.iter().fold(Plan::default(), |sum, band| Plan {
+        boundary_rows: sum.boundary_rows + band.plan.boundary_rows,
+        waits: sum.waits + band.plan.waits,
+        waits_on_every_row_below: sum.waits_on_every_row_below + band.plan.waits_on_every_row_below,
+    });
     // The copies live for the loop only (a world between steps holds no second copy of its
     // walkers); the allocator hands the same memory back next step.
     bands.bands.clear();
     true
 }
 
-/// Writes every band's rows back (each written column a task) and, in a task beside them,
-/// moves each stepped body of the world's grid to where it is now (the serial loop's grid).
-fn write_back(band_list: &[Band], agents: &mut Agents, grid: &mut SpatialGrid) {
+/// The band with the most stepped rows (the lowest of equals): the home band, which steps its
+/// rows in place (no copies to make or write back).
+fn busiest(filings: &[Vec<Filing>], count: usize) -> usize {
+    let rows = |band: usize| -> usize {
+        filings
+            .iter()
+            .filter_map(|chunk| chunk.get(band))
+            .map(|filing| filing.own.len())
+            .sum()
+    };
+    (0..count).fold(
+        0,
+        |best, band| if rows(band) > rows(best) { band } else { best },
+    )
+}
+
+/// Writes every band's rows back but the home band's (stepped in place; each written column a
+/// task) and, in a task beside them, moves each body they stepped in the world's grid to where
+/// it is now (the serial loop's grid).
+fn write_back(band_list: &[Band], home: usize, agents: &mut Agents, grid: &mut SpatialGrid) {
     let parts: Vec<(&Agents, &[u32])> = band_list
         .iter()
-        .map(|band| (&band.agents, band.own.as_slice()))
+        .enumerate()
+        .filter(|(index, _)| *index != home)
+        .map(|(_, band)| (&band.agents, band.own.as_slice()))
         .collect();
     let parts = parts.as_slice();
     rayon::scope(|scope| {
@@ -535,46 +704,60 @@ fn write_back(band_list: &[Band], agents: &mut Agents, grid: &mut SpatialGrid) {
     });
 }
 
-/// Places `count − 1` cuts at quantiles of a sample of the stepped rows' positions, across the
-/// longer extent of the sample; the axis (`true`: x), or `None` without a finite position.
-fn place_cuts(bands: &mut Bands, agents: &Agents, steps: &[Step], count: usize) -> Option<bool> {
-    let stride = steps.len().div_ceil(CUT_SAMPLES).max(1);
-    let positions = || {
-        steps
-            .iter()
-            .step_by(stride)
-            .map(|s| agents.position[s.row as usize])
-            .filter(|p| p.x.is_finite() && p.y.is_finite())
-    };
-    let (mut low, mut high) = (
-        Vec2 {
-            x: f64::INFINITY,
-            y: f64::INFINITY,
-        },
-        Vec2 {
-            x: f64::NEG_INFINITY,
-            y: f64::NEG_INFINITY,
-        },
-    );
-    for p in positions() {
-        (low.x, low.y) = (low.x.min(p.x), low.y.min(p.y));
-        (high.x, high.y) = (high.x.max(p.x), high.y.max(p.y));
+/// Places `count − 1` cuts along the axis where they cost least (`motion::cuts`: near the
+/// quantiles of a sample of the stepped rows' positions, at the gaps with the fewest sampled
+/// rows within `halo_m`; the axis on exact costs, on equal ones across the longer extent of
+/// the sample); the axis (`true`: x), or `None` without a finite position.
+fn place_cuts(
+    bands: &mut Bands,
+    agents: &Agents,
+    steps: &[Step],
+    (count, halo_m): (usize, f64),
+) -> Option<bool> {
+    let Bands {
+        sample,
+        sample_y,
+        cuts,
+        cuts_y,
+        ..
+    } = bands;
+    sample.clear();
+    sample_y.clear();
+    for step in sampled(steps) {
+        let p = agents.position[step.row as usize];
+        if p.x.is_finite() && p.y.is_finite() {
+            sample.push(p.x);
+            sample_y.push(p.y);
+        }
     }
-    if low.x > high.x {
+    let (Some(_), Some(_)) = (sample.first(), sample_y.first()) else {
         return None;
+    };
+    sample.sort_unstable_by(f64::total_cmp);
+    sample_y.sort_unstable_by(f64::total_cmp);
+    let extent = |sorted: &[f64]| sorted[sorted.len() - 1] - sorted[0];
+    let longer_x = extent(sample) >= extent(sample_y);
+    super::cuts::place(sample, count, halo_m, cuts);
+    super::cuts::place(sample_y, count, halo_m, cuts_y);
+    let (cost_x, cost_y) = super::cuts::exact_costs(agents, steps, (cuts, cuts_y), halo_m);
+    let along_x = cost_x < cost_y || (cost_x == cost_y && longer_x);
+    if !along_x {
+        std::mem::swap(cuts, cuts_y);
     }
-    let along_x = high.x - low.x >= high.y - low.y;
-    bands.sample.clear();
-    bands
-        .sample
-        .extend(positions().map(|p| if along_x { p.x } else { p.y }));
-    bands.sample.sort_unstable_by(f64::total_cmp);
-    let n = bands.sample.len();
-    bands.cuts.clear();
-    bands
-        .cuts
-        .extend((1..count).map(|k| bands.sample[(k * n / count).min(n - 1)]));
     Some(along_x)
+}
+
+/// At most [`CUT_SAMPLES`] of `steps`: one from each run of `stride` rows, at an offset in it
+/// a hash of the run's index picks (every `stride`-th row would see only one of rows that
+/// alternate, such as the long street's two sidewalks, and cut along the street, where each row
+/// reads the one before it, instead of along the road between them).
+fn sampled(steps: &[Step]) -> impl Iterator<Item = &Step> {
+    let stride = steps.len().div_ceil(CUT_SAMPLES).max(1);
+    (0..steps.len().div_ceil(stride)).filter_map(move |run| {
+        let hash = (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        let offset = usize::try_from(hash).unwrap_or(0) % stride;
+        steps.get((run * stride + offset).min(steps.len() - 1))
+    })
 }
 
 /// Files every row, in chunks of rows classified in parallel (each chunk's filings per band,
@@ -651,11 +834,11 @@ fn classify_rows(
 
 /// Steps every band to its end: one task per band on the current pool, each stepping whichever
 /// band it can lock (its own first) until every band is finished.
-fn run(work: &[Mutex<Band>], outboxes: &[Outbox], stepping: &Stepping<'_>, count_skip: bool) {
+fn run(work: &[Mutex<Work<'_>>], outboxes: &[Outbox], stepping: &Stepping<'_>, count_skip: bool) {
     // A band without rows is finished before it starts.
     let empty = work
         .iter()
-        .filter(|band| band.lock().is_ok_and(|band| band.finished()))
+        .filter(|work| work.lock().is_ok_and(|work| work.band.finished()))
         .count();
     let finished = AtomicUsize::new(empty);
     rayon::scope(|scope| {
@@ -670,9 +853,9 @@ fn run(work: &[Mutex<Band>], outboxes: &[Outbox], stepping: &Stepping<'_>, count
 /// are finished (a band left locked by a panic ends the task; the panic reaches the caller).
 fn help(
     first: usize,
-    work: &[Mutex<Band>],
+    work: &[Mutex<Work<'_>>],
     outboxes: &[Outbox],
-    (stepping, count_skip): (&Stepping<'_>, bool),
+    stepping: (&Stepping<'_>, bool),
     finished: &AtomicUsize,
 ) {
     let count = work.len();
@@ -680,15 +863,16 @@ fn help(
     while finished.load(Ordering::Acquire) < count {
         let mut progressed = false;
         for index in (first..count).chain(0..first) {
-            let mut band = match work[index].try_lock() {
-                Ok(band) => band,
+            let mut guard = match work[index].try_lock() {
+                Ok(guard) => guard,
                 Err(TryLockError::WouldBlock) => continue,
                 Err(TryLockError::Poisoned(_)) => return,
             };
+            let Work { band, home } = &mut *guard;
             if band.finished() {
                 continue;
             }
-            progressed |= band.advance(index, outboxes, stepping, count_skip);
+            progressed |= band.advance(home.as_mut(), index, outboxes, stepping);
             if band.finished() {
                 finished.fetch_add(1, Ordering::AcqRel);
             }

@@ -288,6 +288,14 @@ impl World {
         self.motion_scratch.bands.last_count.max(1)
     }
 
+    /// How many rows of the last step's walking loop were near a cut between its bands, and
+    /// how many (row, other band) pairs among them waited (0 and 0 when it ran serially; see
+    /// `sim::motion::parallel`): what a bench prints beside its thread timings.
+    pub fn walk_boundary(&self) -> (usize, usize) {
+        let plan = self.motion_scratch.bands.last_plan;
+        (plan.boundary_rows, plan.waits)
+    }
+
     /// What the Motion phase did in the last step.
     pub fn motion_counters(&self) -> MotionCounters {
         self.motion.counters

@@ -742,26 +742,33 @@ pub fn gather_walker(
     gather_walker_dispatched(
         grid,
         row,
-        (here, axis, horizon_s, full_step_m),
+        here,
+        axis,
+        horizon_s,
+        full_step_m,
         slack_m,
         bodies,
     )
 }
 
 /// [`gather_walker`] in the AVX-512F and POPCNT build ([`gather_walker_avx512`]), the AVX2
-/// one ([`gather_walker_avx2`]) or the portable one, the best the CPU has run (`motion`: here,
-/// axis, horizon, full step).
+/// one ([`gather_walker_avx2`]) or the portable one, the best the CPU has run. Its arguments
+/// are scalars rather than a tuple, so they arrive in registers (a tuple went through memory,
+/// and its first load waited on the caller's stores).
 #[multiversion(targets("x86_64+avx512f+popcnt", "x86_64+avx2"), dispatcher = "direct")]
+#[allow(clippy::too_many_arguments)]
 fn gather_walker_dispatched(
     grid: &SpatialGrid,
     row: usize,
-    motion: (Vec2, Vec2, f64, f64),
+    here: Vec2,
+    axis: Vec2,
+    horizon_s: f64,
+    full_step_m: f64,
     slack_m: f64,
     bodies: &mut Bodies,
 ) -> Reading {
     multiversion::target::match_target! {
         "x86_64+avx512f+popcnt" => {
-            let (here, axis, horizon_s, full_step_m) = motion;
             // SAFETY: this arm is compiled only into the AVX-512F and POPCNT build, which
             // multiversion runs only where the CPU has both.
             unsafe {
@@ -769,14 +776,16 @@ fn gather_walker_dispatched(
             }
         }
         "x86_64+avx2" => {
-            let (here, axis, horizon_s, full_step_m) = motion;
             // SAFETY: this arm is compiled only into the AVX2 build, which multiversion runs
             // only where the CPU has AVX2.
             unsafe {
                 gather_walker_avx2(grid, row, here, axis, horizon_s, full_step_m, slack_m, bodies)
             }
         }
-        _ => gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies),
+        _ => {
+            let motion = (here, axis, horizon_s, full_step_m);
+            gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies)
+        }
     }
 }
 

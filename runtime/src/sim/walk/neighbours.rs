@@ -729,6 +729,7 @@ pub struct Reading {
 /// read for following (heading within 45° of `axis`, moving) and the oncoming lean, and filed
 /// into `bodies` for predictions over `horizon_s` and for steps of at most `full_step_m`.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn gather_walker(
     grid: &SpatialGrid,
     row: usize,

@@ -931,13 +931,10 @@ fn begin_gathering(
     let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
     bodies.reset(here, horizon_s);
     let columns = grid.columns();
-    let held = [
-        columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-    ]
-    .map(<[f64]>::len)
-    .into_iter()
-    .min()
-    .unwrap_or(0);
+    // One by one rather than through an array's `map` (which the AVX-512 gathering called).
+    let held = (columns.x.len().min(columns.y.len()))
+        .min(columns.vx.len().min(columns.vy.len()))
+        .min(columns.fx.len().min(columns.fy.len()));
     (reach, touch_reach_m, held)
 }
 
@@ -1183,11 +1180,11 @@ mod lanes {
             super::begin_gathering(grid, here, horizon_s, full_step_m, bodies);
         let columns = grid.columns();
         // Every column cut to the `held` slots all hold (`held` is the least length, so the
-        // cut is in bounds), so one bounds check of a block serves all six.
-        let [cx, cy, cvx, cvy, cfx, cfy] = [
-            columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-        ]
-        .map(|column| &column[..held]);
+        // cut is in bounds), so one bounds check of a block serves all six. (Cut one by one: an
+        // array's `map` with a closure was a call per column, not inlined into this function.)
+        let (cx, cy) = (cut(columns.x, held), cut(columns.y, held));
+        let (cvx, cvy) = (cut(columns.vx, held), cut(columns.vy, held));
+        let (cfx, cfy) = (cut(columns.fx, held), cut(columns.fy, held));
         let own = grid.slot_of(row).unwrap_or(usize::MAX);
         let splat = _mm512_set1_pd;
         let (hx, hy, ax, ay) = (splat(here.x), splat(here.y), splat(axis.x), splat(axis.y));
@@ -1350,6 +1347,12 @@ mod lanes {
             followed_step_m,
             oncoming: oncoming != 0,
         }
+    }
+
+    /// The first `held` entries of `column` (all of it when shorter).
+    #[inline(always)]
+    fn cut(column: &[f64], held: usize) -> &[f64] {
+        column.get(..held).unwrap_or(column)
     }
 
     /// `followed_m` lowered to the least room behind the leaders [`gather_avx512`] filed

@@ -504,6 +504,7 @@ struct Walkway<'a> {
 }
 
 impl Walkway<'_> {
+    #[inline]
     fn blockers(&self) -> Nearby<'_> {
         if self.use_far {
             Nearby {
@@ -520,6 +521,7 @@ impl Walkway<'_> {
 }
 
 impl Scene for Walkway<'_> {
+    #[inline]
     fn candidate(
         &self,
         here: Vec2,
@@ -550,6 +552,7 @@ impl Scene for Walkway<'_> {
         }
     }
 
+    #[inline]
     fn step(&self, here: Vec2, endpoint: Vec2) -> Result<(), CandidateRejection> {
         if !on_walkway(self.connection, self.width_m, self.own_m, here, endpoint) {
             return Err(CandidateRejection::OffWalkway);

@@ -296,6 +296,7 @@ impl Nearby<'_> {
     /// when static geometry already blocks the straight candidate, a forward exit — the body
     /// swept from `endpoint` one `probe_m` further along the route axis. A clear sidestep beside
     /// an unbroken wall is not an exit.
+    #[inline]
     pub fn check(
         &self,
         here: Vec2,

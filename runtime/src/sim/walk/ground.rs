@@ -10,6 +10,7 @@ use crate::project::Vec2;
 /// How far from its connection's line a walker may stand on a walkway `width_m` wide, meters:
 /// the route corridor ([`ROUTE_CORRIDOR_M`]), or less where the body would leave the walkway
 /// (its offset plus the body radius within half the width).
+#[inline]
 pub fn lateral_limit_m(width_m: f64) -> f64 {
     (width_m / 2.0 - BODY_RADIUS_M).clamp(0.0, ROUTE_CORRIDOR_M)
 }
@@ -20,6 +21,7 @@ pub fn lateral_limit_m(width_m: f64) -> f64 {
 /// the route's line within half the width less the body radius. A walker already outside
 /// either (placed there, or left beside a crossing's lane) may move back towards it. With its
 /// own path on the route's line (`own_m` 0) this is the offset within [`lateral_limit_m`].
+#[inline]
 pub fn on_walkway(
     connection: &Connection,
     width_m: f64,

@@ -98,11 +98,13 @@ pub const OPPOSING_SCAN_M: f64 = 2.5;
 pub const ROUTE_CORRIDOR_M: f64 = 0.65;
 /// Window over which a body's velocity is observed, seconds.
 pub const VELOCITY_WINDOW_S: f64 = 0.2;
-/// Cell of the neighbour grid, meters: 0.7 × the opposing scan. A walker's scan reaches about
-/// four grid rows, one run of slots each; smaller cells hug its disc closer but hand out more,
-/// shorter runs, and each run costs about as much as a block of bodies (at 1.25 m the two-way
-/// street stepped about 5 % slower), while larger ones file too many bodies beyond the disc
-/// (the neighbours found, and so every decision, are the same whatever the cell).
+/// Cell (row height) of the neighbour grid, meters: 0.7 × the opposing scan; its cells are a
+/// quarter as wide (`spatial::COLUMN_SPLIT`), so each row's run ends close to the disc's chord. A
+/// walker's scan reaches about four grid rows, one run of slots each; lower rows hug its disc
+/// closer but hand out more, shorter runs, and each run costs about as much as a block of bodies
+/// (with square cells, at 1.25 m the two-way street stepped about 5 % slower), while taller ones
+/// file too many bodies beyond the disc (the neighbours found, and so every decision, are the
+/// same whatever the cell).
 pub const NEIGHBOUR_CELL_M: f64 = 0.7 * OPPOSING_SCAN_M;
 
 /// What the Motion phase keeps between steps for walking: derived data and scratch buffers,

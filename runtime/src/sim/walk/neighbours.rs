@@ -729,6 +729,7 @@ pub struct Reading {
 /// read for following (heading within 45° of `axis`, moving) and the oncoming lean, and filed
 /// into `bodies` for predictions over `horizon_s` and for steps of at most `full_step_m`.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn gather_walker(
     grid: &SpatialGrid,
     row: usize,
@@ -742,26 +743,33 @@ pub fn gather_walker(
     gather_walker_dispatched(
         grid,
         row,
-        (here, axis, horizon_s, full_step_m),
+        here,
+        axis,
+        horizon_s,
+        full_step_m,
         slack_m,
         bodies,
     )
 }
 
 /// [`gather_walker`] in the AVX-512F and POPCNT build ([`gather_walker_avx512`]), the AVX2
-/// one ([`gather_walker_avx2`]) or the portable one, the best the CPU has run (`motion`: here,
-/// axis, horizon, full step).
+/// one ([`gather_walker_avx2`]) or the portable one, the best the CPU has run. Its arguments
+/// are scalars rather than a tuple, so they arrive in registers (a tuple went through memory,
+/// and its first load waited on the caller's stores).
 #[multiversion(targets("x86_64+avx512f+popcnt", "x86_64+avx2"), dispatcher = "direct")]
+#[allow(clippy::too_many_arguments)]
 fn gather_walker_dispatched(
     grid: &SpatialGrid,
     row: usize,
-    motion: (Vec2, Vec2, f64, f64),
+    here: Vec2,
+    axis: Vec2,
+    horizon_s: f64,
+    full_step_m: f64,
     slack_m: f64,
     bodies: &mut Bodies,
 ) -> Reading {
     multiversion::target::match_target! {
         "x86_64+avx512f+popcnt" => {
-            let (here, axis, horizon_s, full_step_m) = motion;
             // SAFETY: this arm is compiled only into the AVX-512F and POPCNT build, which
             // multiversion runs only where the CPU has both.
             unsafe {
@@ -769,14 +777,16 @@ fn gather_walker_dispatched(
             }
         }
         "x86_64+avx2" => {
-            let (here, axis, horizon_s, full_step_m) = motion;
             // SAFETY: this arm is compiled only into the AVX2 build, which multiversion runs
             // only where the CPU has AVX2.
             unsafe {
                 gather_walker_avx2(grid, row, here, axis, horizon_s, full_step_m, slack_m, bodies)
             }
         }
-        _ => gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies),
+        _ => {
+            let motion = (here, axis, horizon_s, full_step_m);
+            gather_walker_by(scan_block_portable, grid, row, motion, slack_m, bodies)
+        }
     }
 }
 
@@ -921,13 +931,10 @@ fn begin_gathering(
     let touch_reach_m = SAFETY_DIAMETER_M + full_step_m + 1e-6;
     bodies.reset(here, horizon_s);
     let columns = grid.columns();
-    let held = [
-        columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-    ]
-    .map(<[f64]>::len)
-    .into_iter()
-    .min()
-    .unwrap_or(0);
+    // One by one rather than through an array's `map` (which the AVX-512 gathering called).
+    let held = (columns.x.len().min(columns.y.len()))
+        .min(columns.vx.len().min(columns.vy.len()))
+        .min(columns.fx.len().min(columns.fy.len()));
     (reach, touch_reach_m, held)
 }
 
@@ -1173,11 +1180,11 @@ mod lanes {
             super::begin_gathering(grid, here, horizon_s, full_step_m, bodies);
         let columns = grid.columns();
         // Every column cut to the `held` slots all hold (`held` is the least length, so the
-        // cut is in bounds), so one bounds check of a block serves all six.
-        let [cx, cy, cvx, cvy, cfx, cfy] = [
-            columns.x, columns.y, columns.vx, columns.vy, columns.fx, columns.fy,
-        ]
-        .map(|column| &column[..held]);
+        // cut is in bounds), so one bounds check of a block serves all six. (Cut one by one: an
+        // array's `map` with a closure was a call per column, not inlined into this function.)
+        let (cx, cy) = (cut(columns.x, held), cut(columns.y, held));
+        let (cvx, cvy) = (cut(columns.vx, held), cut(columns.vy, held));
+        let (cfx, cfy) = (cut(columns.fx, held), cut(columns.fy, held));
         let own = grid.slot_of(row).unwrap_or(usize::MAX);
         let splat = _mm512_set1_pd;
         let (hx, hy, ax, ay) = (splat(here.x), splat(here.y), splat(axis.x), splat(axis.y));
@@ -1340,6 +1347,12 @@ mod lanes {
             followed_step_m,
             oncoming: oncoming != 0,
         }
+    }
+
+    /// The first `held` entries of `column` (all of it when shorter).
+    #[inline(always)]
+    fn cut(column: &[f64], held: usize) -> &[f64] {
+        column.get(..held).unwrap_or(column)
     }
 
     /// `followed_m` lowered to the least room behind the leaders [`gather_avx512`] filed

@@ -40,12 +40,14 @@ impl Connection {
     /// The connection of `route` a walker at route distance `distance_m` heading `direction`
     /// is on (the one it arrives by at a corner), with cost equal to length; `None` for a
     /// degenerate one.
+    #[inline]
     pub fn of(route: RoutePath<'_>, distance_m: f64, direction: i8) -> Option<Connection> {
         let index = route.connection_at(distance_m, direction);
         Connection::numbered(route, index, direction)
     }
 
     /// Connection `index` of `route`, oriented by `direction`.
+    #[inline]
     pub fn numbered(route: RoutePath<'_>, index: usize, direction: i8) -> Option<Connection> {
         let c = route.connection(index);
         if c.length_m <= MIN_CONNECTION {
@@ -85,11 +87,13 @@ impl Connection {
     }
 
     /// `alongNext = dot(P − S, a)`, meters.
+    #[inline]
     pub fn along_m(&self, p: Vec2) -> f64 {
         (p.x - self.start.x) * self.axis.x + (p.y - self.start.y) * self.axis.y
     }
 
     /// Signed lateral offset of `p` from the line S → G (positive to the left), meters.
+    #[inline]
     pub fn lateral_m(&self, p: Vec2) -> f64 {
         self.axis.x * (p.y - self.start.y) - self.axis.y * (p.x - self.start.x)
     }
@@ -102,12 +106,14 @@ impl Connection {
     }
 
     /// The route distance after `progress` cost units on this connection.
+    #[inline]
     pub fn distance_at(&self, progress: f64) -> f64 {
         self.start_distance_m + f64::from(self.direction) * progress.clamp(0.0, self.cost)
     }
 
     /// `requestedStep = max(B, 0) × L / C`: the physical distance a cost budget buys, meters
     /// (0 for a near-zero cost or length, which this conversion refuses).
+    #[inline]
     pub fn requested_step_m(&self, budget: f64) -> f64 {
         if self.cost <= MIN_CONNECTION || self.length_m <= MIN_CONNECTION {
             return 0.0;
@@ -116,6 +122,7 @@ impl Connection {
     }
 
     /// `acceptedCost = clamp(alongNew / L × C − previousProgress, 0, B)`.
+    #[inline]
     pub fn accepted_cost(&self, accepted: Vec2, previous_progress: f64, budget: f64) -> f64 {
         if self.cost <= MIN_CONNECTION || self.length_m <= MIN_CONNECTION {
             return 0.0;
@@ -127,6 +134,7 @@ impl Connection {
     /// Whether a walker at `position` with `previous_progress` has completed the connection:
     /// all of its cost is consumed and it stands within [`GOAL_TOLERANCE_M`] of G. Crossing
     /// G's longitudinal plane while offset sideways is not arrival.
+    #[inline]
     pub fn completed(&self, position: Vec2, previous_progress: f64) -> bool {
         let at_end = previous_progress >= self.cost - MIN_CONNECTION;
         at_end && distance(position, self.goal) <= GOAL_TOLERANCE_M
@@ -136,6 +144,7 @@ impl Connection {
     /// along the connection, pass its end, or end inside the end band (the last
     /// [`GOAL_TOLERANCE_M`] before G) farther than that from G sideways — unless it comes
     /// closer sideways than it was.
+    #[inline]
     pub fn check_endpoint(&self, here: Vec2, endpoint: Vec2) -> Result<(), CandidateRejection> {
         let along = self.along_m(endpoint);
         if along < self.along_m(here) - ALONG_SLACK_M {
@@ -158,6 +167,7 @@ impl Connection {
 }
 
 /// Horizontal distance, meters.
+#[inline]
 pub fn distance(a: Vec2, b: Vec2) -> f64 {
     ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).sqrt()
 }

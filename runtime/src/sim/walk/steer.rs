@@ -124,6 +124,7 @@ pub fn steer(
 /// The executed step from `here` to `endpoint`, checked again against the scene and the bodies
 /// at their current positions (those within the safety diameter plus the step of where they
 /// were gathered).
+#[inline]
 pub fn check_executed(
     bodies: &mut Bodies,
     scene: &impl Scene,

@@ -561,6 +561,7 @@ struct Walkway<'a> {
 }
 
 impl Walkway<'_> {
+    #[inline]
     fn blockers(&self) -> Nearby<'_> {
         if self.use_far {
             Nearby {
@@ -577,6 +578,7 @@ impl Walkway<'_> {
 }
 
 impl Scene for Walkway<'_> {
+    #[inline]
     fn candidate(
         &self,
         here: Vec2,
@@ -607,6 +609,7 @@ impl Scene for Walkway<'_> {
         }
     }
 
+    #[inline]
     fn step(&self, here: Vec2, endpoint: Vec2) -> Result<(), CandidateRejection> {
         if !on_walkway(self.connection, self.width_m, self.own_m, here, endpoint) {
             return Err(CandidateRejection::OffWalkway);

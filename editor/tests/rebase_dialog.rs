@@ -9,47 +9,16 @@ use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
 use stagecraft_editor::app::actions::Action;
 use stagecraft_editor::app::dialogs::Dialog;
-use stagecraft_editor::app::rebase_dialog::{rebase_ui, Choice, RebaseAnswer, RebaseDialog};
-use stagecraft_editor::document::Document;
+use stagecraft_editor::app::rebase_dialog::Choice;
 use stagecraft_runtime::identity::pack_scatter_id;
 use stagecraft_runtime::project::{canonical_text, OverrideSet};
+use support::rebase_dialog::{dialog_harness, override_set, State};
 use support::{example, stagecraft, stdout};
 
 const SET: &str = "pine-clearing-edits";
 
-struct State {
-    document: Document,
-    dialog: RebaseDialog,
-}
-
-fn dialog_harness(dir: &std::path::Path, seed: u64) -> Harness<'static, State> {
-    let document = Document::open(dir).expect("example opens");
-    let mut dialog = RebaseDialog::new(document.project());
-    dialog.seed = seed;
-    let state = State { document, dialog };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(900.0, 800.0))
-        .build_ui_state(
-            |ui, state: &mut State| {
-                let answer = rebase_ui(ui, &mut state.dialog, state.document.project(), None);
-                match answer {
-                    RebaseAnswer::Apply(edit) => {
-                        state.document.apply(edit);
-                        state.dialog.report = None;
-                    }
-                    // The app runs it on a thread; here it runs in place.
-                    RebaseAnswer::Run => state.dialog.run(state.document.project()),
-                    RebaseAnswer::None | RebaseAnswer::Close => {}
-                }
-            },
-            state,
-        );
-    harness.run_steps(2);
-    harness
-}
-
 fn edits(harness: &Harness<'_, State>) -> OverrideSet {
-    harness.state().document.project().overrides[SET].clone()
+    override_set(harness, SET)
 }
 
 /// (edit, standing, reason) of each entry, as `stagecraft rebase --json` prints them.
@@ -91,7 +60,7 @@ fn dialog_entries(harness: &Harness<'_, State>) -> Vec<(String, String, Option<S
 #[test]
 fn the_report_at_a_new_seed_is_the_command_lines_and_applying_it_is_one_undo_step() {
     let example = example("pine-clearing");
-    let mut harness = dialog_harness(&example.dir, 7);
+    let mut harness = dialog_harness(&example.dir, Some(7), 900.0);
     harness.get_by_label("Run report").click();
     harness.run_steps(2);
     let shown = dialog_entries(&harness);
@@ -135,7 +104,7 @@ fn the_report_at_a_new_seed_is_the_command_lines_and_applying_it_is_one_undo_ste
 #[test]
 fn a_retargeted_lock_names_the_typed_object_with_its_new_base() {
     let example = example("pine-clearing");
-    let mut harness = dialog_harness(&example.dir, 7);
+    let mut harness = dialog_harness(&example.dir, Some(7), 900.0);
     harness.get_by_label("Run report").click();
     harness.run_steps(2);
     // Row 0 is the lock of overrides[0]: re-target it to candidate 0 of cell (5, 5).
@@ -217,7 +186,7 @@ fn a_conflict_blocks_apply_until_it_is_decided() {
     let text = std::fs::read_to_string(&path).expect("set");
     let rock = "        Override(\n            stage: 1001,\n            target: 282024732983303,\n            precedence: 0,\n            base: \"\",\n            action: Add(\n                variant: \"boulder\",\n                position: (30.0, 30.0),\n            ),\n        ),\n    ],\n    mutations: [";
     std::fs::write(&path, text.replacen("    ],\n    mutations: [", rock, 1)).expect("write");
-    let mut harness = dialog_harness(&example.dir, 20261129);
+    let mut harness = dialog_harness(&example.dir, Some(20261129), 900.0);
     harness.get_by_label("Run report").click();
     harness.run_steps(2);
     let report = harness.state().dialog.report.clone().expect("a report");
@@ -295,7 +264,7 @@ fn diagnostics_warn_at_every_edit_a_spacing_change_breaks_and_a_freeze_materiali
 
     // In the Rebase dialog the freeze (row 6) materializes; everything else that conflicts
     // is dropped.
-    let mut harness = dialog_harness(&example.dir, 20261129);
+    let mut harness = dialog_harness(&example.dir, Some(20261129), 900.0);
     harness.get_by_label("Run report").click();
     harness.run_steps(2);
     let report = harness.state().dialog.report.clone().expect("a report");

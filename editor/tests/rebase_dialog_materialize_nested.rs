@@ -9,47 +9,16 @@ mod support;
 
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
-use stagecraft_editor::app::rebase_dialog::{rebase_ui, Choice, RebaseAnswer, RebaseDialog};
-use stagecraft_editor::document::Document;
+use stagecraft_editor::app::rebase_dialog::Choice;
 use stagecraft_runtime::identity::ScatterId;
 use stagecraft_runtime::overrides::{EditList, EditRef};
 use stagecraft_runtime::project::{canonical_text, OverrideAction, OverrideSet, Vec2};
-use support::nested_rebase::{placed, HARVESTED};
+use support::nested_rebase::{placed, record_then_move_lattice, HARVESTED};
+use support::rebase_dialog::{dialog_harness, override_set, State};
 use support::{example, stagecraft, stdout};
 
-struct State {
-    document: Document,
-    dialog: RebaseDialog,
-}
-
-fn dialog_harness(dir: &std::path::Path) -> Harness<'static, State> {
-    let document = Document::open(dir).expect("example opens");
-    let dialog = RebaseDialog::new(document.project());
-    let state = State { document, dialog };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1800.0, 800.0))
-        .build_ui_state(
-            |ui, state: &mut State| match rebase_ui(
-                ui,
-                &mut state.dialog,
-                state.document.project(),
-                None,
-            ) {
-                RebaseAnswer::Apply(edit) => {
-                    state.document.apply(edit);
-                    state.dialog.report = None;
-                }
-                RebaseAnswer::Run => state.dialog.run(state.document.project()),
-                RebaseAnswer::None | RebaseAnswer::Close => {}
-            },
-            state,
-        );
-    harness.run_steps(2);
-    harness
-}
-
 fn edits(harness: &Harness<'_, State>) -> OverrideSet {
-    harness.state().document.project().overrides["edits"].clone()
+    override_set(harness, "edits")
 }
 
 /// Writes the move and the lock of `HARVESTED` (a placement of the main street's run) to where
@@ -70,20 +39,7 @@ fn write_fixture(dir: &std::path::Path) -> Vec2 {
         "OverrideSet(schema: 3, id: \"edits\", recipe: \"street-planting\", base_seed: Some(5),\n    overrides: [Override(stage: 10, target: {HARVESTED}, action: Move(position: ({:?}, {:?})), nested: [1]), Override(stage: 10, target: {HARVESTED}, action: LockSelection(variant: \"\"), nested: [1])])\n",
         spot.x, spot.y
     );
-    std::fs::create_dir_all(dir.join("overrides")).expect("folder");
-    std::fs::write(dir.join("overrides/edits.overrides.ron"), set).expect("set");
-    let manifest = std::fs::read_to_string(dir.join("stagecraft.ron"))
-        .expect("manifest")
-        .replace("overrides: [],", "overrides: [\n        \"edits\",\n    ],");
-    std::fs::write(dir.join("stagecraft.ron"), manifest).expect("manifest");
-    let dir_text = dir.display().to_string();
-    let kept = stagecraft(&["rebase", &dir_text, "--write"]);
-    assert!(kept.status.success(), "{}", stdout(&kept));
-    let child = dir.join("recipes/sidewalk-props.recipe.ron");
-    let text = std::fs::read_to_string(&child).expect("child");
-    let moved = text.replace("\"cell_size\": 300,", "\"cell_size\": 250,");
-    assert_ne!(moved, text, "the fixture moves the lattice");
-    std::fs::write(&child, moved).expect("child");
+    record_then_move_lattice(dir, &set);
     spot
 }
 
@@ -109,7 +65,7 @@ fn materializing_a_nested_move_and_lock_in_the_dialog_is_the_command_lines_rebas
     let example = example("street-planting");
     let spot = write_fixture(&example.dir);
     let dir = example.dir.display().to_string();
-    let mut harness = dialog_harness(&example.dir);
+    let mut harness = dialog_harness(&example.dir, None, 1800.0);
     let before = edits(&harness);
     let OverrideAction::LockSelection { variant } = &before.overrides[1].action else {
         panic!("a lock");

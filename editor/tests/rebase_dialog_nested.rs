@@ -9,46 +9,15 @@ mod support;
 
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
-use stagecraft_editor::app::rebase_dialog::{rebase_ui, Choice, RebaseAnswer, RebaseDialog};
-use stagecraft_editor::document::Document;
+use stagecraft_editor::app::rebase_dialog::Choice;
 use stagecraft_runtime::overrides::{EditList, EditRef};
 use stagecraft_runtime::project::{canonical_text, OverrideSet};
 use support::nested_rebase::{placements, write_moved_fixture, HARVESTED};
+use support::rebase_dialog::{dialog_harness, override_set, State};
 use support::{example, stagecraft, stdout};
 
-struct State {
-    document: Document,
-    dialog: RebaseDialog,
-}
-
-fn dialog_harness(dir: &std::path::Path) -> Harness<'static, State> {
-    let document = Document::open(dir).expect("example opens");
-    let dialog = RebaseDialog::new(document.project());
-    let state = State { document, dialog };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1800.0, 800.0))
-        .build_ui_state(
-            |ui, state: &mut State| match rebase_ui(
-                ui,
-                &mut state.dialog,
-                state.document.project(),
-                None,
-            ) {
-                RebaseAnswer::Apply(edit) => {
-                    state.document.apply(edit);
-                    state.dialog.report = None;
-                }
-                RebaseAnswer::Run => state.dialog.run(state.document.project()),
-                RebaseAnswer::None | RebaseAnswer::Close => {}
-            },
-            state,
-        );
-    harness.run_steps(2);
-    harness
-}
-
 fn edits(harness: &Harness<'_, State>) -> OverrideSet {
-    harness.state().document.project().overrides["edits"].clone()
+    override_set(harness, "edits")
 }
 
 fn edit(list: EditList) -> EditRef {
@@ -64,7 +33,7 @@ fn retargeting_nested_edits_in_the_dialog_is_the_command_lines_rebase() {
     let example = example("street-planting");
     let deleted = write_moved_fixture(&example.dir);
     let dir = example.dir.display().to_string();
-    let mut harness = dialog_harness(&example.dir);
+    let mut harness = dialog_harness(&example.dir, None, 1800.0);
     assert_eq!(
         (
             harness.state().dialog.recipe.as_str(),

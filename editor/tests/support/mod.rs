@@ -243,3 +243,4 @@ pub fn read_only_panel<P: stagecraft_editor::panels::Panel + 'static>(
 }
 
 pub mod nested_rebase;
+pub mod rebase_dialog;

@@ -12,8 +12,7 @@ use stagecraft_runtime::generate::{
     CancelToken, ExecutionMode, GenerateRequest, Generator, NoObserver,
 };
 use stagecraft_runtime::ops::registry::Registry;
-use stagecraft_runtime::project::recipe_file;
-use stagecraft_runtime::recipe::{compile_in, ProjectDocs, RecipeSource};
+use stagecraft_runtime::recipe::compile_recipe_of;
 
 use super::{stagecraft, stdout};
 
@@ -32,22 +31,14 @@ pub fn placements(dir: &Path, stage: u32) -> Vec<u64> {
 /// publishes without edits.
 pub fn placed(dir: &Path, stage: u32) -> Vec<(u64, i64, i64)> {
     let document = Document::open(dir).expect("opens");
-    let project = document.project();
-    let recipe = &project.recipes["street-planting"];
-    let file = recipe_file("street-planting");
-    let docs = ProjectDocs {
-        families: &project.families,
-        libraries: &project.chunk_libraries,
-        recipes: Some(&project.recipes),
-        trees: None,
-    };
-    let source = RecipeSource {
-        file: &file,
-        tree: None,
-    };
-    let plan = compile_in(recipe, docs, &Registry::standard(), source)
-        .plan
-        .expect("compiles");
+    let plan = compile_recipe_of(
+        document.project(),
+        None,
+        "street-planting",
+        &Registry::standard(),
+    )
+    .and_then(|outcome| outcome.plan)
+    .expect("compiles");
     let request = GenerateRequest {
         root_seed: 5,
         mode: ExecutionMode::Serial,
@@ -75,6 +66,14 @@ pub fn write_moved_fixture(dir: &Path) -> u64 {
     let set = format!(
         "OverrideSet(schema: 3, id: \"edits\", recipe: \"street-planting\", base_seed: Some(5),\n    overrides: [Override(stage: 10, target: {deleted}, action: Delete, nested: [1])],\n    mutations: [Mutation(stage: 10, target: {HARVESTED}, harvested: true, nested: [1])])\n"
     );
+    record_then_move_lattice(dir, &set);
+    deleted
+}
+
+/// Writes the override set `edits` (the text `set`) into the example copy at `dir` and lists it
+/// in the manifest, records its edits' bases with `stagecraft rebase --write`, then moves the
+/// subrecipe's lattice (cells of 250 instead of 300 units).
+pub fn record_then_move_lattice(dir: &Path, set: &str) {
     std::fs::create_dir_all(dir.join("overrides")).expect("folder");
     std::fs::write(dir.join("overrides/edits.overrides.ron"), set).expect("set");
     let manifest = std::fs::read_to_string(dir.join("stagecraft.ron"))
@@ -89,5 +88,4 @@ pub fn write_moved_fixture(dir: &Path) -> u64 {
     let moved = text.replace("\"cell_size\": 300,", "\"cell_size\": 250,");
     assert_ne!(moved, text, "the fixture moves the lattice");
     std::fs::write(&child, moved).expect("child");
-    deleted
 }

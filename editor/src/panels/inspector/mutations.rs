@@ -48,10 +48,7 @@ pub fn mutations_ui(
 }
 
 fn mutation_ui(form: &mut Form<'_>, ui: &mut Ui, item: &mut Mutation, stage_ids: &[(u32, String)]) {
-    let mut stages = stage_ids.to_vec();
-    if !stages.iter().any(|(id, _)| *id == item.stage) {
-        stages.push((item.stage, format!("stage {} (missing)", item.stage)));
-    }
+    let stages = super::scenario::stage_choices(stage_ids, item.stage);
     form.choice_ui(
         ui,
         "stage",

@@ -611,6 +611,16 @@ pub fn overrides_ui(form: &mut Form<'_>, ui: &mut Ui, set: &mut OverrideSet) {
     super::mutations::mutations_ui(form, ui, &mut set.mutations, &stage_ids);
 }
 
+/// The recipe's stages to choose an edit's stage from, with `stage` listed as missing when the
+/// recipe no longer has it (so the edit still shows what it names).
+pub(super) fn stage_choices(stage_ids: &[(u32, String)], stage: u32) -> Vec<(u32, String)> {
+    let mut stages = stage_ids.to_vec();
+    if !stages.iter().any(|(id, _)| *id == stage) {
+        stages.push((stage, format!("stage {stage} (missing)")));
+    }
+    stages
+}
+
 fn override_ui(
     form: &mut Form<'_>,
     ui: &mut Ui,
@@ -618,10 +628,7 @@ fn override_ui(
     stage_ids: &[(u32, String)],
     variants: &[String],
 ) {
-    let mut stages = stage_ids.to_vec();
-    if !stages.iter().any(|(id, _)| *id == item.stage) {
-        stages.push((item.stage, format!("stage {} (missing)", item.stage)));
-    }
+    let stages = stage_choices(stage_ids, item.stage);
     form.choice_ui(
         ui,
         "stage",

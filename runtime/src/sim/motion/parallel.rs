@@ -189,6 +189,18 @@ pub(in crate::sim) struct Plan {
     pub waits_on_every_row_below: usize,
 }
 
+impl Plan {
+    /// Both plans' counts added.
+    fn plus(self, other: Plan) -> Plan {
+        Plan {
+            boundary_rows: self.boundary_rows + other.boundary_rows,
+            waits: self.waits + other.waits,
+            waits_on_every_row_below: self.waits_on_every_row_below
+                + other.waits_on_every_row_below,
+        }
+    }
+}
+
 impl Clone for Bands {
     /// Buffers only: a clone starts empty (keeping the threshold).
     fn clone(&self) -> Bands {
@@ -567,13 +579,7 @@ pub(super) fn step_in_bands(
     if count < 2 || !moved_m.is_finite() {
         return false;
     }
-    // The longest step any row may take (a row not updated counts one more skipped step).
-    let mut longest_m: f64 = 0.0;
-    for step in steps {
-        let row = step.row as usize;
-        let steps_of_time = f64::from(agents.skipped_steps[row]) + 2.0;
-        longest_m = longest_m.max(agents.speed_m_s[row].abs() * dt * steps_of_time);
-    }
+    let longest_m = longest_step_m(agents, steps, dt);
     if !longest_m.is_finite() {
         return false;
     }
@@ -589,16 +595,7 @@ pub(super) fn step_in_bands(
         ..
     } = bands;
     let cutting = Cutting { along_x, cuts };
-    band_list.resize_with(count, Band::default);
-    band_list.truncate(count);
-    outboxes.resize_with(count, Outbox::default);
-    outboxes.truncate(count);
-    for band in band_list.iter_mut() {
-        band.clear(count);
-    }
-    for outbox in outboxes.iter_mut() {
-        outbox.clear();
-    }
+    reset(band_list, outboxes, count);
     classify(filings, agents, steps, (&cutting, halo), count);
     let home = busiest(filings, count);
     let shared: &Agents = agents;
@@ -653,15 +650,37 @@ pub(super) fn step_in_bands(
     }));
     write_back(band_list, home, agents, grid);
     bands.last_count = count;
-    bands.last_plan = band_list.iter().fold(Plan::default(), |sum, band| Plan {
-        boundary_rows: sum.boundary_rows + band.plan.boundary_rows,
-        waits: sum.waits + band.plan.waits,
-        waits_on_every_row_below: sum.waits_on_every_row_below + band.plan.waits_on_every_row_below,
-    });
+    bands.last_plan = band_list
+        .iter()
+        .fold(Plan::default(), |sum, band| sum.plus(band.plan));
     // The copies live for the loop only (a world between steps holds no second copy of its
     // walkers); the allocator hands the same memory back next step.
     bands.bands.clear();
     true
+}
+
+/// The longest step any of `steps` may take, meters (a row not updated counts one more skipped
+/// step).
+fn longest_step_m(agents: &Agents, steps: &[Step], dt: f64) -> f64 {
+    steps.iter().fold(0.0, |longest_m: f64, step| {
+        let row = step.row as usize;
+        let steps_of_time = f64::from(agents.skipped_steps[row]) + 2.0;
+        longest_m.max(agents.speed_m_s[row].abs() * dt * steps_of_time)
+    })
+}
+
+/// `count` cleared bands and outboxes, keeping what they allocated before.
+fn reset(band_list: &mut Vec<Band>, outboxes: &mut Vec<Outbox>, count: usize) {
+    band_list.resize_with(count, Band::default);
+    band_list.truncate(count);
+    outboxes.resize_with(count, Outbox::default);
+    outboxes.truncate(count);
+    for band in band_list.iter_mut() {
+        band.clear(count);
+    }
+    for outbox in outboxes.iter_mut() {
+        outbox.clear();
+    }
 }
 
 /// The band with the most stepped rows (the lowest of equals): the home band, which steps its

@@ -4,13 +4,13 @@
 //! phase runs after walking.
 
 use crate::project::Vec2;
+use rayon::prelude::*;
 
 use crate::sim::config::WorldConfig;
 use crate::sim::events::{EventDetail, EventKind, EventLog};
 
 use crate::sim::slots::Slots;
 use crate::sim::state::agents::count_where;
-use crate::sim::state::quiet_watches;
 use crate::sim::state::restart_watch;
 use crate::sim::state::watch;
 use crate::sim::state::AgentHandle;
@@ -24,6 +24,7 @@ use crate::sim::state::GroupRole;
 use crate::sim::state::SignalPhase;
 use crate::sim::state::Vehicles;
 use crate::sim::state::Verdict;
+use crate::sim::state::{Liveness, WatchColumns};
 
 use super::crosswalk::{distance_m, step_towards, AT_TARGET_M};
 use super::gate::{in_conflict_zone, lane_vehicle_in_zone};
@@ -183,70 +184,147 @@ pub fn follow_swap_remove(rows: &mut Vec<u32>, row: usize, last: usize) {
 /// returns `(leader row, follower row)` pairs, in follower order.
 fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize, usize)> {
     let settings = &config.scenario.crossings;
-    let agents = &mut *sets.agents;
-    let mut pairs = Vec::new();
-    // The listed rows (ascending; every other record is clean, so it controls no motion),
-    // merged with the pass's rows.
-    let listed = &sets.rows[..];
-    let mut next_listed = 0;
-    // One pass: a new agent's assignment, then (for a follower) its formation speed. A
-    // follower reads only its own membership and its leader's route state, which no assignment
-    // changes, so assigning as the pass goes is the same as assigning everyone first.
-    for row in 0..agents.len() {
-        if !agents.group[row].assigned {
-            let id = AgentId::from_bits(agents.id[row]);
-            let found = assignment(
-                config.seed,
-                id,
-                settings.group_share,
-                settings.max_group_size,
-            );
-            agents.group[row] = GroupMember {
-                assigned: true,
-                role: match found {
-                    None => GroupRole::Alone,
-                    Some((_, 0)) => GroupRole::Leader,
-                    Some(_) => GroupRole::Follower,
-                },
-                leader_ordinal: found.map_or(0, |(leader, _)| leader),
-                slot: found.map_or(0, |(_, slot)| slot),
-                base_speed_m_s: agents.speed_m_s[row],
-                regrouping: false,
-            };
-        }
-        let member = agents.group[row];
-        if member.role != GroupRole::Follower || agents.pooled[row] {
-            continue;
-        }
-        let id = AgentId::from_bits(agents.id[row]);
-        let leader = sets
-            .births
-            .get(id.source())
-            .and_then(|b| b.get(member.leader_ordinal as usize))
-            .and_then(|h| sets.slots.resolve(*h))
-            .filter(|l| *l < agents.len() && !agents.pooled[*l]);
-        agents.speed_m_s[row] = member.base_speed_m_s;
-        agents.group[row].regrouping = false;
-        let Some(leader) = leader else { continue };
-        pairs.push((leader, row));
-        while listed.get(next_listed).is_some_and(|r| (*r as usize) < row) {
-            next_listed += 1;
-        }
-        let walking = agents.state[row] == AgentState::Walking
-            && !(listed.get(next_listed).is_some_and(|r| *r as usize == row)
-                && agents.crosswalk[row].controls_motion());
-        // A committed or queued member keeps its crossing; only walkers on the leader's
-        // heading correct, and only along the route.
-        if walking && agents.direction[row] == agents.direction[leader] {
-            let dir = f64::from(agents.direction[leader]);
-            let slot_m = agents.distance_m[leader] - dir * FORMATION_GAP_M * f64::from(member.slot);
-            let error_m = (slot_m - agents.distance_m[row]) * dir;
-            agents.speed_m_s[row] = member.base_speed_m_s * speed_factor(error_m);
-            agents.group[row].regrouping = error_m.abs() > REGROUP_M;
-        }
-    }
-    count_groups(sets.state, agents, &pairs, sets.marks);
+    // In chunks of rows on the current pool: a row's pass writes only its own group and speed
+    // and reads its own columns and its leader's route state (distance, direction, pooled),
+    // which the pass never writes; the chunks' pairs, concatenated in chunk order, are the
+    // serial pass's (follower order).
+    let Agents {
+        group,
+        speed_m_s,
+        id,
+        pooled,
+        state,
+        crosswalk,
+        direction,
+        distance_m,
+        ..
+    } = &mut *sets.agents;
+    let pass = GroupPass {
+        seed: config.seed,
+        share: settings.group_share,
+        max_size: settings.max_group_size,
+        listed: &sets.rows[..],
+        births: sets.births,
+        slots: sets.slots,
+        columns: GroupColumns {
+            id,
+            pooled,
+            state,
+            crosswalk,
+            direction,
+            distance_m,
+        },
+    };
+    let chunk = GROUP_CHUNK_ROWS;
+    let chunks: Vec<Vec<(usize, usize)>> = group
+        .par_chunks_mut(chunk)
+        .zip(speed_m_s.par_chunks_mut(chunk))
+        .enumerate()
+        .map(|(index, (group, speed))| pass.rows(index * chunk, group, speed))
+        .collect();
+    let pairs = chunks.concat();
+    count_groups(sets.state, sets.agents, &pairs, sets.marks);
     pairs
+}
+
+/// Rows one task of the group pass takes.
+const GROUP_CHUNK_ROWS: usize = 1 << 14;
+
+/// The columns the group pass reads of every row (its own and its leader's).
+struct GroupColumns<'a> {
+    id: &'a [u64],
+    pooled: &'a [bool],
+    state: &'a [AgentState],
+    crosswalk: &'a [CrosswalkAgent],
+    direction: &'a [i8],
+    distance_m: &'a [f64],
+}
+
+/// What the group pass of a chunk of rows reads besides the rows' groups and speeds.
+struct GroupPass<'a> {
+    seed: u64,
+    share: f64,
+    max_size: u32,
+    /// The crossing rows, ascending (every other record is clean: it controls no motion).
+    listed: &'a [u32],
+    births: &'a [Vec<AgentHandle>],
+    slots: &'a Slots,
+    columns: GroupColumns<'a>,
+}
+
+impl GroupPass<'_> {
+    /// The rows from `first` (`group` and `speed` are theirs): a new agent's assignment, then
+    /// (for a follower) its formation speed. A follower reads only its own membership and its
+    /// leader's route state, which no assignment changes, so assigning as the pass goes is the
+    /// same as assigning everyone first. Returns the `(leader row, follower row)` pairs, in
+    /// follower order.
+    fn rows(
+        &self,
+        first: usize,
+        group: &mut [GroupMember],
+        speed: &mut [f64],
+    ) -> Vec<(usize, usize)> {
+        let c = &self.columns;
+        let rows = c.id.len();
+        let mut pairs = Vec::new();
+        let mut next_listed = self.listed.partition_point(|r| (*r as usize) < first);
+        for (at, (member, speed)) in group.iter_mut().zip(speed.iter_mut()).enumerate() {
+            let row = first + at;
+            if !member.assigned {
+                let id = AgentId::from_bits(c.id[row]);
+                let found = assignment(self.seed, id, self.share, self.max_size);
+                *member = GroupMember {
+                    assigned: true,
+                    role: match found {
+                        None => GroupRole::Alone,
+                        Some((_, 0)) => GroupRole::Leader,
+                        Some(_) => GroupRole::Follower,
+                    },
+                    leader_ordinal: found.map_or(0, |(leader, _)| leader),
+                    slot: found.map_or(0, |(_, slot)| slot),
+                    base_speed_m_s: *speed,
+                    regrouping: false,
+                };
+            }
+            if member.role != GroupRole::Follower || c.pooled[row] {
+                continue;
+            }
+            let id = AgentId::from_bits(c.id[row]);
+            let leader = self
+                .births
+                .get(id.source())
+                .and_then(|b| b.get(member.leader_ordinal as usize))
+                .and_then(|h| self.slots.resolve(*h))
+                .filter(|l| *l < rows && !c.pooled[*l]);
+            *speed = member.base_speed_m_s;
+            member.regrouping = false;
+            let Some(leader) = leader else { continue };
+            pairs.push((leader, row));
+            while self
+                .listed
+                .get(next_listed)
+                .is_some_and(|r| (*r as usize) < row)
+            {
+                next_listed += 1;
+            }
+            let listed = self
+                .listed
+                .get(next_listed)
+                .is_some_and(|r| *r as usize == row);
+            let walking = c.state[row] == AgentState::Walking
+                && !(listed && c.crosswalk[row].controls_motion());
+            // A committed or queued member keeps its crossing; only walkers on the leader's
+            // heading correct, and only along the route.
+            if walking && c.direction[row] == c.direction[leader] {
+                let dir = f64::from(c.direction[leader]);
+                let slot_m = c.distance_m[leader] - dir * FORMATION_GAP_M * f64::from(member.slot);
+                let error_m = (slot_m - c.distance_m[row]) * dir;
+                *speed = member.base_speed_m_s * speed_factor(error_m);
+                member.regrouping = error_m.abs() > REGROUP_M;
+            }
+        }
+        pairs
+    }
 }
 
 /// Counts the groups of `pairs` (in any order): one per leader with its followers, and those
@@ -739,32 +817,102 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     let (dt, stuck_after_s) = (config.fixed_step_s, config.scenario.crossings.stuck_after_s);
     sets.state.stats.stalled_committed = 0;
     sets.state.stats.stuck_now = 0;
-    // The listed rows are read by position (`listed` is the next one's), so that each row's
-    // guard can take the sets whole.
-    let listed_row = |sets: &CrossingSets<'_>, at: usize| sets.rows.get(at).map(|r| *r as usize);
-    let rows = sets.agents.len();
-    let (mut next, mut listed, mut quiet_stuck) = (0, 0, 0u64);
-    while next < rows {
-        let mut row = next;
-        // The unlisted rows up to the next listed one: their quiet watches in one tight pass,
-        // up to the first that needs `watch` itself (which then reads it as before).
-        let unlisted_end = listed_row(sets, listed).unwrap_or(rows).min(rows);
-        if row < unlisted_end {
-            let agents = &mut *sets.agents;
-            let (quiet, stuck) = quiet_watches(agents, row..unlisted_end, dt, stuck_after_s);
-            quiet_stuck += stuck;
-            row = quiet;
-            if row == unlisted_end {
-                next = row;
-                continue;
-            }
+    // The quiet watches of the unlisted rows, in chunks of rows on the current pool (each row's
+    // watch reads and writes its own row); every row a quiet watch cannot settle (one that
+    // reports) and every listed row is left to its guard, in row order after the pass. A
+    // guard changes only its own row besides the events (pushed in row order, as one pass
+    // pushes them) and the counters (sums, a maximum), so this is the one pass's result.
+    let (quiet_stuck, guarded) = quiet_pass(sets.agents, sets.rows, (dt, stuck_after_s));
+    let mut listed = 0;
+    for row in guarded {
+        let row = row as usize;
+        while sets.rows.get(listed).is_some_and(|r| (*r as usize) < row) {
+            listed += 1;
         }
-        next = row + 1;
-        let is_listed = listed_row(sets, listed) == Some(row);
-        listed += usize::from(is_listed);
+        let is_listed = sets.rows.get(listed).is_some_and(|r| *r as usize == row);
         guard_row(config, sets, row, is_listed);
     }
     sets.state.stats.stuck_now += quiet_stuck;
+}
+
+/// Rows one task of the quiet liveness pass takes.
+const LIVENESS_CHUNK_ROWS: usize = 1 << 14;
+
+/// The quiet watches of every unlisted row (`listed` ascending), in chunks on the current pool:
+/// how many of the rows they settled are stuck, and the rows left to their guards (listed, or
+/// whose watch reports), ascending.
+fn quiet_pass(
+    agents: &mut Agents,
+    listed: &[u32],
+    (dt_s, stuck_after_s): (f64, f64),
+) -> (u64, Vec<u32>) {
+    let Agents {
+        liveness,
+        position,
+        pooled,
+        state,
+        walk_decision,
+        ..
+    } = agents;
+    let chunk = LIVENESS_CHUNK_ROWS;
+    let chunks: Vec<(u64, Vec<u32>)> = liveness
+        .par_chunks_mut(chunk)
+        .enumerate()
+        .map(|(index, live)| {
+            let first = index * chunk;
+            let rows = first..first + live.len();
+            let columns = WatchColumns {
+                position: &position[rows.clone()],
+                pooled: &pooled[rows.clone()],
+                state: &state[rows.clone()],
+                decision: &walk_decision[rows.clone()],
+            };
+            quiet_chunk(columns, live, (first, listed), (dt_s, stuck_after_s))
+        })
+        .collect();
+    let stuck = chunks.iter().map(|(stuck, _)| stuck).sum();
+    let guarded = chunks.into_iter().flat_map(|(_, rows)| rows).collect();
+    (stuck, guarded)
+}
+
+/// The quiet watches of one chunk of rows from row `first` (`columns` and `live` are theirs):
+/// the stuck count of the rows settled and the rows left to their guards, ascending.
+fn quiet_chunk(
+    columns: WatchColumns<'_>,
+    live: &mut [Liveness],
+    (first, listed): (usize, &[u32]),
+    (dt_s, stuck_after_s): (f64, f64),
+) -> (u64, Vec<u32>) {
+    let end = live.len();
+    let mut next_listed = listed.partition_point(|r| (*r as usize) < first);
+    let (mut at, mut stuck, mut guarded) = (0, 0u64, Vec::new());
+    while at < end {
+        // The unlisted rows up to the next listed one (local indices).
+        let unlisted_end = listed
+            .get(next_listed)
+            .map_or(end, |r| (*r as usize).saturating_sub(first))
+            .min(end);
+        if at < unlisted_end {
+            let run = at..unlisted_end;
+            let columns = WatchColumns {
+                position: &columns.position[run.clone()],
+                pooled: &columns.pooled[run.clone()],
+                state: &columns.state[run.clone()],
+                decision: &columns.decision[run.clone()],
+            };
+            let (stop, settled_stuck) = columns.quiet(&mut live[run], dt_s, stuck_after_s);
+            stuck += settled_stuck;
+            at += stop;
+            if at == unlisted_end {
+                continue;
+            }
+        } else {
+            next_listed += 1;
+        }
+        guarded.push((first + at) as u32);
+        at += 1;
+    }
+    (stuck, guarded)
 }
 
 /// The liveness guard of one row the quiet pass left to `watch`: its verdict's event, a

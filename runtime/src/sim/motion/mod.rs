@@ -666,11 +666,14 @@ fn collect_steps(
     let mut listed = Listed::new(crossing_rows);
     let push = |row: usize| {
         if !agents.pooled[row] {
+            // Only a listed row's crossing can control its motion or bind it: an unlisted
+            // record is an unbound walker's (so most rows never read their wide record).
+            let listed_row = listed.contains(row);
+            debug_assert!(listed_row || !agents.crosswalk[row].is_bound());
             let flags = RowFlags {
-                // Only a listed row's crossing can control its motion.
-                crossing: listed.contains(row) && agents.crosswalk[row].controls_motion(),
+                crossing: listed_row && agents.crosswalk[row].controls_motion(),
                 processed: window.contains(row),
-                bound: agents.crosswalk[row].is_bound(),
+                bound: listed_row && agents.crosswalk[row].is_bound(),
             };
             steps.push(parallel::Step {
                 row: row as u32,

@@ -45,6 +45,12 @@ pub struct BlockerIndex {
     /// walker standing in them (the reach of most gathers): `near_start` / `near_entries`.
     near_start: Vec<u32>,
     near_entries: Vec<u32>,
+    /// One bit per cell, set where the cell's long list is not empty (bit `c % 64` of word
+    /// `c / 64`): a walker in an empty cell (most cells, with props along a kerb) reads this
+    /// small bitmap instead of the large `cell_start`.
+    occupied: Vec<u64>,
+    /// The same for the short lists (`near_start`).
+    near_occupied: Vec<u64>,
 }
 
 impl BlockerIndex {
@@ -117,6 +123,8 @@ impl BlockerIndex {
         (index.cell_start, index.entries) = index.fill(extent);
         let near = |(_, r): &(Vec2, f64)| r + BODY_RADIUS_M + LOOKAHEAD_M;
         (index.near_start, index.near_entries) = index.fill(near);
+        index.occupied = occupied_cells(&index.cell_start);
+        index.near_occupied = occupied_cells(&index.near_start);
         index
     }
 
@@ -223,11 +231,16 @@ impl BlockerIndex {
         let (column, row) = self.cell_xy(center);
         let cell = row * self.columns + column;
         // Within one lookahead the short lists hold every blocker the long ones would pass.
-        let (starts, entries) = if reach_m <= LOOKAHEAD_M {
-            (&self.near_start, &self.near_entries)
+        let (starts, entries, occupied) = if reach_m <= LOOKAHEAD_M {
+            (&self.near_start, &self.near_entries, &self.near_occupied)
         } else {
-            (&self.cell_start, &self.entries)
+            (&self.cell_start, &self.entries, &self.occupied)
         };
+        // An empty cell's list is empty: nothing to gather (the common case, read from the
+        // bitmap alone).
+        if occupied[cell / 64] & (1 << (cell % 64)) == 0 {
+            return;
+        }
         let (start, end) = (starts[cell] as usize, starts[cell + 1] as usize);
         for index in &entries[start..end] {
             let blocker = self.blockers[*index as usize];
@@ -317,6 +330,19 @@ impl Nearby<'_> {
         }
         Ok(())
     }
+}
+
+/// One bit per cell of a list's `cell_start` (`cells + 1` long), set where the cell's list is
+/// not empty.
+fn occupied_cells(cell_start: &[u32]) -> Vec<u64> {
+    let cells = cell_start.len().saturating_sub(1);
+    let mut bits = vec![0u64; cells.div_ceil(64)];
+    for (cell, pair) in cell_start.windows(2).enumerate() {
+        if pair[1] > pair[0] {
+            bits[cell / 64] |= 1 << (cell % 64);
+        }
+    }
+    bits
 }
 
 fn distance(a: Vec2, b: Vec2) -> f64 {

@@ -146,32 +146,59 @@ pub fn quiet_watches(
     stuck_after_s: f64,
 ) -> (usize, u64) {
     let start = range.start;
-    let position = &agents.position[range.clone()];
-    let pooled = &agents.pooled[range.clone()];
-    let state = &agents.state[range.clone()];
-    let decision = &agents.walk_decision[range.clone()];
+    let columns = WatchColumns {
+        position: &agents.position[range.clone()],
+        pooled: &agents.pooled[range.clone()],
+        state: &agents.state[range.clone()],
+        decision: &agents.walk_decision[range.clone()],
+    };
     let liveness = &mut agents.liveness[range];
-    let mut stuck = 0u64;
-    let rows = position.iter().zip(pooled).zip(state).zip(decision);
-    for (at, ((((here, pooled), state), decision), live)) in rows.zip(liveness).enumerate() {
-        if is_idle(*pooled, *state, *decision, false) || progressed(live, *here) {
-            if live.stuck.is_some() {
-                return (start + at, stuck);
+    let (at, stuck) = columns.quiet(liveness, dt_s, stuck_after_s);
+    (start + at, stuck)
+}
+
+/// The columns a quiet watch reads of a run of rows (slices of the same rows, the run's first
+/// row at index 0).
+#[derive(Clone, Copy, Debug)]
+pub struct WatchColumns<'a> {
+    /// Positions.
+    pub position: &'a [Vec2],
+    /// Pooled flags.
+    pub pooled: &'a [bool],
+    /// States.
+    pub state: &'a [AgentState],
+    /// Walk decisions.
+    pub decision: &'a [WalkDecision],
+}
+
+impl WatchColumns<'_> {
+    /// [`quiet_watches`] over these rows and their `liveness` (the same rows): returns the
+    /// index of the first row whose watch would report, unchanged (the rows' count when none),
+    /// and how many of the rows before it are stuck.
+    pub fn quiet(&self, liveness: &mut [Liveness], dt_s: f64, stuck_after_s: f64) -> (usize, u64) {
+        let mut stuck = 0u64;
+        let rows = self.position.iter().zip(self.pooled);
+        let rows = rows.zip(self.state).zip(self.decision);
+        for (at, ((((here, pooled), state), decision), live)) in rows.zip(liveness).enumerate() {
+            if is_idle(*pooled, *state, *decision, false) || progressed(live, *here) {
+                if live.stuck.is_some() {
+                    return (at, stuck);
+                }
+                *live = Liveness::at(*here);
+                continue;
             }
-            *live = Liveness::at(*here);
-            continue;
+            let still_s = live.still_s + dt_s;
+            // As `watch` compares (a NaN threshold is never within).
+            let within = still_s <= stuck_after_s;
+            if live.stuck.is_some() {
+                stuck += 1;
+            } else if !within {
+                return (at, stuck);
+            }
+            live.still_s = still_s;
         }
-        let still_s = live.still_s + dt_s;
-        // As `watch` compares (a NaN threshold is never within).
-        let within = still_s <= stuck_after_s;
-        if live.stuck.is_some() {
-            stuck += 1;
-        } else if !within {
-            return (start + at, stuck);
-        }
-        live.still_s = still_s;
+        (self.position.len(), stuck)
     }
-    (start + position.len(), stuck)
 }
 
 /// Whether a row's watch rests: pooled, holding or arrived (unless its crosswalk phase

@@ -30,7 +30,9 @@ pub use events::{
 };
 pub use knockdown::{KnockdownReason, RecoveryPhase};
 pub(in crate::sim) use liveness::restart_watch;
-pub use liveness::{quiet_watches, watch, Liveness, StuckReason, Verdict, PROGRESS_M};
+pub use liveness::{
+    quiet_watches, watch, Liveness, StuckReason, Verdict, WatchColumns, PROGRESS_M,
+};
 pub use ped_events::{PedEvent, PedEventEnd, PedEventState, PedEventType, PedEvents, PedResponse};
 pub use population::{ClaimRefusal, RetireRefusal, RetireRule, SpawnRejection, Vehicles};
 pub use recognition::Recognition;

@@ -169,6 +169,21 @@ impl Columns {
                 padding.fill(f64::NAN);
             }
         }
+        if slot_of.len() >= PAIRED_SCATTER_POINTS {
+            self.scatter_pairs(slot_of, points, velocities, facings);
+        } else {
+            self.scatter_fused(slot_of, points, velocities, facings);
+        }
+    }
+
+    /// [`Columns::scatter`]'s bodies in one pass over the points.
+    fn scatter_fused(
+        &mut self,
+        slot_of: &[u32],
+        points: &[Vec2],
+        velocities: &[Vec2],
+        facings: &[Vec2],
+    ) {
         let complete = velocities.len() >= points.len() && facings.len() >= points.len();
         if complete {
             let bodies = slot_of
@@ -185,6 +200,36 @@ impl Columns {
                 self.set(*slot, *p, v, f);
             }
         }
+    }
+
+    /// [`Columns::scatter`]'s bodies as three passes, one per column pair (position, velocity,
+    /// facing), each a task on the current rayon pool: a pass writes only its own two columns,
+    /// so the columns are [`Columns::scatter_fused`]'s on any number of threads (and a pass
+    /// keeps two write streams in flight rather than six).
+    fn scatter_pairs(
+        &mut self,
+        slot_of: &[u32],
+        points: &[Vec2],
+        velocities: &[Vec2],
+        facings: &[Vec2],
+    ) {
+        let Columns {
+            x,
+            y,
+            vx,
+            vy,
+            fx,
+            fy,
+        } = self;
+        rayon::join(
+            || scatter_pair((x, y), slot_of, points),
+            || {
+                rayon::join(
+                    || scatter_pair((vx, vy), slot_of, velocities),
+                    || scatter_pair((fx, fy), slot_of, facings),
+                )
+            },
+        );
     }
 
     /// Writes one body at `slot` (nothing for a slot out of the columns: a point left out; the
@@ -224,6 +269,34 @@ impl Columns {
             + self.vy.capacity()
             + self.fx.capacity()
             + self.fy.capacity()
+    }
+}
+
+/// Points from which a rebuild scatters its bodies one column pair at a time, in three tasks
+/// on the current rayon pool (`Columns::scatter_pairs`); fewer scatter in one pass.
+const PAIRED_SCATTER_POINTS: usize = 1 << 14;
+
+/// Writes point `index`'s value of `values` (zero where `values` is shorter) at its slot
+/// (`slot_of`) of the column pair `(a, b)`: nothing for a slot out of the columns (a point
+/// left out).
+fn scatter_pair((a, b): (&mut [f64], &mut [f64]), slot_of: &[u32], values: &[Vec2]) {
+    let len = a.len().min(b.len());
+    let (a, b) = (&mut a[..len], &mut b[..len]);
+    if values.len() >= slot_of.len() {
+        for (slot, v) in slot_of.iter().zip(values) {
+            let slot = *slot as usize;
+            if slot < len {
+                (a[slot], b[slot]) = (v.x, v.y);
+            }
+        }
+    } else {
+        for (index, slot) in slot_of.iter().enumerate() {
+            let v = values.get(index).copied().unwrap_or_default();
+            let slot = *slot as usize;
+            if slot < len {
+                (a[slot], b[slot]) = (v.x, v.y);
+            }
+        }
     }
 }
 
@@ -1326,6 +1399,57 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn bodies_scattered_by_column_pairs_equal_one_pass() {
+        let n = PAIRED_SCATTER_POINTS + 1_001;
+        let points = scatter(n, 0.5);
+        let velocities = scatter(n, 1.5);
+        // Facings short: the missing ones are zero.
+        let facings = scatter(n - 700, 2.5);
+        let mut grid = SpatialGrid::default();
+        grid.rebuild_bodies(&points, &velocities, &facings, 1.25);
+        let slots = grid.entries.len();
+        assert!(slots < n && slots > n / 2, "{slots}");
+        let mut fused = grid.bodies.clone();
+        fused.scatter_fused(&grid.slot_of, &points, &velocities, &facings);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("pool");
+        for threads in [None, Some(&pool)] {
+            let mut paired = grid.bodies.clone();
+            // Stale values in the columns are overwritten at every slot.
+            paired.x[..slots].fill(7.0);
+            paired.fy[..slots].fill(7.0);
+            let scatter =
+                |c: &mut Columns| c.scatter_pairs(&grid.slot_of, &points, &velocities, &facings);
+            match threads {
+                Some(pool) => pool.install(|| scatter(&mut paired)),
+                None => scatter(&mut paired),
+            }
+            for (a, b) in [
+                (&paired.x, &fused.x),
+                (&paired.y, &fused.y),
+                (&paired.vx, &fused.vx),
+                (&paired.vy, &fused.vy),
+                (&paired.fx, &fused.fx),
+                (&paired.fy, &fused.fy),
+            ] {
+                assert_eq!(bits_of(a), bits_of(b));
+            }
+            // The rebuild scattered them so (every body is its point's).
+            assert_eq!(bits_of(&grid.bodies.x), bits_of(&paired.x));
+        }
+        // Point n − 2 is finite and past the facings.
+        let last = grid.slot_of(n - 2).expect("finite");
+        assert_eq!(grid.columns().fx[last], 0.0);
+        assert_eq!(grid.columns().x[last], points[n - 2].x);
+    }
+
+    fn bits_of(column: &[f64]) -> Vec<u64> {
+        column.iter().map(|v| v.to_bits()).collect()
     }
 
     #[test]

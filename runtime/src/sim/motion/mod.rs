@@ -352,9 +352,9 @@ fn assign_tiers(
     let request = |agents: &Agents, row: usize, distance_m: f64| {
         requested_tier(&policy, agents, row, distance_m)
     };
-    let mut listed = Listed::new(crossing_rows);
     scratch.start(&agents.tier);
     if let Some(streaming) = &config.space.streaming {
+        let mut listed = Listed::new(crossing_rows);
         // The ring lowers the requests of every row before any is filed.
         tiers::nearest_view_distances(observation, agents, &mut scratch.distance_m);
         scratch.forced.clear();
@@ -381,7 +381,7 @@ fn assign_tiers(
             scratch.file(agents, row, filed, distance_m);
         }
     } else {
-        file_in_one_pass(&policy, observation, agents, &mut listed, scratch);
+        file_in_one_pass(&policy, observation, agents, crossing_rows, scratch);
     }
     let (moved, tier_counts) = tiers::settle(&policy, agents, scratch);
     counters.forced_full = moved.forced_full;
@@ -403,34 +403,94 @@ fn assign_tiers(
     counters.governor_estimate_ms = governed.estimate_ms;
 }
 
-/// Files every row's tier request without the streaming ring, in one pass: each row's
-/// distance, request and forcing, filed at once.
+/// Files every row's tier request without the streaming ring: each row's distance, request
+/// and forcing, screened in chunks of rows on the current pool (a row's screen reads only its
+/// own row), then the rows that file anything filed in row order, as one pass files them.
 fn file_in_one_pass(
     policy: &TierPolicy,
     observation: &Observation,
     agents: &Agents,
-    listed: &mut Listed<'_>,
+    crossing_rows: &[u32],
     scratch: &mut TierScratch,
 ) {
     let far = tiers::FarScreen::of(policy);
-    for row in 0..agents.len() {
-        // The common row files nothing: Stub, asking for Stub by relevance and by a
-        // distance beyond every limit (screened without its square root), not forced.
-        if agents.tier[row] == Tier::Stub
-            && policy.by_relevance(
-                agents.relevance[row],
-                agents.panic[row],
-                agents.compromised[row],
-            ) == Tier::Stub
-            && far.beyond(observation, agents.position[row])
-            && !listed.contains(row)
-        {
-            continue;
+    let chunk = ROW_CHUNK;
+    let screened: Vec<Vec<Filing>> = (0..agents.len().div_ceil(chunk))
+        .into_par_iter()
+        .map(|index| {
+            let rows = index * chunk..((index + 1) * chunk).min(agents.len());
+            let screen = TierScreen {
+                policy,
+                observation,
+                far,
+                agents,
+            };
+            screen.rows(rows, crossing_rows)
+        })
+        .collect();
+    for filing in screened.iter().flatten() {
+        let row = filing.row as usize;
+        let request = (filing.requested, filing.forced);
+        scratch.file(agents, row, request, filing.distance_m);
+    }
+}
+
+/// A row's tier request as [`file_in_one_pass`] files it.
+#[derive(Clone, Copy, Debug)]
+struct Filing {
+    row: u32,
+    requested: Tier,
+    forced: bool,
+    distance_m: f64,
+}
+
+/// What screening a row's tier request reads besides the row.
+struct TierScreen<'a> {
+    policy: &'a TierPolicy,
+    observation: &'a Observation,
+    far: tiers::FarScreen,
+    agents: &'a Agents,
+}
+
+impl TierScreen<'_> {
+    /// The filings of `rows` (ascending) that file anything, in row order.
+    fn rows(&self, rows: std::ops::Range<usize>, crossing_rows: &[u32]) -> Vec<Filing> {
+        let (policy, agents) = (self.policy, self.agents);
+        let first_listed = crossing_rows.partition_point(|r| (*r as usize) < rows.start);
+        let mut listed = Listed {
+            rows: crossing_rows,
+            next: first_listed,
+        };
+        let mut filings = Vec::new();
+        for row in rows {
+            // The common row files nothing: Stub, asking for Stub by relevance and by a
+            // distance beyond every limit (screened without its square root), not forced.
+            if agents.tier[row] == Tier::Stub
+                && policy.by_relevance(
+                    agents.relevance[row],
+                    agents.panic[row],
+                    agents.compromised[row],
+                ) == Tier::Stub
+                && self.far.beyond(self.observation, agents.position[row])
+                && !listed.contains(row)
+            {
+                continue;
+            }
+            let distance_m = tiers::nearest_view_distance(self.observation, agents.position[row]);
+            let forced = listed.contains(row) && tiers::forced_full(agents, row);
+            let requested = requested_tier(policy, agents, row, distance_m);
+            // A Stub asking for Stub, not forced, files nothing (`TierScratch::file`).
+            if !forced && requested == Tier::Stub && agents.tier[row] == Tier::Stub {
+                continue;
+            }
+            filings.push(Filing {
+                row: row as u32,
+                requested,
+                forced,
+                distance_m,
+            });
         }
-        let distance_m = tiers::nearest_view_distance(observation, agents.position[row]);
-        let forced = listed.contains(row) && tiers::forced_full(agents, row);
-        let requested = requested_tier(policy, agents, row, distance_m);
-        scratch.file(agents, row, (requested, forced), distance_m);
+        filings
     }
 }
 

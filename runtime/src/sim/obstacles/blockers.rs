@@ -42,9 +42,10 @@ pub struct BlockerIndex {
     cell_start: Vec<u32>,
     entries: Vec<u32>,
     /// The same cells listing only the blockers a body could touch within [`LOOKAHEAD_M`] of a
-    /// walker standing in them (the reach of most gathers): `near_start` / `near_entries`.
+    /// walker standing in them (the reach of most gathers): `near_start` / `near_items`, each
+    /// item the blocker itself (ascending blocker order), so a walker's gather reads one run.
     near_start: Vec<u32>,
-    near_entries: Vec<u32>,
+    near_items: Vec<(Vec2, f64)>,
     /// One bit per cell, set where the cell's long list is not empty (bit `c % 64` of word
     /// `c / 64`): a walker in an empty cell (most cells, with props along a kerb) reads this
     /// small bitmap instead of the large `cell_start`.
@@ -122,7 +123,12 @@ impl BlockerIndex {
         };
         (index.cell_start, index.entries) = index.fill(extent);
         let near = |(_, r): &(Vec2, f64)| r + BODY_RADIUS_M + LOOKAHEAD_M;
-        (index.near_start, index.near_entries) = index.fill(near);
+        let (near_start, near_entries) = index.fill(near);
+        index.near_items = near_entries
+            .iter()
+            .map(|b| index.blockers[*b as usize])
+            .collect();
+        index.near_start = near_start;
         index.occupied = occupied_cells(&index.cell_start);
         index.near_occupied = occupied_cells(&index.near_start);
         index
@@ -231,21 +237,29 @@ impl BlockerIndex {
         let (column, row) = self.cell_xy(center);
         let cell = row * self.columns + column;
         // Within one lookahead the short lists hold every blocker the long ones would pass.
-        let (starts, entries, occupied) = if reach_m <= LOOKAHEAD_M {
-            (&self.near_start, &self.near_entries, &self.near_occupied)
+        // An empty cell's list is empty: nothing to gather (read from the bitmap alone).
+        if reach_m <= LOOKAHEAD_M {
+            if self.near_occupied[cell / 64] & (1 << (cell % 64)) == 0 {
+                return;
+            }
+            let (start, end) = (
+                self.near_start[cell] as usize,
+                self.near_start[cell + 1] as usize,
+            );
+            out.extend(self.near_items[start..end].iter().filter(|b| within(b)));
         } else {
-            (&self.cell_start, &self.entries, &self.occupied)
-        };
-        // An empty cell's list is empty: nothing to gather (the common case, read from the
-        // bitmap alone).
-        if occupied[cell / 64] & (1 << (cell % 64)) == 0 {
-            return;
-        }
-        let (start, end) = (starts[cell] as usize, starts[cell + 1] as usize);
-        for index in &entries[start..end] {
-            let blocker = self.blockers[*index as usize];
-            if within(&blocker) {
-                out.push(blocker);
+            if self.occupied[cell / 64] & (1 << (cell % 64)) == 0 {
+                return;
+            }
+            let (start, end) = (
+                self.cell_start[cell] as usize,
+                self.cell_start[cell + 1] as usize,
+            );
+            for index in &self.entries[start..end] {
+                let blocker = self.blockers[*index as usize];
+                if within(&blocker) {
+                    out.push(blocker);
+                }
             }
         }
     }

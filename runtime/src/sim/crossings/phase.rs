@@ -484,37 +484,40 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     // ascending, so each of the two runs of rows merges with it from its own position.
     let listed_rows = &sets.rows[..listed];
     let mut newly_listed = Vec::new();
-    let mut next_listed = listed_rows.partition_point(|r| (*r as usize) < start);
-    for row in (start..rows).chain(0..start.min(rows)) {
-        if row == 0 {
-            next_listed = 0;
+    // The round's rows cut into chunks, and how many rows of each need a query, counted on
+    // the pool (a row needs one by its own columns alone, and a binding changes only its own
+    // row, so a count made before any binding holds); then the chunks in round order: one
+    // with rows to query is walked row by row, any other only adds its count to the deferred.
+    let chunks = round_chunks([start..rows, 0..start.min(rows)], QUERY_CHUNK_ROWS);
+    let shared: &Agents = agents;
+    let needing: Vec<u64> = chunks
+        .par_iter()
+        .map(|part| count_needing_in(part.len(), (index, shared, listed_rows), part.clone()))
+        .collect();
+    let budget = u64::from(settings.queries_per_step);
+    for (part, count) in chunks.into_iter().zip(needing) {
+        if count == 0 || processed >= budget {
+            deferred += count;
+            continue;
         }
-        let approaching = |next: &mut usize| {
-            while listed_rows.get(*next).is_some_and(|r| (*r as usize) < row) {
-                *next += 1;
+        let mut next_listed = listed_rows.partition_point(|r| (*r as usize) < part.start);
+        for row in part {
+            if !needs_query(index, agents, listed_rows, &mut next_listed, row) {
+                continue;
             }
-            listed_rows.get(*next).map(|r| *r as usize) != Some(row)
-                || agents.crosswalk[row].phase == CrosswalkPhase::Approach
-        };
-        let needs = index.route_crosses(agents.route[row])
-            && !agents.pooled[row]
-            && agents.state[row] == AgentState::Walking
-            && approaching(&mut next_listed);
-        if !needs {
-            continue;
-        }
-        if processed >= u64::from(settings.queries_per_step) {
-            deferred += 1;
-            continue;
-        }
-        processed += 1;
-        next_cursor = Some((row + 1) % n);
-        if let Some(crossing) = crossing_ahead(config, index, agents, row) {
-            bind(config, settings, agents, &mut queue, row, crossing);
-            let c = &agents.crosswalk[row];
-            held += u64::from(c.held);
-            if !is_clean(c) {
-                newly_listed.push(row as u32);
+            if processed >= budget {
+                deferred += 1;
+                continue;
+            }
+            processed += 1;
+            next_cursor = Some((row + 1) % n);
+            if let Some(crossing) = crossing_ahead(config, index, agents, row) {
+                bind(config, settings, agents, &mut queue, row, crossing);
+                let c = &agents.crosswalk[row];
+                held += u64::from(c.held);
+                if !is_clean(c) {
+                    newly_listed.push(row as u32);
+                }
             }
         }
     }
@@ -528,6 +531,68 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     Queried {
         bound_now: sets.rows.len() > listed,
     }
+}
+
+/// Whether row `row` needs a crosswalk query: an unbound walker (not pooled) whose route
+/// crosses. `next` is the position in the ascending `listed` rows of the last row asked (rows
+/// asked ascending): an unlisted record is clean (in Approach), so only a listed one is read.
+#[inline]
+pub(super) fn needs_query(
+    index: &CrossingIndex,
+    agents: &Agents,
+    listed: &[u32],
+    next: &mut usize,
+    row: usize,
+) -> bool {
+    let approaching = |next: &mut usize| {
+        while listed.get(*next).is_some_and(|r| (*r as usize) < row) {
+            *next += 1;
+        }
+        listed.get(*next).map(|r| *r as usize) != Some(row)
+            || agents.crosswalk[row].phase == CrosswalkPhase::Approach
+    };
+    index.route_crosses(agents.route[row])
+        && !agents.pooled[row]
+        && agents.state[row] == AgentState::Walking
+        && approaching(next)
+}
+
+/// Rows one task of the deferred-query count takes.
+const QUERY_CHUNK_ROWS: usize = 1 << 14;
+
+/// The ascending `runs` of rows cut into chunks of at most `chunk` rows, in order.
+pub(super) fn round_chunks(
+    runs: [std::ops::Range<usize>; 2],
+    chunk: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let chunk = chunk.max(1);
+    runs.into_iter()
+        .flat_map(|run| {
+            let end = run.end;
+            run.step_by(chunk)
+                .map(move |first| first..(first + chunk).min(end))
+        })
+        .collect()
+}
+
+/// How many of `rows` need a crosswalk query ([`needs_query`]), counted in chunks of `chunk`
+/// rows on the current pool (a sum: the same in any order).
+pub(super) fn count_needing_in(
+    chunk: usize,
+    (index, agents, listed): (&CrossingIndex, &Agents, &[u32]),
+    rows: std::ops::Range<usize>,
+) -> u64 {
+    let chunk = chunk.max(1);
+    (0..rows.len().div_ceil(chunk))
+        .into_par_iter()
+        .map(|at| {
+            let first = rows.start + at * chunk;
+            let part = first..(first + chunk).min(rows.end);
+            let mut next = listed.partition_point(|r| (*r as usize) < first);
+            part.filter(|row| needs_query(index, agents, listed, &mut next, *row))
+                .count() as u64
+        })
+        .sum()
 }
 
 /// The queue places the listed rows hold (only listed rows can demand: a clean record is in

@@ -416,3 +416,52 @@ fn the_tracked_crossing_rows_follow_removals_and_equal_a_full_scan() {
         .iter()
         .all(|r| tracked.crossing_rows.contains(r)));
 }
+
+#[test]
+fn deferred_queries_counted_in_chunks_are_the_serial_count() {
+    let mut world = crate::sim::observed_street_world(3_000, 7).expect("world");
+    for _ in 0..3 {
+        world.step();
+    }
+    let mut agents = world.agents().clone();
+    // Every kind of row: pooled, not walking, listed in and out of Approach.
+    for row in (0..agents.len()).step_by(13) {
+        agents.pooled[row] = true;
+    }
+    for row in (5..agents.len()).step_by(17) {
+        agents.state[row] = crate::sim::state::AgentState::Holding;
+    }
+    let listed: Vec<u32> = (0..agents.len() as u32).step_by(7).collect();
+    for row in listed.iter().step_by(2) {
+        agents.crosswalk[*row as usize].phase = CrosswalkPhase::Requested;
+    }
+    // Two rows in three on routes that cross (the street's sidewalks cross nothing).
+    let index = world.crossing_index();
+    let crossing: Vec<u16> = (0..index.routes.len() as u16)
+        .filter(|r| index.route_crosses(*r))
+        .collect();
+    for row in (0..agents.len()).filter(|r| r % 3 != 0) {
+        agents.route[row] = crossing[row % crossing.len()];
+    }
+    let serial = |rows: std::ops::Range<usize>| {
+        let mut next = 0;
+        rows.filter(|row| phase::needs_query(index, &agents, &listed, &mut next, *row))
+            .count() as u64
+    };
+    let rows = agents.len();
+    for range in [0..rows, 1..rows, 777..2_500, rows - 1..rows, 10..10] {
+        for chunk in [1, 64, 1_000, 1 << 14] {
+            let chunked = phase::count_needing_in(chunk, (index, &agents, &listed), range.clone());
+            assert_eq!(
+                chunked,
+                serial(range.clone()),
+                "{range:?} in chunks of {chunk}"
+            );
+        }
+    }
+    let all = serial(0..rows);
+    assert!(
+        all > rows as u64 / 2 && all < rows as u64,
+        "{all} of {rows}"
+    );
+}

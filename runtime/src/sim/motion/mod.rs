@@ -683,10 +683,18 @@ fn step_agents(
     if windowed {
         // A budgeted window: a row neither updated nor in the window only counts a skipped
         // step, done for every row at once; the others step in row order as below.
-        let counts = agents.skipped_steps.iter_mut().zip(&agents.updated);
-        for ((skipped, updated), pooled) in counts.zip(&agents.pooled) {
-            *skipped += u32::from(!*updated & !*pooled);
-        }
+        // In chunks of rows on the current pool (each row its own count).
+        let chunk = ROW_CHUNK;
+        let counts = agents.skipped_steps.par_chunks_mut(chunk);
+        let flags = agents
+            .updated
+            .par_chunks(chunk)
+            .zip(agents.pooled.par_chunks(chunk));
+        counts.zip(flags).for_each(|(skipped, (updated, pooled))| {
+            for ((skipped, updated), pooled) in skipped.iter_mut().zip(updated).zip(pooled) {
+                *skipped += u32::from(!*updated & !*pooled);
+            }
+        });
     }
     let rows = (
         &scratch.updated_rows[..],

@@ -531,40 +531,64 @@ fn mark_updates(
     scheduler_frame: u64,
     counters: &mut MotionCounters,
 ) -> UpdateScan {
-    // In chunks of rows on the current pool: sums of counts and a maximum, the same in any
-    // order.
+    // In chunks of rows on the current pool: sums of counts and maxima, the same in any
+    // order, and each chunk's updated rows, concatenated in chunk order.
     let chunk = ROW_CHUNK;
-    let scans = agents
+    let scans: Vec<ChunkScan> = agents
         .updated
         .par_chunks_mut(chunk)
         .zip(agents.schedule_hash.par_chunks(chunk))
         .zip(agents.tier.par_chunks(chunk))
         .zip(agents.pooled.par_chunks(chunk))
         .zip(agents.state.par_chunks(chunk))
-        .zip(agents.speed_m_s.par_chunks(chunk));
-    let (walkers, pooled_rows, fleeing, fastest_m_s) = scans
-        .map(|(((((updated, hash), tier), pooled), state), speed)| {
-            let rows = (updated, hash, tier, pooled);
-            let (w, p, f) = mark_cadence(rows, state, scheduler_frame);
-            (w, p, f, fastest_finite(speed))
-        })
-        .reduce(
-            || (0, 0, 0, f64::NEG_INFINITY),
-            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.max(b.3)),
-        );
-    // A forced row updates whatever its cadence (only listed rows can be forced).
+        .zip(agents.speed_m_s.par_chunks(chunk))
+        .zip(agents.skipped_steps.par_chunks(chunk))
+        .enumerate()
+        .map(
+            |(index, ((((((updated, hash), tier), pooled), state), speed), skipped))| {
+                let rows = (&mut *updated, hash, tier, pooled);
+                let (walkers, pooled, fleeing) = mark_cadence(rows, state, scheduler_frame);
+                let mut updated_rows = Vec::new();
+                collect_set(updated, &mut updated_rows);
+                let first = (index * chunk) as u32;
+                updated_rows.iter_mut().for_each(|row| *row += first);
+                ChunkScan {
+                    counts: [walkers, pooled, fleeing],
+                    fastest_m_s: fastest_finite(speed),
+                    max_steps: most_steps(updated, skipped),
+                    updated_rows,
+                }
+            },
+        )
+        .collect();
+    let count = |at: usize| scans.iter().map(|scan| scan.counts[at]).sum::<u64>();
+    let (walkers, pooled_rows, fleeing) = (count(0), count(1), count(2));
+    let fastest_m_s = scans.iter().fold(f64::NEG_INFINITY, |fastest, scan| {
+        fastest.max(scan.fastest_m_s)
+    });
+    let mut max_steps = scans.iter().fold(1, |most, scan| most.max(scan.max_steps));
+    updated_rows.clear();
+    for scan in &scans {
+        updated_rows.extend_from_slice(&scan.updated_rows);
+    }
+    // A forced row updates whatever its cadence (only listed rows can be forced); those the
+    // cadence left out join the ascending list.
+    let mut forced_rows = Vec::new();
     for &row in crossing_rows {
-        let row = row as usize;
-        if tiers::forced_full(agents, row) {
-            agents.updated[row] = !agents.pooled[row];
+        let at = row as usize;
+        if tiers::forced_full(agents, at) && !agents.pooled[at] {
+            if !agents.updated[at] {
+                agents.updated[at] = true;
+                forced_rows.push(row);
+            }
+            max_steps = max_steps.max(agents.skipped_steps[at] + 1);
         }
     }
-    updated_rows.clear();
-    collect_set(&agents.updated, updated_rows);
-    let mut max_steps = 1;
-    for &row in updated_rows.iter() {
-        max_steps = max_steps.max(agents.skipped_steps[row as usize] + 1);
+    if !forced_rows.is_empty() {
+        let cadence = std::mem::take(updated_rows);
+        for_each_union(&cadence, &forced_rows, |row| updated_rows.push(row as u32));
     }
+    debug_assert!(updated_rows.windows(2).all(|w| w[0] < w[1]));
     counters.updated = updated_rows.len() as u64;
     counters.skipped = agents.len() as u64 - counters.updated;
     UpdateScan {
@@ -574,6 +598,28 @@ fn mark_updates(
         fleeing: fleeing > 0,
         fastest_m_s,
     }
+}
+
+/// What one chunk of [`mark_updates`] saw of its rows.
+struct ChunkScan {
+    /// Walkers (not pooled), pooled rows, fleers.
+    counts: [u64; 3],
+    /// The fastest finite walking speed (−∞ for none), meters per second.
+    fastest_m_s: f64,
+    /// The most steps' time an updated row advances by (1 for none).
+    max_steps: u32,
+    /// The rows the cadence updates, ascending.
+    updated_rows: Vec<u32>,
+}
+
+/// The most steps' time any updated row of a chunk advances by (its skipped steps and this
+/// one; 1 for none), over the chunk's columns in one pass the compiler vectorises.
+fn most_steps(updated: &[bool], skipped: &[u32]) -> u32 {
+    updated
+        .iter()
+        .zip(skipped)
+        .map(|(updated, skipped)| if *updated { skipped + 1 } else { 0 })
+        .fold(1, u32::max)
 }
 
 /// Rows one task of a pass over every row takes (`mark_updates`, `observe_velocities`).

@@ -13,6 +13,9 @@
 //! reads whole blocks and masks the lanes past its run, with one lane-mask implementation and
 //! no scalar tail beside it. The rebuild's bounds and cells run in AVX-512 lanes where the CPU
 //! has them (picked by [`multiversion`]), each lane the scalar operations (tests compare both).
+//! A large rebuild scatters the bodies one column pair at a time (position, velocity, facing),
+//! three tasks on the current rayon pool that write disjoint columns (the same columns on any
+//! number of threads).
 
 use std::ops::Range;
 

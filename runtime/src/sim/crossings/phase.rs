@@ -2,6 +2,13 @@
 //! (on the demand and occupancy they see), crosswalk queries and binding (budgeted, rotating),
 //! every bound walker's transition and movement, then the gates and the hazard. The liveness
 //! phase runs after walking.
+//!
+//! The passes over every row run in chunks of rows on the current rayon pool, each row reading
+//! and writing only its own row (and reading its leader's, which the pass never writes): the
+//! group pass (pairs concatenated in row order), the count of rows needing a crosswalk query
+//! (sums; only chunks holding rows to query while the budget lasts are walked row by row), and
+//! the quiet liveness watches (the rows left to their guards are guarded after, in row order).
+//! So the result is one serial pass's on any number of threads.
 
 use crate::project::Vec2;
 use rayon::prelude::*;

@@ -2,7 +2,9 @@
 //! them — the generated props (upright cylinders) in a uniform grid, the other footprints
 //! (scene objects, barriers, placed obstacles) in a short list beside it — and the swept-body
 //! checks over what it gathers (a step, and the forward exit a sidestep needs). One index per
-//! obstacle set, built by [`ObstacleSet`](super::ObstacleSet), read by `sim::walk`.
+//! obstacle set, built by [`ObstacleSet`](super::ObstacleSet), read by `sim::walk`. A bitmap
+//! of the non-empty cells answers a walker in an empty cell without reading the cell lists, and
+//! the short lists (within one lookahead, most gathers) hold the blockers themselves.
 
 use super::Obstacle;
 use crate::project::Vec2;

@@ -2,9 +2,7 @@
 //! them — the generated props (upright cylinders) in a uniform grid, the other footprints
 //! (scene objects, barriers, placed obstacles) in a short list beside it — and the swept-body
 //! checks over what it gathers (a step, and the forward exit a sidestep needs). One index per
-//! obstacle set, built by [`ObstacleSet`](super::ObstacleSet), read by `sim::walk`. A bitmap
-//! of the non-empty cells answers a walker in an empty cell without reading the cell lists, and
-//! the short lists (within one lookahead, most gathers) hold the blockers themselves.
+//! obstacle set, built by [`ObstacleSet`](super::ObstacleSet), read by `sim::walk`.
 
 use super::Obstacle;
 use crate::project::Vec2;
@@ -44,16 +42,9 @@ pub struct BlockerIndex {
     cell_start: Vec<u32>,
     entries: Vec<u32>,
     /// The same cells listing only the blockers a body could touch within [`LOOKAHEAD_M`] of a
-    /// walker standing in them (the reach of most gathers): `near_start` / `near_items`, each
-    /// item the blocker itself (ascending blocker order), so a walker's gather reads one run.
+    /// walker standing in them (the reach of most gathers): `near_start` / `near_entries`.
     near_start: Vec<u32>,
-    near_items: Vec<(Vec2, f64)>,
-    /// One bit per cell, set where the cell's long list is not empty (bit `c % 64` of word
-    /// `c / 64`): a walker in an empty cell (most cells, with props along a kerb) reads this
-    /// small bitmap instead of the large `cell_start`.
-    occupied: Vec<u64>,
-    /// The same for the short lists (`near_start`).
-    near_occupied: Vec<u64>,
+    near_entries: Vec<u32>,
 }
 
 impl BlockerIndex {
@@ -125,14 +116,7 @@ impl BlockerIndex {
         };
         (index.cell_start, index.entries) = index.fill(extent);
         let near = |(_, r): &(Vec2, f64)| r + BODY_RADIUS_M + LOOKAHEAD_M;
-        let (near_start, near_entries) = index.fill(near);
-        index.near_items = near_entries
-            .iter()
-            .map(|b| index.blockers[*b as usize])
-            .collect();
-        index.near_start = near_start;
-        index.occupied = occupied_cells(&index.cell_start);
-        index.near_occupied = occupied_cells(&index.near_start);
+        (index.near_start, index.near_entries) = index.fill(near);
         index
     }
 
@@ -239,29 +223,16 @@ impl BlockerIndex {
         let (column, row) = self.cell_xy(center);
         let cell = row * self.columns + column;
         // Within one lookahead the short lists hold every blocker the long ones would pass.
-        // An empty cell's list is empty: nothing to gather (read from the bitmap alone).
-        if reach_m <= LOOKAHEAD_M {
-            if self.near_occupied[cell / 64] & (1 << (cell % 64)) == 0 {
-                return;
-            }
-            let (start, end) = (
-                self.near_start[cell] as usize,
-                self.near_start[cell + 1] as usize,
-            );
-            out.extend(self.near_items[start..end].iter().filter(|b| within(b)));
+        let (starts, entries) = if reach_m <= LOOKAHEAD_M {
+            (&self.near_start, &self.near_entries)
         } else {
-            if self.occupied[cell / 64] & (1 << (cell % 64)) == 0 {
-                return;
-            }
-            let (start, end) = (
-                self.cell_start[cell] as usize,
-                self.cell_start[cell + 1] as usize,
-            );
-            for index in &self.entries[start..end] {
-                let blocker = self.blockers[*index as usize];
-                if within(&blocker) {
-                    out.push(blocker);
-                }
+            (&self.cell_start, &self.entries)
+        };
+        let (start, end) = (starts[cell] as usize, starts[cell + 1] as usize);
+        for index in &entries[start..end] {
+            let blocker = self.blockers[*index as usize];
+            if within(&blocker) {
+                out.push(blocker);
             }
         }
     }
@@ -346,19 +317,6 @@ impl Nearby<'_> {
         }
         Ok(())
     }
-}
-
-/// One bit per cell of a list's `cell_start` (`cells + 1` long), set where the cell's list is
-/// not empty.
-fn occupied_cells(cell_start: &[u32]) -> Vec<u64> {
-    let cells = cell_start.len().saturating_sub(1);
-    let mut bits = vec![0u64; cells.div_ceil(64)];
-    for (cell, pair) in cell_start.windows(2).enumerate() {
-        if pair[1] > pair[0] {
-            bits[cell / 64] |= 1 << (cell % 64);
-        }
-    }
-    bits
 }
 
 fn distance(a: Vec2, b: Vec2) -> f64 {

@@ -123,10 +123,12 @@ pub enum Avoidance {
     Reliable,
 }
 
-/// Steps the walker in `row` and returns what it decided (with [`Avoidance::SteerOnly`] it
-/// only refreshes the walker's reliable steering and returns [`WalkDecision::Idle`]). `bound`:
-/// it is bound to a crosswalk (its `crosswalk` column; the caller reads it, so the parallel
-/// bands need not copy that column) and walks by the crossing rule.
+/// Steps the walker in `row` of `agents` (a view of the walking columns, `WalkRows`: the
+/// world's, a range of them, or a band's copies; `row` indexes it and `grid` alike) and
+/// returns what it decided (with [`Avoidance::SteerOnly`] it only refreshes the walker's
+/// reliable steering and returns [`WalkDecision::Idle`]). `bound`: it is bound to a crosswalk
+/// (its `crosswalk` column; the caller reads it, so the view need not hold that column) and
+/// walks by the crossing rule.
 pub fn walk_agent(
     env: &WalkEnv<'_>,
     grid: &SpatialGrid,

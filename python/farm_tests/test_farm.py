@@ -86,6 +86,17 @@ def test_the_default_batch_spreads_items_over_two_tasks_per_worker():
     assert farm.auto_batch([], 2) == 1
 
 
+def test_a_remote_function_is_made_once_per_function_and_options(ray_cluster):
+    # A new remote function is exported to the cluster again and fetched by every worker before
+    # its first task: the farm makes each once per process and reuses it for every cook.
+    made = farm._remote(ray_cluster, farm._cook_items_python, num_cpus=1, max_retries=3)
+    again = farm._remote(ray_cluster, farm._cook_items_python, max_retries=3, num_cpus=1)
+    other = farm._remote(ray_cluster, farm._cook_items_python, num_cpus=2, max_retries=3)
+    assert again is made
+    assert other is not made
+    assert farm._remote(ray_cluster, farm._run_seeds, num_cpus=1, max_retries=3) is not made
+
+
 def test_a_damaged_cache_entry_is_detected_and_cooked_again(ray_cluster, cli, tmp_path):
     project = PROJECTS / "pine-clearing"
     digest, expected = single_process(cli, project, tmp_path)

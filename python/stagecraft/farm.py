@@ -93,6 +93,19 @@ def auto_batch(items, workers):
     return max(1, -(-len(items) // (workers * TASKS_PER_WORKER)))
 
 
+_REMOTES = {}
+
+
+def _remote(ray, function, **options):
+    """`ray.remote(**options)(function)`, made once per function and options for the process: a
+    new remote function is exported to the cluster again, and each worker fetches it before its
+    first task (about 3 ms a cook on a local two-worker Ray)."""
+    key = (function.__name__, tuple(sorted(options.items())))
+    if key not in _REMOTES:
+        _REMOTES[key] = ray.remote(**options)(function)
+    return _REMOTES[key]
+
+
 def _opt_str(path):
     return None if path is None else str(path)
 
@@ -180,10 +193,10 @@ def cook(project, out, cluster=None, tiles=None, cache=None, batch=None, threads
         workers = int(ray.cluster_resources().get("CPU", 1)) // max(1, int(threads))
         batch = auto_batch(ready, workers)
     if engine == "python":
-        task = ray.remote(**options)(_cook_items_python)
+        task = _remote(ray, _cook_items_python, **options)
         refs = [task.remote(project, cache, tiles, ids, threads, sync_cache, _chaos) for ids in _batches(ready, batch)]
     else:
-        task = ray.remote(**options)(_cook_items)
+        task = _remote(ray, _cook_items, **options)
         refs = [task.remote(binary, project, cache, tiles, ids, threads, _chaos) for ids in _batches(ready, batch)]
     results = ray.get(refs)
     farmed = time.perf_counter()
@@ -276,7 +289,7 @@ def sweep(project, scenario, seeds, frames=None, set=(), cluster=None, batch=10,
     binary = binary_path(binary) if engine == "cli" else None
     project = str(pathlib.Path(project).resolve())
     seeds = [int(s) for s in seeds]
-    task = ray.remote(max_retries=max_retries, retry_exceptions=True, num_cpus=1)(_run_seeds)
+    task = _remote(ray, _run_seeds, max_retries=max_retries, retry_exceptions=True, num_cpus=1)
     refs = [task.remote(binary, project, scenario, chunk, frames, sets, engine) for chunk in _batches(seeds, batch)]
     rows = [row for chunk in ray.get(refs) for row in chunk]
     table = pandas.DataFrame(rows)

@@ -39,7 +39,7 @@ use criterion::{Criterion, Throughput};
 use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, FlowWatch, World};
 
 mod support;
-use support::{cpu_ms, cpu_ns, many_core_counts, median, pool, thread_pairs};
+use support::{cpu_ms, cpu_ns, low_end_pairs, many_core_counts, median, pool, thread_pairs};
 
 /// Steps before measuring, so the velocity windows are filled and the tiers settled.
 const WARM_UP_FRAMES: u32 = 40;
@@ -287,6 +287,24 @@ fn main() {
         report_threads("two-way street, 10000 walkers", street, 10_000, 10);
         let mixed = warmed(observed_street_world(100_000, 7).expect("street"));
         report_threads("mixed tiers, 100000 agents", mixed, 100_000, 5);
+        return;
+    }
+    // `MOTION_LOWEST=street|mixed,steps` only prints the fastest and 10th-percentile step of
+    // that world on 1 and 2 threads (three rounds of `steps` steps each): figures a loaded
+    // machine spoils less than medians.
+    if let Ok(spec) = std::env::var("MOTION_LOWEST") {
+        let mut parts = spec.split(',').map(str::trim);
+        let kind = parts.next().unwrap_or("street").to_owned();
+        let steps = parts
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(100usize);
+        let mut world = if kind == "mixed" {
+            warmed(observed_street_world(100_000, 7).expect("street"))
+        } else {
+            warmed(two_way_street_world(10_000, 7).expect("street"))
+        };
+        low_end_pairs(&kind, steps, || one_step(&mut world));
         return;
     }
     // `MOTION_STEPS=street|mixed,steps` only steps that world (for `perf stat`/`perf record`)

@@ -20,7 +20,7 @@ use criterion::{BatchSize, Criterion, Throughput};
 use stagecraft_runtime::sim::{long_street_world, WalkDecision, World};
 
 mod support;
-use support::{cpu_ms, median, thread_pairs};
+use support::{cpu_ms, low_end_pairs, median, thread_pairs};
 
 /// Steps before measuring, so the velocity windows are filled and encounters under way.
 const WARM_UP_FRAMES: u32 = 40;
@@ -176,6 +176,24 @@ fn main() {
     // `POPULATION_RESIM=runs` only re-simulates 600 frames from a checkpoint with 10,000
     // walkers `runs` times and prints the CPU time of one.
     // `POPULATION_RESIM_THREADS=1` only runs the 1 / 2 thread re-simulation pairs.
+    // `POPULATION_RESIM_LOWEST=1` only prints the fastest and 10th-percentile step of the
+    // re-simulation from the checkpoint on 1 and 2 threads (600 steps each, three rounds; 600
+    // times the 10th percentile approximates the re-simulation on a loaded machine).
+    if std::env::var("POPULATION_RESIM_LOWEST").is_ok() {
+        let mut world = crowd(10_000);
+        let checkpoint = world.snapshot();
+        let mut steps = 0;
+        low_end_pairs("re-simulation step", 600, || {
+            if steps % 600 == 0 {
+                world.restore(&checkpoint).expect("own snapshot");
+            }
+            steps += 1;
+            let start = Instant::now();
+            world.step();
+            start.elapsed()
+        });
+        return;
+    }
     if std::env::var("POPULATION_RESIM_THREADS").is_ok() {
         report_resim_threads();
         return;

@@ -224,15 +224,71 @@ fn sync_folder(folder: &Path) -> io::Result<()> {
     fs::File::open(folder)?.sync_all()
 }
 
-/// Writes and syncs the product files into the staging folder on the current rayon pool; the
-/// first failure in the files' order is the one reported.
-fn write_products(staging: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
-    fs::create_dir_all(staging.join("products"))?;
-    let written: Vec<io::Result<()>> = files
-        .par_iter()
-        .map(|(path, bytes)| write_synced(&staging.join(path), bytes))
-        .collect();
-    written.into_iter().collect()
+/// Writes the product files into the staging folder on the current rayon pool while
+/// `alongside` runs there too, and syncs each file on a thread of its own as soon as it is
+/// written: waiting for the disk takes no core, so the disk writes the bundle while the pool
+/// does `alongside`'s work (a cook's cache stores). Returns the files' result (the first failure
+/// in the files' order, a write's before any sync's) and `alongside`'s.
+fn write_products_beside<T: Send>(
+    staging: &Path,
+    files: &[(String, Vec<u8>)],
+    alongside: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> (io::Result<()>, anyhow::Result<T>) {
+    std::thread::scope(|scope| {
+        let (syncing, beside) = rayon::join(
+            || -> io::Result<Vec<Syncing<'_>>> {
+                fs::create_dir_all(staging.join("products"))?;
+                let written: Vec<io::Result<fs::File>> = files
+                    .par_iter()
+                    .map(|(path, bytes)| write_unsynced(&staging.join(path), bytes))
+                    .collect();
+                let written = written.into_iter().collect::<io::Result<Vec<_>>>()?;
+                Ok(written.into_iter().map(|f| sync_beside(scope, f)).collect())
+            },
+            alongside,
+        );
+        let synced = syncing.and_then(|all| all.into_iter().try_for_each(Syncing::wait));
+        (synced, beside)
+    })
+}
+
+/// A file being synced: on a thread of its own, or already (when no thread could be started).
+enum Syncing<'scope> {
+    Thread(std::thread::ScopedJoinHandle<'scope, io::Result<()>>),
+    Done(io::Result<()>),
+}
+
+impl Syncing<'_> {
+    fn wait(self) -> io::Result<()> {
+        match self {
+            Syncing::Thread(thread) => thread
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("a file's sync thread panicked"))),
+            Syncing::Done(result) => result,
+        }
+    }
+}
+
+/// Starts syncing `file` on a thread of `scope`, or syncs it here if no thread can be started.
+fn sync_beside<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    file: fs::File,
+) -> Syncing<'scope> {
+    let file = std::sync::Arc::new(file);
+    let theirs = file.clone();
+    match std::thread::Builder::new()
+        .name("stagecraft-sync".to_owned())
+        .spawn_scoped(scope, move || theirs.sync_all())
+    {
+        Ok(thread) => Syncing::Thread(thread),
+        Err(_) => Syncing::Done(file.sync_all()),
+    }
+}
+
+fn write_unsynced(path: &Path, bytes: &[u8]) -> io::Result<fs::File> {
+    let mut file = fs::File::create(path)?;
+    file.write_all(bytes)?;
+    Ok(file)
 }
 
 /// Completes the staging folder whose product files are written: the manifest (last: a staging
@@ -267,7 +323,7 @@ pub fn write_bundle_alongside<T: Send>(
     let (mut alongside, mut result) = (Some(alongside), None);
     swap_in(out, manifest, policy, &mut |_| {}, &mut |staging: &Path| {
         let alongside = alongside.take().context("the bundle is written once")?;
-        let (written, beside) = rayon::join(|| write_products(staging, files), alongside);
+        let (written, beside) = write_products_beside(staging, files, alongside);
         result = Some(beside?);
         written.with_context(|| format!("cannot write {}", staging.display()))
     })?;
@@ -283,7 +339,8 @@ pub fn write_bundle_with(
     hook: &mut dyn FnMut(SwapStep),
 ) -> anyhow::Result<()> {
     swap_in(out, manifest, policy, hook, &mut |staging: &Path| {
-        write_products(staging, files)
+        write_products_beside(staging, files, || Ok(()))
+            .0
             .with_context(|| format!("cannot write {}", staging.display()))
     })
 }

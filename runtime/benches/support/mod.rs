@@ -67,3 +67,29 @@ pub fn thread_pairs(
     }
     (median(ones), median(manys))
 }
+
+/// The fastest and the 10th-percentile of `samples` (for a machine other work loads: a step
+/// another process interrupted is slower, never faster, so the low end is the step's own time).
+pub fn low_end(mut samples: Vec<Duration>) -> (Duration, Duration) {
+    samples.sort();
+    (samples[0], samples[samples.len() / 10])
+}
+
+/// Load-robust A/B of one timed sample `run` on 1 and on 2 threads: three interleaved rounds
+/// of `samples` samples on each, printing the fastest and the 10th-percentile sample of each.
+pub fn low_end_pairs(label: &str, samples: usize, mut run: impl FnMut() -> Duration + Send) {
+    let (one, two) = (pool(1), pool(2));
+    for round in 1..=3 {
+        let a = one.install(|| low_end((0..samples).map(|_| run()).collect()));
+        let b = two.install(|| low_end((0..samples).map(|_| run()).collect()));
+        println!(
+            "  {label}, round {round}: 1 thread fastest {:.3} ms, p10 {:.3} ms; 2 threads fastest \
+             {:.3} ms, p10 {:.3} ms ({:.2}× at p10)",
+            a.0.as_secs_f64() * 1e3,
+            a.1.as_secs_f64() * 1e3,
+            b.0.as_secs_f64() * 1e3,
+            b.1.as_secs_f64() * 1e3,
+            a.1.as_secs_f64() / b.1.as_secs_f64()
+        );
+    }
+}

@@ -159,3 +159,29 @@ fn streets_on_two_threads_are_cut_along_the_road_between_their_sidewalks() {
         }
     }
 }
+
+#[test]
+fn the_two_way_streets_second_sidewalk_steps_in_place_and_the_long_streets_on_copies() {
+    // The two-way street's sidewalks are rows 0..500 and 500..1000 (one source each, placed in
+    // turn): one band at home, the other in place in its range. The long street's rows
+    // alternate sidewalks: one band at home, the other on copies.
+    let in_place = |mut world: World| {
+        world.set_min_rows_per_band(Some(1));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool");
+        pool.install(|| {
+            (0..3)
+                .map(|_| {
+                    world.step();
+                    world.motion_scratch.bands.last_in_place
+                })
+                .collect::<Vec<usize>>()
+        })
+    };
+    let two_way = in_place(two_way_street_world(1_000, 7).expect("street"));
+    assert_eq!(two_way, vec![1, 1, 1]);
+    let long = in_place(long_street_world(1_000, 7).expect("street"));
+    assert_eq!(long, vec![0, 0, 0]);
+}

@@ -22,6 +22,7 @@ pub mod governor;
 pub mod hlod;
 pub mod panic;
 pub mod parallel;
+mod placement;
 pub mod publish;
 pub mod ring;
 pub mod tiers;
@@ -38,7 +39,7 @@ use super::obstacles::ObstacleSet;
 use super::spatial::SpatialGrid;
 use super::walk::steer::offset;
 use super::walk::{
-    walk_agent, Avoidance, Scratch as WalkScratch, WalkEnv, WalkState, NEIGHBOUR_CELL_M,
+    walk_agent, Avoidance, Scratch as WalkScratch, WalkEnv, WalkRows, WalkState, NEIGHBOUR_CELL_M,
     VELOCITY_WINDOW_S,
 };
 use crate::project::Vec2;
@@ -746,7 +747,8 @@ fn step_agents(
         &scratch.updated_rows[..],
         windowed.then_some(&scratch.window_rows[..]),
     );
-    collect_steps(agents, rows, (crossing_rows, window), &mut scratch.steps);
+    let listing = (crossing_rows, window, scan.any_pooled);
+    collect_steps(agents, rows, listing, &mut scratch.steps);
     let steps = &scratch.steps;
     let count_skip = !windowed;
     let bounds = (count_skip, base.max_step_m, dt);
@@ -761,38 +763,56 @@ fn step_agents(
     }
     // Nothing reads the grid before this loop (the rows and their flags above do not).
     rebuild_grid(grid, &mut scratch.points, agents, scan.any_pooled);
+    let mut rows = WalkRows::of(agents);
     for step in steps.iter() {
         let row = step.row as usize;
-        stepping.row((grid, walk_scratch), agents, row, step.flags, count_skip);
+        stepping.row((grid, walk_scratch), &mut rows, row, step.flags, count_skip);
     }
 }
 
 /// The rows the walking loop steps, ascending, with their flags, into `steps`: with a budgeted
 /// window (`window_rows`) the union of the updated rows and the window's, otherwise every row;
-/// pooled rows never.
+/// pooled rows never (`any_pooled`: whether any row is). Every row without a window and
+/// without a pooled row is filed in chunks of rows on the current pool (each row's flags read
+/// its own row).
 fn collect_steps(
     agents: &Agents,
     (updated_rows, window_rows): (&[u32], Option<&[u32]>),
-    (crossing_rows, window): (&[u32], &AvoidanceWindow),
+    (crossing_rows, window, any_pooled): (&[u32], &AvoidanceWindow, bool),
     steps: &mut Vec<parallel::Step>,
 ) {
     steps.clear();
-    let mut listed = Listed::new(crossing_rows);
-    let push = |row: usize| {
-        if !agents.pooled[row] {
-            // Only a listed row's crossing can control its motion or bind it: an unlisted
-            // record is an unbound walker's (so most rows never read their wide record).
-            let listed_row = listed.contains(row);
-            debug_assert!(listed_row || !agents.crosswalk[row].is_bound());
-            let flags = RowFlags {
+    let step_of = |row: usize, listed: &mut Listed<'_>| {
+        // Only a listed row's crossing can control its motion or bind it: an unlisted record
+        // is an unbound walker's (so most rows never read their wide record).
+        let listed_row = listed.contains(row);
+        debug_assert!(listed_row || !agents.crosswalk[row].is_bound());
+        parallel::Step {
+            row: row as u32,
+            flags: RowFlags {
                 crossing: listed_row && agents.crosswalk[row].controls_motion(),
                 processed: window.contains(row),
                 bound: listed_row && agents.crosswalk[row].is_bound(),
-            };
-            steps.push(parallel::Step {
-                row: row as u32,
-                flags,
-            });
+            },
+        }
+    };
+    if window_rows.is_none() && !any_pooled {
+        steps.resize(agents.len(), parallel::Step::default());
+        let chunks = steps.par_chunks_mut(STEP_CHUNK).enumerate();
+        chunks.for_each(|(chunk, out)| {
+            let start = chunk * STEP_CHUNK;
+            let first = crossing_rows.partition_point(|r| (*r as usize) < start);
+            let mut listed = Listed::new(&crossing_rows[first..]);
+            for (offset, step) in out.iter_mut().enumerate() {
+                *step = step_of(start + offset, &mut listed);
+            }
+        });
+        return;
+    }
+    let mut listed = Listed::new(crossing_rows);
+    let push = |row: usize| {
+        if !agents.pooled[row] {
+            steps.push(step_of(row, &mut listed));
         }
     };
     match window_rows {
@@ -800,6 +820,9 @@ fn collect_steps(
         None => (0..agents.len()).for_each(push),
     }
 }
+
+/// Rows one task of [`collect_steps`] files.
+const STEP_CHUNK: usize = 2048;
 
 /// Calls `visit` with every row of the ascending union of two ascending lists, in order.
 fn for_each_union(a: &[u32], b: &[u32], mut visit: impl FnMut(usize)) {
@@ -843,12 +866,13 @@ impl Stepping<'_> {
     /// (and steps when updated), a deferred walker steps along its reliable steering, a fleer
     /// runs; `flags` say whether the crossings move it and whether it is in the window;
     /// `count_skip` when a row that is not updated still has to count its skipped step here.
-    /// `row` indexes both `agents` and `grid` (a band's copies, in the parallel loop).
+    /// `row` indexes both `agents` and `grid` (in the parallel loop a band's view of its own
+    /// range of rows, or its copies, and its own grid).
     #[inline(always)]
     fn row(
         &self,
         (grid, walk_scratch): (&mut SpatialGrid, &mut WalkScratch),
-        agents: &mut Agents,
+        agents: &mut WalkRows<'_>,
         row: usize,
         RowFlags {
             crossing,
@@ -947,7 +971,7 @@ fn rebuild_grid(grid: &mut SpatialGrid, points: &mut Vec<Vec2>, agents: &Agents,
 
 /// A panicked agent runs to its exit at [`FLEE_SPEED_M_S`] (`target` holds the exit's position)
 /// and arrives there.
-fn flee_to_exit(agents: &mut Agents, row: usize, dt_s: f64) {
+fn flee_to_exit(agents: &mut WalkRows<'_>, row: usize, dt_s: f64) {
     let Some(exit) = agents.target[row] else {
         agents.state[row] = AgentState::Arrived;
         return;

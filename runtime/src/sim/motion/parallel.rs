@@ -6,9 +6,13 @@
 //! equal numbers of stepped rows (one per pool thread; the cuts go where the fewest rows lie
 //! near them, `motion::cuts`, so a crowd split by an empty strip, the two-way street's road, is
 //! cut there and its bands never wait), and each band steps its own rows in ascending order.
-//! The busiest band (the *home* band) steps its rows in place, in the world's agents and the
-//! world's grid; every other band on a private copy of its agent rows and a private grid over
-//! every body within the halo (the farthest a step reads, [`halo_m`]) of it. A row whose halo
+//! One band (the *home* band) steps its rows in place, in the world's agents and the world's
+//! grid; a band whose rows are one unbroken range above the home band's rows steps them in
+//! place too, in its range of the world's rows (a `sim::walk::WalkRows` view split off the
+//! world's: the two-way street's sidewalks), and every other band on a private copy of its
+//! agent rows (`motion::placement` weighs which band is home by the rows copied). Every band
+//! but the home band steps with a private grid over every body within the halo (the farthest a
+//! step reads, [`halo_m`]) of it. A row whose halo
 //! stays inside its band reads only that band's bodies; a row near a cut (a *boundary* row)
 //! first waits until the other bands have stepped their boundary rows below it (in row order)
 //! *within its reach* — whose positions before the loop are within the halo of its own — and
@@ -54,19 +58,20 @@
 //! - *the waits*: each band lists, for each of its boundary rows, how many of each other band's
 //!   published rows it waits for (a grid over each band's boundary rows finds those within
 //!   reach), on the pool before the loop ([`Plan`] counts them);
-//! - *write-back*: each written column a task, and one more task moves every body the other
-//!   bands stepped in the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
+//! - *write-back*: each written column of the bands on copies a task, and one more task moves
+//!   every body the other bands stepped in the world's grid to where its band left it (`SpatialGrid::update` of disjoint rows, so the
 //!   order does not matter), instead of a serial pass after the write-back.
 //!
 //! Around the loop, the Motion phase's passes over every row run in chunks of rows on the pool
 //! too: the update marks with their counts and fastest speed (`mark_updates`: sums and a
-//! maximum, the same in any order), the velocity windows (`observe_velocities`: each row reads
+//! maximum, the same in any order), the rows the loop steps with their flags (`collect_steps`,
+//! when every row steps: each chunk files its own rows in order), the velocity windows (`observe_velocities`: each row reads
 //! and writes its own row), and the Motion Frame publication after the step (`publish`: each
 //! row's frame reads its own row). The per-step scratch (filings, outboxes, cuts, sample)
 //! is kept in [`Bands`] from step to step, so a step allocates only when it grows.
 //!
-//! The copies live for the loop only (the walking columns of each stepped row of the bands but
-//! the home band, a grid per such band over its bodies and halo: a few hundred bytes per walker
+//! The copies live for the loop only (the walking columns of each stepped row of the bands on
+//! copies, a grid per band but the home band over its bodies and halo: a few hundred bytes per walker
 //! at the loop's peak, none between steps).
 //!
 //! Bands never block a pool thread: whoever holds a band steps it until it must wait, then
@@ -79,12 +84,13 @@ use std::sync::{Mutex, TryLockError};
 
 use rayon::prelude::*;
 
+use super::placement::{Place, Span};
 use super::{RowFlags, Stepping};
 use crate::project::Vec2;
 use crate::sim::spatial::SpatialGrid;
 use crate::sim::state::Agents;
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
-use crate::sim::walk::{Scratch as WalkScratch, NEIGHBOUR_CELL_M, OPPOSING_SCAN_M};
+use crate::sim::walk::{Scratch as WalkScratch, WalkRows, NEIGHBOUR_CELL_M, OPPOSING_SCAN_M};
 
 /// Stepped rows a band gets at least by default (fewer rows per thread step serially). A band
 /// costs its copies, its grid and its waits at the cuts: on the 2-core machine, quiet, the
@@ -147,7 +153,7 @@ macro_rules! write_rows {
 }
 
 /// One row the loop steps: its row and how.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Step {
     /// The agent's row.
     pub row: u32,
@@ -168,12 +174,17 @@ pub struct Bands {
     /// The sampled positions' x (then y), sorted.
     sample: Vec<f64>,
     sample_y: Vec<f64>,
+    /// Each band's span of stepped rows and where it steps them (`motion::placement`).
+    spans: Vec<Option<Span>>,
+    places: Vec<Place>,
     /// Stepped rows a band gets at least.
     pub(in crate::sim) min_rows: Option<usize>,
     /// Bands the last walking loop ran in (1: serially).
     pub(in crate::sim) last_count: usize,
     /// What the last banded loop planned (zero after a serial one).
     pub(in crate::sim) last_plan: Plan,
+    /// Bands the last banded loop stepped in place besides the home band.
+    pub(in crate::sim) last_in_place: usize,
 }
 
 /// What one banded loop planned: its rows near a cut and the waits among them (the same on
@@ -306,9 +317,12 @@ impl Band {
         self.cursor >= self.own.len()
     }
 
-    /// Copies its rows and builds its grid over them and the other bodies it holds.
-    fn prepare(&mut self, agents: &Agents) {
-        walk_columns!(copy_rows!(self.agents, agents, self.own));
+    /// Copies its rows (a band on copies) and builds its grid over them and the other bodies
+    /// it holds.
+    fn prepare(&mut self, agents: &Agents, place: Place) {
+        if place == Place::Copies {
+            walk_columns!(copy_rows!(self.agents, agents, self.own));
+        }
         let rows = || self.own.iter().chain(&self.others).map(|r| *r as usize);
         self.points.clear();
         self.points.extend(rows().map(|r| agents.position[r]));
@@ -326,11 +340,12 @@ impl Band {
     }
 
     /// Steps own rows from the cursor until one must wait for another band (or all are
-    /// stepped); whether any row stepped. The home band (`home`) steps them in the world's
-    /// agents and grid, the others in their copies.
+    /// stepped); whether any row stepped. The home band steps them in its view of the world's
+    /// rows (`rows`, from row 0) and the world's grid (`world_grid`), a band in place in its
+    /// view (from its first row) and its own grid, the others in their copies.
     fn advance(
         &mut self,
-        mut home: Option<&mut Home<'_>>,
+        (mut rows, mut world_grid): (Option<&mut (WalkRows<'_>, usize)>, Option<&mut SpatialGrid>),
         me: usize,
         outboxes: &[Outbox],
         (stepping, count_skip): (&Stepping<'_>, bool),
@@ -338,24 +353,55 @@ impl Band {
         let start = self.cursor;
         while self.cursor < self.own.len() {
             let local = self.cursor;
-            if self.boundary[local] && !self.import_needed(me, outboxes, home.as_deref_mut()) {
+            if self.boundary[local] && !self.import_needed(me, outboxes, world_grid.as_deref_mut())
+            {
                 break;
             }
-            let (agents, grid, index) = match home.as_deref_mut() {
-                Some(home) => (&mut *home.agents, &mut *home.grid, self.own[local] as usize),
-                None => (&mut self.agents, &mut self.grid, local),
+            let grid = match world_grid.as_deref_mut() {
+                Some(grid) => grid,
+                None => &mut self.grid,
             };
             let flags = self.flags[local];
-            stepping.row((grid, &mut self.scratch), agents, index, flags, count_skip);
+            let scratch = (grid, &mut self.scratch);
+            let moved = match rows.as_deref_mut() {
+                Some((view, base)) => {
+                    let index = self.own[local] as usize - *base;
+                    stepping.row(scratch, view, index, flags, count_skip);
+                    (view.position[index], view.facing[index])
+                }
+                None => {
+                    let mut copies = WalkRows::of(&mut self.agents);
+                    stepping.row(scratch, &mut copies, local, flags, count_skip);
+                    (copies.position[local], copies.facing[local])
+                }
+            };
             if self.boundary[local] {
                 let outbox = &outboxes[me];
-                outbox.write(self.published, agents.position[index], agents.facing[index]);
+                outbox.write(self.published, moved.0, moved.1);
                 self.published += 1;
                 outbox.done.store(self.published, Ordering::Release);
             }
             self.cursor += 1;
         }
+        if self.finished() && world_grid.is_none() {
+            if let Some((view, base)) = rows {
+                self.keep_moved(view, *base);
+            }
+        }
         self.cursor > start
+    }
+
+    /// A band in place keeps its rows' new positions and facings (its first grid points) for
+    /// the world's grid, which [`write_back`] moves them in.
+    fn keep_moved(&mut self, view: &WalkRows<'_>, base: usize) {
+        let own = self.own.len();
+        self.points.truncate(own);
+        self.facings.truncate(own);
+        let moved = self.own.iter().map(|row| *row as usize - base);
+        for ((point, facing), index) in self.points.iter_mut().zip(&mut self.facings).zip(moved) {
+            *point = view.position[index];
+            *facing = view.facing[index];
+        }
     }
 
     /// Lists, for each own boundary row (its outbox's rows, in order) and each other band, how
@@ -397,7 +443,7 @@ impl Band {
         &mut self,
         me: usize,
         outboxes: &[Outbox],
-        mut home: Option<&mut Home<'_>>,
+        mut world_grid: Option<&mut SpatialGrid>,
     ) -> bool {
         let own_count = self.own.len();
         let first = self.published * outboxes.len();
@@ -412,8 +458,8 @@ impl Band {
             for entry in self.applied[band]..needed {
                 let row = outbox.rows[entry];
                 let (position, facing) = outbox.read(entry);
-                if let Some(home) = home.as_deref_mut() {
-                    home.grid.update(row as usize, position, facing);
+                if let Some(grid) = world_grid.as_deref_mut() {
+                    grid.update(row as usize, position, facing);
                 } else if let Ok(at) = self.others.binary_search(&row) {
                     self.grid.update(own_count + at, position, facing);
                 }
@@ -424,17 +470,13 @@ impl Band {
     }
 }
 
-/// Where the home band steps its rows: the world's agents and grid, in place (its rows are
-/// nobody else's, and no other band reads the world's agents or grid while the bands step).
-struct Home<'a> {
-    agents: &'a mut Agents,
-    grid: &'a mut SpatialGrid,
-}
-
-/// A band as the pool steps it: the home band with the world's agents and grid.
+/// A band as the pool steps it: the home band with its view of the world's rows (from row 0)
+/// and the world's grid, a band in place with its view (and the row it starts at), a band on
+/// copies with neither (no other band reads the world's rows or grid while the bands step).
 struct Work<'a> {
     band: Band,
-    home: Option<Home<'a>>,
+    rows: Option<(WalkRows<'a>, usize)>,
+    world_grid: Option<&'a mut SpatialGrid>,
 }
 
 /// What classifying one chunk of rows filed for one band, in row order: its stepped rows (with
@@ -575,6 +617,7 @@ pub(super) fn step_in_bands(
     let min_rows = bands.min_rows.unwrap_or(DEFAULT_MIN_ROWS_PER_BAND).max(1);
     bands.last_count = 1;
     bands.last_plan = Plan::default();
+    bands.last_in_place = 0;
     let count = rayon::current_num_threads().min(steps.len() / min_rows);
     if count < 2 || !moved_m.is_finite() {
         return false;
@@ -592,12 +635,16 @@ pub(super) fn step_in_bands(
         outboxes,
         filings,
         cuts,
+        spans,
+        places,
         ..
     } = bands;
     let cutting = Cutting { along_x, cuts };
     reset(band_list, outboxes, count);
     classify(filings, agents, steps, (&cutting, halo), count);
-    let home = busiest(filings, count);
+    spans_of(filings, count, spans);
+    let home = super::placement::place(spans, places);
+    let placed: &[Place] = places;
     let shared: &Agents = agents;
     let WorldGrid {
         grid,
@@ -615,7 +662,7 @@ pub(super) fn step_in_bands(
                 .for_each(|(index, (band, outbox))| {
                     band.gather(index, filed, outbox);
                     if index != home {
-                        band.prepare(shared);
+                        band.prepare(shared, placed[index]);
                     }
                     outbox.index_reach(shared, halo);
                 })
@@ -626,30 +673,16 @@ pub(super) fn step_in_bands(
         .par_iter_mut()
         .enumerate()
         .for_each(|(index, band)| band.plan_waits(index, published, shared, halo));
-    let mut world_rows = Some(Home {
-        agents: &mut *agents,
-        grid: &mut *grid,
-    });
-    let work: Vec<Mutex<Work<'_>>> = band_list
-        .drain(..)
-        .enumerate()
-        .map(|(index, band)| {
-            let home = if index == home {
-                world_rows.take()
-            } else {
-                None
-            };
-            Mutex::new(Work { band, home })
-        })
-        .collect();
-    run(&work, outboxes, stepping, count_skip);
-    band_list.extend(work.into_iter().map(|work| {
-        work.into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .band
-    }));
-    write_back(band_list, home, agents, grid);
+    let views = super::placement::views(WalkRows::of(agents), spans, placed);
+    run_placed(
+        band_list,
+        (views, &mut *grid, home),
+        outboxes,
+        (stepping, count_skip),
+    );
+    write_back(band_list, placed, agents, grid);
     bands.last_count = count;
+    bands.last_in_place = placed.iter().filter(|p| **p == Place::Range).count();
     bands.last_plan = band_list
         .iter()
         .fold(Plan::default(), |sum, band| sum.plus(band.plan));
@@ -683,43 +716,54 @@ fn reset(band_list: &mut Vec<Band>, outboxes: &mut Vec<Outbox>, count: usize) {
     }
 }
 
-/// The band with the most stepped rows (the lowest of equals): the home band, which steps its
-/// rows in place (no copies to make or write back).
-fn busiest(filings: &[Vec<Filing>], count: usize) -> usize {
-    let rows = |band: usize| -> usize {
-        filings
-            .iter()
-            .filter_map(|chunk| chunk.get(band))
-            .map(|filing| filing.own.len())
-            .sum()
-    };
-    (0..count).fold(
-        0,
-        |best, band| if rows(band) > rows(best) { band } else { best },
-    )
+/// Each band's span of stepped rows (`None`: none), from the chunks' filings (in chunk order,
+/// so each band's rows ascend across them).
+fn spans_of(filings: &[Vec<Filing>], count: usize, spans: &mut Vec<Option<Span>>) {
+    spans.clear();
+    spans.extend((0..count).map(|band| {
+        let owns = || filings.iter().filter_map(|chunk| chunk.get(band));
+        let first = owns().find_map(|filing| filing.own.first())?;
+        let last = owns().filter_map(|filing| filing.own.last()).next_back()?;
+        Some(Span {
+            first: *first as usize,
+            last: *last as usize,
+            rows: owns().map(|filing| filing.own.len()).sum(),
+        })
+    }));
 }
 
-/// Writes every band's rows back but the home band's (stepped in place; each written column a
-/// task) and, in a task beside them, moves each body they stepped in the world's grid to where
-/// it is now (the serial loop's grid).
-fn write_back(band_list: &[Band], home: usize, agents: &mut Agents, grid: &mut SpatialGrid) {
-    let parts: Vec<(&Agents, &[u32])> = band_list
-        .iter()
-        .enumerate()
-        .filter(|(index, _)| *index != home)
-        .map(|(_, band)| (&band.agents, band.own.as_slice()))
+/// Writes the rows of every band on copies back (each written column a task) and, in a task
+/// beside them, moves each body a band but the home band stepped in the world's grid to where
+/// it is now (the serial loop's grid): a band on copies's from its copies, a band in place's
+/// from what it kept ([`Band::keep_moved`]).
+fn write_back(band_list: &[Band], places: &[Place], agents: &mut Agents, grid: &mut SpatialGrid) {
+    let placed = || band_list.iter().zip(places.iter().copied());
+    let parts: Vec<(&Agents, &[u32])> = placed()
+        .filter(|(_, place)| *place == Place::Copies)
+        .map(|(band, _)| (&band.agents, band.own.as_slice()))
+        .collect();
+    let moved: Vec<(&[u32], &[Vec2], &[Vec2])> = placed()
+        .filter_map(|(band, place)| {
+            match place {
+                Place::Home => None,
+                Place::Copies => Some((&band.agents.position[..], &band.agents.facing[..])),
+                Place::Range => Some((&band.points[..], &band.facings[..])),
+            }
+            .map(|(positions, facings)| (band.own.as_slice(), positions, facings))
+        })
         .collect();
     let parts = parts.as_slice();
     rayon::scope(|scope| {
         scope.spawn(move |_| {
-            for (part, rows) in parts {
-                let moved = part.position.iter().zip(&part.facing);
-                for (row, (position, facing)) in rows.iter().zip(moved) {
+            for (rows, positions, facings) in moved {
+                for ((row, position), facing) in rows.iter().zip(positions).zip(facings) {
                     grid.update(*row as usize, *position, *facing);
                 }
             }
         });
-        written_columns!(write_rows!(scope, agents, parts));
+        if !parts.is_empty() {
+            written_columns!(write_rows!(scope, agents, parts));
+        }
     });
 }
 
@@ -851,6 +895,41 @@ fn classify_rows(
     }
 }
 
+/// Steps every band to its end where it was placed (`views`: each band's view of the world's
+/// rows, if any; the world's `grid` goes to the `home` band), taking the bands out of
+/// `band_list` for the loop and putting them back.
+fn run_placed<'a>(
+    band_list: &mut Vec<Band>,
+    (views, grid, home): (
+        Vec<Option<(WalkRows<'a>, usize)>>,
+        &'a mut SpatialGrid,
+        usize,
+    ),
+    outboxes: &[Outbox],
+    (stepping, count_skip): (&Stepping<'_>, bool),
+) {
+    let mut world_grid = Some(grid);
+    let work: Vec<Mutex<Work<'a>>> = band_list
+        .drain(..)
+        .zip(views)
+        .enumerate()
+        .map(|(index, (band, rows))| {
+            let world_grid = world_grid.take_if(|_| index == home);
+            Mutex::new(Work {
+                band,
+                rows,
+                world_grid,
+            })
+        })
+        .collect();
+    run(&work, outboxes, stepping, count_skip);
+    band_list.extend(work.into_iter().map(|work| {
+        work.into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .band
+    }));
+}
+
 /// Steps every band to its end: one task per band on the current pool, each stepping whichever
 /// band it can lock (its own first) until every band is finished.
 fn run(work: &[Mutex<Work<'_>>], outboxes: &[Outbox], stepping: &Stepping<'_>, count_skip: bool) {
@@ -887,11 +966,16 @@ fn help(
                 Err(TryLockError::WouldBlock) => continue,
                 Err(TryLockError::Poisoned(_)) => return,
             };
-            let Work { band, home } = &mut *guard;
+            let Work {
+                band,
+                rows,
+                world_grid,
+            } = &mut *guard;
             if band.finished() {
                 continue;
             }
-            progressed |= band.advance(home.as_mut(), index, outboxes, stepping);
+            let place = (rows.as_mut(), world_grid.as_deref_mut());
+            progressed |= band.advance(place, index, outboxes, stepping);
             if band.finished() {
                 finished.fetch_add(1, Ordering::AcqRel);
             }

@@ -77,12 +77,14 @@ pub mod follow;
 pub mod ground;
 pub mod neighbours;
 pub mod progress;
+pub mod rows;
 pub mod steer;
 mod step;
 
 #[cfg(test)]
 mod tests;
 
+pub use rows::WalkRows;
 pub use step::{walk_agent, Avoidance, Neighbour, Scratch, WalkEnv};
 
 use super::spatial::SpatialGrid;

@@ -13,10 +13,11 @@ use crate::project::Vec2;
 
 use crate::sim::config::Obstacle;
 
+use super::rows::WalkRows;
 use crate::sim::obstacles::{BlockerIndex, Nearby};
 use crate::sim::routes::{RouteSpan, RouteTable, SimRoute};
 use crate::sim::spatial::SpatialGrid;
-use crate::sim::state::{Agents, CandidateRejection, WaitReason, WalkDecision};
+use crate::sim::state::{CandidateRejection, WaitReason, WalkDecision};
 
 pub use super::steer::Neighbour;
 
@@ -122,15 +123,17 @@ pub enum Avoidance {
     Reliable,
 }
 
-/// Steps the walker in `row` and returns what it decided (with [`Avoidance::SteerOnly`] it
-/// only refreshes the walker's reliable steering and returns [`WalkDecision::Idle`]). `bound`:
-/// it is bound to a crosswalk (its `crosswalk` column; the caller reads it, so the parallel
-/// bands need not copy that column) and walks by the crossing rule.
+/// Steps the walker in `row` of `agents` (a view of the walking columns, `WalkRows`: the
+/// world's, a range of them, or a band's copies; `row` indexes it and `grid` alike) and
+/// returns what it decided (with [`Avoidance::SteerOnly`] it only refreshes the walker's
+/// reliable steering and returns [`WalkDecision::Idle`]). `bound`: it is bound to a crosswalk
+/// (its `crosswalk` column; the caller reads it, so the view need not hold that column) and
+/// walks by the crossing rule.
 pub fn walk_agent(
     env: &WalkEnv<'_>,
     grid: &SpatialGrid,
     scratch: &mut Scratch,
-    agents: &mut Agents,
+    agents: &mut WalkRows<'_>,
     row: usize,
     avoidance: Avoidance,
     bound: bool,
@@ -226,7 +229,7 @@ fn stopped(
     fan: &Fan,
     bodies: &mut Bodies,
     scene: &mut Walkway<'_>,
-    agents: &mut Agents,
+    agents: &mut WalkRows<'_>,
     row: usize,
     (desired, to_lane_m, crossing): (Vec2, f64, bool),
     step: (f64, f64, f64),
@@ -265,7 +268,7 @@ fn stopped(
 /// Where the walker in `row`'s own path lies from its route's line, to the left of its
 /// walking direction, meters.
 #[inline]
-fn own_path_m(agents: &Agents, row: usize) -> f64 {
+fn own_path_m(agents: &WalkRows<'_>, row: usize) -> f64 {
     agents.path_offset_m[row] * f64::from(agents.direction[row])
 }
 
@@ -291,7 +294,7 @@ fn along_own_path(connection: Connection, own_m: f64) -> Connection {
 #[inline]
 fn current_connection(
     env: &WalkEnv<'_>,
-    agents: &mut Agents,
+    agents: &mut WalkRows<'_>,
     row: usize,
     steer_only: bool,
 ) -> Result<(Connection, f64, f64), WalkDecision> {
@@ -346,7 +349,7 @@ fn gather_surroundings(
     env: &WalkEnv<'_>,
     grid: &SpatialGrid,
     scratch: &mut Scratch,
-    agents: &Agents,
+    agents: &WalkRows<'_>,
     row: usize,
     connection: &Connection,
     full_step_m: f64,
@@ -386,7 +389,7 @@ fn give_way(
     fan: &Fan,
     bodies: &mut Bodies,
     scene: &mut Walkway<'_>,
-    agents: &mut Agents,
+    agents: &mut WalkRows<'_>,
     row: usize,
     (desired, side, edges): (Vec2, f64, bool),
     (step_m, previous, budget): (f64, f64, f64),
@@ -440,7 +443,7 @@ fn edge(
     fan: &Fan,
     bodies: &mut Bodies,
     scene: &Walkway<'_>,
-    agents: &mut Agents,
+    agents: &mut WalkRows<'_>,
     row: usize,
     desired: Vec2,
     (step_m, previous, budget): (f64, f64, f64),
@@ -473,7 +476,7 @@ fn back_off(
     fan: &Fan,
     bodies: &mut Bodies,
     scene: &mut Walkway<'_>,
-    agents: &mut Agents,
+    agents: &mut WalkRows<'_>,
     row: usize,
     (step_m, previous, budget): (f64, f64, f64),
 ) -> Option<WalkDecision> {
@@ -512,7 +515,7 @@ fn first_clear_step(
 #[inline]
 fn move_to(
     connection: &Connection,
-    agents: &mut Agents,
+    agents: &mut WalkRows<'_>,
     row: usize,
     endpoint: Vec2,
     (previous, budget): (f64, f64),

@@ -222,7 +222,7 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
             distance_m,
         },
     };
-    let chunk = GROUP_CHUNK_ROWS;
+    let chunk = CHUNK_ROWS;
     let chunks: Vec<Vec<(usize, usize)>> = group
         .par_chunks_mut(chunk)
         .zip(speed_m_s.par_chunks_mut(chunk))
@@ -234,8 +234,9 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
     pairs
 }
 
-/// Rows one task of the group pass takes.
-const GROUP_CHUNK_ROWS: usize = 1 << 14;
+/// Rows one task of this phase's passes over every row takes (the group pass, the
+/// deferred-query count, the quiet liveness pass).
+const CHUNK_ROWS: usize = 1 << 14;
 
 /// The columns the group pass reads of every row (its own and its leader's).
 struct GroupColumns<'a> {
@@ -495,7 +496,7 @@ fn queries_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Queried {
     // the pool (a row needs one by its own columns alone, and a binding changes only its own
     // row, so a count made before any binding holds); then the chunks in round order: one
     // with rows to query is walked row by row, any other only adds its count to the deferred.
-    let chunks = round_chunks([start..rows, 0..start.min(rows)], QUERY_CHUNK_ROWS);
+    let chunks = round_chunks([start..rows, 0..start.min(rows)], CHUNK_ROWS);
     let shared: &Agents = agents;
     let needing: Vec<u64> = chunks
         .par_iter()
@@ -563,9 +564,6 @@ pub(super) fn needs_query(
         && agents.state[row] == AgentState::Walking
         && approaching(next)
 }
-
-/// Rows one task of the deferred-query count takes.
-const QUERY_CHUNK_ROWS: usize = 1 << 14;
 
 /// The ascending `runs` of rows cut into chunks of at most `chunk` rows, in order.
 pub(super) fn round_chunks(
@@ -907,9 +905,6 @@ pub fn liveness_phase(config: &WorldConfig, sets: &mut CrossingSets<'_>) {
     sets.state.stats.stuck_now += quiet_stuck;
 }
 
-/// Rows one task of the quiet liveness pass takes.
-const LIVENESS_CHUNK_ROWS: usize = 1 << 14;
-
 /// The quiet watches of every unlisted row (`listed` ascending), in chunks on the current pool:
 /// how many of the rows they settled are stuck, and the rows left to their guards (listed, or
 /// whose watch reports), ascending.
@@ -926,7 +921,7 @@ fn quiet_pass(
         walk_decision,
         ..
     } = agents;
-    let chunk = LIVENESS_CHUNK_ROWS;
+    let chunk = CHUNK_ROWS;
     let chunks: Vec<(u64, Vec<u32>)> = liveness
         .par_chunks_mut(chunk)
         .enumerate()

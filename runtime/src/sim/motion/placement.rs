@@ -41,7 +41,6 @@ pub(super) enum Place {
 /// `places`; returns the home band.
 pub(super) fn place(spans: &[Option<Span>], places: &mut Vec<Place>) -> usize {
     let rows = |band: usize| spans[band].map_or(0, |s| s.rows);
-    let total: usize = (0..spans.len()).map(rows).sum();
     let busiest = (0..spans.len()).fold(0, |best, b| if rows(b) > rows(best) { b } else { best });
     let lowest = (0..spans.len())
         .filter_map(|b| spans[b].map(|s| (s.last, b)))
@@ -61,7 +60,8 @@ pub(super) fn place(spans: &[Option<Span>], places: &mut Vec<Place>) -> usize {
             .filter(|b| in_place(*b))
             .map(rows)
             .sum::<usize>();
-    if total - kept < total - rows(busiest) {
+    // Fewer rows copied: those outside the home band and the bands in place.
+    if kept > rows(busiest) {
         for (band, place) in places.iter_mut().enumerate() {
             if band == lowest {
                 *place = Place::Home;

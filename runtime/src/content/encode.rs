@@ -15,7 +15,7 @@ pub(crate) struct ChunkWriter<'s> {
 }
 
 impl<'s> ChunkWriter<'s> {
-    /// The largest fixed-size record [`ChunkWriter::put`] is given.
+    /// The largest fixed-size record [`ChunkWriter::put_all`] is given.
     pub(crate) const MAX_RECORD: usize = 64;
 
     /// A writer handing `chunk`-byte pieces (at least 1) to `sink`.
@@ -29,26 +29,11 @@ impl<'s> ChunkWriter<'s> {
         }
     }
 
-    /// Appends the first `len` bytes of `record` (`N` ≤ [`ChunkWriter::MAX_RECORD`]). The record
-    /// is copied whole (a fixed-size copy) and the cursor moves by `len`, so a shorter record's
-    /// unused tail is overwritten by what follows.
-    #[inline]
-    pub(crate) fn put<const N: usize>(&mut self, record: &[u8; N], len: usize) {
-        const { assert!(N <= Self::MAX_RECORD) };
-        // `at < chunk` between calls, so the slot lies inside the buffer.
-        if let Some(slot) = self.buffer.get_mut(self.at..self.at + N) {
-            slot.copy_from_slice(record);
-        }
-        self.at += len.min(N);
-        // A record longer than the room left may fill more than one chunk (only when `chunk` is
-        // smaller than a record).
-        while self.at >= self.chunk {
-            self.spill();
-        }
-    }
-
-    /// Appends every item's record as [`ChunkWriter::put`] would, writing as many as surely fit
-    /// before the chunk boundary in one run with no boundary test per record.
+    /// Appends every item's record: the first `len` bytes of the `N` (≤
+    /// [`ChunkWriter::MAX_RECORD`]) that `record` gives, each copied whole (a fixed-size copy)
+    /// with the cursor moved by `len`, so a shorter record's unused tail is overwritten by what
+    /// follows. As many as surely fit before the chunk boundary are written in one run with no
+    /// boundary test per record.
     #[inline]
     pub(crate) fn put_all<T, const N: usize>(
         &mut self,
@@ -214,7 +199,7 @@ mod tests {
         for i in 0..40u8 {
             let record = [i; 33];
             let len = 25 + usize::from(i % 3) * 4;
-            out.put(&record, len);
+            out.put_all(&[i], |_| (record, len));
             expected.extend_from_slice(&record[..len]);
             let slice = vec![i ^ 0x5a; usize::from(i % 7) * 5];
             out.put_slice(&slice);

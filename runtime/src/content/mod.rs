@@ -15,6 +15,7 @@ pub mod pedestrian;
 pub mod placement;
 pub mod product;
 pub mod provenance;
+mod record_sink;
 mod sorted_merge;
 pub mod streaming;
 pub mod street;

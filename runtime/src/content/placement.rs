@@ -6,6 +6,7 @@
 use std::fmt;
 
 use super::encode::ChunkWriter;
+use super::record_sink::RecordSink;
 use super::sorted_merge::merge_sorted_par;
 use crate::identity::ScatterId;
 use thiserror::Error;
@@ -319,11 +320,11 @@ impl ScatterOutput {
     }
 
     /// Writes [`ScatterOutput::canonical_bytes`] to `out`.
-    pub(crate) fn encode_to(&self, out: &mut ChunkWriter<'_>) {
-        out.put(SCATTER_OUTPUT_MAGIC, 8);
-        out.put(&(self.placements.len() as u64).to_le_bytes(), 8);
+    pub(crate) fn encode_to(&self, out: &mut impl RecordSink) {
+        out.put_slice(SCATTER_OUTPUT_MAGIC);
+        out.put_slice(&(self.placements.len() as u64).to_le_bytes());
         out.put_all(&self.placements, |placement| (placement.record(), 32));
-        out.put(&(self.rejected.len() as u64).to_le_bytes(), 8);
+        out.put_slice(&(self.rejected.len() as u64).to_le_bytes());
         out.put_all(&self.rejected, RejectedCandidate::record);
     }
 

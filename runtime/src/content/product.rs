@@ -10,6 +10,7 @@ use super::encode::{ByteWriter, ChunkWriter};
 use super::geometry::{BoundsM, PointM};
 use super::mission::MissionLayout;
 use super::placement::{PlacedObject, Placement, ScatterOutput, ENCODE_CHUNK};
+use super::record_sink::{ParAppend, RecordSink};
 use super::streaming::{StreamingCell, StreamingPlan};
 use super::street::StreetBlock;
 use crate::content::geometry::Rect;
@@ -495,15 +496,11 @@ impl Product {
             Product::Placements(scatter) => {
                 let records: usize = scatter.layers.iter().map(|l| l.output.encoded_len()).sum();
                 out.reserve(records + 1024);
-                encode_scatter(scatter, ENCODE_CHUNK, &mut |chunk| {
-                    out.extend_from_slice(chunk)
-                });
+                encode_scatter_to(scatter, &mut ParAppend(out));
             }
             Product::PlacedObjects(placed) => {
                 out.reserve(placed.objects.len() * 38 + 1024);
-                encode_placed(placed, ENCODE_CHUNK, &mut |chunk| {
-                    out.extend_from_slice(chunk)
-                });
+                encode_placed_to(placed, &mut ParAppend(out));
             }
             other => out.extend_from_slice(&other.canonical_bytes()),
         }
@@ -660,6 +657,12 @@ fn encode_street(block: &StreetBlock) -> Vec<u8> {
 /// The canonical encoding of placed objects, fed to `sink` in chunks of a few tens of kilobytes.
 fn encode_placed(placed: &PlacedProduct, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
     let mut out = ChunkWriter::new(chunk, sink);
+    encode_placed_to(placed, &mut out);
+    out.finish();
+}
+
+/// Writes the canonical encoding of placed objects to `out`.
+fn encode_placed_to(placed: &PlacedProduct, out: &mut impl RecordSink) {
     let mut w = ByteWriter::tagged(b"PLACEPR1");
     w.str(&placed.family).count(placed.variant_ids.len());
     for id in &placed.variant_ids {
@@ -678,7 +681,6 @@ fn encode_placed(placed: &PlacedProduct, chunk: usize, sink: &mut dyn FnMut(&[u8
         record[34..].copy_from_slice(&object.scale.to_le_bytes());
         (record, 38)
     });
-    out.finish();
 }
 
 /// The bounds in meters of placements at `unit` meters per lattice unit. With a positive unit,
@@ -715,6 +717,12 @@ fn lattice_bounds<'a>(
 /// room, area, region, keep-outs and its output's canonical bytes (length first).
 fn encode_scatter(scatter: &ScatterProduct, chunk: usize, sink: &mut dyn FnMut(&[u8])) {
     let mut out = ChunkWriter::new(chunk, sink);
+    encode_scatter_to(scatter, &mut out);
+    out.finish();
+}
+
+/// Writes the canonical encoding of a scatter product to `out`.
+fn encode_scatter_to(scatter: &ScatterProduct, out: &mut impl RecordSink) {
     let mut w = ByteWriter::tagged(b"SCATPRD1");
     w.str(&scatter.family).count(scatter.variant_ids.len());
     for id in &scatter.variant_ids {
@@ -736,10 +744,9 @@ fn encode_scatter(scatter: &ScatterProduct, chunk: usize, sink: &mut dyn FnMut(&
         }
         w.count(layer.output.encoded_len());
         out.put_slice(&std::mem::take(&mut w).finish());
-        layer.output.encode_to(&mut out);
+        layer.output.encode_to(out);
     }
     out.put_slice(&w.finish());
-    out.finish();
 }
 
 #[cfg(test)]

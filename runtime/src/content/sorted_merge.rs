@@ -1,9 +1,9 @@
 //! Merging parts into one list sorted by a key, on the current rayon pool: each part is sorted,
 //! the key range is cut into bands at keys sampled from the parts, and the bands — each the
-//! slices of every part that fall in it, found by binary search — are sorted at once and laid
-//! end to end. The result is exactly the stable sort of the parts' concatenation (equal keys
-//! stay in part order: they fall into one band, gathered in part order), on any number of
-//! threads and whatever bands the samples give.
+//! slices of every part that fall in it, found by binary search — are gathered into their
+//! places in one list and sorted there, at once. The result is exactly the stable sort of the
+//! parts' concatenation (equal keys stay in part order: they fall into one band, gathered in
+//! part order), on any number of threads and whatever bands the samples give.
 
 use rayon::prelude::*;
 
@@ -30,30 +30,42 @@ where
     parts
         .par_iter_mut()
         .for_each(|part| part.sort_by_key(|t| key(t)));
+    let Some(&first) = parts.iter().find_map(|part| part.first()) else {
+        return Vec::new();
+    };
     let pivots = pivots(&parts, &key);
-    let bands: Vec<Vec<T>> = (0..=pivots.len())
-        .into_par_iter()
-        .map(|band| {
-            let below = |pivot: Option<&K>, part: &[T]| {
-                pivot.map_or(part.len(), |p| part.partition_point(|t| key(t) < *p))
-            };
-            let mut merged = Vec::new();
-            for part in &parts {
-                let start = if band == 0 {
-                    0
-                } else {
-                    below(pivots.get(band - 1), part)
-                };
-                merged.extend_from_slice(&part[start..below(pivots.get(band), part)]);
-            }
-            merged.sort_by_key(|t| key(t));
-            merged
+    // Where each band starts in each part: `cuts[part][band]`, the part's length last.
+    let cuts: Vec<Vec<usize>> = parts
+        .par_iter()
+        .map(|part| {
+            let starts = pivots.iter().map(|p| part.partition_point(|t| key(t) < *p));
+            std::iter::once(0)
+                .chain(starts)
+                .chain(std::iter::once(part.len()))
+                .collect()
         })
         .collect();
+    // Every slot is written twice on the pool (filled, then overwritten by its band), which
+    // is cheaper than gathering each band apart and laying them end to end on one thread.
     let mut merged = Vec::with_capacity(total);
-    for band in bands {
-        merged.extend_from_slice(&band);
+    merged.par_extend(rayon::iter::repeat_n(first, total));
+    let mut rest = merged.as_mut_slice();
+    let mut bands = Vec::with_capacity(pivots.len() + 1);
+    for band in 0..=pivots.len() {
+        let len: usize = cuts.iter().map(|cut| cut[band + 1] - cut[band]).sum();
+        let (here, after) = std::mem::take(&mut rest).split_at_mut(len);
+        bands.push(here);
+        rest = after;
     }
+    bands.into_par_iter().enumerate().for_each(|(band, out)| {
+        let mut at = 0;
+        for (part, cut) in parts.iter().zip(&cuts) {
+            let piece = &part[cut[band]..cut[band + 1]];
+            out[at..at + piece.len()].copy_from_slice(piece);
+            at += piece.len();
+        }
+        out.sort_by_key(|t| key(t));
+    });
     merged
 }
 

@@ -103,13 +103,15 @@ pub fn select_and_place_par(
     let Some(first) = layers.iter().find_map(|l| l.first()) else {
         return Ok(Vec::new());
     };
-    // A placeholder in every slot, each overwritten below (the pieces cover the whole result).
+    // A placeholder in every slot, each overwritten below (the pieces cover the whole result),
+    // written on the pool: the first touch of a large result's pages is work too.
     let placeholder = PlacedObject {
         placement: *first,
         rotation_turns_65536: 0,
         scale: 0,
     };
-    let mut objects = vec![placeholder; count];
+    let mut objects = Vec::with_capacity(count);
+    objects.par_extend(rayon::iter::repeat_n(placeholder, count));
     let mut rest = objects.as_mut_slice();
     for layer in layers {
         let (here, after) = rest.split_at_mut(layer.len());

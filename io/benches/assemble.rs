@@ -7,7 +7,8 @@
 //! Printed: the process CPU time per assembling cook (all threads, user and system: less
 //! dependent on the machine's load than wall time) and the wall time, on 1 and on 2 threads, in
 //! three alternating pairs; then criterion's wall-time samples of each.
-//! `ASSEMBLE_PROFILE=N` runs N one-thread cooks and nothing else (for `perf record`).
+//! `ASSEMBLE_PROFILE=N` runs N one-thread cooks and nothing else (for `perf record`);
+//! `ASSEMBLE_PROFILE=N,T` runs them on T threads.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -127,16 +128,19 @@ fn measure(pool: &rayon::ThreadPool, tiles: &Path, root: &Path, runs: u32) -> [D
     sums.map(|s| s / runs)
 }
 
+/// `ASSEMBLE_PROFILE=N` or `N,THREADS`: (runs, threads), one thread unless given.
+fn profile_runs() -> Option<(u32, usize)> {
+    let text = std::env::var("ASSEMBLE_PROFILE").ok()?;
+    let (runs, threads) = text.split_once(',').unwrap_or((&text, "1"));
+    Some((runs.trim().parse().ok()?, threads.trim().parse().ok()?))
+}
+
 fn main() {
     let root = tempfile::tempdir().expect("a scratch folder");
     let tiles = tile_cache(root.path());
-    if let Some(runs) = std::env::var("ASSEMBLE_PROFILE")
-        .ok()
-        .and_then(|n| n.parse().ok())
-    {
-        let one = pool(1);
-        let [wall, user, system] = measure(&one, &tiles, root.path(), runs);
-        println!("{runs} one-thread assembling cooks: wall {wall:?}, user {user:?}, system {system:?} each");
+    if let Some((runs, threads)) = profile_runs() {
+        let [wall, user, system] = measure(&pool(threads), &tiles, root.path(), runs);
+        println!("{runs} assembling cooks on {threads} thread(s): wall {wall:?}, user {user:?}, system {system:?} each");
         return;
     }
     let (one, two) = (pool(1), pool(2));

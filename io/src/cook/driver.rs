@@ -394,8 +394,8 @@ pub fn cook_project<O: ExecutionObserver>(
     if !options.partial() {
         let manifest = manifest_of(&compiled, seed, recipes);
         if let Some(out) = &options.out {
-            let store = || store_pending(&cache, &pending, &files);
-            let stored = write_whole_bundle(out, &manifest, &files, &policy, &mut report, store)?;
+            let store = |files: &[(String, Vec<u8>)]| store_pending(&cache, &pending, files);
+            let stored = write_whole_bundle(out, &manifest, files, &policy, &mut report, store)?;
             record_pending(pending, &stored, &mut report, &mut in_use);
         }
         report.manifest = Some(manifest);
@@ -424,10 +424,10 @@ fn cook_tile_items(
 fn write_whole_bundle<T: Send>(
     out: &Path,
     manifest: &CookedManifest,
-    files: &[(String, Vec<u8>)],
+    files: Vec<(String, Vec<u8>)>,
     policy: &ReplacePolicy,
     report: &mut CookReport,
-    store: impl FnOnce() -> anyhow::Result<T> + Send,
+    store: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T> + Send,
 ) -> anyhow::Result<T> {
     let text = manifest.to_text();
     report.files = files.len() + 1;

@@ -1,9 +1,9 @@
 //! The cache entries a cook stores for the stages of a recipe, decided once the recipe has run
 //! and written afterwards: at once by a cook without a bundle, or by a whole cook while its bundle
-//! folder is staged ([`super::swap::write_bundle_alongside`]), so that on two threads the cache's
-//! copy of each product and the bundle's are written at the same time. The stages' key records
-//! are set in stage order once every entry is stored; a failure fails the cook before its bundle
-//! is swapped in, as when the entries were stored first.
+//! folder is staged ([`super::swap::write_bundle_alongside`]): once the bundle's product files
+//! are written, while the disk syncs them. The stages' key records are set in stage order once
+//! every entry is stored; a failure fails the cook before its bundle is swapped in, as when the
+//! entries were stored first.
 
 use std::collections::BTreeSet;
 

@@ -11,6 +11,7 @@
 //! `.DIR.old-PID`, which recovery renames back; after (5) the new bundle at `DIR`, and recovery
 //! removes the old one.
 
+use std::borrow::Cow;
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -224,33 +225,40 @@ fn sync_folder(folder: &Path) -> io::Result<()> {
     fs::File::open(folder)?.sync_all()
 }
 
-/// Writes the product files into the staging folder on the current rayon pool while
-/// `alongside` runs there too, and syncs each file on a thread of its own as soon as it is
-/// written: waiting for the disk takes no core, so the disk writes the bundle while the pool
-/// does `alongside`'s work (a cook's cache stores). Returns the files' result (the first failure
-/// in the files' order, a write's before any sync's) and `alongside`'s.
+/// Writes the product files into the staging folder on the current rayon pool, syncs each on a
+/// thread of its own as soon as it is written, and then runs `alongside` on the pool (a cook's
+/// cache stores): waiting for the disk takes no core, so the disk writes the bundle while the
+/// pool does `alongside`'s work. Files given owned are freed on the pool while the syncs run
+/// (tens of MB: returning their pages takes milliseconds). Returns the files' result (the
+/// first failure in the files' order, a write's before any sync's) and `alongside`'s.
 fn write_products_beside<T: Send>(
     staging: &Path,
-    files: &[(String, Vec<u8>)],
-    alongside: impl FnOnce() -> anyhow::Result<T> + Send,
+    files: ProductFiles<'_>,
+    alongside: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T> + Send,
 ) -> (io::Result<()>, anyhow::Result<T>) {
     std::thread::scope(|scope| {
-        let (syncing, beside) = rayon::join(
-            || -> io::Result<Vec<Syncing<'_>>> {
-                fs::create_dir_all(staging.join("products"))?;
-                let written: Vec<io::Result<fs::File>> = files
-                    .par_iter()
-                    .map(|(path, bytes)| write_unsynced(&staging.join(path), bytes))
-                    .collect();
-                let written = written.into_iter().collect::<io::Result<Vec<_>>>()?;
-                Ok(written.into_iter().map(|f| sync_beside(scope, f)).collect())
-            },
-            alongside,
-        );
+        let syncing = (|| -> io::Result<Vec<Syncing<'_>>> {
+            fs::create_dir_all(staging.join("products"))?;
+            let written: Vec<io::Result<Syncing<'_>>> = files
+                .par_iter()
+                .map(|(path, bytes)| {
+                    let file = write_unsynced(&staging.join(path), bytes)?;
+                    Ok(sync_beside(scope, file))
+                })
+                .collect();
+            written.into_iter().collect()
+        })();
+        let beside = alongside(&files);
+        if let Cow::Owned(files) = files {
+            files.into_par_iter().for_each(drop);
+        }
         let synced = syncing.and_then(|all| all.into_iter().try_for_each(Syncing::wait));
         (synced, beside)
     })
 }
+
+/// A bundle's product files, (path, bytes): borrowed, or owned and freed once written.
+type ProductFiles<'a> = Cow<'a, [(String, Vec<u8>)]>;
 
 /// A file being synced: on a thread of its own, or already (when no thread could be started).
 enum Syncing<'scope> {
@@ -309,21 +317,22 @@ pub fn write_bundle(
     write_bundle_with(out, manifest, files, policy, &mut |_| {})
 }
 
-/// [`write_bundle`] running `alongside` (a cook's cache stores) on the current rayon pool while
-/// the product files are written and synced: the bundle is swapped in only when both succeed
-/// (else the staging folder is removed and `DIR` is left as it was: `alongside`'s error first,
-/// then the bundle's). Returns what `alongside` returned.
+/// [`write_bundle`] running `alongside` (a cook's cache stores, given the files) on the current
+/// rayon pool while the product files are written and synced, and freeing the files before the
+/// syncs end: the bundle is swapped in only when both succeed (else the staging folder is
+/// removed and `DIR` is left as it was: `alongside`'s error first, then the bundle's). Returns
+/// what `alongside` returned.
 pub fn write_bundle_alongside<T: Send>(
     out: &Path,
     manifest: &str,
-    files: &[(String, Vec<u8>)],
+    files: Vec<(String, Vec<u8>)>,
     policy: &ReplacePolicy,
-    alongside: impl FnOnce() -> anyhow::Result<T> + Send,
+    alongside: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T> + Send,
 ) -> anyhow::Result<T> {
-    let (mut alongside, mut result) = (Some(alongside), None);
+    let (mut work, mut result) = (Some((files, alongside)), None);
     swap_in(out, manifest, policy, &mut |_| {}, &mut |staging: &Path| {
-        let alongside = alongside.take().context("the bundle is written once")?;
-        let (written, beside) = write_products_beside(staging, files, alongside);
+        let (files, alongside) = work.take().context("the bundle is written once")?;
+        let (written, beside) = write_products_beside(staging, Cow::Owned(files), alongside);
         result = Some(beside?);
         written.with_context(|| format!("cannot write {}", staging.display()))
     })?;
@@ -339,7 +348,7 @@ pub fn write_bundle_with(
     hook: &mut dyn FnMut(SwapStep),
 ) -> anyhow::Result<()> {
     swap_in(out, manifest, policy, hook, &mut |staging: &Path| {
-        write_products_beside(staging, files, || Ok(()))
+        write_products_beside(staging, Cow::Borrowed(files), |_| Ok(()))
             .0
             .with_context(|| format!("cannot write {}", staging.display()))
     })

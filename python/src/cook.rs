@@ -1,16 +1,19 @@
 //! `Project.cook(out)`: every recipe generated with its overrides and written as a cooked bundle
 //! folder — the manifest and product files of the runtime's `cook` module, laid out as
 //! `stagecraft cook --out` lays them out, so the bundle digest is the command's. No stage cache
-//! (the command's is an on-disk speed-up that never changes a byte). The bundle is written into
-//! a staging folder beside `out` and renamed into place, so `out` is either absent or whole; an
-//! existing `out` is replaced only when it is empty or a bundle (it holds `manifest.ron`).
+//! (the command's is an on-disk speed-up that never changes a byte). The bundle is written by
+//! the command's swap (`stagecraft_io::cook::write_bundle`: staged beside `out`, synced, renamed
+//! into place, what a killed swap left recovered first), so `out` is the old bundle or the new
+//! one at every instant, and it is replaced under the command's rules: an empty folder or a
+//! complete bundle (any other folder only with `force`), never the project's folder or one
+//! holding it.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use stagecraft_io::cook::{prepare_out, write_bundle, ReplacePolicy};
 use stagecraft_runtime::content::encode::hex;
 use stagecraft_runtime::cook::{cook_recipe, CookedManifest, CookedRecipe};
 use stagecraft_runtime::overrides::Overrides;
@@ -20,17 +23,21 @@ use stagecraft_runtime::recipe::CompiledPlan;
 use crate::errors::error;
 use crate::project::{generate_bundle, Project};
 
-/// The manifest's file name inside a bundle folder.
-const MANIFEST_NAME: &str = "manifest.ron";
-
-/// Cooks `project` into `out` at `seed` (default: the manifest's).
+/// Cooks `project` into `out` at `seed` (default: the manifest's); `force` replaces a folder
+/// that is not a bundle.
 pub fn cook<'py>(
     py: Python<'py>,
     project: &Project,
     out: &Path,
     seed: Option<u64>,
+    force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    check_replaceable(out)?;
+    let policy = ReplacePolicy {
+        force,
+        keep: vec![project.path.clone()],
+    };
+    // Refuse a folder that may not be replaced before any work.
+    prepare_out(out, &policy).map_err(|e| error(format!("{e:#}")))?;
     let documents = project.documents("nothing cooked")?;
     let seed = seed.unwrap_or(documents.manifest.root_seed);
     let mut plans = Vec::new();
@@ -48,8 +55,8 @@ pub fn cook<'py>(
     }
     let manifest = manifest_of(project, &plans, seed, recipes);
     let text = manifest.to_text();
-    write_bundle(out, &text, &files)
-        .map_err(|e| error(format!("cannot write the bundle {}: {e}", out.display())))?;
+    py.detach(|| write_bundle(out, &text, &files, &policy))
+        .map_err(|e| error(format!("cannot write the bundle {}: {e:#}", out.display())))?;
     let report = PyDict::new(py);
     report.set_item("digest", manifest.digest_hex())?;
     report.set_item("files", files.len() + 1)?;
@@ -96,57 +103,4 @@ fn manifest_of(
         overrides,
         recipes,
     }
-}
-
-/// Refuses an `out` that is neither absent, an empty folder nor a bundle, before any work.
-fn check_replaceable(out: &Path) -> PyResult<()> {
-    let Ok(metadata) = fs::symlink_metadata(out) else {
-        return Ok(());
-    };
-    let empty = || fs::read_dir(out).is_ok_and(|mut entries| entries.next().is_none());
-    if metadata.is_dir() && (empty() || out.join(MANIFEST_NAME).is_file()) {
-        return Ok(());
-    }
-    Err(error(format!(
-        "{} exists and is not a bundle folder or an empty folder; it is not replaced",
-        out.display()
-    )))
-}
-
-/// Writes the bundle into a staging folder beside `out`, then swaps it into place.
-fn write_bundle(out: &Path, manifest: &str, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
-    let staging = sibling(out, "staging");
-    let _ = fs::remove_dir_all(&staging);
-    fs::create_dir_all(staging.join("products"))?;
-    if let Err(e) = write_files(&staging, manifest, files) {
-        let _ = fs::remove_dir_all(&staging);
-        return Err(e);
-    }
-    if out.exists() {
-        let old = sibling(out, "old");
-        let _ = fs::remove_dir_all(&old);
-        fs::rename(out, &old)?;
-        fs::rename(&staging, out)?;
-        let _ = fs::remove_dir_all(&old);
-        Ok(())
-    } else {
-        fs::rename(&staging, out)
-    }
-}
-
-/// The product files, then the manifest (the last file a complete bundle gets).
-fn write_files(dir: &Path, manifest: &str, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
-    for (file, bytes) in files {
-        fs::write(dir.join(file), bytes)?;
-    }
-    fs::write(dir.join(MANIFEST_NAME), manifest)
-}
-
-/// `.NAME.stagecraft-py-WHAT-PID` beside `out`.
-fn sibling(out: &Path, what: &str) -> PathBuf {
-    let name = out
-        .file_name()
-        .map_or_else(|| "bundle".into(), |n| n.to_string_lossy().into_owned());
-    let file = format!(".{name}.stagecraft-py-{what}-{}", std::process::id());
-    out.parent().unwrap_or(Path::new(".")).join(file)
 }

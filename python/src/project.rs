@@ -149,16 +149,19 @@ impl Project {
     }
 
     /// Cooks every recipe into a bundle folder `out` (manifest.ron + products/*.bin), as
-    /// `stagecraft cook --out` writes it (without the stage cache). Returns a dict with the
-    /// bundle `digest`, the `files` and `bytes` written.
-    #[pyo3(signature = (out, seed=None))]
+    /// `stagecraft cook --out` writes it (without the stage cache) and by the same safe swap:
+    /// `out` may be absent, an empty folder or a complete bundle (`force=True`: any other
+    /// folder), never the project's folder. Returns a dict with the bundle `digest`, the
+    /// `files` and `bytes` written.
+    #[pyo3(signature = (out, seed=None, force=false))]
     fn cook<'py>(
         &self,
         py: Python<'py>,
         out: PathBuf,
         seed: Option<u64>,
+        force: bool,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        crate::cook::cook(py, self, &out, seed)
+        crate::cook::cook(py, self, &out, seed, force)
     }
 
     /// The identity diff of this project's generation against `other`'s (a `Project`, or the

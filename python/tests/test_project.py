@@ -89,10 +89,44 @@ def test_cook_refuses_a_folder_that_is_not_a_bundle(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("mine")
+    project = stagecraft.Project.open(example("crosswalk-demo"))
     with pytest.raises(stagecraft.StagecraftError) as raised:
-        stagecraft.Project.open(example("crosswalk-demo")).cook(out)
-    assert "is not replaced" in str(raised.value)
+        project.cook(out)
+    # The command's rule and message (`stagecraft cook --out`).
+    assert "is not a complete Stagecraft bundle" in str(raised.value)
+    assert "refusing to replace it" in str(raised.value)
     assert (out / "keep.txt").read_text() == "mine"
+    # `force=True` replaces it, as `--force` does.
+    cooked = project.cook(out, force=True)
+    assert not (out / "keep.txt").exists()
+    assert (out / "manifest.ron").is_file()
+    assert project.diff(out).equal
+    assert cooked["files"] == len(list((out / "products").iterdir())) + 1
+
+
+def test_cook_never_replaces_the_project_folder(tmp_path):
+    copy = tmp_path / "demo"
+    shutil.copytree(example("crosswalk-demo"), copy)
+    before = sorted(p.relative_to(copy) for p in copy.rglob("*"))
+    project = stagecraft.Project.open(copy)
+    for out in (copy, tmp_path):
+        with pytest.raises(stagecraft.StagecraftError) as raised:
+            project.cook(out, force=True)
+        assert "refusing to replace it with a bundle" in str(raised.value), out
+    assert sorted(p.relative_to(copy) for p in copy.rglob("*")) == before
+
+
+def test_cook_recovers_what_a_killed_swap_left(tmp_path):
+    """A swap killed after moving the old bundle aside left `.out.old-PID` and no `out`: the
+    next cook puts the old bundle back before anything else, then replaces it."""
+    project = stagecraft.Project.open(example("crosswalk-demo"))
+    project.cook(tmp_path / "out", seed=1)
+    # No process has this id (above the kernel's pid_max, 2**22).
+    (tmp_path / "out").rename(tmp_path / ".out.old-4999999")
+    second = project.cook(tmp_path / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert project.diff(tmp_path / "out").equal
+    assert second["digest"] == project.cook(tmp_path / "again")["digest"]
 
 
 def test_cook_replaces_an_earlier_bundle(tmp_path):

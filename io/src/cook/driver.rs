@@ -421,13 +421,13 @@ fn cook_tile_items(
 
 /// Writes a whole cook's bundle folder (manifest and product files), running `store` (the cache
 /// entries) while its files are written, and counts it in `report`; what `store` returned.
-fn write_whole_bundle<T: Send>(
+fn write_whole_bundle<T>(
     out: &Path,
     manifest: &CookedManifest,
     files: Vec<(String, Vec<u8>)>,
     policy: &ReplacePolicy,
     report: &mut CookReport,
-    store: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T> + Send,
+    store: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
     let text = manifest.to_text();
     report.files = files.len() + 1;

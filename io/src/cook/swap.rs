@@ -231,23 +231,13 @@ fn sync_folder(folder: &Path) -> io::Result<()> {
 /// pool does `alongside`'s work. Files given owned are freed on the pool while the syncs run
 /// (tens of MB: returning their pages takes milliseconds). Returns the files' result (the
 /// first failure in the files' order, a write's before any sync's) and `alongside`'s.
-fn write_products_beside<T: Send>(
+fn write_products_beside<T>(
     staging: &Path,
     files: ProductFiles<'_>,
-    alongside: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T> + Send,
+    alongside: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T>,
 ) -> (io::Result<()>, anyhow::Result<T>) {
     std::thread::scope(|scope| {
-        let syncing = (|| -> io::Result<Vec<Syncing<'_>>> {
-            fs::create_dir_all(staging.join("products"))?;
-            let written: Vec<io::Result<Syncing<'_>>> = files
-                .par_iter()
-                .map(|(path, bytes)| {
-                    let file = write_unsynced(&staging.join(path), bytes)?;
-                    Ok(sync_beside(scope, file))
-                })
-                .collect();
-            written.into_iter().collect()
-        })();
+        let syncing = write_syncing(staging, &files, scope);
         let beside = alongside(&files);
         if let Cow::Owned(files) = files {
             files.into_par_iter().for_each(drop);
@@ -255,6 +245,24 @@ fn write_products_beside<T: Send>(
         let synced = syncing.and_then(|all| all.into_iter().try_for_each(Syncing::wait));
         (synced, beside)
     })
+}
+
+/// Writes `files` into the staging folder on the current rayon pool, each starting to sync on a
+/// thread of `scope` once written; the first write failure in the files' order, if any.
+fn write_syncing<'scope>(
+    staging: &Path,
+    files: &[(String, Vec<u8>)],
+    scope: &'scope std::thread::Scope<'scope, '_>,
+) -> io::Result<Vec<Syncing<'scope>>> {
+    fs::create_dir_all(staging.join("products"))?;
+    let written: Vec<io::Result<Syncing<'scope>>> = files
+        .par_iter()
+        .map(|(path, bytes)| {
+            let file = write_unsynced(&staging.join(path), bytes)?;
+            Ok(sync_beside(scope, file))
+        })
+        .collect();
+    written.into_iter().collect()
 }
 
 /// A bundle's product files, (path, bytes): borrowed, or owned and freed once written.
@@ -322,12 +330,12 @@ pub fn write_bundle(
 /// syncs end: the bundle is swapped in only when both succeed (else the staging folder is
 /// removed and `DIR` is left as it was: `alongside`'s error first, then the bundle's). Returns
 /// what `alongside` returned.
-pub fn write_bundle_alongside<T: Send>(
+pub fn write_bundle_alongside<T>(
     out: &Path,
     manifest: &str,
     files: Vec<(String, Vec<u8>)>,
     policy: &ReplacePolicy,
-    alongside: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T> + Send,
+    alongside: impl FnOnce(&[(String, Vec<u8>)]) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
     let (mut work, mut result) = (Some((files, alongside)), None);
     swap_in(out, manifest, policy, &mut |_| {}, &mut |staging: &Path| {

@@ -664,6 +664,13 @@ fn clear_candidates_with(
     clear
 }
 
+/// A moving leader at least the safety diameter plus twice the step plus this ahead (meters)
+/// leaves a walker its whole step, so the AVX-512 gathering does not file it: its room behind
+/// (`ahead − clearance − step`, the clearance `√(D² − side²)` at most `D` and a rounding, the
+/// step finite and not negative) is then at least the step, which the reading starts from and
+/// only lowers (a minimum); the margin is far above the roundings of those few operations.
+const LEAD_MARGIN_M: f64 = 1e-6;
+
 /// Relative margin around the safety diameter's square within which only the division
 /// decides: far above the rounding of the swept test's few operations.
 const DECIDE_MARGIN: f64 = 1e-9;
@@ -1191,7 +1198,8 @@ mod lanes {
     /// front of each column's vector and written whole after those filed so far; a block with
     /// touchable bodies or moving leaders (few) only recorded, and those read again from the
     /// grid's columns once every run is filed (the same operations on the same values, in slot
-    /// order; nothing moves meanwhile), the leaders' room taken by [`least_room`].
+    /// order; nothing moves meanwhile), the leaders' room taken by [`least_room`] (only
+    /// leaders near enough to shorten the step: [`LEAD_MARGIN_M`](super::LEAD_MARGIN_M)).
     #[target_feature(enable = "avx512f,popcnt")]
     #[inline]
     // Long because (over 80 lines): one AVX-512 kernel whose block loop keeps its lane vectors
@@ -1221,6 +1229,9 @@ mod lanes {
         let limit = FOLLOW_MIN_SPEED_M_S;
         let le = |a, b| _mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b);
         let lt = |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b);
+        // Leaders at least this far ahead leave the step whole ([`super::LEAD_MARGIN_M`]).
+        let bounded = full_step_m.is_finite() && full_step_m >= 0.0;
+        let lead_reach = splat(SAFETY_DIAMETER_M + 2.0 * full_step_m + super::LEAD_MARGIN_M);
         let mut oncoming: __mmask8 = 0;
         let mut pending = 0;
         let leave_out: __mmask8 = if super::leaves_out_passing(here, horizon_s) {
@@ -1301,8 +1312,12 @@ mod lanes {
                 oncoming |= found & against & is_ahead & lt(side_abs, splat(YIELD_CORRIDOR_M));
                 let speed_sq = _mm512_add_pd(_mm512_mul_pd(vx, vx), _mm512_mul_pd(vy, vy));
                 let moving = le(splat(limit * limit), speed_sq);
-                let leads =
-                    found & same & moving & is_ahead & lt(side_abs, splat(SAFETY_DIAMETER_M));
+                let leads = found
+                    & same
+                    & moving
+                    & is_ahead
+                    & lt(side_abs, splat(SAFETY_DIAMETER_M))
+                    & if bounded { lt(ahead, lead_reach) } else { 0xff };
                 let touch = found & le(d2, touch_sq);
                 // `passes_every_candidate`, operation for operation.
                 let receding = _mm512_add_pd(_mm512_mul_pd(dx, vx), _mm512_mul_pd(dy, vy));
@@ -1766,6 +1781,12 @@ mod tests {
             (0.7, 0.0),
             (SAFETY_DIAMETER_M + 0.07, 0.0),
             (0.0, 0.0),
+            // Where a leader's room behind is the whole step (of 0.07 and 0.5 m), and a hair
+            // past it.
+            (SAFETY_DIAMETER_M + 0.14, 0.0),
+            (SAFETY_DIAMETER_M + 1.0, 0.0),
+            (SAFETY_DIAMETER_M + 0.14 + 1e-6, 1e-9),
+            (SAFETY_DIAMETER_M + 1.0 + 2e-6, 0.0),
         ];
         let mut crowd = vec![(Vec2 { x: x0, y: 0.0 }, facings[0], Vec2 { x: 1.4, y: 0.0 })];
         for (k, &(dx, dy)) in offsets.iter().enumerate() {

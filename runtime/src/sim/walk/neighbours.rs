@@ -7,7 +7,8 @@
 //! them from its gathered [`Neighbour`]s ([`Bodies::fill`]). Every verdict is an all-of, which
 //! the order of the tests never changes, so a body that refuses a candidate moves to the front
 //! of its list; several candidates' predicted tests may also run together
-//! ([`Bodies::predicted_clear_each`]: the same verdicts, their blocks tested side by side).
+//! ([`Bodies::predicted_clear_each`]: the same verdicts, their blocks tested side by side, or,
+//! where that is fewer lane tests, each body against all of them in one vector: `by_body`).
 //!
 //! The blocks and the predicted test run in vector lanes where the CPU has AVX-512 or AVX2
 //! (the same code compiled for each, the CPU's best picked at run time by [`multiversion`];
@@ -37,6 +38,8 @@
 #![allow(unsafe_code)]
 
 use multiversion::multiversion;
+
+mod by_body;
 
 use super::body::SAFETY_DIAMETER_M;
 use super::follow::{room_behind_m, Relative, SAME_DIRECTION_COS};
@@ -301,7 +304,9 @@ impl Bodies {
     /// refusing body moves to the front.
     pub fn predicted_clear_each(&mut self, here: Vec2, predicted: &[Vec2]) -> u32 {
         let n = self.other_count;
-        if !self.horizon_s.is_finite() || n < FEW_OTHERS || predicted.len() > MAX_CANDIDATES {
+        // A few bodies are tested one by one, unless body by body pays.
+        let few = n < FEW_OTHERS && !by_body::pays(n, predicted.len());
+        if !self.horizon_s.is_finite() || few || predicted.len() > MAX_CANDIDATES {
             return (predicted.iter().enumerate()).fold(0, |bits, (i, &p)| {
                 bits | u32::from(self.predicted_clear(here, p)) << i
             });
@@ -538,6 +543,19 @@ fn clear_candidates_avx512(
     endpoints: &[Vec2],
     horizon_s: f64,
 ) -> u32 {
+    let endpoints = &endpoints[..endpoints.len().min(MAX_CANDIDATES)];
+    if by_body::pays(n, endpoints.len()) {
+        let motion = (here, horizon_s);
+        return by_body::clear_by_body(
+            |group| by_body::lanes::group(group),
+            |body, &(gx, gy), group, live| {
+                by_body::lanes::body_refusals_avx512(motion, body, (gx, gy), group, live)
+            },
+            others,
+            n,
+            endpoints,
+        );
+    }
     clear_candidates_with(
         |block, held, here, endpoints, horizon_s, refused| {
             lanes::block_refusals_avx512(block, held, (here, horizon_s), endpoints, refused);
@@ -558,6 +576,17 @@ fn clear_candidates_portable(
     endpoints: &[Vec2],
     horizon_s: f64,
 ) -> u32 {
+    let endpoints = &endpoints[..endpoints.len().min(MAX_CANDIDATES)];
+    if by_body::pays(n, endpoints.len()) {
+        let motion = (here, horizon_s);
+        return by_body::clear_by_body(
+            |_| (),
+            |body, &(), group, live| by_body::body_refusals(motion, body, group, live),
+            others,
+            n,
+            endpoints,
+        );
+    }
     clear_candidates_with(
         |block, held, here, endpoints, horizon_s, refused| {
             each_block_refusals(block, held, (here, horizon_s), endpoints, refused);
@@ -634,6 +663,13 @@ fn clear_candidates_with(
     }
     clear
 }
+
+/// A moving leader at least the safety diameter plus twice the step plus this ahead (meters)
+/// leaves a walker its whole step, so the AVX-512 gathering does not file it: its room behind
+/// (`ahead − clearance − step`, the clearance `√(D² − side²)` at most `D` and a rounding, the
+/// step finite and not negative) is then at least the step, which the reading starts from and
+/// only lowers (a minimum); the margin is far above the roundings of those few operations.
+const LEAD_MARGIN_M: f64 = 1e-6;
 
 /// Relative margin around the safety diameter's square within which only the division
 /// decides: far above the rounding of the swept test's few operations.
@@ -1162,7 +1198,8 @@ mod lanes {
     /// front of each column's vector and written whole after those filed so far; a block with
     /// touchable bodies or moving leaders (few) only recorded, and those read again from the
     /// grid's columns once every run is filed (the same operations on the same values, in slot
-    /// order; nothing moves meanwhile), the leaders' room taken by [`least_room`].
+    /// order; nothing moves meanwhile), the leaders' room taken by [`least_room`] (only
+    /// leaders near enough to shorten the step: [`LEAD_MARGIN_M`](super::LEAD_MARGIN_M)).
     #[target_feature(enable = "avx512f,popcnt")]
     #[inline]
     // Long because (over 80 lines): one AVX-512 kernel whose block loop keeps its lane vectors
@@ -1192,6 +1229,9 @@ mod lanes {
         let limit = FOLLOW_MIN_SPEED_M_S;
         let le = |a, b| _mm512_cmp_pd_mask::<_CMP_LE_OQ>(a, b);
         let lt = |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b);
+        // Leaders at least this far ahead leave the step whole ([`super::LEAD_MARGIN_M`]).
+        let bounded = full_step_m.is_finite() && full_step_m >= 0.0;
+        let lead_reach = splat(SAFETY_DIAMETER_M + 2.0 * full_step_m + super::LEAD_MARGIN_M);
         let mut oncoming: __mmask8 = 0;
         let mut pending = 0;
         let leave_out: __mmask8 = if super::leaves_out_passing(here, horizon_s) {
@@ -1272,8 +1312,12 @@ mod lanes {
                 oncoming |= found & against & is_ahead & lt(side_abs, splat(YIELD_CORRIDOR_M));
                 let speed_sq = _mm512_add_pd(_mm512_mul_pd(vx, vx), _mm512_mul_pd(vy, vy));
                 let moving = le(splat(limit * limit), speed_sq);
-                let leads =
-                    found & same & moving & is_ahead & lt(side_abs, splat(SAFETY_DIAMETER_M));
+                let leads = found
+                    & same
+                    & moving
+                    & is_ahead
+                    & lt(side_abs, splat(SAFETY_DIAMETER_M))
+                    & if bounded { lt(ahead, lead_reach) } else { 0xff };
                 let touch = found & le(d2, touch_sq);
                 // `passes_every_candidate`, operation for operation.
                 let receding = _mm512_add_pd(_mm512_mul_pd(dx, vx), _mm512_mul_pd(dy, vy));
@@ -1737,6 +1781,12 @@ mod tests {
             (0.7, 0.0),
             (SAFETY_DIAMETER_M + 0.07, 0.0),
             (0.0, 0.0),
+            // Where a leader's room behind is the whole step (of 0.07 and 0.5 m), and a hair
+            // past it.
+            (SAFETY_DIAMETER_M + 0.14, 0.0),
+            (SAFETY_DIAMETER_M + 1.0, 0.0),
+            (SAFETY_DIAMETER_M + 0.14 + 1e-6, 1e-9),
+            (SAFETY_DIAMETER_M + 1.0 + 2e-6, 0.0),
         ];
         let mut crowd = vec![(Vec2 { x: x0, y: 0.0 }, facings[0], Vec2 { x: 1.4, y: 0.0 })];
         for (k, &(dx, dy)) in offsets.iter().enumerate() {
@@ -2031,6 +2081,80 @@ mod tests {
             assert_eq!(one_by_one, want, "case {case}");
         }
         assert!(clear > 2_000 && refused > 10_000, "{clear} {refused}");
+    }
+
+    #[test]
+    fn candidates_tested_body_by_body_get_the_verdicts_of_the_body_test() {
+        let mut draw = stream(0x3c6e_f372_fe94_f82b);
+        let (mut clear, mut refused) = (0, 0);
+        for case in 0..6_000 {
+            let here = Vec2 {
+                x: 1e4 + draw(100.0),
+                y: draw(10.0),
+            };
+            let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
+            let n = case % 23;
+            let others = crowd_around(&mut draw, here, n, case);
+            let count = 1 + (case / 23) % 32;
+            let endpoints: Vec<Vec2> = (0..count)
+                .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
+                .collect();
+            let want = endpoints
+                .iter()
+                .enumerate()
+                .fold(0u32, |bits, (i, &endpoint)| {
+                    let ok = (0..n).all(|k| {
+                        body_clear(
+                            here,
+                            endpoint,
+                            others.position(k),
+                            others.velocity(k),
+                            horizon_s,
+                        )
+                    });
+                    bits | u32::from(ok) << i
+                });
+            clear += want.count_ones();
+            refused += count as u32 - want.count_ones();
+            let motion = (here, horizon_s);
+            let portable = by_body::clear_by_body(
+                |_| (),
+                |body, &(), group, live| by_body::body_refusals(motion, body, group, live),
+                &others,
+                n,
+                &endpoints,
+            );
+            assert_eq!(portable, want, "portable, case {case}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F, detected just above.
+                    let got = unsafe { clear_by_body_avx512(&others, n, motion, &endpoints) };
+                    assert_eq!(got, want, "avx512, case {case}");
+                }
+            }
+        }
+        assert!(clear > 5_000 && refused > 20_000, "{clear} {refused}");
+    }
+
+    /// [`by_body::clear_by_body`] with the AVX-512 lane test.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn clear_by_body_avx512(
+        others: &Others,
+        n: usize,
+        motion: (Vec2, f64),
+        endpoints: &[Vec2],
+    ) -> u32 {
+        by_body::clear_by_body(
+            |group| by_body::lanes::group(group),
+            |body, &(gx, gy), group, live| {
+                by_body::lanes::body_refusals_avx512(motion, body, (gx, gy), group, live)
+            },
+            others,
+            n,
+            endpoints,
+        )
     }
 
     #[test]

@@ -1988,6 +1988,32 @@ mod tests {
         assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
     }
 
+    /// The verdicts of the reference body test: bit `i` set when `endpoints[i]` is clear of
+    /// every one of the first `n` bodies.
+    fn reference_verdicts(
+        others: &Others,
+        n: usize,
+        here: Vec2,
+        endpoints: &[Vec2],
+        horizon_s: f64,
+    ) -> u32 {
+        endpoints
+            .iter()
+            .enumerate()
+            .fold(0u32, |bits, (i, &endpoint)| {
+                let ok = (0..n).all(|k| {
+                    body_clear(
+                        here,
+                        endpoint,
+                        others.position(k),
+                        others.velocity(k),
+                        horizon_s,
+                    )
+                });
+                bits | u32::from(ok) << i
+            })
+    }
+
     /// `n` bodies at (or a hair around) the diameter from `here`, on top of it, or around it;
     /// far ones in later blocks, so some candidates are clear.
     fn crowd_around(
@@ -2034,21 +2060,7 @@ mod tests {
             let endpoints: Vec<Vec2> = (0..count)
                 .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
                 .collect();
-            let want = endpoints
-                .iter()
-                .enumerate()
-                .fold(0u32, |bits, (i, &endpoint)| {
-                    let ok = (0..n).all(|k| {
-                        body_clear(
-                            here,
-                            endpoint,
-                            others.position(k),
-                            others.velocity(k),
-                            horizon_s,
-                        )
-                    });
-                    bits | u32::from(ok) << i
-                });
+            let want = reference_verdicts(&others, n, here, &endpoints, horizon_s);
             clear += want.count_ones();
             refused += count as u32 - want.count_ones();
             let portable = clear_candidates_portable(&others, n, here, &endpoints, horizon_s);
@@ -2099,21 +2111,7 @@ mod tests {
             let endpoints: Vec<Vec2> = (0..count)
                 .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
                 .collect();
-            let want = endpoints
-                .iter()
-                .enumerate()
-                .fold(0u32, |bits, (i, &endpoint)| {
-                    let ok = (0..n).all(|k| {
-                        body_clear(
-                            here,
-                            endpoint,
-                            others.position(k),
-                            others.velocity(k),
-                            horizon_s,
-                        )
-                    });
-                    bits | u32::from(ok) << i
-                });
+            let want = reference_verdicts(&others, n, here, &endpoints, horizon_s);
             clear += want.count_ones();
             refused += count as u32 - want.count_ones();
             let motion = (here, horizon_s);

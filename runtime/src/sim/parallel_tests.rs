@@ -161,14 +161,12 @@ fn streets_on_two_threads_are_cut_along_the_road_between_their_sidewalks() {
 }
 
 #[test]
-fn the_two_way_streets_second_sidewalk_steps_in_place_and_the_long_streets_on_shared_rows() {
+fn the_two_way_streets_second_sidewalk_steps_in_place_and_the_long_streets_on_copies() {
     // The two-way street's sidewalks are rows 0..500 and 500..1000 (one source each, placed in
     // turn): one band at home, the other in place in its range. The long street's rows
-    // alternate sidewalks: one band at home, the other in place on the shared rows (on copies
-    // when told to).
-    let in_place = |mut world: World, copies_only: bool| {
+    // alternate sidewalks: one band at home, the other on copies.
+    let in_place = |mut world: World| {
         world.set_min_rows_per_band(Some(1));
-        world.motion_scratch.bands.copies_only = copies_only;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -177,37 +175,13 @@ fn the_two_way_streets_second_sidewalk_steps_in_place_and_the_long_streets_on_sh
             (0..3)
                 .map(|_| {
                     world.step();
-                    let bands = &world.motion_scratch.bands;
-                    (bands.last_in_place, bands.last_shared)
+                    world.motion_scratch.bands.last_in_place
                 })
-                .collect::<Vec<(usize, bool)>>()
+                .collect::<Vec<usize>>()
         })
     };
-    let two_way = in_place(two_way_street_world(1_000, 7).expect("street"), false);
-    assert_eq!(two_way, vec![(1, false); 3]);
-    let long = || long_street_world(1_000, 7).expect("street");
-    assert_eq!(in_place(long(), false), vec![(1, true); 3]);
-    assert_eq!(in_place(long(), true), vec![(0, false); 3]);
-}
-
-#[test]
-fn bands_on_the_shared_rows_step_as_bands_on_copies() {
-    // The long street's sidewalks alternate rows; the mixed tiers step some rows only (the
-    // budgeted window, the cadences). Every band shares the world's rows, or the bands whose
-    // rows interleave step on copies: the same digests after every step, the serial ones.
-    let worlds: [fn() -> World; 2] = [
-        || long_street_world(1_000, 7).expect("street"),
-        || observed_street_world(2_000, 7).expect("street"),
-    ];
-    for make in worlds {
-        let (serial, _) = digests(make(), 20, None);
-        for threads in [2, 3, 7] {
-            let mut copying = make();
-            copying.motion_scratch.bands.copies_only = true;
-            let (copies, _) = digests(copying, 20, Some(threads));
-            let (shared, _) = digests(make(), 20, Some(threads));
-            assert_eq!(copies, serial, "{threads} threads on copies");
-            assert_eq!(shared, serial, "{threads} threads on the shared rows");
-        }
-    }
+    let two_way = in_place(two_way_street_world(1_000, 7).expect("street"));
+    assert_eq!(two_way, vec![1, 1, 1]);
+    let long = in_place(long_street_world(1_000, 7).expect("street"));
+    assert_eq!(long, vec![0, 0, 0]);
 }

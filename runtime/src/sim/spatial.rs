@@ -420,27 +420,6 @@ impl SpatialGrid {
         }
     }
 
-    /// Exchanges the indices of points `a` and `b` (both below the points of the last rebuild;
-    /// panics otherwise): point `a`'s body, slot and cell become `b`'s and the other way round,
-    /// and nothing else changes (the slots' order, the bodies). Swapping again restores the
-    /// grid. The banded walking loop steps a row under another index this way
-    /// (`sim::motion::parallel`: a shared row's view is its row 0).
-    #[inline]
-    pub fn swap_points(&mut self, a: usize, b: usize) {
-        if a == b {
-            return;
-        }
-        let (slot_a, slot_b) = (self.slot_of[a], self.slot_of[b]);
-        self.slot_of.swap(a, b);
-        self.cell_of.swap(a, b);
-        if let Some(entry) = self.entries.get_mut(slot_a as usize) {
-            *entry = b as u32;
-        }
-        if let Some(entry) = self.entries.get_mut(slot_b as usize) {
-            *entry = a as u32;
-        }
-    }
-
     /// Where point `index` sits in cell order (its slot in [`SpatialGrid::columns`]); `None` for
     /// a point left out or unknown.
     #[inline]
@@ -1170,61 +1149,6 @@ mod tests {
             }
         });
         found
-    }
-
-    #[test]
-    fn swapped_points_trade_their_bodies_and_a_second_swap_restores_the_grid() {
-        let mut points: Vec<Vec2> = (0..40)
-            .map(|i| Vec2 {
-                x: f64::from(i % 8) * 0.9,
-                y: f64::from(i / 8) * 1.3,
-            })
-            .collect();
-        // A point left out keeps no slot under either index.
-        points[7] = Vec2 {
-            x: f64::NAN,
-            y: 0.0,
-        };
-        let mut grid = SpatialGrid::default();
-        grid.rebuild(&points, 1.0);
-        let before = grid.clone();
-        let center = Vec2 { x: 2.0, y: 2.0 };
-        let near = |grid: &SpatialGrid| {
-            let mut found = Vec::new();
-            grid.for_each_point_near(center, 3.0, |index, p| found.push((index, p.x, p.y)));
-            found
-        };
-        let found = near(&grid);
-        grid.swap_points(0, 13);
-        grid.swap_points(7, 21);
-        assert_eq!(grid.slot_of(0), before.slot_of(13));
-        assert_eq!(grid.slot_of(13), before.slot_of(0));
-        assert_eq!(grid.slot_of(21), None);
-        assert_eq!(grid.slot_of(7), before.slot_of(21));
-        // The same bodies in the same order, under the swapped indices.
-        let renamed = |i: u32| match i {
-            0 => 13,
-            13 => 0,
-            7 => 21,
-            21 => 7,
-            other => other,
-        };
-        let expected: Vec<(u32, f64, f64)> = found
-            .iter()
-            .map(|(i, x, y)| (renamed(*i), *x, *y))
-            .collect();
-        assert_eq!(near(&grid), expected);
-        // Updating a swapped index moves the other point's body.
-        grid.update(0, Vec2 { x: 9.0, y: 9.0 }, Vec2 { x: 1.0, y: 0.0 });
-        let slot = before.slot_of(13).expect("point 13 has a slot");
-        assert_eq!(grid.columns().x[slot], 9.0);
-        grid.update(0, points[13], Vec2::default());
-        grid.swap_points(7, 21);
-        grid.swap_points(0, 13);
-        assert_eq!(grid.entries, before.entries);
-        assert_eq!(grid.slot_of, before.slot_of);
-        assert_eq!(grid.cell_of, before.cell_of);
-        assert_eq!(near(&grid), found);
     }
 
     #[test]

@@ -10,13 +10,7 @@
 //! grid; a band whose rows are one unbroken range above the home band's rows steps them in
 //! place too, in its range of the world's rows (a `sim::walk::WalkRows` view split off the
 //! world's: the two-way street's sidewalks), and every other band on a private copy of its
-//! agent rows (`motion::placement` weighs which band is home by the rows copied). Where some
-//! band would copy (its rows interleave with others': the long street's sidewalks alternate
-//! rows), every band steps in place instead, on the world's rows shared one row's view at a
-//! time (`sim::walk::SharedRows`, an `unsafe` view whose callers keep the rows disjoint: each
-//! stepped row is one band's); a row's view is its row 0, so its grid's points 0 and the row's
-//! trade indices for its step (`SpatialGrid::swap_points`). The copies stay as the portable
-//! path (`Bands::copies_only`), which the tests step beside the shared rows. Every band
+//! agent rows (`motion::placement` weighs which band is home by the rows copied). Every band
 //! but the home band steps with a private grid over every body within the halo (the farthest a
 //! step reads, [`halo_m`]) of it. A row whose halo
 //! stays inside its band reads only that band's bodies; a row near a cut (a *boundary* row)
@@ -24,9 +18,7 @@
 //! *within its reach* — whose positions before the loop are within the halo of its own — and
 //! applies their new positions and facings to its grid, and after stepping publishes its own
 //! for the others. The copies are written back in row order (every written column), and the
-//! world's grid gets every stepped row's body, as the serial loop left it. (A step on a shared
-//! row reads and writes what it would in a view of the world's rows: the same row's elements,
-//! and its own body under the index its step names it by.)
+//! world's grid gets every stepped row's body, as the serial loop left it.
 //!
 //! ## Why the result is the serial loop's
 //!
@@ -98,9 +90,7 @@ use crate::project::Vec2;
 use crate::sim::spatial::SpatialGrid;
 use crate::sim::state::Agents;
 use crate::sim::walk::body::SAFETY_DIAMETER_M;
-use crate::sim::walk::{
-    Scratch as WalkScratch, SharedRows, WalkRows, NEIGHBOUR_CELL_M, OPPOSING_SCAN_M,
-};
+use crate::sim::walk::{Scratch as WalkScratch, WalkRows, NEIGHBOUR_CELL_M, OPPOSING_SCAN_M};
 
 /// Stepped rows a band gets at least by default (fewer rows per thread step serially). A band
 /// costs its copies, its grid and its waits at the cuts: on the 2-core machine, quiet, the
@@ -189,11 +179,6 @@ pub struct Bands {
     places: Vec<Place>,
     /// Stepped rows a band gets at least.
     pub(in crate::sim) min_rows: Option<usize>,
-    /// Step a band whose rows interleave with the home band's on copies (the portable path the
-    /// tests compare with) instead of sharing the world's rows ([`SharedRows`]).
-    pub(in crate::sim) copies_only: bool,
-    /// Whether the last banded loop stepped every band in place on the shared rows.
-    pub(in crate::sim) last_shared: bool,
     /// Bands the last walking loop ran in (1: serially).
     pub(in crate::sim) last_count: usize,
     /// What the last banded loop planned (zero after a serial one).
@@ -232,7 +217,6 @@ impl Clone for Bands {
     fn clone(&self) -> Bands {
         Bands {
             min_rows: self.min_rows,
-            copies_only: self.copies_only,
             ..Bands::default()
         }
     }
@@ -361,13 +345,12 @@ impl Band {
     /// view (from its first row) and its own grid, the others in their copies.
     fn advance(
         &mut self,
-        (mut rows, mut world_grid, shared): Placed<'_, '_>,
+        (mut rows, mut world_grid): (Option<&mut (WalkRows<'_>, usize)>, Option<&mut SpatialGrid>),
         me: usize,
         outboxes: &[Outbox],
         (stepping, count_skip): (&Stepping<'_>, bool),
     ) -> bool {
         let start = self.cursor;
-        let home = world_grid.is_some();
         while self.cursor < self.own.len() {
             let local = self.cursor;
             if self.boundary[local] && !self.import_needed(me, outboxes, world_grid.as_deref_mut())
@@ -380,19 +363,13 @@ impl Band {
             };
             let flags = self.flags[local];
             let scratch = (grid, &mut self.scratch);
-            let moved = match (rows.as_deref_mut(), shared) {
-                (Some((view, base)), _) => {
+            let moved = match rows.as_deref_mut() {
+                Some((view, base)) => {
                     let index = self.own[local] as usize - *base;
                     stepping.row(scratch, view, index, flags, count_skip);
                     (view.position[index], view.facing[index])
                 }
-                (None, Some(shared)) => {
-                    let row = self.own[local] as usize;
-                    // The world's grid indexes the row, a band's grid its own rows in order.
-                    let index = if home { row } else { local };
-                    step_shared(shared, scratch, (row, index), (stepping, flags, count_skip))
-                }
-                (None, None) => {
+                None => {
                     let mut copies = WalkRows::of(&mut self.agents);
                     stepping.row(scratch, &mut copies, local, flags, count_skip);
                     (copies.position[local], copies.facing[local])
@@ -495,53 +472,11 @@ impl Band {
 
 /// A band as the pool steps it: the home band with its view of the world's rows (from row 0)
 /// and the world's grid, a band in place with its view (and the row it starts at), a band on
-/// copies with neither (no other band reads the world's rows or grid while the bands step);
-/// where bands share the world's rows, every band with them (and the home band the grid).
+/// copies with neither (no other band reads the world's rows or grid while the bands step).
 struct Work<'a> {
     band: Band,
     rows: Option<(WalkRows<'a>, usize)>,
     world_grid: Option<&'a mut SpatialGrid>,
-    shared: Option<&'a SharedRows<'a>>,
-}
-
-/// Where [`Band::advance`] steps: its view of the world's rows (and the row it starts at), the
-/// world's grid (the home band), the shared rows (every band where they are shared).
-type Placed<'w, 's> = (
-    Option<&'w mut (WalkRows<'s>, usize)>,
-    Option<&'w mut SpatialGrid>,
-    Option<&'w SharedRows<'s>>,
-);
-
-/// What the bands step in: each band's view of the world's rows (with the row it starts at),
-/// the shared rows (where every band shares them), the world's grid, and the home band.
-type Loop<'a> = (
-    Vec<Option<(WalkRows<'a>, usize)>>,
-    Option<&'a SharedRows<'a>>,
-    &'a mut SpatialGrid,
-    usize,
-);
-
-/// Steps world row `row` (index `index` in `grid`) in place in the shared rows: the row's view
-/// is its row 0, so the grid's points 0 and `index` trade indices for the step (and back), and
-/// the step sees its own body under index 0 as it would under `index`; the row's new position
-/// and facing.
-#[allow(unsafe_code)]
-fn step_shared(
-    shared: &SharedRows<'_>,
-    (grid, scratch): (&mut SpatialGrid, &mut WalkScratch),
-    (row, index): (usize, usize),
-    (stepping, flags, count_skip): (&Stepping<'_>, RowFlags, bool),
-) -> (Vec2, Vec2) {
-    grid.swap_points(0, index);
-    // SAFETY: `row` is one of this band's own rows, and the bands' own rows are disjoint
-    // (`classify` files each stepped row to one band); a band steps one row at a time and
-    // drops its view before the next, and nothing else reaches the shared rows while the
-    // bands step (`step_in_bands` holds the world's columns for the loop). So this is the
-    // only view of `row` while it lives.
-    let mut view = unsafe { shared.row(row) };
-    stepping.row((&mut *grid, scratch), &mut view, 0, flags, count_skip);
-    grid.swap_points(0, index);
-    (view.position[0], view.facing[0])
 }
 
 /// What classifying one chunk of rows filed for one band, in row order: its stepped rows (with
@@ -702,7 +637,6 @@ pub(super) fn step_in_bands(
         cuts,
         spans,
         places,
-        copies_only,
         ..
     } = bands;
     let cutting = Cutting { along_x, cuts };
@@ -710,7 +644,6 @@ pub(super) fn step_in_bands(
     classify(filings, agents, steps, (&cutting, halo), count);
     spans_of(filings, count, spans);
     let home = super::placement::place(spans, places);
-    let sharing = !*copies_only && super::placement::share(places);
     let placed: &[Place] = places;
     let shared: &Agents = agents;
     let WorldGrid {
@@ -740,24 +673,16 @@ pub(super) fn step_in_bands(
         .par_iter_mut()
         .enumerate()
         .for_each(|(index, band)| band.plan_waits(index, published, shared, halo));
-    if sharing {
-        let shared = SharedRows::of(WalkRows::of(agents));
-        let views = placed.iter().map(|_| None).collect();
-        let work = (views, Some(&shared), &mut *grid, home);
-        run_placed(band_list, work, outboxes, (stepping, count_skip));
-        move_shared(band_list, placed, agents, grid);
-    } else {
-        let views = super::placement::views(WalkRows::of(agents), spans, placed);
-        let work = (views, None, &mut *grid, home);
-        run_placed(band_list, work, outboxes, (stepping, count_skip));
-        write_back(band_list, placed, agents, grid);
-    }
+    let views = super::placement::views(WalkRows::of(agents), spans, placed);
+    run_placed(
+        band_list,
+        (views, &mut *grid, home),
+        outboxes,
+        (stepping, count_skip),
+    );
+    write_back(band_list, placed, agents, grid);
     bands.last_count = count;
-    bands.last_shared = sharing;
-    bands.last_in_place = placed
-        .iter()
-        .filter(|p| matches!(p, Place::Range | Place::Shared))
-        .count();
+    bands.last_in_place = placed.iter().filter(|p| **p == Place::Range).count();
     bands.last_plan = band_list
         .iter()
         .fold(Plan::default(), |sum, band| sum.plus(band.plan));
@@ -820,8 +745,7 @@ fn write_back(band_list: &[Band], places: &[Place], agents: &mut Agents, grid: &
     let moved: Vec<(&[u32], &[Vec2], &[Vec2])> = placed()
         .filter_map(|(band, place)| {
             match place {
-                // A band on the shared rows is moved by `move_shared` (never with copies).
-                Place::Home | Place::Shared => None,
+                Place::Home => None,
                 Place::Copies => Some((&band.agents.position[..], &band.agents.facing[..])),
                 Place::Range => Some((&band.points[..], &band.facings[..])),
             }
@@ -841,20 +765,6 @@ fn write_back(band_list: &[Band], places: &[Place], agents: &mut Agents, grid: &
             written_columns!(write_rows!(scope, agents, parts));
         }
     });
-}
-
-/// Moves each body a band on the shared rows stepped in the world's grid to where it is now
-/// (the serial loop's grid; the home band stepped in the grid itself).
-fn move_shared(band_list: &[Band], places: &[Place], agents: &Agents, grid: &mut SpatialGrid) {
-    for (band, _) in band_list
-        .iter()
-        .zip(places)
-        .filter(|(_, place)| **place == Place::Shared)
-    {
-        for row in band.own.iter().map(|row| *row as usize) {
-            grid.update(row, agents.position[row], agents.facing[row]);
-        }
-    }
 }
 
 /// Places `count − 1` cuts along the axis where they cost least (`motion::cuts`: near the
@@ -990,7 +900,11 @@ fn classify_rows(
 /// `band_list` for the loop and putting them back.
 fn run_placed<'a>(
     band_list: &mut Vec<Band>,
-    (views, shared, grid, home): Loop<'a>,
+    (views, grid, home): (
+        Vec<Option<(WalkRows<'a>, usize)>>,
+        &'a mut SpatialGrid,
+        usize,
+    ),
     outboxes: &[Outbox],
     (stepping, count_skip): (&Stepping<'_>, bool),
 ) {
@@ -1005,7 +919,6 @@ fn run_placed<'a>(
                 band,
                 rows,
                 world_grid,
-                shared,
             })
         })
         .collect();
@@ -1057,12 +970,11 @@ fn help(
                 band,
                 rows,
                 world_grid,
-                shared,
             } = &mut *guard;
             if band.finished() {
                 continue;
             }
-            let place = (rows.as_mut(), world_grid.as_deref_mut(), *shared);
+            let place = (rows.as_mut(), world_grid.as_deref_mut());
             progressed |= band.advance(place, index, outboxes, stepping);
             if band.finished() {
                 finished.fetch_add(1, Ordering::AcqRel);

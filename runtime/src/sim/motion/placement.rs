@@ -2,8 +2,7 @@
 //! band in the world's rows and the world's grid; a band whose rows are one unbroken range of
 //! rows above every home row *in place*, in that range of the world's rows (a [`WalkRows`]
 //! view split off the world's, so no two bands hold the same row) with a grid of its own; any
-//! other band on copies of its rows, written back after the loop, unless every band shares the
-//! world's rows instead ([`share`]: each band in place, one row's view at a time).
+//! other band on copies of its rows, written back after the loop.
 //!
 //! Two ways to place the bands are weighed, and the one with fewer copied rows is taken: the
 //! busiest band at home and every other on copies; or the band whose last row is lowest at
@@ -36,22 +35,6 @@ pub(super) enum Place {
     Range,
     /// On copies of its rows, with its own grid.
     Copies,
-    /// In the world's rows, shared with every other band one row at a time
-    /// (`sim::walk::SharedRows`), with its own grid.
-    Shared,
-}
-
-/// Where a band would step on copies (its rows interleave with others'), every band shares the
-/// world's rows instead ([`Place::Shared`]; the home band stays home, in the world's grid):
-/// whether `places` changed. The copies path stays for the tests to compare with.
-pub(super) fn share(places: &mut [Place]) -> bool {
-    if !places.contains(&Place::Copies) {
-        return false;
-    }
-    for place in places.iter_mut().filter(|p| **p != Place::Home) {
-        *place = Place::Shared;
-    }
-    true
 }
 
 /// Each band's place (see the module doc), given each band's span (`None`: no rows), into

@@ -84,7 +84,7 @@ mod step;
 #[cfg(test)]
 mod tests;
 
-pub use rows::{SharedRows, WalkRows};
+pub use rows::WalkRows;
 pub use step::{walk_agent, Avoidance, Neighbour, Scratch, WalkEnv};
 
 use super::spatial::SpatialGrid;

@@ -4,14 +4,6 @@
 //!
 //! A step of row `r` reads and writes only row `r` of these columns (its neighbours' bodies
 //! come from the neighbour grid), so a view of a range holds everything its rows' steps need.
-//!
-//! Bands whose rows interleave (the long street's sidewalks alternate rows) cannot split the
-//! columns into ranges: they share the world's rows through [`SharedRows`], which hands out a
-//! view of one row at a time (an `unsafe` call whose callers keep the rows they view
-//! disjoint); the copying path it replaces (`sim::motion::parallel`) stays, and the thread
-//! count tests step both and compare them.
-
-use std::marker::PhantomData;
 
 use crate::project::Vec2;
 use crate::sim::state::{AgentState, Agents, Liveness, WalkDecision};
@@ -30,74 +22,6 @@ macro_rules! walk_rows {
             $($(#[$rdoc])* pub $read: &'a [$rty],)*
             $($(#[$wdoc])* pub $write: &'a mut [$wty],)*
         }
-
-        /// The rows of a [`WalkRows`] shared by bands that step disjoint rows of it at once,
-        /// one row's view at a time ([`SharedRows::row`]): the read columns as shared slices,
-        /// the written ones as pointers taken from the view's exclusive slices.
-        #[derive(Debug)]
-        pub struct SharedRows<'a> {
-            $($read: &'a [$rty],)*
-            $($write: *mut $wty,)*
-            len: usize,
-            /// The exclusive borrow of the written columns the pointers come from.
-            _written: PhantomData<&'a mut [u8]>,
-        }
-
-        impl<'a> SharedRows<'a> {
-            /// Shares `rows` (every column must hold as many rows as its positions; panics
-            /// otherwise).
-            pub fn of(rows: WalkRows<'a>) -> SharedRows<'a> {
-                let len = rows.len();
-                $(assert_eq!(rows.$read.len(), len, stringify!($read));)*
-                $(assert_eq!(rows.$write.len(), len, stringify!($write));)*
-                SharedRows {
-                    $($read: rows.$read,)*
-                    $($write: rows.$write.as_mut_ptr(),)*
-                    len,
-                    _written: PhantomData,
-                }
-            }
-
-            /// Rows shared.
-            pub fn len(&self) -> usize {
-                self.len
-            }
-
-            /// Whether no row is shared.
-            pub fn is_empty(&self) -> bool {
-                self.len == 0
-            }
-
-            /// A view of row `row` alone (its row 0); panics when `row` is out of the rows.
-            ///
-            /// # Safety
-            ///
-            /// While the view lives, no other view of row `row` (from this or any other call)
-            /// may be used: views of different rows may live at once, on any threads.
-            #[allow(unsafe_code)]
-            #[inline]
-            pub unsafe fn row(&self, row: usize) -> WalkRows<'_> {
-                assert!(row < self.len, "row {row} of {}", self.len);
-                WalkRows {
-                    $($read: &self.$read[row..=row],)*
-                    // SAFETY: `row < len` and each pointer starts a column of `len` rows that
-                    // `'a` borrows exclusively (`of`), so the slice lies inside that column;
-                    // the caller keeps every live view of this row to this one, so nothing
-                    // else reads or writes the element while the slice lives.
-                    $($write: unsafe { std::slice::from_raw_parts_mut(self.$write.add(row), 1) },)*
-                }
-            }
-        }
-
-        // SAFETY: the pointers are the exclusive borrows of `'a` split into rows; a row's
-        // element is only reached through `SharedRows::row`, whose callers keep the views of
-        // one row from overlapping, so sharing the rows among threads gives each element one
-        // user at a time. Every column's type is plain data (`Send` and `Sync`).
-        #[allow(unsafe_code)]
-        unsafe impl Sync for SharedRows<'_> {}
-        // SAFETY: as for `Sync`: the struct only holds the borrow `'a` split into rows.
-        #[allow(unsafe_code)]
-        unsafe impl Send for SharedRows<'_> {}
 
         impl<'a> WalkRows<'a> {
             /// Every row of `agents`.
@@ -218,47 +142,8 @@ pub(crate) fn test_agents(rows: usize) -> Agents {
 
 #[cfg(test)]
 mod tests {
-    use super::{test_agents as agents, SharedRows, WalkRows};
+    use super::{test_agents as agents, WalkRows};
     use crate::project::Vec2;
-
-    #[test]
-    #[allow(unsafe_code)]
-    fn shared_rows_view_one_row_each_and_write_it_in_place() {
-        let mut agents = agents(6);
-        {
-            let shared = SharedRows::of(WalkRows::of(&mut agents));
-            assert_eq!(shared.len(), 6);
-            // Two bands' rows interleaved, stepped from two threads at once.
-            std::thread::scope(|scope| {
-                for first in 0..2 {
-                    let shared = &shared;
-                    scope.spawn(move || {
-                        for row in (first..6).step_by(2) {
-                            // SAFETY: each thread views its own rows (even or odd), one at a
-                            // time.
-                            let view = unsafe { shared.row(row) };
-                            assert_eq!(view.len(), 1);
-                            assert_eq!(view.speed_m_s[0], row as f64 * 0.5);
-                            view.steps[0] += 100 * (first as u64 + 1);
-                            view.position[0].x += 10.0;
-                        }
-                    });
-                }
-            });
-        }
-        assert_eq!(agents.steps, vec![100, 201, 102, 203, 104, 205]);
-        assert_eq!(agents.position[5], Vec2 { x: 15.0, y: -5.0 });
-    }
-
-    #[test]
-    #[should_panic(expected = "row 3 of 3")]
-    #[allow(unsafe_code)]
-    fn a_shared_row_out_of_the_rows_panics() {
-        let mut agents = agents(3);
-        let shared = SharedRows::of(WalkRows::of(&mut agents));
-        // SAFETY: no other view exists.
-        let _view = unsafe { shared.row(3) };
-    }
 
     #[test]
     fn a_split_view_writes_each_half_in_place() {

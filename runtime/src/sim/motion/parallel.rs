@@ -128,16 +128,11 @@ macro_rules! written_columns {
     };
 }
 
-/// Replaces each listed column of `$copy` with `$source`'s rows `$rows` (in that order), one
-/// task per column spawned on `$scope` (each task writes its own column).
+/// Replaces the listed columns of `$copy` with `$source`'s rows `$rows`, in that order.
 macro_rules! copy_rows {
-    ($scope:expr, $copy:expr, $source:expr, $rows:expr; $($column:ident),*) => {
-        let rows: &[u32] = $rows;
-        $(let (column, source) = (&mut $copy.$column, &$source.$column);
-          $scope.spawn(move |_| {
-              column.clear();
-              column.extend(rows.iter().map(|r| source[*r as usize].clone()));
-          });)*
+    ($copy:expr, $source:expr, $rows:expr; $($column:ident),*) => {
+        $($copy.$column.clear();
+          $copy.$column.extend($rows.iter().map(|r| $source.$column[*r as usize].clone()));)*
     };
 }
 
@@ -322,33 +317,26 @@ impl Band {
         self.cursor >= self.own.len()
     }
 
-    /// Copies its rows (a band on copies: a task per column on the current pool, so a thread
-    /// done with the world's grid takes some) and meanwhile builds its grid over them and the
-    /// other bodies it holds.
+    /// Copies its rows (a band on copies) and builds its grid over them and the other bodies
+    /// it holds.
     fn prepare(&mut self, agents: &Agents, place: Place) {
-        let Band {
-            own,
-            others,
-            agents: copy,
-            grid,
-            points,
-            velocities,
-            facings,
-            ..
-        } = self;
-        rayon::scope(|scope| {
-            if place == Place::Copies {
-                walk_columns!(copy_rows!(scope, copy, agents, own));
-            }
-            let rows = || own.iter().chain(others.iter()).map(|r| *r as usize);
-            points.clear();
-            points.extend(rows().map(|r| agents.position[r]));
-            velocities.clear();
-            velocities.extend(rows().map(|r| agents.velocity_m_s[r]));
-            facings.clear();
-            facings.extend(rows().map(|r| agents.facing[r]));
-            grid.rebuild_bodies(points, velocities, facings, NEIGHBOUR_CELL_M);
-        });
+        if place == Place::Copies {
+            walk_columns!(copy_rows!(self.agents, agents, self.own));
+        }
+        let rows = || self.own.iter().chain(&self.others).map(|r| *r as usize);
+        self.points.clear();
+        self.points.extend(rows().map(|r| agents.position[r]));
+        self.velocities.clear();
+        self.velocities
+            .extend(rows().map(|r| agents.velocity_m_s[r]));
+        self.facings.clear();
+        self.facings.extend(rows().map(|r| agents.facing[r]));
+        self.grid.rebuild_bodies(
+            &self.points,
+            &self.velocities,
+            &self.facings,
+            NEIGHBOUR_CELL_M,
+        );
     }
 
     /// Steps own rows from the cursor until one must wait for another band (or all are

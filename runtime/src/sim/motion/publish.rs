@@ -78,7 +78,7 @@ const PUBLISH_CHUNKS_PER_THREAD: usize = 4;
 
 /// Rows per chunk of a publication of `rows` rows on `threads` threads: about equal chunks,
 /// [`PUBLISH_CHUNKS_PER_THREAD`] per thread, whole words of eight marks, within
-/// [`PUBLISH_CHUNK_MIN_ROWS`] and [`PUBLISH_CHUNK_ROWS`] (10,000 rows on 2 threads: eight
+/// [`PUBLISH_CHUNK_MIN_ROWS`] and [`PUBLISH_CHUNK_ROWS`] (10,000 rows on 2 threads: seven
 /// chunks of 1,256 rows and one of 1,208, where 8,192-row chunks left one thread 1,808 rows).
 fn chunk_rows(rows: usize, threads: usize) -> usize {
     let chunks = threads.max(1) * PUBLISH_CHUNKS_PER_THREAD;
@@ -677,7 +677,7 @@ mod tests {
     #[test]
     fn publication_chunks_split_the_rows_about_evenly_over_the_threads() {
         use super::chunk_rows;
-        // 10,000 rows on 2 threads: eight chunks of 1,256 rows and one of 1,208.
+        // 10,000 rows on 2 threads: seven chunks of 1,256 rows and one of 1,208.
         assert_eq!(chunk_rows(10_000, 2), 1_256);
         assert_eq!(10_000usize.div_ceil(chunk_rows(10_000, 2)), 8);
         assert_eq!(chunk_rows(10_000, 1), 2_504);

@@ -21,9 +21,10 @@
 //! Approach whose key held rewrites its motion only. Frames equal a rebuild from scratch
 //! (`frames::rebuilt`) after every step: the runtime's own tests check it at every publication.
 //!
-//! A publication marks and rewrites its rows in chunks of `PUBLISH_CHUNK_ROWS` on the current
-//! rayon pool: a row's mark and frame read only that row's columns and kept frame, so the
-//! chunks are independent and the frames are the same on any number of threads.
+//! A publication marks and rewrites its rows in chunks of at most `PUBLISH_CHUNK_ROWS` on the
+//! current rayon pool, sized so the pool's threads get about equal shares (`chunk_rows`): a
+//! row's mark and frame read only that row's columns and kept frame, so the chunks are
+//! independent and the frames are the same on any number of threads and any chunk size.
 
 use std::iter::FusedIterator;
 use std::slice;
@@ -68,8 +69,22 @@ pub struct FrameStore {
 
 /// A row key's bit saying the row must be rewritten at the next publication.
 const HOLD: u8 = 0x80;
-/// Rows one task of a publication marks and rewrites (whole words of eight marks).
+/// Rows one task of a publication marks and rewrites at most (whole words of eight marks).
 const PUBLISH_CHUNK_ROWS: usize = 8192;
+/// Rows one task of a publication marks and rewrites at least (fewer rows stay one chunk).
+const PUBLISH_CHUNK_MIN_ROWS: usize = 1024;
+/// Chunks per pool thread a publication aims at (a few, so a slow thread's share is taken).
+const PUBLISH_CHUNKS_PER_THREAD: usize = 4;
+
+/// Rows per chunk of a publication of `rows` rows on `threads` threads: about equal chunks,
+/// [`PUBLISH_CHUNKS_PER_THREAD`] per thread, whole words of eight marks, within
+/// [`PUBLISH_CHUNK_MIN_ROWS`] and [`PUBLISH_CHUNK_ROWS`] (10,000 rows on 2 threads: seven
+/// chunks of 1,256 rows and one of 1,208, where 8,192-row chunks left one thread 1,808 rows).
+fn chunk_rows(rows: usize, threads: usize) -> usize {
+    let chunks = threads.max(1) * PUBLISH_CHUNKS_PER_THREAD;
+    let even = rows.div_ceil(chunks).next_multiple_of(8);
+    even.clamp(PUBLISH_CHUNK_MIN_ROWS, PUBLISH_CHUNK_ROWS)
+}
 
 /// What an update changes of a frame: one cache line.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -229,9 +244,9 @@ impl FrameStore {
         self.collect_and_rewrite(&columns, hints, (panic, hints.stuck));
     }
 
-    /// Marks and rewrites the rows whose frame can have changed, in chunks of
-    /// [`PUBLISH_CHUNK_ROWS`] rows on the current pool (a row's frame reads only its own row,
-    /// so the chunks are independent and the result is the serial one); counts them.
+    /// Marks and rewrites the rows whose frame can have changed, in chunks of [`chunk_rows`]
+    /// rows on the current pool (a row's frame reads only its own row, so the chunks are
+    /// independent and the result is the serial one); counts them.
     fn collect_and_rewrite(
         &mut self,
         columns: &Columns<'_>,
@@ -240,7 +255,7 @@ impl FrameStore {
     ) {
         let rows = columns.len();
         self.marks.resize(rows, 0);
-        let chunk = PUBLISH_CHUNK_ROWS;
+        let chunk = chunk_rows(rows, rayon::current_num_threads());
         let kept = self.keys[..rows]
             .par_chunks_mut(chunk)
             .zip(self.panic[..rows].par_chunks_mut(chunk));
@@ -658,6 +673,22 @@ mod tests {
 
     use crate::sim::state::{Recognition, Tier};
     use crate::sim::{build_world, SimSpace, World};
+
+    #[test]
+    fn publication_chunks_split_the_rows_about_evenly_over_the_threads() {
+        use super::chunk_rows;
+        // 10,000 rows on 2 threads: seven chunks of 1,256 rows and one of 1,208.
+        assert_eq!(chunk_rows(10_000, 2), 1_256);
+        assert_eq!(10_000usize.div_ceil(chunk_rows(10_000, 2)), 8);
+        assert_eq!(chunk_rows(10_000, 1), 2_504);
+        // Large worlds keep the largest chunk, small ones the smallest.
+        assert_eq!(chunk_rows(100_000, 2), 8_192);
+        assert_eq!(chunk_rows(100, 16), 1_024);
+        assert_eq!(chunk_rows(0, 0), 1_024);
+        for (rows, threads) in [(9_999, 3), (123_457, 7), (50_001, 16)] {
+            assert_eq!(chunk_rows(rows, threads) % 8, 0);
+        }
+    }
 
     #[test]
     fn task_clips_are_joined_to_their_rows_and_follow_a_swap_removal() {

@@ -1988,6 +1988,26 @@ mod tests {
         assert!(refusals > 5_000 && clears > 2_000, "{refusals} {clears}");
     }
 
+    /// A random walker `here` (with one of four horizons) among `n` bodies around it
+    /// ([`crowd_around`]) and `count` candidate endpoints a metre away.
+    fn random_case(
+        draw: &mut impl FnMut(f64) -> f64,
+        case: usize,
+        n: usize,
+        count: usize,
+    ) -> (Vec2, f64, Others, Vec<Vec2>) {
+        let here = Vec2 {
+            x: 1e4 + draw(100.0),
+            y: draw(10.0),
+        };
+        let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
+        let others = crowd_around(draw, here, n, case);
+        let endpoints = (0..count)
+            .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
+            .collect();
+        (here, horizon_s, others, endpoints)
+    }
+
     /// The verdicts of the reference body test: bit `i` set when `endpoints[i]` is clear of
     /// every one of the first `n` bodies.
     fn reference_verdicts(
@@ -2049,17 +2069,8 @@ mod tests {
         let mut draw = stream(0x6a09_e667_f3bc_c908);
         let (mut clear, mut refused) = (0, 0);
         for case in 0..4_000 {
-            let here = Vec2 {
-                x: 1e4 + draw(100.0),
-                y: draw(10.0),
-            };
-            let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
-            let n = case % 29;
-            let others = crowd_around(&mut draw, here, n, case);
-            let count = 1 + case % MAX_CANDIDATES;
-            let endpoints: Vec<Vec2> = (0..count)
-                .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
-                .collect();
+            let (n, count) = (case % 29, 1 + case % MAX_CANDIDATES);
+            let (here, horizon_s, others, endpoints) = random_case(&mut draw, case, n, count);
             let want = reference_verdicts(&others, n, here, &endpoints, horizon_s);
             clear += want.count_ones();
             refused += count as u32 - want.count_ones();
@@ -2100,17 +2111,8 @@ mod tests {
         let mut draw = stream(0x3c6e_f372_fe94_f82b);
         let (mut clear, mut refused) = (0, 0);
         for case in 0..6_000 {
-            let here = Vec2 {
-                x: 1e4 + draw(100.0),
-                y: draw(10.0),
-            };
-            let horizon_s = [0.7, 1.0 / 1.4, 0.0, 5.0][case % 4];
-            let n = case % 23;
-            let others = crowd_around(&mut draw, here, n, case);
-            let count = 1 + (case / 23) % 32;
-            let endpoints: Vec<Vec2> = (0..count)
-                .map(|_| offset(here, unit(draw(1.0), draw(1.0)), 1.0))
-                .collect();
+            let (n, count) = (case % 23, 1 + (case / 23) % 32);
+            let (here, horizon_s, others, endpoints) = random_case(&mut draw, case, n, count);
             let want = reference_verdicts(&others, n, here, &endpoints, horizon_s);
             clear += want.count_ones();
             refused += count as u32 - want.count_ones();

@@ -39,7 +39,9 @@ use criterion::{Criterion, Throughput};
 use stagecraft_runtime::sim::{observed_street_world, two_way_street_world, FlowWatch, World};
 
 mod support;
-use support::{cpu_ms, cpu_ns, low_end_pairs, many_core_counts, median, pool, thread_pairs};
+use support::{
+    cpu_ms, cpu_ns, low_end_pairs, many_core_counts, median, pool, process_cpu_ns, thread_pairs,
+};
 
 /// Steps before measuring, so the velocity windows are filled and the tiers settled.
 const WARM_UP_FRAMES: u32 = 40;
@@ -308,7 +310,8 @@ fn main() {
         return;
     }
     // `MOTION_STEPS=street|mixed,steps` only steps that world (for `perf stat`/`perf record`)
-    // and prints the CPU time per step.
+    // and prints the CPU time per step: the calling thread's, and all threads' (the pool's
+    // work included).
     if let Ok(spec) = std::env::var("MOTION_STEPS") {
         let mut parts = spec.split(',').map(str::trim);
         let kind = parts.next().unwrap_or("street").to_owned();
@@ -318,7 +321,16 @@ fn main() {
         } else {
             warmed(two_way_street_world(10_000, 7).expect("street"))
         };
-        let per_step = cpu_ms(steps, || world.step()).unwrap_or(f64::NAN);
+        let (thread_start, process_start) = (cpu_ns(), process_cpu_ns());
+        for _ in 0..steps {
+            world.step();
+        }
+        let per_step = |start: Option<u64>, now: Option<u64>| match (start, now) {
+            (Some(start), Some(now)) => (now - start) as f64 / 1e6 / f64::from(steps),
+            _ => f64::NAN,
+        };
+        let this_thread = per_step(thread_start, cpu_ns());
+        let all_threads = per_step(process_start, process_cpu_ns());
         let waiting = world
             .walk_decisions()
             .iter()
@@ -326,7 +338,8 @@ fn main() {
             .count();
         let c = world.motion_counters();
         println!(
-            "{kind}, {steps} steps: {per_step:.3} ms CPU per step, waiting {waiting}, digest {}",
+            "{kind}, {steps} steps: {this_thread:.3} ms CPU per step on this thread, \
+             {all_threads:.3} ms on all threads, waiting {waiting}, digest {}",
             world.state_digest_hex()
         );
         println!(

@@ -1,5 +1,5 @@
 //! Helpers the runtime's benchmark reports share: the median of timed samples and the CPU time
-//! of the calling thread (so figures can be read on a loaded machine).
+//! of the calling thread or of the whole process (so figures can be read on a loaded machine).
 
 #![allow(dead_code)]
 
@@ -16,6 +16,17 @@ pub fn median(mut samples: Vec<Duration>) -> Duration {
 pub fn cpu_ns() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     text.split_whitespace().next()?.parse().ok()
+}
+
+/// CPU time every thread of this process has run, in nanoseconds (the sum of each task's
+/// `/proc/self/task/*/schedstat`): work on a rayon pool counts too, which [`cpu_ns`] misses.
+pub fn process_cpu_ns() -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let text = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+        total += text.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
 }
 
 /// Mean CPU time per call of `f` over `runs` calls, in milliseconds.

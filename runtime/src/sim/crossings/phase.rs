@@ -195,17 +195,7 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
     // and reads its own columns and its leader's route state (distance, direction, pooled),
     // which the pass never writes; the chunks' pairs, concatenated in chunk order, are the
     // serial pass's (follower order).
-    let Agents {
-        group,
-        speed_m_s,
-        id,
-        pooled,
-        state,
-        crosswalk,
-        direction,
-        distance_m,
-        ..
-    } = &mut *sets.agents;
+    let agents = &mut *sets.agents;
     let pass = GroupPass {
         seed: config.seed,
         share: settings.group_share,
@@ -214,18 +204,19 @@ fn groups_step(config: &WorldConfig, sets: &mut CrossingSets<'_>) -> Vec<(usize,
         births: sets.births,
         slots: sets.slots,
         columns: GroupColumns {
-            id,
-            pooled,
-            state,
-            crosswalk,
-            direction,
-            distance_m,
+            id: &agents.id,
+            pooled: &agents.pooled,
+            state: &agents.state,
+            crosswalk: &agents.crosswalk,
+            direction: &agents.direction,
+            distance_m: &agents.distance_m,
         },
     };
     let chunk = CHUNK_ROWS;
-    let chunks: Vec<Vec<(usize, usize)>> = group
+    let chunks: Vec<Vec<(usize, usize)>> = agents
+        .group
         .par_chunks_mut(chunk)
-        .zip(speed_m_s.par_chunks_mut(chunk))
+        .zip(agents.speed_m_s.par_chunks_mut(chunk))
         .enumerate()
         .map(|(index, (group, speed))| pass.rows(index * chunk, group, speed))
         .collect();

@@ -8,17 +8,13 @@
 //! complete bundle (any other folder only with `force`), never the project's folder or one
 //! holding it.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use stagecraft_io::cook::{prepare_out, write_bundle, ReplacePolicy};
-use stagecraft_runtime::content::encode::hex;
-use stagecraft_runtime::cook::{cook_recipe, CookedManifest, CookedRecipe};
+use stagecraft_runtime::cook::{cook_recipe, CookedManifest};
 use stagecraft_runtime::overrides::Overrides;
-use stagecraft_runtime::project::overrides_file;
-use stagecraft_runtime::recipe::CompiledPlan;
 
 use crate::errors::error;
 use crate::project::{generate_bundle, Project};
@@ -35,6 +31,7 @@ pub fn cook<'py>(
     let policy = ReplacePolicy {
         force,
         keep: vec![project.path.clone()],
+        force_spelled: Some("force=True"),
     };
     // Refuse a folder that may not be replaced before any work.
     prepare_out(out, &policy).map_err(|e| error(format!("{e:#}")))?;
@@ -53,7 +50,12 @@ pub fn cook<'py>(
         recipes.push(entry);
         files.extend(recipe_files);
     }
-    let manifest = manifest_of(project, &plans, seed, recipes);
+    let manifest = CookedManifest::of_project(
+        (&project.sources, &project.loaded),
+        plans.iter().map(|(_, plan)| plan),
+        seed,
+        recipes,
+    );
     let text = manifest.to_text();
     py.detach(|| write_bundle(out, &text, &files, &policy))
         .map_err(|e| error(format!("cannot write the bundle {}: {e:#}", out.display())))?;
@@ -64,43 +66,4 @@ pub fn cook<'py>(
     report.set_item("bytes", bytes)?;
     report.set_item("out", out.to_path_buf())?;
     Ok(report)
-}
-
-/// The manifest of the cooked `recipes`: the families the plans read and the override sets'
-/// source digests, as the command writes them.
-fn manifest_of(
-    project: &Project,
-    plans: &[(String, CompiledPlan)],
-    seed: u64,
-    recipes: Vec<CookedRecipe>,
-) -> CookedManifest {
-    let mut families = BTreeMap::new();
-    for (_, plan) in plans {
-        // Through subrecipe stages too: the families their children read.
-        for (id, family) in plan.families() {
-            families.insert(id, hex(&family.digest()));
-        }
-    }
-    let documents = project.loaded.project.as_ref();
-    let overrides = documents
-        .map(|p| {
-            p.overrides
-                .keys()
-                .map(|id| {
-                    let text = project.sources.files.get(&overrides_file(id));
-                    let digest = blake3::hash(text.map_or(&[][..], |t| t.as_bytes()));
-                    (id.clone(), digest.to_hex().to_string())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    CookedManifest {
-        project: documents
-            .map(|p| p.manifest.name.clone())
-            .unwrap_or_default(),
-        root_seed: seed,
-        families,
-        overrides,
-        recipes,
-    }
 }

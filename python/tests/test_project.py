@@ -94,7 +94,8 @@ def test_cook_refuses_a_folder_that_is_not_a_bundle(tmp_path):
         project.cook(out)
     # The command's rule and message (`stagecraft cook --out`).
     assert "is not a complete Stagecraft bundle" in str(raised.value)
-    assert "refusing to replace it" in str(raised.value)
+    assert "refusing to replace it (force=True replaces a folder" in str(raised.value)
+    assert "--force" not in str(raised.value)
     assert (out / "keep.txt").read_text() == "mine"
     # `force=True` replaces it, as `--force` does.
     cooked = project.cook(out, force=True)

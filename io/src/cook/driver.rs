@@ -19,9 +19,7 @@ use stagecraft_runtime::generate::{
 };
 use stagecraft_runtime::overrides::stage::provenance_edits_digest;
 use stagecraft_runtime::overrides::Overrides;
-use stagecraft_runtime::project::{
-    has_errors, overrides_file, Diagnostic, LoadedProject, ProjectSources,
-};
+use stagecraft_runtime::project::{has_errors, Diagnostic, LoadedProject, ProjectSources};
 use stagecraft_runtime::recipe::{compile_project_recipe, CompiledPlan, CompiledStage};
 
 use super::store::DiskCache;
@@ -326,6 +324,7 @@ pub fn cook_project<O: ExecutionObserver>(
     let policy = ReplacePolicy {
         force: options.force,
         keep: vec![project.to_owned(), cache.root().to_owned()],
+        force_spelled: None,
     };
     if let Some(out) = options.out.as_ref().filter(|_| !options.partial()) {
         // Refuse a folder that may not be replaced before any work.
@@ -392,7 +391,12 @@ pub fn cook_project<O: ExecutionObserver>(
         }
     }
     if !options.partial() {
-        let manifest = manifest_of(&compiled, seed, recipes);
+        let manifest = CookedManifest::of_project(
+            (&compiled.sources, &compiled.loaded),
+            compiled.plans.iter().map(|(_, plan)| plan),
+            seed,
+            recipes,
+        );
         if let Some(out) = &options.out {
             let store = |files: &[(String, Vec<u8>)]| store_pending(&cache, &pending, files);
             let stored = write_whole_bundle(out, &manifest, files, &policy, &mut report, store)?;
@@ -433,40 +437,6 @@ fn write_whole_bundle<T>(
     report.files = files.len() + 1;
     report.bytes = text.len() as u64 + files.iter().map(|(_, b)| b.len() as u64).sum::<u64>();
     write_bundle_alongside(out, &text, files, policy, store)
-}
-
-fn manifest_of(
-    compiled: &Compiled,
-    seed: u64,
-    recipes: Vec<stagecraft_runtime::cook::CookedRecipe>,
-) -> CookedManifest {
-    let mut families = BTreeMap::new();
-    for (_, plan) in &compiled.plans {
-        // Through subrecipe stages too: the families their children read.
-        for (id, family) in plan.families() {
-            families.insert(id, hex(&family.digest()));
-        }
-    }
-    let project = compiled.loaded.project.as_ref();
-    let overrides = project
-        .map(|p| {
-            p.overrides
-                .keys()
-                .map(|id| {
-                    let text = compiled.sources.files.get(&overrides_file(id));
-                    let digest = blake3::hash(text.map_or(&[][..], |t| t.as_bytes()));
-                    (id.clone(), digest.to_hex().to_string())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    CookedManifest {
-        project: project.map(|p| p.manifest.name.clone()).unwrap_or_default(),
-        root_seed: seed,
-        families,
-        overrides,
-        recipes,
-    }
 }
 
 /// Cooks one recipe: seeds an in-memory stage cache with every stage whose key has a verified

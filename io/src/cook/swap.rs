@@ -31,6 +31,9 @@ pub struct ReplacePolicy {
     pub force: bool,
     /// Folders that the bundle folder must never be or hold (the project, the cache).
     pub keep: Vec<PathBuf>,
+    /// How the caller's user asks for `force`, named in the refusal (none: `--force`, the
+    /// command's option; Python's `cook` says `force=True`).
+    pub force_spelled: Option<&'static str>,
 }
 
 /// The points of a swap, in order; [`write_bundle_with`] calls its hook at each (the
@@ -209,8 +212,9 @@ fn check_replaceable(out: &Path, policy: &ReplacePolicy) -> anyhow::Result<()> {
         Err(_) if policy.force => Ok(()),
         Err(why) => anyhow::bail!(
             "{} is not a complete Stagecraft bundle ({why}); refusing to replace it \
-             (--force replaces a folder that is not a bundle)",
-            out.display()
+             ({} replaces a folder that is not a bundle)",
+            out.display(),
+            policy.force_spelled.unwrap_or("--force")
         ),
     }
 }

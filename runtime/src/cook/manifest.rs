@@ -15,6 +15,8 @@ use crate::generate::GeneratedBundle;
 use crate::project::node::{Node, NodeKind};
 use crate::project::parse::parse;
 use crate::project::write::{to_canonical_string, Doc};
+use crate::project::{overrides_file, LoadedProject, ProjectSources};
+use crate::recipe::CompiledPlan;
 
 /// The manifest schema this build writes and reads (2: the manifest carries its own digest).
 pub const MANIFEST_SCHEMA: u32 = 2;
@@ -140,6 +142,43 @@ pub fn file_digest_hex(bytes: &[u8]) -> String {
 }
 
 impl CookedManifest {
+    /// The manifest of a project's cooked `recipes` at `seed`: the families `plans` read
+    /// (through subrecipe stages too) and the digests of the override sets' source files, as
+    /// every cook writes it (the command's and Python's: one owner, so their digests agree).
+    pub fn of_project<'a>(
+        (sources, loaded): (&ProjectSources, &LoadedProject),
+        plans: impl IntoIterator<Item = &'a CompiledPlan>,
+        seed: u64,
+        recipes: Vec<CookedRecipe>,
+    ) -> CookedManifest {
+        let mut families = BTreeMap::new();
+        for plan in plans {
+            for (id, family) in plan.families() {
+                families.insert(id, hex(&family.digest()));
+            }
+        }
+        let project = loaded.project.as_ref();
+        let overrides = project
+            .map(|p| {
+                p.overrides
+                    .keys()
+                    .map(|id| {
+                        let text = sources.files.get(&overrides_file(id));
+                        let digest = blake3::hash(text.map_or(&[][..], |t| t.as_bytes()));
+                        (id.clone(), digest.to_hex().to_string())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        CookedManifest {
+            project: project.map(|p| p.manifest.name.clone()).unwrap_or_default(),
+            root_seed: seed,
+            families,
+            overrides,
+            recipes,
+        }
+    }
+
     /// The canonical text of `manifest.ron`: the body with its digest
     /// ([`CookedManifest::digest_hex`]) as the second field.
     pub fn to_text(&self) -> String {

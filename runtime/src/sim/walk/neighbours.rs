@@ -386,8 +386,36 @@ fn first_refusal_dispatched(
             // runs only where the CPU has AVX-512F.
             unsafe { first_refusal_avx512(others, n, here, endpoint, horizon_s) }
         }
+        "x86_64+avx2" => {
+            // SAFETY: this arm is compiled only into the AVX2 build, which multiversion runs
+            // only where the CPU has AVX2.
+            unsafe { first_refusal_avx2(others, n, here, endpoint, horizon_s) }
+        }
         _ => first_refusal_portable(others, n, here, endpoint, horizon_s),
     }
+}
+
+/// [`first_refusal_portable`] compiled for AVX2: its block test is a closure defined here, so
+/// it is compiled with this function's features (the portable function's closure, which the
+/// compiler kept out of line, ran without them: two lanes a vector instead of four; written in
+/// AVX2 intrinsics as the AVX-512 test is, the block test ran 25 % more instructions, its
+/// sixteen vectors of body terms spilled from AVX2's sixteen registers).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn first_refusal_avx2(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoint: Vec2,
+    horizon_s: f64,
+) -> Option<usize> {
+    first_refusal_with(
+        |block, held, here, endpoint, horizon_s| {
+            block_refusals(block, held, here, endpoint, horizon_s)
+        },
+        others,
+        (n, here, endpoint, horizon_s),
+    )
 }
 
 /// A value on a cache line of its own (64-byte aligned).
@@ -428,13 +456,7 @@ fn first_refusal_portable(
     endpoint: Vec2,
     horizon_s: f64,
 ) -> Option<usize> {
-    first_refusal_with(
-        |block, held, here, endpoint, horizon_s| {
-            block_refusals(block, held, here, endpoint, horizon_s)
-        },
-        others,
-        (n, here, endpoint, horizon_s),
-    )
+    first_refusal_with(block_refusals, others, (n, here, endpoint, horizon_s))
 }
 
 /// [`first_refusal_portable`] with the block test `refusals` (`(n, here, endpoint, horizon)`).
@@ -529,8 +551,46 @@ fn clear_candidates_dispatched(
             // runs only where the CPU has AVX-512F.
             unsafe { clear_candidates_avx512(others, n, here, endpoints, horizon_s) }
         }
+        "x86_64+avx2" => {
+            // SAFETY: this arm is compiled only into the AVX2 build, which multiversion runs
+            // only where the CPU has AVX2.
+            unsafe { clear_candidates_avx2(others, n, here, endpoints, horizon_s) }
+        }
         _ => clear_candidates_portable(others, n, here, endpoints, horizon_s),
     }
+}
+
+/// [`clear_candidates_portable`] compiled for AVX2: its lane tests are closures defined here,
+/// compiled with this function's features (see [`first_refusal_avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn clear_candidates_avx2(
+    others: &Others,
+    n: usize,
+    here: Vec2,
+    endpoints: &[Vec2],
+    horizon_s: f64,
+) -> u32 {
+    let endpoints = &endpoints[..endpoints.len().min(MAX_CANDIDATES)];
+    let motion = (here, horizon_s);
+    if by_body::pays(n, endpoints.len()) {
+        return by_body::clear_by_body(
+            by_body::no_group,
+            |motion, body, prepared, group, live| {
+                by_body::body_refusals(motion, body, prepared, group, live)
+            },
+            others,
+            (n, motion),
+            endpoints,
+        );
+    }
+    clear_candidates_with(
+        |block, held, motion, endpoints, refused| {
+            each_block_refusals(block, held, motion, endpoints, refused);
+        },
+        others,
+        (n, here, endpoints, horizon_s),
+    )
 }
 
 /// [`clear_candidates_portable`] with AVX-512F lane masks.
@@ -548,17 +608,17 @@ fn clear_candidates_avx512(
         let motion = (here, horizon_s);
         return by_body::clear_by_body(
             |group| by_body::lanes::group(group),
-            |body, &(gx, gy), group, live| {
+            |motion, body, &(gx, gy), group, live| {
                 by_body::lanes::body_refusals_avx512(motion, body, (gx, gy), group, live)
             },
             others,
-            n,
+            (n, motion),
             endpoints,
         );
     }
     clear_candidates_with(
-        |block, held, here, endpoints, horizon_s, refused| {
-            lanes::block_refusals_avx512(block, held, (here, horizon_s), endpoints, refused);
+        |block, held, motion, endpoints, refused| {
+            lanes::block_refusals_avx512(block, held, motion, endpoints, refused);
         },
         others,
         (n, here, endpoints, horizon_s),
@@ -580,20 +640,14 @@ fn clear_candidates_portable(
     if by_body::pays(n, endpoints.len()) {
         let motion = (here, horizon_s);
         return by_body::clear_by_body(
-            |_| (),
-            |body, &(), group, live| by_body::body_refusals(motion, body, group, live),
+            by_body::no_group,
+            by_body::body_refusals,
             others,
-            n,
+            (n, motion),
             endpoints,
         );
     }
-    clear_candidates_with(
-        |block, held, here, endpoints, horizon_s, refused| {
-            each_block_refusals(block, held, (here, horizon_s), endpoints, refused);
-        },
-        others,
-        (n, here, endpoints, horizon_s),
-    )
+    clear_candidates_with(each_block_refusals, others, (n, here, endpoints, horizon_s))
 }
 
 /// [`block_refusals`] of each of `endpoints`, written to `refusals`.
@@ -614,7 +668,7 @@ fn each_block_refusals(
 /// horizon)`).
 #[inline(always)]
 fn clear_candidates_with(
-    refusals: impl Fn([&[f64; LANES]; 4], usize, Vec2, &[Vec2], f64, &mut [u32]),
+    refusals: impl Fn([&[f64; LANES]; 4], usize, (Vec2, f64), &[Vec2], &mut [u32]),
     others: &Others,
     (n, here, endpoints, horizon_s): (usize, Vec2, &[Vec2], f64),
 ) -> u32 {
@@ -643,14 +697,8 @@ fn clear_candidates_with(
         };
         let block = [bx, by, bvx, bvy];
         let mut refused = [0; MAX_CANDIDATES];
-        refusals(
-            block,
-            n - start,
-            here,
-            &live[..count],
-            horizon_s,
-            &mut refused,
-        );
+        let motion = (here, horizon_s);
+        refusals(block, n - start, motion, &live[..count], &mut refused);
         let mut kept = 0;
         for j in 0..count {
             let refused = refused[j] != 0;
@@ -868,7 +916,7 @@ fn gather_walker_avx2(
                 let mut tests = lanes::masks_avx2(scan, block);
                 tests.found &= valid;
                 scan.file(first, tests, block, |bodies, others, block| {
-                    bodies.file_others::<LANES>(others, block)
+                    lanes::file_others_avx2(bodies, others, block)
                 });
             });
         },
@@ -1497,6 +1545,65 @@ mod lanes {
         _mm512_setr_pd(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
     }
 
+    /// For each mask of four `f64` lanes, the 32-bit lane indices that move its kept lanes to
+    /// the front of a vector, in lane order (the lanes after them repeat lane 0: stale).
+    const COMPRESS_4: [[i32; 8]; 16] = {
+        let mut table = [[0i32; 8]; 16];
+        let mut mask = 0;
+        while mask < 16 {
+            let (mut lane, mut kept) = (0i32, 0usize);
+            while lane < 4 {
+                if mask >> lane & 1 == 1 {
+                    table[mask][2 * kept] = 2 * lane;
+                    table[mask][2 * kept + 1] = 2 * lane + 1;
+                    kept += 1;
+                }
+                lane += 1;
+            }
+            mask += 1;
+        }
+        table
+    };
+
+    /// [`Bodies::file_others`] of a block in AVX2 vectors: each half's kept lanes moved to the
+    /// front of a vector by one permutation ([`COMPRESS_4`]) and the vector written whole after
+    /// the bodies filed so far (the same values in the same slots; the entries past the count
+    /// are stale, as the scalar filing leaves them).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn file_others_avx2(bodies: &mut Bodies, others: u32, block: [&[f64; LANES]; 4]) {
+        let start = bodies.other_count;
+        let o = &mut bodies.others;
+        // `reserve` made room for the whole run, so for every block of it.
+        let (Some(sx), Some(sy), Some(svx), Some(svy)) = (
+            o.x.get_mut(start..start + LANES),
+            o.y.get_mut(start..start + LANES),
+            o.vx.get_mut(start..start + LANES),
+            o.vy.get_mut(start..start + LANES),
+        ) else {
+            return;
+        };
+        let mut targets = [sx, sy, svx, svy];
+        let mut filed = 0;
+        for half in 0..2 {
+            let kept = (others >> (4 * half)) & 0xf;
+            let order = COMPRESS_4[kept as usize];
+            let order = _mm256_setr_epi32(
+                order[0], order[1], order[2], order[3], order[4], order[5], order[6], order[7],
+            );
+            for (column, target) in block.iter().zip(targets.iter_mut()) {
+                let c = &column[4 * half..4 * half + 4];
+                let lanes = _mm256_castpd_ps(_mm256_setr_pd(c[0], c[1], c[2], c[3]));
+                let packed = _mm256_castps_pd(_mm256_permutevar8x32_ps(lanes, order));
+                // SAFETY: `target` holds `LANES` (eight) entries and `filed` is at most four
+                // (the lanes kept of the first half), so the four written from it lie within.
+                unsafe { _mm256_storeu_pd(target.as_mut_ptr().add(filed), packed) };
+            }
+            filed += kept.count_ones() as usize;
+        }
+        bodies.other_count += filed;
+    }
+
     /// [`Scan::masks`] of a block, two AVX2 vectors of four lanes.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -1877,32 +1984,6 @@ mod tests {
         );
     }
 
-    /// [`first_refusal_portable`] compiled for AVX2 alone (tested on a CPU whose dispatch
-    /// picks AVX-512 too).
-    #[multiversion(targets("x86_64+avx2"))]
-    fn first_refusal_avx2_build(
-        others: &Others,
-        n: usize,
-        here: Vec2,
-        endpoint: Vec2,
-        horizon_s: f64,
-    ) -> Option<usize> {
-        first_refusal_portable(others, n, here, endpoint, horizon_s)
-    }
-
-    /// [`clear_candidates_portable`] compiled for AVX2 alone (tested on a CPU whose dispatch
-    /// picks AVX-512 too).
-    #[multiversion(targets("x86_64+avx2"))]
-    fn clear_candidates_avx2_build(
-        others: &Others,
-        n: usize,
-        here: Vec2,
-        endpoints: &[Vec2],
-        horizon_s: f64,
-    ) -> u32 {
-        clear_candidates_portable(others, n, here, endpoints, horizon_s)
-    }
-
     #[test]
     fn every_instruction_path_finds_the_first_refusal_of_the_body_test() {
         let paths = crate::simd_paths::report("walk first refusal", &["AVX-512", "AVX2"]);
@@ -1980,8 +2061,12 @@ mod tests {
                     assert_eq!(got, want, "avx512, case {case}");
                 }
             }
-            let got = first_refusal_avx2_build(&others, n, here, endpoint, horizon_s);
-            assert_eq!(got, want, "AVX2 build, case {case}");
+            #[cfg(target_arch = "x86_64")]
+            if paths.avx2 {
+                // SAFETY: the CPU supports AVX2, detected by `report`.
+                let got = unsafe { first_refusal_avx2(&others, n, here, endpoint, horizon_s) };
+                assert_eq!(got, want, "AVX2 build, case {case}");
+            }
             let got = first_refusal(&others, n, here, endpoint, horizon_s);
             assert_eq!(got, want, "dispatched ({}), case {case}", paths.best);
         }
@@ -2085,8 +2170,12 @@ mod tests {
                     assert_eq!(got, want, "avx512, case {case}");
                 }
             }
-            let got = clear_candidates_avx2_build(&others, n, here, &endpoints, horizon_s);
-            assert_eq!(got, want, "AVX2 build, case {case}");
+            #[cfg(target_arch = "x86_64")]
+            if paths.avx2 {
+                // SAFETY: the CPU supports AVX2, detected by `report`.
+                let got = unsafe { clear_candidates_avx2(&others, n, here, &endpoints, horizon_s) };
+                assert_eq!(got, want, "AVX2 build, case {case}");
+            }
             let got = clear_candidates(&others, n, here, &endpoints, horizon_s);
             assert_eq!(got, want, "dispatched ({}), case {case}", paths.best);
             // Through the lists, one by one or together.
@@ -2118,10 +2207,10 @@ mod tests {
             refused += count as u32 - want.count_ones();
             let motion = (here, horizon_s);
             let portable = by_body::clear_by_body(
-                |_| (),
-                |body, &(), group, live| by_body::body_refusals(motion, body, group, live),
+                by_body::no_group,
+                by_body::body_refusals,
                 &others,
-                n,
+                (n, motion),
                 &endpoints,
             );
             assert_eq!(portable, want, "portable, case {case}");
@@ -2148,11 +2237,11 @@ mod tests {
     ) -> u32 {
         by_body::clear_by_body(
             |group| by_body::lanes::group(group),
-            |body, &(gx, gy), group, live| {
+            |motion, body, &(gx, gy), group, live| {
                 by_body::lanes::body_refusals_avx512(motion, body, (gx, gy), group, live)
             },
             others,
-            n,
+            (n, motion),
             endpoints,
         )
     }

@@ -26,9 +26,9 @@ pub(super) fn pays(n: usize, c: usize) -> bool {
 #[inline(always)]
 pub(super) fn clear_by_body<G>(
     prepare: impl Fn(&[Vec2; LANES]) -> G,
-    refusals: impl Fn(Body, &G, &[Vec2; LANES], u32) -> u32,
+    refusals: impl Fn((Vec2, f64), Body, &G, &[Vec2; LANES], u32) -> u32,
     others: &Others,
-    n: usize,
+    (n, motion): (usize, (Vec2, f64)),
     endpoints: &[Vec2],
 ) -> u32 {
     let n = n.min(others.x.len()).min(others.y.len());
@@ -45,7 +45,7 @@ pub(super) fn clear_by_body<G>(
                 break;
             }
             let body = ((others.x[k], others.y[k]), (others.vx[k], others.vy[k]));
-            live &= !refusals(body, &prepared, &group, live);
+            live &= !refusals(motion, body, &prepared, &group, live);
         }
         clear |= live << (g * LANES);
     }
@@ -55,12 +55,17 @@ pub(super) fn clear_by_body<G>(
 /// A body: position and velocity.
 pub(super) type Body = ((f64, f64), (f64, f64));
 
+/// What the portable lane test reads of a group besides its endpoints: nothing.
+#[inline(always)]
+pub(super) fn no_group(_group: &[Vec2; LANES]) {}
+
 /// The lanes of `live` whose candidate from `here` predicted to reach `group[lane]` over a
 /// finite `horizon_s` the body refuses, one lane at a time (undecided lanes tested in full).
 #[inline(always)]
 pub(super) fn body_refusals(
     (here, horizon_s): (Vec2, f64),
     body: Body,
+    _prepared: &(),
     group: &[Vec2; LANES],
     live: u32,
 ) -> u32 {
@@ -159,6 +164,7 @@ pub(super) mod lanes {
             return refused;
         }
         let body = ((x, y), (vx, vy));
-        super::body_refusals((here, horizon_s), body, group, undecided) | (refused & !undecided)
+        let motion = (here, horizon_s);
+        super::body_refusals(motion, body, &(), group, undecided) | (refused & !undecided)
     }
 }

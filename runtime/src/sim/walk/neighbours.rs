@@ -12,14 +12,18 @@
 //!
 //! The blocks and the predicted test run in vector lanes where the CPU has AVX-512 or AVX2
 //! (the same code compiled for each, the CPU's best picked at run time by [`multiversion`];
-//! the AVX-512 lane masks written with intrinsics): every lane does exactly the
-//! scalar operations in the scalar order (adds, subtractions, products, quotients, square roots
-//! and comparisons, never fused), so the verdicts are bit for bit those of the portable path.
-//! With AVX-512 every block of a batch of runs is listed first and filed in one loop, without a
-//! branch on its lanes: the kept lanes of each column are compressed to the front of a vector
-//! written whole after the bodies filed so far; the few blocks with touchable bodies or moving
-//! leaders are only recorded, and read again once all are filed (the leaders' room taken
-//! once).
+//! the AVX-512 lane masks, and the AVX2 gathering's, written with intrinsics): every lane does
+//! exactly the scalar operations in the scalar order (adds, subtractions, products, quotients,
+//! square roots and comparisons, never fused), so the verdicts are bit for bit those of the
+//! portable path. With AVX-512 every block of a batch of runs is listed first and filed in one
+//! loop, without a branch on its lanes: the kept lanes of each column are compressed to the
+//! front of a vector written whole after the bodies filed so far; the few blocks with touchable
+//! bodies or moving leaders are only recorded, and read again once all are filed (the leaders'
+//! room taken once). With AVX2 each half block's kept lanes are moved to the front by one
+//! permutation, and touchable bodies and leaders are recorded and read again the same way.
+//! A closure that runs lanes is defined inside the `#[target_feature]` function of its build,
+//! so it is compiled with that build's features (one defined in the portable function and
+//! kept out of line by the compiler runs without them).
 //!
 //! The grid's columns hold a block of lanes past every slot ([`COLUMN_BLOCK`]), so every path
 //! reads whole blocks and masks the lanes past a run: one lane-mask implementation, no scalar
@@ -215,8 +219,9 @@ pub struct Bodies {
     touch_count: usize,
     leaders: Leaders,
     lead_count: usize,
-    /// The blocks with touchable bodies or moving leaders, as the AVX-512 gathering records
-    /// them (see `lanes::gather_avx512`): first slot, touchable lanes << 32, leader lanes << 40.
+    /// The blocks with touchable bodies or moving leaders, as the AVX-512 and AVX2 gatherings
+    /// record them (`lanes::gather_avx512`, `lanes::gather_avx2`): first slot, touchable lanes
+    /// << 32, leader lanes << 40.
     pending: Vec<u64>,
     /// The blocks of a batch of runs as the AVX-512 gathering lists them: first slot, end of
     /// its run.
@@ -894,7 +899,7 @@ fn gather_walker_avx512(
     lanes::gather_avx512(grid, row, motion, slack_m, bodies)
 }
 
-/// [`gather_walker_by`] compiled for AVX2, with its lane masks.
+/// [`gather_walker`] with AVX2: see `lanes::gather_avx2`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(clippy::too_many_arguments)]
@@ -910,22 +915,7 @@ fn gather_walker_avx2(
 ) -> Reading {
     // Scalars rather than one tuple in memory: the arguments arrive in registers.
     let motion = (here, axis, horizon_s, full_step_m);
-    gather_walker_by(
-        |scan, columns, first, valid| {
-            scan_block_with(scan, columns, first, valid, |scan, first, valid, block| {
-                let mut tests = lanes::masks_avx2(scan, block);
-                tests.found &= valid;
-                scan.file(first, tests, block, |bodies, others, block| {
-                    lanes::file_others_avx2(bodies, others, block)
-                });
-            });
-        },
-        grid,
-        row,
-        motion,
-        slack_m,
-        bodies,
-    )
+    lanes::gather_avx2(grid, row, motion, slack_m, bodies)
 }
 
 /// [`gather_walker`] filing each run with `file_run` (`motion`: here, axis, horizon, full
@@ -1231,8 +1221,8 @@ impl Bodies {
 #[cfg(target_arch = "x86_64")]
 mod lanes {
     use super::{
-        Bodies, Masks, Scan, Vec2, LANES, PASSED_SQ_M2, PASSING_SPEED_SQ, SAFETY_DIAMETER_M,
-        SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
+        room_behind_m, Bodies, Masks, Relative, Vec2, LANES, PASSED_SQ_M2, PASSING_SPEED_SQ,
+        SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
     };
     use crate::sim::spatial::SpatialGrid;
     use crate::sim::walk::step::FOLLOW_MIN_SPEED_M_S;
@@ -1565,93 +1555,225 @@ mod lanes {
         table
     };
 
-    /// [`Bodies::file_others`] of a block in AVX2 vectors: each half's kept lanes moved to the
-    /// front of a vector by one permutation ([`COMPRESS_4`]) and the vector written whole after
-    /// the bodies filed so far (the same values in the same slots; the entries past the count
-    /// are stale, as the scalar filing leaves them).
+    /// The 32-bit lane indices [`COMPRESS_4`] lists for the lanes `kept` (four bits).
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn file_others_avx2(bodies: &mut Bodies, others: u32, block: [&[f64; LANES]; 4]) {
-        let start = bodies.other_count;
-        let o = &mut bodies.others;
-        // `reserve` made room for the whole run, so for every block of it.
-        let (Some(sx), Some(sy), Some(svx), Some(svy)) = (
-            o.x.get_mut(start..start + LANES),
-            o.y.get_mut(start..start + LANES),
-            o.vx.get_mut(start..start + LANES),
-            o.vy.get_mut(start..start + LANES),
-        ) else {
-            return;
-        };
-        let mut targets = [sx, sy, svx, svy];
-        let mut filed = 0;
-        for half in 0..2 {
-            let kept = (others >> (4 * half)) & 0xf;
-            let order = COMPRESS_4[kept as usize];
-            let order = _mm256_setr_epi32(
-                order[0], order[1], order[2], order[3], order[4], order[5], order[6], order[7],
-            );
-            for (column, target) in block.iter().zip(targets.iter_mut()) {
-                let c = &column[4 * half..4 * half + 4];
-                let lanes = _mm256_castpd_ps(_mm256_setr_pd(c[0], c[1], c[2], c[3]));
-                let packed = _mm256_castps_pd(_mm256_permutevar8x32_ps(lanes, order));
-                // SAFETY: `target` holds `LANES` (eight) entries and `filed` is at most four
-                // (the lanes kept of the first half), so the four written from it lie within.
-                unsafe { _mm256_storeu_pd(target.as_mut_ptr().add(filed), packed) };
-            }
-            filed += kept.count_ones() as usize;
-        }
-        bodies.other_count += filed;
+    fn order_of(kept: u32) -> __m256i {
+        let o = COMPRESS_4[(kept & 0xf) as usize];
+        _mm256_setr_epi32(o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7])
     }
 
-    /// [`Scan::masks`] of a block, two AVX2 vectors of four lanes.
+    /// `values`' lanes moved by `order` (an [`order_of`]).
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn masks_avx2(scan: &Scan<'_>, block: [&[f64; LANES]; 6]) -> Masks {
-        let half = |c: &[f64; LANES], h: usize| {
-            _mm256_setr_pd(c[4 * h], c[4 * h + 1], c[4 * h + 2], c[4 * h + 3])
-        };
+    fn compressed(values: __m256d, order: __m256i) -> __m256d {
+        _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(values), order))
+    }
+
+    /// What a walker's AVX2 gathering compares every body with, splatted.
+    struct Probe {
+        hx: __m256d,
+        hy: __m256d,
+        ax: __m256d,
+        ay: __m256d,
+        reach_sq: __m256d,
+        touch_sq: __m256d,
+    }
+
+    /// [`Scan::masks`] of four bodies (`[x, y, vx, vy, fx, fy]`, one AVX2 vector each), as
+    /// four-bit masks.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn half_masks(p: &Probe, [x, y, vx, vy, fx, fy]: [__m256d; 6]) -> Masks {
         let splat = _mm256_set1_pd;
-        let (hx, hy, ax, ay) = (
-            splat(scan.here.x),
-            splat(scan.here.y),
-            splat(scan.axis.x),
-            splat(scan.axis.y),
-        );
+        let (add, sub, mul) = (_mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd);
+        let bits = |v| _mm256_movemask_pd(v) as u32;
+        let le = |a, b| _mm256_cmp_pd::<_CMP_LE_OQ>(a, b);
+        let lt = |a, b| _mm256_cmp_pd::<_CMP_LT_OQ>(a, b);
+        let (dx, dy) = (sub(x, p.hx), sub(y, p.hy));
+        let d2 = add(mul(dx, dx), mul(dy, dy));
+        let dot = add(mul(fx, p.ax), mul(fy, p.ay));
+        let ahead = add(mul(dx, p.ax), mul(dy, p.ay));
+        let side = sub(mul(p.ax, dy), mul(p.ay, dx));
+        let speed_sq = add(mul(vx, vx), mul(vy, vy));
+        let within = |limit: f64| _mm256_and_pd(lt(splat(-limit), side), lt(side, splat(limit)));
+        let ahead = lt(splat(0.0), ahead);
         let limit = FOLLOW_MIN_SPEED_M_S;
-        let mut m = Masks::default();
-        for h in 0..2 {
-            let [x, y, vx, vy, fx, fy] = block.map(|c| half(c, h));
-            let (dx, dy) = (_mm256_sub_pd(x, hx), _mm256_sub_pd(y, hy));
-            let d2 = _mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy));
-            let dot = _mm256_add_pd(_mm256_mul_pd(fx, ax), _mm256_mul_pd(fy, ay));
-            let ahead = _mm256_add_pd(_mm256_mul_pd(dx, ax), _mm256_mul_pd(dy, ay));
-            let side = _mm256_sub_pd(_mm256_mul_pd(ax, dy), _mm256_mul_pd(ay, dx));
-            let speed_sq = _mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy));
-            let shift = 4 * h;
-            let bits = |v| (_mm256_movemask_pd(v) as u32) << shift;
-            let le = |a, b| _mm256_cmp_pd::<_CMP_LE_OQ>(a, b);
-            let lt = |a, b| _mm256_cmp_pd::<_CMP_LT_OQ>(a, b);
-            let within =
-                |limit: f64| _mm256_and_pd(lt(splat(-limit), side), lt(side, splat(limit)));
-            let ahead = lt(splat(0.0), ahead);
-            m.found |= bits(le(d2, splat(scan.reach_sq)));
-            m.same |= bits(le(splat(SAME_DIRECTION_COS), dot));
-            m.against |= bits(le(dot, splat(-SAME_DIRECTION_COS)));
-            m.touch |= bits(le(d2, splat(scan.touch_sq)));
-            m.moving |= bits(le(splat(limit * limit), speed_sq));
-            m.in_line |= bits(_mm256_and_pd(ahead, within(SAFETY_DIAMETER_M)));
-            m.in_corridor |= bits(_mm256_and_pd(ahead, within(YIELD_CORRIDOR_M)));
-            // `passes_every_candidate`, operation for operation.
-            let (vdx, vdy) = (_mm256_mul_pd(dx, vx), _mm256_mul_pd(dy, vy));
-            let receding = _mm256_add_pd(vdx, vdy);
-            let passing = _mm256_and_pd(
-                _mm256_and_pd(le(splat(0.0), receding), le(splat(PASSED_SQ_M2), d2)),
-                lt(speed_sq, splat(PASSING_SPEED_SQ)),
-            );
-            m.passing |= bits(passing);
+        // `passes_every_candidate`, operation for operation.
+        let receding = add(mul(dx, vx), mul(dy, vy));
+        let passing = _mm256_and_pd(
+            _mm256_and_pd(le(splat(0.0), receding), le(splat(PASSED_SQ_M2), d2)),
+            lt(speed_sq, splat(PASSING_SPEED_SQ)),
+        );
+        Masks {
+            found: bits(le(d2, p.reach_sq)),
+            same: bits(le(splat(SAME_DIRECTION_COS), dot)),
+            against: bits(le(dot, splat(-SAME_DIRECTION_COS))),
+            touch: bits(le(d2, p.touch_sq)),
+            moving: bits(le(splat(limit * limit), speed_sq)),
+            in_line: bits(_mm256_and_pd(ahead, within(SAFETY_DIAMETER_M))),
+            in_corridor: bits(_mm256_and_pd(ahead, within(YIELD_CORRIDOR_M))),
+            passing: bits(passing),
         }
-        m
+    }
+
+    /// [`gather_walker_by`](super::gather_walker_by) with AVX2 blocks filed straight into the
+    /// lists, the same lists and reading, as [`gather_avx512`] files them: every block's tests
+    /// in two vectors of four lanes ([`half_masks`]), the bodies at another heading of each
+    /// half moved to the front of a vector by one permutation ([`COMPRESS_4`]) and written
+    /// whole after those filed so far (no branch on the lanes); a block with touchable bodies
+    /// or moving leaders (few) only recorded, and those read again once every run is filed,
+    /// lane by lane as the portable filing reads them (in slot order; nothing moves meanwhile).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn gather_avx2(
+        grid: &SpatialGrid,
+        row: usize,
+        (here, axis, horizon_s, full_step_m): (Vec2, Vec2, f64, f64),
+        slack_m: f64,
+        bodies: &mut Bodies,
+    ) -> super::Reading {
+        let (reach, touch_reach_m, held) =
+            super::begin_gathering(grid, here, horizon_s, full_step_m, bodies);
+        let columns = grid.columns();
+        // Every column cut to the `held` slots all hold, so one check serves all six.
+        let (cx, cy) = (cut(columns.x, held), cut(columns.y, held));
+        let (cvx, cvy) = (cut(columns.vx, held), cut(columns.vy, held));
+        let (cfx, cfy) = (cut(columns.fx, held), cut(columns.fy, held));
+        let own = grid.slot_of(row).unwrap_or(usize::MAX);
+        let splat = _mm256_set1_pd;
+        let probe = Probe {
+            hx: splat(here.x),
+            hy: splat(here.y),
+            ax: splat(axis.x),
+            ay: splat(axis.y),
+            reach_sq: splat(reach * reach),
+            touch_sq: splat(touch_reach_m * touch_reach_m),
+        };
+        let leave_out = if super::leaves_out_passing(here, horizon_s) {
+            0xf
+        } else {
+            0
+        };
+        let (mut oncoming, mut pending) = (0u32, 0usize);
+        let file_runs = |runs: &[(usize, usize)]| {
+            let (mut total, mut blocks) = (0, 0);
+            for &(start, end) in runs {
+                if start < end && end + LANES <= held {
+                    total += end - start;
+                    blocks += (end - start).div_ceil(LANES);
+                }
+            }
+            bodies.others.reserve(bodies.other_count + total + LANES);
+            if bodies.pending.len() < pending + blocks {
+                bodies.pending.resize(pending + blocks, 0);
+            }
+            let o = &mut bodies.others;
+            let targets = [
+                o.x.as_mut_ptr(),
+                o.y.as_mut_ptr(),
+                o.vx.as_mut_ptr(),
+                o.vy.as_mut_ptr(),
+            ];
+            let records = bodies.pending.as_mut_ptr();
+            let mut filed = bodies.other_count;
+            for &(start, end) in runs {
+                // A run the columns do not hold with a block past it (never handed out: the
+                // grid pads them) is left out whole.
+                if end + LANES > held {
+                    continue;
+                }
+                let mut first = start;
+                while first < end {
+                    let valid = u32::MAX >> (32 - (end - first).min(LANES));
+                    let at = own.wrapping_sub(first);
+                    let keep = valid & if at < LANES { !(1 << at) } else { u32::MAX };
+                    let (mut touch, mut leads) = (0u32, 0u32);
+                    for half in 0..2 {
+                        let slot = first + 4 * half;
+                        let load = |column: &[f64]| {
+                            // SAFETY: `first < end` and `end + LANES <= held`, and every column
+                            // holds `held` slots, so the four from `slot` lie within it.
+                            unsafe { _mm256_loadu_pd(column.as_ptr().add(slot)) }
+                        };
+                        let (x, y, vx, vy) = (load(cx), load(cy), load(cvx), load(cvy));
+                        let m = half_masks(&probe, [x, y, vx, vy, load(cfx), load(cfy)]);
+                        let shift = 4 * half;
+                        let found = m.found & (keep >> shift) & 0xf;
+                        if found == 0 {
+                            continue;
+                        }
+                        oncoming |= found & m.against & m.in_corridor;
+                        leads |= (found & m.same & m.moving & m.in_line) << shift;
+                        touch |= (found & m.touch) << shift;
+                        let others = found & !m.same & !(m.passing & leave_out);
+                        let order = order_of(others);
+                        for (target, values) in targets.iter().zip([x, y, vx, vy]) {
+                            // SAFETY: the columns of the bodies at another heading hold
+                            // `other_count + total + LANES` entries (reserved above), and
+                            // `filed` is at most `other_count` plus the lanes of the halves
+                            // before this one, so the four written from `filed` lie within.
+                            unsafe {
+                                _mm256_storeu_pd(target.add(filed), compressed(values, order))
+                            };
+                        }
+                        filed += others.count_ones() as usize;
+                    }
+                    let record = first as u64 | u64::from(touch) << 32 | u64::from(leads) << 40;
+                    // SAFETY: `pending` holds the records so far plus one per block of this
+                    // batch (resized above), and at most one is kept per block before this one.
+                    unsafe { records.add(pending).write(record) };
+                    pending += usize::from(touch | leads != 0);
+                    first += LANES;
+                }
+            }
+            bodies.other_count = filed;
+        };
+        grid.for_each_run_batch_near(here, reach + slack_m, file_runs);
+        let followed_step_m = recorded(bodies, pending, (cx, cy), (here, axis, full_step_m));
+        super::Reading {
+            followed_step_m,
+            oncoming: oncoming != 0,
+        }
+    }
+
+    /// Files the touchable bodies of the `pending` blocks [`gather_avx2`] recorded and returns
+    /// the step left behind their moving leaders, in slot order, lane by lane as the portable
+    /// filing (`Scan::file`) does.
+    #[inline(always)]
+    fn recorded(
+        bodies: &mut Bodies,
+        pending: usize,
+        (cx, cy): (&[f64], &[f64]),
+        (here, axis, full_step_m): (Vec2, Vec2, f64),
+    ) -> f64 {
+        bodies.touchable.reserve(pending * LANES + LANES);
+        let mut followed_step_m = full_step_m;
+        for k in 0..pending {
+            let record = bodies.pending[k];
+            let first = (record & u64::from(u32::MAX)) as usize;
+            let (touch, mut leads) = ((record >> 32) as u8 as u32, (record >> 40) as u8 as u32);
+            let (Some(x), Some(y)) = (super::block_at(cx, first), super::block_at(cy, first))
+            else {
+                continue;
+            };
+            while leads != 0 {
+                let lane = leads.trailing_zeros() as usize % LANES;
+                leads &= leads - 1;
+                let position = Vec2 {
+                    x: x[lane],
+                    y: y[lane],
+                };
+                let leader = Relative::of(here, axis, position);
+                if let Some(room) = room_behind_m(leader, full_step_m) {
+                    followed_step_m = followed_step_m.min(room);
+                }
+            }
+            if touch != 0 {
+                bodies.file_touchable::<LANES>(here, touch, [x, y]);
+            }
+        }
+        followed_step_m
     }
 }
 

@@ -1134,20 +1134,10 @@ impl Scan<'_> {
         self.reading.oncoming |= found & m.against & m.in_corridor != 0;
         // A moving leader ahead within the diameter sideways (what `room_behind_m` needs to
         // constrain at all), and bodies within a step's reach: few, so well-predicted.
-        let mut leads = found & m.same & m.moving & m.in_line;
-        while leads != 0 {
-            let lane = leads.trailing_zeros() as usize % N;
-            leads &= leads - 1;
-            let position = Vec2 {
-                x: x[lane],
-                y: y[lane],
-            };
-            let leader = Relative::of(self.here, self.axis, position);
-            if let Some(room) = room_behind_m(leader, self.full_step_m) {
-                let followed = &mut self.reading.followed_step_m;
-                *followed = followed.min(room);
-            }
-        }
+        let leads = found & m.same & m.moving & m.in_line;
+        let walker = (self.here, self.axis, self.full_step_m);
+        let followed = &mut self.reading.followed_step_m;
+        *followed = room_behind_leads(walker, leads, [x, y], *followed);
         if found & m.touch != 0 {
             self.bodies
                 .file_touchable::<N>(self.here, found & m.touch, [x, y]);
@@ -1158,6 +1148,31 @@ impl Scan<'_> {
             file_others(self.bodies, others, [x, y, vx, vy]);
         }
     }
+}
+
+/// `followed_m` lowered to the room behind each leader of `leads` (lanes of the block
+/// `[x, y]`), for a walker at `here` on `axis` stepping `full_step_m` (`room_behind_m`, lane
+/// by lane in lane order).
+#[inline(always)]
+fn room_behind_leads<const N: usize>(
+    (here, axis, full_step_m): (Vec2, Vec2, f64),
+    mut leads: u32,
+    [x, y]: [&[f64; N]; 2],
+    mut followed_m: f64,
+) -> f64 {
+    while leads != 0 {
+        let lane = leads.trailing_zeros() as usize % N;
+        leads &= leads - 1;
+        let position = Vec2 {
+            x: x[lane],
+            y: y[lane],
+        };
+        let leader = Relative::of(here, axis, position);
+        if let Some(room) = room_behind_m(leader, full_step_m) {
+            followed_m = followed_m.min(room);
+        }
+    }
+    followed_m
 }
 
 impl Bodies {

@@ -11,8 +11,8 @@
 //! just before to hold what is written there (each with its `SAFETY:` comment).
 
 use super::{
-    room_behind_m, Bodies, Masks, Relative, Vec2, LANES, PASSED_SQ_M2, PASSING_SPEED_SQ,
-    SAFETY_DIAMETER_M, SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
+    Bodies, Masks, Vec2, LANES, PASSED_SQ_M2, PASSING_SPEED_SQ, SAFETY_DIAMETER_M,
+    SAME_DIRECTION_COS, YIELD_CORRIDOR_M,
 };
 use crate::sim::spatial::SpatialGrid;
 use crate::sim::walk::step::FOLLOW_MIN_SPEED_M_S;
@@ -539,22 +539,12 @@ fn recorded(
     for k in 0..pending {
         let record = bodies.pending[k];
         let first = (record & u64::from(u32::MAX)) as usize;
-        let (touch, mut leads) = ((record >> 32) as u8 as u32, (record >> 40) as u8 as u32);
+        let (touch, leads) = ((record >> 32) as u8 as u32, (record >> 40) as u8 as u32);
         let (Some(x), Some(y)) = (super::block_at(cx, first), super::block_at(cy, first)) else {
             continue;
         };
-        while leads != 0 {
-            let lane = leads.trailing_zeros() as usize % LANES;
-            leads &= leads - 1;
-            let position = Vec2 {
-                x: x[lane],
-                y: y[lane],
-            };
-            let leader = Relative::of(here, axis, position);
-            if let Some(room) = room_behind_m(leader, full_step_m) {
-                followed_step_m = followed_step_m.min(room);
-            }
-        }
+        let walker = (here, axis, full_step_m);
+        followed_step_m = super::room_behind_leads(walker, leads, [x, y], followed_step_m);
         if touch != 0 {
             bodies.file_touchable::<LANES>(here, touch, [x, y]);
         }

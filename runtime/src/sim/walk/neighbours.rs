@@ -1629,13 +1629,11 @@ mod tests {
                 want
             );
             #[cfg(target_arch = "x86_64")]
-            {
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: the CPU supports AVX-512F, detected just above.
-                    let got =
-                        unsafe { first_refusal_avx512(&others, n, here, endpoint, horizon_s) };
-                    assert_eq!(got, want, "avx512, case {case}");
-                }
+            if paths.avx512 {
+                let h = horizon_s;
+                // SAFETY: the CPU supports AVX-512F, detected by `report`.
+                let got = unsafe { first_refusal_avx512(&others, n, here, endpoint, h) };
+                assert_eq!(got, want, "avx512, case {case}");
             }
             #[cfg(target_arch = "x86_64")]
             if paths.avx2 {
@@ -1738,13 +1736,11 @@ mod tests {
             let portable = clear_candidates_portable(&others, n, here, &endpoints, horizon_s);
             assert_eq!(portable, want, "case {case}");
             #[cfg(target_arch = "x86_64")]
-            {
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: the CPU supports AVX-512F, detected just above.
-                    let got =
-                        unsafe { clear_candidates_avx512(&others, n, here, &endpoints, horizon_s) };
-                    assert_eq!(got, want, "avx512, case {case}");
-                }
+            if paths.avx512 {
+                let h = horizon_s;
+                // SAFETY: the CPU supports AVX-512F, detected by `report`.
+                let got = unsafe { clear_candidates_avx512(&others, n, here, &endpoints, h) };
+                assert_eq!(got, want, "avx512, case {case}");
             }
             #[cfg(target_arch = "x86_64")]
             if paths.avx2 {
